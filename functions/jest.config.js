@@ -1,0 +1,11 @@
+// Three tiers mirrored on src/: unit (pure logic), integration (HTTP against the emulators), rules.
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
+const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, moduleFileExtensions: ['ts', 'js', 'json'] };
+
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], slowTestThreshold: 30 },
+    { ...base, displayName: 'rules', testMatch: ['<rootDir>/test/rules/**/*.test.ts'] },
+  ],
+};

@@ -1,0 +1,90 @@
+import express, { type Express, type RequestHandler } from 'express';
+import { getConfig, type AppConfig } from './platform/config';
+import { createJwtAccessTokenVerifier, type AccessTokenVerifier } from './platform/auth/access-token';
+import { errorHandler, notFoundHandler } from './platform/errors/error-handler';
+import { NotFoundError } from './platform/errors/app-error';
+import { corsFromOrigins } from './platform/http/cors';
+import { jsonBody } from './platform/http/json-body';
+import { requestContext } from './platform/http/request-context';
+import type { ApiModule, AppContext } from './platform/http/module';
+import { toExpressHandlers, type AnyRoute } from './platform/http/route';
+import { API_PREFIX, buildOpenApiDocument } from './platform/openapi/document';
+import { apiModules } from './modules';
+import { API_VERSION } from './version';
+
+export interface CreateAppOptions {
+  config?: Readonly<AppConfig>;
+  verifyAccessToken?: AccessTokenVerifier;
+  modules?: ApiModule[];
+}
+
+export interface BuiltApp {
+  app: Express;
+  routes: AnyRoute[];
+  openApiDocument(): Record<string, unknown>;
+}
+
+// One factory for Cloud Functions, the plain node server (benchmarks, Cloud Run) and tests.
+export function buildApp(options: CreateAppOptions = {}): BuiltApp {
+  const config = options.config ?? getConfig();
+  const ctx: AppContext = {
+    config,
+    verifyAccessToken: options.verifyAccessToken ?? createJwtAccessTokenVerifier(config.JWT_SECRET),
+  };
+  const routes = (options.modules ?? apiModules).flatMap((module) => module.routes(ctx));
+
+  let document: Record<string, unknown> | undefined;
+  const openApiDocument = () => (document ??= buildOpenApiDocument(routes, API_VERSION));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('etag', false);
+  app.use(requestContext({ logRequests: config.LOG_REQUESTS }));
+  app.use(corsFromOrigins(config.CORS_ORIGINS));
+  app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));
+
+  const api = express.Router({ strict: false });
+  for (const route of routes) {
+    if (route.availability && !route.availability.enabled) continue;
+    api[route.method](route.path, ...toExpressHandlers(route, ctx.verifyAccessToken));
+  }
+  app.use(API_PREFIX, api);
+
+  app.get('/docs-json', docsGate(config), (_req, res) => {
+    res.json(openApiDocument());
+  });
+  app.use('/docs', docsGate(config), swaggerUi(openApiDocument));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return { app, routes, openApiDocument };
+}
+
+export function createApp(options: CreateAppOptions = {}): Express {
+  return buildApp(options).app;
+}
+
+function docsGate(config: Readonly<AppConfig>): RequestHandler {
+  return (req, _res, next) => {
+    if (config.SWAGGER_ENABLED) next();
+    else next(new NotFoundError(`Cannot ${req.method} ${req.originalUrl.split('?')[0]}`));
+  };
+}
+
+// swagger-ui-express (and its bundled assets) are loaded on the first /docs request only.
+function swaggerUi(openApiDocument: () => Record<string, unknown>): RequestHandler {
+  let handlers: RequestHandler[] | undefined;
+  return (req, res, next) => {
+    if (!handlers) {
+      const ui = require('swagger-ui-express') as typeof import('swagger-ui-express');
+      handlers = [...ui.serve, ui.setup(openApiDocument(), { customSiteTitle: 'Super-app API docs' })];
+    }
+    const chain = handlers;
+    const run = (i: number): void => {
+      if (i >= chain.length) return next();
+      chain[i](req, res, (err?: unknown) => (err ? next(err) : run(i + 1)));
+    };
+    run(0);
+  };
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+// Every env switch of the spec, in one schema. Values arrive as strings (process.env, .env files, secrets).
+
+const TRUE_WORDS = ['true', '1', 'yes', 'on'];
+const FALSE_WORDS = ['false', '0', 'no', 'off'];
+
+export function parseBooleanWord(value: string | undefined): boolean | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const word = value.trim().toLowerCase();
+  if (TRUE_WORDS.includes(word)) return true;
+  if (FALSE_WORDS.includes(word)) return false;
+  return undefined;
+}
+
+const booleanSwitch = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v.trim() === '' || parseBooleanWord(v) !== undefined, {
+      message: `must be one of ${[...TRUE_WORDS, ...FALSE_WORDS].join(', ')}`,
+    })
+    .transform((v) => parseBooleanWord(v) ?? fallback);
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const positiveInt = (fallback: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer from 1 to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+// Express `trust proxy`: true/false, a hop count, or a list of subnets/presets.
+export type TrustProxy = boolean | number | string;
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v): TrustProxy => {
+    if (v === undefined || v.trim() === '') return false;
+    const asBool = parseBooleanWord(v);
+    if (asBool !== undefined && !/^\d+$/.test(v.trim())) return asBool;
+    if (/^\d+$/.test(v.trim())) return Number(v.trim());
+    return v.trim();
+  });
+
+export const SMS_PROVIDERS = ['console', 'http', 'twilio', 'esms'] as const;
+export const OTP_CHANNELS = ['email', 'sms', 'console'] as const;
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(NODE_ENVS).default('development'),
+  SWAGGER_ENABLED: booleanSwitch(true),
+  HEALTH_DETAIL_ENABLED: booleanSwitch(false),
+  OTP_CHANNEL: z.enum(OTP_CHANNELS).default('email'),
+  OTP_DEV_CODE: optionalText.refine((v) => v === undefined || /^\d{6}$/.test(v), { message: 'must be 6 digits' }),
+  SMS_PROVIDER: z.enum(SMS_PROVIDERS).default('console'),
+  SMS_HTTP_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), { message: 'must be a URL' }),
+  SMS_API_KEY: optionalText,
+  PAYMENTS_MOCK: booleanSwitch(true),
+  TRUST_PROXY: trustProxy,
+  CORS_ORIGINS: commaList,
+  API_PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : 'http://127.0.0.1:5000'))
+    .refine((v) => URL.canParse(v), { message: 'must be a URL' }),
+  SMTP_HOST: optionalText,
+  SMTP_PORT: positiveInt(587, 65535),
+  SMTP_USER: optionalText,
+  SMTP_PASS: optionalText,
+  SMTP_FROM: optionalText,
+  ADMIN_EMAILS: commaList
+    .transform((list) => list.map((e) => e.toLowerCase()))
+    .refine((list) => list.every((e) => z.email().safeParse(e).success), { message: 'must be a comma-separated list of emails' }),
+  JWT_SECRET: z.string({ error: 'is required' }).min(1, { message: 'is required' }),
+  JWT_REFRESH_SECRET: z.string({ error: 'is required' }).min(1, { message: 'is required' }),
+  MEDIA_MAX_FILES: positiveInt(10, 10),
+  JSON_BODY_LIMIT_BYTES: positiveInt(100 * 1024, 10 * 1024 * 1024),
+  LOG_REQUESTS: booleanSwitch(false),
+});
+
+export type AppConfig = z.output<typeof configSchema>;
+
+// Values never shown in full (health diagnostics, logs).
+export const SECRET_KEYS: ReadonlyArray<keyof AppConfig> = [
+  'JWT_SECRET',
+  'JWT_REFRESH_SECRET',
+  'SMTP_PASS',
+  'SMS_API_KEY',
+  'OTP_DEV_CODE',
+];
+
+// Values that come from Secret Manager in production (functions/.secret.local in the emulator).
+export const FIREBASE_SECRET_NAMES = ['JWT_SECRET', 'JWT_REFRESH_SECRET'] as const;

@@ -1,0 +1,62 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, NotFoundError } from './app-error';
+import { errorBody } from './error-body';
+import { logger } from '../logging/logger';
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+// Errors from body-parser carry a `type`; map them to what the client did wrong.
+function fromBodyParser(err: BodyParserError): AppError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new AppError(400, 'Malformed JSON in request body');
+    case 'entity.too.large':
+      return new AppError(413, `Request body exceeds the limit of ${err.limit ?? 'the configured'} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError(415, err.message);
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppError(400, 'The request body could not be read');
+    default:
+      return undefined;
+  }
+}
+
+// Anything else (including a response that fails its own schema) is a server fault: 500.
+export function toAppError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  if (err instanceof Error && typeof (err as BodyParserError).type === 'string') return fromBodyParser(err as BodyParserError);
+  return undefined;
+}
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new NotFoundError(`Cannot ${req.method} ${req.originalUrl.split('?')[0]}`));
+};
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  const requestId = res.locals.requestId ?? 'unknown';
+  const known = toAppError(err);
+  if (!known) {
+    // Unknown failures: full detail to the log, nothing internal to the client.
+    logger.error('unhandled error', { requestId, method: req.method, path: req.originalUrl, err: describe(err) });
+    res.status(500).json(errorBody(500, 'Internal server error', requestId));
+    return;
+  }
+  for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
+  res.status(known.statusCode).json(errorBody(known.statusCode, known.message, requestId, known.details));
+};
+
+function describe(err: unknown): Record<string, unknown> {
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  return { value: String(err) };
+}

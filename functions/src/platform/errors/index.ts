@@ -1,0 +1,4 @@
+export * from './app-error';
+export * from './error-body';
+export * from './error-handler';
+export * from './zod-problems';

@@ -1,0 +1,52 @@
+// Firebase handles, initialised once and only when first used: firebase-admin/firestore pulls in
+// gRPC, which must not weigh on the cold start of routes that never touch Firestore.
+import type { App } from 'firebase-admin/app';
+import type { Firestore } from 'firebase-admin/firestore';
+import type { Auth } from 'firebase-admin/auth';
+import type { Storage } from 'firebase-admin/storage';
+import type { Messaging } from 'firebase-admin/messaging';
+
+export const DEFAULT_PROJECT_ID = 'demo-superapp';
+
+let app: App | undefined;
+let firestore: Firestore | undefined;
+
+export function firebaseApp(): App {
+  if (!app) {
+    const admin = require('firebase-admin/app') as typeof import('firebase-admin/app');
+    // Under Cloud Functions and the emulator FIREBASE_CONFIG is set; a plain node server falls back to the demo id.
+    const hasPlatformConfig = Boolean(process.env.FIREBASE_CONFIG);
+    const projectId = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? DEFAULT_PROJECT_ID;
+    app = admin.getApps()[0] ?? (hasPlatformConfig ? admin.initializeApp() : admin.initializeApp({ projectId }));
+  }
+  return app;
+}
+
+export function db(): Firestore {
+  if (!firestore) {
+    const { getFirestore } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+    firestore = getFirestore(firebaseApp());
+    firestore.settings({ ignoreUndefinedProperties: true });
+  }
+  return firestore;
+}
+
+export function authAdmin(): Auth {
+  return (require('firebase-admin/auth') as typeof import('firebase-admin/auth')).getAuth(firebaseApp());
+}
+
+export function storageAdmin(): Storage {
+  return (require('firebase-admin/storage') as typeof import('firebase-admin/storage')).getStorage(firebaseApp());
+}
+
+export function messagingAdmin(): Messaging {
+  return (require('firebase-admin/messaging') as typeof import('firebase-admin/messaging')).getMessaging(firebaseApp());
+}
+
+export function emulatorHosts(): { firestore?: string; auth?: string; storage?: string } {
+  return {
+    firestore: process.env.FIRESTORE_EMULATOR_HOST,
+    auth: process.env.FIREBASE_AUTH_EMULATOR_HOST,
+    storage: process.env.FIREBASE_STORAGE_EMULATOR_HOST,
+  };
+}

@@ -1,0 +1,13 @@
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+
+// Browsers (admin dashboard) are allowed from CORS_ORIGINS only; native apps send no Origin.
+export function corsFromOrigins(origins: readonly string[]): RequestHandler {
+  const allowAll = origins.includes('*');
+  return cors({
+    origin: allowAll ? true : (origin, done) => done(null, origin !== undefined && origins.includes(origin)),
+    credentials: !allowAll,
+    exposedHeaders: ['X-Request-Id', 'Retry-After'],
+    maxAge: 600,
+  });
+}

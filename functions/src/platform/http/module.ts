@@ -1,0 +1,14 @@
+import type { AppConfig } from '../config';
+import type { AccessTokenVerifier } from '../auth/access-token';
+import type { AnyRoute } from './route';
+
+// What every feature module receives when the app is built.
+export interface AppContext {
+  config: Readonly<AppConfig>;
+  verifyAccessToken: AccessTokenVerifier;
+}
+
+export interface ApiModule {
+  name: string;
+  routes(ctx: AppContext): AnyRoute[];
+}

@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { logger } from '../logging/logger';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+// A client- or proxy-supplied X-Request-Id is kept when it is safe to echo; otherwise one is minted.
+export function requestContext(options: { logRequests: boolean }): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const status = res.statusCode;
+      // Successful requests are in the platform's request log already; log them only on demand.
+      if (status < 400 && !options.logRequests) return;
+      const fields = {
+        requestId,
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        ip: req.ip,
+      };
+      if (status >= 500) logger.error('request failed', fields);
+      else logger.info('request', fields);
+    });
+    next();
+  };
+}

@@ -1,0 +1,101 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
+import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
+import { requireAuth } from '../auth/guard';
+import type { Role } from '../auth/roles';
+import { UnsupportedMediaTypeError } from '../errors/app-error';
+import { validationErrorFromZod } from '../errors/zod-problems';
+import type { ApiTag } from '../openapi/tags';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+// 'public', or the roles allowed (an empty list: any authenticated user).
+export type AuthRule = 'public' | readonly Role[];
+
+export interface HandlerContext<TBody, TQuery, TParams> {
+  body: TBody;
+  query: TQuery;
+  params: TParams;
+  auth: AuthContext | undefined;
+  req: Request;
+  res: Response;
+  /** Overrides the documented success status for this response (e.g. 503 from a failing probe). */
+  status(code: number): void;
+}
+
+export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = unknown, TResult = unknown> {
+  method: HttpMethod;
+  /** Express-style path under /api/v1, e.g. `/users/admin/:id`. */
+  path: string;
+  tag: ApiTag;
+  summary: string;
+  description?: string;
+  auth: AuthRule;
+  /** A route switched off by configuration is not mounted (404) but stays documented with its note. */
+  availability?: { enabled: boolean; note: string };
+  request?: {
+    body?: z.ZodType<TBody>;
+    query?: z.ZodType<TQuery>;
+    params?: z.ZodType<TParams>;
+  };
+  response: { status?: number; description: string; schema: z.ZodType<TResult> };
+  /** Extra documented responses, e.g. `{ 503: { description, schema } }`. */
+  otherResponses?: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
+  errors?: number[];
+  handler(ctx: HandlerContext<TBody, TQuery, TParams>): Promise<TResult> | TResult;
+}
+
+// Erases the generics so routes of different shapes fit in one list.
+export type AnyRoute = RouteDefinition<any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function defineRoute<TBody, TQuery, TParams, TResult>(
+  route: RouteDefinition<TBody, TQuery, TParams, TResult>,
+): AnyRoute {
+  return route as AnyRoute;
+}
+
+function parseOrThrow<T>(schema: z.ZodType<T> | undefined, value: unknown, location: string): T {
+  if (!schema) return undefined as T;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationErrorFromZod(parsed.error, location);
+  return parsed.data;
+}
+
+// One route = guard + validation + handler + response shaping, all from the same zod schemas.
+export function toExpressHandlers(route: AnyRoute, verifyAccessToken: AccessTokenVerifier): RequestHandler[] {
+  const handlers: RequestHandler[] = [];
+  if (route.auth !== 'public') handlers.push(requireAuth(verifyAccessToken, route.auth));
+  handlers.push((req, res, next) => {
+    let statusOverride: number | undefined;
+    Promise.resolve()
+      .then(() => {
+        if (route.request?.body && req.method !== 'GET' && !req.is(['application/json', 'application/*+json'])) {
+          throw new UnsupportedMediaTypeError('Content-Type must be application/json');
+        }
+        const ctx: HandlerContext<unknown, unknown, unknown> = {
+          body: parseOrThrow(route.request?.body, req.body, 'body'),
+          query: parseOrThrow(route.request?.query, req.query, 'query'),
+          params: parseOrThrow(route.request?.params, req.params, 'params'),
+          auth: res.locals.auth as AuthContext | undefined,
+          req,
+          res,
+          status: (code) => {
+            statusOverride = code;
+          },
+        };
+        return route.handler(ctx);
+      })
+      .then((result) => {
+        // The response schema strips anything the contract does not name (e.g. internal fields).
+        const body = route.response.schema.parse(result);
+        res.status(statusOverride ?? route.response.status ?? 200).json(body);
+      })
+      .catch(next);
+  });
+  return handlers;
+}
+
+export function toOpenApiPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}

@@ -1,0 +1,96 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { ErrorBodySchema } from '../errors/error-body';
+import { toOpenApiPath, type AnyRoute } from '../http/route';
+import { API_TAGS } from './tags';
+
+export const API_PREFIX = '/api/v1';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input: malformed JSON or a field that fails validation (each field is named in `details`).',
+  401: 'Missing, invalid, expired or revoked bearer token.',
+  403: 'The caller lacks a required role.',
+  404: 'Not found, or hidden by configuration.',
+  409: 'Conflicts with the current state.',
+  413: 'Request body too large.',
+  415: 'Unsupported Content-Type.',
+  429: 'Rate limited; see Retry-After.',
+  500: 'Unexpected server error (no internals are exposed).',
+  503: 'A dependency is unavailable.',
+};
+
+function errorStatuses(route: AnyRoute): number[] {
+  const statuses = new Set<number>(route.errors ?? []);
+  if (route.request?.body || route.request?.query || route.request?.params) statuses.add(400);
+  if (route.request?.body) statuses.add(413).add(415);
+  if (route.auth !== 'public') statuses.add(401);
+  if (route.auth !== 'public' && route.auth.length > 0) statuses.add(403);
+  statuses.add(500);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function authText(route: AnyRoute): string {
+  if (route.auth === 'public') return 'Auth: public.';
+  if (route.auth.length === 0) return 'Auth: bearer JWT (any authenticated user).';
+  return `Auth: bearer JWT with one of the roles ${route.auth.join(', ')}.`;
+}
+
+// The OpenAPI document is generated from the same zod schemas that validate requests.
+export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  const bearer = registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
+
+  for (const route of routes) {
+    const responses: Record<string, unknown> = {
+      [String(route.response.status ?? 200)]: {
+        description: route.response.description,
+        content: { 'application/json': { schema: route.response.schema } },
+      },
+    };
+    for (const [status, other] of Object.entries(route.otherResponses ?? {})) {
+      responses[status] = other.schema
+        ? { description: other.description, content: { 'application/json': { schema: other.schema } } }
+        : { description: other.description };
+    }
+    for (const status of errorStatuses(route)) {
+      responses[String(status)] ??= {
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: ErrorBodySchema } },
+      };
+    }
+    const description = [route.description, authText(route), route.availability?.note].filter(Boolean).join('\n\n');
+    registry.registerPath({
+      method: route.method,
+      path: toOpenApiPath(route.path),
+      tags: [route.tag],
+      summary: route.summary,
+      description,
+      security: route.auth === 'public' ? [] : [{ [bearer.name]: [] }],
+      request: {
+        ...(route.request?.params ? { params: route.request.params as never } : {}),
+        ...(route.request?.query ? { query: route.request.query as never } : {}),
+        ...(route.request?.body
+          ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } }
+          : {}),
+      },
+      responses: responses as never,
+    });
+  }
+
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  return generator.generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Super-app backend API',
+      version,
+      description:
+        'JSON REST API of the lifestyle super-app (consumer CON, partner PAR, driver DRV and admin ADM apps). ' +
+        'Every error has the `Error` shape. Realtime events are Firestore documents the apps listen to.',
+    },
+    servers: [{ url: API_PREFIX, description: 'This deployment' }],
+    tags: Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
+  }) as unknown as Record<string, unknown>;
+}

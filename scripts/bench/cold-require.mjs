@@ -1,0 +1,46 @@
+// P1: cold `require` of the built functions entry vs bare `firebase-functions/https`, each in a fresh process.
+import { spawnSync } from 'node:child_process';
+import { median } from './stats.mjs';
+
+const probe = (target) => `
+const t = process.hrtime.bigint();
+require(${JSON.stringify(target)});
+const ms = Number(process.hrtime.bigint() - t) / 1e6;
+const loaded = Object.keys(require.cache);
+process.stdout.write(JSON.stringify({ ms, grpc: loaded.some((k) => /[\\\\/]@grpc[\\\\/]|[\\\\/]grpc[\\\\/]/.test(k)), modules: loaded.length }));
+`;
+
+function once(functionsDir, target, env) {
+  const res = spawnSync(process.execPath, ['-e', probe(target)], { cwd: functionsDir, env, encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`cold require of ${target} failed:\n${res.stderr}`);
+  return JSON.parse(res.stdout);
+}
+
+export function measureColdRequire({ functionsDir, env, rounds = 15, onProgress = () => {} }) {
+  const entry = [];
+  const base = [];
+  // Interleaved so that disk cache and CPU noise hit both sides alike; one warm-up each.
+  once(functionsDir, './lib/index.js', env);
+  once(functionsDir, 'firebase-functions/https', env);
+  for (let i = 0; i < rounds; i++) {
+    entry.push(once(functionsDir, './lib/index.js', env));
+    base.push(once(functionsDir, 'firebase-functions/https', env));
+    onProgress(i + 1, rounds);
+  }
+  const entryMs = median(entry.map((r) => r.ms));
+  const baseMs = median(base.map((r) => r.ms));
+  return {
+    entryMedianMs: round(entryMs),
+    baselineMedianMs: round(baseMs),
+    ratio: round(entryMs / baseMs, 3),
+    grpcLoadedAtImport: entry.some((r) => r.grpc),
+    entryModules: entry[0].modules,
+    baselineModules: base[0].modules,
+    rounds,
+  };
+}
+
+function round(n, digits = 1) {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}

@@ -1,0 +1,187 @@
+// Finds Java >= 21 and the Firestore emulator jar so firebase-tools can run offline
+// (see ../shared/guide/environment.md). Returns the env to pass to `firebase emulators:*`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot, log, fail } from './util.mjs';
+
+const MIN_JAVA = 21;
+const FIRESTORE_MAIN_CLASS = 'com.google.cloud.datastore.emulator.firestore.CloudFirestore';
+
+function javaMajor(javaBin) {
+  const out = spawnSync(javaBin, ['-version'], { encoding: 'utf8' });
+  if (out.error) return 0;
+  const m = /version "(\d+)(?:\.(\d+))?/.exec(`${out.stderr}${out.stdout}`);
+  if (!m) return 0;
+  // Java 8 reports "1.8": the major is the second number.
+  return m[1] === '1' ? Number(m[2]) : Number(m[1]);
+}
+
+function jvmCandidates() {
+  const found = [];
+  if (process.env.JAVA_HOME) found.push(process.env.JAVA_HOME);
+  const dirs = new Set(['/usr/lib/jvm']);
+  try {
+    const java = execFileSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).trim();
+    if (java) dirs.add(path.dirname(path.dirname(path.dirname(fs.realpathSync(java)))));
+  } catch {
+    // no java on PATH: the JVM folder may still hold one
+  }
+  for (const dir of dirs) {
+    if (!fs.existsSync(dir)) continue;
+    for (const name of fs.readdirSync(dir)) found.push(path.join(dir, name));
+  }
+  return [...new Set(found)];
+}
+
+export function findJava() {
+  let best = null;
+  for (const home of jvmCandidates()) {
+    const bin = path.join(home, 'bin', 'java');
+    if (!fs.existsSync(bin)) continue;
+    const major = javaMajor(bin);
+    if (major >= MIN_JAVA && (!best || major > best.major)) best = { home: fs.realpathSync(home), major };
+  }
+  // JAVA_HOME wins when new enough: the developer chose it.
+  const envHome = process.env.JAVA_HOME;
+  if (envHome && javaMajor(path.join(envHome, 'bin', 'java')) >= MIN_JAVA) {
+    best = { home: envHome, major: javaMajor(path.join(envHome, 'bin', 'java')) };
+  }
+  if (!best) {
+    fail(
+      `firebase-tools 15 needs Java ${MIN_JAVA} or newer and none was found (looked at JAVA_HOME and ${[...new Set(jvmCandidates().map((p) => path.dirname(p)))].join(', ')}).\n` +
+        '  Install one, e.g. `sudo apt-get install -y openjdk-21-jre-headless` (or temurin-21/25), or set JAVA_HOME to a JDK >= 21.',
+    );
+  }
+  return best;
+}
+
+function firebaseCacheHasFirestoreJar() {
+  const dir = path.join(process.env.HOME ?? '', '.cache', 'firebase', 'emulators');
+  return fs.existsSync(dir) && fs.readdirSync(dir).some((f) => /^cloud-firestore-emulator-v[\d.]+\.jar$/.test(f));
+}
+
+function gcloudSdkRoot() {
+  try {
+    return execFileSync('gcloud', ['info', '--format=value(installation.sdk_root)'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return fs.existsSync('/usr/lib/google-cloud-sdk') ? '/usr/lib/google-cloud-sdk' : '';
+  }
+}
+
+function locateFirestoreJar() {
+  const root = gcloudSdkRoot();
+  const jar = root && path.join(root, 'platform', 'cloud-firestore-emulator', 'cloud-firestore-emulator.jar');
+  return jar && fs.existsSync(jar) ? jar : '';
+}
+
+function firestoreJarPath() {
+  const jar = locateFirestoreJar();
+  if (jar) return jar;
+  // Part of the machine image; install it when we are allowed to.
+  if (process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0) {
+    log('Firestore emulator jar not found: installing google-cloud-cli-firestore-emulator with apt-get …');
+    spawnSync('apt-get', ['install', '-y', 'google-cloud-cli-firestore-emulator'], { stdio: 'inherit' });
+    return locateFirestoreJar();
+  }
+  return '';
+}
+
+// The Debian jar has no Main-Class; a manifest-only launcher jar points java at it.
+function ensureLauncherJar(javaHome, firestoreJar) {
+  const cacheDir = path.join(repoRoot, '.cache', 'emulators');
+  const launcher = path.join(cacheDir, 'firestore-launcher.jar');
+  const manifestText = `Main-Class: ${FIRESTORE_MAIN_CLASS}\nClass-Path: file:${firestoreJar}\n`;
+  const manifestFile = path.join(cacheDir, 'manifest.txt');
+  if (fs.existsSync(launcher) && fs.existsSync(manifestFile) && fs.readFileSync(manifestFile, 'utf8') === manifestText) {
+    return launcher;
+  }
+  fs.mkdirSync(cacheDir, { recursive: true });
+  fs.writeFileSync(manifestFile, manifestText);
+  fs.rmSync(launcher, { force: true });
+  const jarTool = path.join(javaHome, 'bin', 'jar');
+  const res = spawnSync(jarTool, ['cfm', launcher, manifestFile], { encoding: 'utf8' });
+  if (res.status !== 0) {
+    // A JRE has no `jar` tool: write the one-entry zip ourselves.
+    writeManifestOnlyJar(launcher, manifestText);
+  }
+  return launcher;
+}
+
+// Minimal stored (uncompressed) zip with META-INF/MANIFEST.MF.
+function writeManifestOnlyJar(file, manifestText) {
+  const name = Buffer.from('META-INF/MANIFEST.MF');
+  const data = Buffer.from(`Manifest-Version: 1.0\n${manifestText}`);
+  const crc = crc32(data);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(10, 4);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(10, 6);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(name.length, 28);
+  const centralOffset = local.length + name.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + name.length, 12);
+  end.writeUInt32LE(centralOffset, 16);
+  fs.writeFileSync(file, Buffer.concat([local, name, data, central, name, end]));
+}
+
+function crc32(buf) {
+  let crc = ~0;
+  for (const byte of buf) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+// Emulators whose jars exist here; Storage needs a download so it only joins when cached.
+export function runnableEmulators() {
+  const list = ['functions', 'firestore', 'auth', 'hosting'];
+  const dir = path.join(process.env.HOME ?? '', '.cache', 'firebase', 'emulators');
+  if (fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.startsWith('cloud-storage-rules-runtime'))) {
+    list.push('storage');
+  }
+  return list;
+}
+
+export function emulatorEnv() {
+  const java = findJava();
+  const env = {
+    ...process.env,
+    JAVA_HOME: java.home,
+    PATH: `${path.join(java.home, 'bin')}${path.delimiter}${process.env.PATH}`,
+  };
+  if (firebaseCacheHasFirestoreJar()) {
+    delete env.FIRESTORE_EMULATOR_BINARY_PATH;
+    return { env, java, firestore: 'firebase-tools cache' };
+  }
+  if (process.env.FIRESTORE_EMULATOR_BINARY_PATH && fs.existsSync(process.env.FIRESTORE_EMULATOR_BINARY_PATH)) {
+    return { env, java, firestore: process.env.FIRESTORE_EMULATOR_BINARY_PATH };
+  }
+  const jar = firestoreJarPath();
+  if (!jar) {
+    fail(
+      'The Firestore emulator was not found. firebase-tools cannot download it offline.\n' +
+        '  Install it from Debian: `sudo apt-get install -y google-cloud-cli-firestore-emulator`\n' +
+        '  (or set FIRESTORE_EMULATOR_BINARY_PATH to a runnable emulator jar).',
+    );
+  }
+  env.FIRESTORE_EMULATOR_BINARY_PATH = ensureLauncherJar(java.home, jar);
+  return { env, java, firestore: jar };
+}
