@@ -67,7 +67,9 @@ export type MaskedValue = string | number | boolean | string[] | null;
 // Diagnostics view: secrets are reduced to whether they are set.
 export function maskConfig(config: Readonly<AppConfig>): Record<string, MaskedValue> {
   const out: Record<string, MaskedValue> = {};
-  for (const [key, value] of Object.entries(config)) {
+  // Every switch of the schema, set or not.
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = config[key as keyof AppConfig];
     if ((SECRET_KEYS as readonly string[]).includes(key)) out[key] = value === undefined ? null : '********';
     else if (value === undefined) out[key] = null;
     else out[key] = Array.isArray(value) ? [...value] : (value as MaskedValue);

@@ -55,11 +55,21 @@ export function defineRoute<TBody, TQuery, TParams, TResult>(
   return route as AnyRoute;
 }
 
-function parseOrThrow<T>(schema: z.ZodType<T> | undefined, value: unknown, location: string): T {
-  if (!schema) return undefined as T;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationErrorFromZod(parsed.error, location);
-  return parsed.data;
+type Location = 'body' | 'query' | 'params';
+
+// Validates every part of the request and reports all failures together.
+function parseRequest(route: AnyRoute, req: Request): Record<Location, unknown> {
+  const input: Record<Location, unknown> = { body: undefined, query: undefined, params: undefined };
+  const failures: Array<{ error: z.ZodError; location: Location }> = [];
+  for (const location of ['params', 'query', 'body'] as const) {
+    const schema = route.request?.[location];
+    if (!schema) continue;
+    const parsed = schema.safeParse(req[location]);
+    if (parsed.success) input[location] = parsed.data;
+    else failures.push({ error: parsed.error, location });
+  }
+  if (failures.length > 0) throw validationErrorFromZod(failures);
+  return input;
 }
 
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.
@@ -74,9 +84,7 @@ export function toExpressHandlers(route: AnyRoute, verifyAccessToken: AccessToke
           throw new UnsupportedMediaTypeError('Content-Type must be application/json');
         }
         const ctx: HandlerContext<unknown, unknown, unknown> = {
-          body: parseOrThrow(route.request?.body, req.body, 'body'),
-          query: parseOrThrow(route.request?.query, req.query, 'query'),
-          params: parseOrThrow(route.request?.params, req.params, 'params'),
+          ...parseRequest(route, req),
           auth: res.locals.auth as AuthContext | undefined,
           req,
           res,

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { VALID_PRODUCTION_ENV } from '../helpers/config';
+
+// Loads the built functions entry (lib/index.js, as Cloud Functions does) in a fresh process.
+const functionsDir = path.join(__dirname, '..', '..');
+
+function loadEntry(env: Record<string, string>) {
+  const res = spawnSync(process.execPath, ['-e', "require('./lib/index.js'); process.stdout.write('loaded')"], {
+    cwd: functionsDir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  });
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+describe('functions entry boot', () => {
+  it('refuses to boot in production with OTP_DEV_CODE set', () => {
+    const res = loadEntry({ ...VALID_PRODUCTION_ENV, OTP_DEV_CODE: '123456' });
+    expect(res.status).not.toBe(0);
+    expect(res.stdout).not.toContain('loaded');
+    expect(res.stderr).toContain('ConfigError');
+    expect(res.stderr).toContain('OTP_DEV_CODE must not be set in production');
+  });
+
+  it('reports every production violation in one error', () => {
+    const res = loadEntry({ NODE_ENV: 'production', OTP_DEV_CODE: '123456', JWT_SECRET: 'same', JWT_REFRESH_SECRET: 'same' });
+    expect(res.status).not.toBe(0);
+    for (const text of ['OTP_DEV_CODE', 'JWT_SECRET must be at least 32', 'must differ', 'SMS_PROVIDER', 'PAYMENTS_MOCK']) {
+      expect(res.stderr).toContain(text);
+    }
+  });
+
+  it('boots with a compliant production environment', () => {
+    const res = loadEntry(VALID_PRODUCTION_ENV);
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+    expect(res.stdout).toBe('loaded');
+  });
+
+  it('skips validation during deploy-time discovery, where secrets are absent', () => {
+    const res = loadEntry({ NODE_ENV: 'production', FUNCTIONS_CONTROL_API: 'true' });
+    expect(res.status).toBe(0);
+    expect(res.stdout).toBe('loaded');
+  });
+});

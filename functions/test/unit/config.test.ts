@@ -1,0 +1,132 @@
+import { ConfigError, maskConfig, parseConfig, productionViolations } from '../../src/platform/config';
+import { testConfig, VALID_PRODUCTION_ENV } from '../helpers/config';
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    parseConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('config schema', () => {
+  it('applies the documented defaults', () => {
+    const config = testConfig();
+    expect(config).toMatchObject({
+      NODE_ENV: 'development',
+      SWAGGER_ENABLED: true,
+      HEALTH_DETAIL_ENABLED: false,
+      OTP_CHANNEL: 'email',
+      SMS_PROVIDER: 'console',
+      PAYMENTS_MOCK: true,
+      TRUST_PROXY: false,
+      CORS_ORIGINS: [],
+      API_PUBLIC_URL: 'http://127.0.0.1:5000',
+      MEDIA_MAX_FILES: 10,
+      JSON_BODY_LIMIT_BYTES: 102400,
+      ADMIN_EMAILS: [],
+    });
+  });
+
+  it('parses lists, booleans and trust proxy forms', () => {
+    const config = testConfig({
+      CORS_ORIGINS: ' https://a.test, https://b.test ,',
+      ADMIN_EMAILS: 'Boss@Example.com, ops@example.com',
+      SWAGGER_ENABLED: 'no',
+      HEALTH_DETAIL_ENABLED: 'TRUE',
+      TRUST_PROXY: '2',
+    });
+    expect(config.CORS_ORIGINS).toEqual(['https://a.test', 'https://b.test']);
+    expect(config.ADMIN_EMAILS).toEqual(['boss@example.com', 'ops@example.com']);
+    expect(config.SWAGGER_ENABLED).toBe(false);
+    expect(config.HEALTH_DETAIL_ENABLED).toBe(true);
+    expect(config.TRUST_PROXY).toBe(2);
+    expect(testConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(testConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
+  });
+
+  it('names every invalid switch in one error', () => {
+    const problems = problemsOf({
+      JWT_SECRET: 'x',
+      JWT_REFRESH_SECRET: 'y',
+      SWAGGER_ENABLED: 'maybe',
+      MEDIA_MAX_FILES: '11',
+      ADMIN_EMAILS: 'not-an-email',
+      SMS_PROVIDER: 'carrier-pigeon',
+      OTP_DEV_CODE: '12ab',
+    });
+    for (const key of ['SWAGGER_ENABLED', 'MEDIA_MAX_FILES', 'ADMIN_EMAILS', 'SMS_PROVIDER', 'OTP_DEV_CODE']) {
+      expect(problems.some((p) => p.startsWith(key))).toBe(true);
+    }
+  });
+
+  it('requires both JWT secrets in every environment', () => {
+    const problems = problemsOf({});
+    expect(problems).toEqual(expect.arrayContaining(['JWT_SECRET is required', 'JWT_REFRESH_SECRET is required']));
+  });
+
+  it('accepts OTP_DEV_CODE and console SMS outside production', () => {
+    expect(testConfig({ OTP_DEV_CODE: '123456', SMS_PROVIDER: 'console' }).OTP_DEV_CODE).toBe('123456');
+  });
+});
+
+describe('production rules', () => {
+  it('boots with a compliant production environment', () => {
+    expect(productionViolations(VALID_PRODUCTION_ENV)).toEqual([]);
+    expect(parseConfig(VALID_PRODUCTION_ENV).NODE_ENV).toBe('production');
+  });
+
+  const cases: Array<[string, Record<string, string | undefined>, RegExp]> = [
+    ['OTP_DEV_CODE set', { OTP_DEV_CODE: '123456' }, /OTP_DEV_CODE must not be set/],
+    ['short JWT_SECRET', { JWT_SECRET: 'short' }, /JWT_SECRET must be at least 32/],
+    ['short JWT_REFRESH_SECRET', { JWT_REFRESH_SECRET: 'r'.repeat(31) }, /JWT_REFRESH_SECRET must be at least 32/],
+    ['missing JWT_SECRET', { JWT_SECRET: undefined }, /JWT_SECRET is required/],
+    ['equal secrets', { JWT_REFRESH_SECRET: 'p'.repeat(40) }, /must differ/],
+    ['OTP_CHANNEL sms', { OTP_CHANNEL: 'sms' }, /OTP_CHANNEL must be "email"/],
+    ['SMS_PROVIDER console', { SMS_PROVIDER: 'console' }, /SMS_PROVIDER must not be "console"/],
+    ['SMS_PROVIDER unset (defaults to console)', { SMS_PROVIDER: undefined }, /SMS_PROVIDER must not be "console"/],
+    ['PAYMENTS_MOCK true', { PAYMENTS_MOCK: 'true' }, /PAYMENTS_MOCK must be false/],
+    ['PAYMENTS_MOCK unset (defaults to true)', { PAYMENTS_MOCK: undefined }, /PAYMENTS_MOCK must be false/],
+  ];
+
+  it.each(cases)('refuses to boot with %s', (_name, change, expected) => {
+    const problems = problemsOf({ ...VALID_PRODUCTION_ENV, ...change });
+    expect(problems.some((p) => expected.test(p))).toBe(true);
+  });
+
+  it('lists every violation at once', () => {
+    const problems = problemsOf({
+      NODE_ENV: 'production',
+      OTP_DEV_CODE: '000000',
+      JWT_SECRET: 'same-but-short',
+      JWT_REFRESH_SECRET: 'same-but-short',
+      OTP_CHANNEL: 'console',
+      SMS_PROVIDER: 'console',
+      PAYMENTS_MOCK: 'yes',
+    });
+    expect(problems).toHaveLength(7);
+    let message = '';
+    try {
+      parseConfig({ NODE_ENV: 'production' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/refuses to boot/);
+  });
+});
+
+describe('maskConfig', () => {
+  it('never shows a secret value', () => {
+    const config = testConfig({ OTP_DEV_CODE: '654321', SMTP_PASS: 'hunter2hunter2' });
+    const masked = maskConfig(config);
+    const text = JSON.stringify(masked);
+    for (const secret of [config.JWT_SECRET, config.JWT_REFRESH_SECRET, '654321', 'hunter2hunter2']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(masked.JWT_SECRET).toBe('********');
+    expect(masked.SMS_API_KEY).toBeNull();
+    expect(masked.SMS_PROVIDER).toBe('console');
+  });
+});

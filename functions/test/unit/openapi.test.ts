@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { apiModules } from '../../src/modules';
+import { renderOpenApiJson } from '../../src/platform/openapi/render';
+import { API_TAGS } from '../../src/platform/openapi/tags';
+
+const SPEC_TAGS = [
+  'addresses', 'assistant', 'atm', 'auth', 'cart', 'chat', 'cms', 'driver', 'favorites', 'fuel', 'health', 'hotels',
+  'kyc', 'media', 'medical', 'merchants', 'notifications', 'orders', 'parking', 'partners', 'payments', 'pharmacy',
+  'places', 'promotions', 'rentals', 'reviews', 'rides', 'routing', 'schools', 'social', 'support', 'users', 'wallet',
+];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const doc: any = JSON.parse(renderOpenApiJson(apiModules));
+
+describe('OpenAPI generation', () => {
+  it('lists exactly the spec tags, each with a description', () => {
+    expect(doc.tags.map((t: { name: string }) => t.name).sort()).toEqual([...SPEC_TAGS].sort());
+    expect(Object.keys(API_TAGS)).toHaveLength(33);
+    for (const tag of doc.tags) expect(tag.description.length).toBeGreaterThan(10);
+  });
+
+  it('documents the health operations with their auth and error shape', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ['/health', '/health/admin/deps', '/health/admin/env', '/health/deps', '/health/env'].sort(),
+    );
+    const adminEnv = doc.paths['/health/admin/env'].get;
+    expect(adminEnv.security).toEqual([{ bearerAuth: [] }]);
+    expect(adminEnv.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(adminEnv.responses['403']).toBeDefined();
+    expect(adminEnv.description).toContain('HEALTH_DETAIL_ENABLED');
+    expect(doc.paths['/health'].get.security).toEqual([]);
+    expect(doc.paths['/health/deps'].get.responses['503'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/HealthDeps',
+    });
+  });
+
+  it('generates component schemas from the zod schemas', () => {
+    expect(doc.components.schemas.Error.required).toEqual(['statusCode', 'error', 'message', 'requestId']);
+    expect(doc.components.schemas.Health.properties.status).toMatchObject({ type: 'string', enum: ['ok'] });
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.servers).toEqual([{ url: '/api/v1', description: 'This deployment' }]);
+  });
+
+  it('openapi/openapi.json is up to date (run `npm run openapi`)', () => {
+    const file = path.join(__dirname, '..', '..', '..', 'openapi', 'openapi.json');
+    expect(fs.existsSync(file)).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toBe(renderOpenApiJson(apiModules));
+  });
+});

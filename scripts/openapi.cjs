@@ -1,0 +1,15 @@
+// Writes openapi/openapi.json from the built app's route table (the same zod schemas that validate).
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const { renderOpenApiJson } = require(path.join(root, 'functions', 'lib', 'platform', 'openapi', 'render.js'));
+const { apiModules } = require(path.join(root, 'functions', 'lib', 'modules', 'index.js'));
+
+const file = path.join(root, 'openapi', 'openapi.json');
+const text = renderOpenApiJson(apiModules);
+const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+fs.writeFileSync(file, text);
+const doc = JSON.parse(text);
+const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+process.stdout.write(`[superapp] openapi/openapi.json ${before === text ? 'unchanged' : 'written'}: ${operations} operations, ${doc.tags.length} tags\n`);

@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// One entry for the developer commands: start, test, bench, openapi, seed-export.
+// Each installs what is missing, builds, and runs the Firebase emulators offline.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { emulatorEnv, runnableEmulators } from './lib/emulator-env.mjs';
+import { BASE_URL, PROJECT_ID, fail, functionsDir, log, repoRoot } from './lib/util.mjs';
+
+const firebaseBin = path.join(repoRoot, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
+const jestBin = path.join(functionsDir, 'node_modules', 'jest', 'bin', 'jest.js');
+const resultsDir = path.join(repoRoot, '.cache', 'test-results');
+
+function run(cmd, args, options = {}) {
+  const res = spawnSync(cmd, args, { stdio: 'inherit', cwd: repoRoot, ...options });
+  if (res.error) fail(`${cmd} ${args.join(' ')}: ${res.error.message}`);
+  return res.status ?? 1;
+}
+
+function mustRun(cmd, args, options = {}) {
+  const status = run(cmd, args, options);
+  if (status !== 0) fail(`\`${cmd} ${args.join(' ')}\` exited with ${status}`);
+}
+
+// npm ci when node_modules is missing or older than the lockfile.
+function ensureDeps(dir) {
+  const lock = path.join(dir, 'package-lock.json');
+  const installed = path.join(dir, 'node_modules', '.package-lock.json');
+  const fresh = fs.existsSync(installed) && (!fs.existsSync(lock) || fs.statSync(installed).mtimeMs >= fs.statSync(lock).mtimeMs);
+  if (fresh) return;
+  log(`installing dependencies in ${path.relative(repoRoot, dir) || '.'} …`);
+  mustRun('npm', [fs.existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+}
+
+// The emulator reads secrets from functions/.secret.local; without it it would try Secret Manager.
+function ensureLocalSecrets() {
+  const file = path.join(functionsDir, '.secret.local');
+  const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const lines = [];
+  for (const name of ['JWT_SECRET', 'JWT_REFRESH_SECRET']) {
+    if (!new RegExp(`^${name}=`, 'm').test(existing)) lines.push(`${name}=${randomBytes(32).toString('hex')}`);
+  }
+  if (lines.length === 0) return;
+  fs.writeFileSync(file, `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${lines.join('\n')}\n`, { mode: 0o600 });
+  log(`wrote development secrets to functions/.secret.local (${lines.length} new)`);
+}
+
+function build({ typecheckTests = false } = {}) {
+  log('building functions (tsc) …');
+  mustRun(process.execPath, [path.join(functionsDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: functionsDir,
+  });
+  if (typecheckTests) {
+    log('type-checking tests …');
+    mustRun(process.execPath, [path.join(functionsDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], {
+      cwd: functionsDir,
+    });
+  }
+}
+
+function prepare(options) {
+  ensureDeps(repoRoot);
+  ensureDeps(functionsDir);
+  ensureLocalSecrets();
+  build(options);
+}
+
+function emulatorArgs(command, only, extra = []) {
+  const args = [firebaseBin, command, '--project', PROJECT_ID, '--only', only.join(',')];
+  if (fs.existsSync(path.join(repoRoot, 'emulator-data', 'firebase-export-metadata.json'))) {
+    args.push('--import', path.join(repoRoot, 'emulator-data'));
+  }
+  return [...args, ...extra];
+}
+
+function describeEnv() {
+  const result = emulatorEnv();
+  log(`Java ${result.java.major} at ${result.java.home}; Firestore emulator: ${result.firestore}`);
+  return result.env;
+}
+
+async function waitForHealth(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return true;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
+async function start() {
+  prepare();
+  const env = describeEnv();
+  const only = runnableEmulators();
+  log(`starting emulators (${only.join(', ')}) …`);
+  const child = spawn(process.execPath, emulatorArgs('emulators:start', only), { cwd: repoRoot, env, stdio: 'inherit' });
+  // Ctrl-C reaches firebase-tools too (same process group); wait for its clean shutdown.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      if (child.exitCode === null) child.kill(signal);
+    });
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+  if (await waitForHealth(`${BASE_URL}/api/v1/health`, child, 180_000)) {
+    log('ready');
+    log(`base_url: ${BASE_URL}   (API: ${BASE_URL}/api/v1, health: ${BASE_URL}/api/v1/health)`);
+    log(`docs:     ${BASE_URL}/docs   (OpenAPI JSON: ${BASE_URL}/docs-json)`);
+    log('press Ctrl-C to stop');
+  } else if (child.exitCode === null) {
+    log(`WARNING: ${BASE_URL}/api/v1/health did not answer 200 within 180 s; see the emulator output above`);
+  }
+}
+
+function readJestResults(file) {
+  if (!fs.existsSync(file)) return { passed: 0, failed: 1, crashed: `no results in ${path.relative(repoRoot, file)}` };
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  // A suite that fails to load has no failed test but must still count as a failure.
+  const brokenSuites = r.testResults.filter((s) => s.status === 'failed' && s.assertionResults.every((a) => a.status !== 'failed'));
+  for (const s of brokenSuites) log(`suite failed to run: ${path.relative(repoRoot, s.name)}\n${s.message}`);
+  return { passed: r.numPassedTests, failed: r.numFailedTests + brokenSuites.length };
+}
+
+async function test() {
+  const started = Date.now();
+  prepare({ typecheckTests: true });
+  fs.rmSync(resultsDir, { recursive: true, force: true });
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const jest = (projects, out) =>
+    `"${process.execPath}" "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects.join(' ')} --runInBand --json --outputFile "${out}"`;
+
+  log('unit tests …');
+  const unitOut = path.join(resultsDir, 'unit.json');
+  run('sh', ['-c', jest(['unit'], unitOut)]);
+
+  log('integration and rules tests on the emulators …');
+  const env = describeEnv();
+  const emuOut = path.join(resultsDir, 'emulators.json');
+  run(process.execPath, emulatorArgs('emulators:exec', ['functions', 'firestore', 'auth', 'hosting'], [jest(['integration', 'rules'], emuOut)]), {
+    env,
+  });
+
+  const unit = readJestResults(unitOut);
+  const emu = readJestResults(emuOut);
+  const passed = unit.passed + emu.passed;
+  const failed = unit.failed + emu.failed;
+  for (const crash of [unit.crashed, emu.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
+  log(`unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`);
+  process.stdout.write(`${passed} passed, ${failed} failed\n`);
+  process.exit(failed > 0 || passed === 0 ? 1 : 0);
+}
+
+async function bench() {
+  prepare();
+  const { runBench } = await import('./bench/run.mjs');
+  await runBench();
+}
+
+async function openapi() {
+  prepare();
+  mustRun(process.execPath, [path.join(repoRoot, 'scripts', 'openapi.cjs')]);
+}
+
+async function seedExport() {
+  prepare();
+  const env = describeEnv();
+  const target = path.join(repoRoot, 'emulator-data');
+  fs.rmSync(target, { recursive: true, force: true });
+  log('seeding a fresh emulator and exporting it to emulator-data/ …');
+  mustRun(
+    process.execPath,
+    [firebaseBin, 'emulators:exec', '--project', PROJECT_ID, '--only', 'firestore,auth', '--export-on-exit', target, `"${process.execPath}" scripts/seed.mjs`],
+    { env },
+  );
+}
+
+const commands = { start, test, bench, openapi, 'seed-export': seedExport };
+const name = process.argv[2];
+if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
+await commands[name]();
