@@ -1,5 +1,7 @@
 // Three tiers mirrored on src/: unit (pure logic), integration (HTTP against the emulators), rules.
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
+const path = require('node:path');
+
+const tsJest = ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.json') }];
 const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, moduleFileExtensions: ['ts', 'js', 'json'] };
 
 module.exports = {

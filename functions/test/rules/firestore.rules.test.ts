@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  assertFails,
+  assertSucceeds,
+  initializeTestEnvironment,
+  type RulesTestEnvironment,
+} from '@firebase/rules-unit-testing';
+import { doc, getDoc, setDoc, setLogLevel } from 'firebase/firestore';
+
+// Denied writes are expected here; keep the client SDK's warnings out of the output.
+setLogLevel('error');
+
+let env: RulesTestEnvironment;
+
+beforeAll(async () => {
+  const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? '127.0.0.1:8080').split(':');
+  env = await initializeTestEnvironment({
+    projectId: 'demo-superapp-rules',
+    firestore: { host, port: Number(port), rules: fs.readFileSync(path.join(__dirname, '..', '..', '..', 'firestore.rules'), 'utf8') },
+  });
+  await env.withSecurityRulesDisabled(async (ctx) => {
+    await setDoc(doc(ctx.firestore(), 'meta/seed'), { version: 1 });
+    await setDoc(doc(ctx.firestore(), 'private/thing'), { secret: true });
+  });
+});
+
+afterAll(async () => {
+  await env.cleanup();
+});
+
+describe('firestore.rules', () => {
+  it('a signed-in user reads platform metadata', async () => {
+    await assertSucceeds(getDoc(doc(env.authenticatedContext('alice').firestore(), 'meta/seed')));
+  });
+
+  it('an anonymous client cannot read platform metadata', async () => {
+    await assertFails(getDoc(doc(env.unauthenticatedContext().firestore(), 'meta/seed')));
+  });
+
+  it('nobody writes platform metadata from a client', async () => {
+    await assertFails(setDoc(doc(env.authenticatedContext('alice', { roles: ['ADMIN'] }).firestore(), 'meta/seed'), { version: 2 }));
+  });
+
+  it('default deny: any other path is closed to reads and writes', async () => {
+    const alice = env.authenticatedContext('alice').firestore();
+    await assertFails(getDoc(doc(alice, 'private/thing')));
+    await assertFails(setDoc(doc(alice, 'users/alice'), { roles: ['ADMIN'] }));
+    await assertFails(getDoc(doc(env.unauthenticatedContext().firestore(), 'private/thing')));
+  });
+});
