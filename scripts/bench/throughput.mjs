@@ -1,0 +1,76 @@
+// P2: requests/s of our full stack on a small zod-validated JSON POST ÷ plain Express, same JSON.
+import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median } from './stats.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, '..', '..', 'functions', 'package.json'));
+const autocannon = require('autocannon');
+
+const BODY = JSON.stringify({ name: 'Phở bò tái', quantity: 2, tags: ['hot', 'spicy'] });
+
+function startServer(kind, port, env) {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(here, 'servers.cjs'), [kind, String(port)], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+function stopServer(child) {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', resolve);
+    child.send('stop');
+  });
+}
+
+function load(url, seconds, connections) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY, connections, duration: seconds },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSeconds = 2, connections = 20, onProgress = () => {} }) {
+  const servers = { stack: await startServer('stack', 18081, env), plain: await startServer('plain', 18082, env) };
+  const urls = { stack: 'http://127.0.0.1:18081/api/v1/bench/echo', plain: 'http://127.0.0.1:18082/api/v1/bench/echo' };
+  try {
+    // The stack must answer the same JSON as plain Express, or the comparison means nothing.
+    for (const kind of ['stack', 'plain']) {
+      const res = await fetch(urls[kind], { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+      const body = await res.json();
+      if (res.status !== 200 || body.ok !== true || body.quantity !== 2) throw new Error(`${kind} answered ${res.status} ${JSON.stringify(body)}`);
+    }
+    for (const kind of ['stack', 'plain']) await load(urls[kind], warmupSeconds, connections);
+    const rps = { stack: [], plain: [] };
+    for (let i = 0; i < rounds; i++) {
+      // Alternate the order so drift over time hits both sides.
+      const order = i % 2 === 0 ? ['stack', 'plain'] : ['plain', 'stack'];
+      for (const kind of order) {
+        const result = await load(urls[kind], seconds, connections);
+        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+        rps[kind].push(result.requests.average);
+      }
+      onProgress(i + 1, rounds, rps);
+    }
+    const stack = median(rps.stack);
+    const plain = median(rps.plain);
+    return {
+      stackMedianRps: Math.round(stack),
+      plainMedianRps: Math.round(plain),
+      ratio: Math.round((stack / plain) * 1000) / 1000,
+      roundsRps: rps,
+      rounds,
+      secondsPerRound: seconds,
+      connections,
+    };
+  } finally {
+    await stopServer(servers.stack);
+    await stopServer(servers.plain);
+  }
+}
