@@ -2,7 +2,7 @@
 // One entry for the developer commands: start, test, bench, openapi, seed-export.
 // Each installs what is missing, builds, and runs the Firebase emulators offline.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { emulatorEnv, runnableEmulators } from './lib/emulator-env.mjs';
@@ -23,14 +23,23 @@ function mustRun(cmd, args, options = {}) {
   if (status !== 0) fail(`\`${cmd} ${args.join(' ')}\` exited with ${status}`);
 }
 
-// npm ci when node_modules is missing or older than the lockfile.
+// Installs when node_modules is missing or was installed from another package.json/lockfile.
 function ensureDeps(dir) {
   const lock = path.join(dir, 'package-lock.json');
-  const installed = path.join(dir, 'node_modules', '.package-lock.json');
-  const fresh = fs.existsSync(installed) && (!fs.existsSync(lock) || fs.statSync(installed).mtimeMs >= fs.statSync(lock).mtimeMs);
-  if (fresh) return;
+  const stamp = path.join(dir, 'node_modules', '.superapp-install-stamp');
+  const wanted = createHash('sha256')
+    .update(fs.readFileSync(path.join(dir, 'package.json')))
+    .update(fs.existsSync(lock) ? fs.readFileSync(lock) : '')
+    .digest('hex');
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return;
   log(`installing dependencies in ${path.relative(repoRoot, dir) || '.'} …`);
-  mustRun('npm', [fs.existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+  const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
+  // npm 11 sometimes rejects its own lockfile in `ci` over optional platform packages; `install` honours it too.
+  if (!fs.existsSync(lock) || run('npm', ['ci', ...quiet], { cwd: dir }) !== 0) {
+    if (fs.existsSync(lock)) log('npm ci refused the lockfile; falling back to npm install');
+    mustRun('npm', ['install', ...quiet], { cwd: dir });
+  }
+  fs.writeFileSync(stamp, wanted);
 }
 
 // The emulator reads secrets from functions/.secret.local; without it it would try Secret Manager.
