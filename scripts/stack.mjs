@@ -35,7 +35,8 @@ function ensureDeps(dir) {
   log(`installing dependencies in ${path.relative(repoRoot, dir) || '.'} …`);
   const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
   // npm 11 sometimes rejects its own lockfile in `ci` over optional platform packages; `install` honours it too.
-  if (!fs.existsSync(lock) || run('npm', ['ci', ...quiet], { cwd: dir }) !== 0) {
+  const ci = fs.existsSync(lock) ? spawnSync('npm', ['ci', ...quiet], { cwd: dir, encoding: 'utf8' }) : undefined;
+  if (!ci || ci.status !== 0) {
     if (fs.existsSync(lock)) log('npm ci refused the lockfile; falling back to npm install');
     mustRun('npm', ['install', ...quiet], { cwd: dir });
   }
