@@ -2,7 +2,6 @@ import express, { type Express, type RequestHandler } from 'express';
 import { getConfig, type AppConfig } from './platform/config';
 import { createJwtAccessTokenVerifier, type AccessTokenVerifier } from './platform/auth/access-token';
 import { errorHandler, notFoundHandler } from './platform/errors/error-handler';
-import { NotFoundError } from './platform/errors/app-error';
 import { corsFromOrigins } from './platform/http/cors';
 import { jsonBody } from './platform/http/json-body';
 import { requestContext } from './platform/http/request-context';
@@ -66,10 +65,8 @@ export function createApp(options: CreateAppOptions = {}): Express {
 }
 
 function docsGate(config: Readonly<AppConfig>): RequestHandler {
-  return (req, _res, next) => {
-    if (config.SWAGGER_ENABLED) next();
-    else next(new NotFoundError(`Cannot ${req.method} ${req.originalUrl.split('?')[0]}`));
-  };
+  // Switched off, the docs look like any unknown route.
+  return (req, res, next) => (config.SWAGGER_ENABLED ? next() : notFoundHandler(req, res, next));
 }
 
 // swagger-ui-express (and its bundled assets) are loaded on the first /docs request only.

@@ -35,17 +35,15 @@ function jvmCandidates() {
 }
 
 export function findJava() {
-  let best = null;
-  for (const home of jvmCandidates()) {
+  // JAVA_HOME wins when new enough (the developer chose it); otherwise the newest JDK found.
+  const envHome = process.env.JAVA_HOME;
+  const envMajor = envHome ? javaMajor(path.join(envHome, 'bin', 'java')) : 0;
+  let best = envMajor >= MIN_JAVA ? { home: envHome, major: envMajor } : null;
+  for (const home of best ? [] : jvmCandidates()) {
     const bin = path.join(home, 'bin', 'java');
     if (!fs.existsSync(bin)) continue;
     const major = javaMajor(bin);
     if (major >= MIN_JAVA && (!best || major > best.major)) best = { home: fs.realpathSync(home), major };
-  }
-  // JAVA_HOME wins when new enough: the developer chose it.
-  const envHome = process.env.JAVA_HOME;
-  if (envHome && javaMajor(path.join(envHome, 'bin', 'java')) >= MIN_JAVA) {
-    best = { home: envHome, major: javaMajor(path.join(envHome, 'bin', 'java')) };
   }
   if (!best) {
     fail(
