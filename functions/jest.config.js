@@ -7,7 +7,7 @@ const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, modu
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/helpers/quiet-logs.ts'] },
-    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], slowTestThreshold: 30 },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], slowTestThreshold: 30, setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'] },
     { ...base, displayName: 'rules', testMatch: ['<rootDir>/test/rules/**/*.test.ts'] },
   ],
 };

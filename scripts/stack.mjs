@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { emulatorEnv, runnableEmulators } from './lib/emulator-env.mjs';
+import { startSinks, stackEnv } from './lib/profiles.mjs';
 import { BASE_URL, PROJECT_ID, fail, functionsDir, log, repoRoot } from './lib/util.mjs';
 
 const firebaseBin = path.join(repoRoot, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
@@ -106,7 +107,10 @@ async function waitForHealth(url, child, timeoutMs) {
 
 async function start() {
   prepare();
-  const env = describeEnv();
+  // `--test-profile`: the environment `npm test` uses (test sinks, Google test client), for running tests by hand.
+  const profile = process.argv.includes('--test-profile') ? 'test' : 'dev';
+  const sinks = await startSinks(profile, { print: profile === 'dev' });
+  const env = { ...describeEnv(), ...stackEnv(profile) };
   const only = runnableEmulators();
   log(`starting emulators (${only.join(', ')}) …`);
   const child = spawn(process.execPath, emulatorArgs('emulators:start', only), { cwd: repoRoot, env, stdio: 'inherit' });
@@ -116,11 +120,15 @@ async function start() {
       if (child.exitCode === null) child.kill(signal);
     });
   }
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+  child.on('exit', (code, signal) => {
+    sinks?.kill();
+    process.exit(code ?? (signal ? 0 : 1));
+  });
   if (await waitForHealth(`${BASE_URL}/api/v1/health`, child, 180_000)) {
     log('ready');
     log(`base_url: ${BASE_URL}   (API: ${BASE_URL}/api/v1, health: ${BASE_URL}/api/v1/health)`);
     log(`docs:     ${BASE_URL}/docs   (OpenAPI JSON: ${BASE_URL}/docs-json)`);
+    log(`mail and SMS: local sinks, printed here as [dev-inbox]; inbox JSON at ${env.SINKS_URL}/inbox`);
     log('press Ctrl-C to stop');
   } else if (child.exitCode === null) {
     log(`WARNING: ${BASE_URL}/api/v1/health did not answer 200 within 180 s; see the emulator output above`);
@@ -149,11 +157,16 @@ async function test() {
   run('sh', ['-c', jest(['unit'], unitOut)]);
 
   log('integration and rules tests on the emulators …');
-  const env = describeEnv();
+  const sinks = await startSinks('test', { print: false });
+  const env = { ...describeEnv(), ...stackEnv('test') };
   const emuOut = path.join(resultsDir, 'emulators.json');
-  run(process.execPath, emulatorArgs('emulators:exec', ['functions', 'firestore', 'auth', 'hosting'], [jest(['integration', 'rules'], emuOut)]), {
-    env,
-  });
+  try {
+    run(process.execPath, emulatorArgs('emulators:exec', ['functions', 'firestore', 'auth', 'hosting'], [jest(['integration', 'rules'], emuOut)]), {
+      env,
+    });
+  } finally {
+    sinks?.kill();
+  }
 
   const unit = readJestResults(unitOut);
   const emu = readJestResults(emuOut);

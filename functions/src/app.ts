@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { getConfig, type AppConfig } from './platform/config';
-import { createJwtAccessTokenVerifier, type AccessTokenVerifier } from './platform/auth/access-token';
+import type { AccessTokenVerifier } from './platform/auth/access-token';
 import { errorHandler, notFoundHandler } from './platform/errors/error-handler';
 import { corsFromOrigins } from './platform/http/cors';
 import { jsonBody } from './platform/http/json-body';
@@ -9,11 +9,15 @@ import type { ApiModule, AppContext } from './platform/http/module';
 import { toExpressHandlers, type AnyRoute } from './platform/http/route';
 import { API_PREFIX, buildOpenApiDocument } from './platform/openapi/document';
 import { apiModules } from './modules';
+import { createRequestVerifier } from './modules/auth/auth.wiring';
+import { createRateLimiter, type RateLimiter } from './platform/ratelimit/rate-limit';
+import { firestoreRateLimitStore } from './platform/ratelimit/rate-limit.store';
 import { API_VERSION } from './version';
 
 export interface CreateAppOptions {
   config?: Readonly<AppConfig>;
   verifyAccessToken?: AccessTokenVerifier;
+  rateLimiter?: RateLimiter;
   modules?: ApiModule[];
 }
 
@@ -28,7 +32,8 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   const config = options.config ?? getConfig();
   const ctx: AppContext = {
     config,
-    verifyAccessToken: options.verifyAccessToken ?? createJwtAccessTokenVerifier(config.JWT_SECRET),
+    verifyAccessToken: options.verifyAccessToken ?? createRequestVerifier(config),
+    rateLimiter: options.rateLimiter ?? createRateLimiter(firestoreRateLimitStore()),
   };
   const routes = (options.modules ?? apiModules).flatMap((module) => module.routes(ctx));
 
@@ -46,7 +51,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   const api = express.Router({ strict: false });
   for (const route of routes) {
     if (route.availability && !route.availability.enabled) continue;
-    api[route.method](route.path, ...toExpressHandlers(route, ctx.verifyAccessToken));
+    api[route.method](route.path, ...toExpressHandlers(route, ctx));
   }
   app.use(API_PREFIX, api);
 

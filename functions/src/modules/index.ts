@@ -1,5 +1,7 @@
 import type { ApiModule } from '../platform/http/module';
+import { authModule } from './auth/auth.routes';
 import { healthModule } from './health/health.routes';
+import { usersModule } from './users/users.routes';
 
 // Every feature module mounted under /api/v1, one per API tag.
-export const apiModules: ApiModule[] = [healthModule];
+export const apiModules: ApiModule[] = [healthModule, authModule, usersModule];

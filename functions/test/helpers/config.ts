@@ -1,3 +1,7 @@
+import { buildApp, type CreateAppOptions } from '../../src/app';
+import { createJwtAccessTokenVerifier } from '../../src/platform/auth/access-token';
+import type { AppConfig } from '../../src/platform/config';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
 import { parseConfig } from '../../src/platform/config';
 
 export const TEST_JWT_SECRET = 'test-access-secret-0123456789abcdef0123456789';
@@ -16,4 +20,14 @@ export const VALID_PRODUCTION_ENV: Record<string, string> = {
   SMS_PROVIDER: 'http',
   SMS_HTTP_URL: 'https://sms.example.test/send',
   PAYMENTS_MOCK: 'false',
+  SMTP_HOST: 'smtp.example.test',
 };
+
+// The app for in-process unit tests: JWT-only verification and an in-memory rate limiter (no Firestore).
+export function unitApp(options: Omit<CreateAppOptions, 'verifyAccessToken' | 'rateLimiter'> & { config: AppConfig }) {
+  return buildApp({
+    ...options,
+    verifyAccessToken: createJwtAccessTokenVerifier(options.config.JWT_SECRET),
+    rateLimiter: createRateLimiter(memoryRateLimitStore()),
+  });
+}

@@ -1,13 +1,12 @@
-import { buildApp } from '../../src/app';
 import { healthModule } from '../../src/modules/health/health.routes';
-import { testConfig, TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET } from '../helpers/config';
+import { testConfig, TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET, unitApp } from '../helpers/config';
 import { listen } from '../helpers/http';
 import { signAccessToken, unsignedToken } from '../helpers/tokens';
 
 let server: Awaited<ReturnType<typeof listen>>;
 
 beforeAll(async () => {
-  server = await listen(buildApp({ config: testConfig(), modules: [healthModule] }).app);
+  server = await listen(unitApp({ config: testConfig(), modules: [healthModule] }).app);
 });
 afterAll(() => server.close());
 
@@ -60,7 +59,7 @@ describe('bearer guard on an ADMIN route', () => {
 
 describe('health availability by environment', () => {
   async function statusOf(config: ReturnType<typeof testConfig>, path: string, token?: string) {
-    const s = await listen(buildApp({ config, modules: [healthModule] }).app);
+    const s = await listen(unitApp({ config, modules: [healthModule] }).app);
     try {
       const res = await fetch(`${s.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
       return res.status;
@@ -75,6 +74,7 @@ describe('health availability by environment', () => {
       SMS_PROVIDER: 'http',
       SMS_HTTP_URL: 'https://sms.example.test/send',
       PAYMENTS_MOCK: 'false',
+      SMTP_HOST: 'smtp.example.test',
       ...extra,
     });
   const admin = () => signAccessToken(TEST_JWT_SECRET, { roles: ['ADMIN'] });

@@ -84,7 +84,8 @@ describe('production rules', () => {
     ['short JWT_REFRESH_SECRET', { JWT_REFRESH_SECRET: 'r'.repeat(31) }, /JWT_REFRESH_SECRET must be at least 32/],
     ['missing JWT_SECRET', { JWT_SECRET: undefined }, /JWT_SECRET is required/],
     ['equal secrets', { JWT_REFRESH_SECRET: 'p'.repeat(40) }, /must differ/],
-    ['OTP_CHANNEL sms', { OTP_CHANNEL: 'sms' }, /OTP_CHANNEL must be "email"/],
+    ['OTP_CHANNEL console', { OTP_CHANNEL: 'console' }, /OTP_CHANNEL must be "email"/],
+    ['SMTP_HOST unset', { SMTP_HOST: undefined }, /SMTP_HOST must be set/],
     ['SMS_PROVIDER console', { SMS_PROVIDER: 'console' }, /SMS_PROVIDER must not be "console"/],
     ['SMS_PROVIDER unset (defaults to console)', { SMS_PROVIDER: undefined }, /SMS_PROVIDER must not be "console"/],
     ['PAYMENTS_MOCK true', { PAYMENTS_MOCK: 'true' }, /PAYMENTS_MOCK must be false/],
@@ -106,7 +107,7 @@ describe('production rules', () => {
       SMS_PROVIDER: 'console',
       PAYMENTS_MOCK: 'yes',
     });
-    expect(problems).toHaveLength(7);
+    expect(problems).toHaveLength(8);
     let message = '';
     try {
       parseConfig({ NODE_ENV: 'production' });

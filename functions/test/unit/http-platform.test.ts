@@ -1,12 +1,11 @@
 import express from 'express';
 import { z } from 'zod';
-import { buildApp } from '../../src/app';
 import { ConflictError, TooManyRequestsError } from '../../src/platform/errors/app-error';
 import { defineRoute } from '../../src/platform/http/route';
 import type { ApiModule } from '../../src/platform/http/module';
 import { setLogSink } from '../../src/platform/logging/logger';
 import { healthModule } from '../../src/modules/health/health.routes';
-import { testConfig } from '../helpers/config';
+import { testConfig, unitApp } from '../helpers/config';
 import { listen } from '../helpers/http';
 
 const EchoBody = z.object({ name: z.string().min(1), age: z.number().int().min(0) });
@@ -75,7 +74,7 @@ let server: Awaited<ReturnType<typeof listen>>;
 
 beforeAll(async () => {
   setLogSink((entry) => logs.push(entry));
-  const { app } = buildApp({ config: testConfig({ CORS_ORIGINS: 'https://admin.example.test' }), modules: [healthModule, probeModule] });
+  const { app } = unitApp({ config: testConfig({ CORS_ORIGINS: 'https://admin.example.test' }), modules: [healthModule, probeModule] });
   server = await listen(app);
 });
 
@@ -203,7 +202,7 @@ describe('pre-parsed bodies (Cloud Functions)', () => {
       req.resume();
       next();
     });
-    outer.use(buildApp({ config: testConfig(), modules: [probeModule] }).app);
+    outer.use(unitApp({ config: testConfig(), modules: [probeModule] }).app);
     const s = await listen(outer);
     try {
       const res = await fetch(`${s.url}/api/v1/probe/echo/7`, json(raw));

@@ -21,8 +21,8 @@ describe('OpenAPI generation', () => {
   });
 
   it('documents the health operations with their auth and error shape', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/health', '/health/admin/deps', '/health/admin/env', '/health/deps', '/health/env'].sort(),
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/health', '/health/admin/deps', '/health/admin/env', '/health/deps', '/health/env']),
     );
     const adminEnv = doc.paths['/health/admin/env'].get;
     expect(adminEnv.security).toEqual([{ bearerAuth: [] }]);
@@ -33,6 +33,35 @@ describe('OpenAPI generation', () => {
     expect(doc.paths['/health/deps'].get.responses['503'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/HealthDeps',
     });
+  });
+
+  // Every auth/users operation the spec's Endpoints table names, with its method.
+  const SPEC_AUTH_OPERATIONS: Array<[string, string]> = [
+    ['post', '/auth/register'], ['post', '/register'], ['post', '/auth/login/password'], ['post', '/auth/login'],
+    ['post', '/login'], ['post', '/auth/login/password/2fa'], ['post', '/auth/email/otp/send'], ['post', '/auth/email/otp/verify'],
+    ['post', '/auth/otp/send'], ['post', '/auth/otp/verify'], ['post', '/auth/refresh'], ['post', '/auth/google'],
+    ['post', '/auth/password/forgot'], ['post', '/auth/password/reset'], ['post', '/auth/2fa/email/enable'],
+    ['get', '/auth/2fa/status'], ['get', '/auth/sessions'], ['get', '/auth/me'], ['get', '/users/me'], ['get', '/users/me/hats'],
+  ];
+  const PUBLIC = ['/auth/register', '/register', '/auth/login/password', '/auth/login', '/login', '/auth/login/password/2fa',
+    '/auth/email/otp/send', '/auth/email/otp/verify', '/auth/otp/send', '/auth/otp/verify', '/auth/refresh', '/auth/google',
+    '/auth/password/forgot', '/auth/password/reset'];
+
+  it.each(SPEC_AUTH_OPERATIONS)('documents %s %s with its auth, body and 429 when rate limited', (method, p) => {
+    const op = doc.paths[p]?.[method];
+    expect(op).toBeDefined();
+    expect(op.security).toEqual(PUBLIC.includes(p) ? [] : [{ bearerAuth: [] }]);
+    if (method === 'post') expect(op.requestBody.content['application/json'].schema).toBeDefined();
+    if (PUBLIC.includes(p)) expect(op.responses['429']).toBeDefined();
+  });
+
+  it('documents the register body, login union and the mailSent flag', () => {
+    const schemas = doc.components.schemas;
+    expect(schemas.RegisterBody.required).toEqual(expect.arrayContaining(['email', 'password', 'name']));
+    expect(schemas.RegisterResponse.properties.mailSent.type).toBe('boolean');
+    expect(schemas.PasswordLoginResponse.anyOf).toEqual([{ $ref: '#/components/schemas/AuthTokens' }, { $ref: '#/components/schemas/TwoFaChallenge' }]);
+    expect(schemas.PhoneCodeSent.properties.smsProvider.enum).toEqual(['console', 'http', 'twilio', 'esms']);
+    expect(schemas.UserProfile.properties.passwordHash).toBeUndefined();
   });
 
   it('generates component schemas from the zod schemas', () => {

@@ -37,19 +37,26 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-const positiveInt = (fallback: number, max: number) =>
+const positiveInt = (fallback: number, max: number, min = 1) =>
   z
     .string()
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v.trim() === '') return fallback;
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > max) {
-        ctx.addIssue({ code: 'custom', message: `must be an integer from 1 to ${max}` });
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer from ${min} to ${max}` });
         return z.NEVER;
       }
       return n;
     });
+
+const urlWithDefault = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : fallback))
+    .refine((v) => URL.canParse(v), { message: 'must be a URL' });
 
 // Express `trust proxy`: true/false, a hop count, or a list of subnets/presets.
 export type TrustProxy = boolean | number | string;
@@ -65,7 +72,8 @@ const trustProxy = z
   });
 
 export const SMS_PROVIDERS = ['console', 'http', 'twilio', 'esms'] as const;
-export const OTP_CHANNELS = ['email', 'sms', 'console'] as const;
+// email: codes go out by SMTP (nodemailer). console: development only, no mail is sent (use OTP_DEV_CODE).
+export const OTP_CHANNELS = ['email', 'console'] as const;
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
 
 export const configSchema = z.object({
@@ -93,6 +101,23 @@ export const configSchema = z.object({
   ADMIN_EMAILS: commaList
     .transform((list) => list.map((e) => e.toLowerCase()))
     .refine((list) => list.every((e) => z.email().safeParse(e).success), { message: 'must be a comma-separated list of emails' }),
+  BCRYPT_COST: positiveInt(10, 15, 10),
+  ACCESS_TOKEN_TTL_SEC: positiveInt(15 * 60, 24 * 3600, 60),
+  REFRESH_TOKEN_TTL_SEC: positiveInt(30 * 24 * 3600, 365 * 24 * 3600, 300),
+  GOOGLE_CLIENT_IDS: commaList,
+  GOOGLE_CERTS_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() ? v.trim() : 'https://www.googleapis.com/oauth2/v1/certs'))
+    .refine((v) => URL.canParse(v), { message: 'must be a URL' }),
+  TWILIO_ACCOUNT_SID: optionalText,
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_FROM: optionalText,
+  TWILIO_API_BASE: urlWithDefault('https://api.twilio.com'),
+  ESMS_API_KEY: optionalText,
+  ESMS_SECRET_KEY: optionalText,
+  ESMS_BRANDNAME: optionalText,
+  ESMS_API_BASE: urlWithDefault('https://rest.esms.vn'),
   JWT_SECRET: z.string({ error: 'is required' }).min(1, { message: 'is required' }),
   JWT_REFRESH_SECRET: z.string({ error: 'is required' }).min(1, { message: 'is required' }),
   MEDIA_MAX_FILES: positiveInt(10, 10),
@@ -102,6 +127,14 @@ export const configSchema = z.object({
 
 export type AppConfig = z.output<typeof configSchema>;
 
+// What each SMS adapter cannot work without (checked at boot in every environment).
+export const SMS_PROVIDER_REQUIREMENTS: Record<(typeof SMS_PROVIDERS)[number], ReadonlyArray<keyof AppConfig>> = {
+  console: [],
+  http: ['SMS_HTTP_URL'],
+  twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'],
+  esms: ['ESMS_API_KEY', 'ESMS_SECRET_KEY', 'ESMS_BRANDNAME'],
+};
+
 // Values never shown in full (health diagnostics, logs).
 export const SECRET_KEYS: ReadonlyArray<keyof AppConfig> = [
   'JWT_SECRET',
@@ -109,6 +142,9 @@ export const SECRET_KEYS: ReadonlyArray<keyof AppConfig> = [
   'SMTP_PASS',
   'SMS_API_KEY',
   'OTP_DEV_CODE',
+  'TWILIO_AUTH_TOKEN',
+  'ESMS_SECRET_KEY',
+  'ESMS_API_KEY',
 ];
 
 // Values that come from Secret Manager in production (functions/.secret.local in the emulator).

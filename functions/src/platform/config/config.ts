@@ -1,4 +1,4 @@
-import { configSchema, parseBooleanWord, SECRET_KEYS, type AppConfig } from './config.schema';
+import { configSchema, parseBooleanWord, SECRET_KEYS, SMS_PROVIDER_REQUIREMENTS, type AppConfig } from './config.schema';
 
 export const MIN_JWT_SECRET_LENGTH = 32;
 
@@ -28,6 +28,7 @@ export function productionViolations(env: Env): string[] {
   if ((env.SMS_PROVIDER ?? 'console').trim() === 'console')
     problems.push('SMS_PROVIDER must not be "console" in production (use http, twilio or esms)');
   if (parseBooleanWord(env.PAYMENTS_MOCK) ?? true) problems.push('PAYMENTS_MOCK must be false in production');
+  if ((env.SMTP_HOST ?? '').trim() === '') problems.push('SMTP_HOST must be set in production (email OTP)');
   return problems;
 }
 
@@ -36,6 +37,11 @@ export function parseConfig(env: Env): AppConfig {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || 'env'} ${issue.message}`);
+  }
+  if (parsed.success) {
+    for (const key of SMS_PROVIDER_REQUIREMENTS[parsed.data.SMS_PROVIDER]) {
+      if (parsed.data[key] === undefined) problems.push(`${key} is required when SMS_PROVIDER=${parsed.data.SMS_PROVIDER}`);
+    }
   }
   problems.push(...productionViolations(env));
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);

@@ -3,8 +3,10 @@ import type { z } from 'zod';
 import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
 import { requireAuth } from '../auth/guard';
 import type { Role } from '../auth/roles';
+import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
 import { UnsupportedMediaTypeError } from '../errors/app-error';
 import { validationErrorFromZod } from '../errors/zod-problems';
+import { clientIp } from './client-ip';
 import type { ApiTag } from '../openapi/tags';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -41,6 +43,8 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   response: { status?: number; description: string; schema: z.ZodType<TResult> };
   /** Extra documented responses, e.g. `{ 503: { description, schema } }`. */
   otherResponses?: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Per-client-IP limit, checked before validation and the handler. */
+  rateLimit?: RateLimitRule;
   /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
   errors?: number[];
   handler(ctx: HandlerContext<TBody, TQuery, TParams>): Promise<TResult> | TResult;
@@ -73,15 +77,28 @@ function parseRequest(route: AnyRoute, req: Request): Record<Location, unknown> 
 }
 
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.
-export function toExpressHandlers(route: AnyRoute, verifyAccessToken: AccessTokenVerifier): RequestHandler[] {
+export function toExpressHandlers(
+  route: AnyRoute,
+  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter },
+): RequestHandler[] {
   const handlers: RequestHandler[] = [];
-  if (route.auth !== 'public') handlers.push(requireAuth(verifyAccessToken, route.auth));
+  const rule = route.rateLimit;
+  if (rule) {
+    handlers.push((req, _res, next) => {
+      deps.rateLimiter.hit(rule, clientIp(req)).then(() => next(), next);
+    });
+  }
+  if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
   handlers.push((req, res, next) => {
     let statusOverride: number | undefined;
     Promise.resolve()
       .then(() => {
-        if (route.request?.body && req.method !== 'GET' && !req.is(['application/json', 'application/*+json'])) {
-          throw new UnsupportedMediaTypeError('Content-Type must be application/json');
+        if (route.request?.body && req.method !== 'GET') {
+          // A bodiless request validates as `{}`, so optional-only bodies (e.g. logout) need no JSON at all.
+          if (!hasBody(req)) req.body = {};
+          else if (!req.is(['application/json', 'application/*+json'])) {
+            throw new UnsupportedMediaTypeError('Content-Type must be application/json');
+          }
         }
         const ctx: HandlerContext<unknown, unknown, unknown> = {
           ...parseRequest(route, req),
@@ -102,6 +119,11 @@ export function toExpressHandlers(route: AnyRoute, verifyAccessToken: AccessToke
       .catch(next);
   });
   return handlers;
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 export function toOpenApiPath(expressPath: string): string {

@@ -22,6 +22,7 @@ function errorStatuses(route: AnyRoute): number[] {
   const statuses = new Set<number>(route.errors ?? []);
   if (route.request?.body || route.request?.query || route.request?.params) statuses.add(400);
   if (route.request?.body) statuses.add(413).add(415);
+  if (route.rateLimit) statuses.add(429);
   if (route.auth !== 'public') statuses.add(401);
   if (route.auth !== 'public' && route.auth.length > 0) statuses.add(403);
   statuses.add(500);
@@ -61,7 +62,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         content: { 'application/json': { schema: ErrorBodySchema } },
       };
     }
-    const description = [route.description, authText(route), route.availability?.note].filter(Boolean).join('\n\n');
+    const limitText = route.rateLimit
+      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per client IP (429 with Retry-After).`
+      : undefined;
+    const description = [route.description, authText(route), limitText, route.availability?.note].filter(Boolean).join('\n\n');
     registry.registerPath({
       method: route.method,
       path: toOpenApiPath(route.path),

@@ -1,0 +1,136 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import { db } from '../../platform/firebase/firebase';
+import { usersRepo } from '../users/users.repo';
+import type { OtpRecord, SessionRecord } from './auth.model';
+
+// Firestore layout of the auth module. Clients never read these (firestore.rules deny all).
+export const AUTH_SESSIONS = 'auth_sessions';
+export const AUTH_OTPS = 'auth_otps';
+export const AUTH_FAILURES = 'auth_failures';
+export const AUTH_LOCKS = 'auth_locks';
+export const REVOKED_TOKENS = 'auth_revoked_tokens';
+export const USER_IDENTITIES = 'user_identities';
+
+const col = (name: string) => db().collection(name);
+const firestoreModule = () => require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+// Documents that only matter until a moment carry `expireAt`, the field of the collections' TTL policies.
+const expireAt = (ms: number) => firestoreModule().Timestamp.fromMillis(ms);
+
+export type Tx = Transaction;
+
+export const authRepo = {
+  newSessionId: () => col(AUTH_SESSIONS).doc().id,
+
+  run<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return db().runTransaction(fn, { maxAttempts: 25 });
+  },
+
+  // Sessions
+  async txGetSession(tx: Tx, id: string): Promise<SessionRecord | undefined> {
+    const snap = await tx.get(col(AUTH_SESSIONS).doc(id));
+    return snap.exists ? ({ ...snap.data(), id } as SessionRecord) : undefined;
+  },
+  txSetSession(tx: Tx, session: SessionRecord): void {
+    const { id, ...data } = session;
+    tx.set(col(AUTH_SESSIONS).doc(id), { ...data, expireAt: expireAt(session.refresh.exp * 1000) });
+  },
+  async createSession(session: SessionRecord): Promise<void> {
+    const { id, ...data } = session;
+    await col(AUTH_SESSIONS).doc(id).create({ ...data, expireAt: expireAt(session.refresh.exp * 1000) });
+  },
+  async sessionsOf(userId: string): Promise<SessionRecord[]> {
+    const snap = await col(AUTH_SESSIONS).where('userId', '==', userId).get();
+    return snap.docs.map((d) => ({ ...d.data(), id: d.id }) as SessionRecord);
+  },
+  async revokeSessions(ids: string[], reason: string, now: number): Promise<void> {
+    const writer = db().batch();
+    for (const id of ids) writer.update(col(AUTH_SESSIONS).doc(id), { revokedAt: now, revokeReason: reason });
+    if (ids.length > 0) await writer.commit();
+  },
+  async touchSession(id: string, now: number): Promise<void> {
+    await col(AUTH_SESSIONS).doc(id).update({ lastUsedAt: now });
+  },
+
+  // What every protected request needs, in one round trip.
+  async requestState(userId: string, sessionId: string, tokenId: string) {
+    const [user, session, revoked] = await db().getAll(
+      usersRepo.userRef(userId),
+      col(AUTH_SESSIONS).doc(sessionId),
+      col(REVOKED_TOKENS).doc(tokenId),
+    );
+    return {
+      user: user.exists ? user.data() : undefined,
+      session: session.exists ? ({ ...session.data(), id: session.id } as SessionRecord) : undefined,
+      tokenRevoked: revoked.exists,
+    };
+  },
+  txRevokeToken(tx: Tx, jti: string, untilSec: number): void {
+    tx.set(col(REVOKED_TOKENS).doc(jti), { expireAt: expireAt(untilSec * 1000) });
+  },
+
+  // One-time codes
+  async txGetOtp(tx: Tx, id: string): Promise<OtpRecord | undefined> {
+    const snap = await tx.get(col(AUTH_OTPS).doc(id));
+    return snap.exists ? (snap.data() as OtpRecord) : undefined;
+  },
+  txSetOtp(tx: Tx, id: string, otp: OtpRecord): void {
+    // Kept an hour past expiry so the hourly send cap survives the code's own expiry.
+    tx.set(col(AUTH_OTPS).doc(id), { ...otp, expireAt: expireAt(Math.max(otp.expiresAt, otp.hourWindowStart) + 3600_000) });
+  },
+  async getOtp(id: string): Promise<OtpRecord | undefined> {
+    const snap = await col(AUTH_OTPS).doc(id).get();
+    return snap.exists ? (snap.data() as OtpRecord) : undefined;
+  },
+  // Atomic: each caller gets its own attempt number (or a higher one under contention, never lower).
+  async reserveOtpAttempt(id: string): Promise<number> {
+    const { FieldValue } = firestoreModule();
+    const ref = col(AUTH_OTPS).doc(id);
+    await ref.update({ attempts: FieldValue.increment(1) });
+    return (await ref.get()).get('attempts') as number;
+  },
+  // Single use: only the first create() of the challenge's use marker succeeds.
+  async consumeOtp(id: string, challengeId: string, now: number): Promise<boolean> {
+    try {
+      await col(AUTH_OTPS).doc(id).collection('uses').doc(challengeId).create({ usedAt: now, expireAt: expireAt(now + 24 * 3600_000) });
+    } catch (err) {
+      if ((err as { code?: number }).code === 6) return false; // ALREADY_EXISTS
+      throw err;
+    }
+    await col(AUTH_OTPS).doc(id).update({ consumedAt: now });
+    return true;
+  },
+
+  // Failed sign-ins per account: `auth_failures/{key}:{window}` counters and `auth_locks/{key}`.
+  async countFailure(key: string, window: number, windowEndMs: number): Promise<number> {
+    const { FieldValue } = firestoreModule();
+    const ref = col(AUTH_FAILURES).doc(`${key}:${window}`);
+    await ref.set({ count: FieldValue.increment(1), expireAt: expireAt(windowEndMs + 60_000) }, { merge: true });
+    return ((await ref.get()).get('count') as number | undefined) ?? 1;
+  },
+  async lock(key: string, untilMs: number, window: number): Promise<void> {
+    const batch = db().batch();
+    batch.set(col(AUTH_LOCKS).doc(key), { lockedUntil: untilMs, expireAt: expireAt(untilMs + 60_000) });
+    // The lock starts a fresh count.
+    batch.delete(col(AUTH_FAILURES).doc(`${key}:${window}`));
+    await batch.commit();
+  },
+  async lockedUntil(key: string): Promise<number | null> {
+    const snap = await col(AUTH_LOCKS).doc(key).get();
+    return (snap.get('lockedUntil') as number | undefined) ?? null;
+  },
+  async clearFailures(key: string, window: number): Promise<void> {
+    const batch = db().batch();
+    batch.delete(col(AUTH_LOCKS).doc(key));
+    batch.delete(col(AUTH_FAILURES).doc(`${key}:${window}`));
+    await batch.commit();
+  },
+
+  // Social identities: `user_identities/google:{sub}` -> user id
+  async txIdentityOwner(tx: Tx, provider: string, subject: string): Promise<string | undefined> {
+    const snap = await tx.get(col(USER_IDENTITIES).doc(`${provider}:${subject}`));
+    return snap.get('userId') as string | undefined;
+  },
+  txCreateIdentity(tx: Tx, provider: string, subject: string, userId: string, email: string | null, now: number): void {
+    tx.create(col(USER_IDENTITIES).doc(`${provider}:${subject}`), { provider, subject, userId, email, createdAt: now });
+  },
+};

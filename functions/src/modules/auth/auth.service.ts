@@ -1,0 +1,298 @@
+import type { AuthContext } from '../../platform/auth/access-token';
+import type { AppConfig } from '../../platform/config';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
+import { logger } from '../../platform/logging/logger';
+import type { Mailer, MailMessage } from '../../platform/mail/mailer';
+import type { SmsSender } from '../../platform/sms/sms';
+import { newUserRecord, toProfile, type UserRecord } from '../users/users.model';
+import { usersRepo } from '../users/users.repo';
+import { alreadyRegisteredMail, codeMail, codeSms, maskEmail } from './auth.mail';
+import { AUTH_LIMITS, type ClientInfo, type OtpPurpose } from './auth.model';
+import { authRepo } from './auth.repo';
+import type { GoogleIdTokenVerifier } from './google';
+import { createLockout, LockedError } from './lockout';
+import { failureKey, invalidCodeError, type OtpService, type OtpTarget } from './otp.service';
+import type { PasswordHasher } from './passwords';
+import type { SessionService } from './session.service';
+import type { TokenSigner } from './tokens';
+
+export interface AuthDeps {
+  config: Readonly<AppConfig>;
+  hasher: PasswordHasher;
+  otp: OtpService;
+  sessions: SessionService;
+  signer: TokenSigner;
+  mailer: Mailer;
+  sms: SmsSender;
+  google: GoogleIdTokenVerifier;
+  now: () => number;
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+const E164 = /^\+[1-9]\d{7,14}$/;
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService(deps: AuthDeps) {
+  const { config, hasher, otp, sessions, mailer, sms, now } = deps;
+  const resend = { expiresInSec: AUTH_LIMITS.otpTtlSec, resendAfterSec: AUTH_LIMITS.otpResendGapSec };
+
+  // Delivery that must not show in the response time (anti-enumeration): started, not awaited.
+  const inBackground = (what: string, work: Promise<unknown>) => {
+    work.catch((err: Error) => logger.warn(`${what} failed`, { error: err.message }));
+  };
+  const mailCode = (purpose: OtpPurpose, to: string, code: string): MailMessage => codeMail(purpose, to, code, AUTH_LIMITS.otpTtlSec);
+
+  // ADMIN_EMAILS: an account whose verified email is listed holds ADMIN.
+  async function withConfiguredAdmin(user: UserRecord): Promise<UserRecord> {
+    if (!user.emailVerified || !config.ADMIN_EMAILS.includes(user.email) || user.roles.includes('ADMIN')) return user;
+    const roles = [...user.roles, 'ADMIN' as const];
+    await usersRepo.update(user.id, { roles, updatedAt: now() });
+    logger.info('ADMIN granted from ADMIN_EMAILS', { userId: user.id });
+    return { ...user, roles };
+  }
+
+  function assertCanSignIn(user: UserRecord): void {
+    if (user.disabled) throw new ForbiddenError('This account is disabled');
+  }
+
+  async function findByIdentifier(identifier: string): Promise<{ user?: UserRecord; target: Pick<OtpTarget, 'channel' | 'destination'> }> {
+    const raw = identifier.trim();
+    if (raw.includes('@')) {
+      const email = normalizeEmail(raw);
+      return { user: await usersRepo.findByEmail(email), target: { channel: 'email', destination: email } };
+    }
+    const phone = raw.replace(/[\s().-]/g, '');
+    const user = E164.test(phone) ? await usersRepo.findByPhone(phone) : undefined;
+    return { user, target: { channel: 'sms', destination: phone } };
+  }
+
+  const lockout = createLockout(now);
+
+  return {
+    async register(body: { email: string; password: string; name: string }) {
+      const email = normalizeEmail(body.email);
+      // Hash first: a new and an existing email cost the same time.
+      const passwordHash = await hasher.hash(body.password);
+      const t = now();
+      const outcome = await authRepo.run(async (tx) => {
+        const existing = await usersRepo.txFindByEmail(tx, email);
+        if (existing && existing.status === 'ACTIVE') return { kind: 'exists' as const };
+        if (existing) {
+          // Still unverified: whoever proves the mailbox owns the account, so a retry may replace the password.
+          usersRepo.txUpdate(tx, existing.id, { passwordHash, name: body.name, updatedAt: t });
+          return { kind: 'pending' as const, userId: existing.id };
+        }
+        const user = newUserRecord({ id: usersRepo.newId(), email, name: body.name, passwordHash, emailVerified: false, provider: 'password', now: t });
+        usersRepo.txCreate(tx, user);
+        return { kind: 'created' as const, userId: user.id };
+      });
+      if (outcome.kind === 'exists') {
+        return { mailSent: await mailer.send(alreadyRegisteredMail(email)), email, ...resend };
+      }
+      const { code } = await otp.issue({ purpose: 'REGISTER', channel: 'email', destination: email, userId: outcome.userId });
+      return { mailSent: await mailer.send(mailCode('REGISTER', email, code)), email, ...resend };
+    },
+
+    async sendEmailOtp(body: { email: string; purpose: 'REGISTER' | 'LOGIN' }) {
+      const email = normalizeEmail(body.email);
+      const user = await usersRepo.findByEmail(email);
+      const eligible =
+        user !== undefined &&
+        !user.disabled &&
+        (body.purpose === 'REGISTER' ? user.status === 'PENDING' : user.status === 'ACTIVE');
+      // Same work and same answer whether or not the address has an account.
+      const { code } = await otp.issue({ purpose: body.purpose, channel: 'email', destination: email, userId: eligible ? user.id : null });
+      if (eligible) inBackground('email otp', mailer.send(mailCode(body.purpose, email, code)));
+      return { mailSent: mailer.configured, ...resend };
+    },
+
+    async verifyEmailOtp(body: { email: string; code: string; purpose: 'REGISTER' | 'LOGIN' }, client: ClientInfo) {
+      const email = normalizeEmail(body.email);
+      const found = await usersRepo.findByEmail(email);
+      await otp.verify({ purpose: body.purpose, channel: 'email', destination: email, userId: found?.id ?? null }, body.code);
+      if (!found) throw invalidCodeError();
+      assertCanSignIn(found);
+      let user = found;
+      if (user.status === 'PENDING') {
+        const patch = { status: 'ACTIVE' as const, emailVerified: true, updatedAt: now() };
+        await usersRepo.update(user.id, patch);
+        user = { ...user, ...patch };
+      }
+      user = await withConfiguredAdmin(user);
+      return sessions.start(user, body.purpose === 'REGISTER' ? 'register' : 'email_otp', client);
+    },
+
+    async sendPhoneOtp(body: { phone: string; purpose: 'LOGIN' | 'VERIFY_PHONE' }, auth: AuthContext | undefined) {
+      let userId: string | null = null;
+      if (body.purpose === 'VERIFY_PHONE') {
+        if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account');
+        userId = auth.userId;
+      } else {
+        const user = await usersRepo.findByPhone(body.phone);
+        userId = user && user.status === 'ACTIVE' && !user.disabled ? user.id : null;
+      }
+      const { code } = await otp.issue({ purpose: body.purpose, channel: 'sms', destination: body.phone, userId });
+      if (userId) inBackground('sms otp', sms.send({ to: body.phone, text: codeSms(code, AUTH_LIMITS.otpTtlSec) }));
+      return { smsProvider: sms.provider, ...resend };
+    },
+
+    async verifyPhoneOtp(body: { phone: string; code: string; purpose: 'LOGIN' | 'VERIFY_PHONE' }, client: ClientInfo, auth: AuthContext | undefined) {
+      if (body.purpose === 'VERIFY_PHONE') {
+        if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account');
+        await otp.verify({ purpose: 'VERIFY_PHONE', channel: 'sms', destination: body.phone, userId: auth.userId }, body.code);
+        const t = now();
+        const user = await authRepo.run(async (tx) => {
+          const owner = await usersRepo.txPhoneOwner(tx, body.phone);
+          if (owner && owner !== auth.userId) throw new ConflictError('This phone number belongs to another account');
+          const current = await usersRepo.txGet(tx, auth.userId);
+          if (!current) throw new NotFoundError('Account not found');
+          usersRepo.txClaimPhone(tx, body.phone, auth.userId, current.phone, t);
+          const patch = { phone: body.phone, phoneVerified: true, updatedAt: t };
+          usersRepo.txUpdate(tx, auth.userId, patch);
+          return { ...current, ...patch };
+        });
+        return { phoneVerified: true as const, user: toProfile(user) };
+      }
+      const found = await usersRepo.findByPhone(body.phone);
+      await otp.verify({ purpose: 'LOGIN', channel: 'sms', destination: body.phone, userId: found?.id ?? null }, body.code);
+      if (!found) throw invalidCodeError();
+      assertCanSignIn(found);
+      return sessions.start(await withConfiguredAdmin(found), 'phone_otp', client);
+    },
+
+    async loginPassword(body: { identifier?: string; email?: string; password: string }, client: ClientInfo) {
+      const { user, target } = await findByIdentifier((body.email ?? body.identifier)!);
+      const lockKey = failureKey({ ...target, userId: user?.id ?? null });
+      const t = now();
+      await lockout.assertUnlocked(lockKey);
+      const matches = await hasher.verify(body.password, user?.passwordHash);
+      if (!user || !matches) {
+        const locked = await lockout.fail(lockKey);
+        if (locked) throw new LockedError(locked, t);
+        throw new UnauthorizedError('Invalid email or password');
+      }
+      assertCanSignIn(user);
+      if (user.status === 'PENDING') {
+        throw new ForbiddenError('Email not verified: verify it with POST /auth/email/otp/verify (purpose REGISTER)');
+      }
+      await lockout.clear(lockKey);
+      const current = await withConfiguredAdmin(user);
+      if (current.twoFactor.enabled) {
+        const { code, challengeId, expiresInSec } = await otp.issue({ purpose: 'PASSWORD_2FA', channel: 'email', destination: current.email, userId: current.id });
+        return {
+          requiresTwoFa: true as const,
+          method: 'EMAIL' as const,
+          twoFaToken: deps.signer.signTwoFa(current.id, challengeId, t, AUTH_LIMITS.twoFaTtlSec),
+          destination: maskEmail(current.email),
+          mailSent: await mailer.send(mailCode('PASSWORD_2FA', current.email, code)),
+          expiresInSec,
+        };
+      }
+      return sessions.start(current, 'password', client);
+    },
+
+    async completeTwoFa(body: { twoFaToken: string; code: string }, client: ClientInfo) {
+      const claims = deps.signer.verifyTwoFa(body.twoFaToken);
+      const user = await usersRepo.get(claims.userId);
+      if (!user) throw new UnauthorizedError('Invalid or expired two-factor token');
+      const { challengeId } = await otp.verify({ purpose: 'PASSWORD_2FA', channel: 'email', destination: user.email, userId: user.id }, body.code);
+      // A token from an earlier challenge does not complete a newer one.
+      if (challengeId !== claims.challengeId) throw new UnauthorizedError('Invalid or expired two-factor token');
+      assertCanSignIn(user);
+      return sessions.start(await withConfiguredAdmin(user), 'password_2fa', client);
+    },
+
+    async twoFaStatus(userId: string) {
+      const user = await usersRepo.get(userId);
+      if (!user) throw new NotFoundError('Account not found');
+      return twoFaView(user);
+    },
+
+    async setTwoFa(userId: string, password: string, enabled: boolean) {
+      const user = await usersRepo.get(userId);
+      if (!user) throw new NotFoundError('Account not found');
+      if (!user.passwordHash) throw new ConflictError('Email two-factor protects password sign-in: set a password first (POST /auth/password/forgot)');
+      if (!(await hasher.verify(password, user.passwordHash))) throw new ForbiddenError('Password is incorrect');
+      const twoFactor = enabled ? { enabled: true, method: 'EMAIL' as const, enabledAt: now() } : { enabled: false, method: null, enabledAt: null };
+      await usersRepo.update(userId, { twoFactor, updatedAt: now() });
+      return twoFaView({ ...user, twoFactor });
+    },
+
+    async google(body: { idToken: string }, client: ClientInfo) {
+      const identity = await deps.google(body.idToken);
+      const t = now();
+      const user = await authRepo.run(async (tx) => {
+        const ownerId = await authRepo.txIdentityOwner(tx, 'google', identity.subject);
+        if (ownerId) {
+          const owner = await usersRepo.txGet(tx, ownerId);
+          if (!owner) throw new UnauthorizedError('The linked account no longer exists');
+          return owner;
+        }
+        if (!identity.email || !identity.emailVerified) {
+          throw new ForbiddenError('The Google account email is not verified; it cannot be used to create an account');
+        }
+        // An existing account is never taken over by email alone: its owner links Google while signed in.
+        if (await usersRepo.txFindByEmail(tx, identity.email)) {
+          throw new ConflictError('An account with this email already exists: sign in to it, then link Google with POST /auth/google/link');
+        }
+        const created = newUserRecord({ id: usersRepo.newId(), email: identity.email, name: identity.name ?? identity.email.split('@')[0], passwordHash: null, emailVerified: true, provider: 'google', now: t });
+        usersRepo.txCreate(tx, created);
+        authRepo.txCreateIdentity(tx, 'google', identity.subject, created.id, identity.email, t);
+        return created;
+      });
+      assertCanSignIn(user);
+      if (user.status === 'PENDING') throw new ForbiddenError('Email not verified');
+      return sessions.start(await withConfiguredAdmin(user), 'google', client);
+    },
+
+    async linkGoogle(userId: string, idToken: string) {
+      const identity = await deps.google(idToken);
+      const t = now();
+      const user = await authRepo.run(async (tx) => {
+        const ownerId = await authRepo.txIdentityOwner(tx, 'google', identity.subject);
+        const current = await usersRepo.txGet(tx, userId);
+        if (!current) throw new NotFoundError('Account not found');
+        if (ownerId && ownerId !== userId) throw new ConflictError('This Google account is linked to another account');
+        if (ownerId === userId) return current;
+        authRepo.txCreateIdentity(tx, 'google', identity.subject, userId, identity.email, t);
+        const providers = current.providers.includes('google') ? current.providers : [...current.providers, 'google' as const];
+        usersRepo.txUpdate(tx, userId, { providers, updatedAt: t });
+        return { ...current, providers };
+      });
+      return toProfile(user);
+    },
+
+    async forgotPassword(body: { email: string }) {
+      const email = normalizeEmail(body.email);
+      const user = await usersRepo.findByEmail(email);
+      const eligible = user !== undefined && !user.disabled;
+      const { code } = await otp.issue({ purpose: 'PASSWORD_RESET', channel: 'email', destination: email, userId: eligible ? user.id : null });
+      if (eligible) inBackground('reset mail', mailer.send(mailCode('PASSWORD_RESET', email, code)));
+      return { accepted: true as const, message: 'If an account exists for this email, a reset code is on its way.' };
+    },
+
+    async resetPassword(body: { email: string; code: string; newPassword: string }) {
+      const email = normalizeEmail(body.email);
+      const user = await usersRepo.findByEmail(email);
+      await otp.verify({ purpose: 'PASSWORD_RESET', channel: 'email', destination: email, userId: user && !user.disabled ? user.id : null }, body.code);
+      if (!user) throw invalidCodeError();
+      const passwordHash = await hasher.hash(body.newPassword);
+      const t = now();
+      const providers = user.providers.includes('password') ? user.providers : [...user.providers, 'password' as const];
+      // The code proved the mailbox: an unverified account becomes active.
+      await usersRepo.update(user.id, { passwordHash, providers, status: 'ACTIVE', emailVerified: true, updatedAt: t });
+      await lockout.clear(user.id);
+      const sessionsRevoked = await sessions.revokeAll(user.id, 'password_reset');
+      return { reset: true as const, sessionsRevoked };
+    },
+  };
+}
+
+function twoFaView(user: UserRecord) {
+  return {
+    enabled: user.twoFactor.enabled,
+    method: user.twoFactor.method,
+    enabledAt: user.twoFactor.enabledAt ? new Date(user.twoFactor.enabledAt).toISOString() : null,
+  };
+}

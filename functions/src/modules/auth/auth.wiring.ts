@@ -1,0 +1,41 @@
+import type { AccessTokenVerifier } from '../../platform/auth/access-token';
+import { createJwtAccessTokenVerifier } from '../../platform/auth/access-token';
+import type { AppConfig } from '../../platform/config';
+import { createMailer } from '../../platform/mail/mailer';
+import { createSmsSender } from '../../platform/sms/sms';
+import { createAuthService, type AuthDeps } from './auth.service';
+import { createGoogleVerifier } from './google';
+import { createOtpService } from './otp.service';
+import { createPasswordHasher } from './passwords';
+import { createSessionAwareVerifier, createSessionService } from './session.service';
+import { createTokenSigner } from './tokens';
+
+// Builds the auth services from configuration; tests replace the clock, mail, SMS or Google.
+export function createAuthServices(config: Readonly<AppConfig>, overrides: Partial<Pick<AuthDeps, 'now' | 'mailer' | 'sms' | 'google'>> = {}) {
+  const now = overrides.now ?? Date.now;
+  const signer = createTokenSigner({
+    accessSecret: config.JWT_SECRET,
+    refreshSecret: config.JWT_REFRESH_SECRET,
+    accessTtlSec: config.ACCESS_TOKEN_TTL_SEC,
+    refreshTtlSec: config.REFRESH_TOKEN_TTL_SEC,
+  });
+  const sessions = createSessionService({ signer, now });
+  const otp = createOtpService({ jwtSecret: config.JWT_SECRET, devCode: config.OTP_DEV_CODE, now });
+  const auth = createAuthService({
+    config,
+    hasher: createPasswordHasher(config.BCRYPT_COST),
+    otp,
+    sessions,
+    signer,
+    mailer: overrides.mailer ?? createMailer(config),
+    sms: overrides.sms ?? createSmsSender(config),
+    google: overrides.google ?? createGoogleVerifier(config),
+    now,
+  });
+  return { auth, sessions, otp, signer };
+}
+
+// The verifier every protected route uses: JWT checks plus session, revocation and account state.
+export function createRequestVerifier(config: Readonly<AppConfig>): AccessTokenVerifier {
+  return createSessionAwareVerifier(createJwtAccessTokenVerifier(config.JWT_SECRET));
+}

@@ -1,0 +1,157 @@
+import type { AccessTokenVerifier, AuthContext } from '../../platform/auth/access-token';
+import { NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
+import { logger } from '../../platform/logging/logger';
+import type { UserRecord } from '../users/users.model';
+import { toProfile } from '../users/users.model';
+import { AUTH_LIMITS, type ClientInfo, type LoginMethod, type SessionRecord } from './auth.model';
+import { authRepo } from './auth.repo';
+import { usersRepo } from '../users/users.repo';
+import type { TokenPair, TokenSigner } from './tokens';
+
+export function sessionView(session: SessionRecord, currentSessionId?: string) {
+  return {
+    id: session.id,
+    current: session.id === currentSessionId,
+    method: session.method,
+    surface: session.surface,
+    deviceName: session.deviceName,
+    userAgent: session.userAgent,
+    ip: session.ip,
+    lastIp: session.lastIp,
+    createdAt: new Date(session.createdAt).toISOString(),
+    lastUsedAt: new Date(session.lastUsedAt).toISOString(),
+    expiresAt: new Date(session.refresh.exp * 1000).toISOString(),
+  };
+}
+
+export function authResult(pair: TokenPair, session: SessionRecord, user: UserRecord) {
+  return {
+    tokenType: 'Bearer' as const,
+    accessToken: pair.accessToken,
+    refreshToken: pair.refreshToken,
+    expiresIn: pair.access.exp - pair.access.iat,
+    refreshExpiresIn: pair.refresh.exp - pair.refresh.iat,
+    session: sessionView(session, session.id),
+    user: toProfile(user),
+  };
+}
+
+export function isLive(session: SessionRecord, now: number): boolean {
+  return session.revokedAt === null && session.refresh.exp * 1000 > now;
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
+
+export function createSessionService(deps: { signer: TokenSigner; now: () => number }) {
+  const { signer, now } = deps;
+
+  return {
+    // Each successful login creates a session: one refresh-token family.
+    async start(user: UserRecord, method: LoginMethod, client: ClientInfo) {
+      const t = now();
+      const id = authRepo.newSessionId();
+      const pair = signer.newPair(user.id, id, user.roles, t);
+      const session: SessionRecord = {
+        id,
+        userId: user.id,
+        method,
+        surface: client.surface,
+        deviceName: client.deviceName,
+        userAgent: client.userAgent,
+        ip: client.ip,
+        createdAt: t,
+        lastUsedAt: t,
+        lastIp: client.ip,
+        revokedAt: null,
+        revokeReason: null,
+        access: pair.access,
+        refresh: { ...pair.refresh, previousJti: null, rotatedAt: null },
+      };
+      await authRepo.createSession(session);
+      return authResult(pair, session, user);
+    },
+
+    // Rotation on every use. Replaying an older token revokes the whole family; the immediate
+    // parent is honoured for a few seconds (a client retry) and gets the same current pair back.
+    async refresh(refreshToken: string, client: ClientInfo) {
+      const claims = signer.verifyRefresh(refreshToken);
+      const t = now();
+      const outcome = await authRepo.run(async (tx) => {
+        const session = await authRepo.txGetSession(tx, claims.sessionId);
+        const user = await usersRepo.txGet(tx, claims.userId);
+        if (!session || session.userId !== claims.userId || !isLive(session, t)) return { kind: 'invalid' as const };
+        if (!user || user.disabled || user.status !== 'ACTIVE') return { kind: 'invalid' as const };
+        if (claims.jti === session.refresh.jti) {
+          const pair = signer.newPair(user.id, session.id, user.roles, t);
+          authRepo.txRevokeToken(tx, session.access.jti, session.access.exp);
+          const next: SessionRecord = {
+            ...session,
+            lastUsedAt: t,
+            lastIp: client.ip,
+            access: pair.access,
+            refresh: { ...pair.refresh, previousJti: session.refresh.jti, rotatedAt: t },
+          };
+          authRepo.txSetSession(tx, next);
+          return { kind: 'ok' as const, pair, session: next, user };
+        }
+        const retryOfParent =
+          claims.jti === session.refresh.previousJti &&
+          session.refresh.rotatedAt !== null &&
+          t - session.refresh.rotatedAt <= AUTH_LIMITS.refreshGraceSec * 1000;
+        if (retryOfParent) {
+          const pair = signer.resign(user.id, session.id, session.access, session.refresh);
+          return { kind: 'ok' as const, pair, session, user };
+        }
+        authRepo.txSetSession(tx, { ...session, revokedAt: t, revokeReason: 'refresh_token_reuse' });
+        return { kind: 'reuse' as const, sessionId: session.id, userId: session.userId };
+      });
+      if (outcome.kind === 'reuse') {
+        logger.warn('refresh token reuse: session revoked', { sessionId: outcome.sessionId, userId: outcome.userId });
+        throw new UnauthorizedError('Refresh token was already used; the session has been revoked');
+      }
+      if (outcome.kind === 'invalid') throw new UnauthorizedError('Invalid refresh token');
+      return authResult(outcome.pair, outcome.session, outcome.user);
+    },
+
+    async list(userId: string, currentSessionId: string) {
+      const t = now();
+      const sessions = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, t));
+      sessions.sort((a, b) => b.lastUsedAt - a.lastUsedAt);
+      return sessions.map((s) => sessionView(s, currentSessionId));
+    },
+
+    async revoke(userId: string, sessionId: string, reason: string) {
+      const own = (await authRepo.sessionsOf(userId)).find((s) => s.id === sessionId && isLive(s, now()));
+      // Another user's session looks like a missing one.
+      if (!own) throw new NotFoundError('Session not found');
+      await authRepo.revokeSessions([sessionId], reason, now());
+    },
+
+    async revokeAll(userId: string, reason: string, keepSessionId?: string): Promise<number> {
+      const t = now();
+      const ids = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, t) && s.id !== keepSessionId).map((s) => s.id);
+      await authRepo.revokeSessions(ids, reason, t);
+      return ids.length;
+    },
+  };
+}
+
+// Signature, type and expiry (jwtVerify), then on every request: the session is live, the token
+// id is not revoked, the account is active; roles come from the account as it is now.
+export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: () => number = Date.now): AccessTokenVerifier {
+  return async (token) => {
+    const claims = await jwtVerify(token);
+    const state = await authRepo.requestState(claims.userId, claims.sessionId, claims.tokenId);
+    const user = state.user as Omit<UserRecord, 'id'> | undefined;
+    const t = now();
+    if (!state.session || state.session.userId !== claims.userId || !isLive(state.session, t) || state.tokenRevoked) {
+      throw new UnauthorizedError('Access token revoked');
+    }
+    if (!user || user.disabled || user.status !== 'ACTIVE') throw new UnauthorizedError('Account is disabled');
+    if (t - state.session.lastUsedAt > AUTH_LIMITS.sessionTouchEverySec * 1000) {
+      await authRepo.touchSession(claims.sessionId, t).catch((err: Error) => logger.warn('session touch failed', { error: err.message }));
+    }
+    const auth: AuthContext = { ...claims, roles: [...user.roles] };
+    return auth;
+  };
+}

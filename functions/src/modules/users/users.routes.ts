@@ -1,0 +1,45 @@
+import type { ApiModule } from '../../platform/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { HatsResponseSchema, UpdateProfileBodySchema, UserProfileSchema } from './users.schemas';
+import { createUsersService } from './users.service';
+
+export const usersModule: ApiModule = {
+  name: 'users',
+  routes() {
+    const users = createUsersService();
+    const profile = (path: string, tag: 'users' | 'auth', summary: string): AnyRoute =>
+      defineRoute({
+        method: 'get',
+        path,
+        tag,
+        summary,
+        auth: [],
+        response: { description: 'The profile (never the password hash).', schema: UserProfileSchema },
+        handler: ({ auth }) => users.profile(auth!.userId),
+      });
+    return [
+      profile('/users/me', 'users', 'My profile'),
+      profile('/auth/me', 'auth', 'My profile (alias of GET /users/me)'),
+      defineRoute({
+        method: 'patch',
+        path: '/users/me',
+        tag: 'users',
+        summary: 'Update my profile',
+        description: 'Email changes are not offered; a phone is attached through POST /auth/otp/send with purpose VERIFY_PHONE.',
+        auth: [],
+        request: { body: UpdateProfileBodySchema },
+        response: { description: 'The updated profile.', schema: UserProfileSchema },
+        handler: ({ auth, body }) => users.updateProfile(auth!.userId, body),
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/users/me/hats',
+        tag: 'users',
+        summary: 'Which apps (hats) I may open',
+        auth: [],
+        response: { description: 'Every hat with its state.', schema: HatsResponseSchema },
+        handler: ({ auth }) => users.hats(auth!.userId),
+      }),
+    ];
+  },
+};

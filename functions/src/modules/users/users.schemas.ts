@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { HatSchema, RoleSchema } from '../../platform/auth/roles';
+
+export const UserProfileSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    emailVerified: z.boolean(),
+    name: z.string(),
+    phone: z.string().nullable().describe('E.164; set after phone verification'),
+    phoneVerified: z.boolean(),
+    roles: z.array(RoleSchema),
+    hats: z.array(HatSchema).describe('Unlocked hats (see GET /users/me/hats)'),
+    status: z.enum(['PENDING', 'ACTIVE']).describe('PENDING until the REGISTER email OTP is verified'),
+    twoFactorEnabled: z.boolean(),
+    providers: z.array(z.enum(['password', 'google'])),
+    hasPassword: z.boolean(),
+    createdAt: z.string().describe('ISO 8601'),
+    updatedAt: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'UserProfile', description: 'Canonical profile of the signed-in user.' });
+
+export const UpdateProfileBodySchema = z
+  .object({ name: z.string().trim().min(1).max(100) })
+  .meta({ id: 'UpdateProfileBody' });
+
+export const HatsResponseSchema = z
+  .object({
+    hats: z.array(z.object({ hat: HatSchema, unlocked: z.boolean() })),
+    unlocked: z.array(HatSchema),
+  })
+  .meta({
+    id: 'UserHats',
+    description:
+      'CON needs USER and no DRIVER role (the driver hat is exclusive); PAR needs PARTNER_OWNER, PARTNER_STAFF, LANDLORD or DOCTOR; DRV needs DRIVER; ADM needs ADMIN.',
+  });

@@ -1,0 +1,18 @@
+import { db } from '../firebase/firebase';
+import type { RateLimitStore } from './rate-limit';
+
+export const RATE_LIMIT_COLLECTION = 'rate_limits';
+
+// One document per scope, subject and window; `expireAt` is the field of the collection's TTL policy.
+// An atomic increment, then a read: under a burst the read may include later hits, so the limiter
+// errs on refusing, and no request waits on a transaction lock.
+export function firestoreRateLimitStore(): RateLimitStore {
+  return {
+    async increment(key, expiresAtMs) {
+      const { FieldValue, Timestamp } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+      const ref = db().collection(RATE_LIMIT_COLLECTION).doc(key);
+      await ref.set({ count: FieldValue.increment(1), expireAt: Timestamp.fromMillis(expiresAtMs) }, { merge: true });
+      return ((await ref.get()).get('count') as number | undefined) ?? 1;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { call, PASSWORD, testIp, uniqueEmail } from './api';
+import { mailedCode } from './sinks';
+
+export interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+  session: { id: string };
+  user: { id: string; email: string; roles: string[] };
+}
+
+// Registers and verifies a fresh consumer account; returns its first token pair.
+export async function registerVerified(opts: { email?: string; password?: string; name?: string; ip?: string } = {}): Promise<Tokens & { email: string; password: string }> {
+  const email = opts.email ?? uniqueEmail('user');
+  const password = opts.password ?? PASSWORD;
+  const ip = opts.ip ?? testIp();
+  const since = Date.now();
+  const reg = await call('POST', '/auth/register', { body: { email, password, name: opts.name ?? 'Test User' }, ip });
+  if (reg.status !== 200) throw new Error(`register ${reg.status}: ${JSON.stringify(reg.body)}`);
+  const code = await mailedCode(email, { since, subject: 'Confirm your email' });
+  const res = await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'REGISTER' }, ip });
+  if (res.status !== 200) throw new Error(`verify ${res.status}: ${JSON.stringify(res.body)}`);
+  return { ...res.body, email, password };
+}
+
+export const ADMIN_EMAIL = 'admin@superapp.test';
+
+// The account listed in ADMIN_EMAILS (npm test's environment); registered once per emulator run.
+export async function adminTokens(): Promise<Tokens> {
+  const login = await call<Tokens>('POST', '/auth/login/password', { body: { email: ADMIN_EMAIL, password: PASSWORD } });
+  if (login.status === 200) return login.body;
+  return registerVerified({ email: ADMIN_EMAIL, name: 'Admin' });
+}

@@ -1,0 +1,40 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { API } from './emulators';
+
+export interface ApiResponse<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  status: number;
+  body: T;
+  headers: Headers;
+  ms: number;
+}
+
+// Each test file (or test) calls from its own documentation-range IP, so per-IP rate limits of one
+// test never spill into another; rate-limit tests hammer one IP on purpose.
+export function testIp(): string {
+  const b = randomBytes(2);
+  return `198.18.${b[0]}.${b[1]}`;
+}
+
+export async function call<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string; ip?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { 'x-forwarded-for': opts.ip ?? testIp(), ...(opts.headers ?? {}) };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const started = performance.now();
+  const res = await fetch(`${API}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body: body as T, headers: res.headers, ms };
+}
+
+export const uniqueEmail = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@example.com`;
+export const PASSWORD = 'correct horse battery';

@@ -1,0 +1,161 @@
+import { getApps, initializeApp } from 'firebase-admin/app';
+import { getFirestore } from 'firebase-admin/firestore';
+import { ADMIN_EMAIL, adminTokens, registerVerified } from '../helpers/accounts';
+import { call, PASSWORD, testIp, uniqueEmail } from '../helpers/api';
+import { requireEmulators } from '../helpers/emulators';
+import { inbox, mailedCode, waitForMail } from '../helpers/sinks';
+
+beforeAll(requireEmulators);
+
+describe('registration (POST /auth/register and alias /register)', () => {
+  it('creates a pending USER, mails a REGISTER code, and the code activates the account with tokens and a session', async () => {
+    const email = uniqueEmail('reg');
+    const since = Date.now();
+    const reg = await call('POST', '/auth/register', { body: { email: email.toUpperCase(), password: PASSWORD, name: 'Lan' } });
+    expect(reg.status).toBe(200);
+    expect(reg.body).toEqual({ mailSent: true, email, expiresInSec: 600, resendAfterSec: 60 });
+    const code = await mailedCode(email, { since, subject: 'Confirm your email' });
+
+    // Not active before the code is verified.
+    const early = await call('POST', '/auth/login/password', { body: { email, password: PASSWORD } });
+    expect(early.status).toBe(403);
+
+    const res = await call('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'REGISTER', surface: 'CON', deviceName: 'Pixel 8' }, headers: { 'user-agent': 'SuperApp/1.0 (Android)' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { email, roles: ['USER'], hats: ['CON'], status: 'ACTIVE', emailVerified: true } });
+    expect(res.body.session).toMatchObject({ current: true, method: 'register', surface: 'CON', deviceName: 'Pixel 8', userAgent: 'SuperApp/1.0 (Android)' });
+    expect(res.body.user.passwordHash).toBeUndefined();
+
+    // The code works once.
+    const again = await call('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'REGISTER' } });
+    expect(again.status).toBe(400);
+  });
+
+  it('answers the alias /register the same way', async () => {
+    const email = uniqueEmail('alias');
+    const res = await call('POST', '/register', { body: { email, password: PASSWORD, name: 'Alias' } });
+    expect(res.status).toBe(200);
+    expect(res.body.mailSent).toBe(true);
+  });
+
+  it('ignores role and admin fields in the body: always USER and CON', async () => {
+    const email = uniqueEmail('sneaky');
+    const since = Date.now();
+    await call('POST', '/auth/register', { body: { email, password: PASSWORD, name: 'S', roles: ['ADMIN'], role: 'ADMIN', isAdmin: true, hats: ['ADM'] } });
+    const code = await mailedCode(email, { since });
+    const res = await call('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'REGISTER', roles: ['ADMIN'] } });
+    expect(res.body.user.roles).toEqual(['USER']);
+    const hats = await call('GET', '/users/me/hats', { token: res.body.accessToken });
+    expect(hats.body.unlocked).toEqual(['CON']);
+  });
+
+  it('does not reveal an existing account: same status and body, and the owner gets a notice instead of a code', async () => {
+    const existing = await registerVerified();
+    const fresh = uniqueEmail('fresh');
+    const since = Date.now();
+    const known = await call('POST', '/auth/register', { body: { email: existing.email, password: 'another password', name: 'X' } });
+    const unknown = await call('POST', '/auth/register', { body: { email: fresh, password: 'another password', name: 'X' } });
+    expect(known.status).toBe(unknown.status);
+    expect({ ...known.body, email: 'x' }).toEqual({ ...unknown.body, email: 'x' });
+    const notice = await waitForMail(existing.email, { since });
+    expect(notice.subject).toBe('You already have an account');
+    expect(notice.text).not.toMatch(/\b\d{6}\b/);
+    // The existing password still works: nothing was changed.
+    const login = await call('POST', '/auth/login/password', { body: { email: existing.email, password: existing.password } });
+    expect(login.status).toBe(200);
+  });
+
+  it('registers one account when the same email registers concurrently', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => call('POST', '/auth/register', { body: { email, password: `${PASSWORD}${i}`, name: 'Race' } })),
+    );
+    // The first registration mails a code; the others within the resend gap get 429.
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(results.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
+    const accounts = await getFirestore(app).collection('users').where('email', '==', email).get();
+    expect(accounts.size).toBe(1);
+  });
+
+  it.each([
+    ['short password', { password: 'short' }, 'password'],
+    ['password over 72 UTF-8 bytes', { password: 'é'.repeat(37) }, 'password'],
+    ['bad email', { email: 'not-an-email' }, 'email'],
+    ['missing name', { name: undefined }, 'name'],
+  ])('refuses %s with 400 naming the field', async (_label, change, field) => {
+    const body = { email: uniqueEmail('bad'), password: PASSWORD, name: 'N', ...change };
+    const res = await call('POST', '/auth/register', { body });
+    expect(res.status).toBe(400);
+    expect(res.body.details.map((d: { field: string }) => d.field)).toContain(`body.${field}`);
+  });
+
+  it('keeps passwords exactly as typed (no trimming), up to 72 bytes', async () => {
+    const password = '  spaced out  ';
+    const account = await registerVerified({ password });
+    expect((await call('POST', '/auth/login/password', { body: { email: account.email, password: password.trim() } })).status).toBe(401);
+    expect((await call('POST', '/auth/login/password', { body: { email: account.email, password } })).status).toBe(200);
+    const longest = 'a'.repeat(72);
+    expect((await registerVerified({ password: longest })).accessToken).toBeDefined();
+  });
+});
+
+describe('profile', () => {
+  it('GET /users/me and its alias /auth/me return the same canonical profile; PATCH renames', async () => {
+    const account = await registerVerified({ name: 'Before' });
+    const me = await call('GET', '/users/me', { token: account.accessToken });
+    const alias = await call('GET', '/auth/me', { token: account.accessToken });
+    expect(me.status).toBe(200);
+    expect(alias.body).toEqual(me.body);
+    expect(Object.keys(me.body)).not.toContain('passwordHash');
+    const renamed = await call('PATCH', '/users/me', { token: account.accessToken, body: { name: 'After' } });
+    expect(renamed.body.name).toBe('After');
+    expect((await call('GET', '/users/me', { token: account.accessToken })).body.name).toBe('After');
+  });
+
+  it('401 for profile and hats without a token', async () => {
+    expect((await call('GET', '/users/me')).status).toBe(401);
+    expect((await call('GET', '/users/me/hats')).status).toBe(401);
+  });
+});
+
+describe('ADMIN_EMAILS', () => {
+  it('grants ADMIN to the listed account once its email is verified, which opens the admin routes', async () => {
+    const admin = await adminTokens();
+    expect(admin.user.email).toBe(ADMIN_EMAIL);
+    expect(admin.user.roles).toEqual(expect.arrayContaining(['USER', 'ADMIN']));
+    const hats = await call('GET', '/users/me/hats', { token: admin.accessToken });
+    expect(hats.body.unlocked).toEqual(['CON', 'ADM']);
+    expect((await call('GET', '/health/admin/env', { token: admin.accessToken })).status).toBe(200);
+    const user = await registerVerified();
+    expect((await call('GET', '/health/admin/env', { token: user.accessToken })).status).toBe(403);
+  });
+});
+
+describe('per-IP rate limit', () => {
+  it('answers 429 with Retry-After once an IP exceeds the register limit', async () => {
+    const ip = testIp();
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 11; i += 1) {
+      const res = await call('POST', '/auth/register', { body: { email: 'not-an-email', password: PASSWORD, name: 'R' }, ip });
+      statuses.push(res.status);
+      if (res.status === 429) retryAfter = res.headers.get('retry-after');
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    // Another IP is not affected.
+    expect((await call('POST', '/auth/register', { body: { email: 'not-an-email', password: PASSWORD, name: 'R' } })).status).toBe(400);
+  });
+});
+
+describe('mail content', () => {
+  it('never puts anything but the code in the mail body, and the inbox sees it', async () => {
+    const email = uniqueEmail('mail');
+    const since = Date.now();
+    await call('POST', '/auth/register', { body: { email, password: PASSWORD, name: 'M' } });
+    await waitForMail(email, { since });
+    expect((await inbox(email)).mails[0].text).toMatch(/Your code is \d{6}\. It expires in 10 minutes/);
+  });
+});

@@ -1,0 +1,48 @@
+// Environment the API gets on the local stack, on top of functions/.env (which wins over these, as does
+// functions/.env.local): mail and SMS go to the local sinks (scripts/sinks.mjs).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { log, repoRoot } from './util.mjs';
+
+export const DEV_SINKS = { smtp: 2525, http: 2580 };
+export const TEST_SINKS = { smtp: 2625, http: 2680 };
+export const TEST_GOOGLE_CLIENT_ID = 'superapp-test.apps.googleusercontent.com';
+
+export function stackEnv(profile) {
+  const sinks = profile === 'test' ? TEST_SINKS : DEV_SINKS;
+  const sinksUrl = `http://127.0.0.1:${sinks.http}`;
+  return {
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(sinks.smtp),
+    SMTP_FROM: 'Super-app <no-reply@superapp.local>',
+    SMS_PROVIDER: 'http',
+    SMS_HTTP_URL: `${sinksUrl}/sms`,
+    SMS_API_KEY: 'local-sms-gateway-key',
+    ADMIN_EMAILS: profile === 'test' ? 'admin@superapp.test' : 'admin@superapp.local',
+    // Tests sign Google ID tokens with their own keys and publish the public half on the sinks.
+    ...(profile === 'test' ? { GOOGLE_CLIENT_IDS: TEST_GOOGLE_CLIENT_ID, GOOGLE_CERTS_URL: `${sinksUrl}/google/certs` } : {}),
+    SINKS_URL: sinksUrl,
+  };
+}
+
+// Starts scripts/sinks.mjs and resolves once it answers.
+export async function startSinks(profile, { print }) {
+  const sinks = profile === 'test' ? TEST_SINKS : DEV_SINKS;
+  const child = spawn(
+    process.execPath,
+    [path.join(repoRoot, 'scripts', 'sinks.mjs'), `--smtp=${sinks.smtp}`, `--http=${sinks.http}`, ...(print ? ['--print'] : [])],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${sinks.http}/health`)).ok) return child;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  log(`WARNING: the local mail/SMS sinks did not start (ports ${sinks.smtp}, ${sinks.http} busy?); OTP mails will not be delivered`);
+  return undefined;
+}

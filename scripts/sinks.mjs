@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// Local stand-ins for the outside world: an SMTP server and an HTTP SMS gateway that keep what they
+// receive (GET /inbox), and a Google certificate endpoint tests can load their own keys into.
+// `npm start` runs it with --print so OTP mails and texts show up in the terminal; `npm test` reads /inbox.
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { functionsDir } from './lib/util.mjs';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? 'true'];
+  }),
+);
+const smtpPort = Number(args.smtp ?? 2525);
+const httpPort = Number(args.http ?? 2580);
+const print = args.print === 'true';
+const require = createRequire(path.join(functionsDir, 'package.json'));
+const { SMTPServer } = require('smtp-server');
+
+const mails = [];
+const texts = [];
+let googleCerts = {};
+
+function show(line) {
+  if (print) process.stdout.write(`[dev-inbox] ${line}\n`);
+}
+
+// Just enough MIME for the plain-text mails the API sends (7bit or quoted-printable).
+function parseMail(raw) {
+  const [head, ...rest] = raw.split(/\r?\n\r?\n/);
+  const headers = {};
+  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  let body = rest.join('\n\n');
+  if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
+    body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)));
+  }
+  return { subject: headers.subject ?? '', from: headers.from ?? '', text: body.replace(/\r\n/g, '\n').trim() };
+}
+
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks = [];
+    stream.on('data', (c) => chunks.push(c));
+    stream.on('end', () => {
+      const parsed = parseMail(Buffer.concat(chunks).toString('utf8'));
+      for (const rcpt of session.envelope.rcptTo) {
+        mails.push({ to: rcpt.address.toLowerCase(), ...parsed, receivedAt: Date.now() });
+        show(`mail to ${rcpt.address}: ${parsed.subject} | ${parsed.text.split('\n')[0]}`);
+      }
+      callback();
+    });
+  },
+});
+
+function readJson(req) {
+  return new Promise((resolve) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+const send = (res, status, body) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+const server = http.createServer(async (req, res) => {
+  const url = new URL(req.url, 'http://sinks');
+  if (req.method === 'POST' && url.pathname === '/sms') {
+    const body = await readJson(req);
+    if (!body || typeof body.to !== 'string' || typeof body.text !== 'string') return send(res, 400, { error: 'to and text required' });
+    texts.push({ to: body.to, text: body.text, authorization: req.headers.authorization ?? null, receivedAt: Date.now() });
+    show(`sms to ${body.to}: ${body.text}`);
+    return send(res, 202, { accepted: true });
+  }
+  if (req.method === 'GET' && url.pathname === '/inbox') {
+    const to = url.searchParams.get('to')?.toLowerCase();
+    const match = (m) => !to || m.to.toLowerCase() === to;
+    return send(res, 200, { mails: mails.filter(match), sms: texts.filter(match) });
+  }
+  if (req.method === 'GET' && url.pathname === '/google/certs') return send(res, 200, googleCerts);
+  if (req.method === 'PUT' && url.pathname === '/google/certs') {
+    googleCerts = (await readJson(req)) ?? {};
+    return send(res, 200, { kids: Object.keys(googleCerts) });
+  }
+  if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true });
+  send(res, 404, { error: 'not found' });
+});
+
+const listen = (target, port) =>
+  new Promise((resolve, reject) => {
+    target.once('error', reject);
+    target.listen(port, '127.0.0.1', resolve);
+  });
+
+try {
+  await listen(smtp, smtpPort);
+  await listen(server, httpPort);
+} catch (err) {
+  process.stderr.write(`[sinks] cannot listen (smtp ${smtpPort}, http ${httpPort}): ${err.message}\n`);
+  process.exit(1);
+}
+process.stdout.write(`[sinks] smtp 127.0.0.1:${smtpPort}, sms/inbox http://127.0.0.1:${httpPort}\n`);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));
