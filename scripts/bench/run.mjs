@@ -5,6 +5,7 @@ import path from 'node:path';
 import { functionsDir, log, repoRoot } from '../lib/util.mjs';
 import { measureColdRequire } from './cold-require.mjs';
 import { measureThroughput } from './throughput.mjs';
+import { measureBcrypt } from './bcrypt.mjs';
 
 const TARGETS = { P1: { max: 1.5 }, P2: { min: 0.9 } };
 
@@ -32,11 +33,15 @@ export async function runBench() {
   });
   log(`  stack ${p2.stackMedianRps} rps vs plain ${p2.plainMedianRps} rps → ${p2.ratio}×`);
 
+  log('A1: bcryptjs per-hash time (the password hash of register/reset; compare costs the same) …');
+  const a1 = await measureBcrypt({ functionsDir, onProgress: (cost, ms) => log(`  cost ${cost}: ${ms} ms`) });
+
   const results = {
     generatedAt: new Date().toISOString(),
     machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30) },
     P1: { ...p1, target: `≤ ${TARGETS.P1.max}×`, pass: p1.ratio <= TARGETS.P1.max && !p1.grpcLoadedAtImport },
     P2: { ...p2, target: `≥ ${TARGETS.P2.min}×`, pass: p2.ratio >= TARGETS.P2.min },
+    A1: { ...a1, defaultCost: 10, note: 'informational: BCRYPT_COST (10..15, default 10); each +1 doubles the time' },
   };
   const dir = path.join(repoRoot, 'bench');
   fs.mkdirSync(dir, { recursive: true });
@@ -50,6 +55,10 @@ export async function runBench() {
     '|---|---|---|---|---|---|---|',
     `| P1 | cold \`require\` of \`functions/lib/index.js\` vs bare \`firebase-functions/https\` (median of ${p1.rounds} fresh processes) | ${p1.entryMedianMs} ms | ${p1.baselineMedianMs} ms | ${p1.ratio}× | ${results.P1.target}, no gRPC at import (loaded: ${p1.grpcLoadedAtImport}) | ${results.P1.pass ? 'yes' : 'no'} |`,
     `| P2 | requests/s, zod-validated JSON POST through the full stack vs plain Express (median of ${p2.rounds} × ${p2.secondsPerRound} s, ${p2.connections} connections) | ${p2.stackMedianRps} rps | ${p2.plainMedianRps} rps | ${p2.ratio}× | ${results.P2.target} | ${results.P2.pass ? 'yes' : 'no'} |`,
+    '',
+    '| id | measure | cost 10 | cost 11 | cost 12 |',
+    '|---|---|---|---|---|',
+    `| A1 | bcryptjs per-hash time, median of ${a1.rounds} (BCRYPT_COST default 10) | ${a1.medianMsByCost[10]} ms | ${a1.medianMsByCost[11]} ms | ${a1.medianMsByCost[12]} ms |`,
     '',
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'results.md'), md);

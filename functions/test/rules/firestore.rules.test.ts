@@ -22,6 +22,9 @@ beforeAll(async () => {
   await env.withSecurityRulesDisabled(async (ctx) => {
     await setDoc(doc(ctx.firestore(), 'meta/seed'), { version: 1 });
     await setDoc(doc(ctx.firestore(), 'private/thing'), { secret: true });
+    await setDoc(doc(ctx.firestore(), 'users/alice'), { email: 'alice@example.com', passwordHash: '$2b$10$x', roles: ['USER'] });
+    await setDoc(doc(ctx.firestore(), 'auth_sessions/s1'), { userId: 'alice' });
+    await setDoc(doc(ctx.firestore(), 'auth_otps/LOGIN:abc'), { userId: 'alice', codeHmac: 'h' });
   });
 });
 
@@ -48,4 +51,14 @@ describe('firestore.rules', () => {
     await assertFails(setDoc(doc(alice, 'users/alice'), { roles: ['ADMIN'] }));
     await assertFails(getDoc(doc(env.unauthenticatedContext().firestore(), 'private/thing')));
   });
+
+  // Accounts hold password hashes; sessions, codes and identities are the API's alone (firebase-admin).
+  it.each(['users/alice', 'auth_sessions/s1', 'auth_otps/LOGIN:abc', 'user_emails/alice@example.com', 'user_identities/google:1', 'auth_locks/alice', 'rate_limits/x'])(
+    'even the owner cannot read or write %s from a client',
+    async (p) => {
+      const alice = env.authenticatedContext('alice').firestore();
+      await assertFails(getDoc(doc(alice, p)));
+      await assertFails(setDoc(doc(alice, p), { userId: 'alice', roles: ['ADMIN'] }));
+    },
+  );
 });

@@ -100,6 +100,20 @@ export const authModule: ApiModule = {
         handler: ({ body, req }) => auth.loginPassword(body, clientInfo(req, body)),
       });
 
+    const twoFaSwitch = (enabled: boolean, summary: string): AnyRoute =>
+      defineRoute({
+        method: 'post',
+        path: `/auth/2fa/email/${enabled ? 'enable' : 'disable'}`,
+        tag: 'auth',
+        summary,
+        description: 'Confirmed with the account password (403 when wrong; 409 for an account without a password).',
+        auth: [],
+        errors: [403, 409],
+        request: { body: PasswordConfirmBodySchema },
+        response: { description: 'Two-factor status.', schema: TwoFaStatusSchema },
+        handler: ({ body, auth: a }) => auth.setTwoFa(me(a).userId, body.password, enabled),
+      });
+
     return [
       register('/auth/register', 'Register with email and password', 'Creates a PENDING account with role USER and hat CON and mails an email OTP (purpose REGISTER).'),
       register('/register', 'Register (alias of POST /auth/register)'),
@@ -232,28 +246,8 @@ export const authModule: ApiModule = {
         response: { description: 'Password changed.', schema: ResetResponseSchema },
         handler: ({ body }) => auth.resetPassword(body),
       }),
-      defineRoute({
-        method: 'post',
-        path: '/auth/2fa/email/enable',
-        tag: 'auth',
-        summary: 'Enable email two-factor for password sign-in',
-        auth: [],
-        errors: [403, 409],
-        request: { body: PasswordConfirmBodySchema },
-        response: { description: 'Two-factor status.', schema: TwoFaStatusSchema },
-        handler: ({ body, auth: a }) => auth.setTwoFa(me(a).userId, body.password, true),
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/auth/2fa/email/disable',
-        tag: 'auth',
-        summary: 'Disable email two-factor',
-        auth: [],
-        errors: [403, 409],
-        request: { body: PasswordConfirmBodySchema },
-        response: { description: 'Two-factor status.', schema: TwoFaStatusSchema },
-        handler: ({ body, auth: a }) => auth.setTwoFa(me(a).userId, body.password, false),
-      }),
+      twoFaSwitch(true, 'Enable email two-factor for password sign-in'),
+      twoFaSwitch(false, 'Disable email two-factor'),
       defineRoute({
         method: 'get',
         path: '/auth/2fa/status',

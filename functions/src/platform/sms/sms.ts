@@ -22,7 +22,15 @@ async function post(fetchImpl: Fetch, url: string, init: RequestInit): Promise<R
   return fetchImpl(url, { ...init, method: 'POST', signal: AbortSignal.timeout(TIMEOUT_MS) });
 }
 
-function failed(provider: SmsProviderName, to: string, reason: string): false {
+// Runs one gateway call; `attempt` resolves null when accepted, else the reason. Never throws.
+async function deliver(provider: SmsProviderName, to: string, attempt: () => Promise<string | null>): Promise<boolean> {
+  let reason: string | null;
+  try {
+    reason = await attempt();
+  } catch (err) {
+    reason = (err as Error).message;
+  }
+  if (reason === null) return true;
   logger.warn('sms delivery failed', { provider, to: maskPhone(to), reason });
   return false;
 }
@@ -46,17 +54,14 @@ export function consoleSms(): SmsSender {
 export function httpSms(url: string, apiKey: string | undefined, fetchImpl: Fetch = fetch): SmsSender {
   return {
     provider: 'http',
-    async send({ to, text }) {
-      try {
+    send: ({ to, text }) =>
+      deliver('http', to, async () => {
         const res = await post(fetchImpl, url, {
           headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
           body: JSON.stringify({ to, text }),
         });
-        return res.ok ? true : failed('http', to, `HTTP ${res.status}`);
-      } catch (err) {
-        return failed('http', to, (err as Error).message);
-      }
-    },
+        return res.ok ? null : `HTTP ${res.status}`;
+      }),
   };
 }
 
@@ -71,17 +76,14 @@ export function twilioSms(
   const sender: Record<string, string> = opts.from.startsWith('MG') ? { MessagingServiceSid: opts.from } : { From: opts.from };
   return {
     provider: 'twilio',
-    async send({ to, text }) {
-      try {
+    send: ({ to, text }) =>
+      deliver('twilio', to, async () => {
         const res = await post(fetchImpl, url, {
           headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
           body: new URLSearchParams({ To: to, ...sender, Body: text }).toString(),
         });
-        return res.ok ? true : failed('twilio', to, `HTTP ${res.status}`);
-      } catch (err) {
-        return failed('twilio', to, (err as Error).message);
-      }
-    },
+        return res.ok ? null : `HTTP ${res.status}`;
+      }),
   };
 }
 
@@ -94,8 +96,8 @@ export function esmsSms(
   const url = `${opts.apiBase}/MainService.svc/json/SendMultipleMessage_V4_post_json/`;
   return {
     provider: 'esms',
-    async send({ to, text }) {
-      try {
+    send: ({ to, text }) =>
+      deliver('esms', to, async () => {
         const res = await post(fetchImpl, url, {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({
@@ -108,13 +110,10 @@ export function esmsSms(
             IsUnicode: '0',
           }),
         });
-        if (!res.ok) return failed('esms', to, `HTTP ${res.status}`);
+        if (!res.ok) return `HTTP ${res.status}`;
         const body = (await res.json().catch(() => ({}))) as { CodeResult?: string; ErrorMessage?: string };
-        return body.CodeResult === '100' ? true : failed('esms', to, `CodeResult ${body.CodeResult ?? '?'} ${body.ErrorMessage ?? ''}`.trim());
-      } catch (err) {
-        return failed('esms', to, (err as Error).message);
-      }
-    },
+        return body.CodeResult === '100' ? null : `CodeResult ${body.CodeResult ?? '?'} ${body.ErrorMessage ?? ''}`.trim();
+      }),
   };
 }
 
