@@ -4,7 +4,7 @@ import { bearerToken } from '../../platform/auth/guard';
 import type { Hat } from '../../platform/auth/roles';
 import type { ApiModule } from '../../platform/http/module';
 import { clientIp } from '../../platform/http/client-ip';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { defineRoute, type AnyRoute, type RouteDefinition } from '../../platform/http/route';
 import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
 import { UserProfileSchema } from '../users/users.schemas';
 import type { ClientInfo } from './auth.model';
@@ -65,6 +65,11 @@ async function optionalAuth(req: Request, verify: AccessTokenVerifier): Promise<
   return token ? verify(token) : undefined;
 }
 
+// Most auth operations: public JSON POSTs of the auth tag.
+function publicPost<TBody, TResult>(route: Omit<RouteDefinition<TBody, unknown, unknown, TResult>, 'method' | 'tag' | 'auth'>): AnyRoute {
+  return defineRoute({ method: 'post', tag: 'auth', auth: 'public', ...route });
+}
+
 export const authModule: ApiModule = {
   name: 'auth',
   routes(ctx) {
@@ -120,60 +125,45 @@ export const authModule: ApiModule = {
       passwordLogin('/auth/login/password', 'Sign in with email (or verified phone) and password', 'With two-factor enabled, answers `{ requiresTwoFa: true, twoFaToken, ... }` and mails a PASSWORD_2FA code.'),
       passwordLogin('/auth/login', 'Password sign-in (alias; email or identifier)'),
       passwordLogin('/login', 'Password sign-in (alias)'),
-      defineRoute({
-        method: 'post',
+      publicPost({
         path: '/auth/login/password/2fa',
-        tag: 'auth',
         summary: 'Complete a two-factor password sign-in',
-        auth: 'public',
         rateLimit: AUTH_RATE_LIMITS.otpVerify,
         errors: [401, 403, 429],
         request: { body: TwoFaCompleteBodySchema },
         response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
         handler: ({ body, req }) => auth.completeTwoFa(body, clientInfo(req, body)),
       }),
-      defineRoute({
-        method: 'post',
+      publicPost({
         path: '/auth/email/otp/send',
-        tag: 'auth',
         summary: 'Mail a one-time code (sign-in of PAR, DRV and ADM apps, or a new REGISTER code)',
-        auth: 'public',
         rateLimit: AUTH_RATE_LIMITS.otpSend,
         errors: [429],
         request: { body: EmailOtpSendBodySchema },
         response: { description: 'Accepted (same answer for unknown addresses).', schema: CodeSentSchema },
         handler: ({ body }) => auth.sendEmailOtp(body),
       }),
-      defineRoute({
-        method: 'post',
+      publicPost({
         path: '/auth/email/otp/verify',
-        tag: 'auth',
         summary: 'Verify an email code: REGISTER activates the account; LOGIN signs in',
-        auth: 'public',
         rateLimit: AUTH_RATE_LIMITS.otpVerify,
         errors: [403, 429],
         request: { body: EmailOtpVerifyBodySchema },
         response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
         handler: ({ body, req }) => auth.verifyEmailOtp(body, clientInfo(req, body)),
       }),
-      defineRoute({
-        method: 'post',
+      publicPost({
         path: '/auth/otp/send',
-        tag: 'auth',
         summary: 'Text a one-time code to a phone (SMS; login OTP only)',
-        auth: 'public',
         rateLimit: AUTH_RATE_LIMITS.otpSend,
         errors: [401, 429],
         request: { body: PhoneOtpSendBodySchema },
         response: { description: 'Accepted (same answer for unknown numbers).', schema: PhoneOtpSentSchema },
         handler: async ({ body, req }) => auth.sendPhoneOtp(body, await optionalAuth(req, ctx.verifyAccessToken)),
       }),
-      defineRoute({
-        method: 'post',
+      publicPost({
         path: '/auth/otp/verify',
-        tag: 'auth',
         summary: 'Verify a phone code: LOGIN signs in; VERIFY_PHONE attaches the phone to the signed-in account',
-        auth: 'public',
         rateLimit: AUTH_RATE_LIMITS.otpVerify,
         errors: [401, 403, 409, 429],
         request: { body: PhoneOtpVerifyBodySchema },
@@ -220,26 +210,20 @@ export const authModule: ApiModule = {
         response: { description: 'Linked (idempotent).', schema: UserProfileSchema },
         handler: ({ body, auth: a }) => auth.linkGoogle(me(a).userId, body.idToken),
       }),
-      defineRoute({
-        method: 'post',
+      publicPost({
         path: '/auth/password/forgot',
-        tag: 'auth',
         summary: 'Mail a password reset code',
         description: 'Same status, body and comparable time whether or not the account exists.',
-        auth: 'public',
         rateLimit: AUTH_RATE_LIMITS.forgot,
         errors: [429],
         request: { body: ForgotBodySchema },
         response: { description: 'Accepted.', schema: ForgotResponseSchema },
         handler: ({ body }) => auth.forgotPassword(body),
       }),
-      defineRoute({
-        method: 'post',
+      publicPost({
         path: '/auth/password/reset',
-        tag: 'auth',
         summary: 'Set a new password with the mailed code',
         description: 'Works while sign-in is locked; lifts the lock and revokes every session.',
-        auth: 'public',
         rateLimit: AUTH_RATE_LIMITS.reset,
         errors: [429],
         request: { body: ResetBodySchema },
