@@ -202,7 +202,27 @@ async function seedExport() {
   );
 }
 
-const commands = { start, test, bench, openapi, 'seed-export': seedExport };
+// One-shot data fix: approved drivers without capabilities get RIDE, COURIER, DELIVERY. Idempotent.
+// Targets the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST is set to another one;
+// against a real project run it with GOOGLE_APPLICATION_CREDENTIALS and BACKFILL_PROJECT=<id>.
+async function backfillCapabilities() {
+  prepare();
+  const env = { ...process.env };
+  if (env.BACKFILL_PROJECT) env.GCLOUD_PROJECT = env.BACKFILL_PROJECT;
+  else {
+    env.FIRESTORE_EMULATOR_HOST ??= '127.0.0.1:8080';
+    env.GCLOUD_PROJECT ??= PROJECT_ID;
+  }
+  log(`backfilling driver capabilities in ${env.BACKFILL_PROJECT ? `project ${env.BACKFILL_PROJECT}` : `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`} …`);
+  const script = `
+    const { backfillDriverCapabilities } = require('./lib/modules/driver/driver.backfill.js');
+    backfillDriverCapabilities((pages, updated) => console.log('[superapp]   page ' + pages + ': ' + updated + ' updated so far'))
+      .then((r) => { console.log('[superapp] done: ' + r.updated + ' driver profile(s) updated over ' + r.pages + ' page(s)'); process.exit(0); })
+      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`;
+  mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
+}
+
+const commands = { start, test, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await commands[name]();

@@ -2,6 +2,9 @@ import type { ApiModule } from '../platform/http/module';
 import { authModule } from './auth/auth.routes';
 import { healthModule } from './health/health.routes';
 import { usersModule } from './users/users.routes';
+import { driverModule } from './driver/driver.routes';
+import { kycModule } from './kyc/kyc.routes';
+import { partnersModule } from './partners/partners.routes';
 
 // Every feature module mounted under /api/v1, one per API tag.
-export const apiModules: ApiModule[] = [healthModule, authModule, usersModule];
+export const apiModules: ApiModule[] = [healthModule, authModule, usersModule, kycModule, driverModule, partnersModule];

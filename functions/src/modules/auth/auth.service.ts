@@ -4,7 +4,7 @@ import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from 
 import { logger } from '../../platform/logging/logger';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 import type { SmsSender } from '../../platform/sms/sms';
-import { newUserRecord, toProfile, type UserRecord } from '../users/users.model';
+import { newUserRecord, normalizeRoles, toProfile, type UserRecord } from '../users/users.model';
 import { usersRepo } from '../users/users.repo';
 import { alreadyRegisteredMail, codeMail, codeSms, maskEmail } from './auth.mail';
 import { AUTH_LIMITS, type ClientInfo, type OtpPurpose } from './auth.model';
@@ -45,11 +45,11 @@ export function createAuthService(deps: AuthDeps) {
 
   // ADMIN_EMAILS: an account whose verified email is listed holds ADMIN.
   async function withConfiguredAdmin(user: UserRecord): Promise<UserRecord> {
-    if (!user.emailVerified || !config.ADMIN_EMAILS.includes(user.email) || user.roles.includes('ADMIN')) return user;
-    const roles = [...user.roles, 'ADMIN' as const];
-    await usersRepo.update(user.id, { roles, updatedAt: now() });
+    if (!user.email || !user.emailVerified || !config.ADMIN_EMAILS.includes(user.email) || user.roles.includes('ADMIN')) return user;
+    const updated = { ...user, roles: normalizeRoles([...user.roles, 'ADMIN']), updatedAt: now() };
+    await usersRepo.save(updated);
     logger.info('ADMIN granted from ADMIN_EMAILS', { userId: user.id });
-    return { ...user, roles };
+    return updated;
   }
 
   function assertCanSignIn(user: UserRecord): void {
@@ -80,7 +80,7 @@ export function createAuthService(deps: AuthDeps) {
         if (existing && existing.status === 'ACTIVE') return { kind: 'exists' as const };
         if (existing) {
           // Still unverified: whoever proves the mailbox owns the account, so a retry may replace the password.
-          usersRepo.txUpdate(tx, existing.id, { passwordHash, name: body.name, updatedAt: t });
+          usersRepo.txSave(tx, { ...existing, passwordHash, name: body.name, updatedAt: t });
           return { kind: 'pending' as const, userId: existing.id };
         }
         const user = newUserRecord({ id: usersRepo.newId(), email, name: body.name, passwordHash, emailVerified: false, provider: 'password', now: t });
@@ -114,7 +114,8 @@ export function createAuthService(deps: AuthDeps) {
       if (!found) throw invalidCodeError();
       assertCanSignIn(found);
       let user = found;
-      if (user.status === 'PENDING') {
+      // The code proves the mailbox: a pending registration (or an account an admin created) is now verified.
+      if (user.status === 'PENDING' || !user.emailVerified) {
         const patch = { status: 'ACTIVE' as const, emailVerified: true, updatedAt: now() };
         await usersRepo.update(user.id, patch);
         user = { ...user, ...patch };
@@ -148,9 +149,9 @@ export function createAuthService(deps: AuthDeps) {
           const current = await usersRepo.txGet(tx, auth.userId);
           if (!current) throw new NotFoundError('Account not found');
           usersRepo.txClaimPhone(tx, body.phone, auth.userId, current.phone, t);
-          const patch = { phone: body.phone, phoneVerified: true, updatedAt: t };
-          usersRepo.txUpdate(tx, auth.userId, patch);
-          return { ...current, ...patch };
+          const updated = { ...current, phone: body.phone, phoneVerified: true, updatedAt: t };
+          usersRepo.txSave(tx, updated);
+          return updated;
         });
         return { phoneVerified: true as const, user: toProfile(user) };
       }
@@ -178,7 +179,7 @@ export function createAuthService(deps: AuthDeps) {
       }
       await lockout.clear(lockKey);
       const current = await withConfiguredAdmin(user);
-      if (current.twoFactor.enabled) {
+      if (current.twoFactor.enabled && current.email) {
         const { code, challengeId, expiresInSec } = await otp.issue({ purpose: 'PASSWORD_2FA', channel: 'email', destination: current.email, userId: current.id });
         return {
           requiresTwoFa: true as const,
@@ -195,7 +196,7 @@ export function createAuthService(deps: AuthDeps) {
     async completeTwoFa(body: { twoFaToken: string; code: string }, client: ClientInfo) {
       const claims = deps.signer.verifyTwoFa(body.twoFaToken);
       const user = await usersRepo.get(claims.userId);
-      if (!user) throw new UnauthorizedError('Invalid or expired two-factor token');
+      if (!user?.email) throw new UnauthorizedError('Invalid or expired two-factor token');
       const { challengeId } = await otp.verify({ purpose: 'PASSWORD_2FA', channel: 'email', destination: user.email, userId: user.id }, body.code);
       // A token from an earlier challenge does not complete a newer one.
       if (challengeId !== claims.challengeId) throw new UnauthorizedError('Invalid or expired two-factor token');
@@ -212,7 +213,7 @@ export function createAuthService(deps: AuthDeps) {
     async setTwoFa(userId: string, password: string, enabled: boolean) {
       const user = await usersRepo.get(userId);
       if (!user) throw new NotFoundError('Account not found');
-      if (!user.passwordHash) throw new ConflictError('Email two-factor protects password sign-in: set a password first (POST /auth/password/forgot)');
+      if (!user.passwordHash || !user.email) throw new ConflictError('Email two-factor protects password sign-in: set a password first (POST /auth/password/forgot)');
       if (!(await hasher.verify(password, user.passwordHash))) throw new ForbiddenError('Password is incorrect');
       const twoFactor = enabled ? { enabled: true, method: 'EMAIL' as const, enabledAt: now() } : { enabled: false, method: null, enabledAt: null };
       await usersRepo.update(userId, { twoFactor, updatedAt: now() });

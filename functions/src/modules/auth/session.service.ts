@@ -127,12 +127,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       await authRepo.revokeSessions([sessionId], reason, now());
     },
 
-    async revokeAll(userId: string, reason: string, keepSessionId?: string): Promise<number> {
-      const t = now();
-      const ids = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, t) && s.id !== keepSessionId).map((s) => s.id);
-      await authRepo.revokeSessions(ids, reason, t);
-      return ids.length;
-    },
+    revokeAll: (userId: string, reason: string, keepSessionId?: string) => revokeUserSessions(userId, reason, now(), keepSessionId),
   };
 }
 
@@ -151,7 +146,14 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
     if (t - state.session.lastUsedAt > AUTH_LIMITS.sessionTouchEverySec * 1000) {
       await authRepo.touchSession(claims.sessionId, t).catch((err: Error) => logger.warn('session touch failed', { error: err.message }));
     }
-    const auth: AuthContext = { ...claims, roles: [...user.roles] };
+    const auth: AuthContext = { ...claims, roles: [...user.roles], permissions: [...(user.permissions ?? [])] };
     return auth;
   };
+}
+
+// Signs a user out of every live session (but `keepSessionId`); used by logout, password reset and admin locks.
+export async function revokeUserSessions(userId: string, reason: string, now: number, keepSessionId?: string): Promise<number> {
+  const ids = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now) && s.id !== keepSessionId).map((s) => s.id);
+  await authRepo.revokeSessions(ids, reason, now);
+  return ids.length;
 }

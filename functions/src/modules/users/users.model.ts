@@ -1,5 +1,6 @@
-import type { Hat, Role } from '../../platform/auth/roles';
-import { HATS } from '../../platform/auth/roles';
+import type { AdminPermission, Hat, Role } from '../../platform/auth/roles';
+import { HATS, ROLES } from '../../platform/auth/roles';
+import { hatUnlocked } from '../../platform/auth/guard';
 
 export type AccountStatus = 'PENDING' | 'ACTIVE';
 export type AuthProvider = 'password' | 'google';
@@ -7,15 +8,20 @@ export type AuthProvider = 'password' | 'google';
 // The stored account (collection `users`). Times are epoch milliseconds.
 export interface UserRecord {
   id: string;
-  email: string;
+  /** Unique; null only for phone-only accounts an administrator created. */
+  email: string | null;
   emailVerified: boolean;
   name: string;
   phone: string | null;
   phoneVerified: boolean;
   passwordHash: string | null;
   roles: Role[];
+  /** Stored copy of unlockedHats(roles), for queries; written by usersRepo. */
+  hats?: Hat[];
+  permissions?: AdminPermission[];
   status: AccountStatus;
   disabled: boolean;
+  disabledAt?: number | null;
   twoFactor: { enabled: boolean; method: 'EMAIL' | null; enabledAt: number | null };
   providers: AuthProvider[];
   createdAt: number;
@@ -24,13 +30,7 @@ export interface UserRecord {
 
 // Which app each role opens. DRIVER is exclusive: a driver does not book as a consumer.
 export function hatsFor(roles: readonly Role[]): Record<Hat, boolean> {
-  const has = (role: Role) => roles.includes(role);
-  return {
-    CON: has('USER') && !has('DRIVER'),
-    PAR: has('PARTNER_OWNER') || has('PARTNER_STAFF') || has('LANDLORD') || has('DOCTOR'),
-    DRV: has('DRIVER'),
-    ADM: has('ADMIN'),
-  };
+  return { CON: hatUnlocked(roles, 'CON'), PAR: hatUnlocked(roles, 'PAR'), DRV: hatUnlocked(roles, 'DRV'), ADM: hatUnlocked(roles, 'ADM') };
 }
 
 export function unlockedHats(roles: readonly Role[]): Hat[] {
@@ -49,7 +49,9 @@ export function toProfile(user: UserRecord) {
     phoneVerified: user.phoneVerified,
     roles: user.roles,
     hats: unlockedHats(user.roles),
+    permissions: user.permissions ?? [],
     status: user.status,
+    disabled: user.disabled,
     twoFactorEnabled: user.twoFactor.enabled,
     providers: user.providers,
     hasPassword: user.passwordHash !== null,
@@ -60,28 +62,59 @@ export function toProfile(user: UserRecord) {
 
 export function newUserRecord(fields: {
   id: string;
-  email: string;
+  email: string | null;
   name: string;
   passwordHash: string | null;
   emailVerified: boolean;
-  provider: AuthProvider;
+  provider: AuthProvider | null;
   now: number;
+  roles?: Role[];
+  phone?: string | null;
+  status?: AccountStatus;
 }): UserRecord {
   return {
     id: fields.id,
     email: fields.email,
     emailVerified: fields.emailVerified,
     name: fields.name,
-    phone: null,
-    phoneVerified: false,
+    phone: fields.phone ?? null,
+    phoneVerified: Boolean(fields.phone),
     passwordHash: fields.passwordHash,
-    // Registration always yields USER; other roles come from approved applications.
-    roles: ['USER'],
-    status: fields.emailVerified ? 'ACTIVE' : 'PENDING',
+    // Registration always yields USER; other roles come from approved applications or an administrator.
+    roles: fields.roles ?? ['USER'],
+    permissions: [],
+    status: fields.status ?? (fields.emailVerified ? 'ACTIVE' : 'PENDING'),
     disabled: false,
+    disabledAt: null,
     twoFactor: { enabled: false, method: null, enabledAt: null },
-    providers: [fields.provider],
+    providers: fields.provider ? [fields.provider] : [],
     createdAt: fields.now,
     updatedAt: fields.now,
   };
+}
+
+// Roles always keep USER and never repeat; the order follows ROLES.
+export function normalizeRoles(roles: readonly Role[]): Role[] {
+  const wanted = new Set<Role>(['USER', ...roles]);
+  return ROLES.filter((role) => wanted.has(role));
+}
+
+// Stored beside the account for the admin list: hats to filter on and prefixes to search
+// (email, each name word, phone digits), lower-case, 2 to 20 characters.
+export function queryFields(user: Pick<UserRecord, 'roles' | 'email' | 'name' | 'phone'>) {
+  const prefixes = new Set<string>();
+  const addPrefixes = (word: string) => {
+    const w = word.toLowerCase();
+    for (let n = 2; n <= Math.min(20, w.length); n += 1) prefixes.add(w.slice(0, n));
+  };
+  if (user.email) {
+    addPrefixes(user.email);
+    addPrefixes(user.email.split('@')[0]);
+  }
+  for (const word of user.name.split(/\s+/).filter(Boolean)) addPrefixes(word);
+  if (user.phone) {
+    addPrefixes(user.phone);
+    addPrefixes(user.phone.replace(/^\+/, ''));
+  }
+  return { hats: unlockedHats(user.roles), searchPrefixes: [...prefixes] };
 }

@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
-import type { UserRecord } from './users.model';
+import { queryFields, type UserRecord } from './users.model';
 
 // Firestore layout of accounts: `users/{id}` plus unique indexes `user_emails/{email}` and `user_phones/{e164}`.
 export const USERS = 'users';
@@ -57,11 +57,23 @@ export const usersRepo = {
     return index.get('userId') as string | undefined;
   },
 
-  // Email uniqueness rests on create() of the index document inside the same transaction.
+  // Email (and phone) uniqueness rests on create() of the index documents inside the same transaction.
   txCreate(tx: Transaction, user: UserRecord): void {
     const { id, ...data } = user;
-    tx.create(emailIndex(user.email), { userId: id, createdAt: user.createdAt });
-    tx.create(users().doc(id), data);
+    if (user.email) tx.create(emailIndex(user.email), { userId: id, createdAt: user.createdAt });
+    if (user.phone) tx.create(phoneIndex(user.phone), { userId: id, createdAt: user.createdAt });
+    tx.create(users().doc(id), { ...data, ...queryFields(user) });
+  },
+
+  // Writes the whole account with its query fields: use it whenever roles, name, email or phone change.
+  txSave(tx: Transaction, user: UserRecord): void {
+    const { id, ...data } = user;
+    tx.set(users().doc(id), { ...data, ...queryFields(user) });
+  },
+
+  async save(user: UserRecord): Promise<void> {
+    const { id, ...data } = user;
+    await users().doc(id).set({ ...data, ...queryFields(user) });
   },
 
   txUpdate(tx: Transaction, id: string, patch: Partial<Omit<UserRecord, 'id'>>): void {
@@ -73,7 +85,62 @@ export const usersRepo = {
     tx.set(phoneIndex(phone), { userId, createdAt: now });
   },
 
+  txReleasePhone(tx: Transaction, phone: string): void {
+    tx.delete(phoneIndex(phone));
+  },
+
   async update(id: string, patch: Partial<Omit<UserRecord, 'id'>>): Promise<void> {
     await users().doc(id).update(patch);
+  },
+};
+
+export interface UserListFilter {
+  role?: string;
+  hat?: string;
+  disabled?: boolean;
+  search?: string;
+  limit: number;
+  cursor?: string;
+}
+
+// The admin list: newest first, one array filter served by Firestore (search, else role, else hat),
+// the rest applied to the page. Composite indexes in firestore.indexes.json.
+export const usersAdminRepo = {
+  async list(filter: UserListFilter): Promise<{ users: UserRecord[]; nextCursor: string | null }> {
+    let query: FirebaseFirestore.Query = users();
+    const inMemory: Array<(u: UserRecord) => boolean> = [];
+    if (filter.search) {
+      query = query.where('searchPrefixes', 'array-contains', filter.search.toLowerCase().slice(0, 20));
+      if (filter.role) inMemory.push((u) => u.roles.includes(filter.role as never));
+      if (filter.hat) inMemory.push((u) => (u.hats ?? []).includes(filter.hat as never));
+    } else if (filter.role) {
+      query = query.where('roles', 'array-contains', filter.role);
+      if (filter.hat) inMemory.push((u) => (u.hats ?? []).includes(filter.hat as never));
+    } else if (filter.hat) {
+      query = query.where('hats', 'array-contains', filter.hat);
+    }
+    if (filter.disabled !== undefined) query = query.where('disabled', '==', filter.disabled);
+    query = query.orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
+    if (filter.cursor) {
+      const after = await users().doc(filter.cursor).get();
+      if (after.exists) query = query.startAfter(after);
+    }
+    const snap = await query.limit(filter.limit).get();
+    const page = snap.docs.map((d) => fromDoc(d.id, d.data())!);
+    return {
+      users: page.filter((u) => inMemory.every((keep) => keep(u))),
+      nextCursor: snap.size === filter.limit ? snap.docs[snap.size - 1].id : null,
+    };
+  },
+
+  async count(where?: { field: string; op: FirebaseFirestore.WhereFilterOp; value: unknown }): Promise<number> {
+    const query = where ? users().where(where.field, where.op, where.value) : users();
+    return (await query.count().get()).data().count;
+  },
+
+  // Inside a transaction: the ADMIN accounts that can still sign in.
+  async txActiveAdminIds(tx: Transaction): Promise<string[]> {
+    const snap = await tx.get(users().where('roles', 'array-contains', 'ADMIN').where('disabled', '==', false));
+    return snap.docs.map((d) => d.id);
   },
 };

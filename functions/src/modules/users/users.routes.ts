@@ -2,11 +2,25 @@ import type { ApiModule } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { HatsResponseSchema, UpdateProfileBodySchema, UserProfileSchema } from './users.schemas';
 import { createUsersService } from './users.service';
+import {
+  AdminUserSchema,
+  CreateUserBodySchema,
+  LockResultSchema,
+  SetRolesBodySchema,
+  UpdateUserBodySchema,
+  UserIdParamsSchema,
+  UsersListQuerySchema,
+  UsersListSchema,
+  UsersOverviewSchema,
+} from './users.admin.schemas';
+import { createUsersAdminService } from './users.admin.service';
 
 export const usersModule: ApiModule = {
   name: 'users',
   routes() {
     const users = createUsersService();
+    const admin = createUsersAdminService();
+    const adminRoute = { tag: 'users' as const, auth: ['ADMIN' as const], permission: 'users.manage' as const };
     const profile = (path: string, tag: 'users' | 'auth', summary: string): AnyRoute =>
       defineRoute({
         method: 'get',
@@ -39,6 +53,75 @@ export const usersModule: ApiModule = {
         auth: [],
         response: { description: 'Every hat with its state.', schema: HatsResponseSchema },
         handler: ({ auth }) => users.hats(auth!.userId),
+      }),
+      defineRoute({
+        ...adminRoute,
+        method: 'get',
+        path: '/users/admin/overview',
+        summary: 'Counts by role, hat, disabled, and pending applications',
+        response: { description: 'The overview.', schema: UsersOverviewSchema },
+        handler: () => admin.overview(),
+      }),
+      defineRoute({
+        ...adminRoute,
+        method: 'get',
+        path: '/users/admin',
+        summary: 'List accounts (filter by role, hat, disabled; search email, name, phone)',
+        request: { query: UsersListQuerySchema },
+        response: { description: 'A page of accounts.', schema: UsersListSchema },
+        handler: ({ query }) => admin.list({ role: query.role, hat: query.hat, disabled: query.disabled, search: query.q, limit: query.limit, cursor: query.cursor }),
+      }),
+      defineRoute({
+        ...adminRoute,
+        method: 'post',
+        path: '/users/admin',
+        summary: 'Create an account for an app (hat)',
+        errors: [409],
+        request: { body: CreateUserBodySchema },
+        response: { status: 201, description: 'The account.', schema: AdminUserSchema },
+        handler: ({ body }) => admin.create(body),
+      }),
+      defineRoute({
+        ...adminRoute,
+        method: 'get',
+        path: '/users/admin/:id',
+        summary: 'One account',
+        errors: [404],
+        request: { params: UserIdParamsSchema },
+        response: { description: 'The account.', schema: AdminUserSchema },
+        handler: ({ params }) => admin.get(params.id),
+      }),
+      defineRoute({
+        ...adminRoute,
+        method: 'patch',
+        path: '/users/admin/:id',
+        summary: 'Update profile, permissions or the disabled flag',
+        description: 'disabled=true locks sign-in and revokes every session at once. The last active ADMIN cannot be disabled (409).',
+        errors: [404, 409],
+        request: { params: UserIdParamsSchema, body: UpdateUserBodySchema },
+        response: { description: 'The account.', schema: AdminUserSchema },
+        handler: ({ params, body }) => admin.update(params.id, body),
+      }),
+      defineRoute({
+        ...adminRoute,
+        method: 'patch',
+        path: '/users/admin/:id/roles',
+        summary: 'Set the roles of an account',
+        description: 'Any value outside the 7 roles is a 400. Existing tokens carry the new roles on their next request. The last active ADMIN cannot be demoted (409).',
+        errors: [404, 409],
+        request: { params: UserIdParamsSchema, body: SetRolesBodySchema },
+        response: { description: 'The account.', schema: AdminUserSchema },
+        handler: ({ params, body }) => admin.setRoles(params.id, body.roles),
+      }),
+      defineRoute({
+        ...adminRoute,
+        method: 'delete',
+        path: '/users/admin/:id',
+        summary: 'Lock an account (the record stays and stays listed)',
+        errors: [404, 409],
+        request: { params: UserIdParamsSchema },
+        response: { description: 'Locked; sessions revoked.', schema: LockResultSchema },
+        handler: ({ params }) => admin.lock(params.id),
       }),
     ];
   },

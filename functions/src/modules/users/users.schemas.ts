@@ -1,17 +1,19 @@
 import { z } from 'zod';
-import { HatSchema, RoleSchema } from '../../platform/auth/roles';
+import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/auth/roles';
 
 export const UserProfileSchema = z
   .object({
     id: z.string(),
-    email: z.string(),
+    email: z.string().nullable().describe('null only for phone-only accounts created by an administrator'),
     emailVerified: z.boolean(),
     name: z.string(),
     phone: z.string().nullable().describe('E.164; set after phone verification'),
     phoneVerified: z.boolean(),
     roles: z.array(RoleSchema),
     hats: z.array(HatSchema).describe('Unlocked hats (see GET /users/me/hats)'),
+    permissions: z.array(AdminPermissionSchema).describe('Administrator permission list; empty = all (ADMIN only)'),
     status: z.enum(['PENDING', 'ACTIVE']).describe('PENDING until the REGISTER email OTP is verified'),
+    disabled: z.boolean().describe('Locked by an administrator: no sign-in, sessions revoked'),
     twoFactorEnabled: z.boolean(),
     providers: z.array(z.enum(['password', 'google'])),
     hasPassword: z.boolean(),

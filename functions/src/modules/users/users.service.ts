@@ -15,9 +15,9 @@ export function createUsersService(now: () => number = Date.now) {
     },
     async updateProfile(userId: string, patch: { name: string }) {
       const user = await load(userId);
-      const updatedAt = now();
-      await usersRepo.update(userId, { name: patch.name, updatedAt });
-      return toProfile({ ...user, name: patch.name, updatedAt });
+      const updated = { ...user, name: patch.name, updatedAt: now() };
+      await usersRepo.save(updated);
+      return toProfile(updated);
     },
     async hats(userId: string) {
       const hats = hatsFor((await load(userId)).roles);

@@ -8,6 +8,8 @@ export interface AuthContext {
   roles: Role[];
   sessionId: string;
   tokenId: string;
+  /** Administrator permission list from the account; empty means every permission. */
+  permissions?: string[];
 }
 
 export type AccessTokenVerifier = (token: string) => Promise<AuthContext>;

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../errors/app-error';
 import type { AccessTokenVerifier, AuthContext } from './access-token';
-import type { Role } from './roles';
+import type { AdminPermission, Hat, Role } from './roles';
 
 export function bearerToken(req: Request): string | undefined {
   const header = req.get('authorization');
@@ -32,4 +32,31 @@ export function requireAuth(verify: AccessTokenVerifier, roles: readonly Role[] 
       })
       .catch(next);
   };
+}
+
+// Admin routes may name a permission: an ADMIN with an explicit permission list must hold it.
+export function assertPermission(auth: AuthContext, permission: AdminPermission): void {
+  const granted = auth.permissions ?? [];
+  if (granted.length > 0 && !granted.includes(permission)) throw new ForbiddenError(`Requires the admin permission ${permission}`);
+}
+
+// Hats follow roles (see users.model hatsFor); kept here so the platform has no module dependency.
+export function hatUnlocked(roles: readonly Role[], hat: Hat): boolean {
+  switch (hat) {
+    case 'CON':
+      return roles.includes('USER') && !roles.includes('DRIVER');
+    case 'PAR':
+      return roles.some((r) => r === 'PARTNER_OWNER' || r === 'PARTNER_STAFF' || r === 'LANDLORD' || r === 'DOCTOR');
+    case 'DRV':
+      return roles.includes('DRIVER');
+    default:
+      return roles.includes('ADMIN');
+  }
+}
+
+// Consumer bookings (rides, orders, bookings) declare hat CON: the driver hat is exclusive.
+export function assertHat(auth: AuthContext, hat: Hat): void {
+  if (!hatUnlocked(auth.roles, hat)) {
+    throw new ForbiddenError(hat === 'CON' ? 'Drivers cannot book on the consumer app' : `The ${hat} app is not unlocked for this account`);
+  }
 }

@@ -10,15 +10,14 @@ export function jsonBody(limitBytes: number): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: true, type: ['application/json', 'application/*+json'] });
   return (req, res, next) => {
     const raw = (req as RequestWithRawBody).rawBody;
-    if (Buffer.isBuffer(raw)) {
+    // Only JSON bodies count against this limit; multipart uploads have their own per-file limits.
+    if (Buffer.isBuffer(raw) && req.is(['application/json', 'application/*+json'])) {
       if (raw.length > limitBytes) {
         next(new PayloadTooLargeError(`Request body exceeds the limit of ${limitBytes} bytes`));
         return;
       }
-      if (req.is(['application/json', 'application/*+json'])) {
-        next();
-        return;
-      }
+      next();
+      return;
     }
     parse(req, res, next);
   };

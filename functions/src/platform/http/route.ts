@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
-import { requireAuth } from '../auth/guard';
-import type { Role } from '../auth/roles';
+import { assertHat, assertPermission, requireAuth } from '../auth/guard';
+import type { AdminPermission, Hat, Role } from '../auth/roles';
 import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
 import { UnsupportedMediaTypeError } from '../errors/app-error';
 import { validationErrorFromZod } from '../errors/zod-problems';
@@ -40,9 +40,16 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
     query?: z.ZodType<TQuery>;
     params?: z.ZodType<TParams>;
   };
-  response: { status?: number; description: string; schema: z.ZodType<TResult> };
+  /** `binary`: the handler writes the bytes itself (e.g. a file download); documented with those content types. */
+  response: { status?: number; description: string; schema: z.ZodType<TResult>; binary?: readonly string[] };
   /** Extra documented responses, e.g. `{ 503: { description, schema } }`. */
   otherResponses?: Record<number, { description: string; schema?: z.ZodType }>;
+  /** The app the operation belongs to: the caller must have that hat unlocked (e.g. CON for consumer bookings, which drivers lack). */
+  hat?: Hat;
+  /** Admin permission required besides the roles (see ADMIN_PERMISSIONS). */
+  permission?: AdminPermission;
+  /** Documents a multipart/form-data body, which the handler parses itself (parseMultipart). */
+  multipart?: z.ZodType;
   /** Per-client-IP limit, checked before validation and the handler. */
   rateLimit?: RateLimitRule;
   /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
@@ -100,6 +107,8 @@ export function toExpressHandlers(
             throw new UnsupportedMediaTypeError('Content-Type must be application/json');
           }
         }
+        if (route.permission && res.locals.auth) assertPermission(res.locals.auth as AuthContext, route.permission);
+        if (route.hat && res.locals.auth) assertHat(res.locals.auth as AuthContext, route.hat);
         const ctx: HandlerContext<unknown, unknown, unknown> = {
           ...parseRequest(route, req),
           auth: res.locals.auth as AuthContext | undefined,
@@ -112,6 +121,7 @@ export function toExpressHandlers(
         return route.handler(ctx);
       })
       .then((result) => {
+        if (route.response.binary) return;
         // The response schema strips anything the contract does not name (e.g. internal fields).
         const body = route.response.schema.parse(result);
         res.status(statusOverride ?? route.response.status ?? 200).json(body);

@@ -23,6 +23,8 @@ function errorStatuses(route: AnyRoute): number[] {
   if (route.request?.body || route.request?.query || route.request?.params) statuses.add(400);
   if (route.request?.body) statuses.add(413).add(415);
   if (route.rateLimit) statuses.add(429);
+  if (route.multipart) statuses.add(400).add(413).add(415);
+  if (route.permission) statuses.add(403);
   if (route.auth !== 'public') statuses.add(401);
   if (route.auth !== 'public' && route.auth.length > 0) statuses.add(403);
   statuses.add(500);
@@ -48,7 +50,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     const responses: Record<string, unknown> = {
       [String(route.response.status ?? 200)]: {
         description: route.response.description,
-        content: { 'application/json': { schema: route.response.schema } },
+        content: route.response.binary
+          ? Object.fromEntries(route.response.binary.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+          : { 'application/json': { schema: route.response.schema } },
       },
     };
     for (const [status, other] of Object.entries(route.otherResponses ?? {})) {
@@ -65,7 +69,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     const limitText = route.rateLimit
       ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per client IP (429 with Retry-After).`
       : undefined;
-    const description = [route.description, authText(route), limitText, route.availability?.note].filter(Boolean).join('\n\n');
+    const permissionText = route.permission ? `Admin permission: ${route.permission} (admins with an explicit permission list).` : undefined;
+    const description = [route.description, authText(route), permissionText, limitText, route.availability?.note].filter(Boolean).join('\n\n');
     registry.registerPath({
       method: route.method,
       path: toOpenApiPath(route.path),
@@ -79,6 +84,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         ...(route.request?.body
           ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } }
           : {}),
+        ...(route.multipart ? { body: { required: true, content: { 'multipart/form-data': { schema: route.multipart } } } } : {}),
       },
       responses: responses as never,
     });

@@ -1,0 +1,107 @@
+import type { ApiModule } from '../../platform/http/module';
+import { defineRoute } from '../../platform/http/route';
+import { AUTH_RATE_LIMITS } from '../auth/auth.routes';
+import { createAuthServices } from '../auth/auth.wiring';
+import { ApplicationListQuerySchema, ApplicationListSchema, ApplicationSchema, IdParamsSchema } from '../kyc/kyc.schemas';
+import { kycService } from '../kyc/kyc.routes';
+import {
+  DriverDecisionBodySchema,
+  DriverLocationBodySchema,
+  DriverProfileSchema,
+  DriverRegisterBodySchema,
+  DriverRegisterResponseSchema,
+  DriverStatusBodySchema,
+} from './driver.schemas';
+import { createDriverService } from './driver.service';
+
+export const driverModule: ApiModule = {
+  name: 'driver',
+  routes({ config }) {
+    const kyc = kycService(config);
+    const drivers = createDriverService({ auth: createAuthServices(config).auth, kyc });
+    return [
+      defineRoute({
+        method: 'post',
+        path: '/driver/register',
+        tag: 'driver',
+        summary: 'Register as a driver (no user auth)',
+        description:
+          'Creates the account for the email (or links the existing one) and a SUBMITTED driver application, then mails a sign-in code. The driver signs in with email OTP and uploads papers with POST /kyc/papers.',
+        auth: 'public',
+        rateLimit: AUTH_RATE_LIMITS.register,
+        request: { body: DriverRegisterBodySchema },
+        response: { description: 'The open application.', schema: DriverRegisterResponseSchema },
+        handler: ({ body }) => drivers.register(body),
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/driver/admin/applications',
+        tag: 'driver',
+        summary: 'Driver applications (newest first)',
+        auth: ['ADMIN'],
+        permission: 'applications.review',
+        request: { query: ApplicationListQuerySchema },
+        response: { description: 'A page of applications with their papers.', schema: ApplicationListSchema },
+        handler: ({ query }) => kyc.list('DRIVER', query),
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/driver/admin/applications/:id',
+        tag: 'driver',
+        summary: 'One driver application',
+        auth: ['ADMIN'],
+        permission: 'applications.review',
+        errors: [404],
+        request: { params: IdParamsSchema },
+        response: { description: 'The application with its papers.', schema: ApplicationSchema },
+        handler: ({ params }) => kyc.get('DRIVER', params.id),
+      }),
+      defineRoute({
+        method: 'patch',
+        path: '/driver/admin/applications/:id',
+        tag: 'driver',
+        summary: 'Approve, reject or send back a driver application',
+        description:
+          'APPROVED needs every required paper (409 otherwise) and grants DRIVER with `capabilities` (default RIDE, COURIER, DELIVERY) on the driver profile. REJECTED and NEEDS_INFO need a reason. Illegal transitions: 409.',
+        auth: ['ADMIN'],
+        permission: 'applications.review',
+        errors: [404, 409],
+        request: { params: IdParamsSchema, body: DriverDecisionBodySchema },
+        response: { description: 'The application after the decision.', schema: ApplicationSchema },
+        handler: ({ params, body, auth }) => drivers.decide(params.id, body, auth!.userId),
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/driver/me',
+        tag: 'driver',
+        summary: 'My driver profile',
+        auth: ['DRIVER'],
+        errors: [404],
+        response: { description: 'Capabilities, vehicle, status and last location.', schema: DriverProfileSchema },
+        handler: ({ auth }) => drivers.profile(auth!.userId),
+      }),
+      defineRoute({
+        method: 'patch',
+        path: '/driver/me/status',
+        tag: 'driver',
+        summary: 'Go online or offline',
+        auth: ['DRIVER'],
+        errors: [404],
+        request: { body: DriverStatusBodySchema },
+        response: { description: 'The profile.', schema: DriverProfileSchema },
+        handler: ({ auth, body }) => drivers.setStatus(auth!.userId, body.status),
+      }),
+      defineRoute({
+        method: 'post',
+        path: '/driver/me/location',
+        tag: 'driver',
+        summary: 'Report my position (used by ride matching)',
+        auth: ['DRIVER'],
+        errors: [404],
+        request: { body: DriverLocationBodySchema },
+        response: { description: 'The profile.', schema: DriverProfileSchema },
+        handler: ({ auth, body }) => drivers.setLocation(auth!.userId, body),
+      }),
+    ];
+  },
+};

@@ -1,0 +1,86 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import { db } from '../../platform/firebase/firebase';
+import { OPEN_STATUSES, type ApplicationKind, type ApplicationRecord, type ApplicationStatus, type PaperRecord } from './applications.model';
+
+// `applications/{id}` (driver and partner) and `kyc_papers/{id}`; clients never read them directly.
+export const APPLICATIONS = 'applications';
+export const KYC_PAPERS = 'kyc_papers';
+
+const apps = () => db().collection(APPLICATIONS);
+const papers = () => db().collection(KYC_PAPERS);
+const withId = <T>(d: FirebaseFirestore.DocumentSnapshot) => ({ ...(d.data() as object), id: d.id }) as T;
+
+export const applicationsRepo = {
+  newId: () => apps().doc().id,
+  newPaperId: () => papers().doc().id,
+
+  async get(id: string): Promise<ApplicationRecord | undefined> {
+    const snap = await apps().doc(id).get();
+    return snap.exists ? withId<ApplicationRecord>(snap) : undefined;
+  },
+  async txGet(tx: Transaction, id: string): Promise<ApplicationRecord | undefined> {
+    const snap = await tx.get(apps().doc(id));
+    return snap.exists ? withId<ApplicationRecord>(snap) : undefined;
+  },
+  async txOpenOf(tx: Transaction, userId: string, kind: ApplicationKind): Promise<ApplicationRecord[]> {
+    const snap = await tx.get(apps().where('userId', '==', userId).where('kind', '==', kind));
+    return snap.docs.map((d) => withId<ApplicationRecord>(d)).filter((a) => a.status !== 'REJECTED');
+  },
+  txCreate(tx: Transaction, app: ApplicationRecord): void {
+    const { id, ...data } = app;
+    tx.create(apps().doc(id), data);
+  },
+  txSave(tx: Transaction, app: ApplicationRecord): void {
+    const { id, ...data } = app;
+    tx.set(apps().doc(id), data);
+  },
+  async listOf(userId: string, kind?: ApplicationKind): Promise<ApplicationRecord[]> {
+    let query = apps().where('userId', '==', userId);
+    if (kind) query = query.where('kind', '==', kind);
+    const snap = await query.get();
+    return snap.docs.map((d) => withId<ApplicationRecord>(d)).sort((a, b) => b.createdAt - a.createdAt);
+  },
+  async list(kind: ApplicationKind, filter: { status?: ApplicationStatus; limit: number; cursor?: string }) {
+    let query = apps().where('kind', '==', kind);
+    if (filter.status) query = query.where('status', '==', filter.status);
+    query = query.orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
+    if (filter.cursor) {
+      const after = await apps().doc(filter.cursor).get();
+      if (after.exists) query = query.startAfter(after);
+    }
+    const snap = await query.limit(filter.limit).get();
+    return {
+      items: snap.docs.map((d) => withId<ApplicationRecord>(d)),
+      nextCursor: snap.size === filter.limit ? snap.docs[snap.size - 1].id : null,
+    };
+  },
+  async countOpen(kind: ApplicationKind): Promise<number> {
+    const snap = await apps().where('kind', '==', kind).where('status', 'in', [...OPEN_STATUSES]).count().get();
+    return snap.data().count;
+  },
+
+  // Papers
+  async papersOf(applicationId: string): Promise<PaperRecord[]> {
+    const snap = await papers().where('applicationId', '==', applicationId).get();
+    return snap.docs.map((d) => withId<PaperRecord>(d)).sort((a, b) => a.createdAt - b.createdAt);
+  },
+  async txPapersOf(tx: Transaction, applicationId: string): Promise<PaperRecord[]> {
+    const snap = await tx.get(papers().where('applicationId', '==', applicationId));
+    return snap.docs.map((d) => withId<PaperRecord>(d));
+  },
+  async papersOwnedBy(ownerId: string): Promise<PaperRecord[]> {
+    const snap = await papers().where('ownerId', '==', ownerId).get();
+    return snap.docs.map((d) => withId<PaperRecord>(d)).sort((a, b) => b.createdAt - a.createdAt);
+  },
+  async getPaper(id: string): Promise<PaperRecord | undefined> {
+    const snap = await papers().doc(id).get();
+    return snap.exists ? withId<PaperRecord>(snap) : undefined;
+  },
+  async createPaper(paper: PaperRecord): Promise<void> {
+    const { id, ...data } = paper;
+    await papers().doc(id).create(data);
+  },
+  async deletePaper(id: string): Promise<void> {
+    await papers().doc(id).delete();
+  },
+};

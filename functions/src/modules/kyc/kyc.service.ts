@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import type { AuthContext } from '../../platform/auth/access-token';
+import type { Role } from '../../platform/auth/roles';
+import { BadRequestError, ConflictError, NotFoundError, UnsupportedMediaTypeError } from '../../platform/errors/app-error';
+import { logger } from '../../platform/logging/logger';
+import { sniffDocumentType } from '../../platform/media/sniff';
+import type { UploadedFile } from '../../platform/http/multipart';
+import type { ObjectStorage } from '../../platform/storage/storage';
+import { authRepo } from '../auth/auth.repo';
+import { normalizeRoles } from '../users/users.model';
+import { usersRepo } from '../users/users.repo';
+import {
+  ALLOWED_PAPERS,
+  assertTransition,
+  missingPapers,
+  OPEN_STATUSES,
+  type ApplicationKind,
+  type ApplicationRecord,
+  type ApplicationStatus,
+  type PaperKind,
+  type PaperRecord,
+} from './applications.model';
+import { applicationsRepo } from './applications.repo';
+
+export const PAPER_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;
+
+export function paperView(p: PaperRecord) {
+  return {
+    id: p.id,
+    applicationId: p.applicationId,
+    kind: p.kind,
+    contentType: p.contentType,
+    sizeBytes: p.sizeBytes,
+    filename: p.filename,
+    sha256: p.sha256,
+    createdAt: new Date(p.createdAt).toISOString(),
+  };
+}
+
+export function applicationView(app: ApplicationRecord, papers: PaperRecord[]) {
+  const present = papers.map((p) => p.kind);
+  return {
+    id: app.id,
+    kind: app.kind,
+    userId: app.userId,
+    status: app.status,
+    details: app.details,
+    reason: app.reason,
+    grantedRoles: app.grantedRoles,
+    papers: papers.map(paperView),
+    missingPapers: missingPapers(app.kind, present),
+    history: app.history.map((h) => ({ ...h, at: new Date(h.at).toISOString() })),
+    reviewedBy: app.reviewedBy,
+    reviewedAt: app.reviewedAt ? new Date(app.reviewedAt).toISOString() : null,
+    createdAt: new Date(app.createdAt).toISOString(),
+    updatedAt: new Date(app.updatedAt).toISOString(),
+  };
+}
+
+export interface Decision {
+  status: Extract<ApplicationStatus, 'APPROVED' | 'REJECTED' | 'NEEDS_INFO'>;
+  reason?: string;
+}
+
+// What an approval grants, supplied by the driver and partner modules; `write` only writes (no reads).
+export interface Grant {
+  roles: Role[];
+  details?: Record<string, unknown>;
+  write(tx: FirebaseFirestore.Transaction, app: ApplicationRecord, now: number): void;
+}
+
+const isAdmin = (auth: AuthContext) => auth.roles.includes('ADMIN');
+
+export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: number; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+
+  async function ownOpenApplication(userId: string, applicationId: string): Promise<ApplicationRecord> {
+    const app = await applicationsRepo.get(applicationId);
+    if (!app || app.userId !== userId) throw new NotFoundError('Application not found');
+    if (!OPEN_STATUSES.includes(app.status)) throw new ConflictError(`Papers cannot change once the application is ${app.status}`);
+    return app;
+  }
+
+  return {
+    async uploadPaper(auth: AuthContext, fields: { applicationId: string; kind: PaperKind }, file: UploadedFile) {
+      const app = await ownOpenApplication(auth.userId, fields.applicationId);
+      if (!ALLOWED_PAPERS[app.kind].includes(fields.kind)) {
+        throw new BadRequestError(`A ${app.kind} application takes papers of kinds ${ALLOWED_PAPERS[app.kind].join(', ')}`);
+      }
+      const sniffed = sniffDocumentType(file.data);
+      if (!sniffed) throw new UnsupportedMediaTypeError(`Papers must be ${PAPER_CONTENT_TYPES.join(', ')}; the bytes are none of these`);
+      if (file.declaredType !== sniffed) throw new UnsupportedMediaTypeError(`Declared ${file.declaredType} but the bytes are ${sniffed}`);
+      const id = applicationsRepo.newPaperId();
+      const paper: PaperRecord = {
+        id,
+        ownerId: auth.userId,
+        applicationId: app.id,
+        kind: fields.kind,
+        contentType: sniffed,
+        sizeBytes: file.data.length,
+        sha256: createHash('sha256').update(file.data).digest('hex'),
+        objectKey: `kyc/${auth.userId}/${id}`,
+        filename: file.filename.slice(0, 200),
+        createdAt: now(),
+      };
+      await deps.storage.put(paper.objectKey, file.data, sniffed);
+      try {
+        await applicationsRepo.createPaper(paper);
+      } catch (err) {
+        // No orphan object when the record cannot be written.
+        await deps.storage.delete(paper.objectKey).catch((e: Error) => logger.error('orphan paper object', { key: paper.objectKey, error: e.message }));
+        throw err;
+      }
+      return paperView(paper);
+    },
+
+    async myPapers(userId: string) {
+      return (await applicationsRepo.papersOwnedBy(userId)).map(paperView);
+    },
+
+    // The owner and administrators only; anyone else sees a missing paper.
+    async paperFile(auth: AuthContext, id: string) {
+      const paper = await applicationsRepo.getPaper(id);
+      if (!paper || (paper.ownerId !== auth.userId && !isAdmin(auth))) throw new NotFoundError('Paper not found');
+      const object = await deps.storage.get(paper.objectKey);
+      if (!object) throw new NotFoundError('Paper file not found');
+      return { ...object, filename: paper.filename };
+    },
+
+    async deletePaper(auth: AuthContext, id: string) {
+      const paper = await applicationsRepo.getPaper(id);
+      if (!paper || paper.ownerId !== auth.userId) throw new NotFoundError('Paper not found');
+      await ownOpenApplication(auth.userId, paper.applicationId);
+      await applicationsRepo.deletePaper(id);
+      await deps.storage.delete(paper.objectKey);
+      return { deleted: true as const };
+    },
+
+    async myApplications(userId: string) {
+      const apps = await applicationsRepo.listOf(userId);
+      return Promise.all(apps.map(async (a) => applicationView(a, await applicationsRepo.papersOf(a.id))));
+    },
+
+    // NEEDS_INFO -> SUBMITTED, by the applicant once the papers are fixed.
+    async resubmit(userId: string, applicationId: string) {
+      const t = now();
+      const app = await authRepo.run(async (tx) => {
+        const current = await applicationsRepo.txGet(tx, applicationId);
+        if (!current || current.userId !== userId) throw new NotFoundError('Application not found');
+        assertTransition(current.status, 'SUBMITTED', 'APPLICANT');
+        const next: ApplicationRecord = {
+          ...current,
+          status: 'SUBMITTED',
+          updatedAt: t,
+          history: [...current.history, { status: 'SUBMITTED', at: t, by: userId, reason: null }],
+        };
+        applicationsRepo.txSave(tx, next);
+        return next;
+      });
+      return applicationView(app, await applicationsRepo.papersOf(app.id));
+    },
+
+    async list(kind: ApplicationKind, filter: { status?: ApplicationStatus; limit: number; cursor?: string }) {
+      const page = await applicationsRepo.list(kind, filter);
+      const items = await Promise.all(page.items.map(async (a) => applicationView(a, await applicationsRepo.papersOf(a.id))));
+      return { applications: items, nextCursor: page.nextCursor };
+    },
+
+    async get(kind: ApplicationKind, id: string) {
+      const app = await applicationsRepo.get(id);
+      if (!app || app.kind !== kind) throw new NotFoundError('Application not found');
+      return applicationView(app, await applicationsRepo.papersOf(id));
+    },
+
+    // An administrator's decision. Approval needs complete papers and grants roles atomically with
+    // the kind-specific records (driver profile, partner) that `grant` writes.
+    async decide(kind: ApplicationKind, id: string, decision: Decision, adminId: string, grant: (app: ApplicationRecord) => Grant) {
+      if (decision.status !== 'APPROVED' && !decision.reason) {
+        throw new BadRequestError('A reason is required to reject or to ask for more information', [{ field: 'body.reason', message: 'is required' }]);
+      }
+      const t = now();
+      const app = await authRepo.run(async (tx) => {
+        const current = await applicationsRepo.txGet(tx, id);
+        if (!current || current.kind !== kind) throw new NotFoundError('Application not found');
+        assertTransition(current.status, decision.status, 'ADMIN');
+        const next: ApplicationRecord = {
+          ...current,
+          status: decision.status,
+          reason: decision.reason ?? null,
+          reviewedBy: adminId,
+          reviewedAt: t,
+          updatedAt: t,
+          history: [...current.history, { status: decision.status, at: t, by: adminId, reason: decision.reason ?? null }],
+        };
+        if (decision.status !== 'APPROVED') {
+          applicationsRepo.txSave(tx, next);
+          return next;
+        }
+        const missing = missingPapers(kind, (await applicationsRepo.txPapersOf(tx, id)).map((p) => p.kind));
+        if (missing.length > 0) throw new ConflictError(`Papers incomplete: missing ${missing.join(', ')}`, { missingPapers: missing });
+        const user = await usersRepo.txGet(tx, current.userId);
+        if (!user) throw new ConflictError('The applicant account no longer exists');
+        const granted = grant(current);
+        const roles = normalizeRoles([...user.roles, ...granted.roles]);
+        const approved: ApplicationRecord = { ...next, grantedRoles: granted.roles, details: { ...current.details, ...(granted.details ?? {}) } };
+        granted.write(tx, approved, t);
+        usersRepo.txSave(tx, { ...user, roles, updatedAt: t });
+        applicationsRepo.txSave(tx, approved);
+        return approved;
+      });
+      return applicationView(app, await applicationsRepo.papersOf(app.id));
+    },
+  };
+}
+
+export type KycService = ReturnType<typeof createKycService>;

@@ -1,0 +1,54 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import { db } from '../../platform/firebase/firebase';
+import type { MemberRecord, PartnerRecord } from './partners.model';
+
+export const PARTNERS = 'partners';
+export const PARTNER_MEMBERS = 'partner_members';
+const partners = () => db().collection(PARTNERS);
+const members = () => db().collection(PARTNER_MEMBERS);
+const memberId = (partnerId: string, userId: string) => `${partnerId}_${userId}`;
+
+export const partnersRepo = {
+  newId: () => partners().doc().id,
+  async get(id: string): Promise<PartnerRecord | undefined> {
+    const snap = await partners().doc(id).get();
+    return snap.exists ? ({ ...snap.data(), id } as PartnerRecord) : undefined;
+  },
+  async txGet(tx: Transaction, id: string): Promise<PartnerRecord | undefined> {
+    const snap = await tx.get(partners().doc(id));
+    return snap.exists ? ({ ...snap.data(), id } as PartnerRecord) : undefined;
+  },
+  txCreate(tx: Transaction, partner: PartnerRecord): void {
+    const { id, ...data } = partner;
+    tx.create(partners().doc(id), data);
+  },
+  txActivate(tx: Transaction, id: string, now: number): void {
+    tx.update(partners().doc(id), { status: 'ACTIVE', approvedAt: now, updatedAt: now });
+  },
+  async txMember(tx: Transaction, partnerId: string, userId: string): Promise<MemberRecord | undefined> {
+    const snap = await tx.get(members().doc(memberId(partnerId, userId)));
+    return snap.exists ? (snap.data() as MemberRecord) : undefined;
+  },
+  async txStaffMembershipsOf(tx: Transaction, userId: string): Promise<MemberRecord[]> {
+    const snap = await tx.get(members().where('userId', '==', userId).where('role', '==', 'STAFF'));
+    return snap.docs.map((d) => d.data() as MemberRecord);
+  },
+  txAddMember(tx: Transaction, member: MemberRecord): void {
+    tx.create(members().doc(memberId(member.partnerId, member.userId)), member);
+  },
+  txRemoveMember(tx: Transaction, partnerId: string, userId: string): void {
+    tx.delete(members().doc(memberId(partnerId, userId)));
+  },
+  async membersOf(partnerId: string): Promise<MemberRecord[]> {
+    const snap = await members().where('partnerId', '==', partnerId).get();
+    return snap.docs.map((d) => d.data() as MemberRecord).sort((a, b) => a.createdAt - b.createdAt);
+  },
+  async membershipsOf(userId: string): Promise<MemberRecord[]> {
+    const snap = await members().where('userId', '==', userId).get();
+    return snap.docs.map((d) => d.data() as MemberRecord);
+  },
+  async ownedBy(userId: string): Promise<PartnerRecord[]> {
+    const snap = await partners().where('ownerId', '==', userId).get();
+    return snap.docs.map((d) => ({ ...d.data(), id: d.id }) as PartnerRecord);
+  },
+};

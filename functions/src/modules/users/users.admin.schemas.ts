@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { AdminPermissionSchema, HatSchema, HATS, RoleSchema, ROLES } from '../../platform/auth/roles';
+import { EmailSchema, PhoneSchema } from '../auth/auth.schemas';
+import { UserProfileSchema } from './users.schemas';
+
+export const AdminUserSchema = UserProfileSchema.extend({
+  disabledAt: z.string().nullable(),
+}).meta({ id: 'AdminUser', description: 'An account as administrators see it (never the password hash).' });
+
+const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const UsersListQuerySchema = z.object({
+  role: RoleSchema.optional(),
+  hat: HatSchema.optional(),
+  disabled: booleanQuery.optional().describe('true: locked accounts only; false: active only'),
+  q: z.string().trim().min(2).max(50).optional().describe('Prefix of the email, its local part, a name word or the phone'),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(128).optional().describe('nextCursor of the previous page'),
+});
+
+export const UsersListSchema = z
+  .object({ users: z.array(AdminUserSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'AdminUserList', description: 'Newest first. A page may hold fewer than `limit` when filters combine; follow nextCursor.' });
+
+const countsOf = <T extends readonly string[]>(keys: T) => z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<T[number], z.ZodNumber>);
+
+export const UsersOverviewSchema = z
+  .object({
+    total: z.number().int(),
+    disabled: z.number().int(),
+    byRole: countsOf(ROLES),
+    byHat: countsOf(HATS),
+    pendingApplications: z.object({ DRIVER: z.number().int(), PARTNER: z.number().int() }).describe('SUBMITTED or NEEDS_INFO'),
+  })
+  .meta({ id: 'UsersOverview' });
+
+export const CreateUserBodySchema = z
+  .object({
+    hat: HatSchema.describe('App the account is made for; sets the default roles (CON: USER, PAR: +PARTNER_OWNER, DRV: +DRIVER, ADM: +ADMIN)'),
+    email: EmailSchema.optional(),
+    phone: PhoneSchema.optional(),
+    fullName: z.string().trim().min(1).max(100).optional(),
+    roles: z.array(RoleSchema).min(1).optional().describe('Instead of the default; USER is always kept; must unlock `hat`'),
+  })
+  .refine((b) => b.email !== undefined || b.phone !== undefined, { message: 'email or phone is required', path: ['email'] })
+  .meta({ id: 'AdminCreateUserBody', description: 'The account signs in with email OTP (or phone OTP); no password is set.' });
+
+export const UpdateUserBodySchema = z
+  .object({
+    fullName: z.string().trim().min(1).max(100).optional(),
+    phone: PhoneSchema.nullable().optional().describe('null removes the phone'),
+    permissions: z.array(AdminPermissionSchema).optional().describe('ADMIN accounts: empty = every permission'),
+    disabled: z.boolean().optional().describe('true locks sign-in and revokes every session; false unlocks'),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'at least one field is required' })
+  .meta({ id: 'AdminUpdateUserBody' });
+
+export const SetRolesBodySchema = z
+  .object({ roles: z.array(RoleSchema).min(1).max(ROLES.length) })
+  .meta({ id: 'AdminSetRolesBody', description: 'The complete role list (USER is always kept). Takes effect on the next request of every session.' });
+
+export const UserIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
+
+export const LockResultSchema = z
+  .object({ user: AdminUserSchema, sessionsRevoked: z.number().int() })
+  .meta({ id: 'AdminLockResult' });
