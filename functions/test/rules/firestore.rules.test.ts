@@ -53,7 +53,8 @@ describe('firestore.rules', () => {
   });
 
   // Accounts hold password hashes; sessions, codes and identities are the API's alone (firebase-admin).
-  it.each(['users/alice', 'auth_sessions/s1', 'auth_otps/LOGIN:abc', 'user_emails/alice@example.com', 'user_identities/google:1', 'auth_locks/alice', 'rate_limits/x'])(
+  it.each(['users/alice', 'auth_sessions/s1', 'auth_otps/LOGIN:abc', 'user_emails/alice@example.com', 'user_identities/google:1', 'auth_locks/alice', 'rate_limits/x',
+    'applications/a1', 'kyc_papers/p1', 'driver_profiles/alice', 'partners/p1', 'partner_members/p1_alice'])(
     'even the owner cannot read or write %s from a client',
     async (p) => {
       const alice = env.authenticatedContext('alice').firestore();

@@ -42,8 +42,10 @@ describe('OpenAPI generation', () => {
     ['post', '/auth/otp/send'], ['post', '/auth/otp/verify'], ['post', '/auth/refresh'], ['post', '/auth/google'],
     ['post', '/auth/password/forgot'], ['post', '/auth/password/reset'], ['post', '/auth/2fa/email/enable'],
     ['get', '/auth/2fa/status'], ['get', '/auth/sessions'], ['get', '/auth/me'], ['get', '/users/me'], ['get', '/users/me/hats'],
+    ['get', '/users/admin/overview'], ['get', '/users/admin'], ['post', '/users/admin'], ['patch', '/users/admin/{id}'],
+    ['patch', '/users/admin/{id}/roles'], ['delete', '/users/admin/{id}'], ['patch', '/driver/admin/applications/{id}'], ['post', '/driver/register'],
   ];
-  const PUBLIC = ['/auth/register', '/register', '/auth/login/password', '/auth/login', '/login', '/auth/login/password/2fa',
+  const PUBLIC = ['/driver/register', '/auth/register', '/register', '/auth/login/password', '/auth/login', '/login', '/auth/login/password/2fa',
     '/auth/email/otp/send', '/auth/email/otp/verify', '/auth/otp/send', '/auth/otp/verify', '/auth/refresh', '/auth/google',
     '/auth/password/forgot', '/auth/password/reset'];
 
@@ -53,6 +55,17 @@ describe('OpenAPI generation', () => {
     expect(op.security).toEqual(PUBLIC.includes(p) ? [] : [{ bearerAuth: [] }]);
     if (method === 'post') expect(op.requestBody.content['application/json'].schema).toBeDefined();
     if (PUBLIC.includes(p)) expect(op.responses['429']).toBeDefined();
+    if (p.includes('/admin')) expect(op.responses['403']).toBeDefined();
+  });
+
+  it('documents the admin bodies of the spec and the multipart paper upload', () => {
+    const schemas = doc.components.schemas;
+    expect(schemas.AdminCreateUserBody.required).toEqual(['hat']);
+    expect(Object.keys(schemas.AdminCreateUserBody.properties)).toEqual(['hat', 'email', 'phone', 'fullName', 'roles']);
+    expect(schemas.DriverDecisionBody.properties.capabilities.items).toEqual({ $ref: '#/components/schemas/DriverCapability' });
+    expect(schemas.DriverCapability.enum).toEqual(['RIDE', 'COURIER', 'DELIVERY', 'SCHOOL_TRIP']);
+    expect(doc.paths['/kyc/papers'].post.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/UploadPaperForm' });
+    expect(Object.keys(doc.paths['/kyc/papers/{id}/file'].get.responses['200'].content)).toEqual(['image/jpeg', 'image/png', 'image/webp', 'application/pdf']);
   });
 
   it('documents the register body, login union and the mailSent flag', () => {

@@ -2,7 +2,7 @@ import type { ApiModule } from '../../platform/http/module';
 import { defineRoute } from '../../platform/http/route';
 import { AUTH_RATE_LIMITS } from '../auth/auth.routes';
 import { createAuthServices } from '../auth/auth.wiring';
-import { ApplicationListQuerySchema, ApplicationListSchema, ApplicationSchema, IdParamsSchema } from '../kyc/kyc.schemas';
+import { applicationReviewRoutes } from '../kyc/review.routes';
 import { kycService } from '../kyc/kyc.routes';
 import {
   DriverDecisionBodySchema,
@@ -33,42 +33,15 @@ export const driverModule: ApiModule = {
         response: { description: 'The open application.', schema: DriverRegisterResponseSchema },
         handler: ({ body }) => drivers.register(body),
       }),
-      defineRoute({
-        method: 'get',
-        path: '/driver/admin/applications',
+      ...applicationReviewRoutes({
+        kind: 'DRIVER',
         tag: 'driver',
-        summary: 'Driver applications (newest first)',
-        auth: ['ADMIN'],
-        permission: 'applications.review',
-        request: { query: ApplicationListQuerySchema },
-        response: { description: 'A page of applications with their papers.', schema: ApplicationListSchema },
-        handler: ({ query }) => kyc.list('DRIVER', query),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/driver/admin/applications/:id',
-        tag: 'driver',
-        summary: 'One driver application',
-        auth: ['ADMIN'],
-        permission: 'applications.review',
-        errors: [404],
-        request: { params: IdParamsSchema },
-        response: { description: 'The application with its papers.', schema: ApplicationSchema },
-        handler: ({ params }) => kyc.get('DRIVER', params.id),
-      }),
-      defineRoute({
-        method: 'patch',
-        path: '/driver/admin/applications/:id',
-        tag: 'driver',
-        summary: 'Approve, reject or send back a driver application',
-        description:
+        basePath: '/driver/admin/applications',
+        kyc,
+        decisionBody: DriverDecisionBodySchema,
+        decisionDescription:
           'APPROVED needs every required paper (409 otherwise) and grants DRIVER with `capabilities` (default RIDE, COURIER, DELIVERY) on the driver profile. REJECTED and NEEDS_INFO need a reason. Illegal transitions: 409.',
-        auth: ['ADMIN'],
-        permission: 'applications.review',
-        errors: [404, 409],
-        request: { params: IdParamsSchema, body: DriverDecisionBodySchema },
-        response: { description: 'The application after the decision.', schema: ApplicationSchema },
-        handler: ({ params, body, auth }) => drivers.decide(params.id, body, auth!.userId),
+        decide: (id, body, adminId) => drivers.decide(id, body, adminId),
       }),
       defineRoute({
         method: 'get',

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { ApiModule } from '../../platform/http/module';
 import { defineRoute } from '../../platform/http/route';
 import { createMailer } from '../../platform/mail/mailer';
-import { ApplicationListQuerySchema, ApplicationListSchema, ApplicationSchema, DeletedSchema, IdParamsSchema } from '../kyc/kyc.schemas';
+import { ApplicationSchema, DeletedSchema } from '../kyc/kyc.schemas';
+import { applicationReviewRoutes } from '../kyc/review.routes';
 import { kycService } from '../kyc/kyc.routes';
 import {
   AddStaffBodySchema,
@@ -42,41 +43,15 @@ export const partnersModule: ApiModule = {
         response: { description: 'Owned (any status) and staff memberships.', schema: z.object({ partners: z.array(PartnerSchema) }) },
         handler: async ({ auth }) => ({ partners: await partners.mine(auth!.userId) }),
       }),
-      defineRoute({
-        method: 'get',
-        path: '/partners/admin/applications',
+      ...applicationReviewRoutes({
+        kind: 'PARTNER',
         tag: 'partners',
-        summary: 'Partner applications (newest first)',
-        auth: ['ADMIN'],
-        permission: 'applications.review',
-        request: { query: ApplicationListQuerySchema },
-        response: { description: 'A page of applications with their papers.', schema: ApplicationListSchema },
-        handler: ({ query }) => kyc.list('PARTNER', query),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/partners/admin/applications/:id',
-        tag: 'partners',
-        summary: 'One partner application',
-        auth: ['ADMIN'],
-        permission: 'applications.review',
-        errors: [404],
-        request: { params: IdParamsSchema },
-        response: { description: 'The application with its papers.', schema: ApplicationSchema },
-        handler: ({ params }) => kyc.get('PARTNER', params.id),
-      }),
-      defineRoute({
-        method: 'patch',
-        path: '/partners/admin/applications/:id',
-        tag: 'partners',
-        summary: 'Approve, reject or send back a partner application',
-        description: 'APPROVED needs every required paper (409 otherwise), activates the partner and grants PARTNER_OWNER (+ LANDLORD / DOCTOR by business type). Illegal transitions: 409.',
-        auth: ['ADMIN'],
-        permission: 'applications.review',
-        errors: [404, 409],
-        request: { params: IdParamsSchema, body: PartnerDecisionBodySchema },
-        response: { description: 'The application after the decision.', schema: ApplicationSchema },
-        handler: ({ params, body, auth }) => partners.decide(params.id, body, auth!.userId),
+        basePath: '/partners/admin/applications',
+        kyc,
+        decisionBody: PartnerDecisionBodySchema,
+        decisionDescription:
+          'APPROVED needs every required paper (409 otherwise), activates the partner and grants PARTNER_OWNER (+ LANDLORD / DOCTOR by business type). REJECTED and NEEDS_INFO need a reason. Illegal transitions: 409.',
+        decide: (id, body, adminId) => partners.decide(id, body, adminId),
       }),
       defineRoute({
         method: 'get',

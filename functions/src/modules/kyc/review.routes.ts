@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import type { ApiTag } from '../../platform/openapi/tags';
+import type { ApplicationKind } from './applications.model';
+import { ApplicationListQuerySchema, ApplicationListSchema, ApplicationSchema, IdParamsSchema } from './kyc.schemas';
+import type { KycService } from './kyc.service';
+
+// The administrators' review routes of one application kind: list, read, decide.
+export function applicationReviewRoutes<TDecision>(opts: {
+  kind: ApplicationKind;
+  tag: ApiTag;
+  basePath: string;
+  kyc: KycService;
+  decisionBody: z.ZodType<TDecision>;
+  decisionDescription: string;
+  decide(id: string, decision: TDecision, adminId: string): Promise<unknown>;
+}): AnyRoute[] {
+  const label = opts.kind === 'DRIVER' ? 'driver' : 'partner';
+  const admin = { tag: opts.tag, auth: ['ADMIN' as const], permission: 'applications.review' as const };
+  return [
+    defineRoute({
+      ...admin,
+      method: 'get',
+      path: opts.basePath,
+      summary: `${label[0].toUpperCase()}${label.slice(1)} applications (newest first)`,
+      request: { query: ApplicationListQuerySchema },
+      response: { description: 'A page of applications with their papers.', schema: ApplicationListSchema },
+      handler: ({ query }) => opts.kyc.list(opts.kind, query),
+    }),
+    defineRoute({
+      ...admin,
+      method: 'get',
+      path: `${opts.basePath}/:id`,
+      summary: `One ${label} application`,
+      errors: [404],
+      request: { params: IdParamsSchema },
+      response: { description: 'The application with its papers.', schema: ApplicationSchema },
+      handler: ({ params }) => opts.kyc.get(opts.kind, params.id),
+    }),
+    defineRoute({
+      ...admin,
+      method: 'patch',
+      path: `${opts.basePath}/:id`,
+      summary: `Approve, reject or send back a ${label} application`,
+      description: opts.decisionDescription,
+      errors: [404, 409],
+      request: { params: IdParamsSchema, body: opts.decisionBody },
+      response: { description: 'The application after the decision.', schema: ApplicationSchema },
+      handler: ({ params, body, auth }) => opts.decide(params.id, body, auth!.userId) as Promise<z.output<typeof ApplicationSchema>>,
+    }),
+  ];
+}

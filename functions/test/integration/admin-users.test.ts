@@ -1,0 +1,172 @@
+import { randomInt } from 'node:crypto';
+import { adminTokens, emailOtpLogin, registerVerified, type Tokens } from '../helpers/accounts';
+import { call, PASSWORD, uniqueEmail } from '../helpers/api';
+import { requireEmulators } from '../helpers/emulators';
+
+beforeAll(requireEmulators);
+
+let admin: Tokens;
+let user: Tokens & { email: string };
+let partnerOwner: Tokens & { email: string };
+beforeAll(async () => {
+  admin = await adminTokens();
+  user = await registerVerified();
+  partnerOwner = await registerVerified();
+  await call('PATCH', `/users/admin/${partnerOwner.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER', 'PARTNER_OWNER'] } });
+});
+
+const phone = () => `+8493${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
+
+describe('admin routes: 401 anonymous, 403 USER and PARTNER_OWNER, 2xx ADMIN', () => {
+  const routes: Array<[string, string, () => unknown]> = [
+    ['GET', '/users/admin/overview', () => undefined],
+    ['GET', '/users/admin', () => undefined],
+    ['POST', '/users/admin', () => ({ hat: 'CON', email: uniqueEmail('made') })],
+    ['GET', '/users/admin/{user}', () => undefined],
+    ['PATCH', '/users/admin/{user}', () => ({ fullName: 'Renamed' })],
+    ['PATCH', '/users/admin/{user}/roles', () => ({ roles: ['USER'] })],
+    ['DELETE', '/users/admin/{target}', () => undefined],
+    ['GET', '/driver/admin/applications', () => undefined],
+    ['GET', '/partners/admin/applications', () => undefined],
+  ];
+  it.each(routes)('%s %s', async (method, template, body) => {
+    const target = await registerVerified();
+    const path = template.replace('{user}', user.user.id).replace('{target}', target.user.id);
+    expect((await call(method, path, { body: body() })).status).toBe(401);
+    expect((await call(method, path, { token: user.accessToken, body: body() })).status).toBe(403);
+    expect((await call(method, path, { token: partnerOwner.accessToken, body: body() })).status).toBe(403);
+    const ok = await call(method, path, { token: admin.accessToken, body: body() });
+    expect([200, 201]).toContain(ok.status);
+  });
+
+  it('PATCH /driver/admin/applications/:id: 401, 403, 403, then 404 for ADMIN on an unknown id', async () => {
+    const path = '/driver/admin/applications/unknown';
+    const body = { status: 'APPROVED' };
+    expect((await call('PATCH', path, { body })).status).toBe(401);
+    expect((await call('PATCH', path, { token: user.accessToken, body })).status).toBe(403);
+    expect((await call('PATCH', path, { token: partnerOwner.accessToken, body })).status).toBe(403);
+    expect((await call('PATCH', path, { token: admin.accessToken, body })).status).toBe(404);
+  });
+});
+
+describe('roles', () => {
+  it.each([['COURIER'], ['FOOD_DRIVER'], ['SCHOOL_DRIVER'], ['admin']])('refuses the role value %s with 400', async (role) => {
+    const res = await call('PATCH', `/users/admin/${user.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER', role] } });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].field).toBe('body.roles.1');
+    expect((await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'CON', email: uniqueEmail('r'), roles: [role] } })).status).toBe(400);
+  });
+
+  it('a role change applies to existing tokens at once, and hats follow', async () => {
+    const target = await registerVerified();
+    expect((await call('GET', '/health/admin/env', { token: target.accessToken })).status).toBe(403);
+    const granted = await call('PATCH', `/users/admin/${target.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
+    expect(granted.body).toMatchObject({ roles: ['USER', 'ADMIN'], hats: ['CON', 'ADM'] });
+    expect((await call('GET', '/health/admin/env', { token: target.accessToken })).status).toBe(200);
+    const driver = await call('PATCH', `/users/admin/${target.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER', 'DRIVER'] } });
+    expect(driver.body.hats).toEqual(['DRV']);
+    expect((await call('GET', '/health/admin/env', { token: target.accessToken })).status).toBe(403);
+    expect((await call('GET', '/users/me/hats', { token: target.accessToken })).body.unlocked).toEqual(['DRV']);
+    // A DRIVER set by an admin gets a driver profile with the default capabilities.
+    expect((await call('GET', '/driver/me', { token: target.accessToken })).body.capabilities).toEqual(['RIDE', 'COURIER', 'DELIVERY']);
+  });
+});
+
+describe('administration of accounts', () => {
+  it('creates accounts per hat with default roles; needs email or phone; refuses duplicates and roles that do not unlock the hat', async () => {
+    const email = uniqueEmail('ops');
+    const made = await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'PAR', email, fullName: 'Ops Person' } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ email, name: 'Ops Person', roles: ['USER', 'PARTNER_OWNER'], hats: ['CON', 'PAR'], status: 'ACTIVE', hasPassword: false });
+    // The account signs in with email OTP, which verifies the email.
+    const login = await emailOtpLogin(email, 'PAR');
+    expect(login.user).toMatchObject({ id: made.body.id, emailVerified: true });
+
+    const byPhone = await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'DRV', phone: phone() } });
+    expect(byPhone.body).toMatchObject({ email: null, roles: ['USER', 'DRIVER'], phoneVerified: true });
+    expect((await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'CON' } })).status).toBe(400);
+    expect((await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'CON', email } })).status).toBe(409);
+    expect((await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'ADM', email: uniqueEmail('x'), roles: ['USER'] } })).status).toBe(400);
+    expect((await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'XYZ', email: uniqueEmail('x') } })).status).toBe(400);
+  });
+
+  it('lists with filters, search and cursor pages', async () => {
+    const name = `Zebulon${randomInt(0, 1e6)}`;
+    const a = await registerVerified({ name: `${name} Alpha` });
+    await registerVerified({ name: `${name} Beta` });
+    const found = await call('GET', `/users/admin?q=${name.toLowerCase()}`, { token: admin.accessToken });
+    expect(found.body.users.map((u: { name: string }) => u.name).sort()).toEqual([`${name} Alpha`, `${name} Beta`]);
+    const byEmail = await call('GET', `/users/admin?q=${encodeURIComponent(a.email.slice(0, 12))}`, { token: admin.accessToken });
+    expect(byEmail.body.users.map((u: { id: string }) => u.id)).toContain(a.user.id);
+    const page1 = await call('GET', `/users/admin?q=${name.toLowerCase()}&limit=1`, { token: admin.accessToken });
+    expect(page1.body.users).toHaveLength(1);
+    const page2 = await call('GET', `/users/admin?q=${name.toLowerCase()}&limit=1&cursor=${page1.body.nextCursor}`, { token: admin.accessToken });
+    expect(page2.body.users[0].id).not.toBe(page1.body.users[0].id);
+    const admins = await call('GET', '/users/admin?role=ADMIN&limit=100', { token: admin.accessToken });
+    expect(admins.body.users.every((u: { roles: string[] }) => u.roles.includes('ADMIN'))).toBe(true);
+    const drivers = await call('GET', '/users/admin?hat=DRV&limit=100', { token: admin.accessToken });
+    expect(drivers.body.users.every((u: { hats: string[] }) => u.hats.includes('DRV'))).toBe(true);
+    expect((await call('GET', '/users/admin?limit=1000', { token: admin.accessToken })).status).toBe(400);
+  });
+
+  it('overview counts roles, hats, disabled accounts and pending applications', async () => {
+    const res = await call('GET', '/users/admin/overview', { token: admin.accessToken });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBeGreaterThan(2);
+    expect(res.body.byRole.USER).toBe(res.body.total);
+    expect(res.body.byRole.ADMIN).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(res.body.byHat)).toEqual(['CON', 'PAR', 'DRV', 'ADM']);
+    expect(res.body.pendingApplications).toEqual({ DRIVER: expect.any(Number), PARTNER: expect.any(Number) });
+  });
+
+  it('DELETE locks: the record stays and stays listed, sign-in and old tokens are refused; unlocking restores sign-in', async () => {
+    const target = await registerVerified();
+    const locked = await call('DELETE', `/users/admin/${target.user.id}`, { token: admin.accessToken });
+    expect(locked.status).toBe(200);
+    expect(locked.body).toMatchObject({ user: { id: target.user.id, disabled: true }, sessionsRevoked: 1 });
+    expect((await call('GET', '/users/me', { token: target.accessToken })).status).toBe(401);
+    expect((await call('POST', '/auth/refresh', { body: { refreshToken: target.refreshToken } })).status).toBe(401);
+    expect((await call('POST', '/auth/login/password', { body: { email: target.email, password: PASSWORD } })).status).toBe(403);
+    expect((await call('GET', `/users/admin/${target.user.id}`, { token: admin.accessToken })).body.disabled).toBe(true);
+    const listed = await call('GET', '/users/admin?disabled=true&limit=100', { token: admin.accessToken });
+    expect(listed.body.users.map((u: { id: string }) => u.id)).toContain(target.user.id);
+    await call('PATCH', `/users/admin/${target.user.id}`, { token: admin.accessToken, body: { disabled: false } });
+    expect((await call('POST', '/auth/login/password', { body: { email: target.email, password: PASSWORD } })).status).toBe(200);
+  });
+
+  it('PATCH sets profile and permissions; an admin restricted to other permissions gets 403 on user administration', async () => {
+    const helper = await registerVerified();
+    await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
+    const restricted = await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { fullName: 'Reviewer', permissions: ['applications.review'] } });
+    expect(restricted.body).toMatchObject({ name: 'Reviewer', permissions: ['applications.review'] });
+    expect((await call('GET', '/users/admin', { token: helper.accessToken })).status).toBe(403);
+    expect((await call('GET', '/driver/admin/applications', { token: helper.accessToken })).status).toBe(200);
+    expect((await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { permissions: ['root'] } })).status).toBe(400);
+    expect((await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: {} })).status).toBe(400);
+    expect((await call('PATCH', '/users/admin/nobody', { token: admin.accessToken, body: { fullName: 'x' } })).status).toBe(404);
+    await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+  });
+});
+
+describe('the last ADMIN', () => {
+  it('cannot be demoted or locked; once another admin exists it can', async () => {
+    // Leave exactly one active admin: demote every other one (restored at the end).
+    const others = (await call('GET', '/users/admin?role=ADMIN&disabled=false&limit=100', { token: admin.accessToken })).body.users
+      .map((u: { id: string }) => u.id)
+      .filter((id: string) => id !== admin.user.id);
+    for (const id of others) await call('PATCH', `/users/admin/${id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+    try {
+      expect((await call('PATCH', `/users/admin/${admin.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } })).status).toBe(409);
+      expect((await call('DELETE', `/users/admin/${admin.user.id}`, { token: admin.accessToken })).status).toBe(409);
+      expect((await call('PATCH', `/users/admin/${admin.user.id}`, { token: admin.accessToken, body: { disabled: true } })).status).toBe(409);
+      expect((await call('GET', '/users/me', { token: admin.accessToken })).body.roles).toContain('ADMIN');
+
+      const second = await registerVerified();
+      await call('PATCH', `/users/admin/${second.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
+      const demoted = await call('PATCH', `/users/admin/${second.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+      expect(demoted.status).toBe(200);
+    } finally {
+      for (const id of others) await call('PATCH', `/users/admin/${id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
+    }
+  });
+});
