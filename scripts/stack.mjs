@@ -152,6 +152,10 @@ async function test() {
   const jest = (projects, out) =>
     `"${process.execPath}" "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects.join(' ')} --runInBand --json --outputFile "${out}"`;
 
+  log('sound pack check (re-measures assets/sounds) …');
+  const soundsOut = path.join(resultsDir, 'sounds.json');
+  run(process.execPath, [path.join(repoRoot, 'scripts', 'sounds', 'check.mjs'), `--json=${soundsOut}`]);
+
   log('unit tests …');
   const unitOut = path.join(resultsDir, 'unit.json');
   run('sh', ['-c', jest(['unit'], unitOut)]);
@@ -168,12 +172,13 @@ async function test() {
     sinks?.kill();
   }
 
+  const sounds = fs.existsSync(soundsOut) ? JSON.parse(fs.readFileSync(soundsOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'sound check did not run' };
   const unit = readJestResults(unitOut);
   const emu = readJestResults(emuOut);
-  const passed = unit.passed + emu.passed;
-  const failed = unit.failed + emu.failed;
-  for (const crash of [unit.crashed, emu.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
-  log(`unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`);
+  const passed = sounds.passed + unit.passed + emu.passed;
+  const failed = sounds.failed + unit.failed + emu.failed;
+  for (const crash of [sounds.crashed, unit.crashed, emu.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
+  log(`sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`);
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
 }
