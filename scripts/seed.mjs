@@ -1,6 +1,7 @@
 // Writes the seed data into the running emulators (run through `npm run seed:export`, which exports
 // the result to emulator-data/ for `npm start` to import). Idempotent: fixed ids, set() not add().
 import { createRequire } from 'node:module';
+import { DEV_ADMIN } from './lib/dev-accounts.mjs';
 import { functionsDir, log, PROJECT_ID } from './lib/util.mjs';
 
 const require = createRequire(`${functionsDir}/package.json`);
@@ -11,10 +12,29 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
   throw new Error('FIRESTORE_EMULATOR_HOST is not set: run this through `npm run seed:export`, never against a real project');
 }
 
-const SEED_VERSION = 1;
+const SEED_VERSION = 2;
+
+// The local administrator (emulator data only; also listed in ADMIN_EMAILS by `npm start`): signs in
+// with this password, e.g. for `npm run sounds:upload`. Built with the API's own account model.
+const { newUserRecord, queryFields } = require(`${functionsDir}/lib/modules/users/users.model.js`);
+const bcrypt = require('bcryptjs');
+const now = Date.parse('2026-01-01T00:00:00Z');
+const admin = newUserRecord({
+  id: DEV_ADMIN.id,
+  email: DEV_ADMIN.email,
+  name: DEV_ADMIN.name,
+  passwordHash: bcrypt.hashSync(DEV_ADMIN.password, 10),
+  emailVerified: true,
+  provider: 'password',
+  now,
+  roles: ['USER', 'ADMIN'],
+});
+const { id: adminId, ...adminData } = admin;
 
 // Documents by collection. Feature modules add their seed rows here.
 const seed = {
+  users: { [adminId]: { ...adminData, ...queryFields(admin) } },
+  user_emails: { [DEV_ADMIN.email]: { userId: adminId, createdAt: now } },
   meta: {
     seed: {
       version: SEED_VERSION,

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { repoRoot } from '../lib/util.mjs';
 
-export const PACK_DIR = path.join(repoRoot, 'assets', 'sounds');
+// SOUNDS_DIR points the tools at another folder (the checker's own tests use a damaged copy).
+export const PACK_DIR = process.env.SOUNDS_DIR ? path.resolve(process.env.SOUNDS_DIR) : path.join(repoRoot, 'assets', 'sounds');
 export const MANIFEST_COLUMNS = 'filename,duration_sec,lufs,loop,notes';
 
 const csvField = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));

@@ -4,7 +4,8 @@ import { healthModule } from './health/health.routes';
 import { usersModule } from './users/users.routes';
 import { driverModule } from './driver/driver.routes';
 import { kycModule } from './kyc/kyc.routes';
+import { mediaModule } from './media/media.routes';
 import { partnersModule } from './partners/partners.routes';
 
 // Every feature module mounted under /api/v1, one per API tag.
-export const apiModules: ApiModule[] = [healthModule, authModule, usersModule, kycModule, driverModule, partnersModule];
+export const apiModules: ApiModule[] = [healthModule, authModule, usersModule, kycModule, driverModule, partnersModule, mediaModule];

@@ -1,6 +1,7 @@
 import { initializeApp, getApps } from 'firebase-admin/app';
 import { getFirestore } from 'firebase-admin/firestore';
 import { requireEmulators } from '../helpers/emulators';
+import { call } from '../helpers/api';
 
 beforeAll(requireEmulators);
 
@@ -9,6 +10,12 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection('meta').doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(1);
+    expect(snap.get('version')).toBe(2);
+  });
+
+  it('the local administrator signs in with its documented password', async () => {
+    const res = await call('POST', '/auth/login/password', { body: { email: 'admin@superapp.local', password: 'superapp-dev-admin' } });
+    expect(res.status).toBe(200);
+    expect(res.body.user.roles).toEqual(['USER', 'ADMIN']);
   });
 });

@@ -125,6 +125,8 @@ export const configSchema = z.object({
   JWT_SECRET: z.string({ error: 'is required' }).min(1, { message: 'is required' }),
   JWT_REFRESH_SECRET: z.string({ error: 'is required' }).min(1, { message: 'is required' }),
   MEDIA_MAX_FILES: positiveInt(10, 10),
+  MEDIA_MAX_FILE_BYTES: positiveInt(15 * 1024 * 1024, 32 * 1024 * 1024),
+  MEDIA_PRESIGN_TTL_SEC: positiveInt(15 * 60, 24 * 3600, 60),
   JSON_BODY_LIMIT_BYTES: positiveInt(100 * 1024, 10 * 1024 * 1024),
   LOG_REQUESTS: booleanSwitch(false),
 });

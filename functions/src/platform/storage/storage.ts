@@ -12,9 +12,14 @@ export interface StoredObject {
 
 export interface ObjectStorage {
   readonly driver: 'local' | 'gcs';
-  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** `downloadToken` makes the object readable at publicUrl(key, token). */
+  put(key: string, data: Buffer, contentType: string, downloadToken?: string): Promise<void>;
   get(key: string): Promise<StoredObject | undefined>;
   delete(key: string): Promise<void>;
+  /** local: served by the API (GET /media/files/...); gcs: a Firebase download-token URL. */
+  publicUrl(key: string, downloadToken: string): string;
+  /** gcs only: a V4 signed URL a client PUTs the bytes to. */
+  signedUploadUrl?(key: string, contentType: string, expiresAtMs: number): Promise<string>;
 }
 
 // Keys are built by the API (`kyc/<uid>/<id>`), never by clients; anything else is refused.
@@ -24,13 +29,14 @@ export function assertSafeKey(key: string): void {
   }
 }
 
-export function localStorage(root: string): ObjectStorage {
+export function localStorage(root: string, apiPublicUrl: string): ObjectStorage {
   const file = (key: string) => {
     assertSafeKey(key);
     return path.join(root, key);
   };
   return {
     driver: 'local',
+    publicUrl: (key, token) => `${apiPublicUrl}/api/v1/media/files/${key}?token=${encodeURIComponent(token)}`,
     async put(key, data, contentType) {
       const target = file(key);
       await fs.mkdir(path.dirname(target), { recursive: true });
@@ -61,9 +67,20 @@ export function cloudStorage(bucketName: string | undefined): ObjectStorage {
   const bucket = () => (bucketName ? storageAdmin().bucket(bucketName) : storageAdmin().bucket());
   return {
     driver: 'gcs',
-    async put(key, data, contentType) {
+    async put(key, data, contentType, downloadToken) {
       assertSafeKey(key);
-      await bucket().file(key).save(data, { contentType, resumable: false });
+      const metadata = downloadToken ? { metadata: { firebaseStorageDownloadTokens: downloadToken } } : undefined;
+      await bucket().file(key).save(data, { contentType, resumable: false, metadata });
+    },
+    // The URL Firebase clients use for a token-protected object (the Storage emulator serves the same path).
+    publicUrl(key, token) {
+      const host = process.env.FIREBASE_STORAGE_EMULATOR_HOST ? `http://${process.env.FIREBASE_STORAGE_EMULATOR_HOST}` : 'https://firebasestorage.googleapis.com';
+      return `${host}/v0/b/${bucket().name}/o/${encodeURIComponent(key)}?alt=media&token=${encodeURIComponent(token)}`;
+    },
+    async signedUploadUrl(key, contentType, expiresAtMs) {
+      assertSafeKey(key);
+      const [url] = await bucket().file(key).getSignedUrl({ version: 'v4', action: 'write', expires: expiresAtMs, contentType });
+      return url;
     },
     async get(key) {
       assertSafeKey(key);
@@ -90,5 +107,5 @@ export function defaultLocalStorageDir(): string {
 export function createObjectStorage(config: Readonly<AppConfig>): ObjectStorage {
   return config.STORAGE_DRIVER === 'gcs'
     ? cloudStorage(config.STORAGE_BUCKET)
-    : localStorage(config.STORAGE_LOCAL_DIR ?? defaultLocalStorageDir());
+    : localStorage(config.STORAGE_LOCAL_DIR ?? defaultLocalStorageDir(), config.API_PUBLIC_URL);
 }

@@ -1,0 +1,65 @@
+// Accepted upload types (spec: all give kind AUDIO) and what a byte sniffer may report for each.
+export const AUDIO_TYPES = ['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm'] as const;
+export type AudioType = (typeof AUDIO_TYPES)[number];
+
+const SNIFFED_AS: Record<AudioType, readonly string[]> = {
+  'audio/mpeg': ['audio/mpeg'],
+  'audio/wav': ['audio/wav', 'audio/vnd.wave', 'audio/x-wav'],
+  'audio/x-wav': ['audio/wav', 'audio/vnd.wave', 'audio/x-wav'],
+  'audio/ogg': ['audio/ogg', 'audio/opus'],
+  'audio/mp4': ['audio/mp4', 'audio/x-m4a'],
+  'audio/aac': ['audio/aac'],
+  // WebM is one container for audio and video; sniffers report video/webm for both.
+  'audio/webm': ['audio/webm', 'video/webm'],
+};
+
+export const EXTENSION: Record<AudioType, string> = {
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/ogg': 'ogg',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/webm': 'webm',
+};
+
+export function isAudioType(type: string): type is AudioType {
+  return (AUDIO_TYPES as readonly string[]).includes(type);
+}
+
+// Content-Type parameters (e.g. "; codecs=opus") do not change the type.
+export function baseType(type: string): string {
+  return type.split(';')[0].trim().toLowerCase();
+}
+
+export function bytesMatch(declared: AudioType, sniffed: string | undefined): boolean {
+  return sniffed !== undefined && SNIFFED_AS[declared].includes(sniffed);
+}
+
+export const MEDIA_STATUSES = ['PENDING', 'READY', 'FAILED'] as const;
+export type MediaStatus = (typeof MEDIA_STATUSES)[number];
+
+// `media/{id}`
+export interface MediaRecord {
+  id: string;
+  ownerId: string;
+  objectKey: string;
+  publicUrl: string;
+  mimeType: AudioType;
+  sizeBytes: number;
+  kind: 'AUDIO';
+  status: MediaStatus;
+  downloadToken: string;
+  filename: string;
+  sha256: string | null;
+  source: 'upload' | 'presign';
+  uploadTokenHash: string | null;
+  uploadExpiresAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+// Exactly the spec's fields.
+export function toItem(m: MediaRecord) {
+  return { id: m.id, objectKey: m.objectKey, publicUrl: m.publicUrl, mimeType: m.mimeType, sizeBytes: m.sizeBytes, kind: m.kind, status: m.status };
+}

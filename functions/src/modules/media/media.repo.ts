@@ -1,0 +1,38 @@
+import { db } from '../../platform/firebase/firebase';
+import type { MediaRecord } from './media.model';
+
+export const MEDIA = 'media';
+const media = () => db().collection(MEDIA);
+
+export const mediaRepo = {
+  newId: () => media().doc().id,
+  async get(id: string): Promise<MediaRecord | undefined> {
+    const snap = await media().doc(id).get();
+    return snap.exists ? ({ ...snap.data(), id } as MediaRecord) : undefined;
+  },
+  async create(record: MediaRecord): Promise<void> {
+    const { id, ...data } = record;
+    await media().doc(id).create(data);
+  },
+  // All items of one upload in one batch: a multi-file upload is recorded whole or not at all.
+  async createAll(records: MediaRecord[]): Promise<void> {
+    const batch = db().batch();
+    for (const { id, ...data } of records) batch.create(media().doc(id), data);
+    await batch.commit();
+  },
+  async update(id: string, patch: Partial<MediaRecord>): Promise<void> {
+    await media().doc(id).update(patch);
+  },
+  async delete(id: string): Promise<void> {
+    await media().doc(id).delete();
+  },
+  async ofOwner(ownerId: string, filter: { sha256?: string; limit: number }): Promise<MediaRecord[]> {
+    let query = media().where('ownerId', '==', ownerId);
+    if (filter.sha256) query = query.where('sha256', '==', filter.sha256);
+    const snap = await query.get();
+    return snap.docs
+      .map((d) => ({ ...d.data(), id: d.id }) as MediaRecord)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, filter.limit);
+  },
+};

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import type { ApiModule } from '../../platform/http/module';
+import { parseMultipart } from '../../platform/http/multipart';
+import { readRawBody } from '../../platform/http/raw-body';
+import { defineRoute } from '../../platform/http/route';
+import { createObjectStorage } from '../../platform/storage/storage';
+import { DeletedSchema } from '../kyc/kyc.schemas';
+import { AUDIO_TYPES } from './media.model';
+import {
+  MediaFileParamsSchema,
+  MediaIdParamsSchema,
+  MediaItemSchema,
+  MediaListQuerySchema,
+  MultipleUploadFormSchema,
+  PresignBodySchema,
+  PresignResponseSchema,
+  ReceivedSchema,
+  SingleUploadFormSchema,
+  UploadTokenQuerySchema,
+} from './media.schemas';
+import { createMediaService } from './media.service';
+
+// Spec: bearer JWT with USER, ADMIN or PARTNER_* roles.
+const UPLOADERS = ['USER', 'ADMIN', 'PARTNER_OWNER', 'PARTNER_STAFF'] as const;
+
+export const mediaModule: ApiModule = {
+  name: 'media',
+  routes({ config }) {
+    const storage = createObjectStorage(config);
+    const media = createMediaService({
+      storage,
+      maxFileBytes: config.MEDIA_MAX_FILE_BYTES,
+      presignTtlSec: config.MEDIA_PRESIGN_TTL_SEC,
+      apiPublicUrl: config.API_PUBLIC_URL,
+    });
+    const limits = (field: string, maxFiles: number) => ({ fileFields: [field], maxFiles, maxFileBytes: config.MEDIA_MAX_FILE_BYTES });
+    const uploadErrors = 'Refusals store nothing: wrong or disguised type → 415; file over the size limit → 413; no file, wrong field or too many files → 400.';
+    return [
+      defineRoute({
+        method: 'post',
+        path: '/upload/single',
+        tag: 'media',
+        summary: 'Upload one audio file',
+        description: uploadErrors,
+        auth: UPLOADERS,
+        multipart: SingleUploadFormSchema,
+        response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
+        handler: async ({ req, auth }) => {
+          const { files } = await parseMultipart(req, limits('file', 1));
+          return (await media.upload(auth!.userId, files))[0];
+        },
+      }),
+      defineRoute({
+        method: 'post',
+        path: '/upload/multiple',
+        tag: 'media',
+        summary: `Upload up to ${config.MEDIA_MAX_FILES} audio files at once`,
+        description: `${uploadErrors} One refused file refuses the whole request.`,
+        auth: UPLOADERS,
+        multipart: MultipleUploadFormSchema,
+        response: { status: 201, description: 'One item per file, in order.', schema: z.array(MediaItemSchema) },
+        handler: async ({ req, auth }) => {
+          const { files } = await parseMultipart(req, limits('files', config.MEDIA_MAX_FILES));
+          return media.upload(auth!.userId, files);
+        },
+      }),
+      defineRoute({
+        method: 'post',
+        path: '/upload/presign',
+        tag: 'media',
+        summary: 'Start a direct upload: get a URL to PUT the bytes to',
+        description: `contentType must be audio/* and one of ${AUDIO_TYPES.join(', ')} (415 otherwise). PUT the bytes to upload.url with the given headers before upload.expiresAt, then POST completeUrl.`,
+        auth: UPLOADERS,
+        errors: [415],
+        request: { body: PresignBodySchema },
+        response: { status: 201, description: 'The PENDING item and where to upload.', schema: PresignResponseSchema },
+        handler: ({ body, auth }) => media.presign(auth!.userId, body),
+      }),
+      defineRoute({
+        method: 'put',
+        path: '/upload/presign/:id/content',
+        tag: 'media',
+        summary: 'Receive the bytes of a presigned upload (local storage)',
+        description: 'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type. With Cloud Storage the URL points at Google instead.',
+        auth: 'public',
+        errors: [404, 409, 413, 415],
+        request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },
+        response: { description: 'Stored; now POST the completeUrl.', schema: ReceivedSchema },
+        handler: async ({ params, query, req }) => media.receive(params.id, query.token, req.get('content-type'), await readRawBody(req, config.MEDIA_MAX_FILE_BYTES)),
+      }),
+      defineRoute({
+        method: 'post',
+        path: '/upload/presign/:id/complete',
+        tag: 'media',
+        summary: 'Confirm a presigned upload',
+        description: 'Checks the uploaded bytes like a direct upload (type sniffed, size); READY on success, otherwise the object is deleted, the item FAILED and the answer 415. Repeating it on a READY item returns the item.',
+        auth: UPLOADERS,
+        errors: [404, 409, 415],
+        request: { params: MediaIdParamsSchema },
+        response: { description: 'The READY item.', schema: MediaItemSchema },
+        handler: ({ params, auth }) => media.complete(auth!, params.id),
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/media',
+        tag: 'media',
+        summary: 'My media items (newest first)',
+        auth: UPLOADERS,
+        request: { query: MediaListQuerySchema },
+        response: { description: 'Items.', schema: z.object({ items: z.array(MediaItemSchema) }) },
+        handler: async ({ query, auth }) => ({ items: await media.list(auth!.userId, query) }),
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/media/:id',
+        tag: 'media',
+        summary: 'One media item (owner or administrator)',
+        auth: UPLOADERS,
+        errors: [404],
+        request: { params: MediaIdParamsSchema },
+        response: { description: 'The item.', schema: MediaItemSchema },
+        handler: ({ params, auth }) => media.get(auth!, params.id),
+      }),
+      defineRoute({
+        method: 'delete',
+        path: '/media/:id',
+        tag: 'media',
+        summary: 'Delete a media item and its object (owner or administrator)',
+        auth: UPLOADERS,
+        errors: [404],
+        request: { params: MediaIdParamsSchema },
+        response: { description: 'Deleted.', schema: DeletedSchema },
+        handler: ({ params, auth }) => media.remove(auth!, params.id),
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/media/files/media/:ownerId/:name',
+        tag: 'media',
+        summary: 'The bytes behind a publicUrl (local storage)',
+        description: 'Public: the download token in the URL is the permission. Only mounted with STORAGE_DRIVER=local.',
+        auth: 'public',
+        availability: { enabled: storage.driver === 'local', note: 'Mounted only with STORAGE_DRIVER=local (Cloud Storage serves its own URLs).' },
+        errors: [404],
+        request: { params: MediaFileParamsSchema, query: UploadTokenQuerySchema },
+        response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
+        handler: async ({ params, query, res }) => {
+          const file = await media.file(params.ownerId, params.name, query.token);
+          res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'content-length': String(file.data.length) });
+          res.end(file.data);
+        },
+      }),
+    ];
+  },
+};

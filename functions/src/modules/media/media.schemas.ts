@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { AUDIO_TYPES, MEDIA_STATUSES } from './media.model';
+
+export const MediaItemSchema = z
+  .object({
+    id: z.string(),
+    objectKey: z.string().describe('Storage key of the object'),
+    publicUrl: z.string().describe('GET it for the exact bytes (local storage: served by this API; Cloud Storage: a download-token URL)'),
+    mimeType: z.enum(AUDIO_TYPES),
+    sizeBytes: z.number().int(),
+    kind: z.literal('AUDIO'),
+    status: z.enum(MEDIA_STATUSES).describe('READY after a successful upload; PENDING while a presigned upload is awaited; FAILED when its bytes were refused'),
+  })
+  .meta({ id: 'MediaItem' });
+
+const binary = (description: string) => z.string().meta({ format: 'binary' }).describe(description);
+
+export const SingleUploadFormSchema = z
+  .object({ file: binary(`One audio file: ${AUDIO_TYPES.join(', ')}; at most 15 MB. The bytes must be of the declared type.`) })
+  .meta({ id: 'SingleUploadForm' });
+
+export const MultipleUploadFormSchema = z
+  .object({ files: z.array(binary('Audio file')).max(10).describe('Repeated field `files`, at most MEDIA_MAX_FILES (10)') })
+  .meta({ id: 'MultipleUploadForm' });
+
+export const PresignBodySchema = z
+  .object({
+    contentType: z.string().min(1).max(100).describe(`Must be audio/*, and one of ${AUDIO_TYPES.join(', ')}`),
+    filename: z.string().trim().min(1).max(200).optional(),
+    sizeBytes: z.number().int().min(1).max(15 * 1024 * 1024).optional().describe('Announced size; the real size is checked on completion'),
+  })
+  .meta({ id: 'PresignBody' });
+
+export const PresignResponseSchema = z
+  .object({
+    media: MediaItemSchema.describe('The item, PENDING until completed'),
+    upload: z.object({
+      method: z.literal('PUT'),
+      url: z.string().describe('Where to PUT the bytes (local storage: this API; Cloud Storage: a V4 signed URL)'),
+      headers: z.record(z.string(), z.string()).describe('Headers the PUT must carry'),
+      maxBytes: z.number().int(),
+      expiresAt: z.string(),
+    }),
+    completeUrl: z.string().describe('POST here (bearer token) once uploaded: the bytes are checked and the item becomes READY'),
+  })
+  .meta({ id: 'PresignResponse' });
+
+export const ReceivedSchema = z.object({ received: z.literal(true), sizeBytes: z.number().int() }).meta({ id: 'PresignedUploadReceived' });
+export const MediaIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
+export const UploadTokenQuerySchema = z.object({ token: z.string().min(1).max(200) });
+export const MediaFileParamsSchema = z.object({ ownerId: z.string().min(1).max(128), name: z.string().regex(/^[A-Za-z0-9]+\.[a-z0-9]+$/) });
+export const MediaListQuerySchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('Only items with these exact bytes (lets an uploader skip what it already sent)'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// The checker run by npm test must catch a damaged pack (it re-measures, it does not trust the manifest).
+const root = path.join(__dirname, '..', '..', '..');
+const pack = path.join(root, 'assets', 'sounds');
+const checker = path.join(root, 'scripts', 'sounds', 'check.mjs');
+
+function check(dir: string) {
+  return spawnSync(process.execPath, [checker], { env: { ...process.env, SOUNDS_DIR: dir }, encoding: 'utf8' });
+}
+
+describe('sounds:check', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pack-'));
+    for (const f of fs.readdirSync(pack)) fs.copyFileSync(path.join(pack, f), path.join(dir, f));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('passes the committed pack', () => {
+    const res = check(dir);
+    expect(res.stdout).toMatch(/30 passed, 0 failed/);
+    expect(res.status).toBe(0);
+  });
+
+  it('fails on a mono, too-quiet file, a missing file, a wrong manifest value and a stray file', () => {
+    const quiet = path.join(dir, 'ui_success.mp3');
+    const remix = spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', quiet, '-ac', '1', '-af', 'volume=-12dB', '-c:a', 'libmp3lame', path.join(dir, 'tmp.mp3')]);
+    expect(remix.status).toBe(0);
+    fs.renameSync(path.join(dir, 'tmp.mp3'), quiet);
+    fs.rmSync(path.join(dir, 'ui_scan_qr.mp3'));
+    const manifest = path.join(dir, 'manifest.csv');
+    fs.writeFileSync(manifest, fs.readFileSync(manifest, 'utf8').replace(/^notif_default\.mp3,[\d.]+,/m, 'notif_default.mp3,9.999,'));
+    fs.writeFileSync(path.join(dir, 'extra.mp3'), 'x');
+    const res = check(dir);
+    expect(res.status).toBe(1);
+    expect(res.stdout).toMatch(/FAIL ui_success\.mp3: 1 channel\(s\), want stereo; loudness -29\.\d LUFS outside -18 to -16/);
+    expect(res.stdout).toMatch(/FAIL ui_scan_qr\.mp3: missing/);
+    expect(res.stdout).toMatch(/notif_default\.mp3: duration_sec 9\.999 but measured 0\.600/);
+    expect(res.stdout).toMatch(/unexpected file extra\.mp3/);
+    expect(res.stdout).toMatch(/26 passed, 4 failed/);
+  });
+});
