@@ -131,3 +131,22 @@ describe('maskConfig', () => {
     expect(masked.SMS_PROVIDER).toBe('console');
   });
 });
+
+describe('storage selection', () => {
+  const { storageDriver } = require('../../src/platform/storage/storage') as typeof import('../../src/platform/storage/storage');
+  const saved = process.env.FIREBASE_STORAGE_EMULATOR_HOST;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.FIREBASE_STORAGE_EMULATOR_HOST;
+    else process.env.FIREBASE_STORAGE_EMULATOR_HOST = saved;
+  });
+
+  it('auto: local folder without a Storage emulator, Cloud Storage with one or in production; explicit values win', () => {
+    delete process.env.FIREBASE_STORAGE_EMULATOR_HOST;
+    expect(storageDriver(testConfig())).toBe('local');
+    expect(storageDriver(testConfig({ ...VALID_PRODUCTION_ENV }))).toBe('gcs');
+    process.env.FIREBASE_STORAGE_EMULATOR_HOST = '127.0.0.1:9199';
+    expect(storageDriver(testConfig())).toBe('gcs');
+    expect(storageDriver(testConfig({ STORAGE_DRIVER: 'local' }))).toBe('local');
+    expect(() => testConfig({ STORAGE_DRIVER: 's3' })).toThrow(/STORAGE_DRIVER/);
+  });
+});

@@ -118,7 +118,7 @@ export const configSchema = z.object({
   ESMS_SECRET_KEY: optionalText,
   ESMS_BRANDNAME: optionalText,
   ESMS_API_BASE: urlWithDefault('https://rest.esms.vn'),
-  STORAGE_DRIVER: z.enum(['local', 'gcs']).default('local'),
+  STORAGE_DRIVER: z.enum(['auto', 'local', 'gcs']).default('auto'),
   STORAGE_BUCKET: optionalText,
   STORAGE_LOCAL_DIR: optionalText,
   KYC_MAX_FILE_BYTES: positiveInt(10 * 1024 * 1024, 50 * 1024 * 1024),

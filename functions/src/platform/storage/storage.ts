@@ -104,8 +104,14 @@ export function defaultLocalStorageDir(): string {
   return path.join(os.tmpdir(), 'superapp-storage', process.env.GCLOUD_PROJECT ?? 'demo-superapp');
 }
 
+// auto: Cloud Storage in production or when a Storage emulator is configured, else the local folder.
+export function storageDriver(config: Readonly<AppConfig>): 'local' | 'gcs' {
+  if (config.STORAGE_DRIVER !== 'auto') return config.STORAGE_DRIVER;
+  return config.NODE_ENV === 'production' || process.env.FIREBASE_STORAGE_EMULATOR_HOST ? 'gcs' : 'local';
+}
+
 export function createObjectStorage(config: Readonly<AppConfig>): ObjectStorage {
-  return config.STORAGE_DRIVER === 'gcs'
+  return storageDriver(config) === 'gcs'
     ? cloudStorage(config.STORAGE_BUCKET)
     : localStorage(config.STORAGE_LOCAL_DIR ?? defaultLocalStorageDir(), config.API_PUBLIC_URL);
 }
