@@ -6,7 +6,7 @@ import {
   initializeTestEnvironment,
   type RulesTestEnvironment,
 } from '@firebase/rules-unit-testing';
-import { doc, getDoc, setDoc, setLogLevel } from 'firebase/firestore';
+import { collection, deleteDoc, doc, getDoc, getDocs, query, setDoc, setLogLevel, Timestamp, updateDoc, where } from 'firebase/firestore';
 
 // Denied writes are expected here; keep the client SDK's warnings out of the output.
 setLogLevel('error');
@@ -25,6 +25,12 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'users/alice'), { email: 'alice@example.com', passwordHash: '$2b$10$x', roles: ['USER'] });
     await setDoc(doc(ctx.firestore(), 'auth_sessions/s1'), { userId: 'alice' });
     await setDoc(doc(ctx.firestore(), 'auth_otps/LOGIN:abc'), { userId: 'alice', codeHmac: 'h' });
+    await setDoc(doc(ctx.firestore(), 'app_notifications/n-alice'), { recipientId: 'alice', kind: 'SYSTEM', read: false });
+    await setDoc(doc(ctx.firestore(), 'app_notifications/n-bob'), { recipientId: 'bob', kind: 'SYSTEM', read: false });
+    await setDoc(doc(ctx.firestore(), 'realtime_events/e-alice'), { recipientId: 'alice', type: 'call:ring' });
+    await setDoc(doc(ctx.firestore(), 'realtime_events/e-bob'), { recipientId: 'bob', type: 'call:ring' });
+    await setDoc(doc(ctx.firestore(), 'notification_prefs/alice'), { push: true });
+    await setDoc(doc(ctx.firestore(), 'notification_prefs/bob'), { push: true });
   });
 });
 
@@ -62,4 +68,46 @@ describe('firestore.rules', () => {
       await assertFails(setDoc(doc(alice, p), { userId: 'alice', roles: ['ADMIN'] }));
     },
   );
+
+  describe('notification hub documents', () => {
+    it('a user reads and lists only their own inbox items, realtime events and preferences', async () => {
+      const alice = env.authenticatedContext('alice').firestore();
+      await assertSucceeds(getDoc(doc(alice, 'app_notifications/n-alice')));
+      await assertFails(getDoc(doc(alice, 'app_notifications/n-bob')));
+      await assertSucceeds(getDocs(query(collection(alice, 'app_notifications'), where('recipientId', '==', 'alice'))));
+      await assertFails(getDocs(collection(alice, 'app_notifications')));
+      await assertSucceeds(getDocs(query(collection(alice, 'realtime_events'), where('recipientId', '==', 'alice'))));
+      await assertFails(getDoc(doc(alice, 'realtime_events/e-bob')));
+      await assertSucceeds(getDoc(doc(alice, 'notification_prefs/alice')));
+      await assertFails(getDoc(doc(alice, 'notification_prefs/bob')));
+      await assertFails(getDoc(doc(env.unauthenticatedContext().firestore(), 'app_notifications/n-alice')));
+    });
+
+    it('clients never write them (marking read goes through the API)', async () => {
+      const alice = env.authenticatedContext('alice').firestore();
+      await assertFails(updateDoc(doc(alice, 'app_notifications/n-alice'), { read: true }));
+      await assertFails(setDoc(doc(alice, 'app_notifications/new'), { recipientId: 'alice' }));
+      await assertFails(setDoc(doc(alice, 'realtime_events/new'), { recipientId: 'alice' }));
+      await assertFails(setDoc(doc(alice, 'notification_prefs/alice'), { push: false }));
+    });
+
+    it('presence: only your own member doc, with a fresh expiry at most 2 minutes ahead', async () => {
+      const alice = env.authenticatedContext('alice').firestore();
+      const soon = () => Timestamp.fromMillis(Date.now() + 60_000);
+      await assertSucceeds(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: soon(), updatedAt: Timestamp.now() }));
+      await assertSucceeds(getDoc(doc(alice, 'presence/chat_c1/members/alice')));
+      await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/bob'), { expiresAt: soon() }));
+      await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: Timestamp.fromMillis(Date.now() + 3_600_000) }));
+      await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: Timestamp.fromMillis(Date.now() - 1000) }));
+      await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: soon(), roles: ['ADMIN'] }));
+      await assertFails(getDoc(doc(env.authenticatedContext('bob').firestore(), 'presence/chat_c1/members/alice')));
+      await assertSucceeds(deleteDoc(doc(alice, 'presence/chat_c1/members/alice')));
+    });
+
+    it.each(['push_tokens/t1', 'push_outbox/o1'])('%s stays closed to clients', async (p) => {
+      const alice = env.authenticatedContext('alice').firestore();
+      await assertFails(getDoc(doc(alice, p)));
+      await assertFails(setDoc(doc(alice, p), { userId: 'alice' }));
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../../platform/auth/access-token';
 import type { AppConfig } from '../../platform/config';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 import type { SmsSender } from '../../platform/sms/sms';
@@ -180,15 +180,24 @@ export function createAuthService(deps: AuthDeps) {
       await lockout.clear(lockKey);
       const current = await withConfiguredAdmin(user);
       if (current.twoFactor.enabled && current.email) {
-        const { code, challengeId, expiresInSec } = await otp.issue({ purpose: 'PASSWORD_2FA', channel: 'email', destination: current.email, userId: current.id });
-        return {
+        const target: OtpTarget = { purpose: 'PASSWORD_2FA', channel: 'email', destination: current.email, userId: current.id };
+        const challenge = (token: string, mailSent: boolean, expiresInSec: number) => ({
           requiresTwoFa: true as const,
           method: 'EMAIL' as const,
-          twoFaToken: deps.signer.signTwoFa(current.id, challengeId, t, AUTH_LIMITS.twoFaTtlSec),
-          destination: maskEmail(current.email),
-          mailSent: await mailer.send(mailCode('PASSWORD_2FA', current.email, code)),
+          twoFaToken: deps.signer.signTwoFa(current.id, token, t, AUTH_LIMITS.twoFaTtlSec),
+          destination: maskEmail(current.email!),
+          mailSent,
           expiresInSec,
-        };
+        });
+        try {
+          const { code, challengeId, expiresInSec } = await otp.issue(target);
+          return challenge(challengeId, await mailer.send(mailCode('PASSWORD_2FA', current.email, code)), expiresInSec);
+        } catch (err) {
+          // Signing in again right after: the code already mailed still completes it (no second mail).
+          const pending = err instanceof AppError && err.statusCode === 429 ? await otp.live(target) : undefined;
+          if (!pending) throw err;
+          return challenge(pending.challengeId, false, pending.expiresInSec);
+        }
       }
       return sessions.start(current, 'password', client);
     },

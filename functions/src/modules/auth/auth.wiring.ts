@@ -9,6 +9,7 @@ import { createOtpService } from './otp.service';
 import { createPasswordHasher } from './passwords';
 import { createSessionAwareVerifier, createSessionService } from './session.service';
 import { createTokenSigner } from './tokens';
+import { notificationHub } from '../notifications/hub.instance';
 
 // Builds the auth services from configuration; tests replace the clock, mail, SMS or Google.
 export function createAuthServices(config: Readonly<AppConfig>, overrides: Partial<Pick<AuthDeps, 'now' | 'mailer' | 'sms' | 'google'>> = {}) {
@@ -19,7 +20,21 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
     accessTtlSec: config.ACCESS_TOKEN_TTL_SEC,
     refreshTtlSec: config.REFRESH_TOKEN_TTL_SEC,
   });
-  const sessions = createSessionService({ signer, now });
+  const hub = notificationHub(config);
+  const sessions = createSessionService({
+    signer,
+    now,
+    onNewDevice: async (user, session) => {
+      const device = session.deviceName ?? session.userAgent ?? 'An unknown device';
+      await hub.dispatch({
+        event: 'security.device',
+        recipients: [{ userId: user.id, surface: 'CON' }],
+        entityId: session.id,
+        title: 'New sign-in to your account',
+        body: `${device}${session.ip ? ` (${session.ip})` : ''} signed in. If it was not you, sign that session out and change your password.`,
+      });
+    },
+  });
   const otp = createOtpService({ jwtSecret: config.JWT_SECRET, devCode: config.OTP_DEV_CODE, now });
   const auth = createAuthService({
     config,

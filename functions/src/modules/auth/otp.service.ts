@@ -30,6 +30,8 @@ export function invalidCodeError(): BadRequestError {
 
 export interface OtpService {
   issue(target: OtpTarget): Promise<{ code: string; challengeId: string; expiresInSec: number }>;
+  /** The live, unused challenge of a target (no code: it was already delivered), if any. */
+  live(target: OtpTarget): Promise<{ challengeId: string; expiresInSec: number } | undefined>;
   verify(target: OtpTarget, code: string): Promise<{ challengeId: string }>;
 }
 
@@ -73,6 +75,13 @@ export function createOtpService(opts: { jwtSecret: string; devCode?: string; no
         authRepo.txSetOtp(tx, id, record);
       });
       return { code, challengeId, expiresInSec: AUTH_LIMITS.otpTtlSec };
+    },
+
+    async live(target) {
+      const otp = await authRepo.getOtp(idOf(target));
+      const now = opts.now();
+      if (!otp || otp.userId !== target.userId || otp.consumedAt !== null || otp.expiresAt <= now || otp.attempts >= AUTH_LIMITS.otpMaxAttempts) return undefined;
+      return { challengeId: otp.challengeId, expiresInSec: Math.floor((otp.expiresAt - now) / 1000) };
     },
 
     async verify(target, code) {

@@ -5,6 +5,7 @@ import type { UserRecord } from '../users/users.model';
 import { toProfile } from '../users/users.model';
 import { AUTH_LIMITS, type ClientInfo, type LoginMethod, type SessionRecord } from './auth.model';
 import { authRepo } from './auth.repo';
+import { notificationsRepo } from '../notifications/notifications.repo';
 import { usersRepo } from '../users/users.repo';
 import type { TokenPair, TokenSigner } from './tokens';
 
@@ -42,7 +43,10 @@ export function isLive(session: SessionRecord, now: number): boolean {
 
 export type SessionService = ReturnType<typeof createSessionService>;
 
-export function createSessionService(deps: { signer: TokenSigner; now: () => number }) {
+// Called after a sign-in from a device the account has not used before (not on its first sign-in).
+export type NewDeviceHook = (user: UserRecord, session: SessionRecord) => Promise<void>;
+
+export function createSessionService(deps: { signer: TokenSigner; now: () => number; onNewDevice?: NewDeviceHook }) {
   const { signer, now } = deps;
 
   return {
@@ -67,7 +71,13 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
         access: pair.access,
         refresh: { ...pair.refresh, previousJti: null, rotatedAt: null },
       };
+      const previous = deps.onNewDevice ? await authRepo.sessionsOf(user.id) : [];
       await authRepo.createSession(session);
+      const known = previous.some((p) => p.userAgent === client.userAgent && p.deviceName === client.deviceName);
+      if (deps.onNewDevice && previous.length > 0 && !known) {
+        // An alert must never fail the sign-in it reports.
+        await deps.onNewDevice(user, session).catch((err: Error) => logger.error('new-device alert failed', { userId: user.id, error: err.message }));
+      }
       return authResult(pair, session, user);
     },
 
@@ -125,6 +135,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       // Another user's session looks like a missing one.
       if (!own) throw new NotFoundError('Session not found');
       await authRepo.revokeSessions([sessionId], reason, now());
+      await notificationsRepo.deleteTokensOfSessions([sessionId]);
     },
 
     revokeAll: (userId: string, reason: string, keepSessionId?: string) => revokeUserSessions(userId, reason, now(), keepSessionId),
@@ -155,5 +166,7 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
 export async function revokeUserSessions(userId: string, reason: string, now: number, keepSessionId?: string): Promise<number> {
   const ids = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now) && s.id !== keepSessionId).map((s) => s.id);
   await authRepo.revokeSessions(ids, reason, now);
+  // Signed-out devices stop receiving push.
+  await notificationsRepo.deleteTokensOfSessions(ids);
   return ids.length;
 }

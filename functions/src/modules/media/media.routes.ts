@@ -86,7 +86,7 @@ export const mediaModule: ApiModule = {
         errors: [404, 409, 413, 415],
         request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },
         response: { description: 'Stored; now POST the completeUrl.', schema: ReceivedSchema },
-        handler: async ({ params, query, req }) => media.receive(params.id, query.token, req.get('content-type'), await readRawBody(req, config.MEDIA_MAX_FILE_BYTES)),
+        handler: ({ params, query, req }) => media.receive(params.id, query.token, req.get('content-type'), () => readRawBody(req, config.MEDIA_MAX_FILE_BYTES)),
       }),
       defineRoute({
         method: 'post',

@@ -102,12 +102,14 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
     },
 
     // Local storage only: the presigned PUT lands here, authorised by the upload token in the URL.
-    async receive(id: string, uploadToken: string, contentType: string | undefined, data: Buffer) {
+    // The body is read only once the token, state and Content-Type are known to be right.
+    async receive(id: string, uploadToken: string, contentType: string | undefined, readBody: () => Promise<Buffer>) {
       const record = await mediaRepo.get(id);
       if (!record || !record.uploadTokenHash || !sameSecret(record.uploadTokenHash, sha256(uploadToken))) throw new NotFoundError('Upload not found');
       if (record.status !== 'PENDING') throw new ConflictError(`The upload is already ${record.status}`);
       if ((record.uploadExpiresAt ?? 0) < now()) throw new ConflictError('The upload URL has expired');
       if (baseType(contentType ?? '') !== record.mimeType) throw new UnsupportedMediaTypeError(`Content-Type must be ${record.mimeType}, as presigned`);
+      const data = await readBody();
       if (data.length === 0) throw new BadRequestError('Empty body');
       await deps.storage.put(record.objectKey, data, record.mimeType, record.downloadToken);
       return { received: true as const, sizeBytes: data.length };

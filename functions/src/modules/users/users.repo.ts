@@ -144,3 +144,17 @@ export const usersAdminRepo = {
     return snap.docs.map((d) => d.id);
   },
 };
+
+// Pages of account ids that hold a hat and can sign in (broadcasts); ordered by id.
+export async function* userIdsWithHat(hat: string, pageSize = 500): AsyncGenerator<string[]> {
+  let last: string | undefined;
+  for (;;) {
+    let query = users().where('hats', 'array-contains', hat).where('disabled', '==', false).orderBy('__name__').limit(pageSize);
+    if (last) query = query.startAfter(last);
+    const snap = await query.get();
+    if (snap.empty) return;
+    last = snap.docs[snap.size - 1].id;
+    yield snap.docs.map((d) => d.id);
+    if (snap.size < pageSize) return;
+  }
+}

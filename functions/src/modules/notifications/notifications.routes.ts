@@ -1,0 +1,126 @@
+import type { ApiModule } from '../../platform/http/module';
+import { defineRoute } from '../../platform/http/route';
+import { DeletedSchema } from '../kyc/kyc.schemas';
+import { notificationHub } from './hub.instance';
+import {
+  BroadcastBodySchema,
+  BroadcastResultSchema,
+  ConversationParamsSchema,
+  FirebaseTokenSchema,
+  InboxPageSchema,
+  InboxQuerySchema,
+  MarkReadBodySchema,
+  MarkReadResultSchema,
+  PreferencesPatchSchema,
+  PreferencesSchema,
+  PushTokenBodySchema,
+  PushTokenDeleteSchema,
+  PushTokenResultSchema,
+} from './notifications.schemas';
+import { createNotificationsService } from './notifications.service';
+
+export const notificationsModule: ApiModule = {
+  name: 'notifications',
+  routes({ config }) {
+    const notifications = createNotificationsService({ hub: notificationHub(config) });
+    const mute = (muted: boolean) =>
+      defineRoute({
+        method: muted ? 'put' : 'delete',
+        path: '/notifications/mutes/:conversationId',
+        tag: 'notifications',
+        summary: muted ? 'Mute a conversation (no push for its messages)' : 'Unmute a conversation',
+        auth: [],
+        request: { params: ConversationParamsSchema },
+        response: { description: 'The preferences.', schema: PreferencesSchema },
+        handler: ({ params, auth }) => notifications.setMuted(auth!.userId, params.conversationId, muted),
+      });
+    return [
+      defineRoute({
+        method: 'get',
+        path: '/notifications',
+        tag: 'notifications',
+        summary: 'My inbox (newest first) with the unread count',
+        auth: [],
+        request: { query: InboxQuerySchema },
+        response: { description: 'A page of inbox items.', schema: InboxPageSchema },
+        handler: ({ query, auth }) => notifications.inbox(auth!.userId, query) as never,
+      }),
+      defineRoute({
+        method: 'patch',
+        path: '/notifications',
+        tag: 'notifications',
+        summary: 'Mark some or all of my inbox read (or unread)',
+        auth: [],
+        request: { body: MarkReadBodySchema },
+        response: { description: 'How many items changed, and the unread count.', schema: MarkReadResultSchema },
+        handler: ({ body, auth }) => notifications.markRead(auth!.userId, body),
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/notifications/preferences',
+        tag: 'notifications',
+        summary: 'My push preferences',
+        auth: [],
+        response: { description: 'Master switch, channels, muted conversations.', schema: PreferencesSchema },
+        handler: ({ auth }) => notifications.preferences(auth!.userId),
+      }),
+      defineRoute({
+        method: 'patch',
+        path: '/notifications/preferences',
+        tag: 'notifications',
+        summary: 'Change my push preferences',
+        description: 'Calls and security alerts push whatever these say.',
+        auth: [],
+        request: { body: PreferencesPatchSchema },
+        response: { description: 'The preferences.', schema: PreferencesSchema },
+        handler: ({ body, auth }) => notifications.updatePreferences(auth!.userId, body),
+      }),
+      mute(true),
+      mute(false),
+      defineRoute({
+        method: 'post',
+        path: '/push-tokens',
+        tag: 'notifications',
+        summary: 'Register this device for push (after login, from CON, PAR and DRV)',
+        description: 'Many devices per user; registering the same token again updates it; signing out of the session removes it.',
+        auth: [],
+        request: { body: PushTokenBodySchema },
+        response: { description: 'Stored.', schema: PushTokenResultSchema },
+        handler: ({ body, auth }) => notifications.registerToken(auth!, body),
+      }),
+      defineRoute({
+        method: 'delete',
+        path: '/push-tokens',
+        tag: 'notifications',
+        summary: 'Unregister a push token of mine',
+        auth: [],
+        errors: [404],
+        request: { body: PushTokenDeleteSchema },
+        response: { description: 'Removed.', schema: DeletedSchema },
+        handler: ({ body, auth }) => notifications.removeToken(auth!, body.token),
+      }),
+      defineRoute({
+        method: 'post',
+        path: '/notifications/broadcast',
+        tag: 'notifications',
+        summary: 'Broadcast a message to every user of the chosen apps (admin.broadcast)',
+        description: 'Inbox SYSTEM items written in bulk, push in chunks of 500 (promo channel preferences apply).',
+        auth: ['ADMIN'],
+        permission: 'users.manage',
+        request: { body: BroadcastBodySchema },
+        response: { description: 'What was written and sent.', schema: BroadcastResultSchema },
+        handler: ({ body }) => notifications.broadcast(body),
+      }),
+      defineRoute({
+        method: 'post',
+        path: '/auth/firebase-token',
+        tag: 'auth',
+        summary: 'A Firebase custom token for realtime listeners',
+        description: 'signInWithCustomToken with it, then listen to app_notifications and realtime_events where recipientId == your id (see README).',
+        auth: [],
+        response: { description: 'The custom token (uid = account id, roles as claims).', schema: FirebaseTokenSchema },
+        handler: ({ auth }) => notifications.firebaseToken(auth!),
+      }),
+    ];
+  },
+};

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { INBOX_KINDS, PREFERENCE_CHANNELS, SURFACES } from './events';
+
+export const SurfaceSchema = z.enum(SURFACES).meta({ id: 'Surface' });
+
+export const NotificationPayloadSchema = z
+  .object({
+    event: z.string(),
+    kind: z.string(),
+    notificationId: z.string(),
+    entityId: z.string(),
+    sfx: z.string().describe('Sound file stem to play in the foreground'),
+    deepLink: z.object({ tab: z.string(), screen: z.string(), params: z.record(z.string(), z.string()) }),
+    surface: SurfaceSchema,
+  })
+  .meta({ id: 'NotificationPayload', description: 'Sent with push (FCM data: every value a string, deepLink as JSON) and stored with inbox items and realtime events.' });
+
+export const InboxItemSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(INBOX_KINDS).or(z.string().regex(/^SOCIAL_[A-Z0-9_]+$/)),
+    event: z.string(),
+    entityId: z.string(),
+    surface: SurfaceSchema,
+    title: z.string(),
+    body: z.string(),
+    data: NotificationPayloadSchema,
+    read: z.boolean(),
+    readAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'InboxItem' });
+
+export const InboxQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(128).optional(),
+  unreadOnly: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+});
+
+export const InboxPageSchema = z
+  .object({ items: z.array(InboxItemSchema), unreadCount: z.number().int(), nextCursor: z.string().nullable() })
+  .meta({ id: 'InboxPage', description: 'Newest first.' });
+
+export const MarkReadBodySchema = z
+  .object({
+    ids: z.array(z.string().min(1).max(128)).max(500).optional(),
+    all: z.literal(true).optional(),
+    read: z.boolean().default(true),
+  })
+  .refine((b) => (b.ids !== undefined) !== (b.all !== undefined), { message: 'give either ids or all: true', path: ['ids'] })
+  .meta({ id: 'MarkReadBody' });
+
+export const MarkReadResultSchema = z.object({ updated: z.number().int(), unreadCount: z.number().int() }).meta({ id: 'MarkReadResult' });
+
+const channels = z.object(Object.fromEntries(PREFERENCE_CHANNELS.map((c) => [c, z.boolean()])) as Record<(typeof PREFERENCE_CHANNELS)[number], z.ZodBoolean>);
+
+export const PreferencesSchema = z
+  .object({
+    push: z.boolean().describe('Master switch of push (calls and security push anyway)'),
+    channels: channels.describe('Per-channel push under the master switch'),
+    mutedConversations: z.array(z.string()),
+  })
+  .meta({ id: 'NotificationPreferences' });
+
+export const PreferencesPatchSchema = z
+  .object({ push: z.boolean().optional(), channels: channels.partial().strict().optional() })
+  .refine((b) => b.push !== undefined || b.channels !== undefined, { message: 'push or channels is required' })
+  .meta({ id: 'NotificationPreferencesPatch' });
+
+export const ConversationParamsSchema = z.object({ conversationId: z.string().min(1).max(128) });
+
+export const PushTokenBodySchema = z
+  .object({
+    token: z.string().min(20).max(4096).describe('FCM registration token'),
+    surface: SurfaceSchema.describe('App the token belongs to'),
+    platform: z.enum(['android', 'ios', 'web']),
+    deviceId: z.string().min(1).max(200),
+  })
+  .meta({ id: 'PushTokenBody' });
+export const PushTokenResultSchema = z.object({ status: z.enum(['created', 'updated']) }).meta({ id: 'PushTokenResult' });
+export const PushTokenDeleteSchema = z.object({ token: z.string().min(20).max(4096) }).meta({ id: 'PushTokenDelete' });
+
+export const BroadcastBodySchema = z
+  .object({
+    title: z.string().trim().min(1).max(120),
+    body: z.string().trim().min(1).max(1000),
+    surfaces: z.array(SurfaceSchema).min(1).default(['CON', 'PAR', 'DRV']),
+  })
+  .meta({ id: 'BroadcastBody' });
+export const BroadcastResultSchema = z
+  .object({ broadcastId: z.string(), inboxItems: z.number().int(), pushesSent: z.number().int() })
+  .meta({ id: 'BroadcastResult' });
+
+export const FirebaseTokenSchema = z
+  .object({ token: z.string(), uid: z.string(), expiresInSec: z.number().int() })
+  .meta({ id: 'FirebaseCustomToken', description: 'Sign in with signInWithCustomToken, then listen to your documents (see README).' });

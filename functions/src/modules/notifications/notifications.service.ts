@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthContext } from '../../platform/auth/access-token';
+import { NotFoundError } from '../../platform/errors/app-error';
+import { authAdmin } from '../../platform/firebase/firebase';
+import type { Surface } from './events';
+import type { Hub } from './hub';
+import { withDefaults } from './notifications.model';
+import { notificationsRepo } from './notifications.repo';
+
+const iso = (t: unknown) => (t && typeof (t as { toDate?: () => Date }).toDate === 'function' ? (t as { toDate(): Date }).toDate().toISOString() : null);
+
+function inboxView(doc: Record<string, unknown>) {
+  return { ...(doc as object), readAt: iso(doc.readAt), createdAt: iso(doc.createdAt) ?? new Date(0).toISOString() } as Record<string, unknown>;
+}
+
+function preferencesView(prefs: ReturnType<typeof withDefaults>) {
+  return { push: prefs.push, channels: prefs.channels, mutedConversations: Object.keys(prefs.muted).sort() };
+}
+
+export function createNotificationsService(deps: { hub: Hub; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  const prefsOf = async (userId: string) => withDefaults(await notificationsRepo.preferences(userId));
+  return {
+    async inbox(userId: string, query: { limit: number; cursor?: string; unreadOnly?: boolean }) {
+      const [page, unreadCount] = await Promise.all([notificationsRepo.inbox(userId, query), notificationsRepo.unreadCount(userId)]);
+      return { items: page.docs.map(inboxView), unreadCount, nextCursor: page.nextCursor };
+    },
+
+    async markRead(userId: string, body: { ids?: string[]; all?: true; read: boolean }) {
+      const updated = await notificationsRepo.markRead(userId, body.all ? 'all' : (body.ids ?? []), body.read, now());
+      return { updated, unreadCount: await notificationsRepo.unreadCount(userId) };
+    },
+
+    async preferences(userId: string) {
+      return preferencesView(await prefsOf(userId));
+    },
+
+    async updatePreferences(userId: string, patch: { push?: boolean; channels?: Partial<Record<string, boolean>> }) {
+      const current = await prefsOf(userId);
+      const next = { ...current, push: patch.push ?? current.push, channels: { ...current.channels, ...(patch.channels as object) } };
+      await notificationsRepo.savePreferences(userId, next, now());
+      return preferencesView(next);
+    },
+
+    async setMuted(userId: string, conversationId: string, muted: boolean) {
+      const current = await prefsOf(userId);
+      const next = { ...current, muted: { ...current.muted } };
+      if (muted) next.muted[conversationId] = true;
+      else delete next.muted[conversationId];
+      await notificationsRepo.savePreferences(userId, next, now());
+      return preferencesView(next);
+    },
+
+    // Many devices per user; the same token registered again (even by another account) is updated.
+    async registerToken(auth: AuthContext, body: { token: string; surface: Surface; platform: 'android' | 'ios' | 'web'; deviceId: string }) {
+      const t = now();
+      const status = await notificationsRepo.saveToken({ ...body, userId: auth.userId, sessionId: auth.sessionId, createdAt: t, updatedAt: t });
+      return { status };
+    },
+
+    async removeToken(auth: AuthContext, token: string) {
+      if ((await notificationsRepo.tokenOwner(token)) !== auth.userId) throw new NotFoundError('Push token not found');
+      await notificationsRepo.deleteTokens([token]);
+      return { deleted: true as const };
+    },
+
+    // For Firestore listeners: the app signs in to Firebase with this token (uid = account id, roles as claims).
+    async firebaseToken(auth: AuthContext) {
+      const token = await authAdmin().createCustomToken(auth.userId, { roles: auth.roles });
+      return { token, uid: auth.userId, expiresInSec: 3600 };
+    },
+
+    broadcast(body: { title: string; body: string; surfaces: Surface[] }) {
+      return deps.hub.broadcast({ broadcastId: randomUUID(), ...body });
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { createHub } from '../../src/modules/notifications/hub';
+import { notificationsRepo } from '../../src/modules/notifications/notifications.repo';
+import { db } from '../../src/platform/firebase/firebase';
+import type { PushResult, PushTransport } from '../../src/platform/push/transport';
+import { requireEmulators } from '../helpers/emulators';
+
+// The hub in-process on the Firestore emulator, with a recording push transport.
+beforeAll(requireEmulators);
+
+function recordingTransport(fail: Record<string, string> = {}) {
+  const sent: Array<Record<string, any>> = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const transport: PushTransport = {
+    name: 'outbox',
+    async sendEach(messages) {
+      sent.push(...(messages as Array<Record<string, unknown>>));
+      return messages.map((m): PushResult => {
+        const code = fail[(m as { token: string }).token];
+        return code ? { success: false, errorCode: code } : { success: true, messageId: randomUUID() };
+      });
+    },
+  };
+  return { transport, sent };
+}
+
+async function userWithToken(surface: 'CON' | 'PAR' | 'DRV' = 'CON', platform: 'android' | 'ios' = 'android') {
+  const userId = `hub-${randomUUID()}`;
+  const token = `token-${randomUUID()}-${'x'.repeat(20)}`;
+  await notificationsRepo.saveToken({ userId, token, surface, platform, deviceId: 'd1', sessionId: `s-${userId}`, createdAt: 1, updatedAt: 1 });
+  return { userId, token };
+}
+
+const inboxOf = async (userId: string) => (await db().collection('app_notifications').where('recipientId', '==', userId).get()).docs.map((d) => d.data());
+const realtimeOf = async (userId: string) => (await db().collection('realtime_events').where('recipientId', '==', userId).get()).docs.map((d) => d.data());
+
+describe('dispatch', () => {
+  it('inbox + realtime + push with the spec payload, in that order of decisions', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport });
+    const rider = await userWithToken('CON');
+    const [report] = await hub.dispatch({ event: 'ride.matched', recipients: [{ userId: rider.userId, surface: 'CON' }], entityId: 'ride-1', title: 'Driver found', body: 'Minh is on the way' });
+    expect(report).toMatchObject({ inbox: true, realtime: true, duplicate: false, push: { sent: 1, failed: 0 } });
+    const [item] = await inboxOf(rider.userId);
+    expect(item).toMatchObject({ kind: 'RIDE', event: 'ride.matched', entityId: 'ride-1', read: false, surface: 'CON' });
+    expect(Object.keys(item.data).sort()).toEqual(['deepLink', 'entityId', 'event', 'kind', 'notificationId', 'sfx', 'surface']);
+    expect(item.data.deepLink).toEqual({ tab: 'MapTab', screen: 'RideDetail', params: { id: 'ride-1', appLink: 'app://rides/ride-1' } });
+    const [rt] = await realtimeOf(rider.userId);
+    expect(rt).toMatchObject({ type: 'ride:status', payload: { notificationId: report.notificationId } });
+    expect(rt.expireAt.toMillis()).toBeGreaterThan(Date.now());
+    expect(sent[0]).toMatchObject({ token: rider.token, data: { event: 'ride.matched', sfx: 'ride_driver_assigned', surface: 'CON' }, android: { notification: { channelId: 'app-rides' } } });
+  });
+
+  it('a duplicate delivery of the same occurrence notifies once; a new occurrence notifies again', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport });
+    const user = await userWithToken();
+    const input = { event: 'chat.message', recipients: [{ userId: user.userId, surface: 'CON' as const }], entityId: 'conv-1', occurrence: 'msg-1', conversationId: 'conv-1', title: 'Lan', body: 'hi' };
+    const results = await Promise.all([hub.dispatch(input), hub.dispatch(input), hub.dispatch(input)]);
+    expect(results.flat().filter((r) => !r.duplicate)).toHaveLength(1);
+    expect(await inboxOf(user.userId)).toHaveLength(1);
+    expect(sent).toHaveLength(1);
+    await hub.dispatch({ ...input, occurrence: 'msg-2' });
+    expect(await inboxOf(user.userId)).toHaveLength(2);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('telemetry (ride:location) is realtime only: no inbox, no push', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport });
+    const user = await userWithToken();
+    const [report] = await hub.dispatch({ event: 'ride:location', recipients: [{ userId: user.userId, surface: 'CON' }], entityId: 'ride-2', title: '', body: '', realtimeData: { lat: 10.7, lng: 106.7 } });
+    expect(report).toMatchObject({ inbox: false, realtime: true });
+    expect(await inboxOf(user.userId)).toHaveLength(0);
+    expect((await realtimeOf(user.userId))[0]).toMatchObject({ type: 'ride:location', data: { lat: 10.7, lng: 106.7 } });
+    expect(sent).toHaveLength(0);
+  });
+
+  it('preferences, mute and presence skip push (inbox still written); calls push anyway', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport });
+    const user = await userWithToken();
+    const to = [{ userId: user.userId, surface: 'CON' as const }];
+    await notificationsRepo.savePreferences(user.userId, { push: true, channels: { chat: true, ride: false, order: true, wallet: true, social: true, promo: true }, muted: { 'conv-muted': true } }, Date.now());
+    const { Timestamp } = await import('firebase-admin/firestore');
+    await db().collection('presence').doc('chat_conv-here').collection('members').doc(user.userId).set({ expiresAt: Timestamp.fromMillis(Date.now() + 60_000) });
+    await db().collection('presence').doc('chat_conv-stale').collection('members').doc(user.userId).set({ expiresAt: Timestamp.fromMillis(Date.now() - 1000) });
+    await db().collection('presence').doc('ride_ride-here').collection('members').doc(user.userId).set({ expiresAt: Timestamp.fromMillis(Date.now() + 60_000) });
+
+    const push = async (input: Partial<Parameters<typeof hub.dispatch>[0]> & { event: string }) =>
+      (await hub.dispatch({ recipients: to, entityId: randomUUID(), title: 't', body: 'b', ...input }))[0].push;
+    expect(await push({ event: 'ride.arrived' })).toEqual({ skipped: 'preferences' });
+    expect(await push({ event: 'chat.message', conversationId: 'conv-muted' })).toEqual({ skipped: 'muted' });
+    expect(await push({ event: 'chat.message', conversationId: 'conv-here' })).toEqual({ skipped: 'present' });
+    expect(await push({ event: 'chat.message', conversationId: 'conv-stale' })).toMatchObject({ sent: 1 });
+    expect(await push({ event: 'order.confirmed', roomId: 'ride_ride-here' })).toEqual({ skipped: 'present' });
+    expect(await push({ event: 'call.incoming', conversationId: 'conv-muted' })).toMatchObject({ sent: 1 });
+    expect(sent.map((m) => m.data.event)).toEqual(['chat.message', 'call.incoming']);
+    expect(await inboxOf(user.userId)).toHaveLength(6);
+  });
+
+  it('removes a token only on the two dead-token errors', async () => {
+    const dead = await userWithToken();
+    const invalid = await userWithToken();
+    const flaky = await userWithToken();
+    const { transport } = recordingTransport({
+      [dead.token]: 'messaging/registration-token-not-registered',
+      [invalid.token]: 'messaging/invalid-registration-token',
+      [flaky.token]: 'messaging/server-unavailable',
+    });
+    const hub = createHub({ transport });
+    for (const u of [dead, invalid, flaky]) {
+      const [r] = await hub.dispatch({ event: 'security.device', recipients: [{ userId: u.userId, surface: 'CON' }], entityId: randomUUID(), title: 't', body: 'b' });
+      expect(r.push).toMatchObject({ sent: 0, failed: 1 });
+    }
+    expect(await notificationsRepo.tokensOf(dead.userId, 'CON')).toHaveLength(0);
+    expect(await notificationsRepo.tokensOf(invalid.userId, 'CON')).toHaveLength(0);
+    expect(await notificationsRepo.tokensOf(flaky.userId, 'CON')).toHaveLength(1);
+  });
+
+  it('dispatchFanout reaches consumer, partner owner and driver as the table says', async () => {
+    const { transport } = recordingTransport();
+    const hub = createHub({ transport });
+    const [con, par, drv] = [await userWithToken('CON'), await userWithToken('PAR'), await userWithToken('DRV')];
+    const created = await hub.dispatchFanout({ event: 'order.created', entityId: 'order-1', consumerId: con.userId, partnerOwnerId: par.userId, driverId: drv.userId, title: 'Order', body: 'new' });
+    expect(created.map((r) => r.surface).sort()).toEqual(['CON', 'PAR']);
+    const completed = await hub.dispatchFanout({ event: 'ride.completed', entityId: 'ride-9', consumerId: con.userId, partnerOwnerId: par.userId, driverId: drv.userId, title: 'Ride', body: 'done' });
+    expect(completed.map((r) => r.surface).sort()).toEqual(['CON', 'DRV']);
+    expect((await inboxOf(drv.userId))[0].data.deepLink).toMatchObject({ tab: 'TripTab', screen: 'TripHistory' });
+  });
+
+  it('refuses an event missing from the table', async () => {
+    const hub = createHub({ transport: recordingTransport().transport });
+    await expect(hub.dispatch({ event: 'pizza.delivered', recipients: [], entityId: 'x', title: '', body: '' })).rejects.toThrow(/Unknown event/);
+  });
+});

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { appLinkOf, EVENT_POLICIES, inboxKindOf, policyFor, SURFACES, type EventPolicy } from '../../src/modules/notifications/events';
+
+// The spec's event matrix, copied verbatim from interface-spec.md (Events → Event matrix).
+const rows = fs
+  .readFileSync(path.join(__dirname, '..', 'fixtures', 'spec-event-matrix.md'), 'utf8')
+  .split('\n')
+  .filter((l) => l.startsWith('| ') && !l.startsWith('| Event') && !l.startsWith('|---'))
+  .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
+  .filter(([event]) => event !== 'auth OTP'); // outside the hub (SMS)
+
+const pushPolicy = (text: string) => (text.startsWith('always') ? 'always' : text === 'no' ? 'never' : 'allowed');
+const recipientsOf = (text: string) => ({
+  required: text.split('(')[0].split(',').map((r) => r.trim().split(' ')[0]),
+  optional: /\((.*) if they use the app\)/.exec(text)?.[1].split(' and ').map((r) => r.trim()) ?? [],
+});
+
+describe('event table against every row of the spec', () => {
+  it('covers every spec row and nothing else', () => {
+    expect(rows).toHaveLength(22);
+    expect(EVENT_POLICIES.map((p) => p.pattern).sort()).toEqual(rows.map(([e]) => e).sort());
+  });
+
+  it.each(rows)('%s', (event, kind, recipients, push, websocket, sound) => {
+    const policy = EVENT_POLICIES.find((p) => p.pattern === event) as EventPolicy;
+    expect(policy.kind).toBe(kind.startsWith('none') ? null : kind);
+    const { required, optional } = recipientsOf(recipients);
+    expect(policy.recipients.filter((r) => !optional.includes(r))).toEqual(required);
+    expect(policy.push).toBe(pushPolicy(push));
+    expect(policy.realtime).toBe(websocket === 'none' ? null : websocket);
+    expect(policy.sfx).toBe(sound === 'none' ? null : sound);
+    if (policy.push !== 'never') {
+      expect(policy.androidChannel).toMatch(/^app-(calls|chat|rides|orders)$/);
+      for (const surface of policy.recipients) expect(policy.deepLink[surface]).toEqual({ tab: expect.any(String), screen: expect.any(String) });
+    }
+  });
+
+  it('resolves event families and derived kinds', () => {
+    expect(policyFor('booking.hotel.confirmed')?.pattern).toBe('booking.hotel.*');
+    expect(policyFor('booking.rental.viewingRequested')?.pattern).toBe('booking.rental.viewing*');
+    expect(policyFor('rental.deposit.refunded')?.kind).toBe('WALLET');
+    expect(inboxKindOf(policyFor('social.like')!, 'social.like')).toBe('SOCIAL_LIKE');
+    expect(policyFor('booking.medical.cancelled')).toBeUndefined();
+    expect(policyFor('booking.hotel.')).toBeUndefined();
+    expect(policyFor('ride:location')?.telemetry).toBe(true);
+  });
+
+  it('uses the spec deep links, sounds, channels and app links', () => {
+    expect(policyFor('call.incoming')).toMatchObject({ push: 'always', androidChannel: 'app-calls', deepLink: { CON: { tab: 'ChatTab', screen: 'Call' } }, ttlSec: 30 });
+    expect(policyFor('call.missed')?.deepLink.CON).toEqual({ tab: 'ChatTab', screen: 'CallDetail' });
+    expect(policyFor('ride.matched')?.deepLink.CON).toEqual({ tab: 'MapTab', screen: 'RideDetail' });
+    expect(policyFor('order.created')?.deepLink.CON).toEqual({ tab: 'MapTab', screen: 'OrderTrack' });
+    expect(policyFor('security.device')?.deepLink.CON).toEqual({ tab: 'AccountTab', screen: 'AuthSessions' });
+    expect(appLinkOf(policyFor('ride.completed')!, 'r1')).toBe('app://rides/r1');
+    expect(appLinkOf(policyFor('order.cancelled')!, 'o1')).toBe('app://orders/o1');
+    expect(appLinkOf(policyFor('chat.message')!, 'c1')).toBe('app://chat/c1');
+    expect(new Set(EVENT_POLICIES.flatMap((p) => p.recipients))).toEqual(new Set(SURFACES));
+  });
+});
