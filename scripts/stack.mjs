@@ -165,7 +165,7 @@ async function test() {
   const env = { ...describeEnv(), ...stackEnv('test') };
   const emuOut = path.join(resultsDir, 'emulators.json');
   try {
-    run(process.execPath, emulatorArgs('emulators:exec', ['functions', 'firestore', 'auth', 'hosting'], [jest(['integration', 'rules'], emuOut)]), {
+    run(process.execPath, emulatorArgs('emulators:exec', ['functions', 'firestore', 'auth', 'hosting', 'tasks'], [jest(['integration', 'rules'], emuOut)]), {
       env,
     });
   } finally {

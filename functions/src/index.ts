@@ -2,6 +2,7 @@
 // Kept light on purpose: Express, the routes and firebase-admin load on the first request.
 import type { Express } from 'express';
 import { onRequest } from 'firebase-functions/https';
+import { onTaskDispatched } from 'firebase-functions/tasks';
 import { defineSecret } from 'firebase-functions/params';
 import { getConfig } from './platform/config/config';
 
@@ -19,5 +20,17 @@ export const api = onRequest(
   (req, res) => {
     app ??= (require('./app') as typeof import('./app')).createApp();
     app(req, res);
+  },
+);
+
+// Ring timeout of calls (Cloud Tasks): settles a still-ringing call as MISSED. Retried on failure; idempotent.
+export const callRingTimeout = onTaskDispatched<{ callId?: string }>(
+  { retryConfig: { maxAttempts: 5, minBackoffSeconds: 5 }, rateLimits: { maxConcurrentDispatches: 100 }, timeoutSeconds: 120, memory: '256MiB' },
+  async (request) => {
+    const callId = request.data?.callId;
+    if (typeof callId !== 'string' || callId.length === 0) return;
+    const { handleRingTimeout } = require('./modules/chat/calls.tasks') as typeof import('./modules/chat/calls.tasks');
+    const { callDeadline } = require('./modules/chat/calls.repo') as typeof import('./modules/chat/calls.repo');
+    await handleRingTimeout(getConfig(), callId, callDeadline);
   },
 );

@@ -150,7 +150,8 @@ function crc32(buf) {
 
 // Emulators whose jars exist here; Storage needs a download so it only joins when cached.
 export function runnableEmulators() {
-  const list = ['functions', 'firestore', 'auth', 'hosting'];
+  // tasks: the Cloud Tasks emulator runs task-queue functions (the call ring timeout).
+  const list = ['functions', 'firestore', 'auth', 'hosting', 'tasks'];
   const dir = path.join(process.env.HOME ?? '', '.cache', 'firebase', 'emulators');
   if (fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.startsWith('cloud-storage-rules-runtime'))) {
     list.push('storage');

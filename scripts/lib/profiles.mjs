@@ -21,6 +21,8 @@ export function stackEnv(profile) {
     ADMIN_EMAILS: profile === 'test' ? 'admin@superapp.test' : 'admin@superapp.local',
     // Tests sign Google ID tokens with their own keys and publish the public half on the sinks.
     ...(profile === 'test' ? { GOOGLE_CLIENT_IDS: TEST_GOOGLE_CLIENT_ID, GOOGLE_CERTS_URL: `${sinksUrl}/google/certs` } : {}),
+    // Short rings so the missed-call path is tested in seconds.
+    ...(profile === 'test' ? { CALL_RING_TIMEOUT_SEC: '3' } : {}),
     SINKS_URL: sinksUrl,
   };
 }

@@ -31,6 +31,7 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'realtime_events/e-bob'), { recipientId: 'bob', type: 'call:ring' });
     await setDoc(doc(ctx.firestore(), 'notification_prefs/alice'), { push: true });
     await setDoc(doc(ctx.firestore(), 'notification_prefs/bob'), { push: true });
+    await setDoc(doc(ctx.firestore(), 'calls/c1'), { participants: ['alice', 'bob'], status: 'RINGING' });
   });
 });
 
@@ -102,6 +103,13 @@ describe('firestore.rules', () => {
       await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: soon(), roles: ['ADMIN'] }));
       await assertFails(getDoc(doc(env.authenticatedContext('bob').firestore(), 'presence/chat_c1/members/alice')));
       await assertSucceeds(deleteDoc(doc(alice, 'presence/chat_c1/members/alice')));
+    });
+
+    it('calls: participants read the call, nobody else; no client writes', async () => {
+      await assertSucceeds(getDoc(doc(env.authenticatedContext('alice').firestore(), 'calls/c1')));
+      await assertSucceeds(getDoc(doc(env.authenticatedContext('bob').firestore(), 'calls/c1')));
+      await assertFails(getDoc(doc(env.authenticatedContext('carol').firestore(), 'calls/c1')));
+      await assertFails(updateDoc(doc(env.authenticatedContext('alice').firestore(), 'calls/c1'), { status: 'ACTIVE' }));
     });
 
     it.each(['push_tokens/t1', 'push_outbox/o1'])('%s stays closed to clients', async (p) => {

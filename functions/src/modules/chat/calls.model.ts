@@ -1,0 +1,63 @@
+import { ConflictError } from '../../platform/errors/app-error';
+
+// Call life cycle (spec: RINGING → ACTIVE on answer; the rest is ours):
+//   RINGING → ACTIVE (callee answers) | DECLINED (callee declines, or busy) | CANCELLED (caller hangs up first)
+//           | MISSED (nobody answered within the ring timeout)
+//   ACTIVE  → ENDED (either side hangs up)
+export const CALL_STATUSES = ['RINGING', 'ACTIVE', 'ENDED', 'DECLINED', 'CANCELLED', 'MISSED'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+export type CallAction = 'answer' | 'decline' | 'cancel' | 'end' | 'timeout';
+
+const MOVES: Record<CallAction, { from: CallStatus; to: CallStatus; by: 'callee' | 'caller' | 'either' | 'system' }> = {
+  answer: { from: 'RINGING', to: 'ACTIVE', by: 'callee' },
+  decline: { from: 'RINGING', to: 'DECLINED', by: 'callee' },
+  cancel: { from: 'RINGING', to: 'CANCELLED', by: 'caller' },
+  end: { from: 'ACTIVE', to: 'ENDED', by: 'either' },
+  timeout: { from: 'RINGING', to: 'MISSED', by: 'system' },
+};
+
+export function moveFor(action: CallAction) {
+  return MOVES[action];
+}
+
+export function assertMove(action: CallAction, current: CallStatus): CallStatus {
+  const move = MOVES[action];
+  if (current !== move.from) throw new ConflictError(`Cannot ${action} a call that is ${current}`, { status: current });
+  return move.to;
+}
+
+// `calls/{id}`: the entity document both participants listen to.
+export interface CallRecord {
+  id: string;
+  callerId: string;
+  calleeId: string;
+  participants: [string, string];
+  type: 'audio' | 'video';
+  conversationId: string | null;
+  status: CallStatus;
+  endReason: 'busy' | 'declined' | 'cancelled' | 'hangup' | 'no_answer' | null;
+  endedBy: string | null;
+  ringExpiresAt: number;
+  createdAt: number;
+  answeredAt: number | null;
+  endedAt: number | null;
+  updatedAt: number;
+}
+
+export function callView(c: CallRecord) {
+  const iso = (t: number | null) => (t ? new Date(t).toISOString() : null);
+  return {
+    id: c.id,
+    callerId: c.callerId,
+    calleeId: c.calleeId,
+    type: c.type,
+    conversationId: c.conversationId,
+    status: c.status,
+    endReason: c.endReason,
+    endedBy: c.endedBy,
+    ringExpiresAt: new Date(c.ringExpiresAt).toISOString(),
+    createdAt: new Date(c.createdAt).toISOString(),
+    answeredAt: iso(c.answeredAt),
+    endedAt: iso(c.endedAt),
+  };
+}

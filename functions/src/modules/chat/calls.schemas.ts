@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { CALL_STATUSES } from './calls.model';
+
+export const CallSchema = z
+  .object({
+    id: z.string(),
+    callerId: z.string(),
+    calleeId: z.string(),
+    type: z.enum(['audio', 'video']),
+    conversationId: z.string().nullable(),
+    status: z.enum(CALL_STATUSES),
+    endReason: z.enum(['busy', 'declined', 'cancelled', 'hangup', 'no_answer']).nullable(),
+    endedBy: z.string().nullable(),
+    ringExpiresAt: z.string(),
+    createdAt: z.string(),
+    answeredAt: z.string().nullable(),
+    endedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Call', description: 'Both participants can also listen to calls/{id} in Firestore for live status.' });
+
+export const StartCallBodySchema = z
+  .object({
+    calleeId: z.string().min(1).max(128),
+    type: z.enum(['audio', 'video']).default('audio'),
+    conversationId: z.string().min(1).max(128).optional(),
+  })
+  .meta({ id: 'StartCallBody' });
+
+export const CallIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
+export const CallHistoryQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(128).optional(),
+});
+export const CallHistorySchema = z.object({ calls: z.array(CallSchema), nextCursor: z.string().nullable() }).meta({ id: 'CallHistory' });

@@ -1,0 +1,126 @@
+import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
+import { logger } from '../../platform/logging/logger';
+import { authRepo } from '../auth/auth.repo';
+import type { Hub } from '../notifications/hub';
+import { usersRepo } from '../users/users.repo';
+import { assertMove, callView, moveFor, type CallAction, type CallRecord } from './calls.model';
+import { callsRepo } from './calls.repo';
+
+export interface RingScheduler {
+  /** Asks for `onRingTimeout(callId)` after `delaySec` (Cloud Tasks); failures are tolerated (lazy expiry). */
+  schedule(callId: string, delaySec: number): Promise<void>;
+}
+
+export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; ringTimeoutSec: number; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+
+  const missedNotice = (call: CallRecord) =>
+    deps.hub.dispatch({
+      event: 'call.missed',
+      recipients: [{ userId: call.calleeId, surface: 'CON' }],
+      entityId: call.id,
+      title: 'Missed call',
+      body: call.endReason === 'busy' ? 'You missed a call while on another call' : 'You missed a call',
+      conversationId: call.conversationId ?? undefined,
+      realtimeData: { callId: call.id, status: call.status, callerId: call.callerId },
+    });
+
+  // A ringing call past its deadline is MISSED, whoever looks at it first (the timeout task or a request).
+  function settled(call: CallRecord, t: number): { call: CallRecord; expired: boolean } {
+    if (call.status !== 'RINGING' || t < call.ringExpiresAt) return { call, expired: false };
+    return { call: { ...call, status: 'MISSED', endReason: 'no_answer', endedAt: call.ringExpiresAt, updatedAt: t }, expired: true };
+  }
+
+  async function transition(callId: string, action: CallAction, actorId: string | null) {
+    const t = now();
+    const result = await authRepo.run(async (tx) => {
+      const stored = await callsRepo.txGet(tx, callId);
+      if (!stored || (actorId !== null && !stored.participants.includes(actorId))) throw new NotFoundError('Call not found');
+      const { call, expired } = settled(stored, t);
+      const move = moveFor(action);
+      const allowedActor =
+        move.by === 'either' || move.by === 'system' || (move.by === 'callee' ? actorId === call.calleeId : actorId === call.callerId);
+      if (actorId !== null && !allowedActor) throw new ConflictError(`Only the ${move.by} can ${action} this call`);
+      if (expired) callsRepo.txSave(tx, call);
+      if (action === 'timeout' && call.status !== 'RINGING') return { call, expired, changed: false };
+      if (expired) return { call, expired, changed: false, refused: true };
+      const to = assertMove(action, call.status);
+      const next: CallRecord = {
+        ...call,
+        status: to,
+        updatedAt: t,
+        ...(to === 'ACTIVE' ? { answeredAt: t } : { endedAt: t, endedBy: actorId, endReason: ({ DECLINED: 'declined', CANCELLED: 'cancelled', ENDED: 'hangup', MISSED: 'no_answer' } as const)[to as 'DECLINED'] }),
+      };
+      callsRepo.txSave(tx, next);
+      return { call: next, expired, changed: true };
+    });
+    if (result.expired || (action === 'timeout' && result.changed)) await missedNotice(result.call);
+    if ('refused' in result && result.refused) throw new ConflictError(`Cannot ${action} a call that is MISSED`, { status: 'MISSED' });
+    return callView(result.call);
+  }
+
+  return {
+    async start(callerId: string, body: { calleeId: string; type: 'audio' | 'video'; conversationId?: string }) {
+      if (body.calleeId === callerId) throw new BadRequestError('You cannot call yourself', [{ field: 'body.calleeId', message: 'must be another user' }]);
+      const t = now();
+      const outcome = await authRepo.run(async (tx) => {
+        const callee = await usersRepo.txGet(tx, body.calleeId);
+        if (!callee || callee.disabled || callee.status !== 'ACTIVE') throw new NotFoundError('User not found');
+        const mine = (await callsRepo.txLiveCallsOf(tx, callerId)).map((c) => settled(c, t).call).filter((c) => c.status === 'RINGING' || c.status === 'ACTIVE');
+        const same = mine.find((c) => c.status === 'RINGING' && c.callerId === callerId && c.calleeId === body.calleeId);
+        if (same) return { call: same, created: false };
+        if (mine.length > 0) throw new ConflictError('You are already in a call', { callId: mine[0].id });
+        const theirs = (await callsRepo.txLiveCallsOf(tx, body.calleeId)).map((c) => settled(c, t).call);
+        const busy = theirs.some((c) => c.status === 'ACTIVE');
+        const call: CallRecord = {
+          id: callsRepo.newId(),
+          callerId,
+          calleeId: body.calleeId,
+          participants: [callerId, body.calleeId],
+          type: body.type,
+          conversationId: body.conversationId ?? null,
+          status: busy ? 'DECLINED' : 'RINGING',
+          endReason: busy ? 'busy' : null,
+          endedBy: null,
+          ringExpiresAt: t + deps.ringTimeoutSec * 1000,
+          createdAt: t,
+          answeredAt: null,
+          endedAt: busy ? t : null,
+          updatedAt: t,
+        };
+        callsRepo.txSave(tx, call);
+        return { call, created: true };
+      });
+      const { call } = outcome;
+      if (outcome.created && call.status === 'RINGING') {
+        await deps.hub.dispatch({
+          event: 'call.incoming',
+          recipients: [{ userId: call.calleeId, surface: 'CON' }],
+          entityId: call.id,
+          title: 'Incoming call',
+          body: call.type === 'video' ? 'Incoming video call' : 'Incoming call',
+          conversationId: call.conversationId ?? undefined,
+          realtimeData: { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: call.ringExpiresAt },
+        });
+        await deps.scheduler.schedule(call.id, deps.ringTimeoutSec).catch((err: Error) => logger.error('ring timeout not scheduled; the call expires lazily', { callId: call.id, error: err.message }));
+      }
+      if (outcome.created && call.status === 'DECLINED') await missedNotice(call);
+      return callView(call);
+    },
+
+    answer: (userId: string, id: string) => transition(id, 'answer', userId),
+    decline: (userId: string, id: string) => transition(id, 'decline', userId),
+    cancel: (userId: string, id: string) => transition(id, 'cancel', userId),
+    end: (userId: string, id: string) => transition(id, 'end', userId),
+    /** The ring-timeout task: idempotent (a repeated delivery finds the call settled). */
+    timeout: (id: string) => transition(id, 'timeout', null),
+
+    async history(userId: string, opts: { limit: number; cursor?: string }) {
+      const page = await callsRepo.history(userId, opts);
+      const t = now();
+      return { calls: page.calls.map((c) => callView(settled(c, t).call)), nextCursor: page.nextCursor };
+    },
+  };
+}
+
+export type CallsService = ReturnType<typeof createCallsService>;

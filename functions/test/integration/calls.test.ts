@@ -1,0 +1,150 @@
+import { deleteApp, initializeApp } from 'firebase/app';
+import { connectAuthEmulator, getAuth, signInWithCustomToken } from 'firebase/auth';
+import { collection, connectFirestoreEmulator, doc, getDoc, getFirestore, onSnapshot, query, setLogLevel, where } from 'firebase/firestore';
+import { createCallsService } from '../../src/modules/chat/calls.service';
+import { createHub } from '../../src/modules/notifications/hub';
+import { outboxTransport } from '../../src/platform/push/transport';
+import { db } from '../../src/platform/firebase/firebase';
+import { registerVerified, type Tokens } from '../helpers/accounts';
+import { call } from '../helpers/api';
+import { requireEmulators } from '../helpers/emulators';
+
+beforeAll(requireEmulators);
+setLogLevel('error');
+
+const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = {}) => call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id, ...extra } });
+const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/calls/${id}/${action}`, { token: who.accessToken });
+const inbox = async (who: Tokens) => (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{ kind: string; entityId: string; event: string }>;
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('calls', () => {
+  it('ring: callee hears call:ring through a Firestore listener, gets CALL_INCOMING and a high-priority push even with notifications off', async () => {
+    const caller = await registerVerified();
+    const callee = await registerVerified();
+    const fcm = `fcm-call-${Date.now()}-${'c'.repeat(40)}`;
+    await call('POST', '/push-tokens', { token: callee.accessToken, body: { token: fcm, surface: 'CON', platform: 'android', deviceId: 'p' } });
+    await call('PATCH', '/notifications/preferences', { token: callee.accessToken, body: { push: false } });
+
+    const minted = await call('POST', '/auth/firebase-token', { token: callee.accessToken });
+    const app = initializeApp({ projectId: 'demo-superapp', apiKey: 'demo-key' }, `callee-${Date.now()}`);
+    try {
+      const auth = getAuth(app);
+      connectAuthEmulator(auth, `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'}`, { disableWarnings: true });
+      const firestore = getFirestore(app);
+      const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? '127.0.0.1:8080').split(':');
+      connectFirestoreEmulator(firestore, host, Number(port));
+      await signInWithCustomToken(auth, minted.body.token);
+      const ring = new Promise<Record<string, any>>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+        const stop = onSnapshot(query(collection(firestore, 'realtime_events'), where('recipientId', '==', callee.user.id)), (snap) => {
+          const event = snap.docs.map((d) => d.data()).find((d) => d.type === 'call:ring');
+          if (event) {
+            stop();
+            resolve(event);
+          }
+        }, reject);
+      });
+      const started = await start(caller, callee, { type: 'video' });
+      expect(started.status).toBe(201);
+      expect(started.body).toMatchObject({ status: 'RINGING', callerId: caller.user.id, calleeId: callee.user.id, type: 'video' });
+      const heard = await ring;
+      expect(heard.payload).toMatchObject({ event: 'call.incoming', kind: 'CALL_INCOMING', entityId: started.body.id, sfx: 'call_ringtone_incoming', surface: 'CON' });
+      expect(heard.data).toMatchObject({ callId: started.body.id, callerId: caller.user.id });
+      // Participants read the call document; the listener sees it live.
+      expect((await getDoc(doc(firestore, 'calls', started.body.id))).data()?.status).toBe('RINGING');
+
+      expect((await inbox(callee)).find((i) => i.entityId === started.body.id)?.kind).toBe('CALL_INCOMING');
+      const pushed = (await db().collection('push_outbox').where('token', '==', fcm).get()).docs.map((d) => d.data().message);
+      expect(pushed[0]).toMatchObject({ data: { event: 'call.incoming' }, android: { priority: 'high', ttl: 30_000, notification: { channelId: 'app-calls' } } });
+      await act(callee, started.body.id, 'decline');
+    } finally {
+      await deleteApp(app);
+    }
+  });
+
+  it('answer (callee only) → ACTIVE → end → ENDED; illegal moves are 409; strangers get 404', async () => {
+    const [a, b, stranger] = [await registerVerified(), await registerVerified(), await registerVerified()];
+    const { body: ringing } = await start(a, b);
+    expect((await act(a, ringing.id, 'answer')).status).toBe(409);
+    expect((await act(stranger, ringing.id, 'answer')).status).toBe(404);
+    const answered = await act(b, ringing.id, 'answer');
+    expect(answered.body).toMatchObject({ status: 'ACTIVE', answeredAt: expect.any(String) });
+    expect((await act(b, ringing.id, 'decline')).status).toBe(409);
+    expect((await act(a, ringing.id, 'cancel')).status).toBe(409);
+    expect((await act(a, ringing.id, 'end')).body).toMatchObject({ status: 'ENDED', endReason: 'hangup', endedBy: a.user.id });
+    expect((await act(b, ringing.id, 'end')).status).toBe(409);
+    const history = await call('GET', '/chat/calls', { token: b.accessToken });
+    expect(history.body.calls[0]).toMatchObject({ id: ringing.id, status: 'ENDED' });
+    expect((await call('GET', '/chat/calls', { token: stranger.accessToken })).body.calls).toEqual([]);
+  });
+
+  it('decline → DECLINED, cancel → CANCELLED; calling yourself is 400, an unknown user 404', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    const first = (await start(a, b)).body;
+    expect((await act(b, first.id, 'decline')).body).toMatchObject({ status: 'DECLINED', endReason: 'declined' });
+    const second = (await start(a, b)).body;
+    expect((await act(a, second.id, 'cancel')).body).toMatchObject({ status: 'CANCELLED', endReason: 'cancelled' });
+    expect((await call('POST', '/chat/calls', { token: a.accessToken, body: { calleeId: a.user.id } })).status).toBe(400);
+    expect((await call('POST', '/chat/calls', { token: a.accessToken, body: { calleeId: 'nobody' } })).status).toBe(404);
+  });
+
+  it('answer, decline and cancel racing: exactly one wins', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const [a, b] = [await registerVerified(), await registerVerified()];
+      const ringing = (await start(a, b)).body;
+      const results = await Promise.all([act(b, ringing.id, 'answer'), act(b, ringing.id, 'decline'), act(a, ringing.id, 'cancel')]);
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 409)).toHaveLength(2);
+      const final = (await call('GET', '/chat/calls', { token: a.accessToken })).body.calls[0].status;
+      expect(final).toBe(results.find((r) => r.status === 200)!.body.status);
+    }
+  });
+
+  it('no answer: the ring timeout makes it MISSED with CALL_MISSED and call:ended for the callee', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    const ringing = (await start(a, b)).body;
+    const missed = await waitFor(async () => (await inbox(b)).find((i) => i.kind === 'CALL_MISSED' && i.entityId === ringing.id));
+    expect(missed.event).toBe('call.missed');
+    expect((await call('GET', '/chat/calls', { token: a.accessToken })).body.calls[0]).toMatchObject({ id: ringing.id, status: 'MISSED', endReason: 'no_answer' });
+    const ended = (await db().collection('realtime_events').where('recipientId', '==', b.user.id).get()).docs.map((d) => d.data()).find((e) => e.type === 'call:ended');
+    expect(ended?.payload).toMatchObject({ event: 'call.missed', entityId: ringing.id, sfx: 'call_missed' });
+    expect((await act(b, ringing.id, 'answer')).status).toBe(409);
+  });
+
+  it('a busy callee: the new call is DECLINED (busy) and the callee gets a missed call; a caller already in a call gets 409', async () => {
+    const [a, b, c] = [await registerVerified(), await registerVerified(), await registerVerified()];
+    const first = (await start(a, b)).body;
+    await act(b, first.id, 'answer');
+    const busy = await start(c, b);
+    expect(busy.body).toMatchObject({ status: 'DECLINED', endReason: 'busy' });
+    expect((await inbox(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id)).toBe(true);
+    expect((await start(a, c)).status).toBe(409);
+    // Calling the same person again while your call still rings returns that call.
+    const [x, y] = [await registerVerified(), await registerVerified()];
+    const ring1 = (await start(x, y)).body;
+    expect((await start(x, y)).body.id).toBe(ring1.id);
+    await act(x, ring1.id, 'cancel');
+  });
+});
+
+describe('the ring timeout task', () => {
+  it('a duplicate delivery settles the call once and notifies once', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    let now = Date.now();
+    const service = createCallsService({ hub: createHub({ transport: outboxTransport() }), scheduler: { schedule: async () => undefined }, ringTimeoutSec: 30, now: () => now });
+    const ringing = await service.start(a.user.id, { calleeId: b.user.id, type: 'audio' });
+    now += 31_000;
+    const results = await Promise.all([service.timeout(ringing.id), service.timeout(ringing.id)]);
+    expect(results.map((r) => r.status)).toEqual(['MISSED', 'MISSED']);
+    const missed = (await db().collection('app_notifications').where('recipientId', '==', b.user.id).where('kind', '==', 'CALL_MISSED').get()).size;
+    expect(missed).toBe(1);
+  });
+});
