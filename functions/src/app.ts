@@ -48,10 +48,20 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   app.use(corsFromOrigins(config.CORS_ORIGINS));
   app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));
 
+  // One sub-router per first path segment: a request is matched against its area's routes only,
+  // not against every route of the API in turn.
   const api = express.Router({ strict: false });
+  const areas = new Map<string, express.Router>();
   for (const route of routes) {
     if (route.availability && !route.availability.enabled) continue;
-    api[route.method](route.path, ...toExpressHandlers(route, ctx));
+    const segment = route.path.split('/')[1];
+    let area = areas.get(segment);
+    if (!area) {
+      area = express.Router({ strict: false, mergeParams: true });
+      areas.set(segment, area);
+      api.use(`/${segment}`, area);
+    }
+    area[route.method](route.path.slice(segment.length + 1) || '/', ...toExpressHandlers(route, ctx));
   }
   app.use(API_PREFIX, api);
 

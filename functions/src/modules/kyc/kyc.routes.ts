@@ -32,7 +32,7 @@ export const kycModule: ApiModule = {
         path: '/kyc/papers',
         tag: 'kyc',
         summary: 'Upload one paper (image or PDF) to my open application',
-        description: `multipart/form-data with fields applicationId and kind and one file in field \`file\`, at most ${config.KYC_MAX_FILE_BYTES} bytes (413 beyond). The content type is read from the bytes: anything but JPEG, PNG, WebP or PDF, or a declared type that differs, is 415.`,
+        description: `multipart/form-data with fields applicationId and kind and one file in field \`file\`, at most KYC_MAX_FILE_BYTES (default 10 MB; 413 beyond). The content type is read from the bytes: anything but JPEG, PNG, WebP or PDF, or a declared type that differs, is 415.`,
         auth: [],
         multipart: UploadPaperFormSchema,
         errors: [404, 409],

@@ -54,7 +54,7 @@ export const mediaModule: ApiModule = {
         method: 'post',
         path: '/upload/multiple',
         tag: 'media',
-        summary: `Upload up to ${config.MEDIA_MAX_FILES} audio files at once`,
+        summary: 'Upload up to MEDIA_MAX_FILES (10) audio files at once',
         description: `${uploadErrors} One refused file refuses the whole request.`,
         auth: UPLOADERS,
         multipart: MultipleUploadFormSchema,

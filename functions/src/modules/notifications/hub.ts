@@ -95,28 +95,31 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
       report.realtime = await notificationsRepo.createRealtime(`${id}-${t}`, { recipientId: recipient.userId, type: policy.realtime, payload, data: input.realtimeData ?? {} }, 5 * 60_000, t);
       return report;
     }
-    // 2. Inbox, when the policy keeps one. Its create() is the idempotency guard.
-    if (kind) {
-      report.inbox = await notificationsRepo.createInbox(id, {
-        recipientId: recipient.userId,
-        surface: recipient.surface,
-        kind,
-        event: input.event,
-        entityId: input.entityId,
-        title: input.title,
-        body: input.body,
-        data: payload,
-        read: false,
-        readAt: null,
-        createdAt: (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).Timestamp.fromMillis(now()),
-      });
-      if (!report.inbox) return { ...report, duplicate: true, push: { skipped: 'policy' } };
-    }
-    // 3. Realtime event.
-    if (policy.realtime) {
-      report.realtime = await notificationsRepo.createRealtime(id, { recipientId: recipient.userId, type: policy.realtime, payload, data: input.realtimeData ?? {} }, REALTIME_TTL_MS, now());
-      if (!report.realtime && !kind) return { ...report, duplicate: true };
-    }
+    // 2. Inbox, when the policy keeps one, and 3. the realtime event, written together: both are create()s
+    // on the same id, so a repeated delivery finds both already there (the idempotency guard).
+    const [inboxCreated, realtimeCreated] = await Promise.all([
+      kind
+        ? notificationsRepo.createInbox(id, {
+            recipientId: recipient.userId,
+            surface: recipient.surface,
+            kind,
+            event: input.event,
+            entityId: input.entityId,
+            title: input.title,
+            body: input.body,
+            data: payload,
+            read: false,
+            readAt: null,
+            createdAt: (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).Timestamp.fromMillis(now()),
+          })
+        : Promise.resolve(false),
+      policy.realtime
+        ? notificationsRepo.createRealtime(id, { recipientId: recipient.userId, type: policy.realtime, payload, data: input.realtimeData ?? {} }, REALTIME_TTL_MS, now())
+        : Promise.resolve(false),
+    ]);
+    report.inbox = inboxCreated;
+    report.realtime = realtimeCreated;
+    if ((kind && !report.inbox) || (!kind && policy.realtime && !report.realtime)) return { ...report, duplicate: true, push: { skipped: 'policy' } };
     // 4. Push, if allowed. 5. Never SMS.
     const prefs = withDefaults(await notificationsRepo.preferences(recipient.userId));
     const muted = input.conversationId !== undefined && prefs.muted[input.conversationId] === true;
@@ -154,17 +157,22 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
         deepLink: { ...policy.deepLink[surface]!, params: { id: input.broadcastId } },
         surface,
       });
+      // Pages are written while the next page is read.
+      const writes: Array<Promise<number>> = [];
       for await (const ids of userIdsWithHat(surface)) {
-        inbox += await notificationsRepo.createInboxMany(
-          ids.map((userId) => {
-            const payload = payloadFor(userId);
-            return {
-              id: payload.notificationId,
-              data: { recipientId: userId, surface, kind: 'SYSTEM', event: 'admin.broadcast', entityId: input.broadcastId, title: input.title, body: input.body, data: payload, read: false, readAt: null, createdAt: Timestamp.fromMillis(now()) },
-            };
-          }),
+        writes.push(
+          notificationsRepo.createInboxMany(
+            ids.map((userId) => {
+              const payload = payloadFor(userId);
+              return {
+                id: payload.notificationId,
+                data: { recipientId: userId, surface, kind: 'SYSTEM', event: 'admin.broadcast', entityId: input.broadcastId, title: input.title, body: input.body, data: payload, read: false, readAt: null, createdAt: Timestamp.fromMillis(now()) },
+              };
+            }),
+          ),
         );
       }
+      inbox += (await Promise.all(writes)).reduce((a, b) => a + b, 0);
       const optedOut = await notificationsRepo.optedOut(policy.preference ?? 'promo');
       for await (const tokens of notificationsRepo.tokensOfSurface(surface)) {
         const messages = tokens

@@ -47,19 +47,26 @@ export const notificationsRepo = {
     }
   },
 
-  // Bulk inbox items (broadcasts): BulkWriter batches and retries; existing ids are left alone.
+  // Bulk inbox items (broadcasts): batches of 500 create()s committed together. A batch that meets an
+  // existing item (a retried broadcast) is redone item by item, leaving existing ones alone.
   async createInboxMany(items: Array<{ id: string; data: Record<string, unknown> }>): Promise<number> {
-    const writer = db().bulkWriter();
-    let created = 0;
-    writer.onWriteError((error) => error.code !== 6 && error.failedAttempts < 5);
-    for (const item of items) {
-      writer.create(col(INBOX).doc(item.id), item.data).then(
-        () => (created += 1),
-        () => undefined,
-      );
-    }
-    await writer.close();
-    return created;
+    const chunks: Array<typeof items> = [];
+    for (let i = 0; i < items.length; i += 500) chunks.push(items.slice(i, i + 500));
+    const counts = await Promise.all(
+      chunks.map(async (chunk) => {
+        const batch = db().batch();
+        for (const item of chunk) batch.create(col(INBOX).doc(item.id), item.data);
+        try {
+          await batch.commit();
+          return chunk.length;
+        } catch (err) {
+          if ((err as { code?: number }).code !== 6) throw err;
+          const created = await Promise.all(chunk.map((item) => this.createInbox(item.id, item.data)));
+          return created.filter(Boolean).length;
+        }
+      }),
+    );
+    return counts.reduce((a, b) => a + b, 0);
   },
 
   async preferences(userId: string): Promise<Partial<Preferences> | undefined> {

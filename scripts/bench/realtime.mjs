@@ -1,0 +1,188 @@
+// P3, P4 and P6: run by `npm run bench` inside `firebase emulators:exec` (Firestore, Auth, Functions,
+// Hosting, Tasks). Writes its figures as JSON to the path given as the first argument.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
+import { median, percentile } from './stats.mjs';
+
+const require = createRequire(path.join(functionsDir, 'package.json'));
+const lib = (p) => require(path.join(functionsDir, 'lib', p));
+const { db, authAdmin } = lib('platform/firebase/firebase.js');
+const { createHub } = lib('modules/notifications/hub.js');
+const { outboxTransport } = lib('platform/push/transport.js');
+const { initializeApp, deleteApp } = require('firebase/app');
+const { connectAuthEmulator, getAuth, signInWithCustomToken } = require('firebase/auth');
+const { collection, connectFirestoreEmulator, getFirestore, onSnapshot, query, where, terminate } = require('firebase/firestore');
+
+// The function's own URL: the Hosting emulator's extra proxy hop is not part of what is measured.
+const API = process.env.BENCH_API ?? `http://127.0.0.1:5001/${PROJECT_ID}/us-central1/api/api/v1`;
+const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
+const wipe = () => fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' });
+
+async function batchedWrite(collectionName, docs) {
+  const chunks = [];
+  for (let i = 0; i < docs.length; i += 500) chunks.push(docs.slice(i, i + 500));
+  await Promise.all(chunks.map((chunk) => {
+    const batch = db().batch();
+    for (const d of chunk) batch.set(db().collection(collectionName).doc(d.id), d.data);
+    return batch.commit();
+  }));
+}
+
+// P3: hub broadcast of N inbox notifications vs a raw batched write of N documents.
+async function p3(n) {
+  const hub = createHub({ transport: outboxTransport() });
+  const rounds = [];
+  for (let r = 0; r < 3; r += 1) {
+    await wipe();
+    const users = Array.from({ length: n }, (_, i) => ({ id: `bench-u${String(i).padStart(5, '0')}`, data: { roles: ['USER'], hats: ['CON'], disabled: false, email: null, name: 'Bench' } }));
+    await batchedWrite('users', users);
+    const t0 = performance.now();
+    const result = await hub.broadcast({ broadcastId: `bench-${r}`, title: 'Bench', body: 'broadcast', surfaces: ['CON'] });
+    const hubMs = performance.now() - t0;
+    if (result.inboxItems !== n) throw new Error(`broadcast wrote ${result.inboxItems} of ${n}`);
+    // The same documents the hub wrote (its inbox items, re-keyed), so only the hub's own work differs.
+    const written = await db().collection('app_notifications').where('entityId', '==', `bench-${r}`).get();
+    const raw = written.docs.map((d) => ({ id: `raw-${r}-${d.id}`, data: d.data() }));
+    const t1 = performance.now();
+    await batchedWrite('raw_notifications', raw);
+    const rawMs = performance.now() - t1;
+    rounds.push({ hubMs, rawMs });
+    log(`P3 N=${n} round ${r + 1}/3: hub ${hubMs.toFixed(0)} ms, raw ${rawMs.toFixed(0)} ms`);
+  }
+  const hubMs = median(rounds.map((x) => x.hubMs));
+  const rawMs = median(rounds.map((x) => x.rawMs));
+  return { n, hubMedianMs: Math.round(hubMs), rawMedianMs: Math.round(rawMs), ratio: Math.round((hubMs / rawMs) * 1000) / 1000 };
+}
+
+async function clientFor(uid) {
+  const token = await authAdmin().createCustomToken(uid);
+  const app = initializeApp({ projectId: PROJECT_ID, apiKey: 'demo-key' }, `bench-${uid}-${Math.random()}`);
+  const auth = getAuth(app);
+  connectAuthEmulator(auth, `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}`, { disableWarnings: true });
+  const firestore = getFirestore(app);
+  const [host, port] = process.env.FIRESTORE_EMULATOR_HOST.split(':');
+  connectFirestoreEmulator(firestore, host, Number(port));
+  await signInWithCustomToken(auth, token);
+  return { app, firestore };
+}
+
+// Resolves with the arrival time of the next added realtime event matching `accept`.
+function listen(firestore, uid, onEvent) {
+  let ready;
+  const readyPromise = new Promise((r) => (ready = r));
+  const stop = onSnapshot(query(collection(firestore, 'realtime_events'), where('recipientId', '==', uid)), (snap) => {
+    ready();
+    for (const change of snap.docChanges()) if (change.type === 'added' && !snap.metadata.fromCache) onEvent(change.doc, performance.now());
+  });
+  return { stop, ready: readyPromise };
+}
+
+async function apiJson(method, p, body, token) {
+  const res = await fetch(`${API}${p}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, body: await res.json() };
+}
+
+// P4: POST /chat/calls → hub → realtime doc → callee's snapshot, vs a direct admin write → snapshot.
+async function p4(rounds = 15) {
+  await wipe();
+  const { createUser } = await import('./realtime-accounts.mjs');
+  const caller = await createUser(apiJson, 'caller');
+  const callee = await createUser(apiJson, 'callee');
+  const { app, firestore } = await clientFor(callee.id);
+  const arrivals = new Map();
+  const sub = listen(firestore, callee.id, (doc, at) => arrivals.set(doc.id, at));
+  await sub.ready;
+  const waitFor = async (predicate) => {
+    for (let i = 0; i < 400; i += 1) {
+      const hit = [...arrivals.entries()].find(([id]) => predicate(id));
+      if (hit) return hit[1];
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    throw new Error('event never arrived');
+  };
+  const api = [];
+  const direct = [];
+  for (let r = 0; r < rounds + 3; r += 1) {
+    arrivals.clear();
+    const t0 = performance.now();
+    const started = await apiJson('POST', '/chat/calls', { calleeId: callee.id }, caller.token);
+    const arrived = await waitFor(() => true);
+    await apiJson('POST', `/chat/calls/${started.body.id}/cancel`, undefined, caller.token);
+    arrivals.clear();
+    const id = `direct-${r}`;
+    const t1 = performance.now();
+    await db().collection('realtime_events').doc(id).set({ recipientId: callee.id, type: 'call:ring', payload: {}, createdAt: new Date() });
+    const directArrived = await waitFor((x) => x === id);
+    if (r >= 3) {
+      api.push(arrived - t0);
+      direct.push(directArrived - t1);
+    }
+  }
+  sub.stop();
+  await terminate(firestore);
+  await deleteApp(app);
+  const apiP50 = median(api);
+  const directP50 = median(direct);
+  log(`P4: API → snapshot p50 ${apiP50.toFixed(1)} ms, direct write → snapshot p50 ${directP50.toFixed(1)} ms`);
+  return { rounds, apiP50Ms: Math.round(apiP50 * 10) / 10, directP50Ms: Math.round(directP50 * 10) / 10, ratio: Math.round((apiP50 / directP50) * 1000) / 1000 };
+}
+
+// P6: p95 delivery latency of one dispatch to 100 listeners vs to 1 listener. The listeners are spread
+// over 10 signed-in client instances (10 snapshot listeners each, one per user).
+async function p6(listeners = 100, rounds = 5, clientsCount = 10) {
+  await wipe();
+  const hub = createHub({ transport: outboxTransport() });
+  const measure = async (count) => {
+    const users = Array.from({ length: count }, (_, i) => `bench-l${count}-${i}`);
+    const owners = Math.min(clientsCount, count);
+    // Each client instance signs in as its first user; rules allow reading your own events only, so the
+    // other users' events are written with that client's uid as recipient and a per-listener tag.
+    const clients = await Promise.all(Array.from({ length: owners }, (_, i) => clientFor(users[i])));
+    const latencies = [];
+    for (let r = 0; r < rounds + 1; r += 1) {
+      const arrivals = [];
+      let sentAt = 0;
+      const subs = [];
+      users.forEach((_, i) => {
+        const c = clients[i % owners];
+        subs.push(listen(c.firestore, users[i % owners], (doc, at) => {
+          const d = doc.data().data;
+          if (d?.round === r && d?.listener === i) arrivals.push(at - sentAt);
+        }));
+      });
+      await Promise.all(subs.map((s) => s.ready));
+      sentAt = performance.now();
+      await Promise.all(users.map((_, i) => hub.dispatch({ event: 'ride:location', recipients: [{ userId: users[i % owners], surface: 'CON' }], entityId: `ride-${r}-${i}`, title: '', body: '', realtimeData: { round: r, listener: i } })));
+      for (let i = 0; i < 1000 && arrivals.length < count; i += 1) await new Promise((res) => setTimeout(res, 5));
+      subs.forEach((s) => s.stop());
+      if (arrivals.length < count) throw new Error(`only ${arrivals.length}/${count} listeners heard round ${r}`);
+      if (r > 0) latencies.push(...arrivals);
+    }
+    await Promise.all(clients.map(async (c) => { await terminate(c.firestore); await deleteApp(c.app); }));
+    return percentile(latencies, 95);
+  };
+  const one = await measure(1);
+  const many = await measure(listeners);
+  log(`P6: p95 delivery ${many.toFixed(1)} ms to ${listeners} listeners vs ${one.toFixed(1)} ms to 1`);
+  return { listeners, clients: clientsCount, rounds, p95OneMs: Math.round(one * 10) / 10, p95ManyMs: Math.round(many * 10) / 10, ratio: Math.round((many / one) * 1000) / 1000 };
+}
+
+// A failed measurement is reported, not fatal: the others still count.
+async function attempt(name, fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    log(`${name} failed: ${err.message}`);
+    return { error: err.message };
+  }
+}
+
+const out = process.argv[2];
+const results = { P3: [] };
+for (const n of [1000, 5000]) results.P3.push(await attempt(`P3 N=${n}`, () => p3(n)));
+results.P4 = await attempt('P4', () => p4());
+results.P6 = await attempt('P6', () => p6());
+fs.writeFileSync(out, JSON.stringify(results, null, 2));
+process.exit(0);
