@@ -146,7 +146,7 @@ export const usersAdminRepo = {
 };
 
 // Pages of account ids that hold a hat and can sign in (broadcasts); ordered by id.
-export async function* userIdsWithHat(hat: string, pageSize = 1000): AsyncGenerator<string[]> {
+export async function* userIdsWithHat(hat: string, pageSize = 5000): AsyncGenerator<string[]> {
   let last: string | undefined;
   for (;;) {
     // select(): document names only, not whole accounts.
