@@ -1,5 +1,5 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
+import { db, inTransaction } from '../../platform/firebase/firebase';
 import { usersRepo } from '../users/users.repo';
 import type { OtpRecord, SessionRecord } from './auth.model';
 
@@ -21,9 +21,7 @@ export type Tx = Transaction;
 export const authRepo = {
   newSessionId: () => col(AUTH_SESSIONS).doc().id,
 
-  run<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return db().runTransaction(fn, { maxAttempts: 25 });
-  },
+  run: inTransaction,
 
   // Sessions
   async txGetSession(tx: Tx, id: string): Promise<SessionRecord | undefined> {

@@ -1,10 +1,17 @@
+import { inTransaction } from '../../platform/firebase/firebase';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
-import { authRepo } from '../auth/auth.repo';
 import type { Hub } from '../notifications/hub';
 import { usersRepo } from '../users/users.repo';
 import { assertMove, callView, moveFor, type CallAction, type CallRecord } from './calls.model';
 import { callsRepo } from './calls.repo';
+
+const END_REASON: Partial<Record<CallRecord['status'], CallRecord['endReason']>> = {
+  DECLINED: 'declined',
+  CANCELLED: 'cancelled',
+  ENDED: 'hangup',
+  MISSED: 'no_answer',
+};
 
 export interface RingScheduler {
   /** Asks for `onRingTimeout(callId)` after `delaySec` (Cloud Tasks); failures are tolerated (lazy expiry). */
@@ -33,7 +40,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
 
   async function transition(callId: string, action: CallAction, actorId: string | null) {
     const t = now();
-    const result = await authRepo.run(async (tx) => {
+    const result = await inTransaction(async (tx) => {
       const stored = await callsRepo.txGet(tx, callId);
       if (!stored || (actorId !== null && !stored.participants.includes(actorId))) throw new NotFoundError('Call not found');
       const { call, expired } = settled(stored, t);
@@ -49,7 +56,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
         ...call,
         status: to,
         updatedAt: t,
-        ...(to === 'ACTIVE' ? { answeredAt: t } : { endedAt: t, endedBy: actorId, endReason: ({ DECLINED: 'declined', CANCELLED: 'cancelled', ENDED: 'hangup', MISSED: 'no_answer' } as const)[to as 'DECLINED'] }),
+        ...(to === 'ACTIVE' ? { answeredAt: t } : { endedAt: t, endedBy: actorId, endReason: END_REASON[to] ?? null }),
       };
       callsRepo.txSave(tx, next);
       return { call: next, expired, changed: true };
@@ -63,14 +70,19 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
     async start(callerId: string, body: { calleeId: string; type: 'audio' | 'video'; conversationId?: string }) {
       if (body.calleeId === callerId) throw new BadRequestError('You cannot call yourself', [{ field: 'body.calleeId', message: 'must be another user' }]);
       const t = now();
-      const outcome = await authRepo.run(async (tx) => {
-        const callee = await usersRepo.txGet(tx, body.calleeId);
+      const outcome = await inTransaction(async (tx) => {
+        // The three reads go out together: this is the hot path of a ring.
+        const [callee, callerCalls, calleeCalls] = await Promise.all([
+          usersRepo.txGet(tx, body.calleeId),
+          callsRepo.txLiveCallsOf(tx, callerId),
+          callsRepo.txLiveCallsOf(tx, body.calleeId),
+        ]);
         if (!callee || callee.disabled || callee.status !== 'ACTIVE') throw new NotFoundError('User not found');
-        const mine = (await callsRepo.txLiveCallsOf(tx, callerId)).map((c) => settled(c, t).call).filter((c) => c.status === 'RINGING' || c.status === 'ACTIVE');
+        const mine = callerCalls.map((c) => settled(c, t).call).filter((c) => c.status === 'RINGING' || c.status === 'ACTIVE');
         const same = mine.find((c) => c.status === 'RINGING' && c.callerId === callerId && c.calleeId === body.calleeId);
         if (same) return { call: same, created: false };
         if (mine.length > 0) throw new ConflictError('You are already in a call', { callId: mine[0].id });
-        const theirs = (await callsRepo.txLiveCallsOf(tx, body.calleeId)).map((c) => settled(c, t).call);
+        const theirs = calleeCalls.map((c) => settled(c, t).call);
         const busy = theirs.some((c) => c.status === 'ACTIVE');
         const call: CallRecord = {
           id: callsRepo.newId(),

@@ -1,5 +1,5 @@
+import { inTransaction } from '../../platform/firebase/firebase';
 import { AppError, NotFoundError } from '../../platform/errors/app-error';
-import { authRepo } from '../auth/auth.repo';
 import type { AuthService } from '../auth/auth.service';
 import type { ApplicationRecord, ApplicationStatus } from '../kyc/applications.model';
 import { applicationsRepo } from '../kyc/applications.repo';
@@ -25,7 +25,7 @@ export function createDriverService(deps: { auth: AuthService; kyc: KycService; 
     async register(body: DriverRegistration) {
       const email = body.email.toLowerCase();
       const t = now();
-      const app = await authRepo.run(async (tx) => {
+      const app = await inTransaction(async (tx) => {
         const existing = await usersRepo.txFindByEmail(tx, email);
         const open = existing ? await applicationsRepo.txOpenOf(tx, existing.id, 'DRIVER') : [];
         if (open.length > 0) return open[0];

@@ -1,3 +1,4 @@
+import { inTransaction } from '../../platform/firebase/firebase';
 import { createHash } from 'node:crypto';
 import type { AuthContext } from '../../platform/auth/access-token';
 import type { Role } from '../../platform/auth/roles';
@@ -6,7 +7,6 @@ import { logger } from '../../platform/logging/logger';
 import { sniffDocumentType } from '../../platform/media/sniff';
 import type { UploadedFile } from '../../platform/http/multipart';
 import type { ObjectStorage } from '../../platform/storage/storage';
-import { authRepo } from '../auth/auth.repo';
 import { normalizeRoles } from '../users/users.model';
 import { usersRepo } from '../users/users.repo';
 import {
@@ -144,7 +144,7 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
     // NEEDS_INFO -> SUBMITTED, by the applicant once the papers are fixed.
     async resubmit(userId: string, applicationId: string) {
       const t = now();
-      const app = await authRepo.run(async (tx) => {
+      const app = await inTransaction(async (tx) => {
         const current = await applicationsRepo.txGet(tx, applicationId);
         if (!current || current.userId !== userId) throw new NotFoundError('Application not found');
         assertTransition(current.status, 'SUBMITTED', 'APPLICANT');
@@ -179,7 +179,7 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
         throw new BadRequestError('A reason is required to reject or to ask for more information', [{ field: 'body.reason', message: 'is required' }]);
       }
       const t = now();
-      const app = await authRepo.run(async (tx) => {
+      const app = await inTransaction(async (tx) => {
         const current = await applicationsRepo.txGet(tx, id);
         if (!current || current.kind !== kind) throw new NotFoundError('Application not found');
         assertTransition(current.status, decision.status, 'ADMIN');

@@ -110,8 +110,7 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
             data: payload,
             read: false,
             readAt: null,
-            createdAt: (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).Timestamp.fromMillis(now()),
-          })
+          }, now())
         : Promise.resolve(false),
       policy.realtime
         ? notificationsRepo.createRealtime(id, { recipientId: recipient.userId, type: policy.realtime, payload, data: input.realtimeData ?? {} }, REALTIME_TTL_MS, now())
@@ -144,7 +143,6 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
   // push by pages of tokens in sendEach chunks — never one request per user.
   async function broadcast(input: { broadcastId: string; title: string; body: string; surfaces: Surface[] }) {
     const policy = policyFor('admin.broadcast')!;
-    const { Timestamp } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
     let inbox = 0;
     let pushed = 0;
     for (const surface of input.surfaces.filter((s) => policy.recipients.includes(s))) {
@@ -166,9 +164,10 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
               const payload = payloadFor(userId);
               return {
                 id: payload.notificationId,
-                data: { recipientId: userId, surface, kind: 'SYSTEM', event: 'admin.broadcast', entityId: input.broadcastId, title: input.title, body: input.body, data: payload, read: false, readAt: null, createdAt: Timestamp.fromMillis(now()) },
+                data: { recipientId: userId, surface, kind: 'SYSTEM', event: 'admin.broadcast', entityId: input.broadcastId, title: input.title, body: input.body, data: payload, read: false, readAt: null },
               };
             }),
+            now(),
           ),
         );
       }

@@ -27,9 +27,9 @@ export interface PushTokenRecord {
 
 export const notificationsRepo = {
   /** false when the item already exists: a duplicate delivery of the same occurrence. */
-  async createInbox(id: string, item: Record<string, unknown>): Promise<boolean> {
+  async createInbox(id: string, item: Record<string, unknown>, now: number): Promise<boolean> {
     try {
-      await col(INBOX).doc(id).create(item);
+      await col(INBOX).doc(id).create({ ...item, createdAt: fs().Timestamp.fromMillis(now) });
       return true;
     } catch (err) {
       if ((err as { code?: number }).code === 6) return false; // ALREADY_EXISTS
@@ -49,19 +49,20 @@ export const notificationsRepo = {
 
   // Bulk inbox items (broadcasts): batches of 500 create()s committed together. A batch that meets an
   // existing item (a retried broadcast) is redone item by item, leaving existing ones alone.
-  async createInboxMany(items: Array<{ id: string; data: Record<string, unknown> }>): Promise<number> {
+  async createInboxMany(items: Array<{ id: string; data: Record<string, unknown> }>, now: number): Promise<number> {
+    const createdAt = fs().Timestamp.fromMillis(now);
     const chunks: Array<typeof items> = [];
     for (let i = 0; i < items.length; i += 500) chunks.push(items.slice(i, i + 500));
     const counts = await Promise.all(
       chunks.map(async (chunk) => {
         const batch = db().batch();
-        for (const item of chunk) batch.create(col(INBOX).doc(item.id), item.data);
+        for (const item of chunk) batch.create(col(INBOX).doc(item.id), { ...item.data, createdAt });
         try {
           await batch.commit();
           return chunk.length;
         } catch (err) {
           if ((err as { code?: number }).code !== 6) throw err;
-          const created = await Promise.all(chunk.map((item) => this.createInbox(item.id, item.data)));
+          const created = await Promise.all(chunk.map((item) => this.createInbox(item.id, item.data, now)));
           return created.filter(Boolean).length;
         }
       }),

@@ -1,7 +1,7 @@
+import { inTransaction } from '../../platform/firebase/firebase';
 import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { Mailer } from '../../platform/mail/mailer';
-import { authRepo } from '../auth/auth.repo';
 import type { ApplicationRecord } from '../kyc/applications.model';
 import { applicationsRepo } from '../kyc/applications.repo';
 import type { Decision, KycService } from '../kyc/kyc.service';
@@ -44,7 +44,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
   return {
     async register(userId: string, body: { businessName: string; businessType: string; address?: string }) {
       const t = now();
-      const app = await authRepo.run(async (tx) => {
+      const app = await inTransaction(async (tx) => {
         const open = (await applicationsRepo.txOpenOf(tx, userId, 'PARTNER')).filter((a) => a.status !== 'APPROVED');
         if (open.length > 0) throw new ConflictError('You already have an open partner application', { applicationId: open[0].id });
         const partnerId = partnersRepo.newId();
@@ -102,7 +102,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
     },
 
     async staff(partnerId: string, callerId: string) {
-      await authRepo.run((tx) => txOwnedActivePartner(tx, partnerId, callerId));
+      await inTransaction((tx) => txOwnedActivePartner(tx, partnerId, callerId));
       return (await partnersRepo.membersOf(partnerId)).map(memberView);
     },
 
@@ -110,7 +110,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
     async addStaff(partnerId: string, callerId: string, emailInput: string) {
       const email = emailInput.toLowerCase();
       const t = now();
-      const { member, partner } = await authRepo.run(async (tx) => {
+      const { member, partner } = await inTransaction(async (tx) => {
         const owned = await txOwnedActivePartner(tx, partnerId, callerId);
         const existing = await usersRepo.txFindByEmail(tx, email);
         if (existing && (await partnersRepo.txMember(tx, partnerId, existing.id))) throw new ConflictError('Already a member of this partner');
@@ -137,7 +137,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
 
     async removeStaff(partnerId: string, callerId: string, userId: string) {
       const t = now();
-      await authRepo.run(async (tx) => {
+      await inTransaction(async (tx) => {
         await txOwnedActivePartner(tx, partnerId, callerId);
         const member = await partnersRepo.txMember(tx, partnerId, userId);
         if (!member || member.role !== 'STAFF') throw new NotFoundError('Staff member not found');

@@ -1,3 +1,4 @@
+import { inTransaction } from '../../platform/firebase/firebase';
 import { HATS, ROLES, type Hat, type Role } from '../../platform/auth/roles';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { revokeUserSessions } from '../auth/session.service';
@@ -6,7 +7,6 @@ import { DEFAULT_CAPABILITIES } from '../driver/driver.model';
 import { applicationsRepo } from '../kyc/applications.repo';
 import { hatsFor, newUserRecord, normalizeRoles, toProfile, type UserRecord } from './users.model';
 import { usersAdminRepo, usersRepo, type UserListFilter } from './users.repo';
-import { authRepo } from '../auth/auth.repo';
 
 const DEFAULT_ROLES: Record<Hat, Role[]> = {
   CON: ['USER'],
@@ -32,7 +32,7 @@ export function createUsersAdminService(now: () => number = Date.now) {
   // One transaction per change: reads first (account, phone owner, remaining admins, driver profile), then writes.
   type Change = { next: UserRecord; writes?: (tx: FirebaseFirestore.Transaction) => void };
   async function change(id: string, apply: (user: UserRecord, tx: FirebaseFirestore.Transaction) => Promise<Change> | Change) {
-    return authRepo.run(async (tx) => {
+    return inTransaction(async (tx) => {
       const user = await usersRepo.txGet(tx, id);
       if (!user) throw new NotFoundError('User not found');
       const { next, writes } = await apply(user, tx);
@@ -97,7 +97,7 @@ export function createUsersAdminService(now: () => number = Date.now) {
         phone: body.phone ?? null,
         status: 'ACTIVE',
       });
-      await authRepo.run(async (tx) => {
+      await inTransaction(async (tx) => {
         if (email && (await usersRepo.txFindByEmail(tx, email))) throw new ConflictError('An account with this email exists');
         if (body.phone && (await usersRepo.txPhoneOwner(tx, body.phone))) throw new ConflictError('An account with this phone exists');
         usersRepo.txCreate(tx, user);

@@ -31,6 +31,11 @@ export function db(): Firestore {
   return firestore;
 }
 
+// Every module's transactions: retried on contention (parallel refreshes, OTP attempts, call races).
+export function inTransaction<T>(fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>): Promise<T> {
+  return db().runTransaction(fn, { maxAttempts: 25 });
+}
+
 export function authAdmin(): Auth {
   return (require('firebase-admin/auth') as typeof import('firebase-admin/auth')).getAuth(firebaseApp());
 }
