@@ -181,8 +181,10 @@ async function attempt(name, fn) {
 
 const out = process.argv[2];
 const results = { P3: [] };
-for (const n of [1000, 5000]) results.P3.push(await attempt(`P3 N=${n}`, () => p3(n)));
-results.P4 = await attempt('P4', () => p4());
-results.P6 = await attempt('P6', () => p6());
+const only = process.env.BENCH_ONLY?.split(",");
+const wanted = (k) => !only || only.includes(k);
+if (wanted("P3")) for (const n of [1000, 5000]) results.P3.push(await attempt(`P3 N=${n}`, () => p3(n)));
+if (wanted("P4")) results.P4 = await attempt('P4', () => p4());
+if (wanted("P6")) results.P6 = await attempt('P6', () => p6());
 fs.writeFileSync(out, JSON.stringify(results, null, 2));
 process.exit(0);

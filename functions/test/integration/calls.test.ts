@@ -133,6 +133,32 @@ describe('calls', () => {
     expect((await start(x, y)).body.id).toBe(ring1.id);
     await act(x, ring1.id, 'cancel');
   });
+
+  it('two people calling each other at once: one call rings, the other caller gets 409', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const [a, b] = [await registerVerified(), await registerVerified()];
+      const results = await Promise.all([start(a, b), start(b, a)]);
+      expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+      const history = (await call('GET', '/chat/calls', { token: a.accessToken })).body.calls;
+      expect(history).toHaveLength(1);
+      expect(history[0].status).toBe('RINGING');
+    }
+  });
+
+  it('a call that is over frees both lines: cancelled, declined or ended, either side can call again', async () => {
+    const [a, b, c] = [await registerVerified(), await registerVerified(), await registerVerified()];
+    const first = (await start(a, b)).body;
+    expect((await start(b, c)).status).toBe(409); // b has a call ringing
+    await act(a, first.id, 'cancel');
+    const second = (await start(b, a)).body;
+    expect(second.status).toBe('RINGING');
+    await act(a, second.id, 'decline');
+    const third = (await start(a, b)).body;
+    await act(b, third.id, 'answer');
+    expect((await start(c, a)).body).toMatchObject({ status: 'DECLINED', endReason: 'busy' });
+    await act(a, third.id, 'end');
+    expect((await start(c, a)).body.status).toBe('RINGING');
+  });
 });
 
 describe('the ring timeout task', () => {
@@ -146,5 +172,20 @@ describe('the ring timeout task', () => {
     expect(results.map((r) => r.status)).toEqual(['MISSED', 'MISSED']);
     const missed = (await db().collection('app_notifications').where('recipientId', '==', b.user.id).where('kind', '==', 'CALL_MISSED').get()).size;
     expect(missed).toBe(1);
+  });
+
+  it('a ring whose timeout task was lost does not block the line: the next call settles it MISSED and notifies once', async () => {
+    const [a, b, c] = [await registerVerified(), await registerVerified(), await registerVerified()];
+    let now = Date.now();
+    const service = createCallsService({ hub: createHub({ transport: outboxTransport() }), scheduler: { schedule: async () => undefined }, ringTimeoutSec: 30, now: () => now });
+    const lost = await service.start(a.user.id, { calleeId: b.user.id, type: 'audio' });
+    await expect(service.start(a.user.id, { calleeId: c.user.id, type: 'audio' })).rejects.toMatchObject({ statusCode: 409 });
+    now += 31_000;
+    const next = await service.start(a.user.id, { calleeId: c.user.id, type: 'audio' });
+    expect(next.status).toBe('RINGING');
+    expect((await db().collection('calls').doc(lost.id).get()).data()).toMatchObject({ status: 'MISSED', endReason: 'no_answer' });
+    expect((await service.timeout(lost.id)).status).toBe('MISSED');
+    const missed = await db().collection('app_notifications').where('recipientId', '==', b.user.id).where('kind', '==', 'CALL_MISSED').get();
+    expect(missed.docs.map((d) => d.get('entityId'))).toEqual([lost.id]);
   });
 });

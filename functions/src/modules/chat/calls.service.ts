@@ -71,19 +71,22 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       if (body.calleeId === callerId) throw new BadRequestError('You cannot call yourself', [{ field: 'body.calleeId', message: 'must be another user' }]);
       const t = now();
       const outcome = await inTransaction(async (tx) => {
-        // The three reads go out together: this is the hot path of a ring.
-        const [callee, callerCalls, calleeCalls] = await Promise.all([
+        // The reads go out together: this is the hot path of a ring.
+        const [callee, [callerCalls, calleeCalls]] = await Promise.all([
           usersRepo.txGet(tx, body.calleeId),
-          callsRepo.txLiveCallsOf(tx, callerId),
-          callsRepo.txLiveCallsOf(tx, body.calleeId),
+          callsRepo.txLiveCallsOf(tx, [callerId, body.calleeId]),
         ]);
         if (!callee || callee.disabled || callee.status !== 'ACTIVE') throw new NotFoundError('User not found');
-        const mine = callerCalls.map((c) => settled(c, t).call).filter((c) => c.status === 'RINGING' || c.status === 'ACTIVE');
+        // Rings past their deadline are settled here too, so a lost timeout task never blocks a line.
+        const settledCalls = new Map([...callerCalls, ...calleeCalls].map((c) => [c.id, settled(c, t)]));
+        const expired = [...settledCalls.values()].filter((s) => s.expired).map((s) => s.call);
+        const live = (list: CallRecord[]) => list.map((c) => settledCalls.get(c.id)!.call).filter((c) => c.status === 'RINGING' || c.status === 'ACTIVE');
+        const mine = live(callerCalls);
         const same = mine.find((c) => c.status === 'RINGING' && c.callerId === callerId && c.calleeId === body.calleeId);
-        if (same) return { call: same, created: false };
+        if (same) return { call: same, created: false, expired: [] };
         if (mine.length > 0) throw new ConflictError('You are already in a call', { callId: mine[0].id });
-        const theirs = calleeCalls.map((c) => settled(c, t).call);
-        const busy = theirs.some((c) => c.status === 'ACTIVE');
+        for (const call of expired) callsRepo.txSave(tx, call);
+        const busy = live(calleeCalls).some((c) => c.status === 'ACTIVE');
         const call: CallRecord = {
           id: callsRepo.newId(),
           callerId,
@@ -101,7 +104,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
           updatedAt: t,
         };
         callsRepo.txSave(tx, call);
-        return { call, created: true };
+        return { call, created: true, expired };
       });
       const { call } = outcome;
       if (outcome.created && call.status === 'RINGING') {
@@ -117,6 +120,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
         await deps.scheduler.schedule(call.id, deps.ringTimeoutSec).catch((err: Error) => logger.error('ring timeout not scheduled; the call expires lazily', { callId: call.id, error: err.message }));
       }
       if (outcome.created && call.status === 'DECLINED') await missedNotice(call);
+      await Promise.all(outcome.expired.map(missedNotice));
       return callView(call);
     },
 
