@@ -128,8 +128,54 @@ describe('dispatch', () => {
     expect((await inboxOf(drv.userId))[0].data.deepLink).toMatchObject({ tab: 'TripTab', screen: 'TripHistory' });
   });
 
+  it('many recipients: batched creates, a partly done earlier delivery is not repeated, push decided per recipient', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport });
+    const entityId = `promo-${randomUUID()}`;
+    const withTokens = [await userWithToken(), await userWithToken(), await userWithToken()];
+    const others = Array.from({ length: 620 }, () => `hub-bulk-${randomUUID()}`);
+    const recipients = [...others.slice(0, 300), ...withTokens.map((u) => u.userId), ...others.slice(300)].map((userId) => ({ userId, surface: 'CON' as const }));
+    await notificationsRepo.savePreferences(withTokens[2].userId, { push: true, channels: { chat: true, ride: true, order: true, wallet: true, social: true, promo: false }, muted: {} }, Date.now());
+    // One recipient already has the item (an earlier, interrupted delivery): it lands in the first batch.
+    const input = { event: 'admin.broadcast', recipients, entityId, title: 'Sale', body: 'today' };
+    await hub.dispatch({ ...input, recipients: [recipients[10]] });
+
+    const reports = await hub.dispatch(input);
+    expect(reports).toHaveLength(623);
+    expect(reports.filter((r) => r.duplicate).map((r) => r.userId)).toEqual([recipients[10].userId]);
+    expect((await db().collection('app_notifications').where('entityId', '==', entityId).count().get()).data().count).toBe(623);
+    const byUser = new Map(reports.map((r) => [r.userId, r.push]));
+    expect(byUser.get(withTokens[0].userId)).toEqual({ sent: 1, failed: 0, removedTokens: 0 });
+    expect(byUser.get(withTokens[1].userId)).toEqual({ sent: 1, failed: 0, removedTokens: 0 });
+    expect(byUser.get(withTokens[2].userId)).toEqual({ skipped: 'preferences' });
+    expect(byUser.get(others[0])).toEqual({ skipped: 'no-tokens' });
+    expect(sent.map((m) => m.token).sort()).toEqual([withTokens[0].token, withTokens[1].token].sort());
+
+    expect((await hub.dispatch(input)).every((r) => r.duplicate)).toBe(true);
+    expect(sent).toHaveLength(2);
+  });
+
   it('refuses an event missing from the table', async () => {
     const hub = createHub({ transport: recordingTransport().transport });
     await expect(hub.dispatch({ event: 'pizza.delivered', recipients: [], entityId: 'x', title: '', body: '' })).rejects.toThrow(/Unknown event/);
+  });
+});
+
+describe('broadcast', () => {
+  it('reaches every CON account that can sign in, across several batches; a retried broadcast adds nothing', async () => {
+    const hub = createHub({ transport: recordingTransport().transport });
+    const ids = Array.from({ length: 1100 }, () => `hub-audience-${randomUUID()}`);
+    for (let i = 0; i < ids.length; i += 500) {
+      const batch = db().batch();
+      ids.slice(i, i + 500).forEach((id, j) => batch.set(db().collection('users').doc(id), { hats: ['CON'], roles: ['USER'], disabled: i + j === 7 }));
+      await batch.commit();
+    }
+    const audience = (await db().collection('users').where('hats', 'array-contains', 'CON').where('disabled', '==', false).count().get()).data().count;
+    const broadcastId = `bc-${randomUUID()}`;
+    const first = await hub.broadcast({ broadcastId, title: 'News', body: 'hello', surfaces: ['CON'] });
+    expect(first.inboxItems).toBe(audience);
+    expect((await db().collection('app_notifications').where('entityId', '==', broadcastId).count().get()).data().count).toBe(audience);
+    expect((await inboxOf(ids[7])).some((i) => i.entityId === broadcastId)).toBe(false);
+    expect((await hub.broadcast({ broadcastId, title: 'News', body: 'hello', surfaces: ['CON'] })).inboxItems).toBe(0);
   });
 });

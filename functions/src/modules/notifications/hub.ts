@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { logger } from '../../platform/logging/logger';
 import { FCM_BATCH, type PushTransport } from '../../platform/push/transport';
 import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type Surface } from './events';
-import { buildPushMessage, isDeadToken, pushDecision, withDefaults, type NotificationPayload, type PushSkip } from './notifications.model';
-import { notificationsRepo } from './notifications.repo';
+import { buildPushMessage, isDeadToken, pushDecision, withDefaults, type NotificationPayload, type Preferences, type PushSkip } from './notifications.model';
+import { notificationsRepo, type PushTokenRecord } from './notifications.repo';
 import { userIdsWithHat } from '../users/users.repo';
 
 export interface Recipient {
@@ -40,93 +40,79 @@ export interface DeliveryReport {
 }
 
 const REALTIME_TTL_MS = 24 * 3600_000;
+const TELEMETRY_TTL_MS = 5 * 60_000;
+const BROADCAST_BATCHES_IN_FLIGHT = 16;
 
 // Deterministic: a repeated delivery of the same occurrence maps to the same documents.
 export function notificationId(event: string, entityId: string, userId: string, occurrence = ''): string {
   return createHash('sha256').update(`${event}\u0000${entityId}\u0000${userId}\u0000${occurrence}`).digest('base64url').slice(0, 32);
 }
 
+interface Delivery {
+  recipient: Recipient;
+  id: string;
+  payload: NotificationPayload;
+}
+
 // The one way verticals notify: inbox, realtime event and push, decided by the event table.
 export function createHub(deps: { transport: PushTransport; now?: () => number }) {
   const now = deps.now ?? Date.now;
 
-  async function push(policy: EventPolicy, recipient: Recipient, payload: NotificationPayload, input: DispatchInput): Promise<DeliveryReport['push']> {
-    const tokens = await notificationsRepo.tokensOf(recipient.userId, recipient.surface);
-    if (tokens.length === 0) return { skipped: 'no-tokens' };
-    const messages = tokens.map((t) => buildPushMessage({ token: t.token, platform: t.platform, policy, payload, title: input.title, body: input.body, now: now() }));
-    let sent = 0;
-    let failed = 0;
-    const dead: string[] = [];
-    for (let i = 0; i < messages.length; i += FCM_BATCH) {
-      const chunk = messages.slice(i, i + FCM_BATCH);
-      const results = await deps.transport.sendEach(chunk);
-      results.forEach((r, j) => {
-        if (r.success) sent += 1;
-        else {
-          failed += 1;
-          if (isDeadToken(r.errorCode)) dead.push(chunk[j].token);
-          else logger.warn('push failed; token kept for a retry', { userId: recipient.userId, code: r.errorCode });
-        }
-      });
-    }
-    await notificationsRepo.deleteTokens(dead);
-    return { sent, failed, removedTokens: dead.length };
-  }
-
-  async function deliver(policy: EventPolicy, recipient: Recipient, input: DispatchInput): Promise<DeliveryReport> {
+  function planFor(policy: EventPolicy, recipient: Recipient, input: DispatchInput): Delivery {
     const id = notificationId(input.event, input.entityId, recipient.userId, input.occurrence);
-    const kind = inboxKindOf(policy, input.event);
     const link = policy.deepLink[recipient.surface];
     const appLink = appLinkOf(policy, input.entityId);
     const payload: NotificationPayload = {
       event: input.event,
-      kind: kind ?? 'NONE',
+      kind: inboxKindOf(policy, input.event) ?? 'NONE',
       notificationId: id,
       entityId: input.entityId,
       sfx: policy.sfx ?? '',
       deepLink: { tab: link?.tab ?? '', screen: link?.screen ?? '', params: { id: input.entityId, ...(appLink ? { appLink } : {}), ...(input.params ?? {}) } },
       surface: recipient.surface,
     };
-    const report: DeliveryReport = { userId: recipient.userId, surface: recipient.surface, notificationId: id, duplicate: false, inbox: false, realtime: false, push: { skipped: 'policy' } };
+    return { recipient, id, payload };
+  }
 
-    // 1. Telemetry: realtime only, then stop.
-    if (policy.telemetry) {
-      const t = now();
-      report.realtime = await notificationsRepo.createRealtime(`${id}-${t}`, { recipientId: recipient.userId, type: policy.realtime, payload, data: input.realtimeData ?? {} }, 5 * 60_000, t);
-      return report;
-    }
-    // 2. Inbox, when the policy keeps one, and 3. the realtime event, written together: both are create()s
-    // on the same id, so a repeated delivery finds both already there (the idempotency guard).
-    const [inboxCreated, realtimeCreated] = await Promise.all([
-      kind
-        ? notificationsRepo.createInbox(id, {
-            recipientId: recipient.userId,
-            surface: recipient.surface,
-            kind,
-            event: input.event,
-            entityId: input.entityId,
-            title: input.title,
-            body: input.body,
-            data: payload,
-            read: false,
-            readAt: null,
-          }, now())
-        : Promise.resolve(false),
-      policy.realtime
-        ? notificationsRepo.createRealtime(id, { recipientId: recipient.userId, type: policy.realtime, payload, data: input.realtimeData ?? {} }, REALTIME_TTL_MS, now())
-        : Promise.resolve(false),
-    ]);
-    report.inbox = inboxCreated;
-    report.realtime = realtimeCreated;
-    if ((kind && !report.inbox) || (!kind && policy.realtime && !report.realtime)) return { ...report, duplicate: true, push: { skipped: 'policy' } };
-    // 4. Push, if allowed. 5. Never SMS.
-    const prefs = withDefaults(await notificationsRepo.preferences(recipient.userId));
-    const muted = input.conversationId !== undefined && prefs.muted[input.conversationId] === true;
+  // What push decisions need, read for all recipients at once (and while the documents are written).
+  async function pushInputs(policy: EventPolicy, deliveries: Delivery[], input: DispatchInput, t: number) {
+    const userIds = [...new Set(deliveries.map((d) => d.recipient.userId))];
     const room = input.roomId ?? (policy.pattern === 'chat.message' && input.conversationId ? `chat_${input.conversationId}` : undefined);
-    const present = room !== undefined && policy.push === 'allowed' ? await notificationsRepo.isPresent(room, recipient.userId, now()) : false;
-    const decision = pushDecision(policy, prefs, { muted, present });
-    report.push = decision.send ? await push(policy, recipient, payload, input) : { skipped: decision.reason };
-    return report;
+    const surfaces = [...new Set(deliveries.map((d) => d.recipient.surface))];
+    const [prefs, present, tokens] = await Promise.all([
+      policy.push === 'allowed' ? notificationsRepo.preferencesOf(userIds) : new Map<string, Partial<Preferences>>(),
+      policy.push === 'allowed' && room !== undefined ? notificationsRepo.presentIn(room, userIds, t) : new Set<string>(),
+      Promise.all(surfaces.map((surface) => notificationsRepo.tokensOfUsers(deliveries.filter((d) => d.recipient.surface === surface).map((d) => d.recipient.userId), surface))),
+    ]);
+    return { prefs, present, tokens: tokens.flat() };
+  }
+
+  // Sends every allowed recipient's messages in sendEach chunks; dead tokens are removed, others kept.
+  async function sendPush(policy: EventPolicy, deliveries: Delivery[], input: DispatchInput, tokens: PushTokenRecord[]): Promise<Map<Delivery, { sent: number; failed: number; removedTokens: number }>> {
+    const counts = new Map(deliveries.map((d) => [d, { sent: 0, failed: 0, removedTokens: 0 }]));
+    const byKey = new Map(deliveries.map((d) => [`${d.recipient.surface}\u0000${d.recipient.userId}`, d]));
+    const outgoing = tokens.flatMap((t) => {
+      const delivery = byKey.get(`${t.surface}\u0000${t.userId}`);
+      return delivery ? [{ delivery, message: buildPushMessage({ token: t.token, platform: t.platform, policy, payload: delivery.payload, title: input.title, body: input.body, now: now() }) }] : [];
+    });
+    const dead: string[] = [];
+    for (let i = 0; i < outgoing.length; i += FCM_BATCH) {
+      const chunk = outgoing.slice(i, i + FCM_BATCH);
+      const results = await deps.transport.sendEach(chunk.map((o) => o.message));
+      results.forEach((r, j) => {
+        const count = counts.get(chunk[j].delivery)!;
+        if (r.success) count.sent += 1;
+        else {
+          count.failed += 1;
+          if (isDeadToken(r.errorCode)) {
+            dead.push(chunk[j].message.token);
+            count.removedTokens += 1;
+          } else logger.warn('push failed; token kept for a retry', { userId: chunk[j].delivery.recipient.userId, code: r.errorCode });
+        }
+      });
+    }
+    await notificationsRepo.deleteTokens(dead);
+    return counts;
   }
 
   async function dispatch(input: DispatchInput): Promise<DeliveryReport[]> {
@@ -136,47 +122,112 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
     for (const skipped of input.recipients.filter((r) => !allowed.includes(r))) {
       logger.warn('recipient surface not in the event table', { event: input.event, surface: skipped.surface });
     }
-    return Promise.all(allowed.map((r) => deliver(policy, r, input)));
+    const t = now();
+    const deliveries = allowed.map((r) => planFor(policy, r, input));
+    const report = (d: Delivery, fields: Partial<DeliveryReport>): DeliveryReport => ({
+      userId: d.recipient.userId,
+      surface: d.recipient.surface,
+      notificationId: d.id,
+      duplicate: false,
+      inbox: false,
+      realtime: false,
+      push: { skipped: 'policy' },
+      ...fields,
+    });
+    const realtimeDoc = (d: Delivery) => ({ recipientId: d.recipient.userId, type: policy.realtime, payload: d.payload, data: input.realtimeData ?? {} });
+
+    // 1. Telemetry: realtime only, then stop.
+    if (policy.telemetry) {
+      const created = await notificationsRepo.createDeliveries(deliveries.map((d) => ({ realtime: { id: `${d.id}-${t}`, data: realtimeDoc(d), ttlMs: TELEMETRY_TTL_MS } })), t);
+      return deliveries.map((d, i) => report(d, { realtime: created[i] }));
+    }
+    // Push inputs are read while 2. the inbox item and 3. the realtime event are written (together, by
+    // create(): a repeated delivery finds them there and stops — the idempotency guard).
+    const wantsPush = policy.push !== 'never' && deliveries.length > 0;
+    const inputs = wantsPush ? pushInputs(policy, deliveries, input, t) : undefined;
+    inputs?.catch(() => undefined); // awaited below; this only keeps a failure during the writes from going unhandled
+    const kind = inboxKindOf(policy, input.event);
+    const created = await notificationsRepo.createDeliveries(
+      deliveries.map((d) => ({
+        inbox: kind
+          ? { id: d.id, data: { recipientId: d.recipient.userId, surface: d.recipient.surface, kind, event: input.event, entityId: input.entityId, title: input.title, body: input.body, data: d.payload, read: false, readAt: null } }
+          : undefined,
+        realtime: policy.realtime ? { id: d.id, data: realtimeDoc(d), ttlMs: REALTIME_TTL_MS } : undefined,
+      })),
+      t,
+    );
+    const reports = deliveries.map((d, i) =>
+      created[i] ? report(d, { inbox: kind !== null, realtime: policy.realtime !== null }) : report(d, { duplicate: true }),
+    );
+    if (!inputs) return reports;
+    // 4. Push where the policy, preferences, mute and presence allow. 5. Never SMS.
+    const { prefs, present, tokens } = await inputs;
+    const toPush: Delivery[] = [];
+    deliveries.forEach((d, i) => {
+      if (!created[i]) return;
+      const userPrefs = withDefaults(prefs.get(d.recipient.userId));
+      const muted = input.conversationId !== undefined && userPrefs.muted[input.conversationId] === true;
+      const decision = pushDecision(policy, userPrefs, { muted, present: present.has(d.recipient.userId) });
+      if (decision.send) toPush.push(d);
+      else reports[i].push = { skipped: decision.reason };
+    });
+    const sent = await sendPush(policy, toPush, input, tokens);
+    deliveries.forEach((d, i) => {
+      const count = sent.get(d);
+      if (count) reports[i].push = count.sent + count.failed === 0 ? { skipped: 'no-tokens' } : count;
+    });
+    return reports;
   }
 
-  // admin.broadcast to every account of the given apps: inbox items through BulkWriter in pages,
-  // push by pages of tokens in sendEach chunks — never one request per user.
+  // admin.broadcast to every account of the given apps: inbox items in batches written while the next
+  // ids stream in, and push by pages of tokens in sendEach chunks alongside — never one request per user.
   async function broadcast(input: { broadcastId: string; title: string; body: string; surfaces: Surface[] }) {
     const policy = policyFor('admin.broadcast')!;
-    let inbox = 0;
-    let pushed = 0;
-    for (const surface of input.surfaces.filter((s) => policy.recipients.includes(s))) {
-      const payloadFor = (userId: string): NotificationPayload => ({
-        event: 'admin.broadcast',
-        kind: 'SYSTEM',
-        notificationId: notificationId('admin.broadcast', input.broadcastId, userId, surface),
-        entityId: input.broadcastId,
-        sfx: policy.sfx ?? '',
-        deepLink: { ...policy.deepLink[surface]!, params: { id: input.broadcastId } },
-        surface,
-      });
-      // Pages are written while the next page is read.
-      const writes: Array<Promise<number>> = [];
+    const surfaces = input.surfaces.filter((s) => policy.recipients.includes(s));
+    const payloadFor = (userId: string, surface: Surface): NotificationPayload => ({
+      event: 'admin.broadcast',
+      kind: 'SYSTEM',
+      notificationId: notificationId('admin.broadcast', input.broadcastId, userId, surface),
+      entityId: input.broadcastId,
+      sfx: policy.sfx ?? '',
+      deepLink: { ...policy.deepLink[surface]!, params: { id: input.broadcastId } },
+      surface,
+    });
+
+    async function writeInbox(surface: Surface): Promise<number> {
+      const inFlight = new Set<Promise<number>>();
+      let written = 0;
+      const settle = async (p: Promise<number>) => {
+        const count = await p; // not `written += await p`: that would read `written` before waiting
+        written += count;
+        inFlight.delete(p);
+      };
       for await (const ids of userIdsWithHat(surface)) {
-        writes.push(
-          notificationsRepo.createInboxMany(
-            ids.map((userId) => {
-              const payload = payloadFor(userId);
-              return {
-                id: payload.notificationId,
-                data: { recipientId: userId, surface, kind: 'SYSTEM', event: 'admin.broadcast', entityId: input.broadcastId, title: input.title, body: input.body, data: payload, read: false, readAt: null },
-              };
-            }),
-            now(),
-          ),
-        );
+        const items = ids.map((userId) => {
+          const payload = payloadFor(userId, surface);
+          return {
+            inbox: {
+              id: payload.notificationId,
+              data: { recipientId: userId, surface, kind: 'SYSTEM', event: 'admin.broadcast', entityId: input.broadcastId, title: input.title, body: input.body, data: payload, read: false, readAt: null },
+            },
+          };
+        });
+        const write = notificationsRepo.createDeliveries(items, now()).then((created) => created.filter(Boolean).length);
+        inFlight.add(write);
+        void write.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+        // Bounded: a huge audience never holds more than this many batches in memory.
+        if (inFlight.size >= BROADCAST_BATCHES_IN_FLIGHT) await settle([...inFlight][0]);
       }
-      inbox += (await Promise.all(writes)).reduce((a, b) => a + b, 0);
-      const optedOut = await notificationsRepo.optedOut(policy.preference ?? 'promo');
+      await Promise.all([...inFlight].map(settle));
+      return written;
+    }
+
+    async function sendPush(surface: Surface, optedOut: Set<string>): Promise<number> {
+      let pushed = 0;
       for await (const tokens of notificationsRepo.tokensOfSurface(surface)) {
         const messages = tokens
           .filter((t) => !optedOut.has(t.userId))
-          .map((t) => buildPushMessage({ token: t.token, platform: t.platform, policy, payload: payloadFor(t.userId), title: input.title, body: input.body, now: now() }));
+          .map((t) => buildPushMessage({ token: t.token, platform: t.platform, policy, payload: payloadFor(t.userId, surface), title: input.title, body: input.body, now: now() }));
         for (let i = 0; i < messages.length; i += FCM_BATCH) {
           const chunk = messages.slice(i, i + FCM_BATCH);
           const results = await deps.transport.sendEach(chunk);
@@ -184,8 +235,16 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
           await notificationsRepo.deleteTokens(chunk.filter((_, j) => isDeadToken(results[j].errorCode)).map((m) => m.token));
         }
       }
+      return pushed;
     }
-    return { broadcastId: input.broadcastId, inboxItems: inbox, pushesSent: pushed };
+
+    const optedOut = notificationsRepo.optedOut(policy.preference ?? 'promo');
+    const perSurface = await Promise.all(surfaces.map((surface) => Promise.all([writeInbox(surface), optedOut.then((o) => sendPush(surface, o))])));
+    return {
+      broadcastId: input.broadcastId,
+      inboxItems: perSurface.reduce((sum, [inbox]) => sum + inbox, 0),
+      pushesSent: perSurface.reduce((sum, [, pushed]) => sum + pushed, 0),
+    };
   }
 
   return {

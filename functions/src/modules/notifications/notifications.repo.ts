@@ -14,6 +14,22 @@ const fs = () => require('firebase-admin/firestore') as typeof import('firebase-
 const col = (name: string) => db().collection(name);
 export const tokenDocId = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+const BATCH_WRITES = 500;
+const IN_QUERY_VALUES = 30;
+const alreadyExists = (err: unknown) => (err as { code?: number }).code === 6; // ALREADY_EXISTS
+
+async function getAllChunked(refs: FirebaseFirestore.DocumentReference[]): Promise<FirebaseFirestore.DocumentSnapshot[]> {
+  const chunks: Array<typeof refs> = [];
+  for (let i = 0; i < refs.length; i += BATCH_WRITES) chunks.push(refs.slice(i, i + BATCH_WRITES));
+  return (await Promise.all(chunks.map((chunk) => db().getAll(...chunk)))).flat();
+}
+
+/** The documents one delivery creates. */
+export interface DeliveryDocs {
+  inbox?: { id: string; data: Record<string, unknown> };
+  realtime?: { id: string; data: Record<string, unknown>; ttlMs: number };
+}
+
 export interface PushTokenRecord {
   userId: string;
   token: string;
@@ -26,67 +42,100 @@ export interface PushTokenRecord {
 }
 
 export const notificationsRepo = {
-  /** false when the item already exists: a duplicate delivery of the same occurrence. */
-  async createInbox(id: string, item: Record<string, unknown>, now: number): Promise<boolean> {
-    try {
-      await col(INBOX).doc(id).create({ ...item, createdAt: fs().Timestamp.fromMillis(now) });
-      return true;
-    } catch (err) {
-      if ((err as { code?: number }).code === 6) return false; // ALREADY_EXISTS
-      throw err;
-    }
-  },
-
-  async createRealtime(id: string, event: Record<string, unknown>, ttlMs: number, now: number): Promise<boolean> {
-    try {
-      await col(REALTIME).doc(id).create({ ...event, createdAt: fs().Timestamp.fromMillis(now), expireAt: fs().Timestamp.fromMillis(now + ttlMs) });
-      return true;
-    } catch (err) {
-      if ((err as { code?: number }).code === 6) return false;
-      throw err;
-    }
-  },
-
-  // Bulk inbox items (broadcasts): batches of 500 create()s committed together. A batch that meets an
-  // existing item (a retried broadcast) is redone item by item, leaving existing ones alone.
-  async createInboxMany(items: Array<{ id: string; data: Record<string, unknown> }>, now: number): Promise<number> {
-    const createdAt = fs().Timestamp.fromMillis(now);
-    const chunks: Array<typeof items> = [];
-    for (let i = 0; i < items.length; i += 500) chunks.push(items.slice(i, i + 500));
-    const counts = await Promise.all(
-      chunks.map(async (chunk) => {
-        const batch = db().batch();
-        for (const item of chunk) batch.create(col(INBOX).doc(item.id), { ...item.data, createdAt });
-        try {
+  // Each delivery's documents (inbox item and/or realtime event) are created together, all or none, in
+  // batches of up to 500 writes. create() is the idempotency guard: a batch that meets an existing
+  // document (a repeated delivery) is redone delivery by delivery, and those already there return false.
+  async createDeliveries(deliveries: DeliveryDocs[], now: number): Promise<boolean[]> {
+    const { Timestamp } = fs();
+    const createdAt = Timestamp.fromMillis(now);
+    const write = (batch: FirebaseFirestore.WriteBatch, d: DeliveryDocs) => {
+      if (d.inbox) batch.create(col(INBOX).doc(d.inbox.id), { ...d.inbox.data, createdAt });
+      if (d.realtime) batch.create(col(REALTIME).doc(d.realtime.id), { ...d.realtime.data, createdAt, expireAt: Timestamp.fromMillis(now + d.realtime.ttlMs) });
+    };
+    const created = deliveries.map(() => true);
+    const commitOne = async (i: number) => {
+      const batch = db().batch();
+      write(batch, deliveries[i]);
+      try {
+        await batch.commit();
+      } catch (err) {
+        if (!alreadyExists(err)) throw err;
+        created[i] = false;
+      }
+    };
+    const groups: number[][] = [[]];
+    let writes = 0;
+    deliveries.forEach((d, i) => {
+      const size = (d.inbox ? 1 : 0) + (d.realtime ? 1 : 0);
+      if (size === 0) return;
+      if (writes + size > BATCH_WRITES) {
+        groups.push([]);
+        writes = 0;
+      }
+      groups[groups.length - 1].push(i);
+      writes += size;
+    });
+    await Promise.all(
+      groups.filter((g) => g.length > 0).map(async (group) => {
+        if (group.length === 1) return commitOne(group[0]);
+        const commitGroup = async (members: number[]) => {
+          const batch = db().batch();
+          for (const i of members) write(batch, deliveries[i]);
           await batch.commit();
-          return chunk.length;
+        };
+        try {
+          await commitGroup(group);
         } catch (err) {
-          if ((err as { code?: number }).code !== 6) throw err;
-          const created = await Promise.all(chunk.map((item) => this.createInbox(item.id, item.data, now)));
-          return created.filter(Boolean).length;
+          if (!alreadyExists(err)) throw err;
+          // Find what is already there (one read), then write the rest together again; only a second
+          // collision (a concurrent delivery) goes delivery by delivery.
+          const refs = group.map((i) => col(deliveries[i].inbox ? INBOX : REALTIME).doc((deliveries[i].inbox ?? deliveries[i].realtime)!.id));
+          const existing = await db().getAll(...refs);
+          const missing = group.filter((i, k) => {
+            if (existing[k].exists) created[i] = false;
+            return !existing[k].exists;
+          });
+          if (missing.length === 0) return;
+          try {
+            await commitGroup(missing);
+          } catch (again) {
+            if (!alreadyExists(again)) throw again;
+            await Promise.all(missing.map(commitOne));
+          }
         }
       }),
     );
-    return counts.reduce((a, b) => a + b, 0);
+    return created;
   },
 
   async preferences(userId: string): Promise<Partial<Preferences> | undefined> {
     return (await col(PREFERENCES).doc(userId).get()).data() as Partial<Preferences> | undefined;
+  },
+  /** Stored preferences by user (absent: defaults apply). */
+  async preferencesOf(userIds: string[]): Promise<Map<string, Partial<Preferences>>> {
+    const snaps = await getAllChunked(userIds.map((u) => col(PREFERENCES).doc(u)));
+    return new Map(snaps.filter((d) => d.exists).map((d) => [d.id, d.data() as Partial<Preferences>]));
   },
   async savePreferences(userId: string, prefs: Preferences, now: number): Promise<void> {
     await col(PREFERENCES).doc(userId).set({ ...prefs, updatedAt: now });
   },
 
   // `presence/{roomId}/members/{userId}` with `expiresAt` renewed by the client's heartbeat.
-  async isPresent(roomId: string, userId: string, now: number): Promise<boolean> {
-    const snap = await col(PRESENCE).doc(roomId).collection('members').doc(userId).get();
-    const expiresAt = snap.get('expiresAt') as FirebaseFirestore.Timestamp | undefined;
-    return expiresAt !== undefined && expiresAt.toMillis() > now;
+  async presentIn(roomId: string, userIds: string[], now: number): Promise<Set<string>> {
+    const snaps = await getAllChunked(userIds.map((u) => col(PRESENCE).doc(roomId).collection('members').doc(u)));
+    return new Set(snaps.filter((d) => ((d.get('expiresAt') as FirebaseFirestore.Timestamp | undefined)?.toMillis() ?? 0) > now).map((d) => d.id));
   },
 
   async tokensOf(userId: string, surface: string): Promise<PushTokenRecord[]> {
     const snap = await col(PUSH_TOKENS).where('userId', '==', userId).where('surface', '==', surface).get();
     return snap.docs.map((d) => d.data() as PushTokenRecord);
+  },
+  /** The tokens of many users on one surface: `in` queries of 30 users, run together. */
+  async tokensOfUsers(userIds: string[], surface: string): Promise<PushTokenRecord[]> {
+    const chunks: string[][] = [];
+    for (let i = 0; i < userIds.length; i += IN_QUERY_VALUES) chunks.push(userIds.slice(i, i + IN_QUERY_VALUES));
+    const snaps = await Promise.all(chunks.map((ids) => col(PUSH_TOKENS).where('userId', 'in', ids).where('surface', '==', surface).get()));
+    return snaps.flatMap((snap) => snap.docs.map((d) => d.data() as PushTokenRecord));
   },
   async saveToken(record: PushTokenRecord): Promise<'created' | 'updated'> {
     const ref = col(PUSH_TOKENS).doc(tokenDocId(record.token));
@@ -106,8 +155,8 @@ export const notificationsRepo = {
   },
   async deleteTokensOfSessions(sessionIds: string[]): Promise<number> {
     let removed = 0;
-    for (let i = 0; i < sessionIds.length; i += 30) {
-      const snap = await col(PUSH_TOKENS).where('sessionId', 'in', sessionIds.slice(i, i + 30)).get();
+    for (let i = 0; i < sessionIds.length; i += IN_QUERY_VALUES) {
+      const snap = await col(PUSH_TOKENS).where('sessionId', 'in', sessionIds.slice(i, i + IN_QUERY_VALUES)).get();
       const batch = db().batch();
       snap.docs.forEach((d) => batch.delete(d.ref));
       if (!snap.empty) await batch.commit();

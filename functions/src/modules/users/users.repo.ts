@@ -145,17 +145,29 @@ export const usersAdminRepo = {
   },
 };
 
-// Pages of account ids that hold a hat and can sign in (broadcasts); ordered by id.
-export async function* userIdsWithHat(hat: string, pageSize = 5000): AsyncGenerator<string[]> {
+// Account ids that hold a hat and can sign in (broadcasts), ordered by id, in groups of `groupSize` as
+// they stream in: the caller can write the first group while the rest is still being read. Queries run
+// in pages of `pageSize` (startAfter), so a huge audience never rides on one long-lived stream.
+export async function* userIdsWithHat(hat: string, opts: { pageSize?: number; groupSize?: number } = {}): AsyncGenerator<string[]> {
+  const pageSize = opts.pageSize ?? 5000;
+  const groupSize = opts.groupSize ?? 500;
   let last: string | undefined;
   for (;;) {
     // select(): document names only, not whole accounts.
     let query = users().where('hats', 'array-contains', hat).where('disabled', '==', false).orderBy('__name__').select().limit(pageSize);
     if (last) query = query.startAfter(last);
-    const snap = await query.get();
-    if (snap.empty) return;
-    last = snap.docs[snap.size - 1].id;
-    yield snap.docs.map((d) => d.id);
-    if (snap.size < pageSize) return;
+    let group: string[] = [];
+    let read = 0;
+    for await (const doc of query.stream() as AsyncIterable<FirebaseFirestore.QueryDocumentSnapshot>) {
+      read += 1;
+      last = doc.id;
+      group.push(doc.id);
+      if (group.length === groupSize) {
+        yield group;
+        group = [];
+      }
+    }
+    if (group.length > 0) yield group;
+    if (read < pageSize) return;
   }
 }
