@@ -117,6 +117,21 @@ describe('dispatch', () => {
     expect(await notificationsRepo.tokensOf(flaky.userId, 'CON')).toHaveLength(1);
   });
 
+  it('a device token follows its latest account; signing out that session removes it everywhere', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport });
+    const first = await userWithToken();
+    const second = `hub-${randomUUID()}`;
+    await notificationsRepo.saveToken({ userId: second, token: first.token, surface: 'CON', platform: 'android', deviceId: 'd1', sessionId: `s-${second}`, createdAt: 2, updatedAt: 2 });
+    const notify = async (userId: string) => (await hub.dispatch({ event: 'security.device', recipients: [{ userId, surface: 'CON' }], entityId: randomUUID(), title: 't', body: 'b' }))[0].push;
+    expect(await notify(first.userId)).toEqual({ skipped: 'no-tokens' });
+    expect(await notify(second)).toMatchObject({ sent: 1 });
+    expect(sent.map((m) => m.token)).toEqual([first.token]);
+    expect(await notificationsRepo.deleteTokensOfSessions([`s-${second}`])).toBe(1);
+    expect(await notificationsRepo.tokensOf(second, 'CON')).toEqual([]);
+    expect(await notify(second)).toEqual({ skipped: 'no-tokens' });
+  });
+
   it('dispatchFanout reaches consumer, partner owner and driver as the table says', async () => {
     const { transport } = recordingTransport();
     const hub = createHub({ transport });

@@ -112,7 +112,7 @@ describe('firestore.rules', () => {
       await assertFails(updateDoc(doc(env.authenticatedContext('alice').firestore(), 'calls/c1'), { status: 'ACTIVE' }));
     });
 
-    it.each(['push_tokens/t1', 'push_outbox/o1'])('%s stays closed to clients', async (p) => {
+    it.each(['push_tokens/t1', 'push_devices/u1', 'push_outbox/o1', 'call_lines/u1'])('%s stays closed to clients', async (p) => {
       const alice = env.authenticatedContext('alice').firestore();
       await assertFails(getDoc(doc(alice, p)));
       await assertFails(setDoc(doc(alice, p), { userId: 'alice' }));

@@ -74,17 +74,19 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
     return { recipient, id, payload };
   }
 
-  // What push decisions need, read for all recipients at once (and while the documents are written).
+  // What push decisions need, read for all recipients at once (and while the documents are written):
+  // their devices first, then preferences and presence only of those who have a device to push to.
   async function pushInputs(policy: EventPolicy, deliveries: Delivery[], input: DispatchInput, t: number) {
-    const userIds = [...new Set(deliveries.map((d) => d.recipient.userId))];
-    const room = input.roomId ?? (policy.pattern === 'chat.message' && input.conversationId ? `chat_${input.conversationId}` : undefined);
     const surfaces = [...new Set(deliveries.map((d) => d.recipient.surface))];
-    const [prefs, present, tokens] = await Promise.all([
-      policy.push === 'allowed' ? notificationsRepo.preferencesOf(userIds) : new Map<string, Partial<Preferences>>(),
-      policy.push === 'allowed' && room !== undefined ? notificationsRepo.presentIn(room, userIds, t) : new Set<string>(),
-      Promise.all(surfaces.map((surface) => notificationsRepo.tokensOfUsers(deliveries.filter((d) => d.recipient.surface === surface).map((d) => d.recipient.userId), surface))),
+    const tokens = (await Promise.all(surfaces.map((surface) => notificationsRepo.tokensOfUsers(deliveries.filter((d) => d.recipient.surface === surface).map((d) => d.recipient.userId), surface)))).flat();
+    const reachable = [...new Set(tokens.map((tk) => tk.userId))];
+    const room = input.roomId ?? (policy.pattern === 'chat.message' && input.conversationId ? `chat_${input.conversationId}` : undefined);
+    const needsPrefs = policy.push === 'allowed' && reachable.length > 0;
+    const [prefs, present] = await Promise.all([
+      needsPrefs ? notificationsRepo.preferencesOf(reachable) : new Map<string, Partial<Preferences>>(),
+      needsPrefs && room !== undefined ? notificationsRepo.presentIn(room, reachable, t) : new Set<string>(),
     ]);
-    return { prefs, present, tokens: tokens.flat() };
+    return { prefs, present, tokens };
   }
 
   // Sends every allowed recipient's messages in sendEach chunks; dead tokens are removed, others kept.

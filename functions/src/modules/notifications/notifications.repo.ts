@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { db } from '../../platform/firebase/firebase';
+import { db, inTransaction } from '../../platform/firebase/firebase';
 import type { Preferences } from './notifications.model';
 
 // Collections of the hub. Clients read their own inbox, realtime events and preferences, and write
@@ -9,6 +9,7 @@ export const REALTIME = 'realtime_events';
 export const PREFERENCES = 'notification_prefs';
 export const PRESENCE = 'presence';
 export const PUSH_TOKENS = 'push_tokens';
+export const PUSH_DEVICES = 'push_devices';
 
 const fs = () => require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
 const col = (name: string) => db().collection(name);
@@ -22,6 +23,18 @@ async function getAllChunked(refs: FirebaseFirestore.DocumentReference[]): Promi
   const chunks: Array<typeof refs> = [];
   for (let i = 0; i < refs.length; i += BATCH_WRITES) chunks.push(refs.slice(i, i + BATCH_WRITES));
   return (await Promise.all(chunks.map((chunk) => db().getAll(...chunk)))).flat();
+}
+
+const fieldValue = () => fs().FieldValue;
+
+// Deletes token documents and their entries in their owners' device documents.
+function removeTokenDocs(tx: FirebaseFirestore.Transaction, snaps: FirebaseFirestore.DocumentSnapshot[]): number {
+  const found = snaps.filter((d) => d.exists);
+  for (const d of found) {
+    tx.delete(d.ref);
+    tx.set(col(PUSH_DEVICES).doc(d.get('userId') as string), { tokens: { [d.id]: fieldValue().delete() } }, { merge: true });
+  }
+  return found.length;
 }
 
 /** The documents one delivery creates. */
@@ -127,21 +140,26 @@ export const notificationsRepo = {
   },
 
   async tokensOf(userId: string, surface: string): Promise<PushTokenRecord[]> {
-    const snap = await col(PUSH_TOKENS).where('userId', '==', userId).where('surface', '==', surface).get();
-    return snap.docs.map((d) => d.data() as PushTokenRecord);
+    return this.tokensOfUsers([userId], surface);
   },
-  /** The tokens of many users on one surface: `in` queries of 30 users, run together. */
+  /** The tokens of many users on one surface: their device documents, read together. */
   async tokensOfUsers(userIds: string[], surface: string): Promise<PushTokenRecord[]> {
-    const chunks: string[][] = [];
-    for (let i = 0; i < userIds.length; i += IN_QUERY_VALUES) chunks.push(userIds.slice(i, i + IN_QUERY_VALUES));
-    const snaps = await Promise.all(chunks.map((ids) => col(PUSH_TOKENS).where('userId', 'in', ids).where('surface', '==', surface).get()));
-    return snaps.flatMap((snap) => snap.docs.map((d) => d.data() as PushTokenRecord));
+    const snaps = await getAllChunked(userIds.map((u) => col(PUSH_DEVICES).doc(u)));
+    return snaps.flatMap((d) => Object.values((d.get('tokens') as Record<string, PushTokenRecord> | undefined) ?? {})).filter((t) => t.surface === surface);
   },
+  // `push_tokens/{tokenId}` is a token's one owner (and the surface index broadcasts page through);
+  // `push_devices/{userId}` holds the same records per user, so a fan-out reads N users' tokens with
+  // getAll instead of one query per 30 users. Both change together, in transactions.
   async saveToken(record: PushTokenRecord): Promise<'created' | 'updated'> {
-    const ref = col(PUSH_TOKENS).doc(tokenDocId(record.token));
-    return db().runTransaction(async (tx) => {
+    const id = tokenDocId(record.token);
+    const ref = col(PUSH_TOKENS).doc(id);
+    return inTransaction(async (tx) => {
       const existing = await tx.get(ref);
-      tx.set(ref, existing.exists ? { ...record, createdAt: existing.get('createdAt') as number } : record);
+      const previousOwner = existing.get('userId') as string | undefined;
+      const saved = existing.exists ? { ...record, createdAt: existing.get('createdAt') as number } : record;
+      tx.set(ref, saved);
+      if (previousOwner && previousOwner !== record.userId) tx.set(col(PUSH_DEVICES).doc(previousOwner), { tokens: { [id]: fieldValue().delete() } }, { merge: true });
+      tx.set(col(PUSH_DEVICES).doc(record.userId), { tokens: { [id]: saved } }, { merge: true });
       return existing.exists ? 'updated' : 'created';
     });
   },
@@ -149,18 +167,15 @@ export const notificationsRepo = {
     return (await col(PUSH_TOKENS).doc(tokenDocId(token)).get()).get('userId') as string | undefined;
   },
   async deleteTokens(tokens: string[]): Promise<void> {
-    const batch = db().batch();
-    for (const token of tokens) batch.delete(col(PUSH_TOKENS).doc(tokenDocId(token)));
-    if (tokens.length > 0) await batch.commit();
+    if (tokens.length === 0) return;
+    const ids = [...new Set(tokens.map(tokenDocId))];
+    await inTransaction(async (tx) => removeTokenDocs(tx, await tx.getAll(...ids.map((id) => col(PUSH_TOKENS).doc(id)))));
   },
   async deleteTokensOfSessions(sessionIds: string[]): Promise<number> {
     let removed = 0;
     for (let i = 0; i < sessionIds.length; i += IN_QUERY_VALUES) {
-      const snap = await col(PUSH_TOKENS).where('sessionId', 'in', sessionIds.slice(i, i + IN_QUERY_VALUES)).get();
-      const batch = db().batch();
-      snap.docs.forEach((d) => batch.delete(d.ref));
-      if (!snap.empty) await batch.commit();
-      removed += snap.size;
+      const query = col(PUSH_TOKENS).where('sessionId', 'in', sessionIds.slice(i, i + IN_QUERY_VALUES));
+      removed += await inTransaction(async (tx) => removeTokenDocs(tx, (await tx.get(query)).docs));
     }
     return removed;
   },
