@@ -29,8 +29,8 @@ export const callRingTimeout = onTaskDispatched<{ callId?: string }>(
   async (request) => {
     const callId = request.data?.callId;
     if (typeof callId !== 'string' || callId.length === 0) return;
-    const { handleRingTimeout } = require('./modules/chat/calls.tasks') as typeof import('./modules/chat/calls.tasks');
-    const { callDeadline } = require('./modules/chat/calls.repo') as typeof import('./modules/chat/calls.repo');
-    await handleRingTimeout(getConfig(), callId, callDeadline);
+    const { callsServiceFor, handleRingTimeout } = require('./modules/chat/calls.tasks') as typeof import('./modules/chat/calls.tasks');
+    const { ringingUntil } = require('./modules/chat/calls.repo') as typeof import('./modules/chat/calls.repo');
+    await handleRingTimeout(callId, { ringingUntil, settle: (id) => callsServiceFor(getConfig()).timeout(id) });
   },
 );

@@ -130,7 +130,8 @@ async function p4(rounds = 15) {
   const callee = await createUser(apiJson, 'callee');
   const { app, firestore } = await clientFor(callee.id);
   const arrivals = new Map();
-  const sub = listen(firestore, callee.id, (doc, at) => arrivals.set(doc.id, at));
+  // Keyed by the call a ring is about (or the direct write's id), so nothing else that arrives counts.
+  const sub = listen(firestore, callee.id, (doc, at) => arrivals.set(doc.data().data?.callId ?? doc.id, at));
   await sub.ready;
   const waitFor = async (predicate) => {
     for (let i = 0; i < 400; i += 1) {
@@ -146,7 +147,8 @@ async function p4(rounds = 15) {
     arrivals.clear();
     const t0 = performance.now();
     const started = await apiJson('POST', '/chat/calls', { calleeId: callee.id }, caller.token);
-    const arrived = await waitFor(() => true);
+    if (started.status !== 201) throw new Error(`POST /chat/calls answered ${started.status}`);
+    const arrived = await waitFor((x) => x === started.body.id);
     await apiJson('POST', `/chat/calls/${started.body.id}/cancel`, undefined, caller.token);
     arrivals.clear();
     const id = `direct-${r}`;

@@ -1,5 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
+import { usersRepo } from '../users/users.repo';
 import type { CallRecord } from './calls.model';
 
 export const CALLS = 'calls';
@@ -19,15 +20,15 @@ export const callsRepo = {
     const snap = await tx.get(calls().doc(id));
     return snap.exists ? fromSnap(snap) : undefined;
   },
-  // Live calls (ringing or active) of each user, to find a busy line: the lines in one read, then the
-  // calls they name (none when both users are free).
-  async txLiveCallsOf(tx: Transaction, userIds: string[]): Promise<CallRecord[][]> {
-    const lineSnaps = await tx.getAll(...userIds.map((u) => lines().doc(u)));
+  // What starting a call needs: the callee's account and both users' live (ringing or active) calls.
+  // The account and the two lines in one read, then the calls the lines name (none when both are free).
+  async txStartState(tx: Transaction, callerId: string, calleeId: string) {
+    const [calleeSnap, ...lineSnaps] = await tx.getAll(usersRepo.userRef(calleeId), lines().doc(callerId), lines().doc(calleeId));
     const idsPerUser = lineSnaps.map((snap) => (snap.get('callIds') as string[] | undefined) ?? []);
     const ids = [...new Set(idsPerUser.flat())];
-    if (ids.length === 0) return userIds.map(() => []);
-    const byId = new Map((await tx.getAll(...ids.map((id) => calls().doc(id)))).filter((d) => d.exists).map((d) => [d.id, fromSnap(d)]));
-    return idsPerUser.map((list) => list.map((id) => byId.get(id)).filter((c): c is CallRecord => c !== undefined && isLive(c)));
+    const byId = ids.length === 0 ? new Map<string, CallRecord>() : new Map((await tx.getAll(...ids.map((id) => calls().doc(id)))).filter((d) => d.exists).map((d) => [d.id, fromSnap(d)]));
+    const [callerCalls, calleeCalls] = idsPerUser.map((list) => list.map((id) => byId.get(id)).filter((c): c is CallRecord => c !== undefined && isLive(c)));
+    return { callee: usersRepo.fromSnapshot(calleeSnap), callerCalls, calleeCalls };
   },
   /** Saves the call and keeps both participants' lines in step with its status. */
   txSave(tx: Transaction, call: CallRecord): void {
@@ -47,7 +48,8 @@ export const callsRepo = {
   },
 };
 
-export async function callDeadline(id: string): Promise<number | undefined> {
+/** The ring deadline of a call that is still RINGING (the timeout task's check). */
+export async function ringingUntil(id: string): Promise<number | undefined> {
   const snap = await calls().doc(id).get();
-  return snap.exists ? (snap.get('ringExpiresAt') as number) : undefined;
+  return snap.get('status') === 'RINGING' ? (snap.get('ringExpiresAt') as number) : undefined;
 }

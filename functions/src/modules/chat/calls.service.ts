@@ -2,7 +2,6 @@ import { inTransaction } from '../../platform/firebase/firebase';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { Hub } from '../notifications/hub';
-import { usersRepo } from '../users/users.repo';
 import { assertMove, callView, moveFor, type CallAction, type CallRecord } from './calls.model';
 import { callsRepo } from './calls.repo';
 
@@ -71,11 +70,8 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       if (body.calleeId === callerId) throw new BadRequestError('You cannot call yourself', [{ field: 'body.calleeId', message: 'must be another user' }]);
       const t = now();
       const outcome = await inTransaction(async (tx) => {
-        // The reads go out together: this is the hot path of a ring.
-        const [callee, [callerCalls, calleeCalls]] = await Promise.all([
-          usersRepo.txGet(tx, body.calleeId),
-          callsRepo.txLiveCallsOf(tx, [callerId, body.calleeId]),
-        ]);
+        // One read for the account and both lines: this is the hot path of a ring.
+        const { callee, callerCalls, calleeCalls } = await callsRepo.txStartState(tx, callerId, body.calleeId);
         if (!callee || callee.disabled || callee.status !== 'ACTIVE') throw new NotFoundError('User not found');
         // Rings past their deadline are settled here too, so a lost timeout task never blocks a line.
         const settledCalls = new Map([...callerCalls, ...calleeCalls].map((c) => [c.id, settled(c, t)]));
@@ -83,7 +79,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
         const live = (list: CallRecord[]) => list.map((c) => settledCalls.get(c.id)!.call).filter((c) => c.status === 'RINGING' || c.status === 'ACTIVE');
         const mine = live(callerCalls);
         const same = mine.find((c) => c.status === 'RINGING' && c.callerId === callerId && c.calleeId === body.calleeId);
-        if (same) return { call: same, created: false, expired: [] };
+        if (same) return { call: same, created: false, expired: [], pushRing: undefined };
         if (mine.length > 0) throw new ConflictError('You are already in a call', { callId: mine[0].id });
         for (const call of expired) callsRepo.txSave(tx, call);
         const busy = live(calleeCalls).some((c) => c.status === 'ACTIVE');
@@ -104,19 +100,24 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
           updatedAt: t,
         };
         callsRepo.txSave(tx, call);
-        return { call, created: true, expired };
+        // The ring (call:ring and the CALL_INCOMING item) commits with the call: no ringing call without it.
+        const pushRing =
+          call.status === 'RINGING'
+            ? deps.hub.dispatchInTransaction(tx, {
+                event: 'call.incoming',
+                recipients: [{ userId: call.calleeId, surface: 'CON' }],
+                entityId: call.id,
+                title: 'Incoming call',
+                body: call.type === 'video' ? 'Incoming video call' : 'Incoming call',
+                conversationId: call.conversationId ?? undefined,
+                realtimeData: { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: call.ringExpiresAt },
+              })
+            : undefined;
+        return { call, created: true, expired, pushRing };
       });
       const { call } = outcome;
       if (outcome.created && call.status === 'RINGING') {
-        await deps.hub.dispatch({
-          event: 'call.incoming',
-          recipients: [{ userId: call.calleeId, surface: 'CON' }],
-          entityId: call.id,
-          title: 'Incoming call',
-          body: call.type === 'video' ? 'Incoming video call' : 'Incoming call',
-          conversationId: call.conversationId ?? undefined,
-          realtimeData: { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: call.ringExpiresAt },
-        });
+        await outcome.pushRing?.();
         await deps.scheduler.schedule(call.id, deps.ringTimeoutSec).catch((err: Error) => logger.error('ring timeout not scheduled; the call expires lazily', { callId: call.id, error: err.message }));
       }
       if (outcome.created && call.status === 'DECLINED') await missedNotice(call);

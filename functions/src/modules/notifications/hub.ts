@@ -3,7 +3,8 @@ import { logger } from '../../platform/logging/logger';
 import { FCM_BATCH, type PushTransport } from '../../platform/push/transport';
 import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type Surface } from './events';
 import { buildPushMessage, isDeadToken, pushDecision, withDefaults, type NotificationPayload, type Preferences, type PushSkip } from './notifications.model';
-import { notificationsRepo, type PushTokenRecord } from './notifications.repo';
+import type { Transaction } from 'firebase-admin/firestore';
+import { notificationsRepo, type DeliveryDocs, type PushTokenRecord } from './notifications.repo';
 import { userIdsWithHat } from '../users/users.repo';
 
 export interface Recipient {
@@ -117,7 +118,8 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
     return counts;
   }
 
-  async function dispatch(input: DispatchInput): Promise<DeliveryReport[]> {
+  // Everything a dispatch decides before touching the database: who, which ids, which documents.
+  function prepare(input: DispatchInput) {
     const policy = policyFor(input.event);
     if (!policy) throw new Error(`Unknown event ${input.event}: add it to the event table`);
     const allowed = input.recipients.filter((r) => policy.recipients.includes(r.surface));
@@ -126,43 +128,46 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
     }
     const t = now();
     const deliveries = allowed.map((r) => planFor(policy, r, input));
-    const report = (d: Delivery, fields: Partial<DeliveryReport>): DeliveryReport => ({
+    const kind = inboxKindOf(policy, input.event);
+    const realtimeDoc = (d: Delivery) => ({ recipientId: d.recipient.userId, type: policy.realtime, payload: d.payload, data: input.realtimeData ?? {} });
+    // 1. Telemetry: realtime only (never stored for long, never pushed). 2. The inbox item and 3. the
+    // realtime event otherwise, created together: a repeated delivery finds them there and stops.
+    const docs: DeliveryDocs[] = deliveries.map((d) =>
+      policy.telemetry
+        ? { realtime: { id: `${d.id}-${t}`, data: realtimeDoc(d), ttlMs: TELEMETRY_TTL_MS } }
+        : {
+            inbox: kind
+              ? { id: d.id, data: { recipientId: d.recipient.userId, surface: d.recipient.surface, kind, event: input.event, entityId: input.entityId, title: input.title, body: input.body, data: d.payload, read: false, readAt: null } }
+              : undefined,
+            realtime: policy.realtime ? { id: d.id, data: realtimeDoc(d), ttlMs: REALTIME_TTL_MS } : undefined,
+          },
+    );
+    const wantsPush = !policy.telemetry && policy.push !== 'never' && deliveries.length > 0;
+    return { input, policy, t, deliveries, docs, wantsPush };
+  }
+  type Prepared = ReturnType<typeof prepare>;
+
+  // Push inputs are read while the documents are written.
+  function readPushInputs(prep: Prepared) {
+    if (!prep.wantsPush) return undefined;
+    const inputs = pushInputs(prep.policy, prep.deliveries, prep.input, prep.t);
+    inputs.catch(() => undefined); // awaited in finish(); this only keeps a failure during the writes from going unhandled
+    return inputs;
+  }
+
+  // 4. Push for the deliveries just created, where the policy, preferences, mute and presence allow. 5. Never SMS.
+  async function finish(prep: Prepared, created: boolean[], inputs: ReturnType<typeof readPushInputs>): Promise<DeliveryReport[]> {
+    const { policy, deliveries, docs, input } = prep;
+    const reports: DeliveryReport[] = deliveries.map((d, i) => ({
       userId: d.recipient.userId,
       surface: d.recipient.surface,
       notificationId: d.id,
-      duplicate: false,
-      inbox: false,
-      realtime: false,
+      duplicate: !created[i],
+      inbox: created[i] && docs[i].inbox !== undefined,
+      realtime: created[i] && docs[i].realtime !== undefined,
       push: { skipped: 'policy' },
-      ...fields,
-    });
-    const realtimeDoc = (d: Delivery) => ({ recipientId: d.recipient.userId, type: policy.realtime, payload: d.payload, data: input.realtimeData ?? {} });
-
-    // 1. Telemetry: realtime only, then stop.
-    if (policy.telemetry) {
-      const created = await notificationsRepo.createDeliveries(deliveries.map((d) => ({ realtime: { id: `${d.id}-${t}`, data: realtimeDoc(d), ttlMs: TELEMETRY_TTL_MS } })), t);
-      return deliveries.map((d, i) => report(d, { realtime: created[i] }));
-    }
-    // Push inputs are read while 2. the inbox item and 3. the realtime event are written (together, by
-    // create(): a repeated delivery finds them there and stops — the idempotency guard).
-    const wantsPush = policy.push !== 'never' && deliveries.length > 0;
-    const inputs = wantsPush ? pushInputs(policy, deliveries, input, t) : undefined;
-    inputs?.catch(() => undefined); // awaited below; this only keeps a failure during the writes from going unhandled
-    const kind = inboxKindOf(policy, input.event);
-    const created = await notificationsRepo.createDeliveries(
-      deliveries.map((d) => ({
-        inbox: kind
-          ? { id: d.id, data: { recipientId: d.recipient.userId, surface: d.recipient.surface, kind, event: input.event, entityId: input.entityId, title: input.title, body: input.body, data: d.payload, read: false, readAt: null } }
-          : undefined,
-        realtime: policy.realtime ? { id: d.id, data: realtimeDoc(d), ttlMs: REALTIME_TTL_MS } : undefined,
-      })),
-      t,
-    );
-    const reports = deliveries.map((d, i) =>
-      created[i] ? report(d, { inbox: kind !== null, realtime: policy.realtime !== null }) : report(d, { duplicate: true }),
-    );
+    }));
     if (!inputs) return reports;
-    // 4. Push where the policy, preferences, mute and presence allow. 5. Never SMS.
     const { prefs, present, tokens } = await inputs;
     const toPush: Delivery[] = [];
     deliveries.forEach((d, i) => {
@@ -179,6 +184,22 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
       if (count) reports[i].push = count.sent + count.failed === 0 ? { skipped: 'no-tokens' } : count;
     });
     return reports;
+  }
+
+  async function dispatch(input: DispatchInput): Promise<DeliveryReport[]> {
+    const prep = prepare(input);
+    const inputs = readPushInputs(prep);
+    const created = await notificationsRepo.createDeliveries(prep.docs, prep.t);
+    return finish(prep, created, inputs);
+  }
+
+  // For a transaction that creates the entity the event is about (a new call): the inbox item and the
+  // realtime event commit with it, all or nothing. Call the returned function after the commit to push.
+  // Only for new entities: an existing notification id would fail the whole transaction.
+  function dispatchInTransaction(tx: Transaction, input: DispatchInput): () => Promise<DeliveryReport[]> {
+    const prep = prepare(input);
+    notificationsRepo.txCreateDeliveries(tx, prep.docs, prep.t);
+    return () => finish(prep, prep.docs.map(() => true), readPushInputs(prep));
   }
 
   // admin.broadcast to every account of the given apps: inbox items in batches written while the next
@@ -251,6 +272,7 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
 
   return {
     dispatch,
+    dispatchInTransaction,
     broadcast,
     // Consumer, partner owner and driver of one entity together; the table decides who gets what.
     dispatchFanout(input: Omit<DispatchInput, 'recipients'> & { consumerId?: string; partnerOwnerId?: string; driverId?: string }) {

@@ -37,6 +37,13 @@ function removeTokenDocs(tx: FirebaseFirestore.Transaction, snaps: FirebaseFires
   return found.length;
 }
 
+function writeDelivery(writer: FirebaseFirestore.WriteBatch | FirebaseFirestore.Transaction, d: DeliveryDocs, now: number): void {
+  const { Timestamp } = fs();
+  const createdAt = Timestamp.fromMillis(now);
+  if (d.inbox) writer.create(col(INBOX).doc(d.inbox.id), { ...d.inbox.data, createdAt });
+  if (d.realtime) writer.create(col(REALTIME).doc(d.realtime.id), { ...d.realtime.data, createdAt, expireAt: Timestamp.fromMillis(now + d.realtime.ttlMs) });
+}
+
 /** The documents one delivery creates. */
 export interface DeliveryDocs {
   inbox?: { id: string; data: Record<string, unknown> };
@@ -59,12 +66,7 @@ export const notificationsRepo = {
   // batches of up to 500 writes. create() is the idempotency guard: a batch that meets an existing
   // document (a repeated delivery) is redone delivery by delivery, and those already there return false.
   async createDeliveries(deliveries: DeliveryDocs[], now: number): Promise<boolean[]> {
-    const { Timestamp } = fs();
-    const createdAt = Timestamp.fromMillis(now);
-    const write = (batch: FirebaseFirestore.WriteBatch, d: DeliveryDocs) => {
-      if (d.inbox) batch.create(col(INBOX).doc(d.inbox.id), { ...d.inbox.data, createdAt });
-      if (d.realtime) batch.create(col(REALTIME).doc(d.realtime.id), { ...d.realtime.data, createdAt, expireAt: Timestamp.fromMillis(now + d.realtime.ttlMs) });
-    };
+    const write = (batch: FirebaseFirestore.WriteBatch, d: DeliveryDocs) => writeDelivery(batch, d, now);
     const created = deliveries.map(() => true);
     const commitOne = async (i: number) => {
       const batch = db().batch();
@@ -119,6 +121,11 @@ export const notificationsRepo = {
       }),
     );
     return created;
+  },
+
+  /** The same documents as part of a caller's transaction. */
+  txCreateDeliveries(tx: FirebaseFirestore.Transaction, deliveries: DeliveryDocs[], now: number): void {
+    for (const d of deliveries) writeDelivery(tx, d, now);
   },
 
   async preferences(userId: string): Promise<Partial<Preferences> | undefined> {

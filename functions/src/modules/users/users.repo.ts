@@ -23,6 +23,10 @@ export const usersRepo = {
   userRef(id: string) {
     return users().doc(id);
   },
+  /** An account read together with other documents (one getAll). */
+  fromSnapshot(snap: FirebaseFirestore.DocumentSnapshot): UserRecord | undefined {
+    return fromDoc(snap.id, snap.data());
+  },
 
   async get(id: string): Promise<UserRecord | undefined> {
     const snap = await users().doc(id).get();
