@@ -1,7 +1,7 @@
 import { inTransaction } from '../../platform/firebase/firebase';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
-import type { Hub } from '../notifications/hub';
+import type { DispatchInput, Hub } from '../notifications/hub';
 import { assertMove, callView, moveFor, type CallAction, type CallRecord } from './calls.model';
 import { callsRepo } from './calls.repo';
 
@@ -17,19 +17,27 @@ export interface RingScheduler {
   schedule(callId: string, delaySec: number): Promise<void>;
 }
 
+// What the callee is told: the ring, or a missed call (no answer, or busy).
+function calleeNotice(call: CallRecord, event: 'call.incoming' | 'call.missed'): DispatchInput {
+  const ring = event === 'call.incoming';
+  const missedBody = call.endReason === 'busy' ? 'You missed a call while on another call' : 'You missed a call';
+  return {
+    event,
+    recipients: [{ userId: call.calleeId, surface: 'CON' }],
+    entityId: call.id,
+    title: ring ? 'Incoming call' : 'Missed call',
+    body: ring ? (call.type === 'video' ? 'Incoming video call' : 'Incoming call') : missedBody,
+    conversationId: call.conversationId ?? undefined,
+    realtimeData: ring
+      ? { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: call.ringExpiresAt }
+      : { callId: call.id, status: call.status, callerId: call.callerId },
+  };
+}
+
 export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; ringTimeoutSec: number; now?: () => number }) {
   const now = deps.now ?? Date.now;
 
-  const missedNotice = (call: CallRecord) =>
-    deps.hub.dispatch({
-      event: 'call.missed',
-      recipients: [{ userId: call.calleeId, surface: 'CON' }],
-      entityId: call.id,
-      title: 'Missed call',
-      body: call.endReason === 'busy' ? 'You missed a call while on another call' : 'You missed a call',
-      conversationId: call.conversationId ?? undefined,
-      realtimeData: { callId: call.id, status: call.status, callerId: call.callerId },
-    });
+  const missedNotice = (call: CallRecord) => deps.hub.dispatch(calleeNotice(call, 'call.missed'));
 
   // A ringing call past its deadline is MISSED, whoever looks at it first (the timeout task or a request).
   function settled(call: CallRecord, t: number): { call: CallRecord; expired: boolean } {
@@ -103,15 +111,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
         // The ring (call:ring and the CALL_INCOMING item) commits with the call: no ringing call without it.
         const pushRing =
           call.status === 'RINGING'
-            ? deps.hub.dispatchInTransaction(tx, {
-                event: 'call.incoming',
-                recipients: [{ userId: call.calleeId, surface: 'CON' }],
-                entityId: call.id,
-                title: 'Incoming call',
-                body: call.type === 'video' ? 'Incoming video call' : 'Incoming call',
-                conversationId: call.conversationId ?? undefined,
-                realtimeData: { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: call.ringExpiresAt },
-              })
+            ? deps.hub.dispatchInTransaction(tx, calleeNotice(call, 'call.incoming'))
             : undefined;
         return { call, created: true, expired, pushRing };
       });
