@@ -8,6 +8,8 @@ import { getConfig } from './platform/config/config';
 
 const jwtSecret = defineSecret('JWT_SECRET');
 const jwtRefreshSecret = defineSecret('JWT_REFRESH_SECRET');
+// Every function: the configuration (validated at boot) needs them.
+const secrets = [jwtSecret, jwtRefreshSecret];
 
 // Deploy-time discovery loads this file without secrets: validate at cold start of a real instance only.
 const discoveringFunctions = process.env.FUNCTIONS_CONTROL_API === 'true';
@@ -16,7 +18,7 @@ if (!discoveringFunctions) getConfig(); // throws ConfigError: the instance refu
 let app: Express | undefined;
 
 export const api = onRequest(
-  { secrets: [jwtSecret, jwtRefreshSecret], invoker: 'public', memory: '512MiB', timeoutSeconds: 60, concurrency: 80 },
+  { secrets, invoker: 'public', memory: '512MiB', timeoutSeconds: 60, concurrency: 80 },
   (req, res) => {
     app ??= (require('./app') as typeof import('./app')).createApp();
     app(req, res);
@@ -25,12 +27,34 @@ export const api = onRequest(
 
 // Ring timeout of calls (Cloud Tasks): settles a still-ringing call as MISSED. Retried on failure; idempotent.
 export const callRingTimeout = onTaskDispatched<{ callId?: string }>(
-  { retryConfig: { maxAttempts: 5, minBackoffSeconds: 5 }, rateLimits: { maxConcurrentDispatches: 100 }, timeoutSeconds: 120, memory: '256MiB' },
+  { secrets, retryConfig: { maxAttempts: 5, minBackoffSeconds: 5 }, rateLimits: { maxConcurrentDispatches: 100 }, timeoutSeconds: 120, memory: '256MiB' },
   async (request) => {
     const callId = request.data?.callId;
     if (typeof callId !== 'string' || callId.length === 0) return;
     const { callsServiceFor, handleRingTimeout } = require('./modules/chat/calls.tasks') as typeof import('./modules/chat/calls.tasks');
     const { ringingUntil } = require('./modules/chat/calls.repo') as typeof import('./modules/chat/calls.repo');
     await handleRingTimeout(callId, { ringingUntil, settle: (id) => callsServiceFor(getConfig()).timeout(id) });
+  },
+);
+
+// OTP and reset mails and texts (Cloud Tasks): sent here, not after the API's response, where the CPU
+// may be throttled. A refused send is retried; decoys (anti-enumeration) are dropped.
+let senders: import('./platform/delivery/delivery').Senders | undefined;
+export const deliverMessage = onTaskDispatched<unknown>(
+  { secrets, retryConfig: { maxAttempts: 5, minBackoffSeconds: 10 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
+  async (request) => {
+    const { deliverQueued, queuedMessageSchema } = require('./platform/delivery/delivery') as typeof import('./platform/delivery/delivery');
+    const parsed = queuedMessageSchema.safeParse(request.data);
+    if (!parsed.success) {
+      const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
+      logger.error('dropped a malformed message task', { issues: parsed.error.issues.map((i) => i.path.join('.')) });
+      return;
+    }
+    if (!senders) {
+      const { createMailer } = require('./platform/mail/mailer') as typeof import('./platform/mail/mailer');
+      const { createSmsSender } = require('./platform/sms/sms') as typeof import('./platform/sms/sms');
+      senders = { mailer: createMailer(getConfig()), sms: createSmsSender(getConfig()) };
+    }
+    await deliverQueued(parsed.data, senders);
   },
 );

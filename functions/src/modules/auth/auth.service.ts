@@ -4,6 +4,7 @@ import { AppError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedErr
 import { logger } from '../../platform/logging/logger';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 import type { SmsSender } from '../../platform/sms/sms';
+import type { MessageQueue } from '../../platform/delivery/delivery';
 import { newUserRecord, normalizeRoles, toProfile, type UserRecord } from '../users/users.model';
 import { usersRepo } from '../users/users.repo';
 import { alreadyRegisteredMail, codeMail, codeSms, maskEmail } from './auth.mail';
@@ -24,6 +25,8 @@ export interface AuthDeps {
   signer: TokenSigner;
   mailer: Mailer;
   sms: SmsSender;
+  /** Codes whose sending must not show in the response time (anti-enumeration). */
+  messages: MessageQueue;
   google: GoogleIdTokenVerifier;
   now: () => number;
 }
@@ -34,13 +37,9 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createAuthService(deps: AuthDeps) {
-  const { config, hasher, otp, sessions, mailer, sms, now } = deps;
+  const { config, hasher, otp, sessions, mailer, sms, messages, now } = deps;
   const resend = { expiresInSec: AUTH_LIMITS.otpTtlSec, resendAfterSec: AUTH_LIMITS.otpResendGapSec };
 
-  // Delivery that must not show in the response time (anti-enumeration): started, not awaited.
-  const inBackground = (what: string, work: Promise<unknown>) => {
-    work.catch((err: Error) => logger.warn(`${what} failed`, { error: err.message }));
-  };
   const mailCode = (purpose: OtpPurpose, to: string, code: string): MailMessage => codeMail(purpose, to, code, AUTH_LIMITS.otpTtlSec);
 
   // ADMIN_EMAILS: an account whose verified email is listed holds ADMIN.
@@ -103,7 +102,7 @@ export function createAuthService(deps: AuthDeps) {
         (body.purpose === 'REGISTER' ? user.status === 'PENDING' : user.status === 'ACTIVE');
       // Same work and same answer whether or not the address has an account.
       const { code } = await otp.issue({ purpose: body.purpose, channel: 'email', destination: email, userId: eligible ? user.id : null });
-      if (eligible) inBackground('email otp', mailer.send(mailCode(body.purpose, email, code)));
+      await messages.hand('email otp', eligible ? { channel: 'mail', message: mailCode(body.purpose, email, code) } : undefined);
       return { mailSent: mailer.configured, ...resend };
     },
 
@@ -134,7 +133,7 @@ export function createAuthService(deps: AuthDeps) {
         userId = user && user.status === 'ACTIVE' && !user.disabled ? user.id : null;
       }
       const { code } = await otp.issue({ purpose: body.purpose, channel: 'sms', destination: body.phone, userId });
-      if (userId) inBackground('sms otp', sms.send({ to: body.phone, text: codeSms(code, AUTH_LIMITS.otpTtlSec) }));
+      await messages.hand('sms otp', userId ? { channel: 'sms', message: { to: body.phone, text: codeSms(code, AUTH_LIMITS.otpTtlSec) } } : undefined);
       return { smsProvider: sms.provider, ...resend };
     },
 
@@ -278,7 +277,7 @@ export function createAuthService(deps: AuthDeps) {
       const user = await usersRepo.findByEmail(email);
       const eligible = user !== undefined && !user.disabled;
       const { code } = await otp.issue({ purpose: 'PASSWORD_RESET', channel: 'email', destination: email, userId: eligible ? user.id : null });
-      if (eligible) inBackground('reset mail', mailer.send(mailCode('PASSWORD_RESET', email, code)));
+      await messages.hand('reset mail', eligible ? { channel: 'mail', message: mailCode('PASSWORD_RESET', email, code) } : undefined);
       return { accepted: true as const, message: 'If an account exists for this email, a reset code is on its way.' };
     },
 

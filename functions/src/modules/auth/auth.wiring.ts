@@ -1,6 +1,7 @@
 import type { AccessTokenVerifier } from '../../platform/auth/access-token';
 import { createJwtAccessTokenVerifier } from '../../platform/auth/access-token';
 import type { AppConfig } from '../../platform/config';
+import { createMessageQueue } from '../../platform/delivery/delivery';
 import { createMailer } from '../../platform/mail/mailer';
 import { createSmsSender } from '../../platform/sms/sms';
 import { createAuthService, type AuthDeps } from './auth.service';
@@ -12,7 +13,7 @@ import { createTokenSigner } from './tokens';
 import { notificationHub } from '../notifications/hub.instance';
 
 // Builds the auth services from configuration; tests replace the clock, mail, SMS or Google.
-export function createAuthServices(config: Readonly<AppConfig>, overrides: Partial<Pick<AuthDeps, 'now' | 'mailer' | 'sms' | 'google'>> = {}) {
+export function createAuthServices(config: Readonly<AppConfig>, overrides: Partial<Pick<AuthDeps, 'now' | 'mailer' | 'sms' | 'google' | 'messages'>> = {}) {
   const now = overrides.now ?? Date.now;
   const signer = createTokenSigner({
     accessSecret: config.JWT_SECRET,
@@ -36,14 +37,17 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
     },
   });
   const otp = createOtpService({ jwtSecret: config.JWT_SECRET, devCode: config.OTP_DEV_CODE, now });
+  const mailer = overrides.mailer ?? createMailer(config);
+  const sms = overrides.sms ?? createSmsSender(config);
   const auth = createAuthService({
     config,
     hasher: createPasswordHasher(config.BCRYPT_COST),
     otp,
     sessions,
     signer,
-    mailer: overrides.mailer ?? createMailer(config),
-    sms: overrides.sms ?? createSmsSender(config),
+    mailer,
+    sms,
+    messages: overrides.messages ?? createMessageQueue(config, { mailer, sms }),
     google: overrides.google ?? createGoogleVerifier(config),
     now,
   });

@@ -124,6 +124,7 @@ export const configSchema = z.object({
   KYC_MAX_FILE_BYTES: positiveInt(10 * 1024 * 1024, 50 * 1024 * 1024),
   CALL_RING_TIMEOUT_SEC: positiveInt(30, 120, 2),
   PUSH_TRANSPORT: z.enum(['auto', 'fcm', 'outbox']).default('auto'),
+  MESSAGE_DELIVERY: z.enum(['auto', 'queue', 'background']).default('auto'),
   JWT_SECRET: z.string({ error: 'is required' }).min(1, { message: 'is required' }),
   JWT_REFRESH_SECRET: z.string({ error: 'is required' }).min(1, { message: 'is required' }),
   MEDIA_MAX_FILES: positiveInt(10, 10),
