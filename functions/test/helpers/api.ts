@@ -18,13 +18,15 @@ export function testIp(): string {
 export async function call<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
   method: string,
   path: string,
-  opts: { body?: unknown; token?: string; ip?: string; headers?: Record<string, string> } = {},
+  opts: { body?: unknown; form?: FormData; token?: string; ip?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'x-forwarded-for': opts.ip ?? testIp(), ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  // A form goes as multipart (fetch writes the boundary), anything else as JSON.
+  const payload = opts.form ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
   const started = performance.now();
-  const res = await fetch(`${API}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(`${API}${path}`, { method, headers, body: payload });
   const text = await res.text();
   const ms = performance.now() - started;
   let body: unknown = text;

@@ -1,5 +1,4 @@
-import { API } from './emulators';
-import { testIp } from './api';
+import { call } from './api';
 
 // Tiny files with the real leading bytes of each format (the API reads types from the bytes).
 export const FIXTURES = {
@@ -18,19 +17,7 @@ export async function uploadPaper(
   if (form.applicationId) body.append('applicationId', form.applicationId);
   if (form.kind) body.append('kind', form.kind);
   if (form.file) body.append(form.field ?? 'file', new Blob([form.file.data], { type: form.file.type }), form.file.name ?? 'paper');
-  const res = await fetch(`${API}/kyc/papers`, {
-    method: 'POST',
-    headers: { 'x-forwarded-for': testIp(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body,
-  });
-  const text = await res.text();
-  let parsed: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = text;
-  }
-  return { status: res.status, body: parsed };
+  return call('POST', '/kyc/papers', { token, form: body });
 }
 
 export const DRIVER_PAPERS = [

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { db as platformDb } from '../../src/platform/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
-import { call, testIp } from '../helpers/api';
+import { call } from '../helpers/api';
 import { API, requireEmulators } from '../helpers/emulators';
 import { FIXTURES } from '../helpers/papers';
 
@@ -22,13 +22,7 @@ type Part = { data: Buffer; type: string; name?: string };
 async function upload(pathName: string, token: string | undefined, field: string, parts: Part[]) {
   const form = new FormData();
   for (const p of parts) form.append(field, new Blob([p.data], { type: p.type }), p.name ?? 'sound');
-  const res = await fetch(`${API}${pathName}`, {
-    method: 'POST',
-    headers: { 'x-forwarded-for': testIp(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: form,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  return call('POST', pathName, { token, form });
 }
 
 let owner: Tokens;

@@ -1,3 +1,4 @@
+import { perConfig } from '../../platform/config/per-config';
 import type { ApiModule } from '../../platform/http/module';
 import { parseMultipart } from '../../platform/http/multipart';
 import { defineRoute } from '../../platform/http/route';
@@ -15,12 +16,10 @@ import {
 } from './kyc.schemas';
 import { createKycService, PAPER_CONTENT_TYPES, type KycService } from './kyc.service';
 
-let shared: KycService | undefined;
-// One service per process: the driver and partner modules review applications through it.
-export function kycService(config: Parameters<typeof createObjectStorage>[0]): KycService {
-  shared ??= createKycService({ storage: createObjectStorage(config), maxFileBytes: config.KYC_MAX_FILE_BYTES });
-  return shared;
-}
+// One service per configuration: the driver and partner modules review applications through it.
+export const kycService: (config: Parameters<typeof createObjectStorage>[0]) => KycService = perConfig((config: Parameters<typeof createObjectStorage>[0]) =>
+  createKycService({ storage: createObjectStorage(config), maxFileBytes: config.KYC_MAX_FILE_BYTES }),
+);
 
 export const kycModule: ApiModule = {
   name: 'kyc',
