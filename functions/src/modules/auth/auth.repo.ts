@@ -1,5 +1,5 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db, inTransaction } from '../../platform/firebase/firebase';
+import { db } from '../../platform/firebase/firebase';
 import { usersRepo } from '../users/users.repo';
 import type { OtpRecord, SessionRecord } from './auth.model';
 
@@ -21,7 +21,6 @@ export type Tx = Transaction;
 export const authRepo = {
   newSessionId: () => col(AUTH_SESSIONS).doc().id,
 
-  run: inTransaction,
 
   // Sessions
   async txGetSession(tx: Tx, id: string): Promise<SessionRecord | undefined> {

@@ -16,6 +16,7 @@ import { failureKey, invalidCodeError, type OtpService, type OtpTarget } from '.
 import type { PasswordHasher } from './passwords';
 import type { SessionService } from './session.service';
 import type { TokenSigner } from './tokens';
+import { inTransaction } from '../../platform/firebase/firebase';
 
 export interface AuthDeps {
   config: Readonly<AppConfig>;
@@ -74,7 +75,7 @@ export function createAuthService(deps: AuthDeps) {
       // Hash first: a new and an existing email cost the same time.
       const passwordHash = await hasher.hash(body.password);
       const t = now();
-      const outcome = await authRepo.run(async (tx) => {
+      const outcome = await inTransaction(async (tx) => {
         const existing = await usersRepo.txFindByEmail(tx, email);
         if (existing && existing.status === 'ACTIVE') return { kind: 'exists' as const };
         if (existing) {
@@ -142,7 +143,7 @@ export function createAuthService(deps: AuthDeps) {
         if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account');
         await otp.verify({ purpose: 'VERIFY_PHONE', channel: 'sms', destination: body.phone, userId: auth.userId }, body.code);
         const t = now();
-        const user = await authRepo.run(async (tx) => {
+        const user = await inTransaction(async (tx) => {
           const owner = await usersRepo.txPhoneOwner(tx, body.phone);
           if (owner && owner !== auth.userId) throw new ConflictError('This phone number belongs to another account');
           const current = await usersRepo.txGet(tx, auth.userId);
@@ -231,7 +232,7 @@ export function createAuthService(deps: AuthDeps) {
     async google(body: { idToken: string }, client: ClientInfo) {
       const identity = await deps.google(body.idToken);
       const t = now();
-      const user = await authRepo.run(async (tx) => {
+      const user = await inTransaction(async (tx) => {
         const ownerId = await authRepo.txIdentityOwner(tx, 'google', identity.subject);
         if (ownerId) {
           const owner = await usersRepo.txGet(tx, ownerId);
@@ -258,7 +259,7 @@ export function createAuthService(deps: AuthDeps) {
     async linkGoogle(userId: string, idToken: string) {
       const identity = await deps.google(idToken);
       const t = now();
-      const user = await authRepo.run(async (tx) => {
+      const user = await inTransaction(async (tx) => {
         const ownerId = await authRepo.txIdentityOwner(tx, 'google', identity.subject);
         const current = await usersRepo.txGet(tx, userId);
         if (!current) throw new NotFoundError('Account not found');

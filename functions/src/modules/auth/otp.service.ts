@@ -4,6 +4,7 @@ import { AUTH_LIMITS, type OtpChannel, type OtpPurpose, type OtpRecord } from '.
 import { authRepo } from './auth.repo';
 import { createLockout, LockedError } from './lockout';
 import { generateOtpCode, hmacOtp, otpKey, otpMatches } from './otp-code';
+import { inTransaction } from '../../platform/firebase/firebase';
 
 export interface OtpTarget {
   purpose: OtpPurpose;
@@ -48,7 +49,7 @@ export function createOtpService(opts: { jwtSecret: string; devCode?: string; no
       const id = idOf(target);
       const code = generateOtpCode();
       const challengeId = randomUUID();
-      await authRepo.run(async (tx) => {
+      await inTransaction(async (tx) => {
         const previous = await authRepo.txGetOtp(tx, id);
         // A challenge made before the destination had this account (e.g. a send before registering) starts over.
         const sameAccount = previous?.userId === target.userId;

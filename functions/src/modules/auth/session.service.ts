@@ -8,6 +8,7 @@ import { authRepo } from './auth.repo';
 import { notificationsRepo } from '../notifications/notifications.repo';
 import { usersRepo } from '../users/users.repo';
 import type { TokenPair, TokenSigner } from './tokens';
+import { inTransaction } from '../../platform/firebase/firebase';
 
 export function sessionView(session: SessionRecord, currentSessionId?: string) {
   return {
@@ -86,7 +87,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
     async refresh(refreshToken: string, client: ClientInfo) {
       const claims = signer.verifyRefresh(refreshToken);
       const t = now();
-      const outcome = await authRepo.run(async (tx) => {
+      const outcome = await inTransaction(async (tx) => {
         const session = await authRepo.txGetSession(tx, claims.sessionId);
         const user = await usersRepo.txGet(tx, claims.userId);
         if (!session || session.userId !== claims.userId || !isLive(session, t)) return { kind: 'invalid' as const };
