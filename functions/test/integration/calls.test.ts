@@ -1,6 +1,4 @@
-import { deleteApp, initializeApp } from 'firebase/app';
-import { connectAuthEmulator, getAuth, signInWithCustomToken } from 'firebase/auth';
-import { collection, connectFirestoreEmulator, doc, getDoc, getFirestore, onSnapshot, query, setLogLevel, where } from 'firebase/firestore';
+import { collection, doc, getDoc, onSnapshot, query, setLogLevel, where } from 'firebase/firestore';
 import { createCallsService } from '../../src/modules/chat/calls.service';
 import { createHub } from '../../src/modules/notifications/hub';
 import { outboxTransport } from '../../src/platform/push/transport';
@@ -8,6 +6,7 @@ import { db } from '../../src/platform/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
+import { signedInClient } from '../helpers/firebase-client';
 
 beforeAll(requireEmulators);
 setLogLevel('error');
@@ -35,14 +34,8 @@ describe('calls', () => {
     await call('PATCH', '/notifications/preferences', { token: callee.accessToken, body: { push: false } });
 
     const minted = await call('POST', '/auth/firebase-token', { token: callee.accessToken });
-    const app = initializeApp({ projectId: 'demo-superapp', apiKey: 'demo-key' }, `callee-${Date.now()}`);
+    const { firestore, close } = await signedInClient(minted.body.token, 'callee');
     try {
-      const auth = getAuth(app);
-      connectAuthEmulator(auth, `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'}`, { disableWarnings: true });
-      const firestore = getFirestore(app);
-      const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? '127.0.0.1:8080').split(':');
-      connectFirestoreEmulator(firestore, host, Number(port));
-      await signInWithCustomToken(auth, minted.body.token);
       const ring = new Promise<Record<string, any>>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
         const stop = onSnapshot(query(collection(firestore, 'realtime_events'), where('recipientId', '==', callee.user.id)), (snap) => {
           const event = snap.docs.map((d) => d.data()).find((d) => d.type === 'call:ring');
@@ -66,7 +59,7 @@ describe('calls', () => {
       expect(pushed[0]).toMatchObject({ data: { event: 'call.incoming' }, android: { priority: 'high', ttl: 30_000, notification: { channelId: 'app-calls' } } });
       await act(callee, started.body.id, 'decline');
     } finally {
-      await deleteApp(app);
+      await close();
     }
   });
 

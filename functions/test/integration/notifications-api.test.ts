@@ -1,9 +1,8 @@
-import { deleteApp, initializeApp } from 'firebase/app';
-import { connectAuthEmulator, getAuth, signInWithCustomToken } from 'firebase/auth';
-import { collection, connectFirestoreEmulator, doc, getDoc, getFirestore, onSnapshot, query, setLogLevel, where } from 'firebase/firestore';
+import { collection, doc, getDoc, onSnapshot, query, setLogLevel, where } from 'firebase/firestore';
 import { adminTokens, registerVerified } from '../helpers/accounts';
 import { call, PASSWORD } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
+import { signedInClient } from '../helpers/firebase-client';
 import { db } from '../../src/platform/firebase/firebase';
 
 beforeAll(requireEmulators);
@@ -120,14 +119,8 @@ describe('listening with the Firebase client SDK', () => {
 
     const minted = await call('POST', '/auth/firebase-token', { token: account.accessToken });
     expect(minted.body).toMatchObject({ uid: account.user.id, expiresInSec: 3600 });
-    const app = initializeApp({ projectId: 'demo-superapp', apiKey: 'demo-key' }, `listener-${Date.now()}`);
+    const { firestore, signedIn, close } = await signedInClient(minted.body.token, 'listener');
     try {
-      const auth = getAuth(app);
-      connectAuthEmulator(auth, `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'}`, { disableWarnings: true });
-      const firestore = getFirestore(app);
-      const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? '127.0.0.1:8080').split(':');
-      connectFirestoreEmulator(firestore, host, Number(port));
-      const signedIn = await signInWithCustomToken(auth, minted.body.token);
       expect(signedIn.user.uid).toBe(account.user.id);
       expect((await signedIn.user.getIdTokenResult()).claims.roles).toEqual(['USER']);
 
@@ -148,7 +141,7 @@ describe('listening with the Firebase client SDK', () => {
       expect(await heard).toMatchObject({ event: 'security.device', kind: 'SYSTEM' });
       await expect(getDoc(doc(firestore, 'app_notifications', otherItem))).rejects.toMatchObject({ code: 'permission-denied' });
     } finally {
-      await deleteApp(app);
+      await close();
     }
   });
 });
