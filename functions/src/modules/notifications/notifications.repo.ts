@@ -66,20 +66,26 @@ export const notificationsRepo = {
   // batches of up to 500 writes. create() is the idempotency guard: a batch that meets an existing
   // document (a repeated delivery) is redone delivery by delivery, and those already there return false.
   async createDeliveries(deliveries: DeliveryDocs[], now: number): Promise<boolean[]> {
-    const write = (batch: FirebaseFirestore.WriteBatch, d: DeliveryDocs) => writeDelivery(batch, d, now);
     const created = deliveries.map(() => true);
-    const commitOne = async (i: number) => {
+    const commit = async (members: number[]) => {
       const batch = db().batch();
-      write(batch, deliveries[i]);
-      try {
-        await batch.commit();
-      } catch (err) {
-        if (!alreadyExists(err)) throw err;
-        created[i] = false;
-      }
+      for (const i of members) writeDelivery(batch, deliveries[i], now);
+      await batch.commit();
     };
-    const groups: number[][] = [[]];
-    let writes = 0;
+    // Delivery by delivery: those already there come back false.
+    const commitEach = (members: number[]) =>
+      Promise.all(
+        members.map(async (i) => {
+          try {
+            await commit([i]);
+          } catch (err) {
+            if (!alreadyExists(err)) throw err;
+            created[i] = false;
+          }
+        }),
+      );
+    const groups: number[][] = [];
+    let writes = BATCH_WRITES;
     deliveries.forEach((d, i) => {
       const size = (d.inbox ? 1 : 0) + (d.realtime ? 1 : 0);
       if (size === 0) return;
@@ -91,32 +97,22 @@ export const notificationsRepo = {
       writes += size;
     });
     await Promise.all(
-      groups.filter((g) => g.length > 0).map(async (group) => {
-        if (group.length === 1) return commitOne(group[0]);
-        const commitGroup = async (members: number[]) => {
-          const batch = db().batch();
-          for (const i of members) write(batch, deliveries[i]);
-          await batch.commit();
-        };
+      groups.map(async (group) => {
         try {
-          await commitGroup(group);
+          await commit(group);
         } catch (err) {
           if (!alreadyExists(err)) throw err;
-          // Find what is already there (one read), then write the rest together again; only a second
-          // collision (a concurrent delivery) goes delivery by delivery.
-          const refs = group.map((i) => col(deliveries[i].inbox ? INBOX : REALTIME).doc((deliveries[i].inbox ?? deliveries[i].realtime)!.id));
-          const existing = await db().getAll(...refs);
+          if (group.length === 1) {
+            created[group[0]] = false;
+            return;
+          }
+          // A retried delivery: find what is already there in one read, write the rest one by one.
+          const existing = await db().getAll(...group.map((i) => col(deliveries[i].inbox ? INBOX : REALTIME).doc((deliveries[i].inbox ?? deliveries[i].realtime)!.id)));
           const missing = group.filter((i, k) => {
             if (existing[k].exists) created[i] = false;
             return !existing[k].exists;
           });
-          if (missing.length === 0) return;
-          try {
-            await commitGroup(missing);
-          } catch (again) {
-            if (!alreadyExists(again)) throw again;
-            await Promise.all(missing.map(commitOne));
-          }
+          await commitEach(missing);
         }
       }),
     );
