@@ -36,7 +36,7 @@ import {
   TwoFaCompleteBodySchema,
   TwoFaStatusSchema,
 } from './auth.schemas';
-import { createAuthServices } from './auth.wiring';
+import { authServicesFor } from './auth.wiring';
 
 // Per client IP. Tight where a request costs a hash or sends a message.
 export const AUTH_RATE_LIMITS = {
@@ -73,7 +73,7 @@ function publicPost<TBody, TResult>(route: Omit<RouteDefinition<TBody, unknown, 
 export const authModule: ApiModule = {
   name: 'auth',
   routes(ctx) {
-    const { auth, sessions } = createAuthServices(ctx.config);
+    const { auth, sessions } = authServicesFor(ctx.config);
     const me = (a: AuthContext | undefined) => a!;
 
     const register = (path: string, summary: string, description?: string): AnyRoute =>

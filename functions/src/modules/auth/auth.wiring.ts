@@ -1,6 +1,6 @@
 import type { AccessTokenVerifier } from '../../platform/auth/access-token';
 import { createJwtAccessTokenVerifier } from '../../platform/auth/access-token';
-import type { AppConfig } from '../../platform/config';
+import { perConfig, type AppConfig } from '../../platform/config';
 import { createMessageQueue } from '../../platform/delivery/delivery';
 import { createMailer } from '../../platform/mail/mailer';
 import { createSmsSender } from '../../platform/sms/sms';
@@ -53,6 +53,9 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
   });
   return { auth, sessions, otp, signer };
 }
+
+// The app's auth services: one set per configuration, shared by the auth and driver modules.
+export const authServicesFor = perConfig((config: Readonly<AppConfig>) => createAuthServices(config));
 
 // The verifier every protected route uses: JWT checks plus session, revocation and account state.
 export function createRequestVerifier(config: Readonly<AppConfig>): AccessTokenVerifier {

@@ -1,14 +1,12 @@
 import type { ApiModule } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { CallHistoryQuerySchema, CallHistorySchema, CallIdParamsSchema, CallSchema, StartCallBodySchema } from './calls.schemas';
-import type { CallsService } from './calls.service';
 import { callsServiceFor } from './calls.tasks';
 
 export const chatModule: ApiModule = {
   name: 'chat',
   routes({ config }) {
-    let service: CallsService | undefined;
-    const calls = () => (service ??= callsServiceFor(config));
+    const calls = () => callsServiceFor(config);
     const action = (name: 'answer' | 'decline' | 'cancel' | 'end', summary: string, description: string): AnyRoute =>
       defineRoute({
         method: 'post',

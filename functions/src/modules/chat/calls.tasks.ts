@@ -1,4 +1,4 @@
-import type { AppConfig } from '../../platform/config';
+import { perConfig, type AppConfig } from '../../platform/config';
 import { firebaseApp } from '../../platform/firebase/firebase';
 import { logger } from '../../platform/logging/logger';
 import { notificationHub } from '../notifications/hub.instance';
@@ -17,9 +17,10 @@ export function cloudTasksScheduler(): RingScheduler {
   };
 }
 
-export function callsServiceFor(config: Readonly<AppConfig>, scheduler: RingScheduler = cloudTasksScheduler()) {
-  return createCallsService({ hub: notificationHub(config), scheduler, ringTimeoutSec: config.CALL_RING_TIMEOUT_SEC });
-}
+// One calls service per configuration: the API and the ring-timeout task share it.
+export const callsServiceFor = perConfig((config: Readonly<AppConfig>) =>
+  createCallsService({ hub: notificationHub(config), scheduler: cloudTasksScheduler(), ringTimeoutSec: config.CALL_RING_TIMEOUT_SEC }),
+);
 
 const RECHECK_MS = 500;
 const MAX_WAIT_MS = 90_000; // below the task function's 120 s timeout

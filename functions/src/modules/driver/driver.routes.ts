@@ -1,7 +1,7 @@
 import type { ApiModule } from '../../platform/http/module';
 import { defineRoute } from '../../platform/http/route';
 import { AUTH_RATE_LIMITS } from '../auth/auth.routes';
-import { createAuthServices } from '../auth/auth.wiring';
+import { authServicesFor } from '../auth/auth.wiring';
 import { applicationReviewRoutes } from '../kyc/review.routes';
 import { kycService } from '../kyc/kyc.routes';
 import {
@@ -18,7 +18,7 @@ export const driverModule: ApiModule = {
   name: 'driver',
   routes({ config }) {
     const kyc = kycService(config);
-    const drivers = createDriverService({ auth: createAuthServices(config).auth, kyc });
+    const drivers = createDriverService({ auth: authServicesFor(config).auth, kyc });
     return [
       defineRoute({
         method: 'post',
