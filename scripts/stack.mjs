@@ -141,6 +141,13 @@ function readJestResults(file) {
   // A suite that fails to load has no failed test but must still count as a failure.
   const brokenSuites = r.testResults.filter((s) => s.status === 'failed' && s.assertionResults.every((a) => a.status !== 'failed'));
   for (const s of brokenSuites) log(`suite failed to run: ${path.relative(repoRoot, s.name)}\n${s.message}`);
+  // Jest prints failures far above the end of a long log; CI shows only the tail, so repeat them here.
+  for (const s of r.testResults) {
+    for (const a of s.assertionResults.filter((x) => x.status === 'failed')) {
+      const why = (a.failureMessages ?? []).join('\n').split('\n').slice(0, 12).join('\n');
+      log(`FAILED ${path.relative(repoRoot, s.name)} › ${a.fullName} (${a.duration ?? '?'} ms)\n${why}`);
+    }
+  }
   return { passed: r.numPassedTests, failed: r.numFailedTests + brokenSuites.length };
 }
 

@@ -159,12 +159,17 @@ export function runnableEmulators() {
   return list;
 }
 
+const FUNCTIONS_PARALLEL_DEFAULT = 8;
+
 export function emulatorEnv() {
   const java = findJava();
   const env = {
     ...process.env,
     JAVA_HOME: java.home,
     PATH: `${path.join(java.home, 'bin')}${path.delimiter}${process.env.PATH}`,
+    // The Functions emulator runs one request per worker process and never reaps idle workers: at its
+    // default of 50 parallel, a burst of requests left ~40 workers (5 GB) behind. Excess work queues instead.
+    FUNCTIONS_EMULATOR_PARALLEL: process.env.FUNCTIONS_EMULATOR_PARALLEL ?? String(FUNCTIONS_PARALLEL_DEFAULT),
   };
   if (firebaseCacheHasFirestoreJar()) {
     delete env.FIRESTORE_EMULATOR_BINARY_PATH;

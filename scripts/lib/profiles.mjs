@@ -21,8 +21,9 @@ export function stackEnv(profile) {
     ADMIN_EMAILS: profile === 'test' ? 'admin@superapp.test' : 'admin@superapp.local',
     // Tests sign Google ID tokens with their own keys and publish the public half on the sinks.
     ...(profile === 'test' ? { GOOGLE_CLIENT_IDS: TEST_GOOGLE_CLIENT_ID, GOOGLE_CERTS_URL: `${sinksUrl}/google/certs` } : {}),
-    // Short rings so the missed-call path is tested in seconds.
-    ...(profile === 'test' ? { CALL_RING_TIMEOUT_SEC: '3' } : {}),
+    // Short rings so the missed-call path is tested in seconds, yet well above the few seconds the Firestore
+    // emulator may take to settle racing answer/decline/cancel transactions (a 3 s ring could beat them).
+    ...(profile === 'test' ? { CALL_RING_TIMEOUT_SEC: '10' } : {}),
     SINKS_URL: sinksUrl,
   };
 }

@@ -15,7 +15,7 @@ const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = 
 const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/calls/${id}/${action}`, { token: who.accessToken });
 const inbox = async (who: Tokens) => (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{ kind: string; entityId: string; event: string }>;
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 40_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
@@ -157,7 +157,7 @@ describe('the ring timeout task', () => {
   });
 
   // In-process with a long ring: the emulator settles the crossing transactions' lock conflict by a
-  // timeout of a few seconds, longer than the test profile's ring.
+  // timeout of a few seconds, and the ring timeout must not join that race.
   it('two people calling each other at once: one call rings, the other caller gets 409', async () => {
     const service = createCallsService({ hub: createHub({ transport: outboxTransport() }), scheduler: { schedule: async () => undefined }, ringTimeoutSec: 60 });
     for (let round = 0; round < 2; round += 1) {
