@@ -9,7 +9,8 @@ export async function inbox(to: string): Promise<{ mails: Mail[]; sms: Sms[] }> 
   return (await res.json()) as { mails: Mail[]; sms: Sms[] };
 }
 
-async function waitFor<T>(find: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+// Generous: a mail goes through the Cloud Tasks queue and a cold worker on a busy machine.
+async function waitFor<T>(find: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = await find();
