@@ -143,6 +143,26 @@ describe('calls', () => {
   });
 });
 
+describe('many unanswered rings on the emulator stack', () => {
+  // The Tasks emulator delivers ring tasks at once and each waits in a Functions worker until its deadline.
+  // Were they not capped, eight waiting rings would hold all eight worker slots and stall the API until
+  // the first ring ran out.
+  it('eight rings waiting do not stall the API: a ninth call is started and answered while they still ring; all eight then end MISSED', async () => {
+    const people = await Promise.all(Array.from({ length: 18 }, () => registerVerified()));
+    const pairs = Array.from({ length: 9 }, (_, i) => [people[2 * i], people[2 * i + 1]] as const);
+    const waiting: string[] = [];
+    for (const [caller, callee] of pairs.slice(0, 8)) waiting.push((await start(caller, callee)).body.id);
+    await new Promise((r) => setTimeout(r, 2500)); // the Tasks emulator hands out queued tasks once a second
+    const [caller, callee] = pairs[8];
+    const ninth = (await start(caller, callee)).body;
+    expect((await act(callee, ninth.id, 'answer')).body.status).toBe('ACTIVE');
+    const statuses = async () => (await db().getAll(...waiting.map((id) => db().collection('calls').doc(id)))).map((d) => d.get('status') as string);
+    expect(await statuses()).toEqual(Array(8).fill('RINGING'));
+    await waitFor(async () => ((await statuses()).every((s) => s === 'MISSED') ? true : undefined), 50_000);
+    await act(caller, ninth.id, 'end');
+  }, 120_000);
+});
+
 describe('the ring timeout task', () => {
   it('a duplicate delivery settles the call once and notifies once', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
