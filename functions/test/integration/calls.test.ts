@@ -150,8 +150,7 @@ describe('many unanswered rings on the emulator stack', () => {
   it('eight rings waiting do not stall the API: a ninth call is started and answered while they still ring; all eight then end MISSED', async () => {
     const people = await Promise.all(Array.from({ length: 18 }, () => registerVerified()));
     const pairs = Array.from({ length: 9 }, (_, i) => [people[2 * i], people[2 * i + 1]] as const);
-    const waiting: string[] = [];
-    for (const [caller, callee] of pairs.slice(0, 8)) waiting.push((await start(caller, callee)).body.id);
+    const waiting = (await Promise.all(pairs.slice(0, 8).map(([caller, callee]) => start(caller, callee)))).map((r) => r.body.id as string);
     await new Promise((r) => setTimeout(r, 2500)); // the Tasks emulator hands out queued tasks once a second
     const [caller, callee] = pairs[8];
     const ninth = (await start(caller, callee)).body;
