@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { logger } from '../../platform/logging/logger';
-import { FCM_BATCH, type PushTransport } from '../../platform/push/transport';
+import { FCM_BATCH, type PushResult, type PushTransport } from '../../platform/push/transport';
 import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type Surface } from './events';
-import { buildPushMessage, isDeadToken, pushDecision, withDefaults, type NotificationPayload, type Preferences, type PushSkip } from './notifications.model';
+import { buildPushMessage, isDeadToken, pushDecision, withDefaults, type NotificationPayload, type Preferences, type PushMessage, type PushSkip } from './notifications.model';
 import type { Transaction } from 'firebase-admin/firestore';
 import { notificationsRepo, type DeliveryDocs, type PushTokenRecord } from './notifications.repo';
 import { userIdsWithHat } from '../users/users.repo';
@@ -90,31 +90,40 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
     return { prefs, present, tokens };
   }
 
-  // Sends every allowed recipient's messages in sendEach chunks; dead tokens are removed, others kept.
+  // Sends in sendEach chunks of FCM_BATCH. Only dead tokens are removed; other failures are logged and the
+  // token kept for a retry. One result per message, in order.
+  async function sendAll(outgoing: Array<{ userId: string; message: PushMessage }>): Promise<PushResult[]> {
+    const results: PushResult[] = [];
+    for (let i = 0; i < outgoing.length; i += FCM_BATCH) {
+      results.push(...(await deps.transport.sendEach(outgoing.slice(i, i + FCM_BATCH).map((o) => o.message))));
+    }
+    const dead: string[] = [];
+    results.forEach((r, i) => {
+      if (r.success) return;
+      if (isDeadToken(r.errorCode)) dead.push(outgoing[i].message.token);
+      else logger.warn('push failed; token kept for a retry', { userId: outgoing[i].userId, code: r.errorCode });
+    });
+    await notificationsRepo.deleteTokens(dead);
+    return results;
+  }
+
+  // Every allowed recipient's messages, counted per delivery.
   async function sendPush(policy: EventPolicy, deliveries: Delivery[], input: DispatchInput, tokens: PushTokenRecord[]): Promise<Map<Delivery, { sent: number; failed: number; removedTokens: number }>> {
     const counts = new Map(deliveries.map((d) => [d, { sent: 0, failed: 0, removedTokens: 0 }]));
     const byKey = new Map(deliveries.map((d) => [`${d.recipient.surface}\u0000${d.recipient.userId}`, d]));
     const outgoing = tokens.flatMap((t) => {
       const delivery = byKey.get(`${t.surface}\u0000${t.userId}`);
-      return delivery ? [{ delivery, message: buildPushMessage({ token: t.token, platform: t.platform, policy, payload: delivery.payload, title: input.title, body: input.body, now: now() }) }] : [];
+      return delivery ? [{ delivery, userId: t.userId, message: buildPushMessage({ token: t.token, platform: t.platform, policy, payload: delivery.payload, title: input.title, body: input.body, now: now() }) }] : [];
     });
-    const dead: string[] = [];
-    for (let i = 0; i < outgoing.length; i += FCM_BATCH) {
-      const chunk = outgoing.slice(i, i + FCM_BATCH);
-      const results = await deps.transport.sendEach(chunk.map((o) => o.message));
-      results.forEach((r, j) => {
-        const count = counts.get(chunk[j].delivery)!;
-        if (r.success) count.sent += 1;
-        else {
-          count.failed += 1;
-          if (isDeadToken(r.errorCode)) {
-            dead.push(chunk[j].message.token);
-            count.removedTokens += 1;
-          } else logger.warn('push failed; token kept for a retry', { userId: chunk[j].delivery.recipient.userId, code: r.errorCode });
-        }
-      });
-    }
-    await notificationsRepo.deleteTokens(dead);
+    const results = await sendAll(outgoing);
+    results.forEach((r, i) => {
+      const count = counts.get(outgoing[i].delivery)!;
+      if (r.success) count.sent += 1;
+      else {
+        count.failed += 1;
+        if (isDeadToken(r.errorCode)) count.removedTokens += 1;
+      }
+    });
     return counts;
   }
 
@@ -248,15 +257,10 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
     async function sendPush(surface: Surface, optedOut: Set<string>): Promise<number> {
       let pushed = 0;
       for await (const tokens of notificationsRepo.tokensOfSurface(surface)) {
-        const messages = tokens
+        const outgoing = tokens
           .filter((t) => !optedOut.has(t.userId))
-          .map((t) => buildPushMessage({ token: t.token, platform: t.platform, policy, payload: payloadFor(t.userId, surface), title: input.title, body: input.body, now: now() }));
-        for (let i = 0; i < messages.length; i += FCM_BATCH) {
-          const chunk = messages.slice(i, i + FCM_BATCH);
-          const results = await deps.transport.sendEach(chunk);
-          pushed += results.filter((r) => r.success).length;
-          await notificationsRepo.deleteTokens(chunk.filter((_, j) => isDeadToken(results[j].errorCode)).map((m) => m.token));
-        }
+          .map((t) => ({ userId: t.userId, message: buildPushMessage({ token: t.token, platform: t.platform, policy, payload: payloadFor(t.userId, surface), title: input.title, body: input.body, now: now() }) }));
+        pushed += (await sendAll(outgoing)).filter((r) => r.success).length;
       }
       return pushed;
     }
