@@ -35,9 +35,8 @@ export const callRingTimeout = onTaskDispatched<{ callId?: string }>(
   async (request) => {
     const callId = request.data?.callId;
     if (typeof callId !== 'string' || callId.length === 0) return;
-    const { callsServiceFor, handleRingTimeout } = require('./modules/chat/calls.tasks') as typeof import('./modules/chat/calls.tasks');
-    const { ringingUntil } = require('./modules/chat/calls.repo') as typeof import('./modules/chat/calls.repo');
-    await handleRingTimeout(callId, { ringingUntil, settle: (id) => callsServiceFor(getConfig()).timeout(id) });
+    const { onRingTimeout } = require('./modules/chat/calls.tasks') as typeof import('./modules/chat/calls.tasks');
+    await onRingTimeout(callId, getConfig());
   },
 );
 

@@ -46,10 +46,9 @@ export const callsRepo = {
     const snap = await query.limit(opts.limit).get();
     return { calls: snap.docs.map(fromSnap), nextCursor: snap.size === opts.limit ? snap.docs[snap.size - 1].id : null };
   },
+  /** The ring deadline of a call that is still RINGING (the timeout task's check). */
+  async ringingUntil(id: string): Promise<number | undefined> {
+    const snap = await calls().doc(id).get();
+    return snap.get('status') === 'RINGING' ? (snap.get('ringExpiresAt') as number) : undefined;
+  },
 };
-
-/** The ring deadline of a call that is still RINGING (the timeout task's check). */
-export async function ringingUntil(id: string): Promise<number | undefined> {
-  const snap = await calls().doc(id).get();
-  return snap.get('status') === 'RINGING' ? (snap.get('ringExpiresAt') as number) : undefined;
-}

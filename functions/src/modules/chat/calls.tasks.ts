@@ -4,6 +4,7 @@ import { logger } from '../../platform/logging/logger';
 import { notificationHub } from '../notifications/hub.instance';
 import type { RingScheduler } from './calls.service';
 import { createCallsService } from './calls.service';
+import { callsRepo } from './calls.repo';
 
 export const RING_TIMEOUT_FUNCTION = 'callRingTimeout';
 
@@ -51,4 +52,9 @@ export async function handleRingTimeout(callId: string, deps: RingTimeoutDeps): 
   const call = await deps.settle(callId);
   logger.info('ring timeout handled', { callId, status: call.status });
   return 'settled';
+}
+
+/** The `callRingTimeout` task function's work, wired to the stored call and the shared calls service. */
+export function onRingTimeout(callId: string, config: Readonly<AppConfig>) {
+  return handleRingTimeout(callId, { ringingUntil: (id) => callsRepo.ringingUntil(id), settle: (id) => callsServiceFor(config).timeout(id) });
 }
