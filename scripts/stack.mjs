@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { emulatorEnv, runnableEmulators } from './lib/emulator-env.mjs';
+import { CORE_EMULATORS, emulatorEnv, runnableEmulators } from './lib/emulator-env.mjs';
 import { startSinks, stackEnv } from './lib/profiles.mjs';
 import { BASE_URL, PROJECT_ID, fail, functionsDir, log, repoRoot } from './lib/util.mjs';
 
@@ -172,7 +172,7 @@ async function test() {
   const env = { ...describeEnv(), ...stackEnv('test') };
   const emuOut = path.join(resultsDir, 'emulators.json');
   try {
-    run(process.execPath, emulatorArgs('emulators:exec', ['functions', 'firestore', 'auth', 'hosting', 'tasks'], [jest(['integration', 'rules'], emuOut)]), {
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [jest(['integration', 'rules'], emuOut)]), {
       env,
     });
   } finally {
@@ -198,7 +198,7 @@ async function bench() {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.rmSync(out, { force: true });
     log('P3, P4, P6 on the emulators (hub fan-out, API-to-listener latency, 100 listeners) …');
-    run(process.execPath, emulatorArgs('emulators:exec', ['functions', 'firestore', 'auth', 'hosting', 'tasks'], [`"${process.execPath}" scripts/bench/realtime.mjs "${out}"`]), {
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`"${process.execPath}" scripts/bench/realtime.mjs "${out}"`]), {
       env: describeEnv(),
     });
     return fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : undefined;

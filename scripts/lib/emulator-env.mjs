@@ -148,10 +148,13 @@ function crc32(buf) {
   return ~crc >>> 0;
 }
 
+// What the API needs, all runnable offline; tests and the bench run on exactly these.
+// tasks: the Cloud Tasks emulator runs task-queue functions (the call ring timeout, queued mail).
+export const CORE_EMULATORS = ['functions', 'firestore', 'auth', 'hosting', 'tasks'];
+
 // Emulators whose jars exist here; Storage needs a download so it only joins when cached.
 export function runnableEmulators() {
-  // tasks: the Cloud Tasks emulator runs task-queue functions (the call ring timeout).
-  const list = ['functions', 'firestore', 'auth', 'hosting', 'tasks'];
+  const list = [...CORE_EMULATORS];
   const dir = path.join(process.env.HOME ?? '', '.cache', 'firebase', 'emulators');
   if (fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.startsWith('cloud-storage-rules-runtime'))) {
     list.push('storage');
