@@ -17,7 +17,7 @@ import {
 import { createKycService, PAPER_CONTENT_TYPES, type KycService } from './kyc.service';
 
 // One service per configuration: the driver and partner modules review applications through it.
-export const kycService: (config: Parameters<typeof createObjectStorage>[0]) => KycService = perConfig((config: Parameters<typeof createObjectStorage>[0]) =>
+export const kycService = perConfig((config: Parameters<typeof createObjectStorage>[0]): KycService =>
   createKycService({ storage: createObjectStorage(config), maxFileBytes: config.KYC_MAX_FILE_BYTES }),
 );
 
