@@ -40,6 +40,39 @@ export const callRingTimeout = onTaskDispatched<{ callId?: string }>(
   },
 );
 
+// admin.broadcast delivery (Cloud Tasks): pages of accounts, resumable from the saved cursor; a busy or
+// failed run is retried (the lease of a dead runner expires in 5 minutes).
+export const broadcastJob = onTaskDispatched<{ broadcastId?: string }>(
+  { secrets, retryConfig: { maxAttempts: 20, minBackoffSeconds: 30, maxBackoffSeconds: 300 }, rateLimits: { maxConcurrentDispatches: 10 }, timeoutSeconds: 540, memory: '512MiB' },
+  async (request) => {
+    const broadcastId = request.data?.broadcastId;
+    if (typeof broadcastId !== 'string' || broadcastId.length === 0) return;
+    const { onBroadcastTask } = require('./modules/notifications/broadcast.tasks') as typeof import('./modules/notifications/broadcast.tasks');
+    await onBroadcastTask(broadcastId, getConfig());
+  },
+);
+
+// Firestore triggers are exported lazily: firebase-functions/firestore loads the Firestore client (~40 ms),
+// which the `api` instance (FUNCTION_TARGET=api) never needs. Discovery and the trigger's own instance
+// read the export, which builds it then.
+function lazyExport(name: string, build: () => unknown): void {
+  let built: unknown;
+  Object.defineProperty(module.exports, name, { enumerable: true, configurable: true, get: () => (built ??= build()) });
+}
+const firestoreTriggers = () => require('firebase-functions/firestore') as typeof import('firebase-functions/firestore');
+
+// A call's status change: the missed-call notice, delivered at least once (retried), idempotent by its
+// notification id.
+lazyExport('callStatusChanged', () =>
+  firestoreTriggers().onDocumentWritten({ document: 'calls/{callId}', retry: true, secrets, memory: '256MiB', timeoutSeconds: 60 }, async (event) => {
+    const { onCallWritten } = require('./modules/chat/calls.triggers') as typeof import('./modules/chat/calls.triggers');
+    const { notificationHub } = require('./modules/notifications/hub.instance') as typeof import('./modules/notifications/hub.instance');
+    const { toCallRecord } = require('./modules/chat/calls.repo') as typeof import('./modules/chat/calls.repo');
+    const change = event.data;
+    await onCallWritten({ before: toCallRecord(change?.before), after: toCallRecord(change?.after) }, notificationHub(getConfig()));
+  }),
+);
+
 // OTP and reset mails and texts (Cloud Tasks): sent here, not after the API's response, where the CPU
 // may be throttled. A refused send is retried; decoys (anti-enumeration) are dropped.
 let senders: import('./platform/delivery/delivery').Senders | undefined;

@@ -13,10 +13,14 @@ async function registerDriver(email = uniqueEmail('driver')) {
   const since = Date.now();
   const reg = await call('POST', '/driver/register', { body: { email, fullName: 'Minh Driver', phone: '+84901234567', vehicle: VEHICLE, roles: ['DRIVER'] } });
   if (reg.status !== 200) throw new Error(`driver register ${reg.status}: ${JSON.stringify(reg.body)}`);
-  const code = await mailedCode(email, { since, subject: 'Your sign-in code' });
+  const code = await mailedCode(email, { since, subject: 'Finish your driver registration' });
   const login = await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'LOGIN', surface: 'DRV' } });
   if (login.status !== 200) throw new Error(`driver login ${login.status}`);
-  return { email, applicationId: reg.body.applicationId as string, registration: reg.body, tokens: login.body };
+  // The sign-in with the mailed code opened the application.
+  const mine = await call('GET', '/kyc/applications', { token: login.body.accessToken });
+  const application = mine.body.applications.find((a: { kind: string }) => a.kind === 'DRIVER');
+  if (!application) throw new Error('no driver application after the sign-in');
+  return { email, applicationId: application.id as string, registration: reg.body, tokens: login.body };
 }
 
 let admin: Tokens;
@@ -26,23 +30,38 @@ beforeAll(async () => {
 const decide = (id: string, body: unknown, token = admin.accessToken) => call('PATCH', `/driver/admin/applications/${id}`, { token, body });
 
 describe('driver registration and review', () => {
-  it('creates the account and a SUBMITTED application, mails a code; role fields are ignored', async () => {
+  it('creates the account, mails a code whose sign-in opens a SUBMITTED application; role fields are ignored', async () => {
     const driver = await registerDriver();
-    expect(driver.registration).toMatchObject({ status: 'SUBMITTED', mailSent: true });
+    expect(driver.registration).toEqual({ mailSent: true, expiresInSec: 600, resendAfterSec: 60, next: expect.any(String) });
     expect(driver.tokens.user.roles).toEqual(['USER']);
     const mine = await call('GET', '/kyc/applications', { token: driver.tokens.accessToken });
     expect(mine.body.applications[0]).toMatchObject({ id: driver.applicationId, kind: 'DRIVER', status: 'SUBMITTED', missingPapers: ['IDENTITY', 'DRIVER_LICENCE', 'VEHICLE_REGISTRATION'] });
     expect(mine.body.applications[0].details.vehicle).toMatchObject({ type: 'MOTORBIKE', plate: '59X1-123.45' });
   });
 
-  it('links an existing account and is idempotent while the application is open', async () => {
+  it('attaches nothing to an existing account until its owner signs in with the mailed code; the answer reveals nothing', async () => {
     const user = await registerVerified();
-    const first = await call('POST', '/driver/register', { body: { email: user.email, fullName: 'Existing', vehicle: VEHICLE } });
-    const second = await call('POST', '/driver/register', { body: { email: user.email, fullName: 'Existing', vehicle: VEHICLE } });
-    expect(first.status).toBe(200);
-    expect(second.body.applicationId).toBe(first.body.applicationId);
-    const mine = await call('GET', '/kyc/applications', { token: user.accessToken });
-    expect(mine.body.applications.map((a: { id: string }) => a.id)).toEqual([first.body.applicationId]);
+    const fresh = uniqueEmail('new-driver');
+    // REGISTER's resend gap is per purpose: LOGIN codes to this mailbox are free to go.
+    const since = Date.now();
+    const forExisting = await call('POST', '/driver/register', { body: { email: user.email, fullName: 'Someone Else', vehicle: VEHICLE } });
+    const forNew = await call('POST', '/driver/register', { body: { email: fresh, fullName: 'Someone Else', vehicle: VEHICLE } });
+    expect(forExisting.status).toBe(200);
+    expect(forExisting.body).toEqual(forNew.body);
+    expect(JSON.stringify(forExisting.body)).not.toMatch(/applicationId|SUBMITTED/);
+    // Nothing attached yet, not even after a password sign-in (that does not prove the mail was read).
+    expect((await call('GET', '/kyc/applications', { token: user.accessToken })).body.applications).toEqual([]);
+    const password = await call<Tokens>('POST', '/auth/login/password', { body: { email: user.email, password: user.password } });
+    expect((await call('GET', '/kyc/applications', { token: password.body.accessToken })).body.applications).toEqual([]);
+    // A repeat within the resend gap sends and records nothing, and answers the same.
+    expect((await call('POST', '/driver/register', { body: { email: user.email, fullName: 'Again', vehicle: VEHICLE } })).body).toEqual(forNew.body);
+    // The mailbox owner signs in with the code: the application opens, once.
+    const code = await mailedCode(user.email, { since, subject: 'Finish your driver registration' });
+    const login = await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email: user.email, code, purpose: 'LOGIN', surface: 'DRV' } });
+    expect(login.status).toBe(200);
+    const mine = (await call('GET', '/kyc/applications', { token: login.body.accessToken })).body.applications;
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ kind: 'DRIVER', status: 'SUBMITTED', details: { fullName: 'Someone Else' } });
   });
 
   it('approval needs complete papers (409), then grants DRIVER with the default capabilities; hats follow at once', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createHub } from '../../src/modules/notifications/hub';
 import { notificationsRepo } from '../../src/modules/notifications/notifications.repo';
+import { createBroadcast, getBroadcast, runBroadcast } from '../../src/modules/notifications/broadcast.job';
 import { db } from '../../src/platform/firebase/firebase';
 import type { PushResult, PushTransport } from '../../src/platform/push/transport';
 import { requireEmulators } from '../helpers/emulators';
@@ -176,21 +177,96 @@ describe('dispatch', () => {
   });
 });
 
-describe('broadcast', () => {
-  it('reaches every CON account that can sign in, across several batches; a retried broadcast adds nothing', async () => {
-    const hub = createHub({ transport: recordingTransport().transport });
-    const ids = Array.from({ length: 1100 }, () => `hub-audience-${randomUUID()}`);
-    for (let i = 0; i < ids.length; i += 500) {
+describe('broadcast job', () => {
+  it('a broadcast to 3,000 accounts interrupted mid-page resumes at its cursor and reaches each account exactly once', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport });
+    const accounts = Array.from({ length: 3000 }, () => `bc-acct-${randomUUID()}`);
+    const bothApps = new Set(accounts.filter((_, i) => i % 10 === 0));
+    const locked = `bc-locked-${randomUUID()}`;
+    for (let i = 0; i < accounts.length; i += 500) {
       const batch = db().batch();
-      ids.slice(i, i + 500).forEach((id, j) => batch.set(db().collection('users').doc(id), { hats: ['CON'], roles: ['USER'], disabled: i + j === 7 }));
+      for (const id of accounts.slice(i, i + 500)) batch.set(db().collection('users').doc(id), { hats: bothApps.has(id) ? ['CON', 'PAR'] : ['CON'], roles: ['USER'], disabled: false });
       await batch.commit();
     }
-    const audience = (await db().collection('users').where('hats', 'array-contains', 'CON').where('disabled', '==', false).count().get()).data().count;
-    const broadcastId = `bc-${randomUUID()}`;
-    const first = await hub.broadcast({ broadcastId, title: 'News', body: 'hello', surfaces: ['CON'] });
-    expect(first.inboxItems).toBe(audience);
-    expect((await db().collection('app_notifications').where('entityId', '==', broadcastId).count().get()).data().count).toBe(audience);
-    expect((await inboxOf(ids[7])).some((i) => i.entityId === broadcastId)).toBe(false);
-    expect((await hub.broadcast({ broadcastId, title: 'News', body: 'hello', surfaces: ['CON'] })).inboxItems).toBe(0);
+    await db().collection('users').doc(locked).set({ hats: ['CON'], roles: ['USER'], disabled: true });
+    // Devices on the first page (ids sort first), so the crash cannot fall between their item and push.
+    const device = async (userId: string, surface: 'CON' | 'PAR') => {
+      const token = `token-${randomUUID()}-${'x'.repeat(20)}`;
+      await notificationsRepo.saveToken({ userId, token, surface, platform: 'android', deviceId: surface, sessionId: `s-${userId}`, createdAt: 1, updatedAt: 1 });
+      return token;
+    };
+    const [conUser, parUser, bothUser] = ['con', 'par', 'both'].map((tag) => `0000-bc-${tag}-${randomUUID()}`);
+    await db().collection('users').doc(conUser).set({ hats: ['CON'], roles: ['USER'], disabled: false });
+    await db().collection('users').doc(parUser).set({ hats: ['PAR'], roles: ['USER', 'PARTNER_OWNER'], disabled: false });
+    await db().collection('users').doc(bothUser).set({ hats: ['CON', 'PAR'], roles: ['USER', 'PARTNER_OWNER'], disabled: false });
+    const tokens = { con: await device(conUser, 'CON'), par: await device(parUser, 'PAR'), bothCon: await device(bothUser, 'CON'), bothPar: await device(bothUser, 'PAR') };
+    const audience = new Set<string>();
+    for (const hat of ['CON', 'PAR']) {
+      (await db().collection('users').where('hats', 'array-contains', hat).where('disabled', '==', false).select().get()).docs.forEach((d) => audience.add(d.id));
+    }
+
+    const request = { title: 'News', body: 'hello', surfaces: ['CON', 'PAR'] as Array<'CON' | 'PAR'> };
+    const { broadcast, created } = await createBroadcast('admin-1', request, `key-${randomUUID()}`, Date.now());
+    expect(created).toBe(true);
+    // The runner dies after dispatching its second page, before saving the cursor.
+    await expect(
+      runBroadcast(broadcast.id, {
+        hub,
+        afterDispatch: (page) => {
+          if (page === 2) throw new Error('instance stopped');
+        },
+      }),
+    ).rejects.toThrow('instance stopped');
+    const interrupted = await getBroadcast(broadcast.id);
+    expect(interrupted).toMatchObject({ status: 'RUNNING', pages: 1, leaseOwner: null });
+    expect(interrupted.cursor).not.toBeNull();
+
+    expect(await runBroadcast(broadcast.id, { hub })).toBe('done');
+    const done = await getBroadcast(broadcast.id);
+    expect(done.status).toBe('DONE');
+
+    const items = (await db().collection('app_notifications').where('entityId', '==', broadcast.id).select('recipientId').get()).docs.map((d) => d.get('recipientId') as string);
+    const perAccount = new Map<string, number>();
+    for (const id of items) perAccount.set(id, (perAccount.get(id) ?? 0) + 1);
+    expect(accounts.every((id) => perAccount.get(id) === 1)).toBe(true);
+    expect(perAccount.get(locked)).toBeUndefined();
+    expect([...perAccount.values()].every((n) => n === 1)).toBe(true);
+    expect(new Set(items)).toEqual(audience);
+    expect(done.inboxItems).toBe(audience.size);
+    // One push per account, to the first listed app it holds (the one its single item is for).
+    const pushes = (token: string) => sent.filter((m) => m.token === token).length;
+    expect([pushes(tokens.con), pushes(tokens.par), pushes(tokens.bothCon), pushes(tokens.bothPar)]).toEqual([1, 1, 1, 0]);
+    expect(perAccount.get(bothUser)).toBe(1);
+    expect(done.pushesSent).toBe(sent.length);
+
+    // A finished job stays finished.
+    expect(await runBroadcast(broadcast.id, { hub })).toBe('done');
+    expect((await db().collection('app_notifications').where('entityId', '==', broadcast.id).count().get()).data().count).toBe(audience.size);
+  }, 180_000);
+
+  it('one Idempotency-Key names one broadcast per administrator; another message under it is 422', async () => {
+    const key = `key-${randomUUID()}`;
+    const request = { title: 'Sale', body: 'today', surfaces: ['CON'] as Array<'CON'> };
+    const first = await createBroadcast('admin-1', request, key, Date.now());
+    const again = await createBroadcast('admin-1', request, key, Date.now());
+    expect(again).toMatchObject({ created: false, broadcast: { id: first.broadcast.id } });
+    await expect(createBroadcast('admin-1', { ...request, body: 'tomorrow' }, key, Date.now())).rejects.toMatchObject({ statusCode: 422 });
+    expect((await createBroadcast('admin-2', request, key, Date.now())).broadcast.id).not.toBe(first.broadcast.id);
+    const racing = await Promise.all(Array.from({ length: 5 }, () => createBroadcast('admin-3', request, key, Date.now())));
+    expect(new Set(racing.map((r) => r.broadcast.id)).size).toBe(1);
+    expect(racing.filter((r) => r.created)).toHaveLength(1);
+  });
+
+  it('two runners never work on one broadcast at once: the second is refused while the lease holds', async () => {
+    const hub = createHub({ transport: recordingTransport().transport });
+    const { broadcast } = await createBroadcast('admin-1', { title: 'x', body: 'y', surfaces: ['DRV'] }, undefined, Date.now());
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const first = runBroadcast(broadcast.id, { hub, afterDispatch: () => held });
+    await new Promise((r) => setTimeout(r, 300));
+    await expect(runBroadcast(broadcast.id, { hub })).rejects.toMatchObject({ statusCode: 409 });
+    release();
+    expect(await first).toBe('done');
   });
 });

@@ -99,9 +99,28 @@ describe('admin.broadcast', () => {
     expect((await call('POST', '/notifications/broadcast', { token: user.accessToken, body: { title: 'Hi', body: 'x' } })).status).toBe(403);
 
     const admin = await adminTokens();
-    const res = await call('POST', '/notifications/broadcast', { token: admin.accessToken, body: { title: 'Weekend deal', body: '20% off rides', surfaces: ['CON'] } });
-    expect(res.status).toBe(200);
-    expect(res.body.inboxItems).toBeGreaterThanOrEqual(2);
+    const key = `weekend-${Date.now()}`;
+    const body = { title: 'Weekend deal', body: '20% off rides', surfaces: ['CON'] };
+    const res = await call('POST', '/notifications/broadcast', { token: admin.accessToken, body, headers: { 'idempotency-key': key } });
+    // Accepted at once; the job (Cloud Tasks function broadcastJob) delivers it.
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ broadcastId: expect.any(String), title: 'Weekend deal', surfaces: ['CON'] });
+    const replay = await call('POST', '/notifications/broadcast', { token: admin.accessToken, body, headers: { 'idempotency-key': key } });
+    expect(replay.status).toBe(202);
+    expect(replay.body.broadcastId).toBe(res.body.broadcastId);
+    const reused = await call('POST', '/notifications/broadcast', { token: admin.accessToken, body: { ...body, body: 'other' }, headers: { 'idempotency-key': key } });
+    expect(reused.status).toBe(422);
+    expect((await call('POST', '/notifications/broadcast', { token: admin.accessToken, body, headers: { 'idempotency-key': 'a b' } })).status).toBe(400);
+    const deadline = Date.now() + 60_000;
+    let progress = await call('GET', `/notifications/broadcast/${res.body.broadcastId}`, { token: admin.accessToken });
+    while (progress.body.status !== 'DONE' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      progress = await call('GET', `/notifications/broadcast/${res.body.broadcastId}`, { token: admin.accessToken });
+    }
+    expect(progress.body).toMatchObject({ status: 'DONE', finishedAt: expect.any(String) });
+    expect(progress.body.inboxItems).toBeGreaterThanOrEqual(2);
+    expect((await call('GET', '/notifications/broadcast/nope', { token: admin.accessToken })).status).toBe(404);
+    expect((await call('GET', `/notifications/broadcast/${res.body.broadcastId}`, { token: user.accessToken })).status).toBe(403);
     const item = (await call('GET', '/notifications', { token: user.accessToken })).body.items.find((i: { event: string }) => i.event === 'admin.broadcast');
     expect(item).toMatchObject({ kind: 'SYSTEM', title: 'Weekend deal', data: { sfx: 'notif_promo', entityId: res.body.broadcastId } });
     expect((await outboxFor(token)).some((m) => m.data.event === 'admin.broadcast')).toBe(true);

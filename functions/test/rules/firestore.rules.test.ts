@@ -13,6 +13,17 @@ setLogLevel('error');
 
 let env: RulesTestEnvironment;
 
+const HOUR_MS = 3600_000;
+// A client signed in with a custom token of a live API session (the `sid` claim POST /auth/firebase-token sets).
+const client = (uid: string, sid = `s-${uid}`) => env.authenticatedContext(uid, { sid }).firestore();
+const liveSession = (userId: string, extra: Record<string, unknown> = {}) => ({
+  userId,
+  revokedAt: null,
+  createdAt: Date.now() - HOUR_MS,
+  expireAt: Timestamp.fromMillis(Date.now() + 24 * HOUR_MS),
+  ...extra,
+});
+
 beforeAll(async () => {
   const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? '127.0.0.1:8080').split(':');
   env = await initializeTestEnvironment({
@@ -22,8 +33,20 @@ beforeAll(async () => {
   await env.withSecurityRulesDisabled(async (ctx) => {
     await setDoc(doc(ctx.firestore(), 'meta/seed'), { version: 1 });
     await setDoc(doc(ctx.firestore(), 'private/thing'), { secret: true });
-    await setDoc(doc(ctx.firestore(), 'users/alice'), { email: 'alice@example.com', passwordHash: '$2b$10$x', roles: ['USER'] });
+    await setDoc(doc(ctx.firestore(), 'users/alice'), { email: 'alice@example.com', passwordHash: '$2b$10$x', roles: ['USER'], disabled: false });
+    await setDoc(doc(ctx.firestore(), 'users/bob'), { roles: ['USER'], disabled: false });
+    await setDoc(doc(ctx.firestore(), 'users/carol'), { roles: ['USER'], disabled: false });
+    // dave: locked by an administrator; erin: reset her password after her session started.
+    await setDoc(doc(ctx.firestore(), 'users/dave'), { roles: ['USER'], disabled: true });
+    await setDoc(doc(ctx.firestore(), 'users/erin'), { roles: ['USER'], disabled: false, sessionsValidAfter: Date.now() - 60_000 });
     await setDoc(doc(ctx.firestore(), 'auth_sessions/s1'), { userId: 'alice' });
+    for (const uid of ['alice', 'bob', 'carol', 'dave', 'erin']) await setDoc(doc(ctx.firestore(), `auth_sessions/s-${uid}`), liveSession(uid));
+    await setDoc(doc(ctx.firestore(), 'auth_sessions/s-alice-revoked'), liveSession('alice', { revokedAt: Date.now() - 1000, revokeReason: 'logout' }));
+    await setDoc(doc(ctx.firestore(), 'auth_sessions/s-alice-expired'), liveSession('alice', { expireAt: Timestamp.fromMillis(Date.now() - 1000) }));
+    await setDoc(doc(ctx.firestore(), 'auth_sessions/s-erin-new'), liveSession('erin', { createdAt: Date.now() }));
+    await setDoc(doc(ctx.firestore(), 'app_notifications/n-dave'), { recipientId: 'dave', kind: 'SYSTEM', read: false });
+    await setDoc(doc(ctx.firestore(), 'app_notifications/n-erin'), { recipientId: 'erin', kind: 'SYSTEM', read: false });
+    await setDoc(doc(ctx.firestore(), 'realtime_events/e-erin'), { recipientId: 'erin', type: 'call:ring' });
     await setDoc(doc(ctx.firestore(), 'auth_otps/LOGIN:abc'), { userId: 'alice', codeHmac: 'h' });
     await setDoc(doc(ctx.firestore(), 'app_notifications/n-alice'), { recipientId: 'alice', kind: 'SYSTEM', read: false });
     await setDoc(doc(ctx.firestore(), 'app_notifications/n-bob'), { recipientId: 'bob', kind: 'SYSTEM', read: false });
@@ -32,6 +55,7 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'notification_prefs/alice'), { push: true });
     await setDoc(doc(ctx.firestore(), 'notification_prefs/bob'), { push: true });
     await setDoc(doc(ctx.firestore(), 'calls/c1'), { participants: ['alice', 'bob'], status: 'RINGING' });
+    await setDoc(doc(ctx.firestore(), 'calls/c-erin'), { participants: ['erin', 'bob'], status: 'RINGING' });
   });
 });
 
@@ -72,7 +96,7 @@ describe('firestore.rules', () => {
 
   describe('notification hub documents', () => {
     it('a user reads and lists only their own inbox items, realtime events and preferences', async () => {
-      const alice = env.authenticatedContext('alice').firestore();
+      const alice = client('alice');
       await assertSucceeds(getDoc(doc(alice, 'app_notifications/n-alice')));
       await assertFails(getDoc(doc(alice, 'app_notifications/n-bob')));
       await assertSucceeds(getDocs(query(collection(alice, 'app_notifications'), where('recipientId', '==', 'alice'))));
@@ -85,7 +109,7 @@ describe('firestore.rules', () => {
     });
 
     it('clients never write them (marking read goes through the API)', async () => {
-      const alice = env.authenticatedContext('alice').firestore();
+      const alice = client('alice');
       await assertFails(updateDoc(doc(alice, 'app_notifications/n-alice'), { read: true }));
       await assertFails(setDoc(doc(alice, 'app_notifications/new'), { recipientId: 'alice' }));
       await assertFails(setDoc(doc(alice, 'realtime_events/new'), { recipientId: 'alice' }));
@@ -93,7 +117,7 @@ describe('firestore.rules', () => {
     });
 
     it('presence: only your own member doc, with a fresh expiry at most 2 minutes ahead', async () => {
-      const alice = env.authenticatedContext('alice').firestore();
+      const alice = client('alice');
       const soon = () => Timestamp.fromMillis(Date.now() + 60_000);
       await assertSucceeds(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: soon(), updatedAt: Timestamp.now() }));
       await assertSucceeds(getDoc(doc(alice, 'presence/chat_c1/members/alice')));
@@ -101,19 +125,53 @@ describe('firestore.rules', () => {
       await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: Timestamp.fromMillis(Date.now() + 3_600_000) }));
       await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: Timestamp.fromMillis(Date.now() - 1000) }));
       await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: soon(), roles: ['ADMIN'] }));
-      await assertFails(getDoc(doc(env.authenticatedContext('bob').firestore(), 'presence/chat_c1/members/alice')));
+      await assertFails(getDoc(doc(client('bob'), 'presence/chat_c1/members/alice')));
       await assertSucceeds(deleteDoc(doc(alice, 'presence/chat_c1/members/alice')));
     });
 
     it('calls: participants read the call, nobody else; no client writes', async () => {
-      await assertSucceeds(getDoc(doc(env.authenticatedContext('alice').firestore(), 'calls/c1')));
-      await assertSucceeds(getDoc(doc(env.authenticatedContext('bob').firestore(), 'calls/c1')));
-      await assertFails(getDoc(doc(env.authenticatedContext('carol').firestore(), 'calls/c1')));
-      await assertFails(updateDoc(doc(env.authenticatedContext('alice').firestore(), 'calls/c1'), { status: 'ACTIVE' }));
+      await assertSucceeds(getDoc(doc(client('alice'), 'calls/c1')));
+      await assertSucceeds(getDoc(doc(client('bob'), 'calls/c1')));
+      await assertFails(getDoc(doc(client('carol'), 'calls/c1')));
+      await assertFails(updateDoc(doc(client('alice'), 'calls/c1'), { status: 'ACTIVE' }));
+    });
+
+    describe('a client whose API session has ended is denied', () => {
+      const reads = (db: ReturnType<typeof client>, uid: string): Array<Promise<unknown>> => [
+        getDoc(doc(db, `app_notifications/n-${uid}`)),
+        getDocs(query(collection(db, 'app_notifications'), where('recipientId', '==', uid))),
+        getDocs(query(collection(db, 'realtime_events'), where('recipientId', '==', uid))),
+      ];
+
+      it('a live session reads its inbox, realtime events and calls', async () => {
+        for (const read of reads(client('alice'), 'alice')) await assertSucceeds(read);
+        await assertSucceeds(getDoc(doc(client('alice'), 'calls/c1')));
+        await assertSucceeds(getDoc(doc(client('erin', 's-erin-new'), 'calls/c-erin')));
+      });
+
+      it.each([
+        ['revoked (logout, refresh-token reuse)', 'alice', 's-alice-revoked', 'c1'],
+        ['expired', 'alice', 's-alice-expired', 'c1'],
+        ['locked account', 'dave', 's-dave', undefined],
+        ['older than the last password reset', 'erin', 's-erin', 'c-erin'],
+        ["another user's session id", 'alice', 's-bob', 'c1'],
+        ['unknown session id', 'alice', 's-nope', 'c1'],
+      ])('%s: app_notifications, realtime_events and calls are closed', async (_why, uid, sid, callId) => {
+        const db = client(uid as string, sid as string);
+        for (const read of reads(db, uid as string)) await assertFails(read);
+        if (callId) await assertFails(getDoc(doc(db, `calls/${callId}`)));
+        await assertFails(setDoc(doc(db, `presence/chat_c1/members/${uid}`), { expiresAt: Timestamp.fromMillis(Date.now() + 60_000) }));
+      });
+
+      it('a token without a session id (not minted by the API) is denied', async () => {
+        const noSid = env.authenticatedContext('alice').firestore();
+        await assertFails(getDoc(doc(noSid, 'app_notifications/n-alice')));
+        await assertFails(getDoc(doc(noSid, 'calls/c1')));
+      });
     });
 
     it.each(['push_tokens/t1', 'push_devices/u1', 'push_outbox/o1', 'call_lines/u1'])('%s stays closed to clients', async (p) => {
-      const alice = env.authenticatedContext('alice').firestore();
+      const alice = client('alice');
       await assertFails(getDoc(doc(alice, p)));
       await assertFails(setDoc(doc(alice, p), { userId: 'alice' }));
     });

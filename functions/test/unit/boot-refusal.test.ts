@@ -23,6 +23,13 @@ describe('functions entry boot', () => {
     expect(res.stderr).toContain('OTP_DEV_CODE must not be set in production');
   });
 
+  it('refuses to boot on Cloud Functions (K_SERVICE set) with OTP_DEV_CODE even when NODE_ENV says development', () => {
+    const res = loadEntry({ ...VALID_PRODUCTION_ENV, NODE_ENV: 'development', K_SERVICE: 'api', FUNCTION_TARGET: 'api', OTP_DEV_CODE: '123456' });
+    expect(res.status).not.toBe(0);
+    expect(res.stdout).not.toContain('loaded');
+    expect(res.stderr).toContain('OTP_DEV_CODE must not be set in production');
+  });
+
   it('reports every production violation in one error', () => {
     const res = loadEntry({ NODE_ENV: 'production', OTP_DEV_CODE: '123456', JWT_SECRET: 'same', JWT_REFRESH_SECRET: 'same' });
     expect(res.status).not.toBe(0);

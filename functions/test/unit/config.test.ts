@@ -1,4 +1,4 @@
-import { ConfigError, maskConfig, parseConfig, productionViolations } from '../../src/platform/config';
+import { ConfigError, maskConfig, parseConfig, productionViolations, runsOnGoogleCloud } from '../../src/platform/config';
 import { testConfig, VALID_PRODUCTION_ENV } from '../helpers/config';
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
@@ -115,6 +115,50 @@ describe('production rules', () => {
       message = (err as Error).message;
     }
     expect(message).toMatch(/refuses to boot/);
+  });
+});
+
+describe('production detection on a deployed instance', () => {
+  const deployed = { K_SERVICE: 'api', FUNCTION_TARGET: 'api' };
+
+  it('applies the production rules on Cloud Functions even when NODE_ENV says development', () => {
+    const problems = problemsOf({ ...VALID_PRODUCTION_ENV, ...deployed, NODE_ENV: 'development', OTP_DEV_CODE: '123456' });
+    expect(problems).toContain('OTP_DEV_CODE must not be set in production');
+    // Without NODE_ENV at all (the deployed .env no longer sets it), the same.
+    const { NODE_ENV: _omit, ...withoutNodeEnv } = VALID_PRODUCTION_ENV;
+    expect(problemsOf({ ...withoutNodeEnv, K_SERVICE: 'api', PAYMENTS_MOCK: 'true' })).toContain('PAYMENTS_MOCK must be false in production');
+  });
+
+  it('parses a compliant deployed instance as production whatever NODE_ENV says', () => {
+    const config = parseConfig({ ...VALID_PRODUCTION_ENV, ...deployed, NODE_ENV: 'development' });
+    expect(config.NODE_ENV).toBe('production');
+    const { storageDriver } = require('../../src/platform/storage/storage') as typeof import('../../src/platform/storage/storage');
+    expect(storageDriver(config)).toBe('gcs');
+  });
+
+  it('treats the Functions emulator as local, not deployed', () => {
+    const config = testConfig({ ...deployed, FUNCTIONS_EMULATOR: 'true', OTP_DEV_CODE: '123456' });
+    expect(config.NODE_ENV).toBe('development');
+    expect(runsOnGoogleCloud({ ...deployed, FUNCTIONS_EMULATOR: 'true' })).toBe(false);
+    expect(runsOnGoogleCloud({ FUNCTION_TARGET: 'api' })).toBe(true);
+    expect(runsOnGoogleCloud({})).toBe(false);
+  });
+
+  it('lists TRUST_PROXY=true as a production violation, hop counts and subnets pass', () => {
+    for (const word of ['true', 'yes', 'on']) {
+      expect(productionViolations({ ...VALID_PRODUCTION_ENV, TRUST_PROXY: word }).join('\n')).toContain('TRUST_PROXY must not be "true"');
+    }
+    for (const fine of ['1', '2', 'loopback, 10.0.0.0/8', 'false']) {
+      expect(productionViolations({ ...VALID_PRODUCTION_ENV, TRUST_PROXY: fine })).toEqual([]);
+    }
+  });
+
+  it('keeps development values out of the deployed functions/.env', () => {
+    const fs = require('node:fs') as typeof import('node:fs');
+    const path = require('node:path') as typeof import('node:path');
+    const deployedEnv = fs.readFileSync(path.join(__dirname, '..', '..', '.env'), 'utf8');
+    const keys = deployedEnv.split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')[0]);
+    for (const devOnly of ['NODE_ENV', 'PAYMENTS_MOCK', 'OTP_DEV_CODE', 'API_PUBLIC_URL', 'CORS_ORIGINS']) expect(keys).not.toContain(devOnly);
   });
 });
 

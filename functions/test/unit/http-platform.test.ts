@@ -126,13 +126,28 @@ describe('error body shape', () => {
   });
 
   it('zod failures are a 400 naming each field', async () => {
-    const { res, body } = await call('/api/v1/probe/echo/abc?q=1', json({ name: '', age: -1, extra: true }));
+    const { res, body } = await call('/api/v1/probe/echo/7?q=1', json({ name: '', age: -1, extra: true }));
     expect(res.status).toBe(400);
     expect(body.error).toBe('Bad Request');
     expect(body.message).toContain('body.name');
     expect(body.message).toContain('body.age');
-    expect(body.message).toContain('params.id');
-    expect(body.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.age', 'body.name', 'params.id']);
+    expect(body.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.age', 'body.name']);
+  });
+
+  it('a path id that cannot exist is a 404 with the standard body (before the body is judged)', async () => {
+    const { res, body } = await call('/api/v1/probe/echo/abc', json({ name: '', age: -1 }));
+    expect(res.status).toBe(404);
+    expect(body).toMatchObject({ statusCode: 404, error: 'Not Found', requestId: expect.any(String) });
+    expect(body.message).toContain('/api/v1/probe/echo/abc');
+  });
+
+  it('text with half a surrogate pair is a 400 naming the field, not a 500 from Firestore', async () => {
+    const raw = '{"name":"\\ud800 broken","age":3}';
+    const { res, body } = await call('/api/v1/probe/echo/7', json(raw));
+    expect(res.status).toBe(400);
+    expect(body.details).toEqual([expect.objectContaining({ field: 'body.name', code: 'invalid_text' })]);
+    const emoji = await call('/api/v1/probe/echo/7', json({ name: '😀'.repeat(3), age: 3 }));
+    expect(emoji.res.status).toBe(200);
   });
 
   it('a non-JSON body on a JSON route is a 415', async () => {

@@ -37,5 +37,5 @@ export function codeSms(code: string, ttlSec: number): string {
 
 export function maskEmail(email: string): string {
   const [local, domain] = email.split('@');
-  return `${local.slice(0, 1)}***@${domain}`;
+  return `${Array.from(local)[0] ?? ''}***@${domain}`;
 }

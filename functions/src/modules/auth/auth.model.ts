@@ -14,7 +14,8 @@ export const AUTH_LIMITS = {
   otpTtlSec: 10 * 60,
   otpMaxAttempts: 5,
   otpResendGapSec: 60,
-  otpSendsPerHour: 5,
+  otpSendsPerHour: 5, // per purpose and destination
+  otpSendsPerDestinationPerDay: 20, // every purpose together: SMS pumping and mailbox flooding
   lockThreshold: 10, // failed logins/codes per account ...
   lockWindowSec: 15 * 60, // ... within this window ...
   lockDurationSec: 15 * 60, // ... lock sign-in for this long

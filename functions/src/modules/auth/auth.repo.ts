@@ -7,6 +7,7 @@ import type { OtpRecord, SessionRecord } from './auth.model';
 export const AUTH_SESSIONS = 'auth_sessions';
 export const AUTH_OTPS = 'auth_otps';
 export const AUTH_FAILURES = 'auth_failures';
+export const AUTH_DAILY_SENDS = 'auth_daily_sends';
 export const AUTH_LOCKS = 'auth_locks';
 export const REVOKED_TOKENS = 'auth_revoked_tokens';
 export const USER_IDENTITIES = 'user_identities';
@@ -39,10 +40,13 @@ export const authRepo = {
     const snap = await col(AUTH_SESSIONS).where('userId', '==', userId).get();
     return snap.docs.map((d) => ({ ...d.data(), id: d.id }) as SessionRecord);
   },
+  // Batches of at most 500 writes: an account may have more sessions than one batch takes.
   async revokeSessions(ids: string[], reason: string, now: number): Promise<void> {
-    const writer = db().batch();
-    for (const id of ids) writer.update(col(AUTH_SESSIONS).doc(id), { revokedAt: now, revokeReason: reason });
-    if (ids.length > 0) await writer.commit();
+    for (let i = 0; i < ids.length; i += 500) {
+      const writer = db().batch();
+      for (const id of ids.slice(i, i + 500)) writer.update(col(AUTH_SESSIONS).doc(id), { revokedAt: now, revokeReason: reason });
+      await writer.commit();
+    }
   },
   async touchSession(id: string, now: number): Promise<void> {
     await col(AUTH_SESSIONS).doc(id).update({ lastUsedAt: now });
@@ -66,9 +70,14 @@ export const authRepo = {
   },
 
   // One-time codes
-  async txGetOtp(tx: Tx, id: string): Promise<OtpRecord | undefined> {
-    const snap = await tx.get(col(AUTH_OTPS).doc(id));
-    return snap.exists ? (snap.data() as OtpRecord) : undefined;
+  // The live challenge of a purpose and destination, and the codes sent to that destination today.
+  async txOtpAndDailySends(tx: Tx, id: string, destinationKey: string, day: number): Promise<[OtpRecord | undefined, number]> {
+    const [otp, daily] = await tx.getAll(col(AUTH_OTPS).doc(id), col(AUTH_DAILY_SENDS).doc(`${destinationKey}:${day}`));
+    return [otp.exists ? (otp.data() as OtpRecord) : undefined, (daily.get('count') as number | undefined) ?? 0];
+  },
+  txCountDailySend(tx: Tx, destinationKey: string, day: number, dayEndMs: number): void {
+    const { FieldValue } = firestoreModule();
+    tx.set(col(AUTH_DAILY_SENDS).doc(`${destinationKey}:${day}`), { count: FieldValue.increment(1), expireAt: expireAt(dayEndMs + 3600_000) }, { merge: true });
   },
   txSetOtp(tx: Tx, id: string, otp: OtpRecord): void {
     // Kept an hour past expiry so the hourly send cap survives the code's own expiry.

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { truncateText } from '../../platform/text';
 import type { AccessTokenVerifier, AuthContext } from '../../platform/auth/access-token';
 import { bearerToken } from '../../platform/auth/guard';
 import type { Hat } from '../../platform/auth/roles';
@@ -53,7 +54,7 @@ export const AUTH_RATE_LIMITS = {
 export function clientInfo(req: Request, body: { surface?: Hat; deviceName?: string } = {}): ClientInfo {
   return {
     ip: clientIp(req),
-    userAgent: req.get('user-agent')?.slice(0, 300) ?? null,
+    userAgent: truncateText(req.get('user-agent') ?? '', 300) || null,
     surface: body.surface ?? null,
     deviceName: body.deviceName ?? null,
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParamsSchema } from '../../platform/http/ids';
 import { HatSchema } from '../../platform/auth/roles';
 import { UserProfileSchema } from '../users/users.schemas';
 import { SMS_PROVIDERS } from '../../platform/config/config.schema';
@@ -27,7 +28,7 @@ export const RegisterBodySchema = z
 
 export const CodeSentSchema = z
   .object({
-    mailSent: z.boolean().describe('The mail server accepted the message (register) / the message was handed to the mail transport (OTP send)'),
+    mailSent: z.boolean().describe('A mail transport is configured and the message (if any is due) was handed to it; the same for every address'),
     expiresInSec: z.number().int(),
     resendAfterSec: z.number().int(),
   })
@@ -35,7 +36,8 @@ export const CodeSentSchema = z
 
 export const RegisterResponseSchema = CodeSentSchema.extend({ email: z.string() }).meta({
   id: 'RegisterResponse',
-  description: 'An email OTP with purpose REGISTER was mailed; verify it with POST /auth/email/otp/verify. An address that already has an account gets a notice mail instead, with the same response.',
+  description:
+    'An email OTP with purpose REGISTER is mailed; verify it with POST /auth/email/otp/verify. The same status and body for a new, a pending and an active address, on every repeat. A repeat for a pending address never changes its password or name: it mails a new code (not within the resend gap, nor past the hourly or daily cap of the mailbox, when nothing is sent); an active address gets a notice mail under the same limits.',
 });
 
 export const EmailOtpSendBodySchema = z
@@ -146,7 +148,7 @@ export const PhoneVerifiedSchema = z.object({ phoneVerified: z.literal(true), us
 export const PhoneOtpVerifyResponseSchema = z.union([AuthTokensSchema, PhoneVerifiedSchema]).meta({ id: 'PhoneOtpVerifyResponse' });
 
 export const SessionsResponseSchema = z.object({ sessions: z.array(SessionSchema) }).meta({ id: 'Sessions' });
-export const SessionIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
+export const SessionIdParamsSchema = IdParamsSchema;
 export const LogoutBodySchema = z
   .object({ allSessions: z.boolean().default(false).describe('true: sign out everywhere, this session included') })
   .meta({ id: 'LogoutBody' });

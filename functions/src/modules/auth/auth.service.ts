@@ -30,6 +30,8 @@ export interface AuthDeps {
   messages: MessageQueue;
   google: GoogleIdTokenVerifier;
   now: () => number;
+  /** After a sign-in with an email code: other modules act on a code they had mailed (driver registration). */
+  onEmailCodeSignIn?: (userId: string, challengeId: string) => Promise<unknown>;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -43,11 +45,12 @@ export function createAuthService(deps: AuthDeps) {
 
   const mailCode = (purpose: OtpPurpose, to: string, code: string): MailMessage => codeMail(purpose, to, code, AUTH_LIMITS.otpTtlSec);
 
-  // ADMIN_EMAILS: an account whose verified email is listed holds ADMIN.
+  // ADMIN_EMAILS: an account whose verified email is listed holds ADMIN (roles written alone, in a transaction).
   async function withConfiguredAdmin(user: UserRecord): Promise<UserRecord> {
-    if (!user.email || !user.emailVerified || !config.ADMIN_EMAILS.includes(user.email) || user.roles.includes('ADMIN')) return user;
-    const updated = { ...user, roles: normalizeRoles([...user.roles, 'ADMIN']), updatedAt: now() };
-    await usersRepo.save(updated);
+    const listed = (u: UserRecord) => u.email !== null && u.emailVerified && config.ADMIN_EMAILS.includes(u.email) && !u.roles.includes('ADMIN');
+    if (!listed(user)) return user;
+    const updated = await usersRepo.patch(user.id, (current) => (listed(current) ? { roles: normalizeRoles([...current.roles, 'ADMIN']), permissions: ['*'], updatedAt: now() } : {}));
+    if (!updated) throw new UnauthorizedError('Account not found');
     logger.info('ADMIN granted from ADMIN_EMAILS', { userId: user.id });
     return updated;
   }
@@ -70,28 +73,35 @@ export function createAuthService(deps: AuthDeps) {
   const lockout = createLockout(now);
 
   return {
+    // The same answer, the same work and the same status for a new, a pending and an active email, on
+    // every repeat (no enumeration). A registration never changes an existing account: whoever proves
+    // the mailbox activates the pending account with the password of its *first* registration (one who
+    // forgot it uses forgot/reset). Pending: the code again; active: a notice. Both obey the code limits
+    // of the mailbox (resend gap, hourly and daily caps), so repeats cannot flood it.
     async register(body: { email: string; password: string; name: string }) {
       const email = normalizeEmail(body.email);
       // Hash first: a new and an existing email cost the same time.
       const passwordHash = await hasher.hash(body.password);
       const t = now();
-      const outcome = await inTransaction(async (tx) => {
+      const account = await inTransaction(async (tx) => {
         const existing = await usersRepo.txFindByEmail(tx, email);
-        if (existing && existing.status === 'ACTIVE') return { kind: 'exists' as const };
-        if (existing) {
-          // Still unverified: whoever proves the mailbox owns the account, so a retry may replace the password.
-          usersRepo.txSave(tx, { ...existing, passwordHash, name: body.name, updatedAt: t });
-          return { kind: 'pending' as const, userId: existing.id };
-        }
+        if (existing) return existing;
         const user = newUserRecord({ id: usersRepo.newId(), email, name: body.name, passwordHash, emailVerified: false, provider: 'password', now: t });
         usersRepo.txCreate(tx, user);
-        return { kind: 'created' as const, userId: user.id };
+        return user;
       });
-      if (outcome.kind === 'exists') {
-        return { mailSent: await mailer.send(alreadyRegisteredMail(email)), email, ...resend };
+      const pending = account.status === 'PENDING';
+      let message: MailMessage | undefined;
+      try {
+        // An active account's REGISTER challenge is bound to no account: its code is never sent nor accepted.
+        const { code } = await otp.issue({ purpose: 'REGISTER', channel: 'email', destination: email, userId: pending ? account.id : null });
+        message = pending ? mailCode('REGISTER', email, code) : alreadyRegisteredMail(email);
+      } catch (err) {
+        // Within the resend gap or over a cap: nothing is sent, and the answer does not say so.
+        if (!(err instanceof AppError && err.statusCode === 429)) throw err;
       }
-      const { code } = await otp.issue({ purpose: 'REGISTER', channel: 'email', destination: email, userId: outcome.userId });
-      return { mailSent: await mailer.send(mailCode('REGISTER', email, code)), email, ...resend };
+      await messages.hand('registration mail', message ? { channel: 'mail', message } : undefined);
+      return { mailSent: mailer.configured, email, ...resend };
     },
 
     async sendEmailOtp(body: { email: string; purpose: 'REGISTER' | 'LOGIN' }) {
@@ -110,9 +120,13 @@ export function createAuthService(deps: AuthDeps) {
     async verifyEmailOtp(body: { email: string; code: string; purpose: 'REGISTER' | 'LOGIN' }, client: ClientInfo) {
       const email = normalizeEmail(body.email);
       const found = await usersRepo.findByEmail(email);
-      await otp.verify({ purpose: body.purpose, channel: 'email', destination: email, userId: found?.id ?? null }, body.code);
+      const { challengeId } = await otp.verify({ purpose: body.purpose, channel: 'email', destination: email, userId: found?.id ?? null }, body.code);
       if (!found) throw invalidCodeError();
       assertCanSignIn(found);
+      if (deps.onEmailCodeSignIn) {
+        // The sign-in stands even if the follow-up fails (it is logged; registering again retries it).
+        await deps.onEmailCodeSignIn(found.id, challengeId).catch((err: Error) => logger.error('email-code sign-in follow-up failed', { userId: found.id, error: err.message }));
+      }
       let user = found;
       // The code proves the mailbox: a pending registration (or an account an admin created) is now verified.
       if (user.status === 'PENDING' || !user.emailVerified) {
@@ -149,9 +163,9 @@ export function createAuthService(deps: AuthDeps) {
           const current = await usersRepo.txGet(tx, auth.userId);
           if (!current) throw new NotFoundError('Account not found');
           usersRepo.txClaimPhone(tx, body.phone, auth.userId, current.phone, t);
-          const updated = { ...current, phone: body.phone, phoneVerified: true, updatedAt: t };
-          usersRepo.txSave(tx, updated);
-          return updated;
+          const patch = { phone: body.phone, phoneVerified: true, updatedAt: t };
+          usersRepo.txPatch(tx, current, patch);
+          return { ...current, ...patch };
         });
         return { phoneVerified: true as const, user: toProfile(user) };
       }
@@ -223,7 +237,14 @@ export function createAuthService(deps: AuthDeps) {
       const user = await usersRepo.get(userId);
       if (!user) throw new NotFoundError('Account not found');
       if (!user.passwordHash || !user.email) throw new ConflictError('Email two-factor protects password sign-in: set a password first (POST /auth/password/forgot)');
-      if (!(await hasher.verify(password, user.passwordHash))) throw new ForbiddenError('Password is incorrect');
+      // A wrong password here counts toward the account lock, as at sign-in: no unlimited guessing
+      // with a stolen access token.
+      await lockout.assertUnlocked(userId);
+      if (!(await hasher.verify(password, user.passwordHash))) {
+        const lockedUntil = await lockout.fail(userId);
+        if (lockedUntil) throw new LockedError(lockedUntil, now());
+        throw new ForbiddenError('Password is incorrect');
+      }
       const twoFactor = enabled ? { enabled: true, method: 'EMAIL' as const, enabledAt: now() } : { enabled: false, method: null, enabledAt: null };
       await usersRepo.update(userId, { twoFactor, updatedAt: now() });
       return twoFaView({ ...user, twoFactor });
@@ -267,7 +288,7 @@ export function createAuthService(deps: AuthDeps) {
         if (ownerId === userId) return current;
         authRepo.txCreateIdentity(tx, 'google', identity.subject, userId, identity.email, t);
         const providers = current.providers.includes('google') ? current.providers : [...current.providers, 'google' as const];
-        usersRepo.txUpdate(tx, userId, { providers, updatedAt: t });
+        usersRepo.txPatch(tx, current, { providers, updatedAt: t });
         return { ...current, providers };
       });
       return toProfile(user);
@@ -289,9 +310,17 @@ export function createAuthService(deps: AuthDeps) {
       if (!user) throw invalidCodeError();
       const passwordHash = await hasher.hash(body.newPassword);
       const t = now();
-      const providers = user.providers.includes('password') ? user.providers : [...user.providers, 'password' as const];
-      // The code proved the mailbox: an unverified account becomes active.
-      await usersRepo.update(user.id, { passwordHash, providers, status: 'ACTIVE', emailVerified: true, updatedAt: t });
+      // The code proved the mailbox: an unverified account becomes active. `sessionsValidAfter` ends every
+      // older session in the same write as the new hash; their records, push tokens and Firebase
+      // sign-ins are cleaned up right after.
+      await usersRepo.patch(user.id, (current) => ({
+        passwordHash,
+        providers: current.providers.includes('password') ? current.providers : [...current.providers, 'password' as const],
+        status: 'ACTIVE',
+        emailVerified: true,
+        sessionsValidAfter: t,
+        updatedAt: t,
+      }));
       await lockout.clear(user.id);
       const sessionsRevoked = await sessions.revokeAll(user.id, 'password_reset');
       return { reset: true as const, sessionsRevoked };

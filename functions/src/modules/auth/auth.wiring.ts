@@ -11,6 +11,7 @@ import { createPasswordHasher } from './passwords';
 import { createSessionAwareVerifier, createSessionService } from './session.service';
 import { createTokenSigner } from './tokens';
 import { notificationHub } from '../notifications/hub.instance';
+import { claimDriverSignup } from '../driver/driver.signup';
 
 // Builds the auth services from configuration; tests replace the clock, mail, SMS or Google.
 export function createAuthServices(config: Readonly<AppConfig>, overrides: Partial<Pick<AuthDeps, 'now' | 'mailer' | 'sms' | 'google' | 'messages'>> = {}) {
@@ -39,6 +40,7 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
   const otp = createOtpService({ jwtSecret: config.JWT_SECRET, devCode: config.OTP_DEV_CODE, now });
   const mailer = overrides.mailer ?? createMailer(config);
   const sms = overrides.sms ?? createSmsSender(config);
+  const messages = overrides.messages ?? createMessageQueue(config, { mailer, sms });
   const auth = createAuthService({
     config,
     hasher: createPasswordHasher(config.BCRYPT_COST),
@@ -47,11 +49,12 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
     signer,
     mailer,
     sms,
-    messages: overrides.messages ?? createMessageQueue(config, { mailer, sms }),
+    messages,
     google: overrides.google ?? createGoogleVerifier(config),
     now,
+    onEmailCodeSignIn: (userId, challengeId) => claimDriverSignup(userId, challengeId, now()),
   });
-  return { auth, sessions, otp, signer };
+  return { auth, sessions, otp, signer, mailer, messages };
 }
 
 // The app's auth services: one set per configuration, shared by the auth and driver modules.

@@ -36,6 +36,8 @@ export interface OtpService {
   verify(target: OtpTarget, code: string): Promise<{ challengeId: string }>;
 }
 
+const DAY_MS = 24 * 3600_000;
+
 export function createOtpService(opts: { jwtSecret: string; devCode?: string; now: () => number }): OtpService {
   const key = otpKey(opts.jwtSecret);
   const lockout = createLockout(opts.now);
@@ -49,18 +51,24 @@ export function createOtpService(opts: { jwtSecret: string; devCode?: string; no
       const id = idOf(target);
       const code = generateOtpCode();
       const challengeId = randomUUID();
+      const destination = destinationKey(target.channel, target.destination);
+      const day = Math.floor(now / DAY_MS);
       await inTransaction(async (tx) => {
-        const previous = await authRepo.txGetOtp(tx, id);
-        // A challenge made before the destination had this account (e.g. a send before registering) starts over.
-        const sameAccount = previous?.userId === target.userId;
-        if (previous && sameAccount && now - previous.lastSentAt < AUTH_LIMITS.otpResendGapSec * 1000) {
+        const [previous, sentToday] = await authRepo.txOtpAndDailySends(tx, id, destination, day);
+        // Limits belong to the destination, whichever account (or none) asks: two accounts taking turns
+        // get no more texts to a number than one (SMS pumping), nor more mails to a mailbox.
+        if (previous && now - previous.lastSentAt < AUTH_LIMITS.otpResendGapSec * 1000) {
           throw new TooManyRequestsError('A code was sent recently; wait before asking again', (previous.lastSentAt + AUTH_LIMITS.otpResendGapSec * 1000 - now) / 1000);
         }
-        const sameHour = previous && sameAccount && now - previous.hourWindowStart < 3600_000;
+        const sameHour = previous && now - previous.hourWindowStart < 3600_000;
         const sends = sameHour ? previous.sendsInWindow : 0;
         if (sameHour && sends >= AUTH_LIMITS.otpSendsPerHour) {
           throw new TooManyRequestsError('Too many codes requested this hour', (previous.hourWindowStart + 3600_000 - now) / 1000);
         }
+        if (sentToday >= AUTH_LIMITS.otpSendsPerDestinationPerDay) {
+          throw new TooManyRequestsError('Too many codes sent to this destination today', ((day + 1) * DAY_MS - now) / 1000);
+        }
+        authRepo.txCountDailySend(tx, destination, day, (day + 1) * DAY_MS);
         const record: OtpRecord = {
           ...target,
           challengeId,

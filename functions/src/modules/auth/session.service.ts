@@ -8,7 +8,7 @@ import { authRepo } from './auth.repo';
 import { notificationsRepo } from '../notifications/notifications.repo';
 import { usersRepo } from '../users/users.repo';
 import type { TokenPair, TokenSigner } from './tokens';
-import { inTransaction } from '../../platform/firebase/firebase';
+import { authAdmin, inTransaction } from '../../platform/firebase/firebase';
 
 export function sessionView(session: SessionRecord, currentSessionId?: string) {
   return {
@@ -40,6 +40,28 @@ export function authResult(pair: TokenPair, session: SessionRecord, user: UserRe
 
 export function isLive(session: SessionRecord, now: number): boolean {
   return session.revokedAt === null && session.refresh.exp * 1000 > now;
+}
+
+// A password reset sets `sessionsValidAfter` in the same transaction as the new hash: every older
+// session dies with that one write, however many there are (their documents are marked afterwards).
+export function survivesAccount(session: Pick<SessionRecord, 'createdAt'>, user: Pick<UserRecord, 'sessionsValidAfter'>): boolean {
+  return session.createdAt >= (user.sessionsValidAfter ?? 0);
+}
+
+const authErrorCode = (err: unknown) => (err as { code?: string }).code ?? (err as { errorInfo?: { code?: string } }).errorInfo?.code;
+const ignoreMissingFirebaseUser = (err: unknown) => {
+  // No Firebase user yet: the account never signed in to Firebase (no custom token was used).
+  if (authErrorCode(err) !== 'auth/user-not-found') throw err;
+};
+
+/** Signs the account's Firebase clients out: their refresh tokens stop working (listeners end within the ID token's hour, or at once through the rules' session check). */
+export async function revokeFirebaseSignIns(userId: string): Promise<void> {
+  await authAdmin().revokeRefreshTokens(userId).catch(ignoreMissingFirebaseUser);
+}
+
+export async function setFirebaseUserDisabled(userId: string, disabled: boolean): Promise<void> {
+  await authAdmin().updateUser(userId, { disabled }).catch(ignoreMissingFirebaseUser);
+  if (disabled) await revokeFirebaseSignIns(userId);
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;
@@ -91,7 +113,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
         const session = await authRepo.txGetSession(tx, claims.sessionId);
         const user = await usersRepo.txGet(tx, claims.userId);
         if (!session || session.userId !== claims.userId || !isLive(session, t)) return { kind: 'invalid' as const };
-        if (!user || user.disabled || user.status !== 'ACTIVE') return { kind: 'invalid' as const };
+        if (!user || user.disabled || user.status !== 'ACTIVE' || !survivesAccount(session, user)) return { kind: 'invalid' as const };
         if (claims.jti === session.refresh.jti) {
           const pair = signer.newPair(user.id, session.id, user.roles, t);
           authRepo.txRevokeToken(tx, session.access.jti, session.access.exp);
@@ -118,6 +140,8 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       });
       if (outcome.kind === 'reuse') {
         logger.warn('refresh token reuse: session revoked', { sessionId: outcome.sessionId, userId: outcome.userId });
+        // As any sign-out: the session's devices stop receiving push, and its Firebase clients are signed out.
+        await Promise.all([notificationsRepo.deleteTokensOfSessions([outcome.sessionId]), revokeFirebaseSignIns(outcome.userId)]);
         throw new UnauthorizedError('Refresh token was already used; the session has been revoked');
       }
       if (outcome.kind === 'invalid') throw new UnauthorizedError('Invalid refresh token');
@@ -155,19 +179,22 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
       throw new UnauthorizedError('Access token revoked');
     }
     if (!user || user.disabled || user.status !== 'ACTIVE') throw new UnauthorizedError('Account is disabled');
+    if (!survivesAccount(state.session, user)) throw new UnauthorizedError('Access token revoked');
     if (t - state.session.lastUsedAt > AUTH_LIMITS.sessionTouchEverySec * 1000) {
       await authRepo.touchSession(claims.sessionId, t).catch((err: Error) => logger.warn('session touch failed', { error: err.message }));
     }
-    const auth: AuthContext = { ...claims, roles: [...user.roles], permissions: [...(user.permissions ?? [])] };
+    const auth: AuthContext = { ...claims, roles: [...user.roles], permissions: user.permissions ? [...user.permissions] : undefined };
     return auth;
   };
 }
 
-// Signs a user out of every live session (but `keepSessionId`); used by logout, password reset and admin locks.
+// Signs a user out of every live session (but `keepSessionId`); used by logout, password reset and admin
+// locks. Their Firebase clients are signed out too (the kept session's app mints a new custom token).
 export async function revokeUserSessions(userId: string, reason: string, now: number, keepSessionId?: string): Promise<number> {
   const ids = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now) && s.id !== keepSessionId).map((s) => s.id);
   await authRepo.revokeSessions(ids, reason, now);
   // Signed-out devices stop receiving push.
   await notificationsRepo.deleteTokensOfSessions(ids);
+  await revokeFirebaseSignIns(userId);
   return ids.length;
 }

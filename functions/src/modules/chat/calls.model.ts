@@ -1,3 +1,4 @@
+import type { DispatchInput } from '../notifications/hub';
 import { ConflictError } from '../../platform/errors/app-error';
 
 // Call life cycle (spec: RINGING → ACTIVE on answer; the rest is ours):
@@ -61,3 +62,21 @@ export function callView(c: CallRecord) {
     endedAt: iso(c.endedAt),
   };
 }
+
+// What the callee is told: the ring, or a missed call (no answer, or busy).
+export function calleeNotice(call: CallRecord, event: 'call.incoming' | 'call.missed'): DispatchInput {
+  const ring = event === 'call.incoming';
+  const missedBody = call.endReason === 'busy' ? 'You missed a call while on another call' : 'You missed a call';
+  return {
+    event,
+    recipients: [{ userId: call.calleeId, surface: 'CON' }],
+    entityId: call.id,
+    title: ring ? 'Incoming call' : 'Missed call',
+    body: ring ? (call.type === 'video' ? 'Incoming video call' : 'Incoming call') : missedBody,
+    conversationId: call.conversationId ?? undefined,
+    realtimeData: ring
+      ? { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: call.ringExpiresAt }
+      : { callId: call.id, status: call.status, callerId: call.callerId },
+  };
+}
+

@@ -14,6 +14,11 @@ const fieldValue = () => (require('firebase-admin/firestore') as typeof import('
 const isLive = (call: CallRecord) => call.status === 'RINGING' || call.status === 'ACTIVE';
 const fromSnap = (d: FirebaseFirestore.DocumentSnapshot) => ({ ...(d.data() as object), id: d.id }) as CallRecord;
 
+/** A trigger's snapshot as a call (undefined when the document does not exist on that side). */
+export function toCallRecord(snap: FirebaseFirestore.DocumentSnapshot | undefined): CallRecord | undefined {
+  return snap?.exists ? fromSnap(snap) : undefined;
+}
+
 export const callsRepo = {
   newId: () => calls().doc().id,
   async txGet(tx: Transaction, id: string): Promise<CallRecord | undefined> {

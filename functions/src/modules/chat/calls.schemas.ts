@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
 import { CALL_STATUSES } from './calls.model';
 
 export const CallSchema = z
@@ -20,15 +21,15 @@ export const CallSchema = z
 
 export const StartCallBodySchema = z
   .object({
-    calleeId: z.string().min(1).max(128),
+    calleeId: DocumentIdSchema,
     type: z.enum(['audio', 'video']).default('audio'),
-    conversationId: z.string().min(1).max(128).optional(),
+    conversationId: DocumentIdSchema.optional(),
   })
   .meta({ id: 'StartCallBody' });
 
-export const CallIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
+export const CallIdParamsSchema = IdParamsSchema;
 export const CallHistoryQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().min(1).max(128).optional(),
+  cursor: DocumentIdSchema.optional(),
 });
 export const CallHistorySchema = z.object({ calls: z.array(CallSchema), nextCursor: z.string().nullable() }).meta({ id: 'CallHistory' });

@@ -1,8 +1,8 @@
 import { inTransaction } from '../../platform/firebase/firebase';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
-import type { DispatchInput, Hub } from '../notifications/hub';
-import { assertMove, callView, moveFor, type CallAction, type CallRecord } from './calls.model';
+import type { Hub } from '../notifications/hub';
+import { assertMove, calleeNotice, callView, moveFor, type CallAction, type CallRecord } from './calls.model';
 import { callsRepo } from './calls.repo';
 
 const END_REASON: Partial<Record<CallRecord['status'], CallRecord['endReason']>> = {
@@ -17,27 +17,8 @@ export interface RingScheduler {
   schedule(callId: string, delaySec: number): Promise<void>;
 }
 
-// What the callee is told: the ring, or a missed call (no answer, or busy).
-function calleeNotice(call: CallRecord, event: 'call.incoming' | 'call.missed'): DispatchInput {
-  const ring = event === 'call.incoming';
-  const missedBody = call.endReason === 'busy' ? 'You missed a call while on another call' : 'You missed a call';
-  return {
-    event,
-    recipients: [{ userId: call.calleeId, surface: 'CON' }],
-    entityId: call.id,
-    title: ring ? 'Incoming call' : 'Missed call',
-    body: ring ? (call.type === 'video' ? 'Incoming video call' : 'Incoming call') : missedBody,
-    conversationId: call.conversationId ?? undefined,
-    realtimeData: ring
-      ? { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: call.ringExpiresAt }
-      : { callId: call.id, status: call.status, callerId: call.callerId },
-  };
-}
-
 export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; ringTimeoutSec: number; now?: () => number }) {
   const now = deps.now ?? Date.now;
-
-  const missedNotice = (call: CallRecord) => deps.hub.dispatch(calleeNotice(call, 'call.missed'));
 
   // A ringing call past its deadline is MISSED, whoever looks at it first (the timeout task or a request).
   function settled(call: CallRecord, t: number): { call: CallRecord; expired: boolean } {
@@ -68,7 +49,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       callsRepo.txSave(tx, next);
       return { call: next, expired, changed: true };
     });
-    if (result.expired || (action === 'timeout' && result.changed)) await missedNotice(result.call);
+    // The missed-call notice leaves from the trigger on the call's status change (calls.triggers).
     if ('refused' in result && result.refused) throw new ConflictError(`Cannot ${action} a call that is MISSED`, { status: 'MISSED' });
     return callView(result.call);
   }
@@ -117,11 +98,11 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       });
       const { call } = outcome;
       if (outcome.created && call.status === 'RINGING') {
-        await outcome.pushRing?.();
+        // The timeout first: it must not depend on push. The ring itself committed with the call.
         await deps.scheduler.schedule(call.id, deps.ringTimeoutSec).catch((err: Error) => logger.error('ring timeout not scheduled; the call expires lazily', { callId: call.id, error: err.message }));
+        await outcome.pushRing?.().catch((err: Error) => logger.error('ring push failed; the callee sees the ring in the inbox and realtime', { callId: call.id, error: err.message }));
       }
-      if (outcome.created && call.status === 'DECLINED') await missedNotice(call);
-      await Promise.all(outcome.expired.map(missedNotice));
+      // Busy and expired calls: their missed-call notices come from the trigger on the status change.
       return callView(call);
     },
 

@@ -18,7 +18,8 @@ export const driverModule: ApiModule = {
   name: 'driver',
   routes({ config }) {
     const kyc = kycService(config);
-    const drivers = createDriverService({ auth: authServicesFor(config).auth, kyc });
+    const { otp, messages, mailer } = authServicesFor(config);
+    const drivers = createDriverService({ kyc, otp, messages, mailer });
     return [
       defineRoute({
         method: 'post',
@@ -26,11 +27,11 @@ export const driverModule: ApiModule = {
         tag: 'driver',
         summary: 'Register as a driver (no user auth)',
         description:
-          'Creates the account for the email (or links the existing one) and a SUBMITTED driver application, then mails a sign-in code. The driver signs in with email OTP and uploads papers with POST /kyc/papers.',
+          'Mails a sign-in code to the email (creating the account when the email has none). Nothing is attached to an existing account until its mailbox owner signs in with that code (POST /auth/email/otp/verify, purpose LOGIN): the SUBMITTED driver application opens then (GET /kyc/applications), or the open one is kept. The same answer for a new and an existing email; within the resend gap nothing is sent.',
         auth: 'public',
         rateLimit: AUTH_RATE_LIMITS.register,
         request: { body: DriverRegisterBodySchema },
-        response: { description: 'The open application.', schema: DriverRegisterResponseSchema },
+        response: { description: 'A code is on its way (same answer for every email).', schema: DriverRegisterResponseSchema },
         handler: ({ body }) => drivers.register(body),
       }),
       ...applicationReviewRoutes({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { EmailSchema, PhoneSchema } from '../auth/auth.schemas';
-import { ApplicationStatusSchema } from '../kyc/kyc.schemas';
 import { CAPABILITIES, VEHICLE_TYPES } from './driver.model';
 
 export const CapabilitySchema = z.enum(CAPABILITIES).meta({
@@ -30,12 +29,12 @@ export const DriverRegisterBodySchema = z
 
 export const DriverRegisterResponseSchema = z
   .object({
-    applicationId: z.string(),
-    status: ApplicationStatusSchema,
-    mailSent: z.boolean().describe('A sign-in code (email OTP, purpose LOGIN) was handed to the mail transport'),
+    mailSent: z.boolean().describe('A mail transport is configured (the code, when one is due, was handed to it)'),
+    expiresInSec: z.number().int(),
+    resendAfterSec: z.number().int(),
     next: z.string(),
   })
-  .meta({ id: 'DriverRegisterResponse', description: 'Same shape whether the email had an account (linked) or not (created).' });
+  .meta({ id: 'DriverRegisterResponse', description: 'The same answer whether or not the email has an account; no ids (the application opens at sign-in with the mailed code).' });
 
 export const DriverDecisionBodySchema = z
   .object({

@@ -1,13 +1,21 @@
 import { inTransaction } from '../../platform/firebase/firebase';
 import { AppError, NotFoundError } from '../../platform/errors/app-error';
-import type { AuthService } from '../auth/auth.service';
-import type { ApplicationRecord, ApplicationStatus } from '../kyc/applications.model';
-import { applicationsRepo } from '../kyc/applications.repo';
+import type { MessageQueue } from '../../platform/delivery/delivery';
+import type { Mailer, MailMessage } from '../../platform/mail/mailer';
+import { AUTH_LIMITS } from '../auth/auth.model';
+import { codeMail } from '../auth/auth.mail';
+import type { OtpService } from '../auth/otp.service';
 import type { Decision, KycService } from '../kyc/kyc.service';
 import { newUserRecord } from '../users/users.model';
 import { usersRepo } from '../users/users.repo';
 import { DEFAULT_CAPABILITIES, profileView, type Capability, type Vehicle } from './driver.model';
 import { driverRepo } from './driver.repo';
+import { recordDriverSignup } from './driver.signup';
+
+function driverCodeMail(to: string, code: string): MailMessage {
+  const mail = codeMail('LOGIN', to, code, AUTH_LIMITS.otpTtlSec);
+  return { ...mail, subject: 'Finish your driver registration', text: `Someone (maybe you) registered this email as a driver. Sign in to the driver app with this code to open the application.\n\n${mail.text}` };
+}
 
 export interface DriverRegistration {
   email: string;
@@ -17,51 +25,48 @@ export interface DriverRegistration {
   vehicle: Vehicle;
 }
 
-export function createDriverService(deps: { auth: AuthService; kyc: KycService; now?: () => number }) {
+export interface DriverServiceDeps {
+  kyc: KycService;
+  otp: OtpService;
+  messages: MessageQueue;
+  mailer: Pick<Mailer, 'configured'>;
+  now?: () => number;
+}
+
+export function createDriverService(deps: DriverServiceDeps) {
   const now = deps.now ?? Date.now;
   return {
-    // No user auth: creates the account (or links the existing one) and one open DRIVER application,
-    // then mails a sign-in code. Registering again while an application is open returns that one.
+    // No user auth, so it attaches nothing to an account: it creates the account for a new email, mails
+    // a sign-in code, and keeps the details with that code (driver.signup). Signing in with the mailed
+    // code opens the DRIVER application (or keeps the open one). The same answer and the same work for a
+    // new and an existing email, and no ids in it.
     async register(body: DriverRegistration) {
-      const email = body.email.toLowerCase();
+      const email = body.email.trim().toLowerCase();
       const t = now();
-      const app = await inTransaction(async (tx) => {
+      const account = await inTransaction(async (tx) => {
         const existing = await usersRepo.txFindByEmail(tx, email);
-        const open = existing ? await applicationsRepo.txOpenOf(tx, existing.id, 'DRIVER') : [];
-        if (open.length > 0) return open[0];
-        const user =
-          existing ??
-          newUserRecord({ id: usersRepo.newId(), email, name: body.fullName, passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
-        if (!existing) usersRepo.txCreate(tx, user);
-        const created: ApplicationRecord = {
-          id: applicationsRepo.newId(),
-          kind: 'DRIVER',
-          userId: user.id,
-          status: 'SUBMITTED',
-          details: { fullName: body.fullName, phone: body.phone ?? null, licenceNumber: body.licenceNumber ?? null, vehicle: body.vehicle },
-          reason: null,
-          reviewedBy: null,
-          reviewedAt: null,
-          grantedRoles: [],
-          history: [{ status: 'SUBMITTED', at: t, by: user.id, reason: null }],
-          createdAt: t,
-          updatedAt: t,
-        };
-        applicationsRepo.txCreate(tx, created);
-        return created;
+        if (existing) return existing;
+        const user = newUserRecord({ id: usersRepo.newId(), email, name: body.fullName, passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
+        usersRepo.txCreate(tx, user);
+        return user;
       });
-      let mailSent = false;
-      try {
-        mailSent = (await deps.auth.sendEmailOtp({ email, purpose: 'LOGIN' })).mailSent;
-      } catch (err) {
-        // A code sent less than a minute ago is still valid: registering twice is not an error.
-        if (!(err instanceof AppError && err.statusCode === 429)) throw err;
+      let message: MailMessage | undefined;
+      if (!account.disabled) {
+        try {
+          const { code, challengeId } = await deps.otp.issue({ purpose: 'LOGIN', channel: 'email', destination: email, userId: account.id });
+          await recordDriverSignup(account.id, challengeId, { fullName: body.fullName, phone: body.phone ?? null, licenceNumber: body.licenceNumber ?? null, vehicle: body.vehicle }, t);
+          message = driverCodeMail(email, code);
+        } catch (err) {
+          // Within the resend gap or over a cap: nothing is sent or recorded, and the answer does not say so.
+          if (!(err instanceof AppError && err.statusCode === 429)) throw err;
+        }
       }
+      await deps.messages.hand('driver registration code', message ? { channel: 'mail', message } : undefined);
       return {
-        applicationId: app.id,
-        status: app.status as ApplicationStatus,
-        mailSent,
-        next: 'Sign in with POST /auth/email/otp/verify (purpose LOGIN), upload IDENTITY, DRIVER_LICENCE and VEHICLE_REGISTRATION with POST /kyc/papers, then wait for review.',
+        mailSent: deps.mailer.configured,
+        expiresInSec: AUTH_LIMITS.otpTtlSec,
+        resendAfterSec: AUTH_LIMITS.otpResendGapSec,
+        next: 'Sign in with the mailed code: POST /auth/email/otp/verify (purpose LOGIN, surface DRV). That opens your driver application (GET /kyc/applications); upload IDENTITY, DRIVER_LICENCE and VEHICLE_REGISTRATION with POST /kyc/papers, then wait for review.',
       };
     },
 

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../platform/config';
+import { truncateText } from '../../platform/text';
 import { isProduction, maskConfig } from '../../platform/config';
 import { emulatorHosts } from '../../platform/firebase/firebase';
 import { API_VERSION, SERVICE_NAME } from '../../version';
@@ -29,7 +30,7 @@ export function createHealthService({ config, probes, now = () => new Date(), pr
     } catch (err) {
       // The reason, not the stack: diagnostics are for operators, still no internals beyond the message.
       const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-      return { name: probe.name, target: probe.target, ok: false, latencyMs: elapsedMs(started), error: message.slice(0, 200) };
+      return { name: probe.name, target: probe.target, ok: false, latencyMs: elapsedMs(started), error: truncateText(message, 200) };
     }
   }
 

@@ -6,10 +6,9 @@ import { validationErrorFromZod } from '../../platform/errors/zod-problems';
 import { BadRequestError } from '../../platform/errors/app-error';
 import { createObjectStorage } from '../../platform/storage/storage';
 import { z } from 'zod';
+import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
 import {
   ApplicationSchema,
-  DeletedSchema,
-  IdParamsSchema,
   PaperSchema,
   UploadPaperFieldsSchema,
   UploadPaperFormSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentIdSchema } from '../../platform/http/ids';
 import { RoleSchema } from '../../platform/auth/roles';
 import { APPLICATION_KINDS, APPLICATION_STATUSES, PAPER_KINDS } from './applications.model';
 import { PAPER_CONTENT_TYPES } from './kyc.service';
@@ -48,17 +49,15 @@ export const ApplicationListSchema = z
 export const ApplicationListQuerySchema = z.object({
   status: ApplicationStatusSchema.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().min(1).max(128).optional(),
+  cursor: DocumentIdSchema.optional(),
 });
 
 export const UploadPaperFormSchema = z
   .object({
-    applicationId: z.string().min(1).max(128),
+    applicationId: DocumentIdSchema,
     kind: PaperKindSchema,
     file: z.string().meta({ format: 'binary' }).describe(`${PAPER_CONTENT_TYPES.join(', ')}; the type is read from the bytes and must match the declared one`),
   })
   .meta({ id: 'UploadPaperForm' });
 export const UploadPaperFieldsSchema = UploadPaperFormSchema.omit({ file: true });
 
-export const IdParamsSchema = z.object({ id: z.string().min(1).max(128) });
-export const DeletedSchema = z.object({ deleted: z.literal(true) }).meta({ id: 'Deleted' });

@@ -1,4 +1,5 @@
 import { inTransaction } from '../../platform/firebase/firebase';
+import { truncateText } from '../../platform/text';
 import { createHash } from 'node:crypto';
 import type { AuthContext } from '../../platform/auth/access-token';
 import type { Role } from '../../platform/auth/roles';
@@ -100,7 +101,7 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
         sizeBytes: file.data.length,
         sha256: createHash('sha256').update(file.data).digest('hex'),
         objectKey: `kyc/${auth.userId}/${id}`,
-        filename: file.filename.slice(0, 200),
+        filename: truncateText(file.filename, 200),
         createdAt: now(),
       };
       await deps.storage.put(paper.objectKey, file.data, sniffed);
@@ -204,7 +205,7 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
         const roles = normalizeRoles([...user.roles, ...granted.roles]);
         const approved: ApplicationRecord = { ...next, grantedRoles: granted.roles, details: { ...current.details, ...(granted.details ?? {}) } };
         granted.write(tx, approved, t);
-        usersRepo.txSave(tx, { ...user, roles, updatedAt: t });
+        usersRepo.txPatch(tx, user, { roles, updatedAt: t });
         applicationsRepo.txSave(tx, approved);
         return approved;
       });

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import type { ApiTag } from '../../platform/openapi/tags';
 import type { ApplicationKind } from './applications.model';
-import { ApplicationListQuerySchema, ApplicationListSchema, ApplicationSchema, IdParamsSchema } from './kyc.schemas';
+import { IdParamsSchema } from '../../platform/http/ids';
+import { ApplicationListQuerySchema, ApplicationListSchema, ApplicationSchema } from './kyc.schemas';
 import type { KycService } from './kyc.service';
 
 // The administrators' review routes of one application kind: list, read, decide.

@@ -4,7 +4,7 @@ import { parseMultipart } from '../../platform/http/multipart';
 import { readRawBody } from '../../platform/http/raw-body';
 import { defineRoute } from '../../platform/http/route';
 import { createObjectStorage } from '../../platform/storage/storage';
-import { DeletedSchema } from '../kyc/kyc.schemas';
+import { DeletedSchema } from '../../platform/http/ids';
 import { AUDIO_TYPES } from './media.model';
 import {
   MediaFileParamsSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
 import { AUDIO_TYPES, MEDIA_STATUSES } from './media.model';
 
 export const MediaItemSchema = z
@@ -46,9 +47,9 @@ export const PresignResponseSchema = z
   .meta({ id: 'PresignResponse' });
 
 export const ReceivedSchema = z.object({ received: z.literal(true), sizeBytes: z.number().int() }).meta({ id: 'PresignedUploadReceived' });
-export const MediaIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
+export const MediaIdParamsSchema = IdParamsSchema;
 export const UploadTokenQuerySchema = z.object({ token: z.string().min(1).max(200) });
-export const MediaFileParamsSchema = z.object({ ownerId: z.string().min(1).max(128), name: z.string().regex(/^[A-Za-z0-9]+\.[a-z0-9]+$/) });
+export const MediaFileParamsSchema = z.object({ ownerId: DocumentIdSchema, name: z.string().regex(/^[A-Za-z0-9]+\.[a-z0-9]+$/) });
 export const MediaListQuerySchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('Only items with these exact bytes (lets an uploader skip what it already sent)'),
   limit: z.coerce.number().int().min(1).max(200).default(50),

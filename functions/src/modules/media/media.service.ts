@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { truncateText } from '../../platform/text';
 import type { AuthContext } from '../../platform/auth/access-token';
 import { BadRequestError, ConflictError, NotFoundError, UnsupportedMediaTypeError } from '../../platform/errors/app-error';
 import type { UploadedFile } from '../../platform/http/multipart';
@@ -46,7 +47,7 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       kind: 'AUDIO',
       status: 'PENDING',
       downloadToken,
-      filename: filename.slice(0, 200),
+      filename: truncateText(filename, 200),
       sha256: null,
       source,
       uploadTokenHash: null,

@@ -5,7 +5,6 @@ import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type Surface } fro
 import { buildPushMessage, isDeadToken, pushDecision, withDefaults, type NotificationPayload, type Preferences, type PushMessage, type PushSkip } from './notifications.model';
 import type { Transaction } from 'firebase-admin/firestore';
 import { notificationsRepo, type DeliveryDocs, type PushTokenRecord } from './notifications.repo';
-import { userIdsWithHat } from '../users/users.repo';
 
 export interface Recipient {
   userId: string;
@@ -42,7 +41,6 @@ export interface DeliveryReport {
 
 const REALTIME_TTL_MS = 24 * 3600_000;
 const TELEMETRY_TTL_MS = 5 * 60_000;
-const BROADCAST_BATCHES_IN_FLIGHT = 16;
 
 // Deterministic: a repeated delivery of the same occurrence maps to the same documents.
 export function notificationId(event: string, entityId: string, userId: string, occurrence = ''): string {
@@ -211,73 +209,9 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
     return () => finish(prep, prep.docs.map(() => true), readPushInputs(prep));
   }
 
-  // admin.broadcast to every account of the given apps: inbox items in batches written while the next
-  // ids stream in, and push by pages of tokens in sendEach chunks alongside — never one request per user.
-  async function broadcast(input: { broadcastId: string; title: string; body: string; surfaces: Surface[] }) {
-    const policy = policyFor('admin.broadcast')!;
-    const surfaces = input.surfaces.filter((s) => policy.recipients.includes(s));
-    const payloadFor = (userId: string, surface: Surface): NotificationPayload => ({
-      event: 'admin.broadcast',
-      kind: 'SYSTEM',
-      notificationId: notificationId('admin.broadcast', input.broadcastId, userId, surface),
-      entityId: input.broadcastId,
-      sfx: policy.sfx ?? '',
-      deepLink: { ...policy.deepLink[surface]!, params: { id: input.broadcastId } },
-      surface,
-    });
-
-    async function writeInbox(surface: Surface): Promise<number> {
-      const inFlight = new Set<Promise<number>>();
-      let written = 0;
-      const settle = async (p: Promise<number>) => {
-        const count = await p; // not `written += await p`: that would read `written` before waiting
-        written += count;
-        inFlight.delete(p);
-      };
-      for await (const ids of userIdsWithHat(surface)) {
-        const items = ids.map((userId) => {
-          const payload = payloadFor(userId, surface);
-          return {
-            inbox: {
-              id: payload.notificationId,
-              data: { recipientId: userId, surface, kind: 'SYSTEM', event: 'admin.broadcast', entityId: input.broadcastId, title: input.title, body: input.body, data: payload, read: false, readAt: null },
-            },
-          };
-        });
-        const write = notificationsRepo.createDeliveries(items, now()).then((created) => created.filter(Boolean).length);
-        inFlight.add(write);
-        void write.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-        // Bounded: a huge audience never holds more than this many batches in memory.
-        if (inFlight.size >= BROADCAST_BATCHES_IN_FLIGHT) await settle([...inFlight][0]);
-      }
-      await Promise.all([...inFlight].map(settle));
-      return written;
-    }
-
-    async function sendPush(surface: Surface, optedOut: Set<string>): Promise<number> {
-      let pushed = 0;
-      for await (const tokens of notificationsRepo.tokensOfSurface(surface)) {
-        const outgoing = tokens
-          .filter((t) => !optedOut.has(t.userId))
-          .map((t) => ({ userId: t.userId, message: buildPushMessage({ token: t.token, platform: t.platform, policy, payload: payloadFor(t.userId, surface), title: input.title, body: input.body, now: now() }) }));
-        pushed += (await sendAll(outgoing)).filter((r) => r.success).length;
-      }
-      return pushed;
-    }
-
-    const optedOut = notificationsRepo.optedOut(policy.preference ?? 'promo');
-    const perSurface = await Promise.all(surfaces.map((surface) => Promise.all([writeInbox(surface), optedOut.then((o) => sendPush(surface, o))])));
-    return {
-      broadcastId: input.broadcastId,
-      inboxItems: perSurface.reduce((sum, [inbox]) => sum + inbox, 0),
-      pushesSent: perSurface.reduce((sum, [, pushed]) => sum + pushed, 0),
-    };
-  }
-
   return {
     dispatch,
     dispatchInTransaction,
-    broadcast,
     // Consumer, partner owner and driver of one entity together; the table decides who gets what.
     dispatchFanout(input: Omit<DispatchInput, 'recipients'> & { consumerId?: string; partnerOwnerId?: string; driverId?: string }) {
       const recipients: Recipient[] = [];

@@ -183,28 +183,6 @@ export const notificationsRepo = {
     return removed;
   },
 
-  // Every push token of a surface, in pages (broadcasts send without one query per user).
-  async *tokensOfSurface(surface: string, pageSize = 500): AsyncGenerator<PushTokenRecord[]> {
-    let last: FirebaseFirestore.QueryDocumentSnapshot | undefined;
-    for (;;) {
-      let query = col(PUSH_TOKENS).where('surface', '==', surface).orderBy('__name__').limit(pageSize);
-      if (last) query = query.startAfter(last);
-      const snap = await query.get();
-      if (snap.empty) return;
-      last = snap.docs[snap.size - 1];
-      yield snap.docs.map((d) => d.data() as PushTokenRecord);
-      if (snap.size < pageSize) return;
-    }
-  },
-  // Users whose preferences turn a channel's push off (usually few): one query each way.
-  async optedOut(channel: string): Promise<Set<string>> {
-    const [master, perChannel] = await Promise.all([
-      col(PREFERENCES).where('push', '==', false).get(),
-      col(PREFERENCES).where(`channels.${channel}`, '==', false).get(),
-    ]);
-    return new Set([...master.docs, ...perChannel.docs].map((d) => d.id));
-  },
-
   async inbox(userId: string, opts: { limit: number; cursor?: string; unreadOnly?: boolean }) {
     let query = col(INBOX).where('recipientId', '==', userId);
     if (opts.unreadOnly) query = query.where('read', '==', false);

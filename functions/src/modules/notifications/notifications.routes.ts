@@ -1,10 +1,12 @@
 import type { ApiModule } from '../../platform/http/module';
 import { defineRoute } from '../../platform/http/route';
-import { DeletedSchema } from '../kyc/kyc.schemas';
+import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
+import { broadcastSchedulerFor } from './broadcast.tasks';
 import { notificationHub } from './hub.instance';
 import {
   BroadcastBodySchema,
-  BroadcastResultSchema,
+  BroadcastHeadersSchema,
+  BroadcastSchema,
   ConversationParamsSchema,
   FirebaseTokenSchema,
   InboxPageSchema,
@@ -22,7 +24,7 @@ import { createNotificationsService } from './notifications.service';
 export const notificationsModule: ApiModule = {
   name: 'notifications',
   routes({ config }) {
-    const notifications = createNotificationsService({ hub: notificationHub(config) });
+    const notifications = createNotificationsService({ hub: notificationHub(config), broadcasts: broadcastSchedulerFor(config) });
     const mute = (muted: boolean) =>
       defineRoute({
         method: muted ? 'put' : 'delete',
@@ -104,12 +106,26 @@ export const notificationsModule: ApiModule = {
         path: '/notifications/broadcast',
         tag: 'notifications',
         summary: 'Broadcast a message to every user of the chosen apps (admin.broadcast)',
-        description: 'Inbox SYSTEM items written in bulk, push in chunks of 500 (promo channel preferences apply).',
+        description:
+          'Answers 202 at once with the broadcast id; a background job (Cloud Tasks) delivers it in pages of 500 accounts, saving its place after each page, so an interrupted run resumes where it stopped and nobody gets it twice. One inbox SYSTEM item per account, even for an account on several of the apps; push in chunks of 500 where the promo channel preference allows. Follow the progress with GET /notifications/broadcast/{id}. Send an Idempotency-Key: a retried request returns the same broadcast.',
         auth: ['ADMIN'],
         permission: 'users.manage',
-        request: { body: BroadcastBodySchema },
-        response: { description: 'What was written and sent.', schema: BroadcastResultSchema },
-        handler: ({ body }) => notifications.broadcast(body),
+        errors: [422],
+        request: { body: BroadcastBodySchema, headers: BroadcastHeadersSchema },
+        response: { status: 202, description: 'Accepted: the broadcast and its progress so far.', schema: BroadcastSchema },
+        handler: ({ body, auth, headers }) => notifications.startBroadcast(auth!, body, headers['idempotency-key']),
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/notifications/broadcast/:id',
+        tag: 'notifications',
+        summary: 'Progress of a broadcast',
+        auth: ['ADMIN'],
+        permission: 'users.manage',
+        errors: [404],
+        request: { params: IdParamsSchema },
+        response: { description: 'The broadcast and its progress.', schema: BroadcastSchema },
+        handler: ({ params }) => notifications.broadcastProgress(params.id),
       }),
       defineRoute({
         method: 'post',

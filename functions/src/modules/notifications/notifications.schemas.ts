@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentIdSchema } from '../../platform/http/ids';
 import { INBOX_KINDS, PREFERENCE_CHANNELS, SURFACES } from './events';
 
 export const SurfaceSchema = z.enum(SURFACES).meta({ id: 'Surface' });
@@ -33,7 +34,7 @@ export const InboxItemSchema = z
 
 export const InboxQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().min(1).max(128).optional(),
+  cursor: DocumentIdSchema.optional(),
   unreadOnly: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });
 
@@ -43,7 +44,7 @@ export const InboxPageSchema = z
 
 export const MarkReadBodySchema = z
   .object({
-    ids: z.array(z.string().min(1).max(128)).max(500).optional(),
+    ids: z.array(DocumentIdSchema).max(500).optional(),
     all: z.literal(true).optional(),
     read: z.boolean().default(true),
   })
@@ -67,7 +68,7 @@ export const PreferencesPatchSchema = z
   .refine((b) => b.push !== undefined || b.channels !== undefined, { message: 'push or channels is required' })
   .meta({ id: 'NotificationPreferencesPatch' });
 
-export const ConversationParamsSchema = z.object({ conversationId: z.string().min(1).max(128) });
+export const ConversationParamsSchema = z.object({ conversationId: DocumentIdSchema });
 
 export const PushTokenBodySchema = z
   .object({
@@ -87,9 +88,29 @@ export const BroadcastBodySchema = z
     surfaces: z.array(SurfaceSchema).min(1).default(['CON', 'PAR', 'DRV']),
   })
   .meta({ id: 'BroadcastBody' });
-export const BroadcastResultSchema = z
-  .object({ broadcastId: z.string(), inboxItems: z.number().int(), pushesSent: z.number().int() })
-  .meta({ id: 'BroadcastResult' });
+export const BroadcastSchema = z
+  .object({
+    broadcastId: z.string(),
+    status: z.enum(['QUEUED', 'RUNNING', 'DONE']),
+    title: z.string(),
+    body: z.string(),
+    surfaces: z.array(SurfaceSchema),
+    pagesDone: z.number().int().describe('Pages of up to 500 accounts delivered so far'),
+    inboxItems: z.number().int().describe('Inbox items written so far (one per account, even one on several apps)'),
+    pushesSent: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Broadcast', description: 'A broadcast job and its progress.' });
+
+export const BroadcastHeadersSchema = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/, { message: 'must be 1 to 200 visible ASCII characters' })
+    .optional()
+    .describe('The same key (per administrator) returns the same broadcast and delivers nothing twice; another message under a used key is 422.'),
+});
 
 export const FirebaseTokenSchema = z
   .object({ token: z.string(), uid: z.string(), expiresInSec: z.number().int() })

@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../../platform/auth/access-token';
 import { NotFoundError } from '../../platform/errors/app-error';
 import { authAdmin } from '../../platform/firebase/firebase';
 import type { Surface } from './events';
 import type { Hub } from './hub';
+import { broadcastView, createBroadcast, getBroadcast } from './broadcast.job';
+import type { BroadcastScheduler } from './broadcast.tasks';
 import { withDefaults } from './notifications.model';
 import { notificationsRepo } from './notifications.repo';
 
@@ -17,7 +18,7 @@ function preferencesView(prefs: ReturnType<typeof withDefaults>) {
   return { push: prefs.push, channels: prefs.channels, mutedConversations: Object.keys(prefs.muted).sort() };
 }
 
-export function createNotificationsService(deps: { hub: Hub; now?: () => number }) {
+export function createNotificationsService(deps: { hub: Hub; broadcasts: BroadcastScheduler; now?: () => number }) {
   const now = deps.now ?? Date.now;
   const prefsOf = async (userId: string) => withDefaults(await notificationsRepo.preferences(userId));
   return {
@@ -64,14 +65,22 @@ export function createNotificationsService(deps: { hub: Hub; now?: () => number 
       return { deleted: true as const };
     },
 
-    // For Firestore listeners: the app signs in to Firebase with this token (uid = account id, roles as claims).
+    // For Firestore listeners: the app signs in to Firebase with this token (uid = account id, roles and the
+    // API session id as claims). firestore.rules admit a client only while that session lives.
     async firebaseToken(auth: AuthContext) {
-      const token = await authAdmin().createCustomToken(auth.userId, { roles: auth.roles });
+      const token = await authAdmin().createCustomToken(auth.userId, { roles: auth.roles, sid: auth.sessionId });
       return { token, uid: auth.userId, expiresInSec: 3600 };
     },
 
-    broadcast(body: { title: string; body: string; surfaces: Surface[] }) {
-      return deps.hub.broadcast({ broadcastId: randomUUID(), ...body });
+    // Recorded (once per Idempotency-Key), answered at once, delivered by the broadcast job.
+    async startBroadcast(auth: AuthContext, body: { title: string; body: string; surfaces: Surface[] }, idempotencyKey: string | undefined) {
+      const { broadcast } = await createBroadcast(auth.userId, body, idempotencyKey, now());
+      if (broadcast.status !== 'DONE') await deps.broadcasts.schedule(broadcast.id, broadcast.pages);
+      return broadcastView(broadcast);
+    },
+
+    async broadcastProgress(id: string) {
+      return broadcastView(await getBroadcast(id));
     },
   };
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { ApiModule } from '../../platform/http/module';
 import { defineRoute } from '../../platform/http/route';
 import { createMailer } from '../../platform/mail/mailer';
-import { ApplicationSchema, DeletedSchema } from '../kyc/kyc.schemas';
+import { DeletedSchema } from '../../platform/http/ids';
+import { ApplicationSchema } from '../kyc/kyc.schemas';
 import { applicationReviewRoutes } from '../kyc/review.routes';
 import { kycService } from '../kyc/kyc.routes';
 import {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentIdSchema } from '../../platform/http/ids';
 import { EmailSchema } from '../auth/auth.schemas';
 
 export const PartnerRegisterBodySchema = z
@@ -40,5 +41,5 @@ export const PartnerDecisionBodySchema = z
   .meta({ id: 'PartnerDecisionBody' });
 
 export const AddStaffBodySchema = z.object({ email: EmailSchema }).meta({ id: 'AddStaffBody' });
-export const PartnerIdParamsSchema = z.object({ partnerId: z.string().min(1).max(128) });
-export const StaffParamsSchema = PartnerIdParamsSchema.extend({ userId: z.string().min(1).max(128) });
+export const PartnerIdParamsSchema = z.object({ partnerId: DocumentIdSchema });
+export const StaffParamsSchema = PartnerIdParamsSchema.extend({ userId: DocumentIdSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
 import { AdminPermissionSchema, HatSchema, HATS, RoleSchema, ROLES } from '../../platform/auth/roles';
 import { EmailSchema, PhoneSchema } from '../auth/auth.schemas';
 import { UserProfileSchema } from './users.schemas';
@@ -15,7 +16,7 @@ export const UsersListQuerySchema = z.object({
   disabled: booleanQuery.optional().describe('true: locked accounts only; false: active only'),
   q: z.string().trim().min(2).max(50).optional().describe('Prefix of the email, its local part, a name word or the phone'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().min(1).max(128).optional().describe('nextCursor of the previous page'),
+  cursor: DocumentIdSchema.optional().describe('nextCursor of the previous page'),
 });
 
 export const UsersListSchema = z
@@ -49,7 +50,10 @@ export const UpdateUserBodySchema = z
   .object({
     fullName: z.string().trim().min(1).max(100).optional(),
     phone: PhoneSchema.nullable().optional().describe('null removes the phone'),
-    permissions: z.array(AdminPermissionSchema).optional().describe('ADMIN accounts: empty = every permission'),
+    permissions: z
+      .array(AdminPermissionSchema)
+      .optional()
+      .describe('ADMIN accounts: ["*"] = every permission, [] = none. An administrator grants only permissions it holds (403), and never widens its own.'),
     disabled: z.boolean().optional().describe('true locks sign-in and revokes every session; false unlocks'),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'at least one field is required' })
@@ -59,7 +63,7 @@ export const SetRolesBodySchema = z
   .object({ roles: z.array(RoleSchema).min(1).max(ROLES.length) })
   .meta({ id: 'AdminSetRolesBody', description: 'The complete role list (USER is always kept). Takes effect on the next request of every session.' });
 
-export const UserIdParamsSchema = z.object({ id: z.string().min(1).max(128) });
+export const UserIdParamsSchema = IdParamsSchema;
 
 export const LockResultSchema = z
   .object({ user: AdminUserSchema, sessionsRevoked: z.number().int() })

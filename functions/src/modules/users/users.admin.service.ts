@@ -1,12 +1,19 @@
 import { inTransaction } from '../../platform/firebase/firebase';
 import { HATS, ROLES, type Hat, type Role } from '../../platform/auth/roles';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { revokeUserSessions } from '../auth/session.service';
+import type { AuthContext } from '../../platform/auth/access-token';
+import { coversPermissions } from '../../platform/auth/roles';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
+import { revokeUserSessions, setFirebaseUserDisabled } from '../auth/session.service';
 import { driverRepo } from '../driver/driver.repo';
 import { DEFAULT_CAPABILITIES } from '../driver/driver.model';
 import { applicationsRepo } from '../kyc/applications.repo';
 import { hatsFor, newUserRecord, normalizeRoles, toProfile, type UserRecord } from './users.model';
-import { usersAdminRepo, usersRepo, type UserListFilter } from './users.repo';
+import { changedFields, usersAdminRepo, usersRepo, type UserListFilter } from './users.repo';
+
+// Only an administrator holding every permission makes another administrator.
+function assertGrantsAdmin(actor: AuthContext): void {
+  if (!coversPermissions(actor.permissions, ['*'])) throw new ForbiddenError('Only an administrator with every permission can grant ADMIN');
+}
 
 const DEFAULT_ROLES: Record<Hat, Role[]> = {
   CON: ['USER'],
@@ -41,13 +48,19 @@ export function createUsersAdminService(now: () => number = Date.now) {
       const after = { ...next, updatedAt: now() };
       writes?.(tx);
       if (becomesDriver) driverRepo.txCreateProfile(tx, id, DEFAULT_CAPABILITIES, now());
-      usersRepo.txSave(tx, after);
+      // Only what changed is written.
+      usersRepo.txPatch(tx, user, changedFields(user, after));
       return { before: user, after };
     });
   }
 
+  // A lock signs every session out (API and Firebase listeners) and disables the Firebase user; an unlock
+  // enables it again (sessions stay revoked: the user signs in anew).
   async function signOutIfLocked(before: UserRecord, after: UserRecord): Promise<number> {
-    return after.disabled && !before.disabled ? revokeUserSessions(after.id, 'locked_by_admin', now()) : 0;
+    if (before.disabled && !after.disabled) await setFirebaseUserDisabled(after.id, false);
+    if (!after.disabled || before.disabled) return 0;
+    await setFirebaseUserDisabled(after.id, true);
+    return revokeUserSessions(after.id, 'locked_by_admin', now());
   }
 
   return {
@@ -80,8 +93,9 @@ export function createUsersAdminService(now: () => number = Date.now) {
       return adminView(user);
     },
 
-    async create(body: { hat: Hat; email?: string; phone?: string; fullName?: string; roles?: Role[] }) {
+    async create(actor: AuthContext, body: { hat: Hat; email?: string; phone?: string; fullName?: string; roles?: Role[] }) {
       const roles = normalizeRoles(body.roles ?? DEFAULT_ROLES[body.hat]);
+      if (roles.includes('ADMIN')) assertGrantsAdmin(actor);
       if (!hatsFor(roles)[body.hat]) throw new BadRequestError(`The roles ${roles.join(', ')} do not unlock the ${body.hat} hat`);
       const email = body.email?.toLowerCase() ?? null;
       const t = now();
@@ -106,7 +120,11 @@ export function createUsersAdminService(now: () => number = Date.now) {
       return adminView(user);
     },
 
-    async update(id: string, patch: { fullName?: string; phone?: string | null; permissions?: UserRecord['permissions']; disabled?: boolean }) {
+    async update(actor: AuthContext, id: string, patch: { fullName?: string; phone?: string | null; permissions?: UserRecord['permissions']; disabled?: boolean }) {
+      // An administrator grants only permissions it holds: it can narrow itself, never widen itself (or a proxy).
+      if (patch.permissions !== undefined && !coversPermissions(actor.permissions, patch.permissions)) {
+        throw new ForbiddenError('You can grant only permissions you hold yourself');
+      }
       const { before, after } = await change(id, async (user, tx) => {
         const next = { ...user };
         let writes: Change['writes'];
@@ -135,8 +153,15 @@ export function createUsersAdminService(now: () => number = Date.now) {
       return adminView(after);
     },
 
-    async setRoles(id: string, roles: Role[]) {
-      const { after } = await change(id, (user) => ({ next: { ...user, roles: normalizeRoles(roles) } }));
+    async setRoles(actor: AuthContext, id: string, roles: Role[]) {
+      const { after } = await change(id, (user) => {
+        const next = { ...user, roles: normalizeRoles(roles) };
+        if (next.roles.includes('ADMIN') && !user.roles.includes('ADMIN')) {
+          assertGrantsAdmin(actor);
+          next.permissions = ['*'];
+        }
+        return { next };
+      });
       return adminView(after);
     },
 

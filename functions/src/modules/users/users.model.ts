@@ -1,4 +1,5 @@
-import type { AdminPermission, Hat, Role } from '../../platform/auth/roles';
+import type { Hat, PermissionGrant, Role } from '../../platform/auth/roles';
+import { prefixesOf } from '../../platform/text';
 import { HATS, ROLES } from '../../platform/auth/roles';
 import { hatUnlocked } from '../../platform/auth/guard';
 
@@ -18,10 +19,13 @@ export interface UserRecord {
   roles: Role[];
   /** Stored copy of unlockedHats(roles), for queries; written by usersRepo. */
   hats?: Hat[];
-  permissions?: AdminPermission[];
+  /** ADMIN accounts: see holdsPermission (`['*']` all, `[]` none, absent all). */
+  permissions?: PermissionGrant[];
   status: AccountStatus;
   disabled: boolean;
   disabledAt?: number | null;
+  /** Sessions created before this moment (epoch ms) are dead: set by a password reset with the new hash. */
+  sessionsValidAfter?: number;
   twoFactor: { enabled: boolean; method: 'EMAIL' | null; enabledAt: number | null };
   providers: AuthProvider[];
   createdAt: number;
@@ -49,7 +53,7 @@ export function toProfile(user: UserRecord) {
     phoneVerified: user.phoneVerified,
     roles: user.roles,
     hats: unlockedHats(user.roles),
-    permissions: user.permissions ?? [],
+    permissions: user.permissions ?? ['*'],
     status: user.status,
     disabled: user.disabled,
     twoFactorEnabled: user.twoFactor.enabled,
@@ -82,7 +86,8 @@ export function newUserRecord(fields: {
     passwordHash: fields.passwordHash,
     // Registration always yields USER; other roles come from approved applications or an administrator.
     roles: fields.roles ?? ['USER'],
-    permissions: [],
+    // A new ADMIN holds every permission until narrowed; an administrator grants only what it holds.
+    permissions: (fields.roles ?? []).includes('ADMIN') ? ['*'] : [],
     status: fields.status ?? (fields.emailVerified ? 'ACTIVE' : 'PENDING'),
     disabled: false,
     disabledAt: null,
@@ -103,9 +108,9 @@ export function normalizeRoles(roles: readonly Role[]): Role[] {
 // (email, each name word, phone digits), lower-case, 2 to 20 characters.
 export function queryFields(user: Pick<UserRecord, 'roles' | 'email' | 'name' | 'phone'>) {
   const prefixes = new Set<string>();
+  // By code points: a prefix cut inside a surrogate pair (an emoji) is not valid UTF-8.
   const addPrefixes = (word: string) => {
-    const w = word.toLowerCase();
-    for (let n = 2; n <= Math.min(20, w.length); n += 1) prefixes.add(w.slice(0, n));
+    for (const prefix of prefixesOf(word.toLowerCase(), 20)) prefixes.add(prefix);
   };
   if (user.email) {
     addPrefixes(user.email);

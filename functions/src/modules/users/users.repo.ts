@@ -1,6 +1,21 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
+import { truncateText } from '../../platform/text';
+import { db, inTransaction } from '../../platform/firebase/firebase';
 import { queryFields, type UserRecord } from './users.model';
+
+export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
+// The account fields the stored query fields (hats, search prefixes) derive from.
+const QUERY_SOURCES = ['roles', 'name', 'email', 'phone'] as const;
+
+/** The fields of `after` that differ from `before` (both read in the same transaction). */
+export function changedFields(before: UserRecord, after: UserRecord): UserPatch {
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(after) as Array<keyof UserRecord>) {
+    if (key === 'id' || key === 'createdAt') continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) patch[key] = after[key] ?? null;
+  }
+  return patch as UserPatch;
+}
 
 // Firestore layout of accounts: `users/{id}` plus unique indexes `user_emails/{email}` and `user_phones/{e164}`.
 export const USERS = 'users';
@@ -69,19 +84,24 @@ export const usersRepo = {
     tx.create(users().doc(id), { ...data, ...queryFields(user) });
   },
 
-  // Writes the whole account with its query fields: use it whenever roles, name, email or phone change.
-  txSave(tx: Transaction, user: UserRecord): void {
-    const { id, ...data } = user;
-    tx.set(users().doc(id), { ...data, ...queryFields(user) });
+  // Writes only the fields a change names (never a whole account read earlier: a stale copy would undo
+  // a lock, a role change or a password reset made meanwhile). `current` is the account as read in the
+  // same transaction; the stored query fields follow when roles, name, email or phone change.
+  txPatch(tx: Transaction, current: UserRecord, patch: UserPatch): void {
+    const fields: Record<string, unknown> = { ...patch };
+    if (QUERY_SOURCES.some((key) => key in patch)) Object.assign(fields, queryFields({ ...current, ...patch }));
+    tx.update(users().doc(current.id), fields);
   },
 
-  async save(user: UserRecord): Promise<void> {
-    const { id, ...data } = user;
-    await users().doc(id).set({ ...data, ...queryFields(user) });
-  },
-
-  txUpdate(tx: Transaction, id: string, patch: Partial<Omit<UserRecord, 'id'>>): void {
-    tx.update(users().doc(id), patch);
+  /** Reads the account and writes `change(current)` in one transaction; undefined when there is no account. */
+  async patch(id: string, change: (current: UserRecord) => UserPatch): Promise<UserRecord | undefined> {
+    return inTransaction(async (tx) => {
+      const current = await this.txGet(tx, id);
+      if (!current) return undefined;
+      const patch = change(current);
+      this.txPatch(tx, current, patch);
+      return { ...current, ...patch };
+    });
   },
 
   txClaimPhone(tx: Transaction, phone: string, userId: string, previousPhone: string | null, now: number): void {
@@ -93,7 +113,8 @@ export const usersRepo = {
     tx.delete(phoneIndex(phone));
   },
 
-  async update(id: string, patch: Partial<Omit<UserRecord, 'id'>>): Promise<void> {
+  /** Fields that no query field derives from (status, flags, hashes); see txPatch for the others. */
+  async update(id: string, patch: Omit<UserPatch, (typeof QUERY_SOURCES)[number]>): Promise<void> {
     await users().doc(id).update(patch);
   },
 };
@@ -114,7 +135,7 @@ export const usersAdminRepo = {
     let query: FirebaseFirestore.Query = users();
     const inMemory: Array<(u: UserRecord) => boolean> = [];
     if (filter.search) {
-      query = query.where('searchPrefixes', 'array-contains', filter.search.toLowerCase().slice(0, 20));
+      query = query.where('searchPrefixes', 'array-contains', truncateText(filter.search.toLowerCase(), 20));
       if (filter.role) inMemory.push((u) => u.roles.includes(filter.role as never));
       if (filter.hat) inMemory.push((u) => (u.hats ?? []).includes(filter.hat as never));
     } else if (filter.role) {
@@ -149,29 +170,10 @@ export const usersAdminRepo = {
   },
 };
 
-// Account ids that hold a hat and can sign in (broadcasts), ordered by id, in groups of `groupSize` as
-// they stream in: the caller can write the first group while the rest is still being read. Queries run
-// in pages of `pageSize` (startAfter), so a huge audience never rides on one long-lived stream.
-export async function* userIdsWithHat(hat: string, opts: { pageSize?: number; groupSize?: number } = {}): AsyncGenerator<string[]> {
-  const pageSize = opts.pageSize ?? 5000;
-  const groupSize = opts.groupSize ?? 500;
-  let last: string | undefined;
-  for (;;) {
-    // select(): document names only, not whole accounts.
-    let query = users().where('hats', 'array-contains', hat).where('disabled', '==', false).orderBy('__name__').select().limit(pageSize);
-    if (last) query = query.startAfter(last);
-    let group: string[] = [];
-    let read = 0;
-    for await (const doc of query.stream() as AsyncIterable<FirebaseFirestore.QueryDocumentSnapshot>) {
-      read += 1;
-      last = doc.id;
-      group.push(doc.id);
-      if (group.length === groupSize) {
-        yield group;
-        group = [];
-      }
-    }
-    if (group.length > 0) yield group;
-    if (read < pageSize) return;
-  }
+// One page of the accounts that hold a hat and can sign in (broadcasts), ordered by id, after `afterId`:
+// ids and hats only (select), not whole accounts.
+export async function accountsWithHatPage(hat: string, afterId: string | null, limit: number): Promise<Array<{ id: string; hats: string[] }>> {
+  let query = users().where('hats', 'array-contains', hat).where('disabled', '==', false).orderBy('__name__').select('hats').limit(limit);
+  if (afterId) query = query.startAfter(afterId);
+  return (await query.get()).docs.map((d) => ({ id: d.id, hats: (d.get('hats') as string[] | undefined) ?? [] }));
 }

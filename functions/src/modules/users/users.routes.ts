@@ -79,7 +79,7 @@ export const usersModule: ApiModule = {
         errors: [409],
         request: { body: CreateUserBodySchema },
         response: { status: 201, description: 'The account.', schema: AdminUserSchema },
-        handler: ({ body }) => admin.create(body),
+        handler: ({ body, auth }) => admin.create(auth!, body),
       }),
       defineRoute({
         ...adminRoute,
@@ -100,7 +100,7 @@ export const usersModule: ApiModule = {
         errors: [404, 409],
         request: { params: UserIdParamsSchema, body: UpdateUserBodySchema },
         response: { description: 'The account.', schema: AdminUserSchema },
-        handler: ({ params, body }) => admin.update(params.id, body),
+        handler: ({ params, body, auth }) => admin.update(auth!, params.id, body),
       }),
       defineRoute({
         ...adminRoute,
@@ -111,7 +111,7 @@ export const usersModule: ApiModule = {
         errors: [404, 409],
         request: { params: UserIdParamsSchema, body: SetRolesBodySchema },
         response: { description: 'The account.', schema: AdminUserSchema },
-        handler: ({ params, body }) => admin.setRoles(params.id, body.roles),
+        handler: ({ params, body, auth }) => admin.setRoles(auth!, params.id, body.roles),
       }),
       defineRoute({
         ...adminRoute,

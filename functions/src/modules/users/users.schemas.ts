@@ -11,7 +11,7 @@ export const UserProfileSchema = z
     phoneVerified: z.boolean(),
     roles: z.array(RoleSchema),
     hats: z.array(HatSchema).describe('Unlocked hats (see GET /users/me/hats)'),
-    permissions: z.array(AdminPermissionSchema).describe('Administrator permission list; empty = all (ADMIN only)'),
+    permissions: z.array(AdminPermissionSchema).describe('Administrator permissions (ADMIN only): ["*"] = all, [] = none'),
     status: z.enum(['PENDING', 'ACTIVE']).describe('PENDING until the REGISTER email OTP is verified'),
     disabled: z.boolean().describe('Locked by an administrator: no sign-in, sessions revoked'),
     twoFactorEnabled: z.boolean(),

@@ -3,9 +3,13 @@ import { NotFoundError } from '../../platform/errors/app-error';
 import { hatsFor, toProfile } from './users.model';
 import { usersRepo } from './users.repo';
 
-export function createUsersService(now: () => number = Date.now) {
+export type UsersServiceRepo = Pick<typeof usersRepo, 'get' | 'patch'>;
+
+export function createUsersService(deps: { now?: () => number; repo?: UsersServiceRepo } = {}) {
+  const now = deps.now ?? Date.now;
+  const repo = deps.repo ?? usersRepo;
   const load = async (userId: string) => {
-    const user = await usersRepo.get(userId);
+    const user = await repo.get(userId);
     if (!user) throw new NotFoundError('Account not found');
     return user;
   };
@@ -13,10 +17,11 @@ export function createUsersService(now: () => number = Date.now) {
     async profile(userId: string) {
       return toProfile(await load(userId));
     },
+    // Only the name (and its search prefixes) is written: a lock, role change or password reset that
+    // lands while this request runs is never undone by it.
     async updateProfile(userId: string, patch: { name: string }) {
-      const user = await load(userId);
-      const updated = { ...user, name: patch.name, updatedAt: now() };
-      await usersRepo.save(updated);
+      const updated = await repo.patch(userId, () => ({ name: patch.name, updatedAt: now() }));
+      if (!updated) throw new NotFoundError('Account not found');
       return toProfile(updated);
     },
     async hats(userId: string) {

@@ -8,7 +8,7 @@ export interface AuthContext {
   roles: Role[];
   sessionId: string;
   tokenId: string;
-  /** Administrator permission list from the account; empty means every permission. */
+  /** Administrator permission list from the account (see holdsPermission); undefined: every permission. */
   permissions?: string[];
 }
 

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../errors/app-error';
 import type { AccessTokenVerifier, AuthContext } from './access-token';
-import type { AdminPermission, Hat, Role } from './roles';
+import { holdsPermission, type AdminPermission, type Hat, type Role } from './roles';
 
 export function bearerToken(req: Request): string | undefined {
   const header = req.get('authorization');
@@ -34,10 +34,9 @@ export function requireAuth(verify: AccessTokenVerifier, roles: readonly Role[] 
   };
 }
 
-// Admin routes may name a permission: an ADMIN with an explicit permission list must hold it.
+// Admin routes may name a permission the ADMIN must hold (see holdsPermission: [] holds none).
 export function assertPermission(auth: AuthContext, permission: AdminPermission): void {
-  const granted = auth.permissions ?? [];
-  if (granted.length > 0 && !granted.includes(permission)) throw new ForbiddenError(`Requires the admin permission ${permission}`);
+  if (!holdsPermission(auth.permissions, permission)) throw new ForbiddenError(`Requires the admin permission ${permission}`);
 }
 
 // Hats follow roles (see users.model hatsFor); kept here so the platform has no module dependency.

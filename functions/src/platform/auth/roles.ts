@@ -9,7 +9,23 @@ export const HATS = ['CON', 'PAR', 'DRV', 'ADM'] as const;
 export type Hat = (typeof HATS)[number];
 export const HatSchema = z.enum(HATS).meta({ id: 'Hat', description: 'Client surface a user may open.' });
 
-// Fine-grained grants for administrators. An ADMIN without a list holds all of them; a list restricts.
+// Fine-grained grants for administrators. A list holds exactly what it names: `[]` holds none, `['*']`
+// holds all. An account with no list at all (created before lists existed) holds all.
 export const ADMIN_PERMISSIONS = ['users.manage', 'applications.review', 'kyc.read'] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
-export const AdminPermissionSchema = z.enum(ADMIN_PERMISSIONS).meta({ id: 'AdminPermission' });
+export const ALL_PERMISSIONS = '*';
+export type PermissionGrant = AdminPermission | typeof ALL_PERMISSIONS;
+export const AdminPermissionSchema = z
+  .enum([...ADMIN_PERMISSIONS, ALL_PERMISSIONS])
+  .meta({ id: 'AdminPermission', description: '"*" grants every permission; an empty list grants none.' });
+
+export function holdsPermission(granted: readonly string[] | undefined, permission: AdminPermission): boolean {
+  return granted === undefined || granted.includes(ALL_PERMISSIONS) || granted.includes(permission);
+}
+
+/** Whether `granted` covers every permission of `wanted` (an admin grants only what it holds). */
+export function coversPermissions(granted: readonly string[] | undefined, wanted: readonly string[] | undefined): boolean {
+  if (granted === undefined || granted.includes(ALL_PERMISSIONS)) return true;
+  if (wanted === undefined || wanted.includes(ALL_PERMISSIONS)) return false;
+  return wanted.every((p) => granted.includes(p));
+}

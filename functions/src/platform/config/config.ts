@@ -11,9 +11,21 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+// A deployed instance (Cloud Functions sets K_SERVICE / FUNCTION_TARGET) that is not the emulator.
+// It is production whatever NODE_ENV says: a development value shipped in a deployed .env must not
+// turn the production rules off.
+export function runsOnGoogleCloud(env: Env): boolean {
+  const deployed = (env.K_SERVICE ?? '').trim() !== '' || (env.FUNCTION_TARGET ?? '').trim() !== '';
+  return deployed && (env.FUNCTIONS_EMULATOR ?? '').trim() !== 'true';
+}
+
+export function productionRequested(env: Env): boolean {
+  return (env.NODE_ENV ?? '').trim() === 'production' || runsOnGoogleCloud(env);
+}
+
 // The spec's production rules, checked on the raw values so that every violation is reported at once.
 export function productionViolations(env: Env): string[] {
-  if ((env.NODE_ENV ?? '').trim() !== 'production') return [];
+  if (!productionRequested(env)) return [];
   const problems: string[] = [];
   if ((env.OTP_DEV_CODE ?? '').trim() !== '') problems.push('OTP_DEV_CODE must not be set in production');
   for (const key of ['JWT_SECRET', 'JWT_REFRESH_SECRET'] as const) {
@@ -29,12 +41,16 @@ export function productionViolations(env: Env): string[] {
     problems.push('SMS_PROVIDER must not be "console" in production (use http, twilio or esms)');
   if (parseBooleanWord(env.PAYMENTS_MOCK) ?? true) problems.push('PAYMENTS_MOCK must be false in production');
   if ((env.SMTP_HOST ?? '').trim() === '') problems.push('SMTP_HOST must be set in production (email OTP)');
+  // `true` trusts every X-Forwarded-For entry: a client could choose its own IP (rate limits, sessions).
+  if (parseBooleanWord(env.TRUST_PROXY) === true && !/^\d+$/.test((env.TRUST_PROXY ?? '').trim()))
+    problems.push('TRUST_PROXY must not be "true" in production (use a hop count such as 1, or subnets)');
   return problems;
 }
 
 export function parseConfig(env: Env): AppConfig {
   const problems: string[] = [];
-  const parsed = configSchema.safeParse(env);
+  // On a deployed instance the parsed NODE_ENV is production, so every switch that keys on it agrees.
+  const parsed = configSchema.safeParse(runsOnGoogleCloud(env) ? { ...env, NODE_ENV: 'production' } : env);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || 'env'} ${issue.message}`);
   }
@@ -64,6 +80,7 @@ export function getConfig(): Readonly<AppConfig> {
   return current;
 }
 
+// True on deployed instances too (parseConfig sets NODE_ENV to production there).
 export function isProduction(config: Readonly<AppConfig>): boolean {
   return config.NODE_ENV === 'production';
 }

@@ -4,7 +4,8 @@ import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
 import { assertHat, assertPermission, requireAuth } from '../auth/guard';
 import type { AdminPermission, Hat, Role } from '../auth/roles';
 import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
-import { UnsupportedMediaTypeError } from '../errors/app-error';
+import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
+import { isWellFormedText } from '../text';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
 import type { ApiTag } from '../openapi/tags';
@@ -18,6 +19,8 @@ export interface HandlerContext<TBody, TQuery, TParams> {
   body: TBody;
   query: TQuery;
   params: TParams;
+  /** The validated `request.headers` (unknown headers dropped); `{}` when the route declares none. */
+  headers: Record<string, string | undefined>;
   auth: AuthContext | undefined;
   req: Request;
   res: Response;
@@ -39,6 +42,8 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
     body?: z.ZodType<TBody>;
     query?: z.ZodType<TQuery>;
     params?: z.ZodType<TParams>;
+    /** Request headers the operation reads (lower-case names), e.g. `idempotency-key`; 400 when invalid. */
+    headers?: z.ZodObject;
   };
   /** `binary`: the handler writes the bytes itself (e.g. a file download); documented with those content types. */
   response: { status?: number; description: string; schema: z.ZodType<TResult>; binary?: readonly string[] };
@@ -66,21 +71,39 @@ export function defineRoute<TBody, TQuery, TParams, TResult>(
   return route as AnyRoute;
 }
 
-type Location = 'body' | 'query' | 'params';
+type Location = 'body' | 'query' | 'params' | 'headers';
+
+// The first string (value or key) with half a surrogate pair, by its path: it has no UTF-8 form, so
+// Firestore would refuse it deep inside a service (a 500). Refused at the edge instead.
+function malformedTextAt(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return isWellFormedText(value) ? undefined : path;
+  if (value === null || typeof value !== 'object' || depth > 32) return undefined;
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    const at = `${path}.${key}`;
+    if (!isWellFormedText(key)) return at;
+    const found = malformedTextAt(inner, at, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
 
 // Validates every part of the request and reports all failures together.
-function parseRequest(route: AnyRoute, req: Request): Record<Location, unknown> {
-  const input: Record<Location, unknown> = { body: undefined, query: undefined, params: undefined };
+function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, 'headers'>, unknown> & { headers: Record<string, string | undefined> } {
+  const malformed = malformedTextAt(req.body, 'body') ?? malformedTextAt(req.query, 'query');
+  if (malformed) throw new ValidationError(`Validation failed: ${malformed}: text is not valid Unicode (a lone surrogate)`, [{ field: malformed, message: 'text is not valid Unicode (a lone surrogate)', code: 'invalid_text' }]);
+  const input: Record<Location, unknown> = { body: undefined, query: undefined, params: undefined, headers: {} };
   const failures: Array<{ error: z.ZodError; location: Location }> = [];
-  for (const location of ['params', 'query', 'body'] as const) {
+  for (const location of ['params', 'headers', 'query', 'body'] as const) {
     const schema = route.request?.[location];
     if (!schema) continue;
     const parsed = schema.safeParse(req[location]);
     if (parsed.success) input[location] = parsed.data;
     else failures.push({ error: parsed.error, location });
   }
+  // A path id that cannot exist names nothing: 404, as for an id that is merely unknown.
+  if (failures.some((f) => f.location === 'params')) throw new NotFoundError(`Cannot ${req.method} ${req.originalUrl.split('?')[0]}: no such resource`);
   if (failures.length > 0) throw validationErrorFromZod(failures);
-  return input;
+  return { ...input, headers: input.headers as Record<string, string | undefined> };
 }
 
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.

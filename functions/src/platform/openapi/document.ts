@@ -6,13 +6,15 @@ import { API_TAGS } from './tags';
 export const API_PREFIX = '/api/v1';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid input: malformed JSON or a field that fails validation (each field is named in `details`).',
+  400:
+    'Invalid input: a field that fails validation (each field is named in `details`), or malformed JSON. On Cloud Functions (and its emulator) malformed JSON is refused by the platform before the API runs: that 400 has an HTML (non-JSON) body, so clients must not assume JSON on every 400.',
   401: 'Missing, invalid, expired or revoked bearer token.',
-  403: 'The caller lacks a required role.',
-  404: 'Not found, or hidden by configuration.',
+  403: 'The caller lacks a required role or admin permission.',
+  404: 'Not found, hidden by configuration, or a path id that cannot exist.',
   409: 'Conflicts with the current state.',
   413: 'Request body too large.',
   415: 'Unsupported Content-Type.',
+  422: 'The Idempotency-Key was already used with another request body.',
   429: 'Rate limited; see Retry-After.',
   500: 'Unexpected server error (no internals are exposed).',
   503: 'A dependency is unavailable.',
@@ -20,7 +22,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 function errorStatuses(route: AnyRoute): number[] {
   const statuses = new Set<number>(route.errors ?? []);
-  if (route.request?.body || route.request?.query || route.request?.params) statuses.add(400);
+  if (route.request?.body || route.request?.query || route.request?.params || route.request?.headers) statuses.add(400);
+  if (route.request?.params) statuses.add(404);
   if (route.request?.body) statuses.add(413).add(415);
   if (route.rateLimit) statuses.add(429);
   if (route.multipart) statuses.add(400).add(413).add(415);
@@ -81,6 +84,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       request: {
         ...(route.request?.params ? { params: route.request.params as never } : {}),
         ...(route.request?.query ? { query: route.request.query as never } : {}),
+        ...(route.request?.headers ? { headers: route.request.headers as never } : {}),
         ...(route.request?.body
           ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } }
           : {}),
@@ -98,7 +102,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       version,
       description:
         'JSON REST API of the lifestyle super-app (consumer CON, partner PAR, driver DRV and admin ADM apps). ' +
-        'Every error has the `Error` shape. Realtime events are Firestore documents the apps listen to.',
+        'Every error the API itself answers has the `Error` shape; one exception: on Cloud Functions, malformed JSON is answered 400 by the platform before the API runs, with an HTML body (handle a non-JSON 400). ' +
+        'Realtime events are Firestore documents the apps listen to.',
     },
     servers: [{ url: API_PREFIX, description: 'This deployment' }],
     tags: Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),

@@ -1,0 +1,22 @@
+import type { Hub } from '../notifications/hub';
+import { calleeNotice, type CallRecord } from './calls.model';
+
+// A call that just became MISSED (no answer, or settled late) or was created DECLINED because the
+// callee was busy: the callee gets the missed-call notice.
+export function missedCallOf(before: CallRecord | undefined, after: CallRecord | undefined): CallRecord | undefined {
+  if (!after || before?.status === after.status) return undefined;
+  const missed = after.status === 'MISSED' || (after.status === 'DECLINED' && after.endReason === 'busy');
+  return missed ? after : undefined;
+}
+
+/**
+ * Trigger on `calls/{callId}` writes. Delivered at least once: the hub's notification id is derived
+ * from the event, the call and the callee, so a repeated delivery creates nothing and pushes nothing.
+ * A failing hub throws, and the trigger (retry: true) is delivered again.
+ */
+export async function onCallWritten(change: { before?: CallRecord; after?: CallRecord }, hub: Pick<Hub, 'dispatch'>): Promise<'notified' | 'duplicate' | 'ignored'> {
+  const call = missedCallOf(change.before, change.after);
+  if (!call) return 'ignored';
+  const [report] = await hub.dispatch(calleeNotice(call, 'call.missed'));
+  return report?.duplicate ? 'duplicate' : 'notified';
+}
