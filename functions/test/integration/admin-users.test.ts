@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { adminTokens, emailOtpLogin, registerVerified, type Tokens } from '../helpers/accounts';
 import { call, PASSWORD, uniqueEmail } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
+import { FIXTURES, uploadPaper } from '../helpers/papers';
 
 beforeAll(requireEmulators);
 
@@ -154,6 +155,81 @@ describe('administration of accounts', () => {
     expect((await call('PATCH', '/users/admin/nobody', { token: admin.accessToken, body: { fullName: 'x' } })).status).toBe(404);
     await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
   });
+});
+
+describe('admin permissions as documented', () => {
+  // A fresh administrator narrowed to `permissions` by the full admin.
+  async function limitedAdmin(permissions: string[]) {
+    const helper = await registerVerified();
+    await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
+    const set = await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { permissions } });
+    expect(set.body.permissions).toEqual(permissions);
+    return helper;
+  }
+
+  it('a new ADMIN holds every permission ("*"); an empty list holds none', async () => {
+    const helper = await registerVerified();
+    const promoted = await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
+    expect(promoted.body.permissions).toEqual(['*']);
+    expect((await call('GET', '/users/admin', { token: helper.accessToken })).status).toBe(200);
+    await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { permissions: [] } });
+    expect((await call('GET', '/users/admin', { token: helper.accessToken })).status).toBe(403);
+    expect((await call('GET', '/driver/admin/applications', { token: helper.accessToken })).status).toBe(403);
+    await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+  });
+
+  it('a users.manage admin that empties its own list loses the permission instead of gaining all', async () => {
+    const manager = await limitedAdmin(['users.manage']);
+    expect((await call('PATCH', `/users/admin/${manager.user.id}`, { token: manager.accessToken, body: { permissions: [] } })).status).toBe(200);
+    expect((await call('GET', '/users/admin', { token: manager.accessToken })).status).toBe(403);
+    await call('PATCH', `/users/admin/${manager.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+  });
+
+  it('no admin widens its own permissions, grants what it lacks, or makes an administrator', async () => {
+    const manager = await limitedAdmin(['users.manage']);
+    const other = await limitedAdmin(['users.manage']);
+    const patch = (id: string, permissions: string[]) => call('PATCH', `/users/admin/${id}`, { token: manager.accessToken, body: { permissions } });
+    expect((await patch(manager.user.id, ['users.manage', 'kyc.read'])).status).toBe(403);
+    expect((await patch(manager.user.id, ['*'])).status).toBe(403);
+    expect((await patch(other.user.id, ['kyc.read'])).status).toBe(403);
+    expect((await call('PATCH', `/users/admin/${user.user.id}/roles`, { token: manager.accessToken, body: { roles: ['USER', 'ADMIN'] } })).status).toBe(403);
+    expect((await call('POST', '/users/admin', { token: manager.accessToken, body: { hat: 'ADM', email: uniqueEmail('proxy') } })).status).toBe(403);
+    expect((await call('GET', `/users/admin/${manager.user.id}`, { token: admin.accessToken })).body.permissions).toEqual(['users.manage']);
+    // Narrowing is allowed, to itself and to others.
+    expect((await patch(other.user.id, [])).status).toBe(200);
+    for (const a of [manager, other]) await call('PATCH', `/users/admin/${a.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+  });
+
+  it('kyc.read is checked: a reviewer without it cannot download papers, one with it can', async () => {
+    const applicant = await registerVerified();
+    const applied = await call('POST', '/partners/register', { token: applicant.accessToken, body: { businessName: 'Pho 24', businessType: 'FNB' } });
+    expect(applied.status).toBe(201);
+    const uploaded = await uploadPaper(applicant.accessToken, { applicationId: applied.body.id, kind: 'IDENTITY', file: { data: FIXTURES.jpeg, type: 'image/jpeg' } });
+    expect(uploaded.status).toBe(201);
+    const reviewer = await limitedAdmin(['applications.review']);
+    const reader = await limitedAdmin(['applications.review', 'kyc.read']);
+    const file = (token: string) => call('GET', `/kyc/papers/${uploaded.body.id}/file`, { token });
+    expect((await file(reviewer.accessToken)).status).toBe(403);
+    expect((await file(reader.accessToken)).status).toBe(200);
+    expect((await file(applicant.accessToken)).status).toBe(200);
+    expect((await file(admin.accessToken)).status).toBe(200);
+    for (const a of [reviewer, reader]) await call('PATCH', `/users/admin/${a.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+  });
+});
+
+describe('a lock is never undone by a racing profile update', () => {
+  it('50 parallel PATCH /users/me racing DELETE /users/admin/:id: the account stays locked', async () => {
+    const target = await registerVerified();
+    const patches = Array.from({ length: 50 }, (_, i) => call('PATCH', '/users/me', { token: target.accessToken, body: { name: `Name ${i}` } }));
+    const lock = call('DELETE', `/users/admin/${target.user.id}`, { token: admin.accessToken });
+    const results = await Promise.all([...patches, lock]);
+    expect(results.at(-1)!.status).toBe(200);
+    expect(results.slice(0, 50).every((r) => r.status === 200 || r.status === 401)).toBe(true);
+    const after = await call('GET', `/users/admin/${target.user.id}`, { token: admin.accessToken });
+    expect(after.body.disabled).toBe(true);
+    expect(after.body.roles).toEqual(['USER']);
+    expect((await call('POST', '/auth/login/password', { body: { email: target.email, password: PASSWORD } })).status).toBe(403);
+  }, 120_000);
 });
 
 describe('the last ADMIN', () => {

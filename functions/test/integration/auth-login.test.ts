@@ -81,6 +81,19 @@ describe('email two-factor', () => {
 });
 
 describe('account lock after repeated failures', () => {
+  it('wrong passwords on 2FA enable/disable count toward the account lock (a stolen token cannot guess freely)', async () => {
+    const account = await registerVerified();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const path = i % 2 === 0 ? '/auth/2fa/email/enable' : '/auth/2fa/email/disable';
+      statuses.push((await call('POST', path, { token: account.accessToken, body: { password: `wrong ${i}` } })).status);
+    }
+    expect(statuses.slice(0, 9)).toEqual(Array(9).fill(403));
+    expect(statuses[9]).toBe(429);
+    expect((await call('POST', '/auth/2fa/email/enable', { token: account.accessToken, body: { password: PASSWORD } })).status).toBe(429);
+    expect((await login({ email: account.email, password: PASSWORD })).status).toBe(429);
+  });
+
   it('locks sign-in after 10 failures from many IPs, refuses even the right password, and password reset still works and lifts it', async () => {
     const account = await registerVerified();
     const statuses: number[] = [];

@@ -1,5 +1,6 @@
 import { collection, doc, getDoc, onSnapshot, query, setLogLevel, where } from 'firebase/firestore';
 import { createCallsService } from '../../src/modules/chat/calls.service';
+import { onCallWritten } from '../../src/modules/chat/calls.triggers';
 import { createHub } from '../../src/modules/notifications/hub';
 import { outboxTransport } from '../../src/platform/push/transport';
 import { db } from '../../src/platform/firebase/firebase';
@@ -23,6 +24,15 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 40_000): Pro
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+// The callee's CALL_MISSED items once the trigger has run (at least one), after a pause that would let a
+// duplicate show up.
+async function missedNoticesSettle(calleeId: string): Promise<string[]> {
+  const read = async () => (await db().collection('app_notifications').where('recipientId', '==', calleeId).where('kind', '==', 'CALL_MISSED').get()).docs.map((d) => d.get('entityId') as string);
+  await waitFor(async () => ((await read()).length > 0 ? true : undefined));
+  await new Promise((r) => setTimeout(r, 1500));
+  return read();
 }
 
 describe('calls', () => {
@@ -118,7 +128,8 @@ describe('calls', () => {
     await act(b, first.id, 'answer');
     const busy = await start(c, b);
     expect(busy.body).toMatchObject({ status: 'DECLINED', endReason: 'busy' });
-    expect((await inbox(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id)).toBe(true);
+    // The missed-call notice comes from the trigger on the call's status change.
+    await waitFor(async () => ((await inbox(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined));
     expect((await start(a, c)).status).toBe(409);
     // Calling the same person again while your call still rings returns that call.
     const [x, y] = [await registerVerified(), await registerVerified()];
@@ -171,12 +182,46 @@ describe('the ring timeout task', () => {
     now += 31_000;
     const results = await Promise.all([service.timeout(ringing.id), service.timeout(ringing.id)]);
     expect(results.map((r) => r.status)).toEqual(['MISSED', 'MISSED']);
-    const missed = (await db().collection('app_notifications').where('recipientId', '==', b.user.id).where('kind', '==', 'CALL_MISSED').get()).size;
-    expect(missed).toBe(1);
+    expect(await missedNoticesSettle(b.user.id)).toEqual([ringing.id]);
   });
 
   // In-process with a long ring: the emulator settles the crossing transactions' lock conflict by a
   // timeout of a few seconds, and the ring timeout must not join that race.
+  it('a failing ring push does not stop the ring timeout; a failing hub on the missed notice is retried and notifies exactly once', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    const realHub = createHub({ transport: outboxTransport() });
+    const scheduled: string[] = [];
+    let now = Date.now();
+    // The hub's push fails after the ring committed.
+    const failingPushHub = { ...realHub, dispatchInTransaction: (tx: Parameters<typeof realHub.dispatchInTransaction>[0], input: Parameters<typeof realHub.dispatchInTransaction>[1]) => {
+      realHub.dispatchInTransaction(tx, input);
+      return async () => {
+        throw new Error('FCM unavailable');
+      };
+    } };
+    const service = createCallsService({ hub: failingPushHub, scheduler: { schedule: async (id) => void scheduled.push(id) }, ringTimeoutSec: 30, now: () => now });
+    const ringing = await service.start(a.user.id, { calleeId: b.user.id, type: 'audio' });
+    expect(ringing.status).toBe('RINGING');
+    expect(scheduled).toEqual([ringing.id]);
+
+    now += 31_000;
+    expect((await service.timeout(ringing.id)).status).toBe('MISSED');
+    // The trigger's work, delivered three times by hand, the first with a hub that fails once.
+    const stored = (await db().collection('calls').doc(ringing.id).get()).data();
+    type Change = Parameters<typeof onCallWritten>[0];
+    const change = { before: { ...stored, status: 'RINGING', id: ringing.id }, after: { ...stored, id: ringing.id } } as Change;
+    let failures = 0;
+    const flakyHub = { dispatch: async (input: Parameters<typeof realHub.dispatch>[0]) => {
+      if (failures++ === 0) throw new Error('Firestore unavailable');
+      return realHub.dispatch(input);
+    } };
+    await expect(onCallWritten(change, flakyHub)).rejects.toThrow('Firestore unavailable');
+    expect(['notified', 'duplicate']).toContain(await onCallWritten(change, flakyHub));
+    expect(await onCallWritten(change, flakyHub)).toBe('duplicate');
+    expect(await missedNoticesSettle(b.user.id)).toEqual([ringing.id]);
+    expect(await onCallWritten({ before: change.before, after: change.before }, flakyHub)).toBe('ignored');
+  });
+
   it('two people calling each other at once: one call rings, the other caller gets 409', async () => {
     const service = createCallsService({ hub: createHub({ transport: outboxTransport() }), scheduler: { schedule: async () => undefined }, ringTimeoutSec: 60 });
     for (let round = 0; round < 2; round += 1) {
@@ -201,7 +246,6 @@ describe('the ring timeout task', () => {
     expect(next.status).toBe('RINGING');
     expect((await db().collection('calls').doc(lost.id).get()).data()).toMatchObject({ status: 'MISSED', endReason: 'no_answer' });
     expect((await service.timeout(lost.id)).status).toBe('MISSED');
-    const missed = await db().collection('app_notifications').where('recipientId', '==', b.user.id).where('kind', '==', 'CALL_MISSED').get();
-    expect(missed.docs.map((d) => d.get('entityId'))).toEqual([lost.id]);
+    expect(await missedNoticesSettle(b.user.id)).toEqual([lost.id]);
   });
 });

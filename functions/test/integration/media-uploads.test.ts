@@ -175,6 +175,10 @@ describe('presigned upload (local storage adapter)', () => {
   it('a forged download token does not serve the file', async () => {
     const res = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }]);
     expect((await fetch(res.body.publicUrl.replace(/token=[^&]+/, 'token=forged'))).status).toBe(404);
+    // A token of the right length in characters but not in bytes: 404, not 500.
+    const token = new URL(res.body.publicUrl).searchParams.get('token')!;
+    const multiByte = encodeURIComponent('é'.repeat(token.length));
+    expect((await fetch(res.body.publicUrl.replace(/token=[^&]+/, `token=${multiByte}`))).status).toBe(404);
   });
 });
 

@@ -49,3 +49,18 @@ describe('ring timeout task', () => {
     expect(h.checks).toHaveLength(1);
   });
 });
+
+describe('missed-call trigger: which writes notify', () => {
+  const { missedCallOf } = require('../../src/modules/chat/calls.triggers') as typeof import('../../src/modules/chat/calls.triggers');
+  const base = { id: 'c1', callerId: 'a', calleeId: 'b', participants: ['a', 'b'], type: 'audio', conversationId: null, endedBy: null, ringExpiresAt: 1, createdAt: 1, answeredAt: null, endedAt: null, updatedAt: 1 } as const;
+  const call = (status: string, endReason: string | null = null) => ({ ...base, status, endReason }) as never;
+
+  it('RINGING → MISSED and a call created DECLINED for a busy callee notify; nothing else does', () => {
+    expect(missedCallOf(call('RINGING'), call('MISSED', 'no_answer'))).toBeDefined();
+    expect(missedCallOf(undefined, call('DECLINED', 'busy'))).toBeDefined();
+    expect(missedCallOf(call('MISSED', 'no_answer'), call('MISSED', 'no_answer'))).toBeUndefined(); // a rewrite, no change
+    expect(missedCallOf(call('RINGING'), call('DECLINED', 'declined'))).toBeUndefined();
+    expect(missedCallOf(call('RINGING'), call('ACTIVE'))).toBeUndefined();
+    expect(missedCallOf(call('MISSED', 'no_answer'), undefined)).toBeUndefined();
+  });
+});

@@ -57,8 +57,9 @@ export const kycModule: ApiModule = {
         path: '/kyc/papers/:id/file',
         tag: 'kyc',
         summary: 'Download a paper (owner or administrator)',
+        description: 'Administrators need the kyc.read permission (403 otherwise); anyone else sees 404.',
         auth: [],
-        errors: [404],
+        errors: [403, 404],
         request: { params: IdParamsSchema },
         response: { description: 'The stored bytes.', schema: z.any(), binary: PAPER_CONTENT_TYPES },
         handler: async ({ params, auth, res }) => {

@@ -3,6 +3,7 @@ import { truncateText } from '../../platform/text';
 import { createHash } from 'node:crypto';
 import type { AuthContext } from '../../platform/auth/access-token';
 import type { Role } from '../../platform/auth/roles';
+import { assertPermission } from '../../platform/auth/guard';
 import { BadRequestError, ConflictError, NotFoundError, UnsupportedMediaTypeError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import { sniffDocumentType } from '../../platform/media/sniff';
@@ -119,10 +120,11 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
       return (await applicationsRepo.papersOwnedBy(userId)).map(paperView);
     },
 
-    // The owner and administrators only; anyone else sees a missing paper.
+    // The owner, and administrators holding kyc.read; anyone else sees a missing paper.
     async paperFile(auth: AuthContext, id: string) {
       const paper = await applicationsRepo.getPaper(id);
       if (!paper || (paper.ownerId !== auth.userId && !isAdmin(auth))) throw new NotFoundError('Paper not found');
+      if (paper.ownerId !== auth.userId) assertPermission(auth, 'kyc.read');
       const object = await deps.storage.get(paper.objectKey);
       if (!object) throw new NotFoundError('Paper file not found');
       return { ...object, filename: paper.filename };

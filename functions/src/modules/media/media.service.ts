@@ -18,7 +18,12 @@ async function sniff(data: Buffer): Promise<string | undefined> {
 
 const token = () => randomBytes(24).toString('base64url');
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
-const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+// Compared as bytes: equal character counts can differ in bytes (multi-byte characters), which
+// timingSafeEqual refuses with an exception.
+const sameSecret = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
 
 export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes: number; presignTtlSec: number; apiPublicUrl: string; now?: () => number }) {
   const now = deps.now ?? Date.now;

@@ -29,8 +29,11 @@ function fromBodyParser(err: BodyParserError): AppError | undefined {
 }
 
 // Anything else (including a response that fails its own schema) is a server fault: 500.
-export function toAppError(err: unknown): AppError | undefined {
+export function toAppError(err: unknown, req?: { method: string; originalUrl: string }): AppError | undefined {
   if (err instanceof AppError) return err;
+  // Express could not percent-decode a path parameter (e.g. %E9, or half a surrogate pair): the path
+  // names nothing that can exist, as for an id that fails validation.
+  if (err instanceof URIError && req) return new NotFoundError(`Cannot ${req.method} ${req.originalUrl.split('?')[0]}: no such resource`);
   if (err instanceof Error && typeof (err as BodyParserError).type === 'string') return fromBodyParser(err as BodyParserError);
   return undefined;
 }
@@ -45,7 +48,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     return;
   }
   const requestId = res.locals.requestId ?? 'unknown';
-  const known = toAppError(err);
+  const known = toAppError(err, req);
   if (!known) {
     // Unknown failures: full detail to the log, nothing internal to the client.
     logger.error('unhandled error', { requestId, method: req.method, path: req.originalUrl, err: describe(err) });
