@@ -197,11 +197,16 @@ async function bench() {
     const out = path.join(repoRoot, '.cache', 'bench-realtime.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.rmSync(out, { force: true });
-    log('P3, P4, P6 on the emulators (hub fan-out, API-to-listener latency, 100 listeners) …');
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`"${process.execPath}" scripts/bench/realtime.mjs "${out}"`]), {
+    const uploadsOut = path.join(repoRoot, '.cache', 'bench-uploads.json');
+    fs.rmSync(uploadsOut, { force: true });
+    log('P3, P4, P6, P7 on the emulators (hub fan-out, API-to-listener latency, 100 listeners, upload memory) …');
+    const node = `"${process.execPath}"`;
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${node} scripts/bench/realtime.mjs "${out}"; ${node} scripts/bench/uploads.mjs "${uploadsOut}"`]), {
       env: describeEnv(),
     });
-    return fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : undefined;
+    const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined);
+    const realtime = read(out);
+    return realtime ? { ...realtime, P7: read(uploadsOut) ?? { error: 'the upload memory run wrote nothing' } } : undefined;
   };
   const { runBench } = await import('./bench/run.mjs');
   await runBench(measureRealtime);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,9 +14,10 @@ beforeAll(requireEmulators);
 const AUDIO = path.join(__dirname, '..', 'fixtures', 'audio');
 const fixture = (name: string) => fs.readFileSync(path.join(AUDIO, name));
 // Where the local storage adapter of the emulated function keeps objects (same machine, same tmpdir).
-const storedFiles = (ownerId: string) => {
-  const dir = path.join(os.tmpdir(), 'superapp-storage', 'demo-superapp', 'media', ownerId);
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !f.endsWith('.meta.json')) : [];
+const storageRoot = path.join(os.tmpdir(), 'superapp-storage', 'demo-superapp');
+const storedFiles = (ownerId: string, area: 'media' | 'uploads' = 'media') => {
+  const dir = path.join(storageRoot, area, ownerId);
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !f.endsWith('.meta.json') && !f.endsWith('.tmp')) : [];
 };
 
 type Part = { data: Buffer; type: string; name?: string };
@@ -161,15 +163,57 @@ describe('presigned upload (local storage adapter)', () => {
     expect(put.status).toBe(415);
   });
 
-  it('disguised bytes are refused on completion: 415, item FAILED, object deleted', async () => {
+  it('disguised bytes are refused on completion: 415, item FAILED, objects deleted', async () => {
     const presigned = await call('POST', '/upload/presign', { token: owner.accessToken, body: { contentType: 'audio/mpeg' } });
     await fetch(presigned.body.upload.url, { method: 'PUT', headers: presigned.body.upload.headers, body: FIXTURES.png });
-    const key = path.basename(presigned.body.media.objectKey);
-    expect(storedFiles(owner.user.id)).toContain(key);
-    const done = await call('POST', `/upload/presign/${presigned.body.media.id}/complete`, { token: owner.accessToken });
+    const id = presigned.body.media.id as string;
+    expect(storedFiles(owner.user.id, 'uploads')).toContain(id);
+    const done = await call('POST', `/upload/presign/${id}/complete`, { token: owner.accessToken });
     expect(done.status).toBe(415);
-    expect(storedFiles(owner.user.id)).not.toContain(key);
-    expect((await call('GET', `/media/${presigned.body.media.id}`, { token: owner.accessToken })).body.status).toBe('FAILED');
+    expect(storedFiles(owner.user.id, 'uploads')).not.toContain(id);
+    expect(storedFiles(owner.user.id)).not.toContain(path.basename(presigned.body.media.objectKey));
+    expect((await call('GET', `/media/${id}`, { token: owner.accessToken })).body.status).toBe('FAILED');
+  });
+
+  it('the PUT is bounded: an announced body over the limit is 413 and stores nothing', async () => {
+    const presigned = await call('POST', '/upload/presign', { token: owner.accessToken, body: { contentType: 'audio/mpeg' } });
+    const tooBig = Buffer.alloc(presigned.body.upload.maxBytes + 1, 1);
+    const put = await fetch(presigned.body.upload.url, { method: 'PUT', headers: presigned.body.upload.headers, body: tooBig });
+    expect(put.status).toBe(413);
+    expect(storedFiles(owner.user.id, 'uploads')).not.toContain(presigned.body.media.id);
+    // A body streamed without a length is cut while streaming: media-streaming.test.ts (in-process; the
+    // Functions emulator's proxy does not pass chunked bodies through).
+  });
+
+  it('complete reads the size from metadata first: an oversized object (written past the API) is refused unread, 413', async () => {
+    const presigned = await call('POST', '/upload/presign', { token: owner.accessToken, body: { contentType: 'audio/mpeg' } });
+    const id = presigned.body.media.id as string;
+    // As if the bytes had reached storage some other way (a signed URL without a size range).
+    const target = path.join(storageRoot, 'uploads', owner.user.id, id);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, Buffer.alloc(presigned.body.upload.maxBytes + 1, 1));
+    fs.writeFileSync(`${target}.meta.json`, JSON.stringify({ contentType: 'audio/mpeg' }));
+    const done = await call('POST', `/upload/presign/${id}/complete`, { token: owner.accessToken });
+    expect(done.status).toBe(413);
+    expect(fs.existsSync(target)).toBe(false);
+    expect((await call('GET', `/media/${id}`, { token: owner.accessToken })).body.status).toBe('FAILED');
+  });
+
+  it("a READY item's bytes cannot be replaced: its object is a copy, and the upload URL is closed", async () => {
+    const data = fixture('tone.mp3');
+    const presigned = await call('POST', '/upload/presign', { token: owner.accessToken, body: { contentType: 'audio/mpeg' } });
+    await fetch(presigned.body.upload.url, { method: 'PUT', headers: presigned.body.upload.headers, body: data });
+    const done = await call('POST', `/upload/presign/${presigned.body.media.id}/complete`, { token: owner.accessToken });
+    expect(done.status).toBe(200);
+    expect((await fetch(presigned.body.upload.url, { method: 'PUT', headers: presigned.body.upload.headers, body: fixture('tone.wav') })).status).toBe(404);
+    // Even bytes landing at the upload key afterwards (a Cloud Storage URL is signed until it expires) change nothing.
+    const uploadKey = path.join(storageRoot, 'uploads', owner.user.id, presigned.body.media.id);
+    fs.mkdirSync(path.dirname(uploadKey), { recursive: true });
+    fs.writeFileSync(uploadKey, FIXTURES.png);
+    const served = Buffer.from(await (await fetch(done.body.publicUrl)).arrayBuffer());
+    expect(served.equals(data)).toBe(true);
+    const listed = await call('GET', `/media?sha256=${createHash('sha256').update(data).digest('hex')}`, { token: owner.accessToken });
+    expect(listed.body.items.map((i: { id: string }) => i.id)).toContain(presigned.body.media.id);
   });
 
   it('a forged download token does not serve the file', async () => {

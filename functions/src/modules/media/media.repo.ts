@@ -20,6 +20,13 @@ export const mediaRepo = {
     for (const { id, ...data } of records) batch.create(media().doc(id), data);
     await batch.commit();
   },
+  async txGet(tx: FirebaseFirestore.Transaction, id: string): Promise<MediaRecord | undefined> {
+    const snap = await tx.get(media().doc(id));
+    return snap.exists ? ({ ...snap.data(), id } as MediaRecord) : undefined;
+  },
+  txUpdate(tx: FirebaseFirestore.Transaction, id: string, patch: Partial<MediaRecord>): void {
+    tx.update(media().doc(id), patch);
+  },
   async update(id: string, patch: Partial<MediaRecord>): Promise<void> {
     await media().doc(id).update(patch);
   },

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ApiModule } from '../../platform/http/module';
-import { parseMultipart } from '../../platform/http/multipart';
-import { readRawBody } from '../../platform/http/raw-body';
+import { pipeline } from 'node:stream/promises';
+import { streamMultipart } from '../../platform/http/multipart';
+import { requestBody } from '../../platform/http/raw-body';
 import { defineRoute } from '../../platform/http/route';
 import { createObjectStorage } from '../../platform/storage/storage';
 import { DeletedSchema } from '../../platform/http/ids';
@@ -45,10 +46,7 @@ export const mediaModule: ApiModule = {
         auth: UPLOADERS,
         multipart: SingleUploadFormSchema,
         response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
-        handler: async ({ req, auth }) => {
-          const { files } = await parseMultipart(req, limits('file', 1));
-          return (await media.upload(auth!.userId, files))[0];
-        },
+        handler: async ({ req, auth }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink)))[0],
       }),
       defineRoute({
         method: 'post',
@@ -59,10 +57,7 @@ export const mediaModule: ApiModule = {
         auth: UPLOADERS,
         multipart: MultipleUploadFormSchema,
         response: { status: 201, description: 'One item per file, in order.', schema: z.array(MediaItemSchema) },
-        handler: async ({ req, auth }) => {
-          const { files } = await parseMultipart(req, limits('files', config.MEDIA_MAX_FILES));
-          return media.upload(auth!.userId, files);
-        },
+        handler: ({ req, auth }) => media.upload(auth!.userId, (sink) => streamMultipart(req, limits('files', config.MEDIA_MAX_FILES), sink)),
       }),
       defineRoute({
         method: 'post',
@@ -81,21 +76,23 @@ export const mediaModule: ApiModule = {
         path: '/upload/presign/:id/content',
         tag: 'media',
         summary: 'Receive the bytes of a presigned upload (local storage)',
-        description: 'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type. With Cloud Storage the URL points at Google instead.',
+        description:
+          'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type, at most upload.maxBytes (413, checked on Content-Length and while streaming). Writable only while the item is PENDING. With Cloud Storage the URL points at Google instead, signed with the content type, a size range and create-only.',
         auth: 'public',
         errors: [404, 409, 413, 415],
         request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },
         response: { description: 'Stored; now POST the completeUrl.', schema: ReceivedSchema },
-        handler: ({ params, query, req }) => media.receive(params.id, query.token, req.get('content-type'), () => readRawBody(req, config.MEDIA_MAX_FILE_BYTES)),
+        handler: ({ params, query, req }) => media.receive(params.id, query.token, { contentType: req.get('content-type'), contentLength: req.get('content-length') }, requestBody(req)),
       }),
       defineRoute({
         method: 'post',
         path: '/upload/presign/:id/complete',
         tag: 'media',
         summary: 'Confirm a presigned upload',
-        description: 'Checks the uploaded bytes like a direct upload (type sniffed, size); READY on success, otherwise the object is deleted, the item FAILED and the answer 415. Repeating it on a READY item returns the item.',
+        description:
+          'Checks the upload like a direct upload: the size from the object metadata (413 when too large, nothing read), then the bytes are copied to the item\'s own key and its first bytes sniffed (415 when not the declared type). READY on success; a refusal deletes the objects and marks the item FAILED. Bytes written to the upload URL afterwards never change a READY item. Repeating it on a READY item returns the item.',
         auth: UPLOADERS,
-        errors: [404, 409, 415],
+        errors: [404, 409, 413, 415],
         request: { params: MediaIdParamsSchema },
         response: { description: 'The READY item.', schema: MediaItemSchema },
         handler: ({ params, auth }) => media.complete(auth!, params.id),
@@ -145,8 +142,8 @@ export const mediaModule: ApiModule = {
         response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
         handler: async ({ params, query, res }) => {
           const file = await media.file(params.ownerId, params.name, query.token);
-          res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'content-length': String(file.data.length) });
-          res.end(file.data);
+          res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'content-length': String(file.size) });
+          await pipeline(file.stream, res);
         },
       }),
     ];

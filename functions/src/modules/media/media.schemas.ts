@@ -38,7 +38,7 @@ export const PresignResponseSchema = z
     upload: z.object({
       method: z.literal('PUT'),
       url: z.string().describe('Where to PUT the bytes (local storage: this API; Cloud Storage: a V4 signed URL)'),
-      headers: z.record(z.string(), z.string()).describe('Headers the PUT must carry'),
+      headers: z.record(z.string(), z.string()).describe('Headers the PUT must carry exactly as given (Cloud Storage: part of the signature: content type, x-goog-content-length-range, x-goog-if-generation-match: 0)'),
       maxBytes: z.number().int(),
       expiresAt: z.string(),
     }),

@@ -1,8 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { inTransaction } from '../../platform/firebase/firebase';
 import { truncateText } from '../../platform/text';
 import type { AuthContext } from '../../platform/auth/access-token';
 import { BadRequestError, ConflictError, NotFoundError, UnsupportedMediaTypeError } from '../../platform/errors/app-error';
-import type { UploadedFile } from '../../platform/http/multipart';
+import type { IncomingFile } from '../../platform/http/multipart';
+import { PayloadTooLargeError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { ObjectStorage } from '../../platform/storage/storage';
 import { AUDIO_TYPES, baseType, bytesMatch, EXTENSION, isAudioType, toItem, type AudioType, type MediaRecord } from './media.model';
@@ -25,16 +28,59 @@ const sameSecret = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
+// Enough of a file's start for the sniffer (ID3 tags, RIFF, Ogg and ISO headers): the rest is never read to check a type.
+const SNIFF_BYTES = 64 * 1024;
+
+/** Passes bytes through, keeping the first SNIFF_BYTES, the size and the sha256; errors past `maxBytes`. */
+function inspector(maxBytes: number) {
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let size = 0;
+  const hash = createHash('sha256');
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, next) {
+      size += chunk.length;
+      if (size > maxBytes) return next(new PayloadTooLargeError(`The upload exceeds ${maxBytes} bytes`));
+      if (headBytes < SNIFF_BYTES) {
+        head.push(chunk.subarray(0, SNIFF_BYTES - headBytes));
+        headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes);
+      }
+      hash.update(chunk);
+      next(null, chunk);
+    },
+  });
+  // The write to storage attaches after an await; a failure before that (a body cut at the limit while it
+  // is still arriving in one piece) is kept on the stream (errored) for it, not thrown as unhandled.
+  stream.on('error', () => undefined);
+  return { stream, result: () => ({ head: Buffer.concat(head), size, sha256: hash.digest('hex') }) };
+}
+
+// pipe() does not pass errors on: a failing source (413 past the limit, a dropped connection) must fail
+// the inspector, and with it the write to storage.
+function through(source: Readable, transform: Transform): Transform {
+  source.on('error', (err) => transform.destroy(err));
+  return source.pipe(transform);
+}
+
+async function sha256Of(stream: Readable): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of stream) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes: number; presignTtlSec: number; apiPublicUrl: string; now?: () => number }) {
   const now = deps.now ?? Date.now;
+  const { storage } = deps;
 
   // The declared type must be accepted and the bytes must be of that type.
-  async function checkedType(declaredRaw: string, data: Buffer, label: string): Promise<AudioType> {
+  function acceptedType(declaredRaw: string, label: string): AudioType {
     const declared = baseType(declaredRaw);
     if (!isAudioType(declared)) throw new UnsupportedMediaTypeError(`${label}: ${declared || 'no type'} is not accepted (${AUDIO_TYPES.join(', ')})`);
-    const sniffed = await sniff(data);
-    if (!bytesMatch(declared, sniffed)) throw new UnsupportedMediaTypeError(`${label}: declared ${declared} but the bytes are ${sniffed ?? 'not a known audio format'}`);
     return declared;
+  }
+  async function assertBytesMatch(declared: AudioType, head: Buffer, label: string): Promise<void> {
+    const sniffed = await sniff(head);
+    if (!bytesMatch(declared, sniffed)) throw new UnsupportedMediaTypeError(`${label}: declared ${declared} but the bytes are ${sniffed ?? 'not a known audio format'}`);
   }
 
   function newRecord(ownerId: string, type: AudioType, filename: string, source: MediaRecord['source']): MediaRecord {
@@ -46,7 +92,7 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       id,
       ownerId,
       objectKey,
-      publicUrl: deps.storage.publicUrl(objectKey, downloadToken),
+      publicUrl: storage.publicUrl(objectKey, downloadToken),
       mimeType: type,
       sizeBytes: 0,
       kind: 'AUDIO',
@@ -63,30 +109,49 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
   }
 
   async function removeObjects(keys: string[]) {
-    await Promise.all(keys.map((key) => deps.storage.delete(key).catch((err: Error) => logger.error('media cleanup failed', { key, error: err.message }))));
+    await Promise.all(keys.map((key) => storage.delete(key).catch((err: Error) => logger.error('media cleanup failed', { key, error: err.message }))));
+  }
+
+  // Where a presigned upload lands; the item's object is a copy made on completion, so bytes written to
+  // the upload URL later can never change a READY item.
+  const uploadKeyOf = (record: Pick<MediaRecord, 'ownerId' | 'id'>) => `uploads/${record.ownerId}/${record.id}`;
+
+  async function refuse(record: MediaRecord, keys: string[], error: Error): Promise<never> {
+    await removeObjects(keys);
+    await mediaRepo.update(record.id, { status: 'FAILED', updatedAt: now() });
+    throw error;
   }
 
   return {
-    // Every file is checked before anything is stored; a failure while storing removes what was stored.
-    async upload(ownerId: string, files: UploadedFile[]) {
-      if (files.length === 0) throw new BadRequestError('No file in the request');
-      const records: MediaRecord[] = [];
-      for (const [i, file] of files.entries()) {
-        const type = await checkedType(file.declaredType, file.data, `file ${i + 1} (${file.filename})`);
-        records.push({ ...newRecord(ownerId, type, file.filename, 'upload'), sizeBytes: file.data.length, sha256: sha256(file.data), status: 'READY' });
-      }
+    /**
+     * Direct uploads. Each file streams into storage as it arrives (never whole in memory), its first
+     * bytes kept for the type check; the records are written once every file passed. Any refusal
+     * (type, size, a failing store) removes every object the request stored.
+     */
+    async upload(ownerId: string, receive: (sink: (file: IncomingFile) => Promise<MediaRecord & { head: Buffer }>) => Promise<{ files: Array<MediaRecord & { head: Buffer }> }>) {
       const stored: string[] = [];
       try {
-        for (const [i, record] of records.entries()) {
-          await deps.storage.put(record.objectKey, files[i].data, record.mimeType, record.downloadToken);
+        const { files } = await receive(async (file) => {
+          const type = acceptedType(file.declaredType, `file (${file.filename})`);
+          const record = newRecord(ownerId, type, file.filename, 'upload');
+          const inspect = inspector(deps.maxFileBytes);
           stored.push(record.objectKey);
+          await storage.putStream(record.objectKey, through(file.stream, inspect.stream), type, record.downloadToken);
+          const { head, size, sha256 } = inspect.result();
+          return { ...record, head, sizeBytes: size, sha256, status: 'READY' as const };
+        });
+        if (files.length === 0) throw new BadRequestError('No file in the request');
+        for (const [i, file] of files.entries()) {
+          if (file.sizeBytes === 0) throw new BadRequestError(`file ${i + 1} (${file.filename}) is empty`);
+          await assertBytesMatch(file.mimeType, file.head, `file ${i + 1} (${file.filename})`);
         }
+        const records = files.map(({ head: _head, ...record }) => record);
         await mediaRepo.createAll(records);
+        return records.map(toItem);
       } catch (err) {
         await removeObjects(stored);
         throw err;
       }
-      return records.map(toItem);
     },
 
     async presign(ownerId: string, body: { contentType: string; filename?: string; sizeBytes?: number }) {
@@ -96,49 +161,65 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       const uploadToken = token();
       const expiresAt = now() + deps.presignTtlSec * 1000;
       const record: MediaRecord = { ...newRecord(ownerId, type, body.filename ?? 'upload', 'presign'), uploadTokenHash: sha256(uploadToken), uploadExpiresAt: expiresAt };
-      const url = deps.storage.signedUploadUrl
-        ? await deps.storage.signedUploadUrl(record.objectKey, type, expiresAt)
-        : `${deps.apiPublicUrl}/api/v1/upload/presign/${record.id}/content?token=${encodeURIComponent(uploadToken)}`;
+      const upload = storage.signedUploadUrl
+        ? await storage.signedUploadUrl(uploadKeyOf(record), type, expiresAt, deps.maxFileBytes)
+        : { url: `${deps.apiPublicUrl}/api/v1/upload/presign/${record.id}/content?token=${encodeURIComponent(uploadToken)}`, headers: { 'content-type': type } };
       await mediaRepo.create(record);
       return {
         media: toItem(record),
-        upload: { method: 'PUT' as const, url, headers: { 'content-type': type }, maxBytes: deps.maxFileBytes, expiresAt: new Date(expiresAt).toISOString() },
+        upload: { method: 'PUT' as const, url: upload.url, headers: upload.headers, maxBytes: deps.maxFileBytes, expiresAt: new Date(expiresAt).toISOString() },
         completeUrl: `${deps.apiPublicUrl}/api/v1/upload/presign/${record.id}/complete`,
       };
     },
 
     // Local storage only: the presigned PUT lands here, authorised by the upload token in the URL.
-    // The body is read only once the token, state and Content-Type are known to be right.
-    async receive(id: string, uploadToken: string, contentType: string | undefined, readBody: () => Promise<Buffer>) {
+    // The body is read only once the token, state, type and announced length are known to be right,
+    // and streams to storage with the size limit enforced as it comes.
+    async receive(id: string, uploadToken: string, headers: { contentType?: string; contentLength?: string }, body: Readable) {
       const record = await mediaRepo.get(id);
       if (!record || !record.uploadTokenHash || !sameSecret(record.uploadTokenHash, sha256(uploadToken))) throw new NotFoundError('Upload not found');
       if (record.status !== 'PENDING') throw new ConflictError(`The upload is already ${record.status}`);
       if ((record.uploadExpiresAt ?? 0) < now()) throw new ConflictError('The upload URL has expired');
-      if (baseType(contentType ?? '') !== record.mimeType) throw new UnsupportedMediaTypeError(`Content-Type must be ${record.mimeType}, as presigned`);
-      const data = await readBody();
-      if (data.length === 0) throw new BadRequestError('Empty body');
-      await deps.storage.put(record.objectKey, data, record.mimeType, record.downloadToken);
-      return { received: true as const, sizeBytes: data.length };
+      if (baseType(headers.contentType ?? '') !== record.mimeType) throw new UnsupportedMediaTypeError(`Content-Type must be ${record.mimeType}, as presigned`);
+      if (headers.contentLength !== undefined && Number(headers.contentLength) > deps.maxFileBytes) throw new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`);
+      const inspect = inspector(deps.maxFileBytes);
+      await storage.putStream(uploadKeyOf(record), through(body, inspect.stream), record.mimeType);
+      const { size } = inspect.result();
+      if (size === 0) {
+        await storage.delete(uploadKeyOf(record));
+        throw new BadRequestError('Empty body');
+      }
+      return { received: true as const, sizeBytes: size };
     },
 
-    // Confirms a presigned upload: the stored bytes are checked like a direct upload, then READY.
+    // Confirms a presigned upload. The size comes from the object's metadata (nothing is read when it is
+    // too large); the bytes are copied to the item's own key, and that copy is what gets checked (the
+    // first bytes sniffed, the hash streamed), so nothing written to the upload URL meanwhile or later
+    // can change a READY item.
     async complete(auth: AuthContext, id: string) {
       const record = await mediaRepo.get(id);
       if (!record || record.ownerId !== auth.userId) throw new NotFoundError('Media not found');
       if (record.status === 'READY') return toItem(record);
       if (record.status === 'FAILED') throw new ConflictError('This upload was refused; presign a new one');
-      const object = await deps.storage.get(record.objectKey);
-      if (!object) throw new ConflictError('Nothing was uploaded to the presigned URL yet');
-      const refuse = async (error: Error) => {
-        await deps.storage.delete(record.objectKey);
-        await mediaRepo.update(id, { status: 'FAILED', updatedAt: now() });
-        throw error;
-      };
-      if (object.data.length > deps.maxFileBytes) await refuse(new UnsupportedMediaTypeError(`The upload exceeds ${deps.maxFileBytes} bytes`));
-      await checkedType(record.mimeType, object.data, 'upload').catch(refuse);
-      const ready: Partial<MediaRecord> = { status: 'READY', sizeBytes: object.data.length, sha256: sha256(object.data), uploadTokenHash: null, updatedAt: now() };
-      await mediaRepo.update(id, ready);
-      return toItem({ ...record, ...ready });
+      const uploadKey = uploadKeyOf(record);
+      const uploaded = await storage.stat(uploadKey);
+      if (!uploaded) throw new ConflictError('Nothing was uploaded to the presigned URL yet');
+      if (uploaded.size > deps.maxFileBytes) await refuse(record, [uploadKey], new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`));
+      await storage.copy(uploadKey, record.objectKey, record.downloadToken);
+      const copied = await storage.stat(record.objectKey);
+      if (!copied || copied.size === 0 || copied.size > deps.maxFileBytes) await refuse(record, [uploadKey, record.objectKey], new PayloadTooLargeError(`The upload must be 1 to ${deps.maxFileBytes} bytes`));
+      await assertBytesMatch(record.mimeType, await storage.readHead(record.objectKey, SNIFF_BYTES), 'upload').catch((err: Error) => refuse(record, [uploadKey, record.objectKey], err));
+      const ready: Partial<MediaRecord> = { status: 'READY', sizeBytes: copied!.size, sha256: await sha256Of(storage.readStream(record.objectKey)), uploadTokenHash: null, updatedAt: now() };
+      // Only a PENDING item becomes READY: a racing second completion keeps the first one's result.
+      const final = await inTransaction(async (tx) => {
+        const current = await mediaRepo.txGet(tx, id);
+        if (!current || current.status !== 'PENDING') return current;
+        mediaRepo.txUpdate(tx, id, ready);
+        return { ...current, ...ready } as MediaRecord;
+      });
+      await removeObjects([uploadKey]);
+      if (!final) throw new NotFoundError('Media not found');
+      return toItem(final);
     },
 
     async list(ownerId: string, filter: { sha256?: string; limit: number }) {
@@ -155,19 +236,20 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       const record = await mediaRepo.get(id);
       if (!record || (record.ownerId !== auth.userId && !auth.roles.includes('ADMIN'))) throw new NotFoundError('Media not found');
       await mediaRepo.delete(id);
-      await deps.storage.delete(record.objectKey);
+      await removeObjects([record.objectKey, uploadKeyOf(record)]);
       return { deleted: true as const };
     },
 
     // Local storage only: what publicUrl points at. The download token in the URL is the permission.
+    // Streamed out, never read whole.
     async file(ownerId: string, name: string, downloadToken: string) {
       const id = name.split('.')[0];
       const record = await mediaRepo.get(id);
       const key = `media/${ownerId}/${name}`;
       if (!record || record.objectKey !== key || record.status !== 'READY' || !sameSecret(record.downloadToken, downloadToken)) throw new NotFoundError('File not found');
-      const object = await deps.storage.get(key);
-      if (!object) throw new NotFoundError('File not found');
-      return object;
+      const info = await storage.stat(key);
+      if (!info) throw new NotFoundError('File not found');
+      return { ...info, stream: storage.readStream(key) };
     },
   };
 }
