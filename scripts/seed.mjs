@@ -12,7 +12,7 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
   throw new Error('FIRESTORE_EMULATOR_HOST is not set: run this through `npm run seed:export`, never against a real project');
 }
 
-const SEED_VERSION = 2;
+const SEED_VERSION = 3;
 
 // The local administrator (emulator data only; also listed in ADMIN_EMAILS by `npm start`): signs in
 // with this password, e.g. for `npm run sounds:upload`. Built with the API's own account model.

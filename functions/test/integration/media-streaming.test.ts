@@ -49,13 +49,16 @@ const files = (area: string) => {
 };
 
 describe('streamed uploads are bounded while they stream', () => {
-  it('a presigned PUT without a length is cut at the limit: 413, and no object is left', async () => {
+  it('a presigned PUT over the limit is 413, announced or cut while streaming without a length, and no object is left', async () => {
     const presigned = await fetch(`${server.url}/api/v1/upload/presign`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ contentType: 'audio/mpeg' }),
     }).then((r) => r.json() as Promise<{ upload: { url: string; headers: Record<string, string> }; media: { id: string } }>);
     const url = presigned.upload.url.replace(config.API_PUBLIC_URL, server.url);
+    // Announced too large: refused on the header, before a byte is read.
+    const announced = await fetch(url, { method: 'PUT', headers: presigned.upload.headers, body: Buffer.alloc(MAX + 1, 1) });
+    expect(announced.status).toBe(413);
     const put = await fetch(url, { method: 'PUT', headers: presigned.upload.headers, body: chunkedBody(mp3, MAX + 300 * 1024), duplex: 'half' } as RequestInit);
     expect(put.status).toBe(413);
     expect(files('uploads')).toEqual([]);

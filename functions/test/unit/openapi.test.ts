@@ -69,6 +69,19 @@ describe('OpenAPI generation', () => {
     expect(doc.paths['/upload/presign'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PresignBody' });
   });
 
+  it('warns client authors that malformed JSON may get a non-JSON 400 from the Functions runtime', () => {
+    expect(doc.info.description).toMatch(/malformed JSON is answered 400 by the platform before the API runs, with an HTML body/);
+    expect(doc.paths['/auth/register'].post.responses['400'].description).toMatch(/HTML \(non-JSON\) body/);
+  });
+
+  it('documents a path id that cannot exist as 404, and the broadcast job with its Idempotency-Key header', () => {
+    expect(doc.paths['/media/{id}'].get.responses['404']).toBeDefined();
+    const broadcast = doc.paths['/notifications/broadcast'].post;
+    expect(Object.keys(broadcast.responses)).toEqual(expect.arrayContaining(['202', '422']));
+    expect(broadcast.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'idempotency-key' })]));
+    expect(doc.paths['/notifications/broadcast/{id}'].get).toBeDefined();
+  });
+
   it('documents the admin bodies of the spec and the multipart paper upload', () => {
     const schemas = doc.components.schemas;
     expect(schemas.AdminCreateUserBody.required).toEqual(['hat']);
