@@ -13,6 +13,7 @@ import { createRequestVerifier } from './modules/auth/auth.wiring';
 import { createRateLimiter, type RateLimiter } from './platform/ratelimit/rate-limit';
 import { firestoreRateLimitStore } from './platform/ratelimit/rate-limit.store';
 import { API_VERSION } from './version';
+import { logger } from './platform/logging/logger';
 
 export interface CreateAppOptions {
   config?: Readonly<AppConfig>;
@@ -33,9 +34,12 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   const ctx: AppContext = {
     config,
     verifyAccessToken: options.verifyAccessToken ?? createRequestVerifier(config),
-    rateLimiter: options.rateLimiter ?? createRateLimiter(firestoreRateLimitStore()),
+    rateLimiter: options.rateLimiter ?? createRateLimiter(firestoreRateLimitStore(), Date.now, config.RATE_LIMITS),
   };
   const routes = (options.modules ?? apiModules).flatMap((module) => module.routes(ctx));
+  const scopes = new Set(routes.flatMap((route) => (route.rateLimit ? [route.rateLimit.scope] : [])));
+  const unknown = Object.keys(config.RATE_LIMITS).filter((scope) => !scopes.has(scope));
+  if (unknown.length > 0) logger.warn('RATE_LIMITS names scopes no route uses', { unknown, known: [...scopes].sort() });
 
   let document: Record<string, unknown> | undefined;
   const openApiDocument = () => (document ??= buildOpenApiDocument(routes, API_VERSION));

@@ -7,6 +7,7 @@ import { log, repoRoot } from './util.mjs';
 export const DEV_SINKS = { smtp: 2525, http: 2580 };
 export const TEST_SINKS = { smtp: 2625, http: 2680 };
 export const TEST_GOOGLE_CLIENT_ID = 'superapp-test.apps.googleusercontent.com';
+const DEV_RATE_LIMITS = 'auth-register=500/600,auth-login=1000/300,auth-otp-send=500/600,auth-otp-verify=1000/300,auth-refresh=5000/300,auth-forgot=500/900,auth-reset=500/900,auth-google=1000/300';
 
 export function stackEnv(profile) {
   const sinks = profile === 'test' ? TEST_SINKS : DEV_SINKS;
@@ -24,6 +25,9 @@ export function stackEnv(profile) {
     // Short rings so the missed-call path is tested in seconds, yet well above the few seconds the Firestore
     // emulator may take to settle racing answer/decline/cancel transactions (a 3 s ring could beat them).
     ...(profile === 'test' ? { CALL_RING_TIMEOUT_SEC: '10' } : {}),
+    // The local stack registers and signs in far more often than a person behind one IP: generous per-IP
+    // limits (npm test keeps the production ones, which its rate-limit tests check).
+    ...(profile === 'dev' ? { RATE_LIMITS: DEV_RATE_LIMITS } : {}),
     SINKS_URL: sinksUrl,
   };
 }

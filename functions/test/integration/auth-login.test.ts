@@ -26,6 +26,7 @@ describe('password login and its aliases', () => {
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body.message).toBe(unknown.body.message);
+    expect([wrong.body.code, unknown.body.code]).toEqual(['AUTH_INVALID_CREDENTIALS', 'AUTH_INVALID_CREDENTIALS']);
   });
 
   it('400 when neither identifier nor email is given', async () => {
@@ -90,6 +91,7 @@ describe('account lock after repeated failures', () => {
     }
     expect(statuses.slice(0, 9)).toEqual(Array(9).fill(403));
     expect(statuses[9]).toBe(429);
+    expect((await call('POST', '/auth/2fa/email/enable', { token: account.accessToken, body: { password: 'wrong again' } })).body.code).toBe('AUTH_LOCKED');
     expect((await call('POST', '/auth/2fa/email/enable', { token: account.accessToken, body: { password: PASSWORD } })).status).toBe(429);
     expect((await login({ email: account.email, password: PASSWORD })).status).toBe(429);
   });
@@ -102,6 +104,7 @@ describe('account lock after repeated failures', () => {
     expect(statuses[9]).toBe(429);
     const locked = await login({ email: account.email, password: PASSWORD });
     expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('AUTH_LOCKED');
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     // Email OTP sign-in is locked too.
     const since = Date.now();

@@ -132,7 +132,7 @@ describe('bad-input sweep of every documented operation', () => {
           for (let r = queue.shift(); r; r = queue.shift()) {
             const res = await request(r.method, r.url, { token: caller.token, body: r.body, contentType: r.contentType });
             sent += 1;
-            const standard = typeof res.body === 'object' && res.body !== null && res.body.statusCode === res.status && typeof res.body.error === 'string' && typeof res.body.message === 'string' && typeof res.body.requestId === 'string';
+            const standard = typeof res.body === 'object' && res.body !== null && res.body.statusCode === res.status && typeof res.body.error === 'string' && typeof res.body.code === 'string' && typeof res.body.message === 'string' && typeof res.body.requestId === 'string';
             if (res.status >= 500 && res.status !== 503) failures.push(`${caller.name} ${r.method.toUpperCase()} ${r.url.slice(0, 120)} ${r.body?.slice(0, 80) ?? ''} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
             else if (res.status >= 400 && !standard) failures.push(`${caller.name} ${r.method.toUpperCase()} ${r.url.slice(0, 120)} → ${res.status} non-standard body ${JSON.stringify(res.body).slice(0, 200)}`);
           }

@@ -76,12 +76,13 @@ describe('calls', () => {
   it('answer (callee only) → ACTIVE → end → ENDED; illegal moves are 409; strangers get 404', async () => {
     const [a, b, stranger] = [await registerVerified(), await registerVerified(), await registerVerified()];
     const { body: ringing } = await start(a, b);
-    expect((await act(a, ringing.id, 'answer')).status).toBe(409);
-    expect((await act(stranger, ringing.id, 'answer')).status).toBe(404);
+    const callerAnswers = await act(a, ringing.id, 'answer');
+    expect([callerAnswers.status, callerAnswers.body.code]).toEqual([409, 'CALL_NOT_ALLOWED']);
+    expect((await act(stranger, ringing.id, 'answer')).body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
     const answered = await act(b, ringing.id, 'answer');
     expect(answered.body).toMatchObject({ status: 'ACTIVE', answeredAt: expect.any(String) });
-    expect((await act(b, ringing.id, 'decline')).status).toBe(409);
-    expect((await act(a, ringing.id, 'cancel')).status).toBe(409);
+    expect((await act(b, ringing.id, 'decline')).body).toMatchObject({ statusCode: 409, code: 'CALL_TRANSITION', details: { status: 'ACTIVE' } });
+    expect((await act(a, ringing.id, 'cancel')).body.code).toBe('CALL_TRANSITION');
     expect((await act(a, ringing.id, 'end')).body).toMatchObject({ status: 'ENDED', endReason: 'hangup', endedBy: a.user.id });
     expect((await act(b, ringing.id, 'end')).status).toBe(409);
     const history = await call('GET', '/chat/calls', { token: b.accessToken });
@@ -130,7 +131,7 @@ describe('calls', () => {
     expect(busy.body).toMatchObject({ status: 'DECLINED', endReason: 'busy' });
     // The missed-call notice comes from the trigger on the call's status change.
     await waitFor(async () => ((await inbox(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined));
-    expect((await start(a, c)).status).toBe(409);
+    expect((await start(a, c)).body).toMatchObject({ statusCode: 409, code: 'CALL_BUSY' });
     // Calling the same person again while your call still rings returns that call.
     const [x, y] = [await registerVerified(), await registerVerified()];
     const ring1 = (await start(x, y)).body;

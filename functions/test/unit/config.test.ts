@@ -194,3 +194,25 @@ describe('storage selection', () => {
     expect(() => testConfig({ STORAGE_DRIVER: 's3' })).toThrow(/STORAGE_DRIVER/);
   });
 });
+
+describe('RATE_LIMITS', () => {
+  it('parses scope=limit/windowSec pairs and names a malformed pair', () => {
+    expect(testConfig().RATE_LIMITS).toEqual({});
+    expect(testConfig({ RATE_LIMITS: 'auth-register=100/600, auth-login=300/60' }).RATE_LIMITS).toEqual({ 'auth-register': { limit: 100, windowSec: 600 }, 'auth-login': { limit: 300, windowSec: 60 } });
+    for (const bad of ['auth-register', 'auth-register=0/600', 'auth-register=10/0', 'auth-register=ten/600', 'Auth=1/1', 'x=1/100000']) {
+      expect(problemsOf({ JWT_SECRET: 'a', JWT_REFRESH_SECRET: 'b', RATE_LIMITS: bad }).join('\n')).toContain('RATE_LIMITS');
+    }
+  });
+
+  it('an override replaces the limit and window of its scope only', async () => {
+    const { createRateLimiter, memoryRateLimitStore } = require('../../src/platform/ratelimit/rate-limit') as typeof import('../../src/platform/ratelimit/rate-limit');
+    const limiter = createRateLimiter(memoryRateLimitStore(), () => 1_000_000, { 'auth-register': { limit: 2, windowSec: 60 } });
+    const register = { scope: 'auth-register', limit: 10, windowSec: 600 };
+    const login = { scope: 'auth-login', limit: 1, windowSec: 300 };
+    await limiter.hit(register, 'ip');
+    await limiter.hit(register, 'ip');
+    await expect(limiter.hit(register, 'ip')).rejects.toMatchObject({ statusCode: 429 });
+    await limiter.hit(login, 'ip');
+    await expect(limiter.hit(login, 'ip')).rejects.toMatchObject({ statusCode: 429 });
+  });
+});

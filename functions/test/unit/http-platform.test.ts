@@ -108,6 +108,7 @@ describe('error body shape', () => {
     expect(body).toEqual({
       statusCode: 404,
       error: 'Not Found',
+      code: 'NOT_FOUND',
       message: 'Cannot GET /api/v1/nope',
       requestId: res.headers.get('x-request-id'),
     });
@@ -116,7 +117,7 @@ describe('error body shape', () => {
   it('malformed JSON is a 400 with the standard body', async () => {
     const { res, body } = await call('/api/v1/probe/echo/1', json('{"name": "a",'));
     expect(res.status).toBe(400);
-    expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: 'Malformed JSON in request body' });
+    expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'MALFORMED_JSON', message: 'Malformed JSON in request body' });
   });
 
   it('a body over the limit is a 413', async () => {
@@ -129,6 +130,7 @@ describe('error body shape', () => {
     const { res, body } = await call('/api/v1/probe/echo/7?q=1', json({ name: '', age: -1, extra: true }));
     expect(res.status).toBe(400);
     expect(body.error).toBe('Bad Request');
+    expect(body.code).toBe('VALIDATION_FAILED');
     expect(body.message).toContain('body.name');
     expect(body.message).toContain('body.age');
     expect(body.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.age', 'body.name']);
@@ -159,7 +161,7 @@ describe('error body shape', () => {
   it('typed errors keep status, details and headers', async () => {
     const conflict = await call('/api/v1/probe/conflict');
     expect(conflict.res.status).toBe(409);
-    expect(conflict.body).toMatchObject({ error: 'Conflict', message: 'Already answered', details: { state: 'ACTIVE' } });
+    expect(conflict.body).toMatchObject({ error: 'Conflict', code: 'CONFLICT', message: 'Already answered', details: { state: 'ACTIVE' } });
     const limited = await call('/api/v1/probe/limited');
     expect(limited.res.status).toBe(429);
     expect(limited.res.headers.get('retry-after')).toBe('13');
@@ -171,6 +173,7 @@ describe('error body shape', () => {
     expect(body).toEqual({
       statusCode: 500,
       error: 'Internal Server Error',
+      code: 'INTERNAL',
       message: 'Internal server error',
       requestId: res.headers.get('x-request-id'),
     });

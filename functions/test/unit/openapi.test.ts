@@ -69,6 +69,16 @@ describe('OpenAPI generation', () => {
     expect(doc.paths['/upload/presign'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PresignBody' });
   });
 
+  it('documents the error codes of each operation with their statuses', () => {
+    const start = doc.paths['/chat/calls'].post.responses;
+    expect(start['409'].description).toMatch(/Codes: CONFLICT, CALL_BUSY\./);
+    expect(start['401'].description).toMatch(/TOKEN_MISSING, TOKEN_INVALID, TOKEN_REVOKED/);
+    expect(doc.paths['/chat/calls/{id}/answer'].post.responses['409'].description).toMatch(/CALL_NOT_ALLOWED, CALL_TRANSITION/);
+    expect(doc.paths['/auth/login/password'].post.responses['429'].description).toMatch(/RATE_LIMITED, AUTH_LOCKED/);
+    expect(doc.paths['/auth/register'].post.responses['400'].description).toMatch(/VALIDATION_FAILED, MALFORMED_JSON/);
+    expect(doc.paths['/users/admin'].post.responses['403'].description).toMatch(/ROLE_REQUIRED, PERMISSION_REQUIRED/);
+  });
+
   it('warns client authors that malformed JSON may get a non-JSON 400 from the Functions runtime', () => {
     expect(doc.info.description).toMatch(/malformed JSON is answered 400 by the platform before the API runs, with an HTML body/);
     expect(doc.paths['/auth/register'].post.responses['400'].description).toMatch(/HTML \(non-JSON\) body/);
@@ -102,7 +112,8 @@ describe('OpenAPI generation', () => {
   });
 
   it('generates component schemas from the zod schemas', () => {
-    expect(doc.components.schemas.Error.required).toEqual(['statusCode', 'error', 'message', 'requestId']);
+    expect(doc.components.schemas.Error.required).toEqual(['statusCode', 'error', 'code', 'message', 'requestId']);
+    expect(doc.components.schemas.Error.properties.code.enum).toEqual(expect.arrayContaining(['VALIDATION_FAILED', 'CALL_BUSY', 'CALL_NOT_ALLOWED', 'AUTH_INVALID_CODE', 'IDEMPOTENCY_KEY_REUSED']));
     expect(doc.components.schemas.Health.properties.status).toMatchObject({ type: 'string', enum: ['ok'] });
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.servers).toEqual([{ url: '/api/v1', description: 'This deployment' }]);

@@ -56,7 +56,7 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   function assertCanSignIn(user: UserRecord): void {
-    if (user.disabled) throw new ForbiddenError('This account is disabled');
+    if (user.disabled) throw new ForbiddenError('This account is disabled').withCode('ACCOUNT_DISABLED');
   }
 
   async function findByIdentifier(identifier: string): Promise<{ user?: UserRecord; target: Pick<OtpTarget, 'channel' | 'destination'> }> {
@@ -159,7 +159,7 @@ export function createAuthService(deps: AuthDeps) {
         const t = now();
         const user = await inTransaction(async (tx) => {
           const owner = await usersRepo.txPhoneOwner(tx, body.phone);
-          if (owner && owner !== auth.userId) throw new ConflictError('This phone number belongs to another account');
+          if (owner && owner !== auth.userId) throw new ConflictError('This phone number belongs to another account').withCode('PHONE_TAKEN');
           const current = await usersRepo.txGet(tx, auth.userId);
           if (!current) throw new NotFoundError('Account not found');
           usersRepo.txClaimPhone(tx, body.phone, auth.userId, current.phone, t);
@@ -185,11 +185,11 @@ export function createAuthService(deps: AuthDeps) {
       if (!user || !matches) {
         const locked = await lockout.fail(lockKey);
         if (locked) throw new LockedError(locked, t);
-        throw new UnauthorizedError('Invalid email or password');
+        throw new UnauthorizedError('Invalid email or password').withCode('AUTH_INVALID_CREDENTIALS');
       }
       assertCanSignIn(user);
       if (user.status === 'PENDING') {
-        throw new ForbiddenError('Email not verified: verify it with POST /auth/email/otp/verify (purpose REGISTER)');
+        throw new ForbiddenError('Email not verified: verify it with POST /auth/email/otp/verify (purpose REGISTER)').withCode('AUTH_EMAIL_NOT_VERIFIED');
       }
       await lockout.clear(lockKey);
       const current = await withConfiguredAdmin(user);
@@ -243,7 +243,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!(await hasher.verify(password, user.passwordHash))) {
         const lockedUntil = await lockout.fail(userId);
         if (lockedUntil) throw new LockedError(lockedUntil, now());
-        throw new ForbiddenError('Password is incorrect');
+        throw new ForbiddenError('Password is incorrect').withCode('AUTH_PASSWORD_INCORRECT');
       }
       const twoFactor = enabled ? { enabled: true, method: 'EMAIL' as const, enabledAt: now() } : { enabled: false, method: null, enabledAt: null };
       await usersRepo.update(userId, { twoFactor, updatedAt: now() });
@@ -265,7 +265,7 @@ export function createAuthService(deps: AuthDeps) {
         }
         // An existing account is never taken over by email alone: its owner links Google while signed in.
         if (await usersRepo.txFindByEmail(tx, identity.email)) {
-          throw new ConflictError('An account with this email already exists: sign in to it, then link Google with POST /auth/google/link');
+          throw new ConflictError('An account with this email already exists: sign in to it, then link Google with POST /auth/google/link').withCode('ACCOUNT_EXISTS');
         }
         const created = newUserRecord({ id: usersRepo.newId(), email: identity.email, name: identity.name ?? identity.email.split('@')[0], passwordHash: null, emailVerified: true, provider: 'google', now: t });
         usersRepo.txCreate(tx, created);
@@ -273,7 +273,7 @@ export function createAuthService(deps: AuthDeps) {
         return created;
       });
       assertCanSignIn(user);
-      if (user.status === 'PENDING') throw new ForbiddenError('Email not verified');
+      if (user.status === 'PENDING') throw new ForbiddenError('Email not verified').withCode('AUTH_EMAIL_NOT_VERIFIED');
       return sessions.start(await withConfiguredAdmin(user), 'google', client);
     },
 
@@ -284,7 +284,7 @@ export function createAuthService(deps: AuthDeps) {
         const ownerId = await authRepo.txIdentityOwner(tx, 'google', identity.subject);
         const current = await usersRepo.txGet(tx, userId);
         if (!current) throw new NotFoundError('Account not found');
-        if (ownerId && ownerId !== userId) throw new ConflictError('This Google account is linked to another account');
+        if (ownerId && ownerId !== userId) throw new ConflictError('This Google account is linked to another account').withCode('ACCOUNT_EXISTS');
         if (ownerId === userId) return current;
         authRepo.txCreateIdentity(tx, 'google', identity.subject, userId, identity.email, t);
         const providers = current.providers.includes('google') ? current.providers : [...current.providers, 'google' as const];

@@ -5,6 +5,7 @@ import { TooManyRequestsError } from '../../platform/errors/app-error';
 export class LockedError extends TooManyRequestsError {
   constructor(lockedUntil: number, now: number) {
     super('Too many failed attempts: sign-in is locked for a while (password reset still works)', (lockedUntil - now) / 1000);
+    this.code = 'AUTH_LOCKED';
   }
 }
 

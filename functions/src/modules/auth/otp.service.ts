@@ -26,7 +26,7 @@ export function failureKey(target: Pick<OtpTarget, 'channel' | 'destination' | '
 }
 
 export function invalidCodeError(): BadRequestError {
-  return new BadRequestError('Invalid or expired code', [{ field: 'code', message: 'invalid or expired', code: 'OTP_INVALID' }]);
+  return new BadRequestError('Invalid or expired code', [{ field: 'code', message: 'invalid or expired', code: 'OTP_INVALID' }]).withCode('AUTH_INVALID_CODE');
 }
 
 export interface OtpService {
@@ -58,15 +58,15 @@ export function createOtpService(opts: { jwtSecret: string; devCode?: string; no
         // Limits belong to the destination, whichever account (or none) asks: two accounts taking turns
         // get no more texts to a number than one (SMS pumping), nor more mails to a mailbox.
         if (previous && now - previous.lastSentAt < AUTH_LIMITS.otpResendGapSec * 1000) {
-          throw new TooManyRequestsError('A code was sent recently; wait before asking again', (previous.lastSentAt + AUTH_LIMITS.otpResendGapSec * 1000 - now) / 1000);
+          throw new TooManyRequestsError('A code was sent recently; wait before asking again', (previous.lastSentAt + AUTH_LIMITS.otpResendGapSec * 1000 - now) / 1000).withCode('AUTH_CODE_LIMIT');
         }
         const sameHour = previous && now - previous.hourWindowStart < 3600_000;
         const sends = sameHour ? previous.sendsInWindow : 0;
         if (sameHour && sends >= AUTH_LIMITS.otpSendsPerHour) {
-          throw new TooManyRequestsError('Too many codes requested this hour', (previous.hourWindowStart + 3600_000 - now) / 1000);
+          throw new TooManyRequestsError('Too many codes requested this hour', (previous.hourWindowStart + 3600_000 - now) / 1000).withCode('AUTH_CODE_LIMIT');
         }
         if (sentToday >= AUTH_LIMITS.otpSendsPerDestinationPerDay) {
-          throw new TooManyRequestsError('Too many codes sent to this destination today', ((day + 1) * DAY_MS - now) / 1000);
+          throw new TooManyRequestsError('Too many codes sent to this destination today', ((day + 1) * DAY_MS - now) / 1000).withCode('AUTH_CODE_LIMIT');
         }
         authRepo.txCountDailySend(tx, destination, day, (day + 1) * DAY_MS);
         const record: OtpRecord = {

@@ -142,9 +142,9 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
         logger.warn('refresh token reuse: session revoked', { sessionId: outcome.sessionId, userId: outcome.userId });
         // As any sign-out: the session's devices stop receiving push, and its Firebase clients are signed out.
         await Promise.all([notificationsRepo.deleteTokensOfSessions([outcome.sessionId]), revokeFirebaseSignIns(outcome.userId)]);
-        throw new UnauthorizedError('Refresh token was already used; the session has been revoked');
+        throw new UnauthorizedError('Refresh token was already used; the session has been revoked').withCode('REFRESH_TOKEN_REUSED');
       }
-      if (outcome.kind === 'invalid') throw new UnauthorizedError('Invalid refresh token');
+      if (outcome.kind === 'invalid') throw new UnauthorizedError('Invalid refresh token').withCode('TOKEN_INVALID');
       return authResult(outcome.pair, outcome.session, outcome.user);
     },
 
@@ -176,10 +176,10 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
     const user = state.user as Omit<UserRecord, 'id'> | undefined;
     const t = now();
     if (!state.session || state.session.userId !== claims.userId || !isLive(state.session, t) || state.tokenRevoked) {
-      throw new UnauthorizedError('Access token revoked');
+      throw new UnauthorizedError('Access token revoked').withCode('TOKEN_REVOKED');
     }
-    if (!user || user.disabled || user.status !== 'ACTIVE') throw new UnauthorizedError('Account is disabled');
-    if (!survivesAccount(state.session, user)) throw new UnauthorizedError('Access token revoked');
+    if (!user || user.disabled || user.status !== 'ACTIVE') throw new UnauthorizedError('Account is disabled').withCode('TOKEN_REVOKED');
+    if (!survivesAccount(state.session, user)) throw new UnauthorizedError('Access token revoked').withCode('TOKEN_REVOKED');
     if (t - state.session.lastUsedAt > AUTH_LIMITS.sessionTouchEverySec * 1000) {
       await authRepo.touchSession(claims.sessionId, t).catch((err: Error) => logger.warn('session touch failed', { error: err.message }));
     }

@@ -23,7 +23,7 @@ export function moveFor(action: CallAction) {
 
 export function assertMove(action: CallAction, current: CallStatus): CallStatus {
   const move = MOVES[action];
-  if (current !== move.from) throw new ConflictError(`Cannot ${action} a call that is ${current}`, { status: current });
+  if (current !== move.from) throw new ConflictError(`Cannot ${action} a call that is ${current}`, { status: current }).withCode('CALL_TRANSITION');
   return move.to;
 }
 

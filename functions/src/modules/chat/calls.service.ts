@@ -35,7 +35,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       const move = moveFor(action);
       const allowedActor =
         move.by === 'either' || move.by === 'system' || (move.by === 'callee' ? actorId === call.calleeId : actorId === call.callerId);
-      if (actorId !== null && !allowedActor) throw new ConflictError(`Only the ${move.by} can ${action} this call`);
+      if (actorId !== null && !allowedActor) throw new ConflictError(`Only the ${move.by} can ${action} this call`).withCode('CALL_NOT_ALLOWED');
       if (expired) callsRepo.txSave(tx, call);
       if (action === 'timeout' && call.status !== 'RINGING') return { call, expired, changed: false };
       if (expired) return { call, expired, changed: false, refused: true };
@@ -50,7 +50,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       return { call: next, expired, changed: true };
     });
     // The missed-call notice leaves from the trigger on the call's status change (calls.triggers).
-    if ('refused' in result && result.refused) throw new ConflictError(`Cannot ${action} a call that is MISSED`, { status: 'MISSED' });
+    if ('refused' in result && result.refused) throw new ConflictError(`Cannot ${action} a call that is MISSED`, { status: 'MISSED' }).withCode('CALL_TRANSITION');
     return callView(result.call);
   }
 
@@ -69,7 +69,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
         const mine = live(callerCalls);
         const same = mine.find((c) => c.status === 'RINGING' && c.callerId === callerId && c.calleeId === body.calleeId);
         if (same) return { call: same, created: false, expired: [], pushRing: undefined };
-        if (mine.length > 0) throw new ConflictError('You are already in a call', { callId: mine[0].id });
+        if (mine.length > 0) throw new ConflictError('You are already in a call', { callId: mine[0].id }).withCode('CALL_BUSY');
         for (const call of expired) callsRepo.txSave(tx, call);
         const busy = live(calleeCalls).some((c) => c.status === 'ACTIVE');
         const call: CallRecord = {

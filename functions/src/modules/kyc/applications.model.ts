@@ -29,7 +29,7 @@ export function assertTransition(from: ApplicationStatus, to: ApplicationStatus,
     const allowed = Object.entries(TRANSITIONS[from])
       .filter(([, who]) => who === actor)
       .map(([status]) => status);
-    throw new ConflictError(`An application in ${from} cannot move to ${to}`, { from, to, allowed });
+    throw new ConflictError(`An application in ${from} cannot move to ${to}`, { from, to, allowed }).withCode('APPLICATION_TRANSITION');
   }
 }
 

@@ -200,7 +200,7 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
           return next;
         }
         const missing = missingPapers(kind, (await applicationsRepo.txPapersOf(tx, id)).map((p) => p.kind));
-        if (missing.length > 0) throw new ConflictError(`Papers incomplete: missing ${missing.join(', ')}`, { missingPapers: missing });
+        if (missing.length > 0) throw new ConflictError(`Papers incomplete: missing ${missing.join(', ')}`, { missingPapers: missing }).withCode('PAPERS_INCOMPLETE');
         const user = await usersRepo.txGet(tx, current.userId);
         if (!user) throw new ConflictError('The applicant account no longer exists');
         const granted = grant(current);

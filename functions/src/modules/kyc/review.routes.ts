@@ -45,6 +45,7 @@ export function applicationReviewRoutes<TDecision>(opts: {
       summary: `Approve, reject or send back a ${label} application`,
       description: opts.decisionDescription,
       errors: [404, 409],
+      codes: ['APPLICATION_TRANSITION', 'PAPERS_INCOMPLETE'],
       request: { params: IdParamsSchema, body: opts.decisionBody },
       response: { description: 'The application after the decision.', schema: ApplicationSchema },
       handler: ({ params, body, auth }) => opts.decide(params.id, body, auth!.userId) as Promise<z.output<typeof ApplicationSchema>>,

@@ -178,8 +178,8 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
     async receive(id: string, uploadToken: string, headers: { contentType?: string; contentLength?: string }, body: Readable) {
       const record = await mediaRepo.get(id);
       if (!record || !record.uploadTokenHash || !sameSecret(record.uploadTokenHash, sha256(uploadToken))) throw new NotFoundError('Upload not found');
-      if (record.status !== 'PENDING') throw new ConflictError(`The upload is already ${record.status}`);
-      if ((record.uploadExpiresAt ?? 0) < now()) throw new ConflictError('The upload URL has expired');
+      if (record.status !== 'PENDING') throw new ConflictError(`The upload is already ${record.status}`).withCode('UPLOAD_STATE');
+      if ((record.uploadExpiresAt ?? 0) < now()) throw new ConflictError('The upload URL has expired').withCode('UPLOAD_STATE');
       if (baseType(headers.contentType ?? '') !== record.mimeType) throw new UnsupportedMediaTypeError(`Content-Type must be ${record.mimeType}, as presigned`);
       if (headers.contentLength !== undefined && Number(headers.contentLength) > deps.maxFileBytes) throw new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`);
       const inspect = inspector(deps.maxFileBytes);
@@ -200,10 +200,10 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       const record = await mediaRepo.get(id);
       if (!record || record.ownerId !== auth.userId) throw new NotFoundError('Media not found');
       if (record.status === 'READY') return toItem(record);
-      if (record.status === 'FAILED') throw new ConflictError('This upload was refused; presign a new one');
+      if (record.status === 'FAILED') throw new ConflictError('This upload was refused; presign a new one').withCode('UPLOAD_STATE');
       const uploadKey = uploadKeyOf(record);
       const uploaded = await storage.stat(uploadKey);
-      if (!uploaded) throw new ConflictError('Nothing was uploaded to the presigned URL yet');
+      if (!uploaded) throw new ConflictError('Nothing was uploaded to the presigned URL yet').withCode('UPLOAD_STATE');
       if (uploaded.size > deps.maxFileBytes) await refuse(record, [uploadKey], new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`));
       await storage.copy(uploadKey, record.objectKey, record.downloadToken);
       const copied = await storage.stat(record.objectKey);

@@ -39,6 +39,7 @@ export interface BroadcastRecord {
 export class UnprocessableError extends AppError {
   constructor(message: string) {
     super(422, message);
+    this.code = 'IDEMPOTENCY_KEY_REUSED';
   }
 }
 
@@ -174,7 +175,7 @@ async function acquireLease(id: string, owner: string, now: number): Promise<Bro
     const b = { ...(snap.data() as Omit<BroadcastRecord, 'id'>), id };
     if (b.status === 'DONE') return 'done' as const;
     // Another runner works on it: fail, so the task is retried later (after that lease, if it died).
-    if (b.leaseOwner && b.leaseUntil > now) throw new ConflictError('Another runner holds this broadcast');
+    if (b.leaseOwner && b.leaseUntil > now) throw new ConflictError('Another runner holds this broadcast').withCode('JOB_BUSY');
     tx.update(snap.ref, { status: 'RUNNING', leaseOwner: owner, leaseUntil: now + LEASE_MS, updatedAt: now });
     return { ...b, status: 'RUNNING' as const, leaseOwner: owner, leaseUntil: now + LEASE_MS };
   });

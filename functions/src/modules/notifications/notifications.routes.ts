@@ -110,7 +110,7 @@ export const notificationsModule: ApiModule = {
           'Answers 202 at once with the broadcast id; a background job (Cloud Tasks) delivers it in pages of 500 accounts, saving its place after each page, so an interrupted run resumes where it stopped and nobody gets it twice. One inbox SYSTEM item per account, even for an account on several of the apps; push in chunks of 500 where the promo channel preference allows. Follow the progress with GET /notifications/broadcast/{id}. Send an Idempotency-Key: a retried request returns the same broadcast.',
         auth: ['ADMIN'],
         permission: 'users.manage',
-        errors: [422],
+        codes: ['IDEMPOTENCY_KEY_REUSED'],
         request: { body: BroadcastBodySchema, headers: BroadcastHeadersSchema },
         response: { status: 202, description: 'Accepted: the broadcast and its progress so far.', schema: BroadcastSchema },
         handler: ({ body, auth, headers }) => notifications.startBroadcast(auth!, body, headers['idempotency-key']),

@@ -12,7 +12,7 @@ import { changedFields, usersAdminRepo, usersRepo, type UserListFilter } from '.
 
 // Only an administrator holding every permission makes another administrator.
 function assertGrantsAdmin(actor: AuthContext): void {
-  if (!coversPermissions(actor.permissions, ['*'])) throw new ForbiddenError('Only an administrator with every permission can grant ADMIN');
+  if (!coversPermissions(actor.permissions, ['*'])) throw new ForbiddenError('Only an administrator with every permission can grant ADMIN').withCode('PERMISSION_REQUIRED');
 }
 
 const DEFAULT_ROLES: Record<Hat, Role[]> = {
@@ -32,7 +32,7 @@ async function assertNotLastAdmin(tx: FirebaseFirestore.Transaction, target: Use
   const staysActiveAdmin = after.roles.includes('ADMIN') && !after.disabled;
   if (!wasActiveAdmin || staysActiveAdmin) return;
   const others = (await usersAdminRepo.txActiveAdminIds(tx)).filter((id) => id !== target.id);
-  if (others.length === 0) throw new ConflictError('This is the last active ADMIN: promote another administrator first');
+  if (others.length === 0) throw new ConflictError('This is the last active ADMIN: promote another administrator first').withCode('LAST_ADMIN');
 }
 
 export function createUsersAdminService(now: () => number = Date.now) {
@@ -112,8 +112,8 @@ export function createUsersAdminService(now: () => number = Date.now) {
         status: 'ACTIVE',
       });
       await inTransaction(async (tx) => {
-        if (email && (await usersRepo.txFindByEmail(tx, email))) throw new ConflictError('An account with this email exists');
-        if (body.phone && (await usersRepo.txPhoneOwner(tx, body.phone))) throw new ConflictError('An account with this phone exists');
+        if (email && (await usersRepo.txFindByEmail(tx, email))) throw new ConflictError('An account with this email exists').withCode('ACCOUNT_EXISTS');
+        if (body.phone && (await usersRepo.txPhoneOwner(tx, body.phone))) throw new ConflictError('An account with this phone exists').withCode('ACCOUNT_EXISTS');
         usersRepo.txCreate(tx, user);
         if (roles.includes('DRIVER')) driverRepo.txCreateProfile(tx, user.id, DEFAULT_CAPABILITIES, t);
       });
@@ -123,7 +123,7 @@ export function createUsersAdminService(now: () => number = Date.now) {
     async update(actor: AuthContext, id: string, patch: { fullName?: string; phone?: string | null; permissions?: UserRecord['permissions']; disabled?: boolean }) {
       // An administrator grants only permissions it holds: it can narrow itself, never widen itself (or a proxy).
       if (patch.permissions !== undefined && !coversPermissions(actor.permissions, patch.permissions)) {
-        throw new ForbiddenError('You can grant only permissions you hold yourself');
+        throw new ForbiddenError('You can grant only permissions you hold yourself').withCode('PERMISSION_REQUIRED');
       }
       const { before, after } = await change(id, async (user, tx) => {
         const next = { ...user };
@@ -138,7 +138,7 @@ export function createUsersAdminService(now: () => number = Date.now) {
           const phone = patch.phone;
           if (phone) {
             const owner = await usersRepo.txPhoneOwner(tx, phone);
-            if (owner && owner !== id) throw new ConflictError('This phone number belongs to another account');
+            if (owner && owner !== id) throw new ConflictError('This phone number belongs to another account').withCode('PHONE_TAKEN');
             writes = (w) => usersRepo.txClaimPhone(w, phone, id, user.phone, now());
           } else if (user.phone) {
             const previous = user.phone;

@@ -35,15 +35,15 @@ export function createJwtAccessTokenVerifier(secret: string): AccessTokenVerifie
       claims = jwt.verify(token, secret, { algorithms: [JWT_ALGORITHM] }) as AccessClaims;
     } catch (err) {
       const expired = err instanceof Error && err.name === 'TokenExpiredError';
-      throw new UnauthorizedError(expired ? 'Access token expired' : 'Invalid access token');
+      throw new UnauthorizedError(expired ? 'Access token expired' : 'Invalid access token').withCode('TOKEN_INVALID');
     }
-    if (claims.typ !== ACCESS_TOKEN_TYPE) throw new UnauthorizedError('Invalid access token');
+    if (claims.typ !== ACCESS_TOKEN_TYPE) throw new UnauthorizedError('Invalid access token').withCode('TOKEN_INVALID');
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.sid !== 'string') {
-      throw new UnauthorizedError('Invalid access token');
+      throw new UnauthorizedError('Invalid access token').withCode('TOKEN_INVALID');
     }
     const roles = Array.isArray(claims.roles) ? claims.roles : [];
     if (!roles.every((r): r is Role => (ROLES as readonly unknown[]).includes(r))) {
-      throw new UnauthorizedError('Invalid access token');
+      throw new UnauthorizedError('Invalid access token').withCode('TOKEN_INVALID');
     }
     return { userId: claims.sub, roles, sessionId: claims.sid, tokenId: claims.jti };
   };

@@ -19,13 +19,13 @@ export function requireAuth(verify: AccessTokenVerifier, roles: readonly Role[] 
   return (req, res, next) => {
     const token = bearerToken(req);
     if (!token) {
-      next(new UnauthorizedError('Missing bearer token'));
+      next(new UnauthorizedError('Missing bearer token').withCode('TOKEN_MISSING'));
       return;
     }
     verify(token)
       .then((auth) => {
         if (roles.length > 0 && !roles.some((role) => auth.roles.includes(role))) {
-          throw new ForbiddenError(`Requires one of the roles: ${roles.join(', ')}`);
+          throw new ForbiddenError(`Requires one of the roles: ${roles.join(', ')}`).withCode('ROLE_REQUIRED');
         }
         res.locals.auth = auth;
         next();
@@ -36,7 +36,7 @@ export function requireAuth(verify: AccessTokenVerifier, roles: readonly Role[] 
 
 // Admin routes may name a permission the ADMIN must hold (see holdsPermission: [] holds none).
 export function assertPermission(auth: AuthContext, permission: AdminPermission): void {
-  if (!holdsPermission(auth.permissions, permission)) throw new ForbiddenError(`Requires the admin permission ${permission}`);
+  if (!holdsPermission(auth.permissions, permission)) throw new ForbiddenError(`Requires the admin permission ${permission}`).withCode('PERMISSION_REQUIRED');
 }
 
 // Hats follow roles (see users.model hatsFor); kept here so the platform has no module dependency.
@@ -56,6 +56,6 @@ export function hatUnlocked(roles: readonly Role[], hat: Hat): boolean {
 // Consumer bookings (rides, orders, bookings) declare hat CON: the driver hat is exclusive.
 export function assertHat(auth: AuthContext, hat: Hat): void {
   if (!hatUnlocked(auth.roles, hat)) {
-    throw new ForbiddenError(hat === 'CON' ? 'Drivers cannot book on the consumer app' : `The ${hat} app is not unlocked for this account`);
+    throw new ForbiddenError(hat === 'CON' ? 'Drivers cannot book on the consumer app' : `The ${hat} app is not unlocked for this account`).withCode('HAT_LOCKED');
   }
 }

@@ -71,6 +71,27 @@ const trustProxy = z
     return v.trim();
   });
 
+// Per-IP limits as `scope=limit/windowSec` pairs, e.g. `auth-register=100/600,auth-login=300/300`: each
+// replaces the built-in limit of that scope (scopes are listed in the README); the others keep theirs.
+export type RateLimitOverrides = Readonly<Record<string, { limit: number; windowSec: number }>>;
+const rateLimitOverrides = z
+  .string()
+  .optional()
+  .transform((v, ctx): RateLimitOverrides => {
+    const out: Record<string, { limit: number; windowSec: number }> = {};
+    for (const pair of (v ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+      const match = /^([a-z0-9-]+)=(\d{1,7})\/(\d{1,6})$/.exec(pair);
+      const limit = Number(match?.[2]);
+      const windowSec = Number(match?.[3]);
+      if (!match || limit < 1 || windowSec < 1 || windowSec > 86_400) {
+        ctx.addIssue({ code: 'custom', message: `"${pair}" is not scope=limit/windowSec (limit ≥ 1, window 1..86400 s)` });
+        return z.NEVER;
+      }
+      out[match[1]] = { limit, windowSec };
+    }
+    return out;
+  });
+
 export const SMS_PROVIDERS = ['console', 'http', 'twilio', 'esms'] as const;
 // email: codes go out by SMTP (nodemailer). console: development only, no mail is sent (use OTP_DEV_CODE).
 export const OTP_CHANNELS = ['email', 'console'] as const;
@@ -132,6 +153,7 @@ export const configSchema = z.object({
   MEDIA_PRESIGN_TTL_SEC: positiveInt(15 * 60, 24 * 3600, 60),
   JSON_BODY_LIMIT_BYTES: positiveInt(100 * 1024, 10 * 1024 * 1024),
   LOG_REQUESTS: booleanSwitch(false),
+  RATE_LIMITS: rateLimitOverrides,
 });
 
 export type AppConfig = z.output<typeof configSchema>;

@@ -95,7 +95,10 @@ export function maskConfig(config: Readonly<AppConfig>): Record<string, MaskedVa
     const value = config[key as keyof AppConfig];
     if ((SECRET_KEYS as readonly string[]).includes(key)) out[key] = value === undefined ? null : '********';
     else if (value === undefined) out[key] = null;
-    else out[key] = Array.isArray(value) ? [...value] : (value as MaskedValue);
+    else if (Array.isArray(value)) out[key] = [...value];
+    // RATE_LIMITS: shown as the pairs it was given.
+    else if (typeof value === 'object') out[key] = Object.entries(value as Record<string, { limit: number; windowSec: number }>).map(([scope, r]) => `${scope}=${r.limit}/${r.windowSec}`);
+    else out[key] = value as MaskedValue;
   }
   return out;
 }

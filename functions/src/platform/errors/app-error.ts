@@ -1,3 +1,5 @@
+import { generalCode, type ErrorCode } from './codes';
+
 // Typed errors thrown by services and middleware; the error handler maps each to one response shape.
 export interface FieldProblem {
   field: string;
@@ -6,6 +8,9 @@ export interface FieldProblem {
 }
 
 export class AppError extends Error {
+  /** Stable machine-readable code (see ERROR_CODES); the status's general code unless a thrower names one. */
+  code: ErrorCode;
+
   constructor(
     readonly statusCode: number,
     message: string,
@@ -14,12 +19,20 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
+    this.code = generalCode(statusCode);
+  }
+
+  /** `throw new ConflictError('…').withCode('CALL_BUSY')` */
+  withCode(code: ErrorCode): this {
+    this.code = code;
+    return this;
   }
 }
 
 export class ValidationError extends AppError {
   constructor(message: string, details?: FieldProblem[]) {
     super(400, message, details);
+    this.code = 'VALIDATION_FAILED';
   }
 }
 

@@ -13,7 +13,7 @@ interface BodyParserError extends Error {
 function fromBodyParser(err: BodyParserError): AppError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
-      return new AppError(400, 'Malformed JSON in request body');
+      return new AppError(400, 'Malformed JSON in request body').withCode('MALFORMED_JSON');
     case 'entity.too.large':
       return new AppError(413, `Request body exceeds the limit of ${err.limit ?? 'the configured'} bytes`);
     case 'encoding.unsupported':
@@ -56,7 +56,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     return;
   }
   for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
-  res.status(known.statusCode).json(errorBody(known.statusCode, known.message, requestId, known.details));
+  res.status(known.statusCode).json(errorBody(known.statusCode, known.message, requestId, known.details, known.code));
 };
 
 function describe(err: unknown): Record<string, unknown> {

@@ -5,6 +5,7 @@ import { assertHat, assertPermission, requireAuth } from '../auth/guard';
 import type { AdminPermission, Hat, Role } from '../auth/roles';
 import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
+import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
@@ -59,6 +60,8 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   rateLimit?: RateLimitRule;
   /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
   errors?: number[];
+  /** Specific error codes this operation may answer (documented with their statuses in OpenAPI). */
+  codes?: ErrorCode[];
   handler(ctx: HandlerContext<TBody, TQuery, TParams>): Promise<TResult> | TResult;
 }
 

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ErrorBodySchema } from '../errors/error-body';
+import { ERROR_CODES, generalCode, type ErrorCode } from '../errors/codes';
 import { toOpenApiPath, type AnyRoute } from '../http/route';
 import { API_TAGS } from './tags';
 
@@ -22,6 +23,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 function errorStatuses(route: AnyRoute): number[] {
   const statuses = new Set<number>(route.errors ?? []);
+  for (const code of route.codes ?? []) statuses.add(ERROR_CODES[code][0]);
   if (route.request?.body || route.request?.query || route.request?.params || route.request?.headers) statuses.add(400);
   if (route.request?.params) statuses.add(404);
   if (route.request?.body) statuses.add(413).add(415);
@@ -32,6 +34,23 @@ function errorStatuses(route: AnyRoute): number[] {
   if (route.auth !== 'public' && route.auth.length > 0) statuses.add(403);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
+}
+
+// The codes an error status of this operation may carry: those its shape implies, then its own.
+function codesFor(route: AnyRoute, status: number): ErrorCode[] {
+  const implied: ErrorCode[] = [];
+  if (status === 400) {
+    if (route.request?.body || route.request?.query || route.request?.headers) implied.push('VALIDATION_FAILED');
+    if (route.request?.body) implied.push('MALFORMED_JSON');
+    implied.push('BAD_REQUEST');
+  } else if (status === 401) implied.push('TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_REVOKED');
+  else if (status === 403) {
+    if (route.auth !== 'public' && route.auth.length > 0) implied.push('ROLE_REQUIRED');
+    if (route.permission) implied.push('PERMISSION_REQUIRED');
+    if (route.hat) implied.push('HAT_LOCKED');
+  } else implied.push(generalCode(status));
+  const own = (route.codes ?? []).filter((code) => ERROR_CODES[code][0] === status);
+  return [...new Set([...implied, ...own])];
 }
 
 function authText(route: AnyRoute): string {
@@ -64,13 +83,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         : { description: other.description };
     }
     for (const status of errorStatuses(route)) {
+      const codes = codesFor(route, status);
       responses[String(status)] ??= {
-        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        description: `${ERROR_DESCRIPTIONS[status] ?? 'Error'}${codes.length > 0 ? ` Codes: ${codes.join(', ')}.` : ''}`,
         content: { 'application/json': { schema: ErrorBodySchema } },
       };
     }
     const limitText = route.rateLimit
-      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per client IP (429 with Retry-After).`
+      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per client IP (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
       : undefined;
     const permissionText = route.permission ? `Admin permission: ${route.permission} (admins with an explicit permission list).` : undefined;
     const description = [route.description, authText(route), permissionText, limitText, route.availability?.note].filter(Boolean).join('\n\n');

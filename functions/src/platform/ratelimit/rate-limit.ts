@@ -22,9 +22,11 @@ export function subjectKey(subject: string): string {
   return createHash('sha256').update(subject).digest('base64url').slice(0, 32);
 }
 
-export function createRateLimiter(store: RateLimitStore, now: () => number = Date.now): RateLimiter {
+/** `overrides` (RATE_LIMITS) replace the limit and window of the scopes they name. */
+export function createRateLimiter(store: RateLimitStore, now: () => number = Date.now, overrides: Readonly<Record<string, { limit: number; windowSec: number }>> = {}): RateLimiter {
   return {
-    async hit(rule, subject) {
+    async hit(declared, subject) {
+      const rule = { ...declared, ...overrides[declared.scope] };
       const windowMs = rule.windowSec * 1000;
       const windowIndex = Math.floor(now() / windowMs);
       const windowEnd = (windowIndex + 1) * windowMs;

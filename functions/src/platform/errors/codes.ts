@@ -1,0 +1,74 @@
+// Stable, machine-readable error codes: clients branch on `code`, never on `message` (which may change).
+// Each HTTP status has a general code; operations add specific ones where a client must tell cases apart.
+// Code: [the status it comes with, what it means].
+export const ERROR_CODES = {
+  // General, one per status
+  VALIDATION_FAILED: [400, 'A field of the request failed validation; `details` names each field.'],
+  BAD_REQUEST: [400, 'The request cannot be processed as sent.'],
+  MALFORMED_JSON: [400, 'The body is not valid JSON.'],
+  UNAUTHORIZED: [401, 'Missing or invalid credentials.'],
+  FORBIDDEN: [403, 'The caller may not do this.'],
+  NOT_FOUND: [404, 'No such resource (or a path id that cannot exist, or hidden by configuration).'],
+  CONFLICT: [409, 'Conflicts with the current state.'],
+  PAYLOAD_TOO_LARGE: [413, 'The body or a file is over its limit.'],
+  UNPROCESSABLE: [422, 'Well-formed but not acceptable here.'],
+  UNSUPPORTED_MEDIA_TYPE: [415, 'Wrong Content-Type, or bytes that are not the declared type.'],
+  RATE_LIMITED: [429, 'Too many requests; see Retry-After.'],
+  SERVICE_UNAVAILABLE: [503, 'A dependency is unavailable.'],
+  INTERNAL: [500, 'Unexpected server error (no internals are exposed).'],
+  // Tokens and sessions
+  TOKEN_MISSING: [401, 'No bearer token.'],
+  TOKEN_INVALID: [401, 'The token is malformed, forged, of the wrong type or expired.'],
+  TOKEN_REVOKED: [401, 'The session ended (logout, lock, password reset, refresh-token reuse).'],
+  REFRESH_TOKEN_REUSED: [401, 'A retired refresh token was replayed: the whole session is revoked.'],
+  ROLE_REQUIRED: [403, 'None of the roles the operation needs.'],
+  PERMISSION_REQUIRED: [403, 'An administrator without the permission the operation needs, or granting one it lacks.'],
+  HAT_LOCKED: [403, 'The app (hat) of the operation is not unlocked for this account (drivers cannot book).'],
+  // Sign-in
+  AUTH_INVALID_CREDENTIALS: [401, 'Wrong email or password.'],
+  AUTH_INVALID_CODE: [400, 'Wrong, expired or used one-time code.'],
+  AUTH_LOCKED: [429, 'Too many failed attempts: sign-in is locked for a while (password reset still works).'],
+  AUTH_CODE_LIMIT: [429, 'A code was sent to this destination too recently, or too many were sent.'],
+  AUTH_EMAIL_NOT_VERIFIED: [403, 'The email is not verified yet.'],
+  AUTH_PASSWORD_INCORRECT: [403, 'The password given to confirm a change is wrong.'],
+  ACCOUNT_DISABLED: [403, 'The account is locked by an administrator.'],
+  ACCOUNT_EXISTS: [409, 'An account with this email, phone or Google identity exists.'],
+  PHONE_TAKEN: [409, 'The phone number belongs to another account.'],
+  // Administration and applications
+  LAST_ADMIN: [409, 'The change would leave no active administrator.'],
+  APPLICATION_TRANSITION: [409, 'The application cannot move to that status from its current one.'],
+  PAPERS_INCOMPLETE: [409, 'Approval needs papers that are missing (`details.missingPapers`).'],
+  // Calls
+  CALL_BUSY: [409, 'The caller is already in a call.'],
+  CALL_NOT_ALLOWED: [409, 'Only the callee answers or declines, only the caller cancels.'],
+  CALL_TRANSITION: [409, 'The call is no longer in a status that allows this (`details.status`).'],
+  // Media
+  UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],
+  // Jobs
+  IDEMPOTENCY_KEY_REUSED: [422, 'This Idempotency-Key was used with another request body.'],
+  JOB_BUSY: [409, 'Another runner holds the job.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const GENERAL_CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export function generalCode(statusCode: number): ErrorCode {
+  return GENERAL_CODE_BY_STATUS[statusCode] ?? (statusCode >= 500 ? 'INTERNAL' : 'BAD_REQUEST');
+}
+
+/** The codes that come with an HTTP status. */
+export function codesOfStatus(statusCode: number): ErrorCode[] {
+  return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code][0] === statusCode);
+}
