@@ -13,12 +13,14 @@ import { createRequestVerifier } from './modules/auth/auth.wiring';
 import { createRateLimiter, type RateLimiter } from './platform/ratelimit/rate-limit';
 import { firestoreRateLimitStore } from './platform/ratelimit/rate-limit.store';
 import { API_VERSION } from './version';
+import { firestoreIdempotencyStore, type IdempotencyStore } from './platform/idempotency/idempotency';
 import { logger } from './platform/logging/logger';
 
 export interface CreateAppOptions {
   config?: Readonly<AppConfig>;
   verifyAccessToken?: AccessTokenVerifier;
   rateLimiter?: RateLimiter;
+  idempotency?: IdempotencyStore;
   modules?: ApiModule[];
 }
 
@@ -35,6 +37,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
     config,
     verifyAccessToken: options.verifyAccessToken ?? createRequestVerifier(config),
     rateLimiter: options.rateLimiter ?? createRateLimiter(firestoreRateLimitStore(), Date.now, config.RATE_LIMITS),
+    idempotency: options.idempotency ?? firestoreIdempotencyStore(),
   };
   const routes = (options.modules ?? apiModules).flatMap((module) => module.routes(ctx));
   const scopes = new Set(routes.flatMap((route) => (route.rateLimit ? [route.rateLimit.scope] : [])));

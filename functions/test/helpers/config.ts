@@ -2,6 +2,7 @@ import { buildApp, type CreateAppOptions } from '../../src/app';
 import { createJwtAccessTokenVerifier } from '../../src/platform/auth/access-token';
 import type { AppConfig } from '../../src/platform/config';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
+import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
 import { parseConfig } from '../../src/platform/config';
 
 export const TEST_JWT_SECRET = 'test-access-secret-0123456789abcdef0123456789';
@@ -29,5 +30,6 @@ export function unitApp(options: Omit<CreateAppOptions, 'verifyAccessToken' | 'r
     ...options,
     verifyAccessToken: createJwtAccessTokenVerifier(options.config.JWT_SECRET),
     rateLimiter: createRateLimiter(memoryRateLimitStore()),
+    idempotency: memoryIdempotencyStore(),
   });
 }

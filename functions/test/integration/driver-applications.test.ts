@@ -3,6 +3,8 @@ import { call, uniqueEmail } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { DRIVER_PAPERS, uploadAll } from '../helpers/papers';
 import { mailedCode } from '../helpers/sinks';
+import { db } from '../../src/platform/firebase/firebase';
+import { geohashOf } from '../../src/platform/geo/geo';
 
 beforeAll(requireEmulators);
 
@@ -138,6 +140,9 @@ describe('the driver profile', () => {
     const located = await call('POST', '/driver/me/location', { token, body: { lat: 10.7769, lng: 106.7009, heading: 90 } });
     expect(located.body.lastLocation).toMatchObject({ lat: 10.7769, lng: 106.7009, heading: 90, speedKmh: null });
     expect((await call('POST', '/driver/me/location', { token, body: { lat: 91, lng: 0 } })).status).toBe(400);
+    // The geohash (platform/geo) is stored with the position, for radius queries.
+    const stored = (await db().collection('driver_profiles').doc(located.body.userId).get()).data();
+    expect(stored?.geohash).toBe(geohashOf({ lat: 10.7769, lng: 106.7009 }));
     const user = await registerVerified();
     expect((await call('PATCH', '/driver/me/status', { token: user.accessToken, body: { status: 'ONLINE' } })).status).toBe(403);
   });

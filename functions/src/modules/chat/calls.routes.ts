@@ -31,6 +31,7 @@ export const chatModule: ApiModule = {
         auth: [],
         errors: [404],
         codes: ['CALL_BUSY'],
+        idempotent: true,
         request: { body: StartCallBodySchema },
         response: { status: 201, description: 'The call.', schema: CallSchema },
         handler: ({ body, auth }) => calls().start(auth!.userId, body),

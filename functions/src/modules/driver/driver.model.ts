@@ -21,6 +21,8 @@ export interface DriverProfile {
   vehicle: Vehicle | null;
   status: 'ONLINE' | 'OFFLINE';
   lastLocation: { lat: number; lng: number; heading: number | null; speedKmh: number | null; at: number } | null;
+  /** geohash of lastLocation (platform/geo), for radius queries. */
+  geohash?: string | null;
   approvedAt: number | null;
   createdAt: number;
   updatedAt: number;

@@ -1,4 +1,5 @@
 import { inTransaction } from '../../platform/firebase/firebase';
+import { geohashOf } from '../../platform/geo/geo';
 import { AppError, NotFoundError } from '../../platform/errors/app-error';
 import type { MessageQueue } from '../../platform/delivery/delivery';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
@@ -94,7 +95,7 @@ export function createDriverService(deps: DriverServiceDeps) {
     async setLocation(userId: string, loc: { lat: number; lng: number; heading?: number; speedKmh?: number }) {
       await this.profile(userId);
       const t = now();
-      await driverRepo.update(userId, { lastLocation: { lat: loc.lat, lng: loc.lng, heading: loc.heading ?? null, speedKmh: loc.speedKmh ?? null, at: t }, updatedAt: t });
+      await driverRepo.update(userId, { lastLocation: { lat: loc.lat, lng: loc.lng, heading: loc.heading ?? null, speedKmh: loc.speedKmh ?? null, at: t }, geohash: geohashOf(loc), updatedAt: t });
       return this.profile(userId);
     },
   };

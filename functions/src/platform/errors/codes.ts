@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   // Media
   UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],
   // Jobs
+  IDEMPOTENCY_IN_PROGRESS: [409, 'A request with this Idempotency-Key is still running; retry shortly.'],
   IDEMPOTENCY_KEY_REUSED: [422, 'This Idempotency-Key was used with another request body.'],
   JOB_BUSY: [409, 'Another runner holds the job.'],
 } as const satisfies Record<string, readonly [number, string]>;

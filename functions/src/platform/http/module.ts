@@ -1,6 +1,7 @@
 import type { AppConfig } from '../config';
 import type { AccessTokenVerifier } from '../auth/access-token';
 import type { RateLimiter } from '../ratelimit/rate-limit';
+import type { IdempotencyStore } from '../idempotency/idempotency';
 import type { AnyRoute } from './route';
 
 // What every feature module receives when the app is built.
@@ -8,6 +9,7 @@ export interface AppContext {
   config: Readonly<AppConfig>;
   verifyAccessToken: AccessTokenVerifier;
   rateLimiter: RateLimiter;
+  idempotency: IdempotencyStore;
 }
 
 export interface ApiModule {

@@ -7,6 +7,7 @@ import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
 import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
+import { IdempotencyKeySchema, recordId, requestHashOf, type Claim, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
 import type { ApiTag } from '../openapi/tags';
@@ -56,6 +57,11 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   permission?: AdminPermission;
   /** Documents a multipart/form-data body, which the handler parses itself (parseMultipart). */
   multipart?: z.ZodType;
+  /**
+   * A creation a retry could duplicate: an `Idempotency-Key` header makes it run once per key, caller and
+   * operation (platform/idempotency); documented in OpenAPI with its 409 and 422.
+   */
+  idempotent?: boolean;
   /** Per-client-IP limit, checked before validation and the handler. */
   rateLimit?: RateLimitRule;
   /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
@@ -112,7 +118,7 @@ function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, '
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.
 export function toExpressHandlers(
   route: AnyRoute,
-  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter },
+  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore },
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
   const rule = route.rateLimit;
@@ -124,8 +130,10 @@ export function toExpressHandlers(
   if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
   handlers.push((req, res, next) => {
     let statusOverride: number | undefined;
+    let claim: Extract<Claim, { kind: 'run' }> | undefined;
+    let replayed = false;
     Promise.resolve()
-      .then(() => {
+      .then(async () => {
         if (route.request?.body && req.method !== 'GET') {
           // A bodiless request validates as `{}`, so optional-only bodies (e.g. logout) need no JSON at all.
           if (!hasBody(req)) req.body = {};
@@ -144,15 +152,34 @@ export function toExpressHandlers(
             statusOverride = code;
           },
         };
+        const key = route.idempotent ? req.get('idempotency-key') : undefined;
+        if (key !== undefined && deps.idempotency) {
+          const parsedKey = IdempotencyKeySchema.safeParse(key);
+          if (!parsedKey.success) throw validationErrorFromZod([{ error: parsedKey.error, location: 'headers.idempotency-key' }]);
+          const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
+          const claimed = await deps.idempotency.claim(recordId(caller, `${route.method} ${route.path}`, key), requestHashOf([ctx.params, ctx.body]), Date.now());
+          if (claimed.kind === 'replay') {
+            replayed = true;
+            res.status(claimed.answer.status).set('Idempotent-Replayed', 'true').json(claimed.answer.body);
+            return undefined;
+          }
+          claim = claimed;
+        }
         return route.handler(ctx);
       })
-      .then((result) => {
-        if (route.response.binary) return;
+      .then(async (result) => {
+        if (replayed || route.response.binary) return;
         // The response schema strips anything the contract does not name (e.g. internal fields).
         const body = route.response.schema.parse(result);
-        res.status(statusOverride ?? route.response.status ?? 200).json(body);
+        const status = statusOverride ?? route.response.status ?? 200;
+        if (claim) await deps.idempotency!.complete(claim.id, claim.token, { status, body }, Date.now());
+        res.status(status).json(body);
       })
-      .catch(next);
+      .catch(async (err: unknown) => {
+        // A failed run frees its key: nothing was created, so the client may retry it.
+        if (claim) await deps.idempotency!.release(claim.id, claim.token).catch(() => undefined);
+        next(err);
+      });
   });
   return handlers;
 }

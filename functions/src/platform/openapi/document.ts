@@ -1,5 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
 import { ErrorBodySchema } from '../errors/error-body';
+import { IdempotencyKeySchema } from '../idempotency/idempotency';
 import { ERROR_CODES, generalCode, type ErrorCode } from '../errors/codes';
 import { toOpenApiPath, type AnyRoute } from '../http/route';
 import { API_TAGS } from './tags';
@@ -24,6 +26,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 function errorStatuses(route: AnyRoute): number[] {
   const statuses = new Set<number>(route.errors ?? []);
   for (const code of route.codes ?? []) statuses.add(ERROR_CODES[code][0]);
+  if (route.idempotent) statuses.add(409).add(422);
   if (route.request?.body || route.request?.query || route.request?.params || route.request?.headers) statuses.add(400);
   if (route.request?.params) statuses.add(404);
   if (route.request?.body) statuses.add(413).add(415);
@@ -49,7 +52,7 @@ function codesFor(route: AnyRoute, status: number): ErrorCode[] {
     if (route.permission) implied.push('PERMISSION_REQUIRED');
     if (route.hat) implied.push('HAT_LOCKED');
   } else implied.push(generalCode(status));
-  const own = (route.codes ?? []).filter((code) => ERROR_CODES[code][0] === status);
+  const own = [...(route.codes ?? []), ...(route.idempotent ? (['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as ErrorCode[]) : [])].filter((code) => ERROR_CODES[code][0] === status);
   return [...new Set([...implied, ...own])];
 }
 
@@ -104,7 +107,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       request: {
         ...(route.request?.params ? { params: route.request.params as never } : {}),
         ...(route.request?.query ? { query: route.request.query as never } : {}),
-        ...(route.request?.headers ? { headers: route.request.headers as never } : {}),
+        ...(route.request?.headers || route.idempotent
+          ? { headers: (route.idempotent ? (route.request?.headers ?? z.object({})).extend({ 'idempotency-key': IdempotencyKeySchema.optional() }) : route.request!.headers) as never }
+          : {}),
         ...(route.request?.body
           ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } }
           : {}),

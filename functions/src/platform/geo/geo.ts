@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+// Located records carry a geohash (geofire-common) so that "near me" is a few range queries on one
+// indexed field instead of a scan. Every `nearby` route shares the query schema below, so bad
+// coordinates are the same 400 everywhere.
+type GeofireCommon = typeof import('geofire-common');
+const geofire = () => require('geofire-common') as GeofireCommon;
+
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+export const MAX_RADIUS_M = 50_000;
+
+export const LatLngSchema = z.object({
+  lat: z.coerce.number().min(-90).max(90).describe('Latitude, degrees'),
+  lng: z.coerce.number().min(-180).max(180).describe('Longitude, degrees'),
+});
+
+/** Query of every `nearby` route: `lat`, `lng` (numbers), `radiusM` (1..50,000, default 3,000), `limit`. */
+export const NearbyQuerySchema = LatLngSchema.extend({
+  radiusM: z.coerce.number().int().min(1).max(MAX_RADIUS_M).default(3000).describe('Search radius in metres'),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type NearbyQuery = z.output<typeof NearbyQuerySchema>;
+
+/** The geohash stored beside a located record (10 characters: about a metre). */
+export function geohashOf(point: LatLng): string {
+  return geofire().geohashForLocation([point.lat, point.lng]);
+}
+
+export function distanceMeters(a: LatLng, b: LatLng): number {
+  return geofire().distanceBetween([a.lat, a.lng], [b.lat, b.lng]) * 1000;
+}
+
+export interface Located<T> {
+  item: T;
+  distanceM: number;
+}
+
+/**
+ * Records within `radiusM` of `center`, nearest first, at most `limit`. The geohash ranges that cover the
+ * circle (4 to 9) are queried in parallel; their results are merged (a record can sit in two ranges),
+ * false positives at the corners dropped by true distance, then sorted, and the limit applied last (a
+ * per-range limit would drop near records of one range for far ones of another).
+ *
+ * `rangeQuery(start, end)` runs one range on the caller's collection (its own filters included) ordered
+ * by the geohash field; `pointOf` reads a record's position.
+ */
+export async function nearby<T extends { id: string }>(
+  center: LatLng,
+  radiusM: number,
+  limit: number,
+  rangeQuery: (startHash: string, endHash: string) => Promise<T[]>,
+  pointOf: (item: T) => LatLng,
+): Promise<Array<Located<T>>> {
+  const bounds = geofire().geohashQueryBounds([center.lat, center.lng], radiusM);
+  const pages = await Promise.all(bounds.map(([start, end]) => rangeQuery(start, end)));
+  const byId = new Map<string, T>();
+  for (const item of pages.flat()) byId.set(item.id, item);
+  return [...byId.values()]
+    .map((item) => ({ item, distanceM: distanceMeters(center, pointOf(item)) }))
+    .filter((found) => found.distanceM <= radiusM)
+    .sort((a, b) => a.distanceM - b.distanceM || (a.item.id < b.item.id ? -1 : 1))
+    .slice(0, limit);
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { AppError, ConflictError } from '../errors/app-error';
+
+// Idempotent creations (`defineRoute({ idempotent: true })`): a request carrying an `Idempotency-Key`
+// header runs once per key, caller and route; a retry with the same key and body replays the first
+// answer for 24 hours (header `Idempotent-Replayed: true`), the same key with another body is 422, and a
+// retry while the first is still running is 409. A request that fails releases its key, so the client
+// can retry it. Without the header the request runs as usual.
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+// A claim older than this is taken over: the request that held it died (a crashed instance).
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+
+export const IdempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,200}$/, { message: 'must be 1 to 200 visible ASCII characters' })
+  .describe('Makes a retried request safe: the same key (per caller and operation) returns the first answer for 24 h; another body under a used key is 422; while the first runs, 409.');
+
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super(422, 'This Idempotency-Key was used with another request body');
+    this.code = 'IDEMPOTENCY_KEY_REUSED';
+  }
+}
+
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
+
+export type Claim = { kind: 'run'; id: string; token: string } | { kind: 'replay'; answer: StoredAnswer };
+
+export interface IdempotencyStore {
+  /** Claims `id` for a new run, or returns the stored answer; throws 422 (other body) or 409 (running). */
+  claim(id: string, requestHash: string, now: number): Promise<Claim>;
+  /** Stores the answer of the run that holds the claim. */
+  complete(id: string, token: string, answer: StoredAnswer, now: number): Promise<void>;
+  /** Frees the claim after a failed run. */
+  release(id: string, token: string): Promise<void>;
+}
+
+export function recordId(callerId: string, operation: string, key: string): string {
+  return createHash('sha256').update(`${callerId}\u0000${operation}\u0000${key}`).digest('base64url');
+}
+
+export function requestHashOf(parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts) ?? '').digest('base64url');
+}
+
+interface Entry {
+  requestHash: string;
+  state: 'RUNNING' | 'DONE';
+  token: string;
+  leaseUntil: number;
+  answer: StoredAnswer | null;
+  expiresAt: number;
+}
+
+/** What a stored entry means for a new request with `requestHash` at `now`. */
+export function decide(entry: Entry | undefined, requestHash: string, now: number): 'run' | 'replay' {
+  if (!entry || entry.expiresAt <= now) return 'run';
+  if (entry.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
+  if (entry.state === 'DONE') return 'replay';
+  if (entry.leaseUntil > now) throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly').withCode('IDEMPOTENCY_IN_PROGRESS');
+  return 'run';
+}
+
+const newToken = () => createHash('sha256').update(`${Math.random()}${process.hrtime.bigint()}`).digest('base64url').slice(0, 16);
+
+// For unit tests and the plain server without Firestore.
+export function memoryIdempotencyStore(): IdempotencyStore {
+  const entries = new Map<string, Entry>();
+  return {
+    async claim(id, requestHash, now) {
+      const entry = entries.get(id);
+      if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay', answer: storedAnswer(entry!.answer!) };
+      const token = newToken();
+      entries.set(id, { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS });
+      return { kind: 'run', id, token };
+    },
+    async complete(id, token, answer, now) {
+      const entry = entries.get(id);
+      if (entry?.token === token) entries.set(id, { ...entry, state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS });
+    },
+    async release(id, token) {
+      if (entries.get(id)?.token === token) entries.delete(id);
+    },
+  };
+}
+
+export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
+
+// `idempotency_keys/{id}`: the claim is a transaction (two racing requests: one runs, one gets 409);
+// `expireAt` is the field of the collection's TTL policy.
+export function firestoreIdempotencyStore(): IdempotencyStore {
+  const { db, inTransaction } = require('../firebase/firebase') as typeof import('../firebase/firebase');
+  const fs = () => require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+  const ref = (id: string) => db().collection(IDEMPOTENCY_COLLECTION).doc(id);
+  return {
+    claim: (id, requestHash, now) =>
+      inTransaction(async (tx) => {
+        const snap = await tx.get(ref(id));
+        const entry = snap.exists ? (snap.data() as Entry) : undefined;
+        if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
+        const token = newToken();
+        const fresh: Entry = { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS };
+        tx.set(ref(id), { ...fresh, expireAt: fs().Timestamp.fromMillis(fresh.expiresAt) });
+        return { kind: 'run' as const, id, token };
+      }),
+    complete: (id, token, answer, now) =>
+      inTransaction(async (tx) => {
+        const snap = await tx.get(ref(id));
+        if (snap.get('token') !== token) return;
+        // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
+        tx.update(ref(id), { state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS, expireAt: fs().Timestamp.fromMillis(now + IDEMPOTENCY_TTL_MS) });
+      }),
+    release: (id, token) =>
+      inTransaction(async (tx) => {
+        const snap = await tx.get(ref(id));
+        if (snap.get('token') === token) tx.delete(ref(id));
+      }),
+  };
+}
+
+/** Answers are kept with their body as JSON text (any shape, nothing Firestore would reinterpret). */
+function storedAnswer(answer: StoredAnswer): StoredAnswer {
+  return { status: answer.status, body: JSON.parse(answer.body as string) };
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { z } from 'zod';
+import { buildApp } from '../../src/app';
+import { createJwtAccessTokenVerifier } from '../../src/platform/auth/access-token';
+import { firestoreIdempotencyStore, memoryIdempotencyStore, type IdempotencyStore } from '../../src/platform/idempotency/idempotency';
+import { defineRoute } from '../../src/platform/http/route';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
+import { testConfig } from '../helpers/config';
+import { requireEmulators } from '../helpers/emulators';
+import { listen } from '../helpers/http';
+
+// defineRoute({ idempotent: true }) with the Firestore store (and the memory one, which must agree).
+beforeAll(requireEmulators);
+
+const config = testConfig();
+const token = (sub: string) => jwt.sign({ sub, jti: randomUUID(), sid: 's', typ: 'access', roles: ['USER'] }, config.JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 });
+
+function probe(store: IdempotencyStore) {
+  let runs = 0;
+  let failNext = false;
+  let gate: Promise<void> | undefined;
+  const module = {
+    name: 'probe',
+    routes: () => [
+      defineRoute({
+        method: 'post',
+        path: '/probe/orders',
+        tag: 'health',
+        summary: 'creates an order',
+        auth: [],
+        idempotent: true,
+        request: { body: z.object({ item: z.string() }) },
+        response: { status: 201, description: 'created', schema: z.object({ id: z.string(), item: z.string(), run: z.number() }) },
+        handler: async ({ body }) => {
+          runs += 1;
+          const run = runs;
+          if (gate) await gate;
+          if (failNext) {
+            failNext = false;
+            throw new Error('storage down');
+          }
+          return { id: randomUUID(), item: body.item, run };
+        },
+      }),
+    ],
+  };
+  const { app } = buildApp({ config, modules: [module], idempotency: store, verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET), rateLimiter: createRateLimiter(memoryRateLimitStore()) });
+  return {
+    app,
+    runs: () => runs,
+    failOnce: () => (failNext = true),
+    hold: () => {
+      let open!: () => void;
+      gate = new Promise((r) => (open = r));
+      return () => {
+        gate = undefined;
+        open();
+      };
+    },
+  };
+}
+
+describe.each([
+  ['Firestore', firestoreIdempotencyStore],
+  ['memory', memoryIdempotencyStore],
+])('Idempotency-Key (%s store)', (_name, makeStore) => {
+  const p = probe(makeStore());
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = await listen(p.app);
+  });
+  afterAll(() => server.close());
+
+  const post = async (body: unknown, opts: { key?: string; as?: string } = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token(opts.as ?? 'alice')}` };
+    if (opts.key !== undefined) headers['idempotency-key'] = opts.key;
+    const res = await fetch(`${server.url}/api/v1/probe/orders`, { method: 'POST', headers, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown>, replayed: res.headers.get('idempotent-replayed') };
+  };
+
+  it('a retried request with the same key runs once and replays the first answer; another body is 422', async () => {
+    const key = `k-${randomUUID()}`;
+    const before = p.runs();
+    const first = await post({ item: 'pho' }, { key });
+    const retry = await post({ item: 'pho' }, { key });
+    expect(first.status).toBe(201);
+    expect(retry).toEqual({ status: 201, body: first.body, replayed: 'true' });
+    expect(p.runs()).toBe(before + 1);
+    const other = await post({ item: 'bun cha' }, { key });
+    expect([other.status, other.body.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    // Keys belong to their caller: the same key from someone else is a new request.
+    expect((await post({ item: 'pho' }, { key, as: 'bob' })).body.id).not.toBe(first.body.id);
+    // Without a key every request runs.
+    const [a, b] = [await post({ item: 'pho' }), await post({ item: 'pho' })];
+    expect(a.body.id).not.toBe(b.body.id);
+  });
+
+  it('two racing requests with one key: one runs, the other gets 409 while it runs, and the replay afterwards', async () => {
+    const key = `k-${randomUUID()}`;
+    const release = p.hold();
+    const first = post({ item: 'com tam' }, { key });
+    await new Promise((r) => setTimeout(r, 300));
+    const racing = await post({ item: 'com tam' }, { key });
+    expect([racing.status, racing.body.code]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS']);
+    release();
+    const done = await first;
+    expect(done.status).toBe(201);
+    expect((await post({ item: 'com tam' }, { key })).body).toEqual(done.body);
+  });
+
+  it('a failed run frees its key: the retry runs again', async () => {
+    const key = `k-${randomUUID()}`;
+    p.failOnce();
+    expect((await post({ item: 'banh mi' }, { key })).status).toBe(500);
+    const retry = await post({ item: 'banh mi' }, { key });
+    expect(retry.status).toBe(201);
+    expect(retry.replayed).toBeNull();
+  });
+
+  it('a malformed key is a 400 naming the header', async () => {
+    const res = await post({ item: 'x' }, { key: 'has spaces in it' });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([expect.objectContaining({ field: 'headers.idempotency-key' })]);
+  });
+});
