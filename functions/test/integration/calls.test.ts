@@ -73,6 +73,19 @@ describe('calls', () => {
     }
   });
 
+  it('a retried start with the same Idempotency-Key replays the first answer, even after the call ended', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    const key = `call-${Date.now()}`;
+    const first = await call('POST', '/chat/calls', { token: a.accessToken, body: { calleeId: b.user.id }, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(201);
+    await act(a, first.body.id, 'cancel');
+    const retry = await call('POST', '/chat/calls', { token: a.accessToken, body: { calleeId: b.user.id }, headers: { 'idempotency-key': key } });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect((await db().collection('calls').where('callerId', '==', a.user.id).get()).size).toBe(1);
+  });
+
   it('answer (callee only) → ACTIVE → end → ENDED; illegal moves are 409; strangers get 404', async () => {
     const [a, b, stranger] = [await registerVerified(), await registerVerified(), await registerVerified()];
     const { body: ringing } = await start(a, b);

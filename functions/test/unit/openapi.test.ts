@@ -71,7 +71,9 @@ describe('OpenAPI generation', () => {
 
   it('documents the error codes of each operation with their statuses', () => {
     const start = doc.paths['/chat/calls'].post.responses;
-    expect(start['409'].description).toMatch(/Codes: CONFLICT, CALL_BUSY\./);
+    expect(start['409'].description).toMatch(/Codes: CONFLICT, CALL_BUSY, IDEMPOTENCY_IN_PROGRESS\./);
+    expect(start['422'].description).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+    expect(doc.paths['/chat/calls'].post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'idempotency-key' })]));
     expect(start['401'].description).toMatch(/TOKEN_MISSING, TOKEN_INVALID, TOKEN_REVOKED/);
     expect(doc.paths['/chat/calls/{id}/answer'].post.responses['409'].description).toMatch(/CALL_NOT_ALLOWED, CALL_TRANSITION/);
     expect(doc.paths['/auth/login/password'].post.responses['429'].description).toMatch(/RATE_LIMITED, AUTH_LOCKED/);
