@@ -73,6 +73,17 @@ lazyExport('callStatusChanged', () =>
   }),
 );
 
+// Changes of roles, the lock and admin permissions: one audit_log entry per event (at least once, deduplicated
+// by the event id).
+lazyExport('userAuditTrail', () =>
+  firestoreTriggers().onDocumentUpdated({ document: 'users/{userId}', retry: true, secrets, memory: '256MiB', timeoutSeconds: 60 }, async (event) => {
+    const { auditEntryFor, recordAudit } = require('./modules/users/users.triggers') as typeof import('./modules/users/users.triggers');
+    const before = event.data?.before.data();
+    const after = event.data?.after.data();
+    await recordAudit(event.id, auditEntryFor(event.params.userId, before, after, Date.parse(event.time)));
+  }),
+);
+
 // OTP and reset mails and texts (Cloud Tasks): sent here, not after the API's response, where the CPU
 // may be throttled. A refused send is retried; decoys (anti-enumeration) are dropped.
 let senders: import('./platform/delivery/delivery').Senders | undefined;

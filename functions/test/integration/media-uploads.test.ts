@@ -73,10 +73,7 @@ describe('POST /upload/single', () => {
     await nothingStoredBy(owner.user.id, owner.accessToken, () => upload('/upload/single', owner.accessToken, 'file', [part]), 415);
   });
 
-  it('refuses 15 MB + 1 byte with 413 and stores nothing', async () => {
-    const big = Buffer.concat([fixture('tone.mp3'), Buffer.alloc(15 * 1024 * 1024 + 1 - fixture('tone.mp3').length)]);
-    await nothingStoredBy(owner.user.id, owner.accessToken, () => upload('/upload/single', owner.accessToken, 'file', [{ data: big, type: 'audio/mpeg' }]), 413);
-  });
+  // 15 MB + 1 byte → 413: media-streaming.test.ts, in-process (the Functions emulator takes ~30 s to proxy 15 MB).
 
   it('400 without a file or with another field name; 415 for a JSON body', async () => {
     const form = new FormData();

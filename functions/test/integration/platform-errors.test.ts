@@ -10,6 +10,7 @@ describe('platform errors through the emulator stack', () => {
     expect(body).toEqual({
       statusCode: 404,
       error: 'Not Found',
+      code: 'NOT_FOUND',
       message: 'Cannot DELETE /api/v1/nope',
       requestId: res.headers.get('x-request-id'),
     });

@@ -49,7 +49,7 @@ export function createAuthService(deps: AuthDeps) {
   async function withConfiguredAdmin(user: UserRecord): Promise<UserRecord> {
     const listed = (u: UserRecord) => u.email !== null && u.emailVerified && config.ADMIN_EMAILS.includes(u.email) && !u.roles.includes('ADMIN');
     if (!listed(user)) return user;
-    const updated = await usersRepo.patch(user.id, (current) => (listed(current) ? { roles: normalizeRoles([...current.roles, 'ADMIN']), permissions: ['*'], updatedAt: now() } : {}));
+    const updated = await usersRepo.patch(user.id, (current) => (listed(current) ? { roles: normalizeRoles([...current.roles, 'ADMIN']), permissions: ['*'], updatedAt: now(), updatedBy: 'system:ADMIN_EMAILS' } : {}));
     if (!updated) throw new UnauthorizedError('Account not found');
     logger.info('ADMIN granted from ADMIN_EMAILS', { userId: user.id });
     return updated;

@@ -207,7 +207,7 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
         const roles = normalizeRoles([...user.roles, ...granted.roles]);
         const approved: ApplicationRecord = { ...next, grantedRoles: granted.roles, details: { ...current.details, ...(granted.details ?? {}) } };
         granted.write(tx, approved, t);
-        usersRepo.txPatch(tx, user, { roles, updatedAt: t });
+        usersRepo.txPatch(tx, user, { roles, updatedAt: t, updatedBy: adminId });
         applicationsRepo.txSave(tx, approved);
         return approved;
       });

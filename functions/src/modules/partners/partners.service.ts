@@ -118,7 +118,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
         const user =
           existing ??
           newUserRecord({ id: usersRepo.newId(), email, name: email.split('@')[0], passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
-        const withRole = { roles: normalizeRoles([...user.roles, 'PARTNER_STAFF']), updatedAt: t };
+        const withRole = { roles: normalizeRoles([...user.roles, 'PARTNER_STAFF']), updatedAt: t, updatedBy: callerId };
         if (existing) usersRepo.txPatch(tx, existing, withRole);
         else usersRepo.txCreate(tx, { ...user, ...withRole });
         const added: MemberRecord = { partnerId, userId: user.id, role: 'STAFF', email, addedBy: callerId, createdAt: t };
@@ -144,7 +144,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
         const user = await usersRepo.txGet(tx, userId);
         const stillStaffElsewhere = (await partnersRepo.txStaffMembershipsOf(tx, userId)).some((m) => m.partnerId !== partnerId);
         partnersRepo.txRemoveMember(tx, partnerId, userId);
-        if (user && !stillStaffElsewhere) usersRepo.txPatch(tx, user, { roles: user.roles.filter((r) => r !== 'PARTNER_STAFF'), updatedAt: t });
+        if (user && !stillStaffElsewhere) usersRepo.txPatch(tx, user, { roles: user.roles.filter((r) => r !== 'PARTNER_STAFF'), updatedAt: t, updatedBy: callerId });
       });
       return { deleted: true as const };
     },

@@ -38,14 +38,15 @@ async function assertNotLastAdmin(tx: FirebaseFirestore.Transaction, target: Use
 export function createUsersAdminService(now: () => number = Date.now) {
   // One transaction per change: reads first (account, phone owner, remaining admins, driver profile), then writes.
   type Change = { next: UserRecord; writes?: (tx: FirebaseFirestore.Transaction) => void };
-  async function change(id: string, apply: (user: UserRecord, tx: FirebaseFirestore.Transaction) => Promise<Change> | Change) {
+  async function change(id: string, actorId: string, apply: (user: UserRecord, tx: FirebaseFirestore.Transaction) => Promise<Change> | Change) {
     return inTransaction(async (tx) => {
       const user = await usersRepo.txGet(tx, id);
       if (!user) throw new NotFoundError('User not found');
       const { next, writes } = await apply(user, tx);
       await assertNotLastAdmin(tx, user, next);
       const becomesDriver = next.roles.includes('DRIVER') && !(await driverRepo.txHasProfile(tx, id));
-      const after = { ...next, updatedAt: now() };
+      // `updatedBy`: who made the change, for the audit trail of roles and locks (users.triggers).
+      const after = { ...next, updatedAt: now(), updatedBy: actorId };
       writes?.(tx);
       if (becomesDriver) driverRepo.txCreateProfile(tx, id, DEFAULT_CAPABILITIES, now());
       // Only what changed is written.
@@ -125,7 +126,7 @@ export function createUsersAdminService(now: () => number = Date.now) {
       if (patch.permissions !== undefined && !coversPermissions(actor.permissions, patch.permissions)) {
         throw new ForbiddenError('You can grant only permissions you hold yourself').withCode('PERMISSION_REQUIRED');
       }
-      const { before, after } = await change(id, async (user, tx) => {
+      const { before, after } = await change(id, actor.userId, async (user, tx) => {
         const next = { ...user };
         let writes: Change['writes'];
         if (patch.fullName !== undefined) next.name = patch.fullName;
@@ -154,7 +155,7 @@ export function createUsersAdminService(now: () => number = Date.now) {
     },
 
     async setRoles(actor: AuthContext, id: string, roles: Role[]) {
-      const { after } = await change(id, (user) => {
+      const { after } = await change(id, actor.userId, (user) => {
         const next = { ...user, roles: normalizeRoles(roles) };
         if (next.roles.includes('ADMIN') && !user.roles.includes('ADMIN')) {
           assertGrantsAdmin(actor);
@@ -166,8 +167,8 @@ export function createUsersAdminService(now: () => number = Date.now) {
     },
 
     // Locks sign-in; the record stays (and stays listed).
-    async lock(id: string) {
-      const { before, after } = await change(id, (user) => ({ next: { ...user, disabled: true, disabledAt: user.disabledAt ?? now() } }));
+    async lock(actor: AuthContext, id: string) {
+      const { before, after } = await change(id, actor.userId, (user) => ({ next: { ...user, disabled: true, disabledAt: user.disabledAt ?? now() } }));
       const sessionsRevoked = await signOutIfLocked(before, after);
       return { user: adminView(after), sessionsRevoked };
     },

@@ -30,6 +30,8 @@ export interface UserRecord {
   providers: AuthProvider[];
   createdAt: number;
   updatedAt: number;
+  /** Who made the last administrative change (an account id, or `system:<source>`): the audit trail's "who". */
+  updatedBy?: string;
 }
 
 // Which app each role opens. DRIVER is exclusive: a driver does not book as a consumer.

@@ -125,7 +125,7 @@ export const usersModule: ApiModule = {
         codes: ['LAST_ADMIN'],
         request: { params: UserIdParamsSchema },
         response: { description: 'Locked; sessions revoked.', schema: LockResultSchema },
-        handler: ({ params }) => admin.lock(params.id),
+        handler: ({ params, auth }) => admin.lock(auth!, params.id),
       }),
     ];
   },

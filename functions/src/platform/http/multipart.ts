@@ -47,7 +47,8 @@ export function streamMultipart<T>(req: Request, limits: MultipartLimits, sink: 
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes, fieldSize: limits.maxFieldBytes ?? 10_000, fields: 50, parts: limits.maxFiles + 50 },
+        // busboy signals the limit on *reaching* fileSize: one byte more, so a file of exactly maxFileBytes passes.
+        limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes + 1, fieldSize: limits.maxFieldBytes ?? 10_000, fields: 50, parts: limits.maxFiles + 50 },
       });
     } catch (err) {
       reject(new BadRequestError(`Malformed multipart body: ${(err as Error).message}`));
