@@ -1,3 +1,5 @@
+import { waitFor as waitUntil } from './wait';
+
 // The local mail/SMS sinks the stack sends to (scripts/sinks.mjs); npm test passes SINKS_URL.
 export const SINKS_URL = process.env.SINKS_URL ?? 'http://127.0.0.1:2680';
 
@@ -10,15 +12,7 @@ export async function inbox(to: string): Promise<{ mails: Mail[]; sms: Sms[] }> 
 }
 
 // Generous: a mail goes through the Cloud Tasks queue and a cold worker on a busy machine.
-async function waitFor<T>(find: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(find: () => Promise<T | undefined>, what: string) => waitUntil(find, { what, timeoutMs: 30_000, everyMs: 100 });
 
 // The newest mail to `to` received after `since` (epoch ms), optionally with a subject.
 export function waitForMail(to: string, opts: { since?: number; subject?: string } = {}): Promise<Mail> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { adminTokens, registerVerified } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
+import { waitFor } from '../helpers/wait';
 import { db } from '../../src/platform/firebase/firebase';
 import { AUDIT_LOG, auditEntryFor, recordAudit } from '../../src/modules/users/users.triggers';
 
@@ -9,15 +10,6 @@ beforeAll(requireEmulators);
 
 const entriesOf = async (userId: string) => (await db().collection(AUDIT_LOG).where('userId', '==', userId).get()).docs.map((d) => d.data());
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('audit trail trigger (users/{userId})', () => {
   it('fires on the emulator: a role change and a lock by an administrator are recorded with who, before and after', async () => {

@@ -7,6 +7,7 @@ import { db } from '../../src/platform/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
+import { waitFor } from '../helpers/wait';
 import { signedInClient } from '../helpers/firebase-client';
 
 beforeAll(requireEmulators);
@@ -16,21 +17,12 @@ const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = 
 const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/calls/${id}/${action}`, { token: who.accessToken });
 const inbox = async (who: Tokens) => (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{ kind: string; entityId: string; event: string }>;
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 40_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 // The callee's CALL_MISSED items once the trigger has run (at least one), after a pause that would let a
 // duplicate show up.
 async function missedNoticesSettle(calleeId: string): Promise<string[]> {
   const read = async () => (await db().collection('app_notifications').where('recipientId', '==', calleeId).where('kind', '==', 'CALL_MISSED').get()).docs.map((d) => d.get('entityId') as string);
-  await waitFor(async () => ((await read()).length > 0 ? true : undefined));
+  await waitFor(async () => ((await read()).length > 0 ? true : undefined), { timeoutMs: 40_000 });
   await new Promise((r) => setTimeout(r, 1500));
   return read();
 }
@@ -128,7 +120,7 @@ describe('calls', () => {
   it('no answer: the ring timeout makes it MISSED with CALL_MISSED and call:ended for the callee', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
     const ringing = (await start(a, b)).body;
-    const missed = await waitFor(async () => (await inbox(b)).find((i) => i.kind === 'CALL_MISSED' && i.entityId === ringing.id));
+    const missed = await waitFor(async () => (await inbox(b)).find((i) => i.kind === 'CALL_MISSED' && i.entityId === ringing.id), { timeoutMs: 40_000 });
     expect(missed.event).toBe('call.missed');
     expect((await call('GET', '/chat/calls', { token: a.accessToken })).body.calls[0]).toMatchObject({ id: ringing.id, status: 'MISSED', endReason: 'no_answer' });
     const ended = (await db().collection('realtime_events').where('recipientId', '==', b.user.id).get()).docs.map((d) => d.data()).find((e) => e.type === 'call:ended');
@@ -143,7 +135,7 @@ describe('calls', () => {
     const busy = await start(c, b);
     expect(busy.body).toMatchObject({ status: 'DECLINED', endReason: 'busy' });
     // The missed-call notice comes from the trigger on the call's status change.
-    await waitFor(async () => ((await inbox(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined));
+    await waitFor(async () => ((await inbox(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined), { timeoutMs: 40_000 });
     expect((await start(a, c)).body).toMatchObject({ statusCode: 409, code: 'CALL_BUSY' });
     // Calling the same person again while your call still rings returns that call.
     const [x, y] = [await registerVerified(), await registerVerified()];
@@ -182,7 +174,7 @@ describe('many unanswered rings on the emulator stack', () => {
     expect((await act(callee, ninth.id, 'answer')).body.status).toBe('ACTIVE');
     const statuses = async () => (await db().getAll(...waiting.map((id) => db().collection('calls').doc(id)))).map((d) => d.get('status') as string);
     expect(await statuses()).toEqual(Array(8).fill('RINGING'));
-    await waitFor(async () => ((await statuses()).every((s) => s === 'MISSED') ? true : undefined), 50_000);
+    await waitFor(async () => ((await statuses()).every((s) => s === 'MISSED') ? true : undefined), { timeoutMs: 50_000 });
     await act(caller, ninth.id, 'end');
   }, 120_000);
 });
