@@ -66,6 +66,20 @@ describe('driver registration and review', () => {
     expect(mine[0]).toMatchObject({ kind: 'DRIVER', status: 'SUBMITTED', details: { fullName: 'Someone Else' } });
   });
 
+  it('parallel registrations of one email and a repeated sign-in open exactly one application', async () => {
+    const email = uniqueEmail('racing-driver');
+    const since = Date.now();
+    const answers = await Promise.all([1, 2, 3].map(() => call('POST', '/driver/register', { body: { email, fullName: 'Race', vehicle: VEHICLE } })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    const code = await mailedCode(email, { since, subject: 'Finish your driver registration' });
+    const login = await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'LOGIN', surface: 'DRV' } });
+    expect(login.status).toBe(200);
+    // The code is spent: a replayed verify is refused and opens nothing more.
+    expect((await call('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'LOGIN', surface: 'DRV' } })).status).toBe(400);
+    const mine = (await call('GET', '/kyc/applications', { token: login.body.accessToken })).body.applications;
+    expect(mine.filter((a: { kind: string }) => a.kind === 'DRIVER')).toHaveLength(1);
+  });
+
   it('approval needs complete papers (409), then grants DRIVER with the default capabilities; hats follow at once', async () => {
     const driver = await registerDriver();
     const early = await decide(driver.applicationId, { status: 'APPROVED' });

@@ -186,6 +186,18 @@ describe('presigned upload (local storage adapter)', () => {
     expect((await call('GET', `/media/${id}`, { token: owner.accessToken })).body.status).toBe('FAILED');
   });
 
+  it('two completions racing: both answer the same READY item, recorded once', async () => {
+    const data = fixture('tone.ogg');
+    const presigned = await call('POST', '/upload/presign', { token: owner.accessToken, body: { contentType: 'audio/ogg' } });
+    await fetch(presigned.body.upload.url, { method: 'PUT', headers: presigned.body.upload.headers, body: data });
+    const completeUrl = `/upload/presign/${presigned.body.media.id}/complete`;
+    const [a, b] = await Promise.all([call('POST', completeUrl, { token: owner.accessToken }), call('POST', completeUrl, { token: owner.accessToken })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body).toEqual(b.body);
+    expect(a.body).toMatchObject({ status: 'READY', sizeBytes: data.length });
+    expect(Buffer.from(await (await fetch(a.body.publicUrl)).arrayBuffer()).equals(data)).toBe(true);
+  });
+
   it("a READY item's bytes cannot be replaced: its object is a copy, and the upload URL is closed", async () => {
     const data = fixture('tone.mp3');
     const presigned = await call('POST', '/upload/presign', { token: owner.accessToken, body: { contentType: 'audio/mpeg' } });

@@ -44,6 +44,7 @@ export class UnprocessableError extends AppError {
 }
 
 const broadcasts = () => db().collection(BROADCASTS);
+const fromSnap = (snap: FirebaseFirestore.DocumentSnapshot): BroadcastRecord => ({ ...(snap.data() as Omit<BroadcastRecord, 'id'>), id: snap.id });
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
 const LEASE_MS = 5 * 60_000;
 
@@ -80,7 +81,7 @@ export async function createBroadcast(adminId: string, request: BroadcastRequest
   return inTransaction(async (tx) => {
     const snap = await tx.get(broadcasts().doc(id));
     if (snap.exists) {
-      const existing = { ...(snap.data() as Omit<BroadcastRecord, 'id'>), id };
+      const existing = fromSnap(snap);
       if (existing.requestHash !== requestHash) throw new UnprocessableError('This Idempotency-Key was used for another broadcast');
       return { broadcast: existing, created: false };
     }
@@ -112,7 +113,7 @@ export async function createBroadcast(adminId: string, request: BroadcastRequest
 export async function getBroadcast(id: string): Promise<BroadcastRecord> {
   const snap = await broadcasts().doc(id).get();
   if (!snap.exists) throw new NotFoundError('Broadcast not found');
-  return { ...(snap.data() as Omit<BroadcastRecord, 'id'>), id };
+  return fromSnap(snap);
 }
 
 export interface RunOptions {
@@ -172,7 +173,7 @@ async function acquireLease(id: string, owner: string, now: number): Promise<Bro
   return inTransaction(async (tx) => {
     const snap = await tx.get(broadcasts().doc(id));
     if (!snap.exists) throw new NotFoundError('Broadcast not found');
-    const b = { ...(snap.data() as Omit<BroadcastRecord, 'id'>), id };
+    const b = fromSnap(snap);
     if (b.status === 'DONE') return 'done' as const;
     // Another runner works on it: fail, so the task is retried later (after that lease, if it died).
     if (b.leaseOwner && b.leaseUntil > now) throw new ConflictError('Another runner holds this broadcast').withCode('JOB_BUSY');
@@ -184,7 +185,7 @@ async function acquireLease(id: string, owner: string, now: number): Promise<Bro
 async function savePage(id: string, owner: string, page: { surfaceIndex: number; cursor: string | null; created: number; pushed: number; now: number }): Promise<BroadcastRecord> {
   return inTransaction(async (tx) => {
     const snap = await tx.get(broadcasts().doc(id));
-    const b = { ...(snap.data() as Omit<BroadcastRecord, 'id'>), id };
+    const b = fromSnap(snap);
     if (b.leaseOwner !== owner) throw new ConflictError('The broadcast lease was lost');
     const next: BroadcastRecord = {
       ...b,
