@@ -4,10 +4,10 @@ const path = require('node:path');
 
 const root = path.join(__dirname, '..');
 const { renderOpenApiJson } = require(path.join(root, 'functions', 'lib', 'platform', 'openapi', 'render.js'));
-const { apiModules } = require(path.join(root, 'functions', 'lib', 'modules', 'index.js'));
+const { MODULES } = require(path.join(root, 'functions', 'lib', 'modules', 'index.js'));
 
 const file = path.join(root, 'openapi', 'openapi.json');
-const text = renderOpenApiJson(apiModules);
+const text = renderOpenApiJson(MODULES);
 const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 fs.writeFileSync(file, text);
 const doc = JSON.parse(text);

@@ -33,13 +33,13 @@ function ensureDeps(dir) {
     .update(fs.existsSync(lock) ? fs.readFileSync(lock) : '')
     .digest('hex');
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return;
-  log(`installing dependencies in ${path.relative(repoRoot, dir) || '.'} …`);
-  const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
-  // npm 11 sometimes rejects its own lockfile in `ci` over optional platform packages; `install` honours it too.
-  const ci = fs.existsSync(lock) ? spawnSync('npm', ['ci', ...quiet], { cwd: dir, encoding: 'utf8' }) : undefined;
-  if (!ci || ci.status !== 0) {
-    if (fs.existsSync(lock)) log('npm ci refused the lockfile; falling back to npm install');
-    mustRun('npm', ['install', ...quiet], { cwd: dir });
+  log(`installing dependencies in ${path.relative(repoRoot, dir) || '.'} with npm ci …`);
+  if (!fs.existsSync(lock)) fail(`${path.relative(repoRoot, lock)} is missing: installs are reproducible from the committed lockfile only`);
+  // The exact versions of the lockfile, never a fresh resolution. A lockfile npm ci refuses is a defect to
+  // fix (npm install, then scripts/lock-complete.mjs), not something to paper over.
+  const status = run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+  if (status !== 0) {
+    fail(`npm ci refused ${path.relative(repoRoot, lock)} (exit ${status}). Regenerate it with \`npm install\` in ${path.relative(repoRoot, dir) || '.'}, then \`node scripts/lock-complete.mjs ${path.relative(repoRoot, lock)}\`, and commit it.`);
   }
   fs.writeFileSync(stamp, wanted);
 }

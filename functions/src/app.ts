@@ -8,8 +8,8 @@ import { requestContext } from './platform/http/request-context';
 import type { ApiModule, AppContext } from './platform/http/module';
 import { toExpressHandlers, type AnyRoute } from './platform/http/route';
 import { API_PREFIX, buildOpenApiDocument } from './platform/openapi/document';
-import { apiModules } from './modules';
-import { createRequestVerifier } from './modules/auth/auth.wiring';
+import { MODULES } from './modules';
+import { createRequestVerifier } from './modules/auth';
 import { createRateLimiter, type RateLimiter } from './platform/ratelimit/rate-limit';
 import { firestoreRateLimitStore } from './platform/ratelimit/rate-limit.store';
 import { API_VERSION } from './version';
@@ -21,7 +21,7 @@ export interface CreateAppOptions {
   verifyAccessToken?: AccessTokenVerifier;
   rateLimiter?: RateLimiter;
   idempotency?: IdempotencyStore;
-  modules?: ApiModule[];
+  modules?: readonly ApiModule[];
 }
 
 export interface BuiltApp {
@@ -39,7 +39,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
     rateLimiter: options.rateLimiter ?? createRateLimiter(firestoreRateLimitStore(), Date.now, config.RATE_LIMITS),
     idempotency: options.idempotency ?? firestoreIdempotencyStore(),
   };
-  const routes = (options.modules ?? apiModules).flatMap((module) => module.routes(ctx));
+  const routes = (options.modules ?? MODULES).flatMap((module) => module.routes?.(ctx) ?? []);
   const scopes = new Set(routes.flatMap((route) => (route.rateLimit ? [route.rateLimit.scope] : [])));
   const unknown = Object.keys(config.RATE_LIMITS).filter((scope) => !scopes.has(scope));
   if (unknown.length > 0) logger.warn('RATE_LIMITS names scopes no route uses', { unknown, known: [...scopes].sort() });

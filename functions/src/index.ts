@@ -1,10 +1,13 @@
-// Cloud Functions entry: the HTTPS function `api` and the Firestore triggers.
+// Cloud Functions entry: the HTTPS function `api`, every module's task functions and Firestore triggers,
+// and the message queue's `deliverMessage`.
 // Kept light on purpose: Express, the routes and firebase-admin load on the first request.
 import type { Express } from 'express';
 import { onRequest } from 'firebase-functions/https';
 import { onTaskDispatched } from 'firebase-functions/tasks';
 import { defineSecret } from 'firebase-functions/params';
 import { getConfig } from './platform/config/config';
+import { MODULES } from './modules';
+import type { TriggerDefinition } from './platform/module/module';
 
 const jwtSecret = defineSecret('JWT_SECRET');
 const jwtRefreshSecret = defineSecret('JWT_REFRESH_SECRET');
@@ -25,33 +28,6 @@ export const api = onRequest(
   },
 );
 
-// The Tasks emulator delivers at once (it ignores schedule times), so a ring task waits in an emulator
-// worker until its deadline; few at a time there, or waiting rings would take every slot from the API.
-const RING_TASKS_IN_FLIGHT = process.env.FUNCTIONS_EMULATOR === 'true' ? 4 : 100;
-
-// Ring timeout of calls (Cloud Tasks): settles a still-ringing call as MISSED. Retried on failure; idempotent.
-export const callRingTimeout = onTaskDispatched<{ callId?: string }>(
-  { secrets, retryConfig: { maxAttempts: 5, minBackoffSeconds: 5 }, rateLimits: { maxConcurrentDispatches: RING_TASKS_IN_FLIGHT }, timeoutSeconds: 120, memory: '256MiB' },
-  async (request) => {
-    const callId = request.data?.callId;
-    if (typeof callId !== 'string' || callId.length === 0) return;
-    const { onRingTimeout } = require('./modules/chat/calls.tasks') as typeof import('./modules/chat/calls.tasks');
-    await onRingTimeout(callId, getConfig());
-  },
-);
-
-// admin.broadcast delivery (Cloud Tasks): pages of accounts, resumable from the saved cursor; a busy or
-// failed run is retried (the lease of a dead runner expires in 5 minutes).
-export const broadcastJob = onTaskDispatched<{ broadcastId?: string }>(
-  { secrets, retryConfig: { maxAttempts: 20, minBackoffSeconds: 30, maxBackoffSeconds: 300 }, rateLimits: { maxConcurrentDispatches: 10 }, timeoutSeconds: 540, memory: '512MiB' },
-  async (request) => {
-    const broadcastId = request.data?.broadcastId;
-    if (typeof broadcastId !== 'string' || broadcastId.length === 0) return;
-    const { onBroadcastTask } = require('./modules/notifications/broadcast.tasks') as typeof import('./modules/notifications/broadcast.tasks');
-    await onBroadcastTask(broadcastId, getConfig());
-  },
-);
-
 // Firestore triggers are exported lazily: firebase-functions/firestore loads the Firestore client (~40 ms),
 // which the `api` instance (FUNCTION_TARGET=api) never needs. Discovery and the trigger's own instance
 // read the export, which builds it then.
@@ -61,28 +37,49 @@ function lazyExport(name: string, build: () => unknown): void {
 }
 const firestoreTriggers = () => require('firebase-functions/firestore') as typeof import('firebase-functions/firestore');
 
-// A call's status change: the missed-call notice, delivered at least once (retried), idempotent by its
-// notification id.
-lazyExport('callStatusChanged', () =>
-  firestoreTriggers().onDocumentWritten({ document: 'calls/{callId}', retry: true, secrets, memory: '256MiB', timeoutSeconds: 60 }, async (event) => {
-    const { onCallWritten } = require('./modules/chat/calls.triggers') as typeof import('./modules/chat/calls.triggers');
-    const { notificationHub } = require('./modules/notifications/hub.instance') as typeof import('./modules/notifications/hub.instance');
-    const { toCallRecord } = require('./modules/chat/calls.repo') as typeof import('./modules/chat/calls.repo');
-    const change = event.data;
-    await onCallWritten({ before: toCallRecord(change?.before), after: toCallRecord(change?.after) }, notificationHub(getConfig()));
-  }),
-);
+type Snapshot = { id: string; exists: boolean; data(): Record<string, unknown> | undefined };
+const side = (snap: Snapshot | undefined) => (snap?.exists ? { id: snap.id, data: snap.data() ?? {} } : undefined);
 
-// Changes of roles, the lock and admin permissions: one audit_log entry per event (at least once, deduplicated
-// by the event id).
-lazyExport('userAuditTrail', () =>
-  firestoreTriggers().onDocumentUpdated({ document: 'users/{userId}', retry: true, secrets, memory: '256MiB', timeoutSeconds: 60 }, async (event) => {
-    const { auditEntryFor, recordAudit } = require('./modules/users/users.triggers') as typeof import('./modules/users/users.triggers');
-    const before = event.data?.before.data();
-    const after = event.data?.after.data();
-    await recordAudit(event.id, auditEntryFor(event.params.userId, before, after, Date.parse(event.time)));
-  }),
-);
+// A definition as a Cloud Functions trigger: retried on failure (handlers are idempotent by the event id).
+function firestoreTrigger(trigger: TriggerDefinition) {
+  const triggers = firestoreTriggers();
+  const options = { document: trigger.document, retry: true, secrets, memory: trigger.options?.memory ?? '256MiB', timeoutSeconds: trigger.options?.timeoutSeconds ?? 60 } as const;
+  let handler: ReturnType<TriggerDefinition['load']> | undefined;
+  const run = async (event: { id: string; time: string; params: Record<string, string> }, before: Snapshot | undefined, after: Snapshot | undefined) => {
+    handler ??= trigger.load();
+    await handler({ id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) }, getConfig());
+  };
+  switch (trigger.on) {
+    case 'created':
+      return triggers.onDocumentCreated(options, (event) => run(event, undefined, event.data));
+    case 'deleted':
+      return triggers.onDocumentDeleted(options, (event) => run(event, event.data, undefined));
+    case 'updated':
+      return triggers.onDocumentUpdated(options, (event) => run(event, event.data?.before, event.data?.after));
+    case 'written':
+      return triggers.onDocumentWritten(options, (event) => run(event, event.data?.before, event.data?.after));
+  }
+}
+
+// Every module's task functions (each consumes the Cloud Tasks queue of its name) and Firestore triggers,
+// from the one module list. Definitions are light; a handler's code loads on its first delivery.
+for (const definition of MODULES) {
+  for (const [name, task] of Object.entries(definition.tasks ?? {})) {
+    let handler: ReturnType<typeof task.load> | undefined;
+    exports[name] = onTaskDispatched<unknown>({ secrets, ...task.options }, async (request) => {
+      const parsed = task.queue.payload.safeParse(request.data);
+      if (!parsed.success) {
+        // Dropped, not retried: no redelivery makes a malformed payload valid.
+        const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
+        logger.error('dropped a malformed task', { queue: name, issues: parsed.error.issues.map((i) => i.path.join('.')) });
+        return;
+      }
+      handler ??= task.load();
+      await handler(parsed.data as never, getConfig());
+    });
+  }
+  for (const [name, trigger] of Object.entries(definition.triggers ?? {})) lazyExport(name, () => firestoreTrigger(trigger));
+}
 
 // OTP and reset mails and texts (Cloud Tasks): sent here, not after the API's response, where the CPU
 // may be throttled. A refused send is retried; decoys (anti-enumeration) are dropped.

@@ -1,13 +1,34 @@
-import type { ApiModule } from '../platform/http/module';
-import { authModule } from './auth/auth.routes';
-import { healthModule } from './health/health.routes';
-import { usersModule } from './users/users.routes';
-import { driverModule } from './driver/driver.routes';
-import { kycModule } from './kyc/kyc.routes';
-import { mediaModule } from './media/media.routes';
-import { notificationsModule } from './notifications/notifications.routes';
-import { chatModule } from './chat/calls.routes';
-import { partnersModule } from './partners/partners.routes';
+import { PLATFORM_COLLECTIONS } from '../platform/firestore/collections';
+import type { CollectionDefinition, ModuleDefinition } from '../platform/module/module';
+import { adminModule } from './admin/admin.module';
+import { authModule } from './auth/auth.module';
+import { chatModule } from './chat/chat.module';
+import { driverModule } from './driver/driver.module';
+import { healthModule } from './health/health.module';
+import { kycModule } from './kyc/kyc.module';
+import { mediaModule } from './media/media.module';
+import { notificationsModule } from './notifications/notifications.module';
+import { partnersModule } from './partners/partners.module';
+import { usersModule } from './users/users.module';
 
-// Every feature module mounted under /api/v1, one per API tag.
-export const apiModules: ApiModule[] = [healthModule, authModule, usersModule, kycModule, driverModule, partnersModule, mediaModule, notificationsModule, chatModule];
+// The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
+// their task and trigger functions, and tests check their collections against firestore.rules and
+// firestore.indexes.json. Adding a module is adding it here (and to LAYERS in .dependency-cruiser.cjs).
+export const MODULES: readonly ModuleDefinition[] = [
+  healthModule,
+  authModule,
+  usersModule,
+  adminModule,
+  kycModule,
+  driverModule,
+  partnersModule,
+  mediaModule,
+  notificationsModule,
+  chatModule,
+];
+
+/** Every collection of the backend, each with its owner (a module, or `platform`). */
+export const COLLECTIONS: ReadonlyArray<CollectionDefinition & { owner: string }> = [
+  ...PLATFORM_COLLECTIONS.map((c) => ({ ...c, owner: 'platform' })),
+  ...MODULES.flatMap((m) => (m.collections ?? []).map((c) => ({ ...c, owner: m.name }))),
+];

@@ -1,4 +1,4 @@
-import { healthModule } from '../../src/modules/health/health.routes';
+import { healthModule } from '../../src/modules/health/health.module';
 import { testConfig, TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET, unitApp } from '../helpers/config';
 import { listen } from '../helpers/http';
 import { signAccessToken, unsignedToken } from '../helpers/tokens';

@@ -4,7 +4,7 @@ import { ConflictError, TooManyRequestsError } from '../../src/platform/errors/a
 import { defineRoute } from '../../src/platform/http/route';
 import type { ApiModule } from '../../src/platform/http/module';
 import { setLogSink } from '../../src/platform/logging/logger';
-import { healthModule } from '../../src/modules/health/health.routes';
+import { healthModule } from '../../src/modules/health/health.module';
 import { testConfig, unitApp } from '../helpers/config';
 import { listen } from '../helpers/http';
 

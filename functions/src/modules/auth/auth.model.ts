@@ -1,5 +1,17 @@
+import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
 import type { Hat } from '../../platform/auth/roles';
 import type { IssuedToken } from './tokens';
+
+// Firestore layout of the auth module (API only; TTL on expireAt where noted in auth.module.ts).
+export const AUTH_SESSIONS = 'auth_sessions';
+export const AUTH_OTPS = 'auth_otps';
+/** `auth_otps/{id}/uses/{challengeId}`: a consumed code, so it is used once. */
+export const OTP_USES = 'uses';
+export const AUTH_FAILURES = 'auth_failures';
+export const AUTH_DAILY_SENDS = 'auth_daily_sends';
+export const AUTH_LOCKS = 'auth_locks';
+export const REVOKED_TOKENS = 'auth_revoked_tokens';
+export const USER_IDENTITIES = 'user_identities';
 import type { Role } from '../../platform/auth/roles';
 
 export const OTP_PURPOSES = ['REGISTER', 'LOGIN', 'PASSWORD_2FA', 'PASSWORD_RESET', 'VERIFY_PHONE'] as const;
@@ -65,3 +77,15 @@ export interface ClientInfo {
   surface: Hat | null;
   deviceName: string | null;
 }
+
+// Per client IP. Tight where a request costs a hash or sends a message.
+export const AUTH_RATE_LIMITS = {
+  register: { scope: 'auth-register', limit: 10, windowSec: 600 },
+  login: { scope: 'auth-login', limit: 30, windowSec: 300 },
+  otpSend: { scope: 'auth-otp-send', limit: 10, windowSec: 600 },
+  otpVerify: { scope: 'auth-otp-verify', limit: 30, windowSec: 300 },
+  refresh: { scope: 'auth-refresh', limit: 120, windowSec: 300 },
+  forgot: { scope: 'auth-forgot', limit: 10, windowSec: 900 },
+  reset: { scope: 'auth-reset', limit: 20, windowSec: 900 },
+  google: { scope: 'auth-google', limit: 30, windowSec: 300 },
+} satisfies Record<string, RateLimitRule>;

@@ -1,16 +1,9 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
-import { usersRepo } from '../users/users.repo';
-import type { OtpRecord, SessionRecord } from './auth.model';
+import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES, type OtpRecord, type SessionRecord } from './auth.model';
+import { accounts } from '../users';
 
 // Firestore layout of the auth module. Clients never read these (firestore.rules deny all).
-export const AUTH_SESSIONS = 'auth_sessions';
-export const AUTH_OTPS = 'auth_otps';
-export const AUTH_FAILURES = 'auth_failures';
-export const AUTH_DAILY_SENDS = 'auth_daily_sends';
-export const AUTH_LOCKS = 'auth_locks';
-export const REVOKED_TOKENS = 'auth_revoked_tokens';
-export const USER_IDENTITIES = 'user_identities';
 
 const col = (name: string) => db().collection(name);
 const firestoreModule = () => require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
@@ -55,7 +48,7 @@ export const authRepo = {
   // What every protected request needs, in one round trip.
   async requestState(userId: string, sessionId: string, tokenId: string) {
     const [user, session, revoked] = await db().getAll(
-      usersRepo.userRef(userId),
+      accounts.ref(userId),
       col(AUTH_SESSIONS).doc(sessionId),
       col(REVOKED_TOKENS).doc(tokenId),
     );
@@ -97,7 +90,7 @@ export const authRepo = {
   // Single use: only the first create() of the challenge's use marker succeeds.
   async consumeOtp(id: string, challengeId: string, now: number): Promise<boolean> {
     try {
-      await col(AUTH_OTPS).doc(id).collection('uses').doc(challengeId).create({ usedAt: now, expireAt: expireAt(now + 24 * 3600_000) });
+      await col(AUTH_OTPS).doc(id).collection(OTP_USES).doc(challengeId).create({ usedAt: now, expireAt: expireAt(now + 24 * 3600_000) });
     } catch (err) {
       if ((err as { code?: number }).code === 6) return false; // ALREADY_EXISTS
       throw err;

@@ -3,12 +3,10 @@ import { truncateText } from '../../platform/text';
 import type { AccessTokenVerifier, AuthContext } from '../../platform/auth/access-token';
 import { bearerToken } from '../../platform/auth/guard';
 import type { Hat } from '../../platform/auth/roles';
-import type { ApiModule } from '../../platform/http/module';
+import type { AppContext } from '../../platform/http/module';
 import { clientIp } from '../../platform/http/client-ip';
 import { defineRoute, type AnyRoute, type RouteDefinition } from '../../platform/http/route';
-import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
-import { UserProfileSchema } from '../users/users.schemas';
-import type { ClientInfo } from './auth.model';
+import { AUTH_RATE_LIMITS, type ClientInfo } from './auth.model';
 import {
   AuthTokensSchema,
   CodeSentSchema,
@@ -38,18 +36,8 @@ import {
   TwoFaStatusSchema,
 } from './auth.schemas';
 import { authServicesFor } from './auth.wiring';
+import { UserProfileSchema } from '../users';
 
-// Per client IP. Tight where a request costs a hash or sends a message.
-export const AUTH_RATE_LIMITS = {
-  register: { scope: 'auth-register', limit: 10, windowSec: 600 },
-  login: { scope: 'auth-login', limit: 30, windowSec: 300 },
-  otpSend: { scope: 'auth-otp-send', limit: 10, windowSec: 600 },
-  otpVerify: { scope: 'auth-otp-verify', limit: 30, windowSec: 300 },
-  refresh: { scope: 'auth-refresh', limit: 120, windowSec: 300 },
-  forgot: { scope: 'auth-forgot', limit: 10, windowSec: 900 },
-  reset: { scope: 'auth-reset', limit: 20, windowSec: 900 },
-  google: { scope: 'auth-google', limit: 30, windowSec: 300 },
-} satisfies Record<string, RateLimitRule>;
 
 export function clientInfo(req: Request, body: { surface?: Hat; deviceName?: string } = {}): ClientInfo {
   return {
@@ -71,234 +59,232 @@ function publicPost<TBody, TResult>(route: Omit<RouteDefinition<TBody, unknown, 
   return defineRoute({ method: 'post', tag: 'auth', auth: 'public', ...route });
 }
 
-export const authModule: ApiModule = {
-  name: 'auth',
-  routes(ctx) {
-    const { auth, sessions } = authServicesFor(ctx.config);
-    const me = (a: AuthContext | undefined) => a!;
+export function authRoutes(ctx: AppContext): AnyRoute[] {
+  const { auth, sessions } = authServicesFor(ctx.config);
+  const me = (a: AuthContext | undefined) => a!;
 
-    const register = (path: string, summary: string, description?: string): AnyRoute =>
-      defineRoute({
-        method: 'post',
-        path,
-        tag: 'auth',
-        summary,
-        description,
-        auth: 'public',
-        rateLimit: AUTH_RATE_LIMITS.register,
-        request: { body: RegisterBodySchema },
-        response: { description: 'Registered (or already registered: same answer); check the mailbox.', schema: RegisterResponseSchema },
-        handler: ({ body }) => auth.register(body),
-      });
+  const register = (path: string, summary: string, description?: string): AnyRoute =>
+    defineRoute({
+      method: 'post',
+      path,
+      tag: 'auth',
+      summary,
+      description,
+      auth: 'public',
+      rateLimit: AUTH_RATE_LIMITS.register,
+      request: { body: RegisterBodySchema },
+      response: { description: 'Registered (or already registered: same answer); check the mailbox.', schema: RegisterResponseSchema },
+      handler: ({ body }) => auth.register(body),
+    });
 
-    const passwordLogin = (path: string, summary: string, description?: string): AnyRoute =>
-      defineRoute({
-        method: 'post',
-        path,
-        tag: 'auth',
-        summary,
-        description,
-        auth: 'public',
-        rateLimit: AUTH_RATE_LIMITS.login,
-        codes: ['AUTH_INVALID_CREDENTIALS', 'AUTH_EMAIL_NOT_VERIFIED', 'ACCOUNT_DISABLED', 'AUTH_LOCKED'],
-        request: { body: PasswordLoginBodySchema },
-        response: { description: 'Tokens and the new session, or a two-factor challenge.', schema: PasswordLoginResponseSchema },
-        handler: ({ body, req }) => auth.loginPassword(body, clientInfo(req, body)),
-      });
+  const passwordLogin = (path: string, summary: string, description?: string): AnyRoute =>
+    defineRoute({
+      method: 'post',
+      path,
+      tag: 'auth',
+      summary,
+      description,
+      auth: 'public',
+      rateLimit: AUTH_RATE_LIMITS.login,
+      codes: ['AUTH_INVALID_CREDENTIALS', 'AUTH_EMAIL_NOT_VERIFIED', 'ACCOUNT_DISABLED', 'AUTH_LOCKED'],
+      request: { body: PasswordLoginBodySchema },
+      response: { description: 'Tokens and the new session, or a two-factor challenge.', schema: PasswordLoginResponseSchema },
+      handler: ({ body, req }) => auth.loginPassword(body, clientInfo(req, body)),
+    });
 
-    const twoFaSwitch = (enabled: boolean, summary: string): AnyRoute =>
-      defineRoute({
-        method: 'post',
-        path: `/auth/2fa/email/${enabled ? 'enable' : 'disable'}`,
-        tag: 'auth',
-        summary,
-        description: 'Confirmed with the account password (403 when wrong; 409 for an account without a password).',
-        auth: [],
-        errors: [409],
-        codes: ['AUTH_PASSWORD_INCORRECT', 'AUTH_LOCKED'],
-        request: { body: PasswordConfirmBodySchema },
-        response: { description: 'Two-factor status.', schema: TwoFaStatusSchema },
-        handler: ({ body, auth: a }) => auth.setTwoFa(me(a).userId, body.password, enabled),
-      });
+  const twoFaSwitch = (enabled: boolean, summary: string): AnyRoute =>
+    defineRoute({
+      method: 'post',
+      path: `/auth/2fa/email/${enabled ? 'enable' : 'disable'}`,
+      tag: 'auth',
+      summary,
+      description: 'Confirmed with the account password (403 when wrong; 409 for an account without a password).',
+      auth: [],
+      errors: [409],
+      codes: ['AUTH_PASSWORD_INCORRECT', 'AUTH_LOCKED'],
+      request: { body: PasswordConfirmBodySchema },
+      response: { description: 'Two-factor status.', schema: TwoFaStatusSchema },
+      handler: ({ body, auth: a }) => auth.setTwoFa(me(a).userId, body.password, enabled),
+    });
 
-    return [
-      register('/auth/register', 'Register with email and password', 'Creates a PENDING account with role USER and hat CON and mails an email OTP (purpose REGISTER).'),
-      register('/register', 'Register (alias of POST /auth/register)'),
-      passwordLogin('/auth/login/password', 'Sign in with email (or verified phone) and password', 'With two-factor enabled, answers `{ requiresTwoFa: true, twoFaToken, ... }` and mails a PASSWORD_2FA code.'),
-      passwordLogin('/auth/login', 'Password sign-in (alias; email or identifier)'),
-      passwordLogin('/login', 'Password sign-in (alias)'),
-      publicPost({
-        path: '/auth/login/password/2fa',
-        summary: 'Complete a two-factor password sign-in',
-        rateLimit: AUTH_RATE_LIMITS.otpVerify,
-        errors: [401, 403, 429],
-        codes: ['AUTH_INVALID_CODE', 'AUTH_LOCKED', 'ACCOUNT_DISABLED'],
-        request: { body: TwoFaCompleteBodySchema },
-        response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
-        handler: ({ body, req }) => auth.completeTwoFa(body, clientInfo(req, body)),
-      }),
-      publicPost({
-        path: '/auth/email/otp/send',
-        summary: 'Mail a one-time code (sign-in of PAR, DRV and ADM apps, or a new REGISTER code)',
-        rateLimit: AUTH_RATE_LIMITS.otpSend,
-        errors: [429],
-        codes: ['AUTH_CODE_LIMIT'],
-        request: { body: EmailOtpSendBodySchema },
-        response: { description: 'Accepted (same answer for unknown addresses).', schema: CodeSentSchema },
-        handler: ({ body }) => auth.sendEmailOtp(body),
-      }),
-      publicPost({
-        path: '/auth/email/otp/verify',
-        summary: 'Verify an email code: REGISTER activates the account; LOGIN signs in',
-        rateLimit: AUTH_RATE_LIMITS.otpVerify,
-        errors: [403, 429],
-        codes: ['AUTH_INVALID_CODE', 'AUTH_LOCKED', 'ACCOUNT_DISABLED'],
-        request: { body: EmailOtpVerifyBodySchema },
-        response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
-        handler: ({ body, req }) => auth.verifyEmailOtp(body, clientInfo(req, body)),
-      }),
-      publicPost({
-        path: '/auth/otp/send',
-        summary: 'Text a one-time code to a phone (SMS; login OTP only)',
-        rateLimit: AUTH_RATE_LIMITS.otpSend,
-        errors: [401, 429],
-        codes: ['AUTH_CODE_LIMIT'],
-        request: { body: PhoneOtpSendBodySchema },
-        response: { description: 'Accepted (same answer for unknown numbers).', schema: PhoneOtpSentSchema },
-        handler: async ({ body, req }) => auth.sendPhoneOtp(body, await optionalAuth(req, ctx.verifyAccessToken)),
-      }),
-      publicPost({
-        path: '/auth/otp/verify',
-        summary: 'Verify a phone code: LOGIN signs in; VERIFY_PHONE attaches the phone to the signed-in account',
-        rateLimit: AUTH_RATE_LIMITS.otpVerify,
-        errors: [401, 403, 409, 429],
-        codes: ['AUTH_INVALID_CODE', 'AUTH_LOCKED', 'PHONE_TAKEN', 'ACCOUNT_DISABLED'],
-        request: { body: PhoneOtpVerifyBodySchema },
-        response: { description: 'Tokens (LOGIN) or the updated profile (VERIFY_PHONE).', schema: PhoneOtpVerifyResponseSchema },
-        handler: async ({ body, req }) => auth.verifyPhoneOtp(body, clientInfo(req, body), await optionalAuth(req, ctx.verifyAccessToken)),
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/auth/refresh',
-        tag: 'auth',
-        summary: 'Rotate the refresh token',
-        description:
-          'Every use returns a new pair and retires the old refresh token and its access token. Replaying a retired refresh token revokes the whole session; a retry of the immediately previous token within 10 s returns the same current pair.',
-        auth: 'public',
-        rateLimit: AUTH_RATE_LIMITS.refresh,
-        errors: [401, 429],
-        codes: ['REFRESH_TOKEN_REUSED'],
-        request: { body: RefreshBodySchema },
-        response: { description: 'A new token pair.', schema: AuthTokensSchema },
-        handler: ({ body, req }) => sessions.refresh(body.refreshToken, clientInfo(req)),
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/auth/google',
-        tag: 'auth',
-        summary: 'Sign in with a Google ID token',
-        description:
-          'Verified against GOOGLE_CLIENT_IDS. Links by the token subject; creates an account for a new verified email; an existing account with that email is never taken over (409: sign in and use /auth/google/link). The deprecated access-token flow is refused (400).',
-        auth: 'public',
-        rateLimit: AUTH_RATE_LIMITS.google,
-        errors: [401, 403, 409, 429, 503],
-        codes: ['ACCOUNT_EXISTS', 'AUTH_EMAIL_NOT_VERIFIED'],
-        request: { body: GoogleBodySchema },
-        response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
-        handler: ({ body, req }) => auth.google({ idToken: body.idToken! }, clientInfo(req, body)),
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/auth/google/link',
-        tag: 'auth',
-        summary: 'Link a Google account to the signed-in account',
-        auth: [],
-        rateLimit: AUTH_RATE_LIMITS.google,
-        errors: [409, 429, 503],
-        codes: ['ACCOUNT_EXISTS'],
-        request: { body: GoogleLinkBodySchema },
-        response: { description: 'Linked (idempotent).', schema: UserProfileSchema },
-        handler: ({ body, auth: a }) => auth.linkGoogle(me(a).userId, body.idToken),
-      }),
-      publicPost({
-        path: '/auth/password/forgot',
-        summary: 'Mail a password reset code',
-        description: 'Same status, body and comparable time whether or not the account exists.',
-        rateLimit: AUTH_RATE_LIMITS.forgot,
-        errors: [429],
-        request: { body: ForgotBodySchema },
-        response: { description: 'Accepted.', schema: ForgotResponseSchema },
-        handler: ({ body }) => auth.forgotPassword(body),
-      }),
-      publicPost({
-        path: '/auth/password/reset',
-        summary: 'Set a new password with the mailed code',
-        description: 'Works while sign-in is locked; lifts the lock and revokes every session.',
-        rateLimit: AUTH_RATE_LIMITS.reset,
-        errors: [429],
-        codes: ['AUTH_INVALID_CODE'],
-        request: { body: ResetBodySchema },
-        response: { description: 'Password changed.', schema: ResetResponseSchema },
-        handler: ({ body }) => auth.resetPassword(body),
-      }),
-      twoFaSwitch(true, 'Enable email two-factor for password sign-in'),
-      twoFaSwitch(false, 'Disable email two-factor'),
-      defineRoute({
-        method: 'get',
-        path: '/auth/2fa/status',
-        tag: 'auth',
-        summary: 'Two-factor status',
-        auth: [],
-        response: { description: 'Two-factor status.', schema: TwoFaStatusSchema },
-        handler: ({ auth: a }) => auth.twoFaStatus(me(a).userId),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/auth/sessions',
-        tag: 'auth',
-        summary: 'Live sessions of the signed-in user',
-        auth: [],
-        response: { description: 'Newest use first; `current` marks the caller.', schema: SessionsResponseSchema },
-        handler: async ({ auth: a }) => ({ sessions: await sessions.list(me(a).userId, me(a).sessionId) }),
-      }),
-      defineRoute({
-        method: 'delete',
-        path: '/auth/sessions/:id',
-        tag: 'auth',
-        summary: 'Revoke one session (sign a device out)',
-        auth: [],
-        errors: [404],
-        request: { params: SessionIdParamsSchema },
-        response: { description: 'Revoked.', schema: RevokedCountSchema },
-        handler: async ({ params, auth: a }) => {
-          await sessions.revoke(me(a).userId, params.id, 'revoked_by_user');
-          return { revoked: 1 };
-        },
-      }),
-      defineRoute({
-        method: 'delete',
-        path: '/auth/sessions',
-        tag: 'auth',
-        summary: 'Revoke every other session (keep this one)',
-        auth: [],
-        response: { description: 'Number of sessions revoked.', schema: RevokedCountSchema },
-        handler: async ({ auth: a }) => ({ revoked: await sessions.revokeAll(me(a).userId, 'revoked_by_user', me(a).sessionId) }),
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/auth/logout',
-        tag: 'auth',
-        summary: 'Sign out this session, or everywhere',
-        auth: [],
-        request: { body: LogoutBodySchema },
-        response: { description: 'Number of sessions revoked.', schema: RevokedCountSchema },
-        handler: async ({ body, auth: a }) => {
-          if (body.allSessions) return { revoked: await sessions.revokeAll(me(a).userId, 'logout_all') };
-          await sessions.revoke(me(a).userId, me(a).sessionId, 'logout');
-          return { revoked: 1 };
-        },
-      }),
-    ];
-  },
-};
+  return [
+    register('/auth/register', 'Register with email and password', 'Creates a PENDING account with role USER and hat CON and mails an email OTP (purpose REGISTER).'),
+    register('/register', 'Register (alias of POST /auth/register)'),
+    passwordLogin('/auth/login/password', 'Sign in with email (or verified phone) and password', 'With two-factor enabled, answers `{ requiresTwoFa: true, twoFaToken, ... }` and mails a PASSWORD_2FA code.'),
+    passwordLogin('/auth/login', 'Password sign-in (alias; email or identifier)'),
+    passwordLogin('/login', 'Password sign-in (alias)'),
+    publicPost({
+      path: '/auth/login/password/2fa',
+      summary: 'Complete a two-factor password sign-in',
+      rateLimit: AUTH_RATE_LIMITS.otpVerify,
+      errors: [401, 403, 429],
+      codes: ['AUTH_INVALID_CODE', 'AUTH_LOCKED', 'ACCOUNT_DISABLED'],
+      request: { body: TwoFaCompleteBodySchema },
+      response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
+      handler: ({ body, req }) => auth.completeTwoFa(body, clientInfo(req, body)),
+    }),
+    publicPost({
+      path: '/auth/email/otp/send',
+      summary: 'Mail a one-time code (sign-in of PAR, DRV and ADM apps, or a new REGISTER code)',
+      rateLimit: AUTH_RATE_LIMITS.otpSend,
+      errors: [429],
+      codes: ['AUTH_CODE_LIMIT'],
+      request: { body: EmailOtpSendBodySchema },
+      response: { description: 'Accepted (same answer for unknown addresses).', schema: CodeSentSchema },
+      handler: ({ body }) => auth.sendEmailOtp(body),
+    }),
+    publicPost({
+      path: '/auth/email/otp/verify',
+      summary: 'Verify an email code: REGISTER activates the account; LOGIN signs in',
+      rateLimit: AUTH_RATE_LIMITS.otpVerify,
+      errors: [403, 429],
+      codes: ['AUTH_INVALID_CODE', 'AUTH_LOCKED', 'ACCOUNT_DISABLED'],
+      request: { body: EmailOtpVerifyBodySchema },
+      response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
+      handler: ({ body, req }) => auth.verifyEmailOtp(body, clientInfo(req, body)),
+    }),
+    publicPost({
+      path: '/auth/otp/send',
+      summary: 'Text a one-time code to a phone (SMS; login OTP only)',
+      rateLimit: AUTH_RATE_LIMITS.otpSend,
+      errors: [401, 429],
+      codes: ['AUTH_CODE_LIMIT'],
+      request: { body: PhoneOtpSendBodySchema },
+      response: { description: 'Accepted (same answer for unknown numbers).', schema: PhoneOtpSentSchema },
+      handler: async ({ body, req }) => auth.sendPhoneOtp(body, await optionalAuth(req, ctx.verifyAccessToken)),
+    }),
+    publicPost({
+      path: '/auth/otp/verify',
+      summary: 'Verify a phone code: LOGIN signs in; VERIFY_PHONE attaches the phone to the signed-in account',
+      rateLimit: AUTH_RATE_LIMITS.otpVerify,
+      errors: [401, 403, 409, 429],
+      codes: ['AUTH_INVALID_CODE', 'AUTH_LOCKED', 'PHONE_TAKEN', 'ACCOUNT_DISABLED'],
+      request: { body: PhoneOtpVerifyBodySchema },
+      response: { description: 'Tokens (LOGIN) or the updated profile (VERIFY_PHONE).', schema: PhoneOtpVerifyResponseSchema },
+      handler: async ({ body, req }) => auth.verifyPhoneOtp(body, clientInfo(req, body), await optionalAuth(req, ctx.verifyAccessToken)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/refresh',
+      tag: 'auth',
+      summary: 'Rotate the refresh token',
+      description:
+        'Every use returns a new pair and retires the old refresh token and its access token. Replaying a retired refresh token revokes the whole session; a retry of the immediately previous token within 10 s returns the same current pair.',
+      auth: 'public',
+      rateLimit: AUTH_RATE_LIMITS.refresh,
+      errors: [401, 429],
+      codes: ['REFRESH_TOKEN_REUSED'],
+      request: { body: RefreshBodySchema },
+      response: { description: 'A new token pair.', schema: AuthTokensSchema },
+      handler: ({ body, req }) => sessions.refresh(body.refreshToken, clientInfo(req)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/google',
+      tag: 'auth',
+      summary: 'Sign in with a Google ID token',
+      description:
+        'Verified against GOOGLE_CLIENT_IDS. Links by the token subject; creates an account for a new verified email; an existing account with that email is never taken over (409: sign in and use /auth/google/link). The deprecated access-token flow is refused (400).',
+      auth: 'public',
+      rateLimit: AUTH_RATE_LIMITS.google,
+      errors: [401, 403, 409, 429, 503],
+      codes: ['ACCOUNT_EXISTS', 'AUTH_EMAIL_NOT_VERIFIED'],
+      request: { body: GoogleBodySchema },
+      response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
+      handler: ({ body, req }) => auth.google({ idToken: body.idToken! }, clientInfo(req, body)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/google/link',
+      tag: 'auth',
+      summary: 'Link a Google account to the signed-in account',
+      auth: [],
+      rateLimit: AUTH_RATE_LIMITS.google,
+      errors: [409, 429, 503],
+      codes: ['ACCOUNT_EXISTS'],
+      request: { body: GoogleLinkBodySchema },
+      response: { description: 'Linked (idempotent).', schema: UserProfileSchema },
+      handler: ({ body, auth: a }) => auth.linkGoogle(me(a).userId, body.idToken),
+    }),
+    publicPost({
+      path: '/auth/password/forgot',
+      summary: 'Mail a password reset code',
+      description: 'Same status, body and comparable time whether or not the account exists.',
+      rateLimit: AUTH_RATE_LIMITS.forgot,
+      errors: [429],
+      request: { body: ForgotBodySchema },
+      response: { description: 'Accepted.', schema: ForgotResponseSchema },
+      handler: ({ body }) => auth.forgotPassword(body),
+    }),
+    publicPost({
+      path: '/auth/password/reset',
+      summary: 'Set a new password with the mailed code',
+      description: 'Works while sign-in is locked; lifts the lock and revokes every session.',
+      rateLimit: AUTH_RATE_LIMITS.reset,
+      errors: [429],
+      codes: ['AUTH_INVALID_CODE'],
+      request: { body: ResetBodySchema },
+      response: { description: 'Password changed.', schema: ResetResponseSchema },
+      handler: ({ body }) => auth.resetPassword(body),
+    }),
+    twoFaSwitch(true, 'Enable email two-factor for password sign-in'),
+    twoFaSwitch(false, 'Disable email two-factor'),
+    defineRoute({
+      method: 'get',
+      path: '/auth/2fa/status',
+      tag: 'auth',
+      summary: 'Two-factor status',
+      auth: [],
+      response: { description: 'Two-factor status.', schema: TwoFaStatusSchema },
+      handler: ({ auth: a }) => auth.twoFaStatus(me(a).userId),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/sessions',
+      tag: 'auth',
+      summary: 'Live sessions of the signed-in user',
+      auth: [],
+      response: { description: 'Newest use first; `current` marks the caller.', schema: SessionsResponseSchema },
+      handler: async ({ auth: a }) => ({ sessions: await sessions.list(me(a).userId, me(a).sessionId) }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/auth/sessions/:id',
+      tag: 'auth',
+      summary: 'Revoke one session (sign a device out)',
+      auth: [],
+      errors: [404],
+      request: { params: SessionIdParamsSchema },
+      response: { description: 'Revoked.', schema: RevokedCountSchema },
+      handler: async ({ params, auth: a }) => {
+        await sessions.revoke(me(a).userId, params.id, 'revoked_by_user');
+        return { revoked: 1 };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/auth/sessions',
+      tag: 'auth',
+      summary: 'Revoke every other session (keep this one)',
+      auth: [],
+      response: { description: 'Number of sessions revoked.', schema: RevokedCountSchema },
+      handler: async ({ auth: a }) => ({ revoked: await sessions.revokeAll(me(a).userId, 'revoked_by_user', me(a).sessionId) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/logout',
+      tag: 'auth',
+      summary: 'Sign out this session, or everywhere',
+      auth: [],
+      request: { body: LogoutBodySchema },
+      response: { description: 'Number of sessions revoked.', schema: RevokedCountSchema },
+      handler: async ({ body, auth: a }) => {
+        if (body.allSessions) return { revoked: await sessions.revokeAll(me(a).userId, 'logout_all') };
+        await sessions.revoke(me(a).userId, me(a).sessionId, 'logout');
+        return { revoked: 1 };
+      },
+    }),
+  ];
+}
+
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IdParamsSchema } from '../../platform/http/ids';
+import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
 import { HatSchema } from '../../platform/auth/roles';
-import { UserProfileSchema } from '../users/users.schemas';
+import { UserProfileSchema } from '../users';
 import { SMS_PROVIDERS } from '../../platform/config/config.schema';
 import { AUTH_LIMITS, LOGIN_METHODS } from './auth.model';
 import { PasswordSchema } from './passwords';
@@ -9,11 +10,6 @@ import { PasswordSchema } from './passwords';
 const limits = `Codes: 6 digits, valid ${AUTH_LIMITS.otpTtlSec / 60} min, single use, ${AUTH_LIMITS.otpMaxAttempts} wrong tries per code, ` +
   `${AUTH_LIMITS.otpResendGapSec} s between sends, ${AUTH_LIMITS.otpSendsPerHour} sends per hour per destination.`;
 
-export const EmailSchema = z.email({ message: 'must be a valid email address' }).max(254).meta({ example: 'lan@example.com' });
-export const PhoneSchema = z
-  .string()
-  .regex(/^\+[1-9]\d{7,14}$/, { message: 'must be an E.164 phone number such as +84912345678' })
-  .meta({ example: '+84912345678' });
 export const OtpCodeSchema = z.string().regex(/^\d{6}$/, { message: 'must be 6 digits' }).meta({ example: '123456' });
 
 // Optional, on every call that opens a session: shown in GET /auth/sessions.

@@ -5,8 +5,6 @@ import { logger } from '../../platform/logging/logger';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 import type { SmsSender } from '../../platform/sms/sms';
 import type { MessageQueue } from '../../platform/delivery/delivery';
-import { newUserRecord, normalizeRoles, toProfile, type UserRecord } from '../users/users.model';
-import { usersRepo } from '../users/users.repo';
 import { alreadyRegisteredMail, codeMail, codeSms, maskEmail } from './auth.mail';
 import { AUTH_LIMITS, type ClientInfo, type OtpPurpose } from './auth.model';
 import { authRepo } from './auth.repo';
@@ -17,6 +15,7 @@ import type { PasswordHasher } from './passwords';
 import type { SessionService } from './session.service';
 import type { TokenSigner } from './tokens';
 import { inTransaction } from '../../platform/firebase/firebase';
+import { newUserRecord, normalizeRoles, toProfile, type UserRecord, accounts } from '../users';
 
 export interface AuthDeps {
   config: Readonly<AppConfig>;
@@ -49,7 +48,7 @@ export function createAuthService(deps: AuthDeps) {
   async function withConfiguredAdmin(user: UserRecord): Promise<UserRecord> {
     const listed = (u: UserRecord) => u.email !== null && u.emailVerified && config.ADMIN_EMAILS.includes(u.email) && !u.roles.includes('ADMIN');
     if (!listed(user)) return user;
-    const updated = await usersRepo.patch(user.id, (current) => (listed(current) ? { roles: normalizeRoles([...current.roles, 'ADMIN']), permissions: ['*'], updatedAt: now(), updatedBy: 'system:ADMIN_EMAILS' } : {}));
+    const updated = await accounts.patch(user.id, (current) => (listed(current) ? { roles: normalizeRoles([...current.roles, 'ADMIN']), permissions: ['*'], updatedAt: now(), updatedBy: 'system:ADMIN_EMAILS' } : {}));
     if (!updated) throw new UnauthorizedError('Account not found');
     logger.info('ADMIN granted from ADMIN_EMAILS', { userId: user.id });
     return updated;
@@ -63,10 +62,10 @@ export function createAuthService(deps: AuthDeps) {
     const raw = identifier.trim();
     if (raw.includes('@')) {
       const email = normalizeEmail(raw);
-      return { user: await usersRepo.findByEmail(email), target: { channel: 'email', destination: email } };
+      return { user: await accounts.findByEmail(email), target: { channel: 'email', destination: email } };
     }
     const phone = raw.replace(/[\s().-]/g, '');
-    const user = E164.test(phone) ? await usersRepo.findByPhone(phone) : undefined;
+    const user = E164.test(phone) ? await accounts.findByPhone(phone) : undefined;
     return { user, target: { channel: 'sms', destination: phone } };
   }
 
@@ -84,10 +83,10 @@ export function createAuthService(deps: AuthDeps) {
       const passwordHash = await hasher.hash(body.password);
       const t = now();
       const account = await inTransaction(async (tx) => {
-        const existing = await usersRepo.txFindByEmail(tx, email);
+        const existing = await accounts.txFindByEmail(tx, email);
         if (existing) return existing;
-        const user = newUserRecord({ id: usersRepo.newId(), email, name: body.name, passwordHash, emailVerified: false, provider: 'password', now: t });
-        usersRepo.txCreate(tx, user);
+        const user = newUserRecord({ id: accounts.newId(), email, name: body.name, passwordHash, emailVerified: false, provider: 'password', now: t });
+        accounts.txCreate(tx, user);
         return user;
       });
       const pending = account.status === 'PENDING';
@@ -106,7 +105,7 @@ export function createAuthService(deps: AuthDeps) {
 
     async sendEmailOtp(body: { email: string; purpose: 'REGISTER' | 'LOGIN' }) {
       const email = normalizeEmail(body.email);
-      const user = await usersRepo.findByEmail(email);
+      const user = await accounts.findByEmail(email);
       const eligible =
         user !== undefined &&
         !user.disabled &&
@@ -119,7 +118,7 @@ export function createAuthService(deps: AuthDeps) {
 
     async verifyEmailOtp(body: { email: string; code: string; purpose: 'REGISTER' | 'LOGIN' }, client: ClientInfo) {
       const email = normalizeEmail(body.email);
-      const found = await usersRepo.findByEmail(email);
+      const found = await accounts.findByEmail(email);
       const { challengeId } = await otp.verify({ purpose: body.purpose, channel: 'email', destination: email, userId: found?.id ?? null }, body.code);
       if (!found) throw invalidCodeError();
       assertCanSignIn(found);
@@ -131,7 +130,7 @@ export function createAuthService(deps: AuthDeps) {
       // The code proves the mailbox: a pending registration (or an account an admin created) is now verified.
       if (user.status === 'PENDING' || !user.emailVerified) {
         const patch = { status: 'ACTIVE' as const, emailVerified: true, updatedAt: now() };
-        await usersRepo.update(user.id, patch);
+        await accounts.update(user.id, patch);
         user = { ...user, ...patch };
       }
       user = await withConfiguredAdmin(user);
@@ -144,7 +143,7 @@ export function createAuthService(deps: AuthDeps) {
         if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account');
         userId = auth.userId;
       } else {
-        const user = await usersRepo.findByPhone(body.phone);
+        const user = await accounts.findByPhone(body.phone);
         userId = user && user.status === 'ACTIVE' && !user.disabled ? user.id : null;
       }
       const { code } = await otp.issue({ purpose: body.purpose, channel: 'sms', destination: body.phone, userId });
@@ -158,18 +157,18 @@ export function createAuthService(deps: AuthDeps) {
         await otp.verify({ purpose: 'VERIFY_PHONE', channel: 'sms', destination: body.phone, userId: auth.userId }, body.code);
         const t = now();
         const user = await inTransaction(async (tx) => {
-          const owner = await usersRepo.txPhoneOwner(tx, body.phone);
+          const owner = await accounts.txPhoneOwner(tx, body.phone);
           if (owner && owner !== auth.userId) throw new ConflictError('This phone number belongs to another account').withCode('PHONE_TAKEN');
-          const current = await usersRepo.txGet(tx, auth.userId);
+          const current = await accounts.txGet(tx, auth.userId);
           if (!current) throw new NotFoundError('Account not found');
-          usersRepo.txClaimPhone(tx, body.phone, auth.userId, current.phone, t);
+          accounts.txClaimPhone(tx, body.phone, auth.userId, current.phone, t);
           const patch = { phone: body.phone, phoneVerified: true, updatedAt: t };
-          usersRepo.txPatch(tx, current, patch);
+          accounts.txPatch(tx, current, patch);
           return { ...current, ...patch };
         });
         return { phoneVerified: true as const, user: toProfile(user) };
       }
-      const found = await usersRepo.findByPhone(body.phone);
+      const found = await accounts.findByPhone(body.phone);
       await otp.verify({ purpose: 'LOGIN', channel: 'sms', destination: body.phone, userId: found?.id ?? null }, body.code);
       if (!found) throw invalidCodeError();
       assertCanSignIn(found);
@@ -218,7 +217,7 @@ export function createAuthService(deps: AuthDeps) {
 
     async completeTwoFa(body: { twoFaToken: string; code: string }, client: ClientInfo) {
       const claims = deps.signer.verifyTwoFa(body.twoFaToken);
-      const user = await usersRepo.get(claims.userId);
+      const user = await accounts.get(claims.userId);
       if (!user?.email) throw new UnauthorizedError('Invalid or expired two-factor token');
       const { challengeId } = await otp.verify({ purpose: 'PASSWORD_2FA', channel: 'email', destination: user.email, userId: user.id }, body.code);
       // A token from an earlier challenge does not complete a newer one.
@@ -228,13 +227,13 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async twoFaStatus(userId: string) {
-      const user = await usersRepo.get(userId);
+      const user = await accounts.get(userId);
       if (!user) throw new NotFoundError('Account not found');
       return twoFaView(user);
     },
 
     async setTwoFa(userId: string, password: string, enabled: boolean) {
-      const user = await usersRepo.get(userId);
+      const user = await accounts.get(userId);
       if (!user) throw new NotFoundError('Account not found');
       if (!user.passwordHash || !user.email) throw new ConflictError('Email two-factor protects password sign-in: set a password first (POST /auth/password/forgot)');
       // A wrong password here counts toward the account lock, as at sign-in: no unlimited guessing
@@ -246,7 +245,7 @@ export function createAuthService(deps: AuthDeps) {
         throw new ForbiddenError('Password is incorrect').withCode('AUTH_PASSWORD_INCORRECT');
       }
       const twoFactor = enabled ? { enabled: true, method: 'EMAIL' as const, enabledAt: now() } : { enabled: false, method: null, enabledAt: null };
-      await usersRepo.update(userId, { twoFactor, updatedAt: now() });
+      await accounts.update(userId, { twoFactor, updatedAt: now() });
       return twoFaView({ ...user, twoFactor });
     },
 
@@ -256,7 +255,7 @@ export function createAuthService(deps: AuthDeps) {
       const user = await inTransaction(async (tx) => {
         const ownerId = await authRepo.txIdentityOwner(tx, 'google', identity.subject);
         if (ownerId) {
-          const owner = await usersRepo.txGet(tx, ownerId);
+          const owner = await accounts.txGet(tx, ownerId);
           if (!owner) throw new UnauthorizedError('The linked account no longer exists');
           return owner;
         }
@@ -264,11 +263,11 @@ export function createAuthService(deps: AuthDeps) {
           throw new ForbiddenError('The Google account email is not verified; it cannot be used to create an account');
         }
         // An existing account is never taken over by email alone: its owner links Google while signed in.
-        if (await usersRepo.txFindByEmail(tx, identity.email)) {
+        if (await accounts.txFindByEmail(tx, identity.email)) {
           throw new ConflictError('An account with this email already exists: sign in to it, then link Google with POST /auth/google/link').withCode('ACCOUNT_EXISTS');
         }
-        const created = newUserRecord({ id: usersRepo.newId(), email: identity.email, name: identity.name ?? identity.email.split('@')[0], passwordHash: null, emailVerified: true, provider: 'google', now: t });
-        usersRepo.txCreate(tx, created);
+        const created = newUserRecord({ id: accounts.newId(), email: identity.email, name: identity.name ?? identity.email.split('@')[0], passwordHash: null, emailVerified: true, provider: 'google', now: t });
+        accounts.txCreate(tx, created);
         authRepo.txCreateIdentity(tx, 'google', identity.subject, created.id, identity.email, t);
         return created;
       });
@@ -282,13 +281,13 @@ export function createAuthService(deps: AuthDeps) {
       const t = now();
       const user = await inTransaction(async (tx) => {
         const ownerId = await authRepo.txIdentityOwner(tx, 'google', identity.subject);
-        const current = await usersRepo.txGet(tx, userId);
+        const current = await accounts.txGet(tx, userId);
         if (!current) throw new NotFoundError('Account not found');
         if (ownerId && ownerId !== userId) throw new ConflictError('This Google account is linked to another account').withCode('ACCOUNT_EXISTS');
         if (ownerId === userId) return current;
         authRepo.txCreateIdentity(tx, 'google', identity.subject, userId, identity.email, t);
         const providers = current.providers.includes('google') ? current.providers : [...current.providers, 'google' as const];
-        usersRepo.txPatch(tx, current, { providers, updatedAt: t });
+        accounts.txPatch(tx, current, { providers, updatedAt: t });
         return { ...current, providers };
       });
       return toProfile(user);
@@ -296,7 +295,7 @@ export function createAuthService(deps: AuthDeps) {
 
     async forgotPassword(body: { email: string }) {
       const email = normalizeEmail(body.email);
-      const user = await usersRepo.findByEmail(email);
+      const user = await accounts.findByEmail(email);
       const eligible = user !== undefined && !user.disabled;
       const { code } = await otp.issue({ purpose: 'PASSWORD_RESET', channel: 'email', destination: email, userId: eligible ? user.id : null });
       await messages.hand('reset mail', eligible ? { channel: 'mail', message: mailCode('PASSWORD_RESET', email, code) } : undefined);
@@ -305,7 +304,7 @@ export function createAuthService(deps: AuthDeps) {
 
     async resetPassword(body: { email: string; code: string; newPassword: string }) {
       const email = normalizeEmail(body.email);
-      const user = await usersRepo.findByEmail(email);
+      const user = await accounts.findByEmail(email);
       await otp.verify({ purpose: 'PASSWORD_RESET', channel: 'email', destination: email, userId: user && !user.disabled ? user.id : null }, body.code);
       if (!user) throw invalidCodeError();
       const passwordHash = await hasher.hash(body.newPassword);
@@ -313,7 +312,7 @@ export function createAuthService(deps: AuthDeps) {
       // The code proved the mailbox: an unverified account becomes active. `sessionsValidAfter` ends every
       // older session in the same write as the new hash; their records, push tokens and Firebase
       // sign-ins are cleaned up right after.
-      await usersRepo.patch(user.id, (current) => ({
+      await accounts.patch(user.id, (current) => ({
         passwordHash,
         providers: current.providers.includes('password') ? current.providers : [...current.providers, 'password' as const],
         status: 'ACTIVE',

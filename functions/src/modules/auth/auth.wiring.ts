@@ -10,8 +10,8 @@ import { createOtpService } from './otp.service';
 import { createPasswordHasher } from './passwords';
 import { createSessionAwareVerifier, createSessionService } from './session.service';
 import { createTokenSigner } from './tokens';
-import { notificationHub } from '../notifications/hub.instance';
-import { claimDriverSignup } from '../driver/driver.signup';
+import { notificationHub } from '../notifications';
+import { claimPendingApplication } from '../kyc';
 
 // Builds the auth services from configuration; tests replace the clock, mail, SMS or Google.
 export function createAuthServices(config: Readonly<AppConfig>, overrides: Partial<Pick<AuthDeps, 'now' | 'mailer' | 'sms' | 'google' | 'messages'>> = {}) {
@@ -52,7 +52,8 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
     messages,
     google: overrides.google ?? createGoogleVerifier(config),
     now,
-    onEmailCodeSignIn: (userId, challengeId) => claimDriverSignup(userId, challengeId, now()),
+    // A code mailed by a public registration (POST /driver/register) opens the application it was sent for.
+    onEmailCodeSignIn: (userId, challengeId) => claimPendingApplication(userId, challengeId, now()),
   });
   return { auth, sessions, otp, signer, mailer, messages };
 }

@@ -1,14 +1,12 @@
 import type { AccessTokenVerifier, AuthContext } from '../../platform/auth/access-token';
 import { NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
-import type { UserRecord } from '../users/users.model';
-import { toProfile } from '../users/users.model';
 import { AUTH_LIMITS, type ClientInfo, type LoginMethod, type SessionRecord } from './auth.model';
 import { authRepo } from './auth.repo';
-import { notificationsRepo } from '../notifications/notifications.repo';
-import { usersRepo } from '../users/users.repo';
+import { removeSessionDevices } from '../notifications';
 import type { TokenPair, TokenSigner } from './tokens';
 import { authAdmin, inTransaction } from '../../platform/firebase/firebase';
+import { UserRecord, toProfile, accounts } from '../users';
 
 export function sessionView(session: SessionRecord, currentSessionId?: string) {
   return {
@@ -111,7 +109,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       const t = now();
       const outcome = await inTransaction(async (tx) => {
         const session = await authRepo.txGetSession(tx, claims.sessionId);
-        const user = await usersRepo.txGet(tx, claims.userId);
+        const user = await accounts.txGet(tx, claims.userId);
         if (!session || session.userId !== claims.userId || !isLive(session, t)) return { kind: 'invalid' as const };
         if (!user || user.disabled || user.status !== 'ACTIVE' || !survivesAccount(session, user)) return { kind: 'invalid' as const };
         if (claims.jti === session.refresh.jti) {
@@ -141,7 +139,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       if (outcome.kind === 'reuse') {
         logger.warn('refresh token reuse: session revoked', { sessionId: outcome.sessionId, userId: outcome.userId });
         // As any sign-out: the session's devices stop receiving push, and its Firebase clients are signed out.
-        await Promise.all([notificationsRepo.deleteTokensOfSessions([outcome.sessionId]), revokeFirebaseSignIns(outcome.userId)]);
+        await Promise.all([removeSessionDevices([outcome.sessionId]), revokeFirebaseSignIns(outcome.userId)]);
         throw new UnauthorizedError('Refresh token was already used; the session has been revoked').withCode('REFRESH_TOKEN_REUSED');
       }
       if (outcome.kind === 'invalid') throw new UnauthorizedError('Invalid refresh token').withCode('TOKEN_INVALID');
@@ -160,7 +158,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       // Another user's session looks like a missing one.
       if (!own) throw new NotFoundError('Session not found');
       await authRepo.revokeSessions([sessionId], reason, now());
-      await notificationsRepo.deleteTokensOfSessions([sessionId]);
+      await removeSessionDevices([sessionId]);
     },
 
     revokeAll: (userId: string, reason: string, keepSessionId?: string) => revokeUserSessions(userId, reason, now(), keepSessionId),
@@ -194,7 +192,7 @@ export async function revokeUserSessions(userId: string, reason: string, now: nu
   const ids = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now) && s.id !== keepSessionId).map((s) => s.id);
   await authRepo.revokeSessions(ids, reason, now);
   // Signed-out devices stop receiving push.
-  await notificationsRepo.deleteTokensOfSessions(ids);
+  await removeSessionDevices(ids);
   await revokeFirebaseSignIns(userId);
   return ids.length;
 }

@@ -1,5 +1,16 @@
-import type { DispatchInput } from '../notifications/hub';
+import type { DispatchInput } from '../notifications';
 import { ConflictError } from '../../platform/errors/app-error';
+import { defineTaskQueue } from '../../platform/tasks/tasks';
+import { z } from 'zod';
+
+// Firestore layout: `calls/{callId}` (members read their calls with the client SDK) and `call_lines/{userId}`:
+// the ids of a user's live (ringing or active) calls, kept by every save. A busy check reads two of these by
+// id instead of querying calls inside the transaction: point reads, one document per user to contend on.
+export const CALLS = 'calls';
+export const CALL_LINES = 'call_lines';
+
+// The queue of the `callRingTimeout` task function.
+export const RING_TIMEOUT_QUEUE = defineTaskQueue('callRingTimeout', z.object({ callId: z.string().min(1).max(1500) }));
 
 // Call life cycle (spec: RINGING → ACTIVE on answer; the rest is ours):
 //   RINGING → ACTIVE (callee answers) | DECLINED (callee declines, or busy) | CANCELLED (caller hangs up first)

@@ -1,13 +1,8 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
-import { usersRepo } from '../users/users.repo';
-import type { CallRecord } from './calls.model';
+import { CALL_LINES, CALLS, type CallRecord } from './calls.model';
+import { accounts } from '../users';
 
-export const CALLS = 'calls';
-// `call_lines/{userId}`: the ids of a user's live (ringing or active) calls, kept by every save. A busy
-// check reads two of these by id instead of querying calls inside the transaction: point reads, one
-// document per user to contend on (queries in transactions are slow and lock ranges).
-export const CALL_LINES = 'call_lines';
 const calls = () => db().collection(CALLS);
 const lines = () => db().collection(CALL_LINES);
 const fieldValue = () => (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).FieldValue;
@@ -28,12 +23,12 @@ export const callsRepo = {
   // What starting a call needs: the callee's account and both users' live (ringing or active) calls.
   // The account and the two lines in one read, then the calls the lines name (none when both are free).
   async txStartState(tx: Transaction, callerId: string, calleeId: string) {
-    const [calleeSnap, ...lineSnaps] = await tx.getAll(usersRepo.userRef(calleeId), lines().doc(callerId), lines().doc(calleeId));
+    const [calleeSnap, ...lineSnaps] = await tx.getAll(accounts.ref(calleeId), lines().doc(callerId), lines().doc(calleeId));
     const idsPerUser = lineSnaps.map((snap) => (snap.get('callIds') as string[] | undefined) ?? []);
     const ids = [...new Set(idsPerUser.flat())];
     const byId = ids.length === 0 ? new Map<string, CallRecord>() : new Map((await tx.getAll(...ids.map((id) => calls().doc(id)))).filter((d) => d.exists).map((d) => [d.id, fromSnap(d)]));
     const [callerCalls, calleeCalls] = idsPerUser.map((list) => list.map((id) => byId.get(id)).filter((c): c is CallRecord => c !== undefined && isLive(c)));
-    return { callee: usersRepo.fromSnapshot(calleeSnap), callerCalls, calleeCalls };
+    return { callee: accounts.fromSnapshot(calleeSnap), callerCalls, calleeCalls };
   },
   /** Saves the call and keeps both participants' lines in step with its status. */
   txSave(tx: Transaction, call: CallRecord): void {

@@ -1,55 +1,53 @@
-import type { ApiModule } from '../../platform/http/module';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { CallHistoryQuerySchema, CallHistorySchema, CallIdParamsSchema, CallSchema, StartCallBodySchema } from './calls.schemas';
-import { callsServiceFor } from './calls.tasks';
+import { callsServiceFor } from './chat.wiring';
 
-export const chatModule: ApiModule = {
-  name: 'chat',
-  routes({ config }) {
-    const calls = () => callsServiceFor(config);
-    const action = (name: 'answer' | 'decline' | 'cancel' | 'end', summary: string, description: string): AnyRoute =>
-      defineRoute({
-        method: 'post',
-        path: `/chat/calls/:id/${name}`,
-        tag: 'chat',
-        summary,
-        description: `${description} Illegal moves are 409; a ringing call past its deadline is MISSED.`,
-        auth: [],
-        errors: [404],
-        codes: ['CALL_NOT_ALLOWED', 'CALL_TRANSITION'],
-        request: { params: CallIdParamsSchema },
-        response: { description: 'The call.', schema: CallSchema },
-        handler: ({ params, auth }) => calls()[name](auth!.userId, params.id),
-      });
-    return [
-      defineRoute({
-        method: 'post',
-        path: '/chat/calls',
-        tag: 'chat',
-        summary: 'Start a call (RINGING)',
-        description: `The callee gets call:ring (realtime), an inbox CALL_INCOMING item and a high-priority push even with notifications off. Unanswered within CALL_RING_TIMEOUT_SEC (default 30 s) it becomes MISSED (inbox CALL_MISSED, push, call:ended). A callee already in an ACTIVE call makes it DECLINED with endReason busy. Calling again while your call rings returns it; being in another call is 409.`,
-        auth: [],
-        errors: [404],
-        codes: ['CALL_BUSY'],
-        idempotent: true,
-        request: { body: StartCallBodySchema },
-        response: { status: 201, description: 'The call.', schema: CallSchema },
-        handler: ({ body, auth }) => calls().start(auth!.userId, body),
-      }),
-      action('answer', 'Answer a ringing call (callee) → ACTIVE', 'Callee only.'),
-      action('decline', 'Decline a ringing call (callee) → DECLINED', 'Callee only.'),
-      action('cancel', 'Cancel a ringing call (caller) → CANCELLED', 'Caller only.'),
-      action('end', 'Hang up an active call → ENDED', 'Either participant.'),
-      defineRoute({
-        method: 'get',
-        path: '/chat/calls',
-        tag: 'chat',
-        summary: 'My call history (newest first)',
-        auth: [],
-        request: { query: CallHistoryQuerySchema },
-        response: { description: 'A page of calls.', schema: CallHistorySchema },
-        handler: ({ query, auth }) => calls().history(auth!.userId, query),
-      }),
-    ];
-  },
-};
+export function chatRoutes({ config }: AppContext): AnyRoute[] {
+  const calls = () => callsServiceFor(config);
+  const action = (name: 'answer' | 'decline' | 'cancel' | 'end', summary: string, description: string): AnyRoute =>
+    defineRoute({
+      method: 'post',
+      path: `/chat/calls/:id/${name}`,
+      tag: 'chat',
+      summary,
+      description: `${description} Illegal moves are 409; a ringing call past its deadline is MISSED.`,
+      auth: [],
+      errors: [404],
+      codes: ['CALL_NOT_ALLOWED', 'CALL_TRANSITION'],
+      request: { params: CallIdParamsSchema },
+      response: { description: 'The call.', schema: CallSchema },
+      handler: ({ params, auth }) => calls()[name](auth!.userId, params.id),
+    });
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/chat/calls',
+      tag: 'chat',
+      summary: 'Start a call (RINGING)',
+      description: `The callee gets call:ring (realtime), an inbox CALL_INCOMING item and a high-priority push even with notifications off. Unanswered within CALL_RING_TIMEOUT_SEC (default 30 s) it becomes MISSED (inbox CALL_MISSED, push, call:ended). A callee already in an ACTIVE call makes it DECLINED with endReason busy. Calling again while your call rings returns it; being in another call is 409.`,
+      auth: [],
+      errors: [404],
+      codes: ['CALL_BUSY'],
+      idempotent: true,
+      request: { body: StartCallBodySchema },
+      response: { status: 201, description: 'The call.', schema: CallSchema },
+      handler: ({ body, auth }) => calls().start(auth!.userId, body),
+    }),
+    action('answer', 'Answer a ringing call (callee) → ACTIVE', 'Callee only.'),
+    action('decline', 'Decline a ringing call (callee) → DECLINED', 'Callee only.'),
+    action('cancel', 'Cancel a ringing call (caller) → CANCELLED', 'Caller only.'),
+    action('end', 'Hang up an active call → ENDED', 'Either participant.'),
+    defineRoute({
+      method: 'get',
+      path: '/chat/calls',
+      tag: 'chat',
+      summary: 'My call history (newest first)',
+      auth: [],
+      request: { query: CallHistoryQuerySchema },
+      response: { description: 'A page of calls.', schema: CallHistorySchema },
+      handler: ({ query, auth }) => calls().history(auth!.userId, query),
+    }),
+  ];
+}
+

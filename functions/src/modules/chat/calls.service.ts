@@ -1,7 +1,7 @@
 import { inTransaction } from '../../platform/firebase/firebase';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
-import type { Hub } from '../notifications/hub';
+import type { Hub } from '../notifications';
 import { assertMove, calleeNotice, callView, moveFor, type CallAction, type CallRecord } from './calls.model';
 import { callsRepo } from './calls.repo';
 

@@ -1,27 +1,7 @@
-import { perConfig, type AppConfig } from '../../platform/config';
-import { firebaseApp } from '../../platform/firebase/firebase';
+import type { AppConfig } from '../../platform/config';
 import { logger } from '../../platform/logging/logger';
-import { notificationHub } from '../notifications/hub.instance';
-import type { RingScheduler } from './calls.service';
-import { createCallsService } from './calls.service';
 import { callsRepo } from './calls.repo';
-
-export const RING_TIMEOUT_FUNCTION = 'callRingTimeout';
-
-// Cloud Tasks through firebase-admin (the Functions emulator points it at the Tasks emulator).
-export function cloudTasksScheduler(): RingScheduler {
-  return {
-    async schedule(callId, delaySec) {
-      const { getFunctions } = require('firebase-admin/functions') as typeof import('firebase-admin/functions');
-      await getFunctions(firebaseApp()).taskQueue(RING_TIMEOUT_FUNCTION).enqueue({ callId }, { scheduleDelaySeconds: delaySec, id: `ring-${callId}` });
-    },
-  };
-}
-
-// One calls service per configuration: the API and the ring-timeout task share it.
-export const callsServiceFor = perConfig((config: Readonly<AppConfig>) =>
-  createCallsService({ hub: notificationHub(config), scheduler: cloudTasksScheduler(), ringTimeoutSec: config.CALL_RING_TIMEOUT_SEC }),
-);
+import { callsServiceFor } from './chat.wiring';
 
 const RECHECK_MS = 500;
 const MAX_WAIT_MS = 90_000; // below the task function's 120 s timeout
@@ -55,6 +35,6 @@ export async function handleRingTimeout(callId: string, deps: RingTimeoutDeps): 
 }
 
 /** The `callRingTimeout` task function's work, wired to the stored call and the shared calls service. */
-export function onRingTimeout(callId: string, config: Readonly<AppConfig>) {
-  return handleRingTimeout(callId, { ringingUntil: (id) => callsRepo.ringingUntil(id), settle: (id) => callsServiceFor(config).timeout(id) });
+export async function onRingTimeout({ callId }: { callId: string }, config: Readonly<AppConfig>): Promise<void> {
+  await handleRingTimeout(callId, { ringingUntil: (id) => callsRepo.ringingUntil(id), settle: (id) => callsServiceFor(config).timeout(id) });
 }

@@ -1,4 +1,7 @@
-import type { Hub } from '../notifications/hub';
+import type { AppConfig } from '../../platform/config';
+import type { DocumentEvent } from '../../platform/module/module';
+import type { Hub } from '../notifications';
+import { chatHub } from './chat.wiring';
 import { calleeNotice, type CallRecord } from './calls.model';
 
 // A call that just became MISSED (no answer, or settled late) or was created DECLINED because the
@@ -19,4 +22,10 @@ export async function onCallWritten(change: { before?: CallRecord; after?: CallR
   if (!call) return 'ignored';
   const [report] = await hub.dispatch(calleeNotice(call, 'call.missed'));
   return report?.duplicate ? 'duplicate' : 'notified';
+}
+
+/** The `callStatusChanged` trigger's work. */
+export async function onCallDocumentWritten(event: DocumentEvent, config: Readonly<AppConfig>) {
+  const asCall = (side: DocumentEvent['before']) => (side ? ({ ...side.data, id: side.id } as unknown as CallRecord) : undefined);
+  return onCallWritten({ before: asCall(event.before), after: asCall(event.after) }, chatHub(config));
 }

@@ -15,6 +15,7 @@ export interface Vehicle {
 }
 
 // `driver_profiles/{userId}`: what ride matching reads.
+export const DRIVER_PROFILES = 'driver_profiles';
 export interface DriverProfile {
   userId: string;
   capabilities: Capability[];

@@ -1,8 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
-import type { Capability, DriverProfile, Vehicle } from './driver.model';
+import { DEFAULT_CAPABILITIES, DRIVER_PROFILES, type Capability, type DriverProfile, type Vehicle } from './driver.model';
 
-export const DRIVER_PROFILES = 'driver_profiles';
 const profiles = () => db().collection(DRIVER_PROFILES);
 
 export const driverRepo = {
@@ -10,16 +9,31 @@ export const driverRepo = {
     const snap = await profiles().doc(userId).get();
     return snap.exists ? (snap.data() as DriverProfile) : undefined;
   },
-  async txHasProfile(tx: Transaction, userId: string): Promise<boolean> {
-    return (await tx.get(profiles().doc(userId))).exists;
-  },
-  txCreateProfile(tx: Transaction, userId: string, capabilities: Capability[], now: number, vehicle: Vehicle | null = null): void {
-    const profile: DriverProfile = { userId, capabilities, vehicle, status: 'OFFLINE', lastLocation: null, approvedAt: now, createdAt: now, updatedAt: now };
-    tx.set(profiles().doc(userId), profile);
-  },
-  // Approval: capabilities and vehicle set, status and location kept if the profile exists.
-  txApprove(tx: Transaction, userId: string, capabilities: Capability[], vehicle: Vehicle | null, now: number): void {
-    tx.set(profiles().doc(userId), { userId, capabilities, vehicle, approvedAt: now, updatedAt: now }, { merge: true });
+  /**
+   * The one way a driver profile comes to be (approval of an application, or an administrator granting
+   * DRIVER). Reads, then writes: call it after the transaction's other reads. A missing profile is created
+   * OFFLINE with `capabilities` (default RIDE, COURIER, DELIVERY); an existing one keeps status and location
+   * and takes the given capabilities and vehicle, if any.
+   */
+  async txOpenProfile(tx: Transaction, userId: string, opts: { capabilities?: Capability[]; vehicle?: Vehicle | null; now: number }): Promise<void> {
+    const ref = profiles().doc(userId);
+    const exists = (await tx.get(ref)).exists;
+    const capabilities = opts.capabilities ? [...new Set(opts.capabilities)] : undefined;
+    if (!exists) {
+      const profile: DriverProfile = {
+        userId,
+        capabilities: capabilities ?? [...DEFAULT_CAPABILITIES],
+        vehicle: opts.vehicle ?? null,
+        status: 'OFFLINE',
+        lastLocation: null,
+        approvedAt: opts.now,
+        createdAt: opts.now,
+        updatedAt: opts.now,
+      };
+      tx.create(ref, profile);
+    } else if (capabilities) {
+      tx.set(ref, { capabilities, vehicle: opts.vehicle ?? null, approvedAt: opts.now, updatedAt: opts.now }, { merge: true });
+    }
   },
   async update(userId: string, patch: Partial<DriverProfile>): Promise<void> {
     await profiles().doc(userId).update(patch);

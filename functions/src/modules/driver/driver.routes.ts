@@ -1,9 +1,7 @@
-import type { ApiModule } from '../../platform/http/module';
-import { defineRoute } from '../../platform/http/route';
-import { AUTH_RATE_LIMITS } from '../auth/auth.routes';
-import { authServicesFor } from '../auth/auth.wiring';
-import { applicationReviewRoutes } from '../kyc/review.routes';
-import { kycService } from '../kyc/kyc.routes';
+import type { AppContext } from '../../platform/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { AUTH_RATE_LIMITS } from '../auth';
+import { applicationReviewRoutes, kycServiceFor } from '../kyc';
 import {
   DriverDecisionBodySchema,
   DriverLocationBodySchema,
@@ -12,70 +10,67 @@ import {
   DriverRegisterResponseSchema,
   DriverStatusBodySchema,
 } from './driver.schemas';
-import { createDriverService } from './driver.service';
+import { driverServiceFor } from './driver.wiring';
 
-export const driverModule: ApiModule = {
-  name: 'driver',
-  routes({ config }) {
-    const kyc = kycService(config);
-    const { otp, messages, mailer } = authServicesFor(config);
-    const drivers = createDriverService({ kyc, otp, messages, mailer });
-    return [
-      defineRoute({
-        method: 'post',
-        path: '/driver/register',
-        tag: 'driver',
-        summary: 'Register as a driver (no user auth)',
-        description:
-          'Mails a sign-in code to the email (creating the account when the email has none). Nothing is attached to an existing account until its mailbox owner signs in with that code (POST /auth/email/otp/verify, purpose LOGIN): the SUBMITTED driver application opens then (GET /kyc/applications), or the open one is kept. The same answer for a new and an existing email; within the resend gap nothing is sent.',
-        auth: 'public',
-        rateLimit: AUTH_RATE_LIMITS.register,
-        request: { body: DriverRegisterBodySchema },
-        response: { description: 'A code is on its way (same answer for every email).', schema: DriverRegisterResponseSchema },
-        handler: ({ body }) => drivers.register(body),
-      }),
-      ...applicationReviewRoutes({
-        kind: 'DRIVER',
-        tag: 'driver',
-        basePath: '/driver/admin/applications',
-        kyc,
-        decisionBody: DriverDecisionBodySchema,
-        decisionDescription:
-          'APPROVED needs every required paper (409 otherwise) and grants DRIVER with `capabilities` (default RIDE, COURIER, DELIVERY) on the driver profile. REJECTED and NEEDS_INFO need a reason. Illegal transitions: 409.',
-        decide: (id, body, adminId) => drivers.decide(id, body, adminId),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/driver/me',
-        tag: 'driver',
-        summary: 'My driver profile',
-        auth: ['DRIVER'],
-        errors: [404],
-        response: { description: 'Capabilities, vehicle, status and last location.', schema: DriverProfileSchema },
-        handler: ({ auth }) => drivers.profile(auth!.userId),
-      }),
-      defineRoute({
-        method: 'patch',
-        path: '/driver/me/status',
-        tag: 'driver',
-        summary: 'Go online or offline',
-        auth: ['DRIVER'],
-        errors: [404],
-        request: { body: DriverStatusBodySchema },
-        response: { description: 'The profile.', schema: DriverProfileSchema },
-        handler: ({ auth, body }) => drivers.setStatus(auth!.userId, body.status),
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/driver/me/location',
-        tag: 'driver',
-        summary: 'Report my position (used by ride matching)',
-        auth: ['DRIVER'],
-        errors: [404],
-        request: { body: DriverLocationBodySchema },
-        response: { description: 'The profile.', schema: DriverProfileSchema },
-        handler: ({ auth, body }) => drivers.setLocation(auth!.userId, body),
-      }),
-    ];
-  },
-};
+export function driverRoutes({ config }: AppContext): AnyRoute[] {
+  const kyc = kycServiceFor(config);
+  const drivers = driverServiceFor(config);
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/driver/register',
+      tag: 'driver',
+      summary: 'Register as a driver (no user auth)',
+      description:
+        'Mails a sign-in code to the email (creating the account when the email has none). Nothing is attached to an existing account until its mailbox owner signs in with that code (POST /auth/email/otp/verify, purpose LOGIN): the SUBMITTED driver application opens then (GET /kyc/applications), or the open one is kept. The same answer for a new and an existing email; within the resend gap nothing is sent.',
+      auth: 'public',
+      rateLimit: AUTH_RATE_LIMITS.register,
+      request: { body: DriverRegisterBodySchema },
+      response: { description: 'A code is on its way (same answer for every email).', schema: DriverRegisterResponseSchema },
+      handler: ({ body }) => drivers.register(body),
+    }),
+    ...applicationReviewRoutes({
+      kind: 'DRIVER',
+      tag: 'driver',
+      basePath: '/driver/admin/applications',
+      kyc,
+      decisionBody: DriverDecisionBodySchema,
+      decisionDescription:
+        'APPROVED needs every required paper (409 otherwise) and grants DRIVER with `capabilities` (default RIDE, COURIER, DELIVERY) on the driver profile. REJECTED and NEEDS_INFO need a reason. Illegal transitions: 409.',
+      decide: (id, body, adminId) => drivers.decide(id, body, adminId),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/driver/me',
+      tag: 'driver',
+      summary: 'My driver profile',
+      auth: ['DRIVER'],
+      errors: [404],
+      response: { description: 'Capabilities, vehicle, status and last location.', schema: DriverProfileSchema },
+      handler: ({ auth }) => drivers.profile(auth!.userId),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/driver/me/status',
+      tag: 'driver',
+      summary: 'Go online or offline',
+      auth: ['DRIVER'],
+      errors: [404],
+      request: { body: DriverStatusBodySchema },
+      response: { description: 'The profile.', schema: DriverProfileSchema },
+      handler: ({ auth, body }) => drivers.setStatus(auth!.userId, body.status),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/driver/me/location',
+      tag: 'driver',
+      summary: 'Report my position (used by ride matching)',
+      auth: ['DRIVER'],
+      errors: [404],
+      request: { body: DriverLocationBodySchema },
+      response: { description: 'The profile.', schema: DriverProfileSchema },
+      handler: ({ auth, body }) => drivers.setLocation(auth!.userId, body),
+    }),
+  ];
+}
+

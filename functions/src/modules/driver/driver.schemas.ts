@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EmailSchema, PhoneSchema } from '../auth/auth.schemas';
+import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
 import { CAPABILITIES, VEHICLE_TYPES } from './driver.model';
 
 export const CapabilitySchema = z.enum(CAPABILITIES).meta({

@@ -3,15 +3,11 @@ import { geohashOf } from '../../platform/geo/geo';
 import { AppError, NotFoundError } from '../../platform/errors/app-error';
 import type { MessageQueue } from '../../platform/delivery/delivery';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
-import { AUTH_LIMITS } from '../auth/auth.model';
-import { codeMail } from '../auth/auth.mail';
-import type { OtpService } from '../auth/otp.service';
-import type { Decision, KycService } from '../kyc/kyc.service';
-import { newUserRecord } from '../users/users.model';
-import { usersRepo } from '../users/users.repo';
+import { AUTH_LIMITS, codeMail, type OtpService } from '../auth';
+import { recordPendingApplication, type Decision, type KycService } from '../kyc';
 import { DEFAULT_CAPABILITIES, profileView, type Capability, type Vehicle } from './driver.model';
 import { driverRepo } from './driver.repo';
-import { recordDriverSignup } from './driver.signup';
+import { newUserRecord, accounts } from '../users';
 
 function driverCodeMail(to: string, code: string): MailMessage {
   const mail = codeMail('LOGIN', to, code, AUTH_LIMITS.otpTtlSec);
@@ -45,17 +41,17 @@ export function createDriverService(deps: DriverServiceDeps) {
       const email = body.email.trim().toLowerCase();
       const t = now();
       const account = await inTransaction(async (tx) => {
-        const existing = await usersRepo.txFindByEmail(tx, email);
+        const existing = await accounts.txFindByEmail(tx, email);
         if (existing) return existing;
-        const user = newUserRecord({ id: usersRepo.newId(), email, name: body.fullName, passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
-        usersRepo.txCreate(tx, user);
+        const user = newUserRecord({ id: accounts.newId(), email, name: body.fullName, passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
+        accounts.txCreate(tx, user);
         return user;
       });
       let message: MailMessage | undefined;
       if (!account.disabled) {
         try {
           const { code, challengeId } = await deps.otp.issue({ purpose: 'LOGIN', channel: 'email', destination: email, userId: account.id });
-          await recordDriverSignup(account.id, challengeId, { fullName: body.fullName, phone: body.phone ?? null, licenceNumber: body.licenceNumber ?? null, vehicle: body.vehicle }, t);
+          await recordPendingApplication(account.id, 'DRIVER', challengeId, { fullName: body.fullName, phone: body.phone ?? null, licenceNumber: body.licenceNumber ?? null, vehicle: body.vehicle }, t);
           message = driverCodeMail(email, code);
         } catch (err) {
           // Within the resend gap or over a cap: nothing is sent or recorded, and the answer does not say so.
@@ -76,7 +72,7 @@ export function createDriverService(deps: DriverServiceDeps) {
       return deps.kyc.decide('DRIVER', id, decision, adminId, (app) => ({
         roles: ['DRIVER'],
         details: { capabilities },
-        write: (tx, approved, t) => driverRepo.txApprove(tx, approved.userId, [...new Set(capabilities)], (app.details.vehicle as Vehicle) ?? null, t),
+        write: (tx, approved, t) => driverRepo.txOpenProfile(tx, approved.userId, { capabilities, vehicle: (app.details.vehicle as Vehicle) ?? null, now: t }),
       }));
     },
 

@@ -5,6 +5,12 @@ import type { Role } from '../../platform/auth/roles';
 //   SUBMITTED  --admin--> APPROVED (papers complete) | REJECTED | NEEDS_INFO
 //   NEEDS_INFO --applicant resubmits--> SUBMITTED;  NEEDS_INFO --admin--> REJECTED
 //   APPROVED and REJECTED are final (a rejected applicant may apply again).
+// Firestore layout: `applications/{id}` (driver and partner), `kyc_papers/{id}` and
+// `pending_applications/{userId}` (applications.pending.ts); clients never read them directly.
+export const APPLICATIONS = 'applications';
+export const KYC_PAPERS = 'kyc_papers';
+export const PENDING_APPLICATIONS = 'pending_applications';
+
 export const APPLICATION_STATUSES = ['SUBMITTED', 'NEEDS_INFO', 'APPROVED', 'REJECTED'] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 export const APPLICATION_KINDS = ['DRIVER', 'PARTNER'] as const;

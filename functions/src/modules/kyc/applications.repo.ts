@@ -1,14 +1,28 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
-import { OPEN_STATUSES, type ApplicationKind, type ApplicationRecord, type ApplicationStatus, type PaperRecord } from './applications.model';
-
-// `applications/{id}` (driver and partner) and `kyc_papers/{id}`; clients never read them directly.
-export const APPLICATIONS = 'applications';
-export const KYC_PAPERS = 'kyc_papers';
+import { APPLICATIONS, KYC_PAPERS, OPEN_STATUSES, type ApplicationKind, type ApplicationRecord, type ApplicationStatus, type PaperRecord } from './applications.model';
 
 const apps = () => db().collection(APPLICATIONS);
 const papers = () => db().collection(KYC_PAPERS);
 const withId = <T>(d: FirebaseFirestore.DocumentSnapshot) => ({ ...(d.data() as object), id: d.id }) as T;
+
+/** A new SUBMITTED application (not yet written). */
+export function newApplication(fields: { kind: ApplicationKind; userId: string; details: Record<string, unknown>; now: number; id?: string }): ApplicationRecord {
+  return {
+    id: fields.id ?? apps().doc().id,
+    kind: fields.kind,
+    userId: fields.userId,
+    status: 'SUBMITTED',
+    details: { ...fields.details },
+    reason: null,
+    reviewedBy: null,
+    reviewedAt: null,
+    grantedRoles: [],
+    history: [{ status: 'SUBMITTED', at: fields.now, by: fields.userId, reason: null }],
+    createdAt: fields.now,
+    updatedAt: fields.now,
+  };
+}
 
 export const applicationsRepo = {
   newId: () => apps().doc().id,

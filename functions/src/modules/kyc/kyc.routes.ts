@@ -1,10 +1,8 @@
-import { perConfig } from '../../platform/config/per-config';
-import type { ApiModule } from '../../platform/http/module';
+import type { AppContext } from '../../platform/http/module';
 import { parseMultipart } from '../../platform/http/multipart';
-import { defineRoute } from '../../platform/http/route';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { validationErrorFromZod } from '../../platform/errors/zod-problems';
 import { BadRequestError } from '../../platform/errors/app-error';
-import { createObjectStorage } from '../../platform/storage/storage';
 import { z } from 'zod';
 import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
 import {
@@ -13,92 +11,86 @@ import {
   UploadPaperFieldsSchema,
   UploadPaperFormSchema,
 } from './kyc.schemas';
-import { createKycService, PAPER_CONTENT_TYPES, type KycService } from './kyc.service';
+import { PAPER_CONTENT_TYPES } from './kyc.service';
+import { kycServiceFor } from './kyc.wiring';
 
-// One service per configuration: the driver and partner modules review applications through it.
-export const kycService = perConfig((config: Parameters<typeof createObjectStorage>[0]): KycService =>
-  createKycService({ storage: createObjectStorage(config), maxFileBytes: config.KYC_MAX_FILE_BYTES }),
-);
+export function kycRoutes({ config }: AppContext): AnyRoute[] {
+  const kyc = kycServiceFor(config);
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/kyc/papers',
+      tag: 'kyc',
+      summary: 'Upload one paper (image or PDF) to my open application',
+      description: `multipart/form-data with fields applicationId and kind and one file in field \`file\`, at most KYC_MAX_FILE_BYTES (default 10 MB; 413 beyond). The content type is read from the bytes: anything but JPEG, PNG, WebP or PDF, or a declared type that differs, is 415.`,
+      auth: [],
+      multipart: UploadPaperFormSchema,
+      errors: [404, 409],
+      response: { status: 201, description: 'Stored.', schema: PaperSchema },
+      handler: async ({ req, auth }) => {
+        const { fields, files } = await parseMultipart(req, { fileFields: ['file'], maxFiles: 1, maxFileBytes: config.KYC_MAX_FILE_BYTES });
+        const parsed = UploadPaperFieldsSchema.safeParse(fields);
+        if (!parsed.success) throw validationErrorFromZod([{ error: parsed.error, location: 'body' }]);
+        if (files.length === 0) throw new BadRequestError('A file is required in field "file"');
+        return kyc.uploadPaper(auth!, parsed.data, files[0]);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/kyc/papers',
+      tag: 'kyc',
+      summary: 'My papers',
+      auth: [],
+      response: { description: 'Newest first.', schema: z.object({ papers: z.array(PaperSchema) }) },
+      handler: async ({ auth }) => ({ papers: await kyc.myPapers(auth!.userId) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/kyc/papers/:id/file',
+      tag: 'kyc',
+      summary: 'Download a paper (owner or administrator)',
+      description: 'Administrators need the kyc.read permission (403 otherwise); anyone else sees 404.',
+      auth: [],
+      errors: [403, 404],
+      request: { params: IdParamsSchema },
+      response: { description: 'The stored bytes.', schema: z.any(), binary: PAPER_CONTENT_TYPES },
+      handler: async ({ params, auth, res }) => {
+        const file = await kyc.paperFile(auth!, params.id);
+        res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'private, no-store', 'content-disposition': `inline; filename="${encodeURIComponent(file.filename)}"` });
+        res.end(file.data);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/kyc/papers/:id',
+      tag: 'kyc',
+      summary: 'Delete one of my papers while its application is open',
+      auth: [],
+      errors: [404, 409],
+      request: { params: IdParamsSchema },
+      response: { description: 'Deleted.', schema: DeletedSchema },
+      handler: ({ params, auth }) => kyc.deletePaper(auth!, params.id),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/kyc/applications',
+      tag: 'kyc',
+      summary: 'My driver and partner applications',
+      auth: [],
+      response: { description: 'Newest first, with papers and what is missing.', schema: z.object({ applications: z.array(ApplicationSchema) }) },
+      handler: async ({ auth }) => ({ applications: await kyc.myApplications(auth!.userId) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/kyc/applications/:id/resubmit',
+      tag: 'kyc',
+      summary: 'Resubmit an application an administrator sent back (NEEDS_INFO → SUBMITTED)',
+      auth: [],
+      errors: [404, 409],
+      request: { params: IdParamsSchema },
+      response: { description: 'The application.', schema: ApplicationSchema },
+      handler: ({ params, auth }) => kyc.resubmit(auth!.userId, params.id),
+    }),
+  ];
+}
 
-export const kycModule: ApiModule = {
-  name: 'kyc',
-  routes({ config }) {
-    const kyc = kycService(config);
-    return [
-      defineRoute({
-        method: 'post',
-        path: '/kyc/papers',
-        tag: 'kyc',
-        summary: 'Upload one paper (image or PDF) to my open application',
-        description: `multipart/form-data with fields applicationId and kind and one file in field \`file\`, at most KYC_MAX_FILE_BYTES (default 10 MB; 413 beyond). The content type is read from the bytes: anything but JPEG, PNG, WebP or PDF, or a declared type that differs, is 415.`,
-        auth: [],
-        multipart: UploadPaperFormSchema,
-        errors: [404, 409],
-        response: { status: 201, description: 'Stored.', schema: PaperSchema },
-        handler: async ({ req, auth }) => {
-          const { fields, files } = await parseMultipart(req, { fileFields: ['file'], maxFiles: 1, maxFileBytes: config.KYC_MAX_FILE_BYTES });
-          const parsed = UploadPaperFieldsSchema.safeParse(fields);
-          if (!parsed.success) throw validationErrorFromZod([{ error: parsed.error, location: 'body' }]);
-          if (files.length === 0) throw new BadRequestError('A file is required in field "file"');
-          return kyc.uploadPaper(auth!, parsed.data, files[0]);
-        },
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/kyc/papers',
-        tag: 'kyc',
-        summary: 'My papers',
-        auth: [],
-        response: { description: 'Newest first.', schema: z.object({ papers: z.array(PaperSchema) }) },
-        handler: async ({ auth }) => ({ papers: await kyc.myPapers(auth!.userId) }),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/kyc/papers/:id/file',
-        tag: 'kyc',
-        summary: 'Download a paper (owner or administrator)',
-        description: 'Administrators need the kyc.read permission (403 otherwise); anyone else sees 404.',
-        auth: [],
-        errors: [403, 404],
-        request: { params: IdParamsSchema },
-        response: { description: 'The stored bytes.', schema: z.any(), binary: PAPER_CONTENT_TYPES },
-        handler: async ({ params, auth, res }) => {
-          const file = await kyc.paperFile(auth!, params.id);
-          res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'private, no-store', 'content-disposition': `inline; filename="${encodeURIComponent(file.filename)}"` });
-          res.end(file.data);
-        },
-      }),
-      defineRoute({
-        method: 'delete',
-        path: '/kyc/papers/:id',
-        tag: 'kyc',
-        summary: 'Delete one of my papers while its application is open',
-        auth: [],
-        errors: [404, 409],
-        request: { params: IdParamsSchema },
-        response: { description: 'Deleted.', schema: DeletedSchema },
-        handler: ({ params, auth }) => kyc.deletePaper(auth!, params.id),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/kyc/applications',
-        tag: 'kyc',
-        summary: 'My driver and partner applications',
-        auth: [],
-        response: { description: 'Newest first, with papers and what is missing.', schema: z.object({ applications: z.array(ApplicationSchema) }) },
-        handler: async ({ auth }) => ({ applications: await kyc.myApplications(auth!.userId) }),
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/kyc/applications/:id/resubmit',
-        tag: 'kyc',
-        summary: 'Resubmit an application an administrator sent back (NEEDS_INFO → SUBMITTED)',
-        auth: [],
-        errors: [404, 409],
-        request: { params: IdParamsSchema },
-        response: { description: 'The application.', schema: ApplicationSchema },
-        handler: ({ params, auth }) => kyc.resubmit(auth!.userId, params.id),
-      }),
-    ];
-  },
-};

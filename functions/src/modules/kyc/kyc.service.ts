@@ -9,8 +9,6 @@ import { logger } from '../../platform/logging/logger';
 import { sniffDocumentType } from '../../platform/media/sniff';
 import type { UploadedFile } from '../../platform/http/multipart';
 import type { ObjectStorage } from '../../platform/storage/storage';
-import { normalizeRoles } from '../users/users.model';
-import { usersRepo } from '../users/users.repo';
 import {
   ALLOWED_PAPERS,
   assertTransition,
@@ -23,6 +21,7 @@ import {
   type PaperRecord,
 } from './applications.model';
 import { applicationsRepo } from './applications.repo';
+import { normalizeRoles, accounts } from '../users';
 
 export const PAPER_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;
 
@@ -64,11 +63,12 @@ export interface Decision {
   reason?: string;
 }
 
-// What an approval grants, supplied by the driver and partner modules; `write` only writes (no reads).
+// What an approval grants, supplied by the driver and partner modules. `write` runs after every read of the
+// decision and before its writes, so it may read first (e.g. whether a profile exists), then write.
 export interface Grant {
   roles: Role[];
   details?: Record<string, unknown>;
-  write(tx: FirebaseFirestore.Transaction, app: ApplicationRecord, now: number): void;
+  write(tx: FirebaseFirestore.Transaction, app: ApplicationRecord, now: number): void | Promise<void>;
 }
 
 const isAdmin = (auth: AuthContext) => auth.roles.includes('ADMIN');
@@ -201,13 +201,13 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
         }
         const missing = missingPapers(kind, (await applicationsRepo.txPapersOf(tx, id)).map((p) => p.kind));
         if (missing.length > 0) throw new ConflictError(`Papers incomplete: missing ${missing.join(', ')}`, { missingPapers: missing }).withCode('PAPERS_INCOMPLETE');
-        const user = await usersRepo.txGet(tx, current.userId);
+        const user = await accounts.txGet(tx, current.userId);
         if (!user) throw new ConflictError('The applicant account no longer exists');
         const granted = grant(current);
         const roles = normalizeRoles([...user.roles, ...granted.roles]);
         const approved: ApplicationRecord = { ...next, grantedRoles: granted.roles, details: { ...current.details, ...(granted.details ?? {}) } };
-        granted.write(tx, approved, t);
-        usersRepo.txPatch(tx, user, { roles, updatedAt: t, updatedBy: adminId });
+        await granted.write(tx, approved, t);
+        accounts.txPatch(tx, user, { roles, updatedAt: t, updatedBy: adminId });
         applicationsRepo.txSave(tx, approved);
         return approved;
       });

@@ -1,3 +1,6 @@
+// `media/{id}`: uploaded media items (API only; files in Cloud Storage).
+export const MEDIA = 'media';
+
 // Accepted upload types (spec: all give kind AUDIO) and what a byte sniffer may report for each.
 export const AUDIO_TYPES = ['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm'] as const;
 export type AudioType = (typeof AUDIO_TYPES)[number];

@@ -1,7 +1,6 @@
 import { db } from '../../platform/firebase/firebase';
-import type { MediaRecord } from './media.model';
+import { MEDIA, type MediaRecord } from './media.model';
 
-export const MEDIA = 'media';
 const media = () => db().collection(MEDIA);
 
 export const mediaRepo = {

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { ApiModule } from '../../platform/http/module';
+import type { AppContext } from '../../platform/http/module';
 import { pipeline } from 'node:stream/promises';
 import { streamMultipart } from '../../platform/http/multipart';
 import { requestBody } from '../../platform/http/raw-body';
-import { defineRoute } from '../../platform/http/route';
-import { createObjectStorage } from '../../platform/storage/storage';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { DeletedSchema } from '../../platform/http/ids';
 import { AUDIO_TYPES } from './media.model';
 import {
@@ -19,135 +18,127 @@ import {
   SingleUploadFormSchema,
   UploadTokenQuerySchema,
 } from './media.schemas';
-import { createMediaService } from './media.service';
+import { mediaServicesFor } from './media.wiring';
 
 // Spec: bearer JWT with USER, ADMIN or PARTNER_* roles.
 const UPLOADERS = ['USER', 'ADMIN', 'PARTNER_OWNER', 'PARTNER_STAFF'] as const;
 
-export const mediaModule: ApiModule = {
-  name: 'media',
-  routes({ config }) {
-    const storage = createObjectStorage(config);
-    const media = createMediaService({
-      storage,
-      maxFileBytes: config.MEDIA_MAX_FILE_BYTES,
-      presignTtlSec: config.MEDIA_PRESIGN_TTL_SEC,
-      apiPublicUrl: config.API_PUBLIC_URL,
-    });
-    const limits = (field: string, maxFiles: number) => ({ fileFields: [field], maxFiles, maxFileBytes: config.MEDIA_MAX_FILE_BYTES });
-    const uploadErrors = 'Refusals store nothing: wrong or disguised type → 415; file over the size limit → 413; no file, wrong field or too many files → 400.';
-    return [
-      defineRoute({
-        method: 'post',
-        path: '/upload/single',
-        tag: 'media',
-        summary: 'Upload one audio file',
-        description: uploadErrors,
-        auth: UPLOADERS,
-        multipart: SingleUploadFormSchema,
-        response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
-        handler: async ({ req, auth }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink)))[0],
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/upload/multiple',
-        tag: 'media',
-        summary: 'Upload up to MEDIA_MAX_FILES (10) audio files at once',
-        description: `${uploadErrors} One refused file refuses the whole request.`,
-        auth: UPLOADERS,
-        multipart: MultipleUploadFormSchema,
-        response: { status: 201, description: 'One item per file, in order.', schema: z.array(MediaItemSchema) },
-        handler: ({ req, auth }) => media.upload(auth!.userId, (sink) => streamMultipart(req, limits('files', config.MEDIA_MAX_FILES), sink)),
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/upload/presign',
-        tag: 'media',
-        summary: 'Start a direct upload: get a URL to PUT the bytes to',
-        description: `contentType must be audio/* and one of ${AUDIO_TYPES.join(', ')} (415 otherwise). PUT the bytes to upload.url with the given headers before upload.expiresAt, then POST completeUrl.`,
-        auth: UPLOADERS,
-        errors: [415],
-        request: { body: PresignBodySchema },
-        response: { status: 201, description: 'The PENDING item and where to upload.', schema: PresignResponseSchema },
-        handler: ({ body, auth }) => media.presign(auth!.userId, body),
-      }),
-      defineRoute({
-        method: 'put',
-        path: '/upload/presign/:id/content',
-        tag: 'media',
-        summary: 'Receive the bytes of a presigned upload (local storage)',
-        description:
-          'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type, at most upload.maxBytes (413, checked on Content-Length and while streaming). Writable only while the item is PENDING. With Cloud Storage the URL points at Google instead, signed with the content type, a size range and create-only.',
-        auth: 'public',
-        errors: [404, 409, 413, 415],
-        codes: ['UPLOAD_STATE'],
-        request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },
-        response: { description: 'Stored; now POST the completeUrl.', schema: ReceivedSchema },
-        handler: ({ params, query, req }) => media.receive(params.id, query.token, { contentType: req.get('content-type'), contentLength: req.get('content-length') }, requestBody(req)),
-      }),
-      defineRoute({
-        method: 'post',
-        path: '/upload/presign/:id/complete',
-        tag: 'media',
-        summary: 'Confirm a presigned upload',
-        description:
-          'Checks the upload like a direct upload: the size from the object metadata (413 when too large, nothing read), then the bytes are copied to the item\'s own key and its first bytes sniffed (415 when not the declared type). READY on success; a refusal deletes the objects and marks the item FAILED. Bytes written to the upload URL afterwards never change a READY item. Repeating it on a READY item returns the item.',
-        auth: UPLOADERS,
-        errors: [404, 409, 413, 415],
-        codes: ['UPLOAD_STATE'],
-        request: { params: MediaIdParamsSchema },
-        response: { description: 'The READY item.', schema: MediaItemSchema },
-        handler: ({ params, auth }) => media.complete(auth!, params.id),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/media',
-        tag: 'media',
-        summary: 'My media items (newest first)',
-        auth: UPLOADERS,
-        request: { query: MediaListQuerySchema },
-        response: { description: 'Items.', schema: z.object({ items: z.array(MediaItemSchema) }) },
-        handler: async ({ query, auth }) => ({ items: await media.list(auth!.userId, query) }),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/media/:id',
-        tag: 'media',
-        summary: 'One media item (owner or administrator)',
-        auth: UPLOADERS,
-        errors: [404],
-        request: { params: MediaIdParamsSchema },
-        response: { description: 'The item.', schema: MediaItemSchema },
-        handler: ({ params, auth }) => media.get(auth!, params.id),
-      }),
-      defineRoute({
-        method: 'delete',
-        path: '/media/:id',
-        tag: 'media',
-        summary: 'Delete a media item and its object (owner or administrator)',
-        auth: UPLOADERS,
-        errors: [404],
-        request: { params: MediaIdParamsSchema },
-        response: { description: 'Deleted.', schema: DeletedSchema },
-        handler: ({ params, auth }) => media.remove(auth!, params.id),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/media/files/media/:ownerId/:name',
-        tag: 'media',
-        summary: 'The bytes behind a publicUrl (local storage)',
-        description: 'Public: the download token in the URL is the permission. Only mounted with STORAGE_DRIVER=local.',
-        auth: 'public',
-        availability: { enabled: storage.driver === 'local', note: 'Mounted only with STORAGE_DRIVER=local (Cloud Storage serves its own URLs).' },
-        errors: [404],
-        request: { params: MediaFileParamsSchema, query: UploadTokenQuerySchema },
-        response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
-        handler: async ({ params, query, res }) => {
-          const file = await media.file(params.ownerId, params.name, query.token);
-          res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'content-length': String(file.size) });
-          await pipeline(file.stream, res);
-        },
-      }),
-    ];
-  },
-};
+export function mediaRoutes({ config }: AppContext): AnyRoute[] {
+  const { storage, media } = mediaServicesFor(config);
+  const limits = (field: string, maxFiles: number) => ({ fileFields: [field], maxFiles, maxFileBytes: config.MEDIA_MAX_FILE_BYTES });
+  const uploadErrors = 'Refusals store nothing: wrong or disguised type → 415; file over the size limit → 413; no file, wrong field or too many files → 400.';
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/upload/single',
+      tag: 'media',
+      summary: 'Upload one audio file',
+      description: uploadErrors,
+      auth: UPLOADERS,
+      multipart: SingleUploadFormSchema,
+      response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
+      handler: async ({ req, auth }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink)))[0],
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/upload/multiple',
+      tag: 'media',
+      summary: 'Upload up to MEDIA_MAX_FILES (10) audio files at once',
+      description: `${uploadErrors} One refused file refuses the whole request.`,
+      auth: UPLOADERS,
+      multipart: MultipleUploadFormSchema,
+      response: { status: 201, description: 'One item per file, in order.', schema: z.array(MediaItemSchema) },
+      handler: ({ req, auth }) => media.upload(auth!.userId, (sink) => streamMultipart(req, limits('files', config.MEDIA_MAX_FILES), sink)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/upload/presign',
+      tag: 'media',
+      summary: 'Start a direct upload: get a URL to PUT the bytes to',
+      description: `contentType must be audio/* and one of ${AUDIO_TYPES.join(', ')} (415 otherwise). PUT the bytes to upload.url with the given headers before upload.expiresAt, then POST completeUrl.`,
+      auth: UPLOADERS,
+      errors: [415],
+      request: { body: PresignBodySchema },
+      response: { status: 201, description: 'The PENDING item and where to upload.', schema: PresignResponseSchema },
+      handler: ({ body, auth }) => media.presign(auth!.userId, body),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/upload/presign/:id/content',
+      tag: 'media',
+      summary: 'Receive the bytes of a presigned upload (local storage)',
+      description:
+        'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type, at most upload.maxBytes (413, checked on Content-Length and while streaming). Writable only while the item is PENDING. With Cloud Storage the URL points at Google instead, signed with the content type, a size range and create-only.',
+      auth: 'public',
+      errors: [404, 409, 413, 415],
+      codes: ['UPLOAD_STATE'],
+      request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },
+      response: { description: 'Stored; now POST the completeUrl.', schema: ReceivedSchema },
+      handler: ({ params, query, req }) => media.receive(params.id, query.token, { contentType: req.get('content-type'), contentLength: req.get('content-length') }, requestBody(req)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/upload/presign/:id/complete',
+      tag: 'media',
+      summary: 'Confirm a presigned upload',
+      description:
+        'Checks the upload like a direct upload: the size from the object metadata (413 when too large, nothing read), then the bytes are copied to the item\'s own key and its first bytes sniffed (415 when not the declared type). READY on success; a refusal deletes the objects and marks the item FAILED. Bytes written to the upload URL afterwards never change a READY item. Repeating it on a READY item returns the item.',
+      auth: UPLOADERS,
+      errors: [404, 409, 413, 415],
+      codes: ['UPLOAD_STATE'],
+      request: { params: MediaIdParamsSchema },
+      response: { description: 'The READY item.', schema: MediaItemSchema },
+      handler: ({ params, auth }) => media.complete(auth!, params.id),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/media',
+      tag: 'media',
+      summary: 'My media items (newest first)',
+      auth: UPLOADERS,
+      request: { query: MediaListQuerySchema },
+      response: { description: 'Items.', schema: z.object({ items: z.array(MediaItemSchema) }) },
+      handler: async ({ query, auth }) => ({ items: await media.list(auth!.userId, query) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/media/:id',
+      tag: 'media',
+      summary: 'One media item (owner or administrator)',
+      auth: UPLOADERS,
+      errors: [404],
+      request: { params: MediaIdParamsSchema },
+      response: { description: 'The item.', schema: MediaItemSchema },
+      handler: ({ params, auth }) => media.get(auth!, params.id),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/media/:id',
+      tag: 'media',
+      summary: 'Delete a media item and its object (owner or administrator)',
+      auth: UPLOADERS,
+      errors: [404],
+      request: { params: MediaIdParamsSchema },
+      response: { description: 'Deleted.', schema: DeletedSchema },
+      handler: ({ params, auth }) => media.remove(auth!, params.id),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/media/files/media/:ownerId/:name',
+      tag: 'media',
+      summary: 'The bytes behind a publicUrl (local storage)',
+      description: 'Public: the download token in the URL is the permission. Only mounted with STORAGE_DRIVER=local.',
+      auth: 'public',
+      availability: { enabled: storage.driver === 'local', note: 'Mounted only with STORAGE_DRIVER=local (Cloud Storage serves its own URLs).' },
+      errors: [404],
+      request: { params: MediaFileParamsSchema, query: UploadTokenQuerySchema },
+      response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
+      handler: async ({ params, query, res }) => {
+        const file = await media.file(params.ownerId, params.name, query.token);
+        res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'content-length': String(file.size) });
+        await pipeline(file.stream, res);
+      },
+    }),
+  ];
+}
+

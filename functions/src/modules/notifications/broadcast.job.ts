@@ -2,17 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { db, inTransaction } from '../../platform/firebase/firebase';
 import { AppError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
-import { accountsWithHatPage } from '../users/users.repo';
 import type { Surface } from './events';
 import type { Hub } from './hub';
+import { BROADCASTS } from './notifications.model';
+import { accountsWithHatPage } from '../users';
 
 // admin.broadcast as a resumable job: `broadcasts/{id}` holds the message and the progress (which app,
 // the last account id done, counts). Each page of accounts is dispatched through the hub (inbox items
 // with deterministic ids: a redone page creates nothing twice, and push goes only with a new item), then
 // the cursor is saved. A runner holds a lease on the document, so two deliveries of the task never work
 // at once; one that dies leaves a lease that expires, and the retried task resumes at the cursor.
-export const BROADCASTS = 'broadcasts';
-export const BROADCAST_FUNCTION = 'broadcastJob';
 
 export type BroadcastStatus = 'QUEUED' | 'RUNNING' | 'DONE';
 

@@ -1,5 +1,13 @@
 import type { EventPolicy, PreferenceChannel, Surface } from './events';
 import { PREFERENCE_CHANNELS } from './events';
+import { z } from 'zod';
+import { defineTaskQueue } from '../../platform/tasks/tasks';
+
+// `broadcasts/{id}`: admin.broadcast jobs (progress, cursor, lease).
+export const BROADCASTS = 'broadcasts';
+
+// The queue of the `broadcastJob` task function (admin.broadcast delivery).
+export const BROADCAST_QUEUE = defineTaskQueue('broadcastJob', z.object({ broadcastId: z.string().min(1).max(1500) }));
 
 // `notification_prefs/{userId}`: the master push switch, the per-channel split under it, muted conversations.
 export interface Preferences {

@@ -4,7 +4,7 @@ import { authAdmin } from '../../platform/firebase/firebase';
 import type { Surface } from './events';
 import type { Hub } from './hub';
 import { broadcastView, createBroadcast, getBroadcast } from './broadcast.job';
-import type { BroadcastScheduler } from './broadcast.tasks';
+import type { BroadcastScheduler } from './notifications.wiring';
 import { withDefaults } from './notifications.model';
 import { notificationsRepo } from './notifications.repo';
 

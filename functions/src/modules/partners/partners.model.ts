@@ -1,3 +1,7 @@
+// Firestore layout: `partners/{id}` and `partner_members/{partnerId_userId}` (API only).
+export const PARTNERS = 'partners';
+export const PARTNER_MEMBERS = 'partner_members';
+
 import type { Role } from '../../platform/auth/roles';
 
 // Roles an approved partner owner gets from its business type (case-insensitive "contains").

@@ -1,9 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
-import type { MemberRecord, PartnerRecord } from './partners.model';
+import { PARTNER_MEMBERS, PARTNERS, type MemberRecord, type PartnerRecord } from './partners.model';
 
-export const PARTNERS = 'partners';
-export const PARTNER_MEMBERS = 'partner_members';
 const partners = () => db().collection(PARTNERS);
 const members = () => db().collection(PARTNER_MEMBERS);
 const memberId = (partnerId: string, userId: string) => `${partnerId}_${userId}`;

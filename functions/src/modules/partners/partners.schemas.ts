@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DocumentIdSchema } from '../../platform/http/ids';
-import { EmailSchema } from '../auth/auth.schemas';
+import { EmailSchema } from '../../platform/http/contact';
 
 export const PartnerRegisterBodySchema = z
   .object({

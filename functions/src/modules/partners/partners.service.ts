@@ -2,14 +2,10 @@ import { inTransaction } from '../../platform/firebase/firebase';
 import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { Mailer } from '../../platform/mail/mailer';
-import type { ApplicationRecord } from '../kyc/applications.model';
-import { applicationsRepo } from '../kyc/applications.repo';
-import type { Decision, KycService } from '../kyc/kyc.service';
-import { applicationView } from '../kyc/kyc.service';
-import { newUserRecord, normalizeRoles } from '../users/users.model';
-import { usersRepo } from '../users/users.repo';
+import { applications, applicationView, type Decision, type KycService } from '../kyc';
 import { partnerRolesFor, type MemberRecord, type PartnerRecord } from './partners.model';
 import { partnersRepo } from './partners.repo';
+import { newUserRecord, normalizeRoles, accounts } from '../users';
 
 export function partnerView(p: PartnerRecord, myRole?: MemberRecord['role']) {
   return {
@@ -45,23 +41,15 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
     async register(userId: string, body: { businessName: string; businessType: string; address?: string }) {
       const t = now();
       const app = await inTransaction(async (tx) => {
-        const open = (await applicationsRepo.txOpenOf(tx, userId, 'PARTNER')).filter((a) => a.status !== 'APPROVED');
+        const open = (await applications.txNotRejectedOf(tx, userId, 'PARTNER')).filter((a) => a.status !== 'APPROVED');
         if (open.length > 0) throw new ConflictError('You already have an open partner application', { applicationId: open[0].id });
         const partnerId = partnersRepo.newId();
-        const created: ApplicationRecord = {
-          id: applicationsRepo.newId(),
+        const created = applications.txOpen(tx, {
           kind: 'PARTNER',
           userId,
-          status: 'SUBMITTED',
           details: { partnerId, businessName: body.businessName, businessType: body.businessType, address: body.address ?? null },
-          reason: null,
-          reviewedBy: null,
-          reviewedAt: null,
-          grantedRoles: [],
-          history: [{ status: 'SUBMITTED', at: t, by: userId, reason: null }],
-          createdAt: t,
-          updatedAt: t,
-        };
+          now: t,
+        });
         partnersRepo.txCreate(tx, {
           id: partnerId,
           ownerId: userId,
@@ -74,7 +62,6 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
           updatedAt: t,
           approvedAt: null,
         });
-        applicationsRepo.txCreate(tx, created);
         return created;
       });
       return applicationView(app, []);
@@ -112,15 +99,15 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
       const t = now();
       const { member, partner } = await inTransaction(async (tx) => {
         const owned = await txOwnedActivePartner(tx, partnerId, callerId);
-        const existing = await usersRepo.txFindByEmail(tx, email);
+        const existing = await accounts.txFindByEmail(tx, email);
         if (existing && (await partnersRepo.txMember(tx, partnerId, existing.id))) throw new ConflictError('Already a member of this partner');
         if (existing?.disabled) throw new ConflictError('This account is locked');
         const user =
           existing ??
-          newUserRecord({ id: usersRepo.newId(), email, name: email.split('@')[0], passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
+          newUserRecord({ id: accounts.newId(), email, name: email.split('@')[0], passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
         const withRole = { roles: normalizeRoles([...user.roles, 'PARTNER_STAFF']), updatedAt: t, updatedBy: callerId };
-        if (existing) usersRepo.txPatch(tx, existing, withRole);
-        else usersRepo.txCreate(tx, { ...user, ...withRole });
+        if (existing) accounts.txPatch(tx, existing, withRole);
+        else accounts.txCreate(tx, { ...user, ...withRole });
         const added: MemberRecord = { partnerId, userId: user.id, role: 'STAFF', email, addedBy: callerId, createdAt: t };
         partnersRepo.txAddMember(tx, added);
         return { member: added, partner: owned };
@@ -141,10 +128,10 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
         await txOwnedActivePartner(tx, partnerId, callerId);
         const member = await partnersRepo.txMember(tx, partnerId, userId);
         if (!member || member.role !== 'STAFF') throw new NotFoundError('Staff member not found');
-        const user = await usersRepo.txGet(tx, userId);
+        const user = await accounts.txGet(tx, userId);
         const stillStaffElsewhere = (await partnersRepo.txStaffMembershipsOf(tx, userId)).some((m) => m.partnerId !== partnerId);
         partnersRepo.txRemoveMember(tx, partnerId, userId);
-        if (user && !stillStaffElsewhere) usersRepo.txPatch(tx, user, { roles: user.roles.filter((r) => r !== 'PARTNER_STAFF'), updatedAt: t, updatedBy: callerId });
+        if (user && !stillStaffElsewhere) accounts.txPatch(tx, user, { roles: user.roles.filter((r) => r !== 'PARTNER_STAFF'), updatedAt: t, updatedBy: callerId });
       });
       return { deleted: true as const };
     },

@@ -3,6 +3,13 @@ import { prefixesOf } from '../../platform/text';
 import { HATS, ROLES } from '../../platform/auth/roles';
 import { hatUnlocked } from '../../platform/auth/guard';
 
+// Firestore layout of accounts: `users/{id}` plus unique indexes `user_emails/{email}` and `user_phones/{e164}`,
+// and `audit_log/{eventId}` (users.triggers).
+export const USERS = 'users';
+export const USER_EMAILS = 'user_emails';
+export const USER_PHONES = 'user_phones';
+export const AUDIT_LOG = 'audit_log';
+
 export type AccountStatus = 'PENDING' | 'ACTIVE';
 export type AuthProvider = 'password' | 'google';
 

@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { truncateText } from '../../platform/text';
 import { db, inTransaction } from '../../platform/firebase/firebase';
-import { queryFields, type UserRecord } from './users.model';
+import { queryFields, USER_EMAILS, USER_PHONES, USERS, type UserRecord } from './users.model';
 
 export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
 // The account fields the stored query fields (hats, search prefixes) derive from.
@@ -17,10 +17,6 @@ export function changedFields(before: UserRecord, after: UserRecord): UserPatch 
   return patch as UserPatch;
 }
 
-// Firestore layout of accounts: `users/{id}` plus unique indexes `user_emails/{email}` and `user_phones/{e164}`.
-export const USERS = 'users';
-export const USER_EMAILS = 'user_emails';
-export const USER_PHONES = 'user_phones';
 
 const users = () => db().collection(USERS);
 const emailIndex = (email: string) => db().collection(USER_EMAILS).doc(email);

@@ -1,132 +1,43 @@
-import type { ApiModule } from '../../platform/http/module';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { HatsResponseSchema, UpdateProfileBodySchema, UserProfileSchema } from './users.schemas';
 import { createUsersService } from './users.service';
-import {
-  AdminUserSchema,
-  CreateUserBodySchema,
-  LockResultSchema,
-  SetRolesBodySchema,
-  UpdateUserBodySchema,
-  UserIdParamsSchema,
-  UsersListQuerySchema,
-  UsersListSchema,
-  UsersOverviewSchema,
-} from './users.admin.schemas';
-import { createUsersAdminService } from './users.admin.service';
 
-export const usersModule: ApiModule = {
-  name: 'users',
-  routes() {
-    const users = createUsersService();
-    const admin = createUsersAdminService();
-    const adminRoute = { tag: 'users' as const, auth: ['ADMIN' as const], permission: 'users.manage' as const };
-    const profile = (path: string, tag: 'users' | 'auth', summary: string): AnyRoute =>
-      defineRoute({
-        method: 'get',
-        path,
-        tag,
-        summary,
-        auth: [],
-        response: { description: 'The profile (never the password hash).', schema: UserProfileSchema },
-        handler: ({ auth }) => users.profile(auth!.userId),
-      });
-    return [
-      profile('/users/me', 'users', 'My profile'),
-      profile('/auth/me', 'auth', 'My profile (alias of GET /users/me)'),
-      defineRoute({
-        method: 'patch',
-        path: '/users/me',
-        tag: 'users',
-        summary: 'Update my profile',
-        description: 'Email changes are not offered; a phone is attached through POST /auth/otp/send with purpose VERIFY_PHONE.',
-        auth: [],
-        request: { body: UpdateProfileBodySchema },
-        response: { description: 'The updated profile.', schema: UserProfileSchema },
-        handler: ({ auth, body }) => users.updateProfile(auth!.userId, body),
-      }),
-      defineRoute({
-        method: 'get',
-        path: '/users/me/hats',
-        tag: 'users',
-        summary: 'Which apps (hats) I may open',
-        auth: [],
-        response: { description: 'Every hat with its state.', schema: HatsResponseSchema },
-        handler: ({ auth }) => users.hats(auth!.userId),
-      }),
-      defineRoute({
-        ...adminRoute,
-        method: 'get',
-        path: '/users/admin/overview',
-        summary: 'Counts by role, hat, disabled, and pending applications',
-        response: { description: 'The overview.', schema: UsersOverviewSchema },
-        handler: () => admin.overview(),
-      }),
-      defineRoute({
-        ...adminRoute,
-        method: 'get',
-        path: '/users/admin',
-        summary: 'List accounts (filter by role, hat, disabled; search email, name, phone)',
-        request: { query: UsersListQuerySchema },
-        response: { description: 'A page of accounts.', schema: UsersListSchema },
-        handler: ({ query }) => admin.list({ role: query.role, hat: query.hat, disabled: query.disabled, search: query.q, limit: query.limit, cursor: query.cursor }),
-      }),
-      defineRoute({
-        ...adminRoute,
-        method: 'post',
-        path: '/users/admin',
-        summary: 'Create an account for an app (hat)',
-        errors: [409],
-        codes: ['ACCOUNT_EXISTS', 'PERMISSION_REQUIRED'],
-        request: { body: CreateUserBodySchema },
-        response: { status: 201, description: 'The account.', schema: AdminUserSchema },
-        handler: ({ body, auth }) => admin.create(auth!, body),
-      }),
-      defineRoute({
-        ...adminRoute,
-        method: 'get',
-        path: '/users/admin/:id',
-        summary: 'One account',
-        errors: [404],
-        request: { params: UserIdParamsSchema },
-        response: { description: 'The account.', schema: AdminUserSchema },
-        handler: ({ params }) => admin.get(params.id),
-      }),
-      defineRoute({
-        ...adminRoute,
-        method: 'patch',
-        path: '/users/admin/:id',
-        summary: 'Update profile, permissions or the disabled flag',
-        description: 'disabled=true locks sign-in and revokes every session at once. The last active ADMIN cannot be disabled (409).',
-        errors: [404, 409],
-        codes: ['PHONE_TAKEN', 'LAST_ADMIN', 'PERMISSION_REQUIRED'],
-        request: { params: UserIdParamsSchema, body: UpdateUserBodySchema },
-        response: { description: 'The account.', schema: AdminUserSchema },
-        handler: ({ params, body, auth }) => admin.update(auth!, params.id, body),
-      }),
-      defineRoute({
-        ...adminRoute,
-        method: 'patch',
-        path: '/users/admin/:id/roles',
-        summary: 'Set the roles of an account',
-        description: 'Any value outside the 7 roles is a 400. Existing tokens carry the new roles on their next request. The last active ADMIN cannot be demoted (409).',
-        errors: [404, 409],
-        codes: ['LAST_ADMIN', 'PERMISSION_REQUIRED'],
-        request: { params: UserIdParamsSchema, body: SetRolesBodySchema },
-        response: { description: 'The account.', schema: AdminUserSchema },
-        handler: ({ params, body, auth }) => admin.setRoles(auth!, params.id, body.roles),
-      }),
-      defineRoute({
-        ...adminRoute,
-        method: 'delete',
-        path: '/users/admin/:id',
-        summary: 'Lock an account (the record stays and stays listed)',
-        errors: [404, 409],
-        codes: ['LAST_ADMIN'],
-        request: { params: UserIdParamsSchema },
-        response: { description: 'Locked; sessions revoked.', schema: LockResultSchema },
-        handler: ({ params, auth }) => admin.lock(auth!, params.id),
-      }),
-    ];
-  },
-};
+export function usersRoutes(_ctx: AppContext): AnyRoute[] {
+  const users = createUsersService();
+  const profile = (path: string, tag: 'users' | 'auth', summary: string): AnyRoute =>
+    defineRoute({
+      method: 'get',
+      path,
+      tag,
+      summary,
+      auth: [],
+      response: { description: 'The profile (never the password hash).', schema: UserProfileSchema },
+      handler: ({ auth }) => users.profile(auth!.userId),
+    });
+  return [
+    profile('/users/me', 'users', 'My profile'),
+    profile('/auth/me', 'auth', 'My profile (alias of GET /users/me)'),
+    defineRoute({
+      method: 'patch',
+      path: '/users/me',
+      tag: 'users',
+      summary: 'Update my profile',
+      description: 'Email changes are not offered; a phone is attached through POST /auth/otp/send with purpose VERIFY_PHONE.',
+      auth: [],
+      request: { body: UpdateProfileBodySchema },
+      response: { description: 'The updated profile.', schema: UserProfileSchema },
+      handler: ({ auth, body }) => users.updateProfile(auth!.userId, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/users/me/hats',
+      tag: 'users',
+      summary: 'Which apps (hats) I may open',
+      auth: [],
+      response: { description: 'Every hat with its state.', schema: HatsResponseSchema },
+      handler: ({ auth }) => users.hats(auth!.userId),
+    }),
+  ];
+}
+

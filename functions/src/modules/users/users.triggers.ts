@@ -1,10 +1,13 @@
+import type { AppConfig } from '../../platform/config';
 import { db } from '../../platform/firebase/firebase';
-import type { UserRecord } from './users.model';
+import type { DocumentEvent } from '../../platform/module/module';
+import { AUDIT_LOG, type UserRecord } from './users.model';
+
+export { AUDIT_LOG };
 
 // The audit trail of what decides access: roles, the lock and admin permissions. A trigger on `users/{id}`
 // writes one `audit_log/{eventId}` entry per change (who, what, before, after). Cloud Functions deliver at
 // least once: the entry's id is the event's, written with create(), so a repeated delivery adds nothing.
-export const AUDIT_LOG = 'audit_log';
 
 const AUDITED = ['roles', 'disabled', 'permissions'] as const;
 
@@ -37,4 +40,10 @@ export async function recordAudit(eventId: string, entry: AuditEntry | undefined
     if ((err as { code?: number }).code === 6) return 'duplicate'; // ALREADY_EXISTS
     throw err;
   }
+}
+
+/** The `userAuditTrail` trigger's work. */
+export async function onUserDocumentUpdated(event: DocumentEvent, _config: Readonly<AppConfig>) {
+  const userId = event.params.userId;
+  return recordAudit(event.id, auditEntryFor(userId, event.before?.data as Partial<UserRecord> | undefined, event.after?.data as Partial<UserRecord> | undefined, Date.parse(event.time)));
 }

@@ -12,7 +12,8 @@ export interface AppContext {
   idempotency: IdempotencyStore;
 }
 
+/** The part of a module definition (platform/module) the HTTP app uses. */
 export interface ApiModule {
   name: string;
-  routes(ctx: AppContext): AnyRoute[];
+  routes?(ctx: AppContext): AnyRoute[];
 }

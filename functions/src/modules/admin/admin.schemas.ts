@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
 import { AdminPermissionSchema, HatSchema, HATS, RoleSchema, ROLES } from '../../platform/auth/roles';
-import { EmailSchema, PhoneSchema } from '../auth/auth.schemas';
-import { UserProfileSchema } from './users.schemas';
+import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
+import { UserProfileSchema } from '../users';
 
 export const AdminUserSchema = UserProfileSchema.extend({
   disabledAt: z.string().nullable(),

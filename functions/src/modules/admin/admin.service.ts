@@ -3,12 +3,10 @@ import { HATS, ROLES, type Hat, type Role } from '../../platform/auth/roles';
 import type { AuthContext } from '../../platform/auth/access-token';
 import { coversPermissions } from '../../platform/auth/roles';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
-import { revokeUserSessions, setFirebaseUserDisabled } from '../auth/session.service';
-import { driverRepo } from '../driver/driver.repo';
-import { DEFAULT_CAPABILITIES } from '../driver/driver.model';
-import { applicationsRepo } from '../kyc/applications.repo';
-import { hatsFor, newUserRecord, normalizeRoles, toProfile, type UserRecord } from './users.model';
-import { changedFields, usersAdminRepo, usersRepo, type UserListFilter } from './users.repo';
+import { revokeUserSessions, setFirebaseUserDisabled } from '../auth';
+import { driverProfiles } from '../driver';
+import { applications } from '../kyc';
+import { accountDirectory, accounts, changedFields, hatsFor, newUserRecord, normalizeRoles, toProfile, type UserListFilter, type UserRecord } from '../users';
 
 // Only an administrator holding every permission makes another administrator.
 function assertGrantsAdmin(actor: AuthContext): void {
@@ -31,26 +29,26 @@ async function assertNotLastAdmin(tx: FirebaseFirestore.Transaction, target: Use
   const wasActiveAdmin = target.roles.includes('ADMIN') && !target.disabled;
   const staysActiveAdmin = after.roles.includes('ADMIN') && !after.disabled;
   if (!wasActiveAdmin || staysActiveAdmin) return;
-  const others = (await usersAdminRepo.txActiveAdminIds(tx)).filter((id) => id !== target.id);
+  const others = (await accountDirectory.txActiveAdminIds(tx)).filter((id) => id !== target.id);
   if (others.length === 0) throw new ConflictError('This is the last active ADMIN: promote another administrator first').withCode('LAST_ADMIN');
 }
 
-export function createUsersAdminService(now: () => number = Date.now) {
+export function createAdminService(now: () => number = Date.now) {
   // One transaction per change: reads first (account, phone owner, remaining admins, driver profile), then writes.
   type Change = { next: UserRecord; writes?: (tx: FirebaseFirestore.Transaction) => void };
   async function change(id: string, actorId: string, apply: (user: UserRecord, tx: FirebaseFirestore.Transaction) => Promise<Change> | Change) {
     return inTransaction(async (tx) => {
-      const user = await usersRepo.txGet(tx, id);
+      const user = await accounts.txGet(tx, id);
       if (!user) throw new NotFoundError('User not found');
       const { next, writes } = await apply(user, tx);
       await assertNotLastAdmin(tx, user, next);
-      const becomesDriver = next.roles.includes('DRIVER') && !(await driverRepo.txHasProfile(tx, id));
-      // `updatedBy`: who made the change, for the audit trail of roles and locks (users.triggers).
+      // `updatedBy`: who made the change, for the audit trail of roles and locks (the users module's audit trigger).
       const after = { ...next, updatedAt: now(), updatedBy: actorId };
+      // The last read (whether a driver profile exists) and the first write: a new DRIVER gets its profile.
+      if (next.roles.includes('DRIVER')) await driverProfiles.txEnsure(tx, id, after.updatedAt);
       writes?.(tx);
-      if (becomesDriver) driverRepo.txCreateProfile(tx, id, DEFAULT_CAPABILITIES, now());
       // Only what changed is written.
-      usersRepo.txPatch(tx, user, changedFields(user, after));
+      accounts.txPatch(tx, user, changedFields(user, after));
       return { before: user, after };
     });
   }
@@ -67,12 +65,12 @@ export function createUsersAdminService(now: () => number = Date.now) {
   return {
     async overview() {
       const [total, disabled, roleCounts, hatCounts, drivers, partners] = await Promise.all([
-        usersAdminRepo.count(),
-        usersAdminRepo.count({ field: 'disabled', op: '==', value: true }),
-        Promise.all(ROLES.map((role) => usersAdminRepo.count({ field: 'roles', op: 'array-contains', value: role }))),
-        Promise.all(HATS.map((hat) => usersAdminRepo.count({ field: 'hats', op: 'array-contains', value: hat }))),
-        applicationsRepo.countOpen('DRIVER'),
-        applicationsRepo.countOpen('PARTNER'),
+        accountDirectory.count(),
+        accountDirectory.count({ field: 'disabled', op: '==', value: true }),
+        Promise.all(ROLES.map((role) => accountDirectory.count({ field: 'roles', op: 'array-contains', value: role }))),
+        Promise.all(HATS.map((hat) => accountDirectory.count({ field: 'hats', op: 'array-contains', value: hat }))),
+        applications.countOpen('DRIVER'),
+        applications.countOpen('PARTNER'),
       ]);
       return {
         total,
@@ -84,12 +82,12 @@ export function createUsersAdminService(now: () => number = Date.now) {
     },
 
     async list(filter: UserListFilter) {
-      const page = await usersAdminRepo.list(filter);
+      const page = await accountDirectory.list(filter);
       return { users: page.users.map(adminView), nextCursor: page.nextCursor };
     },
 
     async get(id: string) {
-      const user = await usersRepo.get(id);
+      const user = await accounts.get(id);
       if (!user) throw new NotFoundError('User not found');
       return adminView(user);
     },
@@ -101,7 +99,7 @@ export function createUsersAdminService(now: () => number = Date.now) {
       const email = body.email?.toLowerCase() ?? null;
       const t = now();
       const user = newUserRecord({
-        id: usersRepo.newId(),
+        id: accounts.newId(),
         email,
         name: body.fullName ?? email?.split('@')[0] ?? body.phone ?? 'User',
         passwordHash: null,
@@ -113,10 +111,10 @@ export function createUsersAdminService(now: () => number = Date.now) {
         status: 'ACTIVE',
       });
       await inTransaction(async (tx) => {
-        if (email && (await usersRepo.txFindByEmail(tx, email))) throw new ConflictError('An account with this email exists').withCode('ACCOUNT_EXISTS');
-        if (body.phone && (await usersRepo.txPhoneOwner(tx, body.phone))) throw new ConflictError('An account with this phone exists').withCode('ACCOUNT_EXISTS');
-        usersRepo.txCreate(tx, user);
-        if (roles.includes('DRIVER')) driverRepo.txCreateProfile(tx, user.id, DEFAULT_CAPABILITIES, t);
+        if (email && (await accounts.txFindByEmail(tx, email))) throw new ConflictError('An account with this email exists').withCode('ACCOUNT_EXISTS');
+        if (body.phone && (await accounts.txPhoneOwner(tx, body.phone))) throw new ConflictError('An account with this phone exists').withCode('ACCOUNT_EXISTS');
+        if (roles.includes('DRIVER')) await driverProfiles.txEnsure(tx, user.id, t);
+        accounts.txCreate(tx, user);
       });
       return adminView(user);
     },
@@ -138,12 +136,12 @@ export function createUsersAdminService(now: () => number = Date.now) {
         if (patch.phone !== undefined && patch.phone !== user.phone) {
           const phone = patch.phone;
           if (phone) {
-            const owner = await usersRepo.txPhoneOwner(tx, phone);
+            const owner = await accounts.txPhoneOwner(tx, phone);
             if (owner && owner !== id) throw new ConflictError('This phone number belongs to another account').withCode('PHONE_TAKEN');
-            writes = (w) => usersRepo.txClaimPhone(w, phone, id, user.phone, now());
+            writes = (w) => accounts.txClaimPhone(w, phone, id, user.phone, now());
           } else if (user.phone) {
             const previous = user.phone;
-            writes = (w) => usersRepo.txReleasePhone(w, previous);
+            writes = (w) => accounts.txReleasePhone(w, previous);
           }
           next.phone = phone;
           next.phoneVerified = phone !== null;
@@ -174,3 +172,5 @@ export function createUsersAdminService(now: () => number = Date.now) {
     },
   };
 }
+
+export type AdminService = ReturnType<typeof createAdminService>;

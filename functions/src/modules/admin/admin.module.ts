@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/module/module';
+
+// User administration (overview, list, create, patch, roles, lock): composition over the users, auth, driver
+// and kyc modules' public faces. It owns no collection.
+export const adminModule = defineModule({
+  name: 'admin',
+  routes: (ctx) => (require('./admin.routes') as typeof import('./admin.routes')).adminRoutes(ctx),
+});

@@ -1,0 +1,20 @@
+import { defineModule } from '../../platform/module/module';
+import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES } from './auth.model';
+
+const ttl = 'expireAt';
+
+export const authModule = defineModule({
+  name: 'auth',
+  routes: (ctx) => (require('./auth.routes') as typeof import('./auth.routes')).authRoutes(ctx),
+  collections: [
+    // The rules read sessions (liveSession()); clients never do.
+    { name: AUTH_SESSIONS, ttlField: ttl },
+    { name: AUTH_OTPS, ttlField: ttl },
+    { name: OTP_USES, parent: AUTH_OTPS, ttlField: ttl },
+    { name: AUTH_FAILURES, ttlField: ttl },
+    { name: AUTH_DAILY_SENDS, ttlField: ttl },
+    { name: AUTH_LOCKS, ttlField: ttl },
+    { name: REVOKED_TOKENS, ttlField: ttl },
+    { name: USER_IDENTITIES },
+  ],
+});

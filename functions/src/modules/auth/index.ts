@@ -1,0 +1,7 @@
+// Public face of the auth module: sign-in services other modules reuse (codes, mail), the per-IP limits of
+// public sign-up routes, and the commands that end an account's sessions.
+export { authServicesFor, createRequestVerifier } from './auth.wiring';
+export { AUTH_LIMITS, AUTH_RATE_LIMITS } from './auth.model';
+export { codeMail } from './auth.mail';
+export type { OtpService } from './otp.service';
+export { revokeUserSessions, setFirebaseUserDisabled } from './session.service';

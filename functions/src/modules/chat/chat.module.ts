@@ -1,0 +1,30 @@
+import { defineModule, defineTask } from '../../platform/module/module';
+import { CALL_LINES, CALLS, RING_TIMEOUT_QUEUE } from './calls.model';
+
+export const chatModule = defineModule({
+  name: 'chat',
+  routes: (ctx) => (require('./calls.routes') as typeof import('./calls.routes')).chatRoutes(ctx),
+  tasks: {
+    // Settles a still-ringing call as MISSED. The Tasks emulator delivers at once (it ignores schedule times),
+    // so a ring task waits in an emulator worker until its deadline: few at a time there.
+    callRingTimeout: defineTask({
+      queue: RING_TIMEOUT_QUEUE,
+      options: {
+        retryConfig: { maxAttempts: 5, minBackoffSeconds: 5 },
+        rateLimits: { maxConcurrentDispatches: process.env.FUNCTIONS_EMULATOR === 'true' ? 4 : 100 },
+        timeoutSeconds: 120,
+        memory: '256MiB',
+      },
+      load: () => (require('./calls.tasks') as typeof import('./calls.tasks')).onRingTimeout,
+    }),
+  },
+  triggers: {
+    // The missed-call notice, at least once (retried), idempotent by its notification id.
+    callStatusChanged: {
+      document: `${CALLS}/{callId}`,
+      on: 'written',
+      load: () => (require('./calls.triggers') as typeof import('./calls.triggers')).onCallDocumentWritten,
+    },
+  },
+  collections: [{ name: CALLS, clientAccess: true }, { name: CALL_LINES }],
+});

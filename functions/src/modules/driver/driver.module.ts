@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/module/module';
+import { DRIVER_PROFILES } from './driver.model';
+
+export const driverModule = defineModule({
+  name: 'driver',
+  routes: (ctx) => (require('./driver.routes') as typeof import('./driver.routes')).driverRoutes(ctx),
+  collections: [{ name: DRIVER_PROFILES }],
+});

@@ -1,0 +1,6 @@
+import { defineModule } from '../../platform/module/module';
+
+export const healthModule = defineModule({
+  name: 'health',
+  routes: (ctx) => (require('./health.routes') as typeof import('./health.routes')).healthRoutes(ctx),
+});

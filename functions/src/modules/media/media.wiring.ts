@@ -1,0 +1,15 @@
+import { perConfig, type AppConfig } from '../../platform/config';
+import { createObjectStorage } from '../../platform/storage/storage';
+import { createMediaService } from './media.service';
+
+// Services of the media module, built once per configuration.
+export const mediaServicesFor = perConfig((config: Readonly<AppConfig>) => {
+  const storage = createObjectStorage(config);
+  const media = createMediaService({
+    storage,
+    maxFileBytes: config.MEDIA_MAX_FILE_BYTES,
+    presignTtlSec: config.MEDIA_PRESIGN_TTL_SEC,
+    apiPublicUrl: config.API_PUBLIC_URL,
+  });
+  return { storage, media };
+});

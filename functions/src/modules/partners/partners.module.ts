@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/module/module';
+import { PARTNER_MEMBERS, PARTNERS } from './partners.model';
+
+export const partnersModule = defineModule({
+  name: 'partners',
+  routes: (ctx) => (require('./partners.routes') as typeof import('./partners.routes')).partnersRoutes(ctx),
+  collections: [{ name: PARTNERS }, { name: PARTNER_MEMBERS }],
+});
