@@ -1,4 +1,5 @@
-// Three tiers mirrored on src/: unit (pure logic), integration (HTTP against the emulators), rules.
+// Tiers mirrored on src/: unit (pure logic, in-process fakes), integration (the API in-process against the
+// emulators), smoke (through Hosting and the Functions emulator), rules (firestore.rules).
 const path = require('node:path');
 
 const tsJest = ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.json') }];
@@ -7,7 +8,23 @@ const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, modu
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/helpers/quiet-logs.ts'] },
-    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], slowTestThreshold: 30, setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'] },
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      slowTestThreshold: 30,
+      globalSetup: '<rootDir>/test/helpers/inprocess-api.ts',
+      globalTeardown: '<rootDir>/test/helpers/inprocess-api-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'],
+    },
+    {
+      ...base,
+      displayName: 'smoke',
+      testMatch: ['<rootDir>/test/smoke/**/*.test.ts'],
+      slowTestThreshold: 30,
+      setupFiles: ['<rootDir>/test/helpers/smoke-target.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'],
+    },
     { ...base, displayName: 'rules', testMatch: ['<rootDir>/test/rules/**/*.test.ts'] },
   ],
 };

@@ -172,7 +172,7 @@ async function test() {
   const env = { ...describeEnv(), ...stackEnv('test') };
   const emuOut = path.join(resultsDir, 'emulators.json');
   try {
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [jest(['integration', 'rules'], emuOut)]), {
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [jest(['integration', 'smoke', 'rules'], emuOut)]), {
       env,
     });
   } finally {

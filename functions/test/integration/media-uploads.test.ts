@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -229,18 +229,21 @@ describe('npm run sounds:upload', () => {
   it('uploads the 28-file pack in batches of 10, 10 and 8, then skips everything on a re-run', async () => {
     const uploader = await registerVerified();
     const root = path.join(__dirname, '..', '..', '..');
+    // Asynchronously: the API may run in this very process (the in-process tier), and a blocking spawn would
+    // leave it unable to answer the script.
     const run = () =>
-      spawnSync(process.execPath, [path.join(root, 'scripts', 'sounds', 'upload.mjs')], {
-        env: { ...process.env, SUPERAPP_API: API, SUPERAPP_TOKEN: uploader.accessToken },
-        encoding: 'utf8',
+      new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        execFile(process.execPath, [path.join(root, 'scripts', 'sounds', 'upload.mjs')], { env: { ...process.env, SUPERAPP_API: API, SUPERAPP_TOKEN: uploader.accessToken }, encoding: 'utf8' }, (err, stdout) =>
+          resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
+        );
       });
-    const first = run();
+    const first = await run();
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/batch 1\/3: 10 files uploaded/);
     expect(first.stdout).toMatch(/batch 2\/3: 10 files uploaded/);
     expect(first.stdout).toMatch(/batch 3\/3: 8 files uploaded/);
     expect(first.stdout).toMatch(/summary: 28 uploaded, 0 already there, 0 failed/);
-    const second = run();
+    const second = await run();
     expect(second.status).toBe(0);
     expect(second.stdout).toMatch(/summary: 0 uploaded, 28 already there, 0 failed/);
     const items = await call('GET', '/media?limit=200', { token: uploader.accessToken });

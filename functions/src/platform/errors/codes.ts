@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   VALIDATION_FAILED: [400, 'A field of the request failed validation; `details` names each field.'],
   BAD_REQUEST: [400, 'The request cannot be processed as sent.'],
   MALFORMED_JSON: [400, 'The body is not valid JSON.'],
+  INVALID_CURSOR: [400, 'The cursor is not a nextCursor of this list for this caller.'],
   UNAUTHORIZED: [401, 'Missing or invalid credentials.'],
   FORBIDDEN: [403, 'The caller may not do this.'],
   NOT_FOUND: [404, 'No such resource (or a path id that cannot exist, or hidden by configuration).'],

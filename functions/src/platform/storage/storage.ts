@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -64,25 +65,33 @@ export function localStorage(root: string, apiPublicUrl: string): ObjectStorage 
     return path.join(root, key);
   };
   // Data then metadata, each written to a temp name and renamed: a reader never sees half an object.
-  const writeMeta = async (target: string, contentType: string) => {
-    await fs.writeFile(`${target}.meta.json.tmp`, JSON.stringify({ contentType }));
-    await fs.rename(`${target}.meta.json.tmp`, `${target}.meta.json`);
+  // A temp name per writer: two writers of one key (racing requests, one process or several) never
+  // write into, or rename away, each other's temp file.
+  const tempOf = (target: string) => `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const writeAtomically = async (target: string, data: Buffer | string) => {
+    const temp = tempOf(target);
+    try {
+      await fs.writeFile(temp, data);
+      await fs.rename(temp, target);
+    } catch (err) {
+      await fs.rm(temp, { force: true });
+      throw err;
+    }
   };
+  const writeMeta = (target: string, contentType: string) => writeAtomically(`${target}.meta.json`, JSON.stringify({ contentType }));
   const storage: ObjectStorage = {
     driver: 'local',
     publicUrl: (key, token) => `${apiPublicUrl}/api/v1/media/files/${key}?token=${encodeURIComponent(token)}`,
     async put(key, data, contentType) {
       const target = file(key);
       await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(`${target}.tmp`, data);
-      await fs.rename(`${target}.tmp`, target);
+      await writeAtomically(target, data);
       await writeMeta(target, contentType);
     },
     async putStream(key, data, contentType) {
       const target = file(key);
       await fs.mkdir(path.dirname(target), { recursive: true });
-      // A temp name per writer: two uploads of one key never write into each other.
-      const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      const temp = tempOf(target);
       try {
         await pipeline(data, createWriteStream(temp));
         await fs.rename(temp, target);
@@ -129,8 +138,14 @@ export function localStorage(root: string, apiPublicUrl: string): ObjectStorage 
       if (!info) throw Object.assign(new Error(`no object ${from}`), { code: 'ENOENT' });
       const target = file(to);
       await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.copyFile(source, `${target}.tmp`);
-      await fs.rename(`${target}.tmp`, target);
+      const temp = tempOf(target);
+      try {
+        await fs.copyFile(source, temp);
+        await fs.rename(temp, target);
+      } catch (err) {
+        await fs.rm(temp, { force: true });
+        throw err;
+      }
       await writeMeta(target, info.contentType);
     },
     async delete(key) {

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { BadRequestError } from '../errors/app-error';
+
+// Cursor paging shared by every list. The cursor is opaque: the order-by values and id of the page's last
+// document (no extra read to resume, and a document the caller cannot see is never fetched), plus a tag that
+// binds it to its query and caller. A cursor used on another list or by another caller is 400 INVALID_CURSOR.
+// Positions are values, not documents: a forged cursor can only move within what the query itself filters.
+
+export const PAGE_LIMIT_MAX = 100;
+
+/** `limit` and `cursor` of every list; extend it with the list's own filters. */
+export const PageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(20),
+  cursor: z.string().min(1).max(2000).optional().describe('nextCursor of the previous page (opaque)'),
+});
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface OrderBy {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+  /** Names the list and the filters that shape it (e.g. `inbox:unread`): a cursor works only where it was made. */
+  query: string;
+  /** Who lists (an account id); a cursor is good for its caller only. */
+  caller: string;
+}
+
+type CursorValue = string | number | boolean | null | { ts: number };
+interface CursorBody {
+  v: CursorValue[];
+  id: string;
+  t: string;
+}
+
+const tagOf = (query: string, caller: string) => createHash('sha256').update(`${query}\u0000${caller}`).digest('base64url').slice(0, 16);
+
+function encodeValue(value: unknown): CursorValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof (value as { toMillis?: unknown }).toMillis === 'function') return { ts: (value as { toMillis(): number }).toMillis() };
+  throw new Error(`paginate: cannot order by a value of type ${typeof value}`);
+}
+
+function decodeValue(value: CursorValue): unknown {
+  if (value !== null && typeof value === 'object') {
+    const { Timestamp } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+    return Timestamp.fromMillis(value.ts);
+  }
+  return value;
+}
+
+export function encodeCursor(values: unknown[], id: string, request: Pick<PageRequest, 'query' | 'caller'>): string {
+  const body: CursorBody = { v: values.map(encodeValue), id, t: tagOf(request.query, request.caller) };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+const invalidCursor = () => new BadRequestError('cursor is not a nextCursor of this list', [{ field: 'query.cursor', message: 'is invalid for this list' }]).withCode('INVALID_CURSOR');
+
+export function decodeCursor(cursor: string, request: Pick<PageRequest, 'query' | 'caller'>, fields: number): { values: unknown[]; id: string } {
+  let body: CursorBody;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorBody;
+  } catch {
+    throw invalidCursor();
+  }
+  const wellFormed =
+    body !== null &&
+    typeof body === 'object' &&
+    Array.isArray(body.v) &&
+    body.v.length === fields &&
+    body.v.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v) || (typeof v === 'object' && typeof (v as { ts?: unknown }).ts === 'number')) &&
+    typeof body.id === 'string' &&
+    body.id.length > 0 &&
+    body.id.length <= 1500 &&
+    !body.id.includes('/');
+  if (!wellFormed || body.t !== tagOf(request.query, request.caller)) throw invalidCursor();
+  return { values: body.v.map(decodeValue), id: body.id };
+}
+
+/**
+ * One page of `query` ordered by `orderBy` then the document id (same direction as the last order), starting
+ * after the cursor. The composite index of each query goes in firestore.indexes.json.
+ */
+export async function paginate<T>(
+  query: FirebaseFirestore.Query,
+  orderBy: readonly OrderBy[],
+  request: PageRequest,
+  map: (doc: FirebaseFirestore.QueryDocumentSnapshot) => T,
+): Promise<Page<T>> {
+  const { FieldPath } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+  let ordered = query;
+  for (const order of orderBy) ordered = ordered.orderBy(order.field, order.direction);
+  ordered = ordered.orderBy(FieldPath.documentId(), orderBy.at(-1)?.direction ?? 'asc');
+  if (request.cursor) {
+    const { values, id } = decodeCursor(request.cursor, request, orderBy.length);
+    ordered = ordered.startAfter(...values, id);
+  }
+  const snap = await ordered.limit(request.limit).get();
+  const last = snap.docs[snap.size - 1];
+  return {
+    items: snap.docs.map(map),
+    nextCursor: snap.size === request.limit && last ? encodeCursor(orderBy.map((o) => last.get(o.field)), last.id, request) : null,
+  };
+}

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+
+// Global setup of the integration tier: the Express app of the `api` function runs in the jest process on a
+// random port, against the same Firestore, Auth and Tasks emulators and with the configuration the Functions
+// emulator gives it (process env + functions/.env files + .secret.local). Tests reach it through TEST_BASE_URL
+// (test/helpers/emulators.ts); the smoke tier (test/smoke) keeps going through Hosting and the Functions
+// emulator. Firestore triggers and task functions still run in the Functions emulator, whoever writes.
+// The app is the built one (functions/lib, which `npm test` builds): Node loads it natively, as Cloud
+// Functions does (ESM-only packages included), not through jest's module sandbox.
+
+const functionsDir = path.join(__dirname, '..', '..');
+const PROJECT_ID = process.env.GCLOUD_PROJECT ?? 'demo-superapp';
+
+function envFile(name: string): Record<string, string> {
+  const file = path.join(functionsDir, name);
+  return fs.existsSync(file) ? (parseEnv(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+export default async function startInProcessApi(): Promise<void> {
+  if (process.env.TEST_BASE_URL) return; // an explicit target (e.g. a running stack) wins
+  const lib = path.join(functionsDir, 'lib');
+  if (!fs.existsSync(path.join(lib, 'app.js')) || newestMtime(path.join(functionsDir, 'src')) > newestMtime(lib)) {
+    throw new Error('functions/lib is missing or older than src: build it first (cd functions && npx tsc -p tsconfig.build.json)');
+  }
+  // The Functions emulator's order: process env, then .env, .env.<project>, .env.local; secrets last.
+  const env = { ...process.env, ...envFile('.env'), ...envFile(`.env.${PROJECT_ID}`), ...envFile('.env.local'), ...envFile('.secret.local') };
+  const { parseConfig } = require(path.join(lib, 'platform', 'config', 'config.js')) as typeof import('../../src/platform/config/config');
+  const { setLogSink } = require(path.join(lib, 'platform', 'logging', 'logger.js')) as typeof import('../../src/platform/logging/logger');
+  const { buildApp } = require(path.join(lib, 'app.js')) as typeof import('../../src/app');
+  // Refusals (4xx) are what most tests provoke; only errors reach the log.
+  setLogSink((entry) => {
+    if (entry.severity === 'ERROR') process.stderr.write(`[api] ${JSON.stringify(entry)}\n`);
+  });
+  const { app } = buildApp({ config: parseConfig(env) });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  // Idle sockets would keep the process alive after the run.
+  server.keepAliveTimeout = 1_000;
+  process.env.TEST_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  (globalThis as { __superappApi?: Server }).__superappApi = server;
+}

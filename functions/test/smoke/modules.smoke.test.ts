@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
+import { call, uniqueEmail } from '../helpers/api';
+import { BASE_URL, requireEmulators } from '../helpers/emulators';
+import { mailedCode } from '../helpers/sinks';
+
+// The smoke tier: one flow per module through Hosting and the `api` function in the Functions emulator, the
+// way apps reach the deployed backend (the integration tier runs the same app in-process).
+beforeAll(requireEmulators);
+
+let user: Tokens;
+let admin: Tokens;
+beforeAll(async () => {
+  expect(BASE_URL).toBe(process.env.SMOKE_BASE_URL ?? 'http://127.0.0.1:5000');
+  [user, admin] = await Promise.all([registerVerified(), adminTokens()]);
+});
+
+describe('smoke: one flow per module through Hosting and the Functions emulator', () => {
+  it('auth + users: a registered account signs in with its password and reads its profile', async () => {
+    const login = await call('POST', '/auth/login/password', { body: { email: user.user.email, password: 'correct horse battery' } });
+    expect(login.status).toBe(200);
+    const me = await call('GET', '/users/me', { token: login.body.accessToken });
+    expect([me.status, me.body.id]).toEqual([200, user.user.id]);
+  });
+
+  it('admin: the overview counts accounts', async () => {
+    const res = await call('GET', '/users/admin/overview', { token: admin.accessToken });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBeGreaterThan(0);
+  });
+
+  it('driver + kyc: a driver registration opens an application at the sign-in with the mailed code', async () => {
+    const email = uniqueEmail('smoke-driver');
+    const since = Date.now();
+    const reg = await call('POST', '/driver/register', { body: { email, fullName: 'Smoke Driver', vehicle: { type: 'MOTORBIKE', plate: '59X1-000.01' } } });
+    expect(reg.status).toBe(200);
+    const code = await mailedCode(email, { since, subject: 'Finish your driver registration' });
+    const login = await call('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'LOGIN', surface: 'DRV' } });
+    expect(login.status).toBe(200);
+    const apps = await call('GET', '/kyc/applications', { token: login.body.accessToken });
+    expect(apps.body.applications.map((a: { kind: string; status: string }) => `${a.kind}:${a.status}`)).toEqual(['DRIVER:SUBMITTED']);
+  });
+
+  it('partners: applying creates a SUBMITTED application', async () => {
+    const res = await call('POST', '/partners/register', { token: user.accessToken, body: { businessName: 'Smoke Café', businessType: 'FNB' } });
+    expect([res.status, res.body.kind, res.body.status]).toEqual([201, 'PARTNER', 'SUBMITTED']);
+  });
+
+  it('media: an uploaded sound is sniffed (file-type), stored and served back', async () => {
+    const bytes = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'audio', 'tone.mp3'));
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type: 'audio/mpeg' }), 'tone.mp3');
+    const res = await call('POST', '/upload/single', { token: user.accessToken, form });
+    expect([res.status, res.body.mimeType]).toEqual([201, 'audio/mpeg']);
+    const served = await fetch(res.body.publicUrl);
+    expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it('notifications + chat: a call rings the callee (inbox item through the hub) and can be cancelled', async () => {
+    const callee = await registerVerified();
+    const started = await call('POST', '/chat/calls', { token: user.accessToken, body: { calleeId: callee.user.id } });
+    expect([started.status, started.body.status]).toEqual([201, 'RINGING']);
+    const inbox = await call('GET', '/notifications?limit=10', { token: callee.accessToken });
+    expect(inbox.body.items.map((i: { kind: string }) => i.kind)).toContain('CALL_INCOMING');
+    const cancelled = await call('POST', `/chat/calls/${started.body.id}/cancel`, { token: user.accessToken });
+    expect([cancelled.status, cancelled.body.status]).toEqual([200, 'CANCELLED']);
+  });
+});
