@@ -33,7 +33,7 @@ export function adminRoutes({ config }: AppContext): AnyRoute[] {
       summary: 'List accounts (filter by role, hat, disabled; search email, name, phone)',
       request: { query: UsersListQuerySchema },
       response: { description: 'A page of accounts.', schema: UsersListSchema },
-      handler: ({ query }) => admin.list({ role: query.role, hat: query.hat, disabled: query.disabled, search: query.q, limit: query.limit, cursor: query.cursor }),
+      handler: ({ query, auth }) => admin.list(auth!, { role: query.role, hat: query.hat, disabled: query.disabled, search: query.q, limit: query.limit, cursor: query.cursor }),
     }),
     defineRoute({
       ...adminRoute,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
+import { PageQuerySchema } from '../../platform/firestore/paginate';
+import { IdParamsSchema } from '../../platform/http/ids';
 import { AdminPermissionSchema, HatSchema, HATS, RoleSchema, ROLES } from '../../platform/auth/roles';
 import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
 import { UserProfileSchema } from '../users';
@@ -10,13 +11,11 @@ export const AdminUserSchema = UserProfileSchema.extend({
 
 const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-export const UsersListQuerySchema = z.object({
+export const UsersListQuerySchema = PageQuerySchema.extend({
   role: RoleSchema.optional(),
   hat: HatSchema.optional(),
   disabled: booleanQuery.optional().describe('true: locked accounts only; false: active only'),
   q: z.string().trim().min(2).max(50).optional().describe('Prefix of the email, its local part, a name word or the phone'),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: DocumentIdSchema.optional().describe('nextCursor of the previous page'),
 });
 
 export const UsersListSchema = z

@@ -1,3 +1,4 @@
+import { isoOrNull } from '../../platform/time';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { HATS, ROLES, type Hat, type Role } from '../../platform/auth/roles';
 import type { AuthContext } from '../../platform/auth/access-token';
@@ -21,7 +22,7 @@ const DEFAULT_ROLES: Record<Hat, Role[]> = {
 };
 
 export function adminView(user: UserRecord) {
-  return { ...toProfile(user), disabledAt: user.disabledAt ? new Date(user.disabledAt).toISOString() : null };
+  return { ...toProfile(user), disabledAt: isoOrNull(user.disabledAt) };
 }
 
 // Refuses a change that would leave no ADMIN able to sign in.
@@ -81,8 +82,8 @@ export function createAdminService(now: () => number = Date.now) {
       };
     },
 
-    async list(filter: UserListFilter) {
-      const page = await accountDirectory.list(filter);
+    async list(actor: AuthContext, filter: UserListFilter) {
+      const page = await accountDirectory.list(filter, actor.userId);
       return { users: page.users.map(adminView), nextCursor: page.nextCursor };
     },
 

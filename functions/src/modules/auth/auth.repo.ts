@@ -1,3 +1,4 @@
+import { timestampOf } from '../../platform/time';
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES, type OtpRecord, type SessionRecord } from './auth.model';
@@ -8,7 +9,7 @@ import { accounts } from '../users';
 const col = (name: string) => db().collection(name);
 const firestoreModule = () => require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
 // Documents that only matter until a moment carry `expireAt`, the field of the collections' TTL policies.
-const expireAt = (ms: number) => firestoreModule().Timestamp.fromMillis(ms);
+const expireAt = timestampOf;
 
 export type Tx = Transaction;
 

@@ -1,3 +1,4 @@
+import { isoOrNull } from '../../platform/time';
 import type { AuthContext } from '../../platform/auth/access-token';
 import type { AppConfig } from '../../platform/config';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
@@ -331,6 +332,6 @@ function twoFaView(user: UserRecord) {
   return {
     enabled: user.twoFactor.enabled,
     method: user.twoFactor.method,
-    enabledAt: user.twoFactor.enabledAt ? new Date(user.twoFactor.enabledAt).toISOString() : null,
+    enabledAt: isoOrNull(user.twoFactor.enabledAt),
   };
 }

@@ -1,3 +1,4 @@
+import { iso } from '../../platform/time';
 import type { AccessTokenVerifier, AuthContext } from '../../platform/auth/access-token';
 import { NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
@@ -18,9 +19,9 @@ export function sessionView(session: SessionRecord, currentSessionId?: string) {
     userAgent: session.userAgent,
     ip: session.ip,
     lastIp: session.lastIp,
-    createdAt: new Date(session.createdAt).toISOString(),
-    lastUsedAt: new Date(session.lastUsedAt).toISOString(),
-    expiresAt: new Date(session.refresh.exp * 1000).toISOString(),
+    createdAt: iso(session.createdAt),
+    lastUsedAt: iso(session.lastUsedAt),
+    expiresAt: iso(session.refresh.exp * 1000),
   };
 }
 

@@ -1,5 +1,6 @@
+import { iso, isoOrNull } from '../../platform/time';
 import type { DispatchInput } from '../notifications';
-import { ConflictError } from '../../platform/errors/app-error';
+import { defineMachine } from '../../platform/state-machine/state-machine';
 import { defineTaskQueue } from '../../platform/tasks/tasks';
 import { z } from 'zod';
 
@@ -20,22 +21,25 @@ export const CALL_STATUSES = ['RINGING', 'ACTIVE', 'ENDED', 'DECLINED', 'CANCELL
 export type CallStatus = (typeof CALL_STATUSES)[number];
 export type CallAction = 'answer' | 'decline' | 'cancel' | 'end' | 'timeout';
 
-const MOVES: Record<CallAction, { from: CallStatus; to: CallStatus; by: 'callee' | 'caller' | 'either' | 'system' }> = {
-  answer: { from: 'RINGING', to: 'ACTIVE', by: 'callee' },
-  decline: { from: 'RINGING', to: 'DECLINED', by: 'callee' },
-  cancel: { from: 'RINGING', to: 'CANCELLED', by: 'caller' },
-  end: { from: 'ACTIVE', to: 'ENDED', by: 'either' },
-  timeout: { from: 'RINGING', to: 'MISSED', by: 'system' },
-};
+export type CallRole = 'caller' | 'callee' | 'system';
 
-export function moveFor(action: CallAction) {
-  return MOVES[action];
-}
+export const CALL_MACHINE = defineMachine({
+  entity: 'call',
+  states: CALL_STATUSES,
+  moves: {
+    answer: { from: 'RINGING', to: 'ACTIVE', by: 'callee' },
+    decline: { from: 'RINGING', to: 'DECLINED', by: 'callee' },
+    cancel: { from: 'RINGING', to: 'CANCELLED', by: 'caller' },
+    end: { from: 'ACTIVE', to: 'ENDED', by: ['caller', 'callee'] },
+    timeout: { from: 'RINGING', to: 'MISSED', by: 'system' },
+  },
+  codes: { transition: 'CALL_TRANSITION', actor: 'CALL_NOT_ALLOWED' },
+});
 
-export function assertMove(action: CallAction, current: CallStatus): CallStatus {
-  const move = MOVES[action];
-  if (current !== move.from) throw new ConflictError(`Cannot ${action} a call that is ${current}`, { status: current }).withCode('CALL_TRANSITION');
-  return move.to;
+/** The roles of an actor for a call (null: the system, i.e. the ring-timeout task). */
+export function callRolesOf(call: Pick<CallRecord, 'callerId' | 'calleeId'>, actorId: string | null): CallRole[] {
+  if (actorId === null) return ['system'];
+  return [...(call.callerId === actorId ? (['caller'] as const) : []), ...(call.calleeId === actorId ? (['callee'] as const) : [])];
 }
 
 // `calls/{id}`: the entity document both participants listen to.
@@ -57,7 +61,6 @@ export interface CallRecord {
 }
 
 export function callView(c: CallRecord) {
-  const iso = (t: number | null) => (t ? new Date(t).toISOString() : null);
   return {
     id: c.id,
     callerId: c.callerId,
@@ -67,10 +70,10 @@ export function callView(c: CallRecord) {
     status: c.status,
     endReason: c.endReason,
     endedBy: c.endedBy,
-    ringExpiresAt: new Date(c.ringExpiresAt).toISOString(),
-    createdAt: new Date(c.createdAt).toISOString(),
-    answeredAt: iso(c.answeredAt),
-    endedAt: iso(c.endedAt),
+    ringExpiresAt: iso(c.ringExpiresAt),
+    createdAt: iso(c.createdAt),
+    answeredAt: isoOrNull(c.answeredAt),
+    endedAt: isoOrNull(c.endedAt),
   };
 }
 

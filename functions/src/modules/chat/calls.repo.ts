@@ -1,5 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
+import { paginate } from '../../platform/firestore/paginate';
 import { CALL_LINES, CALLS, type CallRecord } from './calls.model';
 import { accounts } from '../users';
 
@@ -16,6 +17,7 @@ export function toCallRecord(snap: FirebaseFirestore.DocumentSnapshot | undefine
 
 export const callsRepo = {
   newId: () => calls().doc().id,
+  ref: (id: string) => calls().doc(id),
   async txGet(tx: Transaction, id: string): Promise<CallRecord | undefined> {
     const snap = await tx.get(calls().doc(id));
     return snap.exists ? fromSnap(snap) : undefined;
@@ -37,14 +39,9 @@ export const callsRepo = {
     const callIds = isLive(call) ? fieldValue().arrayUnion(id) : fieldValue().arrayRemove(id);
     for (const userId of call.participants) tx.set(lines().doc(userId), { callIds }, { merge: true });
   },
-  async history(userId: string, opts: { limit: number; cursor?: string }) {
-    let query = calls().where('participants', 'array-contains', userId).orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
-    if (opts.cursor) {
-      const after = await calls().doc(opts.cursor).get();
-      if (after.exists) query = query.startAfter(after);
-    }
-    const snap = await query.limit(opts.limit).get();
-    return { calls: snap.docs.map(fromSnap), nextCursor: snap.size === opts.limit ? snap.docs[snap.size - 1].id : null };
+  history(userId: string, opts: { limit: number; cursor?: string }) {
+    const query = calls().where('participants', 'array-contains', userId);
+    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...opts, query: 'calls:history', caller: userId }, fromSnap);
   },
   /** The ring deadline of a call that is still RINGING (the timeout task's check). */
   async ringingUntil(id: string): Promise<number | undefined> {

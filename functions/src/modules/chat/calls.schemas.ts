@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
 import { CALL_STATUSES } from './calls.model';
 
@@ -28,8 +29,5 @@ export const StartCallBodySchema = z
   .meta({ id: 'StartCallBody' });
 
 export const CallIdParamsSchema = IdParamsSchema;
-export const CallHistoryQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: DocumentIdSchema.optional(),
-});
+export const CallHistoryQuerySchema = PageQuerySchema;
 export const CallHistorySchema = z.object({ calls: z.array(CallSchema), nextCursor: z.string().nullable() }).meta({ id: 'CallHistory' });

@@ -2,7 +2,8 @@ import { inTransaction } from '../../platform/firebase/firebase';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { Hub } from '../notifications';
-import { assertMove, calleeNotice, callView, moveFor, type CallAction, type CallRecord } from './calls.model';
+import { CALL_MACHINE, calleeNotice, callRolesOf, callView, type CallAction, type CallRecord } from './calls.model';
+import { recordTransition } from '../../platform/state-machine/state-machine';
 import { callsRepo } from './calls.repo';
 
 const END_REASON: Partial<Record<CallRecord['status'], CallRecord['endReason']>> = {
@@ -32,14 +33,16 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       const stored = await callsRepo.txGet(tx, callId);
       if (!stored || (actorId !== null && !stored.participants.includes(actorId))) throw new NotFoundError('Call not found');
       const { call, expired } = settled(stored, t);
-      const move = moveFor(action);
-      const allowedActor =
-        move.by === 'either' || move.by === 'system' || (move.by === 'callee' ? actorId === call.calleeId : actorId === call.callerId);
-      if (actorId !== null && !allowedActor) throw new ConflictError(`Only the ${move.by} can ${action} this call`).withCode('CALL_NOT_ALLOWED');
-      if (expired) callsRepo.txSave(tx, call);
+      const roles = callRolesOf(call, actorId);
+      // The actor first (only the callee answers, whatever the status), then the status, after settling.
+      CALL_MACHINE.checkActor(action, roles);
+      if (expired) {
+        callsRepo.txSave(tx, call);
+        recordTransition(tx, callsRepo.ref(call.id), { action: 'timeout', from: 'RINGING', to: 'MISSED', by: 'system:ring-deadline', at: t });
+      }
       if (action === 'timeout' && call.status !== 'RINGING') return { call, expired, changed: false };
       if (expired) return { call, expired, changed: false, refused: true };
-      const to = assertMove(action, call.status);
+      const to = CALL_MACHINE.check(action, call.status, roles);
       const next: CallRecord = {
         ...call,
         status: to,
@@ -47,6 +50,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
         ...(to === 'ACTIVE' ? { answeredAt: t } : { endedAt: t, endedBy: actorId, endReason: END_REASON[to] ?? null }),
       };
       callsRepo.txSave(tx, next);
+      recordTransition(tx, callsRepo.ref(call.id), { action, from: call.status, to, by: actorId ?? 'system:ring-timeout', at: t });
       return { call: next, expired, changed: true };
     });
     // The missed-call notice leaves from the trigger on the call's status change (calls.triggers).
@@ -116,7 +120,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
     async history(userId: string, opts: { limit: number; cursor?: string }) {
       const page = await callsRepo.history(userId, opts);
       const t = now();
-      return { calls: page.calls.map((c) => callView(settled(c, t).call)), nextCursor: page.nextCursor };
+      return { calls: page.items.map((c) => callView(settled(c, t).call)), nextCursor: page.nextCursor };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { defineModule, defineTask } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
 import { CALL_LINES, CALLS, RING_TIMEOUT_QUEUE } from './calls.model';
 
 export const chatModule = defineModule({
@@ -26,5 +27,5 @@ export const chatModule = defineModule({
       load: () => (require('./calls.triggers') as typeof import('./calls.triggers')).onCallDocumentWritten,
     },
   },
-  collections: [{ name: CALLS, clientAccess: true }, { name: CALL_LINES }],
+  collections: [{ name: CALLS, clientAccess: true }, { name: EVENTS, parent: CALLS }, { name: CALL_LINES }],
 });

@@ -1,3 +1,4 @@
+import { iso, isoOrNull } from '../../platform/time';
 // Driver capability flags (spec): what an approved driver may be assigned.
 export const CAPABILITIES = ['RIDE', 'COURIER', 'DELIVERY', 'SCHOOL_TRIP'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
@@ -35,8 +36,8 @@ export function profileView(p: DriverProfile) {
     capabilities: p.capabilities ?? [],
     vehicle: p.vehicle ?? null,
     status: p.status ?? 'OFFLINE',
-    lastLocation: p.lastLocation ? { ...p.lastLocation, at: new Date(p.lastLocation.at).toISOString() } : null,
-    approvedAt: p.approvedAt ? new Date(p.approvedAt).toISOString() : null,
-    updatedAt: new Date(p.updatedAt).toISOString(),
+    lastLocation: p.lastLocation ? { ...p.lastLocation, at: iso(p.lastLocation.at) } : null,
+    approvedAt: isoOrNull(p.approvedAt),
+    updatedAt: iso(p.updatedAt),
   };
 }

@@ -1,4 +1,4 @@
-import { ConflictError } from '../../platform/errors/app-error';
+import { defineMachine } from '../../platform/state-machine/state-machine';
 import type { Role } from '../../platform/auth/roles';
 
 // Driver and partner applications share one life cycle:
@@ -19,24 +19,25 @@ export const OPEN_STATUSES: readonly ApplicationStatus[] = ['SUBMITTED', 'NEEDS_
 
 export type Actor = 'ADMIN' | 'APPLICANT';
 
-const TRANSITIONS: Record<ApplicationStatus, Partial<Record<ApplicationStatus, Actor>>> = {
-  SUBMITTED: { APPROVED: 'ADMIN', REJECTED: 'ADMIN', NEEDS_INFO: 'ADMIN' },
-  NEEDS_INFO: { SUBMITTED: 'APPLICANT', REJECTED: 'ADMIN' },
-  APPROVED: {},
-  REJECTED: {},
-};
+export const APPLICATION_MACHINE = defineMachine({
+  entity: 'application',
+  states: APPLICATION_STATUSES,
+  moves: {
+    approve: { from: 'SUBMITTED', to: 'APPROVED', by: 'ADMIN' },
+    reject: { from: ['SUBMITTED', 'NEEDS_INFO'], to: 'REJECTED', by: 'ADMIN' },
+    askForInfo: { from: 'SUBMITTED', to: 'NEEDS_INFO', by: 'ADMIN' },
+    resubmit: { from: 'NEEDS_INFO', to: 'SUBMITTED', by: 'APPLICANT' },
+  },
+  codes: { transition: 'APPLICATION_TRANSITION', actor: 'APPLICATION_TRANSITION' },
+});
+export type ApplicationAction = keyof typeof APPLICATION_MACHINE.definition.moves;
 
+/** The action of an administrator's decision. */
+export const DECISION_ACTIONS = { APPROVED: 'approve', REJECTED: 'reject', NEEDS_INFO: 'askForInfo' } as const satisfies Record<string, ApplicationAction>;
+
+/** Whether `actor` may move an application from `from` to `to` (some action of the table does it). */
 export function canTransition(from: ApplicationStatus, to: ApplicationStatus, actor: Actor): boolean {
-  return TRANSITIONS[from][to] === actor;
-}
-
-export function assertTransition(from: ApplicationStatus, to: ApplicationStatus, actor: Actor): void {
-  if (!canTransition(from, to, actor)) {
-    const allowed = Object.entries(TRANSITIONS[from])
-      .filter(([, who]) => who === actor)
-      .map(([status]) => status);
-    throw new ConflictError(`An application in ${from} cannot move to ${to}`, { from, to, allowed }).withCode('APPLICATION_TRANSITION');
-  }
+  return (Object.keys(APPLICATION_MACHINE.definition.moves) as ApplicationAction[]).some((action) => APPLICATION_MACHINE.target(action) === to && APPLICATION_MACHINE.can(action, from, [actor]));
 }
 
 export const PAPER_KINDS = ['IDENTITY', 'DRIVER_LICENCE', 'VEHICLE_REGISTRATION', 'VEHICLE_PHOTO', 'BUSINESS_LICENCE', 'PROFESSIONAL_LICENCE', 'OTHER'] as const;

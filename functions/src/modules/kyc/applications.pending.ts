@@ -1,3 +1,4 @@
+import { timestampOf } from '../../platform/time';
 import { db, inTransaction } from '../../platform/firebase/firebase';
 import { logger } from '../../platform/logging/logger';
 import { PENDING_APPLICATIONS, type ApplicationKind, type ApplicationRecord } from './applications.model';
@@ -19,12 +20,11 @@ interface PendingApplicationRecord {
 }
 
 const pending = () => db().collection(PENDING_APPLICATIONS);
-const expireAt = (ms: number) => (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).Timestamp.fromMillis(ms);
 
 /** Keeps the details until the mailbox owner signs in with the code of `challengeId` (a newer registration replaces them). */
 export async function recordPendingApplication(userId: string, kind: ApplicationKind, challengeId: string, details: Record<string, unknown>, now: number): Promise<void> {
   const record: PendingApplicationRecord = { userId, kind, challengeId, details, createdAt: now, expiresAt: now + PENDING_TTL_MS };
-  await pending().doc(userId).set({ ...record, expireAt: expireAt(record.expiresAt) });
+  await pending().doc(userId).set({ ...record, expireAt: timestampOf(record.expiresAt) });
 }
 
 /**

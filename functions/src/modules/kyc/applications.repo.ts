@@ -1,5 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
+import { paginate } from '../../platform/firestore/paginate';
 import { APPLICATIONS, KYC_PAPERS, OPEN_STATUSES, type ApplicationKind, type ApplicationRecord, type ApplicationStatus, type PaperRecord } from './applications.model';
 
 const apps = () => db().collection(APPLICATIONS);
@@ -26,6 +27,7 @@ export function newApplication(fields: { kind: ApplicationKind; userId: string; 
 
 export const applicationsRepo = {
   newId: () => apps().doc().id,
+  ref: (id: string) => apps().doc(id),
   newPaperId: () => papers().doc().id,
 
   async get(id: string): Promise<ApplicationRecord | undefined> {
@@ -54,19 +56,11 @@ export const applicationsRepo = {
     const snap = await query.get();
     return snap.docs.map((d) => withId<ApplicationRecord>(d)).sort((a, b) => b.createdAt - a.createdAt);
   },
-  async list(kind: ApplicationKind, filter: { status?: ApplicationStatus; limit: number; cursor?: string }) {
+  async list(kind: ApplicationKind, filter: { status?: ApplicationStatus; limit: number; cursor?: string }, caller: string) {
     let query = apps().where('kind', '==', kind);
     if (filter.status) query = query.where('status', '==', filter.status);
-    query = query.orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
-    if (filter.cursor) {
-      const after = await apps().doc(filter.cursor).get();
-      if (after.exists) query = query.startAfter(after);
-    }
-    const snap = await query.limit(filter.limit).get();
-    return {
-      items: snap.docs.map((d) => withId<ApplicationRecord>(d)),
-      nextCursor: snap.size === filter.limit ? snap.docs[snap.size - 1].id : null,
-    };
+    const list = { limit: filter.limit, cursor: filter.cursor, query: `applications:${kind}:${filter.status ?? '*'}`, caller };
+    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], list, (d) => withId<ApplicationRecord>(d));
   },
   async countOpen(kind: ApplicationKind): Promise<number> {
     const snap = await apps().where('kind', '==', kind).where('status', 'in', [...OPEN_STATUSES]).count().get();

@@ -1,8 +1,9 @@
 import { defineModule } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
 import { APPLICATIONS, KYC_PAPERS, PENDING_APPLICATIONS } from './applications.model';
 
 export const kycModule = defineModule({
   name: 'kyc',
   routes: (ctx) => (require('./kyc.routes') as typeof import('./kyc.routes')).kycRoutes(ctx),
-  collections: [{ name: APPLICATIONS }, { name: KYC_PAPERS }, { name: PENDING_APPLICATIONS, ttlField: 'expireAt' }],
+  collections: [{ name: APPLICATIONS }, { name: EVENTS, parent: APPLICATIONS }, { name: KYC_PAPERS }, { name: PENDING_APPLICATIONS, ttlField: 'expireAt' }],
 });

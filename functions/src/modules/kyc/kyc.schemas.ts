@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { RoleSchema } from '../../platform/auth/roles';
 import { APPLICATION_KINDS, APPLICATION_STATUSES, PAPER_KINDS } from './applications.model';
@@ -46,10 +47,8 @@ export const ApplicationListSchema = z
   .object({ applications: z.array(ApplicationSchema), nextCursor: z.string().nullable() })
   .meta({ id: 'ApplicationList' });
 
-export const ApplicationListQuerySchema = z.object({
+export const ApplicationListQuerySchema = PageQuerySchema.extend({
   status: ApplicationStatusSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: DocumentIdSchema.optional(),
 });
 
 export const UploadPaperFormSchema = z

@@ -1,4 +1,4 @@
-import { inTransaction } from '../../platform/firebase/firebase';
+import { iso, isoOrNull } from '../../platform/time';
 import { truncateText } from '../../platform/text';
 import { createHash } from 'node:crypto';
 import type { AuthContext } from '../../platform/auth/access-token';
@@ -9,11 +9,14 @@ import { logger } from '../../platform/logging/logger';
 import { sniffDocumentType } from '../../platform/media/sniff';
 import type { UploadedFile } from '../../platform/http/multipart';
 import type { ObjectStorage } from '../../platform/storage/storage';
+import { transition, type TransitionStore } from '../../platform/state-machine/state-machine';
 import {
   ALLOWED_PAPERS,
-  assertTransition,
+  APPLICATION_MACHINE,
+  DECISION_ACTIONS,
   missingPapers,
   OPEN_STATUSES,
+  type ApplicationAction,
   type ApplicationKind,
   type ApplicationRecord,
   type ApplicationStatus,
@@ -34,7 +37,7 @@ export function paperView(p: PaperRecord) {
     sizeBytes: p.sizeBytes,
     filename: p.filename,
     sha256: p.sha256,
-    createdAt: new Date(p.createdAt).toISOString(),
+    createdAt: iso(p.createdAt),
   };
 }
 
@@ -50,11 +53,11 @@ export function applicationView(app: ApplicationRecord, papers: PaperRecord[]) {
     grantedRoles: app.grantedRoles,
     papers: papers.map(paperView),
     missingPapers: missingPapers(app.kind, present),
-    history: app.history.map((h) => ({ ...h, at: new Date(h.at).toISOString() })),
+    history: app.history.map((h) => ({ ...h, at: iso(h.at) })),
     reviewedBy: app.reviewedBy,
-    reviewedAt: app.reviewedAt ? new Date(app.reviewedAt).toISOString() : null,
-    createdAt: new Date(app.createdAt).toISOString(),
-    updatedAt: new Date(app.updatedAt).toISOString(),
+    reviewedAt: isoOrNull(app.reviewedAt),
+    createdAt: iso(app.createdAt),
+    updatedAt: iso(app.updatedAt),
   };
 }
 
@@ -82,6 +85,23 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
     if (!OPEN_STATUSES.includes(app.status)) throw new ConflictError(`Papers cannot change once the application is ${app.status}`);
     return app;
   }
+
+  // The application as the state machine reads and writes it; `visible` hides others' applications (404).
+  const storeOf = (id: string, visible: (app: ApplicationRecord) => boolean): TransitionStore<ApplicationRecord, ApplicationStatus, ApplicationAction> => ({
+    load: async (tx) => {
+      const app = await applicationsRepo.txGet(tx, id);
+      return app && visible(app) ? app : undefined;
+    },
+    save: (tx, next) => applicationsRepo.txSave(tx, next),
+    ref: (app) => applicationsRepo.ref(app.id),
+  });
+  const moved = (app: ApplicationRecord, to: ApplicationStatus, by: string, t: number, reason: string | null): ApplicationRecord => ({
+    ...app,
+    status: to,
+    reason: to === 'SUBMITTED' ? app.reason : reason,
+    updatedAt: t,
+    history: [...app.history, { status: to, at: t, by, reason }],
+  });
 
   return {
     async uploadPaper(auth: AuthContext, fields: { applicationId: string; kind: PaperKind }, file: UploadedFile) {
@@ -147,24 +167,19 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
     // NEEDS_INFO -> SUBMITTED, by the applicant once the papers are fixed.
     async resubmit(userId: string, applicationId: string) {
       const t = now();
-      const app = await inTransaction(async (tx) => {
-        const current = await applicationsRepo.txGet(tx, applicationId);
-        if (!current || current.userId !== userId) throw new NotFoundError('Application not found');
-        assertTransition(current.status, 'SUBMITTED', 'APPLICANT');
-        const next: ApplicationRecord = {
-          ...current,
-          status: 'SUBMITTED',
-          updatedAt: t,
-          history: [...current.history, { status: 'SUBMITTED', at: t, by: userId, reason: null }],
-        };
-        applicationsRepo.txSave(tx, next);
-        return next;
+      const { after } = await transition(APPLICATION_MACHINE, storeOf(applicationId, (app) => app.userId === userId), {
+        action: 'resubmit',
+        by: userId,
+        rolesOf: () => ['APPLICANT'],
+        apply: (current, to) => moved(current, to, userId, t, null),
+        now: t,
+        missing: () => new NotFoundError('Application not found'),
       });
-      return applicationView(app, await applicationsRepo.papersOf(app.id));
+      return applicationView(after, await applicationsRepo.papersOf(after.id));
     },
 
-    async list(kind: ApplicationKind, filter: { status?: ApplicationStatus; limit: number; cursor?: string }) {
-      const page = await applicationsRepo.list(kind, filter);
+    async list(kind: ApplicationKind, filter: { status?: ApplicationStatus; limit: number; cursor?: string }, adminId: string) {
+      const page = await applicationsRepo.list(kind, filter, adminId);
       const items = await Promise.all(page.items.map(async (a) => applicationView(a, await applicationsRepo.papersOf(a.id))));
       return { applications: items, nextCursor: page.nextCursor };
     },
@@ -182,35 +197,38 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
         throw new BadRequestError('A reason is required to reject or to ask for more information', [{ field: 'body.reason', message: 'is required' }]);
       }
       const t = now();
-      const app = await inTransaction(async (tx) => {
-        const current = await applicationsRepo.txGet(tx, id);
-        if (!current || current.kind !== kind) throw new NotFoundError('Application not found');
-        assertTransition(current.status, decision.status, 'ADMIN');
-        const next: ApplicationRecord = {
-          ...current,
-          status: decision.status,
+      const action: ApplicationAction = DECISION_ACTIONS[decision.status];
+      let granted: Grant | undefined;
+      const { after: app } = await transition(
+        APPLICATION_MACHINE,
+        {
+          ...storeOf(id, (current) => current.kind === kind),
+          // Approval: complete papers, then the roles and the kind's records (driver profile, partner), atomically.
+          async alongside(tx, approved) {
+            if (action !== 'approve') return;
+            const missing = missingPapers(kind, (await applicationsRepo.txPapersOf(tx, id)).map((p) => p.kind));
+            if (missing.length > 0) throw new ConflictError(`Papers incomplete: missing ${missing.join(', ')}`, { missingPapers: missing }).withCode('PAPERS_INCOMPLETE');
+            const user = await accounts.txGet(tx, approved.userId);
+            if (!user) throw new ConflictError('The applicant account no longer exists');
+            await granted!.write(tx, approved, t);
+            accounts.txPatch(tx, user, { roles: normalizeRoles([...user.roles, ...granted!.roles]), updatedAt: t, updatedBy: adminId });
+          },
+        },
+        {
+          action,
+          by: adminId,
+          rolesOf: () => ['ADMIN'],
           reason: decision.reason ?? null,
-          reviewedBy: adminId,
-          reviewedAt: t,
-          updatedAt: t,
-          history: [...current.history, { status: decision.status, at: t, by: adminId, reason: decision.reason ?? null }],
-        };
-        if (decision.status !== 'APPROVED') {
-          applicationsRepo.txSave(tx, next);
-          return next;
-        }
-        const missing = missingPapers(kind, (await applicationsRepo.txPapersOf(tx, id)).map((p) => p.kind));
-        if (missing.length > 0) throw new ConflictError(`Papers incomplete: missing ${missing.join(', ')}`, { missingPapers: missing }).withCode('PAPERS_INCOMPLETE');
-        const user = await accounts.txGet(tx, current.userId);
-        if (!user) throw new ConflictError('The applicant account no longer exists');
-        const granted = grant(current);
-        const roles = normalizeRoles([...user.roles, ...granted.roles]);
-        const approved: ApplicationRecord = { ...next, grantedRoles: granted.roles, details: { ...current.details, ...(granted.details ?? {}) } };
-        await granted.write(tx, approved, t);
-        accounts.txPatch(tx, user, { roles, updatedAt: t, updatedBy: adminId });
-        applicationsRepo.txSave(tx, approved);
-        return approved;
-      });
+          apply: (current, to) => {
+            const next = { ...moved(current, to, adminId, t, decision.reason ?? null), reviewedBy: adminId, reviewedAt: t };
+            if (to !== 'APPROVED') return next;
+            granted = grant(current);
+            return { ...next, grantedRoles: granted.roles, details: { ...current.details, ...(granted.details ?? {}) } };
+          },
+          now: t,
+          missing: () => new NotFoundError('Application not found'),
+        },
+      );
       return applicationView(app, await applicationsRepo.papersOf(app.id));
     },
   };

@@ -26,7 +26,7 @@ export function applicationReviewRoutes<TDecision>(opts: {
       summary: `${label[0].toUpperCase()}${label.slice(1)} applications (newest first)`,
       request: { query: ApplicationListQuerySchema },
       response: { description: 'A page of applications with their papers.', schema: ApplicationListSchema },
-      handler: ({ query }) => opts.kyc.list(opts.kind, query),
+      handler: ({ query, auth }) => opts.kyc.list(opts.kind, query, auth!.userId),
     }),
     defineRoute({
       ...admin,

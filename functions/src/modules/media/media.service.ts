@@ -1,3 +1,4 @@
+import { iso } from '../../platform/time';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { inTransaction } from '../../platform/firebase/firebase';
@@ -167,7 +168,7 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       await mediaRepo.create(record);
       return {
         media: toItem(record),
-        upload: { method: 'PUT' as const, url: upload.url, headers: upload.headers, maxBytes: deps.maxFileBytes, expiresAt: new Date(expiresAt).toISOString() },
+        upload: { method: 'PUT' as const, url: upload.url, headers: upload.headers, maxBytes: deps.maxFileBytes, expiresAt: iso(expiresAt) },
         completeUrl: `${deps.apiPublicUrl}/api/v1/upload/presign/${record.id}/complete`,
       };
     },

@@ -1,3 +1,4 @@
+import { iso, isoOrNull } from '../../platform/time';
 import { createHash, randomUUID } from 'node:crypto';
 import { db, inTransaction } from '../../platform/firebase/firebase';
 import { AppError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
@@ -57,9 +58,9 @@ export function broadcastView(b: BroadcastRecord) {
     pagesDone: b.pages,
     inboxItems: b.inboxItems,
     pushesSent: b.pushesSent,
-    createdAt: new Date(b.createdAt).toISOString(),
-    updatedAt: new Date(b.updatedAt).toISOString(),
-    finishedAt: b.finishedAt ? new Date(b.finishedAt).toISOString() : null,
+    createdAt: iso(b.createdAt),
+    updatedAt: iso(b.updatedAt),
+    finishedAt: isoOrNull(b.finishedAt),
   };
 }
 

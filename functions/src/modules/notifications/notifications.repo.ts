@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { db, inTransaction } from '../../platform/firebase/firebase';
+import { paginate } from '../../platform/firestore/paginate';
 import type { Preferences } from './notifications.model';
 
 // Collections of the hub. Clients read their own inbox, realtime events and preferences, and write
@@ -186,13 +187,8 @@ export const notificationsRepo = {
   async inbox(userId: string, opts: { limit: number; cursor?: string; unreadOnly?: boolean }) {
     let query = col(INBOX).where('recipientId', '==', userId);
     if (opts.unreadOnly) query = query.where('read', '==', false);
-    query = query.orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
-    if (opts.cursor) {
-      const after = await col(INBOX).doc(opts.cursor).get();
-      if (after.exists && after.get('recipientId') === userId) query = query.startAfter(after);
-    }
-    const snap = await query.limit(opts.limit).get();
-    return { docs: snap.docs.map((d) => ({ ...d.data(), id: d.id })), nextCursor: snap.size === opts.limit ? snap.docs[snap.size - 1].id : null };
+    const page = await paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...opts, query: `inbox:${opts.unreadOnly ? 'unread' : 'all'}`, caller: userId }, (d) => ({ ...d.data(), id: d.id }));
+    return { docs: page.items, nextCursor: page.nextCursor };
   },
   async unreadCount(userId: string): Promise<number> {
     return (await col(INBOX).where('recipientId', '==', userId).where('read', '==', false).count().get()).data().count;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { INBOX_KINDS, PREFERENCE_CHANNELS, SURFACES } from './events';
 
@@ -32,9 +33,7 @@ export const InboxItemSchema = z
   })
   .meta({ id: 'InboxItem' });
 
-export const InboxQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: DocumentIdSchema.optional(),
+export const InboxQuerySchema = PageQuerySchema.extend({
   unreadOnly: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });
 

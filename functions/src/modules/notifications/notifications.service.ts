@@ -1,3 +1,4 @@
+import { iso, isoOrNull } from '../../platform/time';
 import type { AuthContext } from '../../platform/auth/access-token';
 import { NotFoundError } from '../../platform/errors/app-error';
 import { authAdmin } from '../../platform/firebase/firebase';
@@ -8,10 +9,11 @@ import type { BroadcastScheduler } from './notifications.wiring';
 import { withDefaults } from './notifications.model';
 import { notificationsRepo } from './notifications.repo';
 
-const iso = (t: unknown) => (t && typeof (t as { toDate?: () => Date }).toDate === 'function' ? (t as { toDate(): Date }).toDate().toISOString() : null);
+// Inbox documents keep Timestamps (apps read them with listeners); the API answers ISO strings.
+const timeOf = (t: unknown) => (t && typeof (t as { toMillis?: unknown }).toMillis === 'function' ? isoOrNull(t as { toMillis(): number }) : null);
 
 function inboxView(doc: Record<string, unknown>) {
-  return { ...(doc as object), readAt: iso(doc.readAt), createdAt: iso(doc.createdAt) ?? new Date(0).toISOString() } as Record<string, unknown>;
+  return { ...(doc as object), readAt: timeOf(doc.readAt), createdAt: timeOf(doc.createdAt) ?? iso(0) } as Record<string, unknown>;
 }
 
 function preferencesView(prefs: ReturnType<typeof withDefaults>) {

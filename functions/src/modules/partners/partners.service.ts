@@ -1,3 +1,4 @@
+import { iso, isoOrNull } from '../../platform/time';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
@@ -16,13 +17,13 @@ export function partnerView(p: PartnerRecord, myRole?: MemberRecord['role']) {
     status: p.status,
     applicationId: p.applicationId,
     myRole: myRole ?? null,
-    createdAt: new Date(p.createdAt).toISOString(),
-    approvedAt: p.approvedAt ? new Date(p.approvedAt).toISOString() : null,
+    createdAt: iso(p.createdAt),
+    approvedAt: isoOrNull(p.approvedAt),
   };
 }
 
 export function memberView(m: MemberRecord) {
-  return { partnerId: m.partnerId, userId: m.userId, role: m.role, email: m.email, addedBy: m.addedBy, createdAt: new Date(m.createdAt).toISOString() };
+  return { partnerId: m.partnerId, userId: m.userId, role: m.role, email: m.email, addedBy: m.addedBy, createdAt: iso(m.createdAt) };
 }
 
 export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; now?: () => number }) {

@@ -1,3 +1,4 @@
+import { iso } from '../../platform/time';
 import type { Hat, PermissionGrant, Role } from '../../platform/auth/roles';
 import { prefixesOf } from '../../platform/text';
 import { HATS, ROLES } from '../../platform/auth/roles';
@@ -68,8 +69,8 @@ export function toProfile(user: UserRecord) {
     twoFactorEnabled: user.twoFactor.enabled,
     providers: user.providers,
     hasPassword: user.passwordHash !== null,
-    createdAt: new Date(user.createdAt).toISOString(),
-    updatedAt: new Date(user.updatedAt).toISOString(),
+    createdAt: iso(user.createdAt),
+    updatedAt: iso(user.updatedAt),
   };
 }
 

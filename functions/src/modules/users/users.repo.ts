@@ -1,6 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { truncateText } from '../../platform/text';
 import { db, inTransaction } from '../../platform/firebase/firebase';
+import { paginate } from '../../platform/firestore/paginate';
 import { queryFields, USER_EMAILS, USER_PHONES, USERS, type UserRecord } from './users.model';
 
 export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
@@ -127,7 +128,7 @@ export interface UserListFilter {
 // The admin list: newest first, one array filter served by Firestore (search, else role, else hat),
 // the rest applied to the page. Composite indexes in firestore.indexes.json.
 export const usersAdminRepo = {
-  async list(filter: UserListFilter): Promise<{ users: UserRecord[]; nextCursor: string | null }> {
+  async list(filter: UserListFilter, caller: string): Promise<{ users: UserRecord[]; nextCursor: string | null }> {
     let query: FirebaseFirestore.Query = users();
     const inMemory: Array<(u: UserRecord) => boolean> = [];
     if (filter.search) {
@@ -141,17 +142,9 @@ export const usersAdminRepo = {
       query = query.where('hats', 'array-contains', filter.hat);
     }
     if (filter.disabled !== undefined) query = query.where('disabled', '==', filter.disabled);
-    query = query.orderBy('createdAt', 'desc').orderBy('__name__', 'desc');
-    if (filter.cursor) {
-      const after = await users().doc(filter.cursor).get();
-      if (after.exists) query = query.startAfter(after);
-    }
-    const snap = await query.limit(filter.limit).get();
-    const page = snap.docs.map((d) => fromDoc(d.id, d.data())!);
-    return {
-      users: page.filter((u) => inMemory.every((keep) => keep(u))),
-      nextCursor: snap.size === filter.limit ? snap.docs[snap.size - 1].id : null,
-    };
+    const list = { limit: filter.limit, cursor: filter.cursor, query: `users-admin:${JSON.stringify([filter.search, filter.role, filter.hat, filter.disabled])}`, caller };
+    const page = await paginate(query, [{ field: 'createdAt', direction: 'desc' }], list, (d) => fromDoc(d.id, d.data())!);
+    return { users: page.items.filter((u) => inMemory.every((keep) => keep(u))), nextCursor: page.nextCursor };
   },
 
   async count(where?: { field: string; op: FirebaseFirestore.WhereFilterOp; value: unknown }): Promise<number> {

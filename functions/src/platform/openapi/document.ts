@@ -45,6 +45,8 @@ function codesFor(route: AnyRoute, status: number): ErrorCode[] {
   if (status === 400) {
     if (route.request?.body || route.request?.query || route.request?.headers) implied.push('VALIDATION_FAILED');
     if (route.request?.body) implied.push('MALFORMED_JSON');
+    // Paged lists (PageQuerySchema): a cursor of another list or caller.
+    if ('cursor' in ((route.request?.query as { shape?: object } | undefined)?.shape ?? {})) implied.push('INVALID_CURSOR');
     implied.push('BAD_REQUEST');
   } else if (status === 401) implied.push('TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_REVOKED');
   else if (status === 403) {

@@ -36,6 +36,8 @@ export interface Machine<S extends string, A extends string, R extends string> {
   can(action: A, status: S, roles: readonly R[]): boolean;
   /** The actions an actor with `roles` may take in `status` (for clients that show buttons). */
   allowed(status: S, roles: readonly R[]): A[];
+  /** Throws 409 with the actor code when none of `roles` may ever do `action`. */
+  checkActor(action: A, roles: readonly R[]): void;
   /** The status after `action`; throws 409 with the actor code, then with the transition code. */
   check(action: A, status: S, roles: readonly R[]): S;
 }
@@ -52,11 +54,15 @@ export function defineMachine<S extends string, A extends string, R extends stri
     target: (action) => definition.moves[action].to,
     can: (action, status, roles) => list(definition.moves[action].from).includes(status) && holds(definition.moves[action], roles),
     allowed: (status, roles) => (Object.keys(definition.moves) as A[]).filter((action) => machine.can(action, status, roles)),
-    check(action, status, roles) {
+    checkActor(action, roles) {
       const move = definition.moves[action];
       if (!holds(move, roles)) {
         throw new ConflictError(`Only the ${list(move.by).join(' or ').toLowerCase()} can ${action} this ${definition.entity}`).withCode(definition.codes.actor);
       }
+    },
+    check(action, status, roles) {
+      machine.checkActor(action, roles);
+      const move = definition.moves[action];
       if (!list(move.from).includes(status)) {
         const allowed = machine.allowed(status, roles);
         throw new ConflictError(`Cannot ${action} a ${definition.entity} that is ${status}`, { status, allowed }).withCode(definition.codes.transition);
@@ -76,6 +82,14 @@ export interface TransitionEvent<S extends string, A extends string> {
   by: string;
   at: number;
   reason?: string | null;
+}
+
+/** The subcollection of an entity's moves. */
+export const EVENTS = 'events';
+
+/** Appends a move to `<entity>/{id}/events` in the transaction (for services running their own transaction). */
+export function recordTransition<S extends string, A extends string>(tx: FirebaseFirestore.Transaction, entity: FirebaseFirestore.DocumentReference, event: TransitionEvent<S, A>): void {
+  tx.create(entity.collection(EVENTS).doc(), event);
 }
 
 export interface TransitionStore<T, S extends string, A extends string> {
@@ -119,7 +133,7 @@ export async function transition<T extends { status: S }, S extends string, A ex
     const event: TransitionEvent<S, A> = { action: request.action, from: before.status, to, by: request.by, at: request.now, ...(request.reason !== undefined ? { reason: request.reason } : {}) };
     await store.alongside?.(t, after, before, event);
     store.save(t, after, before);
-    t.create(store.ref(before).collection('events').doc(), event);
+    recordTransition(t, store.ref(before), event);
     return { before, after, event };
   };
   return tx ? run(tx) : inTransaction(run);
