@@ -39,7 +39,7 @@ export function createAdminService(now: () => number = Date.now) {
   type Change = { next: UserRecord; writes?: (tx: FirebaseFirestore.Transaction) => void };
   async function change(id: string, actorId: string, apply: (user: UserRecord, tx: FirebaseFirestore.Transaction) => Promise<Change> | Change) {
     return inTransaction(async (tx) => {
-      const user = await accounts.txGet(tx, id);
+      const user = await accounts.get(id, tx);
       if (!user) throw new NotFoundError('User not found');
       const { next, writes } = await apply(user, tx);
       await assertNotLastAdmin(tx, user, next);
@@ -112,7 +112,7 @@ export function createAdminService(now: () => number = Date.now) {
         status: 'ACTIVE',
       });
       await inTransaction(async (tx) => {
-        if (email && (await accounts.txFindByEmail(tx, email))) throw new ConflictError('An account with this email exists').withCode('ACCOUNT_EXISTS');
+        if (email && (await accounts.findByEmail(email, tx))) throw new ConflictError('An account with this email exists').withCode('ACCOUNT_EXISTS');
         if (body.phone && (await accounts.txPhoneOwner(tx, body.phone))) throw new ConflictError('An account with this phone exists').withCode('ACCOUNT_EXISTS');
         if (roles.includes('DRIVER')) await driverProfiles.txEnsure(tx, user.id, t);
         accounts.txCreate(tx, user);

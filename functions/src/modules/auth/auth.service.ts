@@ -84,7 +84,7 @@ export function createAuthService(deps: AuthDeps) {
       const passwordHash = await hasher.hash(body.password);
       const t = now();
       const account = await inTransaction(async (tx) => {
-        const existing = await accounts.txFindByEmail(tx, email);
+        const existing = await accounts.findByEmail(email, tx);
         if (existing) return existing;
         const user = newUserRecord({ id: accounts.newId(), email, name: body.name, passwordHash, emailVerified: false, provider: 'password', now: t });
         accounts.txCreate(tx, user);
@@ -160,7 +160,7 @@ export function createAuthService(deps: AuthDeps) {
         const user = await inTransaction(async (tx) => {
           const owner = await accounts.txPhoneOwner(tx, body.phone);
           if (owner && owner !== auth.userId) throw new ConflictError('This phone number belongs to another account').withCode('PHONE_TAKEN');
-          const current = await accounts.txGet(tx, auth.userId);
+          const current = await accounts.get(auth.userId, tx);
           if (!current) throw new NotFoundError('Account not found');
           accounts.txClaimPhone(tx, body.phone, auth.userId, current.phone, t);
           const patch = { phone: body.phone, phoneVerified: true, updatedAt: t };
@@ -256,7 +256,7 @@ export function createAuthService(deps: AuthDeps) {
       const user = await inTransaction(async (tx) => {
         const ownerId = await authRepo.txIdentityOwner(tx, 'google', identity.subject);
         if (ownerId) {
-          const owner = await accounts.txGet(tx, ownerId);
+          const owner = await accounts.get(ownerId, tx);
           if (!owner) throw new UnauthorizedError('The linked account no longer exists');
           return owner;
         }
@@ -264,7 +264,7 @@ export function createAuthService(deps: AuthDeps) {
           throw new ForbiddenError('The Google account email is not verified; it cannot be used to create an account');
         }
         // An existing account is never taken over by email alone: its owner links Google while signed in.
-        if (await accounts.txFindByEmail(tx, identity.email)) {
+        if (await accounts.findByEmail(identity.email, tx)) {
           throw new ConflictError('An account with this email already exists: sign in to it, then link Google with POST /auth/google/link').withCode('ACCOUNT_EXISTS');
         }
         const created = newUserRecord({ id: accounts.newId(), email: identity.email, name: identity.name ?? identity.email.split('@')[0], passwordHash: null, emailVerified: true, provider: 'google', now: t });
@@ -282,7 +282,7 @@ export function createAuthService(deps: AuthDeps) {
       const t = now();
       const user = await inTransaction(async (tx) => {
         const ownerId = await authRepo.txIdentityOwner(tx, 'google', identity.subject);
-        const current = await accounts.txGet(tx, userId);
+        const current = await accounts.get(userId, tx);
         if (!current) throw new NotFoundError('Account not found');
         if (ownerId && ownerId !== userId) throw new ConflictError('This Google account is linked to another account').withCode('ACCOUNT_EXISTS');
         if (ownerId === userId) return current;

@@ -110,7 +110,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       const t = now();
       const outcome = await inTransaction(async (tx) => {
         const session = await authRepo.txGetSession(tx, claims.sessionId);
-        const user = await accounts.txGet(tx, claims.userId);
+        const user = await accounts.get(claims.userId, tx);
         if (!session || session.userId !== claims.userId || !isLive(session, t)) return { kind: 'invalid' as const };
         if (!user || user.disabled || user.status !== 'ACTIVE' || !survivesAccount(session, user)) return { kind: 'invalid' as const };
         if (claims.jti === session.refresh.jti) {

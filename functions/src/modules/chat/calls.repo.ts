@@ -1,47 +1,38 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/firestore/records';
 import { CALL_LINES, CALLS, type CallRecord } from './calls.model';
 import { accounts } from '../users';
 
-const calls = () => db().collection(CALLS);
+const calls = () => typedCollection<CallRecord>(CALLS);
 const lines = () => db().collection(CALL_LINES);
 const fieldValue = () => (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).FieldValue;
 const isLive = (call: CallRecord) => call.status === 'RINGING' || call.status === 'ACTIVE';
-const fromSnap = (d: FirebaseFirestore.DocumentSnapshot) => ({ ...(d.data() as object), id: d.id }) as CallRecord;
-
-/** A trigger's snapshot as a call (undefined when the document does not exist on that side). */
-export function toCallRecord(snap: FirebaseFirestore.DocumentSnapshot | undefined): CallRecord | undefined {
-  return snap?.exists ? fromSnap(snap) : undefined;
-}
 
 export const callsRepo = {
   newId: () => calls().doc().id,
   ref: (id: string) => calls().doc(id),
-  async txGet(tx: Transaction, id: string): Promise<CallRecord | undefined> {
-    const snap = await tx.get(calls().doc(id));
-    return snap.exists ? fromSnap(snap) : undefined;
-  },
+  get: (id: string, tx?: Transaction) => readRecord(calls().doc(id), tx),
   // What starting a call needs: the callee's account and both users' live (ringing or active) calls.
   // The account and the two lines in one read, then the calls the lines name (none when both are free).
   async txStartState(tx: Transaction, callerId: string, calleeId: string) {
     const [calleeSnap, ...lineSnaps] = await tx.getAll(accounts.ref(calleeId), lines().doc(callerId), lines().doc(calleeId));
     const idsPerUser = lineSnaps.map((snap) => (snap.get('callIds') as string[] | undefined) ?? []);
     const ids = [...new Set(idsPerUser.flat())];
-    const byId = ids.length === 0 ? new Map<string, CallRecord>() : new Map((await tx.getAll(...ids.map((id) => calls().doc(id)))).filter((d) => d.exists).map((d) => [d.id, fromSnap(d)]));
+    const byId = ids.length === 0 ? new Map<string, CallRecord>() : new Map((await tx.getAll(...ids.map((id) => calls().doc(id)))).flatMap((d) => (d.exists ? [[d.id, d.data()!] as const] : [])));
     const [callerCalls, calleeCalls] = idsPerUser.map((list) => list.map((id) => byId.get(id)).filter((c): c is CallRecord => c !== undefined && isLive(c)));
     return { callee: accounts.fromSnapshot(calleeSnap), callerCalls, calleeCalls };
   },
   /** Saves the call and keeps both participants' lines in step with its status. */
   txSave(tx: Transaction, call: CallRecord): void {
-    const { id, ...data } = call;
-    tx.set(calls().doc(id), data);
-    const callIds = isLive(call) ? fieldValue().arrayUnion(id) : fieldValue().arrayRemove(id);
+    tx.set(calls().doc(call.id), call);
+    const callIds = isLive(call) ? fieldValue().arrayUnion(call.id) : fieldValue().arrayRemove(call.id);
     for (const userId of call.participants) tx.set(lines().doc(userId), { callIds }, { merge: true });
   },
   history(userId: string, opts: { limit: number; cursor?: string }) {
     const query = calls().where('participants', 'array-contains', userId);
-    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...opts, query: 'calls:history', caller: userId }, fromSnap);
+    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...opts, query: 'calls:history', caller: userId }, (d) => d.data());
   },
   /** The ring deadline of a call that is still RINGING (the timeout task's check). */
   async ringingUntil(id: string): Promise<number | undefined> {

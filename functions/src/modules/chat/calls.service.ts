@@ -30,7 +30,7 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
   async function transition(callId: string, action: CallAction, actorId: string | null) {
     const t = now();
     const result = await inTransaction(async (tx) => {
-      const stored = await callsRepo.txGet(tx, callId);
+      const stored = await callsRepo.get(callId, tx);
       if (!stored || (actorId !== null && !stored.participants.includes(actorId))) throw new NotFoundError('Call not found');
       const { call, expired } = settled(stored, t);
       const roles = callRolesOf(call, actorId);

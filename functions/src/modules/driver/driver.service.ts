@@ -41,7 +41,7 @@ export function createDriverService(deps: DriverServiceDeps) {
       const email = body.email.trim().toLowerCase();
       const t = now();
       const account = await inTransaction(async (tx) => {
-        const existing = await accounts.txFindByEmail(tx, email);
+        const existing = await accounts.findByEmail(email, tx);
         if (existing) return existing;
         const user = newUserRecord({ id: accounts.newId(), email, name: body.fullName, passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
         accounts.txCreate(tx, user);

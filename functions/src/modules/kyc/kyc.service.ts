@@ -89,7 +89,7 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
   // The application as the state machine reads and writes it; `visible` hides others' applications (404).
   const storeOf = (id: string, visible: (app: ApplicationRecord) => boolean): TransitionStore<ApplicationRecord, ApplicationStatus, ApplicationAction> => ({
     load: async (tx) => {
-      const app = await applicationsRepo.txGet(tx, id);
+      const app = await applicationsRepo.get(id, tx);
       return app && visible(app) ? app : undefined;
     },
     save: (tx, next) => applicationsRepo.txSave(tx, next),
@@ -208,7 +208,7 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
             if (action !== 'approve') return;
             const missing = missingPapers(kind, (await applicationsRepo.txPapersOf(tx, id)).map((p) => p.kind));
             if (missing.length > 0) throw new ConflictError(`Papers incomplete: missing ${missing.join(', ')}`, { missingPapers: missing }).withCode('PAPERS_INCOMPLETE');
-            const user = await accounts.txGet(tx, approved.userId);
+            const user = await accounts.get(approved.userId, tx);
             if (!user) throw new ConflictError('The applicant account no longer exists');
             await granted!.write(tx, approved, t);
             accounts.txPatch(tx, user, { roles: normalizeRoles([...user.roles, ...granted!.roles]), updatedAt: t, updatedBy: adminId });

@@ -1,14 +1,11 @@
 import { db } from '../../platform/firebase/firebase';
+import { readRecord, typedCollection } from '../../platform/firestore/records';
 import { MEDIA, type MediaRecord } from './media.model';
 
 const media = () => db().collection(MEDIA);
 
 export const mediaRepo = {
   newId: () => media().doc().id,
-  async get(id: string): Promise<MediaRecord | undefined> {
-    const snap = await media().doc(id).get();
-    return snap.exists ? ({ ...snap.data(), id } as MediaRecord) : undefined;
-  },
   async create(record: MediaRecord): Promise<void> {
     const { id, ...data } = record;
     await media().doc(id).create(data);
@@ -19,10 +16,8 @@ export const mediaRepo = {
     for (const { id, ...data } of records) batch.create(media().doc(id), data);
     await batch.commit();
   },
-  async txGet(tx: FirebaseFirestore.Transaction, id: string): Promise<MediaRecord | undefined> {
-    const snap = await tx.get(media().doc(id));
-    return snap.exists ? ({ ...snap.data(), id } as MediaRecord) : undefined;
-  },
+  /** The item, read in the transaction when one is given. */
+  get: (id: string, tx?: FirebaseFirestore.Transaction) => readRecord(typedCollection<MediaRecord>(MEDIA).doc(id), tx),
   txUpdate(tx: FirebaseFirestore.Transaction, id: string, patch: Partial<MediaRecord>): void {
     tx.update(media().doc(id), patch);
   },

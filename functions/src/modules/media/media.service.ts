@@ -213,7 +213,7 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       const ready: Partial<MediaRecord> = { status: 'READY', sizeBytes: copied!.size, sha256: await sha256Of(storage.readStream(record.objectKey)), uploadTokenHash: null, updatedAt: now() };
       // Only a PENDING item becomes READY: a racing second completion keeps the first one's result.
       const final = await inTransaction(async (tx) => {
-        const current = await mediaRepo.txGet(tx, id);
+        const current = await mediaRepo.get(id, tx);
         if (!current || current.status !== 'PENDING') return current;
         mediaRepo.txUpdate(tx, id, ready);
         return { ...current, ...ready } as MediaRecord;

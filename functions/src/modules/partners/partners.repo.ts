@@ -1,5 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
+import { readRecord, typedCollection } from '../../platform/firestore/records';
 import { PARTNER_MEMBERS, PARTNERS, type MemberRecord, type PartnerRecord } from './partners.model';
 
 const partners = () => db().collection(PARTNERS);
@@ -8,14 +9,7 @@ const memberId = (partnerId: string, userId: string) => `${partnerId}_${userId}`
 
 export const partnersRepo = {
   newId: () => partners().doc().id,
-  async get(id: string): Promise<PartnerRecord | undefined> {
-    const snap = await partners().doc(id).get();
-    return snap.exists ? ({ ...snap.data(), id } as PartnerRecord) : undefined;
-  },
-  async txGet(tx: Transaction, id: string): Promise<PartnerRecord | undefined> {
-    const snap = await tx.get(partners().doc(id));
-    return snap.exists ? ({ ...snap.data(), id } as PartnerRecord) : undefined;
-  },
+  get: (id: string, tx?: Transaction) => readRecord(typedCollection<PartnerRecord>(PARTNERS).doc(id), tx),
   txCreate(tx: Transaction, partner: PartnerRecord): void {
     const { id, ...data } = partner;
     tx.create(partners().doc(id), data);

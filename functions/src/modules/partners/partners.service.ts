@@ -31,7 +31,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
 
   // Only the owner of an ACTIVE partner manages its staff; anyone else sees no such partner.
   async function txOwnedActivePartner(tx: FirebaseFirestore.Transaction, partnerId: string, callerId: string) {
-    const partner = await partnersRepo.txGet(tx, partnerId);
+    const partner = await partnersRepo.get(partnerId, tx);
     const membership = partner ? await partnersRepo.txMember(tx, partnerId, callerId) : undefined;
     if (!partner || membership?.role !== 'OWNER') throw new NotFoundError('Partner not found');
     if (partner.status !== 'ACTIVE') throw new ConflictError('The partner is not approved yet');
@@ -100,7 +100,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
       const t = now();
       const { member, partner } = await inTransaction(async (tx) => {
         const owned = await txOwnedActivePartner(tx, partnerId, callerId);
-        const existing = await accounts.txFindByEmail(tx, email);
+        const existing = await accounts.findByEmail(email, tx);
         if (existing && (await partnersRepo.txMember(tx, partnerId, existing.id))) throw new ConflictError('Already a member of this partner');
         if (existing?.disabled) throw new ConflictError('This account is locked');
         const user =
@@ -129,7 +129,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
         await txOwnedActivePartner(tx, partnerId, callerId);
         const member = await partnersRepo.txMember(tx, partnerId, userId);
         if (!member || member.role !== 'STAFF') throw new NotFoundError('Staff member not found');
-        const user = await accounts.txGet(tx, userId);
+        const user = await accounts.get(userId, tx);
         const stillStaffElsewhere = (await partnersRepo.txStaffMembershipsOf(tx, userId)).some((m) => m.partnerId !== partnerId);
         partnersRepo.txRemoveMember(tx, partnerId, userId);
         if (user && !stillStaffElsewhere) accounts.txPatch(tx, user, { roles: user.roles.filter((r) => r !== 'PARTNER_STAFF'), updatedAt: t, updatedBy: callerId });

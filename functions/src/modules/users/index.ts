@@ -9,16 +9,15 @@ export { changedFields, accountsWithHatPage } from './users.repo';
 export { UserProfileSchema } from './users.schemas';
 
 /**
- * Account commands. The `tx*` ones run inside the caller's transaction (reads before writes, as Firestore
- * requires); the others stand alone. Writes name only the fields that change (never a whole stale account).
+ * Account commands. The `tx*` ones, and reads given a `tx`, run inside the caller's transaction (reads before
+ * writes, as Firestore requires); the others stand alone. Writes name only the fields that change (never a whole stale account).
  */
 export const accounts = {
   newId: () => usersRepo.newId(),
-  get: (id: string) => usersRepo.get(id),
-  findByEmail: (email: string) => usersRepo.findByEmail(email),
+  /** The account, in the caller's transaction when `tx` is given. */
+  get: (id: string, tx?: FirebaseFirestore.Transaction) => usersRepo.get(id, tx),
+  findByEmail: (email: string, tx?: FirebaseFirestore.Transaction) => usersRepo.findByEmail(email, tx),
   findByPhone: (phone: string) => usersRepo.findByPhone(phone),
-  txGet: usersRepo.txGet.bind(usersRepo),
-  txFindByEmail: usersRepo.txFindByEmail.bind(usersRepo),
   txPhoneOwner: usersRepo.txPhoneOwner.bind(usersRepo),
   txCreate: usersRepo.txCreate.bind(usersRepo),
   txPatch: usersRepo.txPatch.bind(usersRepo),

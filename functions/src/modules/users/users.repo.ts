@@ -2,6 +2,7 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { truncateText } from '../../platform/text';
 import { db, inTransaction } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/firestore/records';
 import { queryFields, USER_EMAILS, USER_PHONES, USERS, type UserRecord } from './users.model';
 
 export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
@@ -20,6 +21,8 @@ export function changedFields(before: UserRecord, after: UserRecord): UserPatch 
 
 
 const users = () => db().collection(USERS);
+// Reads as typed records; writes go through `users()` with the stored query fields beside the record.
+const accountRecords = () => typedCollection<UserRecord>(USERS);
 const emailIndex = (email: string) => db().collection(USER_EMAILS).doc(email);
 const phoneIndex = (phone: string) => db().collection(USER_PHONES).doc(phone);
 
@@ -40,32 +43,22 @@ export const usersRepo = {
     return fromDoc(snap.id, snap.data());
   },
 
-  async get(id: string): Promise<UserRecord | undefined> {
-    const snap = await users().doc(id).get();
-    return fromDoc(snap.id, snap.data());
+  /** The account, read in the transaction when one is given. */
+  get(id: string, tx?: Transaction): Promise<UserRecord | undefined> {
+    return readRecord(accountRecords().doc(id), tx);
   },
 
-  async findByEmail(email: string): Promise<UserRecord | undefined> {
-    const index = await emailIndex(email).get();
+  /** The account of an email (through its unique index), read in the transaction when one is given. */
+  async findByEmail(email: string, tx?: Transaction): Promise<UserRecord | undefined> {
+    const index = tx ? await tx.get(emailIndex(email)) : await emailIndex(email).get();
     const userId = index.get('userId') as string | undefined;
-    return userId ? this.get(userId) : undefined;
+    return userId ? this.get(userId, tx) : undefined;
   },
 
   async findByPhone(phone: string): Promise<UserRecord | undefined> {
     const index = await phoneIndex(phone).get();
     const userId = index.get('userId') as string | undefined;
     return userId ? this.get(userId) : undefined;
-  },
-
-  async txGet(tx: Transaction, id: string): Promise<UserRecord | undefined> {
-    const snap = await tx.get(users().doc(id));
-    return fromDoc(snap.id, snap.data());
-  },
-
-  async txFindByEmail(tx: Transaction, email: string): Promise<UserRecord | undefined> {
-    const index = await tx.get(emailIndex(email));
-    const userId = index.get('userId') as string | undefined;
-    return userId ? this.txGet(tx, userId) : undefined;
   },
 
   async txPhoneOwner(tx: Transaction, phone: string): Promise<string | undefined> {
@@ -93,7 +86,7 @@ export const usersRepo = {
   /** Reads the account and writes `change(current)` in one transaction; undefined when there is no account. */
   async patch(id: string, change: (current: UserRecord) => UserPatch): Promise<UserRecord | undefined> {
     return inTransaction(async (tx) => {
-      const current = await this.txGet(tx, id);
+      const current = await this.get(id, tx);
       if (!current) return undefined;
       const patch = change(current);
       this.txPatch(tx, current, patch);
@@ -129,7 +122,7 @@ export interface UserListFilter {
 // the rest applied to the page. Composite indexes in firestore.indexes.json.
 export const usersAdminRepo = {
   async list(filter: UserListFilter, caller: string): Promise<{ users: UserRecord[]; nextCursor: string | null }> {
-    let query: FirebaseFirestore.Query = users();
+    let query: FirebaseFirestore.Query<UserRecord> = accountRecords();
     const inMemory: Array<(u: UserRecord) => boolean> = [];
     if (filter.search) {
       query = query.where('searchPrefixes', 'array-contains', truncateText(filter.search.toLowerCase(), 20));
@@ -143,7 +136,7 @@ export const usersAdminRepo = {
     }
     if (filter.disabled !== undefined) query = query.where('disabled', '==', filter.disabled);
     const list = { limit: filter.limit, cursor: filter.cursor, query: `users-admin:${JSON.stringify([filter.search, filter.role, filter.hat, filter.disabled])}`, caller };
-    const page = await paginate(query, [{ field: 'createdAt', direction: 'desc' }], list, (d) => fromDoc(d.id, d.data())!);
+    const page = await paginate(query, [{ field: 'createdAt', direction: 'desc' }], list, (d) => d.data());
     return { users: page.items.filter((u) => inMemory.every((keep) => keep(u))), nextCursor: page.nextCursor };
   },
 

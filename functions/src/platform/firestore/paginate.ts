@@ -90,11 +90,11 @@ export function decodeCursor(cursor: string, request: Pick<PageRequest, 'query' 
  * One page of `query` ordered by `orderBy` then the document id (same direction as the last order), starting
  * after the cursor. The composite index of each query goes in firestore.indexes.json.
  */
-export async function paginate<T>(
-  query: FirebaseFirestore.Query,
+export async function paginate<R, T>(
+  query: FirebaseFirestore.Query<R>,
   orderBy: readonly OrderBy[],
   request: PageRequest,
-  map: (doc: FirebaseFirestore.QueryDocumentSnapshot) => T,
+  map: (doc: FirebaseFirestore.QueryDocumentSnapshot<R>) => T,
 ): Promise<Page<T>> {
   const { FieldPath } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
   let ordered = query;
