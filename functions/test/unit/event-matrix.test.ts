@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { appLinkOf, EVENT_POLICIES, inboxKindOf, policyFor, SURFACES, type EventPolicy } from '../../src/modules/notifications/events';
+import { appLinkOf, eventPolicies, inboxKindOf, policyFor, SURFACES, type EventPolicy } from '../../src/modules/notifications/events';
+// Each module's rows register when its events file loads; together they are the hub's table.
+import '../../src/modules/chat/chat.events';
+import '../../src/modules/auth/auth.events';
+import '../../src/modules/notifications/notifications.events';
+import '../../src/modules/notifications/spec-events';
+
+const EVENT_POLICIES = eventPolicies();
 
 // The spec's event matrix, copied verbatim from interface-spec.md (Events → Event matrix).
 const rows = fs
@@ -56,5 +63,26 @@ describe('event table against every row of the spec', () => {
     expect(appLinkOf(policyFor('order.cancelled')!, 'o1')).toBe('app://orders/o1');
     expect(appLinkOf(policyFor('chat.message')!, 'c1')).toBe('app://chat/c1');
     expect(new Set(EVENT_POLICIES.flatMap((p) => p.recipients))).toEqual(new Set(SURFACES));
+  });
+});
+
+describe('event ownership', () => {
+  const { CHAT_EVENTS } = require('../../src/modules/chat/chat.events') as typeof import('../../src/modules/chat/chat.events');
+  const { SPEC_EVENTS_AWAITING_MODULES } = require('../../src/modules/notifications/spec-events') as typeof import('../../src/modules/notifications/spec-events');
+
+  it('a module builds dispatch inputs only for its own events (the type check of npm test fails otherwise)', () => {
+    const own = CHAT_EVENTS.notice({ event: 'call.missed', entityId: 'c1' });
+    // @ts-expect-error: ride.matched is not a chat event
+    const foreign = CHAT_EVENTS.notice({ event: 'ride.matched', entityId: 'r1' });
+    // A family row accepts its members: booking.hotel.* → booking.hotel.confirmed.
+    const member = SPEC_EVENTS_AWAITING_MODULES.notice({ event: 'booking.hotel.confirmed', entityId: 'b1' });
+    expect([own.event, foreign.event, member.event]).toEqual(['call.missed', 'ride.matched', 'booking.hotel.confirmed']);
+  });
+
+  it('each pattern has one owner: a conflicting second declaration throws', () => {
+    const { registerEvents } = require('../../src/modules/notifications/events') as typeof import('../../src/modules/notifications/events');
+    const chatRow = CHAT_EVENTS.rows[0];
+    expect(() => registerEvents([chatRow])).not.toThrow();
+    expect(() => registerEvents([{ ...chatRow, sfx: 'other' }])).toThrow(/declared twice/);
   });
 });

@@ -11,6 +11,7 @@ import { createPasswordHasher } from './passwords';
 import { createSessionAwareVerifier, createSessionService } from './session.service';
 import { createTokenSigner } from './tokens';
 import { notificationHub } from '../notifications';
+import { AUTH_EVENTS } from './auth.events';
 import { claimPendingApplication } from '../kyc';
 
 // Builds the auth services from configuration; tests replace the clock, mail, SMS or Google.
@@ -28,13 +29,15 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
     now,
     onNewDevice: async (user, session) => {
       const device = session.deviceName ?? session.userAgent ?? 'An unknown device';
-      await hub.dispatch({
+      await hub.dispatch(
+        AUTH_EVENTS.notice({
         event: 'security.device',
-        recipients: [{ userId: user.id, surface: 'CON' }],
+        recipients: [{ userId: user.id, surface: 'CON' as const }],
         entityId: session.id,
         title: 'New sign-in to your account',
         body: `${device}${session.ip ? ` (${session.ip})` : ''} signed in. If it was not you, sign that session out and change your password.`,
-      });
+        }),
+      );
     },
   });
   const otp = createOtpService({ jwtSecret: config.JWT_SECRET, devCode: config.OTP_DEV_CODE, now });

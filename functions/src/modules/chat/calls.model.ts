@@ -1,5 +1,6 @@
 import { iso, isoOrNull } from '../../platform/time';
 import type { DispatchInput } from '../notifications';
+import { CHAT_EVENTS } from './chat.events';
 import { defineMachine } from '../../platform/state-machine/state-machine';
 import { defineTaskQueue } from '../../platform/tasks/tasks';
 import { z } from 'zod';
@@ -81,9 +82,9 @@ export function callView(c: CallRecord) {
 export function calleeNotice(call: CallRecord, event: 'call.incoming' | 'call.missed'): DispatchInput {
   const ring = event === 'call.incoming';
   const missedBody = call.endReason === 'busy' ? 'You missed a call while on another call' : 'You missed a call';
-  return {
+  return CHAT_EVENTS.notice({
     event,
-    recipients: [{ userId: call.calleeId, surface: 'CON' }],
+    recipients: [{ userId: call.calleeId, surface: 'CON' as const }],
     entityId: call.id,
     title: ring ? 'Incoming call' : 'Missed call',
     body: ring ? (call.type === 'video' ? 'Incoming video call' : 'Incoming call') : missedBody,
@@ -91,6 +92,6 @@ export function calleeNotice(call: CallRecord, event: 'call.incoming' | 'call.mi
     realtimeData: ring
       ? { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: call.ringExpiresAt }
       : { callId: call.id, status: call.status, callerId: call.callerId },
-  };
+  });
 }
 

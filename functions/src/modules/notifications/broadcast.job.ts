@@ -6,6 +6,7 @@ import { logger } from '../../platform/logging/logger';
 import type { Surface } from './events';
 import type { Hub } from './hub';
 import { BROADCASTS } from './notifications.model';
+import { NOTIFICATIONS_EVENTS } from './notifications.events';
 import { accountsWithHatPage } from '../users';
 
 // admin.broadcast as a resumable job: `broadcasts/{id}` holds the message and the progress (which app,
@@ -150,7 +151,7 @@ export async function runBroadcast(id: string, opts: RunOptions): Promise<'done'
       const delivered = accounts.filter((a) => !a.hats.some((h) => (earlierSurfaces as string[]).includes(h))).length;
       let pushed = 0;
       if (ids.length > 0) {
-        const reports = await opts.hub.dispatch({ event: 'admin.broadcast', recipients: ids.map((userId) => ({ userId, surface })), entityId: id, title: current.title, body: current.body });
+        const reports = await opts.hub.dispatch(NOTIFICATIONS_EVENTS.notice({ event: 'admin.broadcast', recipients: ids.map((userId) => ({ userId, surface })), entityId: id, title: current.title, body: current.body }));
         for (const r of reports) if ('sent' in r.push) pushed += r.push.sent;
       }
       await opts.afterDispatch?.(current.pages + 1);

@@ -47,83 +47,48 @@ export interface EventPolicy {
   telemetry?: true;
 }
 
-const HOUR = 3600;
-const link = (tab: string, screen: string): DeepLinkTarget => ({ tab, screen });
-const booking = (pattern: string, screen: string): EventPolicy => ({
-  pattern,
-  kind: 'BOOKING',
-  recipients: ['CON', 'PAR'],
-  push: 'allowed',
-  realtime: null,
-  sfx: 'notif_order',
-  androidChannel: 'app-orders',
-  preference: 'order',
-  deepLink: { CON: link('MapTab', screen), PAR: link('BookingsTab', 'BookingDetail') },
-  appLink: null,
-  collapse: true,
-  ttlSec: 24 * HOUR,
-});
-const ride = (pattern: string, recipients: readonly Surface[], sfx: string, con: DeepLinkTarget, drv?: DeepLinkTarget): EventPolicy => ({
-  pattern,
-  kind: 'RIDE',
-  recipients,
-  push: 'allowed',
-  realtime: 'ride:status',
-  sfx,
-  androidChannel: 'app-rides',
-  preference: 'ride',
-  deepLink: drv ? { CON: con, DRV: drv } : { CON: con },
-  appLink: 'rides',
-  collapse: true,
-  ttlSec: HOUR,
-});
-const order = (pattern: string, recipients: readonly Surface[]): EventPolicy => ({
-  pattern,
-  kind: 'ORDER',
-  recipients,
-  push: 'allowed',
-  realtime: null,
-  sfx: 'notif_order',
-  androidChannel: 'app-orders',
-  preference: 'order',
-  deepLink: { CON: link('MapTab', 'OrderTrack'), PAR: link('OrdersTab', 'OrderDetail') },
-  appLink: 'orders',
-  collapse: true,
-  ttlSec: 6 * HOUR,
-});
+// The event table is owned row by row: each module declares the events it sends in its `<m>.events.ts` with
+// `defineEvents` (registered when that file loads, which any code dispatching them imports), and gets a typed
+// `notice()` builder: an event name outside its rows does not compile. Rows of the spec whose modules are not
+// built yet (rides, orders, bookings, rentals, social) wait in spec-events.ts and move with their module.
+const registry = new Map<string, EventPolicy>();
 
-export const EVENT_POLICIES: readonly EventPolicy[] = [
-  { pattern: 'chat.message', kind: 'CHAT_MESSAGE', recipients: ['CON', 'PAR', 'DRV'], push: 'allowed', realtime: 'message:new', sfx: 'notif_message', androidChannel: 'app-chat', preference: 'chat',
-    deepLink: { CON: link('ChatTab', 'ChatThread'), PAR: link('ChatTab', 'ChatThread'), DRV: link('ChatTab', 'ChatInbox') }, appLink: 'chat', collapse: false, ttlSec: 24 * HOUR },
-  { pattern: 'call.incoming', kind: 'CALL_INCOMING', recipients: ['CON'], push: 'always', realtime: 'call:ring', sfx: 'call_ringtone_incoming', androidChannel: 'app-calls', preference: null,
-    deepLink: { CON: link('ChatTab', 'Call'), PAR: link('ChatTab', 'Call'), DRV: link('ChatTab', 'ChatInbox') }, appLink: 'chat', collapse: true, ttlSec: 30 },
-  { pattern: 'call.missed', kind: 'CALL_MISSED', recipients: ['CON'], push: 'allowed', realtime: 'call:ended', sfx: 'call_missed', androidChannel: 'app-calls', preference: 'chat',
-    deepLink: { CON: link('ChatTab', 'CallDetail'), PAR: link('ChatTab', 'CallDetail'), DRV: link('ChatTab', 'ChatInbox') }, appLink: 'chat', collapse: true, ttlSec: 24 * HOUR },
-  ride('ride.matched', ['CON', 'DRV'], 'ride_driver_assigned', link('MapTab', 'RideDetail'), link('TripTab', 'InTrip')),
-  ride('ride.arrived', ['CON'], 'ride_driver_assigned', link('MapTab', 'RideDetail')),
-  ride('ride.pickup', ['CON'], 'ride_trip_started', link('MapTab', 'RideDetail')),
-  ride('ride.completed', ['CON', 'DRV'], 'ride_trip_completed', link('MapTab', 'RideDetail'), link('TripTab', 'TripHistory')),
-  ride('ride.cancelled', ['CON', 'DRV'], 'notif_ride', link('MapTab', 'RideDetail'), link('TripTab', 'TripHistory')),
-  { pattern: 'ride:location', kind: null, recipients: ['CON', 'DRV'], push: 'never', realtime: 'ride:location', sfx: null, androidChannel: null, preference: null,
-    deepLink: {}, appLink: 'rides', collapse: false, ttlSec: 0, telemetry: true },
-  order('order.created', ['CON', 'PAR']),
-  order('order.confirmed', ['CON']),
-  order('order.cancelled', ['CON', 'PAR']),
-  booking('booking.hotel.*', 'HotelBookings'),
-  booking('booking.parking.*', 'ParkingBookings'),
-  booking('booking.rental.viewing*', 'RentalViewings'),
-  booking('booking.medical.created', 'MedicalAppointments'),
-  booking('booking.school.created', 'SchoolConsultations'),
-  booking('booking.homeservice.created', 'HomeServicesBookings'),
-  { pattern: 'rental.deposit.*', kind: 'WALLET', recipients: ['CON', 'PAR'], push: 'allowed', realtime: null, sfx: 'notif_payment', androidChannel: 'app-orders', preference: 'wallet',
-    deepLink: { CON: link('MapTab', 'RentalDeposit'), PAR: link('WalletTab', 'Deposits') }, appLink: null, collapse: true, ttlSec: 24 * HOUR },
-  { pattern: 'social.*', kind: 'SOCIAL_*', recipients: ['CON'], push: 'allowed', realtime: null, sfx: 'notif_default', androidChannel: 'app-chat', preference: 'social',
-    deepLink: { CON: link('SocialTab', 'SocialHome') }, appLink: null, collapse: false, ttlSec: 24 * HOUR },
-  { pattern: 'security.device', kind: 'SYSTEM', recipients: ['CON'], push: 'always', realtime: null, sfx: 'notif_urgent', androidChannel: 'app-chat', preference: null,
-    deepLink: { CON: link('AccountTab', 'AuthSessions') }, appLink: null, collapse: false, ttlSec: 24 * HOUR },
-  { pattern: 'admin.broadcast', kind: 'SYSTEM', recipients: ['CON', 'PAR', 'DRV'], push: 'allowed', realtime: null, sfx: 'notif_promo', androidChannel: 'app-orders', preference: 'promo',
-    deepLink: { CON: link('HomeTab', 'Inbox'), PAR: link('HomeTab', 'Inbox'), DRV: link('HomeTab', 'Inbox') }, appLink: null, collapse: false, ttlSec: 72 * HOUR },
-];
+/** Adds a module's rows to the hub's table; a second, different row for a pattern is a programming error. */
+export function registerEvents(rows: readonly EventPolicy[]): void {
+  for (const row of rows) {
+    const known = registry.get(row.pattern);
+    if (known && JSON.stringify(known) !== JSON.stringify(row)) throw new Error(`event ${row.pattern} is declared twice, differently`);
+    registry.set(row.pattern, row);
+  }
+}
+
+/** Every row registered so far. */
+export function eventPolicies(): EventPolicy[] {
+  return [...registry.values()];
+}
+
+// `booking.hotel.*` stands for every `booking.hotel.<something>`.
+type EventNameOf<P extends string> = P extends `${infer Prefix}*` ? `${Prefix}${string}` : P;
+
+declare const knownEvent: unique symbol;
+/** An event name a module declared with defineEvents; only `notice()` makes one, so dispatch takes no other. */
+export type KnownEvent = string & { readonly [knownEvent]: true };
+
+/** Declares a module's rows and returns them with a typed builder of dispatch inputs for exactly those events. */
+export function defineEvents<const Rows extends readonly EventPolicy[]>(rows: Rows) {
+  registerEvents(rows);
+  type Name = EventNameOf<Rows[number]['pattern']>;
+  return {
+    rows,
+    /** A dispatch input for one of these events: another name does not compile. */
+    notice<I extends { event: Name }>(input: I): Omit<I, 'event'> & { event: KnownEvent } {
+      return input as unknown as Omit<I, 'event'> & { event: KnownEvent };
+    },
+  };
+}
+
+export const link = (tab: string, screen: string): DeepLinkTarget => ({ tab, screen });
+export const HOUR = 3600;
 
 function matches(pattern: string, event: string): boolean {
   if (!pattern.endsWith('*')) return pattern === event;
@@ -132,7 +97,10 @@ function matches(pattern: string, event: string): boolean {
 }
 
 export function policyFor(event: string): EventPolicy | undefined {
-  return EVENT_POLICIES.find((p) => p.pattern === event) ?? EVENT_POLICIES.find((p) => matches(p.pattern, event));
+  const exact = registry.get(event);
+  if (exact) return exact;
+  for (const policy of registry.values()) if (matches(policy.pattern, event)) return policy;
+  return undefined;
 }
 
 // social.like -> SOCIAL_LIKE (unknown social suffixes keep their own SOCIAL_ kind).

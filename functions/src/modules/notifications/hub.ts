@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { logger } from '../../platform/logging/logger';
 import { FCM_BATCH, type PushResult, type PushTransport } from '../../platform/push/transport';
-import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type Surface } from './events';
+import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type KnownEvent, type Surface } from './events';
+import './notifications.events';
+import './spec-events';
 import { buildPushMessage, isDeadToken, pushDecision, withDefaults, type NotificationPayload, type Preferences, type PushMessage, type PushSkip } from './notifications.model';
 import type { Transaction } from 'firebase-admin/firestore';
 import { notificationsRepo, type DeliveryDocs, type PushTokenRecord } from './notifications.repo';
@@ -12,7 +14,8 @@ export interface Recipient {
 }
 
 export interface DispatchInput {
-  event: string;
+  /** From a module's `<m>.events.ts` (`X_EVENTS.notice({ event: … })`). */
+  event: KnownEvent;
   recipients: Recipient[];
   /** The ride, order, call, conversation… the event is about. */
   entityId: string;

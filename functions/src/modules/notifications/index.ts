@@ -3,7 +3,8 @@
 import { notificationsRepo } from './notifications.repo';
 
 export type { Hub, DispatchInput } from './hub';
-export type { Surface } from './events';
+export type { DeepLinkTarget, EventPolicy, KnownEvent, Surface } from './events';
+export { defineEvents, HOUR, link } from './events';
 export { notificationHub } from './notifications.wiring';
 
 /** Drops the push tokens registered by these sessions (sign-out, revocation): they must not get pushes. */

@@ -1,0 +1,69 @@
+import { defineEvents, HOUR, link, type DeepLinkTarget, type EventPolicy, type Surface } from './events';
+
+// Rows of the spec's event matrix whose modules are not built yet (rides, orders, bookings, rentals, social).
+// Each moves into its module's `<m>.events.ts` when that module is built; until then the hub knows them here.
+const booking = (pattern: string, screen: string): EventPolicy => ({
+  pattern,
+  kind: 'BOOKING',
+  recipients: ['CON', 'PAR'],
+  push: 'allowed',
+  realtime: null,
+  sfx: 'notif_order',
+  androidChannel: 'app-orders',
+  preference: 'order',
+  deepLink: { CON: link('MapTab', screen), PAR: link('BookingsTab', 'BookingDetail') },
+  appLink: null,
+  collapse: true,
+  ttlSec: 24 * HOUR,
+});
+const ride = (pattern: string, recipients: readonly Surface[], sfx: string, con: DeepLinkTarget, drv?: DeepLinkTarget): EventPolicy => ({
+  pattern,
+  kind: 'RIDE',
+  recipients,
+  push: 'allowed',
+  realtime: 'ride:status',
+  sfx,
+  androidChannel: 'app-rides',
+  preference: 'ride',
+  deepLink: drv ? { CON: con, DRV: drv } : { CON: con },
+  appLink: 'rides',
+  collapse: true,
+  ttlSec: HOUR,
+});
+const order = (pattern: string, recipients: readonly Surface[]): EventPolicy => ({
+  pattern,
+  kind: 'ORDER',
+  recipients,
+  push: 'allowed',
+  realtime: null,
+  sfx: 'notif_order',
+  androidChannel: 'app-orders',
+  preference: 'order',
+  deepLink: { CON: link('MapTab', 'OrderTrack'), PAR: link('OrdersTab', 'OrderDetail') },
+  appLink: 'orders',
+  collapse: true,
+  ttlSec: 6 * HOUR,
+});
+
+export const SPEC_EVENTS_AWAITING_MODULES = defineEvents([
+  ride('ride.matched', ['CON', 'DRV'], 'ride_driver_assigned', link('MapTab', 'RideDetail'), link('TripTab', 'InTrip')),
+  ride('ride.arrived', ['CON'], 'ride_driver_assigned', link('MapTab', 'RideDetail')),
+  ride('ride.pickup', ['CON'], 'ride_trip_started', link('MapTab', 'RideDetail')),
+  ride('ride.completed', ['CON', 'DRV'], 'ride_trip_completed', link('MapTab', 'RideDetail'), link('TripTab', 'TripHistory')),
+  ride('ride.cancelled', ['CON', 'DRV'], 'notif_ride', link('MapTab', 'RideDetail'), link('TripTab', 'TripHistory')),
+  { pattern: 'ride:location', kind: null, recipients: ['CON', 'DRV'], push: 'never', realtime: 'ride:location', sfx: null, androidChannel: null, preference: null,
+    deepLink: {}, appLink: 'rides', collapse: false, ttlSec: 0, telemetry: true },
+  order('order.created', ['CON', 'PAR']),
+  order('order.confirmed', ['CON']),
+  order('order.cancelled', ['CON', 'PAR']),
+  booking('booking.hotel.*', 'HotelBookings'),
+  booking('booking.parking.*', 'ParkingBookings'),
+  booking('booking.rental.viewing*', 'RentalViewings'),
+  booking('booking.medical.created', 'MedicalAppointments'),
+  booking('booking.school.created', 'SchoolConsultations'),
+  booking('booking.homeservice.created', 'HomeServicesBookings'),
+  { pattern: 'rental.deposit.*', kind: 'WALLET', recipients: ['CON', 'PAR'], push: 'allowed', realtime: null, sfx: 'notif_payment', androidChannel: 'app-orders', preference: 'wallet',
+    deepLink: { CON: link('MapTab', 'RentalDeposit'), PAR: link('WalletTab', 'Deposits') }, appLink: null, collapse: true, ttlSec: 24 * HOUR },
+  { pattern: 'social.*', kind: 'SOCIAL_*', recipients: ['CON'], push: 'allowed', realtime: null, sfx: 'notif_default', androidChannel: 'app-chat', preference: 'social',
+    deepLink: { CON: link('SocialTab', 'SocialHome') }, appLink: null, collapse: false, ttlSec: 24 * HOUR },
+]);
