@@ -170,26 +170,16 @@ async function test() {
   log('integration, smoke and rules tests on the emulators …');
   const sinks = await startSinks('test', { print: false });
   const env = { ...describeEnv(), ...stackEnv('test') };
-  // Two jest processes side by side: the files that mostly wait on real timers (10 s rings through the Tasks
-  // emulator) in one lane, everything else in the other. Each runs its own in-process API.
-  const timerBound = 'test/integration/calls\\.test\\.ts$';
-  const mainOut = path.join(resultsDir, 'emulators.json');
-  const timersOut = path.join(resultsDir, 'emulators-timers.json');
-  const lanes = [
-    `${jest(['integration', 'smoke', 'rules'], mainOut)} --testPathIgnorePatterns '${timerBound}'`,
-    `${jest(['integration'], timersOut)} --testPathPatterns '${timerBound}'`,
-  ];
+  const emuOut = path.join(resultsDir, 'emulators.json');
   try {
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${lanes.map((lane) => `(${lane}) &`).join(' ')} wait`]), { env });
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [jest(['integration', 'smoke', 'rules'], emuOut)]), { env });
   } finally {
     sinks?.kill();
   }
 
   const sounds = fs.existsSync(soundsOut) ? JSON.parse(fs.readFileSync(soundsOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'sound check did not run' };
   const unit = readJestResults(unitOut);
-  const main = readJestResults(mainOut);
-  const timers = readJestResults(timersOut);
-  const emu = { passed: main.passed + timers.passed, failed: main.failed + timers.failed, crashed: [main.crashed, timers.crashed].filter(Boolean).join('; ') || undefined };
+  const emu = readJestResults(emuOut);
   const passed = sounds.passed + unit.passed + emu.passed;
   const failed = sounds.failed + unit.failed + emu.failed;
   for (const crash of [sounds.crashed, unit.crashed, emu.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
