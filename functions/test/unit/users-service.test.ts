@@ -14,7 +14,7 @@ function racingRepo(stored: UserRecord, lockBeforeWrite: (u: UserRecord) => User
     async patch(_id, change) {
       const seen = current; // what the request read
       current = lockBeforeWrite(current); // the administrator's lock commits meanwhile
-      const patch = change(seen);
+      const patch = await change(seen);
       writes.push(patch);
       current = { ...current, ...patch }; // field-level write, as Firestore's update()
       return current;

@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { truncateText } from '../../platform/text';
-import { db, inTransaction } from '../../platform/firebase/firebase';
+import { db } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
 import { queryFields, USER_EMAILS, USER_PHONES, USERS, type UserRecord } from './users.model';
@@ -28,6 +28,16 @@ const phoneIndex = (phone: string) => db().collection(USER_PHONES).doc(phone);
 
 function fromDoc(id: string, data: FirebaseFirestore.DocumentData | undefined): UserRecord | undefined {
   return data ? ({ ...(data as Omit<UserRecord, 'id'>), id } as UserRecord) : undefined;
+}
+
+const FAILED_PRECONDITION = 9;
+const PATCH_ATTEMPTS = 20;
+
+// The fields a patch writes: its own, plus the stored query fields when roles, name, email or phone change.
+function storedFields(current: UserRecord, patch: UserPatch): Record<string, unknown> {
+  const fields: Record<string, unknown> = { ...patch };
+  if (QUERY_SOURCES.some((key) => key in patch)) Object.assign(fields, queryFields({ ...current, ...patch }));
+  return fields;
 }
 
 export const usersRepo = {
@@ -78,20 +88,29 @@ export const usersRepo = {
   // a lock, a role change or a password reset made meanwhile). `current` is the account as read in the
   // same transaction; the stored query fields follow when roles, name, email or phone change.
   txPatch(tx: Transaction, current: UserRecord, patch: UserPatch): void {
-    const fields: Record<string, unknown> = { ...patch };
-    if (QUERY_SOURCES.some((key) => key in patch)) Object.assign(fields, queryFields({ ...current, ...patch }));
-    tx.update(users().doc(current.id), fields);
+    tx.update(users().doc(current.id), storedFields(current, patch));
   },
 
-  /** Reads the account and writes `change(current)` in one transaction; undefined when there is no account. */
-  async patch(id: string, change: (current: UserRecord) => UserPatch): Promise<UserRecord | undefined> {
-    return inTransaction(async (tx) => {
-      const current = await this.get(id, tx);
+  /**
+   * Reads the account and writes `change(current)` only if the account has not changed since that read (an
+   * update-time precondition); otherwise reads again and recomputes. The same guarantee as a one-document
+   * transaction without holding a lock across the round trip, so a burst of updates of one account does not
+   * queue on it. Undefined when there is no account.
+   */
+  async patch(id: string, change: (current: UserRecord) => UserPatch | Promise<UserPatch>): Promise<UserRecord | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const snap = await accountRecords().doc(id).get();
+      const current = snap.data();
       if (!current) return undefined;
-      const patch = change(current);
-      this.txPatch(tx, current, patch);
-      return { ...current, ...patch };
-    });
+      const patch = await change(current);
+      if (Object.keys(patch).length === 0) return current;
+      try {
+        await users().doc(id).update(storedFields(current, patch), { lastUpdateTime: snap.updateTime! });
+        return { ...current, ...patch };
+      } catch (err) {
+        if ((err as { code?: number }).code !== FAILED_PRECONDITION || attempt >= PATCH_ATTEMPTS) throw err;
+      }
+    }
   },
 
   txClaimPhone(tx: Transaction, phone: string, userId: string, previousPhone: string | null, now: number): void {
