@@ -6,13 +6,14 @@ import { onRequest } from 'firebase-functions/https';
 import { onTaskDispatched } from 'firebase-functions/tasks';
 import { defineSecret } from 'firebase-functions/params';
 import { getConfig } from './platform/config/config';
-import { MODULES } from './modules';
 import type { TriggerDefinition } from './platform/module/module';
 
 const jwtSecret = defineSecret('JWT_SECRET');
 const jwtRefreshSecret = defineSecret('JWT_REFRESH_SECRET');
 // Every function: the configuration (validated at boot) needs them.
 const secrets = [jwtSecret, jwtRefreshSecret];
+
+const loadModules = () => (require('./modules') as typeof import('./modules')).MODULES;
 
 // Deploy-time discovery loads this file without secrets: validate at cold start of a real instance only.
 const discoveringFunctions = process.env.FUNCTIONS_CONTROL_API === 'true';
@@ -63,7 +64,11 @@ function firestoreTrigger(trigger: TriggerDefinition) {
 
 // Every module's task functions (each consumes the Cloud Tasks queue of its name) and Firestore triggers,
 // from the one module list. Definitions are light; a handler's code loads on its first delivery.
-for (const definition of MODULES) {
+// An instance serves one function (FUNCTION_TARGET): the `api` and `deliverMessage` instances skip the module
+// definitions; discovery (no target) and task or trigger instances read them.
+const target = process.env.FUNCTION_TARGET;
+const needsModuleFunctions = !target || (target !== 'api' && target !== 'deliverMessage');
+for (const definition of needsModuleFunctions ? loadModules() : []) {
   for (const [name, task] of Object.entries(definition.tasks ?? {})) {
     let handler: ReturnType<typeof task.load> | undefined;
     exports[name] = onTaskDispatched<unknown>({ secrets, ...task.options }, async (request) => {

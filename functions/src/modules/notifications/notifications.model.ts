@@ -3,6 +3,14 @@ import { PREFERENCE_CHANNELS } from './events';
 import { z } from 'zod';
 import { defineTaskQueue } from '../../platform/tasks/tasks';
 
+// Firestore layout: the inbox and realtime events apps listen to, preferences, presence, push tokens and devices.
+export const INBOX = 'app_notifications';
+export const REALTIME = 'realtime_events';
+export const PREFERENCES = 'notification_prefs';
+export const PRESENCE = 'presence';
+export const PUSH_TOKENS = 'push_tokens';
+export const PUSH_DEVICES = 'push_devices';
+
 // `broadcasts/{id}`: admin.broadcast jobs (progress, cursor, lease).
 export const BROADCASTS = 'broadcasts';
 

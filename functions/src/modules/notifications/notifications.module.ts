@@ -1,6 +1,5 @@
 import { defineModule, defineTask } from '../../platform/module/module';
-import { BROADCAST_QUEUE, BROADCASTS } from './notifications.model';
-import { INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.repo';
+import { BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.model';
 
 export const notificationsModule = defineModule({
   name: 'notifications',

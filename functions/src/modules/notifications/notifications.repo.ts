@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
 import { db, inTransaction } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
-import type { Preferences } from './notifications.model';
+import { INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME, type Preferences } from './notifications.model';
+
+export { INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME };
 
 // Collections of the hub. Clients read their own inbox, realtime events and preferences, and write
 // their own presence (firestore.rules); everything else goes through the API.
-export const INBOX = 'app_notifications';
-export const REALTIME = 'realtime_events';
-export const PREFERENCES = 'notification_prefs';
-export const PRESENCE = 'presence';
-export const PUSH_TOKENS = 'push_tokens';
-export const PUSH_DEVICES = 'push_devices';
 
 const fs = () => require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
 const col = (name: string) => db().collection(name);

@@ -1,7 +1,9 @@
 import type { CollectionDefinition } from '../module/module';
-import { IDEMPOTENCY_COLLECTION } from '../idempotency/idempotency';
-import { PUSH_OUTBOX } from '../push/transport';
-import { RATE_LIMIT_COLLECTION } from '../ratelimit/rate-limit.store';
+
+// Names only: module definitions (and so the Cloud Functions entry) load this file; the kits import from it.
+export const RATE_LIMIT_COLLECTION = 'rate_limits';
+export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
+export const PUSH_OUTBOX = 'push_outbox';
 
 /** `meta/{docId}`: public platform metadata (seed version, maintenance banner), read by signed-in clients. */
 export const META = 'meta';

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_COLLECTION } from '../firestore/collections';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, ConflictError } from '../errors/app-error';
@@ -88,7 +89,7 @@ export function memoryIdempotencyStore(): IdempotencyStore {
   };
 }
 
-export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
+export { IDEMPOTENCY_COLLECTION };
 
 // `idempotency_keys/{id}`: the claim is a transaction (two racing requests: one runs, one gets 409);
 // `expireAt` is the field of the collection's TTL policy.

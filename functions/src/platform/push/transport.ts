@@ -1,3 +1,4 @@
+import { PUSH_OUTBOX } from '../firestore/collections';
 import { db, messagingAdmin } from '../firebase/firebase';
 import { logger } from '../logging/logger';
 
@@ -15,7 +16,8 @@ export interface PushTransport {
 }
 
 export const FCM_BATCH = 500;
-export const PUSH_OUTBOX = 'push_outbox';
+
+export { PUSH_OUTBOX };
 
 export function fcmTransport(): PushTransport {
   return {

@@ -1,7 +1,6 @@
+import { RATE_LIMIT_COLLECTION } from '../firestore/collections';
 import { db } from '../firebase/firebase';
 import type { RateLimitStore } from './rate-limit';
-
-export const RATE_LIMIT_COLLECTION = 'rate_limits';
 
 // One document per scope, subject and window; `expireAt` is the field of the collection's TTL policy.
 // An atomic increment, then a read: under a burst the read may include later hits, so the limiter
