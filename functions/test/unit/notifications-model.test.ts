@@ -1,6 +1,8 @@
 import { policyFor } from '../../src/modules/notifications/events';
 import '../../src/modules/chat/chat.events';
 import '../../src/modules/auth/auth.events';
+import '../../src/modules/notifications/notifications.events';
+import '../../src/modules/notifications/spec-events';
 import { buildPushMessage, DEFAULT_PREFERENCES, isDeadToken, pushDecision, toFcmData, withDefaults, type NotificationPayload } from '../../src/modules/notifications/notifications.model';
 
 const payload = (event: string): NotificationPayload => ({

@@ -1,4 +1,12 @@
-import type { CollectionDefinition } from '../module/module';
+export interface CollectionDefinition {
+  name: string;
+  /** For a subcollection: the collection its parent documents live in. */
+  parent?: string;
+  /** Field of a Firestore TTL policy, declared in firestore.indexes.json `fieldOverrides`. */
+  ttlField?: string;
+  /** Clients reach some documents directly under firestore.rules (the default is deny: the API only). */
+  clientAccess?: boolean;
+}
 
 // Names only: module definitions (and so the Cloud Functions entry) load this file; the kits import from it.
 export const RATE_LIMIT_COLLECTION = 'rate_limits';

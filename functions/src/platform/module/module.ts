@@ -2,6 +2,9 @@ import type { AppConfig } from '../config';
 import type { AppContext } from '../http/module';
 import type { AnyRoute } from '../http/route';
 import type { TaskQueue } from '../tasks/tasks';
+import type { CollectionDefinition } from '../firestore/collections';
+
+export type { CollectionDefinition };
 
 // What a module contributes to the backend, declared in one place (`modules/<m>/<m>.module.ts`) and listed
 // once in `modules/index.ts`. The Cloud Functions entry exports every task and trigger function from that list,
@@ -44,15 +47,6 @@ export interface TriggerDefinition {
   load(): (event: DocumentEvent, config: Readonly<AppConfig>) => Promise<unknown>;
 }
 
-export interface CollectionDefinition {
-  name: string;
-  /** For a subcollection: the collection its parent documents live in. */
-  parent?: string;
-  /** Field of a Firestore TTL policy, declared in firestore.indexes.json `fieldOverrides`. */
-  ttlField?: string;
-  /** Clients reach some documents directly under firestore.rules (the default is deny: the API only). */
-  clientAccess?: boolean;
-}
 
 export interface ModuleDefinition {
   /** The module's folder name (`modules/<name>`). */
