@@ -1,6 +1,7 @@
 import { timestampOf } from '../../platform/time';
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
+import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
 import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES, type OtpRecord, type SessionRecord } from './auth.model';
 import { accounts } from '../users';
 
@@ -13,15 +14,16 @@ const expireAt = timestampOf;
 
 export type Tx = Transaction;
 
+// Typed reads; writes add the TTL field (expireAt) beside the record.
+const sessions = () => typedCollection<SessionRecord>(AUTH_SESSIONS);
+const otps = () => plainCollection<OtpRecord>(AUTH_OTPS);
+
 export const authRepo = {
   newSessionId: () => col(AUTH_SESSIONS).doc().id,
 
 
   // Sessions
-  async txGetSession(tx: Tx, id: string): Promise<SessionRecord | undefined> {
-    const snap = await tx.get(col(AUTH_SESSIONS).doc(id));
-    return snap.exists ? ({ ...snap.data(), id } as SessionRecord) : undefined;
-  },
+  txGetSession: (tx: Tx, id: string) => readRecord(sessions().doc(id), tx),
   txSetSession(tx: Tx, session: SessionRecord): void {
     const { id, ...data } = session;
     tx.set(col(AUTH_SESSIONS).doc(id), { ...data, expireAt: expireAt(session.refresh.exp * 1000) });
@@ -31,8 +33,7 @@ export const authRepo = {
     await col(AUTH_SESSIONS).doc(id).create({ ...data, expireAt: expireAt(session.refresh.exp * 1000) });
   },
   async sessionsOf(userId: string): Promise<SessionRecord[]> {
-    const snap = await col(AUTH_SESSIONS).where('userId', '==', userId).get();
-    return snap.docs.map((d) => ({ ...d.data(), id: d.id }) as SessionRecord);
+    return (await sessions().where('userId', '==', userId).get()).docs.map((d) => d.data());
   },
   // Batches of at most 500 writes: an account may have more sessions than one batch takes.
   async revokeSessions(ids: string[], reason: string, now: number): Promise<void> {
@@ -78,8 +79,7 @@ export const authRepo = {
     tx.set(col(AUTH_OTPS).doc(id), { ...otp, expireAt: expireAt(Math.max(otp.expiresAt, otp.hourWindowStart) + 3600_000) });
   },
   async getOtp(id: string): Promise<OtpRecord | undefined> {
-    const snap = await col(AUTH_OTPS).doc(id).get();
-    return snap.exists ? (snap.data() as OtpRecord) : undefined;
+    return readRecord(otps().doc(id));
   },
   // Atomic: each caller gets its own attempt number (or a higher one under contention, never lower).
   async reserveOtpAttempt(id: string): Promise<number> {

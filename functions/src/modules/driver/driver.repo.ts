@@ -1,13 +1,13 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
+import { plainCollection, readRecord } from '../../platform/firestore/records';
 import { DEFAULT_CAPABILITIES, DRIVER_PROFILES, type Capability, type DriverProfile, type Vehicle } from './driver.model';
 
 const profiles = () => db().collection(DRIVER_PROFILES);
 
 export const driverRepo = {
   async get(userId: string): Promise<DriverProfile | undefined> {
-    const snap = await profiles().doc(userId).get();
-    return snap.exists ? (snap.data() as DriverProfile) : undefined;
+    return readRecord(plainCollection<DriverProfile>(DRIVER_PROFILES).doc(userId));
   },
   /**
    * The one way a driver profile comes to be (approval of an application, or an administrator granting

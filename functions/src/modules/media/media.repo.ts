@@ -28,11 +28,11 @@ export const mediaRepo = {
     await media().doc(id).delete();
   },
   async ofOwner(ownerId: string, filter: { sha256?: string; limit: number }): Promise<MediaRecord[]> {
-    let query = media().where('ownerId', '==', ownerId);
+    let query = typedCollection<MediaRecord>(MEDIA).where('ownerId', '==', ownerId);
     if (filter.sha256) query = query.where('sha256', '==', filter.sha256);
     const snap = await query.get();
     return snap.docs
-      .map((d) => ({ ...d.data(), id: d.id }) as MediaRecord)
+      .map((d) => d.data())
       .sort((a, b) => b.createdAt - a.createdAt)
       .slice(0, filter.limit);
   },

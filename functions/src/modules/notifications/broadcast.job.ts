@@ -1,11 +1,12 @@
 import { iso, isoOrNull } from '../../platform/time';
 import { createHash, randomUUID } from 'node:crypto';
-import { db, inTransaction } from '../../platform/firebase/firebase';
+import { inTransaction } from '../../platform/firebase/firebase';
 import { AppError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { Surface } from './events';
 import type { Hub } from './hub';
 import { BROADCASTS } from './notifications.model';
+import { typedCollection } from '../../platform/firestore/records';
 import { NOTIFICATIONS_EVENTS } from './notifications.events';
 import { accountsWithHatPage } from '../users';
 
@@ -44,8 +45,8 @@ export class UnprocessableError extends AppError {
   }
 }
 
-const broadcasts = () => db().collection(BROADCASTS);
-const fromSnap = (snap: FirebaseFirestore.DocumentSnapshot): BroadcastRecord => ({ ...(snap.data() as Omit<BroadcastRecord, 'id'>), id: snap.id });
+const broadcasts = () => typedCollection<BroadcastRecord>(BROADCASTS);
+const fromSnap = (snap: FirebaseFirestore.DocumentSnapshot<BroadcastRecord>): BroadcastRecord => snap.data()!;
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
 const LEASE_MS = 5 * 60_000;
 
@@ -105,8 +106,7 @@ export async function createBroadcast(adminId: string, request: BroadcastRequest
       updatedAt: now,
       finishedAt: null,
     };
-    const { id: _id, ...data } = broadcast;
-    tx.create(broadcasts().doc(id), data);
+    tx.create(broadcasts().doc(id), broadcast);
     return { broadcast, created: true };
   });
 }

@@ -1,10 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
+import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
 import { PARTNER_MEMBERS, PARTNERS, type MemberRecord, type PartnerRecord } from './partners.model';
 
 const partners = () => db().collection(PARTNERS);
-const members = () => db().collection(PARTNER_MEMBERS);
+const members = () => plainCollection<MemberRecord>(PARTNER_MEMBERS);
 const memberId = (partnerId: string, userId: string) => `${partnerId}_${userId}`;
 
 export const partnersRepo = {
@@ -19,11 +19,11 @@ export const partnersRepo = {
   },
   async txMember(tx: Transaction, partnerId: string, userId: string): Promise<MemberRecord | undefined> {
     const snap = await tx.get(members().doc(memberId(partnerId, userId)));
-    return snap.exists ? (snap.data() as MemberRecord) : undefined;
+    return snap.data();
   },
   async txStaffMembershipsOf(tx: Transaction, userId: string): Promise<MemberRecord[]> {
     const snap = await tx.get(members().where('userId', '==', userId).where('role', '==', 'STAFF'));
-    return snap.docs.map((d) => d.data() as MemberRecord);
+    return snap.docs.map((d) => d.data());
   },
   txAddMember(tx: Transaction, member: MemberRecord): void {
     tx.create(members().doc(memberId(member.partnerId, member.userId)), member);
@@ -33,14 +33,14 @@ export const partnersRepo = {
   },
   async membersOf(partnerId: string): Promise<MemberRecord[]> {
     const snap = await members().where('partnerId', '==', partnerId).get();
-    return snap.docs.map((d) => d.data() as MemberRecord).sort((a, b) => a.createdAt - b.createdAt);
+    return snap.docs.map((d) => d.data()).sort((a, b) => a.createdAt - b.createdAt);
   },
   async membershipsOf(userId: string): Promise<MemberRecord[]> {
     const snap = await members().where('userId', '==', userId).get();
-    return snap.docs.map((d) => d.data() as MemberRecord);
+    return snap.docs.map((d) => d.data());
   },
   async ownedBy(userId: string): Promise<PartnerRecord[]> {
-    const snap = await partners().where('ownerId', '==', userId).get();
-    return snap.docs.map((d) => ({ ...d.data(), id: d.id }) as PartnerRecord);
+    const snap = await typedCollection<PartnerRecord>(PARTNERS).where('ownerId', '==', userId).get();
+    return snap.docs.map((d) => d.data());
   },
 };

@@ -26,6 +26,13 @@ export function typedCollection<T extends Identified>(name: string) {
   return db().collection(name).withConverter(recordConverter<T>());
 }
 
+/** A collection of records that are not keyed by an `id` field (the document id is derived from their fields). */
+export function plainCollection<T extends FirebaseFirestore.DocumentData>(name: string) {
+  return db()
+    .collection(name)
+    .withConverter<T>({ toFirestore: (record) => record as FirebaseFirestore.DocumentData, fromFirestore: (snap) => snap.data() as T });
+}
+
 /** One record, read in the transaction when one is given (repos take `tx?` instead of get/txGet pairs). */
 export async function readRecord<T>(ref: DocumentReference<T>, tx?: Transaction): Promise<T | undefined> {
   const snap = tx ? await tx.get(ref) : await ref.get();
