@@ -12,6 +12,8 @@ const { db, authAdmin } = lib('platform/firebase/firebase.js');
 const { createHub } = lib('modules/notifications/hub.js');
 const { createBroadcast, runBroadcast } = lib('modules/notifications/broadcast.job.js');
 const { outboxTransport } = lib('platform/push/transport.js');
+// The chat module's rows of the event table (chat.message) register when its events file loads.
+lib('modules/chat/chat.events.js');
 const { initializeApp, deleteApp } = require('firebase/app');
 const { connectAuthEmulator, getAuth, signInWithCustomToken } = require('firebase/auth');
 const { collection, connectFirestoreEmulator, getFirestore, onSnapshot, query, where, terminate } = require('firebase/firestore');

@@ -18,7 +18,7 @@ function plainApp() {
 function stackApp() {
   const { z } = fromFunctions('zod');
   const { buildApp } = require(path.join(functionsDir, 'lib', 'app.js'));
-  const { apiModules } = require(path.join(functionsDir, 'lib', 'modules', 'index.js'));
+  const { MODULES } = require(path.join(functionsDir, 'lib', 'modules', 'index.js'));
   const { defineRoute } = require(path.join(functionsDir, 'lib', 'platform', 'http', 'route.js'));
   const benchModule = {
     name: 'bench',
@@ -41,7 +41,7 @@ function stackApp() {
       }),
     ],
   };
-  return buildApp({ modules: [...apiModules, benchModule] }).app;
+  return buildApp({ modules: [...MODULES, benchModule] }).app;
 }
 
 const [kind, port] = process.argv.slice(2);
