@@ -103,6 +103,9 @@ describe('administration of accounts', () => {
     expect(page1.body.users).toHaveLength(1);
     const page2 = await call('GET', `/users/admin?q=${name.toLowerCase()}&limit=1&cursor=${page1.body.nextCursor}`, { token: admin.accessToken });
     expect(page2.body.users[0].id).not.toBe(page1.body.users[0].id);
+    // The cursor is bound to its list: another filter with it is 400 INVALID_CURSOR, and nothing is listed.
+    const otherList = await call('GET', `/users/admin?role=ADMIN&limit=1&cursor=${page1.body.nextCursor}`, { token: admin.accessToken });
+    expect([otherList.status, otherList.body.code]).toEqual([400, 'INVALID_CURSOR']);
     const admins = await call('GET', '/users/admin?role=ADMIN&limit=100', { token: admin.accessToken });
     expect(admins.body.users.every((u: { roles: string[] }) => u.roles.includes('ADMIN'))).toBe(true);
     const drivers = await call('GET', '/users/admin?hat=DRV&limit=100', { token: admin.accessToken });

@@ -1,7 +1,6 @@
 import type { AppConfig } from '../../platform/config';
 import type { DocumentEvent } from '../../platform/module/module';
-import type { Hub } from '../notifications';
-import { chatHub } from './chat.wiring';
+import { notificationHub, type Hub } from '../notifications';
 import { calleeNotice, type CallRecord } from './calls.model';
 
 // A call that just became MISSED (no answer, or settled late) or was created DECLINED because the
@@ -27,5 +26,5 @@ export async function onCallWritten(change: { before?: CallRecord; after?: CallR
 /** The `callStatusChanged` trigger's work. */
 export async function onCallDocumentWritten(event: DocumentEvent, config: Readonly<AppConfig>) {
   const asCall = (side: DocumentEvent['before']) => (side ? ({ ...side.data, id: side.id } as unknown as CallRecord) : undefined);
-  return onCallWritten({ before: asCall(event.before), after: asCall(event.after) }, chatHub(config));
+  return onCallWritten({ before: asCall(event.before), after: asCall(event.after) }, notificationHub(config));
 }

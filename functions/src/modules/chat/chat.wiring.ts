@@ -14,5 +14,3 @@ const ringScheduler: RingScheduler = {
 export const callsServiceFor = perConfig((config: Readonly<AppConfig>) =>
   createCallsService({ hub: notificationHub(config), scheduler: ringScheduler, ringTimeoutSec: config.CALL_RING_TIMEOUT_SEC }),
 );
-
-export const chatHub = (config: Readonly<AppConfig>) => notificationHub(config);
