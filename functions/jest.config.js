@@ -1,22 +1,25 @@
 // Tiers mirrored on src/: unit (pure logic, in-process fakes), integration (the API in-process against the
-// emulators), smoke (through Hosting and the Functions emulator), rules (firestore.rules).
+// emulators; `serial` for the few files that must run alone), smoke (through Hosting and the Functions emulator), rules (firestore.rules).
 const path = require('node:path');
 
 const tsJest = ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.json') }];
 const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, moduleFileExtensions: ['ts', 'js', 'json'] };
 
+// Integration tests call the API running in-process (started once per jest run by globalSetup).
+const inProcess = {
+  ...base,
+  slowTestThreshold: 30,
+  globalSetup: '<rootDir>/test/helpers/inprocess-api.ts',
+  globalTeardown: '<rootDir>/test/helpers/inprocess-api-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'],
+};
+
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/helpers/quiet-logs.ts'] },
-    {
-      ...base,
-      displayName: 'integration',
-      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      slowTestThreshold: 30,
-      globalSetup: '<rootDir>/test/helpers/inprocess-api.ts',
-      globalTeardown: '<rootDir>/test/helpers/inprocess-api-teardown.ts',
-      setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'],
-    },
+    { ...inProcess, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], testPathIgnorePatterns: ['\\.serial\\.test\\.ts$'] },
+    // Whole-database facts (account counts, the last administrator): run alone, after the parallel files.
+    { ...inProcess, displayName: 'serial', testMatch: ['<rootDir>/test/integration/**/*.serial.test.ts'] },
     {
       ...base,
       displayName: 'smoke',

@@ -12,6 +12,8 @@ import { BASE_URL, PROJECT_ID, fail, functionsDir, log, repoRoot } from './lib/u
 const firebaseBin = path.join(repoRoot, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
 const jestBin = path.join(functionsDir, 'node_modules', 'jest', 'bin', 'jest.js');
 const resultsDir = path.join(repoRoot, '.cache', 'test-results');
+// Jest workers for the emulator tiers (override with TEST_WORKERS; 1 runs them in band).
+const TEST_WORKERS = Number(process.env.TEST_WORKERS) || 3;
 
 function run(cmd, args, options = {}) {
   const res = spawnSync(cmd, args, { stdio: 'inherit', cwd: repoRoot, ...options });
@@ -156,8 +158,8 @@ async function test() {
   prepare({ typecheckTests: true });
   fs.rmSync(resultsDir, { recursive: true, force: true });
   fs.mkdirSync(resultsDir, { recursive: true });
-  const jest = (projects, out) =>
-    `"${process.execPath}" "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects.join(' ')} --runInBand --json --outputFile "${out}"`;
+  const jest = (projects, out, workers = '--runInBand') =>
+    `"${process.execPath}" "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects.join(' ')} ${workers} --json --outputFile "${out}"`;
 
   log('sound pack check (re-measures assets/sounds) …');
   const soundsOut = path.join(resultsDir, 'sounds.json');
@@ -171,8 +173,12 @@ async function test() {
   const sinks = await startSinks('test', { print: false });
   const env = { ...describeEnv(), ...stackEnv('test') };
   const emuOut = path.join(resultsDir, 'emulators.json');
+  const serialOut = path.join(resultsDir, 'serial.json');
+  // Test files mostly wait on the emulators, so three workers share two cores well; the serial project (files
+  // asserting whole-database facts) runs alone afterwards, whatever the first run's outcome.
+  const emulatorTests = `${jest(['integration', 'smoke', 'rules'], emuOut, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest(['serial'], serialOut)}; second=$?; [ $first -eq 0 ] && [ $second -eq 0 ]`;
   try {
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [jest(['integration', 'smoke', 'rules'], emuOut)]), { env });
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [emulatorTests]), { env });
   } finally {
     sinks?.kill();
   }
@@ -180,10 +186,13 @@ async function test() {
   const sounds = fs.existsSync(soundsOut) ? JSON.parse(fs.readFileSync(soundsOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'sound check did not run' };
   const unit = readJestResults(unitOut);
   const emu = readJestResults(emuOut);
-  const passed = sounds.passed + unit.passed + emu.passed;
-  const failed = sounds.failed + unit.failed + emu.failed;
-  for (const crash of [sounds.crashed, unit.crashed, emu.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
-  log(`sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`);
+  const serial = readJestResults(serialOut);
+  const passed = sounds.passed + unit.passed + emu.passed + serial.passed;
+  const failed = sounds.failed + unit.failed + emu.failed + serial.failed;
+  for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
+  log(
+    `sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
+  );
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
 }

@@ -41,6 +41,21 @@ describe('usersRepo.patch', () => {
     expect((await ref.get()).get('disabled')).toBe(true);
   });
 
+  it('an account written between every optimistic read and write still gets the patch (it queues on the lock)', async () => {
+    const { user, ref } = await account();
+    let reads = 0;
+    const updated = await usersRepo.patch(user.id, async () => {
+      reads += 1;
+      // Another writer beats every optimistic attempt; the transaction's read then holds the document.
+      if (reads <= 10) await ref.update({ phone: `+8490000000${reads}` });
+      return { name: `Won after ${reads}`, updatedAt: Date.now() };
+    });
+    expect(reads).toBe(11);
+    const stored = (await ref.get()).data()!;
+    expect(stored.name).toBe(updated!.name);
+    expect(stored.phone).toBe(updated!.phone);
+  });
+
   it('an empty change writes nothing; a missing account is undefined', async () => {
     const { user, ref } = await account();
     const before = (await ref.get()).updateTime!;

@@ -59,6 +59,18 @@ const probeModule: ApiModule = {
     }),
     defineRoute({
       method: 'get',
+      path: '/probe/contended',
+      tag: 'health',
+      summary: 'contended',
+      auth: 'public',
+      response: { description: 'never', schema: z.object({}) },
+      handler: () => {
+        // What the Firestore SDK throws when a transaction gives up on a locked document.
+        throw Object.assign(new Error('10 ABORTED: Transaction lock timeout.'), { code: 10 });
+      },
+    }),
+    defineRoute({
+      method: 'get',
       path: '/probe/bad-response',
       tag: 'health',
       summary: 'response breaks its own schema',
@@ -179,6 +191,12 @@ describe('error body shape', () => {
     });
     expect(JSON.stringify(body)).not.toMatch(/FAILED_PRECONDITION|projects\/|at /);
     expect(logs).toContainEqual(expect.objectContaining({ severity: 'ERROR', message: 'unhandled error', requestId: body.requestId }));
+  });
+
+  it('a transaction Firestore gave up on (lock contention) is a 503 CONTENDED with Retry-After, not a 500', async () => {
+    const { res, body } = await call('/api/v1/probe/contended');
+    expect([res.status, body.code, res.headers.get('retry-after')]).toEqual([503, 'CONTENDED', '1']);
+    expect(JSON.stringify(body)).not.toMatch(/ABORTED|lock/);
   });
 
   it('a response that breaks its own schema is a 500, not a 400', async () => {

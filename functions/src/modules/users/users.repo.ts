@@ -31,7 +31,11 @@ function fromDoc(id: string, data: FirebaseFirestore.DocumentData | undefined): 
 }
 
 const FAILED_PRECONDITION = 9;
-const PATCH_ATTEMPTS = 20;
+const OPTIMISTIC_ATTEMPTS = 10;
+// Retries of racing patches wait a random time below a bound that doubles per attempt (up to the cap).
+const RETRY_BASE_MS = 10;
+const RETRY_CAP_MS = 500;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The fields a patch writes: its own, plus the stored query fields when roles, name, email or phone change.
 function storedFields(current: UserRecord, patch: UserPatch): Record<string, unknown> {
@@ -93,12 +97,14 @@ export const usersRepo = {
 
   /**
    * Reads the account and writes `change(current)` only if the account has not changed since that read (an
-   * update-time precondition); otherwise reads again and recomputes. The same guarantee as a one-document
-   * transaction without holding a lock across the round trip, so a burst of updates of one account does not
-   * queue on it. Undefined when there is no account.
+   * update-time precondition); otherwise waits a short random time, reads again and recomputes. The same
+   * guarantee as a one-document transaction without holding a lock across the round trip, so a burst of updates
+   * of one account does not queue on it. After ten lost races (about 2.5 s of backoff) it queues on the
+   * document's lock in a transaction; should that time out too, the request fails as CONTENDED (503, retry).
+   * Undefined when there is no account.
    */
   async patch(id: string, change: (current: UserRecord) => UserPatch | Promise<UserPatch>): Promise<UserRecord | undefined> {
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1; attempt <= OPTIMISTIC_ATTEMPTS; attempt++) {
       const snap = await accountRecords().doc(id).get();
       const current = snap.data();
       if (!current) return undefined;
@@ -108,9 +114,17 @@ export const usersRepo = {
         await users().doc(id).update(storedFields(current, patch), { lastUpdateTime: snap.updateTime! });
         return { ...current, ...patch };
       } catch (err) {
-        if ((err as { code?: number }).code !== FAILED_PRECONDITION || attempt >= PATCH_ATTEMPTS) throw err;
+        if ((err as { code?: number }).code !== FAILED_PRECONDITION) throw err;
+        await sleep(Math.random() * Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt));
       }
     }
+    return db().runTransaction(async (tx) => {
+      const current = await readRecord(accountRecords().doc(id), tx);
+      if (!current) return undefined;
+      const patch = await change(current);
+      if (Object.keys(patch).length > 0) tx.update(users().doc(id), storedFields(current, patch));
+      return { ...current, ...patch };
+    });
   },
 
   txClaimPhone(tx: Transaction, phone: string, userId: string, previousPhone: string | null, now: number): void {

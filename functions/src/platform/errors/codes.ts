@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: [415, 'Wrong Content-Type, or bytes that are not the declared type.'],
   RATE_LIMITED: [429, 'Too many requests; see Retry-After.'],
   SERVICE_UNAVAILABLE: [503, 'A dependency is unavailable.'],
+  CONTENDED: [503, 'Too many concurrent changes to one record; retry after Retry-After.'],
   INTERNAL: [500, 'Unexpected server error (no internals are exposed).'],
   // Tokens and sessions
   TOKEN_MISSING: [401, 'No bearer token.'],

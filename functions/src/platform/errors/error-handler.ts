@@ -28,6 +28,10 @@ function fromBodyParser(err: BodyParserError): AppError | undefined {
   }
 }
 
+// gRPC ABORTED: Firestore gave up on a transaction after its own retries (lock contention on a hot record).
+const FIRESTORE_ABORTED = 10;
+const CONTENDED_RETRY_AFTER_SEC = 1;
+
 // Anything else (including a response that fails its own schema) is a server fault: 500.
 export function toAppError(err: unknown, req?: { method: string; originalUrl: string }): AppError | undefined {
   if (err instanceof AppError) return err;
@@ -35,6 +39,10 @@ export function toAppError(err: unknown, req?: { method: string; originalUrl: st
   // names nothing that can exist, as for an id that fails validation.
   if (err instanceof URIError && req) return new NotFoundError(`Cannot ${req.method} ${req.originalUrl.split('?')[0]}: no such resource`);
   if (err instanceof Error && typeof (err as BodyParserError).type === 'string') return fromBodyParser(err as BodyParserError);
+  // Nothing was written, and a retry a moment later normally succeeds: say so instead of a 500.
+  if (err instanceof Error && (err as { code?: unknown }).code === FIRESTORE_ABORTED) {
+    return new AppError(503, 'Too many concurrent changes to this record; retry shortly', undefined, { 'Retry-After': String(CONTENDED_RETRY_AFTER_SEC) }).withCode('CONTENDED');
+  }
   return undefined;
 }
 
