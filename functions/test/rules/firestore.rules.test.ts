@@ -56,6 +56,14 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'notification_prefs/bob'), { push: true });
     await setDoc(doc(ctx.firestore(), 'calls/c1'), { participants: ['alice', 'bob'], status: 'RINGING' });
     await setDoc(doc(ctx.firestore(), 'calls/c-erin'), { participants: ['erin', 'bob'], status: 'RINGING' });
+    // Chat: alice and bob in a direct conversation; a group alice owns that carol was removed from; bob blocks carol.
+    await setDoc(doc(ctx.firestore(), 'conversations/dm1'), { type: 'DIRECT', memberIds: ['alice', 'bob'] });
+    await setDoc(doc(ctx.firestore(), 'conversations/dm1/messages/m1'), { id: 'm1', senderId: 'alice', type: 'TEXT', text: 'hi', createdAt: 1 });
+    await setDoc(doc(ctx.firestore(), 'conversations/g1'), { type: 'GROUP', memberIds: ['alice', 'bob'], ownerId: 'alice' });
+    await setDoc(doc(ctx.firestore(), 'conversations/g1/messages/m2'), { id: 'm2', senderId: 'carol', type: 'TEXT', text: 'before removal', createdAt: 1 });
+    await setDoc(doc(ctx.firestore(), 'chat_memberships/dm1_alice'), { conversationId: 'dm1', userId: 'alice', unreadCount: 0 });
+    await setDoc(doc(ctx.firestore(), 'chat_memberships/dm1_bob'), { conversationId: 'dm1', userId: 'bob', unreadCount: 1 });
+    await setDoc(doc(ctx.firestore(), 'chat_blocks/bob_carol'), { blockerId: 'bob', blockedId: 'carol', createdAt: 1 });
   });
 });
 
@@ -134,6 +142,46 @@ describe('firestore.rules', () => {
       await assertSucceeds(getDoc(doc(client('bob'), 'calls/c1')));
       await assertFails(getDoc(doc(client('carol'), 'calls/c1')));
       await assertFails(updateDoc(doc(client('alice'), 'calls/c1'), { status: 'ACTIVE' }));
+    });
+
+    describe('chat', () => {
+      it('members read the conversation and its messages, listing them live', async () => {
+        for (const uid of ['alice', 'bob']) {
+          await assertSucceeds(getDoc(doc(client(uid), 'conversations/dm1')));
+          await assertSucceeds(getDocs(collection(client(uid), 'conversations/dm1/messages')));
+        }
+      });
+      it('a non-member reads neither the conversation nor its messages', async () => {
+        await assertFails(getDoc(doc(client('carol'), 'conversations/dm1')));
+        await assertFails(getDoc(doc(client('carol'), 'conversations/dm1/messages/m1')));
+        await assertFails(getDocs(collection(client('carol'), 'conversations/dm1/messages')));
+      });
+      it('a removed member no longer reads the group, not even their own old message', async () => {
+        await assertFails(getDoc(doc(client('carol'), 'conversations/g1')));
+        await assertFails(getDoc(doc(client('carol'), 'conversations/g1/messages/m2')));
+        await assertSucceeds(getDoc(doc(client('alice'), 'conversations/g1/messages/m2')));
+      });
+      it('a member reads only their own membership (unread count, markers); a locked member nothing', async () => {
+        await assertSucceeds(getDoc(doc(client('bob'), 'chat_memberships/dm1_bob')));
+        await assertSucceeds(getDocs(query(collection(client('bob'), 'chat_memberships'), where('userId', '==', 'bob'))));
+        await assertFails(getDoc(doc(client('bob'), 'chat_memberships/dm1_alice')));
+        await assertFails(getDocs(collection(client('bob'), 'chat_memberships')));
+        await assertFails(getDoc(doc(client('bob', 's-alice-revoked'), 'chat_memberships/dm1_bob')));
+      });
+      it('a blocked user cannot see who blocks them; the blocker sees their own block', async () => {
+        await assertFails(getDoc(doc(client('carol'), 'chat_blocks/bob_carol')));
+        await assertFails(getDocs(query(collection(client('carol'), 'chat_blocks'), where('blockedId', '==', 'carol'))));
+        await assertSucceeds(getDoc(doc(client('bob'), 'chat_blocks/bob_carol')));
+      });
+      it('nobody writes chat documents from a client (sending goes through the API)', async () => {
+        const alice = client('alice');
+        await assertFails(setDoc(doc(alice, 'conversations/dm1/messages/forged'), { senderId: 'alice', type: 'TEXT', text: 'x', createdAt: 2 }));
+        await assertFails(updateDoc(doc(alice, 'conversations/dm1'), { memberIds: ['alice', 'bob', 'carol'] }));
+        await assertFails(setDoc(doc(client('carol'), 'conversations/dm2'), { memberIds: ['carol'] }));
+        await assertFails(updateDoc(doc(client('bob'), 'chat_memberships/dm1_bob'), { unreadCount: 0 }));
+        await assertFails(deleteDoc(doc(client('bob'), 'chat_blocks/bob_carol')));
+        await assertFails(getDoc(doc(alice, 'chat_reports/r1')));
+      });
     });
 
     describe('a client whose API session has ended is denied', () => {

@@ -1,10 +1,14 @@
 import { defineModule, defineTask } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { CALL_LINES, CALLS, RING_TIMEOUT_QUEUE } from './calls.model';
+import { CHAT_BLOCKS, CHAT_MEMBERSHIPS, CHAT_REPORTS, CONVERSATIONS, MESSAGES } from './conversations.model';
 
 export const chatModule = defineModule({
   name: 'chat',
-  routes: (ctx) => (require('./calls.routes') as typeof import('./calls.routes')).chatRoutes(ctx),
+  routes: (ctx) => [
+    ...(require('./conversations.routes') as typeof import('./conversations.routes')).conversationRoutes(ctx),
+    ...(require('./calls.routes') as typeof import('./calls.routes')).chatRoutes(ctx),
+  ],
   tasks: {
     // Settles a still-ringing call as MISSED. The Tasks emulator delivers at once (it ignores schedule times),
     // so a ring task waits in an emulator worker until its deadline: few at a time there.
@@ -20,6 +24,12 @@ export const chatModule = defineModule({
     }),
   },
   triggers: {
+    // Counters, last message and the chat.message notice of a new message (exactly-once counters, at-least-once safe).
+    chatMessageCreated: {
+      document: `${CONVERSATIONS}/{conversationId}/${MESSAGES}/{messageId}`,
+      on: 'created',
+      load: () => (require('./chat.triggers') as typeof import('./chat.triggers')).onMessageDocumentCreated,
+    },
     // The missed-call notice, at least once (retried), idempotent by its notification id.
     callStatusChanged: {
       document: `${CALLS}/{callId}`,
@@ -27,5 +37,14 @@ export const chatModule = defineModule({
       load: () => (require('./calls.triggers') as typeof import('./calls.triggers')).onCallDocumentWritten,
     },
   },
-  collections: [{ name: CALLS, clientAccess: true }, { name: EVENTS, parent: CALLS }, { name: CALL_LINES }],
+  collections: [
+    { name: CALLS, clientAccess: true },
+    { name: EVENTS, parent: CALLS },
+    { name: CALL_LINES },
+    { name: CONVERSATIONS, clientAccess: true },
+    { name: MESSAGES, parent: CONVERSATIONS, clientAccess: true },
+    { name: CHAT_MEMBERSHIPS, clientAccess: true },
+    { name: CHAT_BLOCKS, clientAccess: true },
+    { name: CHAT_REPORTS },
+  ],
 });

@@ -1,6 +1,8 @@
 import { perConfig, type AppConfig } from '../../platform/config';
 import { enqueue } from '../../platform/tasks/tasks';
-import { notificationHub } from '../notifications';
+import { attachableMedia } from '../media';
+import { mutedConversations, notificationHub } from '../notifications';
+import { createConversationsService } from './conversations.service';
 import { createCallsService, type RingScheduler } from './calls.service';
 import { RING_TIMEOUT_QUEUE } from './calls.model';
 
@@ -14,3 +16,5 @@ const ringScheduler: RingScheduler = {
 export const callsServiceFor = perConfig((config: Readonly<AppConfig>) =>
   createCallsService({ hub: notificationHub(config), scheduler: ringScheduler, ringTimeoutSec: config.CALL_RING_TIMEOUT_SEC }),
 );
+
+export const conversationsServiceFor = perConfig((_config: Readonly<AppConfig>) => createConversationsService({ attachableMedia, mutedConversations }));

@@ -1,3 +1,22 @@
-// Public face of the media module (uploads). Chat and social will reference a caller's media items through
-// commands added here; nothing is needed by other modules yet.
+// Public face of the media module (uploads). Other modules reference a caller's media items through it.
+import type { Transaction } from 'firebase-admin/firestore';
+
 export { AUDIO_TYPES, MEDIA_STATUSES, type MediaStatus } from './media.model';
+
+export interface Attachment {
+  id: string;
+  kind: 'AUDIO';
+  mimeType: string;
+  url: string;
+}
+
+/**
+ * A media item `ownerId` may attach (to a chat message, a post…): theirs and READY. Undefined otherwise, the
+ * same for another user's item as for a missing one (ids of others' uploads are not confirmed).
+ */
+export async function attachableMedia(ownerId: string, id: string, tx?: Transaction): Promise<Attachment | undefined> {
+  const { mediaRepo } = require('./media.repo') as typeof import('./media.repo');
+  const item = await mediaRepo.get(id, tx);
+  if (!item || item.ownerId !== ownerId || item.status !== 'READY') return undefined;
+  return { id: item.id, kind: item.kind, mimeType: item.mimeType, url: item.publicUrl };
+}

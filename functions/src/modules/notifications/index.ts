@@ -17,3 +17,9 @@ export function notificationHub(config: Readonly<AppConfig>): Hub {
 export function removeSessionDevices(sessionIds: string[]): Promise<number> {
   return (require('./notifications.repo') as typeof import('./notifications.repo')).notificationsRepo.deleteTokensOfSessions(sessionIds);
 }
+
+/** The conversations this user muted (PUT /notifications/mutes/:conversationId): listed as muted, never pushed. */
+export async function mutedConversations(userId: string): Promise<Set<string>> {
+  const prefs = await (require('./notifications.repo') as typeof import('./notifications.repo')).notificationsRepo.preferences(userId);
+  return new Set(Object.keys(prefs?.muted ?? {}));
+}

@@ -44,6 +44,20 @@ export const ERROR_CODES = {
   CALL_BUSY: [409, 'The caller is already in a call.'],
   CALL_NOT_ALLOWED: [409, 'Only the callee answers or declines, only the caller cancels.'],
   CALL_TRANSITION: [409, 'The call is no longer in a status that allows this (`details.status`).'],
+  // Chat
+  CHAT_SELF_CONVERSATION: [400, 'A direct conversation needs another person.'],
+  CHAT_BLOCKED: [403, 'One of the two blocks the other.'],
+  CHAT_NOT_OWNER: [403, 'Only the group owner adds and removes members.'],
+  CHAT_NOT_SENDER: [403, 'Only the sender edits or deletes a message.'],
+  CHAT_NOT_GROUP: [409, 'Only a group conversation has a title and changing members.'],
+  CHAT_GROUP_FULL: [409, 'A group holds at most 100 members.'],
+  CHAT_ALREADY_MEMBER: [409, 'The account is a member already (`details.userIds`).'],
+  CHAT_CLOSED: [409, 'The ride, order or booking of this conversation is closed: it is read-only.'],
+  CHAT_EDIT_WINDOW: [409, 'Messages are edited or deleted within 15 minutes of sending, and not after deletion.'],
+  CHAT_NOT_EDITABLE: [409, 'Only text messages are edited.'],
+  CHAT_ATTACHMENT_INVALID: [422, 'The media item is not one of your READY uploads of the message type.'],
+  CHAT_REPLY_NOT_FOUND: [422, 'replyToId (or upToMessageId, before, after) is not a message of this conversation.'],
+  CHAT_OWN_MESSAGE: [422, 'You cannot report your own message.'],
   // Media
   UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],
   // Jobs

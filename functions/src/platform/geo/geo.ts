@@ -18,6 +18,12 @@ export const LatLngSchema = z.object({
   lng: z.coerce.number().min(-180).max(180).describe('Longitude, degrees'),
 });
 
+/** A point in a JSON body: numbers only (no coercion: null or "" is a 400, not 0). */
+export const LatLngBodySchema = z.object({
+  lat: z.number().min(-90).max(90).describe('Latitude, degrees'),
+  lng: z.number().min(-180).max(180).describe('Longitude, degrees'),
+});
+
 /** Query of every `nearby` route: `lat`, `lng` (numbers), `radiusM` (1..50,000, default 3,000), `limit`. */
 export const NearbyQuerySchema = LatLngSchema.extend({
   radiusM: z.coerce.number().int().min(1).max(MAX_RADIUS_M).default(3000).describe('Search radius in metres'),

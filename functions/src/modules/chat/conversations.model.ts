@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import { truncateText } from '../../platform/text';
+import type { Surface } from '../notifications';
+import { CHAT_EVENTS } from './chat.events';
+
+// Firestore layout of conversations (names only at the top: the module definition reads them).
+// `conversations/{id}`: members, title, owner, context. Cold: written on membership and title changes only.
+// `conversations/{id}/messages/{messageId}`: messages; members listen to them.
+// `chat_memberships/{conversationId}_{userId}`: one member's view: last message, unread count, read and
+// delivered markers. Each message rewrites these (one document per member), never one shared document.
+// `chat_blocks/{blockerId}_{blockedId}`: blocks.
+// `chat_reports/{messageId}_{reporterId}`: reported messages (the admin queue).
+export const CONVERSATIONS = 'conversations';
+export const MESSAGES = 'messages';
+export const CHAT_MEMBERSHIPS = 'chat_memberships';
+export const CHAT_BLOCKS = 'chat_blocks';
+export const CHAT_REPORTS = 'chat_reports';
+
+export const CHAT_LIMITS = {
+  groupMembersMin: 2,
+  groupMembersMax: 100,
+  titleMax: 100,
+  textMax: 4000,
+  editWindowMs: 15 * 60_000,
+  previewMax: 120,
+} as const;
+
+export const CONVERSATION_TYPES = ['DIRECT', 'GROUP', 'CONTEXT'] as const;
+export type ConversationType = (typeof CONVERSATION_TYPES)[number];
+export const CONTEXT_TYPES = ['RIDE', 'ORDER', 'BOOKING'] as const;
+export type ContextType = (typeof CONTEXT_TYPES)[number];
+export const MESSAGE_TYPES = ['TEXT', 'AUDIO', 'IMAGE', 'LOCATION', 'SYSTEM'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+export const MEMBER_ROLES = ['OWNER', 'MEMBER'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** Sender of SYSTEM messages (member joined, call missed…). */
+export const SYSTEM_SENDER = 'system';
+
+export interface ConversationRecord {
+  id: string;
+  type: ConversationType;
+  title: string | null;
+  /** GROUP: who adds and removes members. */
+  ownerId: string | null;
+  memberIds: string[];
+  context: { type: ContextType; id: string } | null;
+  /** CONTEXT: read-only once its ride, order or booking is closed. */
+  closed: boolean;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface MessagePreview {
+  id: string;
+  senderId: string;
+  type: MessageType;
+  preview: string;
+  createdAt: number;
+}
+
+export interface MembershipRecord {
+  conversationId: string;
+  userId: string;
+  role: MemberRole;
+  /** The app this member chats from (the notification's surface). */
+  surface: Surface;
+  joinedAt: number;
+  lastActivityAt: number;
+  lastMessage: MessagePreview | null;
+  unreadCount: number;
+  readUpToId: string | null;
+  readUpToAt: number;
+  deliveredUpToAt: number;
+}
+
+export interface AttachedMedia {
+  id: string;
+  mimeType: string;
+  url: string;
+}
+
+export interface MessageRecord {
+  id: string;
+  conversationId: string;
+  senderId: string;
+  type: MessageType;
+  text: string | null;
+  media: AttachedMedia | null;
+  location: { lat: number; lng: number } | null;
+  replyTo: { id: string; senderId: string; preview: string } | null;
+  /** SYSTEM messages: what happened, for apps that render them their own way. */
+  system: { event: string; userIds: string[] } | null;
+  createdAt: number;
+  editedAt: number | null;
+  deleted: boolean;
+  /** Set by the message trigger once the members' counters include this message (exactly once). */
+  fannedOut: boolean;
+  /** Counts toward unread (set with fannedOut; SYSTEM messages do not count). */
+  counted: boolean;
+}
+
+export const membershipId = (conversationId: string, userId: string) => `${conversationId}_${userId}`;
+export const blockId = (blockerId: string, blockedId: string) => `${blockerId}_${blockedId}`;
+
+/** One direct conversation per pair: its id is derived from the two members. */
+export function directConversationId(a: string, b: string): string {
+  const [first, second] = [a, b].sort();
+  return `dm_${createHash('sha256').update(`${first}\u0000${second}`).digest('base64url').slice(0, 24)}`;
+}
+
+/** One conversation per ride, order or booking. */
+export function contextConversationId(context: { type: ContextType; id: string }): string {
+  return `ctx_${context.type.toLowerCase()}_${createHash('sha256').update(context.id).digest('base64url').slice(0, 24)}`;
+}
+
+/** A retried send (same Idempotency-Key) names the same message, so it is created once. */
+export function messageIdFor(conversationId: string, senderId: string, idempotencyKey: string): string {
+  return `m_${createHash('sha256').update(`${conversationId}\u0000${senderId}\u0000${idempotencyKey}`).digest('base64url').slice(0, 24)}`;
+}
+
+export function previewOf(message: Pick<MessageRecord, 'type' | 'text' | 'deleted'>): string {
+  if (message.deleted) return 'Message deleted';
+  switch (message.type) {
+    case 'TEXT':
+    case 'SYSTEM': {
+      const text = (message.text ?? '').replace(/\s+/g, ' ').trim();
+      const cut = truncateText(text, CHAT_LIMITS.previewMax - 1);
+      return cut === text ? text : `${cut}…`;
+    }
+    case 'AUDIO':
+      return 'Voice message';
+    case 'IMAGE':
+      return 'Photo';
+    case 'LOCATION':
+      return 'Location';
+  }
+}
+
+export function newMembership(conversationId: string, userId: string, role: MemberRole, now: number, surface: Surface = 'CON'): MembershipRecord {
+  return { conversationId, userId, role, surface, joinedAt: now, lastActivityAt: now, lastMessage: null, unreadCount: 0, readUpToId: null, readUpToAt: 0, deliveredUpToAt: 0 };
+}
+
+/**
+ * What a new message changes in one member's view: the last message (if newer than what it shows), the sender's
+ * read marker, and one more unread for the others when the message counts and is after their read marker.
+ */
+export function membershipAfterMessage(member: MembershipRecord, message: MessageRecord): Partial<MembershipRecord> {
+  const change: Partial<MembershipRecord> = {};
+  if (message.createdAt >= member.lastActivityAt || member.lastMessage === null) {
+    change.lastActivityAt = Math.max(member.lastActivityAt, message.createdAt);
+    change.lastMessage = { id: message.id, senderId: message.senderId, type: message.type, preview: previewOf(message), createdAt: message.createdAt };
+  }
+  if (message.senderId === member.userId) {
+    if (message.createdAt > member.readUpToAt) Object.assign(change, { readUpToId: message.id, readUpToAt: message.createdAt, unreadCount: 0 });
+  } else if (countsAsUnread(message) && message.createdAt > member.readUpToAt) {
+    change.unreadCount = member.unreadCount + 1;
+  }
+  return change;
+}
+
+export const countsAsUnread = (message: Pick<MessageRecord, 'type'>) => message.type !== 'SYSTEM';
+
+/** The chat.message notice for the members to notify (never the sender). */
+export function messageNotice(message: MessageRecord, conversation: ConversationRecord, recipients: Array<{ userId: string; surface: Surface }>, senderName: string) {
+  const title = conversation.type === 'GROUP' && conversation.title ? `${senderName} · ${conversation.title}` : senderName;
+  return CHAT_EVENTS.notice({
+    event: 'chat.message',
+    recipients,
+    entityId: conversation.id,
+    occurrence: message.id,
+    title,
+    body: previewOf(message),
+    conversationId: conversation.id,
+    realtimeData: { conversationId: conversation.id, messageId: message.id, senderId: message.senderId, type: message.type },
+  });
+}

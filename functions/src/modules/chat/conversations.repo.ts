@@ -1,0 +1,164 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import { db } from '../../platform/firebase/firebase';
+import { paginate, type Page } from '../../platform/firestore/paginate';
+import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
+import {
+  blockId,
+  CHAT_BLOCKS,
+  CHAT_MEMBERSHIPS,
+  CHAT_REPORTS,
+  CONVERSATIONS,
+  membershipId,
+  MESSAGES,
+  type ConversationRecord,
+  type MembershipRecord,
+  type MessageRecord,
+} from './conversations.model';
+
+export interface BlockRecord {
+  blockerId: string;
+  blockedId: string;
+  createdAt: number;
+}
+
+export interface ReportRecord {
+  id: string;
+  messageId: string;
+  conversationId: string;
+  reporterId: string;
+  senderId: string;
+  reason: string;
+  note: string | null;
+  excerpt: string;
+  status: 'OPEN' | 'DISMISSED' | 'ACTIONED';
+  createdAt: number;
+  resolvedAt: number | null;
+  resolvedBy: string | null;
+}
+
+const conversations = () => typedCollection<ConversationRecord>(CONVERSATIONS);
+const memberships = () => plainCollection<MembershipRecord>(CHAT_MEMBERSHIPS);
+// Messages keep their id as a field too: reports find a message by id alone (a collection-group query).
+const messages = (conversationId: string) => plainCollection<MessageRecord>(`${CONVERSATIONS}/${conversationId}/${MESSAGES}`);
+const blocks = () => plainCollection<BlockRecord>(CHAT_BLOCKS);
+const reports = () => typedCollection<ReportRecord>(CHAT_REPORTS);
+
+export const conversationsRepo = {
+  newId: () => conversations().doc().id,
+  conversationRef: (id: string) => conversations().doc(id),
+  get: (id: string, tx?: Transaction) => readRecord(conversations().doc(id), tx),
+  /** Conversations by id, in the order asked; missing ones left out. */
+  async getMany(ids: string[]): Promise<ConversationRecord[]> {
+    if (ids.length === 0) return [];
+    const snaps = await db().getAll(...ids.map((id) => conversations().doc(id)));
+    return snaps.flatMap((s) => (s.exists ? [{ ...(s.data() as Omit<ConversationRecord, 'id'>), id: s.id }] : []));
+  },
+  txCreate(tx: Transaction, conversation: ConversationRecord, members: MembershipRecord[]): void {
+    tx.create(conversations().doc(conversation.id), conversation);
+    for (const m of members) tx.create(memberships().doc(membershipId(m.conversationId, m.userId)), m);
+  },
+  txUpdate(tx: Transaction, id: string, patch: Partial<ConversationRecord>): void {
+    tx.update(conversations().doc(id), patch);
+  },
+
+  membershipRef: (conversationId: string, userId: string) => memberships().doc(membershipId(conversationId, userId)),
+  membership: (conversationId: string, userId: string, tx?: Transaction) => readRecord(memberships().doc(membershipId(conversationId, userId)), tx),
+  /** The memberships of these users in one conversation (in the transaction when given); missing ones left out. */
+  async membershipsOf(conversationId: string, userIds: string[], tx?: Transaction): Promise<MembershipRecord[]> {
+    if (userIds.length === 0) return [];
+    const refs = userIds.map((u) => memberships().doc(membershipId(conversationId, u)));
+    const snaps = tx ? await tx.getAll(...refs) : await db().getAll(...refs);
+    return snaps.flatMap((s) => (s.exists ? [s.data() as MembershipRecord] : []));
+  },
+  txAddMember(tx: Transaction, member: MembershipRecord): void {
+    tx.create(memberships().doc(membershipId(member.conversationId, member.userId)), member);
+  },
+  txRemoveMember(tx: Transaction, conversationId: string, userId: string): void {
+    tx.delete(memberships().doc(membershipId(conversationId, userId)));
+  },
+  txUpdateMembership(tx: Transaction, conversationId: string, userId: string, patch: Partial<MembershipRecord>): void {
+    tx.update(memberships().doc(membershipId(conversationId, userId)), patch);
+  },
+  /** My conversations, newest activity first. */
+  myConversations(userId: string, page: { limit: number; cursor?: string }): Promise<Page<MembershipRecord>> {
+    const query = memberships().where('userId', '==', userId);
+    return paginate(query, [{ field: 'lastActivityAt', direction: 'desc' }], { ...page, query: 'chat:conversations', caller: userId }, (d) => d.data());
+  },
+  /** My conversations with unread messages (the badge). */
+  async unreadOf(userId: string): Promise<MembershipRecord[]> {
+    return (await memberships().where('userId', '==', userId).where('unreadCount', '>', 0).get()).docs.map((d) => d.data());
+  },
+
+  messageRef: (conversationId: string, messageId: string) => messages(conversationId).doc(messageId),
+  message: (conversationId: string, messageId: string, tx?: Transaction) => readRecord(messages(conversationId).doc(messageId), tx),
+  txCreateMessage(tx: Transaction, message: MessageRecord): void {
+    tx.create(messages(message.conversationId).doc(message.id), message);
+  },
+  txUpdateMessage(tx: Transaction, message: Pick<MessageRecord, 'id' | 'conversationId'>, patch: Partial<MessageRecord>): void {
+    tx.update(messages(message.conversationId).doc(message.id), patch);
+  },
+  /** Newest first; `before`/`after` bound the page by a message's time. */
+  listMessages(conversationId: string, callerId: string, page: { limit: number; cursor?: string }, bounds: { beforeAt?: number; afterAt?: number }) {
+    let query: FirebaseFirestore.Query<MessageRecord> = messages(conversationId);
+    if (bounds.beforeAt !== undefined) query = query.where('createdAt', '<', bounds.beforeAt);
+    if (bounds.afterAt !== undefined) query = query.where('createdAt', '>', bounds.afterAt);
+    const tag = `chat:messages:${conversationId}:${bounds.beforeAt ?? ''}:${bounds.afterAt ?? ''}`;
+    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...page, query: tag, caller: callerId }, (d) => d.data());
+  },
+  /**
+   * Unread for `userId` after `afterAt`: counted messages (fanned out, not SYSTEM) by others. Only messages the
+   * trigger has counted, so one still on its way is counted once, by the trigger.
+   */
+  async txUnreadAfter(tx: Transaction, conversationId: string, userId: string, afterAt: number): Promise<number> {
+    const counted = messages(conversationId).where('counted', '==', true).where('createdAt', '>', afterAt);
+    const [all, mine] = await Promise.all([tx.get(counted.count()), tx.get(counted.where('senderId', '==', userId).count())]);
+    return all.data().count - mine.data().count;
+  },
+
+  /** Which of `userIds` block `senderId`. */
+  async blockersOf(senderId: string, userIds: string[]): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const snaps = await db().getAll(...userIds.map((u) => blocks().doc(blockId(u, senderId))));
+    return new Set(snaps.filter((s) => s.exists).map((s) => s.get('blockerId') as string));
+  },
+  /** Whether either of the two blocks the other (in the transaction when given). */
+  async eitherBlocks(a: string, b: string, tx?: Transaction): Promise<{ aBlocksB: boolean; bBlocksA: boolean }> {
+    const refs = [blocks().doc(blockId(a, b)), blocks().doc(blockId(b, a))];
+    const [ab, ba] = tx ? await tx.getAll(...refs) : await db().getAll(...refs);
+    return { aBlocksB: ab.exists, bBlocksA: ba.exists };
+  },
+  async block(record: BlockRecord): Promise<BlockRecord> {
+    const ref = blocks().doc(blockId(record.blockerId, record.blockedId));
+    return db().runTransaction(async (tx) => {
+      const existing = await readRecord(ref, tx);
+      if (existing) return existing;
+      tx.create(ref, record);
+      return record;
+    });
+  },
+  async unblock(blockerId: string, blockedId: string): Promise<void> {
+    await blocks().doc(blockId(blockerId, blockedId)).delete();
+  },
+  blocksOf(blockerId: string, page: { limit: number; cursor?: string }) {
+    const query = blocks().where('blockerId', '==', blockerId);
+    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...page, query: 'chat:blocks', caller: blockerId }, (d) => d.data());
+  },
+
+  reportRef: (id: string) => reports().doc(id),
+  report: (id: string, tx?: Transaction) => readRecord(reports().doc(id), tx),
+  txCreateReport(tx: Transaction, report: ReportRecord): void {
+    tx.create(reports().doc(report.id), report);
+  },
+  txUpdateReport(tx: Transaction, id: string, patch: Partial<ReportRecord>): void {
+    tx.update(reports().doc(id), patch);
+  },
+  reportsWithStatus(status: ReportRecord['status'], adminId: string, page: { limit: number; cursor?: string }) {
+    const query = reports().where('status', '==', status);
+    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...page, query: `chat:reports:${status}`, caller: adminId }, (d) => d.data());
+  },
+  /** A message found by id alone (reports name a message without its conversation). */
+  async messageById(messageId: string): Promise<MessageRecord | undefined> {
+    const snap = await db().collectionGroup(MESSAGES).where('id', '==', messageId).limit(1).get();
+    return snap.empty ? undefined : (snap.docs[0].data() as MessageRecord);
+  },
+};

@@ -1,0 +1,469 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
+import { db } from '../../platform/firebase/firebase';
+import { iso, isoOrNull } from '../../platform/time';
+import type { Attachment } from '../media';
+import type { Surface } from '../notifications';
+import { accounts } from '../users';
+import {
+  CHAT_LIMITS,
+  contextConversationId,
+  directConversationId,
+  messageIdFor,
+  newMembership,
+  previewOf,
+  SYSTEM_SENDER,
+  type ContextType,
+  type ConversationRecord,
+  type MembershipRecord,
+  type MessageRecord,
+} from './conversations.model';
+import { conversationsRepo as repo, type BlockRecord, type ReportRecord } from './conversations.repo';
+import type { SendMessageBody } from './conversations.schemas';
+
+export interface ConversationsDeps {
+  attachableMedia(ownerId: string, id: string, tx?: Transaction): Promise<Attachment | undefined>;
+  mutedConversations(userId: string): Promise<Set<string>>;
+  clock?: () => number;
+}
+
+type CreateBody = { type: 'DIRECT'; userId: string } | { type: 'GROUP'; title: string; memberIds: string[] };
+
+const notFound = () => new NotFoundError('No such conversation');
+const MEMBER_PREVIEW = 5;
+
+export function createConversationsService(deps: ConversationsDeps) {
+  const now = deps.clock ?? Date.now;
+
+  async function namesOf(userIds: string[]): Promise<Map<string, string | null>> {
+    const unique = [...new Set(userIds)].filter((u) => u !== SYSTEM_SENDER);
+    if (unique.length === 0) return new Map();
+    const snaps = await db().getAll(...unique.map((u) => accounts.ref(u)));
+    return new Map(snaps.map((s) => [s.id, accounts.fromSnapshot(s)?.name ?? null]));
+  }
+
+  /** The conversation if the caller is a member; 404 otherwise (its existence is not confirmed to others). */
+  async function memberView(callerId: string, id: string, tx?: Transaction): Promise<ConversationRecord> {
+    const conversation = await repo.get(id, tx);
+    if (!conversation || !conversation.memberIds.includes(callerId)) throw notFound();
+    return conversation;
+  }
+
+  function writable(conversation: ConversationRecord): void {
+    if (conversation.closed) throw new ConflictError('This conversation is closed (read-only)').withCode('CHAT_CLOSED');
+  }
+
+  function titleFor(conversation: ConversationRecord, callerId: string, names: Map<string, string | null>): string | null {
+    if (conversation.type !== 'DIRECT') return conversation.title;
+    const other = conversation.memberIds.find((m) => m !== callerId);
+    return other ? (names.get(other) ?? null) : null;
+  }
+
+  function common(conversation: ConversationRecord, membership: MembershipRecord | undefined, callerId: string, names: Map<string, string | null>, muted: Set<string>) {
+    return {
+      id: conversation.id,
+      type: conversation.type,
+      title: titleFor(conversation, callerId, names),
+      ownerId: conversation.ownerId,
+      context: conversation.context,
+      closed: conversation.closed,
+      memberCount: conversation.memberIds.length,
+      lastMessage: membership?.lastMessage ? { ...membership.lastMessage, createdAt: iso(membership.lastMessage.createdAt) } : null,
+      lastActivityAt: iso(membership?.lastActivityAt ?? conversation.updatedAt),
+      unreadCount: membership?.unreadCount ?? 0,
+      muted: muted.has(conversation.id),
+      createdAt: iso(conversation.createdAt),
+    };
+  }
+
+  async function detail(conversation: ConversationRecord, callerId: string) {
+    const [members, names, muted] = await Promise.all([repo.membershipsOf(conversation.id, conversation.memberIds), namesOf(conversation.memberIds), deps.mutedConversations(callerId)]);
+    const byUser = new Map(members.map((m) => [m.userId, m]));
+    return {
+      ...common(conversation, byUser.get(callerId), callerId, names, muted),
+      members: conversation.memberIds.map((userId) => {
+        const m = byUser.get(userId);
+        return { userId, name: names.get(userId) ?? null, role: m?.role ?? 'MEMBER', readUpTo: isoOrNull(m?.readUpToAt), deliveredUpTo: isoOrNull(m?.deliveredUpToAt) };
+      }),
+    };
+  }
+
+  async function existingAccounts(userIds: string[]): Promise<Map<string, string>> {
+    const names = await namesOf(userIds);
+    const missing = userIds.filter((u) => !names.has(u) || names.get(u) === null);
+    if (missing.length > 0) throw new NotFoundError('No such account').withCode('NOT_FOUND');
+    return names as Map<string, string>;
+  }
+
+  async function messageIn(conversationId: string, messageId: string, field: string, tx?: Transaction): Promise<MessageRecord> {
+    const message = await repo.message(conversationId, messageId, tx);
+    if (!message) throw new AppError(422, `${field} is not a message of this conversation`, [{ field, message: 'not a message of this conversation' }]).withCode('CHAT_REPLY_NOT_FOUND');
+    return message;
+  }
+
+  return {
+    async create(callerId: string, body: CreateBody, setStatus: (code: number) => void) {
+      if (body.type === 'DIRECT') {
+        if (body.userId === callerId) throw new BadRequestError('A direct conversation needs another person').withCode('CHAT_SELF_CONVERSATION');
+        await existingAccounts([body.userId]);
+        const id = directConversationId(callerId, body.userId);
+        const { conversation, created } = await db().runTransaction(async (tx) => {
+          const [existing, blocked] = await Promise.all([repo.get(id, tx), repo.eitherBlocks(callerId, body.userId, tx)]);
+          if (existing) return { conversation: existing, created: false };
+          if (blocked.aBlocksB || blocked.bBlocksA) throw new ForbiddenError('You cannot start a conversation with this person').withCode('CHAT_BLOCKED');
+          const at = now();
+          const record: ConversationRecord = { id, type: 'DIRECT', title: null, ownerId: null, memberIds: [callerId, body.userId], context: null, closed: false, createdBy: callerId, createdAt: at, updatedAt: at };
+          repo.txCreate(tx, record, [newMembership(id, callerId, 'MEMBER', at), newMembership(id, body.userId, 'MEMBER', at)]);
+          return { conversation: record, created: true };
+        });
+        if (!created) setStatus(200);
+        return detail(conversation, callerId);
+      }
+      const others = [...new Set(body.memberIds)].filter((m) => m !== callerId);
+      if (others.length + 1 < CHAT_LIMITS.groupMembersMin) throw new BadRequestError('A group needs at least one other member').withCode('VALIDATION_FAILED');
+      await existingAccounts(others);
+      const at = now();
+      const record: ConversationRecord = { id: repo.newId(), type: 'GROUP', title: body.title, ownerId: callerId, memberIds: [callerId, ...others], context: null, closed: false, createdBy: callerId, createdAt: at, updatedAt: at };
+      await db().runTransaction(async (tx) => {
+        repo.txCreate(tx, record, [newMembership(record.id, callerId, 'OWNER', at), ...others.map((u) => newMembership(record.id, u, 'MEMBER', at))]);
+      });
+      return detail(record, callerId);
+    },
+
+    async get(callerId: string, id: string) {
+      return detail(await memberView(callerId, id), callerId);
+    },
+
+    async list(callerId: string, page: { limit: number; cursor?: string }) {
+      const { items: memberships, nextCursor } = await repo.myConversations(callerId, page);
+      const conversations = await repo.getMany(memberships.map((m) => m.conversationId));
+      const previewed = new Map(conversations.map((c) => [c.id, c.memberIds.filter((m) => m !== callerId).slice(0, MEMBER_PREVIEW)]));
+      const [names, muted] = await Promise.all([namesOf([...previewed.values()].flat()), deps.mutedConversations(callerId)]);
+      const byId = new Map(conversations.map((c) => [c.id, c]));
+      const items = memberships.flatMap((m) => {
+        const conversation = byId.get(m.conversationId);
+        if (!conversation) return [];
+        return [{ ...common(conversation, m, callerId, names, muted), members: previewed.get(conversation.id)!.map((userId) => ({ userId, name: names.get(userId) ?? null })) }];
+      });
+      return { items, nextCursor };
+    },
+
+    async rename(callerId: string, id: string, title: string) {
+      const conversation = await db().runTransaction(async (tx) => {
+        const current = await memberView(callerId, id, tx);
+        if (current.type !== 'GROUP') throw new ConflictError('Only a group has a title').withCode('CHAT_NOT_GROUP');
+        writable(current);
+        repo.txUpdate(tx, id, { title, updatedAt: now() });
+        return { ...current, title };
+      });
+      return detail(conversation, callerId);
+    },
+
+    async addMembers(callerId: string, id: string, userIds: string[]) {
+      const added = [...new Set(userIds)];
+      const names = await existingAccounts([callerId, ...added]);
+      const conversation = await db().runTransaction(async (tx) => {
+        const current = await memberView(callerId, id, tx);
+        if (current.type !== 'GROUP') throw new ConflictError('Only a group changes members').withCode('CHAT_NOT_GROUP');
+        writable(current);
+        if (current.ownerId !== callerId) throw new ForbiddenError('Only the owner adds members').withCode('CHAT_NOT_OWNER');
+        const already = added.filter((u) => current.memberIds.includes(u));
+        if (already.length > 0) throw new ConflictError('Already a member', { userIds: already }).withCode('CHAT_ALREADY_MEMBER');
+        if (current.memberIds.length + added.length > CHAT_LIMITS.groupMembersMax) throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
+        const at = now();
+        const memberIds = [...current.memberIds, ...added];
+        repo.txUpdate(tx, id, { memberIds, updatedAt: at });
+        for (const u of added) repo.txAddMember(tx, newMembership(id, u, 'MEMBER', at));
+        const text = `${names.get(callerId)} added ${added.map((u) => names.get(u)).join(', ')}`;
+        repo.txCreateMessage(tx, systemMessage(id, 'member.added', text, added, at));
+        return { ...current, memberIds, updatedAt: at };
+      });
+      return detail(conversation, callerId);
+    },
+
+    /** Removes a member (owner), or leaves (any member, `userId` = the caller). */
+    async removeMember(callerId: string, id: string, userId: string) {
+      const names = await namesOf([callerId, userId]);
+      const leaving = userId === callerId;
+      const conversation = await db().runTransaction(async (tx) => {
+        const current = await memberView(callerId, id, tx);
+        if (current.type !== 'GROUP') throw new ConflictError('Only a group changes members').withCode('CHAT_NOT_GROUP');
+        if (!leaving && current.ownerId !== callerId) throw new ForbiddenError('Only the owner removes members').withCode('CHAT_NOT_OWNER');
+        if (!current.memberIds.includes(userId)) throw new NotFoundError('Not a member of this conversation');
+        const at = now();
+        const memberIds = current.memberIds.filter((m) => m !== userId);
+        // An owner who leaves hands the group to the longest-standing member.
+        const ownerId = current.ownerId === userId ? (memberIds[0] ?? null) : current.ownerId;
+        repo.txUpdate(tx, id, { memberIds, ownerId, updatedAt: at });
+        repo.txRemoveMember(tx, id, userId);
+        if (ownerId && ownerId !== current.ownerId) repo.txUpdateMembership(tx, id, ownerId, { role: 'OWNER' });
+        const text = leaving ? `${names.get(userId) ?? 'A member'} left` : `${names.get(callerId)} removed ${names.get(userId) ?? 'a member'}`;
+        repo.txCreateMessage(tx, systemMessage(id, leaving ? 'member.left' : 'member.removed', text, [userId], at));
+        return { ...current, memberIds, ownerId, updatedAt: at };
+      });
+      return leaving ? { left: true as const, conversationId: id } : detail(conversation, callerId);
+    },
+
+    async send(callerId: string, id: string, body: SendMessageBody, idempotencyKey: string | undefined) {
+      const messageId = idempotencyKey ? messageIdFor(id, callerId, idempotencyKey) : repo.newId();
+      const message = await db().runTransaction(async (tx) => {
+        const conversation = await memberView(callerId, id, tx);
+        const existing = await repo.message(id, messageId, tx);
+        // A retry whose first answer was lost (the idempotency record expired or was never stored).
+        if (existing && existing.senderId === callerId) return existing;
+        writable(conversation);
+        const media = body.type === 'AUDIO' ? await deps.attachableMedia(callerId, body.mediaId, tx) : undefined;
+        if (body.type === 'AUDIO' && media?.kind !== 'AUDIO') {
+          throw new AppError(422, 'mediaId is not one of your READY audio uploads', [{ field: 'body.mediaId', message: 'not a READY audio item of yours' }]).withCode('CHAT_ATTACHMENT_INVALID');
+        }
+        const replied = body.replyToId ? await messageIn(id, body.replyToId, 'body.replyToId', tx) : undefined;
+        const record: MessageRecord = {
+          id: messageId,
+          conversationId: id,
+          senderId: callerId,
+          type: body.type,
+          text: body.type === 'TEXT' ? body.text : null,
+          media: media ? { id: media.id, mimeType: media.mimeType, url: media.url } : null,
+          location: body.type === 'LOCATION' ? { lat: body.location.lat, lng: body.location.lng } : null,
+          replyTo: replied ? { id: replied.id, senderId: replied.senderId, preview: previewOf(replied) } : null,
+          system: null,
+          createdAt: now(),
+          editedAt: null,
+          deleted: false,
+          fannedOut: false,
+          counted: false,
+        };
+        repo.txCreateMessage(tx, record);
+        return record;
+      });
+      return toMessage(message);
+    },
+
+    async listMessages(callerId: string, id: string, query: { limit: number; cursor?: string; before?: string; after?: string }) {
+      await memberView(callerId, id);
+      const bounds = {
+        beforeAt: query.before ? (await messageIn(id, query.before, 'query.before')).createdAt : undefined,
+        afterAt: query.after ? (await messageIn(id, query.after, 'query.after')).createdAt : undefined,
+      };
+      const page = await repo.listMessages(id, callerId, query, bounds);
+      const newest = page.items[0]?.createdAt;
+      if (newest !== undefined) await markDelivered(id, callerId, newest);
+      return { items: page.items.map(toMessage), nextCursor: page.nextCursor };
+    },
+
+    async edit(callerId: string, id: string, messageId: string, text: string) {
+      const message = await db().runTransaction(async (tx) => {
+        const conversation = await memberView(callerId, id, tx);
+        writable(conversation);
+        const current = await ownRecentMessage(callerId, id, messageId, tx);
+        if (current.type !== 'TEXT') throw new ConflictError('Only text messages are edited').withCode('CHAT_NOT_EDITABLE');
+        const patch = { text, editedAt: now() };
+        repo.txUpdateMessage(tx, current, patch);
+        return { ...current, ...patch };
+      });
+      return toMessage(message);
+    },
+
+    async remove(callerId: string, id: string, messageId: string) {
+      const message = await db().runTransaction(async (tx) => {
+        const conversation = await memberView(callerId, id, tx);
+        writable(conversation);
+        const current = await ownRecentMessage(callerId, id, messageId, tx);
+        // A tombstone: the message keeps its place in the thread, its content is gone.
+        const patch = { deleted: true, text: null, media: null, location: null, editedAt: now() };
+        repo.txUpdateMessage(tx, current, patch);
+        return { ...current, ...patch };
+      });
+      return toMessage(message);
+    },
+
+    /** Moves my read marker forward to a message and recounts my unread after it. */
+    async markRead(callerId: string, id: string, upToMessageId: string) {
+      const state = await db().runTransaction(async (tx) => {
+        await memberView(callerId, id, tx);
+        const [membership, upTo] = await Promise.all([repo.membership(id, callerId, tx), messageIn(id, upToMessageId, 'body.upToMessageId', tx)]);
+        if (!membership) throw notFound();
+        if (upTo.createdAt <= membership.readUpToAt) return membership;
+        const unreadCount = await repo.txUnreadAfter(tx, id, callerId, upTo.createdAt);
+        const patch = { readUpToId: upTo.id, readUpToAt: upTo.createdAt, unreadCount, deliveredUpToAt: Math.max(membership.deliveredUpToAt, upTo.createdAt) };
+        repo.txUpdateMembership(tx, id, callerId, patch);
+        return { ...membership, ...patch };
+      });
+      return { conversationId: id, readUpToId: state.readUpToId, readUpTo: isoOrNull(state.readUpToAt), unreadCount: state.unreadCount };
+    },
+
+    async unreadTotal(callerId: string) {
+      const unread = await repo.unreadOf(callerId);
+      return { unreadCount: unread.reduce((sum, m) => sum + m.unreadCount, 0), conversations: unread.length };
+    },
+
+    async block(callerId: string, userId: string) {
+      if (userId === callerId) throw new BadRequestError('You cannot block yourself').withCode('VALIDATION_FAILED');
+      await existingAccounts([userId]);
+      return toBlock(await repo.block({ blockerId: callerId, blockedId: userId, createdAt: now() }));
+    },
+    async unblock(callerId: string, userId: string) {
+      await repo.unblock(callerId, userId);
+      return { deleted: true as const };
+    },
+    async blocks(callerId: string, page: { limit: number; cursor?: string }) {
+      const { items, nextCursor } = await repo.blocksOf(callerId, page);
+      return { items: items.map(toBlock), nextCursor };
+    },
+
+    /** Reports a message of a conversation I am in; one report per message and reporter (a repeat returns it). */
+    async report(callerId: string, messageId: string, body: { reason: ReportRecord['reason']; note?: string }, setStatus: (code: number) => void) {
+      const message = await repo.messageById(messageId);
+      if (!message) throw new NotFoundError('No such message');
+      const reportId = `${messageId}_${callerId}`;
+      const { report, created } = await db().runTransaction(async (tx) => {
+        await memberView(callerId, message.conversationId, tx).catch(() => {
+          throw new NotFoundError('No such message');
+        });
+        const existing = await repo.report(reportId, tx);
+        if (existing) return { report: existing, created: false };
+        if (message.senderId === callerId) throw new AppError(422, 'You cannot report your own message').withCode('CHAT_OWN_MESSAGE');
+        const record: ReportRecord = {
+          id: reportId,
+          messageId,
+          conversationId: message.conversationId,
+          reporterId: callerId,
+          senderId: message.senderId,
+          reason: body.reason,
+          note: body.note ?? null,
+          excerpt: message.deleted ? previewOf(message) : (message.text ?? previewOf(message)),
+          status: 'OPEN',
+          createdAt: now(),
+          resolvedAt: null,
+          resolvedBy: null,
+        };
+        repo.txCreateReport(tx, record);
+        return { report: record, created: true };
+      });
+      if (!created) setStatus(200);
+      return toReport(report);
+    },
+    async reports(adminId: string, query: { status: ReportRecord['status']; limit: number; cursor?: string }) {
+      const { items, nextCursor } = await repo.reportsWithStatus(query.status, adminId, query);
+      return { items: items.map(toReport), nextCursor };
+    },
+    async resolveReport(adminId: string, reportId: string, status: 'DISMISSED' | 'ACTIONED') {
+      const report = await db().runTransaction(async (tx) => {
+        const current = await repo.report(reportId, tx);
+        if (!current) throw new NotFoundError('No such report');
+        if (current.status !== 'OPEN') {
+          if (current.status === status) return current;
+          throw new ConflictError(`The report is ${current.status} already`, { status: current.status });
+        }
+        const patch = { status, resolvedAt: now(), resolvedBy: adminId };
+        repo.txUpdateReport(tx, reportId, patch);
+        return { ...current, ...patch };
+      });
+      return toReport(report);
+    },
+
+  };
+
+  async function ownRecentMessage(callerId: string, conversationId: string, messageId: string, tx: Transaction): Promise<MessageRecord> {
+    const current = await repo.message(conversationId, messageId, tx);
+    if (!current) throw new NotFoundError('No such message');
+    if (current.senderId !== callerId) throw new ForbiddenError('Only the sender changes a message').withCode('CHAT_NOT_SENDER');
+    if (current.deleted || now() - current.createdAt > CHAT_LIMITS.editWindowMs) {
+      throw new ConflictError('Messages are changed within 15 minutes of sending, and not after deletion').withCode('CHAT_EDIT_WINDOW');
+    }
+    return current;
+  }
+
+  /** The delivered marker only moves forward (a member's app fetched messages up to `at`). */
+  async function markDelivered(conversationId: string, userId: string, at: number): Promise<void> {
+    await db().runTransaction(async (tx) => {
+      const membership = await repo.membership(conversationId, userId, tx);
+      if (membership && at > membership.deliveredUpToAt) repo.txUpdateMembership(tx, conversationId, userId, { deliveredUpToAt: at });
+    });
+  }
+}
+
+function systemMessage(conversationId: string, event: string, text: string, userIds: string[], at: number, id?: string): MessageRecord {
+  return {
+    id: id ?? repo.newId(),
+    conversationId,
+    senderId: SYSTEM_SENDER,
+    type: 'SYSTEM',
+    text,
+    media: null,
+    location: null,
+    replyTo: null,
+    system: { event, userIds },
+    createdAt: at,
+    editedAt: null,
+    deleted: false,
+    fannedOut: false,
+    counted: false,
+  };
+}
+
+
+/** Conversations the server opens for other modules' entities, and SYSTEM messages (no caller, no app). */
+export const serverConversations = {
+  /**
+   * The conversation of a ride, order or booking for its parties (e.g. rider and driver), created once: a repeat
+   * returns it and adds parties that joined since. Called by the owning module, not by an app.
+   */
+  async open(context: { type: ContextType; id: string }, parties: Array<{ userId: string; surface: Surface }>): Promise<ConversationRecord> {
+    const id = contextConversationId(context);
+    return db().runTransaction(async (tx) => {
+      const existing = await repo.get(id, tx);
+      const at = Date.now();
+      if (existing) {
+        const joining = parties.filter((p) => !existing.memberIds.includes(p.userId));
+        if (joining.length === 0 || existing.closed) return existing;
+        const memberIds = [...existing.memberIds, ...joining.map((p) => p.userId)];
+        repo.txUpdate(tx, id, { memberIds, updatedAt: at });
+        for (const p of joining) repo.txAddMember(tx, newMembership(id, p.userId, 'MEMBER', at, p.surface));
+        return { ...existing, memberIds, updatedAt: at };
+      }
+      const record: ConversationRecord = { id, type: 'CONTEXT', title: null, ownerId: null, memberIds: parties.map((p) => p.userId), context, closed: false, createdBy: SYSTEM_SENDER, createdAt: at, updatedAt: at };
+      repo.txCreate(tx, record, parties.map((p) => newMembership(id, p.userId, 'MEMBER', at, p.surface)));
+      return record;
+    });
+  },
+  /** The entity is over: its conversation becomes read-only (idempotent). */
+  async close(context: { type: ContextType; id: string }): Promise<void> {
+    const id = contextConversationId(context);
+    await db().runTransaction(async (tx) => {
+      const existing = await repo.get(id, tx);
+      if (existing && !existing.closed) repo.txUpdate(tx, id, { closed: true, updatedAt: Date.now() });
+    });
+  },
+  /** A SYSTEM message (call missed…) with an id derived from its cause, so a repeated cause writes it once. */
+  async postSystemMessage(conversationId: string, input: { id: string; event: string; text: string; userIds: string[] }): Promise<void> {
+    await db().runTransaction(async (tx) => {
+      const [conversation, existing] = await Promise.all([repo.get(conversationId, tx), repo.message(conversationId, input.id, tx)]);
+      if (!conversation || existing) return;
+      repo.txCreateMessage(tx, systemMessage(conversationId, input.event, input.text, input.userIds, Date.now(), input.id));
+    });
+  },
+};
+
+export function toMessage(m: MessageRecord) {
+  return {
+    id: m.id,
+    conversationId: m.conversationId,
+    senderId: m.senderId,
+    type: m.type,
+    text: m.text,
+    media: m.media,
+    location: m.location,
+    replyTo: m.replyTo,
+    system: m.system,
+    createdAt: iso(m.createdAt),
+    editedAt: isoOrNull(m.editedAt),
+    deleted: m.deleted,
+  };
+}
+
+const toBlock = (b: BlockRecord) => ({ userId: b.blockedId, createdAt: iso(b.createdAt) });
+
+const toReport = (r: ReportRecord) => ({ ...r, createdAt: iso(r.createdAt), resolvedAt: isoOrNull(r.resolvedAt) });
+
+export type ConversationsService = ReturnType<typeof createConversationsService>;
