@@ -28,7 +28,7 @@ export function chatRoutes({ config }: AppContext): AnyRoute[] {
       description: `The callee gets call:ring (realtime), an inbox CALL_INCOMING item and a high-priority push even with notifications off. Unanswered within CALL_RING_TIMEOUT_SEC (default 30 s) it becomes MISSED (inbox CALL_MISSED, push, call:ended). A callee already in an ACTIVE call makes it DECLINED with endReason busy. Calling again while your call rings returns it; being in another call is 409.`,
       auth: [],
       errors: [404],
-      codes: ['CALL_BUSY'],
+      codes: ['CALL_BUSY', 'CHAT_BLOCKED'],
       idempotent: true,
       request: { body: StartCallBodySchema },
       response: { status: 201, description: 'The call.', schema: CallSchema },

@@ -1,10 +1,11 @@
 import { inTransaction } from '../../platform/firebase/firebase';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { Hub } from '../notifications';
 import { CALL_MACHINE, calleeNotice, callRolesOf, callView, type CallAction, type CallRecord } from './calls.model';
 import { recordTransition } from '../../platform/state-machine/state-machine';
 import { callsRepo } from './calls.repo';
+import { conversationsRepo } from './conversations.repo';
 
 const END_REASON: Partial<Record<CallRecord['status'], CallRecord['endReason']>> = {
   DECLINED: 'declined',
@@ -64,8 +65,9 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       const t = now();
       const outcome = await inTransaction(async (tx) => {
         // One read for the account and both lines: this is the hot path of a ring.
-        const { callee, callerCalls, calleeCalls } = await callsRepo.txStartState(tx, callerId, body.calleeId);
+        const [{ callee, callerCalls, calleeCalls }, blocks] = await Promise.all([callsRepo.txStartState(tx, callerId, body.calleeId), conversationsRepo.eitherBlocks(callerId, body.calleeId, tx)]);
         if (!callee || callee.disabled || callee.status !== 'ACTIVE') throw new NotFoundError('User not found');
+        if (blocks.aBlocksB || blocks.bBlocksA) throw new ForbiddenError('You cannot call this person').withCode('CHAT_BLOCKED');
         // Rings past their deadline are settled here too, so a lost timeout task never blocks a line.
         const settledCalls = new Map([...callerCalls, ...calleeCalls].map((c) => [c.id, settled(c, t)]));
         const expired = [...settledCalls.values()].filter((s) => s.expired).map((s) => s.call);

@@ -2,6 +2,8 @@ import type { AppConfig } from '../../platform/config';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type Hub } from '../notifications';
 import { calleeNotice, type CallRecord } from './calls.model';
+import { directConversationId } from './conversations.model';
+import { serverConversations } from './conversations.service';
 
 // A call that just became MISSED (no answer, or settled late) or was created DECLINED because the
 // callee was busy: the callee gets the missed-call notice.
@@ -16,9 +18,20 @@ export function missedCallOf(before: CallRecord | undefined, after: CallRecord |
  * from the event, the call and the callee, so a repeated delivery creates nothing and pushes nothing.
  * A failing hub throws, and the trigger (retry: true) is delivered again.
  */
-export async function onCallWritten(change: { before?: CallRecord; after?: CallRecord }, hub: Pick<Hub, 'dispatch'>): Promise<'notified' | 'duplicate' | 'ignored'> {
+export async function onCallWritten(
+  change: { before?: CallRecord; after?: CallRecord },
+  hub: Pick<Hub, 'dispatch'>,
+  thread: { postSystemMessage: typeof serverConversations.postSystemMessage } = serverConversations,
+): Promise<'notified' | 'duplicate' | 'ignored'> {
   const call = missedCallOf(change.before, change.after);
   if (!call) return 'ignored';
+  // The thread of the two shows the missed call too (when they have one); its id derives from the call.
+  await thread.postSystemMessage(call.conversationId ?? directConversationId(call.callerId, call.calleeId), {
+    id: `call_${call.id}_missed`,
+    event: 'call.missed',
+    text: call.type === 'video' ? 'Missed video call' : 'Missed call',
+    userIds: [call.callerId, call.calleeId],
+  });
   const [report] = await hub.dispatch(calleeNotice(call, 'call.missed'));
   return report?.duplicate ? 'duplicate' : 'notified';
 }

@@ -435,12 +435,16 @@ export const serverConversations = {
       if (existing && !existing.closed) repo.txUpdate(tx, id, { closed: true, updatedAt: Date.now() });
     });
   },
-  /** A SYSTEM message (call missed…) with an id derived from its cause, so a repeated cause writes it once. */
-  async postSystemMessage(conversationId: string, input: { id: string; event: string; text: string; userIds: string[] }): Promise<void> {
-    await db().runTransaction(async (tx) => {
+  /**
+   * A SYSTEM message (call missed…) about `userIds`, with an id derived from its cause, so a repeated cause writes
+   * it once. Only into a conversation all of them are in (a conversation id named by a client proves nothing).
+   */
+  async postSystemMessage(conversationId: string, input: { id: string; event: string; text: string; userIds: string[] }): Promise<boolean> {
+    return db().runTransaction(async (tx) => {
       const [conversation, existing] = await Promise.all([repo.get(conversationId, tx), repo.message(conversationId, input.id, tx)]);
-      if (!conversation || existing) return;
+      if (!conversation || existing || !input.userIds.every((u) => conversation.memberIds.includes(u))) return false;
       repo.txCreateMessage(tx, systemMessage(conversationId, input.event, input.text, input.userIds, Date.now(), input.id));
+      return true;
     });
   },
 };
