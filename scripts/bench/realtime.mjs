@@ -1,4 +1,4 @@
-// P3, P4 and P6: run by `npm run bench` inside `firebase emulators:exec` (Firestore, Auth, Functions,
+// P3, P4, P6 and chat's P7/P8: run by `npm run bench` inside `firebase emulators:exec` (Firestore, Auth, Functions,
 // Hosting, Tasks). Writes its figures as JSON to the path given as the first argument.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -230,6 +230,115 @@ async function p6(listeners = 100) {
   };
 }
 
+// A client signed in with a custom token minted by the API (it carries the session id the rules check).
+async function clientWithToken(customToken) {
+  const app = initializeApp({ projectId: PROJECT_ID, apiKey: 'demo-key' }, `bench-chat-${Math.random()}`);
+  const auth = getAuth(app);
+  connectAuthEmulator(auth, `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}`, { disableWarnings: true });
+  const firestore = getFirestore(app);
+  const [host, port] = process.env.FIRESTORE_EMULATOR_HOST.split(':');
+  connectFirestoreEmulator(firestore, host, Number(port));
+  await signInWithCustomToken(auth, customToken);
+  return { app, firestore };
+}
+
+const until = async (probe, what, timeoutMs = 30_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} never happened`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+};
+
+// P7 (chat): POST /chat/conversations/{id}/messages → the other member's snapshot listener on the messages, vs a
+// direct write of a message document → the same listener. P8 (chat): the POST → the CHAT_MESSAGE inbox item
+// (the message trigger's path: counters, then the hub), seen by the recipient's inbox listener.
+async function chatLatency(rounds = 20, warmup = 3) {
+  await wipe();
+  const { createUser } = await import('./realtime-accounts.mjs');
+  const a = await createUser(apiJson, 'chat-a');
+  const b = await createUser(apiJson, 'chat-b');
+  const conversation = await apiJson('POST', '/chat/conversations', { type: 'DIRECT', userId: b.id }, a.token);
+  if (conversation.status !== 201) throw new Error(`POST /chat/conversations answered ${conversation.status}`);
+  const id = conversation.body.id;
+  const minted = await apiJson('POST', '/auth/firebase-token', undefined, b.token);
+  const { app, firestore } = await clientWithToken(minted.body.token);
+  const seen = new Map();
+  let inboxAt;
+  let ready = 0;
+  const stopMessages = onSnapshot(collection(firestore, `conversations/${id}/messages`), (snap) => {
+    ready |= 1;
+    for (const change of snap.docChanges()) if (change.type === 'added') seen.set(change.doc.id, performance.now());
+  });
+  const stopInbox = onSnapshot(query(collection(firestore, 'app_notifications'), where('recipientId', '==', b.id)), (snap) => {
+    ready |= 2;
+    if (snap.docChanges().some((c) => c.type === 'added')) inboxAt = performance.now();
+  });
+  await until(async () => (ready === 3 ? true : undefined), 'the listeners');
+  const api = [];
+  const direct = [];
+  const trigger = [];
+  for (let r = 0; r < rounds + warmup; r += 1) {
+    inboxAt = undefined;
+    const t0 = performance.now();
+    const sent = await apiJson('POST', `/chat/conversations/${id}/messages`, { type: 'TEXT', text: `bench ${r}` }, a.token);
+    if (sent.status !== 201) throw new Error(`POST …/messages answered ${sent.status}`);
+    const heard = await until(async () => seen.get(sent.body.id), 'the message at the listener');
+    const notified = await until(async () => inboxAt, 'the CHAT_MESSAGE item');
+    const directId = `direct-${r}`;
+    const t1 = performance.now();
+    await db().collection(`conversations/${id}/messages`).doc(directId).set({ id: directId, conversationId: id, senderId: a.id, type: 'TEXT', text: 'direct', createdAt: Date.now(), deleted: false, fannedOut: true, counted: false });
+    const directHeard = await until(async () => seen.get(directId), 'the direct write at the listener');
+    if (r >= warmup) {
+      api.push(heard - t0);
+      trigger.push(notified - t0);
+      direct.push(directHeard - t1);
+    }
+  }
+  stopMessages();
+  stopInbox();
+  await terminate(firestore);
+  await deleteApp(app);
+  const r1 = (x) => Math.round(x * 10) / 10;
+  const p7 = { rounds, apiP50Ms: r1(median(api)), apiP95Ms: r1(percentile(api, 95)), directP50Ms: r1(median(direct)), directP95Ms: r1(percentile(direct, 95)) };
+  p7.ratioP50 = Math.round((p7.apiP50Ms / p7.directP50Ms) * 1000) / 1000;
+  p7.ratioP95 = Math.round((p7.apiP95Ms / p7.directP95Ms) * 1000) / 1000;
+  const p8 = { rounds, p50Ms: r1(median(trigger)), p95Ms: r1(percentile(trigger, 95)) };
+  log(`P7 (chat): POST → listener p50 ${p7.apiP50Ms} ms / p95 ${p7.apiP95Ms} ms; direct write p50 ${p7.directP50Ms} ms / p95 ${p7.directP95Ms} ms`);
+  log(`P8 (chat): POST → CHAT_MESSAGE inbox item p50 ${p8.p50Ms} ms / p95 ${p8.p95Ms} ms`);
+  return { P7chat: p7, P8chat: p8 };
+}
+
+// Writes of one message in a group of 100: the message, the trigger's mark on it, and the member views it moved
+// (each document's update time after the message's creation); the hub's inbox items and realtime events apart.
+async function groupMessageWrites(members = 100) {
+  await wipe();
+  const { createUser } = await import('./realtime-accounts.mjs');
+  const owner = await createUser(apiJson, 'chat-owner');
+  const others = Array.from({ length: members - 1 }, (_, i) => ({ id: `bench-member-${i}`, data: { name: `Member ${i}`, roles: ['USER'], hats: ['CON'], disabled: false, createdAt: Date.now() } }));
+  await batchedWrite('users', others);
+  const group = await apiJson('POST', '/chat/conversations', { type: 'GROUP', title: 'Bench 100', memberIds: others.map((o) => o.id) }, owner.token);
+  if (group.status !== 201) throw new Error(`POST /chat/conversations (group) answered ${group.status}`);
+  const id = group.body.id;
+  const sent = await apiJson('POST', `/chat/conversations/${id}/messages`, { type: 'TEXT', text: 'hello, everyone' }, owner.token);
+  const ref = db().collection(`conversations/${id}/messages`).doc(sent.body.id);
+  const created = await until(async () => {
+    const snap = await ref.get();
+    return snap.get('fannedOut') === true ? snap.createTime : undefined;
+  }, 'the fan-out');
+  const views = await db().collection('chat_memberships').where('conversationId', '==', id).get();
+  const movedViews = views.docs.filter((d) => d.updateTime.toMillis() >= created.toMillis()).length;
+  const hubItems = await until(async () => {
+    const n = (await db().collection('app_notifications').where('entityId', '==', id).count().get()).data().count;
+    return n >= members - 1 ? n : undefined;
+  }, 'the inbox items');
+  const chatWrites = 2 + movedViews;
+  log(`group of ${members}: ${chatWrites} chat writes per message (message, its fan-out mark, ${movedViews} member views); hub: ${hubItems} inbox items`);
+  return { members, chatWrites, memberViews: movedViews, hubInboxItems: hubItems, limit: members + 3, pass: chatWrites <= members + 3 };
+}
+
 // A failed measurement is reported, not fatal: the others still count.
 async function attempt(name, fn) {
   try {
@@ -247,5 +356,10 @@ const wanted = (k) => !only || only.includes(k);
 if (wanted("P3")) for (const n of [1000, 5000]) results.P3.push(await attempt(`P3 N=${n}`, () => p3(n)));
 if (wanted("P4")) results.P4 = await attempt('P4', () => p4());
 if (wanted("P6")) results.P6 = await attempt('P6', () => p6());
+if (wanted("chat")) {
+  const chat = await attempt('P7/P8 (chat)', () => chatLatency());
+  Object.assign(results, chat.error ? { P7chat: chat, P8chat: chat } : chat);
+  results.chatGroupWrites = await attempt('group message writes', () => groupMessageWrites());
+}
 fs.writeFileSync(out, JSON.stringify(results, null, 2));
 process.exit(0);

@@ -10,7 +10,7 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection('meta').doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(3);
+    expect(snap.get('version')).toBe(4);
   });
 
   it('the local administrator signs in with its documented password', async () => {
@@ -21,4 +21,16 @@ describe('emulator-data import', () => {
     expect(res.body.user.permissions).toEqual(['*']);
     expect((await call('GET', '/users/admin?limit=1', { token: res.body.accessToken })).status).toBe(200);
   });
+
+  it('two demo consumers share a conversation with unread counts as the trigger keeps them', async () => {
+    const login = async (email: string) => (await call('POST', '/auth/login/password', { body: { email, password: 'superapp-demo-user' } })).body;
+    const [lan, minh] = [await login('lan@superapp.local'), await login('minh@superapp.local')];
+    const list = (await call('GET', '/chat/conversations', { token: minh.accessToken })).body.items;
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ type: 'DIRECT', title: 'Nguyễn Thị Lan', unreadCount: 1, lastMessage: { senderId: lan.user.id, preview: 'Tuyệt quá, em đặt xe đón anh nhé.' } });
+    const messages = (await call('GET', `/chat/conversations/${list[0].id}/messages`, { token: lan.accessToken })).body.items;
+    expect(messages.map((m: { senderId: string }) => m.senderId)).toEqual([lan.user.id, minh.user.id, lan.user.id]);
+    expect((await call('GET', '/chat/unread', { token: lan.accessToken })).body).toEqual({ unreadCount: 0, conversations: 0 });
+  });
 });
+

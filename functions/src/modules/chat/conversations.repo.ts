@@ -47,6 +47,13 @@ export const conversationsRepo = {
   newId: () => conversations().doc().id,
   conversationRef: (id: string) => conversations().doc(id),
   get: (id: string, tx?: Transaction) => readRecord(conversations().doc(id), tx),
+  /** The conversation and (when named) one of its messages, in one read of the transaction. */
+  async txConversationAndMessage(tx: Transaction, id: string, messageId?: string): Promise<[ConversationRecord | undefined, MessageRecord | undefined]> {
+    if (!messageId) return [await readRecord(conversations().doc(id), tx), undefined];
+    // Mixed types in one getAll: each side keeps its converter, so only the static type is widened here.
+    const [conversation, message] = await tx.getAll(conversations().doc(id) as FirebaseFirestore.DocumentReference, messages(id).doc(messageId) as FirebaseFirestore.DocumentReference);
+    return [conversation.exists ? (conversation.data() as ConversationRecord) : undefined, message.exists ? (message.data() as MessageRecord) : undefined];
+  },
   /** Conversations by id, in the order asked; missing ones left out. */
   async getMany(ids: string[]): Promise<ConversationRecord[]> {
     if (ids.length === 0) return [];

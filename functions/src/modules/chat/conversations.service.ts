@@ -207,9 +207,9 @@ export function createConversationsService(deps: ConversationsDeps) {
     async send(callerId: string, id: string, body: SendMessageBody, idempotencyKey: string | undefined) {
       const messageId = idempotencyKey ? messageIdFor(id, callerId, idempotencyKey) : repo.newId();
       const message = await db().runTransaction(async (tx) => {
-        const conversation = await memberView(callerId, id, tx);
-        const existing = await repo.message(id, messageId, tx);
-        // A retry whose first answer was lost (the idempotency record expired or was never stored).
+        // One read: the conversation and, for a keyed send, the message a lost first answer may have made.
+        const [conversation, existing] = await repo.txConversationAndMessage(tx, id, idempotencyKey ? messageId : undefined);
+        if (!conversation || !conversation.memberIds.includes(callerId)) throw notFound();
         if (existing && existing.senderId === callerId) return existing;
         writable(conversation);
         const media = body.type === 'AUDIO' ? await deps.attachableMedia(callerId, body.mediaId, tx) : undefined;
