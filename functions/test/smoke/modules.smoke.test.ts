@@ -66,4 +66,20 @@ describe('smoke: one flow per module through Hosting and the Functions emulator'
     const cancelled = await call('POST', `/chat/calls/${started.body.id}/cancel`, { token: user.accessToken });
     expect([cancelled.status, cancelled.body.status]).toEqual([200, 'CANCELLED']);
   });
+
+  it('chat: a message through the API reaches the other member as an unread count and a CHAT_MESSAGE item (message trigger)', async () => {
+    const other = await registerVerified();
+    const conversation = await call('POST', '/chat/conversations', { token: user.accessToken, body: { type: 'DIRECT', userId: other.user.id } });
+    expect(conversation.status).toBe(201);
+    const sent = await call('POST', `/chat/conversations/${conversation.body.id}/messages`, { token: user.accessToken, body: { type: 'TEXT', text: 'smoke' }, headers: { 'idempotency-key': `smoke-${Date.now()}` } });
+    expect(sent.status).toBe(201);
+    let unread = 0;
+    for (let i = 0; i < 150 && unread === 0; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      unread = (await call('GET', '/chat/unread', { token: other.accessToken })).body.unreadCount;
+    }
+    expect(unread).toBe(1);
+    const inbox = await call('GET', '/notifications?limit=10', { token: other.accessToken });
+    expect(inbox.body.items.map((i: { kind: string }) => i.kind)).toContain('CHAT_MESSAGE');
+  });
 });
