@@ -13,6 +13,7 @@ import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { signedInClient } from '../helpers/firebase-client';
 import { waitFor } from '../helpers/wait';
+import { png } from '../helpers/images';
 
 beforeAll(requireEmulators);
 setLogLevel('error');
@@ -87,7 +88,7 @@ describe('sending and receiving', () => {
     expect(await messageCount(id)).toBe(1);
   });
 
-  it('AUDIO of my READY upload, LOCATION and a reply; another user’s or a pending upload is 422; nothing written', async () => {
+  it('AUDIO and IMAGE of my READY uploads, LOCATION and a reply; another user’s, a pending or the wrong kind of upload is 422; nothing written', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
     const id = await directBetween(a, b);
     const upload = async (who: Person) => {
@@ -101,16 +102,27 @@ describe('sending and receiving', () => {
     const place = await send(b, id, { type: 'LOCATION', location: { lat: 10.7769, lng: 106.7009 }, replyToId: voice.body.id });
     expect(place.body).toMatchObject({ type: 'LOCATION', location: { lat: 10.7769, lng: 106.7009 }, replyTo: { id: voice.body.id, senderId: a.user.id, preview: 'Voice message' } });
 
-    const before = await messageCount(id);
     const theirs = await upload(b);
+    const before = await messageCount(id);
     const pending = (await call('POST', '/upload/presign', { token: a.accessToken, body: { contentType: 'audio/ogg', filename: 'x.ogg' } })).body.media;
     for (const mediaId of [theirs.id, pending.id, `nope-${randomUUID()}`]) {
       const refused = await send(a, id, { type: 'AUDIO', mediaId });
       expect([refused.status, refused.body.code]).toEqual([422, 'CHAT_ATTACHMENT_INVALID']);
     }
+    // IMAGE: my own uploaded image; an audio item is not an image, nor an image a voice message.
+    const imageForm = new FormData();
+    imageForm.append('file', new Blob([png()], { type: 'image/png' }), 'photo.png');
+    const photo = (await call('POST', '/upload/image', { token: a.accessToken, form: imageForm })).body;
+    const pictured = await send(a, id, { type: 'IMAGE', mediaId: photo.id });
+    expect(pictured.body).toMatchObject({ type: 'IMAGE', media: { id: photo.id, mimeType: 'image/png', url: photo.publicUrl } });
+    const afterPhoto = await messageCount(id);
+    for (const body of [{ type: 'IMAGE', mediaId: mine.id }, { type: 'AUDIO', mediaId: photo.id }]) {
+      expect((await send(a, id, body)).body.code).toBe('CHAT_ATTACHMENT_INVALID');
+    }
+    expect(await messageCount(id)).toBe(afterPhoto);
     const badReply = await send(a, id, { type: 'TEXT', text: 'x', replyToId: `nope-${randomUUID()}` });
     expect([badReply.status, badReply.body.code]).toEqual([422, 'CHAT_REPLY_NOT_FOUND']);
-    expect(await messageCount(id)).toBe(before);
+    expect(await messageCount(id)).toBe(before + 1);
   });
 
   it('bad input is a 400 with the standard body and writes nothing', async () => {
@@ -122,7 +134,7 @@ describe('sending and receiving', () => {
       { type: 'TEXT', text: 'x'.repeat(4001) },
       { type: 'TEXT' },
       { type: 'SYSTEM', text: 'forged' },
-      { type: 'IMAGE', mediaId: 'x' },
+      { type: 'IMAGE' },
       { type: 'LOCATION', location: { lat: 91, lng: 0 } },
       { type: 'LOCATION', location: { lat: null, lng: 0 } },
       { type: 'TEXT', text: 'hi', senderId: b.user.id },

@@ -62,7 +62,10 @@ describe('OpenAPI generation', () => {
   it('documents media uploads: multipart fields file/files, the exact media item fields, and the refusals', () => {
     const schemas = doc.components.schemas;
     expect(Object.keys(schemas.MediaItem.properties)).toEqual(['id', 'objectKey', 'publicUrl', 'mimeType', 'sizeBytes', 'kind', 'status']);
-    expect(schemas.MediaItem.properties.mimeType.enum).toEqual(['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm']);
+    // The spec's audio types on the audio routes; images only through /upload/image (kind IMAGE).
+    expect(schemas.MediaItem.properties.mimeType.enum).toEqual(['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm', 'image/jpeg', 'image/png', 'image/webp']);
+    expect(schemas.MediaItem.properties.kind.enum).toEqual(['AUDIO', 'IMAGE']);
+    expect(doc.paths['/upload/image'].post.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/ImageUploadForm' });
     expect(doc.paths['/upload/single'].post.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/SingleUploadForm' });
     expect(schemas.MultipleUploadForm.properties.files.maxItems).toBe(10);
     for (const status of ['400', '401', '403', '413', '415']) expect(doc.paths['/upload/multiple'].post.responses[status]).toBeDefined();

@@ -133,7 +133,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
       tag,
       summary: 'Send a message',
       description:
-        'TEXT (1–4,000 characters), AUDIO (a READY audio item you uploaded) or LOCATION; optionally a reply to a message of the conversation. With an Idempotency-Key a retried send never makes a second message. Members get chat.message (not the sender; not while muted or present in the conversation; not those who blocked the sender).',
+        'TEXT (1–4,000 characters), AUDIO or IMAGE (a READY audio or image item you uploaded: POST /upload/single, POST /upload/image) or LOCATION; optionally a reply to a message of the conversation. With an Idempotency-Key a retried send never makes a second message. Members get chat.message (not the sender; not while muted or present in the conversation; not those who blocked the sender).',
       auth: [],
       errors: [404],
       codes: ['CHAT_CLOSED', 'CHAT_ATTACHMENT_INVALID', 'CHAT_REPLY_NOT_FOUND'],

@@ -98,9 +98,10 @@ export const SendMessageBodySchema = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('TEXT'), text: z.string().trim().min(1).max(CHAT_LIMITS.textMax), ...ReplyTo }).strict(),
     z.object({ type: z.literal('AUDIO'), mediaId: DocumentIdSchema.describe('A READY media item of the sender (POST /media/upload)'), ...ReplyTo }).strict(),
+    z.object({ type: z.literal('IMAGE'), mediaId: DocumentIdSchema.describe('A READY image of the sender (POST /upload/image)'), ...ReplyTo }).strict(),
     z.object({ type: z.literal('LOCATION'), location: LatLngBodySchema, ...ReplyTo }).strict(),
   ])
-  .meta({ id: 'SendChatMessageBody', description: 'SYSTEM messages are written by the server only. IMAGE messages wait for image uploads in the media module.' });
+  .meta({ id: 'SendChatMessageBody', description: 'SYSTEM messages are written by the server only.' });
 export type SendMessageBody = z.output<typeof SendMessageBodySchema>;
 
 export const EditMessageBodySchema = z.object({ text: z.string().trim().min(1).max(CHAT_LIMITS.textMax) }).strict().meta({ id: 'EditChatMessageBody' });

@@ -212,9 +212,10 @@ export function createConversationsService(deps: ConversationsDeps) {
         if (!conversation || !conversation.memberIds.includes(callerId)) throw notFound();
         if (existing && existing.senderId === callerId) return existing;
         writable(conversation);
-        const media = body.type === 'AUDIO' ? await deps.attachableMedia(callerId, body.mediaId, tx) : undefined;
-        if (body.type === 'AUDIO' && media?.kind !== 'AUDIO') {
-          throw new AppError(422, 'mediaId is not one of your READY audio uploads', [{ field: 'body.mediaId', message: 'not a READY audio item of yours' }]).withCode('CHAT_ATTACHMENT_INVALID');
+        const media = body.type === 'AUDIO' || body.type === 'IMAGE' ? await deps.attachableMedia(callerId, body.mediaId, tx) : undefined;
+        if ((body.type === 'AUDIO' || body.type === 'IMAGE') && media?.kind !== body.type) {
+          const what = body.type === 'AUDIO' ? 'audio' : 'image';
+          throw new AppError(422, `mediaId is not one of your READY ${what} uploads`, [{ field: 'body.mediaId', message: `not a READY ${what} item of yours` }]).withCode('CHAT_ATTACHMENT_INVALID');
         }
         const replied = body.replyToId ? await messageIn(id, body.replyToId, 'body.replyToId', tx) : undefined;
         const record: MessageRecord = {

@@ -1,11 +1,12 @@
 // Public face of the media module (uploads). Other modules reference a caller's media items through it.
 import type { Transaction } from 'firebase-admin/firestore';
 
-export { AUDIO_TYPES, MEDIA_STATUSES, type MediaStatus } from './media.model';
+export { AUDIO_TYPES, IMAGE_TYPES, MEDIA_STATUSES, type MediaKind, type MediaStatus } from './media.model';
+import type { MediaKind } from './media.model';
 
 export interface Attachment {
   id: string;
-  kind: 'AUDIO';
+  kind: MediaKind;
   mimeType: string;
   url: string;
 }

@@ -5,7 +5,18 @@ export const MEDIA = 'media';
 export const AUDIO_TYPES = ['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm'] as const;
 export type AudioType = (typeof AUDIO_TYPES)[number];
 
-const SNIFFED_AS: Record<AudioType, readonly string[]> = {
+// Images (chat photos) come through their own route (POST /upload/image): the audio routes keep the spec's types.
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export type ImageType = (typeof IMAGE_TYPES)[number];
+export type MediaType = AudioType | ImageType;
+export const MEDIA_KINDS = ['AUDIO', 'IMAGE'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+export const ACCEPTED_TYPES: Record<MediaKind, readonly MediaType[]> = { AUDIO: AUDIO_TYPES, IMAGE: IMAGE_TYPES };
+
+const SNIFFED_AS: Record<MediaType, readonly string[]> = {
+  'image/jpeg': ['image/jpeg'],
+  'image/png': ['image/png'],
+  'image/webp': ['image/webp'],
   'audio/mpeg': ['audio/mpeg'],
   'audio/wav': ['audio/wav', 'audio/vnd.wave', 'audio/x-wav'],
   'audio/x-wav': ['audio/wav', 'audio/vnd.wave', 'audio/x-wav'],
@@ -16,7 +27,10 @@ const SNIFFED_AS: Record<AudioType, readonly string[]> = {
   'audio/webm': ['audio/webm', 'video/webm'],
 };
 
-export const EXTENSION: Record<AudioType, string> = {
+export const EXTENSION: Record<MediaType, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
   'audio/mpeg': 'mp3',
   'audio/wav': 'wav',
   'audio/x-wav': 'wav',
@@ -30,12 +44,17 @@ export function isAudioType(type: string): type is AudioType {
   return (AUDIO_TYPES as readonly string[]).includes(type);
 }
 
+/** Whether `type` is accepted for uploads of this kind. */
+export function isAcceptedType(type: string, kind: MediaKind): type is MediaType {
+  return (ACCEPTED_TYPES[kind] as readonly string[]).includes(type);
+}
+
 // Content-Type parameters (e.g. "; codecs=opus") do not change the type.
 export function baseType(type: string): string {
   return type.split(';')[0].trim().toLowerCase();
 }
 
-export function bytesMatch(declared: AudioType, sniffed: string | undefined): boolean {
+export function bytesMatch(declared: MediaType, sniffed: string | undefined): boolean {
   return sniffed !== undefined && SNIFFED_AS[declared].includes(sniffed);
 }
 
@@ -48,9 +67,9 @@ export interface MediaRecord {
   ownerId: string;
   objectKey: string;
   publicUrl: string;
-  mimeType: AudioType;
+  mimeType: MediaType;
   sizeBytes: number;
-  kind: 'AUDIO';
+  kind: MediaKind;
   status: MediaStatus;
   downloadToken: string;
   filename: string;

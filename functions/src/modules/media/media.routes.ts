@@ -7,6 +7,7 @@ import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { DeletedSchema } from '../../platform/http/ids';
 import { AUDIO_TYPES } from './media.model';
 import {
+  ImageUploadFormSchema,
   MediaFileParamsSchema,
   MediaIdParamsSchema,
   MediaItemSchema,
@@ -38,6 +39,17 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       multipart: SingleUploadFormSchema,
       response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
       handler: async ({ req, auth }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink)))[0],
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/upload/image',
+      tag: 'media',
+      summary: 'Upload one image (a chat photo)',
+      description: `JPEG, PNG or WebP, kind IMAGE; send it as a chat message with type IMAGE. ${uploadErrors}`,
+      auth: UPLOADERS,
+      multipart: ImageUploadFormSchema,
+      response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
+      handler: async ({ req, auth }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'IMAGE'))[0],
     }),
     defineRoute({
       method: 'post',

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
-import { AUDIO_TYPES, MEDIA_STATUSES } from './media.model';
+import { AUDIO_TYPES, IMAGE_TYPES, MEDIA_KINDS, MEDIA_STATUSES } from './media.model';
 
 export const MediaItemSchema = z
   .object({
     id: z.string(),
     objectKey: z.string().describe('Storage key of the object'),
     publicUrl: z.string().describe('GET it for the exact bytes (local storage: served by this API; Cloud Storage: a download-token URL)'),
-    mimeType: z.enum(AUDIO_TYPES),
+    mimeType: z.enum([...AUDIO_TYPES, ...IMAGE_TYPES]),
     sizeBytes: z.number().int(),
-    kind: z.literal('AUDIO'),
+    kind: z.enum(MEDIA_KINDS).describe('AUDIO for every accepted audio type (the upload routes); IMAGE for POST /upload/image'),
     status: z.enum(MEDIA_STATUSES).describe('READY after a successful upload; PENDING while a presigned upload is awaited; FAILED when its bytes were refused'),
   })
   .meta({ id: 'MediaItem' });
@@ -19,6 +19,10 @@ const binary = (description: string) => z.string().meta({ format: 'binary' }).de
 export const SingleUploadFormSchema = z
   .object({ file: binary(`One audio file: ${AUDIO_TYPES.join(', ')}; at most 15 MB. The bytes must be of the declared type.`) })
   .meta({ id: 'SingleUploadForm' });
+
+export const ImageUploadFormSchema = z
+  .object({ file: binary(`One image: ${IMAGE_TYPES.join(', ')}; at most 15 MB. The bytes must be of the declared type.`) })
+  .meta({ id: 'ImageUploadForm' });
 
 export const MultipleUploadFormSchema = z
   .object({ files: z.array(binary('Audio file')).max(10).describe('Repeated field `files`, at most MEDIA_MAX_FILES (10)') })

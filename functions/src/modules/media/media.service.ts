@@ -9,7 +9,7 @@ import type { IncomingFile } from '../../platform/http/multipart';
 import { PayloadTooLargeError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { ObjectStorage } from '../../platform/storage/storage';
-import { AUDIO_TYPES, baseType, bytesMatch, EXTENSION, isAudioType, toItem, type AudioType, type MediaRecord } from './media.model';
+import { ACCEPTED_TYPES, AUDIO_TYPES, baseType, bytesMatch, EXTENSION, isAcceptedType, isAudioType, toItem, type MediaKind, type MediaRecord, type MediaType } from './media.model';
 import { mediaRepo } from './media.repo';
 
 type FileTypeModule = { fileTypeFromBuffer(data: Uint8Array): Promise<{ ext: string; mime: string } | undefined> };
@@ -74,17 +74,18 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
   const { storage } = deps;
 
   // The declared type must be accepted and the bytes must be of that type.
-  function acceptedType(declaredRaw: string, label: string): AudioType {
+  function acceptedType(declaredRaw: string, label: string, kind: MediaKind): MediaType {
     const declared = baseType(declaredRaw);
-    if (!isAudioType(declared)) throw new UnsupportedMediaTypeError(`${label}: ${declared || 'no type'} is not accepted (${AUDIO_TYPES.join(', ')})`);
+    if (!isAcceptedType(declared, kind)) throw new UnsupportedMediaTypeError(`${label}: ${declared || 'no type'} is not accepted (${ACCEPTED_TYPES[kind].join(', ')})`);
     return declared;
   }
-  async function assertBytesMatch(declared: AudioType, head: Buffer, label: string): Promise<void> {
+  async function assertBytesMatch(declared: MediaType, head: Buffer, label: string): Promise<void> {
     const sniffed = await sniff(head);
-    if (!bytesMatch(declared, sniffed)) throw new UnsupportedMediaTypeError(`${label}: declared ${declared} but the bytes are ${sniffed ?? 'not a known audio format'}`);
+    const known = declared.startsWith('image/') ? 'not a known image format' : 'not a known audio format';
+    if (!bytesMatch(declared, sniffed)) throw new UnsupportedMediaTypeError(`${label}: declared ${declared} but the bytes are ${sniffed ?? known}`);
   }
 
-  function newRecord(ownerId: string, type: AudioType, filename: string, source: MediaRecord['source']): MediaRecord {
+  function newRecord(ownerId: string, type: MediaType, filename: string, source: MediaRecord['source'], kind: MediaKind = 'AUDIO'): MediaRecord {
     const id = mediaRepo.newId();
     const objectKey = `media/${ownerId}/${id}.${EXTENSION[type]}`;
     const downloadToken = token();
@@ -96,7 +97,7 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       publicUrl: storage.publicUrl(objectKey, downloadToken),
       mimeType: type,
       sizeBytes: 0,
-      kind: 'AUDIO',
+      kind,
       status: 'PENDING',
       downloadToken,
       filename: truncateText(filename, 200),
@@ -129,12 +130,16 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
      * bytes kept for the type check; the records are written once every file passed. Any refusal
      * (type, size, a failing store) removes every object the request stored.
      */
-    async upload(ownerId: string, receive: (sink: (file: IncomingFile) => Promise<MediaRecord & { head: Buffer }>) => Promise<{ files: Array<MediaRecord & { head: Buffer }> }>) {
+    async upload(
+      ownerId: string,
+      receive: (sink: (file: IncomingFile) => Promise<MediaRecord & { head: Buffer }>) => Promise<{ files: Array<MediaRecord & { head: Buffer }> }>,
+      kind: MediaKind = 'AUDIO',
+    ) {
       const stored: string[] = [];
       try {
         const { files } = await receive(async (file) => {
-          const type = acceptedType(file.declaredType, `file (${file.filename})`);
-          const record = newRecord(ownerId, type, file.filename, 'upload');
+          const type = acceptedType(file.declaredType, `file (${file.filename})`, kind);
+          const record = newRecord(ownerId, type, file.filename, 'upload', kind);
           const inspect = inspector(deps.maxFileBytes);
           stored.push(record.objectKey);
           await storage.putStream(record.objectKey, through(file.stream, inspect.stream), type, record.downloadToken);
