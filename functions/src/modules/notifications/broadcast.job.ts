@@ -1,11 +1,11 @@
 import { iso, isoOrNull } from '../../platform/time';
 import { createHash, randomUUID } from 'node:crypto';
-import { inTransaction } from '../../platform/firebase/firebase';
+import { db, inTransaction } from '../../platform/firebase/firebase';
 import { AppError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
 import type { Surface } from './events';
 import type { Hub } from './hub';
-import { BROADCASTS } from './notifications.model';
+import { BROADCASTS, INBOX } from './notifications.model';
 import { typedCollection } from '../../platform/firestore/records';
 import { NOTIFICATIONS_EVENTS } from './notifications.events';
 import { accountsWithHatPage } from '../users';
@@ -215,7 +215,10 @@ async function finish(id: string, owner: string, now: number): Promise<void> {
   await inTransaction(async (tx) => {
     const snap = await tx.get(broadcasts().doc(id));
     if (snap.get('leaseOwner') !== owner) throw new ConflictError('The broadcast lease was lost');
-    tx.update(snap.ref, { status: 'DONE', finishedAt: now, updatedAt: now });
+    // The per-page counts assume each page's accounts; a resumed page read after the audience changed (an account
+    // locked between a crash and the retry) would miss an item the crashed run wrote. The final figure is counted.
+    const inboxItems = (await tx.get(db().collection(INBOX).where('entityId', '==', id).count())).data().count;
+    tx.update(snap.ref, { status: 'DONE', finishedAt: now, updatedAt: now, inboxItems });
   });
 }
 

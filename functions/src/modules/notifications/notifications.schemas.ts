@@ -95,7 +95,7 @@ export const BroadcastSchema = z
     body: z.string(),
     surfaces: z.array(SurfaceSchema),
     pagesDone: z.number().int().describe('Pages of up to 500 accounts delivered so far'),
-    inboxItems: z.number().int().describe('Inbox items written so far (one per account, even one on several apps)'),
+    inboxItems: z.number().int().describe('Inbox items written so far (one per account, even one on several apps); counted exactly when DONE'),
     pushesSent: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),
