@@ -12,7 +12,8 @@ const direct = (from: Person, to: string) => call('POST', '/chat/conversations',
 const group = (owner: Person, memberIds: string[], title = 'Trip to Da Lat') => call('POST', '/chat/conversations', { token: owner.accessToken, body: { type: 'GROUP', title, memberIds } });
 const get = (who: Person, id: string) => call('GET', `/chat/conversations/${id}`, { token: who.accessToken });
 const send = (who: Person, id: string, text: string) => call('POST', `/chat/conversations/${id}/messages`, { token: who.accessToken, body: { type: 'TEXT', text } });
-const conversationCount = async () => (await db().collection('conversations').count().get()).data().count;
+// Scoped to one account: other test files create conversations at the same time.
+const conversationsOf = async (userId: string) => (await db().collection('conversations').where('memberIds', 'array-contains', userId).count().get()).data().count;
 
 // Accounts written straight to Firestore: enough for membership checks and names, and fast for big groups.
 async function plainAccounts(n: number, tag: string): Promise<string[]> {
@@ -44,14 +45,14 @@ describe('direct conversations', () => {
   });
 
   it('not with myself (400) or someone unknown (404); nothing written', async () => {
-    const before = await conversationCount();
+    const before = await conversationsOf(alice.user.id);
     const self = await direct(alice, alice.user.id);
     expect([self.status, self.body.code]).toEqual([400, 'CHAT_SELF_CONVERSATION']);
     expect((await direct(alice, `nobody-${randomUUID()}`)).status).toBe(404);
     expect((await call('POST', '/chat/conversations', { token: alice.accessToken, body: { type: 'DIRECT' } })).status).toBe(400);
     expect((await call('POST', '/chat/conversations', { token: alice.accessToken, body: { type: 'CHANNEL', userId: bob.user.id } })).status).toBe(400);
     expect((await call('POST', '/chat/conversations', { body: { type: 'DIRECT', userId: bob.user.id } })).status).toBe(401);
-    expect(await conversationCount()).toBe(before);
+    expect(await conversationsOf(alice.user.id)).toBe(before);
   });
 
   it('blocks: neither side can start one while either blocks the other; unblocking allows it', async () => {
