@@ -90,8 +90,8 @@ export async function runBench(measureRealtime) {
                 `| P7 (chat) | POST /chat/conversations/{id}/messages → the other member's snapshot listener vs a direct message write → the listener (p50 / p95 of ${results.P7chat.rounds}) | ${results.P7chat.apiP50Ms} / ${results.P7chat.apiP95Ms} ms | ${results.P7chat.directP50Ms} / ${results.P7chat.directP95Ms} ms | ${results.P7chat.ratioP50}× / ${results.P7chat.ratioP95}× | ${results.P7chat.target} | ${results.P7chat.pass ? 'yes' : 'no'} |`,
                 `| P8 (chat) | POST → the CHAT_MESSAGE inbox item at the recipient's listener (the message trigger, then the hub; p50 / p95) | ${results.P8chat.p50Ms} / ${results.P8chat.p95Ms} ms | | | reported | |`,
               ]),
-          results.chatGroupWrites?.error
-            ? `| chat writes | failed: ${results.chatGroupWrites.error} | | | | | no |`
+          results.chatGroupWrites?.error || !results.chatGroupWrites
+            ? `| chat writes | failed: ${results.chatGroupWrites?.error ?? 'not measured'} | | | | | no |`
             : `| chat writes | writes of one message in a group of ${results.chatGroupWrites.members} (message, fan-out mark, member views; the hub's ${results.chatGroupWrites.hubInboxItems} inbox items apart) | ${results.chatGroupWrites.chatWrites} | | | ≤ ${results.chatGroupWrites.limit} | ${results.chatGroupWrites.pass ? 'yes' : 'no'} |`,
         ]
       : []),
