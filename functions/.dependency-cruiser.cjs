@@ -10,6 +10,8 @@ const LAYERS = [
   'kyc',
   'auth',
   'chat',
+  'wallet',
+  'payments',
   'driver',
   'partners',
   'admin',

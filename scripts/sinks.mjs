@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Local stand-ins for the outside world: an SMTP server and an HTTP SMS gateway that keep what they
-// receive (GET /inbox), and a Google certificate endpoint tests can load their own keys into.
+// receive (GET /inbox), a Google certificate endpoint tests can load their own keys into, and fake VNPay and
+// MoMo gateways (scripts/lib/fake-gateways.mjs): payment pages that pay at once and call the API's IPN.
 // `npm start` runs it with --print so OTP mails and texts show up in the terminal; `npm test` reads /inbox.
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { functionsDir } from './lib/util.mjs';
+import { createFakeGateways } from './lib/fake-gateways.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -79,8 +81,11 @@ const send = (res, status, body) => {
   res.end(JSON.stringify(body));
 };
 
+const gateways = createFakeGateways({ baseUrl: `http://127.0.0.1:${httpPort}`, env: process.env, show });
+
 const server = http.createServer(async (req, res) => {
   const url = new URL(req.url, 'http://sinks');
+  if (await gateways.handle(req, res, url)) return;
   if (req.method === 'POST' && url.pathname === '/sms') {
     const body = await readJson(req);
     if (!body || typeof body.to !== 'string' || typeof body.text !== 'string') return send(res, 400, { error: 'to and text required' });

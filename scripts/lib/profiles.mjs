@@ -9,10 +9,30 @@ export const TEST_SINKS = { smtp: 2625, http: 2680 };
 export const TEST_GOOGLE_CLIENT_ID = 'superapp-test.apps.googleusercontent.com';
 const DEV_RATE_LIMITS = 'auth-register=500/600,auth-login=1000/300,auth-otp-send=500/600,auth-otp-verify=1000/300,auth-refresh=5000/300,auth-forgot=500/900,auth-reset=500/900,auth-google=1000/300';
 
+// Sandbox-style gateway credentials of the local stack: the sinks play VNPay and MoMo with them (a payment page
+// that pays at once and calls the IPN, the create and refund APIs), so top-ups work end to end offline.
+export const LOCAL_GATEWAYS = {
+  VNPAY_TMN_CODE: 'SUPERAPP',
+  VNPAY_HASH_SECRET: 'LOCALVNPAYHASHSECRET0123456789AB',
+  MOMO_PARTNER_CODE: 'MOMOSUPERAPP',
+  MOMO_ACCESS_KEY: 'localMomoAccessKey',
+  MOMO_SECRET_KEY: 'localMomoSecretKey0123456789abcd',
+};
+
+export function gatewayEnv(sinksUrl) {
+  return {
+    ...LOCAL_GATEWAYS,
+    VNPAY_PAY_URL: `${sinksUrl}/vnpay/paymentv2/vpcpay.html`,
+    VNPAY_API_URL: `${sinksUrl}/vnpay/merchant_webapi/api/transaction`,
+    MOMO_ENDPOINT: `${sinksUrl}/momo`,
+  };
+}
+
 export function stackEnv(profile) {
   const sinks = profile === 'test' ? TEST_SINKS : DEV_SINKS;
   const sinksUrl = `http://127.0.0.1:${sinks.http}`;
   return {
+    ...gatewayEnv(sinksUrl),
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: String(sinks.smtp),
     SMTP_FROM: 'Super-app <no-reply@superapp.local>',
@@ -38,7 +58,8 @@ export async function startSinks(profile, { print }) {
   const child = spawn(
     process.execPath,
     [path.join(repoRoot, 'scripts', 'sinks.mjs'), `--smtp=${sinks.smtp}`, `--http=${sinks.http}`, ...(print ? ['--print'] : [])],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    // The fake gateways sign and verify with the stack's gateway credentials.
+    { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...LOCAL_GATEWAYS } },
   );
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && child.exitCode === null) {

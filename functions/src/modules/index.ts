@@ -9,7 +9,9 @@ import { kycModule } from './kyc/kyc.module';
 import { mediaModule } from './media/media.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { partnersModule } from './partners/partners.module';
+import { paymentsModule } from './payments/payments.module';
 import { usersModule } from './users/users.module';
+import { walletModule } from './wallet/wallet.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and tests check their collections against firestore.rules and
@@ -25,6 +27,8 @@ export const MODULES: readonly ModuleDefinition[] = [
   mediaModule,
   notificationsModule,
   chatModule,
+  walletModule,
+  paymentsModule,
 ];
 
 /** Every collection of the backend, each with its owner (a module, or `platform`). */

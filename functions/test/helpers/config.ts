@@ -22,6 +22,7 @@ export const VALID_PRODUCTION_ENV: Record<string, string> = {
   SMS_HTTP_URL: 'https://sms.example.test/send',
   PAYMENTS_MOCK: 'false',
   SMTP_HOST: 'smtp.example.test',
+  PAYMENTS_IPN_BASE_URL: 'https://api.example.test/api/v1',
 };
 
 // The app for in-process unit tests: JWT-only verification and an in-memory rate limiter (no Firestore).

@@ -75,6 +75,7 @@ describe('health availability by environment', () => {
       SMS_HTTP_URL: 'https://sms.example.test/send',
       PAYMENTS_MOCK: 'false',
       SMTP_HOST: 'smtp.example.test',
+      PAYMENTS_IPN_BASE_URL: 'https://api.example.test/api/v1',
       ...extra,
     });
   const admin = () => signAccessToken(TEST_JWT_SECRET, { roles: ['ADMIN'] });

@@ -107,7 +107,8 @@ describe('production rules', () => {
       SMS_PROVIDER: 'console',
       PAYMENTS_MOCK: 'yes',
     });
-    expect(problems).toHaveLength(8);
+    // …and PAYMENTS_IPN_BASE_URL missing.
+    expect(problems).toHaveLength(9);
     let message = '';
     try {
       parseConfig({ NODE_ENV: 'production' });
@@ -115,6 +116,24 @@ describe('production rules', () => {
       message = (err as Error).message;
     }
     expect(message).toMatch(/refuses to boot/);
+  });
+});
+
+describe('payment gateway configuration', () => {
+  it('production needs an https notification address for the gateways', () => {
+    expect(problemsOf({ ...VALID_PRODUCTION_ENV, PAYMENTS_IPN_BASE_URL: 'http://api.example.test/api/v1' })).toEqual([expect.stringMatching(/PAYMENTS_IPN_BASE_URL must be an https address/)]);
+    expect(problemsOf({ ...VALID_PRODUCTION_ENV, PAYMENTS_IPN_BASE_URL: undefined as unknown as string })).toEqual([expect.stringMatching(/PAYMENTS_IPN_BASE_URL/)]);
+    expect(problemsOf({ ...VALID_PRODUCTION_ENV, VNPAY_PAY_URL: 'http://sandbox.vnpayment.vn/paymentv2/vpcpay.html' })).toEqual([expect.stringMatching(/VNPAY_PAY_URL must be https/)]);
+    expect(problemsOf(VALID_PRODUCTION_ENV)).toEqual([]);
+  });
+
+  it('a gateway is configured with all its credentials or none, in every environment', () => {
+    expect(() => testConfig({ VNPAY_TMN_CODE: 'DEMO0001' })).toThrow(/VNPAY is half configured: set VNPAY_HASH_SECRET/);
+    expect(() => testConfig({ MOMO_PARTNER_CODE: 'MOMO', MOMO_SECRET_KEY: 'k' })).toThrow(/MOMO is half configured: set MOMO_ACCESS_KEY/);
+    const full = testConfig({ VNPAY_TMN_CODE: 'DEMO0001', VNPAY_HASH_SECRET: 's'.repeat(32), MOMO_PARTNER_CODE: 'MOMO', MOMO_ACCESS_KEY: 'a', MOMO_SECRET_KEY: 'k' });
+    expect(full.VNPAY_PAY_URL).toBe('https://sandbox.vnpayment.vn/paymentv2/vpcpay.html');
+    expect(full.PAYMENTS_EXPIRY_SEC).toBe(900);
+    expect(full.WALLET_DAILY_TRANSFER_LIMIT_VND).toBe(20_000_000);
   });
 });
 

@@ -11,7 +11,7 @@ export const HatSchema = z.enum(HATS).meta({ id: 'Hat', description: 'Client sur
 
 // Fine-grained grants for administrators. A list holds exactly what it names: `[]` holds none, `['*']`
 // holds all. An account with no list at all (created before lists existed) holds all.
-export const ADMIN_PERMISSIONS = ['users.manage', 'applications.review', 'kyc.read'] as const;
+export const ADMIN_PERMISSIONS = ['users.manage', 'applications.review', 'kyc.read', 'payments.manage'] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 export const ALL_PERMISSIONS = '*';
 export type PermissionGrant = AdminPermission | typeof ALL_PERMISSIONS;

@@ -107,6 +107,19 @@ export const configSchema = z.object({
   SMS_HTTP_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), { message: 'must be a URL' }),
   SMS_API_KEY: optionalText,
   PAYMENTS_MOCK: booleanSwitch(true),
+  // Where gateways send their notifications (IPN): the public base of the API, https in production.
+  PAYMENTS_IPN_BASE_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), { message: 'must be a URL' }).transform((v) => v?.replace(/\/+$/, '')),
+  PAYMENTS_EXPIRY_SEC: positiveInt(15 * 60, 24 * 3600, 10),
+  PAYMENTS_REFUND_WINDOW_DAYS: positiveInt(7, 365),
+  WALLET_DAILY_TRANSFER_LIMIT_VND: positiveInt(20_000_000, 1_000_000_000, 1_000),
+  VNPAY_TMN_CODE: optionalText,
+  VNPAY_HASH_SECRET: optionalText,
+  VNPAY_PAY_URL: urlWithDefault('https://sandbox.vnpayment.vn/paymentv2/vpcpay.html'),
+  VNPAY_API_URL: urlWithDefault('https://sandbox.vnpayment.vn/merchant_webapi/api/transaction'),
+  MOMO_PARTNER_CODE: optionalText,
+  MOMO_ACCESS_KEY: optionalText,
+  MOMO_SECRET_KEY: optionalText,
+  MOMO_ENDPOINT: urlWithDefault('https://test-payment.momo.vn'),
   TRUST_PROXY: trustProxy,
   CORS_ORIGINS: commaList,
   API_PUBLIC_URL: z
@@ -176,7 +189,15 @@ export const SECRET_KEYS: ReadonlyArray<keyof AppConfig> = [
   'TWILIO_AUTH_TOKEN',
   'ESMS_SECRET_KEY',
   'ESMS_API_KEY',
+  'VNPAY_HASH_SECRET',
+  'MOMO_SECRET_KEY',
 ];
+
+// A payment gateway is configured with all of its credentials or none (a half-configured one is a boot error).
+export const PAYMENT_GATEWAY_CREDENTIALS = {
+  VNPAY: ['VNPAY_TMN_CODE', 'VNPAY_HASH_SECRET'],
+  MOMO: ['MOMO_PARTNER_CODE', 'MOMO_ACCESS_KEY', 'MOMO_SECRET_KEY'],
+} as const satisfies Record<string, ReadonlyArray<keyof AppConfig>>;
 
 // Values that come from Secret Manager in production (functions/.secret.local in the emulator).
 export const FIREBASE_SECRET_NAMES = ['JWT_SECRET', 'JWT_REFRESH_SECRET'] as const;

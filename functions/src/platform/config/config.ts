@@ -1,4 +1,4 @@
-import { configSchema, parseBooleanWord, SECRET_KEYS, SMS_PROVIDER_REQUIREMENTS, type AppConfig } from './config.schema';
+import { configSchema, parseBooleanWord, PAYMENT_GATEWAY_CREDENTIALS, SECRET_KEYS, SMS_PROVIDER_REQUIREMENTS, type AppConfig } from './config.schema';
 
 export const MIN_JWT_SECRET_LENGTH = 32;
 
@@ -41,6 +41,13 @@ export function productionViolations(env: Env): string[] {
     problems.push('SMS_PROVIDER must not be "console" in production (use http, twilio or esms)');
   if (parseBooleanWord(env.PAYMENTS_MOCK) ?? true) problems.push('PAYMENTS_MOCK must be false in production');
   if ((env.SMTP_HOST ?? '').trim() === '') problems.push('SMTP_HOST must be set in production (email OTP)');
+  // Gateways call this address with money news: plain http could be read and forged on the way.
+  const ipnBase = (env.PAYMENTS_IPN_BASE_URL ?? '').trim();
+  if (!ipnBase.startsWith('https://')) problems.push('PAYMENTS_IPN_BASE_URL must be an https address in production (the gateways\' notification address)');
+  for (const key of ['VNPAY_PAY_URL', 'VNPAY_API_URL', 'MOMO_ENDPOINT'] as const) {
+    const value = (env[key] ?? '').trim();
+    if (value !== '' && !value.startsWith('https://')) problems.push(`${key} must be https in production`);
+  }
   // `true` trusts every X-Forwarded-For entry: a client could choose its own IP (rate limits, sessions).
   if (parseBooleanWord(env.TRUST_PROXY) === true && !/^\d+$/.test((env.TRUST_PROXY ?? '').trim()))
     problems.push('TRUST_PROXY must not be "true" in production (use a hop count such as 1, or subnets)');
@@ -57,6 +64,10 @@ export function parseConfig(env: Env): AppConfig {
   if (parsed.success) {
     for (const key of SMS_PROVIDER_REQUIREMENTS[parsed.data.SMS_PROVIDER]) {
       if (parsed.data[key] === undefined) problems.push(`${key} is required when SMS_PROVIDER=${parsed.data.SMS_PROVIDER}`);
+    }
+    for (const [gateway, keys] of Object.entries(PAYMENT_GATEWAY_CREDENTIALS)) {
+      const missing = keys.filter((key) => parsed.data[key] === undefined);
+      if (missing.length > 0 && missing.length < keys.length) problems.push(`${gateway} is half configured: set ${missing.join(', ')} too (or none of its credentials)`);
     }
   }
   problems.push(...productionViolations(env));

@@ -66,6 +66,12 @@ export class ConflictError extends AppError {
   }
 }
 
+export class UnprocessableError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(422, message, details);
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   constructor(message: string) {
     super(413, message);

@@ -58,9 +58,28 @@ export const ERROR_CODES = {
   CHAT_ATTACHMENT_INVALID: [422, 'The media item is not one of your READY uploads of the message type.'],
   CHAT_REPLY_NOT_FOUND: [422, 'replyToId (or upToMessageId, before, after) is not a message of this conversation.'],
   CHAT_OWN_MESSAGE: [422, 'You cannot report your own message.'],
+  // Wallet and ledger
+  WALLET_INSUFFICIENT_FUNDS: [409, 'The account does not hold the amount (`details.available`, `details.needed`).'],
+  WALLET_DAILY_LIMIT: [409, 'Over the daily transfer limit (`details.remainingToday`).'],
+  WALLET_SELF_TRANSFER: [400, 'Money cannot be sent to yourself.'],
+  WALLET_RECIPIENT_UNAVAILABLE: [409, 'The recipient account is not active (unverified or locked).'],
+  WITHDRAWAL_TRANSITION: [409, 'The withdrawal is no longer PENDING (`details.status`).'],
+  // Payments
+  PAYMENT_TRANSITION: [409, 'The payment is not in a status that allows this (`details.status`), e.g. a second full refund.'],
+  PAYMENT_NOT_REFUNDABLE: [409, 'This payment cannot be refunded here (cash is refunded in person).'],
+  PAYMENT_NOT_REFUNDABLE_BY_PAYER: [403, 'Only a top-up is refunded by its payer; purchases are refunded by the service or an administrator.'],
+  PAYMENT_REFUND_WINDOW: [409, 'The refund window of this payment has closed.'],
+  PAYMENT_REFUND_EXCEEDS: [409, 'More than what is left to refund (`details.refundable`), or too many partial refunds.'],
+  PAYMENT_CAPTURE_EXCEEDS: [409, 'A capture above the held amount.'],
+  PAYMENT_PROVIDER_UNAVAILABLE: [422, 'The payment provider is not configured here (MOCK needs PAYMENTS_MOCK).'],
+  PAYMENT_GATEWAY_UNAVAILABLE: [503, 'The payment gateway did not answer; the payment was not opened.'],
+  IPN_SIGNATURE_INVALID: [400, 'A gateway notification whose signature (or partner) does not verify.'],
+  IPN_UNKNOWN_ORDER: [404, 'A gateway notification about no payment of ours.'],
+  IPN_AMOUNT_MISMATCH: [409, 'A gateway notification whose amount differs from the payment: nothing changed.'],
   // Media
   UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],
   // Jobs
+  IDEMPOTENCY_KEY_REQUIRED: [400, 'This operation moves money: it needs an Idempotency-Key header.'],
   IDEMPOTENCY_IN_PROGRESS: [409, 'A request with this Idempotency-Key is still running; retry shortly.'],
   IDEMPOTENCY_KEY_REUSED: [422, 'This Idempotency-Key was used with another request body.'],
   JOB_BUSY: [409, 'Another runner holds the job.'],

@@ -4,7 +4,7 @@ import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
 import { assertHat, assertPermission, requireAuth } from '../auth/guard';
 import type { AdminPermission, Hat, Role } from '../auth/roles';
 import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
-import { NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
+import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
 import { IdempotencyKeySchema, recordId, requestHashOf, type Claim, type IdempotencyStore } from '../idempotency/idempotency';
@@ -28,6 +28,8 @@ export interface HandlerContext<TBody, TQuery, TParams> {
   res: Response;
   /** Overrides the documented success status for this response (e.g. 503 from a failing probe). */
   status(code: number): void;
+  /** The request's Idempotency-Key (routes with `idempotent`); always set when it is 'required'. */
+  idempotencyKey?: string;
 }
 
 export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = unknown, TResult = unknown> {
@@ -59,9 +61,10 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   multipart?: z.ZodType;
   /**
    * A creation a retry could duplicate: an `Idempotency-Key` header makes it run once per key, caller and
-   * operation (platform/idempotency); documented in OpenAPI with its 409 and 422.
+   * operation (platform/idempotency); documented in OpenAPI with its 409 and 422. 'required': money moves, so a
+   * request without the header is refused (400 IDEMPOTENCY_KEY_REQUIRED); the handler gets the key to derive ids.
    */
-  idempotent?: boolean;
+  idempotent?: boolean | 'required';
   /** Per-client-IP limit, checked before validation and the handler. */
   rateLimit?: RateLimitRule;
   /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
@@ -153,9 +156,15 @@ export function toExpressHandlers(
           },
         };
         const key = route.idempotent ? req.get('idempotency-key') : undefined;
-        if (key !== undefined && deps.idempotency) {
+        if (key === undefined && route.idempotent === 'required') {
+          throw new BadRequestError('This operation moves money: send an Idempotency-Key header (any unique string, reused on retries)', [{ field: 'headers.idempotency-key', message: 'is required' }]).withCode('IDEMPOTENCY_KEY_REQUIRED');
+        }
+        if (key !== undefined) {
           const parsedKey = IdempotencyKeySchema.safeParse(key);
           if (!parsedKey.success) throw validationErrorFromZod([{ error: parsedKey.error, location: 'headers.idempotency-key' }]);
+          ctx.idempotencyKey = key;
+        }
+        if (key !== undefined && deps.idempotency) {
           const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
           const claimed = await deps.idempotency.claim(recordId(caller, `${route.method} ${route.path}`, key), requestHashOf([ctx.params, ctx.body]), Date.now());
           if (claimed.kind === 'replay') {
@@ -173,7 +182,8 @@ export function toExpressHandlers(
         const body = route.response.schema.parse(result);
         const status = statusOverride ?? route.response.status ?? 200;
         if (claim) await deps.idempotency!.complete(claim.id, claim.token, { status, body }, Date.now());
-        res.status(status).json(body);
+        if (status === 204) res.status(204).end();
+        else res.status(status).json(body);
       })
       .catch(async (err: unknown) => {
         // A failed run frees its key: nothing was created, so the client may retry it.

@@ -54,7 +54,7 @@ function codesFor(route: AnyRoute, status: number): ErrorCode[] {
     if (route.permission) implied.push('PERMISSION_REQUIRED');
     if (route.hat) implied.push('HAT_LOCKED');
   } else implied.push(generalCode(status));
-  const own = [...(route.codes ?? []), ...(route.idempotent ? (['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as ErrorCode[]) : [])].filter((code) => ERROR_CODES[code][0] === status);
+  const own = [...(route.codes ?? []), ...(route.idempotent ? (['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as ErrorCode[]) : []), ...(route.idempotent === 'required' ? (['IDEMPOTENCY_KEY_REQUIRED'] as ErrorCode[]) : [])].filter((code) => ERROR_CODES[code][0] === status);
   return [...new Set([...implied, ...own])];
 }
 
@@ -75,7 +75,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
 
   for (const route of routes) {
     const responses: Record<string, unknown> = {
-      [String(route.response.status ?? 200)]: {
+      [String(route.response.status ?? 200)]: route.response.status === 204 ? { description: route.response.description } : {
         description: route.response.description,
         content: route.response.binary
           ? Object.fromEntries(route.response.binary.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
@@ -110,7 +110,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         ...(route.request?.params ? { params: route.request.params as never } : {}),
         ...(route.request?.query ? { query: route.request.query as never } : {}),
         ...(route.request?.headers || route.idempotent
-          ? { headers: (route.idempotent ? (route.request?.headers ?? z.object({})).extend({ 'idempotency-key': IdempotencyKeySchema.optional() }) : route.request!.headers) as never }
+          ? { headers: (route.idempotent ? (route.request?.headers ?? z.object({})).extend({ 'idempotency-key': route.idempotent === 'required' ? IdempotencyKeySchema : IdempotencyKeySchema.optional() }) : route.request!.headers) as never }
           : {}),
         ...(route.request?.body
           ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } }

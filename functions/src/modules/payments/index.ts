@@ -1,0 +1,27 @@
+// Public face of the payments module: the one way other modules take money. Rides, orders and bookings charge,
+// hold, capture, release and refund through these commands; the ledger moves happen here, in one transaction each.
+import type { AppConfig } from '../../platform/config';
+import type { Vnd } from '../../platform/money/money';
+import type { ChargeInput, PaymentsService } from './payments.service';
+
+export { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, type PaymentMethod, type PaymentPurpose, type PaymentStatus, type PaymentView } from './payments.model';
+export type { ChargeInput } from './payments.service';
+
+const service = (config: Readonly<AppConfig>): PaymentsService => (require('./payments.wiring') as typeof import('./payments.wiring')).paymentsServiceFor(config);
+
+export function paymentCommands(config: Readonly<AppConfig>) {
+  return {
+    /** WALLET (at once, 409 WALLET_INSUFFICIENT_FUNDS), CASH (recorded; commission owed from earnings) or GATEWAY (PENDING + paymentUrl). */
+    charge: (input: ChargeInput) => service(config).charge(input),
+    /** Sets money aside in the payer's wallet (AUTHORIZED). */
+    hold: (input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>) => service(config).hold(input),
+    /** Takes up to the held amount for the payee and platform; the rest goes back to the wallet. */
+    capture: (paymentId: string, input: { amount?: Vnd; payeeId?: string | null; feeBp?: number } = {}) => service(config).capture(paymentId, input),
+    /** Gives the held money back (CANCELLED). */
+    release: (paymentId: string, reason: string) => service(config).release(paymentId, reason),
+    /** Refunds for the service that sold (a cancelled order): `system` authority, idempotent per key. */
+    refund: (paymentId: string, input: { amount?: Vnd; reason: string; by: string; idempotencyKey: string }) =>
+      service(config).refund({ userId: input.by, admin: false, system: true }, { paymentId, amount: input.amount, reason: input.reason }, input.idempotencyKey),
+    get: (paymentId: string) => service(config).get({ userId: 'system', admin: true }, paymentId),
+  };
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { defineMachine } from '../../platform/state-machine/state-machine';
+import { defineTaskQueue } from '../../platform/tasks/tasks';
+import type { Provider } from '../wallet';
+
+export const PAYMENTS = 'payments';
+
+/** Expires a gateway payment still PENDING at its deadline. */
+export const PAYMENT_EXPIRY_QUEUE = defineTaskQueue('paymentExpiry', z.object({ paymentId: z.string().min(1).max(1500) }));
+
+export const TOPUP_MIN_VND = 10_000;
+export const TOPUP_MAX_VND = 50_000_000;
+/** Partial refunds of one payment (each is one entry of `refunds`). */
+export const MAX_REFUNDS = 20;
+
+export const PAYMENT_STATUSES = ['PENDING', 'AUTHORIZED', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUNDED', 'PARTIALLY_REFUNDED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const PAYMENT_METHODS = ['WALLET', 'CASH', 'GATEWAY'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export const PAYMENT_PURPOSES = ['TOPUP', 'RIDE', 'ORDER', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER'] as const;
+export type PaymentPurpose = (typeof PAYMENT_PURPOSES)[number];
+
+export type PaymentAction = 'settle' | 'fail' | 'cancel' | 'expire' | 'capture' | 'release' | 'refund' | 'refundPart';
+export type PaymentActor = 'payer' | 'admin' | 'system' | 'gateway';
+
+// One payment per attempt. A gateway payment waits PENDING for the gateway's notification; money the gateway
+// confirms after the payer cancelled or after expiry is still money received, so `settle` accepts those too.
+// A hold (AUTHORIZED) is captured (SUCCEEDED) or released (CANCELLED). Refunds follow success.
+export const paymentMachine = defineMachine<PaymentStatus, PaymentAction, PaymentActor>({
+  entity: 'payment',
+  states: PAYMENT_STATUSES,
+  moves: {
+    settle: { from: ['PENDING', 'EXPIRED', 'CANCELLED'], to: 'SUCCEEDED', by: 'gateway' },
+    fail: { from: 'PENDING', to: 'FAILED', by: 'gateway' },
+    cancel: { from: 'PENDING', to: 'CANCELLED', by: ['payer', 'system'] },
+    expire: { from: 'PENDING', to: 'EXPIRED', by: 'system' },
+    capture: { from: 'AUTHORIZED', to: 'SUCCEEDED', by: 'system' },
+    release: { from: 'AUTHORIZED', to: 'CANCELLED', by: 'system' },
+    refund: { from: ['SUCCEEDED', 'PARTIALLY_REFUNDED'], to: 'REFUNDED', by: ['payer', 'admin', 'system'] },
+    refundPart: { from: ['SUCCEEDED', 'PARTIALLY_REFUNDED'], to: 'PARTIALLY_REFUNDED', by: ['payer', 'admin', 'system'] },
+  },
+  codes: { transition: 'PAYMENT_TRANSITION', actor: 'PAYMENT_TRANSITION' },
+});
+
+export interface RefundEntry {
+  id: string;
+  amount: number;
+  reason: string;
+  by: string;
+  at: number;
+  /** The gateway's side: NOT_NEEDED for wallet money, SETTLED at once in mock mode, else REQUESTED then SETTLED or FAILED. */
+  gateway: { state: 'SETTLED' | 'NOT_NEEDED' | 'REQUESTED' | 'FAILED'; reference: string | null };
+}
+
+export interface GatewayInfo {
+  /** Our order reference at the gateway (vnp_TxnRef, MoMo orderId): the payment id. */
+  orderRef: string;
+  transactionNo: string | null;
+  bankCode: string | null;
+  responseCode: string | null;
+  paidAt: string | null;
+}
+
+export interface PaymentRecord {
+  id: string;
+  payerId: string;
+  amount: number;
+  currency: 'VND';
+  purpose: PaymentPurpose;
+  ref: { type: string; id: string } | null;
+  description: string;
+  method: PaymentMethod;
+  provider: Provider | null;
+  status: PaymentStatus;
+  /** Who receives the money (a driver's or merchant's earnings); null: the platform. */
+  payeeId: string | null;
+  /** The platform's share of what the payee receives, in basis points. */
+  feeBp: number;
+  heldAmount: number;
+  capturedAmount: number;
+  refundedAmount: number;
+  refunds: RefundEntry[];
+  paymentUrl: string | null;
+  gateway: GatewayInfo | null;
+  failureReason: string | null;
+  expiresAt: number | null;
+  succeededAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function paymentView(p: PaymentRecord) {
+  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+  return {
+    id: p.id,
+    payerId: p.payerId,
+    amount: p.amount,
+    currency: p.currency,
+    purpose: p.purpose,
+    ref: p.ref,
+    description: p.description,
+    method: p.method,
+    provider: p.provider,
+    status: p.status,
+    payeeId: p.payeeId,
+    heldAmount: p.heldAmount,
+    capturedAmount: p.capturedAmount,
+    refundedAmount: p.refundedAmount,
+    refundable: refundableAmount(p),
+    refunds: p.refunds.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
+    paymentUrl: p.status === 'PENDING' ? p.paymentUrl : null,
+    gateway: p.gateway,
+    failureReason: p.failureReason,
+    expiresAt: iso(p.expiresAt),
+    succeededAt: iso(p.succeededAt),
+    createdAt: iso(p.createdAt)!,
+    updatedAt: iso(p.updatedAt)!,
+  };
+}
+export type PaymentView = ReturnType<typeof paymentView>;
+
+/** What is still refundable: what was paid (or captured) minus what was refunded. */
+export function refundableAmount(p: Pick<PaymentRecord, 'status' | 'amount' | 'capturedAmount' | 'refundedAmount' | 'heldAmount'>): number {
+  if (p.status !== 'SUCCEEDED' && p.status !== 'PARTIALLY_REFUNDED') return 0;
+  const paid = p.heldAmount > 0 ? p.capturedAmount : p.amount;
+  return Math.max(0, paid - p.refundedAmount);
+}
+
+/** A PENDING payment past its expiry reads as EXPIRED even before its timer has run (a lost task cannot leave it open). */
+export function isOverdue(p: Pick<PaymentRecord, 'status' | 'expiresAt'>, now: number): boolean {
+  return p.status === 'PENDING' && p.expiresAt !== null && p.expiresAt <= now;
+}

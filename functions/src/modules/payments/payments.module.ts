@@ -1,0 +1,30 @@
+import { defineModule, defineTask } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
+import { PAYMENT_EXPIRY_QUEUE, PAYMENTS } from './payments.model';
+
+// Payments over the wallet's ledger: one record per attempt, gateways (VNPay, MoMo, mock), their notifications,
+// refunds, and the charge/hold/capture/release commands other modules pay through. It also serves the wallet
+// tag's top-up route: a top-up is a gateway payment, and the wallet module sits below this one.
+export const paymentsModule = defineModule({
+  name: 'payments',
+  routes: (ctx) => (require('./payments.routes') as typeof import('./payments.routes')).paymentRoutes(ctx),
+  tasks: {
+    paymentExpiry: defineTask({
+      queue: PAYMENT_EXPIRY_QUEUE,
+      options: { retryConfig: { maxAttempts: 20, minBackoffSeconds: 60, maxBackoffSeconds: 900 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
+      load: () => (require('./payments.tasks') as typeof import('./payments.tasks')).onPaymentExpiry,
+    }),
+  },
+  triggers: {
+    // Top-up outcome and refund notices to the payer (at least once; idempotent by payment and refund id).
+    paymentStatusChanged: {
+      document: `${PAYMENTS}/{paymentId}`,
+      on: 'written',
+      load: () => (require('./payments.triggers') as typeof import('./payments.triggers')).onPaymentWritten,
+    },
+  },
+  collections: [
+    { name: PAYMENTS, clientAccess: true },
+    { name: EVENTS, parent: PAYMENTS },
+  ],
+});

@@ -1,0 +1,51 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import { db } from '../../platform/firebase/firebase';
+import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/firestore/records';
+import { PAYMENTS, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
+import type { Provider } from '../wallet';
+
+const payments = () => typedCollection<PaymentRecord>(PAYMENTS);
+const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
+
+export interface PaymentFilter {
+  status?: PaymentStatus;
+  purpose?: PaymentPurpose;
+  method?: PaymentMethod;
+  provider?: Provider;
+  payerId?: string;
+}
+
+export const paymentsRepo = {
+  ref: (id: string) => db().collection(PAYMENTS).doc(id),
+  get: (id: string, tx?: Transaction) => readRecord(payments().doc(id), tx),
+  create(tx: Transaction, record: PaymentRecord): void {
+    tx.create(payments().doc(record.id), record);
+  },
+  /** Writes the fields a move changes (the record was read in the same transaction). */
+  save(tx: Transaction, next: PaymentRecord): void {
+    const { id: _id, payerId: _p, amount: _a, currency: _c, purpose: _u, createdAt: _t, ...changed } = next;
+    tx.update(payments().doc(next.id), changed);
+  },
+  async setPaymentUrl(id: string, paymentUrl: string, now: number): Promise<void> {
+    await payments().doc(id).update({ paymentUrl, updatedAt: now });
+  },
+  list(filter: PaymentFilter, page: PageRequest): Promise<Page<PaymentRecord>> {
+    let query: FirebaseFirestore.Query<PaymentRecord> = payments();
+    if (filter.payerId) query = query.where('payerId', '==', filter.payerId);
+    if (filter.status) query = query.where('status', '==', filter.status);
+    if (filter.purpose) query = query.where('purpose', '==', filter.purpose);
+    if (filter.method) query = query.where('method', '==', filter.method);
+    if (filter.provider) query = query.where('provider', '==', filter.provider);
+    return paginate(query, newestFirst, page, (d) => d.data());
+  },
+};
+
+/** A payment's moves, oldest first (its `events` subcollection). */
+export async function paymentEvents(id: string) {
+  const snap = await db().collection(PAYMENTS).doc(id).collection('events').orderBy('at', 'asc').limit(200).get();
+  return snap.docs.map((d) => {
+    const e = d.data();
+    return { action: e.action as string, from: e.from as PaymentStatus, to: e.to as PaymentStatus, by: e.by as string, at: new Date(e.at as number).toISOString(), reason: (e.reason as string | null | undefined) ?? null };
+  });
+}

@@ -1,0 +1,491 @@
+import { createHash } from 'node:crypto';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '../../platform/errors/app-error';
+import { inTransaction } from '../../platform/firebase/firebase';
+import type { PageRequest } from '../../platform/firestore/paginate';
+import { logger } from '../../platform/logging/logger';
+import { allocate, percentOf, vnd, type Vnd } from '../../platform/money/money';
+import { recordTransition, transition } from '../../platform/state-machine/state-machine';
+import { ledger, mapFunds, SYSTEM_ACCOUNTS, systemAccount, userAccount, type Leg, type Provider } from '../wallet';
+import { GatewayError, gatewayText, type Gateway, type GatewayNotice } from './gateways/gateway';
+import { signMockNotice, verifyMockNotice } from './gateways/mock';
+import {
+  isOverdue,
+  MAX_REFUNDS,
+  paymentMachine,
+  paymentView,
+  refundableAmount,
+  type PaymentAction,
+  type PaymentActor,
+  type PaymentMethod,
+  type PaymentPurpose,
+  type PaymentRecord,
+  type RefundEntry,
+} from './payments.model';
+import { paymentEvents, paymentsRepo, type PaymentFilter } from './payments.repo';
+
+export interface ExpiryScheduler {
+  schedule(paymentId: string, delaySec: number): Promise<void>;
+}
+
+export interface PaymentsServiceDeps {
+  /** The gateways this configuration can use (MOCK only in mock mode). */
+  gateways: Partial<Record<Provider, Gateway>>;
+  mockKey: Buffer;
+  expirySec: number;
+  refundWindowDays: number;
+  scheduler: ExpiryScheduler;
+  now?: () => number;
+}
+
+/** Payment ids double as gateway order references: letters and digits only (VNPay and MoMo accept those). */
+export function paymentIdFor(scope: string, callerId: string, key: string): string {
+  return `P${createHash('sha256').update(`${scope}\u0000${callerId}\u0000${key}`).digest('hex').slice(0, 24)}`;
+}
+
+export interface ChargeInput {
+  payerId: string;
+  amount: Vnd;
+  purpose: Exclude<PaymentPurpose, 'TOPUP'>;
+  ref: { type: string; id: string };
+  method: PaymentMethod;
+  /** GATEWAY only: which gateway. */
+  provider?: Provider;
+  /** Who receives the money (earnings); absent: the platform. */
+  payeeId?: string | null;
+  /** The platform's commission from the payee's share, in basis points. */
+  feeBp?: number;
+  description: string;
+  /** Makes the charge idempotent: the same key (per payer and scope) returns the first payment. */
+  idempotencyKey: string;
+  clientIp?: string;
+}
+
+export type NoticeOutcome = 'settled' | 'failed' | 'duplicate' | 'unknown-order' | 'amount-mismatch';
+
+export function createPaymentsService(deps: PaymentsServiceDeps) {
+  const now = deps.now ?? Date.now;
+
+  function gatewayOf(provider: Provider): Gateway {
+    const gateway = deps.gateways[provider];
+    if (!gateway) throw new UnprocessableError(`${provider} is not available here`, [{ field: 'body.provider', message: `${provider} is not configured${provider === 'MOCK' ? ' (PAYMENTS_MOCK is off)' : ''}` }]).withCode('PAYMENT_PROVIDER_UNAVAILABLE');
+    return gateway;
+  }
+
+  /** The legs that pay `amount` from `source` to the payee's earnings and platform revenue (fee first). */
+  function payoutLegs(kind: Leg['kind'], source: Leg['debit'], payment: Pick<PaymentRecord, 'payeeId' | 'feeBp'>, amount: Vnd, memo: string): Leg[] {
+    const revenue = systemAccount(SYSTEM_ACCOUNTS.platformRevenue);
+    if (!payment.payeeId) return [{ kind, debit: source, credit: revenue, amount, memo }];
+    const fee = percentOf(amount, payment.feeBp);
+    const share = vnd(amount - fee);
+    return [
+      ...(share > 0 ? [{ kind, debit: source, credit: userAccount('EARNINGS', payment.payeeId), amount: share, memo }] : []),
+      ...(fee > 0 ? [{ kind, debit: source, credit: revenue, amount: fee, memo: `${memo} (fee)` }] : []),
+    ];
+  }
+
+  /** Where a settled gateway payment's money goes: the payer's wallet for a top-up, else the payee and platform. */
+  function settlementLegs(payment: PaymentRecord): Leg[] {
+    const clearing = systemAccount(SYSTEM_ACCOUNTS.clearing(payment.provider!));
+    if (payment.purpose === 'TOPUP') return [{ kind: 'TOPUP', debit: clearing, credit: userAccount('WALLET', payment.payerId), amount: vnd(payment.amount), memo: payment.description }];
+    return payoutLegs('PAYMENT', clearing, payment, vnd(payment.amount), payment.description);
+  }
+
+  function newRecord(id: string, at: number, fields: Pick<PaymentRecord, 'payerId' | 'amount' | 'purpose' | 'ref' | 'description' | 'method' | 'provider' | 'status'> & Partial<PaymentRecord>): PaymentRecord {
+    return {
+      id,
+      currency: 'VND',
+      payeeId: null,
+      feeBp: 0,
+      heldAmount: 0,
+      capturedAmount: 0,
+      refundedAmount: 0,
+      refunds: [],
+      paymentUrl: null,
+      gateway: null,
+      failureReason: null,
+      expiresAt: null,
+      succeededAt: null,
+      createdAt: at,
+      updatedAt: at,
+      ...fields,
+    };
+  }
+
+  async function move(id: string, action: PaymentAction, actor: { by: string; roles: readonly PaymentActor[] }, apply: (p: PaymentRecord, to: PaymentRecord['status']) => PaymentRecord, legs?: (p: PaymentRecord) => Leg[], reason?: string | null) {
+    const at = now();
+    return mapFunds(() =>
+      transition(
+        paymentMachine,
+        {
+          load: (tx) => paymentsRepo.get(id, tx),
+          ref: () => paymentsRepo.ref(id),
+          alongside: async (tx, next, previous, event) => {
+            const planned = legs?.(previous) ?? [];
+            if (planned.length > 0) await ledger.post(tx, planned, { operationId: `${id}-${event.action}-${next.refunds.length}`, by: actor.by, now: at, paymentId: id, ref: next.ref });
+          },
+          save: (tx, next) => paymentsRepo.save(tx, next),
+        },
+        { action, by: actor.by, now: at, reason: reason ?? null, rolesOf: () => actor.roles, apply: (p, to) => ({ ...apply(p, to), status: to, updatedAt: at }), missing: () => new NotFoundError('No such payment') },
+      ),
+    );
+  }
+
+  /** Opens a gateway payment: the record first (PENDING), then the gateway's payment address, then the expiry timer. */
+  async function openGatewayPayment(record: PaymentRecord, clientIp: string): Promise<PaymentRecord> {
+    const gateway = gatewayOf(record.provider!);
+    const created = await inTransaction(async (tx) => {
+      const existing = await paymentsRepo.get(record.id, tx);
+      if (existing) return { record: existing, fresh: false };
+      paymentsRepo.create(tx, record);
+      return { record, fresh: true };
+    });
+    let current = created.record;
+    if (current.status === 'PENDING' && current.paymentUrl === null) {
+      try {
+        const { paymentUrl } = await gateway.createPayment({ paymentId: current.id, amount: current.amount, description: gatewayText(current.description), clientIp, createdAt: current.createdAt, expiresAt: current.expiresAt! });
+        await paymentsRepo.setPaymentUrl(current.id, paymentUrl, now());
+        current = { ...current, paymentUrl };
+      } catch (err) {
+        logger.warn('gateway create failed', { paymentId: current.id, provider: current.provider, error: (err as Error).message });
+        await move(current.id, 'cancel', { by: `system:${current.provider}`, roles: ['system'] }, (p) => ({ ...p, failureReason: 'The payment gateway did not answer' })).catch(() => undefined);
+        throw new ServiceUnavailableError('The payment gateway is not answering; try again shortly').withCode('PAYMENT_GATEWAY_UNAVAILABLE');
+      }
+    }
+    if (created.fresh) {
+      await deps.scheduler.schedule(current.id, Math.max(1, Math.ceil((current.expiresAt! - now()) / 1000))).catch((err: unknown) => logger.warn('payment expiry not scheduled (checked on read)', { paymentId: current.id, error: (err as Error).message }));
+    }
+    if (current.provider === 'MOCK' && current.status === 'PENDING') {
+      // The mock gateway pays at once, through the notification path of the real ones.
+      const notice: GatewayNotice = { provider: 'MOCK', paymentId: current.id, amount: current.amount, success: true, transactionNo: `MOCK${current.id.slice(1, 13)}`, bankCode: 'MOCKBANK', responseCode: '00', paidAt: new Date(now()).toISOString() };
+      await handleMockNotice(notice, signMockNotice(notice, deps.mockKey));
+      current = (await paymentsRepo.get(current.id))!;
+    }
+    return current;
+  }
+
+  async function topup(payerId: string, input: { amount: Vnd; provider: Provider }, idempotencyKey: string, clientIp: string) {
+    gatewayOf(input.provider);
+    const at = now();
+    const record = newRecord(paymentIdFor('payments.topup', payerId, idempotencyKey), at, {
+      payerId,
+      amount: input.amount,
+      purpose: 'TOPUP',
+      ref: null,
+      description: 'Nap tien vi Super-app',
+      method: 'GATEWAY',
+      provider: input.provider,
+      status: 'PENDING',
+      expiresAt: at + deps.expirySec * 1000,
+    });
+    record.gateway = { orderRef: record.id, transactionNo: null, bankCode: null, responseCode: null, paidAt: null };
+    return paymentView(await openGatewayPayment(record, clientIp));
+  }
+
+  /**
+   * A gateway's verified notice. Idempotent: a repeated success changes nothing ('duplicate'). The stored amount is
+   * the truth: a notice for another amount moves no money.
+   */
+  async function handleNotice(notice: GatewayNotice): Promise<NoticeOutcome> {
+    const at = now();
+    return mapFunds(() =>
+      inTransaction(async (tx): Promise<NoticeOutcome> => {
+        const payment = await paymentsRepo.get(notice.paymentId, tx);
+        if (!payment || payment.provider !== notice.provider || payment.method !== 'GATEWAY') return 'unknown-order';
+        if (payment.amount !== notice.amount) return 'amount-mismatch';
+        const action: PaymentAction = notice.success ? 'settle' : 'fail';
+        if (!paymentMachine.can(action, payment.status, ['gateway'])) return 'duplicate';
+        const to = paymentMachine.target(action);
+        const gateway = { orderRef: payment.id, transactionNo: notice.transactionNo, bankCode: notice.bankCode, responseCode: notice.responseCode, paidAt: notice.paidAt };
+        const next: PaymentRecord = notice.success
+          ? { ...payment, status: to, gateway, succeededAt: at, updatedAt: at, failureReason: null }
+          : { ...payment, status: to, gateway, updatedAt: at, failureReason: `The gateway declined the payment (code ${notice.responseCode})` };
+        if (notice.success) await ledger.post(tx, settlementLegs(payment), { operationId: `${payment.id}-settle`, by: `system:${notice.provider}`, now: at, paymentId: payment.id, ref: payment.ref });
+        paymentsRepo.save(tx, next);
+        recordTransition(tx, paymentsRepo.ref(payment.id), { action, from: payment.status, to, by: `system:${notice.provider}`, at, reason: `${notice.provider} ${notice.responseCode}` });
+        return notice.success ? 'settled' : 'failed';
+      }),
+    );
+  }
+
+  async function handleMockNotice(notice: GatewayNotice, signature: string): Promise<NoticeOutcome | 'bad-signature'> {
+    if (!verifyMockNotice(notice, signature, deps.mockKey)) return 'bad-signature';
+    return handleNotice(notice);
+  }
+
+  /** Lazily expires an overdue PENDING payment (its timer may be late or lost); returns the current record. */
+  async function current(id: string): Promise<PaymentRecord | undefined> {
+    const found = await paymentsRepo.get(id);
+    if (!found || !isOverdue(found, now())) return found;
+    return (await expire(id)) ?? (await paymentsRepo.get(id));
+  }
+
+  async function expire(id: string): Promise<PaymentRecord | undefined> {
+    try {
+      return (await move(id, 'expire', { by: 'system:expiry', roles: ['system'] }, (p) => ({ ...p, failureReason: 'Not paid in time' }))).after;
+    } catch (err) {
+      if (err instanceof ConflictError || err instanceof NotFoundError) return undefined; // paid, cancelled or gone meanwhile
+      throw err;
+    }
+  }
+
+  /** The expiry task: expires the payment if it is still PENDING at its deadline (idempotent). */
+  async function expireIfDue(id: string): Promise<'expired' | 'not-due' | 'settled'> {
+    const found = await paymentsRepo.get(id);
+    if (!found || found.status !== 'PENDING') return 'settled';
+    if (!isOverdue(found, now())) return 'not-due';
+    return (await expire(id)) ? 'expired' : 'settled';
+  }
+
+  async function get(viewer: { userId: string; admin: boolean }, id: string) {
+    const found = await current(id);
+    if (!found || (!viewer.admin && found.payerId !== viewer.userId)) throw new NotFoundError('No such payment');
+    return paymentView(found);
+  }
+
+  async function list(filter: PaymentFilter, page: Pick<PageRequest, 'limit' | 'cursor'>, caller: string) {
+    const key = `payments:${filter.payerId ?? '*'}:${filter.status ?? ''}:${filter.purpose ?? ''}:${filter.method ?? ''}:${filter.provider ?? ''}`;
+    const result = await paymentsRepo.list(filter, { ...page, query: key, caller });
+    const at = now();
+    // Overdue ones read as EXPIRED at once; their timers (or the next read) store it.
+    return { items: result.items.map((p) => paymentView(isOverdue(p, at) ? { ...p, status: 'EXPIRED' } : p)), nextCursor: result.nextCursor };
+  }
+
+  async function cancel(payerId: string, id: string) {
+    const found = await current(id);
+    if (!found || found.payerId !== payerId) throw new NotFoundError('No such payment');
+    return paymentView((await move(id, 'cancel', { by: payerId, roles: ['payer'] }, (p) => ({ ...p, failureReason: 'Cancelled by the payer' }))).after);
+  }
+
+  /**
+   * Charges a payer for a ride, order or booking. WALLET pays at once from the wallet (409 when it does not cover
+   * the amount); CASH records money the payee took in person (their commission is owed from earnings); GATEWAY
+   * opens a PENDING payment with a paymentUrl, settled by the gateway's notice.
+   */
+  async function charge(input: ChargeInput) {
+    if (input.method === 'GATEWAY' && !input.provider) throw new BadRequestError('A gateway charge names its provider');
+    const feeBp = input.feeBp ?? 0;
+    const at = now();
+    const id = paymentIdFor(`payments.charge:${input.purpose}`, input.payerId, input.idempotencyKey);
+    const base = newRecord(id, at, {
+      payerId: input.payerId,
+      amount: input.amount,
+      purpose: input.purpose,
+      ref: input.ref,
+      description: input.description,
+      method: input.method,
+      provider: input.method === 'GATEWAY' ? input.provider! : null,
+      status: input.method === 'GATEWAY' ? 'PENDING' : 'SUCCEEDED',
+      payeeId: input.payeeId ?? null,
+      feeBp,
+    });
+    if (input.method === 'GATEWAY') {
+      return paymentView(await openGatewayPayment({ ...base, expiresAt: at + deps.expirySec * 1000, gateway: { orderRef: id, transactionNo: null, bankCode: null, responseCode: null, paidAt: null } }, input.clientIp ?? '127.0.0.1'));
+    }
+    const record: PaymentRecord = { ...base, succeededAt: at };
+    return paymentView(
+      await mapFunds(() =>
+        inTransaction(async (tx) => {
+          const existing = await paymentsRepo.get(id, tx);
+          if (existing) return existing;
+          const legs =
+            input.method === 'WALLET'
+              ? payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description)
+              : record.payeeId && feeBp > 0 && percentOf(input.amount, feeBp) > 0
+                ? [{ kind: 'FEE' as const, debit: userAccount('EARNINGS', record.payeeId), credit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue), amount: percentOf(input.amount, feeBp), memo: `${input.description} (cash, fee)`, allowOverdraft: true }]
+                : [];
+          if (legs.length > 0) await ledger.post(tx, legs, { operationId: `${id}-charge`, by: input.payerId, now: at, paymentId: id, ref: input.ref });
+          paymentsRepo.create(tx, record);
+          return record;
+        }),
+      ),
+    );
+  }
+
+  /** Holds money in the payer's wallet for a prepaid ride or a deposit (AUTHORIZED); captured or released later. */
+  async function hold(input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>) {
+    const at = now();
+    const id = paymentIdFor(`payments.hold:${input.purpose}`, input.payerId, input.idempotencyKey);
+    const record = newRecord(id, at, {
+      payerId: input.payerId,
+      amount: input.amount,
+      purpose: input.purpose,
+      ref: input.ref,
+      description: input.description,
+      method: 'WALLET',
+      provider: null,
+      status: 'AUTHORIZED',
+      payeeId: input.payeeId ?? null,
+      feeBp: input.feeBp ?? 0,
+      heldAmount: input.amount,
+    });
+    return paymentView(
+      await mapFunds(() =>
+        inTransaction(async (tx) => {
+          const existing = await paymentsRepo.get(id, tx);
+          if (existing) return existing;
+          await ledger.post(tx, [{ kind: 'HOLD', debit: userAccount('WALLET', input.payerId), credit: userAccount('HELD', input.payerId), amount: input.amount, memo: input.description }], { operationId: `${id}-hold`, by: input.payerId, now: at, paymentId: id, ref: input.ref });
+          paymentsRepo.create(tx, record);
+          return record;
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Captures up to the held amount (a final fare lower than the quote): that much goes to the payee and platform,
+   * the rest back to the wallet. The payee can be named now (the driver is known only at the end).
+   */
+  async function capture(id: string, input: { amount?: Vnd; payeeId?: string | null; feeBp?: number }) {
+    const { after } = await move(
+      id,
+      'capture',
+      { by: 'system:capture', roles: ['system'] },
+      (p) => ({ ...p, capturedAmount: input.amount ?? p.heldAmount, payeeId: input.payeeId === undefined ? p.payeeId : input.payeeId, feeBp: input.feeBp ?? p.feeBp, succeededAt: now() }),
+      (p) => {
+        const captured = input.amount ?? p.heldAmount;
+        if (captured > p.heldAmount || captured <= 0) throw new ConflictError(`Capture ${captured} of a hold of ${p.heldAmount}`).withCode('PAYMENT_CAPTURE_EXCEEDS');
+        const held = userAccount('HELD', p.payerId);
+        const target = { payeeId: input.payeeId === undefined ? p.payeeId : input.payeeId, feeBp: input.feeBp ?? p.feeBp };
+        const rest = p.heldAmount - captured;
+        return [...payoutLegs('CAPTURE', held, target, vnd(captured), p.description), ...(rest > 0 ? [{ kind: 'RELEASE' as const, debit: held, credit: userAccount('WALLET', p.payerId), amount: vnd(rest), memo: `${p.description} (rest of the hold)` }] : [])];
+      },
+    );
+    return paymentView(after);
+  }
+
+  async function release(id: string, reason: string) {
+    const { after } = await move(
+      id,
+      'release',
+      { by: 'system:release', roles: ['system'] },
+      (p) => ({ ...p, failureReason: reason }),
+      (p) => [{ kind: 'RELEASE', debit: userAccount('HELD', p.payerId), credit: userAccount('WALLET', p.payerId), amount: vnd(p.heldAmount), memo: reason }],
+      reason,
+    );
+    return paymentView(after);
+  }
+
+  /**
+   * Refunds all or part of a payment. Wallet money goes back to the wallet; gateway money goes back through the
+   * gateway (its clearing account), and a top-up's refund first takes the money out of the wallet (409 when the
+   * wallet no longer holds it). Cash is refunded in person, not here. Idempotent per refund id.
+   */
+  async function refund(actor: { userId: string; admin: boolean; system?: boolean }, input: { paymentId: string; amount?: Vnd; reason: string }, idempotencyKey: string, clientIp = '127.0.0.1') {
+    // The refund's id derives from the caller's key: the same key refunds once, even after the 24 h replay window.
+    const refundId = paymentIdFor('payments.refund', actor.userId, idempotencyKey).replace(/^P/, 'R');
+    const found = await paymentsRepo.get(input.paymentId);
+    if (!found || (!actor.admin && !actor.system && found.payerId !== actor.userId)) throw new NotFoundError('No such payment');
+    const replay = found.refunds.find((r) => r.id === refundId);
+    if (replay) return paymentView(found);
+    if (!actor.admin && !actor.system) {
+      // A buyer cannot take back what they paid for a ride or an order on their own: the vertical or an administrator does.
+      if (found.purpose !== 'TOPUP') throw new ForbiddenError('Only a top-up is refunded by its payer; ask support for a purchase').withCode('PAYMENT_NOT_REFUNDABLE_BY_PAYER');
+      if (found.succeededAt !== null && now() - found.succeededAt > deps.refundWindowDays * 86_400_000) {
+        throw new ConflictError(`Top-ups are refunded within ${deps.refundWindowDays} days`).withCode('PAYMENT_REFUND_WINDOW');
+      }
+    }
+    if (found.method === 'CASH') throw new ConflictError('A cash payment is refunded in person').withCode('PAYMENT_NOT_REFUNDABLE');
+    const roles: PaymentActor[] = actor.system ? ['system'] : actor.admin ? ['admin'] : ['payer'];
+    const at = now();
+    // One transaction reads the payment, decides full or partial on what is left now, and moves the money.
+    const { payment, entry } = await mapFunds(() =>
+      inTransaction(async (tx) => {
+        const p = (await paymentsRepo.get(input.paymentId, tx))!;
+        const again = p.refunds.find((r) => r.id === refundId);
+        if (again) return { payment: p, entry: undefined };
+        const remaining = refundableAmount(p);
+        const amount = input.amount ?? remaining;
+        const action: PaymentAction = amount >= remaining ? 'refund' : 'refundPart';
+        const to = paymentMachine.check(action, p.status, roles);
+        if (p.refunds.length >= MAX_REFUNDS) throw new ConflictError(`A payment takes at most ${MAX_REFUNDS} refunds`).withCode('PAYMENT_REFUND_EXCEEDS');
+        if (amount <= 0 || amount > remaining) throw new ConflictError(`At most ${remaining} VND of this payment can be refunded`, { refundable: remaining }).withCode('PAYMENT_REFUND_EXCEEDS');
+        const state = p.method !== 'GATEWAY' ? 'NOT_NEEDED' : p.provider === 'MOCK' ? 'SETTLED' : 'REQUESTED';
+        const refunded: RefundEntry = { id: refundId, amount, reason: input.reason, by: actor.userId, at, gateway: { state, reference: state === 'SETTLED' ? `mock-refund-${refundId}` : null } };
+        await ledger.post(tx, refundLegs(p, vnd(amount), remaining, input.reason), { operationId: `${p.id}-refund-${p.refunds.length}`, by: actor.userId, now: at, paymentId: p.id, ref: p.ref });
+        const next: PaymentRecord = { ...p, status: to, refundedAmount: p.refundedAmount + amount, refunds: [...p.refunds, refunded], updatedAt: at };
+        paymentsRepo.save(tx, next);
+        recordTransition(tx, paymentsRepo.ref(p.id), { action, from: p.status, to, by: actor.userId, at, reason: input.reason });
+        return { payment: next, entry: refunded };
+      }),
+    );
+    if (entry?.gateway.state === 'REQUESTED') return paymentView(await requestGatewayRefund(payment, entry, clientIp));
+    return paymentView(payment);
+  }
+
+  function refundLegs(p: PaymentRecord, amount: Vnd, remaining: number, reason: string): Leg[] {
+    const memo = `refund: ${reason}`;
+    const payer = userAccount('WALLET', p.payerId);
+    const back = p.method === 'GATEWAY' ? systemAccount(SYSTEM_ACCOUNTS.clearing(p.provider!)) : payer;
+    if (p.purpose === 'TOPUP') return [{ kind: 'REFUND', debit: payer, credit: back, amount, memo }];
+    const revenue = systemAccount(SYSTEM_ACCOUNTS.platformRevenue);
+    if (!p.payeeId) return [{ kind: 'REFUND', debit: revenue, credit: back, amount, memo }];
+    // The payee gives back their share and the platform its fee, in the proportion they were paid (exact on the last refund).
+    const paid = p.heldAmount > 0 ? p.capturedAmount : p.amount;
+    const feeTotal = percentOf(vnd(paid), p.feeBp);
+    const [fromPayee, fromPlatform] = amount === remaining ? splitRest(p, paid, feeTotal) : allocate(amount, [paid - feeTotal, feeTotal]);
+    return [
+      ...(fromPayee > 0 ? [{ kind: 'REFUND' as const, debit: userAccount('EARNINGS', p.payeeId), credit: back, amount: fromPayee, memo, allowOverdraft: true }] : []),
+      ...(fromPlatform > 0 ? [{ kind: 'REFUND' as const, debit: revenue, credit: back, amount: fromPlatform, memo }] : []),
+    ];
+  }
+
+  /** The last refund: whatever of each share earlier partial refunds left. */
+  function splitRest(p: PaymentRecord, paid: number, feeTotal: number): [Vnd, Vnd] {
+    let fromPayee = 0;
+    let fromPlatform = 0;
+    for (const r of p.refunds) {
+      const [a, b] = allocate(vnd(r.amount), [paid - feeTotal, feeTotal]);
+      fromPayee += a;
+      fromPlatform += b;
+    }
+    return [vnd(paid - feeTotal - fromPayee), vnd(feeTotal - fromPlatform)];
+  }
+
+  /** Sends a refund to the real gateway; the outcome is stored on the refund (FAILED ones are retried by an admin). */
+  async function requestGatewayRefund(payment: PaymentRecord, entry: RefundEntry, clientIp: string): Promise<PaymentRecord> {
+    let state: 'SETTLED' | 'FAILED' = 'SETTLED';
+    let reference: string | null = null;
+    try {
+      reference = (await gatewayOf(payment.provider!).refund({ paymentId: payment.id, refundId: entry.id, amount: entry.amount, paymentAmount: payment.amount, transactionNo: payment.gateway?.transactionNo ?? null, paidAt: payment.gateway?.paidAt ?? null, createdAt: entry.at, by: entry.by, clientIp, reason: gatewayText(entry.reason) })).reference;
+    } catch (err) {
+      state = 'FAILED';
+      logger.error('gateway refund failed', { paymentId: payment.id, refundId: entry.id, error: err instanceof GatewayError ? err.message : String(err) });
+    }
+    return inTransaction(async (tx) => {
+      const fresh = (await paymentsRepo.get(payment.id, tx))!;
+      const refunds = fresh.refunds.map((r) => (r.id === entry.id ? { ...r, gateway: { state, reference } } : r));
+      const next = { ...fresh, refunds, updatedAt: now() };
+      paymentsRepo.save(tx, next);
+      return next;
+    });
+  }
+
+  /** An administrator sends a refund the gateway refused or never answered again. */
+  async function retryGatewayRefund(paymentId: string, refundId: string, clientIp: string) {
+    const found = await paymentsRepo.get(paymentId);
+    const entry = found?.refunds.find((r) => r.id === refundId);
+    if (!found || !entry) throw new NotFoundError('No such refund');
+    if (entry.gateway.state !== 'FAILED' && entry.gateway.state !== 'REQUESTED') throw new ConflictError(`The refund is ${entry.gateway.state}`).withCode('PAYMENT_TRANSITION');
+    return paymentView(await requestGatewayRefund(found, entry, clientIp));
+  }
+
+  async function events(viewer: { userId: string; admin: boolean }, id: string) {
+    await get(viewer, id);
+    return { items: await paymentEvents(id) };
+  }
+
+  function methods() {
+    return {
+      currency: 'VND' as const,
+      methods: ['WALLET', 'CASH', 'GATEWAY'] as PaymentMethod[],
+      providers: (['VNPAY', 'MOMO', 'MOCK'] as const).map((provider) => ({ provider, available: deps.gateways[provider] !== undefined })),
+      topup: { min: 10_000, max: 50_000_000 },
+      refundWindowDays: deps.refundWindowDays,
+      paymentExpirySec: deps.expirySec,
+    };
+  }
+
+  return { topup, events, handleNotice, handleMockNotice, get, list, cancel, charge, hold, capture, release, refund, retryGatewayRefund, expireIfDue, methods, current };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

@@ -1,0 +1,43 @@
+import type { AppConfig } from '../../platform/config';
+import { formatVnd, vnd } from '../../platform/money/money';
+import type { DocumentEvent } from '../../platform/module/module';
+import { notificationHub, type DispatchInput, type Hub } from '../notifications';
+import { PAYMENT_EVENTS } from './payments.events';
+import type { PaymentRecord } from './payments.model';
+
+/** The payer's notices of one change of a payment: a top-up's outcome, and each new refund. */
+export function paymentNotices(before: PaymentRecord | undefined, after: PaymentRecord | undefined): DispatchInput[] {
+  if (!after) return [];
+  const payer = [{ userId: after.payerId, surface: 'CON' as const }];
+  const notices: DispatchInput[] = [];
+  if (after.purpose === 'TOPUP' && before?.status !== after.status) {
+    if (after.status === 'SUCCEEDED') {
+      notices.push(PAYMENT_EVENTS.notice({ event: 'wallet.topup.succeeded', recipients: payer, entityId: after.id, title: 'Top-up received', body: `${formatVnd(vnd(after.amount))} is in your wallet`, params: { paymentId: after.id } }));
+    } else if (after.status === 'FAILED') {
+      notices.push(PAYMENT_EVENTS.notice({ event: 'wallet.topup.failed', recipients: payer, entityId: after.id, title: 'Top-up failed', body: `Your top-up of ${formatVnd(vnd(after.amount))} did not go through`, params: { paymentId: after.id } }));
+    }
+  }
+  const known = new Set((before?.refunds ?? []).map((r) => r.id));
+  for (const refund of after.refunds.filter((r) => !known.has(r.id))) {
+    notices.push(
+      PAYMENT_EVENTS.notice({
+        event: 'payment.refunded',
+        recipients: payer,
+        entityId: after.id,
+        occurrence: refund.id,
+        title: 'Refund',
+        body: after.purpose === 'TOPUP' ? `${formatVnd(vnd(refund.amount))} of your top-up goes back to where it came from` : `${formatVnd(vnd(refund.amount))} is refunded: ${refund.reason}`,
+        params: { paymentId: after.id },
+      }),
+    );
+  }
+  return notices;
+}
+
+// At least once: notification ids derive from event, payment, payer and refund id, so a repeat sends nothing new.
+export async function onPaymentWritten(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
+  const as = (side: DocumentEvent['before']) => (side ? ({ ...side.data, id: side.id } as unknown as PaymentRecord) : undefined);
+  const notices = paymentNotices(as(event.before), as(event.after));
+  for (const notice of notices) await hub.dispatch(notice);
+  return notices.length;
+}

@@ -1,0 +1,95 @@
+import { defineMachine } from '../../platform/state-machine/state-machine';
+import type { TransferKind, TransferRecord, UserAccountType } from './ledger.model';
+import { userAccountId } from './ledger.model';
+
+export const WITHDRAWALS = 'wallet_withdrawals';
+
+export const P2P_MIN_VND = 1_000;
+export const WITHDRAWAL_MIN_VND = 50_000;
+export const WITHDRAWAL_MAX_VND = 200_000_000;
+export const ADJUSTMENT_MAX_VND = 50_000_000;
+
+export const WITHDRAWAL_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELLED'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+export type WithdrawalAction = 'approve' | 'reject' | 'cancel';
+export type WithdrawalActor = 'owner' | 'admin';
+
+// A withdrawal reserves the amount on the earnings account when requested (the owner cannot ask twice for the
+// same money); approval moves it to payouts in transit, rejection or cancellation frees the reserve.
+export const withdrawalMachine = defineMachine<WithdrawalStatus, WithdrawalAction, WithdrawalActor>({
+  entity: 'withdrawal',
+  states: WITHDRAWAL_STATUSES,
+  moves: {
+    approve: { from: 'PENDING', to: 'APPROVED', by: 'admin' },
+    reject: { from: 'PENDING', to: 'REJECTED', by: 'admin' },
+    cancel: { from: 'PENDING', to: 'CANCELLED', by: 'owner' },
+  },
+  codes: { transition: 'WITHDRAWAL_TRANSITION', actor: 'WITHDRAWAL_TRANSITION' },
+});
+
+export interface BankAccount {
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+}
+
+export interface WithdrawalRecord {
+  id: string;
+  userId: string;
+  amount: number;
+  bankAccount: BankAccount;
+  status: WithdrawalStatus;
+  note: string | null;
+  reason: string | null;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  /** The ledger operation of the approval (earnings → payouts in transit). */
+  operationId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type Direction = 'IN' | 'OUT';
+
+/** A transfer as the owner of `accountId` sees it: money in or out of that account, and the other side. */
+export function entryView(transfer: TransferRecord, accountId: string) {
+  const direction: Direction = transfer.credit === accountId ? 'IN' : 'OUT';
+  const other = direction === 'IN' ? transfer.debit : transfer.credit;
+  return {
+    id: transfer.id,
+    kind: transfer.kind,
+    direction,
+    amount: transfer.amount,
+    account: accountTypeOf(accountId),
+    balanceAfter: direction === 'IN' ? transfer.creditBalanceAfter : transfer.debitBalanceAfter,
+    counterparty: counterpartyOf(other),
+    memo: transfer.memo,
+    paymentId: transfer.paymentId,
+    ref: transfer.ref,
+    at: new Date(transfer.at).toISOString(),
+  };
+}
+
+/** The user-facing name of the other account: a person's wallet shows their id, system accounts their role. */
+export function counterpartyOf(accountId: string): { type: string; userId: string | null } {
+  for (const [prefix, type] of [['wallet_', 'WALLET'], ['held_', 'HELD'], ['earnings_', 'EARNINGS']] as const) {
+    if (accountId.startsWith(prefix)) return { type, userId: accountId.slice(prefix.length) };
+  }
+  if (accountId.startsWith('clearing_')) return { type: `GATEWAY_${accountId.slice('clearing_'.length)}`, userId: null };
+  const names: Record<string, string> = { platform_revenue: 'PLATFORM', payouts_transit: 'PAYOUT', platform_adjustments: 'ADJUSTMENT' };
+  return { type: names[accountId] ?? 'SYSTEM', userId: null };
+}
+
+function accountTypeOf(accountId: string): UserAccountType | 'SYSTEM' {
+  if (accountId.startsWith('wallet_')) return 'WALLET';
+  if (accountId.startsWith('held_')) return 'HELD';
+  if (accountId.startsWith('earnings_')) return 'EARNINGS';
+  return 'SYSTEM';
+}
+
+/** The account a user's transaction list reads. */
+export function listAccountOf(userId: string, account: UserAccountType): string {
+  return userAccountId(account, userId);
+}
+
+export const TRANSFER_KIND_FILTERS: readonly TransferKind[] = ['TOPUP', 'P2P', 'PAYMENT', 'FEE', 'HOLD', 'CAPTURE', 'RELEASE', 'REFUND', 'WITHDRAWAL', 'ADJUSTMENT'];

@@ -1,0 +1,32 @@
+import { defineModule } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
+import { LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, WALLET_LIMITS } from './ledger.model';
+import { WITHDRAWALS } from './wallet.model';
+
+// The ledger (accounts, shards, immutable transfers), the wallet API over it, and withdrawals of earnings.
+export const walletModule = defineModule({
+  name: 'wallet',
+  routes: (ctx) => (require('./wallet.routes') as typeof import('./wallet.routes')).walletRoutes(ctx),
+  triggers: {
+    // The recipient's "money received" notice of a P2P transfer (at least once; idempotent by transfer id).
+    walletTransferCreated: {
+      document: `${LEDGER_TRANSFERS}/{transferId}`,
+      on: 'created',
+      load: () => (require('./wallet.triggers') as typeof import('./wallet.triggers')).onTransferCreated,
+    },
+    // The owner's notice of an approved or rejected withdrawal.
+    walletWithdrawalChanged: {
+      document: `${WITHDRAWALS}/{withdrawalId}`,
+      on: 'written',
+      load: () => (require('./wallet.triggers') as typeof import('./wallet.triggers')).onWithdrawalWritten,
+    },
+  },
+  collections: [
+    { name: LEDGER_ACCOUNTS, clientAccess: true },
+    { name: LEDGER_SHARDS, parent: LEDGER_ACCOUNTS },
+    { name: LEDGER_TRANSFERS, clientAccess: true },
+    { name: WALLET_LIMITS, ttlField: 'expireAt' },
+    { name: WITHDRAWALS, clientAccess: true },
+    { name: EVENTS, parent: WITHDRAWALS },
+  ],
+});

@@ -1,0 +1,61 @@
+import type { AppConfig } from '../../platform/config';
+import { formatVnd, vnd } from '../../platform/money/money';
+import type { DocumentEvent } from '../../platform/module/module';
+import { notificationHub, type DispatchInput, type Hub } from '../notifications';
+import { accounts } from '../users';
+import { accountOf, type TransferRecord } from './ledger.model';
+import { WALLET_EVENTS } from './wallet.events';
+import type { WithdrawalRecord } from './wallet.model';
+
+/** The recipient's notice of a P2P transfer (none for other kinds: their operations notify on their own records). */
+export function transferNotice(transfer: TransferRecord, senderName: string | null): DispatchInput | undefined {
+  if (transfer.kind !== 'P2P') return undefined;
+  const recipientId = accountOf(transfer.credit).ownerId;
+  if (!recipientId) return undefined;
+  return WALLET_EVENTS.notice({
+    event: 'wallet.transfer.received',
+    recipients: [{ userId: recipientId, surface: 'CON' as const }],
+    entityId: transfer.id,
+    title: 'Money received',
+    body: `${senderName ?? 'Someone'} sent you ${formatVnd(vnd(transfer.amount))}${transfer.memo ? `: ${transfer.memo}` : ''}`,
+    params: { transferId: transfer.id },
+  });
+}
+
+/** The owner's notice of a decided withdrawal, in the app they earn with (driver or partner). */
+export function withdrawalNotice(before: WithdrawalRecord | undefined, after: WithdrawalRecord | undefined, roles: readonly string[]): DispatchInput | undefined {
+  if (!after || before?.status === after.status || (after.status !== 'APPROVED' && after.status !== 'REJECTED')) return undefined;
+  const approved = after.status === 'APPROVED';
+  return WALLET_EVENTS.notice({
+    event: approved ? 'wallet.withdrawal.approved' : 'wallet.withdrawal.rejected',
+    recipients: [{ userId: after.userId, surface: roles.includes('DRIVER') ? ('DRV' as const) : ('PAR' as const) }],
+    entityId: after.id,
+    title: approved ? 'Withdrawal approved' : 'Withdrawal rejected',
+    body: approved ? `${formatVnd(vnd(after.amount))} is on its way to your bank account` : `Your withdrawal of ${formatVnd(vnd(after.amount))} was rejected${after.reason ? `: ${after.reason}` : ''}`,
+    params: { withdrawalId: after.id },
+  });
+}
+
+// Triggers run at least once: the hub derives notification ids from event, entity and recipient, so a second
+// delivery creates nothing and pushes nothing.
+export async function onTransferCreated(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
+  if (!event.after) return 'ignored';
+  const transfer = { ...event.after.data, id: event.after.id } as unknown as TransferRecord;
+  if (transfer.kind !== 'P2P') return 'ignored';
+  const sender = await accounts.get(accountOf(transfer.debit).ownerId!);
+  const notice = transferNotice(transfer, sender?.name ?? null);
+  if (!notice) return 'ignored';
+  await hub.dispatch(notice);
+  return 'notified';
+}
+
+export async function onWithdrawalWritten(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
+  const as = (side: DocumentEvent['before']) => (side ? ({ ...side.data, id: side.id } as unknown as WithdrawalRecord) : undefined);
+  const after = as(event.after);
+  if (!after) return 'ignored';
+  const owner = await accounts.get(after.userId);
+  const notice = withdrawalNotice(as(event.before), after, owner?.roles ?? []);
+  if (!notice) return 'ignored';
+  await hub.dispatch(notice);
+  return 'notified';
+}

@@ -1,0 +1,27 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/firestore/records';
+import { WITHDRAWALS, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
+
+const withdrawals = () => typedCollection<WithdrawalRecord>(WITHDRAWALS);
+const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
+
+export const withdrawalsRepo = {
+  get: (id: string, tx?: Transaction) => readRecord(withdrawals().doc(id), tx),
+  create(tx: Transaction, record: WithdrawalRecord): void {
+    tx.create(withdrawals().doc(record.id), record);
+  },
+  /** Writes the fields a decision changes (the record was read in the same transaction). */
+  save(tx: Transaction, next: WithdrawalRecord): void {
+    tx.update(withdrawals().doc(next.id), { status: next.status, reason: next.reason, decidedBy: next.decidedBy, decidedAt: next.decidedAt, operationId: next.operationId, updatedAt: next.updatedAt });
+  },
+  listOf(userId: string, page: PageRequest): Promise<Page<WithdrawalRecord>> {
+    return paginate(withdrawals().where('userId', '==', userId), newestFirst, page, (d) => d.data());
+  },
+  list(filter: { status?: WithdrawalStatus; userId?: string }, page: PageRequest): Promise<Page<WithdrawalRecord>> {
+    let query: FirebaseFirestore.Query<WithdrawalRecord> = withdrawals();
+    if (filter.status) query = query.where('status', '==', filter.status);
+    if (filter.userId) query = query.where('userId', '==', filter.userId);
+    return paginate(query, newestFirst, page, (d) => d.data());
+  },
+};
