@@ -257,7 +257,31 @@ async function backfillCapabilities() {
   mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
 }
 
-const commands = { start, test, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities };
+// The ledger's books: every account's balance against the sum of its transfers, and the whole against zero.
+// Reads the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST points elsewhere; a real project with
+// GOOGLE_APPLICATION_CREDENTIALS and LEDGER_PROJECT=<id>. Exits 1 when the books do not balance.
+async function ledgerCheck() {
+  prepare();
+  const env = { ...process.env };
+  if (env.LEDGER_PROJECT) env.GCLOUD_PROJECT = env.LEDGER_PROJECT;
+  else {
+    env.FIRESTORE_EMULATOR_HOST ??= '127.0.0.1:8080';
+    env.GCLOUD_PROJECT ??= PROJECT_ID;
+  }
+  log(`checking the ledger in ${env.LEDGER_PROJECT ? `project ${env.LEDGER_PROJECT}` : `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`} …`);
+  const script = `
+    const { checkLedger } = require('./lib/modules/wallet/ledger.check.js');
+    checkLedger((what, n) => console.log('[superapp]   ' + what + ': ' + n + ' read'))
+      .then((r) => {
+        for (const m of r.mismatches) console.log('[superapp]   MISMATCH ' + m.accountId + ': stored ' + m.stored + ', transfers say ' + m.fromTransfers);
+        console.log('[superapp] ' + (r.ok ? 'balanced' : 'NOT BALANCED') + ': ' + r.accounts + ' account(s), ' + r.transfers + ' transfer(s), total ' + r.total + ' VND (must be 0), ' + r.mismatches.length + ' mismatch(es)');
+        process.exit(r.ok ? 0 : 1);
+      })
+      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(2); });`;
+  mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
+}
+
+const commands = { start, test, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'ledger-check': ledgerCheck };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await commands[name]();

@@ -94,7 +94,8 @@ describe('transfers between users', () => {
     expect(new Set(after).size).toBe(20);
     expect((await check(payer.user.id)).ok).toBe(true);
     expect((await check(shop.user.id)).ok).toBe(true);
-  });
+    // 50 transactions on one wallet document queue behind each other's locks on the emulator (25 s alone, more beside other files).
+  }, 180_000);
 
   it('the same Idempotency-Key sent 20 times in parallel makes one transfer', async () => {
     const [an, binh] = [await registerVerified(), await registerVerified()];

@@ -64,6 +64,15 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'chat_memberships/dm1_alice'), { conversationId: 'dm1', userId: 'alice', unreadCount: 0 });
     await setDoc(doc(ctx.firestore(), 'chat_memberships/dm1_bob'), { conversationId: 'dm1', userId: 'bob', unreadCount: 1 });
     await setDoc(doc(ctx.firestore(), 'chat_blocks/bob_carol'), { blockerId: 'bob', blockedId: 'carol', createdAt: 1 });
+    // Wallet: alice pays bob 5,000; her top-up; a platform account; bob's withdrawal.
+    await setDoc(doc(ctx.firestore(), 'ledger_accounts/wallet_alice'), { type: 'WALLET', ownerId: 'alice', balance: 95_000, reserved: 0 });
+    await setDoc(doc(ctx.firestore(), 'ledger_accounts/wallet_bob'), { type: 'WALLET', ownerId: 'bob', balance: 5_000, reserved: 0 });
+    await setDoc(doc(ctx.firestore(), 'ledger_accounts/payouts_transit'), { type: 'SYSTEM', ownerId: null, balance: 0, reserved: 0 });
+    await setDoc(doc(ctx.firestore(), 'ledger_accounts/platform_revenue/ledger_shards/0'), { balance: 100 });
+    await setDoc(doc(ctx.firestore(), 'ledger_transfers/t1-0'), { kind: 'P2P', debit: 'wallet_alice', credit: 'wallet_bob', amount: 5_000, owners: ['alice', 'bob'], at: 1 });
+    await setDoc(doc(ctx.firestore(), 'ledger_transfers/t2-0'), { kind: 'TOPUP', debit: 'clearing_MOCK', credit: 'wallet_alice', amount: 100_000, owners: ['alice'], at: 0 });
+    await setDoc(doc(ctx.firestore(), 'payments/p1'), { payerId: 'alice', status: 'SUCCEEDED', amount: 100_000 });
+    await setDoc(doc(ctx.firestore(), 'wallet_withdrawals/w1'), { userId: 'bob', status: 'PENDING', amount: 50_000 });
   });
 });
 
@@ -181,6 +190,36 @@ describe('firestore.rules', () => {
         await assertFails(updateDoc(doc(client('bob'), 'chat_memberships/dm1_bob'), { unreadCount: 0 }));
         await assertFails(deleteDoc(doc(client('bob'), 'chat_blocks/bob_carol')));
         await assertFails(getDoc(doc(alice, 'chat_reports/r1')));
+      });
+    });
+
+    describe('wallet and payments', () => {
+      it('each user reads their own wallet, transfers, payments and withdrawals, live', async () => {
+        const [alice, bob, carol] = [client('alice'), client('bob'), client('carol')];
+        await assertSucceeds(getDoc(doc(alice, 'ledger_accounts/wallet_alice')));
+        await assertSucceeds(getDocs(query(collection(alice, 'ledger_transfers'), where('owners', 'array-contains', 'alice'))));
+        await assertSucceeds(getDoc(doc(bob, 'ledger_transfers/t1-0')));
+        await assertSucceeds(getDocs(query(collection(alice, 'payments'), where('payerId', '==', 'alice'))));
+        await assertSucceeds(getDoc(doc(bob, 'wallet_withdrawals/w1')));
+        await assertFails(getDoc(doc(carol, 'ledger_accounts/wallet_alice')));
+        await assertFails(getDoc(doc(carol, 'ledger_transfers/t1-0')));
+        await assertFails(getDoc(doc(bob, 'ledger_transfers/t2-0')));
+        await assertFails(getDocs(collection(bob, 'ledger_transfers')));
+        await assertFails(getDoc(doc(bob, 'payments/p1')));
+        await assertFails(getDoc(doc(alice, 'wallet_withdrawals/w1')));
+        await assertFails(getDoc(doc(alice, 'ledger_accounts/payouts_transit')));
+        await assertFails(getDoc(doc(alice, 'ledger_accounts/platform_revenue/ledger_shards/0')));
+        await assertFails(getDoc(doc(client('dave'), 'ledger_accounts/wallet_dave')));
+      });
+
+      it('nobody writes money from a client', async () => {
+        const alice = client('alice');
+        await assertFails(updateDoc(doc(alice, 'ledger_accounts/wallet_alice'), { balance: 10_000_000 }));
+        await assertFails(setDoc(doc(alice, 'ledger_accounts/wallet_alice2'), { type: 'WALLET', ownerId: 'alice', balance: 1 }));
+        await assertFails(setDoc(doc(alice, 'ledger_transfers/forged-0'), { kind: 'P2P', debit: 'wallet_bob', credit: 'wallet_alice', amount: 5_000, owners: ['alice', 'bob'], at: 2 }));
+        await assertFails(updateDoc(doc(alice, 'payments/p1'), { status: 'REFUNDED' }));
+        await assertFails(updateDoc(doc(client('bob'), 'wallet_withdrawals/w1'), { status: 'APPROVED' }));
+        await assertFails(setDoc(doc(alice, 'ledger_accounts/platform_revenue/ledger_shards/1'), { balance: -1 }));
       });
     });
 
