@@ -6,13 +6,12 @@ import { functionsDir, log, PROJECT_ID } from './lib/util.mjs';
 
 const require = createRequire(`${functionsDir}/package.json`);
 const { initializeApp } = require('firebase-admin/app');
-const { getFirestore } = require('firebase-admin/firestore');
 
 if (!process.env.FIRESTORE_EMULATOR_HOST) {
   throw new Error('FIRESTORE_EMULATOR_HOST is not set: run this through `npm run seed:export`, never against a real project');
 }
 
-const SEED_VERSION = 4;
+const SEED_VERSION = 5;
 
 // The local administrator (emulator data only; also listed in ADMIN_EMAILS by `npm start`): signs in
 // with this password, e.g. for `npm run sounds:upload`. Built with the API's own account model.
@@ -83,7 +82,9 @@ const seed = {
   },
 };
 
-const db = getFirestore(initializeApp({ projectId: PROJECT_ID }));
+initializeApp({ projectId: PROJECT_ID });
+// The API's own Firestore handle (its settings), which the services below use too.
+const db = require(`${functionsDir}/lib/platform/firebase/firebase.js`).db();
 let written = 0;
 const total = Object.values(seed).reduce((n, docs) => n + Object.keys(docs).length, 0);
 for (const [collection, docs] of Object.entries(seed)) {
@@ -93,5 +94,24 @@ for (const [collection, docs] of Object.entries(seed)) {
   written += Object.keys(docs).length;
   log(`seed: ${collection} (${written}/${total} documents)`);
 }
+// Wallet: Lan tops up 500,000 ₫ through the mock gateway and sends Minh 50,000 ₫, through the services themselves
+// (the ledger's transfers, balances and the payment record are what the API writes). Fixed keys and clock: the same
+// ids every time, and a second run finds its operations already done.
+const { createPaymentsService } = require(`${functionsDir}/lib/modules/payments/payments.service.js`);
+const { createWalletService } = require(`${functionsDir}/lib/modules/wallet/wallet.service.js`);
+const { mockGateway, mockKey } = require(`${functionsDir}/lib/modules/payments/gateways/mock.js`);
+const seedClock = () => now + 3_600_000;
+const payments = createPaymentsService({
+  gateways: { MOCK: mockGateway((id) => `http://127.0.0.1:5000/api/v1/payments/mock/return?paymentId=${id}`) },
+  mockKey: mockKey('seed'),
+  expirySec: 900,
+  refundWindowDays: 7,
+  scheduler: { schedule: async () => undefined }, // a MOCK top-up settles at once: no expiry timer to set
+  now: seedClock,
+});
+const wallet = createWalletService({ dailyTransferLimit: 20_000_000, now: seedClock });
+const topup = await payments.topup(lan.id, { amount: 500_000, provider: 'MOCK' }, 'seed-topup-lan-1', '127.0.0.1');
+const sent = await wallet.sendToUser(lan.id, { toUserId: minh.id, amount: 50_000, note: 'Tiền taxi sân bay' }, 'seed-p2p-lan-minh-1');
+log(`seed: wallet: Lan's top-up ${topup.status}, sent Minh ${sent.amount} ₫ (Lan ${sent.balanceAfter} ₫)`);
 log(`seed: done, version ${SEED_VERSION}`);
 process.exit(0);

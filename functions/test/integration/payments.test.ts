@@ -91,7 +91,7 @@ describe('MoMo top-up', () => {
     expect(answers.map((a) => a.status)).toEqual([204, 204, 204, 204, 204]);
     expect(await balance(an)).toBe(120_000);
     expect((await payment(an, opened.body.id)).status).toBe('SUCCEEDED');
-    const back = await call('GET', `/payments/momo/return?${new URLSearchParams(Object.entries(momoNotice(order)).map(([k, v]) => [k, String(v)]))}`);
+    const back = await call('GET', `/payments/momo/return?${new URLSearchParams(Object.entries(momoNotice(order)).map(([k, v]): [string, string] => [k, String(v)]))}`);
     expect(back.body).toEqual({ paymentId: opened.body.id, verified: true, status: 'SUCCEEDED', gatewaySuccess: true });
   });
 

@@ -82,4 +82,21 @@ describe('smoke: one flow per module through Hosting and the Functions emulator'
     const inbox = await call('GET', '/notifications?limit=10', { token: other.accessToken });
     expect(inbox.body.items.map((i: { kind: string }) => i.kind)).toContain('CHAT_MESSAGE');
   });
+
+  it('wallet + payments: a VNPay top-up paid on the (local fake) gateway page credits the wallet through the IPN, and notifies', async () => {
+    const opened = await call('POST', '/wallet/topups', { token: user.accessToken, body: { amount: 75_000, provider: 'VNPAY' }, headers: { 'idempotency-key': `smoke-topup-${Date.now()}` } });
+    expect([opened.status, opened.body.status]).toEqual([201, 'PENDING']);
+    // The payer's browser opens the page; the fake VNPay calls our IPN (through Hosting), then redirects back.
+    const page = await fetch(opened.body.paymentUrl, { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    const back = await fetch(page.headers.get('location')!);
+    expect(await back.json()).toMatchObject({ paymentId: opened.body.id, verified: true, status: 'SUCCEEDED', gatewaySuccess: true });
+    expect((await call('GET', '/wallet', { token: user.accessToken })).body.balance).toBe(75_000);
+    let kinds: string[] = [];
+    for (let i = 0; i < 150 && !kinds.includes('WALLET'); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      kinds = (await call('GET', '/notifications?limit=10', { token: user.accessToken })).body.items.map((n: { kind: string }) => n.kind);
+    }
+    expect(kinds).toContain('WALLET');
+  });
 });

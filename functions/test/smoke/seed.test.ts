@@ -10,7 +10,7 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection('meta').doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(4);
+    expect(snap.get('version')).toBe(5);
   });
 
   it('the local administrator signs in with its documented password', async () => {
@@ -32,5 +32,14 @@ describe('emulator-data import', () => {
     expect(messages.map((m: { senderId: string }) => m.senderId)).toEqual([lan.user.id, minh.user.id, lan.user.id]);
     expect((await call('GET', '/chat/unread', { token: lan.accessToken })).body).toEqual({ unreadCount: 0, conversations: 0 });
   });
-});
 
+  it("Lan's wallet shows the seeded top-up and her transfer to Minh", async () => {
+    const login = async (email: string) => (await call('POST', '/auth/login/password', { body: { email, password: 'superapp-demo-user' } })).body;
+    const [lan, minh] = [await login('lan@superapp.local'), await login('minh@superapp.local')];
+    expect((await call('GET', '/wallet', { token: lan.accessToken })).body).toMatchObject({ balance: 450_000, held: 0 });
+    expect((await call('GET', '/wallet', { token: minh.accessToken })).body).toMatchObject({ balance: 50_000 });
+    const history = (await call('GET', '/wallet/transactions', { token: lan.accessToken })).body.items;
+    expect(history.map((e: { kind: string; direction: string; amount: number }) => [e.kind, e.direction, e.amount])).toEqual([['P2P', 'OUT', 50_000], ['TOPUP', 'IN', 500_000]]);
+    expect((await call('GET', '/payments', { token: lan.accessToken })).body.items).toEqual([expect.objectContaining({ purpose: 'TOPUP', provider: 'MOCK', status: 'SUCCEEDED' })]);
+  });
+});

@@ -11,6 +11,8 @@ export const LEDGER_ACCOUNTS = 'ledger_accounts';
 export const LEDGER_SHARDS = 'ledger_shards';
 export const LEDGER_TRANSFERS = 'ledger_transfers';
 export const WALLET_LIMITS = 'wallet_limits';
+/** One record per P2P transfer (`wallet_transfers/{operationId}`): what the recipient's notice triggers on. */
+export const WALLET_TRANSFERS = 'wallet_transfers';
 
 export const ACCOUNT_TYPES = ['WALLET', 'HELD', 'EARNINGS', 'SYSTEM'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];

@@ -13,11 +13,13 @@ import {
   SYSTEM_ACCOUNT_SHARDS,
   transferIdOf,
   WALLET_LIMITS,
+  WALLET_TRANSFERS,
   type AccountType,
   type Leg,
   type TransferKind,
   type TransferRecord,
 } from './ledger.model';
+import type { P2pRecord } from './wallet.model';
 
 /** `ledger_accounts/{id}` of a plain (unsharded) account. */
 export interface AccountRecord {
@@ -163,6 +165,12 @@ export const ledgerRepo = {
   async sentOn(tx: Transaction, userId: string, day: string): Promise<number> {
     const snap = await tx.get(db().collection(WALLET_LIMITS).doc(`${userId}_${day}`));
     return (snap.get('sent') as number | undefined) ?? 0;
+  },
+
+  /** The P2P record beside its ledger transfer (the recipient's notice triggers on it, not on every ledger row). */
+  createP2p(tx: Transaction, record: P2pRecord): void {
+    const { id, ...data } = record;
+    tx.create(db().collection(WALLET_TRANSFERS).doc(id), data);
   },
 
   setSentOn(tx: Transaction, userId: string, day: string, sent: number, now: number): void {

@@ -49,6 +49,18 @@ export interface WithdrawalRecord {
   updatedAt: number;
 }
 
+/** `wallet_transfers/{operationId}`: a P2P transfer between two users (its money moved by the ledger transfer). */
+export interface P2pRecord {
+  id: string;
+  fromUserId: string;
+  toUserId: string;
+  amount: number;
+  note: string | null;
+  /** The ledger transfer that moved the money. */
+  transferId: string;
+  at: number;
+}
+
 export type Direction = 'IN' | 'OUT';
 
 /** A transfer as the owner of `accountId` sees it: money in or out of that account, and the other side. */

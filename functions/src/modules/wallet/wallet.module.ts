@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, WALLET_LIMITS } from './ledger.model';
+import { LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, WALLET_LIMITS, WALLET_TRANSFERS } from './ledger.model';
 import { WITHDRAWALS } from './wallet.model';
 
 // The ledger (accounts, shards, immutable transfers), the wallet API over it, and withdrawals of earnings.
@@ -8,9 +8,10 @@ export const walletModule = defineModule({
   name: 'wallet',
   routes: (ctx) => (require('./wallet.routes') as typeof import('./wallet.routes')).walletRoutes(ctx),
   triggers: {
-    // The recipient's "money received" notice of a P2P transfer (at least once; idempotent by transfer id).
+    // The recipient's "money received" notice of a P2P transfer (at least once; idempotent by transfer id). On the
+    // P2P record, not on ledger rows: payments post several rows each, none of which needs a function run.
     walletTransferCreated: {
-      document: `${LEDGER_TRANSFERS}/{transferId}`,
+      document: `${WALLET_TRANSFERS}/{transferId}`,
       on: 'created',
       load: () => (require('./wallet.triggers') as typeof import('./wallet.triggers')).onTransferCreated,
     },
@@ -26,6 +27,7 @@ export const walletModule = defineModule({
     { name: LEDGER_SHARDS, parent: LEDGER_ACCOUNTS },
     { name: LEDGER_TRANSFERS, clientAccess: true },
     { name: WALLET_LIMITS, ttlField: 'expireAt' },
+    { name: WALLET_TRANSFERS },
     { name: WITHDRAWALS, clientAccess: true },
     { name: EVENTS, parent: WITHDRAWALS },
   ],

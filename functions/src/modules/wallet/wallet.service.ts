@@ -107,6 +107,7 @@ export function createWalletService(deps: WalletServiceDeps) {
           { operationId, by: senderId, now: at },
         );
         ledgerRepo.setSentOn(tx, senderId, day, sent + input.amount, at);
+        ledgerRepo.createP2p(tx, { id: operationId, fromUserId: senderId, toUserId: input.toUserId, amount: input.amount, note: input.note ?? null, transferId: posted[0].id, at });
         return posted;
       }),
     );

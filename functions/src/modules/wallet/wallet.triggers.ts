@@ -3,22 +3,18 @@ import { formatVnd, vnd } from '../../platform/money/money';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { accounts } from '../users';
-import { accountOf, type TransferRecord } from './ledger.model';
 import { WALLET_EVENTS } from './wallet.events';
-import type { WithdrawalRecord } from './wallet.model';
+import type { P2pRecord, WithdrawalRecord } from './wallet.model';
 
-/** The recipient's notice of a P2P transfer (none for other kinds: their operations notify on their own records). */
-export function transferNotice(transfer: TransferRecord, senderName: string | null): DispatchInput | undefined {
-  if (transfer.kind !== 'P2P') return undefined;
-  const recipientId = accountOf(transfer.credit).ownerId;
-  if (!recipientId) return undefined;
+/** The recipient's notice of a P2P transfer; its entity is the ledger transfer (GET /wallet/transactions/{id}). */
+export function transferNotice(p2p: P2pRecord, senderName: string | null): DispatchInput {
   return WALLET_EVENTS.notice({
     event: 'wallet.transfer.received',
-    recipients: [{ userId: recipientId, surface: 'CON' as const }],
-    entityId: transfer.id,
+    recipients: [{ userId: p2p.toUserId, surface: 'CON' as const }],
+    entityId: p2p.transferId,
     title: 'Money received',
-    body: `${senderName ?? 'Someone'} sent you ${formatVnd(vnd(transfer.amount))}${transfer.memo ? `: ${transfer.memo}` : ''}`,
-    params: { transferId: transfer.id },
+    body: `${senderName ?? 'Someone'} sent you ${formatVnd(vnd(p2p.amount))}${p2p.note ? `: ${p2p.note}` : ''}`,
+    params: { transferId: p2p.transferId },
   });
 }
 
@@ -40,12 +36,9 @@ export function withdrawalNotice(before: WithdrawalRecord | undefined, after: Wi
 // delivery creates nothing and pushes nothing.
 export async function onTransferCreated(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
   if (!event.after) return 'ignored';
-  const transfer = { ...event.after.data, id: event.after.id } as unknown as TransferRecord;
-  if (transfer.kind !== 'P2P') return 'ignored';
-  const sender = await accounts.get(accountOf(transfer.debit).ownerId!);
-  const notice = transferNotice(transfer, sender?.name ?? null);
-  if (!notice) return 'ignored';
-  await hub.dispatch(notice);
+  const p2p = { ...event.after.data, id: event.after.id } as unknown as P2pRecord;
+  const sender = await accounts.get(p2p.fromUserId);
+  await hub.dispatch(transferNotice(p2p, sender?.name ?? null));
   return 'notified';
 }
 
