@@ -39,7 +39,16 @@ export async function runBench(measureRealtime) {
   const measured = measureRealtime ? measureRealtime() : undefined;
   // A run limited by BENCH_ONLY reports the others as not measured.
   const notMeasured = { error: 'not measured in this run (BENCH_ONLY)' };
-  const realtime = measured && { ...measured, P4: measured.P4 ?? notMeasured, P6: measured.P6 ?? notMeasured, P7: measured.P7 ?? notMeasured };
+  const realtime = measured && {
+    ...measured,
+    P4: measured.P4 ?? notMeasured,
+    P6: measured.P6 ?? notMeasured,
+    P7: measured.P7 ?? notMeasured,
+    P7chat: measured.P7chat ?? notMeasured,
+    P8chat: measured.P8chat ?? notMeasured,
+    chatGroupWrites: measured.chatGroupWrites ?? notMeasured,
+    P9: measured.P9 ?? notMeasured,
+  };
 
   const results = {
     generatedAt: new Date().toISOString(),
@@ -56,7 +65,7 @@ export async function runBench(measureRealtime) {
           // Chat's P7 (named by the chat issue; the upload P7 above came first) and P8 (reported, no target).
           P7chat: { ...realtime.P7chat, target: `p50 and p95 ≤ ${TARGETS.P7chat.max}×`, pass: !realtime.P7chat?.error && realtime.P7chat?.ratioP50 <= TARGETS.P7chat.max && realtime.P7chat?.ratioP95 <= TARGETS.P7chat.max },
           P8chat: realtime.P8chat,
-          P9: realtime.P9 ? { ...realtime.P9, target: `≥ ${TARGETS.P9.min}×`, pass: !realtime.P9.error && realtime.P9.ratio >= TARGETS.P9.min && realtime.P9.ledgerBalanced } : { error: 'not measured' },
+          P9: { ...realtime.P9, target: `≥ ${TARGETS.P9.min}×`, pass: !realtime.P9.error && realtime.P9.ratio >= TARGETS.P9.min && realtime.P9.ledgerBalanced },
           chatGroupWrites: realtime.chatGroupWrites,
         }
       : { realtime: 'not measured (the emulator run failed; see the output above)' }),

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { paymentCommands } from '../../src/modules/payments';
+import { onPaymentExpiry } from '../../src/modules/payments/payments.tasks';
+import { paymentsServiceFor } from '../../src/modules/payments/payments.wiring';
 import { db } from '../../src/platform/firebase/firebase';
 import { vnd } from '../../src/platform/money/money';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
@@ -12,7 +14,8 @@ import { waitFor } from '../helpers/wait';
 beforeAll(requireEmulators);
 
 // The commands rides, orders and bookings pay through, called as those modules will call them.
-const payments = paymentCommands(testConfig({ PAYMENTS_MOCK: 'true', VNPAY_TMN_CODE: GATEWAY_ENV.vnpayTmn, VNPAY_HASH_SECRET: GATEWAY_ENV.vnpaySecret }));
+const config = testConfig({ PAYMENTS_MOCK: 'true', VNPAY_TMN_CODE: GATEWAY_ENV.vnpayTmn, VNPAY_HASH_SECRET: GATEWAY_ENV.vnpaySecret });
+const payments = paymentCommands(config);
 type Person = Tokens & { email: string };
 const key = () => randomUUID();
 const topUp = (who: Person, amount: number) => call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
@@ -131,5 +134,20 @@ describe('withdrawals', () => {
     expect(notices.map((n) => n.event).sort()).toEqual(['wallet.withdrawal.approved', 'wallet.withdrawal.rejected']);
     expect(notices[0].data).toMatchObject({ surface: 'DRV', deepLink: { tab: 'AccountTab', screen: 'Earnings' } });
     expect(await check(taxi.user.id)).toBe(true);
+  });
+});
+
+describe('the expiry timer', () => {
+  it('refuses to run early (Cloud Tasks retries it), expires an overdue PENDING payment once, then does nothing', async () => {
+    const buyer = await registerVerified();
+    const pending = await payments.charge({ payerId: buyer.user.id, amount: vnd(20_000), purpose: 'ORDER', ref: { type: 'ORDER', id: randomUUID() }, method: 'GATEWAY', provider: 'VNPAY', description: 'Timer', idempotencyKey: key() });
+    await expect(onPaymentExpiry({ paymentId: pending.id }, config)).rejects.toThrow(/not due yet/);
+    await db().collection('payments').doc(pending.id).update({ expiresAt: Date.now() - 1 });
+    await onPaymentExpiry({ paymentId: pending.id }, config);
+    expect((await payments.get(pending.id)).status).toBe('EXPIRED');
+    expect(await paymentsServiceFor(config).expireIfDue(pending.id)).toBe('settled');
+    await onPaymentExpiry({ paymentId: pending.id }, config);
+    const moves = await db().collection('payments').doc(pending.id).collection('events').get();
+    expect(moves.docs.map((d) => d.get('to'))).toEqual(['EXPIRED']);
   });
 });
