@@ -2,10 +2,10 @@
 // module (charges, holds, refunds, gateways) posts its transfers here; nothing else writes balances.
 import type { Transaction } from 'firebase-admin/firestore';
 import type { Leg, TransferRecord } from './ledger.model';
-import type { Balance, PostContext } from './ledger.repo';
+import type { PostContext } from './ledger.repo';
 
 export { PROVIDERS, SYSTEM_ACCOUNTS, operationIdFor, systemAccount, userAccount, userAccountId, type Leg, type Provider, type TransferRecord } from './ledger.model';
-export type { Balance, PostContext } from './ledger.repo';
+export type { PostContext } from './ledger.repo';
 export { insufficientFunds, mapFunds } from './wallet.service';
 
 const repo = () => (require('./ledger.repo') as typeof import('./ledger.repo')).ledgerRepo;
@@ -13,7 +13,4 @@ const repo = () => (require('./ledger.repo') as typeof import('./ledger.repo')).
 export const ledger = {
   /** Posts one operation's legs in the caller's transaction (after the caller's reads); 409-mappable InsufficientFundsError. */
   post: (tx: Transaction, legs: readonly Leg[], ctx: PostContext): Promise<TransferRecord[]> => repo().post(tx, legs, ctx),
-  /** The transfers an operation already posted (a retried operation replays them). */
-  posted: (operationId: string, tx?: Transaction): Promise<TransferRecord[]> => repo().posted(operationId, tx),
-  balances: (ids: readonly string[], tx?: Transaction): Promise<Balance[]> => repo().balances(ids, tx),
 };

@@ -1,6 +1,5 @@
 import { defineMachine } from '../../platform/state-machine/state-machine';
-import type { TransferKind, TransferRecord, UserAccountType } from './ledger.model';
-import { userAccountId } from './ledger.model';
+import type { TransferRecord, UserAccountType } from './ledger.model';
 
 export const WITHDRAWALS = 'wallet_withdrawals';
 
@@ -98,10 +97,3 @@ function accountTypeOf(accountId: string): UserAccountType | 'SYSTEM' {
   if (accountId.startsWith('earnings_')) return 'EARNINGS';
   return 'SYSTEM';
 }
-
-/** The account a user's transaction list reads. */
-export function listAccountOf(userId: string, account: UserAccountType): string {
-  return userAccountId(account, userId);
-}
-
-export const TRANSFER_KIND_FILTERS: readonly TransferKind[] = ['TOPUP', 'P2P', 'PAYMENT', 'FEE', 'HOLD', 'CAPTURE', 'RELEASE', 'REFUND', 'WITHDRAWAL', 'ADJUSTMENT'];
