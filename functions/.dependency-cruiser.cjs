@@ -4,6 +4,7 @@
 const LAYERS = [
   // lowest first: a module may import the public face of modules before it, never after it
   'health',
+  'routing',
   'users',
   'notifications',
   'media',
@@ -14,6 +15,7 @@ const LAYERS = [
   'payments',
   'driver',
   'partners',
+  'rides',
   'admin',
 ];
 

@@ -9,6 +9,8 @@ import { kycModule } from './kyc/kyc.module';
 import { mediaModule } from './media/media.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { partnersModule } from './partners/partners.module';
+import { ridesModule } from './rides/rides.module';
+import { routingModule } from './routing/routing.module';
 import { paymentsModule } from './payments/payments.module';
 import { usersModule } from './users/users.module';
 import { walletModule } from './wallet/wallet.module';
@@ -24,9 +26,11 @@ export const MODULES: readonly ModuleDefinition[] = [
   kycModule,
   driverModule,
   partnersModule,
+  ridesModule,
   mediaModule,
   notificationsModule,
   chatModule,
+  routingModule,
   walletModule,
   paymentsModule,
 ];

@@ -152,11 +152,15 @@ describe('the driver profile', () => {
     const token = driver.tokens.accessToken;
     expect((await call('PATCH', '/driver/me/status', { token, body: { status: 'ONLINE' } })).body.status).toBe('ONLINE');
     const located = await call('POST', '/driver/me/location', { token, body: { lat: 10.7769, lng: 106.7009, heading: 90 } });
-    expect(located.body.lastLocation).toMatchObject({ lat: 10.7769, lng: 106.7009, heading: 90, speedKmh: null });
+    expect(located.body).toMatchObject({ accepted: true, coalesced: false });
+    // A second report within the second is coalesced: answered, not written.
+    expect((await call('POST', '/driver/me/location', { token, body: { lat: 10.78, lng: 106.71 } })).body.coalesced).toBe(true);
+    const me = (await call('GET', '/driver/me', { token })).body;
+    expect(me.lastLocation).toMatchObject({ lat: 10.7769, lng: 106.7009, heading: 90, speedKmh: null });
     expect((await call('POST', '/driver/me/location', { token, body: { lat: 91, lng: 0 } })).status).toBe(400);
-    // The geohash (platform/geo) is stored with the position, for radius queries.
-    const stored = (await db().collection('driver_profiles').doc(located.body.userId).get()).data();
-    expect(stored?.geohash).toBe(geohashOf({ lat: 10.7769, lng: 106.7009 }));
+    // The geohash (platform/geo) is stored with the position in the driver's location document, for radius queries.
+    const stored = (await db().collection('driver_locations').doc(me.userId).get()).data();
+    expect(stored).toMatchObject({ geohash: geohashOf({ lat: 10.7769, lng: 106.7009 }), status: 'ONLINE' });
     const user = await registerVerified();
     expect((await call('PATCH', '/driver/me/status', { token: user.accessToken, body: { status: 'ONLINE' } })).status).toBe(403);
   });

@@ -8,6 +8,8 @@ import { db } from '../../src/platform/firebase/firebase';
 import type { PushResult, PushTransport } from '../../src/platform/push/transport';
 import { requireEmulators } from '../helpers/emulators';
 import type { KnownEvent } from '../../src/modules/notifications/events';
+import '../../src/modules/rides/rides.events';
+import '../../src/modules/driver/driver.events';
 
 // The hub's own tests dispatch spec events by name (modules use their `X_EVENTS.notice`, checked at compile time).
 const ev = (name: string) => name as KnownEvent;

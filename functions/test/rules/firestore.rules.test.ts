@@ -73,6 +73,10 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'ledger_transfers/t2-0'), { kind: 'TOPUP', debit: 'clearing_MOCK', credit: 'wallet_alice', amount: 100_000, owners: ['alice'], at: 0 });
     await setDoc(doc(ctx.firestore(), 'payments/p1'), { payerId: 'alice', status: 'SUCCEEDED', amount: 100_000 });
     await setDoc(doc(ctx.firestore(), 'wallet_withdrawals/w1'), { userId: 'bob', status: 'PENDING', amount: 50_000 });
+    // Rides: alice rides with driver bob; carol is a driver with no ride.
+    await setDoc(doc(ctx.firestore(), 'rides/r1'), { riderId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'CONFIRMED' });
+    await setDoc(doc(ctx.firestore(), 'driver_locations/bob'), { userId: 'bob', lat: 10.77, lng: 106.7, currentRideId: 'r1', riderId: 'alice' });
+    await setDoc(doc(ctx.firestore(), 'driver_locations/carol'), { userId: 'carol', lat: 10.78, lng: 106.71, currentRideId: null, riderId: null });
   });
 });
 
@@ -220,6 +224,27 @@ describe('firestore.rules', () => {
         await assertFails(updateDoc(doc(alice, 'payments/p1'), { status: 'REFUNDED' }));
         await assertFails(updateDoc(doc(client('bob'), 'wallet_withdrawals/w1'), { status: 'APPROVED' }));
         await assertFails(setDoc(doc(alice, 'ledger_accounts/platform_revenue/ledger_shards/1'), { balance: -1 }));
+      });
+    });
+
+    describe('rides', () => {
+      it("the rider and the driver read the ride; the rider reads the driver's position while it is theirs", async () => {
+        const [alice, bob, carol] = [client('alice'), client('bob'), client('carol')];
+        await assertSucceeds(getDoc(doc(alice, 'rides/r1')));
+        await assertSucceeds(getDoc(doc(bob, 'rides/r1')));
+        await assertSucceeds(getDocs(query(collection(alice, 'rides'), where('participants', 'array-contains', 'alice'))));
+        await assertFails(getDoc(doc(carol, 'rides/r1')));
+        await assertSucceeds(getDoc(doc(alice, 'driver_locations/bob')));
+        await assertSucceeds(getDoc(doc(bob, 'driver_locations/bob')));
+        await assertFails(getDoc(doc(alice, 'driver_locations/carol')));
+        await assertFails(getDocs(collection(alice, 'driver_locations')));
+        await assertFails(getDoc(doc(client('dave'), 'rides/r1')));
+      });
+
+      it('nobody writes a ride or a position from a client', async () => {
+        await assertFails(updateDoc(doc(client('bob'), 'rides/r1'), { status: 'COMPLETED', fare: 1 }));
+        await assertFails(updateDoc(doc(client('bob'), 'driver_locations/bob'), { lat: 0 }));
+        await assertFails(setDoc(doc(client('alice'), 'rides/r2'), { riderId: 'alice', participants: ['alice'], status: 'CONFIRMED' }));
       });
     });
 

@@ -6,6 +6,8 @@ import '../../src/modules/chat/chat.events';
 import '../../src/modules/auth/auth.events';
 import '../../src/modules/notifications/notifications.events';
 import '../../src/modules/notifications/spec-events';
+import '../../src/modules/rides/rides.events';
+import '../../src/modules/driver/driver.events';
 
 const EVENT_POLICIES = eventPolicies();
 

@@ -4,6 +4,8 @@ import '../../src/modules/auth/auth.events';
 import '../../src/modules/notifications/notifications.events';
 import '../../src/modules/notifications/spec-events';
 import { buildPushMessage, DEFAULT_PREFERENCES, isDeadToken, pushDecision, toFcmData, withDefaults, type NotificationPayload } from '../../src/modules/notifications/notifications.model';
+import '../../src/modules/rides/rides.events';
+import '../../src/modules/driver/driver.events';
 
 const payload = (event: string): NotificationPayload => ({
   event,

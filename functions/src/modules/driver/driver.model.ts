@@ -30,14 +30,69 @@ export interface DriverProfile {
   updatedAt: number;
 }
 
-export function profileView(p: DriverProfile) {
+export function profileView(p: DriverProfile, loc?: DriverLocation) {
   return {
     userId: p.userId,
     capabilities: p.capabilities ?? [],
     vehicle: p.vehicle ?? null,
     status: p.status ?? 'OFFLINE',
-    lastLocation: p.lastLocation ? { ...p.lastLocation, at: iso(p.lastLocation.at) } : null,
+    lastLocation:
+      loc && loc.lat !== null && loc.lng !== null && loc.locatedAt !== null
+        ? { lat: loc.lat, lng: loc.lng, heading: loc.heading, speedKmh: loc.speedKmh, at: iso(loc.locatedAt) }
+        : p.lastLocation
+          ? { ...p.lastLocation, at: iso(p.lastLocation.at) }
+          : null,
+    currentRideId: loc?.currentRideId ?? null,
     approvedAt: isoOrNull(p.approvedAt),
     updatedAt: iso(p.updatedAt),
   };
+}
+
+// `driver_locations/{userId}`: where a driver is and whether dispatch may give them a ride. Its own document (not
+// the profile): written up to once a second per driver, read by every ride search.
+export const DRIVER_LOCATIONS = 'driver_locations';
+export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
+export type RideClass = (typeof RIDE_CLASSES)[number];
+/** A driver not heard from for this long is not offered rides (treated as offline by the search). */
+export const LOCATION_STALE_MS = 10 * 60_000;
+/** Faster location updates are coalesced: the first of each second is written, the others answered without a write. */
+export const LOCATION_MIN_INTERVAL_MS = 1_000;
+
+export interface DriverLocation {
+  userId: string;
+  lat: number | null;
+  lng: number | null;
+  geohash: string | null;
+  heading: number | null;
+  speedKmh: number | null;
+  status: 'ONLINE' | 'OFFLINE';
+  capabilities: Capability[];
+  rideClass: RideClass | null;
+  currentRideId: string | null;
+  riderId: string | null;
+  /** Counting the distance driven (between pickup and drop-off of the current ride). */
+  tripActive: boolean;
+  tripDistanceM: number;
+  /** The ride class this driver can take now (ONLINE, RIDE, located, free), else null: the one field searches filter on. */
+  dispatchKey: RideClass | null;
+  /** When the position was last written (freshness), apart from status changes. */
+  locatedAt: number | null;
+  updatedAt: number;
+}
+
+/** The ride class a vehicle serves: motorbikes, cars, and cars of 7 seats or more (and vans). */
+export function rideClassOf(vehicle: Vehicle | null): RideClass | null {
+  if (!vehicle) return null;
+  if (vehicle.type === 'MOTORBIKE') return 'MOTORBIKE';
+  if (vehicle.type === 'VAN' || (vehicle.type === 'CAR' && (vehicle.seats ?? 4) >= 7)) return 'CAR_7';
+  if (vehicle.type === 'CAR') return 'CAR';
+  return null;
+}
+
+export function dispatchKeyOf(loc: Pick<DriverLocation, 'status' | 'capabilities' | 'rideClass' | 'currentRideId' | 'geohash'>): RideClass | null {
+  return loc.status === 'ONLINE' && loc.capabilities.includes('RIDE') && loc.rideClass && !loc.currentRideId && loc.geohash ? loc.rideClass : null;
+}
+
+export function isFresh(loc: Pick<DriverLocation, 'locatedAt'>, now: number): boolean {
+  return loc.locatedAt !== null && now - loc.locatedAt <= LOCATION_STALE_MS;
 }

@@ -1,11 +1,12 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { plainCollection, readRecord } from '../../platform/firestore/records';
-import { DEFAULT_CAPABILITIES, DRIVER_PROFILES, type Capability, type DriverProfile, type Vehicle } from './driver.model';
+import { DEFAULT_CAPABILITIES, DRIVER_LOCATIONS, DRIVER_PROFILES, type Capability, type DriverLocation, type DriverProfile, type RideClass, type Vehicle } from './driver.model';
 
 const profiles = () => db().collection(DRIVER_PROFILES);
 
 export const driverRepo = {
+  ref: (userId: string) => profiles().doc(userId),
   async get(userId: string): Promise<DriverProfile | undefined> {
     return readRecord(plainCollection<DriverProfile>(DRIVER_PROFILES).doc(userId));
   },
@@ -52,5 +53,24 @@ export const driverRepo = {
         return d.get('approvedAt') && (!Array.isArray(caps) || caps.length === 0);
       });
     }
+  },
+};
+
+const locations = () => plainCollection<DriverLocation>(DRIVER_LOCATIONS);
+
+export const locationsRepo = {
+  ref: (userId: string) => locations().doc(userId),
+  get: (userId: string, tx?: Transaction) => readRecord(locations().doc(userId), tx),
+  /** Available drivers of a class in one geohash range (the search's range query). */
+  async availableInRange(rideClass: RideClass, start: string, end: string): Promise<Array<DriverLocation & { id: string }>> {
+    const snap = await locations().where('dispatchKey', '==', rideClass).orderBy('geohash').startAt(start).endAt(end).get();
+    return snap.docs.map((d) => ({ ...d.data(), id: d.id }));
+  },
+  async countAvailableInCell(rideClass: RideClass, cell: string): Promise<number> {
+    const snap = await locations().where('dispatchKey', '==', rideClass).orderBy('geohash').startAt(cell).endAt(`${cell}~`).count().get();
+    return snap.data().count;
+  },
+  set(tx: Transaction, record: DriverLocation): void {
+    tx.set(locations().doc(record.userId), record);
   },
 };

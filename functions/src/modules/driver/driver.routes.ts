@@ -4,17 +4,19 @@ import { AUTH_RATE_LIMITS } from '../auth';
 import { applicationReviewRoutes, kycServiceFor } from '../kyc';
 import {
   DriverDecisionBodySchema,
+  DriverLocationAckSchema,
   DriverLocationBodySchema,
   DriverProfileSchema,
   DriverRegisterBodySchema,
   DriverRegisterResponseSchema,
   DriverStatusBodySchema,
 } from './driver.schemas';
-import { driverServiceFor } from './driver.wiring';
+import { dispatchServiceFor, driverServiceFor } from './driver.wiring';
 
 export function driverRoutes({ config }: AppContext): AnyRoute[] {
   const kyc = kycServiceFor(config);
   const drivers = driverServiceFor(config);
+  const dispatch = () => dispatchServiceFor(config);
   return [
     defineRoute({
       method: 'post',
@@ -64,12 +66,13 @@ export function driverRoutes({ config }: AppContext): AnyRoute[] {
       method: 'post',
       path: '/driver/me/location',
       tag: 'driver',
-      summary: 'Report my position (used by ride matching)',
+      summary: 'Report my position (ride matching; the rider of my current ride hears it as ride:location)',
+      description: 'Send it every 1–5 s while online. At most one report a second is written; faster ones are answered `coalesced: true` without a write. A driver not heard from for 10 minutes is not offered rides.',
       auth: ['DRIVER'],
       errors: [404],
       request: { body: DriverLocationBodySchema },
-      response: { description: 'The profile.', schema: DriverProfileSchema },
-      handler: ({ auth, body }) => drivers.setLocation(auth!.userId, body),
+      response: { description: 'Accepted.', schema: DriverLocationAckSchema },
+      handler: ({ auth, body }) => dispatch().report(auth!.userId, body),
     }),
   ];
 }

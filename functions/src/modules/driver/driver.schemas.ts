@@ -54,6 +54,7 @@ export const DriverProfileSchema = z
     lastLocation: z
       .object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), speedKmh: z.number().nullable(), at: z.string() })
       .nullable(),
+    currentRideId: z.string().nullable().describe('The ride I am on, if any'),
     approvedAt: z.string().nullable(),
     updatedAt: z.string(),
   })
@@ -68,3 +69,11 @@ export const DriverLocationBodySchema = z
     speedKmh: z.number().min(0).max(300).optional(),
   })
   .meta({ id: 'DriverLocationBody' });
+
+export const DriverLocationAckSchema = z
+  .object({
+    accepted: z.literal(true),
+    coalesced: z.boolean().describe('true: within a second of the last written one, so not written (the next report carries the newer position)'),
+    at: z.string(),
+  })
+  .meta({ id: 'DriverLocationAck' });

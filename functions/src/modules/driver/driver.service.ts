@@ -1,12 +1,12 @@
 import { inTransaction } from '../../platform/firebase/firebase';
-import { geohashOf } from '../../platform/geo/geo';
 import { AppError, NotFoundError } from '../../platform/errors/app-error';
 import type { MessageQueue } from '../../platform/delivery/delivery';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 import { AUTH_LIMITS, codeMail, type OtpService } from '../auth';
 import { recordPendingApplication, type Decision, type KycService } from '../kyc';
 import { DEFAULT_CAPABILITIES, profileView, type Capability, type Vehicle } from './driver.model';
-import { driverRepo } from './driver.repo';
+import { driverRepo, locationsRepo } from './driver.repo';
+import type { createDispatchService } from './driver.dispatch';
 import { newUserRecord, accounts } from '../users';
 
 function driverCodeMail(to: string, code: string): MailMessage {
@@ -27,6 +27,7 @@ export interface DriverServiceDeps {
   otp: OtpService;
   messages: MessageQueue;
   mailer: Pick<Mailer, 'configured'>;
+  dispatch: Pick<ReturnType<typeof createDispatchService>, 'setStatus'>;
   now?: () => number;
 }
 
@@ -77,21 +78,13 @@ export function createDriverService(deps: DriverServiceDeps) {
     },
 
     async profile(userId: string) {
-      const profile = await driverRepo.get(userId);
+      const [profile, location] = await Promise.all([driverRepo.get(userId), locationsRepo.get(userId)]);
       if (!profile) throw new NotFoundError('Driver profile not found');
-      return profileView(profile);
+      return profileView(profile, location);
     },
 
     async setStatus(userId: string, status: 'ONLINE' | 'OFFLINE') {
-      await this.profile(userId);
-      await driverRepo.update(userId, { status, updatedAt: now() });
-      return this.profile(userId);
-    },
-
-    async setLocation(userId: string, loc: { lat: number; lng: number; heading?: number; speedKmh?: number }) {
-      await this.profile(userId);
-      const t = now();
-      await driverRepo.update(userId, { lastLocation: { lat: loc.lat, lng: loc.lng, heading: loc.heading ?? null, speedKmh: loc.speedKmh ?? null, at: t }, geohash: geohashOf(loc), updatedAt: t });
+      await deps.dispatch.setStatus(userId, status);
       return this.profile(userId);
     },
   };

@@ -1,10 +1,14 @@
 import { perConfig, type AppConfig } from '../../platform/config';
 import { authServicesFor } from '../auth';
 import { kycServiceFor } from '../kyc';
+import { notificationHub } from '../notifications';
+import { createDispatchService } from './driver.dispatch';
 import { createDriverService } from './driver.service';
 
 // Services of the driver module, built once per configuration.
+export const dispatchServiceFor = perConfig((config: Readonly<AppConfig>) => createDispatchService({ hub: notificationHub(config) }));
+
 export const driverServiceFor = perConfig((config: Readonly<AppConfig>) => {
   const { otp, messages, mailer } = authServicesFor(config);
-  return createDriverService({ kyc: kycServiceFor(config), otp, messages, mailer });
+  return createDriverService({ kyc: kycServiceFor(config), otp, messages, mailer, dispatch: dispatchServiceFor(config) });
 });

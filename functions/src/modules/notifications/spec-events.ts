@@ -1,6 +1,6 @@
-import { defineEvents, HOUR, link, type DeepLinkTarget, type EventPolicy, type Surface } from './events';
+import { defineEvents, HOUR, link, type EventPolicy, type Surface } from './events';
 
-// Rows of the spec's event matrix whose modules are not built yet (rides, orders, bookings, rentals, social).
+// Rows of the spec's event matrix whose modules are not built yet (orders, bookings, rentals, social).
 // Each moves into its module's `<m>.events.ts` when that module is built; until then the hub knows them here.
 const booking = (pattern: string, screen: string): EventPolicy => ({
   pattern,
@@ -15,20 +15,6 @@ const booking = (pattern: string, screen: string): EventPolicy => ({
   appLink: null,
   collapse: true,
   ttlSec: 24 * HOUR,
-});
-const ride = (pattern: string, recipients: readonly Surface[], sfx: string, con: DeepLinkTarget, drv?: DeepLinkTarget): EventPolicy => ({
-  pattern,
-  kind: 'RIDE',
-  recipients,
-  push: 'allowed',
-  realtime: 'ride:status',
-  sfx,
-  androidChannel: 'app-rides',
-  preference: 'ride',
-  deepLink: drv ? { CON: con, DRV: drv } : { CON: con },
-  appLink: 'rides',
-  collapse: true,
-  ttlSec: HOUR,
 });
 const order = (pattern: string, recipients: readonly Surface[]): EventPolicy => ({
   pattern,
@@ -46,13 +32,6 @@ const order = (pattern: string, recipients: readonly Surface[]): EventPolicy => 
 });
 
 export const SPEC_EVENTS_AWAITING_MODULES = defineEvents([
-  ride('ride.matched', ['CON', 'DRV'], 'ride_driver_assigned', link('MapTab', 'RideDetail'), link('TripTab', 'InTrip')),
-  ride('ride.arrived', ['CON'], 'ride_driver_assigned', link('MapTab', 'RideDetail')),
-  ride('ride.pickup', ['CON'], 'ride_trip_started', link('MapTab', 'RideDetail')),
-  ride('ride.completed', ['CON', 'DRV'], 'ride_trip_completed', link('MapTab', 'RideDetail'), link('TripTab', 'TripHistory')),
-  ride('ride.cancelled', ['CON', 'DRV'], 'notif_ride', link('MapTab', 'RideDetail'), link('TripTab', 'TripHistory')),
-  { pattern: 'ride:location', kind: null, recipients: ['CON', 'DRV'], push: 'never', realtime: 'ride:location', sfx: null, androidChannel: null, preference: null,
-    deepLink: {}, appLink: 'rides', collapse: false, ttlSec: 0, telemetry: true },
   order('order.created', ['CON', 'PAR']),
   order('order.confirmed', ['CON']),
   order('order.cancelled', ['CON', 'PAR']),

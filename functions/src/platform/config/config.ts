@@ -65,6 +65,7 @@ export function parseConfig(env: Env): AppConfig {
     for (const key of SMS_PROVIDER_REQUIREMENTS[parsed.data.SMS_PROVIDER]) {
       if (parsed.data[key] === undefined) problems.push(`${key} is required when SMS_PROVIDER=${parsed.data.SMS_PROVIDER}`);
     }
+    if (parsed.data.ROUTING_PROVIDER === 'osrm' && !parsed.data.OSRM_URL) problems.push('OSRM_URL is required when ROUTING_PROVIDER=osrm');
     for (const [gateway, keys] of Object.entries(PAYMENT_GATEWAY_CREDENTIALS)) {
       const missing = keys.filter((key) => parsed.data[key] === undefined);
       if (missing.length > 0 && missing.length < keys.length) problems.push(`${gateway} is half configured: set ${missing.join(', ')} too (or none of its credentials)`);

@@ -76,6 +76,16 @@ export const ERROR_CODES = {
   IPN_SIGNATURE_INVALID: [400, 'A gateway notification whose signature (or partner) does not verify.'],
   IPN_UNKNOWN_ORDER: [404, 'A gateway notification about no payment of ours.'],
   IPN_AMOUNT_MISMATCH: [409, 'A gateway notification whose amount differs from the payment: nothing changed.'],
+  // Rides
+  RIDE_TRANSITION: [409, 'The ride is no longer in a status that allows this (`details.status`, `details.allowed`).'],
+  RIDE_NOT_ALLOWED: [409, "Only the ride's driver (arrived, pickup, complete) or rider (cancel, rating) does this."],
+  RIDE_ACTIVE: [409, 'You already have a ride in progress (`details.rideId`).'],
+  RIDE_QUOTE_INVALID: [422, 'The quoteId is not one of ours, was altered, or is for another rider, route or vehicle.'],
+  RIDE_QUOTE_EXPIRED: [409, 'The quote is older than 5 minutes: ask for a new one.'],
+  RIDE_ALREADY_RATED: [409, 'The ride was rated already.'],
+  // Routing
+  ROUTING_NO_ROUTE: [422, 'There is no road route between the two points.'],
+  ROUTING_UNAVAILABLE: [503, 'The routing service (OSRM) is not answering.'],
   // Media
   UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],
   // Jobs

@@ -1,0 +1,180 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { LatLng } from '../../platform/geo/geo';
+import { defineMachine } from '../../platform/state-machine/state-machine';
+import { defineTaskQueue } from '../../platform/tasks/tasks';
+
+export const RIDES = 'rides';
+/** `rider_rides/{riderId}`: the rider's active ride, so two requests cannot give one rider two cars. */
+export const RIDER_ACTIVE = 'rider_rides';
+/** `driver_ratings/{driverId}`: count and sum of the stars riders gave (average = sum / count). */
+export const DRIVER_RATINGS = 'driver_ratings';
+export const RIDE_SOS = 'ride_sos';
+
+export const RIDE_EXPIRY_QUEUE = defineTaskQueue('rideExpiry', z.object({ rideId: z.string().min(1).max(1500) }));
+
+export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
+export type RideClass = (typeof RIDE_CLASSES)[number];
+export const RIDE_STATUSES = ['CONFIRMED', 'ARRIVED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'] as const;
+export type RideStatus = (typeof RIDE_STATUSES)[number];
+export const ACTIVE_STATUSES: readonly RideStatus[] = ['CONFIRMED', 'ARRIVED', 'IN_PROGRESS'];
+export const PAYMENT_METHODS = ['CASH', 'WALLET'] as const;
+export type RidePaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export type RideAction = 'arrive' | 'pickup' | 'complete' | 'cancel' | 'reassign' | 'abandon' | 'expire';
+export type RideActor = 'rider' | 'driver' | 'admin' | 'system';
+
+// The trip's life cycle. A driver who cancels sends the ride back to the search once (reassign), or it ends
+// NO_DRIVER (abandon); a CONFIRMED ride whose driver never arrives expires after 30 minutes.
+export const rideMachine = defineMachine<RideStatus, RideAction, RideActor>({
+  entity: 'ride',
+  states: RIDE_STATUSES,
+  moves: {
+    arrive: { from: 'CONFIRMED', to: 'ARRIVED', by: 'driver' },
+    pickup: { from: 'ARRIVED', to: 'IN_PROGRESS', by: 'driver' },
+    complete: { from: 'IN_PROGRESS', to: 'COMPLETED', by: 'driver' },
+    cancel: { from: ['CONFIRMED', 'ARRIVED'], to: 'CANCELLED', by: ['rider', 'admin'] },
+    reassign: { from: ['CONFIRMED', 'ARRIVED'], to: 'CONFIRMED', by: ['driver', 'admin'] },
+    abandon: { from: ['CONFIRMED', 'ARRIVED'], to: 'NO_DRIVER', by: ['driver', 'admin'] },
+    expire: { from: 'CONFIRMED', to: 'EXPIRED', by: 'system' },
+  },
+  codes: { transition: 'RIDE_TRANSITION', actor: 'RIDE_NOT_ALLOWED' },
+});
+
+/** Fares in VND: base, per km, per minute, and the least a trip costs. */
+export const FARES: Record<RideClass, { base: number; perKm: number; perMin: number; min: number }> = {
+  MOTORBIKE: { base: 10_000, perKm: 4_300, perMin: 300, min: 13_000 },
+  CAR: { base: 25_000, perKm: 9_800, perMin: 500, min: 32_000 },
+  CAR_7: { base: 30_000, perKm: 11_800, perMin: 600, min: 40_000 },
+};
+export const SURGE_MAX_BP = 20_000;
+export const QUOTE_TTL_MS = 5 * 60_000;
+/** The final fare may exceed the quote by at most this much (longer detours are the platform's loss). */
+export const FINAL_FARE_CAP_BP = 12_000;
+
+/** A fare: the tariff over distance and time, times the surge, rounded up to 1,000 VND; never below the minimum. */
+export function fareOf(rideClass: RideClass, distanceM: number, durationSec: number, surgeBp = 10_000): number {
+  const t = FARES[rideClass];
+  const raw = t.base + (t.perKm * distanceM) / 1000 + (t.perMin * durationSec) / 60;
+  const surged = (Math.max(t.min, raw) * surgeBp) / 10_000;
+  return Math.ceil(surged / 1000) * 1000;
+}
+
+/** Surge from demand (rides asked in the pickup's cell, last 10 minutes) over supply (free drivers there), capped at 2×. */
+export function surgeOf(demand: number, supply: number): number {
+  const pressure = demand / Math.max(1, supply);
+  if (pressure <= 1) return 10_000;
+  return Math.min(SURGE_MAX_BP, Math.round(10_000 + 2_500 * (pressure - 1)));
+}
+
+export interface Place extends LatLng {
+  address?: string | null;
+}
+
+/** What a quote promises; its id carries it signed, so the server stores nothing and nobody can change it. */
+export interface QuoteTerms {
+  riderId: string;
+  rideClass: RideClass;
+  pickup: LatLng;
+  dropoff: LatLng;
+  fare: number;
+  distanceM: number;
+  durationSec: number;
+  surgeBp: number;
+  expiresAt: number;
+}
+
+export function signQuote(terms: QuoteTerms, key: Buffer): string {
+  const body = Buffer.from(JSON.stringify(terms)).toString('base64url');
+  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+}
+
+/** The terms of a quote id made by `signQuote` with this key; undefined when forged, altered or malformed. */
+export function readQuote(quoteId: string, key: Buffer): QuoteTerms | undefined {
+  const [body, signature, extra] = quoteId.split('.');
+  if (!body || !signature || extra !== undefined) return undefined;
+  const expected = createHmac('sha256', key).update(body).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  try {
+    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as QuoteTerms;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface RideRecord {
+  id: string;
+  riderId: string;
+  driverId: string | null;
+  /** Rider and driver: who may read the ride document (firestore.rules). */
+  participants: string[];
+  status: RideStatus;
+  rideClass: RideClass;
+  pickup: Place;
+  dropoff: Place;
+  pickupCell: string;
+  quote: { fare: number; distanceM: number; durationSec: number; surgeBp: number };
+  paymentMethod: RidePaymentMethod;
+  /** WALLET: the hold placed at booking; then the payment that settled the ride. */
+  holdPaymentId: string | null;
+  paymentId: string | null;
+  fare: number | null;
+  drivenM: number | null;
+  cancellationFee: number;
+  driver: { name: string; vehicle: { type: string; plate: string; model: string | null; color: string | null } | null; rating: number | null } | null;
+  etaToPickupSec: number | null;
+  excludedDriverIds: string[];
+  reassignments: number;
+  note: string | null;
+  cancelledBy: RideActor | null;
+  cancelReason: string | null;
+  rating: { stars: number; comment: string | null } | null;
+  createdAt: number;
+  confirmedAt: number | null;
+  arrivedAt: number | null;
+  pickedUpAt: number | null;
+  completedAt: number | null;
+  endedAt: number | null;
+  updatedAt: number;
+}
+
+export const RIDE_EXPIRY_MS = 30 * 60_000;
+
+/** A CONFIRMED ride whose driver has not arrived 30 minutes after it was given is over (a lost timer cannot keep it). */
+export function isOverdue(ride: Pick<RideRecord, 'status' | 'confirmedAt'>, now: number): boolean {
+  return ride.status === 'CONFIRMED' && ride.confirmedAt !== null && now - ride.confirmedAt >= RIDE_EXPIRY_MS;
+}
+
+export function rideView(r: RideRecord) {
+  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+  return {
+    id: r.id,
+    riderId: r.riderId,
+    driverId: r.driverId,
+    status: r.status,
+    vehicleType: r.rideClass,
+    pickup: r.pickup,
+    dropoff: r.dropoff,
+    quote: r.quote,
+    paymentMethod: r.paymentMethod,
+    paymentId: r.paymentId ?? r.holdPaymentId,
+    fare: r.fare,
+    drivenM: r.drivenM,
+    cancellationFee: r.cancellationFee,
+    driver: r.driver,
+    etaToPickupSec: r.etaToPickupSec,
+    note: r.note,
+    cancelledBy: r.cancelledBy,
+    cancelReason: r.cancelReason,
+    rating: r.rating,
+    createdAt: iso(r.createdAt)!,
+    confirmedAt: iso(r.confirmedAt),
+    arrivedAt: iso(r.arrivedAt),
+    pickedUpAt: iso(r.pickedUpAt),
+    completedAt: iso(r.completedAt),
+    endedAt: iso(r.endedAt),
+    updatedAt: iso(r.updatedAt)!,
+  };
+}
+export type RideView = ReturnType<typeof rideView>;

@@ -1,0 +1,32 @@
+import { defineModule, defineTask } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
+import { DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.model';
+
+// Ride hailing: quotes, dispatch (the nearest free driver, in a transaction), the trip's life cycle, fares settled
+// through payments, ratings and SOS. Driver positions and availability belong to the driver module (dispatchPool).
+export const ridesModule = defineModule({
+  name: 'rides',
+  routes: (ctx) => (require('./rides.routes') as typeof import('./rides.routes')).rideRoutes(ctx),
+  tasks: {
+    rideExpiry: defineTask({
+      queue: RIDE_EXPIRY_QUEUE,
+      options: { retryConfig: { maxAttempts: 20, minBackoffSeconds: 120, maxBackoffSeconds: 900 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
+      load: () => (require('./rides.tasks') as typeof import('./rides.tasks')).onRideExpiry,
+    }),
+  },
+  triggers: {
+    // ride:status and the ride.* hub events on each status change; settles a finished ride's money again (idempotent).
+    rideStatusChanged: {
+      document: `${RIDES}/{rideId}`,
+      on: 'written',
+      load: () => (require('./rides.triggers') as typeof import('./rides.triggers')).onRideWritten,
+    },
+  },
+  collections: [
+    { name: RIDES, clientAccess: true },
+    { name: EVENTS, parent: RIDES },
+    { name: RIDER_ACTIVE },
+    { name: DRIVER_RATINGS },
+    { name: RIDE_SOS },
+  ],
+});

@@ -1,0 +1,63 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import { db } from '../../platform/firebase/firebase';
+import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/firestore/records';
+import { DRIVER_RATINGS, RIDER_ACTIVE, RIDES, RIDE_SOS, type RideRecord, type RideStatus } from './rides.model';
+
+const rides = () => typedCollection<RideRecord>(RIDES);
+const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
+
+export const ridesRepo = {
+  ref: (id: string) => db().collection(RIDES).doc(id),
+  get: (id: string, tx?: Transaction) => readRecord(rides().doc(id), tx),
+  create(tx: Transaction, record: RideRecord): void {
+    tx.create(rides().doc(record.id), record);
+  },
+  save(tx: Transaction, next: RideRecord): void {
+    const { id: _id, riderId: _r, createdAt: _c, ...changed } = next;
+    tx.update(rides().doc(next.id), changed);
+  },
+  async update(id: string, fields: Partial<RideRecord>): Promise<void> {
+    await rides().doc(id).update(fields);
+  },
+  /** The rider's active ride id (read in the booking transaction). */
+  async activeOf(riderId: string, tx?: Transaction): Promise<string | null> {
+    const ref = db().collection(RIDER_ACTIVE).doc(riderId);
+    const snap = tx ? await tx.get(ref) : await ref.get();
+    return (snap.get('rideId') as string | undefined) ?? null;
+  },
+  setActive(tx: Transaction, riderId: string, rideId: string | null, now: number): void {
+    tx.set(db().collection(RIDER_ACTIVE).doc(riderId), { rideId, updatedAt: now });
+  },
+  list(filter: { riderId?: string; driverId?: string; status?: RideStatus }, page: PageRequest): Promise<Page<RideRecord>> {
+    let query: FirebaseFirestore.Query<RideRecord> = rides();
+    if (filter.riderId) query = query.where('riderId', '==', filter.riderId);
+    if (filter.driverId) query = query.where('driverId', '==', filter.driverId);
+    if (filter.status) query = query.where('status', '==', filter.status);
+    return paginate(query, newestFirst, page, (d) => d.data());
+  },
+  /** Rides asked for in a geohash cell since a moment (the demand side of surge pricing). */
+  async demandInCell(cell: string, since: number): Promise<number> {
+    return (await rides().where('pickupCell', '==', cell).where('createdAt', '>=', since).count().get()).data().count;
+  },
+  async rating(driverId: string, tx: Transaction): Promise<{ count: number; sum: number }> {
+    const snap = await tx.get(db().collection(DRIVER_RATINGS).doc(driverId));
+    return { count: (snap.get('count') as number | undefined) ?? 0, sum: (snap.get('sum') as number | undefined) ?? 0 };
+  },
+  setRating(tx: Transaction, driverId: string, value: { count: number; sum: number }, now: number): void {
+    tx.set(db().collection(DRIVER_RATINGS).doc(driverId), { ...value, average: Math.round((value.sum / value.count) * 100) / 100, updatedAt: now });
+  },
+  async averageRating(driverId: string): Promise<number | null> {
+    return ((await db().collection(DRIVER_RATINGS).doc(driverId).get()).get('average') as number | undefined) ?? null;
+  },
+  async createSos(record: { id: string; rideId: string; raisedBy: string; role: string; message: string | null; location: { lat: number; lng: number } | null; status: 'OPEN'; createdAt: number }): Promise<boolean> {
+    const { id, ...data } = record;
+    try {
+      await db().collection(RIDE_SOS).doc(id).create(data);
+      return true;
+    } catch (err) {
+      if ((err as { code?: number }).code === 6) return false; // ALREADY_EXISTS: a retried alert
+      throw err;
+    }
+  },
+};

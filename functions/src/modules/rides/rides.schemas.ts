@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { PageQuerySchema } from '../../platform/firestore/paginate';
+import { LatLngBodySchema } from '../../platform/geo/geo';
+import { PAYMENT_METHODS, RIDE_CLASSES, RIDE_STATUSES } from './rides.model';
+
+const PlaceSchema = LatLngBodySchema.extend({ address: z.string().trim().max(300).optional().describe('What the rider typed or picked, shown to the driver') }).meta({ id: 'RidePlace' });
+
+export const QuoteBodySchema = z
+  .object({ pickup: LatLngBodySchema, dropoff: LatLngBodySchema, vehicleType: z.enum(RIDE_CLASSES).optional().describe('Absent: a quote for every vehicle type') })
+  .refine((b) => b.pickup.lat !== b.dropoff.lat || b.pickup.lng !== b.dropoff.lng, { message: 'pickup and dropoff must differ', path: ['dropoff'] })
+  .meta({ id: 'RideQuoteRequest' });
+
+export const QuoteListSchema = z
+  .object({
+    quotes: z.array(
+      z.object({
+        quoteId: z.string().describe('Signed: pass it to POST /rides within 5 minutes to book at this fare'),
+        vehicleType: z.enum(RIDE_CLASSES),
+        fare: z.number().int().describe('VND'),
+        currency: z.literal('VND'),
+        distanceM: z.number().int(),
+        durationSec: z.number().int(),
+        surge: z.number().describe('Multiplier from demand and supply around the pickup (1 to 2)'),
+        expiresAt: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'RideQuotes' });
+
+export const CreateRideBodySchema = z
+  .object({
+    pickup: PlaceSchema,
+    dropoff: PlaceSchema,
+    vehicleType: z.enum(RIDE_CLASSES),
+    paymentMethod: z.enum(PAYMENT_METHODS),
+    quoteId: z.string().min(10).max(2000).optional(),
+    note: z.string().trim().max(300).optional().describe('For the driver (gate, landmark)'),
+  })
+  .refine((b) => b.pickup.lat !== b.dropoff.lat || b.pickup.lng !== b.dropoff.lng, { message: 'pickup and dropoff must differ', path: ['dropoff'] })
+  .meta({ id: 'CreateRideRequest' });
+
+const VehicleCardSchema = z.object({ type: z.string(), plate: z.string(), model: z.string().nullable(), color: z.string().nullable() });
+
+export const RideSchema = z
+  .object({
+    id: z.string(),
+    riderId: z.string(),
+    driverId: z.string().nullable(),
+    status: z.enum(RIDE_STATUSES),
+    vehicleType: z.enum(RIDE_CLASSES),
+    pickup: PlaceSchema.extend({ address: z.string().nullable().optional() }),
+    dropoff: PlaceSchema.extend({ address: z.string().nullable().optional() }),
+    quote: z.object({ fare: z.number().int(), distanceM: z.number().int(), durationSec: z.number().int(), surgeBp: z.number().int() }),
+    paymentMethod: z.enum(PAYMENT_METHODS),
+    paymentId: z.string().nullable().describe('WALLET: the hold, then the captured payment; CASH: the recorded payment once completed'),
+    fare: z.number().int().nullable().describe('Final fare (COMPLETED): what was driven, at most quote × 1.2'),
+    drivenM: z.number().int().nullable(),
+    cancellationFee: z.number().int(),
+    driver: z.object({ name: z.string(), vehicle: VehicleCardSchema.nullable(), rating: z.number().nullable() }).nullable(),
+    etaToPickupSec: z.number().int().nullable(),
+    note: z.string().nullable(),
+    cancelledBy: z.enum(['rider', 'driver', 'admin', 'system']).nullable(),
+    cancelReason: z.string().nullable(),
+    rating: z.object({ stars: z.number().int(), comment: z.string().nullable() }).nullable(),
+    createdAt: z.string(),
+    confirmedAt: z.string().nullable(),
+    arrivedAt: z.string().nullable(),
+    pickedUpAt: z.string().nullable(),
+    completedAt: z.string().nullable(),
+    endedAt: z.string().nullable(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Ride' });
+
+export const CurrentRideSchema = z.object({ ride: RideSchema.nullable() }).meta({ id: 'CurrentRide' });
+export const RideListSchema = z.object({ items: z.array(RideSchema.extend({ earnings: z.number().int().optional().describe('Driver history: my share of the fare') })), nextCursor: z.string().nullable() }).meta({ id: 'RideList' });
+export const RideListQuerySchema = PageQuerySchema;
+
+export const CancelBodySchema = z.object({ reason: z.string().trim().min(1).max(300).optional() }).meta({ id: 'RideCancel' });
+export const RatingBodySchema = z.object({ stars: z.number().int().min(1).max(5), comment: z.string().trim().max(500).optional() }).meta({ id: 'RideRating' });
+export const SosBodySchema = z.object({ message: z.string().trim().max(500).optional(), location: LatLngBodySchema.optional() }).meta({ id: 'RideSosRequest' });
+export const SosSchema = z.object({ id: z.string(), rideId: z.string(), status: z.literal('OPEN'), created: z.boolean() }).meta({ id: 'RideSos' });
+
+export const DriverLocationViewSchema = z
+  .object({
+    rideId: z.string(),
+    driverId: z.string(),
+    location: z.object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), speedKmh: z.number().nullable(), at: z.string() }).nullable(),
+    distanceToPickupM: z.number().int().optional(),
+  })
+  .meta({ id: 'RideDriverLocation' });

@@ -1,0 +1,439 @@
+import { createHash, createHmac } from 'node:crypto';
+import { ConflictError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
+import { inTransaction } from '../../platform/firebase/firebase';
+import type { PageRequest } from '../../platform/firestore/paginate';
+import { distanceMeters, geohashOf, type LatLng } from '../../platform/geo/geo';
+import { logger } from '../../platform/logging/logger';
+import { percentOf, vnd } from '../../platform/money/money';
+import { recordTransition } from '../../platform/state-machine/state-machine';
+import { dispatchPool } from '../driver';
+import { paymentCommands } from '../payments';
+import type { Router } from '../routing';
+import { accounts } from '../users';
+import {
+  ACTIVE_STATUSES,
+  FINAL_FARE_CAP_BP,
+  fareOf,
+  isOverdue,
+  QUOTE_TTL_MS,
+  readQuote,
+  RIDE_CLASSES,
+  RIDE_EXPIRY_MS,
+  rideMachine,
+  rideView,
+  signQuote,
+  surgeOf,
+  type Place,
+  type QuoteTerms,
+  type RideAction,
+  type RideActor,
+  type RideClass,
+  type RidePaymentMethod,
+  type RideRecord,
+} from './rides.model';
+import { ridesRepo } from './rides.repo';
+
+export interface ExpiryScheduler {
+  schedule(rideId: string, delaySec: number): Promise<void>;
+}
+
+export interface RidesServiceDeps {
+  router: Router;
+  payments: ReturnType<typeof paymentCommands>;
+  scheduler: ExpiryScheduler;
+  /** Signs quotes (derived from the server secret). */
+  quoteKey: Buffer;
+  searchRadiusM: number;
+  commissionBp: number;
+  cancelFee: number;
+  cancelGraceSec: number;
+  now?: () => number;
+}
+
+export interface CreateRide {
+  pickup: Place;
+  dropoff: Place;
+  vehicleType: RideClass;
+  paymentMethod: RidePaymentMethod;
+  quoteId?: string;
+  note?: string | null;
+}
+
+const CELL_PRECISION = 5; // ≈ 4.9 km × 4.9 km: the neighbourhood surge is computed over
+const CANDIDATES = 8;
+/** A quote is honoured for the points it was made for, give or take this much (GPS jitter between screens). */
+const QUOTE_POINT_TOLERANCE_M = 150;
+
+export function quoteKeyOf(serverSecret: string): Buffer {
+  return createHmac('sha256', serverSecret).update('ride-quotes').digest();
+}
+
+export function createRidesService(deps: RidesServiceDeps) {
+  const now = deps.now ?? Date.now;
+
+  async function termsFor(riderId: string, pickup: LatLng, dropoff: LatLng, rideClass: RideClass, at: number): Promise<QuoteTerms> {
+    const cell = geohashOf(pickup).slice(0, CELL_PRECISION);
+    const [route, demand, supply] = await Promise.all([
+      deps.router.route(pickup, dropoff, rideClass, at),
+      ridesRepo.demandInCell(cell, at - 10 * 60_000),
+      dispatchPool.countAvailableInCell(rideClass, cell),
+    ]);
+    const surgeBp = surgeOf(demand, supply);
+    return { riderId, rideClass, pickup: { lat: pickup.lat, lng: pickup.lng }, dropoff: { lat: dropoff.lat, lng: dropoff.lng }, fare: fareOf(rideClass, route.distanceM, route.durationSec, surgeBp), distanceM: route.distanceM, durationSec: route.durationSec, surgeBp, expiresAt: at + QUOTE_TTL_MS };
+  }
+
+  async function quote(riderId: string, input: { pickup: LatLng; dropoff: LatLng; vehicleType?: RideClass }) {
+    const at = now();
+    const classes = input.vehicleType ? [input.vehicleType] : [...RIDE_CLASSES];
+    const quotes = await Promise.all(classes.map((c) => termsFor(riderId, input.pickup, input.dropoff, c, at)));
+    return {
+      quotes: quotes.map((t) => ({ quoteId: signQuote(t, deps.quoteKey), vehicleType: t.rideClass, fare: t.fare, currency: 'VND' as const, distanceM: t.distanceM, durationSec: t.durationSec, surge: t.surgeBp / 10_000, expiresAt: new Date(t.expiresAt).toISOString() })),
+    };
+  }
+
+  /** The quote a booking names, checked: ours, unaltered, this rider's, this class, these points, not expired. */
+  function honouredQuote(riderId: string, input: CreateRide, at: number): QuoteTerms {
+    const terms = readQuote(input.quoteId!, deps.quoteKey);
+    const invalid = (why: string) => new UnprocessableError(`The quote cannot be used: ${why}`, [{ field: 'body.quoteId', message: why }]).withCode('RIDE_QUOTE_INVALID');
+    if (!terms) throw invalid('not a quote of ours, or altered');
+    if (terms.riderId !== riderId) throw invalid('made for another rider');
+    if (terms.rideClass !== input.vehicleType) throw invalid('made for another vehicle type');
+    if (distanceMeters(terms.pickup, input.pickup) > QUOTE_POINT_TOLERANCE_M || distanceMeters(terms.dropoff, input.dropoff) > QUOTE_POINT_TOLERANCE_M) throw invalid('made for other pickup or drop-off points');
+    if (terms.expiresAt < at) throw new ConflictError('The quote has expired: ask for a new one').withCode('RIDE_QUOTE_EXPIRED');
+    return terms;
+  }
+
+  async function driverCard(driverId: string) {
+    const [account, profile, rating] = await Promise.all([accounts.get(driverId), dispatchPool.profile(driverId), ridesRepo.averageRating(driverId)]);
+    const v = profile?.vehicle ?? null;
+    return { name: account?.name ?? 'Driver', vehicle: v ? { type: v.type, plate: v.plate, model: v.model ?? null, color: v.color ?? null } : null, rating };
+  }
+
+  /**
+   * Tries the candidates nearest first: each attempt is one transaction that re-reads the ride (a retry finds it),
+   * the rider's active ride, and the driver (still ONLINE, free, fresh), then writes the claim and the ride together.
+   * Returns the ride, or undefined when every candidate was taken meanwhile.
+   */
+  async function assign(base: RideRecord, candidates: Array<{ userId: string; lat: number; lng: number }>, at: number): Promise<RideRecord | undefined> {
+    for (const candidate of candidates) {
+      const eta = await deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined);
+      const card = await driverCard(candidate.userId);
+      const result = await inTransaction(async (tx) => {
+        const existing = await ridesRepo.get(base.id, tx);
+        if (existing) return { ride: existing };
+        const active = await ridesRepo.activeOf(base.riderId, tx);
+        if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
+        const claimed = await dispatchPool.txClaim(tx, candidate.userId, { rideId: base.id, riderId: base.riderId, rideClass: base.rideClass, at });
+        if (!claimed) return undefined;
+        const ride: RideRecord = { ...base, driverId: candidate.userId, participants: [base.riderId, candidate.userId], status: 'CONFIRMED', driver: card, etaToPickupSec: eta?.durationSec ?? null, confirmedAt: at, updatedAt: at };
+        ridesRepo.create(tx, ride);
+        ridesRepo.setActive(tx, base.riderId, base.id, at);
+        recordTransition<string, string>(tx, ridesRepo.ref(base.id), { action: 'assign', from: 'NEW', to: 'CONFIRMED', by: 'system:dispatch', at, reason: `driver ${candidate.userId}` });
+        return { ride };
+      });
+      if (result) return result.ride;
+    }
+    return undefined;
+  }
+
+  async function candidatesFor(pickup: LatLng, rideClass: RideClass, excluded: readonly string[], at: number) {
+    for (const radius of [deps.searchRadiusM, deps.searchRadiusM * 2]) {
+      const found = (await dispatchPool.nearbyAvailable(pickup, radius, rideClass, CANDIDATES + excluded.length, at)).filter((d) => !excluded.includes(d.userId));
+      if (found.length > 0) return found.slice(0, CANDIDATES);
+    }
+    return [];
+  }
+
+  /**
+   * Books a ride: the quote (given or made now), a hold on the wallet for WALLET rides (the quote's cap), then the
+   * nearest free driver in a transaction. No driver: the ride is stored NO_DRIVER (answered 200) and the hold released.
+   */
+  async function create(riderId: string, input: CreateRide, idempotencyKey: string): Promise<{ ride: ReturnType<typeof rideView>; created: boolean }> {
+    const at = now();
+    const id = `R${createHash('sha256').update(`rides.create\u0000${riderId}\u0000${idempotencyKey}`).digest('hex').slice(0, 24)}`;
+    const existing = await ridesRepo.get(id);
+    if (existing) return { ride: rideView(existing), created: false };
+    const active = await ridesRepo.activeOf(riderId);
+    if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
+    const terms = input.quoteId ? honouredQuote(riderId, input, at) : await termsFor(riderId, input.pickup, input.dropoff, input.vehicleType, at);
+    const base: RideRecord = {
+      id,
+      riderId,
+      driverId: null,
+      participants: [riderId],
+      status: 'NO_DRIVER',
+      rideClass: input.vehicleType,
+      pickup: { lat: input.pickup.lat, lng: input.pickup.lng, address: input.pickup.address ?? null },
+      dropoff: { lat: input.dropoff.lat, lng: input.dropoff.lng, address: input.dropoff.address ?? null },
+      pickupCell: geohashOf(input.pickup).slice(0, CELL_PRECISION),
+      quote: { fare: terms.fare, distanceM: terms.distanceM, durationSec: terms.durationSec, surgeBp: terms.surgeBp },
+      paymentMethod: input.paymentMethod,
+      holdPaymentId: null,
+      paymentId: null,
+      fare: null,
+      drivenM: null,
+      cancellationFee: 0,
+      driver: null,
+      etaToPickupSec: null,
+      excludedDriverIds: [],
+      reassignments: 0,
+      note: input.note ?? null,
+      cancelledBy: null,
+      cancelReason: null,
+      rating: null,
+      createdAt: at,
+      confirmedAt: null,
+      arrivedAt: null,
+      pickedUpAt: null,
+      completedAt: null,
+      endedAt: null,
+      updatedAt: at,
+    };
+    if (input.paymentMethod === 'WALLET') {
+      const hold = await deps.payments.hold({ payerId: riderId, amount: vnd(capOf(terms.fare)), purpose: 'RIDE', ref: { type: 'RIDE', id }, description: 'Ride (held until the trip ends)', idempotencyKey: id });
+      base.holdPaymentId = hold.id;
+    }
+    const ride = (await assign(base, await candidatesFor(input.pickup, input.vehicleType, [], at), at)) ?? (await noDriver(base, at));
+    if (ride.status === 'CONFIRMED') {
+      await deps.scheduler.schedule(ride.id, Math.ceil(RIDE_EXPIRY_MS / 1000)).catch((err: unknown) => logger.warn('ride expiry not scheduled (checked on read)', { rideId: ride.id, error: (err as Error).message }));
+    }
+    return { ride: rideView(ride), created: true };
+  }
+
+  async function noDriver(base: RideRecord, at: number): Promise<RideRecord> {
+    const ride = await inTransaction(async (tx) => {
+      const existing = await ridesRepo.get(base.id, tx);
+      if (existing) return existing;
+      const record: RideRecord = { ...base, status: 'NO_DRIVER', endedAt: at };
+      ridesRepo.create(tx, record);
+      return record;
+    });
+    if (ride.status === 'NO_DRIVER' && ride.holdPaymentId) await releaseHold(ride, 'No driver was found');
+    return ride;
+  }
+
+  const capOf = (fare: number) => Math.ceil((fare * FINAL_FARE_CAP_BP) / 10_000 / 1000) * 1000;
+
+  async function releaseHold(ride: RideRecord, reason: string) {
+    if (!ride.holdPaymentId) return;
+    await deps.payments.release(ride.holdPaymentId, reason).catch((err: { code?: string }) => {
+      if (err.code !== 'PAYMENT_TRANSITION') throw err; // released or captured already: a retry
+    });
+  }
+
+  function rolesOf(ride: RideRecord, actor: { userId: string; admin: boolean }): RideActor[] {
+    return [...(ride.riderId === actor.userId ? (['rider'] as const) : []), ...(ride.driverId === actor.userId ? (['driver'] as const) : []), ...(actor.admin ? (['admin'] as const) : [])];
+  }
+
+  async function visible(id: string, actor: { userId: string; admin: boolean }): Promise<RideRecord> {
+    const ride = await ridesRepo.get(id);
+    if (!ride || (!actor.admin && !ride.participants.includes(actor.userId))) throw new NotFoundError('No such ride');
+    if (isOverdue(ride, now())) return (await expire(id)) ?? (await ridesRepo.get(id))!;
+    return ride;
+  }
+
+  /** One move of the ride and its driver's state, in one transaction; effects on money follow the commit. */
+  async function move(id: string, action: RideAction, actor: { userId: string; admin: boolean } | 'system', change: (ride: RideRecord, at: number) => Partial<RideRecord>, driverEffect: 'release' | 'startTrip' | 'none', reason?: string | null) {
+    const at = now();
+    return inTransaction(async (tx) => {
+      const ride = await ridesRepo.get(id, tx);
+      if (!ride || (actor !== 'system' && !actor.admin && !ride.participants.includes(actor.userId))) throw new NotFoundError('No such ride');
+      const roles = actor === 'system' ? (['system'] as RideActor[]) : rolesOf(ride, actor);
+      const to = rideMachine.check(action, ride.status, roles);
+      const driverLoc = ride.driverId ? await dispatchPool.txRead(tx, ride.driverId) : undefined;
+      const next: RideRecord = { ...ride, ...change({ ...ride, drivenM: driverLoc?.tripActive ? driverLoc.tripDistanceM : ride.drivenM }, at), status: to, updatedAt: at };
+      if (ride.driverId && driverEffect === 'release') dispatchPool.txRelease(tx, driverLoc, id, at);
+      if (ride.driverId && driverEffect === 'startTrip') dispatchPool.txStartTrip(tx, driverLoc, id, at);
+      if (!ACTIVE_STATUSES.includes(to)) ridesRepo.setActive(tx, ride.riderId, null, at);
+      ridesRepo.save(tx, next);
+      recordTransition(tx, ridesRepo.ref(id), { action, from: ride.status, to, by: actor === 'system' ? 'system:rides' : actor.userId, at, reason: reason ?? null });
+      return { before: ride, after: next };
+    });
+  }
+
+  /** The final fare: the tariff over what was driven (distance, time since pickup), never more than the quote's cap. */
+  function finalFare(ride: RideRecord, at: number): { fare: number; drivenM: number } {
+    const drivenM = ride.drivenM ?? 0;
+    if (drivenM <= 0) return { fare: ride.quote.fare, drivenM: 0 };
+    const seconds = ride.pickedUpAt ? Math.max(0, Math.round((at - ride.pickedUpAt) / 1000)) : ride.quote.durationSec;
+    return { fare: Math.min(fareOf(ride.rideClass, drivenM, seconds, ride.quote.surgeBp), capOf(ride.quote.fare)), drivenM };
+  }
+
+  /** Money of a finished ride, idempotent (the trigger calls it again): capture or release the hold, or record cash. */
+  async function settle(ride: RideRecord): Promise<string | null> {
+    if (ride.status === 'COMPLETED' && ride.fare !== null) {
+      const payment = ride.holdPaymentId
+        ? await deps.payments.capture(ride.holdPaymentId, { amount: vnd(ride.fare), payeeId: ride.driverId, feeBp: deps.commissionBp }).catch(async (err: { code?: string }) => {
+            if (err.code === 'PAYMENT_TRANSITION') return deps.payments.get(ride.holdPaymentId!);
+            throw err;
+          })
+        : await deps.payments.charge({ payerId: ride.riderId, amount: vnd(ride.fare), purpose: 'RIDE', ref: { type: 'RIDE', id: ride.id }, method: 'CASH', payeeId: ride.driverId, feeBp: deps.commissionBp, description: 'Ride paid in cash', idempotencyKey: `${ride.id}-fare` });
+      return payment.id;
+    }
+    if (ride.status === 'CANCELLED' && ride.cancellationFee > 0 && ride.driverId) {
+      if (ride.holdPaymentId) {
+        const payment = await deps.payments.capture(ride.holdPaymentId, { amount: vnd(ride.cancellationFee), payeeId: ride.driverId, feeBp: deps.commissionBp }).catch(async (err: { code?: string }) => {
+          if (err.code === 'PAYMENT_TRANSITION') return deps.payments.get(ride.holdPaymentId!);
+          throw err;
+        });
+        return payment.id;
+      }
+      // A cash rider pays the fee from the wallet when it holds it; otherwise it stays on the ride as owed.
+      const paid = await deps.payments
+        .charge({ payerId: ride.riderId, amount: vnd(ride.cancellationFee), purpose: 'RIDE', ref: { type: 'RIDE', id: ride.id }, method: 'WALLET', payeeId: ride.driverId, feeBp: deps.commissionBp, description: 'Ride cancellation fee', idempotencyKey: `${ride.id}-cancel-fee` })
+        .catch((err: { code?: string }) => {
+          if (err.code === 'WALLET_INSUFFICIENT_FUNDS') return undefined;
+          throw err;
+        });
+      return paid?.id ?? null;
+    }
+    if (['CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(ride.status)) await releaseHold(ride, `Ride ${ride.status.toLowerCase()}`);
+    return null;
+  }
+
+  async function settleAndRecord(ride: RideRecord): Promise<RideRecord> {
+    const paymentId = await settle(ride);
+    if (paymentId && ride.paymentId !== paymentId) {
+      await ridesRepo.update(ride.id, { paymentId });
+      return { ...ride, paymentId };
+    }
+    return ride;
+  }
+
+  async function arrive(driverId: string, id: string) {
+    return rideView((await move(id, 'arrive', { userId: driverId, admin: false }, (_r, at) => ({ arrivedAt: at }), 'none')).after);
+  }
+
+  async function pickup(driverId: string, id: string) {
+    return rideView((await move(id, 'pickup', { userId: driverId, admin: false }, (_r, at) => ({ pickedUpAt: at }), 'startTrip')).after);
+  }
+
+  async function complete(driverId: string, id: string) {
+    const { after } = await move(id, 'complete', { userId: driverId, admin: false }, (r, at) => ({ ...finalFare(r, at), completedAt: at, endedAt: at }), 'release');
+    return rideView(await settleAndRecord(after));
+  }
+
+  /**
+   * The rider cancels (a fee after the grace period or once the driver arrived), or the driver does: the ride goes back
+   * to the search once, excluding them, then ends NO_DRIVER.
+   */
+  async function cancel(actor: { userId: string; admin: boolean }, id: string, reason: string | null) {
+    const ride = await visible(id, actor);
+    if (ride.driverId === actor.userId && ride.riderId !== actor.userId) return driverCancel(actor, ride, reason);
+    const { after } = await move(
+      id,
+      'cancel',
+      actor,
+      (r, at) => {
+        const late = r.status === 'ARRIVED' || (r.confirmedAt !== null && at - r.confirmedAt > deps.cancelGraceSec * 1000);
+        return { cancelledBy: actor.admin && r.riderId !== actor.userId ? 'admin' : 'rider', cancelReason: reason, cancellationFee: late && !actor.admin ? Math.min(deps.cancelFee, capOf(r.quote.fare)) : 0, endedAt: at };
+      },
+      'release',
+      reason,
+    );
+    return rideView(await settleAndRecord(after));
+  }
+
+  async function driverCancel(actor: { userId: string; admin: boolean }, ride: RideRecord, reason: string | null) {
+    const at = now();
+    const excluded = [...ride.excludedDriverIds, ride.driverId!];
+    const candidates = ride.reassignments === 0 ? await candidatesFor(ride.pickup, ride.rideClass, excluded, at) : [];
+    for (const candidate of [...candidates, undefined]) {
+      const card = candidate ? await driverCard(candidate.userId) : null;
+      const outcome = await inTransaction(async (tx) => {
+        const current = await ridesRepo.get(ride.id, tx);
+        if (!current) throw new NotFoundError('No such ride');
+        if (current.driverId !== ride.driverId) throw new ConflictError('The ride has another driver now').withCode('RIDE_NOT_ALLOWED');
+        const action: RideAction = candidate ? 'reassign' : 'abandon';
+        const to = rideMachine.check(action, current.status, rolesOf(current, actor));
+        const leaving = await dispatchPool.txRead(tx, ride.driverId!);
+        const claimed = candidate ? await dispatchPool.txClaim(tx, candidate.userId, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at }) : undefined;
+        if (candidate && !claimed) return undefined; // taken meanwhile: the next candidate
+        dispatchPool.txRelease(tx, leaving, ride.id, at);
+        const next: RideRecord = candidate
+          ? { ...current, status: to, driverId: candidate.userId, participants: [current.riderId, candidate.userId], driver: card, excludedDriverIds: excluded, reassignments: current.reassignments + 1, confirmedAt: at, arrivedAt: null, etaToPickupSec: null, updatedAt: at }
+          : { ...current, status: to, excludedDriverIds: excluded, cancelledBy: 'driver', cancelReason: reason, endedAt: at, updatedAt: at };
+        if (!candidate) ridesRepo.setActive(tx, current.riderId, null, at);
+        ridesRepo.save(tx, next);
+        recordTransition(tx, ridesRepo.ref(ride.id), { action, from: current.status, to, by: actor.userId, at, reason: reason ?? `driver ${ride.driverId} cancelled` });
+        return next;
+      });
+      if (outcome) return rideView(outcome.status === 'NO_DRIVER' ? await settleAndRecord(outcome) : outcome);
+    }
+    throw new Error('unreachable: the last attempt always abandons');
+  }
+
+  async function expire(id: string): Promise<RideRecord | undefined> {
+    try {
+      const { after } = await move(id, 'expire', 'system', (_r, at) => ({ endedAt: at, cancelReason: 'The driver did not arrive within 30 minutes' }), 'release');
+      return settleAndRecord(after);
+    } catch (err) {
+      if (err instanceof ConflictError || err instanceof NotFoundError) return undefined;
+      throw err;
+    }
+  }
+
+  async function expireIfDue(id: string): Promise<'expired' | 'not-due' | 'settled'> {
+    const ride = await ridesRepo.get(id);
+    if (!ride || ride.status !== 'CONFIRMED') return 'settled';
+    if (!isOverdue(ride, now())) return 'not-due';
+    return (await expire(id)) ? 'expired' : 'settled';
+  }
+
+  async function rate(riderId: string, id: string, input: { stars: number; comment?: string | null }) {
+    const at = now();
+    const after = await inTransaction(async (tx) => {
+      const ride = await ridesRepo.get(id, tx);
+      if (!ride || ride.riderId !== riderId) throw new NotFoundError('No such ride');
+      if (ride.status !== 'COMPLETED' || !ride.driverId) throw new ConflictError('Only a completed ride is rated', { status: ride.status }).withCode('RIDE_TRANSITION');
+      if (ride.rating) throw new ConflictError('The ride was rated already').withCode('RIDE_ALREADY_RATED');
+      const current = await ridesRepo.rating(ride.driverId, tx);
+      const next = { ...ride, rating: { stars: input.stars, comment: input.comment ?? null }, updatedAt: at };
+      ridesRepo.setRating(tx, ride.driverId, { count: current.count + 1, sum: current.sum + input.stars }, at);
+      ridesRepo.save(tx, next);
+      return next;
+    });
+    return rideView(after);
+  }
+
+  async function driverLocation(viewer: { userId: string; admin: boolean }, id: string) {
+    const ride = await visible(id, viewer);
+    if (!ride.driverId || !ACTIVE_STATUSES.includes(ride.status)) throw new ConflictError('The ride has no driver on the way', { status: ride.status }).withCode('RIDE_TRANSITION');
+    const loc = await dispatchPool.location(ride.driverId);
+    if (!loc || loc.lat === null || loc.lng === null) return { rideId: id, driverId: ride.driverId, location: null };
+    return { rideId: id, driverId: ride.driverId, location: { lat: loc.lat, lng: loc.lng, heading: loc.heading, speedKmh: loc.speedKmh, at: new Date(loc.locatedAt ?? loc.updatedAt).toISOString() }, distanceToPickupM: Math.round(distanceMeters({ lat: loc.lat, lng: loc.lng }, ride.pickup)) };
+  }
+
+  async function current(riderId: string) {
+    const id = await ridesRepo.activeOf(riderId);
+    if (!id) return { ride: null };
+    const ride = await visible(id, { userId: riderId, admin: false });
+    return { ride: ACTIVE_STATUSES.includes(ride.status) ? rideView(ride) : null };
+  }
+
+  async function driverCurrent(driverId: string) {
+    const loc = await dispatchPool.location(driverId);
+    if (!loc?.currentRideId) return { ride: null };
+    const ride = await visible(loc.currentRideId, { userId: driverId, admin: false }).catch(() => undefined);
+    return { ride: ride && ACTIVE_STATUSES.includes(ride.status) ? rideView(ride) : null };
+  }
+
+  async function list(filter: { riderId?: string; driverId?: string }, page: Pick<PageRequest, 'limit' | 'cursor'>, caller: string) {
+    const result = await ridesRepo.list(filter, { ...page, query: `rides:${filter.riderId ? 'rider' : 'driver'}`, caller });
+    return {
+      items: result.items.map((r) => ({ ...rideView(r), ...(filter.driverId ? { earnings: r.status === 'COMPLETED' && r.fare !== null ? r.fare - percentOf(vnd(r.fare), deps.commissionBp) : 0 } : {}) })),
+      nextCursor: result.nextCursor,
+    };
+  }
+
+  async function sos(actor: { userId: string; admin: boolean }, id: string, input: { message?: string | null; location?: LatLng | null }, idempotencyKey: string) {
+    const ride = await visible(id, actor);
+    const sosId = `S${createHash('sha256').update(`${id}\u0000${actor.userId}\u0000${idempotencyKey}`).digest('hex').slice(0, 24)}`;
+    const created = await ridesRepo.createSos({ id: sosId, rideId: id, raisedBy: actor.userId, role: ride.riderId === actor.userId ? 'RIDER' : 'DRIVER', message: input.message ?? null, location: input.location ?? null, status: 'OPEN', createdAt: now() });
+    return { id: sosId, rideId: id, status: 'OPEN' as const, created };
+  }
+
+  return { quote, create, arrive, pickup, complete, cancel, rate, driverLocation, current, driverCurrent, list, sos, expireIfDue, settleAndRecord, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
+}
+
+export type RidesService = ReturnType<typeof createRidesService>;

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { LatLngBodySchema } from '../../platform/geo/geo';
+import { ROUTE_VEHICLES } from './routing.model';
+
+export const RouteRequestSchema = z
+  .object({ from: LatLngBodySchema, to: LatLngBodySchema, vehicleType: z.enum(ROUTE_VEHICLES).default('MOTORBIKE') })
+  .meta({ id: 'RouteRequest' });
+
+export const EtaSchema = z
+  .object({ distanceM: z.number().int(), durationSec: z.number().int(), provider: z.enum(['estimator', 'osrm']) })
+  .meta({ id: 'Eta' });
+
+export const RouteSchema = EtaSchema.extend({ polyline: z.string().describe('Google encoded polyline, precision 5') }).meta({ id: 'Route' });

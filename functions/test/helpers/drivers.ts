@@ -1,0 +1,44 @@
+import { db } from '../../src/platform/firebase/firebase';
+import { registerVerified, type Tokens } from './accounts';
+import { call } from './api';
+
+export type Driver = Tokens & { email: string };
+
+/** A random spot of its own for a test (drivers of other tests are far away), with points around it. */
+export function area() {
+  const lat = 9 + Math.random() * 3;
+  const lng = 104.5 + Math.random() * 3;
+  return { lat, lng, near: (dNorthM: number, dEastM = 0) => ({ lat: lat + dNorthM / 111_320, lng: lng + dEastM / (111_320 * Math.cos((lat * Math.PI) / 180)) }) };
+}
+
+/** An approved driver (profile with RIDE and a vehicle), ONLINE at `at`. */
+export async function onlineDriver(at: { lat: number; lng: number }, vehicle: { type: 'MOTORBIKE' | 'CAR'; seats?: number } = { type: 'MOTORBIKE' }, name = 'Tài xế Hùng'): Promise<Driver> {
+  const who = await registerVerified({ name });
+  const now = Date.now();
+  await db().collection('users').doc(who.user.id).update({ roles: ['DRIVER'] });
+  await db().collection('driver_profiles').doc(who.user.id).set({
+    userId: who.user.id,
+    capabilities: ['RIDE', 'DELIVERY'],
+    vehicle: { type: vehicle.type, plate: `59X1-${String(Math.floor(Math.random() * 99999)).padStart(5, '0')}`, model: vehicle.type === 'CAR' ? 'Toyota Vios' : 'Honda Vision', color: 'white', seats: vehicle.seats ?? (vehicle.type === 'CAR' ? 4 : 2) },
+    status: 'OFFLINE',
+    lastLocation: null,
+    approvedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const status = await call('PATCH', '/driver/me/status', { token: who.accessToken, body: { status: 'ONLINE' } });
+  if (status.status !== 200) throw new Error(`status ${status.status}: ${JSON.stringify(status.body)}`);
+  const located = await call('POST', '/driver/me/location', { token: who.accessToken, body: at });
+  if (located.status !== 200) throw new Error(`location ${located.status}: ${JSON.stringify(located.body)}`);
+  return who;
+}
+
+/** Reports a position, waiting out the one-per-second coalescing so that it is written. */
+export async function drive(driver: Driver, at: { lat: number; lng: number }): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    const res = await call('POST', '/driver/me/location', { token: driver.accessToken, body: at });
+    if (res.status === 200 && !res.body.coalesced) return;
+    await new Promise((r) => setTimeout(r, 400));
+  }
+  throw new Error('location never written');
+}

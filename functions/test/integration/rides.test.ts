@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { signQuote } from '../../src/modules/rides/rides.model';
+import { quoteKeyOf } from '../../src/modules/rides/rides.service';
+import { db } from '../../src/platform/firebase/firebase';
+import { registerVerified, type Tokens } from '../helpers/accounts';
+import { call } from '../helpers/api';
+import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
+import { localSecret, requireEmulators } from '../helpers/emulators';
+import { waitFor } from '../helpers/wait';
+
+beforeAll(requireEmulators);
+
+type Person = Tokens & { email: string };
+const key = () => randomUUID();
+const book = (rider: Person, body: Record<string, unknown>, idempotencyKey = key()) => call('POST', '/rides', { token: rider.accessToken, body, headers: { 'idempotency-key': idempotencyKey } });
+const act = (who: Person, id: string, action: string, body?: unknown) => call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
+const inbox = async (userId: string, entityId: string) => (await db().collection('app_notifications').where('recipientId', '==', userId).where('entityId', '==', entityId).get()).docs.map((d) => d.data());
+const driverDoc = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
+
+describe('quotes', () => {
+  it('prices every vehicle type with a signed quote; a quote for another rider, altered or expired is refused', async () => {
+    const here = area();
+    const rider = await registerVerified();
+    const res = await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(3_000, 2_000) } });
+    expect(res.status).toBe(200);
+    expect(res.body.quotes.map((q: { vehicleType: string }) => q.vehicleType)).toEqual(['MOTORBIKE', 'CAR', 'CAR_7']);
+    const [bike, car] = res.body.quotes;
+    expect(bike).toMatchObject({ currency: 'VND', surge: 1, distanceM: expect.any(Number) });
+    expect(bike.distanceM).toBeGreaterThan(3_600 * 1.3);
+    expect(car.fare).toBeGreaterThan(bike.fare);
+    expect(bike.fare % 1000).toBe(0);
+    const body = { pickup: here.near(0), dropoff: here.near(3_000, 2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' };
+    const other = await registerVerified();
+    expect((await book(other, { ...body, quoteId: bike.quoteId })).body.code).toBe('RIDE_QUOTE_INVALID');
+    const [payload, signature] = bike.quoteId.split('.');
+    const cheaper = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), fare: 1_000 })).toString('base64url');
+    expect((await book(rider, { ...body, quoteId: `${cheaper}.${signature}` })).body.code).toBe('RIDE_QUOTE_INVALID');
+    expect((await book(rider, { ...body, vehicleType: 'CAR', quoteId: bike.quoteId })).body.code).toBe('RIDE_QUOTE_INVALID');
+    const expired = signQuote({ riderId: rider.user.id, rideClass: 'MOTORBIKE', pickup: body.pickup, dropoff: body.dropoff, fare: 20_000, distanceM: 5_000, durationSec: 600, surgeBp: 10_000, expiresAt: Date.now() - 1 }, quoteKeyOf(localSecret('JWT_SECRET')));
+    expect((await book(rider, { ...body, quoteId: expired })).body.code).toBe('RIDE_QUOTE_EXPIRED');
+    expect((await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: { lat: 91, lng: 0 }, dropoff: here.near(10) } })).status).toBe(400);
+    expect((await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(0) } })).status).toBe(400);
+  });
+});
+
+describe('a cash ride from booking to rating', () => {
+  it('assigns the nearest free driver, follows the trip, prices what was driven, notifies both, and takes one rating', async () => {
+    const here = area();
+    const [far, near] = [await onlineDriver(here.near(1_500)), await onlineDriver(here.near(300), { type: 'MOTORBIKE' }, 'Anh Tuấn')];
+    const rider = await registerVerified({ name: 'Chị Mai' });
+    const quote = (await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(4_000), vehicleType: 'MOTORBIKE' } })).body.quotes[0];
+    const booked = await book(rider, { pickup: { ...here.near(0), address: '12 Lê Lợi' }, dropoff: here.near(4_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH', quoteId: quote.quoteId, note: 'Cổng số 2' });
+    expect(booked.status).toBe(201);
+    expect(booked.body).toMatchObject({ status: 'CONFIRMED', driverId: near.user.id, driver: { name: 'Anh Tuấn', vehicle: { type: 'MOTORBIKE' } }, quote: { fare: quote.fare }, etaToPickupSec: expect.any(Number) });
+    const id = booked.body.id;
+    expect((await driverDoc(near)).currentRideId).toBe(id);
+    expect((await driverDoc(far)).currentRideId).toBeNull();
+    expect((await call('GET', '/rides/current', { token: rider.accessToken })).body.ride.id).toBe(id);
+    expect((await call('GET', '/driver/rides/current', { token: near.accessToken })).body.ride.id).toBe(id);
+    expect((await act(rider, id, 'arrived')).status).toBe(403);
+    expect((await act(far, id, 'arrived')).status).toBe(404);
+    expect((await act(near, id, 'pickup')).body.code).toBe('RIDE_TRANSITION');
+    expect((await act(near, id, 'arrived')).body.status).toBe('ARRIVED');
+    expect((await act(near, id, 'pickup')).body.status).toBe('IN_PROGRESS');
+    await drive(near, here.near(1_000));
+    await drive(near, here.near(2_500));
+    await drive(near, here.near(4_000));
+    const done = await act(near, id, 'complete');
+    expect(done.body).toMatchObject({ status: 'COMPLETED', paymentId: expect.any(String) });
+    // Counted from where the driver was at pickup (300 m north) to the drop-off: 3.7 km.
+    expect(done.body.drivenM).toBeGreaterThan(3_650);
+    expect(done.body.drivenM).toBeLessThan(3_750);
+    expect(done.body.fare).toBeGreaterThan(0);
+    expect(done.body.fare).toBeLessThanOrEqual(Math.ceil((quote.fare * 1.2) / 1000) * 1000);
+    expect((await act(near, id, 'complete')).body.code).toBe('RIDE_TRANSITION');
+    expect((await driverDoc(near)).currentRideId).toBeNull();
+    // Cash: the driver owes the platform its commission from earnings.
+    const earnings = (await db().collection('ledger_accounts').doc(`earnings_${near.user.id}`).get()).get('balance');
+    expect(earnings).toBe(-Math.round(done.body.fare * 0.2));
+    expect((await act(rider, id, 'rating', { stars: 5, comment: 'Chạy êm' })).body.rating).toEqual({ stars: 5, comment: 'Chạy êm' });
+    expect((await act(rider, id, 'rating', { stars: 1 })).body.code).toBe('RIDE_ALREADY_RATED');
+    expect((await act(near, id, 'rating', { stars: 5 })).status).toBe(404);
+    const history = (await call('GET', '/driver/rides', { token: near.accessToken })).body.items;
+    expect(history[0]).toMatchObject({ id, earnings: done.body.fare - Math.round(done.body.fare * 0.2) });
+    const events = (await db().collection(`rides/${id}/events`).orderBy('at').get()).docs.map((d) => `${d.get('from')}>${d.get('to')}`);
+    expect(events).toEqual(['NEW>CONFIRMED', 'CONFIRMED>ARRIVED', 'ARRIVED>IN_PROGRESS', 'IN_PROGRESS>COMPLETED']);
+    const riderNotices = await waitFor(async () => {
+      const items = await inbox(rider.user.id, id);
+      return items.length >= 4 ? items : undefined;
+    }, { timeoutMs: 30_000, what: 'the rider notices' });
+    expect(riderNotices.map((n) => n.event).sort()).toEqual(['ride.arrived', 'ride.completed', 'ride.matched', 'ride.pickup']);
+    expect(riderNotices.find((n) => n.event === 'ride.matched')).toMatchObject({ kind: 'RIDE', data: { sfx: 'ride_driver_assigned', deepLink: { tab: 'MapTab', screen: 'RideDetail' } } });
+    const driverNotices = await waitFor(async () => {
+      const items = await inbox(near.user.id, id);
+      return items.length >= 2 ? items : undefined;
+    }, { timeoutMs: 30_000, what: 'the driver notices' });
+    expect(driverNotices.map((n) => n.event).sort()).toEqual(['ride.completed', 'ride.matched']);
+  });
+});
+
+describe('wallet rides', () => {
+  it('holds the quote cap, captures the final fare for the driver (minus commission) and gives the rest back', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(200));
+    const rider = await registerVerified();
+    await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount: 300_000, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
+    const booked = await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET' });
+    expect(booked.body.status).toBe('CONFIRMED');
+    const cap = Math.ceil((booked.body.quote.fare * 1.2) / 1000) * 1000;
+    expect((await call('GET', '/wallet', { token: rider.accessToken })).body).toMatchObject({ balance: 300_000 - cap, held: cap });
+    await act(driver, booked.body.id, 'arrived');
+    await act(driver, booked.body.id, 'pickup');
+    const done = await act(driver, booked.body.id, 'complete');
+    expect(done.body.fare).toBe(booked.body.quote.fare); // nothing driven was reported: the quote stands
+    expect((await call('GET', '/wallet', { token: rider.accessToken })).body).toMatchObject({ balance: 300_000 - done.body.fare, held: 0 });
+    const earnings = (await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance');
+    expect(earnings).toBe(done.body.fare - Math.round(done.body.fare * 0.2));
+    const payment = (await call('GET', `/payments/${done.body.paymentId}`, { token: rider.accessToken })).body;
+    expect(payment).toMatchObject({ status: 'SUCCEEDED', purpose: 'RIDE', capturedAmount: done.body.fare });
+  });
+
+  it('a wallet that does not cover the cap is refused before any driver is taken', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(200));
+    const rider = await registerVerified();
+    const res = await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET' });
+    expect(res.body.code).toBe('WALLET_INSUFFICIENT_FUNDS');
+    expect((await driverDoc(driver)).currentRideId).toBeNull();
+  });
+});
+
+describe('dispatch', () => {
+  it('20 riders at once near 5 free drivers: exactly 5 CONFIRMED with distinct drivers, 15 NO_DRIVER, no driver with two rides', async () => {
+    const here = area();
+    const drivers = await Promise.all([0, 1, 2, 3, 4].map((i) => onlineDriver(here.near(100 + i * 150, i * 50))));
+    const riders = await Promise.all(Array.from({ length: 20 }, () => registerVerified()));
+    const results = await Promise.all(riders.map((r, i) => book(r, { pickup: here.near(i * 20), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })));
+    const confirmed = results.filter((r) => r.status === 201 && r.body.status === 'CONFIRMED');
+    expect(confirmed).toHaveLength(5);
+    expect(results.filter((r) => r.status === 200 && r.body.status === 'NO_DRIVER')).toHaveLength(15);
+    expect(new Set(confirmed.map((r) => r.body.driverId)).size).toBe(5);
+    const held = await Promise.all(drivers.map(driverDoc));
+    expect(held.map((d) => d.currentRideId).sort()).toEqual(confirmed.map((r) => r.body.id).sort());
+  }, 120_000);
+
+  it('skips a driver who went offline, one not heard from for 10 minutes, and one of another vehicle type; no driver → 200 NO_DRIVER', async () => {
+    const here = area();
+    const offline = await onlineDriver(here.near(100));
+    await call('PATCH', '/driver/me/status', { token: offline.accessToken, body: { status: 'OFFLINE' } });
+    const stale = await onlineDriver(here.near(150));
+    await db().collection('driver_locations').doc(stale.user.id).update({ locatedAt: Date.now() - 11 * 60_000 });
+    const car = await onlineDriver(here.near(200), { type: 'CAR' });
+    const rider = await registerVerified();
+    const res = await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' });
+    expect(res).toMatchObject({ status: 200, body: { status: 'NO_DRIVER', driverId: null } });
+    const byCar = await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'CAR', paymentMethod: 'CASH' });
+    expect(byCar).toMatchObject({ status: 201, body: { status: 'CONFIRMED', driverId: car.user.id } });
+    expect((await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'CAR', paymentMethod: 'CASH' })).body.code).toBe('RIDE_ACTIVE');
+  });
+
+  it('widens the search once: a driver 4 km away is found (radius 3 km, then 6 km), one 7 km away is not', async () => {
+    const here = area();
+    const rider = await registerVerified();
+    await onlineDriver(here.near(7_000));
+    expect((await book(rider, { pickup: here.near(0), dropoff: here.near(-2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body.status).toBe('NO_DRIVER');
+    const fourKm = await onlineDriver(here.near(-4_000));
+    expect((await book(rider, { pickup: here.near(0), dropoff: here.near(-2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body.driverId).toBe(fourKm.user.id);
+  });
+
+  it('a retried booking (same key) is the same ride, even in parallel', async () => {
+    const here = area();
+    await onlineDriver(here.near(100));
+    await onlineDriver(here.near(200));
+    const rider = await registerVerified();
+    const k = key();
+    const body = { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' };
+    const [a, b] = await Promise.all([book(rider, body, k), book(rider, body, k)]);
+    const ok = [a, b].filter((r) => r.status === 201 || r.status === 200);
+    expect(new Set(ok.map((r) => r.body.id)).size).toBe(1);
+    expect([a, b].every((r) => r.status < 300 || r.body.code === 'IDEMPOTENCY_IN_PROGRESS')).toBe(true);
+    expect((await book(rider, body, k)).body.id).toBe(ok[0].body.id);
+  });
+});
+
+describe('cancellations and races', () => {
+  it('rider cancels while the driver marks ARRIVED: exactly one wins, the other is 409', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(100));
+    const rider = await registerVerified();
+    const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
+    const [cancelled, arrived] = await Promise.all([act(rider, ride.id, 'cancel', { reason: 'changed plans' }), act(driver, ride.id, 'arrived')]);
+    const statuses = [cancelled.status, arrived.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const final = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body.status;
+    expect(['CANCELLED', 'ARRIVED']).toContain(final);
+    if (final === 'CANCELLED') expect((await driverDoc(driver)).currentRideId).toBeNull();
+  });
+
+  it('a driver who cancels sends the ride to another driver once; the second driver cancelling ends it NO_DRIVER', async () => {
+    const here = area();
+    const [first, second] = [await onlineDriver(here.near(100)), await onlineDriver(here.near(400))];
+    const rider = await registerVerified();
+    const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
+    expect(ride.driverId).toBe(first.user.id);
+    const moved = await act(first, ride.id, 'cancel', { reason: 'flat tyre' });
+    expect(moved.body).toMatchObject({ status: 'CONFIRMED', driverId: second.user.id });
+    expect((await driverDoc(first)).currentRideId).toBeNull();
+    expect((await call('GET', `/rides/${ride.id}`, { token: first.accessToken })).status).toBe(404);
+    const ended = await act(second, ride.id, 'cancel', {});
+    expect(ended.body).toMatchObject({ status: 'NO_DRIVER', cancelledBy: 'driver' });
+    expect((await driverDoc(second)).currentRideId).toBeNull();
+    expect((await call('GET', '/rides/current', { token: rider.accessToken })).body.ride).toBeNull();
+  });
+
+  it('a late rider cancellation of a wallet ride pays the driver the fee and releases the rest', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(100));
+    const rider = await registerVerified();
+    await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount: 200_000, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
+    const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET' })).body;
+    await db().collection('rides').doc(ride.id).update({ confirmedAt: Date.now() - 5 * 60_000 });
+    const cancelled = await act(rider, ride.id, 'cancel', {});
+    expect(cancelled.body).toMatchObject({ status: 'CANCELLED', cancellationFee: 10_000, cancelledBy: 'rider' });
+    expect((await call('GET', '/wallet', { token: rider.accessToken })).body).toMatchObject({ balance: 190_000, held: 0 });
+    expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
+  });
+
+  it('a CONFIRMED ride whose driver never arrives expires after 30 minutes (read lazily), freeing the driver', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(100));
+    const rider = await registerVerified();
+    const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
+    await db().collection('rides').doc(ride.id).update({ confirmedAt: Date.now() - 31 * 60_000 });
+    expect((await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body.status).toBe('EXPIRED');
+    expect((await driverDoc(driver)).currentRideId).toBeNull();
+    expect((await act(driver, ride.id, 'arrived')).body.code).toBe('RIDE_TRANSITION');
+  });
+});
+
+describe('live location', () => {
+  it("the rider reads the driver's position, and hears ride:location events while the ride is active", async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(500));
+    const rider = await registerVerified();
+    const stranger = await registerVerified();
+    const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
+    await drive(driver, here.near(250));
+    const seen = await call('GET', `/rides/${ride.id}/driver-location`, { token: rider.accessToken });
+    expect(seen.body).toMatchObject({ driverId: driver.user.id, location: { lat: expect.closeTo(here.near(250).lat, 6) } });
+    expect(seen.body.distanceToPickupM).toBeGreaterThan(200);
+    expect((await call('GET', `/rides/${ride.id}/driver-location`, { token: stranger.accessToken })).status).toBe(404);
+    const events = await waitFor(async () => {
+      const docs = (await db().collection('realtime_events').where('recipientId', '==', rider.user.id).where('type', '==', 'ride:location').get()).docs;
+      return docs.length > 0 ? docs.map((d) => d.data()) : undefined;
+    }, { timeoutMs: 10_000, what: 'ride:location' });
+    expect(events[0].data).toMatchObject({ rideId: ride.id, driverId: driver.user.id });
+    expect(await inbox(rider.user.id, ride.id)).not.toContainEqual(expect.objectContaining({ event: 'ride:location' }));
+  });
+});
+
+describe('routing', () => {
+  it('answers ETA and route (with a polyline) from the estimator; bad points are 400; anonymous 401', async () => {
+    const rider = await registerVerified();
+    const body = { from: { lat: 10.7769, lng: 106.7009 }, to: { lat: 10.8231, lng: 106.6297 }, vehicleType: 'CAR' };
+    const eta = await call('POST', '/routing/eta', { token: rider.accessToken, body });
+    expect(eta.body).toEqual({ distanceM: expect.any(Number), durationSec: expect.any(Number), provider: 'estimator' });
+    const route = await call('POST', '/routing/route', { token: rider.accessToken, body });
+    expect(route.body).toMatchObject({ distanceM: eta.body.distanceM, polyline: expect.any(String), provider: 'estimator' });
+    expect((await call('POST', '/routing/eta', { token: rider.accessToken, body: { ...body, from: { lat: 'x', lng: 1 } } })).status).toBe(400);
+    expect((await call('POST', '/routing/eta', { token: rider.accessToken, body: { ...body, vehicleType: 'TRUCK' } })).status).toBe(400);
+    expect((await call('POST', '/routing/eta', { body })).status).toBe(401);
+  });
+});
