@@ -1,7 +1,7 @@
 // Writes the seed data into the running emulators (run through `npm run seed:export`, which exports
 // the result to emulator-data/ for `npm start` to import). Idempotent: fixed ids, set() not add().
 import { createRequire } from 'node:module';
-import { DEMO_USERS, DEV_ADMIN } from './lib/dev-accounts.mjs';
+import { DEMO_DRIVER_PASSWORD, DEMO_DRIVERS, DEMO_USERS, DEV_ADMIN } from './lib/dev-accounts.mjs';
 import { functionsDir, log, PROJECT_ID } from './lib/util.mjs';
 
 const require = createRequire(`${functionsDir}/package.json`);
@@ -11,7 +11,7 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
   throw new Error('FIRESTORE_EMULATOR_HOST is not set: run this through `npm run seed:export`, never against a real project');
 }
 
-const SEED_VERSION = 5;
+const SEED_VERSION = 6;
 
 // The local administrator (emulator data only; also listed in ADMIN_EMAILS by `npm start`): signs in
 // with this password, e.g. for `npm run sounds:upload`. Built with the API's own account model.
@@ -64,10 +64,29 @@ const memberships = demoUsers.map((u) => {
   return member;
 });
 
+// Demo drivers: DRIVER accounts with a profile (RIDE, a vehicle), ONLINE at a position in their city. `npm start`
+// keeps them fresh (scripts/demo-drivers.mjs); a driver not heard from for 10 minutes is not offered rides.
+const { rideClassOf } = require(`${functionsDir}/lib/modules/driver/driver.model.js`);
+const { geohashOf } = require(`${functionsDir}/lib/platform/geo/geo.js`);
+const driverHash = bcrypt.hashSync(DEMO_DRIVER_PASSWORD, 10);
+const demoDrivers = DEMO_DRIVERS.map((d) => ({
+  ...d,
+  user: newUserRecord({ id: d.id, email: d.email, name: d.name, passwordHash: driverHash, emailVerified: true, provider: 'password', now, roles: ['DRIVER'] }),
+}));
+
 // Documents by collection. Feature modules add their seed rows here.
 const seed = {
-  users: Object.fromEntries([admin, ...demoUsers].map(({ id, ...data }) => [id, { ...data, ...queryFields({ id, ...data }) }])),
-  user_emails: Object.fromEntries([admin, ...demoUsers].map((u) => [u.email, { userId: u.id, createdAt: now }])),
+  users: Object.fromEntries([admin, ...demoUsers, ...demoDrivers.map((d) => d.user)].map(({ id, ...data }) => [id, { ...data, ...queryFields({ id, ...data }) }])),
+  user_emails: Object.fromEntries([admin, ...demoUsers, ...demoDrivers.map((d) => d.user)].map((u) => [u.email, { userId: u.id, createdAt: now }])),
+  driver_profiles: Object.fromEntries(
+    demoDrivers.map((d) => [d.id, { userId: d.id, capabilities: ['RIDE', 'COURIER', 'DELIVERY'], vehicle: d.vehicle, status: 'ONLINE', lastLocation: null, approvedAt: now, createdAt: now, updatedAt: now }]),
+  ),
+  driver_locations: Object.fromEntries(
+    demoDrivers.map((d) => {
+      const rideClass = rideClassOf(d.vehicle);
+      return [d.id, { userId: d.id, lat: d.lat, lng: d.lng, geohash: geohashOf(d), heading: null, speedKmh: null, status: 'ONLINE', capabilities: ['RIDE', 'COURIER', 'DELIVERY'], rideClass, currentRideId: null, riderId: null, tripActive: false, tripDistanceM: 0, dispatchKey: rideClass, locatedAt: now, updatedAt: now }];
+    }),
+  ),
   conversations: {
     [conversationId]: { type: 'DIRECT', title: null, ownerId: null, memberIds: [lan.id, minh.id], context: null, closed: false, createdBy: lan.id, createdAt: now, updatedAt: now },
   },

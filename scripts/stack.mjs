@@ -124,9 +124,15 @@ async function start() {
   }
   child.on('exit', (code, signal) => {
     sinks?.kill();
+    demoDrivers?.kill();
     process.exit(code ?? (signal ? 0 : 1));
   });
+  let demoDrivers;
   if (await waitForHealth(`${BASE_URL}/api/v1/health`, child, 180_000)) {
+    // The seeded demo drivers stay online (and play the rides they get) unless DEMO_DRIVERS=off.
+    if (profile === 'dev' && process.env.DEMO_DRIVERS !== 'off') {
+      demoDrivers = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'demo-drivers.mjs'), BASE_URL], { stdio: ['ignore', 'inherit', 'inherit'] });
+    }
     log('ready');
     log(`base_url: ${BASE_URL}   (API: ${BASE_URL}/api/v1, health: ${BASE_URL}/api/v1/health)`);
     log(`docs:     ${BASE_URL}/docs   (OpenAPI JSON: ${BASE_URL}/docs-json)`);

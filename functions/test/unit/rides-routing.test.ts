@@ -33,7 +33,10 @@ describe('routing', () => {
     const server = http.createServer((req, res) => {
       seen.push(req.url!);
       res.setHeader('content-type', 'application/json');
-      if (req.url!.includes('0,0;')) return res.end(JSON.stringify({ code: 'NoRoute', message: 'Impossible route between points' }));
+      if (req.url!.includes("0,0;")) {
+        res.end(JSON.stringify({ code: "NoRoute", message: "Impossible route between points" }));
+        return;
+      }
       res.end(JSON.stringify({ code: 'Ok', routes: [{ distance: 11_834.6, duration: 1_422.2, geometry: '_p~iF~ps|U_ulLnnqC' }] }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

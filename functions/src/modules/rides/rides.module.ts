@@ -21,6 +21,12 @@ export const ridesModule = defineModule({
       on: 'written',
       load: () => (require('./rides.triggers') as typeof import('./rides.triggers')).onRideWritten,
     },
+    // The administrators' SOS notice.
+    rideSosCreated: {
+      document: `${RIDE_SOS}/{sosId}`,
+      on: 'created',
+      load: () => (require('./rides.triggers') as typeof import('./rides.triggers')).onSosCreated,
+    },
   },
   collections: [
     { name: RIDES, clientAccess: true },

@@ -5,6 +5,21 @@ import { readRecord, typedCollection } from '../../platform/firestore/records';
 import { DRIVER_RATINGS, RIDER_ACTIVE, RIDES, RIDE_SOS, type RideRecord, type RideStatus } from './rides.model';
 
 const rides = () => typedCollection<RideRecord>(RIDES);
+
+/** `ride_sos/{id}`: an emergency alert about a ride, for the administrators' queue. */
+export interface SosRecord {
+  id: string;
+  rideId: string;
+  raisedBy: string;
+  role: 'RIDER' | 'DRIVER';
+  message: string | null;
+  location: { lat: number; lng: number } | null;
+  status: 'OPEN' | 'RESOLVED';
+  note: string | null;
+  resolvedBy: string | null;
+  resolvedAt: number | null;
+  createdAt: number;
+}
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
 
 export const ridesRepo = {
@@ -47,10 +62,33 @@ export const ridesRepo = {
   setRating(tx: Transaction, driverId: string, value: { count: number; sum: number }, now: number): void {
     tx.set(db().collection(DRIVER_RATINGS).doc(driverId), { ...value, average: Math.round((value.sum / value.count) * 100) / 100, updatedAt: now });
   },
+  async ratingCount(driverId: string): Promise<number> {
+    return ((await db().collection(DRIVER_RATINGS).doc(driverId).get()).get('count') as number | undefined) ?? 0;
+  },
   async averageRating(driverId: string): Promise<number | null> {
     return ((await db().collection(DRIVER_RATINGS).doc(driverId).get()).get('average') as number | undefined) ?? null;
   },
-  async createSos(record: { id: string; rideId: string; raisedBy: string; role: string; message: string | null; location: { lat: number; lng: number } | null; status: 'OPEN'; createdAt: number }): Promise<boolean> {
+  listSos(filter: { status?: 'OPEN' | 'RESOLVED' }, page: PageRequest): Promise<Page<SosRecord>> {
+    let query: FirebaseFirestore.Query<SosRecord> = typedCollection<SosRecord>(RIDE_SOS);
+    if (filter.status) query = query.where('status', '==', filter.status);
+    return paginate(query, newestFirst, page, (d) => d.data());
+  },
+  async resolveSos(id: string, by: string, note: string | null, now: number): Promise<SosRecord | undefined> {
+    return db().runTransaction(async (tx) => {
+      const ref = typedCollection<SosRecord>(RIDE_SOS).doc(id);
+      const found = await readRecord(ref, tx);
+      if (!found) return undefined;
+      if (found.status === 'RESOLVED') return found;
+      const next: SosRecord = { ...found, status: 'RESOLVED', resolvedBy: by, resolvedAt: now, note };
+      tx.update(ref, { status: next.status, resolvedBy: by, resolvedAt: now, note });
+      return next;
+    });
+  },
+  async events(id: string) {
+    const snap = await db().collection(RIDES).doc(id).collection('events').orderBy('at', 'asc').limit(200).get();
+    return snap.docs.map((d) => ({ action: d.get('action') as string, from: d.get('from') as string, to: d.get('to') as string, by: d.get('by') as string, at: new Date(d.get('at') as number).toISOString(), reason: (d.get('reason') as string | null | undefined) ?? null }));
+  },
+  async createSos(record: SosRecord): Promise<boolean> {
     const { id, ...data } = record;
     try {
       await db().collection(RIDE_SOS).doc(id).create(data);

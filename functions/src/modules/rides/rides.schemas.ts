@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { LatLngBodySchema } from '../../platform/geo/geo';
+import { LatLngBodySchema, NearbyQuerySchema } from '../../platform/geo/geo';
 import { PAYMENT_METHODS, RIDE_CLASSES, RIDE_STATUSES } from './rides.model';
 
 const PlaceSchema = LatLngBodySchema.extend({ address: z.string().trim().max(300).optional().describe('What the rider typed or picked, shown to the driver') }).meta({ id: 'RidePlace' });
@@ -79,7 +79,56 @@ export const RideListQuerySchema = PageQuerySchema;
 export const CancelBodySchema = z.object({ reason: z.string().trim().min(1).max(300).optional() }).meta({ id: 'RideCancel' });
 export const RatingBodySchema = z.object({ stars: z.number().int().min(1).max(5), comment: z.string().trim().max(500).optional() }).meta({ id: 'RideRating' });
 export const SosBodySchema = z.object({ message: z.string().trim().max(500).optional(), location: LatLngBodySchema.optional() }).meta({ id: 'RideSosRequest' });
-export const SosSchema = z.object({ id: z.string(), rideId: z.string(), status: z.literal('OPEN'), created: z.boolean() }).meta({ id: 'RideSos' });
+export const SosSchema = z
+  .object({
+    id: z.string(),
+    rideId: z.string(),
+    raisedBy: z.string(),
+    role: z.enum(['RIDER', 'DRIVER']),
+    message: z.string().nullable(),
+    location: z.object({ lat: z.number(), lng: z.number() }).nullable(),
+    status: z.enum(['OPEN', 'RESOLVED']),
+    note: z.string().nullable(),
+    resolvedBy: z.string().nullable(),
+    resolvedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'RideSos' });
+export const SosCreatedSchema = SosSchema.extend({ created: z.boolean().describe('false: a retry of an alert already raised') }).meta({ id: 'RideSosCreated' });
+export const SosListSchema = z.object({ items: z.array(SosSchema), nextCursor: z.string().nullable() }).meta({ id: 'RideSosList' });
+export const SosQueueQuerySchema = PageQuerySchema.extend({ status: z.enum(['OPEN', 'RESOLVED']).optional() });
+export const ResolveSosBodySchema = z.object({ note: z.string().trim().max(500).optional() }).meta({ id: 'RideSosResolve' });
+
+export const RideEventsSchema = z
+  .object({ items: z.array(z.object({ action: z.string(), from: z.string(), to: z.string(), by: z.string(), at: z.string(), reason: z.string().nullable() })) })
+  .meta({ id: 'RideEvents' });
+
+export const FaresSchema = z
+  .object({
+    currency: z.literal('VND'),
+    fares: z.array(z.object({ vehicleType: z.enum(RIDE_CLASSES), base: z.number().int(), perKm: z.number().int(), perMin: z.number().int(), min: z.number().int() })),
+    maxSurge: z.number(),
+    finalFareCap: z.number().describe('The final fare is at most the quote times this'),
+    quoteTtlSec: z.number().int(),
+  })
+  .meta({ id: 'RideFares' });
+
+export const NearbyDriversQuerySchema = NearbyQuerySchema.pick({ lat: true, lng: true, radiusM: true }).extend({ vehicleType: z.enum(RIDE_CLASSES).default('MOTORBIKE') });
+export const NearbyDriversSchema = z
+  .object({
+    count: z.number().int(),
+    vehicleType: z.enum(RIDE_CLASSES),
+    drivers: z.array(z.object({ lat: z.number(), lng: z.number(), distanceM: z.number().int() })).describe('Positions rounded to about 100 m; no identities'),
+  })
+  .meta({ id: 'NearbyDrivers' });
+
+export const TipBodySchema = z.object({ amount: z.number().int().min(1_000).max(500_000) }).meta({ id: 'RideTip' });
+export const TipSchema = z.object({ rideId: z.string(), paymentId: z.string(), amount: z.number().int(), status: z.string() }).meta({ id: 'RideTipResult' });
+export const DriverRatingSchema = z.object({ driverId: z.string(), average: z.number().nullable(), count: z.number().int() }).meta({ id: 'DriverRating' });
+export const AdminRidesQuerySchema = PageQuerySchema.extend({ status: z.enum(RIDE_STATUSES).optional(), riderId: z.string().min(1).max(200).optional(), driverId: z.string().min(1).max(200).optional() }).refine(
+  (q) => [q.status, q.riderId, q.driverId].filter((v) => v !== undefined).length <= 1,
+  { message: 'use at most one of status, riderId and driverId', path: ['status'] },
+);
 
 export const DriverLocationViewSchema = z
   .object({

@@ -31,7 +31,9 @@ import {
   type RidePaymentMethod,
   type RideRecord,
 } from './rides.model';
-import { ridesRepo } from './rides.repo';
+import { ridesRepo, type SosRecord } from './rides.repo';
+
+const sosView = (s: SosRecord) => ({ ...s, resolvedAt: s.resolvedAt === null ? null : new Date(s.resolvedAt).toISOString(), createdAt: new Date(s.createdAt).toISOString() });
 
 export interface ExpiryScheduler {
   schedule(rideId: string, delaySec: number): Promise<void>;
@@ -429,11 +431,54 @@ export function createRidesService(deps: RidesServiceDeps) {
   async function sos(actor: { userId: string; admin: boolean }, id: string, input: { message?: string | null; location?: LatLng | null }, idempotencyKey: string) {
     const ride = await visible(id, actor);
     const sosId = `S${createHash('sha256').update(`${id}\u0000${actor.userId}\u0000${idempotencyKey}`).digest('hex').slice(0, 24)}`;
-    const created = await ridesRepo.createSos({ id: sosId, rideId: id, raisedBy: actor.userId, role: ride.riderId === actor.userId ? 'RIDER' : 'DRIVER', message: input.message ?? null, location: input.location ?? null, status: 'OPEN', createdAt: now() });
-    return { id: sosId, rideId: id, status: 'OPEN' as const, created };
+    const record: SosRecord = { id: sosId, rideId: id, raisedBy: actor.userId, role: ride.riderId === actor.userId ? 'RIDER' : 'DRIVER', message: input.message ?? null, location: input.location ?? null, status: 'OPEN', note: null, resolvedBy: null, resolvedAt: null, createdAt: now() };
+    const created = await ridesRepo.createSos(record);
+    return { ...sosView(record), created };
   }
 
-  return { quote, create, arrive, pickup, complete, cancel, rate, driverLocation, current, driverCurrent, list, sos, expireIfDue, settleAndRecord, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
+  async function sosQueue(filter: { status?: 'OPEN' | 'RESOLVED' }, page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
+    const result = await ridesRepo.listSos(filter, { ...page, query: `rides:sos:${filter.status ?? ''}`, caller: adminId });
+    return { items: result.items.map(sosView), nextCursor: result.nextCursor };
+  }
+
+  async function resolveSos(adminId: string, id: string, note: string | null) {
+    const found = await ridesRepo.resolveSos(id, adminId, note, now());
+    if (!found) throw new NotFoundError('No such alert');
+    return sosView(found);
+  }
+
+  async function events(viewer: { userId: string; admin: boolean }, id: string) {
+    await visible(id, viewer);
+    return { items: await ridesRepo.events(id) };
+  }
+
+  /** Free drivers around a point for the rider's map: how many, and where within about 100 m (never who). */
+  async function driversNearby(center: LatLng, rideClass: RideClass, radiusM: number) {
+    const found = await dispatchPool.nearbyAvailable(center, radiusM, rideClass, 30, now());
+    const blur = (v: number) => Math.round(v * 1000) / 1000;
+    return { count: found.length, vehicleType: rideClass, drivers: found.map((d) => ({ lat: blur(d.lat), lng: blur(d.lng), distanceM: Math.round(d.distanceM / 50) * 50 })) };
+  }
+
+  /** A tip from the rider's wallet to the driver of a completed ride: all of it to the driver's earnings. */
+  async function tip(riderId: string, id: string, amount: number, idempotencyKey: string) {
+    const ride = await visible(id, { userId: riderId, admin: false });
+    if (ride.riderId !== riderId) throw new NotFoundError('No such ride');
+    if (ride.status !== 'COMPLETED' || !ride.driverId) throw new ConflictError('Only a completed ride takes a tip', { status: ride.status }).withCode('RIDE_TRANSITION');
+    const payment = await deps.payments.charge({ payerId: riderId, amount: vnd(amount), purpose: 'RIDE', ref: { type: 'RIDE', id }, method: 'WALLET', payeeId: ride.driverId, feeBp: 0, description: 'Tip for the driver', idempotencyKey: `${id}-tip-${idempotencyKey}` });
+    return { rideId: id, paymentId: payment.id, amount: payment.amount, status: payment.status };
+  }
+
+  async function driverRating(driverId: string) {
+    const average = await ridesRepo.averageRating(driverId);
+    return { driverId, average, count: await ridesRepo.ratingCount(driverId) };
+  }
+
+  async function adminList(filter: { status?: RideRecord['status']; riderId?: string; driverId?: string }, page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
+    const result = await ridesRepo.list(filter, { ...page, query: `rides:admin:${JSON.stringify(filter)}`, caller: adminId });
+    return { items: result.items.map(rideView), nextCursor: result.nextCursor };
+  }
+
+  return { quote, create, arrive, pickup, complete, cancel, rate, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, settleAndRecord, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
 }
 
 export type RidesService = ReturnType<typeof createRidesService>;

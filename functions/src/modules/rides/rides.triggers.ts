@@ -3,6 +3,8 @@ import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { RIDE_EVENTS } from './rides.events';
 import type { RideRecord } from './rides.model';
+import type { SosRecord } from './rides.repo';
+import { accountDirectory } from '../users';
 import { ridesServiceFor } from './rides.wiring';
 
 /** The notices of one change of a ride (none when its status did not change, or for a new NO_DRIVER ride). */
@@ -44,4 +46,25 @@ export async function onRideWritten(event: DocumentEvent, config: Readonly<AppCo
   const notices = rideNotices(before, after);
   for (const notice of notices) await hub.dispatch(notice);
   return notices.length;
+}
+
+/** Every administrator hears an SOS (at least once; ids derive from the alert, so a repeat adds nothing). */
+export async function onSosCreated(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
+  if (!event.after) return 0;
+  const sos = { ...event.after.data, id: event.after.id } as unknown as SosRecord;
+  const { users } = await accountDirectory.list({ role: 'ADMIN', limit: 100 }, 'system:sos');
+  const admins = users.filter((u) => !u.disabled).map((u) => ({ userId: u.id, surface: 'CON' as const }));
+  if (admins.length === 0) return 0;
+  await hub.dispatch(
+    RIDE_EVENTS.notice({
+      event: 'ride.sos',
+      recipients: admins,
+      entityId: sos.rideId,
+      occurrence: sos.id,
+      title: `SOS from the ${sos.role.toLowerCase()} of a ride`,
+      body: sos.message ?? 'Emergency alert raised in a ride',
+      params: { rideId: sos.rideId, sosId: sos.id },
+    }),
+  );
+  return admins.length;
 }
