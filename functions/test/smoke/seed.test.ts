@@ -10,7 +10,7 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection('meta').doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(5);
+    expect(snap.get('version')).toBe(6);
   });
 
   it('the local administrator signs in with its documented password', async () => {
@@ -41,5 +41,16 @@ describe('emulator-data import', () => {
     const history = (await call('GET', '/wallet/transactions', { token: lan.accessToken })).body.items;
     expect(history.map((e: { kind: string; direction: string; amount: number }) => [e.kind, e.direction, e.amount])).toEqual([['P2P', 'OUT', 50_000], ['TOPUP', 'IN', 500_000]]);
     expect((await call('GET', '/payments', { token: lan.accessToken })).body.items).toEqual([expect.objectContaining({ purpose: 'TOPUP', provider: 'MOCK', status: 'SUCCEEDED' })]);
+  });
+
+  it('thirty demo drivers sign in, each with a profile and a position in Ho Chi Minh City or Hanoi', async () => {
+    const login = await call('POST', '/auth/login/password', { body: { email: 'driver01@superapp.local', password: 'superapp-demo-driver' } });
+    expect(login.status).toBe(200);
+    expect(login.body.user.roles).toEqual(['DRIVER']);
+    const me = (await call('GET', '/driver/me', { token: login.body.accessToken })).body;
+    expect(me).toMatchObject({ status: 'ONLINE', capabilities: expect.arrayContaining(['RIDE']), lastLocation: { lat: expect.closeTo(10.78, 1) } });
+    const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
+    const located = await getFirestore(app).collection('driver_locations').where('status', '==', 'ONLINE').get();
+    expect(located.docs.filter((d) => d.id.startsWith('seed-driver-'))).toHaveLength(30);
   });
 });
