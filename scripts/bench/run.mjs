@@ -7,7 +7,7 @@ import { measureColdRequire } from './cold-require.mjs';
 import { measureThroughput } from './throughput.mjs';
 import { measureBcrypt } from './bcrypt.mjs';
 
-const TARGETS = { P1: { max: 1.5 }, P2: { min: 0.9 }, P3: { max: 1.2 }, P4: { max: 3 }, P6: { max: 2 }, P7: { max: 2 }, P7chat: { max: 2 }, P9: { min: 5 } };
+const TARGETS = { P1: { max: 1.5 }, P2: { min: 0.9 }, P3: { max: 1.2 }, P4: { max: 3 }, P6: { max: 2 }, P7: { max: 2 }, P7chat: { max: 2 }, P9: { min: 5 }, P10: { max: 3 }, P11: { minShare: 0.9 } };
 
 export async function runBench(measureRealtime) {
   const env = {
@@ -48,6 +48,8 @@ export async function runBench(measureRealtime) {
     P8chat: measured.P8chat ?? notMeasured,
     chatGroupWrites: measured.chatGroupWrites ?? notMeasured,
     P9: measured.P9 ?? notMeasured,
+    P10: measured.P10 ?? [notMeasured],
+    P11: measured.P11 ?? notMeasured,
   };
 
   const results = {
@@ -66,6 +68,8 @@ export async function runBench(measureRealtime) {
           P7chat: { ...realtime.P7chat, target: `p50 and p95 ≤ ${TARGETS.P7chat.max}×`, pass: !realtime.P7chat?.error && realtime.P7chat?.ratioP50 <= TARGETS.P7chat.max && realtime.P7chat?.ratioP95 <= TARGETS.P7chat.max },
           P8chat: realtime.P8chat,
           P9: { ...realtime.P9, target: `≥ ${TARGETS.P9.min}×`, pass: !realtime.P9.error && realtime.P9.ratio >= TARGETS.P9.min && realtime.P9.ledgerBalanced },
+          P10: realtime.P10.map((r) => ({ ...r, target: `p50 and p95 ≤ ${TARGETS.P10.max}×`, pass: !r.error && r.ratioP50 <= TARGETS.P10.max && r.ratioP95 <= TARGETS.P10.max })),
+          P11: { ...realtime.P11, target: `≥ ${TARGETS.P11.minShare * 100} % of drivers written each second`, pass: !realtime.P11.error && realtime.P11.writtenPerSec >= realtime.P11.drivers * TARGETS.P11.minShare },
           chatGroupWrites: realtime.chatGroupWrites,
         }
       : { realtime: 'not measured (the emulator run failed; see the output above)' }),
@@ -106,6 +110,10 @@ export async function runBench(measureRealtime) {
           results.P9.error
             ? `| P9 | failed: ${results.P9.error} | | | | | no |`
             : `| P9 | ledger transfers per second, ${results.P9.payers} concurrent payers × ${results.P9.perPayer} into one sharded account (16 shards, blind increments) vs into one plain document (read–check–write); p95 ${results.P9.sharded.p95Ms} ms vs ${results.P9.single.p95Ms} ms per transfer; books balanced after: ${results.P9.ledgerBalanced} | ${results.P9.sharded.perSecond}/s | ${results.P9.single.perSecond}/s | ${results.P9.ratio}× | ${results.P9.target} | ${results.P9.pass ? 'yes' : 'no'} |`,
+          ...results.P10.map((r) => (r.error ? `| P10 | failed: ${r.error} | | | | | no |` : `| P10 | POST /rides (auth, quote, search, assignment) with ${r.n} free drivers within 3 km vs one geohash range query of the search (${r.rangeDocs} docs), p50 / p95 of ${r.rounds} | ${r.apiP50Ms} / ${r.apiP95Ms} ms | ${r.rangeP50Ms} / ${r.rangeP95Ms} ms | ${r.ratioP50}× / ${r.ratioP95}× | ${r.target} | ${r.pass ? 'yes' : 'no'} |`)),
+          results.P11.error
+            ? `| P11 | failed: ${results.P11.error} | | | | | no |`
+            : `| P11 | driver position reports with ${results.P11.drivers} drivers each reporting twice a second for ${results.P11.seconds} s (dispatch service, one transaction per written report; the second of each second coalesced) | ${results.P11.writtenPerSec} written/s, ${results.P11.acceptedPerSec} accepted/s | ${results.P11.drivers}/s wanted | | ${results.P11.target} | ${results.P11.pass ? 'yes' : 'no'} |`,
           results.chatGroupWrites?.error || !results.chatGroupWrites
             ? `| chat writes | failed: ${results.chatGroupWrites?.error ?? 'not measured'} | | | | | no |`
             : `| chat writes | writes of one message in a group of ${results.chatGroupWrites.members} (message, fan-out mark, member views; the hub's ${results.chatGroupWrites.hubInboxItems} inbox items apart) | ${results.chatGroupWrites.chatWrites} | | | ≤ ${results.chatGroupWrites.limit} | ${results.chatGroupWrites.pass ? 'yes' : 'no'} |`,
@@ -118,7 +126,8 @@ export async function runBench(measureRealtime) {
     '',
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'results.md'), md);
-  const verdicts = ['P1', 'P2', 'P4', 'P6', 'P7', 'P7chat', 'P9'].filter((k) => results[k]).map((k) => `${k} ${results[k].pass ? 'pass' : 'FAIL'}`);
+  const verdicts = ['P1', 'P2', 'P4', 'P6', 'P7', 'P7chat', 'P9', 'P11'].filter((k) => results[k]).map((k) => `${k} ${results[k].pass ? 'pass' : 'FAIL'}`);
   if (results.P3) verdicts.push(...results.P3.map((r) => `P3/${r.n} ${r.pass ? 'pass' : 'FAIL'}`));
+  if (results.P10) verdicts.push(...results.P10.map((r) => `P10/${r.n ?? '?'} ${r.pass ? 'pass' : 'FAIL'}`));
   log(`wrote bench/results.json and bench/results.md (${verdicts.join(', ')})`);
 }

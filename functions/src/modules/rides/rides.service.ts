@@ -138,12 +138,21 @@ export function createRidesService(deps: RidesServiceDeps) {
     return undefined;
   }
 
-  async function candidatesFor(pickup: LatLng, rideClass: RideClass, excluded: readonly string[], at: number) {
-    for (const radius of [deps.searchRadiusM, deps.searchRadiusM * 2]) {
-      const found = (await dispatchPool.nearbyAvailable(pickup, radius, rideClass, CANDIDATES + excluded.length, at)).filter((d) => !excluded.includes(d.userId));
-      if (found.length > 0) return found.slice(0, CANDIDATES);
+  // Rings from near to far, up to the search radius and then twice it (the one widening): where drivers are dense,
+  // the first ring has enough of them and the search reads a few dozen documents instead of every driver in 3 km.
+  const rings = [...new Set([300, 1_000, deps.searchRadiusM, deps.searchRadiusM * 2].filter((r) => r <= deps.searchRadiusM * 2))].sort((a, b) => a - b);
+
+  /**
+   * Candidates ring by ring, nearest first, each driver once: when every candidate of a ring was taken meanwhile by
+   * other riders, the search goes on in the next ring (a free driver farther out is still found).
+   */
+  async function* candidatesFor(pickup: LatLng, rideClass: RideClass, excluded: readonly string[], at: number) {
+    const seen = new Set(excluded);
+    for (const radius of rings) {
+      const found = (await dispatchPool.nearbyAvailable(pickup, radius, rideClass, CANDIDATES + seen.size, at)).filter((d) => !seen.has(d.userId)).slice(0, CANDIDATES);
+      for (const d of found) seen.add(d.userId);
+      if (found.length > 0) yield found;
     }
-    return [];
   }
 
   /**
@@ -195,7 +204,12 @@ export function createRidesService(deps: RidesServiceDeps) {
       const hold = await deps.payments.hold({ payerId: riderId, amount: vnd(capOf(terms.fare)), purpose: 'RIDE', ref: { type: 'RIDE', id }, description: 'Ride (held until the trip ends)', idempotencyKey: id });
       base.holdPaymentId = hold.id;
     }
-    const ride = (await assign(base, await candidatesFor(input.pickup, input.vehicleType, [], at), at)) ?? (await noDriver(base, at));
+    let assigned: RideRecord | undefined;
+    for await (const candidates of candidatesFor(input.pickup, input.vehicleType, [], at)) {
+      assigned = await assign(base, candidates, at);
+      if (assigned) break;
+    }
+    const ride = assigned ?? (await noDriver(base, at));
     if (ride.status === 'CONFIRMED') {
       await deps.scheduler.schedule(ride.id, Math.ceil(RIDE_EXPIRY_MS / 1000)).catch((err: unknown) => logger.warn('ride expiry not scheduled (checked on read)', { rideId: ride.id, error: (err as Error).message }));
     }
@@ -339,7 +353,8 @@ export function createRidesService(deps: RidesServiceDeps) {
   async function driverCancel(actor: { userId: string; admin: boolean }, ride: RideRecord, reason: string | null) {
     const at = now();
     const excluded = [...ride.excludedDriverIds, ride.driverId!];
-    const candidates = ride.reassignments === 0 ? await candidatesFor(ride.pickup, ride.rideClass, excluded, at) : [];
+    const candidates: Array<{ userId: string } | undefined> = [];
+    if (ride.reassignments === 0) for await (const ring of candidatesFor(ride.pickup, ride.rideClass, excluded, at)) candidates.push(...ring);
     for (const candidate of [...candidates, undefined]) {
       const card = candidate ? await driverCard(candidate.userId) : null;
       const outcome = await inTransaction(async (tx) => {
