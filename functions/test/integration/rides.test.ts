@@ -87,15 +87,15 @@ describe('a cash ride from booking to rating', () => {
     const riderNotices = await waitFor(async () => {
       const items = await inbox(rider.user.id, id);
       return items.length >= 4 ? items : undefined;
-    }, { timeoutMs: 30_000, what: 'the rider notices' });
+    }, { timeoutMs: 60_000, what: 'the rider notices' });
     expect(riderNotices.map((n) => n.event).sort()).toEqual(['ride.arrived', 'ride.completed', 'ride.matched', 'ride.pickup']);
     expect(riderNotices.find((n) => n.event === 'ride.matched')).toMatchObject({ kind: 'RIDE', data: { sfx: 'ride_driver_assigned', deepLink: { tab: 'MapTab', screen: 'RideDetail' } } });
     const driverNotices = await waitFor(async () => {
       const items = await inbox(near.user.id, id);
       return items.length >= 2 ? items : undefined;
-    }, { timeoutMs: 30_000, what: 'the driver notices' });
+    }, { timeoutMs: 60_000, what: 'the driver notices' });
     expect(driverNotices.map((n) => n.event).sort()).toEqual(['ride.completed', 'ride.matched']);
-  });
+  }, 150_000);
 });
 
 describe('wallet rides', () => {

@@ -84,10 +84,20 @@ describe('transfers between users', () => {
   it('50 concurrent debits of 10,000 on a wallet of 200,000: exactly 20 succeed, the balance ends at 0, never below', async () => {
     const [payer, shop] = [await registerVerified(), await registerVerified()];
     await topUp(payer, 200_000);
-    const results = await Promise.all(Array.from({ length: 50 }, () => send(payer, shop, 10_000)));
+    // A client retries a 503 CONTENDED (Retry-After) with the same key, as apps do: under the load of other test
+    // files, a few of the 50 transactions can exhaust their attempts on the one wallet document.
+    const sendRetrying = async () => {
+      const k = key();
+      for (let attempt = 0; ; attempt++) {
+        const res = await send(payer, shop, 10_000, k);
+        if (res.status !== 503 || res.body.code !== 'CONTENDED' || attempt === 10) return res;
+        await new Promise((r) => setTimeout(r, 500 + Math.random() * 500));
+      }
+    };
+    const results = await Promise.all(Array.from({ length: 50 }, sendRetrying));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(20);
-    expect(results.filter((r) => r.status !== 201).every((r) => r.body.code === 'WALLET_INSUFFICIENT_FUNDS')).toBe(true);
+    expect(results.filter((r) => r.status !== 201).map((r) => r.body.code).filter((c) => c !== 'WALLET_INSUFFICIENT_FUNDS')).toEqual([]);
     expect([await balance(payer), await balance(shop)]).toEqual([0, 200_000]);
     const after = results.filter((r) => r.status === 201).map((r) => r.body.balanceAfter as number);
     expect(Math.min(...after)).toBe(0);

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isTransactionExpired } from '../firebase/firebase';
 import { AppError, NotFoundError } from './app-error';
 import { errorBody } from './error-body';
 import { logger } from '../logging/logger';
@@ -32,6 +33,7 @@ function fromBodyParser(err: BodyParserError): AppError | undefined {
 const FIRESTORE_ABORTED = 10;
 const CONTENDED_RETRY_AFTER_SEC = 1;
 
+// A transaction that outlived its lock waits is contention too (isTransactionExpired).
 // Anything else (including a response that fails its own schema) is a server fault: 500.
 export function toAppError(err: unknown, req?: { method: string; originalUrl: string }): AppError | undefined {
   if (err instanceof AppError) return err;
@@ -40,7 +42,7 @@ export function toAppError(err: unknown, req?: { method: string; originalUrl: st
   if (err instanceof URIError && req) return new NotFoundError(`Cannot ${req.method} ${req.originalUrl.split('?')[0]}: no such resource`);
   if (err instanceof Error && typeof (err as BodyParserError).type === 'string') return fromBodyParser(err as BodyParserError);
   // Nothing was written, and a retry a moment later normally succeeds: say so instead of a 500.
-  if (err instanceof Error && (err as { code?: unknown }).code === FIRESTORE_ABORTED) {
+  if (err instanceof Error && (isTransactionExpired(err) || (err as { code?: unknown }).code === FIRESTORE_ABORTED)) {
     return new AppError(503, 'Too many concurrent changes to this record; retry shortly', undefined, { 'Retry-After': String(CONTENDED_RETRY_AFTER_SEC) }).withCode('CONTENDED');
   }
   return undefined;

@@ -31,9 +31,25 @@ export function db(): Firestore {
   return firestore;
 }
 
-// Every module's transactions: retried on contention (parallel refreshes, OTP attempts, call races).
-export function inTransaction<T>(fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>): Promise<T> {
-  return db().runTransaction(fn, { maxAttempts: 25 });
+/**
+ * gRPC INVALID_ARGUMENT "Transaction is invalid or closed": the transaction waited on locks past its lifetime (the
+ * Firestore emulator cuts it at seconds under heavy contention); nothing of it was written. Contention, not bad input.
+ */
+export function isTransactionExpired(err: unknown): boolean {
+  return err instanceof Error && (err as { code?: unknown }).code === 3 && /transaction is invalid or closed|transaction .*expired/i.test(err.message);
+}
+
+// Every module's transactions: retried on contention (parallel refreshes, OTP attempts, call races). A transaction
+// that outlived its lock waits ("invalid or closed", not retried by the SDK) is run again twice, with a jittered pause.
+export async function inTransaction<T>(fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db().runTransaction(fn, { maxAttempts: 25 });
+    } catch (err) {
+      if (!isTransactionExpired(err) || attempt === 2) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400));
+    }
+  }
 }
 
 export function authAdmin(): Auth {
