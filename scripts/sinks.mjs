@@ -7,7 +7,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { functionsDir } from './lib/util.mjs';
-import { createFakeGateways } from './lib/fake-gateways.mjs';
+import { createFakeGateways, json, readBody } from './lib/fake-gateways.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -62,24 +62,6 @@ const smtp = new SMTPServer({
   },
 });
 
-function readJson(req) {
-  return new Promise((resolve) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
-      } catch {
-        resolve(undefined);
-      }
-    });
-  });
-}
-
-const send = (res, status, body) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
 
 const gateways = createFakeGateways({ baseUrl: `http://127.0.0.1:${httpPort}`, env: process.env, show });
 
@@ -87,24 +69,24 @@ const server = http.createServer(async (req, res) => {
   const url = new URL(req.url, 'http://sinks');
   if (await gateways.handle(req, res, url)) return;
   if (req.method === 'POST' && url.pathname === '/sms') {
-    const body = await readJson(req);
-    if (!body || typeof body.to !== 'string' || typeof body.text !== 'string') return send(res, 400, { error: 'to and text required' });
+    const body = await readBody(req);
+    if (!body || typeof body.to !== 'string' || typeof body.text !== 'string') return json(res, 400, { error: 'to and text required' });
     texts.push({ to: body.to, text: body.text, authorization: req.headers.authorization ?? null, receivedAt: Date.now() });
     show(`sms to ${body.to}: ${body.text}`);
-    return send(res, 202, { accepted: true });
+    return json(res, 202, { accepted: true });
   }
   if (req.method === 'GET' && url.pathname === '/inbox') {
     const to = url.searchParams.get('to')?.toLowerCase();
     const match = (m) => !to || m.to.toLowerCase() === to;
-    return send(res, 200, { mails: mails.filter(match), sms: texts.filter(match) });
+    return json(res, 200, { mails: mails.filter(match), sms: texts.filter(match) });
   }
-  if (req.method === 'GET' && url.pathname === '/google/certs') return send(res, 200, googleCerts);
+  if (req.method === 'GET' && url.pathname === '/google/certs') return json(res, 200, googleCerts);
   if (req.method === 'PUT' && url.pathname === '/google/certs') {
-    googleCerts = (await readJson(req)) ?? {};
-    return send(res, 200, { kids: Object.keys(googleCerts) });
+    googleCerts = (await readBody(req)) ?? {};
+    return json(res, 200, { kids: Object.keys(googleCerts) });
   }
-  if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true });
-  send(res, 404, { error: 'not found' });
+  if (req.method === 'GET' && url.pathname === '/health') return json(res, 200, { ok: true });
+  json(res, 404, { error: 'not found' });
 });
 
 const listen = (target, port) =>

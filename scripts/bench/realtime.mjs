@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
-import { median, percentile } from './stats.mjs';
+import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
@@ -339,15 +339,6 @@ async function groupMessageWrites(members = 100) {
   return { members, chatWrites, memberViews: movedViews, hubInboxItems: hubItems, limit: members + 3, pass: chatWrites <= members + 3 };
 }
 
-// A failed measurement is reported, not fatal: the others still count.
-async function attempt(name, fn) {
-  try {
-    return await fn();
-  } catch (err) {
-    log(`${name} failed: ${err.message}`);
-    return { error: err.message };
-  }
-}
 
 const out = process.argv[2];
 const results = { P3: [] };

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
 import { createUser } from './realtime-accounts.mjs';
-import { median, percentile } from './stats.mjs';
+import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
@@ -110,14 +110,6 @@ async function p11(drivers = 1_000, seconds = 10) {
   return result;
 }
 
-async function attempt(name, fn) {
-  try {
-    return await fn();
-  } catch (err) {
-    log(`${name} failed: ${err.message}`);
-    return { error: err.message };
-  }
-}
 
 const out = process.argv[2];
 const only = process.env.BENCH_ONLY?.split(',');

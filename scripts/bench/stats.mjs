@@ -8,3 +8,13 @@ export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
+
+/** A failed measurement is reported, not fatal: the others still count. */
+export async function attempt(name, fn, log = (m) => process.stdout.write(`[superapp]   ${m}\n`)) {
+  try {
+    return await fn();
+  } catch (err) {
+    log(`${name} failed: ${err.message}`);
+    return { error: err.message };
+  }
+}

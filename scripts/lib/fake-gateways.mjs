@@ -18,7 +18,8 @@ const momoRaw = (fields) =>
     .join('&');
 const vnpDate = (ms) => new Date(ms + 7 * 3600_000).toISOString().replace(/[-T:]/g, '').slice(0, 14);
 
-function readBody(req) {
+/** A JSON request body; undefined when it is not JSON. */
+export function readBody(req) {
   return new Promise((resolve) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -32,7 +33,7 @@ function readBody(req) {
   });
 }
 
-const json = (res, status, body) => {
+export const json = (res, status, body) => {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 };

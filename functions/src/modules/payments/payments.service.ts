@@ -282,22 +282,25 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return paymentView(await openGatewayPayment({ ...base, expiresAt: at + deps.expirySec * 1000, gateway: { orderRef: id, transactionNo: null, bankCode: null, responseCode: null, paidAt: null } }, input.clientIp ?? '127.0.0.1'));
     }
     const record: PaymentRecord = { ...base, succeededAt: at };
-    return paymentView(
-      await mapFunds(() =>
-        inTransaction(async (tx) => {
-          const existing = await paymentsRepo.get(id, tx);
-          if (existing) return existing;
-          const legs =
-            input.method === 'WALLET'
-              ? payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description)
-              : record.payeeId && feeBp > 0 && percentOf(input.amount, feeBp) > 0
-                ? [{ kind: 'FEE' as const, debit: userAccount('EARNINGS', record.payeeId), credit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue), amount: percentOf(input.amount, feeBp), memo: `${input.description} (cash, fee)`, allowOverdraft: true }]
-                : [];
-          if (legs.length > 0) await ledger.post(tx, legs, { operationId: `${id}-charge`, by: input.payerId, now: at, paymentId: id, ref: input.ref });
-          paymentsRepo.create(tx, record);
-          return record;
-        }),
-      ),
+    const legs =
+      input.method === 'WALLET'
+        ? payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description)
+        : record.payeeId && feeBp > 0 && percentOf(input.amount, feeBp) > 0
+          ? [{ kind: 'FEE' as const, debit: userAccount('EARNINGS', record.payeeId), credit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue), amount: percentOf(input.amount, feeBp), memo: `${input.description} (cash, fee)`, allowOverdraft: true }]
+          : [];
+    return paymentView(await createOnce(record, legs, `${id}-charge`));
+  }
+
+  /** Creates the payment with its ledger legs in one transaction, or returns the one a retry already made. */
+  function createOnce(record: PaymentRecord, legs: Leg[], operationId: string): Promise<PaymentRecord> {
+    return mapFunds(() =>
+      inTransaction(async (tx) => {
+        const existing = await paymentsRepo.get(record.id, tx);
+        if (existing) return existing;
+        if (legs.length > 0) await ledger.post(tx, legs, { operationId, by: record.payerId, now: record.createdAt, paymentId: record.id, ref: record.ref });
+        paymentsRepo.create(tx, record);
+        return record;
+      }),
     );
   }
 
@@ -318,17 +321,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       feeBp: input.feeBp ?? 0,
       heldAmount: input.amount,
     });
-    return paymentView(
-      await mapFunds(() =>
-        inTransaction(async (tx) => {
-          const existing = await paymentsRepo.get(id, tx);
-          if (existing) return existing;
-          await ledger.post(tx, [{ kind: 'HOLD', debit: userAccount('WALLET', input.payerId), credit: userAccount('HELD', input.payerId), amount: input.amount, memo: input.description }], { operationId: `${id}-hold`, by: input.payerId, now: at, paymentId: id, ref: input.ref });
-          paymentsRepo.create(tx, record);
-          return record;
-        }),
-      ),
-    );
+    return paymentView(await createOnce(record, [{ kind: 'HOLD', debit: userAccount('WALLET', input.payerId), credit: userAccount('HELD', input.payerId), amount: input.amount, memo: input.description }], `${id}-hold`));
   }
 
   /**

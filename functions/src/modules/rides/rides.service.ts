@@ -275,24 +275,25 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { fare: Math.min(fareOf(ride.rideClass, drivenM, seconds, ride.quote.surgeBp), capOf(ride.quote.fare)), drivenM };
   }
 
+  /** Captures a hold for the driver; a hold captured already (a retry, the trigger after the request) is read back. */
+  async function captureOnce(holdPaymentId: string, amount: number, driverId: string | null) {
+    return deps.payments.capture(holdPaymentId, { amount: vnd(amount), payeeId: driverId, feeBp: deps.commissionBp }).catch(async (err: { code?: string }) => {
+      if (err.code === 'PAYMENT_TRANSITION') return deps.payments.get(holdPaymentId);
+      throw err;
+    });
+  }
+
   /** Money of a finished ride, idempotent (the trigger calls it again): capture or release the hold, or record cash. */
   async function settle(ride: RideRecord): Promise<string | null> {
     if (ride.status === 'COMPLETED' && ride.fare !== null) {
       const payment = ride.holdPaymentId
-        ? await deps.payments.capture(ride.holdPaymentId, { amount: vnd(ride.fare), payeeId: ride.driverId, feeBp: deps.commissionBp }).catch(async (err: { code?: string }) => {
-            if (err.code === 'PAYMENT_TRANSITION') return deps.payments.get(ride.holdPaymentId!);
-            throw err;
-          })
+        ? await captureOnce(ride.holdPaymentId, ride.fare, ride.driverId)
         : await deps.payments.charge({ payerId: ride.riderId, amount: vnd(ride.fare), purpose: 'RIDE', ref: { type: 'RIDE', id: ride.id }, method: 'CASH', payeeId: ride.driverId, feeBp: deps.commissionBp, description: 'Ride paid in cash', idempotencyKey: `${ride.id}-fare` });
       return payment.id;
     }
     if (ride.status === 'CANCELLED' && ride.cancellationFee > 0 && ride.driverId) {
       if (ride.holdPaymentId) {
-        const payment = await deps.payments.capture(ride.holdPaymentId, { amount: vnd(ride.cancellationFee), payeeId: ride.driverId, feeBp: deps.commissionBp }).catch(async (err: { code?: string }) => {
-          if (err.code === 'PAYMENT_TRANSITION') return deps.payments.get(ride.holdPaymentId!);
-          throw err;
-        });
-        return payment.id;
+        return (await captureOnce(ride.holdPaymentId, ride.cancellationFee, ride.driverId)).id;
       }
       // A cash rider pays the fee from the wallet when it holds it; otherwise it stays on the ride as owed.
       const paid = await deps.payments

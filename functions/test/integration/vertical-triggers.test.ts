@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { onPaymentWritten } from '../../src/modules/payments/payments.triggers';
+import { onRideWritten, onSosCreated } from '../../src/modules/rides/rides.triggers';
+import { onTransferCreated, onWithdrawalWritten } from '../../src/modules/wallet/wallet.triggers';
+import { db } from '../../src/platform/firebase/firebase';
+import type { DocumentEvent } from '../../src/platform/module/module';
+import { adminTokens, registerVerified } from '../helpers/accounts';
+import { testConfig } from '../helpers/config';
+import { requireEmulators } from '../helpers/emulators';
+
+beforeAll(requireEmulators);
+
+// Triggers are delivered at least once: each of these runs twice with the same event and must notify once.
+const config = testConfig({ PAYMENTS_MOCK: 'true' });
+const event = (id: string, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): DocumentEvent => ({
+  id: `evt-${randomUUID()}`,
+  time: new Date().toISOString(),
+  params: {},
+  before: before && { id, data: before },
+  after: after && { id, data: after },
+});
+const itemsOf = async (userId: string, eventName: string) => (await db().collection('app_notifications').where('recipientId', '==', userId).where('event', '==', eventName).get()).size;
+
+describe('the same trigger event delivered twice notifies once', () => {
+  it('payments: a top-up succeeded and a refund', async () => {
+    const payer = await registerVerified();
+    const base = { payerId: payer.user.id, amount: 50_000, purpose: 'TOPUP', refunds: [] as unknown[] };
+    const settled = event('P-dup-1', { ...base, status: 'PENDING' }, { ...base, status: 'SUCCEEDED' });
+    await onPaymentWritten(settled, config);
+    await onPaymentWritten(settled, config);
+    expect(await itemsOf(payer.user.id, 'wallet.topup.succeeded')).toBe(1);
+    const refund = { id: 'R1', amount: 10_000, reason: 'x', by: payer.user.id, at: 1, gateway: { state: 'SETTLED', reference: null } };
+    const refunded = event('P-dup-1', { ...base, status: 'SUCCEEDED' }, { ...base, status: 'PARTIALLY_REFUNDED', refunds: [refund] });
+    await onPaymentWritten(refunded, config);
+    await onPaymentWritten(refunded, config);
+    expect(await itemsOf(payer.user.id, 'payment.refunded')).toBe(1);
+  });
+
+  it('wallet: a transfer received and a withdrawal decided', async () => {
+    const [from, to, driver] = await Promise.all([registerVerified({ name: 'An' }), registerVerified(), registerVerified()]);
+    const p2p = event(`op-${randomUUID()}`, undefined, { fromUserId: from.user.id, toUserId: to.user.id, amount: 5_000, note: null, transferId: `t-${randomUUID()}-0`, at: 1 });
+    await onTransferCreated(p2p, config);
+    await onTransferCreated(p2p, config);
+    expect(await itemsOf(to.user.id, 'wallet.transfer.received')).toBe(1);
+    await db().collection('users').doc(driver.user.id).update({ roles: ['DRIVER'] });
+    const w = { userId: driver.user.id, amount: 100_000, reason: null };
+    const approved = event(`w-${randomUUID()}`, { ...w, status: 'PENDING' }, { ...w, status: 'APPROVED' });
+    await onWithdrawalWritten(approved, config);
+    await onWithdrawalWritten(approved, config);
+    expect(await itemsOf(driver.user.id, 'wallet.withdrawal.approved')).toBe(1);
+  });
+
+  it('rides: a ride matched, and an SOS to the administrators', async () => {
+    const [rider, driver, admin] = await Promise.all([registerVerified(), registerVerified(), adminTokens()]);
+    const ride = { riderId: rider.user.id, driverId: driver.user.id, participants: [rider.user.id, driver.user.id], quote: { fare: 20_000 }, driver: { name: 'Hùng', vehicle: null, rating: null } };
+    const matched = event(`R-${randomUUID()}`, undefined, { ...ride, status: 'CONFIRMED' });
+    await onRideWritten(matched, config);
+    await onRideWritten(matched, config);
+    expect([await itemsOf(rider.user.id, 'ride.matched'), await itemsOf(driver.user.id, 'ride.matched')]).toEqual([1, 1]);
+    const rideId = `R-${randomUUID()}`;
+    const sos = event(`S-${randomUUID()}`, undefined, { rideId, raisedBy: rider.user.id, role: 'RIDER', message: 'help', location: null, status: 'OPEN', createdAt: 1 });
+    await onSosCreated(sos, config);
+    await onSosCreated(sos, config);
+    const adminItems = (await db().collection('app_notifications').where('recipientId', '==', admin.user.id).where('entityId', '==', rideId).get()).size;
+    expect(adminItems).toBe(1);
+  });
+});
