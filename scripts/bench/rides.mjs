@@ -1,7 +1,8 @@
 // P10: POST /rides (through the `api` function: auth, quote, dispatch search, assignment transaction) with 1,000 and
 // 10,000 free drivers within 3 km ÷ one geohash range query of the same area (the search's building block).
 // P11: driver position reports accepted per second with 1,000 drivers reporting every second (the dispatch service
-// in this process: one transaction each, coalescing on), written vs coalesced. Run by `npm run bench` inside
+// in this process: a write per driver and second with the known version as its precondition, batched with the other
+// drivers' writes; the second report of each second coalesced), written vs coalesced. Run by `npm run bench` inside
 // `firebase emulators:exec`; writes its figures as JSON to the path given as the first argument.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

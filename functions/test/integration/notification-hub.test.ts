@@ -73,6 +73,15 @@ describe('dispatch', () => {
     expect(sent).toHaveLength(2);
   });
 
+  it('a user named twice in one dispatch (two hats) gets one item, under the first surface the event allows', async () => {
+    const { transport } = recordingTransport();
+    const hub = createHub({ transport });
+    const user = await userWithToken('CON');
+    const reports = await hub.dispatch({ event: ev('ride.matched'), recipients: [{ userId: user.userId, surface: 'CON' }, { userId: user.userId, surface: 'DRV' }], entityId: 'ride-twice', title: 'Driver found', body: '' });
+    expect(reports).toHaveLength(1);
+    expect((await inboxOf(user.userId)).map((i) => i.surface)).toEqual(['CON']);
+  });
+
   it('telemetry (ride:location) is realtime only: no inbox, no push', async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });

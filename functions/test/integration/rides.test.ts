@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { signQuote } from '../../src/modules/rides/rides.model';
 import { quoteKeyOf } from '../../src/modules/rides/rides.service';
 import { db } from '../../src/platform/firebase/firebase';
+import { geohashOf } from '../../src/platform/geo/geo';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
@@ -40,6 +41,23 @@ describe('quotes', () => {
     expect((await book(rider, { ...body, quoteId: expired })).body.code).toBe('RIDE_QUOTE_EXPIRED');
     expect((await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: { lat: 91, lng: 0 }, dropoff: here.near(10) } })).status).toBe(400);
     expect((await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(0) } })).status).toBe(400);
+  });
+  it('surges where requests outnumber free drivers in the pickup cell, up to 2×, and prices the fare with it', async () => {
+    const here = area();
+    const [calm, busy] = [await registerVerified(), await registerVerified()];
+    const trip = { pickup: here.near(0), dropoff: here.near(3_000, 2_000), vehicleType: 'MOTORBIKE' };
+    const calmQuote = (await call('POST', '/rides/quote', { token: calm.accessToken, body: trip })).body.quotes[0];
+    // Another spot whose cell had twelve requests in the last ten minutes and has no free driver.
+    const crowded = area();
+    const cell = geohashOf(crowded.near(0)).slice(0, 5);
+    const recent = Date.now() - 60_000;
+    const batch = db().batch();
+    for (let i = 0; i < 12; i++) batch.set(db().collection('rides').doc(`surge-${randomUUID()}`), { riderId: `r-${i}`, participants: [`r-${i}`], status: 'NO_DRIVER', pickupCell: cell, createdAt: recent, updatedAt: recent });
+    await batch.commit();
+    const surged = (await call('POST', '/rides/quote', { token: busy.accessToken, body: { ...trip, pickup: crowded.near(0), dropoff: crowded.near(3_000, 2_000) } })).body.quotes[0];
+    expect(calmQuote.surge).toBe(1);
+    expect(surged.surge).toBe(2);
+    expect(surged.fare).toBeGreaterThanOrEqual(calmQuote.fare * 2 - 1_000);
   });
 });
 

@@ -54,9 +54,16 @@ describe('the same trigger event delivered twice notifies once', () => {
     const [rider, driver, admin] = await Promise.all([registerVerified(), registerVerified(), adminTokens()]);
     const ride = { riderId: rider.user.id, driverId: driver.user.id, participants: [rider.user.id, driver.user.id], quote: { fare: 20_000 }, driver: { name: 'Hùng', vehicle: null, rating: null } };
     const matched = event(`R-${randomUUID()}`, undefined, { ...ride, status: 'CONFIRMED' });
-    await onRideWritten(matched, config);
-    await onRideWritten(matched, config);
+    // The expiry timer starts from the trigger: asked again on a repeat (one task id per ride), not on later moves.
+    const scheduled: string[] = [];
+    const rides = { settleAndRecord: async <R>(r: R) => r, scheduleExpiry: async (r: { id: string }) => void scheduled.push(r.id) };
+    await onRideWritten(matched, config, undefined, rides);
+    await onRideWritten(matched, config, undefined, rides);
     expect([await itemsOf(rider.user.id, 'ride.matched'), await itemsOf(driver.user.id, 'ride.matched')]).toEqual([1, 1]);
+    expect(scheduled).toEqual([matched.after!.id, matched.after!.id]);
+    await onRideWritten(event(matched.after!.id, { ...ride, status: 'CONFIRMED' }, { ...ride, status: 'ARRIVED' }), config, undefined, rides);
+    await onRideWritten(event(matched.after!.id, { ...ride, status: 'CONFIRMED' }, { ...ride, status: 'CONFIRMED', driverId: rider.user.id }), config, undefined, rides);
+    expect(scheduled).toHaveLength(3);
     const rideId = `R-${randomUUID()}`;
     const sos = event(`S-${randomUUID()}`, undefined, { rideId, raisedBy: rider.user.id, role: 'RIDER', message: 'help', location: null, status: 'OPEN', createdAt: 1 });
     await onSosCreated(sos, config);

@@ -1,18 +1,48 @@
-import type { Transaction } from 'firebase-admin/firestore';
+import type { Timestamp, Transaction } from 'firebase-admin/firestore';
 import { NotFoundError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
+import { createBatchedWrites } from '../../platform/firestore/batched-writes';
 import { distanceMeters, geohashOf, nearby, type LatLng } from '../../platform/geo/geo';
 import type { Hub } from '../notifications';
 import { DRIVER_EVENTS } from './driver.events';
-import { dispatchKeyOf, isFresh, LOCATION_MIN_INTERVAL_MS, rideClassOf, type DriverLocation, type DriverProfile, type RideClass } from './driver.model';
+import { dispatchKeyOf, isFresh, positionCovers, sameLocationWindow, rideClassOf, type DriverLocation, type DriverProfile, type RideClass } from './driver.model';
 import { driverRepo, locationsRepo } from './driver.repo';
 
-// Where drivers are and which of them dispatch may give a ride to. Location updates come at most once a second per
-// driver to Firestore: this instance remembers its last write per driver and answers faster ones without a write
-// (coalesced: the next one carries the newer position), and the transaction checks again across instances.
+// Where drivers are and which of them dispatch may give a ride to. Position reports (up to one a second per driver)
+// are the hot path: no transaction and no read in the steady state. The instance remembers the last version of each
+// driver's document it wrote or read, and writes the new position with that version as a precondition
+// (`lastUpdateTime`); when another instance, a ride claim or a status change wrote in between, the write is refused,
+// the document re-read and the report tried again on the fresh state. So the trip distance sums exact positions and
+// a report never overwrites a claim, while a driver's second report within the second is answered without a write.
 
-const lastWrite = new Map<string, number>();
-const LAST_WRITE_CAP = 20_000;
+interface KnownVersion {
+  loc: DriverLocation;
+  version: Timestamp;
+}
+const known = new Map<string, KnownVersion>();
+const KNOWN_CAP = 20_000;
+/** Reports of this instance being written now, by driver: a second one within the second is coalesced at once. */
+const writing = new Map<string, number>();
+const positions = createBatchedWrites();
+const REPORT_ATTEMPTS = 3;
+
+function remember(userId: string, entry: KnownVersion | undefined): void {
+  if (!entry) return void known.delete(userId);
+  if (known.size >= KNOWN_CAP && !known.has(userId)) known.clear();
+  known.set(userId, entry);
+}
+
+async function readVersion(userId: string): Promise<KnownVersion | undefined> {
+  const snap = await locationsRepo.ref(userId).get();
+  const loc = snap.data();
+  return loc && snap.updateTime ? { loc, version: snap.updateTime } : undefined;
+}
+
+/** A refused precondition (someone wrote since) or a vanished document: re-read and try again. */
+function isStaleVersion(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === 9 || code === 5;
+}
 
 function emptyLocation(profile: DriverProfile, now: number): DriverLocation {
   return {
@@ -62,24 +92,76 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; now?: 
       locationsRepo.set(tx, withKey({ ...loc, status, updatedAt: at }));
       tx.update(driverRepo.ref(userId), { status, updatedAt: at });
     });
+    remember(userId, undefined);
+  }
+
+  /** The position fields of a report on top of `loc` (distance driven counted while a trip is on). */
+  function positionPatch(loc: DriverLocation, update: LocationUpdate, at: number) {
+    const point: LatLng = { lat: update.lat, lng: update.lng };
+    const moved = loc.tripActive && loc.lat !== null && loc.lng !== null ? distanceMeters({ lat: loc.lat, lng: loc.lng }, point) : 0;
+    const geohash = geohashOf(point);
+    return {
+      ...point,
+      geohash,
+      heading: update.heading ?? null,
+      speedKmh: update.speedKmh ?? null,
+      tripDistanceM: Math.round(loc.tripDistanceM + moved),
+      dispatchKey: dispatchKeyOf({ ...loc, geohash }),
+      locatedAt: at,
+      updatedAt: at,
+    } satisfies Partial<DriverLocation>;
+  }
+
+  /** The first report of a driver without a location document: created in a transaction with the profile's fields. */
+  async function firstReport(userId: string, update: LocationUpdate, at: number): Promise<DriverLocation | undefined> {
+    return inTransaction(async (tx) => {
+      const loc = await currentOrNew(tx, userId, at);
+      if (positionCovers(loc.locatedAt, at)) return undefined;
+      const next = { ...loc, ...positionPatch(loc, update, at) };
+      locationsRepo.set(tx, next);
+      return next;
+    });
+  }
+
+  /** Writes the report unless the driver's position is less than a second old; undefined when coalesced. */
+  async function writePosition(userId: string, update: LocationUpdate, at: number): Promise<DriverLocation | undefined> {
+    for (let attempt = 0; attempt < REPORT_ATTEMPTS; attempt++) {
+      const state = known.get(userId) ?? (await readVersion(userId));
+      if (!state) return firstReport(userId, update, at);
+      if (positionCovers(state.loc.locatedAt, at)) {
+        remember(userId, state);
+        return undefined;
+      }
+      const patch = positionPatch(state.loc, update, at);
+      try {
+        const result = await positions.update(locationsRepo.ref(userId), patch, { lastUpdateTime: state.version });
+        const written = { ...state.loc, ...patch };
+        remember(userId, { loc: written, version: result.writeTime });
+        return written;
+      } catch (err) {
+        if (!isStaleVersion(err)) throw err;
+        remember(userId, undefined);
+      }
+    }
+    // Still refused after re-reading (a driver reporting from several devices at once): the next report carries on.
+    return undefined;
   }
 
   /** A position report: written (≤ 1/s), or coalesced; while on a ride, the rider hears it as `ride:location`. */
   async function report(userId: string, update: LocationUpdate): Promise<{ accepted: true; coalesced: boolean; at: string }> {
     const at = now();
-    if (at - (lastWrite.get(userId) ?? 0) < LOCATION_MIN_INTERVAL_MS) return { accepted: true, coalesced: true, at: new Date(at).toISOString() };
-    const written = await inTransaction(async (tx) => {
-      const loc = await currentOrNew(tx, userId, at);
-      if (loc.locatedAt !== null && at - loc.locatedAt < LOCATION_MIN_INTERVAL_MS) return undefined;
-      const point: LatLng = { lat: update.lat, lng: update.lng };
-      const moved = loc.tripActive && loc.lat !== null && loc.lng !== null ? distanceMeters({ lat: loc.lat, lng: loc.lng }, point) : 0;
-      const next = withKey({ ...loc, ...point, geohash: geohashOf(point), heading: update.heading ?? null, speedKmh: update.speedKmh ?? null, tripDistanceM: Math.round(loc.tripDistanceM + moved), locatedAt: at, updatedAt: at });
-      locationsRepo.set(tx, next);
-      return next;
-    });
-    if (lastWrite.size > LAST_WRITE_CAP) lastWrite.clear();
-    lastWrite.set(userId, at);
-    if (written?.currentRideId && written.riderId) {
+    const answer = (coalesced: boolean) => ({ accepted: true as const, coalesced, at: new Date(at).toISOString() });
+    const inFlight = writing.get(userId);
+    if (inFlight !== undefined && sameLocationWindow(at, inFlight)) return answer(true);
+    writing.set(userId, at);
+    let written: DriverLocation | undefined;
+    try {
+      written = await writePosition(userId, update, at);
+    } finally {
+      if (writing.get(userId) === at) writing.delete(userId);
+    }
+    if (!written) return answer(true);
+    if (written.currentRideId && written.riderId) {
       await deps.hub.dispatch(
         DRIVER_EVENTS.notice({
           event: 'ride:location',
@@ -93,7 +175,7 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; now?: 
         }),
       );
     }
-    return { accepted: true, coalesced: written === undefined, at: new Date(at).toISOString() };
+    return answer(false);
   }
 
   return { setStatus, report };
@@ -114,12 +196,12 @@ export const dispatchPool = {
   },
 
   /**
-   * Gives the driver a ride if they are still available (re-read in the transaction): the caller's reads come
-   * first; this reads the driver, then writes the claim. Undefined when the driver was taken, went offline or stale.
+   * Gives the driver a ride if they are still available: pass what `txRead` returned for them (read in this
+   * transaction, beside the caller's other reads). Undefined when the driver was taken, went offline or is stale.
    */
-  async txClaim(tx: Transaction, driverId: string, ride: { rideId: string; riderId: string; rideClass: RideClass; at: number }) {
-    const loc = await locationsRepo.get(driverId, tx);
+  txClaim(tx: Transaction, loc: DriverLocation | undefined, ride: { rideId: string; riderId: string; rideClass: RideClass; at: number }) {
     if (!loc || dispatchKeyOf(loc) !== ride.rideClass || !isFresh(loc, ride.at)) return undefined;
+    remember(loc.userId, undefined);
     locationsRepo.set(tx, { ...loc, currentRideId: ride.rideId, riderId: ride.riderId, tripActive: false, tripDistanceM: 0, dispatchKey: null, updatedAt: ride.at });
     return { lat: loc.lat!, lng: loc.lng! };
   },
@@ -130,12 +212,14 @@ export const dispatchPool = {
   /** Frees the driver of this ride (a no-op if they already moved on); pass what `txRead` returned. */
   txRelease(tx: Transaction, loc: DriverLocation | undefined, rideId: string, at: number): void {
     if (!loc || loc.currentRideId !== rideId) return;
+    remember(loc.userId, undefined);
     locationsRepo.set(tx, withKey({ ...loc, currentRideId: null, riderId: null, tripActive: false, updatedAt: at }));
   },
 
   /** Starts counting the distance driven (pickup); pass what `txRead` returned. */
   txStartTrip(tx: Transaction, loc: DriverLocation | undefined, rideId: string, at: number): void {
     if (!loc || loc.currentRideId !== rideId) return;
+    remember(loc.userId, undefined);
     locationsRepo.set(tx, { ...loc, tripActive: true, tripDistanceM: 0, updatedAt: at });
   },
 

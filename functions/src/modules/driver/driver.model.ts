@@ -55,8 +55,15 @@ export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
 export type RideClass = (typeof RIDE_CLASSES)[number];
 /** A driver not heard from for this long is not offered rides (treated as offline by the search). */
 export const LOCATION_STALE_MS = 10 * 60_000;
-/** Faster location updates are coalesced: the first of each second is written, the others answered without a write. */
-export const LOCATION_MIN_INTERVAL_MS = 1_000;
+/**
+ * Position writes per driver: the first report of each clock second is written, later ones in the same second are
+ * answered without a write (coalesced). Windows rather than "1,000 ms since the last write", so an app reporting
+ * every second with a little jitter has every report written, and the document still sees at most one write a second.
+ */
+export const LOCATION_WINDOW_MS = 1_000;
+export const sameLocationWindow = (a: number, b: number): boolean => Math.floor(a / LOCATION_WINDOW_MS) === Math.floor(b / LOCATION_WINDOW_MS);
+/** A report at `at` is not written: the position was written in its window, or is newer (another instance's clock). */
+export const positionCovers = (locatedAt: number | null, at: number): boolean => locatedAt !== null && (at < locatedAt || sameLocationWindow(at, locatedAt));
 
 export interface DriverLocation {
   userId: string;

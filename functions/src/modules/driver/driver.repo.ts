@@ -1,9 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { plainCollection, readRecord } from '../../platform/firestore/records';
-import { DEFAULT_CAPABILITIES, DRIVER_LOCATIONS, DRIVER_PROFILES, type Capability, type DriverLocation, type DriverProfile, type RideClass, type Vehicle } from './driver.model';
+import { DEFAULT_CAPABILITIES, dispatchKeyOf, DRIVER_LOCATIONS, DRIVER_PROFILES, rideClassOf, type Capability, type DriverLocation, type DriverProfile, type RideClass, type Vehicle } from './driver.model';
 
 const profiles = () => db().collection(DRIVER_PROFILES);
+const locations = () => plainCollection<DriverLocation>(DRIVER_LOCATIONS);
 
 export const driverRepo = {
   ref: (userId: string) => profiles().doc(userId),
@@ -20,6 +21,8 @@ export const driverRepo = {
     const ref = profiles().doc(userId);
     const exists = (await tx.get(ref)).exists;
     const capabilities = opts.capabilities ? [...new Set(opts.capabilities)] : undefined;
+    // Dispatch reads capabilities and vehicle from the location document: a re-approval changes both at once.
+    const location = exists && capabilities ? await readRecord(locations().doc(userId), tx) : undefined;
     if (!exists) {
       const profile: DriverProfile = {
         userId,
@@ -34,6 +37,10 @@ export const driverRepo = {
       tx.create(ref, profile);
     } else if (capabilities) {
       tx.set(ref, { capabilities, vehicle: opts.vehicle ?? null, approvedAt: opts.now, updatedAt: opts.now }, { merge: true });
+      if (location) {
+        const synced = { ...location, capabilities, rideClass: rideClassOf(opts.vehicle ?? null) };
+        tx.update(locations().doc(userId), { capabilities, rideClass: synced.rideClass, dispatchKey: dispatchKeyOf(synced), updatedAt: opts.now });
+      }
     }
   },
   async update(userId: string, patch: Partial<DriverProfile>): Promise<void> {
@@ -55,8 +62,6 @@ export const driverRepo = {
     }
   },
 };
-
-const locations = () => plainCollection<DriverLocation>(DRIVER_LOCATIONS);
 
 export const locationsRepo = {
   ref: (userId: string) => locations().doc(userId),

@@ -63,6 +63,7 @@ export interface CreateRide {
 
 const CELL_PRECISION = 5; // ≈ 4.9 km × 4.9 km: the neighbourhood surge is computed over
 const CANDIDATES = 8;
+const SURGE_TTL_MS = 30_000;
 /** A quote is honoured for the points it was made for, give or take this much (GPS jitter between screens). */
 const QUOTE_POINT_TOLERANCE_M = 150;
 
@@ -73,14 +74,23 @@ export function quoteKeyOf(serverSecret: string): Buffer {
 export function createRidesService(deps: RidesServiceDeps) {
   const now = deps.now ?? Date.now;
 
+  // Surge per cell and class, remembered for SURGE_TTL_MS: two count queries per cell every half minute on an
+  // instance, not two per quote and booking.
+  const surgeCache = new Map<string, { bp: Promise<number>; until: number }>();
+  function surgeIn(cell: string, rideClass: RideClass, at: number): Promise<number> {
+    const key = `${cell}:${rideClass}`;
+    const cached = surgeCache.get(key);
+    if (cached && cached.until > at) return cached.bp;
+    if (surgeCache.size > 5_000) surgeCache.clear();
+    const bp = Promise.all([ridesRepo.demandInCell(cell, at - 10 * 60_000), dispatchPool.countAvailableInCell(rideClass, cell)]).then(([demand, supply]) => surgeOf(demand, supply));
+    surgeCache.set(key, { bp, until: at + SURGE_TTL_MS });
+    bp.catch(() => surgeCache.delete(key));
+    return bp;
+  }
+
   async function termsFor(riderId: string, pickup: LatLng, dropoff: LatLng, rideClass: RideClass, at: number): Promise<QuoteTerms> {
     const cell = geohashOf(pickup).slice(0, CELL_PRECISION);
-    const [route, demand, supply] = await Promise.all([
-      deps.router.route(pickup, dropoff, rideClass, at),
-      ridesRepo.demandInCell(cell, at - 10 * 60_000),
-      dispatchPool.countAvailableInCell(rideClass, cell),
-    ]);
-    const surgeBp = surgeOf(demand, supply);
+    const [route, surgeBp] = await Promise.all([deps.router.route(pickup, dropoff, rideClass, at), surgeIn(cell, rideClass, at)]);
     return { riderId, rideClass, pickup: { lat: pickup.lat, lng: pickup.lng }, dropoff: { lat: dropoff.lat, lng: dropoff.lng }, fare: fareOf(rideClass, route.distanceM, route.durationSec, surgeBp), distanceM: route.distanceM, durationSec: route.durationSec, surgeBp, expiresAt: at + QUOTE_TTL_MS };
   }
 
@@ -118,14 +128,12 @@ export function createRidesService(deps: RidesServiceDeps) {
    */
   async function assign(base: RideRecord, candidates: Array<{ userId: string; lat: number; lng: number }>, at: number): Promise<RideRecord | undefined> {
     for (const candidate of candidates) {
-      const eta = await deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined);
-      const card = await driverCard(candidate.userId);
+      const [eta, card] = await Promise.all([deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined), driverCard(candidate.userId)]);
       const result = await inTransaction(async (tx) => {
-        const existing = await ridesRepo.get(base.id, tx);
+        const [existing, active, driverLoc] = await Promise.all([ridesRepo.get(base.id, tx), ridesRepo.activeOf(base.riderId, tx), dispatchPool.txRead(tx, candidate.userId)]);
         if (existing) return { ride: existing };
-        const active = await ridesRepo.activeOf(base.riderId, tx);
         if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
-        const claimed = await dispatchPool.txClaim(tx, candidate.userId, { rideId: base.id, riderId: base.riderId, rideClass: base.rideClass, at });
+        const claimed = dispatchPool.txClaim(tx, driverLoc, { rideId: base.id, riderId: base.riderId, rideClass: base.rideClass, at });
         if (!claimed) return undefined;
         const ride: RideRecord = { ...base, driverId: candidate.userId, participants: [base.riderId, candidate.userId], status: 'CONFIRMED', driver: card, etaToPickupSec: eta?.durationSec ?? null, confirmedAt: at, updatedAt: at };
         ridesRepo.create(tx, ride);
@@ -162,11 +170,15 @@ export function createRidesService(deps: RidesServiceDeps) {
   async function create(riderId: string, input: CreateRide, idempotencyKey: string): Promise<{ ride: ReturnType<typeof rideView>; created: boolean }> {
     const at = now();
     const id = `R${createHash('sha256').update(`rides.create\u0000${riderId}\u0000${idempotencyKey}`).digest('hex').slice(0, 24)}`;
-    const existing = await ridesRepo.get(id);
+    // The first ring's search and the price run beside the checks below (a retry or a busy rider drops them unread).
+    const search = candidatesFor(input.pickup, input.vehicleType, [], at);
+    const firstRing = search.next();
+    const pricing = input.quoteId ? Promise.resolve().then(() => honouredQuote(riderId, input, at)) : termsFor(riderId, input.pickup, input.dropoff, input.vehicleType, at);
+    for (const early of [firstRing, pricing]) early.catch(() => undefined);
+    const [existing, active] = await Promise.all([ridesRepo.get(id), ridesRepo.activeOf(riderId)]);
     if (existing) return { ride: rideView(existing), created: false };
-    const active = await ridesRepo.activeOf(riderId);
     if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
-    const terms = input.quoteId ? honouredQuote(riderId, input, at) : await termsFor(riderId, input.pickup, input.dropoff, input.vehicleType, at);
+    const terms = await pricing;
     const base: RideRecord = {
       id,
       riderId,
@@ -205,15 +217,18 @@ export function createRidesService(deps: RidesServiceDeps) {
       base.holdPaymentId = hold.id;
     }
     let assigned: RideRecord | undefined;
-    for await (const candidates of candidatesFor(input.pickup, input.vehicleType, [], at)) {
-      assigned = await assign(base, candidates, at);
-      if (assigned) break;
+    for (let ring = await firstRing; !ring.done; ring = await search.next()) {
+      assigned = await assign(base, ring.value, at);
+      if (assigned) break; // before the next ring's search starts
     }
     const ride = assigned ?? (await noDriver(base, at));
-    if (ride.status === 'CONFIRMED') {
-      await deps.scheduler.schedule(ride.id, Math.ceil(RIDE_EXPIRY_MS / 1000)).catch((err: unknown) => logger.warn('ride expiry not scheduled (checked on read)', { rideId: ride.id, error: (err as Error).message }));
-    }
     return { ride: rideView(ride), created: true };
+  }
+
+  /** The 30-minute expiry timer of a ride given a driver (from the trigger; one task per ride, retried until due). */
+  async function scheduleExpiry(ride: RideRecord): Promise<void> {
+    if (ride.status !== 'CONFIRMED') return;
+    await deps.scheduler.schedule(ride.id, Math.ceil(RIDE_EXPIRY_MS / 1000)).catch((err: unknown) => logger.warn('ride expiry not scheduled (checked on read)', { rideId: ride.id, error: (err as Error).message }));
   }
 
   async function noDriver(base: RideRecord, at: number): Promise<RideRecord> {
@@ -354,18 +369,16 @@ export function createRidesService(deps: RidesServiceDeps) {
   async function driverCancel(actor: { userId: string; admin: boolean }, ride: RideRecord, reason: string | null) {
     const at = now();
     const excluded = [...ride.excludedDriverIds, ride.driverId!];
-    const candidates: Array<{ userId: string } | undefined> = [];
-    if (ride.reassignments === 0) for await (const ring of candidatesFor(ride.pickup, ride.rideClass, excluded, at)) candidates.push(...ring);
-    for (const candidate of [...candidates, undefined]) {
+    /** Hands the ride to `candidate` (undefined when taken meanwhile), or without one ends it NO_DRIVER. */
+    const handOver = async (candidate: { userId: string } | undefined) => {
       const card = candidate ? await driverCard(candidate.userId) : null;
-      const outcome = await inTransaction(async (tx) => {
-        const current = await ridesRepo.get(ride.id, tx);
+      return inTransaction(async (tx) => {
+        const [current, leaving, arriving] = await Promise.all([ridesRepo.get(ride.id, tx), dispatchPool.txRead(tx, ride.driverId!), candidate ? dispatchPool.txRead(tx, candidate.userId) : undefined]);
         if (!current) throw new NotFoundError('No such ride');
         if (current.driverId !== ride.driverId) throw new ConflictError('The ride has another driver now').withCode('RIDE_NOT_ALLOWED');
         const action: RideAction = candidate ? 'reassign' : 'abandon';
         const to = rideMachine.check(action, current.status, rolesOf(current, actor));
-        const leaving = await dispatchPool.txRead(tx, ride.driverId!);
-        const claimed = candidate ? await dispatchPool.txClaim(tx, candidate.userId, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at }) : undefined;
+        const claimed = candidate ? dispatchPool.txClaim(tx, arriving, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at }) : undefined;
         if (candidate && !claimed) return undefined; // taken meanwhile: the next candidate
         dispatchPool.txRelease(tx, leaving, ride.id, at);
         const next: RideRecord = candidate
@@ -376,9 +389,15 @@ export function createRidesService(deps: RidesServiceDeps) {
         recordTransition(tx, ridesRepo.ref(ride.id), { action, from: current.status, to, by: actor.userId, at, reason: reason ?? `driver ${ride.driverId} cancelled` });
         return next;
       });
-      if (outcome) return rideView(outcome.status === 'NO_DRIVER' ? await settleAndRecord(outcome) : outcome);
+    };
+    let outcome: RideRecord | undefined;
+    if (ride.reassignments === 0) {
+      search: for await (const ring of candidatesFor(ride.pickup, ride.rideClass, excluded, at)) {
+        for (const candidate of ring) if ((outcome = await handOver(candidate))) break search;
+      }
     }
-    throw new Error('unreachable: the last attempt always abandons');
+    outcome ??= (await handOver(undefined))!;
+    return rideView(outcome.status === 'NO_DRIVER' ? await settleAndRecord(outcome) : outcome);
   }
 
   async function expire(id: string): Promise<RideRecord | undefined> {
@@ -494,7 +513,7 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { items: result.items.map(rideView), nextCursor: result.nextCursor };
   }
 
-  return { quote, create, arrive, pickup, complete, cancel, rate, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, settleAndRecord, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
+  return { quote, create, arrive, pickup, complete, cancel, rate, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
 }
 
 export type RidesService = ReturnType<typeof createRidesService>;

@@ -37,13 +37,21 @@ export function rideNotices(before: RideRecord | undefined, after: RideRecord | 
   }
 }
 
-// At least once: notification ids derive from event, ride, recipient and driver, so a repeat sends nothing new. A
-// finished ride's money is settled again here (idempotent), in case the request that finished it died before.
-export async function onRideWritten(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
+// At least once: notification ids derive from event, ride, recipient and driver, so a repeat sends nothing new; the
+// expiry task has one id per ride. A finished ride's money is settled again here (idempotent), in case the request
+// that finished it died before.
+export async function onRideWritten(
+  event: DocumentEvent,
+  config: Readonly<AppConfig>,
+  hub: Pick<Hub, 'dispatch'> = notificationHub(config),
+  rides: Pick<ReturnType<typeof ridesServiceFor>, 'settleAndRecord' | 'scheduleExpiry'> = ridesServiceFor(config),
+) {
   const as = (side: DocumentEvent['before']) => (side ? ({ ...side.data, id: side.id } as unknown as RideRecord) : undefined);
   const [before, after] = [as(event.before), as(event.after)];
-  if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status)) await ridesServiceFor(config).settleAndRecord(after);
+  if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status)) await rides.settleAndRecord(after);
   const notices = rideNotices(before, after);
+  // A driver was given (first match or reassignment): the expiry timer starts here, off the booking's path.
+  if (after?.status === 'CONFIRMED' && notices.length > 0) await rides.scheduleExpiry(after);
   for (const notice of notices) await hub.dispatch(notice);
   return notices.length;
 }
