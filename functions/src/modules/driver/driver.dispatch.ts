@@ -226,6 +226,9 @@ export const dispatchPool = {
   /** Free drivers of a class in a geohash cell (the supply side of surge pricing). */
   countAvailableInCell: (rideClass: RideClass, cell: string) => locationsRepo.countAvailableInCell(rideClass, cell),
 
+  /** Drivers of a class ONLINE and free now, anywhere (a dashboard figure; freshness not checked). */
+  countAvailable: (rideClass: RideClass) => locationsRepo.countAvailable(rideClass),
+
   location: (driverId: string) => locationsRepo.get(driverId),
   profile: (driverId: string) => driverRepo.get(driverId),
 };

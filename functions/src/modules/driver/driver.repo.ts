@@ -71,6 +71,9 @@ export const locationsRepo = {
     const snap = await locations().where('dispatchKey', '==', rideClass).orderBy('geohash').startAt(start).endAt(end).get();
     return snap.docs.map((d) => ({ ...d.data(), id: d.id }));
   },
+  async countAvailable(rideClass: RideClass): Promise<number> {
+    return (await locations().where('dispatchKey', '==', rideClass).count().get()).data().count;
+  },
   async countAvailableInCell(rideClass: RideClass, cell: string): Promise<number> {
     const snap = await locations().where('dispatchKey', '==', rideClass).orderBy('geohash').startAt(cell).endAt(`${cell}~`).count().get();
     return snap.data().count;

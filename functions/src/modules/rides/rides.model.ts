@@ -130,6 +130,10 @@ export interface RideRecord {
   cancelledBy: RideActor | null;
   cancelReason: string | null;
   rating: { stars: number; comment: string | null } | null;
+  /** Set when rated (absent before): the driver's ratings list orders by it. */
+  ratedAt?: number;
+  /** The rider's trip link: the hash of its token, until when it works. */
+  share?: { tokenHash: string; expiresAt: number } | null;
   createdAt: number;
   confirmedAt: number | null;
   arrivedAt: number | null;
@@ -178,3 +182,6 @@ export function rideView(r: RideRecord) {
   };
 }
 export type RideView = ReturnType<typeof rideView>;
+
+/** The chat of a ride with one driver: a reassigned ride starts a new one, and the old driver's is closed. */
+export const rideChatContext = (rideId: string, driverId: string) => ({ type: 'RIDE' as const, id: `${rideId}_${driverId}` });

@@ -51,6 +51,21 @@ export const ridesRepo = {
     if (filter.status) query = query.where('status', '==', filter.status);
     return paginate(query, newestFirst, page, (d) => d.data());
   },
+  async findByShareHash(tokenHash: string): Promise<RideRecord | undefined> {
+    const snap = await rides().where('share.tokenHash', '==', tokenHash).limit(1).get();
+    return snap.docs[0]?.data();
+  },
+  /** A driver's completed rides since a moment (at most a month of them: the summary's range). */
+  async completedBy(driverId: string, since: number): Promise<RideRecord[]> {
+    const snap = await rides().where('driverId', '==', driverId).where('status', '==', 'COMPLETED').where('completedAt', '>=', since).orderBy('completedAt').limit(2_000).get();
+    return snap.docs.map((d) => d.data());
+  },
+  ratedFor(driverId: string, page: PageRequest): Promise<Page<RideRecord>> {
+    return paginate(rides().where('driverId', '==', driverId), [{ field: 'ratedAt', direction: 'desc' as const }], page, (d) => d.data());
+  },
+  async countSince(status: RideStatus, since: number): Promise<number> {
+    return (await rides().where('status', '==', status).where('createdAt', '>=', since).count().get()).data().count;
+  },
   /** Rides asked for in a geohash cell since a moment (the demand side of surge pricing). */
   async demandInCell(cell: string, since: number): Promise<number> {
     return (await rides().where('pickupCell', '==', cell).where('createdAt', '>=', since).count().get()).data().count;

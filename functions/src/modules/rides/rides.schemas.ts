@@ -138,3 +138,75 @@ export const DriverLocationViewSchema = z
     distanceToPickupM: z.number().int().optional(),
   })
   .meta({ id: 'RideDriverLocation' });
+
+export const RideReceiptSchema = z
+  .object({
+    rideId: z.string(),
+    status: z.enum(RIDE_STATUSES),
+    currency: z.literal('VND'),
+    vehicleType: z.enum(RIDE_CLASSES),
+    paymentMethod: z.enum(PAYMENT_METHODS),
+    paymentId: z.string().nullable(),
+    quoted: z.object({ fare: z.number().int(), distanceM: z.number().int(), durationSec: z.number().int(), surge: z.number() }),
+    drivenM: z.number().int().nullable().describe('Distance driven between pickup and drop-off'),
+    durationSec: z.number().int().nullable().describe('Pickup to drop-off'),
+    fare: z.number().int().describe('Final fare of a COMPLETED ride (0 otherwise)'),
+    cancellationFee: z.number().int(),
+    total: z.number().int().describe('What the rider was charged: the fare or the cancellation fee'),
+    split: z.object({ commission: z.number().int(), driverEarnings: z.number().int() }).nullable().describe('For the driver and administrators only'),
+    endedAt: z.string().nullable(),
+  })
+  .meta({ id: 'RideReceipt' });
+
+export const RideLegSchema = z
+  .object({
+    rideId: z.string(),
+    leg: z.enum(['TO_PICKUP', 'TRIP']).describe('TO_PICKUP while the driver comes (from their last position); TRIP otherwise'),
+    from: LatLngBodySchema,
+    to: LatLngBodySchema,
+    distanceM: z.number().int(),
+    durationSec: z.number().int(),
+    polyline: z.string().describe('Google encoded polyline, precision 5'),
+    provider: z.string(),
+  })
+  .meta({ id: 'RideLeg' });
+
+export const RideShareSchema = z
+  .object({ rideId: z.string(), token: z.string(), path: z.string().describe('GET it under /api/v1 without signing in'), expiresAt: z.string() })
+  .meta({ id: 'RideShare' });
+export const ShareTokenParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'not a trip link token') });
+export const SharedRideSchema = z
+  .object({
+    status: z.enum(RIDE_STATUSES),
+    vehicleType: z.enum(RIDE_CLASSES),
+    pickup: z.object({ lat: z.number(), lng: z.number(), address: z.string().nullable() }),
+    dropoff: z.object({ lat: z.number(), lng: z.number(), address: z.string().nullable() }),
+    driver: z.object({ name: z.string(), vehicle: z.object({ type: z.string(), plate: z.string(), model: z.string().nullable(), color: z.string().nullable() }).nullable() }).nullable(),
+    driverLocation: z.object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), at: z.string() }).nullable().describe('While the ride is under way'),
+    etaToPickupSec: z.number().int().nullable(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'SharedRide' });
+
+export const RideChatSchema = z.object({ rideId: z.string(), conversationId: z.string().describe('Use the chat API: GET/POST /chat/conversations/:id/messages') }).meta({ id: 'RideChat' });
+
+export const DriverSummaryQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(31).default(7).describe('Including today (Vietnam time)') });
+const DayFiguresSchema = z.object({ rides: z.number().int(), fares: z.number().int(), earnings: z.number().int(), drivenM: z.number().int() });
+export const DriverSummarySchema = z
+  .object({ driverId: z.string(), currency: z.literal('VND'), from: z.string(), days: z.array(DayFiguresSchema.extend({ date: z.string().describe('YYYY-MM-DD, Vietnam time') })), totals: DayFiguresSchema })
+  .meta({ id: 'DriverRideSummary' });
+
+export const DriverRatingsSchema = z
+  .object({ items: z.array(z.object({ rideId: z.string(), stars: z.number().int(), comment: z.string().nullable(), ratedAt: z.string() })), nextCursor: z.string().nullable() })
+  .meta({ id: 'DriverRatings' });
+
+export const AdminStatsQuerySchema = z.object({ hours: z.coerce.number().int().min(1).max(168).default(24) });
+export const AdminRideStatsSchema = z
+  .object({
+    since: z.string(),
+    booked: z.number().int(),
+    byStatus: z.record(z.enum(RIDE_STATUSES), z.number().int()).describe('Rides booked since then, by their status now'),
+    matchRate: z.number().nullable().describe('Share of bookings that got a driver'),
+    freeDrivers: z.record(z.enum(RIDE_CLASSES), z.number().int()).describe('ONLINE and not on a ride, now'),
+  })
+  .meta({ id: 'AdminRideStats' });

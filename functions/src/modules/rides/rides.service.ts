@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
 import type { PageRequest } from '../../platform/firestore/paginate';
@@ -6,6 +6,7 @@ import { distanceMeters, geohashOf, type LatLng } from '../../platform/geo/geo';
 import { logger } from '../../platform/logging/logger';
 import { percentOf, vnd } from '../../platform/money/money';
 import { recordTransition } from '../../platform/state-machine/state-machine';
+import { openContextConversation } from '../chat';
 import { dispatchPool } from '../driver';
 import { paymentCommands } from '../payments';
 import type { Router } from '../routing';
@@ -19,6 +20,8 @@ import {
   readQuote,
   RIDE_CLASSES,
   RIDE_EXPIRY_MS,
+  RIDE_STATUSES,
+  rideChatContext,
   rideMachine,
   rideView,
   signQuote,
@@ -64,6 +67,10 @@ export interface CreateRide {
 const CELL_PRECISION = 5; // ≈ 4.9 km × 4.9 km: the neighbourhood surge is computed over
 const CANDIDATES = 8;
 const SURGE_TTL_MS = 30_000;
+const SHARE_TTL_MS = 4 * 3_600_000;
+const SHARE_AFTER_END_MS = 3_600_000;
+const VN_OFFSET_MS = 7 * 3_600_000; // Asia/Ho_Chi_Minh has no daylight saving
+const shareHashOf = (token: string) => createHash('sha256').update(`ride-share\u0000${token}`).digest('hex');
 /** A quote is honoured for the points it was made for, give or take this much (GPS jitter between screens). */
 const QUOTE_POINT_TOLERANCE_M = 150;
 
@@ -425,7 +432,7 @@ export function createRidesService(deps: RidesServiceDeps) {
       if (ride.status !== 'COMPLETED' || !ride.driverId) throw new ConflictError('Only a completed ride is rated', { status: ride.status }).withCode('RIDE_TRANSITION');
       if (ride.rating) throw new ConflictError('The ride was rated already').withCode('RIDE_ALREADY_RATED');
       const current = await ridesRepo.rating(ride.driverId, tx);
-      const next = { ...ride, rating: { stars: input.stars, comment: input.comment ?? null }, updatedAt: at };
+      const next = { ...ride, rating: { stars: input.stars, comment: input.comment ?? null }, ratedAt: at, updatedAt: at };
       ridesRepo.setRating(tx, ride.driverId, { count: current.count + 1, sum: current.sum + input.stars }, at);
       ridesRepo.save(tx, next);
       return next;
@@ -508,12 +515,145 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { driverId, average, count: await ridesRepo.ratingCount(driverId) };
   }
 
+  /** What the ride cost and who got what: the rider sees the charges, the driver and administrators the split too. */
+  async function receipt(viewer: { userId: string; admin: boolean }, id: string) {
+    const ride = await visible(id, viewer);
+    const charged = ride.status === 'COMPLETED' ? (ride.fare ?? ride.quote.fare) : ride.status === 'CANCELLED' ? ride.cancellationFee : 0;
+    const commission = charged > 0 && ride.driverId ? percentOf(vnd(charged), deps.commissionBp) : 0;
+    const seesSplit = viewer.admin || viewer.userId === ride.driverId;
+    return {
+      rideId: ride.id,
+      status: ride.status,
+      currency: 'VND' as const,
+      vehicleType: ride.rideClass,
+      paymentMethod: ride.paymentMethod,
+      paymentId: ride.paymentId,
+      quoted: { fare: ride.quote.fare, distanceM: ride.quote.distanceM, durationSec: ride.quote.durationSec, surge: ride.quote.surgeBp / 10_000 },
+      drivenM: ride.drivenM,
+      durationSec: ride.pickedUpAt && ride.completedAt ? Math.round((ride.completedAt - ride.pickedUpAt) / 1000) : null,
+      fare: ride.status === 'COMPLETED' ? charged : 0,
+      cancellationFee: ride.status === 'CANCELLED' ? ride.cancellationFee : 0,
+      total: charged,
+      split: seesSplit ? { commission, driverEarnings: charged - commission } : null,
+      endedAt: ride.endedAt === null ? null : new Date(ride.endedAt).toISOString(),
+    };
+  }
+
+  /** The leg to draw now: the driver to the pickup while they come, else pickup to drop-off. */
+  async function leg(viewer: { userId: string; admin: boolean }, id: string) {
+    const ride = await visible(id, viewer);
+    const coming = ride.driverId && (ride.status === 'CONFIRMED' || ride.status === 'ARRIVED') ? await dispatchPool.location(ride.driverId) : undefined;
+    const from = coming && coming.lat !== null && coming.lng !== null ? { lat: coming.lat, lng: coming.lng } : ride.pickup;
+    const to = coming ? ride.pickup : ride.dropoff;
+    const route = await deps.router.route(from, to, ride.rideClass, now());
+    return { rideId: id, leg: coming ? ('TO_PICKUP' as const) : ('TRIP' as const), from: { lat: from.lat, lng: from.lng }, to: { lat: to.lat, lng: to.lng }, ...route };
+  }
+
+  /**
+   * A link for people the rider trusts: a fresh random token (the previous one stops working) that shows the trip
+   * without signing in until it ends (and for an hour after), never who the rider is. Only its hash is stored.
+   */
+  async function share(riderId: string, id: string) {
+    const ride = await visible(id, { userId: riderId, admin: false });
+    if (ride.riderId !== riderId) throw new NotFoundError('No such ride');
+    if (!ACTIVE_STATUSES.includes(ride.status)) throw new ConflictError('Only a ride under way is shared', { status: ride.status }).withCode('RIDE_TRANSITION');
+    const token = randomBytes(24).toString('base64url');
+    const expiresAt = now() + SHARE_TTL_MS;
+    await ridesRepo.update(id, { share: { tokenHash: shareHashOf(token), expiresAt } });
+    return { rideId: id, token, path: `/rides/shared/${token}`, expiresAt: new Date(expiresAt).toISOString() };
+  }
+
+  async function unshare(riderId: string, id: string) {
+    const ride = await visible(id, { userId: riderId, admin: false });
+    if (ride.riderId !== riderId) throw new NotFoundError('No such ride');
+    if (ride.share) await ridesRepo.update(id, { share: null });
+  }
+
+  async function shared(token: string) {
+    const ride = await ridesRepo.findByShareHash(shareHashOf(token));
+    const at = now();
+    const open = ride?.share && ride.share.expiresAt > at && (ride.endedAt === null || at - ride.endedAt < SHARE_AFTER_END_MS);
+    if (!ride || !open) throw new NotFoundError('This trip link has expired or was turned off');
+    const loc = ride.driverId && ACTIVE_STATUSES.includes(ride.status) ? await dispatchPool.location(ride.driverId) : undefined;
+    return {
+      status: ride.status,
+      vehicleType: ride.rideClass,
+      pickup: ride.pickup,
+      dropoff: ride.dropoff,
+      driver: ride.driver ? { name: ride.driver.name, vehicle: ride.driver.vehicle } : null,
+      driverLocation: loc && loc.lat !== null && loc.lng !== null ? { lat: loc.lat, lng: loc.lng, heading: loc.heading, at: new Date(loc.locatedAt ?? loc.updatedAt).toISOString() } : null,
+      etaToPickupSec: ride.status === 'CONFIRMED' ? ride.etaToPickupSec : null,
+      updatedAt: new Date(ride.updatedAt).toISOString(),
+    };
+  }
+
+  /** The rider and the current driver's conversation about the ride (one per driver; closed when the ride ends). */
+  async function chat(viewer: { userId: string; admin: boolean }, id: string) {
+    const ride = await visible(id, { ...viewer, admin: false });
+    if (!ride.driverId || !ACTIVE_STATUSES.includes(ride.status)) throw new ConflictError('Chat is open while a driver is on the ride', { status: ride.status }).withCode('RIDE_TRANSITION');
+    if (viewer.userId !== ride.riderId && viewer.userId !== ride.driverId) throw new NotFoundError('No such ride');
+    const conversationId = await openContextConversation(rideChatContext(ride.id, ride.driverId), [
+      { userId: ride.riderId, surface: 'CON' },
+      { userId: ride.driverId, surface: 'DRV' },
+    ]);
+    return { rideId: id, conversationId };
+  }
+
+  /** A driver's completed rides per day (Vietnam time) over the last `days`: count, fares, my earnings. */
+  async function driverSummary(driverId: string, days: number) {
+    const at = now();
+    const dayOf = (t: number) => new Date(t + VN_OFFSET_MS).toISOString().slice(0, 10);
+    const todayStart = Date.parse(`${dayOf(at)}T00:00:00Z`) - VN_OFFSET_MS;
+    const from = todayStart - (days - 1) * 86_400_000;
+    const rides = await ridesRepo.completedBy(driverId, from);
+    const byDay = new Map<string, { date: string; rides: number; fares: number; earnings: number; drivenM: number }>();
+    for (let d = 0; d < days; d++) {
+      const date = dayOf(from + d * 86_400_000);
+      byDay.set(date, { date, rides: 0, fares: 0, earnings: 0, drivenM: 0 });
+    }
+    for (const r of rides) {
+      const day = byDay.get(dayOf(r.completedAt!));
+      if (!day || r.fare === null) continue;
+      day.rides += 1;
+      day.fares += r.fare;
+      day.earnings += r.fare - percentOf(vnd(r.fare), deps.commissionBp);
+      day.drivenM += r.drivenM ?? 0;
+    }
+    const list = [...byDay.values()];
+    const sum = (k: 'rides' | 'fares' | 'earnings' | 'drivenM') => list.reduce((a, d) => a + d[k], 0);
+    return { driverId, currency: 'VND' as const, from: new Date(from).toISOString(), days: list, totals: { rides: sum('rides'), fares: sum('fares'), earnings: sum('earnings'), drivenM: sum('drivenM') } };
+  }
+
+  /** Ratings riders gave me, newest first, with their comments (never who gave them). */
+  async function driverRatings(driverId: string, page: Pick<PageRequest, 'limit' | 'cursor'>) {
+    const result = await ridesRepo.ratedFor(driverId, { ...page, query: 'rides:ratings', caller: driverId });
+    return { items: result.items.map((r) => ({ rideId: r.id, stars: r.rating!.stars, comment: r.rating!.comment, ratedAt: new Date(r.ratedAt ?? r.updatedAt).toISOString() })), nextCursor: result.nextCursor };
+  }
+
+  /** Rides by status booked in the last `hours`, rides under way and free drivers by class now (ADMIN dashboard). */
+  async function adminStats(hours: number) {
+    const since = now() - hours * 3_600_000;
+    const [byStatus, free] = await Promise.all([
+      Promise.all(RIDE_STATUSES.map(async (status) => [status, await ridesRepo.countSince(status, since)] as const)),
+      Promise.all(RIDE_CLASSES.map(async (c) => [c, await dispatchPool.countAvailable(c)] as const)),
+    ]);
+    const counts = Object.fromEntries(byStatus) as Record<(typeof RIDE_STATUSES)[number], number>;
+    const booked = byStatus.reduce((a, [, n]) => a + n, 0);
+    return {
+      since: new Date(since).toISOString(),
+      booked,
+      byStatus: counts,
+      matchRate: booked === 0 ? null : Math.round(((booked - counts.NO_DRIVER) / booked) * 1000) / 1000,
+      freeDrivers: Object.fromEntries(free) as Record<RideClass, number>,
+    };
+  }
+
   async function adminList(filter: { status?: RideRecord['status']; riderId?: string; driverId?: string }, page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
     const result = await ridesRepo.list(filter, { ...page, query: `rides:admin:${JSON.stringify(filter)}`, caller: adminId });
     return { items: result.items.map(rideView), nextCursor: result.nextCursor };
   }
 
-  return { quote, create, arrive, pickup, complete, cancel, rate, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
+  return { quote, create, arrive, pickup, complete, cancel, rate, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, receipt, leg, share, unshare, shared, chat, driverSummary, driverRatings, adminStats, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
 }
 
 export type RidesService = ReturnType<typeof createRidesService>;

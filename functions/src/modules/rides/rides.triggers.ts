@@ -2,7 +2,8 @@ import type { AppConfig } from '../../platform/config';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { RIDE_EVENTS } from './rides.events';
-import type { RideRecord } from './rides.model';
+import { ACTIVE_STATUSES, rideChatContext, type RideRecord } from './rides.model';
+import { closeContextConversation } from '../chat';
 import type { SosRecord } from './rides.repo';
 import { accountDirectory } from '../users';
 import { ridesServiceFor } from './rides.wiring';
@@ -50,6 +51,9 @@ export async function onRideWritten(
   const [before, after] = [as(event.before), as(event.after)];
   if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status)) await rides.settleAndRecord(after);
   const notices = rideNotices(before, after);
+  // The ride's chat with a driver closes when that driver leaves it or the ride ends (closing again is a no-op).
+  const leaving = before?.driverId && (before.driverId !== after?.driverId || (after && !ACTIVE_STATUSES.includes(after.status))) ? before.driverId : null;
+  if (before && leaving && after) await closeContextConversation(rideChatContext(after.id, leaving));
   // A driver was given (first match or reassignment): the expiry timer starts here, off the booking's path.
   if (after?.status === 'CONFIRMED' && notices.length > 0) await rides.scheduleExpiry(after);
   for (const notice of notices) await hub.dispatch(notice);
