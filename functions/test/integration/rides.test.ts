@@ -137,6 +137,21 @@ describe('wallet rides', () => {
     expect(payment).toMatchObject({ status: 'SUCCEEDED', purpose: 'RIDE', capturedAmount: done.body.fare });
   });
 
+  it('complete sent twice at once (a retry racing the first): one completion, one capture, the rider charged once', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(200));
+    const rider = await registerVerified();
+    await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount: 200_000, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
+    const booked = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET' })).body;
+    await act(driver, booked.id, 'arrived');
+    await act(driver, booked.id, 'pickup');
+    const answers = await Promise.all([act(driver, booked.id, 'complete'), act(driver, booked.id, 'complete')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const done = answers.find((a) => a.status === 200)!.body;
+    expect((await call('GET', '/wallet', { token: rider.accessToken })).body).toMatchObject({ balance: 200_000 - done.fare, held: 0 });
+    expect((await driverDoc(driver)).currentRideId).toBeNull();
+  });
+
   it('a wallet that does not cover the cap is refused before any driver is taken', async () => {
     const here = area();
     const driver = await onlineDriver(here.near(200));
