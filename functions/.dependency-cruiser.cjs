@@ -16,6 +16,7 @@ const LAYERS = [
   'driver',
   'partners',
   'rides',
+  'places',
   'admin',
 ];
 

@@ -9,6 +9,7 @@ import { kycModule } from './kyc/kyc.module';
 import { mediaModule } from './media/media.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { partnersModule } from './partners/partners.module';
+import { placesModule } from './places/places.module';
 import { ridesModule } from './rides/rides.module';
 import { routingModule } from './routing/routing.module';
 import { paymentsModule } from './payments/payments.module';
@@ -33,6 +34,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   routingModule,
   walletModule,
   paymentsModule,
+  placesModule,
 ];
 
 /** Every collection of the backend, each with its owner (a module, or `platform`). */

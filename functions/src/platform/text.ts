@@ -17,3 +17,29 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function isWellFormedText(text: string): boolean {
   return !LONE_SURROGATE.test(text);
 }
+
+/**
+ * Text as search compares it: lower case, Vietnamese (and other) diacritics removed, đ → d, so "pho" finds
+ * "Phở" and "duong" finds "Đường".
+ */
+export function foldText(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').replace(/đ/gi, 'd').toLowerCase();
+}
+
+/** The folded words of a text (letters and digits). */
+export function foldedWords(text: string): string[] {
+  return foldText(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+}
+
+export const SEARCH_PREFIX_MAX = 15;
+
+/** Prefix terms of every word of a name (2..15 characters), stored for `array-contains` search. */
+export function searchTermsOf(text: string): string[] {
+  return [...new Set(foldedWords(text).flatMap((w) => prefixesOf(w, SEARCH_PREFIX_MAX, Math.min(2, w.length))))];
+}
+
+/** Whether every word of a search matches the start of some word of `text` (both folded). */
+export function matchesSearch(text: string, query: string): boolean {
+  const words = foldedWords(text);
+  return foldedWords(query).every((q) => words.some((w) => w.startsWith(q)));
+}

@@ -4,12 +4,7 @@ import { call } from './api';
 
 export type Driver = Tokens & { email: string };
 
-/** A random spot of its own for a test (drivers of other tests are far away), with points around it. */
-export function area() {
-  const lat = 9 + Math.random() * 3;
-  const lng = 104.5 + Math.random() * 3;
-  return { lat, lng, near: (dNorthM: number, dEastM = 0) => ({ lat: lat + dNorthM / 111_320, lng: lng + dEastM / (111_320 * Math.cos((lat * Math.PI) / 180)) }) };
-}
+export { area } from './geo';
 
 /** An approved driver (profile with RIDE and a vehicle), ONLINE at `at`. */
 export async function onlineDriver(at: { lat: number; lng: number }, vehicle: { type: 'MOTORBIKE' | 'CAR'; seats?: number } = { type: 'MOTORBIKE' }, name = 'Tài xế Hùng'): Promise<Driver> {

@@ -13,7 +13,7 @@ describe('platform/geo', () => {
 
   it('validates nearby queries the same way everywhere (numbers in range)', () => {
     expect(NearbyQuerySchema.parse({ lat: '10.77', lng: '106.7' })).toEqual({ lat: 10.77, lng: 106.7, radiusM: 3000, limit: 20 });
-    for (const bad of [{ lat: 'abc', lng: '1' }, { lat: '91', lng: '1' }, { lat: '1', lng: '-181' }, { lat: '1', lng: '1', radiusM: '0' }, { lat: '1', lng: '1', radiusM: '50001' }, { lng: '1' }]) {
+    for (const bad of [{ lat: 'abc', lng: '1' }, { lat: '91', lng: '1' }, { lat: '1', lng: '-181' }, { lat: '1', lng: '1', radiusM: '0' }, { lat: '1', lng: '1', radiusM: '50001' }, { lng: '1' }, { lat: '1', lng: '' }, { lat: ' ', lng: '1' }]) {
       expect(NearbyQuerySchema.safeParse(bad).success).toBe(false);
     }
   });

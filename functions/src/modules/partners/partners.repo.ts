@@ -21,6 +21,7 @@ export const partnersRepo = {
     const snap = await tx.get(members().doc(memberId(partnerId, userId)));
     return snap.data();
   },
+  member: (partnerId: string, userId: string, tx?: Transaction) => readRecord(members().doc(memberId(partnerId, userId)), tx),
   async txStaffMembershipsOf(tx: Transaction, userId: string): Promise<MemberRecord[]> {
     const snap = await tx.get(members().where('userId', '==', userId).where('role', '==', 'STAFF'));
     return snap.docs.map((d) => d.data());

@@ -87,6 +87,11 @@ export const ERROR_CODES = {
   ROUTING_NO_ROUTE: [422, 'There is no road route between the two points.'],
   ROUTING_UNAVAILABLE: [503, 'The routing service (OSRM) is not answering.'],
   // Media
+  CATALOG_NOT_MANAGER: [403, 'Only the managing partner (owner or staff) changes this record; curated records are the administrators\'.'],
+  CATALOG_TRANSITION: [409, 'The record is not in a status that allows this (`details.status`): archived records are read-only.'],
+  CATALOG_NOT_ALLOWED: [409, 'Hiding and restoring are for administrators, archiving for the record\'s managers.'],
+  CATALOG_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
+
   UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],
   // Jobs
   IDEMPOTENCY_KEY_REQUIRED: [400, 'This operation moves money: it needs an Idempotency-Key header.'],

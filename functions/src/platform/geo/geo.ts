@@ -13,9 +13,12 @@ export interface LatLng {
 
 export const MAX_RADIUS_M = 50_000;
 
+// A query number: "" and blanks are missing (400), not 0 as Number("") would make them.
+const queryNumber = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().pipe(schema));
+
 export const LatLngSchema = z.object({
-  lat: z.coerce.number().min(-90).max(90).describe('Latitude, degrees'),
-  lng: z.coerce.number().min(-180).max(180).describe('Longitude, degrees'),
+  lat: queryNumber(z.number().min(-90).max(90)).describe('Latitude, degrees'),
+  lng: queryNumber(z.number().min(-180).max(180)).describe('Longitude, degrees'),
 });
 
 /** A point in a JSON body: numbers only (no coercion: null or "" is a 400, not 0). */

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { defineCatalog } from '../../platform/catalog/catalog.service';
+
+// `places/{id}`: points of interest on the map tab (restaurants, cafés, sights, shops, hospitals, schools…).
+export const PLACES = 'places';
+
+export const PLACE_CATEGORIES = ['RESTAURANT', 'CAFE', 'ATTRACTION', 'SHOPPING', 'HOSPITAL', 'SCHOOL', 'HOTEL', 'PARK', 'MARKET', 'GYM', 'BANK', 'OTHER'] as const;
+export const PLACE_CATEGORY_LABELS: Record<(typeof PLACE_CATEGORIES)[number], { en: string; vi: string }> = {
+  RESTAURANT: { en: 'Restaurants', vi: 'Nhà hàng' },
+  CAFE: { en: 'Cafés', vi: 'Quán cà phê' },
+  ATTRACTION: { en: 'Attractions', vi: 'Điểm tham quan' },
+  SHOPPING: { en: 'Shopping', vi: 'Mua sắm' },
+  HOSPITAL: { en: 'Hospitals', vi: 'Bệnh viện' },
+  SCHOOL: { en: 'Schools', vi: 'Trường học' },
+  HOTEL: { en: 'Hotels', vi: 'Khách sạn' },
+  PARK: { en: 'Parks', vi: 'Công viên' },
+  MARKET: { en: 'Markets', vi: 'Chợ' },
+  GYM: { en: 'Gyms', vi: 'Phòng tập' },
+  BANK: { en: 'Banks', vi: 'Ngân hàng' },
+  OTHER: { en: 'Other', vi: 'Khác' },
+};
+
+const details = z.object({
+  category: z.enum(PLACE_CATEGORIES),
+  priceLevel: z.number().int().min(1).max(4).optional().describe('1 (cheap) to 4 (expensive)'),
+  tags: z.array(z.string().trim().min(1).max(30)).max(10).optional().describe('Free labels: "wifi", "view", "vegetarian"…'),
+  website: z.url().max(300).optional(),
+});
+
+export const placesCatalog = defineCatalog({
+  tag: 'places',
+  collection: PLACES,
+  basePath: '/places',
+  noun: 'place',
+  nouns: 'places',
+  schemaName: 'Place',
+  details,
+  filters: z.object({ category: z.enum(PLACE_CATEGORIES).optional() }),
+  keep: (d, f) => f.category === undefined || d.category === f.category,
+});

@@ -1,0 +1,10 @@
+import { defineModule } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
+import { PLACES } from './places.catalog';
+
+// Places on the map tab: a catalog (platform/catalog) of partner-managed and curated points of interest.
+export const placesModule = defineModule({
+  name: 'places',
+  routes: () => (require('./places.routes') as typeof import('./places.routes')).placesRoutes(),
+  collections: [{ name: PLACES }, { name: EVENTS, parent: PLACES }],
+});

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { catalogRoutes } from '../../platform/catalog/catalog.routes';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { PLACE_CATEGORIES, PLACE_CATEGORY_LABELS } from './places.catalog';
+import { placesService } from './places.wiring';
+
+const CategorySchema = z.object({ id: z.enum(PLACE_CATEGORIES), en: z.string(), vi: z.string() }).meta({ id: 'PlaceCategory' });
+
+export function placesRoutes(): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/places/categories',
+      tag: 'places',
+      summary: 'Place categories (for the map tab’s filter chips)',
+      auth: [],
+      response: { description: 'Each category with its English and Vietnamese label.', schema: z.object({ categories: z.array(CategorySchema) }) },
+      handler: () => ({ categories: PLACE_CATEGORIES.map((id) => ({ id, ...PLACE_CATEGORY_LABELS[id] })) }),
+    }),
+    ...catalogRoutes(placesService()),
+  ];
+}

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { defineRoute, type AnyRoute } from '../http/route';
+import { IdParamsSchema } from '../http/ids';
+import {
+  CatalogAdminQuerySchema,
+  CatalogBaseBodySchema,
+  CatalogBasePatchSchema,
+  CatalogBaseViewSchema,
+  CatalogEventSchema,
+  CatalogHideBodySchema,
+  CatalogMineQuerySchema,
+  CatalogNearbyQuerySchema,
+  CatalogSearchQuerySchema,
+} from './catalog.schemas';
+import type { CatalogService, CatalogSpec } from './catalog.service';
+
+const schemasBySpec = new WeakMap<CatalogSpec, ReturnType<typeof buildSchemas>>();
+
+function buildSchemas(spec: CatalogSpec) {
+  const view = CatalogBaseViewSchema.extend(spec.details.shape).meta({ id: spec.schemaName });
+  return {
+    view,
+    body: CatalogBaseBodySchema.extend(spec.details.shape).meta({ id: `${spec.schemaName}Body` }),
+    patch: CatalogBasePatchSchema.extend(spec.details.partial().shape)
+      .refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'name at least one field to change' })
+      .meta({ id: `${spec.schemaName}Patch` }),
+    page: z.object({ items: z.array(view), nextCursor: z.string().nullable() }).meta({ id: `${spec.schemaName}Page` }),
+    nearbyQuery: CatalogNearbyQuerySchema.extend(spec.filters.shape),
+  };
+}
+
+/** The zod shapes of a catalog (one object per spec, so OpenAPI names each once). */
+export function catalogSchemas(spec: CatalogSpec) {
+  let schemas = schemasBySpec.get(spec);
+  if (!schemas) {
+    schemas = buildSchemas(spec);
+    schemasBySpec.set(spec, schemas);
+  }
+  return schemas;
+}
+
+const MANAGERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
+
+/**
+ * The eleven operations every catalog has: nearby, search, one record, a partner's list, the moderation list,
+ * create, update, archive, hide, restore and the record's history. A vertical adds its own beside them.
+ */
+export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(service: CatalogService<D, F>): AnyRoute[] {
+  const spec = service.spec;
+  const s = catalogSchemas(spec as unknown as CatalogSpec);
+  const base = spec.basePath;
+  const tag = spec.tag;
+  const N = spec.nouns.charAt(0).toUpperCase() + spec.nouns.slice(1);
+  return [
+    defineRoute({
+      method: 'get',
+      path: `${base}/nearby`,
+      tag,
+      summary: `${N} near a point`,
+      description: `Active ${spec.nouns} within radiusM of lat/lng (geohash ranges queried in parallel, true distance), nearest first, each with distanceM. lat/lng must be numbers in range (400 otherwise). Pages with nextCursor.`,
+      auth: [],
+      request: { query: s.nearbyQuery },
+      response: { description: `A page of ${spec.nouns}, nearest first.`, schema: s.page },
+      handler: ({ query, auth }) => service.nearby(query as never, auth!),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${base}/search`,
+      tag,
+      summary: `Find ${spec.nouns} by name`,
+      description: 'Every word of q matches the start of a word of the name, case and Vietnamese diacritics ignored. Alphabetical. A page may hold fewer than limit items when q has several words; follow nextCursor.',
+      auth: [],
+      request: { query: CatalogSearchQuerySchema },
+      response: { description: `Matching active ${spec.nouns}.`, schema: s.page },
+      handler: ({ query, auth }) => service.search(query, auth!),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${base}/mine`,
+      tag,
+      summary: `${N} of one of my partners (any status)`,
+      auth: ['PARTNER_OWNER', 'PARTNER_STAFF'],
+      codes: ['CATALOG_NOT_MANAGER'],
+      request: { query: CatalogMineQuerySchema },
+      response: { description: 'Newest change first.', schema: s.page },
+      handler: ({ query, auth }) => service.mine(query, auth!),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${base}/admin`,
+      tag,
+      summary: `Moderation list of ${spec.nouns}`,
+      auth: ['ADMIN'],
+      request: { query: CatalogAdminQuerySchema },
+      response: { description: 'Newest change first, by status and partner.', schema: s.page },
+      handler: ({ query, auth }) => service.adminList(query, auth!),
+    }),
+    defineRoute({
+      method: 'post',
+      path: base,
+      tag,
+      summary: `Add a ${spec.noun}`,
+      description: `By the owner or staff of the partnerId (an approved partner), or by an administrator for a curated ${spec.noun} (no partnerId). Photos are your READY image uploads.`,
+      auth: [...MANAGERS],
+      idempotent: true,
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_PHOTO_INVALID'],
+      request: { body: s.body },
+      response: { status: 201, description: `The new ${spec.noun} (ACTIVE).`, schema: s.view },
+      handler: ({ body, auth }) => service.create(auth!, body as never),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${base}/:id`,
+      tag,
+      summary: `One ${spec.noun}`,
+      description: 'Hidden and archived records are 404 except to their managers and administrators.',
+      auth: [],
+      errors: [404],
+      request: { params: IdParamsSchema },
+      response: { description: `The ${spec.noun}.`, schema: s.view },
+      handler: ({ params, auth }) => service.get(params.id, auth!),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: `${base}/:id`,
+      tag,
+      summary: `Change a ${spec.noun}`,
+      description: 'By its managers. Only the fields sent change; an archived record is read-only (409).',
+      auth: [...MANAGERS],
+      errors: [404],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'CATALOG_PHOTO_INVALID'],
+      request: { params: IdParamsSchema, body: s.patch },
+      response: { description: `The ${spec.noun} after the change.`, schema: s.view },
+      handler: ({ params, body, auth }) => service.update(params.id, auth!, body as never),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${base}/:id`,
+      tag,
+      summary: `Archive a ${spec.noun}`,
+      description: 'By its managers: it leaves every public list and becomes read-only. Its history is kept.',
+      auth: [...MANAGERS],
+      errors: [404],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      request: { params: IdParamsSchema },
+      response: { description: `The archived ${spec.noun}.`, schema: s.view },
+      handler: ({ params, auth }) => service.archive(params.id, auth!),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${base}/admin/:id/hide`,
+      tag,
+      summary: `Hide a ${spec.noun} (moderation)`,
+      description: 'ACTIVE → HIDDEN with a reason its managers see; it leaves public lists.',
+      auth: ['ADMIN'],
+      errors: [404],
+      codes: ['CATALOG_TRANSITION'],
+      request: { params: IdParamsSchema, body: CatalogHideBodySchema },
+      response: { description: `The hidden ${spec.noun}.`, schema: s.view },
+      handler: ({ params, body, auth }) => service.hide(params.id, auth!, body.reason),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${base}/admin/:id/restore`,
+      tag,
+      summary: `Restore a hidden ${spec.noun}`,
+      auth: ['ADMIN'],
+      errors: [404],
+      codes: ['CATALOG_TRANSITION'],
+      request: { params: IdParamsSchema },
+      response: { description: `The ${spec.noun}, ACTIVE again.`, schema: s.view },
+      handler: ({ params, auth }) => service.restore(params.id, auth!),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${base}/:id/events`,
+      tag,
+      summary: `Status history of a ${spec.noun}`,
+      description: 'Hide, restore and archive moves (who, when, why), newest first; for its managers and administrators.',
+      auth: [...MANAGERS],
+      errors: [404],
+      codes: ['CATALOG_NOT_MANAGER'],
+      request: { params: IdParamsSchema },
+      response: { description: 'The moves.', schema: z.object({ events: z.array(CatalogEventSchema) }) },
+      handler: async ({ params, auth }) => ({ events: await service.events(params.id, auth!) }),
+    }),
+  ];
+}

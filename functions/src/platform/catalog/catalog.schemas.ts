@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { LatLngBodySchema, LatLngSchema, NearbyQuerySchema } from '../geo/geo';
+import { DocumentIdSchema } from '../http/ids';
+import { PageQuerySchema } from '../firestore/paginate';
+import { BooleanQuerySchema } from '../http/query';
+import { CATALOG_STATUSES } from './catalog.model';
+import { OpeningHoursSchema } from './hours';
+
+// The shapes every catalog shares; a vertical adds its own fields (`details`) to the body and the view.
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const phone = z.string().trim().regex(/^\+?[0-9][0-9 ().-]{5,19}$/, 'must be a phone number (digits, spaces, + ( ) . -)');
+
+export const CatalogBaseBodySchema = z.object({
+  partnerId: DocumentIdSchema.optional().describe('The partner that manages the record (you must be its owner or staff). Omitted: a record curated by the administrators (ADMIN only).'),
+  name: z.string().trim().min(2).max(120),
+  description: text(2000).optional(),
+  address: text(300).optional(),
+  phone: phone.optional(),
+  location: LatLngBodySchema,
+  photoIds: z.array(DocumentIdSchema).max(10).optional().describe('Your READY image uploads (POST /media), in display order'),
+  openingHours: OpeningHoursSchema.optional(),
+});
+
+export const CatalogBasePatchSchema = z.object({
+  name: z.string().trim().min(2).max(120).optional(),
+  description: text(2000).nullable().optional().describe('null clears it'),
+  address: text(300).nullable().optional().describe('null clears it'),
+  phone: phone.nullable().optional().describe('null clears it'),
+  location: LatLngBodySchema.optional(),
+  photoIds: z.array(DocumentIdSchema).max(10).optional().describe('Replaces the photos'),
+  openingHours: OpeningHoursSchema.nullable().optional().describe('Replaces the hours; null: unknown'),
+});
+
+export const CatalogBaseViewSchema = z.object({
+  id: z.string(),
+  partnerId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  address: z.string().nullable(),
+  phone: z.string().nullable(),
+  location: z.object({ lat: z.number(), lng: z.number() }),
+  photos: z.array(z.object({ id: z.string(), url: z.string() })),
+  openingHours: OpeningHoursSchema.nullable(),
+  openNow: z.boolean().nullable().describe('Open at the time of the answer, in the record’s time zone; null: hours unknown'),
+  status: z.enum(CATALOG_STATUSES),
+  statusReason: z.string().nullable().describe('Why an administrator hid it'),
+  rating: z.object({ average: z.number().describe('0 when unrated'), count: z.number().int() }),
+  distanceM: z.number().int().optional().describe('From the point of the query (nearby, or search with lat/lng)'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** `nearby`'s query: the shared lat/lng/radiusM/limit, `openNow`, the cursor, and the vertical's filters. */
+export const CatalogNearbyQuerySchema = NearbyQuerySchema.extend({
+  openNow: BooleanQuerySchema.optional().describe('true: only records open now'),
+  cursor: PageQuerySchema.shape.cursor,
+});
+
+export const CatalogSearchQuerySchema = PageQuerySchema.extend({
+  q: z.string().trim().min(2).max(60).describe('Words of the name; each matches the start of a word, diacritics ignored ("pho" finds "Phở")'),
+  lat: LatLngSchema.shape.lat.optional().describe('With lng: each item gets distanceM'),
+  lng: LatLngSchema.shape.lng.optional(),
+}).refine((q) => (q.lat === undefined) === (q.lng === undefined), { message: 'lat and lng go together', path: ['lng'] });
+
+export const CatalogMineQuerySchema = PageQuerySchema.extend({ partnerId: DocumentIdSchema.describe('One of your partners') });
+
+export const CatalogAdminQuerySchema = PageQuerySchema.extend({
+  status: z.enum(CATALOG_STATUSES).optional(),
+  partnerId: DocumentIdSchema.optional(),
+});
+
+export const CatalogHideBodySchema = z.object({ reason: z.string().trim().min(3).max(500).describe('Shown to the record’s managers') }).meta({ id: 'CatalogHideBody' });
+
+export const CatalogEventSchema = z
+  .object({ action: z.enum(['hide', 'restore', 'archive']), from: z.enum(CATALOG_STATUSES), to: z.enum(CATALOG_STATUSES), by: z.string(), at: z.string(), reason: z.string().nullable() })
+  .meta({ id: 'CatalogEvent' });

@@ -1,0 +1,331 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import type { z } from 'zod';
+import type { AuthContext } from '../auth/access-token';
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors/app-error';
+import { inTransaction } from '../firebase/firebase';
+import { decodeCursor, encodeCursor, type Page } from '../firestore/paginate';
+import { geohashOf, nearby, distanceMeters, type NearbyQuery } from '../geo/geo';
+import type { ApiTag } from '../openapi/tags';
+import { transition } from '../state-machine/state-machine';
+import { foldedWords, foldText, matchesSearch, searchTermsOf, SEARCH_PREFIX_MAX } from '../text';
+import { iso } from '../time';
+import { catalogMachine, type CatalogAction, type CatalogActor, type CatalogPhoto, type CatalogRecord, type CatalogStatus } from './catalog.model';
+import { catalogRepo } from './catalog.repo';
+import type { CatalogBaseBodySchema, CatalogBasePatchSchema } from './catalog.schemas';
+import { isOpenAt, type OpeningHours } from './hours';
+
+/** What a vertical adds to the kit: where its records live, its own fields and its nearby filters. */
+export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.ZodObject = z.ZodObject> {
+  tag: ApiTag;
+  collection: string;
+  /** e.g. `/places`, `/pharmacy/stores` */
+  basePath: string;
+  /** Singular and plural nouns for summaries and messages ("place", "places"). */
+  noun: string;
+  nouns: string;
+  /** OpenAPI component name of the record ("Place"). */
+  schemaName: string;
+  /** The vertical's fields (body and view; stored under `details`). No `.default()`: PATCH would apply them. */
+  details: D;
+  /** Values of optional details fields a new record starts with. */
+  detailDefaults?: Partial<z.output<D>>;
+  /** Extra `nearby` query fields (all optional). */
+  filters: F;
+  keep?(details: z.output<D>, filters: z.output<F>): boolean;
+  /** A sort key before distance for this query (e.g. price); records without one are left out. */
+  rankBy?(filters: z.output<F>): ((details: z.output<D>) => number | undefined) | undefined;
+  /** Rules across fields of the merged details (throw a ValidationError). */
+  check?(details: z.output<D>): void;
+}
+
+export interface CatalogDeps {
+  /** The caller's role in an ACTIVE partner (undefined: not a member, or the partner is not active). */
+  partnerRole(partnerId: string, userId: string, tx?: Transaction): Promise<'OWNER' | 'STAFF' | undefined>;
+  /** One of the caller's READY image uploads. */
+  photo(ownerId: string, mediaId: string, tx?: Transaction): Promise<CatalogPhoto | undefined>;
+  now?(): number;
+}
+
+type Caller = Pick<AuthContext, 'userId' | 'roles'>;
+const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
+type BaseBody = z.output<typeof CatalogBaseBodySchema>;
+type BasePatch = z.output<typeof CatalogBasePatchSchema>;
+
+export function createCatalogService<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>, deps: CatalogDeps) {
+  type Details = z.output<D>;
+  type Rec = CatalogRecord<Details>;
+  const repo = catalogRepo<Details>(spec.collection);
+  const now = deps.now ?? Date.now;
+  const detailKeys = Object.keys(spec.details.shape);
+  const notFound = () => new NotFoundError(`No such ${spec.noun}`);
+  const notManager = () => new ForbiddenError(`You do not manage this ${spec.noun}`).withCode('CATALOG_NOT_MANAGER');
+
+  function view(record: Rec, at: number, distanceM?: number) {
+    return {
+      ...(record.details as Record<string, unknown>),
+      id: record.id,
+      partnerId: record.partnerId,
+      name: record.name,
+      description: record.description,
+      address: record.address,
+      phone: record.phone,
+      location: { lat: record.lat, lng: record.lng },
+      photos: record.photos,
+      openingHours: record.hours,
+      openNow: isOpenAt(record.hours, at),
+      status: record.status,
+      statusReason: record.statusReason,
+      rating: { average: record.ratingAvg, count: record.ratingCount },
+      ...(distanceM !== undefined ? { distanceM: Math.round(distanceM) } : {}),
+      createdAt: iso(record.createdAt),
+      updatedAt: iso(record.updatedAt),
+    };
+  }
+
+  async function manages(record: Rec, caller: Caller, tx?: Transaction): Promise<boolean> {
+    if (record.partnerId === null) return isAdmin(caller);
+    return (await deps.partnerRole(record.partnerId, caller.userId, tx)) !== undefined;
+  }
+
+  /** The record for a change by its managers: 404 when the caller may not even see it, 403 when they only see it. */
+  async function managed(id: string, caller: Caller, tx: Transaction): Promise<Rec> {
+    const record = await repo.get(id, tx);
+    if (!record) throw notFound();
+    if (await manages(record, caller, tx)) return record;
+    throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+  }
+
+  function editable(record: Rec): void {
+    if (record.status === 'ARCHIVED') {
+      throw new ConflictError(`This ${spec.noun} is archived: it cannot change`, { status: record.status }).withCode('CATALOG_TRANSITION');
+    }
+  }
+
+  async function photosOf(caller: Caller, ids: readonly string[], tx: Transaction): Promise<CatalogPhoto[]> {
+    const found = await Promise.all([...new Set(ids)].map((id) => deps.photo(caller.userId, id, tx)));
+    const missing = [...new Set(ids)].filter((_, i) => !found[i]);
+    if (missing.length > 0) throw new UnprocessableError('Photos must be your READY image uploads', { photoIds: missing }).withCode('CATALOG_PHOTO_INVALID');
+    return found as CatalogPhoto[];
+  }
+
+  const pickDetails = (body: Record<string, unknown>) => Object.fromEntries(detailKeys.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+
+  async function move(id: string, caller: Caller, action: CatalogAction, reason: string | null) {
+    const t = now();
+    const { after } = await inTransaction(async (tx) => {
+      const record = await repo.get(id, tx);
+      if (!record) throw notFound();
+      const roles: CatalogActor[] = [];
+      if (isAdmin(caller)) roles.push('ADMIN');
+      if (action === 'archive') {
+        if (await manages(record, caller, tx)) roles.push('MANAGER');
+        else throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+      }
+      return transition(
+        catalogMachine,
+        {
+          load: async () => record,
+          save: (t2, next) => repo.update(t2, id, { status: next.status, statusReason: next.statusReason, updatedAt: next.updatedAt }),
+          ref: () => repo.ref(id),
+        },
+        {
+          action,
+          by: caller.userId,
+          rolesOf: () => roles,
+          apply: (r, to) => ({ ...r, status: to, statusReason: action === 'hide' ? reason : null, updatedAt: t }),
+          now: t,
+          reason,
+          missing: notFound,
+        },
+        tx,
+      );
+    });
+    return view(after, t);
+  }
+
+  return {
+    spec,
+    view,
+
+    async create(caller: Caller, body: BaseBody & Record<string, unknown>) {
+      const t = now();
+      const details = { ...(spec.detailDefaults ?? {}), ...pickDetails(body) } as Details;
+      spec.check?.(details);
+      const record = await inTransaction(async (tx) => {
+        const partnerId = body.partnerId ?? null;
+        if (partnerId ? !(await deps.partnerRole(partnerId, caller.userId, tx)) : !isAdmin(caller)) {
+          throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId} (or it is not approved)` : `Name the partnerId you add this ${spec.noun} for; only administrators add curated ones`).withCode('CATALOG_NOT_MANAGER');
+        }
+        const created: Rec = {
+          id: repo.newId(),
+          partnerId,
+          name: body.name,
+          nameFolded: foldText(body.name),
+          terms: searchTermsOf(body.name),
+          description: body.description ?? null,
+          address: body.address ?? null,
+          phone: body.phone ?? null,
+          lat: body.location.lat,
+          lng: body.location.lng,
+          geohash: geohashOf(body.location),
+          photos: body.photoIds ? await photosOf(caller, body.photoIds, tx) : [],
+          hours: body.openingHours ?? null,
+          status: 'ACTIVE',
+          statusReason: null,
+          ratingAvg: 0,
+          ratingCount: 0,
+          details,
+          createdBy: caller.userId,
+          createdAt: t,
+          updatedAt: t,
+        };
+        repo.create(tx, created);
+        return created;
+      });
+      return view(record, t);
+    },
+
+    async get(id: string, caller: Caller) {
+      const record = await repo.get(id);
+      if (!record || (record.status !== 'ACTIVE' && !isAdmin(caller) && !(await manages(record, caller)))) throw notFound();
+      return view(record, now());
+    },
+
+    async update(id: string, caller: Caller, patch: BasePatch & Record<string, unknown>) {
+      const t = now();
+      const after = await inTransaction(async (tx) => {
+        const record = await managed(id, caller, tx);
+        editable(record);
+        const fields: Record<string, unknown> = { updatedAt: t };
+        if (patch.name !== undefined) Object.assign(fields, { name: patch.name, nameFolded: foldText(patch.name), terms: searchTermsOf(patch.name) });
+        if (patch.description !== undefined) fields.description = patch.description;
+        if (patch.address !== undefined) fields.address = patch.address;
+        if (patch.phone !== undefined) fields.phone = patch.phone;
+        if (patch.openingHours !== undefined) fields.hours = patch.openingHours;
+        if (patch.location) Object.assign(fields, { lat: patch.location.lat, lng: patch.location.lng, geohash: geohashOf(patch.location) });
+        if (patch.photoIds) fields.photos = await photosOf(caller, patch.photoIds, tx);
+        const changed = pickDetails(patch);
+        const details = { ...(record.details as object), ...changed } as Details;
+        spec.check?.(details);
+        for (const [key, value] of Object.entries(changed)) fields[`details.${key}`] = value;
+        repo.update(tx, id, fields);
+        const { hours, ...plain } = fields;
+        return { ...record, ...plain, ...(hours !== undefined ? { hours: hours as OpeningHours | null } : {}), details } as Rec;
+      });
+      return view(after, t);
+    },
+
+    archive: (id: string, caller: Caller) => move(id, caller, 'archive', null),
+    hide: (id: string, caller: Caller, reason: string) => move(id, caller, 'hide', reason),
+    restore: (id: string, caller: Caller) => move(id, caller, 'restore', null),
+
+    /**
+     * Active records within the radius that pass the filters, ordered by the vertical's rank (if the query asks
+     * for one), then distance, then id. Every record in the circle is read (the geo kit's parallel ranges), so the
+     * order and the cursor are exact; the cursor holds the last item's sort keys.
+     */
+    async nearby(query: NearbyQuery & { openNow?: boolean; cursor?: string } & z.output<F>, caller: Caller): Promise<Page<ReturnType<typeof view>>> {
+      const t = now();
+      const { cursor, limit, ...shape } = query;
+      const request = { query: `${spec.collection}:nearby:${JSON.stringify(shape)}`, caller: caller.userId };
+      const found = await nearby(query, query.radiusM, Number.MAX_SAFE_INTEGER, (s, e) => repo.activeInRange(s, e), (r) => r);
+      const rank = spec.rankBy?.(query);
+      const ranked = found
+        .filter((f) => (!query.openNow || isOpenAt(f.item.hours, t) === true) && (spec.keep?.(f.item.details, query) ?? true))
+        .map((f) => ({ ...f, keys: rank ? [rank(f.item.details), f.distanceM] : [f.distanceM] }))
+        .filter((f): f is typeof f & { keys: number[] } => f.keys.every((k) => typeof k === 'number'))
+        .sort((a, b) => compareKeys(a.keys, a.item.id, b.keys, b.item.id));
+      let start = 0;
+      if (cursor) {
+        const after = decodeCursor(cursor, request, rank ? 2 : 1);
+        const keys = after.values.map(Number);
+        start = ranked.findIndex((f) => compareKeys(f.keys, f.item.id, keys, after.id) > 0);
+        if (start < 0) start = ranked.length;
+      }
+      const page = ranked.slice(start, start + limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((f) => view(f.item, t, f.distanceM)),
+        nextCursor: last && start + limit < ranked.length ? encodeCursor(last.keys, last.item.id, request) : null,
+      };
+    },
+
+    /** Name search: the longest word narrows the query (array-contains), the others filter the page. */
+    async search(query: { q: string; lat?: number; lng?: number; limit: number; cursor?: string }, caller: Caller) {
+      const t = now();
+      const words = foldedWords(query.q);
+      if (words.length === 0) return { items: [], nextCursor: null };
+      const term = words.reduce((a, b) => (b.length > a.length ? b : a)).slice(0, SEARCH_PREFIX_MAX);
+      const page = await repo.searchActive(term, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:search:${words.join(' ')}`, caller: caller.userId });
+      const center = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
+      return {
+        items: page.items.filter((r) => matchesSearch(r.name, query.q)).map((r) => view(r, t, center ? distanceMeters(center, r) : undefined)),
+        nextCursor: page.nextCursor,
+      };
+    },
+
+    async mine(query: { partnerId: string; limit: number; cursor?: string }, caller: Caller) {
+      if (!(await deps.partnerRole(query.partnerId, caller.userId))) throw new ForbiddenError(`You are not the owner or staff of partner ${query.partnerId}`).withCode('CATALOG_NOT_MANAGER');
+      const t = now();
+      const page = await repo.ofPartner(query.partnerId, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:mine:${query.partnerId}`, caller: caller.userId });
+      return { items: page.items.map((r) => view(r, t)), nextCursor: page.nextCursor };
+    },
+
+    async adminList(query: { status?: CatalogStatus; partnerId?: string; limit: number; cursor?: string }, caller: Caller) {
+      const t = now();
+      const page = await repo.list(query, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:admin:${query.status ?? ''}:${query.partnerId ?? ''}`, caller: caller.userId });
+      return { items: page.items.map((r) => view(r, t)), nextCursor: page.nextCursor };
+    },
+
+    async events(id: string, caller: Caller) {
+      const record = await repo.get(id);
+      if (!record) throw notFound();
+      if (!isAdmin(caller) && !(await manages(record, caller))) throw record.status === 'ACTIVE' ? notManager() : notFound();
+      return (await repo.events(id)).map((e) => ({ ...e, at: iso(e.at), reason: e.reason ?? null }));
+    },
+
+    /**
+     * A change of the vertical's own fields by the record's managers (live free spaces, prices), in a transaction:
+     * `change` reads what it needs and may write beside the record (a price history line); it returns the fields.
+     */
+    async changeDetails(id: string, caller: Caller, change: (record: Rec, tx: Transaction, at: number) => Promise<Partial<Details>> | Partial<Details>) {
+      const t = now();
+      const after = await inTransaction(async (tx) => {
+        const record = await managed(id, caller, tx);
+        editable(record);
+        const changed = await change(record, tx, t);
+        const details = { ...(record.details as object), ...changed } as Details;
+        spec.check?.(details);
+        const fields: Record<string, unknown> = { updatedAt: t };
+        for (const [key, value] of Object.entries(changed)) fields[`details.${key}`] = value;
+        repo.update(tx, id, fields);
+        return { ...record, details, updatedAt: t };
+      });
+      return view(after, t);
+    },
+
+    /** The record, for a manager's change beside it (a store's products); 403/404/409 as for an edit. */
+    async managedForChange(id: string, caller: Caller, tx: Transaction): Promise<Rec> {
+      const record = await managed(id, caller, tx);
+      editable(record);
+      return record;
+    },
+
+    /** Active records by id (missing or not active: undefined), for other modules' references. */
+    async activeByIds(ids: readonly string[]): Promise<Array<Rec | undefined>> {
+      return (await repo.getMany(ids)).map((r) => (r?.status === 'ACTIVE' ? r : undefined));
+    },
+    getRecord: (id: string, tx?: Transaction) => repo.get(id, tx),
+  };
+}
+export type CatalogService<D extends z.ZodObject = z.ZodObject, F extends z.ZodObject = z.ZodObject> = ReturnType<typeof createCatalogService<D, F>>;
+
+function compareKeys(a: readonly number[], aId: string, b: readonly number[], bId: string): number {
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i] - b[i];
+  return aId < bId ? -1 : aId > bId ? 1 : 0;
+}
+
+/** A catalog's spec with its field and filter types inferred. */
+export function defineCatalog<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>): CatalogSpec<D, F> {
+  return spec;
+}
