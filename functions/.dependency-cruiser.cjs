@@ -17,6 +17,10 @@ const LAYERS = [
   'partners',
   'rides',
   'places',
+  'pharmacy',
+  'parking',
+  'fuel',
+  'atm',
   'admin',
 ];
 

@@ -10,6 +10,10 @@ import { mediaModule } from './media/media.module';
 import { notificationsModule } from './notifications/notifications.module';
 import { partnersModule } from './partners/partners.module';
 import { placesModule } from './places/places.module';
+import { pharmacyModule } from './pharmacy/pharmacy.module';
+import { parkingModule } from './parking/parking.module';
+import { fuelModule } from './fuel/fuel.module';
+import { atmModule } from './atm/atm.module';
 import { ridesModule } from './rides/rides.module';
 import { routingModule } from './routing/routing.module';
 import { paymentsModule } from './payments/payments.module';
@@ -35,6 +39,10 @@ export const MODULES: readonly ModuleDefinition[] = [
   walletModule,
   paymentsModule,
   placesModule,
+  pharmacyModule,
+  parkingModule,
+  fuelModule,
+  atmModule,
 ];
 
 /** Every collection of the backend, each with its owner (a module, or `platform`). */

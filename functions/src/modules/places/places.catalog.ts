@@ -36,5 +36,5 @@ export const placesCatalog = defineCatalog({
   schemaName: 'Place',
   details,
   filters: z.object({ category: z.enum(PLACE_CATEGORIES).optional() }),
-  keep: (d, f) => f.category === undefined || d.category === f.category,
+  keep: (place, f) => f.category === undefined || place.details.category === f.category,
 });

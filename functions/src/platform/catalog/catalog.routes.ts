@@ -14,14 +14,17 @@ import {
 } from './catalog.schemas';
 import type { CatalogService, CatalogSpec } from './catalog.service';
 
-const schemasBySpec = new WeakMap<CatalogSpec, ReturnType<typeof buildSchemas>>();
+/** The parts of a spec that shape its schemas. */
+type SchemaSource = Pick<CatalogSpec, 'details' | 'filters' | 'schemaName'> & { ownOperationFields?: readonly string[] };
 
-function buildSchemas(spec: CatalogSpec) {
+const schemasBySpec = new WeakMap<SchemaSource, ReturnType<typeof buildSchemas>>();
+
+function buildSchemas(spec: SchemaSource) {
   const view = CatalogBaseViewSchema.extend(spec.details.shape).meta({ id: spec.schemaName });
   return {
     view,
     body: CatalogBaseBodySchema.extend(spec.details.shape).meta({ id: `${spec.schemaName}Body` }),
-    patch: CatalogBasePatchSchema.extend(spec.details.partial().shape)
+    patch: CatalogBasePatchSchema.extend(spec.details.omit(Object.fromEntries((spec.ownOperationFields ?? []).map((k) => [k, true])) as Record<string, true> as never).partial().shape)
       .refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'name at least one field to change' })
       .meta({ id: `${spec.schemaName}Patch` }),
     page: z.object({ items: z.array(view), nextCursor: z.string().nullable() }).meta({ id: `${spec.schemaName}Page` }),
@@ -30,7 +33,7 @@ function buildSchemas(spec: CatalogSpec) {
 }
 
 /** The zod shapes of a catalog (one object per spec, so OpenAPI names each once). */
-export function catalogSchemas(spec: CatalogSpec) {
+export function catalogSchemas(spec: SchemaSource) {
   let schemas = schemasBySpec.get(spec);
   if (!schemas) {
     schemas = buildSchemas(spec);
@@ -47,7 +50,7 @@ const MANAGERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
  */
 export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(service: CatalogService<D, F>): AnyRoute[] {
   const spec = service.spec;
-  const s = catalogSchemas(spec as unknown as CatalogSpec);
+  const s = catalogSchemas(spec);
   const base = spec.basePath;
   const tag = spec.tag;
   const N = spec.nouns.charAt(0).toUpperCase() + spec.nouns.slice(1);

@@ -31,9 +31,11 @@ export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.Zo
   detailDefaults?: Partial<z.output<D>>;
   /** Extra `nearby` query fields (all optional). */
   filters: F;
-  keep?(details: z.output<D>, filters: z.output<F>): boolean;
+  keep?(record: CatalogRecord<z.output<D>>, filters: z.output<F>): boolean;
   /** A sort key before distance for this query (e.g. price); records without one are left out. */
   rankBy?(filters: z.output<F>): ((details: z.output<D>) => number | undefined) | undefined;
+  /** Fields set at creation and then changed only by the vertical's own operation (prices with history): not in PATCH. */
+  ownOperationFields?: ReadonlyArray<keyof z.output<D> & string>;
   /** Rules across fields of the merged details (throw a ValidationError). */
   check?(details: z.output<D>): void;
 }
@@ -88,10 +90,10 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   }
 
   /** The record for a change by its managers: 404 when the caller may not even see it, 403 when they only see it. */
-  async function managed(id: string, caller: Caller, tx: Transaction): Promise<Rec> {
+  async function managed(id: string, caller: Caller, tx: Transaction, adminsToo = false): Promise<Rec> {
     const record = await repo.get(id, tx);
     if (!record) throw notFound();
-    if (await manages(record, caller, tx)) return record;
+    if ((adminsToo && isAdmin(caller)) || (await manages(record, caller, tx))) return record;
     throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
   }
 
@@ -108,7 +110,9 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     return found as CatalogPhoto[];
   }
 
-  const pickDetails = (body: Record<string, unknown>) => Object.fromEntries(detailKeys.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+  const ownOperation = new Set<string>(spec.ownOperationFields ?? []);
+  const pickDetails = (body: Record<string, unknown>, skip: ReadonlySet<string> = new Set()) =>
+    Object.fromEntries(detailKeys.filter((k) => body[k] !== undefined && !skip.has(k)).map((k) => [k, body[k]]));
 
   async function move(id: string, caller: Caller, action: CatalogAction, reason: string | null) {
     const t = now();
@@ -204,7 +208,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         if (patch.openingHours !== undefined) fields.hours = patch.openingHours;
         if (patch.location) Object.assign(fields, { lat: patch.location.lat, lng: patch.location.lng, geohash: geohashOf(patch.location) });
         if (patch.photoIds) fields.photos = await photosOf(caller, patch.photoIds, tx);
-        const changed = pickDetails(patch);
+        const changed = pickDetails(patch, ownOperation);
         const details = { ...(record.details as object), ...changed } as Details;
         spec.check?.(details);
         for (const [key, value] of Object.entries(changed)) fields[`details.${key}`] = value;
@@ -231,7 +235,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       const found = await nearby(query, query.radiusM, Number.MAX_SAFE_INTEGER, (s, e) => repo.activeInRange(s, e), (r) => r);
       const rank = spec.rankBy?.(query);
       const ranked = found
-        .filter((f) => (!query.openNow || isOpenAt(f.item.hours, t) === true) && (spec.keep?.(f.item.details, query) ?? true))
+        .filter((f) => (!query.openNow || isOpenAt(f.item.hours, t) === true) && (spec.keep?.(f.item, query) ?? true))
         .map((f) => ({ ...f, keys: rank ? [rank(f.item.details), f.distanceM] : [f.distanceM] }))
         .filter((f): f is typeof f & { keys: number[] } => f.keys.every((k) => typeof k === 'number'))
         .sort((a, b) => compareKeys(a.keys, a.item.id, b.keys, b.item.id));
@@ -288,10 +292,15 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
      * A change of the vertical's own fields by the record's managers (live free spaces, prices), in a transaction:
      * `change` reads what it needs and may write beside the record (a price history line); it returns the fields.
      */
-    async changeDetails(id: string, caller: Caller, change: (record: Rec, tx: Transaction, at: number) => Promise<Partial<Details>> | Partial<Details>) {
+    async changeDetails(
+      id: string,
+      caller: Caller,
+      change: (record: Rec, tx: Transaction, at: number) => Promise<Partial<Details>> | Partial<Details>,
+      options: { adminsToo?: boolean } = {},
+    ) {
       const t = now();
       const after = await inTransaction(async (tx) => {
-        const record = await managed(id, caller, tx);
+        const record = await managed(id, caller, tx, options.adminsToo);
         editable(record);
         const changed = await change(record, tx, t);
         const details = { ...(record.details as object), ...changed } as Details;
@@ -328,4 +337,10 @@ function compareKeys(a: readonly number[], aId: string, b: readonly number[], bI
 /** A catalog's spec with its field and filter types inferred. */
 export function defineCatalog<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>): CatalogSpec<D, F> {
   return spec;
+}
+
+/** The catalog's service, built on first use (one per process: catalogs take no configuration). */
+export function catalogServiceOnce<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>, deps: () => CatalogDeps): () => CatalogService<D, F> {
+  let service: CatalogService<D, F> | undefined;
+  return () => (service ??= createCatalogService(spec, deps()));
 }

@@ -90,6 +90,8 @@ export const ERROR_CODES = {
   CATALOG_NOT_MANAGER: [403, 'Only the managing partner (owner or staff) changes this record; curated records are the administrators\'.'],
   CATALOG_TRANSITION: [409, 'The record is not in a status that allows this (`details.status`): archived records are read-only.'],
   CATALOG_NOT_ALLOWED: [409, 'Hiding and restoring are for administrators, archiving for the record\'s managers.'],
+  PARKING_SPACES_OUT_OF_RANGE: [409, 'The change would leave fewer than 0 or more than capacity free spaces (`details.freeSpaces`, `details.capacity`).'],
+  FUEL_PRICE_TYPE_REQUIRED: [400, 'sort=price needs the fuelType to compare.'],
   CATALOG_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
 
   UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineCatalog } from '../../platform/catalog/catalog.service';
+import { BooleanQuerySchema } from '../../platform/http/query';
+
+// `atms/{id}`: cash machines by bank; 24h is openingHours.open24h, cash deposit a flag.
+export const ATMS = 'atms';
+
+export const BANKS = {
+  VCB: 'Vietcombank',
+  BIDV: 'BIDV',
+  CTG: 'VietinBank',
+  AGR: 'Agribank',
+  TCB: 'Techcombank',
+  MB: 'MB Bank',
+  ACB: 'ACB',
+  VPB: 'VPBank',
+  TPB: 'TPBank',
+  STB: 'Sacombank',
+  VIB: 'VIB',
+  SHB: 'SHB',
+  HDB: 'HDBank',
+  OCB: 'OCB',
+  MSB: 'MSB',
+  EIB: 'Eximbank',
+  LPB: 'LPBank',
+  SSB: 'SeABank',
+  NAB: 'Nam A Bank',
+  SCB: 'SCB',
+} as const;
+export type BankCode = keyof typeof BANKS;
+const BANK_CODES = Object.keys(BANKS) as [BankCode, ...BankCode[]];
+
+const details = z.object({
+  bank: z.enum(BANK_CODES).describe('Bank code (GET /atm/banks)'),
+  deposit: z.boolean().optional().describe('Takes cash deposits (CDM)'),
+  wheelchairAccessible: z.boolean().optional(),
+});
+
+export const atmCatalog = defineCatalog({
+  tag: 'atm',
+  collection: ATMS,
+  basePath: '/atm',
+  noun: 'ATM',
+  nouns: 'ATMs',
+  schemaName: 'Atm',
+  details,
+  filters: z.object({
+    bank: z.enum(BANK_CODES).optional(),
+    open24h: BooleanQuerySchema.optional().describe('true: only ATMs open around the clock'),
+    deposit: BooleanQuerySchema.optional().describe('true: only ATMs that take deposits'),
+  }),
+  keep: (atm, f) => (f.bank === undefined || atm.details.bank === f.bank) && (!f.open24h || atm.hours?.open24h === true) && (!f.deposit || atm.details.deposit === true),
+});

@@ -1,0 +1,10 @@
+import { defineModule } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
+import { ATMS } from './atm.catalog';
+
+// ATMs (a catalog of the platform kit) by bank, 24h and deposit.
+export const atmModule = defineModule({
+  name: 'atm',
+  routes: () => (require('./atm.routes') as typeof import('./atm.routes')).atmRoutes(),
+  collections: [{ name: ATMS }, { name: EVENTS, parent: ATMS }],
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { catalogRoutes } from '../../platform/catalog/catalog.routes';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { BANKS } from './atm.catalog';
+import { atms } from './atm.wiring';
+
+export function atmRoutes(): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/atm/banks',
+      tag: 'atm',
+      summary: 'Banks ATMs can belong to (for the bank filter)',
+      auth: [],
+      response: { description: 'Code and name of each bank.', schema: z.object({ banks: z.array(z.object({ code: z.string(), name: z.string() }).meta({ id: 'Bank' })) }) },
+      handler: () => ({ banks: Object.entries(BANKS).map(([code, name]) => ({ code, name })) }),
+    }),
+    ...catalogRoutes(atms()),
+  ];
+}

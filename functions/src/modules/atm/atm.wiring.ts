@@ -1,0 +1,5 @@
+import { catalogServiceOnce } from '../../platform/catalog/catalog.service';
+import { partnerCatalogDeps } from '../partners';
+import { atmCatalog } from './atm.catalog';
+
+export const atms = catalogServiceOnce(atmCatalog, () => partnerCatalogDeps);

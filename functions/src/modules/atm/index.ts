@@ -1,0 +1,2 @@
+// Public face of the atm module.
+export { ATMS, BANKS } from './atm.catalog';

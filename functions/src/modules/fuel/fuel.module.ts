@@ -1,0 +1,10 @@
+import { defineModule } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
+import { FUEL_PRICE_CHANGES, FUEL_STATIONS } from './fuel.catalog';
+
+// Fuel stations (a catalog of the platform kit) with prices per fuel type and their history.
+export const fuelModule = defineModule({
+  name: 'fuel',
+  routes: () => (require('./fuel.routes') as typeof import('./fuel.routes')).fuelRoutes(),
+  collections: [{ name: FUEL_STATIONS }, { name: EVENTS, parent: FUEL_STATIONS }, { name: FUEL_PRICE_CHANGES }],
+});

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { catalogRoutes, catalogSchemas } from '../../platform/catalog/catalog.routes';
+import { PageQuerySchema } from '../../platform/firestore/paginate';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { IdParamsSchema } from '../../platform/http/ids';
+import { iso } from '../../platform/time';
+import { FuelPricesSchema, fuelCatalog } from './fuel.catalog';
+import { fuelRepo } from './fuel.repo';
+import { fuelStations } from './fuel.wiring';
+
+const PriceChangeSchema = z
+  .object({ before: z.record(z.string(), z.number()), after: z.record(z.string(), z.number()), by: z.string(), at: z.string() })
+  .meta({ id: 'FuelPriceChange' });
+
+export function fuelRoutes(): AnyRoute[] {
+  const stations = fuelStations();
+  return [
+    ...catalogRoutes(stations),
+    defineRoute({
+      method: 'put',
+      path: '/fuel/stations/:id/prices',
+      tag: 'fuel',
+      summary: 'Set the fuel prices of a station',
+      description: 'By the station’s managers or an administrator (national price adjustments). Replaces the price list; the change goes to the price history in the same transaction.',
+      auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
+      errors: [404],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      request: { params: IdParamsSchema, body: z.object({ prices: FuelPricesSchema }).meta({ id: 'FuelPricesBody' }) },
+      response: { description: 'The station with its new prices.', schema: catalogSchemas(fuelCatalog).view },
+      handler: ({ params, body, auth }) =>
+        stations.changeDetails(
+          params.id,
+          auth!,
+          (station, tx, at) => {
+            fuelRepo.recordPriceChange(tx, { stationId: station.id, before: station.details.prices, after: body.prices, by: auth!.userId, at });
+            return { prices: body.prices };
+          },
+          { adminsToo: true },
+        ),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/fuel/stations/:id/prices/history',
+      tag: 'fuel',
+      summary: 'Price history of a station',
+      auth: [],
+      errors: [404],
+      request: { params: IdParamsSchema, query: PageQuerySchema },
+      response: { description: 'Newest change first.', schema: z.object({ items: z.array(PriceChangeSchema), nextCursor: z.string().nullable() }) },
+      handler: async ({ params, query, auth }) => {
+        await stations.get(params.id, auth!); // 404 unless visible to the caller
+        const page = await fuelRepo.priceHistory(params.id, { ...query, query: `fuel:history:${params.id}`, caller: auth!.userId });
+        return { items: page.items.map((c) => ({ before: c.before, after: c.after, by: c.by, at: iso(c.at) })), nextCursor: page.nextCursor };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,5 @@
+import { catalogServiceOnce } from '../../platform/catalog/catalog.service';
+import { partnerCatalogDeps } from '../partners';
+import { fuelCatalog } from './fuel.catalog';
+
+export const fuelStations = catalogServiceOnce(fuelCatalog, () => partnerCatalogDeps);

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineCatalog } from '../../platform/catalog/catalog.service';
+import { ValidationError } from '../../platform/errors/app-error';
+
+// `parking_lots/{id}`: parking lots with capacity, live free spaces (the operator's gate or staff report them)
+// and hourly prices per vehicle type. Booking a space belongs to bookings.
+export const PARKING_LOTS = 'parking_lots';
+export const PARKING_VEHICLES = ['MOTORBIKE', 'CAR', 'BICYCLE'] as const;
+
+const vnd = z.number().int().min(0).max(10_000_000);
+const details = z.object({
+  capacity: z.number().int().min(1).max(100_000).describe('Spaces in all'),
+  freeSpaces: z.number().int().min(0).max(100_000).describe('Free now; changed afterwards through PUT …/availability'),
+  pricesPerHour: z
+    .object({ MOTORBIKE: vnd.optional(), CAR: vnd.optional(), BICYCLE: vnd.optional() })
+    .refine((p) => Object.values(p).some((v) => v !== undefined), 'price at least one vehicle type')
+    .describe('VND per hour by vehicle type; a type without a price is not accepted here'),
+  covered: z.boolean().optional(),
+  evCharging: z.boolean().optional(),
+});
+
+export const parkingCatalog = defineCatalog({
+  tag: 'parking',
+  collection: PARKING_LOTS,
+  basePath: '/parking/lots',
+  noun: 'parking lot',
+  nouns: 'parking lots',
+  schemaName: 'ParkingLot',
+  details,
+  ownOperationFields: ['freeSpaces'],
+  filters: z.object({
+    minFree: z.coerce.number().int().min(1).max(100_000).optional().describe('Only lots with at least this many free spaces'),
+    vehicleType: z.enum(PARKING_VEHICLES).optional().describe('Only lots that take this vehicle'),
+  }),
+  keep: (lot, f) => lot.details.freeSpaces >= (f.minFree ?? 0) && (f.vehicleType === undefined || lot.details.pricesPerHour[f.vehicleType] !== undefined),
+  check(d) {
+    if (d.freeSpaces > d.capacity) throw new ValidationError('freeSpaces cannot exceed capacity', [{ field: 'body.freeSpaces', message: `must be at most capacity (${d.capacity})` }]);
+  },
+});

@@ -1,0 +1,10 @@
+import { defineModule } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
+import { PARKING_LOTS } from './parking.catalog';
+
+// Parking lots (a catalog of the platform kit) with live free spaces.
+export const parkingModule = defineModule({
+  name: 'parking',
+  routes: () => (require('./parking.routes') as typeof import('./parking.routes')).parkingRoutes(),
+  collections: [{ name: PARKING_LOTS }, { name: EVENTS, parent: PARKING_LOTS }],
+});

@@ -1,0 +1,5 @@
+import { catalogServiceOnce } from '../../platform/catalog/catalog.service';
+import { partnerCatalogDeps } from '../partners';
+import { parkingCatalog } from './parking.catalog';
+
+export const parkingLots = catalogServiceOnce(parkingCatalog, () => partnerCatalogDeps);

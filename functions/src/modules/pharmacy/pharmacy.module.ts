@@ -1,0 +1,10 @@
+import { defineModule } from '../../platform/module/module';
+import { EVENTS } from '../../platform/state-machine/state-machine';
+import { PHARMACY_PRODUCTS, PHARMACY_STORES } from './pharmacy.catalog';
+
+// Pharmacy stores (a catalog of the platform kit) and the products each has in stock.
+export const pharmacyModule = defineModule({
+  name: 'pharmacy',
+  routes: () => (require('./pharmacy.routes') as typeof import('./pharmacy.routes')).pharmacyRoutes(),
+  collections: [{ name: PHARMACY_STORES }, { name: EVENTS, parent: PHARMACY_STORES }, { name: PHARMACY_PRODUCTS }],
+});

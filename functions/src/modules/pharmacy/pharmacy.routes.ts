@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { catalogRoutes } from '../../platform/catalog/catalog.routes';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
+import { ProductBodySchema, ProductListQuerySchema, ProductPageSchema, ProductParamsSchema, ProductSchema, ProductSearchQuerySchema, StoreWithProductsSchema } from './pharmacy.schemas';
+import { pharmacyProducts, pharmacyStores } from './pharmacy.wiring';
+
+export function pharmacyRoutes(): AnyRoute[] {
+  const products = pharmacyProducts();
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/pharmacy/products/search',
+      tag: 'pharmacy',
+      summary: 'Pharmacies near me that have a product in stock',
+      description: 'Every word of q matches the start of a word of the product name (diacritics ignored). Stores within radiusM, nearest first, each with its matching products. lat/lng must be numbers (400). Ordering medicine belongs to orders.',
+      auth: [],
+      request: { query: ProductSearchQuerySchema },
+      response: { description: 'Stores with the matching products.', schema: z.object({ items: z.array(StoreWithProductsSchema) }) },
+      handler: ({ query }) => products.searchNearby(query),
+    }),
+    ...catalogRoutes(pharmacyStores()),
+    defineRoute({
+      method: 'get',
+      path: '/pharmacy/stores/:id/products',
+      tag: 'pharmacy',
+      summary: 'Products of a store',
+      auth: [],
+      errors: [404],
+      request: { params: IdParamsSchema, query: ProductListQuerySchema },
+      response: { description: 'Alphabetical, with stock.', schema: ProductPageSchema },
+      handler: ({ params, query, auth }) => products.listProducts(params.id, auth!, query),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/pharmacy/stores/:id/products/:sku',
+      tag: 'pharmacy',
+      summary: 'Add or replace a product of a store (price and stock)',
+      description: 'By the store’s managers; the sku is yours (letters, digits, . _ -). stock 0 marks it out of stock.',
+      auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
+      errors: [404],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      request: { params: ProductParamsSchema, body: ProductBodySchema },
+      response: { description: 'The product as stored.', schema: ProductSchema },
+      handler: ({ params, body, auth }) => products.putProduct(params.id, params.sku, auth!, body),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/pharmacy/stores/:id/products/:sku',
+      tag: 'pharmacy',
+      summary: 'Remove a product from a store',
+      auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
+      errors: [404],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      request: { params: ProductParamsSchema },
+      response: { description: 'Removed.', schema: DeletedSchema },
+      handler: ({ params, auth }) => products.removeProduct(params.id, params.sku, auth!),
+    }),
+  ];
+}
