@@ -21,6 +21,8 @@ const LAYERS = [
   'parking',
   'fuel',
   'atm',
+  'addresses',
+  'favorites',
   'admin',
 ];
 

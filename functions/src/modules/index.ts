@@ -14,6 +14,8 @@ import { pharmacyModule } from './pharmacy/pharmacy.module';
 import { parkingModule } from './parking/parking.module';
 import { fuelModule } from './fuel/fuel.module';
 import { atmModule } from './atm/atm.module';
+import { addressesModule } from './addresses/addresses.module';
+import { favoritesModule } from './favorites/favorites.module';
 import { ridesModule } from './rides/rides.module';
 import { routingModule } from './routing/routing.module';
 import { paymentsModule } from './payments/payments.module';
@@ -43,6 +45,8 @@ export const MODULES: readonly ModuleDefinition[] = [
   parkingModule,
   fuelModule,
   atmModule,
+  addressesModule,
+  favoritesModule,
 ];
 
 /** Every collection of the backend, each with its owner (a module, or `platform`). */

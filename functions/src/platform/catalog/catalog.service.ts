@@ -325,6 +325,11 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       return (await repo.getMany(ids)).map((r) => (r?.status === 'ACTIVE' ? r : undefined));
     },
     getRecord: (id: string, tx?: Transaction) => repo.get(id, tx),
+    /** Whether the caller manages the record (its partner's owner or staff; administrators for curated ones). */
+    async isManagedBy(id: string, caller: Caller, tx?: Transaction): Promise<boolean> {
+      const record = await repo.get(id, tx);
+      return record !== undefined && (await manages(record, caller, tx));
+    },
   };
 }
 export type CatalogService<D extends z.ZodObject = z.ZodObject, F extends z.ZodObject = z.ZodObject> = ReturnType<typeof createCatalogService<D, F>>;

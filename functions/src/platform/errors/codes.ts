@@ -92,6 +92,9 @@ export const ERROR_CODES = {
   CATALOG_NOT_ALLOWED: [409, 'Hiding and restoring are for administrators, archiving for the record\'s managers.'],
   PARKING_SPACES_OUT_OF_RANGE: [409, 'The change would leave fewer than 0 or more than capacity free spaces (`details.freeSpaces`, `details.capacity`).'],
   FUEL_PRICE_TYPE_REQUIRED: [400, 'sort=price needs the fuelType to compare.'],
+  ADDRESS_LIMIT: [409, 'At most 20 saved addresses.'],
+  ADDRESS_LABEL_TAKEN: [409, 'You have an address with this label (HOME, WORK) already (`details.addressId`).'],
+  FAVORITE_LIMIT: [409, 'At most 500 favorites.'],
   CATALOG_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
 
   UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],
