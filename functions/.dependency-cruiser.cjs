@@ -23,6 +23,7 @@ const LAYERS = [
   'atm',
   'addresses',
   'favorites',
+  'reviews',
   'admin',
 ];
 

@@ -16,6 +16,7 @@ import { fuelModule } from './fuel/fuel.module';
 import { atmModule } from './atm/atm.module';
 import { addressesModule } from './addresses/addresses.module';
 import { favoritesModule } from './favorites/favorites.module';
+import { reviewsModule } from './reviews/reviews.module';
 import { ridesModule } from './rides/rides.module';
 import { routingModule } from './routing/routing.module';
 import { paymentsModule } from './payments/payments.module';
@@ -47,6 +48,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   atmModule,
   addressesModule,
   favoritesModule,
+  reviewsModule,
 ];
 
 /** Every collection of the backend, each with its owner (a module, or `platform`). */

@@ -15,6 +15,8 @@ export type TargetType = (typeof TARGET_TYPES)[number];
 export interface TargetSource {
   activeByIds(ids: readonly string[]): Promise<Array<CatalogRecord<unknown> | undefined>>;
   isManagedBy(id: string, caller: Pick<AuthContext, 'userId' | 'roles'>, tx?: Transaction): Promise<boolean>;
+  /** Stores review figures computed at `asOf` unless newer ones stand. */
+  applyRating(id: string, rating: { average: number; count: number; asOf: number }): Promise<boolean>;
 }
 
 const SOURCES: Record<TargetType, () => TargetSource> = {

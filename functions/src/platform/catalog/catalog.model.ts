@@ -35,6 +35,8 @@ export interface CatalogRecord<D = Record<string, unknown>> {
   /** Kept by the reviews trigger. */
   ratingAvg: number;
   ratingCount: number;
+  /** Read time (ms) of the review aggregate last written: an older computation never overwrites a newer one. */
+  ratingAsOf?: number;
   details: D;
   createdBy: string;
   createdAt: number;

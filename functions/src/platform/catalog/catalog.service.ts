@@ -325,6 +325,18 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       return (await repo.getMany(ids)).map((r) => (r?.status === 'ACTIVE' ? r : undefined));
     },
     getRecord: (id: string, tx?: Transaction) => repo.get(id, tx),
+    /**
+     * Stores a rating aggregate computed at `asOf` (the aggregate query's read time) unless a later one is stored:
+     * triggers finishing out of order leave the newest figures. False when the record is gone or newer figures stand.
+     */
+    async applyRating(id: string, rating: { average: number; count: number; asOf: number }): Promise<boolean> {
+      return inTransaction(async (tx) => {
+        const record = await repo.get(id, tx);
+        if (!record || (record.ratingAsOf ?? 0) >= rating.asOf) return false;
+        repo.update(tx, id, { ratingAvg: rating.average, ratingCount: rating.count, ratingAsOf: rating.asOf });
+        return true;
+      });
+    },
     /** Whether the caller manages the record (its partner's owner or staff; administrators for curated ones). */
     async isManagedBy(id: string, caller: Caller, tx?: Transaction): Promise<boolean> {
       const record = await repo.get(id, tx);

@@ -1,0 +1,47 @@
+import type { TargetType } from '../favorites';
+
+// `reviews/{targetType}_{targetId}_{userId}`: one review per user and record (the id enforces it). API only.
+// `review_reports/{reviewId}_{userId}`: a user's report of a review, for the administrators' queue.
+export const REVIEWS = 'reviews';
+export const REVIEW_REPORTS = 'review_reports';
+export const REVIEW_STATUSES = ['VISIBLE', 'HIDDEN'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export const REPORT_REASONS = ['SPAM', 'OFFENSIVE', 'FAKE', 'OFF_TOPIC', 'OTHER'] as const;
+
+export interface ReviewRecord {
+  id: string;
+  targetType: TargetType;
+  targetId: string;
+  userId: string;
+  authorName: string;
+  stars: number;
+  text: string | null;
+  photos: Array<{ id: string; url: string }>;
+  /** True once the user is known to have used the record (an order, booking or ride); no such link exists yet. */
+  verified: boolean;
+  status: ReviewStatus;
+  reply: { text: string; by: string; at: number } | null;
+  createdAt: number;
+  updatedAt: number;
+  editedAt: number | null;
+}
+
+export interface ReportRecord {
+  reviewId: string;
+  userId: string;
+  reason: (typeof REPORT_REASONS)[number];
+  note: string | null;
+  status: 'OPEN' | 'RESOLVED';
+  resolution: 'HIDE_REVIEW' | 'DISMISS' | null;
+  resolvedBy: string | null;
+  createdAt: number;
+  resolvedAt: number | null;
+}
+
+export const reviewId = (type: TargetType, targetId: string, userId: string) => `${type}_${targetId}_${userId}`;
+export const reportId = (reviewId: string, userId: string) => `${reviewId}_${userId}`;
+
+/** The figures kept on a record: the average to two decimals (0 when unrated). */
+export function ratingFigures(average: number | null, count: number): { average: number; count: number } {
+  return { average: count === 0 || average === null ? 0 : Math.round(average * 100) / 100, count };
+}

@@ -1,0 +1,54 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import { db } from '../../platform/firebase/firebase';
+import { paginate, type PageRequest } from '../../platform/firestore/paginate';
+import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
+import type { TargetType } from '../favorites';
+import { REVIEW_REPORTS, REVIEWS, type ReportRecord, type ReviewRecord } from './reviews.model';
+
+// Loaded on first use: no Firestore client code at import.
+const aggregateField = () => (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).AggregateField;
+const reviews = () => typedCollection<ReviewRecord>(REVIEWS);
+const reports = () => plainCollection<ReportRecord>(REVIEW_REPORTS);
+const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
+const visibleOf = (type: TargetType, targetId: string) => reviews().where('targetType', '==', type).where('targetId', '==', targetId).where('status', '==', 'VISIBLE');
+
+export const reviewsRepo = {
+  get: (id: string, tx?: Transaction) => readRecord(reviews().doc(id), tx),
+  create(tx: Transaction, record: ReviewRecord): void {
+    tx.create(reviews().doc(record.id), record);
+  },
+  update(tx: Transaction, id: string, fields: Partial<Omit<ReviewRecord, 'id'>>): void {
+    tx.update(db().collection(REVIEWS).doc(id), fields);
+  },
+  remove(tx: Transaction, id: string): void {
+    tx.delete(db().collection(REVIEWS).doc(id));
+  },
+  /** Visible reviews of a record, newest first; index (targetType, targetId, status, createdAt desc). */
+  ofTarget: (type: TargetType, targetId: string, request: PageRequest) => paginate(visibleOf(type, targetId), newestFirst, request, (d) => d.data()),
+  /** Index (userId, createdAt desc). */
+  ofUser: (userId: string, request: PageRequest) => paginate(reviews().where('userId', '==', userId), newestFirst, request, (d) => d.data()),
+  /** Count and average stars of the visible reviews, with the read time of the figures. */
+  async aggregate(type: TargetType, targetId: string): Promise<{ count: number; average: number | null; readTime: number }> {
+    const snap = await visibleOf(type, targetId).aggregate({ count: aggregateField().count(), average: aggregateField().average('stars') }).get();
+    return { count: snap.data().count, average: snap.data().average, readTime: snap.readTime.toMillis() };
+  },
+  /** How many visible reviews give each number of stars (1..5). */
+  async histogram(type: TargetType, targetId: string): Promise<number[]> {
+    return Promise.all([1, 2, 3, 4, 5].map(async (stars) => (await visibleOf(type, targetId).where('stars', '==', stars).count().get()).data().count));
+  },
+
+  getReport: (id: string, tx?: Transaction) => readRecord(reports().doc(id), tx),
+  createReport(tx: Transaction, id: string, record: ReportRecord): void {
+    tx.create(reports().doc(id), record);
+  },
+  async openReportsOf(reviewId: string, tx: Transaction): Promise<Array<{ id: string; data: ReportRecord }>> {
+    const snap = await tx.get(reports().where('reviewId', '==', reviewId).where('status', '==', 'OPEN'));
+    return snap.docs.map((d) => ({ id: d.id, data: d.data() }));
+  },
+  resolveReport(tx: Transaction, id: string, fields: Pick<ReportRecord, 'status' | 'resolution' | 'resolvedBy' | 'resolvedAt'>): void {
+    tx.update(reports().doc(id), fields);
+  },
+  /** Index (status, createdAt). Oldest first: the queue. */
+  reportQueue: (status: ReportRecord['status'], request: PageRequest) =>
+    paginate(reports().where('status', '==', status), [{ field: 'createdAt', direction: 'asc' }], request, (d) => ({ id: d.id, ...d.data() })),
+};

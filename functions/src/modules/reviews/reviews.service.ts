@@ -1,0 +1,207 @@
+import type { z } from 'zod';
+import type { AuthContext } from '../../platform/auth/access-token';
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
+import { inTransaction } from '../../platform/firebase/firebase';
+import { iso, isoOrNull } from '../../platform/time';
+import { targetSource, type TargetType } from '../favorites';
+import { attachableMedia } from '../media';
+import { accounts } from '../users';
+import { ratingFigures, reportId, reviewId, type ReportRecord, type ReviewRecord } from './reviews.model';
+import { reviewsRepo } from './reviews.repo';
+import type { ReportBodySchema, ReviewBodySchema, ReviewPatchSchema } from './reviews.schemas';
+
+type Caller = Pick<AuthContext, 'userId' | 'roles'>;
+const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
+const notFound = () => new NotFoundError('No such review');
+
+export function reviewView(r: ReviewRecord) {
+  return {
+    id: r.id,
+    targetType: r.targetType,
+    targetId: r.targetId,
+    author: { id: r.userId, name: r.authorName },
+    stars: r.stars,
+    text: r.text,
+    photos: r.photos,
+    verified: r.verified,
+    status: r.status,
+    reply: r.reply ? { text: r.reply.text, at: iso(r.reply.at) } : null,
+    createdAt: iso(r.createdAt),
+    editedAt: isoOrNull(r.editedAt),
+  };
+}
+
+async function photosOf(userId: string, ids: readonly string[]) {
+  const unique = [...new Set(ids)];
+  const found = await Promise.all(unique.map((id) => attachableMedia(userId, id)));
+  const invalid = unique.filter((_, i) => found[i]?.kind !== 'IMAGE');
+  if (invalid.length > 0) throw new UnprocessableError('Photos must be your READY image uploads', { photoIds: invalid }).withCode('REVIEW_PHOTO_INVALID');
+  return found.map((m) => ({ id: m!.id, url: m!.url }));
+}
+
+export function createReviewsService(now: () => number = Date.now) {
+  /** The review as the caller may see it: visible ones to all, hidden ones to their author and administrators. */
+  async function visibleTo(id: string, caller: Caller): Promise<ReviewRecord> {
+    const review = await reviewsRepo.get(id);
+    if (!review || (review.status !== 'VISIBLE' && review.userId !== caller.userId && !isAdmin(caller))) throw notFound();
+    return review;
+  }
+
+  return {
+    async create(caller: Caller, body: z.output<typeof ReviewBodySchema>) {
+      const source = targetSource(body.targetType);
+      const [[target], managed, account, photos] = await Promise.all([
+        source.activeByIds([body.targetId]),
+        source.isManagedBy(body.targetId, caller),
+        accounts.get(caller.userId),
+        photosOf(caller.userId, body.photoIds ?? []),
+      ]);
+      if (!target) throw new NotFoundError(`No such ${body.targetType.toLowerCase().replace('_', ' ')}`);
+      if (managed) throw new ForbiddenError('You manage this record: you cannot review it').withCode('REVIEW_OWN_TARGET');
+      const t = now();
+      const record: ReviewRecord = {
+        id: reviewId(body.targetType, body.targetId, caller.userId),
+        targetType: body.targetType,
+        targetId: body.targetId,
+        userId: caller.userId,
+        authorName: account?.name ?? 'User',
+        stars: body.stars,
+        text: body.text ?? null,
+        photos,
+        verified: false,
+        status: 'VISIBLE',
+        reply: null,
+        createdAt: t,
+        updatedAt: t,
+        editedAt: null,
+      };
+      await inTransaction(async (tx) => {
+        if (await reviewsRepo.get(record.id, tx)) throw new ConflictError('You reviewed this already: edit your review instead', { reviewId: record.id }).withCode('REVIEW_EXISTS');
+        reviewsRepo.create(tx, record);
+      });
+      return reviewView(record);
+    },
+
+    get: async (id: string, caller: Caller) => reviewView(await visibleTo(id, caller)),
+
+    async list(query: { targetType: TargetType; targetId: string; limit: number; cursor?: string }, caller: Caller) {
+      const page = await reviewsRepo.ofTarget(query.targetType, query.targetId, { limit: query.limit, cursor: query.cursor, query: `reviews:${query.targetType}:${query.targetId}`, caller: caller.userId });
+      return { items: page.items.map(reviewView), nextCursor: page.nextCursor };
+    },
+
+    async mine(caller: Caller, query: { limit: number; cursor?: string }) {
+      const page = await reviewsRepo.ofUser(caller.userId, { ...query, query: 'reviews:mine', caller: caller.userId });
+      return { items: page.items.map(reviewView), nextCursor: page.nextCursor };
+    },
+
+    async summary(type: TargetType, targetId: string) {
+      const [[target], histogram] = await Promise.all([targetSource(type).activeByIds([targetId]), reviewsRepo.histogram(type, targetId)]);
+      if (!target) throw new NotFoundError('No such record');
+      return { targetType: type, targetId, average: target.ratingAvg, count: target.ratingCount, histogram: { 1: histogram[0], 2: histogram[1], 3: histogram[2], 4: histogram[3], 5: histogram[4] } };
+    },
+
+    async update(id: string, caller: Caller, patch: z.output<typeof ReviewPatchSchema>) {
+      const photos = patch.photoIds ? await photosOf(caller.userId, patch.photoIds) : undefined;
+      const t = now();
+      const after = await inTransaction(async (tx) => {
+        const review = await reviewsRepo.get(id, tx);
+        if (!review || (review.userId !== caller.userId && review.status !== 'VISIBLE')) throw notFound();
+        if (review.userId !== caller.userId) throw new ForbiddenError('Only its author edits a review').withCode('REVIEW_NOT_AUTHOR');
+        const fields: Partial<ReviewRecord> = { updatedAt: t, editedAt: t };
+        if (patch.stars !== undefined) fields.stars = patch.stars;
+        if (patch.text !== undefined) fields.text = patch.text;
+        if (photos) fields.photos = photos;
+        reviewsRepo.update(tx, id, fields);
+        return { ...review, ...fields };
+      });
+      return reviewView(after);
+    },
+
+    async remove(id: string, caller: Caller) {
+      await inTransaction(async (tx) => {
+        const review = await reviewsRepo.get(id, tx);
+        if (!review || (review.userId !== caller.userId && review.status !== 'VISIBLE')) throw notFound();
+        if (review.userId !== caller.userId) throw new ForbiddenError('Only its author deletes a review (administrators hide it)').withCode('REVIEW_NOT_AUTHOR');
+        reviewsRepo.remove(tx, id);
+      });
+      return { deleted: true as const };
+    },
+
+    async reply(id: string, caller: Caller, text: string) {
+      const review = await visibleTo(id, caller);
+      if (!(await targetSource(review.targetType).isManagedBy(review.targetId, caller))) throw new ForbiddenError('Only the managers of the reviewed record reply').withCode('REVIEW_NOT_MANAGER');
+      const t = now();
+      const after = await inTransaction(async (tx) => {
+        const current = await reviewsRepo.get(id, tx);
+        if (!current) throw notFound();
+        if (current.reply) throw new ConflictError('This review has a reply already').withCode('REVIEW_ALREADY_REPLIED');
+        const reply = { text, by: caller.userId, at: t };
+        reviewsRepo.update(tx, id, { reply });
+        return { ...current, reply };
+      });
+      return reviewView(after);
+    },
+
+    async report(id: string, caller: Caller, body: z.output<typeof ReportBodySchema>) {
+      const review = await visibleTo(id, caller);
+      if (review.userId === caller.userId) throw new UnprocessableError('You cannot report your own review').withCode('REVIEW_OWN');
+      const t = now();
+      const record: ReportRecord = { reviewId: id, userId: caller.userId, reason: body.reason, note: body.note ?? null, status: 'OPEN', resolution: null, resolvedBy: null, createdAt: t, resolvedAt: null };
+      await inTransaction(async (tx) => {
+        if (await reviewsRepo.getReport(reportId(id, caller.userId), tx)) throw new ConflictError('You reported this review already').withCode('REVIEW_ALREADY_REPORTED');
+        reviewsRepo.createReport(tx, reportId(id, caller.userId), record);
+      });
+      return { reported: true as const };
+    },
+
+    async reportQueue(query: { status: ReportRecord['status']; limit: number; cursor?: string }, caller: Caller) {
+      const page = await reviewsRepo.reportQueue(query.status, { limit: query.limit, cursor: query.cursor, query: `reviews:reports:${query.status}`, caller: caller.userId });
+      const reviews = await Promise.all(page.items.map((r) => reviewsRepo.get(r.reviewId)));
+      return {
+        items: page.items.map((r, i) => ({
+          id: r.id,
+          reviewId: r.reviewId,
+          reportedBy: r.userId,
+          reason: r.reason,
+          note: r.note,
+          status: r.status,
+          resolution: r.resolution,
+          createdAt: iso(r.createdAt),
+          resolvedAt: isoOrNull(r.resolvedAt),
+          review: reviews[i] ? reviewView(reviews[i]) : null,
+        })),
+        nextCursor: page.nextCursor,
+      };
+    },
+
+    /** DISMISS closes this report; HIDE_REVIEW hides the review and closes every open report of it. */
+    async resolve(id: string, caller: Caller, action: 'HIDE_REVIEW' | 'DISMISS') {
+      const t = now();
+      return inTransaction(async (tx) => {
+        const report = await reviewsRepo.getReport(id, tx);
+        if (!report) throw new NotFoundError('No such report');
+        if (report.status !== 'OPEN') throw new ConflictError('The report is resolved already', { resolution: report.resolution }).withCode('REVIEW_REPORT_RESOLVED');
+        const closing = { status: 'RESOLVED' as const, resolution: action, resolvedBy: caller.userId, resolvedAt: t };
+        if (action === 'DISMISS') {
+          reviewsRepo.resolveReport(tx, id, closing);
+          return { resolved: 1, reviewStatus: (await reviewsRepo.get(report.reviewId, tx))?.status ?? null };
+        }
+        const [review, open] = await Promise.all([reviewsRepo.get(report.reviewId, tx), reviewsRepo.openReportsOf(report.reviewId, tx)]);
+        if (review && review.status !== 'HIDDEN') reviewsRepo.update(tx, review.id, { status: 'HIDDEN', updatedAt: t });
+        for (const r of open) reviewsRepo.resolveReport(tx, r.id, closing);
+        return { resolved: open.length, reviewStatus: review ? ('HIDDEN' as const) : null };
+      });
+    },
+
+    /**
+     * Recomputes a record's figures from its visible reviews (an aggregate query, not increments): a duplicated or
+     * reordered trigger delivery cannot skew them, and the read time keeps a late, older computation from winning.
+     */
+    async recompute(type: TargetType, targetId: string) {
+      const { count, average, readTime } = await reviewsRepo.aggregate(type, targetId);
+      const figures = ratingFigures(average, count);
+      const applied = await targetSource(type).applyRating(targetId, { ...figures, asOf: readTime });
+      return { ...figures, applied };
+    },
+  };
+}
