@@ -24,6 +24,7 @@ const LAYERS = [
   'addresses',
   'favorites',
   'reviews',
+  'promotions',
   'admin',
 ];
 

@@ -17,6 +17,7 @@ import { atmModule } from './atm/atm.module';
 import { addressesModule } from './addresses/addresses.module';
 import { favoritesModule } from './favorites/favorites.module';
 import { reviewsModule } from './reviews/reviews.module';
+import { promotionsModule } from './promotions/promotions.module';
 import { ridesModule } from './rides/rides.module';
 import { routingModule } from './routing/routing.module';
 import { paymentsModule } from './payments/payments.module';
@@ -49,6 +50,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   addressesModule,
   favoritesModule,
   reviewsModule,
+  promotionsModule,
 ];
 
 /** Every collection of the backend, each with its owner (a module, or `platform`). */

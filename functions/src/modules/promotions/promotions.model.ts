@@ -1,0 +1,72 @@
+// `promotions/{id}`: vouchers; `promotions/{id}/shards/{n}`: the uses left, split so that redemptions of one
+// voucher write to different documents (a document takes about one write per second); `promotion_codes/{CODE}`:
+// code → id (codes are unique); `promotion_usage/{promotionId}_{userId}`: uses per user;
+// `promotion_redemptions/{id}`: each use (the discount given, and for what). All API only.
+export const PROMOTIONS = 'promotions';
+export const PROMOTION_SHARDS = 'shards';
+export const PROMOTION_CODES = 'promotion_codes';
+export const PROMOTION_USAGE = 'promotion_usage';
+export const PROMOTION_REDEMPTIONS = 'promotion_redemptions';
+
+export const PROMOTION_VERTICALS = ['RIDE', 'ORDER', 'BOOKING', 'PARKING', 'PHARMACY'] as const;
+export type PromotionVertical = (typeof PROMOTION_VERTICALS)[number];
+export const DISCOUNT_KINDS = ['PERCENT', 'FIXED'] as const;
+export type PromotionStatus = 'ACTIVE' | 'INACTIVE';
+
+/** Shards of a limited voucher: up to 20, never more than its uses. */
+export const MAX_SHARDS = 20;
+
+export interface PromotionRecord {
+  id: string;
+  code: string;
+  title: string;
+  description: string | null;
+  kind: (typeof DISCOUNT_KINDS)[number];
+  /** PERCENT: 1..100; FIXED: VND. */
+  value: number;
+  /** Cap of a PERCENT discount, VND (null: none). */
+  maxDiscount: number | null;
+  minSpend: number;
+  startsAt: number;
+  endsAt: number;
+  perUserLimit: number;
+  /** Uses in all (null: unlimited). */
+  totalLimit: number | null;
+  shardCount: number;
+  verticals: PromotionVertical[];
+  /** The partner whose sales it applies to (null: a platform voucher, any seller). */
+  partnerId: string | null;
+  status: PromotionStatus;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface RedemptionRecord {
+  id: string;
+  promotionId: string;
+  code: string;
+  userId: string;
+  vertical: PromotionVertical;
+  amount: number;
+  discount: number;
+  reference: string;
+  shard: number | null;
+  status: 'REDEEMED' | 'RELEASED';
+  createdAt: number;
+  releasedAt: number | null;
+}
+
+/** Codes compare in upper case without spaces: "tet 2027" is TET2027. */
+export const normalizeCode = (code: string) => code.replace(/\s+/g, '').toUpperCase();
+
+/** The discount on `amount` VND (an integer, never more than the amount). */
+export function discountFor(p: Pick<PromotionRecord, 'kind' | 'value' | 'maxDiscount'>, amount: number): number {
+  const raw = p.kind === 'PERCENT' ? Math.floor((amount * p.value) / 100) : p.value;
+  return Math.max(0, Math.min(raw, p.maxDiscount ?? raw, amount));
+}
+
+/** How `total` uses split over `count` shards (the first ones take the remainder). */
+export function shardSizes(total: number, count: number): number[] {
+  return Array.from({ length: count }, (_, i) => Math.floor(total / count) + (i < total % count ? 1 : 0));
+}

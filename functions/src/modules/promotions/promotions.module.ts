@@ -1,0 +1,9 @@
+import { defineModule } from '../../platform/module/module';
+import { PROMOTION_CODES, PROMOTION_REDEMPTIONS, PROMOTION_SHARDS, PROMOTION_USAGE, PROMOTIONS } from './promotions.model';
+
+// Vouchers: platform and partner promotions, validation and redemption within their limits.
+export const promotionsModule = defineModule({
+  name: 'promotions',
+  routes: () => (require('./promotions.routes') as typeof import('./promotions.routes')).promotionsRoutes(),
+  collections: [{ name: PROMOTIONS }, { name: PROMOTION_SHARDS, parent: PROMOTIONS }, { name: PROMOTION_CODES }, { name: PROMOTION_USAGE }, { name: PROMOTION_REDEMPTIONS }],
+});

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { PageQuerySchema } from '../../platform/firestore/paginate';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { IdParamsSchema } from '../../platform/http/ids';
+import { partnerRoleOf } from '../partners';
+import {
+  AvailablePromotionSchema,
+  AvailableQuerySchema,
+  DiscountSchema,
+  ManagedPromotionSchema,
+  ManageListQuerySchema,
+  PromotionBodySchema,
+  PromotionPatchSchema,
+  RedeemBodySchema,
+  RedemptionSchema,
+  ValidateBodySchema,
+} from './promotions.schemas';
+import { createPromotionsService } from './promotions.service';
+
+const PURCHASE_CODES = ['PROMOTION_NOT_FOUND', 'PROMOTION_NOT_STARTED', 'PROMOTION_EXPIRED', 'PROMOTION_NOT_APPLICABLE', 'PROMOTION_MIN_SPEND', 'PROMOTION_USER_LIMIT', 'PROMOTION_EXHAUSTED'] as const;
+const MANAGERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
+
+export function promotionsRoutes(): AnyRoute[] {
+  const promotions = createPromotionsService({ partnerRole: (partnerId, userId) => partnerRoleOf(partnerId, userId) });
+  const tag = 'promotions' as const;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/promotions',
+      tag,
+      summary: 'Vouchers I can use now',
+      description: 'Active, started, not ended, with uses left for me and in all; ending soonest first. Partner vouchers apply to that partner’s sales only (partnerId).',
+      auth: [],
+      hat: 'CON',
+      request: { query: AvailableQuerySchema },
+      response: { description: 'The vouchers.', schema: z.object({ items: z.array(AvailablePromotionSchema) }) },
+      handler: async ({ auth, query }) => ({ items: await promotions.available(auth!.userId, query.vertical) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/promotions/validate',
+      tag,
+      summary: 'What a voucher takes off a purchase (nothing is used)',
+      auth: [],
+      hat: 'CON',
+      errors: [404],
+      codes: [...PURCHASE_CODES],
+      request: { body: ValidateBodySchema },
+      response: { description: 'The discount and the amount to pay.', schema: DiscountSchema },
+      handler: ({ auth, body }) => promotions.validate(auth!.userId, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/promotions/redeem',
+      tag,
+      summary: 'Use a voucher on a purchase',
+      description:
+        'Takes one use, atomically with the total and per-user limits (the last uses go to exactly as many people). One use per reference: the same reference answers the same redemption. 503 CONTENDED when very many redeem the same voucher at once: retry.',
+      auth: [],
+      hat: 'CON',
+      idempotent: true,
+      errors: [404],
+      codes: [...PURCHASE_CODES, 'CONTENDED'],
+      request: { body: RedeemBodySchema },
+      response: { status: 201, description: 'The redemption.', schema: RedemptionSchema },
+      handler: ({ auth, body }) => promotions.redeem(auth!.userId, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/promotions/redemptions',
+      tag,
+      summary: 'Vouchers I used',
+      auth: [],
+      hat: 'CON',
+      request: { query: PageQuerySchema },
+      response: { description: 'Newest first.', schema: z.object({ items: z.array(RedemptionSchema), nextCursor: z.string().nullable() }) },
+      handler: ({ auth, query }) => promotions.myRedemptions(auth!.userId, query),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/promotions/redemptions/:id',
+      tag,
+      summary: 'Give a use back (the purchase was cancelled)',
+      description: 'The use returns to the voucher and to my count. Idempotent: a released redemption stays released.',
+      auth: [],
+      hat: 'CON',
+      errors: [404],
+      request: { params: IdParamsSchema },
+      response: { description: 'The redemption, RELEASED.', schema: RedemptionSchema },
+      handler: ({ auth, params }) => promotions.release(auth!.userId, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/promotions/manage',
+      tag,
+      summary: 'Create a voucher',
+      description: 'A partner’s owner or staff for their partner (partnerId), or an administrator for a platform voucher. Codes are unique (case and spaces ignored).',
+      auth: [...MANAGERS],
+      idempotent: true,
+      codes: ['PROMOTION_NOT_MANAGER', 'PROMOTION_CODE_TAKEN'],
+      request: { body: PromotionBodySchema },
+      response: { status: 201, description: 'The voucher with its figures.', schema: ManagedPromotionSchema },
+      handler: ({ auth, body }) => promotions.create(auth!, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/promotions/manage',
+      tag,
+      summary: 'Vouchers I manage',
+      auth: [...MANAGERS],
+      codes: ['PROMOTION_NOT_MANAGER'],
+      request: { query: ManageListQuerySchema },
+      response: { description: 'Newest first, with figures.', schema: z.object({ items: z.array(ManagedPromotionSchema), nextCursor: z.string().nullable() }) },
+      handler: ({ auth, query }) => promotions.list(auth!, query),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/promotions/manage/:id',
+      tag,
+      summary: 'One voucher I manage, with uses made and left',
+      auth: [...MANAGERS],
+      errors: [404],
+      codes: ['PROMOTION_NOT_MANAGER'],
+      request: { params: IdParamsSchema },
+      response: { description: 'The voucher.', schema: ManagedPromotionSchema },
+      handler: ({ auth, params }) => promotions.get(auth!, params.id),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/promotions/manage/:id',
+      tag,
+      summary: 'Change a voucher (end date, status, terms)',
+      description: 'Code, discount and total uses do not change (make a new voucher).',
+      auth: [...MANAGERS],
+      errors: [404],
+      codes: ['PROMOTION_NOT_MANAGER'],
+      request: { params: IdParamsSchema, body: PromotionPatchSchema },
+      response: { description: 'The voucher after the change.', schema: ManagedPromotionSchema },
+      handler: ({ auth, params, body }) => promotions.update(auth!, params.id, body),
+    }),
+  ];
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { PageQuerySchema } from '../../platform/firestore/paginate';
+import { DocumentIdSchema } from '../../platform/http/ids';
+import { DISCOUNT_KINDS, PROMOTION_VERTICALS } from './promotions.model';
+
+const vnd = (max: number) => z.number().int().min(0).max(max);
+const CodeSchema = z.string().trim().min(3).max(24).regex(/^[A-Za-z0-9 ]+$/, 'letters, digits and spaces only').describe('Case and spaces ignored: "tet 2027" = TET2027');
+const VerticalSchema = z.enum(PROMOTION_VERTICALS).meta({ id: 'PromotionVertical' });
+
+export const PromotionBodySchema = z
+  .object({
+    partnerId: DocumentIdSchema.optional().describe('Your partner (its sales only). Omitted: a platform voucher (ADMIN only).'),
+    code: CodeSchema,
+    title: z.string().trim().min(3).max(120),
+    description: z.string().trim().min(1).max(1000).optional(),
+    kind: z.enum(DISCOUNT_KINDS),
+    value: z.number().int().min(1).max(10_000_000).describe('PERCENT: 1–100; FIXED: VND off'),
+    maxDiscount: vnd(10_000_000).optional().describe('Cap of a PERCENT discount, VND'),
+    minSpend: vnd(1_000_000_000).default(0).describe('Smallest amount it applies to, VND'),
+    startsAt: z.iso.datetime({ offset: true }),
+    endsAt: z.iso.datetime({ offset: true }),
+    perUserLimit: z.number().int().min(1).max(100).default(1),
+    totalLimit: z.number().int().min(1).max(1_000_000).optional().describe('Uses in all; omitted: unlimited. Cannot change later.'),
+    verticals: z.array(VerticalSchema).min(1).max(PROMOTION_VERTICALS.length).describe('What it applies to'),
+  })
+  .refine((b) => b.kind !== 'PERCENT' || b.value <= 100, { message: 'a PERCENT value is 1 to 100', path: ['value'] })
+  .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { message: 'must be after startsAt', path: ['endsAt'] })
+  .meta({ id: 'PromotionBody' });
+
+export const PromotionPatchSchema = z
+  .object({
+    title: z.string().trim().min(3).max(120).optional(),
+    description: z.string().trim().min(1).max(1000).nullable().optional(),
+    endsAt: z.iso.datetime({ offset: true }).optional(),
+    status: z.enum(['ACTIVE', 'INACTIVE']).optional().describe('INACTIVE: nobody can use it (uses already made stand)'),
+    minSpend: vnd(1_000_000_000).optional(),
+    maxDiscount: vnd(10_000_000).nullable().optional(),
+    perUserLimit: z.number().int().min(1).max(100).optional(),
+  })
+  .refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'name at least one field to change' })
+  .meta({ id: 'PromotionPatch' });
+
+export const PromotionSchema = z
+  .object({
+    id: z.string(),
+    code: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    kind: z.enum(DISCOUNT_KINDS),
+    value: z.number().int(),
+    maxDiscount: z.number().int().nullable(),
+    minSpend: z.number().int(),
+    startsAt: z.string(),
+    endsAt: z.string(),
+    perUserLimit: z.number().int(),
+    totalLimit: z.number().int().nullable(),
+    verticals: z.array(VerticalSchema),
+    partnerId: z.string().nullable(),
+    status: z.enum(['ACTIVE', 'INACTIVE']),
+  })
+  .meta({ id: 'Promotion' });
+
+export const AvailablePromotionSchema = PromotionSchema.extend({ usesLeftForMe: z.number().int() }).meta({ id: 'AvailablePromotion' });
+export const ManagedPromotionSchema = PromotionSchema.extend({
+  stats: z.object({ redeemed: z.number().int(), remaining: z.number().int().nullable().describe('null: unlimited') }),
+  createdAt: z.string(),
+}).meta({ id: 'ManagedPromotion' });
+
+const PurchaseSchema = {
+  code: CodeSchema,
+  vertical: VerticalSchema,
+  amount: z.number().int().min(1).max(1_000_000_000).describe('The purchase before the discount, VND'),
+  partnerId: DocumentIdSchema.optional().describe('The seller’s partner (a partner voucher applies to its own sales only)'),
+};
+export const ValidateBodySchema = z.object(PurchaseSchema).meta({ id: 'PromotionValidateBody' });
+export const RedeemBodySchema = z
+  .object({ ...PurchaseSchema, reference: z.string().trim().min(1).max(120).describe('What it is used for (an order or booking id): one use per reference') })
+  .meta({ id: 'PromotionRedeemBody' });
+
+export const DiscountSchema = z
+  .object({ promotionId: z.string(), code: z.string(), title: z.string(), amount: z.number().int(), discount: z.number().int(), finalAmount: z.number().int() })
+  .meta({ id: 'PromotionDiscount' });
+
+export const RedemptionSchema = z
+  .object({
+    id: z.string(),
+    promotionId: z.string(),
+    code: z.string(),
+    vertical: VerticalSchema,
+    amount: z.number().int(),
+    discount: z.number().int(),
+    finalAmount: z.number().int(),
+    reference: z.string(),
+    status: z.enum(['REDEEMED', 'RELEASED']),
+    createdAt: z.string(),
+    releasedAt: z.string().nullable(),
+  })
+  .meta({ id: 'PromotionRedemption' });
+
+export const AvailableQuerySchema = z.object({ vertical: VerticalSchema.optional() });
+export const ManageListQuerySchema = PageQuerySchema.extend({ partnerId: DocumentIdSchema.optional().describe('Required unless you are an administrator') });

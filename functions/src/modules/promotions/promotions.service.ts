@@ -1,0 +1,240 @@
+import { createHash, randomInt } from 'node:crypto';
+import type { z } from 'zod';
+import type { AuthContext } from '../../platform/auth/access-token';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
+import { inTransaction } from '../../platform/firebase/firebase';
+import { iso, isoOrNull } from '../../platform/time';
+import { discountFor, MAX_SHARDS, normalizeCode, shardSizes, type PromotionRecord, type PromotionVertical, type RedemptionRecord } from './promotions.model';
+import { promotionsRepo } from './promotions.repo';
+import type { PromotionBodySchema, PromotionPatchSchema, RedeemBodySchema, ValidateBodySchema } from './promotions.schemas';
+
+type Caller = Pick<AuthContext, 'userId' | 'roles'>;
+type Purchase = { vertical: PromotionVertical; amount: number; partnerId?: string };
+const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
+/** Rounds of "pick a shard with uses left, take one in a transaction" before answering 503 CONTENDED. */
+const REDEEM_ROUNDS = 10;
+
+export function promotionView(p: PromotionRecord) {
+  return {
+    id: p.id,
+    code: p.code,
+    title: p.title,
+    description: p.description,
+    kind: p.kind,
+    value: p.value,
+    maxDiscount: p.maxDiscount,
+    minSpend: p.minSpend,
+    startsAt: iso(p.startsAt),
+    endsAt: iso(p.endsAt),
+    perUserLimit: p.perUserLimit,
+    totalLimit: p.totalLimit,
+    verticals: p.verticals,
+    partnerId: p.partnerId,
+    status: p.status,
+  };
+}
+
+const redemptionView = (r: RedemptionRecord) => ({
+  id: r.id,
+  promotionId: r.promotionId,
+  code: r.code,
+  vertical: r.vertical,
+  amount: r.amount,
+  discount: r.discount,
+  finalAmount: r.amount - r.discount,
+  reference: r.reference,
+  status: r.status,
+  createdAt: iso(r.createdAt),
+  releasedAt: isoOrNull(r.releasedAt),
+});
+
+const unknownCode = () => new NotFoundError('No such voucher').withCode('PROMOTION_NOT_FOUND');
+
+/** Why a voucher does not apply to this purchase now (or nothing: it applies). */
+function checkApplies(p: PromotionRecord | undefined, purchase: Purchase, at: number): asserts p is PromotionRecord {
+  if (!p || p.status !== 'ACTIVE') throw unknownCode();
+  if (at < p.startsAt) throw new ConflictError('The voucher is not valid yet', { startsAt: iso(p.startsAt) }).withCode('PROMOTION_NOT_STARTED');
+  if (at >= p.endsAt) throw new ConflictError('The voucher has expired', { endsAt: iso(p.endsAt) }).withCode('PROMOTION_EXPIRED');
+  if (!p.verticals.includes(purchase.vertical)) throw new UnprocessableError(`The voucher is not for ${purchase.vertical}`, { verticals: p.verticals }).withCode('PROMOTION_NOT_APPLICABLE');
+  if (p.partnerId !== null && p.partnerId !== purchase.partnerId) throw new UnprocessableError('The voucher is for another seller’s purchases').withCode('PROMOTION_NOT_APPLICABLE');
+  if (purchase.amount < p.minSpend) throw new UnprocessableError(`The voucher needs a purchase of at least ${p.minSpend} ₫`, { minSpend: p.minSpend }).withCode('PROMOTION_MIN_SPEND');
+}
+
+function checkUserUses(p: PromotionRecord, used: number): void {
+  if (used >= p.perUserLimit) throw new ConflictError('You have used this voucher as often as it allows', { perUserLimit: p.perUserLimit }).withCode('PROMOTION_USER_LIMIT');
+}
+
+const exhausted = () => new ConflictError('The voucher has no uses left').withCode('PROMOTION_EXHAUSTED');
+
+export function createPromotionsService(deps: { partnerRole(partnerId: string, userId: string): Promise<'OWNER' | 'STAFF' | undefined>; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+
+  async function assertManager(caller: Caller, partnerId: string | null): Promise<void> {
+    if (partnerId === null ? isAdmin(caller) : isAdmin(caller) || (await deps.partnerRole(partnerId, caller.userId))) return;
+    throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId}` : 'Platform vouchers are the administrators’: name your partnerId').withCode('PROMOTION_NOT_MANAGER');
+  }
+
+  async function managed(caller: Caller, id: string): Promise<PromotionRecord> {
+    const p = await promotionsRepo.get(id);
+    if (!p) throw new NotFoundError('No such voucher');
+    await assertManager(caller, p.partnerId);
+    return p;
+  }
+
+  async function withStats(p: PromotionRecord) {
+    const [redeemed, left] = await Promise.all([promotionsRepo.redeemedCount(p.id), promotionsRepo.shardsLeft(p.id, p.shardCount)]);
+    return { ...promotionView(p), stats: { redeemed, remaining: p.totalLimit === null ? null : left.reduce((a, b) => a + b, 0) }, createdAt: iso(p.createdAt) };
+  }
+
+  return {
+    async validate(userId: string, body: z.output<typeof ValidateBodySchema>) {
+      const t = now();
+      const p = await promotionsRepo.byCode(normalizeCode(body.code));
+      checkApplies(p, body, t);
+      const [used, left] = await Promise.all([promotionsRepo.usageOf(p.id, userId), promotionsRepo.shardsLeft(p.id, p.shardCount)]);
+      checkUserUses(p, used);
+      if (p.totalLimit !== null && left.every((n) => n <= 0)) throw exhausted();
+      const discount = discountFor(p, body.amount);
+      return { promotionId: p.id, code: p.code, title: p.title, amount: body.amount, discount, finalAmount: body.amount - discount };
+    },
+
+    /**
+     * Takes one use: the user's count and one shard's remaining uses change in one transaction, so the limits hold
+     * under any number of parallel redemptions. Shards with uses left are read first (outside the transaction) and
+     * one is picked at random; a shard found empty inside the transaction sends the request to another.
+     */
+    async redeem(userId: string, body: z.output<typeof RedeemBodySchema>) {
+      const first = await promotionsRepo.byCode(normalizeCode(body.code));
+      checkApplies(first, body, now());
+      const id = createHash('sha256').update(`${first.id}\u0000${userId}\u0000${body.reference}`).digest('base64url').slice(0, 24);
+      let left = await promotionsRepo.shardsLeft(first.id, first.shardCount);
+      for (let round = 0; round < REDEEM_ROUNDS; round += 1) {
+        const candidates = left.flatMap((n, i) => (n > 0 ? [i] : []));
+        if (first.totalLimit !== null && candidates.length === 0) {
+          const again = await promotionsRepo.getRedemption(id);
+          if (again?.userId === userId) return redemptionView(again);
+          throw exhausted();
+        }
+        const shard = first.totalLimit === null ? null : candidates[randomInt(candidates.length)];
+        const t = now();
+        const outcome = await inTransaction(async (tx) => {
+          const existing = await promotionsRepo.getRedemption(id, tx);
+          if (existing) return existing; // the same use for the same reference: answered again
+          const p = await promotionsRepo.get(first.id, tx);
+          checkApplies(p, body, t);
+          const used = await promotionsRepo.usageOf(p.id, userId, tx);
+          checkUserUses(p, used);
+          const remaining = shard === null ? null : await promotionsRepo.shardRemaining(tx, p.id, shard);
+          if (remaining !== null && remaining <= 0) return 'EMPTY' as const;
+          const discount = discountFor(p, body.amount);
+          const record: RedemptionRecord = { id, promotionId: p.id, code: p.code, userId, vertical: body.vertical, amount: body.amount, discount, reference: body.reference, shard, status: 'REDEEMED', createdAt: t, releasedAt: null };
+          if (shard !== null) promotionsRepo.setShard(tx, p.id, shard, remaining! - 1);
+          promotionsRepo.setUsage(tx, p.id, userId, used + 1);
+          promotionsRepo.createRedemption(tx, record);
+          return record;
+        });
+        if (outcome !== 'EMPTY') return redemptionView(outcome);
+        left = await promotionsRepo.shardsLeft(first.id, first.shardCount);
+      }
+      throw new AppError(503, 'Many people are using this voucher right now: retry in a moment', undefined, { 'Retry-After': '1' }).withCode('CONTENDED');
+    },
+
+    /** Gives a use back (the purchase was cancelled): once; a released use stays released. */
+    async release(userId: string, redemptionId: string) {
+      const t = now();
+      const after = await inTransaction(async (tx) => {
+        const r = await promotionsRepo.getRedemption(redemptionId, tx);
+        if (!r || r.userId !== userId) throw new NotFoundError('No such redemption');
+        if (r.status === 'RELEASED') return r;
+        const used = await promotionsRepo.usageOf(r.promotionId, userId, tx);
+        const remaining = r.shard === null ? null : await promotionsRepo.shardRemaining(tx, r.promotionId, r.shard);
+        if (r.shard !== null) promotionsRepo.setShard(tx, r.promotionId, r.shard, remaining! + 1);
+        promotionsRepo.setUsage(tx, r.promotionId, userId, Math.max(0, used - 1));
+        promotionsRepo.updateRedemption(tx, r.id, { status: 'RELEASED', releasedAt: t });
+        return { ...r, status: 'RELEASED' as const, releasedAt: t };
+      });
+      return redemptionView(after);
+    },
+
+    async myRedemptions(userId: string, query: { limit: number; cursor?: string }) {
+      const page = await promotionsRepo.redemptionsOf(userId, { ...query, query: 'promotions:redemptions', caller: userId });
+      return { items: page.items.map(redemptionView), nextCursor: page.nextCursor };
+    },
+
+    /** Vouchers I can use now: active, started, not ended, with uses left for me (platform and partner vouchers). */
+    async available(userId: string, vertical?: PromotionVertical) {
+      const t = now();
+      const open = (await promotionsRepo.activeEndingAfter(t, 200)).filter((p) => p.startsAt <= t && (!vertical || p.verticals.includes(vertical)));
+      const [used, left] = await Promise.all([promotionsRepo.usagesOf(open.map((p) => p.id), userId), Promise.all(open.map((p) => promotionsRepo.shardsLeft(p.id, p.shardCount)))]);
+      return open
+        .map((p, i) => ({ ...promotionView(p), usesLeftForMe: p.perUserLimit - used[i], exhausted: p.totalLimit !== null && left[i].every((n) => n <= 0) }))
+        .filter((p) => p.usesLeftForMe > 0 && !p.exhausted);
+    },
+
+    async create(caller: Caller, body: z.output<typeof PromotionBodySchema>) {
+      const partnerId = body.partnerId ?? null;
+      await assertManager(caller, partnerId);
+      const t = now();
+      const shardCount = body.totalLimit === undefined ? 0 : Math.min(MAX_SHARDS, body.totalLimit);
+      const record: PromotionRecord = {
+        id: promotionsRepo.newId(),
+        code: normalizeCode(body.code),
+        title: body.title,
+        description: body.description ?? null,
+        kind: body.kind,
+        value: body.value,
+        maxDiscount: body.maxDiscount ?? null,
+        minSpend: body.minSpend,
+        startsAt: Date.parse(body.startsAt),
+        endsAt: Date.parse(body.endsAt),
+        perUserLimit: body.perUserLimit,
+        totalLimit: body.totalLimit ?? null,
+        shardCount,
+        verticals: [...new Set(body.verticals)],
+        partnerId,
+        status: 'ACTIVE',
+        createdBy: caller.userId,
+        createdAt: t,
+        updatedAt: t,
+      };
+      await inTransaction(async (tx) => {
+        if (await promotionsRepo.codeTaken(record.code, tx)) throw new ConflictError(`The code ${record.code} is taken`).withCode('PROMOTION_CODE_TAKEN');
+        promotionsRepo.create(tx, record, body.totalLimit === undefined ? [] : shardSizes(body.totalLimit, shardCount));
+      });
+      return withStats(record);
+    },
+
+    async list(caller: Caller, query: { partnerId?: string; limit: number; cursor?: string }) {
+      if (query.partnerId === undefined && !isAdmin(caller)) throw new ForbiddenError('Name the partnerId whose vouchers you list').withCode('PROMOTION_NOT_MANAGER');
+      if (query.partnerId !== undefined) await assertManager(caller, query.partnerId);
+      const page = await promotionsRepo.list(query.partnerId, { limit: query.limit, cursor: query.cursor, query: `promotions:manage:${query.partnerId ?? '*'}`, caller: caller.userId });
+      return { items: await Promise.all(page.items.map(withStats)), nextCursor: page.nextCursor };
+    },
+
+    get: async (caller: Caller, id: string) => withStats(await managed(caller, id)),
+
+    async update(caller: Caller, id: string, patch: z.output<typeof PromotionPatchSchema>) {
+      await managed(caller, id);
+      const t = now();
+      const after = await inTransaction(async (tx) => {
+        const p = await promotionsRepo.get(id, tx);
+        if (!p) throw new NotFoundError('No such voucher');
+        const fields: Partial<PromotionRecord> = { updatedAt: t };
+        if (patch.title !== undefined) fields.title = patch.title;
+        if (patch.description !== undefined) fields.description = patch.description;
+        if (patch.status !== undefined) fields.status = patch.status;
+        if (patch.minSpend !== undefined) fields.minSpend = patch.minSpend;
+        if (patch.maxDiscount !== undefined) fields.maxDiscount = patch.maxDiscount;
+        if (patch.perUserLimit !== undefined) fields.perUserLimit = patch.perUserLimit;
+        if (patch.endsAt !== undefined) {
+          const endsAt = Date.parse(patch.endsAt);
+          if (endsAt <= p.startsAt) throw new UnprocessableError('endsAt must be after startsAt', { startsAt: iso(p.startsAt) });
+          fields.endsAt = endsAt;
+        }
+        promotionsRepo.update(tx, id, fields);
+        return { ...p, ...fields };
+      });
+      return withStats(after);
+    },
+  };
+}

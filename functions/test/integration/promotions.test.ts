@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { createPromotionsService } from '../../src/modules/promotions/promotions.service';
+import { db } from '../../src/platform/firebase/firebase';
+import { AppError } from '../../src/platform/errors/app-error';
+import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
+import { call } from '../helpers/api';
+import { requireEmulators } from '../helpers/emulators';
+import { activePartner, type PartnerOwner } from '../helpers/partners';
+
+beforeAll(requireEmulators);
+
+let admin: Tokens;
+let owner: PartnerOwner;
+let rival: PartnerOwner;
+let user: Tokens;
+beforeAll(async () => {
+  admin = await adminTokens();
+  [owner, rival, user] = await Promise.all([activePartner('Shop Một', admin), activePartner('Shop Hai', admin), registerVerified()]);
+});
+
+const code = () => `T${randomUUID().replace(/-/g, '').slice(0, 10)}`.toUpperCase();
+const day = 86_400_000;
+const voucher = (extra: Record<string, unknown> = {}) => ({
+  code: code(),
+  title: 'Giảm 20% chuyến đi',
+  kind: 'PERCENT',
+  value: 20,
+  maxDiscount: 30_000,
+  minSpend: 50_000,
+  startsAt: new Date(Date.now() - day).toISOString(),
+  endsAt: new Date(Date.now() + day).toISOString(),
+  perUserLimit: 2,
+  verticals: ['RIDE', 'ORDER'],
+  ...extra,
+});
+const create = (who: Tokens, body: Record<string, unknown>) => call('POST', '/promotions/manage', { token: who.accessToken, body });
+const validate = (who: Tokens, body: Record<string, unknown>) => call('POST', '/promotions/validate', { token: who.accessToken, body });
+const redeem = (who: Tokens, body: Record<string, unknown>) => call('POST', '/promotions/redeem', { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
+
+describe('promotions', () => {
+  it('100 people redeeming the last 10 uses at once: exactly 10 get one', async () => {
+    const made = await create(admin, voucher({ totalLimit: 10, perUserLimit: 1, minSpend: 0 }));
+    expect(made.status).toBe(201);
+    const service = createPromotionsService({ partnerRole: async () => undefined });
+    const attempt = async (userId: string): Promise<string> => {
+      for (let i = 0; ; i += 1) {
+        try {
+          await service.redeem(userId, { code: made.body.code, vertical: 'RIDE', amount: 100_000, reference: `ride-${userId}` });
+          return 'REDEEMED';
+        } catch (err) {
+          // An app retries 503 CONTENDED; anything else is the answer.
+          if (!(err instanceof AppError) || err.code !== 'CONTENDED' || i === 20) return err instanceof AppError ? err.code : String(err);
+        }
+      }
+    };
+    const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => attempt(`racer-${randomUUID()}-${i}`)));
+    const counts = outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {});
+    expect(counts).toEqual({ REDEEMED: 10, PROMOTION_EXHAUSTED: 90 });
+    const stored = await db().collection('promotion_redemptions').where('promotionId', '==', made.body.id).where('status', '==', 'REDEEMED').count().get();
+    expect(stored.data().count).toBe(10);
+    const figures = await call('GET', `/promotions/manage/${made.body.id}`, { token: admin.accessToken });
+    expect(figures.body.stats).toEqual({ redeemed: 10, remaining: 0 });
+  });
+
+  it('validates and redeems within the terms: cap, minimum, vertical, per-user uses, one use per reference, release', async () => {
+    const me = await registerVerified();
+    const v = (await create(admin, voucher())).body;
+    expect(v).toMatchObject({ status: 'ACTIVE', partnerId: null, totalLimit: null, stats: { redeemed: 0, remaining: null } });
+    const lower = v.code.toLowerCase().replace(/(.{4})/, '$1 ');
+    expect((await validate(me, { code: lower, vertical: 'RIDE', amount: 100_000 })).body).toMatchObject({ discount: 20_000, finalAmount: 80_000 });
+    expect((await validate(me, { code: v.code, vertical: 'ORDER', amount: 200_000 })).body.discount).toBe(30_000);
+    expect((await validate(me, { code: v.code, vertical: 'RIDE', amount: 40_000 })).body).toMatchObject({ code: 'PROMOTION_MIN_SPEND', details: { minSpend: 50_000 } });
+    expect((await validate(me, { code: v.code, vertical: 'BOOKING', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_APPLICABLE');
+    expect((await validate(me, { code: 'NOPE123', vertical: 'RIDE', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_FOUND');
+    expect((await validate(me, { code: v.code, vertical: 'RIDE', amount: 1.5 })).status).toBe(400);
+
+    const first = await redeem(me, { code: v.code, vertical: 'RIDE', amount: 100_000, reference: 'ride-A' });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ discount: 20_000, finalAmount: 80_000, status: 'REDEEMED', reference: 'ride-A' });
+    expect((await redeem(me, { code: v.code, vertical: 'RIDE', amount: 100_000, reference: 'ride-A' })).body.id).toBe(first.body.id); // the same use
+    expect((await redeem(me, { code: v.code, vertical: 'ORDER', amount: 60_000, reference: 'order-B' })).status).toBe(201);
+    expect((await redeem(me, { code: v.code, vertical: 'RIDE', amount: 60_000, reference: 'ride-C' })).body.code).toBe('PROMOTION_USER_LIMIT');
+    const listed = (await call('GET', '/promotions?vertical=RIDE', { token: me.accessToken })).body.items;
+    expect(listed.find((p: { id: string }) => p.id === v.id)).toBeUndefined(); // no uses left for me
+
+    const released = await call('DELETE', `/promotions/redemptions/${first.body.id}`, { token: me.accessToken });
+    expect(released.body).toMatchObject({ status: 'RELEASED', releasedAt: expect.any(String) });
+    expect((await call('DELETE', `/promotions/redemptions/${first.body.id}`, { token: me.accessToken })).body.status).toBe('RELEASED');
+    expect((await call('DELETE', `/promotions/redemptions/${first.body.id}`, { token: user.accessToken })).status).toBe(404);
+    expect((await call('GET', '/promotions', { token: me.accessToken })).body.items.find((p: { id: string }) => p.id === v.id)).toMatchObject({ usesLeftForMe: 1 });
+    expect((await redeem(me, { code: v.code, vertical: 'RIDE', amount: 60_000, reference: 'ride-C' })).status).toBe(201);
+    const mine = (await call('GET', '/promotions/redemptions', { token: me.accessToken })).body.items.map((r: { reference: string; status: string }) => `${r.reference}:${r.status}`);
+    expect(mine).toEqual(['ride-C:REDEEMED', 'order-B:REDEEMED', 'ride-A:RELEASED']);
+  });
+
+  it('partners manage their own vouchers for their own sales; dates and status are honoured; bad terms are 400', async () => {
+    const mine = await create(owner, voucher({ partnerId: owner.partnerId, kind: 'FIXED', value: 15_000, maxDiscount: undefined, verticals: ['ORDER'] }));
+    expect(mine.status).toBe(201);
+    expect((await create(owner, voucher())).body.code).toBe('PROMOTION_NOT_MANAGER'); // a platform voucher
+    expect((await create(rival, voucher({ partnerId: owner.partnerId }))).body.code).toBe('PROMOTION_NOT_MANAGER');
+    expect((await create(user, voucher())).body.code).toBe('ROLE_REQUIRED');
+    expect((await create(admin, voucher({ code: mine.body.code.toLowerCase() }))).body.code).toBe('PROMOTION_CODE_TAKEN');
+    expect((await call('PATCH', `/promotions/manage/${mine.body.id}`, { token: rival.accessToken, body: { title: 'Của tôi' } })).status).toBe(403);
+    expect((await call('GET', `/promotions/manage?partnerId=${owner.partnerId}`, { token: rival.accessToken })).status).toBe(403);
+    expect((await call('GET', '/promotions/manage', { token: owner.accessToken })).status).toBe(403);
+    expect((await call('GET', `/promotions/manage?partnerId=${owner.partnerId}`, { token: owner.accessToken })).body.items.map((p: { id: string }) => p.id)).toContain(mine.body.id);
+
+    expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_APPLICABLE'); // another seller
+    expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 100_000, partnerId: owner.partnerId })).body.discount).toBe(15_000);
+    expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 10_000, partnerId: owner.partnerId })).body.code).toBe('PROMOTION_MIN_SPEND');
+
+    const off = await call('PATCH', `/promotions/manage/${mine.body.id}`, { token: owner.accessToken, body: { status: 'INACTIVE' } });
+    expect(off.body.status).toBe('INACTIVE');
+    expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 100_000, partnerId: owner.partnerId })).body.code).toBe('PROMOTION_NOT_FOUND');
+    const later = (await create(admin, voucher({ startsAt: new Date(Date.now() + day).toISOString(), endsAt: new Date(Date.now() + 2 * day).toISOString() }))).body;
+    expect((await validate(user, { code: later.code, vertical: 'RIDE', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_STARTED');
+    const ended = (await create(admin, voucher())).body;
+    await db().collection('promotions').doc(ended.id).update({ endsAt: Date.now() - 1 });
+    expect((await validate(user, { code: ended.code, vertical: 'RIDE', amount: 100_000 })).body.code).toBe('PROMOTION_EXPIRED');
+
+    for (const bad of [{ value: 150 }, { endsAt: new Date(Date.now() - 2 * day).toISOString() }, { verticals: [] }, { code: 'a!' }, { kind: 'FREE' }]) {
+      expect((await create(admin, voucher(bad))).status).toBe(400);
+    }
+  });
+});

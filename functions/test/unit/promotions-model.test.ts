@@ -1,0 +1,22 @@
+import { discountFor, normalizeCode, shardSizes } from '../../src/modules/promotions/promotions.model';
+
+describe('voucher arithmetic', () => {
+  it('percent discounts round down to whole đồng and respect the cap and the amount', () => {
+    expect(discountFor({ kind: 'PERCENT', value: 15, maxDiscount: null }, 99_999)).toBe(14_999);
+    expect(discountFor({ kind: 'PERCENT', value: 20, maxDiscount: 30_000 }, 500_000)).toBe(30_000);
+    expect(discountFor({ kind: 'PERCENT', value: 100, maxDiscount: null }, 42_000)).toBe(42_000);
+    expect(discountFor({ kind: 'FIXED', value: 50_000, maxDiscount: null }, 30_000)).toBe(30_000);
+    expect(discountFor({ kind: 'FIXED', value: 20_000, maxDiscount: 10_000 }, 30_000)).toBe(10_000);
+  });
+
+  it('splits uses over shards without losing one', () => {
+    expect(shardSizes(10, 10)).toEqual(Array(10).fill(1));
+    expect(shardSizes(47, 20).reduce((a, b) => a + b)).toBe(47);
+    expect(shardSizes(47, 20).slice(0, 8)).toEqual(Array(8).fill(3));
+    expect(shardSizes(3, 3)).toEqual([1, 1, 1]);
+  });
+
+  it('codes ignore case and spaces', () => {
+    expect(normalizeCode(' tet 2027 ')).toBe('TET2027');
+  });
+});
