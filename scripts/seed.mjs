@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { DEMO_DRIVER_PASSWORD, DEMO_DRIVERS, DEMO_USERS, DEV_ADMIN } from './lib/dev-accounts.mjs';
 import { functionsDir, log, PROJECT_ID } from './lib/util.mjs';
+import { DEMO_ATMS, DEMO_FUEL_STATIONS, DEMO_PARKING_LOTS, DEMO_PARTNER, DEMO_PHARMACY_STORES, DEMO_PLACES, DEMO_PRODUCTS, DEMO_VOUCHERS, demoStock } from './lib/demo-map.mjs';
 
 const require = createRequire(`${functionsDir}/package.json`);
 const { initializeApp } = require('firebase-admin/app');
@@ -11,7 +12,7 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
   throw new Error('FIRESTORE_EMULATOR_HOST is not set: run this through `npm run seed:export`, never against a real project');
 }
 
-const SEED_VERSION = 6;
+const SEED_VERSION = 7;
 
 // The local administrator (emulator data only; also listed in ADMIN_EMAILS by `npm start`): signs in
 // with this password, e.g. for `npm run sounds:upload`. Built with the API's own account model.
@@ -74,10 +75,17 @@ const demoDrivers = DEMO_DRIVERS.map((d) => ({
   user: newUserRecord({ id: d.id, email: d.email, name: d.name, passwordHash: driverHash, emailVerified: true, provider: 'password', now, roles: ['DRIVER'] }),
 }));
 
+// A demo partner (an approved business with its owner) that manages the pharmacy stores, parking lots and fuel
+// stations of the map tab; places and ATMs are curated by the administrator.
+const partnerOwner = newUserRecord({ id: DEMO_PARTNER.userId, email: DEMO_PARTNER.email, name: DEMO_PARTNER.name, passwordHash: bcrypt.hashSync(DEMO_PARTNER.password, 10), emailVerified: true, provider: 'password', now, roles: ['USER', 'PARTNER_OWNER'] });
+const everyone = [admin, ...demoUsers, ...demoDrivers.map((d) => d.user), partnerOwner];
+
 // Documents by collection. Feature modules add their seed rows here.
 const seed = {
-  users: Object.fromEntries([admin, ...demoUsers, ...demoDrivers.map((d) => d.user)].map(({ id, ...data }) => [id, { ...data, ...queryFields({ id, ...data }) }])),
-  user_emails: Object.fromEntries([admin, ...demoUsers, ...demoDrivers.map((d) => d.user)].map((u) => [u.email, { userId: u.id, createdAt: now }])),
+  users: Object.fromEntries(everyone.map(({ id, ...data }) => [id, { ...data, ...queryFields({ id, ...data }) }])),
+  user_emails: Object.fromEntries(everyone.map((u) => [u.email, { userId: u.id, createdAt: now }])),
+  partners: { [DEMO_PARTNER.id]: { ownerId: partnerOwner.id, businessName: DEMO_PARTNER.name, businessType: 'SERVICES', address: 'TP. Hồ Chí Minh', status: 'ACTIVE', applicationId: 'seed', createdAt: now, updatedAt: now, approvedAt: now } },
+  partner_members: { [`${DEMO_PARTNER.id}_${partnerOwner.id}`]: { partnerId: DEMO_PARTNER.id, userId: partnerOwner.id, role: 'OWNER', email: null, addedBy: admin.id, createdAt: now } },
   driver_profiles: Object.fromEntries(
     demoDrivers.map((d) => [d.id, { userId: d.id, capabilities: ['RIDE', 'COURIER', 'DELIVERY'], vehicle: d.vehicle, status: 'ONLINE', lastLocation: null, approvedAt: now, createdAt: now, updatedAt: now }]),
   ),
@@ -132,5 +140,40 @@ const wallet = createWalletService({ dailyTransferLimit: 20_000_000, now: seedCl
 const topup = await payments.topup(lan.id, { amount: 500_000, provider: 'MOCK' }, 'seed-topup-lan-1', '127.0.0.1');
 const sent = await wallet.sendToUser(lan.id, { toUserId: minh.id, amount: 50_000, note: 'Tiền taxi sân bay' }, 'seed-p2p-lan-minh-1');
 log(`seed: wallet: Lan's top-up ${topup.status}, sent Minh ${sent.amount} ₫ (Lan ${sent.balanceAfter} ₫)`);
+
+// The map tab through its services, each body validated by the API's own schema: places and ATMs curated by the
+// administrator, stores (with stock), lots and stations managed by the demo partner, and the vouchers.
+const { catalogSchemas } = require(`${functionsDir}/lib/platform/catalog/catalog.routes.js`);
+const asAdmin = { userId: admin.id, roles: ['USER', 'ADMIN'] };
+const asPartner = { userId: partnerOwner.id, roles: ['USER', 'PARTNER_OWNER'] };
+const catalogs = [
+  ['places', 'places/places.catalog.js', 'placesCatalog', 'places/places.wiring.js', 'placesService', DEMO_PLACES, asAdmin],
+  ['pharmacy stores', 'pharmacy/pharmacy.catalog.js', 'pharmacyCatalog', 'pharmacy/pharmacy.wiring.js', 'pharmacyStores', DEMO_PHARMACY_STORES, asPartner],
+  ['parking lots', 'parking/parking.catalog.js', 'parkingCatalog', 'parking/parking.wiring.js', 'parkingLots', DEMO_PARKING_LOTS, asPartner],
+  ['fuel stations', 'fuel/fuel.catalog.js', 'fuelCatalog', 'fuel/fuel.wiring.js', 'fuelStations', DEMO_FUEL_STATIONS, asPartner],
+  ['ATMs', 'atm/atm.catalog.js', 'atmCatalog', 'atm/atm.wiring.js', 'atms', DEMO_ATMS, asAdmin],
+];
+for (const [label, specFile, specName, wiringFile, serviceName, records, caller] of catalogs) {
+  const spec = require(`${functionsDir}/lib/modules/${specFile}`)[specName];
+  const service = require(`${functionsDir}/lib/modules/${wiringFile}`)[serviceName]();
+  const { body } = catalogSchemas(spec);
+  for (const { id, ...fields } of records) {
+    await service.create(caller, body.parse({ ...fields, ...(caller === asPartner ? { partnerId: DEMO_PARTNER.id } : {}) }), { id });
+  }
+  log(`seed: ${label}: ${records.length}`);
+}
+const { pharmacyProducts } = require(`${functionsDir}/lib/modules/pharmacy/pharmacy.wiring.js`);
+const { ProductBodySchema } = require(`${functionsDir}/lib/modules/pharmacy/pharmacy.schemas.js`);
+let lines = 0;
+for (const [s, store] of DEMO_PHARMACY_STORES.entries()) {
+  await Promise.all(DEMO_PRODUCTS.map(({ sku, ...product }, p) => pharmacyProducts().putProduct(store.id, sku, asPartner, ProductBodySchema.parse({ ...product, stock: demoStock(s, p) }))));
+  lines += DEMO_PRODUCTS.length;
+}
+log(`seed: pharmacy products: ${lines} stock lines`);
+const { createPromotionsService } = require(`${functionsDir}/lib/modules/promotions/promotions.service.js`);
+const { PromotionBodySchema } = require(`${functionsDir}/lib/modules/promotions/promotions.schemas.js`);
+const promotions = createPromotionsService({ partnerRole: async () => undefined, now: () => now });
+for (const voucher of DEMO_VOUCHERS) await promotions.create(asAdmin, PromotionBodySchema.parse(voucher));
+log(`seed: vouchers: ${DEMO_VOUCHERS.length}`);
 log(`seed: done, version ${SEED_VERSION}`);
 process.exit(0);

@@ -212,19 +212,19 @@ async function bench() {
     fs.rmSync(out, { force: true });
     const uploadsOut = path.join(repoRoot, '.cache', 'bench-uploads.json');
     fs.rmSync(uploadsOut, { force: true });
-    log('P3, P4, P6, P7, P9, P10, P11 on the emulators (hub fan-out, API-to-listener latency, 100 listeners, upload memory, ledger throughput, ride booking, driver positions) …');
+    log('P3, P4, P6, P7, P9, P10, P11, P12 on the emulators (hub fan-out, API-to-listener latency, 100 listeners, upload memory, ledger throughput, ride booking, driver positions, places nearby) …');
     const node = `"${process.execPath}"`;
     const ledgerOut = path.join(repoRoot, '.cache', 'bench-ledger.json');
     const ridesOut = path.join(repoRoot, '.cache', 'bench-rides.json');
-    fs.rmSync(ledgerOut, { force: true });
-    fs.rmSync(ridesOut, { force: true });
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${node} scripts/bench/realtime.mjs "${out}"; ${node} scripts/bench/uploads.mjs "${uploadsOut}"; ${node} scripts/bench/ledger.mjs "${ledgerOut}"; ${node} scripts/bench/rides.mjs "${ridesOut}"`]), {
+    const placesOut = path.join(repoRoot, '.cache', 'bench-places.json');
+    for (const file of [ledgerOut, ridesOut, placesOut]) fs.rmSync(file, { force: true });
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${node} scripts/bench/realtime.mjs "${out}"; ${node} scripts/bench/uploads.mjs "${uploadsOut}"; ${node} scripts/bench/ledger.mjs "${ledgerOut}"; ${node} scripts/bench/rides.mjs "${ridesOut}"; ${node} scripts/bench/places.mjs "${placesOut}"`]), {
       env: describeEnv(),
     });
     const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined);
     const realtime = read(out);
     const rides = read(ridesOut) ?? {};
-    return realtime ? { ...realtime, P7: read(uploadsOut) ?? { error: 'the upload memory run wrote nothing' }, P9: read(ledgerOut)?.P9, P10: rides.P10, P11: rides.P11 } : undefined;
+    return realtime ? { ...realtime, P7: read(uploadsOut) ?? { error: 'the upload memory run wrote nothing' }, P9: read(ledgerOut)?.P9, P10: rides.P10, P11: rides.P11, P12: read(placesOut)?.P12 } : undefined;
   };
   const { runBench } = await import('./bench/run.mjs');
   await runBench(measureRealtime);

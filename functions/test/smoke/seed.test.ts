@@ -10,7 +10,7 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection('meta').doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(6);
+    expect(snap.get('version')).toBe(7);
   });
 
   it('the local administrator signs in with its documented password', async () => {
@@ -52,5 +52,22 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const located = await getFirestore(app).collection('driver_locations').where('status', '==', 'ONLINE').get();
     expect(located.docs.filter((d) => d.id.startsWith('seed-driver-'))).toHaveLength(30);
+  });
+
+  it('the map tab: places, pharmacies with stock, parking, fuel and ATMs around both cities; vouchers; the demo partner manages its records', async () => {
+    const lan = (await call('POST', '/auth/login/password', { body: { email: 'lan@superapp.local', password: 'superapp-demo-user' } })).body;
+    const get = async (path: string) => (await call('GET', path, { token: lan.accessToken })).body;
+    const benThanh = '&lat=10.7725&lng=106.698';
+    expect((await get(`/places/nearby?radiusM=500${benThanh}`)).items[0]).toMatchObject({ name: 'Chợ Bến Thành', category: 'MARKET', distanceM: 0 });
+    expect((await get('/places/search?q=pho')).items.map((p: { name: string }) => p.name)).toContain('Phở Hòa Pasteur');
+    expect((await get(`/places/nearby?lat=21.0288&lng=105.8525&radiusM=2000&limit=100`)).items.length).toBeGreaterThan(10);
+    const medicine = await get(`/pharmacy/products/search?q=panadol${benThanh}&radiusM=5000`);
+    expect(medicine.items.length).toBeGreaterThan(0);
+    expect(medicine.items[0].products[0]).toMatchObject({ sku: 'PANADOL-EXTRA', inStock: true });
+    for (const path of ['/pharmacy/stores', '/parking/lots', '/fuel/stations', '/atm']) expect((await get(`${path}/nearby?radiusM=6000${benThanh}`)).items.length).toBeGreaterThan(2);
+    expect((await get('/promotions')).items.map((p: { code: string }) => p.code)).toEqual(expect.arrayContaining(['CHAOBAN', 'TET2027']));
+    const partner = (await call('POST', '/auth/login/password', { body: { email: 'partner@superapp.local', password: 'superapp-demo-partner' } })).body;
+    const mine = await call('GET', '/parking/lots/mine?partnerId=seed-partner&limit=100', { token: partner.accessToken });
+    expect(mine.body.items).toHaveLength(15);
   });
 });

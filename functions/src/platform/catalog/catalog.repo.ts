@@ -5,10 +5,14 @@ import { readRecord, typedCollection } from '../firestore/records';
 import { EVENTS, type TransitionEvent } from '../state-machine/state-machine';
 import type { CatalogAction, CatalogRecord, CatalogStatus } from './catalog.model';
 
+/** What `nearby` reads of each record in the circle. */
+const NEARBY_FIELDS = ['lat', 'lng', 'hours', 'details'] as const;
+export type NearbyFields<D> = Pick<CatalogRecord<D>, 'id' | (typeof NEARBY_FIELDS)[number]>;
+
 const newestFirst = [{ field: 'updatedAt', direction: 'desc' as const }];
 
 // One repo per catalog collection. Queries and their composite indexes (firestore.indexes.json, per collection):
-// nearby (status, geohash), search (status, terms array-contains, nameFolded), a partner's list (partnerId,
+// search (status, terms array-contains, nameFolded), a partner's list (partnerId,
 // updatedAt desc), moderation (status, updatedAt desc) and (status, partnerId, updatedAt desc).
 export function catalogRepo<D>(collection: string) {
   const records = () => typedCollection<CatalogRecord<D>>(collection);
@@ -28,10 +32,15 @@ export function catalogRepo<D>(collection: string) {
     update(tx: Transaction, id: string, fields: Record<string, unknown>): void {
       tx.update(db().collection(collection).doc(id), fields);
     },
-    /** Active records in one geohash range (the geo kit merges the ranges). */
-    async activeInRange(start: string, end: string): Promise<Array<CatalogRecord<D>>> {
-      const snap = await records().where('status', '==', 'ACTIVE').orderBy('geohash').startAt(start).endAt(end).get();
-      return snap.docs.map((d) => d.data());
+    /**
+     * Active records in one geohash range (the geo kit merges the ranges), with only the fields that place, filter
+     * and sort them: a search reads several times the records it answers, and whole documents cost the most.
+     */
+    async activeInRange(start: string, end: string): Promise<Array<NearbyFields<D>>> {
+      // No status filter in the query: a plain range on the single-field geohash index is the cheapest read, and
+      // hidden or archived records are few; they are dropped here.
+      const snap = await db().collection(collection).orderBy('geohash').startAt(start).endAt(end).select('status', ...NEARBY_FIELDS).get();
+      return snap.docs.filter((d) => d.get('status') === 'ACTIVE').map((d) => ({ ...(d.data() as Omit<NearbyFields<D>, 'id'>), id: d.id }));
     },
     searchActive(term: string, request: PageRequest): Promise<Page<CatalogRecord<D>>> {
       const query = records().where('status', '==', 'ACTIVE').where('terms', 'array-contains', term);

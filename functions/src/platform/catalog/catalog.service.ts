@@ -10,7 +10,7 @@ import { transition } from '../state-machine/state-machine';
 import { foldedWords, foldText, matchesSearch, searchTermsOf, SEARCH_PREFIX_MAX } from '../text';
 import { iso } from '../time';
 import { catalogMachine, type CatalogAction, type CatalogActor, type CatalogPhoto, type CatalogRecord, type CatalogStatus } from './catalog.model';
-import { catalogRepo } from './catalog.repo';
+import { catalogRepo, type NearbyFields } from './catalog.repo';
 import type { CatalogBaseBodySchema, CatalogBasePatchSchema } from './catalog.schemas';
 import { isOpenAt, type OpeningHours } from './hours';
 
@@ -31,7 +31,7 @@ export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.Zo
   detailDefaults?: Partial<z.output<D>>;
   /** Extra `nearby` query fields (all optional). */
   filters: F;
-  keep?(record: CatalogRecord<z.output<D>>, filters: z.output<F>): boolean;
+  keep?(record: NearbyFields<z.output<D>>, filters: z.output<F>): boolean;
   /** A sort key before distance for this query (e.g. price); records without one are left out. */
   rankBy?(filters: z.output<F>): ((details: z.output<D>) => number | undefined) | undefined;
   /** Fields set at creation and then changed only by the vertical's own operation (prices with history): not in PATCH. */
@@ -151,7 +151,8 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     spec,
     view,
 
-    async create(caller: Caller, body: BaseBody & Record<string, unknown>) {
+    /** `options.id`: a fixed id (seed data); otherwise a new one. */
+    async create(caller: Caller, body: BaseBody & Record<string, unknown>, options: { id?: string } = {}) {
       const t = now();
       const details = { ...(spec.detailDefaults ?? {}), ...pickDetails(body) } as Details;
       spec.check?.(details);
@@ -161,7 +162,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
           throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId} (or it is not approved)` : `Name the partnerId you add this ${spec.noun} for; only administrators add curated ones`).withCode('CATALOG_NOT_MANAGER');
         }
         const created: Rec = {
-          id: repo.newId(),
+          id: options.id ?? repo.newId(),
           partnerId,
           name: body.name,
           nameFolded: foldText(body.name),
@@ -248,8 +249,10 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       }
       const page = ranked.slice(start, start + limit);
       const last = page.at(-1);
+      // Whole documents for the page only; one archived in between is left out.
+      const full = await repo.getMany(page.map((f) => f.item.id));
       return {
-        items: page.map((f) => view(f.item, t, f.distanceM)),
+        items: page.flatMap((f, i) => (full[i]?.status === 'ACTIVE' ? [view(full[i]!, t, f.distanceM)] : [])),
         nextCursor: last && start + limit < ranked.length ? encodeCursor(last.keys, last.item.id, request) : null,
       };
     },

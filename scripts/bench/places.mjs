@@ -1,0 +1,124 @@
+// P12: the catalog kit's `nearby` (the places service in this process: every geohash range of the circle queried in
+// parallel, merged, filtered by true distance, sorted, the first page cut) with 10,000 places in the city ÷ one
+// geohash range query reading as many documents as the search reads (same query shape, from the search's first
+// range): what the split into ranges, the merge and the sort cost over the raw read. Also reported: ÷ the search's
+// largest range alone (the emulator runs parallel queries on two cores). Also checks `nearby` against
+// a brute-force distance scan of the same 10,000 records: identical ids in identical order at every centre tried.
+// Run by `npm run bench` inside `firebase emulators:exec`; writes its figures as JSON to the path given.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
+import { attempt, median, percentile } from './stats.mjs';
+
+const require = createRequire(path.join(functionsDir, 'package.json'));
+const lib = (p) => require(path.join(functionsDir, 'lib', p));
+const { db } = lib('platform/firebase/firebase.js');
+const { geohashOf, distanceMeters } = lib('platform/geo/geo.js');
+const { foldText, searchTermsOf } = lib('platform/text.js');
+const { placesService } = lib('modules/places/places.wiring.js');
+const geofire = require('geofire-common');
+
+const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
+const wipe = () => fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' });
+const CENTER = { lat: 10.7769, lng: 106.7009 };
+const CITY_RADIUS_M = 15_000;
+const CATEGORIES = ['RESTAURANT', 'CAFE', 'ATTRACTION', 'SHOPPING', 'HOSPITAL', 'SCHOOL'];
+
+/** n places spread evenly over the city (a 15 km disc), ids and positions fixed. */
+async function seedPlaces(n) {
+  const t = Date.now();
+  const records = [];
+  for (let i = 0; i < n; i += 500) {
+    const batch = db().batch();
+    for (let j = i; j < Math.min(n, i + 500); j++) {
+      const r = CITY_RADIUS_M * Math.sqrt((j + 0.5) / n);
+      const a = j * 2.399963;
+      const point = { lat: CENTER.lat + (r * Math.cos(a)) / 111_320, lng: CENTER.lng + (r * Math.sin(a)) / (111_320 * Math.cos((CENTER.lat * Math.PI) / 180)) };
+      const id = `bench-place-${String(j).padStart(5, '0')}`;
+      const name = `Quán ${j}`;
+      records.push({ id, ...point });
+      batch.set(db().collection('places').doc(id), {
+        partnerId: null, name, nameFolded: foldText(name), terms: searchTermsOf(name), description: null, address: null, phone: null, ...point, geohash: geohashOf(point),
+        photos: [], hours: null, status: 'ACTIVE', statusReason: null, ratingAvg: 0, ratingCount: 0, details: { category: CATEGORIES[j % CATEGORIES.length] }, createdBy: 'bench', createdAt: t, updatedAt: t,
+      });
+    }
+    await batch.commit();
+  }
+  return records;
+}
+
+async function p12(n = 10_000, radiusM = 2_000, rounds = 60, warmup = 10) {
+  await wipe();
+  log(`P12: seeding ${n} places over the city …`);
+  const records = await seedPlaces(n);
+  const service = placesService();
+  const caller = { userId: 'bench', roles: ['USER'] };
+  const centres = Array.from({ length: rounds + warmup }, (_, i) => ({ lat: CENTER.lat + ((i % 7) - 3) * 0.01, lng: CENTER.lng + ((i % 5) - 2) * 0.01 }));
+
+  // Correctness: every centre, nearby's page of up to 100 = the brute-force scan's first 100 (distance, then id).
+  let identical = 0;
+  for (const c of centres.slice(0, 20)) {
+    const page = await service.nearby({ ...c, radiusM, limit: 100 }, caller);
+    const brute = records
+      .map((r) => ({ id: r.id, d: distanceMeters(c, r) }))
+      .filter((r) => r.d <= radiusM)
+      .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))
+      .slice(0, 100)
+      .map((r) => r.id);
+    if (JSON.stringify(page.items.map((p) => p.id)) === JSON.stringify(brute)) identical++;
+    else log(`  mismatch at ${c.lat},${c.lng}: ${page.items.length} vs ${brute.length}`);
+  }
+
+  const times = [];
+  const raw = [];
+  const largest = [];
+  let docsRead = 0;
+  let rangeDocs = 0;
+  // The same query shape as the search's ranges (a plain geohash range; status is checked in memory).
+  const active = () => db().collection('places').orderBy('geohash');
+  for (let i = 0; i < centres.length; i++) {
+    const c = centres[i];
+    let started = performance.now();
+    await service.nearby({ ...c, radiusM, limit: 20 }, caller);
+    const ms = performance.now() - started;
+    const bounds = geofire.geohashQueryBounds([c.lat, c.lng], radiusM);
+    const sizes = (await Promise.all(bounds.map(([s, e]) => active().startAt(s).endAt(e).count().get()))).map((snap) => snap.data().count);
+    const read = sizes.reduce((a, b) => a + b, 0);
+    // The baseline: one range query reading the same number of documents.
+    started = performance.now();
+    await active().startAt(bounds[0][0]).limit(read).get();
+    const rangeMs = performance.now() - started;
+    const [s, e] = bounds[sizes.indexOf(Math.max(...sizes))];
+    started = performance.now();
+    const snap = await active().startAt(s).endAt(e).get();
+    const largestMs = performance.now() - started;
+    if (i >= warmup) {
+      times.push(ms);
+      raw.push(rangeMs);
+      largest.push(largestMs);
+      docsRead += read;
+      rangeDocs += snap.size;
+    }
+  }
+  const result = {
+    n, radiusM, rounds,
+    nearbyP50Ms: +median(times).toFixed(1), nearbyP95Ms: +percentile(times, 95).toFixed(1),
+    rangeP50Ms: +median(raw).toFixed(1), rangeP95Ms: +percentile(raw, 95).toFixed(1),
+    docsReadAvg: Math.round(docsRead / rounds),
+    largestRangeP50Ms: +median(largest).toFixed(1),
+    largestRangeDocsAvg: Math.round(rangeDocs / rounds),
+    correctness: { centres: 20, identical },
+  };
+  result.ratioP50 = +(result.nearbyP50Ms / result.rangeP50Ms).toFixed(2);
+  result.ratioP95 = +(result.nearbyP95Ms / result.rangeP95Ms).toFixed(2);
+  result.ratioToLargestRangeP50 = +(result.nearbyP50Ms / result.largestRangeP50Ms).toFixed(2);
+  log(`  nearby p50 ${result.nearbyP50Ms} ms, p95 ${result.nearbyP95Ms} ms (${result.docsReadAvg} docs read); one range of as many docs p50 ${result.rangeP50Ms} ms, p95 ${result.rangeP95Ms} ms → ${result.ratioP50}× / ${result.ratioP95}×; ÷ the largest range alone (${result.largestRangeDocsAvg} docs, p50 ${result.largestRangeP50Ms} ms) ${result.ratioToLargestRangeP50}×; brute force identical at ${identical}/20 centres`);
+  return result;
+}
+
+const out = process.argv[2];
+const only = process.env.BENCH_ONLY?.split(',');
+const results = !only || only.includes('P12') ? { P12: await attempt('P12', () => p12()) } : {};
+if (out) fs.writeFileSync(out, JSON.stringify(results, null, 2));
+process.exit(0);
