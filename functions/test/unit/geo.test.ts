@@ -1,4 +1,4 @@
-import { geohashOf, distanceMeters, nearby, NearbyQuerySchema } from '../../src/platform/geo/geo';
+import { geohashOf, distanceMeters, mergeRanges, nearby, NearbyQuerySchema } from '../../src/platform/geo/geo';
 
 // Ho Chi Minh City, District 1 (Bến Thành market) and points around it.
 const BEN_THANH = { lat: 10.7725, lng: 106.698 };
@@ -39,5 +39,12 @@ describe('platform/geo', () => {
     const all = await nearby(BEN_THANH, 1000, 10, rangeQuery, (p) => p);
     expect(all.map((f) => f.item.id)).toEqual(['a', 'd', 'b']);
     expect(all.every((f, i) => i === 0 || f.distanceM >= all[i - 1].distanceM)).toBe(true);
+  });
+
+  it('merges touching and overlapping geohash ranges into one query each, keeping separate ones apart', () => {
+    const bounds: Array<[string, string]> = [['w3gvk0', 'w3gvkh'], ['w3gv70', 'w3gv7h'], ['w3gvkh', 'w3gvk~'], ['w3gv7h', 'w3gv7~'], ['w3gvhh', 'w3gvh~'], ['w3gv5h', 'w3gv5~']];
+    expect(mergeRanges(bounds)).toEqual([['w3gv5h', 'w3gv5~'], ['w3gv70', 'w3gv7~'], ['w3gvhh', 'w3gvh~'], ['w3gvk0', 'w3gvk~']]);
+    expect(mergeRanges([['a', 'c'], ['b', 'z'], ['d', 'e']])).toEqual([['a', 'z']]);
+    expect(mergeRanges([])).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   const notFound = () => new NotFoundError(`No such ${spec.noun}`);
   const notManager = () => new ForbiddenError(`You do not manage this ${spec.noun}`).withCode('CATALOG_NOT_MANAGER');
 
-  function view(record: Rec, at: number, distanceM?: number) {
+  function view(record: Rec | NearbyFields<Details>, at: number, distanceM?: number) {
     return {
       ...(record.details as Record<string, unknown>),
       id: record.id,
@@ -249,10 +249,8 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       }
       const page = ranked.slice(start, start + limit);
       const last = page.at(-1);
-      // Whole documents for the page only; one archived in between is left out.
-      const full = await repo.getMany(page.map((f) => f.item.id));
       return {
-        items: page.flatMap((f, i) => (full[i]?.status === 'ACTIVE' ? [view(full[i]!, t, f.distanceM)] : [])),
+        items: page.map((f) => view(f.item, t, f.distanceM)),
         nextCursor: last && start + limit < ranked.length ? encodeCursor(last.keys, last.item.id, request) : null,
       };
     },
