@@ -31,3 +31,10 @@ export async function staffOf(owner: PartnerOwner): Promise<Tokens> {
   if (added.status !== 201) throw new Error(`add staff ${added.status}: ${JSON.stringify(added.body)}`);
   return emailOtpLogin(email, 'PAR');
 }
+
+/** The cast of the partner-owned verticals' tests: an administrator, two approved partners and a consumer. */
+export async function partnerCast(ownerName: string, rivalName: string): Promise<{ admin: Tokens; owner: PartnerOwner; rival: PartnerOwner; user: Tokens }> {
+  const admin = await adminTokens();
+  const [owner, rival, user] = await Promise.all([activePartner(ownerName, admin), activePartner(rivalName, admin), registerVerified()]);
+  return { admin, owner, rival, user };
+}

@@ -1,22 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
+import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { area } from '../helpers/geo';
-import { activePartner, type PartnerOwner } from '../helpers/partners';
+import { partnerCast, type PartnerOwner } from '../helpers/partners';
 
 beforeAll(requireEmulators);
 
 // The other catalogs on the kit (places.test.ts covers the kit itself): each vertical's own fields, filters and
 // operations, and that another partner cannot touch a record.
 
-let admin: Tokens;
-let owner: PartnerOwner;
-let rival: PartnerOwner;
-let user: Tokens;
+let admin: Tokens, owner: PartnerOwner, rival: PartnerOwner, user: Tokens;
 beforeAll(async () => {
-  admin = await adminTokens();
-  [owner, rival, user] = await Promise.all([activePartner('Chuỗi Một', admin), activePartner('Chuỗi Hai', admin), registerVerified()]);
+  ({ admin, owner, rival, user } = await partnerCast('Chuỗi Một', 'Chuỗi Hai'));
 });
 
 const post = (who: Tokens, path: string, body: Record<string, unknown>) => call('POST', path, { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });

@@ -1,23 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
+import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { area } from '../helpers/geo';
 import { png } from '../helpers/images';
-import { activePartner, staffOf, type PartnerOwner } from '../helpers/partners';
+import { partnerCast, staffOf, type PartnerOwner } from '../helpers/partners';
 
 beforeAll(requireEmulators);
 
 // The catalog kit through its first vertical: nearby, search, owner scoping, moderation, validation. The other
 // catalogs (pharmacy, parking, fuel, ATMs) run the same kit; catalogs.test.ts checks their own fields and scoping.
 
-let admin: Tokens;
-let owner: PartnerOwner;
-let rival: PartnerOwner;
-let user: Tokens;
+let admin: Tokens, owner: PartnerOwner, rival: PartnerOwner, user: Tokens;
 beforeAll(async () => {
-  admin = await adminTokens();
-  [owner, rival, user] = await Promise.all([activePartner('Quán Ngon', admin), activePartner('Quán Khác', admin), registerVerified()]);
+  ({ admin, owner, rival, user } = await partnerCast('Quán Ngon', 'Quán Khác'));
 });
 
 const ALWAYS = { open24h: true };

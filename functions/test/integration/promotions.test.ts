@@ -2,20 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { createPromotionsService } from '../../src/modules/promotions/promotions.service';
 import { db } from '../../src/platform/firebase/firebase';
 import { AppError } from '../../src/platform/errors/app-error';
-import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
+import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
-import { activePartner, type PartnerOwner } from '../helpers/partners';
+import { partnerCast, type PartnerOwner } from '../helpers/partners';
 
 beforeAll(requireEmulators);
 
-let admin: Tokens;
-let owner: PartnerOwner;
-let rival: PartnerOwner;
-let user: Tokens;
+let admin: Tokens, owner: PartnerOwner, rival: PartnerOwner, user: Tokens;
 beforeAll(async () => {
-  admin = await adminTokens();
-  [owner, rival, user] = await Promise.all([activePartner('Shop Một', admin), activePartner('Shop Hai', admin), registerVerified()]);
+  ({ admin, owner, rival, user } = await partnerCast('Shop Một', 'Shop Hai'));
 });
 
 const code = () => `T${randomUUID().replace(/-/g, '').slice(0, 10)}`.toUpperCase();
