@@ -106,7 +106,11 @@ describe('firestore.rules', () => {
 
   // Accounts hold password hashes; sessions, codes and identities are the API's alone (firebase-admin).
   it.each(['users/alice', 'auth_sessions/s1', 'auth_otps/LOGIN:abc', 'user_emails/alice@example.com', 'user_identities/google:1', 'auth_locks/alice', 'rate_limits/x',
-    'applications/a1', 'kyc_papers/p1', 'driver_profiles/alice', 'partners/p1', 'partner_members/p1_alice'])(
+    'applications/a1', 'kyc_papers/p1', 'driver_profiles/alice', 'partners/p1', 'partner_members/p1_alice',
+    // The map tab is API only: catalogs (their moderation state and managers), a user's addresses, favorites and
+    // reviews, and vouchers with their use counters.
+    'places/p1', 'pharmacy_products/s1_SKU', 'parking_lots/l1', 'addresses/a1', 'favorites/alice_PLACE_p1', 'reviews/PLACE_p1_alice',
+    'promotions/v1', 'promotions/v1/shards/0', 'promotion_usage/v1_alice', 'promotion_redemptions/r1'])(
     'even the owner cannot read or write %s from a client',
     async (p) => {
       const alice = env.authenticatedContext('alice').firestore();
