@@ -1,6 +1,6 @@
-// The two servers P2 compares, each in its own process: `stack` is our full middleware stack
+// The servers P2 compares, each in its own process: `stack` is our full middleware stack
 // (request id, CORS, JSON limit, zod validation, response shaping, error handler); `plain` is
-// bare Express returning the same JSON.
+// bare Express returning the same JSON. P5's `signin` and `signin-inline` are below.
 const path = require('node:path');
 
 const functionsDir = path.join(__dirname, '..', '..', 'functions');
@@ -44,8 +44,37 @@ function stackApp() {
   return buildApp({ modules: [...MODULES, benchModule] }).app;
 }
 
+// P5: the full stack and a sign-in's CPU work: the password check of the auth module (bcrypt at cost 10 against a
+// stored hash), in its worker pool (`signin`) or on the event loop as before (`signin-inline`).
+function signInApp(inline) {
+  const { z } = fromFunctions('zod');
+  const bcrypt = fromFunctions('bcryptjs');
+  const { buildApp } = require(path.join(functionsDir, 'lib', 'app.js'));
+  const { MODULES } = require(path.join(functionsDir, 'lib', 'modules', 'index.js'));
+  const { defineRoute } = require(path.join(functionsDir, 'lib', 'platform', 'http', 'route.js'));
+  const { createPasswordHasher } = require(path.join(functionsDir, 'lib', 'modules', 'auth', 'passwords.js'));
+  const hasher = createPasswordHasher(10, { inline });
+  const stored = bcrypt.hashSync('correct horse battery', 10);
+  const benchModule = {
+    name: 'bench',
+    routes: () => [
+      defineRoute({
+        method: 'post',
+        path: '/bench/sign-in',
+        tag: 'health',
+        summary: 'benchmark password check',
+        auth: 'public',
+        request: { body: z.object({ password: z.string().min(1).max(72) }) },
+        response: { description: 'verified', schema: z.object({ ok: z.boolean() }) },
+        handler: async ({ body }) => ({ ok: await hasher.verify(body.password, stored) }),
+      }),
+    ],
+  };
+  return buildApp({ modules: [...MODULES, benchModule] }).app;
+}
+
 const [kind, port] = process.argv.slice(2);
-const app = kind === 'stack' ? stackApp() : plainApp();
+const app = kind === 'stack' ? stackApp() : kind === 'signin' ? signInApp(false) : kind === 'signin-inline' ? signInApp(true) : plainApp();
 const server = app.listen(Number(port), '127.0.0.1', () => process.send?.({ ready: true }));
 process.on('message', (msg) => {
   if (msg === 'stop') server.close(() => process.exit(0));
