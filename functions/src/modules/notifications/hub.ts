@@ -133,7 +133,8 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
     const policy = policyFor(input.event);
     if (!policy) throw new Error(`Unknown event ${input.event}: add it to the event table`);
     // One delivery per person (ids derive from the user): a user named twice, with two hats, hears it once.
-    const allowed = input.recipients.filter((r, i, all) => policy.recipients.includes(r.surface) && all.findIndex((o) => o.userId === r.userId && policy.recipients.includes(o.surface)) === i);
+    const seen = new Set<string>();
+    const allowed = input.recipients.filter((r) => policy.recipients.includes(r.surface) && !seen.has(r.userId) && seen.add(r.userId));
     for (const skipped of input.recipients.filter((r) => !policy.recipients.includes(r.surface))) {
       logger.warn('recipient surface not in the event table', { event: input.event, surface: skipped.surface });
     }
