@@ -217,14 +217,15 @@ async function bench() {
     const ledgerOut = path.join(repoRoot, '.cache', 'bench-ledger.json');
     const ridesOut = path.join(repoRoot, '.cache', 'bench-rides.json');
     const placesOut = path.join(repoRoot, '.cache', 'bench-places.json');
-    for (const file of [ledgerOut, ridesOut, placesOut]) fs.rmSync(file, { force: true });
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${node} scripts/bench/realtime.mjs "${out}"; ${node} scripts/bench/uploads.mjs "${uploadsOut}"; ${node} scripts/bench/ledger.mjs "${ledgerOut}"; ${node} scripts/bench/rides.mjs "${ridesOut}"; ${node} scripts/bench/places.mjs "${placesOut}"`]), {
+    const memoryOut = path.join(repoRoot, '.cache', 'bench-memory.json');
+    for (const file of [ledgerOut, ridesOut, placesOut, memoryOut]) fs.rmSync(file, { force: true });
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${node} scripts/bench/realtime.mjs "${out}"; ${node} scripts/bench/uploads.mjs "${uploadsOut}"; ${node} scripts/bench/ledger.mjs "${ledgerOut}"; ${node} scripts/bench/rides.mjs "${ridesOut}"; ${node} scripts/bench/places.mjs "${placesOut}"; ${node} scripts/bench/dispatch-memory.mjs "${memoryOut}"`]), {
       env: describeEnv(),
     });
     const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined);
     const realtime = read(out);
     const rides = read(ridesOut) ?? {};
-    return realtime ? { ...realtime, P7: read(uploadsOut) ?? { error: 'the upload memory run wrote nothing' }, P9: read(ledgerOut)?.P9, P10: rides.P10, P11: rides.P11, P12: read(placesOut)?.P12 } : undefined;
+    return realtime ? { ...realtime, P7: read(uploadsOut) ?? { error: 'the upload memory run wrote nothing' }, P9: read(ledgerOut)?.P9, P10: rides.P10, P11: rides.P11, P12: read(placesOut)?.P12, dispatchMemory: read(memoryOut)?.dispatchMemory } : undefined;
   };
   const { runBench } = await import('./bench/run.mjs');
   await runBench(measureRealtime);

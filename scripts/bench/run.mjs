@@ -8,7 +8,7 @@ import { measureThroughput } from './throughput.mjs';
 import { measureBcrypt } from './bcrypt.mjs';
 import { measureSignInStall } from './signins.mjs';
 
-const TARGETS = { P1: { max: 1.5 }, P2: { min: 0.9 }, P3: { max: 1.2 }, P4: { max: 3 }, P6: { max: 2 }, P7: { max: 2 }, P7chat: { max: 2 }, P9: { min: 5 }, P10: { max: 3 }, P11: { minShare: 0.9 }, P12: { max: 2 }, P5: { max: 2 } };
+const TARGETS = { P1: { max: 1.5 }, P2: { min: 0.9 }, P3: { max: 1.2 }, P4: { max: 3 }, P6: { max: 2 }, P7: { max: 2 }, P7chat: { max: 2 }, P9: { min: 5 }, P10: { max: 3 }, P11: { minShare: 0.9 }, P12: { max: 2 }, P5: { max: 2 }, MEMapi: { maxMb: 256 }, MEMdispatch: { maxMb: 512 } };
 
 export async function runBench(measureRealtime) {
   const env = {
@@ -65,6 +65,7 @@ export async function runBench(measureRealtime) {
     machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30) },
     P1: { ...p1, target: `≤ ${TARGETS.P1.max}×`, pass: p1.ratio <= TARGETS.P1.max && !p1.grpcLoadedAtImport },
     P2: { ...p2, target: `≥ ${TARGETS.P2.min}×`, pass: p2.ratio >= TARGETS.P2.min },
+    MEMapi: { peakRssMb: p2.stackPeakRssMb, target: `< ${TARGETS.MEMapi.maxMb} MiB`, pass: p2.stackPeakRssMb < TARGETS.MEMapi.maxMb },
     P5: { ...p5, target: `/health p99 ≤ ${TARGETS.P5.max}× at each rate (pool)`, pass: p5.rates.every((rate) => p5.after[`at${rate}`].ratioP99 <= TARGETS.P5.max) },
     A1: { ...a1, defaultCost: 10, note: 'informational: BCRYPT_COST (10..15, default 10); each +1 doubles the time' },
     ...(realtime
@@ -81,6 +82,9 @@ export async function runBench(measureRealtime) {
           P12: realtime.P12?.error
             ? realtime.P12
             : { ...realtime.P12, target: `p50 and p95 ≤ ${TARGETS.P12.max}×, identical to brute force`, pass: realtime.P12.ratioP50 <= TARGETS.P12.max && realtime.P12.ratioP95 <= TARGETS.P12.max && realtime.P12.correctness.identical === realtime.P12.correctness.centres },
+          MEMdispatch: realtime.dispatchMemory?.error || !realtime.dispatchMemory
+            ? { error: realtime.dispatchMemory?.error ?? 'not measured' }
+            : { ...realtime.dispatchMemory, target: `< ${TARGETS.MEMdispatch.maxMb} MiB`, pass: realtime.dispatchMemory.peakRssMb < TARGETS.MEMdispatch.maxMb },
           P11: { ...realtime.P11, target: `≥ ${TARGETS.P11.minShare * 100} % of drivers written each second`, pass: !realtime.P11.error && realtime.P11.writtenPerSec >= realtime.P11.drivers * TARGETS.P11.minShare },
           chatGroupWrites: realtime.chatGroupWrites,
         }
@@ -98,6 +102,7 @@ export async function runBench(measureRealtime) {
     '|---|---|---|---|---|---|---|',
     `| P1 | cold \`require\` of \`functions/lib/index.js\` vs bare \`firebase-functions/https\` (median of ${p1.rounds} fresh processes) | ${p1.entryMedianMs} ms | ${p1.baselineMedianMs} ms | ${p1.ratio}× | ${results.P1.target}, no gRPC at import (loaded: ${p1.grpcLoadedAtImport}) | ${results.P1.pass ? 'yes' : 'no'} |`,
     `| P2 | requests/s, zod-validated JSON POST through the full stack vs plain Express (median of ${p2.rounds} × ${p2.secondsPerRound} s, ${p2.connections} connections) | ${p2.stackMedianRps} rps | ${p2.plainMedianRps} rps | ${p2.ratio}× | ${results.P2.target} | ${results.P2.pass ? 'yes' : 'no'} |`,
+    `| memory (api) | peak RSS of the API process (full stack) after the P2 load (warm-up and ${p2.rounds} × ${p2.secondsPerRound} s at ${p2.connections} connections) | ${p2.stackPeakRssMb} MiB | | | ${results.MEMapi.target} | ${results.MEMapi.pass ? 'yes' : 'no'} |`,
     ...p5.rates.map(
       (rate) =>
         `| P5 | GET /health p99 while password sign-ins run at ${rate}/s (bcrypt cost 10 in the worker pool; sign-in p50 / p95 ${p5.after[`at${rate}`].signInP50Ms} / ${p5.after[`at${rate}`].signInP95Ms} ms) vs alone; before (inline on the event loop): ${p5.before[`at${rate}`].p99Ms} ms, ${p5.before[`at${rate}`].ratioP99}× | ${p5.after[`at${rate}`].p99Ms} ms | ${p5.after.alone.p99Ms} ms | ${p5.after[`at${rate}`].ratioP99}× | ${results.P5.target} | ${p5.after[`at${rate}`].ratioP99 <= TARGETS.P5.max ? 'yes' : 'no'} |`,
@@ -130,6 +135,9 @@ export async function runBench(measureRealtime) {
           results.P11.error
             ? `| P11 | failed: ${results.P11.error} | | | | | no |`
             : `| P11 | driver position reports with ${results.P11.drivers} drivers each reporting twice a second for ${results.P11.seconds} s (dispatch service: one write per driver and second, conditional on the version known, batched across drivers; the second of each second coalesced) | ${results.P11.writtenPerSec} written/s, ${results.P11.acceptedPerSec} accepted/s | ${results.P11.drivers}/s wanted | | ${results.P11.target} | ${results.P11.pass ? 'yes' : 'no'} |`,
+          results.MEMdispatch.error
+            ? `| memory (dispatch) | failed: ${results.MEMdispatch.error} | | | | | no |`
+            : `| memory (dispatch) | peak RSS of a fresh process running one hub dispatch to ${results.MEMdispatch.n} recipients (${results.MEMdispatch.ms} ms; idle ${results.MEMdispatch.idleRssMb} MiB) | ${results.MEMdispatch.peakRssMb} MiB | | | ${results.MEMdispatch.target} | ${results.MEMdispatch.pass ? 'yes' : 'no'} |`,
           results.P12.error
             ? `| P12 | failed: ${results.P12.error} | | | | | no |`
             : `| P12 | places nearby (catalog kit: ${results.P12.radiusM} m, first page of 20) with ${results.P12.n} places in the city, reading ${results.P12.docsReadAvg} docs in the search's geohash ranges in parallel, vs one geohash range query reading as many docs; p50 / p95 of ${results.P12.rounds}; ÷ the largest range alone (${results.P12.largestRangeDocsAvg} docs): ${results.P12.ratioToLargestRangeP50}× at p50; identical to a brute-force distance scan at ${results.P12.correctness.identical}/${results.P12.correctness.centres} centres | ${results.P12.nearbyP50Ms} / ${results.P12.nearbyP95Ms} ms | ${results.P12.rangeP50Ms} / ${results.P12.rangeP95Ms} ms | ${results.P12.ratioP50}× / ${results.P12.ratioP95}× | ${results.P12.target} | ${results.P12.pass ? 'yes' : 'no'} |`,
@@ -145,7 +153,7 @@ export async function runBench(measureRealtime) {
     '',
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'results.md'), md);
-  const verdicts = ['P1', 'P2', 'P5', 'P4', 'P6', 'P7', 'P7chat', 'P9', 'P11', 'P12'].filter((k) => results[k]).map((k) => `${k} ${results[k].pass ? 'pass' : 'FAIL'}`);
+  const verdicts = ['P1', 'P2', 'MEMapi', 'P5', 'MEMdispatch', 'P4', 'P6', 'P7', 'P7chat', 'P9', 'P11', 'P12'].filter((k) => results[k]).map((k) => `${k} ${results[k].pass ? 'pass' : 'FAIL'}`);
   if (results.P3) verdicts.push(...results.P3.map((r) => `P3/${r.n} ${r.pass ? 'pass' : 'FAIL'}`));
   if (results.P10) verdicts.push(...results.P10.map((r) => `P10/${r.n ?? '?'} ${r.pass ? 'pass' : 'FAIL'}`));
   log(`wrote bench/results.json and bench/results.md (${verdicts.join(', ')})`);

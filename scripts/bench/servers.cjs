@@ -78,4 +78,6 @@ const app = kind === 'stack' ? stackApp() : kind === 'signin' ? signInApp(false)
 const server = app.listen(Number(port), '127.0.0.1', () => process.send?.({ ready: true }));
 process.on('message', (msg) => {
   if (msg === 'stop') server.close(() => process.exit(0));
+  // The peak resident set of this process so far (kB → MiB): the API's memory under the load just run.
+  if (msg === 'peak-rss') process.send?.({ peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
 });

@@ -60,7 +60,12 @@ export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSe
     }
     const stack = median(rps.stack);
     const plain = median(rps.plain);
+    const stackPeakRssMb = await new Promise((resolve) => {
+      servers.stack.once('message', (m) => resolve(m.peakRssMb));
+      servers.stack.send('peak-rss');
+    });
     return {
+      stackPeakRssMb,
       stackMedianRps: Math.round(stack),
       plainMedianRps: Math.round(plain),
       ratio: Math.round((stack / plain) * 1000) / 1000,
