@@ -8,7 +8,7 @@ import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
-const { db, authAdmin } = lib('platform/firebase/firebase.js');
+const { db } = lib('platform/firebase/firebase.js');
 const { createHub } = lib('modules/notifications/hub.js');
 const { createBroadcast, runBroadcast } = lib('modules/notifications/broadcast.job.js');
 const { outboxTransport } = lib('platform/push/transport.js');
@@ -99,19 +99,27 @@ async function p3(n, measured = 5) {
   };
 }
 
-// A client signed in as `uid` (a custom token without an API session: for collections whose rules allow it).
-async function clientFor(uid) {
-  return clientWithToken(await authAdmin().createCustomToken(uid));
+// A client signed in as a bench user through the API's custom token (it carries the session the rules check).
+async function clientFor(user) {
+  const minted = await apiJson('POST', '/auth/firebase-token', undefined, user.token);
+  if (minted.status !== 200) throw new Error(`POST /auth/firebase-token answered ${minted.status}`);
+  return clientWithToken(minted.body.token);
 }
 
 // Resolves with the arrival time of the next added realtime event matching `accept`.
 function listen(firestore, uid, onEvent) {
   let ready;
-  const readyPromise = new Promise((r) => (ready = r));
-  const stop = onSnapshot(query(collection(firestore, 'realtime_events'), where('recipientId', '==', uid)), (snap) => {
-    ready();
-    for (const change of snap.docChanges()) if (change.type === 'added' && !snap.metadata.fromCache) onEvent(change.doc, performance.now());
-  });
+  let failed;
+  const readyPromise = new Promise((r, reject) => ((ready = r), (failed = reject)));
+  // A refused listener fails the measurement instead of waiting for events that never come.
+  const stop = onSnapshot(
+    query(collection(firestore, 'realtime_events'), where('recipientId', '==', uid)),
+    (snap) => {
+      ready();
+      for (const change of snap.docChanges()) if (change.type === 'added' && !snap.metadata.fromCache) onEvent(change.doc, performance.now());
+    },
+    (err) => failed(err),
+  );
   return { stop, ready: readyPromise };
 }
 
@@ -126,7 +134,7 @@ async function p4(rounds = 15) {
   const { createUser } = await import('./realtime-accounts.mjs');
   const caller = await createUser(apiJson, 'caller');
   const callee = await createUser(apiJson, 'callee');
-  const { app, firestore } = await clientFor(callee.id);
+  const { app, firestore } = await clientFor(callee);
   const arrivals = new Map();
   // Keyed by the call a ring is about (or the direct write's id), so nothing else that arrives counts.
   const sub = listen(firestore, callee.id, (doc, at) => arrivals.set(doc.data().data?.callId ?? doc.id, at));
@@ -175,9 +183,13 @@ async function p6(listeners = 100) {
   await wipe();
   const hub = createHub({ transport: outboxTransport() });
   const measure = async (count, rounds) => {
-    const users = Array.from({ length: count }, (_, i) => `bench-l${count}-${i}-${Date.now()}`);
+    // Signed-in accounts with API sessions: the rules let a listener read its own events only in a live session.
+    const { createUser } = await import('./realtime-accounts.mjs');
+    const accounts = [];
+    for (let i = 0; i < count; i += 10) accounts.push(...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, k) => createUser(apiJson, `bench-l${count}-${i + k}`)))));
+    const users = accounts.map((a) => a.id);
     const clients = [];
-    for (let i = 0; i < count; i += 10) clients.push(...(await Promise.all(users.slice(i, i + 10).map(clientFor))));
+    for (let i = 0; i < count; i += 10) clients.push(...(await Promise.all(accounts.slice(i, i + 10).map(clientFor))));
     const arrivals = new Map();
     const subs = clients.map((c, i) => listen(c.firestore, users[i], (doc, at) => arrivals.set(`${users[i]}/${doc.data().data?.round}`, at)));
     await Promise.all(subs.map((s) => s.ready));

@@ -7,7 +7,7 @@ import { log, repoRoot } from './util.mjs';
 export const DEV_SINKS = { smtp: 2525, http: 2580 };
 export const TEST_SINKS = { smtp: 2625, http: 2680 };
 export const TEST_GOOGLE_CLIENT_ID = 'superapp-test.apps.googleusercontent.com';
-const DEV_RATE_LIMITS = 'auth-register=500/600,auth-login=1000/300,auth-otp-send=500/600,auth-otp-verify=1000/300,auth-refresh=5000/300,auth-forgot=500/900,auth-reset=500/900,auth-google=1000/300';
+export const DEV_RATE_LIMITS = 'auth-register=500/600,auth-login=1000/300,auth-otp-send=500/600,auth-otp-verify=1000/300,auth-refresh=5000/300,auth-forgot=500/900,auth-reset=500/900,auth-google=1000/300';
 
 // Sandbox-style gateway credentials of the local stack: the sinks play VNPay and MoMo with them (a payment page
 // that pays at once and calls the IPN, the create and refund APIs), so top-ups work end to end offline.
