@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCatalog } from '../../platform/catalog/catalog.service';
+import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { BooleanQuerySchema } from '../../platform/http/query';
 
 // `atms/{id}`: cash machines by bank; 24h is openingHours.open24h, cash deposit a flag.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCatalog } from '../../platform/catalog/catalog.service';
+import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { ValidationError } from '../../platform/errors/app-error';
 
 // `fuel_stations/{id}`: fuel stations with their brand and prices per fuel type (VND per litre).

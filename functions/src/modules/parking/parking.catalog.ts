@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCatalog } from '../../platform/catalog/catalog.service';
+import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { ValidationError } from '../../platform/errors/app-error';
 
 // `parking_lots/{id}`: parking lots with capacity, live free spaces (the operator's gate or staff report them)

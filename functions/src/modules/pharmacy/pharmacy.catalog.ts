@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCatalog } from '../../platform/catalog/catalog.service';
+import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { BooleanQuerySchema } from '../../platform/http/query';
 
 // `pharmacy_stores/{id}`: pharmacies on the map (a chain's stores are one partner's records).

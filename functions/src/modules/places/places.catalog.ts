@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCatalog } from '../../platform/catalog/catalog.service';
+import { defineCatalog } from '../../platform/catalog/catalog.spec';
 
 // `places/{id}`: points of interest on the map tab (restaurants, cafés, sights, shops, hospitals, schools…).
 export const PLACES = 'places';

@@ -5,40 +5,16 @@ import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from
 import { inTransaction } from '../firebase/firebase';
 import { decodeCursor, encodeCursor, type Page } from '../firestore/paginate';
 import { geohashOf, nearby, distanceMeters, type NearbyQuery } from '../geo/geo';
-import type { ApiTag } from '../openapi/tags';
 import { transition } from '../state-machine/state-machine';
 import { foldedWords, foldText, matchesSearch, searchTermsOf, SEARCH_PREFIX_MAX } from '../text';
 import { iso } from '../time';
 import { catalogMachine, type CatalogAction, type CatalogActor, type CatalogPhoto, type CatalogRecord, type CatalogStatus } from './catalog.model';
 import { catalogRepo, type NearbyFields } from './catalog.repo';
+import type { CatalogSpec } from './catalog.spec';
+
+export { defineCatalog, type CatalogSpec } from './catalog.spec';
 import type { CatalogBaseBodySchema, CatalogBasePatchSchema } from './catalog.schemas';
 import { isOpenAt, type OpeningHours } from './hours';
-
-/** What a vertical adds to the kit: where its records live, its own fields and its nearby filters. */
-export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.ZodObject = z.ZodObject> {
-  tag: ApiTag;
-  collection: string;
-  /** e.g. `/places`, `/pharmacy/stores` */
-  basePath: string;
-  /** Singular and plural nouns for summaries and messages ("place", "places"). */
-  noun: string;
-  nouns: string;
-  /** OpenAPI component name of the record ("Place"). */
-  schemaName: string;
-  /** The vertical's fields (body and view; stored under `details`). No `.default()`: PATCH would apply them. */
-  details: D;
-  /** Values of optional details fields a new record starts with. */
-  detailDefaults?: Partial<z.output<D>>;
-  /** Extra `nearby` query fields (all optional). */
-  filters: F;
-  keep?(record: NearbyFields<z.output<D>>, filters: z.output<F>): boolean;
-  /** A sort key before distance for this query (e.g. price); records without one are left out. */
-  rankBy?(filters: z.output<F>): ((details: z.output<D>) => number | undefined) | undefined;
-  /** Fields set at creation and then changed only by the vertical's own operation (prices with history): not in PATCH. */
-  ownOperationFields?: ReadonlyArray<keyof z.output<D> & string>;
-  /** Rules across fields of the merged details (throw a ValidationError). */
-  check?(details: z.output<D>): void;
-}
 
 export interface CatalogDeps {
   /** The caller's role in an ACTIVE partner (undefined: not a member, or the partner is not active). */
@@ -352,10 +328,6 @@ function compareKeys(a: readonly number[], aId: string, b: readonly number[], bI
   return aId < bId ? -1 : aId > bId ? 1 : 0;
 }
 
-/** A catalog's spec with its field and filter types inferred. */
-export function defineCatalog<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>): CatalogSpec<D, F> {
-  return spec;
-}
 
 /** The catalog's service, built on first use (one per process: catalogs take no configuration). */
 export function catalogServiceOnce<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>, deps: () => CatalogDeps): () => CatalogService<D, F> {
