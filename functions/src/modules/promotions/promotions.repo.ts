@@ -46,6 +46,37 @@ export const promotionsRepo = {
     return paginate(query, newestFirst, request, (d) => d.data());
   },
 
+  /**
+   * What a redemption reads before its conditional write: the voucher, the user's count, an earlier redemption of
+   * the same reference and every shard, each with its version (update time) for the write's preconditions.
+   */
+  async redemptionState(promotionId: string, shardCount: number, userId: string, redemptionId: string) {
+    const refs = [promotions().doc(promotionId), usage(promotionId, userId), redemptions().doc(redemptionId), ...Array.from({ length: shardCount }, (_, n) => shard(promotionId, n))];
+    const [promo, used, earlier, ...shards] = await db().getAll(...refs);
+    return {
+      promotion: promo.exists ? (promo.data() as PromotionRecord) : undefined,
+      usage: { count: (used.get('count') as number | undefined) ?? 0, version: used.exists ? used.updateTime : undefined },
+      earlier: earlier.exists ? (earlier.data() as RedemptionRecord) : undefined,
+      shards: shards.map((snap) => ({ remaining: (snap.get('remaining') as number | undefined) ?? 0, version: snap.updateTime })),
+    };
+  },
+  /**
+   * One use, written at once and only if nothing it read has changed since (no transaction, no locks: a redemption
+   * that lost a race fails its precondition and reads again). Throws the commit's error (FAILED_PRECONDITION,
+   * ALREADY_EXISTS, NOT_FOUND) for the caller to sort out.
+   */
+  async commitRedemption(record: RedemptionRecord, reads: { usage: { count: number; version?: FirebaseFirestore.Timestamp }; shard?: { remaining: number; version?: FirebaseFirestore.Timestamp } }): Promise<void> {
+    const batch = db().batch();
+    if (record.shard !== null && reads.shard) {
+      batch.update(shard(record.promotionId, record.shard), { remaining: reads.shard.remaining - 1 }, reads.shard.version ? { lastUpdateTime: reads.shard.version } : {});
+    }
+    const counter = usage(record.promotionId, record.userId);
+    if (reads.usage.version) batch.update(counter, { count: reads.usage.count + 1 }, { lastUpdateTime: reads.usage.version });
+    else batch.create(counter, { count: 1 });
+    batch.create(redemptions().doc(record.id), record);
+    await batch.commit();
+  },
+
   /** Uses left per shard, read outside a transaction (a hint of where to try). */
   async shardsLeft(promotionId: string, count: number): Promise<number[]> {
     if (count === 0) return [];

@@ -11,8 +11,8 @@ import type { PromotionBodySchema, PromotionPatchSchema, RedeemBodySchema, Valid
 type Caller = Pick<AuthContext, 'userId' | 'roles'>;
 type Purchase = { vertical: PromotionVertical; amount: number; partnerId?: string };
 const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
-/** Rounds of "pick a shard with uses left, take one in a transaction" before answering 503 CONTENDED. */
-const REDEEM_ROUNDS = 10;
+/** Rounds of "read, pick a shard with uses left, write on the versions read" before answering 503 CONTENDED. */
+const REDEEM_ROUNDS = 20;
 
 export function promotionView(p: PromotionRecord) {
   return {
@@ -99,42 +99,34 @@ export function createPromotionsService(deps: { partnerRole(partnerId: string, u
     },
 
     /**
-     * Takes one use: the user's count and one shard's remaining uses change in one transaction, so the limits hold
-     * under any number of parallel redemptions. Shards with uses left are read first (outside the transaction) and
-     * one is picked at random; a shard found empty inside the transaction sends the request to another.
+     * Takes one use. Everything it depends on is read at once (voucher, the user's count, the reference, the
+     * shards), then the shard's decrement, the user's count and the redemption are written in one batch that
+     * holds only if the shard and the count are still as read: no transaction, so redemptions of one voucher never
+     * wait on each other's locks; one that lost a race reads again and tries another shard. The total and
+     * per-user limits hold under any number of parallel redemptions.
      */
     async redeem(userId: string, body: z.output<typeof RedeemBodySchema>) {
       const first = await promotionsRepo.byCode(normalizeCode(body.code));
       checkApplies(first, body, now());
       const id = createHash('sha256').update(`${first.id}\u0000${userId}\u0000${body.reference}`).digest('base64url').slice(0, 24);
-      let left = await promotionsRepo.shardsLeft(first.id, first.shardCount);
       for (let round = 0; round < REDEEM_ROUNDS; round += 1) {
-        const candidates = left.flatMap((n, i) => (n > 0 ? [i] : []));
-        if (first.totalLimit !== null && candidates.length === 0) {
-          const again = await promotionsRepo.getRedemption(id);
-          if (again?.userId === userId) return redemptionView(again);
-          throw exhausted();
-        }
-        const shard = first.totalLimit === null ? null : candidates[randomInt(candidates.length)];
+        const state = await promotionsRepo.redemptionState(first.id, first.shardCount, userId, id);
+        if (state.earlier) return redemptionView(state.earlier); // the same use for the same reference: answered again
         const t = now();
-        const outcome = await inTransaction(async (tx) => {
-          const existing = await promotionsRepo.getRedemption(id, tx);
-          if (existing) return existing; // the same use for the same reference: answered again
-          const p = await promotionsRepo.get(first.id, tx);
-          checkApplies(p, body, t);
-          const used = await promotionsRepo.usageOf(p.id, userId, tx);
-          checkUserUses(p, used);
-          const remaining = shard === null ? null : await promotionsRepo.shardRemaining(tx, p.id, shard);
-          if (remaining !== null && remaining <= 0) return 'EMPTY' as const;
-          const discount = discountFor(p, body.amount);
-          const record: RedemptionRecord = { id, promotionId: p.id, code: p.code, userId, vertical: body.vertical, amount: body.amount, discount, reference: body.reference, shard, status: 'REDEEMED', createdAt: t, releasedAt: null };
-          if (shard !== null) promotionsRepo.setShard(tx, p.id, shard, remaining! - 1);
-          promotionsRepo.setUsage(tx, p.id, userId, used + 1);
-          promotionsRepo.createRedemption(tx, record);
-          return record;
-        });
-        if (outcome !== 'EMPTY') return redemptionView(outcome);
-        left = await promotionsRepo.shardsLeft(first.id, first.shardCount);
+        const p = state.promotion;
+        checkApplies(p, body, t);
+        checkUserUses(p, state.usage.count);
+        const candidates = state.shards.flatMap((s, i) => (s.remaining > 0 ? [i] : []));
+        if (p.totalLimit !== null && candidates.length === 0) throw exhausted();
+        const shard = p.totalLimit === null ? null : candidates[randomInt(candidates.length)];
+        const record: RedemptionRecord = { id, promotionId: p.id, code: p.code, userId, vertical: body.vertical, amount: body.amount, discount: discountFor(p, body.amount), reference: body.reference, shard, status: 'REDEEMED', createdAt: t, releasedAt: null };
+        try {
+          await promotionsRepo.commitRedemption(record, { usage: state.usage, shard: shard === null ? undefined : state.shards[shard] });
+          return redemptionView(record);
+        } catch (err) {
+          // Someone else took that use, counted this user's, or wrote this reference first: read again.
+          if (![5, 6, 9].includes((err as { code?: number }).code ?? -1)) throw err;
+        }
       }
       throw new AppError(503, 'Many people are using this voucher right now: retry in a moment', undefined, { 'Retry-After': '1' }).withCode('CONTENDED');
     },
