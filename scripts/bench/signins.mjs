@@ -2,31 +2,13 @@
 // stack in its own process. "After": the password check in the auth module's worker pool; "before": the same check
 // on the event loop (bcryptjs inline), measured in the same run. Sign-ins fire open-loop at the rate; /health is
 // probed every 10 ms, one request at a time.
-import { fork } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startServer, stopServer } from './server-process.mjs';
 import { median, percentile } from './stats.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function startServer(kind, port, env) {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(here, 'servers.cjs'), [kind, String(port)], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
-  });
-}
-
-function stopServer(child) {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', resolve);
-    child.send('stop');
-  });
-}
 
 function request(port, method, p, body) {
   const started = performance.now();

@@ -1,8 +1,8 @@
 // P2: requests/s of our full stack on a small zod-validated JSON POST ÷ plain Express, same JSON.
-import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer, stopServer } from './server-process.mjs';
 import { median } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -11,21 +11,6 @@ const autocannon = require('autocannon');
 
 const BODY = JSON.stringify({ name: 'Phở bò tái', quantity: 2, tags: ['hot', 'spicy'] });
 
-function startServer(kind, port, env) {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(here, 'servers.cjs'), [kind, String(port)], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
-  });
-}
-
-function stopServer(child) {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', resolve);
-    child.send('stop');
-  });
-}
 
 function load(url, seconds, connections) {
   return new Promise((resolve, reject) => {
