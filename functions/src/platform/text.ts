@@ -43,3 +43,8 @@ export function matchesSearch(text: string, query: string): boolean {
   const words = foldedWords(text);
   return foldedWords(query).every((q) => words.some((w) => w.startsWith(q)));
 }
+
+/** The word of a search that narrows a query most (the longest), cut to a stored prefix length; '' for none. */
+export function searchTermOf(query: string): string {
+  return foldedWords(query).reduce((a, b) => (b.length > a.length ? b : a), '').slice(0, SEARCH_PREFIX_MAX);
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BooleanQuerySchema } from '../../platform/http/query';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { IdParamsSchema } from '../../platform/http/ids';
 import { AdminPermissionSchema, HatSchema, HATS, RoleSchema, ROLES } from '../../platform/auth/roles';
@@ -9,12 +10,11 @@ export const AdminUserSchema = UserProfileSchema.extend({
   disabledAt: z.string().nullable(),
 }).meta({ id: 'AdminUser', description: 'An account as administrators see it (never the password hash).' });
 
-const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const UsersListQuerySchema = PageQuerySchema.extend({
   role: RoleSchema.optional(),
   hat: HatSchema.optional(),
-  disabled: booleanQuery.optional().describe('true: locked accounts only; false: active only'),
+  disabled: BooleanQuerySchema.optional().describe('true: locked accounts only; false: active only'),
   q: z.string().trim().min(2).max(50).optional().describe('Prefix of the email, its local part, a name word or the phone'),
 });
 

@@ -21,3 +21,9 @@ export async function attachableMedia(ownerId: string, id: string, tx?: Transact
   if (!item || item.ownerId !== ownerId || item.status !== 'READY') return undefined;
   return { id: item.id, kind: item.kind, mimeType: item.mimeType, url: item.publicUrl };
 }
+
+/** One of `ownerId`'s READY image uploads as a photo reference (catalog photos, review photos); undefined otherwise. */
+export async function attachableImage(ownerId: string, id: string, tx?: Transaction): Promise<{ id: string; url: string } | undefined> {
+  const media = await attachableMedia(ownerId, id, tx);
+  return media?.kind === 'IMAGE' ? { id: media.id, url: media.url } : undefined;
+}

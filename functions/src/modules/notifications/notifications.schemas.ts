@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BooleanQuerySchema } from '../../platform/http/query';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { INBOX_KINDS, PREFERENCE_CHANNELS, SURFACES } from './events';
@@ -34,7 +35,7 @@ export const InboxItemSchema = z
   .meta({ id: 'InboxItem' });
 
 export const InboxQuerySchema = PageQuerySchema.extend({
-  unreadOnly: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  unreadOnly: BooleanQuerySchema.optional(),
 });
 
 export const InboxPageSchema = z

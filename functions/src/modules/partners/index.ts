@@ -1,7 +1,7 @@
 // Public face of the partners module. Partner-owned verticals (places, commerce, bookings) check membership
 // through `partnerRoleOf`; catalogs get it with photo checks as `partnerCatalogDeps`.
 import type { CatalogDeps } from '../../platform/catalog/catalog.service';
-import { attachableMedia } from '../media';
+import { attachableImage } from '../media';
 export type { MemberRecord } from './partners.model';
 
 /**
@@ -17,8 +17,5 @@ export async function partnerRoleOf(partnerId: string, userId: string, tx?: impo
 /** What the catalog kit needs from outside the platform: partner membership and the caller's image uploads. */
 export const partnerCatalogDeps: CatalogDeps = {
   partnerRole: partnerRoleOf,
-  async photo(ownerId, mediaId, tx) {
-    const media = await attachableMedia(ownerId, mediaId, tx);
-    return media?.kind === 'IMAGE' ? { id: media.id, url: media.url } : undefined;
-  },
+  photo: attachableImage,
 };

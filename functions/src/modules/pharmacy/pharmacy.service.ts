@@ -4,7 +4,7 @@ import type { CatalogService } from '../../platform/catalog/catalog.service';
 import { NotFoundError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { distanceMeters } from '../../platform/geo/geo';
-import { foldedWords, foldText, matchesSearch, searchTermsOf, SEARCH_PREFIX_MAX } from '../../platform/text';
+import { foldText, matchesSearch, searchTermOf, searchTermsOf } from '../../platform/text';
 import { iso } from '../../platform/time';
 import type { pharmacyCatalog, ProductRecord } from './pharmacy.catalog';
 import { pharmacyRepo } from './pharmacy.repo';
@@ -24,9 +24,6 @@ const productView = (p: ProductRecord) => ({
   requiresPrescription: p.requiresPrescription,
   updatedAt: iso(p.updatedAt),
 });
-
-/** The most selective word of a search (the longest), cut to a stored prefix length. */
-const termOf = (q: string) => foldedWords(q).reduce((a, b) => (b.length > a.length ? b : a), '').slice(0, SEARCH_PREFIX_MAX);
 
 // A store's products and stock, and "which pharmacy near me has it".
 export function createPharmacyService(stores: Stores, now: () => number = Date.now) {
@@ -65,7 +62,7 @@ export function createPharmacyService(stores: Stores, now: () => number = Date.n
 
     async listProducts(storeId: string, caller: Caller, query: z.output<typeof ProductListQuerySchema>) {
       await stores.get(storeId, caller); // 404 unless the store is visible to the caller
-      const term = query.q ? termOf(query.q) : undefined;
+      const term = query.q ? searchTermOf(query.q) : undefined;
       const page = await pharmacyRepo.ofStore(storeId, { term, inStock: query.inStock }, { limit: query.limit, cursor: query.cursor, query: `pharmacy:products:${storeId}:${term ?? ''}:${query.inStock ?? ''}`, caller: caller.userId });
       return { items: page.items.filter((p) => !query.q || matchesSearch(p.name, query.q)).map(productView), nextCursor: page.nextCursor };
     },
@@ -73,7 +70,7 @@ export function createPharmacyService(stores: Stores, now: () => number = Date.n
     /** Active stores within the radius that have a matching product in stock, nearest first, with those products. */
     async searchNearby(query: z.output<typeof ProductSearchQuerySchema>) {
       const t = now();
-      const lines = (await pharmacyRepo.inStockMatching(termOf(query.q))).filter((p) => matchesSearch(p.name, query.q));
+      const lines = (await pharmacyRepo.inStockMatching(searchTermOf(query.q))).filter((p) => matchesSearch(p.name, query.q));
       const byStore = new Map<string, ProductRecord[]>();
       for (const line of lines) byStore.set(line.storeId, [...(byStore.get(line.storeId) ?? []), line]);
       const ids = [...byStore.keys()];

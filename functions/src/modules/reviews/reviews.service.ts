@@ -4,7 +4,7 @@ import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from
 import { inTransaction } from '../../platform/firebase/firebase';
 import { iso, isoOrNull } from '../../platform/time';
 import { targetSource, type TargetType } from '../favorites';
-import { attachableMedia } from '../media';
+import { attachableImage } from '../media';
 import { accounts } from '../users';
 import { ratingFigures, reportId, reviewId, type ReportRecord, type ReviewRecord } from './reviews.model';
 import { reviewsRepo } from './reviews.repo';
@@ -33,10 +33,10 @@ export function reviewView(r: ReviewRecord) {
 
 async function photosOf(userId: string, ids: readonly string[]) {
   const unique = [...new Set(ids)];
-  const found = await Promise.all(unique.map((id) => attachableMedia(userId, id)));
-  const invalid = unique.filter((_, i) => found[i]?.kind !== 'IMAGE');
+  const found = await Promise.all(unique.map((id) => attachableImage(userId, id)));
+  const invalid = unique.filter((_, i) => !found[i]);
   if (invalid.length > 0) throw new UnprocessableError('Photos must be your READY image uploads', { photoIds: invalid }).withCode('REVIEW_PHOTO_INVALID');
-  return found.map((m) => ({ id: m!.id, url: m!.url }));
+  return found as Array<{ id: string; url: string }>;
 }
 
 export function createReviewsService(now: () => number = Date.now) {

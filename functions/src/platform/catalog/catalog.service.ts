@@ -6,7 +6,7 @@ import { inTransaction } from '../firebase/firebase';
 import { decodeCursor, encodeCursor, type Page } from '../firestore/paginate';
 import { geohashOf, nearby, distanceMeters, type NearbyQuery } from '../geo/geo';
 import { transition } from '../state-machine/state-machine';
-import { foldedWords, foldText, matchesSearch, searchTermsOf, SEARCH_PREFIX_MAX } from '../text';
+import { foldedWords, foldText, matchesSearch, searchTermOf, searchTermsOf } from '../text';
 import { iso } from '../time';
 import { catalogMachine, type CatalogAction, type CatalogActor, type CatalogPhoto, type CatalogRecord, type CatalogStatus } from './catalog.model';
 import { catalogRepo, type NearbyFields } from './catalog.repo';
@@ -234,10 +234,9 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     /** Name search: the longest word narrows the query (array-contains), the others filter the page. */
     async search(query: { q: string; lat?: number; lng?: number; limit: number; cursor?: string }, caller: Caller) {
       const t = now();
-      const words = foldedWords(query.q);
-      if (words.length === 0) return { items: [], nextCursor: null };
-      const term = words.reduce((a, b) => (b.length > a.length ? b : a)).slice(0, SEARCH_PREFIX_MAX);
-      const page = await repo.searchActive(term, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:search:${words.join(' ')}`, caller: caller.userId });
+      const term = searchTermOf(query.q);
+      if (!term) return { items: [], nextCursor: null };
+      const page = await repo.searchActive(term, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:search:${foldedWords(query.q).join(' ')}`, caller: caller.userId });
       const center = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
       return {
         items: page.items.filter((r) => matchesSearch(r.name, query.q)).map((r) => view(r, t, center ? distanceMeters(center, r) : undefined)),
