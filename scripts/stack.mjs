@@ -60,10 +60,13 @@ function ensureLocalSecrets() {
 }
 
 function build({ typecheckTests = false } = {}) {
-  log('building functions (tsc) …');
+  // lib/ (tsc) serves the tools (seed, OpenAPI, benchmarks' helpers); dist/ (esbuild) is what the Functions
+  // emulator, the in-process tests and a deploy run.
+  log('building functions (tsc, then the esbuild bundle) …');
   mustRun(process.execPath, [path.join(functionsDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
     cwd: functionsDir,
   });
+  mustRun(process.execPath, [path.join(functionsDir, 'bundle.mjs')], { cwd: functionsDir });
   if (typecheckTests) {
     log('type-checking tests …');
     mustRun(process.execPath, [path.join(functionsDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], {

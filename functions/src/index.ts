@@ -38,17 +38,31 @@ function lazyExport(name: string, build: () => unknown): void {
 }
 const firestoreTriggers = () => require('firebase-functions/firestore') as typeof import('firebase-functions/firestore');
 
+// A failed delivery is retried by the platform, which logs the bundle's raw trace (a minified line); ours goes to
+// the log mapped to the sources first.
+async function loggingFailures(functionName: string, work: () => Promise<unknown>): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
+    const { sourceMappedStack } = require('./platform/logging/stack') as typeof import('./platform/logging/stack');
+    logger.error('function failed; it will be retried', { function: functionName, err: err instanceof Error ? { name: err.name, message: err.message, stack: sourceMappedStack(err.stack) } : String(err) });
+    throw err;
+  }
+}
+
 type Snapshot = { id: string; exists: boolean; data(): Record<string, unknown> | undefined };
 const side = (snap: Snapshot | undefined) => (snap?.exists ? { id: snap.id, data: snap.data() ?? {} } : undefined);
 
 // A definition as a Cloud Functions trigger: retried on failure (handlers are idempotent by the event id).
-function firestoreTrigger(trigger: TriggerDefinition) {
+function firestoreTrigger(name: string, trigger: TriggerDefinition) {
   const triggers = firestoreTriggers();
   const options = { document: trigger.document, retry: true, secrets, memory: trigger.options?.memory ?? '256MiB', timeoutSeconds: trigger.options?.timeoutSeconds ?? 60 } as const;
   let handler: ReturnType<TriggerDefinition['load']> | undefined;
   const run = async (event: { id: string; time: string; params: Record<string, string> }, before: Snapshot | undefined, after: Snapshot | undefined) => {
     handler ??= trigger.load();
-    await handler({ id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) }, getConfig());
+    const deliver = handler;
+    await loggingFailures(name, () => deliver({ id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) }, getConfig()));
   };
   switch (trigger.on) {
     case 'created':
@@ -71,7 +85,8 @@ const needsModuleFunctions = !target || (target !== 'api' && target !== 'deliver
 for (const definition of needsModuleFunctions ? loadModules() : []) {
   for (const [name, task] of Object.entries(definition.tasks ?? {})) {
     let handler: ReturnType<typeof task.load> | undefined;
-    exports[name] = onTaskDispatched<unknown>({ secrets, ...task.options }, async (request) => {
+    // module.exports, not `exports`: in the bundle, module.exports is replaced by the ES exports object.
+    (module.exports as Record<string, unknown>)[name] = onTaskDispatched<unknown>({ secrets, ...task.options }, async (request) => {
       const parsed = task.queue.payload.safeParse(request.data);
       if (!parsed.success) {
         // Dropped, not retried: no redelivery makes a malformed payload valid.
@@ -80,10 +95,11 @@ for (const definition of needsModuleFunctions ? loadModules() : []) {
         return;
       }
       handler ??= task.load();
-      await handler(parsed.data as never, getConfig());
+      const deliver = handler;
+      await loggingFailures(name, () => deliver(parsed.data as never, getConfig()));
     });
   }
-  for (const [name, trigger] of Object.entries(definition.triggers ?? {})) lazyExport(name, () => firestoreTrigger(trigger));
+  for (const [name, trigger] of Object.entries(definition.triggers ?? {})) lazyExport(name, () => firestoreTrigger(name, trigger));
 }
 
 // OTP and reset mails and texts (Cloud Tasks): sent here, not after the API's response, where the CPU
@@ -104,6 +120,7 @@ export const deliverMessage = onTaskDispatched<unknown>(
       const { createSmsSender } = require('./platform/sms/sms') as typeof import('./platform/sms/sms');
       senders = { mailer: createMailer(getConfig()), sms: createSmsSender(getConfig()) };
     }
-    await deliverQueued(parsed.data, senders);
+    const ready = senders;
+    await loggingFailures('deliverMessage', () => deliverQueued(parsed.data, ready));
   },
 );

@@ -1,4 +1,7 @@
-// P1: cold `require` of the built functions entry vs bare `firebase-functions/https`, each in a fresh process.
+// P1: cold `require` of the deployed functions entry (functions/dist/index.js, the esbuild bundle) vs bare
+// `firebase-functions/https`, each in a fresh process. Measured without FUNCTION_TARGET, the heaviest case
+// (discovery and task or trigger instances read every module definition); the `api` instance and the
+// unbundled tsc output (lib/) are measured beside it for reference.
 import { spawnSync } from 'node:child_process';
 import { median } from './stats.mjs';
 
@@ -16,14 +19,14 @@ function once(functionsDir, target, env) {
   return JSON.parse(res.stdout);
 }
 
-export function measureColdRequire({ functionsDir, env, rounds = 15, onProgress = () => {} }) {
+function measureEntry(functionsDir, entryFile, env, rounds, onProgress) {
   const entry = [];
   const base = [];
   // Interleaved so that disk cache and CPU noise hit both sides alike; one warm-up each.
-  once(functionsDir, './lib/index.js', env);
+  once(functionsDir, entryFile, env);
   once(functionsDir, 'firebase-functions/https', env);
   for (let i = 0; i < rounds; i++) {
-    entry.push(once(functionsDir, './lib/index.js', env));
+    entry.push(once(functionsDir, entryFile, env));
     base.push(once(functionsDir, 'firebase-functions/https', env));
     onProgress(i + 1, rounds);
   }
@@ -36,7 +39,19 @@ export function measureColdRequire({ functionsDir, env, rounds = 15, onProgress 
     grpcLoadedAtImport: entry.some((r) => r.grpc),
     entryModules: entry[0].modules,
     baselineModules: base[0].modules,
+  };
+}
+
+export function measureColdRequire({ functionsDir, env, rounds = 15, onProgress = () => {} }) {
+  const main = measureEntry(functionsDir, './dist/index.js', env, rounds, onProgress);
+  const apiInstance = measureEntry(functionsDir, './dist/index.js', { ...env, FUNCTION_TARGET: 'api', FUNCTIONS_EMULATOR: 'true' }, Math.ceil(rounds / 2), () => {});
+  const unbundled = measureEntry(functionsDir, './lib/index.js', env, Math.ceil(rounds / 2), () => {});
+  return {
+    entry: 'functions/dist/index.js',
+    ...main,
     rounds,
+    apiInstance: { ratio: apiInstance.ratio, entryMedianMs: apiInstance.entryMedianMs, note: 'FUNCTION_TARGET=api: module definitions skipped' },
+    unbundled: { ratio: unbundled.ratio, entryMedianMs: unbundled.entryMedianMs, modules: unbundled.entryModules, note: 'functions/lib/index.js (tsc), the entry before the bundle' },
   };
 }
 

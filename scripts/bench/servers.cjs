@@ -5,6 +5,8 @@ const path = require('node:path');
 
 const functionsDir = path.join(__dirname, '..', '..', 'functions');
 const fromFunctions = (id) => require(require.resolve(id, { paths: [functionsDir] }));
+// The deployed bundle (functions/dist): its runtime half holds the app, the module list and the route kit.
+const fromBundle = (id) => require(path.join(functionsDir, 'dist', 'runtime.js')).load(id);
 
 function plainApp() {
   const express = fromFunctions('express');
@@ -17,9 +19,9 @@ function plainApp() {
 
 function stackApp() {
   const { z } = fromFunctions('zod');
-  const { buildApp } = require(path.join(functionsDir, 'lib', 'app.js'));
-  const { MODULES } = require(path.join(functionsDir, 'lib', 'modules', 'index.js'));
-  const { defineRoute } = require(path.join(functionsDir, 'lib', 'platform', 'http', 'route.js'));
+  const { buildApp } = fromBundle('app');
+  const { MODULES } = fromBundle('modules/index');
+  const { defineRoute } = fromBundle('platform/http/route');
   const benchModule = {
     name: 'bench',
     routes: () => [
@@ -49,10 +51,10 @@ function stackApp() {
 function signInApp(inline) {
   const { z } = fromFunctions('zod');
   const bcrypt = fromFunctions('bcryptjs');
-  const { buildApp } = require(path.join(functionsDir, 'lib', 'app.js'));
-  const { MODULES } = require(path.join(functionsDir, 'lib', 'modules', 'index.js'));
-  const { defineRoute } = require(path.join(functionsDir, 'lib', 'platform', 'http', 'route.js'));
-  const { createPasswordHasher } = require(path.join(functionsDir, 'lib', 'modules', 'auth', 'passwords.js'));
+  const { buildApp } = fromBundle('app');
+  const { MODULES } = fromBundle('modules/index');
+  const { defineRoute } = fromBundle('platform/http/route');
+  const { createPasswordHasher } = fromBundle('modules/auth/passwords');
   const hasher = createPasswordHasher(10, { inline });
   const stored = bcrypt.hashSync('correct horse battery', 10);
   const benchModule = {

@@ -24,11 +24,20 @@ export async function registerVerified(opts: { email?: string; password?: string
 
 export const ADMIN_EMAIL = 'admin@superapp.test';
 
-// The account listed in ADMIN_EMAILS (npm test's environment); registered once per emulator run.
+// The account listed in ADMIN_EMAILS (npm test's environment); registered once per emulator run. Parallel test
+// files may all find it missing and register it at once: each registration mails a new code and voids the one
+// before, so a loser's verification fails; it then signs in once the winner has verified the account.
 export async function adminTokens(): Promise<Tokens> {
-  const login = await call<Tokens>('POST', '/auth/login/password', { body: { email: ADMIN_EMAIL, password: PASSWORD } });
-  if (login.status === 200) return login.body;
-  return registerVerified({ email: ADMIN_EMAIL, name: 'Admin' });
+  for (let attempt = 1; ; attempt++) {
+    const login = await call<Tokens>('POST', '/auth/login/password', { body: { email: ADMIN_EMAIL, password: PASSWORD } });
+    if (login.status === 200) return login.body;
+    try {
+      return await registerVerified({ email: ADMIN_EMAIL, name: 'Admin' });
+    } catch (err) {
+      if (attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt + Math.random() * 300));
+    }
+  }
 }
 
 // Email-OTP sign-in (the partner, driver and admin apps' method).

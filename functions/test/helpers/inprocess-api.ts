@@ -9,8 +9,8 @@ import { parseEnv } from 'node:util';
 // emulator gives it (process env + functions/.env files + .secret.local). Tests reach it through TEST_BASE_URL
 // (test/helpers/emulators.ts); the smoke tier (test/smoke) keeps going through Hosting and the Functions
 // emulator. Firestore triggers and task functions still run in the Functions emulator, whoever writes.
-// The app is the built one (functions/lib, which `npm test` builds): Node loads it natively, as Cloud
-// Functions does (ESM-only packages included), not through jest's module sandbox.
+// The app is the deployed bundle (functions/dist/runtime.js, which `npm test` builds): Node loads it natively, as
+// Cloud Functions does (ESM-only packages included), not through jest's module sandbox.
 
 const functionsDir = path.join(__dirname, '..', '..');
 const PROJECT_ID = process.env.GCLOUD_PROJECT ?? 'demo-superapp';
@@ -31,15 +31,16 @@ function newestMtime(dir: string): number {
 
 export default async function startInProcessApi(): Promise<void> {
   if (process.env.TEST_BASE_URL) return; // an explicit target (e.g. a running stack) wins
-  const lib = path.join(functionsDir, 'lib');
-  if (!fs.existsSync(path.join(lib, 'app.js')) || newestMtime(path.join(functionsDir, 'src')) > newestMtime(lib)) {
-    throw new Error('functions/lib is missing or older than src: build it first (cd functions && npx tsc -p tsconfig.build.json)');
+  const dist = path.join(functionsDir, 'dist');
+  if (!fs.existsSync(path.join(dist, 'runtime.js')) || newestMtime(path.join(functionsDir, 'src')) > newestMtime(dist)) {
+    throw new Error('functions/dist is missing or older than src: build it first (cd functions && npm run build)');
   }
   // The Functions emulator's order: process env, then .env, .env.<project>, .env.local; secrets last.
   const env = { ...process.env, ...envFile('.env'), ...envFile(`.env.${PROJECT_ID}`), ...envFile('.env.local'), ...envFile('.secret.local') };
-  const { parseConfig } = require(path.join(lib, 'platform', 'config', 'config.js')) as typeof import('../../src/platform/config/config');
-  const { setLogSink } = require(path.join(lib, 'platform', 'logging', 'logger.js')) as typeof import('../../src/platform/logging/logger');
-  const { buildApp } = require(path.join(lib, 'app.js')) as typeof import('../../src/app');
+  const runtime = require(path.join(dist, 'runtime.js')) as { load(id: string): unknown };
+  const { parseConfig } = runtime.load('platform/config/config') as typeof import('../../src/platform/config/config');
+  const { setLogSink } = runtime.load('platform/logging/logger') as typeof import('../../src/platform/logging/logger');
+  const { buildApp } = runtime.load('app') as typeof import('../../src/app');
   // Refusals (4xx) are what most tests provoke; only errors reach the log.
   setLogSink((entry) => {
     if (entry.severity === 'ERROR') process.stderr.write(`[api] ${JSON.stringify(entry)}\n`);

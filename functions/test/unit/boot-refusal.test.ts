@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { VALID_PRODUCTION_ENV } from '../helpers/config';
 
-// Loads the built functions entry (lib/index.js, as Cloud Functions does) in a fresh process.
+// Loads the deployed functions entry (dist/index.js, the bundle `npm test` builds) in a fresh process, as Cloud Functions does.
 const functionsDir = path.join(__dirname, '..', '..');
 
 function loadEntry(env: Record<string, string>) {
-  const res = spawnSync(process.execPath, ['-e', "require('./lib/index.js'); process.stdout.write('loaded')"], {
+  const res = spawnSync(process.execPath, ['-e', "require('./dist/index.js'); process.stdout.write('loaded')"], {
     cwd: functionsDir,
     env: { PATH: process.env.PATH ?? '', ...env },
     encoding: 'utf8',
@@ -43,6 +43,16 @@ describe('functions entry boot', () => {
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
     expect(res.stdout).toBe('loaded');
+  });
+
+  it('exports the api, the message queue and every task and trigger function of the module list (what discovery deploys)', () => {
+    const probe = "process.stdout.write(JSON.stringify(Object.keys(require('./dist/index.js')).sort()))";
+    const res = spawnSync(process.execPath, ['-e', probe], { cwd: functionsDir, env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', FUNCTIONS_CONTROL_API: 'true' }, encoding: 'utf8' });
+    expect(res.stderr).toBe('');
+    const { MODULES } = require('../../src/modules') as typeof import('../../src/modules');
+    const expected = ['api', 'deliverMessage', ...MODULES.flatMap((m) => [...Object.keys(m.tasks ?? {}), ...Object.keys(m.triggers ?? {})])].sort();
+    expect(expected).toEqual(expect.arrayContaining(['callRingTimeout', 'rideExpiry', 'reviewWritten']));
+    expect(JSON.parse(res.stdout)).toEqual(expected);
   });
 
   it('skips validation during deploy-time discovery, where secrets are absent', () => {

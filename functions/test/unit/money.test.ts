@@ -1,4 +1,5 @@
-import { addVnd, allocate, formatVnd, MAX_VND, percentOf, subtractVnd, vnd, VndSchema } from '../../src/platform/money/money';
+import { addVnd, allocate, formatVnd, MAX_VND, percentOf, subtractVnd, vnd } from '../../src/platform/money/money';
+import { VndSchema } from '../../src/platform/money/money.schemas';
 
 describe('platform/money: integer VND', () => {
   it('accepts whole non-negative amounts only', () => {

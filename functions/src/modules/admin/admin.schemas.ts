@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { BooleanQuerySchema } from '../../platform/http/query';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { IdParamsSchema } from '../../platform/http/ids';
-import { AdminPermissionSchema, HatSchema, HATS, RoleSchema, ROLES } from '../../platform/auth/roles';
+import { HATS, ROLES } from '../../platform/auth/roles';
+import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/auth/roles.schemas';
 import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
 import { UserProfileSchema } from '../users';
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { BooleanQuerySchema } from '../../platform/http/query';
+import { ATMS } from './atm.collections';
 
-// `atms/{id}`: cash machines by bank; 24h is openingHours.open24h, cash deposit a flag.
-export const ATMS = 'atms';
+export { ATMS };
+
 
 export const BANKS = {
   VCB: 'Vietcombank',

@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { ATMS } from './atm.catalog';
+import { ATMS } from './atm.collections';
 
 // ATMs (a catalog of the platform kit) by bank, 24h and deposit.
 export const atmModule = defineModule({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdParamsSchema } from '../../platform/http/ids';
 import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
-import { HatSchema } from '../../platform/auth/roles';
+import { HatSchema } from '../../platform/auth/roles.schemas';
 import { UserProfileSchema } from '../users';
 import { SMS_PROVIDERS } from '../../platform/config/config.schema';
 import { AUTH_LIMITS, LOGIN_METHODS } from './auth.model';

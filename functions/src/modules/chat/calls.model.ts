@@ -2,8 +2,7 @@ import { iso, isoOrNull } from '../../platform/time';
 import type { DispatchInput } from '../notifications';
 import { CHAT_EVENTS } from './chat.events';
 import { defineMachine } from '../../platform/state-machine/state-machine';
-import { defineTaskQueue } from '../../platform/tasks/tasks';
-import { z } from 'zod';
+import { documentTaskQueue } from '../../platform/tasks/tasks';
 
 // Firestore layout: `calls/{callId}` (members read their calls with the client SDK) and `call_lines/{userId}`:
 // the ids of a user's live (ringing or active) calls, kept by every save. A busy check reads two of these by
@@ -12,7 +11,7 @@ export const CALLS = 'calls';
 export const CALL_LINES = 'call_lines';
 
 // The queue of the `callRingTimeout` task function.
-export const RING_TIMEOUT_QUEUE = defineTaskQueue('callRingTimeout', z.object({ callId: z.string().min(1).max(1500) }));
+export const RING_TIMEOUT_QUEUE = documentTaskQueue('callRingTimeout', 'callId');
 
 // Call life cycle (spec: RINGING → ACTIVE on answer; the rest is ours):
 //   RINGING → ACTIVE (callee answers) | DECLINED (callee declines, or busy) | CANCELLED (caller hangs up first)

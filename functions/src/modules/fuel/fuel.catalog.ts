@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { ValidationError } from '../../platform/errors/app-error';
+import { FUEL_STATIONS, FUEL_PRICE_CHANGES } from './fuel.collections';
 
-// `fuel_stations/{id}`: fuel stations with their brand and prices per fuel type (VND per litre).
-// `fuel_price_changes/{id}`: every price change (who, when, before, after), API only.
-export const FUEL_STATIONS = 'fuel_stations';
-export const FUEL_PRICE_CHANGES = 'fuel_price_changes';
+export { FUEL_STATIONS, FUEL_PRICE_CHANGES };
+
 export const FUEL_TYPES = ['RON95', 'E5', 'DIESEL'] as const;
 export type FuelType = (typeof FUEL_TYPES)[number];
 export const FUEL_SERVICES = ['CAR_WASH', 'AIR', 'TOILET', 'SHOP', 'EV_CHARGING'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
-import { RoleSchema } from '../../platform/auth/roles';
+import { RoleSchema } from '../../platform/auth/roles.schemas';
 import { APPLICATION_KINDS, APPLICATION_STATUSES, PAPER_KINDS } from './applications.model';
 import { PAPER_CONTENT_TYPES } from './kyc.service';
 

@@ -1,7 +1,6 @@
 import type { EventPolicy, PreferenceChannel, Surface } from './events';
 import { PREFERENCE_CHANNELS } from './events';
-import { z } from 'zod';
-import { defineTaskQueue } from '../../platform/tasks/tasks';
+import { documentTaskQueue } from '../../platform/tasks/tasks';
 
 // Firestore layout: the inbox and realtime events apps listen to, preferences, presence, push tokens and devices.
 export const INBOX = 'app_notifications';
@@ -15,7 +14,7 @@ export const PUSH_DEVICES = 'push_devices';
 export const BROADCASTS = 'broadcasts';
 
 // The queue of the `broadcastJob` task function (admin.broadcast delivery).
-export const BROADCAST_QUEUE = defineTaskQueue('broadcastJob', z.object({ broadcastId: z.string().min(1).max(1500) }));
+export const BROADCAST_QUEUE = documentTaskQueue('broadcastJob', 'broadcastId');
 
 // `notification_prefs/{userId}`: the master push switch, the per-channel split under it, muted conversations.
 export interface Preferences {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { ValidationError } from '../../platform/errors/app-error';
+import { PARKING_LOTS } from './parking.collections';
 
-// `parking_lots/{id}`: parking lots with capacity, live free spaces (the operator's gate or staff report them)
-// and hourly prices per vehicle type. Booking a space belongs to bookings.
-export const PARKING_LOTS = 'parking_lots';
+export { PARKING_LOTS };
+
 export const PARKING_VEHICLES = ['MOTORBIKE', 'CAR', 'BICYCLE'] as const;
 
 const vnd = z.number().int().min(0).max(10_000_000);

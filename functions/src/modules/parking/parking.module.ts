@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { PARKING_LOTS } from './parking.catalog';
+import { PARKING_LOTS } from './parking.collections';
 
 // Parking lots (a catalog of the platform kit) with live free spaces.
 export const parkingModule = defineModule({

@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import { defineMachine } from '../../platform/state-machine/state-machine';
-import { defineTaskQueue } from '../../platform/tasks/tasks';
+import { documentTaskQueue } from '../../platform/tasks/tasks';
 import type { Provider } from '../wallet';
 
 export const PAYMENTS = 'payments';
 
 /** Expires a gateway payment still PENDING at its deadline. */
-export const PAYMENT_EXPIRY_QUEUE = defineTaskQueue('paymentExpiry', z.object({ paymentId: z.string().min(1).max(1500) }));
+export const PAYMENT_EXPIRY_QUEUE = documentTaskQueue('paymentExpiry', 'paymentId');
 
 export const TOPUP_MIN_VND = 10_000;
 export const TOPUP_MAX_VND = 50_000_000;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
-import { VndSchema } from '../../platform/money/money';
+import { VndSchema } from '../../platform/money/money.schemas';
 import { PROVIDERS } from '../wallet';
 import { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, TOPUP_MAX_VND, TOPUP_MIN_VND } from './payments.model';
 

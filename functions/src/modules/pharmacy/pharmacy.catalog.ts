@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { BooleanQuerySchema } from '../../platform/http/query';
+import { PHARMACY_STORES, PHARMACY_PRODUCTS } from './pharmacy.collections';
 
-// `pharmacy_stores/{id}`: pharmacies on the map (a chain's stores are one partner's records).
-// `pharmacy_products/{storeId}_{sku}`: what a store sells and how many it has (API only).
-export const PHARMACY_STORES = 'pharmacy_stores';
-export const PHARMACY_PRODUCTS = 'pharmacy_products';
+export { PHARMACY_STORES, PHARMACY_PRODUCTS };
+
 
 const details = z.object({
   chain: z.string().trim().min(1).max(60).optional().describe('Pharmacy chain (Long Châu, Pharmacity, An Khang…)'),

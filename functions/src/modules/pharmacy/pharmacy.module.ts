@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { PHARMACY_PRODUCTS, PHARMACY_STORES } from './pharmacy.catalog';
+import { PHARMACY_PRODUCTS, PHARMACY_STORES } from './pharmacy.collections';
 
 // Pharmacy stores (a catalog of the platform kit) and the products each has in stock.
 export const pharmacyModule = defineModule({

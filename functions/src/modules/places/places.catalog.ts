@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineCatalog } from '../../platform/catalog/catalog.spec';
+import { PLACES } from './places.collections';
 
-// `places/{id}`: points of interest on the map tab (restaurants, cafés, sights, shops, hospitals, schools…).
-export const PLACES = 'places';
+export { PLACES };
+
 
 export const PLACE_CATEGORIES = ['RESTAURANT', 'CAFE', 'ATTRACTION', 'SHOPPING', 'HOSPITAL', 'SCHOOL', 'HOTEL', 'PARK', 'MARKET', 'GYM', 'BANK', 'OTHER'] as const;
 export const PLACE_CATEGORY_LABELS: Record<(typeof PLACE_CATEGORIES)[number], { en: string; vi: string }> = {

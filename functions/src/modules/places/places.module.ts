@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { PLACES } from './places.catalog';
+import { PLACES } from './places.collections';
 
 // Places on the map tab: a catalog (platform/catalog) of partner-managed and curated points of interest.
 export const placesModule = defineModule({

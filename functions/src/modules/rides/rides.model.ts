@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
 import type { LatLng } from '../../platform/geo/geo';
 import { defineMachine } from '../../platform/state-machine/state-machine';
-import { defineTaskQueue } from '../../platform/tasks/tasks';
+import { documentTaskQueue } from '../../platform/tasks/tasks';
 
 export const RIDES = 'rides';
 /** `rider_rides/{riderId}`: the rider's active ride, so two requests cannot give one rider two cars. */
@@ -11,7 +10,7 @@ export const RIDER_ACTIVE = 'rider_rides';
 export const DRIVER_RATINGS = 'driver_ratings';
 export const RIDE_SOS = 'ride_sos';
 
-export const RIDE_EXPIRY_QUEUE = defineTaskQueue('rideExpiry', z.object({ rideId: z.string().min(1).max(1500) }));
+export const RIDE_EXPIRY_QUEUE = documentTaskQueue('rideExpiry', 'rideId');
 
 export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
 export type RideClass = (typeof RIDE_CLASSES)[number];

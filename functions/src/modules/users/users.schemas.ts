@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/auth/roles';
+import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/auth/roles.schemas';
 
 export const UserProfileSchema = z
   .object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
-import { VndSchema } from '../../platform/money/money';
+import { VndSchema } from '../../platform/money/money.schemas';
 import { TRANSFER_KINDS } from './ledger.model';
 import { ADJUSTMENT_MAX_VND, P2P_MIN_VND, WITHDRAWAL_MAX_VND, WITHDRAWAL_MIN_VND, WITHDRAWAL_STATUSES } from './wallet.model';
 

@@ -1,13 +1,9 @@
-import { z } from 'zod';
-
 // The spec's 7 roles; no other value exists.
 export const ROLES = ['USER', 'DRIVER', 'PARTNER_OWNER', 'PARTNER_STAFF', 'LANDLORD', 'DOCTOR', 'ADMIN'] as const;
 export type Role = (typeof ROLES)[number];
-export const RoleSchema = z.enum(ROLES).meta({ id: 'Role', description: 'Identity role carried in the JWT.' });
 
 export const HATS = ['CON', 'PAR', 'DRV', 'ADM'] as const;
 export type Hat = (typeof HATS)[number];
-export const HatSchema = z.enum(HATS).meta({ id: 'Hat', description: 'Client surface a user may open.' });
 
 // Fine-grained grants for administrators. A list holds exactly what it names: `[]` holds none, `['*']`
 // holds all. An account with no list at all (created before lists existed) holds all.
@@ -15,9 +11,6 @@ export const ADMIN_PERMISSIONS = ['users.manage', 'applications.review', 'kyc.re
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 export const ALL_PERMISSIONS = '*';
 export type PermissionGrant = AdminPermission | typeof ALL_PERMISSIONS;
-export const AdminPermissionSchema = z
-  .enum([...ADMIN_PERMISSIONS, ALL_PERMISSIONS])
-  .meta({ id: 'AdminPermission', description: '"*" grants every permission; an empty list grants none.' });
 
 export function holdsPermission(granted: readonly string[] | undefined, permission: AdminPermission): boolean {
   return granted === undefined || granted.includes(ALL_PERMISSIONS) || granted.includes(permission);

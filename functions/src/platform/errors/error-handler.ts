@@ -3,6 +3,7 @@ import { isTransactionExpired } from '../firebase/firebase';
 import { AppError, NotFoundError } from './app-error';
 import { errorBody } from './error-body';
 import { logger } from '../logging/logger';
+import { sourceMappedStack } from '../logging/stack';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -70,6 +71,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
 };
 
 function describe(err: unknown): Record<string, unknown> {
-  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: sourceMappedStack(err.stack) };
   return { value: String(err) };
 }

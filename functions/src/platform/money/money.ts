@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 // Money is an integer number of Vietnamese đồng (VND has no minor unit in use): never a float, never a
 // string of digits with a decimal point. A branded type keeps plain numbers (counts, percentages) from
 // being passed where an amount is meant; every amount enters through `vnd()` or the zod schema.
@@ -20,15 +18,6 @@ export function vnd(amount: number): Vnd {
   if (!Number.isSafeInteger(amount) || amount < 0 || amount > MAX_VND) throw new MoneyError(`not an amount of VND: ${amount}`);
   return amount as Vnd;
 }
-
-/** Request bodies: a positive integer amount in VND (400 otherwise, through the route's validation). */
-export const VndSchema = z
-  .number()
-  .int({ message: 'must be a whole number of VND' })
-  .min(1)
-  .max(MAX_VND)
-  .transform((n) => n as Vnd)
-  .meta({ id: 'Vnd', description: 'An amount in Vietnamese đồng: a positive integer (no decimals).' });
 
 export function addVnd(...amounts: Vnd[]): Vnd {
   return vnd(amounts.reduce((sum, a) => sum + a, 0));

@@ -1,15 +1,23 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { firebaseApp } from '../firebase/firebase';
 
 // Typed Cloud Tasks queues. A queue is named after the task function that consumes it (Firebase's
-// convention); its payload schema is checked when enqueueing and again when the task runs.
+// convention); its payload schema is checked when enqueueing and again when the task runs. Payloads are
+// zod/mini schemas: queues are part of the module definitions every instance loads at cold start.
 export interface TaskQueue<P> {
   readonly name: string;
-  readonly payload: z.ZodType<P>;
+  readonly payload: z.ZodMiniType<P>;
 }
 
-export function defineTaskQueue<P>(name: string, payload: z.ZodType<P>): TaskQueue<P> {
+export function defineTaskQueue<P>(name: string, payload: z.ZodMiniType<P>): TaskQueue<P> {
   return { name, payload };
+}
+
+/** A queue whose task names one document (a timer on a call, a ride, a payment…): `{ [idField]: id }`. */
+export function documentTaskQueue<K extends string>(name: string, idField: K): TaskQueue<Record<K, string>> {
+  const id = z.string().check(z.minLength(1), z.maxLength(1500));
+  // Generic keys defeat zod's inference; the object's output is exactly Record<K, string>.
+  return defineTaskQueue(name, z.object({ [idField]: id }) as unknown as z.ZodMiniType<Record<K, string>>);
 }
 
 export interface EnqueueOptions {
