@@ -55,9 +55,8 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   app.use(corsFromOrigins(config.CORS_ORIGINS));
   app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));
 
-  // One sub-router per first path segment: a request is matched against its area's routes only,
-  // not against every route of the API in turn.
-  const api = express.Router({ strict: false });
+  // One sub-router per first path segment, found by a map lookup: a request is matched against its area's
+  // routes only, not against every route (or every area) of the API in turn.
   const areas = new Map<string, express.Router>();
   for (const route of routes) {
     if (route.availability && !route.availability.enabled) continue;
@@ -66,11 +65,10 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
     if (!area) {
       area = express.Router({ strict: false, mergeParams: true });
       areas.set(segment, area);
-      api.use(`/${segment}`, area);
     }
     area[route.method](route.path.slice(segment.length + 1) || '/', ...toExpressHandlers(route, ctx));
   }
-  app.use(API_PREFIX, api);
+  app.use(API_PREFIX, areaDispatcher(areas));
 
   app.get('/docs-json', docsGate(config), (_req, res) => {
     res.json(openApiDocument());
@@ -84,6 +82,29 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
 
 export function createApp(options: CreateAppOptions = {}): Express {
   return buildApp(options).app;
+}
+
+// What `router.use('/<segment>', area)` does, without testing each area's prefix in turn: the area sees the
+// path below its segment (req.url, req.baseUrl as Express sets them) and both are restored when it passes on.
+function areaDispatcher(areas: ReadonlyMap<string, express.Router>): RequestHandler {
+  return (req, res, next) => {
+    const url = req.url;
+    const end = url.indexOf('/', 1);
+    const queryAt = url.indexOf('?');
+    const segmentEnd = end === -1 || (queryAt !== -1 && queryAt < end) ? (queryAt === -1 ? url.length : queryAt) : end;
+    // Lower-cased: Express matches paths case-insensitively, and did so for these prefixes.
+    const area = url.startsWith('/') ? areas.get(url.slice(1, segmentEnd).toLowerCase()) : undefined;
+    if (!area) return next();
+    const baseUrl = req.baseUrl;
+    req.baseUrl = baseUrl + url.slice(0, segmentEnd);
+    req.url = url.slice(segmentEnd) || '/';
+    if (req.url.startsWith('?')) req.url = `/${req.url}`;
+    area(req, res, (err?: unknown) => {
+      req.url = url;
+      req.baseUrl = baseUrl;
+      next(err as Error | undefined);
+    });
+  };
 }
 
 function docsGate(config: Readonly<AppConfig>): RequestHandler {

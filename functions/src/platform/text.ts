@@ -14,8 +14,10 @@ export function prefixesOf(word: string, max: number, min = 2): string[] {
 
 // A lone surrogate (half a pair) has no UTF-8 form: Firestore refuses the write.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// String.prototype.isWellFormed (Node 20, ES2024: not in this lib's typings) is several times faster than the pattern.
+const nativeWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function';
 export function isWellFormedText(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
+  return nativeWellFormed ? (text as unknown as { isWellFormed(): boolean }).isWellFormed() : !LONE_SURROGATE.test(text);
 }
 
 /**

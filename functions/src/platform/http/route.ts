@@ -7,7 +7,7 @@ import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
-import { IdempotencyKeySchema, recordId, requestHashOf, type Claim, type IdempotencyStore } from '../idempotency/idempotency';
+import { IdempotencyKeySchema, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
 import type { ApiTag } from '../openapi/tags';
@@ -90,22 +90,31 @@ type Location = 'body' | 'query' | 'params' | 'headers';
 function malformedTextAt(value: unknown, path: string, depth = 0): string | undefined {
   if (typeof value === 'string') return isWellFormedText(value) ? undefined : path;
   if (value === null || typeof value !== 'object' || depth > 32) return undefined;
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    const at = `${path}.${key}`;
-    if (!isWellFormedText(key)) return at;
-    const found = malformedTextAt(inner, at, depth + 1);
-    if (found) return found;
+  const record = value as Record<string, unknown>;
+  // Paths are built only for what is descended into or reported: this runs on every request.
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    if (!isWellFormedText(key)) return `${path}.${key}`;
+    const inner = record[key];
+    if (typeof inner === 'string') {
+      if (!isWellFormedText(inner)) return `${path}.${key}`;
+    } else if (inner !== null && typeof inner === 'object') {
+      const found = malformedTextAt(inner, `${path}.${key}`, depth + 1);
+      if (found) return found;
+    }
   }
   return undefined;
 }
 
 // Validates every part of the request and reports all failures together.
+const LOCATIONS = ['params', 'headers', 'query', 'body'] as const;
+
 function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, 'headers'>, unknown> & { headers: Record<string, string | undefined> } {
   const malformed = malformedTextAt(req.body, 'body') ?? malformedTextAt(req.query, 'query');
   if (malformed) throw new ValidationError(`Validation failed: ${malformed}: text is not valid Unicode (a lone surrogate)`, [{ field: malformed, message: 'text is not valid Unicode (a lone surrogate)', code: 'invalid_text' }]);
   const input: Record<Location, unknown> = { body: undefined, query: undefined, params: undefined, headers: {} };
   const failures: Array<{ error: z.ZodError; location: Location }> = [];
-  for (const location of ['params', 'headers', 'query', 'body'] as const) {
+  for (const location of LOCATIONS) {
     const schema = route.request?.[location];
     if (!schema) continue;
     const parsed = schema.safeParse(req[location]);
@@ -133,65 +142,124 @@ export function toExpressHandlers(
   if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
   handlers.push((req, res, next) => {
     let statusOverride: number | undefined;
-    let claim: Extract<Claim, { kind: 'run' }> | undefined;
-    let replayed = false;
-    Promise.resolve()
-      .then(async () => {
-        if (route.request?.body && req.method !== 'GET') {
-          // A bodiless request validates as `{}`, so optional-only bodies (e.g. logout) need no JSON at all.
-          if (!hasBody(req)) req.body = {};
-          else if (!req.is(['application/json', 'application/*+json'])) {
-            throw new UnsupportedMediaTypeError('Content-Type must be application/json');
-          }
-        }
-        if (route.permission && res.locals.auth) assertPermission(res.locals.auth as AuthContext, route.permission);
-        if (route.hat && res.locals.auth) assertHat(res.locals.auth as AuthContext, route.hat);
-        const ctx: HandlerContext<unknown, unknown, unknown> = {
-          ...parseRequest(route, req),
-          auth: res.locals.auth as AuthContext | undefined,
-          req,
-          res,
-          status: (code) => {
-            statusOverride = code;
-          },
-        };
-        const key = route.idempotent ? req.get('idempotency-key') : undefined;
-        if (key === undefined && route.idempotent === 'required') {
-          throw new BadRequestError('This operation moves money: send an Idempotency-Key header (any unique string, reused on retries)', [{ field: 'headers.idempotency-key', message: 'is required' }]).withCode('IDEMPOTENCY_KEY_REQUIRED');
-        }
-        if (key !== undefined) {
-          const parsedKey = IdempotencyKeySchema.safeParse(key);
-          if (!parsedKey.success) throw validationErrorFromZod([{ error: parsedKey.error, location: 'headers.idempotency-key' }]);
-          ctx.idempotencyKey = key;
-        }
-        if (key !== undefined && deps.idempotency) {
-          const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
-          const claimed = await deps.idempotency.claim(recordId(caller, `${route.method} ${route.path}`, key), requestHashOf([ctx.params, ctx.body]), Date.now());
-          if (claimed.kind === 'replay') {
-            replayed = true;
-            res.status(claimed.answer.status).set('Idempotent-Replayed', 'true').json(claimed.answer.body);
-            return undefined;
-          }
-          claim = claimed;
-        }
-        return route.handler(ctx);
-      })
-      .then(async (result) => {
-        if (replayed || route.response.binary) return;
-        // The response schema strips anything the contract does not name (e.g. internal fields).
-        const body = route.response.schema.parse(result);
-        const status = statusOverride ?? route.response.status ?? 200;
-        if (claim) await deps.idempotency!.complete(claim.id, claim.token, { status, body }, Date.now());
-        if (status === 204) res.status(204).end();
-        else res.status(status).json(body);
-      })
-      .catch(async (err: unknown) => {
-        // A failed run frees its key: nothing was created, so the client may retry it.
-        if (claim) await deps.idempotency!.release(claim.id, claim.token).catch(() => undefined);
-        next(err);
+    let ctx: HandlerContext<unknown, unknown, unknown>;
+    try {
+      ctx = handlerContext(route, req, res, (code) => {
+        statusOverride = code;
       });
+    } catch (err) {
+      next(err);
+      return;
+    }
+    const respond = (result: unknown) => {
+      if (route.response.binary) return;
+      // The response schema strips anything the contract does not name (e.g. internal fields).
+      const body = route.response.schema.parse(result);
+      sendJson(res, statusOverride ?? route.response.status ?? 200, body);
+    };
+    if (ctx.idempotencyKey !== undefined && deps.idempotency) {
+      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride).catch(next);
+      return;
+    }
+    // Synchronous handlers answer without a promise hop; asynchronous ones once they settle.
+    try {
+      const result = route.handler(ctx);
+      if (isPromiseLike(result)) {
+        result.then((value) => {
+          try {
+            respond(value);
+          } catch (err) {
+            next(err);
+          }
+        }, next);
+      } else {
+        respond(result);
+      }
+    } catch (err) {
+      next(err);
+    }
   });
   return handlers;
+}
+
+// application/json or application/<x>+json, parameters aside: what the JSON body parser accepted. A string test,
+// not req.is(): the body parser has parsed the header already, and a second full parse per request shows in P2.
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const semicolon = header.indexOf(';');
+  return JSON_MEDIA_TYPE.test((semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase());
+}
+
+// Validates the request and builds what the handler receives (throws the 4xx errors).
+function handlerContext(route: AnyRoute, req: Request, res: Response, status: (code: number) => void): HandlerContext<unknown, unknown, unknown> {
+  if (route.request?.body && req.method !== 'GET') {
+    // A bodiless request validates as `{}`, so optional-only bodies (e.g. logout) need no JSON at all.
+    if (!hasBody(req)) req.body = {};
+    else if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaTypeError('Content-Type must be application/json');
+  }
+  const auth = res.locals.auth as AuthContext | undefined;
+  if (route.permission && auth) assertPermission(auth, route.permission);
+  if (route.hat && auth) assertHat(auth, route.hat);
+  const ctx: HandlerContext<unknown, unknown, unknown> = { ...parseRequest(route, req), auth, req, res, status };
+  const key = route.idempotent ? req.get('idempotency-key') : undefined;
+  if (key === undefined && route.idempotent === 'required') {
+    throw new BadRequestError('This operation moves money: send an Idempotency-Key header (any unique string, reused on retries)', [{ field: 'headers.idempotency-key', message: 'is required' }]).withCode('IDEMPOTENCY_KEY_REQUIRED');
+  }
+  if (key !== undefined) {
+    const parsedKey = IdempotencyKeySchema.safeParse(key);
+    if (!parsedKey.success) throw validationErrorFromZod([{ error: parsedKey.error, location: 'headers.idempotency-key' }]);
+    ctx.idempotencyKey = key;
+  }
+  return ctx;
+}
+
+// A route with an Idempotency-Key: the first request claims the key and runs, a retry gets the stored answer.
+async function runClaimed(
+  route: AnyRoute,
+  store: IdempotencyStore,
+  req: Request,
+  res: Response,
+  ctx: HandlerContext<unknown, unknown, unknown>,
+  statusOverride: () => number | undefined,
+): Promise<void> {
+  const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
+  const claimed = await store.claim(recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!), requestHashOf([ctx.params, ctx.body]), Date.now());
+  if (claimed.kind === 'replay') {
+    res.setHeader('Idempotent-Replayed', 'true');
+    sendJson(res, claimed.answer.status, claimed.answer.body);
+    return;
+  }
+  try {
+    const result = await route.handler(ctx);
+    if (route.response.binary) return;
+    const body = route.response.schema.parse(result);
+    const status = statusOverride() ?? route.response.status ?? 200;
+    await store.complete(claimed.id, claimed.token, { status, body }, Date.now());
+    sendJson(res, status, body);
+  } catch (err) {
+    // A failed run frees its key: nothing was created, so the client may retry it.
+    await store.release(claimed.id, claimed.token).catch(() => undefined);
+    throw err;
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+}
+
+// res.status().json() without Express's per-call work (charset parsing, type lookup, ETag and freshness, which
+// this API does not use): the same status, headers and bytes, written once.
+function sendJson(res: Response, status: number, body: unknown): void {
+  res.statusCode = status;
+  if (status === 204 || body === undefined) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 function hasBody(req: Request): boolean {
