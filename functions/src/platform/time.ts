@@ -1,3 +1,4 @@
+import { firestoreApi } from './firebase/firebase';
 // The time policy: records keep epoch milliseconds; the API answers ISO 8601 strings. Firestore Timestamps
 // only where Firestore or its clients need them (TTL fields, rules comparing with request.time, documents
 // apps read with listeners): `timestampOf`, and `iso` accepts them too.
@@ -18,5 +19,5 @@ export function isoOrNull(t: Stored | null | undefined): string | null {
 
 /** A Firestore Timestamp for a time in epoch ms (TTL fields: `expireAt`). */
 export function timestampOf(ms: number) {
-  return (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).Timestamp.fromMillis(ms);
+  return firestoreApi().Timestamp.fromMillis(ms);
 }

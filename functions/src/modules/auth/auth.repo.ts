@@ -1,6 +1,6 @@
 import { timestampOf } from '../../platform/time';
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
+import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
 import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES, type OtpRecord, type SessionRecord } from './auth.model';
 import { accounts } from '../users';
@@ -8,7 +8,6 @@ import { accounts } from '../users';
 // Firestore layout of the auth module. Clients never read these (firestore.rules deny all).
 
 const col = (name: string) => db().collection(name);
-const firestoreModule = () => require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
 // Documents that only matter until a moment carry `expireAt`, the field of the collections' TTL policies.
 const expireAt = timestampOf;
 
@@ -71,7 +70,7 @@ export const authRepo = {
     return [otp.exists ? (otp.data() as OtpRecord) : undefined, (daily.get('count') as number | undefined) ?? 0];
   },
   txCountDailySend(tx: Tx, destinationKey: string, day: number, dayEndMs: number): void {
-    const { FieldValue } = firestoreModule();
+    const { FieldValue } = firestoreApi();
     tx.set(col(AUTH_DAILY_SENDS).doc(`${destinationKey}:${day}`), { count: FieldValue.increment(1), expireAt: expireAt(dayEndMs + 3600_000) }, { merge: true });
   },
   txSetOtp(tx: Tx, id: string, otp: OtpRecord): void {
@@ -83,7 +82,7 @@ export const authRepo = {
   },
   // Atomic: each caller gets its own attempt number (or a higher one under contention, never lower).
   async reserveOtpAttempt(id: string): Promise<number> {
-    const { FieldValue } = firestoreModule();
+    const { FieldValue } = firestoreApi();
     const ref = col(AUTH_OTPS).doc(id);
     await ref.update({ attempts: FieldValue.increment(1) });
     return (await ref.get()).get('attempts') as number;
@@ -102,7 +101,7 @@ export const authRepo = {
 
   // Failed sign-ins per account: `auth_failures/{key}:{window}` counters and `auth_locks/{key}`.
   async countFailure(key: string, window: number, windowEndMs: number): Promise<number> {
-    const { FieldValue } = firestoreModule();
+    const { FieldValue } = firestoreApi();
     const ref = col(AUTH_FAILURES).doc(`${key}:${window}`);
     await ref.set({ count: FieldValue.increment(1), expireAt: expireAt(windowEndMs + 60_000) }, { merge: true });
     return ((await ref.get()).get('count') as number | undefined) ?? 1;

@@ -1,5 +1,5 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
+import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
 import { CALL_LINES, CALLS, type CallRecord } from './calls.model';
@@ -7,7 +7,7 @@ import { accounts } from '../users';
 
 const calls = () => typedCollection<CallRecord>(CALLS);
 const lines = () => db().collection(CALL_LINES);
-const fieldValue = () => (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).FieldValue;
+const fieldValue = () => firestoreApi().FieldValue;
 const isLive = (call: CallRecord) => call.status === 'RINGING' || call.status === 'ACTIVE';
 
 export const callsRepo = {

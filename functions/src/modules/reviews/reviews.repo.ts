@@ -1,12 +1,12 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
+import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { paginate, type PageRequest } from '../../platform/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
 import type { TargetType } from '../favorites';
 import { REVIEW_REPORTS, REVIEWS, type ReportRecord, type ReviewRecord } from './reviews.model';
 
 // Loaded on first use: no Firestore client code at import.
-const aggregateField = () => (require('firebase-admin/firestore') as typeof import('firebase-admin/firestore')).AggregateField;
+const aggregateField = () => firestoreApi().AggregateField;
 const reviews = () => typedCollection<ReviewRecord>(REVIEWS);
 const reports = () => plainCollection<ReportRecord>(REVIEW_REPORTS);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];

@@ -1,4 +1,4 @@
-import { db } from '../../platform/firebase/firebase';
+import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { checkBalances, LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, type AccountCheck } from './ledger.model';
 
 const PAGE = 1_000;
@@ -34,7 +34,7 @@ export async function checkLedger(progress: (what: string, count: number) => voi
           last = snap.docs[snap.size - 1];
         }
       };
-      const { FieldPath } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+      const { FieldPath } = firestoreApi();
       await pages(db().collection(LEDGER_ACCOUNTS).orderBy(FieldPath.documentId()), 'accounts', (doc) => stored.set(doc.id, (doc.get('balance') as number | undefined) ?? 0));
       await pages(db().collectionGroup(LEDGER_SHARDS).orderBy(FieldPath.documentId()), 'shards', (doc) => {
         const account = doc.ref.parent.parent!.id;

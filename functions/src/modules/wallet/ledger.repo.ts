@@ -1,5 +1,5 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
+import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
 import {
@@ -117,7 +117,7 @@ export const ledgerRepo = {
       };
     });
     if (shardDeltas.size > 0) {
-      const { FieldValue } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+      const { FieldValue } = firestoreApi();
       for (const { id, shard, delta } of shardDeltas.values()) tx.set(shardRef(id, shard), { balance: FieldValue.increment(delta), updatedAt: ctx.now }, { merge: true });
     }
     for (const record of records) tx.create(transfers().doc(record.id), record);
@@ -175,7 +175,7 @@ export const ledgerRepo = {
 
   setSentOn(tx: Transaction, userId: string, day: string, sent: number, now: number): void {
     // Kept two days: a day's total is only read on that day.
-    const { Timestamp } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+    const { Timestamp } = firestoreApi();
     tx.set(db().collection(WALLET_LIMITS).doc(`${userId}_${day}`), { userId, day, sent, updatedAt: now, expireAt: Timestamp.fromMillis(now + 2 * 86_400_000) });
   },
 

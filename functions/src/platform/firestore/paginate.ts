@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { BadRequestError } from '../errors/app-error';
+import { firestoreApi } from '../firebase/firebase';
 
 // Cursor paging shared by every list. The cursor is opaque: the order-by values and id of the page's last
 // document (no extra read to resume, and a document the caller cannot see is never fetched), plus a tag that
@@ -52,7 +53,7 @@ function encodeValue(value: unknown): CursorValue {
 
 function decodeValue(value: CursorValue): unknown {
   if (value !== null && typeof value === 'object') {
-    const { Timestamp } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+    const { Timestamp } = firestoreApi();
     return Timestamp.fromMillis(value.ts);
   }
   return value;
@@ -96,7 +97,7 @@ export async function paginate<R, T>(
   request: PageRequest,
   map: (doc: FirebaseFirestore.QueryDocumentSnapshot<R>) => T,
 ): Promise<Page<T>> {
-  const { FieldPath } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+  const { FieldPath } = firestoreApi();
   let ordered = query;
   for (const order of orderBy) ordered = ordered.orderBy(order.field, order.direction);
   ordered = ordered.orderBy(FieldPath.documentId(), orderBy.at(-1)?.direction ?? 'asc');

@@ -4,7 +4,9 @@ import { z } from 'zod';
 // indexed field instead of a scan. Every `nearby` route shares the query schema below, so bad
 // coordinates are the same 400 everywhere.
 type GeofireCommon = typeof import('geofire-common');
-const geofire = () => require('geofire-common') as GeofireCommon;
+let geofireModule: GeofireCommon | undefined;
+// Kept once loaded: distances are computed per candidate record, and a require() per call resolves the path anew.
+const geofire = () => (geofireModule ??= require('geofire-common') as GeofireCommon);
 
 export interface LatLng {
   lat: number;

@@ -2,6 +2,7 @@ import { IDEMPOTENCY_COLLECTION } from '../firestore/collections';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, ConflictError } from '../errors/app-error';
+import { firestoreApi } from '../firebase/firebase';
 
 // Idempotent creations (`defineRoute({ idempotent: true })`): a request carrying an `Idempotency-Key`
 // header runs once per key, caller and route; a retry with the same key and body replays the first
@@ -95,7 +96,6 @@ export { IDEMPOTENCY_COLLECTION };
 // `expireAt` is the field of the collection's TTL policy.
 export function firestoreIdempotencyStore(): IdempotencyStore {
   const { db, inTransaction } = require('../firebase/firebase') as typeof import('../firebase/firebase');
-  const fs = () => require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
   const ref = (id: string) => db().collection(IDEMPOTENCY_COLLECTION).doc(id);
   return {
     claim: (id, requestHash, now) =>
@@ -105,7 +105,7 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
         if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
         const token = newToken();
         const fresh: Entry = { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS };
-        tx.set(ref(id), { ...fresh, expireAt: fs().Timestamp.fromMillis(fresh.expiresAt) });
+        tx.set(ref(id), { ...fresh, expireAt: firestoreApi().Timestamp.fromMillis(fresh.expiresAt) });
         return { kind: 'run' as const, id, token };
       }),
     complete: (id, token, answer, now) =>
@@ -113,7 +113,7 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
         const snap = await tx.get(ref(id));
         if (snap.get('token') !== token) return;
         // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
-        tx.update(ref(id), { state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS, expireAt: fs().Timestamp.fromMillis(now + IDEMPOTENCY_TTL_MS) });
+        tx.update(ref(id), { state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS, expireAt: firestoreApi().Timestamp.fromMillis(now + IDEMPOTENCY_TTL_MS) });
       }),
     release: (id, token) =>
       inTransaction(async (tx) => {

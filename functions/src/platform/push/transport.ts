@@ -1,5 +1,5 @@
 import { PUSH_OUTBOX } from '../firestore/collections';
-import { db, messagingAdmin } from '../firebase/firebase';
+import { db, firestoreApi, messagingAdmin } from '../firebase/firebase';
 import { logger } from '../logging/logger';
 
 export interface PushResult {
@@ -34,7 +34,7 @@ export function outboxTransport(now: () => number = Date.now): PushTransport {
   return {
     name: 'outbox',
     async sendEach(messages) {
-      const { Timestamp } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+      const { Timestamp } = firestoreApi();
       const batch = db().batch();
       const ids: string[] = [];
       for (const message of messages) {

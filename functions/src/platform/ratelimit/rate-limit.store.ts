@@ -1,5 +1,5 @@
 import { RATE_LIMIT_COLLECTION } from '../firestore/collections';
-import { db } from '../firebase/firebase';
+import { db, firestoreApi } from '../firebase/firebase';
 import type { RateLimitStore } from './rate-limit';
 
 // One document per scope, subject and window; `expireAt` is the field of the collection's TTL policy.
@@ -8,7 +8,7 @@ import type { RateLimitStore } from './rate-limit';
 export function firestoreRateLimitStore(): RateLimitStore {
   return {
     async increment(key, expiresAtMs) {
-      const { FieldValue, Timestamp } = require('firebase-admin/firestore') as typeof import('firebase-admin/firestore');
+      const { FieldValue, Timestamp } = firestoreApi();
       const ref = db().collection(RATE_LIMIT_COLLECTION).doc(key);
       await ref.set({ count: FieldValue.increment(1), expireAt: Timestamp.fromMillis(expiresAtMs) }, { merge: true });
       return ((await ref.get()).get('count') as number | undefined) ?? 1;
