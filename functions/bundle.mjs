@@ -24,7 +24,7 @@ const EXTERNAL = ['firebase-admin', 'firebase-functions', '@google-cloud/storage
 const external = EXTERNAL.flatMap((name) => [name, `${name}/*`]);
 
 // Tools (tests in-process, benchmarks) load these from the runtime bundle by the same ids.
-const TOOLING_IDS = ['app', 'modules/index', 'platform/config/config', 'platform/logging/logger', 'platform/http/route', 'modules/auth/passwords'];
+const TOOLING_IDS = ['app', 'modules/index', 'platform/config/config', 'platform/logging/logger', 'platform/http/route', 'modules/auth/passwords', 'platform/deploy/query-log'];
 
 // zod's namespace (`z`) keeps all of zod in a bundle. Three parts the code never calls are left out: the
 // locales but English (zod installs English itself), `z.fromJSONSchema` (its module builds a copy of the whole

@@ -185,22 +185,37 @@ async function test() {
   const serialOut = path.join(resultsDir, 'serial.json');
   // Test files mostly wait on the emulators, so three workers share two cores well; the serial project (files
   // asserting whole-database facts) runs alone afterwards, whatever the first run's outcome.
-  const emulatorTests = `${jest(['integration', 'smoke', 'rules'], emuOut, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest(['serial'], serialOut)}; second=$?; [ $first -eq 0 ] && [ $second -eq 0 ]`;
+  // Every query shape the API, triggers and tasks send is recorded for deploy:check's index coverage.
+  const queryLog = path.join(resultsDir, 'firestore-queries.jsonl');
+  env.FIRESTORE_QUERY_LOG = queryLog;
+  // The production smoke script runs against this stack too (through Hosting, as against a deployment).
+  const smokeOut = path.join(resultsDir, 'smoke.txt');
+  const smoke = `"${process.execPath}" "${path.join(repoRoot, 'scripts', 'smoke.mjs')}" --base-url ${BASE_URL} --otp-inbox ${env.SINKS_URL} --docs on > "${smokeOut}" 2>&1`;
+  const emulatorTests = `${jest(['integration', 'smoke', 'rules'], emuOut, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest(['serial'], serialOut)}; second=$?; ${smoke}; [ $first -eq 0 ] && [ $second -eq 0 ]`;
   try {
     run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [emulatorTests]), { env });
   } finally {
     sinks?.kill();
   }
 
+  log('smoke script against the test stack, then deploy:check …');
+  const smokeText = fs.existsSync(smokeOut) ? fs.readFileSync(smokeOut, 'utf8') : '';
+  process.stdout.write(smokeText);
+  const smokeTally = /smoke: (\d+) passed, (\d+) failed/.exec(smokeText);
+  const smokeResult = smokeTally ? { passed: Number(smokeTally[1]), failed: Number(smokeTally[2]) } : { passed: 0, failed: 1, crashed: 'smoke script did not finish' };
+  const deployOut = path.join(resultsDir, 'deploy-check.json');
+  run(process.execPath, [path.join(repoRoot, 'scripts', 'deploy-check.mjs'), '--queries', queryLog, `--json=${deployOut}`]);
+  const deploy = fs.existsSync(deployOut) ? JSON.parse(fs.readFileSync(deployOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'deploy:check did not finish' };
+
   const sounds = fs.existsSync(soundsOut) ? JSON.parse(fs.readFileSync(soundsOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'sound check did not run' };
   const unit = readJestResults(unitOut);
   const emu = readJestResults(emuOut);
   const serial = readJestResults(serialOut);
-  const passed = sounds.passed + unit.passed + emu.passed + serial.passed;
-  const failed = sounds.failed + unit.failed + emu.failed + serial.failed;
-  for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
+  const passed = sounds.passed + unit.passed + emu.passed + serial.passed + smokeResult.passed + deploy.passed;
+  const failed = sounds.failed + unit.failed + emu.failed + serial.failed + smokeResult.failed + deploy.failed;
+  for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed, smokeResult.crashed, deploy.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
   log(
-    `sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
+    `sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
   );
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
@@ -297,7 +312,14 @@ async function ledgerCheck() {
   mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
 }
 
-const commands = { start, test, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'ledger-check': ledgerCheck };
+// npm run deploy:check [-- --project <id>]: builds, then checks what a deploy would get wrong (scripts/deploy-check.mjs).
+function deployCheck() {
+  prepare();
+  const status = run(process.execPath, [path.join(repoRoot, 'scripts', 'deploy-check.mjs'), ...process.argv.slice(3)]);
+  process.exit(status);
+}
+
+const commands = { start, test, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await commands[name]();

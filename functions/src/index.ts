@@ -5,19 +5,25 @@ import type { Express } from 'express';
 import { onRequest } from 'firebase-functions/https';
 import { onTaskDispatched } from 'firebase-functions/tasks';
 import { defineSecret } from 'firebase-functions/params';
+import { setGlobalOptions } from 'firebase-functions/options';
 import { getConfig } from './platform/config/config';
+import { declaredSecrets, functionsRegion } from './platform/deploy/settings';
 import type { TriggerDefinition } from './platform/module/module';
 
-const jwtSecret = defineSecret('JWT_SECRET');
-const jwtRefreshSecret = defineSecret('JWT_REFRESH_SECRET');
-// Every function: the configuration (validated at boot) needs them.
-const secrets = [jwtSecret, jwtRefreshSecret];
+// Every function below (HTTPS, tasks, triggers) runs in the one configured region.
+setGlobalOptions({ region: functionsRegion() });
+
+// Every function binds the declared secrets: the configuration (validated at boot) reads them.
+const secrets = declaredSecrets().map((name) => defineSecret(name));
 
 const loadModules = () => (require('./modules') as typeof import('./modules')).MODULES;
 
 // Deploy-time discovery loads this file without secrets: validate at cold start of a real instance only.
 const discoveringFunctions = process.env.FUNCTIONS_CONTROL_API === 'true';
 if (!discoveringFunctions) getConfig(); // throws ConfigError: the instance refuses to boot
+
+// npm test: triggers and tasks in the Functions emulator record their query shapes too (deploy:check).
+if (process.env.FIRESTORE_QUERY_LOG) (require('./platform/deploy/query-log') as typeof import('./platform/deploy/query-log')).recordQueriesTo(process.env.FIRESTORE_QUERY_LOG);
 
 let app: Express | undefined;
 

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
+import { functionsDir, functionsRegion, PROJECT_ID } from '../lib/util.mjs';
 import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
@@ -19,7 +19,7 @@ const { connectAuthEmulator, getAuth, signInWithCustomToken } = require('firebas
 const { collection, connectFirestoreEmulator, getFirestore, onSnapshot, query, where, terminate } = require('firebase/firestore');
 
 // The function's own URL: the Hosting emulator's extra proxy hop is not part of what is measured.
-const API = process.env.BENCH_API ?? `http://127.0.0.1:5001/${PROJECT_ID}/us-central1/api/api/v1`;
+const API = process.env.BENCH_API ?? `http://127.0.0.1:5001/${PROJECT_ID}/${functionsRegion()}/api/api/v1`;
 const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
 const wipe = () => fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' });
 

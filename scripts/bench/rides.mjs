@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
+import { functionsDir, functionsRegion, PROJECT_ID } from '../lib/util.mjs';
 import { createUser } from './realtime-accounts.mjs';
 import { attempt, median, percentile } from './stats.mjs';
 
@@ -18,7 +18,7 @@ const { geohashOf } = lib('platform/geo/geo.js');
 const { createDispatchService } = lib('modules/driver/driver.dispatch.js');
 const geofire = require('geofire-common');
 
-const API = process.env.BENCH_API ?? `http://127.0.0.1:5001/${PROJECT_ID}/us-central1/api/api/v1`;
+const API = process.env.BENCH_API ?? `http://127.0.0.1:5001/${PROJECT_ID}/${functionsRegion()}/api/api/v1`;
 const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
 const wipe = () => fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' });
 const CENTER = { lat: 10.7769, lng: 106.7009 };

@@ -203,5 +203,3 @@ export const PAYMENT_GATEWAY_CREDENTIALS = {
   MOMO: ['MOMO_PARTNER_CODE', 'MOMO_ACCESS_KEY', 'MOMO_SECRET_KEY'],
 } as const satisfies Record<string, ReadonlyArray<keyof AppConfig>>;
 
-// Values that come from Secret Manager in production (functions/.secret.local in the emulator).
-export const FIREBASE_SECRET_NAMES = ['JWT_SECRET', 'JWT_REFRESH_SECRET'] as const;

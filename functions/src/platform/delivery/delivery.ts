@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppConfig } from '../config';
 import { firebaseApp } from '../firebase/firebase';
+import { functionsRegion } from '../deploy/settings';
 import { logger } from '../logging/logger';
 import type { Mailer, MailMessage } from '../mail/mailer';
 import type { SmsMessage, SmsSender } from '../sms/sms';
@@ -36,7 +37,7 @@ type Enqueue = (message: QueuedMessage) => Promise<void>;
 
 const cloudTasksEnqueue: Enqueue = async (message) => {
   const { getFunctions } = require('firebase-admin/functions') as typeof import('firebase-admin/functions');
-  await getFunctions(firebaseApp()).taskQueue(DELIVERY_FUNCTION).enqueue(message);
+  await getFunctions(firebaseApp()).taskQueue(`locations/${functionsRegion()}/functions/${DELIVERY_FUNCTION}`).enqueue(message);
 };
 
 export function runsAsCloudFunction(env: Record<string, string | undefined> = process.env): boolean {

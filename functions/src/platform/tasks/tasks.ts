@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { firebaseApp } from '../firebase/firebase';
+import { functionsRegion } from '../deploy/settings';
 
 // Typed Cloud Tasks queues. A queue is named after the task function that consumes it (Firebase's
 // convention); its payload schema is checked when enqueueing and again when the task runs. Payloads are
@@ -36,7 +37,8 @@ export async function enqueue<P>(queue: TaskQueue<P>, payload: P, options: Enque
   const data = queue.payload.parse(payload);
   const { getFunctions } = require('firebase-admin/functions') as typeof import('firebase-admin/functions');
   await getFunctions(firebaseApp())
-    .taskQueue(queue.name)
+    // The queue of a task function is in that function's region (firebase-admin assumes us-central1 otherwise).
+    .taskQueue(`locations/${functionsRegion()}/functions/${queue.name}`)
     .enqueue(data as Record<string, unknown>, { ...(options.id ? { id: options.id } : {}), ...(options.delaySec ? { scheduleDelaySeconds: options.delaySec } : {}) })
     .catch((err: unknown) => {
       if (!(options.id && alreadyQueued(err))) throw err;

@@ -1,0 +1,23 @@
+// Deploy settings read at load by the functions entry (light: no zod). Where every function runs: one setting (FUNCTIONS_REGION in functions/.env or functions/.env.<projectId>), read
+// the same way by the function definitions (deploy-time discovery, the emulator, each instance), by the code that
+// enqueues Cloud Tasks (a queue lives in its function's region) and by the checks that firebase.json's Hosting
+// rewrites name the same region (npm run deploy:check). Singapore is ~30 ms from Vietnam; us-central1 ~200 ms.
+export const DEFAULT_FUNCTIONS_REGION = 'asia-southeast1';
+
+const REGION_PATTERN = /^[a-z]+-[a-z]+\d$/;
+
+export function functionsRegion(env: Record<string, string | undefined> = process.env): string {
+  const value = (env.FUNCTIONS_REGION ?? '').trim();
+  if (value === '') return DEFAULT_FUNCTIONS_REGION;
+  if (!REGION_PATTERN.test(value)) throw new Error(`FUNCTIONS_REGION "${value}" is not a Cloud Functions region (e.g. asia-southeast1)`);
+  return value;
+}
+
+// The Secret Manager secrets every function binds: the JWT pair always, and those a project lists in FUNCTIONS_SECRETS
+// (its SMTP password, its SMS and payment-gateway keys), so a deploy asks only for the secrets that project uses.
+export const REQUIRED_SECRETS = ['JWT_SECRET', 'JWT_REFRESH_SECRET'] as const;
+
+export function declaredSecrets(env: Record<string, string | undefined> = process.env): string[] {
+  const listed = (env.FUNCTIONS_SECRETS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return [...new Set([...REQUIRED_SECRETS, ...listed])];
+}
