@@ -6,9 +6,10 @@
 // accounts and nothing that costs money. The API has no account deletion, so the two accounts stay, signed out
 // (an administrator can lock them: DELETE /users/admin/:id).
 // --otp-inbox: a mail sink answering GET <url>/inbox?to=<address> with { mails: [{ subject, text, receivedAt }] }
-// (the local stack's sinks do; default $SINKS_URL or http://127.0.0.1:2680). --docs: the expected switch (default:
+// (the local stack's sinks do; default $SINKS_URL, else `npm start`'s sink). --docs: the expected switch (default:
 // reported, not asserted). Exit code 0 when every step passed.
 import { randomBytes } from 'node:crypto';
+import { DEV_SINKS } from './lib/profiles.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -22,7 +23,7 @@ if (!/^https?:\/\//.test(base)) {
   process.stderr.write('usage: npm run smoke -- --base-url https://<host> [--otp-inbox <url>] [--docs on|off]\n');
   process.exit(2);
 }
-const inboxUrl = (option('otp-inbox', process.env.SINKS_URL ?? 'http://127.0.0.1:2680') ?? '').replace(/\/+$/, '');
+const inboxUrl = (option('otp-inbox', process.env.SINKS_URL ?? `http://127.0.0.1:${DEV_SINKS.http}`) ?? '').replace(/\/+$/, '');
 const expectDocs = option('docs');
 const domain = option('email-domain', 'example.com');
 const api = `${base}/api/v1`;
