@@ -130,3 +130,65 @@ describe('ride figures for administrators', () => {
     for (const hours of ['0', '169']) expect((await call('GET', `/rides/admin/stats?hours=${hours}`, { token: admin.accessToken })).status).toBe(400);
   });
 });
+
+describe('the rider’s side of a trip: the note for the driver and the driver’s rating of the rider', () => {
+  it('the rider changes the note until the pickup; only the rider; bad notes refused', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(300));
+    const [rider, stranger] = [await registerVerified(), await registerVerified()];
+    const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH', note: 'Cổng số 2' })).body;
+    const patch = (who: Tokens, body: unknown) => call('PATCH', `/rides/${ride.id}`, { token: who.accessToken, body });
+
+    const changed = await patch(rider, { note: '  Chờ ở sảnh B, áo đỏ ' });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ id: ride.id, status: 'CONFIRMED', note: 'Chờ ở sảnh B, áo đỏ', driverId: driver.user.id });
+    expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body.note).toBe('Chờ ở sảnh B, áo đỏ');
+    for (const body of [{}, { note: 'x'.repeat(301) }, { note: 5 }, { note: 'ok', status: 'COMPLETED' }]) {
+      const refused = await patch(rider, body);
+      expect(refused.status).toBe(400);
+    }
+    expect((await patch(driver, { note: 'hi' })).status).toBe(404);
+    expect((await patch(stranger, { note: 'hi' })).status).toBe(404);
+    expect((await call('PATCH', '/rides/not-an-id', { token: rider.accessToken, body: { note: 'x' } })).status).toBe(404);
+
+    await act(driver, ride.id, 'arrived');
+    expect((await patch(rider, { note: '' })).body.note).toBeNull(); // empty clears it
+    await act(driver, ride.id, 'pickup');
+    const late = await patch(rider, { note: 'too late' });
+    expect([late.status, late.body.code]).toEqual([409, 'RIDE_TRANSITION']);
+    expect((await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body.note).toBeNull();
+  });
+
+  it('the driver rates the rider once after completion; the rider sees only the average; two at once make one', async () => {
+    const here = area();
+    const [driver, otherDriver] = [await onlineDriver(here.near(300)), await onlineDriver(here.near(5_000))];
+    const rider = await registerVerified();
+    expect((await call('GET', '/rides/rider-rating', { token: rider.accessToken })).body).toEqual({ riderId: rider.user.id, average: null, count: 0 });
+    const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(1_500), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
+    expect(ride.driverId).toBe(driver.user.id);
+    const rate = (who: Tokens, body: unknown) => call('POST', `/rides/${ride.id}/rider-rating`, { token: who.accessToken, body });
+
+    const early = await rate(driver, { stars: 5 });
+    expect([early.status, early.body.code]).toEqual([409, 'RIDE_TRANSITION']);
+    await act(driver, ride.id, 'arrived');
+    await act(driver, ride.id, 'pickup');
+    await drive(driver, here.near(1_500));
+    expect((await act(driver, ride.id, 'complete')).body.status).toBe('COMPLETED');
+
+    for (const body of [{ stars: 0 }, { stars: 6 }, { stars: 4.5 }, { stars: '5' }, {}, { stars: 3, comment: 'x'.repeat(501) }]) expect((await rate(driver, body)).status).toBe(400);
+    expect((await rate(rider, { stars: 5 })).status).toBe(403); // riders have no DRIVER hat
+    expect((await rate(otherDriver, { stars: 1 })).status).toBe(404);
+
+    const [a, b] = await Promise.all([rate(driver, { stars: 4, comment: 'Đúng giờ' }), rate(driver, { stars: 1 })]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const won = a.status === 201 ? a : b;
+    expect(won.body).toEqual({ rideId: ride.id, stars: won.body.stars, comment: won.body.comment, ratedAt: expect.any(String) });
+    expect((a.status === 409 ? a : b).body.code).toBe('RIDE_ALREADY_RATED');
+    expect((await call('GET', '/rides/rider-rating', { token: rider.accessToken })).body).toEqual({ riderId: rider.user.id, average: won.body.stars, count: 1 });
+
+    // The ride document the rider listens to carries none of it.
+    const seen = (await db().collection('rides').doc(ride.id).get()).data()!;
+    expect(JSON.stringify(seen)).not.toContain('Đúng giờ');
+    expect(seen.rating).toBeNull();
+  });
+});

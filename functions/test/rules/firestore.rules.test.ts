@@ -77,6 +77,8 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'rides/r1'), { riderId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'CONFIRMED' });
     await setDoc(doc(ctx.firestore(), 'driver_locations/bob'), { userId: 'bob', lat: 10.77, lng: 106.7, currentRideId: 'r1', riderId: 'alice' });
     await setDoc(doc(ctx.firestore(), 'driver_locations/carol'), { userId: 'carol', lat: 10.78, lng: 106.71, currentRideId: null, riderId: null });
+    await setDoc(doc(ctx.firestore(), 'ride_rider_ratings/r1'), { rideId: 'r1', riderId: 'alice', driverId: 'bob', stars: 2, comment: 'late' });
+    await setDoc(doc(ctx.firestore(), 'rider_ratings/alice'), { count: 1, sum: 2, average: 2 });
   });
 });
 
@@ -249,6 +251,14 @@ describe('firestore.rules', () => {
         await assertFails(updateDoc(doc(client('bob'), 'rides/r1'), { status: 'COMPLETED', fare: 1 }));
         await assertFails(updateDoc(doc(client('bob'), 'driver_locations/bob'), { lat: 0 }));
         await assertFails(setDoc(doc(client('alice'), 'rides/r2'), { riderId: 'alice', participants: ['alice'], status: 'CONFIRMED' }));
+      });
+
+      it("the driver's rating of a rider is read through the API only, not even by the ride's parties", async () => {
+        for (const uid of ['alice', 'bob']) {
+          await assertFails(getDoc(doc(client(uid), 'ride_rider_ratings/r1')));
+          await assertFails(getDoc(doc(client(uid), 'rider_ratings/alice')));
+        }
+        await assertFails(setDoc(doc(client('alice'), 'rider_ratings/alice'), { count: 1, sum: 5, average: 5 }));
       });
     });
 

@@ -8,6 +8,10 @@ export const RIDES = 'rides';
 export const RIDER_ACTIVE = 'rider_rides';
 /** `driver_ratings/{driverId}`: count and sum of the stars riders gave (average = sum / count). */
 export const DRIVER_RATINGS = 'driver_ratings';
+/** `rider_ratings/{riderId}`: the same for the stars drivers gave the rider. */
+export const RIDER_RATINGS = 'rider_ratings';
+/** `ride_rider_ratings/{rideId}`: the driver's rating of the rider, apart from the ride document the rider reads. */
+export const RIDE_RIDER_RATINGS = 'ride_rider_ratings';
 export const RIDE_SOS = 'ride_sos';
 
 export const RIDE_EXPIRY_QUEUE = documentTaskQueue('rideExpiry', 'rideId');

@@ -2,7 +2,7 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { DRIVER_RATINGS, RIDER_ACTIVE, RIDES, RIDE_SOS, type RideRecord, type RideStatus } from './rides.model';
+import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_RIDER_RATINGS, RIDE_SOS, type RideRecord, type RideStatus } from './rides.model';
 
 const rides = () => typedCollection<RideRecord>(RIDES);
 
@@ -20,6 +20,9 @@ export interface SosRecord {
   resolvedAt: number | null;
   createdAt: number;
 }
+/** Star tallies: riders rate drivers, drivers rate riders. */
+type RatingBook = 'driver' | 'rider';
+const RATING_BOOKS: Record<RatingBook, string> = { driver: DRIVER_RATINGS, rider: RIDER_RATINGS };
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
 
 export const ridesRepo = {
@@ -31,6 +34,10 @@ export const ridesRepo = {
   save(tx: Transaction, next: RideRecord): void {
     const { id: _id, riderId: _r, createdAt: _c, ...changed } = next;
     tx.update(rides().doc(next.id), changed);
+  },
+  /** Only the named fields, inside the caller's transaction. */
+  patch(tx: Transaction, id: string, fields: Partial<Omit<RideRecord, 'id' | 'riderId' | 'createdAt'>>): void {
+    tx.update(rides().doc(id), fields);
   },
   async update(id: string, fields: Partial<RideRecord>): Promise<void> {
     await rides().doc(id).update(fields);
@@ -70,18 +77,26 @@ export const ridesRepo = {
   async demandInCell(cell: string, since: number): Promise<number> {
     return (await rides().where('pickupCell', '==', cell).where('createdAt', '>=', since).count().get()).data().count;
   },
-  async rating(driverId: string, tx: Transaction): Promise<{ count: number; sum: number }> {
-    const snap = await tx.get(db().collection(DRIVER_RATINGS).doc(driverId));
+  async rating(book: RatingBook, id: string, tx: Transaction): Promise<{ count: number; sum: number }> {
+    const snap = await tx.get(db().collection(RATING_BOOKS[book]).doc(id));
     return { count: (snap.get('count') as number | undefined) ?? 0, sum: (snap.get('sum') as number | undefined) ?? 0 };
   },
-  setRating(tx: Transaction, driverId: string, value: { count: number; sum: number }, now: number): void {
-    tx.set(db().collection(DRIVER_RATINGS).doc(driverId), { ...value, average: Math.round((value.sum / value.count) * 100) / 100, updatedAt: now });
+  setRating(tx: Transaction, book: RatingBook, id: string, value: { count: number; sum: number }, now: number): void {
+    tx.set(db().collection(RATING_BOOKS[book]).doc(id), { ...value, average: Math.round((value.sum / value.count) * 100) / 100, updatedAt: now });
   },
-  async ratingCount(driverId: string): Promise<number> {
-    return ((await db().collection(DRIVER_RATINGS).doc(driverId).get()).get('count') as number | undefined) ?? 0;
+  async ratingSummary(book: RatingBook, id: string): Promise<{ average: number | null; count: number }> {
+    const snap = await db().collection(RATING_BOOKS[book]).doc(id).get();
+    return { average: (snap.get('average') as number | undefined) ?? null, count: (snap.get('count') as number | undefined) ?? 0 };
   },
   async averageRating(driverId: string): Promise<number | null> {
-    return ((await db().collection(DRIVER_RATINGS).doc(driverId).get()).get('average') as number | undefined) ?? null;
+    return (await this.ratingSummary('driver', driverId)).average;
+  },
+  /** Whether the driver rated the rider of this ride already (read in the rating transaction). */
+  async riderRatingGiven(rideId: string, tx: Transaction): Promise<boolean> {
+    return (await tx.get(db().collection(RIDE_RIDER_RATINGS).doc(rideId))).exists;
+  },
+  recordRiderRating(tx: Transaction, record: { rideId: string; riderId: string; driverId: string; stars: number; comment: string | null; ratedAt: number }): void {
+    tx.create(db().collection(RIDE_RIDER_RATINGS).doc(record.rideId), record);
   },
   listSos(filter: { status?: 'OPEN' | 'RESOLVED' }, page: PageRequest): Promise<Page<SosRecord>> {
     let query: FirebaseFirestore.Query<SosRecord> = typedCollection<SosRecord>(RIDE_SOS);

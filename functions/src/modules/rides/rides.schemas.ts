@@ -78,6 +78,16 @@ export const RideListQuerySchema = PageQuerySchema;
 
 export const CancelBodySchema = z.object({ reason: z.string().trim().min(1).max(300).optional() }).meta({ id: 'RideCancel' });
 export const RatingBodySchema = z.object({ stars: z.number().int().min(1).max(5), comment: z.string().trim().max(500).optional() }).meta({ id: 'RideRating' });
+export const RideNoteBodySchema = z
+  .object({ note: z.string().trim().max(300).nullable().describe('For the driver (gate, landmark); null or empty clears it') })
+  .strict()
+  .meta({ id: 'RideNoteUpdate' });
+export const RiderRatingGivenSchema = z
+  .object({ rideId: z.string(), stars: z.number().int(), comment: z.string().nullable(), ratedAt: z.string() })
+  .meta({ id: 'RiderRatingGiven' });
+export const RiderRatingSchema = z
+  .object({ riderId: z.string(), average: z.number().nullable().describe('Null before the first rating'), count: z.number().int() })
+  .meta({ id: 'RiderRating' });
 export const SosBodySchema = z.object({ message: z.string().trim().max(500).optional(), location: LatLngBodySchema.optional() }).meta({ id: 'RideSosRequest' });
 export const SosSchema = z
   .object({

@@ -431,11 +431,45 @@ export function createRidesService(deps: RidesServiceDeps) {
       if (!ride || ride.riderId !== riderId) throw new NotFoundError('No such ride');
       if (ride.status !== 'COMPLETED' || !ride.driverId) throw new ConflictError('Only a completed ride is rated', { status: ride.status }).withCode('RIDE_TRANSITION');
       if (ride.rating) throw new ConflictError('The ride was rated already').withCode('RIDE_ALREADY_RATED');
-      const current = await ridesRepo.rating(ride.driverId, tx);
+      const current = await ridesRepo.rating('driver', ride.driverId, tx);
       const next = { ...ride, rating: { stars: input.stars, comment: input.comment ?? null }, ratedAt: at, updatedAt: at };
-      ridesRepo.setRating(tx, ride.driverId, { count: current.count + 1, sum: current.sum + input.stars }, at);
+      ridesRepo.setRating(tx, 'driver', ride.driverId, { count: current.count + 1, sum: current.sum + input.stars }, at);
       ridesRepo.save(tx, next);
       return next;
+    });
+    return rideView(after);
+  }
+
+  /** The driver rates the rider of a completed ride once; the rider's tally moves in the same transaction. */
+  async function rateRider(driverId: string, id: string, input: { stars: number; comment?: string | null }) {
+    const at = now();
+    const record = await inTransaction(async (tx) => {
+      const ride = await ridesRepo.get(id, tx);
+      if (!ride || ride.driverId !== driverId) throw new NotFoundError('No such ride');
+      if (ride.status !== 'COMPLETED') throw new ConflictError('Only a completed ride is rated', { status: ride.status }).withCode('RIDE_TRANSITION');
+      const [given, current] = await Promise.all([ridesRepo.riderRatingGiven(id, tx), ridesRepo.rating('rider', ride.riderId, tx)]);
+      if (given) throw new ConflictError('The rider was rated already').withCode('RIDE_ALREADY_RATED');
+      const rating = { rideId: id, riderId: ride.riderId, driverId, stars: input.stars, comment: input.comment ?? null, ratedAt: at };
+      ridesRepo.recordRiderRating(tx, rating);
+      ridesRepo.setRating(tx, 'rider', ride.riderId, { count: current.count + 1, sum: current.sum + input.stars }, at);
+      return rating;
+    });
+    return { rideId: record.rideId, stars: record.stars, comment: record.comment, ratedAt: new Date(record.ratedAt).toISOString() };
+  }
+
+  async function riderRating(riderId: string) {
+    return { riderId, ...(await ridesRepo.ratingSummary('rider', riderId)) };
+  }
+
+  /** The rider's note for the driver (where to wait, what to look for) until the driver has picked them up. */
+  async function updateNote(riderId: string, id: string, note: string | null) {
+    const after = await inTransaction(async (tx) => {
+      const ride = await ridesRepo.get(id, tx);
+      if (!ride || ride.riderId !== riderId) throw new NotFoundError('No such ride');
+      if (ride.status !== 'CONFIRMED' && ride.status !== 'ARRIVED') throw new ConflictError('The note can change only before the pickup', { status: ride.status }).withCode('RIDE_TRANSITION');
+      const changed = { note, updatedAt: now() };
+      ridesRepo.patch(tx, id, changed);
+      return { ...ride, ...changed };
     });
     return rideView(after);
   }
@@ -511,8 +545,7 @@ export function createRidesService(deps: RidesServiceDeps) {
   }
 
   async function driverRating(driverId: string) {
-    const average = await ridesRepo.averageRating(driverId);
-    return { driverId, average, count: await ridesRepo.ratingCount(driverId) };
+    return { driverId, ...(await ridesRepo.ratingSummary('driver', driverId)) };
   }
 
   /** What the ride cost and who got what: the rider sees the charges, the driver and administrators the split too. */
@@ -653,7 +686,7 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { items: result.items.map(rideView), nextCursor: result.nextCursor };
   }
 
-  return { quote, create, arrive, pickup, complete, cancel, rate, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, receipt, leg, share, unshare, shared, chat, driverSummary, driverRatings, adminStats, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
+  return { quote, create, arrive, pickup, complete, cancel, rate, rateRider, riderRating, updateNote, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, receipt, leg, share, unshare, shared, chat, driverSummary, driverRatings, adminStats, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
 }
 
 export type RidesService = ReturnType<typeof createRidesService>;
