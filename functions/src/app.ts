@@ -99,12 +99,56 @@ function areaDispatcher(areas: ReadonlyMap<string, express.Router>): RequestHand
     req.baseUrl = baseUrl + url.slice(0, segmentEnd);
     req.url = url.slice(segmentEnd) || '/';
     if (req.url.startsWith('?')) req.url = `/${req.url}`;
-    area(req, res, (err?: unknown) => {
+    const done = (err?: unknown) => {
       req.url = url;
       req.baseUrl = baseUrl;
       next(err as Error | undefined);
-    });
+    };
+    if (!FAST_METHODS.has(req.method) || !runMatchedRoute(area, req, res, done)) area(req, res, done);
   };
+}
+
+// Express's router walks its layers with a closure set per request (next, restore, params). An area holds routes
+// only (no router.use), so for the plain methods the matching route's own handlers are run directly, matched by
+// the router's own layers (same paths, case-insensitivity and parameter decoding); HEAD, OPTIONS and anything
+// unmatched still go through the router.
+const FAST_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+interface RouterLayer {
+  match(path: string): boolean;
+  params: Record<string, string>;
+  route?: { methods: Record<string, boolean>; stack: Array<{ handle: RequestHandler }> };
+}
+
+function runMatchedRoute(area: express.Router, req: express.Request, res: express.Response, done: (err?: unknown) => void): boolean {
+  const queryAt = req.url.indexOf('?');
+  const path = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
+  const method = req.method.toLowerCase();
+  for (const layer of (area as unknown as { stack: RouterLayer[] }).stack) {
+    let matched: boolean;
+    try {
+      matched = layer.match(path);
+    } catch (err) {
+      done(err); // a parameter that cannot be decoded (URIError): the error handler answers 404
+      return true;
+    }
+    if (!matched || !layer.route?.methods[method]) continue;
+    req.params = layer.params;
+    const handlers = layer.route.stack;
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err) return done(err);
+      const layerHandler = handlers[i++];
+      if (!layerHandler) return done();
+      try {
+        layerHandler.handle(req, res, step);
+      } catch (thrown) {
+        done(thrown);
+      }
+    };
+    step();
+    return true;
+  }
+  return false;
 }
 
 function docsGate(config: Readonly<AppConfig>): RequestHandler {

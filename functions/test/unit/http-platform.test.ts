@@ -212,6 +212,22 @@ describe('request handling', () => {
     expect(body).toEqual({ id: '42', name: 'Lan' });
   });
 
+  it('routes as Express would: case, trailing slash, query, decoded params, HEAD, OPTIONS and the wrong method', async () => {
+    const ok = { name: 'Lan', age: 30 };
+    for (const path of ['/api/v1/probe/echo/7', '/api/v1/PROBE/Echo/7', '/api/v1/probe/echo/7/', '/api/v1/probe/echo/7?q=x', '/api/v1/probe/echo/%37']) {
+      const { res, body } = await call(path, json(ok));
+      expect([path, res.status, body]).toEqual([path, 200, { id: '7', name: 'Lan' }]);
+    }
+    expect((await call('/api/v1/probe/echo/7/extra', json(ok))).res.status).toBe(404);
+    expect((await call('/api/v1/probe/echo/%E9', json(ok))).res.status).toBe(404); // undecodable: no such resource
+    const wrongMethod = await call('/api/v1/probe/echo/7', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ok) });
+    expect([wrongMethod.res.status, wrongMethod.body.message]).toEqual([404, 'Cannot PUT /api/v1/probe/echo/7']);
+    const head = await fetch(`${server.url}/api/v1/probe/conflict`, { method: 'HEAD' });
+    expect(head.status).toBe(409);
+    const options = await fetch(`${server.url}/api/v1/probe/conflict`, { method: 'OPTIONS' });
+    expect([options.status, options.headers.get('allow')]).toEqual([200, 'GET,HEAD']);
+  });
+
   it('keeps a safe incoming X-Request-Id and replaces an unsafe one', async () => {
     const kept = await call('/api/v1/health', { headers: { 'x-request-id': 'client-req-12345' } });
     expect(kept.res.headers.get('x-request-id')).toBe('client-req-12345');
