@@ -36,7 +36,7 @@ async function batchedWrite(collectionName, docs) {
 // P3: the hub's dispatch of N inbox notifications (ids, payloads, idempotent creates, push decisions)
 // vs a raw batched write of the same N documents. The admin.broadcast job (reads its audience page by
 // page, saves its cursor after each) is measured alongside for information.
-async function p3(n, measured = 5) {
+async function p3(n, measured = 9) {
   const hub = createHub({ transport: outboxTransport() });
   const rounds = [];
   let template = [];
