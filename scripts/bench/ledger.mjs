@@ -22,10 +22,21 @@ const AMOUNT = 1_000;
 const run = `${Date.now().toString(36)}`;
 let operation = 0;
 
+// A transaction that loses the document to others more times than the SDK's attempts fails; the payer sends it
+// again under the same operation id (posted once), as an app retries, and the wait counts in its latency.
+let gaveUp = 0;
 async function transfer(debit, credit) {
   const id = `bench-${run}-${operation++}`;
   const started = performance.now();
-  await inTransaction((tx) => ledgerRepo.post(tx, [{ kind: 'PAYMENT', debit, credit, amount: AMOUNT, memo: 'bench' }], { operationId: id, by: 'bench', now: Date.now() }));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await inTransaction((tx) => ledgerRepo.post(tx, [{ kind: 'PAYMENT', debit, credit, amount: AMOUNT, memo: 'bench' }], { operationId: id, by: 'bench', now: Date.now() }));
+      break;
+    } catch (err) {
+      if (attempt === 5 || !/maximum number of retries/.test(err.message)) throw err;
+      gaveUp++;
+    }
+  }
   return performance.now() - started;
 }
 
@@ -40,11 +51,12 @@ async function fund(payers) {
 async function burst(payers, target) {
   const latencies = [];
   const started = performance.now();
+  gaveUp = 0;
   await Promise.all(payers.map(async (payer) => {
     for (let k = 0; k < PER_PAYER; k++) latencies.push(await transfer(payer, target));
   }));
   const seconds = (performance.now() - started) / 1000;
-  return { transfers: latencies.length, seconds: +seconds.toFixed(2), perSecond: +(latencies.length / seconds).toFixed(1), p50Ms: +median(latencies).toFixed(1), p95Ms: +percentile(latencies, 95).toFixed(1) };
+  return { transfers: latencies.length, seconds: +seconds.toFixed(2), perSecond: +(latencies.length / seconds).toFixed(1), p50Ms: +median(latencies).toFixed(1), p95Ms: +percentile(latencies, 95).toFixed(1), sentAgain: gaveUp };
 }
 
 async function p9() {
@@ -58,7 +70,7 @@ async function p9() {
   log(`  ${sharded.perSecond}/s, p95 ${sharded.p95Ms} ms`);
   log(`P9: the same into one plain document …`);
   const single = await burst(payers, userAccount('EARNINGS', `bench-merchant-${run}`));
-  log(`  ${single.perSecond}/s, p95 ${single.p95Ms} ms`);
+  log(`  ${single.perSecond}/s, p95 ${single.p95Ms} ms, ${single.sentAgain} sent again after the SDK gave up`);
   const books = await checkLedger();
   return { payers: PAYERS, perPayer: PER_PAYER, sharded, single, ratio: +(sharded.perSecond / single.perSecond).toFixed(2), ledgerBalanced: books.ok, ledgerTransfers: books.transfers };
 }

@@ -200,13 +200,14 @@ describe('dispatch', () => {
   }
   const tokenRecord = (userId: string, token: string) => ({ userId, token, surface: 'CON' as const, platform: 'android' as const, deviceId: 'd1', sessionId: `s-${userId}`, createdAt: 1, updatedAt: 1 });
 
-  it('a large fan-out over an id span with few devices reads them with a range query, not one read per recipient', async () => {
+  it('a fan-out past 1,000 recipients over an id span with few devices reads them with a range query, not one read per recipient', async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const prefix = `span-${randomUUID()}-`;
-    const ids = Array.from({ length: 150 }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
-    const tokens = [7, 80, 149].map(() => `token-${randomUUID()}-${'y'.repeat(20)}`);
-    await Promise.all([7, 80, 149].map((i, k) => notificationsRepo.saveToken(tokenRecord(ids[i], tokens[k]))));
+    const ids = Array.from({ length: 1_200 }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
+    const holders = [7, 800, 1_199];
+    const tokens = holders.map(() => `token-${randomUUID()}-${'y'.repeat(20)}`);
+    await Promise.all(holders.map((i, k) => notificationsRepo.saveToken(tokenRecord(ids[i], tokens[k]))));
     // Recipients in any order: the span is the smallest and the largest id.
     const recipients = [...ids].reverse().map((userId) => ({ userId, surface: 'CON' as const }));
     let reports: Awaited<ReturnType<typeof hub.dispatch>> = [];
@@ -215,27 +216,29 @@ describe('dispatch', () => {
     });
     expect(pointReads).toBe(0);
     expect(sent.map((m) => m.token).sort()).toEqual([...tokens].sort());
-    expect(reports.filter((r) => 'sent' in r.push).map((r) => r.userId).sort()).toEqual([ids[7], ids[80], ids[149]].sort());
-    expect(reports.filter((r) => 'skipped' in r.push && r.push.skipped === 'no-tokens')).toHaveLength(147);
+    expect(reports.filter((r) => 'sent' in r.push).map((r) => r.userId).sort()).toEqual(holders.map((i) => ids[i]).sort());
+    expect(reports.filter((r) => 'skipped' in r.push && r.push.skipped === 'no-tokens')).toHaveLength(1_197);
   });
 
   it('a span holding more devices than recipients (other accounts between them) falls back to point reads and pushes to recipients only', async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const prefix = `dense-${randomUUID()}-`;
-    const ids = Array.from({ length: 100 }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
+    const ids = Array.from({ length: 1_100 }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
     const mine = [`token-${randomUUID()}-${'z'.repeat(20)}`, `token-${randomUUID()}-${'z'.repeat(20)}`];
     await notificationsRepo.saveToken(tokenRecord(ids[0], mine[0]));
-    await notificationsRepo.saveToken(tokenRecord(ids[99], mine[1]));
-    // 120 device documents of accounts that are not recipients, inside the recipients' span.
-    const batch = db().batch();
-    for (let i = 0; i < 120; i += 1) {
-      const other = `${prefix}050-other-${i}`;
-      batch.set(db().collection('push_devices').doc(other), { tokens: { [`t${i}`]: tokenRecord(other, `token-other-${i}-${'w'.repeat(20)}`) } });
+    await notificationsRepo.saveToken(tokenRecord(ids[1_099], mine[1]));
+    // 1,120 device documents of accounts that are not recipients, inside the recipients' span.
+    for (let b = 0; b < 4; b += 1) {
+      const batch = db().batch();
+      for (let i = b * 280; i < (b + 1) * 280; i += 1) {
+        const other = `${prefix}0500-other-${i}`;
+        batch.set(db().collection('push_devices').doc(other), { tokens: { [`t${i}`]: tokenRecord(other, `token-other-${i}-${'w'.repeat(20)}`) } });
+      }
+      await batch.commit();
     }
-    await batch.commit();
     const pointReads = await devicePointReads(() => hub.dispatch({ event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `dense-${randomUUID()}`, title: 'T', body: 'B' }));
-    expect(pointReads).toBe(100);
+    expect(pointReads).toBe(1_100);
     expect(sent.map((m) => m.token).sort()).toEqual([...mine].sort());
   });
 
@@ -243,11 +246,11 @@ describe('dispatch', () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const prefix = `plain-${randomUUID()}-`;
-    const ids = [...Array.from({ length: 119 }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`), `${prefix}é-account`];
+    const ids = [...Array.from({ length: 1_100 }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`), `${prefix}é-account`];
     const token = `token-${randomUUID()}-${'v'.repeat(20)}`;
-    await notificationsRepo.saveToken(tokenRecord(ids[119], token));
+    await notificationsRepo.saveToken(tokenRecord(ids[1_100], token));
     const pointReads = await devicePointReads(() => hub.dispatch({ event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `plain-${randomUUID()}`, title: 'T', body: 'B' }));
-    expect(pointReads).toBe(120);
+    expect(pointReads).toBe(1_101);
     expect(sent.map((m) => m.token)).toEqual([token]);
   });
 

@@ -41,12 +41,12 @@ async function getAllChunked(refs: FirebaseFirestore.DocumentReference[]): Promi
 
 const fieldValue = () => firestoreApi().FieldValue;
 
-// A large fan-out whose recipients' ids span few device documents (a broadcast's page of accounts in id
-// order; audiences where most people have no app signed in) reads those documents with one range query
-// instead of one read per recipient: a count first (one read per 1,000 entries, counting stops past the
-// recipients' number), and point reads after all when the span holds more devices than recipients.
-// Below RANGE_READ_MIN recipients the point reads are one round trip and the count would add one.
-const RANGE_READ_MIN = 100;
+// A large fan-out whose recipients' ids span few device documents (listed accounts in id order; audiences
+// where most people have no app signed in) reads those documents with one range query instead of one read
+// per recipient: a count first (one read per 1,000 entries, counting stops past the recipients' number),
+// and point reads after all when the span holds more devices than recipients. Up to one chunk per read
+// lane the point reads are a single round trip, as quick as the count alone, so they stay.
+const RANGE_READ_MIN = READ_LANES * BATCH_WRITES + 1;
 // Ids whose JavaScript order is Firestore's document-id order (ASCII, not the reserved `__…`).
 const PLAIN_ID = /^(?!__)[A-Za-z0-9_-]+$/;
 async function deviceDocsOf(userIds: string[]): Promise<FirebaseFirestore.DocumentSnapshot[]> {
