@@ -220,6 +220,22 @@ describe('dispatch', () => {
     expect(reports.filter((r) => 'skipped' in r.push && r.push.skipped === 'no-tokens')).toHaveLength(1_197);
   });
 
+  it('the same fan-out past 1,000 recipients delivered twice at once (a retried trigger) creates each item once and pushes each device once', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport });
+    const prefix = `twice-${randomUUID()}-`;
+    const ids = Array.from({ length: 1_050 }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
+    const tokens = [3, 1_000].map(() => `token-${randomUUID()}-${'u'.repeat(20)}`);
+    await notificationsRepo.saveToken(tokenRecord(ids[3], tokens[0]));
+    await notificationsRepo.saveToken(tokenRecord(ids[1_000], tokens[1]));
+    const input = { event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `twice-${randomUUID()}`, title: 'T', body: 'B' };
+    const [a, b] = await Promise.all([hub.dispatch(input), hub.dispatch(input)]);
+    // Each recipient's item was created by exactly one of the two deliveries.
+    expect(a.filter((r) => !r.duplicate).length + b.filter((r) => !r.duplicate).length).toBe(1_050);
+    expect((await db().collection('app_notifications').where('entityId', '==', input.entityId).count().get()).data().count).toBe(1_050);
+    expect(sent.map((m) => m.token).sort()).toEqual([...tokens].sort());
+  });
+
   it('a span holding more devices than recipients (other accounts between them) falls back to point reads and pushes to recipients only', async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
