@@ -200,7 +200,7 @@ describe('dispatch', () => {
   }
   const tokenRecord = (userId: string, token: string) => ({ userId, token, surface: 'CON' as const, platform: 'android' as const, deviceId: 'd1', sessionId: `s-${userId}`, createdAt: 1, updatedAt: 1 });
 
-  it('a fan-out past 1,000 recipients over an id span with few devices reads them with a range query, not one read per recipient', async () => {
+  it('a fan-out to 500 or more recipients over an id span with few devices reads them with a range query, not one read per recipient', async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const prefix = `span-${randomUUID()}-`;
@@ -220,7 +220,7 @@ describe('dispatch', () => {
     expect(reports.filter((r) => 'skipped' in r.push && r.push.skipped === 'no-tokens')).toHaveLength(1_197);
   });
 
-  it('the same fan-out past 1,000 recipients delivered twice at once (a retried trigger) creates each item once and pushes each device once', async () => {
+  it('the same range-read fan-out delivered twice at once (a retried trigger) creates each item once and pushes each device once', async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const prefix = `twice-${randomUUID()}-`;
@@ -234,6 +234,19 @@ describe('dispatch', () => {
     expect(a.filter((r) => !r.duplicate).length + b.filter((r) => !r.duplicate).length).toBe(1_050);
     expect((await db().collection('app_notifications').where('entityId', '==', input.entityId).count().get()).data().count).toBe(1_050);
     expect(sent.map((m) => m.token).sort()).toEqual([...tokens].sort());
+  });
+
+  it('below one audience page (499 recipients) the devices are read one by one; from 500 with the range query', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport });
+    const prefix = `page-${randomUUID()}-`;
+    const ids = Array.from({ length: 500 }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
+    const token = `token-${randomUUID()}-${'p'.repeat(20)}`;
+    await notificationsRepo.saveToken(tokenRecord(ids[250], token));
+    const dispatchTo = (list: string[]) => hub.dispatch({ event: ev('admin.broadcast'), recipients: list.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `page-${randomUUID()}`, title: 'T', body: 'B' });
+    expect(await devicePointReads(() => dispatchTo(ids.slice(0, 499)))).toBe(499);
+    expect(await devicePointReads(() => dispatchTo(ids))).toBe(0);
+    expect(sent.map((m) => m.token)).toEqual([token, token]);
   });
 
   it('a span holding more devices than recipients (other accounts between them) falls back to point reads and pushes to recipients only', async () => {
