@@ -5,7 +5,7 @@ import { AppError, ConflictError, NotFoundError } from '../../platform/errors/ap
 import { logger } from '../../platform/logging/logger';
 import type { Surface } from './events';
 import type { Hub } from './hub';
-import { BROADCASTS, INBOX } from './notifications.model';
+import { BROADCAST_PAGE_SIZE, BROADCASTS, INBOX } from './notifications.model';
 import { typedCollection } from '../../platform/firestore/records';
 import { NOTIFICATIONS_EVENTS } from './notifications.events';
 import { accountsWithHatPage } from '../users';
@@ -130,7 +130,7 @@ export interface RunOptions {
 /** Runs pages of a broadcast until it is done ('done') or the budget is spent ('more'). */
 export async function runBroadcast(id: string, opts: RunOptions): Promise<'done' | 'more'> {
   const now = opts.now ?? Date.now;
-  const pageSize = opts.pageSize ?? 500;
+  const pageSize = opts.pageSize ?? BROADCAST_PAGE_SIZE;
   const owner = randomUUID();
   const started = now();
   let current = await acquireLease(id, owner, now());

@@ -13,6 +13,9 @@ export const PUSH_DEVICES = 'push_devices';
 // `broadcasts/{id}`: admin.broadcast jobs (progress, cursor, lease).
 export const BROADCASTS = 'broadcasts';
 
+// Accounts per page of a broadcast's audience (read in id order, delivered as one dispatch).
+export const BROADCAST_PAGE_SIZE = 500;
+
 // The queue of the `broadcastJob` task function (admin.broadcast delivery).
 export const BROADCAST_QUEUE = documentTaskQueue('broadcastJob', 'broadcastId');
 

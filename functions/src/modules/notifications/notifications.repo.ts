@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { db, firestoreApi, inTransaction } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
-import { INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME, type Preferences } from './notifications.model';
+import { BROADCAST_PAGE_SIZE, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME, type Preferences } from './notifications.model';
 
 export { INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME };
 
@@ -51,7 +51,7 @@ const fieldValue = () => firestoreApi().FieldValue;
 // and point reads after all when the span holds more devices than recipients. From one audience page of
 // the broadcast job (500 accounts in id order, the span it is meant for); smaller fan-outs (a chat group,
 // one entity's parties) have ids spread at random, so their span is dense and the count would be wasted.
-const RANGE_READ_MIN = 500;
+const RANGE_READ_MIN = BROADCAST_PAGE_SIZE;
 // Ids whose JavaScript order is Firestore's document-id order (ASCII, not the reserved `__…`).
 const PLAIN_ID = /^(?!__)[A-Za-z0-9_-]+$/;
 async function deviceDocsOf(userIds: string[]): Promise<FirebaseFirestore.DocumentSnapshot[]> {
@@ -111,8 +111,8 @@ export interface PushTokenRecord {
 
 export const notificationsRepo = {
   // Each delivery's documents (inbox item and/or realtime event) are created together, all or none, in
-  // batches of up to DELIVERY_BATCH_WRITES writes. create() is the idempotency guard: a batch that meets an existing
-  // document (a repeated delivery) is redone delivery by delivery, and those already there return false.
+  // batches of up to DELIVERY_BATCH_WRITES writes. create() is the idempotency guard: a batch that meets an
+  // existing document (a repeated delivery) is redone delivery by delivery, and those already there return false.
   async createDeliveries(deliveries: DeliveryDocs[], now: number): Promise<boolean[]> {
     const created = deliveries.map(() => true);
     const commit = async (members: number[]) => {
