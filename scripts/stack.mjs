@@ -319,7 +319,30 @@ function deployCheck() {
   process.exit(status);
 }
 
-const commands = { start, test, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
+// npm run test:files -- <pattern …>: the emulator test files whose paths match (jest path patterns), on fresh
+// emulators with the test environment, for working on one area without the whole suite. Prints the same last line.
+async function testFiles() {
+  const patterns = process.argv.slice(3);
+  if (patterns.length === 0) fail('usage: npm run test:files -- <test path pattern …> (e.g. rides wallet)');
+  prepare();
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const out = path.join(resultsDir, `files-${process.pid}.json`);
+  const sinks = await startSinks('test', { print: false });
+  const env = { ...describeEnv(), ...stackEnv('test') };
+  const quoted = patterns.map((p) => `"${p.replace(/"/g, '')}"`).join(' ');
+  const jest = `"${process.execPath}" "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects integration serial rules --maxWorkers=${TEST_WORKERS} --json --outputFile "${out}" ${quoted}`;
+  try {
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [jest]), { env });
+  } finally {
+    sinks?.kill();
+  }
+  const result = readJestResults(out);
+  if (result.crashed) log(`test runner did not finish: ${result.crashed}`);
+  process.stdout.write(`${result.passed} passed, ${result.failed} failed\n`);
+  process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
+}
+
+const commands = { start, test, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await commands[name]();

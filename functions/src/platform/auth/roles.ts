@@ -7,7 +7,12 @@ export type Hat = (typeof HATS)[number];
 
 // Fine-grained grants for administrators. A list holds exactly what it names: `[]` holds none, `['*']`
 // holds all. An account with no list at all (created before lists existed) holds all.
-export const ADMIN_PERMISSIONS = ['users.manage', 'applications.review', 'kyc.read', 'payments.manage'] as const;
+// users.manage: accounts, roles, broadcasts; applications.review: driver and partner papers; kyc.read: papers of
+// others; payments.manage: wallets, ledger, refunds, withdrawals, others' payments; rides.manage: every ride, its
+// location, receipt and events, stats, SOS, admin moves; moderation: chat and review report queues, hidden reviews;
+// catalog.manage: catalog records of every partner (places, pharmacy, parking, fuel, ATMs), hide and restore;
+// promotions.manage: platform vouchers.
+export const ADMIN_PERMISSIONS = ['users.manage', 'applications.review', 'kyc.read', 'payments.manage', 'rides.manage', 'moderation', 'catalog.manage', 'promotions.manage'] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 export const ALL_PERMISSIONS = '*';
 export type PermissionGrant = AdminPermission | typeof ALL_PERMISSIONS;

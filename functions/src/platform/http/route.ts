@@ -65,7 +65,7 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
    * request without the header is refused (400 IDEMPOTENCY_KEY_REQUIRED); the handler gets the key to derive ids.
    */
   idempotent?: boolean | 'required';
-  /** Per-client-IP limit, checked before validation and the handler. */
+  /** Per-client-IP (or, with `per: 'user'`, per-caller) limit, checked before validation and the handler. */
   rateLimit?: RateLimitRule;
   /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
   errors?: number[];
@@ -134,12 +134,19 @@ export function toExpressHandlers(
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
   const rule = route.rateLimit;
-  if (rule) {
+  if (rule && rule.per !== 'user') {
     handlers.push((req, _res, next) => {
       deps.rateLimiter.hit(rule, clientIp(req)).then(() => next(), next);
     });
   }
   if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
+  // Per-user limits count the verified caller, after the guard (a bad token is a 401, never a hit).
+  if (rule && rule.per === 'user') {
+    if (route.auth === 'public') throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
+    handlers.push((_req, res, next) => {
+      deps.rateLimiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then(() => next(), next);
+    });
+  }
   handlers.push((req, res, next) => {
     let statusOverride: number | undefined;
     let ctx: HandlerContext<unknown, unknown, unknown>;

@@ -95,7 +95,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       };
     }
     const limitText = route.rateLimit
-      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per client IP (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
+      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
       : undefined;
     const permissionText = route.permission ? `Admin permission: ${route.permission} (admins with an explicit permission list).` : undefined;
     const description = [route.description, authText(route), permissionText, limitText, route.availability?.note].filter(Boolean).join('\n\n');

@@ -6,6 +6,11 @@ export interface RateLimitRule {
   scope: string;
   limit: number;
   windowSec: number;
+  /**
+   * Who is counted: the client IP (default; public operations such as sign-in) or the signed-in user (writes
+   * that notify others or cost money: one account behind a shared IP must not exhaust its neighbours' limit).
+   */
+  per?: 'ip' | 'user';
 }
 
 export interface RateLimitStore {
