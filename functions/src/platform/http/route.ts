@@ -198,6 +198,12 @@ export function isJsonContentType(header: string | undefined): boolean {
   return JSON_MEDIA_TYPE.test((semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase());
 }
 
+// A route open to partners (or users) and administrators guards only its admin path with the permission: a caller
+// holding one of the route's other roles passes here, and the service checks the permission where it acts as admin.
+function actsInAnotherRole(route: AnyRoute, auth: AuthContext): boolean {
+  return route.auth !== 'public' && route.auth.some((role) => role !== 'ADMIN' && auth.roles.includes(role));
+}
+
 // Validates the request and builds what the handler receives (throws the 4xx errors).
 function handlerContext(route: AnyRoute, req: Request, res: Response, status: (code: number) => void): HandlerContext<unknown, unknown, unknown> {
   if (route.request?.body && req.method !== 'GET') {
@@ -206,7 +212,7 @@ function handlerContext(route: AnyRoute, req: Request, res: Response, status: (c
     else if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaTypeError('Content-Type must be application/json');
   }
   const auth = res.locals.auth as AuthContext | undefined;
-  if (route.permission && auth) assertPermission(auth, route.permission);
+  if (route.permission && auth && !actsInAnotherRole(route, auth)) assertPermission(auth, route.permission);
   if (route.hat && auth) assertHat(auth, route.hat);
   const ctx: HandlerContext<unknown, unknown, unknown> = { ...parseRequest(route, req), auth, req, res, status };
   const key = route.idempotent ? req.get('idempotency-key') : undefined;

@@ -97,7 +97,11 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     const limitText = route.rateLimit
       ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
       : undefined;
-    const permissionText = route.permission ? `Admin permission: ${route.permission} (admins with an explicit permission list).` : undefined;
+    const permissionText = route.permission
+      ? `Admin permission: ${route.permission} (administrators with an explicit permission list${route.auth !== 'public' && route.auth.some((r) => r !== 'ADMIN') ? '; callers in the route\'s other roles act in that role' : ''}).`
+      : route.auth !== 'public' && route.auth.includes('ADMIN')
+        ? 'Open to every administrator: no admin permission is needed.'
+        : undefined;
     const description = [route.description, authText(route), permissionText, limitText, route.availability?.note].filter(Boolean).join('\n\n');
     registry.registerPath({
       method: route.method,

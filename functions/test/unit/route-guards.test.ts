@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { buildApp } from '../../src/app';
+import type { AuthContext } from '../../src/platform/auth/access-token';
+import type { Role } from '../../src/platform/auth/roles';
+import { defineRoute } from '../../src/platform/http/route';
+import type { ApiModule } from '../../src/platform/http/module';
+import { UnauthorizedError } from '../../src/platform/errors/app-error';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
+import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
+import { testConfig } from '../helpers/config';
+import { listen } from '../helpers/http';
+
+// The route kit's guards: per-user rate limits (counted per verified caller, after the guard) and admin
+// permissions that guard only the admin path of routes open to other roles too.
+const ok = z.object({ ok: z.boolean() });
+const probe: ApiModule = {
+  name: 'probe',
+  routes: () => [
+    defineRoute({ method: 'post', path: '/probe/sos', tag: 'rides', summary: 'per user', auth: [], rateLimit: { scope: 'probe-sos', limit: 2, windowSec: 600, per: 'user' }, response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
+    defineRoute({ method: 'post', path: '/probe/place', tag: 'places', summary: 'partner or admin', auth: ['PARTNER_OWNER', 'ADMIN'], permission: 'catalog.manage', response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
+  ],
+};
+
+// Tokens are the callers themselves: "<userId>~<roles>~<permissions, or all>" with "+" between list items.
+async function verify(token: string): Promise<AuthContext> {
+  const [userId, roles, permissions] = token.split('~');
+  if (!userId || roles === undefined) throw new UnauthorizedError('bad token');
+  return { userId, roles: roles.split('+').filter(Boolean) as Role[], sessionId: 's', tokenId: 't', permissions: permissions === 'all' ? undefined : permissions ? permissions.split('+') : [] };
+}
+
+let server: Awaited<ReturnType<typeof listen>>;
+beforeAll(async () => {
+  const { app } = buildApp({ config: testConfig(), modules: [probe], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() });
+  server = await listen(app);
+});
+afterAll(() => server.close());
+
+const post = async (path: string, token?: string, ip = '203.0.113.9') => {
+  const res = await fetch(`${server.url}/api/v1${path}`, { method: 'POST', headers: { 'x-forwarded-for': ip, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  return { status: res.status, body: (await res.json()) as { code?: string }, retryAfter: res.headers.get('retry-after') };
+};
+
+describe('per-user rate limits', () => {
+  it('count each caller on its own, whatever its IP, and answer 429 with Retry-After past the limit', async () => {
+    expect((await post('/probe/sos', 'lan~USER~', '203.0.113.1')).status).toBe(200);
+    expect((await post('/probe/sos', 'lan~USER~', '203.0.113.2')).status).toBe(200);
+    const third = await post('/probe/sos', 'lan~USER~', '203.0.113.3');
+    expect(third.status).toBe(429);
+    expect(Number(third.retryAfter)).toBeGreaterThan(0);
+    // Another user behind the same IP keeps its own allowance.
+    expect((await post('/probe/sos', 'minh~USER~', '203.0.113.3')).status).toBe(200);
+  });
+
+  it('a request without a valid token is a 401 and uses nobody’s allowance', async () => {
+    for (let i = 0; i < 5; i++) expect((await post('/probe/sos')).status).toBe(401);
+    expect((await post('/probe/sos', 'hoa~USER~')).status).toBe(200);
+  });
+
+  it('a per-user limit on a public route is refused when the app is built', () => {
+    const bad: ApiModule = { name: 'bad', routes: () => [defineRoute({ method: 'get', path: '/bad', tag: 'health', summary: 'x', auth: 'public', rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' }, response: { description: 'x', schema: ok }, handler: () => ({ ok: true }) })] };
+    expect(() => buildApp({ config: testConfig(), modules: [bad], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() })).toThrow(/per-user rate limit needs an authenticated route/);
+  });
+});
+
+describe('admin permissions on routes open to partners and administrators', () => {
+  it('an administrator without the permission is refused; with it, or with every permission, passes', async () => {
+    expect(await post('/probe/place', 'a1~USER+ADMIN~')).toMatchObject({ status: 403, body: { code: 'PERMISSION_REQUIRED' } });
+    expect((await post('/probe/place', 'a2~USER+ADMIN~users.manage')).status).toBe(403);
+    expect((await post('/probe/place', 'a3~USER+ADMIN~catalog.manage')).status).toBe(200);
+    expect((await post('/probe/place', 'a4~USER+ADMIN~all')).status).toBe(200);
+  });
+
+  it('a partner passes in its own role (the service checks the permission where it acts as admin)', async () => {
+    expect((await post('/probe/place', 'p1~USER+PARTNER_OWNER~')).status).toBe(200);
+    expect((await post('/probe/place', 'p2~USER+PARTNER_OWNER+ADMIN~')).status).toBe(200);
+    expect((await post('/probe/place', 'u1~USER~')).status).toBe(403);
+  });
+});
