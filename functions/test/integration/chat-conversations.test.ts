@@ -3,6 +3,7 @@ import { closeContextConversation, openContextConversation } from '../../src/mod
 import { db } from '../../src/platform/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
+import { allowDirectAdds, allowDirectAddsOf } from '../helpers/chat';
 import { requireEmulators } from '../helpers/emulators';
 
 beforeAll(requireEmulators);
@@ -21,6 +22,7 @@ async function plainAccounts(n: number, tag: string): Promise<string[]> {
   const batch = db().batch();
   for (const [i, id] of ids.entries()) batch.set(db().collection('users').doc(id), { name: `Member ${i}`, roles: ['USER'], hats: ['CON'], disabled: false, createdAt: Date.now() });
   await batch.commit();
+  await allowDirectAddsOf(ids);
   return ids;
 }
 
@@ -29,6 +31,7 @@ let bob: Person;
 let carol: Person;
 beforeAll(async () => {
   [alice, bob, carol] = await Promise.all([registerVerified({ name: 'Alice' }), registerVerified({ name: 'Bob' }), registerVerified({ name: 'Carol' })]);
+  await allowDirectAdds(bob, carol);
 });
 
 describe('direct conversations', () => {
