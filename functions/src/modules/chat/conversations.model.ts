@@ -122,7 +122,7 @@ export interface MessageRecord {
 
 /**
  * How others add me to a group: INVITATION (the default, the safe one: I accept or decline first) or DIRECT
- * (I become a member at once, as before invitations existed).
+ * (I become a member at once, as before invitations existed). CHAT_GROUP_ADDS_DEFAULT sets it for users who never chose.
  */
 export const GROUP_ADD_MODES = ['INVITATION', 'DIRECT'] as const;
 export type GroupAddMode = (typeof GROUP_ADD_MODES)[number];

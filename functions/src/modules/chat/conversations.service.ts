@@ -31,6 +31,8 @@ import type { SendMessageBody } from './conversations.schemas';
 export interface ConversationsDeps {
   attachableMedia(ownerId: string, id: string, tx?: Transaction): Promise<Attachment | undefined>;
   mutedConversations(userId: string): Promise<Set<string>>;
+  /** How others add a user who never set the preference (CHAT_GROUP_ADDS_DEFAULT). */
+  defaultGroupAdds?: GroupAddMode;
   clock?: () => number;
 }
 
@@ -41,6 +43,7 @@ const MEMBER_PREVIEW = 5;
 
 export function createConversationsService(deps: ConversationsDeps) {
   const now = deps.clock ?? Date.now;
+  const defaultGroupAdds = deps.defaultGroupAdds ?? DEFAULT_GROUP_ADDS;
 
   async function namesOf(userIds: string[]): Promise<Map<string, string | null>> {
     const unique = [...new Set(userIds)].filter((u) => u !== SYSTEM_SENDER);
@@ -118,7 +121,7 @@ export function createConversationsService(deps: ConversationsDeps) {
     if (blocked.length > 0) throw new AppError(403, 'You cannot add someone you block or who blocks you', { userIds: blocked }).withCode('CHAT_BLOCKED');
     const declined = added.filter((u) => invitations.get(u)?.status === 'DECLINED');
     if (declined.length > 0) throw new ConflictError('They declined an invitation to this group', { userIds: declined }).withCode('CHAT_INVITATION_DECLINED');
-    const mode = (u: string): GroupAddMode => preferences.get(u)?.groupAdds ?? DEFAULT_GROUP_ADDS;
+    const mode = (u: string): GroupAddMode => preferences.get(u)?.groupAdds ?? defaultGroupAdds;
     return { joining: added.filter((u) => mode(u) === 'DIRECT'), invited: added.filter((u) => mode(u) !== 'DIRECT'), invitations };
   }
 
@@ -415,7 +418,7 @@ export function createConversationsService(deps: ConversationsDeps) {
       return toInvitation(invitation, conversation?.title ?? null, names.get(invitation.invitedBy) ?? null);
     },
     async preferences(callerId: string) {
-      return { groupAdds: (await repo.preferences(callerId))?.groupAdds ?? DEFAULT_GROUP_ADDS };
+      return { groupAdds: (await repo.preferences(callerId))?.groupAdds ?? defaultGroupAdds };
     },
     async setPreferences(callerId: string, body: { groupAdds: GroupAddMode }) {
       await repo.savePreferences({ userId: callerId, groupAdds: body.groupAdds, updatedAt: now() });
