@@ -145,6 +145,25 @@ describe('group invitations', () => {
     expect((await answer(guest, invitation.id, 'accept')).body.memberCount).toBe(3);
   });
 
+  it('the owner withdraws a pending invitation (DELETE …/members/{userId}); adding again invites anew', async () => {
+    const [owner, member, guest] = [await registerVerified(), await registerVerified(), await registerVerified()];
+    await allowDirectAdds(member);
+    const g = (await group(owner, [member, guest])).body;
+    const [invitation] = await invitations(guest);
+    const remove = (who: Person) => call('DELETE', `/chat/conversations/${g.id}/members/${guest.user.id}`, { token: who.accessToken });
+    expect((await remove(member)).body.code).toBe('CHAT_NOT_OWNER');
+    const withdrawn = await remove(owner);
+    expect(withdrawn.body).toMatchObject({ memberCount: 2, invitedIds: [] });
+    expect((await invitations(guest, 'WITHDRAWN')).map((i) => i.id)).toEqual([invitation.id]);
+    expect((await answer(guest, invitation.id, 'accept')).body).toMatchObject({ code: 'CHAT_INVITATION_TRANSITION', details: { status: 'WITHDRAWN' } });
+    expect((await remove(owner)).status).toBe(404);
+    expect((await add(owner, g.id, [guest])).body.invitedIds).toEqual([guest.user.id]);
+    expect((await answer(guest, invitation.id, 'accept')).body.memberCount).toBe(3);
+    // No SYSTEM message about an invitee who never joined; one when they did.
+    const events = (await call('GET', `/chat/conversations/${g.id}/messages`, { token: owner.accessToken })).body.items.map((m: { system: { event: string } | null }) => m.system?.event);
+    expect(events).toEqual(['member.joined']);
+  });
+
   it('nobody either side blocks is added or invited (403 CHAT_BLOCKED), at creation or later', async () => {
     const [owner, blocker, open] = [await registerVerified(), await registerVerified(), await registerVerified()];
     await allowDirectAdds(blocker, open);

@@ -134,9 +134,10 @@ export interface ChatPreferencesRecord {
   updatedAt: number;
 }
 
-// Invitation life cycle: PENDING → ACCEPTED (the invitee joins) | DECLINED (not invited to this group again).
-// An accepted invitation of someone who left or was removed opens again (PENDING) when the owner adds them anew.
-export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'DECLINED'] as const;
+// Invitation life cycle: PENDING → ACCEPTED (the invitee joins) | DECLINED (not invited to this group again)
+// | WITHDRAWN (the owner took it back). An accepted invitation of someone who left or was removed, or a withdrawn
+// one, opens again (PENDING) when the owner adds them anew.
+export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'DECLINED', 'WITHDRAWN'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 export const INVITATION_MACHINE = defineMachine({
   entity: 'invitation',
@@ -144,7 +145,8 @@ export const INVITATION_MACHINE = defineMachine({
   moves: {
     accept: { from: 'PENDING', to: 'ACCEPTED', by: 'invitee' },
     decline: { from: 'PENDING', to: 'DECLINED', by: 'invitee' },
-    reinvite: { from: 'ACCEPTED', to: 'PENDING', by: 'owner' },
+    withdraw: { from: 'PENDING', to: 'WITHDRAWN', by: 'owner' },
+    reinvite: { from: ['ACCEPTED', 'WITHDRAWN'], to: 'PENDING', by: 'owner' },
   },
   codes: { transition: 'CHAT_INVITATION_TRANSITION', actor: 'CHAT_INVITATION_TRANSITION' },
 });

@@ -114,8 +114,9 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
       method: 'delete',
       path: '/chat/conversations/:id/members/:userId',
       tag,
-      summary: 'Remove a member from a group (owner)',
-      description: 'Your own id leaves instead (as POST …/leave). Posts a SYSTEM message; the removed member can no longer read the conversation.',
+      summary: 'Remove a member from a group (owner), or withdraw an invitation',
+      description:
+        'Your own id leaves instead (as POST …/leave). Posts a SYSTEM message; the removed member can no longer read the conversation. A pending invitee (`invitedIds`) is un-invited instead (the invitation becomes WITHDRAWN; adding them again invites them anew).',
       auth: [],
       errors: [404],
       codes: ['CHAT_NOT_OWNER', 'CHAT_NOT_GROUP'],

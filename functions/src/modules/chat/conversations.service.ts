@@ -285,8 +285,20 @@ export function createConversationsService(deps: ConversationsDeps) {
         const current = await memberView(callerId, id, tx);
         if (current.type !== 'GROUP') throw new ConflictError('Only a group changes members').withCode('CHAT_NOT_GROUP');
         if (!leaving && current.ownerId !== callerId) throw new ForbiddenError('Only the owner removes members').withCode('CHAT_NOT_OWNER');
-        if (!current.memberIds.includes(userId)) throw new NotFoundError('Not a member of this conversation');
         const at = now();
+        // The owner withdraws a pending invitation the same way (no message: the invitee was never in the group).
+        if (!leaving && (current.invitedIds ?? []).includes(userId)) {
+          const invitation = await repo.invitation(invitationId(id, userId), tx);
+          const invitedIds = (current.invitedIds ?? []).filter((u) => u !== userId);
+          repo.txUpdate(tx, id, { invitedIds, updatedAt: at });
+          if (invitation) {
+            const to = INVITATION_MACHINE.check('withdraw', invitation.status, ['owner']);
+            repo.txSaveInvitation(tx, { ...invitation, status: to, updatedAt: at, respondedAt: at });
+            recordTransition(tx, repo.invitationRef(invitation.id), { action: 'withdraw', from: invitation.status, to, by: callerId, at });
+          }
+          return { ...current, invitedIds, updatedAt: at };
+        }
+        if (!current.memberIds.includes(userId)) throw new NotFoundError('Not a member of this conversation');
         const memberIds = current.memberIds.filter((m) => m !== userId);
         // An owner who leaves hands the group to the longest-standing member.
         const ownerId = current.ownerId === userId ? (memberIds[0] ?? null) : current.ownerId;
