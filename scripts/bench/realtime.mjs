@@ -335,6 +335,8 @@ async function groupMessageWrites(members = 100) {
   const owner = await createUser(apiJson, 'chat-owner');
   const others = Array.from({ length: members - 1 }, (_, i) => ({ id: `bench-member-${i}`, data: { name: `Member ${i}`, roles: ['USER'], hats: ['CON'], disabled: false, createdAt: Date.now() } }));
   await batchedWrite('users', others);
+  // Members who let others add them directly (the default is an invitation to accept first).
+  await batchedWrite('chat_preferences', others.map((o) => ({ id: o.id, data: { userId: o.id, groupAdds: 'DIRECT', updatedAt: Date.now() } })));
   const group = await apiJson('POST', '/chat/conversations', { type: 'GROUP', title: 'Bench 100', memberIds: others.map((o) => o.id) }, owner.token);
   if (group.status !== 201) throw new Error(`POST /chat/conversations (group) answered ${group.status}`);
   const id = group.body.id;

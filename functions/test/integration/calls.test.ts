@@ -67,6 +67,25 @@ describe('calls', () => {
     expect((await db().collection('calls').where('callerId', '==', a.user.id).get()).size).toBe(1);
   });
 
+  it('without an Idempotency-Key (as the spec shows it): 201, and a double tap rings once (one ringing call per pair)', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    const taps = await Promise.all([start(a, b), start(a, b), start(a, b)]);
+    expect(taps.map((t) => t.status)).toEqual([201, 201, 201]);
+    expect(new Set(taps.map((t) => t.body.id)).size).toBe(1);
+    expect(taps.every((t) => t.headers.get('idempotent-replayed') === null)).toBe(true);
+    const later = await start(a, b);
+    expect(later.body.id).toBe(taps[0].body.id);
+    expect((await db().collection('calls').where('callerId', '==', a.user.id).get()).size).toBe(1);
+    // Keyed retries racing: one call too.
+    const key = `call-race-${Date.now()}`;
+    const [c, d] = [await registerVerified(), await registerVerified()];
+    const keyed = await Promise.all([0, 1, 2].map(() => call('POST', '/chat/calls', { token: c.accessToken, body: { calleeId: d.user.id }, headers: { 'idempotency-key': key } })));
+    expect(new Set(keyed.filter((k) => k.status === 201).map((k) => k.body.id)).size).toBe(1);
+    expect((await db().collection('calls').where('callerId', '==', c.user.id).get()).size).toBe(1);
+    await act(a, taps[0].body.id, 'cancel');
+    await act(c, keyed.find((k) => k.status === 201)!.body.id, 'cancel');
+  });
+
   it('answer (callee only) → ACTIVE → end → ENDED; illegal moves are 409; strangers get 404', async () => {
     const [a, b, stranger] = [await registerVerified(), await registerVerified(), await registerVerified()];
     const { body: ringing } = await start(a, b);

@@ -3,6 +3,7 @@ import { closeContextConversation, openContextConversation } from '../../src/mod
 import { db } from '../../src/platform/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
+import { allowDirectAdds, allowDirectAddsOf } from '../helpers/chat';
 import { requireEmulators } from '../helpers/emulators';
 
 beforeAll(requireEmulators);
@@ -21,6 +22,7 @@ async function plainAccounts(n: number, tag: string): Promise<string[]> {
   const batch = db().batch();
   for (const [i, id] of ids.entries()) batch.set(db().collection('users').doc(id), { name: `Member ${i}`, roles: ['USER'], hats: ['CON'], disabled: false, createdAt: Date.now() });
   await batch.commit();
+  await allowDirectAddsOf(ids);
   return ids;
 }
 
@@ -29,6 +31,7 @@ let bob: Person;
 let carol: Person;
 beforeAll(async () => {
   [alice, bob, carol] = await Promise.all([registerVerified({ name: 'Alice' }), registerVerified({ name: 'Bob' }), registerVerified({ name: 'Carol' })]);
+  await allowDirectAdds(bob, carol);
 });
 
 describe('direct conversations', () => {
@@ -122,7 +125,7 @@ describe('groups', () => {
     expect((await call('POST', `/chat/conversations/${dm.id}/leave`, { token: alice.accessToken })).body.code).toBe('CHAT_NOT_GROUP');
   });
 
-  it('2 to 100 members: 100 is accepted, the 101st is refused (400 at creation, 409 when adding)', async () => {
+  it('2 to 100 members: 100 is accepted, the 101st is refused (400 at creation, 409 when adding); invitations count', async () => {
     const members = await plainAccounts(100, 'big');
     expect((await group(alice, [])).status).toBe(400);
     expect((await group(alice, members)).status).toBe(400);
@@ -130,6 +133,13 @@ describe('groups', () => {
     expect([full.status, full.body.memberCount]).toEqual([201, 100]);
     const over = await call('POST', `/chat/conversations/${full.body.id}/members`, { token: alice.accessToken, body: { userIds: [members[99]] } });
     expect([over.status, over.body.code]).toEqual([409, 'CHAT_GROUP_FULL']);
+    // A pending invitation holds its seat: 99 members and one invitee leave no room.
+    const invitee = await registerVerified();
+    const almost = await group(alice, members.slice(0, 98));
+    const invited = await call('POST', `/chat/conversations/${almost.body.id}/members`, { token: alice.accessToken, body: { userIds: [invitee.user.id] } });
+    expect([invited.body.memberCount, invited.body.invitedIds]).toEqual([99, [invitee.user.id]]);
+    const noRoom = await call('POST', `/chat/conversations/${almost.body.id}/members`, { token: alice.accessToken, body: { userIds: [members[99]] } });
+    expect([noRoom.status, noRoom.body.code]).toEqual([409, 'CHAT_GROUP_FULL']);
   });
 
   it('a retried creation with the same Idempotency-Key makes one group', async () => {

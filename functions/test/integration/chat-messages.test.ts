@@ -10,6 +10,7 @@ import { outboxTransport } from '../../src/platform/push/transport';
 import { db } from '../../src/platform/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
+import { allowDirectAdds } from '../helpers/chat';
 import { requireEmulators } from '../helpers/emulators';
 import { signedInClient } from '../helpers/firebase-client';
 import { waitFor } from '../helpers/wait';
@@ -227,6 +228,7 @@ describe('read markers and unread counts', () => {
 
   it('a duplicated trigger delivery counts nothing twice and notifies nobody twice', async () => {
     const [a, b, c] = [await registerVerified(), await registerVerified(), await registerVerified()];
+    await allowDirectAdds(b, c);
     const g = (await call('POST', '/chat/conversations', { token: a.accessToken, body: { type: 'GROUP', title: 'Dup', memberIds: [b.user.id, c.user.id] } })).body.id;
     const m = (await text(a, g, 'once only')).body.id;
     await fannedOut(g, m);
@@ -241,6 +243,7 @@ describe('read markers and unread counts', () => {
 
   it('members who block the sender, or muted the conversation, get no push; blockers no inbox item either', async () => {
     const [a, b, c] = [await registerVerified({ name: 'Sender' }), await registerVerified(), await registerVerified()];
+    await allowDirectAdds(b, c);
     const g = (await call('POST', '/chat/conversations', { token: a.accessToken, body: { type: 'GROUP', title: 'Quiet', memberIds: [b.user.id, c.user.id] } })).body.id;
     const [tb, tc] = [fcmToken('b'), fcmToken('c')];
     await call('POST', '/push-tokens', { token: b.accessToken, body: { token: tb, surface: 'CON', platform: 'android', deviceId: 'b' } });

@@ -37,6 +37,11 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       const roles = callRolesOf(call, actorId);
       // The actor first (only the callee answers, whatever the status), then the status, after settling.
       CALL_MACHINE.checkActor(action, roles);
+      // A block made while the call rang: the call cannot be taken (it may still be declined or cancelled).
+      if (action === 'answer' && !expired && call.status === 'RINGING') {
+        const blocks = await conversationsRepo.eitherBlocks(call.callerId, call.calleeId, tx);
+        if (blocks.aBlocksB || blocks.bBlocksA) throw new ForbiddenError('You cannot take a call from this person').withCode('CHAT_BLOCKED');
+      }
       if (expired) {
         callsRepo.txSave(tx, call);
         recordTransition(tx, callsRepo.ref(call.id), { action: 'timeout', from: 'RINGING', to: 'MISSED', by: 'system:ring-deadline', at: t });

@@ -17,4 +17,6 @@ export const callsServiceFor = perConfig((config: Readonly<AppConfig>) =>
   createCallsService({ hub: notificationHub(config), scheduler: ringScheduler, ringTimeoutSec: config.CALL_RING_TIMEOUT_SEC }),
 );
 
-export const conversationsServiceFor = perConfig((_config: Readonly<AppConfig>) => createConversationsService({ attachableMedia, mutedConversations }));
+export const conversationsServiceFor = perConfig((config: Readonly<AppConfig>) =>
+  createConversationsService({ attachableMedia, mutedConversations, defaultGroupAdds: config.CHAT_GROUP_ADDS_DEFAULT }),
+);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { truncateText } from '../../platform/text';
 import type { Surface } from '../notifications';
+import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
+import { defineMachine } from '../../platform/state-machine/state-machine';
 import { CHAT_EVENTS } from './chat.events';
 
 // Firestore layout of conversations (names only at the top: the module definition reads them).
@@ -10,11 +12,15 @@ import { CHAT_EVENTS } from './chat.events';
 // delivered markers. Each message rewrites these (one document per member), never one shared document.
 // `chat_blocks/{blockerId}_{blockedId}`: blocks.
 // `chat_reports/{messageId}_{reporterId}`: reported messages (the admin queue).
+// `chat_invitations/{conversationId}_{userId}`: an invitation to a group, which the invitee accepts or declines.
+// `chat_preferences/{userId}`: whether others may add the user to groups directly (default: by invitation).
 export const CONVERSATIONS = 'conversations';
 export const MESSAGES = 'messages';
 export const CHAT_MEMBERSHIPS = 'chat_memberships';
 export const CHAT_BLOCKS = 'chat_blocks';
 export const CHAT_REPORTS = 'chat_reports';
+export const CHAT_INVITATIONS = 'chat_invitations';
+export const CHAT_PREFERENCES = 'chat_preferences';
 
 export const CHAT_LIMITS = {
   groupMembersMin: 2,
@@ -24,6 +30,17 @@ export const CHAT_LIMITS = {
   editWindowMs: 15 * 60_000,
   previewMax: 120,
 } as const;
+
+/**
+ * Per-user limits of chat writes (scopes of RATE_LIMITS): far above a person's pace (a message a second for five
+ * minutes, a call every 20 s), low enough that a script cannot flood members or the moderators' queue.
+ */
+export const CHAT_RATE_LIMITS = {
+  message: { scope: 'chat-message', limit: 300, windowSec: 300, per: 'user' },
+  report: { scope: 'chat-report', limit: 20, windowSec: 3600, per: 'user' },
+  call: { scope: 'chat-call', limit: 30, windowSec: 600, per: 'user' },
+  conversation: { scope: 'chat-conversation', limit: 60, windowSec: 3600, per: 'user' },
+} satisfies Record<string, RateLimitRule>;
 
 export const CONVERSATION_TYPES = ['DIRECT', 'GROUP', 'CONTEXT'] as const;
 export type ConversationType = (typeof CONVERSATION_TYPES)[number];
@@ -44,6 +61,8 @@ export interface ConversationRecord {
   /** GROUP: who adds and removes members. */
   ownerId: string | null;
   memberIds: string[];
+  /** GROUP: accounts invited and not yet answering (they count toward the member limit). */
+  invitedIds?: string[];
   context: { type: ContextType; id: string } | null;
   /** CONTEXT: read-only once its ride, order or booking is closed. */
   closed: boolean;
@@ -101,6 +120,50 @@ export interface MessageRecord {
   counted: boolean;
 }
 
+/**
+ * How others add me to a group: INVITATION (the default, the safe one: I accept or decline first) or DIRECT
+ * (I become a member at once, as before invitations existed). CHAT_GROUP_ADDS_DEFAULT sets it for users who never chose.
+ */
+export const GROUP_ADD_MODES = ['INVITATION', 'DIRECT'] as const;
+export type GroupAddMode = (typeof GROUP_ADD_MODES)[number];
+export const DEFAULT_GROUP_ADDS: GroupAddMode = 'INVITATION';
+
+export interface ChatPreferencesRecord {
+  userId: string;
+  groupAdds: GroupAddMode;
+  updatedAt: number;
+}
+
+// Invitation life cycle: PENDING → ACCEPTED (the invitee joins) | DECLINED (not invited to this group again)
+// | WITHDRAWN (the owner took it back). An accepted invitation of someone who left or was removed, or a withdrawn
+// one, opens again (PENDING) when the owner adds them anew.
+export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'DECLINED', 'WITHDRAWN'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+export const INVITATION_MACHINE = defineMachine({
+  entity: 'invitation',
+  states: INVITATION_STATUSES,
+  moves: {
+    accept: { from: 'PENDING', to: 'ACCEPTED', by: 'invitee' },
+    decline: { from: 'PENDING', to: 'DECLINED', by: 'invitee' },
+    withdraw: { from: 'PENDING', to: 'WITHDRAWN', by: 'owner' },
+    reinvite: { from: ['ACCEPTED', 'WITHDRAWN'], to: 'PENDING', by: 'owner' },
+  },
+  codes: { transition: 'CHAT_INVITATION_TRANSITION', actor: 'CHAT_INVITATION_TRANSITION' },
+});
+
+export interface InvitationRecord {
+  id: string;
+  conversationId: string;
+  /** The invitee. */
+  userId: string;
+  invitedBy: string;
+  status: InvitationStatus;
+  createdAt: number;
+  updatedAt: number;
+  respondedAt: number | null;
+}
+
+export const invitationId = (conversationId: string, userId: string) => `${conversationId}_${userId}`;
 export const membershipId = (conversationId: string, userId: string) => `${conversationId}_${userId}`;
 export const blockId = (blockerId: string, blockedId: string) => `${blockerId}_${blockedId}`;
 

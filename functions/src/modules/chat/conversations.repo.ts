@@ -5,12 +5,17 @@ import { plainCollection, readRecord, typedCollection } from '../../platform/fir
 import {
   blockId,
   CHAT_BLOCKS,
+  CHAT_INVITATIONS,
   CHAT_MEMBERSHIPS,
+  CHAT_PREFERENCES,
   CHAT_REPORTS,
   CONVERSATIONS,
+  invitationId,
   membershipId,
   MESSAGES,
+  type ChatPreferencesRecord,
   type ConversationRecord,
+  type InvitationRecord,
   type MembershipRecord,
   type MessageRecord,
 } from './conversations.model';
@@ -42,6 +47,8 @@ const memberships = () => plainCollection<MembershipRecord>(CHAT_MEMBERSHIPS);
 const messages = (conversationId: string) => plainCollection<MessageRecord>(`${CONVERSATIONS}/${conversationId}/${MESSAGES}`);
 const blocks = () => plainCollection<BlockRecord>(CHAT_BLOCKS);
 const reports = () => typedCollection<ReportRecord>(CHAT_REPORTS);
+const invitations = () => typedCollection<InvitationRecord>(CHAT_INVITATIONS);
+const preferences = () => plainCollection<ChatPreferencesRecord>(CHAT_PREFERENCES);
 
 export const conversationsRepo = {
   newId: () => conversations().doc().id,
@@ -134,6 +141,12 @@ export const conversationsRepo = {
     const [ab, ba] = tx ? await tx.getAll(...refs) : await db().getAll(...refs);
     return { aBlocksB: ab.exists, bBlocksA: ba.exists };
   },
+  /** Which of `others` block `userId` or are blocked by them (in the transaction). */
+  async blockedAmong(tx: Transaction, userId: string, others: string[]): Promise<string[]> {
+    if (others.length === 0) return [];
+    const snaps = await tx.getAll(...others.flatMap((o) => [blocks().doc(blockId(userId, o)), blocks().doc(blockId(o, userId))]));
+    return others.filter((_, i) => snaps[2 * i].exists || snaps[2 * i + 1].exists);
+  },
   async block(record: BlockRecord): Promise<BlockRecord> {
     const ref = blocks().doc(blockId(record.blockerId, record.blockedId));
     return db().runTransaction(async (tx) => {
@@ -149,6 +162,34 @@ export const conversationsRepo = {
   blocksOf(blockerId: string, page: { limit: number; cursor?: string }) {
     const query = blocks().where('blockerId', '==', blockerId);
     return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...page, query: 'chat:blocks', caller: blockerId }, (d) => d.data());
+  },
+
+  /** Each user's group-add preference (absent: never set), in the transaction. */
+  async txPreferences(tx: Transaction, userIds: string[]): Promise<Map<string, ChatPreferencesRecord>> {
+    if (userIds.length === 0) return new Map();
+    const snaps = await tx.getAll(...userIds.map((u) => preferences().doc(u)));
+    return new Map(snaps.flatMap((s) => (s.exists ? [[s.id, s.data() as ChatPreferencesRecord] as const] : [])));
+  },
+  preferences: (userId: string) => readRecord(preferences().doc(userId)),
+  async savePreferences(record: ChatPreferencesRecord): Promise<void> {
+    await preferences().doc(record.userId).set(record);
+  },
+
+  invitationRef: (id: string) => invitations().doc(id),
+  invitation: (id: string, tx?: Transaction) => readRecord(invitations().doc(id), tx),
+  /** The invitations of these users to one group (in the transaction); missing ones left out. */
+  async txInvitationsOf(tx: Transaction, conversationId: string, userIds: string[]): Promise<Map<string, InvitationRecord>> {
+    if (userIds.length === 0) return new Map();
+    const snaps = await tx.getAll(...userIds.map((u) => invitations().doc(invitationId(conversationId, u))));
+    return new Map(snaps.flatMap((s) => (s.exists ? [[(s.data() as InvitationRecord).userId, s.data() as InvitationRecord] as const] : [])));
+  },
+  txSaveInvitation(tx: Transaction, record: InvitationRecord): void {
+    tx.set(invitations().doc(record.id), record);
+  },
+  /** My invitations with a status, newest first. */
+  invitationsOf(userId: string, status: InvitationRecord['status'], page: { limit: number; cursor?: string }) {
+    const query = invitations().where('userId', '==', userId).where('status', '==', status);
+    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...page, query: `chat:invitations:${status}`, caller: userId }, (d) => d.data());
   },
 
   reportRef: (id: string) => reports().doc(id),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { LatLngBodySchema } from '../../platform/geo/geo';
 import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
-import { CHAT_LIMITS, CONTEXT_TYPES, CONVERSATION_TYPES, MEMBER_ROLES, MESSAGE_TYPES } from './conversations.model';
+import { CHAT_LIMITS, CONTEXT_TYPES, CONVERSATION_TYPES, GROUP_ADD_MODES, INVITATION_STATUSES, MEMBER_ROLES, MESSAGE_TYPES } from './conversations.model';
 
 const Title = z.string().trim().min(1).max(CHAT_LIMITS.titleMax);
 
@@ -28,6 +28,7 @@ const ConversationBase = {
   context: z.object({ type: z.enum(CONTEXT_TYPES), id: z.string() }).nullable(),
   closed: z.boolean().describe('CONTEXT: the ride, order or booking is closed; the conversation is read-only'),
   memberCount: z.number().int(),
+  invitedIds: z.array(z.string()).describe('GROUP: accounts invited that have not answered yet (they become members when they accept)'),
   lastMessage: MessagePreviewSchema.nullable(),
   lastActivityAt: z.string(),
   unreadCount: z.number().int(),
@@ -148,3 +149,26 @@ export const ReportSchema = z
 export const ReportListQuerySchema = PageQuerySchema.extend({ status: z.enum(REPORT_STATUSES).default('OPEN') });
 export const ReportListSchema = z.object({ items: z.array(ReportSchema), nextCursor: z.string().nullable() }).meta({ id: 'ChatReportList' });
 export const ResolveReportBodySchema = z.object({ status: z.enum(['DISMISSED', 'ACTIONED']) }).strict().meta({ id: 'ResolveChatReportBody' });
+
+export const InvitationSchema = z
+  .object({
+    id: z.string(),
+    conversationId: z.string(),
+    title: z.string().nullable().describe('The group’s title (null once the group is gone)'),
+    invitedBy: z.object({ id: z.string(), name: z.string().nullable() }),
+    status: z.enum(INVITATION_STATUSES),
+    createdAt: z.string(),
+    respondedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ChatInvitation' });
+export const InvitationListQuerySchema = PageQuerySchema.extend({ status: z.enum(INVITATION_STATUSES).default('PENDING') });
+export const InvitationListSchema = z.object({ items: z.array(InvitationSchema), nextCursor: z.string().nullable() }).meta({ id: 'ChatInvitationList' });
+
+export const ChatPreferencesSchema = z
+  .object({
+    groupAdds: z
+      .enum(GROUP_ADD_MODES)
+      .describe('INVITATION (default): being added to a group makes an invitation I accept or decline; DIRECT: I become a member at once'),
+  })
+  .meta({ id: 'ChatPreferences' });
+export const ChatPreferencesBodySchema = ChatPreferencesSchema.strict().meta({ id: 'ChatPreferencesBody' });

@@ -1,6 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
 import { db } from '../../platform/firebase/firebase';
+import { recordTransition, transition } from '../../platform/state-machine/state-machine';
 import { iso, isoOrNull } from '../../platform/time';
 import type { Attachment } from '../media';
 import type { Surface } from '../notifications';
@@ -8,13 +9,19 @@ import { accounts } from '../users';
 import {
   CHAT_LIMITS,
   contextConversationId,
+  DEFAULT_GROUP_ADDS,
   directConversationId,
+  INVITATION_MACHINE,
+  invitationId,
   messageIdFor,
   newMembership,
   previewOf,
   SYSTEM_SENDER,
   type ContextType,
   type ConversationRecord,
+  type GroupAddMode,
+  type InvitationRecord,
+  type InvitationStatus,
   type MembershipRecord,
   type MessageRecord,
 } from './conversations.model';
@@ -24,6 +31,8 @@ import type { SendMessageBody } from './conversations.schemas';
 export interface ConversationsDeps {
   attachableMedia(ownerId: string, id: string, tx?: Transaction): Promise<Attachment | undefined>;
   mutedConversations(userId: string): Promise<Set<string>>;
+  /** How others add a user who never set the preference (CHAT_GROUP_ADDS_DEFAULT). */
+  defaultGroupAdds?: GroupAddMode;
   clock?: () => number;
 }
 
@@ -34,6 +43,7 @@ const MEMBER_PREVIEW = 5;
 
 export function createConversationsService(deps: ConversationsDeps) {
   const now = deps.clock ?? Date.now;
+  const defaultGroupAdds = deps.defaultGroupAdds ?? DEFAULT_GROUP_ADDS;
 
   async function namesOf(userIds: string[]): Promise<Map<string, string | null>> {
     const unique = [...new Set(userIds)].filter((u) => u !== SYSTEM_SENDER);
@@ -68,6 +78,7 @@ export function createConversationsService(deps: ConversationsDeps) {
       context: conversation.context,
       closed: conversation.closed,
       memberCount: conversation.memberIds.length,
+      invitedIds: conversation.invitedIds ?? [],
       lastMessage: membership?.lastMessage ? { ...membership.lastMessage, createdAt: iso(membership.lastMessage.createdAt) } : null,
       lastActivityAt: iso(membership?.lastActivityAt ?? conversation.updatedAt),
       unreadCount: membership?.unreadCount ?? 0,
@@ -101,6 +112,81 @@ export function createConversationsService(deps: ConversationsDeps) {
     return message;
   }
 
+  /**
+   * Who of `added` joins a group at once and who is invited (their preference; INVITATION when never set), in the
+   * transaction. Refuses anyone who blocks the owner or whom the owner blocks, and anyone who declined before.
+   */
+  async function admission(tx: Transaction, ownerId: string, conversationId: string, added: string[]) {
+    const [blocked, preferences, invitations] = await Promise.all([repo.blockedAmong(tx, ownerId, added), repo.txPreferences(tx, added), repo.txInvitationsOf(tx, conversationId, added)]);
+    if (blocked.length > 0) throw new AppError(403, 'You cannot add someone you block or who blocks you', { userIds: blocked }).withCode('CHAT_BLOCKED');
+    const declined = added.filter((u) => invitations.get(u)?.status === 'DECLINED');
+    if (declined.length > 0) throw new ConflictError('They declined an invitation to this group', { userIds: declined }).withCode('CHAT_INVITATION_DECLINED');
+    const mode = (u: string): GroupAddMode => preferences.get(u)?.groupAdds ?? defaultGroupAdds;
+    return { joining: added.filter((u) => mode(u) === 'DIRECT'), invited: added.filter((u) => mode(u) !== 'DIRECT'), invitations };
+  }
+
+  /** Writes the invitations of `invited` (new, or reopened after an accepted one whose invitee left). */
+  function invite(tx: Transaction, conversationId: string, ownerId: string, invited: string[], existing: Map<string, InvitationRecord>, at: number): void {
+    for (const userId of invited) {
+      const previous = existing.get(userId);
+      if (previous?.status === 'PENDING') continue;
+      const record: InvitationRecord = { id: invitationId(conversationId, userId), conversationId, userId, invitedBy: ownerId, status: 'PENDING', createdAt: at, updatedAt: at, respondedAt: null };
+      if (previous) {
+        INVITATION_MACHINE.check('reinvite', previous.status, ['owner']);
+        recordTransition(tx, repo.invitationRef(record.id), { action: 'reinvite', from: previous.status, to: 'PENDING', by: ownerId, at });
+      }
+      repo.txSaveInvitation(tx, record);
+    }
+  }
+
+  /** The invitee answers: accept joins the group (if it still has room), decline removes the invitation. */
+  async function answerInvitation(callerId: string, id: string, action: 'accept' | 'decline') {
+    const at = now();
+    const names = action === 'accept' ? await namesOf([callerId]) : new Map<string, string | null>();
+    let joined: ConversationRecord | undefined;
+    const { after } = await transition(
+      INVITATION_MACHINE,
+      {
+        // Only the invitee sees the invitation at all (404 to anyone else).
+        load: async (tx) => {
+          const invitation = await repo.invitation(id, tx);
+          return invitation?.userId === callerId ? invitation : undefined;
+        },
+        save: (tx, next) => repo.txSaveInvitation(tx, next),
+        ref: (entity) => repo.invitationRef(entity.id),
+        async alongside(tx, next) {
+          const conversation = await repo.get(next.conversationId, tx);
+          if (!conversation) {
+            if (action === 'accept') throw new NotFoundError('The group no longer exists');
+            return;
+          }
+          const invitedIds = (conversation.invitedIds ?? []).filter((u) => u !== callerId);
+          if (action === 'decline') {
+            repo.txUpdate(tx, conversation.id, { invitedIds });
+            return;
+          }
+          writable(conversation);
+          if (conversation.memberIds.includes(callerId)) throw new ConflictError('Already a member', { userIds: [callerId] }).withCode('CHAT_ALREADY_MEMBER');
+          if (conversation.memberIds.length >= CHAT_LIMITS.groupMembersMax) throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
+          const memberIds = [...conversation.memberIds, callerId];
+          repo.txUpdate(tx, conversation.id, { memberIds, invitedIds, updatedAt: at });
+          repo.txAddMember(tx, newMembership(conversation.id, callerId, 'MEMBER', at));
+          repo.txCreateMessage(tx, systemMessage(conversation.id, 'member.joined', `${names.get(callerId) ?? 'A member'} joined`, [callerId], at));
+          joined = { ...conversation, memberIds, invitedIds, updatedAt: at };
+        },
+      },
+      {
+        action,
+        by: callerId,
+        rolesOf: () => ['invitee'],
+        apply: (entity, to: InvitationStatus) => ({ ...entity, status: to, updatedAt: at, respondedAt: at }),
+        now: at,
+        missing: () => new NotFoundError('No such invitation'),
+      },
+    );
+    return { invitation: after, joined };
+  }
+
   return {
     async create(callerId: string, body: CreateBody, setStatus: (code: number) => void) {
       if (body.type === 'DIRECT') {
@@ -122,10 +208,14 @@ export function createConversationsService(deps: ConversationsDeps) {
       const others = [...new Set(body.memberIds)].filter((m) => m !== callerId);
       if (others.length + 1 < CHAT_LIMITS.groupMembersMin) throw new BadRequestError('A group needs at least one other member').withCode('VALIDATION_FAILED');
       await existingAccounts(others);
-      const at = now();
-      const record: ConversationRecord = { id: repo.newId(), type: 'GROUP', title: body.title, ownerId: callerId, memberIds: [callerId, ...others], context: null, closed: false, createdBy: callerId, createdAt: at, updatedAt: at };
-      await db().runTransaction(async (tx) => {
-        repo.txCreate(tx, record, [newMembership(record.id, callerId, 'OWNER', at), ...others.map((u) => newMembership(record.id, u, 'MEMBER', at))]);
+      const id = repo.newId();
+      const record = await db().runTransaction(async (tx) => {
+        const { joining, invited, invitations } = await admission(tx, callerId, id, others);
+        const at = now();
+        const created: ConversationRecord = { id, type: 'GROUP', title: body.title, ownerId: callerId, memberIds: [callerId, ...joining], invitedIds: invited, context: null, closed: false, createdBy: callerId, createdAt: at, updatedAt: at };
+        repo.txCreate(tx, created, [newMembership(id, callerId, 'OWNER', at), ...joining.map((u) => newMembership(id, u, 'MEMBER', at))]);
+        invite(tx, id, callerId, invited, invitations, at);
+        return created;
       });
       return detail(record, callerId);
     },
@@ -169,14 +259,20 @@ export function createConversationsService(deps: ConversationsDeps) {
         if (current.ownerId !== callerId) throw new ForbiddenError('Only the owner adds members').withCode('CHAT_NOT_OWNER');
         const already = added.filter((u) => current.memberIds.includes(u));
         if (already.length > 0) throw new ConflictError('Already a member', { userIds: already }).withCode('CHAT_ALREADY_MEMBER');
-        if (current.memberIds.length + added.length > CHAT_LIMITS.groupMembersMax) throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
+        const { joining, invited, invitations } = await admission(tx, callerId, id, added);
+        // Pending invitations hold their seats, so every invitee can still accept.
+        const invitedIds = [...new Set([...(current.invitedIds ?? []), ...invited])];
+        if (current.memberIds.length + joining.length + invitedIds.length > CHAT_LIMITS.groupMembersMax) throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
         const at = now();
-        const memberIds = [...current.memberIds, ...added];
-        repo.txUpdate(tx, id, { memberIds, updatedAt: at });
-        for (const u of added) repo.txAddMember(tx, newMembership(id, u, 'MEMBER', at));
-        const text = `${names.get(callerId)} added ${added.map((u) => names.get(u)).join(', ')}`;
-        repo.txCreateMessage(tx, systemMessage(id, 'member.added', text, added, at));
-        return { ...current, memberIds, updatedAt: at };
+        const memberIds = [...current.memberIds, ...joining];
+        repo.txUpdate(tx, id, { memberIds, invitedIds, updatedAt: at });
+        for (const u of joining) repo.txAddMember(tx, newMembership(id, u, 'MEMBER', at));
+        invite(tx, id, callerId, invited, invitations, at);
+        if (joining.length > 0) {
+          const text = `${names.get(callerId)} added ${joining.map((u) => names.get(u)).join(', ')}`;
+          repo.txCreateMessage(tx, systemMessage(id, 'member.added', text, joining, at));
+        }
+        return { ...current, memberIds, invitedIds, updatedAt: at };
       });
       return detail(conversation, callerId);
     },
@@ -189,8 +285,20 @@ export function createConversationsService(deps: ConversationsDeps) {
         const current = await memberView(callerId, id, tx);
         if (current.type !== 'GROUP') throw new ConflictError('Only a group changes members').withCode('CHAT_NOT_GROUP');
         if (!leaving && current.ownerId !== callerId) throw new ForbiddenError('Only the owner removes members').withCode('CHAT_NOT_OWNER');
-        if (!current.memberIds.includes(userId)) throw new NotFoundError('Not a member of this conversation');
         const at = now();
+        // The owner withdraws a pending invitation the same way (no message: the invitee was never in the group).
+        if (!leaving && (current.invitedIds ?? []).includes(userId)) {
+          const invitation = await repo.invitation(invitationId(id, userId), tx);
+          const invitedIds = (current.invitedIds ?? []).filter((u) => u !== userId);
+          repo.txUpdate(tx, id, { invitedIds, updatedAt: at });
+          if (invitation) {
+            const to = INVITATION_MACHINE.check('withdraw', invitation.status, ['owner']);
+            repo.txSaveInvitation(tx, { ...invitation, status: to, updatedAt: at, respondedAt: at });
+            recordTransition(tx, repo.invitationRef(invitation.id), { action: 'withdraw', from: invitation.status, to, by: callerId, at });
+          }
+          return { ...current, invitedIds, updatedAt: at };
+        }
+        if (!current.memberIds.includes(userId)) throw new NotFoundError('Not a member of this conversation');
         const memberIds = current.memberIds.filter((m) => m !== userId);
         // An owner who leaves hands the group to the longest-standing member.
         const ownerId = current.ownerId === userId ? (memberIds[0] ?? null) : current.ownerId;
@@ -212,6 +320,13 @@ export function createConversationsService(deps: ConversationsDeps) {
         if (!conversation || !conversation.memberIds.includes(callerId)) throw notFound();
         if (existing && existing.senderId === callerId) return existing;
         writable(conversation);
+        // A block stops a direct conversation both ways (groups and ride, order or booking threads go on; the
+        // blocker is not notified of the blocked person's messages there).
+        if (conversation.type === 'DIRECT') {
+          const other = conversation.memberIds.find((m) => m !== callerId) ?? callerId;
+          const blocks = await repo.eitherBlocks(callerId, other, tx);
+          if (blocks.aBlocksB || blocks.bBlocksA) throw new ForbiddenError('You cannot message this person').withCode('CHAT_BLOCKED');
+        }
         const media = body.type === 'AUDIO' || body.type === 'IMAGE' ? await deps.attachableMedia(callerId, body.mediaId, tx) : undefined;
         if ((body.type === 'AUDIO' || body.type === 'IMAGE') && media?.kind !== body.type) {
           const what = body.type === 'AUDIO' ? 'audio' : 'image';
@@ -296,6 +411,30 @@ export function createConversationsService(deps: ConversationsDeps) {
     async unreadTotal(callerId: string) {
       const unread = await repo.unreadOf(callerId);
       return { unreadCount: unread.reduce((sum, m) => sum + m.unreadCount, 0), conversations: unread.length };
+    },
+
+    /** My invitations to groups with a status (PENDING by default), newest first, with the group and inviter. */
+    async invitations(callerId: string, query: { status: InvitationStatus; limit: number; cursor?: string }) {
+      const { items, nextCursor } = await repo.invitationsOf(callerId, query.status, query);
+      const [conversations, names] = await Promise.all([repo.getMany(items.map((i) => i.conversationId)), namesOf(items.map((i) => i.invitedBy))]);
+      const titles = new Map(conversations.map((c) => [c.id, c.title]));
+      return { items: items.map((i) => toInvitation(i, titles.get(i.conversationId) ?? null, names.get(i.invitedBy) ?? null)), nextCursor };
+    },
+    async acceptInvitation(callerId: string, id: string) {
+      const { joined } = await answerInvitation(callerId, id, 'accept');
+      return detail(joined!, callerId);
+    },
+    async declineInvitation(callerId: string, id: string) {
+      const { invitation } = await answerInvitation(callerId, id, 'decline');
+      const [conversation, names] = await Promise.all([repo.get(invitation.conversationId), namesOf([invitation.invitedBy])]);
+      return toInvitation(invitation, conversation?.title ?? null, names.get(invitation.invitedBy) ?? null);
+    },
+    async preferences(callerId: string) {
+      return { groupAdds: (await repo.preferences(callerId))?.groupAdds ?? defaultGroupAdds };
+    },
+    async setPreferences(callerId: string, body: { groupAdds: GroupAddMode }) {
+      await repo.savePreferences({ userId: callerId, groupAdds: body.groupAdds, updatedAt: now() });
+      return { groupAdds: body.groupAdds };
     },
 
     async block(callerId: string, userId: string) {
@@ -466,6 +605,16 @@ export function toMessage(m: MessageRecord) {
     deleted: m.deleted,
   };
 }
+
+const toInvitation = (i: InvitationRecord, title: string | null, inviterName: string | null) => ({
+  id: i.id,
+  conversationId: i.conversationId,
+  title,
+  invitedBy: { id: i.invitedBy, name: inviterName },
+  status: i.status,
+  createdAt: iso(i.createdAt),
+  respondedAt: isoOrNull(i.respondedAt),
+});
 
 const toBlock = (b: BlockRecord) => ({ userId: b.blockedId, createdAt: iso(b.createdAt) });
 

@@ -1,9 +1,30 @@
+import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
 import type { TargetType } from '../favorites';
 
 // `reviews/{targetType}_{targetId}_{userId}`: one review per user and record (the id enforces it). API only.
 // `review_reports/{reviewId}_{userId}`: a user's report of a review, for the administrators' queue.
+// `review_hides/{reviewId}`: a moderator hid the review of this author on this record. It outlives the review, so
+// a review the author deletes and posts again is created HIDDEN (the hide sticks to the author and the record).
 export const REVIEWS = 'reviews';
 export const REVIEW_REPORTS = 'review_reports';
+export const REVIEW_HIDES = 'review_hides';
+
+/**
+ * Per-user limits (scopes of RATE_LIMITS): one review per record anyway, so 20 an hour is far above honest use
+ * (reviewing a day out) and stops a script rating many records; reports likewise feed the moderators' queue.
+ */
+export const REVIEW_RATE_LIMITS = {
+  create: { scope: 'review-create', limit: 20, windowSec: 3600, per: 'user' },
+  report: { scope: 'review-report', limit: 20, windowSec: 3600, per: 'user' },
+} satisfies Record<string, RateLimitRule>;
+
+export interface HideRecord {
+  reviewId: string;
+  hiddenBy: string;
+  /** The report whose resolution hid it. */
+  reportId: string;
+  hiddenAt: number;
+}
 export const REVIEW_STATUSES = ['VISIBLE', 'HIDDEN'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export const REPORT_REASONS = ['SPAM', 'OFFENSIVE', 'FAKE', 'OFF_TOPIC', 'OTHER'] as const;

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module/module';
-import { REVIEW_REPORTS, REVIEWS } from './reviews.model';
+import { REVIEW_HIDES, REVIEW_REPORTS, REVIEWS } from './reviews.model';
 
 // Ratings and reviews of the records users find on the map; the figures on each record follow from a trigger.
 export const reviewsModule = defineModule({
@@ -13,5 +13,5 @@ export const reviewsModule = defineModule({
       load: () => (require('./reviews.triggers') as typeof import('./reviews.triggers')).onReviewWritten,
     },
   },
-  collections: [{ name: REVIEWS }, { name: REVIEW_REPORTS }],
+  collections: [{ name: REVIEWS }, { name: REVIEW_REPORTS }, { name: REVIEW_HIDES }],
 });

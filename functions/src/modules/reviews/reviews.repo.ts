@@ -3,12 +3,13 @@ import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { paginate, type PageRequest } from '../../platform/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
 import type { TargetType } from '../favorites';
-import { REVIEW_REPORTS, REVIEWS, type ReportRecord, type ReviewRecord } from './reviews.model';
+import { REVIEW_HIDES, REVIEW_REPORTS, REVIEWS, type HideRecord, type ReportRecord, type ReviewRecord } from './reviews.model';
 
 // Loaded on first use: no Firestore client code at import.
 const aggregateField = () => firestoreApi().AggregateField;
 const reviews = () => typedCollection<ReviewRecord>(REVIEWS);
 const reports = () => plainCollection<ReportRecord>(REVIEW_REPORTS);
+const hides = () => plainCollection<HideRecord>(REVIEW_HIDES);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
 const visibleOf = (type: TargetType, targetId: string) => reviews().where('targetType', '==', type).where('targetId', '==', targetId).where('status', '==', 'VISIBLE');
 
@@ -35,6 +36,12 @@ export const reviewsRepo = {
   /** How many visible reviews give each number of stars (1..5). */
   async histogram(type: TargetType, targetId: string): Promise<number[]> {
     return Promise.all([1, 2, 3, 4, 5].map(async (stars) => (await visibleOf(type, targetId).where('stars', '==', stars).count().get()).data().count));
+  },
+
+  /** The moderator's hide of this author's review of this record (kept after the review is deleted). */
+  hide: (reviewId: string, tx?: Transaction) => readRecord(hides().doc(reviewId), tx),
+  txHide(tx: Transaction, record: HideRecord): void {
+    tx.set(hides().doc(record.reviewId), record);
   },
 
   getReport: (id: string, tx?: Transaction) => readRecord(reports().doc(id), tx),

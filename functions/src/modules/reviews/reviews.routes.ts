@@ -17,6 +17,7 @@ import {
   TargetQuerySchema,
 } from './reviews.schemas';
 import { createReviewsService } from './reviews.service';
+import { REVIEW_RATE_LIMITS } from './reviews.model';
 
 export function reviewsRoutes(): AnyRoute[] {
   const reviews = createReviewsService();
@@ -27,10 +28,11 @@ export function reviewsRoutes(): AnyRoute[] {
       path: '/reviews',
       tag,
       summary: 'Review a record (once per record)',
-      description: 'Stars 1–5, optional text and photos. The record must be active (404); its managers cannot review it (403). A second review of the same record is 409 REVIEW_EXISTS: edit the first. The record’s average and count follow within seconds (a trigger).',
+      description: 'Stars 1–5, optional text and photos. The record must be active (404); its managers cannot review it (403). A second review of the same record is 409 REVIEW_EXISTS: edit the first. The record’s average and count follow within seconds (a trigger). When a moderator hid your earlier review of this record, a new one (after you deleted it) is created HIDDEN: shown to you, not to others, not counted.',
       auth: [],
       hat: 'CON',
       idempotent: true,
+      rateLimit: REVIEW_RATE_LIMITS.create,
       errors: [404],
       codes: ['REVIEW_EXISTS', 'REVIEW_OWN_TARGET', 'REVIEW_PHOTO_INVALID'],
       request: { body: ReviewBodySchema },
@@ -74,6 +76,7 @@ export function reviewsRoutes(): AnyRoute[] {
       tag,
       summary: 'Reported reviews (moderation queue)',
       auth: ['ADMIN'],
+      permission: 'moderation',
       request: { query: ReportQueueQuerySchema },
       response: { description: 'Oldest first, each with the review.', schema: z.object({ items: z.array(ReportSchema), nextCursor: z.string().nullable() }) },
       handler: ({ auth, query }) => reviews.reportQueue(query, auth!),
@@ -83,7 +86,9 @@ export function reviewsRoutes(): AnyRoute[] {
       path: '/reviews/admin/reports/:id/resolve',
       tag,
       summary: 'Resolve a report: hide the review or dismiss',
+      description: 'HIDE_REVIEW hides the review for good: a review its author posts on the same record after deleting this one is created HIDDEN too.',
       auth: ['ADMIN'],
+      permission: 'moderation',
       errors: [404],
       codes: ['REVIEW_REPORT_RESOLVED'],
       request: { params: IdParamsSchema, body: ResolveBodySchema },
@@ -95,7 +100,7 @@ export function reviewsRoutes(): AnyRoute[] {
       path: '/reviews/:id',
       tag,
       summary: 'One review',
-      description: 'Hidden reviews are 404 except to their author and administrators.',
+      description: 'Hidden reviews are 404 except to their author and administrators holding `moderation`.',
       auth: [],
       errors: [404],
       request: { params: IdParamsSchema },
@@ -131,9 +136,10 @@ export function reviewsRoutes(): AnyRoute[] {
       path: '/reviews/:id/reply',
       tag,
       summary: 'Reply to a review of a record I manage (once)',
+      description: 'Partners reply for their own records; administrators (for the platform’s own records) need `catalog.manage` (403 PERMISSION_REQUIRED).',
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
       errors: [404],
-      codes: ['REVIEW_NOT_MANAGER', 'REVIEW_ALREADY_REPLIED'],
+      codes: ['REVIEW_NOT_MANAGER', 'REVIEW_ALREADY_REPLIED', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: ReplyBodySchema },
       response: { description: 'The review with its reply.', schema: ReviewSchema },
       handler: ({ auth, params, body }) => reviews.reply(params.id, auth!, body.text),
@@ -144,6 +150,7 @@ export function reviewsRoutes(): AnyRoute[] {
       tag,
       summary: 'Report a review to the moderators',
       auth: [],
+      rateLimit: REVIEW_RATE_LIMITS.report,
       errors: [404],
       codes: ['REVIEW_OWN', 'REVIEW_ALREADY_REPORTED'],
       request: { params: IdParamsSchema, body: ReportBodySchema },

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/access-token';
+import { assertPermission } from '../../platform/auth/guard';
+import { holdsPermission } from '../../platform/auth/roles';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { iso, isoOrNull } from '../../platform/time';
@@ -10,8 +12,10 @@ import { ratingFigures, reportId, reviewId, type ReportRecord, type ReviewRecord
 import { reviewsRepo } from './reviews.repo';
 import type { ReportBodySchema, ReviewBodySchema, ReviewPatchSchema } from './reviews.schemas';
 
-type Caller = Pick<AuthContext, 'userId' | 'roles'>;
+type Caller = Pick<AuthContext, 'userId' | 'roles' | 'permissions'>;
 const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
+/** Hidden reviews are for moderators: administrators holding `moderation`. */
+const isModerator = (caller: Caller) => isAdmin(caller) && holdsPermission(caller.permissions, 'moderation');
 const notFound = () => new NotFoundError('No such review');
 
 export function reviewView(r: ReviewRecord) {
@@ -43,7 +47,7 @@ export function createReviewsService(now: () => number = Date.now) {
   /** The review as the caller may see it: visible ones to all, hidden ones to their author and administrators. */
   async function visibleTo(id: string, caller: Caller): Promise<ReviewRecord> {
     const review = await reviewsRepo.get(id);
-    if (!review || (review.status !== 'VISIBLE' && review.userId !== caller.userId && !isAdmin(caller))) throw notFound();
+    if (!review || (review.status !== 'VISIBLE' && review.userId !== caller.userId && !isModerator(caller))) throw notFound();
     return review;
   }
 
@@ -75,11 +79,15 @@ export function createReviewsService(now: () => number = Date.now) {
         updatedAt: t,
         editedAt: null,
       };
-      await inTransaction(async (tx) => {
-        if (await reviewsRepo.get(record.id, tx)) throw new ConflictError('You reviewed this already: edit your review instead', { reviewId: record.id }).withCode('REVIEW_EXISTS');
-        reviewsRepo.create(tx, record);
+      const created = await inTransaction(async (tx) => {
+        const [existing, hide] = await Promise.all([reviewsRepo.get(record.id, tx), reviewsRepo.hide(record.id, tx)]);
+        if (existing) throw new ConflictError('You reviewed this already: edit your review instead', { reviewId: record.id }).withCode('REVIEW_EXISTS');
+        // A moderator hid this author's earlier review of this record: deleting it and posting again does not undo that.
+        const stored: ReviewRecord = hide ? { ...record, status: 'HIDDEN' } : record;
+        reviewsRepo.create(tx, stored);
+        return stored;
       });
-      return reviewView(record);
+      return reviewView(created);
     },
 
     get: async (id: string, caller: Caller) => reviewView(await visibleTo(id, caller)),
@@ -127,7 +135,9 @@ export function createReviewsService(now: () => number = Date.now) {
       return { deleted: true as const };
     },
 
-    async reply(id: string, caller: Caller, text: string) {
+    async reply(id: string, caller: AuthContext, text: string) {
+      // The admin path (the platform's own records): the permission that manages every record.
+      if (isAdmin(caller)) assertPermission(caller, 'catalog.manage');
       const review = await visibleTo(id, caller);
       if (!(await targetSource(review.targetType).isManagedBy(review.targetId, caller))) throw new ForbiddenError('Only the managers of the reviewed record reply').withCode('REVIEW_NOT_MANAGER');
       const t = now();
@@ -188,6 +198,8 @@ export function createReviewsService(now: () => number = Date.now) {
         }
         const [review, open] = await Promise.all([reviewsRepo.get(report.reviewId, tx), reviewsRepo.openReportsOf(report.reviewId, tx)]);
         if (review && review.status !== 'HIDDEN') reviewsRepo.update(tx, review.id, { status: 'HIDDEN', updatedAt: t });
+        // Also when the author deleted it first: the next review of theirs on this record is born hidden.
+        reviewsRepo.txHide(tx, { reviewId: report.reviewId, hiddenBy: caller.userId, reportId: id, hiddenAt: t });
         for (const r of open) reviewsRepo.resolveReport(tx, r.id, closing);
         return { resolved: open.length, reviewStatus: review ? ('HIDDEN' as const) : null };
       });

@@ -161,6 +161,7 @@ export const configSchema = z.object({
   STORAGE_LOCAL_DIR: optionalText,
   KYC_MAX_FILE_BYTES: positiveInt(10 * 1024 * 1024, 50 * 1024 * 1024),
   CALL_RING_TIMEOUT_SEC: positiveInt(30, 120, 2),
+  CHAT_GROUP_ADDS_DEFAULT: choice(['INVITATION', 'DIRECT'], 'INVITATION'),
   PUSH_TRANSPORT: choice(['auto', 'fcm', 'outbox'], 'auto'),
   MESSAGE_DELIVERY: choice(['auto', 'queue', 'background'], 'auto'),
   JWT_SECRET: requiredSecret,

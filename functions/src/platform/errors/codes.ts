@@ -58,6 +58,8 @@ export const ERROR_CODES = {
   CHAT_ATTACHMENT_INVALID: [422, 'The media item is not one of your READY uploads of the message type.'],
   CHAT_REPLY_NOT_FOUND: [422, 'replyToId (or upToMessageId, before, after) is not a message of this conversation.'],
   CHAT_OWN_MESSAGE: [422, 'You cannot report your own message.'],
+  CHAT_INVITATION_DECLINED: [409, 'The account declined an invitation to this group (`details.userIds`): it is not invited again.'],
+  CHAT_INVITATION_TRANSITION: [409, 'The invitation is no longer pending (`details.status`).'],
   // Wallet and ledger
   WALLET_INSUFFICIENT_FUNDS: [409, 'The account does not hold the amount (`details.available`, `details.needed`).'],
   WALLET_DAILY_LIMIT: [409, 'Over the daily transfer limit (`details.remainingToday`).'],
