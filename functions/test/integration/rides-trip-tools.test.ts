@@ -54,6 +54,7 @@ describe('around a trip', () => {
     expect((await call('GET', second.body.path)).status).toBe(200);
 
     // The trip: the leg becomes pickup â†’ drop-off; completing closes the chat and ends the live position on the link.
+    await drive(driver, here.near(0));
     await act(driver, ride.id, 'arrived');
     await act(driver, ride.id, 'pickup');
     expect((await call('GET', `/rides/${ride.id}/route`, { token: driver.accessToken })).body.leg).toBe('TRIP');
@@ -151,6 +152,7 @@ describe('the riderâ€™s side of a trip: the note for the driver and the driverâ€
     expect((await patch(stranger, { note: 'hi' })).status).toBe(404);
     expect((await call('PATCH', '/rides/not-an-id', { token: rider.accessToken, body: { note: 'x' } })).status).toBe(404);
 
+    await drive(driver, here.near(0));
     await act(driver, ride.id, 'arrived');
     expect((await patch(rider, { note: '' })).body.note).toBeNull(); // empty clears it
     await act(driver, ride.id, 'pickup');
@@ -170,6 +172,7 @@ describe('the riderâ€™s side of a trip: the note for the driver and the driverâ€
 
     const early = await rate(driver, { stars: 5 });
     expect([early.status, early.body.code]).toEqual([409, 'RIDE_TRANSITION']);
+    await drive(driver, here.near(0));
     await act(driver, ride.id, 'arrived');
     await act(driver, ride.id, 'pickup');
     await drive(driver, here.near(1_500));

@@ -2,7 +2,7 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_RIDER_RATINGS, RIDE_SOS, type RideRecord, type RideStatus } from './rides.model';
+import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_DISPUTES, RIDE_RIDER_RATINGS, RIDE_SOS, type RideRecord, type RideStatus } from './rides.model';
 
 const rides = () => typedCollection<RideRecord>(RIDES);
 
@@ -18,6 +18,18 @@ export interface SosRecord {
   note: string | null;
   resolvedBy: string | null;
   resolvedAt: number | null;
+  createdAt: number;
+}
+/** `ride_disputes/{rideId}`: the rider's dispute of a completed ride (its id is the ride's: one per ride). */
+export interface DisputeRecord {
+  id: string;
+  rideId: string;
+  riderId: string;
+  driverId: string | null;
+  reason: string;
+  message: string | null;
+  fare: number | null;
+  status: 'OPEN';
   createdAt: number;
 }
 /** Star tallies: riders rate drivers, drivers rate riders. */
@@ -117,6 +129,15 @@ export const ridesRepo = {
   async events(id: string) {
     const snap = await db().collection(RIDES).doc(id).collection('events').orderBy('at', 'asc').limit(200).get();
     return snap.docs.map((d) => ({ action: d.get('action') as string, from: d.get('from') as string, to: d.get('to') as string, by: d.get('by') as string, at: new Date(d.get('at') as number).toISOString(), reason: (d.get('reason') as string | null | undefined) ?? null }));
+  },
+  /** The ride's dispute, read in the caller's transaction. */
+  disputeOf: (rideId: string, tx: Transaction) => readRecord(typedCollection<DisputeRecord>(RIDE_DISPUTES).doc(rideId), tx),
+  createDispute(tx: Transaction, record: DisputeRecord): void {
+    const { id, ...data } = record;
+    tx.create(db().collection(RIDE_DISPUTES).doc(id), data);
+  },
+  listDisputes(page: PageRequest): Promise<Page<DisputeRecord>> {
+    return paginate(typedCollection<DisputeRecord>(RIDE_DISPUTES), newestFirst, page, (d) => d.data());
   },
   async createSos(record: SosRecord): Promise<boolean> {
     const { id, ...data } = record;
