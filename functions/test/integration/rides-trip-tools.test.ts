@@ -77,10 +77,18 @@ describe('around a trip', () => {
     expect(forDriver.split.commission).toBeGreaterThan(0);
     expect((await call('GET', `/rides/${ride.id}/receipt`, { token: stranger.accessToken })).status).toBe(404);
 
-    // Ratings the driver received, without who gave them; the day's summary with this ride's earnings.
+    // Ratings the driver received, without the ride, who gave them or when to the minute; the rider still sees theirs.
     await call('POST', `/rides/${ride.id}/rating`, { token: rider.accessToken, body: { stars: 4, comment: 'Chạy cẩn thận' } });
     const ratings = (await call('GET', '/driver/me/ratings', { token: driver.accessToken })).body;
-    expect(ratings.items).toEqual([{ rideId: ride.id, stars: 4, comment: 'Chạy cẩn thận', ratedAt: expect.any(String) }]);
+    expect(ratings.items).toEqual([{ stars: 4, comment: 'Chạy cẩn thận', ratedOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }]);
+    expect((await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body.rating).toEqual({ stars: 4, comment: 'Chạy cẩn thận' });
+    expect((await call('GET', '/rides', { token: rider.accessToken })).body.items[0].rating).toEqual({ stars: 4, comment: 'Chạy cẩn thận' });
+    expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body.rating).toBeNull();
+    expect((await call('GET', '/driver/rides', { token: driver.accessToken })).body.items[0]).toMatchObject({ id: ride.id, rating: null });
+    // The ride document the driver listens to carries none of it either.
+    const rideDoc = (await db().collection('rides').doc(ride.id).get()).data()!;
+    expect(JSON.stringify(rideDoc)).not.toContain('Chạy cẩn thận');
+    expect([rideDoc.rating, rideDoc.ratedAt]).toEqual([null, undefined]);
     expect((await call('GET', '/driver/me/ratings', { token: rider.accessToken })).status).toBe(403);
     const summary = (await call('GET', '/driver/rides/summary?days=7', { token: driver.accessToken })).body;
     expect(summary.days).toHaveLength(7);

@@ -13,6 +13,8 @@ export const DRIVER_RATINGS = 'driver_ratings';
 export const RIDER_RATINGS = 'rider_ratings';
 /** `ride_rider_ratings/{rideId}`: the driver's rating of the rider, apart from the ride document the rider reads. */
 export const RIDE_RIDER_RATINGS = 'ride_rider_ratings';
+/** `ride_driver_ratings/{rideId}`: the rider's rating of the driver, apart from the ride document the driver reads. */
+export const RIDE_DRIVER_RATINGS = 'ride_driver_ratings';
 export const RIDE_SOS = 'ride_sos';
 
 /** `ride_disputes/{rideId}`: a rider's dispute of a completed ride (one per ride), for the administrators' queue. */
@@ -141,9 +143,8 @@ export interface RideRecord {
   note: string | null;
   cancelledBy: RideActor | null;
   cancelReason: string | null;
+  /** Rides rated before ratings moved to `ride_driver_ratings` only (never written now: the driver reads this document). */
   rating: { stars: number; comment: string | null } | null;
-  /** Set when rated (absent before): the driver's ratings list orders by it. */
-  ratedAt?: number;
   /** The rider's trip link: the hash of its token, until when it works. */
   share?: { tokenHash: string; expiresAt: number } | null;
   createdAt: number;

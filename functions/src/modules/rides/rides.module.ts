@@ -1,6 +1,6 @@
 import { defineModule, defineTask } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.model';
+import { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.model';
 
 // Ride hailing: quotes, dispatch (the nearest free driver, in a transaction), the trip's life cycle, fares settled
 // through payments, ratings and SOS. Driver positions and availability belong to the driver module (dispatchPool).
@@ -40,5 +40,6 @@ export const ridesModule = defineModule({
     { name: DRIVER_RATINGS },
     { name: RIDE_SOS },
     { name: RIDE_DISPUTES },
+    { name: RIDE_DRIVER_RATINGS },
   ],
 });

@@ -207,7 +207,10 @@ export const DriverSummarySchema = z
   .meta({ id: 'DriverRideSummary' });
 
 export const DriverRatingsSchema = z
-  .object({ items: z.array(z.object({ rideId: z.string(), stars: z.number().int(), comment: z.string().nullable(), ratedAt: z.string() })), nextCursor: z.string().nullable() })
+  .object({
+    items: z.array(z.object({ stars: z.number().int(), comment: z.string().nullable(), ratedOn: z.string().describe('YYYY-MM-DD, Vietnam time: never the ride, the rider or the minute') })),
+    nextCursor: z.string().nullable(),
+  })
   .meta({ id: 'DriverRatings' });
 
 export const AdminStatsQuerySchema = z.object({ hours: z.coerce.number().int().min(1).max(168).default(24) });

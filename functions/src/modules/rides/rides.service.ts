@@ -573,14 +573,28 @@ export function createRidesService(deps: RidesServiceDeps) {
       const ride = await ridesRepo.get(id, tx);
       if (!ride || ride.riderId !== riderId) throw new NotFoundError('No such ride');
       if (ride.status !== 'COMPLETED' || !ride.driverId) throw new ConflictError('Only a completed ride is rated', { status: ride.status }).withCode('RIDE_TRANSITION');
-      if (ride.rating) throw new ConflictError('The ride was rated already').withCode('RIDE_ALREADY_RATED');
-      const current = await ridesRepo.rating('driver', ride.driverId, tx);
-      const next = { ...ride, rating: { stars: input.stars, comment: input.comment ?? null }, ratedAt: at, updatedAt: at };
+      const [given, current] = await Promise.all([ridesRepo.driverRatingOf(id, tx), ridesRepo.rating('driver', ride.driverId, tx)]);
+      if (ride.rating || given) throw new ConflictError('The ride was rated already').withCode('RIDE_ALREADY_RATED');
+      const rating = { stars: input.stars, comment: input.comment ?? null };
+      // Kept apart from the ride document (which its driver reads): the driver sees only the tally and the comments.
+      ridesRepo.recordDriverRating(tx, { rideId: id, riderId, driverId: ride.driverId, ...rating, ratedAt: at });
       ridesRepo.setRating(tx, 'driver', ride.driverId, { count: current.count + 1, sum: current.sum + input.stars }, at);
-      ridesRepo.save(tx, next);
-      return next;
+      return { ...ride, rating };
     });
     return rideView(after);
+  }
+
+  /**
+   * Views of rides for a viewer: the rider (and an administrator) see the rating they gave; the driver never sees a
+   * ride's stars or comment (anonymous to the rated party), not even on rides rated before ratings moved out.
+   */
+  async function viewsFor(viewer: RideViewer, records: RideRecord[]) {
+    const ratedBy = (r: RideRecord) => r.status === 'COMPLETED' && (viewer.admin || r.riderId === viewer.userId);
+    const given = await ridesRepo.driverRatingsOf(records.filter(ratedBy).map((r) => r.id));
+    return records.map((r) => {
+      const g = given.get(r.id);
+      return { ...rideView(r), rating: !ratedBy(r) ? null : g ? { stars: g.stars, comment: g.comment } : r.rating };
+    });
   }
 
   /** The driver rates the rider of a completed ride once; the rider's tally moves in the same transaction. */
@@ -641,8 +655,9 @@ export function createRidesService(deps: RidesServiceDeps) {
 
   async function list(filter: { riderId?: string; driverId?: string }, page: Pick<PageRequest, 'limit' | 'cursor'>, caller: string) {
     const result = await ridesRepo.list(filter, { ...page, query: `rides:${filter.riderId ? 'rider' : 'driver'}`, caller });
+    const views = await viewsFor({ userId: caller, admin: false }, result.items);
     return {
-      items: result.items.map((r) => ({ ...rideView(r), ...(filter.driverId ? { earnings: r.status === 'COMPLETED' && r.fare !== null ? r.fare - percentOf(vnd(r.fare), deps.commissionBp) : 0 } : {}) })),
+      items: result.items.map((r, i) => ({ ...views[i], ...(filter.driverId ? { earnings: r.status === 'COMPLETED' && r.fare !== null ? r.fare - percentOf(vnd(r.fare), deps.commissionBp) : 0 } : {}) })),
       nextCursor: result.nextCursor,
     };
   }
@@ -825,10 +840,10 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { driverId, currency: 'VND' as const, from: new Date(from).toISOString(), days: list, totals: { rides: sum('rides'), fares: sum('fares'), earnings: sum('earnings'), drivenM: sum('drivenM') } };
   }
 
-  /** Ratings riders gave me, newest first, with their comments (never who gave them). */
+  /** Ratings riders gave me, newest first: stars, comment and the day (Vietnam time), never the ride or the rider. */
   async function driverRatings(driverId: string, page: Pick<PageRequest, 'limit' | 'cursor'>) {
     const result = await ridesRepo.ratedFor(driverId, { ...page, query: 'rides:ratings', caller: driverId });
-    return { items: result.items.map((r) => ({ rideId: r.id, stars: r.rating!.stars, comment: r.rating!.comment, ratedAt: new Date(r.ratedAt ?? r.updatedAt).toISOString() })), nextCursor: result.nextCursor };
+    return { items: result.items.map((r) => ({ stars: r.stars, comment: r.comment, ratedOn: new Date(r.ratedAt + VN_OFFSET_MS).toISOString().slice(0, 10) })), nextCursor: result.nextCursor };
   }
 
   /** Rides by status booked in the last `hours`, rides under way and free drivers by class now (ADMIN dashboard). */
@@ -854,7 +869,7 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { items: result.items.map(rideView), nextCursor: result.nextCursor };
   }
 
-  return { checkHold, adminComplete, dispute, disputeQueue, quote, create, arrive, pickup, complete, cancel, rate, rateRider, riderRating, updateNote, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, receipt, leg, share, unshare, shared, chat, driverSummary, driverRatings, adminStats, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
+  return { checkHold, adminComplete, dispute, disputeQueue, quote, create, arrive, pickup, complete, cancel, rate, rateRider, riderRating, updateNote, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, receipt, leg, share, unshare, shared, chat, driverSummary, driverRatings, adminStats, get: async (viewer: RideViewer, id: string) => (await viewsFor(viewer, [await visible(id, viewer)]))[0] };
 }
 
 export type RidesService = ReturnType<typeof createRidesService>;
