@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { signQuote } from '../../src/modules/rides/rides.model';
 import { quoteKeyOf } from '../../src/modules/rides/rides.service';
-import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
+import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { area, onlineDriver } from '../helpers/drivers';
 import { localSecret, requireEmulators } from '../helpers/emulators';
+import { narrowedAdmin } from '../helpers/rides';
 
 beforeAll(requireEmulators);
 
@@ -16,13 +17,6 @@ type Here = ReturnType<typeof area>;
 const trip = (here: Here) => ({ pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' });
 const book = (rider: Tokens, body: Record<string, unknown>) => call('POST', '/rides', { token: rider.accessToken, body, headers: { 'idempotency-key': key() } });
 
-async function narrowedAdmin(permissions: string[]): Promise<Tokens> {
-  const admin = await adminTokens();
-  const helper = await registerVerified();
-  await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
-  expect((await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { permissions } })).body.permissions).toEqual(permissions);
-  return helper;
-}
 
 describe('rides administration needs rides.manage', () => {
   it('an admin holding [] gets 403 on every rides admin route and 404 on rides it is no party to; rides.manage opens them', async () => {

@@ -4,6 +4,7 @@ import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts'
 import { call } from '../helpers/api';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
+import { completedTrip, startedTrip } from '../helpers/rides';
 
 beforeAll(requireEmulators);
 
@@ -19,17 +20,6 @@ const act = (who: Tokens, id: string, action: string, body?: unknown) => call('P
 const report = (driver: Driver, at: { lat: number; lng: number }) => call('POST', '/driver/me/location', { token: driver.accessToken, body: at });
 const located = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
 
-async function completedTrip(here: Here) {
-  const driver = await onlineDriver(here.near(100));
-  const rider = await registerVerified();
-  const ride = (await book(rider, here)).body;
-  await drive(driver, here.near(0));
-  await act(driver, ride.id, 'arrived');
-  await act(driver, ride.id, 'pickup');
-  await drive(driver, here.near(3_000));
-  expect((await act(driver, ride.id, 'complete')).body.status).toBe('COMPLETED');
-  return { driver, rider, ride };
-}
 
 describe('arrived', () => {
   it('only within RIDE_ARRIVE_RADIUS_M of the pickup by a fresh position; stale or far is refused with a code', async () => {
@@ -52,11 +42,7 @@ describe('complete', () => {
   it('refused far from the drop-off with little driven; allowed once most of the quoted distance was driven', async () => {
     const here = area();
     const driver = await onlineDriver(here.near(100));
-    const rider = await registerVerified();
-    const ride = (await book(rider, here)).body;
-    await drive(driver, here.near(0));
-    await act(driver, ride.id, 'arrived');
-    await act(driver, ride.id, 'pickup');
+    const ride = await startedTrip(here, await registerVerified(), driver);
     const atOnce = await act(driver, ride.id, 'complete');
     expect([atOnce.status, atOnce.body.code]).toEqual([409, 'RIDE_NOT_AT_DROPOFF']);
     expect(atOnce.body.details).toMatchObject({ drivenM: 0, neededM: Math.ceil(ride.quote.distanceM / 2) });

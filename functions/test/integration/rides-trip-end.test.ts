@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { paymentCommands } from '../../src/modules/payments';
 import { onRideExpiry, onRideHoldCheck } from '../../src/modules/rides/rides.tasks';
 import { db } from '../../src/platform/firebase/firebase';
@@ -8,6 +8,7 @@ import { call } from '../helpers/api';
 import { testConfig } from '../helpers/config';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
+import { narrowedAdmin, startedTrip } from '../helpers/rides';
 
 beforeAll(requireEmulators);
 
@@ -33,30 +34,13 @@ async function walletRider(amount = 300_000): Promise<Person> {
   return rider;
 }
 
-/** A booked ride taken to IN_PROGRESS by its driver (who comes to the pickup first). */
-async function startedTrip(here: Here, rider: Person, driver: Driver, paymentMethod: 'CASH' | 'WALLET' = 'WALLET') {
-  const ride = (await book(rider, trip(here, paymentMethod))).body;
-  expect(ride).toMatchObject({ status: 'CONFIRMED', driverId: driver.user.id });
-  await drive(driver, here.near(0));
-  expect((await act(driver, ride.id, 'arrived')).body.status).toBe('ARRIVED');
-  expect((await act(driver, ride.id, 'pickup')).body.status).toBe('IN_PROGRESS');
-  return ride as { id: string; quote: { fare: number; durationSec: number } };
-}
-
-async function narrowedAdmin(permissions: string[]): Promise<Tokens> {
-  const admin = await adminTokens();
-  const helper = await registerVerified();
-  await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
-  expect((await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { permissions } })).body.permissions).toEqual(permissions);
-  return helper;
-}
 
 describe('timers on every active status', () => {
   it('a driver who vanishes mid-trip: the IN_PROGRESS timer ends the ride EXPIRED, frees the driver, releases the hold; the rider books again', async () => {
     const here = area();
     const driver = await onlineDriver(here.near(100));
     const rider = await walletRider();
-    const ride = await startedTrip(here, rider, driver);
+    const ride = await startedTrip(here, rider, driver, { paymentMethod: 'WALLET' });
     expect(await wallet(rider)).toMatchObject({ held: capOf(ride.quote.fare) });
     // Not due yet: the task refuses (Cloud Tasks retries it later) and nothing changes.
     await expect(onRideExpiry({ rideId: ride.id }, config)).rejects.toThrow(/not due/);
@@ -94,7 +78,7 @@ describe('administrators end a started trip', () => {
     const driver = await onlineDriver(here.near(100));
     const rider = await walletRider();
     const [admin, narrowed] = [await adminTokens(), await narrowedAdmin([])];
-    const ride = await startedTrip(here, rider, driver);
+    const ride = await startedTrip(here, rider, driver, { paymentMethod: 'WALLET' });
     expect((await act(rider, ride.id, 'cancel', {})).body.code).toBe('RIDE_TRANSITION');
     expect((await act(narrowed, ride.id, 'cancel', {})).status).toBe(404);
     const cancelled = await act(admin, ride.id, 'cancel', { reason: 'driver unreachable' });
@@ -111,7 +95,7 @@ describe('administrators end a started trip', () => {
     const driver = await onlineDriver(here.near(100));
     const rider = await walletRider();
     const admin = await adminTokens();
-    const ride = await startedTrip(here, rider, driver);
+    const ride = await startedTrip(here, rider, driver, { paymentMethod: 'WALLET' });
     expect((await call('DELETE', `/users/admin/${driver.user.id}`, { token: admin.accessToken })).status).toBe(200);
     expect((await act(driver, ride.id, 'complete')).status).toBe(401);
     const path = `/rides/admin/${ride.id}/complete`;
@@ -133,7 +117,7 @@ describe('administrators end a started trip', () => {
     const driver = await onlineDriver(here.near(100));
     const rider = await registerVerified();
     const admin = await adminTokens();
-    const ride = await startedTrip(here, rider, driver, 'CASH');
+    const ride = await startedTrip(here, rider, driver);
     await drive(driver, here.near(1_000));
     const done = await call('POST', `/rides/admin/${ride.id}/complete`, { token: admin.accessToken, body: { fare: 'DRIVEN', reason: 'app crashed' } });
     expect(done.body).toMatchObject({ status: 'COMPLETED', drivenM: expect.any(Number) });
@@ -189,6 +173,21 @@ describe('wallet holds of failed bookings (item 9) and bookings without a key (i
     expect([200, 201]).toContain(retry.status);
     expect(retry.body.id).toBe(first.body.id);
     expect((await book(rider, trip(here, 'CASH'), null)).body.code).toBe('RIDE_ACTIVE');
+  });
+
+  it('a booking retried with its key after its first attempt failed and gave the hold back holds anew', async () => {
+    const here = area();
+    await onlineDriver(here.near(100));
+    const rider = await walletRider(100_000);
+    const k = key();
+    // The first attempt held, then failed (its hold released), as a double tap answered RIDE_ACTIVE does.
+    const rideId = `R${createHash('sha256').update(`rides.create\u0000${rider.user.id}\u0000${k}`).digest('hex').slice(0, 24)}`;
+    const first = await paymentCommands(config).hold({ payerId: rider.user.id, amount: vnd(30_000), purpose: 'RIDE', ref: { type: 'RIDE', id: rideId }, description: 'Ride (held until the trip ends)', idempotencyKey: rideId });
+    await paymentCommands(config).release(first.id, 'The booking failed');
+    const ride = (await book(rider, trip(here), k)).body;
+    expect(ride).toMatchObject({ id: rideId, status: 'CONFIRMED' });
+    expect(ride.paymentId).not.toBe(first.id);
+    expect(await wallet(rider)).toMatchObject({ held: capOf(ride.quote.fare) });
   });
 
   it('a hold whose booking never stored a ride is released by the hold check; a ride under way keeps its hold', async () => {

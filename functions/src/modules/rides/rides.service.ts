@@ -266,7 +266,10 @@ export function createRidesService(deps: RidesServiceDeps) {
       updatedAt: at,
     };
     if (input.paymentMethod === 'WALLET') {
-      const hold = await deps.payments.hold({ payerId: riderId, amount: vnd(capOf(terms.fare)), purpose: 'RIDE', ref: { type: 'RIDE', id }, description: 'Ride (held until the trip ends)', idempotencyKey: id });
+      const holdOnce = (key: string) => deps.payments.hold({ payerId: riderId, amount: vnd(capOf(terms.fare)), purpose: 'RIDE', ref: { type: 'RIDE', id }, description: 'Ride (held until the trip ends)', idempotencyKey: key });
+      let hold = await holdOnce(id);
+      // A retry of a booking whose first attempt failed finds that attempt's hold released: it needs a new one.
+      if (hold.status !== 'AUTHORIZED') hold = await holdOnce(`${id}-${at}`);
       base.holdPaymentId = hold.id;
       // A booking that dies after this line (crash, timeout) leaves a hold nobody settles: the check releases it.
       await deps.scheduler.holdCheck(id, hold.id, deps.holdExpirySec).catch((err: unknown) => logger.warn('ride hold check not scheduled', { rideId: id, error: (err as Error).message }));
@@ -414,12 +417,16 @@ export function createRidesService(deps: RidesServiceDeps) {
     return ride;
   }
 
-  /** The driver's last position the server heard within RIDE_POSITION_FRESH_SEC; 409 RIDE_POSITION_STALE without one. */
-  function freshPosition(loc: DriverLocation | undefined, at: number): LatLng {
-    if (!loc || loc.lat === null || loc.lng === null || loc.locatedAt === null || at - loc.locatedAt > deps.geofence.positionFreshSec * 1000) {
-      throw new ConflictError('No recent position of the driver: report the position, then retry').withCode('RIDE_POSITION_STALE');
-    }
+  /** The driver's last position the server heard within RIDE_POSITION_FRESH_SEC, if any. */
+  function positionIfFresh(loc: DriverLocation | undefined, at: number): LatLng | undefined {
+    if (!loc || loc.lat === null || loc.lng === null || loc.locatedAt === null || at - loc.locatedAt > deps.geofence.positionFreshSec * 1000) return undefined;
     return { lat: loc.lat, lng: loc.lng };
+  }
+
+  function freshPosition(loc: DriverLocation | undefined, at: number): LatLng {
+    const position = positionIfFresh(loc, at);
+    if (!position) throw new ConflictError('No recent position of the driver: report the position, then retry').withCode('RIDE_POSITION_STALE');
+    return position;
   }
 
   /** `arrived` counts only within RIDE_ARRIVE_RADIUS_M of the pickup (the driver's fresh position). */
@@ -433,12 +440,9 @@ export function createRidesService(deps: RidesServiceDeps) {
     const neededM = Math.ceil((ride.quote.distanceM * deps.geofence.completeMinDrivenBp) / 10_000);
     const drivenM = ride.drivenM ?? 0;
     if (drivenM >= neededM) return;
-    let distanceM: number | null = null;
-    try {
-      distanceM = Math.round(distanceMeters(freshPosition(loc, at), ride.dropoff));
-    } catch {
-      // No fresh position: only the distance driven could have justified it.
-    }
+    // Without a fresh position only the distance driven could have justified it.
+    const position = positionIfFresh(loc, at);
+    const distanceM = position ? Math.round(distanceMeters(position, ride.dropoff)) : null;
     if (distanceM !== null && distanceM <= deps.geofence.completeRadiusM) return;
     throw new ConflictError('The trip is not at its drop-off', { distanceM, radiusM: deps.geofence.completeRadiusM, drivenM, neededM }).withCode('RIDE_NOT_AT_DROPOFF');
   }

@@ -14,7 +14,7 @@ export const ridesServiceFor = perConfig((config: Readonly<AppConfig>) =>
     // trigger does not queue a second one. One hold check per booking.
     scheduler: {
       schedule: (rideId, status, delaySec) => enqueue(RIDE_EXPIRY_QUEUE, { rideId }, { id: status === 'CONFIRMED' ? `ride-expiry-${rideId}` : `ride-expiry-${rideId}-${status.toLowerCase()}`, delaySec }),
-      holdCheck: (rideId, paymentId, delaySec) => enqueue(RIDE_HOLD_CHECK_QUEUE, { rideId, paymentId }, { id: `ride-hold-${rideId}`, delaySec }),
+      holdCheck: (rideId, paymentId, delaySec) => enqueue(RIDE_HOLD_CHECK_QUEUE, { rideId, paymentId }, { id: `ride-hold-${paymentId}`, delaySec }),
     },
     quoteKey: quoteKeyOf(config.JWT_SECRET),
     searchRadiusM: config.RIDE_SEARCH_RADIUS_M,
