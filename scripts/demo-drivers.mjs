@@ -15,8 +15,13 @@ async function api(method, path, token, body) {
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-const toward = (from, to, share) => ({ lat: from.lat + (to.lat - from.lat) * share, lng: from.lng + (to.lng - from.lng) * share });
 const metres = (a, b) => Math.hypot((a.lat - b.lat) * 111_320, (a.lng - b.lng) * 111_320 * Math.cos((a.lat * Math.PI) / 180));
+// At most 400 m a tick (about 100 km/h): the API refuses positions faster than DRIVER_MAX_SPEED_KMH.
+const STEP_M = 400;
+const toward = (from, to) => {
+  const share = Math.min(1, STEP_M / Math.max(1, metres(from, to)));
+  return { lat: from.lat + (to.lat - from.lat) * share, lng: from.lng + (to.lng - from.lng) * share };
+};
 
 const drivers = [];
 for (const d of DEMO_DRIVERS) {
@@ -45,14 +50,14 @@ async function tick(d) {
     return;
   }
   if (ride.status === 'CONFIRMED') {
-    d.at = metres(d.at, ride.pickup) < 150 ? { lat: ride.pickup.lat, lng: ride.pickup.lng } : toward(d.at, ride.pickup, 0.5);
+    d.at = metres(d.at, ride.pickup) < 150 ? { lat: ride.pickup.lat, lng: ride.pickup.lng } : toward(d.at, ride.pickup);
     await api('POST', '/driver/me/location', d.token, d.at);
     if (d.at.lat === ride.pickup.lat) await api('POST', `/rides/${ride.id}/arrived`, d.token);
   } else if (ride.status === 'ARRIVED') {
     await api('POST', `/rides/${ride.id}/pickup`, d.token);
     log(`${d.name} picked up the rider of ${ride.id}`);
   } else if (ride.status === 'IN_PROGRESS') {
-    d.at = metres(d.at, ride.dropoff) < 200 ? { lat: ride.dropoff.lat, lng: ride.dropoff.lng } : toward(d.at, ride.dropoff, 0.4);
+    d.at = metres(d.at, ride.dropoff) < 200 ? { lat: ride.dropoff.lat, lng: ride.dropoff.lng } : toward(d.at, ride.dropoff);
     await api('POST', '/driver/me/location', d.token, d.at);
     if (d.at.lat === ride.dropoff.lat) {
       const done = await api('POST', `/rides/${ride.id}/complete`, d.token);

@@ -28,8 +28,13 @@ export async function onlineDriver(at: { lat: number; lng: number }, vehicle: { 
   return who;
 }
 
-/** Reports a position, waiting out the one-per-second coalescing so that it is written. */
+/**
+ * Reports a position, waiting out the one-per-second coalescing so that it is written. The stored position is first
+ * dated 10 minutes back, as if the driver had taken that long to get here: kilometres in a second are refused
+ * (DRIVER_POSITION_JUMP).
+ */
 export async function drive(driver: Driver, at: { lat: number; lng: number }): Promise<void> {
+  await db().collection('driver_locations').doc(driver.user.id).update({ locatedAt: Date.now() - 10 * 60_000 });
   for (let i = 0; i < 5; i++) {
     const res = await call('POST', '/driver/me/location', { token: driver.accessToken, body: at });
     if (res.status === 200 && !res.body.coalesced) return;

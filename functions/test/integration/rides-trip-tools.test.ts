@@ -54,6 +54,7 @@ describe('around a trip', () => {
     expect((await call('GET', second.body.path)).status).toBe(200);
 
     // The trip: the leg becomes pickup → drop-off; completing closes the chat and ends the live position on the link.
+    await drive(driver, here.near(0));
     await act(driver, ride.id, 'arrived');
     await act(driver, ride.id, 'pickup');
     expect((await call('GET', `/rides/${ride.id}/route`, { token: driver.accessToken })).body.leg).toBe('TRIP');
@@ -76,10 +77,18 @@ describe('around a trip', () => {
     expect(forDriver.split.commission).toBeGreaterThan(0);
     expect((await call('GET', `/rides/${ride.id}/receipt`, { token: stranger.accessToken })).status).toBe(404);
 
-    // Ratings the driver received, without who gave them; the day's summary with this ride's earnings.
+    // Ratings the driver received, without the ride, who gave them or when to the minute; the rider still sees theirs.
     await call('POST', `/rides/${ride.id}/rating`, { token: rider.accessToken, body: { stars: 4, comment: 'Chạy cẩn thận' } });
     const ratings = (await call('GET', '/driver/me/ratings', { token: driver.accessToken })).body;
-    expect(ratings.items).toEqual([{ rideId: ride.id, stars: 4, comment: 'Chạy cẩn thận', ratedAt: expect.any(String) }]);
+    expect(ratings.items).toEqual([{ stars: 4, comment: 'Chạy cẩn thận', ratedOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }]);
+    expect((await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body.rating).toEqual({ stars: 4, comment: 'Chạy cẩn thận' });
+    expect((await call('GET', '/rides', { token: rider.accessToken })).body.items[0].rating).toEqual({ stars: 4, comment: 'Chạy cẩn thận' });
+    expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body.rating).toBeNull();
+    expect((await call('GET', '/driver/rides', { token: driver.accessToken })).body.items[0]).toMatchObject({ id: ride.id, rating: null });
+    // The ride document the driver listens to carries none of it either.
+    const rideDoc = (await db().collection('rides').doc(ride.id).get()).data()!;
+    expect(JSON.stringify(rideDoc)).not.toContain('Chạy cẩn thận');
+    expect([rideDoc.rating, rideDoc.ratedAt]).toEqual([null, undefined]);
     expect((await call('GET', '/driver/me/ratings', { token: rider.accessToken })).status).toBe(403);
     const summary = (await call('GET', '/driver/rides/summary?days=7', { token: driver.accessToken })).body;
     expect(summary.days).toHaveLength(7);
@@ -151,6 +160,7 @@ describe('the rider’s side of a trip: the note for the driver and the driver�
     expect((await patch(stranger, { note: 'hi' })).status).toBe(404);
     expect((await call('PATCH', '/rides/not-an-id', { token: rider.accessToken, body: { note: 'x' } })).status).toBe(404);
 
+    await drive(driver, here.near(0));
     await act(driver, ride.id, 'arrived');
     expect((await patch(rider, { note: '' })).body.note).toBeNull(); // empty clears it
     await act(driver, ride.id, 'pickup');
@@ -170,6 +180,7 @@ describe('the rider’s side of a trip: the note for the driver and the driver�
 
     const early = await rate(driver, { stars: 5 });
     expect([early.status, early.body.code]).toEqual([409, 'RIDE_TRANSITION']);
+    await drive(driver, here.near(0));
     await act(driver, ride.id, 'arrived');
     await act(driver, ride.id, 'pickup');
     await drive(driver, here.near(1_500));

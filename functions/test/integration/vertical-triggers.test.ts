@@ -54,7 +54,8 @@ describe('the same trigger event delivered twice notifies once', () => {
     const [rider, driver, admin] = await Promise.all([registerVerified(), registerVerified(), adminTokens()]);
     const ride = { riderId: rider.user.id, driverId: driver.user.id, participants: [rider.user.id, driver.user.id], quote: { fare: 20_000 }, driver: { name: 'Hùng', vehicle: null, rating: null } };
     const matched = event(`R-${randomUUID()}`, undefined, { ...ride, status: 'CONFIRMED' });
-    // The expiry timer starts from the trigger: asked again on a repeat (one task id per ride), not on later moves.
+    // Each active status's timer starts from the trigger: asked again on a repeat (one task id per ride and status),
+    // on arrival, reassignment and pickup, never once the ride ended.
     const scheduled: string[] = [];
     const rides = { settleAndRecord: async <R>(r: R) => r, scheduleExpiry: async (r: { id: string }) => void scheduled.push(r.id) };
     await onRideWritten(matched, config, undefined, rides);
@@ -63,7 +64,9 @@ describe('the same trigger event delivered twice notifies once', () => {
     expect(scheduled).toEqual([matched.after!.id, matched.after!.id]);
     await onRideWritten(event(matched.after!.id, { ...ride, status: 'CONFIRMED' }, { ...ride, status: 'ARRIVED' }), config, undefined, rides);
     await onRideWritten(event(matched.after!.id, { ...ride, status: 'CONFIRMED' }, { ...ride, status: 'CONFIRMED', driverId: rider.user.id }), config, undefined, rides);
-    expect(scheduled).toHaveLength(3);
+    await onRideWritten(event(matched.after!.id, { ...ride, status: 'ARRIVED' }, { ...ride, status: 'IN_PROGRESS' }), config, undefined, rides);
+    await onRideWritten(event(matched.after!.id, { ...ride, status: 'IN_PROGRESS' }, { ...ride, status: 'COMPLETED', fare: 20_000 }), config, undefined, rides);
+    expect(scheduled).toHaveLength(5);
     const rideId = `R-${randomUUID()}`;
     const sos = event(`S-${randomUUID()}`, undefined, { rideId, raisedBy: rider.user.id, role: 'RIDER', message: 'help', location: null, status: 'OPEN', createdAt: 1 });
     await onSosCreated(sos, config);

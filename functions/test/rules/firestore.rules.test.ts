@@ -79,6 +79,8 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'driver_locations/carol'), { userId: 'carol', lat: 10.78, lng: 106.71, currentRideId: null, riderId: null });
     await setDoc(doc(ctx.firestore(), 'ride_rider_ratings/r1'), { rideId: 'r1', riderId: 'alice', driverId: 'bob', stars: 2, comment: 'late' });
     await setDoc(doc(ctx.firestore(), 'rider_ratings/alice'), { count: 1, sum: 2, average: 2 });
+    await setDoc(doc(ctx.firestore(), 'ride_driver_ratings/r1'), { rideId: 'r1', riderId: 'alice', driverId: 'bob', stars: 1, comment: 'rude', ratedAt: 1 });
+    await setDoc(doc(ctx.firestore(), 'driver_ratings/bob'), { count: 1, sum: 1, average: 1 });
   });
 });
 
@@ -259,6 +261,14 @@ describe('firestore.rules', () => {
           await assertFails(getDoc(doc(client(uid), 'rider_ratings/alice')));
         }
         await assertFails(setDoc(doc(client('alice'), 'rider_ratings/alice'), { count: 1, sum: 5, average: 5 }));
+      });
+
+      it("the rider's rating of the driver is read through the API only: the rated driver never reads it by ride", async () => {
+        for (const uid of ['alice', 'bob']) {
+          await assertFails(getDoc(doc(client(uid), 'ride_driver_ratings/r1')));
+          await assertFails(getDocs(query(collection(client(uid), 'ride_driver_ratings'), where('driverId', '==', 'bob'))));
+          await assertFails(getDoc(doc(client(uid), 'driver_ratings/bob')));
+        }
       });
     });
 

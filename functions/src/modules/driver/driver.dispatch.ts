@@ -1,5 +1,5 @@
 import type { Timestamp, Transaction } from 'firebase-admin/firestore';
-import { NotFoundError } from '../../platform/errors/app-error';
+import { NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { createBatchedWrites } from '../../platform/firestore/batched-writes';
 import { distanceMeters, geohashOf, nearby, type LatLng } from '../../platform/geo/geo';
@@ -75,6 +75,17 @@ async function currentOrNew(tx: Transaction, userId: string, now: number): Promi
   return { ...base, capabilities: profile.capabilities ?? [], rideClass: rideClassOf(profile.vehicle ?? null) };
 }
 
+/** GPS jitter allowed on top of the speed limit between two positions (a fix a few seconds after another). */
+export const JUMP_SLACK_M = 100;
+
+/** Metres and seconds of a move the speed limit cannot explain, or undefined when it is plausible (or the first). */
+export function implausibleJump(from: Pick<DriverLocation, 'lat' | 'lng' | 'locatedAt'>, to: LatLng, at: number, maxSpeedKmh: number): { distanceM: number; seconds: number } | undefined {
+  if (from.lat === null || from.lng === null || from.locatedAt === null) return undefined;
+  const seconds = Math.max(0, (at - from.locatedAt) / 1000);
+  const distanceM = distanceMeters({ lat: from.lat, lng: from.lng }, to);
+  return distanceM > (maxSpeedKmh / 3.6) * seconds + JUMP_SLACK_M ? { distanceM: Math.round(distanceM), seconds: Math.round(seconds) } : undefined;
+}
+
 export interface LocationUpdate {
   lat: number;
   lng: number;
@@ -82,7 +93,8 @@ export interface LocationUpdate {
   speedKmh?: number;
 }
 
-export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; now?: () => number }) {
+/** `maxSpeedKmh` (DRIVER_MAX_SPEED_KMH): a report farther from the last position than that speed explains is refused. */
+export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpeedKmh?: number; now?: () => number }) {
   const now = deps.now ?? Date.now;
 
   async function setStatus(userId: string, status: 'ONLINE' | 'OFFLINE') {
@@ -126,12 +138,20 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; now?: 
   /** Writes the report unless the driver's position is less than a second old; undefined when coalesced. */
   async function writePosition(userId: string, update: LocationUpdate, at: number): Promise<DriverLocation | undefined> {
     for (let attempt = 0; attempt < REPORT_ATTEMPTS; attempt++) {
-      const state = known.get(userId) ?? (await readVersion(userId));
+      const cached = known.get(userId);
+      const state = cached ?? (await readVersion(userId));
       if (!state) return firstReport(userId, update, at);
       if (positionCovers(state.loc.locatedAt, at)) {
         remember(userId, state);
         return undefined;
       }
+      const jump = deps.maxSpeedKmh ? implausibleJump(state.loc, update, at, deps.maxSpeedKmh) : undefined;
+      if (jump && cached) {
+        // Judged against what this instance remembers: another instance may have stored a nearer position since.
+        remember(userId, undefined);
+        continue;
+      }
+      if (jump) throw new UnprocessableError('The position is too far from the last one for the time between them', jump).withCode('DRIVER_POSITION_JUMP');
       const patch = positionPatch(state.loc, update, at);
       try {
         const result = await positions.update(locationsRepo.ref(userId), patch, { lastUpdateTime: state.version });

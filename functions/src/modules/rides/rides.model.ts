@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { LatLng } from '../../platform/geo/geo';
 import { defineMachine } from '../../platform/state-machine/state-machine';
-import { documentTaskQueue } from '../../platform/tasks/tasks';
+import * as z from 'zod/mini';
+import { defineTaskQueue, documentTaskQueue } from '../../platform/tasks/tasks';
 
 export const RIDES = 'rides';
 /** `rider_rides/{riderId}`: the rider's active ride, so two requests cannot give one rider two cars. */
@@ -12,9 +13,16 @@ export const DRIVER_RATINGS = 'driver_ratings';
 export const RIDER_RATINGS = 'rider_ratings';
 /** `ride_rider_ratings/{rideId}`: the driver's rating of the rider, apart from the ride document the rider reads. */
 export const RIDE_RIDER_RATINGS = 'ride_rider_ratings';
+/** `ride_driver_ratings/{rideId}`: the rider's rating of the driver, apart from the ride document the driver reads. */
+export const RIDE_DRIVER_RATINGS = 'ride_driver_ratings';
 export const RIDE_SOS = 'ride_sos';
 
+/** `ride_disputes/{rideId}`: a rider's dispute of a completed ride (one per ride), for the administrators' queue. */
+export const RIDE_DISPUTES = 'ride_disputes';
+
 export const RIDE_EXPIRY_QUEUE = documentTaskQueue('rideExpiry', 'rideId');
+/** A booking's wallet hold, checked after RIDE_HOLD_EXPIRY_SEC: released when no ride took it. */
+export const RIDE_HOLD_CHECK_QUEUE = defineTaskQueue('rideHoldCheck', z.object({ rideId: z.string().check(z.minLength(1), z.maxLength(100)), paymentId: z.string().check(z.minLength(1), z.maxLength(200)) }));
 
 export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
 export type RideClass = (typeof RIDE_CLASSES)[number];
@@ -24,22 +32,24 @@ export const ACTIVE_STATUSES: readonly RideStatus[] = ['CONFIRMED', 'ARRIVED', '
 export const PAYMENT_METHODS = ['CASH', 'WALLET'] as const;
 export type RidePaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-export type RideAction = 'arrive' | 'pickup' | 'complete' | 'cancel' | 'reassign' | 'abandon' | 'expire';
+export type RideAction = 'arrive' | 'pickup' | 'complete' | 'cancel' | 'abort' | 'reassign' | 'abandon' | 'expire';
 export type RideActor = 'rider' | 'driver' | 'admin' | 'system';
 
 // The trip's life cycle. A driver who cancels sends the ride back to the search once (reassign), or it ends
-// NO_DRIVER (abandon); a CONFIRMED ride whose driver never arrives expires after 30 minutes.
+// NO_DRIVER (abandon). Every active status has a timer (expire): a driver who never arrives, a pickup that never
+// happens, a trip that never ends. A started trip ends by its driver, or by an administrator (complete, abort).
 export const rideMachine = defineMachine<RideStatus, RideAction, RideActor>({
   entity: 'ride',
   states: RIDE_STATUSES,
   moves: {
     arrive: { from: 'CONFIRMED', to: 'ARRIVED', by: 'driver' },
     pickup: { from: 'ARRIVED', to: 'IN_PROGRESS', by: 'driver' },
-    complete: { from: 'IN_PROGRESS', to: 'COMPLETED', by: 'driver' },
+    complete: { from: 'IN_PROGRESS', to: 'COMPLETED', by: ['driver', 'admin'] },
     cancel: { from: ['CONFIRMED', 'ARRIVED'], to: 'CANCELLED', by: ['rider', 'admin'] },
+    abort: { from: 'IN_PROGRESS', to: 'CANCELLED', by: 'admin' },
     reassign: { from: ['CONFIRMED', 'ARRIVED'], to: 'CONFIRMED', by: ['driver', 'admin'] },
     abandon: { from: ['CONFIRMED', 'ARRIVED'], to: 'NO_DRIVER', by: ['driver', 'admin'] },
-    expire: { from: 'CONFIRMED', to: 'EXPIRED', by: 'system' },
+    expire: { from: ['CONFIRMED', 'ARRIVED', 'IN_PROGRESS'], to: 'EXPIRED', by: 'system' },
   },
   codes: { transition: 'RIDE_TRANSITION', actor: 'RIDE_NOT_ALLOWED' },
 });
@@ -116,7 +126,8 @@ export interface RideRecord {
   rideClass: RideClass;
   pickup: Place;
   dropoff: Place;
-  pickupCell: string;
+  /** The pickup's geohash cell, counted as demand by surge; null once a cancellation within the grace period took it out. */
+  pickupCell: string | null;
   quote: { fare: number; distanceM: number; durationSec: number; surgeBp: number };
   paymentMethod: RidePaymentMethod;
   /** WALLET: the hold placed at booking; then the payment that settled the ride. */
@@ -132,9 +143,8 @@ export interface RideRecord {
   note: string | null;
   cancelledBy: RideActor | null;
   cancelReason: string | null;
+  /** Rides rated before ratings moved to `ride_driver_ratings` only (never written now: the driver reads this document). */
   rating: { stars: number; comment: string | null } | null;
-  /** Set when rated (absent before): the driver's ratings list orders by it. */
-  ratedAt?: number;
   /** The rider's trip link: the hash of its token, until when it works. */
   share?: { tokenHash: string; expiresAt: number } | null;
   createdAt: number;
@@ -148,9 +158,28 @@ export interface RideRecord {
 
 export const RIDE_EXPIRY_MS = 30 * 60_000;
 
-/** A CONFIRMED ride whose driver has not arrived 30 minutes after it was given is over (a lost timer cannot keep it). */
-export function isOverdue(ride: Pick<RideRecord, 'status' | 'confirmedAt'>, now: number): boolean {
-  return ride.status === 'CONFIRMED' && ride.confirmedAt !== null && now - ride.confirmedAt >= RIDE_EXPIRY_MS;
+/** How long each active status may last (RIDE_ARRIVED_TIMEOUT_SEC, RIDE_TRIP_TIMEOUT_FACTOR, RIDE_TRIP_TIMEOUT_MIN_SEC). */
+export interface RideTimeouts {
+  arrivedSec: number;
+  tripFactor: number;
+  tripMinSec: number;
+}
+
+/**
+ * When the ride's current status runs out, or null (not active): CONFIRMED 30 minutes after the driver was given,
+ * ARRIVED after the wait at the pickup, IN_PROGRESS after a multiple of the quoted duration (at least a floor).
+ */
+export function deadlineOf(ride: Pick<RideRecord, 'status' | 'confirmedAt' | 'arrivedAt' | 'pickedUpAt' | 'quote'>, limits: RideTimeouts): number | null {
+  if (ride.status === 'CONFIRMED' && ride.confirmedAt !== null) return ride.confirmedAt + RIDE_EXPIRY_MS;
+  if (ride.status === 'ARRIVED' && ride.arrivedAt !== null) return ride.arrivedAt + limits.arrivedSec * 1000;
+  if (ride.status === 'IN_PROGRESS' && ride.pickedUpAt !== null) return ride.pickedUpAt + Math.max(limits.tripMinSec, ride.quote.durationSec * limits.tripFactor) * 1000;
+  return null;
+}
+
+/** An active ride past its status's deadline is over (a lost timer cannot keep it). */
+export function isOverdue(ride: Pick<RideRecord, 'status' | 'confirmedAt' | 'arrivedAt' | 'pickedUpAt' | 'quote'>, now: number, limits: RideTimeouts): boolean {
+  const deadline = deadlineOf(ride, limits);
+  return deadline !== null && now >= deadline;
 }
 
 export function rideView(r: RideRecord) {

@@ -1,6 +1,6 @@
 import { defineModule, defineTask } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.model';
+import { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.model';
 
 // Ride hailing: quotes, dispatch (the nearest free driver, in a transaction), the trip's life cycle, fares settled
 // through payments, ratings and SOS. Driver positions and availability belong to the driver module (dispatchPool).
@@ -12,6 +12,11 @@ export const ridesModule = defineModule({
       queue: RIDE_EXPIRY_QUEUE,
       options: { retryConfig: { maxAttempts: 20, minBackoffSeconds: 120, maxBackoffSeconds: 900 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
       load: () => (require('./rides.tasks') as typeof import('./rides.tasks')).onRideExpiry,
+    }),
+    rideHoldCheck: defineTask({
+      queue: RIDE_HOLD_CHECK_QUEUE,
+      options: { retryConfig: { maxAttempts: 10, minBackoffSeconds: 60, maxBackoffSeconds: 900 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
+      load: () => (require('./rides.tasks') as typeof import('./rides.tasks')).onRideHoldCheck,
     }),
   },
   triggers: {
@@ -34,5 +39,7 @@ export const ridesModule = defineModule({
     { name: RIDER_ACTIVE },
     { name: DRIVER_RATINGS },
     { name: RIDE_SOS },
+    { name: RIDE_DISPUTES },
+    { name: RIDE_DRIVER_RATINGS },
   ],
 });

@@ -1,8 +1,8 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_RIDER_RATINGS, RIDE_SOS, type RideRecord, type RideStatus } from './rides.model';
+import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
+import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_RIDER_RATINGS, RIDE_SOS, type RideRecord, type RideStatus } from './rides.model';
 
 const rides = () => typedCollection<RideRecord>(RIDES);
 
@@ -20,6 +20,28 @@ export interface SosRecord {
   resolvedAt: number | null;
   createdAt: number;
 }
+/** `ride_disputes/{rideId}`: the rider's dispute of a completed ride (its id is the ride's: one per ride). */
+export interface DisputeRecord {
+  id: string;
+  rideId: string;
+  riderId: string;
+  driverId: string | null;
+  reason: string;
+  message: string | null;
+  fare: number | null;
+  status: 'OPEN';
+  createdAt: number;
+}
+/** `ride_driver_ratings/{rideId}`: the rider's rating of the driver (never on the ride document the driver reads). */
+export interface DriverRatingRecord {
+  rideId: string;
+  riderId: string;
+  driverId: string;
+  stars: number;
+  comment: string | null;
+  ratedAt: number;
+}
+const driverRatings = () => plainCollection<DriverRatingRecord>(RIDE_DRIVER_RATINGS);
 /** Star tallies: riders rate drivers, drivers rate riders. */
 type RatingBook = 'driver' | 'rider';
 const RATING_BOOKS: Record<RatingBook, string> = { driver: DRIVER_RATINGS, rider: RIDER_RATINGS };
@@ -67,8 +89,19 @@ export const ridesRepo = {
     const snap = await rides().where('driverId', '==', driverId).where('status', '==', 'COMPLETED').where('completedAt', '>=', since).orderBy('completedAt').limit(2_000).get();
     return snap.docs.map((d) => d.data());
   },
-  ratedFor(driverId: string, page: PageRequest): Promise<Page<RideRecord>> {
-    return paginate(rides().where('driverId', '==', driverId), [{ field: 'ratedAt', direction: 'desc' as const }], page, (d) => d.data());
+  ratedFor(driverId: string, page: PageRequest): Promise<Page<DriverRatingRecord>> {
+    return paginate(driverRatings().where('driverId', '==', driverId), [{ field: 'ratedAt', direction: 'desc' as const }], page, (d) => d.data());
+  },
+  /** The rider's rating of this ride's driver (read in the rating transaction when `tx` is given). */
+  driverRatingOf: (rideId: string, tx?: Transaction) => readRecord(driverRatings().doc(rideId), tx),
+  /** The riders' ratings of these rides, by ride id (one read for a page of rides). */
+  async driverRatingsOf(rideIds: string[]): Promise<Map<string, DriverRatingRecord>> {
+    if (rideIds.length === 0) return new Map();
+    const snaps = await db().getAll(...rideIds.map((id) => driverRatings().doc(id)));
+    return new Map(snaps.filter((s) => s.exists).map((s) => [s.id, s.data() as DriverRatingRecord]));
+  },
+  recordDriverRating(tx: Transaction, record: DriverRatingRecord): void {
+    tx.create(driverRatings().doc(record.rideId), record);
   },
   async countSince(status: RideStatus, since: number): Promise<number> {
     return (await rides().where('status', '==', status).where('createdAt', '>=', since).count().get()).data().count;
@@ -117,6 +150,15 @@ export const ridesRepo = {
   async events(id: string) {
     const snap = await db().collection(RIDES).doc(id).collection('events').orderBy('at', 'asc').limit(200).get();
     return snap.docs.map((d) => ({ action: d.get('action') as string, from: d.get('from') as string, to: d.get('to') as string, by: d.get('by') as string, at: new Date(d.get('at') as number).toISOString(), reason: (d.get('reason') as string | null | undefined) ?? null }));
+  },
+  /** The ride's dispute, read in the caller's transaction. */
+  disputeOf: (rideId: string, tx: Transaction) => readRecord(typedCollection<DisputeRecord>(RIDE_DISPUTES).doc(rideId), tx),
+  createDispute(tx: Transaction, record: DisputeRecord): void {
+    const { id, ...data } = record;
+    tx.create(db().collection(RIDE_DISPUTES).doc(id), data);
+  },
+  listDisputes(page: PageRequest): Promise<Page<DisputeRecord>> {
+    return paginate(typedCollection<DisputeRecord>(RIDE_DISPUTES), newestFirst, page, (d) => d.data());
   },
   async createSos(record: SosRecord): Promise<boolean> {
     const { id, ...data } = record;

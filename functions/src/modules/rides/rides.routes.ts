@@ -42,12 +42,23 @@ import {
   RideShareSchema,
   ShareTokenParamsSchema,
   SharedRideSchema,
+  AdminCompleteBodySchema,
+  DisputeBodySchema,
+  DisputeListSchema,
+  DisputeSchema,
 } from './rides.schemas';
+import { rideViewerOf as viewer } from './rides.service';
 import { ridesServiceFor } from './rides.wiring';
 import { FARES, FINAL_FARE_CAP_BP, QUOTE_TTL_MS, RIDE_CLASSES, SURGE_MAX_BP } from './rides.model';
 
-const viewer = (auth: { userId: string; roles: readonly string[] }) => ({ userId: auth.userId, admin: auth.roles.includes('ADMIN') });
 const MOVE_CODES = ['RIDE_TRANSITION', 'RIDE_NOT_ALLOWED'] as const;
+// Per-user limits of the writes that cost money or notify others (overridable by scope in RATE_LIMITS).
+const LIMITS = {
+  book: { scope: 'rides-book', limit: 10, windowSec: 600, per: 'user' },
+  cancel: { scope: 'rides-cancel', limit: 10, windowSec: 600, per: 'user' },
+  sos: { scope: 'rides-sos', limit: 5, windowSec: 3_600, per: 'user' },
+} as const;
+const MANAGE = 'rides.manage' as const;
 
 export function rideRoutes({ config }: AppContext): AnyRoute[] {
   const rides = () => ridesServiceFor(config);
@@ -99,6 +110,7 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       tag,
       summary: 'All rides, newest first, by status, rider or driver (ADMIN)',
       auth: ['ADMIN'],
+      permission: MANAGE,
       request: { query: AdminRidesQuerySchema },
       response: { description: 'A page of rides.', schema: RideListSchema },
       handler: ({ auth, query }) => rides().adminList({ status: query.status, riderId: query.riderId, driverId: query.driverId }, query, auth!.userId),
@@ -109,6 +121,7 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       tag,
       summary: 'Rides booked in the last hours by status, the match rate, and free drivers now (ADMIN)',
       auth: ['ADMIN'],
+      permission: MANAGE,
       request: { query: AdminStatsQuerySchema },
       response: { description: 'Counts.', schema: AdminRideStatsSchema },
       handler: ({ query }) => rides().adminStats(query.hours),
@@ -131,6 +144,7 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       tag,
       summary: 'Emergency alerts raised in rides, newest first (ADMIN)',
       auth: ['ADMIN'],
+      permission: MANAGE,
       request: { query: SosQueueQuerySchema },
       response: { description: 'A page of alerts.', schema: SosListSchema },
       handler: ({ auth, query }) => rides().sosQueue({ status: query.status }, query, auth!.userId),
@@ -141,10 +155,36 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       tag,
       summary: 'Mark an alert handled, with a note (ADMIN)',
       auth: ['ADMIN'],
+      permission: MANAGE,
       errors: [404],
       request: { params: IdParamsSchema, body: ResolveSosBodySchema },
       response: { description: 'The RESOLVED alert.', schema: SosSchema },
       handler: ({ auth, params, body }) => rides().resolveSos(auth!.userId, params.id, body.note ?? null),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/rides/admin/disputes',
+      tag,
+      summary: 'Riders’ disputes of completed rides, newest first (ADMIN, rides.manage)',
+      auth: ['ADMIN'],
+      permission: MANAGE,
+      request: { query: SosQueueQuerySchema.omit({ status: true }) },
+      response: { description: 'A page of disputes.', schema: DisputeListSchema },
+      handler: ({ auth, query }) => rides().disputeQueue(query, auth!.userId),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/rides/admin/:id/complete',
+      tag,
+      summary: 'End a started trip whose driver cannot: at the quote or at the distance driven (ADMIN, rides.manage)',
+      description: 'Only from IN_PROGRESS (409 RIDE_TRANSITION otherwise). WALLET: the fare is captured from the hold for the driver; CASH: recorded as the driver’s completion would. To end it without a charge instead, `POST /rides/{id}/cancel` (the hold goes back).',
+      auth: ['ADMIN'],
+      permission: MANAGE,
+      errors: [404, 409],
+      codes: [...MOVE_CODES],
+      request: { params: IdParamsSchema, body: AdminCompleteBodySchema },
+      response: { description: 'The COMPLETED ride.', schema: RideSchema },
+      handler: ({ auth, params, body }) => rides().adminComplete(viewer(auth!), params.id, body),
     }),
     defineRoute({
       method: 'post',
@@ -152,16 +192,17 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       tag,
       summary: 'Book a ride: the nearest free driver is assigned at once',
       description:
-        'Searches ONLINE drivers of the vehicle type with the RIDE capability and no ride, heard from in the last 10 minutes, nearest first within RIDE_SEARCH_RADIUS_M (then twice that), and assigns one in a transaction (two riders never get one driver). 201 with the CONFIRMED ride; **200 with status NO_DRIVER** when nobody is free (nothing is held or assigned). WALLET rides hold the quote’s cap (fare × 1.2) until the trip ends. Requires an Idempotency-Key: a retry returns the same ride.',
+        'Searches ONLINE drivers of the vehicle type with the RIDE capability and no ride, heard from in the last 10 minutes, nearest first within RIDE_SEARCH_RADIUS_M (then twice that), and assigns one in a transaction (two riders never get one driver; locked accounts and accounts without the DRIVER role are skipped). 201 with the CONFIRMED ride; **200 with status NO_DRIVER** when nobody is free (nothing is held or assigned). WALLET rides hold the quote’s cap (fare × 1.2) until the trip ends; a booking that fails gives the hold back. With an Idempotency-Key a retry returns the same ride; without one, a second booking while a ride is open is 409 RIDE_ACTIVE. Limit: `rides-book`, 10 per user per 10 minutes.',
       auth: [],
       hat: 'CON',
-      idempotent: 'required',
+      idempotent: true,
+      rateLimit: LIMITS.book,
       errors: [409, 422],
       codes: ['RIDE_ACTIVE', 'RIDE_QUOTE_INVALID', 'RIDE_QUOTE_EXPIRED', 'WALLET_INSUFFICIENT_FUNDS'],
       request: { body: CreateRideBodySchema },
       response: { status: 201, description: 'The ride (CONFIRMED: 201; NO_DRIVER: 200).', schema: RideSchema },
       handler: async ({ auth, body, idempotencyKey, status }) => {
-        const { ride, created } = await rides().create(auth!.userId, body, idempotencyKey!);
+        const { ride, created } = await rides().create(auth!.userId, body, idempotencyKey);
         if (ride.status !== 'CONFIRMED' || !created) status(200);
         return ride;
       },
@@ -199,7 +240,9 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       method: 'get',
       path: '/rides/:id',
       tag,
-      summary: 'A ride I am the rider or driver of (any for ADMIN)',
+      summary: 'A ride I am the rider or driver of (any for ADMIN with rides.manage)',
+      // An administrator without rides.manage reads only its own rides, like anyone: 404 for the others (never 403,
+      // which would confirm that a ride exists). The same holds for location, events, receipt, route and cancel.
       description: 'Apps listen to `rides/{id}` with the Firestore SDK for live status (rider and driver may read it).',
       auth: [],
       errors: [404],
@@ -225,9 +268,10 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       path: '/rides/:id/arrived',
       tag,
       summary: 'Driver: I am at the pickup',
+      description: 'Only within RIDE_ARRIVE_RADIUS_M of the pickup by the driver’s last position reported within RIDE_POSITION_FRESH_SEC (409 RIDE_NOT_AT_PICKUP, RIDE_POSITION_STALE).',
       auth: ['DRIVER'],
       errors: [404, 409],
-      codes: [...MOVE_CODES],
+      codes: [...MOVE_CODES, 'RIDE_NOT_AT_PICKUP', 'RIDE_POSITION_STALE'],
       request: { params: IdParamsSchema },
       response: { description: 'The ARRIVED ride.', schema: RideSchema },
       handler: ({ auth, params }) => rides().arrive(auth!.userId, params.id),
@@ -249,10 +293,10 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       path: '/rides/:id/complete',
       tag,
       summary: 'Driver: trip done; the fare is settled',
-      description: 'Final fare from the distance driven since pickup (and the time), at most quote × 1.2. WALLET: captured from the hold (the rest goes back); CASH: recorded, the commission owed from earnings. The driver’s share goes to their earnings.',
+      description: 'Only near the drop-off (RIDE_COMPLETE_RADIUS_M, by a fresh position) or after driving RIDE_COMPLETE_MIN_DRIVEN_BP of the quoted distance (409 RIDE_NOT_AT_DROPOFF). Final fare from the distance driven since pickup (and the time), at most quote × 1.2. WALLET: captured from the hold (the rest goes back); CASH: recorded, the commission owed from earnings. The driver’s share goes to their earnings.',
       auth: ['DRIVER'],
       errors: [404, 409],
-      codes: [...MOVE_CODES],
+      codes: [...MOVE_CODES, 'RIDE_NOT_AT_DROPOFF'],
       request: { params: IdParamsSchema },
       response: { description: 'The COMPLETED ride with its fare.', schema: RideSchema },
       handler: ({ auth, params }) => rides().complete(auth!.userId, params.id),
@@ -262,8 +306,9 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       path: '/rides/:id/cancel',
       tag,
       summary: 'Cancel a ride (rider or driver)',
-      description: `Rider: CANCELLED, with a fee of RIDE_CANCEL_FEE_VND after RIDE_CANCEL_GRACE_SEC or once the driver arrived. Driver: the ride goes back to the search once (another driver, CONFIRMED), then ends NO_DRIVER.`,
+      description: `Rider: CANCELLED, with a fee of RIDE_CANCEL_FEE_VND only once the driver arrived at the pickup and waited RIDE_CANCEL_WAIT_SEC; cancelled within RIDE_CANCEL_GRACE_SEC of booking it does not count toward surge. Driver: the ride goes back to the search once (another driver, CONFIRMED), then ends NO_DRIVER. ADMIN with rides.manage: any ride, IN_PROGRESS too, without a fee (the hold goes back). Limit: \`rides-cancel\`, 10 per user per 10 minutes.`,
       auth: [],
+      rateLimit: LIMITS.cancel,
       errors: [404, 409],
       codes: [...MOVE_CODES],
       request: { params: IdParamsSchema, body: CancelBodySchema },
@@ -313,13 +358,28 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       path: '/rides/:id/sos',
       tag,
       summary: 'Raise an emergency alert about my ride (rider or driver)',
-      description: 'Stored for the administrators’ queue; a retry with the same Idempotency-Key raises nothing new.',
+      description: 'Stored for the administrators’ queue; a retry with the same Idempotency-Key raises nothing new. Limit: `rides-sos`, 5 per user per hour.',
       auth: [],
       idempotent: 'required',
+      rateLimit: LIMITS.sos,
       errors: [404],
       request: { params: IdParamsSchema, body: SosBodySchema },
       response: { status: 201, description: 'The alert.', schema: SosCreatedSchema },
       handler: ({ auth, params, body, idempotencyKey }) => rides().sos(viewer(auth!), params.id, body, idempotencyKey!),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/rides/:id/dispute',
+      tag,
+      summary: 'Rider: dispute my completed ride (fare, route, conduct), once, within RIDE_DISPUTE_WINDOW_DAYS',
+      description: 'Lands in the administrators’ queue (`GET /rides/admin/disputes`).',
+      auth: [],
+      hat: 'CON',
+      errors: [404, 409],
+      codes: ['RIDE_DISPUTE_EXISTS', 'RIDE_DISPUTE_WINDOW'],
+      request: { params: IdParamsSchema, body: DisputeBodySchema },
+      response: { status: 201, description: 'The dispute.', schema: DisputeSchema },
+      handler: ({ auth, params, body }) => rides().dispute(auth!.userId, params.id, body),
     }),
     defineRoute({
       method: 'get',

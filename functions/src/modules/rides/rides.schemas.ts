@@ -207,7 +207,10 @@ export const DriverSummarySchema = z
   .meta({ id: 'DriverRideSummary' });
 
 export const DriverRatingsSchema = z
-  .object({ items: z.array(z.object({ rideId: z.string(), stars: z.number().int(), comment: z.string().nullable(), ratedAt: z.string() })), nextCursor: z.string().nullable() })
+  .object({
+    items: z.array(z.object({ stars: z.number().int(), comment: z.string().nullable(), ratedOn: z.string().describe('YYYY-MM-DD, Vietnam time: never the ride, the rider or the minute') })),
+    nextCursor: z.string().nullable(),
+  })
   .meta({ id: 'DriverRatings' });
 
 export const AdminStatsQuerySchema = z.object({ hours: z.coerce.number().int().min(1).max(168).default(24) });
@@ -220,3 +223,29 @@ export const AdminRideStatsSchema = z
     freeDrivers: z.record(z.enum(RIDE_CLASSES), z.number().int()).describe('ONLINE and not on a ride, now'),
   })
   .meta({ id: 'AdminRideStats' });
+
+export const AdminCompleteBodySchema = z
+  .object({
+    fare: z.enum(['QUOTE', 'DRIVEN']).describe('QUOTE: the quoted fare; DRIVEN: priced on the distance driven since pickup and the time (at most quote × 1.2)'),
+    reason: z.string().trim().min(1).max(500).describe('Kept in the ride’s events'),
+  })
+  .meta({ id: 'RideAdminComplete' });
+
+export const DISPUTE_REASONS = ['FARE', 'ROUTE', 'NOT_TAKEN', 'CONDUCT', 'OTHER'] as const;
+export const DisputeBodySchema = z
+  .object({ reason: z.enum(DISPUTE_REASONS), message: z.string().trim().max(1000).optional() })
+  .meta({ id: 'RideDisputeRequest' });
+export const DisputeSchema = z
+  .object({
+    id: z.string(),
+    rideId: z.string(),
+    riderId: z.string(),
+    driverId: z.string().nullable(),
+    reason: z.enum(DISPUTE_REASONS),
+    message: z.string().nullable(),
+    fare: z.number().int().nullable().describe('The fare charged, when it was disputed'),
+    status: z.enum(['OPEN']),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'RideDispute' });
+export const DisputeListSchema = z.object({ items: z.array(DisputeSchema), nextCursor: z.string().nullable() }).meta({ id: 'RideDisputeList' });

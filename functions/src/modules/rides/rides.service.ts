@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
+import { holdsPermission } from '../../platform/auth/roles';
 import { inTransaction } from '../../platform/firebase/firebase';
 import type { PageRequest } from '../../platform/firestore/paginate';
 import { distanceMeters, geohashOf, type LatLng } from '../../platform/geo/geo';
@@ -7,19 +8,19 @@ import { logger } from '../../platform/logging/logger';
 import { percentOf, vnd } from '../../platform/money/money';
 import { recordTransition } from '../../platform/state-machine/state-machine';
 import { openContextConversation } from '../chat';
-import { dispatchPool } from '../driver';
+import { dispatchPool, type DriverLocation } from '../driver';
 import { paymentCommands } from '../payments';
 import type { Router } from '../routing';
 import { accounts } from '../users';
 import {
   ACTIVE_STATUSES,
+  deadlineOf,
   FINAL_FARE_CAP_BP,
   fareOf,
   isOverdue,
   QUOTE_TTL_MS,
   readQuote,
   RIDE_CLASSES,
-  RIDE_EXPIRY_MS,
   RIDE_STATUSES,
   rideChatContext,
   rideMachine,
@@ -33,13 +34,38 @@ import {
   type RideClass,
   type RidePaymentMethod,
   type RideRecord,
+  type RideTimeouts,
 } from './rides.model';
-import { ridesRepo, type SosRecord } from './rides.repo';
+import { ridesRepo, type DisputeRecord, type SosRecord } from './rides.repo';
 
+const disputeView = (d: DisputeRecord) => ({ ...d, createdAt: new Date(d.createdAt).toISOString() });
 const sosView = (s: SosRecord) => ({ ...s, resolvedAt: s.resolvedAt === null ? null : new Date(s.resolvedAt).toISOString(), createdAt: new Date(s.createdAt).toISOString() });
 
 export interface ExpiryScheduler {
-  schedule(rideId: string, delaySec: number): Promise<void>;
+  /** The timer of the ride's current status (one task per ride and status). */
+  schedule(rideId: string, status: RideRecord['status'], delaySec: number): Promise<void>;
+  /** The check that releases a booking's wallet hold if nothing captured or released it by then. */
+  holdCheck(rideId: string, paymentId: string, delaySec: number): Promise<void>;
+}
+
+/** Where the server must see the driver before money depends on what the driver says (config, see README). */
+export interface Geofence {
+  arriveRadiusM: number;
+  completeRadiusM: number;
+  /** Share of the quoted distance, in basis points, that counts as a trip done far from the drop-off. */
+  completeMinDrivenBp: number;
+  positionFreshSec: number;
+}
+
+/** Who is acting: an administrator counts as one only while holding rides.manage (else a plain party). */
+export interface RideViewer {
+  userId: string;
+  admin: boolean;
+}
+
+/** The viewer of a request: ADMIN with the rides.manage permission, or a party like anyone else. */
+export function rideViewerOf(auth: { userId: string; roles: readonly string[]; permissions?: string[] }): RideViewer {
+  return { userId: auth.userId, admin: auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, 'rides.manage') };
 }
 
 export interface RidesServiceDeps {
@@ -52,6 +78,12 @@ export interface RidesServiceDeps {
   commissionBp: number;
   cancelFee: number;
   cancelGraceSec: number;
+  /** A rider's cancellation pays the fee only once the driver has waited this long at the pickup. */
+  cancelWaitSec: number;
+  timeouts: RideTimeouts;
+  geofence: Geofence;
+  holdExpirySec: number;
+  disputeWindowDays: number;
   now?: () => number;
 }
 
@@ -122,10 +154,21 @@ export function createRidesService(deps: RidesServiceDeps) {
     return terms;
   }
 
+  /** The driver's card for the rider; null when the driver may not take rides now (no RIDE capability on the profile). */
   async function driverCard(driverId: string) {
     const [account, profile, rating] = await Promise.all([accounts.get(driverId), dispatchPool.profile(driverId), ridesRepo.averageRating(driverId)]);
-    const v = profile?.vehicle ?? null;
+    if (!profile?.capabilities?.includes('RIDE')) return null;
+    const v = profile.vehicle ?? null;
     return { name: account?.name ?? 'Driver', vehicle: v ? { type: v.type, plate: v.plate, model: v.model ?? null, color: v.color ?? null } : null, rating };
+  }
+
+  /**
+   * Whether the account may drive now, read in the claiming transaction: a lock or a lost DRIVER role takes the
+   * driver out of dispatch at once (their location document says available until it goes stale).
+   */
+  async function txMayDrive(tx: FirebaseFirestore.Transaction, driverId: string): Promise<boolean> {
+    const account = await accounts.get(driverId, tx);
+    return !!account && !account.disabled && account.roles.includes('DRIVER');
   }
 
   /**
@@ -136,10 +179,12 @@ export function createRidesService(deps: RidesServiceDeps) {
   async function assign(base: RideRecord, candidates: Array<{ userId: string; lat: number; lng: number }>, at: number): Promise<RideRecord | undefined> {
     for (const candidate of candidates) {
       const [eta, card] = await Promise.all([deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined), driverCard(candidate.userId)]);
+      if (!card) continue;
       const result = await inTransaction(async (tx) => {
-        const [existing, active, driverLoc] = await Promise.all([ridesRepo.get(base.id, tx), ridesRepo.activeOf(base.riderId, tx), dispatchPool.txRead(tx, candidate.userId)]);
+        const [existing, active, driverLoc, mayDrive] = await Promise.all([ridesRepo.get(base.id, tx), ridesRepo.activeOf(base.riderId, tx), dispatchPool.txRead(tx, candidate.userId), txMayDrive(tx, candidate.userId)]);
         if (existing) return { ride: existing };
         if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
+        if (!mayDrive) return undefined;
         const claimed = dispatchPool.txClaim(tx, driverLoc, { rideId: base.id, riderId: base.riderId, rideClass: base.rideClass, at });
         if (!claimed) return undefined;
         const ride: RideRecord = { ...base, driverId: candidate.userId, participants: [base.riderId, candidate.userId], status: 'CONFIRMED', driver: card, etaToPickupSec: eta?.durationSec ?? null, confirmedAt: at, updatedAt: at };
@@ -174,9 +219,10 @@ export function createRidesService(deps: RidesServiceDeps) {
    * Books a ride: the quote (given or made now), a hold on the wallet for WALLET rides (the quote's cap), then the
    * nearest free driver in a transaction. No driver: the ride is stored NO_DRIVER (answered 200) and the hold released.
    */
-  async function create(riderId: string, input: CreateRide, idempotencyKey: string): Promise<{ ride: ReturnType<typeof rideView>; created: boolean }> {
+  async function create(riderId: string, input: CreateRide, idempotencyKey?: string): Promise<{ ride: ReturnType<typeof rideView>; created: boolean }> {
     const at = now();
-    const id = `R${createHash('sha256').update(`rides.create\u0000${riderId}\u0000${idempotencyKey}`).digest('hex').slice(0, 24)}`;
+    // Without a key a booking is new each time: the rider's one active ride (RIDE_ACTIVE) still prevents a double.
+    const id = `R${createHash('sha256').update(`rides.create\u0000${riderId}\u0000${idempotencyKey ?? randomBytes(16).toString('hex')}`).digest('hex').slice(0, 24)}`;
     // The first ring's search and the price run beside the checks below (a retry or a busy rider drops them unread).
     const search = candidatesFor(input.pickup, input.vehicleType, [], at);
     const firstRing = search.next();
@@ -220,22 +266,49 @@ export function createRidesService(deps: RidesServiceDeps) {
       updatedAt: at,
     };
     if (input.paymentMethod === 'WALLET') {
-      const hold = await deps.payments.hold({ payerId: riderId, amount: vnd(capOf(terms.fare)), purpose: 'RIDE', ref: { type: 'RIDE', id }, description: 'Ride (held until the trip ends)', idempotencyKey: id });
+      const holdOnce = (key: string) => deps.payments.hold({ payerId: riderId, amount: vnd(capOf(terms.fare)), purpose: 'RIDE', ref: { type: 'RIDE', id }, description: 'Ride (held until the trip ends)', idempotencyKey: key });
+      let hold = await holdOnce(id);
+      // A retry of a booking whose first attempt failed finds that attempt's hold released: it needs a new one.
+      if (hold.status !== 'AUTHORIZED') hold = await holdOnce(`${id}-${at}`);
       base.holdPaymentId = hold.id;
+      // A booking that dies after this line (crash, timeout) leaves a hold nobody settles: the check releases it.
+      await deps.scheduler.holdCheck(id, hold.id, deps.holdExpirySec).catch((err: unknown) => logger.warn('ride hold check not scheduled', { rideId: id, error: (err as Error).message }));
     }
-    let assigned: RideRecord | undefined;
-    for (let ring = await firstRing; !ring.done; ring = await search.next()) {
-      assigned = await assign(base, ring.value, at);
-      if (assigned) break; // before the next ring's search starts
+    try {
+      let assigned: RideRecord | undefined;
+      for (let ring = await firstRing; !ring.done; ring = await search.next()) {
+        assigned = await assign(base, ring.value, at);
+        if (assigned) break; // before the next ring's search starts
+      }
+      const ride = assigned ?? (await noDriver(base, at));
+      return { ride: rideView(ride), created: true };
+    } catch (err) {
+      // A failed booking (RIDE_ACTIVE from a double tap, a dead transaction) gives the hold back unless a ride took it.
+      if (base.holdPaymentId && !(await ridesRepo.get(id).catch(() => undefined))) await releaseHold(base, 'The booking failed');
+      throw err;
     }
-    const ride = assigned ?? (await noDriver(base, at));
-    return { ride: rideView(ride), created: true };
   }
 
-  /** The 30-minute expiry timer of a ride given a driver (from the trigger; one task per ride, retried until due). */
+  /**
+   * The hold check (a task, RIDE_HOLD_EXPIRY_SEC after a booking's hold): no ride was stored for it, so the hold is
+   * released; a ride that ended is settled again (idempotent); a ride under way keeps it until it ends.
+   */
+  async function checkHold(rideId: string, paymentId: string): Promise<'released' | 'settled' | 'active'> {
+    const ride = await ridesRepo.get(rideId);
+    if (!ride) {
+      await releaseHold({ holdPaymentId: paymentId }, 'The booking never completed');
+      return 'released';
+    }
+    if (ACTIVE_STATUSES.includes(ride.status)) return 'active';
+    await settleAndRecord(ride);
+    return 'settled';
+  }
+
+  /** The timer of the ride's active status (from the trigger; one task per ride and status, retried until due). */
   async function scheduleExpiry(ride: RideRecord): Promise<void> {
-    if (ride.status !== 'CONFIRMED') return;
-    await deps.scheduler.schedule(ride.id, Math.ceil(RIDE_EXPIRY_MS / 1000)).catch((err: unknown) => logger.warn('ride expiry not scheduled (checked on read)', { rideId: ride.id, error: (err as Error).message }));
+    const deadline = deadlineOf(ride, deps.timeouts);
+    if (deadline === null) return;
+    await deps.scheduler.schedule(ride.id, ride.status, Math.max(1, Math.ceil((deadline - now()) / 1000))).catch((err: unknown) => logger.warn('ride expiry not scheduled (checked on read)', { rideId: ride.id, error: (err as Error).message }));
   }
 
   async function noDriver(base: RideRecord, at: number): Promise<RideRecord> {
@@ -252,26 +325,29 @@ export function createRidesService(deps: RidesServiceDeps) {
 
   const capOf = (fare: number) => Math.ceil((fare * FINAL_FARE_CAP_BP) / 10_000 / 1000) * 1000;
 
-  async function releaseHold(ride: RideRecord, reason: string) {
+  async function releaseHold(ride: Pick<RideRecord, 'holdPaymentId'>, reason: string) {
     if (!ride.holdPaymentId) return;
     await deps.payments.release(ride.holdPaymentId, reason).catch((err: { code?: string }) => {
       if (err.code !== 'PAYMENT_TRANSITION') throw err; // released or captured already: a retry
     });
   }
 
-  function rolesOf(ride: RideRecord, actor: { userId: string; admin: boolean }): RideActor[] {
+  function rolesOf(ride: RideRecord, actor: RideViewer): RideActor[] {
     return [...(ride.riderId === actor.userId ? (['rider'] as const) : []), ...(ride.driverId === actor.userId ? (['driver'] as const) : []), ...(actor.admin ? (['admin'] as const) : [])];
   }
 
-  async function visible(id: string, actor: { userId: string; admin: boolean }): Promise<RideRecord> {
+  async function visible(id: string, actor: RideViewer): Promise<RideRecord> {
     const ride = await ridesRepo.get(id);
     if (!ride || (!actor.admin && !ride.participants.includes(actor.userId))) throw new NotFoundError('No such ride');
-    if (isOverdue(ride, now())) return (await expire(id)) ?? (await ridesRepo.get(id))!;
+    if (isOverdue(ride, now(), deps.timeouts)) return (await expire(id)) ?? (await ridesRepo.get(id))!;
     return ride;
   }
 
-  /** One move of the ride and its driver's state, in one transaction; effects on money follow the commit. */
-  async function move(id: string, action: RideAction, actor: { userId: string; admin: boolean } | 'system', change: (ride: RideRecord, at: number) => Partial<RideRecord>, driverEffect: 'release' | 'startTrip' | 'none', reason?: string | null) {
+  /**
+   * One move of the ride and its driver's state, in one transaction; effects on money follow the commit. `check`
+   * sees the ride and the driver's position document after the machine's check (geofences refuse there).
+   */
+  async function move(id: string, action: RideAction, actor: RideViewer | 'system', change: (ride: RideRecord, at: number) => Partial<RideRecord>, driverEffect: 'release' | 'startTrip' | 'none', reason?: string | null, check?: (ride: RideRecord, driverLoc: DriverLocation | undefined, at: number) => void) {
     const at = now();
     return inTransaction(async (tx) => {
       const ride = await ridesRepo.get(id, tx);
@@ -279,7 +355,9 @@ export function createRidesService(deps: RidesServiceDeps) {
       const roles = actor === 'system' ? (['system'] as RideActor[]) : rolesOf(ride, actor);
       const to = rideMachine.check(action, ride.status, roles);
       const driverLoc = ride.driverId ? await dispatchPool.txRead(tx, ride.driverId) : undefined;
-      const next: RideRecord = { ...ride, ...change({ ...ride, drivenM: driverLoc?.tripActive ? driverLoc.tripDistanceM : ride.drivenM }, at), status: to, updatedAt: at };
+      const current = { ...ride, drivenM: driverLoc?.tripActive && driverLoc.currentRideId === id ? driverLoc.tripDistanceM : ride.drivenM };
+      check?.(current, driverLoc, at);
+      const next: RideRecord = { ...ride, ...change(current, at), status: to, updatedAt: at };
       if (ride.driverId && driverEffect === 'release') dispatchPool.txRelease(tx, driverLoc, id, at);
       if (ride.driverId && driverEffect === 'startTrip') dispatchPool.txStartTrip(tx, driverLoc, id, at);
       if (!ACTIVE_STATUSES.includes(to)) ridesRepo.setActive(tx, ride.riderId, null, at);
@@ -339,8 +417,38 @@ export function createRidesService(deps: RidesServiceDeps) {
     return ride;
   }
 
+  /** The driver's last position the server heard within RIDE_POSITION_FRESH_SEC, if any. */
+  function positionIfFresh(loc: DriverLocation | undefined, at: number): LatLng | undefined {
+    if (!loc || loc.lat === null || loc.lng === null || loc.locatedAt === null || at - loc.locatedAt > deps.geofence.positionFreshSec * 1000) return undefined;
+    return { lat: loc.lat, lng: loc.lng };
+  }
+
+  function freshPosition(loc: DriverLocation | undefined, at: number): LatLng {
+    const position = positionIfFresh(loc, at);
+    if (!position) throw new ConflictError('No recent position of the driver: report the position, then retry').withCode('RIDE_POSITION_STALE');
+    return position;
+  }
+
+  /** `arrived` counts only within RIDE_ARRIVE_RADIUS_M of the pickup (the driver's fresh position). */
+  function atPickup(ride: RideRecord, loc: DriverLocation | undefined, at: number): void {
+    const distanceM = Math.round(distanceMeters(freshPosition(loc, at), ride.pickup));
+    if (distanceM > deps.geofence.arriveRadiusM) throw new ConflictError('The driver is not at the pickup', { distanceM, radiusM: deps.geofence.arriveRadiusM }).withCode('RIDE_NOT_AT_PICKUP');
+  }
+
+  /** `complete` counts near the drop-off (fresh position) or after a minimum share of the quoted distance was driven. */
+  function atDropoff(ride: RideRecord, loc: DriverLocation | undefined, at: number): void {
+    const neededM = Math.ceil((ride.quote.distanceM * deps.geofence.completeMinDrivenBp) / 10_000);
+    const drivenM = ride.drivenM ?? 0;
+    if (drivenM >= neededM) return;
+    // Without a fresh position only the distance driven could have justified it.
+    const position = positionIfFresh(loc, at);
+    const distanceM = position ? Math.round(distanceMeters(position, ride.dropoff)) : null;
+    if (distanceM !== null && distanceM <= deps.geofence.completeRadiusM) return;
+    throw new ConflictError('The trip is not at its drop-off', { distanceM, radiusM: deps.geofence.completeRadiusM, drivenM, neededM }).withCode('RIDE_NOT_AT_DROPOFF');
+  }
+
   async function arrive(driverId: string, id: string) {
-    return rideView((await move(id, 'arrive', { userId: driverId, admin: false }, (_r, at) => ({ arrivedAt: at }), 'none')).after);
+    return rideView((await move(id, 'arrive', { userId: driverId, admin: false }, (_r, at) => ({ arrivedAt: at }), 'none', null, atPickup)).after);
   }
 
   async function pickup(driverId: string, id: string) {
@@ -348,7 +456,23 @@ export function createRidesService(deps: RidesServiceDeps) {
   }
 
   async function complete(driverId: string, id: string) {
-    const { after } = await move(id, 'complete', { userId: driverId, admin: false }, (r, at) => ({ ...finalFare(r, at), completedAt: at, endedAt: at }), 'release');
+    const { after } = await move(id, 'complete', { userId: driverId, admin: false }, (r, at) => ({ ...finalFare(r, at), completedAt: at, endedAt: at }), 'release', null, atDropoff);
+    return rideView(await settleAndRecord(after));
+  }
+
+  /**
+   * An administrator ends a started trip whose driver cannot (gone, locked): at the quoted fare, or priced on what
+   * was driven (as the driver's completion would). The hold is captured for the driver as usual.
+   */
+  async function adminComplete(admin: RideViewer, id: string, input: { fare: 'QUOTE' | 'DRIVEN'; reason: string }) {
+    const { after } = await move(
+      id,
+      'complete',
+      { userId: admin.userId, admin: true },
+      (r, at) => ({ ...(input.fare === 'QUOTE' ? { fare: r.quote.fare, drivenM: r.drivenM ?? 0 } : finalFare(r, at)), completedAt: at, endedAt: at }),
+      'release',
+      input.reason,
+    );
     return rideView(await settleAndRecord(after));
   }
 
@@ -356,16 +480,22 @@ export function createRidesService(deps: RidesServiceDeps) {
    * The rider cancels (a fee after the grace period or once the driver arrived), or the driver does: the ride goes back
    * to the search once, excluding them, then ends NO_DRIVER.
    */
-  async function cancel(actor: { userId: string; admin: boolean }, id: string, reason: string | null) {
+  async function cancel(actor: RideViewer, id: string, reason: string | null) {
     const ride = await visible(id, actor);
     if (ride.driverId === actor.userId && ride.riderId !== actor.userId) return driverCancel(actor, ride, reason);
+    const byAdmin = actor.admin && ride.riderId !== actor.userId;
+    // A started trip is cancelled by an administrator only (abort): nobody pays, the hold goes back.
+    const action: RideAction = byAdmin && ride.status === 'IN_PROGRESS' ? 'abort' : 'cancel';
     const { after } = await move(
       id,
-      'cancel',
+      action,
       actor,
       (r, at) => {
-        const late = r.status === 'ARRIVED' || (r.confirmedAt !== null && at - r.confirmedAt > deps.cancelGraceSec * 1000);
-        return { cancelledBy: actor.admin && r.riderId !== actor.userId ? 'admin' : 'rider', cancelReason: reason, cancellationFee: late && !actor.admin ? Math.min(deps.cancelFee, capOf(r.quote.fare)) : 0, endedAt: at };
+        // The fee is for a driver who came to the pickup (geofenced `arrived`) and waited there RIDE_CANCEL_WAIT_SEC.
+        const waited = r.status === 'ARRIVED' && r.arrivedAt !== null && at - r.arrivedAt >= deps.cancelWaitSec * 1000;
+        // A change of mind within the grace period is no demand: it leaves the surge's count (pickupCell cleared).
+        const inGrace = !byAdmin && at - r.createdAt <= deps.cancelGraceSec * 1000;
+        return { cancelledBy: byAdmin ? 'admin' : 'rider', cancelReason: reason, cancellationFee: waited && !byAdmin ? Math.min(deps.cancelFee, capOf(r.quote.fare)) : 0, endedAt: at, ...(inGrace ? { pickupCell: null } : {}) };
       },
       'release',
       reason,
@@ -373,19 +503,20 @@ export function createRidesService(deps: RidesServiceDeps) {
     return rideView(await settleAndRecord(after));
   }
 
-  async function driverCancel(actor: { userId: string; admin: boolean }, ride: RideRecord, reason: string | null) {
+  async function driverCancel(actor: RideViewer, ride: RideRecord, reason: string | null) {
     const at = now();
     const excluded = [...ride.excludedDriverIds, ride.driverId!];
     /** Hands the ride to `candidate` (undefined when taken meanwhile), or without one ends it NO_DRIVER. */
     const handOver = async (candidate: { userId: string } | undefined) => {
       const card = candidate ? await driverCard(candidate.userId) : null;
+      if (candidate && !card) return undefined;
       return inTransaction(async (tx) => {
-        const [current, leaving, arriving] = await Promise.all([ridesRepo.get(ride.id, tx), dispatchPool.txRead(tx, ride.driverId!), candidate ? dispatchPool.txRead(tx, candidate.userId) : undefined]);
+        const [current, leaving, arriving, mayDrive] = await Promise.all([ridesRepo.get(ride.id, tx), dispatchPool.txRead(tx, ride.driverId!), candidate ? dispatchPool.txRead(tx, candidate.userId) : undefined, candidate ? txMayDrive(tx, candidate.userId) : true]);
         if (!current) throw new NotFoundError('No such ride');
         if (current.driverId !== ride.driverId) throw new ConflictError('The ride has another driver now').withCode('RIDE_NOT_ALLOWED');
         const action: RideAction = candidate ? 'reassign' : 'abandon';
         const to = rideMachine.check(action, current.status, rolesOf(current, actor));
-        const claimed = candidate ? dispatchPool.txClaim(tx, arriving, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at }) : undefined;
+        const claimed = candidate && mayDrive ? dispatchPool.txClaim(tx, arriving, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at }) : undefined;
         if (candidate && !claimed) return undefined; // taken meanwhile: the next candidate
         dispatchPool.txRelease(tx, leaving, ride.id, at);
         const next: RideRecord = candidate
@@ -407,9 +538,25 @@ export function createRidesService(deps: RidesServiceDeps) {
     return rideView(outcome.status === 'NO_DRIVER' ? await settleAndRecord(outcome) : outcome);
   }
 
+  const EXPIRY_REASONS: Partial<Record<RideRecord['status'], string>> = {
+    CONFIRMED: 'The driver did not arrive within 30 minutes',
+    ARRIVED: 'The trip did not start in time after the driver arrived',
+    IN_PROGRESS: 'The trip did not end in time',
+  };
+
+  /** Ends an overdue active ride EXPIRED: the driver is freed and the hold released (nobody is charged). */
   async function expire(id: string): Promise<RideRecord | undefined> {
     try {
-      const { after } = await move(id, 'expire', 'system', (_r, at) => ({ endedAt: at, cancelReason: 'The driver did not arrive within 30 minutes' }), 'release');
+      const { after } = await move(
+        id,
+        'expire',
+        'system',
+        (r, at) => {
+          if (!isOverdue(r, at, deps.timeouts)) throw new ConflictError('Not due').withCode('RIDE_TRANSITION');
+          return { endedAt: at, cancelledBy: 'system', cancelReason: EXPIRY_REASONS[r.status] ?? null };
+        },
+        'release',
+      );
       return settleAndRecord(after);
     } catch (err) {
       if (err instanceof ConflictError || err instanceof NotFoundError) return undefined;
@@ -419,8 +566,8 @@ export function createRidesService(deps: RidesServiceDeps) {
 
   async function expireIfDue(id: string): Promise<'expired' | 'not-due' | 'settled'> {
     const ride = await ridesRepo.get(id);
-    if (!ride || ride.status !== 'CONFIRMED') return 'settled';
-    if (!isOverdue(ride, now())) return 'not-due';
+    if (!ride || !ACTIVE_STATUSES.includes(ride.status)) return 'settled';
+    if (!isOverdue(ride, now(), deps.timeouts)) return 'not-due';
     return (await expire(id)) ? 'expired' : 'settled';
   }
 
@@ -430,14 +577,28 @@ export function createRidesService(deps: RidesServiceDeps) {
       const ride = await ridesRepo.get(id, tx);
       if (!ride || ride.riderId !== riderId) throw new NotFoundError('No such ride');
       if (ride.status !== 'COMPLETED' || !ride.driverId) throw new ConflictError('Only a completed ride is rated', { status: ride.status }).withCode('RIDE_TRANSITION');
-      if (ride.rating) throw new ConflictError('The ride was rated already').withCode('RIDE_ALREADY_RATED');
-      const current = await ridesRepo.rating('driver', ride.driverId, tx);
-      const next = { ...ride, rating: { stars: input.stars, comment: input.comment ?? null }, ratedAt: at, updatedAt: at };
+      const [given, current] = await Promise.all([ridesRepo.driverRatingOf(id, tx), ridesRepo.rating('driver', ride.driverId, tx)]);
+      if (ride.rating || given) throw new ConflictError('The ride was rated already').withCode('RIDE_ALREADY_RATED');
+      const rating = { stars: input.stars, comment: input.comment ?? null };
+      // Kept apart from the ride document (which its driver reads): the driver sees only the tally and the comments.
+      ridesRepo.recordDriverRating(tx, { rideId: id, riderId, driverId: ride.driverId, ...rating, ratedAt: at });
       ridesRepo.setRating(tx, 'driver', ride.driverId, { count: current.count + 1, sum: current.sum + input.stars }, at);
-      ridesRepo.save(tx, next);
-      return next;
+      return { ...ride, rating };
     });
     return rideView(after);
+  }
+
+  /**
+   * Views of rides for a viewer: the rider (and an administrator) see the rating they gave; the driver never sees a
+   * ride's stars or comment (anonymous to the rated party), not even on rides rated before ratings moved out.
+   */
+  async function viewsFor(viewer: RideViewer, records: RideRecord[]) {
+    const ratedBy = (r: RideRecord) => r.status === 'COMPLETED' && (viewer.admin || r.riderId === viewer.userId);
+    const given = await ridesRepo.driverRatingsOf(records.filter(ratedBy).map((r) => r.id));
+    return records.map((r) => {
+      const g = given.get(r.id);
+      return { ...rideView(r), rating: !ratedBy(r) ? null : g ? { stars: g.stars, comment: g.comment } : r.rating };
+    });
   }
 
   /** The driver rates the rider of a completed ride once; the rider's tally moves in the same transaction. */
@@ -498,8 +659,9 @@ export function createRidesService(deps: RidesServiceDeps) {
 
   async function list(filter: { riderId?: string; driverId?: string }, page: Pick<PageRequest, 'limit' | 'cursor'>, caller: string) {
     const result = await ridesRepo.list(filter, { ...page, query: `rides:${filter.riderId ? 'rider' : 'driver'}`, caller });
+    const views = await viewsFor({ userId: caller, admin: false }, result.items);
     return {
-      items: result.items.map((r) => ({ ...rideView(r), ...(filter.driverId ? { earnings: r.status === 'COMPLETED' && r.fare !== null ? r.fare - percentOf(vnd(r.fare), deps.commissionBp) : 0 } : {}) })),
+      items: result.items.map((r, i) => ({ ...views[i], ...(filter.driverId ? { earnings: r.status === 'COMPLETED' && r.fare !== null ? r.fare - percentOf(vnd(r.fare), deps.commissionBp) : 0 } : {}) })),
       nextCursor: result.nextCursor,
     };
   }
@@ -515,6 +677,31 @@ export function createRidesService(deps: RidesServiceDeps) {
   async function sosQueue(filter: { status?: 'OPEN' | 'RESOLVED' }, page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
     const result = await ridesRepo.listSos(filter, { ...page, query: `rides:sos:${filter.status ?? ''}`, caller: adminId });
     return { items: result.items.map(sosView), nextCursor: result.nextCursor };
+  }
+
+  /**
+   * The rider disputes a completed ride (the fare, the route, the driver's conduct) within RIDE_DISPUTE_WINDOW_DAYS of
+   * its end, once: the dispute waits in the administrators' queue (GET /rides/admin/disputes).
+   */
+  async function dispute(riderId: string, id: string, input: { reason: string; message?: string | null }) {
+    const at = now();
+    const record = await inTransaction(async (tx) => {
+      const [ride, existing] = await Promise.all([ridesRepo.get(id, tx), ridesRepo.disputeOf(id, tx)]);
+      if (!ride || ride.riderId !== riderId) throw new NotFoundError('No such ride');
+      if (existing) throw new ConflictError('The ride was disputed already', { disputeId: existing.id }).withCode('RIDE_DISPUTE_EXISTS');
+      if (ride.status !== 'COMPLETED' || ride.endedAt === null || at - ride.endedAt > deps.disputeWindowDays * 86_400_000) {
+        throw new ConflictError('Only a completed ride is disputed, within the dispute window', { status: ride.status, windowDays: deps.disputeWindowDays }).withCode('RIDE_DISPUTE_WINDOW');
+      }
+      const created: DisputeRecord = { id, rideId: id, riderId, driverId: ride.driverId, reason: input.reason, message: input.message ?? null, fare: ride.fare, status: 'OPEN', createdAt: at };
+      ridesRepo.createDispute(tx, created);
+      return created;
+    });
+    return disputeView(record);
+  }
+
+  async function disputeQueue(page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
+    const result = await ridesRepo.listDisputes({ ...page, query: 'rides:disputes', caller: adminId });
+    return { items: result.items.map(disputeView), nextCursor: result.nextCursor };
   }
 
   async function resolveSos(adminId: string, id: string, note: string | null) {
@@ -657,10 +844,10 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { driverId, currency: 'VND' as const, from: new Date(from).toISOString(), days: list, totals: { rides: sum('rides'), fares: sum('fares'), earnings: sum('earnings'), drivenM: sum('drivenM') } };
   }
 
-  /** Ratings riders gave me, newest first, with their comments (never who gave them). */
+  /** Ratings riders gave me, newest first: stars, comment and the day (Vietnam time), never the ride or the rider. */
   async function driverRatings(driverId: string, page: Pick<PageRequest, 'limit' | 'cursor'>) {
     const result = await ridesRepo.ratedFor(driverId, { ...page, query: 'rides:ratings', caller: driverId });
-    return { items: result.items.map((r) => ({ rideId: r.id, stars: r.rating!.stars, comment: r.rating!.comment, ratedAt: new Date(r.ratedAt ?? r.updatedAt).toISOString() })), nextCursor: result.nextCursor };
+    return { items: result.items.map((r) => ({ stars: r.stars, comment: r.comment, ratedOn: new Date(r.ratedAt + VN_OFFSET_MS).toISOString().slice(0, 10) })), nextCursor: result.nextCursor };
   }
 
   /** Rides by status booked in the last `hours`, rides under way and free drivers by class now (ADMIN dashboard). */
@@ -686,7 +873,7 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { items: result.items.map(rideView), nextCursor: result.nextCursor };
   }
 
-  return { quote, create, arrive, pickup, complete, cancel, rate, rateRider, riderRating, updateNote, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, receipt, leg, share, unshare, shared, chat, driverSummary, driverRatings, adminStats, get: async (viewer: { userId: string; admin: boolean }, id: string) => rideView(await visible(id, viewer)) };
+  return { checkHold, adminComplete, dispute, disputeQueue, quote, create, arrive, pickup, complete, cancel, rate, rateRider, riderRating, updateNote, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, receipt, leg, share, unshare, shared, chat, driverSummary, driverRatings, adminStats, get: async (viewer: RideViewer, id: string) => (await viewsFor(viewer, [await visible(id, viewer)]))[0] };
 }
 
 export type RidesService = ReturnType<typeof createRidesService>;

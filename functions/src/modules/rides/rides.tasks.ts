@@ -3,12 +3,18 @@ import { logger } from '../../platform/logging/logger';
 import { ridesServiceFor } from './rides.wiring';
 
 /**
- * The `rideExpiry` task: a ride still CONFIRMED 30 minutes after its driver was given becomes EXPIRED (driver freed,
- * hold released). Early (the Tasks emulator ignores schedule times) it fails and Cloud Tasks retries later; reads
+ * The `rideExpiry` task: an active ride past its status's deadline (CONFIRMED 30 minutes, ARRIVED, IN_PROGRESS: see
+ * deadlineOf) becomes EXPIRED (driver freed, hold released). Early it fails and Cloud Tasks retries later; reads
  * expire overdue rides too. Safe to deliver twice.
  */
 export async function onRideExpiry({ rideId }: { rideId: string }, config: Readonly<AppConfig>): Promise<void> {
   const outcome = await ridesServiceFor(config).expireIfDue(rideId);
   if (outcome === 'not-due') throw new Error(`ride ${rideId} is not due yet: retry later`);
   logger.info('ride expiry handled', { rideId, outcome });
+}
+
+/** The `rideHoldCheck` task: a booking's hold that no ride took is released (safe to deliver twice). */
+export async function onRideHoldCheck({ rideId, paymentId }: { rideId: string; paymentId: string }, config: Readonly<AppConfig>): Promise<void> {
+  const outcome = await ridesServiceFor(config).checkHold(rideId, paymentId);
+  logger.info('ride hold check handled', { rideId, outcome });
 }

@@ -54,8 +54,8 @@ export async function onRideWritten(
   // The ride's chat with a driver closes when that driver leaves it or the ride ends (closing again is a no-op).
   const leaving = before?.driverId && (before.driverId !== after?.driverId || (after && !ACTIVE_STATUSES.includes(after.status))) ? before.driverId : null;
   if (before && leaving && after) await closeContextConversation(rideChatContext(after.id, leaving));
-  // A driver was given (first match or reassignment): the expiry timer starts here, off the booking's path.
-  if (after?.status === 'CONFIRMED' && notices.length > 0) await rides.scheduleExpiry(after);
+  // A driver was given (first match or reassignment), arrived, or picked up: the status's timer starts here.
+  if (after && ACTIVE_STATUSES.includes(after.status) && notices.length > 0) await rides.scheduleExpiry(after);
   for (const notice of notices) await hub.dispatch(notice);
   return notices.length;
 }

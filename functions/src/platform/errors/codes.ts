@@ -85,6 +85,12 @@ export const ERROR_CODES = {
   RIDE_QUOTE_INVALID: [422, 'The quoteId is not one of ours, was altered, or is for another rider, route or vehicle.'],
   RIDE_QUOTE_EXPIRED: [409, 'The quote is older than 5 minutes: ask for a new one.'],
   RIDE_ALREADY_RATED: [409, 'The ride was rated already.'],
+  RIDE_NOT_AT_PICKUP: [409, 'The driver\'s last fresh position is farther from the pickup than RIDE_ARRIVE_RADIUS_M (`details.distanceM`).'],
+  RIDE_NOT_AT_DROPOFF: [409, 'The driver is neither near the drop-off (RIDE_COMPLETE_RADIUS_M) nor has driven RIDE_COMPLETE_MIN_DRIVEN_BP of the quoted distance (`details`).'],
+  RIDE_POSITION_STALE: [409, 'The server has no position of the driver from the last RIDE_POSITION_FRESH_SEC: report the position, then retry.'],
+  RIDE_DISPUTE_EXISTS: [409, 'The ride was disputed already (`details.disputeId`).'],
+  RIDE_DISPUTE_WINDOW: [409, 'Only a COMPLETED ride is disputed, within RIDE_DISPUTE_WINDOW_DAYS of its end.'],
+  DRIVER_POSITION_JUMP: [422, 'The position is farther from the last one than DRIVER_MAX_SPEED_KMH allows in the time between them: refused (`details.distanceM`, `details.seconds`).'],
   // Routing
   ROUTING_NO_ROUTE: [422, 'There is no road route between the two points.'],
   ROUTING_UNAVAILABLE: [503, 'The routing service (OSRM) is not answering.'],
