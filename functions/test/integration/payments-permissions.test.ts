@@ -3,6 +3,7 @@ import { paymentCommands } from '../../src/modules/payments';
 import { db } from '../../src/platform/firebase/firebase';
 import { vnd } from '../../src/platform/money/money';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
+import { staffMaker } from '../helpers/admins';
 import { call } from '../helpers/api';
 import { testConfig } from '../helpers/config';
 import { requireEmulators } from '../helpers/emulators';
@@ -25,22 +26,12 @@ const adminRefund = (who: Tokens, body: Record<string, unknown>, idempotencyKey:
   call('POST', '/payments/admin/refund', { token: who.accessToken, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 
 let admin: Tokens;
-const promoted: string[] = [];
+const staff = staffMaker(() => admin);
+const limitedAdmin = staff.limitedAdmin;
 beforeAll(async () => {
   admin = await adminTokens();
 });
-afterAll(async () => {
-  for (const id of promoted) await call('PATCH', `/users/admin/${id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
-});
-
-/** A fresh administrator holding exactly `permissions` (and DRIVER too when asked). */
-async function limitedAdmin(permissions: string[], roles: string[] = ['ADMIN']): Promise<Person> {
-  const who = await registerVerified({ name: 'Staff' });
-  expect((await call('PATCH', `/users/admin/${who.user.id}/roles`, { token: admin.accessToken, body: { roles } })).status).toBe(200);
-  expect((await call('PATCH', `/users/admin/${who.user.id}`, { token: admin.accessToken, body: { permissions } })).body.permissions).toEqual(permissions);
-  promoted.push(who.user.id);
-  return { ...who, ...(await call('POST', '/auth/login/password', { body: { email: who.email, password: who.password } })).body };
-}
+afterAll(() => staff.demoteAll());
 
 /** A wallet-paid ride of `payer` to `driver` (20% commission), as the rides module charges it. */
 async function walletRide(payer: Person, driver: Person, amount = 50_000) {

@@ -4,6 +4,7 @@ import { systemAccount, userAccount } from '../../src/modules/wallet/ledger.mode
 import { db, inTransaction } from '../../src/platform/firebase/firebase';
 import { vnd } from '../../src/platform/money/money';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
+import { staffMaker } from '../helpers/admins';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { waitFor } from '../helpers/wait';
@@ -12,7 +13,6 @@ beforeAll(requireEmulators);
 
 // Issue 29 items 3, 14 and 15: no one approves their own money, per-user rate limits on money that leaves, and
 // a transfer's note never pushed.
-type Person = Tokens & { email: string; password: string };
 const key = () => randomUUID();
 const balance = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 const adjust = (by: Tokens, body: Record<string, unknown>) =>
@@ -20,22 +20,12 @@ const adjust = (by: Tokens, body: Record<string, unknown>) =>
 const decide = (by: Tokens, id: string, action: 'approve' | 'reject', body: Record<string, unknown> = {}) => call('POST', `/wallet/admin/adjustments/${id}/${action}`, { token: by.accessToken, body });
 
 let admin: Tokens;
-const promoted: string[] = [];
+const staff = staffMaker(() => admin);
+const limitedAdmin = staff.limitedAdmin;
 beforeAll(async () => {
   admin = await adminTokens();
 });
-afterAll(async () => {
-  for (const id of promoted) await call('PATCH', `/users/admin/${id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
-});
-
-/** A fresh administrator holding exactly `permissions`, with a token that carries them. */
-async function limitedAdmin(permissions: string[], roles: string[] = ['ADMIN']): Promise<Person> {
-  const who = await registerVerified({ name: 'Staff' });
-  expect((await call('PATCH', `/users/admin/${who.user.id}/roles`, { token: admin.accessToken, body: { roles } })).status).toBe(200);
-  expect((await call('PATCH', `/users/admin/${who.user.id}`, { token: admin.accessToken, body: { permissions } })).body.permissions).toEqual(permissions);
-  promoted.push(who.user.id);
-  return { ...who, ...(await call('POST', '/auth/login/password', { body: { email: who.email, password: who.password } })).body };
-}
+afterAll(() => staff.demoteAll());
 
 describe('four eyes on money', () => {
   it('an administrator cannot credit its own wallet', async () => {
