@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { paymentCommands } from '../../src/modules/payments';
 import { db } from '../../src/platform/firebase/firebase';
 import { vnd } from '../../src/platform/money/money';
-import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
-import { staffMaker } from '../helpers/admins';
+import { registerVerified, type Tokens } from '../helpers/accounts';
+import { withStaff } from '../helpers/admins';
 import { call } from '../helpers/api';
 import { testConfig } from '../helpers/config';
 import { requireEmulators } from '../helpers/emulators';
@@ -25,13 +25,11 @@ const refund = (who: Person, body: Record<string, unknown>, idempotencyKey?: str
 const adminRefund = (who: Tokens, body: Record<string, unknown>, idempotencyKey: string | undefined = key()) =>
   call('POST', '/payments/admin/refund', { token: who.accessToken, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 
+const { admin: fullAdmin, limitedAdmin } = withStaff();
 let admin: Tokens;
-const staff = staffMaker(() => admin);
-const limitedAdmin = staff.limitedAdmin;
-beforeAll(async () => {
-  admin = await adminTokens();
+beforeAll(() => {
+  admin = fullAdmin();
 });
-afterAll(() => staff.demoteAll());
 
 /** A wallet-paid ride of `payer` to `driver` (20% commission), as the rides module charges it. */
 async function walletRide(payer: Person, driver: Person, amount = 50_000) {

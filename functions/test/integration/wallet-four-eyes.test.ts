@@ -3,8 +3,8 @@ import { ledgerRepo } from '../../src/modules/wallet/ledger.repo';
 import { systemAccount, userAccount } from '../../src/modules/wallet/ledger.model';
 import { db, inTransaction } from '../../src/platform/firebase/firebase';
 import { vnd } from '../../src/platform/money/money';
-import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
-import { staffMaker } from '../helpers/admins';
+import { registerVerified, type Tokens } from '../helpers/accounts';
+import { withStaff } from '../helpers/admins';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { waitFor } from '../helpers/wait';
@@ -19,13 +19,11 @@ const adjust = (by: Tokens, body: Record<string, unknown>) =>
   call('POST', '/wallet/admin/adjustments', { token: by.accessToken, body: { direction: 'CREDIT', reason: 'goodwill credit', ...body }, headers: { 'idempotency-key': key() } });
 const decide = (by: Tokens, id: string, action: 'approve' | 'reject', body: Record<string, unknown> = {}) => call('POST', `/wallet/admin/adjustments/${id}/${action}`, { token: by.accessToken, body });
 
+const { admin: fullAdmin, limitedAdmin } = withStaff();
 let admin: Tokens;
-const staff = staffMaker(() => admin);
-const limitedAdmin = staff.limitedAdmin;
-beforeAll(async () => {
-  admin = await adminTokens();
+beforeAll(() => {
+  admin = fullAdmin();
 });
-afterAll(() => staff.demoteAll());
 
 describe('four eyes on money', () => {
   it('an administrator cannot credit its own wallet', async () => {
