@@ -105,7 +105,7 @@ describe('a transfer’s note', () => {
 });
 
 describe('per-user rate limits on money that leaves', () => {
-  it('transfers (100 an hour) and withdrawals (10 an hour) are limited per caller, counted before validation; another caller is not', async () => {
+  it('transfers (100 an hour), withdrawals (10 an hour) and tips (20 an hour) are limited per caller, counted before validation; another caller is not', async () => {
     const [an, binh] = [await registerVerified(), await registerVerified()];
     const transfer = (who: Tokens) => call('POST', '/wallet/transfers', { token: who.accessToken, body: { toUserId: 'x', amount: 1 }, headers: { 'idempotency-key': key() } });
     const statuses: number[] = [];
@@ -123,5 +123,9 @@ describe('per-user rate limits on money that leaves', () => {
     const asked = await Promise.all(Array.from({ length: 10 }, withdraw));
     expect(asked.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 400));
     expect((await withdraw()).status).toBe(429);
+
+    const tip = () => call('POST', '/rides/no-such-ride/tip', { token: binh.accessToken, body: { amount: 1 }, headers: { 'idempotency-key': key() } });
+    expect((await Promise.all(Array.from({ length: 20 }, tip))).map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 400));
+    expect((await tip()).body.code).toBe('RATE_LIMITED');
   });
 });
