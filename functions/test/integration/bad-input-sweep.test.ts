@@ -116,6 +116,20 @@ function plan(doc: Json): Array<{ op: string; method: string; url: string; body?
   return out;
 }
 
+describe('user ids on the wallet admin routes (issue 29 item 17)', () => {
+  // Ledger ids prefix the user id (`earnings_<uid>`): a path id near Firestore's 1,500-byte limit passed the edge and
+  // failed inside Firestore (500). User ids are Firebase Auth uids (at most 128 characters).
+  it('answer 404 with the standard body for ids that are no user, up to the 1,500-byte document limit', async () => {
+    const admin = callers.find((c) => c.name === 'admin')!;
+    for (const id of ['a'.repeat(70), 'a'.repeat(129), 'a'.repeat(1495), 'a'.repeat(1500)]) {
+      for (const url of [`/api/v1/wallet/admin/users/${id}`, `/api/v1/wallet/admin/users/${id}/check`]) {
+        const res = await request('get', url, { token: admin.token });
+        expect([url.length, res.status, res.body.code]).toEqual([url.length, 404, 'NOT_FOUND']);
+      }
+    }
+  });
+});
+
 describe('bad-input sweep of every documented operation', () => {
   it('answers no 5xx (503 aside) and only standard error bodies, as anonymous, user and admin', async () => {
     const doc = built.openApiDocument() as Json;

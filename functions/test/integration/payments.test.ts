@@ -132,7 +132,8 @@ describe('refunds', () => {
     expect((await refund(an, { paymentId: second.id, reason: 'again' })).body.code).toBe('PAYMENT_TRANSITION');
     expect(await balance(an)).toBe(0);
     await waitFor(async () => (await inboxOf(an, second.id)).find((n) => n.event === 'payment.refunded'), { timeoutMs: 30_000, what: 'the refund notice' });
-    expect((await call('POST', '/payments/refund', { token: an.accessToken, body: { paymentId: second.id, reason: 'no key' } })).body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    // Without a key the refund runs too (one refund per payment still guards it): nothing is left to refund here.
+    expect((await call('POST', '/payments/refund', { token: an.accessToken, body: { paymentId: second.id, reason: 'no key' } })).body.code).toBe('PAYMENT_TRANSITION');
   });
 
   it('a VNPay top-up refund goes to the gateway (signed); a refused one is FAILED and an admin retries it', async () => {

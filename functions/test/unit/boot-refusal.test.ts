@@ -38,6 +38,18 @@ describe('functions entry boot', () => {
     }
   });
 
+  it('refuses to boot in production with a configured VNPay or MoMo whose addresses are unset (no sandbox fallback)', () => {
+    const vnpay = { VNPAY_TMN_CODE: 'SHOP', VNPAY_HASH_SECRET: 'h'.repeat(32) };
+    const momo = { MOMO_PARTNER_CODE: 'SHOP', MOMO_ACCESS_KEY: 'a'.repeat(16), MOMO_SECRET_KEY: 's'.repeat(32) };
+    const refused = loadEntry({ ...VALID_PRODUCTION_ENV, ...vnpay, ...momo });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout).not.toContain('loaded');
+    for (const key of ['VNPAY_PAY_URL', 'VNPAY_API_URL', 'MOMO_ENDPOINT']) expect(refused.stderr).toContain(`${key} must be set in production`);
+    const named = loadEntry({ ...VALID_PRODUCTION_ENV, ...vnpay, ...momo, VNPAY_PAY_URL: 'https://pay.vnpay.vn/vpcpay.html', VNPAY_API_URL: 'https://merchant.vnpay.vn/merchant_webapi/api/transaction', MOMO_ENDPOINT: 'https://payment.momo.vn' });
+    expect(named.stderr).toBe('');
+    expect(named.stdout).toBe('loaded');
+  });
+
   it('boots with a compliant production environment', () => {
     const res = loadEntry(VALID_PRODUCTION_ENV);
     expect(res.stderr).toBe('');

@@ -75,6 +75,8 @@ describe('config schema', () => {
 describe('production rules', () => {
   it('boots with a compliant production environment', () => {
     expect(productionViolations(VALID_PRODUCTION_ENV)).toEqual([]);
+    // A gateway without credentials needs no addresses; one with credentials names its production hosts.
+    expect(productionViolations({ ...VALID_PRODUCTION_ENV, MOMO_PARTNER_CODE: 'SHOP', MOMO_ACCESS_KEY: 'k', MOMO_SECRET_KEY: 's' })).toEqual(['MOMO_ENDPOINT must be set in production when MOMO is configured (unset, it is the sandbox host)']);
     expect(parseConfig(VALID_PRODUCTION_ENV).NODE_ENV).toBe('production');
   });
 

@@ -86,6 +86,12 @@ describe('MoMo v2 signing (captureWallet)', () => {
     const declined = { ...ipn, resultCode: 1006, message: 'Transaction denied by user.' };
     expect(parseMomoIpn({ ...declined, signature: momoIpnSignature(declined, config.accessKey, config.secretKey) }, config)).toEqual({ ok: true, notice: expect.objectContaining({ success: false, responseCode: '1006' }) });
   });
+
+  it('reads resultCode 9000 (authorized, not captured) as pending, never as paid', () => {
+    const authorized = { partnerCode: 'MOMO', orderId: 'MM1', requestId: 'MM1', amount: 50000, orderInfo: 'x', orderType: 'momo_wallet', transId: 1, resultCode: 9000, message: 'Authorized.', payType: 'qr', responseTime: 1, extraData: '' };
+    const parsed = parseMomoIpn({ ...authorized, signature: momoIpnSignature(authorized, config.accessKey, config.secretKey) }, config);
+    expect(parsed).toEqual({ ok: true, notice: expect.objectContaining({ success: false, pending: true, responseCode: '9000' }) });
+  });
 });
 
 describe('mock gateway and gateway text', () => {

@@ -2,17 +2,19 @@
 // hold, capture, release and refund through these commands; the ledger moves happen here, in one transaction each.
 import type { AppConfig } from '../../platform/config';
 import type { Vnd } from '../../platform/money/money';
-import type { ChargeInput, PaymentsService } from './payments.service';
+import type { ChargeInput, PaymentsService, TipInput } from './payments.service';
 
 export { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, type PaymentMethod, type PaymentPurpose, type PaymentStatus, type PaymentView } from './payments.model';
-export type { ChargeInput } from './payments.service';
+export type { ChargeInput, TipInput } from './payments.service';
 
 const service = (config: Readonly<AppConfig>): PaymentsService => (require('./payments.wiring') as typeof import('./payments.wiring')).paymentsServiceFor(config);
 
 export function paymentCommands(config: Readonly<AppConfig>) {
   return {
-    /** WALLET (at once, 409 WALLET_INSUFFICIENT_FUNDS), CASH (recorded; commission owed from earnings) or GATEWAY (PENDING + paymentUrl). */
+    /** WALLET (at once, 409 WALLET_INSUFFICIENT_FUNDS; `countsTowardDailyLimit`: within the payer's daily sending limit, 409 WALLET_DAILY_LIMIT), CASH (recorded; commission owed from earnings) or GATEWAY (PENDING + paymentUrl). */
     charge: (input: ChargeInput) => service(config).charge(input),
+    /** A tip to the payee of an ended ride or order: TIP_WINDOW_SEC, TIP_MAX_COUNT and the payer's daily limit apply (409 TIP_WINDOW, TIP_LIMIT, WALLET_DAILY_LIMIT). */
+    tip: (input: TipInput) => service(config).tip(input),
     /** Sets money aside in the payer's wallet (AUTHORIZED). */
     hold: (input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>) => service(config).hold(input),
     /** Takes up to the held amount for the payee and platform; the rest goes back to the wallet. */
@@ -21,7 +23,7 @@ export function paymentCommands(config: Readonly<AppConfig>) {
     release: (paymentId: string, reason: string) => service(config).release(paymentId, reason),
     /** Refunds for the service that sold (a cancelled order): `system` authority, idempotent per key. */
     refund: (paymentId: string, input: { amount?: Vnd; reason: string; by: string; idempotencyKey: string }) =>
-      service(config).refund({ userId: input.by, admin: false, system: true }, { paymentId, amount: input.amount, reason: input.reason }, input.idempotencyKey),
-    get: (paymentId: string) => service(config).get({ userId: 'system', admin: true }, paymentId),
+      service(config).refund({ userId: input.by, staff: false, system: true }, { paymentId, amount: input.amount, reason: input.reason }, input.idempotencyKey),
+    get: (paymentId: string) => service(config).get({ userId: 'system', staff: true }, paymentId),
   };
 }

@@ -3,6 +3,8 @@ import { documentTaskQueue } from '../../platform/tasks/tasks';
 import type { Provider } from '../wallet';
 
 export const PAYMENTS = 'payments';
+/** `payment_tips/{id}`: how many tips a payer gave for one ride or order (server only). */
+export const PAYMENT_TIPS = 'payment_tips';
 
 /** Expires a gateway payment still PENDING at its deadline. */
 export const PAYMENT_EXPIRY_QUEUE = documentTaskQueue('paymentExpiry', 'paymentId');
@@ -45,10 +47,21 @@ export interface RefundEntry {
   id: string;
   amount: number;
   reason: string;
+  /** The payer's own id, or STAFF / SERVICE: payers read this record, so staff ids stay in the payment's events. */
   by: string;
   at: number;
   /** The gateway's side: NOT_NEEDED for wallet money, SETTLED at once in mock mode, else REQUESTED then SETTLED or FAILED. */
   gateway: { state: 'SETTLED' | 'NOT_NEEDED' | 'REQUESTED' | 'FAILED'; reference: string | null };
+  /** When the gateway was last asked (a REQUESTED refund younger than REFUND_IN_FLIGHT_MS is in flight). */
+  requestedAt?: number | null;
+}
+
+/** A gateway refund request answers within this; a REQUESTED one older than that crashed mid-call and may be sent again. */
+export const REFUND_IN_FLIGHT_MS = 5 * 60_000;
+
+/** Whether a refund's gateway request is still in flight (another one for the payment waits until it settles). */
+export function refundInFlight(r: Pick<RefundEntry, 'gateway' | 'requestedAt' | 'at'>, now: number): boolean {
+  return r.gateway.state === 'REQUESTED' && now - (r.requestedAt ?? r.at) < REFUND_IN_FLIGHT_MS;
 }
 
 export interface GatewayInfo {
@@ -88,7 +101,10 @@ export interface PaymentRecord {
   updatedAt: number;
 }
 
-export function paymentView(p: PaymentRecord) {
+/** Who sees a payment: its payer (or any non-staff caller) or a payments.manage administrator. */
+export type PaymentAudience = 'payer' | 'staff';
+
+export function paymentView(p: PaymentRecord, audience: PaymentAudience = 'staff') {
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   return {
     id: p.id,
@@ -106,7 +122,7 @@ export function paymentView(p: PaymentRecord) {
     capturedAmount: p.capturedAmount,
     refundedAmount: p.refundedAmount,
     refundable: refundableAmount(p),
-    refunds: p.refunds.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
+    refunds: p.refunds.map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, by: audience === 'payer' ? payerLabel(r.by, p.payerId) : r.by, at: new Date(r.at).toISOString(), gateway: r.gateway })),
     paymentUrl: p.status === 'PENDING' ? p.paymentUrl : null,
     gateway: p.gateway,
     failureReason: p.failureReason,
@@ -117,6 +133,11 @@ export function paymentView(p: PaymentRecord) {
   };
 }
 export type PaymentView = ReturnType<typeof paymentView>;
+
+/** What a payer sees of who acted: themselves, a system actor, or STAFF (never a staff member's id). */
+export function payerLabel(by: string, payerId: string): string {
+  return by === payerId || by.startsWith('system:') || by === 'SERVICE' ? by : 'STAFF';
+}
 
 /** What is still refundable: what was paid (or captured) minus what was refunded. */
 export function refundableAmount(p: Pick<PaymentRecord, 'status' | 'amount' | 'capturedAmount' | 'refundedAmount' | 'heldAmount'>): number {

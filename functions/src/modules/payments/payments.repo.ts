@@ -2,7 +2,7 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { PAYMENTS, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
+import { PAYMENT_TIPS, PAYMENTS, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
 import type { Provider } from '../wallet';
 
 const payments = () => typedCollection<PaymentRecord>(PAYMENTS);
@@ -29,6 +29,13 @@ export const paymentsRepo = {
   },
   async setPaymentUrl(id: string, paymentUrl: string, now: number): Promise<void> {
     await payments().doc(id).update({ paymentUrl, updatedAt: now });
+  },
+  /** How many tips a payer gave for one ride or order (`payment_tips/{id}`), in the caller's transaction. */
+  async tipCount(tx: Transaction, id: string): Promise<number> {
+    return ((await tx.get(db().collection(PAYMENT_TIPS).doc(id))).get('count') as number | undefined) ?? 0;
+  },
+  setTipCount(tx: Transaction, id: string, count: number, now: number): void {
+    tx.set(db().collection(PAYMENT_TIPS).doc(id), { count, updatedAt: now });
   },
   list(filter: PaymentFilter, page: PageRequest): Promise<Page<PaymentRecord>> {
     let query: FirebaseFirestore.Query<PaymentRecord> = payments();

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { AuthContext } from '../../platform/auth/access-token';
+import { holdsPermission } from '../../platform/auth/roles';
 import { clientIp } from '../../platform/http/client-ip';
 import { IdParamsSchema } from '../../platform/http/ids';
 import type { AppContext } from '../../platform/http/module';
@@ -23,7 +25,10 @@ import {
 } from './payments.schemas';
 import { ipnServiceFor, paymentsServiceFor } from './payments.wiring';
 
-const isAdmin = (roles: readonly string[]) => roles.includes('ADMIN');
+// Others' payments are read and refunded by staff: ADMINs holding payments.manage. Any other caller, a narrowed
+// admin included, is a payer who sees and refunds only their own.
+const staffOf = (auth: AuthContext) => auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, 'payments.manage');
+const viewer = (auth: AuthContext) => ({ userId: auth.userId, staff: staffOf(auth) });
 
 export function paymentRoutes({ config }: AppContext): AnyRoute[] {
   const payments = () => paymentsServiceFor(config);
@@ -63,7 +68,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       auth: [],
       request: { query: MyPaymentsQuerySchema },
       response: { description: 'A page of payments.', schema: PaymentListSchema },
-      handler: ({ auth, query }) => payments().list({ payerId: auth!.userId, status: query.status, purpose: query.purpose }, query, auth!.userId),
+      handler: ({ auth, query }) => payments().list({ payerId: auth!.userId, status: query.status, purpose: query.purpose }, query, auth!.userId, 'payer'),
     }),
     defineRoute({
       method: 'get',
@@ -74,22 +79,38 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       permission: 'payments.manage',
       request: { query: AdminPaymentsQuerySchema },
       response: { description: 'A page of payments.', schema: PaymentListSchema },
-      handler: ({ auth, query }) => payments().list({ payerId: query.payerId, status: query.status, purpose: query.purpose, method: query.method, provider: query.provider }, query, auth!.userId),
+      handler: ({ auth, query }) => payments().list({ payerId: query.payerId, status: query.status, purpose: query.purpose, method: query.method, provider: query.provider }, query, auth!.userId, 'staff'),
     }),
     defineRoute({
       method: 'post',
       path: '/payments/refund',
       tag,
-      summary: 'Refund a payment, fully or in part',
+      summary: 'Refund my top-up, fully or in part',
       description:
-        'The payer refunds a top-up within the refund window (PAYMENTS_REFUND_WINDOW_DAYS); an administrator refunds any payment. A top-up’s refund takes the money out of the wallet first (409 when it no longer holds it) and sends it back through the gateway (mock mode: at once). A second full refund is 409. Requires an Idempotency-Key.',
+        'The payer refunds their own top-up within the refund window (PAYMENTS_REFUND_WINDOW_DAYS), whatever their roles (staff refund others’ payments with POST /payments/admin/refund). The refund takes the money out of the wallet first (409 when it no longer holds it) and sends it back through the gateway (mock mode: at once). A second full refund is 409; a refund while another of the payment is still with the gateway is 409 PAYMENT_REFUND_IN_FLIGHT. An Idempotency-Key is optional: with it, one refund per key; without it, one keyless refund per payment (a repeat answers the payment as it is).',
       auth: [],
-      idempotent: 'required',
+      idempotent: true,
       errors: [404, 409],
-      codes: ['PAYMENT_TRANSITION', 'PAYMENT_NOT_REFUNDABLE', 'PAYMENT_NOT_REFUNDABLE_BY_PAYER', 'PAYMENT_REFUND_WINDOW', 'PAYMENT_REFUND_EXCEEDS', 'WALLET_INSUFFICIENT_FUNDS'],
+      codes: ['PAYMENT_TRANSITION', 'PAYMENT_NOT_REFUNDABLE', 'PAYMENT_NOT_REFUNDABLE_BY_PAYER', 'PAYMENT_REFUND_WINDOW', 'PAYMENT_REFUND_EXCEEDS', 'PAYMENT_REFUND_IN_FLIGHT', 'WALLET_INSUFFICIENT_FUNDS'],
       request: { body: RefundBodySchema },
       response: { description: 'The payment with its new refund (REFUNDED or PARTIALLY_REFUNDED).', schema: PaymentSchema },
-      handler: ({ auth, body, idempotencyKey, req }) => payments().refund({ userId: auth!.userId, admin: isAdmin(auth!.roles) }, body, idempotencyKey!, clientIp(req)),
+      handler: ({ auth, body, idempotencyKey, req }) => payments().refund({ userId: auth!.userId, staff: false }, body, idempotencyKey, clientIp(req)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/payments/admin/refund',
+      tag,
+      summary: 'Refund any payment, fully or in part (ADMIN)',
+      description:
+        'Staff refunds: purchases too (a ride, an order), past the payer’s window, split back from the payee’s earnings and the platform’s fee in proportion. Never a payment the administrator paid or received (403 PAYMENT_SELF_REFUND: another administrator does it); the reason is written on the payee’s ledger entry; payers see STAFF, not the administrator’s id. A refund while another of the payment is still with the gateway is 409 PAYMENT_REFUND_IN_FLIGHT. Idempotency-Key as for POST /payments/refund.',
+      auth: ['ADMIN'],
+      permission: 'payments.manage',
+      idempotent: true,
+      errors: [404, 409],
+      codes: ['PAYMENT_TRANSITION', 'PAYMENT_NOT_REFUNDABLE', 'PAYMENT_REFUND_EXCEEDS', 'PAYMENT_REFUND_IN_FLIGHT', 'PAYMENT_SELF_REFUND', 'WALLET_INSUFFICIENT_FUNDS'],
+      request: { body: RefundBodySchema },
+      response: { description: 'The payment with its new refund (REFUNDED or PARTIALLY_REFUNDED).', schema: PaymentSchema },
+      handler: ({ auth, body, idempotencyKey, req }) => payments().refund({ userId: auth!.userId, staff: true }, body, idempotencyKey, clientIp(req)),
     }),
     defineRoute({
       method: 'get',
@@ -153,23 +174,24 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       method: 'get',
       path: '/payments/:id',
       tag,
-      summary: 'One of my payments (any payment for an ADMIN)',
+      summary: 'One of my payments (any payment for an ADMIN with payments.manage)',
+      description: 'Payers see STAFF where an administrator acted (refunds), never the administrator’s id.',
       auth: [],
       errors: [404],
       request: { params: IdParamsSchema },
       response: { description: 'The payment.', schema: PaymentSchema },
-      handler: ({ auth, params }) => payments().get({ userId: auth!.userId, admin: isAdmin(auth!.roles) }, params.id),
+      handler: ({ auth, params }) => payments().get(viewer(auth!), params.id),
     }),
     defineRoute({
       method: 'get',
       path: '/payments/:id/events',
       tag,
-      summary: 'The status history of one of my payments (any for an ADMIN)',
+      summary: 'The status history of one of my payments (any for an ADMIN with payments.manage)',
       auth: [],
       errors: [404],
       request: { params: IdParamsSchema },
       response: { description: 'Moves, oldest first.', schema: PaymentEventListSchema },
-      handler: ({ auth, params }) => payments().events({ userId: auth!.userId, admin: isAdmin(auth!.roles) }, params.id),
+      handler: ({ auth, params }) => payments().events(viewer(auth!), params.id),
     }),
     defineRoute({
       method: 'post',
@@ -188,10 +210,11 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       path: '/payments/admin/:id/refunds/:refundId/retry',
       tag,
       summary: 'Send a refund the gateway refused again (ADMIN)',
+      description: 'A refund still with the gateway (REQUESTED, sent less than 5 minutes ago) is 409 PAYMENT_REFUND_IN_FLIGHT until it settles.',
       auth: ['ADMIN'],
       permission: 'payments.manage',
       errors: [404, 409],
-      codes: ['PAYMENT_TRANSITION'],
+      codes: ['PAYMENT_TRANSITION', 'PAYMENT_REFUND_IN_FLIGHT'],
       request: { params: RefundParamsSchema },
       response: { description: 'The payment with the refund’s new gateway state.', schema: PaymentSchema },
       handler: ({ params, req }) => payments().retryGatewayRefund(params.id, params.refundId, clientIp(req)),

@@ -12,7 +12,7 @@ export const RefundEntrySchema = z
     id: z.string(),
     amount: Amount,
     reason: z.string(),
-    by: z.string(),
+    by: z.string().describe('Who refunded: the payer’s id, system:<module>, SERVICE (the selling side) or STAFF (an administrator, whose id payers never see)'),
     at: z.string(),
     gateway: z.object({
       state: z.enum(['SETTLED', 'NOT_NEEDED', 'REQUESTED', 'FAILED']).describe('The money back at the gateway: NOT_NEEDED for wallet money; FAILED ones are retried by an administrator'),
@@ -93,7 +93,7 @@ export const PaymentMethodsSchema = z
   .meta({ id: 'PaymentMethods' });
 
 export const PaymentEventSchema = z
-  .object({ action: z.string(), from: z.enum(PAYMENT_STATUSES), to: z.enum(PAYMENT_STATUSES), by: z.string(), at: z.string(), reason: z.string().nullable() })
+  .object({ action: z.string(), from: z.enum(PAYMENT_STATUSES), to: z.enum(PAYMENT_STATUSES), by: z.string().describe('Staff see the actor’s id; payers see theirs, system:<…>, or STAFF'), at: z.string(), reason: z.string().nullable() })
   .meta({ id: 'PaymentEvent' });
 export const PaymentEventListSchema = z.object({ items: z.array(PaymentEventSchema) }).meta({ id: 'PaymentEventList' });
 

@@ -5,15 +5,19 @@ import type { PageRequest } from '../../platform/firestore/paginate';
 import { logger } from '../../platform/logging/logger';
 import { allocate, percentOf, vnd, type Vnd } from '../../platform/money/money';
 import { recordTransition, transition } from '../../platform/state-machine/state-machine';
-import { ledger, mapFunds, SYSTEM_ACCOUNTS, systemAccount, userAccount, type Leg, type Provider } from '../wallet';
+import type { Transaction } from 'firebase-admin/firestore';
+import { countTowardDailyLimit, ledger, mapFunds, SYSTEM_ACCOUNTS, systemAccount, userAccount, type Leg, type Provider } from '../wallet';
 import { GatewayError, gatewayText, type Gateway, type GatewayNotice } from './gateways/gateway';
 import { signMockNotice, verifyMockNotice } from './gateways/mock';
 import {
   isOverdue,
   MAX_REFUNDS,
   paymentMachine,
+  payerLabel,
   paymentView,
   refundableAmount,
+  refundInFlight,
+  type PaymentAudience,
   type PaymentAction,
   type PaymentActor,
   type PaymentMethod,
@@ -33,6 +37,11 @@ export interface PaymentsServiceDeps {
   mockKey: Buffer;
   expirySec: number;
   refundWindowDays: number;
+  /** WALLET_DAILY_TRANSFER_LIMIT_VND: what a user may send to others per day (P2P transfers and tips). */
+  dailyTransferLimit: number;
+  /** Tips: at most this many per ride or order (TIP_MAX_COUNT), within this long after it ended (TIP_WINDOW_SEC). */
+  tipMaxCount: number;
+  tipWindowSec: number;
   scheduler: ExpiryScheduler;
   now?: () => number;
 }
@@ -58,9 +67,40 @@ export interface ChargeInput {
   /** Makes the charge idempotent: the same key (per payer and scope) returns the first payment. */
   idempotencyKey: string;
   clientIp?: string;
+  /** WALLET only: counts toward the payer's daily limit for sending money to others, in the charge's transaction. */
+  countsTowardDailyLimit?: boolean;
 }
 
-export type NoticeOutcome = 'settled' | 'failed' | 'duplicate' | 'unknown-order' | 'amount-mismatch';
+/** A tip to the payee of a ride or order that has ended: all of it to the payee, within the tip rules. */
+export interface TipInput {
+  payerId: string;
+  payeeId: string;
+  amount: Vnd;
+  purpose: Exclude<PaymentPurpose, 'TOPUP'>;
+  ref: { type: string; id: string };
+  /** When the ride or order ended: tips are taken within TIP_WINDOW_SEC of it. */
+  endedAt: number;
+  description: string;
+  idempotencyKey: string;
+}
+
+/** A read made in a charge's transaction before the ledger posts; the write it returns runs after them. */
+type ChargeGuard = (tx: Transaction, at: number) => Promise<() => void>;
+
+export type NoticeOutcome = 'settled' | 'failed' | 'pending' | 'duplicate' | 'unknown-order' | 'amount-mismatch';
+
+/** Who reads a payment: staff are payments.manage administrators; everyone else sees only their own. */
+export interface PaymentViewer {
+  userId: string;
+  staff: boolean;
+}
+
+/** Who refunds: the payer, staff (the admin route, payments.manage) or the selling module (`system`). */
+export interface RefundActor {
+  userId: string;
+  staff: boolean;
+  system?: boolean;
+}
 
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const now = deps.now ?? Date.now;
@@ -178,7 +218,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       expiresAt: at + deps.expirySec * 1000,
     });
     record.gateway = { orderRef: record.id, transactionNo: null, bankCode: null, responseCode: null, paidAt: null };
-    return paymentView(await openGatewayPayment(record, clientIp));
+    return paymentView(await openGatewayPayment(record, clientIp), 'payer');
   }
 
   /**
@@ -192,6 +232,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         const payment = await paymentsRepo.get(notice.paymentId, tx);
         if (!payment || payment.provider !== notice.provider || payment.method !== 'GATEWAY') return 'unknown-order';
         if (payment.amount !== notice.amount) return 'amount-mismatch';
+        // Authorized is not paid: the money moves with the capture's notice.
+        if (notice.pending) return 'pending';
         const action: PaymentAction = notice.success ? 'settle' : 'fail';
         if (!paymentMachine.can(action, payment.status, ['gateway'])) return 'duplicate';
         const to = paymentMachine.target(action);
@@ -236,24 +278,25 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return (await expire(id)) ? 'expired' : 'settled';
   }
 
-  async function get(viewer: { userId: string; admin: boolean }, id: string) {
+  /** A payer reads their own payments; staff (payments.manage) read any, with who acted. */
+  async function get(viewer: PaymentViewer, id: string) {
     const found = await current(id);
-    if (!found || (!viewer.admin && found.payerId !== viewer.userId)) throw new NotFoundError('No such payment');
-    return paymentView(found);
+    if (!found || (!viewer.staff && found.payerId !== viewer.userId)) throw new NotFoundError('No such payment');
+    return paymentView(found, viewer.staff ? 'staff' : 'payer');
   }
 
-  async function list(filter: PaymentFilter, page: Pick<PageRequest, 'limit' | 'cursor'>, caller: string) {
+  async function list(filter: PaymentFilter, page: Pick<PageRequest, 'limit' | 'cursor'>, caller: string, audience: PaymentAudience) {
     const key = `payments:${filter.payerId ?? '*'}:${filter.status ?? ''}:${filter.purpose ?? ''}:${filter.method ?? ''}:${filter.provider ?? ''}`;
     const result = await paymentsRepo.list(filter, { ...page, query: key, caller });
     const at = now();
     // Overdue ones read as EXPIRED at once; their timers (or the next read) store it.
-    return { items: result.items.map((p) => paymentView(isOverdue(p, at) ? { ...p, status: 'EXPIRED' } : p)), nextCursor: result.nextCursor };
+    return { items: result.items.map((p) => paymentView(isOverdue(p, at) ? { ...p, status: 'EXPIRED' } : p, audience)), nextCursor: result.nextCursor };
   }
 
   async function cancel(payerId: string, id: string) {
     const found = await current(id);
     if (!found || found.payerId !== payerId) throw new NotFoundError('No such payment');
-    return paymentView((await move(id, 'cancel', { by: payerId, roles: ['payer'] }, (p) => ({ ...p, failureReason: 'Cancelled by the payer' }))).after);
+    return paymentView((await move(id, 'cancel', { by: payerId, roles: ['payer'] }, (p) => ({ ...p, failureReason: 'Cancelled by the payer' }))).after, 'payer');
   }
 
   /**
@@ -263,6 +306,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
    */
   async function charge(input: ChargeInput) {
     if (input.method === 'GATEWAY' && !input.provider) throw new BadRequestError('A gateway charge names its provider');
+    if (input.countsTowardDailyLimit && input.method !== 'WALLET') throw new BadRequestError('Only a wallet charge counts toward the daily limit');
     const feeBp = input.feeBp ?? 0;
     const at = now();
     const id = paymentIdFor(`payments.charge:${input.purpose}`, input.payerId, input.idempotencyKey);
@@ -288,16 +332,48 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         : record.payeeId && feeBp > 0 && percentOf(input.amount, feeBp) > 0
           ? [{ kind: 'FEE' as const, debit: userAccount('EARNINGS', record.payeeId), credit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue), amount: percentOf(input.amount, feeBp), memo: `${input.description} (cash, fee)`, allowOverdraft: true }]
           : [];
-    return paymentView(await createOnce(record, legs, `${id}-charge`));
+    const guards: ChargeGuard[] = input.countsTowardDailyLimit ? [dailyLimitGuard(input.payerId, input.amount)] : [];
+    return paymentView(await createOnce(record, legs, `${id}-charge`, guards));
   }
 
-  /** Creates the payment with its ledger legs in one transaction, or returns the one a retry already made. */
-  function createOnce(record: PaymentRecord, legs: Leg[], operationId: string): Promise<PaymentRecord> {
+  const dailyLimitGuard = (payerId: string, amount: Vnd): ChargeGuard => (tx, at) => countTowardDailyLimit(tx, payerId, amount, deps.dailyTransferLimit, at);
+
+  /**
+   * A tip from the payer's wallet, all of it to the payee's earnings. Within TIP_WINDOW_SEC of the end, at most
+   * TIP_MAX_COUNT per payer and ride (or order), and counted in the payer's daily limit for sending money: the count,
+   * the limit and the money move in one transaction, so racing tips count once each and never pass a limit.
+   */
+  async function tip(input: TipInput) {
+    const at = now();
+    if (at - input.endedAt > deps.tipWindowSec * 1000) throw new ConflictError(`Tips are given within ${deps.tipWindowSec} s of the end`, { windowSec: deps.tipWindowSec }).withCode('TIP_WINDOW');
+    const id = paymentIdFor(`payments.charge:${input.purpose}`, input.payerId, input.idempotencyKey);
+    const record: PaymentRecord = {
+      ...newRecord(id, at, { payerId: input.payerId, amount: input.amount, purpose: input.purpose, ref: input.ref, description: input.description, method: 'WALLET', provider: null, status: 'SUCCEEDED', payeeId: input.payeeId, feeBp: 0 }),
+      succeededAt: at,
+    };
+    const tips = paymentIdFor('payments.tips', input.payerId, `${input.ref.type}:${input.ref.id}`);
+    const countTip: ChargeGuard = async (tx) => {
+      const given = await paymentsRepo.tipCount(tx, tips);
+      if (given >= deps.tipMaxCount) throw new ConflictError(`At most ${deps.tipMaxCount} tip(s) per ${input.ref.type.toLowerCase()}`, { maxTips: deps.tipMaxCount }).withCode('TIP_LIMIT');
+      return () => paymentsRepo.setTipCount(tx, tips, given + 1, at);
+    };
+    const legs = payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description);
+    return paymentView(await createOnce(record, legs, `${id}-charge`, [countTip, dailyLimitGuard(input.payerId, input.amount)]));
+  }
+
+  /**
+   * Creates the payment with its ledger legs in one transaction, or returns the one a retry already made. Guards
+   * read (and refuse) before the ledger's reads; their writes follow the ledger's.
+   */
+  function createOnce(record: PaymentRecord, legs: Leg[], operationId: string, guards: readonly ChargeGuard[] = []): Promise<PaymentRecord> {
     return mapFunds(() =>
       inTransaction(async (tx) => {
         const existing = await paymentsRepo.get(record.id, tx);
         if (existing) return existing;
+        const writes: Array<() => void> = [];
+        for (const guard of guards) writes.push(await guard(tx, record.createdAt));
         if (legs.length > 0) await ledger.post(tx, legs, { operationId, by: record.payerId, now: record.createdAt, paymentId: record.id, ref: record.ref });
+        for (const write of writes) write();
         paymentsRepo.create(tx, record);
         return record;
       }),
@@ -361,16 +437,29 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   /**
    * Refunds all or part of a payment. Wallet money goes back to the wallet; gateway money goes back through the
    * gateway (its clearing account), and a top-up's refund first takes the money out of the wallet (409 when the
-   * wallet no longer holds it). Cash is refunded in person, not here. Idempotent per refund id.
+   * wallet no longer holds it). Cash is refunded in person, not here. Idempotent per refund id: with a key, one
+   * refund per key; without one, one keyless refund per payment and side (payer, staff: a repeat answers the payment
+   * as it is).
+   *
+   * Payers refund their own top-ups within the window. Staff (payments.manage, the admin route) refund any payment
+   * without the top-ups-only rule or the payer's window (support cases and disputes arrive later and concern
+   * purchases); what protects the payee stays: never a payment the staff member paid or was paid by, a written
+   * reason on the payee's ledger entry, at most what is left, and never beside a gateway refund still in flight.
    */
-  async function refund(actor: { userId: string; admin: boolean; system?: boolean }, input: { paymentId: string; amount?: Vnd; reason: string }, idempotencyKey: string, clientIp = '127.0.0.1') {
+  async function refund(actor: RefundActor, input: { paymentId: string; amount?: Vnd; reason: string }, idempotencyKey?: string, clientIp = '127.0.0.1') {
     // The refund's id derives from the caller's key: the same key refunds once, even after the 24 h replay window.
-    const refundId = paymentIdFor('payments.refund', actor.userId, idempotencyKey).replace(/^P/, 'R');
+    const side = actor.system ? 'system' : actor.staff ? 'staff' : 'payer';
+    const refundId = (idempotencyKey ? paymentIdFor('payments.refund', actor.userId, idempotencyKey) : paymentIdFor('payments.refund.keyless', input.paymentId, side)).replace(/^P/, 'R');
     const found = await paymentsRepo.get(input.paymentId);
-    if (!found || (!actor.admin && !actor.system && found.payerId !== actor.userId)) throw new NotFoundError('No such payment');
+    const payerPath = side === 'payer';
+    if (!found || (payerPath && found.payerId !== actor.userId)) throw new NotFoundError('No such payment');
+    const audience: PaymentAudience = payerPath ? 'payer' : 'staff';
     const replay = found.refunds.find((r) => r.id === refundId);
-    if (replay) return paymentView(found);
-    if (!actor.admin && !actor.system) {
+    if (replay) return paymentView(found, audience);
+    if (actor.staff && (found.payerId === actor.userId || found.payeeId === actor.userId)) {
+      throw new ForbiddenError('Staff do not refund a payment they paid or received; another administrator does').withCode('PAYMENT_SELF_REFUND');
+    }
+    if (payerPath) {
       // A buyer cannot take back what they paid for a ride or an order on their own: the vertical or an administrator does.
       if (found.purpose !== 'TOPUP') throw new ForbiddenError('Only a top-up is refunded by its payer; ask support for a purchase').withCode('PAYMENT_NOT_REFUNDABLE_BY_PAYER');
       if (found.succeededAt !== null && now() - found.succeededAt > deps.refundWindowDays * 86_400_000) {
@@ -378,7 +467,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       }
     }
     if (found.method === 'CASH') throw new ConflictError('A cash payment is refunded in person').withCode('PAYMENT_NOT_REFUNDABLE');
-    const roles: PaymentActor[] = actor.system ? ['system'] : actor.admin ? ['admin'] : ['payer'];
+    const roles: PaymentActor[] = [side === 'staff' ? 'admin' : side];
+    // Payers read their payment and ledger entries: they see STAFF or SERVICE, the staff id stays in the events.
+    const label = actor.staff ? 'STAFF' : actor.system ? (actor.userId.startsWith('system:') ? actor.userId : 'SERVICE') : actor.userId;
     const at = now();
     // One transaction reads the payment, decides full or partial on what is left now, and moves the money.
     const { payment, entry } = await mapFunds(() =>
@@ -386,6 +477,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         const p = (await paymentsRepo.get(input.paymentId, tx))!;
         const again = p.refunds.find((r) => r.id === refundId);
         if (again) return { payment: p, entry: undefined };
+        const pending = p.refunds.find((r) => refundInFlight(r, at));
+        if (pending) throw new ConflictError('A refund of this payment is still with the gateway; try again once it settles', { refundId: pending.id }).withCode('PAYMENT_REFUND_IN_FLIGHT');
         const remaining = refundableAmount(p);
         const amount = input.amount ?? remaining;
         const action: PaymentAction = amount >= remaining ? 'refund' : 'refundPart';
@@ -393,16 +486,16 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         if (p.refunds.length >= MAX_REFUNDS) throw new ConflictError(`A payment takes at most ${MAX_REFUNDS} refunds`).withCode('PAYMENT_REFUND_EXCEEDS');
         if (amount <= 0 || amount > remaining) throw new ConflictError(`At most ${remaining} VND of this payment can be refunded`, { refundable: remaining }).withCode('PAYMENT_REFUND_EXCEEDS');
         const state = p.method !== 'GATEWAY' ? 'NOT_NEEDED' : p.provider === 'MOCK' ? 'SETTLED' : 'REQUESTED';
-        const refunded: RefundEntry = { id: refundId, amount, reason: input.reason, by: actor.userId, at, gateway: { state, reference: state === 'SETTLED' ? `mock-refund-${refundId}` : null } };
-        await ledger.post(tx, refundLegs(p, vnd(amount), remaining, input.reason), { operationId: `${p.id}-refund-${p.refunds.length}`, by: actor.userId, now: at, paymentId: p.id, ref: p.ref });
+        const refunded: RefundEntry = { id: refundId, amount, reason: input.reason, by: label, at, gateway: { state, reference: state === 'SETTLED' ? `mock-refund-${refundId}` : null }, requestedAt: state === 'REQUESTED' ? at : null };
+        await ledger.post(tx, refundLegs(p, vnd(amount), remaining, input.reason), { operationId: `${p.id}-refund-${p.refunds.length}`, by: label, now: at, paymentId: p.id, ref: p.ref });
         const next: PaymentRecord = { ...p, status: to, refundedAmount: p.refundedAmount + amount, refunds: [...p.refunds, refunded], updatedAt: at };
         paymentsRepo.save(tx, next);
         recordTransition(tx, paymentsRepo.ref(p.id), { action, from: p.status, to, by: actor.userId, at, reason: input.reason });
         return { payment: next, entry: refunded };
       }),
     );
-    if (entry?.gateway.state === 'REQUESTED') return paymentView(await requestGatewayRefund(payment, entry, clientIp));
-    return paymentView(payment);
+    if (entry?.gateway.state === 'REQUESTED') return paymentView(await requestGatewayRefund(payment, entry, clientIp), audience);
+    return paymentView(payment, audience);
   }
 
   function refundLegs(p: PaymentRecord, amount: Vnd, remaining: number, reason: string): Leg[] {
@@ -453,18 +546,30 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     });
   }
 
-  /** An administrator sends a refund the gateway refused or never answered again. */
+  /**
+   * An administrator sends a refund the gateway refused (FAILED) or never answered (REQUESTED past the in-flight
+   * time) again. The claim is one transaction: a second retry while the first is with the gateway is 409.
+   */
   async function retryGatewayRefund(paymentId: string, refundId: string, clientIp: string) {
-    const found = await paymentsRepo.get(paymentId);
-    const entry = found?.refunds.find((r) => r.id === refundId);
-    if (!found || !entry) throw new NotFoundError('No such refund');
-    if (entry.gateway.state !== 'FAILED' && entry.gateway.state !== 'REQUESTED') throw new ConflictError(`The refund is ${entry.gateway.state}`).withCode('PAYMENT_TRANSITION');
-    return paymentView(await requestGatewayRefund(found, entry, clientIp));
+    const at = now();
+    const claimed = await inTransaction(async (tx) => {
+      const found = await paymentsRepo.get(paymentId, tx);
+      const entry = found?.refunds.find((r) => r.id === refundId);
+      if (!found || !entry) throw new NotFoundError('No such refund');
+      if (refundInFlight(entry, at)) throw new ConflictError('This refund is still with the gateway; try again once it settles', { refundId }).withCode('PAYMENT_REFUND_IN_FLIGHT');
+      if (entry.gateway.state !== 'FAILED' && entry.gateway.state !== 'REQUESTED') throw new ConflictError(`The refund is ${entry.gateway.state}`).withCode('PAYMENT_TRANSITION');
+      const again: RefundEntry = { ...entry, gateway: { state: 'REQUESTED', reference: null }, requestedAt: at };
+      const next = { ...found, refunds: found.refunds.map((r) => (r.id === refundId ? again : r)), updatedAt: at };
+      paymentsRepo.save(tx, next);
+      return { payment: next, entry: again };
+    });
+    return paymentView(await requestGatewayRefund(claimed.payment, claimed.entry, clientIp));
   }
 
-  async function events(viewer: { userId: string; admin: boolean }, id: string) {
-    await get(viewer, id);
-    return { items: await paymentEvents(id) };
+  async function events(viewer: PaymentViewer, id: string) {
+    const payment = await get(viewer, id);
+    const items = await paymentEvents(id);
+    return { items: viewer.staff ? items : items.map((e) => ({ ...e, by: payerLabel(e.by, payment.payerId) })) };
   }
 
   function methods() {
@@ -478,7 +583,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     };
   }
 
-  return { topup, events, handleNotice, handleMockNotice, get, list, cancel, charge, hold, capture, release, refund, retryGatewayRefund, expireIfDue, methods, current };
+  return { topup, events, handleNotice, handleMockNotice, get, list, cancel, charge, tip, hold, capture, release, refund, retryGatewayRefund, expireIfDue, methods, current };
 }
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;

@@ -41,6 +41,9 @@ export const paymentsServiceFor = perConfig((config: Readonly<AppConfig>) =>
     mockKey: mockKey(config.JWT_SECRET),
     expirySec: config.PAYMENTS_EXPIRY_SEC,
     refundWindowDays: config.PAYMENTS_REFUND_WINDOW_DAYS,
+    dailyTransferLimit: config.WALLET_DAILY_TRANSFER_LIMIT_VND,
+    tipMaxCount: config.TIP_MAX_COUNT,
+    tipWindowSec: config.TIP_WINDOW_SEC,
     scheduler: expiryScheduler,
   }),
 );

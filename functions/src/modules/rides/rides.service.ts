@@ -722,12 +722,16 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { count: found.length, vehicleType: rideClass, drivers: found.map((d) => ({ lat: blur(d.lat), lng: blur(d.lng), distanceM: Math.round(d.distanceM / 50) * 50 })) };
   }
 
-  /** A tip from the rider's wallet to the driver of a completed ride: all of it to the driver's earnings. */
+  /**
+   * A tip from the rider's wallet to the driver of a completed ride: all of it to the driver's earnings, within the
+   * payments module's tip rules (TIP_WINDOW_SEC after completion, TIP_MAX_COUNT per ride, the daily sending limit).
+   */
   async function tip(riderId: string, id: string, amount: number, idempotencyKey: string) {
     const ride = await visible(id, { userId: riderId, admin: false });
     if (ride.riderId !== riderId) throw new NotFoundError('No such ride');
     if (ride.status !== 'COMPLETED' || !ride.driverId) throw new ConflictError('Only a completed ride takes a tip', { status: ride.status }).withCode('RIDE_TRANSITION');
-    const payment = await deps.payments.charge({ payerId: riderId, amount: vnd(amount), purpose: 'RIDE', ref: { type: 'RIDE', id }, method: 'WALLET', payeeId: ride.driverId, feeBp: 0, description: 'Tip for the driver', idempotencyKey: `${id}-tip-${idempotencyKey}` });
+    const endedAt = ride.completedAt ?? ride.endedAt ?? ride.updatedAt;
+    const payment = await deps.payments.tip({ payerId: riderId, payeeId: ride.driverId, amount: vnd(amount), purpose: 'RIDE', ref: { type: 'RIDE', id }, endedAt, description: 'Tip for the driver', idempotencyKey: `${id}-tip-${idempotencyKey}` });
     return { rideId: id, paymentId: payment.id, amount: payment.amount, status: payment.status };
   }
 

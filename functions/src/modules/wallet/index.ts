@@ -6,7 +6,7 @@ import type { PostContext } from './ledger.repo';
 
 export { PROVIDERS, SYSTEM_ACCOUNTS, operationIdFor, systemAccount, userAccount, userAccountId, type Leg, type Provider, type TransferRecord } from './ledger.model';
 export type { PostContext } from './ledger.repo';
-export { insufficientFunds, mapFunds } from './wallet.service';
+export { countTowardDailyLimit, insufficientFunds, mapFunds } from './wallet.service';
 
 const repo = () => (require('./ledger.repo') as typeof import('./ledger.repo')).ledgerRepo;
 

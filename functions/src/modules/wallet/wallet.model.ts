@@ -26,6 +26,41 @@ export const withdrawalMachine = defineMachine<WithdrawalStatus, WithdrawalActio
   codes: { transition: 'WITHDRAWAL_TRANSITION', actor: 'WITHDRAWAL_TRANSITION' },
 });
 
+export const ADJUSTMENTS = 'wallet_adjustments';
+export const ADJUSTMENT_STATUSES = ['APPLIED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
+export type AdjustmentStatus = (typeof ADJUSTMENT_STATUSES)[number];
+export type AdjustmentAction = 'approve' | 'reject';
+
+// Four eyes on money: an adjustment above WALLET_ADJUSTMENT_APPROVAL_VND waits PENDING until a second
+// administrator approves it (the money moves then) or someone rejects it; smaller ones are APPLIED at once.
+export const adjustmentMachine = defineMachine<AdjustmentStatus, AdjustmentAction, 'admin'>({
+  entity: 'adjustment',
+  states: ADJUSTMENT_STATUSES,
+  moves: {
+    approve: { from: 'PENDING', to: 'APPROVED', by: 'admin' },
+    reject: { from: 'PENDING', to: 'REJECTED', by: 'admin' },
+  },
+  codes: { transition: 'ADJUSTMENT_TRANSITION', actor: 'ADJUSTMENT_TRANSITION' },
+});
+
+/** `wallet_adjustments/{operationId}`: an administrator's correction of a user's wallet, and who approved it. */
+export interface AdjustmentRecord {
+  id: string;
+  userId: string;
+  amount: number;
+  direction: 'CREDIT' | 'DEBIT';
+  reason: string;
+  status: AdjustmentStatus;
+  requestedBy: string;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  decisionReason: string | null;
+  /** The ledger transfer, once the money moved. */
+  transferId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface BankAccount {
   bankCode: string;
   accountNumber: string;

@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, WALLET_LIMITS, WALLET_TRANSFERS } from './ledger.model';
-import { WITHDRAWALS } from './wallet.model';
+import { ADJUSTMENTS, WITHDRAWALS } from './wallet.model';
 
 // The ledger (accounts, shards, immutable transfers), the wallet API over it, and withdrawals of earnings.
 export const walletModule = defineModule({
@@ -30,5 +30,7 @@ export const walletModule = defineModule({
     { name: WALLET_TRANSFERS },
     { name: WITHDRAWALS, clientAccess: true },
     { name: EVENTS, parent: WITHDRAWALS },
+    { name: ADJUSTMENTS },
+    { name: EVENTS, parent: ADJUSTMENTS },
   ],
 });

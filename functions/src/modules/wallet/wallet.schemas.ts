@@ -3,7 +3,7 @@ import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { VndSchema } from '../../platform/money/money.schemas';
 import { TRANSFER_KINDS } from './ledger.model';
-import { ADJUSTMENT_MAX_VND, P2P_MIN_VND, WITHDRAWAL_MAX_VND, WITHDRAWAL_MIN_VND, WITHDRAWAL_STATUSES } from './wallet.model';
+import { ADJUSTMENT_MAX_VND, ADJUSTMENT_STATUSES, P2P_MIN_VND, WITHDRAWAL_MAX_VND, WITHDRAWAL_MIN_VND, WITHDRAWAL_STATUSES } from './wallet.model';
 
 const Amount = z.number().int();
 const Note = z.string().trim().max(140);
@@ -124,4 +124,27 @@ export const LedgerCheckSchema = z
   })
   .meta({ id: 'LedgerCheck' });
 
-export const UserIdParamsSchema = z.object({ userId: DocumentIdSchema });
+// Account ids are Firebase Auth uids (at most 128 characters); ledger ids prefix them (`earnings_<uid>`), so an
+// unbounded path id could pass the 1,500-byte document id limit inside Firestore (a 500) instead of at the edge.
+const USER_ID_MAX = 128;
+export const UserIdParamsSchema = z.object({ userId: DocumentIdSchema.refine((v) => v.length <= USER_ID_MAX, { message: `must be a user id (at most ${USER_ID_MAX} characters)` }) });
+
+export const AdjustmentSchema = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    amount: Amount,
+    direction: z.enum(['CREDIT', 'DEBIT']),
+    reason: z.string(),
+    status: z.enum(ADJUSTMENT_STATUSES).describe('APPLIED at once (up to WALLET_ADJUSTMENT_APPROVAL_VND), else PENDING until a second administrator approves (APPROVED: the money moved) or someone rejects it'),
+    requestedBy: z.string(),
+    decidedBy: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+    decisionReason: z.string().nullable(),
+    transferId: z.string().nullable().describe('The ledger transfer, once the money moved'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'WalletAdjustmentRecord' });
+export const AdjustmentListSchema = z.object({ items: z.array(AdjustmentSchema), nextCursor: z.string().nullable() }).meta({ id: 'WalletAdjustmentList' });
+export const AdminAdjustmentQuerySchema = PageQuerySchema.extend({ status: z.enum(ADJUSTMENT_STATUSES).optional() });

@@ -1,5 +1,6 @@
+import type { Transaction } from 'firebase-admin/firestore';
 import { db, inTransaction } from '../../platform/firebase/firebase';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
 import type { PageRequest } from '../../platform/firestore/paginate';
 import { vnd, type Vnd } from '../../platform/money/money';
 import { transition } from '../../platform/state-machine/state-machine';
@@ -12,18 +13,23 @@ import {
   systemAccount,
   SYSTEM_ACCOUNT_SHARDS,
   SYSTEM_ACCOUNTS,
+  transferIdOf,
   userAccount,
   userAccountId,
   vietnamDay,
+  type Leg,
   type TransferKind,
   type UserAccountType,
 } from './ledger.model';
 import { ledgerRepo } from './ledger.repo';
-import { entryView, P2P_MIN_VND, WITHDRAWALS, withdrawalMachine, type BankAccount, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
+import { adjustmentsRepo } from './adjustments.repo';
+import { adjustmentMachine, entryView, P2P_MIN_VND, WITHDRAWALS, withdrawalMachine, type AdjustmentRecord, type AdjustmentStatus, type BankAccount, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
 import { withdrawalsRepo } from './withdrawals.repo';
 
 export interface WalletServiceDeps {
   dailyTransferLimit: number;
+  /** WALLET_ADJUSTMENT_APPROVAL_VND: adjustments above it wait for a second administrator. */
+  adjustmentApprovalVnd: number;
   now?: () => number;
 }
 
@@ -40,6 +46,27 @@ export async function mapFunds<T>(run: () => Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/**
+ * Counts `amount` toward what the user sent to others today (P2P transfers, tips: one daily limit), in the caller's
+ * transaction: reads first (call it before the ledger posts), 409 WALLET_DAILY_LIMIT when over; the returned
+ * write records the new total (call it after the caller's other reads).
+ */
+export async function countTowardDailyLimit(tx: Transaction, userId: string, amount: number, limit: number, at: number): Promise<() => void> {
+  const day = vietnamDay(at);
+  const sent = await ledgerRepo.sentOn(tx, userId, day);
+  if (sent + amount > limit) {
+    throw new ConflictError('This is over your daily limit for sending money', { dailyTransferLimit: limit, remainingToday: Math.max(0, limit - sent) }).withCode('WALLET_DAILY_LIMIT');
+  }
+  return () => ledgerRepo.setSentOn(tx, userId, day, sent + amount, at);
+}
+
+const adjustmentView = (a: AdjustmentRecord) => ({
+  ...a,
+  decidedAt: a.decidedAt === null ? null : new Date(a.decidedAt).toISOString(),
+  createdAt: new Date(a.createdAt).toISOString(),
+  updatedAt: new Date(a.updatedAt).toISOString(),
+});
 
 const withdrawalView = (w: WithdrawalRecord) => ({
   ...w,
@@ -89,7 +116,6 @@ export function createWalletService(deps: WalletServiceDeps) {
     if (input.amount < P2P_MIN_VND) throw new BadRequestError(`The smallest transfer is ${P2P_MIN_VND} VND`, [{ field: 'body.amount', message: `must be at least ${P2P_MIN_VND}` }]);
     const operationId = operationIdFor('wallet.p2p', senderId, idempotencyKey);
     const at = now();
-    const day = vietnamDay(at);
     const [transfer] = await mapFunds(() =>
       inTransaction(async (tx) => {
         const done = await ledgerRepo.posted(operationId, tx);
@@ -97,16 +123,13 @@ export function createWalletService(deps: WalletServiceDeps) {
         const recipient = await accounts.get(input.toUserId, tx);
         if (!recipient) throw new NotFoundError('No such recipient');
         if (recipient.status !== 'ACTIVE' || recipient.disabled) throw new ConflictError('The recipient cannot receive money now').withCode('WALLET_RECIPIENT_UNAVAILABLE');
-        const sent = await ledgerRepo.sentOn(tx, senderId, day);
-        if (sent + input.amount > deps.dailyTransferLimit) {
-          throw new ConflictError('This transfer is over your daily limit', { dailyTransferLimit: deps.dailyTransferLimit, remainingToday: Math.max(0, deps.dailyTransferLimit - sent) }).withCode('WALLET_DAILY_LIMIT');
-        }
+        const countSent = await countTowardDailyLimit(tx, senderId, input.amount, deps.dailyTransferLimit, at);
         const posted = await ledgerRepo.post(
           tx,
           [{ kind: 'P2P', debit: userAccount('WALLET', senderId), credit: userAccount('WALLET', input.toUserId), amount: input.amount, memo: input.note ?? null }],
           { operationId, by: senderId, now: at },
         );
-        ledgerRepo.setSentOn(tx, senderId, day, sent + input.amount, at);
+        countSent();
         ledgerRepo.createP2p(tx, { id: operationId, fromUserId: senderId, toUserId: input.toUserId, amount: input.amount, note: input.note ?? null, transferId: posted[0].id, at });
         return posted;
       }),
@@ -189,7 +212,11 @@ export function createWalletService(deps: WalletServiceDeps) {
           now: at,
           reason,
           rolesOf: (w) => [...(actor.admin ? (['admin'] as const) : []), ...(w.userId === actor.userId ? (['owner'] as const) : [])],
-          apply: (w, to) => ({ ...w, status: to, reason, decidedBy: actor.userId, decidedAt: at, updatedAt: at, operationId: action === 'approve' ? `withdrawal-${id}` : null }),
+          apply: (w, to) => {
+            // Four eyes: an administrator's own withdrawal is approved by another one.
+            if (action === 'approve' && w.userId === actor.userId) throw new ForbiddenError('An administrator does not approve their own withdrawal; another one does').withCode('WITHDRAWAL_SELF_APPROVAL');
+            return { ...w, status: to, reason, decidedBy: actor.userId, decidedAt: at, updatedAt: at, operationId: action === 'approve' ? `withdrawal-${id}` : null };
+          },
           missing: () => new NotFoundError('No such withdrawal'),
         },
       ),
@@ -197,25 +224,83 @@ export function createWalletService(deps: WalletServiceDeps) {
     return withdrawalView(after);
   }
 
-  /** An administrator's correction: a new transfer between the user's wallet and platform adjustments, never an edit. */
+  /** The ledger leg of an adjustment: between the user's wallet and platform adjustments, never an edit. */
+  function adjustmentLeg(a: Pick<AdjustmentRecord, 'userId' | 'amount' | 'direction' | 'reason'>): Leg {
+    const walletAccount = userAccount('WALLET', a.userId);
+    const adjustments = systemAccount(SYSTEM_ACCOUNTS.adjustments);
+    return a.direction === 'CREDIT'
+      ? { kind: 'ADJUSTMENT', debit: adjustments, credit: walletAccount, amount: vnd(a.amount), memo: a.reason }
+      : { kind: 'ADJUSTMENT', debit: walletAccount, credit: adjustments, amount: vnd(a.amount), memo: a.reason };
+  }
+
+  /**
+   * An administrator's correction of a user's wallet. Never their own (403 WALLET_SELF_ADJUSTMENT). Up to
+   * WALLET_ADJUSTMENT_APPROVAL_VND it is APPLIED at once; above, it waits PENDING for a second administrator.
+   */
   async function adjust(adminId: string, input: { userId: string; amount: Vnd; direction: 'CREDIT' | 'DEBIT'; reason: string }, idempotencyKey: string) {
+    if (input.userId === adminId) throw new ForbiddenError('An administrator does not adjust their own wallet; another one does').withCode('WALLET_SELF_ADJUSTMENT');
     const operationId = operationIdFor('wallet.adjustment', adminId, idempotencyKey);
     const at = now();
-    const walletAccount = userAccount('WALLET', input.userId);
-    const adjustments = systemAccount(SYSTEM_ACCOUNTS.adjustments);
-    const [transfer] = await mapFunds(() =>
-      inTransaction(async (tx) => {
-        const done = await ledgerRepo.posted(operationId, tx);
-        if (done.length > 0) return done;
-        if (!(await accounts.get(input.userId, tx))) throw new NotFoundError('No such user');
-        const leg =
-          input.direction === 'CREDIT'
-            ? { kind: 'ADJUSTMENT' as const, debit: adjustments, credit: walletAccount, amount: input.amount, memo: input.reason }
-            : { kind: 'ADJUSTMENT' as const, debit: walletAccount, credit: adjustments, amount: input.amount, memo: input.reason };
-        return ledgerRepo.post(tx, [leg], { operationId, by: adminId, now: at, ref: { type: 'ADJUSTMENT', id: operationId } });
-      }),
+    const pending = input.amount > deps.adjustmentApprovalVnd;
+    return adjustmentView(
+      await mapFunds(() =>
+        inTransaction(async (tx) => {
+          const existing = await adjustmentsRepo.get(operationId, tx);
+          if (existing) return existing;
+          if (!(await accounts.get(input.userId, tx))) throw new NotFoundError('No such user');
+          const record: AdjustmentRecord = { id: operationId, ...input, status: pending ? 'PENDING' : 'APPLIED', requestedBy: adminId, decidedBy: null, decidedAt: null, decisionReason: null, transferId: null, createdAt: at, updatedAt: at };
+          if (!pending) record.transferId = (await ledgerRepo.post(tx, [adjustmentLeg(record)], { operationId, by: adminId, now: at, ref: { type: 'ADJUSTMENT', id: operationId } }))[0].id;
+          adjustmentsRepo.create(tx, record);
+          return record;
+        }),
+      ),
     );
-    return entryView(transfer, walletAccount.id);
+  }
+
+  /**
+   * A second administrator approves (the money moves in the same transaction) or rejects a PENDING adjustment.
+   * The requester does not approve their own (403 ADJUSTMENT_SELF_APPROVAL), nor anyone an adjustment of their wallet.
+   */
+  async function decideAdjustment(action: 'approve' | 'reject', id: string, adminId: string, reason: string | null) {
+    const at = now();
+    const { after } = await mapFunds(() =>
+      transition(
+        adjustmentMachine,
+        {
+          load: (tx) => adjustmentsRepo.get(id, tx),
+          ref: () => adjustmentsRepo.ref(id),
+          alongside: async (tx, next) => {
+            if (action === 'approve') await ledgerRepo.post(tx, [adjustmentLeg(next)], { operationId: id, by: adminId, now: at, ref: { type: 'ADJUSTMENT', id } });
+          },
+          save: (tx, next) => adjustmentsRepo.save(tx, next),
+        },
+        {
+          action,
+          by: adminId,
+          now: at,
+          reason,
+          rolesOf: () => ['admin'],
+          apply: (a, to) => {
+            if (action === 'approve' && a.requestedBy === adminId) throw new ForbiddenError('The administrator who asked for an adjustment does not approve it').withCode('ADJUSTMENT_SELF_APPROVAL');
+            if (action === 'approve' && a.userId === adminId) throw new ForbiddenError('An administrator does not approve an adjustment of their own wallet').withCode('WALLET_SELF_ADJUSTMENT');
+            return { ...a, status: to, decidedBy: adminId, decidedAt: at, decisionReason: reason, transferId: action === 'approve' ? transferIdOf(id, 0) : null, updatedAt: at };
+          },
+          missing: () => new NotFoundError('No such adjustment'),
+        },
+      ),
+    );
+    return adjustmentView(after);
+  }
+
+  async function adminAdjustments(filter: { status?: AdjustmentStatus }, page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
+    const result = await adjustmentsRepo.list(filter, { ...page, query: `wallet:admin:adjustments:${filter.status ?? ''}`, caller: adminId });
+    return { items: result.items.map(adjustmentView), nextCursor: result.nextCursor };
+  }
+
+  /** A user's wallet for an administrator: 404 for an account that does not exist. */
+  async function userWallet(userId: string) {
+    if (!(await accounts.get(userId))) throw new NotFoundError('No such user');
+    return wallet(userId);
   }
 
   async function systemBalances() {
@@ -226,6 +311,7 @@ export function createWalletService(deps: WalletServiceDeps) {
 
   /** Whether a user's accounts agree with their transfers (one consistent snapshot). */
   async function checkUser(userId: string) {
+    if (!(await accounts.get(userId))) throw new NotFoundError('No such user');
     const ids = (['WALLET', 'HELD', 'EARNINGS'] as const).map((t) => userAccountId(t, userId));
     const { stored, transfers } = await ledgerRepo.snapshot(ids);
     const result = checkBalances(transfers, stored);
@@ -233,7 +319,7 @@ export function createWalletService(deps: WalletServiceDeps) {
     return { userId, ok: mine.every((a) => a.ok), accounts: ids.map((id) => mine.find((a) => a.accountId === id) ?? { accountId: id, stored: 0, fromTransfers: 0, ok: true }) };
   }
 
-  return { wallet, earnings, limits, transactions, transaction, sendToUser, requestWithdrawal, withdrawal, myWithdrawals, adminWithdrawals, decideWithdrawal, adjust, systemBalances, checkUser };
+  return { wallet, userWallet, earnings, limits, transactions, transaction, sendToUser, requestWithdrawal, withdrawal, myWithdrawals, adminWithdrawals, decideWithdrawal, adjust, decideAdjustment, adminAdjustments, systemBalances, checkUser };
 }
 
 export type WalletService = ReturnType<typeof createWalletService>;

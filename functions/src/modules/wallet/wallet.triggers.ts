@@ -6,14 +6,18 @@ import { accounts } from '../users';
 import { WALLET_EVENTS } from './wallet.events';
 import type { P2pRecord, WithdrawalRecord } from './wallet.model';
 
-/** The recipient's notice of a P2P transfer; its entity is the ledger transfer (GET /wallet/transactions/{id}). */
-export function transferNotice(p2p: P2pRecord, senderName: string | null): DispatchInput {
+/**
+ * The recipient's notice of a P2P transfer; its entity is the ledger transfer (GET /wallet/transactions/{id}).
+ * It names the sender and the amount only: the note is the sender's free text, so it is never pushed (a lock
+ * screen would show it as if from us); the app shows it, as plain text, on the transaction (`memo`).
+ */
+export function transferNotice(p2p: Pick<P2pRecord, 'toUserId' | 'transferId' | 'amount'>, senderName: string | null): DispatchInput {
   return WALLET_EVENTS.notice({
     event: 'wallet.transfer.received',
     recipients: [{ userId: p2p.toUserId, surface: 'CON' as const }],
     entityId: p2p.transferId,
     title: 'Money received',
-    body: `${senderName ?? 'Someone'} sent you ${formatVnd(vnd(p2p.amount))}${p2p.note ? `: ${p2p.note}` : ''}`,
+    body: `${senderName ?? 'Someone'} sent you ${formatVnd(vnd(p2p.amount))}`,
     params: { transferId: p2p.transferId },
   });
 }

@@ -118,6 +118,10 @@ export const configSchema = z.object({
   PAYMENTS_EXPIRY_SEC: positiveInt(15 * 60, 24 * 3600, 10),
   PAYMENTS_REFUND_WINDOW_DAYS: positiveInt(7, 365),
   WALLET_DAILY_TRANSFER_LIMIT_VND: positiveInt(20_000_000, 1_000_000_000, 1_000),
+  // Admin adjustments above this wait for a second administrator's approval (0: every adjustment does).
+  WALLET_ADJUSTMENT_APPROVAL_VND: positiveInt(5_000_000, 50_000_000, 0),
+  TIP_MAX_COUNT: positiveInt(1, 5),
+  TIP_WINDOW_SEC: positiveInt(24 * 3600, 7 * 24 * 3600, 60),
   RIDE_SEARCH_RADIUS_M: positiveInt(3_000, 20_000, 200),
   RIDE_COMMISSION_BP: positiveInt(2_000, 5_000, 0),
   RIDE_CANCEL_FEE_VND: positiveInt(10_000, 200_000, 0),
@@ -214,4 +218,10 @@ export const PAYMENT_GATEWAY_CREDENTIALS = {
   VNPAY: ['VNPAY_TMN_CODE', 'VNPAY_HASH_SECRET'],
   MOMO: ['MOMO_PARTNER_CODE', 'MOMO_ACCESS_KEY', 'MOMO_SECRET_KEY'],
 } as const satisfies Record<string, ReadonlyArray<keyof AppConfig>>;
+
+// The gateway addresses that default to sandbox hosts: required in production for a configured gateway.
+export const PAYMENT_GATEWAY_URLS = {
+  VNPAY: ['VNPAY_PAY_URL', 'VNPAY_API_URL'],
+  MOMO: ['MOMO_ENDPOINT'],
+} as const satisfies Record<keyof typeof PAYMENT_GATEWAY_CREDENTIALS, ReadonlyArray<keyof AppConfig>>;
 

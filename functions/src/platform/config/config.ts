@@ -1,4 +1,4 @@
-import { configSchema, parseBooleanWord, PAYMENT_GATEWAY_CREDENTIALS, SECRET_KEYS, SMS_PROVIDER_REQUIREMENTS, type AppConfig } from './config.schema';
+import { configSchema, parseBooleanWord, PAYMENT_GATEWAY_CREDENTIALS, PAYMENT_GATEWAY_URLS, SECRET_KEYS, SMS_PROVIDER_REQUIREMENTS, type AppConfig } from './config.schema';
 
 export const MIN_JWT_SECRET_LENGTH = 32;
 
@@ -47,6 +47,13 @@ export function productionViolations(env: Env): string[] {
   for (const key of ['VNPAY_PAY_URL', 'VNPAY_API_URL', 'MOMO_ENDPOINT'] as const) {
     const value = (env[key] ?? '').trim();
     if (value !== '' && !value.startsWith('https://')) problems.push(`${key} must be https in production`);
+  }
+  // Unset, these fall back to the gateways' sandbox hosts: a configured gateway must name its production ones.
+  for (const [gateway, urls] of Object.entries(PAYMENT_GATEWAY_URLS)) {
+    const configured = PAYMENT_GATEWAY_CREDENTIALS[gateway as keyof typeof PAYMENT_GATEWAY_CREDENTIALS].some((key) => (env[key] ?? '').trim() !== '');
+    for (const key of configured ? urls : []) {
+      if ((env[key] ?? '').trim() === '') problems.push(`${key} must be set in production when ${gateway} is configured (unset, it is the sandbox host)`);
+    }
   }
   // `true` trusts every X-Forwarded-For entry: a client could choose its own IP (rate limits, sessions).
   if (parseBooleanWord(env.TRUST_PROXY) === true && !/^\d+$/.test((env.TRUST_PROXY ?? '').trim()))

@@ -11,6 +11,8 @@ export interface GatewayNotice {
   /** In VND, as the gateway states it: compared with the stored amount, never trusted over it. */
   amount: number;
   success: boolean;
+  /** Authorized but not captured (MoMo 9000): neither paid nor failed; nothing moves. */
+  pending?: boolean;
   transactionNo: string | null;
   bankCode: string | null;
   responseCode: string;

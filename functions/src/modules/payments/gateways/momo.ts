@@ -65,7 +65,9 @@ export function parseMomoIpn(body: Readonly<Record<string, unknown>>, config: Pi
       provider: 'MOMO',
       paymentId: body.orderId,
       amount,
-      success: Number(body.resultCode) === 0 || Number(body.resultCode) === 9000,
+      // 9000 is "authorized": the money is not ours until captured (captureWallet sends 0 for that).
+      success: Number(body.resultCode) === 0,
+      pending: Number(body.resultCode) === 9000,
       transactionNo: body.transId === undefined ? null : String(body.transId),
       bankCode: typeof body.payType === 'string' ? body.payType : null,
       responseCode: String(body.resultCode ?? ''),
