@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { db } from '../../src/platform/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
-import { area, onlineDriver, type Driver } from '../helpers/drivers';
+import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
 
 beforeAll(requireEmulators);
@@ -20,7 +20,11 @@ const topUp = (who: Person, amount: number) => call('POST', '/wallet/topups', { 
 async function completedRide(rider: Person, driver: Driver, here: ReturnType<typeof area>): Promise<string> {
   const booked = await call('POST', '/rides', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' }, headers: { 'idempotency-key': key() } });
   expect(booked.body.status).toBe('CONFIRMED');
-  for (const step of ['arrived', 'pickup', 'complete']) expect((await call('POST', `/rides/${booked.body.id}/${step}`, { token: driver.accessToken })).status).toBe(200);
+  // The driver is where each step says it is (arrived and complete are geofenced).
+  await drive(driver, here.near(0));
+  for (const step of ['arrived', 'pickup']) expect((await call('POST', `/rides/${booked.body.id}/${step}`, { token: driver.accessToken })).status).toBe(200);
+  await drive(driver, here.near(2_000));
+  expect((await call('POST', `/rides/${booked.body.id}/complete`, { token: driver.accessToken })).status).toBe(200);
   return booked.body.id as string;
 }
 
