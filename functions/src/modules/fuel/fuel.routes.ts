@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { catalogRoutes, catalogSchemas } from '../../platform/catalog/catalog.routes';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { IdParamsSchema } from '../../platform/http/ids';
 import { iso } from '../../platform/time';
@@ -12,10 +13,10 @@ const PriceChangeSchema = z
   .object({ before: z.record(z.string(), z.number()), after: z.record(z.string(), z.number()), by: z.string(), at: z.string() })
   .meta({ id: 'FuelPriceChange' });
 
-export function fuelRoutes(): AnyRoute[] {
+export function fuelRoutes(ctx: AppContext): AnyRoute[] {
   const stations = fuelStations();
   return [
-    ...catalogRoutes(stations),
+    ...catalogRoutes(stations, ctx.config),
     defineRoute({
       method: 'put',
       path: '/fuel/stations/:id/prices',

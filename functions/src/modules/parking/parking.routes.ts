@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { catalogRoutes, catalogSchemas } from '../../platform/catalog/catalog.routes';
 import { ConflictError } from '../../platform/errors/app-error';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { IdParamsSchema } from '../../platform/http/ids';
 import { parkingCatalog } from './parking.catalog';
@@ -14,10 +15,10 @@ const AvailabilityBodySchema = z
   .refine((b) => (b.freeSpaces === undefined) !== (b.delta === undefined), { message: 'send exactly one of freeSpaces and delta' })
   .meta({ id: 'ParkingAvailabilityBody' });
 
-export function parkingRoutes(): AnyRoute[] {
+export function parkingRoutes(ctx: AppContext): AnyRoute[] {
   const lots = parkingLots();
   return [
-    ...catalogRoutes(lots),
+    ...catalogRoutes(lots, ctx.config),
     defineRoute({
       method: 'put',
       path: '/parking/lots/:id/availability',

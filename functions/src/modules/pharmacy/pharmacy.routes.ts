@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { catalogRoutes } from '../../platform/catalog/catalog.routes';
+import { catalogRoutes, NEARBY_RATE_LIMIT } from '../../platform/catalog/catalog.routes';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
 import { ProductBodySchema, ProductListQuerySchema, ProductPageSchema, ProductParamsSchema, ProductSchema, ProductSearchQuerySchema, StoreWithProductsSchema } from './pharmacy.schemas';
 import { pharmacyProducts, pharmacyStores } from './pharmacy.wiring';
 
-export function pharmacyRoutes(): AnyRoute[] {
+export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
   const products = pharmacyProducts();
   return [
     defineRoute({
@@ -15,11 +16,12 @@ export function pharmacyRoutes(): AnyRoute[] {
       summary: 'Pharmacies near me that have a product in stock',
       description: 'Every word of q matches the start of a word of the product name (diacritics ignored). Stores within radiusM, nearest first, each with its matching products. lat/lng must be numbers (400). Ordering medicine belongs to orders.',
       auth: [],
+      rateLimit: NEARBY_RATE_LIMIT,
       request: { query: ProductSearchQuerySchema },
       response: { description: 'Stores with the matching products.', schema: z.object({ items: z.array(StoreWithProductsSchema) }) },
       handler: ({ query }) => products.searchNearby(query),
     }),
-    ...catalogRoutes(pharmacyStores()),
+    ...catalogRoutes(pharmacyStores(), ctx.config),
     defineRoute({
       method: 'get',
       path: '/pharmacy/stores/:id/products',

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/route';
 import { IdParamsSchema } from '../http/ids';
+import type { AppConfig } from '../config/config.schema';
+import { radiusQuerySchema } from '../geo/geo';
+import type { RateLimitRule } from '../ratelimit/rate-limit';
 import {
   CatalogAdminQuerySchema,
   CatalogBaseBodySchema,
@@ -15,7 +18,7 @@ import {
 import type { CatalogService, CatalogSpec } from './catalog.service';
 
 /** The parts of a spec that shape its schemas. */
-type SchemaSource = Pick<CatalogSpec, 'details' | 'filters' | 'schemaName'> & { ownOperationFields?: readonly string[] };
+type SchemaSource = Pick<CatalogSpec, 'details' | 'filters' | 'schemaName' | 'maxRadiusM'> & { ownOperationFields?: readonly string[] };
 
 const schemasBySpec = new WeakMap<SchemaSource, ReturnType<typeof buildSchemas>>();
 
@@ -28,7 +31,7 @@ function buildSchemas(spec: SchemaSource) {
       .refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'name at least one field to change' })
       .meta({ id: `${spec.schemaName}Patch` }),
     page: z.object({ items: z.array(view), nextCursor: z.string().nullable() }).meta({ id: `${spec.schemaName}Page` }),
-    nearbyQuery: CatalogNearbyQuerySchema.extend(spec.filters.shape),
+    nearbyQuery: CatalogNearbyQuerySchema.extend({ radiusM: radiusQuerySchema(spec.maxRadiusM), ...spec.filters.shape }),
   };
 }
 
@@ -44,11 +47,14 @@ export function catalogSchemas(spec: SchemaSource) {
 
 const MANAGERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
 
+/** Every nearby search of the map tab (all catalogs together), per signed-in caller; RATE_LIMITS scope `nearby`. */
+export const NEARBY_RATE_LIMIT: RateLimitRule = { scope: 'nearby', limit: 120, windowSec: 60, per: 'user' };
+
 /**
  * The eleven operations every catalog has: nearby, search, one record, a partner's list, the moderation list,
  * create, update, archive, hide, restore and the record's history. A vertical adds its own beside them.
  */
-export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(service: CatalogService<D, F>): AnyRoute[] {
+export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(service: CatalogService<D, F>, config: Pick<AppConfig, 'NEARBY_READ_BUDGET'>): AnyRoute[] {
   const spec = service.spec;
   const s = catalogSchemas(spec);
   const base = spec.basePath;
@@ -60,11 +66,13 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       path: `${base}/nearby`,
       tag,
       summary: `${N} near a point`,
-      description: `Active ${spec.nouns} within radiusM of lat/lng (geohash ranges queried in parallel, true distance), nearest first, each with distanceM. lat/lng must be numbers in range (400 otherwise). Pages with nextCursor.`,
+      description: `Active ${spec.nouns} within radiusM (at most ${spec.maxRadiusM} m) of lat/lng, nearest first, each with distanceM; lat/lng must be numbers in range (400 otherwise). Pages by distance with nextCursor (a cursor of another query or caller is 400 INVALID_CURSOR). One request reads at most NEARBY_READ_BUDGET records: in a very dense area a page may hold fewer than limit items; follow nextCursor.`,
       auth: [],
+      rateLimit: NEARBY_RATE_LIMIT,
+      codes: ['INVALID_CURSOR', 'NEARBY_TOO_DENSE'],
       request: { query: s.nearbyQuery },
       response: { description: `A page of ${spec.nouns}, nearest first.`, schema: s.page },
-      handler: ({ query, auth }) => service.nearby(query as never, auth!),
+      handler: ({ query, auth }) => service.nearby(query as never, auth!, { budget: config.NEARBY_READ_BUDGET }),
     }),
     defineRoute({
       method: 'get',

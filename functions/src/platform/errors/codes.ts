@@ -90,6 +90,7 @@ export const ERROR_CODES = {
   CATALOG_NOT_MANAGER: [403, 'Only the managing partner (owner or staff) changes this record; curated records are the administrators\'.'],
   CATALOG_TRANSITION: [409, 'The record is not in a status that allows this (`details.status`): archived records are read-only.'],
   CATALOG_NOT_ALLOWED: [409, 'Hiding and restoring are for administrators, archiving for the record\'s managers.'],
+  NEARBY_TOO_DENSE: [422, 'More records lie at the cursor\'s distance than one request may read (NEARBY_READ_BUDGET): the list cannot go further from this point.'],
   PARKING_SPACES_OUT_OF_RANGE: [409, 'The change would leave fewer than 0 or more than capacity free spaces (`details.freeSpaces`, `details.capacity`).'],
   FUEL_PRICE_TYPE_REQUIRED: [400, 'sort=price needs the fuelType to compare.'],
   ADDRESS_LIMIT: [409, 'At most 20 saved addresses.'],
