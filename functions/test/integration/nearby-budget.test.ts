@@ -92,17 +92,17 @@ describe('nearby under a read budget', () => {
     } while (cursor);
     expect(ids).toEqual(expected);
 
-    // The same search with a budget of 60: the first page reads at most 60 and is the exact nearest prefix; the
-    // second continues from it by distance.
+    // The same search over the whole 400 m with a budget of 150: the first page reads at most 150 of the 400 records
+    // in the circle and is the exact nearest prefix; the second continues from it by distance.
+    expect(brute(points, here, 400)).toHaveLength(400);
     const service = placesService();
     const caller = { userId: user.user.id, roles: ['USER' as const] };
-    const first = await service.nearby({ lat: here.lat, lng: here.lng, radiusM: 250, limit: 10 }, caller, { budget: 60 });
-    expect(first.reads).toBeLessThanOrEqual(60);
-    expect(first.items.length).toBeGreaterThan(0);
-    expect(first.items.map((p) => p.id)).toEqual(expected.slice(0, first.items.length));
-    const second = await service.nearby({ lat: here.lat, lng: here.lng, radiusM: 250, limit: 10, cursor: first.nextCursor! }, caller, { budget: 60 });
-    expect(second.reads).toBeLessThanOrEqual(60);
-    expect(second.items.map((p) => p.id)).toEqual(expected.slice(first.items.length, first.items.length + second.items.length));
+    const first = await service.nearby({ lat: here.lat, lng: here.lng, radiusM: 400, limit: 10 }, caller, { budget: 150 });
+    expect(first.reads).toBeLessThanOrEqual(150);
+    expect(first.items.map((p) => p.id)).toEqual(expected.slice(0, 10));
+    const second = await service.nearby({ lat: here.lat, lng: here.lng, radiusM: 400, limit: 10, cursor: first.nextCursor! }, caller, { budget: 150 });
+    expect(second.reads).toBeLessThanOrEqual(150);
+    expect(second.items.map((p) => p.id)).toEqual(expected.slice(10, 20));
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { catalogRoutes, NEARBY_RATE_LIMIT } from '../../platform/catalog/catalog.routes';
+import { CATALOG_ADMIN_PATH, catalogRoutes, NEARBY_RATE_LIMIT } from '../../platform/catalog/catalog.routes';
 import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
@@ -38,10 +38,10 @@ export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
       path: '/pharmacy/stores/:id/products/:sku',
       tag: 'pharmacy',
       summary: 'Add or replace a product of a store (price and stock)',
-      description: 'By the store’s managers; the sku is yours (letters, digits, . _ -). stock 0 marks it out of stock.',
+      description: `By the store’s managers; the sku is yours (letters, digits, . _ -). stock 0 marks it out of stock. ${CATALOG_ADMIN_PATH}`,
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PERMISSION_REQUIRED'],
       request: { params: ProductParamsSchema, body: ProductBodySchema },
       response: { description: 'The product as stored.', schema: ProductSchema },
       handler: ({ params, body, auth }) => products.putProduct(params.id, params.sku, auth!, body),
@@ -51,9 +51,10 @@ export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
       path: '/pharmacy/stores/:id/products/:sku',
       tag: 'pharmacy',
       summary: 'Remove a product from a store',
+      description: CATALOG_ADMIN_PATH,
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PERMISSION_REQUIRED'],
       request: { params: ProductParamsSchema },
       response: { description: 'Removed.', schema: DeletedSchema },
       handler: ({ params, auth }) => products.removeProduct(params.id, params.sku, auth!),

@@ -19,6 +19,7 @@ import { createPromotionsService } from './promotions.service';
 
 const PURCHASE_CODES = ['PROMOTION_NOT_FOUND', 'PROMOTION_NOT_STARTED', 'PROMOTION_EXPIRED', 'PROMOTION_NOT_APPLICABLE', 'PROMOTION_MIN_SPEND', 'PROMOTION_USER_LIMIT', 'PROMOTION_EXHAUSTED'] as const;
 const MANAGERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
+const ADMIN_PATH = 'Administrators (platform vouchers, any partner’s) need the permission promotions.manage (403 PERMISSION_REQUIRED otherwise).';
 
 export function promotionsRoutes(): AnyRoute[] {
   const promotions = createPromotionsService({ partnerRole: (partnerId, userId) => partnerRoleOf(partnerId, userId) });
@@ -94,10 +95,10 @@ export function promotionsRoutes(): AnyRoute[] {
       path: '/promotions/manage',
       tag,
       summary: 'Create a voucher',
-      description: 'A partner’s owner or staff for their partner (partnerId), or an administrator for a platform voucher. Codes are unique (case and spaces ignored).',
+      description: `A partner’s owner or staff for their partner (partnerId), or an administrator for a platform voucher. Codes are unique (case and spaces ignored). ${ADMIN_PATH}`,
       auth: [...MANAGERS],
       idempotent: true,
-      codes: ['PROMOTION_NOT_MANAGER', 'PROMOTION_CODE_TAKEN'],
+      codes: ['PROMOTION_NOT_MANAGER', 'PERMISSION_REQUIRED', 'PROMOTION_CODE_TAKEN'],
       request: { body: PromotionBodySchema },
       response: { status: 201, description: 'The voucher with its figures.', schema: ManagedPromotionSchema },
       handler: ({ auth, body }) => promotions.create(auth!, body),
@@ -107,8 +108,9 @@ export function promotionsRoutes(): AnyRoute[] {
       path: '/promotions/manage',
       tag,
       summary: 'Vouchers I manage',
+      description: ADMIN_PATH,
       auth: [...MANAGERS],
-      codes: ['PROMOTION_NOT_MANAGER'],
+      codes: ['PROMOTION_NOT_MANAGER', 'PERMISSION_REQUIRED'],
       request: { query: ManageListQuerySchema },
       response: { description: 'Newest first, with figures.', schema: z.object({ items: z.array(ManagedPromotionSchema), nextCursor: z.string().nullable() }) },
       handler: ({ auth, query }) => promotions.list(auth!, query),
@@ -118,9 +120,10 @@ export function promotionsRoutes(): AnyRoute[] {
       path: '/promotions/manage/:id',
       tag,
       summary: 'One voucher I manage, with uses made and left',
+      description: ADMIN_PATH,
       auth: [...MANAGERS],
       errors: [404],
-      codes: ['PROMOTION_NOT_MANAGER'],
+      codes: ['PROMOTION_NOT_MANAGER', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema },
       response: { description: 'The voucher.', schema: ManagedPromotionSchema },
       handler: ({ auth, params }) => promotions.get(auth!, params.id),
@@ -130,10 +133,10 @@ export function promotionsRoutes(): AnyRoute[] {
       path: '/promotions/manage/:id',
       tag,
       summary: 'Change a voucher (end date, status, terms)',
-      description: 'Code, discount and total uses do not change (make a new voucher).',
+      description: `Code, discount and total uses do not change (make a new voucher). ${ADMIN_PATH}`,
       auth: [...MANAGERS],
       errors: [404],
-      codes: ['PROMOTION_NOT_MANAGER'],
+      codes: ['PROMOTION_NOT_MANAGER', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: PromotionPatchSchema },
       response: { description: 'The voucher after the change.', schema: ManagedPromotionSchema },
       handler: ({ auth, params, body }) => promotions.update(auth!, params.id, body),

@@ -1,6 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/access-token';
+import { assertPermission } from '../../platform/auth/guard';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { iso, isoOrNull } from '../../platform/time';
@@ -8,9 +9,14 @@ import { discountFor, MAX_SHARDS, normalizeCode, shardSizes, type PromotionRecor
 import { promotionsRepo } from './promotions.repo';
 import type { PromotionBodySchema, PromotionPatchSchema, RedeemBodySchema, ValidateBodySchema } from './promotions.schemas';
 
-type Caller = Pick<AuthContext, 'userId' | 'roles'>;
+type Caller = Pick<AuthContext, 'userId' | 'roles' | 'permissions'>;
 type Purchase = { vertical: PromotionVertical; amount: number; partnerId?: string };
 const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
+/** The admin path (platform vouchers, any partner's) needs promotions.manage: 403 PERMISSION_REQUIRED otherwise. */
+const asAdmin = (caller: Caller) => {
+  assertPermission(caller as AuthContext, 'promotions.manage');
+  return true;
+};
 /** Rounds of "read, pick a shard with uses left, write on the versions read" before answering 503 CONTENDED. */
 const REDEEM_ROUNDS = 20;
 
@@ -70,7 +76,9 @@ export function createPromotionsService(deps: { partnerRole(partnerId: string, u
   const now = deps.now ?? Date.now;
 
   async function assertManager(caller: Caller, partnerId: string | null): Promise<void> {
-    if (partnerId === null ? isAdmin(caller) : isAdmin(caller) || (await deps.partnerRole(partnerId, caller.userId))) return;
+    // A partner's own staff manage its vouchers; anyone else's path is the administrators' (with the permission).
+    if (partnerId !== null && (await deps.partnerRole(partnerId, caller.userId))) return;
+    if (isAdmin(caller) && asAdmin(caller)) return;
     throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId}` : 'Platform vouchers are the administrators’: name your partnerId').withCode('PROMOTION_NOT_MANAGER');
   }
 
@@ -197,7 +205,7 @@ export function createPromotionsService(deps: { partnerRole(partnerId: string, u
     },
 
     async list(caller: Caller, query: { partnerId?: string; limit: number; cursor?: string }) {
-      if (query.partnerId === undefined && !isAdmin(caller)) throw new ForbiddenError('Name the partnerId whose vouchers you list').withCode('PROMOTION_NOT_MANAGER');
+      if (query.partnerId === undefined && !(isAdmin(caller) && asAdmin(caller))) throw new ForbiddenError('Name the partnerId whose vouchers you list').withCode('PROMOTION_NOT_MANAGER');
       if (query.partnerId !== undefined) await assertManager(caller, query.partnerId);
       const page = await promotionsRepo.list(query.partnerId, { limit: query.limit, cursor: query.cursor, query: `promotions:manage:${query.partnerId ?? '*'}`, caller: caller.userId });
       return { items: await Promise.all(page.items.map(withStats)), nextCursor: page.nextCursor };

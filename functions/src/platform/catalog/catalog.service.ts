@@ -1,6 +1,8 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import type { z } from 'zod';
 import type { AuthContext } from '../auth/access-token';
+import { assertPermission } from '../auth/guard';
+import { holdsPermission } from '../auth/roles';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors/app-error';
 import { inTransaction } from '../firebase/firebase';
 import { decodeCursor, encodeCursor, invalidCursor, type Page } from '../firestore/paginate';
@@ -24,8 +26,13 @@ export interface CatalogDeps {
   now?(): number;
 }
 
-type Caller = Pick<AuthContext, 'userId' | 'roles'>;
-const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
+type Caller = Pick<AuthContext, 'userId' | 'roles' | 'permissions'>;
+/** An administrator acting as one: holding catalog.manage (a narrowed admin is an ordinary caller here, or refused). */
+const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN') && holdsPermission(caller.permissions, 'catalog.manage');
+/** An administrator without catalog.manage, on a path only the permission opens: 403 PERMISSION_REQUIRED. */
+const refuseNarrowedAdmin = (caller: Caller) => {
+  if (caller.roles.includes('ADMIN')) assertPermission(caller as AuthContext, 'catalog.manage');
+};
 type BaseBody = z.output<typeof CatalogBaseBodySchema>;
 type BasePatch = z.output<typeof CatalogBasePatchSchema>;
 
@@ -70,6 +77,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     const record = await repo.get(id, tx);
     if (!record) throw notFound();
     if ((adminsToo && isAdmin(caller)) || (await manages(record, caller, tx))) return record;
+    refuseNarrowedAdmin(caller);
     throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
   }
 
@@ -99,7 +107,10 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       if (isAdmin(caller)) roles.push('ADMIN');
       if (action === 'archive') {
         if (await manages(record, caller, tx)) roles.push('MANAGER');
-        else throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+        else {
+          refuseNarrowedAdmin(caller);
+          throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+        }
       }
       return transition(
         catalogMachine,
@@ -135,6 +146,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       const record = await inTransaction(async (tx) => {
         const partnerId = body.partnerId ?? null;
         if (partnerId ? !(await deps.partnerRole(partnerId, caller.userId, tx)) : !isAdmin(caller)) {
+          if (!partnerId) refuseNarrowedAdmin(caller);
           throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId} (or it is not approved)` : `Name the partnerId you add this ${spec.noun} for; only administrators add curated ones`).withCode('CATALOG_NOT_MANAGER');
         }
         const created: Rec = {
@@ -279,7 +291,10 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     async events(id: string, caller: Caller) {
       const record = await repo.get(id);
       if (!record) throw notFound();
-      if (!isAdmin(caller) && !(await manages(record, caller))) throw record.status === 'ACTIVE' ? notManager() : notFound();
+      if (!isAdmin(caller) && !(await manages(record, caller))) {
+        refuseNarrowedAdmin(caller);
+        throw record.status === 'ACTIVE' ? notManager() : notFound();
+      }
       return (await repo.events(id)).map((e) => ({ ...e, at: iso(e.at), reason: e.reason ?? null }));
     },
 

@@ -253,8 +253,14 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
     return [...found.values()].filter((f) => (whole ? f.distanceM <= edge : f.distanceM < edge)).sort(byDistance);
   };
 
+  const enough = () => {
+    const edge = settled();
+    let n = 0;
+    for (const f of found.values()) if (f.distanceM < edge && ++n > limit) return true;
+    return false;
+  };
   while (queue.length > 0) {
-    if (finals().length > limit) break;
+    if (enough()) break;
     const room = budget - reads;
     if (room <= 0) {
       truncated = true;
