@@ -125,6 +125,14 @@ describe('platform/geo nearbyPage', () => {
     expect(ids).toEqual(expected.slice(600));
   });
 
+  it('pages through 60 shops at one spot (one geohash) and the records around them', async () => {
+    const mall = metres(HCMC, 200, 100);
+    const shops: Point[] = Array.from({ length: 60 }, (_, i) => ({ id: `shop${String(i).padStart(2, '0')}`, ...mall, geohash: geohashOf(mall) }));
+    const points = [...shops, ...scatter(200, HCMC, 1_000)];
+    const { ids } = await allPages(points, HCMC, 1_000, 10, 300);
+    expect(ids).toEqual(brute(points, HCMC, 1_000));
+  });
+
   it('filters with keep (still counted as read) and bounds the radius a vertical declares', async () => {
     const points = scatter(100, HCMC, 2_000);
     const { read } = collection(points);

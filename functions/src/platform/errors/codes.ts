@@ -114,6 +114,9 @@ export const ERROR_CODES = {
   PROMOTION_EXHAUSTED: [409, 'The voucher has no uses left.'],
   PROMOTION_CODE_TAKEN: [409, 'Another voucher has this code.'],
   PROMOTION_NOT_MANAGER: [403, 'Vouchers are managed by their partner\'s owner and staff; platform vouchers by administrators.'],
+  PROMOTION_PAYABLE_NOT_FOUND: [404, 'No such payable (a ride) of yours: a voucher is used on your own ride only.'],
+  PROMOTION_PAYABLE_CLOSED: [409, 'The payable was cancelled or refunded (`details.status`): no voucher is used on it.'],
+  PROMOTION_RELEASE_REFUSED: [409, 'A use is given back only once what it was used on is cancelled or refunded (`details.status`).'],
   CATALOG_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
 
   UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],

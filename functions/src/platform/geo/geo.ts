@@ -144,6 +144,8 @@ interface Cell {
   hash: string;
   /** Where reading (re)starts: the cell's start, or the last geohash of a chunk. */
   from: string;
+  /** More records share one geohash here than a chunk holds (a building's shops): read with all the budget left. */
+  greedy?: boolean;
   minM: number;
   maxM: number;
 }
@@ -158,6 +160,12 @@ function cellOf(center: LatLng, hash: string, from = hash): Cell {
     { lat: b.latMax, lng: b.lngMax },
   ];
   return { hash, from, minM: distanceMeters(center, nearest), maxM: Math.max(...corners.map((c) => distanceMeters(center, c))) };
+}
+
+/** The finest precision whose cells are at least `metres` high (precision 1 when none is). */
+function coarsestFor(metres: number): number {
+  for (let precision = MAX_PRECISION; precision > 1; precision--) if ((180 / 2 ** Math.floor((5 * precision) / 2)) * 111_320 >= metres) return precision;
+  return 1;
 }
 
 /** The cells (of one precision, at most about 16) that cover the circle's bounding box. */
@@ -190,7 +198,7 @@ function coverCells(center: LatLng, radiusM: number): string[] {
 export interface NearbyPosition {
   distanceM: number;
   id: string;
-  /** The finest cells the previous page read: the cells across the cursor's circle start that fine (no probing down). */
+  /** The precision of the cell the previous page ended in: the cells across the cursor's circle start that fine (no probing down). */
   precision?: number;
 }
 
@@ -234,18 +242,20 @@ const byDistance = <T extends { id: string }>(a: Located<T>, b: Located<T>) => a
 /** One page of the records within `radiusM` of `center` by distance, reading at most `budget` documents. */
 export async function nearbyPage<T extends { id: string }>(options: NearbyPageOptions<T>): Promise<NearbyPageResult<T>> {
   const { center, radiusM, limit, budget, after } = options;
+  let truncated = false;
   // A chunk is enough for a page and its look-ahead, and small enough that a dense cell is split early.
   const chunk = Number.isFinite(limit) ? Math.max(limit + 1, 20) : 200;
   const wanted = (c: Cell) => c.minM <= radiusM && (!after || c.maxM >= after.distanceM);
   const across = (c: Cell) => after !== undefined && c.minM < after.distanceM;
-  const hint = Math.min(after?.precision ?? 0, MAX_PRECISION);
+  // No finer than cells an eighth of the cursor's distance high: a ring of a few dozen cells, whatever hotspot (a
+  // building's shops) the previous page ended in.
+  const hint = Math.min(after?.precision ?? 0, MAX_PRECISION, coarsestFor((after?.distanceM ?? 0) / 8));
   const presplit = (c: Cell): Cell[] => (across(c) && c.hash.length < hint ? [...BASE32].map((ch) => cellOf(center, c.hash + ch)).filter(wanted).flatMap(presplit) : [c]);
   const queue = coverCells(center, radiusM).map((h) => cellOf(center, h)).filter(wanted).flatMap(presplit);
   /** The precision of the cell each record was read in: the density where the page ends. */
   const readAt = new Map<string, number>();
   const found = new Map<string, Located<T>>();
   let reads = 0;
-  let truncated = false;
   const settled = () => (queue.length === 0 ? radiusM : Math.min(radiusM, ...queue.map((c) => c.minM)));
   const finals = () => {
     const edge = settled();
@@ -259,7 +269,8 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
     for (const f of found.values()) if (f.distanceM < edge && ++n > limit) return true;
     return false;
   };
-  while (queue.length > 0) {
+  let blocked = false;
+  while (queue.length > 0 && !blocked) {
     if (enough()) break;
     const room = budget - reads;
     if (room <= 0) {
@@ -267,8 +278,8 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
       break;
     }
     queue.sort((a, b) => a.minM - b.minM || (a.hash < b.hash ? -1 : 1));
-    const batch = queue.splice(0, Math.min(PARALLEL_CELLS, room));
-    const share = Math.max(1, Math.min(chunk, Math.floor(room / batch.length)));
+    const batch = queue.splice(0, queue[0].greedy ? 1 : Math.min(PARALLEL_CELLS, room));
+    const share = batch[0].greedy ? room : Math.max(1, Math.min(chunk, Math.floor(room / batch.length)));
     // A cell across the cursor's circle is probed with a few records: when it holds more, it is split so that its
     // parts nearer than the cursor (served already) are not read.
     const shares = batch.map((cell) => (across(cell) && cell.hash.length < MAX_PRECISION ? Math.min(share, STRADDLE_PROBE) : share));
@@ -291,7 +302,13 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
       if (cell.hash.length >= MAX_PRECISION || last.length <= cell.hash.length) {
         // No finer cell to split into: carry on after the chunk within the same cell.
         if (last > cell.from) queue.push({ ...cell, from: last });
-        else truncated = true;
+        else if (!(cell.greedy && batch.length === 1)) queue.push({ ...cell, greedy: true });
+        else {
+          // More records share one geohash than the budget holds: the cell stays unread (nothing beyond it is final).
+          queue.push(cell);
+          blocked = true;
+          truncated = true;
+        }
         return;
       }
       // A dense cell: its sub-cells before the chunk's last are read, the one holding it resumes there, the rest wait.
