@@ -59,6 +59,10 @@ describe('catalogs need catalog.manage on their admin paths', () => {
     refused(await send(narrowed, 'PATCH', `/atm/${atm.body.id}`, { deposit: true }));
     refused(await send(narrowed, 'GET', `/atm/${atm.body.id}/events`));
     refused(await send(narrowed, 'DELETE', `/atm/${atm.body.id}`));
+    // Not even whether a record exists.
+    refused(await send(narrowed, 'PATCH', '/atm/no-such-atm', { deposit: true }));
+    refused(await send(narrowed, 'GET', '/atm/no-such-atm/events'));
+    refused(await send(narrowed, 'DELETE', '/atm/no-such-atm'));
     expect((await send(catalogAdmin, 'PATCH', `/atm/${atm.body.id}`, { deposit: true })).body.deposit).toBe(true);
 
     const store = (await send(owner, 'POST', '/pharmacy/stores', { partnerId: owner.partnerId, name: 'Nhà thuốc Quyền', location: here.near(100) })).body;
@@ -99,6 +103,7 @@ describe('platform vouchers need promotions.manage', () => {
     expect((await send(promotionsAdmin, 'GET', '/promotions/manage')).status).toBe(200);
     refused(await send(narrowed, 'GET', `/promotions/manage/${made.body.id}`));
     refused(await send(narrowed, 'PATCH', `/promotions/manage/${made.body.id}`, { status: 'INACTIVE' }));
+    refused(await send(narrowed, 'GET', '/promotions/manage/no-such-voucher'));
     expect((await send(promotionsAdmin, 'PATCH', `/promotions/manage/${made.body.id}`, { status: 'INACTIVE' })).body.status).toBe('INACTIVE');
 
     const own = await send(owner, 'POST', '/promotions/manage', voucher({ partnerId: owner.partnerId }));

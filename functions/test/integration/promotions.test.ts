@@ -6,7 +6,7 @@ import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { partnerCast, type PartnerOwner } from '../helpers/partners';
-import { seedRide, setRideStatus } from '../helpers/payables';
+import { seedPayment, seedRide, setRideStatus } from '../helpers/payables';
 
 beforeAll(requireEmulators);
 
@@ -124,6 +124,19 @@ describe('promotions', () => {
     expect((await redeem(me, { code: v.code, payable: ride(rideC) })).status).toBe(201);
     const mine = (await call('GET', '/promotions/redemptions', { token: me.accessToken })).body.items.map((r: { reference: string; status: string }) => `${r.reference}:${r.status}`);
     expect(mine).toEqual([`RIDE:${rideC}:REDEEMED`, `RIDE:${rideB}:REDEEMED`, `RIDE:${rideA}:RELEASED`]);
+  });
+
+  it('a completed ride’s use comes back once its payment is refunded, not before', async () => {
+    const me = await registerVerified();
+    const v = (await create(admin, voucher({ minSpend: 0 }))).body;
+    const rideId = await seedRide(me.user.id, { status: 'COMPLETED', fare: 70_000 });
+    const paymentId = await seedPayment(me.user.id, rideId, 70_000);
+    await setRideStatus(rideId, 'COMPLETED', { paymentId });
+    const used = await redeem(me, { code: v.code, payable: { kind: 'RIDE', id: rideId } });
+    expect(used.body).toMatchObject({ amount: 70_000, discount: 14_000 });
+    expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.code).toBe('PROMOTION_RELEASE_REFUSED');
+    await db().collection('payments').doc(paymentId).update({ status: 'REFUNDED', refundedAmount: 70_000 });
+    expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.status).toBe('RELEASED');
   });
 
   it('a partner’s voucher never applies to a ride (rides have no seller)', async () => {

@@ -99,7 +99,10 @@ export function createPromotionsService(deps: PromotionsDeps) {
 
   async function managed(caller: Caller, id: string): Promise<PromotionRecord> {
     const p = await promotionsRepo.get(id);
-    if (!p) throw new NotFoundError('No such voucher');
+    if (!p) {
+      if (isAdmin(caller)) asAdmin(caller); // a narrowed admin learns nothing, not even whether it exists
+      throw new NotFoundError('No such voucher');
+    }
     await assertManager(caller, p.partnerId);
     return p;
   }

@@ -75,7 +75,11 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   /** The record for a change by its managers: 404 when the caller may not even see it, 403 when they only see it. */
   async function managed(id: string, caller: Caller, tx: Transaction, adminsToo = false): Promise<Rec> {
     const record = await repo.get(id, tx);
-    if (!record) throw notFound();
+    // A narrowed admin learns nothing on the admin path, not even whether the record exists.
+    if (!record) {
+      refuseNarrowedAdmin(caller);
+      throw notFound();
+    }
     if ((adminsToo && isAdmin(caller)) || (await manages(record, caller, tx))) return record;
     refuseNarrowedAdmin(caller);
     throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
@@ -102,7 +106,10 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     const t = now();
     const { after } = await inTransaction(async (tx) => {
       const record = await repo.get(id, tx);
-      if (!record) throw notFound();
+      if (!record) {
+        refuseNarrowedAdmin(caller);
+        throw notFound();
+      }
       const roles: CatalogActor[] = [];
       if (isAdmin(caller)) roles.push('ADMIN');
       if (action === 'archive') {
@@ -290,7 +297,10 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
 
     async events(id: string, caller: Caller) {
       const record = await repo.get(id);
-      if (!record) throw notFound();
+      if (!record) {
+        refuseNarrowedAdmin(caller);
+        throw notFound();
+      }
       if (!isAdmin(caller) && !(await manages(record, caller))) {
         refuseNarrowedAdmin(caller);
         throw record.status === 'ACTIVE' ? notManager() : notFound();
