@@ -21,14 +21,3 @@ export async function seedRide(riderId: string, opts: { status?: RideStatus; quo
 /** The rides module moving a ride on (cancel, complete), as its state machine would have stored it. */
 export const setRideStatus = (id: string, status: RideStatus, extra: Record<string, unknown> = {}) => db().collection('rides').doc(id).update({ status, updatedAt: Date.now(), ...extra });
 
-/** A settled payment as the payments module stores it (a ride's fare), to be marked refunded by the test. */
-export async function seedPayment(payerId: string, rideId: string, amount: number): Promise<string> {
-  const id = `pay-${randomUUID().slice(0, 12)}`;
-  const t = Date.now();
-  await db().collection('payments').doc(id).set({
-    id, payerId, amount, currency: 'VND', purpose: 'RIDE', ref: { type: 'RIDE', id: rideId }, description: 'Ride', method: 'CASH', provider: null,
-    status: 'SUCCEEDED', payeeId: null, feeBp: 0, heldAmount: 0, capturedAmount: amount, refundedAmount: 0, refunds: [], paymentUrl: null, gateway: null,
-    failureReason: null, expiresAt: null, succeededAt: t, createdAt: t, updatedAt: t,
-  });
-  return id;
-}

@@ -6,7 +6,8 @@ import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { partnerCast, type PartnerOwner } from '../helpers/partners';
-import { seedPayment, seedRide, setRideStatus } from '../helpers/payables';
+import { seedRide, setRideStatus } from '../helpers/payables';
+import { waitFor } from '../helpers/wait';
 
 beforeAll(requireEmulators);
 
@@ -130,8 +131,8 @@ describe('promotions', () => {
     const me = await registerVerified();
     const v = (await create(admin, voucher({ minSpend: 0 }))).body;
     const rideId = await seedRide(me.user.id, { status: 'COMPLETED', fare: 70_000 });
-    const paymentId = await seedPayment(me.user.id, rideId, 70_000);
-    await setRideStatus(rideId, 'COMPLETED', { paymentId });
+    // The rides module settles the completed ride (its trigger charges the fare and records the payment on the ride).
+    const paymentId = await waitFor(async () => ((await db().collection('rides').doc(rideId).get()).get('paymentId') as string | null) ?? undefined, { what: 'the ride settled' });
     const used = await redeem(me, { code: v.code, payable: { kind: 'RIDE', id: rideId } });
     expect(used.body).toMatchObject({ amount: 70_000, discount: 14_000 });
     expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.code).toBe('PROMOTION_RELEASE_REFUSED');

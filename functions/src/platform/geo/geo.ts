@@ -279,7 +279,8 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
     }
     queue.sort((a, b) => a.minM - b.minM || (a.hash < b.hash ? -1 : 1));
     const batch = queue.splice(0, queue[0].greedy ? 1 : Math.min(PARALLEL_CELLS, room));
-    const share = batch[0].greedy ? room : Math.max(1, Math.min(chunk, Math.floor(room / batch.length)));
+    // The cells of a batch share one page's worth of reads: a dense cell is found (and split) at a small cost.
+    const share = batch[0].greedy ? room : Math.max(1, Math.min(chunk, Math.floor(room / batch.length), Math.max(8, Math.ceil(chunk / batch.length))));
     // A cell across the cursor's circle is probed with a few records: when it holds more, it is split so that its
     // parts nearer than the cursor (served already) are not read.
     const shares = batch.map((cell) => (across(cell) && cell.hash.length < MAX_PRECISION ? Math.min(share, STRADDLE_PROBE) : share));
