@@ -1,8 +1,13 @@
+import { buildApp } from '../../src/app';
 import { MODULES } from '../../src/modules';
+import { atmModule } from '../../src/modules/atm/atm.module';
+import { placesModule } from '../../src/modules/places/places.module';
 import { createJwtAccessTokenVerifier } from '../../src/platform/auth/access-token';
 import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
 import { testConfig } from '../helpers/config';
+import { listen } from '../helpers/http';
+import { signAccessToken } from '../helpers/tokens';
 import { cellBox, distanceMeters, geohashOf, nearbyPage, radiusQuerySchema, type LatLng, type NearbyPosition } from '../../src/platform/geo/geo';
 
 // The geo kit's paging by distance under a read budget, over an in-memory "collection" (records sorted by geohash
@@ -153,5 +158,32 @@ describe('nearby routes', () => {
     const nearby = MODULES.flatMap((m) => m.routes?.(ctx) ?? []).filter((r) => r.method === 'get' && /\/nearby$|\/products\/search$/.test(r.path));
     expect(nearby.map((r) => r.path).sort()).toEqual(['/atm/nearby', '/fuel/stations/nearby', '/parking/lots/nearby', '/pharmacy/products/search', '/pharmacy/stores/nearby', '/places/nearby', '/rides/drivers/nearby']);
     for (const route of nearby) expect(route.rateLimit).toMatchObject({ per: 'user', scope: route.path === '/rides/drivers/nearby' ? 'rides-drivers-nearby' : 'nearby' });
+  });
+});
+
+describe('nearby rate limit', () => {
+  it('counts every catalog’s nearby per caller (scope nearby): the third of a limit of 2 is 429, another caller is not held back', async () => {
+    const config = testConfig();
+    const { app } = buildApp({
+      config,
+      modules: [placesModule, atmModule],
+      verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
+      rateLimiter: createRateLimiter(memoryRateLimitStore(), Date.now, { nearby: { limit: 2, windowSec: 60 } }),
+      idempotency: memoryIdempotencyStore(),
+    });
+    const server = await listen(app);
+    try {
+      const [me, other] = [signAccessToken(config.JWT_SECRET), signAccessToken(config.JWT_SECRET)];
+      // A bad query is refused after the count (400), so no database is needed to see the limit.
+      const get = (path: string, token: string, ip: string) => fetch(`${server.url}/api/v1${path}?lat=abc&lng=1`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip } });
+      expect((await get('/places/nearby', me, '198.18.0.1')).status).toBe(400);
+      expect((await get('/atm/nearby', me, '198.18.0.2')).status).toBe(400);
+      const third = await get('/places/nearby', me, '198.18.0.3');
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toBeTruthy();
+      expect((await get('/places/nearby', other, '198.18.0.1')).status).toBe(400);
+    } finally {
+      await server.close();
+    }
   });
 });
