@@ -1,9 +1,11 @@
-// P12: the catalog kit's `nearby` (the places service in this process: every geohash range of the circle queried in
-// parallel, merged, filtered by true distance, sorted, the first page cut) with 10,000 places in the city ÷ one
-// geohash range query reading as many documents as the search reads (same query shape, from the search's first
-// range): what the split into ranges, the merge and the sort cost over the raw read. Also reported: ÷ the search's
-// largest range alone (the emulator runs parallel queries on two cores). Also checks `nearby` against
-// a brute-force distance scan of the same 10,000 records: identical ids in identical order at every centre tried.
+// P12: the catalog kit's `nearby` (the places service in this process: geohash cells visited nearest first, each
+// read in chunks and split where dense, paging by distance, at most NEARBY_READ_BUDGET documents read per request)
+// with 10,000 places in the city ÷ one geohash range query reading as many documents as the page read: what the
+// cells, the merge and the sort cost over the raw read. Also reported: the documents read per request (mean and
+// largest; an empty query counts as one read, as Firestore bills it) beside the records within the circle (what the
+// search read on every page before the budget), and ÷ the search's largest geohash range alone. Also checks `nearby`
+// against a brute-force distance scan of the same 10,000 records: identical ids in identical order at every centre
+// tried, for the first page of 100 and for every page of 20 followed by cursor through the circle.
 // Run by `npm run bench` inside `firebase emulators:exec`; writes its figures as JSON to the path given.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,6 +19,8 @@ const { db } = lib('platform/firebase/firebase.js');
 const { geohashOf, distanceMeters } = lib('platform/geo/geo.js');
 const { foldText, searchTermsOf } = lib('platform/text.js');
 const { placesService } = lib('modules/places/places.wiring.js');
+const { configSchema } = lib('platform/config/config.schema.js');
+const BUDGET = configSchema.shape.NEARBY_READ_BUDGET.parse(process.env.NEARBY_READ_BUDGET);
 const geofire = require('geofire-common');
 
 const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
@@ -56,39 +60,60 @@ async function p12(n = 10_000, radiusM = 2_000, rounds = 60, warmup = 10) {
   const caller = { userId: 'bench', roles: ['USER'] };
   const centres = Array.from({ length: rounds + warmup }, (_, i) => ({ lat: CENTER.lat + ((i % 7) - 3) * 0.01, lng: CENTER.lng + ((i % 5) - 2) * 0.01 }));
 
-  // Correctness: every centre, nearby's page of up to 100 = the brute-force scan's first 100 (distance, then id).
-  let identical = 0;
-  for (const c of centres.slice(0, 20)) {
-    const page = await service.nearby({ ...c, radiusM, limit: 100 }, caller);
-    const brute = records
+  const brute = (c, n) =>
+    records
       .map((r) => ({ id: r.id, d: distanceMeters(c, r) }))
       .filter((r) => r.d <= radiusM)
       .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))
-      .slice(0, 100)
+      .slice(0, n)
       .map((r) => r.id);
-    if (JSON.stringify(page.items.map((p) => p.id)) === JSON.stringify(brute)) identical++;
-    else log(`  mismatch at ${c.lat},${c.lng}: ${page.items.length} vs ${brute.length}`);
+  const options = { budget: BUDGET };
+  // Correctness: every centre, nearby's page of up to 100 = the brute-force scan's first ones (distance, then id; a
+  // page the budget ended early is a prefix with a nextCursor); and at 5 centres, every page of 20 by cursor through
+  // the circle = the whole scan, in order.
+  let identical = 0;
+  for (const c of centres.slice(0, 20)) {
+    const page = await service.nearby({ ...c, radiusM, limit: 100 }, caller, options);
+    const expected = brute(c, 100);
+    const complete = page.items.length === expected.length || page.nextCursor !== null;
+    if (complete && JSON.stringify(page.items.map((p) => p.id)) === JSON.stringify(expected.slice(0, page.items.length))) identical++;
+    else log(`  mismatch at ${c.lat},${c.lng}: ${page.items.length} items`);
+  }
+  let pagedIdentical = 0;
+  let pagedReadsMax = 0;
+  for (const c of centres.slice(0, 5)) {
+    const ids = [];
+    let cursor;
+    do {
+      const page = await service.nearby({ ...c, radiusM, limit: 20, ...(cursor ? { cursor } : {}) }, caller, options);
+      pagedReadsMax = Math.max(pagedReadsMax, page.reads);
+      ids.push(...page.items.map((p) => p.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    if (JSON.stringify(ids) === JSON.stringify(brute(c, Infinity))) pagedIdentical++;
+    else log(`  paged mismatch at ${c.lat},${c.lng}: ${ids.length} items`);
   }
 
   const times = [];
   const raw = [];
   const largest = [];
   let docsRead = 0;
+  let docsReadMax = 0;
+  let inCircle = 0;
   let rangeDocs = 0;
-  // The same query shape as the search's ranges (a plain geohash range; status is checked in memory).
+  // The same query shape as the search's cells (a plain geohash range; status is checked in memory).
   const active = () => db().collection('places').orderBy('geohash');
   for (let i = 0; i < centres.length; i++) {
     const c = centres[i];
     let started = performance.now();
-    await service.nearby({ ...c, radiusM, limit: 20 }, caller);
+    const page = await service.nearby({ ...c, radiusM, limit: 20 }, caller, options);
     const ms = performance.now() - started;
     const bounds = geofire.geohashQueryBounds([c.lat, c.lng], radiusM);
-    const sizes = (await Promise.all(bounds.map(([s, e]) => active().startAt(s).endAt(e).count().get()))).map((snap) => snap.data().count);
-    const read = sizes.reduce((a, b) => a + b, 0);
-    // The baseline: one range query reading the same number of documents.
+    // The baseline: one range query reading as many documents as the page read.
     started = performance.now();
-    await active().startAt(bounds[0][0]).limit(read).get();
+    await active().startAt(bounds[0][0]).limit(page.reads).get();
     const rangeMs = performance.now() - started;
+    const sizes = (await Promise.all(bounds.map(([s, e]) => active().startAt(s).endAt(e).count().get()))).map((snap) => snap.data().count);
     const [s, e] = bounds[sizes.indexOf(Math.max(...sizes))];
     started = performance.now();
     const snap = await active().startAt(s).endAt(e).get();
@@ -97,7 +122,9 @@ async function p12(n = 10_000, radiusM = 2_000, rounds = 60, warmup = 10) {
       times.push(ms);
       raw.push(rangeMs);
       largest.push(largestMs);
-      docsRead += read;
+      docsRead += page.reads;
+      docsReadMax = Math.max(docsReadMax, page.reads);
+      inCircle += records.filter((r) => distanceMeters(c, r) <= radiusM).length;
       rangeDocs += snap.size;
     }
   }
@@ -105,15 +132,19 @@ async function p12(n = 10_000, radiusM = 2_000, rounds = 60, warmup = 10) {
     n, radiusM, rounds,
     nearbyP50Ms: +median(times).toFixed(1), nearbyP95Ms: +percentile(times, 95).toFixed(1),
     rangeP50Ms: +median(raw).toFixed(1), rangeP95Ms: +percentile(raw, 95).toFixed(1),
+    budget: BUDGET,
     docsReadAvg: Math.round(docsRead / rounds),
+    docsReadMax,
+    inCircleAvg: Math.round(inCircle / rounds),
+    pagedReadsMax,
     largestRangeP50Ms: +median(largest).toFixed(1),
     largestRangeDocsAvg: Math.round(rangeDocs / rounds),
-    correctness: { centres: 20, identical },
+    correctness: { centres: 20, identical, pagedCentres: 5, pagedIdentical },
   };
   result.ratioP50 = +(result.nearbyP50Ms / result.rangeP50Ms).toFixed(2);
   result.ratioP95 = +(result.nearbyP95Ms / result.rangeP95Ms).toFixed(2);
   result.ratioToLargestRangeP50 = +(result.nearbyP50Ms / result.largestRangeP50Ms).toFixed(2);
-  log(`  nearby p50 ${result.nearbyP50Ms} ms, p95 ${result.nearbyP95Ms} ms (${result.docsReadAvg} docs read); one range of as many docs p50 ${result.rangeP50Ms} ms, p95 ${result.rangeP95Ms} ms → ${result.ratioP50}× / ${result.ratioP95}×; ÷ the largest range alone (${result.largestRangeDocsAvg} docs, p50 ${result.largestRangeP50Ms} ms) ${result.ratioToLargestRangeP50}×; brute force identical at ${identical}/20 centres`);
+  log(`  nearby p50 ${result.nearbyP50Ms} ms, p95 ${result.nearbyP95Ms} ms (${result.docsReadAvg} docs read per request, at most ${docsReadMax}, budget ${BUDGET}; ${result.inCircleAvg} in the circle; paging through: at most ${pagedReadsMax}); one range of as many docs p50 ${result.rangeP50Ms} ms, p95 ${result.rangeP95Ms} ms → ${result.ratioP50}× / ${result.ratioP95}×; ÷ the largest range alone (${result.largestRangeDocsAvg} docs, p50 ${result.largestRangeP50Ms} ms) ${result.ratioToLargestRangeP50}×; brute force identical at ${identical}/20 centres, paged through identical at ${pagedIdentical}/5`);
   return result;
 }
 

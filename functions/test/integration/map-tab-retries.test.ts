@@ -4,6 +4,7 @@ import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { area } from '../helpers/geo';
 import { partnerCast, type PartnerOwner } from '../helpers/partners';
+import { seedRide } from '../helpers/payables';
 
 beforeAll(requireEmulators);
 
@@ -45,7 +46,7 @@ describe('retried creations', () => {
     const voucher = { code, title: 'Thử lại', kind: 'FIXED', value: 10_000, startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 86_400_000).toISOString(), totalLimit: 5, verticals: ['RIDE'] };
     expect((await post(admin, '/promotions/manage', voucher, voucherKey)).body.id).toBe((await post(admin, '/promotions/manage', voucher, voucherKey)).body.id);
     const redeemKey = randomUUID();
-    const redeemBody = { code, vertical: 'RIDE', amount: 50_000, reference: 'ride-retry' };
+    const redeemBody = { code, payable: { kind: 'RIDE', id: await seedRide(me.user.id, { quote: 50_000 }) } };
     const used = await post(me, '/promotions/redeem', redeemBody, redeemKey);
     expect((await post(me, '/promotions/redeem', redeemBody, redeemKey)).body.id).toBe(used.body.id);
     expect((await call('GET', `/promotions/manage/${(await post(admin, '/promotions/manage', voucher, voucherKey)).body.id}`, { token: admin.accessToken })).body.stats).toEqual({ redeemed: 1, remaining: 4 });

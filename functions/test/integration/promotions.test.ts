@@ -6,6 +6,8 @@ import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { partnerCast, type PartnerOwner } from '../helpers/partners';
+import { seedRide, setRideStatus } from '../helpers/payables';
+import { waitFor } from '../helpers/wait';
 
 beforeAll(requireEmulators);
 
@@ -37,11 +39,15 @@ describe('promotions', () => {
   it('100 people redeeming the last 10 uses at once: exactly 10 get one', async () => {
     const made = await create(admin, voucher({ totalLimit: 10, perUserLimit: 1, minSpend: 0 }));
     expect(made.status).toBe(201);
-    const service = createPromotionsService({ partnerRole: async () => undefined });
+    // Each racer's own ride (as the rides module would report it).
+    const service = createPromotionsService({
+      partnerRole: async () => undefined,
+      payable: async (ref) => ({ ownerId: ref.id.slice('ride-'.length), partnerId: null, amount: 100_000, status: 'CONFIRMED', voided: false }),
+    });
     const attempt = async (userId: string): Promise<string> => {
       for (let i = 0; ; i += 1) {
         try {
-          await service.redeem(userId, { code: made.body.code, vertical: 'RIDE', amount: 100_000, reference: `ride-${userId}` });
+          await service.redeem(userId, { code: made.body.code, payable: { kind: 'RIDE', id: `ride-${userId}` } });
           return 'REDEEMED';
         } catch (err) {
           // An app retries 503 CONTENDED; anything else is the answer.
@@ -70,23 +76,75 @@ describe('promotions', () => {
     expect((await validate(me, { code: 'NOPE123', vertical: 'RIDE', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_FOUND');
     expect((await validate(me, { code: v.code, vertical: 'RIDE', amount: 1.5 })).status).toBe(400);
 
-    const first = await redeem(me, { code: v.code, vertical: 'RIDE', amount: 100_000, reference: 'ride-A' });
+    const rideA = await seedRide(me.user.id, { quote: 100_000 });
+    const rideB = await seedRide(me.user.id, { status: 'COMPLETED', quote: 55_000, fare: 60_000 });
+    const rideC = await seedRide(me.user.id, { status: 'IN_PROGRESS', quote: 60_000 });
+    const theirs = await seedRide(user.user.id, { quote: 500_000 });
+    const ride = (id: string) => ({ kind: 'RIDE', id });
+    // The amount, seller and reference are the server's: a client sending them is refused.
+    for (const extra of [{ amount: 1_000_000 }, { partnerId: owner.partnerId }, { vertical: 'ORDER' }, { reference: 'any' }]) {
+      const res = await redeem(me, { code: v.code, payable: ride(rideA), ...extra });
+      expect(res.status).toBe(400);
+    }
+    expect((await redeem(me, { code: v.code, vertical: 'RIDE', amount: 100_000, reference: 'ride-A' })).status).toBe(400);
+    // Someone else's ride, or none, is not mine to discount.
+    expect((await redeem(me, { code: v.code, payable: ride(theirs) })).body.code).toBe('PROMOTION_PAYABLE_NOT_FOUND');
+    expect((await redeem(me, { code: v.code, payable: ride('no-such-ride') })).body.code).toBe('PROMOTION_PAYABLE_NOT_FOUND');
+
+    const first = await redeem(me, { code: v.code, payable: ride(rideA) });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ discount: 20_000, finalAmount: 80_000, status: 'REDEEMED', reference: 'ride-A' });
-    expect((await redeem(me, { code: v.code, vertical: 'RIDE', amount: 100_000, reference: 'ride-A' })).body.id).toBe(first.body.id); // the same use
-    expect((await redeem(me, { code: v.code, vertical: 'ORDER', amount: 60_000, reference: 'order-B' })).status).toBe(201);
-    expect((await redeem(me, { code: v.code, vertical: 'RIDE', amount: 60_000, reference: 'ride-C' })).body.code).toBe('PROMOTION_USER_LIMIT');
+    expect(first.body).toMatchObject({ amount: 100_000, discount: 20_000, finalAmount: 80_000, status: 'REDEEMED', vertical: 'RIDE', reference: `RIDE:${rideA}`, payable: ride(rideA) });
+    expect((await redeem(me, { code: v.code, payable: ride(rideA) })).body.id).toBe(first.body.id); // the same use
+    // A completed ride: its final fare, not the quote.
+    expect((await redeem(me, { code: v.code, payable: ride(rideB) })).body).toMatchObject({ amount: 60_000, discount: 12_000 });
+    expect((await redeem(me, { code: v.code, payable: ride(rideC) })).body.code).toBe('PROMOTION_USER_LIMIT');
     const listed = (await call('GET', '/promotions?vertical=RIDE', { token: me.accessToken })).body.items;
     expect(listed.find((p: { id: string }) => p.id === v.id)).toBeUndefined(); // no uses left for me
 
-    const released = await call('DELETE', `/promotions/redemptions/${first.body.id}`, { token: me.accessToken });
+    // A use comes back only once its ride is called off: not while it is on, nor once completed.
+    const release = (who: Tokens, id: string) => call('DELETE', `/promotions/redemptions/${id}`, { token: who.accessToken });
+    const refused = await release(me, first.body.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'PROMOTION_RELEASE_REFUSED', details: { status: 'CONFIRMED' } });
+    await setRideStatus(rideA, 'IN_PROGRESS');
+    expect((await release(me, first.body.id)).body.code).toBe('PROMOTION_RELEASE_REFUSED');
+    const onB = (await call('GET', '/promotions/redemptions', { token: me.accessToken })).body.items.find((r: { reference: string }) => r.reference === `RIDE:${rideB}`);
+    expect((await release(me, onB.id)).body).toMatchObject({ code: 'PROMOTION_RELEASE_REFUSED', details: { status: 'COMPLETED' } });
+    expect((await call('GET', `/promotions/manage/${v.id}`, { token: admin.accessToken })).body.stats.redeemed).toBe(2);
+
+    await setRideStatus(rideA, 'CANCELLED', { cancelledBy: 'rider' });
+    expect((await redeem(me, { code: v.code, payable: ride(rideA) })).body.code).toBe('PROMOTION_PAYABLE_CLOSED');
+    const released = await release(me, first.body.id);
     expect(released.body).toMatchObject({ status: 'RELEASED', releasedAt: expect.any(String) });
-    expect((await call('DELETE', `/promotions/redemptions/${first.body.id}`, { token: me.accessToken })).body.status).toBe('RELEASED');
-    expect((await call('DELETE', `/promotions/redemptions/${first.body.id}`, { token: user.accessToken })).status).toBe(404);
+    expect((await release(me, first.body.id)).body.status).toBe('RELEASED');
+    expect((await release(user, first.body.id)).status).toBe(404);
     expect((await call('GET', '/promotions', { token: me.accessToken })).body.items.find((p: { id: string }) => p.id === v.id)).toMatchObject({ usesLeftForMe: 1 });
-    expect((await redeem(me, { code: v.code, vertical: 'RIDE', amount: 60_000, reference: 'ride-C' })).status).toBe(201);
+    // A called-off ride takes no new use.
+    const gone = await seedRide(me.user.id, { status: 'NO_DRIVER' });
+    expect((await redeem(me, { code: v.code, payable: ride(gone) })).body).toMatchObject({ code: 'PROMOTION_PAYABLE_CLOSED', details: { status: 'NO_DRIVER' } });
+    expect((await redeem(me, { code: v.code, payable: ride(rideC) })).status).toBe(201);
     const mine = (await call('GET', '/promotions/redemptions', { token: me.accessToken })).body.items.map((r: { reference: string; status: string }) => `${r.reference}:${r.status}`);
-    expect(mine).toEqual(['ride-C:REDEEMED', 'order-B:REDEEMED', 'ride-A:RELEASED']);
+    expect(mine).toEqual([`RIDE:${rideC}:REDEEMED`, `RIDE:${rideB}:REDEEMED`, `RIDE:${rideA}:RELEASED`]);
+  });
+
+  it('a completed ride’s use comes back once its payment is refunded, not before', async () => {
+    const me = await registerVerified();
+    const v = (await create(admin, voucher({ minSpend: 0 }))).body;
+    const rideId = await seedRide(me.user.id, { status: 'COMPLETED', fare: 70_000 });
+    // The rides module settles the completed ride (its trigger charges the fare and records the payment on the ride).
+    const paymentId = await waitFor(async () => ((await db().collection('rides').doc(rideId).get()).get('paymentId') as string | null) ?? undefined, { what: 'the ride settled' });
+    const used = await redeem(me, { code: v.code, payable: { kind: 'RIDE', id: rideId } });
+    expect(used.body).toMatchObject({ amount: 70_000, discount: 14_000 });
+    expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.code).toBe('PROMOTION_RELEASE_REFUSED');
+    await db().collection('payments').doc(paymentId).update({ status: 'REFUNDED', refundedAmount: 70_000 });
+    expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.status).toBe('RELEASED');
+  });
+
+  it('a partner’s voucher never applies to a ride (rides have no seller)', async () => {
+    const me = await registerVerified();
+    const theirs = await create(owner, voucher({ partnerId: owner.partnerId, minSpend: 0 }));
+    const rideId = await seedRide(me.user.id);
+    expect((await redeem(me, { code: theirs.body.code, payable: { kind: 'RIDE', id: rideId } })).body.code).toBe('PROMOTION_NOT_APPLICABLE');
   });
 
   it('partners manage their own vouchers for their own sales; dates and status are honoured; bad terms are 400', async () => {

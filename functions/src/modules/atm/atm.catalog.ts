@@ -45,6 +45,7 @@ export const atmCatalog = defineCatalog({
   nouns: 'ATMs',
   schemaName: 'Atm',
   details,
+  maxRadiusM: 5_000,
   filters: z.object({
     bank: z.enum(BANK_CODES).optional(),
     open24h: BooleanQuerySchema.optional().describe('true: only ATMs open around the clock'),

@@ -5,6 +5,6 @@ import { ATMS } from './atm.collections';
 // ATMs (a catalog of the platform kit) by bank, 24h and deposit.
 export const atmModule = defineModule({
   name: 'atm',
-  routes: () => (require('./atm.routes') as typeof import('./atm.routes')).atmRoutes(),
+  routes: (ctx) => (require('./atm.routes') as typeof import('./atm.routes')).atmRoutes(ctx),
   collections: [{ name: ATMS }, { name: EVENTS, parent: ATMS }],
 });

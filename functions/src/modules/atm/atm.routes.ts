@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { catalogRoutes } from '../../platform/catalog/catalog.routes';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { BANKS } from './atm.catalog';
 import { atms } from './atm.wiring';
 
-export function atmRoutes(): AnyRoute[] {
+export function atmRoutes(ctx: AppContext): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
@@ -15,6 +16,6 @@ export function atmRoutes(): AnyRoute[] {
       response: { description: 'Code and name of each bank.', schema: z.object({ banks: z.array(z.object({ code: z.string(), name: z.string() }).meta({ id: 'Bank' })) }) },
       handler: () => ({ banks: Object.entries(BANKS).map(([code, name]) => ({ code, name })) }),
     }),
-    ...catalogRoutes(atms()),
+    ...catalogRoutes(atms(), ctx.config),
   ];
 }

@@ -2,7 +2,7 @@ import type { Timestamp, Transaction } from 'firebase-admin/firestore';
 import { NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { createBatchedWrites } from '../../platform/firestore/batched-writes';
-import { distanceMeters, geohashOf, nearby, type LatLng } from '../../platform/geo/geo';
+import { distanceMeters, geohashOf, nearby, nearbyPage, type LatLng } from '../../platform/geo/geo';
 import type { Hub } from '../notifications';
 import { DRIVER_EVENTS } from './driver.events';
 import { dispatchKeyOf, isFresh, positionCovers, sameLocationWindow, rideClassOf, type DriverLocation, type DriverProfile, type RideClass } from './driver.model';
@@ -213,6 +213,23 @@ export const dispatchPool = {
       (l) => ({ lat: l.lat!, lng: l.lng! }),
     );
     return found.map(({ item, distanceM }) => ({ userId: item.userId, lat: item.lat!, lng: item.lng!, distanceM: Math.round(distanceM) }));
+  },
+
+  /**
+   * The same drivers for the rider's map, nearest first, reading at most `budget` positions (the geo kit's paging by
+   * distance): a crowded area costs the budget, not every driver within the radius.
+   */
+  async nearbyOnMap(center: LatLng, radiusM: number, rideClass: RideClass, limit: number, at: number, budget: number) {
+    const found = await nearbyPage({
+      center,
+      radiusM,
+      limit,
+      budget,
+      read: async (start, end, max) => (await locationsRepo.availableInRange(rideClass, start, end, max)) as Array<DriverLocation & { id: string; geohash: string }>,
+      pointOf: (l) => ({ lat: l.lat!, lng: l.lng! }),
+      keep: (l) => isFresh(l, at),
+    });
+    return found.items.map(({ item, distanceM }) => ({ lat: item.lat!, lng: item.lng!, distanceM: Math.round(distanceM) }));
   },
 
   /**

@@ -67,8 +67,9 @@ export const locationsRepo = {
   ref: (userId: string) => locations().doc(userId),
   get: (userId: string, tx?: Transaction) => readRecord(locations().doc(userId), tx),
   /** Available drivers of a class in one geohash range (the search's range query). */
-  async availableInRange(rideClass: RideClass, start: string, end: string): Promise<Array<DriverLocation & { id: string }>> {
-    const snap = await locations().where('dispatchKey', '==', rideClass).orderBy('geohash').startAt(start).endAt(end).get();
+  async availableInRange(rideClass: RideClass, start: string, end: string, max?: number): Promise<Array<DriverLocation & { id: string }>> {
+    const range = locations().where('dispatchKey', '==', rideClass).orderBy('geohash').startAt(start).endAt(end);
+    const snap = await (max === undefined ? range : range.limit(max)).get();
     return snap.docs.map((d) => ({ ...d.data(), id: d.id }));
   },
   async countAvailable(rideClass: RideClass): Promise<number> {

@@ -29,6 +29,7 @@ export const fuelCatalog = defineCatalog({
   nouns: 'fuel stations',
   schemaName: 'FuelStation',
   details,
+  maxRadiusM: 20_000,
   ownOperationFields: ['prices'],
   filters: z.object({
     fuelType: z.enum(FUEL_TYPES).optional().describe('Only stations that sell it'),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { catalogRoutes, catalogSchemas } from '../../platform/catalog/catalog.routes';
+import { holdsPermission } from '../../platform/auth/roles';
+import { CATALOG_ADMIN_PATH, catalogRoutes, catalogSchemas } from '../../platform/catalog/catalog.routes';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { IdParamsSchema } from '../../platform/http/ids';
 import { iso } from '../../platform/time';
@@ -9,22 +11,27 @@ import { fuelRepo } from './fuel.repo';
 import { fuelStations } from './fuel.wiring';
 
 const PriceChangeSchema = z
-  .object({ before: z.record(z.string(), z.number()), after: z.record(z.string(), z.number()), by: z.string(), at: z.string() })
+  .object({
+    before: z.record(z.string(), z.number()),
+    after: z.record(z.string(), z.number()),
+    by: z.string().optional().describe('Who changed it: only for the station’s managers and administrators with catalog.manage (never public)'),
+    at: z.string(),
+  })
   .meta({ id: 'FuelPriceChange' });
 
-export function fuelRoutes(): AnyRoute[] {
+export function fuelRoutes(ctx: AppContext): AnyRoute[] {
   const stations = fuelStations();
   return [
-    ...catalogRoutes(stations),
+    ...catalogRoutes(stations, ctx.config),
     defineRoute({
       method: 'put',
       path: '/fuel/stations/:id/prices',
       tag: 'fuel',
       summary: 'Set the fuel prices of a station',
-      description: 'By the station’s managers or an administrator (national price adjustments). Replaces the price list; the change goes to the price history in the same transaction.',
+      description: `By the station’s managers or an administrator (national price adjustments). Replaces the price list; the change goes to the price history in the same transaction. ${CATALOG_ADMIN_PATH}`,
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: z.object({ prices: FuelPricesSchema }).meta({ id: 'FuelPricesBody' }) },
       response: { description: 'The station with its new prices.', schema: catalogSchemas(fuelCatalog).view },
       handler: ({ params, body, auth }) =>
@@ -43,14 +50,16 @@ export function fuelRoutes(): AnyRoute[] {
       path: '/fuel/stations/:id/prices/history',
       tag: 'fuel',
       summary: 'Price history of a station',
+      description: 'Public: the prices before and after, and when. Who made each change (a staff account) is shown only to the station’s managers and to administrators with catalog.manage.',
       auth: [],
       errors: [404],
       request: { params: IdParamsSchema, query: PageQuerySchema },
       response: { description: 'Newest change first.', schema: z.object({ items: z.array(PriceChangeSchema), nextCursor: z.string().nullable() }) },
       handler: async ({ params, query, auth }) => {
         await stations.get(params.id, auth!); // 404 unless visible to the caller
+        const staffView = (auth!.roles.includes('ADMIN') && holdsPermission(auth!.permissions, 'catalog.manage')) || (await stations.isManagedBy(params.id, auth!));
         const page = await fuelRepo.priceHistory(params.id, { ...query, query: `fuel:history:${params.id}`, caller: auth!.userId });
-        return { items: page.items.map((c) => ({ before: c.before, after: c.after, by: c.by, at: iso(c.at) })), nextCursor: page.nextCursor };
+        return { items: page.items.map((c) => ({ before: c.before, after: c.after, ...(staffView ? { by: c.by } : {}), at: iso(c.at) })), nextCursor: page.nextCursor };
       },
     }),
   ];

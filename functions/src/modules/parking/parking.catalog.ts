@@ -27,6 +27,7 @@ export const parkingCatalog = defineCatalog({
   nouns: 'parking lots',
   schemaName: 'ParkingLot',
   details,
+  maxRadiusM: 5_000,
   ownOperationFields: ['freeSpaces'],
   filters: z.object({
     minFree: z.coerce.number().int().min(1).max(100_000).optional().describe('Only lots with at least this many free spaces'),

@@ -5,6 +5,6 @@ import { PARKING_LOTS } from './parking.collections';
 // Parking lots (a catalog of the platform kit) with live free spaces.
 export const parkingModule = defineModule({
   name: 'parking',
-  routes: () => (require('./parking.routes') as typeof import('./parking.routes')).parkingRoutes(),
+  routes: (ctx) => (require('./parking.routes') as typeof import('./parking.routes')).parkingRoutes(ctx),
   collections: [{ name: PARKING_LOTS }, { name: EVENTS, parent: PARKING_LOTS }],
 });

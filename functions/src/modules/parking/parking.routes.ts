@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { catalogRoutes, catalogSchemas } from '../../platform/catalog/catalog.routes';
+import { CATALOG_ADMIN_PATH, catalogRoutes, catalogSchemas } from '../../platform/catalog/catalog.routes';
 import { ConflictError } from '../../platform/errors/app-error';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { IdParamsSchema } from '../../platform/http/ids';
 import { parkingCatalog } from './parking.catalog';
@@ -14,20 +15,20 @@ const AvailabilityBodySchema = z
   .refine((b) => (b.freeSpaces === undefined) !== (b.delta === undefined), { message: 'send exactly one of freeSpaces and delta' })
   .meta({ id: 'ParkingAvailabilityBody' });
 
-export function parkingRoutes(): AnyRoute[] {
+export function parkingRoutes(ctx: AppContext): AnyRoute[] {
   const lots = parkingLots();
   return [
-    ...catalogRoutes(lots),
+    ...catalogRoutes(lots, ctx.config),
     defineRoute({
       method: 'put',
       path: '/parking/lots/:id/availability',
       tag: 'parking',
       summary: 'Report the free spaces of a lot',
       description:
-        'By the lot’s managers: the count (freeSpaces) or a change (delta), applied in a transaction so gate sensors at two entrances do not overwrite each other. A delta that would leave fewer than 0 or more than capacity is 409 PARKING_SPACES_OUT_OF_RANGE. Sustained rate: about one report per second per lot.',
+        `By the lot’s managers: the count (freeSpaces) or a change (delta), applied in a transaction so gate sensors at two entrances do not overwrite each other. A delta that would leave fewer than 0 or more than capacity is 409 PARKING_SPACES_OUT_OF_RANGE. Sustained rate: about one report per second per lot. ${CATALOG_ADMIN_PATH}`,
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PARKING_SPACES_OUT_OF_RANGE'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PARKING_SPACES_OUT_OF_RANGE', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: AvailabilityBodySchema },
       response: { description: 'The lot with its new count.', schema: catalogSchemas(parkingCatalog).view },
       handler: ({ params, body, auth }) =>

@@ -20,6 +20,7 @@ export const pharmacyCatalog = defineCatalog({
   nouns: 'pharmacy stores',
   schemaName: 'PharmacyStore',
   details,
+  maxRadiusM: 10_000,
   filters: z.object({ open24h: BooleanQuerySchema.optional().describe('true: only stores open around the clock (openingHours.open24h)') }),
   keep: (store, f) => !f.open24h || store.hours?.open24h === true,
 });

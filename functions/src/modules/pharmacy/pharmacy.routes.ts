@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { catalogRoutes } from '../../platform/catalog/catalog.routes';
+import { CATALOG_ADMIN_PATH, catalogRoutes, NEARBY_RATE_LIMIT } from '../../platform/catalog/catalog.routes';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
 import { ProductBodySchema, ProductListQuerySchema, ProductPageSchema, ProductParamsSchema, ProductSchema, ProductSearchQuerySchema, StoreWithProductsSchema } from './pharmacy.schemas';
 import { pharmacyProducts, pharmacyStores } from './pharmacy.wiring';
 
-export function pharmacyRoutes(): AnyRoute[] {
+export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
   const products = pharmacyProducts();
   return [
     defineRoute({
@@ -15,11 +16,12 @@ export function pharmacyRoutes(): AnyRoute[] {
       summary: 'Pharmacies near me that have a product in stock',
       description: 'Every word of q matches the start of a word of the product name (diacritics ignored). Stores within radiusM, nearest first, each with its matching products. lat/lng must be numbers (400). Ordering medicine belongs to orders.',
       auth: [],
+      rateLimit: NEARBY_RATE_LIMIT,
       request: { query: ProductSearchQuerySchema },
       response: { description: 'Stores with the matching products.', schema: z.object({ items: z.array(StoreWithProductsSchema) }) },
       handler: ({ query }) => products.searchNearby(query),
     }),
-    ...catalogRoutes(pharmacyStores()),
+    ...catalogRoutes(pharmacyStores(), ctx.config),
     defineRoute({
       method: 'get',
       path: '/pharmacy/stores/:id/products',
@@ -36,10 +38,10 @@ export function pharmacyRoutes(): AnyRoute[] {
       path: '/pharmacy/stores/:id/products/:sku',
       tag: 'pharmacy',
       summary: 'Add or replace a product of a store (price and stock)',
-      description: 'By the store’s managers; the sku is yours (letters, digits, . _ -). stock 0 marks it out of stock.',
+      description: `By the store’s managers; the sku is yours (letters, digits, . _ -). stock 0 marks it out of stock. ${CATALOG_ADMIN_PATH}`,
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PERMISSION_REQUIRED'],
       request: { params: ProductParamsSchema, body: ProductBodySchema },
       response: { description: 'The product as stored.', schema: ProductSchema },
       handler: ({ params, body, auth }) => products.putProduct(params.id, params.sku, auth!, body),
@@ -49,9 +51,10 @@ export function pharmacyRoutes(): AnyRoute[] {
       path: '/pharmacy/stores/:id/products/:sku',
       tag: 'pharmacy',
       summary: 'Remove a product from a store',
+      description: CATALOG_ADMIN_PATH,
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PERMISSION_REQUIRED'],
       request: { params: ProductParamsSchema },
       response: { description: 'Removed.', schema: DeletedSchema },
       handler: ({ params, auth }) => products.removeProduct(params.id, params.sku, auth!),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { catalogSchemas } from '../../platform/catalog/catalog.routes';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { NearbyQuerySchema } from '../../platform/geo/geo';
+import { NearbyQuerySchema, radiusQuerySchema } from '../../platform/geo/geo';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { BooleanQuerySchema } from '../../platform/http/query';
 import { pharmacyCatalog } from './pharmacy.catalog';
@@ -41,6 +41,7 @@ export const ProductListQuerySchema = PageQuerySchema.extend({
 });
 
 export const ProductSearchQuerySchema = NearbyQuerySchema.extend({
+  radiusM: radiusQuerySchema(pharmacyCatalog.maxRadiusM),
   q: z.string().trim().min(2).max(60).describe('Words of the product name'),
   limit: z.coerce.number().int().min(1).max(50).default(10).describe('Stores at most'),
 });

@@ -36,6 +36,7 @@ export const placesCatalog = defineCatalog({
   nouns: 'places',
   schemaName: 'Place',
   details,
+  maxRadiusM: 10_000,
   filters: z.object({ category: z.enum(PLACE_CATEGORIES).optional() }),
   keep: (place, f) => f.category === undefined || place.details.category === f.category,
 });

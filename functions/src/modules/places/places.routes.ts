@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { catalogRoutes } from '../../platform/catalog/catalog.routes';
+import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { PLACE_CATEGORIES, PLACE_CATEGORY_LABELS } from './places.catalog';
 import { placesService } from './places.wiring';
 
 const CategorySchema = z.object({ id: z.enum(PLACE_CATEGORIES), en: z.string(), vi: z.string() }).meta({ id: 'PlaceCategory' });
 
-export function placesRoutes(): AnyRoute[] {
+export function placesRoutes(ctx: AppContext): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
@@ -17,6 +18,6 @@ export function placesRoutes(): AnyRoute[] {
       response: { description: 'Each category with its English and Vietnamese label.', schema: z.object({ categories: z.array(CategorySchema) }) },
       handler: () => ({ categories: PLACE_CATEGORIES.map((id) => ({ id, ...PLACE_CATEGORY_LABELS[id] })) }),
     }),
-    ...catalogRoutes(placesService()),
+    ...catalogRoutes(placesService(), ctx.config),
   ];
 }

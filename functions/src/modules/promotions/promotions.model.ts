@@ -42,15 +42,36 @@ export interface PromotionRecord {
   updatedAt: number;
 }
 
+/** What a voucher is used on: a payable of the caller's the server knows (RIDE today; ORDER and BOOKING to come). */
+export const PAYABLE_KINDS = ['RIDE'] as const;
+export type PayableKind = (typeof PAYABLE_KINDS)[number];
+export interface PayableRef {
+  kind: PayableKind;
+  id: string;
+}
+/** A payable as its module reports it: owner, amount and seller as the server knows them, and whether it was called off or refunded. */
+export interface Payable {
+  ownerId: string;
+  partnerId: string | null;
+  amount: number;
+  status: string;
+  voided: boolean;
+}
+export const PAYABLE_VERTICAL: Record<PayableKind, PromotionVertical> = { RIDE: 'RIDE' };
+
 export interface RedemptionRecord {
   id: string;
   promotionId: string;
   code: string;
   userId: string;
   vertical: PromotionVertical;
+  /** The payable's amount as the server knew it when the use was taken. */
   amount: number;
   discount: number;
+  /** `KIND:id` of the payable (older uses: the client's reference). */
   reference: string;
+  /** The payable the use is bound to (absent on uses taken before binding: never given back). */
+  payable?: PayableRef;
   shard: number | null;
   status: 'REDEEMED' | 'RELEASED';
   createdAt: number;

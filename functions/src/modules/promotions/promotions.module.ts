@@ -4,6 +4,6 @@ import { PROMOTION_CODES, PROMOTION_REDEMPTIONS, PROMOTION_SHARDS, PROMOTION_USA
 // Vouchers: platform and partner promotions, validation and redemption within their limits.
 export const promotionsModule = defineModule({
   name: 'promotions',
-  routes: () => (require('./promotions.routes') as typeof import('./promotions.routes')).promotionsRoutes(),
+  routes: (ctx) => (require('./promotions.routes') as typeof import('./promotions.routes')).promotionsRoutes(ctx),
   collections: [{ name: PROMOTIONS }, { name: PROMOTION_SHARDS, parent: PROMOTIONS }, { name: PROMOTION_CODES }, { name: PROMOTION_USAGE }, { name: PROMOTION_REDEMPTIONS }],
 });

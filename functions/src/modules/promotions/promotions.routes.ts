@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { IdParamsSchema } from '../../platform/http/ids';
+import type { AppContext } from '../../platform/http/module';
 import { partnerRoleOf } from '../partners';
+import { ridePayable } from '../rides';
 import {
   AvailablePromotionSchema,
   AvailableQuerySchema,
@@ -19,9 +21,14 @@ import { createPromotionsService } from './promotions.service';
 
 const PURCHASE_CODES = ['PROMOTION_NOT_FOUND', 'PROMOTION_NOT_STARTED', 'PROMOTION_EXPIRED', 'PROMOTION_NOT_APPLICABLE', 'PROMOTION_MIN_SPEND', 'PROMOTION_USER_LIMIT', 'PROMOTION_EXHAUSTED'] as const;
 const MANAGERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
+const ADMIN_PATH = 'Administrators (platform vouchers, any partner’s) need the permission promotions.manage (403 PERMISSION_REQUIRED otherwise).';
 
-export function promotionsRoutes(): AnyRoute[] {
-  const promotions = createPromotionsService({ partnerRole: (partnerId, userId) => partnerRoleOf(partnerId, userId) });
+export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
+  const promotions = createPromotionsService({
+    partnerRole: (partnerId, userId) => partnerRoleOf(partnerId, userId),
+    // Rides are the payables today; orders and bookings join here through their modules' public faces.
+    payable: (ref) => ridePayable(config, ref.id),
+  });
   const tag = 'promotions' as const;
   return [
     defineRoute({
@@ -53,14 +60,14 @@ export function promotionsRoutes(): AnyRoute[] {
       method: 'post',
       path: '/promotions/redeem',
       tag,
-      summary: 'Use a voucher on a purchase',
+      summary: 'Use a voucher on one of my rides',
       description:
-        'Takes one use, atomically with the total and per-user limits (the last uses go to exactly as many people). One use per reference: the same reference answers the same redemption. 503 CONTENDED when very many redeem the same voucher at once: retry.',
+        'Takes one use on a payable of yours (payable.kind RIDE: one of your rides; orders and bookings will plug in as further kinds): the amount is the ride’s fare as the server knows it and rides have no seller, so only platform vouchers apply. Someone else’s ride is 404 PROMOTION_PAYABLE_NOT_FOUND; a cancelled or refunded one 409 PROMOTION_PAYABLE_CLOSED. Atomic with the total and per-user limits (the last uses go to exactly as many people). One use per voucher and payable: the same payable answers the same redemption. 503 CONTENDED when very many redeem the same voucher at once: retry.',
       auth: [],
       hat: 'CON',
       idempotent: true,
       errors: [404],
-      codes: [...PURCHASE_CODES, 'CONTENDED'],
+      codes: [...PURCHASE_CODES, 'CONTENDED', 'PROMOTION_PAYABLE_NOT_FOUND', 'PROMOTION_PAYABLE_CLOSED'],
       request: { body: RedeemBodySchema },
       response: { status: 201, description: 'The redemption.', schema: RedemptionSchema },
       handler: ({ auth, body }) => promotions.redeem(auth!.userId, body),
@@ -80,11 +87,13 @@ export function promotionsRoutes(): AnyRoute[] {
       method: 'delete',
       path: '/promotions/redemptions/:id',
       tag,
-      summary: 'Give a use back (the purchase was cancelled)',
-      description: 'The use returns to the voucher and to my count. Idempotent: a released redemption stays released.',
+      summary: 'Give a use back (the ride was cancelled or refunded)',
+      description:
+        'Only once what the use was bound to is cancelled (or never served) or refunded, as the server knows it: otherwise 409 PROMOTION_RELEASE_REFUSED (an active or completed ride keeps its use). The use returns to the voucher and to my count. Idempotent: a released redemption stays released.',
       auth: [],
       hat: 'CON',
       errors: [404],
+      codes: ['PROMOTION_RELEASE_REFUSED'],
       request: { params: IdParamsSchema },
       response: { description: 'The redemption, RELEASED.', schema: RedemptionSchema },
       handler: ({ auth, params }) => promotions.release(auth!.userId, params.id),
@@ -94,10 +103,10 @@ export function promotionsRoutes(): AnyRoute[] {
       path: '/promotions/manage',
       tag,
       summary: 'Create a voucher',
-      description: 'A partner’s owner or staff for their partner (partnerId), or an administrator for a platform voucher. Codes are unique (case and spaces ignored).',
+      description: `A partner’s owner or staff for their partner (partnerId), or an administrator for a platform voucher. Codes are unique (case and spaces ignored). ${ADMIN_PATH}`,
       auth: [...MANAGERS],
       idempotent: true,
-      codes: ['PROMOTION_NOT_MANAGER', 'PROMOTION_CODE_TAKEN'],
+      codes: ['PROMOTION_NOT_MANAGER', 'PERMISSION_REQUIRED', 'PROMOTION_CODE_TAKEN'],
       request: { body: PromotionBodySchema },
       response: { status: 201, description: 'The voucher with its figures.', schema: ManagedPromotionSchema },
       handler: ({ auth, body }) => promotions.create(auth!, body),
@@ -107,8 +116,9 @@ export function promotionsRoutes(): AnyRoute[] {
       path: '/promotions/manage',
       tag,
       summary: 'Vouchers I manage',
+      description: ADMIN_PATH,
       auth: [...MANAGERS],
-      codes: ['PROMOTION_NOT_MANAGER'],
+      codes: ['PROMOTION_NOT_MANAGER', 'PERMISSION_REQUIRED'],
       request: { query: ManageListQuerySchema },
       response: { description: 'Newest first, with figures.', schema: z.object({ items: z.array(ManagedPromotionSchema), nextCursor: z.string().nullable() }) },
       handler: ({ auth, query }) => promotions.list(auth!, query),
@@ -118,9 +128,10 @@ export function promotionsRoutes(): AnyRoute[] {
       path: '/promotions/manage/:id',
       tag,
       summary: 'One voucher I manage, with uses made and left',
+      description: ADMIN_PATH,
       auth: [...MANAGERS],
       errors: [404],
-      codes: ['PROMOTION_NOT_MANAGER'],
+      codes: ['PROMOTION_NOT_MANAGER', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema },
       response: { description: 'The voucher.', schema: ManagedPromotionSchema },
       handler: ({ auth, params }) => promotions.get(auth!, params.id),
@@ -130,10 +141,10 @@ export function promotionsRoutes(): AnyRoute[] {
       path: '/promotions/manage/:id',
       tag,
       summary: 'Change a voucher (end date, status, terms)',
-      description: 'Code, discount and total uses do not change (make a new voucher).',
+      description: `Code, discount and total uses do not change (make a new voucher). ${ADMIN_PATH}`,
       auth: [...MANAGERS],
       errors: [404],
-      codes: ['PROMOTION_NOT_MANAGER'],
+      codes: ['PROMOTION_NOT_MANAGER', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: PromotionPatchSchema },
       response: { description: 'The voucher after the change.', schema: ManagedPromotionSchema },
       handler: ({ auth, params, body }) => promotions.update(auth!, params.id, body),

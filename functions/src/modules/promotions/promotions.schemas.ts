@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
-import { DISCOUNT_KINDS, PROMOTION_VERTICALS } from './promotions.model';
+import { DISCOUNT_KINDS, PAYABLE_KINDS, PROMOTION_VERTICALS } from './promotions.model';
 
 const vnd = (max: number) => z.number().int().min(0).max(max);
 const CodeSchema = z.string().trim().min(3).max(24).regex(/^[A-Za-z0-9 ]+$/, 'letters, digits and spaces only').describe('Case and spaces ignored: "tet 2027" = TET2027');
@@ -73,9 +73,17 @@ const PurchaseSchema = {
   partnerId: DocumentIdSchema.optional().describe('The seller’s partner (a partner voucher applies to its own sales only)'),
 };
 export const ValidateBodySchema = z.object(PurchaseSchema).meta({ id: 'PromotionValidateBody' });
+export const PayableRefSchema = z
+  .object({
+    kind: z.enum(PAYABLE_KINDS).describe('RIDE: one of your rides. ORDER and BOOKING plug in the same way when their modules expose a payable (owner, amount, seller, cancelled or refunded) on their public face.'),
+    id: DocumentIdSchema.describe('The ride id'),
+  })
+  .strict()
+  .meta({ id: 'PromotionPayable', description: 'What the voucher is used on. The amount, the seller and the owner are the server’s (the ride’s fare as the server knows it: its final fare, or the quote before it ends); the caller must own it.' });
 export const RedeemBodySchema = z
-  .object({ ...PurchaseSchema, reference: z.string().trim().min(1).max(120).describe('What it is used for (an order or booking id): one use per reference') })
-  .meta({ id: 'PromotionRedeemBody' });
+  .object({ code: CodeSchema, payable: PayableRefSchema })
+  .strict()
+  .meta({ id: 'PromotionRedeemBody', description: 'Only the code and the payable: an amount, partnerId, vertical or reference sent by the client is refused (400).' });
 
 export const DiscountSchema = z
   .object({ promotionId: z.string(), code: z.string(), title: z.string(), amount: z.number().int(), discount: z.number().int(), finalAmount: z.number().int() })
@@ -91,6 +99,7 @@ export const RedemptionSchema = z
     discount: z.number().int(),
     finalAmount: z.number().int(),
     reference: z.string(),
+    payable: PayableRefSchema.nullable().describe('null: a use taken before uses were bound to payables'),
     status: z.enum(['REDEEMED', 'RELEASED']),
     createdAt: z.string(),
     releasedAt: z.string().nullable(),

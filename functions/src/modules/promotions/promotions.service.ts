@@ -1,16 +1,22 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/access-token';
+import { assertPermission } from '../../platform/auth/guard';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { iso, isoOrNull } from '../../platform/time';
-import { discountFor, MAX_SHARDS, normalizeCode, shardSizes, type PromotionRecord, type PromotionVertical, type RedemptionRecord } from './promotions.model';
+import { discountFor, MAX_SHARDS, normalizeCode, PAYABLE_VERTICAL, shardSizes, type Payable, type PayableRef, type PromotionRecord, type PromotionVertical, type RedemptionRecord } from './promotions.model';
 import { promotionsRepo } from './promotions.repo';
 import type { PromotionBodySchema, PromotionPatchSchema, RedeemBodySchema, ValidateBodySchema } from './promotions.schemas';
 
-type Caller = Pick<AuthContext, 'userId' | 'roles'>;
+type Caller = Pick<AuthContext, 'userId' | 'roles' | 'permissions'>;
 type Purchase = { vertical: PromotionVertical; amount: number; partnerId?: string };
 const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
+/** The admin path (platform vouchers, any partner's) needs promotions.manage: 403 PERMISSION_REQUIRED otherwise. */
+const asAdmin = (caller: Caller) => {
+  assertPermission(caller as AuthContext, 'promotions.manage');
+  return true;
+};
 /** Rounds of "read, pick a shard with uses left, write on the versions read" before answering 503 CONTENDED. */
 const REDEEM_ROUNDS = 20;
 
@@ -43,6 +49,7 @@ const redemptionView = (r: RedemptionRecord) => ({
   discount: r.discount,
   finalAmount: r.amount - r.discount,
   reference: r.reference,
+  payable: r.payable ?? null,
   status: r.status,
   createdAt: iso(r.createdAt),
   releasedAt: isoOrNull(r.releasedAt),
@@ -66,17 +73,36 @@ function checkUserUses(p: PromotionRecord, used: number): void {
 
 const exhausted = () => new ConflictError('The voucher has no uses left').withCode('PROMOTION_EXHAUSTED');
 
-export function createPromotionsService(deps: { partnerRole(partnerId: string, userId: string): Promise<'OWNER' | 'STAFF' | undefined>; now?: () => number }) {
+export interface PromotionsDeps {
+  partnerRole(partnerId: string, userId: string): Promise<'OWNER' | 'STAFF' | undefined>;
+  /** The payable as its module knows it (undefined: none such). */
+  payable(ref: PayableRef): Promise<Payable | undefined>;
+  now?: () => number;
+}
+
+export function createPromotionsService(deps: PromotionsDeps) {
   const now = deps.now ?? Date.now;
 
+  /** The caller's own payable, or 404 (someone else's is as unknown as a missing one). */
+  async function ownPayable(userId: string, ref: PayableRef): Promise<Payable> {
+    const payable = await deps.payable(ref);
+    if (!payable || payable.ownerId !== userId) throw new NotFoundError(`No such ${ref.kind.toLowerCase()} of yours`).withCode('PROMOTION_PAYABLE_NOT_FOUND');
+    return payable;
+  }
+
   async function assertManager(caller: Caller, partnerId: string | null): Promise<void> {
-    if (partnerId === null ? isAdmin(caller) : isAdmin(caller) || (await deps.partnerRole(partnerId, caller.userId))) return;
+    // A partner's own staff manage its vouchers; anyone else's path is the administrators' (with the permission).
+    if (partnerId !== null && (await deps.partnerRole(partnerId, caller.userId))) return;
+    if (isAdmin(caller) && asAdmin(caller)) return;
     throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId}` : 'Platform vouchers are the administrators’: name your partnerId').withCode('PROMOTION_NOT_MANAGER');
   }
 
   async function managed(caller: Caller, id: string): Promise<PromotionRecord> {
     const p = await promotionsRepo.get(id);
-    if (!p) throw new NotFoundError('No such voucher');
+    if (!p) {
+      if (isAdmin(caller)) asAdmin(caller); // a narrowed admin learns nothing, not even whether it exists
+      throw new NotFoundError('No such voucher');
+    }
     await assertManager(caller, p.partnerId);
     return p;
   }
@@ -106,20 +132,24 @@ export function createPromotionsService(deps: { partnerRole(partnerId: string, u
      * per-user limits hold under any number of parallel redemptions.
      */
     async redeem(userId: string, body: z.output<typeof RedeemBodySchema>) {
+      const payable = await ownPayable(userId, body.payable);
+      if (payable.voided) throw new ConflictError(`This ${body.payable.kind.toLowerCase()} was cancelled or refunded`, { status: payable.status }).withCode('PROMOTION_PAYABLE_CLOSED');
+      const purchase: Purchase = { vertical: PAYABLE_VERTICAL[body.payable.kind], amount: payable.amount, ...(payable.partnerId ? { partnerId: payable.partnerId } : {}) };
+      const reference = `${body.payable.kind}:${body.payable.id}`;
       const first = await promotionsRepo.byCode(normalizeCode(body.code));
-      checkApplies(first, body, now());
-      const id = createHash('sha256').update(`${first.id}\u0000${userId}\u0000${body.reference}`).digest('base64url').slice(0, 24);
+      checkApplies(first, purchase, now());
+      const id = createHash('sha256').update(`${first.id}\u0000${userId}\u0000${reference}`).digest('base64url').slice(0, 24);
       for (let round = 0; round < REDEEM_ROUNDS; round += 1) {
         const state = await promotionsRepo.redemptionState(first.id, first.shardCount, userId, id);
         if (state.earlier) return redemptionView(state.earlier); // the same use for the same reference: answered again
         const t = now();
         const p = state.promotion;
-        checkApplies(p, body, t);
+        checkApplies(p, purchase, t);
         checkUserUses(p, state.usage.count);
         const candidates = state.shards.flatMap((s, i) => (s.remaining > 0 ? [i] : []));
         if (p.totalLimit !== null && candidates.length === 0) throw exhausted();
         const shard = p.totalLimit === null ? null : candidates[randomInt(candidates.length)];
-        const record: RedemptionRecord = { id, promotionId: p.id, code: p.code, userId, vertical: body.vertical, amount: body.amount, discount: discountFor(p, body.amount), reference: body.reference, shard, status: 'REDEEMED', createdAt: t, releasedAt: null };
+        const record: RedemptionRecord = { id, promotionId: p.id, code: p.code, userId, vertical: purchase.vertical, amount: purchase.amount, discount: discountFor(p, purchase.amount), reference, payable: body.payable, shard, status: 'REDEEMED', createdAt: t, releasedAt: null };
         try {
           await promotionsRepo.commitRedemption(record, { usage: state.usage, shard: shard === null ? undefined : state.shards[shard] });
           return redemptionView(record);
@@ -131,9 +161,21 @@ export function createPromotionsService(deps: { partnerRole(partnerId: string, u
       throw new AppError(503, 'Many people are using this voucher right now: retry in a moment', undefined, { 'Retry-After': '1' }).withCode('CONTENDED');
     },
 
-    /** Gives a use back (the purchase was cancelled): once; a released use stays released. */
+    /**
+     * Gives a use back once its payable was cancelled or refunded (checked on the server, 409 PROMOTION_RELEASE_REFUSED
+     * otherwise): once; a released use stays released. A called-off payable never comes back, so the check may precede
+     * the transaction.
+     */
     async release(userId: string, redemptionId: string) {
       const t = now();
+      const before = await promotionsRepo.getRedemption(redemptionId);
+      if (!before || before.userId !== userId) throw new NotFoundError('No such redemption');
+      if (before.status === 'REDEEMED') {
+        const payable = before.payable ? await deps.payable(before.payable) : undefined;
+        if (!payable?.voided) {
+          throw new ConflictError('A use comes back only when what it was used on is cancelled or refunded', { status: payable?.status ?? null }).withCode('PROMOTION_RELEASE_REFUSED');
+        }
+      }
       const after = await inTransaction(async (tx) => {
         const r = await promotionsRepo.getRedemption(redemptionId, tx);
         if (!r || r.userId !== userId) throw new NotFoundError('No such redemption');
@@ -197,7 +239,7 @@ export function createPromotionsService(deps: { partnerRole(partnerId: string, u
     },
 
     async list(caller: Caller, query: { partnerId?: string; limit: number; cursor?: string }) {
-      if (query.partnerId === undefined && !isAdmin(caller)) throw new ForbiddenError('Name the partnerId whose vouchers you list').withCode('PROMOTION_NOT_MANAGER');
+      if (query.partnerId === undefined && !(isAdmin(caller) && asAdmin(caller))) throw new ForbiddenError('Name the partnerId whose vouchers you list').withCode('PROMOTION_NOT_MANAGER');
       if (query.partnerId !== undefined) await assertManager(caller, query.partnerId);
       const page = await promotionsRepo.list(query.partnerId, { limit: query.limit, cursor: query.cursor, query: `promotions:manage:${query.partnerId ?? '*'}`, caller: caller.userId });
       return { items: await Promise.all(page.items.map(withStats)), nextCursor: page.nextCursor };

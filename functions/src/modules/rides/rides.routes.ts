@@ -98,11 +98,14 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       path: '/rides/drivers/nearby',
       tag,
       summary: 'Free drivers around a point, for the map (count and blurred positions)',
+      description:
+        'The nearest free drivers (at most 30) within radiusM (at most 10,000 m), reading at most NEARBY_READ_BUDGET driver positions (in a very dense area, the nearest found within it). One page only: a cursor would carry a driver identity, which the map never shows.',
       auth: [],
       hat: 'CON',
+      rateLimit: { scope: 'rides-drivers-nearby', limit: 60, windowSec: 60, per: 'user' },
       request: { query: NearbyDriversQuerySchema },
       response: { description: 'Nearest first.', schema: NearbyDriversSchema },
-      handler: ({ query }) => rides().driversNearby({ lat: query.lat, lng: query.lng }, query.vehicleType, query.radiusM),
+      handler: ({ query }) => rides().driversNearby({ lat: query.lat, lng: query.lng }, query.vehicleType, query.radiusM, config.NEARBY_READ_BUDGET),
     }),
     defineRoute({
       method: 'get',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { LatLngBodySchema, NearbyQuerySchema } from '../../platform/geo/geo';
+import { LatLngBodySchema, NearbyQuerySchema, radiusQuerySchema } from '../../platform/geo/geo';
 import { PAYMENT_METHODS, RIDE_CLASSES, RIDE_STATUSES } from './rides.model';
 
 const PlaceSchema = LatLngBodySchema.extend({ address: z.string().trim().max(300).optional().describe('What the rider typed or picked, shown to the driver') }).meta({ id: 'RidePlace' });
@@ -123,7 +123,9 @@ export const FaresSchema = z
   })
   .meta({ id: 'RideFares' });
 
-export const NearbyDriversQuerySchema = NearbyQuerySchema.pick({ lat: true, lng: true, radiusM: true }).extend({ vehicleType: z.enum(RIDE_CLASSES).default('MOTORBIKE') });
+/** How far the rider's map looks for free drivers. */
+export const DRIVERS_NEARBY_MAX_RADIUS_M = 10_000;
+export const NearbyDriversQuerySchema = NearbyQuerySchema.pick({ lat: true, lng: true }).extend({ radiusM: radiusQuerySchema(DRIVERS_NEARBY_MAX_RADIUS_M), vehicleType: z.enum(RIDE_CLASSES).default('MOTORBIKE') });
 export const NearbyDriversSchema = z
   .object({
     count: z.number().int(),

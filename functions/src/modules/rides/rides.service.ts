@@ -715,9 +715,9 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { items: await ridesRepo.events(id) };
   }
 
-  /** Free drivers around a point for the rider's map: how many, and where within about 100 m (never who). */
-  async function driversNearby(center: LatLng, rideClass: RideClass, radiusM: number) {
-    const found = await dispatchPool.nearbyAvailable(center, radiusM, rideClass, 30, now());
+  /** Free drivers around a point for the rider's map: how many, and where within about 100 m (never who); `budget`: positions read at most. */
+  async function driversNearby(center: LatLng, rideClass: RideClass, radiusM: number, budget: number) {
+    const found = await dispatchPool.nearbyOnMap(center, radiusM, rideClass, 30, now(), budget);
     const blur = (v: number) => Math.round(v * 1000) / 1000;
     return { count: found.length, vehicleType: rideClass, drivers: found.map((d) => ({ lat: blur(d.lat), lng: blur(d.lng), distanceM: Math.round(d.distanceM / 50) * 50 })) };
   }

@@ -6,7 +6,7 @@ import { EVENTS, type TransitionEvent } from '../state-machine/state-machine';
 import type { CatalogAction, CatalogRecord, CatalogStatus } from './catalog.model';
 
 /** What `nearby` reads of each record in the circle: all a view shows, not the search terms. */
-const NEARBY_FIELDS = ['partnerId', 'name', 'description', 'address', 'phone', 'lat', 'lng', 'photos', 'hours', 'status', 'statusReason', 'ratingAvg', 'ratingCount', 'details', 'createdAt', 'updatedAt'] as const;
+const NEARBY_FIELDS = ['partnerId', 'name', 'description', 'address', 'phone', 'lat', 'lng', 'photos', 'hours', 'status', 'statusReason', 'ratingAvg', 'ratingCount', 'details', 'createdAt', 'updatedAt', 'geohash'] as const;
 export type NearbyFields<D> = Pick<CatalogRecord<D>, 'id' | (typeof NEARBY_FIELDS)[number]>;
 
 const newestFirst = [{ field: 'updatedAt', direction: 'desc' as const }];
@@ -33,14 +33,13 @@ export function catalogRepo<D>(collection: string) {
       tx.update(db().collection(collection).doc(id), fields);
     },
     /**
-     * Active records in one geohash range (the geo kit merges the ranges), without their search terms (the largest
-     * field): a search reads several times the records it answers.
+     * At most `max` records in one geohash range, by geohash then id (the geo kit pages by distance over these), without
+     * their search terms (the largest field). No status filter in the query: a plain range on the single-field geohash
+     * index is the cheapest read, and hidden or archived records are few; the kit drops them (they count as read).
      */
-    async activeInRange(start: string, end: string): Promise<Array<NearbyFields<D>>> {
-      // No status filter in the query: a plain range on the single-field geohash index is the cheapest read, and
-      // hidden or archived records are few; they are dropped here.
-      const snap = await db().collection(collection).orderBy('geohash').startAt(start).endAt(end).select(...NEARBY_FIELDS).get();
-      return snap.docs.filter((d) => d.get('status') === 'ACTIVE').map((d) => ({ ...(d.data() as Omit<NearbyFields<D>, 'id'>), id: d.id }));
+    async inRange(start: string, end: string, max: number): Promise<Array<NearbyFields<D>>> {
+      const snap = await db().collection(collection).orderBy('geohash').startAt(start).endAt(end).limit(max).select(...NEARBY_FIELDS).get();
+      return snap.docs.map((d) => ({ ...(d.data() as Omit<NearbyFields<D>, 'id'>), id: d.id }));
     },
     searchActive(term: string, request: PageRequest): Promise<Page<CatalogRecord<D>>> {
       const query = records().where('status', '==', 'ACTIVE').where('terms', 'array-contains', term);

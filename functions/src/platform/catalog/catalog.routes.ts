@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../http/route';
 import { IdParamsSchema } from '../http/ids';
+import type { AppConfig } from '../config/config.schema';
+import { radiusQuerySchema } from '../geo/geo';
+import type { RateLimitRule } from '../ratelimit/rate-limit';
 import {
   CatalogAdminQuerySchema,
   CatalogBaseBodySchema,
@@ -15,7 +18,7 @@ import {
 import type { CatalogService, CatalogSpec } from './catalog.service';
 
 /** The parts of a spec that shape its schemas. */
-type SchemaSource = Pick<CatalogSpec, 'details' | 'filters' | 'schemaName'> & { ownOperationFields?: readonly string[] };
+type SchemaSource = Pick<CatalogSpec, 'details' | 'filters' | 'schemaName' | 'maxRadiusM'> & { ownOperationFields?: readonly string[] };
 
 const schemasBySpec = new WeakMap<SchemaSource, ReturnType<typeof buildSchemas>>();
 
@@ -28,7 +31,7 @@ function buildSchemas(spec: SchemaSource) {
       .refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'name at least one field to change' })
       .meta({ id: `${spec.schemaName}Patch` }),
     page: z.object({ items: z.array(view), nextCursor: z.string().nullable() }).meta({ id: `${spec.schemaName}Page` }),
-    nearbyQuery: CatalogNearbyQuerySchema.extend(spec.filters.shape),
+    nearbyQuery: CatalogNearbyQuerySchema.extend({ radiusM: radiusQuerySchema(spec.maxRadiusM), ...spec.filters.shape }),
   };
 }
 
@@ -43,12 +46,17 @@ export function catalogSchemas(spec: SchemaSource) {
 }
 
 const MANAGERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
+/** The admin path of a route open to a record's managers and administrators. */
+export const CATALOG_ADMIN_PATH = 'Administrators need the permission catalog.manage (403 PERMISSION_REQUIRED otherwise).';
+
+/** Every nearby search of the map tab (all catalogs together), per signed-in caller; RATE_LIMITS scope `nearby`. */
+export const NEARBY_RATE_LIMIT: RateLimitRule = { scope: 'nearby', limit: 120, windowSec: 60, per: 'user' };
 
 /**
  * The eleven operations every catalog has: nearby, search, one record, a partner's list, the moderation list,
  * create, update, archive, hide, restore and the record's history. A vertical adds its own beside them.
  */
-export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(service: CatalogService<D, F>): AnyRoute[] {
+export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(service: CatalogService<D, F>, config: Pick<AppConfig, 'NEARBY_READ_BUDGET'>): AnyRoute[] {
   const spec = service.spec;
   const s = catalogSchemas(spec);
   const base = spec.basePath;
@@ -60,11 +68,13 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       path: `${base}/nearby`,
       tag,
       summary: `${N} near a point`,
-      description: `Active ${spec.nouns} within radiusM of lat/lng (geohash ranges queried in parallel, true distance), nearest first, each with distanceM. lat/lng must be numbers in range (400 otherwise). Pages with nextCursor.`,
+      description: `Active ${spec.nouns} within radiusM (at most ${spec.maxRadiusM} m) of lat/lng, nearest first, each with distanceM; lat/lng must be numbers in range (400 otherwise). Pages by distance with nextCursor (a cursor of another query or caller is 400 INVALID_CURSOR). One request reads at most NEARBY_READ_BUDGET records: in a very dense area a page may hold fewer than limit items; follow nextCursor.`,
       auth: [],
+      rateLimit: NEARBY_RATE_LIMIT,
+      codes: ['INVALID_CURSOR', 'NEARBY_TOO_DENSE'],
       request: { query: s.nearbyQuery },
       response: { description: `A page of ${spec.nouns}, nearest first.`, schema: s.page },
-      handler: ({ query, auth }) => service.nearby(query as never, auth!),
+      handler: ({ query, auth }) => service.nearby(query as never, auth!, { budget: config.NEARBY_READ_BUDGET }),
     }),
     defineRoute({
       method: 'get',
@@ -94,6 +104,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       tag,
       summary: `Moderation list of ${spec.nouns}`,
       auth: ['ADMIN'],
+      permission: 'catalog.manage',
       request: { query: CatalogAdminQuerySchema },
       response: { description: 'Newest change first, by status and partner.', schema: s.page },
       handler: ({ query, auth }) => service.adminList(query, auth!),
@@ -103,10 +114,10 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       path: base,
       tag,
       summary: `Add a ${spec.noun}`,
-      description: `By the owner or staff of the partnerId (an approved partner), or by an administrator for a curated ${spec.noun} (no partnerId). Photos are your READY image uploads.`,
+      description: `By the owner or staff of the partnerId (an approved partner), or by an administrator for a curated ${spec.noun} (no partnerId). Photos are your READY image uploads. ${CATALOG_ADMIN_PATH}`,
       auth: [...MANAGERS],
       idempotent: true,
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_PHOTO_INVALID'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_PHOTO_INVALID', 'PERMISSION_REQUIRED'],
       request: { body: s.body },
       response: { status: 201, description: `The new ${spec.noun} (ACTIVE).`, schema: s.view },
       handler: ({ body, auth }) => service.create(auth!, body as never),
@@ -128,10 +139,10 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       path: `${base}/:id`,
       tag,
       summary: `Change a ${spec.noun}`,
-      description: 'By its managers. Only the fields sent change; an archived record is read-only (409).',
+      description: `By its managers. Only the fields sent change; an archived record is read-only (409). ${CATALOG_ADMIN_PATH}`,
       auth: [...MANAGERS],
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'CATALOG_PHOTO_INVALID'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'CATALOG_PHOTO_INVALID', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: s.patch },
       response: { description: `The ${spec.noun} after the change.`, schema: s.view },
       handler: ({ params, body, auth }) => service.update(params.id, auth!, body as never),
@@ -141,10 +152,10 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       path: `${base}/:id`,
       tag,
       summary: `Archive a ${spec.noun}`,
-      description: 'By its managers: it leaves every public list and becomes read-only. Its history is kept.',
+      description: `By its managers: it leaves every public list and becomes read-only. Its history is kept. ${CATALOG_ADMIN_PATH}`,
       auth: [...MANAGERS],
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema },
       response: { description: `The archived ${spec.noun}.`, schema: s.view },
       handler: ({ params, auth }) => service.archive(params.id, auth!),
@@ -156,6 +167,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       summary: `Hide a ${spec.noun} (moderation)`,
       description: 'ACTIVE → HIDDEN with a reason its managers see; it leaves public lists.',
       auth: ['ADMIN'],
+      permission: 'catalog.manage',
       errors: [404],
       codes: ['CATALOG_TRANSITION'],
       request: { params: IdParamsSchema, body: CatalogHideBodySchema },
@@ -168,6 +180,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       tag,
       summary: `Restore a hidden ${spec.noun}`,
       auth: ['ADMIN'],
+      permission: 'catalog.manage',
       errors: [404],
       codes: ['CATALOG_TRANSITION'],
       request: { params: IdParamsSchema },
@@ -179,10 +192,10 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       path: `${base}/:id/events`,
       tag,
       summary: `Status history of a ${spec.noun}`,
-      description: 'Hide, restore and archive moves (who, when, why), newest first; for its managers and administrators.',
+      description: `Hide, restore and archive moves (who, when, why), newest first; for its managers and administrators. ${CATALOG_ADMIN_PATH}`,
       auth: [...MANAGERS],
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER'],
+      codes: ['CATALOG_NOT_MANAGER', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema },
       response: { description: 'The moves.', schema: z.object({ events: z.array(CatalogEventSchema) }) },
       handler: async ({ params, auth }) => ({ events: await service.events(params.id, auth!) }),

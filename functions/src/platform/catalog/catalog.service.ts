@@ -1,10 +1,12 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import type { z } from 'zod';
 import type { AuthContext } from '../auth/access-token';
+import { assertPermission } from '../auth/guard';
+import { holdsPermission } from '../auth/roles';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors/app-error';
 import { inTransaction } from '../firebase/firebase';
-import { decodeCursor, encodeCursor, type Page } from '../firestore/paginate';
-import { geohashOf, nearby, distanceMeters, type NearbyQuery } from '../geo/geo';
+import { decodeCursor, encodeCursor, invalidCursor, type Page } from '../firestore/paginate';
+import { geohashOf, nearbyPage, distanceMeters, type NearbyPosition, type NearbyQuery } from '../geo/geo';
 import { transition } from '../state-machine/state-machine';
 import { foldedWords, foldText, matchesSearch, searchTermOf, searchTermsOf } from '../text';
 import { iso } from '../time';
@@ -24,8 +26,13 @@ export interface CatalogDeps {
   now?(): number;
 }
 
-type Caller = Pick<AuthContext, 'userId' | 'roles'>;
-const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
+type Caller = Pick<AuthContext, 'userId' | 'roles' | 'permissions'>;
+/** An administrator acting as one: holding catalog.manage (a narrowed admin is an ordinary caller here, or refused). */
+const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN') && holdsPermission(caller.permissions, 'catalog.manage');
+/** An administrator without catalog.manage, on a path only the permission opens: 403 PERMISSION_REQUIRED. */
+const refuseNarrowedAdmin = (caller: Caller) => {
+  if (caller.roles.includes('ADMIN')) assertPermission(caller as AuthContext, 'catalog.manage');
+};
 type BaseBody = z.output<typeof CatalogBaseBodySchema>;
 type BasePatch = z.output<typeof CatalogBasePatchSchema>;
 
@@ -68,8 +75,13 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   /** The record for a change by its managers: 404 when the caller may not even see it, 403 when they only see it. */
   async function managed(id: string, caller: Caller, tx: Transaction, adminsToo = false): Promise<Rec> {
     const record = await repo.get(id, tx);
-    if (!record) throw notFound();
+    // A narrowed admin learns nothing on the admin path, not even whether the record exists.
+    if (!record) {
+      refuseNarrowedAdmin(caller);
+      throw notFound();
+    }
     if ((adminsToo && isAdmin(caller)) || (await manages(record, caller, tx))) return record;
+    refuseNarrowedAdmin(caller);
     throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
   }
 
@@ -94,12 +106,18 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     const t = now();
     const { after } = await inTransaction(async (tx) => {
       const record = await repo.get(id, tx);
-      if (!record) throw notFound();
+      if (!record) {
+        refuseNarrowedAdmin(caller);
+        throw notFound();
+      }
       const roles: CatalogActor[] = [];
       if (isAdmin(caller)) roles.push('ADMIN');
       if (action === 'archive') {
         if (await manages(record, caller, tx)) roles.push('MANAGER');
-        else throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+        else {
+          refuseNarrowedAdmin(caller);
+          throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+        }
       }
       return transition(
         catalogMachine,
@@ -135,6 +153,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       const record = await inTransaction(async (tx) => {
         const partnerId = body.partnerId ?? null;
         if (partnerId ? !(await deps.partnerRole(partnerId, caller.userId, tx)) : !isAdmin(caller)) {
+          if (!partnerId) refuseNarrowedAdmin(caller);
           throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId} (or it is not approved)` : `Name the partnerId you add this ${spec.noun} for; only administrators add curated ones`).withCode('CATALOG_NOT_MANAGER');
         }
         const created: Rec = {
@@ -201,25 +220,43 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     restore: (id: string, caller: Caller) => move(id, caller, 'restore', null),
 
     /**
-     * Active records within the radius that pass the filters, ordered by the vertical's rank (if the query asks
-     * for one), then distance, then id. Every record in the circle is read (the geo kit's parallel ranges), so the
-     * order and the cursor are exact; the cursor holds the last item's sort keys.
+     * Active records within the radius that pass the filters, nearest first (the geo kit's paging by distance under
+     * the read budget; the cursor holds the last item's distance and id). With a rank (e.g. price), the circle is read
+     * within the budget and ranked, then distance, then id: in an area denser than the budget, the ranking covers the
+     * records up to the distance the budget reached. `reads` (documents read) is for the bench, not the API.
      */
-    async nearby(query: NearbyQuery & { openNow?: boolean; cursor?: string } & z.output<F>, caller: Caller): Promise<Page<ReturnType<typeof view>>> {
+    async nearby(query: NearbyQuery & { openNow?: boolean; cursor?: string } & z.output<F>, caller: Caller, options: { budget: number }): Promise<Page<ReturnType<typeof view>> & { reads: number }> {
       const t = now();
       const { cursor, limit, ...shape } = query;
       const request = { query: `${spec.collection}:nearby:${JSON.stringify(shape)}`, caller: caller.userId };
-      const found = await nearby(query, query.radiusM, Number.MAX_SAFE_INTEGER, (s, e) => repo.activeInRange(s, e), (r) => r);
       const rank = spec.rankBy?.(query);
-      const ranked = found
-        .filter((f) => (!query.openNow || isOpenAt(f.item.hours, t) === true) && (spec.keep?.(f.item, query) ?? true))
-        .map((f) => ({ ...f, keys: rank ? [rank(f.item.details), f.distanceM] : [f.distanceM] }))
+      const scan = {
+        center: query,
+        radiusM: query.radiusM,
+        budget: options.budget,
+        read: (s: string, e: string, max: number) => repo.inRange(s, e, max),
+        pointOf: (r: NearbyFields<Details>) => r,
+        keep: (r: NearbyFields<Details>) => r.status === 'ACTIVE' && (!query.openNow || isOpenAt(r.hours, t) === true) && (spec.keep?.(r, query) ?? true),
+      };
+      if (!rank) {
+        const found = await nearbyPage({ ...scan, limit, after: cursor ? nearbyPosition(cursor, request) : undefined });
+        if (found.stuck) throw tooDense();
+        return {
+          items: found.items.map((f) => view(f.item, t, f.distanceM)),
+          nextCursor: found.next ? encodeCursor([found.next.distanceM, found.next.precision ?? 0], found.next.id, request) : null,
+          reads: found.reads,
+        };
+      }
+      const found = await nearbyPage({ ...scan, limit: Number.POSITIVE_INFINITY });
+      const ranked = found.items
+        .map((f) => ({ ...f, keys: [rank(f.item.details), f.distanceM] }))
         .filter((f): f is typeof f & { keys: number[] } => f.keys.every((k) => typeof k === 'number'))
         .sort((a, b) => compareKeys(a.keys, a.item.id, b.keys, b.item.id));
       let start = 0;
       if (cursor) {
-        const after = decodeCursor(cursor, request, rank ? 2 : 1);
-        const keys = after.values.map(Number);
+        const after = decodeCursor(cursor, request, 2);
+        if (!after.values.every((v) => typeof v === 'number')) throw invalidCursor();
+        const keys = after.values as number[];
         start = ranked.findIndex((f) => compareKeys(f.keys, f.item.id, keys, after.id) > 0);
         if (start < 0) start = ranked.length;
       }
@@ -228,6 +265,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       return {
         items: page.map((f) => view(f.item, t, f.distanceM)),
         nextCursor: last && start + limit < ranked.length ? encodeCursor(last.keys, last.item.id, request) : null,
+        reads: found.reads,
       };
     },
 
@@ -259,8 +297,14 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
 
     async events(id: string, caller: Caller) {
       const record = await repo.get(id);
-      if (!record) throw notFound();
-      if (!isAdmin(caller) && !(await manages(record, caller))) throw record.status === 'ACTIVE' ? notManager() : notFound();
+      if (!record) {
+        refuseNarrowedAdmin(caller);
+        throw notFound();
+      }
+      if (!isAdmin(caller) && !(await manages(record, caller))) {
+        refuseNarrowedAdmin(caller);
+        throw record.status === 'ACTIVE' ? notManager() : notFound();
+      }
       return (await repo.events(id)).map((e) => ({ ...e, at: iso(e.at), reason: e.reason ?? null }));
     },
 
@@ -321,6 +365,17 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   };
 }
 export type CatalogService<D extends z.ZodObject = z.ZodObject, F extends z.ZodObject = z.ZodObject> = ReturnType<typeof createCatalogService<D, F>>;
+
+const tooDense = () =>
+  new UnprocessableError('More records lie at this distance than one request may read: the list cannot go further from this point').withCode('NEARBY_TOO_DENSE');
+
+/** A nearby cursor's position: [distance, precision of the cells there] and the last id (400 when forged). */
+function nearbyPosition(cursor: string, request: { query: string; caller: string }): NearbyPosition {
+  const { values, id } = decodeCursor(cursor, request, 2);
+  const [distanceM, precision] = values;
+  if (typeof distanceM !== 'number' || !(distanceM >= 0) || typeof precision !== 'number' || !Number.isInteger(precision) || precision < 0 || precision > 12) throw invalidCursor();
+  return { distanceM, id, precision };
+}
 
 function compareKeys(a: readonly number[], aId: string, b: readonly number[], bId: string): number {
   for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i] - b[i];

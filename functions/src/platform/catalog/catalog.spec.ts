@@ -20,6 +20,8 @@ export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.Zo
   details: D;
   /** Values of optional details fields a new record starts with. */
   detailDefaults?: Partial<z.output<D>>;
+  /** Largest `radiusM` of `nearby` (a larger one is 400): how far a user of this vertical looks. */
+  maxRadiusM: number;
   /** Extra `nearby` query fields (all optional). */
   filters: F;
   keep?(record: NearbyFields<z.output<D>>, filters: z.output<F>): boolean;

@@ -123,6 +123,8 @@ export const configSchema = z.object({
   TIP_MAX_COUNT: positiveInt(1, 5),
   TIP_WINDOW_SEC: positiveInt(24 * 3600, 7 * 24 * 3600, 60),
   RIDE_SEARCH_RADIUS_M: positiveInt(3_000, 20_000, 200),
+  // Documents one nearby request (catalogs, drivers on the map) may read; a page in a denser area ends earlier.
+  NEARBY_READ_BUDGET: positiveInt(400, 5_000, 50),
   RIDE_COMMISSION_BP: positiveInt(2_000, 5_000, 0),
   RIDE_CANCEL_FEE_VND: positiveInt(10_000, 200_000, 0),
   RIDE_CANCEL_GRACE_SEC: positiveInt(120, 3_600, 0),

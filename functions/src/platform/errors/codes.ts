@@ -106,6 +106,7 @@ export const ERROR_CODES = {
   CATALOG_NOT_MANAGER: [403, 'Only the managing partner (owner or staff) changes this record; curated records are the administrators\'.'],
   CATALOG_TRANSITION: [409, 'The record is not in a status that allows this (`details.status`): archived records are read-only.'],
   CATALOG_NOT_ALLOWED: [409, 'Hiding and restoring are for administrators, archiving for the record\'s managers.'],
+  NEARBY_TOO_DENSE: [422, 'More records lie at the cursor\'s distance than one request may read (NEARBY_READ_BUDGET): the list cannot go further from this point.'],
   PARKING_SPACES_OUT_OF_RANGE: [409, 'The change would leave fewer than 0 or more than capacity free spaces (`details.freeSpaces`, `details.capacity`).'],
   FUEL_PRICE_TYPE_REQUIRED: [400, 'sort=price needs the fuelType to compare.'],
   ADDRESS_LIMIT: [409, 'At most 20 saved addresses.'],
@@ -129,6 +130,9 @@ export const ERROR_CODES = {
   PROMOTION_EXHAUSTED: [409, 'The voucher has no uses left.'],
   PROMOTION_CODE_TAKEN: [409, 'Another voucher has this code.'],
   PROMOTION_NOT_MANAGER: [403, 'Vouchers are managed by their partner\'s owner and staff; platform vouchers by administrators.'],
+  PROMOTION_PAYABLE_NOT_FOUND: [404, 'No such payable (a ride) of yours: a voucher is used on your own ride only.'],
+  PROMOTION_PAYABLE_CLOSED: [409, 'The payable was cancelled or refunded (`details.status`): no voucher is used on it.'],
+  PROMOTION_RELEASE_REFUSED: [409, 'A use is given back only once what it was used on is cancelled or refunded (`details.status`).'],
   CATALOG_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
 
   UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],

@@ -64,7 +64,8 @@ export function encodeCursor(values: unknown[], id: string, request: Pick<PageRe
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
-const invalidCursor = () => new BadRequestError('cursor is not a nextCursor of this list', [{ field: 'query.cursor', message: 'is invalid for this list' }]).withCode('INVALID_CURSOR');
+/** 400 INVALID_CURSOR: for lists that check a cursor's values themselves. */
+export const invalidCursor = () => new BadRequestError('cursor is not a nextCursor of this list', [{ field: 'query.cursor', message: 'is invalid for this list' }]).withCode('INVALID_CURSOR');
 
 export function decodeCursor(cursor: string, request: Pick<PageRequest, 'query' | 'caller'>, fields: number): { values: unknown[]; id: string } {
   let body: CursorBody;

@@ -1,0 +1,129 @@
+import { db } from '../../src/platform/firebase/firebase';
+import { distanceMeters, geohashOf, nearbyPage, type LatLng, type NearbyPosition } from '../../src/platform/geo/geo';
+import { placesService } from '../../src/modules/places/places.wiring';
+import type { Tokens } from '../helpers/accounts';
+import { call } from '../helpers/api';
+import { requireEmulators } from '../helpers/emulators';
+import { area } from '../helpers/geo';
+import { partnerCast } from '../helpers/partners';
+
+beforeAll(requireEmulators);
+
+// Item 11 of issue 29: nearby reads are bounded (a radius per vertical, a read budget per request), page by distance
+// with a cursor, and are rate-limited per caller. The documents read are counted by the reader itself (Firestore
+// range queries on the emulator) and by the kit's count the bench reports.
+
+let user: Tokens;
+beforeAll(async () => {
+  ({ user } = await partnerCast('Quán Dày', 'Quán Thưa'));
+});
+
+/** n ACTIVE places in a disc of `spreadM` around `center`, written straight to Firestore (ids fixed by `tag`). */
+async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: string) {
+  const t = Date.now();
+  const points: Array<LatLng & { id: string }> = [];
+  for (let i = 0; i < n; i += 400) {
+    const batch = db().batch();
+    for (let j = i; j < Math.min(n, i + 400); j++) {
+      const r = spreadM * Math.sqrt((j + 0.5) / n);
+      const a = j * 2.399963;
+      const at = { lat: center.lat + (r * Math.cos(a)) / 111_320, lng: center.lng + (r * Math.sin(a)) / (111_320 * Math.cos((center.lat * Math.PI) / 180)) };
+      const id = `${tag}-${String(j).padStart(4, '0')}`;
+      points.push({ id, ...at });
+      batch.set(db().collection('places').doc(id), {
+        partnerId: null, name: `Quán ${j}`, nameFolded: `quan ${j}`, terms: ['quan'], description: null, address: null, phone: null, ...at, geohash: geohashOf(at),
+        photos: [], hours: null, status: 'ACTIVE', statusReason: null, ratingAvg: 0, ratingCount: 0, details: { category: 'CAFE' }, createdBy: 'test', createdAt: t, updatedAt: t,
+      });
+    }
+    await batch.commit();
+  }
+  return points;
+}
+
+const brute = (points: Array<LatLng & { id: string }>, center: LatLng, radiusM: number) =>
+  points
+    .map((p) => ({ id: p.id, d: distanceMeters(center, p) }))
+    .filter((p) => p.d <= radiusM)
+    .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))
+    .map((p) => p.id);
+
+describe('nearby under a read budget', () => {
+  it('in a dense area the budget caps the documents read (counted by the reader), and the pages join up by distance', async () => {
+    const here = area();
+    const tag = `dense${Math.floor(Math.random() * 1e6)}`;
+    const points = await seedPlaces(here, 800, 400, tag);
+    const expected = brute(points, here, 300);
+    expect(expected.length).toBeGreaterThan(400);
+    let counted = 0;
+    const read = async (start: string, end: string, max: number) => {
+      const snap = await db().collection('places').orderBy('geohash').startAt(start).endAt(end).limit(max).get();
+      counted += Math.max(1, snap.size);
+      return snap.docs.map((d) => ({ id: d.id, lat: d.get('lat') as number, lng: d.get('lng') as number, geohash: d.get('geohash') as string }));
+    };
+    const ids: string[] = [];
+    let after: NearbyPosition | undefined;
+    let pages = 0;
+    do {
+      counted = 0;
+      const page = await nearbyPage({ center: here, radiusM: 300, limit: 50, budget: 200, after, read, pointOf: (p) => p });
+      expect(counted).toBeLessThanOrEqual(200);
+      expect(page.reads).toBe(counted);
+      ids.push(...page.items.map((f) => f.item.id));
+      after = page.next;
+      pages += 1;
+    } while (after && pages < 40);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expected);
+  });
+
+  it('GET /places/nearby pages a dense area by cursor with no duplicates or gaps; the service reads at most its budget', async () => {
+    const here = area();
+    const tag = `http${Math.floor(Math.random() * 1e6)}`;
+    const points = await seedPlaces(here, 400, 400, tag);
+    const expected = brute(points, here, 250);
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { status: number; body: { items: Array<{ id: string; distanceM: number }>; nextCursor: string | null } } = await call('GET', `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=250&limit=40${cursor ? `&cursor=${cursor}` : ''}`, { token: user.accessToken });
+      expect(res.status).toBe(200);
+      expect(res.body).not.toHaveProperty('reads');
+      ids.push(...res.body.items.map((p) => p.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(ids).toEqual(expected);
+
+    // The same search over the whole 400 m with a budget of 150: the first page reads at most 150 of the 400 records
+    // in the circle and is the exact nearest prefix; the second continues from it by distance.
+    expect(brute(points, here, 400)).toHaveLength(400);
+    const service = placesService();
+    const caller = { userId: user.user.id, roles: ['USER' as const] };
+    const first = await service.nearby({ lat: here.lat, lng: here.lng, radiusM: 400, limit: 10 }, caller, { budget: 150 });
+    expect(first.reads).toBeLessThanOrEqual(150);
+    expect(first.items.map((p) => p.id)).toEqual(expected.slice(0, 10));
+    const second = await service.nearby({ lat: here.lat, lng: here.lng, radiusM: 400, limit: 10, cursor: first.nextCursor! }, caller, { budget: 150 });
+    expect(second.reads).toBeLessThanOrEqual(150);
+    expect(second.items.map((p) => p.id)).toEqual(expected.slice(10, 20));
+  });
+
+  it.each([
+    ['/places/nearby', 10_001],
+    ['/pharmacy/stores/nearby', 10_001],
+    ['/parking/lots/nearby', 5_001],
+    ['/fuel/stations/nearby', 20_001],
+    ['/atm/nearby', 5_001],
+    ['/rides/drivers/nearby', 10_001],
+    ['/pharmacy/products/search', 10_001],
+  ])('%s refuses a radius above its vertical bound (radiusM=%d → 400)', async (path, radiusM) => {
+    const q = path.endsWith('search') ? '&q=para' : '';
+    const over = await call('GET', `${path}?lat=10.77&lng=106.7&radiusM=${radiusM}${q}`, { token: user.accessToken });
+    expect(over.status).toBe(400);
+    expect(over.body.details.map((d: { field: string }) => d.field)).toContain('query.radiusM');
+    expect((await call('GET', `${path}?lat=10.77&lng=106.7&radiusM=${radiusM - 1}${q}`, { token: user.accessToken })).status).toBe(200);
+  });
+
+  it.each(['abc', Buffer.from('{"v":["x",0],"id":"a","t":"x"}').toString('base64url'), Buffer.from('[]').toString('base64url')])('a cursor that is not a nextCursor of the search (%s) → 400 INVALID_CURSOR', async (cursor) => {
+    const res = await call('GET', `/atm/nearby?lat=10.77&lng=106.7&cursor=${cursor}`, { token: user.accessToken });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('INVALID_CURSOR');
+  });
+});
