@@ -169,10 +169,151 @@ describe('group invitations', () => {
     await allowDirectAdds(blocker, open);
     await block(blocker, owner);
     const refused = await group(owner, [open, blocker]);
-    expect([refused.status, refused.body.code, refused.body.details]).toEqual([403, 'CHAT_BLOCKED', { userIds: [blocker.user.id] }]);
+    // Who blocks the caller is not told (details name only those the caller blocks).
+    expect([refused.status, refused.body.code, refused.body.details]).toEqual([403, 'CHAT_BLOCKED', { userIds: [] }]);
     const g = (await group(owner, [open])).body;
-    expect((await add(owner, g.id, [blocker])).body.code).toBe('CHAT_BLOCKED');
+    const added = await add(owner, g.id, [blocker]);
+    expect([added.body.code, added.body.details]).toEqual(['CHAT_BLOCKED', { userIds: [] }]);
     expect(await invitations(blocker)).toEqual([]);
+    // The caller's own blocks are named.
+    const blocked = await registerVerified();
+    await block(owner, blocked);
+    const own = await add(owner, g.id, [blocked, blocker]);
+    expect([own.status, own.body.code, own.body.details]).toEqual([403, 'CHAT_BLOCKED', { userIds: [blocked.user.id] }]);
+  });
+
+  it('nobody is added or invited where a member, a pending invitee or another added account blocks them or is blocked by them; members who block each other later stay', async () => {
+    const [owner, member, pending, x, y, z] = [await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified()];
+    await allowDirectAdds(member, x, z);
+    const g = (await group(owner, [member, pending])).body;
+    expect(g).toMatchObject({ memberCount: 2, invitedIds: [pending.user.id] });
+    const state = async () => (await call('GET', `/chat/conversations/${g.id}`, { token: owner.accessToken })).body;
+
+    await block(x, member); // the added one blocks a member (not the owner)
+    const byMember = await add(owner, g.id, [x]);
+    expect([byMember.status, byMember.body.code, byMember.body.details]).toEqual([403, 'CHAT_BLOCKED', { userIds: [] }]);
+    await block(pending, y); // a pending invitee blocks the one invited now
+    expect((await add(owner, g.id, [y])).body.code).toBe('CHAT_BLOCKED');
+    expect(await invitations(y)).toEqual([]);
+    await block(z, y); // two added at once, one blocking the other
+    await unblock(pending, y);
+    expect((await add(owner, g.id, [y, z])).body.code).toBe('CHAT_BLOCKED');
+    expect(await state()).toMatchObject({ memberCount: 2, invitedIds: [pending.user.id] });
+    // At creation as well: two chosen members, one blocking the other.
+    const created = await group(owner, [member, x]);
+    expect([created.status, created.body.code]).toEqual([403, 'CHAT_BLOCKED']);
+    // Without the blocks they join.
+    await Promise.all([unblock(x, member), unblock(z, y)]);
+    expect((await add(owner, g.id, [x, y, z])).body).toMatchObject({ memberCount: 4, invitedIds: [pending.user.id, y.user.id] });
+
+    // Members who come to block each other stay in the group and both still send.
+    await block(member, x);
+    expect((await send(x, g.id, 'still here')).status).toBe(201);
+    expect((await send(member, g.id, 'me too')).status).toBe(201);
+    expect((await state()).memberCount).toBe(4);
+  });
+
+  it('accepting is refused (403 CHAT_BLOCKED) after a block with the owner or any member; a block withdraws the invitations between inviter and invitee', async () => {
+    const [owner, member, g1, g2, g3, g4] = [await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified()];
+    await allowDirectAdds(member);
+    const g = (await group(owner, [member, g1, g2, g3, g4])).body;
+    expect(g.invitedIds).toEqual([g1.user.id, g2.user.id, g3.user.id, g4.user.id]);
+    const [i1, i2, i3, i4] = await Promise.all([g1, g2, g3, g4].map(async (who) => (await invitations(who))[0]));
+
+    await block(g1, owner); // the invitee blocks the owner
+    await block(owner, g2); // the owner blocks the invitee
+    for (const [who, invitation] of [[g1, i1], [g2, i2]] as const) {
+      expect(await invitations(who)).toEqual([]);
+      expect((await invitations(who, 'WITHDRAWN')).map((i) => i.id)).toEqual([invitation.id]);
+      const refused = await answer(who, invitation.id, 'accept');
+      expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_INVITATION_TRANSITION']);
+    }
+    const trail = (await db().collection(`chat_invitations/${i1.id}/events`).get()).docs.map((d) => d.data());
+    expect(trail).toMatchObject([{ action: 'withdraw', from: 'PENDING', to: 'WITHDRAWN', by: g1.user.id, reason: 'block' }]);
+
+    await block(g3, member); // the invitee blocks a member: the invitation stays, accepting does not
+    await block(member, g4); // a member blocks the invitee
+    const byInvitee = await answer(g3, i3.id, 'accept');
+    expect([byInvitee.status, byInvitee.body.code, byInvitee.body.details]).toEqual([403, 'CHAT_BLOCKED', { userIds: [member.user.id] }]);
+    const byMember = await answer(g4, i4.id, 'accept');
+    expect([byMember.status, byMember.body.code, byMember.body.details]).toEqual([403, 'CHAT_BLOCKED', { userIds: [] }]);
+    expect((await call('GET', `/chat/conversations/${g.id}`, { token: owner.accessToken })).body).toMatchObject({ memberCount: 2, invitedIds: [g3.user.id, g4.user.id] });
+    expect((await call('GET', `/chat/conversations/${g.id}`, { token: g3.accessToken })).status).toBe(404);
+
+    await unblock(g3, member);
+    expect((await answer(g3, i3.id, 'accept')).body.memberCount).toBe(3);
+  });
+
+  it('a block and an accept racing: the invitee never ends up a member while the block stands', async () => {
+    const [owner, guest] = [await registerVerified(), await registerVerified()];
+    const g = (await group(owner, [guest])).body;
+    const [invitation] = await invitations(guest);
+    const [accepted, blocked] = await Promise.all([answer(guest, invitation.id, 'accept'), block(owner, guest)]);
+    expect(blocked.status).toBe(200);
+    const after = (await call('GET', `/chat/conversations/${g.id}`, { token: owner.accessToken })).body;
+    // Either the accept came first (a member, as in a group whose members later block each other) or it was refused.
+    if (accepted.status === 200) expect(after).toMatchObject({ memberCount: 2, invitedIds: [] });
+    else expect([accepted.body.code, after.memberCount, after.invitedIds]).toEqual([expect.stringMatching(/^CHAT_(BLOCKED|INVITATION_TRANSITION)$/), 1, []]);
+  });
+
+  it('a pending invitee who switched to DIRECT and is added again stays invited (one seat): withdrawing or accepting leaves no double', async () => {
+    const [owner, guest] = [await registerVerified(), await registerVerified()];
+    const g = (await group(owner, [guest])).body;
+    const [invitation] = await invitations(guest);
+    await allowDirectAdds(guest);
+    const again = await add(owner, g.id, [guest]);
+    expect(again.body).toMatchObject({ memberCount: 1, invitedIds: [guest.user.id] });
+    expect((await call('GET', `/chat/conversations/${g.id}`, { token: guest.accessToken })).status).toBe(404);
+    expect((await db().collection('chat_memberships').doc(`${g.id}_${guest.user.id}`).get()).exists).toBe(false);
+    const accepted = await answer(guest, invitation.id, 'accept');
+    expect(accepted.body).toMatchObject({ memberCount: 2, invitedIds: [] });
+    // A member now: DELETE removes them (not a withdrawal), and nothing is left to accept.
+    const removed = await call('DELETE', `/chat/conversations/${g.id}/members/${guest.user.id}`, { token: owner.accessToken });
+    expect(removed.body).toMatchObject({ memberCount: 1, invitedIds: [] });
+    expect((await call('GET', `/chat/conversations/${g.id}`, { token: guest.accessToken })).status).toBe(404);
+    expect((await answer(guest, invitation.id, 'accept')).body.code).toBe('CHAT_INVITATION_TRANSITION');
+  });
+
+  it('GET /chat/invitations shows the group title now only while pending; otherwise the title it was made with', async () => {
+    const [owner, guest, other] = [await registerVerified(), await registerVerified(), await registerVerified()];
+    const g = (await group(owner, [guest, other])).body;
+    const rename = (title: string) => call('PATCH', `/chat/conversations/${g.id}`, { token: owner.accessToken, body: { title } });
+    await rename('Đà Nẵng');
+    expect((await invitations(other))[0].title).toBe('Đà Nẵng');
+    const [invitation] = await invitations(guest);
+    await answer(guest, invitation.id, 'accept');
+    await call('DELETE', `/chat/conversations/${g.id}/members/${guest.user.id}`, { token: owner.accessToken });
+    await rename('Bí mật');
+    expect((await invitations(guest, 'ACCEPTED')).map((i) => i.title)).toEqual(['Hội An']);
+    const declined = await answer(other, (await invitations(other))[0].id, 'decline');
+    expect(declined.body).toMatchObject({ status: 'DECLINED', title: 'Hội An' });
+    expect((await invitations(other, 'DECLINED')).map((i) => i.title)).toEqual(['Hội An']);
+  });
+
+  it('the last member leaving a group withdraws its pending invitations', async () => {
+    const [owner, guest] = [await registerVerified(), await registerVerified()];
+    const g = (await group(owner, [guest])).body;
+    const [invitation] = await invitations(guest);
+    expect((await call('POST', `/chat/conversations/${g.id}/leave`, { token: owner.accessToken })).body).toEqual({ left: true, conversationId: g.id });
+    expect(await invitations(guest)).toEqual([]);
+    expect((await invitations(guest, 'WITHDRAWN')).map((i) => i.id)).toEqual([invitation.id]);
+    expect((await db().collection('conversations').doc(g.id).get()).data()).toMatchObject({ memberIds: [], ownerId: null, invitedIds: [] });
+    const refused = await answer(guest, invitation.id, 'accept');
+    expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_INVITATION_TRANSITION']);
+  });
+
+  it('one account blocks at most 1,000 people (409 CHAT_BLOCKS_FULL); unblocking makes room', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    const full = Array.from({ length: 1000 }, (_, i) => `seeded-${i}`);
+    await db().collection('chat_block_lists').doc(a.user.id).set({ userId: a.user.id, blockedIds: full, updatedAt: Date.now() });
+    const refused = await block(a, b);
+    expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_BLOCKS_FULL']);
+    expect((await direct(b, a)).status).toBe(201);
+    await db().collection('chat_block_lists').doc(a.user.id).set({ userId: a.user.id, blockedIds: full.slice(1), updatedAt: Date.now() });
+    expect((await block(a, b)).status).toBe(200);
+    expect(((await db().collection('chat_block_lists').doc(a.user.id).get()).data()!.blockedIds as string[]).slice(-1)).toEqual([b.user.id]);
+    await unblock(a, b);
+    expect(((await db().collection('chat_block_lists').doc(a.user.id).get()).data()!.blockedIds as string[])).toHaveLength(999);
   });
 
   it('accepting and declining at once: exactly one wins', async () => {

@@ -1,4 +1,5 @@
 import {
+  blockConflicts,
   CHAT_LIMITS,
   contextConversationId,
   directConversationId,
@@ -77,5 +78,18 @@ describe('membershipAfterMessage', () => {
     const change = membershipAfterMessage(shown, message());
     expect(change.lastMessage).toBeUndefined();
     expect(change.unreadCount).toBe(3);
+  });
+});
+
+describe('blockConflicts', () => {
+  const lists = (entries: Record<string, string[]>) => new Map(Object.entries(entries).map(([u, ids]) => [u, new Set(ids)] as const));
+  it('refuses an added person who blocks, or is blocked by, anyone present or another added one', () => {
+    expect(blockConflicts(lists({ x: ['m'] }), ['x'], ['o', 'm'])).toEqual(['x']);
+    expect(blockConflicts(lists({ m: ['x'] }), ['x'], ['o', 'm'])).toEqual(['x']);
+    expect(blockConflicts(lists({ x: ['y'] }), ['x', 'y', 'z'], ['o'])).toEqual(['x', 'y']);
+  });
+  it('ignores blocks among those already present and blocks of outsiders; nobody conflicts with themselves', () => {
+    expect(blockConflicts(lists({ m: ['n'], x: ['stranger'] }), ['x'], ['o', 'm', 'n'])).toEqual([]);
+    expect(blockConflicts(lists({}), ['x'], ['x', 'o'])).toEqual([]);
   });
 });

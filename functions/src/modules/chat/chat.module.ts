@@ -1,7 +1,7 @@
 import { defineModule, defineTask } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { CALL_LINES, CALLS, RING_TIMEOUT_QUEUE } from './calls.model';
-import { CHAT_BLOCKS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CHAT_PREFERENCES, CHAT_REPORTS, CONVERSATIONS, MESSAGES } from './conversations.model';
+import { CHAT_BLOCK_LISTS, CHAT_BLOCKS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CHAT_PREFERENCES, CHAT_REPORTS, CONVERSATIONS, MESSAGES } from './conversations.model';
 
 export const chatModule = defineModule({
   name: 'chat',
@@ -45,6 +45,7 @@ export const chatModule = defineModule({
     { name: MESSAGES, parent: CONVERSATIONS, clientAccess: true },
     { name: CHAT_MEMBERSHIPS, clientAccess: true },
     { name: CHAT_BLOCKS, clientAccess: true },
+    { name: CHAT_BLOCK_LISTS },
     { name: CHAT_REPORTS },
     { name: CHAT_INVITATIONS },
     { name: EVENTS, parent: CHAT_INVITATIONS },

@@ -11,6 +11,7 @@ import { CHAT_EVENTS } from './chat.events';
 // `chat_memberships/{conversationId}_{userId}`: one member's view: last message, unread count, read and
 // delivered markers. Each message rewrites these (one document per member), never one shared document.
 // `chat_blocks/{blockerId}_{blockedId}`: blocks.
+// `chat_block_lists/{userId}`: the ids a user blocks, in one document, so a group's blocks are one read per person.
 // `chat_reports/{messageId}_{reporterId}`: reported messages (the admin queue).
 // `chat_invitations/{conversationId}_{userId}`: an invitation to a group, which the invitee accepts or declines.
 // `chat_preferences/{userId}`: whether others may add the user to groups directly (default: by invitation).
@@ -18,6 +19,7 @@ export const CONVERSATIONS = 'conversations';
 export const MESSAGES = 'messages';
 export const CHAT_MEMBERSHIPS = 'chat_memberships';
 export const CHAT_BLOCKS = 'chat_blocks';
+export const CHAT_BLOCK_LISTS = 'chat_block_lists';
 export const CHAT_REPORTS = 'chat_reports';
 export const CHAT_INVITATIONS = 'chat_invitations';
 export const CHAT_PREFERENCES = 'chat_preferences';
@@ -29,6 +31,8 @@ export const CHAT_LIMITS = {
   textMax: 4000,
   editWindowMs: 15 * 60_000,
   previewMax: 120,
+  /** People one user blocks (their list is one document, read for every group change they are part of). */
+  blocksMax: 1000,
 } as const;
 
 /**
@@ -145,7 +149,8 @@ export const INVITATION_MACHINE = defineMachine({
   moves: {
     accept: { from: 'PENDING', to: 'ACCEPTED', by: 'invitee' },
     decline: { from: 'PENDING', to: 'DECLINED', by: 'invitee' },
-    withdraw: { from: 'PENDING', to: 'WITHDRAWN', by: 'owner' },
+    // The system withdraws when a block comes between inviter and invitee, or when the group is left empty.
+    withdraw: { from: 'PENDING', to: 'WITHDRAWN', by: ['owner', 'system'] },
     reinvite: { from: ['ACCEPTED', 'WITHDRAWN'], to: 'PENDING', by: 'owner' },
   },
   codes: { transition: 'CHAT_INVITATION_TRANSITION', actor: 'CHAT_INVITATION_TRANSITION' },
@@ -157,10 +162,28 @@ export interface InvitationRecord {
   /** The invitee. */
   userId: string;
   invitedBy: string;
+  /** The group's title when the invitation was made (shown once it is no longer pending). */
+  title?: string | null;
   status: InvitationStatus;
   createdAt: number;
   updatedAt: number;
   respondedAt: number | null;
+}
+
+export interface BlockListRecord {
+  userId: string;
+  blockedIds: string[];
+  updatedAt: number;
+}
+
+/**
+ * Which of `added` may not join a group with `present` (members and pending invitees) or each other: one of the
+ * two blocks the other. `blocks` holds each person's blocked ids (absent: blocks nobody).
+ */
+export function blockConflicts(blocks: Map<string, ReadonlySet<string>>, added: string[], present: string[]): string[] {
+  const everyone = [...new Set([...present, ...added])];
+  const blocksOf = (u: string) => blocks.get(u) ?? new Set<string>();
+  return added.filter((u) => everyone.some((v) => v !== u && (blocksOf(u).has(v) || blocksOf(v).has(u))));
 }
 
 export const invitationId = (conversationId: string, userId: string) => `${conversationId}_${userId}`;

@@ -1,9 +1,10 @@
-import type { Transaction } from 'firebase-admin/firestore';
+import { FieldValue, type Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page } from '../../platform/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
 import {
   blockId,
+  CHAT_BLOCK_LISTS,
   CHAT_BLOCKS,
   CHAT_INVITATIONS,
   CHAT_MEMBERSHIPS,
@@ -13,6 +14,7 @@ import {
   invitationId,
   membershipId,
   MESSAGES,
+  type BlockListRecord,
   type ChatPreferencesRecord,
   type ConversationRecord,
   type InvitationRecord,
@@ -46,6 +48,7 @@ const memberships = () => plainCollection<MembershipRecord>(CHAT_MEMBERSHIPS);
 // Messages keep their id as a field too: reports find a message by id alone (a collection-group query).
 const messages = (conversationId: string) => plainCollection<MessageRecord>(`${CONVERSATIONS}/${conversationId}/${MESSAGES}`);
 const blocks = () => plainCollection<BlockRecord>(CHAT_BLOCKS);
+const blockLists = () => plainCollection<BlockListRecord>(CHAT_BLOCK_LISTS);
 const reports = () => typedCollection<ReportRecord>(CHAT_REPORTS);
 const invitations = () => typedCollection<InvitationRecord>(CHAT_INVITATIONS);
 const preferences = () => plainCollection<ChatPreferencesRecord>(CHAT_PREFERENCES);
@@ -141,23 +144,26 @@ export const conversationsRepo = {
     const [ab, ba] = tx ? await tx.getAll(...refs) : await db().getAll(...refs);
     return { aBlocksB: ab.exists, bBlocksA: ba.exists };
   },
-  /** Which of `others` block `userId` or are blocked by them (in the transaction). */
-  async blockedAmong(tx: Transaction, userId: string, others: string[]): Promise<string[]> {
-    if (others.length === 0) return [];
-    const snaps = await tx.getAll(...others.flatMap((o) => [blocks().doc(blockId(userId, o)), blocks().doc(blockId(o, userId))]));
-    return others.filter((_, i) => snaps[2 * i].exists || snaps[2 * i + 1].exists);
+  /** Whom each of `userIds` blocks, one document per person (in the transaction); nobody when never set. */
+  async txBlockLists(tx: Transaction, userIds: string[]): Promise<Map<string, ReadonlySet<string>>> {
+    const unique = [...new Set(userIds)];
+    if (unique.length === 0) return new Map();
+    const snaps = await tx.getAll(...unique.map((u) => blockLists().doc(u)));
+    return new Map(snaps.map((s) => [s.id, new Set(s.exists ? (s.data() as BlockListRecord).blockedIds : [])]));
   },
-  async block(record: BlockRecord): Promise<BlockRecord> {
-    const ref = blocks().doc(blockId(record.blockerId, record.blockedId));
-    return db().runTransaction(async (tx) => {
-      const existing = await readRecord(ref, tx);
-      if (existing) return existing;
-      tx.create(ref, record);
-      return record;
-    });
+  /** The block of one pair and the blocker's list, in one read of the transaction. */
+  async txBlockState(tx: Transaction, blockerId: string, blockedId: string): Promise<{ block: BlockRecord | undefined; blockedIds: string[] }> {
+    const [pair, list] = await tx.getAll(blocks().doc(blockId(blockerId, blockedId)) as FirebaseFirestore.DocumentReference, blockLists().doc(blockerId) as FirebaseFirestore.DocumentReference);
+    return { block: pair.exists ? (pair.data() as BlockRecord) : undefined, blockedIds: list.exists ? (list.data() as BlockListRecord).blockedIds : [] };
   },
-  async unblock(blockerId: string, blockedId: string): Promise<void> {
-    await blocks().doc(blockId(blockerId, blockedId)).delete();
+  /** Writes a block and the blocker's list (which names the blocked id). */
+  txSaveBlock(tx: Transaction, record: BlockRecord, blockedIds: string[]): void {
+    tx.set(blocks().doc(blockId(record.blockerId, record.blockedId)), record);
+    tx.set(blockLists().doc(record.blockerId), { userId: record.blockerId, blockedIds, updatedAt: record.createdAt });
+  },
+  txRemoveBlock(tx: Transaction, blockerId: string, blockedId: string, blockedIds: string[], at: number): void {
+    tx.delete(blocks().doc(blockId(blockerId, blockedId)));
+    tx.set(blockLists().doc(blockerId), { userId: blockerId, blockedIds, updatedAt: at });
   },
   blocksOf(blockerId: string, page: { limit: number; cursor?: string }) {
     const query = blocks().where('blockerId', '==', blockerId);
@@ -182,6 +188,15 @@ export const conversationsRepo = {
     if (userIds.length === 0) return new Map();
     const snaps = await tx.getAll(...userIds.map((u) => invitations().doc(invitationId(conversationId, u))));
     return new Map(snaps.flatMap((s) => (s.exists ? [[(s.data() as InvitationRecord).userId, s.data() as InvitationRecord] as const] : [])));
+  },
+  /** Pending invitations `invitedBy` made to `userId` (in the transaction), at most `limit`. */
+  async txPendingInvitations(tx: Transaction, invitedBy: string, userId: string, limit: number): Promise<InvitationRecord[]> {
+    const query = invitations().where('invitedBy', '==', invitedBy).where('userId', '==', userId).where('status', '==', 'PENDING').limit(limit);
+    return (await tx.get(query)).docs.map((d) => d.data());
+  },
+  /** Takes one id off a group's pending invitees (no read of the group needed). */
+  txUninvite(tx: Transaction, conversationId: string, userId: string, at: number): void {
+    tx.update(conversations().doc(conversationId), { invitedIds: FieldValue.arrayRemove(userId), updatedAt: at });
   },
   txSaveInvitation(tx: Transaction, record: InvitationRecord): void {
     tx.set(invitations().doc(record.id), record);

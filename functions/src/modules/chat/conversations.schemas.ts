@@ -154,7 +154,7 @@ export const InvitationSchema = z
   .object({
     id: z.string(),
     conversationId: z.string(),
-    title: z.string().nullable().describe('The group’s title (null once the group is gone)'),
+    title: z.string().nullable().describe('PENDING: the group’s title now (null once the group is gone); otherwise the title when the invitation was made'),
     invitedBy: z.object({ id: z.string(), name: z.string().nullable() }),
     status: z.enum(INVITATION_STATUSES),
     createdAt: z.string(),

@@ -7,6 +7,7 @@ import type { Attachment } from '../media';
 import type { Surface } from '../notifications';
 import { accounts } from '../users';
 import {
+  blockConflicts,
   CHAT_LIMITS,
   contextConversationId,
   DEFAULT_GROUP_ADDS,
@@ -39,6 +40,11 @@ export interface ConversationsDeps {
 type CreateBody = { type: 'DIRECT'; userId: string } | { type: 'GROUP'; title: string; memberIds: string[] };
 
 const notFound = () => new NotFoundError('No such conversation');
+/** Someone's block stands in the way; only the ids the caller blocks are named (who blocks the caller stays private). */
+const blockedError = (message: string, callerBlocks: ReadonlySet<string> | undefined, among: string[]) =>
+  new AppError(403, message, { userIds: among.filter((u) => callerBlocks?.has(u)) }).withCode('CHAT_BLOCKED');
+/** Pending invitations one block withdraws per transaction (each costs three writes). */
+const WITHDRAW_BATCH = 50;
 const MEMBER_PREVIEW = 5;
 
 export function createConversationsService(deps: ConversationsDeps) {
@@ -114,28 +120,57 @@ export function createConversationsService(deps: ConversationsDeps) {
 
   /**
    * Who of `added` joins a group at once and who is invited (their preference; INVITATION when never set), in the
-   * transaction. Refuses anyone who blocks the owner or whom the owner blocks, and anyone who declined before.
+   * transaction. `present` are the group's members and pending invitees: nobody joins or is invited where one of
+   * them (or another of `added`) blocks them or is blocked by them, one block list read per person. Refuses anyone
+   * who declined before. A pending invitee stays invited whatever their preference now (they join by accepting).
    */
-  async function admission(tx: Transaction, ownerId: string, conversationId: string, added: string[]) {
-    const [blocked, preferences, invitations] = await Promise.all([repo.blockedAmong(tx, ownerId, added), repo.txPreferences(tx, added), repo.txInvitationsOf(tx, conversationId, added)]);
-    if (blocked.length > 0) throw new AppError(403, 'You cannot add someone you block or who blocks you', { userIds: blocked }).withCode('CHAT_BLOCKED');
+  async function admission(tx: Transaction, ownerId: string, conversationId: string, added: string[], present: string[]) {
+    const [blocks, preferences, invitations] = await Promise.all([repo.txBlockLists(tx, [...present, ...added]), repo.txPreferences(tx, added), repo.txInvitationsOf(tx, conversationId, added)]);
+    const refused = blockConflicts(blocks, added, present);
+    if (refused.length > 0) throw blockedError('Someone you add blocks, or is blocked by, you or someone in the group', blocks.get(ownerId), refused);
     const declined = added.filter((u) => invitations.get(u)?.status === 'DECLINED');
     if (declined.length > 0) throw new ConflictError('They declined an invitation to this group', { userIds: declined }).withCode('CHAT_INVITATION_DECLINED');
-    const mode = (u: string): GroupAddMode => preferences.get(u)?.groupAdds ?? defaultGroupAdds;
-    return { joining: added.filter((u) => mode(u) === 'DIRECT'), invited: added.filter((u) => mode(u) !== 'DIRECT'), invitations };
+    const joinsAtOnce = (u: string) => (preferences.get(u)?.groupAdds ?? defaultGroupAdds) === 'DIRECT' && invitations.get(u)?.status !== 'PENDING';
+    return { joining: added.filter(joinsAtOnce), invited: added.filter((u) => !joinsAtOnce(u)), invitations };
   }
 
   /** Writes the invitations of `invited` (new, or reopened after an accepted one whose invitee left). */
-  function invite(tx: Transaction, conversationId: string, ownerId: string, invited: string[], existing: Map<string, InvitationRecord>, at: number): void {
+  function invite(tx: Transaction, group: { id: string; title: string | null }, ownerId: string, invited: string[], existing: Map<string, InvitationRecord>, at: number): void {
     for (const userId of invited) {
       const previous = existing.get(userId);
       if (previous?.status === 'PENDING') continue;
-      const record: InvitationRecord = { id: invitationId(conversationId, userId), conversationId, userId, invitedBy: ownerId, status: 'PENDING', createdAt: at, updatedAt: at, respondedAt: null };
+      const record: InvitationRecord = { id: invitationId(group.id, userId), conversationId: group.id, userId, invitedBy: ownerId, title: group.title, status: 'PENDING', createdAt: at, updatedAt: at, respondedAt: null };
       if (previous) {
         INVITATION_MACHINE.check('reinvite', previous.status, ['owner']);
         recordTransition(tx, repo.invitationRef(record.id), { action: 'reinvite', from: previous.status, to: 'PENDING', by: ownerId, at });
       }
       repo.txSaveInvitation(tx, record);
+    }
+  }
+
+  /** Withdraws a pending invitation (the caller updates the group's `invitedIds`). */
+  function withdraw(tx: Transaction, invitation: InvitationRecord, actor: { by: string; role: 'owner' | 'system'; reason?: string }, at: number): void {
+    const to = INVITATION_MACHINE.check('withdraw', invitation.status, [actor.role]);
+    repo.txSaveInvitation(tx, { ...invitation, status: to, updatedAt: at, respondedAt: at });
+    recordTransition(tx, repo.invitationRef(invitation.id), { action: 'withdraw', from: invitation.status, to, by: actor.by, at, ...(actor.reason ? { reason: actor.reason } : {}) });
+  }
+
+  /**
+   * A block withdraws the pending invitations between the two, either way (inviter → invitee), in batches after
+   * the block is stored; accepting checks blocks itself, so one left over by a crash still cannot be accepted.
+   */
+  async function withdrawBetween(blockerId: string, blockedId: string): Promise<void> {
+    for (;;) {
+      const withdrawn = await db().runTransaction(async (tx) => {
+        const found = (await Promise.all([repo.txPendingInvitations(tx, blockerId, blockedId, WITHDRAW_BATCH), repo.txPendingInvitations(tx, blockedId, blockerId, WITHDRAW_BATCH)])).flat();
+        const at = now();
+        for (const invitation of found) {
+          withdraw(tx, invitation, { by: blockerId, role: 'system', reason: 'block' }, at);
+          repo.txUninvite(tx, invitation.conversationId, invitation.userId, at);
+        }
+        return found.length;
+      });
+      if (withdrawn === 0) return;
     }
   }
 
@@ -166,7 +201,13 @@ export function createConversationsService(deps: ConversationsDeps) {
             return;
           }
           writable(conversation);
+          if (conversation.memberIds.length === 0) throw new NotFoundError('The group no longer exists');
           if (conversation.memberIds.includes(callerId)) throw new ConflictError('Already a member', { userIds: [callerId] }).withCode('CHAT_ALREADY_MEMBER');
+          // A block made since the invitation, either way with the owner or any member, stops the join.
+          const blocks = await repo.txBlockLists(tx, [callerId, ...conversation.memberIds]);
+          if (blockConflicts(blocks, [callerId], conversation.memberIds).length > 0) {
+            throw blockedError('You block, or are blocked by, someone in this group', blocks.get(callerId), conversation.memberIds);
+          }
           if (conversation.memberIds.length >= CHAT_LIMITS.groupMembersMax) throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
           const memberIds = [...conversation.memberIds, callerId];
           repo.txUpdate(tx, conversation.id, { memberIds, invitedIds, updatedAt: at });
@@ -210,11 +251,11 @@ export function createConversationsService(deps: ConversationsDeps) {
       await existingAccounts(others);
       const id = repo.newId();
       const record = await db().runTransaction(async (tx) => {
-        const { joining, invited, invitations } = await admission(tx, callerId, id, others);
+        const { joining, invited, invitations } = await admission(tx, callerId, id, others, [callerId]);
         const at = now();
         const created: ConversationRecord = { id, type: 'GROUP', title: body.title, ownerId: callerId, memberIds: [callerId, ...joining], invitedIds: invited, context: null, closed: false, createdBy: callerId, createdAt: at, updatedAt: at };
         repo.txCreate(tx, created, [newMembership(id, callerId, 'OWNER', at), ...joining.map((u) => newMembership(id, u, 'MEMBER', at))]);
-        invite(tx, id, callerId, invited, invitations, at);
+        invite(tx, created, callerId, invited, invitations, at);
         return created;
       });
       return detail(record, callerId);
@@ -259,7 +300,7 @@ export function createConversationsService(deps: ConversationsDeps) {
         if (current.ownerId !== callerId) throw new ForbiddenError('Only the owner adds members').withCode('CHAT_NOT_OWNER');
         const already = added.filter((u) => current.memberIds.includes(u));
         if (already.length > 0) throw new ConflictError('Already a member', { userIds: already }).withCode('CHAT_ALREADY_MEMBER');
-        const { joining, invited, invitations } = await admission(tx, callerId, id, added);
+        const { joining, invited, invitations } = await admission(tx, callerId, id, added, [...current.memberIds, ...(current.invitedIds ?? [])]);
         // Pending invitations hold their seats, so every invitee can still accept.
         const invitedIds = [...new Set([...(current.invitedIds ?? []), ...invited])];
         if (current.memberIds.length + joining.length + invitedIds.length > CHAT_LIMITS.groupMembersMax) throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
@@ -267,7 +308,7 @@ export function createConversationsService(deps: ConversationsDeps) {
         const memberIds = [...current.memberIds, ...joining];
         repo.txUpdate(tx, id, { memberIds, invitedIds, updatedAt: at });
         for (const u of joining) repo.txAddMember(tx, newMembership(id, u, 'MEMBER', at));
-        invite(tx, id, callerId, invited, invitations, at);
+        invite(tx, current, callerId, invited, invitations, at);
         if (joining.length > 0) {
           const text = `${names.get(callerId)} added ${joining.map((u) => names.get(u)).join(', ')}`;
           repo.txCreateMessage(tx, systemMessage(id, 'member.added', text, joining, at));
@@ -291,23 +332,25 @@ export function createConversationsService(deps: ConversationsDeps) {
           const invitation = await repo.invitation(invitationId(id, userId), tx);
           const invitedIds = (current.invitedIds ?? []).filter((u) => u !== userId);
           repo.txUpdate(tx, id, { invitedIds, updatedAt: at });
-          if (invitation) {
-            const to = INVITATION_MACHINE.check('withdraw', invitation.status, ['owner']);
-            repo.txSaveInvitation(tx, { ...invitation, status: to, updatedAt: at, respondedAt: at });
-            recordTransition(tx, repo.invitationRef(invitation.id), { action: 'withdraw', from: invitation.status, to, by: callerId, at });
-          }
+          if (invitation) withdraw(tx, invitation, { by: callerId, role: 'owner' }, at);
           return { ...current, invitedIds, updatedAt: at };
         }
         if (!current.memberIds.includes(userId)) throw new NotFoundError('Not a member of this conversation');
         const memberIds = current.memberIds.filter((m) => m !== userId);
         // An owner who leaves hands the group to the longest-standing member.
         const ownerId = current.ownerId === userId ? (memberIds[0] ?? null) : current.ownerId;
-        repo.txUpdate(tx, id, { memberIds, ownerId, updatedAt: at });
+        // The last one out: nobody is left to join, so the pending invitations are withdrawn.
+        const invitedIds = memberIds.length === 0 ? [] : (current.invitedIds ?? []);
+        if (memberIds.length === 0 && (current.invitedIds ?? []).length > 0) {
+          const pending = await repo.txInvitationsOf(tx, id, current.invitedIds ?? []);
+          for (const invitation of pending.values()) if (invitation.status === 'PENDING') withdraw(tx, invitation, { by: callerId, role: 'system', reason: 'group empty' }, at);
+        }
+        repo.txUpdate(tx, id, { memberIds, ownerId, invitedIds, updatedAt: at });
         repo.txRemoveMember(tx, id, userId);
         if (ownerId && ownerId !== current.ownerId) repo.txUpdateMembership(tx, id, ownerId, { role: 'OWNER' });
         const text = leaving ? `${names.get(userId) ?? 'A member'} left` : `${names.get(callerId)} removed ${names.get(userId) ?? 'a member'}`;
         repo.txCreateMessage(tx, systemMessage(id, leaving ? 'member.left' : 'member.removed', text, [userId], at));
-        return { ...current, memberIds, ownerId, updatedAt: at };
+        return { ...current, memberIds, ownerId, invitedIds, updatedAt: at };
       });
       return leaving ? { left: true as const, conversationId: id } : detail(conversation, callerId);
     },
@@ -413,10 +456,15 @@ export function createConversationsService(deps: ConversationsDeps) {
       return { unreadCount: unread.reduce((sum, m) => sum + m.unreadCount, 0), conversations: unread.length };
     },
 
-    /** My invitations to groups with a status (PENDING by default), newest first, with the group and inviter. */
+    /**
+     * My invitations to groups with a status (PENDING by default), newest first, with the group and inviter. Only a
+     * pending invitation shows the group's current title; the others show the title it was made with, so someone
+     * no longer invited does not follow the group's renames.
+     */
     async invitations(callerId: string, query: { status: InvitationStatus; limit: number; cursor?: string }) {
       const { items, nextCursor } = await repo.invitationsOf(callerId, query.status, query);
-      const [conversations, names] = await Promise.all([repo.getMany(items.map((i) => i.conversationId)), namesOf(items.map((i) => i.invitedBy))]);
+      const pending = items.filter((i) => i.status === 'PENDING').map((i) => i.conversationId);
+      const [conversations, names] = await Promise.all([repo.getMany(pending), namesOf(items.map((i) => i.invitedBy))]);
       const titles = new Map(conversations.map((c) => [c.id, c.title]));
       return { items: items.map((i) => toInvitation(i, titles.get(i.conversationId) ?? null, names.get(i.invitedBy) ?? null)), nextCursor };
     },
@@ -426,8 +474,8 @@ export function createConversationsService(deps: ConversationsDeps) {
     },
     async declineInvitation(callerId: string, id: string) {
       const { invitation } = await answerInvitation(callerId, id, 'decline');
-      const [conversation, names] = await Promise.all([repo.get(invitation.conversationId), namesOf([invitation.invitedBy])]);
-      return toInvitation(invitation, conversation?.title ?? null, names.get(invitation.invitedBy) ?? null);
+      const names = await namesOf([invitation.invitedBy]);
+      return toInvitation(invitation, null, names.get(invitation.invitedBy) ?? null);
     },
     async preferences(callerId: string) {
       return { groupAdds: (await repo.preferences(callerId))?.groupAdds ?? defaultGroupAdds };
@@ -440,10 +488,25 @@ export function createConversationsService(deps: ConversationsDeps) {
     async block(callerId: string, userId: string) {
       if (userId === callerId) throw new BadRequestError('You cannot block yourself').withCode('VALIDATION_FAILED');
       await existingAccounts([userId]);
-      return toBlock(await repo.block({ blockerId: callerId, blockedId: userId, createdAt: now() }));
+      const block = await db().runTransaction(async (tx) => {
+        const { block: existing, blockedIds } = await repo.txBlockState(tx, callerId, userId);
+        // A repeat also puts a block made before the lists existed on the list.
+        if (existing && blockedIds.includes(userId)) return existing;
+        if (!blockedIds.includes(userId) && blockedIds.length >= CHAT_LIMITS.blocksMax) {
+          throw new ConflictError(`You block at most ${CHAT_LIMITS.blocksMax} people`).withCode('CHAT_BLOCKS_FULL');
+        }
+        const record: BlockRecord = existing ?? { blockerId: callerId, blockedId: userId, createdAt: now() };
+        repo.txSaveBlock(tx, record, [...new Set([...blockedIds, userId])]);
+        return record;
+      });
+      await withdrawBetween(callerId, userId);
+      return toBlock(block);
     },
     async unblock(callerId: string, userId: string) {
-      await repo.unblock(callerId, userId);
+      await db().runTransaction(async (tx) => {
+        const { block, blockedIds } = await repo.txBlockState(tx, callerId, userId);
+        if (block || blockedIds.includes(userId)) repo.txRemoveBlock(tx, callerId, userId, blockedIds.filter((u) => u !== userId), now());
+      });
       return { deleted: true as const };
     },
     async blocks(callerId: string, page: { limit: number; cursor?: string }) {
@@ -606,10 +669,11 @@ export function toMessage(m: MessageRecord) {
   };
 }
 
-const toInvitation = (i: InvitationRecord, title: string | null, inviterName: string | null) => ({
+/** `liveTitle`: the group's title now, shown only while the invitation is pending. */
+const toInvitation = (i: InvitationRecord, liveTitle: string | null, inviterName: string | null) => ({
   id: i.id,
   conversationId: i.conversationId,
-  title,
+  title: i.status === 'PENDING' ? liveTitle : (i.title ?? null),
   invitedBy: { id: i.invitedBy, name: inviterName },
   status: i.status,
   createdAt: iso(i.createdAt),

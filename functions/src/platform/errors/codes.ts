@@ -46,7 +46,7 @@ export const ERROR_CODES = {
   CALL_TRANSITION: [409, 'The call is no longer in a status that allows this (`details.status`).'],
   // Chat
   CHAT_SELF_CONVERSATION: [400, 'A direct conversation needs another person.'],
-  CHAT_BLOCKED: [403, 'One of the two blocks the other.'],
+  CHAT_BLOCKED: [403, 'One of the two blocks the other (in a group: someone in it); `details.userIds` names only those you block.'],
   CHAT_NOT_OWNER: [403, 'Only the group owner adds and removes members.'],
   CHAT_NOT_SENDER: [403, 'Only the sender edits or deletes a message.'],
   CHAT_NOT_GROUP: [409, 'Only a group conversation has a title and changing members.'],
@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   CHAT_OWN_MESSAGE: [422, 'You cannot report your own message.'],
   CHAT_INVITATION_DECLINED: [409, 'The account declined an invitation to this group (`details.userIds`): it is not invited again.'],
   CHAT_INVITATION_TRANSITION: [409, 'The invitation is no longer pending (`details.status`).'],
+  CHAT_BLOCKS_FULL: [409, 'You block as many people as one account can (1,000): unblock someone first.'],
   // Wallet and ledger
   WALLET_INSUFFICIENT_FUNDS: [409, 'The account does not hold the amount (`details.available`, `details.needed`).'],
   WALLET_DAILY_LIMIT: [409, 'Over the daily transfer limit (`details.remainingToday`).'],
