@@ -10,8 +10,10 @@ import { firestoreApi } from '../firebase/firebase';
 // retry while the first is still running is 409. A request that fails releases its key, so the client
 // can retry it. Without the header the request runs as usual.
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
-// A claim older than this is taken over: the request that held it died (a crashed instance).
+// A claim not renewed for this long is taken over: the request that held it died (a crashed instance). A running
+// handler renews it every IDEMPOTENCY_RENEW_EVERY_MS, so a slow one (past its deadline answer) is never run twice.
 export const IDEMPOTENCY_LEASE_MS = 60_000;
+export const IDEMPOTENCY_RENEW_EVERY_MS = 20_000;
 
 export const IdempotencyKeySchema = z
   .string()
@@ -39,6 +41,8 @@ export interface IdempotencyStore {
   complete(id: string, token: string, answer: StoredAnswer, now: number): Promise<void>;
   /** Frees the claim after a failed run. */
   release(id: string, token: string): Promise<void>;
+  /** Extends the lease of a claim still running (nothing when `token` no longer holds it). */
+  renew(id: string, token: string, now: number): Promise<void>;
 }
 
 export function recordId(callerId: string, operation: string, key: string): string {
@@ -87,6 +91,10 @@ export function memoryIdempotencyStore(): IdempotencyStore {
     async release(id, token) {
       if (entries.get(id)?.token === token) entries.delete(id);
     },
+    async renew(id, token, now) {
+      const entry = entries.get(id);
+      if (entry?.token === token && entry.state === 'RUNNING') entries.set(id, { ...entry, leaseUntil: now + IDEMPOTENCY_LEASE_MS });
+    },
   };
 }
 
@@ -119,6 +127,11 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
       inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
         if (snap.get('token') === token) tx.delete(ref(id));
+      }),
+    renew: (id, token, now) =>
+      inTransaction(async (tx) => {
+        const snap = await tx.get(ref(id));
+        if (snap.get('token') === token && snap.get('state') === 'RUNNING') tx.update(ref(id), { leaseUntil: now + IDEMPOTENCY_LEASE_MS });
       }),
   };
 }
