@@ -23,6 +23,7 @@ import { mediaServicesFor } from './media.wiring';
 
 // Spec: bearer JWT with USER, ADMIN or PARTNER_* roles.
 const UPLOADERS = ['USER', 'ADMIN', 'PARTNER_OWNER', 'PARTNER_STAFF'] as const;
+const retryOf = (operation: string, key: string | undefined) => (key === undefined ? undefined : { operation: `upload-${operation}`, key });
 
 export function mediaRoutes({ config }: AppContext): AnyRoute[] {
   const { storage, media } = mediaServicesFor(config);
@@ -42,7 +43,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       idempotent: true,
       multipart: SingleUploadFormSchema,
       response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
-      handler: async ({ req, auth }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink)))[0],
+      handler: async ({ req, auth, idempotencyKey }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'AUDIO', retryOf('single', idempotencyKey)))[0],
     }),
     defineRoute({
       method: 'post',
@@ -54,7 +55,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       idempotent: true,
       multipart: ImageUploadFormSchema,
       response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
-      handler: async ({ req, auth }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'IMAGE'))[0],
+      handler: async ({ req, auth, idempotencyKey }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'IMAGE', retryOf('image', idempotencyKey)))[0],
     }),
     defineRoute({
       method: 'post',
@@ -66,7 +67,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       idempotent: true,
       multipart: MultipleUploadFormSchema,
       response: { status: 201, description: 'One item per file, in order.', schema: z.array(MediaItemSchema) },
-      handler: ({ req, auth }) => media.upload(auth!.userId, (sink) => streamMultipart(req, limits('files', config.MEDIA_MAX_FILES), sink)),
+      handler: ({ req, auth, idempotencyKey }) => media.upload(auth!.userId, (sink) => streamMultipart(req, limits('files', config.MEDIA_MAX_FILES), sink), 'AUDIO', retryOf('multiple', idempotencyKey)),
     }),
     defineRoute({
       method: 'post',
