@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app';
 import { parseConfig } from '../../src/platform/config';
@@ -9,6 +7,7 @@ import { call, testIp } from '../helpers/api';
 import { localSecret, requireEmulators } from '../helpers/emulators';
 import { firestoreFaults, UNAVAILABLE, type FaultMode } from '../helpers/firestore-faults';
 import { listen } from '../helpers/http';
+import { audioFixture, storedFiles } from '../helpers/media-storage';
 
 // Database faults in the middle of each kind of write, at every commit the operation makes: failed before it is
 // sent, failed after it landed (the answer lost; UNAVAILABLE is also retried by the SDK's transaction runner), or
@@ -130,12 +129,7 @@ describe('a ledger transfer (POST /wallet/transfers) under database faults', () 
 });
 
 describe('an upload (POST /upload/single with an Idempotency-Key) under database faults', () => {
-  const AUDIO = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'audio', 'tone.mp3'));
-  const storageRoot = path.join(os.tmpdir(), 'superapp-storage', 'demo-superapp');
-  const storedFiles = (ownerId: string) => {
-    const dir = path.join(storageRoot, 'media', ownerId);
-    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !f.endsWith('.meta.json') && !f.endsWith('.tmp')) : [];
-  };
+  const AUDIO = audioFixture('tone.mp3');
   const upload = (who: Tokens, key: string) => () => {
     const form = new FormData();
     form.append('file', new Blob([AUDIO], { type: 'audio/mpeg' }), 'tone.mp3');

@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { API, requireEmulators } from '../helpers/emulators';
+import { audioFixture, storedFiles } from '../helpers/media-storage';
 
 // Uploads with an Idempotency-Key: a retry after a lost answer returns the same items and stores nothing twice;
 // the key is claimed before the bytes are read, so a retry while the first still streams is 409.
 beforeAll(requireEmulators);
 
-const AUDIO = path.join(__dirname, '..', 'fixtures', 'audio');
-const fixture = (name: string) => fs.readFileSync(path.join(AUDIO, name));
-const storageRoot = path.join(os.tmpdir(), 'superapp-storage', 'demo-superapp');
-const storedFiles = (ownerId: string, area: 'media' | 'uploads' = 'media') => {
-  const dir = path.join(storageRoot, area, ownerId);
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !f.endsWith('.meta.json') && !f.endsWith('.tmp')) : [];
-};
+const fixture = audioFixture;
 
 type Part = { data: Buffer; type: string; name?: string };
 function upload(pathName: string, token: string, field: string, parts: Part[], key?: string) {

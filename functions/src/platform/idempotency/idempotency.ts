@@ -89,7 +89,8 @@ export function memoryIdempotencyStore(): IdempotencyStore {
       if (entry?.token === token) entries.set(id, { ...entry, state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS });
     },
     async release(id, token) {
-      if (entries.get(id)?.token === token) entries.delete(id);
+      const entry = entries.get(id);
+      if (entry?.token === token && entry.state === 'RUNNING') entries.delete(id);
     },
     async renew(id, token, now) {
       const entry = entries.get(id);
@@ -105,17 +106,33 @@ export { IDEMPOTENCY_COLLECTION };
 export function firestoreIdempotencyStore(): IdempotencyStore {
   const { db, inTransaction } = require('../firebase/firebase') as typeof import('../firebase/firebase');
   const ref = (id: string) => db().collection(IDEMPOTENCY_COLLECTION).doc(id);
+  // Only a claim still running is freed: a stored answer (a completion that landed unseen) stays to be replayed.
+  const release = (id: string, token: string) =>
+    inTransaction(async (tx) => {
+      const snap = await tx.get(ref(id));
+      if (snap.get('token') === token && snap.get('state') === 'RUNNING') tx.delete(ref(id));
+    });
   return {
-    claim: (id, requestHash, now) =>
-      inTransaction(async (tx) => {
-        const snap = await tx.get(ref(id));
-        const entry = snap.exists ? (snap.data() as Entry) : undefined;
-        if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
-        const token = newToken();
-        const fresh: Entry = { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS };
-        tx.set(ref(id), { ...fresh, expireAt: firestoreApi().Timestamp.fromMillis(fresh.expiresAt) });
-        return { kind: 'run' as const, id, token };
-      }),
+    async claim(id, requestHash, now) {
+      // The token is chosen before the transaction: a commit that landed although it reported a failure is then
+      // recognisably ours, both to the SDK's own retry of the transaction and to the release below.
+      const token = newToken();
+      try {
+        return await inTransaction(async (tx) => {
+          const snap = await tx.get(ref(id));
+          const entry = snap.exists ? (snap.data() as Entry) : undefined;
+          if (entry?.token === token) return { kind: 'run' as const, id, token };
+          if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
+          const fresh: Entry = { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS };
+          tx.set(ref(id), { ...fresh, expireAt: firestoreApi().Timestamp.fromMillis(fresh.expiresAt) });
+          return { kind: 'run' as const, id, token };
+        });
+      } catch (err) {
+        // Otherwise a claim that landed unseen would answer 409 to every retry until its lease ran out.
+        if (!(err instanceof AppError)) await release(id, token).catch(() => undefined);
+        throw err;
+      }
+    },
     complete: (id, token, answer, now) =>
       inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
@@ -123,11 +140,7 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
         // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
         tx.update(ref(id), { state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS, expireAt: firestoreApi().Timestamp.fromMillis(now + IDEMPOTENCY_TTL_MS) });
       }),
-    release: (id, token) =>
-      inTransaction(async (tx) => {
-        const snap = await tx.get(ref(id));
-        if (snap.get('token') === token) tx.delete(ref(id));
-      }),
+    release,
     renew: (id, token, now) =>
       inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
