@@ -158,6 +158,17 @@ describe('idempotency lease renewal', () => {
   });
 });
 
+describe('idempotency release', () => {
+  it('frees a running claim but never a stored answer (a completion that landed unseen is replayed)', async () => {
+    const store = memoryIdempotencyStore();
+    const claim = await store.claim('c', 'h', 0);
+    if (claim.kind !== 'run') throw new Error('expected a run');
+    await store.complete('c', claim.token, { status: 201, body: { id: 'x' } }, 1);
+    await store.release('c', claim.token);
+    expect(await store.claim('c', 'h', 2)).toEqual({ kind: 'replay', answer: { status: 201, body: { id: 'x' } } });
+  });
+});
+
 describe('REQUEST_DEADLINE_MS', () => {
   it('defaults to 25 s and must stay at least 10 s below the api function timeout', () => {
     expect(testConfig().REQUEST_DEADLINE_MS).toBe(25_000);
