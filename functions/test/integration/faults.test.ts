@@ -22,6 +22,10 @@ jest.mock('file-type', () => ({ fileTypeFromBuffer: async () => ({ ext: 'mp3', m
 const DEADLINE_MS = 1_500;
 const faults = firestoreFaults();
 afterAll(() => faults.restore());
+// Each operation meets at least one stall on its answer's path, answered by the deadline.
+let deadlineAnswers = 0;
+beforeEach(() => (deadlineAnswers = 0));
+afterEach(() => expect(deadlineAnswers).toBeGreaterThan(0));
 
 const config = parseConfig({ ...process.env, JWT_SECRET: localSecret('JWT_SECRET'), JWT_REFRESH_SECRET: localSecret('JWT_REFRESH_SECRET'), REQUEST_DEADLINE_MS: String(DEADLINE_MS), TRUST_PROXY: 'true' });
 let server: { url: string; close(): Promise<void> };
@@ -73,6 +77,7 @@ async function withFault(at: number, mode: FaultMode, code: number | undefined, 
   if (mode === 'stall' && hit && first.status === 503) {
     expect(first.body.code).toBe('DEADLINE_EXCEEDED');
     expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 2_000);
+    deadlineAnswers += 1;
   }
   fault.release();
   await pause(100);
