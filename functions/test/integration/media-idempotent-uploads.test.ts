@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { db as platformDb } from '../../src/platform/firebase/firebase';
+import { IDEMPOTENCY_COLLECTION, recordId } from '../../src/platform/idempotency/idempotency';
 import http from 'node:http';
 import path from 'node:path';
 import { registerVerified, type Tokens } from '../helpers/accounts';
@@ -101,6 +103,22 @@ describe('POST /upload/single with an Idempotency-Key', () => {
     expect(after.body.id).toBe(done.body.id);
     expect(storedFiles(owner.user.id)).toHaveLength(1);
     expect(await itemCount(owner.accessToken)).toBe(1);
+  });
+
+  it('a key reused after its 24 h lifetime never overwrites the earlier item (422), and stores nothing', async () => {
+    const key = randomUUID();
+    const data = fixture('tone.mp3');
+    const first = await upload('/upload/single', owner.accessToken, 'file', [{ data, type: 'audio/mpeg' }], key);
+    expect(first.status).toBe(201);
+    // The key's record expired (its TTL) and the item is older than a day.
+    await platformDb().collection('media').doc(first.body.id).update({ createdAt: Date.now() - 25 * 3600_000 });
+    await platformDb().collection(IDEMPOTENCY_COLLECTION).doc(recordId(owner.user.id, 'post /upload/single', key)).delete();
+    const reused = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.wav'), type: 'audio/wav' }], key);
+    expect(reused.status).toBe(422);
+    expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(storedFiles(owner.user.id)).toEqual([path.basename(first.body.objectKey)]);
+    const served = await fetch(first.body.publicUrl);
+    expect(Buffer.from(await served.arrayBuffer()).equals(data)).toBe(true);
   });
 });
 

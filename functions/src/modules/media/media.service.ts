@@ -11,7 +11,7 @@ import { logger } from '../../platform/logging/logger';
 import type { ObjectStorage } from '../../platform/storage/storage';
 import { ACCEPTED_TYPES, AUDIO_TYPES, baseType, bytesMatch, EXTENSION, isAcceptedType, isAudioType, toItem, type MediaKind, type MediaRecord, type MediaType } from './media.model';
 import { mediaRepo } from './media.repo';
-import { recordId } from '../../platform/idempotency/idempotency';
+import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError, recordId } from '../../platform/idempotency/idempotency';
 
 type FileTypeModule = { fileTypeFromBuffer(data: Uint8Array): Promise<{ ext: string; mime: string } | undefined> };
 
@@ -146,6 +146,12 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
         const { files } = await receive(async (file) => {
           const type = acceptedType(file.declaredType, `file (${file.filename})`, kind);
           const record = newRecord(ownerId, type, file.filename, 'upload', kind, retryBase ? `${retryBase}-${ids.length}` : undefined);
+          if (retryBase) {
+            // An item of this name older than a key's lifetime belongs to an earlier upload that reused the key:
+            // it is never overwritten (its bytes stay as they are).
+            const earlier = await mediaRepo.get(record.id);
+            if (earlier && earlier.createdAt < now() - IDEMPOTENCY_TTL_MS) throw new IdempotencyKeyReusedError();
+          }
           ids.push(record.id);
           const inspect = inspector(deps.maxFileBytes);
           stored.push(record.objectKey);
