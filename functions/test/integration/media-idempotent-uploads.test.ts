@@ -40,6 +40,10 @@ describe('POST /upload/single with an Idempotency-Key', () => {
     expect(retry.body).toEqual(first.body);
     expect(storedFiles(owner.user.id)).toHaveLength(1);
     expect(await itemCount(owner.accessToken)).toBe(1);
+    // An item named by its key is served like any other.
+    const served = await fetch(first.body.publicUrl);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(fixture('tone.mp3'))).toBe(true);
   });
 
   it('another key (or none) makes a new item', async () => {

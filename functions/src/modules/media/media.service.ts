@@ -11,7 +11,7 @@ import { logger } from '../../platform/logging/logger';
 import type { ObjectStorage } from '../../platform/storage/storage';
 import { ACCEPTED_TYPES, AUDIO_TYPES, baseType, bytesMatch, EXTENSION, isAcceptedType, isAudioType, toItem, type MediaKind, type MediaRecord, type MediaType } from './media.model';
 import { mediaRepo } from './media.repo';
-import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError, recordId } from '../../platform/idempotency/idempotency';
+import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
 
 type FileTypeModule = { fileTypeFromBuffer(data: Uint8Array): Promise<{ ext: string; mime: string } | undefined> };
 
@@ -140,12 +140,13 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       const ids: string[] = [];
       // With an Idempotency-Key the items are named by it: a retry after a failure that did land (an answer lost
       // between Firestore and us) writes the same items again, never a second set.
-      const retryBase = retry && recordId(ownerId, retry.operation, retry.key).slice(0, 27);
+      // Letters and digits only: the id names the object behind publicUrl (media/<owner>/<id>.<ext>).
+      const retryBase = retry && createHash('sha256').update(`${ownerId}\u0000${retry.operation}\u0000${retry.key}`).digest('hex').slice(0, 24);
       let recorded = false;
       try {
         const { files } = await receive(async (file) => {
           const type = acceptedType(file.declaredType, `file (${file.filename})`, kind);
-          const record = newRecord(ownerId, type, file.filename, 'upload', kind, retryBase ? `${retryBase}-${ids.length}` : undefined);
+          const record = newRecord(ownerId, type, file.filename, 'upload', kind, retryBase ? `${retryBase}${String(ids.length).padStart(2, '0')}` : undefined);
           if (retryBase) {
             // An item of this name older than a key's lifetime belongs to an earlier upload that reused the key:
             // it is never overwritten (its bytes stay as they are).
