@@ -133,6 +133,33 @@ describe('a ledger transfer (POST /wallet/transfers) under database faults', () 
   });
 });
 
+describe('a wallet top-up (POST /wallet/topups, MOCK gateway) under database faults', () => {
+  // A payment the fault cut may end CANCELLED (the payments module's choice; the retry replays it): then nothing
+  // is credited. Either way the wallet holds exactly the SUCCEEDED top-ups, once each.
+  it('credits the wallet exactly once per succeeded top-up whichever commit fails or stalls', async () => {
+    const payer = await registerVerified();
+    const AMOUNT = 10_000;
+    let done = 0;
+    const topUp = (key: string) => () => send('POST', '/wallet/topups', { token: payer.accessToken, body: { amount: AMOUNT, provider: 'MOCK' }, key });
+    const commits = await commitsOf(async () => topUp(randomUUID()));
+    done += 2;
+    for (let at = 1; at <= commits; at++) {
+      for (const [label, mode, code] of MODES) {
+        const key = randomUUID();
+        const { final } = await withFault(at, mode, code, topUp(key));
+        expect({ at, label, status: final.status, paid: ['SUCCEEDED', 'CANCELLED'].includes(final.body.status) }).toEqual({ at, label, status: 201, paid: true });
+        const again = await topUp(key)();
+        expect({ at, label, replay: [again.body.id, again.body.status] }).toEqual({ at, label, replay: [final.body.id, final.body.status] });
+        if (final.body.status === 'SUCCEEDED') done += 1;
+        const balance = (await call('GET', '/wallet', { token: payer.accessToken })).body.balance as number;
+        expect({ at, label, balance }).toEqual({ at, label, balance: done * AMOUNT });
+      }
+    }
+    const admin = await adminTokens();
+    expect((await call('GET', `/wallet/admin/users/${payer.user.id}/check`, { token: admin.accessToken })).body).toMatchObject({ ok: true });
+  });
+});
+
 describe('an upload (POST /upload/single with an Idempotency-Key) under database faults', () => {
   const AUDIO = audioFixture('tone.mp3');
   const upload = (who: Tokens, key: string) => () => {
