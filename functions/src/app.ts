@@ -5,6 +5,7 @@ import { errorHandler, notFoundHandler } from './platform/errors/error-handler';
 import { corsFromOrigins } from './platform/http/cors';
 import { jsonBody } from './platform/http/json-body';
 import { requestContext } from './platform/http/request-context';
+import { requestDeadline } from './platform/http/deadline';
 import type { ApiModule, AppContext } from './platform/http/module';
 import { toExpressHandlers, type AnyRoute } from './platform/http/route';
 import { API_PREFIX, buildOpenApiDocument } from './platform/openapi/document';
@@ -52,6 +53,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
   app.use(requestContext({ logRequests: config.LOG_REQUESTS }));
+  app.use(requestDeadline(config.REQUEST_DEADLINE_MS));
   app.use(corsFromOrigins(config.CORS_ORIGINS));
   app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));
 

@@ -7,7 +7,7 @@ import { onTaskDispatched } from 'firebase-functions/tasks';
 import { defineSecret } from 'firebase-functions/params';
 import { setGlobalOptions } from 'firebase-functions/options';
 import { getConfig } from './platform/config/config';
-import { declaredSecrets, functionsRegion } from './platform/deploy/settings';
+import { API_TIMEOUT_SECONDS, declaredSecrets, functionsRegion } from './platform/deploy/settings';
 import type { TriggerDefinition } from './platform/module/module';
 
 // Every function below (HTTPS, tasks, triggers) runs in the one configured region.
@@ -28,7 +28,7 @@ if (process.env.FIRESTORE_QUERY_LOG) (require('./platform/deploy/query-log') as 
 let app: Express | undefined;
 
 export const api = onRequest(
-  { secrets, invoker: 'public', memory: '512MiB', timeoutSeconds: 60, concurrency: 80 },
+  { secrets, invoker: 'public', memory: '512MiB', timeoutSeconds: API_TIMEOUT_SECONDS, concurrency: 80 },
   (req, res) => {
     app ??= (require('./app') as typeof import('./app')).createApp();
     app(req, res);

@@ -100,6 +100,8 @@ describe('a Firebase client ends with its API session', () => {
       await client.readInbox();
       const rotated = await call('POST', '/auth/refresh', { body: { refreshToken: account.refreshToken } });
       expect(rotated.status).toBe(200);
+      // The new pair is used: the old refresh token loses its lost-answer allowance.
+      expect((await call('GET', '/users/me', { token: rotated.body.accessToken })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 11_000)); // past the 10 s grace for a retried parent
       expect((await call('POST', '/auth/refresh', { body: { refreshToken: account.refreshToken } })).status).toBe(401);
       await denied(client.readInbox());

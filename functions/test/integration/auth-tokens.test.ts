@@ -10,14 +10,25 @@ const refresh = (refreshToken: string) => call('POST', '/auth/refresh', { body: 
 const me = (token: string) => call('GET', '/users/me', { token });
 
 describe('refresh rotation', () => {
-  it('rotates on every use: the new pair works, the old access token is revoked', async () => {
+  it('rotates on every use: the new pair works, the old access token works until the new pair is used, then is revoked', async () => {
     const account = await registerVerified();
     const next = await refresh(account.refreshToken);
     expect(next.status).toBe(200);
     expect(next.body.refreshToken).not.toBe(account.refreshToken);
     expect(next.body.session.id).toBe(account.session.id);
+    // The answer might not have reached the client: what it holds keeps working.
+    expect((await me(account.accessToken)).status).toBe(200);
     expect((await me(next.body.accessToken)).status).toBe(200);
     expect((await me(account.accessToken)).status).toBe(401);
+  });
+
+  it('refreshing with the new pair retires the pair before it', async () => {
+    const account = await registerVerified();
+    const gen1 = await refresh(account.refreshToken);
+    const gen2 = await refresh(gen1.body.refreshToken);
+    expect(gen2.status).toBe(200);
+    expect((await me(account.accessToken)).status).toBe(401);
+    expect((await me(gen1.body.accessToken)).status).toBe(200);
   });
 
   it('a retry of the immediate parent within the grace window gets the same current pair', async () => {

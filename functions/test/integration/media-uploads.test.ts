@@ -1,24 +1,17 @@
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { db as platformDb } from '../../src/platform/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { API, requireEmulators } from '../helpers/emulators';
 import { FIXTURES } from '../helpers/papers';
+import { audioFixture, storageRoot, storedFiles } from '../helpers/media-storage';
 
 beforeAll(requireEmulators);
 
-const AUDIO = path.join(__dirname, '..', 'fixtures', 'audio');
-const fixture = (name: string) => fs.readFileSync(path.join(AUDIO, name));
-// Where the local storage adapter of the emulated function keeps objects (same machine, same tmpdir).
-const storageRoot = path.join(os.tmpdir(), 'superapp-storage', 'demo-superapp');
-const storedFiles = (ownerId: string, area: 'media' | 'uploads' = 'media') => {
-  const dir = path.join(storageRoot, area, ownerId);
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !f.endsWith('.meta.json') && !f.endsWith('.tmp')) : [];
-};
+const fixture = audioFixture;
 
 type Part = { data: Buffer; type: string; name?: string };
 async function upload(pathName: string, token: string | undefined, field: string, parts: Part[]) {

@@ -69,6 +69,12 @@ export interface SessionRecord {
   revokeReason: string | null;
   access: IssuedToken & { roles: Role[] };
   refresh: IssuedToken & { previousJti: string | null; rotatedAt: number | null };
+  /**
+   * The access token of the pair before `access`, set while the current pair is unused: a refresh whose answer was
+   * lost must not sign the client out, so that token stays valid (and its refresh token retryable) until the new
+   * pair is first used. Absent on sessions written before this rule (treated as used).
+   */
+  previousAccess?: { jti: string; exp: number } | null;
 }
 
 export interface ClientInfo {

@@ -169,7 +169,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'auth',
       summary: 'Rotate the refresh token',
       description:
-        'Every use returns a new pair and retires the old refresh token and its access token. Replaying a retired refresh token revokes the whole session; a retry of the immediately previous token within 10 s returns the same current pair.',
+        'Every use returns a new pair and retires the old refresh token. A lost answer costs nothing: until the new pair is first used, the previous access token keeps working and the previous refresh token returns the same new pair, however late. The first use of the new pair revokes the previous access token. Replaying the previous refresh token after that (past 10 s from the rotation), or any older one, revokes the whole session.',
       auth: 'public',
       rateLimit: AUTH_RATE_LIMITS.refresh,
       errors: [401, 429],

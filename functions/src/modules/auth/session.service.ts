@@ -37,6 +37,22 @@ export function authResult(pair: TokenPair, session: SessionRecord, user: UserRe
   };
 }
 
+/** The current pair was issued by a refresh and neither of its tokens has been used yet. */
+export function newPairUnused(session: Pick<SessionRecord, 'previousAccess'>): boolean {
+  return Boolean(session.previousAccess);
+}
+
+// The first use of a new pair's access token: the previous access token is revoked and the previous refresh token
+// loses its lost-answer allowance. Once per pair; a pair already moved on (a later refresh) is left alone.
+async function markPairUsed(sessionId: string, accessJti: string): Promise<void> {
+  await inTransaction(async (tx) => {
+    const session = await authRepo.txGetSession(tx, sessionId);
+    if (!session || !session.previousAccess || session.access.jti !== accessJti) return;
+    authRepo.txRevokeToken(tx, session.previousAccess.jti, session.previousAccess.exp);
+    authRepo.txSetSession(tx, { ...session, previousAccess: null });
+  });
+}
+
 export function isLive(session: SessionRecord, now: number): boolean {
   return session.revokedAt === null && session.refresh.exp * 1000 > now;
 }
@@ -92,6 +108,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
         revokeReason: null,
         access: pair.access,
         refresh: { ...pair.refresh, previousJti: null, rotatedAt: null },
+        previousAccess: null,
       };
       const previous = deps.onNewDevice ? await authRepo.sessionsOf(user.id) : [];
       await authRepo.createSession(session);
@@ -103,8 +120,11 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       return authResult(pair, session, user);
     },
 
-    // Rotation on every use. Replaying an older token revokes the whole family; the immediate
-    // parent is honoured for a few seconds (a client retry) and gets the same current pair back.
+    // Rotation on every use. A refresh whose answer never reached the client must not cost the session: the new
+    // pair is "unused" until its access token is first presented or its refresh token is used, and until then the
+    // previous refresh token keeps getting that same pair back (however late the retry) and the previous access
+    // token keeps working. Once the new pair is used, the previous refresh token is honoured only within the short
+    // grace of a racing retry; replaying it later, or any older token, revokes the whole family (a stolen token).
     async refresh(refreshToken: string, client: ClientInfo) {
       const claims = signer.verifyRefresh(refreshToken);
       const t = now();
@@ -115,13 +135,16 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
         if (!user || user.disabled || user.status !== 'ACTIVE' || !survivesAccount(session, user)) return { kind: 'invalid' as const };
         if (claims.jti === session.refresh.jti) {
           const pair = signer.newPair(user.id, session.id, user.roles, t);
-          authRepo.txRevokeToken(tx, session.access.jti, session.access.exp);
+          // The client holds the pair it refreshed with, so the one before it is spent; the pair it refreshed
+          // with stays valid until the new one is used (its answer may be lost on the way).
+          if (session.previousAccess) authRepo.txRevokeToken(tx, session.previousAccess.jti, session.previousAccess.exp);
           const next: SessionRecord = {
             ...session,
             lastUsedAt: t,
             lastIp: client.ip,
             access: pair.access,
             refresh: { ...pair.refresh, previousJti: session.refresh.jti, rotatedAt: t },
+            previousAccess: { jti: session.access.jti, exp: session.access.exp },
           };
           authRepo.txSetSession(tx, next);
           return { kind: 'ok' as const, pair, session: next, user };
@@ -129,7 +152,7 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
         const retryOfParent =
           claims.jti === session.refresh.previousJti &&
           session.refresh.rotatedAt !== null &&
-          t - session.refresh.rotatedAt <= AUTH_LIMITS.refreshGraceSec * 1000;
+          (newPairUnused(session) || t - session.refresh.rotatedAt <= AUTH_LIMITS.refreshGraceSec * 1000);
         if (retryOfParent) {
           const pair = signer.resign(user.id, session.id, session.access, session.refresh);
           return { kind: 'ok' as const, pair, session, user };
@@ -179,6 +202,10 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
     }
     if (!user || user.disabled || user.status !== 'ACTIVE') throw new UnauthorizedError('Account is disabled').withCode('TOKEN_REVOKED');
     if (!survivesAccount(state.session, user)) throw new UnauthorizedError('Access token revoked').withCode('TOKEN_REVOKED');
+    if (newPairUnused(state.session) && state.session.access.jti === claims.tokenId) {
+      // A failure leaves the pair marked unused: the next request marks it.
+      await markPairUsed(claims.sessionId, claims.tokenId).catch((err: Error) => logger.warn('marking a new token pair used failed', { error: err.message }));
+    }
     if (t - state.session.lastUsedAt > AUTH_LIMITS.sessionTouchEverySec * 1000) {
       await authRepo.touchSession(claims.sessionId, t).catch((err: Error) => logger.warn('session touch failed', { error: err.message }));
     }

@@ -10,10 +10,16 @@ export const mediaRepo = {
     const { id, ...data } = record;
     await media().doc(id).create(data);
   },
-  // All items of one upload in one batch: a multi-file upload is recorded whole or not at all.
+  // All items of one upload in one batch: a multi-file upload is recorded whole or not at all. Written with set():
+  // items named by an Idempotency-Key are rewritten whole by a retry whose first commit did land unseen.
   async createAll(records: MediaRecord[]): Promise<void> {
     const batch = db().batch();
-    for (const { id, ...data } of records) batch.create(media().doc(id), data);
+    for (const { id, ...data } of records) batch.set(media().doc(id), data);
+    await batch.commit();
+  },
+  async deleteAll(ids: string[]): Promise<void> {
+    const batch = db().batch();
+    for (const id of ids) batch.delete(media().doc(id));
     await batch.commit();
   },
   /** The item, read in the transaction when one is given. */

@@ -23,44 +23,51 @@ import { mediaServicesFor } from './media.wiring';
 
 // Spec: bearer JWT with USER, ADMIN or PARTNER_* roles.
 const UPLOADERS = ['USER', 'ADMIN', 'PARTNER_OWNER', 'PARTNER_STAFF'] as const;
+const retryOf = (operation: string, key: string | undefined) => (key === undefined ? undefined : { operation: `upload-${operation}`, key });
 
 export function mediaRoutes({ config }: AppContext): AnyRoute[] {
   const { storage, media } = mediaServicesFor(config);
   const limits = (field: string, maxFiles: number) => ({ fileFields: [field], maxFiles, maxFileBytes: config.MEDIA_MAX_FILE_BYTES });
   const uploadErrors = 'Refusals store nothing: wrong or disguised type → 415; file over the size limit → 413; no file, wrong field or too many files → 400.';
+  // The key is claimed before a byte is read: a retry after a lost answer (a timeout, a 503 DEADLINE_EXCEEDED)
+  // gets the same items back and its own bytes are never stored; 409 while the first is still streaming.
+  const retrySafe = ' Send an Idempotency-Key to retry safely: the same key returns the same items (the retry\'s file is not read or stored).';
   return [
     defineRoute({
       method: 'post',
       path: '/upload/single',
       tag: 'media',
       summary: 'Upload one audio file',
-      description: uploadErrors,
+      description: `${uploadErrors}${retrySafe}`,
       auth: UPLOADERS,
+      idempotent: true,
       multipart: SingleUploadFormSchema,
       response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
-      handler: async ({ req, auth }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink)))[0],
+      handler: async ({ req, auth, idempotencyKey }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'AUDIO', retryOf('single', idempotencyKey)))[0],
     }),
     defineRoute({
       method: 'post',
       path: '/upload/image',
       tag: 'media',
       summary: 'Upload one image (a chat photo)',
-      description: `JPEG, PNG or WebP, kind IMAGE; send it as a chat message with type IMAGE. ${uploadErrors}`,
+      description: `JPEG, PNG or WebP, kind IMAGE; send it as a chat message with type IMAGE. ${uploadErrors}${retrySafe}`,
       auth: UPLOADERS,
+      idempotent: true,
       multipart: ImageUploadFormSchema,
       response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
-      handler: async ({ req, auth }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'IMAGE'))[0],
+      handler: async ({ req, auth, idempotencyKey }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'IMAGE', retryOf('image', idempotencyKey)))[0],
     }),
     defineRoute({
       method: 'post',
       path: '/upload/multiple',
       tag: 'media',
       summary: 'Upload up to MEDIA_MAX_FILES (10) audio files at once',
-      description: `${uploadErrors} One refused file refuses the whole request.`,
+      description: `${uploadErrors} One refused file refuses the whole request.${retrySafe}`,
       auth: UPLOADERS,
+      idempotent: true,
       multipart: MultipleUploadFormSchema,
       response: { status: 201, description: 'One item per file, in order.', schema: z.array(MediaItemSchema) },
-      handler: ({ req, auth }) => media.upload(auth!.userId, (sink) => streamMultipart(req, limits('files', config.MEDIA_MAX_FILES), sink)),
+      handler: ({ req, auth, idempotencyKey }) => media.upload(auth!.userId, (sink) => streamMultipart(req, limits('files', config.MEDIA_MAX_FILES), sink), 'AUDIO', retryOf('multiple', idempotencyKey)),
     }),
     defineRoute({
       method: 'post',
@@ -94,8 +101,9 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       tag: 'media',
       summary: 'Confirm a presigned upload',
       description:
-        'Checks the upload like a direct upload: the size from the object metadata (413 when too large, nothing read), then the bytes are copied to the item\'s own key and its first bytes sniffed (415 when not the declared type). READY on success; a refusal deletes the objects and marks the item FAILED. Bytes written to the upload URL afterwards never change a READY item. Repeating it on a READY item returns the item.',
+        'Checks the upload like a direct upload: the size from the object metadata (413 when too large, nothing read), then the bytes are copied to the item\'s own key and its first bytes sniffed (415 when not the declared type). READY on success; a refusal deletes the objects and marks the item FAILED. Bytes written to the upload URL afterwards never change a READY item. Repeating it on a READY item returns the item; with an Idempotency-Key a retry while the first still runs is 409 instead of a second copy.',
       auth: UPLOADERS,
+      idempotent: true,
       errors: [404, 409, 413, 415],
       codes: ['UPLOAD_STATE'],
       request: { params: MediaIdParamsSchema },

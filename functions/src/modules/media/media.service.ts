@@ -11,6 +11,7 @@ import { logger } from '../../platform/logging/logger';
 import type { ObjectStorage } from '../../platform/storage/storage';
 import { ACCEPTED_TYPES, AUDIO_TYPES, baseType, bytesMatch, EXTENSION, isAcceptedType, isAudioType, toItem, type MediaKind, type MediaRecord, type MediaType } from './media.model';
 import { mediaRepo } from './media.repo';
+import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
 
 type FileTypeModule = { fileTypeFromBuffer(data: Uint8Array): Promise<{ ext: string; mime: string } | undefined> };
 
@@ -85,8 +86,7 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
     if (!bytesMatch(declared, sniffed)) throw new UnsupportedMediaTypeError(`${label}: declared ${declared} but the bytes are ${sniffed ?? known}`);
   }
 
-  function newRecord(ownerId: string, type: MediaType, filename: string, source: MediaRecord['source'], kind: MediaKind = 'AUDIO'): MediaRecord {
-    const id = mediaRepo.newId();
+  function newRecord(ownerId: string, type: MediaType, filename: string, source: MediaRecord['source'], kind: MediaKind = 'AUDIO', id = mediaRepo.newId()): MediaRecord {
     const objectKey = `media/${ownerId}/${id}.${EXTENSION[type]}`;
     const downloadToken = token();
     const t = now();
@@ -134,12 +134,26 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       ownerId: string,
       receive: (sink: (file: IncomingFile) => Promise<MediaRecord & { head: Buffer }>) => Promise<{ files: Array<MediaRecord & { head: Buffer }> }>,
       kind: MediaKind = 'AUDIO',
+      retry?: { operation: string; key: string },
     ) {
       const stored: string[] = [];
+      const ids: string[] = [];
+      // With an Idempotency-Key the items are named by it: a retry after a failure that did land (an answer lost
+      // between Firestore and us) writes the same items again, never a second set.
+      // Letters and digits only: the id names the object behind publicUrl (media/<owner>/<id>.<ext>).
+      const retryBase = retry && createHash('sha256').update(`${ownerId}\u0000${retry.operation}\u0000${retry.key}`).digest('hex').slice(0, 24);
+      let recorded = false;
       try {
         const { files } = await receive(async (file) => {
           const type = acceptedType(file.declaredType, `file (${file.filename})`, kind);
-          const record = newRecord(ownerId, type, file.filename, 'upload', kind);
+          const record = newRecord(ownerId, type, file.filename, 'upload', kind, retryBase ? `${retryBase}${String(ids.length).padStart(2, '0')}` : undefined);
+          if (retryBase) {
+            // An item of this name older than a key's lifetime belongs to an earlier upload that reused the key:
+            // it is never overwritten (its bytes stay as they are).
+            const earlier = await mediaRepo.get(record.id);
+            if (earlier && earlier.createdAt < now() - IDEMPOTENCY_TTL_MS) throw new IdempotencyKeyReusedError();
+          }
+          ids.push(record.id);
           const inspect = inspector(deps.maxFileBytes);
           stored.push(record.objectKey);
           await storage.putStream(record.objectKey, through(file.stream, inspect.stream), type, record.downloadToken);
@@ -152,9 +166,19 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
           await assertBytesMatch(file.mimeType, file.head, `file ${i + 1} (${file.filename})`);
         }
         const records = files.map(({ head: _head, ...record }) => record);
+        recorded = true;
         await mediaRepo.createAll(records);
         return records.map(toItem);
       } catch (err) {
+        // A failed commit may still have landed: the items go first, and the bytes only once no item can point
+        // at them (with the database unreachable they stay, and a retry with the key rewrites the same items).
+        if (recorded) {
+          const removed = await mediaRepo.deleteAll(ids).then(
+            () => true,
+            (cleanup: Error) => (logger.error('media cleanup failed: items kept with their bytes', { ids, error: cleanup.message }), false),
+          );
+          if (!removed) throw err;
+        }
         await removeObjects(stored);
         throw err;
       }

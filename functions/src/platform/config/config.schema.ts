@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { API_TIMEOUT_SECONDS } from '../deploy/settings';
 
 // Every env switch of the spec, in one schema. Values arrive as strings (process.env, .env files, secrets).
 // Written with zod/mini (same zod core, functions instead of methods): the functions entry validates this
@@ -187,6 +188,8 @@ export const configSchema = z.object({
   MEDIA_MAX_FILE_BYTES: positiveInt(15 * 1024 * 1024, 32 * 1024 * 1024),
   MEDIA_PRESIGN_TTL_SEC: positiveInt(15 * 60, 24 * 3600, 60),
   JSON_BODY_LIMIT_BYTES: positiveInt(100 * 1024, 10 * 1024 * 1024),
+  // Below the `api` function's timeout (API_TIMEOUT_SECONDS) and a mobile client's usual 30 s: the server answers first.
+  REQUEST_DEADLINE_MS: positiveInt(25_000, (API_TIMEOUT_SECONDS - 10) * 1000, 100),
   LOG_REQUESTS: booleanSwitch(false),
   RATE_LIMITS: rateLimitOverrides,
 });

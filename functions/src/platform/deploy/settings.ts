@@ -4,6 +4,9 @@
 // rewrites name the same region (npm run deploy:check). Singapore is ~30 ms from Vietnam; us-central1 ~200 ms.
 export const DEFAULT_FUNCTIONS_REGION = 'asia-southeast1';
 
+// The `api` function's timeout; REQUEST_DEADLINE_MS stays at least 10 s below it (config schema).
+export const API_TIMEOUT_SECONDS = 60;
+
 const REGION_PATTERN = /^[a-z]+-[a-z]+\d$/;
 
 export function functionsRegion(env: Record<string, string | undefined> = process.env): string {

@@ -4,6 +4,7 @@ import { AppError, NotFoundError } from './app-error';
 import { errorBody } from './error-body';
 import { logger } from '../logging/logger';
 import { sourceMappedStack } from '../logging/stack';
+import { answeredAtDeadline } from '../http/deadline';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -54,6 +55,11 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 };
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (answeredAtDeadline(res)) {
+    // The deadline answered already; the handler's late failure only goes to the log.
+    logger.warn('request failed after its deadline answer', { requestId: res.locals.requestId, path: req.originalUrl.split('?')[0], err: describe(err) });
+    return;
+  }
   if (res.headersSent) {
     next(err);
     return;

@@ -7,9 +7,10 @@ import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
-import { IdempotencyKeySchema, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
+import { IDEMPOTENCY_RENEW_EVERY_MS, IdempotencyKeySchema, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
+import { answeredAtDeadline } from './deadline';
 import type { ApiTag } from '../openapi/tags';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -243,6 +244,11 @@ async function runClaimed(
     sendJson(res, claimed.answer.status, claimed.answer.body);
     return;
   }
+  // The claim is held for as long as the handler runs, past a deadline answer too: a retry meanwhile is a 409,
+  // never a second run. Only a claim nobody renews (its instance died) can be taken over.
+  const renewal = setInterval(() => {
+    store.renew(claimed.id, claimed.token, Date.now()).catch(() => undefined);
+  }, IDEMPOTENCY_RENEW_EVERY_MS).unref();
   try {
     const result = await route.handler(ctx);
     if (route.response.binary) return;
@@ -254,6 +260,8 @@ async function runClaimed(
     // A failed run frees its key: nothing was created, so the client may retry it.
     await store.release(claimed.id, claimed.token).catch(() => undefined);
     throw err;
+  } finally {
+    clearInterval(renewal);
   }
 }
 
@@ -264,6 +272,7 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 // res.status().json() without Express's per-call work (charset parsing, type lookup, ETag and freshness, which
 // this API does not use): the same status, headers and bytes, written once.
 function sendJson(res: Response, status: number, body: unknown): void {
+  if (answeredAtDeadline(res)) return; // the 503 went out already: one answer per request
   res.statusCode = status;
   if (status === 204 || body === undefined) {
     res.end();

@@ -10,8 +10,10 @@ import { firestoreApi } from '../firebase/firebase';
 // retry while the first is still running is 409. A request that fails releases its key, so the client
 // can retry it. Without the header the request runs as usual.
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
-// A claim older than this is taken over: the request that held it died (a crashed instance).
+// A claim not renewed for this long is taken over: the request that held it died (a crashed instance). A running
+// handler renews it every IDEMPOTENCY_RENEW_EVERY_MS, so a slow one (past its deadline answer) is never run twice.
 export const IDEMPOTENCY_LEASE_MS = 60_000;
+export const IDEMPOTENCY_RENEW_EVERY_MS = 20_000;
 
 export const IdempotencyKeySchema = z
   .string()
@@ -39,6 +41,8 @@ export interface IdempotencyStore {
   complete(id: string, token: string, answer: StoredAnswer, now: number): Promise<void>;
   /** Frees the claim after a failed run. */
   release(id: string, token: string): Promise<void>;
+  /** Extends the lease of a claim still running (nothing when `token` no longer holds it). */
+  renew(id: string, token: string, now: number): Promise<void>;
 }
 
 export function recordId(callerId: string, operation: string, key: string): string {
@@ -85,7 +89,12 @@ export function memoryIdempotencyStore(): IdempotencyStore {
       if (entry?.token === token) entries.set(id, { ...entry, state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS });
     },
     async release(id, token) {
-      if (entries.get(id)?.token === token) entries.delete(id);
+      const entry = entries.get(id);
+      if (entry?.token === token && entry.state === 'RUNNING') entries.delete(id);
+    },
+    async renew(id, token, now) {
+      const entry = entries.get(id);
+      if (entry?.token === token && entry.state === 'RUNNING') entries.set(id, { ...entry, leaseUntil: now + IDEMPOTENCY_LEASE_MS });
     },
   };
 }
@@ -97,17 +106,33 @@ export { IDEMPOTENCY_COLLECTION };
 export function firestoreIdempotencyStore(): IdempotencyStore {
   const { db, inTransaction } = require('../firebase/firebase') as typeof import('../firebase/firebase');
   const ref = (id: string) => db().collection(IDEMPOTENCY_COLLECTION).doc(id);
+  // Only a claim still running is freed: a stored answer (a completion that landed unseen) stays to be replayed.
+  const release = (id: string, token: string) =>
+    inTransaction(async (tx) => {
+      const snap = await tx.get(ref(id));
+      if (snap.get('token') === token && snap.get('state') === 'RUNNING') tx.delete(ref(id));
+    });
   return {
-    claim: (id, requestHash, now) =>
-      inTransaction(async (tx) => {
-        const snap = await tx.get(ref(id));
-        const entry = snap.exists ? (snap.data() as Entry) : undefined;
-        if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
-        const token = newToken();
-        const fresh: Entry = { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS };
-        tx.set(ref(id), { ...fresh, expireAt: firestoreApi().Timestamp.fromMillis(fresh.expiresAt) });
-        return { kind: 'run' as const, id, token };
-      }),
+    async claim(id, requestHash, now) {
+      // The token is chosen before the transaction: a commit that landed although it reported a failure is then
+      // recognisably ours, both to the SDK's own retry of the transaction and to the release below.
+      const token = newToken();
+      try {
+        return await inTransaction(async (tx) => {
+          const snap = await tx.get(ref(id));
+          const entry = snap.exists ? (snap.data() as Entry) : undefined;
+          if (entry?.token === token) return { kind: 'run' as const, id, token };
+          if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
+          const fresh: Entry = { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS };
+          tx.set(ref(id), { ...fresh, expireAt: firestoreApi().Timestamp.fromMillis(fresh.expiresAt) });
+          return { kind: 'run' as const, id, token };
+        });
+      } catch (err) {
+        // Otherwise a claim that landed unseen would answer 409 to every retry until its lease ran out.
+        if (!(err instanceof AppError)) await release(id, token).catch(() => undefined);
+        throw err;
+      }
+    },
     complete: (id, token, answer, now) =>
       inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
@@ -115,10 +140,11 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
         // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
         tx.update(ref(id), { state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS, expireAt: firestoreApi().Timestamp.fromMillis(now + IDEMPOTENCY_TTL_MS) });
       }),
-    release: (id, token) =>
+    release,
+    renew: (id, token, now) =>
       inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
-        if (snap.get('token') === token) tx.delete(ref(id));
+        if (snap.get('token') === token && snap.get('state') === 'RUNNING') tx.update(ref(id), { leaseUntil: now + IDEMPOTENCY_LEASE_MS });
       }),
   };
 }

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { defineRoute } from '../../src/platform/http/route';
+import type { ApiModule } from '../../src/platform/http/module';
+import { IDEMPOTENCY_LEASE_MS, memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
+import type { LogEntry } from 'firebase-functions/logger';
+import { setLogSink } from '../../src/platform/logging/logger';
+import { API_TIMEOUT_SECONDS } from '../../src/platform/deploy/settings';
+import { parseConfig } from '../../src/platform/config';
+import { testConfig, unitApp } from '../helpers/config';
+import { listen } from '../helpers/http';
+
+// The server-side deadline (REQUEST_DEADLINE_MS): one 503 DEADLINE_EXCEEDED with Retry-After past it, nothing
+// written twice after it, and an idempotent run that outlives it completes once for the client's retry.
+const DEADLINE_MS = 150;
+
+// A handler held until the test opens its gate, counting its runs and able to fail after the deadline.
+function slowProbe() {
+  let runs = 0;
+  let gates: Array<() => void> = [];
+  let failLate = false;
+  const wait = () => new Promise<void>((resolve) => gates.push(resolve));
+  const handler = async ({ body }: { body: { item: string } }) => {
+    runs += 1;
+    const run = runs;
+    await wait();
+    if (failLate) {
+      failLate = false;
+      throw new Error('storage down after the deadline');
+    }
+    return { item: body.item, run };
+  };
+  const schema = z.object({ item: z.string(), run: z.number() });
+  const module: ApiModule = {
+    name: 'probe',
+    routes: () => [
+      defineRoute({ method: 'post', path: '/probe/slow', tag: 'health', summary: 'slow', auth: 'public', request: { body: z.object({ item: z.string() }) }, response: { status: 201, description: 'ok', schema }, handler }),
+      defineRoute({ method: 'post', path: '/probe/slow-once', tag: 'health', summary: 'slow, idempotent', auth: 'public', idempotent: true, request: { body: z.object({ item: z.string() }) }, response: { status: 201, description: 'ok', schema }, handler }),
+      defineRoute({ method: 'get', path: '/probe/fast', tag: 'health', summary: 'fast', auth: 'public', response: { description: 'ok', schema: z.object({ ok: z.boolean() }) }, handler: () => ({ ok: true }) }),
+    ],
+  };
+  return {
+    module,
+    runs: () => runs,
+    failLate: () => (failLate = true),
+    /** Lets every held run finish. */
+    open: () => {
+      const held = gates;
+      gates = [];
+      held.forEach((release) => release());
+    },
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe('request deadline', () => {
+  const probe = slowProbe();
+  const { app } = unitApp({ config: testConfig({ REQUEST_DEADLINE_MS: String(DEADLINE_MS) }), modules: [probe.module], idempotency: memoryIdempotencyStore() });
+  let server: { url: string; close(): Promise<void> };
+  const logs: LogEntry[] = [];
+  beforeAll(async () => {
+    server = await listen(app);
+    setLogSink((entry) => logs.push(entry));
+  });
+  afterAll(async () => {
+    setLogSink(() => undefined);
+    probe.open();
+    await server.close();
+  });
+  afterEach(() => probe.open());
+
+  const post = (path: string, item: string, key?: string) =>
+    fetch(`${server.url}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) }, body: JSON.stringify({ item }) });
+
+  it('answers 503 DEADLINE_EXCEEDED with Retry-After once the handler overruns it', async () => {
+    const started = Date.now();
+    const res = await post('/probe/slow', 'a');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ statusCode: 503, code: 'DEADLINE_EXCEEDED' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(DEADLINE_MS - 5);
+    expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 1_000);
+  });
+
+  it('the late answer is dropped (no second write, no error), and the connection keeps serving', async () => {
+    logs.length = 0;
+    expect((await post('/probe/slow', 'late')).status).toBe(503);
+    probe.open(); // the handler now answers: into a response already sent
+    await settle();
+    // The request log's line for the 503 only: no unhandled error, no headers-sent crash.
+    expect(logs.filter((e) => e.severity === 'ERROR').map((e) => e.message)).toEqual(['request failed']);
+    const fast = await fetch(`${server.url}/api/v1/probe/fast`);
+    expect(fast.status).toBe(200);
+  });
+
+  it('a late failure is logged, not written (the 503 stands)', async () => {
+    logs.length = 0;
+    probe.failLate();
+    expect((await post('/probe/slow', 'fails')).status).toBe(503);
+    probe.open();
+    await settle();
+    expect(logs.some((e) => e.message === 'request failed after its deadline answer')).toBe(true);
+    expect(logs.filter((e) => e.severity === 'ERROR' && e.message !== 'request failed')).toEqual([]);
+  });
+
+  it('a request that finishes in time is not touched by its timer', async () => {
+    const res = await fetch(`${server.url}/api/v1/probe/fast`);
+    expect(res.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, DEADLINE_MS + 50));
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
+  it('an idempotent run cut by the deadline runs once: the retry gets 409 while it runs, then its answer', async () => {
+    const before = probe.runs();
+    const first = await post('/probe/slow-once', 'x', 'key-deadline-1');
+    expect(first.status).toBe(503);
+    const during = await post('/probe/slow-once', 'x', 'key-deadline-1');
+    expect(during.status).toBe(409);
+    expect(((await during.json()) as { code: string }).code).toBe('IDEMPOTENCY_IN_PROGRESS');
+    probe.open();
+    await settle();
+    const after = await post('/probe/slow-once', 'x', 'key-deadline-1');
+    expect(after.status).toBe(201);
+    expect(after.headers.get('idempotent-replayed')).toBe('true');
+    expect(await after.json()).toEqual({ item: 'x', run: before + 1 });
+    expect(probe.runs()).toBe(before + 1);
+  });
+
+  it('an idempotent run that fails after the deadline frees its key: the retry runs', async () => {
+    probe.failLate();
+    expect((await post('/probe/slow-once', 'y', 'key-deadline-2')).status).toBe(503);
+    probe.open();
+    await settle();
+    const retry = post('/probe/slow-once', 'y', 'key-deadline-2');
+    await settle();
+    probe.open();
+    const res = await retry;
+    expect(res.status).toBe(201);
+    expect(res.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('idempotency lease renewal', () => {
+  it('a renewed claim is still running past the first lease; an abandoned one is taken over', async () => {
+    const store = memoryIdempotencyStore();
+    const renewed = await store.claim('a', 'h', 0);
+    const abandoned = await store.claim('b', 'h', 0);
+    expect(renewed.kind).toBe('run');
+    expect(abandoned.kind).toBe('run');
+    if (renewed.kind !== 'run') return;
+    await store.renew('a', renewed.token, IDEMPOTENCY_LEASE_MS - 1_000);
+    await expect(store.claim('a', 'h', IDEMPOTENCY_LEASE_MS + 1_000)).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+    expect((await store.claim('b', 'h', IDEMPOTENCY_LEASE_MS + 1_000)).kind).toBe('run');
+    // A stale holder cannot renew a claim taken over by another run.
+    await store.renew('b', 'stale-token', IDEMPOTENCY_LEASE_MS + 2_000);
+    expect((await store.claim('b', 'h', 2 * IDEMPOTENCY_LEASE_MS + 1_500)).kind).toBe('run');
+  });
+});
+
+describe('idempotency release', () => {
+  it('frees a running claim but never a stored answer (a completion that landed unseen is replayed)', async () => {
+    const store = memoryIdempotencyStore();
+    const claim = await store.claim('c', 'h', 0);
+    if (claim.kind !== 'run') throw new Error('expected a run');
+    await store.complete('c', claim.token, { status: 201, body: { id: 'x' } }, 1);
+    await store.release('c', claim.token);
+    expect(await store.claim('c', 'h', 2)).toEqual({ kind: 'replay', answer: { status: 201, body: { id: 'x' } } });
+  });
+});
+
+describe('REQUEST_DEADLINE_MS', () => {
+  it('defaults to 25 s and must stay at least 10 s below the api function timeout', () => {
+    expect(testConfig().REQUEST_DEADLINE_MS).toBe(25_000);
+    expect(testConfig().REQUEST_DEADLINE_MS).toBeLessThan(API_TIMEOUT_SECONDS * 1000);
+    expect(() => testConfig({ REQUEST_DEADLINE_MS: String(API_TIMEOUT_SECONDS * 1000) })).toThrow(/REQUEST_DEADLINE_MS/);
+    expect(() => parseConfig({ JWT_SECRET: 'x'.repeat(40), JWT_REFRESH_SECRET: 'y'.repeat(40), REQUEST_DEADLINE_MS: '50' })).toThrow(/REQUEST_DEADLINE_MS/);
+  });
+});
