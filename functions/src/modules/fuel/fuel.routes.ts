@@ -30,6 +30,7 @@ export function fuelRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Set the fuel prices of a station',
       description: `By the station’s managers or an administrator (national price adjustments). Replaces the price list; the change goes to the price history in the same transaction. ${CATALOG_ADMIN_PATH}`,
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
+      permission: 'catalog.manage',
       errors: [404],
       codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: z.object({ prices: FuelPricesSchema }).meta({ id: 'FuelPricesBody' }) },

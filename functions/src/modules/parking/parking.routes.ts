@@ -27,6 +27,7 @@ export function parkingRoutes(ctx: AppContext): AnyRoute[] {
       description:
         `By the lot’s managers: the count (freeSpaces) or a change (delta), applied in a transaction so gate sensors at two entrances do not overwrite each other. A delta that would leave fewer than 0 or more than capacity is 409 PARKING_SPACES_OUT_OF_RANGE. Sustained rate: about one report per second per lot. ${CATALOG_ADMIN_PATH}`,
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
+      permission: 'catalog.manage',
       errors: [404],
       codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PARKING_SPACES_OUT_OF_RANGE', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: AvailabilityBodySchema },
