@@ -45,6 +45,10 @@ export function stackEnv(profile) {
     // Short rings so the missed-call path is tested in seconds, yet well above the few seconds the Firestore
     // emulator may take to settle racing answer/decline/cancel transactions (a 3 s ring could beat them).
     ...(profile === 'test' ? { CALL_RING_TIMEOUT_SEC: '10' } : {}),
+    // The emulator serialises contended transactions far more slowly than Firestore on this 2-core machine (50
+    // debits racing on one wallet take ~25 s): the local stacks answer 503 DEADLINE_EXCEEDED only past the
+    // largest deadline the configuration allows, not the production default of 25 s.
+    REQUEST_DEADLINE_MS: '50000',
     // The local stack registers and signs in far more often than a person behind one IP: generous per-IP
     // limits (npm test keeps the production ones, which its rate-limit tests check).
     ...(profile === 'dev' ? { RATE_LIMITS: DEV_RATE_LIMITS } : {}),

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { newUserRecord } from '../../src/modules/users/users.model';
+import { usersRepo } from '../../src/modules/users/users.repo';
 import { closeContextConversation, openContextConversation } from '../../src/modules/chat';
 import { db } from '../../src/platform/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
@@ -19,9 +21,10 @@ const conversationsOf = async (userId: string) => (await db().collection('conver
 // Accounts written straight to Firestore: enough for membership checks and names, and fast for big groups.
 async function plainAccounts(n: number, tag: string): Promise<string[]> {
   const ids = Array.from({ length: n }, (_, i) => `chat-${tag}-${i}-${randomUUID().slice(0, 8)}`);
-  const batch = db().batch();
-  for (const [i, id] of ids.entries()) batch.set(db().collection('users').doc(id), { name: `Member ${i}`, roles: ['USER'], hats: ['CON'], disabled: false, createdAt: Date.now() });
-  await batch.commit();
+  // Whole account records (the users model's own), so other files' account lists read them like any account.
+  await db().runTransaction(async (tx) => {
+    for (const [i, id] of ids.entries()) usersRepo.txCreate(tx, newUserRecord({ id, email: null, name: `Member ${i}`, passwordHash: null, emailVerified: true, provider: null, now: Date.now() }));
+  });
   await allowDirectAddsOf(ids);
   return ids;
 }

@@ -64,7 +64,8 @@ describe('emulator-data import', () => {
     const medicine = await get(`/pharmacy/products/search?q=panadol${benThanh}&radiusM=5000`);
     expect(medicine.items.length).toBeGreaterThan(0);
     expect(medicine.items[0].products[0]).toMatchObject({ sku: 'PANADOL-EXTRA', inStock: true });
-    for (const path of ['/pharmacy/stores', '/parking/lots', '/fuel/stations', '/atm']) expect((await get(`${path}/nearby?radiusM=6000${benThanh}`)).items.length).toBeGreaterThan(2);
+    // 5 km: the smallest radius bound of these verticals (parking, ATMs).
+    for (const path of ['/pharmacy/stores', '/parking/lots', '/fuel/stations', '/atm']) expect((await get(`${path}/nearby?radiusM=5000${benThanh}`)).items.length).toBeGreaterThan(2);
     expect((await get('/promotions')).items.map((p: { code: string }) => p.code)).toEqual(expect.arrayContaining(['CHAOBAN', 'TET2027']));
     const partner = (await call('POST', '/auth/login/password', { body: { email: 'partner@superapp.local', password: 'superapp-demo-partner' } })).body;
     const mine = await call('GET', '/parking/lots/mine?partnerId=seed-partner&limit=100', { token: partner.accessToken });
