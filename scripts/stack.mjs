@@ -288,6 +288,25 @@ async function backfillCapabilities() {
   mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
 }
 
+// One-shot data fix: riders' ratings still on ride documents move to ride_driver_ratings. Idempotent. Same targets
+// as backfill-capabilities (the running emulator, or BACKFILL_PROJECT with GOOGLE_APPLICATION_CREDENTIALS).
+async function migrateRideRatings() {
+  prepare();
+  const env = { ...process.env };
+  if (env.BACKFILL_PROJECT) env.GCLOUD_PROJECT = env.BACKFILL_PROJECT;
+  else {
+    env.FIRESTORE_EMULATOR_HOST ??= '127.0.0.1:8080';
+    env.GCLOUD_PROJECT ??= PROJECT_ID;
+  }
+  log(`moving ride ratings in ${env.BACKFILL_PROJECT ? `project ${env.BACKFILL_PROJECT}` : `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`} …`);
+  const script = `
+    const { migrateRideRatings } = require('./lib/modules/rides/rides.migrate-ratings.js');
+    migrateRideRatings((pages, moved, skipped) => console.log('[superapp]   page ' + pages + ': ' + moved + ' moved, ' + skipped + ' skipped so far'))
+      .then((r) => { console.log('[superapp] done: ' + r.moved + ' rating(s) moved, ' + r.removed + ' duplicate(s) removed, ' + r.skipped + ' skipped (no driver) over ' + r.pages + ' page(s)'); process.exit(0); })
+      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`;
+  mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
+}
+
 // The ledger's books: every account's balance against the sum of its transfers, and the whole against zero.
 // Reads the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST points elsewhere; a real project with
 // GOOGLE_APPLICATION_CREDENTIALS and LEDGER_PROJECT=<id>. Exits 1 when the books do not balance.
@@ -342,7 +361,7 @@ async function testFiles() {
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }
 
-const commands = { start, test, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
+const commands = { start, test, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await commands[name]();

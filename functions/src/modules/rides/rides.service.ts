@@ -540,10 +540,10 @@ export function createRidesService(deps: RidesServiceDeps) {
    */
   async function cancel(actor: RideViewer, id: string, reason: string | null) {
     const ride = await visible(id, actor);
-    if (ride.driverId === actor.userId && ride.riderId !== actor.userId) return driverCancel(actor, ride, reason);
-    const byAdmin = actor.admin && ride.riderId !== actor.userId;
     // A party holding rides.manage cannot end its own started trip as an administrator (abort, no charge).
     if (actor.admin && ride.status === 'IN_PROGRESS') notOwnRide(ride, actor.userId);
+    if (ride.driverId === actor.userId && ride.riderId !== actor.userId) return driverCancel(actor, ride, reason);
+    const byAdmin = actor.admin && ride.riderId !== actor.userId;
     // A started trip is cancelled by an administrator only (abort): nobody pays, the hold goes back.
     const action: RideAction = byAdmin && ride.status === 'IN_PROGRESS' ? 'abort' : 'cancel';
     const { after } = await move(
