@@ -4,7 +4,7 @@ import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts'
 import { call } from '../helpers/api';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
-import { completedTrip, narrowedAdmin, startedTrip } from '../helpers/rides';
+import { completedTrip, narrowedAdmin, startedTrip, walletRider } from '../helpers/rides';
 
 beforeAll(requireEmulators);
 
@@ -21,12 +21,6 @@ const wallet = async (who: Tokens) => (await call('GET', '/wallet', { token: who
 const located = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
 /** The driver is also an administrator holding rides.manage. */
 const makeAdmin = (d: Driver) => db().collection('users').doc(d.user.id).update({ roles: ['DRIVER', 'ADMIN'], permissions: ['rides.manage'] });
-
-async function walletRider(amount = 300_000) {
-  const rider = await registerVerified();
-  await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
-  return rider;
-}
 
 describe('administrators and their own rides (item 4)', () => {
   it('a driver holding rides.manage cannot complete or abort their own trip as an administrator (403 RIDE_SELF_MANAGE); another administrator can', async () => {

@@ -8,7 +8,7 @@ import { call } from '../helpers/api';
 import { testConfig } from '../helpers/config';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
-import { narrowedAdmin, startedTrip } from '../helpers/rides';
+import { narrowedAdmin, startedTrip, walletRider } from '../helpers/rides';
 import { fareCapOf, fareOf } from '../../src/modules/rides/rides.model';
 
 beforeAll(requireEmulators);
@@ -29,11 +29,6 @@ const wallet = async (who: Tokens) => (await call('GET', '/wallet', { token: who
 const driverDoc = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
 const capOf = (fare: number) => Math.ceil((fare * 1.2) / 1000) * 1000;
 
-async function walletRider(amount = 300_000): Promise<Person> {
-  const rider = await registerVerified();
-  await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
-  return rider;
-}
 
 
 describe('timers on every active status', () => {
