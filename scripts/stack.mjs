@@ -268,10 +268,9 @@ async function seedExport() {
   );
 }
 
-// One-shot data fix: approved drivers without capabilities get RIDE, COURIER, DELIVERY. Idempotent.
-// Targets the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST is set to another one;
-// against a real project run it with GOOGLE_APPLICATION_CREDENTIALS and BACKFILL_PROJECT=<id>.
-async function backfillCapabilities() {
+// One-shot data fixes (idempotent). They target the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST is
+// set to another one; against a real project run them with GOOGLE_APPLICATION_CREDENTIALS and BACKFILL_PROJECT=<id>.
+function runOneShot(what, script) {
   prepare();
   const env = { ...process.env };
   if (env.BACKFILL_PROJECT) env.GCLOUD_PROJECT = env.BACKFILL_PROJECT;
@@ -279,13 +278,32 @@ async function backfillCapabilities() {
     env.FIRESTORE_EMULATOR_HOST ??= '127.0.0.1:8080';
     env.GCLOUD_PROJECT ??= PROJECT_ID;
   }
-  log(`backfilling driver capabilities in ${env.BACKFILL_PROJECT ? `project ${env.BACKFILL_PROJECT}` : `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`} …`);
-  const script = `
+  log(`${what} in ${env.BACKFILL_PROJECT ? `project ${env.BACKFILL_PROJECT}` : `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`} …`);
+  mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
+}
+
+// Approved drivers without capabilities get RIDE, COURIER, DELIVERY.
+async function backfillCapabilities() {
+  runOneShot(
+    'backfilling driver capabilities',
+    `
     const { backfillDriverCapabilities } = require('./lib/modules/driver/driver.backfill.js');
     backfillDriverCapabilities((pages, updated) => console.log('[superapp]   page ' + pages + ': ' + updated + ' updated so far'))
       .then((r) => { console.log('[superapp] done: ' + r.updated + ' driver profile(s) updated over ' + r.pages + ' page(s)'); process.exit(0); })
-      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`;
-  mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
+      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`,
+  );
+}
+
+// Riders' ratings still on ride documents move to ride_driver_ratings.
+async function migrateRideRatings() {
+  runOneShot(
+    'moving ride ratings',
+    `
+    const { migrateRideRatings } = require('./lib/modules/rides/rides.migrate-ratings.js');
+    migrateRideRatings((pages, moved, skipped) => console.log('[superapp]   page ' + pages + ': ' + moved + ' moved, ' + skipped + ' skipped so far'))
+      .then((r) => { console.log('[superapp] done: ' + r.moved + ' rating(s) moved, ' + r.removed + ' duplicate(s) removed, ' + r.skipped + ' skipped (no driver) over ' + r.pages + ' page(s)'); process.exit(0); })
+      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`,
+  );
 }
 
 // The ledger's books: every account's balance against the sum of its transfers, and the whole against zero.
@@ -342,7 +360,7 @@ async function testFiles() {
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }
 
-const commands = { start, test, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
+const commands = { start, test, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await commands[name]();

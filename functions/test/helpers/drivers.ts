@@ -25,20 +25,33 @@ export async function onlineDriver(at: { lat: number; lng: number }, vehicle: { 
   if (status.status !== 200) throw new Error(`status ${status.status}: ${JSON.stringify(status.body)}`);
   const located = await call('POST', '/driver/me/location', { token: who.accessToken, body: at });
   if (located.status !== 200) throw new Error(`location ${located.status}: ${JSON.stringify(located.body)}`);
+  // A second report 2 s later: a position is fresh for the geofenced steps once a report follows it.
+  await db().collection('driver_locations').doc(who.user.id).update({ locatedAt: Date.now() - 2_000 });
+  await report(who, at);
   return who;
 }
 
-/**
- * Reports a position, waiting out the one-per-second coalescing so that it is written. The stored position is first
- * dated 10 minutes back, as if the driver had taken that long to get here: kilometres in a second are refused
- * (DRIVER_POSITION_JUMP).
- */
-export async function drive(driver: Driver, at: { lat: number; lng: number }): Promise<void> {
-  await db().collection('driver_locations').doc(driver.user.id).update({ locatedAt: Date.now() - 10 * 60_000 });
+/** Reports a position until it is written (not coalesced). */
+export async function report(driver: Driver, at: { lat: number; lng: number }): Promise<void> {
   for (let i = 0; i < 5; i++) {
     const res = await call('POST', '/driver/me/location', { token: driver.accessToken, body: at });
     if (res.status === 200 && !res.body.coalesced) return;
     await new Promise((r) => setTimeout(r, 400));
   }
   throw new Error('location never written');
+}
+
+/**
+ * Drives to `at`: the stored position (and a trip's start) is first dated 10 minutes back, as if the driver had taken
+ * that long to get here (kilometres in a second are refused: DRIVER_POSITION_JUMP; the distance driven is capped by
+ * the time since pickup). Then a second report at the same point 2 s later: a position after a gap is fresh only
+ * once the next report follows it.
+ */
+export async function drive(driver: Driver, at: { lat: number; lng: number }): Promise<void> {
+  const ref = db().collection('driver_locations').doc(driver.user.id);
+  const tripStartedAt = (await ref.get()).get('tripStartedAt') as number | null | undefined;
+  await ref.update({ locatedAt: Date.now() - 10 * 60_000, ...(typeof tripStartedAt === 'number' ? { tripStartedAt: tripStartedAt - 10 * 60_000 } : {}) });
+  await report(driver, at);
+  await ref.update({ locatedAt: Date.now() - 2_000 });
+  await report(driver, at);
 }

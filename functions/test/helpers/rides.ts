@@ -17,6 +17,13 @@ export async function narrowedAdmin(permissions: string[]): Promise<Tokens> {
   return helper;
 }
 
+/** A rider whose wallet was topped up with `amount` VND (MOCK gateway). */
+export async function walletRider(amount = 300_000) {
+  const rider = await registerVerified();
+  await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': randomUUID() } });
+  return rider;
+}
+
 /** Books pickup → `dropoffNorthM` north and takes the ride to IN_PROGRESS: the driver comes to the pickup first. */
 export async function startedTrip(here: Here, rider: Tokens, driver: Driver, opts: { paymentMethod?: 'CASH' | 'WALLET'; dropoffNorthM?: number } = {}) {
   const body = { pickup: here.near(0), dropoff: here.near(opts.dropoffNorthM ?? 3_000), vehicleType: 'MOTORBIKE', paymentMethod: opts.paymentMethod ?? 'CASH' };

@@ -77,15 +77,16 @@ describe('driver position reports', () => {
     at(2_000);
     expect((await service.report(id, north(300))).coalesced).toBe(false);
     // Another instance writes a newer position: the version this instance wrote is stale now.
-    await db().collection('driver_locations').doc(id).update({ lat: north(350).lat, geohash: geohashOf(north(350)), tripDistanceM: 150 });
+    await db().collection('driver_locations').doc(id).update({ lat: north(350).lat, geohash: geohashOf(north(350)), tripDistanceM: 150, tripAnchor: north(350) });
     for (const [i, m] of [450, 600].entries()) {
       at(3_000 + i * 1_000);
       expect((await service.report(id, north(m))).coalesced).toBe(false);
     }
     const after = await stored(id);
     expect(after).toMatchObject({ currentRideId: rideId, riderId: 'rider-1', tripActive: true, dispatchKey: null });
-    // Carried on from what the other instance stored (150 m, at 350 m north), not from this instance's last write.
-    expect(after.tripDistanceM).toBe(Math.round(150 + distanceMeters(north(350), north(450)) + distanceMeters(north(450), north(600))));
+    // Carried on from what the other instance stored (150 m, counted up to 350 m north), not from this instance's last
+    // write; the 100 m to 450 m is within the GPS drift of the last counted point, so it counts only with the move on.
+    expect(after.tripDistanceM).toBe(Math.round(150 + distanceMeters(north(350), north(600))));
     const locations = sent.filter((s) => s.event === 'ride:location');
     expect(locations).toHaveLength(3);
     expect(locations.every((s) => s.recipients[0].userId === 'rider-1' && s.realtimeData?.rideId === rideId)).toBe(true);

@@ -8,7 +8,8 @@ import { call } from '../helpers/api';
 import { testConfig } from '../helpers/config';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
-import { narrowedAdmin, startedTrip } from '../helpers/rides';
+import { narrowedAdmin, startedTrip, walletRider } from '../helpers/rides';
+import { fareCapOf, fareOf } from '../../src/modules/rides/rides.model';
 
 beforeAll(requireEmulators);
 
@@ -28,20 +29,16 @@ const wallet = async (who: Tokens) => (await call('GET', '/wallet', { token: who
 const driverDoc = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
 const capOf = (fare: number) => Math.ceil((fare * 1.2) / 1000) * 1000;
 
-async function walletRider(amount = 300_000): Promise<Person> {
-  const rider = await registerVerified();
-  await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
-  return rider;
-}
 
 
 describe('timers on every active status', () => {
-  it('a driver who vanishes mid-trip: the IN_PROGRESS timer ends the ride EXPIRED, frees the driver, releases the hold; the rider books again', async () => {
+  it('a driver who vanishes mid-trip: the IN_PROGRESS timer completes the ride at the distance driven (WALLET captured), frees the driver; the rider books again', async () => {
     const here = area();
     const driver = await onlineDriver(here.near(100));
     const rider = await walletRider();
     const ride = await startedTrip(here, rider, driver, { paymentMethod: 'WALLET' });
     expect(await wallet(rider)).toMatchObject({ held: capOf(ride.quote.fare) });
+    await drive(driver, here.near(1_000));
     // Not due yet: the task refuses (Cloud Tasks retries it later) and nothing changes.
     await expect(onRideExpiry({ rideId: ride.id }, config)).rejects.toThrow(/not due/);
     // Past max(RIDE_TRIP_TIMEOUT_MIN_SEC 1800, 3 × the quoted duration) since pickup, without a word from the driver.
@@ -50,8 +47,14 @@ describe('timers on every active status', () => {
     await onRideExpiry({ rideId: ride.id }, config);
     await onRideExpiry({ rideId: ride.id }, config); // delivered twice: nothing more
     const ended = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body;
-    expect(ended).toMatchObject({ status: 'EXPIRED', cancelledBy: 'system', cancelReason: 'The trip did not end in time', fare: null });
-    expect(await wallet(rider)).toEqual(expect.objectContaining({ balance: 300_000, held: 0 }));
+    // Priced on the ~1 km driven and the quoted duration (the overrun is not the rider's), at most the cap.
+    expect(ended).toMatchObject({ status: 'COMPLETED', paymentId: expect.any(String) });
+    expect(ended.drivenM).toBeGreaterThan(950);
+    expect(ended.fare).toBe(Math.min(fareOf('MOTORBIKE', ended.drivenM, ride.quote.durationSec, (ride.quote as { surgeBp?: number }).surgeBp ?? 10_000), fareCapOf(ride.quote.fare)));
+    expect(await wallet(rider)).toEqual(expect.objectContaining({ balance: 300_000 - ended.fare, held: 0 }));
+    expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(ended.fare - Math.round(ended.fare * 0.2));
+    const events = (await call('GET', `/rides/${ride.id}/events`, { token: rider.accessToken })).body.items;
+    expect(events.at(-1)).toMatchObject({ action: 'complete', by: 'system:rides', reason: 'The trip did not end in time: completed at the distance driven' });
     expect((await driverDoc(driver)).currentRideId).toBeNull();
     expect((await call('GET', '/rides/current', { token: rider.accessToken })).body.ride).toBeNull();
     const again = await book(rider, trip(here));
@@ -59,15 +62,45 @@ describe('timers on every active status', () => {
     expect((await act(driver, ride.id, 'complete')).body.code).toBe('RIDE_TRANSITION');
   });
 
-  it('an ARRIVED ride nobody boards ends on read after RIDE_ARRIVED_TIMEOUT_SEC (lazy check), hold released', async () => {
+  it('a CASH trip read by its rider at the deadline completes (never free): the cash payment is recorded with the commission owed', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(100));
+    const rider = await registerVerified();
+    const ride = await startedTrip(here, rider, driver);
+    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 1) * 1000 });
+    const read = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body;
+    expect(read).toMatchObject({ status: 'COMPLETED', drivenM: 0, fare: fareOf('MOTORBIKE', 0, ride.quote.durationSec), paymentId: expect.any(String) });
+    expect((await db().collection('payments').doc(read.paymentId).get()).data()).toMatchObject({ method: 'CASH', amount: read.fare, payeeId: driver.user.id });
+    expect((await driverDoc(driver)).currentRideId).toBeNull();
+  });
+
+  it('the driver’s complete after the deadline, before the timer ran, wins: the late expiry finds the ride COMPLETED and changes nothing', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(100));
+    const rider = await walletRider();
+    const ride = await startedTrip(here, rider, driver, { paymentMethod: 'WALLET' });
+    await drive(driver, here.near(3_000));
+    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 60) * 1000 });
+    const done = await act(driver, ride.id, 'complete');
+    expect(done.body).toMatchObject({ status: 'COMPLETED' });
+    await onRideExpiry({ rideId: ride.id }, config);
+    const after = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body;
+    expect(after).toMatchObject({ status: 'COMPLETED', fare: done.body.fare, completedAt: done.body.completedAt });
+    const events = (await call('GET', `/rides/${ride.id}/events`, { token: rider.accessToken })).body.items.map((e: { action: string; by: string }) => `${e.action}:${e.by === driver.user.id ? 'driver' : e.by}`);
+    expect(events.slice(-1)).toEqual(['complete:driver']);
+    expect(await wallet(rider)).toMatchObject({ balance: 300_000 - done.body.fare, held: 0 });
+  });
+
+  it('an ARRIVED ride nobody boards ends on read after RIDE_ARRIVED_TIMEOUT_SEC (lazy check) with the late-cancel fee for the driver who waited', async () => {
     const here = area();
     const driver = await onlineDriver(here.near(50));
     const rider = await walletRider();
     const ride = (await book(rider, trip(here))).body;
     expect((await act(driver, ride.id, 'arrived')).body.status).toBe('ARRIVED');
     await db().collection('rides').doc(ride.id).update({ arrivedAt: Date.now() - 21 * 60_000 });
-    expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body).toMatchObject({ status: 'EXPIRED', cancelledBy: 'system', cancellationFee: 0 });
-    expect(await wallet(rider)).toMatchObject({ balance: 300_000, held: 0 });
+    expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body).toMatchObject({ status: 'EXPIRED', cancelledBy: 'system', cancellationFee: 10_000, paymentId: expect.any(String) });
+    expect(await wallet(rider)).toMatchObject({ balance: 290_000, held: 0 });
+    expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
     expect((await driverDoc(driver)).currentRideId).toBeNull();
   });
 });
@@ -195,6 +228,11 @@ describe('wallet holds of failed bookings (item 9) and bookings without a key (i
     const rideId = `R${randomUUID().replace(/-/g, '').slice(0, 24)}`;
     const hold = await paymentCommands(config).hold({ payerId: rider.user.id, amount: vnd(40_000), purpose: 'RIDE', ref: { type: 'RIDE', id: rideId }, description: 'Ride (held until the trip ends)', idempotencyKey: rideId });
     expect(await wallet(rider)).toMatchObject({ balance: 60_000, held: 40_000 });
+    // Early (a booking may still be storing its ride): refused, retried later; nothing released.
+    await expect(onRideHoldCheck({ rideId, paymentId: hold.id }, config)).rejects.toThrow(/not due/);
+    expect((await wallet(rider)).held).toBe(40_000);
+    const due = (paymentId: string) => db().collection('payments').doc(paymentId).update({ createdAt: Date.now() - 901_000 });
+    await due(hold.id);
     await onRideHoldCheck({ rideId, paymentId: hold.id }, config);
     await onRideHoldCheck({ rideId, paymentId: hold.id }, config);
     expect(await wallet(rider)).toMatchObject({ balance: 100_000, held: 0 });
@@ -203,7 +241,13 @@ describe('wallet holds of failed bookings (item 9) and bookings without a key (i
     const driver = await onlineDriver(here.near(100));
     const ride = (await book(rider, trip(here))).body;
     expect(ride.driverId).toBe(driver.user.id);
+    await due(ride.paymentId);
     await onRideHoldCheck({ rideId: ride.id, paymentId: ride.paymentId }, config);
+    expect((await wallet(rider)).held).toBe(capOf(ride.quote.fare));
+    // A second hold taken for the same ride (a retry that held anew) is not the ride's: the check gives it back.
+    const stray = await paymentCommands(config).hold({ payerId: rider.user.id, amount: vnd(5_000), purpose: 'RIDE', ref: { type: 'RIDE', id: ride.id }, description: 'Ride (held until the trip ends)', idempotencyKey: `${ride.id}-stray` });
+    await due(stray.id);
+    await onRideHoldCheck({ rideId: ride.id, paymentId: stray.id }, config);
     expect((await wallet(rider)).held).toBe(capOf(ride.quote.fare));
   });
 });

@@ -17,10 +17,14 @@ describe('ride deadlines', () => {
     expect(isOverdue(ride('IN_PROGRESS', 1_200), 2_000 + 3_600_000, limits)).toBe(true);
   });
 
-  it('a started trip ends by its driver or an administrator, or expires; the rider cannot cancel it', () => {
+  it('a started trip ends by its driver, an administrator, or the system when it times out; the rider cannot cancel it', () => {
     expect(rideMachine.can('complete', 'IN_PROGRESS', ['admin'])).toBe(true);
     expect(rideMachine.can('abort', 'IN_PROGRESS', ['admin'])).toBe(true);
-    expect(rideMachine.can('expire', 'IN_PROGRESS', ['system'])).toBe(true);
+    // A started trip whose timer ran out is completed by the system at the distance driven, never EXPIRED free.
+    expect(rideMachine.can('expire', 'IN_PROGRESS', ['system'])).toBe(false);
+    expect(rideMachine.can('complete', 'IN_PROGRESS', ['system'])).toBe(true);
+    expect(rideMachine.can('noShow', 'ARRIVED', ['driver'])).toBe(true);
+    expect(rideMachine.can('noShow', 'CONFIRMED', ['driver'])).toBe(false);
     expect(rideMachine.can('cancel', 'IN_PROGRESS', ['rider'])).toBe(false);
     expect(rideMachine.can('abort', 'IN_PROGRESS', ['rider', 'driver'])).toBe(false);
   });

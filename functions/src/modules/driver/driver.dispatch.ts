@@ -86,6 +86,21 @@ export function implausibleJump(from: Pick<DriverLocation, 'lat' | 'lng' | 'loca
   return distanceM > (maxSpeedKmh / 3.6) * seconds + JUMP_SLACK_M ? { distanceM: Math.round(distanceM), seconds: Math.round(seconds) } : undefined;
 }
 
+/**
+ * The trip's odometer after a report. Moves within JUMP_SLACK_M (GPS drift) of the last counted point are not
+ * driven; and the total never exceeds the speed limit over the time since pickup plus the drift allowance once (a
+ * per-report allowance would let faked back-and-forth jitter add ~155 m a second).
+ */
+export function tripStep(loc: Pick<DriverLocation, 'tripActive' | 'tripDistanceM' | 'tripStartedAt' | 'tripAnchor' | 'lat' | 'lng'>, point: LatLng, at: number, maxSpeedKmh?: number): { tripDistanceM: number; tripAnchor: LatLng | null } {
+  if (!loc.tripActive) return { tripDistanceM: loc.tripDistanceM, tripAnchor: null };
+  const anchor = loc.tripAnchor ?? (loc.lat !== null && loc.lng !== null ? { lat: loc.lat, lng: loc.lng } : null);
+  if (!anchor) return { tripDistanceM: loc.tripDistanceM, tripAnchor: point };
+  const moved = distanceMeters(anchor, point);
+  if (moved <= JUMP_SLACK_M) return { tripDistanceM: loc.tripDistanceM, tripAnchor: anchor };
+  const capM = maxSpeedKmh && loc.tripStartedAt != null ? (maxSpeedKmh / 3.6) * Math.max(0, (at - loc.tripStartedAt) / 1000) + JUMP_SLACK_M : Infinity;
+  return { tripDistanceM: Math.round(Math.min(loc.tripDistanceM + moved, Math.max(loc.tripDistanceM, capM))), tripAnchor: point };
+}
+
 export interface LocationUpdate {
   lat: number;
   lng: number;
@@ -110,15 +125,17 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
   /** The position fields of a report on top of `loc` (distance driven counted while a trip is on). */
   function positionPatch(loc: DriverLocation, update: LocationUpdate, at: number) {
     const point: LatLng = { lat: update.lat, lng: update.lng };
-    const moved = loc.tripActive && loc.lat !== null && loc.lng !== null ? distanceMeters({ lat: loc.lat, lng: loc.lng }, point) : 0;
+    const trip = tripStep(loc, point, at, deps.maxSpeedKmh);
     const geohash = geohashOf(point);
     return {
       ...point,
       geohash,
       heading: update.heading ?? null,
       speedKmh: update.speedKmh ?? null,
-      tripDistanceM: Math.round(loc.tripDistanceM + moved),
+      tripDistanceM: trip.tripDistanceM,
+      tripAnchor: trip.tripAnchor,
       dispatchKey: dispatchKeyOf({ ...loc, geohash }),
+      prevLocatedAt: loc.locatedAt,
       locatedAt: at,
       updatedAt: at,
     } satisfies Partial<DriverLocation>;
@@ -257,7 +274,7 @@ export const dispatchPool = {
   txStartTrip(tx: Transaction, loc: DriverLocation | undefined, rideId: string, at: number): void {
     if (!loc || loc.currentRideId !== rideId) return;
     remember(loc.userId, undefined);
-    locationsRepo.set(tx, { ...loc, tripActive: true, tripDistanceM: 0, updatedAt: at });
+    locationsRepo.set(tx, { ...loc, tripActive: true, tripDistanceM: 0, tripStartedAt: at, tripAnchor: loc.lat !== null && loc.lng !== null ? { lat: loc.lat, lng: loc.lng } : null, updatedAt: at });
   },
 
   /** Free drivers of a class in a geohash cell (the supply side of surge pricing). */

@@ -80,6 +80,12 @@ export interface DriverLocation {
   /** Counting the distance driven (between pickup and drop-off of the current ride). */
   tripActive: boolean;
   tripDistanceM: number;
+  /** When the trip's counting started (pickup): the distance driven never exceeds what the speed limit allows since. */
+  tripStartedAt?: number | null;
+  /** The last point counted into the trip: moves within the GPS drift of it are not distance driven. */
+  tripAnchor?: { lat: number; lng: number } | null;
+  /** The report before the current position (locatedAt): a position right after a long gap is not fresh yet. */
+  prevLocatedAt?: number | null;
   /** The ride class this driver can take now (ONLINE, RIDE, located, free), else null: the one field searches filter on. */
   dispatchKey: RideClass | null;
   /** When the position was last written (freshness), apart from status changes. */

@@ -32,24 +32,27 @@ export const ACTIVE_STATUSES: readonly RideStatus[] = ['CONFIRMED', 'ARRIVED', '
 export const PAYMENT_METHODS = ['CASH', 'WALLET'] as const;
 export type RidePaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-export type RideAction = 'arrive' | 'pickup' | 'complete' | 'cancel' | 'abort' | 'reassign' | 'abandon' | 'expire';
+export type RideAction = 'arrive' | 'pickup' | 'complete' | 'cancel' | 'abort' | 'reassign' | 'abandon' | 'expire' | 'noShow';
 export type RideActor = 'rider' | 'driver' | 'admin' | 'system';
 
 // The trip's life cycle. A driver who cancels sends the ride back to the search once (reassign), or it ends
 // NO_DRIVER (abandon). Every active status has a timer (expire): a driver who never arrives, a pickup that never
-// happens, a trip that never ends. A started trip ends by its driver, or by an administrator (complete, abort).
+// happens, a trip that never ends. A started trip ends by its driver, or by an administrator (complete, abort); one
+// whose timer runs out is completed by the system at the distance driven (see timedOutFare), never EXPIRED free.
+// A driver who waited at the pickup ends the ride as a no-show (the rider's late-cancel fee).
 export const rideMachine = defineMachine<RideStatus, RideAction, RideActor>({
   entity: 'ride',
   states: RIDE_STATUSES,
   moves: {
     arrive: { from: 'CONFIRMED', to: 'ARRIVED', by: 'driver' },
     pickup: { from: 'ARRIVED', to: 'IN_PROGRESS', by: 'driver' },
-    complete: { from: 'IN_PROGRESS', to: 'COMPLETED', by: ['driver', 'admin'] },
+    complete: { from: 'IN_PROGRESS', to: 'COMPLETED', by: ['driver', 'admin', 'system'] },
     cancel: { from: ['CONFIRMED', 'ARRIVED'], to: 'CANCELLED', by: ['rider', 'admin'] },
     abort: { from: 'IN_PROGRESS', to: 'CANCELLED', by: 'admin' },
     reassign: { from: ['CONFIRMED', 'ARRIVED'], to: 'CONFIRMED', by: ['driver', 'admin'] },
     abandon: { from: ['CONFIRMED', 'ARRIVED'], to: 'NO_DRIVER', by: ['driver', 'admin'] },
-    expire: { from: ['CONFIRMED', 'ARRIVED', 'IN_PROGRESS'], to: 'EXPIRED', by: 'system' },
+    expire: { from: ['CONFIRMED', 'ARRIVED'], to: 'EXPIRED', by: 'system' },
+    noShow: { from: 'ARRIVED', to: 'CANCELLED', by: 'driver' },
   },
   codes: { transition: 'RIDE_TRANSITION', actor: 'RIDE_NOT_ALLOWED' },
 });
@@ -71,6 +74,20 @@ export function fareOf(rideClass: RideClass, distanceM: number, durationSec: num
   const raw = t.base + (t.perKm * distanceM) / 1000 + (t.perMin * durationSec) / 60;
   const surged = (Math.max(t.min, raw) * surgeBp) / 10_000;
   return Math.ceil(surged / 1000) * 1000;
+}
+
+/** The most a trip's final fare may be: the quote × FINAL_FARE_CAP_BP, rounded up to 1,000 VND. */
+export const fareCapOf = (quotedFare: number) => Math.ceil((quotedFare * FINAL_FARE_CAP_BP) / 10_000 / 1000) * 1000;
+
+/**
+ * A started trip whose IN_PROGRESS timer ran out (the driver never pressed complete): it completes at the distance
+ * driven and at most the quoted duration (the overrun is not the rider's), never above the cap; with nothing driven
+ * that is the class's minimum fare. CASH is then recorded with the commission owed, WALLET captured from the hold.
+ */
+export function timedOutFare(ride: Pick<RideRecord, 'rideClass' | 'quote' | 'pickedUpAt'>, drivenM: number, at: number): { fare: number; drivenM: number } {
+  const elapsedSec = ride.pickedUpAt === null ? 0 : Math.max(0, Math.round((at - ride.pickedUpAt) / 1000));
+  const driven = Math.max(0, Math.round(drivenM));
+  return { fare: Math.min(fareOf(ride.rideClass, driven, Math.min(elapsedSec, ride.quote.durationSec), ride.quote.surgeBp), fareCapOf(ride.quote.fare)), drivenM: driven };
 }
 
 /** Surge from demand (rides asked in the pickup's cell, last 10 minutes) over supply (free drivers there), capped at 2×. */
@@ -180,6 +197,16 @@ export function deadlineOf(ride: Pick<RideRecord, 'status' | 'confirmedAt' | 'ar
 export function isOverdue(ride: Pick<RideRecord, 'status' | 'confirmedAt' | 'arrivedAt' | 'pickedUpAt' | 'quote'>, now: number, limits: RideTimeouts): boolean {
   const deadline = deadlineOf(ride, limits);
   return deadline !== null && now >= deadline;
+}
+
+/**
+ * Whether the driver's position may justify `arrived`, `complete` or a no-show: the last report is within
+ * `freshSec` of now AND came within `freshSec` of the report before it. The first position after a long gap (which
+ * the jump check lets go far, the time being long) counts only once a following report confirms it.
+ */
+export function isFreshPosition(loc: { locatedAt: number | null; prevLocatedAt?: number | null }, at: number, freshSec: number): boolean {
+  const window = freshSec * 1000;
+  return loc.locatedAt !== null && at - loc.locatedAt <= window && loc.prevLocatedAt != null && loc.locatedAt - loc.prevLocatedAt <= window;
 }
 
 export function rideView(r: RideRecord) {

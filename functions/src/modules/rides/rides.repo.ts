@@ -20,7 +20,7 @@ export interface SosRecord {
   resolvedAt: number | null;
   createdAt: number;
 }
-/** `ride_disputes/{rideId}`: the rider's dispute of a completed ride (its id is the ride's: one per ride). */
+/** `ride_disputes/{rideId}`: the rider's dispute of a completed ride, or of a cancellation fee (one per ride). */
 export interface DisputeRecord {
   id: string;
   rideId: string;
@@ -29,7 +29,14 @@ export interface DisputeRecord {
   reason: string;
   message: string | null;
   fare: number | null;
-  status: 'OPEN';
+  status: 'OPEN' | 'RESOLVED';
+  /** The administrator's decision (absent on disputes opened before disputes were resolved here). */
+  outcome?: 'REJECTED' | 'REFUNDED' | null;
+  refundAmount?: number | null;
+  refundPaymentId?: string | null;
+  note?: string | null;
+  resolvedBy?: string | null;
+  resolvedAt?: number | null;
   createdAt: number;
 }
 /** `ride_driver_ratings/{rideId}`: the rider's rating of the driver (never on the ride document the driver reads). */
@@ -152,7 +159,10 @@ export const ridesRepo = {
     return snap.docs.map((d) => ({ action: d.get('action') as string, from: d.get('from') as string, to: d.get('to') as string, by: d.get('by') as string, at: new Date(d.get('at') as number).toISOString(), reason: (d.get('reason') as string | null | undefined) ?? null }));
   },
   /** The ride's dispute, read in the caller's transaction. */
-  disputeOf: (rideId: string, tx: Transaction) => readRecord(typedCollection<DisputeRecord>(RIDE_DISPUTES).doc(rideId), tx),
+  disputeOf: (rideId: string, tx?: Transaction) => readRecord(typedCollection<DisputeRecord>(RIDE_DISPUTES).doc(rideId), tx),
+  patchDispute(tx: Transaction, rideId: string, fields: Partial<Omit<DisputeRecord, 'id'>>): void {
+    tx.update(db().collection(RIDE_DISPUTES).doc(rideId), fields);
+  },
   createDispute(tx: Transaction, record: DisputeRecord): void {
     const { id, ...data } = record;
     tx.create(db().collection(RIDE_DISPUTES).doc(id), data);

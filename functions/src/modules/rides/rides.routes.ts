@@ -46,6 +46,7 @@ import {
   DisputeBodySchema,
   DisputeListSchema,
   DisputeSchema,
+  ResolveDisputeBodySchema,
 } from './rides.schemas';
 import { rideViewerOf as viewer } from './rides.service';
 import { ridesServiceFor } from './rides.wiring';
@@ -60,7 +61,7 @@ const LIMITS = {
 } as const;
 const MANAGE = 'rides.manage' as const;
 
-export function rideRoutes({ config }: AppContext): AnyRoute[] {
+export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
   const rides = () => ridesServiceFor(config);
   const tag = 'rides' as const;
   return [
@@ -177,14 +178,28 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
     }),
     defineRoute({
       method: 'post',
+      path: '/rides/admin/disputes/:id/resolve',
+      tag,
+      summary: 'Settle a rider’s dispute: REJECTED, or REFUNDED up to what the rider paid (ADMIN, rides.manage)',
+      description: 'Once per dispute (409 RIDE_DISPUTE_RESOLVED). REFUNDED gives back `amount` (default: all the rider paid; more is 409 RIDE_REFUND_EXCEEDS) through the payments module’s refund, split back from the driver’s earnings and the platform’s fee; a cash fare is refunded in person (409 PAYMENT_NOT_REFUNDABLE, the dispute stays OPEN). Never by the ride’s rider or driver (403 RIDE_SELF_MANAGE).',
+      auth: ['ADMIN'],
+      permission: MANAGE,
+      errors: [403, 404, 409],
+      codes: ['RIDE_SELF_MANAGE', 'RIDE_DISPUTE_RESOLVED', 'RIDE_REFUND_EXCEEDS', 'PAYMENT_NOT_REFUNDABLE', 'PAYMENT_REFUND_EXCEEDS', 'PAYMENT_REFUND_IN_FLIGHT'],
+      request: { params: IdParamsSchema, body: ResolveDisputeBodySchema },
+      response: { description: 'The RESOLVED dispute.', schema: DisputeSchema },
+      handler: ({ auth, params, body }) => rides().resolveDispute(viewer(auth!), params.id, body),
+    }),
+    defineRoute({
+      method: 'post',
       path: '/rides/admin/:id/complete',
       tag,
       summary: 'End a started trip whose driver cannot: at the quote or at the distance driven (ADMIN, rides.manage)',
       description: 'Only from IN_PROGRESS (409 RIDE_TRANSITION otherwise). WALLET: the fare is captured from the hold for the driver; CASH: recorded as the driver’s completion would. To end it without a charge instead, `POST /rides/{id}/cancel` (the hold goes back).',
       auth: ['ADMIN'],
       permission: MANAGE,
-      errors: [404, 409],
-      codes: [...MOVE_CODES],
+      errors: [403, 404, 409],
+      codes: [...MOVE_CODES, 'RIDE_SELF_MANAGE'],
       request: { params: IdParamsSchema, body: AdminCompleteBodySchema },
       response: { description: 'The COMPLETED ride.', schema: RideSchema },
       handler: ({ auth, params, body }) => rides().adminComplete(viewer(auth!), params.id, body),
@@ -306,17 +321,34 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
     }),
     defineRoute({
       method: 'post',
+      path: '/rides/:id/no-show',
+      tag,
+      summary: 'Driver: the rider did not come; end the ride with the late-cancel fee',
+      description: 'Only ARRIVED, after waiting RIDE_CANCEL_WAIT_SEC at the pickup (409 RIDE_NO_SHOW_EARLY), with a fresh position within RIDE_ARRIVE_RADIUS_M of the pickup now (409 RIDE_NOT_AT_PICKUP, RIDE_POSITION_STALE). The ride ends CANCELLED (cancelledBy driver) with RIDE_CANCEL_FEE_VND for the driver: WALLET captured from the hold, CASH taken from the wallet when it holds it. Never sent to another driver.',
+      auth: ['DRIVER'],
+      errors: [404, 409],
+      codes: [...MOVE_CODES, 'RIDE_NO_SHOW_EARLY', 'RIDE_NOT_AT_PICKUP', 'RIDE_POSITION_STALE'],
+      request: { params: IdParamsSchema },
+      response: { description: 'The CANCELLED ride with its fee.', schema: RideSchema },
+      handler: ({ auth, params }) => rides().noShow(auth!.userId, params.id),
+    }),
+    defineRoute({
+      method: 'post',
       path: '/rides/:id/cancel',
       tag,
       summary: 'Cancel a ride (rider or driver)',
-      description: `Rider: CANCELLED, with a fee of RIDE_CANCEL_FEE_VND only once the driver arrived at the pickup and waited RIDE_CANCEL_WAIT_SEC; cancelled within RIDE_CANCEL_GRACE_SEC of booking it does not count toward surge. Driver: the ride goes back to the search once (another driver, CONFIRMED), then ends NO_DRIVER. ADMIN with rides.manage: any ride, IN_PROGRESS too, without a fee (the hold goes back). Limit: \`rides-cancel\`, 10 per user per 10 minutes.`,
+      description: `Rider: CANCELLED, with a fee of RIDE_CANCEL_FEE_VND only once the driver arrived at the pickup and waited RIDE_CANCEL_WAIT_SEC; cancelled within RIDE_CANCEL_GRACE_SEC of booking it does not count toward surge. Driver: the ride goes back to the search once (another driver, CONFIRMED), then ends NO_DRIVER. ADMIN with rides.manage: any ride they are no party to, IN_PROGRESS too, without a fee (the hold goes back); never their own started trip (403 RIDE_SELF_MANAGE). Limit: \`rides-cancel\`, 10 per user per 10 minutes (429 with Retry-After), counted after validation and never for an ADMIN with rides.manage (configurable with RATE_LIMITS).`,
       auth: [],
-      rateLimit: LIMITS.cancel,
-      errors: [404, 409],
-      codes: [...MOVE_CODES],
+      errors: [403, 404, 409, 429],
+      codes: [...MOVE_CODES, 'RIDE_SELF_MANAGE'],
       request: { params: IdParamsSchema, body: CancelBodySchema },
       response: { description: 'The ride after the cancellation.', schema: RideSchema },
-      handler: ({ auth, params, body }) => rides().cancel(viewer(auth!), params.id, body.reason ?? null),
+      handler: async ({ auth, params, body }) => {
+        const who = viewer(auth!);
+        // Administrators with rides.manage clean up stuck rides in bulk: the per-user limit is for riders and drivers.
+        if (!who.admin) await rateLimiter.hit(LIMITS.cancel, `user:${who.userId}`);
+        return rides().cancel(who, params.id, body.reason ?? null);
+      },
     }),
     defineRoute({
       method: 'post',
@@ -374,7 +406,7 @@ export function rideRoutes({ config }: AppContext): AnyRoute[] {
       method: 'post',
       path: '/rides/:id/dispute',
       tag,
-      summary: 'Rider: dispute my completed ride (fare, route, conduct), once, within RIDE_DISPUTE_WINDOW_DAYS',
+      summary: 'Rider: dispute my completed ride (fare, route, conduct) or a cancellation fee, once, within RIDE_DISPUTE_WINDOW_DAYS',
       description: 'Lands in the administrators’ queue (`GET /rides/admin/disputes`).',
       auth: [],
       hat: 'CON',

@@ -245,9 +245,22 @@ export const DisputeSchema = z
     driverId: z.string().nullable(),
     reason: z.enum(DISPUTE_REASONS),
     message: z.string().nullable(),
-    fare: z.number().int().nullable().describe('The fare charged, when it was disputed'),
-    status: z.enum(['OPEN']),
+    fare: z.number().int().nullable().describe('The fare (or, for a cancelled ride, the cancellation fee) charged, when it was disputed'),
+    status: z.enum(['OPEN', 'RESOLVED']),
+    outcome: z.enum(['REJECTED', 'REFUNDED']).nullable().describe('The administrator’s decision; null while OPEN'),
+    refundAmount: z.number().int().nullable().describe('VND given back to the rider (REFUNDED)'),
+    refundPaymentId: z.string().nullable().describe('The payment refunded (REFUNDED)'),
+    note: z.string().nullable(),
+    resolvedBy: z.string().nullable(),
+    resolvedAt: z.string().nullable(),
     createdAt: z.string(),
   })
   .meta({ id: 'RideDispute' });
+export const ResolveDisputeBodySchema = z
+  .object({
+    outcome: z.enum(['REJECTED', 'REFUNDED']),
+    amount: z.number().int().min(1).max(100_000_000).optional().describe('REFUNDED: VND to give back, at most what the rider paid (default: all of it)'),
+    note: z.string().trim().min(1).max(1000).describe('Why: kept on the dispute and the refund'),
+  })
+  .meta({ id: 'RideDisputeResolve' });
 export const DisputeListSchema = z.object({ items: z.array(DisputeSchema), nextCursor: z.string().nullable() }).meta({ id: 'RideDisputeList' });

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { ConflictError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
 import { holdsPermission } from '../../platform/auth/roles';
 import { inTransaction } from '../../platform/firebase/firebase';
 import type { PageRequest } from '../../platform/firestore/paginate';
@@ -15,8 +15,9 @@ import { accounts } from '../users';
 import {
   ACTIVE_STATUSES,
   deadlineOf,
-  FINAL_FARE_CAP_BP,
+  fareCapOf,
   fareOf,
+  isFreshPosition,
   isOverdue,
   QUOTE_TTL_MS,
   readQuote,
@@ -27,6 +28,7 @@ import {
   rideView,
   signQuote,
   surgeOf,
+  timedOutFare,
   type Place,
   type QuoteTerms,
   type RideAction,
@@ -38,7 +40,19 @@ import {
 } from './rides.model';
 import { ridesRepo, type DisputeRecord, type SosRecord } from './rides.repo';
 
-const disputeView = (d: DisputeRecord) => ({ ...d, createdAt: new Date(d.createdAt).toISOString() });
+const CAPTURED_STATUSES: readonly string[] = ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+const disputeView = (d: DisputeRecord) => ({
+  ...d,
+  outcome: d.outcome ?? null,
+  refundAmount: d.refundAmount ?? null,
+  refundPaymentId: d.refundPaymentId ?? null,
+  note: d.note ?? null,
+  resolvedBy: d.resolvedBy ?? null,
+  resolvedAt: d.resolvedAt ? new Date(d.resolvedAt).toISOString() : null,
+  createdAt: new Date(d.createdAt).toISOString(),
+});
+/** What the rider paid for a ride that ended: the fare, or a cancellation fee that was charged (a payment records it). */
+const paidFor = (r: RideRecord) => (!r.paymentId ? 0 : r.status === 'COMPLETED' ? (r.fare ?? 0) : r.status === 'CANCELLED' || r.status === 'EXPIRED' ? r.cancellationFee : 0);
 const sosView = (s: SosRecord) => ({ ...s, resolvedAt: s.resolvedAt === null ? null : new Date(s.resolvedAt).toISOString(), createdAt: new Date(s.createdAt).toISOString() });
 
 export interface ExpiryScheduler {
@@ -268,8 +282,10 @@ export function createRidesService(deps: RidesServiceDeps) {
     if (input.paymentMethod === 'WALLET') {
       const holdOnce = (key: string) => deps.payments.hold({ payerId: riderId, amount: vnd(capOf(terms.fare)), purpose: 'RIDE', ref: { type: 'RIDE', id }, description: 'Ride (held until the trip ends)', idempotencyKey: key });
       let hold = await holdOnce(id);
-      // A retry of a booking whose first attempt failed finds that attempt's hold released: it needs a new one.
-      if (hold.status !== 'AUTHORIZED') hold = await holdOnce(`${id}-${at}`);
+      // A retry finds the first attempt's hold: released (it needs a new one), or held for another quote's cap (given
+      // back, and a new one for this quote: a hold never covers less, or more, than the fare it secures).
+      if (hold.status === 'AUTHORIZED' && hold.amount !== capOf(terms.fare)) await releaseHold({ holdPaymentId: hold.id }, 'The booking was retried at another fare');
+      if (hold.status !== 'AUTHORIZED' || hold.amount !== capOf(terms.fare)) hold = await holdOnce(`${id}-${at}`);
       base.holdPaymentId = hold.id;
       // A booking that dies after this line (crash, timeout) leaves a hold nobody settles: the check releases it.
       await deps.scheduler.holdCheck(id, hold.id, deps.holdExpirySec).catch((err: unknown) => logger.warn('ride hold check not scheduled', { rideId: id, error: (err as Error).message }));
@@ -284,19 +300,26 @@ export function createRidesService(deps: RidesServiceDeps) {
       return { ride: rideView(ride), created: true };
     } catch (err) {
       // A failed booking (RIDE_ACTIVE from a double tap, a dead transaction) gives the hold back unless a ride took it.
-      if (base.holdPaymentId && !(await ridesRepo.get(id).catch(() => undefined))) await releaseHold(base, 'The booking failed');
+      // Released only when the read says no ride took it: a failed read leaves it to the hold check (never frees a
+      // hold a stored ride still counts on).
+      const stored = base.holdPaymentId ? await ridesRepo.get(id).then((r) => (r ? 'ride' : 'none'), () => 'unknown') : 'none';
+      if (base.holdPaymentId && stored === 'none') await releaseHold(base, 'The booking failed');
+      if (stored === 'unknown') logger.warn('ride booking failed and its ride could not be read: the hold check decides', { rideId: id, paymentId: base.holdPaymentId });
       throw err;
     }
   }
 
   /**
-   * The hold check (a task, RIDE_HOLD_EXPIRY_SEC after a booking's hold): no ride was stored for it, so the hold is
-   * released; a ride that ended is settled again (idempotent); a ride under way keeps it until it ends.
+   * The hold check (a task, RIDE_HOLD_EXPIRY_SEC after a booking's hold): not before then (a booking may still be
+   * storing its ride: 'not-due', retried); no ride was stored for it, or the ride holds another payment (a retry
+   * held anew), so this hold is released; a ride that ended is settled again (idempotent); a ride under way keeps it.
    */
-  async function checkHold(rideId: string, paymentId: string): Promise<'released' | 'settled' | 'active'> {
+  async function checkHold(rideId: string, paymentId: string): Promise<'released' | 'settled' | 'active' | 'not-due'> {
+    const hold = await deps.payments.get(paymentId);
+    if (now() - Date.parse(hold.createdAt) < deps.holdExpirySec * 1000) return 'not-due';
     const ride = await ridesRepo.get(rideId);
-    if (!ride) {
-      await releaseHold({ holdPaymentId: paymentId }, 'The booking never completed');
+    if (!ride || ride.holdPaymentId !== paymentId) {
+      await releaseHold({ holdPaymentId: paymentId }, ride ? 'The ride holds another payment' : 'The booking never completed');
       return 'released';
     }
     if (ACTIVE_STATUSES.includes(ride.status)) return 'active';
@@ -323,7 +346,7 @@ export function createRidesService(deps: RidesServiceDeps) {
     return ride;
   }
 
-  const capOf = (fare: number) => Math.ceil((fare * FINAL_FARE_CAP_BP) / 10_000 / 1000) * 1000;
+  const capOf = fareCapOf;
 
   async function releaseHold(ride: Pick<RideRecord, 'holdPaymentId'>, reason: string) {
     if (!ride.holdPaymentId) return;
@@ -332,8 +355,14 @@ export function createRidesService(deps: RidesServiceDeps) {
     });
   }
 
+  /** An administrator who is the ride's rider or driver acts as that party only (never as its administrator). */
   function rolesOf(ride: RideRecord, actor: RideViewer): RideActor[] {
-    return [...(ride.riderId === actor.userId ? (['rider'] as const) : []), ...(ride.driverId === actor.userId ? (['driver'] as const) : []), ...(actor.admin ? (['admin'] as const) : [])];
+    const party = ride.riderId === actor.userId || ride.driverId === actor.userId;
+    return [...(ride.riderId === actor.userId ? (['rider'] as const) : []), ...(ride.driverId === actor.userId ? (['driver'] as const) : []), ...(actor.admin && !party ? (['admin'] as const) : [])];
+  }
+
+  function notOwnRide(ride: Pick<RideRecord, 'riderId' | 'driverId'>, adminId: string): void {
+    if (ride.riderId === adminId || ride.driverId === adminId) throw new ForbiddenError('Administrators do not manage a ride they are the rider or driver of; another administrator does').withCode('RIDE_SELF_MANAGE');
   }
 
   async function visible(id: string, actor: RideViewer): Promise<RideRecord> {
@@ -375,11 +404,18 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { fare: Math.min(fareOf(ride.rideClass, drivenM, seconds, ride.quote.surgeBp), capOf(ride.quote.fare)), drivenM };
   }
 
-  /** Captures a hold for the driver; a hold captured already (a retry, the trigger after the request) is read back. */
+  /**
+   * Captures a hold for the driver; a hold captured already (a retry, the trigger after the request) is read back.
+   * A hold that cannot be captured and was not (released, expired) is never recorded as the ride's payment.
+   */
   async function captureOnce(holdPaymentId: string, amount: number, driverId: string | null) {
     return deps.payments.capture(holdPaymentId, { amount: vnd(amount), payeeId: driverId, feeBp: deps.commissionBp }).catch(async (err: { code?: string }) => {
-      if (err.code === 'PAYMENT_TRANSITION') return deps.payments.get(holdPaymentId);
-      throw err;
+      if (err.code !== 'PAYMENT_TRANSITION') throw err;
+      const payment = await deps.payments.get(holdPaymentId);
+      // SUCCEEDED is a captured hold; the refund states follow a capture only (a dispute refunded part of it).
+      if (CAPTURED_STATUSES.includes(payment.status)) return payment;
+      logger.error('ride hold not captured and not capturable: not recorded as paid', { paymentId: holdPaymentId, status: payment.status, amount });
+      throw new ConflictError('The ride’s wallet hold was not captured', { paymentId: holdPaymentId, status: payment.status }).withCode('RIDE_HOLD_NOT_CAPTURED');
     });
   }
 
@@ -391,7 +427,7 @@ export function createRidesService(deps: RidesServiceDeps) {
         : await deps.payments.charge({ payerId: ride.riderId, amount: vnd(ride.fare), purpose: 'RIDE', ref: { type: 'RIDE', id: ride.id }, method: 'CASH', payeeId: ride.driverId, feeBp: deps.commissionBp, description: 'Ride paid in cash', idempotencyKey: `${ride.id}-fare` });
       return payment.id;
     }
-    if (ride.status === 'CANCELLED' && ride.cancellationFee > 0 && ride.driverId) {
+    if ((ride.status === 'CANCELLED' || ride.status === 'EXPIRED') && ride.cancellationFee > 0 && ride.driverId) {
       if (ride.holdPaymentId) {
         return (await captureOnce(ride.holdPaymentId, ride.cancellationFee, ride.driverId)).id;
       }
@@ -417,9 +453,9 @@ export function createRidesService(deps: RidesServiceDeps) {
     return ride;
   }
 
-  /** The driver's last position the server heard within RIDE_POSITION_FRESH_SEC, if any. */
+  /** The driver's last position if fresh (isFreshPosition: two consecutive reports within RIDE_POSITION_FRESH_SEC). */
   function positionIfFresh(loc: DriverLocation | undefined, at: number): LatLng | undefined {
-    if (!loc || loc.lat === null || loc.lng === null || loc.locatedAt === null || at - loc.locatedAt > deps.geofence.positionFreshSec * 1000) return undefined;
+    if (!loc || loc.lat === null || loc.lng === null || !isFreshPosition(loc, at, deps.geofence.positionFreshSec)) return undefined;
     return { lat: loc.lat, lng: loc.lng };
   }
 
@@ -472,6 +508,28 @@ export function createRidesService(deps: RidesServiceDeps) {
       (r, at) => ({ ...(input.fare === 'QUOTE' ? { fare: r.quote.fare, drivenM: r.drivenM ?? 0 } : finalFare(r, at)), completedAt: at, endedAt: at }),
       'release',
       input.reason,
+      (r) => notOwnRide(r, admin.userId),
+    );
+    return rideView(await settleAndRecord(after));
+  }
+
+  /**
+   * The driver waited RIDE_CANCEL_WAIT_SEC at the pickup and the rider never came: the ride ends CANCELLED with the
+   * late-cancel fee for the driver (not sent to another driver). The driver must still be at the pickup now.
+   */
+  async function noShow(driverId: string, id: string) {
+    const { after } = await move(
+      id,
+      'noShow',
+      { userId: driverId, admin: false },
+      (r, at) => ({ cancelledBy: 'driver', cancelReason: 'The rider did not come to the pickup', cancellationFee: waitedFee(r, at), endedAt: at }),
+      'release',
+      'no-show',
+      (r, loc, at) => {
+        const waitedSec = r.arrivedAt === null ? 0 : Math.floor((at - r.arrivedAt) / 1000);
+        if (waitedSec < deps.cancelWaitSec) throw new ConflictError('Wait for the rider at the pickup first', { waitSec: deps.cancelWaitSec, waitedSec }).withCode('RIDE_NO_SHOW_EARLY');
+        atPickup(r, loc, at);
+      },
     );
     return rideView(await settleAndRecord(after));
   }
@@ -482,6 +540,8 @@ export function createRidesService(deps: RidesServiceDeps) {
    */
   async function cancel(actor: RideViewer, id: string, reason: string | null) {
     const ride = await visible(id, actor);
+    // A party holding rides.manage cannot end its own started trip as an administrator (abort, no charge).
+    if (actor.admin && ride.status === 'IN_PROGRESS') notOwnRide(ride, actor.userId);
     if (ride.driverId === actor.userId && ride.riderId !== actor.userId) return driverCancel(actor, ride, reason);
     const byAdmin = actor.admin && ride.riderId !== actor.userId;
     // A started trip is cancelled by an administrator only (abort): nobody pays, the hold goes back.
@@ -491,16 +551,20 @@ export function createRidesService(deps: RidesServiceDeps) {
       action,
       actor,
       (r, at) => {
-        // The fee is for a driver who came to the pickup (geofenced `arrived`) and waited there RIDE_CANCEL_WAIT_SEC.
-        const waited = r.status === 'ARRIVED' && r.arrivedAt !== null && at - r.arrivedAt >= deps.cancelWaitSec * 1000;
         // A change of mind within the grace period is no demand: it leaves the surge's count (pickupCell cleared).
         const inGrace = !byAdmin && at - r.createdAt <= deps.cancelGraceSec * 1000;
-        return { cancelledBy: byAdmin ? 'admin' : 'rider', cancelReason: reason, cancellationFee: waited && !byAdmin ? Math.min(deps.cancelFee, capOf(r.quote.fare)) : 0, endedAt: at, ...(inGrace ? { pickupCell: null } : {}) };
+        return { cancelledBy: byAdmin ? 'admin' : 'rider', cancelReason: reason, cancellationFee: byAdmin ? 0 : waitedFee(r, at), endedAt: at, ...(inGrace ? { pickupCell: null } : {}) };
       },
       'release',
       reason,
     );
     return rideView(await settleAndRecord(after));
+  }
+
+  /** The late-cancel fee: owed once the driver came to the pickup (geofenced `arrived`) and waited RIDE_CANCEL_WAIT_SEC. */
+  function waitedFee(r: RideRecord, at: number): number {
+    const waited = r.status === 'ARRIVED' && r.arrivedAt !== null && at - r.arrivedAt >= deps.cancelWaitSec * 1000;
+    return waited ? Math.min(deps.cancelFee, capOf(r.quote.fare)) : 0;
   }
 
   async function driverCancel(actor: RideViewer, ride: RideRecord, reason: string | null) {
@@ -541,21 +605,31 @@ export function createRidesService(deps: RidesServiceDeps) {
   const EXPIRY_REASONS: Partial<Record<RideRecord['status'], string>> = {
     CONFIRMED: 'The driver did not arrive within 30 minutes',
     ARRIVED: 'The trip did not start in time after the driver arrived',
-    IN_PROGRESS: 'The trip did not end in time',
+    IN_PROGRESS: 'The trip did not end in time: completed at the distance driven',
   };
 
-  /** Ends an overdue active ride EXPIRED: the driver is freed and the hold released (nobody is charged). */
+  /**
+   * Ends an overdue active ride, the driver freed. CONFIRMED: EXPIRED, the hold released. ARRIVED: EXPIRED with the
+   * rider's late-cancel fee (the driver waited at the pickup). IN_PROGRESS: COMPLETED at the distance driven
+   * (timedOutFare), charged as a completion. Inside the transaction the status is checked first, then the deadline:
+   * a driver's `complete` committed before wins, and this finds COMPLETED and does nothing.
+   */
   async function expire(id: string): Promise<RideRecord | undefined> {
     try {
+      const seen = await ridesRepo.get(id);
+      const started = seen?.status === 'IN_PROGRESS';
       const { after } = await move(
         id,
-        'expire',
+        started ? 'complete' : 'expire',
         'system',
         (r, at) => {
           if (!isOverdue(r, at, deps.timeouts)) throw new ConflictError('Not due').withCode('RIDE_TRANSITION');
-          return { endedAt: at, cancelledBy: 'system', cancelReason: EXPIRY_REASONS[r.status] ?? null };
+          if (r.status === 'IN_PROGRESS') return { ...timedOutFare(r, r.drivenM ?? 0, at), completedAt: at, endedAt: at };
+          const fee = r.status === 'ARRIVED' ? waitedFee(r, at) : 0;
+          return { endedAt: at, cancelledBy: 'system', cancelReason: EXPIRY_REASONS[r.status] ?? null, cancellationFee: fee };
         },
         'release',
+        started ? EXPIRY_REASONS.IN_PROGRESS : null,
       );
       return settleAndRecord(after);
     } catch (err) {
@@ -680,8 +754,8 @@ export function createRidesService(deps: RidesServiceDeps) {
   }
 
   /**
-   * The rider disputes a completed ride (the fare, the route, the driver's conduct) within RIDE_DISPUTE_WINDOW_DAYS of
-   * its end, once: the dispute waits in the administrators' queue (GET /rides/admin/disputes).
+   * The rider disputes a completed ride (the fare, the route, the driver's conduct), or a cancellation that charged a
+   * fee, within RIDE_DISPUTE_WINDOW_DAYS of its end, once: the dispute waits in the administrators' queue.
    */
   async function dispute(riderId: string, id: string, input: { reason: string; message?: string | null }) {
     const at = now();
@@ -689,14 +763,47 @@ export function createRidesService(deps: RidesServiceDeps) {
       const [ride, existing] = await Promise.all([ridesRepo.get(id, tx), ridesRepo.disputeOf(id, tx)]);
       if (!ride || ride.riderId !== riderId) throw new NotFoundError('No such ride');
       if (existing) throw new ConflictError('The ride was disputed already', { disputeId: existing.id }).withCode('RIDE_DISPUTE_EXISTS');
-      if (ride.status !== 'COMPLETED' || ride.endedAt === null || at - ride.endedAt > deps.disputeWindowDays * 86_400_000) {
-        throw new ConflictError('Only a completed ride is disputed, within the dispute window', { status: ride.status, windowDays: deps.disputeWindowDays }).withCode('RIDE_DISPUTE_WINDOW');
+      const feeCharged = (ride.status === 'CANCELLED' || ride.status === 'EXPIRED') && ride.cancellationFee > 0;
+      if ((ride.status !== 'COMPLETED' && !feeCharged) || ride.endedAt === null || at - ride.endedAt > deps.disputeWindowDays * 86_400_000) {
+        throw new ConflictError('Only a completed ride, or a cancellation that charged a fee, is disputed, within the dispute window', { status: ride.status, windowDays: deps.disputeWindowDays }).withCode('RIDE_DISPUTE_WINDOW');
       }
-      const created: DisputeRecord = { id, rideId: id, riderId, driverId: ride.driverId, reason: input.reason, message: input.message ?? null, fare: ride.fare, status: 'OPEN', createdAt: at };
+      const charged = ride.status === 'COMPLETED' ? ride.fare : ride.cancellationFee;
+      const created: DisputeRecord = { id, rideId: id, riderId, driverId: ride.driverId, reason: input.reason, message: input.message ?? null, fare: charged, status: 'OPEN', outcome: null, refundAmount: null, refundPaymentId: null, note: null, resolvedBy: null, resolvedAt: null, createdAt: at };
       ridesRepo.createDispute(tx, created);
       return created;
     });
     return disputeView(record);
+  }
+
+  /**
+   * An administrator (rides.manage, never the ride's rider or driver) settles a dispute once: REJECTED, or REFUNDED
+   * with up to what the rider paid, given back through the payments module's refund (one refund per dispute). The
+   * decision is claimed first (two administrators cannot both settle it); a refund that fails reopens the dispute.
+   */
+  async function resolveDispute(admin: RideViewer, id: string, input: { outcome: 'REJECTED' | 'REFUNDED'; amount?: number; note: string }) {
+    const [ride, found] = await Promise.all([ridesRepo.get(id), ridesRepo.disputeOf(id)]);
+    if (!ride || !found) throw new NotFoundError('No such dispute');
+    notOwnRide(ride, admin.userId);
+    const paid = paidFor(ride);
+    const amount = input.outcome === 'REFUNDED' ? (input.amount ?? paid) : 0;
+    if (input.outcome === 'REFUNDED' && (amount > paid || amount <= 0)) throw new ConflictError('A dispute refunds at most what the rider paid', { paid, amount }).withCode('RIDE_REFUND_EXCEEDS');
+    const at = now();
+    const decision = { status: 'RESOLVED' as const, outcome: input.outcome, refundAmount: input.outcome === 'REFUNDED' ? amount : null, refundPaymentId: input.outcome === 'REFUNDED' ? ride.paymentId : null, note: input.note, resolvedBy: admin.userId, resolvedAt: at };
+    await inTransaction(async (tx) => {
+      const current = await ridesRepo.disputeOf(id, tx);
+      if (!current) throw new NotFoundError('No such dispute');
+      if (current.status !== 'OPEN') throw new ConflictError('The dispute was resolved already', { outcome: current.outcome ?? null }).withCode('RIDE_DISPUTE_RESOLVED');
+      ridesRepo.patchDispute(tx, id, decision);
+    });
+    if (input.outcome === 'REFUNDED') {
+      try {
+        await deps.payments.refund(ride.paymentId!, { amount: vnd(amount), reason: `Ride dispute: ${input.note}`, by: 'system:ride-disputes', idempotencyKey: `${id}-dispute-refund` });
+      } catch (err) {
+        await inTransaction(async (tx) => ridesRepo.patchDispute(tx, id, { status: 'OPEN', outcome: null, refundAmount: null, refundPaymentId: null, note: null, resolvedBy: null, resolvedAt: null }));
+        throw err;
+      }
+    }
+    return disputeView({ ...found, ...decision });
   }
 
   async function disputeQueue(page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
@@ -742,7 +849,7 @@ export function createRidesService(deps: RidesServiceDeps) {
   /** What the ride cost and who got what: the rider sees the charges, the driver and administrators the split too. */
   async function receipt(viewer: { userId: string; admin: boolean }, id: string) {
     const ride = await visible(id, viewer);
-    const charged = ride.status === 'COMPLETED' ? (ride.fare ?? ride.quote.fare) : ride.status === 'CANCELLED' ? ride.cancellationFee : 0;
+    const charged = ride.status === 'COMPLETED' ? (ride.fare ?? ride.quote.fare) : ride.status === 'CANCELLED' || ride.status === 'EXPIRED' ? ride.cancellationFee : 0;
     const commission = charged > 0 && ride.driverId ? percentOf(vnd(charged), deps.commissionBp) : 0;
     const seesSplit = viewer.admin || viewer.userId === ride.driverId;
     return {
@@ -756,7 +863,7 @@ export function createRidesService(deps: RidesServiceDeps) {
       drivenM: ride.drivenM,
       durationSec: ride.pickedUpAt && ride.completedAt ? Math.round((ride.completedAt - ride.pickedUpAt) / 1000) : null,
       fare: ride.status === 'COMPLETED' ? charged : 0,
-      cancellationFee: ride.status === 'CANCELLED' ? ride.cancellationFee : 0,
+      cancellationFee: ride.status === 'CANCELLED' || ride.status === 'EXPIRED' ? ride.cancellationFee : 0,
       total: charged,
       split: seesSplit ? { commission, driverEarnings: charged - commission } : null,
       endedAt: ride.endedAt === null ? null : new Date(ride.endedAt).toISOString(),
@@ -877,7 +984,7 @@ export function createRidesService(deps: RidesServiceDeps) {
     return { items: result.items.map(rideView), nextCursor: result.nextCursor };
   }
 
-  return { checkHold, adminComplete, dispute, disputeQueue, quote, create, arrive, pickup, complete, cancel, rate, rateRider, riderRating, updateNote, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, receipt, leg, share, unshare, shared, chat, driverSummary, driverRatings, adminStats, get: async (viewer: RideViewer, id: string) => (await viewsFor(viewer, [await visible(id, viewer)]))[0] };
+  return { checkHold, noShow, resolveDispute, adminComplete, dispute, disputeQueue, quote, create, arrive, pickup, complete, cancel, rate, rateRider, riderRating, updateNote, driverLocation, current, driverCurrent, list, sos, sosQueue, resolveSos, events, driversNearby, tip, driverRating, adminList, expireIfDue, scheduleExpiry, settleAndRecord, receipt, leg, share, unshare, shared, chat, driverSummary, driverRatings, adminStats, get: async (viewer: RideViewer, id: string) => (await viewsFor(viewer, [await visible(id, viewer)]))[0] };
 }
 
 export type RidesService = ReturnType<typeof createRidesService>;

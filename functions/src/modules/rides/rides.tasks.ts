@@ -13,8 +13,9 @@ export async function onRideExpiry({ rideId }: { rideId: string }, config: Reado
   logger.info('ride expiry handled', { rideId, outcome });
 }
 
-/** The `rideHoldCheck` task: a booking's hold that no ride took is released (safe to deliver twice). */
+/** The `rideHoldCheck` task: a booking's hold that no ride took is released (safe to deliver twice; early, it fails and is retried). */
 export async function onRideHoldCheck({ rideId, paymentId }: { rideId: string; paymentId: string }, config: Readonly<AppConfig>): Promise<void> {
   const outcome = await ridesServiceFor(config).checkHold(rideId, paymentId);
+  if (outcome === 'not-due') throw new Error(`ride hold ${paymentId} is not due yet: retry later`);
   logger.info('ride hold check handled', { rideId, outcome });
 }
