@@ -51,6 +51,8 @@ export function createAdminService(now: () => number = Date.now) {
     return inTransaction(async (tx) => {
       const user = await accounts.get(id, tx);
       if (!user) throw new NotFoundError('User not found');
+      // Before the change's own reads and refusals (a phone's owner is nobody else's business).
+      assertMayChange(actor, user, false);
       const { next, writes } = await apply(user, tx);
       assertMayChange(actor, user, next.phone !== user.phone || next.email !== user.email || next.disabled !== user.disabled);
       await assertNotLastAdmin(tx, user, next);
@@ -137,6 +139,7 @@ export function createAdminService(now: () => number = Date.now) {
         throw new ForbiddenError('You can grant only permissions you hold yourself').withCode('PERMISSION_REQUIRED');
       }
       const { before, after } = await change(id, actor, async (user, tx) => {
+        assertMayChange(actor, user, (patch.phone !== undefined && patch.phone !== user.phone) || (patch.disabled !== undefined && patch.disabled !== user.disabled));
         const next = { ...user };
         let writes: Change['writes'];
         if (patch.fullName !== undefined) next.name = patch.fullName;
