@@ -185,6 +185,36 @@ describe('admin permissions as documented', () => {
     for (const a of [manager, other]) await call('PATCH', `/users/admin/${a.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
   });
 
+  // Review of the money change, finding 3: a users.manage admin takes over no other administrator.
+  it('a users.manage admin sets no other ADMIN’s phone nor lock, and changes no admin wider than itself; a "*" admin and the account itself can', async () => {
+    const manager = await limitedAdmin(['users.manage']);
+    const peer = await limitedAdmin(['users.manage']);
+    const wider = await limitedAdmin(['users.manage', 'payments.manage']);
+    const patch = (by: Tokens, id: string, body: Record<string, unknown>) => call('PATCH', `/users/admin/${id}`, { token: by.accessToken, body });
+    const taken = phone();
+    for (const body of [{ phone: taken }, { disabled: true }]) {
+      expect(await patch(manager, peer.user.id, body)).toMatchObject({ status: 403, body: { code: 'PERMISSION_REQUIRED' } });
+    }
+    expect((await call('DELETE', `/users/admin/${peer.user.id}`, { token: manager.accessToken })).body.code).toBe('PERMISSION_REQUIRED');
+    // A wider admin: not even its name or a narrowing, nor its roles.
+    expect((await patch(manager, wider.user.id, { fullName: 'Proxy' })).body.code).toBe('PERMISSION_REQUIRED');
+    expect((await patch(manager, wider.user.id, { permissions: [] })).body.code).toBe('PERMISSION_REQUIRED');
+    expect((await call('PATCH', `/users/admin/${wider.user.id}/roles`, { token: manager.accessToken, body: { roles: ['USER'] } })).body.code).toBe('PERMISSION_REQUIRED');
+    expect((await call('GET', `/users/admin/${peer.user.id}`, { token: admin.accessToken })).body).toMatchObject({ disabled: false, permissions: ['users.manage'] });
+    expect((await call('GET', `/users/admin/${wider.user.id}`, { token: admin.accessToken })).body).toMatchObject({ permissions: ['users.manage', 'payments.manage'] });
+    expect((await call('GET', `/users/admin/${wider.user.id}`, { token: admin.accessToken })).body.name).not.toBe('Proxy');
+    // Its own phone, a plain user's phone and lock, and a "*" admin's changes stay allowed.
+    const own = phone();
+    expect((await patch(manager, manager.user.id, { phone: own })).status).toBe(200);
+    // A phone that is taken says nothing about its owner to someone refused anyway.
+    expect((await patch(manager, peer.user.id, { phone: own })).body.code).toBe('PERMISSION_REQUIRED');
+    expect((await patch(manager, user.user.id, { fullName: 'Renamed' })).status).toBe(200);
+    expect((await patch(admin, peer.user.id, { phone: taken })).body.phone).toBe(taken);
+    expect((await patch(manager, peer.user.id, { phone: null })).body.code).toBe('PERMISSION_REQUIRED');
+    expect((await patch(admin, peer.user.id, { disabled: true })).body.disabled).toBe(true);
+    for (const a of [manager, peer, wider]) await call('PATCH', `/users/admin/${a.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+  });
+
   it('kyc.read is checked: a reviewer without it cannot download papers, one with it can', async () => {
     const applicant = await registerVerified();
     const applied = await call('POST', '/partners/register', { token: applicant.accessToken, body: { businessName: 'Pho 24', businessType: 'FNB' } });

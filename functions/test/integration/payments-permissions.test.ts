@@ -96,7 +96,9 @@ describe('refunds without an Idempotency-Key', () => {
     const keyless = await Promise.all(Array.from({ length: 5 }, () => refund(an, { paymentId: paid.id, amount: 10_000, reason: 'no key here' })));
     expect(keyless.some((r) => r.status === 200)).toBe(true);
     expect(keyless.filter((r) => r.status !== 200).map((r) => r.body.code)).toEqual(keyless.filter((r) => r.status !== 200).map(() => 'CONTENDED'));
-    expect((await refund(an, { paymentId: paid.id, amount: 10_000, reason: 'no key again' })).body.refunds).toHaveLength(1);
+    expect((await refund(an, { paymentId: paid.id, amount: 10_000, reason: 'no key here' })).body.refunds).toHaveLength(1);
+    // Another ask without a key is not silently swallowed (review finding 5): it needs its own key.
+    expect((await refund(an, { paymentId: paid.id, amount: 10_000, reason: 'no key again' })).body.code).toBe('PAYMENT_REFUND_KEY_REQUIRED');
     expect(await balance(an)).toBe(40_000);
 
     const k = key();

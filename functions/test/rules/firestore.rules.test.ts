@@ -73,6 +73,12 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'ledger_transfers/t2-0'), { kind: 'TOPUP', debit: 'clearing_MOCK', credit: 'wallet_alice', amount: 100_000, owners: ['alice'], at: 0 });
     await setDoc(doc(ctx.firestore(), 'payments/p1'), { payerId: 'alice', status: 'SUCCEEDED', amount: 100_000 });
     await setDoc(doc(ctx.firestore(), 'wallet_withdrawals/w1'), { userId: 'bob', status: 'PENDING', amount: 50_000 });
+    // Staff ids live only where staff read: the owner's records say STAFF (review finding 4).
+    await setDoc(doc(ctx.firestore(), 'wallet_withdrawals/w2'), { userId: 'bob', status: 'APPROVED', amount: 50_000, decidedBy: 'STAFF' });
+    await setDoc(doc(ctx.firestore(), 'wallet_withdrawals/w2/events/e1'), { action: 'approve', by: 'admin-1', at: 1 });
+    await setDoc(doc(ctx.firestore(), 'wallet_adjustments/a1'), { userId: 'bob', requestedBy: 'admin-1', status: 'APPLIED' });
+    await setDoc(doc(ctx.firestore(), 'wallet_staff_totals/user_bob_2026-01-01'), { moved: 1 });
+    await setDoc(doc(ctx.firestore(), 'payment_staff_refunds/R1'), { payerId: 'bob', requestedBy: 'admin-1', status: 'PENDING' });
     // Rides: alice rides with driver bob; carol is a driver with no ride.
     await setDoc(doc(ctx.firestore(), 'rides/r1'), { riderId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'CONFIRMED' });
     await setDoc(doc(ctx.firestore(), 'driver_locations/bob'), { userId: 'bob', lat: 10.77, lng: 106.7, currentRideId: 'r1', riderId: 'alice' });
@@ -222,6 +228,17 @@ describe('firestore.rules', () => {
         await assertFails(getDoc(doc(alice, 'ledger_accounts/payouts_transit')));
         await assertFails(getDoc(doc(alice, 'ledger_accounts/platform_revenue/ledger_shards/0')));
         await assertFails(getDoc(doc(client('dave'), 'ledger_accounts/wallet_dave')));
+      });
+
+      it('staff ids stay where only staff read: the owner reads STAFF on a withdrawal, never its events, adjustments, staff totals or staff refund requests', async () => {
+        const bob = client('bob');
+        expect((await assertSucceeds(getDoc(doc(bob, 'wallet_withdrawals/w2')))).get('decidedBy')).toBe('STAFF');
+        await assertFails(getDoc(doc(bob, 'wallet_withdrawals/w2/events/e1')));
+        await assertFails(getDocs(collection(bob, 'wallet_withdrawals/w2/events')));
+        await assertFails(getDoc(doc(bob, 'wallet_adjustments/a1')));
+        await assertFails(getDocs(query(collection(bob, 'wallet_adjustments'), where('userId', '==', 'bob'))));
+        await assertFails(getDoc(doc(bob, 'wallet_staff_totals/user_bob_2026-01-01')));
+        await assertFails(getDocs(query(collection(bob, 'payment_staff_refunds'), where('payerId', '==', 'bob'))));
       });
 
       it('nobody writes money from a client', async () => {

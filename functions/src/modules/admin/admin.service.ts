@@ -14,6 +14,15 @@ function assertGrantsAdmin(actor: AuthContext): void {
   if (!coversPermissions(actor.permissions, ['*'])) throw new ForbiddenError('Only an administrator with every permission can grant ADMIN').withCode('PERMISSION_REQUIRED');
 }
 
+// An administrator changes another administrator only within its own permissions (never a wider one), and an
+// ADMIN account's sign-in (phone, email) or lock only when it holds every permission or is that account: else a
+// users.manage admin could take over a wider admin's sign-in or lock it out.
+function assertMayChange(actor: AuthContext, target: UserRecord, touchesSignIn: boolean): void {
+  if (!target.roles.includes('ADMIN') || target.id === actor.userId) return;
+  if (!coversPermissions(actor.permissions, target.permissions)) throw new ForbiddenError('This administrator holds permissions you do not').withCode('PERMISSION_REQUIRED');
+  if (touchesSignIn && !coversPermissions(actor.permissions, ['*'])) throw new ForbiddenError('Only an administrator with every permission changes another administrator’s phone, email or lock').withCode('PERMISSION_REQUIRED');
+}
+
 const DEFAULT_ROLES: Record<Hat, Role[]> = {
   CON: ['USER'],
   PAR: ['USER', 'PARTNER_OWNER'],
@@ -37,11 +46,15 @@ async function assertNotLastAdmin(tx: FirebaseFirestore.Transaction, target: Use
 export function createAdminService(now: () => number = Date.now) {
   // One transaction per change: reads first (account, phone owner, remaining admins, driver profile), then writes.
   type Change = { next: UserRecord; writes?: (tx: FirebaseFirestore.Transaction) => void };
-  async function change(id: string, actorId: string, apply: (user: UserRecord, tx: FirebaseFirestore.Transaction) => Promise<Change> | Change) {
+  async function change(id: string, actor: AuthContext, apply: (user: UserRecord, tx: FirebaseFirestore.Transaction) => Promise<Change> | Change) {
+    const actorId = actor.userId;
     return inTransaction(async (tx) => {
       const user = await accounts.get(id, tx);
       if (!user) throw new NotFoundError('User not found');
+      // Before the change's own reads and refusals (a phone's owner is nobody else's business).
+      assertMayChange(actor, user, false);
       const { next, writes } = await apply(user, tx);
+      assertMayChange(actor, user, next.phone !== user.phone || next.email !== user.email || next.disabled !== user.disabled);
       await assertNotLastAdmin(tx, user, next);
       // `updatedBy`: who made the change, for the audit trail of roles and locks (the users module's audit trigger).
       const after = { ...next, updatedAt: now(), updatedBy: actorId };
@@ -125,7 +138,8 @@ export function createAdminService(now: () => number = Date.now) {
       if (patch.permissions !== undefined && !coversPermissions(actor.permissions, patch.permissions)) {
         throw new ForbiddenError('You can grant only permissions you hold yourself').withCode('PERMISSION_REQUIRED');
       }
-      const { before, after } = await change(id, actor.userId, async (user, tx) => {
+      const { before, after } = await change(id, actor, async (user, tx) => {
+        assertMayChange(actor, user, (patch.phone !== undefined && patch.phone !== user.phone) || (patch.disabled !== undefined && patch.disabled !== user.disabled));
         const next = { ...user };
         let writes: Change['writes'];
         if (patch.fullName !== undefined) next.name = patch.fullName;
@@ -154,7 +168,7 @@ export function createAdminService(now: () => number = Date.now) {
     },
 
     async setRoles(actor: AuthContext, id: string, roles: Role[]) {
-      const { after } = await change(id, actor.userId, (user) => {
+      const { after } = await change(id, actor, (user) => {
         const next = { ...user, roles: normalizeRoles(roles) };
         if (next.roles.includes('ADMIN') && !user.roles.includes('ADMIN')) {
           assertGrantsAdmin(actor);
@@ -167,7 +181,7 @@ export function createAdminService(now: () => number = Date.now) {
 
     // Locks sign-in; the record stays (and stays listed).
     async lock(actor: AuthContext, id: string) {
-      const { before, after } = await change(id, actor.userId, (user) => ({ next: { ...user, disabled: true, disabledAt: user.disabledAt ?? now() } }));
+      const { before, after } = await change(id, actor, (user) => ({ next: { ...user, disabled: true, disabledAt: user.disabledAt ?? now() } }));
       const sessionsRevoked = await signOutIfLocked(before, after);
       return { user: adminView(after), sessionsRevoked };
     },

@@ -51,9 +51,59 @@ export interface RefundEntry {
   by: string;
   at: number;
   /** The gateway's side: NOT_NEEDED for wallet money, SETTLED at once in mock mode, else REQUESTED then SETTLED or FAILED. */
-  gateway: { state: 'SETTLED' | 'NOT_NEEDED' | 'REQUESTED' | 'FAILED'; reference: string | null };
+  /** REVERSED: the gateway finally refused it and staff put the money in the payer's wallet instead. */
+  gateway: { state: 'SETTLED' | 'NOT_NEEDED' | 'REQUESTED' | 'FAILED' | 'REVERSED'; reference: string | null };
   /** When the gateway was last asked (a REQUESTED refund younger than REFUND_IN_FLIGHT_MS is in flight). */
   requestedAt?: number | null;
+  /** What the caller asked for (null: all that was left): a keyless repeat answers only the same ask. */
+  requested?: number | null;
+}
+
+export const STAFF_REFUNDS = 'payment_staff_refunds';
+export const STAFF_REFUND_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
+export type StaffRefundStatus = (typeof STAFF_REFUND_STATUSES)[number];
+/** Why a staff refund waits for a second administrator. */
+export type StaffRefundCause = 'AMOUNT' | 'DAILY_TOTAL' | 'EARNINGS_BELOW_ZERO';
+
+// Four eyes on staff refunds, as on wallet adjustments: one above WALLET_ADJUSTMENT_APPROVAL_VND (alone or with the
+// day's staff money) or one that would take the payee's earnings below zero waits PENDING until a second
+// payments.manage administrator approves it (the money moves then) or someone rejects it.
+export const staffRefundMachine = defineMachine<StaffRefundStatus, 'approve' | 'reject', 'admin'>({
+  entity: 'staff refund',
+  states: STAFF_REFUND_STATUSES,
+  moves: {
+    approve: { from: 'PENDING', to: 'APPROVED', by: 'admin' },
+    reject: { from: 'PENDING', to: 'REJECTED', by: 'admin' },
+  },
+  codes: { transition: 'STAFF_REFUND_TRANSITION', actor: 'STAFF_REFUND_TRANSITION' },
+});
+
+/** `payment_staff_refunds/{refundId}`: a staff refund waiting for (or decided by) a second administrator; staff-only. */
+export interface StaffRefundRecord {
+  id: string;
+  /** REFUND: a staff refund; REVERSAL: a FAILED refund's money to the payer's wallet (`refundId`). Absent: REFUND. */
+  kind?: 'REFUND' | 'REVERSAL';
+  refundId?: string | null;
+  paymentId: string;
+  payerId: string;
+  payeeId: string | null;
+  /** What was asked (null: all that is left at approval). */
+  requested: number | null;
+  /** What it came to when asked. */
+  amount: number;
+  reason: string;
+  causes: StaffRefundCause[];
+  status: StaffRefundStatus;
+  requestedBy: string;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  decisionReason: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function staffRefundView(r: StaffRefundRecord) {
+  return { ...r, kind: r.kind ?? 'REFUND', refundId: r.refundId ?? null, decidedAt: r.decidedAt === null ? null : new Date(r.decidedAt).toISOString(), createdAt: new Date(r.createdAt).toISOString(), updatedAt: new Date(r.updatedAt).toISOString() };
 }
 
 /** A gateway refund request answers within this; a REQUESTED one older than that crashed mid-call and may be sent again. */

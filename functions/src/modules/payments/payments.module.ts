@@ -1,6 +1,6 @@
 import { defineModule, defineTask } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS } from './payments.model';
+import { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.model';
 
 // Payments over the wallet's ledger: one record per attempt, gateways (VNPay, MoMo, mock), their notifications,
 // refunds, and the charge/hold/capture/release commands other modules pay through. It also serves the wallet
@@ -27,5 +27,7 @@ export const paymentsModule = defineModule({
     { name: PAYMENTS, clientAccess: true },
     { name: EVENTS, parent: PAYMENTS },
     { name: PAYMENT_TIPS },
+    { name: STAFF_REFUNDS },
+    { name: EVENTS, parent: STAFF_REFUNDS },
   ],
 });

@@ -2,7 +2,7 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { PAYMENT_TIPS, PAYMENTS, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
+import { PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS, type StaffRefundRecord, type StaffRefundStatus, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
 import type { Provider } from '../wallet';
 
 const payments = () => typedCollection<PaymentRecord>(PAYMENTS);
@@ -44,6 +44,23 @@ export const paymentsRepo = {
     if (filter.purpose) query = query.where('purpose', '==', filter.purpose);
     if (filter.method) query = query.where('method', '==', filter.method);
     if (filter.provider) query = query.where('provider', '==', filter.provider);
+    return paginate(query, newestFirst, page, (d) => d.data());
+  },
+};
+
+const staffRefunds = () => typedCollection<StaffRefundRecord>(STAFF_REFUNDS);
+
+export const staffRefundsRepo = {
+  ref: (id: string) => staffRefunds().doc(id),
+  get: (id: string, tx?: Transaction) => readRecord(staffRefunds().doc(id), tx),
+  create(tx: Transaction, record: StaffRefundRecord): void {
+    tx.create(staffRefunds().doc(record.id), record);
+  },
+  save(tx: Transaction, next: StaffRefundRecord): void {
+    tx.update(staffRefunds().doc(next.id), { status: next.status, decidedBy: next.decidedBy, decidedAt: next.decidedAt, decisionReason: next.decisionReason, updatedAt: next.updatedAt });
+  },
+  list(filter: { status?: StaffRefundStatus }, page: PageRequest): Promise<Page<StaffRefundRecord>> {
+    const query = filter.status ? staffRefunds().where('status', '==', filter.status) : staffRefunds();
     return paginate(query, newestFirst, page, (d) => d.data());
   },
 };

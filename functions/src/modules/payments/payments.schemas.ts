@@ -3,7 +3,7 @@ import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { VndSchema } from '../../platform/money/money.schemas';
 import { PROVIDERS } from '../wallet';
-import { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, TOPUP_MAX_VND, TOPUP_MIN_VND } from './payments.model';
+import { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, STAFF_REFUND_STATUSES, TOPUP_MAX_VND, TOPUP_MIN_VND } from './payments.model';
 
 const Amount = z.number().int();
 
@@ -15,7 +15,7 @@ export const RefundEntrySchema = z
     by: z.string().describe('Who refunded: the payer’s id, system:<module>, SERVICE (the selling side) or STAFF (an administrator, whose id payers never see)'),
     at: z.string(),
     gateway: z.object({
-      state: z.enum(['SETTLED', 'NOT_NEEDED', 'REQUESTED', 'FAILED']).describe('The money back at the gateway: NOT_NEEDED for wallet money; FAILED ones are retried by an administrator'),
+      state: z.enum(['SETTLED', 'NOT_NEEDED', 'REQUESTED', 'FAILED', 'REVERSED']).describe('The money back at the gateway: NOT_NEEDED for wallet money; FAILED ones are retried by an administrator, or REVERSED: put in the payer’s wallet instead'),
       reference: z.string().nullable(),
     }),
   })
@@ -132,3 +132,35 @@ export const GatewayReturnSchema = z
 
 export const RefundParamsSchema = z.object({ id: DocumentIdSchema, refundId: DocumentIdSchema });
 export const MockReturnQuerySchema = z.object({ paymentId: DocumentIdSchema });
+
+export const StaffRefundSchema = z
+  .object({
+    id: z.string().describe('Also the refund’s id once approved'),
+    kind: z.enum(['REFUND', 'REVERSAL']).describe('REVERSAL: a FAILED refund’s money to the payer’s wallet'),
+    refundId: z.string().nullable().describe('REVERSAL: the refund reversed'),
+    paymentId: z.string(),
+    payerId: z.string(),
+    payeeId: z.string().nullable(),
+    requested: Amount.nullable().describe('What was asked; null: all that is left at approval'),
+    amount: Amount.describe('What it came to when asked'),
+    reason: z.string(),
+    causes: z.array(z.enum(['AMOUNT', 'DAILY_TOTAL', 'EARNINGS_BELOW_ZERO'])).describe('Why a second administrator decides: above WALLET_ADJUSTMENT_APPROVAL_VND, the day’s staff money past it, or the payee’s earnings would go below zero'),
+    status: z.enum(STAFF_REFUND_STATUSES),
+    requestedBy: z.string(),
+    decidedBy: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+    decisionReason: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'StaffRefund' });
+
+export const StaffRefundResultSchema = PaymentSchema.extend({
+  refundRequest: StaffRefundSchema.nullable().describe('Set when the refund waits for a second administrator (PENDING): the payment is unchanged until then'),
+}).meta({ id: 'StaffRefundResult' });
+
+export const StaffRefundDecisionSchema = StaffRefundSchema.extend({ payment: PaymentSchema.nullable().describe('Approved: the payment with its new refund') }).meta({ id: 'StaffRefundDecision' });
+export const StaffRefundListSchema = z.object({ items: z.array(StaffRefundSchema), nextCursor: z.string().nullable() }).meta({ id: 'StaffRefundList' });
+export const StaffRefundQuerySchema = PageQuerySchema.extend({ status: z.enum(STAFF_REFUND_STATUSES).optional() });
+export const StaffRefundApproveBodySchema = z.object({ reason: z.string().trim().min(1).max(300).optional() }).meta({ id: 'StaffRefundApproval' });
+export const StaffRefundRejectBodySchema = z.object({ reason: z.string().trim().min(1).max(300) }).meta({ id: 'StaffRefundRejection' });

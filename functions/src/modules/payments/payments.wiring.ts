@@ -44,6 +44,7 @@ export const paymentsServiceFor = perConfig((config: Readonly<AppConfig>) =>
     dailyTransferLimit: config.WALLET_DAILY_TRANSFER_LIMIT_VND,
     tipMaxCount: config.TIP_MAX_COUNT,
     tipWindowSec: config.TIP_WINDOW_SEC,
+    staffApprovalVnd: config.WALLET_ADJUSTMENT_APPROVAL_VND,
     scheduler: expiryScheduler,
   }),
 );

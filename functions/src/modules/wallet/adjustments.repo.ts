@@ -1,8 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { ADJUSTMENTS, type AdjustmentRecord, type AdjustmentStatus } from './wallet.model';
+import { db, firestoreApi } from '../../platform/firebase/firebase';
+import { ADJUSTMENTS, STAFF_TOTALS, type AdjustmentRecord, type AdjustmentStatus } from './wallet.model';
 
+const staffTotals = () => db().collection(STAFF_TOTALS);
 const adjustments = () => typedCollection<AdjustmentRecord>(ADJUSTMENTS);
 
 export const adjustmentsRepo = {
@@ -14,6 +16,14 @@ export const adjustmentsRepo = {
   /** Writes the fields a decision changes (the record was read in the same transaction). */
   save(tx: Transaction, next: AdjustmentRecord): void {
     tx.update(adjustments().doc(next.id), { status: next.status, decidedBy: next.decidedBy, decidedAt: next.decidedAt, decisionReason: next.decisionReason, transferId: next.transferId, updatedAt: next.updatedAt });
+  },
+  /** What a staff member (or staff, to one user) moved on a day without a second administrator, in the caller's transaction. */
+  async staffTotal(tx: Transaction, id: string): Promise<number> {
+    return ((await tx.get(staffTotals().doc(id))).get('moved') as number | undefined) ?? 0;
+  },
+  setStaffTotal(tx: Transaction, id: string, moved: number, now: number): void {
+    // Kept two days: a day's total is only read on that day.
+    tx.set(staffTotals().doc(id), { moved, updatedAt: now, expireAt: firestoreApi().Timestamp.fromMillis(now + 2 * 86_400_000) });
   },
   list(filter: { status?: AdjustmentStatus }, page: PageRequest): Promise<Page<AdjustmentRecord>> {
     const query = filter.status ? adjustments().where('status', '==', filter.status) : adjustments();

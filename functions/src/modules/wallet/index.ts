@@ -6,11 +6,14 @@ import type { PostContext } from './ledger.repo';
 
 export { PROVIDERS, SYSTEM_ACCOUNTS, operationIdFor, systemAccount, userAccount, userAccountId, type Leg, type Provider, type TransferRecord } from './ledger.model';
 export type { PostContext } from './ledger.repo';
-export { countTowardDailyLimit, insufficientFunds, mapFunds } from './wallet.service';
+export { activeMoneyStaff, countStaffMoney, countTowardDailyLimit, insufficientFunds, mapFunds } from './wallet.service';
+export { STAFF_LABEL } from './wallet.model';
 
 const repo = () => (require('./ledger.repo') as typeof import('./ledger.repo')).ledgerRepo;
 
 export const ledger = {
   /** Posts one operation's legs in the caller's transaction (after the caller's reads); 409-mappable InsufficientFundsError. */
   post: (tx: Transaction, legs: readonly Leg[], ctx: PostContext): Promise<TransferRecord[]> => repo().post(tx, legs, ctx),
+  /** One account's balance, read in the caller's transaction (before it writes). */
+  balance: async (tx: Transaction, accountId: string): Promise<number> => (await repo().balances([accountId], tx))[0].balance,
 };

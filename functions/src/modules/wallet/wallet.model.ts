@@ -27,6 +27,10 @@ export const withdrawalMachine = defineMachine<WithdrawalStatus, WithdrawalActio
 });
 
 export const ADJUSTMENTS = 'wallet_adjustments';
+/** `wallet_staff_totals/{admin_<id>|user_<id>}_{day}`: money staff moved without a second administrator that day. */
+export const STAFF_TOTALS = 'wallet_staff_totals';
+/** How users see a staff member in what they can read (ledger entries, withdrawals): never the id. */
+export const STAFF_LABEL = 'STAFF';
 export const ADJUSTMENT_STATUSES = ['APPLIED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 export type AdjustmentStatus = (typeof ADJUSTMENT_STATUSES)[number];
 export type AdjustmentAction = 'approve' | 'reject';

@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, WALLET_LIMITS, WALLET_TRANSFERS } from './ledger.model';
-import { ADJUSTMENTS, WITHDRAWALS } from './wallet.model';
+import { ADJUSTMENTS, STAFF_TOTALS, WITHDRAWALS } from './wallet.model';
 
 // The ledger (accounts, shards, immutable transfers), the wallet API over it, and withdrawals of earnings.
 export const walletModule = defineModule({
@@ -32,5 +32,6 @@ export const walletModule = defineModule({
     { name: EVENTS, parent: WITHDRAWALS },
     { name: ADJUSTMENTS },
     { name: EVENTS, parent: ADJUSTMENTS },
+    { name: STAFF_TOTALS, ttlField: 'expireAt' },
   ],
 });

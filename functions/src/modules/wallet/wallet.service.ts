@@ -4,6 +4,7 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import type { PageRequest } from '../../platform/firestore/paginate';
 import { vnd, type Vnd } from '../../platform/money/money';
 import { transition } from '../../platform/state-machine/state-machine';
+import { holdsPermission } from '../../platform/auth/roles';
 import { accounts } from '../users';
 import {
   accountOf,
@@ -23,7 +24,7 @@ import {
 } from './ledger.model';
 import { ledgerRepo } from './ledger.repo';
 import { adjustmentsRepo } from './adjustments.repo';
-import { adjustmentMachine, entryView, P2P_MIN_VND, WITHDRAWALS, withdrawalMachine, type AdjustmentRecord, type AdjustmentStatus, type BankAccount, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
+import { adjustmentMachine, entryView, P2P_MIN_VND, STAFF_LABEL, WITHDRAWALS, withdrawalMachine, type AdjustmentRecord, type AdjustmentStatus, type BankAccount, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
 import { withdrawalsRepo } from './withdrawals.repo';
 
 export interface WalletServiceDeps {
@@ -59,6 +60,25 @@ export async function countTowardDailyLimit(tx: Transaction, userId: string, amo
     throw new ConflictError('This is over your daily limit for sending money', { dailyTransferLimit: limit, remainingToday: Math.max(0, limit - sent) }).withCode('WALLET_DAILY_LIMIT');
   }
   return () => ledgerRepo.setSentOn(tx, userId, day, sent + amount, at);
+}
+
+/**
+ * Four eyes on split money: what one staff member moved by adjustments and staff refunds on a Vietnam day, and what
+ * staff moved to or from one user, counted in the caller's transaction (reads first, before the ledger posts). When
+ * either total with `amount` would pass `threshold` (WALLET_ADJUSTMENT_APPROVAL_VND) the operation waits for a
+ * second administrator and counts nothing; otherwise call `count` after the caller's other reads.
+ */
+export async function countStaffMoney(tx: Transaction, input: { adminId: string; userId: string; amount: number; threshold: number; at: number }): Promise<{ needsApproval: boolean; count: () => void }> {
+  const day = vietnamDay(input.at);
+  const ids = [`admin_${input.adminId}_${day}`, `user_${input.userId}_${day}`];
+  const totals = [await adjustmentsRepo.staffTotal(tx, ids[0]), await adjustmentsRepo.staffTotal(tx, ids[1])];
+  const needsApproval = totals.some((t) => t + input.amount > input.threshold);
+  return { needsApproval, count: () => ids.forEach((id, i) => adjustmentsRepo.setStaffTotal(tx, id, totals[i] + input.amount, input.at)) };
+}
+
+/** Whether an administrator may still ask for staff money moves: an active ADMIN holding payments.manage. */
+export function activeMoneyStaff(user: { roles: readonly string[]; permissions?: readonly string[]; disabled: boolean; status: string } | undefined): boolean {
+  return !!user && user.roles.includes('ADMIN') && !user.disabled && user.status === 'ACTIVE' && holdsPermission(user.permissions, 'payments.manage');
 }
 
 const adjustmentView = (a: AdjustmentRecord) => ({
@@ -168,20 +188,26 @@ export function createWalletService(deps: WalletServiceDeps) {
     );
   }
 
+  // The owner sees STAFF for a decision by staff (records older than that rule may still hold the id).
+  const ownerView = (w: WithdrawalRecord) => withdrawalView({ ...w, decidedBy: w.decidedBy && w.decidedBy !== w.userId ? STAFF_LABEL : w.decidedBy });
+
   async function withdrawal(userId: string, id: string) {
     const found = await withdrawalsRepo.get(id);
     if (!found || found.userId !== userId) throw new NotFoundError('No such withdrawal');
-    return withdrawalView(found);
+    return ownerView(found);
   }
 
   async function myWithdrawals(userId: string, page: Pick<PageRequest, 'limit' | 'cursor'>) {
     const result = await withdrawalsRepo.listOf(userId, { ...page, query: 'wallet:withdrawals', caller: userId });
-    return { items: result.items.map(withdrawalView), nextCursor: result.nextCursor };
+    return { items: result.items.map(ownerView), nextCursor: result.nextCursor };
   }
+
+  // Staff see who decided, from the staff-only events (the record says STAFF).
+  const staffView = async (w: WithdrawalRecord) => withdrawalView(w.decidedBy === STAFF_LABEL ? { ...w, decidedBy: (await withdrawalsRepo.decidedBy(w.id)) ?? STAFF_LABEL } : w);
 
   async function adminWithdrawals(filter: { status?: WithdrawalStatus; userId?: string }, page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
     const result = await withdrawalsRepo.list(filter, { ...page, query: `wallet:admin:withdrawals:${filter.status ?? ''}:${filter.userId ?? ''}`, caller: adminId });
-    return { items: result.items.map(withdrawalView), nextCursor: result.nextCursor };
+    return { items: await Promise.all(result.items.map(staffView)), nextCursor: result.nextCursor };
   }
 
   // Approval moves the reserved amount from earnings to payouts in transit (paid out by the bank run);
@@ -202,7 +228,7 @@ export function createWalletService(deps: WalletServiceDeps) {
             const earnings = userAccount('EARNINGS', next.userId);
             const legs =
               action === 'approve' ? [{ kind: 'WITHDRAWAL' as const, debit: earnings, credit: systemAccount(SYSTEM_ACCOUNTS.payoutsInTransit), amount: vnd(next.amount), memo: `withdrawal ${id}` }] : [];
-            await ledgerRepo.post(tx, legs, { operationId: `withdrawal-${id}`, by: actor.userId, now: at, ref: { type: 'WITHDRAWAL', id } }, { [earnings.id]: -next.amount });
+            await ledgerRepo.post(tx, legs, { operationId: `withdrawal-${id}`, by: actor.admin ? STAFF_LABEL : actor.userId, now: at, ref: { type: 'WITHDRAWAL', id } }, { [earnings.id]: -next.amount });
           },
           save: (tx, next) => withdrawalsRepo.save(tx, next),
         },
@@ -215,13 +241,14 @@ export function createWalletService(deps: WalletServiceDeps) {
           apply: (w, to) => {
             // Four eyes: an administrator's own withdrawal is approved by another one.
             if (action === 'approve' && w.userId === actor.userId) throw new ForbiddenError('An administrator does not approve their own withdrawal; another one does').withCode('WITHDRAWAL_SELF_APPROVAL');
-            return { ...w, status: to, reason, decidedBy: actor.userId, decidedAt: at, updatedAt: at, operationId: action === 'approve' ? `withdrawal-${id}` : null };
+            return { ...w, status: to, reason, decidedBy: actor.admin ? STAFF_LABEL : actor.userId, decidedAt: at, updatedAt: at, operationId: action === 'approve' ? `withdrawal-${id}` : null };
           },
           missing: () => new NotFoundError('No such withdrawal'),
         },
       ),
     );
-    return withdrawalView(after);
+    // The deciding administrator sees itself; the record (which the owner reads) says STAFF, the events keep the id.
+    return withdrawalView(actor.admin ? { ...after, decidedBy: actor.userId } : after);
   }
 
   /** The ledger leg of an adjustment: between the user's wallet and platform adjustments, never an edit. */
@@ -241,15 +268,20 @@ export function createWalletService(deps: WalletServiceDeps) {
     if (input.userId === adminId) throw new ForbiddenError('An administrator does not adjust their own wallet; another one does').withCode('WALLET_SELF_ADJUSTMENT');
     const operationId = operationIdFor('wallet.adjustment', adminId, idempotencyKey);
     const at = now();
-    const pending = input.amount > deps.adjustmentApprovalVnd;
     return adjustmentView(
       await mapFunds(() =>
         inTransaction(async (tx) => {
           const existing = await adjustmentsRepo.get(operationId, tx);
           if (existing) return existing;
           if (!(await accounts.get(input.userId, tx))) throw new NotFoundError('No such user');
+          // Above the threshold, alone or with what this admin (or staff, to this user) moved today: a second admin approves.
+          const staffMoney = await countStaffMoney(tx, { adminId, userId: input.userId, amount: input.amount, threshold: deps.adjustmentApprovalVnd, at });
+          const pending = staffMoney.needsApproval;
           const record: AdjustmentRecord = { id: operationId, ...input, status: pending ? 'PENDING' : 'APPLIED', requestedBy: adminId, decidedBy: null, decidedAt: null, decisionReason: null, transferId: null, createdAt: at, updatedAt: at };
-          if (!pending) record.transferId = (await ledgerRepo.post(tx, [adjustmentLeg(record)], { operationId, by: adminId, now: at, ref: { type: 'ADJUSTMENT', id: operationId } }))[0].id;
+          if (!pending) {
+            record.transferId = (await ledgerRepo.post(tx, [adjustmentLeg(record)], { operationId, by: STAFF_LABEL, now: at, ref: { type: 'ADJUSTMENT', id: operationId } }))[0].id;
+            staffMoney.count();
+          }
           adjustmentsRepo.create(tx, record);
           return record;
         }),
@@ -263,14 +295,20 @@ export function createWalletService(deps: WalletServiceDeps) {
    */
   async function decideAdjustment(action: 'approve' | 'reject', id: string, adminId: string, reason: string | null) {
     const at = now();
+    let requesterActive = false;
     const { after } = await mapFunds(() =>
       transition(
         adjustmentMachine,
         {
-          load: (tx) => adjustmentsRepo.get(id, tx),
+          load: async (tx) => {
+            const found = await adjustmentsRepo.get(id, tx);
+            // The requester is checked again now: one who lost ADMIN or payments.manage, or was locked, no longer vouches.
+            if (found && action === 'approve') requesterActive = activeMoneyStaff(await accounts.get(found.requestedBy, tx));
+            return found;
+          },
           ref: () => adjustmentsRepo.ref(id),
           alongside: async (tx, next) => {
-            if (action === 'approve') await ledgerRepo.post(tx, [adjustmentLeg(next)], { operationId: id, by: adminId, now: at, ref: { type: 'ADJUSTMENT', id } });
+            if (action === 'approve') await ledgerRepo.post(tx, [adjustmentLeg(next)], { operationId: id, by: STAFF_LABEL, now: at, ref: { type: 'ADJUSTMENT', id } });
           },
           save: (tx, next) => adjustmentsRepo.save(tx, next),
         },
@@ -283,6 +321,7 @@ export function createWalletService(deps: WalletServiceDeps) {
           apply: (a, to) => {
             if (action === 'approve' && a.requestedBy === adminId) throw new ForbiddenError('The administrator who asked for an adjustment does not approve it').withCode('ADJUSTMENT_SELF_APPROVAL');
             if (action === 'approve' && a.userId === adminId) throw new ForbiddenError('An administrator does not approve an adjustment of their own wallet').withCode('WALLET_SELF_ADJUSTMENT');
+            if (action === 'approve' && !requesterActive) throw new ConflictError('The administrator who asked for this adjustment no longer may (not an active ADMIN with payments.manage): reject it').withCode('ADJUSTMENT_REQUESTER_REVOKED');
             return { ...a, status: to, decidedBy: adminId, decidedAt: at, decisionReason: reason, transferId: action === 'approve' ? transferIdOf(id, 0) : null, updatedAt: at };
           },
           missing: () => new NotFoundError('No such adjustment'),

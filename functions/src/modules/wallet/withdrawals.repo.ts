@@ -15,6 +15,11 @@ export const withdrawalsRepo = {
   save(tx: Transaction, next: WithdrawalRecord): void {
     tx.update(withdrawals().doc(next.id), { status: next.status, reason: next.reason, decidedBy: next.decidedBy, decidedAt: next.decidedAt, operationId: next.operationId, updatedAt: next.updatedAt });
   },
+  /** Who decided (staff id): kept in the staff-only events, the record itself says STAFF. */
+  async decidedBy(id: string): Promise<string | null> {
+    const last = await withdrawals().doc(id).collection('events').orderBy('at', 'desc').limit(1).get();
+    return (last.docs[0]?.get('by') as string | undefined) ?? null;
+  },
   listOf(userId: string, page: PageRequest): Promise<Page<WithdrawalRecord>> {
     return paginate(withdrawals().where('userId', '==', userId), newestFirst, page, (d) => d.data());
   },
