@@ -1,6 +1,7 @@
 import { db } from '../../src/platform/firebase/firebase';
 import { geohashDistance, geohashOf, nearbyPage, type LatLng, type NearbyPosition } from '../../src/platform/geo/geo';
 import { placesService } from '../../src/modules/places/places.wiring';
+import { pharmacyProducts } from '../../src/modules/pharmacy/pharmacy.wiring';
 import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
@@ -132,6 +133,33 @@ describe('nearby under a read budget', () => {
     const empty = await service.nearby({ lat: lone.lat, lng: lone.lng, radiusM: 50, limit: 20 }, caller, { budget: 400 });
     expect(empty.items).toEqual([]);
     expect(empty.reads).toBeLessThan(20);
+  });
+
+  it('a pharmacy product search reads within the budget whatever matches elsewhere: stores near the point first, then their stock (issue 29)', async () => {
+    const here = area();
+    const tag = `pz${Math.floor(Math.random() * 1e6)}`;
+    const t = Date.now();
+    // 600 matching lines in 30 stores 20 km away (the old search read up to 1,000 lines first), and 2 stores nearby.
+    const store = (id: string, at: LatLng) => ({
+      partnerId: null, name: `Nhà thuốc ${id}`, nameFolded: `nha thuoc ${id}`, terms: ['nha'], description: null, address: null, phone: null, ...at, geohash: geohashOf(at),
+      photos: [], hours: null, status: 'ACTIVE', statusReason: null, ratingAvg: 0, ratingCount: 0, details: { open24h: false }, createdBy: 'test', createdAt: t, updatedAt: t,
+    });
+    const line = (storeId: string, sku: string) => ({ storeId, sku, name: `Panadol ${tag} ${sku}`, nameFolded: `panadol ${tag} ${sku}`.toLowerCase(), terms: ['panadol', tag], priceVnd: 1_000, stock: 5, inStock: true, unit: 'hộp', requiresPrescription: false, updatedBy: 'test', updatedAt: t });
+    const batch = db().batch();
+    const far = { lat: here.lat + 20_000 / 111_320, lng: here.lng };
+    for (let s = 0; s < 30; s++) {
+      batch.set(db().collection('pharmacy_stores').doc(`${tag}-far-${s}`), store(`${tag}-far-${s}`, far));
+      for (let k = 0; k < 20; k++) batch.set(db().collection('pharmacy_products').doc(`${tag}-far-${s}_P${k}`), line(`${tag}-far-${s}`, `P${k}`));
+    }
+    for (const [n, north] of [[1, 100], [2, 300]] as const) {
+      batch.set(db().collection('pharmacy_stores').doc(`${tag}-near-${n}`), store(`${tag}-near-${n}`, { lat: here.lat + north / 111_320, lng: here.lng }));
+      batch.set(db().collection('pharmacy_products').doc(`${tag}-near-${n}_P0`), line(`${tag}-near-${n}`, 'P0'));
+    }
+    await batch.commit();
+    const caller = { userId: user.user.id, roles: ['USER' as const] };
+    const found = await pharmacyProducts().searchNearby({ q: `panadol ${tag}`, lat: here.lat, lng: here.lng, radiusM: 3_000, limit: 10 }, caller, { budget: 50 });
+    expect(found.items.map((i) => i.store.id)).toEqual([`${tag}-near-1`, `${tag}-near-2`]);
+    expect(found.reads).toBeLessThanOrEqual(50);
   });
 
   it.each([
