@@ -5,10 +5,14 @@ import { pharmacyProducts } from '../../src/modules/pharmacy/pharmacy.wiring';
 import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
+import { TEST_JWT_SECRET } from '../helpers/config';
+import { useCursorSecret } from '../../src/platform/firestore/paginate';
 import { area } from '../helpers/geo';
 import { partnerCast } from '../helpers/partners';
 
 beforeAll(requireEmulators);
+// The cursors this process signs and reads itself (direct service calls): keyed like the API's.
+beforeAll(() => useCursorSecret(TEST_JWT_SECRET));
 
 // Item 11 of issue 29: nearby reads are bounded (a radius per vertical, a read budget per request), page by distance
 // with a cursor, and are rate-limited per caller. The documents read are counted by the reader itself (Firestore
