@@ -250,7 +250,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         center: query,
         radiusM: query.radiusM,
         budget: options.budget,
-        read: (s: string, e: string, max: number) => repo.inRange(s, e, max),
+        read: (s: string, e: string, max: number, afterId?: string, endId?: string) => repo.inRange(s, e, max, afterId, endId),
         pointOf: (r: NearbyFields<Details>) => r,
         keep: (r: NearbyFields<Details>) => r.status === 'ACTIVE' && (!query.openNow || isOpenAt(r.hours, t) === true) && (spec.keep?.(r, query) ?? true),
       };
