@@ -16,6 +16,7 @@ import { firestoreRateLimitStore } from './platform/ratelimit/rate-limit.store';
 import { API_VERSION } from './version';
 import { firestoreIdempotencyStore, type IdempotencyStore } from './platform/idempotency/idempotency';
 import { logger } from './platform/logging/logger';
+import { useCursorSecret } from './platform/firestore/paginate';
 
 export interface CreateAppOptions {
   config?: Readonly<AppConfig>;
@@ -34,6 +35,7 @@ export interface BuiltApp {
 // One factory for Cloud Functions, the plain node server (benchmarks, Cloud Run) and tests.
 export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   const config = options.config ?? getConfig();
+  useCursorSecret(config.JWT_SECRET);
   const ctx: AppContext = {
     config,
     verifyAccessToken: options.verifyAccessToken ?? createRequestVerifier(config),

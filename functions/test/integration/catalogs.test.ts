@@ -112,9 +112,10 @@ describe('fuel', () => {
     expect(history.body.items.map((h: { after: Record<string, number> }) => h.after.RON95)).toEqual([21_200, 21_500]);
     expect(history.body.items.every((h: object) => !('by' in h))).toBe(true);
     expect(history.body.items[1].before).toEqual({ RON95: 21_000, E5: 20_000 });
-    for (const who of [owner, admin]) {
+    // The managers see their own ids and ADMIN for a moderator's change (issue 29); administrators see every id.
+    for (const [who, adminShownAs] of [[owner, 'ADMIN'], [admin, admin.user.id]] as const) {
       const seen = await call('GET', `/fuel/stations/${a.id}/prices/history`, { token: who.accessToken });
-      expect(seen.body.items.map((h: { by: string }) => h.by)).toEqual([admin.user.id, owner.user.id]);
+      expect(seen.body.items.map((h: { by: string }) => h.by)).toEqual([adminShownAs, owner.user.id]);
     }
     expect((await call('GET', `/fuel/stations/${a.id}/prices/history`, { token: rival.accessToken })).body.items.every((h: object) => !('by' in h))).toBe(true);
   });

@@ -76,8 +76,22 @@ describe('catalogs need catalog.manage on their admin paths', () => {
     // The price history: who changed it is for the managers and catalog.manage only.
     const history = (who: Tokens) => send(who, 'GET', `/fuel/stations/${station.id}/prices/history`);
     expect((await history(catalogAdmin)).body.items[0].by).toBe(catalogAdmin.user.id);
-    expect((await history(owner)).body.items[0].by).toBe(catalogAdmin.user.id);
+    // Issue 29: the station's managers see "ADMIN" for a moderator's change (their own changes keep their id).
+    expect((await history(owner)).body.items[0].by).toBe('ADMIN');
+    expect((await send(owner, 'PUT', `/fuel/stations/${station.id}/prices`, { prices: { RON95: 21_200 } })).status).toBe(200);
+    expect((await history(owner)).body.items.map((c: { by: string }) => c.by)).toEqual([owner.user.id, 'ADMIN']);
+    expect((await history(catalogAdmin)).body.items.map((c: { by: string }) => c.by)).toEqual([owner.user.id, catalogAdmin.user.id]);
     for (const who of [narrowed, user]) expect((await history(who)).body.items[0]).not.toHaveProperty('by');
+  });
+
+  it('a partner’s managers see "ADMIN" for a moderator in their record’s events; admins with catalog.manage see the account id (issue 29)', async () => {
+    const place = (await send(owner, 'POST', '/places', { partnerId: owner.partnerId, name: 'Quán Sự Kiện', category: 'CAFE', location: area() })).body;
+    expect((await send(catalogAdmin, 'POST', `/places/admin/${place.id}/hide`, { reason: 'Ảnh không phù hợp' })).status).toBe(200);
+    expect((await send(catalogAdmin, 'POST', `/places/admin/${place.id}/restore`)).status).toBe(200);
+    expect((await send(owner, 'DELETE', `/places/${place.id}`)).status).toBe(200);
+    const events = async (who: Tokens) => (await send(who, 'GET', `/places/${place.id}/events`)).body.events.map((e: { action: string; by: string }) => [e.action, e.by]);
+    expect(await events(owner)).toEqual([['archive', owner.user.id], ['restore', 'ADMIN'], ['hide', 'ADMIN']]);
+    expect(await events(catalogAdmin)).toEqual([['archive', owner.user.id], ['restore', catalogAdmin.user.id], ['hide', catalogAdmin.user.id]]);
   });
 });
 

@@ -1,13 +1,18 @@
 import { db } from '../../src/platform/firebase/firebase';
-import { distanceMeters, geohashOf, nearbyPage, type LatLng, type NearbyPosition } from '../../src/platform/geo/geo';
+import { geohashDistance, geohashOf, nearbyPage, type LatLng, type NearbyPosition } from '../../src/platform/geo/geo';
 import { placesService } from '../../src/modules/places/places.wiring';
+import { pharmacyProducts } from '../../src/modules/pharmacy/pharmacy.wiring';
 import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
+import { TEST_JWT_SECRET } from '../helpers/config';
+import { useCursorSecret } from '../../src/platform/firestore/paginate';
 import { area } from '../helpers/geo';
 import { partnerCast } from '../helpers/partners';
 
 beforeAll(requireEmulators);
+// The cursors this process signs and reads itself (direct service calls): keyed like the API's.
+beforeAll(() => useCursorSecret(TEST_JWT_SECRET));
 
 // Item 11 of issue 29: nearby reads are bounded (a radius per vertical, a read budget per request), page by distance
 // with a cursor, and are rate-limited per caller. The documents read are counted by the reader itself (Firestore
@@ -19,20 +24,20 @@ beforeAll(async () => {
 });
 
 /** n ACTIVE places in a disc of `spreadM` around `center`, written straight to Firestore (ids fixed by `tag`). */
-async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: string) {
+async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: string, options: { status?: string; stacked?: boolean } = {}) {
   const t = Date.now();
   const points: Array<LatLng & { id: string }> = [];
   for (let i = 0; i < n; i += 400) {
     const batch = db().batch();
     for (let j = i; j < Math.min(n, i + 400); j++) {
-      const r = spreadM * Math.sqrt((j + 0.5) / n);
-      const a = j * 2.399963;
+      const r = options.stacked ? spreadM : spreadM * Math.sqrt((j + 0.5) / n);
+      const a = options.stacked ? 0 : j * 2.399963;
       const at = { lat: center.lat + (r * Math.cos(a)) / 111_320, lng: center.lng + (r * Math.sin(a)) / (111_320 * Math.cos((center.lat * Math.PI) / 180)) };
       const id = `${tag}-${String(j).padStart(4, '0')}`;
       points.push({ id, ...at });
       batch.set(db().collection('places').doc(id), {
         partnerId: null, name: `Quán ${j}`, nameFolded: `quan ${j}`, terms: ['quan'], description: null, address: null, phone: null, ...at, geohash: geohashOf(at),
-        photos: [], hours: null, status: 'ACTIVE', statusReason: null, ratingAvg: 0, ratingCount: 0, details: { category: 'CAFE' }, createdBy: 'test', createdAt: t, updatedAt: t,
+        photos: [], hours: null, status: options.status ?? 'ACTIVE', statusReason: null, ratingAvg: 0, ratingCount: 0, details: { category: 'CAFE' }, createdBy: 'test', createdAt: t, updatedAt: t,
       });
     }
     await batch.commit();
@@ -42,7 +47,7 @@ async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: strin
 
 const brute = (points: Array<LatLng & { id: string }>, center: LatLng, radiusM: number) =>
   points
-    .map((p) => ({ id: p.id, d: distanceMeters(center, p) }))
+    .map((p) => ({ id: p.id, d: geohashDistance(center, geohashOf(p)) }))
     .filter((p) => p.d <= radiusM)
     .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))
     .map((p) => p.id);
@@ -55,8 +60,10 @@ describe('nearby under a read budget', () => {
     const expected = brute(points, here, 300);
     expect(expected.length).toBeGreaterThan(400);
     let counted = 0;
-    const read = async (start: string, end: string, max: number) => {
-      const snap = await db().collection('places').orderBy('geohash').startAt(start).endAt(end).limit(max).get();
+    const read = async (start: string, end: string, max: number, afterId?: string, endId?: string) => {
+      const ordered = db().collection('places').orderBy('geohash').orderBy('__name__');
+      const from = afterId !== undefined ? ordered.startAfter(start, afterId) : ordered.startAt(start);
+      const snap = await (endId !== undefined ? from.endAt(end, endId) : from.endAt(end)).limit(max).get();
       counted += Math.max(1, snap.size);
       return snap.docs.map((d) => ({ id: d.id, lat: d.get('lat') as number, lng: d.get('lng') as number, geohash: d.get('geohash') as string }));
     };
@@ -103,6 +110,60 @@ describe('nearby under a read budget', () => {
     const second = await service.nearby({ lat: here.lat, lng: here.lng, radiusM: 400, limit: 10, cursor: first.nextCursor! }, caller, { budget: 150 });
     expect(second.reads).toBeLessThanOrEqual(150);
     expect(second.items.map((p) => p.id)).toEqual(expected.slice(10, 20));
+  });
+
+  it('archived records stacked at one spot cost no read (status, geohash index), and active ones stacked there page through a budget below their number', async () => {
+    const here = area();
+    const tag = `stack${Math.floor(Math.random() * 1e6)}`;
+    const spot = { lat: here.lat + 100 / 111_320, lng: here.lng };
+    await seedPlaces(spot, 360, 0, `${tag}-gone`, { status: 'ARCHIVED', stacked: true });
+    const active = [...(await seedPlaces(spot, 150, 0, `${tag}-mall`, { stacked: true })), ...(await seedPlaces(here, 30, 300, `${tag}-around`))];
+    const expected = brute(active, here, 400);
+    const service = placesService();
+    const caller = { userId: user.user.id, roles: ['USER' as const] };
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 60; page++) {
+      const found = await service.nearby({ lat: here.lat, lng: here.lng, radiusM: 400, limit: 20, ...(cursor ? { cursor } : {}) }, caller, { budget: 100 });
+      expect(found.reads).toBeLessThanOrEqual(100);
+      ids.push(...found.items.map((p) => p.id));
+      if (!found.nextCursor) break;
+      cursor = found.nextCursor;
+    }
+    expect(ids).toEqual(expected);
+    // One page of the 360 archived alone (no active record there): the query reads none of them.
+    const lone = area();
+    await seedPlaces(lone, 360, 0, `${tag}-lone`, { status: 'ARCHIVED', stacked: true });
+    const empty = await service.nearby({ lat: lone.lat, lng: lone.lng, radiusM: 50, limit: 20 }, caller, { budget: 400 });
+    expect(empty.items).toEqual([]);
+    expect(empty.reads).toBeLessThan(20);
+  });
+
+  it('a pharmacy product search reads within the budget whatever matches elsewhere: stores near the point first, then their stock (issue 29)', async () => {
+    const here = area();
+    const tag = `pz${Math.floor(Math.random() * 1e6)}`;
+    const t = Date.now();
+    // 600 matching lines in 30 stores 20 km away (the old search read up to 1,000 lines first), and 2 stores nearby.
+    const store = (id: string, at: LatLng) => ({
+      partnerId: null, name: `Nhà thuốc ${id}`, nameFolded: `nha thuoc ${id}`, terms: ['nha'], description: null, address: null, phone: null, ...at, geohash: geohashOf(at),
+      photos: [], hours: null, status: 'ACTIVE', statusReason: null, ratingAvg: 0, ratingCount: 0, details: { open24h: false }, createdBy: 'test', createdAt: t, updatedAt: t,
+    });
+    const line = (storeId: string, sku: string) => ({ storeId, sku, name: `Panadol ${tag} ${sku}`, nameFolded: `panadol ${tag} ${sku}`.toLowerCase(), terms: ['panadol', tag], priceVnd: 1_000, stock: 5, inStock: true, unit: 'hộp', requiresPrescription: false, updatedBy: 'test', updatedAt: t });
+    const batch = db().batch();
+    const far = { lat: here.lat + 20_000 / 111_320, lng: here.lng };
+    for (let s = 0; s < 30; s++) {
+      batch.set(db().collection('pharmacy_stores').doc(`${tag}-far-${s}`), store(`${tag}-far-${s}`, far));
+      for (let k = 0; k < 20; k++) batch.set(db().collection('pharmacy_products').doc(`${tag}-far-${s}_P${k}`), line(`${tag}-far-${s}`, `P${k}`));
+    }
+    for (const [n, north] of [[1, 100], [2, 300]] as const) {
+      batch.set(db().collection('pharmacy_stores').doc(`${tag}-near-${n}`), store(`${tag}-near-${n}`, { lat: here.lat + north / 111_320, lng: here.lng }));
+      batch.set(db().collection('pharmacy_products').doc(`${tag}-near-${n}_P0`), line(`${tag}-near-${n}`, 'P0'));
+    }
+    await batch.commit();
+    const caller = { userId: user.user.id, roles: ['USER' as const] };
+    const found = await pharmacyProducts().searchNearby({ q: `panadol ${tag}`, lat: here.lat, lng: here.lng, radiusM: 3_000, limit: 10 }, caller, { budget: 50 });
+    expect(found.items.map((i) => i.store.id)).toEqual([`${tag}-near-1`, `${tag}-near-2`]);
+    expect(found.reads).toBeLessThanOrEqual(50);
   });
 
   it.each([

@@ -95,8 +95,11 @@ describe('promotions', () => {
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ amount: 100_000, discount: 20_000, finalAmount: 80_000, status: 'REDEEMED', vertical: 'RIDE', reference: `RIDE:${rideA}`, payable: ride(rideA) });
     expect((await redeem(me, { code: v.code, payable: ride(rideA) })).body.id).toBe(first.body.id); // the same use
-    // A completed ride: its final fare, not the quote.
+    // A completed ride is paid already: no voucher on it (issue 29). An ongoing one takes the server's amount.
+    expect((await redeem(me, { code: v.code, payable: ride(rideB) })).body).toMatchObject({ code: 'PROMOTION_PAYABLE_SETTLED', details: { status: 'COMPLETED' } });
+    await setRideStatus(rideB, 'IN_PROGRESS');
     expect((await redeem(me, { code: v.code, payable: ride(rideB) })).body).toMatchObject({ amount: 60_000, discount: 12_000 });
+    await setRideStatus(rideB, 'COMPLETED');
     expect((await redeem(me, { code: v.code, payable: ride(rideC) })).body.code).toBe('PROMOTION_USER_LIMIT');
     const listed = (await call('GET', '/promotions?vertical=RIDE', { token: me.accessToken })).body.items;
     expect(listed.find((p: { id: string }) => p.id === v.id)).toBeUndefined(); // no uses left for me
@@ -127,14 +130,24 @@ describe('promotions', () => {
     expect(mine).toEqual([`RIDE:${rideC}:REDEEMED`, `RIDE:${rideB}:REDEEMED`, `RIDE:${rideA}:RELEASED`]);
   });
 
-  it('a completed ride’s use comes back once its payment is refunded, not before', async () => {
+  it('one voucher per ride, before it is paid; a completed ride’s use comes back once its payment is fully refunded, not before (issue 29)', async () => {
     const me = await registerVerified();
     const v = (await create(admin, voucher({ minSpend: 0 }))).body;
-    const rideId = await seedRide(me.user.id, { status: 'COMPLETED', fare: 70_000 });
+    const other = (await create(admin, voucher({ minSpend: 0 }))).body;
+    const big = (await create(admin, voucher({ minSpend: 80_000 }))).body;
+    const rideId = await seedRide(me.user.id, { status: 'IN_PROGRESS', quote: 70_000, fare: 70_000 });
+    // Min-spend against the server's amount (70,000), whatever the client believes.
+    expect((await redeem(me, { code: big.code, payable: { kind: 'RIDE', id: rideId } })).body).toMatchObject({ code: 'PROMOTION_MIN_SPEND' });
+    // Two vouchers at once on the same ride: one wins, the other is 409 PROMOTION_PAYABLE_TAKEN.
+    const both = await Promise.all([v, other].map((p) => redeem(me, { code: p.code, payable: { kind: 'RIDE', id: rideId } })));
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(both.find((r) => r.status === 409)!.body.code).toBe('PROMOTION_PAYABLE_TAKEN');
+    const used = both.find((r) => r.status === 201)!;
+    expect(used.body).toMatchObject({ amount: 70_000, discount: 14_000 });
+    expect((await redeem(me, { code: used.body.code === v.code ? other.code : v.code, payable: { kind: 'RIDE', id: rideId } })).body.code).toBe('PROMOTION_PAYABLE_TAKEN');
+    await setRideStatus(rideId, 'COMPLETED');
     // The rides module settles the completed ride (its trigger charges the fare and records the payment on the ride).
     const paymentId = await waitFor(async () => ((await db().collection('rides').doc(rideId).get()).get('paymentId') as string | null) ?? undefined, { what: 'the ride settled' });
-    const used = await redeem(me, { code: v.code, payable: { kind: 'RIDE', id: rideId } });
-    expect(used.body).toMatchObject({ amount: 70_000, discount: 14_000 });
     expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.code).toBe('PROMOTION_RELEASE_REFUSED');
     await db().collection('payments').doc(paymentId).update({ status: 'REFUNDED', refundedAmount: 70_000 });
     expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.status).toBe('RELEASED');

@@ -8,7 +8,7 @@ import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/rate
 import { testConfig } from '../helpers/config';
 import { listen } from '../helpers/http';
 import { signAccessToken } from '../helpers/tokens';
-import { cellBox, distanceMeters, geohashOf, nearbyPage, radiusQuerySchema, type LatLng, type NearbyPosition } from '../../src/platform/geo/geo';
+import { blurredForMap, cellBox, distanceMeters, geohashDistance, geohashOf, nearbyPage, radiusQuerySchema, type LatLng, type NearbyPosition } from '../../src/platform/geo/geo';
 
 // The geo kit's paging by distance under a read budget, over an in-memory "collection" (records sorted by geohash
 // then id, as the Firestore range query returns them) whose reader counts every record it hands out.
@@ -33,16 +33,18 @@ function scatter(n: number, center: LatLng, radiusM: number, prefix = 'p'): Poin
 function collection(points: Point[]) {
   const sorted = [...points].sort((a, b) => (a.geohash < b.geohash ? -1 : a.geohash > b.geohash ? 1 : a.id < b.id ? -1 : 1));
   const counter = { reads: 0, queries: 0 };
-  const read = async (start: string, end: string, max: number) => {
+  // (geohash, id) order: startAt(start) or startAfter(start, afterId); endAt(end) or endAt(end, endId).
+  const before = (p: Point, g: string, id?: string) => p.geohash < g || (id !== undefined && p.geohash === g && p.id <= id);
+  const read = async (start: string, end: string, max: number, afterId?: string, endId?: string) => {
     counter.queries += 1;
     let lo = 0;
     for (let hi = sorted.length; lo < hi; ) {
       const mid = (lo + hi) >> 1;
-      if (sorted[mid].geohash < start) lo = mid + 1;
+      if (before(sorted[mid], start, afterId)) lo = mid + 1;
       else hi = mid;
     }
     const out: Point[] = [];
-    for (let i = lo; i < sorted.length && sorted[i].geohash <= end && out.length < max; i++) out.push(sorted[i]);
+    for (let i = lo; i < sorted.length && (sorted[i].geohash < end || (sorted[i].geohash === end && (endId === undefined || sorted[i].id <= endId))) && out.length < max; i++) out.push(sorted[i]);
     // As Firestore bills: a query that finds nothing costs one read.
     counter.reads += Math.max(1, out.length);
     return out;
@@ -50,9 +52,10 @@ function collection(points: Point[]) {
   return { read, counter };
 }
 
+// Records are paged by their geohash cell's centre (within a metre of the point): the scan orders the same way.
 const brute = (points: Point[], center: LatLng, radiusM: number) =>
   points
-    .map((p) => ({ id: p.id, d: distanceMeters(center, p) }))
+    .map((p) => ({ id: p.id, d: geohashDistance(center, p.geohash) }))
     .filter((p) => p.d <= radiusM)
     .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))
     .map((p) => p.id);
@@ -123,7 +126,7 @@ describe('platform/geo nearbyPage', () => {
     const points = scatter(3_000, HCMC, 1_000);
     const expected = brute(points, HCMC, 600);
     const at = expected[599];
-    const from = { distanceM: distanceMeters(HCMC, points.find((p) => p.id === at)!), id: at };
+    const from = { distanceM: geohashDistance(HCMC, points.find((p) => p.id === at)!.geohash), id: at };
     // 600 records are nearer than the cursor; no page reads more than its budget, and the pages join up.
     const { ids, readsPerPage } = await allPages(points, HCMC, 600, 20, 300, from);
     expect(Math.max(...readsPerPage)).toBeLessThanOrEqual(300);
@@ -148,6 +151,53 @@ describe('platform/geo nearbyPage', () => {
     expect(radius.parse(undefined)).toBe(3_000);
     expect(radius.safeParse('5001').success).toBe(false);
     expect(radiusQuerySchema(2_000).parse(undefined)).toBe(2_000);
+  });
+});
+
+/** Park–Miller: the same "random" records on every run. */
+function seeded(seed: number) {
+  let state = seed;
+  return () => (state = (state * 48_271) % 2_147_483_647) / 2_147_483_647;
+}
+
+function randomPoints(n: number, center: LatLng, radiusM: number, seed: number): Point[] {
+  const rnd = seeded(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const r = radiusM * Math.sqrt(rnd());
+    const a = 2 * Math.PI * rnd();
+    const at = metres(center, r * Math.cos(a), r * Math.sin(a));
+    return { id: `r${String(i).padStart(5, '0')}`, ...at, geohash: geohashOf(at) };
+  });
+}
+
+describe('platform/geo nearbyPage at ordinary density (issue 29: paging went no further than ~1.1 km)', () => {
+  it('pages 2,000 random records within 1.5 km through the whole circle, each page within the budget, as a brute-force scan', async () => {
+    const points = randomPoints(2_000, HCMC, 1_500, 1);
+    const { ids, readsPerPage } = await allPages(points, HCMC, 3_000, 20, 400);
+    expect(ids).toEqual(brute(points, HCMC, 3_000));
+    expect(Math.max(...readsPerPage)).toBeLessThanOrEqual(400);
+    // Each page goes on from the partial ring of the one before: about 140 reads a page of 20 (not the whole budget).
+    expect(readsPerPage.reduce((a, b) => a + b, 0) / readsPerPage.length).toBeLessThan(200);
+  });
+
+  it('pages a denser area (5,000 within 1.5 km) and a sparse one (300 within 6 km) to the end, every page making progress', async () => {
+    const dense = randomPoints(5_000, HCMC, 1_500, 7);
+    const many = await allPages(dense, HCMC, 2_000, 20, 400);
+    expect(many.ids).toEqual(brute(dense, HCMC, 2_000));
+    expect(Math.max(...many.readsPerPage)).toBeLessThanOrEqual(400);
+    const sparse = randomPoints(300, HCMC, 6_000, 3);
+    const few = await allPages(sparse, HCMC, 3_000, 20, 400);
+    expect(few.ids).toEqual(brute(sparse, HCMC, 3_000));
+    expect(Math.max(...few.readsPerPage)).toBeLessThan(100);
+  });
+
+  it('pages through 360 records stacked at one geohash with a budget below their number (resuming after the last id)', async () => {
+    const spot = metres(HCMC, 300, 0);
+    const stack: Point[] = Array.from({ length: 360 }, (_, i) => ({ id: `s${String(i).padStart(4, '0')}`, ...spot, geohash: geohashOf(spot) }));
+    const points = [...stack, ...randomPoints(300, HCMC, 1_000, 5)];
+    const { ids, readsPerPage } = await allPages(points, HCMC, 1_000, 20, 100);
+    expect(ids).toEqual(brute(points, HCMC, 1_000));
+    expect(Math.max(...readsPerPage)).toBeLessThanOrEqual(100);
   });
 });
 
@@ -185,5 +235,20 @@ describe('nearby rate limit', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('drivers on the rider map (issue 29: exact positions came back from the distances and their order)', () => {
+  it('measures, rounds and orders from the blurred position, not the exact one', () => {
+    const center = { lat: 10.7769, lng: 106.7009 };
+    // A is nearer exactly (117 m against 122 m), but its blurred point (10.778, 106.701) is farther than B's (10.777, 106.702).
+    const a = { lat: center.lat + 0.00105, lng: center.lng };
+    const b = { lat: center.lat - 0.0002, lng: center.lng + 0.0011 };
+    expect(distanceMeters(center, a)).toBeLessThan(distanceMeters(center, b));
+    const shown = blurredForMap(center, [a, b]);
+    expect(shown.map((p) => [p.lat, p.lng])).toEqual([[10.777, 106.702], [10.778, 106.701]]);
+    for (const p of shown) expect(p.distanceM).toBe(Math.round(distanceMeters(center, { lat: p.lat, lng: p.lng }) / 50) * 50);
+    // Moving a driver within its grid square changes nothing shown.
+    expect(blurredForMap(center, [{ lat: a.lat + 0.0002, lng: a.lng - 0.0003 }, b])).toEqual(shown);
   });
 });

@@ -1,9 +1,39 @@
 import { AppError } from '../../src/platform/errors/app-error';
-import { decodeCursor, encodeCursor, PageQuerySchema } from '../../src/platform/firestore/paginate';
+import { createHash } from 'node:crypto';
+import { decodeCursor, encodeCursor, PageQuerySchema, useCursorSecret } from '../../src/platform/firestore/paginate';
+import { TEST_JWT_SECRET } from '../helpers/config';
 
 const inbox = { query: 'inbox', caller: 'user-a' };
 
+beforeAll(() => useCursorSecret(TEST_JWT_SECRET));
+
+const refusal = (decode: () => unknown) => {
+  try {
+    decode();
+  } catch (err) {
+    return [(err as AppError).statusCode, (err as AppError).code];
+  }
+  return undefined;
+};
+
 describe('platform/firestore paginate cursors', () => {
+  it('signs cursors with a server key (issue 29): a cursor minted with the old unkeyed tag, or with a changed position, is 400 INVALID_CURSOR', () => {
+    // The old format: the position plus sha256(query, caller), which anyone could compute.
+    const oldTag = createHash('sha256').update(`${inbox.query}\u0000${inbox.caller}`).digest('base64url').slice(0, 16);
+    const minted = Buffer.from(JSON.stringify({ v: [5], id: 'doc-9', t: oldTag })).toString('base64url');
+    expect(refusal(() => decodeCursor(minted, inbox, 1))).toEqual([400, 'INVALID_CURSOR']);
+    // A real cursor whose position is edited keeps its tag but no longer matches it.
+    const real = JSON.parse(Buffer.from(encodeCursor([5], 'doc-9', inbox), 'base64url').toString('utf8'));
+    const moved = Buffer.from(JSON.stringify({ ...real, v: [1] })).toString('base64url');
+    expect(refusal(() => decodeCursor(moved, inbox, 1))).toEqual([400, 'INVALID_CURSOR']);
+    // Another server key (another deployment): its cursors are not good here.
+    useCursorSecret('another-secret-0123456789abcdef0123456789');
+    const foreign = encodeCursor([5], 'doc-9', inbox);
+    useCursorSecret(TEST_JWT_SECRET);
+    expect(refusal(() => decodeCursor(foreign, inbox, 1))).toEqual([400, 'INVALID_CURSOR']);
+    expect(decodeCursor(encodeCursor([5], 'doc-9', inbox), inbox, 1)).toEqual({ values: [5], id: 'doc-9' });
+  });
+
   it('round-trips order-by values and the id, Timestamps included', () => {
     const ts = { toMillis: () => 1_700_000_000_123 };
     const cursor = encodeCursor([1_700_000_000_000, 'x', ts, null], 'doc-1', inbox);

@@ -51,7 +51,7 @@ export function fuelRoutes(ctx: AppContext): AnyRoute[] {
       path: '/fuel/stations/:id/prices/history',
       tag: 'fuel',
       summary: 'Price history of a station',
-      description: 'Public: the prices before and after, and when. Who made each change (a staff account) is shown only to the station’s managers and to administrators with catalog.manage.',
+      description: 'Public: the prices before and after, and when. Who made each change is shown only to the station’s managers (their own staff’s account ids; `ADMIN` for an administrator’s change) and to administrators with catalog.manage (every account id).',
       auth: [],
       errors: [404],
       request: { params: IdParamsSchema, query: PageQuerySchema },
@@ -60,7 +60,9 @@ export function fuelRoutes(ctx: AppContext): AnyRoute[] {
         await stations.get(params.id, auth!); // 404 unless visible to the caller
         const staffView = (auth!.roles.includes('ADMIN') && holdsPermission(auth!.permissions, 'catalog.manage')) || (await stations.isManagedBy(params.id, auth!));
         const page = await fuelRepo.priceHistory(params.id, { ...query, query: `fuel:history:${params.id}`, caller: auth!.userId });
-        return { items: page.items.map((c) => ({ before: c.before, after: c.after, ...(staffView ? { by: c.by } : {}), at: iso(c.at) })), nextCursor: page.nextCursor };
+        // Managers see their own staff's ids; an administrator's change shows as ADMIN (only admins see who).
+        const by = staffView ? await stations.actorLabels((await stations.getRecord(params.id))!, auth!, page.items.map((c) => c.by)) : undefined;
+        return { items: page.items.map((c) => ({ before: c.before, after: c.after, ...(by ? { by: by(c.by) } : {}), at: iso(c.at) })), nextCursor: page.nextCursor };
       },
     }),
   ];

@@ -6,8 +6,8 @@ import { PHARMACY_PRODUCTS, type ProductRecord } from './pharmacy.catalog';
 const products = () => plainCollection<ProductRecord>(PHARMACY_PRODUCTS);
 const productId = (storeId: string, sku: string) => `${storeId}_${sku}`;
 
-/** Stock lines a product search reads at most (the stores they name are then filtered by distance). */
-export const PRODUCT_SEARCH_SCAN = 1000;
+/** Matching stock lines a product search reads per store at most. */
+export const PRODUCTS_PER_STORE = 20;
 
 export const pharmacyRepo = {
   get: (storeId: string, sku: string, tx?: Transaction) => readRecord(products().doc(productId(storeId, sku)), tx),
@@ -23,8 +23,9 @@ export const pharmacyRepo = {
     if (filter.inStock) query = query.where('inStock', '==', true);
     return paginate(query, [{ field: 'nameFolded', direction: 'asc' }], request, (d) => d.data());
   },
-  async inStockMatching(term: string): Promise<ProductRecord[]> {
-    const snap = await products().where('inStock', '==', true).where('terms', 'array-contains', term).limit(PRODUCT_SEARCH_SCAN).get();
+  /** At most `max` of a store's in-stock lines with the word, by name (the index of `ofStore` with a word and inStock). */
+  async inStockAt(storeId: string, term: string, max: number): Promise<ProductRecord[]> {
+    const snap = await products().where('storeId', '==', storeId).where('terms', 'array-contains', term).where('inStock', '==', true).orderBy('nameFolded').limit(max).get();
     return snap.docs.map((d) => d.data());
   },
 };

@@ -3,11 +3,10 @@ import type { AuthContext } from '../../platform/auth/access-token';
 import type { CatalogService } from '../../platform/catalog/catalog.service';
 import { NotFoundError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
-import { distanceMeters } from '../../platform/geo/geo';
 import { foldText, matchesSearch, searchTermOf, searchTermsOf } from '../../platform/text';
 import { iso } from '../../platform/time';
 import type { pharmacyCatalog, ProductRecord } from './pharmacy.catalog';
-import { pharmacyRepo } from './pharmacy.repo';
+import { pharmacyRepo, PRODUCTS_PER_STORE } from './pharmacy.repo';
 import type { ProductBodySchema, ProductListQuerySchema, ProductSearchQuerySchema } from './pharmacy.schemas';
 
 type Caller = Pick<AuthContext, 'userId' | 'roles'>;
@@ -67,25 +66,33 @@ export function createPharmacyService(stores: Stores, now: () => number = Date.n
       return { items: page.items.filter((p) => !query.q || matchesSearch(p.name, query.q)).map(productView), nextCursor: page.nextCursor };
     },
 
-    /** Active stores within the radius that have a matching product in stock, nearest first, with those products. */
-    async searchNearby(query: z.output<typeof ProductSearchQuerySchema>) {
-      const t = now();
-      const lines = (await pharmacyRepo.inStockMatching(searchTermOf(query.q))).filter((p) => matchesSearch(p.name, query.q));
-      const byStore = new Map<string, ProductRecord[]>();
-      for (const line of lines) byStore.set(line.storeId, [...(byStore.get(line.storeId) ?? []), line]);
-      const ids = [...byStore.keys()];
-      const records = await stores.activeByIds(ids);
-      return {
-        items: records
-          .flatMap((store) => (store ? [{ store, distanceM: distanceMeters(query, store) }] : []))
-          .filter((s) => s.distanceM <= query.radiusM)
-          .sort((a, b) => a.distanceM - b.distanceM || (a.store.id < b.store.id ? -1 : 1))
-          .slice(0, query.limit)
-          .map(({ store, distanceM }) => ({
-            store: stores.view(store, t, distanceM),
-            products: byStore.get(store.id)!.sort((a, b) => (a.nameFolded < b.nameFolded ? -1 : 1)).map(productView),
-          })),
-      };
+    /**
+     * Active stores within the radius that have a matching product in stock, nearest first, with those products (at
+     * most PRODUCTS_PER_STORE each). Under the nearby read budget: the stores are paged by distance (the catalog's
+     * nearby), then each one's matching stock lines are read, until `limit` stores are found or `budget` documents
+     * read; in a dense area the farther stores are left out. `reads` is for tests and the bench, not the API.
+     */
+    async searchNearby(query: z.output<typeof ProductSearchQuerySchema>, caller: Caller, options: { budget: number }) {
+      const term = searchTermOf(query.q);
+      const items: Array<{ store: ReturnType<typeof stores.view>; products: ReturnType<typeof productView>[] }> = [];
+      let reads = 0;
+      let cursor: string | undefined;
+      while (term && items.length < query.limit && reads < options.budget) {
+        const page = await stores.nearby({ lat: query.lat, lng: query.lng, radiusM: query.radiusM, limit: 20, ...(cursor ? { cursor } : {}) } as never, caller, { budget: options.budget - reads });
+        reads += page.reads;
+        // The page's stores in parallel, each within an equal share of what is left (a store costs at least one read).
+        const near = page.items.slice(0, Math.max(0, options.budget - reads));
+        const share = near.length > 0 ? Math.max(1, Math.min(PRODUCTS_PER_STORE, Math.floor((options.budget - reads) / near.length))) : 0;
+        const lines = await Promise.all(near.map((store) => pharmacyRepo.inStockAt(store.id, term, share)));
+        lines.forEach((found, i) => {
+          reads += Math.max(1, found.length);
+          const matching = found.filter((p) => matchesSearch(p.name, query.q));
+          if (matching.length > 0 && items.length < query.limit) items.push({ store: near[i], products: matching.map(productView) });
+        });
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+      return { items, reads };
     },
   };
 }

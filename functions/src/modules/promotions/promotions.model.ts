@@ -7,6 +7,8 @@ export const PROMOTION_SHARDS = 'shards';
 export const PROMOTION_CODES = 'promotion_codes';
 export const PROMOTION_USAGE = 'promotion_usage';
 export const PROMOTION_REDEMPTIONS = 'promotion_redemptions';
+/** One per payable (id `KIND:id`): the redemption used on it. A payable takes one voucher. */
+export const PROMOTION_PAYABLES = 'promotion_payables';
 
 export const PROMOTION_VERTICALS = ['RIDE', 'ORDER', 'BOOKING', 'PARKING', 'PHARMACY'] as const;
 export type PromotionVertical = (typeof PROMOTION_VERTICALS)[number];
@@ -56,6 +58,8 @@ export interface Payable {
   amount: number;
   status: string;
   voided: boolean;
+  /** Paid already (a completed ride): a voucher can no longer lower what was charged. */
+  settled?: boolean;
 }
 export const PAYABLE_VERTICAL: Record<PayableKind, PromotionVertical> = { RIDE: 'RIDE' };
 

@@ -4,6 +4,7 @@ import { paginate, type PageRequest } from '../../platform/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
 import {
   PROMOTION_CODES,
+  PROMOTION_PAYABLES,
   PROMOTION_REDEMPTIONS,
   PROMOTION_SHARDS,
   PROMOTION_USAGE,
@@ -16,6 +17,7 @@ const promotions = () => typedCollection<PromotionRecord>(PROMOTIONS);
 const redemptions = () => typedCollection<RedemptionRecord>(PROMOTION_REDEMPTIONS);
 const shard = (promotionId: string, n: number) => plainCollection<{ remaining: number }>(PROMOTIONS).doc(promotionId).collection(PROMOTION_SHARDS).doc(String(n));
 const usage = (promotionId: string, userId: string) => plainCollection<{ count: number }>(PROMOTION_USAGE).doc(`${promotionId}_${userId}`);
+const payableClaim = (reference: string) => plainCollection<{ redemptionId: string }>(PROMOTION_PAYABLES).doc(reference);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
 
 export const promotionsRepo = {
@@ -50,10 +52,12 @@ export const promotionsRepo = {
    * What a redemption reads before its conditional write: the voucher, the user's count, an earlier redemption of
    * the same reference and every shard, each with its version (update time) for the write's preconditions.
    */
-  async redemptionState(promotionId: string, shardCount: number, userId: string, redemptionId: string) {
-    const refs = [promotions().doc(promotionId), usage(promotionId, userId), redemptions().doc(redemptionId), ...Array.from({ length: shardCount }, (_, n) => shard(promotionId, n))];
-    const [promo, used, earlier, ...shards] = await db().getAll(...refs);
+  async redemptionState(promotionId: string, shardCount: number, userId: string, redemptionId: string, reference: string) {
+    const refs = [promotions().doc(promotionId), usage(promotionId, userId), redemptions().doc(redemptionId), payableClaim(reference), ...Array.from({ length: shardCount }, (_, n) => shard(promotionId, n))];
+    const [promo, used, earlier, claim, ...shards] = await db().getAll(...refs);
     return {
+      /** The redemption already used on this payable (this one or another voucher's). */
+      claimedBy: claim.exists ? (claim.get('redemptionId') as string) : undefined,
       promotion: promo.exists ? (promo.data() as PromotionRecord) : undefined,
       usage: { count: (used.get('count') as number | undefined) ?? 0, version: used.exists ? used.updateTime : undefined },
       earlier: earlier.exists ? (earlier.data() as RedemptionRecord) : undefined,
@@ -74,6 +78,8 @@ export const promotionsRepo = {
     if (reads.usage.version) batch.update(counter, { count: reads.usage.count + 1 }, { lastUpdateTime: reads.usage.version });
     else batch.create(counter, { count: 1 });
     batch.create(redemptions().doc(record.id), record);
+    // One voucher per payable: a second one (or a parallel one) fails here with ALREADY_EXISTS.
+    batch.create(payableClaim(record.reference), { redemptionId: record.id });
     await batch.commit();
   },
 
@@ -82,6 +88,13 @@ export const promotionsRepo = {
     if (count === 0) return [];
     const snaps = await db().getAll(...Array.from({ length: count }, (_, n) => shard(promotionId, n)));
     return snaps.map((s) => (s.data()?.remaining as number | undefined) ?? 0);
+  },
+  /** Frees the payable for another voucher when its use is given back (only the claim of this redemption). */
+  async releaseClaim(tx: Transaction, reference: string, redemptionId: string): Promise<() => void> {
+    const claim = await readRecord(payableClaim(reference), tx);
+    return () => {
+      if (claim?.redemptionId === redemptionId) tx.delete(payableClaim(reference));
+    };
   },
   async shardRemaining(tx: Transaction, promotionId: string, n: number): Promise<number> {
     return (await tx.get(shard(promotionId, n))).data()?.remaining ?? 0;

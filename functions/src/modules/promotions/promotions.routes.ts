@@ -62,12 +62,12 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
       tag,
       summary: 'Use a voucher on one of my rides',
       description:
-        'Takes one use on a payable of yours (payable.kind RIDE: one of your rides; orders and bookings will plug in as further kinds): the amount is the ride’s fare as the server knows it and rides have no seller, so only platform vouchers apply. Someone else’s ride is 404 PROMOTION_PAYABLE_NOT_FOUND; a cancelled or refunded one 409 PROMOTION_PAYABLE_CLOSED. Atomic with the total and per-user limits (the last uses go to exactly as many people). One use per voucher and payable: the same payable answers the same redemption. 503 CONTENDED when very many redeem the same voucher at once: retry.',
+        'Takes one use on a payable of yours (payable.kind RIDE: one of your rides; orders and bookings will plug in as further kinds): the amount is the ride’s fare as the server knows it and rides have no seller, so only platform vouchers apply. Someone else’s ride is 404 PROMOTION_PAYABLE_NOT_FOUND; a cancelled or refunded one 409 PROMOTION_PAYABLE_CLOSED; a completed (paid) one 409 PROMOTION_PAYABLE_SETTLED; one that already carries another voucher 409 PROMOTION_PAYABLE_TAKEN (one voucher per payable). Min-spend is checked against the server’s amount. Atomic with the total and per-user limits (the last uses go to exactly as many people). One use per voucher and payable: the same payable answers the same redemption. 503 CONTENDED when very many redeem the same voucher at once: retry.',
       auth: [],
       hat: 'CON',
       idempotent: true,
       errors: [404],
-      codes: [...PURCHASE_CODES, 'CONTENDED', 'PROMOTION_PAYABLE_NOT_FOUND', 'PROMOTION_PAYABLE_CLOSED'],
+      codes: [...PURCHASE_CODES, 'CONTENDED', 'PROMOTION_PAYABLE_NOT_FOUND', 'PROMOTION_PAYABLE_CLOSED', 'PROMOTION_PAYABLE_TAKEN', 'PROMOTION_PAYABLE_SETTLED'],
       request: { body: RedeemBodySchema },
       response: { status: 201, description: 'The redemption.', schema: RedemptionSchema },
       handler: ({ auth, body }) => promotions.redeem(auth!.userId, body),
@@ -89,7 +89,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
       tag,
       summary: 'Give a use back (the ride was cancelled or refunded)',
       description:
-        'Only once what the use was bound to is cancelled (or never served) or refunded, as the server knows it: otherwise 409 PROMOTION_RELEASE_REFUSED (an active or completed ride keeps its use). The use returns to the voucher and to my count. Idempotent: a released redemption stays released.',
+        'Only once what the use was bound to is cancelled (or never served) or fully refunded, as the server knows it: otherwise 409 PROMOTION_RELEASE_REFUSED (an active or completed ride keeps its use; so does a partially refunded one, whose discount was still given). The payable is then free for another voucher. The use returns to the voucher and to my count. Idempotent: a released redemption stays released.',
       auth: [],
       hat: 'CON',
       errors: [404],

@@ -140,8 +140,10 @@ export function createPromotionsService(deps: PromotionsDeps) {
       checkApplies(first, purchase, now());
       const id = createHash('sha256').update(`${first.id}\u0000${userId}\u0000${reference}`).digest('base64url').slice(0, 24);
       for (let round = 0; round < REDEEM_ROUNDS; round += 1) {
-        const state = await promotionsRepo.redemptionState(first.id, first.shardCount, userId, id);
+        const state = await promotionsRepo.redemptionState(first.id, first.shardCount, userId, id, reference);
         if (state.earlier) return redemptionView(state.earlier); // the same use for the same reference: answered again
+        if (state.claimedBy !== undefined && state.claimedBy !== id) throw new ConflictError(`A voucher is already used on this ${body.payable.kind.toLowerCase()}`).withCode('PROMOTION_PAYABLE_TAKEN');
+        if (payable.settled) throw new ConflictError(`This ${body.payable.kind.toLowerCase()} is paid already: a voucher applies only before payment`, { status: payable.status }).withCode('PROMOTION_PAYABLE_SETTLED');
         const t = now();
         const p = state.promotion;
         checkApplies(p, purchase, t);
@@ -181,10 +183,12 @@ export function createPromotionsService(deps: PromotionsDeps) {
         if (!r || r.userId !== userId) throw new NotFoundError('No such redemption');
         if (r.status === 'RELEASED') return r;
         const used = await promotionsRepo.usageOf(r.promotionId, userId, tx);
+        const freeClaim = await promotionsRepo.releaseClaim(tx, r.reference, r.id);
         const remaining = r.shard === null ? null : await promotionsRepo.shardRemaining(tx, r.promotionId, r.shard);
         if (r.shard !== null) promotionsRepo.setShard(tx, r.promotionId, r.shard, remaining! + 1);
         promotionsRepo.setUsage(tx, r.promotionId, userId, Math.max(0, used - 1));
         promotionsRepo.updateRedemption(tx, r.id, { status: 'RELEASED', releasedAt: t });
+        freeClaim();
         return { ...r, status: 'RELEASED' as const, releasedAt: t };
       });
       return redemptionView(after);

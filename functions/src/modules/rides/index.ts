@@ -18,6 +18,8 @@ export interface RidePayable {
   status: Status;
   /** Cancelled, never served, or refunded: a voucher use on it may be given back. */
   voided: boolean;
+  /** Completed: its fare is charged, a voucher comes too late. */
+  settled: boolean;
 }
 
 const CALLED_OFF: readonly Status[] = ['CANCELLED', 'NO_DRIVER', 'EXPIRED'];
@@ -28,5 +30,5 @@ export async function ridePayable(config: Readonly<AppConfig>, rideId: string): 
   if (!ride) return undefined;
   let voided = CALLED_OFF.includes(ride.status);
   if (!voided && ride.status === 'COMPLETED' && ride.paymentId) voided = (await paymentCommands(config).get(ride.paymentId)).status === 'REFUNDED';
-  return { id: ride.id, ownerId: ride.riderId, partnerId: null, amount: ride.fare ?? ride.quote.fare, status: ride.status, voided };
+  return { id: ride.id, ownerId: ride.riderId, partnerId: null, amount: ride.fare ?? ride.quote.fare, status: ride.status, voided, settled: ride.status === 'COMPLETED' };
 }

@@ -3,7 +3,7 @@ import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from
 import { holdsPermission } from '../../platform/auth/roles';
 import { inTransaction } from '../../platform/firebase/firebase';
 import type { PageRequest } from '../../platform/firestore/paginate';
-import { distanceMeters, geohashOf, type LatLng } from '../../platform/geo/geo';
+import { blurredForMap, distanceMeters, geohashOf, type LatLng } from '../../platform/geo/geo';
 import { logger } from '../../platform/logging/logger';
 import { percentOf, vnd } from '../../platform/money/money';
 import { recordTransition } from '../../platform/state-machine/state-machine';
@@ -825,8 +825,8 @@ export function createRidesService(deps: RidesServiceDeps) {
   /** Free drivers around a point for the rider's map: how many, and where within about 100 m (never who); `budget`: positions read at most. */
   async function driversNearby(center: LatLng, rideClass: RideClass, radiusM: number, budget: number) {
     const found = await dispatchPool.nearbyOnMap(center, radiusM, rideClass, 30, now(), budget);
-    const blur = (v: number) => Math.round(v * 1000) / 1000;
-    return { count: found.length, vehicleType: rideClass, drivers: found.map((d) => ({ lat: blur(d.lat), lng: blur(d.lng), distanceM: Math.round(d.distanceM / 50) * 50 })) };
+    // Distances and order from the blurred positions: exact ones would give each driver's position back.
+    return { count: found.length, vehicleType: rideClass, drivers: blurredForMap(center, found) };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../firebase/firebase';
+import { db, firestoreApi } from '../firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../firestore/paginate';
 import { readRecord, typedCollection } from '../firestore/records';
 import { EVENTS, type TransitionEvent } from '../state-machine/state-machine';
@@ -12,7 +12,7 @@ export type NearbyFields<D> = Pick<CatalogRecord<D>, 'id' | (typeof NEARBY_FIELD
 const newestFirst = [{ field: 'updatedAt', direction: 'desc' as const }];
 
 // One repo per catalog collection. Queries and their composite indexes (firestore.indexes.json, per collection):
-// search (status, terms array-contains, nameFolded), a partner's list (partnerId,
+// nearby (status, geohash, __name__), search (status, terms array-contains, nameFolded), a partner's list (partnerId,
 // updatedAt desc), moderation (status, updatedAt desc) and (status, partnerId, updatedAt desc).
 export function catalogRepo<D>(collection: string) {
   const records = () => typedCollection<CatalogRecord<D>>(collection);
@@ -33,12 +33,16 @@ export function catalogRepo<D>(collection: string) {
       tx.update(db().collection(collection).doc(id), fields);
     },
     /**
-     * At most `max` records in one geohash range, by geohash then id (the geo kit pages by distance over these), without
-     * their search terms (the largest field). No status filter in the query: a plain range on the single-field geohash
-     * index is the cheapest read, and hidden or archived records are few; the kit drops them (they count as read).
+     * At most `max` ACTIVE records in one geohash range, by geohash then id (the geo kit pages by distance over these),
+     * without their search terms (the largest field); `afterId` / `endId` resume or stop inside a geohash (records
+     * stacked at one spot page through). Index (status, geohash, __name__): hidden and archived records cost no read.
      */
-    async inRange(start: string, end: string, max: number): Promise<Array<NearbyFields<D>>> {
-      const snap = await db().collection(collection).orderBy('geohash').startAt(start).endAt(end).limit(max).select(...NEARBY_FIELDS).get();
+    async inRange(start: string, end: string, max: number, afterId?: string, endId?: string): Promise<Array<NearbyFields<D>>> {
+      const { FieldPath } = firestoreApi();
+      const ordered = db().collection(collection).where('status', '==', 'ACTIVE').orderBy('geohash').orderBy(FieldPath.documentId());
+      const started = afterId !== undefined ? ordered.startAfter(start, afterId) : ordered.startAt(start);
+      const ended = endId !== undefined ? started.endAt(end, endId) : started.endAt(end);
+      const snap = await ended.limit(max).select(...NEARBY_FIELDS).get();
       return snap.docs.map((d) => ({ ...(d.data() as Omit<NearbyFields<D>, 'id'>), id: d.id }));
     },
     searchActive(term: string, request: PageRequest): Promise<Page<CatalogRecord<D>>> {

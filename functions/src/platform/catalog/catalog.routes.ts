@@ -195,7 +195,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       path: `${base}/:id/events`,
       tag,
       summary: `Status history of a ${spec.noun}`,
-      description: `Hide, restore and archive moves (who, when, why), newest first; for its managers and administrators. ${CATALOG_ADMIN_PATH}`,
+      description: `Hide, restore and archive moves (who, when, why), newest first; for its managers and administrators. "by" is an account id for administrators with catalog.manage; a partner’s managers see their own members’ ids and "ADMIN" for a moderator. ${CATALOG_ADMIN_PATH}`,
       auth: [...MANAGERS],
       permission: 'catalog.manage',
       errors: [404],

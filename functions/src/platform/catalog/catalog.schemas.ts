@@ -54,7 +54,8 @@ export const CatalogBaseViewSchema = z.object({
 /** `nearby`'s query: the shared lat/lng/radiusM/limit, `openNow`, the cursor, and the vertical's filters. */
 export const CatalogNearbyQuerySchema = NearbyQuerySchema.extend({
   openNow: BooleanQuerySchema.optional().describe('true: only records open now'),
-  cursor: PageQuerySchema.shape.cursor,
+  // Longer than a list's: it carries the partial ring of geohash cells the next page goes on from (a few kB at most).
+  cursor: z.string().min(1).max(12_000).optional().describe('nextCursor of the previous page (opaque)'),
 });
 
 export const CatalogSearchQuerySchema = PageQuerySchema.extend({

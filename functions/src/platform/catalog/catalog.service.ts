@@ -6,7 +6,7 @@ import { holdsPermission } from '../auth/roles';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../errors/app-error';
 import { inTransaction } from '../firebase/firebase';
 import { decodeCursor, encodeCursor, invalidCursor, type Page } from '../firestore/paginate';
-import { geohashOf, nearbyPage, distanceMeters, type NearbyPosition, type NearbyQuery } from '../geo/geo';
+import { geohashOf, isNearbyRing, nearbyPage, distanceMeters, type NearbyPosition, type NearbyQuery } from '../geo/geo';
 import { transition } from '../state-machine/state-machine';
 import { foldedWords, foldText, matchesSearch, searchTermOf, searchTermsOf } from '../text';
 import { iso } from '../time';
@@ -83,6 +83,22 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     if ((adminsToo && isAdmin(caller)) || (await manages(record, caller, tx))) return record;
     refuseNarrowedAdmin(caller);
     throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+  }
+
+  /**
+   * Who did something to a record, as the caller may see it: administrators with catalog.manage see every account id;
+   * a partner's managers see their own members' ids and `ADMIN` for anyone else (a moderator's id is not theirs to see).
+   */
+  async function actorLabels(record: Rec, caller: Caller, actors: readonly string[]): Promise<(by: string) => string> {
+    if (isAdmin(caller)) return (by) => by;
+    const members = new Set<string>();
+    if (record.partnerId !== null) {
+      const partnerId = record.partnerId;
+      const distinct = [...new Set(actors)].filter((by) => !by.startsWith('system:'));
+      const roles = await Promise.all(distinct.map((by) => deps.partnerRole(partnerId, by)));
+      distinct.forEach((by, i) => roles[i] && members.add(by));
+    }
+    return (by) => (by.startsWith('system:') || members.has(by) ? by : 'ADMIN');
   }
 
   function editable(record: Rec): void {
@@ -234,7 +250,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         center: query,
         radiusM: query.radiusM,
         budget: options.budget,
-        read: (s: string, e: string, max: number) => repo.inRange(s, e, max),
+        read: (s: string, e: string, max: number, afterId?: string, endId?: string) => repo.inRange(s, e, max, afterId, endId),
         pointOf: (r: NearbyFields<Details>) => r,
         keep: (r: NearbyFields<Details>) => r.status === 'ACTIVE' && (!query.openNow || isOpenAt(r.hours, t) === true) && (spec.keep?.(r, query) ?? true),
       };
@@ -243,7 +259,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         if (found.stuck) throw tooDense();
         return {
           items: found.items.map((f) => view(f.item, t, f.distanceM)),
-          nextCursor: found.next ? encodeCursor([found.next.distanceM, found.next.precision ?? 0], found.next.id, request) : null,
+          nextCursor: found.next ? encodeCursor([found.next.distanceM, found.next.ring ?? ''], found.next.id, request) : null,
           reads: found.reads,
         };
       }
@@ -305,8 +321,12 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         refuseNarrowedAdmin(caller);
         throw record.status === 'ACTIVE' ? notManager() : notFound();
       }
-      return (await repo.events(id)).map((e) => ({ ...e, at: iso(e.at), reason: e.reason ?? null }));
+      const events = await repo.events(id);
+      const by = await actorLabels(record, caller, events.map((e) => e.by));
+      return events.map((e) => ({ ...e, by: by(e.by), at: iso(e.at), reason: e.reason ?? null }));
     },
+
+    actorLabels: (record: Rec, caller: Caller, actors: readonly string[]) => actorLabels(record, caller, actors),
 
     /**
      * A change of the vertical's own fields by the record's managers (live free spaces, prices), in a transaction:
@@ -369,12 +389,12 @@ export type CatalogService<D extends z.ZodObject = z.ZodObject, F extends z.ZodO
 const tooDense = () =>
   new UnprocessableError('More records lie at this distance than one request may read: the list cannot go further from this point').withCode('NEARBY_TOO_DENSE');
 
-/** A nearby cursor's position: [distance, precision of the cells there] and the last id (400 when forged). */
+/** A nearby cursor's position: [distance, the ring left to read] and the last id (400 when forged). */
 function nearbyPosition(cursor: string, request: { query: string; caller: string }): NearbyPosition {
   const { values, id } = decodeCursor(cursor, request, 2);
-  const [distanceM, precision] = values;
-  if (typeof distanceM !== 'number' || !(distanceM >= 0) || typeof precision !== 'number' || !Number.isInteger(precision) || precision < 0 || precision > 12) throw invalidCursor();
-  return { distanceM, id, precision };
+  const [distanceM, ring] = values;
+  if (typeof distanceM !== 'number' || !(distanceM >= 0) || typeof ring !== 'string' || !isNearbyRing(ring)) throw invalidCursor();
+  return { distanceM, id, ring };
 }
 
 function compareKeys(a: readonly number[], aId: string, b: readonly number[], bId: string): number {

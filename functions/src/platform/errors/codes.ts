@@ -145,6 +145,8 @@ export const ERROR_CODES = {
   PROMOTION_NOT_MANAGER: [403, 'Vouchers are managed by their partner\'s owner and staff; platform vouchers by administrators.'],
   PROMOTION_PAYABLE_NOT_FOUND: [404, 'No such payable (a ride) of yours: a voucher is used on your own ride only.'],
   PROMOTION_PAYABLE_CLOSED: [409, 'The payable was cancelled or refunded (`details.status`): no voucher is used on it.'],
+  PROMOTION_PAYABLE_TAKEN: [409, 'Another voucher is already used on this payable: one voucher per ride.'],
+  PROMOTION_PAYABLE_SETTLED: [409, 'The payable is paid already (a completed ride, `details.status`): a voucher applies only before payment.'],
   PROMOTION_RELEASE_REFUSED: [409, 'A use is given back only once what it was used on is cancelled or refunded (`details.status`).'],
   CATALOG_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
 

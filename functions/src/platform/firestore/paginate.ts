@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { getConfig } from '../config/config';
 import { BadRequestError } from '../errors/app-error';
 import { firestoreApi } from '../firebase/firebase';
 
 // Cursor paging shared by every list. The cursor is opaque: the order-by values and id of the page's last
 // document (no extra read to resume, and a document the caller cannot see is never fetched), plus a tag that
 // binds it to its query and caller. A cursor used on another list or by another caller is 400 INVALID_CURSOR.
-// Positions are values, not documents: a forged cursor can only move within what the query itself filters.
+// The tag is an HMAC of the whole cursor keyed by the server (derived from JWT_SECRET with its own label): a client
+// cannot mint or alter one (an old unkeyed cursor is 400 too). Positions are values, not documents.
 
 export const PAGE_LIMIT_MAX = 100;
 
@@ -42,7 +44,17 @@ interface CursorBody {
   t: string;
 }
 
-const tagOf = (query: string, caller: string) => createHash('sha256').update(`${query}\u0000${caller}`).digest('base64url').slice(0, 16);
+let cursorKey: Buffer | undefined;
+/** Keys the cursors of this process (the app does it with its configuration; otherwise the environment's). */
+export function useCursorSecret(serverSecret: string): void {
+  cursorKey = createHmac('sha256', serverSecret).update('paginate-cursors').digest();
+}
+const keyOf = () => {
+  if (!cursorKey) useCursorSecret(getConfig().JWT_SECRET);
+  return cursorKey!;
+};
+const tagOf = (body: Omit<CursorBody, 't'>, query: string, caller: string) =>
+  createHmac('sha256', keyOf()).update(JSON.stringify([query, caller, body.v, body.id])).digest('base64url').slice(0, 22);
 
 function encodeValue(value: unknown): CursorValue {
   if (value === undefined || value === null) return null;
@@ -60,12 +72,15 @@ function decodeValue(value: CursorValue): unknown {
 }
 
 export function encodeCursor(values: unknown[], id: string, request: Pick<PageRequest, 'query' | 'caller'>): string {
-  const body: CursorBody = { v: values.map(encodeValue), id, t: tagOf(request.query, request.caller) };
+  const unsigned = { v: values.map(encodeValue), id };
+  const body: CursorBody = { ...unsigned, t: tagOf(unsigned, request.query, request.caller) };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
 /** 400 INVALID_CURSOR: for lists that check a cursor's values themselves. */
 export const invalidCursor = () => new BadRequestError('cursor is not a nextCursor of this list', [{ field: 'query.cursor', message: 'is invalid for this list' }]).withCode('INVALID_CURSOR');
+
+const sameTag = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export function decodeCursor(cursor: string, request: Pick<PageRequest, 'query' | 'caller'>, fields: number): { values: unknown[]; id: string } {
   let body: CursorBody;
@@ -84,7 +99,7 @@ export function decodeCursor(cursor: string, request: Pick<PageRequest, 'query' 
     body.id.length > 0 &&
     body.id.length <= 1500 &&
     !body.id.includes('/');
-  if (!wellFormed || body.t !== tagOf(request.query, request.caller)) throw invalidCursor();
+  if (!wellFormed || typeof body.t !== 'string' || !sameTag(body.t, tagOf(body, request.query, request.caller))) throw invalidCursor();
   return { values: body.v.map(decodeValue), id: body.id };
 }
 
