@@ -7,6 +7,9 @@ import { setLogSink } from '../../src/platform/logging/logger';
 import { API_TIMEOUT_SECONDS } from '../../src/platform/deploy/settings';
 import { parseConfig } from '../../src/platform/config';
 import { testConfig, unitApp } from '../helpers/config';
+import { buildApp } from '../../src/app';
+import type { RateLimiter } from '../../src/platform/ratelimit/rate-limit';
+import type { AuthContext } from '../../src/platform/auth/access-token';
 import { listen } from '../helpers/http';
 
 // The server-side deadline (REQUEST_DEADLINE_MS): one 503 DEADLINE_EXCEEDED with Retry-After past it, nothing
@@ -138,6 +141,65 @@ describe('request deadline', () => {
     const res = await retry;
     expect(res.status).toBe(201);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('a request that stalls before its handler', () => {
+  // The guards (session lookup, rate limiter) held until the test opens them; the handler counts its runs.
+  let gates: Array<() => void> = [];
+  const hold = () => new Promise<void>((resolve) => gates.push(resolve));
+  const open = () => {
+    const held = gates;
+    gates = [];
+    held.forEach((release) => release());
+  };
+  let runs = 0;
+  const verifyAccessToken = async (): Promise<AuthContext> => {
+    await hold();
+    return { userId: 'u1', sessionId: 's1', tokenId: 't1', roles: ['USER'] } as unknown as AuthContext;
+  };
+  const rateLimiter: RateLimiter = { hit: () => hold() };
+  const handler = () => {
+    runs += 1;
+    return { ok: true };
+  };
+  const schema = z.object({ ok: z.boolean() });
+  const module: ApiModule = {
+    name: 'probe',
+    routes: () => [
+      defineRoute({ method: 'post', path: '/probe/guarded', tag: 'health', summary: 'guarded', auth: [], response: { description: 'ok', schema }, handler }),
+      defineRoute({ method: 'post', path: '/probe/limited', tag: 'health', summary: 'limited', auth: 'public', rateLimit: { scope: 'probe', limit: 5, windowSec: 60 }, idempotent: true, response: { description: 'ok', schema }, handler }),
+    ],
+  };
+  const { app } = buildApp({ config: testConfig({ REQUEST_DEADLINE_MS: String(DEADLINE_MS) }), modules: [module], verifyAccessToken, rateLimiter, idempotency: memoryIdempotencyStore() });
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = await listen(app);
+  });
+  afterAll(async () => {
+    open();
+    await server.close();
+  });
+
+  it('a stalled session lookup answers 503 and the handler never runs after it', async () => {
+    const res = await fetch(`${server.url}/api/v1/probe/guarded`, { method: 'POST', headers: { authorization: 'Bearer x' } });
+    expect(res.status).toBe(503);
+    open();
+    await settle();
+    expect(runs).toBe(0);
+  });
+
+  it('a stalled rate limiter answers 503 and the idempotent handler never runs nor holds its key', async () => {
+    const res = await fetch(`${server.url}/api/v1/probe/limited`, { method: 'POST', headers: { 'idempotency-key': 'stalled-1' } });
+    expect(res.status).toBe(503);
+    open();
+    await settle();
+    expect(runs).toBe(0);
+    const retry = fetch(`${server.url}/api/v1/probe/limited`, { method: 'POST', headers: { 'idempotency-key': 'stalled-1' } });
+    await settle();
+    open();
+    expect((await retry).status).toBe(200);
+    expect(runs).toBe(1);
   });
 });
 

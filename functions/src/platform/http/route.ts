@@ -149,6 +149,9 @@ export function toExpressHandlers(
     });
   }
   handlers.push((req, res, next) => {
+    // A guard that stalled past the deadline (rate limiter, session lookup): the 503 went out, so work that had
+    // not started never starts (the client's retry runs it).
+    if (answeredAtDeadline(res)) return;
     let statusOverride: number | undefined;
     let ctx: HandlerContext<unknown, unknown, unknown>;
     try {
@@ -239,6 +242,11 @@ async function runClaimed(
 ): Promise<void> {
   const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
   const claimed = await store.claim(recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!), requestHashOf([ctx.params, ctx.body]), Date.now());
+  if (claimed.kind === 'run' && answeredAtDeadline(res)) {
+    // The claim itself stalled past the deadline: nothing ran yet, so the key is freed for the retry.
+    await store.release(claimed.id, claimed.token).catch(() => undefined);
+    return;
+  }
   if (claimed.kind === 'replay') {
     res.setHeader('Idempotent-Replayed', 'true');
     sendJson(res, claimed.answer.status, claimed.answer.body);
