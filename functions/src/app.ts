@@ -60,6 +60,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   // One sub-router per first path segment, found by a map lookup: a request is matched against its area's
   // routes only, not against every route (or every area) of the API in turn.
   const areas = new Map<string, express.Router>();
+  const handlerDeps = { ...ctx, uploadDeadlineMs: config.UPLOAD_DEADLINE_MS };
   for (const route of routes) {
     if (route.availability && !route.availability.enabled) continue;
     const segment = route.path.split('/')[1];
@@ -68,7 +69,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
       area = express.Router({ strict: false, mergeParams: true });
       areas.set(segment, area);
     }
-    area[route.method](route.path.slice(segment.length + 1) || '/', ...toExpressHandlers(route, ctx));
+    area[route.method](route.path.slice(segment.length + 1) || '/', ...toExpressHandlers(route, handlerDeps));
   }
   app.use(API_PREFIX, areaDispatcher(areas));
 

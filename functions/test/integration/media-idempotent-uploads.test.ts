@@ -33,8 +33,12 @@ describe('POST /upload/single with an Idempotency-Key', () => {
     const first = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }], key);
     expect(first.status).toBe(201);
     expect(storedFiles(owner.user.id)).toHaveLength(1);
-    // The retry carries other bytes (a client rebuilding its form): they are neither read nor stored.
-    const retry = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.wav'), type: 'audio/wav' }], key);
+    // Another file under the same key (another Content-Length) is refused, not answered with the first item.
+    const otherFile = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.wav'), type: 'audio/wav' }], key);
+    expect(otherFile.status).toBe(422);
+    expect(otherFile.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // The retry of the same file (a client rebuilding its form) replays: its bytes are neither read nor stored.
+    const retry = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }], key);
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);

@@ -11,6 +11,8 @@ import { buildApp } from '../../src/app';
 import type { RateLimiter } from '../../src/platform/ratelimit/rate-limit';
 import type { AuthContext } from '../../src/platform/auth/access-token';
 import { listen } from '../helpers/http';
+import { request as httpRequest } from 'node:http';
+import { streamMultipart } from '../../src/platform/http/multipart';
 
 // The server-side deadline (REQUEST_DEADLINE_MS): one 503 DEADLINE_EXCEEDED with Retry-After past it, nothing
 // written twice after it, and an idempotent run that outlives it completes once for the client's retry.
@@ -200,6 +202,94 @@ describe('a request that stalls before its handler', () => {
     open();
     expect((await retry).status).toBe(200);
     expect(runs).toBe(1);
+  });
+});
+
+describe('upload routes (UPLOAD_DEADLINE_MS)', () => {
+  const UPLOAD_MS = 1_500;
+  let stored = 0;
+  const schema = z.object({ bytes: z.number() });
+  const upload = defineRoute({
+    method: 'post',
+    path: '/probe/upload',
+    tag: 'health',
+    summary: 'upload',
+    auth: 'public',
+    idempotent: true,
+    multipart: z.object({}),
+    response: { status: 201, description: 'ok', schema },
+    handler: async ({ req }) => {
+      const { files } = await streamMultipart(req, { fileFields: ['file'], maxFiles: 1, maxFileBytes: 1_000_000 }, async (file) => {
+        let bytes = 0;
+        for await (const chunk of file.stream) bytes += (chunk as Buffer).length;
+        return bytes;
+      });
+      stored += 1;
+      return { bytes: files[0] };
+    },
+  });
+  const module: ApiModule = { name: 'probe', routes: () => [upload] };
+  const { app } = unitApp({ config: testConfig({ REQUEST_DEADLINE_MS: String(DEADLINE_MS), UPLOAD_DEADLINE_MS: String(UPLOAD_MS) }), modules: [module] });
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = await listen(app);
+  });
+  afterAll(() => server.close());
+
+  // A multipart body sent in `chunks` pieces `gapMs` apart (a slow link).
+  function slowUpload(file: Buffer, chunks: number, gapMs: number, key: string): Promise<number> {
+    const boundary = 'slowboundary1234';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/v1/probe/upload`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length, 'idempotency-key': key } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      const size = Math.ceil(body.length / chunks);
+      let sent = 0;
+      const tick = () => {
+        req.write(body.subarray(sent, sent + size));
+        sent += size;
+        if (sent >= body.length) req.end();
+        else setTimeout(tick, gapMs);
+      };
+      tick();
+    });
+  }
+
+  it('a body that streams in past REQUEST_DEADLINE_MS but within UPLOAD_DEADLINE_MS is stored and answered', async () => {
+    expect(await slowUpload(Buffer.alloc(40_000, 7), 5, 100, 'slow-1')).toBe(201);
+    expect(stored).toBe(1);
+  });
+
+  it('an upload past UPLOAD_DEADLINE_MS still gets its 503', async () => {
+    expect(await slowUpload(Buffer.alloc(40_000, 7), 5, 450, 'slow-2')).toBe(503);
+  });
+
+  it('defaults to the longest deadline the function timeout allows', () => {
+    expect(testConfig().UPLOAD_DEADLINE_MS).toBe((API_TIMEOUT_SECONDS - 10) * 1000);
+  });
+
+  it('the same upload key with another file (another Content-Length) is 422, with the same file a replay', async () => {
+    const form = (size: number) => {
+      const data = new FormData();
+      data.append('file', new Blob([Buffer.alloc(size, 1)], { type: 'application/octet-stream' }), 'a.bin');
+      return data;
+    };
+    const send = (size: number) => fetch(`${server.url}/api/v1/probe/upload`, { method: 'POST', headers: { 'idempotency-key': 'file-key-1' }, body: form(size) });
+    const first = await send(1_000);
+    expect(first.status).toBe(201);
+    const same = await send(1_000);
+    expect(same.status).toBe(201);
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+    const other = await send(2_000);
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as { code: string }).code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 });
 

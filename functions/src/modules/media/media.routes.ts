@@ -31,7 +31,8 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
   const uploadErrors = 'Refusals store nothing: wrong or disguised type → 415; file over the size limit → 413; no file, wrong field or too many files → 400.';
   // The key is claimed before a byte is read: a retry after a lost answer (a timeout, a 503 DEADLINE_EXCEEDED)
   // gets the same items back and its own bytes are never stored; 409 while the first is still streaming.
-  const retrySafe = ' Send an Idempotency-Key to retry safely: the same key returns the same items (the retry\'s file is not read or stored).';
+  // The body is not read before the claim, so its Content-Length stands for it in the request hash.
+  const retrySafe = ' Send an Idempotency-Key to retry safely: the same key with the same file returns the same items (the retry\'s file is not read or stored); the same key with another file (another Content-Length) is 422 IDEMPOTENCY_KEY_REUSED. Uploads count against UPLOAD_DEADLINE_MS, not REQUEST_DEADLINE_MS.';
   return [
     defineRoute({
       method: 'post',
@@ -89,6 +90,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       description:
         'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type, at most upload.maxBytes (413, checked on Content-Length and while streaming). Writable only while the item is PENDING. With Cloud Storage the URL points at Google instead, signed with the content type, a size range and create-only.',
       auth: 'public',
+      streamsBody: true,
       errors: [404, 409, 413, 415],
       codes: ['UPLOAD_STATE'],
       request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },

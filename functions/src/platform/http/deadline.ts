@@ -21,21 +21,34 @@ export function answeredAtDeadline(res: Response): boolean {
   return res.locals.deadlineExceeded === true;
 }
 
+// Upload routes stream their body while storing it: a slow link must not make every large file a 503, so they
+// count against UPLOAD_DEADLINE_MS instead (from the same start).
+export function useUploadDeadline(res: Response, ms: number): void {
+  (res.locals.extendDeadline as ((ms: number) => void) | undefined)?.(ms);
+}
+
 export function requestDeadline(ms: number): RequestHandler {
   return (req, res, next) => {
-    const timer = setTimeout(() => {
+    const started = Date.now();
+    const fire = () => {
       if (res.headersSent || res.writableEnded) return; // a stream already under way is not cut
       res.locals.deadlineExceeded = true;
       const err = deadlineError();
       const requestId = (res.locals.requestId as string | undefined) ?? 'unknown';
-      logger.warn('request deadline exceeded', { requestId, method: req.method, path: req.originalUrl.split('?')[0], deadlineMs: ms });
+      logger.warn('request deadline exceeded', { requestId, method: req.method, path: req.originalUrl.split('?')[0], elapsedMs: Date.now() - started });
       const text = JSON.stringify(errorBody(err.statusCode, err.message, requestId, undefined, err.code));
       res.statusCode = err.statusCode;
       for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Length', Buffer.byteLength(text));
       res.end(text);
-    }, ms);
+    };
+    let timer = setTimeout(fire, ms);
+    res.locals.extendDeadline = (longer: number) => {
+      if (res.locals.deadlineExceeded === true) return;
+      clearTimeout(timer);
+      timer = setTimeout(fire, Math.max(0, started + longer - Date.now()));
+    };
     res.once('close', () => clearTimeout(timer));
     next();
   };

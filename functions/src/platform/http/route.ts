@@ -10,7 +10,7 @@ import { isWellFormedText } from '../text';
 import { IDEMPOTENCY_RENEW_EVERY_MS, IdempotencyKeySchema, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
-import { answeredAtDeadline } from './deadline';
+import { answeredAtDeadline, useUploadDeadline } from './deadline';
 import type { ApiTag } from '../openapi/tags';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -60,6 +60,8 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   permission?: AdminPermission;
   /** Documents a multipart/form-data body, which the handler parses itself (parseMultipart). */
   multipart?: z.ZodType;
+  /** The handler streams a raw upload body itself; like `multipart`, the request counts against UPLOAD_DEADLINE_MS. */
+  streamsBody?: boolean;
   /**
    * A creation a retry could duplicate: an `Idempotency-Key` header makes it run once per key, caller and
    * operation (platform/idempotency); documented in OpenAPI with its 409 and 422. 'required': money moves, so a
@@ -131,9 +133,16 @@ function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, '
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.
 export function toExpressHandlers(
   route: AnyRoute,
-  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore },
+  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore; uploadDeadlineMs?: number },
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
+  const uploadDeadlineMs = deps.uploadDeadlineMs;
+  if (uploadDeadlineMs !== undefined && (route.multipart || route.streamsBody)) {
+    handlers.push((_req, res, next) => {
+      useUploadDeadline(res, uploadDeadlineMs);
+      next();
+    });
+  }
   const rule = route.rateLimit;
   if (rule && rule.per !== 'user') {
     handlers.push((req, _res, next) => {
@@ -241,7 +250,7 @@ async function runClaimed(
   statusOverride: () => number | undefined,
 ): Promise<void> {
   const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
-  const claimed = await store.claim(recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!), requestHashOf([ctx.params, ctx.body]), Date.now());
+  const claimed = await store.claim(recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!), requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]), Date.now());
   if (claimed.kind === 'run' && answeredAtDeadline(res)) {
     // The claim itself stalled past the deadline: nothing ran yet, so the key is freed for the retry.
     await store.release(claimed.id, claimed.token).catch(() => undefined);
