@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../src/platform/http/route';
 import type { ApiModule } from '../../src/platform/http/module';
-import { IDEMPOTENCY_LEASE_MS, memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RENEW_FOR_MS, keepClaimed, memoryIdempotencyStore, type IdempotencyStore } from '../../src/platform/idempotency/idempotency';
 import type { LogEntry } from 'firebase-functions/logger';
 import { setLogSink } from '../../src/platform/logging/logger';
 import { API_TIMEOUT_SECONDS } from '../../src/platform/deploy/settings';
@@ -307,6 +307,63 @@ describe('idempotency lease renewal', () => {
     // A stale holder cannot renew a claim taken over by another run.
     await store.renew('b', 'stale-token', IDEMPOTENCY_LEASE_MS + 2_000);
     expect((await store.claim('b', 'h', 2 * IDEMPOTENCY_LEASE_MS + 1_500)).kind).toBe('run');
+  });
+});
+
+describe('keepClaimed (lease renewal of a running claim)', () => {
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  function countingStore(renew: () => Promise<boolean>) {
+    let calls = 0;
+    const store = { renew: () => ((calls += 1), renew()) } as unknown as IdempotencyStore;
+    return { store, calls: () => calls };
+  }
+  const logged: LogEntry[] = [];
+  beforeAll(() => setLogSink((entry) => logged.push(entry)));
+  afterAll(() => setLogSink(() => undefined));
+
+  it('stops renewing after its cap, with a log line', async () => {
+    logged.length = 0;
+    const probe = countingStore(async () => true);
+    const stop = keepClaimed(probe.store, 'cap', 't', { everyMs: 10, forMs: 60 });
+    await wait(200);
+    const calls = probe.calls();
+    expect(calls).toBeGreaterThanOrEqual(3);
+    expect(calls).toBeLessThanOrEqual(6);
+    await wait(60);
+    expect(probe.calls()).toBe(calls);
+    expect(logged.some((e) => e.message === 'idempotency claim no longer renewed: its run outlived the function timeout')).toBe(true);
+    stop();
+  });
+
+  it('skips a renewal while the previous one is still pending', async () => {
+    let finish: (held: boolean) => void = () => undefined;
+    const probe = countingStore(() => new Promise<boolean>((resolve) => (finish = resolve)));
+    const stop = keepClaimed(probe.store, 'slow', 't', { everyMs: 10, forMs: 10_000 });
+    await wait(100);
+    expect(probe.calls()).toBe(1);
+    finish(true);
+    await wait(40);
+    expect(probe.calls()).toBeGreaterThanOrEqual(2);
+    stop();
+  });
+
+  it('logs and stops when a renewal finds the claim taken over', async () => {
+    logged.length = 0;
+    const store = memoryIdempotencyStore();
+    const first = await store.claim('taken', 'h', 0);
+    if (first.kind !== 'run') throw new Error('expected a run');
+    await store.claim('taken', 'h', IDEMPOTENCY_LEASE_MS + 1); // another run took the expired claim over
+    const probe = countingStore(() => store.renew('taken', first.token, Date.now()));
+    const stop = keepClaimed(probe.store, 'taken', first.token, { everyMs: 10 });
+    await wait(80);
+    expect(probe.calls()).toBe(1);
+    expect(logged.filter((e) => e.message === 'idempotency claim taken over while its run was still going')).toHaveLength(1);
+    stop();
+  });
+
+  it('renews for the function timeout plus a margin by default', () => {
+    expect(IDEMPOTENCY_RENEW_FOR_MS).toBeGreaterThan(API_TIMEOUT_SECONDS * 1000);
+    expect(IDEMPOTENCY_RENEW_FOR_MS).toBeLessThan(API_TIMEOUT_SECONDS * 1000 + IDEMPOTENCY_LEASE_MS);
   });
 });
 

@@ -7,7 +7,7 @@ import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
-import { IDEMPOTENCY_RENEW_EVERY_MS, IdempotencyKeySchema, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
+import { IdempotencyKeySchema, keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
 import { answeredAtDeadline, useUploadDeadline } from './deadline';
@@ -263,9 +263,7 @@ async function runClaimed(
   }
   // The claim is held for as long as the handler runs, past a deadline answer too: a retry meanwhile is a 409,
   // never a second run. Only a claim nobody renews (its instance died) can be taken over.
-  const renewal = setInterval(() => {
-    store.renew(claimed.id, claimed.token, Date.now()).catch(() => undefined);
-  }, IDEMPOTENCY_RENEW_EVERY_MS).unref();
+  const stopRenewing = keepClaimed(store, claimed.id, claimed.token);
   try {
     const result = await route.handler(ctx);
     if (route.response.binary) return;
@@ -278,7 +276,7 @@ async function runClaimed(
     await store.release(claimed.id, claimed.token).catch(() => undefined);
     throw err;
   } finally {
-    clearInterval(renewal);
+    stopRenewing();
   }
 }
 
