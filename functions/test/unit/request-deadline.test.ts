@@ -13,6 +13,9 @@ import type { AuthContext } from '../../src/platform/auth/access-token';
 import { listen } from '../helpers/http';
 import { request as httpRequest } from 'node:http';
 import { streamMultipart } from '../../src/platform/http/multipart';
+import { sendFileStream } from '../../src/platform/http/send-file';
+import { createReadStream } from 'node:fs';
+import type { Response } from 'express';
 
 // The server-side deadline (REQUEST_DEADLINE_MS): one 503 DEADLINE_EXCEEDED with Retry-After past it, nothing
 // written twice after it, and an idempotent run that outlives it completes once for the client's retry.
@@ -364,6 +367,20 @@ describe('keepClaimed (lease renewal of a running claim)', () => {
   it('renews for the function timeout plus a margin by default', () => {
     expect(IDEMPOTENCY_RENEW_FOR_MS).toBeGreaterThan(API_TIMEOUT_SECONDS * 1000);
     expect(IDEMPOTENCY_RENEW_FOR_MS).toBeLessThan(API_TIMEOUT_SECONDS * 1000 + IDEMPOTENCY_LEASE_MS);
+  });
+});
+
+describe('sendFileStream (a download answered by the deadline meanwhile)', () => {
+  it('closes the file stream unread instead of throwing on the sent headers', async () => {
+    const stream = createReadStream(__filename);
+    await new Promise((resolve) => stream.once('open', resolve));
+    const fail = () => {
+      throw new Error('ERR_HTTP_HEADERS_SENT');
+    };
+    const res = { locals: { deadlineExceeded: true }, headersSent: true, status: fail, set: fail } as unknown as Response;
+    await expect(sendFileStream(res, { stream, contentType: 'audio/mpeg', size: 1 })).resolves.toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stream.destroyed).toBe(true);
   });
 });
 

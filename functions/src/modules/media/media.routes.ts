@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AppContext } from '../../platform/http/module';
-import { pipeline } from 'node:stream/promises';
 import { streamMultipart } from '../../platform/http/multipart';
 import { requestBody } from '../../platform/http/raw-body';
+import { sendFileStream } from '../../platform/http/send-file';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { DeletedSchema } from '../../platform/http/ids';
 import { AUDIO_TYPES } from './media.model';
@@ -157,8 +157,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
       handler: async ({ params, query, res }) => {
         const file = await media.file(params.ownerId, params.name, query.token);
-        res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'content-length': String(file.size) });
-        await pipeline(file.stream, res);
+        await sendFileStream(res, file, { 'cache-control': 'public, max-age=31536000, immutable' });
       },
     }),
   ];
