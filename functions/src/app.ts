@@ -53,7 +53,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
   app.use(requestContext({ logRequests: config.LOG_REQUESTS }));
-  app.use(requestDeadline(config.REQUEST_DEADLINE_MS));
+  app.use(requestDeadline(config.REQUEST_DEADLINE_MS, config.DEADLINE_OVERDUE_LIMIT));
   app.use(corsFromOrigins(config.CORS_ORIGINS));
   app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));
 

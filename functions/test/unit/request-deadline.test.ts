@@ -84,7 +84,8 @@ describe('request deadline', () => {
     const started = Date.now();
     const res = await post('/probe/slow', 'a');
     expect(res.status).toBe(503);
-    expect(res.headers.get('retry-after')).toBe('5');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(5);
+    expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(9);
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ statusCode: 503, code: 'DEADLINE_EXCEEDED' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(DEADLINE_MS - 5);
@@ -146,6 +147,46 @@ describe('request deadline', () => {
     const res = await retry;
     expect(res.status).toBe(201);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('handlers running past their 503 (DEADLINE_OVERDUE_LIMIT)', () => {
+  const probe = slowProbe();
+  const { app } = unitApp({ config: testConfig({ REQUEST_DEADLINE_MS: String(DEADLINE_MS), DEADLINE_OVERDUE_LIMIT: '2' }), modules: [probe.module] });
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = await listen(app);
+  });
+  afterAll(async () => {
+    probe.open();
+    await server.close();
+  });
+  const post = (item: string) => fetch(`${server.url}/api/v1/probe/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ item }) });
+  const fast = () => fetch(`${server.url}/api/v1/probe/fast`);
+
+  it('refuses new requests with 503 OVERLOADED at the limit, and serves again once they settle', async () => {
+    expect((await post('a')).status).toBe(503);
+    expect((await fast()).status).toBe(200); // one overdue: under the limit
+    expect((await post('b')).status).toBe(503);
+    const refused = await fast();
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { code: string }).code).toBe('OVERLOADED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(5);
+    probe.open();
+    await settle();
+    expect((await fast()).status).toBe(200);
+  });
+
+  it('jitters Retry-After between 5 and 9 s', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 8; i += 1) {
+      const res = await post(`j${i}`);
+      seen.add(res.headers.get('retry-after')!);
+      probe.open();
+      await settle();
+    }
+    expect([...seen].every((v) => Number(v) >= 5 && Number(v) <= 9)).toBe(true);
+    expect(seen.size).toBeGreaterThan(1);
   });
 });
 

@@ -10,11 +10,26 @@ import { logger } from '../logging/logger';
 // handler settles, so the client's retry gets 409 IDEMPOTENCY_IN_PROGRESS meanwhile and then the stored answer.
 export const DEADLINE_RETRY_AFTER_SEC = 5;
 
+// 5 to 9 s: clients cut at one moment (a stalled dependency) must not all come back in the same second.
+export function jitteredRetryAfter(): string {
+  return String(DEADLINE_RETRY_AFTER_SEC + Math.floor(Math.random() * DEADLINE_RETRY_AFTER_SEC));
+}
+
 export function deadlineError(): AppError {
   return new AppError(503, 'The request did not finish in time; it may still complete. Retry after Retry-After (with the same Idempotency-Key where the operation takes one)', undefined, {
-    'Retry-After': String(DEADLINE_RETRY_AFTER_SEC),
+    'Retry-After': jitteredRetryAfter(),
   }).withCode('DEADLINE_EXCEEDED');
 }
+
+function overloadedError(): AppError {
+  return new AppError(503, 'The server is overloaded; nothing was done. Retry after Retry-After', undefined, { 'Retry-After': jitteredRetryAfter() }).withCode('OVERLOADED');
+}
+
+/** Called by the route when its handler starts; the returned function when it settles (counts overdue handlers). */
+export function handlerStarted(res: Response): () => void {
+  return (res.locals.handlerStarted as (() => () => void) | undefined)?.() ?? noop;
+}
+const noop = () => undefined;
 
 /** True once the deadline answered this request: anything written later is dropped. */
 export function answeredAtDeadline(res: Response): boolean {
@@ -27,27 +42,55 @@ export function useUploadDeadline(res: Response, ms: number): void {
   (res.locals.extendDeadline as ((ms: number) => void) | undefined)?.(ms);
 }
 
-export function requestDeadline(ms: number): RequestHandler {
+function sendError(res: Response, err: AppError): void {
+  const requestId = (res.locals.requestId as string | undefined) ?? 'unknown';
+  const text = JSON.stringify(errorBody(err.statusCode, err.message, requestId, undefined, err.code));
+  res.statusCode = err.statusCode;
+  for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/**
+ * `overdueLimit` (DEADLINE_OVERDUE_LIMIT): handlers of this instance still running after their 503 hold memory,
+ * connections and database capacity; at that many, new requests are refused at once (503 OVERLOADED) instead of
+ * piling on, until some of them settle.
+ */
+export function requestDeadline(ms: number, overdueLimit = Number.POSITIVE_INFINITY): RequestHandler {
+  let overdue = 0;
   return (req, res, next) => {
+    if (overdue >= overdueLimit) {
+      logger.warn('request refused: too many handlers running past their deadline', { requestId: res.locals.requestId, path: req.originalUrl.split('?')[0], overdue });
+      sendError(res, overloadedError());
+      return;
+    }
     const started = Date.now();
+    let running = false;
+    let counted = false;
     const fire = () => {
       if (res.headersSent || res.writableEnded) return; // a stream already under way is not cut
       res.locals.deadlineExceeded = true;
-      const err = deadlineError();
-      const requestId = (res.locals.requestId as string | undefined) ?? 'unknown';
-      logger.warn('request deadline exceeded', { requestId, method: req.method, path: req.originalUrl.split('?')[0], elapsedMs: Date.now() - started });
-      const text = JSON.stringify(errorBody(err.statusCode, err.message, requestId, undefined, err.code));
-      res.statusCode = err.statusCode;
-      for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.setHeader('Content-Length', Buffer.byteLength(text));
-      res.end(text);
+      if (running) {
+        counted = true;
+        overdue += 1;
+      }
+      logger.warn('request deadline exceeded', { requestId: res.locals.requestId, method: req.method, path: req.originalUrl.split('?')[0], elapsedMs: Date.now() - started, overdue });
+      sendError(res, deadlineError());
     };
     let timer = setTimeout(fire, ms);
     res.locals.extendDeadline = (longer: number) => {
       if (res.locals.deadlineExceeded === true) return;
       clearTimeout(timer);
       timer = setTimeout(fire, Math.max(0, started + longer - Date.now()));
+    };
+    res.locals.handlerStarted = () => {
+      running = true;
+      return () => {
+        running = false;
+        if (counted) overdue -= 1;
+        counted = false;
+      };
     };
     res.once('close', () => clearTimeout(timer));
     next();

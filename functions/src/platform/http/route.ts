@@ -10,7 +10,7 @@ import { isWellFormedText } from '../text';
 import { IdempotencyKeySchema, keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
-import { answeredAtDeadline, useUploadDeadline } from './deadline';
+import { answeredAtDeadline, handlerStarted, useUploadDeadline } from './deadline';
 import type { ApiTag } from '../openapi/tags';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -177,25 +177,38 @@ export function toExpressHandlers(
       const body = route.response.schema.parse(result);
       sendJson(res, statusOverride ?? route.response.status ?? 200, body);
     };
+    const settled = handlerStarted(res);
     if (ctx.idempotencyKey !== undefined && deps.idempotency) {
-      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride).catch(next);
+      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride).then(settled, (err: unknown) => {
+        settled();
+        next(err);
+      });
       return;
     }
     // Synchronous handlers answer without a promise hop; asynchronous ones once they settle.
     try {
       const result = route.handler(ctx);
       if (isPromiseLike(result)) {
-        result.then((value) => {
-          try {
-            respond(value);
-          } catch (err) {
+        result.then(
+          (value) => {
+            settled();
+            try {
+              respond(value);
+            } catch (err) {
+              next(err);
+            }
+          },
+          (err: unknown) => {
+            settled();
             next(err);
-          }
-        }, next);
+          },
+        );
       } else {
+        settled();
         respond(result);
       }
     } catch (err) {
+      settled();
       next(err);
     }
   });
