@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { defineRoute } from '../../src/platform/http/route';
+import express from 'express';
+import { defineRoute, toExpressHandlers } from '../../src/platform/http/route';
+import { requestDeadline } from '../../src/platform/http/deadline';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
 import type { ApiModule } from '../../src/platform/http/module';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RENEW_FOR_MS, keepClaimed, memoryIdempotencyStore, type IdempotencyStore } from '../../src/platform/idempotency/idempotency';
 import type { LogEntry } from 'firebase-functions/logger';
@@ -175,6 +178,26 @@ describe('handlers running past their 503 (DEADLINE_OVERDUE_LIMIT)', () => {
     probe.open();
     await settle();
     expect((await fast()).status).toBe(200);
+  });
+
+  it('is off by default; a handler hung for good stops counting at the function timeout', async () => {
+    expect(testConfig().DEADLINE_OVERDUE_LIMIT).toBe(0);
+    const hung = defineRoute({ method: 'get', path: '/probe/hung', tag: 'health', summary: 'hung', auth: 'public', response: { description: 'ok', schema: z.object({}) }, handler: () => new Promise<never>(() => undefined) });
+    const ok = defineRoute({ method: 'get', path: '/probe/ok', tag: 'health', summary: 'ok', auth: 'public', response: { description: 'ok', schema: z.object({ ok: z.boolean() }) }, handler: () => ({ ok: true }) });
+    const deps = { verifyAccessToken: async () => ({}) as AuthContext, rateLimiter: createRateLimiter(memoryRateLimitStore()) };
+    const app = express();
+    app.use(requestDeadline(50, 1, 300));
+    app.get('/hung', ...toExpressHandlers(hung, deps));
+    app.get('/ok', ...toExpressHandlers(ok, deps));
+    const local = await listen(app);
+    try {
+      expect((await fetch(`${local.url}/hung`)).status).toBe(503);
+      expect((await fetch(`${local.url}/ok`)).status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect((await fetch(`${local.url}/ok`)).status).toBe(200);
+    } finally {
+      await local.close();
+    }
   });
 
   it('jitters Retry-After between 5 and 9 s', async () => {

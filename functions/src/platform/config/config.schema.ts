@@ -193,8 +193,8 @@ export const configSchema = z.object({
   // Below the `api` function's timeout (API_TIMEOUT_SECONDS) and a mobile client's usual 30 s: the server answers first.
   REQUEST_DEADLINE_MS: positiveInt(25_000, (API_TIMEOUT_SECONDS - 10) * 1000, 100),
   // Uploads stream their body while it is stored: a slow link gets the longest deadline the function timeout allows.
-  // Handlers of one instance still running after their 503: at this many, new requests are refused (503 OVERLOADED).
-  DEADLINE_OVERDUE_LIMIT: positiveInt(20, 10_000, 1),
+  // Handlers of one instance still running after their 503: at this many, new requests are refused (503 OVERLOADED); 0: off.
+  DEADLINE_OVERDUE_LIMIT: positiveInt(0, 10_000, 0),
   UPLOAD_DEADLINE_MS: positiveInt((API_TIMEOUT_SECONDS - 10) * 1000, (API_TIMEOUT_SECONDS - 10) * 1000, 100),
   LOG_REQUESTS: booleanSwitch(false),
   RATE_LIMITS: rateLimitOverrides,

@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { AppError } from '../errors/app-error';
 import { errorBody } from '../errors/error-body';
 import { logger } from '../logging/logger';
+import { API_TIMEOUT_SECONDS } from '../deploy/settings';
 
 // A stalled dependency (the database paused, a gateway hanging) must not hold a request until the client gives
 // up without an answer: at REQUEST_DEADLINE_MS the API answers 503 DEADLINE_EXCEEDED with Retry-After, once.
@@ -53,14 +54,14 @@ function sendError(res: Response, err: AppError): void {
 }
 
 /**
- * `overdueLimit` (DEADLINE_OVERDUE_LIMIT): handlers of this instance still running after their 503 hold memory,
- * connections and database capacity; at that many, new requests are refused at once (503 OVERLOADED) instead of
- * piling on, until some of them settle.
+ * `overdueLimit` (DEADLINE_OVERDUE_LIMIT, 0: off): handlers of this instance still running after their 503 hold
+ * memory, connections and database capacity; at that many, new requests are refused at once (503 OVERLOADED)
+ * instead of piling on, until some settle. A handler counts for at most `countFor` from its request's start.
  */
-export function requestDeadline(ms: number, overdueLimit = Number.POSITIVE_INFINITY): RequestHandler {
+export function requestDeadline(ms: number, overdueLimit = 0, countFor = API_TIMEOUT_SECONDS * 1000): RequestHandler {
   let overdue = 0;
   return (req, res, next) => {
-    if (overdue >= overdueLimit) {
+    if (overdueLimit > 0 && overdue >= overdueLimit) {
       logger.warn('request refused: too many handlers running past their deadline', { requestId: res.locals.requestId, path: req.originalUrl.split('?')[0], overdue });
       sendError(res, overloadedError());
       return;
@@ -68,12 +69,18 @@ export function requestDeadline(ms: number, overdueLimit = Number.POSITIVE_INFIN
     const started = Date.now();
     let running = false;
     let counted = false;
+    const uncount = () => {
+      if (counted) overdue -= 1;
+      counted = false;
+    };
     const fire = () => {
       if (res.headersSent || res.writableEnded) return; // a stream already under way is not cut
       res.locals.deadlineExceeded = true;
       if (running) {
         counted = true;
         overdue += 1;
+        // Past the function timeout the platform has cut the request: a handler hung for good must not count forever.
+        setTimeout(uncount, Math.max(0, started + countFor - Date.now())).unref();
       }
       logger.warn('request deadline exceeded', { requestId: res.locals.requestId, method: req.method, path: req.originalUrl.split('?')[0], elapsedMs: Date.now() - started, overdue });
       sendError(res, deadlineError());
@@ -88,8 +95,7 @@ export function requestDeadline(ms: number, overdueLimit = Number.POSITIVE_INFIN
       running = true;
       return () => {
         running = false;
-        if (counted) overdue -= 1;
-        counted = false;
+        uncount();
       };
     };
     res.once('close', () => clearTimeout(timer));
