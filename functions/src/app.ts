@@ -55,13 +55,14 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
   app.use(requestContext({ logRequests: config.LOG_REQUESTS }));
-  app.use(requestDeadline(config.REQUEST_DEADLINE_MS));
+  app.use(requestDeadline(config.REQUEST_DEADLINE_MS, config.DEADLINE_OVERDUE_LIMIT));
   app.use(corsFromOrigins(config.CORS_ORIGINS));
   app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));
 
   // One sub-router per first path segment, found by a map lookup: a request is matched against its area's
   // routes only, not against every route (or every area) of the API in turn.
   const areas = new Map<string, express.Router>();
+  const handlerDeps = { ...ctx, uploadDeadlineMs: config.UPLOAD_DEADLINE_MS };
   for (const route of routes) {
     if (route.availability && !route.availability.enabled) continue;
     const segment = route.path.split('/')[1];
@@ -70,7 +71,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
       area = express.Router({ strict: false, mergeParams: true });
       areas.set(segment, area);
     }
-    area[route.method](route.path.slice(segment.length + 1) || '/', ...toExpressHandlers(route, ctx));
+    area[route.method](route.path.slice(segment.length + 1) || '/', ...toExpressHandlers(route, handlerDeps));
   }
   app.use(API_PREFIX, areaDispatcher(areas));
 

@@ -27,7 +27,7 @@ let deadlineAnswers = 0;
 beforeEach(() => (deadlineAnswers = 0));
 afterEach(() => expect(deadlineAnswers).toBeGreaterThan(0));
 
-const config = parseConfig({ ...process.env, JWT_SECRET: localSecret('JWT_SECRET'), JWT_REFRESH_SECRET: localSecret('JWT_REFRESH_SECRET'), REQUEST_DEADLINE_MS: String(DEADLINE_MS), TRUST_PROXY: 'true' });
+const config = parseConfig({ ...process.env, JWT_SECRET: localSecret('JWT_SECRET'), JWT_REFRESH_SECRET: localSecret('JWT_REFRESH_SECRET'), REQUEST_DEADLINE_MS: String(DEADLINE_MS), UPLOAD_DEADLINE_MS: String(DEADLINE_MS), TRUST_PROXY: 'true' });
 let server: { url: string; close(): Promise<void> };
 beforeAll(async () => {
   server = await listen(buildApp({ config }).app);

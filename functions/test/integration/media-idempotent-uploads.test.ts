@@ -33,8 +33,12 @@ describe('POST /upload/single with an Idempotency-Key', () => {
     const first = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }], key);
     expect(first.status).toBe(201);
     expect(storedFiles(owner.user.id)).toHaveLength(1);
-    // The retry carries other bytes (a client rebuilding its form): they are neither read nor stored.
-    const retry = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.wav'), type: 'audio/wav' }], key);
+    // Another file under the same key (another Content-Length) is refused, not answered with the first item.
+    const otherFile = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.wav'), type: 'audio/wav' }], key);
+    expect(otherFile.status).toBe(422);
+    expect(otherFile.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // The retry of the same file (a client rebuilding its form) replays: its bytes are neither read nor stored.
+    const retry = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }], key);
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
@@ -97,12 +101,17 @@ describe('POST /upload/single with an Idempotency-Key', () => {
       setTimeout(() => req.end(Buffer.concat([data.subarray(data.length >> 1), tail])), 1_500);
     });
     await new Promise((resolve) => setTimeout(resolve, 700));
-    const during = await upload('/upload/single', owner.accessToken, 'file', [{ data, type: 'audio/mpeg' }], key);
+    // The retries resend the same request (same bytes, so the same Content-Length the key's hash holds).
+    const resend = async () => {
+      const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${owner.accessToken}`, 'idempotency-key': key, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: Buffer.concat([head, data, tail]) });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const during = await resend();
     expect(during.status).toBe(409);
     expect(during.body.code).toBe('IDEMPOTENCY_IN_PROGRESS');
     const done = await first;
     expect(done.status).toBe(201);
-    const after = await upload('/upload/single', owner.accessToken, 'file', [{ data, type: 'audio/mpeg' }], key);
+    const after = await resend();
     expect(after.status).toBe(201);
     expect(after.body.id).toBe(done.body.id);
     expect(storedFiles(owner.user.id)).toHaveLength(1);

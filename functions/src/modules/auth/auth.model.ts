@@ -68,7 +68,12 @@ export interface SessionRecord {
   revokedAt: number | null;
   revokeReason: string | null;
   access: IssuedToken & { roles: Role[] };
-  refresh: IssuedToken & { previousJti: string | null; rotatedAt: number | null };
+  /**
+   * `retryUntil`: the end of the lost-answer allowance of `previousJti` (REFRESH_LOST_ANSWER_SEC after the first
+   * rotation; absent on older sessions: rotatedAt plus the default). `retiredJti`: the unused refresh token a late
+   * retry replaced; presenting it means two holders of one token, and revokes the session.
+   */
+  refresh: IssuedToken & { previousJti: string | null; rotatedAt: number | null; retryUntil?: number | null; retiredJti?: string | null };
   /**
    * The access token of the pair before `access`, set while the current pair is unused: a refresh whose answer was
    * lost must not sign the client out, so that token stays valid (and its refresh token retryable) until the new

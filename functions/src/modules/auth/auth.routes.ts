@@ -169,7 +169,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'auth',
       summary: 'Rotate the refresh token',
       description:
-        'Every use returns a new pair and retires the old refresh token. A lost answer costs nothing: until the new pair is first used, the previous access token keeps working and the previous refresh token returns the same new pair, however late. The first use of the new pair revokes the previous access token. Replaying the previous refresh token after that (past 10 s from the rotation), or any older one, revokes the whole session.',
+        'Every use returns a new pair and retires the old refresh token. A lost answer costs nothing: until the new pair is first used (and for at most REFRESH_LOST_ANSWER_SEC, default 15 min, after the rotation), the previous access token keeps working and the previous refresh token may be retried: within 10 s it returns the same pair, later a fresh pair, retiring the unused one (a retired refresh token presented later revokes the session: two holders of one token). The first use of the new pair revokes the previous access token. Replaying the previous refresh token after that (past 10 s from the rotation), past REFRESH_LOST_ANSWER_SEC, or any older one, revokes the whole session (sign in again).',
       auth: 'public',
       rateLimit: AUTH_RATE_LIMITS.refresh,
       errors: [401, 429],

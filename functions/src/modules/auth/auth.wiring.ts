@@ -27,6 +27,7 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
   const sessions = createSessionService({
     signer,
     now,
+    lostAnswerSec: config.REFRESH_LOST_ANSWER_SEC,
     onNewDevice: async (user, session) => {
       const device = session.deviceName ?? session.userAgent ?? 'An unknown device';
       await hub.dispatch(

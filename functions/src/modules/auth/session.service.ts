@@ -79,13 +79,17 @@ export async function setFirebaseUserDisabled(userId: string, disabled: boolean)
   if (disabled) await revokeFirebaseSignIns(userId);
 }
 
+// REFRESH_LOST_ANSWER_SEC's default: an access token's default life.
+const DEFAULT_LOST_ANSWER_SEC = 15 * 60;
+
 export type SessionService = ReturnType<typeof createSessionService>;
 
 // Called after a sign-in from a device the account has not used before (not on its first sign-in).
 export type NewDeviceHook = (user: UserRecord, session: SessionRecord) => Promise<void>;
 
-export function createSessionService(deps: { signer: TokenSigner; now: () => number; onNewDevice?: NewDeviceHook }) {
+export function createSessionService(deps: { signer: TokenSigner; now: () => number; onNewDevice?: NewDeviceHook; lostAnswerSec?: number }) {
   const { signer, now } = deps;
+  const lostAnswerMs = (deps.lostAnswerSec ?? DEFAULT_LOST_ANSWER_SEC) * 1000;
 
   return {
     // Each successful login creates a session: one refresh-token family.
@@ -120,11 +124,13 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       return authResult(pair, session, user);
     },
 
-    // Rotation on every use. A refresh whose answer never reached the client must not cost the session: the new
-    // pair is "unused" until its access token is first presented or its refresh token is used, and until then the
-    // previous refresh token keeps getting that same pair back (however late the retry) and the previous access
-    // token keeps working. Once the new pair is used, the previous refresh token is honoured only within the short
-    // grace of a racing retry; replaying it later, or any older token, revokes the whole family (a stolen token).
+    // Rotation on every use. A refresh whose answer never reached the client must not cost the session: until the
+    // new pair is first used (its access token presented or its refresh token used), and for at most
+    // REFRESH_LOST_ANSWER_SEC after the rotation, the previous access token keeps working and a retry of the
+    // previous refresh token is honoured. Within the short grace of a racing retry it gets the same pair; later it
+    // gets a FRESH pair and the unused one is retired, so two holders of one token (a thief who refreshed first)
+    // cannot share the session unseen: the retired token's next use revokes it. Any other older token, or a retry
+    // past the allowance, revokes the whole family.
     async refresh(refreshToken: string, client: ClientInfo) {
       const claims = signer.verifyRefresh(refreshToken);
       const t = now();
@@ -143,25 +149,38 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
             lastUsedAt: t,
             lastIp: client.ip,
             access: pair.access,
-            refresh: { ...pair.refresh, previousJti: session.refresh.jti, rotatedAt: t },
+            refresh: { ...pair.refresh, previousJti: session.refresh.jti, rotatedAt: t, retryUntil: t + lostAnswerMs, retiredJti: null },
             previousAccess: { jti: session.access.jti, exp: session.access.exp },
           };
           authRepo.txSetSession(tx, next);
           return { kind: 'ok' as const, pair, session: next, user };
         }
-        const retryOfParent =
-          claims.jti === session.refresh.previousJti &&
-          session.refresh.rotatedAt !== null &&
-          (newPairUnused(session) || t - session.refresh.rotatedAt <= AUTH_LIMITS.refreshGraceSec * 1000);
-        if (retryOfParent) {
+        const rotatedAt = session.refresh.rotatedAt;
+        const ofParent = claims.jti === session.refresh.previousJti && rotatedAt !== null;
+        if (ofParent && t - rotatedAt <= AUTH_LIMITS.refreshGraceSec * 1000) {
           const pair = signer.resign(user.id, session.id, session.access, session.refresh);
           return { kind: 'ok' as const, pair, session, user };
         }
-        authRepo.txSetSession(tx, { ...session, revokedAt: t, revokeReason: 'refresh_token_reuse' });
-        return { kind: 'reuse' as const, sessionId: session.id, userId: session.userId };
+        const retryUntil = session.refresh.retryUntil ?? (rotatedAt ?? 0) + lostAnswerMs;
+        if (ofParent && newPairUnused(session) && t < retryUntil) {
+          const pair = signer.newPair(user.id, session.id, user.roles, t);
+          authRepo.txRevokeToken(tx, session.access.jti, session.access.exp);
+          const next: SessionRecord = {
+            ...session,
+            lastUsedAt: t,
+            lastIp: client.ip,
+            access: pair.access,
+            refresh: { ...pair.refresh, previousJti: session.refresh.previousJti, rotatedAt: t, retryUntil, retiredJti: session.refresh.jti },
+          };
+          authRepo.txSetSession(tx, next);
+          return { kind: 'ok' as const, pair, session: next, user };
+        }
+        const reason = claims.jti === session.refresh.retiredJti ? 'refresh_token_retired' : ofParent && newPairUnused(session) ? 'refresh_retry_expired' : 'refresh_token_reuse';
+        authRepo.txSetSession(tx, { ...session, revokedAt: t, revokeReason: reason });
+        return { kind: 'reuse' as const, sessionId: session.id, userId: session.userId, reason };
       });
       if (outcome.kind === 'reuse') {
-        logger.warn('refresh token reuse: session revoked', { sessionId: outcome.sessionId, userId: outcome.userId });
+        logger.warn('refresh token reuse: session revoked', { sessionId: outcome.sessionId, userId: outcome.userId, reason: outcome.reason });
         // As any sign-out: the session's devices stop receiving push, and its Firebase clients are signed out.
         await Promise.all([removeSessionDevices([outcome.sessionId]), revokeFirebaseSignIns(outcome.userId)]);
         throw new UnauthorizedError('Refresh token was already used; the session has been revoked').withCode('REFRESH_TOKEN_REUSED');

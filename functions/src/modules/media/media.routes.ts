@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AppContext } from '../../platform/http/module';
-import { pipeline } from 'node:stream/promises';
 import { streamMultipart } from '../../platform/http/multipart';
 import { requestBody } from '../../platform/http/raw-body';
+import { sendFileStream } from '../../platform/http/send-file';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { DeletedSchema } from '../../platform/http/ids';
 import { AUDIO_TYPES } from './media.model';
@@ -31,7 +31,8 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
   const uploadErrors = 'Refusals store nothing: wrong or disguised type → 415; file over the size limit → 413; no file, wrong field or too many files → 400.';
   // The key is claimed before a byte is read: a retry after a lost answer (a timeout, a 503 DEADLINE_EXCEEDED)
   // gets the same items back and its own bytes are never stored; 409 while the first is still streaming.
-  const retrySafe = ' Send an Idempotency-Key to retry safely: the same key returns the same items (the retry\'s file is not read or stored).';
+  // The body is not read before the claim, so its Content-Length stands for it in the request hash.
+  const retrySafe = ' Send an Idempotency-Key to retry safely: the same key with the same file returns the same items (the retry\'s file is not read or stored); the same key with another file (another Content-Length) is 422 IDEMPOTENCY_KEY_REUSED. Uploads count against UPLOAD_DEADLINE_MS, not REQUEST_DEADLINE_MS.';
   return [
     defineRoute({
       method: 'post',
@@ -89,6 +90,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       description:
         'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type, at most upload.maxBytes (413, checked on Content-Length and while streaming). Writable only while the item is PENDING. With Cloud Storage the URL points at Google instead, signed with the content type, a size range and create-only.',
       auth: 'public',
+      streamsBody: true,
       errors: [404, 409, 413, 415],
       codes: ['UPLOAD_STATE'],
       request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },
@@ -155,8 +157,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
       handler: async ({ params, query, res }) => {
         const file = await media.file(params.ownerId, params.name, query.token);
-        res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'public, max-age=31536000, immutable', 'content-length': String(file.size) });
-        await pipeline(file.stream, res);
+        await sendFileStream(res, file, { 'cache-control': 'public, max-age=31536000, immutable' });
       },
     }),
   ];

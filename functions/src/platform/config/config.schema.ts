@@ -164,6 +164,8 @@ export const configSchema = z.object({
   BCRYPT_COST: positiveInt(10, 15, 10),
   ACCESS_TOKEN_TTL_SEC: positiveInt(15 * 60, 24 * 3600, 60),
   REFRESH_TOKEN_TTL_SEC: positiveInt(30 * 24 * 3600, 365 * 24 * 3600, 300),
+  // How long after a rotation the previous refresh token may still be retried for a lost answer (an access token's life).
+  REFRESH_LOST_ANSWER_SEC: positiveInt(15 * 60, 24 * 3600, 10),
   GOOGLE_CLIENT_IDS: commaList,
   GOOGLE_CERTS_URL: urlOrDefault('https://www.googleapis.com/oauth2/v1/certs'),
   TWILIO_ACCOUNT_SID: optionalText,
@@ -190,6 +192,10 @@ export const configSchema = z.object({
   JSON_BODY_LIMIT_BYTES: positiveInt(100 * 1024, 10 * 1024 * 1024),
   // Below the `api` function's timeout (API_TIMEOUT_SECONDS) and a mobile client's usual 30 s: the server answers first.
   REQUEST_DEADLINE_MS: positiveInt(25_000, (API_TIMEOUT_SECONDS - 10) * 1000, 100),
+  // Uploads stream their body while it is stored: a slow link gets the longest deadline the function timeout allows.
+  // Handlers of one instance still running after their 503: at this many, new requests are refused (503 OVERLOADED); 0: off.
+  DEADLINE_OVERDUE_LIMIT: positiveInt(0, 10_000, 0),
+  UPLOAD_DEADLINE_MS: positiveInt((API_TIMEOUT_SECONDS - 10) * 1000, (API_TIMEOUT_SECONDS - 10) * 1000, 100),
   LOG_REQUESTS: booleanSwitch(false),
   RATE_LIMITS: rateLimitOverrides,
 });

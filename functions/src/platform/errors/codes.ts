@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: [429, 'Too many requests; see Retry-After.'],
   SERVICE_UNAVAILABLE: [503, 'A dependency is unavailable.'],
   DEADLINE_EXCEEDED: [503, 'The server gave up on the request at its deadline (REQUEST_DEADLINE_MS); it may still complete: retry after Retry-After, with the same Idempotency-Key where the operation takes one.'],
+  OVERLOADED: [503, 'Too many requests of this instance are still running past their deadline (DEADLINE_OVERDUE_LIMIT); nothing was done: retry after Retry-After.'],
   CONTENDED: [503, 'Too many concurrent changes to one record; retry after Retry-After.'],
   INTERNAL: [500, 'Unexpected server error (no internals are exposed).'],
   // Tokens and sessions

@@ -7,10 +7,10 @@ import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
-import { IDEMPOTENCY_RENEW_EVERY_MS, IdempotencyKeySchema, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
+import { IdempotencyKeySchema, keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
-import { answeredAtDeadline } from './deadline';
+import { answeredAtDeadline, handlerStarted, useUploadDeadline } from './deadline';
 import type { ApiTag } from '../openapi/tags';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -60,6 +60,8 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   permission?: AdminPermission;
   /** Documents a multipart/form-data body, which the handler parses itself (parseMultipart). */
   multipart?: z.ZodType;
+  /** The handler streams a raw upload body itself; like `multipart`, the request counts against UPLOAD_DEADLINE_MS. */
+  streamsBody?: boolean;
   /**
    * A creation a retry could duplicate: an `Idempotency-Key` header makes it run once per key, caller and
    * operation (platform/idempotency); documented in OpenAPI with its 409 and 422. 'required': money moves, so a
@@ -131,9 +133,16 @@ function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, '
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.
 export function toExpressHandlers(
   route: AnyRoute,
-  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore },
+  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore; uploadDeadlineMs?: number },
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
+  const uploadDeadlineMs = deps.uploadDeadlineMs;
+  if (uploadDeadlineMs !== undefined && (route.multipart || route.streamsBody)) {
+    handlers.push((_req, res, next) => {
+      useUploadDeadline(res, uploadDeadlineMs);
+      next();
+    });
+  }
   const rule = route.rateLimit;
   if (rule && rule.per !== 'user') {
     handlers.push((req, _res, next) => {
@@ -149,6 +158,9 @@ export function toExpressHandlers(
     });
   }
   handlers.push((req, res, next) => {
+    // A guard that stalled past the deadline (rate limiter, session lookup): the 503 went out, so work that had
+    // not started never starts (the client's retry runs it).
+    if (answeredAtDeadline(res)) return;
     let statusOverride: number | undefined;
     let ctx: HandlerContext<unknown, unknown, unknown>;
     try {
@@ -165,25 +177,38 @@ export function toExpressHandlers(
       const body = route.response.schema.parse(result);
       sendJson(res, statusOverride ?? route.response.status ?? 200, body);
     };
+    const settled = handlerStarted(res);
     if (ctx.idempotencyKey !== undefined && deps.idempotency) {
-      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride).catch(next);
+      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride).then(settled, (err: unknown) => {
+        settled();
+        next(err);
+      });
       return;
     }
     // Synchronous handlers answer without a promise hop; asynchronous ones once they settle.
     try {
       const result = route.handler(ctx);
       if (isPromiseLike(result)) {
-        result.then((value) => {
-          try {
-            respond(value);
-          } catch (err) {
+        result.then(
+          (value) => {
+            settled();
+            try {
+              respond(value);
+            } catch (err) {
+              next(err);
+            }
+          },
+          (err: unknown) => {
+            settled();
             next(err);
-          }
-        }, next);
+          },
+        );
       } else {
+        settled();
         respond(result);
       }
     } catch (err) {
+      settled();
       next(err);
     }
   });
@@ -238,7 +263,12 @@ async function runClaimed(
   statusOverride: () => number | undefined,
 ): Promise<void> {
   const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
-  const claimed = await store.claim(recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!), requestHashOf([ctx.params, ctx.body]), Date.now());
+  const claimed = await store.claim(recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!), requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]), Date.now());
+  if (claimed.kind === 'run' && answeredAtDeadline(res)) {
+    // The claim itself stalled past the deadline: nothing ran yet, so the key is freed for the retry.
+    await store.release(claimed.id, claimed.token).catch(() => undefined);
+    return;
+  }
   if (claimed.kind === 'replay') {
     res.setHeader('Idempotent-Replayed', 'true');
     sendJson(res, claimed.answer.status, claimed.answer.body);
@@ -246,9 +276,7 @@ async function runClaimed(
   }
   // The claim is held for as long as the handler runs, past a deadline answer too: a retry meanwhile is a 409,
   // never a second run. Only a claim nobody renews (its instance died) can be taken over.
-  const renewal = setInterval(() => {
-    store.renew(claimed.id, claimed.token, Date.now()).catch(() => undefined);
-  }, IDEMPOTENCY_RENEW_EVERY_MS).unref();
+  const stopRenewing = keepClaimed(store, claimed.id, claimed.token);
   try {
     const result = await route.handler(ctx);
     if (route.response.binary) return;
@@ -261,7 +289,7 @@ async function runClaimed(
     await store.release(claimed.id, claimed.token).catch(() => undefined);
     throw err;
   } finally {
-    clearInterval(renewal);
+    stopRenewing();
   }
 }
 

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, ConflictError } from '../errors/app-error';
 import { firestoreApi } from '../firebase/firebase';
+import { API_TIMEOUT_SECONDS } from '../deploy/settings';
+import { logger } from '../logging/logger';
 
 // Idempotent creations (`defineRoute({ idempotent: true })`): a request carrying an `Idempotency-Key`
 // header runs once per key, caller and route; a retry with the same key and body replays the first
@@ -14,6 +16,9 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 // handler renews it every IDEMPOTENCY_RENEW_EVERY_MS, so a slow one (past its deadline answer) is never run twice.
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 export const IDEMPOTENCY_RENEW_EVERY_MS = 20_000;
+// No run outlives the function's timeout: renewing past it (plus a margin for a slow last commit) would only keep a
+// claim whose instance is gone, or a handler stuck for good, from ever being taken over.
+export const IDEMPOTENCY_RENEW_FOR_MS = API_TIMEOUT_SECONDS * 1000 + 30_000;
 
 export const IdempotencyKeySchema = z
   .string()
@@ -41,8 +46,8 @@ export interface IdempotencyStore {
   complete(id: string, token: string, answer: StoredAnswer, now: number): Promise<void>;
   /** Frees the claim after a failed run. */
   release(id: string, token: string): Promise<void>;
-  /** Extends the lease of a claim still running (nothing when `token` no longer holds it). */
-  renew(id: string, token: string, now: number): Promise<void>;
+  /** Extends the lease of a claim still running; false (nothing done) when `token` no longer holds it. */
+  renew(id: string, token: string, now: number): Promise<boolean>;
 }
 
 export function recordId(callerId: string, operation: string, key: string): string {
@@ -94,7 +99,9 @@ export function memoryIdempotencyStore(): IdempotencyStore {
     },
     async renew(id, token, now) {
       const entry = entries.get(id);
-      if (entry?.token === token && entry.state === 'RUNNING') entries.set(id, { ...entry, leaseUntil: now + IDEMPOTENCY_LEASE_MS });
+      if (entry?.token !== token || entry.state !== 'RUNNING') return false;
+      entries.set(id, { ...entry, leaseUntil: now + IDEMPOTENCY_LEASE_MS });
+      return true;
     },
   };
 }
@@ -144,9 +151,44 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
     renew: (id, token, now) =>
       inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
-        if (snap.get('token') === token && snap.get('state') === 'RUNNING') tx.update(ref(id), { leaseUntil: now + IDEMPOTENCY_LEASE_MS });
+        if (snap.get('token') !== token || snap.get('state') !== 'RUNNING') return false;
+        tx.update(ref(id), { leaseUntil: now + IDEMPOTENCY_LEASE_MS });
+        return true;
       }),
   };
+}
+
+/**
+ * Keeps a running claim's lease renewed until the returned stop is called: every `everyMs`, one renewal at a time
+ * (a slow one is not stacked on), for at most `forMs`; a renewal that finds the claim taken over (its lease had run
+ * out: the run may now happen twice) is logged and renewing stops.
+ */
+export function keepClaimed(store: IdempotencyStore, id: string, token: string, opts: { everyMs?: number; forMs?: number; now?: () => number } = {}): () => void {
+  const now = opts.now ?? Date.now;
+  const forMs = opts.forMs ?? IDEMPOTENCY_RENEW_FOR_MS;
+  const started = now();
+  let pending = false;
+  const timer = setInterval(() => {
+    if (now() - started >= forMs) {
+      clearInterval(timer);
+      logger.warn('idempotency claim no longer renewed: its run outlived the function timeout', { id, forMs });
+      return;
+    }
+    if (pending) return;
+    pending = true;
+    store
+      .renew(id, token, now())
+      .then(
+        (held) => {
+          if (held) return;
+          clearInterval(timer);
+          logger.warn('idempotency claim taken over while its run was still going', { id });
+        },
+        (err: Error) => logger.warn('idempotency claim renewal failed', { id, error: err.message }),
+      )
+      .finally(() => (pending = false));
+  }, opts.everyMs ?? IDEMPOTENCY_RENEW_EVERY_MS).unref();
+  return () => clearInterval(timer);
 }
 
 /** Answers are kept with their body as JSON text (any shape, nothing Firestore would reinterpret). */
