@@ -8,6 +8,7 @@ import { call } from '../helpers/api';
 import { testConfig } from '../helpers/config';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
+import { waitFor } from '../helpers/wait';
 import { narrowedAdmin, startedTrip, walletRider } from '../helpers/rides';
 import { fareCapOf, fareOf } from '../../src/modules/rides/rides.model';
 
@@ -141,8 +142,10 @@ describe('administrators end a started trip', () => {
     expect(await wallet(rider)).toMatchObject({ balance: 300_000 - ride.quote.fare, held: 0 });
     expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(ride.quote.fare - Math.round(ride.quote.fare * 0.2));
     expect((await call('POST', path, { token: admin.accessToken, body: { fare: 'QUOTE', reason: 'again' } })).body.code).toBe('RIDE_TRANSITION');
-    // Freed by the completion and still ONLINE and fresh on its location document, yet locked: not assigned.
-    expect((await driverDoc(driver)).dispatchKey).toBe('MOTORBIKE');
+    // The lock took the driver out of the pool (driverAccountChanged)…
+    await waitFor(async () => ((await driverDoc(driver)).dispatchKey === null ? true : undefined), { what: 'the locked driver offline', timeoutMs: 20_000 });
+    // …and should that trigger be late or lost (put back ONLINE and free here), dispatch still skips the locked account.
+    await db().collection('driver_locations').doc(driver.user.id).update({ status: 'ONLINE', dispatchKey: 'MOTORBIKE' });
     expect((await book(rider, trip(here))).body.status).toBe('NO_DRIVER');
   });
 

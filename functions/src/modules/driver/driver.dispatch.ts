@@ -122,6 +122,23 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
     remember(userId, undefined);
   }
 
+  /**
+   * Takes a driver out of the pool at once (account locked, DRIVER role removed): OFFLINE on the profile and the
+   * position, so neither dispatch, the drivers map nor surge counts them. False when they were not ONLINE.
+   */
+  async function takeOffline(userId: string): Promise<boolean> {
+    const at = now();
+    const changed = await inTransaction(async (tx) => {
+      const loc = await locationsRepo.get(userId, tx);
+      if (!loc || loc.status !== 'ONLINE') return false;
+      locationsRepo.set(tx, withKey({ ...loc, status: 'OFFLINE', updatedAt: at }));
+      tx.update(driverRepo.ref(userId), { status: 'OFFLINE', updatedAt: at });
+      return true;
+    });
+    if (changed) remember(userId, undefined);
+    return changed;
+  }
+
   /** The position fields of a report on top of `loc` (distance driven counted while a trip is on). */
   function positionPatch(loc: DriverLocation, update: LocationUpdate, at: number) {
     const point: LatLng = { lat: update.lat, lng: update.lng };
@@ -215,7 +232,7 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
     return answer(false);
   }
 
-  return { setStatus, report };
+  return { setStatus, takeOffline, report };
 }
 
 /** What rides reads and changes of drivers, each in the caller's transaction where it says so. */
