@@ -39,6 +39,7 @@ import {
   type RideTimeouts,
 } from './rides.model';
 import { ridesRepo, type DisputeRecord, type SosRecord } from './rides.repo';
+import { iso, isoOrNull } from '../../platform/time';
 
 const CAPTURED_STATUSES: readonly string[] = ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
 const disputeView = (d: DisputeRecord) => ({
@@ -48,8 +49,8 @@ const disputeView = (d: DisputeRecord) => ({
   refundPaymentId: d.refundPaymentId ?? null,
   note: d.note ?? null,
   resolvedBy: d.resolvedBy ?? null,
-  resolvedAt: d.resolvedAt ? new Date(d.resolvedAt).toISOString() : null,
-  createdAt: new Date(d.createdAt).toISOString(),
+  resolvedAt: isoOrNull(d.resolvedAt),
+  createdAt: iso(d.createdAt),
 });
 /** What the rider paid for a ride that ended: the fare, or a cancellation fee that was charged (a payment records it). */
 const paidFor = (r: RideRecord) => (!r.paymentId ? 0 : r.status === 'COMPLETED' ? (r.fare ?? 0) : r.status === 'CANCELLED' || r.status === 'EXPIRED' ? r.cancellationFee : 0);

@@ -26,6 +26,7 @@ import { ledgerRepo } from './ledger.repo';
 import { adjustmentsRepo } from './adjustments.repo';
 import { adjustmentMachine, entryView, P2P_MIN_VND, STAFF_LABEL, WITHDRAWALS, withdrawalMachine, type AdjustmentRecord, type AdjustmentStatus, type BankAccount, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
 import { withdrawalsRepo } from './withdrawals.repo';
+import { iso } from '../../platform/time';
 
 export interface WalletServiceDeps {
   dailyTransferLimit: number;
@@ -83,9 +84,9 @@ export function activeMoneyStaff(user: { roles: readonly string[]; permissions?:
 
 const adjustmentView = (a: AdjustmentRecord) => ({
   ...a,
-  decidedAt: a.decidedAt === null ? null : new Date(a.decidedAt).toISOString(),
-  createdAt: new Date(a.createdAt).toISOString(),
-  updatedAt: new Date(a.updatedAt).toISOString(),
+  decidedAt: a.decidedAt === null ? null : iso(a.decidedAt),
+  createdAt: iso(a.createdAt),
+  updatedAt: iso(a.updatedAt),
 });
 
 const withdrawalView = (w: WithdrawalRecord) => ({
