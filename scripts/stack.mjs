@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CORE_EMULATORS, emulatorEnv, runnableEmulators } from './lib/emulator-env.mjs';
 import { DEV_RATE_LIMITS, startSinks, stackEnv } from './lib/profiles.mjs';
+import { ensureRuntimeNode } from './lib/runtime.mjs';
 import { BASE_URL, PROJECT_ID, fail, functionsDir, log, repoRoot } from './lib/util.mjs';
 
 const firebaseBin = path.join(repoRoot, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
@@ -363,4 +364,5 @@ async function testFiles() {
 const commands = { start, test, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
+await ensureRuntimeNode({ install: () => ensureDeps(repoRoot), log, fail });
 await commands[name]();

@@ -5,7 +5,7 @@ import path from 'node:path';
 // The module boundaries of .dependency-cruiser.cjs, run by `npm test`: a module reaches another only through
 // its public face (index.ts), only downwards in LAYERS, with no import cycles.
 const functionsDir = path.join(__dirname, '..', '..');
-const depcruise = path.join(functionsDir, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const depcruise = path.join(functionsDir, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruiser.mjs');
 const config = path.join(functionsDir, '.dependency-cruiser.cjs');
 
 interface Violation {
