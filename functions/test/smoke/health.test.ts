@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { API, localSecret, requireEmulators } from '../helpers/emulators';
 import { signAccessToken } from '../helpers/tokens';
 import { adminTokens, registerVerified } from '../helpers/accounts';
@@ -24,6 +26,14 @@ describe('health on the emulator stack (hosting → functions → firestore/auth
     const text = JSON.stringify(body);
     expect(text).not.toContain(localSecret('JWT_SECRET'));
     expect(text).not.toContain(localSecret('JWT_REFRESH_SECRET'));
+  });
+
+  it("the function and the tests run on the deployed runtime's Node major (firebase.json)", async () => {
+    const firebaseJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'firebase.json'), 'utf8')) as { functions: Array<{ runtime: string }> };
+    const major = /^nodejs(\d+)$/.exec(firebaseJson.functions[0]!.runtime)![1];
+    const body = (await (await fetch(`${API}/health/env`)).json()) as { runtime: { node: string } };
+    expect(body.runtime.node.split('.')[0]).toBe(`v${major}`);
+    expect(process.version.split('.')[0]).toBe(`v${major}`);
   });
 
   it('GET /health/deps reaches Firestore and Auth and reports latency', async () => {
