@@ -3,6 +3,9 @@ import path from 'node:path';
 import { MODULES } from '../../src/modules';
 import { renderOpenApiJson } from '../../src/platform/openapi/render';
 import { API_TAGS } from '../../src/platform/openapi/tags';
+import { buildOpenApiDocument } from '../../src/platform/openapi/document';
+import { defineRoute, type AnyRoute } from '../../src/platform/http/route';
+import { z } from 'zod';
 
 const SPEC_TAGS = [
   'addresses', 'assistant', 'atm', 'auth', 'cart', 'chat', 'cms', 'driver', 'favorites', 'fuel', 'health', 'hotels',
@@ -122,6 +125,67 @@ describe('OpenAPI generation', () => {
     expect(doc.components.schemas.Health.properties.status).toMatchObject({ type: 'string', enum: ['ok'] });
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.servers).toEqual([{ url: '/api/v1', description: 'This deployment' }]);
+  });
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, item]) => Object.entries(item).map(([method, op]) => ({ method, path: p, op })));
+
+  it('names every operation with a unique camelCase operationId, admin… under /admin paths', () => {
+    expect(operations.length).toBeGreaterThan(280);
+    const ids = operations.map((o) => o.op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path: p, op } of operations) {
+      expect(op.operationId).toMatch(/^[a-z][A-Za-z0-9]*$/);
+      if (p.split('/').includes('admin')) expect(op.operationId).toMatch(/^admin[A-Z]/);
+    }
+  });
+
+  it('keeps the operationIds generated clients are named after (actions, not paths; catalogs from their kit)', () => {
+    const idOf = (method: string, p: string) => doc.paths[p][method].operationId;
+    expect(idOf('post', '/rides')).toBe('createRide');
+    expect(idOf('get', '/rides')).toBe('listMyRides');
+    expect(idOf('post', '/rides/{id}/cancel')).toBe('cancelRide');
+    expect(idOf('get', '/wallet')).toBe('getWalletBalance');
+    expect(idOf('post', '/push-tokens')).toBe('registerPushToken');
+    expect(idOf('post', '/chat/calls/{id}/answer')).toBe('answerCall');
+    expect(idOf('patch', '/driver/admin/applications/{id}')).toBe('adminDecideDriverApplication');
+    expect(idOf('get', '/pharmacy/stores/nearby')).toBe('listNearbyPharmacyStores');
+    expect(idOf('get', '/parking/lots/{id}')).toBe('getParkingLot');
+    expect(idOf('post', '/places/admin/{id}/hide')).toBe('adminHidePlace');
+    expect(idOf('get', '/atm/{id}/events')).toBe('listAtmEvents');
+  });
+
+  it('marks the aliases deprecated, each naming its canonical operation; nothing else is deprecated', () => {
+    const aliases = { 'post /register': 'register', 'post /login': 'loginWithPassword', 'post /auth/login': 'loginWithPassword', 'get /auth/me': 'getMyProfile' };
+    expect(operations.filter((o) => o.op.deprecated).map((o) => `${o.method} ${o.path}`).sort()).toEqual(Object.keys(aliases).sort());
+    for (const [key, target] of Object.entries(aliases)) {
+      const [method, p] = key.split(' ');
+      const canonical = operations.find((o) => o.op.operationId === target)!;
+      expect(doc.paths[p][method].deprecated).toBe(true);
+      expect(doc.paths[p][method].description).toContain(`Deprecated: an alias of \`${target}\` (${canonical.method.toUpperCase()} ${canonical.path})`);
+      expect(canonical.op.deprecated).toBeUndefined();
+    }
+  });
+
+  describe('refuses operation names clients cannot rely on', () => {
+    const route = (path: string, names: Pick<AnyRoute, 'operationId' | 'aliasOf'>) =>
+      defineRoute({ method: 'get', path, ...names, tag: 'health', summary: 's', auth: 'public', response: { description: 'ok', schema: z.object({}) }, handler: () => ({}) });
+
+    it('a repeated operationId, naming both routes', () => {
+      expect(() => buildOpenApiDocument([route('/a', { operationId: 'getThing' }), route('/b', { operationId: 'getThing' })], '1')).toThrow('GET /b: operationId getThing is already used by GET /a');
+    });
+
+    it('a missing or non-camelCase operationId', () => {
+      expect(() => buildOpenApiDocument([route('/a', { operationId: '' })], '1')).toThrow(/GET \/a: operationId "" is not a camelCase identifier/);
+      expect(() => buildOpenApiDocument([route('/a', { operationId: 'get_thing' })], '1')).toThrow(/not a camelCase identifier/);
+    });
+
+    it('an alias of an unknown operation or of another alias', () => {
+      expect(() => buildOpenApiDocument([route('/a', { operationId: 'getA', aliasOf: 'getNothing' })], '1')).toThrow('GET /a: aliasOf getNothing names no canonical operation');
+      const chain = [route('/a', { operationId: 'getA' }), route('/b', { operationId: 'getB', aliasOf: 'getA' }), route('/c', { operationId: 'getC', aliasOf: 'getB' })];
+      expect(() => buildOpenApiDocument(chain, '1')).toThrow('GET /c: aliasOf getB names no canonical operation');
+      expect(() => buildOpenApiDocument(chain.slice(0, 2), '1')).not.toThrow();
+    });
   });
 
   it('openapi/openapi.json is up to date (run `npm run openapi`)', () => {

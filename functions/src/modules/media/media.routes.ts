@@ -37,6 +37,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/single',
+      operationId: 'uploadAudio',
       tag: 'media',
       summary: 'Upload one audio file',
       description: `${uploadErrors}${retrySafe}`,
@@ -49,6 +50,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/image',
+      operationId: 'uploadImage',
       tag: 'media',
       summary: 'Upload one image (a chat photo)',
       description: `JPEG, PNG or WebP, kind IMAGE; send it as a chat message with type IMAGE. ${uploadErrors}${retrySafe}`,
@@ -61,6 +63,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/multiple',
+      operationId: 'uploadAudioFiles',
       tag: 'media',
       summary: 'Upload up to MEDIA_MAX_FILES (10) audio files at once',
       description: `${uploadErrors} One refused file refuses the whole request.${retrySafe}`,
@@ -73,6 +76,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/presign',
+      operationId: 'presignUpload',
       tag: 'media',
       summary: 'Start a direct upload: get a URL to PUT the bytes to',
       description: `contentType must be audio/* and one of ${AUDIO_TYPES.join(', ')} (415 otherwise). PUT the bytes to upload.url with the given headers before upload.expiresAt, then POST completeUrl.`,
@@ -85,6 +89,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'put',
       path: '/upload/presign/:id/content',
+      operationId: 'putPresignedUploadContent',
       tag: 'media',
       summary: 'Receive the bytes of a presigned upload (local storage)',
       description:
@@ -100,6 +105,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/presign/:id/complete',
+      operationId: 'completePresignedUpload',
       tag: 'media',
       summary: 'Confirm a presigned upload',
       description:
@@ -115,6 +121,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/media',
+      operationId: 'listMyMedia',
       tag: 'media',
       summary: 'My media items (newest first)',
       auth: UPLOADERS,
@@ -125,6 +132,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/media/:id',
+      operationId: 'getMedia',
       tag: 'media',
       summary: 'One media item (owner or administrator)',
       auth: UPLOADERS,
@@ -136,6 +144,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/media/:id',
+      operationId: 'deleteMedia',
       tag: 'media',
       summary: 'Delete a media item and its object (owner or administrator)',
       auth: UPLOADERS,
@@ -147,6 +156,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/media/files/media/:ownerId/:name',
+      operationId: 'downloadMediaFile',
       tag: 'media',
       summary: 'The bytes behind a publicUrl (local storage)',
       description: 'Public: the download token in the URL is the permission. Only mounted with STORAGE_DRIVER=local.',

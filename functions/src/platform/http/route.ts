@@ -37,6 +37,14 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   method: HttpMethod;
   /** Express-style path under /api/v1, e.g. `/users/admin/:id`. */
   path: string;
+  /**
+   * The OpenAPI operationId generated clients name their method after: camelCase, named after the action
+   * (`createRide`, `listMyRides`), never derived from the path, unique in the API; `admin…` for `/admin` paths.
+   * Stable: renaming it breaks every generated client.
+   */
+  operationId: string;
+  /** This route is a compatibility alias of the operation with that operationId: documented as deprecated, pointing at it. */
+  aliasOf?: string;
   tag: ApiTag;
   summary: string;
   description?: string;
@@ -76,6 +84,9 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   codes?: ErrorCode[];
   handler(ctx: HandlerContext<TBody, TQuery, TParams>): Promise<TResult> | TResult;
 }
+
+/** The names of an operation, for helpers that build routes from a few arguments. */
+export type OperationNames = Pick<RouteDefinition, 'operationId' | 'aliasOf'>;
 
 // Erases the generics so routes of different shapes fit in one list.
 export type AnyRoute = RouteDefinition<any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

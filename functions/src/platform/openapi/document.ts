@@ -64,8 +64,34 @@ function authText(route: AnyRoute): string {
   return `Auth: bearer JWT with one of the roles ${route.auth.join(', ')}.`;
 }
 
+const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
+
+// Generated clients name their methods after operationIds: each must be a camelCase identifier, used once, and an
+// alias must point at an operation that exists (and is not an alias itself). Refused here, so a test fails.
+function canonicalOperations(routes: readonly AnyRoute[]): Map<string, AnyRoute> {
+  const byId = new Map<string, AnyRoute>();
+  for (const route of routes) {
+    const where = `${route.method.toUpperCase()} ${route.path}`;
+    if (!OPERATION_ID.test(route.operationId ?? '')) throw new Error(`${where}: operationId ${JSON.stringify(route.operationId)} is not a camelCase identifier`);
+    const taken = byId.get(route.operationId);
+    if (taken) throw new Error(`${where}: operationId ${route.operationId} is already used by ${taken.method.toUpperCase()} ${taken.path}`);
+    byId.set(route.operationId, route);
+  }
+  for (const route of routes) {
+    if (route.aliasOf === undefined) continue;
+    const target = byId.get(route.aliasOf);
+    if (!target || target.aliasOf !== undefined) throw new Error(`${route.method.toUpperCase()} ${route.path}: aliasOf ${route.aliasOf} names no canonical operation`);
+  }
+  return byId;
+}
+
+function aliasText(target: AnyRoute): string {
+  return `Deprecated: an alias of \`${target.operationId}\` (${target.method.toUpperCase()} ${toOpenApiPath(target.path)}), kept for older clients; call that operation instead.`;
+}
+
 // The OpenAPI document is generated from the same zod schemas that validate requests.
 export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): Record<string, unknown> {
+  const operations = canonicalOperations(routes);
   const registry = new OpenAPIRegistry();
   const bearer = registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -102,10 +128,13 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       : route.auth !== 'public' && route.auth.includes('ADMIN')
         ? 'Open to every administrator: no admin permission is needed.'
         : undefined;
-    const description = [route.description, authText(route), permissionText, limitText, route.availability?.note].filter(Boolean).join('\n\n');
+    const alias = route.aliasOf === undefined ? undefined : operations.get(route.aliasOf)!;
+    const description = [alias && aliasText(alias), route.description, authText(route), permissionText, limitText, route.availability?.note].filter(Boolean).join('\n\n');
     registry.registerPath({
       method: route.method,
       path: toOpenApiPath(route.path),
+      operationId: route.operationId,
+      ...(alias ? { deprecated: true } : {}),
       tags: [route.tag],
       summary: route.summary,
       description,
