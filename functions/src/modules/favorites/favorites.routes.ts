@@ -4,6 +4,7 @@ import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { DeletedSchema } from '../../platform/http/ids';
 import { FavoriteParamsSchema, FavoriteSchema, TargetTypeSchema } from './favorites.schemas';
 import { createFavoritesService } from './favorites.service';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export function favoritesRoutes(): AnyRoute[] {
   const favorites = createFavoritesService();
@@ -26,7 +27,7 @@ export function favoritesRoutes(): AnyRoute[] {
       operationId: 'getFavorite',
       summary: 'Whether I saved a record',
       request: { params: FavoriteParamsSchema },
-      response: { description: 'saved, and since when.', schema: z.object({ saved: z.boolean(), createdAt: z.string().nullable() }) },
+      response: { description: 'saved, and since when.', schema: z.object({ saved: z.boolean(), createdAt: IsoTimeSchema.nullable() }) },
       handler: ({ auth, params }) => favorites.status(auth!.userId, params.type, params.targetId),
     }),
     defineRoute({

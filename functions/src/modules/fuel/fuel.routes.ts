@@ -9,13 +9,14 @@ import { iso } from '../../platform/time';
 import { FuelPricesSchema, fuelCatalog } from './fuel.catalog';
 import { fuelRepo } from './fuel.repo';
 import { fuelStations } from './fuel.wiring';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 const PriceChangeSchema = z
   .object({
     before: z.record(z.string(), z.number()),
     after: z.record(z.string(), z.number()),
     by: z.string().optional().describe('Who changed it: only for the station’s managers and administrators with catalog.manage (never public)'),
-    at: z.string(),
+    at: IsoTimeSchema,
   })
   .meta({ id: 'FuelPriceChange' });
 
