@@ -8,7 +8,9 @@
 //   3. the deploy bundle (functions/dist) loads with those settings, and every function runs in FUNCTIONS_REGION;
 //   4. firebase.json's Hosting rewrites name functions that exist, in that region;
 //   5. rules deny by default and every TTL field has its TTL policy;
-//   6. every query the test suite sent (recorded by `npm test`) is served by firestore.indexes.json.
+//   6. every query the test suite sent (recorded by `npm test`) is served by firestore.indexes.json;
+//   7. the functions' runtime is one firebase-tools still deploys (its own runtime table): decommissioned fails,
+//      deprecated or within 90 days of deprecation warns.
 // Reads functions/lib (tsc) and functions/dist (esbuild): `npm run build` first (npm test and npm run deploy:check do).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -41,25 +43,39 @@ const projects = option('project')
   : fs.readdirSync(envDir).map((f) => /^\.env\.([a-z][a-z0-9-]{4,29})$/.exec(f)?.[1]).filter((id) => id && !id.startsWith('demo-') && id !== 'local');
 
 const results = [];
-const check = (name, problems) => {
-  results.push({ name, problems });
-  process.stdout.write(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}${problems.map((p) => `\n       - ${p}`).join('')}\n`);
+const check = (name, problems, warnings = []) => {
+  results.push({ name, problems, warnings });
+  const lines = [...problems, ...warnings].map((p) => `\n       - ${p}`).join('');
+  process.stdout.write(`${problems.length > 0 ? 'FAIL' : warnings.length > 0 ? 'warn' : 'ok  '} ${name}${lines}\n`);
 };
 
-// The deployed entry, loaded as an instance of that project loads it; prints each function's region(s).
+// The deployed entry, loaded as an instance of that project loads it; prints each function's region(s) and scaling.
 function loadEntry(env) {
   const probe = `const entry = require('./dist/index.js');
-const regions = {};
-for (const name of Object.keys(entry)) regions[name] = entry[name]?.__endpoint?.region ?? [];
-process.stdout.write(JSON.stringify(regions));`;
+const endpoints = {};
+for (const name of Object.keys(entry)) {
+  const e = entry[name]?.__endpoint ?? {};
+  endpoints[name] = { region: e.region ?? [], maxInstances: e.maxInstances, concurrency: e.concurrency, availableMemoryMb: e.availableMemoryMb, cpu: e.cpu };
+}
+process.stdout.write(JSON.stringify(endpoints));`;
   const res = spawnSync(process.execPath, ['-e', probe], { cwd: functionsDir, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
-  return res.status === 0 ? { regions: JSON.parse(res.stdout) } : { error: (res.stderr || `exit ${res.status}`).split('\n').filter(Boolean).slice(0, 6).join(' | ') };
+  if (res.status !== 0) return { error: (res.stderr || `exit ${res.status}`).split('\n').filter(Boolean).slice(0, 6).join(' | ') };
+  const endpoints = JSON.parse(res.stdout);
+  return { endpoints, regions: Object.fromEntries(Object.entries(endpoints).map(([name, e]) => [name, e.region])) };
 }
 
 const firebaseJson = JSON.parse(fs.readFileSync(path.join(root, 'firebase.json'), 'utf8'));
 const indexesJson = JSON.parse(fs.readFileSync(path.join(root, 'firestore.indexes.json'), 'utf8'));
 const rules = fs.readFileSync(path.join(root, 'firestore.rules'), 'utf8');
 const guide = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+
+// firebase-tools' runtime table, read from the installed firebase-tools (the one that deploys), never a copy.
+const firebaseTools = createRequire(path.join(repoRoot, 'package.json'));
+const { RUNTIMES } = firebaseTools('firebase-tools/lib/deploy/functions/runtimes/supported/types.js');
+const deployBackend = firebaseTools('firebase-tools/lib/deploy/functions/backend.js');
+const runtimes = (firebaseJson.functions ?? []).map((f) => f.runtime);
+const runtime = checks.runtimeProblems(runtimes, RUNTIMES, new Date());
+check(`functions runtime ${[...new Set(runtimes)].join(', ')} is one firebase-tools deploys`, runtime.problems, runtime.warnings);
 
 if (projects.length === 0) check('a production env file (functions/.env.<projectId>)', ['none found: copy functions/.env.superapp-vn to functions/.env.<your project id> (see the deploy guide)']);
 for (const project of projects) {
@@ -88,6 +104,7 @@ for (const project of projects) {
     continue;
   }
   check(`${project}: every function runs in ${region}`, checks.functionRegionProblems(discovered.regions, region));
+  check(`${project}: every function has an instance ceiling and a concurrency its CPU allows`, checks.scalingProblems(discovered.endpoints, deployBackend.memoryToGen2Cpu, deployBackend.DEFAULT_MEMORY));
   check(`${project}: Hosting rewrites point at existing functions in ${region}`, checks.rewriteProblems(firebaseJson.hosting?.rewrites ?? [], discovered.regions, region));
 }
 

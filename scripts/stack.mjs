@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CORE_EMULATORS, emulatorEnv, runnableEmulators } from './lib/emulator-env.mjs';
+import { CORE_EMULATORS, emulatorEnv, emulatorUiAvailable, runnableEmulators } from './lib/emulator-env.mjs';
 import { DEV_RATE_LIMITS, startSinks, stackEnv } from './lib/profiles.mjs';
 import { ensureRuntimeNode } from './lib/runtime.mjs';
 import { BASE_URL, PROJECT_ID, fail, functionsDir, log, repoRoot } from './lib/util.mjs';
@@ -13,6 +13,9 @@ import { BASE_URL, PROJECT_ID, fail, functionsDir, log, repoRoot } from './lib/u
 const firebaseBin = path.join(repoRoot, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
 const jestBin = path.join(functionsDir, 'node_modules', 'jest', 'bin', 'jest.js');
 const resultsDir = path.join(repoRoot, '.cache', 'test-results');
+// firebase-admin 14 loads ESM-only packages (jose) with require(); jest's module loader allows that only with the VM
+// modules flag (plain Node 24 needs none).
+const JEST_NODE_FLAGS = '--experimental-vm-modules --no-warnings=ExperimentalWarning';
 // Jest workers for the emulator tiers (override with TEST_WORKERS; 1 runs them in band).
 const TEST_WORKERS = Number(process.env.TEST_WORKERS) || 3;
 
@@ -83,12 +86,24 @@ function prepare(options) {
   build(options);
 }
 
-function emulatorArgs(command, only, extra = []) {
+// `npm start -- --keep-data`: the emulators' data is exported here on exit and imported at the next such start.
+const keptDataDir = path.join(repoRoot, '.cache', 'emulator-data');
+const hasExport = (dir) => fs.existsSync(path.join(dir, 'firebase-export-metadata.json'));
+
+function emulatorArgs(command, only, extra = [], { importFrom = path.join(repoRoot, 'emulator-data') } = {}) {
   const args = [firebaseBin, command, '--project', PROJECT_ID, '--only', only.join(',')];
-  if (fs.existsSync(path.join(repoRoot, 'emulator-data', 'firebase-export-metadata.json'))) {
-    args.push('--import', path.join(repoRoot, 'emulator-data'));
-  }
+  if (hasExport(importFrom)) args.push('--import', importFrom);
   return [...args, ...extra];
+}
+
+// firebase.json turns the Emulator UI on; where firebase-tools cannot fetch it (offline), `npm start` runs from a copy
+// with it off (a config file must sit in the project folder: firebase-tools resolves paths from its folder).
+function configWithoutUi() {
+  const file = path.join(repoRoot, '.firebase.no-ui.json');
+  const config = JSON.parse(fs.readFileSync(path.join(repoRoot, 'firebase.json'), 'utf8'));
+  config.emulators = { ...config.emulators, ui: { ...config.emulators?.ui, enabled: false } };
+  fs.writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  return file;
 }
 
 function describeEnv() {
@@ -118,8 +133,14 @@ async function start() {
   const sinks = await startSinks(profile, { print: profile === 'dev' });
   const env = { ...describeEnv(), ...stackEnv(profile) };
   const only = runnableEmulators();
-  log(`starting emulators (${only.join(', ')}) …`);
-  const child = spawn(process.execPath, emulatorArgs('emulators:start', only), { cwd: repoRoot, env, stdio: 'inherit' });
+  const keepData = process.argv.includes('--keep-data');
+  const extra = keepData ? ['--export-on-exit', keptDataDir] : [];
+  if (keepData) log(hasExport(keptDataDir) ? `--keep-data: resuming from ${path.relative(repoRoot, keptDataDir)} (delete it to start from the seed again)` : `--keep-data: starting from the seed; the data is saved to ${path.relative(repoRoot, keptDataDir)} on exit`);
+  const ui = emulatorUiAvailable();
+  if (!ui) log('Emulator UI: firebase-tools could not fetch it (offline?); going on without it (the API and data are unaffected)');
+  log(`starting emulators (${only.join(', ')}${ui ? ', ui' : ''}) …`);
+  const args = emulatorArgs('emulators:start', only, ui ? extra : [...extra, '--config', configWithoutUi()], { importFrom: keepData && hasExport(keptDataDir) ? keptDataDir : undefined });
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: 'inherit' });
   // Ctrl-C reaches firebase-tools too (same process group); wait for its clean shutdown.
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
@@ -141,6 +162,7 @@ async function start() {
     log(`base_url: ${BASE_URL}   (API: ${BASE_URL}/api/v1, health: ${BASE_URL}/api/v1/health)`);
     log(`docs:     ${BASE_URL}/docs   (OpenAPI JSON: ${BASE_URL}/docs-json)`);
     log(`mail and SMS: local sinks, printed here as [dev-inbox]; inbox JSON at ${env.SINKS_URL}/inbox`);
+    if (ui) log('Emulator UI: http://127.0.0.1:4000 (Firestore data, Auth users, function logs)');
     log('press Ctrl-C to stop');
   } else if (child.exitCode === null) {
     log(`WARNING: ${BASE_URL}/api/v1/health did not answer 200 within 180 s; see the emulator output above`);
@@ -169,7 +191,7 @@ async function test() {
   fs.rmSync(resultsDir, { recursive: true, force: true });
   fs.mkdirSync(resultsDir, { recursive: true });
   const jest = (projects, out, workers = '--runInBand') =>
-    `"${process.execPath}" "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects.join(' ')} ${workers} --json --outputFile "${out}"`;
+    `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects.join(' ')} ${workers} --json --outputFile "${out}"`;
 
   log('sound pack check (re-measures assets/sounds) …');
   const soundsOut = path.join(resultsDir, 'sounds.json');
@@ -349,7 +371,7 @@ async function testFiles() {
   const sinks = await startSinks('test', { print: false });
   const env = { ...describeEnv(), ...stackEnv('test') };
   const quoted = patterns.map((p) => `"${p.replace(/"/g, '')}"`).join(' ');
-  const jest = `"${process.execPath}" "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects integration serial rules --maxWorkers=${TEST_WORKERS} --json --outputFile "${out}" ${quoted}`;
+  const jest = `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects integration serial rules --maxWorkers=${TEST_WORKERS} --json --outputFile "${out}" ${quoted}`;
   try {
     run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [jest]), { env });
   } finally {

@@ -7,11 +7,13 @@ import { onTaskDispatched } from 'firebase-functions/tasks';
 import { defineSecret } from 'firebase-functions/params';
 import { setGlobalOptions } from 'firebase-functions/options';
 import { getConfig } from './platform/config/config';
-import { API_TIMEOUT_SECONDS, declaredSecrets, functionsRegion } from './platform/deploy/settings';
+import { API_CONCURRENCY, API_TIMEOUT_SECONDS, WORKER_CONCURRENCY, declaredSecrets, functionsRegion, instanceLimits } from './platform/deploy/settings';
 import type { TriggerDefinition } from './platform/module/module';
 
-// Every function below (HTTPS, tasks, triggers) runs in the one configured region.
-setGlobalOptions({ region: functionsRegion() });
+// Every function below (HTTPS, tasks, triggers) runs in the one configured region, with a ceiling on instances
+// and a set concurrency (the `api` function overrides both).
+const maxInstances = instanceLimits();
+setGlobalOptions({ region: functionsRegion(), maxInstances: maxInstances.others, concurrency: WORKER_CONCURRENCY });
 
 // Every function binds the declared secrets: the configuration (validated at boot) reads them.
 const secrets = declaredSecrets().map((name) => defineSecret(name));
@@ -28,7 +30,7 @@ if (process.env.FIRESTORE_QUERY_LOG) (require('./platform/deploy/query-log') as 
 let app: Express | undefined;
 
 export const api = onRequest(
-  { secrets, invoker: 'public', memory: '512MiB', timeoutSeconds: API_TIMEOUT_SECONDS, concurrency: 80 },
+  { secrets, invoker: 'public', memory: '512MiB', timeoutSeconds: API_TIMEOUT_SECONDS, concurrency: API_CONCURRENCY, maxInstances: maxInstances.api },
   (req, res) => {
     app ??= (require('./app') as typeof import('./app')).createApp();
     app(req, res);

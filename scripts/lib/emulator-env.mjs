@@ -31,6 +31,9 @@ function jvmCandidates() {
     if (!fs.existsSync(dir)) continue;
     for (const name of fs.readdirSync(dir)) found.push(path.join(dir, name));
   }
+  // macOS keeps JDKs as bundles: /Library/Java/JavaVirtualMachines/<jdk>/Contents/Home.
+  const macJvms = '/Library/Java/JavaVirtualMachines';
+  if (fs.existsSync(macJvms)) for (const name of fs.readdirSync(macJvms)) found.push(path.join(macJvms, name, 'Contents', 'Home'));
   return [...new Set(found)];
 }
 
@@ -48,7 +51,10 @@ export function findJava() {
   if (!best) {
     fail(
       `firebase-tools 15 needs Java ${MIN_JAVA} or newer and none was found (looked at JAVA_HOME and ${[...new Set(jvmCandidates().map((p) => path.dirname(p)))].join(', ')}).\n` +
-        '  Install one, e.g. `sudo apt-get install -y openjdk-21-jre-headless` (or temurin-21/25), or set JAVA_HOME to a JDK >= 21.',
+        '  Install one, then run the command again:\n' +
+        '  - Debian/Ubuntu/WSL: `sudo apt-get install -y openjdk-21-jre-headless` (or temurin-21/25)\n' +
+        '  - macOS: `brew install openjdk@21`, then set JAVA_HOME=$(brew --prefix openjdk@21)\n' +
+        '  - or set JAVA_HOME to any JDK >= 21',
     );
   }
   return best;
@@ -76,16 +82,56 @@ function locateFirestoreJar() {
   return jar && fs.existsSync(jar) ? jar : '';
 }
 
-function firestoreJarPath() {
-  const jar = locateFirestoreJar();
-  if (jar) return jar;
-  // Part of the machine image; install it when we are allowed to.
-  if (process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0) {
-    log('Firestore emulator jar not found: installing google-cloud-cli-firestore-emulator with apt-get …');
-    spawnSync('apt-get', ['install', '-y', 'google-cloud-cli-firestore-emulator'], { stdio: 'inherit' });
-    return locateFirestoreJar();
+const firebaseBin = path.join(repoRoot, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
+
+// SUPERAPP_AUTO_INSTALL=off: never run a package manager, only say what to install.
+const autoInstall = () => process.env.SUPERAPP_AUTO_INSTALL !== 'off';
+
+// firebase-tools' own download into its cache (what `firebase emulators:start` does on a machine with internet).
+export function firebaseToolsDownload(what) {
+  log(`downloading the ${what} emulator with firebase-tools (\`firebase setup:emulators:${what}\`) …`);
+  const res = spawnSync(process.execPath, [firebaseBin, `setup:emulators:${what}`], { cwd: repoRoot, encoding: 'utf8', timeout: 300_000 });
+  if (res.status === 0) return true;
+  const why = `${res.stderr ?? ''}${res.stdout ?? ''}`.split('\n').filter((l) => /error/i.test(l)).slice(-1)[0] ?? `exit ${res.status}`;
+  log(`  could not: ${why.trim()}`);
+  return false;
+}
+
+// The Debian package of Google Cloud's apt repository (what machines like the CI image carry), installed only when
+// apt knows it, we are root, and SUPERAPP_AUTO_INSTALL is not off; always announced first.
+function aptInstallFirestore() {
+  const pkg = 'google-cloud-cli-firestore-emulator';
+  if (process.getuid?.() !== 0 || spawnSync('sh', ['-c', 'command -v apt-get']).status !== 0) return false;
+  const policy = spawnSync('apt-cache', ['policy', pkg], { encoding: 'utf8' });
+  if (!/Candidate: (?!\(none\))/.test(policy.stdout ?? '')) return false;
+  if (!autoInstall()) {
+    log(`(not installing ${pkg} with apt-get: SUPERAPP_AUTO_INSTALL=off)`);
+    return false;
   }
-  return '';
+  log(`installing ${pkg} with apt-get (set SUPERAPP_AUTO_INSTALL=off to be asked to do it yourself) …`);
+  spawnSync('apt-get', ['install', '-y', pkg], { stdio: 'inherit' });
+  return true;
+}
+
+// The ways to get the Firestore emulator, in order: firebase-tools' cache, FIRESTORE_EMULATOR_BINARY_PATH, a gcloud
+// SDK or Debian package jar (offline machines), firebase-tools' download (online), apt-get (announced).
+function firestoreEmulator(javaHome) {
+  if (firebaseCacheHasFirestoreJar()) return { source: 'firebase-tools cache' };
+  const override = process.env.FIRESTORE_EMULATOR_BINARY_PATH;
+  if (override && fs.existsSync(override)) return { source: override, binary: override };
+  let jar = locateFirestoreJar();
+  if (!jar && firebaseToolsDownload('firestore') && firebaseCacheHasFirestoreJar()) return { source: 'firebase-tools cache (downloaded now)' };
+  if (!jar && aptInstallFirestore()) jar = locateFirestoreJar();
+  if (!jar) {
+    fail(
+      'The Firestore emulator was not found, and firebase-tools could not download it (offline?). Any one of these works:\n' +
+        '  - online: `npx firebase setup:emulators:firestore` (firebase-tools keeps it in ~/.cache/firebase/emulators)\n' +
+        '  - with the gcloud CLI: `gcloud components install cloud-firestore-emulator`\n' +
+        '  - Debian/Ubuntu with Google Cloud\'s apt repository: `sudo apt-get install -y google-cloud-cli-firestore-emulator`\n' +
+        '  - any runnable emulator jar: set FIRESTORE_EMULATOR_BINARY_PATH to it',
+    );
+  }
+  return { source: jar, binary: ensureLauncherJar(javaHome, jar) };
 }
 
 // The Debian jar has no Main-Class; a manifest-only launcher jar points java at it.
@@ -174,21 +220,15 @@ export function emulatorEnv() {
     // default of 50 parallel, a burst of requests left ~40 workers (5 GB) behind. Excess work queues instead.
     FUNCTIONS_EMULATOR_PARALLEL: process.env.FUNCTIONS_EMULATOR_PARALLEL ?? String(FUNCTIONS_PARALLEL_DEFAULT),
   };
-  if (firebaseCacheHasFirestoreJar()) {
-    delete env.FIRESTORE_EMULATOR_BINARY_PATH;
-    return { env, java, firestore: 'firebase-tools cache' };
-  }
-  if (process.env.FIRESTORE_EMULATOR_BINARY_PATH && fs.existsSync(process.env.FIRESTORE_EMULATOR_BINARY_PATH)) {
-    return { env, java, firestore: process.env.FIRESTORE_EMULATOR_BINARY_PATH };
-  }
-  const jar = firestoreJarPath();
-  if (!jar) {
-    fail(
-      'The Firestore emulator was not found. firebase-tools cannot download it offline.\n' +
-        '  Install it from Debian: `sudo apt-get install -y google-cloud-cli-firestore-emulator`\n' +
-        '  (or set FIRESTORE_EMULATOR_BINARY_PATH to a runnable emulator jar).',
-    );
-  }
-  env.FIRESTORE_EMULATOR_BINARY_PATH = ensureLauncherJar(java.home, jar);
-  return { env, java, firestore: jar };
+  const firestore = firestoreEmulator(java.home);
+  if (firestore.binary) env.FIRESTORE_EMULATOR_BINARY_PATH = firestore.binary;
+  else delete env.FIRESTORE_EMULATOR_BINARY_PATH;
+  return { env, java, firestore: firestore.source };
+}
+
+// The Emulator UI (http://127.0.0.1:4000), on wherever firebase-tools has it or can fetch it. Returns whether it is.
+export function emulatorUiAvailable() {
+  const dir = path.join(process.env.HOME ?? '', '.cache', 'firebase', 'emulators');
+  const cached = () => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => /^ui-v[\w.]+$/.test(f) && fs.existsSync(path.join(dir, f, 'server', 'server.mjs')));
+  return cached() || (firebaseToolsDownload('ui') && cached());
 }

@@ -6,8 +6,12 @@ export function ensureFfmpeg(log) {
   const has = (bin) => spawnSync(bin, ['-version'], { stdio: 'ignore' }).status === 0;
   if (has('ffmpeg') && has('ffprobe')) return;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!root) throw new Error('ffmpeg and ffprobe are needed: install them with `sudo apt-get install -y ffmpeg`');
-  log('installing ffmpeg (apt-get) …');
+  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  const hint = 'ffmpeg and ffprobe are needed: install them (Debian/Ubuntu/WSL `sudo apt-get install -y ffmpeg`, macOS `brew install ffmpeg`)';
+  if (!root || !apt) throw new Error(hint);
+  // SUPERAPP_AUTO_INSTALL=off: never run a package manager, only say what to install.
+  if (process.env.SUPERAPP_AUTO_INSTALL === 'off') throw new Error(`${hint} (not installed for you: SUPERAPP_AUTO_INSTALL=off)`);
+  log('installing ffmpeg with apt-get (set SUPERAPP_AUTO_INSTALL=off to be asked to do it yourself) …');
   spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
   const res = spawnSync('apt-get', ['install', '-y', '-qq', 'ffmpeg'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   if (res.status !== 0 || !has('ffmpeg')) throw new Error('could not install ffmpeg with apt-get');

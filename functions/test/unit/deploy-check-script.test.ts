@@ -15,6 +15,10 @@ describe('deploy:check on a broken deployment', () => {
     expect(res.stdout).toMatch(/deploy:check: \d+ passed, [1-9]\d* failed/);
   });
 
+  it('fails on the decommissioned runtime, named as firebase deploy names it', () => {
+    expect(res.stdout).toMatch(/FAIL functions runtime nodejs20 is one firebase-tools deploys\n\s+- Runtime Node\.js 20 was decommissioned on 2026-10-30/);
+  });
+
   it('names the rewrite in another region', () => {
     expect(res.stdout).toContain('rewrite /api/** → api names region us-central1; the functions run in asia-southeast1 (FUNCTIONS_REGION)');
   });

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { collectionProblems, functionRegionProblems, indexProblems, productionEnvProblems, rewriteProblems, undocumentedSecrets } from '../../src/platform/deploy/checks';
+import { collectionProblems, functionRegionProblems, indexProblems, productionEnvProblems, rewriteProblems, runtimeProblems, scalingProblems, undocumentedSecrets, type RuntimeSupport } from '../../src/platform/deploy/checks';
 import { missingIndexes, requiredIndex, type CompositeIndex } from '../../src/platform/deploy/indexes';
 import type { QueryShape } from '../../src/platform/deploy/query-log';
 import { shapeOf } from '../../src/platform/deploy/query-log';
-import { declaredSecrets, functionsRegion } from '../../src/platform/deploy/settings';
+import { declaredSecrets, functionsRegion, instanceLimits } from '../../src/platform/deploy/settings';
 
 const root = path.join(__dirname, '..', '..', '..');
 const readEnv = (file: string) => parseEnv(fs.readFileSync(path.join(root, 'functions', file), 'utf8')) as Record<string, string>;
@@ -116,5 +116,62 @@ describe('deploy:check — collections and indexes', () => {
         orderBy: [{ field: { fieldPath: 'createdAt' }, direction: 'DESCENDING' }],
       }),
     ).toEqual({ collection: 'app_notifications', collectionGroup: false, filters: [{ field: 'recipientId', op: 'EQUAL' }, { field: 'readAt', op: 'IS_NULL' }], orderBy: [{ field: 'createdAt', direction: 'DESCENDING' }] });
+  });
+});
+
+describe('deploy:check — the functions runtime (firebase-tools\' own table)', () => {
+  // The table the installed firebase-tools deploys with.
+  const { RUNTIMES } = require(path.join(__dirname, '..', '..', '..', 'node_modules', 'firebase-tools', 'lib', 'deploy', 'functions', 'runtimes', 'supported', 'types.js')) as { RUNTIMES: Record<string, RuntimeSupport> };
+  const at = (day: string) => new Date(`${day}T00:00:00Z`);
+
+  it('refuses Node.js 20 after its decommission, naming the date', () => {
+    expect(runtimeProblems(['nodejs20'], RUNTIMES, at('2026-11-25')).problems).toEqual([expect.stringContaining('Runtime Node.js 20 was decommissioned on 2026-10-30')]);
+  });
+
+  it('passes the configured runtime today, without a warning', () => {
+    const firebaseJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'firebase.json'), 'utf8')) as { functions: Array<{ runtime: string }> };
+    const runtimes = firebaseJson.functions.map((f) => f.runtime);
+    expect(runtimeProblems(runtimes, RUNTIMES, new Date())).toEqual({ problems: [], warnings: [] });
+  });
+
+  it('warns within 90 days of the deprecation date and after it, until the decommission', () => {
+    const row = RUNTIMES.nodejs24!;
+    const deprecation = new Date(row.deprecationDate).getTime();
+    const day = 24 * 60 * 60 * 1000;
+    expect(runtimeProblems(['nodejs24'], RUNTIMES, new Date(deprecation - 91 * day)).warnings).toEqual([]);
+    expect(runtimeProblems(['nodejs24'], RUNTIMES, new Date(deprecation - 89 * day))).toEqual({ problems: [], warnings: [expect.stringContaining(`is deprecated on ${row.deprecationDate} (within 90 days)`)] });
+    expect(runtimeProblems(['nodejs24'], RUNTIMES, new Date(deprecation + day)).warnings).toEqual([expect.stringContaining('was deprecated on')]);
+  });
+
+  it('names an unknown runtime and a missing one', () => {
+    expect(runtimeProblems(['nodejs99'], RUNTIMES, at('2026-11-25')).problems).toEqual([expect.stringContaining('runtime nodejs99 is not one firebase-tools knows')]);
+    expect(runtimeProblems([], RUNTIMES, at('2026-11-25')).problems).toEqual(['firebase.json names no functions runtime']);
+  });
+});
+
+describe('deploy:check — instance ceilings and concurrency', () => {
+  // firebase-tools' gen-2 table: up to 2 GiB gets one CPU.
+  const gen2Cpu = (mb: number) => (mb <= 2048 ? 1 : 2);
+
+  it('passes functions with a ceiling and a concurrency their CPU allows', () => {
+    expect(scalingProblems({ api: { maxInstances: 20, concurrency: 80, availableMemoryMb: 512 }, rideTrigger: { maxInstances: 10, concurrency: 16 } }, gen2Cpu, 256)).toEqual([]);
+  });
+
+  it('names a function without maxInstances or concurrency, and concurrency on a fractional CPU', () => {
+    expect(scalingProblems({ a: { concurrency: 1 }, b: { maxInstances: 5 }, c: { maxInstances: 5, concurrency: 8, cpu: 0.5 }, d: { maxInstances: 5, concurrency: 8, cpu: 'gcf_gen1' } }, gen2Cpu, 256)).toEqual([
+      'a has no maxInstances (set API_MAX_INSTANCES / FUNCTIONS_MAX_INSTANCES or the function\'s option)',
+      'b has no concurrency set',
+      'c runs 8 requests at once on less than one CPU: firebase deploy refuses it',
+      'd runs 8 requests at once on less than one CPU: firebase deploy refuses it',
+    ]);
+  });
+});
+
+describe('deploy settings — instance ceilings', () => {
+  it('reads API_MAX_INSTANCES and FUNCTIONS_MAX_INSTANCES with defaults, refusing non-numbers', () => {
+    expect(instanceLimits({})).toEqual({ api: 20, others: 10 });
+    expect(instanceLimits({ API_MAX_INSTANCES: '50', FUNCTIONS_MAX_INSTANCES: '3' })).toEqual({ api: 50, others: 3 });
+    expect(() => instanceLimits({ API_MAX_INSTANCES: '0' })).toThrow('API_MAX_INSTANCES "0" must be a whole number from 1 to 9999');
+    expect(() => instanceLimits({ FUNCTIONS_MAX_INSTANCES: 'lots' })).toThrow('FUNCTIONS_MAX_INSTANCES');
   });
 });

@@ -88,3 +88,65 @@ export function collectionProblems(collections: readonly CollectionDefinition[],
 export function indexProblems(queries: QueryShape[], indexes: CompositeIndex[]): string[] {
   return missingIndexes(queries, indexes).map(({ query, needs }) => `query on ${query.collection} (${[...query.filters.map((f) => `${f.field} ${f.op}`), ...query.orderBy.map((o) => `order ${o.field} ${o.direction}`)].join(', ')}) needs the index ${JSON.stringify(needs)}`);
 }
+
+/** One row of firebase-tools' runtime table (lib/deploy/functions/runtimes/supported/types.js `RUNTIMES`). */
+export interface RuntimeSupport {
+  friendly: string;
+  deprecationDate: string;
+  decommissionDate: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The functions' runtimes (firebase.json) against firebase-tools' own table, as its deploy judges them: a
+ * decommissioned runtime is refused (a problem); one deprecated, or due within `warnDays` of its deprecation,
+ * deploys with a warning.
+ */
+export function runtimeProblems(runtimes: string[], table: Record<string, RuntimeSupport>, now: Date, warnDays = 90): { problems: string[]; warnings: string[] } {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  if (runtimes.length === 0) problems.push('firebase.json names no functions runtime');
+  for (const runtime of new Set(runtimes)) {
+    const row = table[runtime];
+    if (!row) {
+      problems.push(`runtime ${runtime} is not one firebase-tools knows (${Object.keys(table).filter((r) => r.startsWith('nodejs')).join(', ')})`);
+      continue;
+    }
+    const deprecation = new Date(row.deprecationDate);
+    if (now >= new Date(row.decommissionDate)) {
+      problems.push(`Runtime ${row.friendly} was decommissioned on ${row.decommissionDate}: firebase deploy refuses it; move firebase.json, the package engines and .nvmrc to a supported runtime`);
+    } else if (now >= deprecation) {
+      warnings.push(`Runtime ${row.friendly} was deprecated on ${row.deprecationDate} and is decommissioned on ${row.decommissionDate}`);
+    } else if (now.getTime() >= deprecation.getTime() - warnDays * DAY_MS) {
+      warnings.push(`Runtime ${row.friendly} is deprecated on ${row.deprecationDate} (within ${warnDays} days) and decommissioned on ${row.decommissionDate}`);
+    }
+  }
+  return { problems, warnings };
+}
+
+/** What deploy-time discovery reports of one function's scaling (its `__endpoint`). */
+export interface EndpointScaling {
+  maxInstances?: number | null;
+  concurrency?: number | null;
+  availableMemoryMb?: number | null;
+  cpu?: number | 'gcf_gen1' | null;
+}
+
+/**
+ * Every function sets a ceiling on instances (cost control) and its concurrency; concurrency above 1 needs a full
+ * CPU, which firebase deploy enforces (`memoryToCpu`: firebase-tools' gen-2 memory-to-CPU table).
+ */
+export function scalingProblems(endpoints: Record<string, EndpointScaling>, memoryToCpu: (memoryMb: number) => number, defaultMemoryMb: number): string[] {
+  const problems: string[] = [];
+  for (const [name, e] of Object.entries(endpoints)) {
+    if (typeof e.maxInstances !== 'number' || e.maxInstances < 1) problems.push(`${name} has no maxInstances (set API_MAX_INSTANCES / FUNCTIONS_MAX_INSTANCES or the function's option)`);
+    if (typeof e.concurrency !== 'number' || e.concurrency < 1) {
+      problems.push(`${name} has no concurrency set`);
+      continue;
+    }
+    const cpu = typeof e.cpu === 'number' ? e.cpu : memoryToCpu(e.availableMemoryMb ?? defaultMemoryMb);
+    if (e.concurrency > 1 && (e.cpu === 'gcf_gen1' || cpu < 1)) problems.push(`${name} runs ${e.concurrency} requests at once on less than one CPU: firebase deploy refuses it`);
+  }
+  return problems;
+}
