@@ -167,6 +167,60 @@ describe('OpenAPI generation', () => {
     }
   });
 
+  describe('response headers', () => {
+    const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const responsesOf = (op: any) => Object.entries(op.responses as Record<string, { headers?: Record<string, unknown>; description: string }>);
+    const idempotent = operations.filter((o) => (o.op.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key'));
+    const limited = operations.filter((o) => /Rate limit: \d+ requests per/.test(o.op.description));
+
+    it('declares each once under components.headers', () => {
+      expect(Object.keys(doc.components.headers).sort()).toEqual(['Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']);
+      expect(doc.components.headers['Retry-After'].schema).toMatchObject({ type: 'integer', minimum: 1 });
+      expect(doc.components.headers.RateLimit.schema.example).toBe('"auth-login";r=27;t=112');
+      expect(doc.components.headers['RateLimit-Policy'].schema.example).toBe('"auth-login";q=30;w=300');
+    });
+
+    it('X-Request-Id on every answer; Retry-After on every 429 and 503', () => {
+      for (const { op } of operations) {
+        for (const [status, response] of responsesOf(op)) {
+          expect(response.headers?.['X-Request-Id']).toEqual(ref('X-Request-Id'));
+          expect(response.headers?.['Retry-After']).toEqual(status === '429' || status === '503' ? ref('Retry-After') : undefined);
+        }
+      }
+    });
+
+    it('every operation may answer 503 at its deadline or when overloaded', () => {
+      for (const { path: p, op } of operations) {
+        if (p.endsWith('/deps')) continue; // the failing probe's own 503 (HealthDeps body) takes the status
+        expect(op.responses['503'].description).toMatch(/Codes: .*DEADLINE_EXCEEDED, OVERLOADED\.$/);
+      }
+      expect(doc.paths['/rides/quote'].post.responses['503'].description).toMatch(/Codes: SERVICE_UNAVAILABLE, ROUTING_UNAVAILABLE, DEADLINE_EXCEEDED, OVERLOADED\./);
+      expect(doc.paths['/users/me'].get.responses['503'].description).not.toMatch(/SERVICE_UNAVAILABLE/);
+    });
+
+    it('Idempotent-Replayed on the successes of operations that take an Idempotency-Key, and only there', () => {
+      expect(idempotent.length).toBeGreaterThan(20);
+      for (const { op } of operations) {
+        // The broadcast reads its key itself (a retry answers the same broadcast, with no replay marker).
+        const takesKey = idempotent.some((o) => o.op === op) && op.operationId !== 'createBroadcast';
+        for (const [status, response] of responsesOf(op)) expect(response.headers?.['Idempotent-Replayed']).toEqual(takesKey && status.startsWith('2') ? ref('Idempotent-Replayed') : undefined);
+      }
+    });
+
+    it('RateLimit and RateLimit-Policy on the answers of rate-limited operations, and only there', () => {
+      expect(limited.map((o) => o.op.operationId)).toEqual(expect.arrayContaining(['loginWithPassword', 'createRide', 'listNearbyPlaces', 'sendMessage']));
+      for (const { op } of operations) {
+        const isLimited = limited.some((o) => o.op === op);
+        expect(Boolean(op.responses['429'])).toBe(isLimited || Boolean(op.responses['429']));
+        for (const [, response] of responsesOf(op)) {
+          expect(response.headers?.RateLimit).toEqual(isLimited ? ref('RateLimit') : undefined);
+          expect(response.headers?.['RateLimit-Policy']).toEqual(isLimited ? ref('RateLimit-Policy') : undefined);
+        }
+      }
+    });
+  });
+
   describe('refuses operation names clients cannot rely on', () => {
     const route = (path: string, names: Pick<AnyRoute, 'operationId' | 'aliasOf'>) =>
       defineRoute({ method: 'get', path, ...names, tag: 'health', summary: 's', auth: 'public', response: { description: 'ok', schema: z.object({}) }, handler: () => ({}) });

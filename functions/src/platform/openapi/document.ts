@@ -20,8 +20,45 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'The Idempotency-Key was already used with another request body.',
   429: 'Rate limited; see Retry-After.',
   500: 'Unexpected server error (no internals are exposed).',
-  503: 'A dependency is unavailable.',
+  503: 'Not answered for now: the request passed its deadline (REQUEST_DEADLINE_MS; it may still complete), the instance is overloaded, or a dependency is unavailable. Retry after Retry-After when it is sent.',
 };
+
+// Any request may be cut at its deadline, or refused while the instance is overloaded (platform/http/deadline).
+const EVERY_OPERATION_503: ErrorCode[] = ['DEADLINE_EXCEEDED', 'OVERLOADED'];
+
+// Response headers, declared once under components.headers and referenced where the API sends them.
+type HeaderName = 'X-Request-Id' | 'Retry-After' | 'Idempotent-Replayed' | 'RateLimit' | 'RateLimit-Policy';
+const HEADERS: Record<HeaderName, { description: string; schema: { type: 'string' | 'integer'; enum?: string[]; minimum?: number; example?: string | number } }> = {
+  'X-Request-Id': {
+    description: "The request's id, also `requestId` in error bodies and on the request's log lines: the caller's own X-Request-Id when it is 8 to 128 letters, digits or `._:-`, otherwise a new UUID. On every answer of the API (not on the platform's HTML 400 for malformed JSON).",
+    schema: { type: 'string', example: '6f1c2f8e-4a59-4c0e-9d57-2b8f4f3c9a10' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying: always with 429; with 503 DEADLINE_EXCEEDED, OVERLOADED and CONTENDED (not when a dependency is down).',
+    schema: { type: 'integer', minimum: 1, example: 7 },
+  },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key, caller and operation: nothing ran again.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  RateLimit: {
+    description: 'What is left of the operation\'s rate limit (IETF draft httpapi-ratelimit-headers, a structured-field list): the policy\'s name, `r` the requests left in the current window and `t` the seconds until it resets.',
+    schema: { type: 'string', example: '"auth-login";r=27;t=112' },
+  },
+  'RateLimit-Policy': {
+    description: 'The operation\'s rate limit (IETF draft httpapi-ratelimit-headers): the policy\'s name (the RATE_LIMITS scope named in the description), `q` the requests allowed per window and `w` the window in seconds.',
+    schema: { type: 'string', example: '"auth-login";q=30;w=300' },
+  },
+};
+
+// Which headers an answer of this operation carries.
+function headersOf(route: AnyRoute, status: number): HeaderName[] {
+  const names: HeaderName[] = ['X-Request-Id'];
+  if (status === 429 || status === 503) names.push('Retry-After');
+  if (route.idempotent && status >= 200 && status < 300) names.push('Idempotent-Replayed');
+  if (route.rateLimit) names.push('RateLimit', 'RateLimit-Policy');
+  return names;
+}
 
 function errorStatuses(route: AnyRoute): number[] {
   const statuses = new Set<number>(route.errors ?? []);
@@ -35,7 +72,7 @@ function errorStatuses(route: AnyRoute): number[] {
   if (route.permission) statuses.add(403);
   if (route.auth !== 'public') statuses.add(401);
   if (route.auth !== 'public' && route.auth.length > 0) statuses.add(403);
-  statuses.add(500);
+  statuses.add(500).add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -53,9 +90,9 @@ function codesFor(route: AnyRoute, status: number): ErrorCode[] {
     if (route.auth !== 'public' && route.auth.length > 0) implied.push('ROLE_REQUIRED');
     if (route.permission) implied.push('PERMISSION_REQUIRED');
     if (route.hat) implied.push('HAT_LOCKED');
-  } else implied.push(generalCode(status));
+  } else if (status !== 503 || route.errors?.includes(503) || route.codes?.some((code) => ERROR_CODES[code][0] === 503)) implied.push(generalCode(status));
   const own = [...(route.codes ?? []), ...(route.idempotent ? (['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as ErrorCode[]) : []), ...(route.idempotent === 'required' ? (['IDEMPOTENCY_KEY_REQUIRED'] as ErrorCode[]) : [])].filter((code) => ERROR_CODES[code][0] === status);
-  return [...new Set([...implied, ...own])];
+  return [...new Set([...implied, ...own, ...(status === 503 ? EVERY_OPERATION_503 : [])])];
 }
 
 function authText(route: AnyRoute): string {
@@ -98,6 +135,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
+  const headerRefs = Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [name, registry.registerComponent('headers', name, header).ref])) as Record<HeaderName, { $ref: string }>;
 
   for (const route of routes) {
     const responses: Record<string, unknown> = {
@@ -119,6 +157,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         description: `${ERROR_DESCRIPTIONS[status] ?? 'Error'}${codes.length > 0 ? ` Codes: ${codes.join(', ')}.` : ''}`,
         content: { 'application/json': { schema: ErrorBodySchema } },
       };
+    }
+    for (const [status, response] of Object.entries(responses)) {
+      (response as { headers?: object }).headers = Object.fromEntries(headersOf(route, Number(status)).map((name) => [name, headerRefs[name]]));
     }
     const limitText = route.rateLimit
       ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
