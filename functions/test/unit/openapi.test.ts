@@ -73,6 +73,13 @@ describe('OpenAPI generation', () => {
     expect(schemas.MultipleUploadForm.properties.files.maxItems).toBe(10);
     for (const status of ['400', '401', '403', '413', '415']) expect(doc.paths['/upload/multiple'].post.responses[status]).toBeDefined();
     expect(doc.paths['/upload/presign'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PresignBody' });
+    // The presigned PUT: raw bytes of the presigned audio type; with Cloud Storage it goes to the bucket, as presign says.
+    const put = doc.paths['/upload/presign/{id}/content'].put;
+    expect(put.requestBody.required).toBe(true);
+    expect(Object.keys(put.requestBody.content)).toEqual(['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm']);
+    for (const media of Object.values(put.requestBody.content)) expect(media).toEqual({ schema: { type: 'string', format: 'binary' } });
+    for (const status of ['413', '415']) expect(put.responses[status]).toBeDefined();
+    expect(doc.paths['/upload/presign'].post.responses['201'].description).toMatch(/Cloud Storage, upload.url is a V4 signed URL of the bucket, not this API.*PUT \/upload\/presign\/\{id\}\/content \(putPresignedUploadContent\)/);
   });
 
   it('documents the error codes of each operation with their statuses', () => {

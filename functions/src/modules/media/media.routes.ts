@@ -83,7 +83,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       auth: UPLOADERS,
       errors: [415],
       request: { body: PresignBodySchema },
-      response: { status: 201, description: 'The PENDING item and where to upload.', schema: PresignResponseSchema },
+      response: { status: 201, description: 'The PENDING item and where to upload. With Cloud Storage, upload.url is a V4 signed URL of the bucket, not this API: PUT the raw bytes there without a bearer token and with exactly upload.headers (signed: content type, size range, create-only). With local storage (STORAGE_DRIVER=local, or auto outside production without a Storage emulator) it is this API\'s PUT /upload/presign/{id}/content (putPresignedUploadContent), authorised by the token in the URL. Then POST completeUrl.', schema: PresignResponseSchema },
       handler: ({ body, auth }) => media.presign(auth!.userId, body),
     }),
     defineRoute({
@@ -95,7 +95,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       description:
         'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type, at most upload.maxBytes (413, checked on Content-Length and while streaming). Writable only while the item is PENDING. With Cloud Storage the URL points at Google instead, signed with the content type, a size range and create-only.',
       auth: 'public',
-      streamsBody: true,
+      streamsBody: { contentTypes: AUDIO_TYPES, description: 'The raw bytes of the file, sent with the Content-Type given to POST /upload/presign (upload.headers), at most upload.maxBytes.' },
       errors: [404, 409, 413, 415],
       codes: ['UPLOAD_STATE'],
       request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },

@@ -68,8 +68,11 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   permission?: AdminPermission;
   /** Documents a multipart/form-data body, which the handler parses itself (parseMultipart). */
   multipart?: z.ZodType;
-  /** The handler streams a raw upload body itself; like `multipart`, the request counts against UPLOAD_DEADLINE_MS. */
-  streamsBody?: boolean;
+  /**
+   * The handler streams a raw upload body itself; like `multipart`, the request counts against UPLOAD_DEADLINE_MS.
+   * Documented as a binary body of these content types.
+   */
+  streamsBody?: { contentTypes: readonly string[]; description: string };
   /**
    * A creation a retry could duplicate: an `Idempotency-Key` header makes it run once per key, caller and
    * operation (platform/idempotency); documented in OpenAPI with its 409 and 422. 'required': money moves, so a

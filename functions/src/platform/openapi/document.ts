@@ -69,6 +69,7 @@ function errorStatuses(route: AnyRoute): number[] {
   if (route.request?.body) statuses.add(413).add(415);
   if (route.rateLimit) statuses.add(429);
   if (route.multipart) statuses.add(400).add(413).add(415);
+  if (route.streamsBody) statuses.add(413).add(415);
   if (route.permission) statuses.add(403);
   if (route.auth !== 'public') statuses.add(401);
   if (route.auth !== 'public' && route.auth.length > 0) statuses.add(403);
@@ -93,6 +94,11 @@ function codesFor(route: AnyRoute, status: number): ErrorCode[] {
   } else if (status !== 503 || route.errors?.includes(503) || route.codes?.some((code) => ERROR_CODES[code][0] === 503)) implied.push(generalCode(status));
   const own = [...(route.codes ?? []), ...(route.idempotent ? (['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as ErrorCode[]) : []), ...(route.idempotent === 'required' ? (['IDEMPOTENCY_KEY_REQUIRED'] as ErrorCode[]) : [])].filter((code) => ERROR_CODES[code][0] === status);
   return [...new Set([...implied, ...own, ...(status === 503 ? EVERY_OPERATION_503 : [])])];
+}
+
+// Raw bytes of one of these types (a file download or upload).
+function binaryContent(types: readonly string[]) {
+  return Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }]));
 }
 
 function authText(route: AnyRoute): string {
@@ -141,9 +147,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     const responses: Record<string, unknown> = {
       [String(route.response.status ?? 200)]: route.response.status === 204 ? { description: route.response.description } : {
         description: route.response.description,
-        content: route.response.binary
-          ? Object.fromEntries(route.response.binary.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
-          : { 'application/json': { schema: route.response.schema } },
+        content: route.response.binary ? binaryContent(route.response.binary) : { 'application/json': { schema: route.response.schema } },
       },
     };
     for (const [status, other] of Object.entries(route.otherResponses ?? {})) {
@@ -190,6 +194,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
           ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } }
           : {}),
         ...(route.multipart ? { body: { required: true, content: { 'multipart/form-data': { schema: route.multipart } } } } : {}),
+        ...(route.streamsBody ? { body: { required: true, description: route.streamsBody.description, content: binaryContent(route.streamsBody.contentTypes) } } : {}),
       },
       responses: responses as never,
     });
