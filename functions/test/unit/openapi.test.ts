@@ -17,9 +17,13 @@ const SPEC_TAGS = [
 const doc: any = JSON.parse(renderOpenApiJson(MODULES));
 
 describe('OpenAPI generation', () => {
-  it('lists exactly the spec tags, each with a description', () => {
-    expect(doc.tags.map((t: { name: string }) => t.name).sort()).toEqual([...SPEC_TAGS].sort());
-    expect(Object.keys(API_TAGS)).toHaveLength(33);
+  it('keeps every spec tag in the table, and documents exactly those that have operations, each with a description', () => {
+    expect(Object.keys(API_TAGS).sort()).toEqual([...SPEC_TAGS].sort());
+    const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((item) => Object.values(item).flatMap((op) => op.tags)));
+    expect(doc.tags.map((t: { name: string }) => t.name).sort()).toEqual([...used].sort());
+    expect(used.size).toBe(22);
+    // Verticals not built yet are not described as if they had operations.
+    for (const later of ['assistant', 'cart', 'cms', 'hotels', 'medical', 'merchants', 'orders', 'rentals', 'schools', 'social', 'support']) expect(used.has(later)).toBe(false);
     for (const tag of doc.tags) expect(tag.description.length).toBeGreaterThan(10);
   });
 

@@ -212,6 +212,6 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         'Realtime events are Firestore documents the apps listen to.',
     },
     servers: [{ url: API_PREFIX, description: 'This deployment' }],
-    tags: Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
+    tags: Object.entries(API_TAGS).filter(([name]) => routes.some((route) => route.tag === name)).map(([name, description]) => ({ name, description })),
   }) as unknown as Record<string, unknown>;
 }
