@@ -206,6 +206,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     info: {
       title: 'Super-app backend API',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'JSON REST API of the lifestyle super-app (consumer CON, partner PAR, driver DRV and admin ADM apps). ' +
         'Every error the API itself answers has the `Error` shape; one exception: on Cloud Functions, malformed JSON is answered 400 by the platform before the API runs, with an HTML body (handle a non-JSON 400). ' +
