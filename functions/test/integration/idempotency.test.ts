@@ -26,6 +26,7 @@ function probe(store: IdempotencyStore) {
       defineRoute({
         method: 'post',
         path: '/probe/orders',
+        operationId: 'postProbeOrders',
         tag: 'health',
         summary: 'creates an order',
         auth: [],

@@ -8,10 +8,12 @@ describe('interactive docs', () => {
   it('/docs-json serves the same document as openapi/openapi.json', async () => {
     const res = await fetch(`${BASE_URL}/docs-json`);
     expect(res.status).toBe(200);
-    const served = (await res.json()) as { tags: unknown[] };
+    const served = (await res.json()) as { tags: Array<{ name: string }>; paths: Record<string, Record<string, { tags: string[] }>> };
     const checkedIn = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'openapi', 'openapi.json'), 'utf8'));
     expect(served).toEqual(checkedIn);
-    expect(served.tags).toHaveLength(33);
+    // The tags that have operations, each listed once (verticals not built yet are left out).
+    const used = new Set(Object.values(served.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags)));
+    expect(served.tags.map((t) => t.name).sort()).toEqual([...used].sort());
   });
 
   it('/docs serves Swagger UI with its assets', async () => {

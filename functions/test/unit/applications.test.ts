@@ -67,6 +67,7 @@ describe('consumer booking guard (route hat CON)', () => {
       defineRoute({
         method: 'post',
         path: '/probe/bookings',
+        operationId: 'postProbeBookings',
         tag: 'rides',
         summary: 'probe',
         auth: ['USER'],

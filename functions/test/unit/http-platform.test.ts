@@ -17,6 +17,7 @@ const probeModule: ApiModule = {
     defineRoute({
       method: 'post',
       path: '/probe/echo/:id',
+      operationId: 'postProbeEchoId',
       tag: 'health',
       summary: 'echo',
       auth: 'public',
@@ -27,6 +28,7 @@ const probeModule: ApiModule = {
     defineRoute({
       method: 'get',
       path: '/probe/conflict',
+      operationId: 'getProbeConflict',
       tag: 'health',
       summary: 'conflict',
       auth: 'public',
@@ -38,6 +40,7 @@ const probeModule: ApiModule = {
     defineRoute({
       method: 'get',
       path: '/probe/limited',
+      operationId: 'getProbeLimited',
       tag: 'health',
       summary: 'limited',
       auth: 'public',
@@ -49,6 +52,7 @@ const probeModule: ApiModule = {
     defineRoute({
       method: 'get',
       path: '/probe/crash',
+      operationId: 'getProbeCrash',
       tag: 'health',
       summary: 'crash',
       auth: 'public',
@@ -60,6 +64,7 @@ const probeModule: ApiModule = {
     defineRoute({
       method: 'get',
       path: '/probe/contended',
+      operationId: 'getProbeContended',
       tag: 'health',
       summary: 'contended',
       auth: 'public',
@@ -72,6 +77,7 @@ const probeModule: ApiModule = {
     defineRoute({
       method: 'get',
       path: '/probe/bad-response',
+      operationId: 'getProbeBadResponse',
       tag: 'health',
       summary: 'response breaks its own schema',
       auth: 'public',

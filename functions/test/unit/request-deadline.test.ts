@@ -44,9 +44,9 @@ function slowProbe() {
   const module: ApiModule = {
     name: 'probe',
     routes: () => [
-      defineRoute({ method: 'post', path: '/probe/slow', tag: 'health', summary: 'slow', auth: 'public', request: { body: z.object({ item: z.string() }) }, response: { status: 201, description: 'ok', schema }, handler }),
-      defineRoute({ method: 'post', path: '/probe/slow-once', tag: 'health', summary: 'slow, idempotent', auth: 'public', idempotent: true, request: { body: z.object({ item: z.string() }) }, response: { status: 201, description: 'ok', schema }, handler }),
-      defineRoute({ method: 'get', path: '/probe/fast', tag: 'health', summary: 'fast', auth: 'public', response: { description: 'ok', schema: z.object({ ok: z.boolean() }) }, handler: () => ({ ok: true }) }),
+      defineRoute({ method: 'post', path: '/probe/slow', operationId: 'postProbeSlow', tag: 'health', summary: 'slow', auth: 'public', request: { body: z.object({ item: z.string() }) }, response: { status: 201, description: 'ok', schema }, handler }),
+      defineRoute({ method: 'post', path: '/probe/slow-once', operationId: 'postProbeSlowOnce', tag: 'health', summary: 'slow, idempotent', auth: 'public', idempotent: true, request: { body: z.object({ item: z.string() }) }, response: { status: 201, description: 'ok', schema }, handler }),
+      defineRoute({ method: 'get', path: '/probe/fast', operationId: 'getProbeFast', tag: 'health', summary: 'fast', auth: 'public', response: { description: 'ok', schema: z.object({ ok: z.boolean() }) }, handler: () => ({ ok: true }) }),
     ],
   };
   return {
@@ -182,8 +182,8 @@ describe('handlers running past their 503 (DEADLINE_OVERDUE_LIMIT)', () => {
 
   it('is off by default; a handler hung for good stops counting at the function timeout', async () => {
     expect(testConfig().DEADLINE_OVERDUE_LIMIT).toBe(0);
-    const hung = defineRoute({ method: 'get', path: '/probe/hung', tag: 'health', summary: 'hung', auth: 'public', response: { description: 'ok', schema: z.object({}) }, handler: () => new Promise<never>(() => undefined) });
-    const ok = defineRoute({ method: 'get', path: '/probe/ok', tag: 'health', summary: 'ok', auth: 'public', response: { description: 'ok', schema: z.object({ ok: z.boolean() }) }, handler: () => ({ ok: true }) });
+    const hung = defineRoute({ method: 'get', path: '/probe/hung', operationId: 'getProbeHung', tag: 'health', summary: 'hung', auth: 'public', response: { description: 'ok', schema: z.object({}) }, handler: () => new Promise<never>(() => undefined) });
+    const ok = defineRoute({ method: 'get', path: '/probe/ok', operationId: 'getProbeOk', tag: 'health', summary: 'ok', auth: 'public', response: { description: 'ok', schema: z.object({ ok: z.boolean() }) }, handler: () => ({ ok: true }) });
     const deps = { verifyAccessToken: async () => ({}) as AuthContext, rateLimiter: createRateLimiter(memoryRateLimitStore()) };
     const app = express();
     app.use(requestDeadline(50, 1, 300));
@@ -236,8 +236,8 @@ describe('a request that stalls before its handler', () => {
   const module: ApiModule = {
     name: 'probe',
     routes: () => [
-      defineRoute({ method: 'post', path: '/probe/guarded', tag: 'health', summary: 'guarded', auth: [], response: { description: 'ok', schema }, handler }),
-      defineRoute({ method: 'post', path: '/probe/limited', tag: 'health', summary: 'limited', auth: 'public', rateLimit: { scope: 'probe', limit: 5, windowSec: 60 }, idempotent: true, response: { description: 'ok', schema }, handler }),
+      defineRoute({ method: 'post', path: '/probe/guarded', operationId: 'postProbeGuarded', tag: 'health', summary: 'guarded', auth: [], response: { description: 'ok', schema }, handler }),
+      defineRoute({ method: 'post', path: '/probe/limited', operationId: 'postProbeLimited', tag: 'health', summary: 'limited', auth: 'public', rateLimit: { scope: 'probe', limit: 5, windowSec: 60 }, idempotent: true, response: { description: 'ok', schema }, handler }),
     ],
   };
   const { app } = buildApp({ config: testConfig({ REQUEST_DEADLINE_MS: String(DEADLINE_MS) }), modules: [module], verifyAccessToken, rateLimiter, idempotency: memoryIdempotencyStore() });
@@ -279,6 +279,7 @@ describe('upload routes (UPLOAD_DEADLINE_MS)', () => {
   const upload = defineRoute({
     method: 'post',
     path: '/probe/upload',
+    operationId: 'postProbeUpload',
     tag: 'health',
     summary: 'upload',
     auth: 'public',

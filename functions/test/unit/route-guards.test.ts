@@ -16,8 +16,8 @@ const ok = z.object({ ok: z.boolean() });
 const probe: ApiModule = {
   name: 'probe',
   routes: () => [
-    defineRoute({ method: 'post', path: '/probe/sos', tag: 'rides', summary: 'per user', auth: [], rateLimit: { scope: 'probe-sos', limit: 2, windowSec: 600, per: 'user' }, response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
-    defineRoute({ method: 'post', path: '/probe/place', tag: 'places', summary: 'partner or admin', auth: ['PARTNER_OWNER', 'ADMIN'], permission: 'catalog.manage', response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
+    defineRoute({ method: 'post', path: '/probe/sos', operationId: 'postProbeSos', tag: 'rides', summary: 'per user', auth: [], rateLimit: { scope: 'probe-sos', limit: 2, windowSec: 600, per: 'user' }, response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
+    defineRoute({ method: 'post', path: '/probe/place', operationId: 'postProbePlace', tag: 'places', summary: 'partner or admin', auth: ['PARTNER_OWNER', 'ADMIN'], permission: 'catalog.manage', response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
   ],
 };
 
@@ -57,7 +57,7 @@ describe('per-user rate limits', () => {
   });
 
   it('a per-user limit on a public route is refused when the app is built', () => {
-    const bad: ApiModule = { name: 'bad', routes: () => [defineRoute({ method: 'get', path: '/bad', tag: 'health', summary: 'x', auth: 'public', rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' }, response: { description: 'x', schema: ok }, handler: () => ({ ok: true }) })] };
+    const bad: ApiModule = { name: 'bad', routes: () => [defineRoute({ method: 'get', path: '/bad', operationId: 'getBad', tag: 'health', summary: 'x', auth: 'public', rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' }, response: { description: 'x', schema: ok }, handler: () => ({ ok: true }) })] };
     expect(() => buildApp({ config: testConfig(), modules: [bad], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() })).toThrow(/per-user rate limit needs an authenticated route/);
   });
 });

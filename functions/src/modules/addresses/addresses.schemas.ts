@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LatLngBodySchema } from '../../platform/geo/geo';
 import { PhoneSchema } from '../../platform/http/contact';
 import { ADDRESS_LABELS } from './addresses.model';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 const fields = {
   label: z.enum(ADDRESS_LABELS).describe('One HOME and one WORK at most'),
@@ -50,7 +51,7 @@ export const AddressSchema = z
     contactName: z.string().nullable(),
     contactPhone: z.string().nullable(),
     isDefault: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: IsoTimeSchema,
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'Address' });

@@ -6,9 +6,10 @@ import { HATS, ROLES } from '../../platform/auth/roles';
 import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/auth/roles.schemas';
 import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
 import { UserProfileSchema } from '../users';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const AdminUserSchema = UserProfileSchema.extend({
-  disabledAt: z.string().nullable(),
+  disabledAt: IsoTimeSchema.nullable(),
 }).meta({ id: 'AdminUser', description: 'An account as administrators see it (never the password hash).' });
 
 

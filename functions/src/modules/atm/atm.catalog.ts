@@ -44,6 +44,7 @@ export const atmCatalog = defineCatalog({
   noun: 'ATM',
   nouns: 'ATMs',
   schemaName: 'Atm',
+  pluralName: 'Atms',
   details,
   maxRadiusM: 5_000,
   filters: z.object({

@@ -10,6 +10,7 @@ export function atmRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/atm/banks',
+      operationId: 'listAtmBanks',
       tag: 'atm',
       summary: 'Banks ATMs can belong to (for the bank filter)',
       auth: [],

@@ -5,7 +5,7 @@ import { bearerToken } from '../../platform/auth/guard';
 import type { Hat } from '../../platform/auth/roles';
 import type { AppContext } from '../../platform/http/module';
 import { clientIp } from '../../platform/http/client-ip';
-import { defineRoute, type AnyRoute, type RouteDefinition } from '../../platform/http/route';
+import { defineRoute, type AnyRoute, type OperationNames, type RouteDefinition } from '../../platform/http/route';
 import { AUTH_RATE_LIMITS, type ClientInfo } from './auth.model';
 import {
   AuthTokensSchema,
@@ -63,10 +63,11 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
   const { auth, sessions } = authServicesFor(ctx.config);
   const me = (a: AuthContext | undefined) => a!;
 
-  const register = (path: string, summary: string, description?: string): AnyRoute =>
+  const register = (path: string, names: OperationNames, summary: string, description?: string): AnyRoute =>
     defineRoute({
       method: 'post',
       path,
+      ...names,
       tag: 'auth',
       summary,
       description,
@@ -77,10 +78,11 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       handler: ({ body }) => auth.register(body),
     });
 
-  const passwordLogin = (path: string, summary: string, description?: string): AnyRoute =>
+  const passwordLogin = (path: string, names: OperationNames, summary: string, description?: string): AnyRoute =>
     defineRoute({
       method: 'post',
       path,
+      ...names,
       tag: 'auth',
       summary,
       description,
@@ -96,6 +98,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: `/auth/2fa/email/${enabled ? 'enable' : 'disable'}`,
+      operationId: enabled ? 'enableEmailTwoFactor' : 'disableEmailTwoFactor',
       tag: 'auth',
       summary,
       description: 'Confirmed with the account password (403 when wrong; 409 for an account without a password).',
@@ -108,13 +111,14 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     });
 
   return [
-    register('/auth/register', 'Register with email and password', 'Creates a PENDING account with role USER and hat CON and mails an email OTP (purpose REGISTER).'),
-    register('/register', 'Register (alias of POST /auth/register)'),
-    passwordLogin('/auth/login/password', 'Sign in with email (or verified phone) and password', 'With two-factor enabled, answers `{ requiresTwoFa: true, twoFaToken, ... }` and mails a PASSWORD_2FA code.'),
-    passwordLogin('/auth/login', 'Password sign-in (alias; email or identifier)'),
-    passwordLogin('/login', 'Password sign-in (alias)'),
+    register('/auth/register', { operationId: 'register' }, 'Register with email and password', 'Creates a PENDING account with role USER and hat CON and mails an email OTP (purpose REGISTER).'),
+    register('/register', { operationId: 'registerAlias', aliasOf: 'register' }, 'Register (alias of POST /auth/register)'),
+    passwordLogin('/auth/login/password', { operationId: 'loginWithPassword' }, 'Sign in with email (or verified phone) and password', 'With two-factor enabled, answers `{ requiresTwoFa: true, twoFaToken, ... }` and mails a PASSWORD_2FA code.'),
+    passwordLogin('/auth/login', { operationId: 'loginAlias', aliasOf: 'loginWithPassword' }, 'Password sign-in (alias; email or identifier)'),
+    passwordLogin('/login', { operationId: 'loginShortAlias', aliasOf: 'loginWithPassword' }, 'Password sign-in (alias)'),
     publicPost({
       path: '/auth/login/password/2fa',
+      operationId: 'completeTwoFactorLogin',
       summary: 'Complete a two-factor password sign-in',
       rateLimit: AUTH_RATE_LIMITS.otpVerify,
       errors: [401, 403, 429],
@@ -125,6 +129,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     }),
     publicPost({
       path: '/auth/email/otp/send',
+      operationId: 'sendEmailCode',
       summary: 'Mail a one-time code (sign-in of PAR, DRV and ADM apps, or a new REGISTER code)',
       rateLimit: AUTH_RATE_LIMITS.otpSend,
       errors: [429],
@@ -135,6 +140,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     }),
     publicPost({
       path: '/auth/email/otp/verify',
+      operationId: 'verifyEmailCode',
       summary: 'Verify an email code: REGISTER activates the account; LOGIN signs in',
       rateLimit: AUTH_RATE_LIMITS.otpVerify,
       errors: [403, 429],
@@ -145,6 +151,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     }),
     publicPost({
       path: '/auth/otp/send',
+      operationId: 'sendPhoneCode',
       summary: 'Text a one-time code to a phone (SMS; login OTP only)',
       rateLimit: AUTH_RATE_LIMITS.otpSend,
       errors: [401, 429],
@@ -155,6 +162,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     }),
     publicPost({
       path: '/auth/otp/verify',
+      operationId: 'verifyPhoneCode',
       summary: 'Verify a phone code: LOGIN signs in; VERIFY_PHONE attaches the phone to the signed-in account',
       rateLimit: AUTH_RATE_LIMITS.otpVerify,
       errors: [401, 403, 409, 429],
@@ -166,6 +174,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/auth/refresh',
+      operationId: 'refreshTokens',
       tag: 'auth',
       summary: 'Rotate the refresh token',
       description:
@@ -181,6 +190,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/auth/google',
+      operationId: 'signInWithGoogle',
       tag: 'auth',
       summary: 'Sign in with a Google ID token',
       description:
@@ -196,6 +206,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/auth/google/link',
+      operationId: 'linkGoogleAccount',
       tag: 'auth',
       summary: 'Link a Google account to the signed-in account',
       auth: [],
@@ -208,6 +219,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     }),
     publicPost({
       path: '/auth/password/forgot',
+      operationId: 'requestPasswordReset',
       summary: 'Mail a password reset code',
       description: 'Same status, body and comparable time whether or not the account exists.',
       rateLimit: AUTH_RATE_LIMITS.forgot,
@@ -218,6 +230,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     }),
     publicPost({
       path: '/auth/password/reset',
+      operationId: 'resetPassword',
       summary: 'Set a new password with the mailed code',
       description: 'Works while sign-in is locked; lifts the lock and revokes every session.',
       rateLimit: AUTH_RATE_LIMITS.reset,
@@ -232,6 +245,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/auth/2fa/status',
+      operationId: 'getTwoFactorStatus',
       tag: 'auth',
       summary: 'Two-factor status',
       auth: [],
@@ -241,6 +255,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/auth/sessions',
+      operationId: 'listMySessions',
       tag: 'auth',
       summary: 'Live sessions of the signed-in user',
       auth: [],
@@ -250,6 +265,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/auth/sessions/:id',
+      operationId: 'revokeSession',
       tag: 'auth',
       summary: 'Revoke one session (sign a device out)',
       auth: [],
@@ -264,6 +280,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/auth/sessions',
+      operationId: 'revokeOtherSessions',
       tag: 'auth',
       summary: 'Revoke every other session (keep this one)',
       auth: [],
@@ -273,6 +290,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/auth/logout',
+      operationId: 'logout',
       tag: 'auth',
       summary: 'Sign out this session, or everywhere',
       auth: [],

@@ -6,6 +6,7 @@ import { UserProfileSchema } from '../users';
 import { SMS_PROVIDERS } from '../../platform/config/config.schema';
 import { AUTH_LIMITS, LOGIN_METHODS } from './auth.model';
 import { PasswordSchema } from './passwords';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 const limits = `Codes: 6 digits, valid ${AUTH_LIMITS.otpTtlSec / 60} min, single use, ${AUTH_LIMITS.otpMaxAttempts} wrong tries per code, ` +
   `${AUTH_LIMITS.otpResendGapSec} s between sends, ${AUTH_LIMITS.otpSendsPerHour} sends per hour per destination.`;
@@ -76,9 +77,9 @@ export const SessionSchema = z
     userAgent: z.string().nullable(),
     ip: z.string().nullable().describe('IP at sign-in'),
     lastIp: z.string().nullable(),
-    createdAt: z.string(),
-    lastUsedAt: z.string(),
-    expiresAt: z.string().describe('When the refresh token of this session expires'),
+    createdAt: IsoTimeSchema,
+    lastUsedAt: IsoTimeSchema,
+    expiresAt: IsoTimeSchema.describe('When the refresh token of this session expires'),
   })
   .meta({ id: 'Session', description: 'A session record: one sign-in and its refresh-token family.' });
 
@@ -110,7 +111,7 @@ export const PasswordLoginResponseSchema = z.union([AuthTokensSchema, TwoFaChall
 export const TwoFaCompleteBodySchema = z.object({ twoFaToken: z.string().min(1).max(2000), code: OtpCodeSchema, ...clientFields }).meta({ id: 'TwoFaCompleteBody' });
 export const PasswordConfirmBodySchema = z.object({ password: z.string().min(1).max(1000) }).meta({ id: 'PasswordConfirmBody' });
 export const TwoFaStatusSchema = z
-  .object({ enabled: z.boolean(), method: z.literal('EMAIL').nullable(), enabledAt: z.string().nullable() })
+  .object({ enabled: z.boolean(), method: z.literal('EMAIL').nullable(), enabledAt: IsoTimeSchema.nullable() })
   .meta({ id: 'TwoFaStatus' });
 
 export const RefreshBodySchema = z.object({ refreshToken: z.string().min(1).max(4000) }).meta({ id: 'RefreshBody' });

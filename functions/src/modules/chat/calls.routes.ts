@@ -10,6 +10,7 @@ export function chatRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: `/chat/calls/:id/${name}`,
+      operationId: `${name}Call`,
       tag: 'chat',
       summary,
       description: `${description} Illegal moves are 409; a ringing call past its deadline is MISSED.`,
@@ -24,6 +25,7 @@ export function chatRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/calls',
+      operationId: 'startCall',
       tag: 'chat',
       summary: 'Start a call (RINGING)',
       description: `The callee gets call:ring (realtime), an inbox CALL_INCOMING item and a high-priority push even with notifications off. Unanswered within CALL_RING_TIMEOUT_SEC (default 30 s) it becomes MISSED (inbox CALL_MISSED, push, call:ended). A callee already in an ACTIVE call makes it DECLINED with endReason busy. Calling again while your call rings returns it (so a repeat without an Idempotency-Key rings once); being in another call is 409. With an Idempotency-Key a retry replays the first answer. Not while either of you blocks the other (403 CHAT_BLOCKED), which also refuses answering a call that was ringing when the block came.`,
@@ -43,6 +45,7 @@ export function chatRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/chat/calls',
+      operationId: 'listMyCalls',
       tag: 'chat',
       summary: 'My call history (newest first)',
       auth: [],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
 import { CALL_STATUSES } from './calls.model';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const CallSchema = z
   .object({
@@ -13,10 +14,10 @@ export const CallSchema = z
     status: z.enum(CALL_STATUSES),
     endReason: z.enum(['busy', 'declined', 'cancelled', 'hangup', 'no_answer']).nullable(),
     endedBy: z.string().nullable(),
-    ringExpiresAt: z.string(),
-    createdAt: z.string(),
-    answeredAt: z.string().nullable(),
-    endedAt: z.string().nullable(),
+    ringExpiresAt: IsoTimeSchema,
+    createdAt: IsoTimeSchema,
+    answeredAt: IsoTimeSchema.nullable(),
+    endedAt: IsoTimeSchema.nullable(),
   })
   .meta({ id: 'Call', description: 'Both participants can also listen to calls/{id} in Firestore for live status.' });
 

@@ -48,6 +48,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/chat/conversations',
+      operationId: 'listMyConversations',
       tag,
       summary: 'My conversations, newest activity first',
       description: 'Each with its last message, my unread count, whether I muted it, and up to 5 other members with their names.',
@@ -59,6 +60,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/conversations',
+      operationId: 'createConversation',
       tag,
       summary: 'Start a direct conversation or create a group',
       description:
@@ -75,6 +77,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/chat/conversations/:id',
+      operationId: 'getConversation',
       tag,
       summary: 'A conversation I am in, with every member and their read and delivered markers',
       auth: [],
@@ -86,6 +89,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'patch',
       path: '/chat/conversations/:id',
+      operationId: 'renameConversation',
       tag,
       summary: 'Rename a group (any member)',
       auth: [],
@@ -98,6 +102,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/conversations/:id/members',
+      operationId: 'addConversationMembers',
       tag,
       summary: 'Add members to a group (owner)',
       description:
@@ -113,6 +118,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/chat/conversations/:id/members/:userId',
+      operationId: 'removeConversationMember',
       tag,
       summary: 'Remove a member from a group (owner), or withdraw an invitation',
       description:
@@ -127,6 +133,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/conversations/:id/leave',
+      operationId: 'leaveConversation',
       tag,
       summary: 'Leave a group',
       description: 'An owner who leaves hands the group to the longest-standing member.',
@@ -140,6 +147,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/conversations/:id/messages',
+      operationId: 'sendMessage',
       tag,
       summary: 'Send a message',
       description:
@@ -156,6 +164,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/chat/conversations/:id/messages',
+      operationId: 'listMessages',
       tag,
       summary: 'Messages, newest first',
       description: 'Page with cursor; `before`/`after` (message ids) bound the page. Fetching marks the messages delivered to you.',
@@ -169,6 +178,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'patch',
       path: '/chat/conversations/:id/messages/:messageId',
+      operationId: 'editMessage',
       tag,
       summary: 'Edit my text message (within 15 minutes)',
       auth: [],
@@ -181,6 +191,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/chat/conversations/:id/messages/:messageId',
+      operationId: 'deleteMessage',
       tag,
       summary: 'Delete my message (within 15 minutes); a tombstone stays',
       auth: [],
@@ -193,6 +204,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/conversations/:id/read',
+      operationId: 'markConversationRead',
       tag,
       summary: 'Mark read up to a message',
       description: 'The marker only moves forward; my unread count becomes the messages of others after it.',
@@ -206,6 +218,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/chat/unread',
+      operationId: 'getUnreadCount',
       tag,
       summary: 'My unread total (the chat badge)',
       auth: [],
@@ -215,6 +228,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/chat/invitations',
+      operationId: 'listMyInvitations',
       tag,
       summary: 'My invitations to groups (PENDING by default), newest first',
       description: 'A pending invitation shows the group’s title now; any other the title it was made with. The last member leaving a group withdraws its pending invitations.',
@@ -226,6 +240,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/invitations/:id/accept',
+      operationId: 'acceptInvitation',
       tag,
       summary: 'Accept an invitation: join the group',
       description:
@@ -240,6 +255,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/invitations/:id/decline',
+      operationId: 'declineInvitation',
       tag,
       summary: 'Decline an invitation',
       description: 'The group’s owner cannot invite you to that group again (409 CHAT_INVITATION_DECLINED for them).',
@@ -253,6 +269,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/chat/preferences',
+      operationId: 'getChatPreferences',
       tag,
       summary: 'My chat preferences (how others add me to groups)',
       auth: [],
@@ -262,6 +279,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'put',
       path: '/chat/preferences',
+      operationId: 'setChatPreferences',
       tag,
       summary: 'Set my chat preferences',
       auth: [],
@@ -272,6 +290,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/chat/blocks',
+      operationId: 'listBlockedUsers',
       tag,
       summary: 'People I block',
       auth: [],
@@ -282,6 +301,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/blocks/:userId',
+      operationId: 'blockUser',
       tag,
       summary: 'Block someone',
       description:
@@ -296,6 +316,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/chat/blocks/:userId',
+      operationId: 'unblockUser',
       tag,
       summary: 'Unblock someone',
       auth: [],
@@ -306,6 +327,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/chat/messages/:id/report',
+      operationId: 'reportMessage',
       tag,
       summary: 'Report a message of a conversation I am in',
       description: 'Into the admin queue; reporting the same message again returns the first report (200).',
@@ -320,6 +342,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/chat/admin/reports',
+      operationId: 'adminListMessageReports',
       tag,
       summary: 'Reported messages (ADMIN), newest first',
       auth: ['ADMIN'],
@@ -331,6 +354,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'patch',
       path: '/chat/admin/reports/:id',
+      operationId: 'adminResolveMessageReport',
       tag,
       summary: 'Resolve a report (ADMIN)',
       auth: ['ADMIN'],

@@ -3,11 +3,12 @@ import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { LatLngBodySchema } from '../../platform/geo/geo';
 import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
 import { CHAT_LIMITS, CONTEXT_TYPES, CONVERSATION_TYPES, GROUP_ADD_MODES, INVITATION_STATUSES, MEMBER_ROLES, MESSAGE_TYPES } from './conversations.model';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 const Title = z.string().trim().min(1).max(CHAT_LIMITS.titleMax);
 
 export const MessagePreviewSchema = z
-  .object({ id: z.string(), senderId: z.string(), type: z.enum(MESSAGE_TYPES), preview: z.string(), createdAt: z.string() })
+  .object({ id: z.string(), senderId: z.string(), type: z.enum(MESSAGE_TYPES), preview: z.string(), createdAt: IsoTimeSchema })
   .meta({ id: 'ChatMessagePreview' });
 
 export const ChatMemberSchema = z
@@ -15,8 +16,8 @@ export const ChatMemberSchema = z
     userId: z.string(),
     name: z.string().nullable().describe('Display name (null for an account that no longer exists)'),
     role: z.enum(MEMBER_ROLES),
-    readUpTo: z.string().nullable().describe('Time of the last message this member has read'),
-    deliveredUpTo: z.string().nullable().describe("Time of the newest message this member's app has fetched"),
+    readUpTo: IsoTimeSchema.nullable().describe('Time of the last message this member has read'),
+    deliveredUpTo: IsoTimeSchema.nullable().describe("Time of the newest message this member's app has fetched"),
   })
   .meta({ id: 'ChatMember' });
 
@@ -30,10 +31,10 @@ const ConversationBase = {
   memberCount: z.number().int(),
   invitedIds: z.array(z.string()).describe('GROUP: accounts invited that have not answered yet (they become members when they accept)'),
   lastMessage: MessagePreviewSchema.nullable(),
-  lastActivityAt: z.string(),
+  lastActivityAt: IsoTimeSchema,
   unreadCount: z.number().int(),
   muted: z.boolean(),
-  createdAt: z.string(),
+  createdAt: IsoTimeSchema,
 };
 
 export const ConversationSummarySchema = z
@@ -88,8 +89,8 @@ export const MessageSchema = z
     location: z.object({ lat: z.number(), lng: z.number() }).nullable(),
     replyTo: z.object({ id: z.string(), senderId: z.string(), preview: z.string() }).nullable(),
     system: z.object({ event: z.string(), userIds: z.array(z.string()) }).nullable(),
-    createdAt: z.string(),
-    editedAt: z.string().nullable(),
+    createdAt: IsoTimeSchema,
+    editedAt: IsoTimeSchema.nullable(),
     deleted: z.boolean().describe('A tombstone: text, media and location are gone'),
   })
   .meta({ id: 'ChatMessage' });
@@ -115,13 +116,13 @@ export const MessageListSchema = z.object({ items: z.array(MessageSchema), nextC
 
 export const ReadBodySchema = z.object({ upToMessageId: DocumentIdSchema }).strict().meta({ id: 'ChatReadBody' });
 export const ReadStateSchema = z
-  .object({ conversationId: z.string(), readUpToId: z.string().nullable(), readUpTo: z.string().nullable(), unreadCount: z.number().int() })
+  .object({ conversationId: z.string(), readUpToId: z.string().nullable(), readUpTo: IsoTimeSchema.nullable(), unreadCount: z.number().int() })
   .meta({ id: 'ChatReadState' });
 
 export const UnreadTotalSchema = z.object({ unreadCount: z.number().int(), conversations: z.number().int().describe('Conversations with unread messages') }).meta({ id: 'ChatUnreadTotal' });
 
 export const BlockParamsSchema = z.object({ userId: DocumentIdSchema });
-export const BlockSchema = z.object({ userId: z.string(), createdAt: z.string() }).meta({ id: 'ChatBlock' });
+export const BlockSchema = z.object({ userId: z.string(), createdAt: IsoTimeSchema }).meta({ id: 'ChatBlock' });
 export const BlockListSchema = z.object({ items: z.array(BlockSchema), nextCursor: z.string().nullable() }).meta({ id: 'ChatBlockList' });
 
 export const REPORT_REASONS = ['SPAM', 'ABUSE', 'HARASSMENT', 'ILLEGAL', 'OTHER'] as const;
@@ -141,8 +142,8 @@ export const ReportSchema = z
     note: z.string().nullable(),
     excerpt: z.string().describe('The message as it was when reported'),
     status: z.enum(REPORT_STATUSES),
-    createdAt: z.string(),
-    resolvedAt: z.string().nullable(),
+    createdAt: IsoTimeSchema,
+    resolvedAt: IsoTimeSchema.nullable(),
     resolvedBy: z.string().nullable(),
   })
   .meta({ id: 'ChatReport' });
@@ -157,8 +158,8 @@ export const InvitationSchema = z
     title: z.string().nullable().describe('PENDING: the group’s title now (null once the group is gone); otherwise the title when the invitation was made'),
     invitedBy: z.object({ id: z.string(), name: z.string().nullable() }),
     status: z.enum(INVITATION_STATUSES),
-    createdAt: z.string(),
-    respondedAt: z.string().nullable(),
+    createdAt: IsoTimeSchema,
+    respondedAt: IsoTimeSchema.nullable(),
   })
   .meta({ id: 'ChatInvitation' });
 export const InvitationListQuerySchema = PageQuerySchema.extend({ status: z.enum(INVITATION_STATUSES).default('PENDING') });

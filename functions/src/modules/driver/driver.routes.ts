@@ -21,6 +21,7 @@ export function driverRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/driver/register',
+      operationId: 'registerDriver',
       tag: 'driver',
       summary: 'Register as a driver (no user auth)',
       description:
@@ -44,6 +45,7 @@ export function driverRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/driver/me',
+      operationId: 'getMyDriverProfile',
       tag: 'driver',
       summary: 'My driver profile',
       auth: ['DRIVER'],
@@ -54,6 +56,7 @@ export function driverRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'patch',
       path: '/driver/me/status',
+      operationId: 'setMyDriverStatus',
       tag: 'driver',
       summary: 'Go online or offline',
       auth: ['DRIVER'],
@@ -65,6 +68,7 @@ export function driverRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/driver/me/location',
+      operationId: 'reportMyDriverLocation',
       tag: 'driver',
       summary: 'Report my position (ride matching; the rider of my current ride hears it as ride:location)',
       description: 'Send it every 1–5 s while online. At most one report a second is written; faster ones are answered `coalesced: true` without a write. A driver not heard from for 10 minutes is not offered rides. A position farther from the last one than DRIVER_MAX_SPEED_KMH explains (plus 100 m of GPS jitter) is refused with 422 DRIVER_POSITION_JUMP (nothing written).',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
 import { CAPABILITIES, VEHICLE_TYPES } from './driver.model';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const CapabilitySchema = z.enum(CAPABILITIES).meta({
   id: 'DriverCapability',
@@ -52,11 +53,11 @@ export const DriverProfileSchema = z
     vehicle: VehicleSchema.nullable(),
     status: z.enum(['ONLINE', 'OFFLINE']),
     lastLocation: z
-      .object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), speedKmh: z.number().nullable(), at: z.string() })
+      .object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), speedKmh: z.number().nullable(), at: IsoTimeSchema })
       .nullable(),
     currentRideId: z.string().nullable().describe('The ride I am on, if any'),
-    approvedAt: z.string().nullable(),
-    updatedAt: z.string(),
+    approvedAt: IsoTimeSchema.nullable(),
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'DriverProfile' });
 
@@ -74,6 +75,6 @@ export const DriverLocationAckSchema = z
   .object({
     accepted: z.literal(true),
     coalesced: z.boolean().describe('true: within a second of the last written one, so not written (the next report carries the newer position)'),
-    at: z.string(),
+    at: IsoTimeSchema,
   })
   .meta({ id: 'DriverLocationAck' });

@@ -4,6 +4,7 @@ import { defineRoute, type AnyRoute } from '../../platform/http/route';
 import { DeletedSchema } from '../../platform/http/ids';
 import { FavoriteParamsSchema, FavoriteSchema, TargetTypeSchema } from './favorites.schemas';
 import { createFavoritesService } from './favorites.service';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export function favoritesRoutes(): AnyRoute[] {
   const favorites = createFavoritesService();
@@ -13,6 +14,7 @@ export function favoritesRoutes(): AnyRoute[] {
       ...common,
       method: 'get',
       path: '/favorites',
+      operationId: 'listFavorites',
       summary: 'My favorites',
       request: { query: PageQuerySchema.extend({ type: TargetTypeSchema.optional() }) },
       response: { description: 'Newest first, each with what the record looks like now.', schema: z.object({ items: z.array(FavoriteSchema), nextCursor: z.string().nullable() }).meta({ id: 'FavoritePage' }) },
@@ -22,15 +24,17 @@ export function favoritesRoutes(): AnyRoute[] {
       ...common,
       method: 'get',
       path: '/favorites/:type/:targetId',
+      operationId: 'getFavorite',
       summary: 'Whether I saved a record',
       request: { params: FavoriteParamsSchema },
-      response: { description: 'saved, and since when.', schema: z.object({ saved: z.boolean(), createdAt: z.string().nullable() }) },
+      response: { description: 'saved, and since when.', schema: z.object({ saved: z.boolean(), createdAt: IsoTimeSchema.nullable() }) },
       handler: ({ auth, params }) => favorites.status(auth!.userId, params.type, params.targetId),
     }),
     defineRoute({
       ...common,
       method: 'put',
       path: '/favorites/:type/:targetId',
+      operationId: 'addFavorite',
       summary: 'Save a record (idempotent)',
       description: 'The record must exist and be active (404). Saving it again answers 200 with created false. At most 500 favorites (409 FAVORITE_LIMIT).',
       errors: [404],
@@ -48,6 +52,7 @@ export function favoritesRoutes(): AnyRoute[] {
       ...common,
       method: 'delete',
       path: '/favorites/:type/:targetId',
+      operationId: 'removeFavorite',
       summary: 'Remove a favorite (idempotent)',
       request: { params: FavoriteParamsSchema },
       response: { description: 'Not saved any more (also when it was not).', schema: DeletedSchema },

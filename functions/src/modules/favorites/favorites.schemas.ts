@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { TARGET_TYPES } from './favorites.targets';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const TargetTypeSchema = z.enum(TARGET_TYPES).meta({ id: 'TargetType', description: 'A kind of record users save and review' });
 export const TargetSummarySchema = z
   .object({ id: z.string(), name: z.string(), address: z.string().nullable(), location: z.object({ lat: z.number(), lng: z.number() }), photoUrl: z.string().nullable(), rating: z.object({ average: z.number(), count: z.number().int() }) })
   .meta({ id: 'TargetSummary' });
 export const FavoriteSchema = z
-  .object({ type: TargetTypeSchema, targetId: z.string(), createdAt: z.string(), target: TargetSummarySchema.nullable().describe('null: no longer available (hidden or archived)') })
+  .object({ type: TargetTypeSchema, targetId: z.string(), createdAt: IsoTimeSchema, target: TargetSummarySchema.nullable().describe('null: no longer available (hidden or archived)') })
   .meta({ id: 'Favorite' });
 export const FavoriteParamsSchema = z.object({ type: TargetTypeSchema, targetId: DocumentIdSchema });
 

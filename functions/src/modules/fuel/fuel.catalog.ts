@@ -28,6 +28,7 @@ export const fuelCatalog = defineCatalog({
   noun: 'fuel station',
   nouns: 'fuel stations',
   schemaName: 'FuelStation',
+  pluralName: 'FuelStations',
   details,
   maxRadiusM: 20_000,
   ownOperationFields: ['prices'],

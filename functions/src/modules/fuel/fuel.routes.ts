@@ -9,13 +9,14 @@ import { iso } from '../../platform/time';
 import { FuelPricesSchema, fuelCatalog } from './fuel.catalog';
 import { fuelRepo } from './fuel.repo';
 import { fuelStations } from './fuel.wiring';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 const PriceChangeSchema = z
   .object({
     before: z.record(z.string(), z.number()),
     after: z.record(z.string(), z.number()),
     by: z.string().optional().describe('Who changed it: only for the station’s managers and administrators with catalog.manage (never public)'),
-    at: z.string(),
+    at: IsoTimeSchema,
   })
   .meta({ id: 'FuelPriceChange' });
 
@@ -26,6 +27,7 @@ export function fuelRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'put',
       path: '/fuel/stations/:id/prices',
+      operationId: 'setFuelPrices',
       tag: 'fuel',
       summary: 'Set the fuel prices of a station',
       description: `By the station’s managers or an administrator (national price adjustments). Replaces the price list; the change goes to the price history in the same transaction. ${CATALOG_ADMIN_PATH}`,
@@ -49,6 +51,7 @@ export function fuelRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/fuel/stations/:id/prices/history',
+      operationId: 'listFuelPriceHistory',
       tag: 'fuel',
       summary: 'Price history of a station',
       description: 'Public: the prices before and after, and when. Who made each change is shown only to the station’s managers (their own staff’s account ids; `ADMIN` for an administrator’s change) and to administrators with catalog.manage (every account id).',

@@ -24,6 +24,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/health',
+      operationId: 'getHealth',
       tag: 'health',
       summary: 'Liveness',
       auth: 'public',
@@ -33,6 +34,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/health/env',
+      operationId: 'getHealthEnv',
       tag: 'health',
       summary: 'Configuration diagnostics (secrets masked)',
       auth: 'public',
@@ -44,6 +46,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/health/deps',
+      operationId: 'getHealthDeps',
       tag: 'health',
       summary: 'Dependency checks with latency',
       auth: 'public',
@@ -56,6 +59,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/health/admin/env',
+      operationId: 'adminGetHealthEnv',
       tag: 'health',
       summary: 'Configuration diagnostics for administrators',
       auth: ['ADMIN'],
@@ -67,6 +71,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/health/admin/deps',
+      operationId: 'adminGetHealthDeps',
       tag: 'health',
       summary: 'Dependency checks for administrators',
       auth: ['ADMIN'],

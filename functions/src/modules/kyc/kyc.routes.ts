@@ -20,6 +20,7 @@ export function kycRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/kyc/papers',
+      operationId: 'uploadPaper',
       tag: 'kyc',
       summary: 'Upload one paper (image or PDF) to my open application',
       description: `multipart/form-data with fields applicationId and kind and one file in field \`file\`, at most KYC_MAX_FILE_BYTES (default 10 MB; 413 beyond). The content type is read from the bytes: anything but JPEG, PNG, WebP or PDF, or a declared type that differs, is 415.`,
@@ -38,6 +39,7 @@ export function kycRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/kyc/papers',
+      operationId: 'listMyPapers',
       tag: 'kyc',
       summary: 'My papers',
       auth: [],
@@ -47,6 +49,7 @@ export function kycRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/kyc/papers/:id/file',
+      operationId: 'downloadPaper',
       tag: 'kyc',
       summary: 'Download a paper (owner or administrator)',
       description: 'Administrators need the kyc.read permission (403 otherwise); anyone else sees 404.',
@@ -63,6 +66,7 @@ export function kycRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/kyc/papers/:id',
+      operationId: 'deletePaper',
       tag: 'kyc',
       summary: 'Delete one of my papers while its application is open',
       auth: [],
@@ -74,6 +78,7 @@ export function kycRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/kyc/applications',
+      operationId: 'listMyApplications',
       tag: 'kyc',
       summary: 'My driver and partner applications',
       auth: [],
@@ -83,6 +88,7 @@ export function kycRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/kyc/applications/:id/resubmit',
+      operationId: 'resubmitApplication',
       tag: 'kyc',
       summary: 'Resubmit an application an administrator sent back (NEEDS_INFO → SUBMITTED)',
       auth: [],

@@ -4,6 +4,7 @@ import { DocumentIdSchema } from '../../platform/http/ids';
 import { RoleSchema } from '../../platform/auth/roles.schemas';
 import { APPLICATION_KINDS, APPLICATION_STATUSES, PAPER_KINDS } from './applications.model';
 import { PAPER_CONTENT_TYPES } from './kyc.service';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const PaperKindSchema = z.enum(PAPER_KINDS).meta({ id: 'PaperKind' });
 export const ApplicationStatusSchema = z.enum(APPLICATION_STATUSES).meta({
@@ -20,7 +21,7 @@ export const PaperSchema = z
     sizeBytes: z.number().int(),
     filename: z.string(),
     sha256: z.string(),
-    createdAt: z.string(),
+    createdAt: IsoTimeSchema,
   })
   .meta({ id: 'KycPaper', description: 'A paper (image or PDF). Its file is readable by the owner and administrators only.' });
 
@@ -35,11 +36,11 @@ export const ApplicationSchema = z
     grantedRoles: z.array(RoleSchema),
     papers: z.array(PaperSchema),
     missingPapers: z.array(PaperKindSchema).describe('Required kinds not yet uploaded; approval needs none missing'),
-    history: z.array(z.object({ status: ApplicationStatusSchema, at: z.string(), by: z.string(), reason: z.string().nullable() })),
+    history: z.array(z.object({ status: ApplicationStatusSchema, at: IsoTimeSchema, by: z.string(), reason: z.string().nullable() })),
     reviewedBy: z.string().nullable(),
-    reviewedAt: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    reviewedAt: IsoTimeSchema.nullable(),
+    createdAt: IsoTimeSchema,
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'Application' });
 

@@ -17,12 +17,14 @@ export function applicationReviewRoutes<TDecision>(opts: {
   decide(id: string, decision: TDecision, adminId: string): Promise<unknown>;
 }): AnyRoute[] {
   const label = opts.kind === 'DRIVER' ? 'driver' : 'partner';
+  const Kind = opts.kind === 'DRIVER' ? 'Driver' : 'Partner';
   const admin = { tag: opts.tag, auth: ['ADMIN' as const], permission: 'applications.review' as const };
   return [
     defineRoute({
       ...admin,
       method: 'get',
       path: opts.basePath,
+      operationId: `adminList${Kind}Applications`,
       summary: `${label[0].toUpperCase()}${label.slice(1)} applications (newest first)`,
       request: { query: ApplicationListQuerySchema },
       response: { description: 'A page of applications with their papers.', schema: ApplicationListSchema },
@@ -32,6 +34,7 @@ export function applicationReviewRoutes<TDecision>(opts: {
       ...admin,
       method: 'get',
       path: `${opts.basePath}/:id`,
+      operationId: `adminGet${Kind}Application`,
       summary: `One ${label} application`,
       errors: [404],
       request: { params: IdParamsSchema },
@@ -42,6 +45,7 @@ export function applicationReviewRoutes<TDecision>(opts: {
       ...admin,
       method: 'patch',
       path: `${opts.basePath}/:id`,
+      operationId: `adminDecide${Kind}Application`,
       summary: `Approve, reject or send back a ${label} application`,
       description: opts.decisionDescription,
       errors: [404, 409],

@@ -37,6 +37,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/single',
+      operationId: 'uploadAudio',
       tag: 'media',
       summary: 'Upload one audio file',
       description: `${uploadErrors}${retrySafe}`,
@@ -49,6 +50,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/image',
+      operationId: 'uploadImage',
       tag: 'media',
       summary: 'Upload one image (a chat photo)',
       description: `JPEG, PNG or WebP, kind IMAGE; send it as a chat message with type IMAGE. ${uploadErrors}${retrySafe}`,
@@ -61,6 +63,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/multiple',
+      operationId: 'uploadAudioFiles',
       tag: 'media',
       summary: 'Upload up to MEDIA_MAX_FILES (10) audio files at once',
       description: `${uploadErrors} One refused file refuses the whole request.${retrySafe}`,
@@ -73,24 +76,26 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/presign',
+      operationId: 'presignUpload',
       tag: 'media',
       summary: 'Start a direct upload: get a URL to PUT the bytes to',
       description: `contentType must be audio/* and one of ${AUDIO_TYPES.join(', ')} (415 otherwise). PUT the bytes to upload.url with the given headers before upload.expiresAt, then POST completeUrl.`,
       auth: UPLOADERS,
       errors: [415],
       request: { body: PresignBodySchema },
-      response: { status: 201, description: 'The PENDING item and where to upload.', schema: PresignResponseSchema },
+      response: { status: 201, description: 'The PENDING item and where to upload. With Cloud Storage, upload.url is a V4 signed URL of the bucket, not this API: PUT the raw bytes there without a bearer token and with exactly upload.headers (signed: content type, size range, create-only). With local storage (STORAGE_DRIVER=local, or auto outside production without a Storage emulator) it is this API\'s PUT /upload/presign/{id}/content (putPresignedUploadContent), authorised by the token in the URL. Then POST completeUrl.', schema: PresignResponseSchema },
       handler: ({ body, auth }) => media.presign(auth!.userId, body),
     }),
     defineRoute({
       method: 'put',
       path: '/upload/presign/:id/content',
+      operationId: 'putPresignedUploadContent',
       tag: 'media',
       summary: 'Receive the bytes of a presigned upload (local storage)',
       description:
         'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type, at most upload.maxBytes (413, checked on Content-Length and while streaming). Writable only while the item is PENDING. With Cloud Storage the URL points at Google instead, signed with the content type, a size range and create-only.',
       auth: 'public',
-      streamsBody: true,
+      streamsBody: { contentTypes: AUDIO_TYPES, description: 'The raw bytes of the file, sent with the Content-Type given to POST /upload/presign (upload.headers), at most upload.maxBytes.' },
       errors: [404, 409, 413, 415],
       codes: ['UPLOAD_STATE'],
       request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },
@@ -100,6 +105,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/upload/presign/:id/complete',
+      operationId: 'completePresignedUpload',
       tag: 'media',
       summary: 'Confirm a presigned upload',
       description:
@@ -115,6 +121,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/media',
+      operationId: 'listMyMedia',
       tag: 'media',
       summary: 'My media items (newest first)',
       auth: UPLOADERS,
@@ -125,6 +132,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/media/:id',
+      operationId: 'getMedia',
       tag: 'media',
       summary: 'One media item (owner or administrator)',
       auth: UPLOADERS,
@@ -136,6 +144,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/media/:id',
+      operationId: 'deleteMedia',
       tag: 'media',
       summary: 'Delete a media item and its object (owner or administrator)',
       auth: UPLOADERS,
@@ -147,6 +156,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/media/files/media/:ownerId/:name',
+      operationId: 'downloadMediaFile',
       tag: 'media',
       summary: 'The bytes behind a publicUrl (local storage)',
       description: 'Public: the download token in the URL is the permission. Only mounted with STORAGE_DRIVER=local.',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
 import { AUDIO_TYPES, IMAGE_TYPES, MEDIA_KINDS, MEDIA_STATUSES } from './media.model';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const MediaItemSchema = z
   .object({
@@ -44,7 +45,7 @@ export const PresignResponseSchema = z
       url: z.string().describe('Where to PUT the bytes (local storage: this API; Cloud Storage: a V4 signed URL)'),
       headers: z.record(z.string(), z.string()).describe('Headers the PUT must carry exactly as given (Cloud Storage: part of the signature: content type, x-goog-content-length-range, x-goog-if-generation-match: 0)'),
       maxBytes: z.number().int(),
-      expiresAt: z.string(),
+      expiresAt: IsoTimeSchema,
     }),
     completeUrl: z.string().describe('POST here (bearer token) once uploaded: the bytes are checked and the item becomes READY'),
   })

@@ -26,6 +26,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: muted ? 'put' : 'delete',
       path: '/notifications/mutes/:conversationId',
+      operationId: muted ? 'muteConversation' : 'unmuteConversation',
       tag: 'notifications',
       summary: muted ? 'Mute a conversation (no push for its messages)' : 'Unmute a conversation',
       auth: [],
@@ -37,6 +38,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/notifications',
+      operationId: 'listMyNotifications',
       tag: 'notifications',
       summary: 'My inbox (newest first) with the unread count',
       auth: [],
@@ -47,6 +49,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'patch',
       path: '/notifications',
+      operationId: 'markNotificationsRead',
       tag: 'notifications',
       summary: 'Mark some or all of my inbox read (or unread)',
       auth: [],
@@ -57,6 +60,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/notifications/preferences',
+      operationId: 'getPushPreferences',
       tag: 'notifications',
       summary: 'My push preferences',
       auth: [],
@@ -66,6 +70,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'patch',
       path: '/notifications/preferences',
+      operationId: 'updatePushPreferences',
       tag: 'notifications',
       summary: 'Change my push preferences',
       description: 'Calls and security alerts push whatever these say.',
@@ -79,6 +84,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/push-tokens',
+      operationId: 'registerPushToken',
       tag: 'notifications',
       summary: 'Register this device for push (after login, from CON, PAR and DRV)',
       description: 'Many devices per user; registering the same token again updates it; signing out of the session removes it.',
@@ -90,6 +96,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/push-tokens',
+      operationId: 'unregisterPushToken',
       tag: 'notifications',
       summary: 'Unregister a push token of mine',
       auth: [],
@@ -101,6 +108,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/notifications/broadcast',
+      operationId: 'createBroadcast',
       tag: 'notifications',
       summary: 'Broadcast a message to every user of the chosen apps (admin.broadcast)',
       description:
@@ -115,6 +123,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/notifications/broadcast/:id',
+      operationId: 'getBroadcast',
       tag: 'notifications',
       summary: 'Progress of a broadcast',
       auth: ['ADMIN'],
@@ -127,6 +136,7 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/auth/firebase-token',
+      operationId: 'createFirebaseToken',
       tag: 'auth',
       summary: 'A Firebase custom token for realtime listeners',
       description: 'signInWithCustomToken with it, then listen to app_notifications and realtime_events where recipientId == your id (see README).',

@@ -3,6 +3,7 @@ import { BooleanQuerySchema } from '../../platform/http/query';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { INBOX_KINDS, PREFERENCE_CHANNELS, SURFACES } from './events';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const SurfaceSchema = z.enum(SURFACES).meta({ id: 'Surface' });
 
@@ -29,8 +30,8 @@ export const InboxItemSchema = z
     body: z.string(),
     data: NotificationPayloadSchema,
     read: z.boolean(),
-    readAt: z.string().nullable(),
-    createdAt: z.string(),
+    readAt: IsoTimeSchema.nullable(),
+    createdAt: IsoTimeSchema,
   })
   .meta({ id: 'InboxItem' });
 
@@ -98,9 +99,9 @@ export const BroadcastSchema = z
     pagesDone: z.number().int().describe('Pages of up to 500 accounts delivered so far'),
     inboxItems: z.number().int().describe('Inbox items written so far (one per account, even one on several apps); counted exactly when DONE'),
     pushesSent: z.number().int(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    finishedAt: z.string().nullable(),
+    createdAt: IsoTimeSchema,
+    updatedAt: IsoTimeSchema,
+    finishedAt: IsoTimeSchema.nullable(),
   })
   .meta({ id: 'Broadcast', description: 'A broadcast job and its progress.' });
 

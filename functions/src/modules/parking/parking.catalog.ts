@@ -26,6 +26,7 @@ export const parkingCatalog = defineCatalog({
   noun: 'parking lot',
   nouns: 'parking lots',
   schemaName: 'ParkingLot',
+  pluralName: 'ParkingLots',
   details,
   maxRadiusM: 5_000,
   ownOperationFields: ['freeSpaces'],

@@ -22,6 +22,7 @@ export function parkingRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'put',
       path: '/parking/lots/:id/availability',
+      operationId: 'reportParkingAvailability',
       tag: 'parking',
       summary: 'Report the free spaces of a lot',
       description:

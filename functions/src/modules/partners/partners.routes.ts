@@ -21,6 +21,7 @@ export function partnersRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/partners/register',
+      operationId: 'registerPartner',
       tag: 'partners',
       summary: 'Apply as a partner business',
       description: 'Creates a PENDING partner and a SUBMITTED application; upload IDENTITY and BUSINESS_LICENCE papers with POST /kyc/papers. One open application at a time (409).',
@@ -33,6 +34,7 @@ export function partnersRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/partners/me',
+      operationId: 'listMyPartners',
       tag: 'partners',
       summary: 'Partners I own or work at',
       auth: [],
@@ -52,6 +54,7 @@ export function partnersRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/partners/:partnerId/staff',
+      operationId: 'listPartnerStaff',
       tag: 'partners',
       summary: 'Members of my partner',
       auth: ['PARTNER_OWNER'],
@@ -63,6 +66,7 @@ export function partnersRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/partners/:partnerId/staff',
+      operationId: 'invitePartnerStaff',
       tag: 'partners',
       summary: 'Invite staff by email (grants PARTNER_STAFF scoped to this partner)',
       auth: ['PARTNER_OWNER'],
@@ -74,6 +78,7 @@ export function partnersRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/partners/:partnerId/staff/:userId',
+      operationId: 'removePartnerStaff',
       tag: 'partners',
       summary: 'Remove a staff member (PARTNER_STAFF is withdrawn when no partner is left)',
       auth: ['PARTNER_OWNER'],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { EmailSchema } from '../../platform/http/contact';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const PartnerRegisterBodySchema = z
   .object({
@@ -24,13 +25,13 @@ export const PartnerSchema = z
     status: z.enum(['PENDING', 'ACTIVE']),
     applicationId: z.string(),
     myRole: z.enum(['OWNER', 'STAFF']).nullable(),
-    createdAt: z.string(),
-    approvedAt: z.string().nullable(),
+    createdAt: IsoTimeSchema,
+    approvedAt: IsoTimeSchema.nullable(),
   })
   .meta({ id: 'Partner' });
 
 export const PartnerMemberSchema = z
-  .object({ partnerId: z.string(), userId: z.string(), role: z.enum(['OWNER', 'STAFF']), email: z.string().nullable(), addedBy: z.string(), createdAt: z.string() })
+  .object({ partnerId: z.string(), userId: z.string(), role: z.enum(['OWNER', 'STAFF']), email: z.string().nullable(), addedBy: z.string(), createdAt: IsoTimeSchema })
   .meta({ id: 'PartnerMember' });
 
 export const PartnerDecisionBodySchema = z

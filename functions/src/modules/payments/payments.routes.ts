@@ -44,6 +44,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/wallet/topups',
+      operationId: 'createTopUp',
       tag: 'wallet',
       summary: 'Top up my wallet through VNPay, MoMo or the mock gateway',
       description:
@@ -60,6 +61,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments/methods',
+      operationId: 'listPaymentMethods',
       tag,
       summary: 'Payment methods and gateways available here, with top-up limits',
       auth: [],
@@ -69,6 +71,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments',
+      operationId: 'listMyPayments',
       tag,
       summary: 'My payments, newest first',
       auth: [],
@@ -79,6 +82,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments/admin',
+      operationId: 'adminListPayments',
       tag,
       summary: 'All payments, with filters (ADMIN)',
       auth: ['ADMIN'],
@@ -90,6 +94,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/payments/refund',
+      operationId: 'refundMyTopUp',
       tag,
       summary: 'Refund my top-up, fully or in part',
       description:
@@ -105,6 +110,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/payments/admin/refund',
+      operationId: 'adminRefundPayment',
       tag,
       summary: 'Refund any payment, fully or in part (ADMIN)',
       description:
@@ -122,6 +128,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments/admin/staff-refunds',
+      operationId: 'adminListStaffRefunds',
       tag,
       summary: 'Staff refunds, newest first; `status=PENDING`: those waiting for a second administrator (ADMIN)',
       auth: ['ADMIN'],
@@ -133,6 +140,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/payments/admin/staff-refunds/:id/approve',
+      operationId: 'adminApproveStaffRefund',
       tag,
       summary: 'Approve a PENDING staff refund: the money moves now (ADMIN, not the one who asked)',
       description: 'Not the administrator who asked (403 STAFF_REFUND_SELF_APPROVAL), nor the payer or payee (403 PAYMENT_SELF_REFUND); the asking administrator must still be an active ADMIN with payments.manage (else 409 STAFF_REFUND_REQUESTER_REVOKED: reject it).',
@@ -147,6 +155,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/payments/admin/staff-refunds/:id/reject',
+      operationId: 'adminRejectStaffRefund',
       tag,
       summary: 'Reject a PENDING staff refund with a reason: no money moves (ADMIN)',
       auth: ['ADMIN'],
@@ -160,6 +169,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments/vnpay/ipn',
+      operationId: 'receiveVnpayNotification',
       tag,
       summary: 'VNPay payment notification (IPN, called by VNPay)',
       description:
@@ -172,6 +182,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments/vnpay/return',
+      operationId: 'getVnpayReturn',
       tag,
       summary: 'Where VNPay sends the payer back (the app reads the outcome here)',
       description: 'Verifies the signature and reports our record’s status; money moves only with the IPN.',
@@ -183,6 +194,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/payments/momo/ipn',
+      operationId: 'receiveMomoNotification',
       tag,
       summary: 'MoMo payment notification (IPN, called by MoMo)',
       description: 'Public. Verifies the HMAC-SHA256 signature, partnerCode, orderId and amount, then settles once; 204 for a settled or repeated notification.',
@@ -196,6 +208,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments/momo/return',
+      operationId: 'getMomoReturn',
       tag,
       summary: 'Where MoMo sends the payer back (the app reads the outcome here)',
       auth: 'public',
@@ -206,6 +219,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments/mock/return',
+      operationId: 'getMockGatewayReturn',
       tag,
       summary: 'The mock gateway’s page address: reports the mock payment’s outcome',
       auth: 'public',
@@ -218,6 +232,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments/:id',
+      operationId: 'getPayment',
       tag,
       summary: 'One of my payments (any payment for an ADMIN with payments.manage)',
       description: 'Payers see STAFF where an administrator acted (refunds), never the administrator’s id.',
@@ -230,6 +245,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/payments/:id/events',
+      operationId: 'listPaymentEvents',
       tag,
       summary: 'The status history of one of my payments (any for an ADMIN with payments.manage)',
       auth: [],
@@ -241,6 +257,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/payments/:id/cancel',
+      operationId: 'cancelPayment',
       tag,
       summary: 'Cancel my PENDING gateway payment (a payment the gateway confirms later still counts)',
       auth: [],
@@ -253,6 +270,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/payments/admin/:id/refunds/:refundId/reverse',
+      operationId: 'adminReverseRefund',
       tag,
       summary: 'Put a refund the gateway finally refused (FAILED) in the payer’s wallet instead (ADMIN)',
       description:
@@ -269,6 +287,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/payments/admin/:id/refunds/:refundId/retry',
+      operationId: 'adminRetryRefund',
       tag,
       summary: 'Send a refund the gateway refused again (ADMIN)',
       description: 'A refund still with the gateway (REQUESTED, sent less than 5 minutes ago) is 409 PAYMENT_REFUND_IN_FLIGHT until it settles.',

@@ -4,6 +4,7 @@ import { DocumentIdSchema } from '../../platform/http/ids';
 import { VndSchema } from '../../platform/money/money.schemas';
 import { PROVIDERS } from '../wallet';
 import { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, STAFF_REFUND_STATUSES, TOPUP_MAX_VND, TOPUP_MIN_VND } from './payments.model';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 const Amount = z.number().int();
 
@@ -13,7 +14,7 @@ export const RefundEntrySchema = z
     amount: Amount,
     reason: z.string(),
     by: z.string().describe('Who refunded: the payer’s id, system:<module>, SERVICE (the selling side) or STAFF (an administrator, whose id payers never see)'),
-    at: z.string(),
+    at: IsoTimeSchema,
     gateway: z.object({
       state: z.enum(['SETTLED', 'NOT_NEEDED', 'REQUESTED', 'FAILED', 'REVERSED']).describe('The money back at the gateway: NOT_NEEDED for wallet money; FAILED ones are retried by an administrator, or REVERSED: put in the payer’s wallet instead'),
       reference: z.string().nullable(),
@@ -41,13 +42,13 @@ export const PaymentSchema = z
     refunds: z.array(RefundEntrySchema),
     paymentUrl: z.string().nullable().describe('PENDING gateway payments: where the app sends the payer (VNPay page, MoMo pay URL)'),
     gateway: z
-      .object({ orderRef: z.string(), transactionNo: z.string().nullable(), bankCode: z.string().nullable(), responseCode: z.string().nullable(), paidAt: z.string().nullable() })
+      .object({ orderRef: z.string(), transactionNo: z.string().nullable(), bankCode: z.string().nullable(), responseCode: z.string().nullable(), paidAt: z.string().nullable().describe('The payment time as the gateway sent it, in its own format (VNPay: yyyyMMddHHmmss in Vietnam time; MoMo: epoch milliseconds; mock: ISO 8601): kept verbatim because refunds must quote it back') })
       .nullable(),
     failureReason: z.string().nullable(),
-    expiresAt: z.string().nullable().describe('A PENDING payment not paid by then becomes EXPIRED'),
-    succeededAt: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    expiresAt: IsoTimeSchema.nullable().describe('A PENDING payment not paid by then becomes EXPIRED'),
+    succeededAt: IsoTimeSchema.nullable(),
+    createdAt: IsoTimeSchema,
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'Payment' });
 
@@ -93,7 +94,7 @@ export const PaymentMethodsSchema = z
   .meta({ id: 'PaymentMethods' });
 
 export const PaymentEventSchema = z
-  .object({ action: z.string(), from: z.enum(PAYMENT_STATUSES), to: z.enum(PAYMENT_STATUSES), by: z.string().describe('Staff see the actor’s id; payers see theirs, system:<…>, or STAFF'), at: z.string(), reason: z.string().nullable() })
+  .object({ action: z.string(), from: z.enum(PAYMENT_STATUSES), to: z.enum(PAYMENT_STATUSES), by: z.string().describe('Staff see the actor’s id; payers see theirs, system:<…>, or STAFF'), at: IsoTimeSchema, reason: z.string().nullable() })
   .meta({ id: 'PaymentEvent' });
 export const PaymentEventListSchema = z.object({ items: z.array(PaymentEventSchema) }).meta({ id: 'PaymentEventList' });
 
@@ -148,10 +149,10 @@ export const StaffRefundSchema = z
     status: z.enum(STAFF_REFUND_STATUSES),
     requestedBy: z.string(),
     decidedBy: z.string().nullable(),
-    decidedAt: z.string().nullable(),
+    decidedAt: IsoTimeSchema.nullable(),
     decisionReason: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: IsoTimeSchema,
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'StaffRefund' });
 

@@ -19,6 +19,7 @@ export const pharmacyCatalog = defineCatalog({
   noun: 'pharmacy store',
   nouns: 'pharmacy stores',
   schemaName: 'PharmacyStore',
+  pluralName: 'PharmacyStores',
   details,
   maxRadiusM: 10_000,
   filters: z.object({ open24h: BooleanQuerySchema.optional().describe('true: only stores open around the clock (openingHours.open24h)') }),

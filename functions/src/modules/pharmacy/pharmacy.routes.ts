@@ -12,6 +12,7 @@ export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/pharmacy/products/search',
+      operationId: 'searchPharmacyProducts',
       tag: 'pharmacy',
       summary: 'Pharmacies near me that have a product in stock',
       description: 'Every word of q matches the start of a word of the product name (diacritics ignored). Stores within radiusM, nearest first, each with its matching products (at most 20). lat/lng must be numbers (400). One request reads at most NEARBY_READ_BUDGET documents (the stores nearest first, then their stock lines): in a very dense area the farther stores are left out. Ordering medicine belongs to orders.',
@@ -25,6 +26,7 @@ export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/pharmacy/stores/:id/products',
+      operationId: 'listPharmacyProducts',
       tag: 'pharmacy',
       summary: 'Products of a store',
       auth: [],
@@ -36,6 +38,7 @@ export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'put',
       path: '/pharmacy/stores/:id/products/:sku',
+      operationId: 'setPharmacyProduct',
       tag: 'pharmacy',
       summary: 'Add or replace a product of a store (price and stock)',
       description: `By the store’s managers; the sku is yours (letters, digits, . _ -). stock 0 marks it out of stock. ${CATALOG_ADMIN_PATH}`,
@@ -50,6 +53,7 @@ export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/pharmacy/stores/:id/products/:sku',
+      operationId: 'removePharmacyProduct',
       tag: 'pharmacy',
       summary: 'Remove a product from a store',
       description: CATALOG_ADMIN_PATH,

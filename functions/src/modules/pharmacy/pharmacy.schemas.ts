@@ -5,6 +5,7 @@ import { NearbyQuerySchema, radiusQuerySchema } from '../../platform/geo/geo';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { BooleanQuerySchema } from '../../platform/http/query';
 import { pharmacyCatalog } from './pharmacy.catalog';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const SkuSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"');
 export const ProductParamsSchema = z.object({ id: DocumentIdSchema, sku: SkuSchema });
@@ -29,7 +30,7 @@ export const ProductSchema = z
     inStock: z.boolean(),
     unit: z.string(),
     requiresPrescription: z.boolean(),
-    updatedAt: z.string(),
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'PharmacyProduct' });
 

@@ -35,6 +35,7 @@ export const placesCatalog = defineCatalog({
   noun: 'place',
   nouns: 'places',
   schemaName: 'Place',
+  pluralName: 'Places',
   details,
   maxRadiusM: 10_000,
   filters: z.object({ category: z.enum(PLACE_CATEGORIES).optional() }),

@@ -12,6 +12,7 @@ export function placesRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/places/categories',
+      operationId: 'listPlaceCategories',
       tag: 'places',
       summary: 'Place categories (for the map tab’s filter chips)',
       auth: [],

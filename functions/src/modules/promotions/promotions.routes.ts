@@ -34,6 +34,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/promotions',
+      operationId: 'listAvailablePromotions',
       tag,
       summary: 'Vouchers I can use now',
       description: 'Active, started, not ended, with uses left for me and in all; ending soonest first. Partner vouchers apply to that partner’s sales only (partnerId).',
@@ -46,6 +47,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/promotions/validate',
+      operationId: 'validatePromotion',
       tag,
       summary: 'What a voucher takes off a purchase (nothing is used)',
       auth: [],
@@ -59,6 +61,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/promotions/redeem',
+      operationId: 'redeemPromotion',
       tag,
       summary: 'Use a voucher on one of my rides',
       description:
@@ -75,6 +78,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/promotions/redemptions',
+      operationId: 'listMyRedemptions',
       tag,
       summary: 'Vouchers I used',
       auth: [],
@@ -86,6 +90,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/promotions/redemptions/:id',
+      operationId: 'releaseRedemption',
       tag,
       summary: 'Give a use back (the ride was cancelled or refunded)',
       description:
@@ -101,6 +106,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/promotions/manage',
+      operationId: 'createPromotion',
       tag,
       summary: 'Create a voucher',
       description: `A partner’s owner or staff for their partner (partnerId), or an administrator for a platform voucher. Codes are unique (case and spaces ignored). ${ADMIN_PATH}`,
@@ -115,6 +121,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/promotions/manage',
+      operationId: 'listManagedPromotions',
       tag,
       summary: 'Vouchers I manage',
       description: ADMIN_PATH,
@@ -128,6 +135,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/promotions/manage/:id',
+      operationId: 'getManagedPromotion',
       tag,
       summary: 'One voucher I manage, with uses made and left',
       description: ADMIN_PATH,
@@ -142,6 +150,7 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'patch',
       path: '/promotions/manage/:id',
+      operationId: 'updatePromotion',
       tag,
       summary: 'Change a voucher (end date, status, terms)',
       description: `Code, discount and total uses do not change (make a new voucher). ${ADMIN_PATH}`,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { DISCOUNT_KINDS, PAYABLE_KINDS, PROMOTION_VERTICALS } from './promotions.model';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 const vnd = (max: number) => z.number().int().min(0).max(max);
 const CodeSchema = z.string().trim().min(3).max(24).regex(/^[A-Za-z0-9 ]+$/, 'letters, digits and spaces only').describe('Case and spaces ignored: "tet 2027" = TET2027');
@@ -50,8 +51,8 @@ export const PromotionSchema = z
     value: z.number().int(),
     maxDiscount: z.number().int().nullable(),
     minSpend: z.number().int(),
-    startsAt: z.string(),
-    endsAt: z.string(),
+    startsAt: IsoTimeSchema,
+    endsAt: IsoTimeSchema,
     perUserLimit: z.number().int(),
     totalLimit: z.number().int().nullable(),
     verticals: z.array(VerticalSchema),
@@ -63,7 +64,7 @@ export const PromotionSchema = z
 export const AvailablePromotionSchema = PromotionSchema.extend({ usesLeftForMe: z.number().int() }).meta({ id: 'AvailablePromotion' });
 export const ManagedPromotionSchema = PromotionSchema.extend({
   stats: z.object({ redeemed: z.number().int(), remaining: z.number().int().nullable().describe('null: unlimited') }),
-  createdAt: z.string(),
+  createdAt: IsoTimeSchema,
 }).meta({ id: 'ManagedPromotion' });
 
 const PurchaseSchema = {
@@ -101,8 +102,8 @@ export const RedemptionSchema = z
     reference: z.string(),
     payable: PayableRefSchema.nullable().describe('null: a use taken before uses were bound to payables'),
     status: z.enum(['REDEEMED', 'RELEASED']),
-    createdAt: z.string(),
-    releasedAt: z.string().nullable(),
+    createdAt: IsoTimeSchema,
+    releasedAt: IsoTimeSchema.nullable(),
   })
   .meta({ id: 'PromotionRedemption' });
 

@@ -26,6 +26,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/reviews',
+      operationId: 'createReview',
       tag,
       summary: 'Review a record (once per record)',
       description: 'Stars 1–5, optional text and photos. The record must be active (404); its managers cannot review it (403). A second review of the same record is 409 REVIEW_EXISTS: edit the first. The record’s average and count follow within seconds (a trigger). When a moderator hid your earlier review of this record, a new one (after you deleted it) is created HIDDEN: shown to you, not to others, not counted.',
@@ -42,6 +43,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/reviews',
+      operationId: 'listReviews',
       tag,
       summary: 'Reviews of a record',
       auth: [],
@@ -52,6 +54,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/reviews/summary',
+      operationId: 'getReviewSummary',
       tag,
       summary: 'Rating of a record: average, count and stars histogram',
       auth: [],
@@ -63,6 +66,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/reviews/mine',
+      operationId: 'listMyReviews',
       tag,
       summary: 'My reviews',
       auth: [],
@@ -73,6 +77,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/reviews/admin/reports',
+      operationId: 'adminListReviewReports',
       tag,
       summary: 'Reported reviews (moderation queue)',
       auth: ['ADMIN'],
@@ -84,6 +89,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/reviews/admin/reports/:id/resolve',
+      operationId: 'adminResolveReviewReport',
       tag,
       summary: 'Resolve a report: hide the review or dismiss',
       description: 'HIDE_REVIEW hides the review for good: a review its author posts on the same record after deleting this one is created HIDDEN too.',
@@ -98,6 +104,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/reviews/:id',
+      operationId: 'getReview',
       tag,
       summary: 'One review',
       description: 'Hidden reviews are 404 except to their author and administrators holding `moderation`.',
@@ -110,6 +117,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'patch',
       path: '/reviews/:id',
+      operationId: 'updateReview',
       tag,
       summary: 'Edit my review',
       auth: [],
@@ -122,6 +130,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/reviews/:id',
+      operationId: 'deleteReview',
       tag,
       summary: 'Delete my review',
       auth: [],
@@ -134,6 +143,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/reviews/:id/reply',
+      operationId: 'replyToReview',
       tag,
       summary: 'Reply to a review of a record I manage (once)',
       description: 'Partners reply for their own records; administrators (for the platform’s own records) need `catalog.manage` (403 PERMISSION_REQUIRED).',
@@ -148,6 +158,7 @@ export function reviewsRoutes(): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/reviews/:id/report',
+      operationId: 'reportReview',
       tag,
       summary: 'Report a review to the moderators',
       auth: [],

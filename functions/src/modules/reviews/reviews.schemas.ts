@@ -3,6 +3,7 @@ import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { TargetTypeSchema } from '../favorites';
 import { REPORT_REASONS, REVIEW_STATUSES } from './reviews.model';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 const stars = z.number().int().min(1).max(5);
 const text = z.string().trim().min(1).max(2000);
@@ -33,9 +34,9 @@ export const ReviewSchema = z
     photos: z.array(z.object({ id: z.string(), url: z.string() })),
     verified: z.boolean().describe('The author is known to have used it (an order, booking or ride). Unverified until those verticals link reviews.'),
     status: z.enum(REVIEW_STATUSES),
-    reply: z.object({ text: z.string(), at: z.string() }).nullable().describe('The managing partner’s answer'),
-    createdAt: z.string(),
-    editedAt: z.string().nullable(),
+    reply: z.object({ text: z.string(), at: IsoTimeSchema }).nullable().describe('The managing partner’s answer'),
+    createdAt: IsoTimeSchema,
+    editedAt: IsoTimeSchema.nullable(),
   })
   .meta({ id: 'Review' });
 
@@ -65,8 +66,8 @@ export const ReportSchema = z
     note: z.string().nullable(),
     status: z.enum(['OPEN', 'RESOLVED']),
     resolution: z.enum(['HIDE_REVIEW', 'DISMISS']).nullable(),
-    createdAt: z.string(),
-    resolvedAt: z.string().nullable(),
+    createdAt: IsoTimeSchema,
+    resolvedAt: IsoTimeSchema.nullable(),
     review: ReviewSchema.nullable().describe('null: deleted by its author since'),
   })
   .meta({ id: 'ReviewReport' });

@@ -68,6 +68,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/quote',
+      operationId: 'quoteRide',
       tag,
       summary: 'Fares for a trip, per vehicle type, valid 5 minutes',
       description: 'Base + per km + per minute (road distance and time from the router), the minimum fare, and a surge of up to 2× when requests outnumber free drivers around the pickup. Each quote has a signed `quoteId` to book at that fare.',
@@ -82,6 +83,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/fares',
+      operationId: 'getRideFares',
       tag,
       summary: 'The fare table: base, per km, per minute and minimum of each vehicle type',
       auth: [],
@@ -97,6 +99,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/drivers/nearby',
+      operationId: 'listNearbyDrivers',
       tag,
       summary: 'Free drivers around a point, for the map (count and blurred positions)',
       description:
@@ -111,6 +114,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/admin',
+      operationId: 'adminListRides',
       tag,
       summary: 'All rides, newest first, by status, rider or driver (ADMIN)',
       auth: ['ADMIN'],
@@ -122,6 +126,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/admin/stats',
+      operationId: 'adminGetRideStats',
       tag,
       summary: 'Rides booked in the last hours by status, the match rate, and free drivers now (ADMIN)',
       auth: ['ADMIN'],
@@ -133,6 +138,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/shared/:token',
+      operationId: 'getSharedRide',
       tag,
       summary: 'A shared trip, for whoever has the link (no sign-in)',
       description: 'What the rider’s trusted contacts see: status, points, driver and vehicle, the driver’s position while the ride is under way. Never the rider’s identity. 404 once the link was turned off, replaced, or the ride ended more than an hour ago.',
@@ -145,6 +151,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/admin/sos',
+      operationId: 'adminListSosAlerts',
       tag,
       summary: 'Emergency alerts raised in rides, newest first (ADMIN)',
       auth: ['ADMIN'],
@@ -156,6 +163,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/admin/sos/:id/resolve',
+      operationId: 'adminResolveSosAlert',
       tag,
       summary: 'Mark an alert handled, with a note (ADMIN)',
       auth: ['ADMIN'],
@@ -168,6 +176,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/admin/disputes',
+      operationId: 'adminListRideDisputes',
       tag,
       summary: 'Riders’ disputes of completed rides, newest first (ADMIN, rides.manage)',
       auth: ['ADMIN'],
@@ -179,6 +188,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/admin/disputes/:id/resolve',
+      operationId: 'adminResolveRideDispute',
       tag,
       summary: 'Settle a rider’s dispute: REJECTED, or REFUNDED up to what the rider paid (ADMIN, rides.manage)',
       description: 'Once per dispute (409 RIDE_DISPUTE_RESOLVED). REFUNDED gives back `amount` (default: all the rider paid; more is 409 RIDE_REFUND_EXCEEDS) through the payments module’s refund, split back from the driver’s earnings and the platform’s fee; a cash fare is refunded in person (409 PAYMENT_NOT_REFUNDABLE, the dispute stays OPEN). Never by the ride’s rider or driver (403 RIDE_SELF_MANAGE).',
@@ -193,6 +203,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/admin/:id/complete',
+      operationId: 'adminCompleteRide',
       tag,
       summary: 'End a started trip whose driver cannot: at the quote or at the distance driven (ADMIN, rides.manage)',
       description: 'Only from IN_PROGRESS (409 RIDE_TRANSITION otherwise). WALLET: the fare is captured from the hold for the driver; CASH: recorded as the driver’s completion would. To end it without a charge instead, `POST /rides/{id}/cancel` (the hold goes back).',
@@ -207,6 +218,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides',
+      operationId: 'createRide',
       tag,
       summary: 'Book a ride: the nearest free driver is assigned at once',
       description:
@@ -228,6 +240,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/current',
+      operationId: 'getMyCurrentRide',
       tag,
       summary: 'My ride in progress, if any',
       auth: [],
@@ -237,6 +250,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/rider-rating',
+      operationId: 'getMyRiderRating',
       tag,
       summary: 'My average rating as a rider (what drivers gave me)',
       description: 'Drivers rate their riders after a completed ride (`POST /rides/{id}/rider-rating`); riders see the average and count, never single ratings.',
@@ -247,6 +261,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides',
+      operationId: 'listMyRides',
       tag,
       summary: 'My rides as a rider, newest first',
       auth: [],
@@ -257,6 +272,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/:id',
+      operationId: 'getRide',
       tag,
       summary: 'A ride I am the rider or driver of (any for ADMIN with rides.manage)',
       // An administrator without rides.manage reads only its own rides, like anyone: 404 for the others (never 403,
@@ -271,6 +287,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/:id/driver-location',
+      operationId: 'getRideDriverLocation',
       tag,
       summary: "Where my ride's driver is now",
       description: 'Live: listen to `driver_locations/{driverId}` (readable by the rider of that driver’s current ride) or to `ride:location` events.',
@@ -284,6 +301,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/arrived',
+      operationId: 'markDriverArrived',
       tag,
       summary: 'Driver: I am at the pickup',
       description: 'Only within RIDE_ARRIVE_RADIUS_M of the pickup by the driver’s last position reported within RIDE_POSITION_FRESH_SEC (409 RIDE_NOT_AT_PICKUP, RIDE_POSITION_STALE).',
@@ -297,6 +315,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/pickup',
+      operationId: 'pickUpRider',
       tag,
       summary: 'Driver: the rider is on board (the distance driven is counted from here)',
       auth: ['DRIVER'],
@@ -309,6 +328,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/complete',
+      operationId: 'completeRide',
       tag,
       summary: 'Driver: trip done; the fare is settled',
       description: 'Only near the drop-off (RIDE_COMPLETE_RADIUS_M, by a fresh position) or after driving RIDE_COMPLETE_MIN_DRIVEN_BP of the quoted distance (409 RIDE_NOT_AT_DROPOFF). Final fare from the distance driven since pickup (and the time), at most quote × 1.2. WALLET: captured from the hold (the rest goes back); CASH: recorded, the commission owed from earnings. The driver’s share goes to their earnings.',
@@ -322,6 +342,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/no-show',
+      operationId: 'reportRiderNoShow',
       tag,
       summary: 'Driver: the rider did not come; end the ride with the late-cancel fee',
       description: 'Only ARRIVED, after waiting RIDE_CANCEL_WAIT_SEC at the pickup (409 RIDE_NO_SHOW_EARLY), with a fresh position within RIDE_ARRIVE_RADIUS_M of the pickup now (409 RIDE_NOT_AT_PICKUP, RIDE_POSITION_STALE). The ride ends CANCELLED (cancelledBy driver) with RIDE_CANCEL_FEE_VND for the driver: WALLET captured from the hold, CASH taken from the wallet when it holds it. Never sent to another driver.',
@@ -335,6 +356,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/cancel',
+      operationId: 'cancelRide',
       tag,
       summary: 'Cancel a ride (rider or driver)',
       description: `Rider: CANCELLED, with a fee of RIDE_CANCEL_FEE_VND only once the driver arrived at the pickup and waited RIDE_CANCEL_WAIT_SEC; cancelled within RIDE_CANCEL_GRACE_SEC of booking it does not count toward surge. Driver: the ride goes back to the search once (another driver, CONFIRMED), then ends NO_DRIVER. ADMIN with rides.manage: any ride they are no party to, IN_PROGRESS too, without a fee (the hold goes back); never their own started trip (403 RIDE_SELF_MANAGE). Limit: \`rides-cancel\`, 10 per user per 10 minutes (429 with Retry-After), counted after validation and never for an ADMIN with rides.manage (configurable with RATE_LIMITS).`,
@@ -353,6 +375,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/rating',
+      operationId: 'rateDriver',
       tag,
       summary: 'Rate the driver of my completed ride (once)',
       auth: [],
@@ -365,6 +388,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/rider-rating',
+      operationId: 'rateRider',
       tag,
       summary: 'Driver: rate the rider of my completed ride (once)',
       description: "Kept apart from the ride document (which the rider reads); the rider's average moves in the same transaction.",
@@ -378,6 +402,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'patch',
       path: '/rides/:id',
+      operationId: 'updateRideNote',
       tag,
       summary: "Change my note for the driver before the pickup",
       description: 'Rider only, while CONFIRMED or ARRIVED; the driver sees it on the ride document at once.',
@@ -391,6 +416,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/sos',
+      operationId: 'raiseRideSos',
       tag,
       summary: 'Raise an emergency alert about my ride (rider or driver)',
       description: 'Stored for the administrators’ queue; a retry with the same Idempotency-Key raises nothing new. Limit: `rides-sos`, 5 per user per hour.',
@@ -405,6 +431,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/dispute',
+      operationId: 'disputeRide',
       tag,
       summary: 'Rider: dispute my completed ride (fare, route, conduct) or a cancellation fee, once, within RIDE_DISPUTE_WINDOW_DAYS',
       description: 'Lands in the administrators’ queue (`GET /rides/admin/disputes`).',
@@ -419,6 +446,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/:id/events',
+      operationId: 'listRideEvents',
       tag,
       summary: "The ride's timeline: every move, who made it and why",
       auth: [],
@@ -430,6 +458,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/tip',
+      operationId: 'tipDriver',
       tag,
       summary: 'Tip the driver of my completed ride from my wallet (all of it to the driver)',
       description:
@@ -447,6 +476,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/:id/receipt',
+      operationId: 'getRideReceipt',
       tag,
       summary: 'What a ride cost: quote, distance driven, fare or cancellation fee, payment (and the split for the driver)',
       auth: [],
@@ -458,6 +488,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/rides/:id/route',
+      operationId: 'getRideRoute',
       tag,
       summary: 'The leg to draw on the map now: driver → pickup while they come, then pickup → drop-off',
       auth: [],
@@ -470,6 +501,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/share',
+      operationId: 'shareRide',
       tag,
       summary: 'Rider: a trip link for people I trust (replaces the previous one)',
       description: 'Valid 4 hours, and at most an hour after the ride ends. Only a ride under way (CONFIRMED, ARRIVED, IN_PROGRESS).',
@@ -484,6 +516,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'delete',
       path: '/rides/:id/share',
+      operationId: 'stopSharingRide',
       tag,
       summary: 'Rider: turn the trip link off',
       auth: [],
@@ -496,6 +529,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/rides/:id/chat',
+      operationId: 'openRideChat',
       tag,
       summary: 'The rider and driver’s conversation about this ride (opened on first call)',
       description: 'One conversation per driver of the ride: a reassigned ride starts a new one. Read-only once the ride ends or the driver leaves it.',
@@ -509,6 +543,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/driver/rides/summary',
+      operationId: 'getMyDriverRideSummary',
       tag,
       summary: 'Driver: my completed rides, fares and earnings per day (Vietnam time)',
       auth: ['DRIVER'],
@@ -519,6 +554,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/driver/me/ratings',
+      operationId: 'listMyDriverRatings',
       tag,
       summary: 'Driver: the ratings riders gave me, newest first, with comments',
       auth: ['DRIVER'],
@@ -529,6 +565,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/driver/me/rating',
+      operationId: 'getMyDriverRating',
       tag,
       summary: 'Driver: my average rating and how many rides it comes from',
       auth: ['DRIVER'],
@@ -538,6 +575,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/driver/rides/current',
+      operationId: 'getMyCurrentDriverRide',
       tag,
       summary: 'Driver: the ride I am on, if any',
       auth: ['DRIVER'],
@@ -547,6 +585,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/driver/rides',
+      operationId: 'listMyDriverRides',
       tag,
       summary: 'Driver: my rides, newest first, with my earnings of each',
       auth: ['DRIVER'],

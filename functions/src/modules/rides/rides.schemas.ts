@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { LatLngBodySchema, NearbyQuerySchema, radiusQuerySchema } from '../../platform/geo/geo';
 import { PAYMENT_METHODS, RIDE_CLASSES, RIDE_STATUSES } from './rides.model';
+import { IsoTimeSchema, IsoDateSchema } from '../../platform/time.schemas';
 
 const PlaceSchema = LatLngBodySchema.extend({ address: z.string().trim().max(300).optional().describe('What the rider typed or picked, shown to the driver') }).meta({ id: 'RidePlace' });
 
@@ -21,7 +22,7 @@ export const QuoteListSchema = z
         distanceM: z.number().int(),
         durationSec: z.number().int(),
         surge: z.number().describe('Multiplier from demand and supply around the pickup (1 to 2)'),
-        expiresAt: z.string(),
+        expiresAt: IsoTimeSchema,
       }),
     ),
   })
@@ -62,13 +63,13 @@ export const RideSchema = z
     cancelledBy: z.enum(['rider', 'driver', 'admin', 'system']).nullable(),
     cancelReason: z.string().nullable(),
     rating: z.object({ stars: z.number().int(), comment: z.string().nullable() }).nullable(),
-    createdAt: z.string(),
-    confirmedAt: z.string().nullable(),
-    arrivedAt: z.string().nullable(),
-    pickedUpAt: z.string().nullable(),
-    completedAt: z.string().nullable(),
-    endedAt: z.string().nullable(),
-    updatedAt: z.string(),
+    createdAt: IsoTimeSchema,
+    confirmedAt: IsoTimeSchema.nullable(),
+    arrivedAt: IsoTimeSchema.nullable(),
+    pickedUpAt: IsoTimeSchema.nullable(),
+    completedAt: IsoTimeSchema.nullable(),
+    endedAt: IsoTimeSchema.nullable(),
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'Ride' });
 
@@ -83,7 +84,7 @@ export const RideNoteBodySchema = z
   .strict()
   .meta({ id: 'RideNoteUpdate' });
 export const RiderRatingGivenSchema = z
-  .object({ rideId: z.string(), stars: z.number().int(), comment: z.string().nullable(), ratedAt: z.string() })
+  .object({ rideId: z.string(), stars: z.number().int(), comment: z.string().nullable(), ratedAt: IsoTimeSchema })
   .meta({ id: 'RiderRatingGiven' });
 export const RiderRatingSchema = z
   .object({ riderId: z.string(), average: z.number().nullable().describe('Null before the first rating'), count: z.number().int() })
@@ -100,8 +101,8 @@ export const SosSchema = z
     status: z.enum(['OPEN', 'RESOLVED']),
     note: z.string().nullable(),
     resolvedBy: z.string().nullable(),
-    resolvedAt: z.string().nullable(),
-    createdAt: z.string(),
+    resolvedAt: IsoTimeSchema.nullable(),
+    createdAt: IsoTimeSchema,
   })
   .meta({ id: 'RideSos' });
 export const SosCreatedSchema = SosSchema.extend({ created: z.boolean().describe('false: a retry of an alert already raised') }).meta({ id: 'RideSosCreated' });
@@ -110,7 +111,7 @@ export const SosQueueQuerySchema = PageQuerySchema.extend({ status: z.enum(['OPE
 export const ResolveSosBodySchema = z.object({ note: z.string().trim().max(500).optional() }).meta({ id: 'RideSosResolve' });
 
 export const RideEventsSchema = z
-  .object({ items: z.array(z.object({ action: z.string(), from: z.string(), to: z.string(), by: z.string(), at: z.string(), reason: z.string().nullable() })) })
+  .object({ items: z.array(z.object({ action: z.string(), from: z.string(), to: z.string(), by: z.string(), at: IsoTimeSchema, reason: z.string().nullable() })) })
   .meta({ id: 'RideEvents' });
 
 export const FaresSchema = z
@@ -146,7 +147,7 @@ export const DriverLocationViewSchema = z
   .object({
     rideId: z.string(),
     driverId: z.string(),
-    location: z.object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), speedKmh: z.number().nullable(), at: z.string() }).nullable(),
+    location: z.object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), speedKmh: z.number().nullable(), at: IsoTimeSchema }).nullable(),
     distanceToPickupM: z.number().int().optional(),
   })
   .meta({ id: 'RideDriverLocation' });
@@ -166,7 +167,7 @@ export const RideReceiptSchema = z
     cancellationFee: z.number().int(),
     total: z.number().int().describe('What the rider was charged: the fare or the cancellation fee'),
     split: z.object({ commission: z.number().int(), driverEarnings: z.number().int() }).nullable().describe('For the driver and administrators only'),
-    endedAt: z.string().nullable(),
+    endedAt: IsoTimeSchema.nullable(),
   })
   .meta({ id: 'RideReceipt' });
 
@@ -184,7 +185,7 @@ export const RideLegSchema = z
   .meta({ id: 'RideLeg' });
 
 export const RideShareSchema = z
-  .object({ rideId: z.string(), token: z.string(), path: z.string().describe('GET it under /api/v1 without signing in'), expiresAt: z.string() })
+  .object({ rideId: z.string(), token: z.string(), path: z.string().describe('GET it under /api/v1 without signing in'), expiresAt: IsoTimeSchema })
   .meta({ id: 'RideShare' });
 export const ShareTokenParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'not a trip link token') });
 export const SharedRideSchema = z
@@ -194,9 +195,9 @@ export const SharedRideSchema = z
     pickup: z.object({ lat: z.number(), lng: z.number(), address: z.string().nullable() }),
     dropoff: z.object({ lat: z.number(), lng: z.number(), address: z.string().nullable() }),
     driver: z.object({ name: z.string(), vehicle: z.object({ type: z.string(), plate: z.string(), model: z.string().nullable(), color: z.string().nullable() }).nullable() }).nullable(),
-    driverLocation: z.object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), at: z.string() }).nullable().describe('While the ride is under way'),
+    driverLocation: z.object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), at: IsoTimeSchema }).nullable().describe('While the ride is under way'),
     etaToPickupSec: z.number().int().nullable(),
-    updatedAt: z.string(),
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'SharedRide' });
 
@@ -205,12 +206,12 @@ export const RideChatSchema = z.object({ rideId: z.string(), conversationId: z.s
 export const DriverSummaryQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(31).default(7).describe('Including today (Vietnam time)') });
 const DayFiguresSchema = z.object({ rides: z.number().int(), fares: z.number().int(), earnings: z.number().int(), drivenM: z.number().int() });
 export const DriverSummarySchema = z
-  .object({ driverId: z.string(), currency: z.literal('VND'), from: z.string(), days: z.array(DayFiguresSchema.extend({ date: z.string().describe('YYYY-MM-DD, Vietnam time') })), totals: DayFiguresSchema })
+  .object({ driverId: z.string(), currency: z.literal('VND'), from: IsoTimeSchema, days: z.array(DayFiguresSchema.extend({ date: IsoDateSchema.describe('YYYY-MM-DD, Vietnam time') })), totals: DayFiguresSchema })
   .meta({ id: 'DriverRideSummary' });
 
 export const DriverRatingsSchema = z
   .object({
-    items: z.array(z.object({ stars: z.number().int(), comment: z.string().nullable(), ratedOn: z.string().describe('YYYY-MM-DD, Vietnam time: never the ride, the rider or the minute') })),
+    items: z.array(z.object({ stars: z.number().int(), comment: z.string().nullable(), ratedOn: IsoDateSchema.describe('YYYY-MM-DD, Vietnam time: never the ride, the rider or the minute') })),
     nextCursor: z.string().nullable(),
   })
   .meta({ id: 'DriverRatings' });
@@ -218,7 +219,7 @@ export const DriverRatingsSchema = z
 export const AdminStatsQuerySchema = z.object({ hours: z.coerce.number().int().min(1).max(168).default(24) });
 export const AdminRideStatsSchema = z
   .object({
-    since: z.string(),
+    since: IsoTimeSchema,
     booked: z.number().int(),
     byStatus: z.record(z.enum(RIDE_STATUSES), z.number().int()).describe('Rides booked since then, by their status now'),
     matchRate: z.number().nullable().describe('Share of bookings that got a driver'),
@@ -252,8 +253,8 @@ export const DisputeSchema = z
     refundPaymentId: z.string().nullable().describe('The payment refunded (REFUNDED)'),
     note: z.string().nullable(),
     resolvedBy: z.string().nullable(),
-    resolvedAt: z.string().nullable(),
-    createdAt: z.string(),
+    resolvedAt: IsoTimeSchema.nullable(),
+    createdAt: IsoTimeSchema,
   })
   .meta({ id: 'RideDispute' });
 export const ResolveDisputeBodySchema = z

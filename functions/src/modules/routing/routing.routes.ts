@@ -10,6 +10,7 @@ export function routingRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/routing/eta',
+      operationId: 'computeEta',
       tag,
       summary: 'Road distance and travel time between two points',
       description: 'From the offline estimator (straight line × 1.35, speed by vehicle class and rush hour) or OSRM when ROUTING_PROVIDER=osrm.',
@@ -26,6 +27,7 @@ export function routingRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/routing/route',
+      operationId: 'computeRoute',
       tag,
       summary: 'The route between two points, with its polyline',
       auth: [],

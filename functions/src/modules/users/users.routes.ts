@@ -1,14 +1,15 @@
 import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { defineRoute, type AnyRoute, type OperationNames } from '../../platform/http/route';
 import { HatsResponseSchema, UpdateProfileBodySchema, UserProfileSchema } from './users.schemas';
 import { createUsersService } from './users.service';
 
 export function usersRoutes(_ctx: AppContext): AnyRoute[] {
   const users = createUsersService();
-  const profile = (path: string, tag: 'users' | 'auth', summary: string): AnyRoute =>
+  const profile = (path: string, names: OperationNames, tag: 'users' | 'auth', summary: string): AnyRoute =>
     defineRoute({
       method: 'get',
       path,
+      ...names,
       tag,
       summary,
       auth: [],
@@ -16,11 +17,12 @@ export function usersRoutes(_ctx: AppContext): AnyRoute[] {
       handler: ({ auth }) => users.profile(auth!.userId),
     });
   return [
-    profile('/users/me', 'users', 'My profile'),
-    profile('/auth/me', 'auth', 'My profile (alias of GET /users/me)'),
+    profile('/users/me', { operationId: 'getMyProfile' }, 'users', 'My profile'),
+    profile('/auth/me', { operationId: 'getMyProfileAlias', aliasOf: 'getMyProfile' }, 'auth', 'My profile (alias of GET /users/me)'),
     defineRoute({
       method: 'patch',
       path: '/users/me',
+      operationId: 'updateMyProfile',
       tag: 'users',
       summary: 'Update my profile',
       description: 'Email changes are not offered; a phone is attached through POST /auth/otp/send with purpose VERIFY_PHONE.',
@@ -32,6 +34,7 @@ export function usersRoutes(_ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/users/me/hats',
+      operationId: 'listMyHats',
       tag: 'users',
       summary: 'Which apps (hats) I may open',
       auth: [],

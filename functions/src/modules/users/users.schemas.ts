@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/auth/roles.schemas';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 export const UserProfileSchema = z
   .object({
@@ -17,8 +18,8 @@ export const UserProfileSchema = z
     twoFactorEnabled: z.boolean(),
     providers: z.array(z.enum(['password', 'google'])),
     hasPassword: z.boolean(),
-    createdAt: z.string().describe('ISO 8601'),
-    updatedAt: z.string().describe('ISO 8601'),
+    createdAt: IsoTimeSchema.describe('ISO 8601'),
+    updatedAt: IsoTimeSchema.describe('ISO 8601'),
   })
   .meta({ id: 'UserProfile', description: 'Canonical profile of the signed-in user.' });
 

@@ -36,6 +36,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet',
+      operationId: 'getWalletBalance',
       tag,
       summary: 'My wallet: balance and held money, in VND',
       description: 'The app can also listen to `ledger_accounts/wallet_<myId>` (field `balance`) with the Firestore SDK.',
@@ -46,6 +47,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/transactions',
+      operationId: 'listWalletTransactions',
       tag,
       summary: 'My wallet history, newest first',
       description: 'Entries of one of my accounts (WALLET by default, HELD, or EARNINGS for drivers and partners), optionally of one kind.',
@@ -57,6 +59,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/transactions/:id',
+      operationId: 'getWalletTransaction',
       tag,
       summary: 'One entry of my history',
       auth: [],
@@ -68,6 +71,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/limits',
+      operationId: 'getTransferLimits',
       tag,
       summary: 'My daily transfer limit and what is left of it today (Vietnam time)',
       auth: [],
@@ -77,6 +81,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/wallet/transfers',
+      operationId: 'createTransfer',
       tag,
       summary: 'Send money to another user',
       description:
@@ -94,6 +99,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/earnings',
+      operationId: 'getMyEarnings',
       tag,
       summary: 'My earnings as a driver or partner',
       auth: ['DRIVER', 'PARTNER_OWNER'],
@@ -103,6 +109,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/wallet/withdrawals',
+      operationId: 'requestWithdrawal',
       tag,
       summary: 'Ask to withdraw earnings to a bank account',
       description: 'Reserves the amount at once (it cannot be asked for twice); an administrator approves (money leaves for the bank) or rejects (the reserve is freed).',
@@ -118,6 +125,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/withdrawals',
+      operationId: 'listMyWithdrawals',
       tag,
       summary: 'My withdrawals, newest first',
       auth: ['DRIVER', 'PARTNER_OWNER'],
@@ -128,6 +136,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/withdrawals/:id',
+      operationId: 'getWithdrawal',
       tag,
       summary: 'One of my withdrawals',
       auth: ['DRIVER', 'PARTNER_OWNER'],
@@ -139,6 +148,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/wallet/withdrawals/:id/cancel',
+      operationId: 'cancelWithdrawal',
       tag,
       summary: 'Cancel my PENDING withdrawal (frees the reserve)',
       auth: ['DRIVER', 'PARTNER_OWNER'],
@@ -151,6 +161,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/admin/withdrawals',
+      operationId: 'adminListWithdrawals',
       tag,
       summary: 'Withdrawals to decide (ADMIN)',
       auth: ['ADMIN'],
@@ -162,6 +173,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/wallet/admin/withdrawals/:id/approve',
+      operationId: 'adminApproveWithdrawal',
       tag,
       summary: 'Approve a withdrawal: its amount moves from earnings to payouts in transit (ADMIN)',
       description: 'Never the administrator’s own withdrawal (403 WITHDRAWAL_SELF_APPROVAL): another administrator approves it.',
@@ -176,6 +188,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/wallet/admin/withdrawals/:id/reject',
+      operationId: 'adminRejectWithdrawal',
       tag,
       summary: 'Reject a withdrawal with a reason: the reserve is freed (ADMIN)',
       auth: ['ADMIN'],
@@ -189,6 +202,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/wallet/admin/adjustments',
+      operationId: 'adminCreateAdjustment',
       tag,
       summary: "Correct a user's wallet with a new transfer, never an edit (ADMIN)",
       description:
@@ -206,6 +220,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/admin/adjustments',
+      operationId: 'adminListAdjustments',
       tag,
       summary: 'Adjustments, newest first; `status=PENDING`: those waiting for a second administrator (ADMIN)',
       auth: ['ADMIN'],
@@ -217,6 +232,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/wallet/admin/adjustments/:id/approve',
+      operationId: 'adminApproveAdjustment',
       tag,
       summary: 'Approve a PENDING adjustment: the money moves now (ADMIN, not the one who asked)',
       auth: ['ADMIN'],
@@ -231,6 +247,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/wallet/admin/adjustments/:id/reject',
+      operationId: 'adminRejectAdjustment',
       tag,
       summary: 'Reject a PENDING adjustment with a reason: no money moves (ADMIN)',
       auth: ['ADMIN'],
@@ -244,6 +261,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/admin/users/:userId',
+      operationId: 'adminGetUserWallet',
       tag,
       summary: "A user's wallet (ADMIN)",
       auth: ['ADMIN'],
@@ -256,6 +274,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/admin/users/:userId/check',
+      operationId: 'adminCheckUserWallet',
       tag,
       summary: "Whether a user's balances equal the sum of their transfers (ADMIN)",
       auth: ['ADMIN'],
@@ -268,6 +287,7 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/wallet/admin/system-accounts',
+      operationId: 'adminGetSystemAccounts',
       tag,
       summary: 'Platform revenue, gateway clearing, payouts in transit and adjustments (ADMIN)',
       auth: ['ADMIN'],

@@ -4,6 +4,7 @@ import { DocumentIdSchema } from '../../platform/http/ids';
 import { VndSchema } from '../../platform/money/money.schemas';
 import { TRANSFER_KINDS } from './ledger.model';
 import { ADJUSTMENT_MAX_VND, ADJUSTMENT_STATUSES, P2P_MIN_VND, WITHDRAWAL_MAX_VND, WITHDRAWAL_MIN_VND, WITHDRAWAL_STATUSES } from './wallet.model';
+import { IsoTimeSchema } from '../../platform/time.schemas';
 
 const Amount = z.number().int();
 const Note = z.string().trim().max(140);
@@ -43,7 +44,7 @@ export const WalletEntrySchema = z
     memo: z.string().nullable(),
     paymentId: z.string().nullable(),
     ref: z.object({ type: z.string(), id: z.string() }).nullable().describe('The ride, order, booking or withdrawal it belongs to'),
-    at: z.string(),
+    at: IsoTimeSchema,
   })
   .meta({ id: 'WalletEntry' });
 
@@ -90,9 +91,9 @@ export const WithdrawalSchema = z
     note: z.string().nullable(),
     reason: z.string().nullable().describe('Why it was rejected or cancelled'),
     decidedBy: z.string().nullable(),
-    decidedAt: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    decidedAt: IsoTimeSchema.nullable(),
+    createdAt: IsoTimeSchema,
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'Withdrawal' });
 
@@ -139,11 +140,11 @@ export const AdjustmentSchema = z
     status: z.enum(ADJUSTMENT_STATUSES).describe('APPLIED at once (up to WALLET_ADJUSTMENT_APPROVAL_VND), else PENDING until a second administrator approves (APPROVED: the money moved) or someone rejects it'),
     requestedBy: z.string(),
     decidedBy: z.string().nullable(),
-    decidedAt: z.string().nullable(),
+    decidedAt: IsoTimeSchema.nullable(),
     decisionReason: z.string().nullable(),
     transferId: z.string().nullable().describe('The ledger transfer, once the money moved'),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: IsoTimeSchema,
+    updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'WalletAdjustmentRecord' });
 export const AdjustmentListSchema = z.object({ items: z.array(AdjustmentSchema), nextCursor: z.string().nullable() }).meta({ id: 'WalletAdjustmentList' });

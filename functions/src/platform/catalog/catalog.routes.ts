@@ -62,10 +62,12 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
   const base = spec.basePath;
   const tag = spec.tag;
   const N = spec.nouns.charAt(0).toUpperCase() + spec.nouns.slice(1);
+  const [one, many] = [spec.schemaName, spec.pluralName];
   return [
     defineRoute({
       method: 'get',
       path: `${base}/nearby`,
+      operationId: `listNearby${many}`,
       tag,
       summary: `${N} near a point`,
       description: `Active ${spec.nouns} within radiusM (at most ${spec.maxRadiusM} m) of lat/lng, nearest first, each with distanceM; lat/lng must be numbers in range (400 otherwise). Pages by distance with nextCursor (a cursor of another query or caller is 400 INVALID_CURSOR). One request reads at most NEARBY_READ_BUDGET records: in a very dense area a page may hold fewer than limit items; follow nextCursor.`,
@@ -79,6 +81,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'get',
       path: `${base}/search`,
+      operationId: `search${many}`,
       tag,
       summary: `Find ${spec.nouns} by name`,
       description: 'Every word of q matches the start of a word of the name, case and Vietnamese diacritics ignored. Alphabetical. A page may hold fewer than limit items when q has several words; follow nextCursor.',
@@ -90,6 +93,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'get',
       path: `${base}/mine`,
+      operationId: `listMy${many}`,
       tag,
       summary: `${N} of one of my partners (any status)`,
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF'],
@@ -101,6 +105,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'get',
       path: `${base}/admin`,
+      operationId: `adminList${many}`,
       tag,
       summary: `Moderation list of ${spec.nouns}`,
       auth: ['ADMIN'],
@@ -112,6 +117,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'post',
       path: base,
+      operationId: `create${one}`,
       tag,
       summary: `Add a ${spec.noun}`,
       description: `By the owner or staff of the partnerId (an approved partner), or by an administrator for a curated ${spec.noun} (no partnerId). Photos are your READY image uploads. ${CATALOG_ADMIN_PATH}`,
@@ -126,6 +132,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'get',
       path: `${base}/:id`,
+      operationId: `get${one}`,
       tag,
       summary: `One ${spec.noun}`,
       description: 'Hidden and archived records are 404 except to their managers and administrators.',
@@ -138,6 +145,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'patch',
       path: `${base}/:id`,
+      operationId: `update${one}`,
       tag,
       summary: `Change a ${spec.noun}`,
       description: `By its managers. Only the fields sent change; an archived record is read-only (409). ${CATALOG_ADMIN_PATH}`,
@@ -152,6 +160,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'delete',
       path: `${base}/:id`,
+      operationId: `archive${one}`,
       tag,
       summary: `Archive a ${spec.noun}`,
       description: `By its managers: it leaves every public list and becomes read-only. Its history is kept. ${CATALOG_ADMIN_PATH}`,
@@ -166,6 +175,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'post',
       path: `${base}/admin/:id/hide`,
+      operationId: `adminHide${one}`,
       tag,
       summary: `Hide a ${spec.noun} (moderation)`,
       description: 'ACTIVE → HIDDEN with a reason its managers see; it leaves public lists.',
@@ -180,6 +190,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'post',
       path: `${base}/admin/:id/restore`,
+      operationId: `adminRestore${one}`,
       tag,
       summary: `Restore a hidden ${spec.noun}`,
       auth: ['ADMIN'],
@@ -193,6 +204,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
     defineRoute({
       method: 'get',
       path: `${base}/:id/events`,
+      operationId: `list${one}Events`,
       tag,
       summary: `Status history of a ${spec.noun}`,
       description: `Hide, restore and archive moves (who, when, why), newest first; for its managers and administrators. "by" is an account id for administrators with catalog.manage; a partner’s managers see their own members’ ids and "ADMIN" for a moderator. ${CATALOG_ADMIN_PATH}`,

@@ -5,6 +5,7 @@ import { PageQuerySchema } from '../firestore/paginate';
 import { BooleanQuerySchema } from '../http/query';
 import { CATALOG_STATUSES } from './catalog.model';
 import { OpeningHoursSchema } from './hours';
+import { IsoTimeSchema } from '../time.schemas';
 
 // The shapes every catalog shares; a vertical adds its own fields (`details`) to the body and the view.
 
@@ -47,8 +48,8 @@ export const CatalogBaseViewSchema = z.object({
   statusReason: z.string().nullable().describe('Why an administrator hid it'),
   rating: z.object({ average: z.number().describe('0 when unrated'), count: z.number().int() }),
   distanceM: z.number().int().optional().describe('From the point of the query (nearby, or search with lat/lng)'),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: IsoTimeSchema,
+  updatedAt: IsoTimeSchema,
 });
 
 /** `nearby`'s query: the shared lat/lng/radiusM/limit, `openNow`, the cursor, and the vertical's filters. */
@@ -74,5 +75,5 @@ export const CatalogAdminQuerySchema = PageQuerySchema.extend({
 export const CatalogHideBodySchema = z.object({ reason: z.string().trim().min(3).max(500).describe('Shown to the record’s managers') }).meta({ id: 'CatalogHideBody' });
 
 export const CatalogEventSchema = z
-  .object({ action: z.enum(['hide', 'restore', 'archive']), from: z.enum(CATALOG_STATUSES), to: z.enum(CATALOG_STATUSES), by: z.string(), at: z.string(), reason: z.string().nullable() })
+  .object({ action: z.enum(['hide', 'restore', 'archive']), from: z.enum(CATALOG_STATUSES), to: z.enum(CATALOG_STATUSES), by: z.string(), at: IsoTimeSchema, reason: z.string().nullable() })
   .meta({ id: 'CatalogEvent' });

@@ -16,6 +16,8 @@ export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.Zo
   nouns: string;
   /** OpenAPI component name of the record ("Place"). */
   schemaName: string;
+  /** Its plural, naming the kit's operations (`listNearbyPlaces`, `searchPlaces`; `createPlace` from schemaName). */
+  pluralName: string;
   /** The vertical's fields (body and view; stored under `details`). No `.default()`: PATCH would apply them. */
   details: D;
   /** Values of optional details fields a new record starts with. */

@@ -37,6 +37,14 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   method: HttpMethod;
   /** Express-style path under /api/v1, e.g. `/users/admin/:id`. */
   path: string;
+  /**
+   * The OpenAPI operationId generated clients name their method after: camelCase, named after the action
+   * (`createRide`, `listMyRides`), never derived from the path, unique in the API; `admin…` for `/admin` paths.
+   * Stable: renaming it breaks every generated client.
+   */
+  operationId: string;
+  /** This route is a compatibility alias of the operation with that operationId: documented as deprecated, pointing at it. */
+  aliasOf?: string;
   tag: ApiTag;
   summary: string;
   description?: string;
@@ -60,8 +68,11 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   permission?: AdminPermission;
   /** Documents a multipart/form-data body, which the handler parses itself (parseMultipart). */
   multipart?: z.ZodType;
-  /** The handler streams a raw upload body itself; like `multipart`, the request counts against UPLOAD_DEADLINE_MS. */
-  streamsBody?: boolean;
+  /**
+   * The handler streams a raw upload body itself; like `multipart`, the request counts against UPLOAD_DEADLINE_MS.
+   * Documented as a binary body of these content types.
+   */
+  streamsBody?: { contentTypes: readonly string[]; description: string };
   /**
    * A creation a retry could duplicate: an `Idempotency-Key` header makes it run once per key, caller and
    * operation (platform/idempotency); documented in OpenAPI with its 409 and 422. 'required': money moves, so a
@@ -76,6 +87,9 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   codes?: ErrorCode[];
   handler(ctx: HandlerContext<TBody, TQuery, TParams>): Promise<TResult> | TResult;
 }
+
+/** The names of an operation, for helpers that build routes from a few arguments. */
+export type OperationNames = Pick<RouteDefinition, 'operationId' | 'aliasOf'>;
 
 // Erases the generics so routes of different shapes fit in one list.
 export type AnyRoute = RouteDefinition<any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
