@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { logger } from '../logging/logger';
+import { logger, withLogFields } from '../logging/logger';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-// A client- or proxy-supplied X-Request-Id is kept when it is safe to echo; otherwise one is minted.
+// A client- or proxy-supplied X-Request-Id is kept when it is safe to echo; otherwise one is minted. Everything
+// the request runs (guards, handler, services, repositories) logs with it.
 export function requestContext(options: { logRequests: boolean }): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
@@ -27,6 +28,6 @@ export function requestContext(options: { logRequests: boolean }): RequestHandle
       if (status >= 500) logger.error('request failed', fields);
       else logger.info('request', fields);
     });
-    next();
+    withLogFields({ requestId }, next);
   };
 }
