@@ -5,6 +5,7 @@ import { errorHandler, notFoundHandler } from './platform/errors/error-handler';
 import { corsFromOrigins } from './platform/http/cors';
 import { jsonBody } from './platform/http/json-body';
 import { requestContext } from './platform/http/request-context';
+import { createClientIpResolver } from './platform/http/client-ip';
 import { requestDeadline } from './platform/http/deadline';
 import type { ApiModule, AppContext } from './platform/http/module';
 import { toExpressHandlers, type AnyRoute } from './platform/http/route';
@@ -54,7 +55,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
-  app.use(requestContext({ logRequests: config.LOG_REQUESTS }));
+  app.use(requestContext({ logRequests: config.LOG_REQUESTS, clientIp: createClientIpResolver({ source: config.CLIENT_IP_SOURCE, hostingEdges: config.HOSTING_EDGE_RANGES }) }));
   app.use(requestDeadline(config.REQUEST_DEADLINE_MS, config.DEADLINE_OVERDUE_LIMIT));
   app.use(corsFromOrigins(config.CORS_ORIGINS));
   app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));
