@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
 import { assertHat, assertPermission, requireAuth } from '../auth/guard';
 import type { AdminPermission, Hat, Role } from '../auth/roles';
-import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
+import { sendRateLimitHeaders, type RateLimiter, type RateLimitRule } from '../ratelimit/rate-limit';
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
@@ -145,8 +145,11 @@ export function toExpressHandlers(
   }
   const rule = route.rateLimit;
   if (rule && rule.per !== 'user') {
-    handlers.push((req, _res, next) => {
-      deps.rateLimiter.hit(rule, clientIp(req)).then(() => next(), next);
+    handlers.push((req, res, next) => {
+      deps.rateLimiter.hit(rule, clientIp(req)).then((state) => {
+        sendRateLimitHeaders(res, state);
+        next();
+      }, next);
     });
   }
   if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
@@ -154,7 +157,10 @@ export function toExpressHandlers(
   if (rule && rule.per === 'user') {
     if (route.auth === 'public') throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
     handlers.push((_req, res, next) => {
-      deps.rateLimiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then(() => next(), next);
+      deps.rateLimiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then((state) => {
+        sendRateLimitHeaders(res, state);
+        next();
+      }, next);
     });
   }
   handlers.push((req, res, next) => {
