@@ -28,6 +28,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       summary: 'Liveness',
       auth: 'public',
       response: { description: 'The API process is up.', schema: HealthSchema },
+      appCheck: false,
       handler: () => service.liveness(),
     }),
     defineRoute({
@@ -39,6 +40,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       availability: publicDetail,
       errors: [404],
       response: { description: 'Effective configuration and runtime.', schema: HealthEnvSchema },
+      appCheck: false,
       handler: () => service.environment(),
     }),
     defineRoute({
@@ -51,6 +53,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       response: { description: 'Every dependency answered.', schema: HealthDepsSchema },
       otherResponses: depsResponses,
+      appCheck: false,
       handler: dependencies,
     }),
     defineRoute({
@@ -62,6 +65,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       availability: adminDetail,
       errors: [404],
       response: { description: 'Effective configuration and runtime.', schema: HealthEnvSchema },
+      appCheck: false,
       handler: () => service.environment(),
     }),
     defineRoute({
@@ -74,6 +78,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       response: { description: 'Every dependency answered.', schema: HealthDepsSchema },
       otherResponses: depsResponses,
+      appCheck: false,
       handler: dependencies,
     }),
   ];

@@ -167,6 +167,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       auth: 'public',
       request: { query: VnpayQuerySchema },
       response: { description: 'VNPay’s answer format.', schema: VnpayIpnAnswerSchema },
+      appCheck: false,
       handler: ({ query }) => ipn().vnpayIpn(query as GatewayQuery),
     }),
     defineRoute({
@@ -178,6 +179,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       auth: 'public',
       request: { query: VnpayQuerySchema },
       response: { description: 'The payment the redirect is about.', schema: GatewayReturnSchema },
+      appCheck: false,
       handler: ({ query }) => ipn().vnpayReturn(query as GatewayQuery),
     }),
     defineRoute({
@@ -191,6 +193,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       codes: ['IPN_SIGNATURE_INVALID', 'IPN_UNKNOWN_ORDER', 'IPN_AMOUNT_MISMATCH'],
       request: { body: GatewayBodySchema },
       response: { status: 204, description: 'Received.', schema: z.undefined() },
+      appCheck: false,
       handler: ({ body }) => ipn().momoIpn(body),
     }),
     defineRoute({
@@ -201,6 +204,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       auth: 'public',
       request: { query: MomoQuerySchema },
       response: { description: 'The payment the redirect is about.', schema: GatewayReturnSchema },
+      appCheck: false,
       handler: ({ query }) => ipn().momoReturn(query as GatewayQuery),
     }),
     defineRoute({
@@ -213,6 +217,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       request: { query: MockReturnQuerySchema },
       response: { description: 'The payment.', schema: GatewayReturnSchema },
+      appCheck: false,
       handler: ({ query }) => ipn().mockReturn(query.paymentId),
     }),
     defineRoute({

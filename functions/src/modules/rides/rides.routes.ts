@@ -141,6 +141,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
       errors: [404],
       request: { params: ShareTokenParamsSchema },
       response: { description: 'The trip.', schema: SharedRideSchema },
+      appCheck: false,
       handler: ({ params }) => rides().shared(params.token),
     }),
     defineRoute({

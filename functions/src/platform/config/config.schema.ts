@@ -114,6 +114,7 @@ export const SMS_PROVIDERS = ['console', 'http', 'twilio', 'esms'] as const;
 // email: codes go out by SMTP (nodemailer). console: development only, no mail is sent (use OTP_DEV_CODE).
 export const OTP_CHANNELS = ['email', 'console'] as const;
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
+export const APP_CHECK_MODES = ['off', 'monitor', 'enforce'] as const;
 
 export const configSchema = z.object({
   NODE_ENV: choice(NODE_ENVS, 'development'),
@@ -165,6 +166,8 @@ export const configSchema = z.object({
   // Where the caller's address comes from (platform/http/client-ip): the function's own URL, a Hosting rewrite, or the socket.
   CLIENT_IP_SOURCE: choice(CLIENT_IP_SOURCES, 'direct'),
   HOSTING_EDGE_RANGES: cidrList,
+  // Firebase App Check on the app-facing routes: off, monitor (log and go on) or enforce (401 without a valid token).
+  APP_CHECK: choice(APP_CHECK_MODES, 'off'),
   CORS_ORIGINS: commaList,
   API_PUBLIC_URL: urlWithDefault('http://127.0.0.1:5000'),
   SMTP_HOST: optionalText,

@@ -10,6 +10,7 @@ import { isWellFormedText } from '../text';
 import { IdempotencyKeySchema, keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
+import { appCheckGuard, type AppCheckMode, type AppCheckVerifier } from '../auth/app-check';
 import { answeredAtDeadline, handlerStarted, useUploadDeadline } from './deadline';
 import type { ApiTag } from '../openapi/tags';
 
@@ -70,6 +71,8 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   idempotent?: boolean | 'required';
   /** Per-client-IP (or, with `per: 'user'`, per-caller) limit, checked before validation and the handler. */
   rateLimit?: RateLimitRule;
+  /** `false`: not called by our apps (probes, gateways, links opened in a browser), so no App Check token (APP_CHECK). */
+  appCheck?: false;
   /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
   errors?: number[];
   /** Specific error codes this operation may answer (documented with their statuses in OpenAPI). */
@@ -133,9 +136,11 @@ function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, '
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.
 export function toExpressHandlers(
   route: AnyRoute,
-  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore; uploadDeadlineMs?: number },
+  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore; uploadDeadlineMs?: number; appCheck?: { mode: AppCheckMode; verify: AppCheckVerifier } },
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
+  // First: a request without an attested app costs no rate-limit write, session lookup or validation.
+  if (deps.appCheck && deps.appCheck.mode !== 'off' && route.appCheck !== false) handlers.push(appCheckGuard(deps.appCheck.mode, deps.appCheck.verify, `${route.method.toUpperCase()} ${route.path}`));
   const uploadDeadlineMs = deps.uploadDeadlineMs;
   if (uploadDeadlineMs !== undefined && (route.multipart || route.streamsBody)) {
     handlers.push((_req, res, next) => {
