@@ -88,6 +88,18 @@ const cidrList = z.pipe(
   }),
 );
 
+// ISO 3166 country codes (VN, US…), upper-cased.
+const countryList = (fallback: string[]) =>
+  z.pipe(
+    commaList,
+    z.transform((list: string[], ctx) => {
+      const codes = list.map((code) => code.toUpperCase());
+      if (codes.length === 0) return fallback;
+      const bad = codes.filter((code) => !/^[A-Z]{2}$/.test(code));
+      return bad.length > 0 ? fail(ctx, list.join(','), `"${bad.join('", "')}" is not a two-letter country code such as VN`) : codes;
+    }),
+  );
+
 // Per-IP limits as `scope=limit/windowSec` pairs, e.g. `auth-register=100/600,auth-login=300/300`: each
 // replaces the built-in limit of that scope (scopes are listed in the README); the others keep theirs.
 export type RateLimitOverrides = Readonly<Record<string, { limit: number; windowSec: number }>>;
@@ -168,6 +180,8 @@ export const configSchema = z.object({
   HOSTING_EDGE_RANGES: cidrList,
   // Firebase App Check on the app-facing routes: off, monitor (log and go on) or enforce (401 without a valid token).
   APP_CHECK: choice(APP_CHECK_MODES, 'off'),
+  // Countries whose numbers get SMS codes (the defence against SMS toll fraud); any valid number is accepted elsewhere.
+  SMS_COUNTRIES: countryList(['VN']),
   CORS_ORIGINS: commaList,
   API_PUBLIC_URL: urlWithDefault('http://127.0.0.1:5000'),
   SMTP_HOST: optionalText,
