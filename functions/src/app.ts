@@ -1,10 +1,12 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { getConfig, type AppConfig } from './platform/config';
 import type { AccessTokenVerifier } from './platform/auth/access-token';
+import { firebaseAppCheckVerifier, type AppCheckVerifier } from './platform/auth/app-check';
 import { errorHandler, notFoundHandler } from './platform/errors/error-handler';
 import { corsFromOrigins } from './platform/http/cors';
 import { jsonBody } from './platform/http/json-body';
 import { requestContext } from './platform/http/request-context';
+import { createClientIpResolver } from './platform/http/client-ip';
 import { requestDeadline } from './platform/http/deadline';
 import type { ApiModule, AppContext } from './platform/http/module';
 import { toExpressHandlers, type AnyRoute } from './platform/http/route';
@@ -24,6 +26,8 @@ export interface CreateAppOptions {
   rateLimiter?: RateLimiter;
   idempotency?: IdempotencyStore;
   modules?: readonly ApiModule[];
+  /** App Check token verification (APP_CHECK); firebase-admin's by default. */
+  verifyAppCheckToken?: AppCheckVerifier;
 }
 
 export interface BuiltApp {
@@ -54,7 +58,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
-  app.use(requestContext({ logRequests: config.LOG_REQUESTS }));
+  app.use(requestContext({ logRequests: config.LOG_REQUESTS, clientIp: createClientIpResolver({ source: config.CLIENT_IP_SOURCE, hostingEdges: config.HOSTING_EDGE_RANGES }) }));
   app.use(requestDeadline(config.REQUEST_DEADLINE_MS, config.DEADLINE_OVERDUE_LIMIT));
   app.use(corsFromOrigins(config.CORS_ORIGINS));
   app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));
@@ -62,7 +66,8 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   // One sub-router per first path segment, found by a map lookup: a request is matched against its area's
   // routes only, not against every route (or every area) of the API in turn.
   const areas = new Map<string, express.Router>();
-  const handlerDeps = { ...ctx, uploadDeadlineMs: config.UPLOAD_DEADLINE_MS };
+  const appCheck = { mode: config.APP_CHECK, verify: options.verifyAppCheckToken ?? firebaseAppCheckVerifier() };
+  const handlerDeps = { ...ctx, uploadDeadlineMs: config.UPLOAD_DEADLINE_MS, appCheck };
   for (const route of routes) {
     if (route.availability && !route.availability.enabled) continue;
     const segment = route.path.split('/')[1];

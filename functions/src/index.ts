@@ -46,18 +46,8 @@ function lazyExport(name: string, build: () => unknown): void {
 }
 const firestoreTriggers = () => require('firebase-functions/firestore') as typeof import('firebase-functions/firestore');
 
-// A failed delivery is retried by the platform, which logs the bundle's raw trace (a minified line); ours goes to
-// the log mapped to the sources first.
-async function loggingFailures(functionName: string, work: () => Promise<unknown>): Promise<void> {
-  try {
-    await work();
-  } catch (err) {
-    const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
-    const { sourceMappedStack } = require('./platform/logging/stack') as typeof import('./platform/logging/stack');
-    logger.error('function failed; it will be retried', { function: functionName, err: err instanceof Error ? { name: err.name, message: err.message, stack: sourceMappedStack(err.stack) } : String(err) });
-    throw err;
-  }
-}
+// Task and trigger runs: their log lines carry the run's id (platform/module/deliveries), failures mapped to the sources.
+const deliveries = () => require('./platform/module/deliveries') as typeof import('./platform/module/deliveries');
 
 type Snapshot = { id: string; exists: boolean; data(): Record<string, unknown> | undefined };
 const side = (snap: Snapshot | undefined) => (snap?.exists ? { id: snap.id, data: snap.data() ?? {} } : undefined);
@@ -70,7 +60,8 @@ function firestoreTrigger(name: string, trigger: TriggerDefinition) {
   const run = async (event: { id: string; time: string; params: Record<string, string> }, before: Snapshot | undefined, after: Snapshot | undefined) => {
     handler ??= trigger.load();
     const deliver = handler;
-    await loggingFailures(name, () => deliver({ id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) }, getConfig()));
+    const { runDelivery, triggerRunFields } = deliveries();
+    await runDelivery(triggerRunFields(name, event.id), () => deliver({ id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) }, getConfig()));
   };
   switch (trigger.on) {
     case 'created':
@@ -95,16 +86,18 @@ for (const definition of needsModuleFunctions ? loadModules() : []) {
     let handler: ReturnType<typeof task.load> | undefined;
     // module.exports, not `exports`: in the bundle, module.exports is replaced by the ES exports object.
     (module.exports as Record<string, unknown>)[name] = onTaskDispatched<unknown>({ secrets, ...task.options }, async (request) => {
-      const parsed = task.queue.payload.safeParse(request.data);
-      if (!parsed.success) {
-        // Dropped, not retried: no redelivery makes a malformed payload valid.
-        const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
-        logger.error('dropped a malformed task', { queue: name, issues: parsed.error.issues.map((i) => i.path.join('.')) });
-        return;
-      }
-      handler ??= task.load();
-      const deliver = handler;
-      await loggingFailures(name, () => deliver(parsed.data as never, getConfig()));
+      const { runDelivery, taskRunFields } = deliveries();
+      await runDelivery(taskRunFields(name, request.id, request.headers), async () => {
+        const parsed = task.queue.payload.safeParse(request.data);
+        if (!parsed.success) {
+          // Dropped, not retried: no redelivery makes a malformed payload valid.
+          const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
+          logger.error('dropped a malformed task', { queue: name, issues: parsed.error.issues.map((i) => i.path.join('.')) });
+          return;
+        }
+        handler ??= task.load();
+        await handler(parsed.data as never, getConfig());
+      });
     });
   }
   for (const [name, trigger] of Object.entries(definition.triggers ?? {})) lazyExport(name, () => firestoreTrigger(name, trigger));
@@ -116,19 +109,21 @@ let senders: import('./platform/delivery/delivery').Senders | undefined;
 export const deliverMessage = onTaskDispatched<unknown>(
   { secrets, retryConfig: { maxAttempts: 5, minBackoffSeconds: 10 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
   async (request) => {
-    const { deliverQueued, queuedMessageSchema } = require('./platform/delivery/delivery') as typeof import('./platform/delivery/delivery');
-    const parsed = queuedMessageSchema.safeParse(request.data);
-    if (!parsed.success) {
-      const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
-      logger.error('dropped a malformed message task', { issues: parsed.error.issues.map((i) => i.path.join('.')) });
-      return;
-    }
-    if (!senders) {
-      const { createMailer } = require('./platform/mail/mailer') as typeof import('./platform/mail/mailer');
-      const { createSmsSender } = require('./platform/sms/sms') as typeof import('./platform/sms/sms');
-      senders = { mailer: createMailer(getConfig()), sms: createSmsSender(getConfig()) };
-    }
-    const ready = senders;
-    await loggingFailures('deliverMessage', () => deliverQueued(parsed.data, ready));
+    const { runDelivery, taskRunFields } = deliveries();
+    await runDelivery(taskRunFields('deliverMessage', request.id, request.headers), async () => {
+      const { deliverQueued, queuedMessageSchema } = require('./platform/delivery/delivery') as typeof import('./platform/delivery/delivery');
+      const parsed = queuedMessageSchema.safeParse(request.data);
+      if (!parsed.success) {
+        const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
+        logger.error('dropped a malformed message task', { issues: parsed.error.issues.map((i) => i.path.join('.')) });
+        return;
+      }
+      if (!senders) {
+        const { createMailer } = require('./platform/mail/mailer') as typeof import('./platform/mail/mailer');
+        const { createSmsSender } = require('./platform/sms/sms') as typeof import('./platform/sms/sms');
+        senders = { mailer: createMailer(getConfig()), sms: createSmsSender(getConfig()) };
+      }
+      await deliverQueued(parsed.data, senders);
+    });
   },
 );

@@ -4,7 +4,7 @@ import { createOtpService } from '../../src/modules/auth/otp.service';
 import type { ClientInfo } from '../../src/modules/auth/auth.model';
 import type { MessageQueue, QueuedMessage } from '../../src/platform/delivery/delivery';
 import { usersRepo } from '../../src/modules/users/users.repo';
-import { call, uniqueEmail } from '../helpers/api';
+import { call, testIp, uniqueEmail } from '../helpers/api';
 import { registerVerified } from '../helpers/accounts';
 import { testConfig } from '../helpers/config';
 import { requireEmulators } from '../helpers/emulators';
@@ -151,5 +151,35 @@ describe('limits of a destination, whichever account asks (SMS pumping)', () => 
     advance(61_000);
     await auth.sendPhoneOtp({ phone, purpose: 'VERIFY_PHONE' }, as(other.user.id));
     await expect(auth.verifyPhoneOtp({ phone, code: codeIn(textsTo(phone)[1].text), purpose: 'VERIFY_PHONE' }, client, as(other.user.id))).rejects.toMatchObject({ statusCode: 409 });
+  });
+});
+
+describe('RateLimit and RateLimit-Policy headers (draft-ietf-httpapi-ratelimit-headers)', () => {
+  it('a limited route announces its policy and what is left, down to its 429 (with Retry-After no earlier than the window end)', async () => {
+    const ip = testIp();
+    const forgot = () => call('POST', '/auth/password/forgot', { ip, body: { email: uniqueEmail('ratelimit') } });
+    let first = await forgot();
+    // auth-forgot is a fixed 900 s window: a run straddling its end would start counting again.
+    const reset = Number(/;t=(\d+)/.exec(first.headers.get('ratelimit') ?? '')?.[1]);
+    if (reset < 10) {
+      await new Promise((resolve) => setTimeout(resolve, (reset + 1) * 1000));
+      first = await forgot();
+    }
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('"auth-forgot";q=10;w=900');
+    const remaining = [first];
+    for (let i = 1; i < 10; i += 1) remaining.push(await forgot());
+    const parsed = remaining.map((res) => /^"auth-forgot";r=(\d+);t=(\d+)$/.exec(res.headers.get('ratelimit') ?? ''));
+    expect(parsed.every(Boolean)).toBe(true);
+    expect(parsed.map((m) => Number(m![1]))).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    for (const m of parsed) expect(Number(m![2])).toBeLessThanOrEqual(900);
+
+    const refused = await forgot();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"auth-forgot";q=10;w=900');
+    const [, r, t] = /^"auth-forgot";r=(\d+);t=(\d+)$/.exec(refused.headers.get('ratelimit') ?? '') ?? [];
+    expect(Number(r)).toBe(0);
+    expect(Number(refused.headers.get('retry-after'))).toBe(Number(t));
+    expect(Number(t)).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { registerVerified } from '../helpers/accounts';
+import { db } from '../../src/platform/firebase/firebase';
+import { adminTokens, registerVerified } from '../helpers/accounts';
 import { call, testIp, uniqueEmail } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { codeIn, inbox, mailedCode, waitForSms } from '../helpers/sinks';
@@ -107,8 +108,59 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
     expect((await call('POST', '/auth/otp/verify', { body: { phone, code: '123456' } })).status).toBe(400);
   });
 
-  it('400 for a number that is not E.164', async () => {
-    expect((await call('POST', '/auth/otp/send', { body: { phone: '0912 345 678' } })).status).toBe(400);
+  it('takes a number as Vietnamese type it and texts its E.164 form; signs in with it typed either way', async () => {
+    const account = await registerVerified();
+    const local = `091 ${String(randomInt(0, 1000)).padStart(3, '0')} ${String(randomInt(0, 10_000)).padStart(4, '0')}`;
+    const phone = `+84${local.replace(/\D/g, '').slice(1)}`;
+    let since = Date.now();
+    expect((await call('POST', '/auth/otp/send', { token: account.accessToken, body: { phone: local, purpose: 'VERIFY_PHONE' } })).status).toBe(200);
+    const code = codeIn((await waitForSms(phone, since)).text);
+    const verified = await call('POST', '/auth/otp/verify', { token: account.accessToken, body: { phone: local.replace(/ /g, ''), code, purpose: 'VERIFY_PHONE' } });
+    expect(verified.body.user).toMatchObject({ phone, phoneVerified: true });
+
+    since = Date.now();
+    expect((await call('POST', '/auth/otp/send', { body: { phone: `84${phone.slice(3)}` } })).status).toBe(200);
+    const loginCode = codeIn((await waitForSms(phone, since)).text);
+    expect((await call('POST', '/auth/otp/verify', { body: { phone: `+84 ${local.slice(1)}`, code: loginCode } })).body.user?.id).toBe(account.user.id);
+    expect((await call('POST', '/auth/login', { body: { identifier: local, password: account.password } })).status).toBe(200);
+  });
+
+  it('400 VALIDATION_FAILED for what is no phone number (+12345678, 0912, letters)', async () => {
+    for (const phone of ['+12345678', '0912', '0912 ABC 678', '+84 912 345 678 ext. 9']) {
+      const res = await call('POST', '/auth/otp/send', { body: { phone } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'body.phone' }] });
+    }
+  });
+
+  it('a valid number of a country outside SMS_COUNTRIES: 400 PHONE_COUNTRY_NOT_ALLOWED, and nothing is texted', async () => {
+    const account = await registerVerified();
+    const phone = `+1415555${String(randomInt(0, 10_000)).padStart(4, '0')}`;
+    for (const [token, purpose] of [[undefined, 'LOGIN'], [account.accessToken, 'VERIFY_PHONE']] as const) {
+      const res = await call('POST', '/auth/otp/send', { token, body: { phone, purpose } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'PHONE_COUNTRY_NOT_ALLOWED', details: { country: 'US', allowed: ['VN'] } });
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await inbox(phone)).sms).toHaveLength(0);
+  });
+
+  it('an account stored before with the trunk 0 after +84 (+840912…) is still found when the number is typed', async () => {
+    const account = await registerVerified();
+    const national = `91${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
+    const legacy = `+840${national}`;
+    await db().collection('users').doc(account.user.id).update({ phone: legacy, phoneVerified: true });
+    await db().collection('user_phones').doc(legacy).set({ userId: account.user.id, createdAt: Date.now() });
+    const since = Date.now();
+    expect((await call('POST', '/auth/otp/send', { body: { phone: `0${national}` } })).status).toBe(200);
+    // Texted only because the account was found (an unknown number gets the same answer and no text).
+    const code = codeIn((await waitForSms(`+84${national}`, since)).text);
+    const res = await call('POST', '/auth/otp/verify', { body: { phone: `0${national}`, code } });
+    expect(res.body.user?.id).toBe(account.user.id);
+    // Nobody else is given the number meanwhile.
+    const other = await registerVerified();
+    const taken = await call('PATCH', `/users/admin/${other.user.id}`, { token: (await adminTokens()).accessToken, body: { phone: `0${national}` } });
+    expect(taken).toMatchObject({ status: 409, body: { code: 'PHONE_TAKEN' } });
   });
 
   it('a wrong code is refused', async () => {

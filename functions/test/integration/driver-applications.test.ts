@@ -13,7 +13,7 @@ const VEHICLE = { type: 'MOTORBIKE', plate: '59X1-123.45', model: 'Honda Wave', 
 // /driver/register (no auth) mails a sign-in code; the driver app signs in with it.
 async function registerDriver(email = uniqueEmail('driver')) {
   const since = Date.now();
-  const reg = await call('POST', '/driver/register', { body: { email, fullName: 'Minh Driver', phone: '+84901234567', vehicle: VEHICLE, roles: ['DRIVER'] } });
+  const reg = await call('POST', '/driver/register', { body: { email, fullName: 'Minh Driver', phone: '0901 234 567', vehicle: VEHICLE, roles: ['DRIVER'] } });
   if (reg.status !== 200) throw new Error(`driver register ${reg.status}: ${JSON.stringify(reg.body)}`);
   const code = await mailedCode(email, { since, subject: 'Finish your driver registration' });
   const login = await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'LOGIN', surface: 'DRV' } });
@@ -39,6 +39,10 @@ describe('driver registration and review', () => {
     const mine = await call('GET', '/kyc/applications', { token: driver.tokens.accessToken });
     expect(mine.body.applications[0]).toMatchObject({ id: driver.applicationId, kind: 'DRIVER', status: 'SUBMITTED', missingPapers: ['IDENTITY', 'DRIVER_LICENCE', 'VEHICLE_REGISTRATION'] });
     expect(mine.body.applications[0].details.vehicle).toMatchObject({ type: 'MOTORBIKE', plate: '59X1-123.45' });
+    // The phone as typed (0901 234 567) is kept in E.164; what is no number is refused before anything is sent.
+    expect(mine.body.applications[0].details.phone).toBe('+84901234567');
+    const refused = await call('POST', '/driver/register', { body: { email: uniqueEmail('driver'), fullName: 'Minh Driver', phone: '+12345678', vehicle: VEHICLE } });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [{ field: 'body.phone' }] } });
   });
 
   it('attaches nothing to an existing account until its owner signs in with the mailed code; the answer reveals nothing', async () => {

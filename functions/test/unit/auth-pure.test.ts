@@ -3,7 +3,7 @@ import { hmacOtp, generateOtpCode, otpKey, otpMatches } from '../../src/modules/
 import { createPasswordHasher, PasswordSchema } from '../../src/modules/auth/passwords';
 import { createTokenSigner } from '../../src/modules/auth/tokens';
 import { hatsFor, unlockedHats } from '../../src/modules/users/users.model';
-import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
+import { createRateLimiter, memoryRateLimitStore, rateLimitHeaders } from '../../src/platform/ratelimit/rate-limit';
 import { TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET } from '../helpers/config';
 
 describe('OTP codes', () => {
@@ -106,10 +106,23 @@ describe('rate limiter', () => {
     let now = 1_000_000;
     const limiter = createRateLimiter(memoryRateLimitStore(), () => now);
     const rule = { scope: 's', limit: 3, windowSec: 60 };
-    for (let i = 0; i < 3; i += 1) await limiter.hit(rule, '1.2.3.4');
-    await expect(limiter.hit(rule, '1.2.3.4')).rejects.toMatchObject({ statusCode: 429, headers: { 'Retry-After': '20' } });
-    await expect(limiter.hit(rule, '5.6.7.8')).resolves.toBeUndefined();
+    // now is 40 s into its 60 s window: 20 s to go.
+    const states = [];
+    for (let i = 0; i < 3; i += 1) states.push(await limiter.hit(rule, '1.2.3.4'));
+    expect(states.map((s) => s.remaining)).toEqual([2, 1, 0]);
+    expect(states[0]).toEqual({ scope: 's', limit: 3, windowSec: 60, remaining: 2, resetSec: 20 });
+    await expect(limiter.hit(rule, '1.2.3.4')).rejects.toMatchObject({
+      statusCode: 429,
+      headers: { 'Retry-After': '20', 'RateLimit-Policy': '"s";q=3;w=60', RateLimit: '"s";r=0;t=20' },
+    });
+    await expect(limiter.hit(rule, '5.6.7.8')).resolves.toMatchObject({ remaining: 2 });
     now += 20_000;
-    await expect(limiter.hit(rule, '1.2.3.4')).resolves.toBeUndefined();
+    await expect(limiter.hit(rule, '1.2.3.4')).resolves.toMatchObject({ remaining: 2, resetSec: 60 });
+  });
+
+  it('announces the limit RATE_LIMITS set, not the declared one', async () => {
+    const limiter = createRateLimiter(memoryRateLimitStore(), () => 0, { s: { limit: 100, windowSec: 600 } });
+    const state = await limiter.hit({ scope: 's', limit: 3, windowSec: 60 }, 'x');
+    expect(rateLimitHeaders(state)).toEqual({ 'RateLimit-Policy': '"s";q=100;w=600', RateLimit: '"s";r=99;t=600' });
   });
 });

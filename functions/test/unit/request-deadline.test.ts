@@ -227,7 +227,7 @@ describe('a request that stalls before its handler', () => {
     await hold();
     return { userId: 'u1', sessionId: 's1', tokenId: 't1', roles: ['USER'] } as unknown as AuthContext;
   };
-  const rateLimiter: RateLimiter = { hit: () => hold() };
+  const rateLimiter: RateLimiter = { hit: (rule) => hold().then(() => ({ scope: rule.scope, limit: rule.limit, windowSec: rule.windowSec, remaining: rule.limit - 1, resetSec: rule.windowSec })) };
   const handler = () => {
     runs += 1;
     return { ok: true };

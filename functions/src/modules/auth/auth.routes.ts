@@ -155,7 +155,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Text a one-time code to a phone (SMS; login OTP only)',
       rateLimit: AUTH_RATE_LIMITS.otpSend,
       errors: [401, 429],
-      codes: ['AUTH_CODE_LIMIT'],
+      codes: ['AUTH_CODE_LIMIT', 'PHONE_COUNTRY_NOT_ALLOWED'],
       request: { body: PhoneOtpSendBodySchema },
       response: { description: 'Accepted (same answer for unknown numbers).', schema: PhoneOtpSentSchema },
       handler: async ({ body, req }) => auth.sendPhoneOtp(body, await optionalAuth(req, ctx.verifyAccessToken)),

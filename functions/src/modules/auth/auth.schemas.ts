@@ -47,7 +47,7 @@ export const EmailOtpVerifyBodySchema = z
 
 export const PhoneOtpSendBodySchema = z
   .object({ phone: PhoneSchema, purpose: z.enum(['LOGIN', 'VERIFY_PHONE']).default('LOGIN') })
-  .meta({ id: 'PhoneOtpSendBody', description: 'LOGIN: a consumer with a verified phone signs in. VERIFY_PHONE (bearer token required): attach this phone to the signed-in account.' });
+  .meta({ id: 'PhoneOtpSendBody', description: 'LOGIN: a consumer with a verified phone signs in. VERIFY_PHONE (bearer token required): attach this phone to the signed-in account. Codes are texted only to numbers of the SMS_COUNTRIES (Vietnam by default): another country is 400 PHONE_COUNTRY_NOT_ALLOWED, and nothing is sent.' });
 
 export const PhoneOtpSentSchema = z
   .object({ smsProvider: z.enum(SMS_PROVIDERS), expiresInSec: z.number().int(), resendAfterSec: z.number().int() })
@@ -59,7 +59,7 @@ export const PhoneOtpVerifyBodySchema = z
 
 export const PasswordLoginBodySchema = z
   .object({
-    identifier: z.string().trim().min(1).max(254).optional().describe('Email, or a verified phone in E.164'),
+    identifier: z.string().trim().min(1).max(254).optional().describe('Email, or a verified phone as typed (0912 345 678, +84912345678)'),
     email: EmailSchema.optional(),
     password: z.string().min(1).max(1000),
     ...clientFields,

@@ -1,7 +1,8 @@
 import { isoOrNull } from '../../platform/time';
 import type { AuthContext } from '../../platform/auth/access-token';
 import type { AppConfig } from '../../platform/config';
-import { AppError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
+import { parsePhone, phoneCountry } from '../../platform/http/contact';
 import { logger } from '../../platform/logging/logger';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 import type { SmsSender } from '../../platform/sms/sms';
@@ -35,7 +36,6 @@ export interface AuthDeps {
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-const E164 = /^\+[1-9]\d{7,14}$/;
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
@@ -65,9 +65,10 @@ export function createAuthService(deps: AuthDeps) {
       const email = normalizeEmail(raw);
       return { user: await accounts.findByEmail(email), target: { channel: 'email', destination: email } };
     }
-    const phone = raw.replace(/[\s().-]/g, '');
-    const user = E164.test(phone) ? await accounts.findByPhone(phone) : undefined;
-    return { user, target: { channel: 'sms', destination: phone } };
+    // A phone as typed (0912 345 678, +84…): found under its E.164 form; anything else finds no account.
+    const phone = parsePhone(raw)?.e164;
+    const user = phone ? await accounts.findByPhone(phone) : undefined;
+    return { user, target: { channel: 'sms', destination: phone ?? raw.replace(/[\s().-]/g, '') } };
   }
 
   const lockout = createLockout(now);
@@ -139,6 +140,11 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async sendPhoneOtp(body: { phone: string; purpose: 'LOGIN' | 'VERIFY_PHONE' }, auth: AuthContext | undefined) {
+      // SMS toll fraud (texts pumped to premium numbers abroad): codes go only to the countries we serve, whoever asks.
+      const country = phoneCountry(body.phone);
+      if (!country || !config.SMS_COUNTRIES.includes(country)) {
+        throw new BadRequestError(`Codes are not texted to numbers of this country (${country ?? 'unknown'})`, { country: country ?? null, allowed: config.SMS_COUNTRIES }).withCode('PHONE_COUNTRY_NOT_ALLOWED');
+      }
       let userId: string | null = null;
       if (body.purpose === 'VERIFY_PHONE') {
         if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account');

@@ -29,6 +29,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       summary: 'Liveness',
       auth: 'public',
       response: { description: 'The API process is up.', schema: HealthSchema },
+      appCheck: false,
       handler: () => service.liveness(),
     }),
     defineRoute({
@@ -41,6 +42,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       availability: publicDetail,
       errors: [404],
       response: { description: 'Effective configuration and runtime.', schema: HealthEnvSchema },
+      appCheck: false,
       handler: () => service.environment(),
     }),
     defineRoute({
@@ -54,6 +56,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       response: { description: 'Every dependency answered.', schema: HealthDepsSchema },
       otherResponses: depsResponses,
+      appCheck: false,
       handler: dependencies,
     }),
     defineRoute({
@@ -66,6 +69,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       availability: adminDetail,
       errors: [404],
       response: { description: 'Effective configuration and runtime.', schema: HealthEnvSchema },
+      appCheck: false,
       handler: () => service.environment(),
     }),
     defineRoute({
@@ -79,6 +83,7 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       response: { description: 'Every dependency answered.', schema: HealthDepsSchema },
       otherResponses: depsResponses,
+      appCheck: false,
       handler: dependencies,
     }),
   ];

@@ -100,6 +100,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       codes: ['UPLOAD_STATE'],
       request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },
       response: { description: 'Stored; now POST the completeUrl.', schema: ReceivedSchema },
+      appCheck: false,
       handler: ({ params, query, req }) => media.receive(params.id, query.token, { contentType: req.get('content-type'), contentLength: req.get('content-length') }, requestBody(req)),
     }),
     defineRoute({
@@ -165,6 +166,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       request: { params: MediaFileParamsSchema, query: UploadTokenQuerySchema },
       response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
+      appCheck: false,
       handler: async ({ params, query, res }) => {
         const file = await media.file(params.ownerId, params.name, query.token);
         await sendFileStream(res, file, { 'cache-control': 'public, max-age=31536000, immutable' });

@@ -177,6 +177,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       auth: 'public',
       request: { query: VnpayQuerySchema },
       response: { description: 'VNPay’s answer format.', schema: VnpayIpnAnswerSchema },
+      appCheck: false,
       handler: ({ query }) => ipn().vnpayIpn(query as GatewayQuery),
     }),
     defineRoute({
@@ -189,6 +190,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       auth: 'public',
       request: { query: VnpayQuerySchema },
       response: { description: 'The payment the redirect is about.', schema: GatewayReturnSchema },
+      appCheck: false,
       handler: ({ query }) => ipn().vnpayReturn(query as GatewayQuery),
     }),
     defineRoute({
@@ -203,6 +205,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       codes: ['IPN_SIGNATURE_INVALID', 'IPN_UNKNOWN_ORDER', 'IPN_AMOUNT_MISMATCH'],
       request: { body: GatewayBodySchema },
       response: { status: 204, description: 'Received.', schema: z.undefined() },
+      appCheck: false,
       handler: ({ body }) => ipn().momoIpn(body),
     }),
     defineRoute({
@@ -214,6 +217,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       auth: 'public',
       request: { query: MomoQuerySchema },
       response: { description: 'The payment the redirect is about.', schema: GatewayReturnSchema },
+      appCheck: false,
       handler: ({ query }) => ipn().momoReturn(query as GatewayQuery),
     }),
     defineRoute({
@@ -227,6 +231,7 @@ export function paymentRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       request: { query: MockReturnQuerySchema },
       response: { description: 'The payment.', schema: GatewayReturnSchema },
+      appCheck: false,
       handler: ({ query }) => ipn().mockReturn(query.paymentId),
     }),
     defineRoute({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IdParamsSchema } from '../../platform/http/ids';
 import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { sendRateLimitHeaders } from '../../platform/ratelimit/rate-limit';
 import {
   CancelBodySchema,
   CreateRideBodySchema,
@@ -146,6 +147,7 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
       errors: [404],
       request: { params: ShareTokenParamsSchema },
       response: { description: 'The trip.', schema: SharedRideSchema },
+      appCheck: false,
       handler: ({ params }) => rides().shared(params.token),
     }),
     defineRoute({
@@ -365,10 +367,10 @@ export function rideRoutes({ config, rateLimiter }: AppContext): AnyRoute[] {
       codes: [...MOVE_CODES, 'RIDE_SELF_MANAGE'],
       request: { params: IdParamsSchema, body: CancelBodySchema },
       response: { description: 'The ride after the cancellation.', schema: RideSchema },
-      handler: async ({ auth, params, body }) => {
+      handler: async ({ auth, params, body, res }) => {
         const who = viewer(auth!);
         // Administrators with rides.manage clean up stuck rides in bulk: the per-user limit is for riders and drivers.
-        if (!who.admin) await rateLimiter.hit(LIMITS.cancel, `user:${who.userId}`);
+        if (!who.admin) sendRateLimitHeaders(res, await rateLimiter.hit(LIMITS.cancel, `user:${who.userId}`));
         return rides().cancel(who, params.id, body.reason ?? null);
       },
     }),

@@ -3,6 +3,7 @@ import { truncateText } from '../../platform/text';
 import { db } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
+import { phoneLookupKeys } from '../../platform/http/contact';
 import { queryFields, USER_EMAILS, USER_PHONES, USERS, type UserRecord } from './users.model';
 
 export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
@@ -69,15 +70,18 @@ export const usersRepo = {
     return userId ? this.get(userId, tx) : undefined;
   },
 
+  // A number is looked up under its E.164 key and the trunk-prefixed form older accounts may be stored under.
   async findByPhone(phone: string): Promise<UserRecord | undefined> {
-    const index = await phoneIndex(phone).get();
-    const userId = index.get('userId') as string | undefined;
-    return userId ? this.get(userId) : undefined;
+    for (const key of phoneLookupKeys(phone)) {
+      const userId = (await phoneIndex(key).get()).get('userId') as string | undefined;
+      if (userId) return this.get(userId);
+    }
+    return undefined;
   },
 
   async txPhoneOwner(tx: Transaction, phone: string): Promise<string | undefined> {
-    const index = await tx.get(phoneIndex(phone));
-    return index.get('userId') as string | undefined;
+    const indexes = await Promise.all(phoneLookupKeys(phone).map((key) => tx.get(phoneIndex(key))));
+    return indexes.map((index) => index.get('userId') as string | undefined).find(Boolean);
   },
 
   // Email (and phone) uniqueness rests on create() of the index documents inside the same transaction.

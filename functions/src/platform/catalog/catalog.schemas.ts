@@ -5,19 +5,19 @@ import { PageQuerySchema } from '../firestore/paginate';
 import { BooleanQuerySchema } from '../http/query';
 import { CATALOG_STATUSES } from './catalog.model';
 import { OpeningHoursSchema } from './hours';
+import { PhoneSchema } from '../http/contact';
 import { IsoTimeSchema } from '../time.schemas';
 
 // The shapes every catalog shares; a vertical adds its own fields (`details`) to the body and the view.
 
 const text = (max: number) => z.string().trim().min(1).max(max);
-const phone = z.string().trim().regex(/^\+?[0-9][0-9 ().-]{5,19}$/, 'must be a phone number (digits, spaces, + ( ) . -)');
 
 export const CatalogBaseBodySchema = z.object({
   partnerId: DocumentIdSchema.optional().describe('The partner that manages the record (you must be its owner or staff). Omitted: a record curated by the administrators (ADMIN only).'),
   name: z.string().trim().min(2).max(120),
   description: text(2000).optional(),
   address: text(300).optional(),
-  phone: phone.optional(),
+  phone: PhoneSchema.optional(),
   location: LatLngBodySchema,
   photoIds: z.array(DocumentIdSchema).max(10).optional().describe('Your READY image uploads (POST /media), in display order'),
   openingHours: OpeningHoursSchema.optional(),
@@ -27,7 +27,7 @@ export const CatalogBasePatchSchema = z.object({
   name: z.string().trim().min(2).max(120).optional(),
   description: text(2000).nullable().optional().describe('null clears it'),
   address: text(300).nullable().optional().describe('null clears it'),
-  phone: phone.nullable().optional().describe('null clears it'),
+  phone: PhoneSchema.nullable().optional().describe('null clears it'),
   location: LatLngBodySchema.optional(),
   photoIds: z.array(DocumentIdSchema).max(10).optional().describe('Replaces the photos'),
   openingHours: OpeningHoursSchema.nullable().optional().describe('Replaces the hours; null: unknown'),

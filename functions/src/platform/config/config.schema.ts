@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { API_TIMEOUT_SECONDS } from '../deploy/settings';
+import { CLIENT_IP_SOURCES, FASTLY_EDGE_RANGES, parseCidr } from '../http/client-ip';
 
 // Every env switch of the spec, in one schema. Values arrive as strings (process.env, .env files, secrets).
 // Written with zod/mini (same zod core, functions instead of methods): the functions entry validates this
@@ -77,6 +78,28 @@ const trustProxy = z.pipe(
   }),
 );
 
+// The CDN edges whose Fastly-Client-IP is believed (CLIENT_IP_SOURCE=hosting): CIDR ranges, Fastly's by default.
+const cidrList = z.pipe(
+  commaList,
+  z.transform((list: string[], ctx) => {
+    if (list.length === 0) return [...FASTLY_EDGE_RANGES];
+    const bad = list.filter((range) => !parseCidr(range));
+    return bad.length > 0 ? fail(ctx, list.join(','), `"${bad.join('", "')}" is not an address range such as 151.101.0.0/16`) : list;
+  }),
+);
+
+// ISO 3166 country codes (VN, US…), upper-cased.
+const countryList = (fallback: string[]) =>
+  z.pipe(
+    commaList,
+    z.transform((list: string[], ctx) => {
+      const codes = list.map((code) => code.toUpperCase());
+      if (codes.length === 0) return fallback;
+      const bad = codes.filter((code) => !/^[A-Z]{2}$/.test(code));
+      return bad.length > 0 ? fail(ctx, list.join(','), `"${bad.join('", "')}" is not a two-letter country code such as VN`) : codes;
+    }),
+  );
+
 // Per-IP limits as `scope=limit/windowSec` pairs, e.g. `auth-register=100/600,auth-login=300/300`: each
 // replaces the built-in limit of that scope (scopes are listed in the README); the others keep theirs.
 export type RateLimitOverrides = Readonly<Record<string, { limit: number; windowSec: number }>>;
@@ -103,6 +126,7 @@ export const SMS_PROVIDERS = ['console', 'http', 'twilio', 'esms'] as const;
 // email: codes go out by SMTP (nodemailer). console: development only, no mail is sent (use OTP_DEV_CODE).
 export const OTP_CHANNELS = ['email', 'console'] as const;
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
+export const APP_CHECK_MODES = ['off', 'monitor', 'enforce'] as const;
 
 export const configSchema = z.object({
   NODE_ENV: choice(NODE_ENVS, 'development'),
@@ -151,6 +175,13 @@ export const configSchema = z.object({
   MOMO_SECRET_KEY: optionalText,
   MOMO_ENDPOINT: urlWithDefault('https://test-payment.momo.vn'),
   TRUST_PROXY: trustProxy,
+  // Where the caller's address comes from (platform/http/client-ip): the function's own URL, a Hosting rewrite, or the socket.
+  CLIENT_IP_SOURCE: choice(CLIENT_IP_SOURCES, 'direct'),
+  HOSTING_EDGE_RANGES: cidrList,
+  // Firebase App Check on the app-facing routes: off, monitor (log and go on) or enforce (401 without a valid token).
+  APP_CHECK: choice(APP_CHECK_MODES, 'off'),
+  // Countries whose numbers get SMS codes (the defence against SMS toll fraud); any valid number is accepted elsewhere.
+  SMS_COUNTRIES: countryList(['VN']),
   CORS_ORIGINS: commaList,
   API_PUBLIC_URL: urlWithDefault('http://127.0.0.1:5000'),
   SMTP_HOST: optionalText,

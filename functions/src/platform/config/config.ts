@@ -74,6 +74,11 @@ export function parseConfig(env: Env): AppConfig {
       if (parsed.data[key] === undefined) problems.push(`${key} is required when SMS_PROVIDER=${parsed.data.SMS_PROVIDER}`);
     }
     if (parsed.data.ROUTING_PROVIDER === 'osrm' && !parsed.data.OSRM_URL) problems.push('OSRM_URL is required when ROUTING_PROVIDER=osrm');
+    // Behind Hosting the edge's address is found TRUST_PROXY hops from the right: without a count (or with `true`,
+    // the left-most entry, which the client writes) the Fastly-Client-IP check would look at the wrong hop.
+    const trust = parsed.data.TRUST_PROXY;
+    if (parsed.data.CLIENT_IP_SOURCE === 'hosting' && (trust === false || trust === true))
+      problems.push('CLIENT_IP_SOURCE=hosting needs TRUST_PROXY as a hop count (1 on Cloud Functions) or subnets');
     for (const [gateway, keys] of Object.entries(PAYMENT_GATEWAY_CREDENTIALS)) {
       const missing = keys.filter((key) => parsed.data[key] === undefined);
       if (missing.length > 0 && missing.length < keys.length) problems.push(`${gateway} is half configured: set ${missing.join(', ')} too (or none of its credentials)`);

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config';
 import { firebaseApp } from '../firebase/firebase';
 import { functionsRegion } from '../deploy/settings';
 import { logger } from '../logging/logger';
+import { originHeaders } from '../tasks/tasks';
 import type { Mailer, MailMessage } from '../mail/mailer';
 import type { SmsMessage, SmsSender } from '../sms/sms';
 
@@ -37,7 +38,7 @@ type Enqueue = (message: QueuedMessage) => Promise<void>;
 
 const cloudTasksEnqueue: Enqueue = async (message) => {
   const { getFunctions } = require('firebase-admin/functions') as typeof import('firebase-admin/functions');
-  await getFunctions(firebaseApp()).taskQueue(`locations/${functionsRegion()}/functions/${DELIVERY_FUNCTION}`).enqueue(message);
+  await getFunctions(firebaseApp()).taskQueue(`locations/${functionsRegion()}/functions/${DELIVERY_FUNCTION}`).enqueue(message, { headers: originHeaders() });
 };
 
 export function runsAsCloudFunction(env: Record<string, string | undefined> = process.env): boolean {

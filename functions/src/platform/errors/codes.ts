@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   TOKEN_INVALID: [401, 'The token is malformed, forged, of the wrong type or expired.'],
   TOKEN_REVOKED: [401, 'The session ended (logout, lock, password reset, refresh-token reuse).'],
   REFRESH_TOKEN_REUSED: [401, 'A retired refresh token was replayed: the whole session is revoked.'],
+  APP_CHECK_REQUIRED: [401, 'No X-Firebase-AppCheck token on an app-facing operation (APP_CHECK=enforce).'],
+  APP_CHECK_INVALID: [401, 'The X-Firebase-AppCheck token does not verify (malformed, expired, another project’s).'],
   ROLE_REQUIRED: [403, 'None of the roles the operation needs.'],
   PERMISSION_REQUIRED: [403, 'An administrator without the permission the operation needs, or granting one it lacks.'],
   HAT_LOCKED: [403, 'The app (hat) of the operation is not unlocked for this account (drivers cannot book).'],
@@ -38,6 +40,7 @@ export const ERROR_CODES = {
   ACCOUNT_DISABLED: [403, 'The account is locked by an administrator.'],
   ACCOUNT_EXISTS: [409, 'An account with this email, phone or Google identity exists.'],
   PHONE_TAKEN: [409, 'The phone number belongs to another account.'],
+  PHONE_COUNTRY_NOT_ALLOWED: [400, 'Codes are not texted to numbers of this country (SMS_COUNTRIES; `details.country`).'],
   // Administration and applications
   LAST_ADMIN: [409, 'The change would leave no active administrator.'],
   APPLICATION_TRANSITION: [409, 'The application cannot move to that status from its current one.'],

@@ -2,7 +2,65 @@ import { z } from 'zod';
 
 // Contact fields shared by every module that takes an email or a phone.
 export const EmailSchema = z.email({ message: 'must be a valid email address' }).max(254).meta({ example: 'lan@example.com' });
+
+// Phones: parsed and validated with libphonenumber-js (Google's numbering plans, `max` metadata: the digits are
+// checked, not only the length), stored in E.164. A number typed without a country code is Vietnamese.
+export const DEFAULT_PHONE_COUNTRY = 'VN';
+
+type PhoneLib = typeof import('libphonenumber-js/max');
+let phoneLib: PhoneLib | undefined;
+// Loaded on first use: the metadata is ~145 KB of JSON that routes without a phone never need.
+const lib = (): PhoneLib => (phoneLib ??= require('libphonenumber-js/max') as PhoneLib);
+
+export interface ParsedPhone {
+  /** `+84912345678` */
+  e164: string;
+  /** ISO 3166 country of the number (`VN`), when the numbering plan tells it. */
+  country: string | undefined;
+}
+
+/**
+ * A phone as people type it — `0912 345 678`, `0912345678`, `+84 912 345 678`, `84912345678`, `(+84) 912-345-678`,
+ * `0084 912 345 678` — or undefined when it is no valid number (`+12345678`, `0912`, letters, an extension).
+ */
+export function parsePhone(input: string): ParsedPhone | undefined {
+  const text = input.trim();
+  // Letters would be read as a keypad's digits (1-800-FLOWERS): never what a form field means here.
+  if (text === '' || text.length > 32 || /\p{L}/u.test(text)) return undefined;
+  const parsed = lib().parsePhoneNumberFromString(text, DEFAULT_PHONE_COUNTRY);
+  if (!parsed || parsed.ext || !parsed.isValid()) return undefined;
+  return { e164: parsed.number, country: parsed.country };
+}
+
+/**
+ * The keys an account's number may be stored under: its E.164 form first, then, for a plan dialled with a trunk
+ * prefix (VN's 0), the form that keeps it after the country code (`+840912345678`), which the former check (any
+ * E.164-shaped string) let through. Sign-in and uniqueness look under both.
+ */
+export function phoneLookupKeys(e164: string): string[] {
+  const parsed = lib().parsePhoneNumberFromString(e164);
+  if (!parsed) return [e164];
+  const national = parsed.formatNational().replace(/\D/g, '');
+  const prefix = national.endsWith(parsed.nationalNumber) ? national.slice(0, national.length - parsed.nationalNumber.length) : '';
+  const legacy = `+${parsed.countryCallingCode}${prefix}${parsed.nationalNumber}`;
+  return prefix !== '' && legacy !== e164 ? [e164, legacy] : [e164];
+}
+
+/** The country of an E.164 number (`+84…` → VN), for the SMS allow-list. */
+export function phoneCountry(e164: string): string | undefined {
+  return parsePhone(e164)?.country;
+}
+
 export const PhoneSchema = z
   .string()
-  .regex(/^\+[1-9]\d{7,14}$/, { message: 'must be an E.164 phone number such as +84912345678' })
-  .meta({ example: '+84912345678' });
+  .max(32)
+  .transform((value, ctx) => {
+    const phone = parsePhone(value);
+    if (phone) return phone.e164;
+    ctx.issues.push({ code: 'custom', message: 'must be a valid phone number, e.g. 0912 345 678 or +84912345678', input: value });
+    return z.NEVER;
+  })
+  .meta({
+    example: '0912 345 678',
+    description: 'A phone number as typed: without a country code it is Vietnamese (0912 345 678, 0912345678); with one, +84 912 345 678 or 84912345678. Stored and answered in E.164 (+84912345678).',
+  });

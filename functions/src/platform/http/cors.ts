@@ -7,7 +7,7 @@ export function corsFromOrigins(origins: readonly string[]): RequestHandler {
   const handler = cors({
     origin: allowAll ? true : (origin, done) => done(null, origin !== undefined && origins.includes(origin)),
     credentials: !allowAll,
-    exposedHeaders: ['X-Request-Id', 'Retry-After'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
   });
   // Requests without an Origin (native apps, servers) need no CORS work.

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { logger } from '../logging/logger';
+import { logger, withLogFields } from '../logging/logger';
+import { clientIp, type ClientIpResolver } from './client-ip';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-// A client- or proxy-supplied X-Request-Id is kept when it is safe to echo; otherwise one is minted.
-export function requestContext(options: { logRequests: boolean }): RequestHandler {
+// A client- or proxy-supplied X-Request-Id is kept when it is safe to echo; otherwise one is minted. Everything
+// the request runs (guards, handler, services, repositories) logs with it.
+// `clientIp`: how the caller's address is derived (CLIENT_IP_SOURCE); clientIp(req) derives it on first use.
+export function requestContext(options: { logRequests: boolean; clientIp?: ClientIpResolver }): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
     const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
+    if (options.clientIp) res.locals.resolveClientIp = options.clientIp;
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -22,11 +26,11 @@ export function requestContext(options: { logRequests: boolean }): RequestHandle
         path: req.originalUrl.split('?')[0],
         status,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-        ip: req.ip,
+        ip: clientIp(req),
       };
       if (status >= 500) logger.error('request failed', fields);
       else logger.info('request', fields);
     });
-    next();
+    withLogFields({ requestId }, next);
   };
 }

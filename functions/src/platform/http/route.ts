@@ -3,13 +3,14 @@ import type { z } from 'zod';
 import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
 import { assertHat, assertPermission, requireAuth } from '../auth/guard';
 import type { AdminPermission, Hat, Role } from '../auth/roles';
-import type { RateLimiter, RateLimitRule } from '../ratelimit/rate-limit';
+import { sendRateLimitHeaders, type RateLimiter, type RateLimitRule } from '../ratelimit/rate-limit';
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
 import { IdempotencyKeySchema, keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientIp } from './client-ip';
+import { appCheckGuard, type AppCheckMode, type AppCheckVerifier } from '../auth/app-check';
 import { answeredAtDeadline, handlerStarted, useUploadDeadline } from './deadline';
 import type { ApiTag } from '../openapi/tags';
 
@@ -81,6 +82,8 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   idempotent?: boolean | 'required';
   /** Per-client-IP (or, with `per: 'user'`, per-caller) limit, checked before validation and the handler. */
   rateLimit?: RateLimitRule;
+  /** `false`: not called by our apps (probes, gateways, links opened in a browser), so no App Check token (APP_CHECK). */
+  appCheck?: false;
   /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
   errors?: number[];
   /** Specific error codes this operation may answer (documented with their statuses in OpenAPI). */
@@ -147,9 +150,11 @@ function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, '
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.
 export function toExpressHandlers(
   route: AnyRoute,
-  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore; uploadDeadlineMs?: number },
+  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore; uploadDeadlineMs?: number; appCheck?: { mode: AppCheckMode; verify: AppCheckVerifier } },
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
+  // First: a request without an attested app costs no rate-limit write, session lookup or validation.
+  if (deps.appCheck && deps.appCheck.mode !== 'off' && route.appCheck !== false) handlers.push(appCheckGuard(deps.appCheck.mode, deps.appCheck.verify, `${route.method.toUpperCase()} ${route.path}`));
   const uploadDeadlineMs = deps.uploadDeadlineMs;
   if (uploadDeadlineMs !== undefined && (route.multipart || route.streamsBody)) {
     handlers.push((_req, res, next) => {
@@ -159,8 +164,11 @@ export function toExpressHandlers(
   }
   const rule = route.rateLimit;
   if (rule && rule.per !== 'user') {
-    handlers.push((req, _res, next) => {
-      deps.rateLimiter.hit(rule, clientIp(req)).then(() => next(), next);
+    handlers.push((req, res, next) => {
+      deps.rateLimiter.hit(rule, clientIp(req)).then((state) => {
+        sendRateLimitHeaders(res, state);
+        next();
+      }, next);
     });
   }
   if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
@@ -168,7 +176,10 @@ export function toExpressHandlers(
   if (rule && rule.per === 'user') {
     if (route.auth === 'public') throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
     handlers.push((_req, res, next) => {
-      deps.rateLimiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then(() => next(), next);
+      deps.rateLimiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then((state) => {
+        sendRateLimitHeaders(res, state);
+        next();
+      }, next);
     });
   }
   handlers.push((req, res, next) => {

@@ -18,9 +18,36 @@ export interface RateLimitStore {
   increment(key: string, expiresAtMs: number): Promise<number>;
 }
 
+/** Where a subject stands after a hit: the rule in force (RATE_LIMITS applied), hits left, seconds to the window's end. */
+export interface RateLimitState {
+  scope: string;
+  limit: number;
+  windowSec: number;
+  remaining: number;
+  resetSec: number;
+}
+
 export interface RateLimiter {
-  /** Throws TooManyRequestsError (429 + Retry-After) when the subject is over the limit. */
-  hit(rule: RateLimitRule, subject: string): Promise<void>;
+  /**
+   * Counts a hit and answers the subject's state. Over the limit it throws TooManyRequestsError: 429 with
+   * Retry-After and the same RateLimit headers.
+   */
+  hit(rule: RateLimitRule, subject: string): Promise<RateLimitState>;
+}
+
+// The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers-11), one policy per route named after its scope:
+//   RateLimit-Policy: "auth-login";q=30;w=300   RateLimit: "auth-login";r=29;t=287
+export function rateLimitHeaders(state: RateLimitState): Record<'RateLimit-Policy' | 'RateLimit', string> {
+  return {
+    'RateLimit-Policy': `"${state.scope}";q=${state.limit};w=${state.windowSec}`,
+    RateLimit: `"${state.scope}";r=${state.remaining};t=${state.resetSec}`,
+  };
+}
+
+/** Sends a hit's RateLimit headers (the 429 carries them on its error); not once an answer went out (a deadline's). */
+export function sendRateLimitHeaders(res: { headersSent: boolean; setHeader(name: string, value: string): unknown }, state: RateLimitState): void {
+  if (res.headersSent) return;
+  for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
 }
 
 export function subjectKey(subject: string): string {
@@ -36,9 +63,15 @@ export function createRateLimiter(store: RateLimitStore, now: () => number = Dat
       const windowIndex = Math.floor(now() / windowMs);
       const windowEnd = (windowIndex + 1) * windowMs;
       const count = await store.increment(`${rule.scope}:${subjectKey(subject)}:${windowIndex}`, windowEnd);
+      const left = (windowEnd - now()) / 1000;
+      const state: RateLimitState = { scope: rule.scope, limit: rule.limit, windowSec: rule.windowSec, remaining: Math.max(0, rule.limit - count), resetSec: Math.max(0, Math.ceil(left)) };
       if (count > rule.limit) {
-        throw new TooManyRequestsError('Too many requests; try again later', (windowEnd - now()) / 1000);
+        const refused = new TooManyRequestsError('Too many requests; try again later', left);
+        // Retry-After is never earlier than the end of the window RateLimit announces.
+        Object.assign(refused.headers, rateLimitHeaders({ ...state, resetSec: Number(refused.headers['Retry-After']) }));
+        throw refused;
       }
+      return state;
     },
   };
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { firebaseApp } from '../firebase/firebase';
 import { functionsRegion } from '../deploy/settings';
-import { logger } from '../logging/logger';
+import { currentLogFields, logger } from '../logging/logger';
 
 // Typed Cloud Tasks queues. A queue is named after the task function that consumes it (Firebase's
 // convention); its payload schema is checked when enqueueing and again when the task runs. Payloads are
@@ -49,12 +49,19 @@ export async function enqueue<P>(queue: TaskQueue<P>, payload: P, options: Enque
   await enqueueNow(queue, data, options.id);
 }
 
+/** The id of the request that enqueues a task, as a header of the task: its run logs it (platform/module/deliveries). */
+export function originHeaders(): Record<string, string> | undefined {
+  const requestId = currentLogFields()?.requestId;
+  return typeof requestId === 'string' ? { 'X-Request-Id': requestId } : undefined;
+}
+
 async function enqueueNow<P>(queue: TaskQueue<P>, data: P, id: string | undefined): Promise<void> {
   const { getFunctions } = require('firebase-admin/functions') as typeof import('firebase-admin/functions');
+  const headers = originHeaders();
   await getFunctions(firebaseApp())
     // The queue of a task function is in that function's region (firebase-admin assumes us-central1 otherwise).
     .taskQueue(`locations/${functionsRegion()}/functions/${queue.name}`)
-    .enqueue(data as Record<string, unknown>, id ? { id } : {})
+    .enqueue(data as Record<string, unknown>, { ...(id ? { id } : {}), ...(headers ? { headers } : {}) })
     .catch((err: unknown) => {
       if (!(id && alreadyQueued(err))) throw err;
     });
