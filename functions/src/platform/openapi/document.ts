@@ -71,7 +71,7 @@ function errorStatuses(route: AnyRoute): number[] {
   if (route.multipart) statuses.add(400).add(413).add(415);
   if (route.streamsBody) statuses.add(413).add(415);
   if (route.permission) statuses.add(403);
-  if (route.auth !== 'public') statuses.add(401);
+  if (route.auth !== 'public' || route.appCheck !== false) statuses.add(401);
   if (route.auth !== 'public' && route.auth.length > 0) statuses.add(403);
   statuses.add(500).add(503);
   return [...statuses].sort((a, b) => a - b);
@@ -86,7 +86,10 @@ function codesFor(route: AnyRoute, status: number): ErrorCode[] {
     // Paged lists (PageQuerySchema): a cursor of another list or caller.
     if ('cursor' in ((route.request?.query as { shape?: object } | undefined)?.shape ?? {})) implied.push('INVALID_CURSOR');
     implied.push('BAD_REQUEST');
-  } else if (status === 401) implied.push('TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_REVOKED');
+  } else if (status === 401) {
+    if (route.auth !== 'public') implied.push('TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_REVOKED');
+    if (route.appCheck !== false) implied.push('APP_CHECK_REQUIRED', 'APP_CHECK_INVALID');
+  }
   else if (status === 403) {
     if (route.auth !== 'public' && route.auth.length > 0) implied.push('ROLE_REQUIRED');
     if (route.permission) implied.push('PERMISSION_REQUIRED');
@@ -99,6 +102,18 @@ function codesFor(route: AnyRoute, status: number): ErrorCode[] {
 // Raw bytes of one of these types (a file download or upload).
 function binaryContent(types: readonly string[]) {
   return Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }]));
+}
+
+// App Check's token travels on every app-facing operation; whether it is required is the deployment's APP_CHECK.
+const AppCheckHeaderSchema = z.string().optional().meta({
+  description: 'Firebase App Check token of the calling app. Required (401 APP_CHECK_REQUIRED / APP_CHECK_INVALID) when the deployment runs APP_CHECK=enforce; ignored when it is off; logged when monitor.',
+});
+
+function requestHeaders(route: AnyRoute): { headers?: never } {
+  let headers = (route.request?.headers ?? z.object({})) as z.ZodObject;
+  if (route.idempotent) headers = headers.extend({ 'idempotency-key': route.idempotent === 'required' ? IdempotencyKeySchema : IdempotencyKeySchema.optional() });
+  if (route.appCheck !== false) headers = headers.extend({ 'x-firebase-appcheck': AppCheckHeaderSchema });
+  return Object.keys(headers.shape).length > 0 ? { headers: headers as never } : {};
 }
 
 function authText(route: AnyRoute): string {
@@ -187,9 +202,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       request: {
         ...(route.request?.params ? { params: route.request.params as never } : {}),
         ...(route.request?.query ? { query: route.request.query as never } : {}),
-        ...(route.request?.headers || route.idempotent
-          ? { headers: (route.idempotent ? (route.request?.headers ?? z.object({})).extend({ 'idempotency-key': route.idempotent === 'required' ? IdempotencyKeySchema : IdempotencyKeySchema.optional() }) : route.request!.headers) as never }
-          : {}),
+        ...requestHeaders(route),
         ...(route.request?.body
           ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } }
           : {}),
