@@ -7,7 +7,12 @@ import { membershipDocument, newMembership } from '../../src/modules/chat/conver
 import { paymentDocument } from '../../src/modules/payments/payments.model';
 import { realtimeDocument } from '../../src/modules/notifications/notifications.model';
 import { pendingTimeFields, recordFields, storedFields, timePaths } from '../../src/platform/firestore/documents';
+import { buildApp } from '../../src/app';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
+import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
 import { contractProblems } from '../helpers/contract';
+import { testConfig } from '../helpers/config';
+import { listen } from '../helpers/http';
 import { documentJsonSchema, FIRESTORE_SCHEMA_FILE, FIRESTORE_TYPES_FILE, renderFirestoreSchema, renderFirestoreTypes } from '../../src/platform/openapi/firestore';
 
 // The Firestore half of the contract: the published files are what the code generates, every collection clients
@@ -63,6 +68,21 @@ describe('Firestore contract (listened documents)', () => {
   it('the published JSON Schema and TypeScript declarations are what the code generates (npm run openapi writes them)', () => {
     expect(published(FIRESTORE_SCHEMA_FILE)).toBe(renderFirestoreSchema(LISTENED_DOCUMENTS));
     expect(published(FIRESTORE_TYPES_FILE)).toBe(renderFirestoreTypes(LISTENED_DOCUMENTS));
+  });
+
+  it('the API serves the same files under /docs (behind SWAGGER_ENABLED, as the OpenAPI document)', async () => {
+    const serve = (swagger: string) => listen(buildApp({ config: testConfig({ SWAGGER_ENABLED: swagger }), modules: [], rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+    const [on, off] = [await serve('true'), await serve('false')];
+    try {
+      for (const file of [FIRESTORE_SCHEMA_FILE, FIRESTORE_TYPES_FILE]) {
+        const res = await fetch(`${on.url}/docs/${file}`);
+        expect([file, res.status, await res.text()]).toEqual([file, 200, published(file)]);
+        expect((await fetch(`${off.url}/docs/${file}`)).status).toBe(404);
+      }
+      expect((await fetch(`${on.url}/docs/${FIRESTORE_SCHEMA_FILE}`)).headers.get('content-type')).toContain('application/schema+json');
+    } finally {
+      await Promise.all([on.close(), off.close()]);
+    }
   });
 
   it('describes every collection clients may read, once, under the path firestore.rules match', () => {
