@@ -6,7 +6,7 @@ import { firestoreApi } from '../firebase/firebase';
 // (`RecordOf`), published as JSON Schema and TypeScript (platform/openapi/firestore.ts). Time fields are Firestore
 // Timestamps in the document and epoch ms in the code: `timestamp()` is a codec (input: the stored Timestamp,
 // output: ms), and the repos' converters (`documentConverter`, `storedFields`) turn one into the other by the paths
-// the schema names. Schemas are built on first use (`lazySchema`): model files load at every cold start, on zod/mini.
+// the schema names. Schemas are written with zod/mini and built on first use (`lazySchema`), in the module's model.
 
 /** A built document schema (an object, or a union of objects). */
 export type DocumentSchema = z.ZodMiniType;
@@ -18,10 +18,8 @@ export function lazySchema<S extends DocumentSchema>(build: () => S): LazySchema
   return () => (built ??= build());
 }
 
-/** The record the code handles: the document's output side (times in epoch ms), plus the document id when asked. */
+/** The record the code handles: the document's output side (times in epoch ms); the stored side is `z.input`. */
 export type RecordOf<L extends LazySchema> = z.output<ReturnType<L>>;
-/** The stored document (times as Timestamps): what apps read. */
-export type DocumentOf<L extends LazySchema> = z.input<ReturnType<L>>;
 
 const isTimestamp = (value: unknown): value is Timestamp =>
   value !== null && typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function' && typeof (value as { seconds?: unknown }).seconds === 'number';
@@ -46,6 +44,7 @@ function timeCodec() {
 
 /** A time field: a Firestore Timestamp in the document, epoch ms in the record. */
 export function timestamp(text: string) {
+  // The description makes a new instance: it is the one the document's shape holds.
   const field = describe(timeCodec(), `${TIMESTAMP_TEXT}: ${text}`);
   timeFields.add(field);
   return field;
@@ -238,5 +237,3 @@ export interface ListenedDocument {
   writers?: string;
   schema: LazySchema;
 }
-
-export const defineListened = (document: ListenedDocument): ListenedDocument => document;

@@ -58,10 +58,11 @@ async function convertPage(document: ListenedDocument, docs: QueryDocumentSnapsh
 }
 
 /**
- * One-shot and idempotent (`node scripts/stack.mjs migrate-listened-times`): every time field of the documents apps listen to that
- * is still stored as epoch ms (or, in realtime event data, an ISO string) becomes a Firestore Timestamp. Pages of
- * `pageSize` documents in id order; a document written meanwhile is converted from its fresh state. A second run converts
- * nothing. Run it once the code that writes Timestamps is deployed (its readers take both forms until then).
+ * One-shot and idempotent (`node scripts/stack.mjs migrate-listened-times`): every time field of the documents apps
+ * listen to that is still stored as epoch ms (or, in realtime event data, an ISO string) becomes a Firestore
+ * Timestamp. Pages of `pageSize` documents in id order; a document written meanwhile is converted from its fresh
+ * state. A second run converts nothing. Run it once the code that writes Timestamps is deployed everywhere (its
+ * readers take both forms meanwhile; an instance of the old code would write epoch ms again).
  */
 export async function migrateListenedTimes(documents: readonly ListenedDocument[], onProgress?: (progress: MigrationProgress) => void, pageSize = 300): Promise<MigrationProgress[]> {
   const results: MigrationProgress[] = [];
