@@ -197,9 +197,9 @@ export interface InboxItemDocument {
   event: string;
   /** The ride, call, conversation… it is about. */
   entityId: string;
-  /** Title, in the recipient's language. */
+  /** The title, as the push showed it. */
   title: string;
-  /** Text, in the recipient's language. */
+  /** The text, as the push showed it. */
   body: string;
   /** The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON). */
   data: NotificationPayload;
