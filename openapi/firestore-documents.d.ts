@@ -197,9 +197,9 @@ export interface InboxItemDocument {
   event: string;
   /** The ride, call, conversation… it is about. */
   entityId: string;
-  /** The title, as the push showed it. */
+  /** The title (a push, when one is sent, shows the same). */
   title: string;
-  /** The text, as the push showed it. */
+  /** The text (a push, when one is sent, shows the same). */
   body: string;
   /** The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON). */
   data: NotificationPayload;
