@@ -38,12 +38,13 @@ connectFirestoreEmulator(db, '127.0.0.1', 8080);
 await signInWithCustomToken(auth, token);
 console.log(`listening as ${uid} (${email}); Ctrl-C to stop`);
 
-// 3. Listen. Queries must filter on recipientId == uid: the security rules refuse anything wider.
+// 3. Listen. Queries must filter on recipientId == uid: the security rules refuse anything wider. The documents'
+// shapes are published in openapi/firestore.schema.json and openapi/firestore-documents.d.ts; times are Timestamps.
 onSnapshot(query(collection(db, 'app_notifications'), where('recipientId', '==', uid), orderBy('createdAt', 'desc'), limit(20)), (snap) => {
   for (const change of snap.docChanges()) {
     if (change.type !== 'added') continue;
     const n = change.doc.data();
-    console.log(`[inbox] ${n.kind} ${n.event} "${n.title}" read=${n.read} deepLink=${n.data.deepLink.tab}/${n.data.deepLink.screen} sfx=${n.data.sfx}`);
+    console.log(`[inbox] ${n.createdAt.toDate().toISOString()} ${n.kind} ${n.event} "${n.title}" read=${n.read} deepLink=${n.data.deepLink.tab}/${n.data.deepLink.screen} sfx=${n.data.sfx}`);
   }
 });
 onSnapshot(query(collection(db, 'realtime_events'), where('recipientId', '==', uid)), (snap) => {

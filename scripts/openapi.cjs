@@ -13,3 +13,14 @@ fs.writeFileSync(file, text);
 const doc = JSON.parse(text);
 const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
 process.stdout.write(`[superapp] openapi/openapi.json ${before === text ? 'unchanged' : 'written'}: ${operations} operations, ${doc.tags.length} tags\n`);
+
+// The Firestore half of the contract beside it: the documents apps listen to, as JSON Schema and TypeScript.
+const firestore = require(path.join(root, 'functions', 'lib', 'platform', 'openapi', 'firestore.js'));
+const { LISTENED_DOCUMENTS } = require(path.join(root, 'functions', 'lib', 'modules', 'index.js'));
+for (const [name, render] of [[firestore.FIRESTORE_SCHEMA_FILE, firestore.renderFirestoreSchema], [firestore.FIRESTORE_TYPES_FILE, firestore.renderFirestoreTypes]]) {
+  const target = path.join(root, 'openapi', name);
+  const output = render(LISTENED_DOCUMENTS);
+  const previous = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
+  fs.writeFileSync(target, output);
+  process.stdout.write(`[superapp] openapi/${name} ${previous === output ? 'unchanged' : 'written'}: ${LISTENED_DOCUMENTS.length} documents\n`);
+}

@@ -12,7 +12,7 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
   throw new Error('FIRESTORE_EMULATOR_HOST is not set: run this through `npm run seed:export`, never against a real project');
 }
 
-const SEED_VERSION = 7;
+const SEED_VERSION = 8;
 
 // The local administrator (emulator data only; also listed in ADMIN_EMAILS by `npm start`): signs in
 // with this password, e.g. for `npm run sounds:upload`. Built with the API's own account model.
@@ -36,6 +36,8 @@ const demoUsers = DEMO_USERS.map((u) =>
   newUserRecord({ id: u.id, email: u.email, name: u.name, passwordHash: bcrypt.hashSync(u.password, 10), emailVerified: true, provider: 'password', now, roles: ['USER'] }),
 );
 const chat = require(`${functionsDir}/lib/modules/chat/conversations.model.js`);
+// Documents apps listen to are stored as the API stores them: times as Firestore Timestamps (the model's schema).
+const { storedFields } = require(`${functionsDir}/lib/platform/firestore/documents.js`);
 const [lan, minh] = demoUsers;
 const conversationId = chat.directConversationId(lan.id, minh.id);
 const script = [
@@ -67,7 +69,7 @@ const memberships = demoUsers.map((u) => {
 
 // Demo drivers: DRIVER accounts with a profile (RIDE, a vehicle), ONLINE at a position in their city. `npm start`
 // keeps them fresh (scripts/demo-drivers.mjs); a driver not heard from for 10 minutes is not offered rides.
-const { rideClassOf } = require(`${functionsDir}/lib/modules/driver/driver.model.js`);
+const { driverLocationDocument, rideClassOf } = require(`${functionsDir}/lib/modules/driver/driver.model.js`);
 const { geohashOf } = require(`${functionsDir}/lib/platform/geo/geo.js`);
 const driverHash = bcrypt.hashSync(DEMO_DRIVER_PASSWORD, 10);
 const demoDrivers = DEMO_DRIVERS.map((d) => ({
@@ -92,14 +94,14 @@ const seed = {
   driver_locations: Object.fromEntries(
     demoDrivers.map((d) => {
       const rideClass = rideClassOf(d.vehicle);
-      return [d.id, { userId: d.id, lat: d.lat, lng: d.lng, geohash: geohashOf(d), heading: null, speedKmh: null, status: 'ONLINE', capabilities: ['RIDE', 'COURIER', 'DELIVERY'], rideClass, currentRideId: null, riderId: null, tripActive: false, tripDistanceM: 0, dispatchKey: rideClass, locatedAt: now, updatedAt: now }];
+      return [d.id, storedFields(driverLocationDocument, { userId: d.id, lat: d.lat, lng: d.lng, geohash: geohashOf(d), heading: null, speedKmh: null, status: 'ONLINE', capabilities: ['RIDE', 'COURIER', 'DELIVERY'], rideClass, currentRideId: null, riderId: null, tripActive: false, tripDistanceM: 0, dispatchKey: rideClass, locatedAt: now, updatedAt: now })];
     }),
   ),
   conversations: {
-    [conversationId]: { type: 'DIRECT', title: null, ownerId: null, memberIds: [lan.id, minh.id], context: null, closed: false, createdBy: lan.id, createdAt: now, updatedAt: now },
+    [conversationId]: storedFields(chat.conversationDocument, { type: 'DIRECT', title: null, ownerId: null, memberIds: [lan.id, minh.id], context: null, closed: false, createdBy: lan.id, createdAt: now, updatedAt: now }),
   },
-  [`conversations/${conversationId}/messages`]: Object.fromEntries(messages.map((m) => [m.id, m])),
-  chat_memberships: Object.fromEntries(memberships.map((m) => [`${conversationId}_${m.userId}`, m])),
+  [`conversations/${conversationId}/messages`]: Object.fromEntries(messages.map((m) => [m.id, storedFields(chat.messageDocument, m)])),
+  chat_memberships: Object.fromEntries(memberships.map((m) => [`${conversationId}_${m.userId}`, storedFields(chat.membershipDocument, m)])),
   meta: {
     seed: {
       version: SEED_VERSION,

@@ -384,6 +384,18 @@ async function testFiles() {
 }
 
 const commands = { start, test, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
+// Every time field of the documents apps listen to that is still epoch ms becomes a Firestore Timestamp (one-shot,
+// idempotent; run it once the code writing Timestamps is deployed).
+commands['migrate-listened-times'] = () =>
+  runOneShot(
+    'converting the times of listened documents to Timestamps',
+    `
+    const { migrateListenedTimes } = require('./lib/platform/firestore/migrate-times.js');
+    const { LISTENED_DOCUMENTS } = require('./lib/modules/index.js');
+    migrateListenedTimes(LISTENED_DOCUMENTS, (p) => console.log('[superapp]   ' + p.document + ': page ' + p.pages + ', ' + p.read + ' read, ' + p.converted + ' converted so far'))
+      .then((r) => { console.log('[superapp] done: ' + r.map((p) => p.document + ' ' + p.converted + '/' + p.read).join(', ')); process.exit(0); })
+      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`,
+  );
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await ensureRuntimeNode({ install: () => ensureDeps(repoRoot), log, fail });

@@ -11,7 +11,7 @@ import { requestDeadline } from './platform/http/deadline';
 import type { ApiModule, AppContext } from './platform/http/module';
 import { toExpressHandlers, type AnyRoute } from './platform/http/route';
 import { API_PREFIX, buildOpenApiDocument } from './platform/openapi/document';
-import { MODULES } from './modules';
+import { LISTENED_DOCUMENTS, MODULES } from './modules';
 import { createRequestVerifier } from './modules/auth';
 import { createRateLimiter, type RateLimiter } from './platform/ratelimit/rate-limit';
 import { firestoreRateLimitStore } from './platform/ratelimit/rate-limit.store';
@@ -82,6 +82,14 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
 
   app.get('/docs-json', docsGate(config), (_req, res) => {
     res.json(openApiDocument());
+  });
+  // The Firestore half of the contract (the documents apps listen to): the files openapi/ holds, rendered on first use.
+  const firestoreContract = new Map<string, string>();
+  app.get(['/docs/firestore.schema.json', '/docs/firestore-documents.d.ts'], docsGate(config), (req, res) => {
+    const { renderFirestoreSchema, renderFirestoreTypes } = require('./platform/openapi/firestore') as typeof import('./platform/openapi/firestore');
+    const json = req.path.endsWith('.json');
+    if (!firestoreContract.has(req.path)) firestoreContract.set(req.path, (json ? renderFirestoreSchema : renderFirestoreTypes)(LISTENED_DOCUMENTS));
+    res.type(json ? 'application/schema+json' : 'text/plain').send(firestoreContract.get(req.path));
   });
   app.use('/docs', docsGate(config), swaggerUi(openApiDocument));
 

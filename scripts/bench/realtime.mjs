@@ -305,7 +305,7 @@ async function chatLatency(rounds = 20, warmup = 3) {
     const t1 = performance.now();
     // Marked fanned out and deleted, so its trigger moves no counters and notifies nobody (no inbox item to
     // confuse P8); the listener sees it like any message.
-    await db().collection(`conversations/${id}/messages`).doc(directId).set({ id: directId, conversationId: id, senderId: a.id, type: 'TEXT', text: 'direct', createdAt: Date.now(), deleted: true, fannedOut: true, counted: false });
+    await db().collection(`conversations/${id}/messages`).doc(directId).set({ id: directId, conversationId: id, senderId: a.id, type: 'TEXT', text: 'direct', createdAt: new Date(), deleted: true, fannedOut: true, counted: false });
     const directHeard = await until(async () => seen.get(directId), 'the direct write at the listener');
     if (r >= warmup) {
       api.push(heard - t0);

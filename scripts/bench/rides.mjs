@@ -32,6 +32,7 @@ async function apiJson(method, p, body, token, headers = {}) {
 async function seedDrivers(n, radiusM, tag) {
   // Positions from a few seconds ago: the first report of P11 falls in a later second and is written.
   const now = Date.now() - 5_000;
+  const at = new Date(now); // stored as a Timestamp, as the API stores the positions apps listen to
   const ids = [];
   for (let i = 0; i < n; i += 500) {
     const batch = db().batch();
@@ -42,7 +43,7 @@ async function seedDrivers(n, radiusM, tag) {
       const id = `${tag}-${j}`;
       ids.push(id);
       batch.set(db().collection('driver_profiles').doc(id), { userId: id, capabilities: ['RIDE'], vehicle: { type: 'MOTORBIKE', plate: `59X1-${j}`, model: null, color: null, seats: 2 }, status: 'ONLINE', lastLocation: null, approvedAt: now, createdAt: now, updatedAt: now });
-      batch.set(db().collection('driver_locations').doc(id), { userId: id, ...point, geohash: geohashOf(point), heading: null, speedKmh: null, status: 'ONLINE', capabilities: ['RIDE'], rideClass: 'MOTORBIKE', currentRideId: null, riderId: null, tripActive: false, tripDistanceM: 0, dispatchKey: 'MOTORBIKE', locatedAt: now, updatedAt: now });
+      batch.set(db().collection('driver_locations').doc(id), { userId: id, ...point, geohash: geohashOf(point), heading: null, speedKmh: null, status: 'ONLINE', capabilities: ['RIDE'], rideClass: 'MOTORBIKE', currentRideId: null, riderId: null, tripActive: false, tripDistanceM: 0, dispatchKey: 'MOTORBIKE', locatedAt: at, updatedAt: at });
     }
     await batch.commit();
   }

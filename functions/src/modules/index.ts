@@ -58,3 +58,6 @@ export const COLLECTIONS: ReadonlyArray<CollectionDefinition & { owner: string }
   ...PLATFORM_COLLECTIONS.map((c) => ({ ...c, owner: 'platform' })),
   ...MODULES.flatMap((m) => (m.collections ?? []).map((c) => ({ ...c, owner: m.name }))),
 ];
+
+/** The documents apps read with snapshot listeners (the Firestore half of the contract), in collection order. */
+export const LISTENED_DOCUMENTS = COLLECTIONS.flatMap((c) => (c.listened ? [c.listened] : []));

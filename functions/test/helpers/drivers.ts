@@ -1,4 +1,6 @@
+import { Timestamp } from 'firebase-admin/firestore';
 import { db } from '../../src/platform/firebase/firebase';
+import { millisOf, type StoredTime } from '../../src/platform/time';
 import { registerVerified, type Tokens } from './accounts';
 import { call } from './api';
 
@@ -26,7 +28,7 @@ export async function onlineDriver(at: { lat: number; lng: number }, vehicle: { 
   const located = await call('POST', '/driver/me/location', { token: who.accessToken, body: at });
   if (located.status !== 200) throw new Error(`location ${located.status}: ${JSON.stringify(located.body)}`);
   // A second report 2 s later: a position is fresh for the geofenced steps once a report follows it.
-  await db().collection('driver_locations').doc(who.user.id).update({ locatedAt: Date.now() - 2_000 });
+  await db().collection('driver_locations').doc(who.user.id).update({ locatedAt: Timestamp.fromMillis(Date.now() - 2_000) });
   await report(who, at);
   return who;
 }
@@ -49,9 +51,9 @@ export async function report(driver: Driver, at: { lat: number; lng: number }): 
  */
 export async function drive(driver: Driver, at: { lat: number; lng: number }): Promise<void> {
   const ref = db().collection('driver_locations').doc(driver.user.id);
-  const tripStartedAt = (await ref.get()).get('tripStartedAt') as number | null | undefined;
-  await ref.update({ locatedAt: Date.now() - 10 * 60_000, ...(typeof tripStartedAt === 'number' ? { tripStartedAt: tripStartedAt - 10 * 60_000 } : {}) });
+  const tripStartedAt = (await ref.get()).get('tripStartedAt') as StoredTime | null | undefined;
+  await ref.update({ locatedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000), ...(tripStartedAt != null ? { tripStartedAt: Timestamp.fromMillis(millisOf(tripStartedAt) - 10 * 60_000) } : {}) });
   await report(driver, at);
-  await ref.update({ locatedAt: Date.now() - 2_000 });
+  await ref.update({ locatedAt: Timestamp.fromMillis(Date.now() - 2_000) });
   await report(driver, at);
 }

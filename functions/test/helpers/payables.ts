@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Timestamp } from 'firebase-admin/firestore';
 import type { RideStatus } from '../../src/modules/rides';
 import { db } from '../../src/platform/firebase/firebase';
 
@@ -6,7 +7,7 @@ import { db } from '../../src/platform/firebase/firebase';
 // quote and final fare. The ride flow itself is rides.test.ts's.
 export async function seedRide(riderId: string, opts: { status?: RideStatus; quote?: number; fare?: number | null } = {}): Promise<string> {
   const id = `ride-${randomUUID().slice(0, 12)}`;
-  const t = Date.now();
+  const t = Timestamp.now();
   const at = { lat: 10.7769, lng: 106.7009 };
   await db().collection('rides').doc(id).set({
     id, riderId, driverId: null, participants: [riderId], status: opts.status ?? 'CONFIRMED', rideClass: 'MOTORBIKE',
@@ -19,5 +20,5 @@ export async function seedRide(riderId: string, opts: { status?: RideStatus; quo
 }
 
 /** The rides module moving a ride on (cancel, complete), as its state machine would have stored it. */
-export const setRideStatus = (id: string, status: RideStatus, extra: Record<string, unknown> = {}) => db().collection('rides').doc(id).update({ status, updatedAt: Date.now(), ...extra });
+export const setRideStatus = (id: string, status: RideStatus, extra: Record<string, unknown> = {}) => db().collection('rides').doc(id).update({ status, updatedAt: Timestamp.now(), ...extra });
 

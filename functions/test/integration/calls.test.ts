@@ -1,7 +1,8 @@
-import { collection, doc, getDoc, onSnapshot, query, setLogLevel, where } from 'firebase/firestore';
+import { collection, doc, getDoc, onSnapshot, query, setLogLevel, Timestamp as ClientTimestamp, where } from 'firebase/firestore';
 import { db } from '../../src/platform/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
+import { expectAllPublished, expectPublished } from '../helpers/contract';
 import { requireEmulators } from '../helpers/emulators';
 import { waitFor } from '../helpers/wait';
 import { signedInClient } from '../helpers/firebase-client';
@@ -49,6 +50,14 @@ describe('calls', () => {
       const pushed = (await db().collection('push_outbox').where('token', '==', fcm).get()).docs.map((d) => d.data().message);
       expect(pushed[0]).toMatchObject({ data: { event: 'call.incoming' }, android: { priority: 'high', ttl: 30_000, notification: { channelId: 'app-calls' } } });
       await act(callee, started.body.id, 'decline');
+      // The client SDK hands every time as its Timestamp; the stored documents parse with the published schemas.
+      expect(heard.data.ringExpiresAt).toBeInstanceOf(ClientTimestamp);
+      expect(heard.data.ringExpiresAt.toMillis()).toBe(Date.parse(started.body.ringExpiresAt));
+      expect(live!.createdAt).toBeInstanceOf(ClientTimestamp);
+      await expectPublished('CallDocument', `calls/${started.body.id}`);
+      await expectPublished('NotificationPreferencesDocument', `notification_prefs/${callee.user.id}`);
+      await expectAllPublished('RealtimeEventDocument', db().collection('realtime_events').where('recipientId', '==', callee.user.id));
+      await expectAllPublished('InboxItemDocument', db().collection('app_notifications').where('recipientId', '==', callee.user.id));
     } finally {
       await close();
     }

@@ -5,6 +5,7 @@ import { closeContextConversation, openContextConversation } from '../../src/mod
 import { db } from '../../src/platform/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
+import { expectPublished } from '../helpers/contract';
 import { allowDirectAdds, allowDirectAddsOf } from '../helpers/chat';
 import { requireEmulators } from '../helpers/emulators';
 
@@ -72,6 +73,8 @@ describe('direct conversations', () => {
     }
     expect((await call('GET', '/chat/blocks', { token: gus.accessToken })).body.items).toEqual([{ userId: hal.user.id, createdAt: blocked.body.createdAt }]);
     expect((await call('GET', '/chat/blocks', { token: hal.accessToken })).body.items).toEqual([]);
+    const stored = await expectPublished('ChatBlockDocument', `chat_blocks/${gus.user.id}_${hal.user.id}`);
+    expect(stored.createdAt.toDate().toISOString()).toBe(blocked.body.createdAt);
     expect((await call('POST', `/chat/blocks/${gus.user.id}`, { token: gus.accessToken })).status).toBe(400);
     expect((await call('POST', `/chat/blocks/nobody-${randomUUID()}`, { token: gus.accessToken })).status).toBe(404);
     expect((await call('DELETE', `/chat/blocks/${hal.user.id}`, { token: gus.accessToken })).body).toEqual({ deleted: true });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { collection, onSnapshot, setLogLevel } from 'firebase/firestore';
+import { collection, onSnapshot, setLogLevel, Timestamp as ClientTimestamp } from 'firebase/firestore';
 import { fanOutMessage } from '../../src/modules/chat/chat.triggers';
 import { onCallWritten } from '../../src/modules/chat/calls.triggers';
 import type { CallRecord } from '../../src/modules/chat/calls.model';
@@ -10,6 +10,7 @@ import { outboxTransport } from '../../src/platform/push/transport';
 import { db } from '../../src/platform/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
+import { expectAllPublished, expectPublished } from '../helpers/contract';
 import { allowDirectAdds } from '../helpers/chat';
 import { requireEmulators } from '../helpers/emulators';
 import { signedInClient } from '../helpers/firebase-client';
@@ -71,6 +72,18 @@ describe('sending and receiving', () => {
       expect((await membership(id, binh)).unreadCount).toBe(1);
       expect((await membership(id, an)).unreadCount).toBe(0);
       expect((await membership(id, binh)).lastMessage).toMatchObject({ id: sent.body.id, preview: 'Chào Binh!' });
+      // The listener got the time as the client SDK's Timestamp; each stored document parses with its published schema.
+      const created = (await heard).createdAt as ClientTimestamp;
+      expect(created).toBeInstanceOf(ClientTimestamp);
+      expect(created.toMillis()).toBe(Date.parse(sent.body.createdAt));
+      await expectPublished('MessageDocument', `conversations/${id}/messages/${sent.body.id}`);
+      await expectPublished('ConversationDocument', `conversations/${id}`);
+      const view = await expectPublished('ChatMembershipDocument', `chat_memberships/${id}_${binh.user.id}`);
+      expect(view.readUpToAt).toBeNull();
+      await expectPublished('ChatMembershipDocument', `chat_memberships/${id}_${an.user.id}`);
+      const events = await expectAllPublished('RealtimeEventDocument', db().collection('realtime_events').where('recipientId', '==', binh.user.id));
+      expect(events.map((e) => e.type)).toEqual(['message:new']);
+      await expectAllPublished('InboxItemDocument', db().collection('app_notifications').where('recipientId', '==', binh.user.id));
     } finally {
       await close();
     }
@@ -177,6 +190,35 @@ describe('history, edits and deletion', () => {
     const bView = detail.members.find((m: { userId: string }) => m.userId === b.user.id);
     expect(bView.deliveredUpTo).not.toBeNull();
     expect(Date.parse(bView.deliveredUpTo)).toBe(Date.parse(page1.body.items[0].createdAt));
+  });
+
+  it('messages stored before the move to Timestamps (epoch ms) page, bound and count with the new ones until migrated', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    const id = await directBetween(a, b);
+    const sent: Array<{ id: string; createdAt: string }> = [];
+    for (let i = 0; i < 4; i++) sent.push((await text(a, id, `m${i}`)).body);
+    for (const m of sent) await fannedOut(id, m.id);
+    // The two oldest as the code before the move wrote them.
+    for (const m of sent.slice(0, 2)) await db().doc(`conversations/${id}/messages/${m.id}`).update({ createdAt: Date.parse(m.createdAt) });
+    const texts = async (query: string) => (await messages(b, id, query)).map((m) => m.text);
+    expect(await texts('')).toEqual(['m3', 'm2', 'm1', 'm0']);
+    expect(await texts(`?before=${sent[2].id}`)).toEqual(['m1', 'm0']);
+    expect(await texts(`?before=${sent[1].id}`)).toEqual(['m0']);
+    expect(await texts(`?after=${sent[1].id}`)).toEqual(['m3', 'm2']);
+    expect(await texts(`?after=${sent[0].id}&before=${sent[3].id}`)).toEqual(['m2', 'm1']);
+    // One at a time across the two forms: the cursor of a Timestamp page resumes among the epoch-ms ones.
+    const seen: string[] = [];
+    let cursor = '';
+    for (let i = 0; i < 4; i++) {
+      const page = (await call('GET', `/chat/conversations/${id}/messages?limit=1&before=${sent[3].id}${cursor}`, { token: b.accessToken })).body;
+      seen.push(...page.items.map((m: { text: string }) => m.text));
+      if (!page.nextCursor) break;
+      cursor = `&cursor=${encodeURIComponent(page.nextCursor)}`;
+    }
+    expect(seen).toEqual(['m2', 'm1', 'm0']);
+    expect((await messages(b, id)).map((m) => m.createdAt)).toEqual(sent.map((m) => m.createdAt).reverse());
+    // Read up to an epoch-ms message: the two later (Timestamp) ones stay unread.
+    expect((await call('POST', `/chat/conversations/${id}/read`, { token: b.accessToken, body: { upToMessageId: sent[1].id } })).body).toMatchObject({ unreadCount: 2 });
   });
 
   it('the sender edits text or deletes within 15 minutes (a tombstone stays); others cannot; later is 409', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Timestamp } from 'firebase-admin/firestore';
 import { createDispatchService, dispatchPool } from '../../src/modules/driver/driver.dispatch';
 import { db, inTransaction } from '../../src/platform/firebase/firebase';
 import { distanceMeters, geohashOf } from '../../src/platform/geo/geo';
@@ -35,7 +36,7 @@ describe('driver position reports', () => {
     at(0);
     // The first report creates the document from the profile (status, capabilities, ride class).
     expect(await service.report(id, START)).toMatchObject({ accepted: true, coalesced: false });
-    expect(await stored(id)).toMatchObject({ ...START, geohash: geohashOf(START), status: 'ONLINE', dispatchKey: 'MOTORBIKE', locatedAt: T0 });
+    expect(await stored(id)).toMatchObject({ ...START, geohash: geohashOf(START), status: 'ONLINE', dispatchKey: 'MOTORBIKE', locatedAt: Timestamp.fromMillis(T0) });
     at(400);
     expect((await service.report(id, north(10))).coalesced).toBe(true);
     at(999);
@@ -47,7 +48,7 @@ describe('driver position reports', () => {
     expect((await stored(id)).lat).toBeCloseTo(north(30).lat, 9);
     // A report stamped before the stored position (another instance's clock) does not replace it.
     at(2_500);
-    await db().collection('driver_locations').doc(id).update({ locatedAt: T0 + 3_000, lat: north(99).lat });
+    await db().collection('driver_locations').doc(id).update({ locatedAt: Timestamp.fromMillis(T0 + 3_000), lat: north(99).lat });
     expect((await service.report(id, north(40))).coalesced).toBe(true);
     expect((await stored(id)).lat).toBeCloseTo(north(99).lat, 9);
   });
@@ -60,7 +61,7 @@ describe('driver position reports', () => {
     at(5_000);
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => service.report(id, north(i + 1))));
     expect(answers.filter((a) => !a.coalesced)).toHaveLength(1);
-    expect((await stored(id)).locatedAt).toBe(T0 + 5_000);
+    expect((await stored(id)).locatedAt).toEqual(Timestamp.fromMillis(T0 + 5_000));
   });
 
   it('picks up a claim made elsewhere: the report does not undo it, counts the trip from the stored position and tells the rider', async () => {
@@ -90,6 +91,9 @@ describe('driver position reports', () => {
     const locations = sent.filter((s) => s.event === 'ride:location');
     expect(locations).toHaveLength(3);
     expect(locations.every((s) => s.recipients[0].userId === 'rider-1' && s.realtimeData?.rideId === rideId)).toBe(true);
+    // The listened documents' time form: the position's time is a Timestamp, as are the stored ones.
+    expect(locations.map((s) => s.realtimeData?.at)).toEqual([2_000, 3_000, 4_000].map((ms) => Timestamp.fromMillis(T0 + ms)));
+    expect(after.tripStartedAt).toEqual(Timestamp.fromMillis(T0 + 1_600));
   });
 
   it('follows a status change made elsewhere: an OFFLINE driver keeps reporting without becoming assignable', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { db } from '../../src/platform/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
+import { expectPublished } from '../helpers/contract';
 import { requireEmulators } from '../helpers/emulators';
 import { deliverMomoIpn, deliverVnpayIpn, gatewayRequests, momoCreateRequestOf, momoNotice, readVnpayUrl, vnpayNotice, vnpayQueryString } from '../helpers/gateways';
 import { waitFor } from '../helpers/wait';
@@ -123,6 +124,10 @@ describe('refunds', () => {
     expect((await refund(binh, { paymentId: paid.id, reason: 'not mine' })).status).toBe(404);
     expect((await refund(an, { paymentId: paid.id, amount: 10_000, reason: 'what is left of it' })).body.status).toBe('PARTIALLY_REFUNDED');
     expect(await balance(an)).toBe(0);
+    // The payer listens to the payment: it parses with its published schema, each refund's time a Timestamp.
+    const stored = await expectPublished('PaymentDocument', `payments/${paid.id}`);
+    expect(stored.refunds).toHaveLength(2);
+    expect(stored.refunds[0].at.toMillis()).toBe(Date.parse(part.body.refunds[0].at));
 
     const second = (await topUp(an, 50_000, 'MOCK')).body;
     const k = key();

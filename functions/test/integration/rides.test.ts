@@ -5,6 +5,7 @@ import { db } from '../../src/platform/firebase/firebase';
 import { geohashOf } from '../../src/platform/geo/geo';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
+import { expectAllPublished, expectPublished } from '../helpers/contract';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
 import { localSecret, requireEmulators } from '../helpers/emulators';
 import { waitFor } from '../helpers/wait';
@@ -116,6 +117,13 @@ describe('a cash ride from booking to rating', () => {
       return items.length >= 2 ? items : undefined;
     }, { timeoutMs: 60_000, what: 'the driver notices' });
     expect(driverNotices.map((n) => n.event).sort()).toEqual(['ride.completed', 'ride.matched']);
+    // What rider and driver listen to parses with the published schemas (openapi/firestore.schema.json).
+    const stored = await expectPublished('RideDocument', `rides/${id}`);
+    expect(stored.completedAt.toMillis()).toBe(Date.parse(done.body.completedAt));
+    await expectPublished('DriverLocationDocument', `driver_locations/${near.user.id}`);
+    await expectAllPublished('InboxItemDocument', db().collection('app_notifications').where('recipientId', '==', rider.user.id).where('entityId', '==', id));
+    const statuses = await expectAllPublished('RealtimeEventDocument', db().collection('realtime_events').where('recipientId', '==', rider.user.id).where('payload.entityId', '==', id));
+    expect(statuses.map((e) => e.type)).toContain('ride:status');
   }, 150_000);
 });
 
@@ -141,6 +149,12 @@ describe('wallet rides', () => {
     expect(earnings).toBe(done.body.fare - Math.round(done.body.fare * 0.2));
     const payment = (await call('GET', `/payments/${done.body.paymentId}`, { token: rider.accessToken })).body;
     expect(payment).toMatchObject({ status: 'SUCCEEDED', purpose: 'RIDE', capturedAmount: done.body.fare });
+    // The wallet documents the rider listens to: the payment, the accounts and the transfers (hold, capture, release).
+    await expectPublished('PaymentDocument', `payments/${done.body.paymentId}`);
+    await expectPublished('LedgerAccountDocument', `ledger_accounts/wallet_${rider.user.id}`);
+    await expectPublished('LedgerAccountDocument', `ledger_accounts/held_${rider.user.id}`);
+    const transfers = await expectAllPublished('LedgerTransferDocument', db().collection('ledger_transfers').where('owners', 'array-contains', rider.user.id));
+    expect(transfers.map((t) => t.kind)).toEqual(expect.arrayContaining(['TOPUP', 'HOLD', 'CAPTURE']));
   });
 
   it('complete sent twice at once (a retry racing the first): one completion, one capture, the rider charged once', async () => {

@@ -7,6 +7,7 @@ import { vnd } from '../../src/platform/money/money';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { withStaff } from '../helpers/admins';
 import { call } from '../helpers/api';
+import { expectPublished } from '../helpers/contract';
 import { testConfig } from '../helpers/config';
 import { requireEmulators } from '../helpers/emulators';
 import { deliverVnpayIpn, vnpayNotice } from '../helpers/gateways';
@@ -145,6 +146,8 @@ describe('staff ids stay out of what users read (finding 4)', () => {
     expect((await call('GET', `/wallet/withdrawals/${asked.body.id}`, { token: drv.accessToken })).body).toMatchObject({ status: 'APPROVED', decidedBy: 'STAFF' });
     expect(JSON.stringify((await call('GET', '/wallet/withdrawals', { token: drv.accessToken })).body)).not.toContain(manager.user.id);
     expect(JSON.stringify((await db().collection('wallet_withdrawals').doc(asked.body.id).get()).data())).not.toContain(manager.user.id);
+    // The owner listens to it: it parses with its published schema (decidedAt a Timestamp).
+    expect((await expectPublished('WithdrawalDocument', `wallet_withdrawals/${asked.body.id}`)).decidedAt.toMillis()).toBe(Date.parse(approved.body.decidedAt));
     const owned = await db().collection('ledger_transfers').where('owners', 'array-contains', drv.user.id).get();
     expect(owned.docs.length).toBeGreaterThanOrEqual(2);
     expect(JSON.stringify(owned.docs.map((d) => d.data()))).not.toContain(manager.user.id);

@@ -160,6 +160,9 @@ describe('firestore.rules', () => {
       await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: Timestamp.fromMillis(Date.now() + 3_600_000) }));
       await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: Timestamp.fromMillis(Date.now() - 1000) }));
       await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: soon(), roles: ['ADMIN'] }));
+      // Times in listened documents are Timestamps: an epoch-ms heartbeat is refused.
+      await assertFails(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: soon(), updatedAt: Date.now() }));
+      await assertSucceeds(setDoc(doc(alice, 'presence/chat_c1/members/alice'), { expiresAt: soon() }));
       await assertFails(getDoc(doc(client('bob'), 'presence/chat_c1/members/alice')));
       await assertSucceeds(deleteDoc(doc(alice, 'presence/chat_c1/members/alice')));
     });

@@ -16,6 +16,14 @@ describe('interactive docs', () => {
     expect(served.tags.map((t) => t.name).sort()).toEqual([...used].sort());
   });
 
+  it('/docs serves the Firestore contract of openapi/ (JSON Schema and TypeScript) through Hosting', async () => {
+    for (const file of ['firestore.schema.json', 'firestore-documents.d.ts']) {
+      const res = await fetch(`${BASE_URL}/docs/${file}`);
+      expect([file, res.status]).toEqual([file, 200]);
+      expect(await res.text()).toBe(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'openapi', file), 'utf8'));
+    }
+  });
+
   it('/docs serves Swagger UI with its assets', async () => {
     const redirect = await fetch(`${BASE_URL}/docs`, { redirect: 'manual' });
     expect([301, 302]).toContain(redirect.status);

@@ -2,6 +2,7 @@ import { initializeApp, getApps } from 'firebase-admin/app';
 import { getFirestore } from 'firebase-admin/firestore';
 import { requireEmulators } from '../helpers/emulators';
 import { call } from '../helpers/api';
+import { contractProblems } from '../helpers/contract';
 
 beforeAll(requireEmulators);
 
@@ -10,7 +11,7 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection('meta').doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(7);
+    expect(snap.get('version')).toBe(8);
   });
 
   it('the local administrator signs in with its documented password', async () => {
@@ -52,6 +53,11 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const located = await getFirestore(app).collection('driver_locations').where('status', '==', 'ONLINE').get();
     expect(located.docs.filter((d) => d.id.startsWith('seed-driver-'))).toHaveLength(30);
+    // Seeded as the API stores them: the published Firestore contract (times as Timestamps).
+    for (const d of located.docs.filter((doc) => doc.id.startsWith('seed-driver-'))) expect({ [d.id]: contractProblems('DriverLocationDocument', d.data()) }).toEqual({ [d.id]: [] });
+    const members = await getFirestore(app).collection('chat_memberships').where('userId', '==', (await getFirestore(app).doc('user_emails/lan@superapp.local').get()).get('userId')).get();
+    expect(members.size).toBe(1);
+    for (const d of members.docs) expect({ [d.id]: contractProblems('ChatMembershipDocument', d.data()) }).toEqual({ [d.id]: [] });
   });
 
   it('the map tab: places, pharmacies with stock, parking, fuel and ATMs around both cities; vouchers; the demo partner manages its records', async () => {

@@ -1,17 +1,12 @@
-import { iso, isoOrNull } from '../../platform/time';
+import * as z from 'zod/mini';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
+import type { Identified } from '../../platform/firestore/records';
+import { iso, isoOrNull, timestampOf } from '../../platform/time';
 import type { DispatchInput } from '../notifications';
 import { CHAT_EVENTS } from './chat.events';
 import { defineMachine } from '../../platform/state-machine/state-machine';
-import { documentTaskQueue } from '../../platform/tasks/tasks';
 
-// Firestore layout: `calls/{callId}` (members read their calls with the client SDK) and `call_lines/{userId}`:
-// the ids of a user's live (ringing or active) calls, kept by every save. A busy check reads two of these by
-// id instead of querying calls inside the transaction: point reads, one document per user to contend on.
-export const CALLS = 'calls';
-export const CALL_LINES = 'call_lines';
-
-// The queue of the `callRingTimeout` task function.
-export const RING_TIMEOUT_QUEUE = documentTaskQueue('callRingTimeout', 'callId');
+export { CALL_LINES, CALLS, RING_TIMEOUT_QUEUE } from './chat.collections';
 
 // Call life cycle (spec: RINGING → ACTIVE on answer; the rest is ours):
 //   RINGING → ACTIVE (callee answers) | DECLINED (callee declines, or busy) | CANCELLED (caller hangs up first)
@@ -43,22 +38,27 @@ export function callRolesOf(call: Pick<CallRecord, 'callerId' | 'calleeId'>, act
 }
 
 // `calls/{id}`: the entity document both participants listen to.
-export interface CallRecord {
-  id: string;
-  callerId: string;
-  calleeId: string;
-  participants: [string, string];
-  type: 'audio' | 'video';
-  conversationId: string | null;
-  status: CallStatus;
-  endReason: 'busy' | 'declined' | 'cancelled' | 'hangup' | 'no_answer' | null;
-  endedBy: string | null;
-  ringExpiresAt: number;
-  createdAt: number;
-  answeredAt: number | null;
-  endedAt: number | null;
-  updatedAt: number;
-}
+export const callDocument = lazySchema(() =>
+  describe(
+    z.object({
+      callerId: describe(z.string(), 'Who called.'),
+      calleeId: describe(z.string(), 'Who was called.'),
+      participants: describe(z.tuple([z.string(), z.string()]), 'Caller and callee: who may read this document (firestore.rules).'),
+      type: describe(z.enum(['audio', 'video']), 'Audio or video.'),
+      conversationId: describe(z.nullable(z.string()), 'The conversation the call was started from, if any.'),
+      status: describe(z.enum(CALL_STATUSES), 'RINGING → ACTIVE → ENDED; or DECLINED, CANCELLED, MISSED.'),
+      endReason: describe(z.nullable(z.enum(['busy', 'declined', 'cancelled', 'hangup', 'no_answer'])), 'Why the call ended (busy: the callee was in another call).'),
+      endedBy: describe(z.nullable(z.string()), 'Who ended it (an account id); null when the system did.'),
+      ringExpiresAt: timestamp('when an unanswered ring becomes MISSED.'),
+      createdAt: timestamp('when the call started ringing.'),
+      answeredAt: nullableTimestamp('when the callee answered.'),
+      endedAt: nullableTimestamp('when the call ended.'),
+      updatedAt: timestamp('last change.'),
+    }),
+    'A call, read live by its two participants for its status.',
+  ),
+);
+export type CallRecord = Identified & RecordOf<typeof callDocument>;
 
 export function callView(c: CallRecord) {
   return {
@@ -89,7 +89,7 @@ export function calleeNotice(call: CallRecord, event: 'call.incoming' | 'call.mi
     body: ring ? (call.type === 'video' ? 'Incoming video call' : 'Incoming call') : missedBody,
     conversationId: call.conversationId ?? undefined,
     realtimeData: ring
-      ? { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: call.ringExpiresAt }
+      ? { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: timestampOf(call.ringExpiresAt) }
       : { callId: call.id, status: call.status, callerId: call.callerId },
   });
 }

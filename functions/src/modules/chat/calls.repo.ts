@@ -2,10 +2,11 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { CALL_LINES, CALLS, type CallRecord } from './calls.model';
+import { millisOf, type StoredTime } from '../../platform/time';
+import { CALL_LINES, CALLS, callDocument, type CallRecord } from './calls.model';
 import { accounts } from '../users';
 
-const calls = () => typedCollection<CallRecord>(CALLS);
+const calls = () => typedCollection<CallRecord>(CALLS, callDocument);
 const lines = () => db().collection(CALL_LINES);
 const fieldValue = () => firestoreApi().FieldValue;
 const isLive = (call: CallRecord) => call.status === 'RINGING' || call.status === 'ACTIVE';
@@ -37,6 +38,6 @@ export const callsRepo = {
   /** The ring deadline of a call that is still RINGING (the timeout task's check). */
   async ringingUntil(id: string): Promise<number | undefined> {
     const snap = await calls().doc(id).get();
-    return snap.get('status') === 'RINGING' ? (snap.get('ringExpiresAt') as number) : undefined;
+    return snap.get('status') === 'RINGING' ? millisOf(snap.get('ringExpiresAt') as StoredTime) : undefined;
   },
 };

@@ -1,7 +1,8 @@
 import type { AppConfig } from '../../platform/config';
+import { recordFields } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type Hub } from '../notifications';
-import { calleeNotice, type CallRecord } from './calls.model';
+import { callDocument, calleeNotice, type CallRecord } from './calls.model';
 import { directConversationId } from './conversations.model';
 import { serverConversations } from './conversations.service';
 
@@ -38,6 +39,6 @@ export async function onCallWritten(
 
 /** The `callStatusChanged` trigger's work. */
 export async function onCallDocumentWritten(event: DocumentEvent, config: Readonly<AppConfig>) {
-  const asCall = (side: DocumentEvent['before']) => (side ? ({ ...side.data, id: side.id } as unknown as CallRecord) : undefined);
+  const asCall = (side: DocumentEvent['before']) => (side ? { ...recordFields<CallRecord>(callDocument, side.data), id: side.id } : undefined);
   return onCallWritten({ before: asCall(event.before), after: asCall(event.after) }, notificationHub(config));
 }

@@ -1,28 +1,14 @@
 import { createHash } from 'node:crypto';
+import * as z from 'zod/mini';
+import { describe, lazySchema, markerTimestamp, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
+import type { Identified } from '../../platform/firestore/records';
 import { truncateText } from '../../platform/text';
-import type { Surface } from '../notifications';
+import { SURFACES, type Surface } from '../notifications';
 import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
 import { defineMachine } from '../../platform/state-machine/state-machine';
 import { CHAT_EVENTS } from './chat.events';
 
-// Firestore layout of conversations (names only at the top: the module definition reads them).
-// `conversations/{id}`: members, title, owner, context. Cold: written on membership and title changes only.
-// `conversations/{id}/messages/{messageId}`: messages; members listen to them.
-// `chat_memberships/{conversationId}_{userId}`: one member's view: last message, unread count, read and
-// delivered markers. Each message rewrites these (one document per member), never one shared document.
-// `chat_blocks/{blockerId}_{blockedId}`: blocks.
-// `chat_block_lists/{userId}`: the ids a user blocks, in one document, so a group's blocks are one read per person.
-// `chat_reports/{messageId}_{reporterId}`: reported messages (the admin queue).
-// `chat_invitations/{conversationId}_{userId}`: an invitation to a group, which the invitee accepts or declines.
-// `chat_preferences/{userId}`: whether others may add the user to groups directly (default: by invitation).
-export const CONVERSATIONS = 'conversations';
-export const MESSAGES = 'messages';
-export const CHAT_MEMBERSHIPS = 'chat_memberships';
-export const CHAT_BLOCKS = 'chat_blocks';
-export const CHAT_BLOCK_LISTS = 'chat_block_lists';
-export const CHAT_REPORTS = 'chat_reports';
-export const CHAT_INVITATIONS = 'chat_invitations';
-export const CHAT_PREFERENCES = 'chat_preferences';
+export { CHAT_BLOCK_LISTS, CHAT_BLOCKS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CHAT_PREFERENCES, CHAT_REPORTS, CONVERSATIONS, MESSAGES } from './chat.collections';
 
 export const CHAT_LIMITS = {
   groupMembersMin: 2,
@@ -58,71 +44,92 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 /** Sender of SYSTEM messages (member joined, call missed…). */
 export const SYSTEM_SENDER = 'system';
 
-export interface ConversationRecord {
-  id: string;
-  type: ConversationType;
-  title: string | null;
-  /** GROUP: who adds and removes members. */
-  ownerId: string | null;
-  memberIds: string[];
-  /** GROUP: accounts invited and not yet answering (they count toward the member limit). */
-  invitedIds?: string[];
-  context: { type: ContextType; id: string } | null;
-  /** CONTEXT: read-only once its ride, order or booking is closed. */
-  closed: boolean;
-  createdBy: string;
-  createdAt: number;
-  updatedAt: number;
-}
+/** `conversations/{conversationId}`: a conversation its members read (the document id is the conversation id). */
+export const conversationDocument = lazySchema(() =>
+  describe(
+    z.object({
+      type: describe(z.enum(CONVERSATION_TYPES), 'DIRECT (two people), GROUP, or CONTEXT (the chat of a ride, order or booking).'),
+      title: describe(z.nullable(z.string()), 'GROUP: its title.'),
+      ownerId: describe(z.nullable(z.string()), 'GROUP: who adds and removes members.'),
+      memberIds: describe(z.array(z.string()), 'The members: who may read this document and its messages (firestore.rules).'),
+      invitedIds: describe(z.optional(z.array(z.string())), 'GROUP: accounts invited and not yet answering (they count toward the member limit).'),
+      context: describe(z.nullable(z.object({ type: z.enum(CONTEXT_TYPES), id: z.string() })), 'CONTEXT: the ride, order or booking.'),
+      closed: describe(z.boolean(), 'CONTEXT: read-only once its ride, order or booking is closed.'),
+      createdBy: describe(z.string(), 'Who created it (an account id, or `system`).'),
+      createdAt: timestamp('when it was created.'),
+      updatedAt: timestamp('last change of members or title.'),
+    }),
+    'A conversation: members, title, owner, context. Changes on membership and title changes only (new messages do not touch it).',
+  ),
+);
+export type ConversationRecord = Identified & RecordOf<typeof conversationDocument>;
 
-export interface MessagePreview {
-  id: string;
-  senderId: string;
-  type: MessageType;
-  preview: string;
-  createdAt: number;
-}
+const messagePreview = () =>
+  z.object({
+    id: describe(z.string(), 'The message id.'),
+    senderId: z.string(),
+    type: z.enum(MESSAGE_TYPES),
+    preview: describe(z.string(), 'A short text of it (media are named: Voice message, Photo, Location).'),
+    createdAt: timestamp('when it was sent.'),
+  });
 
-export interface MembershipRecord {
-  conversationId: string;
-  userId: string;
-  role: MemberRole;
-  /** The app this member chats from (the notification's surface). */
-  surface: Surface;
-  joinedAt: number;
-  lastActivityAt: number;
-  lastMessage: MessagePreview | null;
-  unreadCount: number;
-  readUpToId: string | null;
-  readUpToAt: number;
-  deliveredUpToAt: number;
-}
+/** `chat_memberships/{conversationId}_{userId}`: one member's view of a conversation. */
+export const membershipDocument = lazySchema(() =>
+  describe(
+    z.object({
+      conversationId: z.string(),
+      userId: describe(z.string(), 'The member: the only one who may read this document (firestore.rules).'),
+      role: describe(z.enum(MEMBER_ROLES), 'OWNER of a group, or MEMBER.'),
+      surface: describe(z.enum(SURFACES), 'The app this member chats from (the notification\'s surface).'),
+      joinedAt: timestamp('when the member joined.'),
+      lastActivityAt: timestamp('the newest message, or joining: conversation lists sort on it.'),
+      lastMessage: describe(z.nullable(messagePreview()), 'The newest message.'),
+      unreadCount: describe(z.number(), 'Messages of others after the read marker (SYSTEM messages do not count).'),
+      readUpToId: describe(z.nullable(z.string()), 'The last message read.'),
+      readUpToAt: markerTimestamp('the time of the last message read.'),
+      deliveredUpToAt: markerTimestamp('the time of the last message delivered to this member\'s device.'),
+    }),
+    'One member\'s view of a conversation: last message, unread count, read and delivered markers. Each new message rewrites it (one document per member).',
+  ),
+);
+export type MembershipRecord = RecordOf<typeof membershipDocument>;
 
-export interface AttachedMedia {
-  id: string;
-  mimeType: string;
-  url: string;
-}
+/** `conversations/{conversationId}/messages/{messageId}`: a message the conversation's members listen to. */
+export const messageDocument = lazySchema(() =>
+  describe(
+    z.object({
+      id: describe(z.string(), 'The message id (also the document id).'),
+      conversationId: z.string(),
+      senderId: describe(z.string(), 'The sender (an account id, or `system`).'),
+      type: describe(z.enum(MESSAGE_TYPES), 'TEXT, AUDIO, IMAGE, LOCATION or SYSTEM.'),
+      text: describe(z.nullable(z.string()), 'TEXT and SYSTEM: the text; null once deleted.'),
+      media: describe(z.nullable(z.object({ id: z.string(), mimeType: z.string(), url: z.string() })), 'AUDIO and IMAGE: the media item.'),
+      location: describe(z.nullable(z.object({ lat: z.number(), lng: z.number() })), 'LOCATION: the point.'),
+      replyTo: describe(z.nullable(z.object({ id: z.string(), senderId: z.string(), preview: z.string() })), 'The message this one answers.'),
+      system: describe(z.nullable(z.object({ event: z.string(), userIds: z.array(z.string()) })), 'SYSTEM messages: what happened, for apps that render them their own way.'),
+      createdAt: timestamp('when it was sent.'),
+      editedAt: nullableTimestamp('when it was last edited or deleted.'),
+      deleted: describe(z.boolean(), 'Deleted by its sender (text, media and location are cleared).'),
+      fannedOut: describe(z.boolean(), 'Set once the members\' counters include this message (exactly once).'),
+      counted: describe(z.boolean(), 'Counts toward unread (set with fannedOut; SYSTEM messages do not count).'),
+    }),
+    'A message of a conversation.',
+  ),
+);
+export type MessageRecord = RecordOf<typeof messageDocument>;
 
-export interface MessageRecord {
-  id: string;
-  conversationId: string;
-  senderId: string;
-  type: MessageType;
-  text: string | null;
-  media: AttachedMedia | null;
-  location: { lat: number; lng: number } | null;
-  replyTo: { id: string; senderId: string; preview: string } | null;
-  /** SYSTEM messages: what happened, for apps that render them their own way. */
-  system: { event: string; userIds: string[] } | null;
-  createdAt: number;
-  editedAt: number | null;
-  deleted: boolean;
-  /** Set by the message trigger once the members' counters include this message (exactly once). */
-  fannedOut: boolean;
-  /** Counts toward unread (set with fannedOut; SYSTEM messages do not count). */
-  counted: boolean;
-}
+/** `chat_blocks/{blockerId}_{blockedId}`: a block, read by the one who blocks. */
+export const blockDocument = lazySchema(() =>
+  describe(
+    z.object({
+      blockerId: describe(z.string(), 'Who blocks: the only one who may read this document (firestore.rules).'),
+      blockedId: describe(z.string(), 'Who is blocked.'),
+      createdAt: timestamp('when the block was made.'),
+    }),
+    'A block: the blocked person cannot message or call the blocker, nor share a group with them.',
+  ),
+);
+export type BlockRecord = RecordOf<typeof blockDocument>;
 
 /**
  * How others add me to a group: INVITATION (the default, the safe one: I accept or decline first) or DIRECT

@@ -1,8 +1,10 @@
 import { FieldValue, type Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
-import { paginate, type Page } from '../../platform/firestore/paginate';
+import { bothForms, recordFields, storedFields } from '../../platform/firestore/documents';
+import { paginate, paginateTimeRange, type Page } from '../../platform/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
 import {
+  blockDocument,
   blockId,
   CHAT_BLOCK_LISTS,
   CHAT_BLOCKS,
@@ -10,11 +12,15 @@ import {
   CHAT_MEMBERSHIPS,
   CHAT_PREFERENCES,
   CHAT_REPORTS,
+  conversationDocument,
   CONVERSATIONS,
   invitationId,
+  membershipDocument,
   membershipId,
+  messageDocument,
   MESSAGES,
   type BlockListRecord,
+  type BlockRecord,
   type ChatPreferencesRecord,
   type ConversationRecord,
   type InvitationRecord,
@@ -22,11 +28,7 @@ import {
   type MessageRecord,
 } from './conversations.model';
 
-export interface BlockRecord {
-  blockerId: string;
-  blockedId: string;
-  createdAt: number;
-}
+export type { BlockRecord };
 
 export interface ReportRecord {
   id: string;
@@ -43,11 +45,11 @@ export interface ReportRecord {
   resolvedBy: string | null;
 }
 
-const conversations = () => typedCollection<ConversationRecord>(CONVERSATIONS);
-const memberships = () => plainCollection<MembershipRecord>(CHAT_MEMBERSHIPS);
+const conversations = () => typedCollection<ConversationRecord>(CONVERSATIONS, conversationDocument);
+const memberships = () => plainCollection<MembershipRecord>(CHAT_MEMBERSHIPS, membershipDocument);
 // Messages keep their id as a field too: reports find a message by id alone (a collection-group query).
-const messages = (conversationId: string) => plainCollection<MessageRecord>(`${CONVERSATIONS}/${conversationId}/${MESSAGES}`);
-const blocks = () => plainCollection<BlockRecord>(CHAT_BLOCKS);
+const messages = (conversationId: string) => plainCollection<MessageRecord>(`${CONVERSATIONS}/${conversationId}/${MESSAGES}`, messageDocument);
+const blocks = () => plainCollection<BlockRecord>(CHAT_BLOCKS, blockDocument);
 const blockLists = () => plainCollection<BlockListRecord>(CHAT_BLOCK_LISTS);
 const reports = () => typedCollection<ReportRecord>(CHAT_REPORTS);
 const invitations = () => typedCollection<InvitationRecord>(CHAT_INVITATIONS);
@@ -75,7 +77,7 @@ export const conversationsRepo = {
     for (const m of members) tx.create(memberships().doc(membershipId(m.conversationId, m.userId)), m);
   },
   txUpdate(tx: Transaction, id: string, patch: Partial<ConversationRecord>): void {
-    tx.update(conversations().doc(id), patch);
+    tx.update(conversations().doc(id), storedFields(conversationDocument, patch));
   },
 
   membershipRef: (conversationId: string, userId: string) => memberships().doc(membershipId(conversationId, userId)),
@@ -94,7 +96,7 @@ export const conversationsRepo = {
     tx.delete(memberships().doc(membershipId(conversationId, userId)));
   },
   txUpdateMembership(tx: Transaction, conversationId: string, userId: string, patch: Partial<MembershipRecord>): void {
-    tx.update(memberships().doc(membershipId(conversationId, userId)), patch);
+    tx.update(memberships().doc(membershipId(conversationId, userId)), storedFields(membershipDocument, patch));
   },
   /** My conversations, newest activity first. */
   myConversations(userId: string, page: { limit: number; cursor?: string }): Promise<Page<MembershipRecord>> {
@@ -112,24 +114,36 @@ export const conversationsRepo = {
     tx.create(messages(message.conversationId).doc(message.id), message);
   },
   txUpdateMessage(tx: Transaction, message: Pick<MessageRecord, 'id' | 'conversationId'>, patch: Partial<MessageRecord>): void {
-    tx.update(messages(message.conversationId).doc(message.id), patch);
+    tx.update(messages(message.conversationId).doc(message.id), storedFields(messageDocument, patch));
   },
   /** Newest first; `before`/`after` bound the page by a message's time. */
   listMessages(conversationId: string, callerId: string, page: { limit: number; cursor?: string }, bounds: { beforeAt?: number; afterAt?: number }) {
-    let query: FirebaseFirestore.Query<MessageRecord> = messages(conversationId);
-    if (bounds.beforeAt !== undefined) query = query.where('createdAt', '<', bounds.beforeAt);
-    if (bounds.afterAt !== undefined) query = query.where('createdAt', '>', bounds.afterAt);
     const tag = `chat:messages:${conversationId}:${bounds.beforeAt ?? ''}:${bounds.afterAt ?? ''}`;
-    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...page, query: tag, caller: callerId }, (d) => d.data());
+    const request = { ...page, query: tag, caller: callerId };
+    const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
+    if (bounds.beforeAt === undefined && bounds.afterAt === undefined) return paginate(messages(conversationId), newestFirst, request, (d) => d.data());
+    const build = (bound: (ms: number) => unknown) => {
+      let query: FirebaseFirestore.Query<MessageRecord> = messages(conversationId);
+      if (bounds.beforeAt !== undefined) query = query.where('createdAt', '<', bound(bounds.beforeAt));
+      if (bounds.afterAt !== undefined) query = query.where('createdAt', '>', bound(bounds.afterAt));
+      return query;
+    };
+    return paginateTimeRange(build, newestFirst, request, (d) => d.data());
   },
   /**
    * Unread for `userId` after `afterAt`: counted messages (fanned out, not SYSTEM) by others. Only messages the
    * trigger has counted, so one still on its way is counted once, by the trigger.
    */
   async txUnreadAfter(tx: Transaction, conversationId: string, userId: string, afterAt: number): Promise<number> {
-    const counted = messages(conversationId).where('counted', '==', true).where('createdAt', '>', afterAt);
-    const [all, mine] = await Promise.all([tx.get(counted.count()), tx.get(counted.where('senderId', '==', userId).count())]);
-    return all.data().count - mine.data().count;
+    // Once per stored form of createdAt (epoch ms until migrate-listened-times has run, then Timestamps).
+    const counts = await Promise.all(
+      bothForms(afterAt).map(async (bound) => {
+        const counted = messages(conversationId).where('counted', '==', true).where('createdAt', '>', bound);
+        const [all, mine] = await Promise.all([tx.get(counted.count()), tx.get(counted.where('senderId', '==', userId).count())]);
+        return all.data().count - mine.data().count;
+      }),
+    );
+    return counts[0] + counts[1];
   },
 
   /** Which of `userIds` block `senderId`. */
@@ -196,7 +210,7 @@ export const conversationsRepo = {
   },
   /** Takes one id off a group's pending invitees (no read of the group needed). */
   txUninvite(tx: Transaction, conversationId: string, userId: string, at: number): void {
-    tx.update(conversations().doc(conversationId), { invitedIds: FieldValue.arrayRemove(userId), updatedAt: at });
+    tx.update(conversations().doc(conversationId), storedFields(conversationDocument, { invitedIds: FieldValue.arrayRemove(userId), updatedAt: at }));
   },
   txSaveInvitation(tx: Transaction, record: InvitationRecord): void {
     tx.set(invitations().doc(record.id), record);
@@ -222,6 +236,6 @@ export const conversationsRepo = {
   /** A message found by id alone (reports name a message without its conversation). */
   async messageById(messageId: string): Promise<MessageRecord | undefined> {
     const snap = await db().collectionGroup(MESSAGES).where('id', '==', messageId).limit(1).get();
-    return snap.empty ? undefined : (snap.docs[0].data() as MessageRecord);
+    return snap.empty ? undefined : recordFields<MessageRecord>(messageDocument, snap.docs[0].data());
   },
 };

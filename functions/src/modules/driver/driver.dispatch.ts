@@ -2,10 +2,12 @@ import type { Timestamp, Transaction } from 'firebase-admin/firestore';
 import { NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { createBatchedWrites } from '../../platform/firestore/batched-writes';
+import { storedFields } from '../../platform/firestore/documents';
 import { distanceMeters, geohashOf, nearby, nearbyPage, type LatLng } from '../../platform/geo/geo';
 import type { Hub } from '../notifications';
 import { DRIVER_EVENTS } from './driver.events';
-import { dispatchKeyOf, isFresh, positionCovers, sameLocationWindow, rideClassOf, type DriverLocation, type DriverProfile, type RideClass } from './driver.model';
+import { timestampOf } from '../../platform/time';
+import { dispatchKeyOf, driverLocationDocument, isFresh, positionCovers, sameLocationWindow, rideClassOf, type DriverLocation, type DriverProfile, type RideClass } from './driver.model';
 import { driverRepo, locationsRepo } from './driver.repo';
 
 // Where drivers are and which of them dispatch may give a ride to. Position reports (up to one a second per driver)
@@ -188,7 +190,7 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
       if (jump) throw new UnprocessableError('The position is too far from the last one for the time between them', jump).withCode('DRIVER_POSITION_JUMP');
       const patch = positionPatch(state.loc, update, at);
       try {
-        const result = await positions.update(locationsRepo.ref(userId), patch, { lastUpdateTime: state.version });
+        const result = await positions.update(locationsRepo.ref(userId), storedFields(driverLocationDocument, patch), { lastUpdateTime: state.version });
         const written = { ...state.loc, ...patch };
         remember(userId, { loc: written, version: result.writeTime });
         return written;
@@ -225,7 +227,7 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
           title: 'Driver location',
           body: '',
           roomId: `ride_${written.currentRideId}`,
-          realtimeData: { rideId: written.currentRideId, driverId: userId, lat: update.lat, lng: update.lng, heading: update.heading ?? null, speedKmh: update.speedKmh ?? null, at: new Date(at).toISOString() },
+          realtimeData: { rideId: written.currentRideId, driverId: userId, lat: update.lat, lng: update.lng, heading: update.heading ?? null, speedKmh: update.speedKmh ?? null, at: timestampOf(at) },
         }),
       );
     }

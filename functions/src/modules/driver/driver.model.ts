@@ -1,4 +1,9 @@
+import * as z from 'zod/mini';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
 import { iso, isoOrNull } from '../../platform/time';
+
+export { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
+
 // Driver capability flags (spec): what an approved driver may be assigned.
 export const CAPABILITIES = ['RIDE', 'COURIER', 'DELIVERY', 'SCHOOL_TRIP'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
@@ -16,7 +21,6 @@ export interface Vehicle {
 }
 
 // `driver_profiles/{userId}`: what ride matching reads.
-export const DRIVER_PROFILES = 'driver_profiles';
 export interface DriverProfile {
   userId: string;
   capabilities: Capability[];
@@ -48,9 +52,7 @@ export function profileView(p: DriverProfile, loc?: DriverLocation) {
   };
 }
 
-// `driver_locations/{userId}`: where a driver is and whether dispatch may give them a ride. Its own document (not
-// the profile): written up to once a second per driver, read by every ride search.
-export const DRIVER_LOCATIONS = 'driver_locations';
+// `driver_locations/{userId}`: where a driver is and whether dispatch may give them a ride.
 export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
 export type RideClass = (typeof RIDE_CLASSES)[number];
 /** A driver not heard from for this long is not offered rides (treated as offline by the search). */
@@ -65,33 +67,33 @@ export const sameLocationWindow = (a: number, b: number): boolean => Math.floor(
 /** A report at `at` is not written: the position was written in its window, or is newer (another instance's clock). */
 export const positionCovers = (locatedAt: number | null, at: number): boolean => locatedAt !== null && (at < locatedAt || sameLocationWindow(at, locatedAt));
 
-export interface DriverLocation {
-  userId: string;
-  lat: number | null;
-  lng: number | null;
-  geohash: string | null;
-  heading: number | null;
-  speedKmh: number | null;
-  status: 'ONLINE' | 'OFFLINE';
-  capabilities: Capability[];
-  rideClass: RideClass | null;
-  currentRideId: string | null;
-  riderId: string | null;
-  /** Counting the distance driven (between pickup and drop-off of the current ride). */
-  tripActive: boolean;
-  tripDistanceM: number;
-  /** When the trip's counting started (pickup): the distance driven never exceeds what the speed limit allows since. */
-  tripStartedAt?: number | null;
-  /** The last point counted into the trip: moves within the GPS drift of it are not distance driven. */
-  tripAnchor?: { lat: number; lng: number } | null;
-  /** The report before the current position (locatedAt): a position right after a long gap is not fresh yet. */
-  prevLocatedAt?: number | null;
-  /** The ride class this driver can take now (ONLINE, RIDE, located, free), else null: the one field searches filter on. */
-  dispatchKey: RideClass | null;
-  /** When the position was last written (freshness), apart from status changes. */
-  locatedAt: number | null;
-  updatedAt: number;
-}
+export const driverLocationDocument = lazySchema(() =>
+  describe(
+    z.object({
+      userId: describe(z.string(), 'The driver (also the document id).'),
+      lat: describe(z.nullable(z.number()), 'Latitude of the last position (null before the first report).'),
+      lng: describe(z.nullable(z.number()), 'Longitude of the last position.'),
+      geohash: describe(z.nullable(z.string()), 'Geohash of the position (radius queries).'),
+      heading: describe(z.nullable(z.number()), 'Degrees from north, as reported.'),
+      speedKmh: describe(z.nullable(z.number()), 'Speed as reported.'),
+      status: describe(z.enum(['ONLINE', 'OFFLINE']), 'Whether the driver takes rides.'),
+      capabilities: describe(z.array(z.enum(CAPABILITIES)), "The profile's capabilities (copied on every write)."),
+      rideClass: describe(z.nullable(z.enum(RIDE_CLASSES)), "The ride class of the driver's vehicle."),
+      currentRideId: describe(z.nullable(z.string()), 'The ride the driver is on.'),
+      riderId: describe(z.nullable(z.string()), 'The rider of that ride: who else may read this document (firestore.rules).'),
+      tripActive: describe(z.boolean(), 'Counting the distance driven (between pickup and drop-off of the current ride).'),
+      tripDistanceM: describe(z.number(), 'Metres driven on the current trip so far.'),
+      tripStartedAt: describe(z.optional(nullableTimestamp("when the trip's counting started (pickup).")), "Firestore Timestamp or null: when the trip's counting started (pickup); the distance driven never exceeds what the speed limit allows since."),
+      tripAnchor: describe(z.optional(z.nullable(z.object({ lat: z.number(), lng: z.number() }))), 'The last point counted into the trip: moves within the GPS drift of it are not distance driven.'),
+      prevLocatedAt: describe(z.optional(nullableTimestamp('the report before the current position.')), 'Firestore Timestamp or null: the report before the current position (a position right after a long gap is not fresh yet).'),
+      dispatchKey: describe(z.nullable(z.enum(RIDE_CLASSES)), 'The ride class this driver can take now (ONLINE, RIDE, located, free), else null: the one field searches filter on.'),
+      locatedAt: nullableTimestamp('when the position was last written (freshness), apart from status changes.'),
+      updatedAt: timestamp('last change.'),
+    }),
+    "Where a driver is and whether dispatch may give them a ride: read by the driver and by the rider of the driver's current ride.",
+  ),
+);
+export type DriverLocation = RecordOf<typeof driverLocationDocument>;
 
 /** The ride class a vehicle serves: motorbikes, cars, and cars of 7 seats or more (and vans). */
 export function rideClassOf(vehicle: Vehicle | null): RideClass | null {

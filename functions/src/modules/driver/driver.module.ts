@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/module/module';
-import { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.model';
+import { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 
 export const driverModule = defineModule({
   name: 'driver',
@@ -12,5 +12,17 @@ export const driverModule = defineModule({
       load: () => (require('./driver.triggers') as typeof import('./driver.triggers')).onAccountUpdated,
     },
   },
-  collections: [{ name: DRIVER_PROFILES }, { name: DRIVER_LOCATIONS, clientAccess: true }],
+  collections: [
+    { name: DRIVER_PROFILES },
+    {
+      name: DRIVER_LOCATIONS,
+      clientAccess: true,
+      listened: {
+        name: 'DriverLocationDocument',
+        path: `${DRIVER_LOCATIONS}/{driverId}`,
+        readers: "the driver (the document id is the caller) and the rider of the driver's current ride (`riderId` is the caller)",
+        schema: () => (require('./driver.model') as typeof import('./driver.model')).driverLocationDocument(),
+      },
+    },
+  ],
 });

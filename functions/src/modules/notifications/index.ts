@@ -6,7 +6,7 @@ import type { Hub } from './hub';
 
 export type { Hub, DispatchInput } from './hub';
 export type { DeepLinkTarget, EventPolicy, KnownEvent, Surface } from './events';
-export { defineEvents, HOUR, link } from './events';
+export { defineEvents, HOUR, link, SURFACES } from './events';
 
 /** The hub of this configuration (push transport per PUSH_TRANSPORT). */
 export function notificationHub(config: Readonly<AppConfig>): Hub {

@@ -1,30 +1,23 @@
-import type { EventPolicy, PreferenceChannel, Surface } from './events';
-import { PREFERENCE_CHANNELS } from './events';
-import { documentTaskQueue } from '../../platform/tasks/tasks';
+import * as z from 'zod/mini';
+import type { EventPolicy, PreferenceChannel } from './events';
+import { INBOX_KINDS, PREFERENCE_CHANNELS, REALTIME_EVENTS, SURFACES } from './events';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
 
-// Firestore layout: the inbox and realtime events apps listen to, preferences, presence, push tokens and devices.
-export const INBOX = 'app_notifications';
-export const REALTIME = 'realtime_events';
-export const PREFERENCES = 'notification_prefs';
-export const PRESENCE = 'presence';
-export const PUSH_TOKENS = 'push_tokens';
-export const PUSH_DEVICES = 'push_devices';
-
-// `broadcasts/{id}`: admin.broadcast jobs (progress, cursor, lease).
-export const BROADCASTS = 'broadcasts';
-
-// Accounts per page of a broadcast's audience (read in id order, delivered as one dispatch).
-export const BROADCAST_PAGE_SIZE = 500;
-
-// The queue of the `broadcastJob` task function (admin.broadcast delivery).
-export const BROADCAST_QUEUE = documentTaskQueue('broadcastJob', 'broadcastId');
+export { BROADCAST_PAGE_SIZE, BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.collections';
 
 // `notification_prefs/{userId}`: the master push switch, the per-channel split under it, muted conversations.
-export interface Preferences {
-  push: boolean;
-  channels: Record<PreferenceChannel, boolean>;
-  muted: Record<string, true>;
-}
+export const preferencesDocument = lazySchema(() =>
+  describe(
+    z.object({
+      push: describe(z.boolean(), 'The master push switch.'),
+      channels: describe(z.record(z.enum(PREFERENCE_CHANNELS), z.boolean()), 'Push per channel, under the master switch (calls and security ignore both).'),
+      muted: describe(z.record(z.string(), z.literal(true)), 'Muted conversations (ids as keys): never pushed.'),
+      updatedAt: timestamp('last change.'),
+    }),
+    'A read-only mirror of the notification preferences (changed through PATCH /notifications/preferences and the mutes routes).',
+  ),
+);
+export type Preferences = Omit<RecordOf<typeof preferencesDocument>, 'updatedAt'>;
 
 export const DEFAULT_PREFERENCES: Preferences = {
   push: true,
@@ -56,15 +49,92 @@ export function pushDecision(policy: EventPolicy, prefs: Preferences, ctx: { mut
 }
 
 // The data payload of push and realtime messages: exactly the spec's fields.
-export interface NotificationPayload {
-  event: string;
-  kind: string;
-  notificationId: string;
-  entityId: string;
-  sfx: string;
-  deepLink: { tab: string; screen: string; params: Record<string, string> };
-  surface: Surface;
-}
+const notificationPayload = () =>
+  describe(
+    z.object({
+      event: describe(z.string(), 'The event (e.g. `chat.message`, `ride.matched`).'),
+      kind: describe(z.string(), 'The inbox kind, or NONE (telemetry).'),
+      notificationId: describe(z.string(), 'Derived from event, entity, recipient and occurrence: a repeated delivery has the same id.'),
+      entityId: describe(z.string(), 'The ride, call, conversation… the event is about.'),
+      sfx: describe(z.string(), 'The sound to play (sound pack id), or empty.'),
+      deepLink: describe(z.object({ tab: z.string(), screen: z.string(), params: z.record(z.string(), z.string()) }), 'Where a tap opens (params: `id`, `appLink` and the vertical\'s own).'),
+      surface: describe(z.enum(SURFACES), 'The app it is for: CON (consumer), PAR (partner), DRV (driver).'),
+    }).check(z.meta({ title: 'NotificationPayload' })),
+    'The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON).',
+  );
+export type NotificationPayload = z.output<ReturnType<typeof notificationPayload>>;
+
+/** `app_notifications/{notificationId}`: an inbox item (the document id is the notification id). */
+export const inboxDocument = lazySchema(() =>
+  describe(
+    z.object({
+      recipientId: describe(z.string(), 'The recipient: the only one who may read the item (firestore.rules); lists filter on it.'),
+      surface: describe(z.enum(SURFACES), 'The app the item is for.'),
+      kind: describe(z.enum(INBOX_KINDS), 'The inbox kind.'),
+      event: describe(z.string(), 'The event that made the item.'),
+      entityId: describe(z.string(), 'The ride, call, conversation… it is about.'),
+      title: describe(z.string(), 'The title (a push, when one is sent, shows the same).'),
+      body: describe(z.string(), 'The text (a push, when one is sent, shows the same).'),
+      data: notificationPayload(),
+      read: describe(z.boolean(), 'Read (PATCH /notifications).'),
+      readAt: nullableTimestamp('when it was marked read.'),
+      createdAt: timestamp('when it was delivered: lists sort on it.'),
+    }),
+    'An inbox item.',
+  ),
+);
+
+// The spec's WebSocket events, as realtime documents: each type with its own `data`.
+const REALTIME_DATA: Record<(typeof REALTIME_EVENTS)[number], () => z.ZodMiniObject> = {
+  'message:new': () =>
+    z.object({ conversationId: z.string(), messageId: z.string(), senderId: z.string(), type: describe(z.string(), 'The message type (TEXT, AUDIO, IMAGE, LOCATION, SYSTEM).') }).check(z.meta({ title: 'MessageNewData' })),
+  'call:ring': () => z.object({ callId: z.string(), callerId: z.string(), type: z.enum(['audio', 'video']), ringExpiresAt: timestamp('when the ring ends unanswered.') }).check(z.meta({ title: 'CallRingData' })),
+  'call:ended': () => z.object({ callId: z.string(), status: describe(z.string(), 'The call\'s status (MISSED, DECLINED).'), callerId: z.string() }).check(z.meta({ title: 'CallEndedData' })),
+  'ride:status': () => z.object({ rideId: z.string(), status: describe(z.string(), 'The ride\'s new status.'), driverId: z.nullable(z.string()) }).check(z.meta({ title: 'RideStatusData' })),
+  'ride:location': () =>
+    z
+      .object({
+        rideId: z.string(),
+        driverId: z.string(),
+        lat: z.number(),
+        lng: z.number(),
+        heading: describe(z.nullable(z.number()), 'Degrees from north.'),
+        speedKmh: z.nullable(z.number()),
+        at: timestamp('when the driver\'s app took the position.'),
+      })
+      .check(z.meta({ title: 'RideLocationData' })),
+};
+
+/** `realtime_events/{id}`: one realtime event for one recipient (expires after a day, telemetry after 5 minutes). */
+export const realtimeDocument = lazySchema(() =>
+  describe(
+    z.discriminatedUnion(
+      'type',
+      REALTIME_EVENTS.map((type) =>
+        z.object({
+          recipientId: describe(z.string(), 'The recipient: the only one who may read the event (firestore.rules); listeners filter on it.'),
+          type: describe(z.literal(type), 'The spec\'s WebSocket event.'),
+          payload: notificationPayload(),
+          data: describe(REALTIME_DATA[type](), `The ${type} event's own fields.`),
+          createdAt: timestamp('when it was sent: listeners order on it.'),
+          expireAt: timestamp('when Firestore\'s TTL policy deletes it.'),
+        }),
+      ) as unknown as [z.ZodMiniObject, ...z.ZodMiniObject[]],
+    ),
+    'A realtime event (the spec\'s WebSocket events): `data` depends on `type`.',
+  ),
+);
+
+/** `presence/{roomId}/members/{userId}`: the heartbeat a client writes while a chat or ride screen is open. */
+export const presenceDocument = lazySchema(() =>
+  describe(
+    z.object({
+      expiresAt: timestamp('until when the member counts as present: at most 2 minutes after request.time (firestore.rules).'),
+      updatedAt: describe(z.optional(timestamp('when the client wrote the heartbeat.')), 'Firestore Timestamp (optional): when the client wrote the heartbeat.'),
+    }),
+    'Presence in a room (`chat_<conversationId>`, `ride_<rideId>`): while fresh, the hub skips chat and ride push to that member.',
+  ),
+);
 
 // FCM data values must be strings.
 export function toFcmData(payload: NotificationPayload): Record<string, string> {

@@ -1,5 +1,7 @@
 import { defineModule, defineTask } from '../../platform/module/module';
-import { BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.model';
+import { BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.collections';
+
+const model = () => require('./notifications.model') as typeof import('./notifications.model');
 
 export const notificationsModule = defineModule({
   name: 'notifications',
@@ -14,10 +16,25 @@ export const notificationsModule = defineModule({
     }),
   },
   collections: [
-    { name: INBOX, clientAccess: true },
-    { name: REALTIME, clientAccess: true, ttlField: 'expireAt' },
-    { name: PREFERENCES, clientAccess: true },
-    { name: PRESENCE, clientAccess: true },
+    { name: INBOX, clientAccess: true, listened: { name: 'InboxItemDocument', path: `${INBOX}/{id}`, readers: 'its recipient (`recipientId` is the caller; queries filter on it)', schema: () => model().inboxDocument() } },
+    {
+      name: REALTIME,
+      clientAccess: true,
+      ttlField: 'expireAt',
+      listened: { name: 'RealtimeEventDocument', path: `${REALTIME}/{id}`, readers: 'its recipient (`recipientId` is the caller; queries filter on it)', schema: () => model().realtimeDocument() },
+    },
+    { name: PREFERENCES, clientAccess: true, listened: { name: 'NotificationPreferencesDocument', path: `${PREFERENCES}/{userId}`, readers: 'its user (the document id is the caller)', schema: () => model().preferencesDocument() } },
+    {
+      name: PRESENCE,
+      clientAccess: true,
+      listened: {
+        name: 'PresenceMemberDocument',
+        path: `${PRESENCE}/{roomId}/members/{userId}`,
+        readers: 'its user (the document id is the caller)',
+        writers: 'its user\'s app (create, update, delete): only `expiresAt`, at most 2 minutes after request.time, and `updatedAt`',
+        schema: () => model().presenceDocument(),
+      },
+    },
     { name: PUSH_TOKENS },
     { name: PUSH_DEVICES },
     { name: BROADCASTS },

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { db, firestoreApi, inTransaction } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
-import { BROADCAST_PAGE_SIZE, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME, type Preferences } from './notifications.model';
+import { storedFields } from '../../platform/firestore/documents';
+import { BROADCAST_PAGE_SIZE, INBOX, PREFERENCES, preferencesDocument, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME, type Preferences } from './notifications.model';
 
 export { INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME };
 
@@ -181,7 +182,7 @@ export const notificationsRepo = {
     return new Map(snaps.filter((d) => d.exists).map((d) => [d.id, d.data() as Partial<Preferences>]));
   },
   async savePreferences(userId: string, prefs: Preferences, now: number): Promise<void> {
-    await col(PREFERENCES).doc(userId).set({ ...prefs, updatedAt: now });
+    await col(PREFERENCES).doc(userId).set(storedFields(preferencesDocument, { ...prefs, updatedAt: now }));
   },
 
   // `presence/{roomId}/members/{userId}` with `expiresAt` renewed by the client's heartbeat.

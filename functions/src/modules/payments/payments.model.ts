@@ -1,13 +1,10 @@
+import * as z from 'zod/mini';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
+import type { Identified } from '../../platform/firestore/records';
 import { defineMachine } from '../../platform/state-machine/state-machine';
-import { documentTaskQueue } from '../../platform/tasks/tasks';
-import type { Provider } from '../wallet';
+import { PROVIDERS } from '../wallet';
 
-export const PAYMENTS = 'payments';
-/** `payment_tips/{id}`: how many tips a payer gave for one ride or order (server only). */
-export const PAYMENT_TIPS = 'payment_tips';
-
-/** Expires a gateway payment still PENDING at its deadline. */
-export const PAYMENT_EXPIRY_QUEUE = documentTaskQueue('paymentExpiry', 'paymentId');
+export { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.collections';
 
 export const TOPUP_MIN_VND = 10_000;
 export const TOPUP_MAX_VND = 50_000_000;
@@ -43,23 +40,22 @@ export const paymentMachine = defineMachine<PaymentStatus, PaymentAction, Paymen
   codes: { transition: 'PAYMENT_TRANSITION', actor: 'PAYMENT_TRANSITION' },
 });
 
-export interface RefundEntry {
-  id: string;
-  amount: number;
-  reason: string;
-  /** The payer's own id, or STAFF / SERVICE: payers read this record, so staff ids stay in the payment's events. */
-  by: string;
-  at: number;
-  /** The gateway's side: NOT_NEEDED for wallet money, SETTLED at once in mock mode, else REQUESTED then SETTLED or FAILED. */
-  /** REVERSED: the gateway finally refused it and staff put the money in the payer's wallet instead. */
-  gateway: { state: 'SETTLED' | 'NOT_NEEDED' | 'REQUESTED' | 'FAILED' | 'REVERSED'; reference: string | null };
-  /** When the gateway was last asked (a REQUESTED refund younger than REFUND_IN_FLIGHT_MS is in flight). */
-  requestedAt?: number | null;
-  /** What the caller asked for (null: all that was left): a keyless repeat answers only the same ask. */
-  requested?: number | null;
-}
+const refundEntry = () =>
+  z.object({
+    id: describe(z.string(), 'The refund id.'),
+    amount: describe(z.number(), 'VND.'),
+    reason: z.string(),
+    by: describe(z.string(), 'The payer\'s own id, or STAFF / SERVICE: payers read this record, so staff ids stay in the payment\'s events.'),
+    at: timestamp('when the refund was made.'),
+    gateway: describe(
+      z.object({ state: z.enum(['SETTLED', 'NOT_NEEDED', 'REQUESTED', 'FAILED', 'REVERSED']), reference: z.nullable(z.string()) }),
+      "The gateway's side: NOT_NEEDED for wallet money, SETTLED at once in mock mode, else REQUESTED then SETTLED or FAILED; REVERSED: the gateway finally refused it and staff put the money in the payer's wallet instead.",
+    ),
+    requestedAt: describe(z.optional(nullableTimestamp('when the gateway was last asked.')), 'Firestore Timestamp or null: when the gateway was last asked (a REQUESTED refund younger than 5 minutes is in flight).'),
+    requested: describe(z.optional(z.nullable(z.number())), 'What the caller asked for (null: all that was left): a keyless repeat answers only the same ask.'),
+  });
+export type RefundEntry = z.output<ReturnType<typeof refundEntry>>;
 
-export const STAFF_REFUNDS = 'payment_staff_refunds';
 export const STAFF_REFUND_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 export type StaffRefundStatus = (typeof STAFF_REFUND_STATUSES)[number];
 /** Why a staff refund waits for a second administrator. */
@@ -114,42 +110,47 @@ export function refundInFlight(r: Pick<RefundEntry, 'gateway' | 'requestedAt' | 
   return r.gateway.state === 'REQUESTED' && now - (r.requestedAt ?? r.at) < REFUND_IN_FLIGHT_MS;
 }
 
-export interface GatewayInfo {
-  /** Our order reference at the gateway (vnp_TxnRef, MoMo orderId): the payment id. */
-  orderRef: string;
-  transactionNo: string | null;
-  bankCode: string | null;
-  responseCode: string | null;
-  paidAt: string | null;
-}
+const gatewayInfo = () =>
+  z.object({
+    orderRef: describe(z.string(), 'Our order reference at the gateway (vnp_TxnRef, MoMo orderId): the payment id.'),
+    transactionNo: z.nullable(z.string()),
+    bankCode: z.nullable(z.string()),
+    responseCode: z.nullable(z.string()),
+    paidAt: describe(z.nullable(z.string()), "The gateway's own pay time, verbatim (VNPay vnp_PayDate yyyyMMddHHmmss, MoMo responseTime): a gateway reference sent back in refund requests, not a Firestore Timestamp."),
+  });
+export type GatewayInfo = z.output<ReturnType<typeof gatewayInfo>>;
 
-export interface PaymentRecord {
-  id: string;
-  payerId: string;
-  amount: number;
-  currency: 'VND';
-  purpose: PaymentPurpose;
-  ref: { type: string; id: string } | null;
-  description: string;
-  method: PaymentMethod;
-  provider: Provider | null;
-  status: PaymentStatus;
-  /** Who receives the money (a driver's or merchant's earnings); null: the platform. */
-  payeeId: string | null;
-  /** The platform's share of what the payee receives, in basis points. */
-  feeBp: number;
-  heldAmount: number;
-  capturedAmount: number;
-  refundedAmount: number;
-  refunds: RefundEntry[];
-  paymentUrl: string | null;
-  gateway: GatewayInfo | null;
-  failureReason: string | null;
-  expiresAt: number | null;
-  succeededAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
+/** `payments/{paymentId}`: a payment its payer reads live (status, refunds). */
+export const paymentDocument = lazySchema(() =>
+  describe(
+    z.object({
+      payerId: describe(z.string(), 'The payer: the only one who may read it (firestore.rules).'),
+      amount: describe(z.number(), 'VND.'),
+      currency: z.literal('VND'),
+      purpose: describe(z.enum(PAYMENT_PURPOSES), 'What it pays for.'),
+      ref: describe(z.nullable(z.object({ type: z.string(), id: z.string() })), 'The ride, order… it pays for.'),
+      description: z.string(),
+      method: describe(z.enum(PAYMENT_METHODS), 'WALLET, CASH or GATEWAY.'),
+      provider: describe(z.nullable(z.enum(PROVIDERS)), 'GATEWAY: VNPAY, MOMO or MOCK.'),
+      status: describe(z.enum(PAYMENT_STATUSES), 'PENDING → SUCCEEDED | FAILED | CANCELLED | EXPIRED; AUTHORIZED (a hold) → SUCCEEDED | CANCELLED; then REFUNDED, PARTIALLY_REFUNDED.'),
+      payeeId: describe(z.nullable(z.string()), "Who receives the money (a driver's or merchant's earnings); null: the platform."),
+      feeBp: describe(z.number(), "The platform's share of what the payee receives, in basis points."),
+      heldAmount: describe(z.number(), 'VND held (AUTHORIZED).'),
+      capturedAmount: describe(z.number(), 'VND captured from the hold.'),
+      refundedAmount: describe(z.number(), 'VND refunded so far.'),
+      refunds: describe(z.array(refundEntry()), 'Each refund (partial refunds: one entry each).'),
+      paymentUrl: describe(z.nullable(z.string()), 'GATEWAY: where the payer pays.'),
+      gateway: describe(z.nullable(gatewayInfo()), "The gateway's answer."),
+      failureReason: z.nullable(z.string()),
+      expiresAt: nullableTimestamp('when a PENDING gateway payment expires.'),
+      succeededAt: nullableTimestamp('when it succeeded.'),
+      createdAt: timestamp('when it was created.'),
+      updatedAt: timestamp('last change.'),
+    }),
+    'A payment.',
+  ),
+);
+export type PaymentRecord = Identified & RecordOf<typeof paymentDocument>;
 
 /** Who sees a payment: its payer (or any non-staff caller) or a payments.manage administrator. */
 export type PaymentAudience = 'payer' | 'staff';

@@ -1,10 +1,12 @@
 import { defineModule, defineTask } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.model';
+import { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.collections';
 
 // Payments over the wallet's ledger: one record per attempt, gateways (VNPay, MoMo, mock), their notifications,
 // refunds, and the charge/hold/capture/release commands other modules pay through. It also serves the wallet
 // tag's top-up route: a top-up is a gateway payment, and the wallet module sits below this one.
+const model = () => require('./payments.model') as typeof import('./payments.model');
+
 export const paymentsModule = defineModule({
   name: 'payments',
   routes: (ctx) => (require('./payments.routes') as typeof import('./payments.routes')).paymentRoutes(ctx),
@@ -24,7 +26,7 @@ export const paymentsModule = defineModule({
     },
   },
   collections: [
-    { name: PAYMENTS, clientAccess: true },
+    { name: PAYMENTS, clientAccess: true, listened: { name: 'PaymentDocument', path: `${PAYMENTS}/{paymentId}`, readers: 'its payer (`payerId` is the caller)', schema: () => model().paymentDocument() } },
     { name: EVENTS, parent: PAYMENTS },
     { name: PAYMENT_TIPS },
     { name: STAFF_REFUNDS },

@@ -2,10 +2,11 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS, type StaffRefundRecord, type StaffRefundStatus, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
+import { storedFields } from '../../platform/firestore/documents';
+import { PAYMENT_TIPS, paymentDocument, PAYMENTS, STAFF_REFUNDS, type StaffRefundRecord, type StaffRefundStatus, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
 import type { Provider } from '../wallet';
 
-const payments = () => typedCollection<PaymentRecord>(PAYMENTS);
+const payments = () => typedCollection<PaymentRecord>(PAYMENTS, paymentDocument);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
 
 export interface PaymentFilter {
@@ -25,10 +26,10 @@ export const paymentsRepo = {
   /** Writes the fields a move changes (the record was read in the same transaction). */
   save(tx: Transaction, next: PaymentRecord): void {
     const { id: _id, payerId: _p, amount: _a, currency: _c, purpose: _u, createdAt: _t, ...changed } = next;
-    tx.update(payments().doc(next.id), changed);
+    tx.update(payments().doc(next.id), storedFields(paymentDocument, changed));
   },
   async setPaymentUrl(id: string, paymentUrl: string, now: number): Promise<void> {
-    await payments().doc(id).update({ paymentUrl, updatedAt: now });
+    await payments().doc(id).update(storedFields(paymentDocument, { paymentUrl, updatedAt: now }));
   },
   /** How many tips a payer gave for one ride or order (`payment_tips/{id}`), in the caller's transaction. */
   async tipCount(tx: Transaction, id: string): Promise<number> {

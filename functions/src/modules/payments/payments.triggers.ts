@@ -1,9 +1,10 @@
 import type { AppConfig } from '../../platform/config';
 import { formatVnd, vnd } from '../../platform/money/money';
+import { recordFields } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { PAYMENT_EVENTS } from './payments.events';
-import type { PaymentRecord } from './payments.model';
+import { paymentDocument, type PaymentRecord } from './payments.model';
 
 /** The payer's notices of one change of a payment: a top-up's outcome, and each new refund. */
 export function paymentNotices(before: PaymentRecord | undefined, after: PaymentRecord | undefined): DispatchInput[] {
@@ -36,7 +37,7 @@ export function paymentNotices(before: PaymentRecord | undefined, after: Payment
 
 // At least once: notification ids derive from event, payment, payer and refund id, so a repeat sends nothing new.
 export async function onPaymentWritten(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
-  const as = (side: DocumentEvent['before']) => (side ? ({ ...side.data, id: side.id } as unknown as PaymentRecord) : undefined);
+  const as = (side: DocumentEvent['before']) => (side ? { ...recordFields<PaymentRecord>(paymentDocument, side.data), id: side.id } : undefined);
   const notices = paymentNotices(as(event.before), as(event.after));
   for (const notice of notices) await hub.dispatch(notice);
   return notices.length;

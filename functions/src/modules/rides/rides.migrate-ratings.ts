@@ -1,5 +1,6 @@
 import { FieldPath, FieldValue, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
+import { millisOf, type StoredTime } from '../../platform/time';
 import { RIDE_DRIVER_RATINGS, RIDES } from './rides.model';
 import type { DriverRatingRecord } from './rides.repo';
 
@@ -32,7 +33,7 @@ export async function migrateRideRatings(onProgress?: (pages: number, moved: num
         if (!rating) return 'gone' as const;
         if (!given.exists) {
           if (!driverId || !riderId) return 'skipped' as const;
-          const record: DriverRatingRecord = { rideId: doc.id, riderId, driverId, stars: rating.stars, comment: rating.comment ?? null, ratedAt: (ride.get('completedAt') as number | null) ?? (ride.get('updatedAt') as number) };
+          const record: DriverRatingRecord = { rideId: doc.id, riderId, driverId, stars: rating.stars, comment: rating.comment ?? null, ratedAt: millisOf((ride.get('completedAt') as StoredTime | null) ?? (ride.get('updatedAt') as StoredTime)) };
           tx.create(given.ref, record);
         }
         tx.update(doc.ref, { rating: FieldValue.delete() });

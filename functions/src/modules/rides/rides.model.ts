@@ -2,27 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { LatLng } from '../../platform/geo/geo';
 import { defineMachine } from '../../platform/state-machine/state-machine';
 import * as z from 'zod/mini';
-import { defineTaskQueue, documentTaskQueue } from '../../platform/tasks/tasks';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
+import type { Identified } from '../../platform/firestore/records';
 
-export const RIDES = 'rides';
-/** `rider_rides/{riderId}`: the rider's active ride, so two requests cannot give one rider two cars. */
-export const RIDER_ACTIVE = 'rider_rides';
-/** `driver_ratings/{driverId}`: count and sum of the stars riders gave (average = sum / count). */
-export const DRIVER_RATINGS = 'driver_ratings';
-/** `rider_ratings/{riderId}`: the same for the stars drivers gave the rider. */
-export const RIDER_RATINGS = 'rider_ratings';
-/** `ride_rider_ratings/{rideId}`: the driver's rating of the rider, apart from the ride document the rider reads. */
-export const RIDE_RIDER_RATINGS = 'ride_rider_ratings';
-/** `ride_driver_ratings/{rideId}`: the rider's rating of the driver, apart from the ride document the driver reads. */
-export const RIDE_DRIVER_RATINGS = 'ride_driver_ratings';
-export const RIDE_SOS = 'ride_sos';
-
-/** `ride_disputes/{rideId}`: a rider's dispute of a completed ride (one per ride), for the administrators' queue. */
-export const RIDE_DISPUTES = 'ride_disputes';
-
-export const RIDE_EXPIRY_QUEUE = documentTaskQueue('rideExpiry', 'rideId');
-/** A booking's wallet hold, checked after RIDE_HOLD_EXPIRY_SEC: released when no ride took it. */
-export const RIDE_HOLD_CHECK_QUEUE = defineTaskQueue('rideHoldCheck', z.object({ rideId: z.string().check(z.minLength(1), z.maxLength(100)), paymentId: z.string().check(z.minLength(1), z.maxLength(200)) }));
+export { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_RIDER_RATINGS, RIDE_SOS, RIDER_ACTIVE, RIDER_RATINGS, RIDES } from './rides.collections';
 
 export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
 export type RideClass = (typeof RIDE_CLASSES)[number];
@@ -133,45 +116,62 @@ export function readQuote(quoteId: string, key: Buffer): QuoteTerms | undefined 
   }
 }
 
-export interface RideRecord {
-  id: string;
-  riderId: string;
-  driverId: string | null;
-  /** Rider and driver: who may read the ride document (firestore.rules). */
-  participants: string[];
-  status: RideStatus;
-  rideClass: RideClass;
-  pickup: Place;
-  dropoff: Place;
-  /** The pickup's geohash cell, counted as demand by surge; null once a cancellation within the grace period took it out. */
-  pickupCell: string | null;
-  quote: { fare: number; distanceM: number; durationSec: number; surgeBp: number };
-  paymentMethod: RidePaymentMethod;
-  /** WALLET: the hold placed at booking; then the payment that settled the ride. */
-  holdPaymentId: string | null;
-  paymentId: string | null;
-  fare: number | null;
-  drivenM: number | null;
-  cancellationFee: number;
-  driver: { name: string; vehicle: { type: string; plate: string; model: string | null; color: string | null } | null; rating: number | null } | null;
-  etaToPickupSec: number | null;
-  excludedDriverIds: string[];
-  reassignments: number;
-  note: string | null;
-  cancelledBy: RideActor | null;
-  cancelReason: string | null;
-  /** Rides rated before ratings moved to `ride_driver_ratings` only (never written now: the driver reads this document). */
-  rating: { stars: number; comment: string | null } | null;
-  /** The rider's trip link: the hash of its token, until when it works. */
-  share?: { tokenHash: string; expiresAt: number } | null;
-  createdAt: number;
-  confirmedAt: number | null;
-  arrivedAt: number | null;
-  pickedUpAt: number | null;
-  completedAt: number | null;
-  endedAt: number | null;
-  updatedAt: number;
-}
+const RIDE_ACTORS = ['rider', 'driver', 'admin', 'system'] as const satisfies readonly RideActor[];
+
+/** `rides/{rideId}`: the ride its rider and driver listen to (the document id is the ride id). */
+export const rideDocument = lazySchema(() => {
+  const place = (text: string) =>
+    describe(z.object({ lat: describe(z.number(), 'Latitude (WGS 84).'), lng: describe(z.number(), 'Longitude (WGS 84).'), address: describe(z.optional(z.nullable(z.string())), 'Address as the rider typed it.') }), text);
+  return describe(
+    z.object({
+      riderId: describe(z.string(), 'The rider (account id).'),
+      driverId: describe(z.nullable(z.string()), 'The driver given the ride; null while none is.'),
+      participants: describe(z.array(z.string()), 'Rider and driver: who may read this document (firestore.rules).'),
+      status: describe(z.enum(RIDE_STATUSES), 'CONFIRMED → ARRIVED → IN_PROGRESS → COMPLETED; or CANCELLED, NO_DRIVER, EXPIRED.'),
+      rideClass: describe(z.enum(RIDE_CLASSES), 'The vehicle class booked.'),
+      pickup: place('Pickup point.'),
+      dropoff: place('Drop-off point.'),
+      pickupCell: describe(z.nullable(z.string()), "The pickup's geohash cell, counted as demand by surge; null once a cancellation within the grace period took it out."),
+      quote: describe(
+        z.object({ fare: describe(z.number(), 'VND.'), distanceM: describe(z.number(), 'Metres.'), durationSec: describe(z.number(), 'Seconds.'), surgeBp: describe(z.number(), 'Surge in basis points (10000: none).') }),
+        'What the quote promised.',
+      ),
+      paymentMethod: describe(z.enum(PAYMENT_METHODS), 'How the rider pays.'),
+      holdPaymentId: describe(z.nullable(z.string()), 'WALLET: the hold placed at booking.'),
+      paymentId: describe(z.nullable(z.string()), 'The payment that settled the ride.'),
+      fare: describe(z.nullable(z.number()), 'The final fare (VND), once completed.'),
+      drivenM: describe(z.nullable(z.number()), 'Metres driven between pickup and drop-off, once completed.'),
+      cancellationFee: describe(z.number(), 'VND charged for a late cancellation or a no-show (0: none).'),
+      driver: describe(
+        z.nullable(
+          z.object({
+            name: z.string(),
+            vehicle: z.nullable(z.object({ type: z.string(), plate: z.string(), model: z.nullable(z.string()), color: z.nullable(z.string()) })),
+            rating: describe(z.nullable(z.number()), 'Average stars riders gave the driver.'),
+          }),
+        ),
+        "The driver's card, shown to the rider.",
+      ),
+      etaToPickupSec: describe(z.nullable(z.number()), "The driver's estimated time to the pickup when assigned (seconds)."),
+      excludedDriverIds: describe(z.array(z.string()), 'Drivers who gave the ride up (not offered it again).'),
+      reassignments: describe(z.number(), 'How many times the ride went back to the search.'),
+      note: describe(z.nullable(z.string()), "The rider's note to the driver."),
+      cancelledBy: describe(z.nullable(z.enum(RIDE_ACTORS)), 'Who cancelled.'),
+      cancelReason: describe(z.nullable(z.string()), 'Why, as given.'),
+      rating: describe(z.nullable(z.object({ stars: z.number(), comment: z.nullable(z.string()) })), 'Rides rated before ratings moved to `ride_driver_ratings` only (never written now: the driver reads this document).'),
+      share: describe(z.optional(z.nullable(z.object({ tokenHash: describe(z.string(), 'Hash of the trip link\'s token.'), expiresAt: timestamp('until when the link works.') }))), "The rider's trip link, while shared."),
+      createdAt: timestamp('when the ride was booked.'),
+      confirmedAt: nullableTimestamp('when the current driver was given.'),
+      arrivedAt: nullableTimestamp('when the driver reported arriving at the pickup.'),
+      pickedUpAt: nullableTimestamp('when the trip started.'),
+      completedAt: nullableTimestamp('when the trip was completed.'),
+      endedAt: nullableTimestamp('when the ride ended, however it ended.'),
+      updatedAt: timestamp('last change.'),
+    }),
+    'A ride, read live by its rider and driver (status, driver, fare).',
+  );
+});
+export type RideRecord = Identified & RecordOf<typeof rideDocument>;
 
 export const RIDE_EXPIRY_MS = 30 * 60_000;
 

@@ -1,9 +1,11 @@
 import { defineModule, defineTask } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.model';
+import { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.collections';
 
 // Ride hailing: quotes, dispatch (the nearest free driver, in a transaction), the trip's life cycle, fares settled
 // through payments, ratings and SOS. Driver positions and availability belong to the driver module (dispatchPool).
+const model = () => require('./rides.model') as typeof import('./rides.model');
+
 export const ridesModule = defineModule({
   name: 'rides',
   routes: (ctx) => (require('./rides.routes') as typeof import('./rides.routes')).rideRoutes(ctx),
@@ -34,7 +36,7 @@ export const ridesModule = defineModule({
     },
   },
   collections: [
-    { name: RIDES, clientAccess: true },
+    { name: RIDES, clientAccess: true, listened: { name: 'RideDocument', path: `${RIDES}/{rideId}`, readers: 'its rider and its driver (`participants` contains the caller)', schema: () => model().rideDocument() } },
     { name: EVENTS, parent: RIDES },
     { name: RIDER_ACTIVE },
     { name: DRIVER_RATINGS },

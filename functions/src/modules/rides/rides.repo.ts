@@ -1,10 +1,11 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
+import { bothForms, storedFields } from '../../platform/firestore/documents';
 import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
-import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_RIDER_RATINGS, RIDE_SOS, type RideRecord, type RideStatus } from './rides.model';
+import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_RIDER_RATINGS, RIDE_SOS, rideDocument, type RideRecord, type RideStatus } from './rides.model';
 
-const rides = () => typedCollection<RideRecord>(RIDES);
+const rides = () => typedCollection<RideRecord>(RIDES, rideDocument);
 
 /** `ride_sos/{id}`: an emergency alert about a ride, for the administrators' queue. */
 export interface SosRecord {
@@ -62,14 +63,14 @@ export const ridesRepo = {
   },
   save(tx: Transaction, next: RideRecord): void {
     const { id: _id, riderId: _r, createdAt: _c, ...changed } = next;
-    tx.update(rides().doc(next.id), changed);
+    tx.update(rides().doc(next.id), storedFields(rideDocument, changed));
   },
   /** Only the named fields, inside the caller's transaction. */
   patch(tx: Transaction, id: string, fields: Partial<Omit<RideRecord, 'id' | 'riderId' | 'createdAt'>>): void {
-    tx.update(rides().doc(id), fields);
+    tx.update(rides().doc(id), storedFields(rideDocument, fields));
   },
   async update(id: string, fields: Partial<RideRecord>): Promise<void> {
-    await rides().doc(id).update(fields);
+    await rides().doc(id).update(storedFields(rideDocument, fields));
   },
   /** The rider's active ride id (read in the booking transaction). */
   async activeOf(riderId: string, tx?: Transaction): Promise<string | null> {
@@ -93,8 +94,9 @@ export const ridesRepo = {
   },
   /** A driver's completed rides since a moment (at most a month of them: the summary's range). */
   async completedBy(driverId: string, since: number): Promise<RideRecord[]> {
-    const snap = await rides().where('driverId', '==', driverId).where('status', '==', 'COMPLETED').where('completedAt', '>=', since).orderBy('completedAt').limit(2_000).get();
-    return snap.docs.map((d) => d.data());
+    // Time bounds run once per stored form (epoch ms before migrate-listened-times, Timestamps after).
+    const snaps = await Promise.all(bothForms(since).map((bound) => rides().where('driverId', '==', driverId).where('status', '==', 'COMPLETED').where('completedAt', '>=', bound).orderBy('completedAt').limit(2_000).get()));
+    return snaps.flatMap((snap) => snap.docs.map((d) => d.data())).sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0)).slice(0, 2_000);
   },
   ratedFor(driverId: string, page: PageRequest): Promise<Page<DriverRatingRecord>> {
     return paginate(driverRatings().where('driverId', '==', driverId), [{ field: 'ratedAt', direction: 'desc' as const }], page, (d) => d.data());
@@ -111,11 +113,13 @@ export const ridesRepo = {
     tx.create(driverRatings().doc(record.rideId), record);
   },
   async countSince(status: RideStatus, since: number): Promise<number> {
-    return (await rides().where('status', '==', status).where('createdAt', '>=', since).count().get()).data().count;
+    const counts = await Promise.all(bothForms(since).map(async (bound) => (await rides().where('status', '==', status).where('createdAt', '>=', bound).count().get()).data().count));
+    return counts[0] + counts[1];
   },
   /** Rides asked for in a geohash cell since a moment (the demand side of surge pricing). */
   async demandInCell(cell: string, since: number): Promise<number> {
-    return (await rides().where('pickupCell', '==', cell).where('createdAt', '>=', since).count().get()).data().count;
+    const counts = await Promise.all(bothForms(since).map(async (bound) => (await rides().where('pickupCell', '==', cell).where('createdAt', '>=', bound).count().get()).data().count));
+    return counts[0] + counts[1];
   },
   async rating(book: RatingBook, id: string, tx: Transaction): Promise<{ count: number; sum: number }> {
     const snap = await tx.get(db().collection(RATING_BOOKS[book]).doc(id));

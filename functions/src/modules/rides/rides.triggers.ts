@@ -1,8 +1,9 @@
 import type { AppConfig } from '../../platform/config';
+import { recordFields } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { RIDE_EVENTS } from './rides.events';
-import { ACTIVE_STATUSES, rideChatContext, type RideRecord } from './rides.model';
+import { ACTIVE_STATUSES, rideChatContext, rideDocument, type RideRecord } from './rides.model';
 import { closeContextConversation } from '../chat';
 import type { SosRecord } from './rides.repo';
 import { accountDirectory } from '../users';
@@ -47,7 +48,7 @@ export async function onRideWritten(
   hub: Pick<Hub, 'dispatch'> = notificationHub(config),
   rides: Pick<ReturnType<typeof ridesServiceFor>, 'settleAndRecord' | 'scheduleExpiry'> = ridesServiceFor(config),
 ) {
-  const as = (side: DocumentEvent['before']) => (side ? ({ ...side.data, id: side.id } as unknown as RideRecord) : undefined);
+  const as = (side: DocumentEvent['before']) => (side ? { ...recordFields<RideRecord>(rideDocument, side.data), id: side.id } : undefined);
   const [before, after] = [as(event.before), as(event.after)];
   if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status)) await rides.settleAndRecord(after);
   const notices = rideNotices(before, after);

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import * as z from 'zod/mini';
+import { describe, lazySchema, timestamp, type RecordOf } from '../../platform/firestore/documents';
+import type { Identified } from '../../platform/firestore/records';
 import { MoneyError, vnd, type Vnd } from '../../platform/money/money';
 
 // The double-entry ledger. Every movement of money is one immutable transfer that debits one account and
@@ -7,12 +10,7 @@ import { MoneyError, vnd, type Vnd } from '../../platform/money/money';
 // debited by a payment (the merchant's earnings and platform revenue are credited), and so on. Corrections are
 // new transfers, never edits.
 
-export const LEDGER_ACCOUNTS = 'ledger_accounts';
-export const LEDGER_SHARDS = 'ledger_shards';
-export const LEDGER_TRANSFERS = 'ledger_transfers';
-export const WALLET_LIMITS = 'wallet_limits';
-/** One record per P2P transfer (`wallet_transfers/{operationId}`): what the recipient's notice triggers on. */
-export const WALLET_TRANSFERS = 'wallet_transfers';
+export { LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, WALLET_LIMITS, WALLET_TRANSFERS } from './wallet.collections';
 
 export const ACCOUNT_TYPES = ['WALLET', 'HELD', 'EARNINGS', 'SYSTEM'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -105,31 +103,49 @@ export interface Leg {
   memo?: string | null;
 }
 
+/** `ledger_accounts/{accountId}` of a plain (unsharded) account: a user's wallet, held money or earnings. */
+export const accountDocument = lazySchema(() =>
+  describe(
+    z.object({
+      type: describe(z.enum(ACCOUNT_TYPES), 'WALLET (spending), HELD (held for a ride or deposit), EARNINGS (a driver\'s or partner\'s), SYSTEM.'),
+      ownerId: describe(z.nullable(z.string()), 'The owner: the only one who may read the account (firestore.rules); null for system accounts.'),
+      balance: describe(z.number(), 'VND.'),
+      reserved: describe(z.number(), 'Earnings set aside for pending withdrawals: the available amount is balance − reserved.'),
+      shards: describe(z.literal(1), 'Always 1 on these documents (sharded system accounts keep their balance elsewhere).'),
+      currency: z.literal('VND'),
+      createdAt: timestamp('when the account was opened (its first transfer).'),
+      updatedAt: timestamp('its last transfer.'),
+    }),
+    'A ledger account and its balance (read live by its owner).',
+  ),
+);
+export type AccountRecord = RecordOf<typeof accountDocument>;
+
 /** The stored transfer (`ledger_transfers/{id}`). */
-export interface TransferRecord {
-  id: string;
-  kind: TransferKind;
-  debit: string;
-  credit: string;
-  /** The shard written for a sharded account, else null. */
-  debitShard: number | null;
-  creditShard: number | null;
-  amount: number;
-  /** The plain accounts' balances after this transfer (statements), null for sharded ones. */
-  debitBalanceAfter: number | null;
-  creditBalanceAfter: number | null;
-  /** Both account ids (listing by account) and the users who own them (rules and "my transactions"). */
-  accounts: string[];
-  owners: string[];
-  /** The operation that posted it: every leg of one operation shares it (a payment's split, a refund). */
-  operationId: string;
-  paymentId: string | null;
-  ref: { type: string; id: string } | null;
-  memo: string | null;
-  /** Account id of the actor, or `system:<source>`. */
-  by: string;
-  at: number;
-}
+export const transferDocument = lazySchema(() =>
+  describe(
+    z.object({
+      kind: describe(z.enum(TRANSFER_KINDS), 'What moved the money.'),
+      debit: describe(z.string(), 'The account debited.'),
+      credit: describe(z.string(), 'The account credited.'),
+      debitShard: describe(z.nullable(z.number()), 'The shard written for a sharded account, else null.'),
+      creditShard: z.nullable(z.number()),
+      amount: describe(z.number(), 'VND, positive.'),
+      debitBalanceAfter: describe(z.nullable(z.number()), 'The plain accounts\' balances after this transfer (statements), null for sharded ones.'),
+      creditBalanceAfter: z.nullable(z.number()),
+      accounts: describe(z.array(z.string()), 'Both account ids (listing by account).'),
+      owners: describe(z.array(z.string()), 'The users who own either account: who may read the transfer (firestore.rules).'),
+      operationId: describe(z.string(), 'The operation that posted it: every leg of one operation shares it (a payment\'s split, a refund).'),
+      paymentId: describe(z.nullable(z.string()), 'The payment it belongs to, if any.'),
+      ref: describe(z.nullable(z.object({ type: z.string(), id: z.string() })), 'What it is for (a ride, an order…).'),
+      memo: describe(z.nullable(z.string()), 'Free text (a P2P note).'),
+      by: describe(z.string(), 'Account id of the actor, `STAFF`, or `system:<source>`.'),
+      at: timestamp('when it was posted: statements sort on it.'),
+    }),
+    'One immutable ledger transfer: it debits one account and credits another by the same amount.',
+  ),
+);
+export type TransferRecord = Identified & RecordOf<typeof transferDocument>;
 
 /** Transfer ids of an operation: its id plus the leg's position, so a retried operation finds what it posted. */
 export function transferIdOf(operationId: string, index: number): string {

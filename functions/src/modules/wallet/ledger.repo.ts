@@ -1,8 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
+import { storedFields } from '../../platform/firestore/documents';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
 import {
+  accountDocument,
   accountOf,
   applyLegs,
   InsufficientFundsError,
@@ -11,28 +13,18 @@ import {
   LEDGER_TRANSFERS,
   pickShard,
   SYSTEM_ACCOUNT_SHARDS,
+  transferDocument,
   transferIdOf,
   WALLET_LIMITS,
   WALLET_TRANSFERS,
-  type AccountType,
+  type AccountRecord,
   type Leg,
   type TransferKind,
   type TransferRecord,
 } from './ledger.model';
 import type { P2pRecord } from './wallet.model';
 
-/** `ledger_accounts/{id}` of a plain (unsharded) account. */
-export interface AccountRecord {
-  type: AccountType;
-  ownerId: string | null;
-  balance: number;
-  /** Earnings set aside for pending withdrawals: the available amount is balance − reserved. */
-  reserved: number;
-  shards: 1;
-  currency: 'VND';
-  createdAt: number;
-  updatedAt: number;
-}
+export type { AccountRecord };
 
 export interface PostContext {
   /** Shared by every leg of the operation; transfer ids derive from it, so a retried operation cannot post twice. */
@@ -51,7 +43,7 @@ export interface Balance {
 
 const accountRef = (id: string) => db().collection(LEDGER_ACCOUNTS).doc(id);
 const shardRef = (id: string, shard: number) => accountRef(id).collection(LEDGER_SHARDS).doc(String(shard));
-const transfers = () => typedCollection<TransferRecord>(LEDGER_TRANSFERS);
+const transfers = () => typedCollection<TransferRecord>(LEDGER_TRANSFERS, transferDocument);
 
 export const ledgerRepo = {
   /**
@@ -79,11 +71,11 @@ export const ledgerRepo = {
       const id = plainIds[i];
       const balance = after.get(id) ?? opening.get(id)!.balance;
       const reserved = opening.get(id)!.reserved;
-      if (snap.exists) tx.update(accountRef(id), { balance, reserved, updatedAt: ctx.now });
+      if (snap.exists) tx.update(accountRef(id), storedFields(accountDocument, { balance, reserved, updatedAt: ctx.now }));
       else {
         const account = accountOf(id);
         const record: AccountRecord = { type: account.type, ownerId: account.ownerId, balance, reserved, shards: 1, currency: 'VND', createdAt: ctx.now, updatedAt: ctx.now };
-        tx.set(accountRef(id), record);
+        tx.set(accountRef(id), storedFields(accountDocument, record));
       }
     });
     // Sharded accounts take blind increments (no read, no lock on a hot document); one write per shard touched.

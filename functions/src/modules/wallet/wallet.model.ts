@@ -1,7 +1,10 @@
+import * as z from 'zod/mini';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
+import type { Identified } from '../../platform/firestore/records';
 import { defineMachine } from '../../platform/state-machine/state-machine';
 import type { TransferRecord, UserAccountType } from './ledger.model';
 
-export const WITHDRAWALS = 'wallet_withdrawals';
+export { ADJUSTMENTS, STAFF_TOTALS, WITHDRAWALS } from './wallet.collections';
 
 export const P2P_MIN_VND = 1_000;
 export const WITHDRAWAL_MIN_VND = 50_000;
@@ -26,9 +29,6 @@ export const withdrawalMachine = defineMachine<WithdrawalStatus, WithdrawalActio
   codes: { transition: 'WITHDRAWAL_TRANSITION', actor: 'WITHDRAWAL_TRANSITION' },
 });
 
-export const ADJUSTMENTS = 'wallet_adjustments';
-/** `wallet_staff_totals/{admin_<id>|user_<id>}_{day}`: money staff moved without a second administrator that day. */
-export const STAFF_TOTALS = 'wallet_staff_totals';
 /** How users see a staff member in what they can read (ledger entries, withdrawals): never the id. */
 export const STAFF_LABEL = 'STAFF';
 export const ADJUSTMENT_STATUSES = ['APPLIED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
@@ -65,27 +65,29 @@ export interface AdjustmentRecord {
   updatedAt: number;
 }
 
-export interface BankAccount {
-  bankCode: string;
-  accountNumber: string;
-  accountName: string;
-}
+const bankAccount = () => z.object({ bankCode: z.string(), accountNumber: z.string(), accountName: z.string() });
+export type BankAccount = z.output<ReturnType<typeof bankAccount>>;
 
-export interface WithdrawalRecord {
-  id: string;
-  userId: string;
-  amount: number;
-  bankAccount: BankAccount;
-  status: WithdrawalStatus;
-  note: string | null;
-  reason: string | null;
-  decidedBy: string | null;
-  decidedAt: number | null;
-  /** The ledger operation of the approval (earnings → payouts in transit). */
-  operationId: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
+/** `wallet_withdrawals/{withdrawalId}`: a withdrawal of earnings to a bank account, read live by its owner. */
+export const withdrawalDocument = lazySchema(() =>
+  describe(
+    z.object({
+      userId: describe(z.string(), 'The owner: the only one who may read it (firestore.rules).'),
+      amount: describe(z.number(), 'VND.'),
+      bankAccount: describe(bankAccount(), 'Where the money goes.'),
+      status: describe(z.enum(WITHDRAWAL_STATUSES), 'PENDING → APPROVED | REJECTED (staff), or CANCELLED (owner).'),
+      note: describe(z.nullable(z.string()), "The owner's note."),
+      reason: describe(z.nullable(z.string()), 'Why it was rejected or cancelled.'),
+      decidedBy: describe(z.nullable(z.string()), 'The owner (a cancellation) or `STAFF`.'),
+      decidedAt: nullableTimestamp('when it was decided.'),
+      operationId: describe(z.nullable(z.string()), 'The ledger operation of the approval (earnings → payouts in transit).'),
+      createdAt: timestamp('when it was requested.'),
+      updatedAt: timestamp('last change.'),
+    }),
+    'A withdrawal of earnings.',
+  ),
+);
+export type WithdrawalRecord = Identified & RecordOf<typeof withdrawalDocument>;
 
 /** `wallet_transfers/{operationId}`: a P2P transfer between two users (its money moved by the ledger transfer). */
 export interface P2pRecord {

@@ -1,9 +1,11 @@
 import { defineModule } from '../../platform/module/module';
 import { EVENTS } from '../../platform/state-machine/state-machine';
-import { LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, WALLET_LIMITS, WALLET_TRANSFERS } from './ledger.model';
-import { ADJUSTMENTS, STAFF_TOTALS, WITHDRAWALS } from './wallet.model';
+import { ADJUSTMENTS, LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, STAFF_TOTALS, WALLET_LIMITS, WALLET_TRANSFERS, WITHDRAWALS } from './wallet.collections';
 
 // The ledger (accounts, shards, immutable transfers), the wallet API over it, and withdrawals of earnings.
+const ledger = () => require('./ledger.model') as typeof import('./ledger.model');
+const wallet = () => require('./wallet.model') as typeof import('./wallet.model');
+
 export const walletModule = defineModule({
   name: 'wallet',
   routes: (ctx) => (require('./wallet.routes') as typeof import('./wallet.routes')).walletRoutes(ctx),
@@ -23,12 +25,12 @@ export const walletModule = defineModule({
     },
   },
   collections: [
-    { name: LEDGER_ACCOUNTS, clientAccess: true },
+    { name: LEDGER_ACCOUNTS, clientAccess: true, listened: { name: 'LedgerAccountDocument', path: `${LEDGER_ACCOUNTS}/{accountId}`, readers: 'its owner (`ownerId` is the caller)', schema: () => ledger().accountDocument() } },
     { name: LEDGER_SHARDS, parent: LEDGER_ACCOUNTS },
-    { name: LEDGER_TRANSFERS, clientAccess: true },
+    { name: LEDGER_TRANSFERS, clientAccess: true, listened: { name: 'LedgerTransferDocument', path: `${LEDGER_TRANSFERS}/{transferId}`, readers: 'the owners of either account (`owners` contains the caller)', schema: () => ledger().transferDocument() } },
     { name: WALLET_LIMITS, ttlField: 'expireAt' },
     { name: WALLET_TRANSFERS },
-    { name: WITHDRAWALS, clientAccess: true },
+    { name: WITHDRAWALS, clientAccess: true, listened: { name: 'WithdrawalDocument', path: `${WITHDRAWALS}/{withdrawalId}`, readers: 'its owner (`userId` is the caller)', schema: () => wallet().withdrawalDocument() } },
     { name: EVENTS, parent: WITHDRAWALS },
     { name: ADJUSTMENTS },
     { name: EVENTS, parent: ADJUSTMENTS },

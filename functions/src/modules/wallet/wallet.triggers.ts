@@ -1,10 +1,11 @@
 import type { AppConfig } from '../../platform/config';
 import { formatVnd, vnd } from '../../platform/money/money';
+import { recordFields } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { accounts } from '../users';
 import { WALLET_EVENTS } from './wallet.events';
-import type { P2pRecord, WithdrawalRecord } from './wallet.model';
+import { withdrawalDocument, type P2pRecord, type WithdrawalRecord } from './wallet.model';
 
 /**
  * The recipient's notice of a P2P transfer; its entity is the ledger transfer (GET /wallet/transactions/{id}).
@@ -47,7 +48,7 @@ export async function onTransferCreated(event: DocumentEvent, config: Readonly<A
 }
 
 export async function onWithdrawalWritten(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
-  const as = (side: DocumentEvent['before']) => (side ? ({ ...side.data, id: side.id } as unknown as WithdrawalRecord) : undefined);
+  const as = (side: DocumentEvent['before']) => (side ? { ...recordFields<WithdrawalRecord>(withdrawalDocument, side.data), id: side.id } : undefined);
   const after = as(event.after);
   if (!after) return 'ignored';
   const owner = await accounts.get(after.userId);

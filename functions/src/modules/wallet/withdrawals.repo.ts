@@ -1,9 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { WITHDRAWALS, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
+import { storedFields } from '../../platform/firestore/documents';
+import { WITHDRAWALS, withdrawalDocument, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
 
-const withdrawals = () => typedCollection<WithdrawalRecord>(WITHDRAWALS);
+const withdrawals = () => typedCollection<WithdrawalRecord>(WITHDRAWALS, withdrawalDocument);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
 
 export const withdrawalsRepo = {
@@ -13,7 +14,7 @@ export const withdrawalsRepo = {
   },
   /** Writes the fields a decision changes (the record was read in the same transaction). */
   save(tx: Transaction, next: WithdrawalRecord): void {
-    tx.update(withdrawals().doc(next.id), { status: next.status, reason: next.reason, decidedBy: next.decidedBy, decidedAt: next.decidedAt, operationId: next.operationId, updatedAt: next.updatedAt });
+    tx.update(withdrawals().doc(next.id), storedFields(withdrawalDocument, { status: next.status, reason: next.reason, decidedBy: next.decidedBy, decidedAt: next.decidedAt, operationId: next.operationId, updatedAt: next.updatedAt }));
   },
   /** Who decided (staff id): kept in the staff-only events, the record itself says STAFF. */
   async decidedBy(id: string): Promise<string | null> {

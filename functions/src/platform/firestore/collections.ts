@@ -1,3 +1,5 @@
+import type { ListenedDocument } from './documents';
+
 export interface CollectionDefinition {
   name: string;
   /** For a subcollection: the collection its parent documents live in. */
@@ -6,6 +8,8 @@ export interface CollectionDefinition {
   ttlField?: string;
   /** Clients reach some documents directly under firestore.rules (the default is deny: the API only). */
   clientAccess?: boolean;
+  /** The documents clients read with listeners: their published schema, path and readers (the Firestore contract). */
+  listened?: ListenedDocument;
 }
 
 // Names only: module definitions (and so the Cloud Functions entry) load this file; the kits import from it.
@@ -18,7 +22,11 @@ export const META = 'meta';
 
 // The collections platform kits own; modules declare theirs in their definitions (modules/index.ts joins both).
 export const PLATFORM_COLLECTIONS: readonly CollectionDefinition[] = [
-  { name: META, clientAccess: true },
+  {
+    name: META,
+    clientAccess: true,
+    listened: { name: 'MetaSeedDocument', path: `${META}/seed`, readers: 'any signed-in client', writers: 'scripts/seed.mjs (emulator data only)', schema: () => (require('./meta') as typeof import('./meta')).metaSeedDocument() },
+  },
   { name: RATE_LIMIT_COLLECTION, ttlField: 'expireAt' },
   { name: IDEMPOTENCY_COLLECTION, ttlField: 'expireAt' },
   { name: PUSH_OUTBOX, ttlField: 'expireAt' },

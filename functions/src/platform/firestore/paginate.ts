@@ -128,3 +128,27 @@ export async function paginate<R, T>(
     nextCursor: snap.size === request.limit && last ? encodeCursor(orderBy.map((o) => last.get(o.field)), last.id, request) : null,
   };
 }
+
+/** A time bound in one stored form: epoch ms (documents not yet migrated) or a Timestamp. */
+export type TimeBound = (ms: number) => unknown;
+
+/**
+ * `paginate` over a range of a time field stored in two forms while `migrate-listened-times` runs: a range filter
+ * matches one type only, so `build` makes the query once per form (its bounds through `bound`), and the two run one
+ * after the other in the field's order (every epoch-ms document is older than every Timestamp one; numbers sort
+ * before Timestamps). A cursor of either form resumes there: the other form's query starts past it or is empty.
+ */
+export async function paginateTimeRange<R, T>(
+  build: (bound: TimeBound) => FirebaseFirestore.Query<R>,
+  orderBy: readonly OrderBy[],
+  request: PageRequest,
+  map: (doc: FirebaseFirestore.QueryDocumentSnapshot<R>) => T,
+): Promise<Page<T>> {
+  const { Timestamp } = firestoreApi();
+  const forms: TimeBound[] = [(ms) => Timestamp.fromMillis(ms), (ms) => ms];
+  if (orderBy[0]?.direction === 'asc') forms.reverse();
+  const first = await paginate(build(forms[0]), orderBy, request, map);
+  if (first.nextCursor !== null) return first;
+  const rest = await paginate(build(forms[1]), orderBy, { ...request, limit: request.limit - first.items.length }, map);
+  return { items: [...first.items, ...rest.items], nextCursor: rest.nextCursor };
+}

@@ -1,5 +1,6 @@
 import type { DocumentReference, FirestoreDataConverter, Transaction } from 'firebase-admin/firestore';
 import { db } from '../firebase/firebase';
+import { documentConverter, type LazySchema } from './documents';
 
 // Typed collections. One converter maps a document to a plain record carrying its id and back (the id is
 // never stored as a field), so repos read `T` without a cast of their own and write whole records safely.
@@ -21,16 +22,16 @@ export function recordConverter<T extends Identified>(): FirestoreDataConverter<
   };
 }
 
-/** A collection whose documents read as `T` (with `id`). */
-export function typedCollection<T extends Identified>(name: string) {
-  return db().collection(name).withConverter(recordConverter<T>());
+/** A collection whose documents read as `T` (with `id`); a listened document's schema converts its times. */
+export function typedCollection<T extends Identified>(name: string, document?: LazySchema) {
+  return db().collection(name).withConverter(document ? documentConverter<T>(document, { id: true }) : recordConverter<T>());
 }
 
 /** A collection of records that are not keyed by an `id` field (the document id is derived from their fields). */
-export function plainCollection<T extends FirebaseFirestore.DocumentData>(name: string) {
+export function plainCollection<T extends FirebaseFirestore.DocumentData>(name: string, document?: LazySchema) {
   return db()
     .collection(name)
-    .withConverter<T>({ toFirestore: (record) => record as FirebaseFirestore.DocumentData, fromFirestore: (snap) => snap.data() as T });
+    .withConverter<T>(document ? documentConverter<T>(document, { id: false }) : { toFirestore: (record) => record as FirebaseFirestore.DocumentData, fromFirestore: (snap) => snap.data() as T });
 }
 
 /** One record, read in the transaction when one is given (repos take `tx?` instead of get/txGet pairs). */

@@ -1,0 +1,9 @@
+// Collection names, apart from the model: the module definition (loaded at every cold start) needs only these.
+// driver.model.ts re-exports them.
+
+// `driver_profiles/{userId}`: what ride matching reads.
+export const DRIVER_PROFILES = 'driver_profiles';
+
+// `driver_locations/{userId}`: where a driver is and whether dispatch may give them a ride. Its own document (not
+// the profile): written up to once a second per driver, read by every ride search.
+export const DRIVER_LOCATIONS = 'driver_locations';
