@@ -75,9 +75,10 @@ export function createHub(deps: { transport: PushTransport; now?: () => number; 
 
   // The languages of recipients the caller did not name one for, read together (none for words sent as written).
   async function recipientLocales(input: DispatchInput): Promise<Map<string, Locale>> {
+    const policy = policyFor(input.event);
     const known = new Map(input.recipients.flatMap((r) => (r.locale ? [[r.userId, r.locale] as const] : [])));
-    const unknown = [...new Set(input.recipients.filter((r) => !known.has(r.userId)).map((r) => r.userId))];
-    if (!input.text || input.text.asWritten || unknown.length === 0 || policyFor(input.event)?.telemetry) return known;
+    const unknown = [...new Set(input.recipients.filter((r) => !known.has(r.userId) && policy?.recipients.includes(r.surface)).map((r) => r.userId))];
+    if (!policy || policy.telemetry || !input.text || input.text.asWritten || unknown.length === 0) return known;
     for (const [userId, locale] of await localesOf(unknown)) known.set(userId, locale);
     return known;
   }
