@@ -65,7 +65,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
   const { auth, sessions } = authServicesFor(ctx.config);
   const me = (a: AuthContext | undefined) => a!;
   // The language of an account a request creates.
-  const localeOf = (headers: Record<string, string | undefined>) => negotiateLocale(headers['accept-language'], ctx.config.DEFAULT_LOCALE);
+  const requestLocale = (headers: Record<string, string | undefined>) => negotiateLocale(headers['accept-language'], ctx.config.DEFAULT_LOCALE);
 
   const register = (path: string, summary: string, description?: string): AnyRoute =>
     defineRoute({
@@ -78,7 +78,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       rateLimit: AUTH_RATE_LIMITS.register,
       request: { body: RegisterBodySchema, headers: AcceptLanguageHeadersSchema },
       response: { description: 'Registered (or already registered: same answer); check the mailbox.', schema: RegisterResponseSchema },
-      handler: ({ body, headers }) => auth.register(body, localeOf(headers)),
+      handler: ({ body, headers }) => auth.register(body, requestLocale(headers)),
     });
 
   const passwordLogin = (path: string, summary: string, description?: string): AnyRoute =>
@@ -195,7 +195,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       codes: ['ACCOUNT_EXISTS', 'AUTH_EMAIL_NOT_VERIFIED'],
       request: { body: GoogleBodySchema, headers: AcceptLanguageHeadersSchema },
       response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
-      handler: ({ body, req, headers }) => auth.google({ idToken: body.idToken! }, clientInfo(req, body), localeOf(headers)),
+      handler: ({ body, req, headers }) => auth.google({ idToken: body.idToken! }, clientInfo(req, body), requestLocale(headers)),
     }),
     defineRoute({
       method: 'post',
