@@ -29,7 +29,27 @@ function show(line) {
   if (print) process.stdout.write(`[dev-inbox] ${line}\n`);
 }
 
-// Just enough MIME for the plain-text mails the API sends (7bit or quoted-printable).
+// Quoted-printable to text: the escapes are UTF-8 bytes (Vietnamese letters take two or three).
+function decodeQuotedPrintable(text) {
+  const bytes = [];
+  for (let i = 0; i < text.length; i += 1) {
+    const hex = text[i] === '=' ? text.slice(i + 1, i + 3) : '';
+    if (/^[0-9A-F]{2}$/i.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(text[i], 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+// RFC 2047 encoded words (=?UTF-8?Q?…?= or =?UTF-8?B?…?=), as non-ASCII subjects arrive; the space between two goes.
+function decodeWords(value) {
+  return value.replace(/=\?[^?]+\?([QB])\?([^?]*)\?=(?:\s+(?==\?))?/gi, (_, encoding, text) =>
+    encoding.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+  );
+}
+
+// Just enough MIME for the plain-text mails the API sends (7bit, quoted-printable or base64; UTF-8).
 function parseMail(raw) {
   const [head, ...rest] = raw.split(/\r?\n\r?\n/);
   const headers = {};
@@ -38,10 +58,10 @@ function parseMail(raw) {
     if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
   }
   let body = rest.join('\n\n');
-  if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
-    body = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)));
-  }
-  return { subject: headers.subject ?? '', from: headers.from ?? '', text: body.replace(/\r\n/g, '\n').trim() };
+  const encoding = headers['content-transfer-encoding'] ?? '';
+  if (/quoted-printable/i.test(encoding)) body = decodeQuotedPrintable(body.replace(/=\r?\n/g, ''));
+  else if (/base64/i.test(encoding)) body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return { subject: decodeWords(headers.subject ?? ''), from: headers.from ?? '', text: body.replace(/\r\n/g, '\n').trim() };
 }
 
 const smtp = new SMTPServer({

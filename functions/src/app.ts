@@ -19,6 +19,7 @@ import { API_VERSION } from './version';
 import { firestoreIdempotencyStore, type IdempotencyStore } from './platform/idempotency/idempotency';
 import { logger } from './platform/logging/logger';
 import { useCursorSecret } from './platform/firestore/paginate';
+import { useDefaultLocale } from './platform/i18n/default-locale';
 
 export interface CreateAppOptions {
   config?: Readonly<AppConfig>;
@@ -40,6 +41,7 @@ export interface BuiltApp {
 export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   const config = options.config ?? getConfig();
   useCursorSecret(config.JWT_SECRET);
+  useDefaultLocale(config.DEFAULT_LOCALE);
   const ctx: AppContext = {
     config,
     verifyAccessToken: options.verifyAccessToken ?? createRequestVerifier(config),

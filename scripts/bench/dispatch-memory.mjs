@@ -11,6 +11,7 @@ const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
 const { createHub } = lib('modules/notifications/hub.js');
 const { outboxTransport } = lib('platform/push/transport.js');
+const { asWritten } = lib('platform/i18n/messages.js');
 const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
 const wipe = () => fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' });
 
@@ -20,7 +21,7 @@ async function dispatchMemory(n = 5_000) {
   const hub = createHub({ transport: outboxTransport() });
   const recipients = Array.from({ length: n }, (_, i) => ({ userId: `mem-u${String(i).padStart(5, '0')}`, surface: 'CON' }));
   const t0 = performance.now();
-  const reports = await hub.dispatch({ event: 'admin.broadcast', recipients, entityId: `mem-${Date.now()}`, title: 'Bench', body: 'memory' });
+  const reports = await hub.dispatch({ event: 'admin.broadcast', recipients, entityId: `mem-${Date.now()}`, text: asWritten({ title: 'Bench', body: 'memory' }) });
   const ms = Math.round(performance.now() - t0);
   if (reports.filter((r) => r.inbox).length !== n) throw new Error('the dispatch did not write every inbox item');
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);

@@ -12,6 +12,8 @@ const { db } = lib('platform/firebase/firebase.js');
 const { createHub } = lib('modules/notifications/hub.js');
 const { createBroadcast, runBroadcast } = lib('modules/notifications/broadcast.job.js');
 const { outboxTransport } = lib('platform/push/transport.js');
+const { asWritten } = lib('platform/i18n/messages.js');
+const { CHAT_TEXTS } = lib('modules/chat/chat.texts.js');
 // The chat module's rows of the event table (chat.message) register when its events file loads.
 lib('modules/chat/chat.events.js');
 const { initializeApp, deleteApp } = require('firebase/app');
@@ -51,7 +53,7 @@ async function p3(n, measured = 20) {
     const entityId = `bench-${r}`;
     const timeHub = async () => {
       const t0 = performance.now();
-      const reports = await hub.dispatch({ event: 'admin.broadcast', recipients: users.map((u) => ({ userId: u.id, surface: 'CON' })), entityId, title: 'Bench', body: 'dispatch' });
+      const reports = await hub.dispatch({ event: 'admin.broadcast', recipients: users.map((u) => ({ userId: u.id, surface: 'CON' })), entityId, text: asWritten({ title: 'Bench', body: 'dispatch' }) });
       const ms = performance.now() - t0;
       const inboxItems = reports.filter((x) => x.inbox).length;
       if (inboxItems !== n) throw new Error(`dispatch wrote ${inboxItems} of ${n}`);
@@ -211,7 +213,7 @@ async function p6(listeners = 100) {
       return percentile(latencies, 95);
     };
     const viaHub = await run('hub', (round) =>
-      hub.dispatch({ event: 'chat.message', recipients: users.map((userId) => ({ userId, surface: 'CON' })), entityId: `group-${count}`, conversationId: `group-${count}`, occurrence: round, title: 'Group', body: 'hello', realtimeData: { round } }),
+      hub.dispatch({ event: 'chat.message', recipients: users.map((userId) => ({ userId, surface: 'CON' })), entityId: `group-${count}`, conversationId: `group-${count}`, occurrence: round, text: CHAT_TEXTS.text('chat.message', { sender: 'Bench', group: 'Group', preview: { text: 'hello' } }), realtimeData: { round } }), // as a member's message: each recipient's language read, one getAll
     );
     const direct = await run('direct', async (round) => {
       const batch = db().batch();

@@ -1,5 +1,6 @@
 import { call, PASSWORD, testIp, uniqueEmail } from './api';
 import { mailedCode } from './sinks';
+import { AUTH_TEXTS } from '../../src/modules/auth/auth.texts';
 
 export interface Tokens {
   accessToken: string;
@@ -8,15 +9,20 @@ export interface Tokens {
   user: { id: string; email: string; roles: string[] };
 }
 
-// Registers and verifies a fresh consumer account; returns its first token pair.
-export async function registerVerified(opts: { email?: string; password?: string; name?: string; ip?: string } = {}): Promise<Tokens & { email: string; password: string }> {
+// The subject of a code mail in a language.
+export const codeSubject = (purpose: 'REGISTER' | 'LOGIN', language: 'vi' | 'en') => AUTH_TEXTS.render('mail.code', { purpose, code: '', minutes: 0 }, language).subject;
+
+// Registers and verifies a fresh consumer account; returns its first token pair. `language`: its Accept-Language
+// (the test client's own is en).
+export async function registerVerified(opts: { email?: string; password?: string; name?: string; ip?: string; language?: 'vi' | 'en' } = {}): Promise<Tokens & { email: string; password: string }> {
   const email = opts.email ?? uniqueEmail('user');
   const password = opts.password ?? PASSWORD;
   const ip = opts.ip ?? testIp();
   const since = Date.now();
-  const reg = await call('POST', '/auth/register', { body: { email, password, name: opts.name ?? 'Test User' }, ip });
+  const language = opts.language ?? 'en';
+  const reg = await call('POST', '/auth/register', { body: { email, password, name: opts.name ?? 'Test User' }, ip, headers: { 'accept-language': language } });
   if (reg.status !== 200) throw new Error(`register ${reg.status}: ${JSON.stringify(reg.body)}`);
-  const code = await mailedCode(email, { since, subject: 'Confirm your email' });
+  const code = await mailedCode(email, { since, subject: codeSubject('REGISTER', language) });
   const res = await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'REGISTER' }, ip });
   if (res.status !== 200) throw new Error(`verify ${res.status}: ${JSON.stringify(res.body)}`);
   return { ...res.body, email, password };
@@ -40,12 +46,13 @@ export async function adminTokens(): Promise<Tokens> {
   }
 }
 
-// Email-OTP sign-in (the partner, driver and admin apps' method).
-export async function emailOtpLogin(email: string, surface = 'DRV'): Promise<Tokens> {
+// Email-OTP sign-in (the partner, driver and admin apps' method). `language`: the account's; one that an
+// administrator or a partner created has none yet and follows the default, vi.
+export async function emailOtpLogin(email: string, surface = 'DRV', language: 'vi' | 'en' = 'en'): Promise<Tokens> {
   const since = Date.now();
   const sent = await call('POST', '/auth/email/otp/send', { body: { email, purpose: 'LOGIN' } });
   if (sent.status !== 200) throw new Error(`otp send ${sent.status}`);
-  const code = await mailedCode(email, { since, subject: 'Your sign-in code' });
+  const code = await mailedCode(email, { since, subject: codeSubject('LOGIN', language) });
   const res = await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'LOGIN', surface } });
   if (res.status !== 200) throw new Error(`otp verify ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;

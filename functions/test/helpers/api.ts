@@ -20,7 +20,9 @@ export async function call<T = any>( // eslint-disable-line @typescript-eslint/n
   path: string,
   opts: { body?: unknown; form?: FormData; token?: string; ip?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { 'x-forwarded-for': opts.ip ?? testIp(), ...(opts.headers ?? {}) };
+  // The test client is an English app: accounts it registers get English texts (fetch alone sends `*`, which
+  // leaves the server's default, vi). Tests of languages send their own Accept-Language.
+  const headers: Record<string, string> = { 'x-forwarded-for': opts.ip ?? testIp(), 'accept-language': 'en', ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   // A form goes as multipart (fetch writes the boundary), anything else as JSON.

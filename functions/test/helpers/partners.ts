@@ -29,7 +29,7 @@ export async function staffOf(owner: PartnerOwner): Promise<Tokens> {
   const email = uniqueEmail('staff');
   const added = await call('POST', `/partners/${owner.partnerId}/staff`, { token: owner.accessToken, body: { email } });
   if (added.status !== 201) throw new Error(`add staff ${added.status}: ${JSON.stringify(added.body)}`);
-  return emailOtpLogin(email, 'PAR');
+  return emailOtpLogin(email, 'PAR', 'vi'); // an invited account has no language of its own yet: the default
 }
 
 /** The cast of the partner-owned verticals' tests: an administrator, two approved partners and a consumer. */

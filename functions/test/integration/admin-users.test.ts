@@ -79,8 +79,8 @@ describe('administration of accounts', () => {
     const made = await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'PAR', email, fullName: 'Ops Person' } });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ email, name: 'Ops Person', roles: ['USER', 'PARTNER_OWNER'], hats: ['CON', 'PAR'], status: 'ACTIVE', hasPassword: false });
-    // The account signs in with email OTP, which verifies the email.
-    const login = await emailOtpLogin(email, 'PAR');
+    // The account signs in with email OTP, which verifies the email (in the default language: it has none of its own).
+    const login = await emailOtpLogin(email, 'PAR', 'vi');
     expect(login.user).toMatchObject({ id: made.body.id, emailVerified: true });
 
     const byPhone = await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'DRV', phone: phone() } });

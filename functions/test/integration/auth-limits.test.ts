@@ -33,20 +33,20 @@ function setup() {
 }
 
 describe('registration of an email that is still pending', () => {
-  it('never changes its password or name; after the resend gap it mails a new code, and the code activates the first password', async () => {
+  it('never changes its password, name or language; after the resend gap it mails a new code, and the code activates the first password', async () => {
     const { auth, mailsTo, advance } = setup();
     const email = uniqueEmail('victim');
-    const first = await auth.register({ email, password: 'victim password 1', name: 'Victim' });
-    const repeat = await auth.register({ email, password: 'attacker password 2', name: 'Attacker' });
+    const first = await auth.register({ email, password: 'victim password 1', name: 'Victim' }, 'en');
+    const repeat = await auth.register({ email, password: 'attacker password 2', name: 'Attacker' }, 'vi');
     expect(repeat).toEqual(first);
     expect(mailsTo(email)).toHaveLength(1); // the repeat within the gap sent nothing
     advance(61_000);
-    await auth.register({ email, password: 'attacker password 3', name: 'Attacker' });
+    await auth.register({ email, password: 'attacker password 3', name: 'Attacker' }, 'vi');
     const mails = mailsTo(email);
     expect(mails).toHaveLength(2);
-    expect(mails[1].subject).toBe('Confirm your email');
+    expect(mails[1].subject).toBe('Confirm your email'); // the first registration's English, not the repeat's Vietnamese
     const stored = await usersRepo.findByEmail(email);
-    expect(stored).toMatchObject({ name: 'Victim', status: 'PENDING' });
+    expect(stored).toMatchObject({ name: 'Victim', status: 'PENDING', locale: 'en' });
 
     const verified = await auth.verifyEmailOtp({ email, code: codeIn(mails[1].text), purpose: 'REGISTER' }, client);
     expect(verified.user.name).toBe('Victim');
@@ -58,10 +58,10 @@ describe('registration of an email that is still pending', () => {
   it('a repeat that would be refused (the mailbox cap reached) still changes nothing and answers the same', async () => {
     const { auth, mailsTo, advance } = setup();
     const email = uniqueEmail('capped');
-    const first = await auth.register({ email, password: 'victim password 1', name: 'Victim' });
+    const first = await auth.register({ email, password: 'victim password 1', name: 'Victim' }, 'en');
     for (let i = 0; i < 6; i += 1) {
       advance(61_000);
-      expect(await auth.register({ email, password: `attacker password ${i}`, name: 'Attacker' })).toEqual(first);
+      expect(await auth.register({ email, password: `attacker password ${i}`, name: 'Attacker' }, 'en')).toEqual(first);
     }
     expect(mailsTo(email)).toHaveLength(5); // 5 codes per hour, then nothing
     const code = codeIn(mailsTo(email).at(-1)!.text);
@@ -75,20 +75,20 @@ describe('registration of an active email (anti-enumeration, no mailbox flooding
   it('answers exactly as for a new email, and its notice mail obeys the mailbox limits', async () => {
     const { auth, mailsTo, advance } = setup();
     const email = uniqueEmail('active');
-    await auth.register({ email, password: 'owner password', name: 'Owner' });
+    await auth.register({ email, password: 'owner password', name: 'Owner' }, 'en');
     await auth.verifyEmailOtp({ email, code: codeIn(mailsTo(email)[0].text), purpose: 'REGISTER' }, client);
     advance(61_000);
     const fresh = uniqueEmail('fresh');
-    const forActive = await auth.register({ email, password: 'someone else', name: 'X' });
-    const forNew = await auth.register({ email: fresh, password: 'someone else', name: 'X' });
+    const forActive = await auth.register({ email, password: 'someone else', name: 'X' }, 'en');
+    const forNew = await auth.register({ email: fresh, password: 'someone else', name: 'X' }, 'en');
     expect({ ...forActive, email: '' }).toEqual({ ...forNew, email: '' });
     expect(mailsTo(email).map((m) => m.subject)).toEqual(['Confirm your email', 'You already have an account']);
     // Repeats: one notice per resend gap, five per hour at most.
-    for (let i = 0; i < 10; i += 1) await auth.register({ email, password: 'someone else', name: 'X' });
+    for (let i = 0; i < 10; i += 1) await auth.register({ email, password: 'someone else', name: 'X' }, 'en');
     expect(mailsTo(email)).toHaveLength(2);
     for (let i = 0; i < 8; i += 1) {
       advance(61_000);
-      await auth.register({ email, password: 'someone else', name: 'X' });
+      await auth.register({ email, password: 'someone else', name: 'X' }, 'en');
     }
     // REGISTER sends this hour: the code, then notices up to the cap of 5.
     expect(mailsTo(email)).toHaveLength(5);

@@ -3,7 +3,7 @@ import { getFirestore } from 'firebase-admin/firestore';
 import { ADMIN_EMAIL, adminTokens, registerVerified } from '../helpers/accounts';
 import { call, PASSWORD, testIp, uniqueEmail } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
-import { inbox, mailedCode, waitForMail } from '../helpers/sinks';
+import { codeIn, inbox, mailedCode, waitForMail, waitForSms } from '../helpers/sinks';
 
 beforeAll(requireEmulators);
 
@@ -66,7 +66,8 @@ describe('registration (POST /auth/register and alias /register)', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(new Set(answers.map((a) => JSON.stringify({ ...a.body, email: 'x' }))).size).toBe(1);
     const notice = await waitForMail(activeEmail, { since });
-    expect(notice.subject).toBe('You already have an account');
+    // In the owner's language, not the registering caller's: an account an administrator made has none yet (vi).
+    expect(notice.subject).toBe('Bạn đã có tài khoản');
     expect(notice.text).not.toMatch(/\b\d{6}\b/);
     // One mail each: repeats within the gap send nothing (no mailbox flooding).
     await new Promise((r) => setTimeout(r, 1500));
@@ -180,5 +181,62 @@ describe('mail content', () => {
     await call('POST', '/auth/register', { body: { email, password: PASSWORD, name: 'M' } });
     await waitForMail(email, { since });
     expect((await inbox(email)).mails[0].text).toMatch(/Your code is \d{6}\. It expires in 10 minutes/);
+  });
+});
+
+describe('the account\'s language (locale)', () => {
+  const register = async (acceptLanguage: string) => {
+    const email = uniqueEmail('lang');
+    const since = Date.now();
+    expect((await call('POST', '/auth/register', { body: { email, password: PASSWORD, name: 'Lan' }, headers: { 'accept-language': acceptLanguage } })).status).toBe(200);
+    const mail = await waitForMail(email, { since });
+    const verified = await call('POST', '/auth/email/otp/verify', { body: { email, code: codeIn(mail.text), purpose: 'REGISTER' } });
+    return { subject: mail.subject, text: mail.text, locale: verified.body.user.locale, profile: (await call('GET', '/users/me', { token: verified.body.accessToken })).body.locale };
+  };
+
+  it('is set at registration from Accept-Language: vi and vi-* Vietnamese, en-* English, by weight; naming neither: vi', async () => {
+    const cases: Array<[string, 'vi' | 'en']> = [
+      ['vi-VN,vi;q=0.9,en;q=0.8', 'vi'],
+      ['en-GB,en;q=0.9,vi;q=0.5', 'en'],
+      ['fr-FR,en;q=0.4,vi;q=0.6', 'vi'],
+      ['fr-FR, de;q=0.5', 'vi'],
+      ['*', 'vi'], // what fetch sends by itself
+      ['', 'vi'],
+    ];
+    const results = await Promise.all(cases.map(([header]) => register(header)));
+    expect(results.map((r) => [r.locale, r.profile, r.subject])).toEqual(cases.map(([, locale]) => [locale, locale, locale === 'vi' ? 'Xác nhận email của bạn' : 'Confirm your email']));
+    expect(results[0].text).toMatch(/^Mã của bạn là \d{6}\. Mã hết hạn sau 10 phút và chỉ dùng được một lần\./);
+    expect(results[1].text).toMatch(/^Your code is \d{6}\. It expires in 10 minutes and works once\./);
+  });
+
+  it('is changed on the profile (alone or with the name): the next mail and text are in it; anything but vi or en is 400 VALIDATION_FAILED', async () => {
+    const account = await registerVerified({ language: 'vi', name: 'Lan' });
+    const token = account.accessToken;
+    expect((await call('GET', '/auth/me', { token })).body.locale).toBe('vi');
+    const phone = `+8493${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    let since = Date.now();
+    expect((await call('POST', '/auth/otp/send', { token, body: { phone, purpose: 'VERIFY_PHONE' } })).status).toBe(200);
+    const viText = await waitForSms(phone, since);
+    expect(viText.text).toMatch(/^Super-app: ma dang nhap cua ban la \d{6} \(hieu luc 10 phut\)\./);
+
+    const changed = await call('PATCH', '/users/me', { token, body: { locale: 'en' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ locale: 'en', name: 'Lan' });
+    expect((await call('POST', '/auth/otp/verify', { token, body: { phone, code: codeIn(viText.text), purpose: 'VERIFY_PHONE' } })).status).toBe(200);
+    since = Date.now();
+    expect((await call('POST', '/auth/otp/send', { body: { phone } })).status).toBe(200);
+    expect((await waitForSms(phone, since)).text).toMatch(/^Super-app: your sign-in code is \d{6} \(valid 10 min\)\./);
+    since = Date.now();
+    expect((await call('POST', '/auth/password/forgot', { body: { email: account.email } })).status).toBe(200);
+    expect((await waitForMail(account.email, { since })).subject).toBe('Reset your password');
+
+    expect((await call('PATCH', '/users/me', { token, body: { name: 'Lan Nguyen', locale: 'vi' } })).body).toMatchObject({ name: 'Lan Nguyen', locale: 'vi' });
+    for (const locale of ['fr', 'EN', 'vi-VN', '', null, 1]) {
+      const bad = await call('PATCH', '/users/me', { token, body: { locale } });
+      expect([locale, bad.status, bad.body.code, bad.body.details?.[0]?.field]).toEqual([locale, 400, 'VALIDATION_FAILED', 'body.locale']);
+    }
+    const empty = await call('PATCH', '/users/me', { token, body: {} });
+    expect([empty.status, empty.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect((await call('GET', '/users/me', { token })).body).toMatchObject({ name: 'Lan Nguyen', locale: 'vi' });
   });
 });

@@ -12,13 +12,13 @@ setLogLevel('error');
 
 const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = {}) => call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id, ...extra } });
 const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/calls/${id}/${action}`, { token: who.accessToken });
-const inbox = async (who: Tokens) => (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{ kind: string; entityId: string; event: string }>;
+const inbox = async (who: Tokens) => (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{ kind: string; entityId: string; event: string; title: string; body: string }>;
 
 
 describe('calls', () => {
   it('ring: callee hears call:ring through a Firestore listener, gets CALL_INCOMING and a high-priority push even with notifications off', async () => {
     const caller = await registerVerified();
-    const callee = await registerVerified();
+    const callee = await registerVerified({ language: 'vi' });
     const fcm = `fcm-call-${Date.now()}-${'c'.repeat(40)}`;
     await call('POST', '/push-tokens', { token: callee.accessToken, body: { token: fcm, surface: 'CON', platform: 'android', deviceId: 'p' } });
     await call('PATCH', '/notifications/preferences', { token: callee.accessToken, body: { push: false } });
@@ -46,9 +46,10 @@ describe('calls', () => {
       const live = (await getDoc(doc(firestore, 'calls', started.body.id))).data();
       expect(live).toMatchObject({ callerId: caller.user.id, calleeId: callee.user.id, status: expect.stringMatching(/^(RINGING|MISSED)$/) });
 
-      expect((await inbox(callee)).find((i) => i.entityId === started.body.id)?.kind).toBe('CALL_INCOMING');
+      // In the callee's language (read in the transaction that created the call), in the inbox and the push.
+      expect((await inbox(callee)).find((i) => i.entityId === started.body.id)).toMatchObject({ kind: 'CALL_INCOMING', title: 'Cuộc gọi đến', body: 'Cuộc gọi video đến' });
       const pushed = (await db().collection('push_outbox').where('token', '==', fcm).get()).docs.map((d) => d.data().message);
-      expect(pushed[0]).toMatchObject({ data: { event: 'call.incoming' }, android: { priority: 'high', ttl: 30_000, notification: { channelId: 'app-calls' } } });
+      expect(pushed[0]).toMatchObject({ data: { event: 'call.incoming' }, android: { priority: 'high', ttl: 30_000, notification: { channelId: 'app-calls', title: 'Cuộc gọi đến', body: 'Cuộc gọi video đến' } } });
       await act(callee, started.body.id, 'decline');
       // The client SDK hands every time as its Timestamp; the stored documents parse with the published schemas.
       expect(heard.data.ringExpiresAt).toBeInstanceOf(ClientTimestamp);

@@ -5,6 +5,13 @@ import { createHub } from '../../src/modules/notifications/hub';
 import { notificationsRepo } from '../../src/modules/notifications/notifications.repo';
 import { createBroadcast, getBroadcast, runBroadcast } from '../../src/modules/notifications/broadcast.job';
 import { db } from '../../src/platform/firebase/firebase';
+import { asWritten, type Locale } from '../../src/platform/i18n';
+import { newUserRecord } from '../../src/modules/users/users.model';
+import { usersRepo } from '../../src/modules/users/users.repo';
+import { accounts } from '../../src/modules/users';
+import { RIDE_EVENTS } from '../../src/modules/rides/rides.events';
+import { RIDE_TEXTS } from '../../src/modules/rides/rides.texts';
+import { CHAT_TEXTS } from '../../src/modules/chat/chat.texts';
 import type { PushResult, PushTransport } from '../../src/platform/push/transport';
 import { requireEmulators } from '../helpers/emulators';
 import type { KnownEvent } from '../../src/modules/notifications/events';
@@ -47,7 +54,7 @@ describe('dispatch', () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const rider = await userWithToken('CON');
-    const [report] = await hub.dispatch({ event: ev('ride.matched'), recipients: [{ userId: rider.userId, surface: 'CON' }], entityId: 'ride-1', title: 'Driver found', body: 'Minh is on the way' });
+    const [report] = await hub.dispatch({ event: ev('ride.matched'), recipients: [{ userId: rider.userId, surface: 'CON' }], entityId: 'ride-1', text: asWritten({ title: 'Driver found', body: 'Minh is on the way' }) });
     expect(report).toMatchObject({ inbox: true, realtime: true, duplicate: false, push: { sent: 1, failed: 0 } });
     const [item] = await inboxOf(rider.userId);
     expect(item).toMatchObject({ kind: 'RIDE', event: 'ride.matched', entityId: 'ride-1', read: false, surface: 'CON' });
@@ -63,7 +70,7 @@ describe('dispatch', () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const user = await userWithToken();
-    const input = { event: ev('chat.message'), recipients: [{ userId: user.userId, surface: 'CON' as const }], entityId: 'conv-1', occurrence: 'msg-1', conversationId: 'conv-1', title: 'Lan', body: 'hi' };
+    const input = { event: ev('chat.message'), recipients: [{ userId: user.userId, surface: 'CON' as const }], entityId: 'conv-1', occurrence: 'msg-1', conversationId: 'conv-1', text: asWritten({ title: 'Lan', body: 'hi' }) };
     const results = await Promise.all([hub.dispatch(input), hub.dispatch(input), hub.dispatch(input)]);
     expect(results.flat().filter((r) => !r.duplicate)).toHaveLength(1);
     expect(await inboxOf(user.userId)).toHaveLength(1);
@@ -77,7 +84,7 @@ describe('dispatch', () => {
     const { transport } = recordingTransport();
     const hub = createHub({ transport });
     const user = await userWithToken('CON');
-    const reports = await hub.dispatch({ event: ev('ride.matched'), recipients: [{ userId: user.userId, surface: 'CON' }, { userId: user.userId, surface: 'DRV' }], entityId: 'ride-twice', title: 'Driver found', body: '' });
+    const reports = await hub.dispatch({ event: ev('ride.matched'), recipients: [{ userId: user.userId, surface: 'CON' }, { userId: user.userId, surface: 'DRV' }], entityId: 'ride-twice', text: asWritten({ title: 'Driver found', body: '' }) });
     expect(reports).toHaveLength(1);
     expect((await inboxOf(user.userId)).map((i) => i.surface)).toEqual(['CON']);
   });
@@ -86,7 +93,7 @@ describe('dispatch', () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const user = await userWithToken();
-    const [report] = await hub.dispatch({ event: ev('ride:location'), recipients: [{ userId: user.userId, surface: 'CON' }], entityId: 'ride-2', title: '', body: '', realtimeData: { lat: 10.7, lng: 106.7 } });
+    const [report] = await hub.dispatch({ event: ev('ride:location'), recipients: [{ userId: user.userId, surface: 'CON' }], entityId: 'ride-2', realtimeData: { lat: 10.7, lng: 106.7 } });
     expect(report).toMatchObject({ inbox: false, realtime: true });
     expect(await inboxOf(user.userId)).toHaveLength(0);
     expect((await realtimeOf(user.userId))[0]).toMatchObject({ type: 'ride:location', data: { lat: 10.7, lng: 106.7 } });
@@ -105,7 +112,7 @@ describe('dispatch', () => {
     await db().collection('presence').doc('ride_ride-here').collection('members').doc(user.userId).set({ expiresAt: Timestamp.fromMillis(Date.now() + 60_000) });
 
     const push = async (input: Partial<Parameters<typeof hub.dispatch>[0]> & { event: string }) =>
-      (await hub.dispatch({ recipients: to, entityId: randomUUID(), title: 't', body: 'b', ...input }))[0].push;
+      (await hub.dispatch({ recipients: to, entityId: randomUUID(), text: asWritten({ title: 't', body: 'b' }), ...input }))[0].push;
     expect(await push({ event: ev('ride.arrived') })).toEqual({ skipped: 'preferences' });
     expect(await push({ event: ev('chat.message'), conversationId: 'conv-muted' })).toEqual({ skipped: 'muted' });
     expect(await push({ event: ev('chat.message'), conversationId: 'conv-here' })).toEqual({ skipped: 'present' });
@@ -127,7 +134,7 @@ describe('dispatch', () => {
     });
     const hub = createHub({ transport });
     for (const u of [dead, invalid, flaky]) {
-      const [r] = await hub.dispatch({ event: ev('security.device'), recipients: [{ userId: u.userId, surface: 'CON' }], entityId: randomUUID(), title: 't', body: 'b' });
+      const [r] = await hub.dispatch({ event: ev('security.device'), recipients: [{ userId: u.userId, surface: 'CON' }], entityId: randomUUID(), text: asWritten({ title: 't', body: 'b' }) });
       expect(r.push).toMatchObject({ sent: 0, failed: 1 });
     }
     expect(await notificationsRepo.tokensOf(dead.userId, 'CON')).toHaveLength(0);
@@ -141,7 +148,7 @@ describe('dispatch', () => {
     const first = await userWithToken();
     const second = `hub-${randomUUID()}`;
     await notificationsRepo.saveToken({ userId: second, token: first.token, surface: 'CON', platform: 'android', deviceId: 'd1', sessionId: `s-${second}`, createdAt: 2, updatedAt: 2 });
-    const notify = async (userId: string) => (await hub.dispatch({ event: ev('security.device'), recipients: [{ userId, surface: 'CON' }], entityId: randomUUID(), title: 't', body: 'b' }))[0].push;
+    const notify = async (userId: string) => (await hub.dispatch({ event: ev('security.device'), recipients: [{ userId, surface: 'CON' }], entityId: randomUUID(), text: asWritten({ title: 't', body: 'b' }) }))[0].push;
     expect(await notify(first.userId)).toEqual({ skipped: 'no-tokens' });
     expect(await notify(second)).toMatchObject({ sent: 1 });
     expect(sent.map((m) => m.token)).toEqual([first.token]);
@@ -154,9 +161,9 @@ describe('dispatch', () => {
     const { transport } = recordingTransport();
     const hub = createHub({ transport });
     const [con, par, drv] = [await userWithToken('CON'), await userWithToken('PAR'), await userWithToken('DRV')];
-    const created = await hub.dispatchFanout({ event: ev('order.created'), entityId: 'order-1', consumerId: con.userId, partnerOwnerId: par.userId, driverId: drv.userId, title: 'Order', body: 'new' });
+    const created = await hub.dispatchFanout({ event: ev('order.created'), entityId: 'order-1', consumerId: con.userId, partnerOwnerId: par.userId, driverId: drv.userId, text: asWritten({ title: 'Order', body: 'new' }) });
     expect(created.map((r) => r.surface).sort()).toEqual(['CON', 'PAR']);
-    const completed = await hub.dispatchFanout({ event: ev('ride.completed'), entityId: 'ride-9', consumerId: con.userId, partnerOwnerId: par.userId, driverId: drv.userId, title: 'Ride', body: 'done' });
+    const completed = await hub.dispatchFanout({ event: ev('ride.completed'), entityId: 'ride-9', consumerId: con.userId, partnerOwnerId: par.userId, driverId: drv.userId, text: asWritten({ title: 'Ride', body: 'done' }) });
     expect(completed.map((r) => r.surface).sort()).toEqual(['CON', 'DRV']);
     expect((await inboxOf(drv.userId))[0].data.deepLink).toMatchObject({ tab: 'TripTab', screen: 'TripHistory' });
   });
@@ -170,7 +177,7 @@ describe('dispatch', () => {
     const recipients = [...others.slice(0, 300), ...withTokens.map((u) => u.userId), ...others.slice(300)].map((userId) => ({ userId, surface: 'CON' as const }));
     await notificationsRepo.savePreferences(withTokens[2].userId, { push: true, channels: { chat: true, ride: true, order: true, wallet: true, social: true, promo: false }, muted: {} }, Date.now());
     // One recipient already has the item (an earlier, interrupted delivery): it lands in the first batch.
-    const input = { event: ev('admin.broadcast'), recipients, entityId, title: 'Sale', body: 'today' };
+    const input = { event: ev('admin.broadcast'), recipients, entityId, text: asWritten({ title: 'Sale', body: 'today' }) };
     await hub.dispatch({ ...input, recipients: [recipients[10]] });
 
     const reports = await hub.dispatch(input);
@@ -212,7 +219,7 @@ describe('dispatch', () => {
     const recipients = [...ids].reverse().map((userId) => ({ userId, surface: 'CON' as const }));
     let reports: Awaited<ReturnType<typeof hub.dispatch>> = [];
     const pointReads = await devicePointReads(async () => {
-      reports = await hub.dispatch({ event: ev('admin.broadcast'), recipients, entityId: `range-${randomUUID()}`, title: 'T', body: 'B' });
+      reports = await hub.dispatch({ event: ev('admin.broadcast'), recipients, entityId: `range-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) });
     });
     expect(pointReads).toBe(0);
     expect(sent.map((m) => m.token).sort()).toEqual([...tokens].sort());
@@ -228,7 +235,7 @@ describe('dispatch', () => {
     const tokens = [3, 1_000].map(() => `token-${randomUUID()}-${'u'.repeat(20)}`);
     await notificationsRepo.saveToken(tokenRecord(ids[3], tokens[0]));
     await notificationsRepo.saveToken(tokenRecord(ids[1_000], tokens[1]));
-    const input = { event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `twice-${randomUUID()}`, title: 'T', body: 'B' };
+    const input = { event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `twice-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) };
     const [a, b] = await Promise.all([hub.dispatch(input), hub.dispatch(input)]);
     // Each recipient's item was created by exactly one of the two deliveries.
     expect(a.filter((r) => !r.duplicate).length + b.filter((r) => !r.duplicate).length).toBe(1_050);
@@ -243,7 +250,7 @@ describe('dispatch', () => {
     const ids = Array.from({ length: 500 }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
     const token = `token-${randomUUID()}-${'p'.repeat(20)}`;
     await notificationsRepo.saveToken(tokenRecord(ids[250], token));
-    const dispatchTo = (list: string[]) => hub.dispatch({ event: ev('admin.broadcast'), recipients: list.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `page-${randomUUID()}`, title: 'T', body: 'B' });
+    const dispatchTo = (list: string[]) => hub.dispatch({ event: ev('admin.broadcast'), recipients: list.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `page-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) });
     expect(await devicePointReads(() => dispatchTo(ids.slice(0, 499)))).toBe(499);
     expect(await devicePointReads(() => dispatchTo(ids))).toBe(0);
     expect(sent.map((m) => m.token)).toEqual([token, token]);
@@ -266,7 +273,7 @@ describe('dispatch', () => {
       }
       await batch.commit();
     }
-    const pointReads = await devicePointReads(() => hub.dispatch({ event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `dense-${randomUUID()}`, title: 'T', body: 'B' }));
+    const pointReads = await devicePointReads(() => hub.dispatch({ event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `dense-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) }));
     expect(pointReads).toBe(1_100);
     expect(sent.map((m) => m.token).sort()).toEqual([...mine].sort());
   });
@@ -278,14 +285,68 @@ describe('dispatch', () => {
     const ids = [...Array.from({ length: 1_100 }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`), `${prefix}é-account`];
     const token = `token-${randomUUID()}-${'v'.repeat(20)}`;
     await notificationsRepo.saveToken(tokenRecord(ids[1_100], token));
-    const pointReads = await devicePointReads(() => hub.dispatch({ event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `plain-${randomUUID()}`, title: 'T', body: 'B' }));
+    const pointReads = await devicePointReads(() => hub.dispatch({ event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `plain-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) }));
     expect(pointReads).toBe(1_101);
     expect(sent.map((m) => m.token)).toEqual([token]);
   });
 
   it('refuses an event missing from the table (at run time too, for a name forced past the compiler)', async () => {
     const hub = createHub({ transport: recordingTransport().transport });
-    await expect(hub.dispatch({ event: ev('pizza.delivered'), recipients: [], entityId: 'x', title: '', body: '' })).rejects.toThrow(/Unknown event/);
+    await expect(hub.dispatch({ event: ev('pizza.delivered'), recipients: [], entityId: 'x' })).rejects.toThrow(/Unknown event/);
+  });
+});
+
+describe('texts in each recipient\'s language', () => {
+  // An account with a language (or none: it follows DEFAULT_LOCALE, vi here), with a device.
+  async function account(locale?: Locale) {
+    const device = await userWithToken('CON');
+    await db().runTransaction(async (tx) => usersRepo.txCreate(tx, newUserRecord({ id: device.userId, email: null, name: 'X', passwordHash: null, emailVerified: true, provider: null, now: Date.now(), locale })));
+    return device;
+  }
+  // The hub's reads of accounts' languages, recorded.
+  function countingHub() {
+    const { transport, sent } = recordingTransport();
+    const asked: string[][] = [];
+    const hub = createHub({ transport, localesOf: (ids) => (asked.push(ids), accounts.localesOf(ids)) });
+    return { hub, sent, asked };
+  }
+  const pushedTo = (sent: Array<Record<string, any>>, token: string) => sent.find((m) => m.token === token)?.android.notification; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  it('a vi account, an en account and one that never chose read the same notice in their own language: inbox and push, one read for all', async () => {
+    const { hub, sent, asked } = countingHub();
+    const [vi, en, older] = [await account('vi'), await account('en'), await account()];
+    const entityId = `ride-${randomUUID()}`;
+    const reports = await hub.dispatch(RIDE_EVENTS.notice({ event: 'ride.completed', recipients: [vi, en, older].map((a) => ({ userId: a.userId, surface: 'CON' as const })), entityId, text: RIDE_TEXTS.text('ride.completed', { fare: 52_000 }) }));
+    expect(reports.map((r) => r.push)).toEqual([1, 2, 3].map(() => expect.objectContaining({ sent: 1 })));
+    const itemOf = async (userId: string) => (await inboxOf(userId)).find((i) => i.entityId === entityId);
+    expect(await itemOf(vi.userId)).toMatchObject({ title: 'Chuyến đi đã hoàn tất', body: 'Cước phí 52.000\u00a0₫' });
+    expect(await itemOf(en.userId)).toMatchObject({ title: 'Trip completed', body: 'Fare ₫52,000' });
+    expect(await itemOf(older.userId)).toMatchObject({ title: 'Chuyến đi đã hoàn tất' });
+    expect(pushedTo(sent, vi.token)).toMatchObject({ title: 'Chuyến đi đã hoàn tất', body: 'Cước phí 52.000\u00a0₫' });
+    expect(pushedTo(sent, en.token)).toMatchObject({ title: 'Trip completed', body: 'Fare ₫52,000' });
+    expect(pushedTo(sent, older.token)).toMatchObject({ title: 'Chuyến đi đã hoàn tất' });
+    expect(asked).toEqual([[vi.userId, en.userId, older.userId]]);
+  });
+
+  it('a language the caller already read is not read again; an administrator\'s words go out as written, reading none', async () => {
+    const { hub, sent, asked } = countingHub();
+    const en = await account('en');
+    const to = (locale?: Locale) => [{ userId: en.userId, surface: 'CON' as const, ...(locale ? { locale } : {}) }];
+    await hub.dispatch(RIDE_EVENTS.notice({ event: 'ride.pickup', recipients: to('en'), entityId: `ride-${randomUUID()}`, text: RIDE_TEXTS.text('ride.pickup', {}) }));
+    await hub.dispatch({ event: ev('admin.broadcast'), recipients: to(), entityId: `bc-${randomUUID()}`, text: asWritten({ title: 'Khuyến mãi', body: 'Giảm 20% hôm nay' }) });
+    expect(asked).toEqual([]);
+    expect(sent.map((m) => m.android.notification.title)).toEqual(['Trip started', 'Khuyến mãi']);
+  });
+
+  it('inside a transaction the caller names each language (the ring of a call); a notice people read needs a text', async () => {
+    const { hub, sent, asked } = countingHub();
+    const en = await account('en');
+    const entityId = `call-${randomUUID()}`;
+    const push = await db().runTransaction(async (tx) => hub.dispatchInTransaction(tx, { event: ev('call.incoming'), recipients: [{ userId: en.userId, surface: 'CON', locale: 'en' }], entityId, text: CHAT_TEXTS.text('call.incoming', { video: false }) }));
+    await push();
+    expect((await inboxOf(en.userId)).find((i) => i.entityId === entityId)).toMatchObject({ title: 'Incoming call', body: 'Incoming call' });
+    expect([asked, sent.map((m) => m.android.notification.title)]).toEqual([[], ['Incoming call']]);
+    await expect(hub.dispatch({ event: ev('ride.arrived'), recipients: [{ userId: en.userId, surface: 'CON' }], entityId })).rejects.toThrow(/give it a text/);
   });
 });
 

@@ -69,10 +69,12 @@ describe('partner staff', () => {
     expect(added.body).toMatchObject({ partnerId, userId: existing.user.id, role: 'STAFF' });
     expect((await call('POST', `/partners/${partnerId}/staff`, { token: owner.accessToken, body: { email: existing.email } })).status).toBe(409);
     expect((await call('POST', `/partners/${partnerId}/staff`, { token: owner.accessToken, body: { email: newcomer } })).status).toBe(201);
-    expect((await waitForMail(newcomer, { since })).subject).toMatch(/You were added to/);
+    // A new account has no language of its own yet: the default (vi); an existing one reads its own (en).
+    expect((await waitForMail(newcomer, { since })).subject).toMatch(/^Bạn đã được thêm vào /);
+    expect((await waitForMail(existing.email, { since })).subject).toMatch(/^You were added to /);
 
     // The newcomer signs in on the partner app with email OTP.
-    const staff = await emailOtpLogin(newcomer, 'PAR');
+    const staff = await emailOtpLogin(newcomer, 'PAR', 'vi');
     expect(staff.user.roles).toEqual(['USER', 'PARTNER_STAFF']);
     expect((await call('GET', '/partners/me', { token: staff.accessToken })).body.partners).toEqual([expect.objectContaining({ id: partnerId, myRole: 'STAFF' })]);
     expect((await call('GET', '/users/me', { token: existing.accessToken })).body.hats).toEqual(['CON', 'PAR']);

@@ -94,12 +94,12 @@ describe('a transfer’s note', () => {
     const sent = await call('POST', '/wallet/transfers', { token: an.accessToken, body: { toUserId: binh.user.id, amount: 12_000, note }, headers: { 'idempotency-key': key() } });
     expect(sent.status).toBe(201);
     const item = await waitFor(async () => (await db().collection('app_notifications').where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(), { timeoutMs: 30_000, what: 'the transfer notice' });
-    expect([item.title, item.body]).toEqual(['Money received', 'An Nguyen sent you 12.000 ₫']);
+    expect([item.title, item.body]).toEqual(['Money received', 'An Nguyen sent you ₫12,000']); // an English account: English text and amount
     expect(JSON.stringify(item)).not.toContain('vi-lua');
     const pushed = await waitFor(async () => (await db().collection('push_outbox').where('token', '==', fcm).get()).docs.map((d) => d.data().message)[0], { timeoutMs: 30_000, what: 'the push' });
     expect(pushed.notification ?? {}).not.toEqual(expect.objectContaining({ body: expect.stringContaining('vi-lua') }));
     expect(JSON.stringify(pushed)).not.toContain('vi-lua');
-    expect(JSON.stringify(pushed)).toContain('12.000');
+    expect(JSON.stringify(pushed)).toContain('₫12,000');
     expect((await call('GET', `/wallet/transactions/${sent.body.id}`, { token: binh.accessToken })).body.memo).toBe(note);
   });
 });

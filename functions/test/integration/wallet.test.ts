@@ -52,15 +52,15 @@ describe('wallet balance and history', () => {
 });
 
 describe('transfers between users', () => {
-  it('moves money, notifies the recipient once (WALLET inbox, wallet sound), and counts toward the daily limit', async () => {
-    const [an, binh] = [await registerVerified({ name: 'An Nguyen' }), await registerVerified()];
+  it('moves money, notifies the recipient once (WALLET inbox, wallet sound, in their language), and counts toward the daily limit', async () => {
+    const [an, binh] = [await registerVerified({ name: 'An Nguyen' }), await registerVerified({ language: 'vi' })];
     await topUp(an, 100_000);
     const sent = await send(an, binh, 40_000, key(), 'Tiền cơm');
     expect(sent).toMatchObject({ status: 201, body: { kind: 'P2P', direction: 'OUT', amount: 40_000, balanceAfter: 60_000, toUserId: binh.user.id, memo: 'Tiền cơm' } });
     expect([await balance(an), await balance(binh)]).toEqual([60_000, 40_000]);
     const item = await waitFor(async () => (await db().collection('app_notifications').where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(), { timeoutMs: 30_000, what: 'the transfer notice' });
     expect(item).toMatchObject({ kind: 'WALLET', event: 'wallet.transfer.received', data: { sfx: 'wallet_transfer_received', deepLink: { tab: 'AccountTab', screen: 'WalletTransaction' } } });
-    expect(item.body).toBe('An Nguyen sent you 40.000 ₫');
+    expect([item.title, item.body]).toEqual(['Bạn đã nhận được tiền', 'An Nguyen đã chuyển cho bạn 40.000\u00a0₫']);
     expect((await call('GET', '/wallet/limits', { token: an.accessToken })).body).toMatchObject({ sentToday: 40_000, remainingToday: 20_000_000 - 40_000 });
   });
 

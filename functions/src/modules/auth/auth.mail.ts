@@ -1,38 +1,22 @@
+import type { Locale } from '../../platform/i18n';
+import type { MailMessage } from '../../platform/mail/mailer';
 import type { OtpPurpose } from './auth.model';
+import { AUTH_TEXTS } from './auth.texts';
 
 const minutes = (sec: number) => Math.round(sec / 60);
 
-const SUBJECTS: Record<OtpPurpose, string> = {
-  REGISTER: 'Confirm your email',
-  LOGIN: 'Your sign-in code',
-  PASSWORD_2FA: 'Your two-step sign-in code',
-  PASSWORD_RESET: 'Reset your password',
-  VERIFY_PHONE: 'Confirm your phone number',
-};
-
-export function codeMail(purpose: OtpPurpose, to: string, code: string, ttlSec: number) {
-  return {
-    to,
-    subject: SUBJECTS[purpose],
-    text:
-      `Your code is ${code}. It expires in ${minutes(ttlSec)} minutes and works once.\n\n` +
-      'If you did not ask for it, ignore this message; nobody can use it without access to this mailbox.',
-  };
+/** A code mail, in the language of the account it is for. */
+export function codeMail(purpose: OtpPurpose, to: string, code: string, ttlSec: number, locale: Locale): MailMessage {
+  return { to, ...AUTH_TEXTS.render('mail.code', { purpose, code, minutes: minutes(ttlSec) }, locale) };
 }
 
 // Sent instead of a code when someone registers an email that already has an active account.
-export function alreadyRegisteredMail(to: string) {
-  return {
-    to,
-    subject: 'You already have an account',
-    text:
-      'Someone (maybe you) tried to register with this email address, which already has an account.\n' +
-      'Sign in instead, or reset your password if you forgot it. No account was changed.',
-  };
+export function alreadyRegisteredMail(to: string, locale: Locale): MailMessage {
+  return { to, ...AUTH_TEXTS.render('mail.alreadyRegistered', {}, locale) };
 }
 
-export function codeSms(code: string, ttlSec: number): string {
-  return `Super-app: your sign-in code is ${code} (valid ${minutes(ttlSec)} min). Never share it.`;
+export function codeSms(code: string, ttlSec: number, locale: Locale): string {
+  return AUTH_TEXTS.render('sms.code', { code, minutes: minutes(ttlSec) }, locale).text;
 }
 
 export function maskEmail(email: string): string {

@@ -17,7 +17,8 @@ import type { PasswordHasher } from './passwords';
 import type { SessionService } from './session.service';
 import type { TokenSigner } from './tokens';
 import { inTransaction } from '../../platform/firebase/firebase';
-import { newUserRecord, normalizeRoles, toProfile, type UserRecord, accounts } from '../users';
+import { newUserRecord, normalizeRoles, toProfile, type UserRecord, accounts, localeOf } from '../users';
+import type { Locale } from '../../platform/i18n';
 
 export interface AuthDeps {
   config: Readonly<AppConfig>;
@@ -43,7 +44,8 @@ export function createAuthService(deps: AuthDeps) {
   const { config, hasher, otp, sessions, mailer, sms, messages, now } = deps;
   const resend = { expiresInSec: AUTH_LIMITS.otpTtlSec, resendAfterSec: AUTH_LIMITS.otpResendGapSec };
 
-  const mailCode = (purpose: OtpPurpose, to: string, code: string): MailMessage => codeMail(purpose, to, code, AUTH_LIMITS.otpTtlSec);
+  // Mails and texts are in the language of the account they are for.
+  const mailCode = (purpose: OtpPurpose, to: string, code: string, user: Pick<UserRecord, 'locale'> | undefined): MailMessage => codeMail(purpose, to, code, AUTH_LIMITS.otpTtlSec, localeOf(user));
 
   // ADMIN_EMAILS: an account whose verified email is listed holds ADMIN (roles written alone, in a transaction).
   async function withConfiguredAdmin(user: UserRecord): Promise<UserRecord> {
@@ -78,8 +80,9 @@ export function createAuthService(deps: AuthDeps) {
     // every repeat (no enumeration). A registration never changes an existing account: whoever proves
     // the mailbox activates the pending account with the password of its *first* registration (one who
     // forgot it uses forgot/reset). Pending: the code again; active: a notice. Both obey the code limits
-    // of the mailbox (resend gap, hourly and daily caps), so repeats cannot flood it.
-    async register(body: { email: string; password: string; name: string }) {
+    // of the mailbox (resend gap, hourly and daily caps), so repeats cannot flood it. `locale` (from
+    // Accept-Language) is the new account's language; a repeat keeps the first one's, as it keeps its password.
+    async register(body: { email: string; password: string; name: string }, locale: Locale) {
       const email = normalizeEmail(body.email);
       // Hash first: a new and an existing email cost the same time.
       const passwordHash = await hasher.hash(body.password);
@@ -87,7 +90,7 @@ export function createAuthService(deps: AuthDeps) {
       const account = await inTransaction(async (tx) => {
         const existing = await accounts.findByEmail(email, tx);
         if (existing) return existing;
-        const user = newUserRecord({ id: accounts.newId(), email, name: body.name, passwordHash, emailVerified: false, provider: 'password', now: t });
+        const user = newUserRecord({ id: accounts.newId(), email, name: body.name, passwordHash, emailVerified: false, provider: 'password', now: t, locale });
         accounts.txCreate(tx, user);
         return user;
       });
@@ -96,7 +99,7 @@ export function createAuthService(deps: AuthDeps) {
       try {
         // An active account's REGISTER challenge is bound to no account: its code is never sent nor accepted.
         const { code } = await otp.issue({ purpose: 'REGISTER', channel: 'email', destination: email, userId: pending ? account.id : null });
-        message = pending ? mailCode('REGISTER', email, code) : alreadyRegisteredMail(email);
+        message = pending ? mailCode('REGISTER', email, code, account) : alreadyRegisteredMail(email, localeOf(account));
       } catch (err) {
         // Within the resend gap or over a cap: nothing is sent, and the answer does not say so.
         if (!(err instanceof AppError && err.statusCode === 429)) throw err;
@@ -114,7 +117,7 @@ export function createAuthService(deps: AuthDeps) {
         (body.purpose === 'REGISTER' ? user.status === 'PENDING' : user.status === 'ACTIVE');
       // Same work and same answer whether or not the address has an account.
       const { code } = await otp.issue({ purpose: body.purpose, channel: 'email', destination: email, userId: eligible ? user.id : null });
-      await messages.hand('email otp', eligible ? { channel: 'mail', message: mailCode(body.purpose, email, code) } : undefined);
+      await messages.hand('email otp', eligible ? { channel: 'mail', message: mailCode(body.purpose, email, code, user) } : undefined);
       return { mailSent: mailer.configured, ...resend };
     },
 
@@ -146,15 +149,17 @@ export function createAuthService(deps: AuthDeps) {
         throw new BadRequestError(`Codes are not texted to numbers of this country (${country ?? 'unknown'})`, { country: country ?? null, allowed: config.SMS_COUNTRIES }).withCode('PHONE_COUNTRY_NOT_ALLOWED');
       }
       let userId: string | null = null;
+      let user: UserRecord | undefined;
       if (body.purpose === 'VERIFY_PHONE') {
         if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account');
         userId = auth.userId;
+        user = await accounts.get(userId); // its language
       } else {
-        const user = await accounts.findByPhone(body.phone);
+        user = await accounts.findByPhone(body.phone);
         userId = user && user.status === 'ACTIVE' && !user.disabled ? user.id : null;
       }
       const { code } = await otp.issue({ purpose: body.purpose, channel: 'sms', destination: body.phone, userId });
-      await messages.hand('sms otp', userId ? { channel: 'sms', message: { to: body.phone, text: codeSms(code, AUTH_LIMITS.otpTtlSec) } } : undefined);
+      await messages.hand('sms otp', userId ? { channel: 'sms', message: { to: body.phone, text: codeSms(code, AUTH_LIMITS.otpTtlSec, localeOf(user)) } } : undefined);
       return { smsProvider: sms.provider, ...resend };
     },
 
@@ -211,7 +216,7 @@ export function createAuthService(deps: AuthDeps) {
         });
         try {
           const { code, challengeId, expiresInSec } = await otp.issue(target);
-          return challenge(challengeId, await mailer.send(mailCode('PASSWORD_2FA', current.email, code)), expiresInSec);
+          return challenge(challengeId, await mailer.send(mailCode('PASSWORD_2FA', current.email, code, current)), expiresInSec);
         } catch (err) {
           // Signing in again right after: the code already mailed still completes it (no second mail).
           const pending = err instanceof AppError && err.statusCode === 429 ? await otp.live(target) : undefined;
@@ -256,7 +261,8 @@ export function createAuthService(deps: AuthDeps) {
       return twoFaView({ ...user, twoFactor });
     },
 
-    async google(body: { idToken: string }, client: ClientInfo) {
+    /** `locale` (from Accept-Language): the language of an account this sign-in creates. */
+    async google(body: { idToken: string }, client: ClientInfo, locale: Locale) {
       const identity = await deps.google(body.idToken);
       const t = now();
       const user = await inTransaction(async (tx) => {
@@ -273,7 +279,7 @@ export function createAuthService(deps: AuthDeps) {
         if (await accounts.findByEmail(identity.email, tx)) {
           throw new ConflictError('An account with this email already exists: sign in to it, then link Google with POST /auth/google/link').withCode('ACCOUNT_EXISTS');
         }
-        const created = newUserRecord({ id: accounts.newId(), email: identity.email, name: identity.name ?? identity.email.split('@')[0], passwordHash: null, emailVerified: true, provider: 'google', now: t });
+        const created = newUserRecord({ id: accounts.newId(), email: identity.email, name: identity.name ?? identity.email.split('@')[0], passwordHash: null, emailVerified: true, provider: 'google', now: t, locale });
         accounts.txCreate(tx, created);
         authRepo.txCreateIdentity(tx, 'google', identity.subject, created.id, identity.email, t);
         return created;
@@ -305,7 +311,7 @@ export function createAuthService(deps: AuthDeps) {
       const user = await accounts.findByEmail(email);
       const eligible = user !== undefined && !user.disabled;
       const { code } = await otp.issue({ purpose: 'PASSWORD_RESET', channel: 'email', destination: email, userId: eligible ? user.id : null });
-      await messages.hand('reset mail', eligible ? { channel: 'mail', message: mailCode('PASSWORD_RESET', email, code) } : undefined);
+      await messages.hand('reset mail', eligible ? { channel: 'mail', message: mailCode('PASSWORD_RESET', email, code, user) } : undefined);
       return { accepted: true as const, message: 'If an account exists for this email, a reset code is on its way.' };
     },
 

@@ -12,6 +12,8 @@ import { createSessionAwareVerifier, createSessionService } from './session.serv
 import { createTokenSigner } from './tokens';
 import { notificationHub } from '../notifications';
 import { AUTH_EVENTS } from './auth.events';
+import { AUTH_TEXTS } from './auth.texts';
+import { localeOf } from '../users';
 import { claimPendingApplication } from '../kyc';
 
 // Builds the auth services from configuration; tests replace the clock, mail, SMS or Google.
@@ -29,14 +31,12 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
     now,
     lostAnswerSec: config.REFRESH_LOST_ANSWER_SEC,
     onNewDevice: async (user, session) => {
-      const device = session.deviceName ?? session.userAgent ?? 'An unknown device';
       await hub.dispatch(
         AUTH_EVENTS.notice({
         event: 'security.device',
-        recipients: [{ userId: user.id, surface: 'CON' as const }],
+        recipients: [{ userId: user.id, surface: 'CON' as const, locale: localeOf(user) }],
         entityId: session.id,
-        title: 'New sign-in to your account',
-        body: `${device}${session.ip ? ` (${session.ip})` : ''} signed in. If it was not you, sign that session out and change your password.`,
+        text: AUTH_TEXTS.text('security.device', { device: session.deviceName ?? session.userAgent ?? null, ip: session.ip ?? null }),
         }),
       );
     },

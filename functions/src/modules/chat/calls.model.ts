@@ -4,6 +4,7 @@ import type { Identified } from '../../platform/firestore/records';
 import { iso, isoOrNull, timestampOf } from '../../platform/time';
 import type { DispatchInput } from '../notifications';
 import { CHAT_EVENTS } from './chat.events';
+import { CHAT_TEXTS } from './chat.texts';
 import { defineMachine } from '../../platform/state-machine/state-machine';
 
 export { CALL_LINES, CALLS, RING_TIMEOUT_QUEUE } from './chat.collections';
@@ -80,13 +81,11 @@ export function callView(c: CallRecord) {
 // What the callee is told: the ring, or a missed call (no answer, or busy).
 export function calleeNotice(call: CallRecord, event: 'call.incoming' | 'call.missed'): DispatchInput {
   const ring = event === 'call.incoming';
-  const missedBody = call.endReason === 'busy' ? 'You missed a call while on another call' : 'You missed a call';
   return CHAT_EVENTS.notice({
     event,
     recipients: [{ userId: call.calleeId, surface: 'CON' as const }],
     entityId: call.id,
-    title: ring ? 'Incoming call' : 'Missed call',
-    body: ring ? (call.type === 'video' ? 'Incoming video call' : 'Incoming call') : missedBody,
+    text: ring ? CHAT_TEXTS.text('call.incoming', { video: call.type === 'video' }) : CHAT_TEXTS.text('call.missed', { busy: call.endReason === 'busy' }),
     conversationId: call.conversationId ?? undefined,
     realtimeData: ring
       ? { callId: call.id, callerId: call.callerId, type: call.type, ringExpiresAt: timestampOf(call.ringExpiresAt) }

@@ -6,6 +6,7 @@ import { CALL_MACHINE, calleeNotice, callRolesOf, callView, type CallAction, typ
 import { recordTransition } from '../../platform/state-machine/state-machine';
 import { callsRepo } from './calls.repo';
 import { conversationsRepo } from './conversations.repo';
+import { localeOf } from '../users';
 
 const END_REASON: Partial<Record<CallRecord['status'], CallRecord['endReason']>> = {
   DECLINED: 'declined',
@@ -100,10 +101,12 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
           updatedAt: t,
         };
         callsRepo.txSave(tx, call);
-        // The ring (call:ring and the CALL_INCOMING item) commits with the call: no ringing call without it.
+        // The ring (call:ring and the CALL_INCOMING item) commits with the call: no ringing call without it. Its
+        // text is in the callee's language, from the account this transaction read.
+        const ring = calleeNotice(call, 'call.incoming');
         const pushRing =
           call.status === 'RINGING'
-            ? deps.hub.dispatchInTransaction(tx, calleeNotice(call, 'call.incoming'))
+            ? deps.hub.dispatchInTransaction(tx, { ...ring, recipients: ring.recipients.map((r) => ({ ...r, locale: localeOf(callee) })) })
             : undefined;
         return { call, created: true, expired, pushRing };
       });

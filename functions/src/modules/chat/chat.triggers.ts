@@ -42,7 +42,7 @@ async function notify(message: MessageRecord, conversation: ConversationRecord, 
   const recipients = others.filter((m) => !blockers.has(m.userId)).map((m) => ({ userId: m.userId, surface: m.surface }));
   if (recipients.length === 0) return [];
   const sender = await accounts.get(message.senderId);
-  return hub.dispatch(messageNotice(message, conversation, recipients, sender?.name ?? 'Someone'));
+  return hub.dispatch(messageNotice(message, conversation, recipients, sender?.name ?? null));
 }
 
 /** The `chatMessageCreated` trigger's work. */

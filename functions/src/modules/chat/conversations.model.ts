@@ -7,6 +7,7 @@ import { SURFACES, type Surface } from '../notifications';
 import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
 import { defineMachine } from '../../platform/state-machine/state-machine';
 import { CHAT_EVENTS } from './chat.events';
+import { CHAT_TEXTS, type PreviewPart } from './chat.texts';
 
 export { CHAT_BLOCK_LISTS, CHAT_BLOCKS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CHAT_PREFERENCES, CHAT_REPORTS, CONVERSATIONS, MESSAGES } from './chat.collections';
 
@@ -213,22 +214,29 @@ export function messageIdFor(conversationId: string, senderId: string, idempoten
   return `m_${createHash('sha256').update(`${conversationId}\u0000${senderId}\u0000${idempotencyKey}`).digest('base64url').slice(0, 24)}`;
 }
 
-export function previewOf(message: Pick<MessageRecord, 'type' | 'text' | 'deleted'>): string {
-  if (message.deleted) return 'Message deleted';
+/** A message in a line: its words (cut), or the kind of message it is. */
+export function previewPartOf(message: Pick<MessageRecord, 'type' | 'text' | 'deleted'>): PreviewPart {
+  if (message.deleted) return { label: 'DELETED' };
   switch (message.type) {
     case 'TEXT':
     case 'SYSTEM': {
       const text = (message.text ?? '').replace(/\s+/g, ' ').trim();
       const cut = truncateText(text, CHAT_LIMITS.previewMax - 1);
-      return cut === text ? text : `${cut}…`;
+      return { text: cut === text ? text : `${cut}…` };
     }
     case 'AUDIO':
-      return 'Voice message';
     case 'IMAGE':
-      return 'Photo';
     case 'LOCATION':
-      return 'Location';
+      return { label: message.type };
   }
+}
+
+// Stored previews (the member's last message, a reply's quote) are shared data, in English; apps can label by `type`.
+const PREVIEW_LABELS = { DELETED: 'Message deleted', AUDIO: 'Voice message', IMAGE: 'Photo', LOCATION: 'Location' } as const;
+
+export function previewOf(message: Pick<MessageRecord, 'type' | 'text' | 'deleted'>): string {
+  const part = previewPartOf(message);
+  return 'text' in part ? part.text : PREVIEW_LABELS[part.label];
 }
 
 export function newMembership(conversationId: string, userId: string, role: MemberRole, now: number, surface: Surface = 'CON'): MembershipRecord {
@@ -256,15 +264,14 @@ export function membershipAfterMessage(member: MembershipRecord, message: Messag
 export const countsAsUnread = (message: Pick<MessageRecord, 'type'>) => message.type !== 'SYSTEM';
 
 /** The chat.message notice for the members to notify (never the sender). */
-export function messageNotice(message: MessageRecord, conversation: ConversationRecord, recipients: Array<{ userId: string; surface: Surface }>, senderName: string) {
-  const title = conversation.type === 'GROUP' && conversation.title ? `${senderName} · ${conversation.title}` : senderName;
+export function messageNotice(message: MessageRecord, conversation: ConversationRecord, recipients: Array<{ userId: string; surface: Surface }>, senderName: string | null) {
+  const group = conversation.type === 'GROUP' && conversation.title ? conversation.title : null;
   return CHAT_EVENTS.notice({
     event: 'chat.message',
     recipients,
     entityId: conversation.id,
     occurrence: message.id,
-    title,
-    body: previewOf(message),
+    text: CHAT_TEXTS.text('chat.message', { sender: senderName, group, preview: previewPartOf(message) }),
     conversationId: conversation.id,
     realtimeData: { conversationId: conversation.id, messageId: message.id, senderId: message.senderId, type: message.type },
   });

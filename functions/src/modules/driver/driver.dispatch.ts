@@ -224,8 +224,6 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
           recipients: [{ userId: written.riderId, surface: 'CON' as const }],
           entityId: written.currentRideId,
           occurrence: String(at),
-          title: 'Driver location',
-          body: '',
           roomId: `ride_${written.currentRideId}`,
           realtimeData: { rideId: written.currentRideId, driverId: userId, lat: update.lat, lng: update.lng, heading: update.heading ?? null, speedKmh: update.speedKmh ?? null, at: timestampOf(at) },
         }),

@@ -1,5 +1,7 @@
 import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { negotiateLocale } from '../../platform/i18n';
+import { AcceptLanguageHeadersSchema } from '../../platform/i18n/i18n.schemas';
 import { AUTH_RATE_LIMITS } from '../auth';
 import { applicationReviewRoutes, kycServiceFor } from '../kyc';
 import {
@@ -28,9 +30,9 @@ export function driverRoutes({ config }: AppContext): AnyRoute[] {
         'Mails a sign-in code to the email (creating the account when the email has none). Nothing is attached to an existing account until its mailbox owner signs in with that code (POST /auth/email/otp/verify, purpose LOGIN): the SUBMITTED driver application opens then (GET /kyc/applications), or the open one is kept. The same answer for a new and an existing email; within the resend gap nothing is sent.',
       auth: 'public',
       rateLimit: AUTH_RATE_LIMITS.register,
-      request: { body: DriverRegisterBodySchema },
+      request: { body: DriverRegisterBodySchema, headers: AcceptLanguageHeadersSchema },
       response: { description: 'A code is on its way (same answer for every email).', schema: DriverRegisterResponseSchema },
-      handler: ({ body }) => drivers.register(body),
+      handler: ({ body, headers }) => drivers.register(body, negotiateLocale(headers['accept-language'], config.DEFAULT_LOCALE)),
     }),
     ...applicationReviewRoutes({
       kind: 'DRIVER',

@@ -7,11 +7,14 @@ import { recordPendingApplication, type Decision, type KycService } from '../kyc
 import { DEFAULT_CAPABILITIES, profileView, type Capability, type Vehicle } from './driver.model';
 import { driverRepo, locationsRepo } from './driver.repo';
 import type { createDispatchService } from './driver.dispatch';
-import { newUserRecord, accounts } from '../users';
+import { newUserRecord, accounts, localeOf } from '../users';
+import type { Locale } from '../../platform/i18n';
+import { DRIVER_TEXTS } from './driver.texts';
 
-function driverCodeMail(to: string, code: string): MailMessage {
-  const mail = codeMail('LOGIN', to, code, AUTH_LIMITS.otpTtlSec);
-  return { ...mail, subject: 'Finish your driver registration', text: `Someone (maybe you) registered this email as a driver. Sign in to the driver app with this code to open the application.\n\n${mail.text}` };
+function driverCodeMail(to: string, code: string, locale: Locale): MailMessage {
+  const mail = codeMail('LOGIN', to, code, AUTH_LIMITS.otpTtlSec, locale);
+  const intro = DRIVER_TEXTS.render('mail.signup', {}, locale);
+  return { ...mail, subject: intro.subject, text: `${intro.text}\n\n${mail.text}` };
 }
 
 export interface DriverRegistration {
@@ -37,14 +40,15 @@ export function createDriverService(deps: DriverServiceDeps) {
     // No user auth, so it attaches nothing to an account: it creates the account for a new email, mails
     // a sign-in code, and keeps the details with that code (driver.signup). Signing in with the mailed
     // code opens the DRIVER application (or keeps the open one). The same answer and the same work for a
-    // new and an existing email, and no ids in it.
-    async register(body: DriverRegistration) {
+    // new and an existing email, and no ids in it. `locale` (from Accept-Language) is a new account's language;
+    // the mail is in the account's.
+    async register(body: DriverRegistration, locale: Locale) {
       const email = body.email.trim().toLowerCase();
       const t = now();
       const account = await inTransaction(async (tx) => {
         const existing = await accounts.findByEmail(email, tx);
         if (existing) return existing;
-        const user = newUserRecord({ id: accounts.newId(), email, name: body.fullName, passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
+        const user = newUserRecord({ id: accounts.newId(), email, name: body.fullName, passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE', locale });
         accounts.txCreate(tx, user);
         return user;
       });
@@ -53,7 +57,7 @@ export function createDriverService(deps: DriverServiceDeps) {
         try {
           const { code, challengeId } = await deps.otp.issue({ purpose: 'LOGIN', channel: 'email', destination: email, userId: account.id });
           await recordPendingApplication(account.id, 'DRIVER', challengeId, { fullName: body.fullName, phone: body.phone ?? null, licenceNumber: body.licenceNumber ?? null, vehicle: body.vehicle }, t);
-          message = driverCodeMail(email, code);
+          message = driverCodeMail(email, code, localeOf(account));
         } catch (err) {
           // Within the resend gap or over a cap: nothing is sent or recorded, and the answer does not say so.
           if (!(err instanceof AppError && err.statusCode === 429)) throw err;

@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { db, inTransaction } from '../../platform/firebase/firebase';
 import { AppError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
+import { asWritten } from '../../platform/i18n';
 import type { Surface } from './events';
 import type { Hub } from './hub';
 import { BROADCAST_PAGE_SIZE, BROADCASTS, INBOX } from './notifications.model';
@@ -151,7 +152,8 @@ export async function runBroadcast(id: string, opts: RunOptions): Promise<'done'
       const delivered = accounts.filter((a) => !a.hats.some((h) => (earlierSurfaces as string[]).includes(h))).length;
       let pushed = 0;
       if (ids.length > 0) {
-        const reports = await opts.hub.dispatch(NOTIFICATIONS_EVENTS.notice({ event: 'admin.broadcast', recipients: ids.map((userId) => ({ userId, surface })), entityId: id, title: current.title, body: current.body }));
+        // The administrator's words go out as written, in whatever language they chose (no account's language is read).
+        const reports = await opts.hub.dispatch(NOTIFICATIONS_EVENTS.notice({ event: 'admin.broadcast', recipients: ids.map((userId) => ({ userId, surface })), entityId: id, text: asWritten({ title: current.title, body: current.body }) }));
         for (const r of reports) if ('sent' in r.push) pushed += r.push.sent;
       }
       await opts.afterDispatch?.(current.pages + 1);

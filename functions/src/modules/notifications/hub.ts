@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { defaultLocale, type Locale, type LocalizedText, type NoticeText } from '../../platform/i18n';
 import { logger } from '../../platform/logging/logger';
 import { FCM_BATCH, type PushResult, type PushTransport } from '../../platform/push/transport';
 import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type KnownEvent, type Surface } from './events';
@@ -7,10 +8,13 @@ import './spec-events';
 import { buildPushMessage, isDeadToken, pushDecision, withDefaults, type NotificationPayload, type Preferences, type PushMessage, type PushSkip } from './notifications.model';
 import type { Transaction } from 'firebase-admin/firestore';
 import { notificationsRepo, type DeliveryDocs, type PushTokenRecord } from './notifications.repo';
+import { accounts } from '../users';
 
 export interface Recipient {
   userId: string;
   surface: Surface;
+  /** The recipient's language when the caller has read the account already (saves the hub reading it). */
+  locale?: Locale;
 }
 
 export interface DispatchInput {
@@ -21,8 +25,11 @@ export interface DispatchInput {
   entityId: string;
   /** Distinguishes repeated occurrences of one event on one entity (e.g. a message id); part of the idempotency key. */
   occurrence?: string;
-  title: string;
-  body: string;
+  /**
+   * The title and body of the inbox item and the push, rendered in each recipient's language: a catalogue text
+   * (`X_TEXTS.text(key, params)`), or `asWritten` for an administrator's own words. Telemetry shows none.
+   */
+  text?: LocalizedText<NoticeText>;
   /** Chat: the conversation (mute and presence); rides: the ride room (presence). */
   conversationId?: string;
   roomId?: string;
@@ -54,11 +61,27 @@ interface Delivery {
   recipient: Recipient;
   id: string;
   payload: NotificationPayload;
+  /** In the recipient's language; undefined for telemetry. */
+  text?: NoticeText;
 }
 
+/** Every recipient's language known: a dispatch inside a transaction cannot read the accounts. */
+export type DispatchInTransactionInput = Omit<DispatchInput, 'recipients'> & { recipients: Array<Recipient & { locale: Locale }> };
+
 // The one way verticals notify: inbox, realtime event and push, decided by the event table.
-export function createHub(deps: { transport: PushTransport; now?: () => number }) {
+export function createHub(deps: { transport: PushTransport; now?: () => number; localesOf?: (userIds: string[]) => Promise<Map<string, Locale>> }) {
   const now = deps.now ?? Date.now;
+  const localesOf = deps.localesOf ?? ((userIds: string[]) => accounts.localesOf(userIds));
+
+  // The languages of recipients the caller did not name one for, read together (none for words sent as written).
+  async function recipientLocales(input: DispatchInput): Promise<Map<string, Locale>> {
+    const policy = policyFor(input.event);
+    const known = new Map(input.recipients.flatMap((r) => (r.locale ? [[r.userId, r.locale] as const] : [])));
+    const unknown = [...new Set(input.recipients.filter((r) => !known.has(r.userId) && policy?.recipients.includes(r.surface)).map((r) => r.userId))];
+    if (!policy || policy.telemetry || !input.text || input.text.asWritten || unknown.length === 0) return known;
+    for (const [userId, locale] of await localesOf(unknown)) known.set(userId, locale);
+    return known;
+  }
 
   function planFor(policy: EventPolicy, recipient: Recipient, input: DispatchInput): Delivery {
     const id = notificationId(input.event, input.entityId, recipient.userId, input.occurrence);
@@ -109,12 +132,12 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
   }
 
   // Every allowed recipient's messages, counted per delivery.
-  async function sendPush(policy: EventPolicy, deliveries: Delivery[], input: DispatchInput, tokens: PushTokenRecord[]): Promise<Map<Delivery, { sent: number; failed: number; removedTokens: number }>> {
+  async function sendPush(policy: EventPolicy, deliveries: Delivery[], tokens: PushTokenRecord[]): Promise<Map<Delivery, { sent: number; failed: number; removedTokens: number }>> {
     const counts = new Map(deliveries.map((d) => [d, { sent: 0, failed: 0, removedTokens: 0 }]));
     const byKey = new Map(deliveries.map((d) => [`${d.recipient.surface}\u0000${d.recipient.userId}`, d]));
     const outgoing = tokens.flatMap((t) => {
       const delivery = byKey.get(`${t.surface}\u0000${t.userId}`);
-      return delivery ? [{ delivery, userId: t.userId, message: buildPushMessage({ token: t.token, platform: t.platform, policy, payload: delivery.payload, title: input.title, body: input.body, now: now() }) }] : [];
+      return delivery?.text ? [{ delivery, userId: t.userId, message: buildPushMessage({ token: t.token, platform: t.platform, policy, payload: delivery.payload, ...delivery.text, now: now() }) }] : [];
     });
     const results = await sendAll(outgoing);
     results.forEach((r, i) => {
@@ -128,10 +151,11 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
     return counts;
   }
 
-  // Everything a dispatch decides before touching the database: who, which ids, which documents.
-  function prepare(input: DispatchInput) {
+  // Everything a dispatch decides before touching the database: who, which ids, which texts, which documents.
+  function prepare(input: DispatchInput, locales: Map<string, Locale>) {
     const policy = policyFor(input.event);
     if (!policy) throw new Error(`Unknown event ${input.event}: add it to the event table`);
+    if (!policy.telemetry && !input.text) throw new Error(`Event ${input.event} is read by people: give it a text`);
     // One delivery per person (ids derive from the user): a user named twice, with two hats, hears it once.
     const seen = new Set<string>();
     const allowed = input.recipients.filter((r) => policy.recipients.includes(r.surface) && !seen.has(r.userId) && seen.add(r.userId));
@@ -139,7 +163,14 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
       logger.warn('recipient surface not in the event table', { event: input.event, surface: skipped.surface });
     }
     const t = now();
-    const deliveries = allowed.map((r) => planFor(policy, r, input));
+    // One rendering per language (a group of a hundred needs at most two); words sent as written need no language.
+    const rendered = new Map<Locale, NoticeText>();
+    const textIn = (locale: Locale) => rendered.get(locale) ?? rendered.set(locale, input.text!.render(locale)).get(locale)!;
+    const deliveries = allowed.map((r) => {
+      const delivery = planFor(policy, r, input);
+      if (!policy.telemetry) delivery.text = textIn(locales.get(r.userId) ?? defaultLocale());
+      return delivery;
+    });
     const kind = inboxKindOf(policy, input.event);
     const realtimeDoc = (d: Delivery) => ({ recipientId: d.recipient.userId, type: policy.realtime, payload: d.payload, data: input.realtimeData ?? {} });
     // 1. Telemetry: realtime only (never stored for long, never pushed). 2. The inbox item and 3. the
@@ -149,7 +180,7 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
         ? { realtime: { id: `${d.id}-${t}`, data: realtimeDoc(d), ttlMs: TELEMETRY_TTL_MS } }
         : {
             inbox: kind
-              ? { id: d.id, data: { recipientId: d.recipient.userId, surface: d.recipient.surface, kind, event: input.event, entityId: input.entityId, title: input.title, body: input.body, data: d.payload, read: false, readAt: null } }
+              ? { id: d.id, data: { recipientId: d.recipient.userId, surface: d.recipient.surface, kind, event: input.event, entityId: input.entityId, title: d.text!.title, body: d.text!.body, data: d.payload, read: false, readAt: null } }
               : undefined,
             realtime: policy.realtime ? { id: d.id, data: realtimeDoc(d), ttlMs: REALTIME_TTL_MS } : undefined,
           },
@@ -190,7 +221,7 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
       if (decision.send) toPush.push(d);
       else reports[i].push = { skipped: decision.reason };
     });
-    const sent = await sendPush(policy, toPush, input, tokens);
+    const sent = await sendPush(policy, toPush, tokens);
     deliveries.forEach((d, i) => {
       const count = sent.get(d);
       if (count) reports[i].push = count.sent + count.failed === 0 ? { skipped: 'no-tokens' } : count;
@@ -199,7 +230,7 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
   }
 
   async function dispatch(input: DispatchInput): Promise<DeliveryReport[]> {
-    const prep = prepare(input);
+    const prep = prepare(input, await recipientLocales(input));
     const inputs = readPushInputs(prep);
     const created = await notificationsRepo.createDeliveries(prep.docs, prep.t);
     return finish(prep, created, inputs);
@@ -208,8 +239,8 @@ export function createHub(deps: { transport: PushTransport; now?: () => number }
   // For a transaction that creates the entity the event is about (a new call): the inbox item and the
   // realtime event commit with it, all or nothing. Call the returned function after the commit to push.
   // Only for new entities: an existing notification id would fail the whole transaction.
-  function dispatchInTransaction(tx: Transaction, input: DispatchInput): () => Promise<DeliveryReport[]> {
-    const prep = prepare(input);
+  function dispatchInTransaction(tx: Transaction, input: DispatchInTransactionInput): () => Promise<DeliveryReport[]> {
+    const prep = prepare(input, new Map(input.recipients.map((r): [string, Locale] => [r.userId, r.locale])));
     notificationsRepo.txCreateDeliveries(tx, prep.docs, prep.t);
     return () => finish(prep, prep.docs.map(() => true), readPushInputs(prep));
   }

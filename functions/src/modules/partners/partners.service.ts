@@ -6,7 +6,8 @@ import type { Mailer } from '../../platform/mail/mailer';
 import { applications, applicationView, type Decision, type KycService } from '../kyc';
 import { partnerRolesFor, type MemberRecord, type PartnerRecord } from './partners.model';
 import { partnersRepo } from './partners.repo';
-import { newUserRecord, normalizeRoles, accounts } from '../users';
+import { newUserRecord, normalizeRoles, accounts, localeOf } from '../users';
+import { PARTNER_TEXTS } from './partners.texts';
 
 export function partnerView(p: PartnerRecord, myRole?: MemberRecord['role']) {
   return {
@@ -98,7 +99,7 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
     async addStaff(partnerId: string, callerId: string, emailInput: string) {
       const email = emailInput.toLowerCase();
       const t = now();
-      const { member, partner } = await inTransaction(async (tx) => {
+      const { member, partner, locale } = await inTransaction(async (tx) => {
         const owned = await txOwnedActivePartner(tx, partnerId, callerId);
         const existing = await accounts.findByEmail(email, tx);
         if (existing && (await partnersRepo.txMember(tx, partnerId, existing.id))) throw new ConflictError('Already a member of this partner');
@@ -111,14 +112,11 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
         else accounts.txCreate(tx, { ...user, ...withRole });
         const added: MemberRecord = { partnerId, userId: user.id, role: 'STAFF', email, addedBy: callerId, createdAt: t };
         partnersRepo.txAddMember(tx, added);
-        return { member: added, partner: owned };
+        // An account this creates has no language yet: it follows the default until its owner picks one.
+        return { member: added, partner: owned, locale: localeOf(existing) };
       });
       deps.mailer
-        .send({
-          to: email,
-          subject: `You were added to ${partner.businessName}`,
-          text: `You are now staff of ${partner.businessName} on the partner app. Sign in with your email: the app sends you a one-time code.`,
-        })
+        .send({ to: email, ...PARTNER_TEXTS.render('mail.staffAdded', { business: partner.businessName }, locale) })
         .catch((err: Error) => logger.warn('staff invitation mail failed', { error: err.message }));
       return memberView(member);
     },

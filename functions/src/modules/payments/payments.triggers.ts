@@ -1,9 +1,9 @@
 import type { AppConfig } from '../../platform/config';
-import { formatVnd, vnd } from '../../platform/money/money';
 import { recordFields } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { PAYMENT_EVENTS } from './payments.events';
+import { PAYMENT_TEXTS } from './payments.texts';
 import { paymentDocument, type PaymentRecord } from './payments.model';
 
 /** The payer's notices of one change of a payment: a top-up's outcome, and each new refund. */
@@ -13,9 +13,9 @@ export function paymentNotices(before: PaymentRecord | undefined, after: Payment
   const notices: DispatchInput[] = [];
   if (after.purpose === 'TOPUP' && before?.status !== after.status) {
     if (after.status === 'SUCCEEDED') {
-      notices.push(PAYMENT_EVENTS.notice({ event: 'wallet.topup.succeeded', recipients: payer, entityId: after.id, title: 'Top-up received', body: `${formatVnd(vnd(after.amount))} is in your wallet`, params: { paymentId: after.id } }));
+      notices.push(PAYMENT_EVENTS.notice({ event: 'wallet.topup.succeeded', recipients: payer, entityId: after.id, text: PAYMENT_TEXTS.text('wallet.topup.succeeded', { amount: after.amount }), params: { paymentId: after.id } }));
     } else if (after.status === 'FAILED') {
-      notices.push(PAYMENT_EVENTS.notice({ event: 'wallet.topup.failed', recipients: payer, entityId: after.id, title: 'Top-up failed', body: `Your top-up of ${formatVnd(vnd(after.amount))} did not go through`, params: { paymentId: after.id } }));
+      notices.push(PAYMENT_EVENTS.notice({ event: 'wallet.topup.failed', recipients: payer, entityId: after.id, text: PAYMENT_TEXTS.text('wallet.topup.failed', { amount: after.amount }), params: { paymentId: after.id } }));
     }
   }
   const known = new Set((before?.refunds ?? []).map((r) => r.id));
@@ -26,8 +26,7 @@ export function paymentNotices(before: PaymentRecord | undefined, after: Payment
         recipients: payer,
         entityId: after.id,
         occurrence: refund.id,
-        title: 'Refund',
-        body: after.purpose === 'TOPUP' ? `${formatVnd(vnd(refund.amount))} of your top-up goes back to where it came from` : `${formatVnd(vnd(refund.amount))} is refunded: ${refund.reason}`,
+        text: PAYMENT_TEXTS.text('payment.refunded', { amount: refund.amount, topUp: after.purpose === 'TOPUP', reason: refund.reason }),
         params: { paymentId: after.id },
       }),
     );

@@ -175,6 +175,15 @@ export type RideRecord = Identified & RecordOf<typeof rideDocument>;
 
 export const RIDE_EXPIRY_MS = 30 * 60_000;
 
+/** The reasons the service itself gives for ending a ride: stored as written here (API data, English); notices say them in the reader's language. */
+export const RIDE_SYSTEM_REASONS = {
+  riderNoShow: 'The rider did not come to the pickup',
+  driverLate: 'The driver did not arrive within 30 minutes',
+  startLate: 'The trip did not start in time after the driver arrived',
+  tripOverdue: 'The trip did not end in time: completed at the distance driven',
+} as const;
+export type RideSystemReason = keyof typeof RIDE_SYSTEM_REASONS;
+
 /** How long each active status may last (RIDE_ARRIVED_TIMEOUT_SEC, RIDE_TRIP_TIMEOUT_FACTOR, RIDE_TRIP_TIMEOUT_MIN_SEC). */
 export interface RideTimeouts {
   arrivedSec: number;

@@ -23,6 +23,7 @@ import {
   readQuote,
   RIDE_CLASSES,
   RIDE_STATUSES,
+  RIDE_SYSTEM_REASONS,
   rideChatContext,
   rideMachine,
   rideView,
@@ -523,7 +524,7 @@ export function createRidesService(deps: RidesServiceDeps) {
       id,
       'noShow',
       { userId: driverId, admin: false },
-      (r, at) => ({ cancelledBy: 'driver', cancelReason: 'The rider did not come to the pickup', cancellationFee: waitedFee(r, at), endedAt: at }),
+      (r, at) => ({ cancelledBy: 'driver', cancelReason: RIDE_SYSTEM_REASONS.riderNoShow, cancellationFee: waitedFee(r, at), endedAt: at }),
       'release',
       'no-show',
       (r, loc, at) => {
@@ -604,9 +605,9 @@ export function createRidesService(deps: RidesServiceDeps) {
   }
 
   const EXPIRY_REASONS: Partial<Record<RideRecord['status'], string>> = {
-    CONFIRMED: 'The driver did not arrive within 30 minutes',
-    ARRIVED: 'The trip did not start in time after the driver arrived',
-    IN_PROGRESS: 'The trip did not end in time: completed at the distance driven',
+    CONFIRMED: RIDE_SYSTEM_REASONS.driverLate,
+    ARRIVED: RIDE_SYSTEM_REASONS.startLate,
+    IN_PROGRESS: RIDE_SYSTEM_REASONS.tripOverdue,
   };
 
   /**

@@ -3,11 +3,19 @@ import { recordFields } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { RIDE_EVENTS } from './rides.events';
-import { ACTIVE_STATUSES, rideChatContext, rideDocument, type RideRecord } from './rides.model';
+import { ACTIVE_STATUSES, RIDE_SYSTEM_REASONS, rideChatContext, rideDocument, type RideRecord, type RideSystemReason } from './rides.model';
+import { RIDE_TEXTS, type CancelReason } from './rides.texts';
 import { closeContextConversation } from '../chat';
 import type { SosRecord } from './rides.repo';
-import { accountDirectory } from '../users';
+import { accountDirectory, localeOf } from '../users';
 import { ridesServiceFor } from './rides.wiring';
+
+// The service's own reasons are said in the reader's language; a person's reason as they wrote it.
+function cancelReasonOf(ride: RideRecord): CancelReason {
+  if (ride.cancelReason === null) return null;
+  const system = (Object.keys(RIDE_SYSTEM_REASONS) as RideSystemReason[]).find((key) => RIDE_SYSTEM_REASONS[key] === ride.cancelReason);
+  return system ? { system } : { written: ride.cancelReason };
+}
 
 /** The notices of one change of a ride (none when its status did not change, or for a new NO_DRIVER ride). */
 export function rideNotices(before: RideRecord | undefined, after: RideRecord | undefined): DispatchInput[] {
@@ -21,19 +29,19 @@ export function rideNotices(before: RideRecord | undefined, after: RideRecord | 
   switch (after.status) {
     case 'CONFIRMED':
       // occurrence: a reassigned ride is matched again, to its new driver.
-      return [RIDE_EVENTS.notice({ ...base, event: 'ride.matched', occurrence: after.driverId ?? '', recipients: [rider, ...driver], title: 'Driver found', body: `${after.driver?.name ?? 'Your driver'} is on the way${after.driver?.vehicle ? ` (${after.driver.vehicle.plate})` : ''}` })];
+      return [RIDE_EVENTS.notice({ ...base, event: 'ride.matched', occurrence: after.driverId ?? '', recipients: [rider, ...driver], text: RIDE_TEXTS.text('ride.matched', { driver: after.driver?.name ?? null, plate: after.driver?.vehicle?.plate ?? null }) })];
     case 'ARRIVED':
-      return [RIDE_EVENTS.notice({ ...base, event: 'ride.arrived', recipients: [rider], title: 'Your driver is here', body: `${after.driver?.name ?? 'Your driver'} is waiting at the pickup` })];
+      return [RIDE_EVENTS.notice({ ...base, event: 'ride.arrived', recipients: [rider], text: RIDE_TEXTS.text('ride.arrived', { driver: after.driver?.name ?? null }) })];
     case 'IN_PROGRESS':
-      return [RIDE_EVENTS.notice({ ...base, event: 'ride.pickup', recipients: [rider], title: 'Trip started', body: 'Have a good trip' })];
+      return [RIDE_EVENTS.notice({ ...base, event: 'ride.pickup', recipients: [rider], text: RIDE_TEXTS.text('ride.pickup', {}) })];
     case 'COMPLETED':
-      return [RIDE_EVENTS.notice({ ...base, event: 'ride.completed', recipients: [rider, ...driver], title: 'Trip completed', body: `Fare ${after.fare ?? after.quote.fare} ₫` })];
+      return [RIDE_EVENTS.notice({ ...base, event: 'ride.completed', recipients: [rider, ...driver], text: RIDE_TEXTS.text('ride.completed', { fare: after.fare ?? after.quote.fare }) })];
     case 'CANCELLED':
     case 'EXPIRED':
-      return [RIDE_EVENTS.notice({ ...base, event: 'ride.cancelled', recipients: [rider, ...driver], title: 'Ride cancelled', body: after.cancelReason ?? (after.status === 'EXPIRED' ? 'The driver did not arrive in time' : 'The ride was cancelled') })];
+      return [RIDE_EVENTS.notice({ ...base, event: 'ride.cancelled', recipients: [rider, ...driver], text: RIDE_TEXTS.text('ride.cancelled', { reason: cancelReasonOf(after), expired: after.status === 'EXPIRED' }) })];
     case 'NO_DRIVER':
       // A ride that ends without a driver after one cancelled: the rider hears it (a new booking found nobody: the answer said so).
-      return before ? [RIDE_EVENTS.notice({ ...base, event: 'ride.cancelled', recipients: [rider], title: 'No driver', body: 'Your driver cancelled and nobody else is free; please book again' })] : [];
+      return before ? [RIDE_EVENTS.notice({ ...base, event: 'ride.cancelled', recipients: [rider], text: RIDE_TEXTS.text('ride.noDriver', {}) })] : [];
     default:
       return [];
   }
@@ -66,7 +74,7 @@ export async function onSosCreated(event: DocumentEvent, config: Readonly<AppCon
   if (!event.after) return 0;
   const sos = { ...event.after.data, id: event.after.id } as unknown as SosRecord;
   const { users } = await accountDirectory.list({ role: 'ADMIN', limit: 100 }, 'system:sos');
-  const admins = users.filter((u) => !u.disabled).map((u) => ({ userId: u.id, surface: 'CON' as const }));
+  const admins = users.filter((u) => !u.disabled).map((u) => ({ userId: u.id, surface: 'CON' as const, locale: localeOf(u) }));
   if (admins.length === 0) return 0;
   await hub.dispatch(
     RIDE_EVENTS.notice({
@@ -74,8 +82,7 @@ export async function onSosCreated(event: DocumentEvent, config: Readonly<AppCon
       recipients: admins,
       entityId: sos.rideId,
       occurrence: sos.id,
-      title: `SOS from the ${sos.role.toLowerCase()} of a ride`,
-      body: sos.message ?? 'Emergency alert raised in a ride',
+      text: RIDE_TEXTS.text('ride.sos', { role: sos.role, message: sos.message }),
       params: { rideId: sos.rideId, sosId: sos.id },
     }),
   );

@@ -4,7 +4,7 @@ import { usersAdminRepo, usersRepo } from './users.repo';
 
 export type { UserRecord, AuthProvider, AccountStatus } from './users.model';
 export type { UserPatch, UserListFilter } from './users.repo';
-export { newUserRecord, normalizeRoles, toProfile, hatsFor, unlockedHats } from './users.model';
+export { newUserRecord, normalizeRoles, toProfile, hatsFor, unlockedHats, localeOf } from './users.model';
 export { changedFields, accountsWithHatPage } from './users.repo';
 export { UserProfileSchema } from './users.schemas';
 
@@ -18,6 +18,8 @@ export const accounts = {
   get: (id: string, tx?: FirebaseFirestore.Transaction) => usersRepo.get(id, tx),
   findByEmail: (email: string, tx?: FirebaseFirestore.Transaction) => usersRepo.findByEmail(email, tx),
   findByPhone: (phone: string) => usersRepo.findByPhone(phone),
+  /** Each account's language (see localeOf), one read for all: the notification hub's recipients. */
+  localesOf: (ids: readonly string[]) => usersRepo.localesOf(ids),
   txPhoneOwner: usersRepo.txPhoneOwner.bind(usersRepo),
   txCreate: usersRepo.txCreate.bind(usersRepo),
   txPatch: usersRepo.txPatch.bind(usersRepo),

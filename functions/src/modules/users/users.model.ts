@@ -3,6 +3,7 @@ import type { Hat, PermissionGrant, Role } from '../../platform/auth/roles';
 import { prefixesOf } from '../../platform/text';
 import { HATS, ROLES } from '../../platform/auth/roles';
 import { hatUnlocked } from '../../platform/auth/guard';
+import { defaultLocale, isLocale, type Locale } from '../../platform/i18n';
 
 // Firestore layout of accounts: `users/{id}` plus unique indexes `user_emails/{email}` and `user_phones/{e164}`,
 // and `audit_log/{eventId}` (users.triggers).
@@ -21,6 +22,8 @@ export interface UserRecord {
   email: string | null;
   emailVerified: boolean;
   name: string;
+  /** The language of texts for this person (push, inbox, mail, SMS); absent: DEFAULT_LOCALE (see localeOf). */
+  locale?: Locale;
   phone: string | null;
   phoneVerified: boolean;
   passwordHash: string | null;
@@ -52,6 +55,11 @@ export function unlockedHats(roles: readonly Role[]): Hat[] {
   return HATS.filter((hat) => hats[hat]);
 }
 
+/** The account's language: its own choice, else the configured default (accounts from before locales, or never asked). */
+export function localeOf(user: Pick<UserRecord, 'locale'> | undefined): Locale {
+  return isLocale(user?.locale) ? user.locale : defaultLocale();
+}
+
 // The profile every client sees: never the password hash.
 export function toProfile(user: UserRecord) {
   return {
@@ -59,6 +67,7 @@ export function toProfile(user: UserRecord) {
     email: user.email,
     emailVerified: user.emailVerified,
     name: user.name,
+    locale: localeOf(user),
     phone: user.phone,
     phoneVerified: user.phoneVerified,
     roles: user.roles,
@@ -85,12 +94,15 @@ export function newUserRecord(fields: {
   roles?: Role[];
   phone?: string | null;
   status?: AccountStatus;
+  /** The person's language (registration: Accept-Language); absent: the account follows DEFAULT_LOCALE. */
+  locale?: Locale;
 }): UserRecord {
   return {
     id: fields.id,
     email: fields.email,
     emailVerified: fields.emailVerified,
     name: fields.name,
+    ...(fields.locale ? { locale: fields.locale } : {}),
     phone: fields.phone ?? null,
     phoneVerified: Boolean(fields.phone),
     passwordHash: fields.passwordHash,

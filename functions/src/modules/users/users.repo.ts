@@ -4,7 +4,8 @@ import { db } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
 import { phoneLookupKeys } from '../../platform/http/contact';
-import { queryFields, USER_EMAILS, USER_PHONES, USERS, type UserRecord } from './users.model';
+import { localeOf, queryFields, USER_EMAILS, USER_PHONES, USERS, type UserRecord } from './users.model';
+import type { Locale } from '../../platform/i18n';
 
 export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
 // The account fields the stored query fields (hats, search prefixes) derive from.
@@ -32,6 +33,7 @@ function fromDoc(id: string, data: FirebaseFirestore.DocumentData | undefined): 
 }
 
 const FAILED_PRECONDITION = 9;
+const LOCALE_READ_BATCH = 500;
 const OPTIMISTIC_ATTEMPTS = 10;
 // Retries of racing patches wait a random time below a bound that doubles per attempt (up to the cap).
 const RETRY_BASE_MS = 10;
@@ -71,6 +73,17 @@ export const usersRepo = {
   },
 
   // A number is looked up under its E.164 key and the trunk-prefixed form older accounts may be stored under.
+  /** The language of each account (absent accounts: the default), read in one getAll of that field only. */
+  async localesOf(ids: readonly string[]): Promise<Map<string, Locale>> {
+    const unique = [...new Set(ids)];
+    const locales = new Map<string, Locale>();
+    for (let i = 0; i < unique.length; i += LOCALE_READ_BATCH) {
+      const snaps = await db().getAll(...unique.slice(i, i + LOCALE_READ_BATCH).map((id) => users().doc(id)), { fieldMask: ['locale'] });
+      for (const snap of snaps) locales.set(snap.id, localeOf(snap.data() as Pick<UserRecord, 'locale'> | undefined));
+    }
+    return locales;
+  },
+
   async findByPhone(phone: string): Promise<UserRecord | undefined> {
     for (const key of phoneLookupKeys(phone)) {
       const userId = (await phoneIndex(key).get()).get('userId') as string | undefined;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/auth/roles.schemas';
 import { IsoTimeSchema } from '../../platform/time.schemas';
+import { LocaleSchema } from '../../platform/i18n/i18n.schemas';
 
 export const UserProfileSchema = z
   .object({
@@ -8,6 +9,7 @@ export const UserProfileSchema = z
     email: z.string().nullable().describe('null only for phone-only accounts created by an administrator'),
     emailVerified: z.boolean(),
     name: z.string(),
+    locale: LocaleSchema.describe('Language of push, inbox, mail and SMS texts for this account: set at registration from Accept-Language, changed with PATCH /users/me; accounts that never chose one read as the default (vi unless configured)'),
     phone: z.string().nullable().describe('E.164; set after phone verification'),
     phoneVerified: z.boolean(),
     roles: z.array(RoleSchema),
@@ -24,7 +26,11 @@ export const UserProfileSchema = z
   .meta({ id: 'UserProfile', description: 'Canonical profile of the signed-in user.' });
 
 export const UpdateProfileBodySchema = z
-  .object({ name: z.string().trim().min(1).max(100) })
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    locale: LocaleSchema.optional().describe('vi or en: the language of the texts the server writes for you (anything else: 400 VALIDATION_FAILED on body.locale)'),
+  })
+  .refine((b) => b.name !== undefined || b.locale !== undefined, { message: 'name or locale is required' })
   .meta({ id: 'UpdateProfileBody' });
 
 export const HatsResponseSchema = z

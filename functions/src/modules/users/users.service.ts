@@ -1,5 +1,6 @@
 import { HATS } from '../../platform/auth/roles';
 import { NotFoundError } from '../../platform/errors/app-error';
+import type { Locale } from '../../platform/i18n';
 import { hatsFor, toProfile } from './users.model';
 import { usersRepo } from './users.repo';
 
@@ -17,10 +18,10 @@ export function createUsersService(deps: { now?: () => number; repo?: UsersServi
     async profile(userId: string) {
       return toProfile(await load(userId));
     },
-    // Only the name (and its search prefixes) is written: a lock, role change or password reset that
-    // lands while this request runs is never undone by it.
-    async updateProfile(userId: string, patch: { name: string }) {
-      const updated = await repo.patch(userId, () => ({ name: patch.name, updatedAt: now() }));
+    // Only the fields sent (and the name's search prefixes) are written: a lock, role change or password reset
+    // that lands while this request runs is never undone by it.
+    async updateProfile(userId: string, patch: { name?: string; locale?: Locale }) {
+      const updated = await repo.patch(userId, () => ({ ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.locale ? { locale: patch.locale } : {}), updatedAt: now() }));
       if (!updated) throw new NotFoundError('Account not found');
       return toProfile(updated);
     },

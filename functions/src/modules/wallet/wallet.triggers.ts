@@ -1,10 +1,10 @@
 import type { AppConfig } from '../../platform/config';
-import { formatVnd, vnd } from '../../platform/money/money';
 import { recordFields } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
-import { accounts } from '../users';
+import { accounts, localeOf, type UserRecord } from '../users';
 import { WALLET_EVENTS } from './wallet.events';
+import { WALLET_TEXTS } from './wallet.texts';
 import { withdrawalDocument, type P2pRecord, type WithdrawalRecord } from './wallet.model';
 
 /**
@@ -17,22 +17,20 @@ export function transferNotice(p2p: Pick<P2pRecord, 'toUserId' | 'transferId' | 
     event: 'wallet.transfer.received',
     recipients: [{ userId: p2p.toUserId, surface: 'CON' as const }],
     entityId: p2p.transferId,
-    title: 'Money received',
-    body: `${senderName ?? 'Someone'} sent you ${formatVnd(vnd(p2p.amount))}`,
+    text: WALLET_TEXTS.text('wallet.transfer.received', { sender: senderName, amount: p2p.amount }),
     params: { transferId: p2p.transferId },
   });
 }
 
 /** The owner's notice of a decided withdrawal, in the app they earn with (driver or partner). */
-export function withdrawalNotice(before: WithdrawalRecord | undefined, after: WithdrawalRecord | undefined, roles: readonly string[]): DispatchInput | undefined {
+export function withdrawalNotice(before: WithdrawalRecord | undefined, after: WithdrawalRecord | undefined, owner: Pick<UserRecord, 'roles' | 'locale'> | undefined): DispatchInput | undefined {
   if (!after || before?.status === after.status || (after.status !== 'APPROVED' && after.status !== 'REJECTED')) return undefined;
   const approved = after.status === 'APPROVED';
   return WALLET_EVENTS.notice({
     event: approved ? 'wallet.withdrawal.approved' : 'wallet.withdrawal.rejected',
-    recipients: [{ userId: after.userId, surface: roles.includes('DRIVER') ? ('DRV' as const) : ('PAR' as const) }],
+    recipients: [{ userId: after.userId, surface: owner?.roles.includes('DRIVER') ? ('DRV' as const) : ('PAR' as const), locale: localeOf(owner) }],
     entityId: after.id,
-    title: approved ? 'Withdrawal approved' : 'Withdrawal rejected',
-    body: approved ? `${formatVnd(vnd(after.amount))} is on its way to your bank account` : `Your withdrawal of ${formatVnd(vnd(after.amount))} was rejected${after.reason ? `: ${after.reason}` : ''}`,
+    text: approved ? WALLET_TEXTS.text('wallet.withdrawal.approved', { amount: after.amount }) : WALLET_TEXTS.text('wallet.withdrawal.rejected', { amount: after.amount, reason: after.reason }),
     params: { withdrawalId: after.id },
   });
 }
@@ -52,7 +50,7 @@ export async function onWithdrawalWritten(event: DocumentEvent, config: Readonly
   const after = as(event.after);
   if (!after) return 'ignored';
   const owner = await accounts.get(after.userId);
-  const notice = withdrawalNotice(as(event.before), after, owner?.roles ?? []);
+  const notice = withdrawalNotice(as(event.before), after, owner);
   if (!notice) return 'ignored';
   await hub.dispatch(notice);
   return 'notified';

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { API_TIMEOUT_SECONDS } from '../deploy/settings';
 import { CLIENT_IP_SOURCES, FASTLY_EDGE_RANGES, parseCidr } from '../http/client-ip';
+import { LOCALES } from '../i18n/locales';
 
 // Every env switch of the spec, in one schema. Values arrive as strings (process.env, .env files, secrets).
 // Written with zod/mini (same zod core, functions instead of methods): the functions entry validates this
@@ -213,6 +214,8 @@ export const configSchema = z.object({
   KYC_MAX_FILE_BYTES: positiveInt(10 * 1024 * 1024, 50 * 1024 * 1024),
   CALL_RING_TIMEOUT_SEC: positiveInt(30, 120, 2),
   CHAT_GROUP_ADDS_DEFAULT: choice(['INVITATION', 'DIRECT'], 'INVITATION'),
+  // The language of accounts that never chose one, and of registrations whose Accept-Language names neither.
+  DEFAULT_LOCALE: choice(LOCALES, 'vi'),
   PUSH_TRANSPORT: choice(['auto', 'fcm', 'outbox'], 'auto'),
   MESSAGE_DELIVERY: choice(['auto', 'queue', 'background'], 'auto'),
   JWT_SECRET: requiredSecret,

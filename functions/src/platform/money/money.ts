@@ -63,8 +63,3 @@ export function allocate(amount: Vnd, weights: readonly number[]): Vnd[] {
   }
   return parts.map((p) => vnd(Number(p)));
 }
-
-/** For people: "1.250.000 ₫" (Vietnamese grouping). Amounts stay integers everywhere else. */
-export function formatVnd(amount: Vnd): string {
-  return `${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, '.')} ₫`;
-}
