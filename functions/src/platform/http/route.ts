@@ -9,7 +9,7 @@ import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
 import { IdempotencyKeySchema, keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
-import { clientIp } from './client-ip';
+import { clientEdge, clientIp, ipRateLimitSubject } from './client-ip';
 import { appCheckGuard, type AppCheckMode, type AppCheckVerifier } from '../auth/app-check';
 import { answeredAtDeadline, handlerStarted, useUploadDeadline } from './deadline';
 import type { ApiTag } from '../openapi/tags';
@@ -150,7 +150,15 @@ function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, '
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.
 export function toExpressHandlers(
   route: AnyRoute,
-  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore; uploadDeadlineMs?: number; appCheck?: { mode: AppCheckMode; verify: AppCheckVerifier } },
+  deps: {
+    verifyAccessToken: AccessTokenVerifier;
+    rateLimiter: RateLimiter;
+    idempotency?: IdempotencyStore;
+    uploadDeadlineMs?: number;
+    appCheck?: { mode: AppCheckMode; verify: AppCheckVerifier };
+    /** HOSTING_EDGE_LIMIT_FACTOR: per-IP limits also count the Hosting edge, at this multiple of the limit (0: not). */
+    edgeLimitFactor?: number;
+  },
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
   // First: a request without an attested app costs no rate-limit write, session lookup or validation.
@@ -165,7 +173,9 @@ export function toExpressHandlers(
   const rule = route.rateLimit;
   if (rule && rule.per !== 'user') {
     handlers.push((req, res, next) => {
-      deps.rateLimiter.hit(rule, clientIp(req)).then((state) => {
+  const edgeFactor = deps.edgeLimitFactor ?? 0;
+      const edge = edgeFactor > 0 ? clientEdge(req) : undefined;
+      deps.rateLimiter.hit(rule, ipRateLimitSubject(clientIp(req)), edge === undefined ? undefined : { subject: `edge:${edge}`, factor: edgeFactor }).then((state) => {
         sendRateLimitHeaders(res, state);
         next();
       }, next);

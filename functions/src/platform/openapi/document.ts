@@ -181,7 +181,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       (response as { headers?: object }).headers = Object.fromEntries(headersOf(route, Number(status)).map((name) => [name, headerRefs[name]]));
     }
     const limitText = route.rateLimit
-      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
+      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP (an IPv6 client: its /64)'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
       : undefined;
     const permissionText = route.permission
       ? `Admin permission: ${route.permission} (administrators with an explicit permission list${route.auth !== 'public' && route.auth.some((r) => r !== 'ADMIN') ? '; callers in the route\'s other roles act in that role' : ''}).`
