@@ -140,3 +140,33 @@ describe('per-IP rate limits', () => {
     }
   });
 });
+
+describe("auth 'optional'", () => {
+  const who = z.object({ userId: z.string().nullable() });
+  const optional: ApiModule = {
+    name: 'optional',
+    routes: () => [
+      defineRoute({ method: 'post', path: '/probe/who', operationId: 'postProbeWho', tag: 'auth', summary: 'optional token', auth: 'optional', response: { description: 'ok', schema: who }, handler: ({ auth }) => ({ userId: auth?.userId ?? null }) }),
+    ],
+  };
+
+  it('no token: anonymous; a valid token: the caller; a token that does not verify: 401', async () => {
+    const server = await listen(buildApp({ config: testConfig(), modules: [optional], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+    try {
+      const call = async (token?: string) => {
+        const res = await fetch(`${server.url}/api/v1/probe/who`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
+        return { status: res.status, body: await res.json() };
+      };
+      expect(await call()).toEqual({ status: 200, body: { userId: null } });
+      expect(await call('lan~USER~')).toEqual({ status: 200, body: { userId: 'lan' } });
+      expect((await call('not-a-token')).status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a per-user rate limit needs an authenticated route, not an optional token', () => {
+    const bad: ApiModule = { name: 'bad', routes: () => [defineRoute({ method: 'get', path: '/bad', operationId: 'getBad', tag: 'health', summary: 'x', auth: 'optional', rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' }, response: { description: 'x', schema: ok }, handler: () => ({ ok: true }) })] };
+    expect(() => buildApp({ config: testConfig(), modules: [bad], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() })).toThrow(/per-user rate limit needs an authenticated route/);
+  });
+});
