@@ -29,7 +29,7 @@ const EVERY_OPERATION_503: ErrorCode[] = ['DEADLINE_EXCEEDED', 'OVERLOADED'];
 type HeaderName = 'X-Request-Id' | 'Retry-After' | 'Idempotent-Replayed' | 'RateLimit' | 'RateLimit-Policy';
 const HEADERS: Record<HeaderName, { description: string; schema: { type: 'string' | 'integer'; enum?: string[]; minimum?: number; example?: string | number } }> = {
   'X-Request-Id': {
-    description: "The request's id, also `requestId` in error bodies and on the request's log lines: the caller's own X-Request-Id when it is 8 to 128 letters, digits or `._:-`, otherwise a new UUID. On every answer of the API (not on the platform's HTML 400 for malformed JSON).",
+    description: "The request's id (a UUID the API mints), also `requestId` in error bodies and on the request's log lines. An X-Request-Id the caller sends (8 to 128 letters, digits or `._:-`) is not used as the id: it is logged as `clientRequestId` beside it. On every answer of the API (not on the platform's HTML 400 for malformed JSON).",
     schema: { type: 'string', example: '6f1c2f8e-4a59-4c0e-9d57-2b8f4f3c9a10' },
   },
   'Retry-After': {
