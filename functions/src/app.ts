@@ -69,7 +69,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   // routes only, not against every route (or every area) of the API in turn.
   const areas = new Map<string, express.Router>();
   const appCheck = { mode: config.APP_CHECK, verify: options.verifyAppCheckToken ?? firebaseAppCheckVerifier() };
-  const handlerDeps = { ...ctx, uploadDeadlineMs: config.UPLOAD_DEADLINE_MS, appCheck };
+  const handlerDeps = { ...ctx, uploadDeadlineMs: config.UPLOAD_DEADLINE_MS, appCheck, edgeLimitFactor: config.HOSTING_EDGE_LIMIT_FACTOR };
   for (const route of routes) {
     if (route.availability && !route.availability.enabled) continue;
     const segment = route.path.split('/')[1];

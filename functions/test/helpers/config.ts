@@ -23,6 +23,8 @@ export const VALID_PRODUCTION_ENV: Record<string, string> = {
   PAYMENTS_MOCK: 'false',
   SMTP_HOST: 'smtp.example.test',
   PAYMENTS_IPN_BASE_URL: 'https://api.example.test/api/v1',
+  // As functions/.env sets it: the entry Cloud Functions' front end appends.
+  TRUST_PROXY: '1',
 };
 
 // The app for in-process unit tests: JWT-only verification and an in-memory rate limiter (no Firestore).

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { db } from '../../src/platform/firebase/firebase';
+import { parsePhone } from '../../src/platform/http/contact';
 import { adminTokens, registerVerified } from '../helpers/accounts';
 import { call, testIp, uniqueEmail } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
@@ -76,7 +77,7 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
   it('VERIFY_PHONE attaches a phone to the signed-in account; LOGIN then signs in with a texted code', async () => {
     const account = await registerVerified();
     const phone = randomPhone();
-    expect((await call('POST', '/auth/otp/send', { body: { phone, purpose: 'VERIFY_PHONE' } })).status).toBe(401);
+    expect((await call('POST', '/auth/otp/send', { body: { phone, purpose: 'VERIFY_PHONE' } })).body).toMatchObject({ statusCode: 401, code: 'TOKEN_MISSING' });
     let since = Date.now();
     const sent = await call('POST', '/auth/otp/send', { token: account.accessToken, body: { phone, purpose: 'VERIFY_PHONE' } });
     expect(sent.status).toBe(200);
@@ -143,6 +144,30 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
     }
     await new Promise((r) => setTimeout(r, 300));
     expect((await inbox(phone)).sms).toHaveLength(0);
+  });
+
+  it('a number no SMS should go to (premium-rate 1900…, toll-free 1800…, a fixed line): 400 PHONE_NOT_MOBILE, and nothing is texted', async () => {
+    const account = await registerVerified();
+    const digits = (n: number) => String(randomInt(0, 10 ** n)).padStart(n, '0');
+    const numbers: Array<[string, string]> = [
+      [`1900 ${digits(4)}`, 'PREMIUM_RATE'],
+      [`1900 ${digits(6)}`, 'PREMIUM_RATE'],
+      [`1800 ${digits(4)}`, 'TOLL_FREE'],
+      [`024 3${digits(3)} ${digits(4)}`, 'FIXED_LINE'],
+    ];
+    for (const [typed, type] of numbers) {
+      for (const [token, purpose] of [[undefined, 'LOGIN'], [account.accessToken, 'VERIFY_PHONE']] as const) {
+        const res = await call('POST', '/auth/otp/send', { token, body: { phone: typed, purpose } });
+        expect([typed, purpose, res.status]).toEqual([typed, purpose, 400]);
+        expect(res.body).toMatchObject({ code: 'PHONE_NOT_MOBILE', details: { type } });
+      }
+    }
+    // A mobile number of the same caller still gets its code.
+    const mobile = randomPhone();
+    const since = Date.now();
+    expect((await call('POST', '/auth/otp/send', { token: account.accessToken, body: { phone: mobile, purpose: 'VERIFY_PHONE' } })).status).toBe(200);
+    await waitForSms(mobile, since);
+    for (const [typed] of numbers) expect((await inbox(parsePhone(typed)!.e164)).sms).toHaveLength(0);
   });
 
   it('an account stored before with the trunk 0 after +84 (+840912…) is still found when the number is typed', async () => {

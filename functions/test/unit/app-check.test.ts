@@ -1,5 +1,6 @@
 import type { LogEntry } from 'firebase-functions/logger';
-import { firebaseAppCheckVerifier, InvalidAppCheckToken, type AppCheckVerifier } from '../../src/platform/auth/app-check';
+import type { Request, Response } from 'express';
+import { appCheckGuard, firebaseAppCheckVerifier, InvalidAppCheckToken, type AppCheckVerifier } from '../../src/platform/auth/app-check';
 import { setLogSink } from '../../src/platform/logging/logger';
 import { ConfigError, parseConfig } from '../../src/platform/config';
 import { testConfig, TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET, unitApp } from '../helpers/config';
@@ -95,8 +96,8 @@ describe('APP_CHECK=monitor and off', () => {
       expect(await api.call('POST', '/auth/login', undefined, {})).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
       expect(await api.call('POST', '/auth/login', 'forged', {})).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
       const warnings = logged.filter((entry) => String(entry.message).startsWith('app check failed'));
-      expect(warnings.map((entry) => entry.reason)).toEqual(['missing', 'The provided App Check token has expired.']);
-      expect(warnings[0]).toMatchObject({ operation: 'POST /auth/login', severity: 'WARNING' });
+      expect(warnings.map((entry) => [entry.reason, entry.detail])).toEqual([['missing', undefined], ['invalid', 'The provided App Check token has expired.']]);
+      expect(warnings[0]).toMatchObject({ operation: 'POST /auth/login', severity: 'WARNING', suppressed: 0 });
     } finally {
       await api.server.close();
     }
@@ -125,5 +126,51 @@ describe('APP_CHECK=monitor and off', () => {
   it('the switch is validated', () => {
     expect(testConfig().APP_CHECK).toBe('off');
     expect(() => parseConfig({ JWT_SECRET: TEST_JWT_SECRET, JWT_REFRESH_SECRET: TEST_JWT_REFRESH_SECRET, APP_CHECK: 'strict' })).toThrow(ConfigError);
+  });
+});
+
+describe('APP_CHECK=monitor log sampling', () => {
+  // The guard alone, with an injected clock: a request is a header set; `next` resolves once the guard let it on.
+  const run = (guard: ReturnType<typeof appCheckGuard>, token?: string) =>
+    new Promise<void>((resolve) => {
+      const req = { get: (name: string) => (name.toLowerCase() === 'x-firebase-appcheck' ? token : undefined) } as unknown as Request;
+      guard(req, { locals: {} } as Response, () => resolve());
+    });
+  const lines = () => logged.filter((entry) => String(entry.message).startsWith('app check failed')).map((entry) => ({ operation: entry.operation, reason: entry.reason, suppressed: entry.suppressed }));
+
+  it('writes at most one line per reason per route per minute, with the count let through unlogged since the last', async () => {
+    let now = 0;
+    const login = appCheckGuard('monitor', verifier, 'POST /auth/login', { now: () => now });
+    const register = appCheckGuard('monitor', verifier, 'POST /auth/register', { now: () => now });
+    for (let i = 0; i < 50; i += 1) await run(login);
+    for (let i = 0; i < 5; i += 1) await run(login, 'forged');
+    await run(register);
+    expect(lines()).toEqual([
+      { operation: 'POST /auth/login', reason: 'missing', suppressed: 0 },
+      { operation: 'POST /auth/login', reason: 'invalid', suppressed: 0 },
+      { operation: 'POST /auth/register', reason: 'missing', suppressed: 0 },
+    ]);
+    logged = [];
+    now = 59_999;
+    await run(login);
+    expect(lines()).toEqual([]);
+    now = 60_000;
+    await run(login);
+    await run(login);
+    now = 61_000;
+    await run(login, 'forged');
+    expect(lines()).toEqual([
+      { operation: 'POST /auth/login', reason: 'missing', suppressed: 50 },
+      { operation: 'POST /auth/login', reason: 'invalid', suppressed: 4 },
+    ]);
+  });
+
+  it('a reason is never the verifier\'s text (which may quote the token\'s claims): varied messages share one line', async () => {
+    const chatty: AppCheckVerifier = async (token) => {
+      throw new InvalidAppCheckToken(`The provided App Check token has incorrect "aud" (audience) claim: ${token}`);
+    };
+    const guard = appCheckGuard('monitor', chatty, 'POST /auth/login', { now: () => 0 });
+    for (let i = 0; i < 20; i += 1) await run(guard, `aud-${i}`);
+    expect(lines()).toEqual([{ operation: 'POST /auth/login', reason: 'invalid', suppressed: 0 }]);
   });
 });

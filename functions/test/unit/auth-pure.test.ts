@@ -120,6 +120,27 @@ describe('rate limiter', () => {
     await expect(limiter.hit(rule, '1.2.3.4')).resolves.toMatchObject({ remaining: 2, resetSec: 60 });
   });
 
+  it('an aggregate bucket (a Hosting edge) caps many subjects together at factor × the limit; its 429 names the subject\'s policy', async () => {
+    let now = 1_000_000;
+    const limiter = createRateLimiter(memoryRateLimitStore(), () => now, { s: { limit: 2, windowSec: 60 } });
+    const rule = { scope: 's', limit: 3, windowSec: 60 };
+    const edge = { subject: 'edge:151.101.1.195', factor: 3 };
+    // Six made-up client addresses behind one edge: each fresh, together at the edge's 2 × 3.
+    for (let i = 0; i < 6; i += 1) await expect(limiter.hit(rule, `10.0.0.${i}`, edge)).resolves.toMatchObject({ remaining: 1, limit: 2 });
+    await expect(limiter.hit(rule, '10.0.0.99', edge)).rejects.toMatchObject({
+      statusCode: 429,
+      headers: { 'Retry-After': '20', 'RateLimit-Policy': '"s";q=2;w=60', RateLimit: '"s";r=0;t=20' },
+    });
+    // Another edge, and a client without one, are counted on their own.
+    await expect(limiter.hit(rule, '10.0.0.50', { subject: 'edge:151.101.1.196', factor: 3 })).resolves.toMatchObject({ remaining: 1 });
+    await expect(limiter.hit(rule, '10.0.0.98')).resolves.toMatchObject({ remaining: 1 });
+    // Factor 0: no aggregate.
+    await expect(limiter.hit(rule, '10.0.0.97', { ...edge, factor: 0 })).resolves.toMatchObject({ remaining: 1 });
+    // The next window starts both afresh.
+    now += 20_000;
+    await expect(limiter.hit(rule, '10.0.0.99', edge)).resolves.toMatchObject({ remaining: 1, resetSec: 60 });
+  });
+
   it('announces the limit RATE_LIMITS set, not the declared one', async () => {
     const limiter = createRateLimiter(memoryRateLimitStore(), () => 0, { s: { limit: 100, windowSec: 600 } });
     const state = await limiter.hit({ scope: 's', limit: 3, windowSec: 60 }, 'x');

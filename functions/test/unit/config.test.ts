@@ -174,6 +174,35 @@ describe('production detection on a deployed instance', () => {
     }
   });
 
+  it('on Cloud Functions, direct and hosting need TRUST_PROXY as a hop count of at least 1 (else everyone is the front end)', () => {
+    const refusal = /TRUST_PROXY must be a hop count of at least 1 on Cloud Functions with CLIENT_IP_SOURCE=(direct|hosting)/;
+    for (const source of [undefined, 'direct', 'hosting']) {
+      for (const trust of [undefined, '', '0', 'false', 'loopback, 10.0.0.0/8']) {
+        const problems = problemsOf({ ...VALID_PRODUCTION_ENV, ...deployed, CLIENT_IP_SOURCE: source, TRUST_PROXY: trust });
+        expect(problems.filter((p) => refusal.test(p))).toHaveLength(1);
+      }
+      for (const trust of ['1', '2']) expect(problemsOf({ ...VALID_PRODUCTION_ENV, ...deployed, CLIENT_IP_SOURCE: source, TRUST_PROXY: trust })).toEqual([]);
+    }
+    // A plain server (socket) reads no header; off Google Cloud (NODE_ENV=production on another host) it is the operator's call.
+    expect(problemsOf({ ...VALID_PRODUCTION_ENV, ...deployed, CLIENT_IP_SOURCE: 'socket', TRUST_PROXY: undefined })).toEqual([]);
+    expect(problemsOf({ ...VALID_PRODUCTION_ENV, TRUST_PROXY: undefined })).toEqual([]);
+    expect(problemsOf({ ...VALID_PRODUCTION_ENV, ...deployed, TRUST_PROXY: '0' }).join('\n')).toMatch(/every caller shares the front end's address/);
+  });
+
+  it('refuses HOSTING_EDGE_RANGES wider than /12 (IPv4) or /24 (IPv6) in production', () => {
+    const edges = (ranges: string) => problemsOf({ ...VALID_PRODUCTION_ENV, CLIENT_IP_SOURCE: 'hosting', HOSTING_EDGE_RANGES: ranges });
+    expect(edges('151.101.0.0/16,2a04:4e42::/32')).toEqual([]);
+    expect(edges('10.0.0.0/12,2a04::/24')).toEqual([]);
+    expect(edges('151.101.0.0/16,0.0.0.0/0,10.0.0.0/11,2a04::/23,::/0')).toEqual([
+      'HOSTING_EDGE_RANGES entry 0.0.0.0/0 is wider than /12 (IPv4): list the CDN\'s edge ranges, not a whole block of the internet',
+      'HOSTING_EDGE_RANGES entry 10.0.0.0/11 is wider than /12 (IPv4): list the CDN\'s edge ranges, not a whole block of the internet',
+      'HOSTING_EDGE_RANGES entry 2a04::/23 is wider than /24 (IPv6): list the CDN\'s edge ranges, not a whole block of the internet',
+      'HOSTING_EDGE_RANGES entry ::/0 is wider than /24 (IPv6): list the CDN\'s edge ranges, not a whole block of the internet',
+    ]);
+    // Locally (tests, the emulators) a wide range is allowed: a loopback proxy stands in for the edge.
+    expect(testConfig({ CLIENT_IP_SOURCE: 'hosting', TRUST_PROXY: '1', HOSTING_EDGE_RANGES: '0.0.0.0/0' }).HOSTING_EDGE_RANGES).toEqual(['0.0.0.0/0']);
+  });
+
   it('keeps development values out of the deployed functions/.env', () => {
     const fs = require('node:fs') as typeof import('node:fs');
     const path = require('node:path') as typeof import('node:path');

@@ -10,6 +10,7 @@ import { logger, setLogSink } from '../../src/platform/logging/logger';
 import { runDelivery, taskRunFields, triggerRunFields } from '../../src/platform/module/deliveries';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
 import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
+import { originHeaders } from '../../src/platform/tasks/tasks';
 import { testConfig } from '../helpers/config';
 import { listen } from '../helpers/http';
 
@@ -46,6 +47,8 @@ const probe: ApiModule = {
       response: { description: 'ok', schema: ok },
       handler: async ({ body }) => {
         await serviceDeepDown(body.label);
+        // What a task enqueued here would carry as its origin.
+        logger.info('enqueue', { label: body.label, headers: originHeaders() });
         return { ok: true };
       },
     }),
@@ -89,9 +92,18 @@ describe('request log lines', () => {
     expect(logged.find((entry) => entry.label === 'slow')).toMatchObject({ requestId });
   });
 
-  it('the id a proxy or client sent (X-Request-Id) is the one on the lines', async () => {
-    await post('e', { 'x-request-id': 'edge-req-12345678' });
-    expect(logged.find((entry) => entry.label === 'e')).toMatchObject({ requestId: 'edge-req-12345678' });
+  it('the id a client sent (X-Request-Id) is never ours: it is logged beside it as clientRequestId, and tasks carry our id', async () => {
+    const res = await post('e', { 'x-request-id': 'edge-req-12345678' });
+    const requestId = res.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(logged.find((entry) => entry.message === 'deep in a service' && entry.label === 'e')).toMatchObject({ requestId, clientRequestId: 'edge-req-12345678' });
+    expect(logged.find((entry) => entry.message === 'enqueue' && entry.label === 'e')).toMatchObject({ headers: { 'X-Request-Id': requestId } });
+    // Two requests claiming one id stay two requests.
+    const again = await post('e2', { 'x-request-id': 'edge-req-12345678' });
+    expect(again.headers.get('x-request-id')).not.toBe(requestId);
+    // An unsafe one is not logged at all.
+    await post('u', { 'x-request-id': 'bad id {"severity":"ERROR"}' });
+    expect(logged.find((entry) => entry.message === 'deep in a service' && entry.label === 'u')).not.toHaveProperty('clientRequestId');
   });
 
   it('a line logged outside any run has no id', () => {

@@ -56,11 +56,35 @@ describe('OpenAPI generation', () => {
   const PUBLIC = ['/driver/register', '/auth/register', '/register', '/auth/login/password', '/auth/login', '/login', '/auth/login/password/2fa',
     '/auth/email/otp/send', '/auth/email/otp/verify', '/auth/otp/send', '/auth/otp/verify', '/auth/refresh', '/auth/google',
     '/auth/password/forgot', '/auth/password/reset'];
+  // Public, but a signed-in caller's token is read (VERIFY_PHONE): anonymous or bearer.
+  const OPTIONAL_TOKEN = ['/auth/otp/send', '/auth/otp/verify'];
+
+  it('documents an optional bearer token (auth \'optional\'): either security requirement, and the token codes on its 401', () => {
+    for (const p of OPTIONAL_TOKEN) {
+      const op = doc.paths[p].post;
+      expect(op.security).toEqual([{}, { bearerAuth: [] }]);
+      expect(op.description).toMatch(/a bearer JWT is optional/);
+      expect(op.responses['401'].description).toMatch(/bearer token that was sent but is invalid/);
+      expect(op.responses['401'].description).toMatch(/Codes: TOKEN_INVALID, TOKEN_REVOKED, APP_CHECK_REQUIRED, APP_CHECK_INVALID, TOKEN_MISSING\./);
+    }
+    expect(doc.paths['/auth/otp/send'].post.responses['400'].description).toMatch(/PHONE_COUNTRY_NOT_ALLOWED, PHONE_NOT_MOBILE/);
+  });
+
+  it('a public operation\'s 401 names only what can cause it: App Check, or the operation\'s own refusal, never a bearer token', () => {
+    const register = doc.paths['/auth/register'].post.responses['401'].description;
+    expect(register).not.toMatch(/bearer/i);
+    expect(register).toMatch(/App Check token while the deployment runs APP_CHECK=enforce.*Codes: APP_CHECK_REQUIRED, APP_CHECK_INVALID\./);
+    const login = doc.paths['/auth/login/password'].post.responses['401'].description;
+    expect(login).not.toMatch(/bearer/i);
+    expect(login).toMatch(/the operation's own refusal \(AUTH_INVALID_CREDENTIALS\)/);
+    expect(doc.paths['/chat/calls'].post.responses['401'].description).toMatch(/^Not authenticated: a missing, invalid, expired or revoked bearer token/);
+  });
 
   it.each(SPEC_AUTH_OPERATIONS)('documents %s %s with its auth, body and 429 when rate limited', (method, p) => {
     const op = doc.paths[p]?.[method];
     expect(op).toBeDefined();
-    expect(op.security).toEqual(PUBLIC.includes(p) ? [] : [{ bearerAuth: [] }]);
+    const security = OPTIONAL_TOKEN.includes(p) ? [{}, { bearerAuth: [] }] : PUBLIC.includes(p) ? [] : [{ bearerAuth: [] }];
+    expect(op.security).toEqual(security);
     if (method === 'post') expect(Object.values(op.requestBody.content)[0]).toBeDefined();
     if (PUBLIC.includes(p)) expect(op.responses['429']).toBeDefined();
     if (p.includes('/admin')) expect(op.responses['403']).toBeDefined();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parsePhone, phoneCountry, phoneLookupKeys, PhoneSchema } from '../../src/platform/http/contact';
+import { parsePhone, phoneCountry, phoneLookupKeys, PhoneSchema, phoneType, receivesSms } from '../../src/platform/http/contact';
 import { ConfigError, parseConfig } from '../../src/platform/config';
 import { testConfig, TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET } from '../helpers/config';
 
@@ -48,6 +48,23 @@ describe('parsePhone', () => {
     expect(phoneCountry('+84912345678')).toBe('VN');
     expect(phoneCountry('+14155552671')).toBe('US');
     expect(phoneCountry('+12345678')).toBeUndefined();
+  });
+});
+
+describe('receivesSms (where codes may be texted: SMS toll fraud)', () => {
+  it.each([
+    ['0912 345 678', 'MOBILE', true],
+    ['0331 234 567', 'MOBILE', true],
+    ['+1 415 555 0100', 'FIXED_LINE_OR_MOBILE', true],
+    ['1900 1234', 'PREMIUM_RATE', false],
+    ['1900 123 456', 'PREMIUM_RATE', false],
+    ['1800 1234', 'TOLL_FREE', false],
+    ['024 3823 4567', 'FIXED_LINE', false],
+    ['+65 6123 4567', 'FIXED_LINE', false],
+  ])('%s is %s: texted %s', (typed, type, texted) => {
+    const { e164 } = parsePhone(typed)!;
+    expect(phoneType(e164)).toBe(type);
+    expect(receivesSms(e164)).toBe(texted);
   });
 });
 

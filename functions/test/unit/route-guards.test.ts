@@ -7,6 +7,8 @@ import type { ApiModule } from '../../src/platform/http/module';
 import { UnauthorizedError } from '../../src/platform/errors/app-error';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
 import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
+import type { LogEntry } from 'firebase-functions/logger';
+import { setLogSink } from '../../src/platform/logging/logger';
 import { testConfig } from '../helpers/config';
 import { listen } from '../helpers/http';
 
@@ -74,5 +76,97 @@ describe('admin permissions on routes open to partners and administrators', () =
     expect((await post('/probe/place', 'p1~USER+PARTNER_OWNER~')).status).toBe(200);
     expect((await post('/probe/place', 'p2~USER+PARTNER_OWNER+ADMIN~')).status).toBe(200);
     expect((await post('/probe/place', 'u1~USER~')).status).toBe(403);
+  });
+});
+
+describe('per-IP rate limits', () => {
+  const limited: ApiModule = {
+    name: 'limited',
+    routes: () => [
+      defineRoute({ method: 'post', path: '/probe/code', operationId: 'postProbeCode', tag: 'auth', summary: 'per IP', auth: 'public', rateLimit: { scope: 'probe-code', limit: 2, windowSec: 600 }, response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
+    ],
+  };
+  const serve = (env: Record<string, string>) => listen(buildApp({ config: testConfig(env), modules: [limited], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+  const hit = async (url: string, headers: Record<string, string>) => {
+    const res = await fetch(`${url}/api/v1/probe/code`, { method: 'POST', headers });
+    return { status: res.status, code: ((await res.json()) as { code?: string }).code, retryAfter: res.headers.get('retry-after'), policy: res.headers.get('ratelimit-policy'), left: res.headers.get('ratelimit') };
+  };
+
+  it('behind Hosting, made-up Fastly-Client-IP values share one edge’s bucket (HOSTING_EDGE_LIMIT_FACTOR × the limit): 429 with Retry-After', async () => {
+    // The loopback peer stands in for a Fastly edge (HOSTING_EDGE_RANGES); TRUST_PROXY=1 makes it the socket's.
+    const server = await serve({ CLIENT_IP_SOURCE: 'hosting', TRUST_PROXY: '1', HOSTING_EDGE_RANGES: '127.0.0.0/8', HOSTING_EDGE_LIMIT_FACTOR: '3' });
+    try {
+      const warnings: LogEntry[] = [];
+      setLogSink((entry) => entry.severity === 'WARNING' && warnings.push(entry));
+      const answers = [];
+      for (let i = 1; i <= 8; i += 1) answers.push(await hit(server.url, { 'fastly-client-ip': `198.51.100.${i}` }));
+      setLogSink(() => undefined);
+      expect(answers.slice(0, 6).map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      // The headers describe the client's policy (its first hit: 1 of 2 left).
+      expect(answers[0]).toMatchObject({ policy: '"probe-code";q=2;w=600', left: expect.stringMatching(/^"probe-code";r=1;t=\d+$/) });
+      expect(answers[6]).toMatchObject({ status: 429, code: 'RATE_LIMITED', policy: '"probe-code";q=2;w=600', left: expect.stringMatching(/^"probe-code";r=0;t=\d+$/) });
+      expect(Number(answers[6].retryAfter)).toBeGreaterThan(0);
+      expect(answers[7].status).toBe(429);
+      // One line for the edge's first refusal of the window, not one per refused request.
+      expect(warnings).toEqual([expect.objectContaining({ message: expect.stringContaining('shared bucket'), scope: 'probe-code', aggregate: 'edge:127.0.0.1', limit: 6 })]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('HOSTING_EDGE_LIMIT_FACTOR=0 turns the edge bucket off; each client keeps its own limit either way', async () => {
+    const server = await serve({ CLIENT_IP_SOURCE: 'hosting', TRUST_PROXY: '1', HOSTING_EDGE_RANGES: '127.0.0.0/8', HOSTING_EDGE_LIMIT_FACTOR: '0' });
+    try {
+      for (let i = 1; i <= 8; i += 1) expect((await hit(server.url, { 'fastly-client-ip': `198.51.100.${i}` })).status).toBe(200);
+      expect((await hit(server.url, { 'fastly-client-ip': '198.51.100.1' })).status).toBe(200);
+      expect((await hit(server.url, { 'fastly-client-ip': '198.51.100.1' })).status).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keys an IPv6 caller on its /64, whatever the spelling or the interface id; another /64 has its own', async () => {
+    const server = await serve({ TRUST_PROXY: '1' });
+    try {
+      expect((await hit(server.url, { 'x-forwarded-for': '2402:800:6314:9f3a::1' })).status).toBe(200);
+      expect((await hit(server.url, { 'x-forwarded-for': '2402:0800:6314:9F3A:0:0:0:1' })).status).toBe(200);
+      expect((await hit(server.url, { 'x-forwarded-for': '2402:800:6314:9f3a:dead:beef:1:2' })).status).toBe(429);
+      expect((await hit(server.url, { 'x-forwarded-for': '2402:800:6314:9f3b::1' })).status).toBe(200);
+      // IPv4 addresses stay per address.
+      expect((await hit(server.url, { 'x-forwarded-for': '203.0.113.40' })).status).toBe(200);
+      expect((await hit(server.url, { 'x-forwarded-for': '203.0.113.41' })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("auth 'optional'", () => {
+  const who = z.object({ userId: z.string().nullable() });
+  const optional: ApiModule = {
+    name: 'optional',
+    routes: () => [
+      defineRoute({ method: 'post', path: '/probe/who', operationId: 'postProbeWho', tag: 'auth', summary: 'optional token', auth: 'optional', response: { description: 'ok', schema: who }, handler: ({ auth }) => ({ userId: auth?.userId ?? null }) }),
+    ],
+  };
+
+  it('no token: anonymous; a valid token: the caller; a token that does not verify: 401', async () => {
+    const server = await listen(buildApp({ config: testConfig(), modules: [optional], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+    try {
+      const call = async (token?: string) => {
+        const res = await fetch(`${server.url}/api/v1/probe/who`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
+        return { status: res.status, body: await res.json() };
+      };
+      expect(await call()).toEqual({ status: 200, body: { userId: null } });
+      expect(await call('lan~USER~')).toEqual({ status: 200, body: { userId: 'lan' } });
+      expect((await call('not-a-token')).status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a per-user rate limit needs an authenticated route, not an optional token', () => {
+    const bad: ApiModule = { name: 'bad', routes: () => [defineRoute({ method: 'get', path: '/bad', operationId: 'getBad', tag: 'health', summary: 'x', auth: 'optional', rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' }, response: { description: 'x', schema: ok }, handler: () => ({ ok: true }) })] };
+    expect(() => buildApp({ config: testConfig(), modules: [bad], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() })).toThrow(/per-user rate limit needs an authenticated route/);
   });
 });

@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { truncateText } from '../../platform/text';
-import type { AccessTokenVerifier, AuthContext } from '../../platform/auth/access-token';
-import { bearerToken } from '../../platform/auth/guard';
+import type { AuthContext } from '../../platform/auth/access-token';
 import type { Hat } from '../../platform/auth/roles';
 import type { AppContext } from '../../platform/http/module';
 import { clientIp } from '../../platform/http/client-ip';
@@ -48,12 +47,6 @@ export function clientInfo(req: Request, body: { surface?: Hat; deviceName?: str
     surface: body.surface ?? null,
     deviceName: body.deviceName ?? null,
   };
-}
-
-// Public routes that act differently for a signed-in caller (VERIFY_PHONE).
-async function optionalAuth(req: Request, verify: AccessTokenVerifier): Promise<AuthContext | undefined> {
-  const token = bearerToken(req);
-  return token ? verify(token) : undefined;
 }
 
 // Most auth operations: public JSON POSTs of the auth tag.
@@ -153,27 +146,35 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
       handler: ({ body, req }) => auth.verifyEmailOtp(body, clientInfo(req, body)),
     }),
-    publicPost({
+    // Public, but VERIFY_PHONE acts for the signed-in caller: the bearer token is optional (auth 'optional').
+    defineRoute({
+      method: 'post',
+      tag: 'auth',
+      auth: 'optional',
       path: '/auth/otp/send',
       operationId: 'sendPhoneCode',
       summary: 'Text a one-time code to a phone (SMS; login OTP only)',
+      description: 'Codes are texted only to mobile numbers (PHONE_NOT_MOBILE otherwise) of the countries in SMS_COUNTRIES. VERIFY_PHONE needs the bearer token of the account (401 TOKEN_MISSING without it).',
       rateLimit: AUTH_RATE_LIMITS.otpSend,
       errors: [401, 429],
-      codes: ['AUTH_CODE_LIMIT', 'PHONE_COUNTRY_NOT_ALLOWED'],
+      codes: ['AUTH_CODE_LIMIT', 'PHONE_COUNTRY_NOT_ALLOWED', 'PHONE_NOT_MOBILE', 'TOKEN_MISSING'],
       request: { body: PhoneOtpSendBodySchema },
       response: { description: 'Accepted (same answer for unknown numbers).', schema: PhoneOtpSentSchema },
-      handler: async ({ body, req }) => auth.sendPhoneOtp(body, await optionalAuth(req, ctx.verifyAccessToken)),
+      handler: ({ body, auth: caller }) => auth.sendPhoneOtp(body, caller),
     }),
-    publicPost({
+    defineRoute({
+      method: 'post',
+      tag: 'auth',
+      auth: 'optional',
       path: '/auth/otp/verify',
       operationId: 'verifyPhoneCode',
       summary: 'Verify a phone code: LOGIN signs in; VERIFY_PHONE attaches the phone to the signed-in account',
       rateLimit: AUTH_RATE_LIMITS.otpVerify,
       errors: [401, 403, 409, 429],
-      codes: ['AUTH_INVALID_CODE', 'AUTH_LOCKED', 'PHONE_TAKEN', 'ACCOUNT_DISABLED'],
+      codes: ['AUTH_INVALID_CODE', 'AUTH_LOCKED', 'PHONE_TAKEN', 'ACCOUNT_DISABLED', 'TOKEN_MISSING'],
       request: { body: PhoneOtpVerifyBodySchema },
-      response: { description: 'Tokens (LOGIN) or the updated profile (VERIFY_PHONE).', schema: PhoneOtpVerifyResponseSchema },
-      handler: async ({ body, req }) => auth.verifyPhoneOtp(body, clientInfo(req, body), await optionalAuth(req, ctx.verifyAccessToken)),
+      response: { description: 'Tokens (LOGIN) or the updated profile (VERIFY_PHONE, which needs the bearer token of the account).', schema: PhoneOtpVerifyResponseSchema },
+      handler: ({ body, req, auth: caller }) => auth.verifyPhoneOtp(body, clientInfo(req, body), caller),
     }),
     defineRoute({
       method: 'post',

@@ -47,7 +47,7 @@ export const EmailOtpVerifyBodySchema = z
 
 export const PhoneOtpSendBodySchema = z
   .object({ phone: PhoneSchema, purpose: z.enum(['LOGIN', 'VERIFY_PHONE']).default('LOGIN') })
-  .meta({ id: 'PhoneOtpSendBody', description: 'LOGIN: a consumer with a verified phone signs in. VERIFY_PHONE (bearer token required): attach this phone to the signed-in account. Codes are texted only to numbers of the SMS_COUNTRIES (Vietnam by default): another country is 400 PHONE_COUNTRY_NOT_ALLOWED, and nothing is sent.' });
+  .meta({ id: 'PhoneOtpSendBody', description: 'LOGIN: a consumer with a verified phone signs in. VERIFY_PHONE (bearer token required): attach this phone to the signed-in account. Codes are texted only to numbers of the SMS_COUNTRIES (Vietnam by default): another country is 400 PHONE_COUNTRY_NOT_ALLOWED, a number that is not a mobile one (premium-rate 1900…, toll-free, fixed line) 400 PHONE_NOT_MOBILE, and nothing is sent.' });
 
 export const PhoneOtpSentSchema = z
   .object({ smsProvider: z.enum(SMS_PROVIDERS), expiresInSec: z.number().int(), resendAfterSec: z.number().int() })

@@ -2,7 +2,7 @@ import { isoOrNull } from '../../platform/time';
 import type { AuthContext } from '../../platform/auth/access-token';
 import type { AppConfig } from '../../platform/config';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
-import { parsePhone, phoneCountry } from '../../platform/http/contact';
+import { parsePhone, phoneCountry, phoneType, receivesSms } from '../../platform/http/contact';
 import { logger } from '../../platform/logging/logger';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 import type { SmsSender } from '../../platform/sms/sms';
@@ -148,10 +148,11 @@ export function createAuthService(deps: AuthDeps) {
       if (!country || !config.SMS_COUNTRIES.includes(country)) {
         throw new BadRequestError(`Codes are not texted to numbers of this country (${country ?? 'unknown'})`, { country: country ?? null, allowed: config.SMS_COUNTRIES }).withCode('PHONE_COUNTRY_NOT_ALLOWED');
       }
+      if (!receivesSms(body.phone)) throw new BadRequestError('Codes are texted to mobile numbers only', { type: phoneType(body.phone) ?? null }).withCode('PHONE_NOT_MOBILE');
       let userId: string | null = null;
       let user: UserRecord | undefined;
       if (body.purpose === 'VERIFY_PHONE') {
-        if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account');
+        if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account').withCode('TOKEN_MISSING');
         userId = auth.userId;
         user = await accounts.get(userId); // its language
       } else {
@@ -165,7 +166,7 @@ export function createAuthService(deps: AuthDeps) {
 
     async verifyPhoneOtp(body: { phone: string; code: string; purpose: 'LOGIN' | 'VERIFY_PHONE' }, client: ClientInfo, auth: AuthContext | undefined) {
       if (body.purpose === 'VERIFY_PHONE') {
-        if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account');
+        if (!auth) throw new UnauthorizedError('VERIFY_PHONE needs the bearer token of the account').withCode('TOKEN_MISSING');
         await otp.verify({ purpose: 'VERIFY_PHONE', channel: 'sms', destination: body.phone, userId: auth.userId }, body.code);
         const t = now();
         const user = await inTransaction(async (tx) => {

@@ -45,12 +45,32 @@ export function firebaseAppCheckVerifier(verifyToken: AdminVerify = adminVerify)
   };
 }
 
-export function appCheckGuard(mode: Exclude<AppCheckMode, 'off'>, verify: AppCheckVerifier, operation: string): RequestHandler {
+// Monitor mode's log lines, sampled: a client without a token must not be able to write one line per request. Per
+// guard (one per route) and instance, at most one line per reason ('missing' or 'invalid': never the verifier's
+// message, which can quote what the client sent) per interval, carrying how many were let through unlogged since.
+export const APP_CHECK_LOG_INTERVAL_MS = 60_000;
+
+function monitorLog(now: () => number, intervalMs: number) {
+  const last = new Map<'missing' | 'invalid', { at: number; suppressed: number }>();
+  return (operation: string, reason: 'missing' | 'invalid', detail?: string) => {
+    const t = now();
+    const seen = last.get(reason);
+    if (seen && t - seen.at < intervalMs) {
+      seen.suppressed += 1;
+      return;
+    }
+    last.set(reason, { at: t, suppressed: 0 });
+    logger.warn('app check failed (APP_CHECK=monitor: let through)', { operation, reason, ...(detail === undefined ? {} : { detail: detail.slice(0, 200) }), suppressed: seen?.suppressed ?? 0, intervalSec: intervalMs / 1000 });
+  };
+}
+
+export function appCheckGuard(mode: Exclude<AppCheckMode, 'off'>, verify: AppCheckVerifier, operation: string, clock: { now?: () => number; logIntervalMs?: number } = {}): RequestHandler {
+  const log = monitorLog(clock.now ?? Date.now, clock.logIntervalMs ?? APP_CHECK_LOG_INTERVAL_MS);
   return (req, res, next) => {
     const token = req.get(APP_CHECK_HEADER)?.trim();
-    const refuse = (err: AppError, reason: string) => {
+    const refuse = (err: AppError, reason: 'missing' | 'invalid', detail?: string) => {
       if (mode === 'enforce') return next(err);
-      logger.warn('app check failed (APP_CHECK=monitor: let through)', { operation, reason });
+      log(operation, reason, detail);
       next();
     };
     if (!token) return refuse(new AppError(401, 'This operation needs an App Check token (X-Firebase-AppCheck)').withCode('APP_CHECK_REQUIRED'), 'missing');
@@ -60,7 +80,7 @@ export function appCheckGuard(mode: Exclude<AppCheckMode, 'off'>, verify: AppChe
         next();
       },
       (err: unknown) => {
-        if (err instanceof InvalidAppCheckToken) return refuse(new AppError(401, 'The App Check token is not valid').withCode('APP_CHECK_INVALID'), err.message);
+        if (err instanceof InvalidAppCheckToken) return refuse(new AppError(401, 'The App Check token is not valid').withCode('APP_CHECK_INVALID'), 'invalid', err.message);
         // The keys could not be fetched, or the project is not set up: not the client's fault.
         logger.error('app check verification failed', { operation, err: err instanceof Error ? err.message : String(err) });
         if (mode === 'enforce') return next(new ServiceUnavailableError('App Check could not be verified; retry shortly'));

@@ -34,6 +34,20 @@ export function requireAuth(verify: AccessTokenVerifier, roles: readonly Role[] 
   };
 }
 
+// Routes with auth 'optional': no token is an anonymous caller; a token that is sent must verify (401 otherwise).
+export function optionalAuth(verify: AccessTokenVerifier): RequestHandler {
+  return (req, res, next) => {
+    const token = bearerToken(req);
+    if (!token) return next();
+    verify(token)
+      .then((auth) => {
+        res.locals.auth = auth;
+        next();
+      })
+      .catch(next);
+  };
+}
+
 // Admin routes may name a permission the ADMIN must hold (see holdsPermission: [] holds none).
 export function assertPermission(auth: AuthContext, permission: AdminPermission): void {
   if (!holdsPermission(auth.permissions, permission)) throw new ForbiddenError(`Requires the admin permission ${permission}`).withCode('PERMISSION_REQUIRED');

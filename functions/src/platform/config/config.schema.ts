@@ -179,6 +179,9 @@ export const configSchema = z.object({
   // Where the caller's address comes from (platform/http/client-ip): the function's own URL, a Hosting rewrite, or the socket.
   CLIENT_IP_SOURCE: choice(CLIENT_IP_SOURCES, 'direct'),
   HOSTING_EDGE_RANGES: cidrList,
+  // CLIENT_IP_SOURCE=hosting: each per-IP limit also caps one Hosting edge's total at this multiple (0: no cap), since
+  // any Fastly service can make up Fastly-Client-IP (platform/http/client-ip).
+  HOSTING_EDGE_LIMIT_FACTOR: positiveInt(50, 100_000, 0),
   // Firebase App Check on the app-facing routes: off, monitor (log and go on) or enforce (401 without a valid token).
   APP_CHECK: choice(APP_CHECK_MODES, 'off'),
   // Countries whose numbers get SMS codes (the defence against SMS toll fraud); any valid number is accepted elsewhere.

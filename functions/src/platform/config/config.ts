@@ -1,3 +1,4 @@
+import { parseCidr } from '../http/client-ip';
 import { configSchema, parseBooleanWord, PAYMENT_GATEWAY_CREDENTIALS, PAYMENT_GATEWAY_URLS, SECRET_KEYS, SMS_PROVIDER_REQUIREMENTS, type AppConfig } from './config.schema';
 
 export const MIN_JWT_SECRET_LENGTH = 32;
@@ -56,8 +57,20 @@ export function productionViolations(env: Env): string[] {
     }
   }
   // `true` trusts every X-Forwarded-For entry: a client could choose its own IP (rate limits, sessions).
-  if (parseBooleanWord(env.TRUST_PROXY) === true && !/^\d+$/.test((env.TRUST_PROXY ?? '').trim()))
+  const trustProxy = (env.TRUST_PROXY ?? '').trim();
+  if (parseBooleanWord(trustProxy) === true && !/^\d+$/.test(trustProxy))
     problems.push('TRUST_PROXY must not be "true" in production (use a hop count such as 1, or subnets)');
+  // On Cloud Functions the socket's peer is Google's front end: without a hop count every caller would be keyed
+  // on it, one rate-limit bucket for all users (and one address in every session).
+  const source = (env.CLIENT_IP_SOURCE ?? '').trim() || 'direct';
+  if (runsOnGoogleCloud(env) && (source === 'direct' || source === 'hosting') && !(/^\d+$/.test(trustProxy) && Number(trustProxy) >= 1))
+    problems.push(`TRUST_PROXY must be a hop count of at least 1 on Cloud Functions with CLIENT_IP_SOURCE=${source} (1: the entry Google's front end appends); otherwise every caller shares the front end's address and rate-limit bucket`);
+  // A range this wide is not a CDN's edges: it would let most of the internet vouch for its own Fastly-Client-IP.
+  for (const range of (env.HOSTING_EDGE_RANGES ?? '').split(',').map((r) => r.trim()).filter(Boolean)) {
+    const cidr = parseCidr(range);
+    if (cidr && cidr.prefix < (cidr.family === 'ipv4' ? 12 : 24))
+      problems.push(`HOSTING_EDGE_RANGES entry ${range} is wider than /${cidr.family === 'ipv4' ? 12 : 24} (${cidr.family === 'ipv4' ? 'IPv4' : 'IPv6'}): list the CDN's edge ranges, not a whole block of the internet`);
+  }
   return problems;
 }
 

@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   ACCOUNT_EXISTS: [409, 'An account with this email, phone or Google identity exists.'],
   PHONE_TAKEN: [409, 'The phone number belongs to another account.'],
   PHONE_COUNTRY_NOT_ALLOWED: [400, 'Codes are not texted to numbers of this country (SMS_COUNTRIES; `details.country`).'],
+  PHONE_NOT_MOBILE: [400, 'Codes are texted to mobile numbers only: not to premium-rate, toll-free, shared-cost or fixed-line ones (`details.type`).'],
   // Administration and applications
   LAST_ADMIN: [409, 'The change would leave no active administrator.'],
   APPLICATION_TRANSITION: [409, 'The application cannot move to that status from its current one.'],

@@ -15,7 +15,18 @@ import { logger } from '../logging/logger';
 // - `socket`: the TCP peer only, no header at all (a plain server with nothing in front).
 //
 // The Functions emulator hands requests to the runtime over a unix socket, which has no remote address: that hop is
-// local, so the nearest X-Forwarded-For entry (set by the client or a local proxy) is the caller, else "local".
+// local, so the nearest X-Forwarded-For entry (set by the client or a local proxy) is the caller, else "local". Only
+// there (FUNCTIONS_EMULATOR=true, or a server listening on a unix socket): a TCP connection reset before the request
+// is read has no remote address either, and is keyed on "unknown", never on what its headers say.
+//
+// Addresses are canonical (IPv4-mapped IPv6 as IPv4, IPv6 in RFC 5952's form), so one address has one spelling in
+// sessions, logs and rate-limit keys. Per-IP rate limits key IPv6 callers on their /64 (ipRateLimitSubject): one
+// subscriber gets a whole /64 and could otherwise rotate through it.
+//
+// Residual risk of `hosting`: every Fastly customer's service sends from the same edges, and Fastly keeps a
+// Fastly-Client-IP the client sent unless the service overwrites it, so someone with their own Fastly service can
+// choose the address per request. The rate limiter therefore also counts each edge (clientEdge) in one aggregate
+// bucket (HOSTING_EDGE_LIMIT_FACTOR × the route's limit); App Check (APP_CHECK=enforce) is the real defence.
 
 export const CLIENT_IP_SOURCES = ['direct', 'hosting', 'socket'] as const;
 export type ClientIpSource = (typeof CLIENT_IP_SOURCES)[number];
@@ -39,9 +50,53 @@ export function parseCidr(text: string): { address: string; prefix: number; fami
   return { address: match[1], prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 
-// Express reports IPv4 peers of a dual-stack socket as ::ffff:a.b.c.d.
-function plain(address: string): string {
-  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
+// RFC 5952: lower case, no leading zeros, the first longest run (of two or more) of zero groups written `::`.
+function formatIpv6(groups: readonly number[]): string {
+  let bestAt = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) [bestAt, bestLength] = [i, j - i];
+    i = j === i ? i + 1 : j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (bestAt === -1) return hex.join(':');
+  return `${hex.slice(0, bestAt).join(':')}::${hex.slice(bestAt + bestLength).join(':')}`;
+}
+
+// The eight 16-bit groups of an address isIP() accepts as IPv6 (zone id dropped).
+function ipv6Groups(address: string): number[] {
+  let text = address.split('%')[0].toLowerCase();
+  const lastColon = text.lastIndexOf(':');
+  const tail = text.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    const [a, b, c, d] = tail.split('.').map(Number);
+    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  const part = (half: string) => (half === '' ? [] : half.split(':').map((g) => parseInt(g, 16)));
+  if (halves.length === 1) return part(text);
+  const left = part(halves[0]);
+  const right = part(halves[1]);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/**
+ * One spelling per address: IPv4 as is, IPv4-mapped IPv6 (Express's `::ffff:a.b.c.d` for IPv4 peers of a
+ * dual-stack socket) as IPv4, other IPv6 in RFC 5952's form. Anything that is no address is returned unchanged.
+ */
+export function canonicalIp(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return `${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`;
+  return formatIpv6(groups);
+}
+
+/** What per-IP rate limits count: an IPv4 address, or the /64 of an IPv6 one (the block one subscriber gets). */
+export function ipRateLimitSubject(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  return `${formatIpv6([...ipv6Groups(ip).slice(0, 4), 0, 0, 0, 0])}/64`;
 }
 
 function matcher(ranges: readonly string[]): (address: string) => boolean {
@@ -56,19 +111,28 @@ function matcher(ranges: readonly string[]): (address: string) => boolean {
   };
 }
 
+// A request without a remote address is a local hop only in the Functions emulator (its unix socket) or on a server
+// listening on a unix socket; elsewhere it is a TCP connection reset before the request was read.
+function arrivedLocally(req: Request): boolean {
+  if (process.env.FUNCTIONS_EMULATOR === 'true') return true;
+  const server = (req.socket as { server?: { address(): unknown } } | undefined)?.server;
+  return typeof server?.address() === 'string';
+}
+
 /** The address under TRUST_PROXY (`direct`), with the emulator's unix socket read as a local hop. */
 function proxiedIp(req: Request): string {
-  if (req.ip) return plain(req.ip);
-  if (req.socket?.remoteAddress === undefined) {
+  if (req.ip) return canonicalIp(req.ip);
+  if (req.socket?.remoteAddress === undefined && arrivedLocally(req)) {
     const forwarded = req.get('x-forwarded-for')?.split(',').map((s) => s.trim()).filter(Boolean);
-    return forwarded?.at(-1) ?? 'local';
+    return forwarded?.at(-1) !== undefined ? canonicalIp(forwarded.at(-1)!) : 'local';
   }
   return 'unknown';
 }
 
 function socketIp(req: Request): string {
   const address = req.socket?.remoteAddress;
-  return address === undefined ? 'local' : plain(address);
+  if (address === undefined) return arrivedLocally(req) ? 'local' : 'unknown';
+  return canonicalIp(address);
 }
 
 export interface ClientIpOptions {
@@ -77,34 +141,52 @@ export interface ClientIpOptions {
   hostingEdges?: readonly string[];
 }
 
-export type ClientIpResolver = (req: Request) => string;
+/**
+ * The caller's address, and under `hosting` the CDN edge that vouched for it (its Fastly-Client-IP was believed):
+ * per-IP rate limits also count that edge, since anyone's Fastly service can put any address in that header.
+ */
+export interface ClientAddress {
+  ip: string;
+  edge?: string;
+}
+
+export type ClientIpResolver = (req: Request) => ClientAddress;
 
 export function createClientIpResolver(options: ClientIpOptions): ClientIpResolver {
-  if (options.source === 'socket') return socketIp;
-  if (options.source === 'direct') return proxiedIp;
+  if (options.source === 'socket') return (req) => ({ ip: socketIp(req) });
+  if (options.source === 'direct') return (req) => ({ ip: proxiedIp(req) });
   const isEdge = matcher(options.hostingEdges ?? FASTLY_EDGE_RANGES);
   let warned = false;
   return (req) => {
     const peer = proxiedIp(req);
     const claimed = req.get('fastly-client-ip')?.trim();
-    if (claimed === undefined || claimed === '') return peer;
+    if (claimed === undefined || claimed === '') return { ip: peer };
     if (!isEdge(peer)) {
       // A direct call with the header, or an edge outside HOSTING_EDGE_RANGES (then every user shares its bucket):
       // said once per instance, so a change of Hosting's edges shows in the log.
       if (!warned) logger.warn('Fastly-Client-IP ignored: the request did not come from a Hosting edge (HOSTING_EDGE_RANGES)', { peer });
       warned = true;
-      return peer;
+      return { ip: peer };
     }
-    return isIP(claimed) !== 0 ? plain(claimed) : peer;
+    return isIP(claimed) !== 0 ? { ip: canonicalIp(claimed), edge: peer } : { ip: peer };
   };
 }
 
 const directResolver = createClientIpResolver({ source: 'direct' });
 
-/** The caller's IP as the app's CLIENT_IP_SOURCE derives it (requestContext hands the resolver over), once per request. */
-export function clientIp(req: Request): string {
+function clientAddress(req: Request): ClientAddress {
   const locals = req.res?.locals;
   if (!locals) return directResolver(req);
-  if (typeof locals.clientIp !== 'string') locals.clientIp = ((locals.resolveClientIp as ClientIpResolver | undefined) ?? directResolver)(req);
-  return locals.clientIp as string;
+  if (locals.clientAddress === undefined) locals.clientAddress = ((locals.resolveClientIp as ClientIpResolver | undefined) ?? directResolver)(req);
+  return locals.clientAddress as ClientAddress;
+}
+
+/** The caller's IP as the app's CLIENT_IP_SOURCE derives it (requestContext hands the resolver over), once per request. */
+export function clientIp(req: Request): string {
+  return clientAddress(req).ip;
+}
+
+/** The Hosting edge whose Fastly-Client-IP gave clientIp (CLIENT_IP_SOURCE=hosting), else undefined. */
+export function clientEdge(req: Request): string | undefined {
+  return clientAddress(req).edge;
 }

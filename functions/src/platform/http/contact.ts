@@ -51,6 +51,20 @@ export function phoneCountry(e164: string): string | undefined {
   return parsePhone(e164)?.country;
 }
 
+/** libphonenumber's type of a number (`MOBILE`, `FIXED_LINE`, `PREMIUM_RATE`…; needs the `max` metadata), if known. */
+export function phoneType(e164: string): string | undefined {
+  return lib().parsePhoneNumberFromString(e164)?.getType();
+}
+
+// Only these get texts: premium-rate (VN 1900…), toll-free, shared-cost and fixed-line numbers are where SMS
+// pumping sends codes (we pay per text, some of it to the number's operator) or where a text never arrives.
+const SMS_NUMBER_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
+
+/** Whether codes may be texted to the number: a mobile one, or one whose plan cannot tell mobile from fixed (US). */
+export function receivesSms(e164: string): boolean {
+  return SMS_NUMBER_TYPES.has(phoneType(e164) ?? '');
+}
+
 export const PhoneSchema = z
   .string()
   .max(32)

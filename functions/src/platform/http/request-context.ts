@@ -5,13 +5,17 @@ import { clientIp, type ClientIpResolver } from './client-ip';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-// A client- or proxy-supplied X-Request-Id is kept when it is safe to echo; otherwise one is minted. Everything
-// the request runs (guards, handler, services, repositories) logs with it.
+// Every request gets an id we mint (answered in X-Request-Id): a client must not choose the id its lines, and the
+// tasks it enqueues, are logged under (or make them collide with another request's). A safe X-Request-Id the client
+// sent is kept as `clientRequestId`, to find its requests by. Everything the request runs (guards, handler,
+// services, repositories) logs with both.
 // `clientIp`: how the caller's address is derived (CLIENT_IP_SOURCE); clientIp(req) derives it on first use.
 export function requestContext(options: { logRequests: boolean; clientIp?: ClientIpResolver }): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
-    const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const clientRequestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : undefined;
+    const requestId = randomUUID();
+    const ids = clientRequestId === undefined ? { requestId } : { requestId, clientRequestId };
     res.locals.requestId = requestId;
     if (options.clientIp) res.locals.resolveClientIp = options.clientIp;
     res.setHeader('X-Request-Id', requestId);
@@ -21,7 +25,7 @@ export function requestContext(options: { logRequests: boolean; clientIp?: Clien
       // Successful requests are in the platform's request log already; log them only on demand.
       if (status < 400 && !options.logRequests) return;
       const fields = {
-        requestId,
+        ...ids,
         method: req.method,
         path: req.originalUrl.split('?')[0],
         status,
@@ -31,6 +35,6 @@ export function requestContext(options: { logRequests: boolean; clientIp?: Clien
       if (status >= 500) logger.error('request failed', fields);
       else logger.info('request', fields);
     });
-    withLogFields({ requestId }, next);
+    withLogFields(ids, next);
   };
 }

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
-import { assertHat, assertPermission, requireAuth } from '../auth/guard';
+import { assertHat, assertPermission, optionalAuth, requireAuth } from '../auth/guard';
 import type { AdminPermission, Hat, Role } from '../auth/roles';
 import { sendRateLimitHeaders, type RateLimiter, type RateLimitRule } from '../ratelimit/rate-limit';
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
@@ -9,15 +9,17 @@ import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../text';
 import { IdempotencyKeySchema, keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../idempotency/idempotency';
 import { validationErrorFromZod } from '../errors/zod-problems';
-import { clientIp } from './client-ip';
+import { clientEdge, clientIp, ipRateLimitSubject } from './client-ip';
 import { appCheckGuard, type AppCheckMode, type AppCheckVerifier } from '../auth/app-check';
 import { answeredAtDeadline, handlerStarted, useUploadDeadline } from './deadline';
 import type { ApiTag } from '../openapi/tags';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-// 'public', or the roles allowed (an empty list: any authenticated user).
-export type AuthRule = 'public' | readonly Role[];
+// 'public'; 'optional': public, but a bearer token, when sent, is verified (401 if it does not) and handed to the
+// handler (operations that act for a signed-in caller on some inputs); or the roles allowed (an empty list: any
+// authenticated user).
+export type AuthRule = 'public' | 'optional' | readonly Role[];
 
 export interface HandlerContext<TBody, TQuery, TParams> {
   body: TBody;
@@ -150,7 +152,15 @@ function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, '
 // One route = guard + validation + handler + response shaping, all from the same zod schemas.
 export function toExpressHandlers(
   route: AnyRoute,
-  deps: { verifyAccessToken: AccessTokenVerifier; rateLimiter: RateLimiter; idempotency?: IdempotencyStore; uploadDeadlineMs?: number; appCheck?: { mode: AppCheckMode; verify: AppCheckVerifier } },
+  deps: {
+    verifyAccessToken: AccessTokenVerifier;
+    rateLimiter: RateLimiter;
+    idempotency?: IdempotencyStore;
+    uploadDeadlineMs?: number;
+    appCheck?: { mode: AppCheckMode; verify: AppCheckVerifier };
+    /** HOSTING_EDGE_LIMIT_FACTOR: per-IP limits also count the Hosting edge, at this multiple of the limit (0: not). */
+    edgeLimitFactor?: number;
+  },
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
   // First: a request without an attested app costs no rate-limit write, session lookup or validation.
@@ -163,18 +173,21 @@ export function toExpressHandlers(
     });
   }
   const rule = route.rateLimit;
+  const edgeFactor = deps.edgeLimitFactor ?? 0;
   if (rule && rule.per !== 'user') {
     handlers.push((req, res, next) => {
-      deps.rateLimiter.hit(rule, clientIp(req)).then((state) => {
+      const edge = edgeFactor > 0 ? clientEdge(req) : undefined;
+      deps.rateLimiter.hit(rule, ipRateLimitSubject(clientIp(req)), edge === undefined ? undefined : { subject: `edge:${edge}`, factor: edgeFactor }).then((state) => {
         sendRateLimitHeaders(res, state);
         next();
       }, next);
     });
   }
-  if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
+  if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
+  else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
   // Per-user limits count the verified caller, after the guard (a bad token is a 401, never a hit).
   if (rule && rule.per === 'user') {
-    if (route.auth === 'public') throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
+    if (!Array.isArray(route.auth)) throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
     handlers.push((_req, res, next) => {
       deps.rateLimiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then((state) => {
         sendRateLimitHeaders(res, state);
@@ -252,7 +265,7 @@ export function isJsonContentType(header: string | undefined): boolean {
 // A route open to partners (or users) and administrators guards only its admin path with the permission: a caller
 // holding one of the route's other roles passes here, and the service checks the permission where it acts as admin.
 function actsInAnotherRole(route: AnyRoute, auth: AuthContext): boolean {
-  return route.auth !== 'public' && route.auth.some((role) => role !== 'ADMIN' && auth.roles.includes(role));
+  return Array.isArray(route.auth) && route.auth.some((role) => role !== 'ADMIN' && auth.roles.includes(role));
 }
 
 // Validates the request and builds what the handler receives (throws the 4xx errors).

@@ -6,7 +6,8 @@ import { logger, withLogFields } from '../logging/logger';
 
 /**
  * The id of a task run: the Cloud Tasks task id (the queue's dedup id when we gave one), else a new one; with the
- * id of the request that enqueued it (platform/tasks sends it as X-Request-Id), when there was one.
+ * id of the request that enqueued it (platform/tasks sends it as X-Request-Id), when there was one. That id is one
+ * requestContext minted, never a client's: only Cloud Tasks, with the queue's service account, calls task functions.
  */
 export function taskRunFields(functionName: string, taskId: string | undefined, headers?: Record<string, string | undefined>): Record<string, string> & { function: string; taskId: string } {
   const fields: Record<string, string> & { function: string; taskId: string } = { function: functionName, taskId: taskId && taskId.trim() !== '' ? taskId : randomUUID() };

@@ -11,7 +11,6 @@ export const API_PREFIX = '/api/v1';
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400:
     'Invalid input: a field that fails validation (each field is named in `details`), or malformed JSON. On Cloud Functions (and its emulator) malformed JSON is refused by the platform before the API runs: that 400 has an HTML (non-JSON) body, so clients must not assume JSON on every 400.',
-  401: 'Missing, invalid, expired or revoked bearer token.',
   403: 'The caller lacks a required role or admin permission.',
   404: 'Not found, hidden by configuration, or a path id that cannot exist.',
   409: 'Conflicts with the current state.',
@@ -30,7 +29,7 @@ const EVERY_OPERATION_503: ErrorCode[] = ['DEADLINE_EXCEEDED', 'OVERLOADED'];
 type HeaderName = 'X-Request-Id' | 'Retry-After' | 'Idempotent-Replayed' | 'RateLimit' | 'RateLimit-Policy';
 const HEADERS: Record<HeaderName, { description: string; schema: { type: 'string' | 'integer'; enum?: string[]; minimum?: number; example?: string | number } }> = {
   'X-Request-Id': {
-    description: "The request's id, also `requestId` in error bodies and on the request's log lines: the caller's own X-Request-Id when it is 8 to 128 letters, digits or `._:-`, otherwise a new UUID. On every answer of the API (not on the platform's HTML 400 for malformed JSON).",
+    description: "The request's id (a UUID the API mints), also `requestId` in error bodies and on the request's log lines. An X-Request-Id the caller sends (8 to 128 letters, digits or `._:-`) is not used as the id: it is logged as `clientRequestId` beside it. On every answer of the API (not on the platform's HTML 400 for malformed JSON).",
     schema: { type: 'string', example: '6f1c2f8e-4a59-4c0e-9d57-2b8f4f3c9a10' },
   },
   'Retry-After': {
@@ -72,7 +71,7 @@ function errorStatuses(route: AnyRoute): number[] {
   if (route.streamsBody) statuses.add(413).add(415);
   if (route.permission) statuses.add(403);
   if (route.auth !== 'public' || route.appCheck !== false) statuses.add(401);
-  if (route.auth !== 'public' && route.auth.length > 0) statuses.add(403);
+  if (Array.isArray(route.auth) && route.auth.length > 0) statuses.add(403);
   statuses.add(500).add(503);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -87,11 +86,13 @@ function codesFor(route: AnyRoute, status: number): ErrorCode[] {
     if ('cursor' in ((route.request?.query as { shape?: object } | undefined)?.shape ?? {})) implied.push('INVALID_CURSOR');
     implied.push('BAD_REQUEST');
   } else if (status === 401) {
-    if (route.auth !== 'public') implied.push('TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_REVOKED');
+    // An optional token is never missing to the guard (the operation may still need it: its own codes say so).
+    if (Array.isArray(route.auth)) implied.push('TOKEN_MISSING');
+    if (route.auth !== 'public') implied.push('TOKEN_INVALID', 'TOKEN_REVOKED');
     if (route.appCheck !== false) implied.push('APP_CHECK_REQUIRED', 'APP_CHECK_INVALID');
   }
   else if (status === 403) {
-    if (route.auth !== 'public' && route.auth.length > 0) implied.push('ROLE_REQUIRED');
+    if (Array.isArray(route.auth) && route.auth.length > 0) implied.push('ROLE_REQUIRED');
     if (route.permission) implied.push('PERMISSION_REQUIRED');
     if (route.hat) implied.push('HAT_LOCKED');
   } else if (status !== 503 || route.errors?.includes(503) || route.codes?.some((code) => ERROR_CODES[code][0] === 503)) implied.push(generalCode(status));
@@ -116,8 +117,20 @@ function requestHeaders(route: AnyRoute): { headers?: never } {
   return Object.keys(headers.shape).length > 0 ? { headers: headers as never } : {};
 }
 
+// What a 401 of this operation can mean: only the causes it has (a public operation has no bearer token to blame).
+function unauthorizedText(route: AnyRoute, codes: readonly ErrorCode[]): string {
+  const causes: string[] = [];
+  if (Array.isArray(route.auth)) causes.push('a missing, invalid, expired or revoked bearer token');
+  else if (route.auth === 'optional') causes.push(`a bearer token that was sent but is invalid, expired or revoked${codes.includes('TOKEN_MISSING') ? ' (or none where the input needs one)' : ''}`);
+  if (route.appCheck !== false) causes.push('no valid App Check token while the deployment runs APP_CHECK=enforce');
+  const own = codes.filter((code) => !code.startsWith('TOKEN_') && !code.startsWith('APP_CHECK_'));
+  if (own.length > 0) causes.push(`the operation's own refusal (${own.join(', ')})`);
+  return `Not authenticated: ${causes.join('; or ')}.`;
+}
+
 function authText(route: AnyRoute): string {
   if (route.auth === 'public') return 'Auth: public.';
+  if (route.auth === 'optional') return 'Auth: public; a bearer JWT is optional. When sent it is verified (401 if invalid) and the operation acts for that account where the input needs one.';
   if (route.auth.length === 0) return 'Auth: bearer JWT (any authenticated user).';
   return `Auth: bearer JWT with one of the roles ${route.auth.join(', ')}.`;
 }
@@ -173,7 +186,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     for (const status of errorStatuses(route)) {
       const codes = codesFor(route, status);
       responses[String(status)] ??= {
-        description: `${ERROR_DESCRIPTIONS[status] ?? 'Error'}${codes.length > 0 ? ` Codes: ${codes.join(', ')}.` : ''}`,
+        description: `${status === 401 ? unauthorizedText(route, codes) : (ERROR_DESCRIPTIONS[status] ?? 'Error')}${codes.length > 0 ? ` Codes: ${codes.join(', ')}.` : ''}`,
         content: { 'application/json': { schema: ErrorBodySchema } },
       };
     }
@@ -181,11 +194,11 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       (response as { headers?: object }).headers = Object.fromEntries(headersOf(route, Number(status)).map((name) => [name, headerRefs[name]]));
     }
     const limitText = route.rateLimit
-      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
+      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP (an IPv6 client: its /64)'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
       : undefined;
     const permissionText = route.permission
-      ? `Admin permission: ${route.permission} (administrators with an explicit permission list${route.auth !== 'public' && route.auth.some((r) => r !== 'ADMIN') ? '; callers in the route\'s other roles act in that role' : ''}).`
-      : route.auth !== 'public' && route.auth.includes('ADMIN')
+      ? `Admin permission: ${route.permission} (administrators with an explicit permission list${Array.isArray(route.auth) && route.auth.some((r) => r !== 'ADMIN') ? '; callers in the route\'s other roles act in that role' : ''}).`
+      : Array.isArray(route.auth) && route.auth.includes('ADMIN')
         ? 'Open to every administrator: no admin permission is needed.'
         : undefined;
     const alias = route.aliasOf === undefined ? undefined : operations.get(route.aliasOf)!;
@@ -198,7 +211,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       tags: [route.tag],
       summary: route.summary,
       description,
-      security: route.auth === 'public' ? [] : [{ [bearer.name]: [] }],
+      // Optional: anonymous ({}) or with the bearer token.
+      security: route.auth === 'public' ? [] : route.auth === 'optional' ? [{}, { [bearer.name]: [] }] : [{ [bearer.name]: [] }],
       request: {
         ...(route.request?.params ? { params: route.request.params as never } : {}),
         ...(route.request?.query ? { query: route.request.query as never } : {}),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { TooManyRequestsError } from '../errors/app-error';
+import { logger } from '../logging/logger';
 
 // A fixed-window counter: at most `limit` hits per `windowSec` for one subject (e.g. an IP) in one scope.
 export interface RateLimitRule {
@@ -27,12 +28,22 @@ export interface RateLimitState {
   resetSec: number;
 }
 
+/**
+ * A second bucket a hit also counts in, shared by many subjects, with `factor` times the rule's limit (same scope
+ * and window): e.g. the Hosting edge a client address came through, which caps what made-up addresses behind one
+ * edge can do in total.
+ */
+export interface RateLimitAggregate {
+  subject: string;
+  factor: number;
+}
+
 export interface RateLimiter {
   /**
-   * Counts a hit and answers the subject's state. Over the limit it throws TooManyRequestsError: 429 with
-   * Retry-After and the same RateLimit headers.
+   * Counts a hit (in `aggregate` too, when given) and answers the subject's state. Over the limit, the subject's or
+   * the aggregate's, it throws TooManyRequestsError: 429 with Retry-After and the subject's RateLimit headers.
    */
-  hit(rule: RateLimitRule, subject: string): Promise<RateLimitState>;
+  hit(rule: RateLimitRule, subject: string, aggregate?: RateLimitAggregate): Promise<RateLimitState>;
 }
 
 // The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers-11), one policy per route named after its scope:
@@ -57,18 +68,26 @@ export function subjectKey(subject: string): string {
 /** `overrides` (RATE_LIMITS) replace the limit and window of the scopes they name. */
 export function createRateLimiter(store: RateLimitStore, now: () => number = Date.now, overrides: Readonly<Record<string, { limit: number; windowSec: number }>> = {}): RateLimiter {
   return {
-    async hit(declared, subject) {
+    async hit(declared, subject, aggregate) {
       const rule = { ...declared, ...overrides[declared.scope] };
       const windowMs = rule.windowSec * 1000;
       const windowIndex = Math.floor(now() / windowMs);
       const windowEnd = (windowIndex + 1) * windowMs;
-      const count = await store.increment(`${rule.scope}:${subjectKey(subject)}:${windowIndex}`, windowEnd);
+      const keyOf = (who: string) => `${rule.scope}:${subjectKey(who)}:${windowIndex}`;
+      const sharedLimit = aggregate && aggregate.factor > 0 ? rule.limit * aggregate.factor : undefined;
+      const [count, shared] = await Promise.all([
+        store.increment(keyOf(subject), windowEnd),
+        sharedLimit === undefined ? 0 : store.increment(keyOf(aggregate!.subject), windowEnd),
+      ]);
       const left = (windowEnd - now()) / 1000;
       const state: RateLimitState = { scope: rule.scope, limit: rule.limit, windowSec: rule.windowSec, remaining: Math.max(0, rule.limit - count), resetSec: Math.max(0, Math.ceil(left)) };
-      if (count > rule.limit) {
+      const sharedOver = sharedLimit !== undefined && shared > sharedLimit;
+      // The first refusal of a window only: a flood behind one edge writes one line, not one per request.
+      if (sharedOver && shared === sharedLimit + 1) logger.warn('rate limit of a shared bucket reached (HOSTING_EDGE_LIMIT_FACTOR)', { scope: rule.scope, aggregate: aggregate!.subject, limit: sharedLimit, windowSec: rule.windowSec });
+      if (count > rule.limit || sharedOver) {
         const refused = new TooManyRequestsError('Too many requests; try again later', left);
-        // Retry-After is never earlier than the end of the window RateLimit announces.
-        Object.assign(refused.headers, rateLimitHeaders({ ...state, resetSec: Number(refused.headers['Retry-After']) }));
+        // Retry-After is never earlier than the end of the window RateLimit announces; nothing is left of it now.
+        Object.assign(refused.headers, rateLimitHeaders({ ...state, remaining: 0, resetSec: Number(refused.headers['Retry-After']) }));
         throw refused;
       }
       return state;
