@@ -360,6 +360,18 @@ function deployCheck() {
   process.exit(status);
 }
 
+// npm run test:unit: the unit tier only (no Java, no emulators), after the same install and build.
+function testUnit() {
+  prepare({ typecheckTests: true });
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const out = path.join(resultsDir, `unit-${process.pid}.json`);
+  run('sh', ['-c', `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects unit --json --outputFile "${out}" ${process.argv.slice(3).map((p) => `"${p.replace(/"/g, '')}"`).join(' ')}`]);
+  const result = readJestResults(out);
+  if (result.crashed) log(`test runner did not finish: ${result.crashed}`);
+  process.stdout.write(`${result.passed} passed, ${result.failed} failed\n`);
+  process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
+}
+
 // npm run test:files -- <pattern …>: the emulator test files whose paths match (jest path patterns), on fresh
 // emulators with the test environment, for working on one area without the whole suite. Prints the same last line.
 async function testFiles() {
@@ -383,7 +395,7 @@ async function testFiles() {
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }
 
-const commands = { start, test, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
+const commands = { start, test, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
 // Every time field of the documents apps listen to that is still epoch ms becomes a Firestore Timestamp (one-shot,
 // idempotent; run it once the code writing Timestamps is deployed).
 commands['migrate-listened-times'] = () =>
