@@ -27,7 +27,7 @@ const option = (name) => {
   return at >= 0 ? args[at + 1] : undefined;
 };
 const root = path.resolve(option('root') ?? repoRoot);
-const queriesFile = path.resolve(option('queries') ?? path.join(repoRoot, 'test-results', 'firestore-queries.jsonl'));
+const queriesFile = path.resolve(option('queries') ?? path.join(repoRoot, '.cache', 'test-results', 'firestore-queries.jsonl'));
 const jsonOut = option('json');
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
@@ -70,9 +70,17 @@ const rules = fs.readFileSync(path.join(root, 'firestore.rules'), 'utf8');
 const guide = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 
 // firebase-tools' runtime table, read from the installed firebase-tools (the one that deploys), never a copy.
-const firebaseTools = createRequire(path.join(repoRoot, 'package.json'));
-const { RUNTIMES } = firebaseTools('firebase-tools/lib/deploy/functions/runtimes/supported/types.js');
-const deployBackend = firebaseTools('firebase-tools/lib/deploy/functions/backend.js');
+// Internal files of firebase-tools: a release that moves them is named here rather than failing with a bare stack.
+function firebaseToolsInternal(file) {
+  try {
+    return createRequire(path.join(repoRoot, 'package.json'))(`firebase-tools/${file}`);
+  } catch (err) {
+    process.stderr.write(`deploy:check reads firebase-tools' ${file}, which this firebase-tools (${createRequire(path.join(repoRoot, 'package.json'))('firebase-tools/package.json').version}) does not have: update scripts/deploy-check.mjs (${err.message.split('\n')[0]})\n`);
+    process.exit(2);
+  }
+}
+const { RUNTIMES } = firebaseToolsInternal('lib/deploy/functions/runtimes/supported/types.js');
+const deployBackend = firebaseToolsInternal('lib/deploy/functions/backend.js');
 const runtimes = (firebaseJson.functions ?? []).map((f) => f.runtime);
 const runtime = checks.runtimeProblems(runtimes, RUNTIMES, new Date());
 check(`functions runtime ${[...new Set(runtimes)].join(', ')} is one firebase-tools deploys`, runtime.problems, runtime.warnings);

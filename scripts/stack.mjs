@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// One entry for the developer commands: start, test, bench, openapi, seed-export.
-// Each installs what is missing, builds, and runs the Firebase emulators offline.
+// One entry for the developer commands (the `commands` table at the end). Each runs on the deployed runtime's Node
+// (scripts/lib/runtime.mjs), installs what is missing, builds, and runs the Firebase emulators (offline where the
+// machine has the Firestore emulator; see scripts/lib/emulator-env.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -141,12 +142,12 @@ async function start() {
   log(`starting emulators (${only.join(', ')}${ui ? ', ui' : ''}) …`);
   const args = emulatorArgs('emulators:start', only, ui ? extra : [...extra, '--config', configWithoutUi()], { importFrom: keepData && hasExport(keptDataDir) ? keptDataDir : undefined });
   const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: 'inherit' });
-  // Ctrl-C reaches firebase-tools too (same process group); wait for its clean shutdown.
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, () => {
-      if (child.exitCode === null) child.kill(signal);
-    });
-  }
+  // Ctrl-C reaches firebase-tools itself (same process group): a second SIGINT from here would force its exit and
+  // skip the --keep-data export, so only SIGTERM (sent to this process alone) is passed on.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  });
   child.on('exit', (code, signal) => {
     sinks?.kill();
     demoDrivers?.kill();
@@ -329,6 +330,21 @@ async function migrateRideRatings() {
   );
 }
 
+// Every time field of the documents apps listen to that is still epoch ms becomes a Firestore Timestamp (one-shot,
+// idempotent; run it once the code writing Timestamps is deployed).
+async function migrateListenedTimes() {
+  runOneShot(
+    'converting the times of listened documents to Timestamps',
+    `
+    const { migrateListenedTimes } = require('./lib/platform/firestore/migrate-times.js');
+    const { LISTENED_DOCUMENTS } = require('./lib/modules/index.js');
+    const skipped = (p) => (p.skipped ? ', ' + p.skipped + ' skipped' : '');
+    migrateListenedTimes(LISTENED_DOCUMENTS, (p) => console.log('[superapp]   ' + p.document + ': page ' + p.pages + ', ' + p.read + ' read, ' + p.converted + ' converted' + skipped(p) + ' so far'))
+      .then((r) => { console.log('[superapp] done: ' + r.map((p) => p.document + ' ' + p.converted + '/' + p.read + skipped(p)).join(', ')); process.exit(0); })
+      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`,
+  );
+}
+
 // The ledger's books: every account's balance against the sum of its transfers, and the whole against zero.
 // Reads the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST points elsewhere; a real project with
 // GOOGLE_APPLICATION_CREDENTIALS and LEDGER_PROJECT=<id>. Exits 1 when the books do not balance.
@@ -395,19 +411,7 @@ async function testFiles() {
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }
 
-const commands = { start, test, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
-// Every time field of the documents apps listen to that is still epoch ms becomes a Firestore Timestamp (one-shot,
-// idempotent; run it once the code writing Timestamps is deployed).
-commands['migrate-listened-times'] = () =>
-  runOneShot(
-    'converting the times of listened documents to Timestamps',
-    `
-    const { migrateListenedTimes } = require('./lib/platform/firestore/migrate-times.js');
-    const { LISTENED_DOCUMENTS } = require('./lib/modules/index.js');
-    migrateListenedTimes(LISTENED_DOCUMENTS, (p) => console.log('[superapp]   ' + p.document + ': page ' + p.pages + ', ' + p.read + ' read, ' + p.converted + ' converted so far'))
-      .then((r) => { console.log('[superapp] done: ' + r.map((p) => p.document + ' ' + p.converted + '/' + p.read).join(', ')); process.exit(0); })
-      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`,
-  );
+const commands = { start, test, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await ensureRuntimeNode({ install: () => ensureDeps(repoRoot), log, fail });

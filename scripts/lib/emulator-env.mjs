@@ -3,7 +3,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { repoRoot, log, fail } from './util.mjs';
+import { aptInstall, repoRoot, log, fail } from './util.mjs';
 
 const MIN_JAVA = 21;
 const FIRESTORE_MAIN_CLASS = 'com.google.cloud.datastore.emulator.firestore.CloudFirestore';
@@ -21,11 +21,17 @@ function jvmCandidates() {
   const found = [];
   if (process.env.JAVA_HOME) found.push(process.env.JAVA_HOME);
   const dirs = new Set(['/usr/lib/jvm']);
-  try {
-    const java = execFileSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).trim();
-    if (java) dirs.add(path.dirname(path.dirname(path.dirname(fs.realpathSync(java)))));
-  } catch {
-    // no java on PATH: the JVM folder may still hold one
+  if (process.platform === 'darwin') {
+    // /usr/bin/java on a Mac is a stub that offers to install Java: ask java_home for a real JDK >= 21 instead.
+    const res = spawnSync('/usr/libexec/java_home', ['-v', `${MIN_JAVA}+`], { encoding: 'utf8' });
+    if (res.status === 0 && res.stdout.trim()) found.push(res.stdout.trim());
+  } else {
+    try {
+      const java = execFileSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).trim();
+      if (java) dirs.add(path.dirname(path.dirname(path.dirname(fs.realpathSync(java)))));
+    } catch {
+      // no java on PATH: the JVM folder may still hold one
+    }
   }
   for (const dir of dirs) {
     if (!fs.existsSync(dir)) continue;
@@ -84,33 +90,14 @@ function locateFirestoreJar() {
 
 const firebaseBin = path.join(repoRoot, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
 
-// SUPERAPP_AUTO_INSTALL=off: never run a package manager, only say what to install.
-const autoInstall = () => process.env.SUPERAPP_AUTO_INSTALL !== 'off';
-
 // firebase-tools' own download into its cache (what `firebase emulators:start` does on a machine with internet).
 export function firebaseToolsDownload(what) {
   log(`downloading the ${what} emulator with firebase-tools (\`firebase setup:emulators:${what}\`) …`);
   const res = spawnSync(process.execPath, [firebaseBin, `setup:emulators:${what}`], { cwd: repoRoot, encoding: 'utf8', timeout: 300_000 });
   if (res.status === 0) return true;
-  const why = `${res.stderr ?? ''}${res.stdout ?? ''}`.split('\n').filter((l) => /error/i.test(l)).slice(-1)[0] ?? `exit ${res.status}`;
+  const why = res.error?.code === 'ETIMEDOUT' ? 'timed out after 5 min' : (`${res.stderr ?? ''}${res.stdout ?? ''}`.split('\n').filter((l) => /error/i.test(l)).slice(-1)[0] ?? `exit ${res.status}`);
   log(`  could not: ${why.trim()}`);
   return false;
-}
-
-// The Debian package of Google Cloud's apt repository (what machines like the CI image carry), installed only when
-// apt knows it, we are root, and SUPERAPP_AUTO_INSTALL is not off; always announced first.
-function aptInstallFirestore() {
-  const pkg = 'google-cloud-cli-firestore-emulator';
-  if (process.getuid?.() !== 0 || spawnSync('sh', ['-c', 'command -v apt-get']).status !== 0) return false;
-  const policy = spawnSync('apt-cache', ['policy', pkg], { encoding: 'utf8' });
-  if (!/Candidate: (?!\(none\))/.test(policy.stdout ?? '')) return false;
-  if (!autoInstall()) {
-    log(`(not installing ${pkg} with apt-get: SUPERAPP_AUTO_INSTALL=off)`);
-    return false;
-  }
-  log(`installing ${pkg} with apt-get (set SUPERAPP_AUTO_INSTALL=off to be asked to do it yourself) …`);
-  spawnSync('apt-get', ['install', '-y', pkg], { stdio: 'inherit' });
-  return true;
 }
 
 // The ways to get the Firestore emulator, in order: firebase-tools' cache, FIRESTORE_EMULATOR_BINARY_PATH, a gcloud
@@ -121,7 +108,8 @@ function firestoreEmulator(javaHome) {
   if (override && fs.existsSync(override)) return { source: override, binary: override };
   let jar = locateFirestoreJar();
   if (!jar && firebaseToolsDownload('firestore') && firebaseCacheHasFirestoreJar()) return { source: 'firebase-tools cache (downloaded now)' };
-  if (!jar && aptInstallFirestore()) jar = locateFirestoreJar();
+  // The Debian package of Google Cloud's apt repository (what machines like the CI image carry).
+  if (!jar && aptInstall('google-cloud-cli-firestore-emulator') === 'installed') jar = locateFirestoreJar();
   if (!jar) {
     fail(
       'The Firestore emulator was not found, and firebase-tools could not download it (offline?). Any one of these works:\n' +

@@ -37,9 +37,11 @@ export async function ensureRuntimeNode({ install, log, fail }) {
   if (!fs.existsSync(bin) || binaryMajor(bin) !== wanted) install();
   if (!fs.existsSync(bin) || binaryMajor(bin) !== wanted) {
     fail(
-      `the functions run on Node.js ${wanted} (firebase.json runtime nodejs${wanted}); this is ${process.version} and npm has no ` +
-        `Node.js ${wanted} binary for ${process.platform}-${process.arch} in node_modules/.bin.\n` +
-        `  Use Node.js ${wanted} yourself (\`nvm install\` reads .nvmrc), then run the command again.`,
+      `the functions run on Node.js ${wanted} (firebase.json runtime nodejs${wanted}); this is ${process.version}, and ` +
+        (fs.existsSync(bin)
+          ? `node_modules/.bin/node does not run as Node.js ${wanted}: delete node_modules and run the command again.\n`
+          : `the root package has no Node.js ${wanted} binary for ${process.platform}-${process.arch} (npm ships none that is current).\n`) +
+        `  Or use Node.js ${wanted} yourself (\`nvm install\` reads .nvmrc; Homebrew: node@${wanted}), then run the command again.`,
     );
   }
   log(`running on Node.js ${wanted} from node_modules/.bin (this machine has ${process.version})`);

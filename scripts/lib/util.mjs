@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,4 +27,22 @@ export function functionsRegion() {
   const read = (name) => (fs.existsSync(path.join(functionsDir, name)) ? parseEnv(fs.readFileSync(path.join(functionsDir, name), 'utf8')) : {});
   const env = { ...read('.env'), ...read(`.env.${PROJECT_ID}`), ...read('.env.local') };
   return require(path.join(functionsDir, 'lib', 'platform', 'deploy', 'settings.js')).functionsRegion(env);
+}
+
+// A system package installed with apt-get, only out loud: when we are root, apt-get exists and knows the package,
+// and SUPERAPP_AUTO_INSTALL is not off. Returns 'installed', or why not ('not-root', 'no-apt', 'unknown', 'opted-out',
+// 'failed'), so the caller can name the command to run instead.
+export function aptInstall(pkg, { update = false } = {}) {
+  if (process.getuid?.() !== 0) return 'not-root';
+  if (spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status !== 0) return 'no-apt';
+  if (update) spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+  const policy = spawnSync('apt-cache', ['policy', pkg], { encoding: 'utf8' });
+  if (!/Candidate: (?!\(none\))/.test(policy.stdout ?? '')) return 'unknown';
+  if (process.env.SUPERAPP_AUTO_INSTALL === 'off') {
+    log(`(not installing ${pkg} with apt-get: SUPERAPP_AUTO_INSTALL=off)`);
+    return 'opted-out';
+  }
+  log(`installing ${pkg} with apt-get (set SUPERAPP_AUTO_INSTALL=off to be asked to do it yourself) …`);
+  const res = spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return res.status === 0 ? 'installed' : 'failed';
 }

@@ -1,20 +1,15 @@
 // ffmpeg/ffprobe helpers for the sound pack: install check, decoding, loudness (EBU R128).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { aptInstall } from '../lib/util.mjs';
 
-export function ensureFfmpeg(log) {
+export function ensureFfmpeg() {
   const has = (bin) => spawnSync(bin, ['-version'], { stdio: 'ignore' }).status === 0;
   if (has('ffmpeg') && has('ffprobe')) return;
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   const hint = 'ffmpeg and ffprobe are needed: install them (Debian/Ubuntu/WSL `sudo apt-get install -y ffmpeg`, macOS `brew install ffmpeg`)';
-  if (!root || !apt) throw new Error(hint);
-  // SUPERAPP_AUTO_INSTALL=off: never run a package manager, only say what to install.
-  if (process.env.SUPERAPP_AUTO_INSTALL === 'off') throw new Error(`${hint} (not installed for you: SUPERAPP_AUTO_INSTALL=off)`);
-  log('installing ffmpeg with apt-get (set SUPERAPP_AUTO_INSTALL=off to be asked to do it yourself) …');
-  spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
-  const res = spawnSync('apt-get', ['install', '-y', '-qq', 'ffmpeg'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (res.status !== 0 || !has('ffmpeg')) throw new Error('could not install ffmpeg with apt-get');
+  const outcome = aptInstall('ffmpeg', { update: true });
+  if (outcome === 'opted-out') throw new Error(`${hint} (not installed for you: SUPERAPP_AUTO_INSTALL=off)`);
+  if (outcome !== 'installed' || !has('ffmpeg')) throw new Error(hint);
 }
 
 export function run(bin, args, opts = {}) {
