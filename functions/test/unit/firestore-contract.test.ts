@@ -85,6 +85,24 @@ describe('Firestore contract (listened documents)', () => {
     }
   });
 
+  it('renders each file once per app, whatever spelling of its path Express matched (no cache entry per spelling)', async () => {
+    const contract = require('../../src/platform/openapi/firestore') as typeof import('../../src/platform/openapi/firestore');
+    const renders = [jest.spyOn(contract, 'renderFirestoreSchema'), jest.spyOn(contract, 'renderFirestoreTypes')];
+    const on = await listen(buildApp({ config: testConfig({ SWAGGER_ENABLED: 'true' }), modules: [], rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+    try {
+      const spellings = [FIRESTORE_SCHEMA_FILE, FIRESTORE_SCHEMA_FILE.toUpperCase(), `${FIRESTORE_SCHEMA_FILE}/`, 'Firestore.Schema.Json/', FIRESTORE_TYPES_FILE, FIRESTORE_TYPES_FILE.toUpperCase(), `${FIRESTORE_TYPES_FILE}/`];
+      for (const spelling of spellings) {
+        const res = await fetch(`${on.url}/docs/${spelling}`);
+        const file = spelling.toLowerCase().startsWith('firestore.schema') ? FIRESTORE_SCHEMA_FILE : FIRESTORE_TYPES_FILE;
+        expect([spelling, res.status, await res.text()]).toEqual([spelling, 200, published(file)]);
+      }
+      expect(renders.map((render) => render.mock.calls.length)).toEqual([1, 1]);
+    } finally {
+      for (const render of renders) render.mockRestore();
+      await on.close();
+    }
+  });
+
   it('describes every collection clients may read, once, under the path firestore.rules match', () => {
     const readable = COLLECTIONS.filter((c) => c.clientAccess);
     expect(readable.filter((c) => !c.listened).map((c) => c.name)).toEqual([]);
