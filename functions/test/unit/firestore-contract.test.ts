@@ -6,7 +6,7 @@ import { rideDocument, type RideRecord } from '../../src/modules/rides/rides.mod
 import { membershipDocument, newMembership } from '../../src/modules/chat/conversations.model';
 import { paymentDocument } from '../../src/modules/payments/payments.model';
 import { realtimeDocument } from '../../src/modules/notifications/notifications.model';
-import { pendingTimeFields, recordFields, storedFields, timePaths } from '../../src/platform/firestore/documents';
+import { pendingTimeFields, recordFields, storedFields, timePaths, UnconvertibleTimeError } from '../../src/platform/firestore/documents';
 import { buildApp } from '../../src/app';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
 import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
@@ -227,5 +227,20 @@ describe('time fields between records (epoch ms) and documents (Timestamps)', ()
     expect(pendingTimeFields(realtimeDocument, event)).toEqual({ data: { rideId: 'r1', at: Timestamp.fromMillis(at) } });
     const member = storedFields(membershipDocument, { ...newMembership('c1', 'u1', 'MEMBER', at), readUpToAt: 0 });
     expect(pendingTimeFields(membershipDocument, { ...member, readUpToAt: 0 })).toEqual({ readUpToAt: null });
+  });
+
+  it('the migration refuses, naming the field, a time no Timestamp can hold (not finite, out of range, an impossible ISO date)', () => {
+    const { id: _id, ...record } = ride();
+    for (const [field, value] of [['createdAt', Number.NaN], ['createdAt', Number.POSITIVE_INFINITY], ['updatedAt', 1e20], ['updatedAt', -1e17]] as const) {
+      expect(() => pendingTimeFields(rideDocument, { ...record, [field]: value })).toThrow(new UnconvertibleTimeError(field, value));
+    }
+    expect(() => pendingTimeFields(rideDocument, { ...record, share: { tokenHash: 'h', expiresAt: Number.NaN } })).toThrow(/^share\.expiresAt: NaN /);
+    const event = (at: unknown) => ({ recipientId: 'u1', type: 'ride:location', payload: {}, data: { rideId: 'r1', at }, createdAt: Timestamp.fromMillis(0), expireAt: Timestamp.fromMillis(0) });
+    expect(() => pendingTimeFields(realtimeDocument, event('2026-13-45T99:99:00Z'))).toThrow(UnconvertibleTimeError);
+    expect(() => pendingTimeFields(realtimeDocument, event('+275760-09-13T00:00:00.001Z'))).not.toThrow(); // not ISO-looking: left as it is
+    expect(pendingTimeFields(realtimeDocument, event('not a time'))).toEqual({});
+    // The edges of a Timestamp's range convert.
+    expect(pendingTimeFields(realtimeDocument, event('9999-12-31T23:59:59.999Z'))).toEqual({ data: { rideId: 'r1', at: Timestamp.fromMillis(253_402_300_799_999) } });
+    expect(pendingTimeFields(rideDocument, { ...storedFields(rideDocument, record), createdAt: -62_135_596_800_000 })).toEqual({ createdAt: Timestamp.fromMillis(-62_135_596_800_000) });
   });
 });
