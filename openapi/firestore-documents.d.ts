@@ -152,8 +152,10 @@ export interface RideDocument {
   note: string | null;
   /** Who cancelled. */
   cancelledBy: "rider" | "driver" | "admin" | "system" | null;
-  /** Why, as given. */
+  /** Why, as given: a person's own words, or the service's reason in English (then `cancelReasonCode` names it). */
   cancelReason: string | null;
+  /** Set only when the service itself ended the ride (no-show, a status that ran out): which of its reasons, for apps to say in their language. Null or absent: `cancelReason` is a person's words (or none). */
+  cancelReasonCode?: "riderNoShow" | "driverLate" | "startLate" | "tripOverdue" | null;
   /** Rides rated before ratings moved to `ride_driver_ratings` only (never written now: the driver reads this document). */
   rating: {
     stars: number;

@@ -3,18 +3,18 @@ import { recordFields } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { RIDE_EVENTS } from './rides.events';
-import { ACTIVE_STATUSES, RIDE_SYSTEM_REASONS, rideChatContext, rideDocument, type RideRecord, type RideSystemReason } from './rides.model';
+import { ACTIVE_STATUSES, rideChatContext, rideDocument, type RideRecord } from './rides.model';
 import { RIDE_TEXTS, type CancelReason } from './rides.texts';
 import { closeContextConversation } from '../chat';
 import type { SosRecord } from './rides.repo';
 import { accountDirectory, localeOf } from '../users';
 import { ridesServiceFor } from './rides.wiring';
 
-// The service's own reasons are said in the reader's language; a person's reason as they wrote it.
+// The service's own reasons (by their code, which only the service sets) are said in the reader's language; a
+// person's reason as they wrote it, even when it reads like one of the service's.
 function cancelReasonOf(ride: RideRecord): CancelReason {
-  if (ride.cancelReason === null) return null;
-  const system = (Object.keys(RIDE_SYSTEM_REASONS) as RideSystemReason[]).find((key) => RIDE_SYSTEM_REASONS[key] === ride.cancelReason);
-  return system ? { system } : { written: ride.cancelReason };
+  if (ride.cancelReasonCode) return { system: ride.cancelReasonCode };
+  return ride.cancelReason === null ? null : { written: ride.cancelReason };
 }
 
 /** The notices of one change of a ride (none when its status did not change, or for a new NO_DRIVER ride). */
