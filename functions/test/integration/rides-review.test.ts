@@ -58,13 +58,14 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
     await drive(driver, here.near(1_000));
     expect((await act(driver, ride.id, 'no-show')).body.code).toBe('RIDE_NOT_AT_PICKUP');
     await drive(driver, here.near(50));
+    expect((await call('PATCH', '/users/me', { token: rider.accessToken, body: { locale: 'vi' } })).status).toBe(200);
     const ended = await act(driver, ride.id, 'no-show');
     expect(ended.body).toMatchObject({ status: 'CANCELLED', cancelledBy: 'driver', cancellationFee: 10_000, paymentId: expect.any(String) });
     expect(await wallet(rider)).toMatchObject({ balance: 290_000, held: 0 });
     expect((await located(driver)).currentRideId).toBeNull();
     const events = (await call('GET', `/rides/${ride.id}/events`, { token: rider.accessToken })).body.items.map((e: { action: string }) => e.action);
     expect(events).toEqual(['assign', 'arrive', 'noShow']);
-    // The service's own reason: stored with its code, told to the (Vietnamese) rider in Vietnamese.
+    // The service's own reason: stored with its code, told to the rider in their language (Vietnamese).
     expect((await db().collection('rides').doc(ride.id).get()).get('cancelReasonCode')).toBe('riderNoShow');
     const notice = await waitFor(async () => (await db().collection('app_notifications').where('recipientId', '==', rider.user.id).where('entityId', '==', ride.id).get()).docs.map((d) => d.data()).find((n) => n.event === 'ride.cancelled'), { timeoutMs: 30_000, what: 'the no-show notice' });
     expect(notice.body).toBe('Khách không đến điểm đón');
