@@ -6,7 +6,7 @@ import { rideDocument, type RideRecord } from '../../src/modules/rides/rides.mod
 import { membershipDocument, newMembership } from '../../src/modules/chat/conversations.model';
 import { paymentDocument } from '../../src/modules/payments/payments.model';
 import { realtimeDocument } from '../../src/modules/notifications/notifications.model';
-import { pendingTimeFields, recordFields, storedFields, timePaths, UnconvertibleTimeError } from '../../src/platform/firestore/documents';
+import { pendingTimeFields, recordFields, recordOf, storedFields, timePaths, UnconvertibleTimeError } from '../../src/platform/firestore/documents';
 import { buildApp } from '../../src/app';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
 import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
@@ -184,6 +184,8 @@ describe('time fields between records (epoch ms) and documents (Timestamps)', ()
     expect([stored.arrivedAt, stored.quote, stored.pickup]).toEqual([null, record.quote, record.pickup]);
     expect(record.createdAt).toBe(at); // the record itself is not changed
     expect(recordFields(rideDocument, stored)).toEqual(record);
+    // A trigger's sides: the record with its document id, or undefined (created, deleted).
+    expect([recordOf({ id: ride().id, data: stored }, rideDocument), recordOf(undefined, rideDocument)]).toEqual([ride(), undefined]);
   });
 
   it('converts update data: dotted paths, arrays of entries, FieldValue sentinels untouched', () => {

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../platform/config';
-import { recordFields } from '../../platform/firestore/documents';
+import { recordOf } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { RIDE_EVENTS } from './rides.events';
@@ -56,8 +56,7 @@ export async function onRideWritten(
   hub: Pick<Hub, 'dispatch'> = notificationHub(config),
   rides: Pick<ReturnType<typeof ridesServiceFor>, 'settleAndRecord' | 'scheduleExpiry'> = ridesServiceFor(config),
 ) {
-  const as = (side: DocumentEvent['before']) => (side ? { ...recordFields<RideRecord>(rideDocument, side.data), id: side.id } : undefined);
-  const [before, after] = [as(event.before), as(event.after)];
+  const [before, after] = [recordOf(event.before, rideDocument), recordOf(event.after, rideDocument)];
   if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status)) await rides.settleAndRecord(after);
   const notices = rideNotices(before, after);
   // The ride's chat with a driver closes when that driver leaves it or the ride ends (closing again is a no-op).

@@ -195,6 +195,11 @@ export class UnconvertibleTimeError extends Error {
   }
 }
 
+/** A trigger's side of a change (`DocumentEvent` before or after) as its record with the document id; undefined when absent. */
+export function recordOf<L extends LazySchema>(side: { id: string; data: DocumentData } | undefined, schema: L): (RecordOf<L> & { id: string }) | undefined {
+  return side ? { ...recordFields<Record<string, unknown>>(schema, side.data), id: side.id } as RecordOf<L> & { id: string } : undefined;
+}
+
 /**
  * The top-level fields of stored data whose times are still in an older form (epoch ms; ISO strings in realtime
  * event data), converted to Timestamps: what `migrate-listened-times` writes. Empty when the document is done.
