@@ -152,8 +152,10 @@ export interface RideDocument {
   note: string | null;
   /** Who cancelled. */
   cancelledBy: "rider" | "driver" | "admin" | "system" | null;
-  /** Why, as given. */
+  /** Why, as given: a person's own words, or the service's reason in English (then `cancelReasonCode` names it). */
   cancelReason: string | null;
+  /** Set only when the service itself ended the ride (no-show, a status that ran out): which of its reasons, for apps to say in their language. Null or absent: `cancelReason` is a person's words (or none). */
+  cancelReasonCode?: "riderNoShow" | "driverLate" | "startLate" | "tripOverdue" | null;
   /** Rides rated before ratings moved to `ride_driver_ratings` only (never written now: the driver reads this document). */
   rating: {
     stars: number;
@@ -201,7 +203,7 @@ export interface InboxItemDocument {
   title: string;
   /** The text (a push, when one is sent, shows the same). */
   body: string;
-  /** The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON). */
+  /** The data payload of push and realtime messages, stored with inbox items and realtime events (push sends it as FCM data: every value a string, deepLink as JSON). */
   data: NotificationPayload;
   /** Read (PATCH /notifications). */
   read: boolean;
@@ -221,7 +223,7 @@ export type RealtimeEventDocument =
     recipientId: string;
     /** The spec's WebSocket event. */
     type: "message:new";
-    /** The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON). */
+    /** The data payload of push and realtime messages, stored with inbox items and realtime events (push sends it as FCM data: every value a string, deepLink as JSON). */
     payload: NotificationPayload;
     /** The message:new event's own fields. */
     data: MessageNewData;
@@ -235,7 +237,7 @@ export type RealtimeEventDocument =
     recipientId: string;
     /** The spec's WebSocket event. */
     type: "call:ring";
-    /** The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON). */
+    /** The data payload of push and realtime messages, stored with inbox items and realtime events (push sends it as FCM data: every value a string, deepLink as JSON). */
     payload: NotificationPayload;
     /** The call:ring event's own fields. */
     data: CallRingData;
@@ -249,7 +251,7 @@ export type RealtimeEventDocument =
     recipientId: string;
     /** The spec's WebSocket event. */
     type: "call:ended";
-    /** The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON). */
+    /** The data payload of push and realtime messages, stored with inbox items and realtime events (push sends it as FCM data: every value a string, deepLink as JSON). */
     payload: NotificationPayload;
     /** The call:ended event's own fields. */
     data: CallEndedData;
@@ -263,7 +265,7 @@ export type RealtimeEventDocument =
     recipientId: string;
     /** The spec's WebSocket event. */
     type: "ride:status";
-    /** The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON). */
+    /** The data payload of push and realtime messages, stored with inbox items and realtime events (push sends it as FCM data: every value a string, deepLink as JSON). */
     payload: NotificationPayload;
     /** The ride:status event's own fields. */
     data: RideStatusData;
@@ -277,7 +279,7 @@ export type RealtimeEventDocument =
     recipientId: string;
     /** The spec's WebSocket event. */
     type: "ride:location";
-    /** The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON). */
+    /** The data payload of push and realtime messages, stored with inbox items and realtime events (push sends it as FCM data: every value a string, deepLink as JSON). */
     payload: NotificationPayload;
     /** The ride:location event's own fields. */
     data: RideLocationData;
@@ -658,7 +660,7 @@ export interface NotificationPayload {
   notificationId: string;
   /** The ride, call, conversation… the event is about. */
   entityId: string;
-  /** The sound to play (sound pack id), or empty. */
+  /** The sound to play in the foreground (a sound pack file stem), or empty. */
   sfx: string;
   /** Where a tap opens (params: `id`, `appLink` and the vertical's own). */
   deepLink: {

@@ -86,12 +86,17 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
     res.json(openApiDocument());
   });
   // The Firestore half of the contract (the documents apps listen to): the files openapi/ holds, rendered on first use.
-  const firestoreContract = new Map<string, string>();
+  // Cached by file, not by req.path: Express matches any case and a trailing slash, so paths are unbounded.
+  const firestoreContract: { json?: string; types?: string } = {};
   app.get(['/docs/firestore.schema.json', '/docs/firestore-documents.d.ts'], docsGate(config), (req, res) => {
     const { renderFirestoreSchema, renderFirestoreTypes } = require('./platform/openapi/firestore') as typeof import('./platform/openapi/firestore');
-    const json = req.path.endsWith('.json');
-    if (!firestoreContract.has(req.path)) firestoreContract.set(req.path, (json ? renderFirestoreSchema : renderFirestoreTypes)(LISTENED_DOCUMENTS));
-    res.type(json ? 'application/schema+json' : 'text/plain').send(firestoreContract.get(req.path));
+    if (/\.json\/?$/i.test(req.path)) {
+      firestoreContract.json ??= renderFirestoreSchema(LISTENED_DOCUMENTS);
+      res.type('application/schema+json').send(firestoreContract.json);
+    } else {
+      firestoreContract.types ??= renderFirestoreTypes(LISTENED_DOCUMENTS);
+      res.type('text/plain').send(firestoreContract.types);
+    }
   });
   app.use('/docs', docsGate(config), swaggerUi(openApiDocument));
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Timestamp } from 'firebase-admin/firestore';
 import { collection, onSnapshot, setLogLevel, Timestamp as ClientTimestamp } from 'firebase/firestore';
 import { fanOutMessage } from '../../src/modules/chat/chat.triggers';
 import { onCallWritten } from '../../src/modules/chat/calls.triggers';
@@ -236,7 +237,7 @@ describe('history, edits and deletion', () => {
     expect((await messages(b, id))[0]).toMatchObject({ id: m.id, deleted: true, text: null });
 
     const old = (await text(a, id, 'sent long ago')).body;
-    await db().doc(`conversations/${id}/messages/${old.id}`).update({ createdAt: Date.now() - 16 * 60_000 });
+    await db().doc(`conversations/${id}/messages/${old.id}`).update({ createdAt: Timestamp.fromMillis(Date.now() - 16 * 60_000) });
     expect((await call('PATCH', `/chat/conversations/${id}/messages/${old.id}`, { token: a.accessToken, body: { text: 'late' } })).body.code).toBe('CHAT_EDIT_WINDOW');
     expect((await call('DELETE', `/chat/conversations/${id}/messages/${old.id}`, { token: a.accessToken })).body.code).toBe('CHAT_EDIT_WINDOW');
     const place = (await send(a, id, { type: 'LOCATION', location: { lat: 21.0285, lng: 105.8542 } })).body;

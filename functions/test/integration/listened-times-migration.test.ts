@@ -3,6 +3,7 @@ import { Timestamp } from 'firebase-admin/firestore';
 import { LISTENED_DOCUMENTS } from '../../src/modules';
 import { db } from '../../src/platform/firebase/firebase';
 import { migrateListenedTimes, type MigrationProgress } from '../../src/platform/firestore/migrate-times';
+import { setLogSink } from '../../src/platform/logging/logger';
 import { contractProblems } from '../helpers/contract';
 import { requireEmulators } from '../helpers/emulators';
 
@@ -21,6 +22,7 @@ const messagesName = `mig_${tag}_messages`;
 const membershipsPath = `mig_${tag}_memberships`;
 const realtimePath = `mig_${tag}_realtime`;
 const paymentsPath = `mig_${tag}_payments`;
+const presencePath = `mig_${tag}_presence`;
 const documents = [
   listened('MetaSeedDocument', `mig_${tag}_meta/seed`),
   listened('RideDocument', `${ridesPath}/{rideId}`),
@@ -28,6 +30,7 @@ const documents = [
   listened('ChatMembershipDocument', `${membershipsPath}/{membershipId}`),
   listened('RealtimeEventDocument', `${realtimePath}/{id}`),
   listened('PaymentDocument', `${paymentsPath}/{paymentId}`),
+  listened('PresenceMemberDocument', `${presencePath}/{roomId}/members/{userId}`),
 ];
 
 // As the code before the move stored them: every time in epoch ms.
@@ -59,20 +62,35 @@ describe('migrate-listened-times', () => {
         paymentUrl: null, gateway: { orderRef: 'p1', transactionNo: 'MOCK1', bankCode: 'MOCKBANK', responseCode: '00', paidAt: '20260601190000' }, failureReason: null, expiresAt: T + 900_000, succeededAt: T + 1000, createdAt: T, updatedAt: T + 60_000,
       }),
       db().doc(`mig_${tag}_meta/seed`).set({ version: 1, description: 'x', generatedBy: 'test' }),
+      // Times no Timestamp can hold (client-written or corrupt data): those documents are skipped, the run goes on.
+      db().collection(ridesPath).doc('r-bad-nan').set({ ...legacyRide(7), createdAt: Number.NaN }),
+      db().collection(ridesPath).doc('r-bad-range').set({ ...legacyRide(8), updatedAt: 1e20 }),
+      db().collection(realtimePath).doc('e-bad').set({ recipientId: 'u1', type: 'ride:location', payload, data: { rideId: 'r1', driverId: 'd1', lat: 10.7, lng: 106.7, heading: null, speedKmh: null, at: '2026-13-45T99:99:00Z' }, createdAt: T, expireAt: Timestamp.fromMillis(T + 300_000) }),
+      // Presence is client-written and its updatedAt never read by the server: left out of the migration.
+      db().doc(`${presencePath}/chat_c1/members/u1`).set({ expiresAt: Timestamp.fromMillis(T), updatedAt: T }),
     );
     await Promise.all(writes);
+    const logged: Array<Record<string, unknown>> = [];
+    setLogSink((entry) => void logged.push(entry));
     expect(contractProblems('RideDocument', (await db().collection(ridesPath).doc('r0').get()).data()!).length).toBeGreaterThan(0);
 
     const progress: MigrationProgress[] = [];
-    const first = await migrateListenedTimes(documents, (p) => progress.push(p), 2);
+    const first = await migrateListenedTimes(documents, (p) => progress.push(p), 2).finally(() => setLogSink(() => undefined));
     const byPath = Object.fromEntries(first.map((p) => [p.document.split('/')[0], p]));
-    expect(byPath[ridesPath]).toEqual({ document: `${ridesPath}/{rideId}`, pages: 3, read: 6, converted: 6 });
-    expect(byPath[conversationsPath]).toMatchObject({ read: 3, converted: 3 });
-    expect(byPath[membershipsPath]).toMatchObject({ read: 1, converted: 1 });
-    expect(byPath[realtimePath]).toMatchObject({ read: 2, converted: 2 });
-    expect(byPath[paymentsPath]).toMatchObject({ read: 1, converted: 1 });
+    expect(byPath[ridesPath]).toEqual({ document: `${ridesPath}/{rideId}`, pages: 4, read: 8, converted: 6, skipped: 2 });
+    expect(byPath[conversationsPath]).toMatchObject({ read: 3, converted: 3, skipped: 0 });
+    expect(byPath[membershipsPath]).toMatchObject({ read: 1, converted: 1, skipped: 0 });
+    expect(byPath[realtimePath]).toMatchObject({ read: 3, converted: 2, skipped: 1 });
+    expect(byPath[paymentsPath]).toMatchObject({ read: 1, converted: 1, skipped: 0 });
     expect(first.map((p) => p.document)).not.toContain(`mig_${tag}_meta/seed`); // no time fields
-    expect(progress.filter((p) => p.document.startsWith(ridesPath)).map((p) => [p.pages, p.read])).toEqual([[1, 2], [2, 4], [3, 6]]);
+    expect(first.map((p) => p.document)).not.toContain(`${presencePath}/{roomId}/members/{userId}`);
+    expect(progress.filter((p) => p.document.startsWith(ridesPath)).map((p) => [p.pages, p.read])).toEqual([[1, 2], [2, 4], [3, 6], [4, 8]]);
+    // Each skipped document is logged with its path and the field at fault, and left as it was.
+    const skippedLines = logged.filter((e) => e.message === 'migrate-listened-times: document skipped').map((e) => [e.path, String(e.reason).split(':')[0]]);
+    expect(skippedLines.sort()).toEqual([[`${realtimePath}/e-bad`, 'data.at'], [`${ridesPath}/r-bad-nan`, 'createdAt'], [`${ridesPath}/r-bad-range`, 'updatedAt']]);
+    const badRide = (await db().collection(ridesPath).doc('r-bad-range').get()).data()!;
+    expect([badRide.updatedAt, badRide.createdAt]).toEqual([1e20, T + 8]);
+    expect((await db().doc(`${presencePath}/chat_c1/members/u1`).get()).data()).toEqual({ expiresAt: Timestamp.fromMillis(T), updatedAt: T });
 
     // Each converted document parses with its published schema and keeps its instants and its other fields.
     const ride = (await db().collection(ridesPath).doc('r3').get()).data()!;
@@ -91,6 +109,7 @@ describe('migrate-listened-times', () => {
     const updated = (await db().collection(ridesPath).doc('r0').get()).updateTime!;
     const second = await migrateListenedTimes(documents, undefined, 2);
     expect(second.map((p) => p.converted)).toEqual(second.map(() => 0));
+    expect(second.map((p) => p.skipped)).toEqual(second.map((p) => ({ [`${ridesPath}/{rideId}`]: 2, [`${realtimePath}/{id}`]: 1 })[p.document] ?? 0));
     expect((await db().collection(ridesPath).doc('r0').get()).updateTime!.isEqual(updated)).toBe(true);
   });
 });

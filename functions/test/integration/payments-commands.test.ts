@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Timestamp } from 'firebase-admin/firestore';
 import { paymentCommands } from '../../src/modules/payments';
 import { onPaymentExpiry } from '../../src/modules/payments/payments.tasks';
 import { paymentsServiceFor } from '../../src/modules/payments/payments.wiring';
@@ -142,7 +143,7 @@ describe('the expiry timer', () => {
     const buyer = await registerVerified();
     const pending = await payments.charge({ payerId: buyer.user.id, amount: vnd(20_000), purpose: 'ORDER', ref: { type: 'ORDER', id: randomUUID() }, method: 'GATEWAY', provider: 'VNPAY', description: 'Timer', idempotencyKey: key() });
     await expect(onPaymentExpiry({ paymentId: pending.id }, config)).rejects.toThrow(/not due yet/);
-    await db().collection('payments').doc(pending.id).update({ expiresAt: Date.now() - 1 });
+    await db().collection('payments').doc(pending.id).update({ expiresAt: Timestamp.fromMillis(Date.now() - 1) });
     await onPaymentExpiry({ paymentId: pending.id }, config);
     expect((await payments.get(pending.id)).status).toBe('EXPIRED');
     expect(await paymentsServiceFor(config).expireIfDue(pending.id)).toBe('settled');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Timestamp } from 'firebase-admin/firestore';
 import { db } from '../../src/platform/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
@@ -63,7 +64,7 @@ describe('VNPay top-up', () => {
     await waitFor(async () => (await inboxOf(an, declined.body.id)).find((n) => n.event === 'wallet.topup.failed'), { timeoutMs: 30_000, what: 'the failure notice' });
 
     const late = await topUp(an, 30_000, 'VNPAY');
-    await db().collection('payments').doc(late.body.id).update({ expiresAt: Date.now() - 1_000 });
+    await db().collection('payments').doc(late.body.id).update({ expiresAt: Timestamp.fromMillis(Date.now() - 1_000) });
     expect((await payment(an, late.body.id)).status).toBe('EXPIRED');
     expect((await call('POST', `/payments/${late.body.id}/cancel`, { token: an.accessToken })).body.code).toBe('PAYMENT_TRANSITION');
     expect((await deliverVnpayIpn(vnpayNotice(late.body.paymentUrl))).body.RspCode).toBe('00');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Timestamp } from 'firebase-admin/firestore';
 import { db } from '../../src/platform/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
@@ -31,7 +32,7 @@ describe('arrived', () => {
     expect([far.status, far.body.code]).toEqual([409, 'RIDE_NOT_AT_PICKUP']);
     expect(far.body.details.distanceM).toBeGreaterThan(1_450);
     await drive(driver, here.near(150));
-    await db().collection('driver_locations').doc(driver.user.id).update({ locatedAt: Date.now() - 5 * 60_000 });
+    await db().collection('driver_locations').doc(driver.user.id).update({ locatedAt: Timestamp.fromMillis(Date.now() - 5 * 60_000) });
     expect((await act(driver, ride.id, 'arrived')).body.code).toBe('RIDE_POSITION_STALE');
     await drive(driver, here.near(150));
     expect((await act(driver, ride.id, 'arrived')).body).toMatchObject({ status: 'ARRIVED', arrivedAt: expect.any(String) });
@@ -62,14 +63,14 @@ describe('the cancellation fee', () => {
     const driver = await onlineDriver(here.near(100));
     const rider = await registerVerified();
     const onTheWay = (await book(rider, here)).body;
-    await db().collection('rides').doc(onTheWay.id).update({ confirmedAt: Date.now() - 10 * 60_000, createdAt: Date.now() - 10 * 60_000 });
+    await db().collection('rides').doc(onTheWay.id).update({ confirmedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000), createdAt: Timestamp.fromMillis(Date.now() - 10 * 60_000) });
     expect((await act(rider, onTheWay.id, 'cancel', {})).body).toMatchObject({ status: 'CANCELLED', cancellationFee: 0 });
     const justArrived = (await book(rider, here)).body;
     await act(driver, justArrived.id, 'arrived');
     expect((await act(rider, justArrived.id, 'cancel', {})).body).toMatchObject({ status: 'CANCELLED', cancellationFee: 0 });
     const waited = (await book(rider, here)).body;
     await act(driver, waited.id, 'arrived');
-    await db().collection('rides').doc(waited.id).update({ arrivedAt: Date.now() - 121_000 });
+    await db().collection('rides').doc(waited.id).update({ arrivedAt: Timestamp.fromMillis(Date.now() - 121_000) });
     expect((await act(rider, waited.id, 'cancel', {})).body).toMatchObject({ status: 'CANCELLED', cancellationFee: 10_000 });
   });
 });
@@ -113,7 +114,7 @@ describe('disputes', () => {
     const active = (await book(rider, here)).body;
     expect((await call('POST', `/rides/${active.id}/dispute`, { token: rider.accessToken, body: { reason: 'OTHER' } })).body.code).toBe('RIDE_DISPUTE_WINDOW');
     const old = await completedTrip(area());
-    await db().collection('rides').doc(old.ride.id).update({ endedAt: Date.now() - 8 * 86_400_000 });
+    await db().collection('rides').doc(old.ride.id).update({ endedAt: Timestamp.fromMillis(Date.now() - 8 * 86_400_000) });
     expect((await call('POST', `/rides/${old.ride.id}/dispute`, { token: old.rider.accessToken, body: { reason: 'ROUTE' } })).body.code).toBe('RIDE_DISPUTE_WINDOW');
   });
 });

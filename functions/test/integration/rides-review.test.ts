@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { Timestamp } from 'firebase-admin/firestore';
 import { db } from '../../src/platform/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
+import { waitFor } from '../helpers/wait';
 import { completedTrip, narrowedAdmin, startedTrip, walletRider } from '../helpers/rides';
 
 beforeAll(requireEmulators);
@@ -51,17 +53,22 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
     const early = await act(driver, ride.id, 'no-show');
     expect([early.status, early.body.code, early.body.details.waitSec]).toEqual([409, 'RIDE_NO_SHOW_EARLY', 120]);
     expect((await act(rider, ride.id, 'no-show')).status).toBe(403); // drivers only
-    await db().collection('rides').doc(ride.id).update({ arrivedAt: Date.now() - 121_000 });
+    await db().collection('rides').doc(ride.id).update({ arrivedAt: Timestamp.fromMillis(Date.now() - 121_000) });
     // The driver left the pickup since: checked where they are now.
     await drive(driver, here.near(1_000));
     expect((await act(driver, ride.id, 'no-show')).body.code).toBe('RIDE_NOT_AT_PICKUP');
     await drive(driver, here.near(50));
+    expect((await call('PATCH', '/users/me', { token: rider.accessToken, body: { locale: 'vi' } })).status).toBe(200);
     const ended = await act(driver, ride.id, 'no-show');
     expect(ended.body).toMatchObject({ status: 'CANCELLED', cancelledBy: 'driver', cancellationFee: 10_000, paymentId: expect.any(String) });
     expect(await wallet(rider)).toMatchObject({ balance: 290_000, held: 0 });
     expect((await located(driver)).currentRideId).toBeNull();
     const events = (await call('GET', `/rides/${ride.id}/events`, { token: rider.accessToken })).body.items.map((e: { action: string }) => e.action);
     expect(events).toEqual(['assign', 'arrive', 'noShow']);
+    // The service's own reason: stored with its code, told to the rider in their language (Vietnamese).
+    expect((await db().collection('rides').doc(ride.id).get()).get('cancelReasonCode')).toBe('riderNoShow');
+    const notice = await waitFor(async () => (await db().collection('app_notifications').where('recipientId', '==', rider.user.id).where('entityId', '==', ride.id).get()).docs.map((d) => d.data()).find((n) => n.event === 'ride.cancelled'), { timeoutMs: 30_000, what: 'the no-show notice' });
+    expect(notice.body).toBe('Khách không đến điểm đón');
 
     // A cancellation that charged a fee may be disputed (it was refused before: only COMPLETED rides were).
     const dispute = await call('POST', `/rides/${ride.id}/dispute`, { token: rider.accessToken, body: { reason: 'NOT_TAKEN', message: 'I was there' } });

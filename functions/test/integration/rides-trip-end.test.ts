@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { Timestamp } from 'firebase-admin/firestore';
 import { paymentCommands } from '../../src/modules/payments';
 import { onRideExpiry, onRideHoldCheck } from '../../src/modules/rides/rides.tasks';
 import { db } from '../../src/platform/firebase/firebase';
@@ -44,7 +45,7 @@ describe('timers on every active status', () => {
     await expect(onRideExpiry({ rideId: ride.id }, config)).rejects.toThrow(/not due/);
     // Past max(RIDE_TRIP_TIMEOUT_MIN_SEC 1800, 3 × the quoted duration) since pickup, without a word from the driver.
     const limitSec = Math.max(1_800, 3 * ride.quote.durationSec);
-    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Date.now() - (limitSec + 60) * 1000 });
+    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (limitSec + 60) * 1000) });
     await onRideExpiry({ rideId: ride.id }, config);
     await onRideExpiry({ rideId: ride.id }, config); // delivered twice: nothing more
     const ended = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body;
@@ -69,7 +70,7 @@ describe('timers on every active status', () => {
     const driver = await onlineDriver(here.near(100));
     const rider = await registerVerified();
     const ride = await startedTrip(here, rider, driver);
-    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 1) * 1000 });
+    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 1) * 1000) });
     const read = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body;
     expect(read).toMatchObject({ status: 'COMPLETED', drivenM: 0, fare: fareOf('MOTORBIKE', 0, ride.quote.durationSec), paymentId: expect.any(String) });
     expect((await db().collection('payments').doc(read.paymentId).get()).data()).toMatchObject({ method: 'CASH', amount: read.fare, payeeId: driver.user.id });
@@ -82,7 +83,7 @@ describe('timers on every active status', () => {
     const rider = await walletRider();
     const ride = await startedTrip(here, rider, driver, { paymentMethod: 'WALLET' });
     await drive(driver, here.near(3_000));
-    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 60) * 1000 });
+    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 60) * 1000) });
     const done = await act(driver, ride.id, 'complete');
     expect(done.body).toMatchObject({ status: 'COMPLETED' });
     await onRideExpiry({ rideId: ride.id }, config);
@@ -99,7 +100,7 @@ describe('timers on every active status', () => {
     const rider = await walletRider();
     const ride = (await book(rider, trip(here))).body;
     expect((await act(driver, ride.id, 'arrived')).body.status).toBe('ARRIVED');
-    await db().collection('rides').doc(ride.id).update({ arrivedAt: Date.now() - 21 * 60_000 });
+    await db().collection('rides').doc(ride.id).update({ arrivedAt: Timestamp.fromMillis(Date.now() - 21 * 60_000) });
     expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body).toMatchObject({ status: 'EXPIRED', cancelledBy: 'system', cancellationFee: 10_000, paymentId: expect.any(String) });
     expect(await wallet(rider)).toMatchObject({ balance: 290_000, held: 0 });
     expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
@@ -235,7 +236,7 @@ describe('wallet holds of failed bookings (item 9) and bookings without a key (i
     // Early (a booking may still be storing its ride): refused, retried later; nothing released.
     await expect(onRideHoldCheck({ rideId, paymentId: hold.id }, config)).rejects.toThrow(/not due/);
     expect((await wallet(rider)).held).toBe(40_000);
-    const due = (paymentId: string) => db().collection('payments').doc(paymentId).update({ createdAt: Date.now() - 901_000 });
+    const due = (paymentId: string) => db().collection('payments').doc(paymentId).update({ createdAt: Timestamp.fromMillis(Date.now() - 901_000) });
     await due(hold.id);
     await onRideHoldCheck({ rideId, paymentId: hold.id }, config);
     await onRideHoldCheck({ rideId, paymentId: hold.id }, config);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { signQuote } from '../../src/modules/rides/rides.model';
+import { Timestamp } from 'firebase-admin/firestore';
+import { RIDE_SYSTEM_REASONS, signQuote } from '../../src/modules/rides/rides.model';
 import { quoteKeyOf } from '../../src/modules/rides/rides.service';
 import { db } from '../../src/platform/firebase/firebase';
 import { geohashOf } from '../../src/platform/geo/geo';
@@ -51,7 +52,7 @@ describe('quotes', () => {
     // Another spot whose cell had twelve requests in the last ten minutes and has no free driver.
     const crowded = area();
     const cell = geohashOf(crowded.near(0)).slice(0, 5);
-    const recent = Date.now() - 60_000;
+    const recent = Timestamp.fromMillis(Date.now() - 60_000);
     const batch = db().batch();
     for (let i = 0; i < 12; i++) batch.set(db().collection('rides').doc(`surge-${randomUUID()}`), { riderId: `r-${i}`, participants: [`r-${i}`], status: 'NO_DRIVER', pickupCell: cell, createdAt: recent, updatedAt: recent });
     await batch.commit();
@@ -203,7 +204,7 @@ describe('dispatch', () => {
     const offline = await onlineDriver(here.near(100));
     await call('PATCH', '/driver/me/status', { token: offline.accessToken, body: { status: 'OFFLINE' } });
     const stale = await onlineDriver(here.near(150));
-    await db().collection('driver_locations').doc(stale.user.id).update({ locatedAt: Date.now() - 11 * 60_000 });
+    await db().collection('driver_locations').doc(stale.user.id).update({ locatedAt: Timestamp.fromMillis(Date.now() - 11 * 60_000) });
     const car = await onlineDriver(here.near(200), { type: 'CAR' });
     const rider = await registerVerified();
     const res = await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' });
@@ -277,9 +278,15 @@ describe('cancellations and races', () => {
     await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount: 200_000, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
     const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET' })).body;
     expect((await act(driver, ride.id, 'arrived')).body.status).toBe('ARRIVED');
-    await db().collection('rides').doc(ride.id).update({ arrivedAt: Date.now() - 5 * 60_000 });
-    const cancelled = await act(rider, ride.id, 'cancel', {});
-    expect(cancelled.body).toMatchObject({ status: 'CANCELLED', cancellationFee: 10_000, cancelledBy: 'rider' });
+    await db().collection('rides').doc(ride.id).update({ arrivedAt: Timestamp.fromMillis(Date.now() - 5 * 60_000) });
+    // The rider's reason copies the service's no-show text word for word: it stays the rider's words (the driver
+    // reads Vietnamese, so a translation would show).
+    expect((await call('PATCH', '/users/me', { token: driver.accessToken, body: { locale: 'vi' } })).status).toBe(200);
+    const cancelled = await act(rider, ride.id, 'cancel', { reason: RIDE_SYSTEM_REASONS.riderNoShow });
+    expect(cancelled.body).toMatchObject({ status: 'CANCELLED', cancellationFee: 10_000, cancelledBy: 'rider', cancelReason: RIDE_SYSTEM_REASONS.riderNoShow });
+    expect((await db().collection('rides').doc(ride.id).get()).get('cancelReasonCode')).toBeNull();
+    const notice = await waitFor(async () => (await inbox(driver.user.id, ride.id)).find((n) => n.event === 'ride.cancelled'), { timeoutMs: 30_000, what: "the driver's cancel notice" });
+    expect(notice.body).toBe(RIDE_SYSTEM_REASONS.riderNoShow); // as written, not 'Khách không đến điểm đón'
     expect((await call('GET', '/wallet', { token: rider.accessToken })).body).toMatchObject({ balance: 190_000, held: 0 });
     expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
   });
@@ -289,7 +296,7 @@ describe('cancellations and races', () => {
     const driver = await onlineDriver(here.near(100));
     const rider = await registerVerified();
     const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
-    await db().collection('rides').doc(ride.id).update({ confirmedAt: Date.now() - 31 * 60_000 });
+    await db().collection('rides').doc(ride.id).update({ confirmedAt: Timestamp.fromMillis(Date.now() - 31 * 60_000) });
     expect((await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body.status).toBe('EXPIRED');
     expect((await driverDoc(driver)).currentRideId).toBeNull();
     expect((await act(driver, ride.id, 'arrived')).body.code).toBe('RIDE_TRANSITION');

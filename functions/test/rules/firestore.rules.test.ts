@@ -167,6 +167,23 @@ describe('firestore.rules', () => {
       await assertSucceeds(deleteDoc(doc(alice, 'presence/chat_c1/members/alice')));
     });
 
+    it('presence: a heartbeat to a legacy document (epoch-ms updatedAt) passes unless it writes updatedAt as a number', async () => {
+      const alice = client('alice');
+      const soon = () => Timestamp.fromMillis(Date.now() + 60_000);
+      const ref = doc(alice, 'presence/ride_r1/members/alice');
+      await env.withSecurityRulesDisabled((ctx) => setDoc(doc(ctx.firestore(), 'presence/ride_r1/members/alice'), { expiresAt: soon(), updatedAt: Date.now() - 30_000 }));
+      // The app's heartbeat: only expiresAt changes, the legacy updatedAt stays as it was.
+      await assertSucceeds(updateDoc(ref, { expiresAt: soon() }));
+      // Changing updatedAt: only to a Timestamp.
+      await assertFails(updateDoc(ref, { expiresAt: soon(), updatedAt: Date.now() }));
+      await assertSucceeds(updateDoc(ref, { expiresAt: soon(), updatedAt: Timestamp.now() }));
+      await assertFails(updateDoc(ref, { expiresAt: soon(), updatedAt: Date.now() }));
+      // A whole-document write that drops it passes; one that creates with a number does not.
+      await assertSucceeds(setDoc(ref, { expiresAt: soon() }));
+      await assertSucceeds(deleteDoc(ref));
+      await assertFails(setDoc(ref, { expiresAt: soon(), updatedAt: Date.now() }));
+    });
+
     it('calls: participants read the call, nobody else; no client writes', async () => {
       await assertSucceeds(getDoc(doc(client('alice'), 'calls/c1')));
       await assertSucceeds(getDoc(doc(client('bob'), 'calls/c1')));

@@ -6,7 +6,7 @@ import { rideDocument, type RideRecord } from '../../src/modules/rides/rides.mod
 import { membershipDocument, newMembership } from '../../src/modules/chat/conversations.model';
 import { paymentDocument } from '../../src/modules/payments/payments.model';
 import { realtimeDocument } from '../../src/modules/notifications/notifications.model';
-import { pendingTimeFields, recordFields, storedFields, timePaths } from '../../src/platform/firestore/documents';
+import { pendingTimeFields, recordFields, recordOf, storedFields, timePaths, UnconvertibleTimeError } from '../../src/platform/firestore/documents';
 import { buildApp } from '../../src/app';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
 import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
@@ -82,6 +82,24 @@ describe('Firestore contract (listened documents)', () => {
       expect((await fetch(`${on.url}/docs/${FIRESTORE_SCHEMA_FILE}`)).headers.get('content-type')).toContain('application/schema+json');
     } finally {
       await Promise.all([on.close(), off.close()]);
+    }
+  });
+
+  it('renders each file once per app, whatever spelling of its path Express matched (no cache entry per spelling)', async () => {
+    const contract = require('../../src/platform/openapi/firestore') as typeof import('../../src/platform/openapi/firestore');
+    const renders = [jest.spyOn(contract, 'renderFirestoreSchema'), jest.spyOn(contract, 'renderFirestoreTypes')];
+    const on = await listen(buildApp({ config: testConfig({ SWAGGER_ENABLED: 'true' }), modules: [], rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+    try {
+      const spellings = [FIRESTORE_SCHEMA_FILE, FIRESTORE_SCHEMA_FILE.toUpperCase(), `${FIRESTORE_SCHEMA_FILE}/`, 'Firestore.Schema.Json/', FIRESTORE_TYPES_FILE, FIRESTORE_TYPES_FILE.toUpperCase(), `${FIRESTORE_TYPES_FILE}/`];
+      for (const spelling of spellings) {
+        const res = await fetch(`${on.url}/docs/${spelling}`);
+        const file = spelling.toLowerCase().startsWith('firestore.schema') ? FIRESTORE_SCHEMA_FILE : FIRESTORE_TYPES_FILE;
+        expect([spelling, res.status, await res.text()]).toEqual([spelling, 200, published(file)]);
+      }
+      expect(renders.map((render) => render.mock.calls.length)).toEqual([1, 1]);
+    } finally {
+      for (const render of renders) render.mockRestore();
+      await on.close();
     }
   });
 
@@ -166,6 +184,8 @@ describe('time fields between records (epoch ms) and documents (Timestamps)', ()
     expect([stored.arrivedAt, stored.quote, stored.pickup]).toEqual([null, record.quote, record.pickup]);
     expect(record.createdAt).toBe(at); // the record itself is not changed
     expect(recordFields(rideDocument, stored)).toEqual(record);
+    // A trigger's sides: the record with its document id, or undefined (created, deleted).
+    expect([recordOf({ id: ride().id, data: stored }, rideDocument), recordOf(undefined, rideDocument)]).toEqual([ride(), undefined]);
   });
 
   it('converts update data: dotted paths, arrays of entries, FieldValue sentinels untouched', () => {
@@ -209,5 +229,20 @@ describe('time fields between records (epoch ms) and documents (Timestamps)', ()
     expect(pendingTimeFields(realtimeDocument, event)).toEqual({ data: { rideId: 'r1', at: Timestamp.fromMillis(at) } });
     const member = storedFields(membershipDocument, { ...newMembership('c1', 'u1', 'MEMBER', at), readUpToAt: 0 });
     expect(pendingTimeFields(membershipDocument, { ...member, readUpToAt: 0 })).toEqual({ readUpToAt: null });
+  });
+
+  it('the migration refuses, naming the field, a time no Timestamp can hold (not finite, out of range, an impossible ISO date)', () => {
+    const { id: _id, ...record } = ride();
+    for (const [field, value] of [['createdAt', Number.NaN], ['createdAt', Number.POSITIVE_INFINITY], ['updatedAt', 1e20], ['updatedAt', -1e17]] as const) {
+      expect(() => pendingTimeFields(rideDocument, { ...record, [field]: value })).toThrow(new UnconvertibleTimeError(field, value));
+    }
+    expect(() => pendingTimeFields(rideDocument, { ...record, share: { tokenHash: 'h', expiresAt: Number.NaN } })).toThrow(/^share\.expiresAt: NaN /);
+    const event = (at: unknown) => ({ recipientId: 'u1', type: 'ride:location', payload: {}, data: { rideId: 'r1', at }, createdAt: Timestamp.fromMillis(0), expireAt: Timestamp.fromMillis(0) });
+    expect(() => pendingTimeFields(realtimeDocument, event('2026-13-45T99:99:00Z'))).toThrow(UnconvertibleTimeError);
+    expect(() => pendingTimeFields(realtimeDocument, event('+275760-09-13T00:00:00.001Z'))).not.toThrow(); // not ISO-looking: left as it is
+    expect(pendingTimeFields(realtimeDocument, event('not a time'))).toEqual({});
+    // The edges of a Timestamp's range convert.
+    expect(pendingTimeFields(realtimeDocument, event('9999-12-31T23:59:59.999Z'))).toEqual({ data: { rideId: 'r1', at: Timestamp.fromMillis(253_402_300_799_999) } });
+    expect(pendingTimeFields(rideDocument, { ...storedFields(rideDocument, record), createdAt: -62_135_596_800_000 })).toEqual({ createdAt: Timestamp.fromMillis(-62_135_596_800_000) });
   });
 });

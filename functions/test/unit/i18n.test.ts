@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { defineMessages, formatDateTime, formatTime, formatVnd, formatterFor, LOCALES, mail, negotiateLocale, notice, sms, asWritten, type Locale } from '../../src/platform/i18n';
+import { defineMessages, formatDateTime, formatTime, formatVnd, formatterFor, LOCALES, mail, negotiateLocale, notice, requestLocale, sms, asWritten, type Locale } from '../../src/platform/i18n';
 import { defaultLocale, useDefaultLocale } from '../../src/platform/i18n/default-locale';
 import { localeOf, newUserRecord, toProfile } from '../../src/modules/users/users.model';
 import { testConfig } from '../helpers/config';
@@ -36,6 +36,10 @@ describe('Accept-Language → locale', () => {
     expect(negotiateLocale(undefined, 'vi')).toBe('vi');
     expect(negotiateLocale('vi;q=0, *', 'vi')).toBe('en');
     expect(negotiateLocale('en;q=0, *', 'en')).toBe('vi');
+  });
+
+  it("requestLocale: a request's validated headers, or the default", () => {
+    expect([requestLocale({ 'accept-language': 'en-US,vi;q=0.5' }, 'vi'), requestLocale({}, 'vi'), requestLocale({ 'accept-language': 'fr' }, 'en')]).toEqual(['en', 'vi', 'en']);
   });
 
   it('reads only the start of an endless header', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parsePhone, phoneCountry, phoneLookupKeys, PhoneSchema, phoneType, receivesSms } from '../../src/platform/http/contact';
+import { parsePhone, phoneDigits, phoneLookupKeys, PhoneSchema, receivesSms } from '../../src/platform/http/contact';
 import { ConfigError, parseConfig } from '../../src/platform/config';
 import { testConfig, TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET } from '../helpers/config';
 
@@ -20,14 +20,14 @@ describe('parsePhone', () => {
     '+840912345678',
     '  0912 345 678  ',
   ])('%j is +84912345678 in Vietnam', (typed) => {
-    expect(parsePhone(typed)).toEqual({ e164: '+84912345678', country: 'VN' });
+    expect(parsePhone(typed)).toEqual({ e164: '+84912345678', country: 'VN', type: 'MOBILE' });
   });
 
   it('keeps fixed lines and hotlines, and numbers of other countries typed with their code', () => {
-    expect(parsePhone('028 3829 7943')).toEqual({ e164: '+842838297943', country: 'VN' });
-    expect(parsePhone('1900 1234')).toEqual({ e164: '+8419001234', country: 'VN' });
-    expect(parsePhone('+33 6 12 34 56 78')).toEqual({ e164: '+33612345678', country: 'FR' });
-    expect(parsePhone('+1 415 555 2671')).toEqual({ e164: '+14155552671', country: 'US' });
+    expect(parsePhone('028 3829 7943')).toEqual({ e164: '+842838297943', country: 'VN', type: 'FIXED_LINE' });
+    expect(parsePhone('1900 1234')).toEqual({ e164: '+8419001234', country: 'VN', type: 'PREMIUM_RATE' });
+    expect(parsePhone('+33 6 12 34 56 78')).toEqual({ e164: '+33612345678', country: 'FR', type: 'MOBILE' });
+    expect(parsePhone('+1 415 555 2671')).toEqual({ e164: '+14155552671', country: 'US', type: 'FIXED_LINE_OR_MOBILE' });
   });
 
   it.each([
@@ -45,9 +45,13 @@ describe('parsePhone', () => {
   });
 
   it('the country of a stored number, for the SMS allow-list', () => {
-    expect(phoneCountry('+84912345678')).toBe('VN');
-    expect(phoneCountry('+14155552671')).toBe('US');
-    expect(phoneCountry('+12345678')).toBeUndefined();
+    expect(parsePhone('+84912345678')?.country).toBe('VN');
+    expect(parsePhone('+14155552671')?.country).toBe('US');
+    expect(parsePhone('+12345678')?.country).toBeUndefined();
+  });
+
+  it('a number that does not parse is keyed by what was typed without separators', () => {
+    expect(phoneDigits(' (+84) 912-34.5 ')).toBe('+84912345');
   });
 });
 
@@ -62,9 +66,9 @@ describe('receivesSms (where codes may be texted: SMS toll fraud)', () => {
     ['024 3823 4567', 'FIXED_LINE', false],
     ['+65 6123 4567', 'FIXED_LINE', false],
   ])('%s is %s: texted %s', (typed, type, texted) => {
-    const { e164 } = parsePhone(typed)!;
-    expect(phoneType(e164)).toBe(type);
-    expect(receivesSms(e164)).toBe(texted);
+    const phone = parsePhone(typed)!;
+    expect(phone.type).toBe(type);
+    expect(receivesSms(phone)).toBe(texted);
   });
 });
 

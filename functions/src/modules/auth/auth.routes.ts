@@ -5,7 +5,7 @@ import type { Hat } from '../../platform/auth/roles';
 import type { AppContext } from '../../platform/http/module';
 import { clientIp } from '../../platform/http/client-ip';
 import { defineRoute, type AnyRoute, type OperationNames, type RouteDefinition } from '../../platform/http/route';
-import { negotiateLocale } from '../../platform/i18n';
+import { requestLocale } from '../../platform/i18n';
 import { AcceptLanguageHeadersSchema } from '../../platform/i18n/i18n.schemas';
 import { AUTH_RATE_LIMITS, type ClientInfo } from './auth.model';
 import {
@@ -57,8 +57,6 @@ function publicPost<TBody, TResult>(route: Omit<RouteDefinition<TBody, unknown, 
 export function authRoutes(ctx: AppContext): AnyRoute[] {
   const { auth, sessions } = authServicesFor(ctx.config);
   const me = (a: AuthContext | undefined) => a!;
-  // The language of an account a request creates.
-  const requestLocale = (headers: Record<string, string | undefined>) => negotiateLocale(headers['accept-language'], ctx.config.DEFAULT_LOCALE);
 
   const register = (path: string, names: OperationNames, summary: string, description?: string): AnyRoute =>
     defineRoute({
@@ -72,7 +70,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       rateLimit: AUTH_RATE_LIMITS.register,
       request: { body: RegisterBodySchema, headers: AcceptLanguageHeadersSchema },
       response: { description: 'Registered (or already registered: same answer); check the mailbox.', schema: RegisterResponseSchema },
-      handler: ({ body, headers }) => auth.register(body, requestLocale(headers)),
+      handler: ({ body, headers }) => auth.register(body, requestLocale(headers, ctx.config.DEFAULT_LOCALE)),
     });
 
   const passwordLogin = (path: string, names: OperationNames, summary: string, description?: string): AnyRoute =>
@@ -206,7 +204,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       codes: ['ACCOUNT_EXISTS', 'AUTH_EMAIL_NOT_VERIFIED'],
       request: { body: GoogleBodySchema, headers: AcceptLanguageHeadersSchema },
       response: { description: 'Tokens and the new session.', schema: AuthTokensSchema },
-      handler: ({ body, req, headers }) => auth.google({ idToken: body.idToken! }, clientInfo(req, body), requestLocale(headers)),
+      handler: ({ body, req, headers }) => auth.google({ idToken: body.idToken! }, clientInfo(req, body), requestLocale(headers, ctx.config.DEFAULT_LOCALE)),
     }),
     defineRoute({
       method: 'post',

@@ -2,7 +2,7 @@ import { isoOrNull } from '../../platform/time';
 import type { AuthContext } from '../../platform/auth/access-token';
 import type { AppConfig } from '../../platform/config';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
-import { parsePhone, phoneCountry, phoneType, receivesSms } from '../../platform/http/contact';
+import { parsePhone, phoneDigits, receivesSms } from '../../platform/http/contact';
 import { logger } from '../../platform/logging/logger';
 import type { Mailer, MailMessage } from '../../platform/mail/mailer';
 import type { SmsSender } from '../../platform/sms/sms';
@@ -70,7 +70,7 @@ export function createAuthService(deps: AuthDeps) {
     // A phone as typed (0912 345 678, +84…): found under its E.164 form; anything else finds no account.
     const phone = parsePhone(raw)?.e164;
     const user = phone ? await accounts.findByPhone(phone) : undefined;
-    return { user, target: { channel: 'sms', destination: phone ?? raw.replace(/[\s().-]/g, '') } };
+    return { user, target: { channel: 'sms', destination: phone ?? phoneDigits(raw) } };
   }
 
   const lockout = createLockout(now);
@@ -144,11 +144,13 @@ export function createAuthService(deps: AuthDeps) {
 
     async sendPhoneOtp(body: { phone: string; purpose: 'LOGIN' | 'VERIFY_PHONE' }, auth: AuthContext | undefined) {
       // SMS toll fraud (texts pumped to premium numbers abroad): codes go only to the countries we serve, whoever asks.
-      const country = phoneCountry(body.phone);
-      if (!country || !config.SMS_COUNTRIES.includes(country)) {
+      // The number parsed once: its country and type (body.phone is already E.164, from PhoneSchema).
+      const parsed = parsePhone(body.phone);
+      const country = parsed?.country;
+      if (!parsed || !country || !config.SMS_COUNTRIES.includes(country)) {
         throw new BadRequestError(`Codes are not texted to numbers of this country (${country ?? 'unknown'})`, { country: country ?? null, allowed: config.SMS_COUNTRIES }).withCode('PHONE_COUNTRY_NOT_ALLOWED');
       }
-      if (!receivesSms(body.phone)) throw new BadRequestError('Codes are texted to mobile numbers only', { type: phoneType(body.phone) ?? null }).withCode('PHONE_NOT_MOBILE');
+      if (!receivesSms(parsed)) throw new BadRequestError('Codes are texted to mobile numbers only', { type: parsed.type ?? null }).withCode('PHONE_NOT_MOBILE');
       let userId: string | null = null;
       let user: UserRecord | undefined;
       if (body.purpose === 'VERIFY_PHONE') {

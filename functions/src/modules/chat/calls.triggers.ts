@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../platform/config';
-import { recordFields } from '../../platform/firestore/documents';
+import { recordOf } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type Hub } from '../notifications';
 import { callDocument, calleeNotice, type CallRecord } from './calls.model';
@@ -39,6 +39,5 @@ export async function onCallWritten(
 
 /** The `callStatusChanged` trigger's work. */
 export async function onCallDocumentWritten(event: DocumentEvent, config: Readonly<AppConfig>) {
-  const asCall = (side: DocumentEvent['before']) => (side ? { ...recordFields<CallRecord>(callDocument, side.data), id: side.id } : undefined);
-  return onCallWritten({ before: asCall(event.before), after: asCall(event.after) }, notificationHub(config));
+  return onCallWritten({ before: recordOf(event.before, callDocument), after: recordOf(event.after, callDocument) }, notificationHub(config));
 }

@@ -128,6 +128,7 @@ export const conversationsRepo = {
       if (bounds.afterAt !== undefined) query = query.where('createdAt', '>', bound(bounds.afterAt));
       return query;
     };
+    // Both forms read (paginateTimeRange): delete after migrate:listened-times has run in every project.
     return paginateTimeRange(build, newestFirst, request, (d) => d.data());
   },
   /**
@@ -136,6 +137,7 @@ export const conversationsRepo = {
    */
   async txUnreadAfter(tx: Transaction, conversationId: string, userId: string, afterAt: number): Promise<number> {
     // Once per stored form of createdAt (epoch ms until migrate-listened-times has run, then Timestamps).
+    // Both forms read: delete after migrate:listened-times has run in every project.
     const counts = await Promise.all(
       bothForms(afterAt).map(async (bound) => {
         const counted = messages(conversationId).where('counted', '==', true).where('createdAt', '>', bound);

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { negotiateLocale } from '../../platform/i18n';
+import { requestLocale } from '../../platform/i18n';
 import { AcceptLanguageHeadersSchema } from '../../platform/i18n/i18n.schemas';
 import { AUTH_RATE_LIMITS } from '../auth';
 import { applicationReviewRoutes, kycServiceFor } from '../kyc';
@@ -32,7 +32,7 @@ export function driverRoutes({ config }: AppContext): AnyRoute[] {
       rateLimit: AUTH_RATE_LIMITS.register,
       request: { body: DriverRegisterBodySchema, headers: AcceptLanguageHeadersSchema },
       response: { description: 'A code is on its way (same answer for every email).', schema: DriverRegisterResponseSchema },
-      handler: ({ body, headers }) => drivers.register(body, negotiateLocale(headers['accept-language'], config.DEFAULT_LOCALE)),
+      handler: ({ body, headers }) => drivers.register(body, requestLocale(headers, config.DEFAULT_LOCALE)),
     }),
     ...applicationReviewRoutes({
       kind: 'DRIVER',

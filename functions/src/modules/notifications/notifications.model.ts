@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { EventPolicy, PreferenceChannel } from './events';
 import { INBOX_KINDS, PREFERENCE_CHANNELS, REALTIME_EVENTS, SURFACES } from './events';
+import { NOTIFICATION_PAYLOAD_TEXT, notificationPayloadShape } from './notifications.payload';
 import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
 
 export { BROADCAST_PAGE_SIZE, BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.collections';
@@ -48,19 +49,11 @@ export function pushDecision(policy: EventPolicy, prefs: Preferences, ctx: { mut
   return { send: true };
 }
 
-// The data payload of push and realtime messages: exactly the spec's fields.
+// The data payload of push and realtime messages: exactly the spec's fields (defined in notifications.payload).
 const notificationPayload = () =>
   describe(
-    z.object({
-      event: describe(z.string(), 'The event (e.g. `chat.message`, `ride.matched`).'),
-      kind: describe(z.string(), 'The inbox kind, or NONE (telemetry).'),
-      notificationId: describe(z.string(), 'Derived from event, entity, recipient and occurrence: a repeated delivery has the same id.'),
-      entityId: describe(z.string(), 'The ride, call, conversation… the event is about.'),
-      sfx: describe(z.string(), 'The sound to play (sound pack id), or empty.'),
-      deepLink: describe(z.object({ tab: z.string(), screen: z.string(), params: z.record(z.string(), z.string()) }), 'Where a tap opens (params: `id`, `appLink` and the vertical\'s own).'),
-      surface: describe(z.enum(SURFACES), 'The app it is for: CON (consumer), PAR (partner), DRV (driver).'),
-    }).check(z.meta({ title: 'NotificationPayload' })),
-    'The data payload of push and realtime messages (push sends it as FCM data: every value a string, deepLink as JSON).',
+    z.object(notificationPayloadShape(z, describe(z.enum(SURFACES), 'The app it is for: CON (consumer), PAR (partner), DRV (driver).'))).check(z.meta({ title: 'NotificationPayload' })),
+    NOTIFICATION_PAYLOAD_TEXT,
   );
 export type NotificationPayload = z.output<ReturnType<typeof notificationPayload>>;
 

@@ -33,6 +33,7 @@ export const notificationsModule = defineModule({
         readers: 'its user (the document id is the caller)',
         writers: 'its user\'s app (create, update, delete): only `expiresAt`, at most 2 minutes after request.time, and `updatedAt`',
         schema: () => model().presenceDocument(),
+        unmigrated: 'written by apps; the server reads only expiresAt, which the rules have always required as a Timestamp',
       },
     },
     { name: PUSH_TOKENS },

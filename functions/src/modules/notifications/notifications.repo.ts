@@ -3,6 +3,7 @@ import { db, firestoreApi, inTransaction } from '../../platform/firebase/firebas
 import { paginate } from '../../platform/firestore/paginate';
 import { storedFields } from '../../platform/firestore/documents';
 import { BROADCAST_PAGE_SIZE, INBOX, PREFERENCES, preferencesDocument, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME, type Preferences } from './notifications.model';
+import { timestampOf } from '../../platform/time';
 
 export { INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME };
 
@@ -87,10 +88,9 @@ function removeTokenDocs(tx: FirebaseFirestore.Transaction, snaps: FirebaseFires
 }
 
 function writeDelivery(writer: FirebaseFirestore.WriteBatch | FirebaseFirestore.Transaction, d: DeliveryDocs, now: number): void {
-  const { Timestamp } = firestoreApi();
-  const createdAt = Timestamp.fromMillis(now);
+  const createdAt = timestampOf(now);
   if (d.inbox) writer.create(col(INBOX).doc(d.inbox.id), { ...d.inbox.data, createdAt });
-  if (d.realtime) writer.create(col(REALTIME).doc(d.realtime.id), { ...d.realtime.data, createdAt, expireAt: Timestamp.fromMillis(now + d.realtime.ttlMs) });
+  if (d.realtime) writer.create(col(REALTIME).doc(d.realtime.id), { ...d.realtime.data, createdAt, expireAt: timestampOf(now + d.realtime.ttlMs) });
 }
 
 /** The documents one delivery creates. */
@@ -249,7 +249,7 @@ export const notificationsRepo = {
         ? (await col(INBOX).where('recipientId', '==', userId).where('read', '==', !read).get()).docs.map((d) => d.ref)
         : (await db().getAll(...ids.map((id) => col(INBOX).doc(id)))).filter((d) => d.exists && d.get('recipientId') === userId).map((d) => d.ref);
     const writer = db().bulkWriter();
-    for (const ref of refs) void writer.update(ref, { read, readAt: read ? firestoreApi().Timestamp.fromMillis(now) : null });
+    for (const ref of refs) void writer.update(ref, { read, readAt: read ? timestampOf(now) : null });
     await writer.close();
     return refs.length;
   },

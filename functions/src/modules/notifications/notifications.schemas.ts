@@ -4,20 +4,14 @@ import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { INBOX_KINDS, PREFERENCE_CHANNELS, SURFACES } from './events';
 import { IsoTimeSchema } from '../../platform/time.schemas';
+import { NOTIFICATION_PAYLOAD_TEXT, notificationPayloadShape, type PayloadZod } from './notifications.payload';
 
 export const SurfaceSchema = z.enum(SURFACES).meta({ id: 'Surface' });
 
+// One definition with the Firestore documents' (notifications.payload), built here with classic zod.
 export const NotificationPayloadSchema = z
-  .object({
-    event: z.string(),
-    kind: z.string(),
-    notificationId: z.string(),
-    entityId: z.string(),
-    sfx: z.string().describe('Sound file stem to play in the foreground'),
-    deepLink: z.object({ tab: z.string(), screen: z.string(), params: z.record(z.string(), z.string()) }),
-    surface: SurfaceSchema,
-  })
-  .meta({ id: 'NotificationPayload', description: 'Sent with push (FCM data: every value a string, deepLink as JSON) and stored with inbox items and realtime events.' });
+  .object(notificationPayloadShape(z as unknown as PayloadZod, SurfaceSchema))
+  .meta({ id: 'NotificationPayload', description: NOTIFICATION_PAYLOAD_TEXT });
 
 export const InboxItemSchema = z
   .object({

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../platform/config';
-import { recordFields } from '../../platform/firestore/documents';
+import { recordOf } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { PAYMENT_EVENTS } from './payments.events';
@@ -36,8 +36,7 @@ export function paymentNotices(before: PaymentRecord | undefined, after: Payment
 
 // At least once: notification ids derive from event, payment, payer and refund id, so a repeat sends nothing new.
 export async function onPaymentWritten(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
-  const as = (side: DocumentEvent['before']) => (side ? { ...recordFields<PaymentRecord>(paymentDocument, side.data), id: side.id } : undefined);
-  const notices = paymentNotices(as(event.before), as(event.after));
+  const notices = paymentNotices(recordOf(event.before, paymentDocument), recordOf(event.after, paymentDocument));
   for (const notice of notices) await hub.dispatch(notice);
   return notices.length;
 }

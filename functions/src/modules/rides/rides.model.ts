@@ -157,7 +157,11 @@ export const rideDocument = lazySchema(() => {
       reassignments: describe(z.number(), 'How many times the ride went back to the search.'),
       note: describe(z.nullable(z.string()), "The rider's note to the driver."),
       cancelledBy: describe(z.nullable(z.enum(RIDE_ACTORS)), 'Who cancelled.'),
-      cancelReason: describe(z.nullable(z.string()), 'Why, as given.'),
+      cancelReason: describe(z.nullable(z.string()), 'Why, as given: a person\'s own words, or the service\'s reason in English (then `cancelReasonCode` names it).'),
+      cancelReasonCode: describe(
+        z.optional(z.nullable(z.enum(RIDE_SYSTEM_REASON_CODES))),
+        'Set only when the service itself ended the ride (no-show, a status that ran out): which of its reasons, for apps to say in their language. Null or absent: `cancelReason` is a person\'s words (or none).',
+      ),
       rating: describe(z.nullable(z.object({ stars: z.number(), comment: z.nullable(z.string()) })), 'Rides rated before ratings moved to `ride_driver_ratings` only (never written now: the driver reads this document).'),
       share: describe(z.optional(z.nullable(z.object({ tokenHash: describe(z.string(), 'Hash of the trip link\'s token.'), expiresAt: timestamp('until when the link works.') }))), "The rider's trip link, while shared."),
       createdAt: timestamp('when the ride was booked.'),
@@ -175,7 +179,11 @@ export type RideRecord = Identified & RecordOf<typeof rideDocument>;
 
 export const RIDE_EXPIRY_MS = 30 * 60_000;
 
-/** The reasons the service itself gives for ending a ride: stored as written here (API data, English); notices say them in the reader's language. */
+/**
+ * The reasons the service itself gives for ending a ride: `cancelReason` holds the English text (API data),
+ * `cancelReasonCode` the key, set only by the service's own paths; notices translate by the code, never by the text
+ * (a person may type the same words).
+ */
 export const RIDE_SYSTEM_REASONS = {
   riderNoShow: 'The rider did not come to the pickup',
   driverLate: 'The driver did not arrive within 30 minutes',
@@ -183,6 +191,10 @@ export const RIDE_SYSTEM_REASONS = {
   tripOverdue: 'The trip did not end in time: completed at the distance driven',
 } as const;
 export type RideSystemReason = keyof typeof RIDE_SYSTEM_REASONS;
+const RIDE_SYSTEM_REASON_CODES = Object.keys(RIDE_SYSTEM_REASONS) as [RideSystemReason, ...RideSystemReason[]];
+
+/** The fields a ride's end by the service's own reason sets. */
+export const systemReason = (code: RideSystemReason) => ({ cancelReason: RIDE_SYSTEM_REASONS[code], cancelReasonCode: code });
 
 /** How long each active status may last (RIDE_ARRIVED_TIMEOUT_SEC, RIDE_TRIP_TIMEOUT_FACTOR, RIDE_TRIP_TIMEOUT_MIN_SEC). */
 export interface RideTimeouts {

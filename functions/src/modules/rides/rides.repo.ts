@@ -95,6 +95,7 @@ export const ridesRepo = {
   /** A driver's completed rides since a moment (at most a month of them: the summary's range). */
   async completedBy(driverId: string, since: number): Promise<RideRecord[]> {
     // Time bounds run once per stored form (epoch ms before migrate-listened-times, Timestamps after).
+    // Both forms read: delete after migrate:listened-times has run in every project.
     const snaps = await Promise.all(bothForms(since).map((bound) => rides().where('driverId', '==', driverId).where('status', '==', 'COMPLETED').where('completedAt', '>=', bound).orderBy('completedAt').limit(2_000).get()));
     return snaps.flatMap((snap) => snap.docs.map((d) => d.data())).sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0)).slice(0, 2_000);
   },
@@ -112,6 +113,7 @@ export const ridesRepo = {
   recordDriverRating(tx: Transaction, record: DriverRatingRecord): void {
     tx.create(driverRatings().doc(record.rideId), record);
   },
+  // countSince, demandInCell: both forms read; delete after migrate:listened-times has run in every project.
   async countSince(status: RideStatus, since: number): Promise<number> {
     const counts = await Promise.all(bothForms(since).map(async (bound) => (await rides().where('status', '==', status).where('createdAt', '>=', bound).count().get()).data().count));
     return counts[0] + counts[1];

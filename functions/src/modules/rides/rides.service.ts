@@ -29,6 +29,7 @@ import {
   rideView,
   signQuote,
   surgeOf,
+  systemReason,
   timedOutFare,
   type Place,
   type QuoteTerms,
@@ -37,6 +38,7 @@ import {
   type RideClass,
   type RidePaymentMethod,
   type RideRecord,
+  type RideSystemReason,
   type RideTimeouts,
 } from './rides.model';
 import { ridesRepo, type DisputeRecord, type SosRecord } from './rides.repo';
@@ -272,6 +274,7 @@ export function createRidesService(deps: RidesServiceDeps) {
       note: input.note ?? null,
       cancelledBy: null,
       cancelReason: null,
+      cancelReasonCode: null,
       rating: null,
       createdAt: at,
       confirmedAt: null,
@@ -524,7 +527,7 @@ export function createRidesService(deps: RidesServiceDeps) {
       id,
       'noShow',
       { userId: driverId, admin: false },
-      (r, at) => ({ cancelledBy: 'driver', cancelReason: RIDE_SYSTEM_REASONS.riderNoShow, cancellationFee: waitedFee(r, at), endedAt: at }),
+      (r, at) => ({ cancelledBy: 'driver', ...systemReason('riderNoShow'), cancellationFee: waitedFee(r, at), endedAt: at }),
       'release',
       'no-show',
       (r, loc, at) => {
@@ -555,7 +558,7 @@ export function createRidesService(deps: RidesServiceDeps) {
       (r, at) => {
         // A change of mind within the grace period is no demand: it leaves the surge's count (pickupCell cleared).
         const inGrace = !byAdmin && at - r.createdAt <= deps.cancelGraceSec * 1000;
-        return { cancelledBy: byAdmin ? 'admin' : 'rider', cancelReason: reason, cancellationFee: byAdmin ? 0 : waitedFee(r, at), endedAt: at, ...(inGrace ? { pickupCell: null } : {}) };
+        return { cancelledBy: byAdmin ? 'admin' : 'rider', cancelReason: reason, cancelReasonCode: null, cancellationFee: byAdmin ? 0 : waitedFee(r, at), endedAt: at, ...(inGrace ? { pickupCell: null } : {}) };
       },
       'release',
       reason,
@@ -587,7 +590,7 @@ export function createRidesService(deps: RidesServiceDeps) {
         dispatchPool.txRelease(tx, leaving, ride.id, at);
         const next: RideRecord = candidate
           ? { ...current, status: to, driverId: candidate.userId, participants: [current.riderId, candidate.userId], driver: card, excludedDriverIds: excluded, reassignments: current.reassignments + 1, confirmedAt: at, arrivedAt: null, etaToPickupSec: null, updatedAt: at }
-          : { ...current, status: to, excludedDriverIds: excluded, cancelledBy: 'driver', cancelReason: reason, endedAt: at, updatedAt: at };
+          : { ...current, status: to, excludedDriverIds: excluded, cancelledBy: 'driver', cancelReason: reason, cancelReasonCode: null, endedAt: at, updatedAt: at };
         if (!candidate) ridesRepo.setActive(tx, current.riderId, null, at);
         ridesRepo.save(tx, next);
         recordTransition(tx, ridesRepo.ref(ride.id), { action, from: current.status, to, by: actor.userId, at, reason: reason ?? `driver ${ride.driverId} cancelled` });
@@ -604,10 +607,10 @@ export function createRidesService(deps: RidesServiceDeps) {
     return rideView(outcome.status === 'NO_DRIVER' ? await settleAndRecord(outcome) : outcome);
   }
 
-  const EXPIRY_REASONS: Partial<Record<RideRecord['status'], string>> = {
-    CONFIRMED: RIDE_SYSTEM_REASONS.driverLate,
-    ARRIVED: RIDE_SYSTEM_REASONS.startLate,
-    IN_PROGRESS: RIDE_SYSTEM_REASONS.tripOverdue,
+  const EXPIRY_REASONS: Partial<Record<RideRecord['status'], RideSystemReason>> = {
+    CONFIRMED: 'driverLate',
+    ARRIVED: 'startLate',
+    IN_PROGRESS: 'tripOverdue',
   };
 
   /**
@@ -628,10 +631,11 @@ export function createRidesService(deps: RidesServiceDeps) {
           if (!isOverdue(r, at, deps.timeouts)) throw new ConflictError('Not due').withCode('RIDE_TRANSITION');
           if (r.status === 'IN_PROGRESS') return { ...timedOutFare(r, r.drivenM ?? 0, at), completedAt: at, endedAt: at };
           const fee = r.status === 'ARRIVED' ? waitedFee(r, at) : 0;
-          return { endedAt: at, cancelledBy: 'system', cancelReason: EXPIRY_REASONS[r.status] ?? null, cancellationFee: fee };
+          const code = EXPIRY_REASONS[r.status];
+          return { endedAt: at, cancelledBy: 'system', ...(code ? systemReason(code) : { cancelReason: null, cancelReasonCode: null }), cancellationFee: fee };
         },
         'release',
-        started ? EXPIRY_REASONS.IN_PROGRESS : null,
+        started ? RIDE_SYSTEM_REASONS.tripOverdue : null,
       );
       return settleAndRecord(after);
     } catch (err) {

@@ -1,20 +1,20 @@
 import type { AppConfig } from '../../platform/config';
-import { recordFields } from '../../platform/firestore/documents';
+import { recordOf } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { RIDE_EVENTS } from './rides.events';
-import { ACTIVE_STATUSES, RIDE_SYSTEM_REASONS, rideChatContext, rideDocument, type RideRecord, type RideSystemReason } from './rides.model';
+import { ACTIVE_STATUSES, rideChatContext, rideDocument, type RideRecord } from './rides.model';
 import { RIDE_TEXTS, type CancelReason } from './rides.texts';
 import { closeContextConversation } from '../chat';
 import type { SosRecord } from './rides.repo';
 import { accountDirectory, localeOf } from '../users';
 import { ridesServiceFor } from './rides.wiring';
 
-// The service's own reasons are said in the reader's language; a person's reason as they wrote it.
+// The service's own reasons (by their code, which only the service sets) are said in the reader's language; a
+// person's reason as they wrote it, even when it reads like one of the service's.
 function cancelReasonOf(ride: RideRecord): CancelReason {
-  if (ride.cancelReason === null) return null;
-  const system = (Object.keys(RIDE_SYSTEM_REASONS) as RideSystemReason[]).find((key) => RIDE_SYSTEM_REASONS[key] === ride.cancelReason);
-  return system ? { system } : { written: ride.cancelReason };
+  if (ride.cancelReasonCode) return { system: ride.cancelReasonCode };
+  return ride.cancelReason === null ? null : { written: ride.cancelReason };
 }
 
 /** The notices of one change of a ride (none when its status did not change, or for a new NO_DRIVER ride). */
@@ -56,8 +56,7 @@ export async function onRideWritten(
   hub: Pick<Hub, 'dispatch'> = notificationHub(config),
   rides: Pick<ReturnType<typeof ridesServiceFor>, 'settleAndRecord' | 'scheduleExpiry'> = ridesServiceFor(config),
 ) {
-  const as = (side: DocumentEvent['before']) => (side ? { ...recordFields<RideRecord>(rideDocument, side.data), id: side.id } : undefined);
-  const [before, after] = [as(event.before), as(event.after)];
+  const [before, after] = [recordOf(event.before, rideDocument), recordOf(event.after, rideDocument)];
   if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status)) await rides.settleAndRecord(after);
   const notices = rideNotices(before, after);
   // The ride's chat with a driver closes when that driver leaves it or the ride ends (closing again is a no-op).

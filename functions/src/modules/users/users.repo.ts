@@ -72,7 +72,6 @@ export const usersRepo = {
     return userId ? this.get(userId, tx) : undefined;
   },
 
-  // A number is looked up under its E.164 key and the trunk-prefixed form older accounts may be stored under.
   /** The language of each account (absent accounts: the default), read in one getAll of that field only. */
   async localesOf(ids: readonly string[]): Promise<Map<string, Locale>> {
     const unique = [...new Set(ids)];
@@ -84,6 +83,7 @@ export const usersRepo = {
     return locales;
   },
 
+  // A number is looked up under its E.164 key and the trunk-prefixed form older accounts may be stored under.
   async findByPhone(phone: string): Promise<UserRecord | undefined> {
     for (const key of phoneLookupKeys(phone)) {
       const userId = (await phoneIndex(key).get()).get('userId') as string | undefined;

@@ -1,8 +1,9 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { db, firestoreApi } from '../../platform/firebase/firebase';
+import { db } from '../../platform/firebase/firebase';
 import { ADJUSTMENTS, STAFF_TOTALS, type AdjustmentRecord, type AdjustmentStatus } from './wallet.model';
+import { timestampOf } from '../../platform/time';
 
 const staffTotals = () => db().collection(STAFF_TOTALS);
 const adjustments = () => typedCollection<AdjustmentRecord>(ADJUSTMENTS);
@@ -23,7 +24,7 @@ export const adjustmentsRepo = {
   },
   setStaffTotal(tx: Transaction, id: string, moved: number, now: number): void {
     // Kept two days: a day's total is only read on that day.
-    tx.set(staffTotals().doc(id), { moved, updatedAt: now, expireAt: firestoreApi().Timestamp.fromMillis(now + 2 * 86_400_000) });
+    tx.set(staffTotals().doc(id), { moved, updatedAt: now, expireAt: timestampOf(now + 2 * 86_400_000) });
   },
   list(filter: { status?: AdjustmentStatus }, page: PageRequest): Promise<Page<AdjustmentRecord>> {
     const query = filter.status ? adjustments().where('status', '==', filter.status) : adjustments();

@@ -23,6 +23,7 @@ import {
   type TransferRecord,
 } from './ledger.model';
 import type { P2pRecord } from './wallet.model';
+import { timestampOf } from '../../platform/time';
 
 export type { AccountRecord };
 
@@ -167,8 +168,7 @@ export const ledgerRepo = {
 
   setSentOn(tx: Transaction, userId: string, day: string, sent: number, now: number): void {
     // Kept two days: a day's total is only read on that day.
-    const { Timestamp } = firestoreApi();
-    tx.set(db().collection(WALLET_LIMITS).doc(`${userId}_${day}`), { userId, day, sent, updatedAt: now, expireAt: Timestamp.fromMillis(now + 2 * 86_400_000) });
+    tx.set(db().collection(WALLET_LIMITS).doc(`${userId}_${day}`), { userId, day, sent, updatedAt: now, expireAt: timestampOf(now + 2 * 86_400_000) });
   },
 
   async sentToday(userId: string, day: string): Promise<number> {

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../platform/config';
-import { recordFields } from '../../platform/firestore/documents';
+import { recordOf } from '../../platform/firestore/documents';
 import type { DocumentEvent } from '../../platform/module/module';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { accounts, localeOf, type UserRecord } from '../users';
@@ -46,11 +46,10 @@ export async function onTransferCreated(event: DocumentEvent, config: Readonly<A
 }
 
 export async function onWithdrawalWritten(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
-  const as = (side: DocumentEvent['before']) => (side ? { ...recordFields<WithdrawalRecord>(withdrawalDocument, side.data), id: side.id } : undefined);
-  const after = as(event.after);
+  const after = recordOf(event.after, withdrawalDocument);
   if (!after) return 'ignored';
   const owner = await accounts.get(after.userId);
-  const notice = withdrawalNotice(as(event.before), after, owner);
+  const notice = withdrawalNotice(recordOf(event.before, withdrawalDocument), after, owner);
   if (!notice) return 'ignored';
   await hub.dispatch(notice);
   return 'notified';

@@ -1,4 +1,6 @@
-// Deploy settings read at load by the functions entry (light: no zod). Where every function runs: one setting (FUNCTIONS_REGION in functions/.env or functions/.env.<projectId>), read
+// Deploy settings read at load by the functions entry (light: no zod).
+
+// Where every function runs: one setting (FUNCTIONS_REGION in functions/.env or functions/.env.<projectId>), read
 // the same way by the function definitions (deploy-time discovery, the emulator, each instance), by the code that
 // enqueues Cloud Tasks (a queue lives in its function's region) and by the checks that firebase.json's Hosting
 // rewrites name the same region (npm run deploy:check). Singapore is ~30 ms from Vietnam; us-central1 ~200 ms.

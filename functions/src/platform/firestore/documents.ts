@@ -1,6 +1,6 @@
 import type { DocumentData, FirestoreDataConverter, Timestamp } from 'firebase-admin/firestore';
 import * as z from 'zod/mini';
-import { firestoreApi } from '../firebase/firebase';
+import { timestampOf } from '../time';
 
 // Documents apps read with snapshot listeners: one zod schema per shape, the module's record type derived from it
 // (`RecordOf`), published as JSON Schema and TypeScript (platform/openapi/firestore.ts). Time fields are Firestore
@@ -36,7 +36,7 @@ export function describe<S extends z.ZodMiniType>(schema: S, text: string): S {
 function timeCodec() {
   const field = z.codec(z.custom<Timestamp>(isTimestamp), z.number(), {
     decode: (t) => t.toMillis(),
-    encode: (ms) => firestoreApi().Timestamp.fromMillis(ms),
+    encode: (ms) => timestampOf(ms),
   });
   timeFields.add(field);
   return field;
@@ -60,7 +60,7 @@ export function markerTimestamp(text: string) {
   const field = describe(
     z.codec(z.nullable(z.custom<Timestamp>(isTimestamp)), z.number(), {
       decode: (t) => (t === null ? 0 : t.toMillis()),
-      encode: (ms) => (ms === 0 ? null : firestoreApi().Timestamp.fromMillis(ms)),
+      encode: (ms) => (ms === 0 ? null : timestampOf(ms)),
     }),
     `${TIMESTAMP_TEXT} or null (never yet): ${text}`,
   );
@@ -157,12 +157,14 @@ function convertAll(data: Record<string, unknown>, schema: DocumentSchema, conve
 const toStoredTime: Convert = (value, path) => {
   if (typeof value !== 'number') return value;
   if (path.zeroIsNull && value === 0) return null;
-  return firestoreApi().Timestamp.fromMillis(value);
+  return timestampOf(value);
 };
 const toRecordTime: Convert = (value, path) => {
   if (isTimestamp(value)) return value.toMillis();
   if (value === null && path.zeroIsNull) return 0;
-  return value; // epoch ms written before the move to Timestamps, or absent
+  // Epoch ms written before the move to Timestamps (both forms read: delete after migrate:listened-times has run
+  // in every project), or absent.
+  return value;
 };
 
 /**
@@ -182,17 +184,39 @@ export function recordFields<T>(schema: LazySchema, data: DocumentData): T {
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+// What a Timestamp holds: 0001-01-01T00:00:00Z up to 9999-12-31T23:59:59.999Z.
+const MIN_TIMESTAMP_MS = -62_135_596_800_000;
+const MAX_TIMESTAMP_MS = 253_402_300_799_999;
+
+/** An older stored time the migration cannot convert (not finite, out of a Timestamp's range, an impossible date). */
+export class UnconvertibleTimeError extends Error {
+  constructor(readonly field: string, readonly value: unknown) {
+    super(`${field}: ${typeof value === 'string' ? JSON.stringify(value) : String(value)} is not a time a Firestore Timestamp can hold`);
+  }
+}
+
+/** A trigger's side of a change (`DocumentEvent` before or after) as its record with the document id; undefined when absent. */
+export function recordOf<L extends LazySchema>(side: { id: string; data: DocumentData } | undefined, schema: L): (RecordOf<L> & { id: string }) | undefined {
+  return side ? { ...recordFields<Record<string, unknown>>(schema, side.data), id: side.id } as RecordOf<L> & { id: string } : undefined;
+}
 
 /**
  * The top-level fields of stored data whose times are still in an older form (epoch ms; ISO strings in realtime
  * event data), converted to Timestamps: what `migrate-listened-times` writes. Empty when the document is done.
+ * Throws UnconvertibleTimeError (naming the field) for a number or ISO-looking string no Timestamp can hold.
  */
 export function pendingTimeFields(schema: LazySchema, data: DocumentData): DocumentData {
   const touched = new Set<string>();
   const converted = convertAll(data, schema(), (value, path) => {
-    const next = typeof value === 'string' && ISO_TIME.test(value) ? firestoreApi().Timestamp.fromMillis(Date.parse(value)) : toStoredTime(value, path);
-    if (next !== value) touched.add(path.keys[0]);
-    return next;
+    let ms: number;
+    if (typeof value === 'number') {
+      if (path.zeroIsNull && value === 0) ms = 0;
+      else ms = value;
+    } else if (typeof value === 'string' && ISO_TIME.test(value)) ms = Date.parse(value);
+    else return value;
+    if (!(Number.isFinite(ms) && ms >= MIN_TIMESTAMP_MS && ms <= MAX_TIMESTAMP_MS)) throw new UnconvertibleTimeError(path.keys.join('.'), value);
+    touched.add(path.keys[0]);
+    return typeof value === 'number' ? toStoredTime(value, path) : timestampOf(ms);
   });
   return Object.fromEntries([...touched].map((key) => [key, converted[key]]));
 }
@@ -216,11 +240,15 @@ export function documentConverter<T extends object>(schema: LazySchema, options:
 }
 
 /**
- * A lower bound on a time field in both stored forms: numbers and Timestamps never meet in one range filter (a
- * filter matches values of its own type), so a query over documents not yet migrated runs once per form.
+ * A time in each stored form, in Firestore's order (numbers sort before Timestamps): numbers and Timestamps never
+ * meet in one range filter (a filter matches values of its own type), so a query over documents not yet migrated
+ * runs once per form. Both-forms readers: delete after migrate:listened-times has run in every project.
  */
+export const STORED_TIME_FORMS: readonly [(ms: number) => number, (ms: number) => Timestamp] = [(ms) => ms, timestampOf];
+
+/** A bound on a time field in both stored forms (`STORED_TIME_FORMS`, in that order). */
 export function bothForms(ms: number): [number, Timestamp] {
-  return [ms, firestoreApi().Timestamp.fromMillis(ms)];
+  return [STORED_TIME_FORMS[0](ms), STORED_TIME_FORMS[1](ms)];
 }
 
 // ---- what is published ----
@@ -235,5 +263,7 @@ export interface ListenedDocument {
   readers: string;
   /** Who writes it. Absent: only the API. */
   writers?: string;
+  /** Why `migrate-listened-times` leaves these documents as they are (absent: it converts their older times). */
+  unmigrated?: string;
   schema: LazySchema;
 }

@@ -1,5 +1,6 @@
 import type { DocumentSnapshot, Query, QueryDocumentSnapshot } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../firebase/firebase';
+import { logger } from '../logging/logger';
 import { pendingTimeFields, timePaths, type ListenedDocument } from './documents';
 
 export interface MigrationProgress {
@@ -7,6 +8,8 @@ export interface MigrationProgress {
   pages: number;
   read: number;
   converted: number;
+  /** Documents left as they are: a time no Timestamp can hold, or a write that failed (each logged with its path). */
+  skipped: number;
 }
 
 /** The documents of a path pattern (`rides/{rideId}`, `conversations/{id}/messages/{messageId}`), in id order. */
@@ -24,10 +27,24 @@ function scanOf(path: string): { query: Query; matches: (snap: DocumentSnapshot)
   return { query: query.orderBy(FieldPath.documentId()), matches };
 }
 
+// One document that cannot be converted is logged and counted; the run goes on with the others.
+function skip(path: string, err: unknown): void {
+  logger.warn('migrate-listened-times: document skipped', { path, reason: err instanceof Error ? err.message : String(err) });
+}
+
 /** A page's documents still holding old times: each updated only if nobody wrote it since it was read. */
-async function convertPage(document: ListenedDocument, docs: QueryDocumentSnapshot[], matches: (snap: DocumentSnapshot) => boolean): Promise<number> {
-  let converted = 0;
-  const pending = docs.filter(matches).map((doc) => ({ doc, changes: pendingTimeFields(document.schema, doc.data()) })).filter((p) => Object.keys(p.changes).length > 0);
+async function convertPage(document: ListenedDocument, docs: QueryDocumentSnapshot[], matches: (snap: DocumentSnapshot) => boolean): Promise<{ converted: number; skipped: number }> {
+  let [converted, skipped] = [0, 0];
+  const pending: Array<{ doc: QueryDocumentSnapshot; changes: FirebaseFirestore.DocumentData }> = [];
+  for (const doc of docs.filter(matches)) {
+    try {
+      const changes = pendingTimeFields(document.schema, doc.data());
+      if (Object.keys(changes).length > 0) pending.push({ doc, changes });
+    } catch (err) {
+      skip(doc.ref.path, err);
+      skipped += 1;
+    }
+  }
   const writer = db().bulkWriter({ throttling: false });
   const retry: QueryDocumentSnapshot[] = [];
   await Promise.all([
@@ -37,39 +54,48 @@ async function convertPage(document: ListenedDocument, docs: QueryDocumentSnapsh
         (err: { code?: number }) => {
           // Written or deleted since the read (a live ride, a message): read again below.
           if (err.code === 9 || err.code === 5) retry.push(doc);
-          else throw err;
+          else {
+            skip(doc.ref.path, err);
+            skipped += 1;
+          }
         },
       ),
     ),
     writer.close(),
   ]);
   for (const doc of retry) {
-    const moved = await db().runTransaction(async (tx) => {
-      const fresh = await tx.get(doc.ref);
-      if (!fresh.exists) return false;
-      const changes = pendingTimeFields(document.schema, fresh.data()!);
-      if (Object.keys(changes).length === 0) return false;
-      tx.update(doc.ref, changes);
-      return true;
-    });
-    if (moved) converted += 1;
+    try {
+      const moved = await db().runTransaction(async (tx) => {
+        const fresh = await tx.get(doc.ref);
+        if (!fresh.exists) return false;
+        const changes = pendingTimeFields(document.schema, fresh.data()!);
+        if (Object.keys(changes).length === 0) return false;
+        tx.update(doc.ref, changes);
+        return true;
+      });
+      if (moved) converted += 1;
+    } catch (err) {
+      skip(doc.ref.path, err);
+      skipped += 1;
+    }
   }
-  return converted;
+  return { converted, skipped };
 }
 
 /**
  * One-shot and idempotent (`node scripts/stack.mjs migrate-listened-times`): every time field of the documents apps
  * listen to that is still stored as epoch ms (or, in realtime event data, an ISO string) becomes a Firestore
  * Timestamp. Pages of `pageSize` documents in id order; a document written meanwhile is converted from its fresh
- * state. A second run converts nothing. Run it once the code that writes Timestamps is deployed everywhere (its
+ * state. A document holding a time no Timestamp can hold (or whose write fails) is logged and counted as skipped,
+ * and the run goes on; collections marked `unmigrated` are left out. A second run converts nothing. Run it once the code that writes Timestamps is deployed everywhere (its
  * readers take both forms meanwhile; an instance of the old code would write epoch ms again).
  */
 export async function migrateListenedTimes(documents: readonly ListenedDocument[], onProgress?: (progress: MigrationProgress) => void, pageSize = 300): Promise<MigrationProgress[]> {
   const results: MigrationProgress[] = [];
   for (const document of documents) {
-    const scan = timePaths(document.schema()).length > 0 ? scanOf(document.path) : undefined;
+    const scan = document.unmigrated === undefined && timePaths(document.schema()).length > 0 ? scanOf(document.path) : undefined;
     if (!scan) continue;
-    const progress: MigrationProgress = { document: document.path, pages: 0, read: 0, converted: 0 };
+    const progress: MigrationProgress = { document: document.path, pages: 0, read: 0, converted: 0, skipped: 0 };
     let after: QueryDocumentSnapshot | undefined;
     for (;;) {
       const snap = await (after ? scan.query.startAfter(after) : scan.query).limit(pageSize).get();
@@ -77,7 +103,9 @@ export async function migrateListenedTimes(documents: readonly ListenedDocument[
       after = snap.docs[snap.size - 1];
       progress.pages += 1;
       progress.read += snap.size;
-      progress.converted += await convertPage(document, snap.docs, scan.matches);
+      const page = await convertPage(document, snap.docs, scan.matches);
+      progress.converted += page.converted;
+      progress.skipped += page.skipped;
       onProgress?.({ ...progress });
       if (snap.size < pageSize) break;
     }

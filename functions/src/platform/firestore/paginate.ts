@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { getConfig } from '../config/config';
 import { BadRequestError } from '../errors/app-error';
 import { firestoreApi } from '../firebase/firebase';
+import { timestampOf } from '../time';
+import { STORED_TIME_FORMS } from './documents';
 
 // Cursor paging shared by every list. The cursor is opaque: the order-by values and id of the page's last
 // document (no extra read to resume, and a document the caller cannot see is never fetched), plus a tag that
@@ -65,8 +67,7 @@ function encodeValue(value: unknown): CursorValue {
 
 function decodeValue(value: CursorValue): unknown {
   if (value !== null && typeof value === 'object') {
-    const { Timestamp } = firestoreApi();
-    return Timestamp.fromMillis(value.ts);
+    return timestampOf(value.ts);
   }
   return value;
 }
@@ -137,6 +138,7 @@ export type TimeBound = (ms: number) => unknown;
  * matches one type only, so `build` makes the query once per form (its bounds through `bound`), and the two run one
  * after the other in the field's order (every epoch-ms document is older than every Timestamp one; numbers sort
  * before Timestamps). A cursor of either form resumes there: the other form's query starts past it or is empty.
+ * Both-forms reader: delete after migrate:listened-times has run in every project.
  */
 export async function paginateTimeRange<R, T>(
   build: (bound: TimeBound) => FirebaseFirestore.Query<R>,
@@ -144,9 +146,8 @@ export async function paginateTimeRange<R, T>(
   request: PageRequest,
   map: (doc: FirebaseFirestore.QueryDocumentSnapshot<R>) => T,
 ): Promise<Page<T>> {
-  const { Timestamp } = firestoreApi();
-  const forms: TimeBound[] = [(ms) => Timestamp.fromMillis(ms), (ms) => ms];
-  if (orderBy[0]?.direction === 'asc') forms.reverse();
+  const forms: TimeBound[] = [...STORED_TIME_FORMS];
+  if (orderBy[0]?.direction !== 'asc') forms.reverse();
   const first = await paginate(build(forms[0]), orderBy, request, map);
   if (first.nextCursor !== null) return first;
   const rest = await paginate(build(forms[1]), orderBy, { ...request, limit: request.limit - first.items.length }, map);

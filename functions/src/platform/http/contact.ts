@@ -17,6 +17,8 @@ export interface ParsedPhone {
   e164: string;
   /** ISO 3166 country of the number (`VN`), when the numbering plan tells it. */
   country: string | undefined;
+  /** libphonenumber's type (`MOBILE`, `FIXED_LINE`, `PREMIUM_RATE`…; needs the `max` metadata), if known. */
+  type: string | undefined;
 }
 
 /**
@@ -29,7 +31,12 @@ export function parsePhone(input: string): ParsedPhone | undefined {
   if (text === '' || text.length > 32 || /\p{L}/u.test(text)) return undefined;
   const parsed = lib().parsePhoneNumberFromString(text, DEFAULT_PHONE_COUNTRY);
   if (!parsed || parsed.ext || !parsed.isValid()) return undefined;
-  return { e164: parsed.number, country: parsed.country };
+  return { e164: parsed.number, country: parsed.country, type: parsed.getType() };
+}
+
+/** What was typed without its separators (spaces, dots, dashes, brackets): the key of a number that does not parse. */
+export function phoneDigits(input: string): string {
+  return input.trim().replace(/[\s().-]/g, '');
 }
 
 /**
@@ -46,23 +53,13 @@ export function phoneLookupKeys(e164: string): string[] {
   return prefix !== '' && legacy !== e164 ? [e164, legacy] : [e164];
 }
 
-/** The country of an E.164 number (`+84…` → VN), for the SMS allow-list. */
-export function phoneCountry(e164: string): string | undefined {
-  return parsePhone(e164)?.country;
-}
-
-/** libphonenumber's type of a number (`MOBILE`, `FIXED_LINE`, `PREMIUM_RATE`…; needs the `max` metadata), if known. */
-export function phoneType(e164: string): string | undefined {
-  return lib().parsePhoneNumberFromString(e164)?.getType();
-}
-
 // Only these get texts: premium-rate (VN 1900…), toll-free, shared-cost and fixed-line numbers are where SMS
 // pumping sends codes (we pay per text, some of it to the number's operator) or where a text never arrives.
 const SMS_NUMBER_TYPES = new Set(['MOBILE', 'FIXED_LINE_OR_MOBILE']);
 
 /** Whether codes may be texted to the number: a mobile one, or one whose plan cannot tell mobile from fixed (US). */
-export function receivesSms(e164: string): boolean {
-  return SMS_NUMBER_TYPES.has(phoneType(e164) ?? '');
+export function receivesSms(phone: Pick<ParsedPhone, 'type'>): boolean {
+  return SMS_NUMBER_TYPES.has(phone.type ?? '');
 }
 
 export const PhoneSchema = z

@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express';
 import { logger, withLogFields } from '../logging/logger';
 import { clientIp, type ClientIpResolver } from './client-ip';
 
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/** A request id safe to log and to hand on (ours, a client's, or one a task carries). */
+export const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 // Every request gets an id we mint (answered in X-Request-Id): a client must not choose the id its lines, and the
 // tasks it enqueues, are logged under (or make them collide with another request's). A safe X-Request-Id the client

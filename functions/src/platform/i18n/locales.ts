@@ -59,3 +59,8 @@ export function negotiateLocale(header: string | undefined, fallback: Locale): L
   }
   return fallback;
 }
+
+/** The language a request asks for (its validated headers' `accept-language`), else `defaultLocale`: a new account's. */
+export function requestLocale(headers: { 'accept-language'?: string | undefined }, defaultLocale: Locale): Locale {
+  return negotiateLocale(headers['accept-language'], defaultLocale);
+}

@@ -2,9 +2,9 @@ import { IDEMPOTENCY_COLLECTION } from '../firestore/collections';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, ConflictError } from '../errors/app-error';
-import { firestoreApi } from '../firebase/firebase';
 import { API_TIMEOUT_SECONDS } from '../deploy/settings';
 import { logger } from '../logging/logger';
+import { timestampOf } from '../time';
 
 // Idempotent creations (`defineRoute({ idempotent: true })`): a request carrying an `Idempotency-Key`
 // header runs once per key, caller and route; a retry with the same key and body replays the first
@@ -131,7 +131,7 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
           if (entry?.token === token) return { kind: 'run' as const, id, token };
           if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
           const fresh: Entry = { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS };
-          tx.set(ref(id), { ...fresh, expireAt: firestoreApi().Timestamp.fromMillis(fresh.expiresAt) });
+          tx.set(ref(id), { ...fresh, expireAt: timestampOf(fresh.expiresAt) });
           return { kind: 'run' as const, id, token };
         });
       } catch (err) {
@@ -145,7 +145,7 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
         const snap = await tx.get(ref(id));
         if (snap.get('token') !== token) return;
         // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
-        tx.update(ref(id), { state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS, expireAt: firestoreApi().Timestamp.fromMillis(now + IDEMPOTENCY_TTL_MS) });
+        tx.update(ref(id), { state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS, expireAt: timestampOf(now + IDEMPOTENCY_TTL_MS) });
       }),
     release,
     renew: (id, token, now) =>

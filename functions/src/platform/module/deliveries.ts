@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SAFE_REQUEST_ID } from '../http/request-context';
 import { logger, withLogFields } from '../logging/logger';
 
 // How the Cloud Functions entry runs a task or trigger handler: every line it logs (services, repositories
@@ -12,10 +13,9 @@ import { logger, withLogFields } from '../logging/logger';
 export function taskRunFields(functionName: string, taskId: string | undefined, headers?: Record<string, string | undefined>): Record<string, string> & { function: string; taskId: string } {
   const fields: Record<string, string> & { function: string; taskId: string } = { function: functionName, taskId: taskId && taskId.trim() !== '' ? taskId : randomUUID() };
   const requestId = headers?.['x-request-id'] ?? headers?.['X-Request-Id'];
-  if (requestId && SAFE_ID.test(requestId)) fields.requestId = requestId;
+  if (requestId && SAFE_REQUEST_ID.test(requestId)) fields.requestId = requestId;
   return fields;
 }
-const SAFE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** A trigger run is its event: a redelivery logs under the same id. */
 export function triggerRunFields(functionName: string, eventId: string): { function: string; eventId: string } {

@@ -1,6 +1,7 @@
 import { PUSH_OUTBOX } from '../firestore/collections';
-import { db, firestoreApi, messagingAdmin } from '../firebase/firebase';
+import { db, messagingAdmin } from '../firebase/firebase';
 import { logger } from '../logging/logger';
+import { timestampOf } from '../time';
 
 export interface PushResult {
   success: boolean;
@@ -34,14 +35,13 @@ export function outboxTransport(now: () => number = Date.now): PushTransport {
   return {
     name: 'outbox',
     async sendEach(messages) {
-      const { Timestamp } = firestoreApi();
       const batch = db().batch();
       const ids: string[] = [];
       for (const message of messages) {
         const ref = db().collection(PUSH_OUTBOX).doc();
         ids.push(ref.id);
         const token = (message as { token?: string }).token ?? '';
-        batch.set(ref, { message, token, createdAt: Timestamp.fromMillis(now()), expireAt: Timestamp.fromMillis(now() + 7 * 24 * 3600_000) });
+        batch.set(ref, { message, token, createdAt: timestampOf(now()), expireAt: timestampOf(now() + 7 * 24 * 3600_000) });
       }
       await batch.commit();
       logger.info('push written to the outbox (no FCM here)', { count: messages.length });
