@@ -22,7 +22,7 @@ function jvmCandidates() {
   if (process.env.JAVA_HOME) found.push(process.env.JAVA_HOME);
   const dirs = new Set(['/usr/lib/jvm']);
   if (process.platform === 'darwin') {
-    // /usr/bin/java on a Mac is a stub that offers to install Java: ask java_home for a real JDK >= 21 instead.
+    // /usr/bin/java on a Mac without a JDK only opens an "install Java" dialog: java_home names a real JDK >= 21.
     const res = spawnSync('/usr/libexec/java_home', ['-v', `${MIN_JAVA}+`], { encoding: 'utf8' });
     if (res.status === 0 && res.stdout.trim()) found.push(res.stdout.trim());
   } else {

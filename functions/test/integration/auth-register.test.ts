@@ -239,4 +239,19 @@ describe('the account\'s language (locale)', () => {
     expect([empty.status, empty.body.code]).toEqual([400, 'VALIDATION_FAILED']);
     expect((await call('GET', '/users/me', { token })).body).toMatchObject({ name: 'Lan Nguyen', locale: 'vi' });
   });
+
+  it('a name change and a language change racing both land (neither writes the other back); fields beyond name and locale are ignored', async () => {
+    const account = await registerVerified({ language: 'vi', name: 'Lan' });
+    const other = await registerVerified({ language: 'vi', name: 'Minh' });
+    const token = account.accessToken;
+    const [byName, byLocale] = await Promise.all([
+      call('PATCH', '/users/me', { token, body: { name: 'Lan Tran' } }),
+      call('PATCH', '/users/me', { token, body: { locale: 'en', roles: ['ADMIN'], id: other.user.id, email: other.email } }),
+    ]);
+    expect([byName.status, byLocale.status]).toEqual([200, 200]);
+    const me = (await call('GET', '/users/me', { token })).body;
+    expect(me).toMatchObject({ name: 'Lan Tran', locale: 'en', email: account.email });
+    expect(me.roles).not.toContain('ADMIN');
+    expect((await call('GET', '/users/me', { token: other.accessToken })).body).toMatchObject({ name: 'Minh', locale: 'vi' });
+  });
 });
