@@ -71,11 +71,12 @@ const guide = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 
 // firebase-tools' runtime table, read from the installed firebase-tools (the one that deploys), never a copy.
 // Internal files of firebase-tools: a release that moves them is named here rather than failing with a bare stack.
+const rootRequire = createRequire(path.join(repoRoot, 'package.json'));
 function firebaseToolsInternal(file) {
   try {
-    return createRequire(path.join(repoRoot, 'package.json'))(`firebase-tools/${file}`);
+    return rootRequire(`firebase-tools/${file}`);
   } catch (err) {
-    process.stderr.write(`deploy:check reads firebase-tools' ${file}, which this firebase-tools (${createRequire(path.join(repoRoot, 'package.json'))('firebase-tools/package.json').version}) does not have: update scripts/deploy-check.mjs (${err.message.split('\n')[0]})\n`);
+    process.stderr.write(`deploy:check reads firebase-tools' ${file}, which this firebase-tools (${rootRequire('firebase-tools/package.json').version}) does not have: update scripts/deploy-check.mjs (${err.message.split('\n')[0]})\n`);
     process.exit(2);
   }
 }
