@@ -10,3 +10,12 @@ export const VndSchema = z
   .max(MAX_VND)
   .transform((n) => n as Vnd)
   .meta({ id: 'Vnd', description: 'An amount in Vietnamese đồng: a positive integer (no decimals).' });
+
+/** A price, fee or delta that may be free: a whole number of VND from 0 (400 for a fraction or a negative). */
+export const PriceSchema = z
+  .number()
+  .int({ message: 'must be a whole number of VND' })
+  .min(0)
+  .max(MAX_VND)
+  .transform((n) => n as Vnd)
+  .meta({ id: 'Price', description: 'A price in Vietnamese đồng: an integer from 0 (free) upward, no decimals.' });
