@@ -35,8 +35,11 @@ function mustRun(cmd, args, options = {}) {
 function ensureDeps(dir) {
   const lock = path.join(dir, 'package-lock.json');
   const stamp = path.join(dir, 'node_modules', '.superapp-install-stamp');
+  // What npm installs from: the dependency fields and the lockfile (a new script or version line installs nothing).
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const installed = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'overrides'].map((field) => manifest[field] ?? null);
   const wanted = createHash('sha256')
-    .update(fs.readFileSync(path.join(dir, 'package.json')))
+    .update(JSON.stringify(installed))
     .update(fs.existsSync(lock) ? fs.readFileSync(lock) : '')
     .digest('hex');
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return;
