@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { stableId } from '../../platform/ids/stable-id';
 import * as z from 'zod/mini';
 import { describe, lazySchema, timestamp, type RecordOf } from '../../platform/firestore/documents';
 import type { Identified } from '../../platform/firestore/records';
@@ -154,7 +154,7 @@ export function transferIdOf(operationId: string, index: number): string {
 
 /** A stable operation id from a caller's idempotency key (the key never appears in ids). */
 export function operationIdFor(scope: string, callerId: string, key: string): string {
-  return createHash('sha256').update(`${scope}\u0000${callerId}\u0000${key}`).digest('base64url').slice(0, 27);
+  return stableId({ scope, caller: callerId, key, length: 27 });
 }
 
 export function pickShard(shards: number, random: () => number = Math.random): number | null {
