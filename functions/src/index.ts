@@ -8,7 +8,7 @@ import { defineSecret } from 'firebase-functions/params';
 import { setGlobalOptions } from 'firebase-functions/options';
 import { getConfig } from './platform/config/config';
 import { API_CONCURRENCY, API_TIMEOUT_SECONDS, WORKER_CONCURRENCY, declaredSecrets, functionsRegion, instanceLimits } from './platform/deploy/settings';
-import type { TriggerDefinition } from './platform/module/module';
+import type { TaskDefinition, TriggerDefinition } from './platform/module/module';
 
 // Every function below (HTTPS, tasks, triggers) runs in the one configured region, with a ceiling on instances
 // and a set concurrency (the `api` function overrides both).
@@ -75,55 +75,36 @@ function firestoreTrigger(name: string, trigger: TriggerDefinition) {
   }
 }
 
-// Every module's task functions (each consumes the Cloud Tasks queue of its name) and Firestore triggers,
-// from the one module list. Definitions are light; a handler's code loads on its first delivery.
-// An instance serves one function (FUNCTION_TARGET): the `api` and `deliverMessage` instances skip the module
-// definitions; discovery (no target) and task or trigger instances read them.
-const target = process.env.FUNCTION_TARGET;
-const needsModuleFunctions = !target || (target !== 'api' && target !== 'deliverMessage');
-for (const definition of needsModuleFunctions ? loadModules() : []) {
-  for (const [name, task] of Object.entries(definition.tasks ?? {})) {
-    let handler: ReturnType<typeof task.load> | undefined;
-    // module.exports, not `exports`: in the bundle, module.exports is replaced by the ES exports object.
-    (module.exports as Record<string, unknown>)[name] = onTaskDispatched<unknown>({ secrets, ...task.options }, async (request) => {
-      const { runDelivery, taskRunFields } = deliveries();
-      await runDelivery(taskRunFields(name, request.id, request.headers), async () => {
-        const parsed = task.queue.payload.safeParse(request.data);
-        if (!parsed.success) {
-          // Dropped, not retried: no redelivery makes a malformed payload valid.
-          const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
-          logger.error('dropped a malformed task', { queue: name, issues: parsed.error.issues.map((i) => i.path.join('.')) });
-          return;
-        }
-        handler ??= task.load();
-        await handler(parsed.data as never, getConfig());
-      });
-    });
-  }
-  for (const [name, trigger] of Object.entries(definition.triggers ?? {})) lazyExport(name, () => firestoreTrigger(name, trigger));
-}
-
-// OTP and reset mails and texts (Cloud Tasks): sent here, not after the API's response, where the CPU
-// may be throttled. A refused send is retried; decoys (anti-enumeration) are dropped.
-let senders: import('./platform/delivery/delivery').Senders | undefined;
-export const deliverMessage = onTaskDispatched<unknown>(
-  { secrets, retryConfig: { maxAttempts: 5, minBackoffSeconds: 10 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
-  async (request) => {
+// A task function consumes the Cloud Tasks queue of its name: the payload is checked, then the handler (loaded on
+// the first task) runs inside the run's log fields.
+function exportTask(name: string, task: TaskDefinition<never>): void {
+  let handler: ReturnType<typeof task.load> | undefined;
+  // module.exports, not `exports`: in the bundle, module.exports is replaced by the ES exports object.
+  (module.exports as Record<string, unknown>)[name] = onTaskDispatched<unknown>({ secrets, ...task.options }, async (request) => {
     const { runDelivery, taskRunFields } = deliveries();
-    await runDelivery(taskRunFields('deliverMessage', request.id, request.headers), async () => {
-      const { deliverQueued, queuedMessageSchema } = require('./platform/delivery/delivery') as typeof import('./platform/delivery/delivery');
-      const parsed = queuedMessageSchema.safeParse(request.data);
+    await runDelivery(taskRunFields(name, request.id, request.headers), async () => {
+      const parsed = task.queue.payload.safeParse(request.data);
       if (!parsed.success) {
+        // Dropped, not retried: no redelivery makes a malformed payload valid.
         const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
-        logger.error('dropped a malformed message task', { issues: parsed.error.issues.map((i) => i.path.join('.')) });
+        logger.error('dropped a malformed task', { queue: name, issues: parsed.error.issues.map((i) => i.path.join('.')) });
         return;
       }
-      if (!senders) {
-        const { createMailer } = require('./platform/mail/mailer') as typeof import('./platform/mail/mailer');
-        const { createSmsSender } = require('./platform/sms/sms') as typeof import('./platform/sms/sms');
-        senders = { mailer: createMailer(getConfig()), sms: createSmsSender(getConfig()) };
-      }
-      await deliverQueued(parsed.data, senders);
+      handler ??= task.load();
+      await handler(parsed.data as never, getConfig());
     });
-  },
-);
+  });
+}
+
+// Every module's task functions and Firestore triggers, from the one module list, and the platform's own tasks
+// (`deliverMessage`: OTP and reset mails and texts, sent here rather than after the API's response, where the CPU
+// may be throttled). Definitions are light; a handler's code loads on its first delivery.
+// An instance serves one function (FUNCTION_TARGET): the `api` instance skips them all, the `deliverMessage` one
+// the module definitions; discovery (no target) and task or trigger instances read them.
+const target = process.env.FUNCTION_TARGET;
+const needsModuleFunctions = !target || (target !== 'api' && target !== 'deliverMessage');
+for (const [name, task] of Object.entries(target === 'api' ? {} : deliveries().platformTasks())) exportTask(name, task);
+for (const definition of needsModuleFunctions ? loadModules() : []) {
+  for (const [name, task] of Object.entries(definition.tasks ?? {})) exportTask(name, task);
+  for (const [name, trigger] of Object.entries(definition.triggers ?? {})) lazyExport(name, () => firestoreTrigger(name, trigger));
+}

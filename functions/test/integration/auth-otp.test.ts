@@ -4,7 +4,9 @@ import { parsePhone } from '../../src/platform/http/contact';
 import { adminTokens, registerVerified } from '../helpers/accounts';
 import { call, testIp, uniqueEmail } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
-import { codeIn, inbox, mailedCode, waitForSms } from '../helpers/sinks';
+import { codeIn, inbox, mailedCode, waitForMail, waitForSms } from '../helpers/sinks';
+import { DELIVERY_QUEUE } from '../../src/platform/delivery/delivery';
+import { enqueue } from '../../src/platform/tasks/tasks';
 
 beforeAll(requireEmulators);
 
@@ -195,5 +197,19 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
     await call('POST', '/auth/otp/send', { token: account.accessToken, body: { phone, purpose: 'VERIFY_PHONE' } });
     const code = codeIn((await waitForSms(phone, since)).text);
     expect((await call('POST', '/auth/otp/verify', { token: account.accessToken, body: { phone, code: wrongCode(code), purpose: 'VERIFY_PHONE' } })).status).toBe(400);
+  });
+});
+
+describe('the message queue: deliverMessage consumes a platform/tasks queue (as deployed: Cloud Tasks, then the function)', () => {
+  it('a mail and a text handed to the queue reach their servers through the deliverMessage function', async () => {
+    const [to, phone, since] = [uniqueEmail('queued'), randomPhone(), Date.now()];
+    await enqueue(DELIVERY_QUEUE, { channel: 'mail', message: { to, subject: 'Queued', text: 'Your code is 246810' } });
+    await enqueue(DELIVERY_QUEUE, { channel: 'sms', message: { to: phone, text: 'code 135790' } });
+    expect(codeIn((await waitForMail(to, { since, subject: 'Queued' })).text)).toBe('246810');
+    expect(codeIn((await waitForSms(phone, since)).text)).toBe('135790');
+  }, 60_000);
+
+  it('refuses to hand over a payload the task would drop', async () => {
+    await expect(enqueue(DELIVERY_QUEUE, { channel: 'mail', message: { to: 'x', subject: 's', text: 't' } })).rejects.toThrow();
   });
 });

@@ -1,4 +1,7 @@
-import { createMessageQueue, deliverQueued, queuedMessageSchema, type QueuedMessage, type Senders } from '../../src/platform/delivery/delivery';
+import type { LogEntry } from 'firebase-functions/logger';
+import { createMessageQueue, deliverQueued, DELIVERY_QUEUE, queuedMessageSchema, type QueuedMessage, type Senders } from '../../src/platform/delivery/delivery';
+import { setLogSink } from '../../src/platform/logging/logger';
+import { platformTasks } from '../../src/platform/module/deliveries';
 import { testConfig } from '../helpers/config';
 
 function fakeSenders(opts: { mailOk?: boolean; smsOk?: boolean; mailConfigured?: boolean } = {}) {
@@ -86,5 +89,37 @@ describe('the delivery task', () => {
     expect(queuedMessageSchema.safeParse({ channel: 'none' }).success).toBe(true);
     expect(queuedMessageSchema.safeParse({ channel: 'fax', message: {} }).success).toBe(false);
     expect(queuedMessageSchema.safeParse({ channel: 'mail', message: { to: 'x@y.z' } }).success).toBe(false);
+  });
+});
+
+describe('the delivery queue is a platform/tasks queue', () => {
+  it('deliverMessage consumes the queue of its name, with the payload schema and the retry policy it had', () => {
+    const task = platformTasks().deliverMessage;
+    expect(task.queue).toBe(DELIVERY_QUEUE);
+    expect(DELIVERY_QUEUE).toMatchObject({ name: 'deliverMessage', payload: queuedMessageSchema });
+    expect(task.options).toEqual({ retryConfig: { maxAttempts: 5, minBackoffSeconds: 10 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' });
+  });
+
+  it('its handler sends with the configured senders: the console SMS provider refuses (retried), a mail with no server is not retried, a decoy sends nothing', async () => {
+    const logged: LogEntry[] = [];
+    setLogSink((entry) => logged.push(entry));
+    try {
+      const handle = platformTasks().deliverMessage.load() as (message: QueuedMessage, config: ReturnType<typeof testConfig>) => Promise<void>;
+      const config = testConfig();
+      await expect(handle({ channel: 'sms', message: { to: '+84912345678', text: 'code 123456' } }, config)).rejects.toThrow(/retries/);
+      await handle(mail, config);
+      await handle({ channel: 'none' }, config);
+      expect(logged.map((l) => String(l.message))).toEqual(['sms not sent (SMS_PROVIDER=console)', 'mail not sent (no SMTP transport)']);
+    } finally {
+      setLogSink(() => undefined);
+    }
+  });
+
+  it('the hand-over checks the payload through the kit: a message the task would drop is sent directly instead', async () => {
+    const { senders, sent } = fakeSenders();
+    const queue = createMessageQueue(testConfig({ MESSAGE_DELIVERY: 'queue' }), senders);
+    await queue.hand('otp', { channel: 'mail', message: { to: 'x', subject: 'Code', text: 'Your code' } });
+    await settle();
+    expect(sent).toEqual(['mail:x']);
   });
 });

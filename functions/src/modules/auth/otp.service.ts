@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { stableId } from '../../platform/ids/stable-id';
 import { BadRequestError, TooManyRequestsError } from '../../platform/errors/app-error';
 import { AUTH_LIMITS, type OtpChannel, type OtpPurpose, type OtpRecord } from './auth.model';
 import { authRepo } from './auth.repo';
@@ -16,7 +17,7 @@ export interface OtpTarget {
 }
 
 export function destinationKey(channel: OtpChannel, destination: string): string {
-  return createHash('sha256').update(`${channel}:${destination}`).digest('base64url').slice(0, 32);
+  return stableId({ key: `${channel}:${destination}`, length: 32 });
 }
 
 // Failed attempts count against the account, or against the destination when there is none,

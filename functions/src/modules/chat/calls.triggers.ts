@@ -1,6 +1,5 @@
 import type { AppConfig } from '../../platform/config';
-import { recordOf } from '../../platform/firestore/documents';
-import type { DocumentEvent } from '../../platform/module/module';
+import { collectionRecords, typedTrigger } from '../../platform/module/triggers';
 import { notificationHub, type Hub } from '../notifications';
 import { callDocument, calleeNotice, type CallRecord } from './calls.model';
 import { directConversationId } from './conversations.model';
@@ -38,6 +37,4 @@ export async function onCallWritten(
 }
 
 /** The `callStatusChanged` trigger's work. */
-export async function onCallDocumentWritten(event: DocumentEvent, config: Readonly<AppConfig>) {
-  return onCallWritten({ before: recordOf(event.before, callDocument), after: recordOf(event.after, callDocument) }, notificationHub(config));
-}
+export const onCallDocumentWritten = typedTrigger(collectionRecords<CallRecord>(callDocument), async (change, config: Readonly<AppConfig>) => onCallWritten(change, notificationHub(config)));

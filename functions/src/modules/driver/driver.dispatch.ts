@@ -7,7 +7,7 @@ import { distanceMeters, geohashOf, nearby, type LatLng } from '../../platform/g
 import { nearbyPage } from '../../platform/geo/nearby-page';
 import type { Hub } from '../notifications';
 import { DRIVER_EVENTS } from './driver.events';
-import { timestampOf } from '../../platform/time';
+import { timestampOf, iso } from '../../platform/time';
 import { dispatchKeyOf, driverLocationDocument, isFresh, positionCovers, sameLocationWindow, rideClassOf, type DriverLocation, type DriverProfile, type RideClass } from './driver.model';
 import { driverRepo, locationsRepo } from './driver.repo';
 
@@ -207,7 +207,7 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
   /** A position report: written (≤ 1/s), or coalesced; while on a ride, the rider hears it as `ride:location`. */
   async function report(userId: string, update: LocationUpdate): Promise<{ accepted: true; coalesced: boolean; at: string }> {
     const at = now();
-    const answer = (coalesced: boolean) => ({ accepted: true as const, coalesced, at: new Date(at).toISOString() });
+    const answer = (coalesced: boolean) => ({ accepted: true as const, coalesced, at: iso(at) });
     const inFlight = writing.get(userId);
     if (inFlight !== undefined && sameLocationWindow(at, inFlight)) return answer(true);
     writing.set(userId, at);

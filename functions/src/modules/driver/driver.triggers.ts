@@ -1,5 +1,6 @@
 import type { AppConfig } from '../../platform/config';
-import type { DocumentEvent } from '../../platform/module/module';
+import { typedTrigger } from '../../platform/module/triggers';
+import { accountReader, type UserRecord } from '../users';
 import { dispatchServiceFor } from './driver.wiring';
 
 // A locked account, or one that lost the DRIVER role, leaves the dispatch pool at once (a trigger on the account,
@@ -7,7 +8,8 @@ import { dispatchServiceFor } from './driver.wiring';
 // this also takes the driver off the drivers map and out of surge's supply. At least once: going OFFLINE twice is
 // a no-op.
 
-type AccountFields = { roles?: unknown; disabled?: unknown };
+// Partial: the account is read as stored (no field is checked before this decision).
+type AccountFields = Partial<Pick<UserRecord, 'roles' | 'disabled'>>;
 
 /** Whether the account may drive: not locked, and holding DRIVER. */
 export function mayDrive(account: AccountFields | undefined): boolean {
@@ -15,7 +17,7 @@ export function mayDrive(account: AccountFields | undefined): boolean {
 }
 
 /** The `driverAccountChanged` trigger's work: 'offline' when the driver was taken out of the pool. */
-export async function onAccountUpdated(event: DocumentEvent, config: Readonly<AppConfig>): Promise<'offline' | 'ignored'> {
-  if (!mayDrive(event.before?.data as AccountFields | undefined) || mayDrive(event.after?.data as AccountFields | undefined)) return 'ignored';
-  return (await dispatchServiceFor(config).takeOffline(event.params.userId)) ? 'offline' : 'ignored';
-}
+export const onAccountUpdated = typedTrigger(accountReader(), async ({ before, after, params }, config: Readonly<AppConfig>): Promise<'offline' | 'ignored'> => {
+  if (!mayDrive(before) || mayDrive(after)) return 'ignored';
+  return (await dispatchServiceFor(config).takeOffline(params.userId)) ? 'offline' : 'ignored';
+});

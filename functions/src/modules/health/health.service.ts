@@ -5,6 +5,7 @@ import { emulatorHosts } from '../../platform/firebase/firebase';
 import { API_VERSION, SERVICE_NAME } from '../../version';
 import type { DependencyProbe } from './health.probes';
 import type { DependencyCheck, Health, HealthDeps, HealthEnv } from './health.schemas';
+import { iso } from '../../platform/time';
 
 export interface HealthServiceDeps {
   config: Readonly<AppConfig>;
@@ -40,7 +41,7 @@ export function createHealthService({ config, probes, now = () => new Date(), pr
         status: 'ok',
         service: SERVICE_NAME,
         version: API_VERSION,
-        time: now().toISOString(),
+        time: iso(now().getTime()),
         uptimeSec: Math.round(process.uptime()),
       };
     },
@@ -63,7 +64,7 @@ export function createHealthService({ config, probes, now = () => new Date(), pr
       const checks = await Promise.all(probes().map(runProbe));
       return {
         status: checks.every((c) => c.ok) ? 'ok' : 'degraded',
-        checkedAt: now().toISOString(),
+        checkedAt: iso(now().getTime()),
         checks,
       };
     },

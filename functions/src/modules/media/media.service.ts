@@ -1,5 +1,6 @@
 import { iso } from '../../platform/time';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { stableId } from '../../platform/ids/stable-id';
 import { Transform, type Readable } from 'node:stream';
 import { inTransaction } from '../../platform/firebase/firebase';
 import { truncateText } from '../../platform/text';
@@ -141,7 +142,7 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       // With an Idempotency-Key the items are named by it: a retry after a failure that did land (an answer lost
       // between Firestore and us) writes the same items again, never a second set.
       // Letters and digits only: the id names the object behind publicUrl (media/<owner>/<id>.<ext>).
-      const retryBase = retry && createHash('sha256').update(`${ownerId}\u0000${retry.operation}\u0000${retry.key}`).digest('hex').slice(0, 24);
+      const retryBase = retry && stableId({ caller: ownerId, key: [retry.operation, retry.key], encoding: 'hex' });
       let recorded = false;
       try {
         const { files } = await receive(async (file) => {

@@ -1,5 +1,6 @@
 import { iso, isoOrNull } from '../../platform/time';
 import { createHash, randomUUID } from 'node:crypto';
+import { stableId } from '../../platform/ids/stable-id';
 import { db, inTransaction } from '../../platform/firebase/firebase';
 import { AppError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
 import { logger } from '../../platform/logging/logger';
@@ -48,6 +49,7 @@ export class UnprocessableError extends AppError {
 
 const broadcasts = () => typedCollection<BroadcastRecord>(BROADCASTS);
 const fromSnap = (snap: FirebaseFirestore.DocumentSnapshot<BroadcastRecord>): BroadcastRecord => snap.data()!;
+// The request's digest, compared when a key comes back (not an id).
 const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
 const LEASE_MS = 5 * 60_000;
 
@@ -80,7 +82,7 @@ export interface BroadcastRequest {
 export async function createBroadcast(adminId: string, request: BroadcastRequest, idempotencyKey: string | undefined, now: number): Promise<{ broadcast: BroadcastRecord; created: boolean }> {
   const surfaces = [...new Set(request.surfaces)];
   const requestHash = sha(JSON.stringify([request.title, request.body, surfaces]));
-  const id = idempotencyKey ? `bc-${sha(`${adminId}\u0000${idempotencyKey}`).slice(0, 28)}` : `bc-${randomUUID()}`;
+  const id = idempotencyKey ? stableId({ caller: adminId, key: idempotencyKey, prefix: 'bc-', length: 28 }) : `bc-${randomUUID()}`;
   return inTransaction(async (tx) => {
     const snap = await tx.get(broadcasts().doc(id));
     if (snap.exists) {

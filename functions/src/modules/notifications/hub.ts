@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { stableId } from '../../platform/ids/stable-id';
 import { defaultLocale, type Locale, type LocalizedText, type NoticeText } from '../../platform/i18n';
 import { logger } from '../../platform/logging/logger';
 import { FCM_BATCH, type PushResult, type PushTransport } from '../../platform/push/transport';
@@ -54,7 +54,7 @@ const TELEMETRY_TTL_MS = 5 * 60_000;
 
 // Deterministic: a repeated delivery of the same occurrence maps to the same documents.
 export function notificationId(event: string, entityId: string, userId: string, occurrence = ''): string {
-  return createHash('sha256').update(`${event}\u0000${entityId}\u0000${userId}\u0000${occurrence}`).digest('base64url').slice(0, 32);
+  return stableId({ scope: event, key: [entityId, userId, occurrence], length: 32 });
 }
 
 interface Delivery {

@@ -99,24 +99,19 @@ const REALTIME_DATA: Record<(typeof REALTIME_EVENTS)[number], () => z.ZodMiniObj
 };
 
 /** `realtime_events/{id}`: one realtime event for one recipient (expires after a day, telemetry after 5 minutes). */
-export const realtimeDocument = lazySchema(() =>
-  describe(
-    z.discriminatedUnion(
-      'type',
-      REALTIME_EVENTS.map((type) =>
-        z.object({
-          recipientId: describe(z.string(), 'The recipient: the only one who may read the event (firestore.rules); listeners filter on it.'),
-          type: describe(z.literal(type), 'The spec\'s WebSocket event.'),
-          payload: notificationPayload(),
-          data: describe(REALTIME_DATA[type](), `The ${type} event's own fields.`),
-          createdAt: timestamp('when it was sent: listeners order on it.'),
-          expireAt: timestamp('when Firestore\'s TTL policy deletes it.'),
-        }),
-      ) as unknown as [z.ZodMiniObject, ...z.ZodMiniObject[]],
-    ),
-    'A realtime event (the spec\'s WebSocket events): `data` depends on `type`.',
-  ),
-);
+export const realtimeDocument = lazySchema(() => {
+  const [first, ...rest] = REALTIME_EVENTS.map((type) =>
+    z.object({
+      recipientId: describe(z.string(), 'The recipient: the only one who may read the event (firestore.rules); listeners filter on it.'),
+      type: describe(z.literal(type), 'The spec\'s WebSocket event.'),
+      payload: notificationPayload(),
+      data: describe(REALTIME_DATA[type](), `The ${type} event's own fields.`),
+      createdAt: timestamp('when it was sent: listeners order on it.'),
+      expireAt: timestamp('when Firestore\'s TTL policy deletes it.'),
+    }),
+  );
+  return describe(z.discriminatedUnion('type', [first, ...rest]), 'A realtime event (the spec\'s WebSocket events): `data` depends on `type`.');
+});
 
 /** `presence/{roomId}/members/{userId}`: the heartbeat a client writes while a chat or ride screen is open. */
 export const presenceDocument = lazySchema(() =>

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { stableId } from '../../platform/ids/stable-id';
 import { db, firestoreApi, inTransaction } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
 import { storedFields } from '../../platform/firestore/documents';
@@ -17,7 +17,8 @@ const col = (name: string): FirebaseFirestore.CollectionReference => {
   if (!ref) collections.set(name, (ref = db().collection(name)));
   return ref;
 };
-export const tokenDocId = (token: string) => createHash('sha256').update(token).digest('base64url');
+// The whole hash (43 characters): a token's document id, found again from the token alone.
+export const tokenDocId = (token: string) => stableId({ key: token, length: 43 });
 
 const BATCH_WRITES = 500;
 // A fan-out's creates go in batches of 250, not Firestore's 500: more batches commit side by side, and a

@@ -1,6 +1,5 @@
 import type { AppConfig } from '../../platform/config';
-import { recordOf } from '../../platform/firestore/documents';
-import type { DocumentEvent } from '../../platform/module/module';
+import { collectionRecords, typedTrigger } from '../../platform/module/triggers';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { PAYMENT_EVENTS } from './payments.events';
 import { PAYMENT_TEXTS } from './payments.texts';
@@ -35,8 +34,11 @@ export function paymentNotices(before: PaymentRecord | undefined, after: Payment
 }
 
 // At least once: notification ids derive from event, payment, payer and refund id, so a repeat sends nothing new.
-export async function onPaymentWritten(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
-  const notices = paymentNotices(recordOf(event.before, paymentDocument), recordOf(event.after, paymentDocument));
-  for (const notice of notices) await hub.dispatch(notice);
-  return notices.length;
-}
+export const onPaymentWritten = typedTrigger(
+  collectionRecords<PaymentRecord>(paymentDocument),
+  async ({ before, after }, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) => {
+    const notices = paymentNotices(before, after);
+    for (const notice of notices) await hub.dispatch(notice);
+    return notices.length;
+  },
+);

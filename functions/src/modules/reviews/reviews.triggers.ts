@@ -1,13 +1,13 @@
-import type { DocumentEvent } from '../../platform/module/module';
-import type { TargetType } from '../favorites';
+import { collectionRecords, typedTrigger } from '../../platform/module/triggers';
+import type { ReviewRecord } from './reviews.model';
 import { createReviewsService } from './reviews.service';
 
 let service: ReturnType<typeof createReviewsService> | undefined;
 
 /** Any change of a review (created, edited, hidden, deleted): the record's average and count are recomputed. */
-export async function onReviewWritten(event: DocumentEvent): Promise<unknown> {
-  const data = event.after?.data ?? event.before?.data;
-  if (!data) return undefined;
+export const onReviewWritten = typedTrigger(collectionRecords<ReviewRecord>(), async ({ before, after }) => {
+  const review = after ?? before;
+  if (!review) return undefined;
   service ??= createReviewsService();
-  return service.recompute(data.targetType as TargetType, data.targetId as string);
-}
+  return service.recompute(review.targetType, review.targetId);
+});

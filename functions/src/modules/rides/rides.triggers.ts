@@ -1,6 +1,5 @@
 import type { AppConfig } from '../../platform/config';
-import { recordOf } from '../../platform/firestore/documents';
-import type { DocumentEvent } from '../../platform/module/module';
+import { collectionRecords, typedTrigger } from '../../platform/module/triggers';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { RIDE_EVENTS } from './rides.events';
 import { ACTIVE_STATUSES, rideChatContext, rideDocument, type RideRecord } from './rides.model';
@@ -50,40 +49,44 @@ export function rideNotices(before: RideRecord | undefined, after: RideRecord | 
 // At least once: notification ids derive from event, ride, recipient and driver, so a repeat sends nothing new; the
 // expiry task has one id per ride. A finished ride's money is settled again here (idempotent), in case the request
 // that finished it died before.
-export async function onRideWritten(
-  event: DocumentEvent,
-  config: Readonly<AppConfig>,
-  hub: Pick<Hub, 'dispatch'> = notificationHub(config),
-  rides: Pick<ReturnType<typeof ridesServiceFor>, 'settleAndRecord' | 'scheduleExpiry'> = ridesServiceFor(config),
-) {
-  const [before, after] = [recordOf(event.before, rideDocument), recordOf(event.after, rideDocument)];
-  if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status)) await rides.settleAndRecord(after);
-  const notices = rideNotices(before, after);
-  // The ride's chat with a driver closes when that driver leaves it or the ride ends (closing again is a no-op).
-  const leaving = before?.driverId && (before.driverId !== after?.driverId || (after && !ACTIVE_STATUSES.includes(after.status))) ? before.driverId : null;
-  if (before && leaving && after) await closeContextConversation(rideChatContext(after.id, leaving));
-  // A driver was given (first match or reassignment), arrived, or picked up: the status's timer starts here.
-  if (after && ACTIVE_STATUSES.includes(after.status) && notices.length > 0) await rides.scheduleExpiry(after);
-  for (const notice of notices) await hub.dispatch(notice);
-  return notices.length;
-}
+export const onRideWritten = typedTrigger(
+  collectionRecords<RideRecord>(rideDocument),
+  async (
+    { before, after },
+    config: Readonly<AppConfig>,
+    hub: Pick<Hub, 'dispatch'> = notificationHub(config),
+    rides: Pick<ReturnType<typeof ridesServiceFor>, 'settleAndRecord' | 'scheduleExpiry'> = ridesServiceFor(config),
+  ) => {
+    if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status)) await rides.settleAndRecord(after);
+    const notices = rideNotices(before, after);
+    // The ride's chat with a driver closes when that driver leaves it or the ride ends (closing again is a no-op).
+    const leaving = before?.driverId && (before.driverId !== after?.driverId || (after && !ACTIVE_STATUSES.includes(after.status))) ? before.driverId : null;
+    if (before && leaving && after) await closeContextConversation(rideChatContext(after.id, leaving));
+    // A driver was given (first match or reassignment), arrived, or picked up: the status's timer starts here.
+    if (after && ACTIVE_STATUSES.includes(after.status) && notices.length > 0) await rides.scheduleExpiry(after);
+    for (const notice of notices) await hub.dispatch(notice);
+    return notices.length;
+  },
+);
 
 /** Every administrator hears an SOS (at least once; ids derive from the alert, so a repeat adds nothing). */
-export async function onSosCreated(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
-  if (!event.after) return 0;
-  const sos = { ...event.after.data, id: event.after.id } as unknown as SosRecord;
-  const { users } = await accountDirectory.list({ role: 'ADMIN', limit: 100 }, 'system:sos');
-  const admins = users.filter((u) => !u.disabled).map((u) => ({ userId: u.id, surface: 'CON' as const, locale: localeOf(u) }));
-  if (admins.length === 0) return 0;
-  await hub.dispatch(
-    RIDE_EVENTS.notice({
-      event: 'ride.sos',
-      recipients: admins,
-      entityId: sos.rideId,
-      occurrence: sos.id,
-      text: RIDE_TEXTS.text('ride.sos', { role: sos.role, message: sos.message }),
-      params: { rideId: sos.rideId, sosId: sos.id },
-    }),
-  );
-  return admins.length;
-}
+export const onSosCreated = typedTrigger(
+  collectionRecords<SosRecord>(),
+  async ({ after: sos }, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) => {
+    if (!sos) return 0;
+    const { users } = await accountDirectory.list({ role: 'ADMIN', limit: 100 }, 'system:sos');
+    const admins = users.filter((u) => !u.disabled).map((u) => ({ userId: u.id, surface: 'CON' as const, locale: localeOf(u) }));
+    if (admins.length === 0) return 0;
+    await hub.dispatch(
+      RIDE_EVENTS.notice({
+        event: 'ride.sos',
+        recipients: admins,
+        entityId: sos.rideId,
+        occurrence: sos.id,
+        text: RIDE_TEXTS.text('ride.sos', { role: sos.role, message: sos.message }),
+        params: { rideId: sos.rideId, sosId: sos.id },
+      }),
+    );
+    return admins.length;
+  },
+);

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../platform/config';
 import { db } from '../../platform/firebase/firebase';
-import type { DocumentEvent } from '../../platform/module/module';
+import { typedTrigger } from '../../platform/module/triggers';
+import { accountReader } from './users.repo';
 import { AUDIT_LOG, type UserRecord } from './users.model';
 
 export { AUDIT_LOG };
@@ -43,7 +44,6 @@ export async function recordAudit(eventId: string, entry: AuditEntry | undefined
 }
 
 /** The `userAuditTrail` trigger's work. */
-export async function onUserDocumentUpdated(event: DocumentEvent, _config: Readonly<AppConfig>) {
-  const userId = event.params.userId;
-  return recordAudit(event.id, auditEntryFor(userId, event.before?.data as Partial<UserRecord> | undefined, event.after?.data as Partial<UserRecord> | undefined, Date.parse(event.time)));
-}
+export const onUserDocumentUpdated = typedTrigger(accountReader(), async ({ id, time, params, before, after }, _config: Readonly<AppConfig>) =>
+  recordAudit(id, auditEntryFor(params.userId, before, after, Date.parse(time))),
+);

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { stableId } from '../../platform/ids/stable-id';
 import * as z from 'zod/mini';
 import { describe, lazySchema, timestamp, type RecordOf } from '../../platform/firestore/documents';
 import type { Identified } from '../../platform/firestore/records';
 import { MoneyError, vnd, type Vnd } from '../../platform/money/money';
+import { iso } from '../../platform/time';
 
 // The double-entry ledger. Every movement of money is one immutable transfer that debits one account and
 // credits another by the same positive amount, so the balances of all accounts always sum to zero. A user's
@@ -154,7 +155,7 @@ export function transferIdOf(operationId: string, index: number): string {
 
 /** A stable operation id from a caller's idempotency key (the key never appears in ids). */
 export function operationIdFor(scope: string, callerId: string, key: string): string {
-  return createHash('sha256').update(`${scope}\u0000${callerId}\u0000${key}`).digest('base64url').slice(0, 27);
+  return stableId({ scope, caller: callerId, key, length: 27 });
 }
 
 export function pickShard(shards: number, random: () => number = Math.random): number | null {
@@ -231,7 +232,7 @@ export function checkBalances(transfers: ReadonlyArray<Pick<TransferRecord, 'deb
 
 /** `yyyymmdd` of an instant in Vietnam (UTC+7, no daylight saving): daily limits reset at local midnight. */
 export function vietnamDay(ms: number): string {
-  return new Date(ms + 7 * 3600_000).toISOString().slice(0, 10).replace(/-/g, '');
+  return iso(ms + 7 * 3600_000).slice(0, 10).replace(/-/g, '');
 }
 
 export { vnd };

@@ -3,6 +3,7 @@ import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } fro
 import type { Identified } from '../../platform/firestore/records';
 import { defineMachine } from '../../platform/state-machine/state-machine';
 import type { TransferRecord, UserAccountType } from './ledger.model';
+import { iso } from '../../platform/time';
 
 export { ADJUSTMENTS, STAFF_TOTALS, WITHDRAWALS } from './wallet.collections';
 
@@ -118,7 +119,7 @@ export function entryView(transfer: TransferRecord, accountId: string) {
     memo: transfer.memo,
     paymentId: transfer.paymentId,
     ref: transfer.ref,
-    at: new Date(transfer.at).toISOString(),
+    at: iso(transfer.at),
   };
 }
 

@@ -91,9 +91,9 @@ const adjustmentView = (a: AdjustmentRecord) => ({
 
 const withdrawalView = (w: WithdrawalRecord) => ({
   ...w,
-  decidedAt: w.decidedAt === null ? null : new Date(w.decidedAt).toISOString(),
-  createdAt: new Date(w.createdAt).toISOString(),
-  updatedAt: new Date(w.updatedAt).toISOString(),
+  decidedAt: w.decidedAt === null ? null : iso(w.decidedAt),
+  createdAt: iso(w.createdAt),
+  updatedAt: iso(w.updatedAt),
 });
 export type WithdrawalView = ReturnType<typeof withdrawalView>;
 

@@ -1,6 +1,5 @@
 import type { AppConfig } from '../../platform/config';
-import { recordOf } from '../../platform/firestore/documents';
-import type { DocumentEvent } from '../../platform/module/module';
+import { collectionRecords, typedTrigger } from '../../platform/module/triggers';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { accounts, localeOf, type UserRecord } from '../users';
 import { WALLET_EVENTS } from './wallet.events';
@@ -37,20 +36,24 @@ export function withdrawalNotice(before: WithdrawalRecord | undefined, after: Wi
 
 // Triggers run at least once: the hub derives notification ids from event, entity and recipient, so a second
 // delivery creates nothing and pushes nothing.
-export async function onTransferCreated(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
-  if (!event.after) return 'ignored';
-  const p2p = { ...event.after.data, id: event.after.id } as unknown as P2pRecord;
-  const sender = await accounts.get(p2p.fromUserId);
-  await hub.dispatch(transferNotice(p2p, sender?.name ?? null));
-  return 'notified';
-}
+export const onTransferCreated = typedTrigger(
+  collectionRecords<P2pRecord>(),
+  async ({ after: p2p }, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) => {
+    if (!p2p) return 'ignored';
+    const sender = await accounts.get(p2p.fromUserId);
+    await hub.dispatch(transferNotice(p2p, sender?.name ?? null));
+    return 'notified';
+  },
+);
 
-export async function onWithdrawalWritten(event: DocumentEvent, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) {
-  const after = recordOf(event.after, withdrawalDocument);
-  if (!after) return 'ignored';
-  const owner = await accounts.get(after.userId);
-  const notice = withdrawalNotice(recordOf(event.before, withdrawalDocument), after, owner);
-  if (!notice) return 'ignored';
-  await hub.dispatch(notice);
-  return 'notified';
-}
+export const onWithdrawalWritten = typedTrigger(
+  collectionRecords<WithdrawalRecord>(withdrawalDocument),
+  async ({ before, after }, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) => {
+    if (!after) return 'ignored';
+    const owner = await accounts.get(after.userId);
+    const notice = withdrawalNotice(before, after, owner);
+    if (!notice) return 'ignored';
+    await hub.dispatch(notice);
+    return 'notified';
+  },
+);

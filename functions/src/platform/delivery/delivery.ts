@@ -1,9 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { AppConfig } from '../config';
-import { firebaseApp } from '../firebase/firebase';
-import { functionsRegion } from '../deploy/settings';
 import { logger } from '../logging/logger';
-import { originHeaders } from '../tasks/tasks';
+import { defineTaskQueue, enqueue } from '../tasks/tasks';
 import type { Mailer, MailMessage } from '../mail/mailer';
 import type { SmsMessage, SmsSender } from '../sms/sms';
 
@@ -12,13 +10,16 @@ export const DELIVERY_FUNCTION = 'deliverMessage';
 /** A mail or a text to send; `none` is a decoy that costs the same hand-over and sends nothing. */
 export type QueuedMessage = { channel: 'mail'; message: MailMessage } | { channel: 'sms'; message: SmsMessage } | { channel: 'none' };
 
-// The task payload, checked before sending.
-const to = z.string().min(3).max(320);
-export const queuedMessageSchema: z.ZodType<QueuedMessage> = z.discriminatedUnion('channel', [
-  z.object({ channel: z.literal('mail'), message: z.object({ to, subject: z.string().max(500), text: z.string().max(20_000) }) }),
-  z.object({ channel: z.literal('sms'), message: z.object({ to, text: z.string().max(2_000) }) }),
+// The task payload, checked when handed over and again before sending.
+const to = z.string().check(z.minLength(3), z.maxLength(320));
+export const queuedMessageSchema: z.ZodMiniType<QueuedMessage> = z.discriminatedUnion('channel', [
+  z.object({ channel: z.literal('mail'), message: z.object({ to, subject: z.string().check(z.maxLength(500)), text: z.string().check(z.maxLength(20_000)) }) }),
+  z.object({ channel: z.literal('sms'), message: z.object({ to, text: z.string().check(z.maxLength(2_000)) }) }),
   z.object({ channel: z.literal('none') }),
 ]);
+
+/** The Cloud Tasks queue of the `deliverMessage` function (platform/tasks; exported by platform/module/deliveries). */
+export const DELIVERY_QUEUE = defineTaskQueue<QueuedMessage>(DELIVERY_FUNCTION, queuedMessageSchema);
 
 export interface Senders {
   mailer: Mailer;
@@ -36,10 +37,7 @@ export interface MessageQueue {
 
 type Enqueue = (message: QueuedMessage) => Promise<void>;
 
-const cloudTasksEnqueue: Enqueue = async (message) => {
-  const { getFunctions } = require('firebase-admin/functions') as typeof import('firebase-admin/functions');
-  await getFunctions(firebaseApp()).taskQueue(`locations/${functionsRegion()}/functions/${DELIVERY_FUNCTION}`).enqueue(message, { headers: originHeaders() });
-};
+const cloudTasksEnqueue: Enqueue = (message) => enqueue(DELIVERY_QUEUE, message);
 
 export function runsAsCloudFunction(env: Record<string, string | undefined> = process.env): boolean {
   return Boolean(env.FUNCTION_TARGET || env.K_SERVICE);

@@ -44,6 +44,7 @@ export interface TriggerDefinition {
   document: string;
   on: DocumentChange;
   options?: { memory?: '256MiB' | '512MiB'; timeoutSeconds?: number };
+  /** Loads the handler; one that reads the documents is a `typedTrigger` (platform/module/triggers): records, not raw data. */
   load(): (event: DocumentEvent, config: Readonly<AppConfig>) => Promise<unknown>;
 }
 
