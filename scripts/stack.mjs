@@ -35,8 +35,11 @@ function mustRun(cmd, args, options = {}) {
 function ensureDeps(dir) {
   const lock = path.join(dir, 'package-lock.json');
   const stamp = path.join(dir, 'node_modules', '.superapp-install-stamp');
+  // What npm installs from: the dependency fields and the lockfile (a new script or version line installs nothing).
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const installed = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'overrides'].map((field) => manifest[field] ?? null);
   const wanted = createHash('sha256')
-    .update(fs.readFileSync(path.join(dir, 'package.json')))
+    .update(JSON.stringify(installed))
     .update(fs.existsSync(lock) ? fs.readFileSync(lock) : '')
     .digest('hex');
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return;
@@ -376,6 +379,33 @@ function deployCheck() {
   process.exit(status);
 }
 
+// The form checks (functions/.prettierrc.json, functions/eslint.config.mjs): one check each, as `npm test` counts them.
+const FORM_TARGETS = ['src', 'test'];
+function checkForm() {
+  const prettier = path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
+  const eslint = path.join(functionsDir, 'node_modules', 'eslint', 'bin', 'eslint.js');
+  log('format (prettier --check) …');
+  const format = run(process.execPath, [prettier, '--check', '--log-level', 'warn', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`)], { cwd: functionsDir });
+  if (format !== 0) log('format: files above differ from prettier\'s layout; `npm run format` rewrites them');
+  log('lint (eslint) …');
+  const lint = run(process.execPath, [eslint, '--max-warnings', '0', ...FORM_TARGETS], { cwd: functionsDir });
+  return { passed: (format === 0) + (lint === 0), failed: (format !== 0) + (lint !== 0) };
+}
+
+// npm run lint: the form checks alone.
+function lint() {
+  ensureDeps(functionsDir);
+  const result = checkForm();
+  process.stdout.write(`${result.passed} passed, ${result.failed} failed\n`);
+  process.exit(result.failed > 0 ? 1 : 0);
+}
+
+// npm run format: rewrites the layout prettier owns (then `npm run lint` passes its format check).
+function format() {
+  ensureDeps(functionsDir);
+  mustRun(process.execPath, [path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', '--log-level', 'warn', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`)], { cwd: functionsDir });
+}
+
 // npm run test:unit: the unit tier only (no Java, no emulators), after the same install and build.
 function testUnit() {
   prepare({ typecheckTests: true });
@@ -411,7 +441,7 @@ async function testFiles() {
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }
 
-const commands = { start, test, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
+const commands = { start, test, lint, format, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await ensureRuntimeNode({ install: () => ensureDeps(repoRoot), log, fail });

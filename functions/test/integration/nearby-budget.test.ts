@@ -1,5 +1,6 @@
 import { db } from '../../src/platform/firebase/firebase';
-import { geohashDistance, geohashOf, nearbyPage, type LatLng, type NearbyPosition } from '../../src/platform/geo/geo';
+import { geohashOf, type LatLng } from '../../src/platform/geo/geo';
+import { geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/geo/nearby-page';
 import { placesService } from '../../src/modules/places/places.wiring';
 import { pharmacyProducts } from '../../src/modules/pharmacy/pharmacy.wiring';
 import type { Tokens } from '../helpers/accounts';

@@ -8,7 +8,8 @@ import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/rate
 import { testConfig } from '../helpers/config';
 import { listen } from '../helpers/http';
 import { signAccessToken } from '../helpers/tokens';
-import { blurredForMap, cellBox, distanceMeters, geohashDistance, geohashOf, nearbyPage, radiusQuerySchema, type LatLng, type NearbyPosition } from '../../src/platform/geo/geo';
+import { blurredForMap, distanceMeters, geohashOf, radiusQuerySchema, type LatLng } from '../../src/platform/geo/geo';
+import { cellBox, geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/geo/nearby-page';
 
 // The geo kit's paging by distance under a read budget, over an in-memory "collection" (records sorted by geohash
 // then id, as the Firestore range query returns them) whose reader counts every record it hands out.

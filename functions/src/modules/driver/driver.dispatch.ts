@@ -3,7 +3,8 @@ import { NotFoundError, UnprocessableError } from '../../platform/errors/app-err
 import { inTransaction } from '../../platform/firebase/firebase';
 import { createBatchedWrites } from '../../platform/firestore/batched-writes';
 import { storedFields } from '../../platform/firestore/documents';
-import { distanceMeters, geohashOf, nearby, nearbyPage, type LatLng } from '../../platform/geo/geo';
+import { distanceMeters, geohashOf, nearby, type LatLng } from '../../platform/geo/geo';
+import { nearbyPage } from '../../platform/geo/nearby-page';
 import type { Hub } from '../notifications';
 import { DRIVER_EVENTS } from './driver.events';
 import { timestampOf } from '../../platform/time';
