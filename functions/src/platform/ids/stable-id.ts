@@ -15,10 +15,13 @@ export interface StableIdParts {
   prefix?: string;
   /** Characters of the hash kept (24 = 144 bits; the default). */
   length?: number;
+  /** `hex` where an id must be letters and digits only (e.g. it names a stored object); base64url by default. */
+  encoding?: 'base64url' | 'hex';
 }
 
-export function stableId({ scope, caller, key, prefix = '', length = 24 }: StableIdParts): string {
+export function stableId({ scope, caller, key, prefix = '', length = 24, encoding = 'base64url' }: StableIdParts): string {
   const parts = [...(scope === undefined ? [] : [scope]), ...(caller === undefined ? [] : [caller]), ...(typeof key === 'string' ? [key] : key)];
-  if (!Number.isInteger(length) || length < 16 || length > 43) throw new Error(`stableId: length must be 16..43, got ${length}`);
-  return prefix + createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, length);
+  const max = encoding === 'hex' ? 64 : 43;
+  if (!Number.isInteger(length) || length < 16 || length > max) throw new Error(`stableId: length must be 16..${max}, got ${length}`);
+  return prefix + createHash('sha256').update(parts.join('\u0000')).digest(encoding).slice(0, length);
 }
