@@ -66,11 +66,16 @@ export function rideViewerOf(auth: { userId: string; roles: readonly string[]; p
 /** An administrator who is the ride's rider or driver acts as that party only (never as its administrator). */
 export function rolesOf(ride: RideRecord, actor: RideViewer): RideActor[] {
   const party = ride.riderId === actor.userId || ride.driverId === actor.userId;
-  return [...(ride.riderId === actor.userId ? (['rider'] as const) : []), ...(ride.driverId === actor.userId ? (['driver'] as const) : []), ...(actor.admin && !party ? (['admin'] as const) : [])];
+  return [
+    ...(ride.riderId === actor.userId ? (['rider'] as const) : []),
+    ...(ride.driverId === actor.userId ? (['driver'] as const) : []),
+    ...(actor.admin && !party ? (['admin'] as const) : []),
+  ];
 }
 
 export function notOwnRide(ride: Pick<RideRecord, 'riderId' | 'driverId'>, adminId: string): void {
-  if (ride.riderId === adminId || ride.driverId === adminId) throw new ForbiddenError('Administrators do not manage a ride they are the rider or driver of; another administrator does').withCode('RIDE_SELF_MANAGE');
+  if (ride.riderId === adminId || ride.driverId === adminId)
+    throw new ForbiddenError('Administrators do not manage a ride they are the rider or driver of; another administrator does').withCode('RIDE_SELF_MANAGE');
 }
 
 export const CELL_PRECISION = 5; // ≈ 4.9 km × 4.9 km: the neighbourhood surge is computed over

@@ -23,7 +23,11 @@ interface DispatchParts {
   lifecycle: Pick<RideLifecycle, 'assign'>;
 }
 
-export function createRideDispatch({ deps, now }: RidesCore, scheduler: ExpiryScheduler, { pricing: { honouredQuote, termsFor, capOf }, settlement: { releaseHold }, lifecycle: { assign } }: DispatchParts) {
+export function createRideDispatch(
+  { deps, now }: RidesCore,
+  scheduler: ExpiryScheduler,
+  { pricing: { honouredQuote, termsFor, capOf }, settlement: { releaseHold }, lifecycle: { assign } }: DispatchParts,
+) {
   // Rings from near to far, up to the search radius and then twice it (the one widening): where drivers are dense,
   // the first ring has enough of them and the search reads a few dozen documents instead of every driver in 3 km.
   const rings = [...new Set([300, 1_000, deps.searchRadiusM, deps.searchRadiusM * 2].filter((r) => r <= deps.searchRadiusM * 2))].sort((a, b) => a - b);
@@ -35,7 +39,9 @@ export function createRideDispatch({ deps, now }: RidesCore, scheduler: ExpirySc
   async function* candidatesFor(pickup: LatLng, rideClass: RideClass, excluded: readonly string[], at: number) {
     const seen = new Set(excluded);
     for (const radius of rings) {
-      const found = (await dispatchPool.nearbyAvailable(pickup, radius, rideClass, CANDIDATES + seen.size, at)).filter((d) => !seen.has(d.userId)).slice(0, CANDIDATES);
+      const found = (await dispatchPool.nearbyAvailable(pickup, radius, rideClass, CANDIDATES + seen.size, at))
+        .filter((d) => !seen.has(d.userId))
+        .slice(0, CANDIDATES);
       for (const d of found) seen.add(d.userId);
       if (found.length > 0) yield found;
     }
@@ -52,7 +58,9 @@ export function createRideDispatch({ deps, now }: RidesCore, scheduler: ExpirySc
     // The first ring's search and the price run beside the checks below (a retry or a busy rider drops them unread).
     const search = candidatesFor(input.pickup, input.vehicleType, [], at);
     const firstRing = search.next();
-    const pricing = input.quoteId ? Promise.resolve().then(() => honouredQuote(riderId, input, at)) : termsFor(riderId, input.pickup, input.dropoff, input.vehicleType, at);
+    const pricing = input.quoteId
+      ? Promise.resolve().then(() => honouredQuote(riderId, input, at))
+      : termsFor(riderId, input.pickup, input.dropoff, input.vehicleType, at);
     for (const early of [firstRing, pricing]) early.catch(() => undefined);
     const [existing, active] = await Promise.all([ridesRepo.get(id), ridesRepo.activeOf(riderId)]);
     if (existing) return { ride: rideView(existing), created: false };
@@ -93,15 +101,26 @@ export function createRideDispatch({ deps, now }: RidesCore, scheduler: ExpirySc
       updatedAt: at,
     };
     if (input.paymentMethod === 'WALLET') {
-      const holdOnce = (key: string) => deps.payments.hold({ payerId: riderId, amount: vnd(capOf(terms.fare)), purpose: 'RIDE', ref: { type: 'RIDE', id }, description: 'Ride (held until the trip ends)', idempotencyKey: key });
+      const holdOnce = (key: string) =>
+        deps.payments.hold({
+          payerId: riderId,
+          amount: vnd(capOf(terms.fare)),
+          purpose: 'RIDE',
+          ref: { type: 'RIDE', id },
+          description: 'Ride (held until the trip ends)',
+          idempotencyKey: key,
+        });
       let hold = await holdOnce(id);
       // A retry finds the first attempt's hold: released (it needs a new one), or held for another quote's cap (given
       // back, and a new one for this quote: a hold never covers less, or more, than the fare it secures).
-      if (hold.status === 'AUTHORIZED' && hold.amount !== capOf(terms.fare)) await releaseHold({ holdPaymentId: hold.id }, 'The booking was retried at another fare');
+      if (hold.status === 'AUTHORIZED' && hold.amount !== capOf(terms.fare))
+        await releaseHold({ holdPaymentId: hold.id }, 'The booking was retried at another fare');
       if (hold.status !== 'AUTHORIZED' || hold.amount !== capOf(terms.fare)) hold = await holdOnce(`${id}-${at}`);
       base.holdPaymentId = hold.id;
       // A booking that dies after this line (crash, timeout) leaves a hold nobody settles: the check releases it.
-      await scheduler.holdCheck(id, hold.id, deps.holdExpirySec).catch((err: unknown) => logger.warn('ride hold check not scheduled', { rideId: id, error: (err as Error).message }));
+      await scheduler
+        .holdCheck(id, hold.id, deps.holdExpirySec)
+        .catch((err: unknown) => logger.warn('ride hold check not scheduled', { rideId: id, error: (err as Error).message }));
     }
     try {
       let assigned: RideRecord | undefined;
@@ -115,9 +134,15 @@ export function createRideDispatch({ deps, now }: RidesCore, scheduler: ExpirySc
       // A failed booking (RIDE_ACTIVE from a double tap, a dead transaction) gives the hold back unless a ride took it.
       // Released only when the read says no ride took it: a failed read leaves it to the hold check (never frees a
       // hold a stored ride still counts on).
-      const stored = base.holdPaymentId ? await ridesRepo.get(id).then((r) => (r ? 'ride' : 'none'), () => 'unknown') : 'none';
+      const stored = base.holdPaymentId
+        ? await ridesRepo.get(id).then(
+            (r) => (r ? 'ride' : 'none'),
+            () => 'unknown',
+          )
+        : 'none';
       if (base.holdPaymentId && stored === 'none') await releaseHold(base, 'The booking failed');
-      if (stored === 'unknown') logger.warn('ride booking failed and its ride could not be read: the hold check decides', { rideId: id, paymentId: base.holdPaymentId });
+      if (stored === 'unknown')
+        logger.warn('ride booking failed and its ride could not be read: the hold check decides', { rideId: id, paymentId: base.holdPaymentId });
       throw err;
     }
   }

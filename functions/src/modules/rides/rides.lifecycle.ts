@@ -4,7 +4,19 @@ import { logger } from '../../platform/logging/logger';
 import { recordTransition } from '../../platform/state-machine/state-machine';
 import { dispatchPool, type DriverLocation } from '../driver';
 import { accounts } from '../users';
-import { ACTIVE_STATUSES, deadlineOf, isOverdue, RIDE_SYSTEM_REASONS, rideMachine, systemReason, timedOutFare, type RideAction, type RideActor, type RideRecord, type RideSystemReason } from './rides.model';
+import {
+  ACTIVE_STATUSES,
+  deadlineOf,
+  isOverdue,
+  RIDE_SYSTEM_REASONS,
+  rideMachine,
+  systemReason,
+  timedOutFare,
+  type RideAction,
+  type RideActor,
+  type RideRecord,
+  type RideSystemReason,
+} from './rides.model';
 import { ridesRepo } from './rides.repo';
 import { rolesOf, type RideViewer, type RidesCore } from './rides.context';
 import type { RidePricing } from './rides.pricing';
@@ -44,12 +56,24 @@ const EXPIRY_REASONS: Partial<Record<RideRecord['status'], RideSystemReason>> = 
   IN_PROGRESS: 'tripOverdue',
 };
 
-export function createRideLifecycle({ deps, now }: RidesCore, scheduler: ExpiryScheduler, { pricing, settlement }: { pricing: Pick<RidePricing, 'waitedFee'>; settlement: Pick<RideSettlement, 'settleAndRecord'> }) {
+export function createRideLifecycle(
+  { deps, now }: RidesCore,
+  scheduler: ExpiryScheduler,
+  { pricing, settlement }: { pricing: Pick<RidePricing, 'waitedFee'>; settlement: Pick<RideSettlement, 'settleAndRecord'> },
+) {
   /**
    * One move of the ride and its driver's state, in one transaction; effects on money follow the commit. `check`
    * sees the ride and the driver's position document after the machine's check (geofences refuse there).
    */
-  async function move(id: string, action: RideAction, actor: RideViewer | 'system', change: (ride: RideRecord, at: number) => Partial<RideRecord>, driverEffect: 'release' | 'startTrip' | 'none', reason?: string | null, check?: (ride: RideRecord, driverLoc: DriverLocation | undefined, at: number) => void) {
+  async function move(
+    id: string,
+    action: RideAction,
+    actor: RideViewer | 'system',
+    change: (ride: RideRecord, at: number) => Partial<RideRecord>,
+    driverEffect: 'release' | 'startTrip' | 'none',
+    reason?: string | null,
+    check?: (ride: RideRecord, driverLoc: DriverLocation | undefined, at: number) => void,
+  ) {
     const at = now();
     return inTransaction(async (tx) => {
       const ride = await ridesRepo.get(id, tx);
@@ -64,7 +88,14 @@ export function createRideLifecycle({ deps, now }: RidesCore, scheduler: ExpiryS
       if (ride.driverId && driverEffect === 'startTrip') dispatchPool.txStartTrip(tx, driverLoc, id, at);
       if (!ACTIVE_STATUSES.includes(to)) ridesRepo.setActive(tx, ride.riderId, null, at);
       ridesRepo.save(tx, next);
-      recordTransition(tx, ridesRepo.ref(id), { action, from: ride.status, to, by: actor === 'system' ? 'system:rides' : actor.userId, at, reason: reason ?? null });
+      recordTransition(tx, ridesRepo.ref(id), {
+        action,
+        from: ride.status,
+        to,
+        by: actor === 'system' ? 'system:rides' : actor.userId,
+        at,
+        reason: reason ?? null,
+      });
       return { before: ride, after: next };
     });
   }
@@ -76,19 +107,43 @@ export function createRideLifecycle({ deps, now }: RidesCore, scheduler: ExpiryS
    */
   async function assign(base: RideRecord, candidates: Array<{ userId: string; lat: number; lng: number }>, at: number): Promise<RideRecord | undefined> {
     for (const candidate of candidates) {
-      const [eta, card] = await Promise.all([deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined), driverCard(candidate.userId)]);
+      const [eta, card] = await Promise.all([
+        deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined),
+        driverCard(candidate.userId),
+      ]);
       if (!card) continue;
       const result = await inTransaction(async (tx) => {
-        const [existing, active, driverLoc, mayDrive] = await Promise.all([ridesRepo.get(base.id, tx), ridesRepo.activeOf(base.riderId, tx), dispatchPool.txRead(tx, candidate.userId), txMayDrive(tx, candidate.userId)]);
+        const [existing, active, driverLoc, mayDrive] = await Promise.all([
+          ridesRepo.get(base.id, tx),
+          ridesRepo.activeOf(base.riderId, tx),
+          dispatchPool.txRead(tx, candidate.userId),
+          txMayDrive(tx, candidate.userId),
+        ]);
         if (existing) return { ride: existing };
         if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
         if (!mayDrive) return undefined;
         const claimed = dispatchPool.txClaim(tx, driverLoc, { rideId: base.id, riderId: base.riderId, rideClass: base.rideClass, at });
         if (!claimed) return undefined;
-        const ride: RideRecord = { ...base, driverId: candidate.userId, participants: [base.riderId, candidate.userId], status: 'CONFIRMED', driver: card, etaToPickupSec: eta?.durationSec ?? null, confirmedAt: at, updatedAt: at };
+        const ride: RideRecord = {
+          ...base,
+          driverId: candidate.userId,
+          participants: [base.riderId, candidate.userId],
+          status: 'CONFIRMED',
+          driver: card,
+          etaToPickupSec: eta?.durationSec ?? null,
+          confirmedAt: at,
+          updatedAt: at,
+        };
         ridesRepo.create(tx, ride);
         ridesRepo.setActive(tx, base.riderId, base.id, at);
-        recordTransition<string, string>(tx, ridesRepo.ref(base.id), { action: 'assign', from: 'NEW', to: 'CONFIRMED', by: 'system:dispatch', at, reason: `driver ${candidate.userId}` });
+        recordTransition<string, string>(tx, ridesRepo.ref(base.id), {
+          action: 'assign',
+          from: 'NEW',
+          to: 'CONFIRMED',
+          by: 'system:dispatch',
+          at,
+          reason: `driver ${candidate.userId}`,
+        });
         return { ride };
       });
       if (result) return result.ride;
@@ -100,24 +155,65 @@ export function createRideLifecycle({ deps, now }: RidesCore, scheduler: ExpiryS
    * A driver's cancellation: hands the ride to `candidate` (undefined when taken meanwhile), or without one ends it
    * NO_DRIVER. One transaction reads the ride, both drivers and the candidate's account, then moves them together.
    */
-  async function handOver(ride: RideRecord, actor: RideViewer, candidate: { userId: string } | undefined, excluded: string[], reason: string | null, at: number): Promise<RideRecord | undefined> {
+  async function handOver(
+    ride: RideRecord,
+    actor: RideViewer,
+    candidate: { userId: string } | undefined,
+    excluded: string[],
+    reason: string | null,
+    at: number,
+  ): Promise<RideRecord | undefined> {
     const card = candidate ? await driverCard(candidate.userId) : null;
     if (candidate && !card) return undefined;
     return inTransaction(async (tx) => {
-      const [current, leaving, arriving, mayDrive] = await Promise.all([ridesRepo.get(ride.id, tx), dispatchPool.txRead(tx, ride.driverId!), candidate ? dispatchPool.txRead(tx, candidate.userId) : undefined, candidate ? txMayDrive(tx, candidate.userId) : true]);
+      const [current, leaving, arriving, mayDrive] = await Promise.all([
+        ridesRepo.get(ride.id, tx),
+        dispatchPool.txRead(tx, ride.driverId!),
+        candidate ? dispatchPool.txRead(tx, candidate.userId) : undefined,
+        candidate ? txMayDrive(tx, candidate.userId) : true,
+      ]);
       if (!current) throw new NotFoundError('No such ride');
       if (current.driverId !== ride.driverId) throw new ConflictError('The ride has another driver now').withCode('RIDE_NOT_ALLOWED');
       const action: RideAction = candidate ? 'reassign' : 'abandon';
       const to = rideMachine.check(action, current.status, rolesOf(current, actor));
-      const claimed = candidate && mayDrive ? dispatchPool.txClaim(tx, arriving, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at }) : undefined;
+      const claimed =
+        candidate && mayDrive ? dispatchPool.txClaim(tx, arriving, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at }) : undefined;
       if (candidate && !claimed) return undefined; // taken meanwhile: the next candidate
       dispatchPool.txRelease(tx, leaving, ride.id, at);
       const next: RideRecord = candidate
-        ? { ...current, status: to, driverId: candidate.userId, participants: [current.riderId, candidate.userId], driver: card, excludedDriverIds: excluded, reassignments: current.reassignments + 1, confirmedAt: at, arrivedAt: null, etaToPickupSec: null, updatedAt: at }
-        : { ...current, status: to, excludedDriverIds: excluded, cancelledBy: 'driver', cancelReason: reason, cancelReasonCode: null, endedAt: at, updatedAt: at };
+        ? {
+            ...current,
+            status: to,
+            driverId: candidate.userId,
+            participants: [current.riderId, candidate.userId],
+            driver: card,
+            excludedDriverIds: excluded,
+            reassignments: current.reassignments + 1,
+            confirmedAt: at,
+            arrivedAt: null,
+            etaToPickupSec: null,
+            updatedAt: at,
+          }
+        : {
+            ...current,
+            status: to,
+            excludedDriverIds: excluded,
+            cancelledBy: 'driver',
+            cancelReason: reason,
+            cancelReasonCode: null,
+            endedAt: at,
+            updatedAt: at,
+          };
       if (!candidate) ridesRepo.setActive(tx, current.riderId, null, at);
       ridesRepo.save(tx, next);
-      recordTransition(tx, ridesRepo.ref(ride.id), { action, from: current.status, to, by: actor.userId, at, reason: reason ?? `driver ${ride.driverId} cancelled` });
+      recordTransition(tx, ridesRepo.ref(ride.id), {
+        action,
+        from: current.status,
+        to,
+        by: actor.userId,
+        at,
+        reason: reason ?? `driver ${ride.driverId} cancelled`,
+      });
       return next;
     });
   }
@@ -126,7 +222,9 @@ export function createRideLifecycle({ deps, now }: RidesCore, scheduler: ExpiryS
   async function scheduleExpiry(ride: RideRecord): Promise<void> {
     const deadline = deadlineOf(ride, deps.timeouts);
     if (deadline === null) return;
-    await scheduler.schedule(ride.id, ride.status, Math.max(1, Math.ceil((deadline - now()) / 1000))).catch((err: unknown) => logger.warn('ride expiry not scheduled (checked on read)', { rideId: ride.id, error: (err as Error).message }));
+    await scheduler
+      .schedule(ride.id, ride.status, Math.max(1, Math.ceil((deadline - now()) / 1000)))
+      .catch((err: unknown) => logger.warn('ride expiry not scheduled (checked on read)', { rideId: ride.id, error: (err as Error).message }));
   }
 
   /**

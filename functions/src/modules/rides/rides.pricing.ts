@@ -28,7 +28,9 @@ export function createRidePricing({ deps, now }: RidesCore) {
     const cached = surgeCache.get(key);
     if (cached && cached.until > at) return cached.bp;
     if (surgeCache.size > 5_000) surgeCache.clear();
-    const bp = Promise.all([ridesRepo.demandInCell(cell, at - 10 * 60_000), dispatchPool.countAvailableInCell(rideClass, cell)]).then(([demand, supply]) => surgeOf(demand, supply));
+    const bp = Promise.all([ridesRepo.demandInCell(cell, at - 10 * 60_000), dispatchPool.countAvailableInCell(rideClass, cell)]).then(([demand, supply]) =>
+      surgeOf(demand, supply),
+    );
     surgeCache.set(key, { bp, until: at + SURGE_TTL_MS });
     bp.catch(() => surgeCache.delete(key));
     return bp;
@@ -37,7 +39,17 @@ export function createRidePricing({ deps, now }: RidesCore) {
   async function termsFor(riderId: string, pickup: LatLng, dropoff: LatLng, rideClass: RideClass, at: number): Promise<QuoteTerms> {
     const cell = geohashOf(pickup).slice(0, CELL_PRECISION);
     const [route, surgeBp] = await Promise.all([deps.router.route(pickup, dropoff, rideClass, at), surgeIn(cell, rideClass, at)]);
-    return { riderId, rideClass, pickup: { lat: pickup.lat, lng: pickup.lng }, dropoff: { lat: dropoff.lat, lng: dropoff.lng }, fare: fareOf(rideClass, route.distanceM, route.durationSec, surgeBp), distanceM: route.distanceM, durationSec: route.durationSec, surgeBp, expiresAt: at + QUOTE_TTL_MS };
+    return {
+      riderId,
+      rideClass,
+      pickup: { lat: pickup.lat, lng: pickup.lng },
+      dropoff: { lat: dropoff.lat, lng: dropoff.lng },
+      fare: fareOf(rideClass, route.distanceM, route.durationSec, surgeBp),
+      distanceM: route.distanceM,
+      durationSec: route.durationSec,
+      surgeBp,
+      expiresAt: at + QUOTE_TTL_MS,
+    };
   }
 
   async function quote(riderId: string, input: { pickup: LatLng; dropoff: LatLng; vehicleType?: RideClass }) {
@@ -45,18 +57,29 @@ export function createRidePricing({ deps, now }: RidesCore) {
     const classes = input.vehicleType ? [input.vehicleType] : [...RIDE_CLASSES];
     const quotes = await Promise.all(classes.map((c) => termsFor(riderId, input.pickup, input.dropoff, c, at)));
     return {
-      quotes: quotes.map((t) => ({ quoteId: signQuote(t, deps.quoteKey), vehicleType: t.rideClass, fare: t.fare, currency: 'VND' as const, distanceM: t.distanceM, durationSec: t.durationSec, surge: t.surgeBp / 10_000, expiresAt: iso(t.expiresAt) })),
+      quotes: quotes.map((t) => ({
+        quoteId: signQuote(t, deps.quoteKey),
+        vehicleType: t.rideClass,
+        fare: t.fare,
+        currency: 'VND' as const,
+        distanceM: t.distanceM,
+        durationSec: t.durationSec,
+        surge: t.surgeBp / 10_000,
+        expiresAt: iso(t.expiresAt),
+      })),
     };
   }
 
   /** The quote a booking names, checked: ours, unaltered, this rider's, this class, these points, not expired. */
   function honouredQuote(riderId: string, input: CreateRide, at: number): QuoteTerms {
     const terms = readQuote(input.quoteId!, deps.quoteKey);
-    const invalid = (why: string) => new UnprocessableError(`The quote cannot be used: ${why}`, [{ field: 'body.quoteId', message: why }]).withCode('RIDE_QUOTE_INVALID');
+    const invalid = (why: string) =>
+      new UnprocessableError(`The quote cannot be used: ${why}`, [{ field: 'body.quoteId', message: why }]).withCode('RIDE_QUOTE_INVALID');
     if (!terms) throw invalid('not a quote of ours, or altered');
     if (terms.riderId !== riderId) throw invalid('made for another rider');
     if (terms.rideClass !== input.vehicleType) throw invalid('made for another vehicle type');
-    if (distanceMeters(terms.pickup, input.pickup) > QUOTE_POINT_TOLERANCE_M || distanceMeters(terms.dropoff, input.dropoff) > QUOTE_POINT_TOLERANCE_M) throw invalid('made for other pickup or drop-off points');
+    if (distanceMeters(terms.pickup, input.pickup) > QUOTE_POINT_TOLERANCE_M || distanceMeters(terms.dropoff, input.dropoff) > QUOTE_POINT_TOLERANCE_M)
+      throw invalid('made for other pickup or drop-off points');
     if (terms.expiresAt < at) throw new ConflictError('The quote has expired: ask for a new one').withCode('RIDE_QUOTE_EXPIRED');
     return terms;
   }

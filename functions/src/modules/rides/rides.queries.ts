@@ -22,10 +22,16 @@ interface QueryParts {
 export function createRideQueries({ deps, now }: RidesCore, { visible, ratings: { viewsFor }, settlement: { earningsOf } }: QueryParts) {
   async function driverLocation(viewer: { userId: string; admin: boolean }, id: string) {
     const ride = await visible(id, viewer);
-    if (!ride.driverId || !ACTIVE_STATUSES.includes(ride.status)) throw new ConflictError('The ride has no driver on the way', { status: ride.status }).withCode('RIDE_TRANSITION');
+    if (!ride.driverId || !ACTIVE_STATUSES.includes(ride.status))
+      throw new ConflictError('The ride has no driver on the way', { status: ride.status }).withCode('RIDE_TRANSITION');
     const loc = await dispatchPool.location(ride.driverId);
     if (!loc || loc.lat === null || loc.lng === null) return { rideId: id, driverId: ride.driverId, location: null };
-    return { rideId: id, driverId: ride.driverId, location: { lat: loc.lat, lng: loc.lng, heading: loc.heading, speedKmh: loc.speedKmh, at: iso(loc.locatedAt ?? loc.updatedAt) }, distanceToPickupM: Math.round(distanceMeters({ lat: loc.lat, lng: loc.lng }, ride.pickup)) };
+    return {
+      rideId: id,
+      driverId: ride.driverId,
+      location: { lat: loc.lat, lng: loc.lng, heading: loc.heading, speedKmh: loc.speedKmh, at: iso(loc.locatedAt ?? loc.updatedAt) },
+      distanceToPickupM: Math.round(distanceMeters({ lat: loc.lat, lng: loc.lng }, ride.pickup)),
+    };
   }
 
   async function current(riderId: string) {
@@ -46,7 +52,10 @@ export function createRideQueries({ deps, now }: RidesCore, { visible, ratings: 
     const result = await ridesRepo.list(filter, { ...page, query: `rides:${filter.riderId ? 'rider' : 'driver'}`, caller });
     const views = await viewsFor({ userId: caller, admin: false }, result.items);
     return {
-      items: result.items.map((r, i) => ({ ...views[i], ...(filter.driverId ? { earnings: r.status === 'COMPLETED' && r.fare !== null ? earningsOf(r.fare) : 0 } : {}) })),
+      items: result.items.map((r, i) => ({
+        ...views[i],
+        ...(filter.driverId ? { earnings: r.status === 'COMPLETED' && r.fare !== null ? earningsOf(r.fare) : 0 } : {}),
+      })),
       nextCursor: result.nextCursor,
     };
   }
@@ -63,13 +72,20 @@ export function createRideQueries({ deps, now }: RidesCore, { visible, ratings: 
     const from = coming && coming.lat !== null && coming.lng !== null ? { lat: coming.lat, lng: coming.lng } : ride.pickup;
     const to = coming ? ride.pickup : ride.dropoff;
     const route = await deps.router.route(from, to, ride.rideClass, now());
-    return { rideId: id, leg: coming ? ('TO_PICKUP' as const) : ('TRIP' as const), from: { lat: from.lat, lng: from.lng }, to: { lat: to.lat, lng: to.lng }, ...route };
+    return {
+      rideId: id,
+      leg: coming ? ('TO_PICKUP' as const) : ('TRIP' as const),
+      from: { lat: from.lat, lng: from.lng },
+      to: { lat: to.lat, lng: to.lng },
+      ...route,
+    };
   }
 
   /** The rider and the current driver's conversation about the ride (one per driver; closed when the ride ends). */
   async function chat(viewer: { userId: string; admin: boolean }, id: string) {
     const ride = await visible(id, { ...viewer, admin: false });
-    if (!ride.driverId || !ACTIVE_STATUSES.includes(ride.status)) throw new ConflictError('Chat is open while a driver is on the ride', { status: ride.status }).withCode('RIDE_TRANSITION');
+    if (!ride.driverId || !ACTIVE_STATUSES.includes(ride.status))
+      throw new ConflictError('Chat is open while a driver is on the ride', { status: ride.status }).withCode('RIDE_TRANSITION');
     if (viewer.userId !== ride.riderId && viewer.userId !== ride.driverId) throw new NotFoundError('No such ride');
     const conversationId = await openContextConversation(rideChatContext(ride.id, ride.driverId), [
       { userId: ride.riderId, surface: 'CON' },
@@ -100,7 +116,13 @@ export function createRideQueries({ deps, now }: RidesCore, { visible, ratings: 
     }
     const list = [...byDay.values()];
     const sum = (k: 'rides' | 'fares' | 'earnings' | 'drivenM') => list.reduce((a, d) => a + d[k], 0);
-    return { driverId, currency: 'VND' as const, from: iso(from), days: list, totals: { rides: sum('rides'), fares: sum('fares'), earnings: sum('earnings'), drivenM: sum('drivenM') } };
+    return {
+      driverId,
+      currency: 'VND' as const,
+      from: iso(from),
+      days: list,
+      totals: { rides: sum('rides'), fares: sum('fares'), earnings: sum('earnings'), drivenM: sum('drivenM') },
+    };
   }
 
   /** Rides by status booked in the last `hours`, rides under way and free drivers by class now (ADMIN dashboard). */
@@ -121,7 +143,11 @@ export function createRideQueries({ deps, now }: RidesCore, { visible, ratings: 
     };
   }
 
-  async function adminList(filter: { status?: RideRecord['status']; riderId?: string; driverId?: string }, page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
+  async function adminList(
+    filter: { status?: RideRecord['status']; riderId?: string; driverId?: string },
+    page: Pick<PageRequest, 'limit' | 'cursor'>,
+    adminId: string,
+  ) {
     const result = await ridesRepo.list(filter, { ...page, query: `rides:admin:${JSON.stringify(filter)}`, caller: adminId });
     return { items: result.items.map(rideView), nextCursor: result.nextCursor };
   }

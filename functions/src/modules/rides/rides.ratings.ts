@@ -15,7 +15,8 @@ export function createRideRatings({ now }: RidesCore) {
     const after = await inTransaction(async (tx) => {
       const ride = await ridesRepo.get(id, tx);
       if (!ride || ride.riderId !== riderId) throw new NotFoundError('No such ride');
-      if (ride.status !== 'COMPLETED' || !ride.driverId) throw new ConflictError('Only a completed ride is rated', { status: ride.status }).withCode('RIDE_TRANSITION');
+      if (ride.status !== 'COMPLETED' || !ride.driverId)
+        throw new ConflictError('Only a completed ride is rated', { status: ride.status }).withCode('RIDE_TRANSITION');
       const [given, current] = await Promise.all([ridesRepo.driverRatingOf(id, tx), ridesRepo.rating('driver', ride.driverId, tx)]);
       if (ride.rating || given) throw new ConflictError('The ride was rated already').withCode('RIDE_ALREADY_RATED');
       const rating = { stars: input.stars, comment: input.comment ?? null };
@@ -68,7 +69,10 @@ export function createRideRatings({ now }: RidesCore) {
   /** Ratings riders gave me, newest first: stars, comment and the day (Vietnam time), never the ride or the rider. */
   async function driverRatings(driverId: string, page: Pick<PageRequest, 'limit' | 'cursor'>) {
     const result = await ridesRepo.ratedFor(driverId, { ...page, query: 'rides:ratings', caller: driverId });
-    return { items: result.items.map((r) => ({ stars: r.stars, comment: r.comment, ratedOn: iso(r.ratedAt + VN_OFFSET_MS).slice(0, 10) })), nextCursor: result.nextCursor };
+    return {
+      items: result.items.map((r) => ({ stars: r.stars, comment: r.comment, ratedOn: iso(r.ratedAt + VN_OFFSET_MS).slice(0, 10) })),
+      nextCursor: result.nextCursor,
+    };
   }
 
   return { rate, viewsFor, rateRider, riderRating, driverRating, driverRatings };

@@ -22,7 +22,8 @@ const disputeView = (d: DisputeRecord) => ({
   createdAt: iso(d.createdAt),
 });
 /** What the rider paid for a ride that ended: the fare, or a cancellation fee that was charged (a payment records it). */
-const paidFor = (r: RideRecord) => (!r.paymentId ? 0 : r.status === 'COMPLETED' ? (r.fare ?? 0) : r.status === 'CANCELLED' || r.status === 'EXPIRED' ? r.cancellationFee : 0);
+const paidFor = (r: RideRecord) =>
+  !r.paymentId ? 0 : r.status === 'COMPLETED' ? (r.fare ?? 0) : r.status === 'CANCELLED' || r.status === 'EXPIRED' ? r.cancellationFee : 0;
 
 /** `visible`: the lifecycle's read of a ride (bound late: the lifecycle settles through this part). */
 export function createRideSettlement({ deps, now }: RidesCore, visible: VisibleRide) {
@@ -47,7 +48,9 @@ export function createRideSettlement({ deps, now }: RidesCore, visible: VisibleR
       // SUCCEEDED is a captured hold; the refund states follow a capture only (a dispute refunded part of it).
       if (CAPTURED_STATUSES.includes(payment.status)) return payment;
       logger.error('ride hold not captured and not capturable: not recorded as paid', { paymentId: holdPaymentId, status: payment.status, amount });
-      throw new ConflictError('The ride’s wallet hold was not captured', { paymentId: holdPaymentId, status: payment.status }).withCode('RIDE_HOLD_NOT_CAPTURED');
+      throw new ConflictError('The ride’s wallet hold was not captured', { paymentId: holdPaymentId, status: payment.status }).withCode(
+        'RIDE_HOLD_NOT_CAPTURED',
+      );
     });
   }
 
@@ -56,7 +59,17 @@ export function createRideSettlement({ deps, now }: RidesCore, visible: VisibleR
     if (ride.status === 'COMPLETED' && ride.fare !== null) {
       const payment = ride.holdPaymentId
         ? await captureOnce(ride.holdPaymentId, ride.fare, ride.driverId)
-        : await deps.payments.charge({ payerId: ride.riderId, amount: vnd(ride.fare), purpose: 'RIDE', ref: { type: 'RIDE', id: ride.id }, method: 'CASH', payeeId: ride.driverId, feeBp: deps.commissionBp, description: 'Ride paid in cash', idempotencyKey: `${ride.id}-fare` });
+        : await deps.payments.charge({
+            payerId: ride.riderId,
+            amount: vnd(ride.fare),
+            purpose: 'RIDE',
+            ref: { type: 'RIDE', id: ride.id },
+            method: 'CASH',
+            payeeId: ride.driverId,
+            feeBp: deps.commissionBp,
+            description: 'Ride paid in cash',
+            idempotencyKey: `${ride.id}-fare`,
+          });
       return payment.id;
     }
     if ((ride.status === 'CANCELLED' || ride.status === 'EXPIRED') && ride.cancellationFee > 0 && ride.driverId) {
@@ -65,7 +78,17 @@ export function createRideSettlement({ deps, now }: RidesCore, visible: VisibleR
       }
       // A cash rider pays the fee from the wallet when it holds it; otherwise it stays on the ride as owed.
       const paid = await deps.payments
-        .charge({ payerId: ride.riderId, amount: vnd(ride.cancellationFee), purpose: 'RIDE', ref: { type: 'RIDE', id: ride.id }, method: 'WALLET', payeeId: ride.driverId, feeBp: deps.commissionBp, description: 'Ride cancellation fee', idempotencyKey: `${ride.id}-cancel-fee` })
+        .charge({
+          payerId: ride.riderId,
+          amount: vnd(ride.cancellationFee),
+          purpose: 'RIDE',
+          ref: { type: 'RIDE', id: ride.id },
+          method: 'WALLET',
+          payeeId: ride.driverId,
+          feeBp: deps.commissionBp,
+          description: 'Ride cancellation fee',
+          idempotencyKey: `${ride.id}-cancel-fee`,
+        })
         .catch((err: { code?: string }) => {
           if (err.code === 'WALLET_INSUFFICIENT_FUNDS') return undefined;
           throw err;
@@ -110,16 +133,27 @@ export function createRideSettlement({ deps, now }: RidesCore, visible: VisibleR
   async function tip(riderId: string, id: string, amount: number, idempotencyKey: string) {
     const ride = await visible(id, { userId: riderId, admin: false });
     if (ride.riderId !== riderId) throw new NotFoundError('No such ride');
-    if (ride.status !== 'COMPLETED' || !ride.driverId) throw new ConflictError('Only a completed ride takes a tip', { status: ride.status }).withCode('RIDE_TRANSITION');
+    if (ride.status !== 'COMPLETED' || !ride.driverId)
+      throw new ConflictError('Only a completed ride takes a tip', { status: ride.status }).withCode('RIDE_TRANSITION');
     const endedAt = ride.completedAt ?? ride.endedAt ?? ride.updatedAt;
-    const payment = await deps.payments.tip({ payerId: riderId, payeeId: ride.driverId, amount: vnd(amount), purpose: 'RIDE', ref: { type: 'RIDE', id }, endedAt, description: 'Tip for the driver', idempotencyKey: `${id}-tip-${idempotencyKey}` });
+    const payment = await deps.payments.tip({
+      payerId: riderId,
+      payeeId: ride.driverId,
+      amount: vnd(amount),
+      purpose: 'RIDE',
+      ref: { type: 'RIDE', id },
+      endedAt,
+      description: 'Tip for the driver',
+      idempotencyKey: `${id}-tip-${idempotencyKey}`,
+    });
     return { rideId: id, paymentId: payment.id, amount: payment.amount, status: payment.status };
   }
 
   /** What the ride cost and who got what: the rider sees the charges, the driver and administrators the split too. */
   async function receipt(viewer: { userId: string; admin: boolean }, id: string) {
     const ride = await visible(id, viewer);
-    const charged = ride.status === 'COMPLETED' ? (ride.fare ?? ride.quote.fare) : ride.status === 'CANCELLED' || ride.status === 'EXPIRED' ? ride.cancellationFee : 0;
+    const charged =
+      ride.status === 'COMPLETED' ? (ride.fare ?? ride.quote.fare) : ride.status === 'CANCELLED' || ride.status === 'EXPIRED' ? ride.cancellationFee : 0;
     const commission = charged > 0 && ride.driverId ? percentOf(vnd(charged), deps.commissionBp) : vnd(0);
     const seesSplit = viewer.admin || viewer.userId === ride.driverId;
     return {
@@ -152,10 +186,29 @@ export function createRideSettlement({ deps, now }: RidesCore, visible: VisibleR
       if (existing) throw new ConflictError('The ride was disputed already', { disputeId: existing.id }).withCode('RIDE_DISPUTE_EXISTS');
       const feeCharged = (ride.status === 'CANCELLED' || ride.status === 'EXPIRED') && ride.cancellationFee > 0;
       if ((ride.status !== 'COMPLETED' && !feeCharged) || ride.endedAt === null || at - ride.endedAt > deps.disputeWindowDays * 86_400_000) {
-        throw new ConflictError('Only a completed ride, or a cancellation that charged a fee, is disputed, within the dispute window', { status: ride.status, windowDays: deps.disputeWindowDays }).withCode('RIDE_DISPUTE_WINDOW');
+        throw new ConflictError('Only a completed ride, or a cancellation that charged a fee, is disputed, within the dispute window', {
+          status: ride.status,
+          windowDays: deps.disputeWindowDays,
+        }).withCode('RIDE_DISPUTE_WINDOW');
       }
       const charged = ride.status === 'COMPLETED' ? ride.fare : ride.cancellationFee;
-      const created: DisputeRecord = { id, rideId: id, riderId, driverId: ride.driverId, reason: input.reason, message: input.message ?? null, fare: charged, status: 'OPEN', outcome: null, refundAmount: null, refundPaymentId: null, note: null, resolvedBy: null, resolvedAt: null, createdAt: at };
+      const created: DisputeRecord = {
+        id,
+        rideId: id,
+        riderId,
+        driverId: ride.driverId,
+        reason: input.reason,
+        message: input.message ?? null,
+        fare: charged,
+        status: 'OPEN',
+        outcome: null,
+        refundAmount: null,
+        refundPaymentId: null,
+        note: null,
+        resolvedBy: null,
+        resolvedAt: null,
+        createdAt: at,
+      };
       ridesRepo.createDispute(tx, created);
       return created;
     });
@@ -173,20 +226,45 @@ export function createRideSettlement({ deps, now }: RidesCore, visible: VisibleR
     notOwnRide(ride, admin.userId);
     const paid = paidFor(ride);
     const amount = input.outcome === 'REFUNDED' ? (input.amount ?? paid) : 0;
-    if (input.outcome === 'REFUNDED' && (amount > paid || amount <= 0)) throw new ConflictError('A dispute refunds at most what the rider paid', { paid, amount }).withCode('RIDE_REFUND_EXCEEDS');
+    if (input.outcome === 'REFUNDED' && (amount > paid || amount <= 0))
+      throw new ConflictError('A dispute refunds at most what the rider paid', { paid, amount }).withCode('RIDE_REFUND_EXCEEDS');
     const at = now();
-    const decision = { status: 'RESOLVED' as const, outcome: input.outcome, refundAmount: input.outcome === 'REFUNDED' ? amount : null, refundPaymentId: input.outcome === 'REFUNDED' ? ride.paymentId : null, note: input.note, resolvedBy: admin.userId, resolvedAt: at };
+    const decision = {
+      status: 'RESOLVED' as const,
+      outcome: input.outcome,
+      refundAmount: input.outcome === 'REFUNDED' ? amount : null,
+      refundPaymentId: input.outcome === 'REFUNDED' ? ride.paymentId : null,
+      note: input.note,
+      resolvedBy: admin.userId,
+      resolvedAt: at,
+    };
     await inTransaction(async (tx) => {
       const current = await ridesRepo.disputeOf(id, tx);
       if (!current) throw new NotFoundError('No such dispute');
-      if (current.status !== 'OPEN') throw new ConflictError('The dispute was resolved already', { outcome: current.outcome ?? null }).withCode('RIDE_DISPUTE_RESOLVED');
+      if (current.status !== 'OPEN')
+        throw new ConflictError('The dispute was resolved already', { outcome: current.outcome ?? null }).withCode('RIDE_DISPUTE_RESOLVED');
       ridesRepo.patchDispute(tx, id, decision);
     });
     if (input.outcome === 'REFUNDED') {
       try {
-        await deps.payments.refund(ride.paymentId!, { amount: vnd(amount), reason: `Ride dispute: ${input.note}`, by: 'system:ride-disputes', idempotencyKey: `${id}-dispute-refund` });
+        await deps.payments.refund(ride.paymentId!, {
+          amount: vnd(amount),
+          reason: `Ride dispute: ${input.note}`,
+          by: 'system:ride-disputes',
+          idempotencyKey: `${id}-dispute-refund`,
+        });
       } catch (err) {
-        await inTransaction(async (tx) => ridesRepo.patchDispute(tx, id, { status: 'OPEN', outcome: null, refundAmount: null, refundPaymentId: null, note: null, resolvedBy: null, resolvedAt: null }));
+        await inTransaction(async (tx) =>
+          ridesRepo.patchDispute(tx, id, {
+            status: 'OPEN',
+            outcome: null,
+            refundAmount: null,
+            refundPaymentId: null,
+            note: null,
+            resolvedBy: null,
+            resolvedAt: null,
+          }),
+        );
         throw err;
       }
     }

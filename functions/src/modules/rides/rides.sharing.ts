@@ -47,7 +47,8 @@ export function createRideSharing({ now }: RidesCore, visible: VisibleRide) {
       pickup: ride.pickup,
       dropoff: ride.dropoff,
       driver: ride.driver ? { name: ride.driver.name, vehicle: ride.driver.vehicle } : null,
-      driverLocation: loc && loc.lat !== null && loc.lng !== null ? { lat: loc.lat, lng: loc.lng, heading: loc.heading, at: iso(loc.locatedAt ?? loc.updatedAt) } : null,
+      driverLocation:
+        loc && loc.lat !== null && loc.lng !== null ? { lat: loc.lat, lng: loc.lng, heading: loc.heading, at: iso(loc.locatedAt ?? loc.updatedAt) } : null,
       etaToPickupSec: ride.status === 'CONFIRMED' ? ride.etaToPickupSec : null,
       updatedAt: iso(ride.updatedAt),
     };

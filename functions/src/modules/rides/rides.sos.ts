@@ -11,10 +11,27 @@ import type { RidesCore, VisibleRide } from './rides.context';
 const sosView = (s: SosRecord) => ({ ...s, resolvedAt: s.resolvedAt === null ? null : iso(s.resolvedAt), createdAt: iso(s.createdAt) });
 
 export function createRideSos({ now }: RidesCore, visible: VisibleRide) {
-  async function sos(actor: { userId: string; admin: boolean }, id: string, input: { message?: string | null; location?: LatLng | null }, idempotencyKey: string) {
+  async function sos(
+    actor: { userId: string; admin: boolean },
+    id: string,
+    input: { message?: string | null; location?: LatLng | null },
+    idempotencyKey: string,
+  ) {
     const ride = await visible(id, actor);
     const sosId = stableId({ scope: id, caller: actor.userId, key: idempotencyKey, prefix: 'S', encoding: 'hex' });
-    const record: SosRecord = { id: sosId, rideId: id, raisedBy: actor.userId, role: ride.riderId === actor.userId ? 'RIDER' : 'DRIVER', message: input.message ?? null, location: input.location ?? null, status: 'OPEN', note: null, resolvedBy: null, resolvedAt: null, createdAt: now() };
+    const record: SosRecord = {
+      id: sosId,
+      rideId: id,
+      raisedBy: actor.userId,
+      role: ride.riderId === actor.userId ? 'RIDER' : 'DRIVER',
+      message: input.message ?? null,
+      location: input.location ?? null,
+      status: 'OPEN',
+      note: null,
+      resolvedBy: null,
+      resolvedAt: null,
+      createdAt: now(),
+    };
     const created = await ridesRepo.createSos(record);
     return { ...sosView(record), created };
   }

@@ -20,7 +20,10 @@ interface TripParts {
   dispatch: Pick<RideDispatch, 'candidatesFor'>;
 }
 
-export function createRideTrip({ deps, now }: RidesCore, { pricing: { finalFare, waitedFee }, settlement: { settleAndRecord }, lifecycle: { move, handOver, visible }, dispatch: { candidatesFor } }: TripParts) {
+export function createRideTrip(
+  { deps, now }: RidesCore,
+  { pricing: { finalFare, waitedFee }, settlement: { settleAndRecord }, lifecycle: { move, handOver, visible }, dispatch: { candidatesFor } }: TripParts,
+) {
   /** The driver's last position if fresh (isFreshPosition: two consecutive reports within RIDE_POSITION_FRESH_SEC). */
   function positionIfFresh(loc: DriverLocation | undefined, at: number): LatLng | undefined {
     if (!loc || loc.lat === null || loc.lng === null || !isFreshPosition(loc, at, deps.geofence.positionFreshSec)) return undefined;
@@ -36,7 +39,8 @@ export function createRideTrip({ deps, now }: RidesCore, { pricing: { finalFare,
   /** `arrived` counts only within RIDE_ARRIVE_RADIUS_M of the pickup (the driver's fresh position). */
   function atPickup(ride: RideRecord, loc: DriverLocation | undefined, at: number): void {
     const distanceM = Math.round(distanceMeters(freshPosition(loc, at), ride.pickup));
-    if (distanceM > deps.geofence.arriveRadiusM) throw new ConflictError('The driver is not at the pickup', { distanceM, radiusM: deps.geofence.arriveRadiusM }).withCode('RIDE_NOT_AT_PICKUP');
+    if (distanceM > deps.geofence.arriveRadiusM)
+      throw new ConflictError('The driver is not at the pickup', { distanceM, radiusM: deps.geofence.arriveRadiusM }).withCode('RIDE_NOT_AT_PICKUP');
   }
 
   /** `complete` counts near the drop-off (fresh position) or after a minimum share of the quoted distance was driven. */
@@ -48,7 +52,9 @@ export function createRideTrip({ deps, now }: RidesCore, { pricing: { finalFare,
     const position = positionIfFresh(loc, at);
     const distanceM = position ? Math.round(distanceMeters(position, ride.dropoff)) : null;
     if (distanceM !== null && distanceM <= deps.geofence.completeRadiusM) return;
-    throw new ConflictError('The trip is not at its drop-off', { distanceM, radiusM: deps.geofence.completeRadiusM, drivenM, neededM }).withCode('RIDE_NOT_AT_DROPOFF');
+    throw new ConflictError('The trip is not at its drop-off', { distanceM, radiusM: deps.geofence.completeRadiusM, drivenM, neededM }).withCode(
+      'RIDE_NOT_AT_DROPOFF',
+    );
   }
 
   async function arrive(driverId: string, id: string) {
@@ -60,7 +66,15 @@ export function createRideTrip({ deps, now }: RidesCore, { pricing: { finalFare,
   }
 
   async function complete(driverId: string, id: string) {
-    const { after } = await move(id, 'complete', { userId: driverId, admin: false }, (r, at) => ({ ...finalFare(r, at), completedAt: at, endedAt: at }), 'release', null, atDropoff);
+    const { after } = await move(
+      id,
+      'complete',
+      { userId: driverId, admin: false },
+      (r, at) => ({ ...finalFare(r, at), completedAt: at, endedAt: at }),
+      'release',
+      null,
+      atDropoff,
+    );
     return rideView(await settleAndRecord(after));
   }
 
@@ -95,7 +109,8 @@ export function createRideTrip({ deps, now }: RidesCore, { pricing: { finalFare,
       'no-show',
       (r, loc, at) => {
         const waitedSec = r.arrivedAt === null ? 0 : Math.floor((at - r.arrivedAt) / 1000);
-        if (waitedSec < deps.cancelWaitSec) throw new ConflictError('Wait for the rider at the pickup first', { waitSec: deps.cancelWaitSec, waitedSec }).withCode('RIDE_NO_SHOW_EARLY');
+        if (waitedSec < deps.cancelWaitSec)
+          throw new ConflictError('Wait for the rider at the pickup first', { waitSec: deps.cancelWaitSec, waitedSec }).withCode('RIDE_NO_SHOW_EARLY');
         atPickup(r, loc, at);
       },
     );
@@ -121,7 +136,14 @@ export function createRideTrip({ deps, now }: RidesCore, { pricing: { finalFare,
       (r, at) => {
         // A change of mind within the grace period is no demand: it leaves the surge's count (pickupCell cleared).
         const inGrace = !byAdmin && at - r.createdAt <= deps.cancelGraceSec * 1000;
-        return { cancelledBy: byAdmin ? 'admin' : 'rider', cancelReason: reason, cancelReasonCode: null, cancellationFee: byAdmin ? 0 : waitedFee(r, at), endedAt: at, ...(inGrace ? { pickupCell: null } : {}) };
+        return {
+          cancelledBy: byAdmin ? 'admin' : 'rider',
+          cancelReason: reason,
+          cancelReasonCode: null,
+          cancellationFee: byAdmin ? 0 : waitedFee(r, at),
+          endedAt: at,
+          ...(inGrace ? { pickupCell: null } : {}),
+        };
       },
       'release',
       reason,
@@ -148,7 +170,8 @@ export function createRideTrip({ deps, now }: RidesCore, { pricing: { finalFare,
     const after = await inTransaction(async (tx) => {
       const ride = await ridesRepo.get(id, tx);
       if (!ride || ride.riderId !== riderId) throw new NotFoundError('No such ride');
-      if (ride.status !== 'CONFIRMED' && ride.status !== 'ARRIVED') throw new ConflictError('The note can change only before the pickup', { status: ride.status }).withCode('RIDE_TRANSITION');
+      if (ride.status !== 'CONFIRMED' && ride.status !== 'ARRIVED')
+        throw new ConflictError('The note can change only before the pickup', { status: ride.status }).withCode('RIDE_TRANSITION');
       const changed = { note, updatedAt: now() };
       ridesRepo.patch(tx, id, changed);
       return { ...ride, ...changed };
