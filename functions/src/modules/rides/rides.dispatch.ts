@@ -6,7 +6,7 @@ import { stableId } from '../../platform/ids/stable-id';
 import { logger } from '../../platform/logging/logger';
 import { vnd } from '../../platform/money/money';
 import { dispatchPool } from '../driver';
-import { rideView, type RideClass, type RideRecord } from './rides.model';
+import { rideView, type QuoteTerms, type RideClass, type RideRecord } from './rides.model';
 import { ridesRepo } from './rides.repo';
 import { CELL_PRECISION, type CreateRide, type RidesCore } from './rides.context';
 import type { ExpiryScheduler, RideLifecycle } from './rides.lifecycle';
@@ -16,6 +16,44 @@ import type { RideSettlement } from './rides.settlement';
 // Booking and the search for a driver: candidates ring by ring, nearest first; free drivers on the rider's map.
 
 const CANDIDATES = 8;
+
+/** A booked ride before its driver: NO_DRIVER until one is assigned (the search may find nobody). */
+function newRide(id: string, riderId: string, input: CreateRide, terms: QuoteTerms, at: number): RideRecord {
+  return {
+    id,
+    riderId,
+    driverId: null,
+    participants: [riderId],
+    status: 'NO_DRIVER',
+    rideClass: input.vehicleType,
+    pickup: { lat: input.pickup.lat, lng: input.pickup.lng, address: input.pickup.address ?? null },
+    dropoff: { lat: input.dropoff.lat, lng: input.dropoff.lng, address: input.dropoff.address ?? null },
+    pickupCell: geohashOf(input.pickup).slice(0, CELL_PRECISION),
+    quote: { fare: terms.fare, distanceM: terms.distanceM, durationSec: terms.durationSec, surgeBp: terms.surgeBp },
+    paymentMethod: input.paymentMethod,
+    holdPaymentId: null,
+    paymentId: null,
+    fare: null,
+    drivenM: null,
+    cancellationFee: 0,
+    driver: null,
+    etaToPickupSec: null,
+    excludedDriverIds: [],
+    reassignments: 0,
+    note: input.note ?? null,
+    cancelledBy: null,
+    cancelReason: null,
+    cancelReasonCode: null,
+    rating: null,
+    createdAt: at,
+    confirmedAt: null,
+    arrivedAt: null,
+    pickedUpAt: null,
+    completedAt: null,
+    endedAt: null,
+    updatedAt: at,
+  };
+}
 
 interface DispatchParts {
   pricing: Pick<RidePricing, 'honouredQuote' | 'termsFor' | 'capOf'>;
@@ -66,40 +104,7 @@ export function createRideDispatch(
     if (existing) return { ride: rideView(existing), created: false };
     if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
     const terms = await pricing;
-    const base: RideRecord = {
-      id,
-      riderId,
-      driverId: null,
-      participants: [riderId],
-      status: 'NO_DRIVER',
-      rideClass: input.vehicleType,
-      pickup: { lat: input.pickup.lat, lng: input.pickup.lng, address: input.pickup.address ?? null },
-      dropoff: { lat: input.dropoff.lat, lng: input.dropoff.lng, address: input.dropoff.address ?? null },
-      pickupCell: geohashOf(input.pickup).slice(0, CELL_PRECISION),
-      quote: { fare: terms.fare, distanceM: terms.distanceM, durationSec: terms.durationSec, surgeBp: terms.surgeBp },
-      paymentMethod: input.paymentMethod,
-      holdPaymentId: null,
-      paymentId: null,
-      fare: null,
-      drivenM: null,
-      cancellationFee: 0,
-      driver: null,
-      etaToPickupSec: null,
-      excludedDriverIds: [],
-      reassignments: 0,
-      note: input.note ?? null,
-      cancelledBy: null,
-      cancelReason: null,
-      cancelReasonCode: null,
-      rating: null,
-      createdAt: at,
-      confirmedAt: null,
-      arrivedAt: null,
-      pickedUpAt: null,
-      completedAt: null,
-      endedAt: null,
-      updatedAt: at,
-    };
+    const base = newRide(id, riderId, input, terms, at);
     if (input.paymentMethod === 'WALLET') {
       const holdOnce = (key: string) =>
         deps.payments.hold({
