@@ -50,6 +50,21 @@ describe('a started trip whose timer ran out (item 1)', () => {
   });
 });
 
+describe('fares in integer VND', () => {
+  it('sum the tariff exactly, surge it, round up to 1,000 once; the cap is the quote × 1.2 rounded up', () => {
+    // 10,000 + 4,300 × 2.345 + 300 × 61/60 = 20,388.5 → 21,000; × 1.25 = 25,485.6… → 26,000
+    expect(fareOf('MOTORBIKE', 2_345, 61)).toBe(21_000);
+    expect(fareOf('MOTORBIKE', 2_345, 61, 12_500)).toBe(26_000);
+    // 25,000 + 9,800 × 1 + 500 × 0 = 34,800 → 35,000; below the minimum the minimum is surged
+    expect(fareOf('CAR', 1_000, 0)).toBe(35_000);
+    expect(fareOf('CAR', 0, 0, 15_000)).toBe(48_000);
+    expect(fareOf('MOTORBIKE', 2_345.4, 60.6)).toBe(fareOf('MOTORBIKE', 2_345, 61)); // whole metres and seconds
+    expect(fareCapOf(25_000)).toBe(30_000);
+    expect(fareCapOf(26_000)).toBe(32_000); // 31,200 → 32,000
+    for (const [d, s, bp] of [[0, 0, 10_000], [12_345, 1_234, 17_500], [40_000, 3_600, 20_000]]) expect(Number.isSafeInteger(fareOf('CAR_7', d, s, bp)) && fareOf('CAR_7', d, s, bp) % 1_000).toBe(0);
+  });
+});
+
 describe('holds: a failed read is not "no ride"; only a captured hold is paid (item 2)', () => {
   it('a booking that fails and cannot read its ride back keeps the hold (the hold check decides)', async () => {
     const payments = { hold: jest.fn(async () => ({ id: 'P1', status: 'AUTHORIZED', amount: fareCapOf(25_000) })), release: jest.fn(async () => undefined) };

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodePolyline, encodePolyline, estimateRoute, isRushHour } from '../../src/modules/routing/routing.model';
+import { decodePolyline, encodePolyline, estimateRoute, isRushHour, RIDE_CLASSES } from '../../src/modules/routing/routing.model';
+import { RIDE_CLASSES as DRIVER_RIDE_CLASSES } from '../../src/modules/driver';
+import { RIDE_CLASSES as RIDES_RIDE_CLASSES } from '../../src/modules/rides';
 import { osrmRouter } from '../../src/modules/routing/routing.service';
 import { dispatchKeyOf, rideClassOf } from '../../src/modules/driver/driver.model';
 import { fareOf, readQuote, signQuote, surgeOf, type QuoteTerms } from '../../src/modules/rides/rides.model';
@@ -79,6 +81,12 @@ describe('fares, surge and quotes', () => {
     expect(readQuote(`${altered}.${sig}`, key)).toBeUndefined();
     expect(readQuote(`${body}`, key)).toBeUndefined();
     expect(readQuote(`${body}.${sig}.x`, key)).toBeUndefined();
+  });
+
+  it('one list of ride classes: routing owns it, driver and rides hand out the same list', () => {
+    expect(RIDE_CLASSES).toEqual(['MOTORBIKE', 'CAR', 'CAR_7']);
+    expect(DRIVER_RIDE_CLASSES).toBe(RIDE_CLASSES);
+    expect(RIDES_RIDE_CLASSES).toBe(RIDE_CLASSES);
   });
 
   it('drivers: the ride class of a vehicle, and when dispatch may offer them a ride', () => {

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
 import { iso, isoOrNull } from '../../platform/time';
+import { RIDE_CLASSES, type RideClass } from '../routing';
 
 export { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 
@@ -53,8 +54,7 @@ export function profileView(p: DriverProfile, loc?: DriverLocation) {
 }
 
 // `driver_locations/{userId}`: where a driver is and whether dispatch may give them a ride.
-export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
-export type RideClass = (typeof RIDE_CLASSES)[number];
+export { RIDE_CLASSES, type RideClass };
 /** A driver not heard from for this long is not offered rides (treated as offline by the search). */
 export const LOCATION_STALE_MS = 10 * 60_000;
 /**

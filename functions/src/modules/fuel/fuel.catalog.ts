@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { ValidationError } from '../../platform/errors/app-error';
+import { priceRange } from '../../platform/money/money.schemas';
 import { FUEL_STATIONS, FUEL_PRICE_CHANGES } from './fuel.collections';
 
 export { FUEL_STATIONS, FUEL_PRICE_CHANGES };
@@ -9,7 +10,7 @@ export const FUEL_TYPES = ['RON95', 'E5', 'DIESEL'] as const;
 export type FuelType = (typeof FUEL_TYPES)[number];
 export const FUEL_SERVICES = ['CAR_WASH', 'AIR', 'TOILET', 'SHOP', 'EV_CHARGING'] as const;
 
-const perLitre = z.number().int().min(1_000).max(200_000);
+const perLitre = priceRange(1_000, 200_000);
 export const FuelPricesSchema = z
   .object({ RON95: perLitre.optional(), E5: perLitre.optional(), DIESEL: perLitre.optional() })
   .refine((p) => Object.values(p).some((v) => v !== undefined), 'price at least one fuel type')

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { defineCatalog } from '../../platform/catalog/catalog.spec';
 import { ValidationError } from '../../platform/errors/app-error';
+import { priceRange } from '../../platform/money/money.schemas';
 import { PARKING_LOTS } from './parking.collections';
 
 export { PARKING_LOTS };
 
 export const PARKING_VEHICLES = ['MOTORBIKE', 'CAR', 'BICYCLE'] as const;
 
-const vnd = z.number().int().min(0).max(10_000_000);
+const vnd = priceRange(0, 10_000_000); // per hour; 0: free
 const details = z.object({
   capacity: z.number().int().min(1).max(100_000).describe('Spaces in all'),
   freeSpaces: z.number().int().min(0).max(100_000).describe('Free now; changed afterwards through PUT …/availability'),

@@ -6,6 +6,7 @@ import { DocumentIdSchema } from '../../platform/http/ids';
 import { BooleanQuerySchema } from '../../platform/http/query';
 import { pharmacyCatalog } from './pharmacy.catalog';
 import { IsoTimeSchema } from '../../platform/time.schemas';
+import { priceRange } from '../../platform/money/money.schemas';
 
 export const SkuSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"');
 export const ProductParamsSchema = z.object({ id: DocumentIdSchema, sku: SkuSchema });
@@ -13,7 +14,7 @@ export const ProductParamsSchema = z.object({ id: DocumentIdSchema, sku: SkuSche
 export const ProductBodySchema = z
   .object({
     name: z.string().trim().min(2).max(120).describe('As on the box: "Panadol Extra 500mg"'),
-    priceVnd: z.number().int().min(0).max(100_000_000).describe('Price per unit, VND'),
+    priceVnd: priceRange(0, 100_000_000).describe('Price per unit, VND'),
     stock: z.number().int().min(0).max(1_000_000).describe('Units on hand; 0: out of stock'),
     unit: z.string().trim().min(1).max(20).default('hộp').describe('Sales unit: hộp (box), vỉ (strip), chai (bottle)…'),
     requiresPrescription: z.boolean().default(false),

@@ -1,3 +1,5 @@
+import { clampVnd, percentOf, percentToBp, vnd, type Vnd } from '../../platform/money/money';
+
 // `promotions/{id}`: vouchers; `promotions/{id}/shards/{n}`: the uses left, split so that redemptions of one
 // voucher write to different documents (a document takes about one write per second); `promotion_codes/{CODE}`:
 // code → id (codes are unique); `promotion_usage/{promotionId}_{userId}`: uses per user;
@@ -85,10 +87,26 @@ export interface RedemptionRecord {
 /** Codes compare in upper case without spaces: "tet 2027" is TET2027. */
 export const normalizeCode = (code: string) => code.replace(/\s+/g, '').toUpperCase();
 
-/** The discount on `amount` VND (an integer, never more than the amount). */
+/**
+ * What a voucher takes off, as the arithmetic sees it: a share in basis points (PERCENT) or an amount (FIXED), at
+ * most `cap`. Vouchers are created, stored and shown with whole percents (the API's `value`): converted here.
+ */
+export type Discount = { kind: 'PERCENT'; basisPoints: number; cap: Vnd | null } | { kind: 'FIXED'; amount: Vnd; cap: Vnd | null };
+
+export function discountOf(p: Pick<PromotionRecord, 'kind' | 'value' | 'maxDiscount'>): Discount {
+  const cap = p.maxDiscount === null ? null : vnd(p.maxDiscount);
+  return p.kind === 'PERCENT' ? { kind: 'PERCENT', basisPoints: percentToBp(p.value), cap } : { kind: 'FIXED', amount: vnd(p.value), cap };
+}
+
+/** The discount on `amount` VND: a share rounded down to whole đồng, never above the cap or the amount. */
+export function applyDiscount(d: Discount, amount: Vnd): Vnd {
+  const raw = d.kind === 'PERCENT' ? percentOf(amount, d.basisPoints, 'down') : d.amount;
+  return clampVnd(raw, { max: d.cap === null ? amount : clampVnd(d.cap, { max: amount }) });
+}
+
+/** The discount of a voucher on `amount` VND (an integer, never more than the amount). */
 export function discountFor(p: Pick<PromotionRecord, 'kind' | 'value' | 'maxDiscount'>, amount: number): number {
-  const raw = p.kind === 'PERCENT' ? Math.floor((amount * p.value) / 100) : p.value;
-  return Math.max(0, Math.min(raw, p.maxDiscount ?? raw, amount));
+  return applyDiscount(discountOf(p), vnd(amount));
 }
 
 /** How `total` uses split over `count` shards (the first ones take the remainder). */

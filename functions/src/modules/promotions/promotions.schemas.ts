@@ -3,8 +3,9 @@ import { PageQuerySchema } from '../../platform/firestore/paginate';
 import { DocumentIdSchema } from '../../platform/http/ids';
 import { DISCOUNT_KINDS, PAYABLE_KINDS, PROMOTION_VERTICALS } from './promotions.model';
 import { IsoTimeSchema } from '../../platform/time.schemas';
+import { vnd } from '../../platform/money/money';
+import { priceRange } from '../../platform/money/money.schemas';
 
-const vnd = (max: number) => z.number().int().min(0).max(max);
 const CodeSchema = z.string().trim().min(3).max(24).regex(/^[A-Za-z0-9 ]+$/, 'letters, digits and spaces only').describe('Case and spaces ignored: "tet 2027" = TET2027');
 const VerticalSchema = z.enum(PROMOTION_VERTICALS).meta({ id: 'PromotionVertical' });
 
@@ -16,8 +17,8 @@ export const PromotionBodySchema = z
     description: z.string().trim().min(1).max(1000).optional(),
     kind: z.enum(DISCOUNT_KINDS),
     value: z.number().int().min(1).max(10_000_000).describe('PERCENT: 1–100; FIXED: VND off'),
-    maxDiscount: vnd(10_000_000).optional().describe('Cap of a PERCENT discount, VND'),
-    minSpend: vnd(1_000_000_000).default(0).describe('Smallest amount it applies to, VND'),
+    maxDiscount: priceRange(0, 10_000_000).optional().describe('Cap of a PERCENT discount, VND'),
+    minSpend: priceRange(0, 1_000_000_000).default(vnd(0)).describe('Smallest amount it applies to, VND'),
     startsAt: z.iso.datetime({ offset: true }),
     endsAt: z.iso.datetime({ offset: true }),
     perUserLimit: z.number().int().min(1).max(100).default(1),
@@ -34,8 +35,8 @@ export const PromotionPatchSchema = z
     description: z.string().trim().min(1).max(1000).nullable().optional(),
     endsAt: z.iso.datetime({ offset: true }).optional(),
     status: z.enum(['ACTIVE', 'INACTIVE']).optional().describe('INACTIVE: nobody can use it (uses already made stand)'),
-    minSpend: vnd(1_000_000_000).optional(),
-    maxDiscount: vnd(10_000_000).nullable().optional(),
+    minSpend: priceRange(0, 1_000_000_000).optional(),
+    maxDiscount: priceRange(0, 10_000_000).nullable().optional(),
     perUserLimit: z.number().int().min(1).max(100).optional(),
   })
   .refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'name at least one field to change' })

@@ -1,4 +1,5 @@
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { stableId } from '../../platform/ids/stable-id';
 import type { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/access-token';
 import { assertPermission } from '../../platform/auth/guard';
@@ -138,7 +139,7 @@ export function createPromotionsService(deps: PromotionsDeps) {
       const reference = `${body.payable.kind}:${body.payable.id}`;
       const first = await promotionsRepo.byCode(normalizeCode(body.code));
       checkApplies(first, purchase, now());
-      const id = createHash('sha256').update(`${first.id}\u0000${userId}\u0000${reference}`).digest('base64url').slice(0, 24);
+      const id = stableId({ scope: first.id, caller: userId, key: reference });
       for (let round = 0; round < REDEEM_ROUNDS; round += 1) {
         const state = await promotionsRepo.redemptionState(first.id, first.shardCount, userId, id, reference);
         if (state.earlier) return redemptionView(state.earlier); // the same use for the same reference: answered again

@@ -4,11 +4,13 @@ import { defineMachine } from '../../platform/state-machine/state-machine';
 import * as z from 'zod/mini';
 import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
 import type { Identified } from '../../platform/firestore/records';
+import { clampVnd, exactVnd, maxExact, rateTimes, roundExact, sumExact, timesBp, vnd, type Vnd } from '../../platform/money/money';
+import { iso, isoOrNull } from '../../platform/time';
+import { RIDE_CLASSES, type RideClass } from '../routing';
 
 export { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_RIDER_RATINGS, RIDE_SOS, RIDER_ACTIVE, RIDER_RATINGS, RIDES } from './rides.collections';
 
-export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
-export type RideClass = (typeof RIDE_CLASSES)[number];
+export { RIDE_CLASSES, type RideClass };
 export const RIDE_STATUSES = ['CONFIRMED', 'ARRIVED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'] as const;
 export type RideStatus = (typeof RIDE_STATUSES)[number];
 export const ACTIVE_STATUSES: readonly RideStatus[] = ['CONFIRMED', 'ARRIVED', 'IN_PROGRESS'];
@@ -41,26 +43,30 @@ export const rideMachine = defineMachine<RideStatus, RideAction, RideActor>({
 });
 
 /** Fares in VND: base, per km, per minute, and the least a trip costs. */
-export const FARES: Record<RideClass, { base: number; perKm: number; perMin: number; min: number }> = {
-  MOTORBIKE: { base: 10_000, perKm: 4_300, perMin: 300, min: 13_000 },
-  CAR: { base: 25_000, perKm: 9_800, perMin: 500, min: 32_000 },
-  CAR_7: { base: 30_000, perKm: 11_800, perMin: 600, min: 40_000 },
+export const FARES: Record<RideClass, { base: Vnd; perKm: Vnd; perMin: Vnd; min: Vnd }> = {
+  MOTORBIKE: { base: vnd(10_000), perKm: vnd(4_300), perMin: vnd(300), min: vnd(13_000) },
+  CAR: { base: vnd(25_000), perKm: vnd(9_800), perMin: vnd(500), min: vnd(32_000) },
+  CAR_7: { base: vnd(30_000), perKm: vnd(11_800), perMin: vnd(600), min: vnd(40_000) },
 };
 export const SURGE_MAX_BP = 20_000;
 export const QUOTE_TTL_MS = 5 * 60_000;
 /** The final fare may exceed the quote by at most this much (longer detours are the platform's loss). */
 export const FINAL_FARE_CAP_BP = 12_000;
+/** Fares are rounded up to a whole 1,000 VND. */
+export const FARE_STEP_VND = 1_000;
 
-/** A fare: the tariff over distance and time, times the surge, rounded up to 1,000 VND; never below the minimum. */
-export function fareOf(rideClass: RideClass, distanceM: number, durationSec: number, surgeBp = 10_000): number {
+/**
+ * A fare: the tariff over distance and time (whole metres and seconds), at least the minimum, times the surge, rounded
+ * up to 1,000 VND. Exact integer arithmetic: the terms are summed and surged as fractions and rounded once.
+ */
+export function fareOf(rideClass: RideClass, distanceM: number, durationSec: number, surgeBp = 10_000): Vnd {
   const t = FARES[rideClass];
-  const raw = t.base + (t.perKm * distanceM) / 1000 + (t.perMin * durationSec) / 60;
-  const surged = (Math.max(t.min, raw) * surgeBp) / 10_000;
-  return Math.ceil(surged / 1000) * 1000;
+  const raw = sumExact(exactVnd(t.base), rateTimes(t.perKm, Math.round(distanceM), 1_000), rateTimes(t.perMin, Math.round(durationSec), 60));
+  return roundExact(timesBp(maxExact(raw, exactVnd(t.min)), surgeBp), 'up', FARE_STEP_VND);
 }
 
 /** The most a trip's final fare may be: the quote × FINAL_FARE_CAP_BP, rounded up to 1,000 VND. */
-export const fareCapOf = (quotedFare: number) => Math.ceil((quotedFare * FINAL_FARE_CAP_BP) / 10_000 / 1000) * 1000;
+export const fareCapOf = (quotedFare: number): Vnd => roundExact(timesBp(exactVnd(vnd(quotedFare)), FINAL_FARE_CAP_BP), 'up', FARE_STEP_VND);
 
 /**
  * A started trip whose IN_PROGRESS timer ran out (the driver never pressed complete): it completes at the distance
@@ -70,7 +76,7 @@ export const fareCapOf = (quotedFare: number) => Math.ceil((quotedFare * FINAL_F
 export function timedOutFare(ride: Pick<RideRecord, 'rideClass' | 'quote' | 'pickedUpAt'>, drivenM: number, at: number): { fare: number; drivenM: number } {
   const elapsedSec = ride.pickedUpAt === null ? 0 : Math.max(0, Math.round((at - ride.pickedUpAt) / 1000));
   const driven = Math.max(0, Math.round(drivenM));
-  return { fare: Math.min(fareOf(ride.rideClass, driven, Math.min(elapsedSec, ride.quote.durationSec), ride.quote.surgeBp), fareCapOf(ride.quote.fare)), drivenM: driven };
+  return { fare: clampVnd(fareOf(ride.rideClass, driven, Math.min(elapsedSec, ride.quote.durationSec), ride.quote.surgeBp), { max: fareCapOf(ride.quote.fare) }), drivenM: driven };
 }
 
 /** Surge from demand (rides asked in the pickup's cell, last 10 minutes) over supply (free drivers there), capped at 2×. */
@@ -231,7 +237,6 @@ export function isFreshPosition(loc: { locatedAt: number | null; prevLocatedAt?:
 }
 
 export function rideView(r: RideRecord) {
-  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   return {
     id: r.id,
     riderId: r.riderId,
@@ -252,13 +257,13 @@ export function rideView(r: RideRecord) {
     cancelledBy: r.cancelledBy,
     cancelReason: r.cancelReason,
     rating: r.rating,
-    createdAt: iso(r.createdAt)!,
-    confirmedAt: iso(r.confirmedAt),
-    arrivedAt: iso(r.arrivedAt),
-    pickedUpAt: iso(r.pickedUpAt),
-    completedAt: iso(r.completedAt),
-    endedAt: iso(r.endedAt),
-    updatedAt: iso(r.updatedAt)!,
+    createdAt: iso(r.createdAt),
+    confirmedAt: isoOrNull(r.confirmedAt),
+    arrivedAt: isoOrNull(r.arrivedAt),
+    pickedUpAt: isoOrNull(r.pickedUpAt),
+    completedAt: isoOrNull(r.completedAt),
+    endedAt: isoOrNull(r.endedAt),
+    updatedAt: iso(r.updatedAt),
   };
 }
 export type RideView = ReturnType<typeof rideView>;

@@ -3,6 +3,7 @@ import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { bothForms, storedFields } from '../../platform/firestore/documents';
 import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
+import { iso } from '../../platform/time';
 import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_RIDER_RATINGS, RIDE_SOS, rideDocument, type RideRecord, type RideStatus } from './rides.model';
 
 const rides = () => typedCollection<RideRecord>(RIDES, rideDocument);
@@ -162,7 +163,7 @@ export const ridesRepo = {
   },
   async events(id: string) {
     const snap = await db().collection(RIDES).doc(id).collection('events').orderBy('at', 'asc').limit(200).get();
-    return snap.docs.map((d) => ({ action: d.get('action') as string, from: d.get('from') as string, to: d.get('to') as string, by: d.get('by') as string, at: new Date(d.get('at') as number).toISOString(), reason: (d.get('reason') as string | null | undefined) ?? null }));
+    return snap.docs.map((d) => ({ action: d.get('action') as string, from: d.get('from') as string, to: d.get('to') as string, by: d.get('by') as string, at: iso(d.get('at') as number), reason: (d.get('reason') as string | null | undefined) ?? null }));
   },
   /** The ride's dispute, read in the caller's transaction. */
   disputeOf: (rideId: string, tx?: Transaction) => readRecord(typedCollection<DisputeRecord>(RIDE_DISPUTES).doc(rideId), tx),

@@ -2,8 +2,8 @@
 import type { AppConfig } from '../../platform/config';
 import type { Router } from './routing.service';
 
-export type { RouteEstimate, RouteVehicle } from './routing.model';
-export { ROUTE_VEHICLES, haversineM } from './routing.model';
+export type { RouteEstimate, RideClass } from './routing.model';
+export { RIDE_CLASSES, haversineM } from './routing.model';
 export type { Router } from './routing.service';
 
 export function routerOf(config: Readonly<AppConfig>): Router {

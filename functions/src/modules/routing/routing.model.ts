@@ -3,8 +3,9 @@ import type { LatLng } from '../../platform/geo/geo';
 // Distance and duration of a trip. An offline estimator by default (great-circle distance × a road factor, speed by
 // vehicle class and Vietnam hour); OSRM over HTTP when configured. Both answer the same shape.
 
-export const ROUTE_VEHICLES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
-export type RouteVehicle = (typeof ROUTE_VEHICLES)[number];
+/** The ride classes: what a trip is routed, priced and dispatched for. The one list (driver and rides import it from here). */
+export const RIDE_CLASSES = ['MOTORBIKE', 'CAR', 'CAR_7'] as const;
+export type RideClass = (typeof RIDE_CLASSES)[number];
 
 export interface RouteEstimate {
   distanceM: number;
@@ -18,7 +19,7 @@ export interface RouteEstimate {
 export const ROAD_FACTOR = 1.35;
 
 /** km/h by vehicle class, off-peak and at rush hour (7–9 and 16–19, Vietnam time). */
-const SPEED_KMH: Record<RouteVehicle, { normal: number; rush: number }> = {
+const SPEED_KMH: Record<RideClass, { normal: number; rush: number }> = {
   MOTORBIKE: { normal: 26, rush: 17 },
   CAR: { normal: 24, rush: 13 },
   CAR_7: { normal: 23, rush: 12 },
@@ -86,7 +87,7 @@ export function decodePolyline(encoded: string): LatLng[] {
 }
 
 /** The estimator: road distance from the straight line, time from the class's speed at that hour. */
-export function estimateRoute(from: LatLng, to: LatLng, vehicle: RouteVehicle, at: number): RouteEstimate {
+export function estimateRoute(from: LatLng, to: LatLng, vehicle: RideClass, at: number): RouteEstimate {
   const distanceM = Math.round(haversineM(from, to) * ROAD_FACTOR);
   const speed = SPEED_KMH[vehicle][isRushHour(at) ? 'rush' : 'normal'];
   const durationSec = distanceM === 0 ? 0 : Math.max(60, Math.round((distanceM / 1000 / speed) * 3600));

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LatLngBodySchema } from '../../platform/geo/geo';
-import { ROUTE_VEHICLES } from './routing.model';
+import { RIDE_CLASSES } from './routing.model';
 
 export const RouteRequestSchema = z
-  .object({ from: LatLngBodySchema, to: LatLngBodySchema, vehicleType: z.enum(ROUTE_VEHICLES).default('MOTORBIKE') })
+  .object({ from: LatLngBodySchema, to: LatLngBodySchema, vehicleType: z.enum(RIDE_CLASSES).default('MOTORBIKE') })
   .meta({ id: 'RouteRequest' });
 
 export const EtaSchema = z

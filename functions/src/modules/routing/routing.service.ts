@@ -1,10 +1,10 @@
 import { ServiceUnavailableError, UnprocessableError } from '../../platform/errors/app-error';
 import type { LatLng } from '../../platform/geo/geo';
 import { logger } from '../../platform/logging/logger';
-import { estimateRoute, type RouteEstimate, type RouteVehicle } from './routing.model';
+import { estimateRoute, type RouteEstimate, type RideClass } from './routing.model';
 
 export interface Router {
-  route(from: LatLng, to: LatLng, vehicle: RouteVehicle, at: number): Promise<RouteEstimate>;
+  route(from: LatLng, to: LatLng, vehicle: RideClass, at: number): Promise<RouteEstimate>;
 }
 
 export const estimatorRouter: Router = {

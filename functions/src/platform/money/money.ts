@@ -63,3 +63,66 @@ export function allocate(amount: Vnd, weights: readonly number[]): Vnd[] {
   }
   return parts.map((p) => vnd(Number(p)));
 }
+
+/** A share given in whole percents (an API's field) as basis points: 15 % = 1500 bp. */
+export function percentToBp(percent: number): number {
+  if (!Number.isSafeInteger(percent) || percent < 0 || percent > 100) throw new MoneyError(`a percent must be a whole number 0..100: ${percent}`);
+  return percent * 100;
+}
+
+/** The amount within `min` and `max` (either may be absent): a cap, a floor, or both. */
+export function clampVnd(amount: Vnd, bounds: { min?: Vnd; max?: Vnd }): Vnd {
+  if (bounds.min !== undefined && bounds.max !== undefined && bounds.min > bounds.max) throw new MoneyError(`empty range ${bounds.min}..${bounds.max}`);
+  if (bounds.max !== undefined && amount > bounds.max) return bounds.max;
+  if (bounds.min !== undefined && amount < bounds.min) return bounds.min;
+  return amount;
+}
+
+/**
+ * An amount not rounded yet: an exact fraction of đồng (num / den, integers, den > 0). A tariff adds rate × quantity
+ * terms and scales them (a surge) exactly, then rounds once (`roundExact`): the parts are never rounded on their own.
+ */
+export interface ExactVnd {
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
+const count = (n: number, what: string, min = 0): bigint => {
+  if (!Number.isSafeInteger(n) || n < min) throw new MoneyError(`${what} must be an integer ≥ ${min}: ${n}`);
+  return BigInt(n);
+};
+
+export const exactVnd = (amount: Vnd): ExactVnd => ({ num: BigInt(vnd(amount)), den: 1n });
+
+/** `rate` đồng per `per` units, times `quantity` units, exactly: 4,300 VND per 1,000 m × 2,345 m = 10,083.5 VND. */
+export function rateTimes(rate: Vnd, quantity: number, per = 1): ExactVnd {
+  return { num: BigInt(vnd(rate)) * count(quantity, 'a quantity'), den: count(per, 'a unit', 1) };
+}
+
+export function sumExact(...terms: ExactVnd[]): ExactVnd {
+  return terms.reduce((a, b) => ({ num: a.num * b.den + b.num * a.den, den: a.den * b.den }), { num: 0n, den: 1n });
+}
+
+/** The larger of two exact amounts (a tariff's minimum). */
+export function maxExact(a: ExactVnd, b: ExactVnd): ExactVnd {
+  return a.num * b.den >= b.num * a.den ? a : b;
+}
+
+/** × basis points, any non-negative integer (a surge of 1.5× = 15,000 bp), exactly. */
+export function timesBp(x: ExactVnd, basisPoints: number): ExactVnd {
+  return { num: x.num * count(basisPoints, 'basis points'), den: x.den * 10_000n };
+}
+
+/** Rounds to a whole multiple of `step` đồng (1 unless said: fares go by 1,000) the stated way. */
+export function roundExact(x: ExactVnd, rounding: Rounding, step = 1): Vnd {
+  const unit = x.den * count(step, 'a step', 1);
+  const whole = x.num / unit;
+  const rest = x.num % unit;
+  const up = rounding === 'up' ? rest > 0n : rounding === 'half-up' ? rest * 2n >= unit : false;
+  return vnd(Number((whole + (up ? 1n : 0n)) * (unit / x.den)));
+}
+
+/** An amount rounded to a whole multiple of `step` (e.g. 1,000 VND) the stated way. */
+export function roundToStep(amount: Vnd, step: number, rounding: Rounding): Vnd {
+  return roundExact(exactVnd(amount), rounding, step);
+}

@@ -1,0 +1,152 @@
+import { IdParamsSchema } from '../../platform/http/ids';
+import type { AppContext } from '../../platform/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import {
+  CurrentRideSchema,
+  RatingBodySchema,
+  RiderRatingGivenSchema,
+  RideListQuerySchema,
+  RideListSchema,
+  RideSchema,
+  DriverRatingSchema,
+  DriverRatingsSchema,
+  DriverSummaryQuerySchema,
+  DriverSummarySchema,
+  RideListQuerySchema as DriverRatingsQuerySchema,
+} from './rides.schemas';
+import { ridesServiceFor } from './rides.wiring';
+import { MOVE_CODES } from './rides.http';
+
+// The driver's routes: the trip's moves (arrived, pickup, complete, no-show), rating the rider, and the driver's own
+// rides, summary and ratings.
+export function ridesDriverRoutes({ config }: AppContext): AnyRoute[] {
+  const rides = () => ridesServiceFor(config);
+  const tag = 'rides' as const;
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/rides/:id/arrived',
+      operationId: 'markDriverArrived',
+      tag,
+      summary: 'Driver: I am at the pickup',
+      description:
+        'Only within RIDE_ARRIVE_RADIUS_M of the pickup by the driver’s last position reported within RIDE_POSITION_FRESH_SEC (409 RIDE_NOT_AT_PICKUP, RIDE_POSITION_STALE).',
+      auth: ['DRIVER'],
+      errors: [404, 409],
+      codes: [...MOVE_CODES, 'RIDE_NOT_AT_PICKUP', 'RIDE_POSITION_STALE'],
+      request: { params: IdParamsSchema },
+      response: { description: 'The ARRIVED ride.', schema: RideSchema },
+      handler: ({ auth, params }) => rides().arrive(auth!.userId, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/rides/:id/pickup',
+      operationId: 'pickUpRider',
+      tag,
+      summary: 'Driver: the rider is on board (the distance driven is counted from here)',
+      auth: ['DRIVER'],
+      errors: [404, 409],
+      codes: [...MOVE_CODES],
+      request: { params: IdParamsSchema },
+      response: { description: 'The IN_PROGRESS ride.', schema: RideSchema },
+      handler: ({ auth, params }) => rides().pickup(auth!.userId, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/rides/:id/complete',
+      operationId: 'completeRide',
+      tag,
+      summary: 'Driver: trip done; the fare is settled',
+      description:
+        'Only near the drop-off (RIDE_COMPLETE_RADIUS_M, by a fresh position) or after driving RIDE_COMPLETE_MIN_DRIVEN_BP of the quoted distance (409 RIDE_NOT_AT_DROPOFF). Final fare from the distance driven since pickup (and the time), at most quote × 1.2. WALLET: captured from the hold (the rest goes back); CASH: recorded, the commission owed from earnings. The driver’s share goes to their earnings.',
+      auth: ['DRIVER'],
+      errors: [404, 409],
+      codes: [...MOVE_CODES, 'RIDE_NOT_AT_DROPOFF'],
+      request: { params: IdParamsSchema },
+      response: { description: 'The COMPLETED ride with its fare.', schema: RideSchema },
+      handler: ({ auth, params }) => rides().complete(auth!.userId, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/rides/:id/no-show',
+      operationId: 'reportRiderNoShow',
+      tag,
+      summary: 'Driver: the rider did not come; end the ride with the late-cancel fee',
+      description:
+        'Only ARRIVED, after waiting RIDE_CANCEL_WAIT_SEC at the pickup (409 RIDE_NO_SHOW_EARLY), with a fresh position within RIDE_ARRIVE_RADIUS_M of the pickup now (409 RIDE_NOT_AT_PICKUP, RIDE_POSITION_STALE). The ride ends CANCELLED (cancelledBy driver) with RIDE_CANCEL_FEE_VND for the driver: WALLET captured from the hold, CASH taken from the wallet when it holds it. Never sent to another driver.',
+      auth: ['DRIVER'],
+      errors: [404, 409],
+      codes: [...MOVE_CODES, 'RIDE_NO_SHOW_EARLY', 'RIDE_NOT_AT_PICKUP', 'RIDE_POSITION_STALE'],
+      request: { params: IdParamsSchema },
+      response: { description: 'The CANCELLED ride with its fee.', schema: RideSchema },
+      handler: ({ auth, params }) => rides().noShow(auth!.userId, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/rides/:id/rider-rating',
+      operationId: 'rateRider',
+      tag,
+      summary: 'Driver: rate the rider of my completed ride (once)',
+      description: "Kept apart from the ride document (which the rider reads); the rider's average moves in the same transaction.",
+      auth: ['DRIVER'],
+      errors: [404, 409],
+      codes: ['RIDE_TRANSITION', 'RIDE_ALREADY_RATED'],
+      request: { params: IdParamsSchema, body: RatingBodySchema },
+      response: { status: 201, description: 'The rating given.', schema: RiderRatingGivenSchema },
+      handler: ({ auth, params, body }) => rides().rateRider(auth!.userId, params.id, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/driver/rides/summary',
+      operationId: 'getMyDriverRideSummary',
+      tag,
+      summary: 'Driver: my completed rides, fares and earnings per day (Vietnam time)',
+      auth: ['DRIVER'],
+      request: { query: DriverSummaryQuerySchema },
+      response: { description: 'Every day of the range, empty days included, and totals.', schema: DriverSummarySchema },
+      handler: ({ auth, query }) => rides().driverSummary(auth!.userId, query.days),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/driver/me/ratings',
+      operationId: 'listMyDriverRatings',
+      tag,
+      summary: 'Driver: the ratings riders gave me, newest first, with comments',
+      auth: ['DRIVER'],
+      request: { query: DriverRatingsQuerySchema },
+      response: { description: 'A page of ratings (never who gave them).', schema: DriverRatingsSchema },
+      handler: ({ auth, query }) => rides().driverRatings(auth!.userId, query),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/driver/me/rating',
+      operationId: 'getMyDriverRating',
+      tag,
+      summary: 'Driver: my average rating and how many rides it comes from',
+      auth: ['DRIVER'],
+      response: { description: 'Average (null before the first rating) and count.', schema: DriverRatingSchema },
+      handler: ({ auth }) => rides().driverRating(auth!.userId),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/driver/rides/current',
+      operationId: 'getMyCurrentDriverRide',
+      tag,
+      summary: 'Driver: the ride I am on, if any',
+      auth: ['DRIVER'],
+      response: { description: '`ride` null when none.', schema: CurrentRideSchema },
+      handler: ({ auth }) => rides().driverCurrent(auth!.userId),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/driver/rides',
+      operationId: 'listMyDriverRides',
+      tag,
+      summary: 'Driver: my rides, newest first, with my earnings of each',
+      auth: ['DRIVER'],
+      request: { query: RideListQuerySchema },
+      response: { description: 'A page of rides.', schema: RideListSchema },
+      handler: ({ auth, query }) => rides().list({ driverId: auth!.userId }, query, auth!.userId),
+    }),
+  ];
+}
