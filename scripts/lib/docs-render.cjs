@@ -173,30 +173,49 @@ function renderDeploySwitches({ settings }) {
 
 // --- kits --------------------------------------------------------------------------------------------------------
 
-// Every folder (or single file) under platform/ and the modules whose files import it.
+// Every kit under platform/ (a folder, or a single file such as text.ts; a folder holding only folders, such as a
+// `core/` or `kits/` grouping, is looked into) and the modules whose files use it.
+function platformKits(platformDir) {
+  const kits = [];
+  for (const e of fs.readdirSync(platformDir, { withFileTypes: true })) {
+    if (e.isFile()) {
+      if (e.name.endsWith('.ts') && !e.name.endsWith('.schemas.ts')) kits.push(e.name.replace(/\.ts$/, ''));
+      continue;
+    }
+    const inner = fs.readdirSync(path.join(platformDir, e.name), { withFileTypes: true });
+    const grouping = inner.length > 0 && inner.every((i) => i.isDirectory());
+    if (grouping) kits.push(...inner.map((i) => `${e.name}/${i.name}`));
+    else kits.push(e.name);
+  }
+  return kits.sort();
+}
+
 function renderKitUsers() {
   const platformDir = path.join(srcDir, 'platform');
-  const kits = fs.readdirSync(platformDir, { withFileTypes: true }).map((e) => (e.isDirectory() ? e.name : e.name.replace(/\.ts$/, ''))).filter((n, i, all) => all.indexOf(n) === i && !n.endsWith('.schemas'));
-  const schemaFiles = fs.readdirSync(platformDir).filter((f) => f.endsWith('.schemas.ts')).map((f) => f.replace(/\.schemas\.ts$/, ''));
+  const kits = platformKits(platformDir);
   const users = Object.fromEntries(kits.map((k) => [k, new Set()]));
+  const kitOf = (target) => {
+    const parts = target.split(path.sep).map((p) => p.replace(/\.schemas$/, ''));
+    return kits.find((k) => k === parts[0] || k === `${parts[0]}/${parts[1]}`);
+  };
   const modulesDir = path.join(srcDir, 'modules');
   const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  const byName = (name) => kits.find((k) => k === name || k.endsWith(`/${name}`));
   for (const m of fs.readdirSync(modulesDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) {
     for (const file of walk(path.join(modulesDir, m))) {
       const text = fs.readFileSync(file, 'utf8');
       // Kits a route reaches through defineRoute's options, without importing them.
-      if (/\bidempotent:\s*true\b/.test(text)) users.idempotency?.add(m);
-      if (/\brateLimit:\s*\{/.test(text)) users.ratelimit?.add(m);
+      if (/\bidempotent:\s*true\b/.test(text)) users[byName('idempotency')]?.add(m);
+      if (/\brateLimit:\s*\{/.test(text)) users[byName('ratelimit')]?.add(m);
       for (const imp of text.matchAll(/(?:from\s+|require\(|import\()\s*['"]([^'"]+)['"]/g)) {
         const target = path.relative(platformDir, path.resolve(path.dirname(file), imp[1]));
         if (target.startsWith('..')) continue;
-        let kit = target.split(path.sep)[0];
-        if (kit.endsWith('.schemas') && schemaFiles.includes(kit.replace(/\.schemas$/, ''))) kit = kit.replace(/\.schemas$/, '');
-        users[kit]?.add(m);
+        const kit = kitOf(target);
+        if (kit) users[kit].add(m);
       }
     }
   }
-  const rows = kits.sort().map((k) => [code(`platform/${k}`), [...users[k]].sort().map(code).join(', ') || '— (platform only)']);
+  const rows = kits.map((k) => [code(`platform/${k}`), [...users[k]].sort().map(code).join(', ') || '— (platform only)']);
   return table(['Kit', 'Modules using it'], rows);
 }
 
@@ -242,4 +261,4 @@ function renderDocs(base) {
   return Object.fromEntries(Object.entries(TARGETS).map(([file, names]) => [file, applyBlocks(fs.readFileSync(path.join(repoRoot, file), 'utf8'), names, blocks, file)]));
 }
 
-module.exports = { TARGETS, renderBlocks, renderDocs, applyBlocks, functionRows, moduleRows, repoRoot };
+module.exports = { TARGETS, renderBlocks, renderDocs, applyBlocks, functionRows, moduleRows, platformKits, repoRoot };

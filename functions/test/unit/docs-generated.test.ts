@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { configSchema } from '../../src/platform/config/config.schema';
 import { MODULES } from '../../src/modules';
@@ -14,6 +15,7 @@ interface Renderer {
   renderDocs(base: string): Record<string, string>;
   applyBlocks(text: string, names: string[], blocks: Record<string, string>, file: string): string;
   functionRows(loaded: { MODULES: typeof MODULES }): Array<{ name: string; kind: string; source: string }>;
+  platformKits(platformDir: string): string[];
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const render = require(path.join(root, 'scripts', 'lib', 'docs-render.cjs')) as Renderer;
@@ -77,6 +79,17 @@ describe('docs follow the code', () => {
   it('documents every switch of the config schema, and nothing else', () => {
     expect(Object.keys(CONFIG_SWITCHES).sort()).toEqual(Object.keys(configSchema.shape).sort());
     expect(rendered['docs/configuration.md']).not.toContain('undocumented');
+  });
+
+  it('reads kits inside grouping folders (platform/core/http) as well as plain ones and single files', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-'));
+    try {
+      for (const d of ['core/http', 'kits/money', 'geo']) fs.mkdirSync(path.join(dir, d), { recursive: true });
+      for (const f of ['text.ts', 'time.ts', 'time.schemas.ts', 'core/http/route.ts', 'kits/money/money.ts', 'geo/geo.ts']) fs.writeFileSync(path.join(dir, f), '');
+      expect(render.platformKits(dir)).toEqual(['core/http', 'geo', 'kits/money', 'text', 'time']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a file whose markers are gone', () => {
