@@ -77,6 +77,7 @@ function functionRows({ MODULES }) {
       rows.push({ name, kind: `Cloud Tasks${attempts ? ` (${attempts} attempts)` : ''}`, source: `module ${code(m.name)}` });
     }
     for (const [name, trigger] of Object.entries(m.triggers ?? {})) {
+      if (typeof trigger.document !== 'string' || typeof trigger.on !== 'string') throw new Error(`module ${m.name}: trigger ${name} has no document or on: update functionRows in scripts/lib/docs-render.cjs`);
       rows.push({ name, kind: `Firestore trigger: ${trigger.on} ${code(trigger.document)}`, source: `module ${code(m.name)}` });
     }
   }
