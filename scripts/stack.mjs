@@ -280,6 +280,7 @@ async function bench() {
 async function openapi() {
   prepare();
   mustRun(process.execPath, [path.join(repoRoot, 'scripts', 'openapi.cjs')]);
+  mustRun(process.execPath, [path.join(repoRoot, 'scripts', 'docs.mjs')]); // the generated parts of docs/
 }
 
 async function seedExport() {

@@ -92,8 +92,8 @@ describe('endpoints named by the docs', () => {
   it('reads the README, docs and examples (prose, curl lines and code)', () => {
     expect(mentions.length).toBeGreaterThan(150);
     expect(mentions).toEqual(expect.arrayContaining([
-      expect.objectContaining({ file: 'README.md', method: 'POST', path: '/push-tokens' }),
-      expect.objectContaining({ file: 'README.md', method: 'POST', path: '/auth/refresh' }),
+      expect.objectContaining({ file: path.join('docs', 'api', 'notifications.md'), method: 'POST', path: '/push-tokens' }),
+      expect.objectContaining({ file: path.join('docs', 'api', 'auth.md'), method: 'POST', path: '/auth/refresh' }),
       expect.objectContaining({ file: path.join('examples', 'listen.mjs'), method: 'POST', path: '/auth/firebase-token' }),
     ]));
   });
