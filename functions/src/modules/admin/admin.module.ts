@@ -4,5 +4,7 @@ import { defineModule } from '../../platform/module/module';
 // and kyc modules' public faces. It owns no collection.
 export const adminModule = defineModule({
   name: 'admin',
+  uses: ['auth', 'driver', 'kyc', 'users'],
+  permissions: ['users.manage'],
   routes: (ctx) => (require('./admin.routes') as typeof import('./admin.routes')).adminRoutes(ctx),
 });

@@ -5,6 +5,8 @@ import { FUEL_PRICE_CHANGES, FUEL_STATIONS } from './fuel.collections';
 // Fuel stations (a catalog of the platform kit) with prices per fuel type and their history.
 export const fuelModule = defineModule({
   name: 'fuel',
+  uses: ['partners'],
+  targets: [{ type: 'FUEL_STATION', load: () => (require('./index') as typeof import('./index')).fuelStationsService() }],
   routes: (ctx) => (require('./fuel.routes') as typeof import('./fuel.routes')).fuelRoutes(ctx),
   collections: [{ name: FUEL_STATIONS }, { name: EVENTS, parent: FUEL_STATIONS }, { name: FUEL_PRICE_CHANGES }],
 });

@@ -4,6 +4,8 @@ import { APPLICATIONS, KYC_PAPERS, PENDING_APPLICATIONS } from './applications.m
 
 export const kycModule = defineModule({
   name: 'kyc',
+  uses: ['users'],
+  permissions: ['applications.review', 'kyc.read'],
   routes: (ctx) => (require('./kyc.routes') as typeof import('./kyc.routes')).kycRoutes(ctx),
   collections: [{ name: APPLICATIONS }, { name: EVENTS, parent: APPLICATIONS }, { name: KYC_PAPERS }, { name: PENDING_APPLICATIONS, ttlField: 'expireAt' }],
 });

@@ -3,6 +3,7 @@ import { MEDIA } from './media.model';
 
 export const mediaModule = defineModule({
   name: 'media',
+  uses: [],
   routes: (ctx) => (require('./media.routes') as typeof import('./media.routes')).mediaRoutes(ctx),
   collections: [{ name: MEDIA }],
 });

@@ -5,6 +5,9 @@ import { PARKING_LOTS } from './parking.collections';
 // Parking lots (a catalog of the platform kit) with live free spaces.
 export const parkingModule = defineModule({
   name: 'parking',
+  uses: ['partners'],
+  targets: [{ type: 'PARKING_LOT', load: () => (require('./index') as typeof import('./index')).parkingLotsService() }],
+  promotionVerticals: ['PARKING'],
   routes: (ctx) => (require('./parking.routes') as typeof import('./parking.routes')).parkingRoutes(ctx),
   collections: [{ name: PARKING_LOTS }, { name: EVENTS, parent: PARKING_LOTS }],
 });

@@ -4,6 +4,10 @@ import { PROMOTION_CODES, PROMOTION_REDEMPTIONS, PROMOTION_SHARDS, PROMOTION_USA
 // Vouchers: platform and partner promotions, validation and redemption within their limits.
 export const promotionsModule = defineModule({
   name: 'promotions',
+  uses: ['partners', 'rides'],
+  // ORDER and BOOKING wait for their modules (the spec's verticals).
+  promotionVerticals: ['ORDER', 'BOOKING'],
+  permissions: ['promotions.manage'],
   routes: (ctx) => (require('./promotions.routes') as typeof import('./promotions.routes')).promotionsRoutes(ctx),
   collections: [{ name: PROMOTIONS }, { name: PROMOTION_SHARDS, parent: PROMOTIONS }, { name: PROMOTION_CODES }, { name: PROMOTION_USAGE }, { name: PROMOTION_REDEMPTIONS }],
 });

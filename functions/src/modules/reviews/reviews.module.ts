@@ -4,6 +4,7 @@ import { REVIEW_HIDES, REVIEW_REPORTS, REVIEWS } from './reviews.model';
 // Ratings and reviews of the records users find on the map; the figures on each record follow from a trigger.
 export const reviewsModule = defineModule({
   name: 'reviews',
+  uses: ['favorites', 'media', 'users'],
   routes: () => (require('./reviews.routes') as typeof import('./reviews.routes')).reviewsRoutes(),
   triggers: {
     // Recomputes the reviewed record's average and count (idempotent: an aggregate, not an increment).

@@ -1,4 +1,5 @@
 import { defineModule, defineTask } from '../../platform/module/module';
+import { RIDE_EVENTS } from './rides.events';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.collections';
 
@@ -8,6 +9,12 @@ const model = () => require('./rides.model') as typeof import('./rides.model');
 
 export const ridesModule = defineModule({
   name: 'rides',
+  uses: ['chat', 'driver', 'notifications', 'payments', 'routing', 'users'],
+  events: RIDE_EVENTS.rows,
+  chatContexts: ['RIDE'],
+  paymentPurposes: ['RIDE'],
+  promotionVerticals: ['RIDE'],
+  permissions: ['rides.manage'],
   routes: (ctx) => (require('./rides.routes') as typeof import('./rides.routes')).rideRoutes(ctx),
   tasks: {
     rideExpiry: defineTask({
