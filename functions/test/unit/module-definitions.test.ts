@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { COLLECTIONS, MODULES } from '../../src/modules';
+import { COLLECTIONS, MODULES, REGISTRY } from '../../src/modules';
+import { CONTEXT_TYPES } from '../../src/modules/chat';
+import { targetTypes } from '../../src/modules/favorites';
+import { PAYMENT_PURPOSES } from '../../src/modules/payments';
+import { PROMOTION_VERTICALS } from '../../src/modules/promotions';
+import { ADMIN_PERMISSIONS } from '../../src/platform/auth/roles';
+import { defineModule, defineModules, type ModuleDefinition } from '../../src/platform/module/module';
 
 // The module list against the files Firebase needs as single files: firestore.rules (default deny, a block
 // only for collections clients reach) and firestore.indexes.json (a TTL policy for every TTL field).
@@ -47,5 +53,75 @@ describe('module definitions', () => {
   it('trigger documents name a declared collection', () => {
     const names = new Set(COLLECTIONS.map((c) => c.name));
     for (const m of MODULES) for (const trigger of Object.values(m.triggers ?? {})) expect(names.has(trigger.document.split('/')[0])).toBe(true);
+  });
+});
+
+describe('central lists derived from the module list', () => {
+  // Permissions of the platform kits (the catalog's managers, the moderation queues), not of a module.
+  const KIT_PERMISSIONS = ['catalog.manage', 'moderation'];
+
+  it('save and review targets are the catalog modules\' own, in module order', () => {
+    expect(targetTypes()).toEqual(['PLACE', 'PHARMACY_STORE', 'PARKING_LOT', 'FUEL_STATION', 'ATM']);
+    expect(['places', 'pharmacy', 'parking', 'fuel', 'atm'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([true, true, true, true, true]);
+    expect(REGISTRY.target('PLACE')?.type).toBe('PLACE');
+    expect(REGISTRY.target('MERCHANT')).toBeUndefined();
+  });
+
+  it("the enumerations other modules own (chat contexts, payment purposes, promotion verticals, permissions) are the modules' claims", () => {
+    expect([...REGISTRY.chatContexts].sort()).toEqual([...CONTEXT_TYPES].sort());
+    expect([...REGISTRY.paymentPurposes].sort()).toEqual([...PAYMENT_PURPOSES].sort());
+    expect([...REGISTRY.promotionVerticals].sort()).toEqual([...PROMOTION_VERTICALS].sort());
+    expect([...REGISTRY.permissions, ...KIT_PERMISSIONS].sort()).toEqual([...ADMIN_PERMISSIONS].sort());
+    expect(REGISTRY.ownerOf('chatContexts', 'RIDE')).toBe('rides');
+    expect(REGISTRY.ownerOf('paymentPurposes', 'TOPUP')).toBe('payments');
+    expect(REGISTRY.ownerOf('promotionVerticals', 'PHARMACY')).toBe('pharmacy');
+    expect(REGISTRY.ownerOf('permissions', 'rides.manage')).toBe('rides');
+  });
+
+  describe('a new module', () => {
+    const source = { activeByIds: async () => [], isManagedBy: async () => false, applyRating: async () => false };
+    const orders = defineModule({
+      name: 'orders',
+      uses: ['payments', 'chat'],
+      events: [{ pattern: 'order.shipped' }],
+      targets: [{ type: 'MERCHANT', load: () => source }],
+      chatContexts: ['SHOP'],
+      paymentPurposes: ['SHOP'],
+      promotionVerticals: ['SHOP'],
+      permissions: ['orders.manage'],
+    });
+    const withOrders = (m: ModuleDefinition) => defineModules([...MODULES, m]);
+
+    it('adds its contributions to every derived list, owned by it', () => {
+      const registry = withOrders(orders);
+      expect(registry.modules.at(-1)).toBe(orders);
+      expect(registry.events).toContain('order.shipped');
+      expect(registry.targets.at(-1)).toBe('MERCHANT');
+      expect(registry.target('MERCHANT')?.load()).toBe(source);
+      expect([registry.chatContexts.at(-1), registry.paymentPurposes.at(-1), registry.promotionVerticals.at(-1), registry.permissions.at(-1)]).toEqual(['SHOP', 'SHOP', 'SHOP', 'orders.manage']);
+      for (const list of ['events', 'targets', 'chatContexts', 'paymentPurposes', 'promotionVerticals', 'permissions'] as const) expect(registry.ownerOf(list, registry[list].at(-1)!)).toBe('orders');
+    });
+
+    it.each([
+      ['an event', { events: [{ pattern: 'ride.matched' }] }, /events: ride.matched is claimed by modules rides and orders/],
+      ['a target', { targets: [{ type: 'PLACE', load: () => source }] }, /targets: PLACE is claimed by modules places and orders/],
+      ['a chat context', { chatContexts: ['RIDE'] }, /chatContexts: RIDE is claimed by modules rides and orders/],
+      ['a payment purpose', { paymentPurposes: ['TOPUP'] }, /paymentPurposes: TOPUP is claimed by modules payments and orders/],
+      ['a promotion vertical', { promotionVerticals: ['PARKING'] }, /promotionVerticals: PARKING is claimed by modules parking and orders/],
+      ['a permission', { permissions: ['payments.manage'] }, /permissions: payments.manage is claimed by modules payments and orders/],
+    ])('claiming %s another module owns is refused when the list is defined', (_what, claim, error) => {
+      expect(() => withOrders(defineModule({ name: 'orders', uses: [], ...claim }))).toThrow(error);
+    });
+
+    it('is refused with a taken name, an unknown or cyclic use, or an entry named twice in its own lists', () => {
+      expect(() => withOrders(defineModule({ name: 'rides', uses: [] }))).toThrow(/module rides is listed twice/);
+      expect(() => withOrders(defineModule({ name: 'orders', uses: ['shops'] }))).toThrow(/orders: uses shops, which is not in the module list/);
+      expect(() => defineModule({ name: 'orders', uses: ['orders'] })).toThrow(/orders: uses itself/);
+      const a = defineModule({ name: 'a', uses: ['b'] });
+      const b = defineModule({ name: 'b', uses: ['a'] });
+      expect(() => defineModules([a, b])).toThrow(/cycle: a → b → a/);
+      expect(() => defineModule({ name: 'orders', uses: [], events: [{ pattern: 'order.shipped' }, { pattern: 'order.shipped' }] })).toThrow(/orders: events names order.shipped twice/);
+      expect(() => defineModule({ name: 'orders', uses: ['chat', 'chat'] })).toThrow(/orders: uses names chat twice/);
+    });
   });
 });

@@ -176,15 +176,19 @@ export function defineModules(modules: readonly ModuleDefinition[]): ModuleRegis
 
 // The registry of the running backend, installed once by the composition root (src/modules/index.ts), which every
 // function instance loads first. Modules read lists that higher modules contribute to (favorites and reviews read
-// the targets) through it at run time, instead of importing those modules.
-let installed: ModuleRegistry | undefined;
+// the targets) through it at run time, instead of importing those modules. It is kept on the global object: the
+// deployed code is two bundles (bundle.mjs), each with its own copy of this file, and the list installed by
+// dist/index.js must be the one the lazily loaded code of dist/runtime.js reads.
+const SLOT = Symbol.for('superapp.moduleRegistry');
+const slot = globalThis as { [SLOT]?: ModuleRegistry };
 
 export function installModules(registry: ModuleRegistry): ModuleRegistry {
-  installed = registry;
+  slot[SLOT] = registry;
   return registry;
 }
 
 export function moduleRegistry(): ModuleRegistry {
-  if (!installed) throw new Error('the module list is not loaded: import src/modules (the composition root) first');
-  return installed;
+  const registry = slot[SLOT];
+  if (!registry) throw new Error('the module list is not loaded: import src/modules (the composition root) first');
+  return registry;
 }
