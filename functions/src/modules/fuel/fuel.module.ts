@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/module/module';
+import { FUEL_ERROR_CODES } from './fuel.errors';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { FUEL_PRICE_CHANGES, FUEL_STATIONS } from './fuel.collections';
 
@@ -6,6 +7,7 @@ import { FUEL_PRICE_CHANGES, FUEL_STATIONS } from './fuel.collections';
 export const fuelModule = defineModule({
   name: 'fuel',
   uses: ['partners'],
+  errorCodes: FUEL_ERROR_CODES,
   targets: [{ type: 'FUEL_STATION', load: () => (require('./index') as typeof import('./index')).fuelStationsService() }],
   routes: (ctx) => (require('./fuel.routes') as typeof import('./fuel.routes')).fuelRoutes(ctx),
   collections: [{ name: FUEL_STATIONS }, { name: EVENTS, parent: FUEL_STATIONS }, { name: FUEL_PRICE_CHANGES }],

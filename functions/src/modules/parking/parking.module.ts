@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/module/module';
+import { PARKING_ERROR_CODES } from './parking.errors';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { PARKING_LOTS } from './parking.collections';
 
@@ -6,6 +7,7 @@ import { PARKING_LOTS } from './parking.collections';
 export const parkingModule = defineModule({
   name: 'parking',
   uses: ['partners'],
+  errorCodes: PARKING_ERROR_CODES,
   targets: [{ type: 'PARKING_LOT', load: () => (require('./index') as typeof import('./index')).parkingLotsService() }],
   promotionVerticals: ['PARKING'],
   routes: (ctx) => (require('./parking.routes') as typeof import('./parking.routes')).parkingRoutes(ctx),

@@ -1,10 +1,12 @@
 import { defineModule } from '../../platform/module/module';
+import { PROMOTION_ERROR_CODES } from './promotions.errors';
 import { PROMOTION_CODES, PROMOTION_REDEMPTIONS, PROMOTION_SHARDS, PROMOTION_USAGE, PROMOTIONS } from './promotions.model';
 
 // Vouchers: platform and partner promotions, validation and redemption within their limits.
 export const promotionsModule = defineModule({
   name: 'promotions',
   uses: ['partners', 'rides'],
+  errorCodes: PROMOTION_ERROR_CODES,
   // ORDER and BOOKING wait for their modules (the spec's verticals).
   promotionVerticals: ['ORDER', 'BOOKING'],
   permissions: ['promotions.manage'],

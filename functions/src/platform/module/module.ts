@@ -6,6 +6,7 @@ import type { CollectionDefinition } from '../firestore/collections';
 import type { Transaction } from 'firebase-admin/firestore';
 import type { AuthContext } from '../auth/access-token';
 import type { CatalogRecord } from '../catalog/catalog.model';
+import { PLATFORM_ERROR_CODES, registerErrorCodes, type ErrorCodeTable } from '../errors/codes';
 
 export type { CollectionDefinition };
 
@@ -78,6 +79,8 @@ export interface ModuleDefinition {
   tasks?: Record<string, TaskDefinition<never>>;
   triggers?: Record<string, TriggerDefinition>;
   collections?: CollectionDefinition[];
+  /** Its error codes (its `<m>.errors.ts`): one owner per code, none of the platform's. */
+  errorCodes?: ErrorCodeTable;
   /** The rows of the hub's event table it sends (its `<m>.events.ts`); one owner per pattern. */
   events?: ReadonlyArray<{ pattern: string }>;
   /** Records it lets users save and review. */
@@ -98,6 +101,7 @@ export function defineTask<P>(task: TaskDefinition<P>): TaskDefinition<never> {
 
 /** The lists a module contributes to, each claimed by one module only. */
 const CONTRIBUTIONS = {
+  errorCodes: (m: ModuleDefinition) => Object.keys(m.errorCodes ?? {}),
   events: (m: ModuleDefinition) => (m.events ?? []).map((e) => e.pattern),
   targets: (m: ModuleDefinition) => (m.targets ?? []).map((t) => t.type),
   chatContexts: (m: ModuleDefinition) => m.chatContexts ?? [],
@@ -153,6 +157,7 @@ export function defineModules(modules: readonly ModuleDefinition[]): ModuleRegis
   const twice = firstDuplicate(modules.map((m) => m.name));
   if (twice !== undefined) throw new Error(`module ${twice} is listed twice`);
   checkUses(modules);
+  for (const m of modules) for (const code of Object.keys(m.errorCodes ?? {})) if (code in PLATFORM_ERROR_CODES) throw new Error(`errorCodes: ${code} of module ${m.name} is a platform code`);
   const owners = {} as Record<ContributionList, Map<string, string>>;
   for (const [list, of] of Object.entries(CONTRIBUTIONS) as Array<[ContributionList, (m: ModuleDefinition) => readonly string[]]>) {
     owners[list] = new Map();
@@ -183,6 +188,7 @@ const SLOT = Symbol.for('superapp.moduleRegistry');
 const slot = globalThis as { [SLOT]?: ModuleRegistry };
 
 export function installModules(registry: ModuleRegistry): ModuleRegistry {
+  for (const m of registry.modules) registerErrorCodes(m.name, m.errorCodes ?? {});
   slot[SLOT] = registry;
   return registry;
 }
