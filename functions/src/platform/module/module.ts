@@ -11,9 +11,12 @@ import { PLATFORM_ERROR_CODES, registerErrorCodes, type ErrorCodeTable } from '.
 export type { CollectionDefinition };
 
 // What a module contributes to the backend, declared in one place (`modules/<m>/<m>.module.ts`) and listed
-// once in `modules/index.ts`. The Cloud Functions entry exports every task and trigger function from that list,
-// so a definition stays light: the code of routes, tasks and triggers is loaded by the `load` functions on
-// first use (an instance serving `api` never loads trigger code, and the other way round).
+// once in `modules/index.ts`: routes, tasks, triggers, collections, the modules it uses, and its share of the
+// central lists (error codes, events, save and review targets, chat contexts, payment purposes, promotion
+// verticals, permissions). The Cloud Functions entry exports every task and trigger function from that list,
+// so a definition stays light: data and names only, the code of routes, tasks, triggers and target sources is
+// loaded by the `load` functions on first use (an instance serving `api` never loads trigger code, and the other
+// way round).
 
 export interface TaskFunctionOptions {
   retryConfig?: { maxAttempts?: number; minBackoffSeconds?: number; maxBackoffSeconds?: number };
