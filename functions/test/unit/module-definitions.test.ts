@@ -7,7 +7,7 @@ import { PAYMENT_PURPOSES } from '../../src/modules/payments';
 import { PROMOTION_VERTICALS } from '../../src/modules/promotions';
 import { ADMIN_PERMISSIONS } from '../../src/platform/auth/roles';
 import { defineErrorCodes, ERROR_CODES, PLATFORM_ERROR_CODES, type ErrorCode } from '../../src/platform/errors/codes';
-import { defineModule, defineModules, type ModuleDefinition } from '../../src/platform/module/module';
+import { defineModule, defineModules, renderModuleLists, type ModuleDefinition } from '../../src/platform/module/module';
 
 // The module list against the files Firebase needs as single files: firestore.rules (default deny, a block
 // only for collections clients reach) and firestore.indexes.json (a TTL policy for every TTL field).
@@ -75,6 +75,12 @@ describe('central lists derived from the module list', () => {
     expect(['places', 'pharmacy', 'parking', 'fuel', 'atm'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([true, true, true, true, true]);
     expect(REGISTRY.target('PLACE')?.type).toBe('PLACE');
     expect(REGISTRY.target('MERCHANT')).toBeUndefined();
+  });
+
+  it('module-lists.generated.ts is the module list\'s (UPDATE_MODULE_LISTS=1 rewrites it)', () => {
+    const file = path.join(__dirname, '..', '..', 'src', 'platform', 'module', 'module-lists.generated.ts');
+    if (process.env.UPDATE_MODULE_LISTS === '1') fs.writeFileSync(file, renderModuleLists(REGISTRY));
+    expect(fs.readFileSync(file, 'utf8')).toBe(renderModuleLists(REGISTRY));
   });
 
   it("the enumerations other modules own (chat contexts, payment purposes, promotion verticals, permissions) are the modules' claims", () => {

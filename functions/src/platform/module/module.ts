@@ -182,6 +182,20 @@ export function defineModules(modules: readonly ModuleDefinition[]): ModuleRegis
   });
 }
 
+/** The lists modules below their contributors (and the platform) read at load, with their literal types. */
+export const GENERATED_LISTS = ['chatContexts', 'paymentPurposes', 'promotionVerticals', 'permissions'] as const;
+
+/** module-lists.generated.ts of a registry: plain data, so chat, payments, promotions and roles import it freely. */
+export function renderModuleLists(registry: ModuleRegistry): string {
+  const lines = GENERATED_LISTS.map((list) => `  ${list}: [${registry[list].map((v) => `'${v}'`).join(', ')}],`);
+  return `// Generated from the module list (src/modules/index.ts): do not edit. Each entry is claimed by one module's definition.
+// After changing a claim: UPDATE_MODULE_LISTS=1 npm run test:unit -- module-definitions (the test checks this file).
+export const MODULE_LISTS = {
+${lines.join('\n')}
+} as const;
+`;
+}
+
 // The registry of the running backend, installed once by the composition root (src/modules/index.ts), which every
 // function instance loads first. Modules read lists that higher modules contribute to (favorites and reviews read
 // the targets) through it at run time, instead of importing those modules. It is kept on the global object: the
