@@ -160,7 +160,9 @@ export function defineModules(modules: readonly ModuleDefinition[]): ModuleRegis
   const twice = firstDuplicate(modules.map((m) => m.name));
   if (twice !== undefined) throw new Error(`module ${twice} is listed twice`);
   checkUses(modules);
-  for (const m of modules) for (const code of Object.keys(m.errorCodes ?? {})) if (code in PLATFORM_ERROR_CODES) throw new Error(`errorCodes: ${code} of module ${m.name} is a platform code`);
+  for (const m of modules) {
+    for (const code of Object.keys(m.errorCodes ?? {})) if (code in PLATFORM_ERROR_CODES) throw new Error(`errorCodes: ${code} of module ${m.name} is a platform code`);
+  }
   const owners = {} as Record<ContributionList, Map<string, string>>;
   for (const [list, of] of Object.entries(CONTRIBUTIONS) as Array<[ContributionList, (m: ModuleDefinition) => readonly string[]]>) {
     owners[list] = new Map();
@@ -173,7 +175,8 @@ export function defineModules(modules: readonly ModuleDefinition[]): ModuleRegis
     }
   }
   const targets = new Map(modules.flatMap((m) => (m.targets ?? []).map((t) => [t.type, t] as const)));
-  const lists = Object.fromEntries(Object.entries(owners).map(([list, map]) => [list, Object.freeze([...map.keys()])])) as Record<ContributionList, readonly string[]>;
+  const entries = Object.entries(owners).map(([list, map]) => [list, Object.freeze([...map.keys()])]);
+  const lists = Object.fromEntries(entries) as Record<ContributionList, readonly string[]>;
   return Object.freeze({
     ...lists,
     modules: Object.freeze([...modules]),
