@@ -1,40 +1,37 @@
 // Module boundaries, checked by `npm test` (test/unit/module-boundaries.test.ts) and `npm run lint:deps`.
-// A module is a folder of src/modules; others reach it through its public face (index.ts) only, and only
-// when it sits lower in LAYERS. src/modules/index.ts (the list of module definitions) is the composition root.
-const LAYERS = [
-  // lowest first: a module may import the public face of modules before it, never after it
-  'health',
-  'routing',
-  'users',
-  'notifications',
-  'media',
-  'kyc',
-  'auth',
-  'chat',
-  'wallet',
-  'payments',
-  'driver',
-  'partners',
-  'rides',
-  'places',
-  'pharmacy',
-  'parking',
-  'fuel',
-  'atm',
-  'addresses',
-  'favorites',
-  'reviews',
-  'promotions',
-  'admin',
-];
+// A module is a folder of src/modules; others reach it through its public face (index.ts) only, and only when
+// its definition (`src/modules/<m>/<m>.module.ts`) names them in `uses` (an acyclic graph: no module uses one
+// that uses it). src/modules/index.ts (the list of module definitions) is the composition root. This file cannot
+// import TypeScript, so it reads the one-line `uses: [...]` of each definition; the unit test checks the result
+// against the loaded definitions.
+const fs = require('node:fs');
+const path = require('node:path');
 
-const layerRules = LAYERS.map((module, i) => ({
-  name: 'layering',
-  comment: `${module} may use only modules below it: ${LAYERS.slice(0, i).join(', ') || 'none'}`,
-  severity: 'error',
-  from: { path: `^src/modules/${module}/` },
-  to: { path: `^src/modules/(${LAYERS.filter((_, j) => j > i).join('|') || 'no-module-above'})/` },
-}));
+const modulesDir = path.join(__dirname, 'src', 'modules');
+const USES = Object.fromEntries(
+  fs
+    .readdirSync(modulesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap(({ name }) => {
+      const file = path.join(modulesDir, name, `${name}.module.ts`);
+      if (!fs.existsSync(file)) return [];
+      const line = /^\s*uses: \[([^\]]*)\],?$/m.exec(fs.readFileSync(file, 'utf8'));
+      if (!line) throw new Error(`${file}: no one-line \`uses: [...]\``);
+      return [[name, [...line[1].matchAll(/'([a-z0-9-]+)'/g)].map((m) => m[1])]];
+    }),
+);
+const MODULE_NAMES = Object.keys(USES);
+
+const layerRules = MODULE_NAMES.map((module) => {
+  const allowed = [module, ...USES[module]];
+  return {
+    name: 'layering',
+    comment: `${module} may use only the modules its definition names in \`uses\`: ${USES[module].join(', ') || 'none'}`,
+    severity: 'error',
+    from: { path: `^src/modules/${module}/` },
+    to: { path: '^src/modules/[^/]+/', pathNot: `^src/modules/(${allowed.join('|')})/` },
+  };
+});
 
 module.exports = {
   forbidden: [
@@ -47,10 +44,10 @@ module.exports = {
     },
     {
       name: 'unlisted-module',
-      comment: 'Every folder of src/modules has a place in LAYERS (.dependency-cruiser.cjs)',
+      comment: 'Every folder of src/modules has a definition (<name>/<name>.module.ts)',
       severity: 'error',
       from: {},
-      to: { path: `^src/modules/(?!(${LAYERS.join('|')})/|index\\.ts$)` },
+      to: { path: `^src/modules/(?!(${MODULE_NAMES.join('|')})/|index\\.ts$)` },
     },
     {
       name: 'platform-below-modules',
@@ -75,3 +72,6 @@ module.exports = {
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
   },
 };
+
+// Read by the unit test (not a dependency-cruiser option: hidden from its config check).
+Object.defineProperty(module.exports, 'moduleUses', { value: USES, enumerable: false });

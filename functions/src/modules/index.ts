@@ -1,5 +1,5 @@
 import { PLATFORM_COLLECTIONS } from '../platform/firestore/collections';
-import type { CollectionDefinition, ModuleDefinition } from '../platform/module/module';
+import { defineModules, installModules, type CollectionDefinition, type ModuleDefinition, type ModuleRegistry } from '../platform/module/module';
 import { adminModule } from './admin/admin.module';
 import { authModule } from './auth/auth.module';
 import { chatModule } from './chat/chat.module';
@@ -25,33 +25,39 @@ import { usersModule } from './users/users.module';
 import { walletModule } from './wallet/wallet.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
-// their task and trigger functions, and tests check their collections against firestore.rules and
-// firestore.indexes.json. Adding a module is adding it here (and to LAYERS in .dependency-cruiser.cjs).
-export const MODULES: readonly ModuleDefinition[] = [
-  healthModule,
-  authModule,
-  usersModule,
-  adminModule,
-  kycModule,
-  driverModule,
-  partnersModule,
-  ridesModule,
-  mediaModule,
-  notificationsModule,
-  chatModule,
-  routingModule,
-  walletModule,
-  paymentsModule,
-  placesModule,
-  pharmacyModule,
-  parkingModule,
-  fuelModule,
-  atmModule,
-  addressesModule,
-  favoritesModule,
-  reviewsModule,
-  promotionsModule,
-];
+// their task and trigger functions, and every central list (events, save and review targets, chat contexts,
+// payment purposes, promotion verticals, permissions) is derived from their definitions; tests check their
+// collections against firestore.rules and firestore.indexes.json, and .dependency-cruiser.cjs reads their `uses`.
+// Adding a module is adding its folder and one line here (and its rules and index blocks, if it needs any).
+export const REGISTRY: ModuleRegistry = installModules(
+  defineModules([
+    healthModule,
+    authModule,
+    usersModule,
+    adminModule,
+    kycModule,
+    driverModule,
+    partnersModule,
+    ridesModule,
+    mediaModule,
+    notificationsModule,
+    chatModule,
+    routingModule,
+    walletModule,
+    paymentsModule,
+    placesModule,
+    pharmacyModule,
+    parkingModule,
+    fuelModule,
+    atmModule,
+    addressesModule,
+    favoritesModule,
+    reviewsModule,
+    promotionsModule,
+  ]),
+);
+
+export const MODULES: readonly ModuleDefinition[] = REGISTRY.modules;
 
 /** Every collection of the backend, each with its owner (a module, or `platform`). */
 export const COLLECTIONS: ReadonlyArray<CollectionDefinition & { owner: string }> = [

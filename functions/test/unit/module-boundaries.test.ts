@@ -40,13 +40,32 @@ describe('module boundaries (dependency-cruiser)', () => {
     expect(found.some((v) => v.startsWith('no-circular: src/modules/'))).toBe(true);
   });
 
-  it('every module folder has a public face and a definition, and is listed in LAYERS', () => {
+  it('every module folder has a public face and a definition, listed in MODULES, whose `uses` the cruiser reads', () => {
+    const { MODULES } = require('../../src/modules') as typeof import('../../src/modules');
+    const { moduleUses } = require(config) as { moduleUses: Record<string, string[]> };
     const modulesDir = path.join(functionsDir, 'src', 'modules');
-    const layers = fs.readFileSync(config, 'utf8');
-    for (const name of fs.readdirSync(modulesDir).filter((f) => fs.statSync(path.join(modulesDir, f)).isDirectory())) {
+    const folders = fs.readdirSync(modulesDir).filter((f) => fs.statSync(path.join(modulesDir, f)).isDirectory());
+    for (const name of folders) {
       expect([name, fs.existsSync(path.join(modulesDir, name, 'index.ts'))]).toEqual([name, true]);
       expect([name, fs.existsSync(path.join(modulesDir, name, `${name}.module.ts`))]).toEqual([name, true]);
-      expect(layers).toContain(`'${name}',`);
     }
+    expect(MODULES.map((m) => m.name).sort()).toEqual([...folders].sort());
+    expect(Object.fromEntries(MODULES.map((m) => [m.name, [...m.uses].sort()]))).toEqual(Object.fromEntries(Object.entries(moduleUses).map(([m, uses]) => [m, [...uses].sort()])));
+  });
+
+  it('a module declares in `uses` exactly the modules it imports (none stale)', () => {
+    const { MODULES } = require('../../src/modules') as typeof import('../../src/modules');
+    const res = spawnSync(process.execPath, [depcruise, 'src/modules', '--config', config, '--output-type', 'json'], { cwd: functionsDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const out = JSON.parse(res.stdout) as { modules: Array<{ source: string; dependencies: Array<{ resolved: string }> }> };
+    const imported: Record<string, Set<string>> = Object.fromEntries(MODULES.map((m) => [m.name, new Set<string>()]));
+    const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
+    for (const file of out.modules) {
+      const from = moduleOf(file.source);
+      for (const dep of file.dependencies) {
+        const to = moduleOf(dep.resolved);
+        if (from && to && to !== from) imported[from].add(to);
+      }
+    }
+    expect(Object.fromEntries(Object.entries(imported).map(([m, uses]) => [m, [...uses].sort()]))).toEqual(Object.fromEntries(MODULES.map((m) => [m.name, [...m.uses].sort()])));
   });
 });

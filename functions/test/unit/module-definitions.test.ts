@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { COLLECTIONS, MODULES } from '../../src/modules';
+import { COLLECTIONS, MODULES, REGISTRY } from '../../src/modules';
+import { CONTEXT_TYPES } from '../../src/modules/chat';
+import { targetTypes } from '../../src/modules/favorites';
+import { PAYMENT_PURPOSES } from '../../src/modules/payments';
+import { PROMOTION_VERTICALS } from '../../src/modules/promotions';
+import { ADMIN_PERMISSIONS } from '../../src/platform/auth/roles';
+import { defineErrorCodes, ERROR_CODES, PLATFORM_ERROR_CODES, type ErrorCode } from '../../src/platform/errors/codes';
+import { defineModule, defineModules, renderModuleLists, type ModuleDefinition } from '../../src/platform/module/module';
 
 // The module list against the files Firebase needs as single files: firestore.rules (default deny, a block
 // only for collections clients reach) and firestore.indexes.json (a TTL policy for every TTL field).
@@ -47,5 +54,95 @@ describe('module definitions', () => {
   it('trigger documents name a declared collection', () => {
     const names = new Set(COLLECTIONS.map((c) => c.name));
     for (const m of MODULES) for (const trigger of Object.values(m.triggers ?? {})) expect(names.has(trigger.document.split('/')[0])).toBe(true);
+  });
+});
+
+describe('central lists derived from the module list', () => {
+  // Permissions of the platform kits (the catalog's managers, the moderation queues), not of a module.
+  const KIT_PERMISSIONS = ['catalog.manage', 'moderation'];
+
+  it("the API's error codes are the platform's, then each module's own, each with one owner", () => {
+    const moduleCodes = MODULES.flatMap((m) => Object.keys(m.errorCodes ?? {}));
+    expect(Object.keys(ERROR_CODES)).toEqual([...Object.keys(PLATFORM_ERROR_CODES), ...moduleCodes]);
+    expect(REGISTRY.errorCodes).toEqual(moduleCodes);
+    for (const m of MODULES) for (const [code, entry] of Object.entries(m.errorCodes ?? {})) expect([code, ERROR_CODES[code as ErrorCode]]).toEqual([code, entry]);
+    expect([REGISTRY.ownerOf('errorCodes', 'RIDE_TRANSITION'), REGISTRY.ownerOf('errorCodes', 'CHAT_BLOCKED'), REGISTRY.ownerOf('errorCodes', 'TIP_LIMIT')]).toEqual(['rides', 'chat', 'payments']);
+    expect(REGISTRY.ownerOf('errorCodes', 'NOT_FOUND')).toBeUndefined();
+  });
+
+  it('save and review targets are the catalog modules\' own, in module order', () => {
+    expect(targetTypes()).toEqual(['PLACE', 'PHARMACY_STORE', 'PARKING_LOT', 'FUEL_STATION', 'ATM']);
+    expect(['places', 'pharmacy', 'parking', 'fuel', 'atm'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([true, true, true, true, true]);
+    expect(REGISTRY.target('PLACE')?.type).toBe('PLACE');
+    expect(REGISTRY.target('MERCHANT')).toBeUndefined();
+  });
+
+  it('module-lists.generated.ts is the module list\'s (UPDATE_MODULE_LISTS=1 rewrites it)', () => {
+    const file = path.join(__dirname, '..', '..', 'src', 'platform', 'module', 'module-lists.generated.ts');
+    if (process.env.UPDATE_MODULE_LISTS === '1') fs.writeFileSync(file, renderModuleLists(REGISTRY));
+    expect(fs.readFileSync(file, 'utf8')).toBe(renderModuleLists(REGISTRY));
+  });
+
+  it("the enumerations other modules own (chat contexts, payment purposes, promotion verticals, permissions) are the modules' claims", () => {
+    expect([...REGISTRY.chatContexts].sort()).toEqual([...CONTEXT_TYPES].sort());
+    expect([...REGISTRY.paymentPurposes].sort()).toEqual([...PAYMENT_PURPOSES].sort());
+    expect([...REGISTRY.promotionVerticals].sort()).toEqual([...PROMOTION_VERTICALS].sort());
+    expect([...REGISTRY.permissions, ...KIT_PERMISSIONS].sort()).toEqual([...ADMIN_PERMISSIONS].sort());
+    expect(REGISTRY.ownerOf('chatContexts', 'RIDE')).toBe('rides');
+    expect(REGISTRY.ownerOf('paymentPurposes', 'TOPUP')).toBe('payments');
+    expect(REGISTRY.ownerOf('promotionVerticals', 'PHARMACY')).toBe('pharmacy');
+    expect(REGISTRY.ownerOf('permissions', 'rides.manage')).toBe('rides');
+  });
+
+  describe('a new module', () => {
+    const source = { activeByIds: async () => [], isManagedBy: async () => false, applyRating: async () => false };
+    const orders = defineModule({
+      name: 'orders',
+      uses: ['payments', 'chat'],
+      errorCodes: { ORDER_CLOSED: [409, 'The order is closed.'] },
+      events: [{ pattern: 'order.shipped' }],
+      targets: [{ type: 'MERCHANT', load: () => source }],
+      chatContexts: ['SHOP'],
+      paymentPurposes: ['SHOP'],
+      promotionVerticals: ['SHOP'],
+      permissions: ['orders.manage'],
+    });
+    const withOrders = (m: ModuleDefinition) => defineModules([...MODULES, m]);
+
+    it('adds its contributions to every derived list, owned by it', () => {
+      const registry = withOrders(orders);
+      expect(registry.modules.at(-1)).toBe(orders);
+      expect(registry.events).toContain('order.shipped');
+      expect(registry.errorCodes.at(-1)).toBe('ORDER_CLOSED');
+      expect(registry.targets.at(-1)).toBe('MERCHANT');
+      expect(registry.target('MERCHANT')?.load()).toBe(source);
+      expect([registry.chatContexts.at(-1), registry.paymentPurposes.at(-1), registry.promotionVerticals.at(-1), registry.permissions.at(-1)]).toEqual(['SHOP', 'SHOP', 'SHOP', 'orders.manage']);
+      for (const list of ['errorCodes', 'events', 'targets', 'chatContexts', 'paymentPurposes', 'promotionVerticals', 'permissions'] as const) expect(registry.ownerOf(list, registry[list].at(-1)!)).toBe('orders');
+    });
+
+    it.each([
+      ['an error code', { errorCodes: { RIDE_TRANSITION: [409, 'Another meaning.'] } }, /errorCodes: RIDE_TRANSITION is claimed by modules rides and orders/],
+      ['a platform error code', { errorCodes: { NOT_FOUND: [404, 'Not here.'] } }, /errorCodes: NOT_FOUND of module orders is a platform code/],
+      ['an event', { events: [{ pattern: 'ride.matched' }] }, /events: ride.matched is claimed by modules rides and orders/],
+      ['a target', { targets: [{ type: 'PLACE', load: () => source }] }, /targets: PLACE is claimed by modules places and orders/],
+      ['a chat context', { chatContexts: ['RIDE'] }, /chatContexts: RIDE is claimed by modules rides and orders/],
+      ['a payment purpose', { paymentPurposes: ['TOPUP'] }, /paymentPurposes: TOPUP is claimed by modules payments and orders/],
+      ['a promotion vertical', { promotionVerticals: ['PARKING'] }, /promotionVerticals: PARKING is claimed by modules parking and orders/],
+      ['a permission', { permissions: ['payments.manage'] }, /permissions: payments.manage is claimed by modules payments and orders/],
+    ] as Array<[string, Partial<ModuleDefinition>, RegExp]>)('claiming %s another module owns is refused when the list is defined', (_what, claim, error) => {
+      expect(() => withOrders(defineModule({ name: 'orders', uses: [], ...claim }))).toThrow(error);
+    });
+
+    it('is refused with a taken name, an unknown or cyclic use, or an entry named twice in its own lists', () => {
+      expect(() => withOrders(defineModule({ name: 'rides', uses: [] }))).toThrow(/module rides is listed twice/);
+      expect(() => withOrders(defineModule({ name: 'orders', uses: ['shops'] }))).toThrow(/orders: uses shops, which is not in the module list/);
+      expect(() => defineModule({ name: 'orders', uses: ['orders'] })).toThrow(/orders: uses itself/);
+      const a = defineModule({ name: 'a', uses: ['b'] });
+      const b = defineModule({ name: 'b', uses: ['a'] });
+      expect(() => defineModules([a, b])).toThrow(/cycle: a → b → a/);
+      expect(() => defineModule({ name: 'orders', uses: [], events: [{ pattern: 'order.shipped' }, { pattern: 'order.shipped' }] })).toThrow(/orders: events names order.shipped twice/);
+      expect(() => defineModule({ name: 'orders', uses: ['chat', 'chat'] })).toThrow(/orders: uses names chat twice/);
+      expect(() => defineModule({ name: 'orders', uses: [], errorCodes: defineErrorCodes({ 'order-closed': [409, 'x'] }) })).toThrow(/error code order-closed: upper case/);
+    });
   });
 });

@@ -5,6 +5,8 @@ import { ATMS } from './atm.collections';
 // ATMs (a catalog of the platform kit) by bank, 24h and deposit.
 export const atmModule = defineModule({
   name: 'atm',
+  uses: ['partners'],
+  targets: [{ type: 'ATM', load: () => (require('./index') as typeof import('./index')).atmsService() }],
   routes: (ctx) => (require('./atm.routes') as typeof import('./atm.routes')).atmRoutes(ctx),
   collections: [{ name: ATMS }, { name: EVENTS, parent: ATMS }],
 });

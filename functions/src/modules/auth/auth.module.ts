@@ -1,10 +1,15 @@
 import { defineModule } from '../../platform/module/module';
+import { AUTH_ERROR_CODES } from './auth.errors';
+import { AUTH_EVENTS } from './auth.events';
 import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES } from './auth.model';
 
 const ttl = 'expireAt';
 
 export const authModule = defineModule({
   name: 'auth',
+  uses: ['kyc', 'notifications', 'users'],
+  errorCodes: AUTH_ERROR_CODES,
+  events: AUTH_EVENTS.rows,
   routes: (ctx) => (require('./auth.routes') as typeof import('./auth.routes')).authRoutes(ctx),
   collections: [
     // The rules read sessions (liveSession()); clients never do.

@@ -1,4 +1,6 @@
 import { defineModule, defineTask } from '../../platform/module/module';
+import { CHAT_ERROR_CODES } from './chat.errors';
+import { CHAT_EVENTS } from './chat.events';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { CALL_LINES, CALLS, CHAT_BLOCK_LISTS, CHAT_BLOCKS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CHAT_PREFERENCES, CHAT_REPORTS, CONVERSATIONS, MESSAGES, RING_TIMEOUT_QUEUE } from './chat.collections';
 
@@ -7,6 +9,11 @@ const conversations = () => require('./conversations.model') as typeof import('.
 
 export const chatModule = defineModule({
   name: 'chat',
+  uses: ['media', 'notifications', 'users'],
+  errorCodes: CHAT_ERROR_CODES,
+  events: CHAT_EVENTS.rows,
+  // The spec's contexts whose modules are not built yet (orders, bookings): each moves to its module.
+  chatContexts: ['ORDER', 'BOOKING'],
   routes: (ctx) => [
     ...(require('./conversations.routes') as typeof import('./conversations.routes')).conversationRoutes(ctx),
     ...(require('./calls.routes') as typeof import('./calls.routes')).chatRoutes(ctx),

@@ -8,6 +8,7 @@ import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
 import { defineMachine } from '../../platform/state-machine/state-machine';
 import { CHAT_EVENTS } from './chat.events';
 import { CHAT_TEXTS, type PreviewPart } from './chat.texts';
+import { MODULE_LISTS } from '../../platform/module/module-lists.generated';
 
 export { CHAT_BLOCK_LISTS, CHAT_BLOCKS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CHAT_PREFERENCES, CHAT_REPORTS, CONVERSATIONS, MESSAGES } from './chat.collections';
 
@@ -35,7 +36,7 @@ export const CHAT_RATE_LIMITS = {
 
 export const CONVERSATION_TYPES = ['DIRECT', 'GROUP', 'CONTEXT'] as const;
 export type ConversationType = (typeof CONVERSATION_TYPES)[number];
-export const CONTEXT_TYPES = ['RIDE', 'ORDER', 'BOOKING'] as const;
+export const CONTEXT_TYPES = MODULE_LISTS.chatContexts; // claimed by the module definitions (`chatContexts`)
 export type ContextType = (typeof CONTEXT_TYPES)[number];
 export const MESSAGE_TYPES = ['TEXT', 'AUDIO', 'IMAGE', 'LOCATION', 'SYSTEM'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];

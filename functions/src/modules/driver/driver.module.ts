@@ -1,8 +1,13 @@
 import { defineModule } from '../../platform/module/module';
+import { DRIVER_ERROR_CODES } from './driver.errors';
+import { DRIVER_EVENTS } from './driver.events';
 import { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 
 export const driverModule = defineModule({
   name: 'driver',
+  uses: ['auth', 'kyc', 'notifications', 'users'],
+  errorCodes: DRIVER_ERROR_CODES,
+  events: DRIVER_EVENTS.rows,
   routes: (ctx) => (require('./driver.routes') as typeof import('./driver.routes')).driverRoutes(ctx),
   triggers: {
     // A locked or de-roled driver leaves the pool at once (see driver.triggers).

@@ -1,9 +1,12 @@
 import { defineModule } from '../../platform/module/module';
+import { FAVORITE_ERROR_CODES } from './favorites.errors';
 import { FAVORITES } from './favorites.model';
 
 // Records a consumer saved (places, stores, lots, stations, ATMs; merchants, hotels and listings as they come).
 export const favoritesModule = defineModule({
   name: 'favorites',
+  uses: [],
+  errorCodes: FAVORITE_ERROR_CODES,
   routes: () => (require('./favorites.routes') as typeof import('./favorites.routes')).favoritesRoutes(),
   collections: [{ name: FAVORITES }],
 });

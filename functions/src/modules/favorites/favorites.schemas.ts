@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { DocumentIdSchema } from '../../platform/http/ids';
-import { TARGET_TYPES } from './favorites.targets';
+import { targetTypes } from './favorites.targets';
 import { IsoTimeSchema } from '../../platform/time.schemas';
 
-export const TargetTypeSchema = z.enum(TARGET_TYPES).meta({ id: 'TargetType', description: 'A kind of record users save and review' });
+// Lazy: the types come from the module list, which may be installed after this file loads (a trigger's code first).
+export const TargetTypeSchema = z.lazy(() => z.enum(targetTypes() as [string, ...string[]])).meta({ id: 'TargetType', description: 'A kind of record users save and review' });
 export const TargetSummarySchema = z
   .object({ id: z.string(), name: z.string(), address: z.string().nullable(), location: z.object({ lat: z.number(), lng: z.number() }), photoUrl: z.string().nullable(), rating: z.object({ average: z.number(), count: z.number().int() }) })
   .meta({ id: 'TargetSummary' });

@@ -3,7 +3,7 @@ import { inTransaction } from '../../platform/firebase/firebase';
 import { iso } from '../../platform/time';
 import { FAVORITE_LIMIT, type FavoriteRecord } from './favorites.model';
 import { favoritesRepo } from './favorites.repo';
-import { TARGET_TYPES, targetSource, targetSummary, type TargetType } from './favorites.targets';
+import { targetSource, targetSummary, targetTypes, type TargetType } from './favorites.targets';
 
 export function createFavoritesService(now: () => number = Date.now) {
   /** Favorites with the current summary of each record (null when it was hidden or archived since). */
@@ -52,6 +52,6 @@ export function createFavoritesService(now: () => number = Date.now) {
       return { items: await withTargets(page.items), nextCursor: page.nextCursor };
     },
 
-    types: () => [...TARGET_TYPES],
+    types: () => [...targetTypes()],
   };
 }

@@ -1,10 +1,14 @@
 import { defineModule } from '../../platform/module/module';
+import { FUEL_ERROR_CODES } from './fuel.errors';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { FUEL_PRICE_CHANGES, FUEL_STATIONS } from './fuel.collections';
 
 // Fuel stations (a catalog of the platform kit) with prices per fuel type and their history.
 export const fuelModule = defineModule({
   name: 'fuel',
+  uses: ['partners'],
+  errorCodes: FUEL_ERROR_CODES,
+  targets: [{ type: 'FUEL_STATION', load: () => (require('./index') as typeof import('./index')).fuelStationsService() }],
   routes: (ctx) => (require('./fuel.routes') as typeof import('./fuel.routes')).fuelRoutes(ctx),
   collections: [{ name: FUEL_STATIONS }, { name: EVENTS, parent: FUEL_STATIONS }, { name: FUEL_PRICE_CHANGES }],
 });

@@ -2,5 +2,6 @@ import { defineModule } from '../../platform/module/module';
 
 export const healthModule = defineModule({
   name: 'health',
+  uses: [],
   routes: (ctx) => (require('./health.routes') as typeof import('./health.routes')).healthRoutes(ctx),
 });

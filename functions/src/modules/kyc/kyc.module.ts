@@ -1,9 +1,13 @@
 import { defineModule } from '../../platform/module/module';
+import { KYC_ERROR_CODES } from './kyc.errors';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { APPLICATIONS, KYC_PAPERS, PENDING_APPLICATIONS } from './applications.model';
 
 export const kycModule = defineModule({
   name: 'kyc',
+  uses: ['users'],
+  errorCodes: KYC_ERROR_CODES,
+  permissions: ['applications.review', 'kyc.read'],
   routes: (ctx) => (require('./kyc.routes') as typeof import('./kyc.routes')).kycRoutes(ctx),
   collections: [{ name: APPLICATIONS }, { name: EVENTS, parent: APPLICATIONS }, { name: KYC_PAPERS }, { name: PENDING_APPLICATIONS, ttlField: 'expireAt' }],
 });

@@ -1,8 +1,11 @@
 import { defineModule } from '../../platform/module/module';
+import { MEDIA_ERROR_CODES } from './media.errors';
 import { MEDIA } from './media.model';
 
 export const mediaModule = defineModule({
   name: 'media',
+  uses: [],
+  errorCodes: MEDIA_ERROR_CODES,
   routes: (ctx) => (require('./media.routes') as typeof import('./media.routes')).mediaRoutes(ctx),
   collections: [{ name: MEDIA }],
 });

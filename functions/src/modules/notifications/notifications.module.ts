@@ -1,10 +1,15 @@
 import { defineModule, defineTask } from '../../platform/module/module';
+import { NOTIFICATIONS_EVENTS } from './notifications.events';
+import { SPEC_EVENTS_AWAITING_MODULES } from './spec-events';
 import { BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.collections';
 
 const model = () => require('./notifications.model') as typeof import('./notifications.model');
 
 export const notificationsModule = defineModule({
   name: 'notifications',
+  uses: ['users'],
+  // The spec's rows whose modules are not built yet wait here (spec-events.ts) and move with their module.
+  events: [...NOTIFICATIONS_EVENTS.rows, ...SPEC_EVENTS_AWAITING_MODULES.rows],
   routes: (ctx) => (require('./notifications.routes') as typeof import('./notifications.routes')).notificationsRoutes(ctx),
   tasks: {
     // admin.broadcast delivery: pages of accounts, resumable from the saved cursor; a busy or failed run is

@@ -1,10 +1,15 @@
 import { defineModule } from '../../platform/module/module';
+import { PARKING_ERROR_CODES } from './parking.errors';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { PARKING_LOTS } from './parking.collections';
 
 // Parking lots (a catalog of the platform kit) with live free spaces.
 export const parkingModule = defineModule({
   name: 'parking',
+  uses: ['partners'],
+  errorCodes: PARKING_ERROR_CODES,
+  targets: [{ type: 'PARKING_LOT', load: () => (require('./index') as typeof import('./index')).parkingLotsService() }],
+  promotionVerticals: ['PARKING'],
   routes: (ctx) => (require('./parking.routes') as typeof import('./parking.routes')).parkingRoutes(ctx),
   collections: [{ name: PARKING_LOTS }, { name: EVENTS, parent: PARKING_LOTS }],
 });

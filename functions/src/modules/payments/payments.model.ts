@@ -3,6 +3,7 @@ import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } fro
 import type { Identified } from '../../platform/firestore/records';
 import { defineMachine } from '../../platform/state-machine/state-machine';
 import { PROVIDERS } from '../wallet';
+import { MODULE_LISTS } from '../../platform/module/module-lists.generated';
 
 export { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.collections';
 
@@ -15,7 +16,7 @@ export const PAYMENT_STATUSES = ['PENDING', 'AUTHORIZED', 'SUCCEEDED', 'FAILED',
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const PAYMENT_METHODS = ['WALLET', 'CASH', 'GATEWAY'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const PAYMENT_PURPOSES = ['TOPUP', 'RIDE', 'ORDER', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER'] as const;
+export const PAYMENT_PURPOSES = MODULE_LISTS.paymentPurposes; // claimed by the module definitions (`paymentPurposes`)
 export type PaymentPurpose = (typeof PAYMENT_PURPOSES)[number];
 
 export type PaymentAction = 'settle' | 'fail' | 'cancel' | 'expire' | 'capture' | 'release' | 'refund' | 'refundPart';

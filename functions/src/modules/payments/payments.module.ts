@@ -1,4 +1,6 @@
 import { defineModule, defineTask } from '../../platform/module/module';
+import { PAYMENT_ERROR_CODES } from './payments.errors';
+import { PAYMENT_EVENTS } from './payments.events';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.collections';
 
@@ -9,6 +11,12 @@ const model = () => require('./payments.model') as typeof import('./payments.mod
 
 export const paymentsModule = defineModule({
   name: 'payments',
+  uses: ['notifications', 'users', 'wallet'],
+  errorCodes: PAYMENT_ERROR_CODES,
+  events: PAYMENT_EVENTS.rows,
+  // TOPUP and OTHER are its own; ORDER, BOOKING and RENTAL_DEPOSIT wait for their modules (the spec's purposes).
+  paymentPurposes: ['TOPUP', 'ORDER', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER'],
+  permissions: ['payments.manage'],
   routes: (ctx) => (require('./payments.routes') as typeof import('./payments.routes')).paymentRoutes(ctx),
   tasks: {
     paymentExpiry: defineTask({

@@ -5,6 +5,9 @@ import { PHARMACY_PRODUCTS, PHARMACY_STORES } from './pharmacy.collections';
 // Pharmacy stores (a catalog of the platform kit) and the products each has in stock.
 export const pharmacyModule = defineModule({
   name: 'pharmacy',
+  uses: ['partners'],
+  targets: [{ type: 'PHARMACY_STORE', load: () => (require('./index') as typeof import('./index')).pharmacyStoresService() }],
+  promotionVerticals: ['PHARMACY'],
   routes: (ctx) => (require('./pharmacy.routes') as typeof import('./pharmacy.routes')).pharmacyRoutes(ctx),
   collections: [{ name: PHARMACY_STORES }, { name: EVENTS, parent: PHARMACY_STORES }, { name: PHARMACY_PRODUCTS }],
 });

@@ -5,6 +5,8 @@ import { PLACES } from './places.collections';
 // Places on the map tab: a catalog (platform/catalog) of partner-managed and curated points of interest.
 export const placesModule = defineModule({
   name: 'places',
+  uses: ['partners'],
+  targets: [{ type: 'PLACE', load: () => (require('./index') as typeof import('./index')).placesCatalogService() }],
   routes: (ctx) => (require('./places.routes') as typeof import('./places.routes')).placesRoutes(ctx),
   collections: [{ name: PLACES }, { name: EVENTS, parent: PLACES }],
 });

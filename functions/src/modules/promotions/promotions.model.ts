@@ -1,4 +1,5 @@
 import { clampVnd, percentOf, percentToBp, vnd, type Vnd } from '../../platform/money/money';
+import { MODULE_LISTS } from '../../platform/module/module-lists.generated';
 
 // `promotions/{id}`: vouchers; `promotions/{id}/shards/{n}`: the uses left, split so that redemptions of one
 // voucher write to different documents (a document takes about one write per second); `promotion_codes/{CODE}`:
@@ -12,7 +13,7 @@ export const PROMOTION_REDEMPTIONS = 'promotion_redemptions';
 /** One per payable (id `KIND:id`): the redemption used on it. A payable takes one voucher. */
 export const PROMOTION_PAYABLES = 'promotion_payables';
 
-export const PROMOTION_VERTICALS = ['RIDE', 'ORDER', 'BOOKING', 'PARKING', 'PHARMACY'] as const;
+export const PROMOTION_VERTICALS = MODULE_LISTS.promotionVerticals; // claimed by the module definitions (`promotionVerticals`)
 export type PromotionVertical = (typeof PROMOTION_VERTICALS)[number];
 export const DISCOUNT_KINDS = ['PERCENT', 'FIXED'] as const;
 export type PromotionStatus = 'ACTIVE' | 'INACTIVE';

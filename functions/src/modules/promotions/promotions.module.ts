@@ -1,9 +1,15 @@
 import { defineModule } from '../../platform/module/module';
+import { PROMOTION_ERROR_CODES } from './promotions.errors';
 import { PROMOTION_CODES, PROMOTION_REDEMPTIONS, PROMOTION_SHARDS, PROMOTION_USAGE, PROMOTIONS } from './promotions.model';
 
 // Vouchers: platform and partner promotions, validation and redemption within their limits.
 export const promotionsModule = defineModule({
   name: 'promotions',
+  uses: ['partners', 'rides'],
+  errorCodes: PROMOTION_ERROR_CODES,
+  // ORDER and BOOKING wait for their modules (the spec's verticals).
+  promotionVerticals: ['ORDER', 'BOOKING'],
+  permissions: ['promotions.manage'],
   routes: (ctx) => (require('./promotions.routes') as typeof import('./promotions.routes')).promotionsRoutes(ctx),
   collections: [{ name: PROMOTIONS }, { name: PROMOTION_SHARDS, parent: PROMOTIONS }, { name: PROMOTION_CODES }, { name: PROMOTION_USAGE }, { name: PROMOTION_REDEMPTIONS }],
 });

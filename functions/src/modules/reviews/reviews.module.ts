@@ -1,9 +1,12 @@
 import { defineModule } from '../../platform/module/module';
+import { REVIEW_ERROR_CODES } from './reviews.errors';
 import { REVIEW_HIDES, REVIEW_REPORTS, REVIEWS } from './reviews.model';
 
 // Ratings and reviews of the records users find on the map; the figures on each record follow from a trigger.
 export const reviewsModule = defineModule({
   name: 'reviews',
+  uses: ['favorites', 'media', 'users'],
+  errorCodes: REVIEW_ERROR_CODES,
   routes: () => (require('./reviews.routes') as typeof import('./reviews.routes')).reviewsRoutes(),
   triggers: {
     // Recomputes the reviewed record's average and count (idempotent: an aggregate, not an increment).

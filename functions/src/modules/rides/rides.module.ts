@@ -1,4 +1,6 @@
 import { defineModule, defineTask } from '../../platform/module/module';
+import { RIDE_ERROR_CODES } from './rides.errors';
+import { RIDE_EVENTS } from './rides.events';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.collections';
 
@@ -8,6 +10,13 @@ const model = () => require('./rides.model') as typeof import('./rides.model');
 
 export const ridesModule = defineModule({
   name: 'rides',
+  uses: ['chat', 'driver', 'notifications', 'payments', 'routing', 'users'],
+  errorCodes: RIDE_ERROR_CODES,
+  events: RIDE_EVENTS.rows,
+  chatContexts: ['RIDE'],
+  paymentPurposes: ['RIDE'],
+  promotionVerticals: ['RIDE'],
+  permissions: ['rides.manage'],
   routes: (ctx) => (require('./rides.routes') as typeof import('./rides.routes')).rideRoutes(ctx),
   tasks: {
     rideExpiry: defineTask({

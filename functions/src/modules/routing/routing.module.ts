@@ -1,7 +1,10 @@
 import { defineModule } from '../../platform/module/module';
+import { ROUTING_ERROR_CODES } from './routing.errors';
 
 // Road distance, duration and path (estimator or OSRM), for quotes, ETAs and the apps' maps.
 export const routingModule = defineModule({
   name: 'routing',
+  uses: [],
+  errorCodes: ROUTING_ERROR_CODES,
   routes: (ctx) => (require('./routing.routes') as typeof import('./routing.routes')).routingRoutes(ctx),
 });

@@ -1,4 +1,6 @@
 import { defineModule } from '../../platform/module/module';
+import { WALLET_ERROR_CODES } from './wallet.errors';
+import { WALLET_EVENTS } from './wallet.events';
 import { EVENTS } from '../../platform/state-machine/state-machine';
 import { ADJUSTMENTS, LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, STAFF_TOTALS, WALLET_LIMITS, WALLET_TRANSFERS, WITHDRAWALS } from './wallet.collections';
 
@@ -8,6 +10,9 @@ const wallet = () => require('./wallet.model') as typeof import('./wallet.model'
 
 export const walletModule = defineModule({
   name: 'wallet',
+  uses: ['notifications', 'users'],
+  errorCodes: WALLET_ERROR_CODES,
+  events: WALLET_EVENTS.rows,
   routes: (ctx) => (require('./wallet.routes') as typeof import('./wallet.routes')).walletRoutes(ctx),
   triggers: {
     // The recipient's "money received" notice of a P2P transfer (at least once; idempotent by transfer id). On the

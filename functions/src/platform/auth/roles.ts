@@ -1,3 +1,4 @@
+import { MODULE_LISTS } from '../module/module-lists.generated';
 // The spec's 7 roles; no other value exists.
 export const ROLES = ['USER', 'DRIVER', 'PARTNER_OWNER', 'PARTNER_STAFF', 'LANDLORD', 'DOCTOR', 'ADMIN'] as const;
 export type Role = (typeof ROLES)[number];
@@ -12,7 +13,8 @@ export type Hat = (typeof HATS)[number];
 // location, receipt and events, stats, SOS, admin moves; moderation: chat and review report queues, hidden reviews;
 // catalog.manage: catalog records of every partner (places, pharmacy, parking, fuel, ATMs), hide and restore;
 // promotions.manage: platform vouchers.
-export const ADMIN_PERMISSIONS = ['users.manage', 'applications.review', 'kyc.read', 'payments.manage', 'rides.manage', 'moderation', 'catalog.manage', 'promotions.manage'] as const;
+// Those the module definitions claim (`permissions`), then the platform kits' own (moderation queues, catalogs).
+export const ADMIN_PERMISSIONS = [...MODULE_LISTS.permissions, 'moderation', 'catalog.manage'] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 export const ALL_PERMISSIONS = '*';
 export type PermissionGrant = AdminPermission | typeof ALL_PERMISSIONS;

@@ -1,7 +1,9 @@
 // Stable, machine-readable error codes: clients branch on `code`, never on `message` (which may change).
 // Each HTTP status has a general code; operations add specific ones where a client must tell cases apart.
-// Code: [the status it comes with, what it means].
-export const ERROR_CODES = {
+// Code: [the status it comes with, what it means]. Here: the general codes and the platform kits' own; each module
+// declares its own in `<m>.errors.ts` (its definition's `errorCodes`), added to ERROR_CODES when the module list
+// is installed and to the ErrorCode type through ModuleErrorCodes.
+export const PLATFORM_ERROR_CODES = {
   // General, one per status
   VALIDATION_FAILED: [400, 'A field of the request failed validation; `details` names each field.'],
   BAD_REQUEST: [400, 'The request cannot be processed as sent.'],
@@ -24,146 +26,52 @@ export const ERROR_CODES = {
   TOKEN_MISSING: [401, 'No bearer token.'],
   TOKEN_INVALID: [401, 'The token is malformed, forged, of the wrong type or expired.'],
   TOKEN_REVOKED: [401, 'The session ended (logout, lock, password reset, refresh-token reuse).'],
-  REFRESH_TOKEN_REUSED: [401, 'A retired refresh token was replayed: the whole session is revoked.'],
   APP_CHECK_REQUIRED: [401, 'No X-Firebase-AppCheck token on an app-facing operation (APP_CHECK=enforce).'],
   APP_CHECK_INVALID: [401, 'The X-Firebase-AppCheck token does not verify (malformed, expired, another project’s).'],
   ROLE_REQUIRED: [403, 'None of the roles the operation needs.'],
   PERMISSION_REQUIRED: [403, 'An administrator without the permission the operation needs, or granting one it lacks.'],
   HAT_LOCKED: [403, 'The app (hat) of the operation is not unlocked for this account (drivers cannot book).'],
-  // Sign-in
-  AUTH_INVALID_CREDENTIALS: [401, 'Wrong email or password.'],
-  AUTH_INVALID_CODE: [400, 'Wrong, expired or used one-time code.'],
-  AUTH_LOCKED: [429, 'Too many failed attempts: sign-in is locked for a while (password reset still works).'],
-  AUTH_CODE_LIMIT: [429, 'A code was sent to this destination too recently, or too many were sent.'],
-  AUTH_EMAIL_NOT_VERIFIED: [403, 'The email is not verified yet.'],
-  AUTH_PASSWORD_INCORRECT: [403, 'The password given to confirm a change is wrong.'],
-  ACCOUNT_DISABLED: [403, 'The account is locked by an administrator.'],
-  ACCOUNT_EXISTS: [409, 'An account with this email, phone or Google identity exists.'],
-  PHONE_TAKEN: [409, 'The phone number belongs to another account.'],
-  PHONE_COUNTRY_NOT_ALLOWED: [400, 'Codes are not texted to numbers of this country (SMS_COUNTRIES; `details.country`).'],
-  PHONE_NOT_MOBILE: [400, 'Codes are texted to mobile numbers only: not to premium-rate, toll-free, shared-cost or fixed-line ones (`details.type`).'],
-  // Administration and applications
-  LAST_ADMIN: [409, 'The change would leave no active administrator.'],
-  APPLICATION_TRANSITION: [409, 'The application cannot move to that status from its current one.'],
-  PAPERS_INCOMPLETE: [409, 'Approval needs papers that are missing (`details.missingPapers`).'],
-  // Calls
-  CALL_BUSY: [409, 'The caller is already in a call.'],
-  CALL_NOT_ALLOWED: [409, 'Only the callee answers or declines, only the caller cancels.'],
-  CALL_TRANSITION: [409, 'The call is no longer in a status that allows this (`details.status`).'],
-  // Chat
-  CHAT_SELF_CONVERSATION: [400, 'A direct conversation needs another person.'],
-  CHAT_BLOCKED: [403, 'One of the two blocks the other (in a group: someone in it); `details.userIds` names only those you block.'],
-  CHAT_NOT_OWNER: [403, 'Only the group owner adds and removes members.'],
-  CHAT_NOT_SENDER: [403, 'Only the sender edits or deletes a message.'],
-  CHAT_NOT_GROUP: [409, 'Only a group conversation has a title and changing members.'],
-  CHAT_GROUP_FULL: [409, 'A group holds at most 100 members.'],
-  CHAT_ALREADY_MEMBER: [409, 'The account is a member already (`details.userIds`).'],
-  CHAT_CLOSED: [409, 'The ride, order or booking of this conversation is closed: it is read-only.'],
-  CHAT_EDIT_WINDOW: [409, 'Messages are edited or deleted within 15 minutes of sending, and not after deletion.'],
-  CHAT_NOT_EDITABLE: [409, 'Only text messages are edited.'],
-  CHAT_ATTACHMENT_INVALID: [422, 'The media item is not one of your READY uploads of the message type.'],
-  CHAT_REPLY_NOT_FOUND: [422, 'replyToId (or upToMessageId, before, after) is not a message of this conversation.'],
-  CHAT_OWN_MESSAGE: [422, 'You cannot report your own message.'],
-  CHAT_INVITATION_DECLINED: [409, 'The account declined an invitation to this group (`details.userIds`): it is not invited again.'],
-  CHAT_INVITATION_TRANSITION: [409, 'The invitation is no longer pending (`details.status`).'],
-  CHAT_BLOCKS_FULL: [409, 'You block as many people as one account can (1,000): unblock someone first.'],
-  // Wallet and ledger
-  WALLET_INSUFFICIENT_FUNDS: [409, 'The account does not hold the amount (`details.available`, `details.needed`).'],
-  WALLET_DAILY_LIMIT: [409, 'Over the daily transfer limit (`details.remainingToday`).'],
-  WALLET_SELF_TRANSFER: [400, 'Money cannot be sent to yourself.'],
-  WALLET_RECIPIENT_UNAVAILABLE: [409, 'The recipient account is not active (unverified or locked).'],
-  WITHDRAWAL_TRANSITION: [409, 'The withdrawal is no longer PENDING (`details.status`).'],
-  WITHDRAWAL_SELF_APPROVAL: [403, 'An administrator does not approve their own withdrawal: another one does.'],
-  WALLET_SELF_ADJUSTMENT: [403, 'An administrator does not adjust their own wallet: another one does.'],
-  ADJUSTMENT_TRANSITION: [409, 'The adjustment is no longer PENDING (`details.status`).'],
-  ADJUSTMENT_SELF_APPROVAL: [403, 'The administrator who asked for an adjustment does not approve it: a second one does.'],
-  ADJUSTMENT_REQUESTER_REVOKED: [409, 'The administrator who asked for this adjustment is no longer an active ADMIN with payments.manage: it can only be rejected.'],
-  TIP_LIMIT: [409, 'This ride (or order) has taken all the tips it may (`details.maxTips`).'],
-  TIP_WINDOW: [409, 'Tips are given within a set time after the ride ends (`details.windowSec`).'],
-  // Payments
-  PAYMENT_TRANSITION: [409, 'The payment is not in a status that allows this (`details.status`), e.g. a second full refund.'],
-  PAYMENT_NOT_REFUNDABLE: [409, 'This payment cannot be refunded here (cash is refunded in person).'],
-  PAYMENT_NOT_REFUNDABLE_BY_PAYER: [403, 'Only a top-up is refunded by its payer; purchases are refunded by the service or an administrator.'],
-  PAYMENT_REFUND_WINDOW: [409, 'The refund window of this payment has closed.'],
-  PAYMENT_REFUND_EXCEEDS: [409, 'More than what is left to refund (`details.refundable`), or too many partial refunds.'],
-  PAYMENT_CAPTURE_EXCEEDS: [409, 'A capture above the held amount.'],
-  PAYMENT_SELF_REFUND: [403, 'Staff do not refund a payment they paid or received: another administrator does.'],
-  PAYMENT_REFUND_IN_FLIGHT: [409, 'A refund of this payment is still with the gateway (`details.refundId`): try again once it settles.'],
-  PAYMENT_REFUND_KEY_REQUIRED: [409, 'A keyless refund of this payment with another amount or reason was already made: send an Idempotency-Key for another refund.'],
-  STAFF_REFUND_SELF_APPROVAL: [403, 'The administrator who asked for a staff refund does not approve it: a second one does.'],
-  STAFF_REFUND_TRANSITION: [409, 'The staff refund request is not PENDING (already approved or rejected).'],
-  STAFF_REFUND_REQUESTER_REVOKED: [409, 'The administrator who asked for this staff refund is no longer an active ADMIN with payments.manage: it can only be rejected.'],
-  STAFF_REFUND_REVERSAL: [409, 'Only a staff-made or payer refund the gateway finally refused (FAILED) is reversed to the payer’s wallet, once.'],
-  PAYMENT_PROVIDER_UNAVAILABLE: [422, 'The payment provider is not configured here (MOCK needs PAYMENTS_MOCK).'],
-  PAYMENT_GATEWAY_UNAVAILABLE: [503, 'The payment gateway did not answer; the payment was not opened.'],
-  IPN_SIGNATURE_INVALID: [400, 'A gateway notification whose signature (or partner) does not verify.'],
-  IPN_UNKNOWN_ORDER: [404, 'A gateway notification about no payment of ours.'],
-  IPN_AMOUNT_MISMATCH: [409, 'A gateway notification whose amount differs from the payment: nothing changed.'],
-  // Rides
-  RIDE_TRANSITION: [409, 'The ride is no longer in a status that allows this (`details.status`, `details.allowed`).'],
-  RIDE_NOT_ALLOWED: [409, "Only the ride's driver (arrived, pickup, complete) or rider (cancel, rating) does this."],
-  RIDE_ACTIVE: [409, 'You already have a ride in progress (`details.rideId`).'],
-  RIDE_QUOTE_INVALID: [422, 'The quoteId is not one of ours, was altered, or is for another rider, route or vehicle.'],
-  RIDE_QUOTE_EXPIRED: [409, 'The quote is older than 5 minutes: ask for a new one.'],
-  RIDE_ALREADY_RATED: [409, 'The ride was rated already.'],
-  RIDE_NOT_AT_PICKUP: [409, 'The driver\'s last fresh position is farther from the pickup than RIDE_ARRIVE_RADIUS_M (`details.distanceM`).'],
-  RIDE_NOT_AT_DROPOFF: [409, 'The driver is neither near the drop-off (RIDE_COMPLETE_RADIUS_M) nor has driven RIDE_COMPLETE_MIN_DRIVEN_BP of the quoted distance (`details`).'],
-  RIDE_POSITION_STALE: [409, 'The server has no position of the driver from the last RIDE_POSITION_FRESH_SEC: report the position, then retry.'],
-  RIDE_DISPUTE_EXISTS: [409, 'The ride was disputed already (`details.disputeId`).'],
-  RIDE_DISPUTE_WINDOW: [409, 'Only a COMPLETED ride, or a CANCELLED one that charged a fee, is disputed, within RIDE_DISPUTE_WINDOW_DAYS of its end.'],
-  RIDE_DISPUTE_RESOLVED: [409, 'The dispute was resolved already (`details.outcome`).'],
-  RIDE_REFUND_EXCEEDS: [409, 'A dispute refunds at most what the rider paid for the ride (`details.paid`).'],
-  RIDE_HOLD_NOT_CAPTURED: [409, 'The ride\'s wallet hold was released or expired before it was captured: nothing was recorded as paid.'],
-  RIDE_SELF_MANAGE: [403, 'Administrators do not manage (complete, abort, cancel, settle disputes of) a ride they are the rider or driver of; another administrator does.'],
-  RIDE_NO_SHOW_EARLY: [409, 'A no-show is declared only after waiting RIDE_CANCEL_WAIT_SEC at the pickup (`details.waitSec`).'],
-  DRIVER_POSITION_JUMP: [422, 'The position is farther from the last one than DRIVER_MAX_SPEED_KMH allows in the time between them: refused (`details.distanceM`, `details.seconds`).'],
-  // Routing
-  ROUTING_NO_ROUTE: [422, 'There is no road route between the two points.'],
-  ROUTING_UNAVAILABLE: [503, 'The routing service (OSRM) is not answering.'],
-  // Media
+  // Catalogs (the platform's catalog kit and nearby paging)
   CATALOG_NOT_MANAGER: [403, 'Only the managing partner (owner or staff) changes this record; curated records are the administrators\'.'],
   CATALOG_TRANSITION: [409, 'The record is not in a status that allows this (`details.status`): archived records are read-only.'],
   CATALOG_NOT_ALLOWED: [409, 'Hiding and restoring are for administrators, archiving for the record\'s managers.'],
   NEARBY_TOO_DENSE: [422, 'More records lie at the cursor\'s distance than one request may read (NEARBY_READ_BUDGET): the list cannot go further from this point.'],
-  PARKING_SPACES_OUT_OF_RANGE: [409, 'The change would leave fewer than 0 or more than capacity free spaces (`details.freeSpaces`, `details.capacity`).'],
-  FUEL_PRICE_TYPE_REQUIRED: [400, 'sort=price needs the fuelType to compare.'],
-  ADDRESS_LIMIT: [409, 'At most 20 saved addresses.'],
-  ADDRESS_LABEL_TAKEN: [409, 'You have an address with this label (HOME, WORK) already (`details.addressId`).'],
-  FAVORITE_LIMIT: [409, 'At most 500 favorites.'],
-  REVIEW_EXISTS: [409, 'You reviewed this record already (`details.reviewId`): edit that review.'],
-  REVIEW_OWN_TARGET: [403, 'The managers of a record cannot review it.'],
-  REVIEW_NOT_AUTHOR: [403, 'Only its author edits or deletes a review.'],
-  REVIEW_NOT_MANAGER: [403, 'Only the managers of the reviewed record reply.'],
-  REVIEW_ALREADY_REPLIED: [409, 'The review has a reply already.'],
-  REVIEW_OWN: [422, 'You cannot report your own review.'],
-  REVIEW_ALREADY_REPORTED: [409, 'You reported this review already.'],
-  REVIEW_REPORT_RESOLVED: [409, 'The report is resolved already.'],
-  REVIEW_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
-  PROMOTION_NOT_FOUND: [404, 'No active voucher has this code.'],
-  PROMOTION_NOT_STARTED: [409, 'The voucher is not valid yet (`details.startsAt`).'],
-  PROMOTION_EXPIRED: [409, 'The voucher has expired (`details.endsAt`).'],
-  PROMOTION_NOT_APPLICABLE: [422, 'The voucher is for other verticals (`details.verticals`) or another seller.'],
-  PROMOTION_MIN_SPEND: [422, 'The purchase is below the voucher\'s minimum (`details.minSpend`).'],
-  PROMOTION_USER_LIMIT: [409, 'You have used the voucher as often as it allows (`details.perUserLimit`).'],
-  PROMOTION_EXHAUSTED: [409, 'The voucher has no uses left.'],
-  PROMOTION_CODE_TAKEN: [409, 'Another voucher has this code.'],
-  PROMOTION_NOT_MANAGER: [403, 'Vouchers are managed by their partner\'s owner and staff; platform vouchers by administrators.'],
-  PROMOTION_PAYABLE_NOT_FOUND: [404, 'No such payable (a ride) of yours: a voucher is used on your own ride only.'],
-  PROMOTION_PAYABLE_CLOSED: [409, 'The payable was cancelled or refunded (`details.status`): no voucher is used on it.'],
-  PROMOTION_PAYABLE_TAKEN: [409, 'Another voucher is already used on this payable: one voucher per ride.'],
-  PROMOTION_PAYABLE_SETTLED: [409, 'The payable is paid already (a completed ride, `details.status`): a voucher applies only before payment.'],
-  PROMOTION_RELEASE_REFUSED: [409, 'A use is given back only once what it was used on is cancelled or refunded (`details.status`).'],
   CATALOG_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
-
-  UPLOAD_STATE: [409, 'The presigned upload is not (or no longer) waiting for bytes.'],
-  // Jobs
+  // Idempotency and jobs
   IDEMPOTENCY_KEY_REQUIRED: [400, 'This operation moves money: it needs an Idempotency-Key header.'],
   IDEMPOTENCY_IN_PROGRESS: [409, 'A request with this Idempotency-Key is still running; retry shortly.'],
   IDEMPOTENCY_KEY_REUSED: [422, 'This Idempotency-Key was used with another request body.'],
   JOB_BUSY: [409, 'Another runner holds the job.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorCodeTable = Readonly<Record<string, readonly [number, string]>>;
+
+/** The codes of the modules: each `<m>.errors.ts` adds its own (`interface ModuleErrorCodes extends CodesOf<…>`). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ModuleErrorCodes {}
+export type CodesOf<T extends ErrorCodeTable> = { readonly [K in keyof T]: true };
+
+export type ErrorCode = keyof typeof PLATFORM_ERROR_CODES | keyof ModuleErrorCodes;
+
+/** A module's codes, checked for shape (upper-case names) at load. */
+export function defineErrorCodes<const T extends ErrorCodeTable>(codes: T): T {
+  for (const code of Object.keys(codes)) if (!/^[A-Z][A-Z0-9_]*$/.test(code)) throw new Error(`error code ${code}: upper case and underscores only`);
+  return codes;
+}
+
+const table: Record<string, readonly [number, string]> = { ...PLATFORM_ERROR_CODES };
+
+/** Every code of the API: the platform's, then each installed module's (in module order). */
+export const ERROR_CODES = table as Readonly<Record<ErrorCode, readonly [number, string]>>;
+
+/** Adds a module's codes to ERROR_CODES (done once, by installing the module list); a code has one owner. */
+export function registerErrorCodes(owner: string, codes: ErrorCodeTable): void {
+  for (const [code, entry] of Object.entries(codes)) {
+    const known = table[code];
+    if (known && (known[0] !== entry[0] || known[1] !== entry[1])) throw new Error(`error code ${code} of ${owner} is declared twice, differently`);
+    table[code] = entry;
+  }
+}
 
 export const GENERAL_CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',

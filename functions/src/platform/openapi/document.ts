@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ErrorBodySchema } from '../errors/error-body';
+import { errorBodySchema } from '../errors/error-body';
 import { IdempotencyKeySchema } from '../idempotency/idempotency';
 import { ERROR_CODES, generalCode, type ErrorCode } from '../errors/codes';
 import { toOpenApiPath, type AnyRoute } from '../http/route';
@@ -187,7 +187,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       const codes = codesFor(route, status);
       responses[String(status)] ??= {
         description: `${status === 401 ? unauthorizedText(route, codes) : (ERROR_DESCRIPTIONS[status] ?? 'Error')}${codes.length > 0 ? ` Codes: ${codes.join(', ')}.` : ''}`,
-        content: { 'application/json': { schema: ErrorBodySchema } },
+        content: { 'application/json': { schema: errorBodySchema() } },
       };
     }
     for (const [status, response] of Object.entries(responses)) {
