@@ -4,7 +4,7 @@
 // (functions/.env.<projectId>, demo-* projects aside; or the one named):
 //   1. its configuration (with functions/.env under it and the declared secrets as Secret Manager provides them)
 //      passes the rules an instance on Cloud Functions enforces at boot, and holds no local or secret value;
-//   2. every declared secret has its `firebase functions:secrets:set` line in the README's deploy guide;
+//   2. every declared secret has its `firebase functions:secrets:set` line in the deploy guide (docs/deploying.md);
 //   3. the deploy bundle (functions/dist) loads with those settings, and every function runs in FUNCTIONS_REGION;
 //   4. firebase.json's Hosting rewrites name functions that exist, in that region;
 //   5. rules deny by default and every TTL field has its TTL policy;
@@ -67,7 +67,7 @@ process.stdout.write(JSON.stringify(endpoints));`;
 const firebaseJson = JSON.parse(fs.readFileSync(path.join(root, 'firebase.json'), 'utf8'));
 const indexesJson = JSON.parse(fs.readFileSync(path.join(root, 'firestore.indexes.json'), 'utf8'));
 const rules = fs.readFileSync(path.join(root, 'firestore.rules'), 'utf8');
-const guide = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+const guide = fs.readFileSync(path.join(root, 'docs', 'deploying.md'), 'utf8');
 
 // firebase-tools' runtime table, read from the installed firebase-tools (the one that deploys), never a copy.
 // Internal files of firebase-tools: a release that moves them is named here rather than failing with a bare stack.
@@ -96,7 +96,7 @@ for (const project of projects) {
   const env = { ...readEnv(path.join(envDir, '.env')), ...readEnv(file) };
   const secrets = declaredSecrets(env);
   check(`${project}: production configuration (functions/.env + .env.${project}, secrets ${secrets.join(', ')})`, checks.productionEnvProblems(env, secrets));
-  check(`${project}: every declared secret is in the README's deploy guide`, checks.undocumentedSecrets(secrets, guide).map((name) => `no "firebase functions:secrets:set ${name}" in README.md`));
+  check(`${project}: every declared secret is in the deploy guide (docs/deploying.md)`, checks.undocumentedSecrets(secrets, guide).map((name) => `no "firebase functions:secrets:set ${name}" in docs/deploying.md`));
   let region;
   try {
     region = functionsRegion(env);

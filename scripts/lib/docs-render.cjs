@@ -26,6 +26,7 @@ function load(base) {
   return {
     MODULES: req('modules').MODULES,
     COLLECTIONS: req('modules').COLLECTIONS,
+    platformTasks: req('platform/module/deliveries').platformTasks,
     renderOpenApiJson: req('platform/openapi/render').renderOpenApiJson,
     schema: req('platform/config/config.schema'),
     settings: req('platform/deploy/settings'),
@@ -69,8 +70,12 @@ function entryFunctions() {
   return [...source.matchAll(/^export const (\w+) = (onRequest|onTaskDispatched)\b/gm)].map((m) => ({ name: m[1], kind: kinds[m[2]], source: 'entry (`src/index.ts`)' }));
 }
 
-function functionRows({ MODULES }) {
+function functionRows({ MODULES, platformTasks }) {
   const rows = entryFunctions();
+  for (const [name, task] of Object.entries(platformTasks ? platformTasks() : {})) {
+    const attempts = task.options?.retryConfig?.maxAttempts;
+    rows.push({ name, kind: `Cloud Tasks${attempts ? ` (${attempts} attempts)` : ''}`, source: 'platform (`platform/module/deliveries.ts`)' });
+  }
   for (const m of MODULES) {
     for (const [name, task] of Object.entries(m.tasks ?? {})) {
       const attempts = task.options?.retryConfig?.maxAttempts;

@@ -39,8 +39,8 @@ describe('deploy:check — the production env file', () => {
     expect(declaredSecrets({ FUNCTIONS_SECRETS: 'SMTP_PASS, JWT_SECRET' })).toEqual(['JWT_SECRET', 'JWT_REFRESH_SECRET', 'SMTP_PASS']);
   });
 
-  it('every secret the project declares is in the README deploy guide, and a missing one is named', () => {
-    const guide = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  it('every secret the project declares is in the deploy guide (docs/deploying.md), and a missing one is named', () => {
+    const guide = fs.readFileSync(path.join(root, 'docs', 'deploying.md'), 'utf8');
     expect(undocumentedSecrets(declaredSecrets(productionEnv), guide)).toEqual([]);
     expect(undocumentedSecrets(['JWT_SECRET', 'TWILIO_AUTH_TOKEN'], 'firebase functions:secrets:set JWT_SECRET')).toEqual(['TWILIO_AUTH_TOKEN']);
   });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { configSchema } from '../../src/platform/config/config.schema';
 import { MODULES } from '../../src/modules';
+import { platformTasks } from '../../src/platform/module/deliveries';
 
 // The docs follow the code: the generated parts of docs/ (module table, function list, configuration, kit users,
 // latest benchmark figures) equal what scripts/lib/docs-render.cjs renders from src (`npm run openapi` rewrites
@@ -14,7 +15,7 @@ interface Renderer {
   TARGETS: Record<string, string[]>;
   renderDocs(base: string): Record<string, string>;
   applyBlocks(text: string, names: string[], blocks: Record<string, string>, file: string): string;
-  functionRows(loaded: { MODULES: typeof MODULES }): Array<{ name: string; kind: string; source: string }>;
+  functionRows(loaded: { MODULES: typeof MODULES; platformTasks?: typeof platformTasks }): Array<{ name: string; kind: string; source: string }>;
   platformKits(platformDir: string): string[];
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -71,7 +72,7 @@ describe('docs follow the code', () => {
       expect(architecture).toContain(`| \`${m.name}\` |`);
       for (const name of [...Object.keys(m.tasks ?? {}), ...Object.keys(m.triggers ?? {})]) expect(architecture).toContain(`| \`${name}\` |`);
     }
-    const names = render.functionRows({ MODULES }).map((r) => r.name);
+    const names = render.functionRows({ MODULES, platformTasks }).map((r) => r.name);
     expect(names).toEqual(expect.arrayContaining(['api', 'deliverMessage']));
     expect(new Set(names).size).toBe(names.length);
   });

@@ -5,7 +5,7 @@ import { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 
 export const driverModule = defineModule({
   name: 'driver',
-  uses: ['auth', 'kyc', 'notifications', 'users'],
+  uses: ['auth', 'kyc', 'notifications', 'routing', 'users'],
   errorCodes: DRIVER_ERROR_CODES,
   events: DRIVER_EVENTS.rows,
   routes: (ctx) => (require('./driver.routes') as typeof import('./driver.routes')).driverRoutes(ctx),
