@@ -133,31 +133,38 @@ export function defaultLayout<D, O extends string>(): ReportLayout<D, O> {
 /** ALREADY_EXISTS: the create of a transaction lost to an identical report committed meanwhile. */
 const alreadyExists = (err: unknown) => (err as { code?: unknown }).code === 6;
 
+/** Where a queue's reports are: reads by id and by target, through the queue's layout. */
+function reportStore<D, O extends string>(collectionName: string, layout: ReportLayout<D, O>) {
+  const collection = () => db().collection(collectionName);
+  const ref = (id: string): DocumentReference => collection().doc(id);
+  return {
+    collection,
+    ref,
+    async read(id: string, tx?: Transaction): Promise<Report<D, O> | undefined> {
+      const snap = tx ? await tx.get(ref(id)) : await ref(id).get();
+      return snap.exists ? layout.fromDocument(snap.id, snap.data()!) : undefined;
+    },
+    async openOf(targetId: string, tx: Transaction): Promise<Array<Report<D, O>>> {
+      const snap = await tx.get(collection().where(layout.targetField, '==', targetId).where('status', '==', OPEN));
+      return snap.docs.map((d) => layout.fromDocument(d.id, d.data()));
+    },
+  };
+}
+
+/** The 409 of a report resolved already with another outcome. */
+function resolvedConflict<D, O extends string>(report: Report<D, O>, layout: ReportLayout<D, O>, code: ErrorCode | undefined) {
+  const status = layout.statusOf(report.resolution!.outcome);
+  const error = new ConflictError(`The report is ${status} already`, { status, outcome: report.resolution!.outcome });
+  return code ? error.withCode(code) : error;
+}
+
 export function defineReportQueue<D, O extends string>(definition: ReportQueueDefinition<D, O>) {
   const layout = definition.layout ?? defaultLayout<D, O>();
   const now = definition.clock ?? Date.now;
-  const direction = definition.order ?? 'desc';
-  const collection = () => db().collection(definition.collection);
-  const ref = (id: string): DocumentReference => collection().doc(id);
+  const { collection, ref, read, openOf } = reportStore(definition.collection, layout);
   const reportId =
     definition.reportId ??
     ((targetId: string, reporterId: string, key?: string) => stableId({ scope: definition.name, caller: reporterId, key: key === undefined ? [targetId] : [targetId, key], prefix: 'r_' }));
-
-  async function read(id: string, tx?: Transaction): Promise<Report<D, O> | undefined> {
-    const snap = tx ? await tx.get(ref(id)) : await ref(id).get();
-    return snap.exists ? layout.fromDocument(snap.id, snap.data()!) : undefined;
-  }
-
-  async function openOf(targetId: string, tx: Transaction): Promise<Array<Report<D, O>>> {
-    const snap = await tx.get(collection().where(layout.targetField, '==', targetId).where('status', '==', OPEN));
-    return snap.docs.map((d) => layout.fromDocument(d.id, d.data()));
-  }
-
-  const conflict = (report: Report<D, O>) => {
-    const status = layout.statusOf(report.resolution!.outcome);
-    const error = new ConflictError(`The report is ${status} already`, { status, outcome: report.resolution!.outcome });
-    return definition.resolvedCode ? error.withCode(definition.resolvedCode) : error;
-  };
 
   return {
     name: definition.name,
@@ -194,7 +201,7 @@ export function defineReportQueue<D, O extends string>(definition: ReportQueueDe
     async list(caller: Moderator, query: { status: string; limit: number; cursor?: string }): Promise<Page<Report<D, O>>> {
       assertModerator(caller, definition.permission);
       const request = { limit: query.limit, cursor: query.cursor, query: `${definition.name}:${query.status}`, caller: caller.userId };
-      return paginate(collection().where('status', '==', query.status), [{ field: 'createdAt', direction }], request, (d) => layout.fromDocument(d.id, d.data()));
+      return paginate(collection().where('status', '==', query.status), [{ field: 'createdAt', direction: definition.order ?? 'desc' }], request, (d) => layout.fromDocument(d.id, d.data()));
     },
 
     /** Resolves an open report with an outcome, by whom and when (see the repeat rule above). */
@@ -206,7 +213,7 @@ export function defineReportQueue<D, O extends string>(definition: ReportQueueDe
         if (!current) throw new NotFoundError('No such report');
         if (current.resolution) {
           if (current.resolution.outcome === outcome) return { report: current, closed: [], changed: false, effect: undefined };
-          throw conflict(current);
+          throw resolvedConflict(current, layout, definition.resolvedCode);
         }
         const others = options.wholeTarget ? (await openOf(current.targetId, tx)).filter((r) => r.id !== id) : [];
         const resolution: Resolution<O> = { outcome, by: caller.userId, at: now(), note: options.note ?? null };
