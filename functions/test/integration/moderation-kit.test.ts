@@ -117,16 +117,15 @@ describe('resolving', () => {
 
 describe('the queue', () => {
   it('pages the reports of a status in the queue’s order with cursors; refuses an administrator without the permission', async () => {
-    const status = OPEN;
     const oldest = makeQueue('asc');
     const post = target();
     const ids: string[] = [];
     for (const who of ['p1', 'p2', 'p3']) ids.push((await oldest.file({ targetId: post, reporterId: who, detail: { reason: 'SPAM' } })).report.id);
-    const mine = async (q: typeof oldest) => {
+    const mine = async (q: typeof oldest, status: string | null = OPEN) => {
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = await q.list(moderator, { status, limit: 50, cursor });
+        const page = await q.list(moderator, { status: status ?? undefined, limit: 50, cursor });
         seen.push(...page.items.filter((r) => r.targetId === post).map((r) => r.id));
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
@@ -134,10 +133,14 @@ describe('the queue', () => {
     };
     expect(await mine(oldest)).toEqual(ids);
     expect(await mine(makeQueue('desc'))).toEqual([...ids].reverse());
-    const firstPage = await oldest.list(moderator, { status, limit: 1 });
+    // Without a status: every report, open or resolved (a queue shown whole, like the ride SOS list).
+    await oldest.resolve(moderator, ids[1], 'KEPT');
+    expect(await mine(oldest)).toEqual([ids[0], ids[2]]);
+    expect(await mine(oldest, null)).toEqual(ids);
+    const firstPage = await oldest.list(moderator, { status: OPEN, limit: 1 });
     expect(firstPage.items).toHaveLength(1);
     expect(firstPage.nextCursor).toEqual(expect.any(String));
-    await expect(oldest.list({ ...moderator, userId: 'someone-else' }, { status, limit: 1, cursor: firstPage.nextCursor! })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
-    await expect(oldest.list(unpermitted, { status, limit: 1 })).rejects.toMatchObject({ code: 'PERMISSION_REQUIRED' });
+    await expect(oldest.list({ ...moderator, userId: 'someone-else' }, { status: OPEN, limit: 1, cursor: firstPage.nextCursor! })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+    await expect(oldest.list(unpermitted, { status: OPEN, limit: 1 })).rejects.toMatchObject({ code: 'PERMISSION_REQUIRED' });
   });
 });

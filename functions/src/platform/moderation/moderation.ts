@@ -197,11 +197,12 @@ export function defineReportQueue<D, O extends string>(definition: ReportQueueDe
       }
     },
 
-    /** One page of the queue: the reports with a stored status, by creation time (the queue's order). */
-    async list(caller: Moderator, query: { status: string; limit: number; cursor?: string }): Promise<Page<Report<D, O>>> {
+    /** One page of the queue: the reports with a stored status (every status without one), by creation time. */
+    async list(caller: Moderator, query: { status?: string; limit: number; cursor?: string }): Promise<Page<Report<D, O>>> {
       assertModerator(caller, definition.permission);
-      const request = { limit: query.limit, cursor: query.cursor, query: `${definition.name}:${query.status}`, caller: caller.userId };
-      return paginate(collection().where('status', '==', query.status), [{ field: 'createdAt', direction: definition.order ?? 'desc' }], request, (d) => layout.fromDocument(d.id, d.data()));
+      const request = { limit: query.limit, cursor: query.cursor, query: `${definition.name}:${query.status ?? ''}`, caller: caller.userId };
+      const filtered = query.status === undefined ? collection() : collection().where('status', '==', query.status);
+      return paginate(filtered, [{ field: 'createdAt', direction: definition.order ?? 'desc' }], request, (d) => layout.fromDocument(d.id, d.data()));
     },
 
     /** Resolves an open report with an outcome, by whom and when (see the repeat rule above). */
