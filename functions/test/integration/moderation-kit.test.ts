@@ -55,7 +55,8 @@ describe('filing reports', () => {
 
   it('a key files several reports of one reporter on one target; a guard that throws files nothing', async () => {
     const post = target();
-    const [a, b] = [await queue.file({ targetId: post, reporterId: 'u1', key: 'k1', detail: { reason: 'x' } }), await queue.file({ targetId: post, reporterId: 'u1', key: 'k2', detail: { reason: 'y' } })];
+    const a = await queue.file({ targetId: post, reporterId: 'u1', key: 'k1', detail: { reason: 'x' } });
+    const b = await queue.file({ targetId: post, reporterId: 'u1', key: 'k2', detail: { reason: 'y' } });
     expect(a.report.id).not.toBe(b.report.id);
     await expect(
       queue.file({ targetId: post, reporterId: 'u3', detail: { reason: 'z' } }, async () => {
@@ -87,7 +88,8 @@ describe('resolving', () => {
     const other: Moderator = { userId: `mod-${randomUUID()}`, roles: ['ADMIN'], permissions: undefined };
     const repeat = await queue.resolve(other, report.id, 'KEPT');
     expect(repeat).toEqual({ report: first.report, closed: [], changed: false, effect: undefined });
-    await expect(queue.resolve(moderator, report.id, 'REMOVED')).rejects.toMatchObject({ statusCode: 409, code: 'REVIEW_REPORT_RESOLVED', details: { status: 'KEPT', outcome: 'KEPT' } });
+    const conflict = { statusCode: 409, code: 'REVIEW_REPORT_RESOLVED', details: { status: 'KEPT', outcome: 'KEPT' } };
+    await expect(queue.resolve(moderator, report.id, 'REMOVED')).rejects.toMatchObject(conflict);
     await expect(queue.resolve(moderator, `nope-${randomUUID()}`, 'KEPT')).rejects.toMatchObject({ statusCode: 404 });
   });
 
@@ -140,7 +142,8 @@ describe('the queue', () => {
     const firstPage = await oldest.list(moderator, { status: OPEN, limit: 1 });
     expect(firstPage.items).toHaveLength(1);
     expect(firstPage.nextCursor).toEqual(expect.any(String));
-    await expect(oldest.list({ ...moderator, userId: 'someone-else' }, { status: OPEN, limit: 1, cursor: firstPage.nextCursor! })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+    const elsewhere = oldest.list({ ...moderator, userId: 'someone-else' }, { status: OPEN, limit: 1, cursor: firstPage.nextCursor! });
+    await expect(elsewhere).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
     await expect(oldest.list(unpermitted, { status: OPEN, limit: 1 })).rejects.toMatchObject({ code: 'PERMISSION_REQUIRED' });
   });
 });

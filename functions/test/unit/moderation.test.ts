@@ -3,7 +3,8 @@ import { assertModerator, defaultLayout, defineReportQueue, OPEN, type Moderator
 // The moderation kit without Firestore: ids, the stored layout, and the permission checks (made before any read).
 // The queue itself (repeats, races, paging, resolution) is tested on the emulator: test/integration/moderation-kit.
 
-const queue = (name = 'posts:reports') => defineReportQueue<{ reason: string }, 'REMOVED' | 'KEPT'>({ name, collection: 'unit_reports', outcomes: ['REMOVED', 'KEPT'], permission: 'moderation' });
+const queue = (name = 'posts:reports') =>
+  defineReportQueue<{ reason: string }, 'REMOVED' | 'KEPT'>({ name, collection: 'unit_reports', outcomes: ['REMOVED', 'KEPT'], permission: 'moderation' });
 const admin = (permissions?: string[]): Moderator => ({ userId: 'a1', roles: ['USER', 'ADMIN'], permissions });
 
 describe('report ids', () => {
@@ -26,7 +27,10 @@ describe('report ids', () => {
 
 describe('the default layout', () => {
   const layout = defaultLayout<{ reason: string }, 'REMOVED' | 'KEPT'>();
-  const open: Report<{ reason: string }, 'REMOVED' | 'KEPT'> = { id: 'r1', targetId: 't1', reporterId: 'u1', createdAt: 1_000, resolution: null, detail: { reason: 'SPAM' } };
+  const open: Report<{ reason: string }, 'REMOVED' | 'KEPT'> = {
+    ...{ id: 'r1', targetId: 't1', reporterId: 'u1' },
+    ...{ createdAt: 1_000, resolution: null, detail: { reason: 'SPAM' } },
+  };
 
   it('stores an open report as OPEN and reads it back', () => {
     const stored = layout.toDocument(open);
@@ -52,7 +56,8 @@ describe('who moderates', () => {
   it('refuses an administrator without it (403 PERMISSION_REQUIRED) and a non-administrator (403 ROLE_REQUIRED)', () => {
     expect(() => assertModerator(admin([]), 'moderation')).toThrow(expect.objectContaining({ statusCode: 403, code: 'PERMISSION_REQUIRED' }));
     expect(() => assertModerator(admin(['rides.manage']), 'moderation')).toThrow(expect.objectContaining({ code: 'PERMISSION_REQUIRED' }));
-    expect(() => assertModerator({ userId: 'u1', roles: ['USER'], permissions: undefined }, 'moderation')).toThrow(expect.objectContaining({ statusCode: 403, code: 'ROLE_REQUIRED' }));
+    const user: Moderator = { userId: 'u1', roles: ['USER'], permissions: undefined };
+    expect(() => assertModerator(user, 'moderation')).toThrow(expect.objectContaining({ statusCode: 403, code: 'ROLE_REQUIRED' }));
   });
 
   it('the queue checks before it reads: listing and resolving refuse the caller without a Firestore call', async () => {

@@ -162,9 +162,9 @@ export function defineReportQueue<D, O extends string>(definition: ReportQueueDe
   const layout = definition.layout ?? defaultLayout<D, O>();
   const now = definition.clock ?? Date.now;
   const { collection, ref, read, openOf } = reportStore(definition.collection, layout);
-  const reportId =
-    definition.reportId ??
-    ((targetId: string, reporterId: string, key?: string) => stableId({ scope: definition.name, caller: reporterId, key: key === undefined ? [targetId] : [targetId, key], prefix: 'r_' }));
+  const byDefault = (targetId: string, reporterId: string, key?: string) =>
+    stableId({ scope: definition.name, caller: reporterId, key: key === undefined ? [targetId] : [targetId, key], prefix: 'r_' });
+  const reportId = definition.reportId ?? byDefault;
 
   return {
     name: definition.name,
