@@ -228,4 +228,22 @@ describe('reports', () => {
     const actioned = (await call('GET', '/chat/admin/reports?status=ACTIONED&limit=100', { token: admin.accessToken })).body.items;
     expect(actioned.some((r: { id: string }) => r.id === first.body.id)).toBe(true);
   });
+
+  it('two identical reports at once make one (201 and 200, one id); resolving again with the same status changes nothing', async () => {
+    const g = (await group(alice, [bob.user.id, carol.user.id])).body;
+    const message = (await send(alice, g.id, 'win a prize')).body;
+    const report = (who: Person) => call('POST', `/chat/messages/${message.id}/report`, { token: who.accessToken, body: { reason: 'SPAM' } });
+    const raced = await Promise.all([report(bob), report(bob)]);
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 201]);
+    expect(raced[0].body.id).toBe(raced[1].body.id);
+    const other = await report(carol);
+    expect([other.status, other.body.id === raced[0].body.id]).toEqual([201, false]);
+    expect((await db().collection('chat_reports').where('messageId', '==', message.id).get()).size).toBe(2);
+
+    const admin = await adminTokens();
+    const resolve = (status: string) => call('PATCH', `/chat/admin/reports/${raced[0].body.id}`, { token: admin.accessToken, body: { status } });
+    const first = await resolve('DISMISSED');
+    const again = await resolve('DISMISSED');
+    expect([again.status, again.body]).toEqual([200, first.body]);
+  });
 });

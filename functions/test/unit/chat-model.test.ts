@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   blockConflicts,
   CHAT_LIMITS,
@@ -43,6 +44,16 @@ describe('chat ids', () => {
   it('one conversation per ride, order or booking', () => {
     expect(contextConversationId({ type: 'RIDE', id: 'r1' })).toBe(contextConversationId({ type: 'RIDE', id: 'r1' }));
     expect(contextConversationId({ type: 'RIDE', id: 'r1' })).not.toBe(contextConversationId({ type: 'ORDER', id: 'r1' }));
+  });
+});
+
+describe('chat ids on stableId', () => {
+  // The formulas the ids had before stableId: stored conversations and messages keep their ids.
+  const before = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 24);
+  it('are the ids of the former formulas', () => {
+    expect(directConversationId('u2', 'u1')).toBe(`dm_${before('u1\u0000u2')}`);
+    expect(contextConversationId({ type: 'RIDE', id: 'r1' })).toBe(`ctx_ride_${before('r1')}`);
+    expect(messageIdFor('c1', 'alice', 'k1')).toBe(`m_${before('c1\u0000alice\u0000k1')}`);
   });
 });
 

@@ -19,7 +19,7 @@ export const RING_TIMEOUT_QUEUE = documentTaskQueue('callRingTimeout', 'callId')
 // delivered markers. Each message rewrites these (one document per member), never one shared document.
 // `chat_blocks/{blockerId}_{blockedId}`: blocks.
 // `chat_block_lists/{userId}`: the ids a user blocks, in one document, so a group's blocks are one read per person.
-// `chat_reports/{messageId}_{reporterId}`: reported messages (the admin queue).
+// `chat_reports/{messageId}_{reporterId}`: reported messages (the admin queue; the moderation kit, conversations.reports).
 // `chat_invitations/{conversationId}_{userId}`: an invitation to a group, which the invitee accepts or declines.
 // `chat_preferences/{userId}`: whether others may add the user to groups directly (default: by invitation).
 export const CONVERSATIONS = 'conversations';

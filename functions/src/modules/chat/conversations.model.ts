@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { describe, lazySchema, markerTimestamp, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
 import type { Identified } from '../../platform/firestore/records';
+import { stableId } from '../../platform/ids/stable-id';
 import { truncateText } from '../../platform/text';
 import { SURFACES, type Surface } from '../notifications';
 import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
@@ -202,17 +202,17 @@ export const blockId = (blockerId: string, blockedId: string) => `${blockerId}_$
 /** One direct conversation per pair: its id is derived from the two members. */
 export function directConversationId(a: string, b: string): string {
   const [first, second] = [a, b].sort();
-  return `dm_${createHash('sha256').update(`${first}\u0000${second}`).digest('base64url').slice(0, 24)}`;
+  return stableId({ key: [first, second], prefix: 'dm_' });
 }
 
 /** One conversation per ride, order or booking. */
 export function contextConversationId(context: { type: ContextType; id: string }): string {
-  return `ctx_${context.type.toLowerCase()}_${createHash('sha256').update(context.id).digest('base64url').slice(0, 24)}`;
+  return stableId({ key: context.id, prefix: `ctx_${context.type.toLowerCase()}_` });
 }
 
 /** A retried send (same Idempotency-Key) names the same message, so it is created once. */
 export function messageIdFor(conversationId: string, senderId: string, idempotencyKey: string): string {
-  return `m_${createHash('sha256').update(`${conversationId}\u0000${senderId}\u0000${idempotencyKey}`).digest('base64url').slice(0, 24)}`;
+  return stableId({ key: [conversationId, senderId, idempotencyKey], prefix: 'm_' });
 }
 
 /** A message in a line: its words (cut), or the kind of message it is. */

@@ -11,7 +11,6 @@ import {
   CHAT_INVITATIONS,
   CHAT_MEMBERSHIPS,
   CHAT_PREFERENCES,
-  CHAT_REPORTS,
   conversationDocument,
   CONVERSATIONS,
   invitationId,
@@ -30,28 +29,12 @@ import {
 
 export type { BlockRecord };
 
-export interface ReportRecord {
-  id: string;
-  messageId: string;
-  conversationId: string;
-  reporterId: string;
-  senderId: string;
-  reason: string;
-  note: string | null;
-  excerpt: string;
-  status: 'OPEN' | 'DISMISSED' | 'ACTIONED';
-  createdAt: number;
-  resolvedAt: number | null;
-  resolvedBy: string | null;
-}
-
 const conversations = () => typedCollection<ConversationRecord>(CONVERSATIONS, conversationDocument);
 const memberships = () => plainCollection<MembershipRecord>(CHAT_MEMBERSHIPS, membershipDocument);
 // Messages keep their id as a field too: reports find a message by id alone (a collection-group query).
 const messages = (conversationId: string) => plainCollection<MessageRecord>(`${CONVERSATIONS}/${conversationId}/${MESSAGES}`, messageDocument);
 const blocks = () => plainCollection<BlockRecord>(CHAT_BLOCKS, blockDocument);
 const blockLists = () => plainCollection<BlockListRecord>(CHAT_BLOCK_LISTS);
-const reports = () => typedCollection<ReportRecord>(CHAT_REPORTS);
 const invitations = () => typedCollection<InvitationRecord>(CHAT_INVITATIONS);
 const preferences = () => plainCollection<ChatPreferencesRecord>(CHAT_PREFERENCES);
 
@@ -223,18 +206,6 @@ export const conversationsRepo = {
     return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...page, query: `chat:invitations:${status}`, caller: userId }, (d) => d.data());
   },
 
-  reportRef: (id: string) => reports().doc(id),
-  report: (id: string, tx?: Transaction) => readRecord(reports().doc(id), tx),
-  txCreateReport(tx: Transaction, report: ReportRecord): void {
-    tx.create(reports().doc(report.id), report);
-  },
-  txUpdateReport(tx: Transaction, id: string, patch: Partial<ReportRecord>): void {
-    tx.update(reports().doc(id), patch);
-  },
-  reportsWithStatus(status: ReportRecord['status'], adminId: string, page: { limit: number; cursor?: string }) {
-    const query = reports().where('status', '==', status);
-    return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...page, query: `chat:reports:${status}`, caller: adminId }, (d) => d.data());
-  },
   /** A message found by id alone (reports name a message without its conversation). */
   async messageById(messageId: string): Promise<MessageRecord | undefined> {
     const snap = await db().collectionGroup(MESSAGES).where('id', '==', messageId).limit(1).get();

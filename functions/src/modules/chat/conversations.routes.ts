@@ -159,7 +159,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
       rateLimit: CHAT_RATE_LIMITS.message,
       request: { params: ConversationParamsSchema, body: SendMessageBodySchema },
       response: { status: 201, description: 'The message.', schema: MessageSchema },
-      handler: ({ params, body, auth, req }) => chat().send(auth!.userId, params.id, body, req.get('idempotency-key') ?? undefined),
+      handler: ({ params, body, auth, idempotencyKey }) => chat().send(auth!.userId, params.id, body, idempotencyKey),
     }),
     defineRoute({
       method: 'get',
@@ -330,7 +330,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'reportMessage',
       tag,
       summary: 'Report a message of a conversation I am in',
-      description: 'Into the admin queue; reporting the same message again returns the first report (200).',
+      description: 'Into the admin queue, once per message and reporter: reporting the same message again (also two reports at once) changes nothing and returns the first report (200).',
       auth: [],
       rateLimit: CHAT_RATE_LIMITS.report,
       errors: [404],
@@ -349,7 +349,7 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
       permission: 'moderation',
       request: { query: ReportListQuerySchema },
       response: { description: 'A page of reports.', schema: ReportListSchema },
-      handler: ({ query, auth }) => chat().reports(auth!.userId, query),
+      handler: ({ query, auth }) => chat().reports(auth!, query),
     }),
     defineRoute({
       method: 'patch',
@@ -357,12 +357,13 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'adminResolveMessageReport',
       tag,
       summary: 'Resolve a report (ADMIN)',
+      description: 'Resolving again with the status the report has returns it unchanged; another status is 409.',
       auth: ['ADMIN'],
       permission: 'moderation',
       errors: [404, 409],
       request: { params: IdParamsSchema, body: ResolveReportBodySchema },
       response: { description: 'The report.', schema: ReportSchema },
-      handler: ({ params, body, auth }) => chat().resolveReport(auth!.userId, params.id, body.status),
+      handler: ({ params, body, auth }) => chat().resolveReport(auth!, params.id, body.status),
     }),
   ];
 }

@@ -28,6 +28,9 @@ export interface HideRecord {
 export const REVIEW_STATUSES = ['VISIBLE', 'HIDDEN'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 export const REPORT_REASONS = ['SPAM', 'OFFENSIVE', 'FAKE', 'OFF_TOPIC', 'OTHER'] as const;
+/** HIDE_REVIEW hides the review and closes every open report of it; DISMISS closes one report. */
+export const REPORT_OUTCOMES = ['HIDE_REVIEW', 'DISMISS'] as const;
+export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 
 export interface ReviewRecord {
   id: string;
@@ -47,13 +50,14 @@ export interface ReviewRecord {
   editedAt: number | null;
 }
 
+/** A stored report (`review_reports/{reviewId}_{userId}`), through the moderation kit (reviews.reports.ts). */
 export interface ReportRecord {
   reviewId: string;
   userId: string;
   reason: (typeof REPORT_REASONS)[number];
   note: string | null;
   status: 'OPEN' | 'RESOLVED';
-  resolution: 'HIDE_REVIEW' | 'DISMISS' | null;
+  resolution: ReportOutcome | null;
   resolvedBy: string | null;
   createdAt: number;
   resolvedAt: number | null;

@@ -3,12 +3,11 @@ import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { paginate, type PageRequest } from '../../platform/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
 import type { TargetType } from '../favorites';
-import { REVIEW_HIDES, REVIEW_REPORTS, REVIEWS, type HideRecord, type ReportRecord, type ReviewRecord } from './reviews.model';
+import { REVIEW_HIDES, REVIEWS, type HideRecord, type ReviewRecord } from './reviews.model';
 
 // Loaded on first use: no Firestore client code at import.
 const aggregateField = () => firestoreApi().AggregateField;
 const reviews = () => typedCollection<ReviewRecord>(REVIEWS);
-const reports = () => plainCollection<ReportRecord>(REVIEW_REPORTS);
 const hides = () => plainCollection<HideRecord>(REVIEW_HIDES);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
 const visibleOf = (type: TargetType, targetId: string) => reviews().where('targetType', '==', type).where('targetId', '==', targetId).where('status', '==', 'VISIBLE');
@@ -43,19 +42,4 @@ export const reviewsRepo = {
   txHide(tx: Transaction, record: HideRecord): void {
     tx.set(hides().doc(record.reviewId), record);
   },
-
-  getReport: (id: string, tx?: Transaction) => readRecord(reports().doc(id), tx),
-  createReport(tx: Transaction, id: string, record: ReportRecord): void {
-    tx.create(reports().doc(id), record);
-  },
-  async openReportsOf(reviewId: string, tx: Transaction): Promise<Array<{ id: string; data: ReportRecord }>> {
-    const snap = await tx.get(reports().where('reviewId', '==', reviewId).where('status', '==', 'OPEN'));
-    return snap.docs.map((d) => ({ id: d.id, data: d.data() }));
-  },
-  resolveReport(tx: Transaction, id: string, fields: Pick<ReportRecord, 'status' | 'resolution' | 'resolvedBy' | 'resolvedAt'>): void {
-    tx.update(reports().doc(id), fields);
-  },
-  /** Index (status, createdAt). Oldest first: the queue. */
-  reportQueue: (status: ReportRecord['status'], request: PageRequest) =>
-    paginate(reports().where('status', '==', status), [{ field: 'createdAt', direction: 'asc' }], request, (d) => ({ id: d.id, ...d.data() })),
 };

@@ -92,7 +92,8 @@ export function reviewsRoutes(): AnyRoute[] {
       operationId: 'adminResolveReviewReport',
       tag,
       summary: 'Resolve a report: hide the review or dismiss',
-      description: 'HIDE_REVIEW hides the review for good: a review its author posts on the same record after deleting this one is created HIDDEN too.',
+      description:
+        'HIDE_REVIEW hides the review for good (a review its author posts on the same record after deleting this one is created HIDDEN too) and closes every open report of it; DISMISS closes this report. Resolving again with the action the report was closed with changes nothing (`resolved: 0`); the other action is 409 REVIEW_REPORT_RESOLVED.',
       auth: ['ADMIN'],
       permission: 'moderation',
       errors: [404],
@@ -161,13 +162,14 @@ export function reviewsRoutes(): AnyRoute[] {
       operationId: 'reportReview',
       tag,
       summary: 'Report a review to the moderators',
+      description: 'Once per review and reporter: reporting the same review again (also two reports at once) changes nothing and answers 200.',
       auth: [],
       rateLimit: REVIEW_RATE_LIMITS.report,
       errors: [404],
-      codes: ['REVIEW_OWN', 'REVIEW_ALREADY_REPORTED'],
+      codes: ['REVIEW_OWN'],
       request: { params: IdParamsSchema, body: ReportBodySchema },
-      response: { status: 201, description: 'Reported.', schema: z.object({ reported: z.literal(true) }) },
-      handler: ({ auth, params, body }) => reviews.report(params.id, auth!, body),
+      response: { status: 201, description: 'Reported (201), or reported before (200).', schema: z.object({ reported: z.literal(true) }) },
+      handler: ({ auth, params, body, status }) => reviews.report(params.id, auth!, body, status),
     }),
   ];
 }

@@ -8,7 +8,8 @@ import { iso, isoOrNull } from '../../platform/time';
 import { targetSource, type TargetType } from '../favorites';
 import { attachableImage } from '../media';
 import { accounts } from '../users';
-import { ratingFigures, reportId, reviewId, type ReportRecord, type ReviewRecord } from './reviews.model';
+import { ratingFigures, reviewId, type ReportOutcome, type ReportRecord, type ReviewRecord } from './reviews.model';
+import { reviewReports } from './reviews.reports';
 import { reviewsRepo } from './reviews.repo';
 import type { ReportBodySchema, ReviewBodySchema, ReviewPatchSchema } from './reviews.schemas';
 
@@ -152,57 +153,54 @@ export function createReviewsService(now: () => number = Date.now) {
       return reviewView(after);
     },
 
-    async report(id: string, caller: Caller, body: z.output<typeof ReportBodySchema>) {
+    /** One report per reviewer and review: a repeat (also two at once) changes nothing and answers 200. */
+    async report(id: string, caller: Caller, body: z.output<typeof ReportBodySchema>, setStatus: (code: number) => void) {
       const review = await visibleTo(id, caller);
       if (review.userId === caller.userId) throw new UnprocessableError('You cannot report your own review').withCode('REVIEW_OWN');
-      const t = now();
-      const record: ReportRecord = { reviewId: id, userId: caller.userId, reason: body.reason, note: body.note ?? null, status: 'OPEN', resolution: null, resolvedBy: null, createdAt: t, resolvedAt: null };
-      await inTransaction(async (tx) => {
-        if (await reviewsRepo.getReport(reportId(id, caller.userId), tx)) throw new ConflictError('You reported this review already').withCode('REVIEW_ALREADY_REPORTED');
-        reviewsRepo.createReport(tx, reportId(id, caller.userId), record);
-      });
+      const { created } = await reviewReports.file({ targetId: id, reporterId: caller.userId, detail: { reason: body.reason, note: body.note ?? null } });
+      if (!created) setStatus(200);
       return { reported: true as const };
     },
 
     async reportQueue(query: { status: ReportRecord['status']; limit: number; cursor?: string }, caller: Caller) {
-      const page = await reviewsRepo.reportQueue(query.status, { limit: query.limit, cursor: query.cursor, query: `reviews:reports:${query.status}`, caller: caller.userId });
-      const reviews = await Promise.all(page.items.map((r) => reviewsRepo.get(r.reviewId)));
+      const page = await reviewReports.list(caller, query);
+      const reviews = await Promise.all(page.items.map((r) => reviewsRepo.get(r.targetId)));
       return {
         items: page.items.map((r, i) => ({
           id: r.id,
-          reviewId: r.reviewId,
-          reportedBy: r.userId,
-          reason: r.reason,
-          note: r.note,
-          status: r.status,
-          resolution: r.resolution,
+          reviewId: r.targetId,
+          reportedBy: r.reporterId,
+          reason: r.detail.reason,
+          note: r.detail.note,
+          status: r.resolution ? ('RESOLVED' as const) : ('OPEN' as const),
+          resolution: r.resolution?.outcome ?? null,
           createdAt: iso(r.createdAt),
-          resolvedAt: isoOrNull(r.resolvedAt),
+          resolvedAt: isoOrNull(r.resolution?.at ?? null),
           review: reviews[i] ? reviewView(reviews[i]) : null,
         })),
         nextCursor: page.nextCursor,
       };
     },
 
-    /** DISMISS closes this report; HIDE_REVIEW hides the review and closes every open report of it. */
-    async resolve(id: string, caller: Caller, action: 'HIDE_REVIEW' | 'DISMISS') {
-      const t = now();
-      return inTransaction(async (tx) => {
-        const report = await reviewsRepo.getReport(id, tx);
-        if (!report) throw new NotFoundError('No such report');
-        if (report.status !== 'OPEN') throw new ConflictError('The report is resolved already', { resolution: report.resolution }).withCode('REVIEW_REPORT_RESOLVED');
-        const closing = { status: 'RESOLVED' as const, resolution: action, resolvedBy: caller.userId, resolvedAt: t };
-        if (action === 'DISMISS') {
-          reviewsRepo.resolveReport(tx, id, closing);
-          return { resolved: 1, reviewStatus: (await reviewsRepo.get(report.reviewId, tx))?.status ?? null };
-        }
-        const [review, open] = await Promise.all([reviewsRepo.get(report.reviewId, tx), reviewsRepo.openReportsOf(report.reviewId, tx)]);
-        if (review && review.status !== 'HIDDEN') reviewsRepo.update(tx, review.id, { status: 'HIDDEN', updatedAt: t });
-        // Also when the author deleted it first: the next review of theirs on this record is born hidden.
-        reviewsRepo.txHide(tx, { reviewId: report.reviewId, hiddenBy: caller.userId, reportId: id, hiddenAt: t });
-        for (const r of open) reviewsRepo.resolveReport(tx, r.id, closing);
-        return { resolved: open.length, reviewStatus: review ? ('HIDDEN' as const) : null };
+    /**
+     * DISMISS closes this report; HIDE_REVIEW hides the review and closes every open report of it. Again with the
+     * action it was resolved with: nothing changes (`resolved: 0`); with the other action: 409 REVIEW_REPORT_RESOLVED.
+     */
+    async resolve(id: string, caller: Caller, action: ReportOutcome) {
+      const hide = action === 'HIDE_REVIEW';
+      const { report, closed, changed, effect } = await reviewReports.resolve(caller, id, action, {
+        wholeTarget: hide,
+        async alongside(tx, reported, _closing, resolution) {
+          const review = await reviewsRepo.get(reported.targetId, tx);
+          if (!hide) return review?.status ?? null;
+          if (review && review.status !== 'HIDDEN') reviewsRepo.update(tx, review.id, { status: 'HIDDEN', updatedAt: resolution.at });
+          // Also when the author deleted it first: the next review of theirs on this record is born hidden.
+          reviewsRepo.txHide(tx, { reviewId: reported.targetId, hiddenBy: caller.userId, reportId: id, hiddenAt: resolution.at });
+          return review ? ('HIDDEN' as const) : null;
+        },
       });
+      if (!changed) return { resolved: 0, reviewStatus: (await reviewsRepo.get(report.targetId))?.status ?? null };
+      return { resolved: closed.length, reviewStatus: effect ?? null };
     },
 
     /**
