@@ -9,7 +9,6 @@ export const REVIEW_ERROR_CODES = defineErrorCodes({
   REVIEW_NOT_MANAGER: [403, 'Only the managers of the reviewed record reply.'],
   REVIEW_ALREADY_REPLIED: [409, 'The review has a reply already.'],
   REVIEW_OWN: [422, 'You cannot report your own review.'],
-  REVIEW_ALREADY_REPORTED: [409, 'You reported this review already.'],
   REVIEW_REPORT_RESOLVED: [409, 'The report is resolved already.'],
   REVIEW_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
 });
