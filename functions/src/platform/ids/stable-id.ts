@@ -13,12 +13,15 @@ export interface StableIdParts {
   key: string | readonly string[];
   /** Readable prefix kept in front of the hash (`dm_`, `m_`…). */
   prefix?: string;
-  /** Characters of the hash kept (24 = 144 bits; the default). */
+  /** Characters of the hash kept (24 = 144 bits in base64url; the default). */
   length?: number;
+  /** base64url (the default), or hex where only letters and digits are accepted (payment ids at the gateways). */
+  encoding?: 'base64url' | 'hex';
 }
 
-export function stableId({ scope, caller, key, prefix = '', length = 24 }: StableIdParts): string {
+export function stableId({ scope, caller, key, prefix = '', length = 24, encoding = 'base64url' }: StableIdParts): string {
   const parts = [...(scope === undefined ? [] : [scope]), ...(caller === undefined ? [] : [caller]), ...(typeof key === 'string' ? [key] : key)];
-  if (!Number.isInteger(length) || length < 16 || length > 43) throw new Error(`stableId: length must be 16..43, got ${length}`);
-  return prefix + createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, length);
+  const max = encoding === 'hex' ? 64 : 43;
+  if (!Number.isInteger(length) || length < 16 || length > max) throw new Error(`stableId: length must be 16..${max}, got ${length}`);
+  return prefix + createHash('sha256').update(parts.join('\u0000')).digest(encoding).slice(0, length);
 }
