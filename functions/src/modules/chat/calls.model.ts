@@ -38,6 +38,7 @@ export const CALL_MACHINE = defineMachine({
 // or by whoever reads or moves it first. The task waits in its worker for a ring due within 90 s (below the task
 // function's 120 s timeout), since the Tasks emulator delivers at once.
 export const RING_DEADLINE = defineDeadline({
+  entity: 'call',
   queue: RING_TIMEOUT_QUEUE,
   idField: 'callId',
   taskId: (callId) => `ring-${callId}`,

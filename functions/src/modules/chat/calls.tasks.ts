@@ -24,7 +24,7 @@ export async function handleRingTimeout(callId: string, deps: RingTimeoutDeps): 
     now: deps.now,
     sleep: deps.sleep,
     maxWaitMs: RING_DEADLINE.spec.maxWaitMs,
-    name: 'ring of',
+    name: RING_DEADLINE.spec.entity,
   });
   if (outcome === 'settled') return 'already-settled';
   logger.info('ring timeout handled', { callId, status });

@@ -207,6 +207,7 @@ export function isOverdue(p: Pick<PaymentRecord, 'status' | 'expiresAt'>, now: n
 // A gateway payment's deadline: PENDING at `expiresAt` it is EXPIRED, by the `paymentExpiry` task (one per payment,
 // retried with backoff until due) or by the next read. A notice that arrives later still settles it (money received).
 export const PAYMENT_DEADLINE = defineDeadline({
+  entity: 'payment',
   queue: PAYMENT_EXPIRY_QUEUE,
   idField: 'paymentId',
   taskId: (paymentId) => `expiry-${paymentId}`,

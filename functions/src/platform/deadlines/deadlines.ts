@@ -25,6 +25,8 @@ export interface DeadlineSpec<T extends { status: S }, S extends string, A exten
   expiry?: { machine: Machine<S, A, string>; action: A; by: string; apply(entity: T, to: S, at: number): T };
   /** A task delivered early waits in its worker this long at most before asking the queue to retry (default 0). */
   maxWaitMs?: number;
+  /** What the entity is called in logs and errors ("payment P12… is not due yet"). */
+  entity: string;
 }
 
 /** What a service asks for its deadlines (a fake in tests). */
@@ -94,7 +96,7 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
       if (due === null) return;
       const delaySec = Math.max(1, Math.ceil((due - now) / 1000));
       await scheduler.schedule(entity.id, delaySec, phase).catch((err: unknown) => {
-        logger.warn('deadline task not scheduled: the entity expires when next read', { queue: spec.queue.name, id: entity.id, error: (err as Error).message });
+        logger.warn(`${spec.entity} deadline not scheduled: it expires when next read`, { queue: spec.queue.name, id: entity.id, error: (err as Error).message });
       });
     },
     run(id, deps) {
@@ -102,7 +104,7 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
         const entity = await deps.load(key);
         return entity ? (spec.dueAt(entity) ?? undefined) : undefined;
       };
-      return runDeadlineTask(id, { dueOf, expire: deps.expire, now: deps.now, sleep: deps.sleep, maxWaitMs: spec.maxWaitMs, name: spec.queue.name });
+      return runDeadlineTask(id, { dueOf, expire: deps.expire, now: deps.now, sleep: deps.sleep, maxWaitMs: spec.maxWaitMs, name: spec.entity });
     },
   };
   return deadline;
@@ -126,7 +128,7 @@ export async function runDeadlineTask(
     if (due === undefined) return 'settled';
     const wait = due - now();
     if (wait <= 0) break;
-    if (now() - startedAt + wait > maxWaitMs && wait > RECHECK_MS) throw new Error(`${deps.name ?? 'deadline'} ${id} is due in ${Math.round(wait / 1000)} s: retry later`);
+    if (now() - startedAt + wait > maxWaitMs && wait > RECHECK_MS) throw new Error(`${deps.name ?? 'entity'} ${id} is not due yet (in ${Math.round(wait / 1000)} s): retry later`);
     await sleep(Math.min(wait, RECHECK_MS));
   }
   await deps.expire(id);
