@@ -4,6 +4,7 @@ import { onCallWritten } from '../../src/modules/chat/calls.triggers';
 import { createHub } from '../../src/modules/notifications/hub';
 import { outboxTransport } from '../../src/platform/push/transport';
 import { db } from '../../src/platform/firebase/firebase';
+import { readHistory } from '../../src/platform/state-machine/state-machine';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
@@ -119,6 +120,22 @@ describe('the ring timeout task', () => {
       expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ statusCode: 409 });
       expect((await db().collection('calls').where('participants', 'array-contains', a.user.id).get()).size).toBe(1);
     }
+  });
+
+  // The state-machine kit's lazy expiry in a real transaction: the refusal is thrown after the commit, so the expiry stays.
+  it('answering a ring past its deadline is 409, and the MISSED it found is stored with its one event; the late task adds nothing', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    let now = Date.now();
+    const service = createCallsService({ hub: createHub({ transport: outboxTransport() }), scheduler: { schedule: async () => undefined }, ringTimeoutSec: 30, now: () => now });
+    const ringing = await service.start(a.user.id, { calleeId: b.user.id, type: 'audio' });
+    now += 31_000;
+    await expect(service.answer(b.user.id, ringing.id)).rejects.toMatchObject({ statusCode: 409, code: 'CALL_TRANSITION', details: { status: 'MISSED' } });
+    const ref = db().collection('calls').doc(ringing.id);
+    expect((await ref.get()).data()).toMatchObject({ status: 'MISSED', endReason: 'no_answer', endedBy: null });
+    const history = async () => (await readHistory(ref)).map((e) => `${e.action} ${e.from}→${e.to} by ${e.by}`);
+    expect(await history()).toEqual(['timeout RINGING→MISSED by system:ring-deadline']);
+    expect((await service.timeout(ringing.id)).status).toBe('MISSED');
+    expect(await history()).toHaveLength(1);
   });
 
   it('a ring whose timeout task was lost does not block the line: the next call settles it MISSED and notifies once', async () => {

@@ -6,6 +6,8 @@ import type { DispatchInput } from '../notifications';
 import { CHAT_EVENTS } from './chat.events';
 import { CHAT_TEXTS } from './chat.texts';
 import { defineMachine } from '../../platform/state-machine/state-machine';
+import { defineDeadline } from '../../platform/deadlines/deadlines';
+import { RING_TIMEOUT_QUEUE } from './chat.collections';
 
 export { CALL_LINES, CALLS, RING_TIMEOUT_QUEUE } from './chat.collections';
 
@@ -30,6 +32,24 @@ export const CALL_MACHINE = defineMachine({
     timeout: { from: 'RINGING', to: 'MISSED', by: 'system' },
   },
   codes: { transition: 'CALL_TRANSITION', actor: 'CALL_NOT_ALLOWED' },
+});
+
+// The ring's deadline: a call still RINGING at `ringExpiresAt` is MISSED, by the `callRingTimeout` task (one per call)
+// or by whoever reads or moves it first. The task waits in its worker for a ring due within 90 s (below the task
+// function's 120 s timeout), since the Tasks emulator delivers at once.
+export const RING_DEADLINE = defineDeadline({
+  entity: 'call',
+  queue: RING_TIMEOUT_QUEUE,
+  idField: 'callId',
+  taskId: (callId) => `ring-${callId}`,
+  dueAt: (call: CallRecord) => (call.status === 'RINGING' ? call.ringExpiresAt : null),
+  expiry: {
+    machine: CALL_MACHINE,
+    action: 'timeout',
+    by: 'system:ring-deadline',
+    apply: (call: CallRecord, to: CallStatus, at: number): CallRecord => ({ ...call, status: to, endReason: 'no_answer', endedAt: call.ringExpiresAt, updatedAt: at }),
+  },
+  maxWaitMs: 90_000,
 });
 
 /** The roles of an actor for a call (null: the system, i.e. the ring-timeout task). */

@@ -2,7 +2,6 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/firebase/firebase';
 import { paginate } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { millisOf, type StoredTime } from '../../platform/time';
 import { CALL_LINES, CALLS, callDocument, type CallRecord } from './calls.model';
 import { accounts } from '../users';
 
@@ -34,10 +33,5 @@ export const callsRepo = {
   history(userId: string, opts: { limit: number; cursor?: string }) {
     const query = calls().where('participants', 'array-contains', userId);
     return paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...opts, query: 'calls:history', caller: userId }, (d) => d.data());
-  },
-  /** The ring deadline of a call that is still RINGING (the timeout task's check). */
-  async ringingUntil(id: string): Promise<number | undefined> {
-    const snap = await calls().doc(id).get();
-    return snap.get('status') === 'RINGING' ? millisOf(snap.get('ringExpiresAt') as StoredTime) : undefined;
   },
 };

@@ -4,7 +4,7 @@ import { CallHistoryQuerySchema, CallHistorySchema, CallIdParamsSchema, CallSche
 import { callsServiceFor } from './chat.wiring';
 import { CHAT_RATE_LIMITS } from './conversations.model';
 
-export function chatRoutes({ config }: AppContext): AnyRoute[] {
+export function callsRoutes({ config }: AppContext): AnyRoute[] {
   const calls = () => callsServiceFor(config);
   const action = (name: 'answer' | 'decline' | 'cancel' | 'end', summary: string, description: string): AnyRoute =>
     defineRoute({

@@ -1,10 +1,9 @@
 import type { AppConfig } from '../../platform/config';
+import { runDeadlineTask } from '../../platform/deadlines/deadlines';
 import { logger } from '../../platform/logging/logger';
+import { RING_DEADLINE } from './calls.model';
 import { callsRepo } from './calls.repo';
 import { callsServiceFor } from './chat.wiring';
-
-const RECHECK_MS = 500;
-const MAX_WAIT_MS = 90_000; // below the task function's 120 s timeout
 
 export interface RingTimeoutDeps {
   /** The ring deadline of a call still RINGING; undefined once it is settled (or unknown). */
@@ -14,27 +13,29 @@ export interface RingTimeoutDeps {
   now?: () => number;
 }
 
-// The task. Delivered early (the Tasks emulator ignores schedule times), it waits for the deadline but
-// looks again every half second, so a call answered or cancelled meanwhile frees the worker at once.
+// The task, on the deadlines kit: delivered early (the Tasks emulator ignores schedule times), it waits for the
+// deadline but looks again every half second, so a call answered or cancelled meanwhile frees the worker at once.
 // Never settles before the deadline: too far off, it fails and Cloud Tasks retries later. Safe to deliver twice.
 export async function handleRingTimeout(callId: string, deps: RingTimeoutDeps): Promise<'settled' | 'already-settled'> {
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const now = deps.now ?? Date.now;
-  const startedAt = now();
-  for (;;) {
-    const deadline = await deps.ringingUntil(callId);
-    if (deadline === undefined) return 'already-settled';
-    const wait = deadline - now();
-    if (wait <= 0) break;
-    if (now() - startedAt + wait > MAX_WAIT_MS && wait > RECHECK_MS) throw new Error(`ring of ${callId} ends in ${Math.round(wait / 1000)} s: retry later`);
-    await sleep(Math.min(wait, RECHECK_MS));
-  }
-  const call = await deps.settle(callId);
-  logger.info('ring timeout handled', { callId, status: call.status });
+  let status: string | undefined;
+  const outcome = await runDeadlineTask(callId, {
+    dueOf: deps.ringingUntil,
+    expire: async (id) => ({ status } = await deps.settle(id)),
+    now: deps.now,
+    sleep: deps.sleep,
+    maxWaitMs: RING_DEADLINE.spec.maxWaitMs,
+    name: RING_DEADLINE.spec.entity,
+  });
+  if (outcome === 'settled') return 'already-settled';
+  logger.info('ring timeout handled', { callId, status });
   return 'settled';
 }
 
 /** The `callRingTimeout` task function's work, wired to the stored call and the shared calls service. */
 export async function onRingTimeout({ callId }: { callId: string }, config: Readonly<AppConfig>): Promise<void> {
-  await handleRingTimeout(callId, { ringingUntil: (id) => callsRepo.ringingUntil(id), settle: (id) => callsServiceFor(config).timeout(id) });
+  const ringingUntil = async (id: string) => {
+    const call = await callsRepo.get(id);
+    return call ? (RING_DEADLINE.dueAt(call) ?? undefined) : undefined;
+  };
+  await handleRingTimeout(callId, { ringingUntil, settle: (id) => callsServiceFor(config).timeout(id) });
 }

@@ -16,7 +16,7 @@ export const chatModule = defineModule({
   chatContexts: ['ORDER', 'BOOKING'],
   routes: (ctx) => [
     ...(require('./conversations.routes') as typeof import('./conversations.routes')).conversationRoutes(ctx),
-    ...(require('./calls.routes') as typeof import('./calls.routes')).chatRoutes(ctx),
+    ...(require('./calls.routes') as typeof import('./calls.routes')).callsRoutes(ctx),
   ],
   tasks: {
     // Settles a still-ringing call as MISSED. The Tasks emulator delivers at once (it ignores schedule times),

@@ -1,9 +1,12 @@
 import * as z from 'zod/mini';
 import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
 import type { Identified } from '../../platform/firestore/records';
+import { defineDeadline } from '../../platform/deadlines/deadlines';
 import { defineMachine } from '../../platform/state-machine/state-machine';
+import { iso, isoOrNull } from '../../platform/time';
 import { PROVIDERS } from '../wallet';
 import { MODULE_LISTS } from '../../platform/module/module-lists.generated';
+import { PAYMENT_EXPIRY_QUEUE } from './payments.collections';
 
 export { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.collections';
 
@@ -100,7 +103,7 @@ export interface StaffRefundRecord {
 }
 
 export function staffRefundView(r: StaffRefundRecord) {
-  return { ...r, kind: r.kind ?? 'REFUND', refundId: r.refundId ?? null, decidedAt: r.decidedAt === null ? null : new Date(r.decidedAt).toISOString(), createdAt: new Date(r.createdAt).toISOString(), updatedAt: new Date(r.updatedAt).toISOString() };
+  return { ...r, kind: r.kind ?? 'REFUND', refundId: r.refundId ?? null, decidedAt: isoOrNull(r.decidedAt), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) };
 }
 
 /** A gateway refund request answers within this; a REQUESTED one older than that crashed mid-call and may be sent again. */
@@ -157,7 +160,6 @@ export type PaymentRecord = Identified & RecordOf<typeof paymentDocument>;
 export type PaymentAudience = 'payer' | 'staff';
 
 export function paymentView(p: PaymentRecord, audience: PaymentAudience = 'staff') {
-  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   return {
     id: p.id,
     payerId: p.payerId,
@@ -174,14 +176,14 @@ export function paymentView(p: PaymentRecord, audience: PaymentAudience = 'staff
     capturedAmount: p.capturedAmount,
     refundedAmount: p.refundedAmount,
     refundable: refundableAmount(p),
-    refunds: p.refunds.map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, by: audience === 'payer' ? payerLabel(r.by, p.payerId) : r.by, at: new Date(r.at).toISOString(), gateway: r.gateway })),
+    refunds: p.refunds.map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, by: audience === 'payer' ? payerLabel(r.by, p.payerId) : r.by, at: iso(r.at), gateway: r.gateway })),
     paymentUrl: p.status === 'PENDING' ? p.paymentUrl : null,
     gateway: p.gateway,
     failureReason: p.failureReason,
-    expiresAt: iso(p.expiresAt),
-    succeededAt: iso(p.succeededAt),
-    createdAt: iso(p.createdAt)!,
-    updatedAt: iso(p.updatedAt)!,
+    expiresAt: isoOrNull(p.expiresAt),
+    succeededAt: isoOrNull(p.succeededAt),
+    createdAt: iso(p.createdAt),
+    updatedAt: iso(p.updatedAt),
   };
 }
 export type PaymentView = ReturnType<typeof paymentView>;
@@ -200,5 +202,15 @@ export function refundableAmount(p: Pick<PaymentRecord, 'status' | 'amount' | 'c
 
 /** A PENDING payment past its expiry reads as EXPIRED even before its timer has run (a lost task cannot leave it open). */
 export function isOverdue(p: Pick<PaymentRecord, 'status' | 'expiresAt'>, now: number): boolean {
-  return p.status === 'PENDING' && p.expiresAt !== null && p.expiresAt <= now;
+  return PAYMENT_DEADLINE.isDue(p, now);
 }
+
+// A gateway payment's deadline: PENDING at `expiresAt` it is EXPIRED, by the `paymentExpiry` task (one per payment,
+// retried with backoff until due) or by the next read. A notice that arrives later still settles it (money received).
+export const PAYMENT_DEADLINE = defineDeadline({
+  entity: 'payment',
+  queue: PAYMENT_EXPIRY_QUEUE,
+  idField: 'paymentId',
+  taskId: (paymentId) => `expiry-${paymentId}`,
+  dueAt: (p: Pick<PaymentRecord, 'status' | 'expiresAt'>) => (p.status === 'PENDING' ? p.expiresAt : null),
+});

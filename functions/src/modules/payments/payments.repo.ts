@@ -3,6 +3,8 @@ import { db } from '../../platform/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/firestore/records';
 import { storedFields } from '../../platform/firestore/documents';
+import { readHistory } from '../../platform/state-machine/state-machine';
+import { iso } from '../../platform/time';
 import { PAYMENT_TIPS, paymentDocument, PAYMENTS, STAFF_REFUNDS, type StaffRefundRecord, type StaffRefundStatus, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
 import type { Provider } from '../wallet';
 
@@ -68,9 +70,6 @@ export const staffRefundsRepo = {
 
 /** A payment's moves, oldest first (its `events` subcollection). */
 export async function paymentEvents(id: string) {
-  const snap = await db().collection(PAYMENTS).doc(id).collection('events').orderBy('at', 'asc').limit(200).get();
-  return snap.docs.map((d) => {
-    const e = d.data();
-    return { action: e.action as string, from: e.from as PaymentStatus, to: e.to as PaymentStatus, by: e.by as string, at: new Date(e.at as number).toISOString(), reason: (e.reason as string | null | undefined) ?? null };
-  });
+  const events = await readHistory<PaymentStatus, string>(db().collection(PAYMENTS).doc(id));
+  return events.map((e) => ({ action: e.action, from: e.from, to: e.to, by: e.by, at: iso(e.at), reason: e.reason ?? null }));
 }

@@ -1,14 +1,15 @@
 import type { AppConfig } from '../../platform/config';
 import { logger } from '../../platform/logging/logger';
+import { PAYMENT_DEADLINE } from './payments.model';
+import { paymentsRepo } from './payments.repo';
 import { paymentsServiceFor } from './payments.wiring';
 
 /**
- * The `paymentExpiry` task: expires the payment if it is still PENDING at its deadline. Delivered early (the Tasks
- * emulator ignores schedule times) it fails, and Cloud Tasks retries it later; reads expire overdue payments too,
- * so a late or lost task leaves nothing stuck. Safe to deliver twice.
+ * The `paymentExpiry` task (PAYMENT_DEADLINE): expires the payment if it is still PENDING at its deadline. Delivered
+ * early it fails, and Cloud Tasks retries it later; reads expire overdue payments too, so a late or lost task leaves
+ * nothing stuck. Safe to deliver twice.
  */
 export async function onPaymentExpiry({ paymentId }: { paymentId: string }, config: Readonly<AppConfig>): Promise<void> {
-  const outcome = await paymentsServiceFor(config).expireIfDue(paymentId);
-  if (outcome === 'not-due') throw new Error(`payment ${paymentId} is not due yet: retry later`);
+  const outcome = await PAYMENT_DEADLINE.run(paymentId, { load: (id) => paymentsRepo.get(id), expire: (id) => paymentsServiceFor(config).expire(id) });
   logger.info('payment expiry handled', { paymentId, outcome });
 }

@@ -1,12 +1,11 @@
 import { perConfig, type AppConfig } from '../../platform/config';
-import { enqueue } from '../../platform/tasks/tasks';
 import type { Gateway } from './gateways/gateway';
 import { mockGateway, mockKey } from './gateways/mock';
 import { momoGateway } from './gateways/momo';
 import { vnpayGateway } from './gateways/vnpay';
 import { createIpnService } from './ipn.service';
-import { PAYMENT_EXPIRY_QUEUE } from './payments.model';
-import { createPaymentsService, type ExpiryScheduler } from './payments.service';
+import { PAYMENT_DEADLINE } from './payments.model';
+import { createPaymentsService } from './payments.service';
 import type { Provider } from '../wallet';
 
 // Services of the payments module, built once per configuration: the gateways it has credentials for (MOCK
@@ -30,11 +29,6 @@ export function gatewaysFor(config: Readonly<AppConfig>): Partial<Record<Provide
   return gateways;
 }
 
-// One expiry task per payment (its id), so a retried creation does not queue a second one.
-const expiryScheduler: ExpiryScheduler = {
-  schedule: (paymentId, delaySec) => enqueue(PAYMENT_EXPIRY_QUEUE, { paymentId }, { id: `expiry-${paymentId}`, delaySec }),
-};
-
 export const paymentsServiceFor = perConfig((config: Readonly<AppConfig>) =>
   createPaymentsService({
     gateways: gatewaysFor(config),
@@ -45,7 +39,8 @@ export const paymentsServiceFor = perConfig((config: Readonly<AppConfig>) =>
     tipMaxCount: config.TIP_MAX_COUNT,
     tipWindowSec: config.TIP_WINDOW_SEC,
     staffApprovalVnd: config.WALLET_ADJUSTMENT_APPROVAL_VND,
-    scheduler: expiryScheduler,
+    // One expiry task per payment (PAYMENT_DEADLINE's task id), so a retried creation does not queue a second one.
+    scheduler: PAYMENT_DEADLINE.scheduler,
   }),
 );
 

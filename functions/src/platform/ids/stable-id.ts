@@ -13,9 +13,9 @@ export interface StableIdParts {
   key: string | readonly string[];
   /** Readable prefix kept in front of the hash (`dm_`, `m_`…). */
   prefix?: string;
-  /** Characters of the hash kept (24 = 144 bits; the default). */
+  /** Characters of the hash kept (24 = 144 bits in base64url; the default). */
   length?: number;
-  /** `hex` where an id must be letters and digits only (e.g. it names a stored object); base64url by default. */
+  /** base64url (the default), or hex where only letters and digits are accepted (payment ids at the gateways, names of stored objects). */
   encoding?: 'base64url' | 'hex';
 }
 
