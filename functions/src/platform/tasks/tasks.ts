@@ -46,7 +46,8 @@ export async function enqueue<P>(queue: TaskQueue<P>, payload: P, options: Enque
     timer.unref();
     return;
   }
-  await enqueueNow(queue, data, options.id);
+  // Cloud Tasks keeps the schedule in production: the task runs when due, not at once.
+  await enqueueNow(queue, data, options.id, options.delaySec);
 }
 
 /** The id of the request that enqueues a task, as a header of the task: its run logs it (platform/module/deliveries). */
@@ -55,13 +56,13 @@ export function originHeaders(): Record<string, string> | undefined {
   return typeof requestId === 'string' ? { 'X-Request-Id': requestId } : undefined;
 }
 
-async function enqueueNow<P>(queue: TaskQueue<P>, data: P, id: string | undefined): Promise<void> {
+async function enqueueNow<P>(queue: TaskQueue<P>, data: P, id: string | undefined, delaySec?: number): Promise<void> {
   const { getFunctions } = require('firebase-admin/functions') as typeof import('firebase-admin/functions');
   const headers = originHeaders();
   await getFunctions(firebaseApp())
     // The queue of a task function is in that function's region (firebase-admin assumes us-central1 otherwise).
     .taskQueue(`locations/${functionsRegion()}/functions/${queue.name}`)
-    .enqueue(data as Record<string, unknown>, { ...(id ? { id } : {}), ...(headers ? { headers } : {}) })
+    .enqueue(data as Record<string, unknown>, { ...(id ? { id } : {}), ...(delaySec ? { scheduleDelaySeconds: delaySec } : {}), ...(headers ? { headers } : {}) })
     .catch((err: unknown) => {
       if (!(id && alreadyQueued(err))) throw err;
     });
