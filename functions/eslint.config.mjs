@@ -65,19 +65,19 @@ const local = {
 // What a module must take from a kit instead of writing itself.
 const kitOnly = {
   imports: [
-    { name: 'node:crypto', importNames: ['createHash'], message: 'Ids from keys: stableId (platform/ids/stable-id); digests: the kit that needs one.' },
+    { name: 'node:crypto', importNames: ['createHash'], message: 'Ids from keys: stableId (platform/kits/ids/stable-id); digests: the kit that needs one.' },
     { name: 'crypto', message: 'Use node:crypto through the kits (stableId for ids).' },
-    { name: 'firebase-admin/functions', message: 'Tasks go through platform/tasks (queues) or platform/deadlines (timers).' },
+    { name: 'firebase-admin/functions', message: 'Tasks go through platform/kits/tasks (queues) or platform/kits/deadlines (timers).' },
   ],
   patterns: [
     {
-      group: ['**/platform/state-machine/state-machine'],
+      group: ['**/platform/kits/state-machine/state-machine'],
       importNames: ['recordTransition'],
       message: 'Moves go through transition() of the state-machine kit, which records them.',
     },
   ],
   syntax: [
-    { selector: "CallExpression[callee.property.name='toISOString']", message: 'Times leave as iso()/isoOrNull() from platform/time.' },
+    { selector: "CallExpression[callee.property.name='toISOString']", message: 'Times leave as iso()/isoOrNull() from platform/kits/time/time.' },
     { selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']", message: '`as unknown as` hides a type error: convert with a schema or a kit.' },
     { selector: ":matches(FunctionDeclaration, VariableDeclarator)[id.name='transition']", message: 'A local `transition` shadows the state-machine kit: use the kit or another name.' },
   ],

@@ -32,8 +32,8 @@ const jsonOut = option('json');
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
-const checks = lib('platform/deploy/checks.js');
-const { functionsRegion, declaredSecrets } = lib('platform/deploy/settings.js');
+const checks = lib('platform/core/deploy/checks.js');
+const { functionsRegion, declaredSecrets } = lib('platform/core/deploy/settings.js');
 const { COLLECTIONS } = lib('modules/index.js');
 
 const readEnv = (file) => (fs.existsSync(file) ? parseEnv(fs.readFileSync(file, 'utf8')) : {});

@@ -3,7 +3,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
-const { renderOpenApiJson } = require(path.join(root, 'functions', 'lib', 'platform', 'openapi', 'render.js'));
+const { renderOpenApiJson } = require(path.join(root, 'functions', 'lib', 'platform', 'core', 'openapi', 'render.js'));
 const { MODULES } = require(path.join(root, 'functions', 'lib', 'modules', 'index.js'));
 
 const file = path.join(root, 'openapi', 'openapi.json');
@@ -15,7 +15,7 @@ const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(o
 process.stdout.write(`[superapp] openapi/openapi.json ${before === text ? 'unchanged' : 'written'}: ${operations} operations, ${doc.tags.length} tags\n`);
 
 // The Firestore half of the contract beside it: the documents apps listen to, as JSON Schema and TypeScript.
-const firestore = require(path.join(root, 'functions', 'lib', 'platform', 'openapi', 'firestore.js'));
+const firestore = require(path.join(root, 'functions', 'lib', 'platform', 'core', 'openapi', 'firestore.js'));
 const { LISTENED_DOCUMENTS } = require(path.join(root, 'functions', 'lib', 'modules', 'index.js'));
 for (const [name, render] of [[firestore.FIRESTORE_SCHEMA_FILE, firestore.renderFirestoreSchema], [firestore.FIRESTORE_TYPES_FILE, firestore.renderFirestoreTypes]]) {
   const target = path.join(root, 'openapi', name);

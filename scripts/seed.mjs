@@ -37,7 +37,7 @@ const demoUsers = DEMO_USERS.map((u) =>
 );
 const chat = require(`${functionsDir}/lib/modules/chat/conversations.model.js`);
 // Documents apps listen to are stored as the API stores them: times as Firestore Timestamps (the model's schema).
-const { storedFields } = require(`${functionsDir}/lib/platform/firestore/documents.js`);
+const { storedFields } = require(`${functionsDir}/lib/platform/kits/firestore/documents.js`);
 const [lan, minh] = demoUsers;
 const conversationId = chat.directConversationId(lan.id, minh.id);
 const script = [
@@ -70,7 +70,7 @@ const memberships = demoUsers.map((u) => {
 // Demo drivers: DRIVER accounts with a profile (RIDE, a vehicle), ONLINE at a position in their city. `npm start`
 // keeps them fresh (scripts/demo-drivers.mjs); a driver not heard from for 10 minutes is not offered rides.
 const { driverLocationDocument, rideClassOf } = require(`${functionsDir}/lib/modules/driver/driver.model.js`);
-const { geohashOf } = require(`${functionsDir}/lib/platform/geo/geo.js`);
+const { geohashOf } = require(`${functionsDir}/lib/platform/kits/geo/geo.js`);
 const driverHash = bcrypt.hashSync(DEMO_DRIVER_PASSWORD, 10);
 const demoDrivers = DEMO_DRIVERS.map((d) => ({
   ...d,
@@ -113,7 +113,7 @@ const seed = {
 
 initializeApp({ projectId: PROJECT_ID });
 // The API's own Firestore handle (its settings), which the services below use too.
-const db = require(`${functionsDir}/lib/platform/firebase/firebase.js`).db();
+const db = require(`${functionsDir}/lib/platform/core/firebase/firebase.js`).db();
 let written = 0;
 const total = Object.values(seed).reduce((n, docs) => n + Object.keys(docs).length, 0);
 for (const [collection, docs] of Object.entries(seed)) {
@@ -145,7 +145,7 @@ log(`seed: wallet: Lan's top-up ${topup.status}, sent Minh ${sent.amount} ₫ (L
 
 // The map tab through its services, each body validated by the API's own schema: places and ATMs curated by the
 // administrator, stores (with stock), lots and stations managed by the demo partner, and the vouchers.
-const { catalogSchemas } = require(`${functionsDir}/lib/platform/catalog/catalog.routes.js`);
+const { catalogSchemas } = require(`${functionsDir}/lib/platform/kits/catalog/catalog.routes.js`);
 const asAdmin = { userId: admin.id, roles: ['USER', 'ADMIN'] };
 const asPartner = { userId: partnerOwner.id, roles: ['USER', 'PARTNER_OWNER'] };
 const catalogs = [

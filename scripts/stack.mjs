@@ -340,7 +340,7 @@ async function migrateListenedTimes() {
   runOneShot(
     'converting the times of listened documents to Timestamps',
     `
-    const { migrateListenedTimes } = require('./lib/platform/firestore/migrate-times.js');
+    const { migrateListenedTimes } = require('./lib/platform/kits/firestore/migrate-times.js');
     const { LISTENED_DOCUMENTS } = require('./lib/modules/index.js');
     const skipped = (p) => (p.skipped ? ', ' + p.skipped + ' skipped' : '');
     migrateListenedTimes(LISTENED_DOCUMENTS, (p) => console.log('[superapp]   ' + p.document + ': page ' + p.pages + ', ' + p.read + ' read, ' + p.converted + ' converted' + skipped(p) + ' so far'))

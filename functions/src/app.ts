@@ -1,25 +1,25 @@
 import express, { type Express, type RequestHandler } from 'express';
-import { getConfig, type AppConfig } from './platform/config';
-import type { AccessTokenVerifier } from './platform/auth/access-token';
-import { firebaseAppCheckVerifier, type AppCheckVerifier } from './platform/auth/app-check';
-import { errorHandler, notFoundHandler } from './platform/errors/error-handler';
-import { corsFromOrigins } from './platform/http/cors';
-import { jsonBody } from './platform/http/json-body';
-import { requestContext } from './platform/http/request-context';
-import { createClientIpResolver } from './platform/http/client-ip';
-import { requestDeadline } from './platform/http/deadline';
-import type { ApiModule, AppContext } from './platform/http/module';
-import { toExpressHandlers, type AnyRoute } from './platform/http/route';
-import { API_PREFIX, buildOpenApiDocument } from './platform/openapi/document';
+import { getConfig, type AppConfig } from './platform/core/config';
+import type { AccessTokenVerifier } from './platform/core/auth/access-token';
+import { firebaseAppCheckVerifier, type AppCheckVerifier } from './platform/core/auth/app-check';
+import { errorHandler, notFoundHandler } from './platform/core/errors/error-handler';
+import { corsFromOrigins } from './platform/core/http/cors';
+import { jsonBody } from './platform/core/http/json-body';
+import { requestContext } from './platform/core/http/request-context';
+import { createClientIpResolver } from './platform/core/http/client-ip';
+import { requestDeadline } from './platform/core/http/deadline';
+import type { ApiModule, AppContext } from './platform/core/http/module';
+import { toExpressHandlers, type AnyRoute } from './platform/core/http/route';
+import { API_PREFIX, buildOpenApiDocument } from './platform/core/openapi/document';
 import { LISTENED_DOCUMENTS, MODULES } from './modules';
 import { createRequestVerifier } from './modules/auth';
-import { createRateLimiter, type RateLimiter } from './platform/ratelimit/rate-limit';
-import { firestoreRateLimitStore } from './platform/ratelimit/rate-limit.store';
+import { createRateLimiter, type RateLimiter } from './platform/core/ratelimit/rate-limit';
+import { firestoreRateLimitStore } from './platform/core/ratelimit/rate-limit.store';
 import { API_VERSION } from './version';
-import { firestoreIdempotencyStore, type IdempotencyStore } from './platform/idempotency/idempotency';
-import { logger } from './platform/logging/logger';
-import { useCursorSecret } from './platform/firestore/paginate';
-import { useDefaultLocale } from './platform/i18n/default-locale';
+import { firestoreIdempotencyStore, type IdempotencyStore } from './platform/kits/idempotency/idempotency';
+import { logger } from './platform/core/logging/logger';
+import { useCursorSecret } from './platform/kits/firestore/paginate';
+import { useDefaultLocale } from './platform/kits/i18n/default-locale';
 
 export interface CreateAppOptions {
   config?: Readonly<AppConfig>;
@@ -89,7 +89,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   // Cached by file, not by req.path: Express matches any case and a trailing slash, so paths are unbounded.
   const firestoreContract: { json?: string; types?: string } = {};
   app.get(['/docs/firestore.schema.json', '/docs/firestore-documents.d.ts'], docsGate(config), (req, res) => {
-    const { renderFirestoreSchema, renderFirestoreTypes } = require('./platform/openapi/firestore') as typeof import('./platform/openapi/firestore');
+    const { renderFirestoreSchema, renderFirestoreTypes } = require('./platform/core/openapi/firestore') as typeof import('./platform/core/openapi/firestore');
     if (/\.json\/?$/i.test(req.path)) {
       firestoreContract.json ??= renderFirestoreSchema(LISTENED_DOCUMENTS);
       res.type('application/schema+json').send(firestoreContract.json);

@@ -6,9 +6,9 @@ import { onRequest } from 'firebase-functions/https';
 import { onTaskDispatched } from 'firebase-functions/tasks';
 import { defineSecret } from 'firebase-functions/params';
 import { setGlobalOptions } from 'firebase-functions/options';
-import { getConfig } from './platform/config/config';
-import { API_CONCURRENCY, API_TIMEOUT_SECONDS, WORKER_CONCURRENCY, declaredSecrets, functionsRegion, instanceLimits } from './platform/deploy/settings';
-import type { TaskDefinition, TriggerDefinition } from './platform/module/module';
+import { getConfig } from './platform/core/config/config';
+import { API_CONCURRENCY, API_TIMEOUT_SECONDS, WORKER_CONCURRENCY, declaredSecrets, functionsRegion, instanceLimits } from './platform/core/deploy/settings';
+import type { TaskDefinition, TriggerDefinition } from './platform/core/module/module';
 
 // Every function below (HTTPS, tasks, triggers) runs in the one configured region, with a ceiling on instances
 // and a set concurrency (the `api` function overrides both).
@@ -25,7 +25,7 @@ const discoveringFunctions = process.env.FUNCTIONS_CONTROL_API === 'true';
 if (!discoveringFunctions) getConfig(); // throws ConfigError: the instance refuses to boot
 
 // npm test: triggers and tasks in the Functions emulator record their query shapes too (deploy:check).
-if (process.env.FIRESTORE_QUERY_LOG) (require('./platform/deploy/query-log') as typeof import('./platform/deploy/query-log')).recordQueriesTo(process.env.FIRESTORE_QUERY_LOG);
+if (process.env.FIRESTORE_QUERY_LOG) (require('./platform/core/deploy/query-log') as typeof import('./platform/core/deploy/query-log')).recordQueriesTo(process.env.FIRESTORE_QUERY_LOG);
 
 let app: Express | undefined;
 
@@ -46,8 +46,8 @@ function lazyExport(name: string, build: () => unknown): void {
 }
 const firestoreTriggers = () => require('firebase-functions/firestore') as typeof import('firebase-functions/firestore');
 
-// Task and trigger runs: their log lines carry the run's id (platform/module/deliveries), failures mapped to the sources.
-const deliveries = () => require('./platform/module/deliveries') as typeof import('./platform/module/deliveries');
+// Task and trigger runs: their log lines carry the run's id (platform/core/module/deliveries), failures mapped to the sources.
+const deliveries = () => require('./platform/core/module/deliveries') as typeof import('./platform/core/module/deliveries');
 
 type Snapshot = { id: string; exists: boolean; data(): Record<string, unknown> | undefined };
 const side = (snap: Snapshot | undefined) => (snap?.exists ? { id: snap.id, data: snap.data() ?? {} } : undefined);
@@ -86,7 +86,7 @@ function exportTask(name: string, task: TaskDefinition<never>): void {
       const parsed = task.queue.payload.safeParse(request.data);
       if (!parsed.success) {
         // Dropped, not retried: no redelivery makes a malformed payload valid.
-        const { logger } = require('./platform/logging/logger') as typeof import('./platform/logging/logger');
+        const { logger } = require('./platform/core/logging/logger') as typeof import('./platform/core/logging/logger');
         logger.error('dropped a malformed task', { queue: name, issues: parsed.error.issues.map((i) => i.path.join('.')) });
         return;
       }

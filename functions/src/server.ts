@@ -1,6 +1,6 @@
 // Plain node server around the same app: benchmarks, local debugging and Cloud Run.
 import { createApp } from './app';
-import { logger } from './platform/logging/logger';
+import { logger } from './platform/core/logging/logger';
 
 const port = Number(process.env.PORT ?? 8081);
 const host = process.env.HOST ?? '127.0.0.1';

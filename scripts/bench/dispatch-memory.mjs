@@ -10,8 +10,8 @@ import { attempt } from './stats.mjs';
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
 const { createHub } = lib('modules/notifications/hub.js');
-const { outboxTransport } = lib('platform/push/transport.js');
-const { asWritten } = lib('platform/i18n/messages.js');
+const { outboxTransport } = lib('platform/core/push/transport.js');
+const { asWritten } = lib('platform/kits/i18n/messages.js');
 const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
 const wipe = () => fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' });
 

@@ -10,7 +10,7 @@ import { median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
-const { inTransaction } = lib('platform/firebase/firebase.js');
+const { inTransaction } = lib('platform/core/firebase/firebase.js');
 const { ledgerRepo } = lib('modules/wallet/ledger.repo.js');
 const { userAccount, systemAccount } = lib('modules/wallet/ledger.model.js');
 const { checkLedger } = lib('modules/wallet/ledger.check.js');

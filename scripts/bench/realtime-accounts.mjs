@@ -6,7 +6,7 @@ import { functionsDir } from '../lib/util.mjs';
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const { newUserRecord } = require(path.join(functionsDir, 'lib', 'modules', 'users', 'users.model.js'));
 const { usersRepo } = require(path.join(functionsDir, 'lib', 'modules', 'users', 'users.repo.js'));
-const { db } = require(path.join(functionsDir, 'lib', 'platform', 'firebase', 'firebase.js'));
+const { db } = require(path.join(functionsDir, 'lib', 'platform', 'core', 'firebase', 'firebase.js'));
 const bcrypt = require('bcryptjs');
 const PASSWORD = 'bench-password-123';
 

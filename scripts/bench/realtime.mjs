@@ -8,11 +8,11 @@ import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
-const { db } = lib('platform/firebase/firebase.js');
+const { db } = lib('platform/core/firebase/firebase.js');
 const { createHub } = lib('modules/notifications/hub.js');
 const { createBroadcast, runBroadcast } = lib('modules/notifications/broadcast.job.js');
-const { outboxTransport } = lib('platform/push/transport.js');
-const { asWritten } = lib('platform/i18n/messages.js');
+const { outboxTransport } = lib('platform/core/push/transport.js');
+const { asWritten } = lib('platform/kits/i18n/messages.js');
 const { CHAT_TEXTS } = lib('modules/chat/chat.texts.js');
 // The chat module's rows of the event table (chat.message) register when its events file loads.
 lib('modules/chat/chat.events.js');

@@ -13,8 +13,8 @@ import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
-const { db } = lib('platform/firebase/firebase.js');
-const { geohashOf } = lib('platform/geo/geo.js');
+const { db } = lib('platform/core/firebase/firebase.js');
+const { geohashOf } = lib('platform/kits/geo/geo.js');
 const { createDispatchService } = lib('modules/driver/driver.dispatch.js');
 const geofire = require('geofire-common');
 

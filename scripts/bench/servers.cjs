@@ -21,7 +21,7 @@ function stackApp() {
   const { z } = fromFunctions('zod');
   const { buildApp } = fromBundle('app');
   const { MODULES } = fromBundle('modules/index');
-  const { defineRoute } = fromBundle('platform/http/route');
+  const { defineRoute } = fromBundle('platform/core/http/route');
   const benchModule = {
     name: 'bench',
     routes: () => [
@@ -53,7 +53,7 @@ function signInApp(inline) {
   const bcrypt = fromFunctions('bcryptjs');
   const { buildApp } = fromBundle('app');
   const { MODULES } = fromBundle('modules/index');
-  const { defineRoute } = fromBundle('platform/http/route');
+  const { defineRoute } = fromBundle('platform/core/http/route');
   const { createPasswordHasher } = fromBundle('modules/auth/passwords');
   const hasher = createPasswordHasher(10, { inline });
   const stored = bcrypt.hashSync('correct horse battery', 10);

@@ -6,9 +6,9 @@ const path = require('node:path');
 const functionsDir = path.join(__dirname, '..', '..', 'functions');
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
 const { buildApp } = lib('app.js');
-const { parseConfig } = lib('platform/config/index.js');
-const { createJwtAccessTokenVerifier } = lib('platform/auth/access-token.js');
-const { createRateLimiter, memoryRateLimitStore } = lib('platform/ratelimit/rate-limit.js');
+const { parseConfig } = lib('platform/core/config/index.js');
+const { createJwtAccessTokenVerifier } = lib('platform/core/auth/access-token.js');
+const { createRateLimiter, memoryRateLimitStore } = lib('platform/core/ratelimit/rate-limit.js');
 
 const config = parseConfig({ ...process.env, STORAGE_DRIVER: 'local', LOG_REQUESTS: 'false' });
 const { app } = buildApp({ config, verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET), rateLimiter: createRateLimiter(memoryRateLimitStore()) });

@@ -1,6 +1,6 @@
 // What each switch does, for docs/configuration.md. Defaults, accepted values and the env files that set a switch
 // are read from the schema and the files (scripts/lib/docs-render.cjs); only the effect is written here, one entry
-// per key of configSchema (functions/src/platform/config/config.schema.ts). The unit test docs-generated fails when a
+// per key of configSchema (functions/src/platform/core/config/config.schema.ts). The unit test docs-generated fails when a
 // key of the schema has no entry here, or an entry names no key.
 
 const CONFIG_SWITCHES = {
@@ -96,7 +96,7 @@ const CONFIG_SWITCHES = {
   RATE_LIMITS: 'limits as `scope=limit/windowSec` pairs, e.g. `auth-register=100/600,auth-login=300/300`; each replaces the built-in limit of its scope, the others keep theirs (`npm start` sets generous auth limits, `scripts/lib/profiles.mjs`). Per client IP (defaults per window): `auth-register` 10/600 s, `auth-login` 30/300, `auth-otp-send` 10/600, `auth-otp-verify` 30/300, `auth-refresh` 120/300, `auth-forgot` 10/900, `auth-reset` 20/900, `auth-google` 30/300. Per signed-in user: `rides-book` 10/600, `rides-cancel` 10/600, `rides-sos` 5/3600, `rides-tip` 20/3600, `rides-drivers-nearby` 60/60, `nearby` 120/60 (every catalog nearby search), `chat-message` 300/300, `chat-conversation` 60/3600, `chat-call` 30/600, `chat-report` 20/3600, `review-create` 20/3600, `review-report` 20/3600, `wallet-transfer` 100/3600, `wallet-withdrawal` 10/3600, `staff-money` 30/3600. Each operation\'s OpenAPI text names its scope. A malformed pair refuses the boot; an unknown scope is logged',
 };
 
-// Read at load by the functions entry (platform/deploy/settings.ts), from the env files only (never secrets).
+// Read at load by the functions entry (platform/core/deploy/settings.ts), from the env files only (never secrets).
 const DEPLOY_SWITCHES = {
   FUNCTIONS_REGION: 'the region of every function (HTTPS, tasks, triggers) and of the Cloud Tasks queues; `firebase.json`\'s Hosting rewrites must name the same (`npm run deploy:check`)',
   API_MAX_INSTANCES: 'ceiling on instances of the `api` function (cost control; each instance serves 80 requests at once); `deploy:check` verifies every function has a ceiling and a concurrency its CPU allows',

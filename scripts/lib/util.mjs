@@ -26,7 +26,7 @@ export function functionsRegion() {
   const fs = require('node:fs');
   const read = (name) => (fs.existsSync(path.join(functionsDir, name)) ? parseEnv(fs.readFileSync(path.join(functionsDir, name), 'utf8')) : {});
   const env = { ...read('.env'), ...read(`.env.${PROJECT_ID}`), ...read('.env.local') };
-  return require(path.join(functionsDir, 'lib', 'platform', 'deploy', 'settings.js')).functionsRegion(env);
+  return require(path.join(functionsDir, 'lib', 'platform', 'core', 'deploy', 'settings.js')).functionsRegion(env);
 }
 
 // A system package installed with apt-get, only out loud: when we are root, apt-get exists and knows the package,

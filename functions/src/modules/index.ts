@@ -1,5 +1,5 @@
-import { PLATFORM_COLLECTIONS } from '../platform/firestore/collections';
-import { defineModules, installModules, type CollectionDefinition, type ModuleDefinition, type ModuleRegistry } from '../platform/module/module';
+import { PLATFORM_COLLECTIONS } from '../platform/kits/firestore/collections';
+import { defineModules, installModules, type CollectionDefinition, type ModuleDefinition, type ModuleRegistry } from '../platform/core/module/module';
 import { adminModule } from './admin/admin.module';
 import { authModule } from './auth/auth.module';
 import { chatModule } from './chat/chat.module';

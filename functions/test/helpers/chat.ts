@@ -1,4 +1,4 @@
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 import type { Tokens } from './accounts';
 import { call } from './api';
 

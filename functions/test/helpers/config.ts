@@ -1,9 +1,9 @@
 import { buildApp, type CreateAppOptions } from '../../src/app';
-import { createJwtAccessTokenVerifier } from '../../src/platform/auth/access-token';
-import type { AppConfig } from '../../src/platform/config';
-import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
-import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
-import { parseConfig } from '../../src/platform/config';
+import { createJwtAccessTokenVerifier } from '../../src/platform/core/auth/access-token';
+import type { AppConfig } from '../../src/platform/core/config';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
+import { memoryIdempotencyStore } from '../../src/platform/kits/idempotency/idempotency';
+import { parseConfig } from '../../src/platform/core/config';
 
 export const TEST_JWT_SECRET = 'test-access-secret-0123456789abcdef0123456789';
 export const TEST_JWT_REFRESH_SECRET = 'test-refresh-secret-0123456789abcdef012345678';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Timestamp, type DocumentData } from 'firebase-admin/firestore';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 
 // Real documents against the published Firestore contract (openapi/firestore.schema.json, the file app teams get):
 // a JSON Schema check of the subset the generator writes, with objects closed (a field the schema does not name is

@@ -1,6 +1,6 @@
 import { Timestamp } from 'firebase-admin/firestore';
-import { db } from '../../src/platform/firebase/firebase';
-import { millisOf, type StoredTime } from '../../src/platform/time';
+import { db } from '../../src/platform/core/firebase/firebase';
+import { millisOf, type StoredTime } from '../../src/platform/kits/time/time';
 import { registerVerified, type Tokens } from './accounts';
 import { call } from './api';
 

@@ -38,11 +38,11 @@ export default async function startInProcessApi(): Promise<void> {
   // The Functions emulator's order: process env, then .env, .env.<project>, .env.local; secrets last.
   const env = { ...process.env, ...envFile('.env'), ...envFile(`.env.${PROJECT_ID}`), ...envFile('.env.local'), ...envFile('.secret.local') };
   const runtime = require(path.join(dist, 'runtime.js')) as { load(id: string): unknown };
-  const { parseConfig } = runtime.load('platform/config/config') as typeof import('../../src/platform/config/config');
-  const { setLogSink } = runtime.load('platform/logging/logger') as typeof import('../../src/platform/logging/logger');
+  const { parseConfig } = runtime.load('platform/core/config/config') as typeof import('../../src/platform/core/config/config');
+  const { setLogSink } = runtime.load('platform/core/logging/logger') as typeof import('../../src/platform/core/logging/logger');
   const { buildApp } = runtime.load('app') as typeof import('../../src/app');
   // npm test records every query shape the API sends, for deploy:check's index coverage.
-  if (env.FIRESTORE_QUERY_LOG) (runtime.load('platform/deploy/query-log') as typeof import('../../src/platform/deploy/query-log')).recordQueriesTo(env.FIRESTORE_QUERY_LOG);
+  if (env.FIRESTORE_QUERY_LOG) (runtime.load('platform/core/deploy/query-log') as typeof import('../../src/platform/core/deploy/query-log')).recordQueriesTo(env.FIRESTORE_QUERY_LOG);
   // Refusals (4xx) are what most tests provoke; only errors reach the log.
   setLogSink((entry) => {
     if (entry.severity === 'ERROR') process.stderr.write(`[api] ${JSON.stringify(entry)}\n`);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 import { adminTokens, emailOtpLogin, registerVerified, type Tokens } from './accounts';
 import { call, uniqueEmail } from './api';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Timestamp } from 'firebase-admin/firestore';
 import type { RideStatus } from '../../src/modules/rides';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 
 // Rides as the rides module stores them, for the tests of what uses a ride as a payable (vouchers): its rider, status,
 // quote and final fare. The ride flow itself is rides.test.ts's.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { Role } from '../../src/platform/auth/roles';
+import type { Role } from '../../src/platform/core/auth/roles';
 
 export interface TokenOptions {
   userId?: string;

@@ -3,7 +3,7 @@ import { adminTokens, registerVerified } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { waitFor } from '../helpers/wait';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 import { AUDIT_LOG, auditEntryFor, recordAudit } from '../../src/modules/users/users.triggers';
 
 beforeAll(requireEmulators);

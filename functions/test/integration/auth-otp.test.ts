@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { db } from '../../src/platform/firebase/firebase';
-import { parsePhone } from '../../src/platform/http/contact';
+import { db } from '../../src/platform/core/firebase/firebase';
+import { parsePhone } from '../../src/platform/core/http/contact';
 import { adminTokens, registerVerified } from '../helpers/accounts';
 import { call, testIp, uniqueEmail } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { codeIn, inbox, mailedCode, waitForMail, waitForSms } from '../helpers/sinks';
-import { DELIVERY_QUEUE } from '../../src/platform/delivery/delivery';
-import { enqueue } from '../../src/platform/tasks/tasks';
+import { DELIVERY_QUEUE } from '../../src/platform/core/message-queue/message-queue';
+import { enqueue } from '../../src/platform/kits/tasks/tasks';
 
 beforeAll(requireEmulators);
 
@@ -200,7 +200,7 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
   });
 });
 
-describe('the message queue: deliverMessage consumes a platform/tasks queue (as deployed: Cloud Tasks, then the function)', () => {
+describe('the message queue: deliverMessage consumes a platform/kits/tasks queue (as deployed: Cloud Tasks, then the function)', () => {
   it('a mail and a text handed to the queue reach their servers through the deliverMessage function', async () => {
     const [to, phone, since] = [uniqueEmail('queued'), randomPhone(), Date.now()];
     await enqueue(DELIVERY_QUEUE, { channel: 'mail', message: { to, subject: 'Queued', text: 'Your code is 246810' } });

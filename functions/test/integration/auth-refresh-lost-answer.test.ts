@@ -1,4 +1,4 @@
-import { createJwtAccessTokenVerifier } from '../../src/platform/auth/access-token';
+import { createJwtAccessTokenVerifier } from '../../src/platform/core/auth/access-token';
 import { createSessionAwareVerifier, createSessionService } from '../../src/modules/auth/session.service';
 import { createTokenSigner } from '../../src/modules/auth/tokens';
 import { accounts } from '../../src/modules/users';

@@ -4,7 +4,7 @@ import { call, PASSWORD } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { signedInClient } from '../helpers/firebase-client';
 import { mailedCode } from '../helpers/sinks';
-import { authAdmin, db } from '../../src/platform/firebase/firebase';
+import { authAdmin, db } from '../../src/platform/core/firebase/firebase';
 import { revokeUserSessions } from '../../src/modules/auth/session.service';
 import { authRepo } from '../../src/modules/auth/auth.repo';
 

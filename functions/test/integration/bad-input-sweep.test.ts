@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app';
-import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
 import { testConfig } from '../helpers/config';
 import { requireEmulators } from '../helpers/emulators';
 import { listen } from '../helpers/http';

@@ -1,5 +1,5 @@
 import { collection, doc, getDoc, onSnapshot, query, setLogLevel, Timestamp as ClientTimestamp, where } from 'firebase/firestore';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { expectAllPublished, expectPublished } from '../helpers/contract';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { newUserRecord } from '../../src/modules/users/users.model';
 import { usersRepo } from '../../src/modules/users/users.repo';
 import { closeContextConversation, openContextConversation } from '../../src/modules/chat';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { expectPublished } from '../helpers/contract';

@@ -3,8 +3,8 @@ import { call, uniqueEmail } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { DRIVER_PAPERS, uploadAll } from '../helpers/papers';
 import { mailedCode } from '../helpers/sinks';
-import { db } from '../../src/platform/firebase/firebase';
-import { geohashOf } from '../../src/platform/geo/geo';
+import { db } from '../../src/platform/core/firebase/firebase';
+import { geohashOf } from '../../src/platform/kits/geo/geo';
 
 beforeAll(requireEmulators);
 
@@ -164,7 +164,7 @@ describe('the driver profile', () => {
     const me = (await call('GET', '/driver/me', { token })).body;
     expect(me.lastLocation).toMatchObject({ lat: 10.7769, lng: 106.7009, heading: 90, speedKmh: null });
     expect((await call('POST', '/driver/me/location', { token, body: { lat: 91, lng: 0 } })).status).toBe(400);
-    // The geohash (platform/geo) is stored with the position in the driver's location document, for radius queries.
+    // The geohash (platform/kits/geo) is stored with the position in the driver's location document, for radius queries.
     const stored = (await db().collection('driver_locations').doc(me.userId).get()).data();
     expect(stored).toMatchObject({ geohash: geohashOf({ lat: 10.7769, lng: 106.7009 }), status: 'ONLINE' });
     const user = await registerVerified();

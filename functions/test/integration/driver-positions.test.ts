@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Timestamp } from 'firebase-admin/firestore';
 import { createDispatchService, dispatchPool } from '../../src/modules/driver/driver.dispatch';
-import { db, inTransaction } from '../../src/platform/firebase/firebase';
-import { distanceMeters, geohashOf } from '../../src/platform/geo/geo';
+import { db, inTransaction } from '../../src/platform/core/firebase/firebase';
+import { distanceMeters, geohashOf } from '../../src/platform/kits/geo/geo';
 import { requireEmulators } from '../helpers/emulators';
 
 beforeAll(requireEmulators);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { buildApp } from '../../src/app';
-import { parseConfig } from '../../src/platform/config';
+import { parseConfig } from '../../src/platform/core/config';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call, testIp } from '../helpers/api';
 import { localSecret, requireEmulators } from '../helpers/emulators';

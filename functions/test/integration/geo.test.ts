@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { db } from '../../src/platform/firebase/firebase';
-import { distanceMeters, geohashOf, nearby } from '../../src/platform/geo/geo';
+import { db } from '../../src/platform/core/firebase/firebase';
+import { distanceMeters, geohashOf, nearby } from '../../src/platform/kits/geo/geo';
 import { requireEmulators } from '../helpers/emulators';
 
 // The radius query on real Firestore range queries (orderBy geohash, startAt/endAt), checked against a
 // brute-force distance filter over the same points.
 beforeAll(requireEmulators);
 
-describe('platform/geo on Firestore', () => {
+describe('platform/kits/geo on Firestore', () => {
   it('finds exactly the points inside the radius, nearest first, the limit applied after merging', async () => {
     const center = { lat: 10.7769, lng: 106.7009 }; // HCMC, District 1
     const col = db().collection(`geo_test_${randomUUID().slice(0, 8)}`);

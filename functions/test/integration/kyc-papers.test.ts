@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { db as platformDb } from '../../src/platform/firebase/firebase';
+import { db as platformDb } from '../../src/platform/core/firebase/firebase';
 import { backfillDriverCapabilities } from '../../src/modules/driver/driver.backfill';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';

@@ -1,5 +1,5 @@
 import { checkLedger } from '../../src/modules/wallet/ledger.check';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 import { requireEmulators } from '../helpers/emulators';
 
 beforeAll(requireEmulators);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Timestamp } from 'firebase-admin/firestore';
 import { LISTENED_DOCUMENTS } from '../../src/modules';
-import { db } from '../../src/platform/firebase/firebase';
-import { migrateListenedTimes, type MigrationProgress } from '../../src/platform/firestore/migrate-times';
-import { setLogSink } from '../../src/platform/logging/logger';
+import { db } from '../../src/platform/core/firebase/firebase';
+import { migrateListenedTimes, type MigrationProgress } from '../../src/platform/kits/firestore/migrate-times';
+import { setLogSink } from '../../src/platform/core/logging/logger';
 import { contractProblems } from '../helpers/contract';
 import { requireEmulators } from '../helpers/emulators';
 

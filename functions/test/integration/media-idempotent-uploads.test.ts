@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { db as platformDb } from '../../src/platform/firebase/firebase';
-import { IDEMPOTENCY_COLLECTION, recordId } from '../../src/platform/idempotency/idempotency';
+import { db as platformDb } from '../../src/platform/core/firebase/firebase';
+import { IDEMPOTENCY_COLLECTION, recordId } from '../../src/platform/kits/idempotency/idempotency';
 import http from 'node:http';
 import path from 'node:path';
 import { registerVerified, type Tokens } from '../helpers/accounts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { db as platformDb } from '../../src/platform/firebase/firebase';
+import { db as platformDb } from '../../src/platform/core/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { API, requireEmulators } from '../helpers/emulators';

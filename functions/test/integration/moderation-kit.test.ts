@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { db } from '../../src/platform/firebase/firebase';
-import { useCursorSecret } from '../../src/platform/firestore/paginate';
-import { defineReportQueue, OPEN, type Moderator } from '../../src/platform/moderation/moderation';
+import { db } from '../../src/platform/core/firebase/firebase';
+import { useCursorSecret } from '../../src/platform/kits/firestore/paginate';
+import { defineReportQueue, OPEN, type Moderator } from '../../src/platform/kits/moderation/moderation';
 import { TEST_JWT_SECRET } from '../helpers/config';
 import { requireEmulators } from '../helpers/emulators';
 

@@ -1,13 +1,13 @@
-import { db } from '../../src/platform/firebase/firebase';
-import { geohashOf, type LatLng } from '../../src/platform/geo/geo';
-import { geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/geo/nearby-page';
+import { db } from '../../src/platform/core/firebase/firebase';
+import { geohashOf, type LatLng } from '../../src/platform/kits/geo/geo';
+import { geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/kits/geo/nearby-page';
 import { placesService } from '../../src/modules/places/places.wiring';
 import { pharmacyProducts } from '../../src/modules/pharmacy/pharmacy.wiring';
 import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { TEST_JWT_SECRET } from '../helpers/config';
-import { useCursorSecret } from '../../src/platform/firestore/paginate';
+import { useCursorSecret } from '../../src/platform/kits/firestore/paginate';
 import { area } from '../helpers/geo';
 import { partnerCast } from '../helpers/partners';
 

@@ -3,7 +3,7 @@ import { adminTokens, registerVerified } from '../helpers/accounts';
 import { call, PASSWORD } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { signedInClient } from '../helpers/firebase-client';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 
 beforeAll(requireEmulators);
 setLogLevel('error');

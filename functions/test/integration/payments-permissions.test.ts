@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { paymentCommands } from '../../src/modules/payments';
-import { db } from '../../src/platform/firebase/firebase';
-import { vnd } from '../../src/platform/money/money';
+import { db } from '../../src/platform/core/firebase/firebase';
+import { vnd } from '../../src/platform/kits/money/money';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { withStaff } from '../helpers/admins';
 import { call } from '../helpers/api';

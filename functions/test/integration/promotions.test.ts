@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPromotionsService } from '../../src/modules/promotions/promotions.service';
-import { db } from '../../src/platform/firebase/firebase';
-import { AppError } from '../../src/platform/errors/app-error';
+import { db } from '../../src/platform/core/firebase/firebase';
+import { AppError } from '../../src/platform/core/errors/app-error';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';

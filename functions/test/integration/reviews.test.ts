@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 // The module list first, as the functions entry loads it: the handler reads the review targets from it.
 import '../../src/modules';
 import { onReviewWritten } from '../../src/modules/reviews/reviews.triggers';
-import { db } from '../../src/platform/firebase/firebase';
-import type { DocumentEvent } from '../../src/platform/module/module';
+import { db } from '../../src/platform/core/firebase/firebase';
+import type { DocumentEvent } from '../../src/platform/core/module/module';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';

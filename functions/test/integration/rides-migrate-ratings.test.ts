@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { migrateRideRatings } from '../../src/modules/rides/rides.migrate-ratings';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 import { requireEmulators } from '../helpers/emulators';
 
 beforeAll(requireEmulators);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 import { newUserRecord } from '../../src/modules/users/users.model';
 import { usersRepo } from '../../src/modules/users/users.repo';
 import { requireEmulators } from '../helpers/emulators';

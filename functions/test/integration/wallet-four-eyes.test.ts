@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ledgerRepo } from '../../src/modules/wallet/ledger.repo';
 import { systemAccount, userAccount } from '../../src/modules/wallet/ledger.model';
-import { db, inTransaction } from '../../src/platform/firebase/firebase';
-import { vnd } from '../../src/platform/money/money';
+import { db, inTransaction } from '../../src/platform/core/firebase/firebase';
+import { vnd } from '../../src/platform/kits/money/money';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { withStaff } from '../helpers/admins';
 import { call } from '../helpers/api';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { db } from '../../src/platform/firebase/firebase';
+import { db } from '../../src/platform/core/firebase/firebase';
 import { registerVerified, type Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { area, drive, onlineDriver, type Driver } from '../helpers/drivers';

@@ -1,8 +1,8 @@
 import type { LogEntry } from 'firebase-functions/logger';
 import type { Request, Response } from 'express';
-import { appCheckGuard, firebaseAppCheckVerifier, InvalidAppCheckToken, type AppCheckVerifier } from '../../src/platform/auth/app-check';
-import { setLogSink } from '../../src/platform/logging/logger';
-import { ConfigError, parseConfig } from '../../src/platform/config';
+import { appCheckGuard, firebaseAppCheckVerifier, InvalidAppCheckToken, type AppCheckVerifier } from '../../src/platform/core/auth/app-check';
+import { setLogSink } from '../../src/platform/core/logging/logger';
+import { ConfigError, parseConfig } from '../../src/platform/core/config';
 import { testConfig, TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET, unitApp } from '../helpers/config';
 import { listen } from '../helpers/http';
 

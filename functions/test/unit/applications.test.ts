@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { canTransition, missingPapers, APPLICATION_STATUSES, type ApplicationStatus } from '../../src/modules/kyc/applications.model';
 import { partnerRolesFor } from '../../src/modules/partners/partners.model';
-import { sniffDocumentType } from '../../src/platform/media/sniff';
-import { defineRoute } from '../../src/platform/http/route';
+import { sniffDocumentType } from '../../src/platform/kits/media/sniff';
+import { defineRoute } from '../../src/platform/core/http/route';
 import { listen } from '../helpers/http';
 import { testConfig, TEST_JWT_SECRET, unitApp } from '../helpers/config';
 import { signAccessToken } from '../helpers/tokens';

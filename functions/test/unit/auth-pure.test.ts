@@ -3,7 +3,7 @@ import { hmacOtp, generateOtpCode, otpKey, otpMatches } from '../../src/modules/
 import { createPasswordHasher, PasswordSchema } from '../../src/modules/auth/passwords';
 import { createTokenSigner } from '../../src/modules/auth/tokens';
 import { hatsFor, unlockedHats } from '../../src/modules/users/users.model';
-import { createRateLimiter, memoryRateLimitStore, rateLimitHeaders } from '../../src/platform/ratelimit/rate-limit';
+import { createRateLimiter, memoryRateLimitStore, rateLimitHeaders } from '../../src/platform/core/ratelimit/rate-limit';
 import { TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET } from '../helpers/config';
 
 describe('OTP codes', () => {

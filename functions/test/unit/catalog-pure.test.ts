@@ -1,5 +1,5 @@
-import { isOpenAt, OpeningHoursSchema } from '../../src/platform/catalog/hours';
-import { foldText, matchesSearch, searchTermsOf } from '../../src/platform/text';
+import { isOpenAt, OpeningHoursSchema } from '../../src/platform/kits/catalog/hours';
+import { foldText, matchesSearch, searchTermsOf } from '../../src/platform/kits/text/text';
 
 // Times are UTC instants; Asia/Ho_Chi_Minh is UTC+7 (no DST). 2026-11-23 is a Monday.
 const vn = (isoLocal: string) => Date.parse(`${isoLocal}+07:00`);

@@ -1,4 +1,4 @@
-import { ConfigError, maskConfig, parseConfig, productionViolations, runsOnGoogleCloud } from '../../src/platform/config';
+import { ConfigError, maskConfig, parseConfig, productionViolations, runsOnGoogleCloud } from '../../src/platform/core/config';
 import { testConfig, VALID_PRODUCTION_ENV } from '../helpers/config';
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
@@ -153,7 +153,7 @@ describe('production detection on a deployed instance', () => {
   it('parses a compliant deployed instance as production whatever NODE_ENV says', () => {
     const config = parseConfig({ ...VALID_PRODUCTION_ENV, ...deployed, NODE_ENV: 'development' });
     expect(config.NODE_ENV).toBe('production');
-    const { storageDriver } = require('../../src/platform/storage/storage') as typeof import('../../src/platform/storage/storage');
+    const { storageDriver } = require('../../src/platform/core/storage/storage') as typeof import('../../src/platform/core/storage/storage');
     expect(storageDriver(config)).toBe('gcs');
   });
 
@@ -227,7 +227,7 @@ describe('maskConfig', () => {
 });
 
 describe('storage selection', () => {
-  const { storageDriver } = require('../../src/platform/storage/storage') as typeof import('../../src/platform/storage/storage');
+  const { storageDriver } = require('../../src/platform/core/storage/storage') as typeof import('../../src/platform/core/storage/storage');
   const saved = process.env.FIREBASE_STORAGE_EMULATOR_HOST;
   afterEach(() => {
     if (saved === undefined) delete process.env.FIREBASE_STORAGE_EMULATOR_HOST;
@@ -255,7 +255,7 @@ describe('RATE_LIMITS', () => {
   });
 
   it('an override replaces the limit and window of its scope only', async () => {
-    const { createRateLimiter, memoryRateLimitStore } = require('../../src/platform/ratelimit/rate-limit') as typeof import('../../src/platform/ratelimit/rate-limit');
+    const { createRateLimiter, memoryRateLimitStore } = require('../../src/platform/core/ratelimit/rate-limit') as typeof import('../../src/platform/core/ratelimit/rate-limit');
     const limiter = createRateLimiter(memoryRateLimitStore(), () => 1_000_000, { 'auth-register': { limit: 2, windowSec: 60 } });
     const register = { scope: 'auth-register', limit: 10, windowSec: 600 };
     const login = { scope: 'auth-login', limit: 1, windowSec: 300 };

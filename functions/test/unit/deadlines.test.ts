@@ -1,14 +1,14 @@
-import { defineMachine } from '../../src/platform/state-machine/state-machine';
-import { documentTaskQueue } from '../../src/platform/tasks/tasks';
+import { defineMachine } from '../../src/platform/kits/state-machine/state-machine';
+import { documentTaskQueue } from '../../src/platform/kits/tasks/tasks';
 
-// The deadlines kit: the declaration's pure parts, the scheduling (through platform/tasks' enqueue, mocked here),
+// The deadlines kit: the declaration's pure parts, the scheduling (through platform/kits/tasks' enqueue, mocked here),
 // and the task loop on a fake clock.
 const mockEnqueued: unknown[][] = [];
-jest.mock('../../src/platform/tasks/tasks', () => ({
-  ...(jest.requireActual('../../src/platform/tasks/tasks') as object),
+jest.mock('../../src/platform/kits/tasks/tasks', () => ({
+  ...(jest.requireActual('../../src/platform/kits/tasks/tasks') as object),
   enqueue: async (...args: unknown[]) => void mockEnqueued.push(args),
 }));
-const { defineDeadline, runDeadlineTask } = require('../../src/platform/deadlines/deadlines') as typeof import('../../src/platform/deadlines/deadlines');
+const { defineDeadline, runDeadlineTask } = require('../../src/platform/kits/deadlines/deadlines') as typeof import('../../src/platform/kits/deadlines/deadlines');
 
 type Hold = { id: string; status: 'HELD' | 'CONFIRMED' | 'LAPSED'; holdUntil: number; note?: string };
 const holds = defineMachine<Hold['status'], 'confirm' | 'lapse', 'guest' | 'system'>({
@@ -28,7 +28,7 @@ const HOLD = defineDeadline({
 });
 const held = (holdUntil: number): Hold => ({ id: 'h1', status: 'HELD', holdUntil });
 
-describe('platform/deadlines: the declaration', () => {
+describe('platform/kits/deadlines: the declaration', () => {
   it('is due from its due time on, and never in a status without a deadline', () => {
     expect([HOLD.isDue(held(1_000), 999), HOLD.isDue(held(1_000), 1_000)]).toEqual([false, true]);
     expect(HOLD.isDue({ ...held(1_000), status: 'CONFIRMED' }, 5_000)).toBe(false);
@@ -53,7 +53,7 @@ describe('platform/deadlines: the declaration', () => {
   });
 });
 
-describe('platform/deadlines: scheduling', () => {
+describe('platform/kits/deadlines: scheduling', () => {
   beforeEach(() => (mockEnqueued.length = 0));
 
   it('its scheduler enqueues on its queue, with the entity id as payload, the task id for dedup and the delay', async () => {
@@ -75,7 +75,7 @@ describe('platform/deadlines: scheduling', () => {
   });
 });
 
-describe('platform/deadlines: the task', () => {
+describe('platform/kits/deadlines: the task', () => {
   // A fake clock: sleeping moves it on; `stored` says what the entity is at a given time.
   function clock(stored: (t: number) => Hold | undefined) {
     let t = 10_000;

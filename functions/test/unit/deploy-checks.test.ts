@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { collectionProblems, functionRegionProblems, indexProblems, productionEnvProblems, rewriteProblems, runtimeProblems, scalingProblems, undocumentedSecrets, type RuntimeSupport } from '../../src/platform/deploy/checks';
-import { missingIndexes, requiredIndex, type CompositeIndex } from '../../src/platform/deploy/indexes';
-import type { QueryShape } from '../../src/platform/deploy/query-log';
-import { shapeOf } from '../../src/platform/deploy/query-log';
-import { declaredSecrets, functionsRegion, instanceLimits } from '../../src/platform/deploy/settings';
+import { collectionProblems, functionRegionProblems, indexProblems, productionEnvProblems, rewriteProblems, runtimeProblems, scalingProblems, undocumentedSecrets, type RuntimeSupport } from '../../src/platform/core/deploy/checks';
+import { missingIndexes, requiredIndex, type CompositeIndex } from '../../src/platform/core/deploy/indexes';
+import type { QueryShape } from '../../src/platform/core/deploy/query-log';
+import { shapeOf } from '../../src/platform/core/deploy/query-log';
+import { declaredSecrets, functionsRegion, instanceLimits } from '../../src/platform/core/deploy/settings';
 
 const root = path.join(__dirname, '..', '..', '..');
 const readEnv = (file: string) => parseEnv(fs.readFileSync(path.join(root, 'functions', file), 'utf8')) as Record<string, string>;

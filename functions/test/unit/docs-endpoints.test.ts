@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MODULES } from '../../src/modules';
-import { renderOpenApiJson } from '../../src/platform/openapi/render';
+import { renderOpenApiJson } from '../../src/platform/core/openapi/render';
 
 // Every endpoint the repository's docs name (`POST /push-tokens`, `curl -XPOST $A/auth/refresh`, `post('/auth/…')`
 // in examples) must be an operation of the API, path parameters matched by shape. The shared interface spec is not

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configSchema } from '../../src/platform/config/config.schema';
+import { configSchema } from '../../src/platform/core/config/config.schema';
 import { MODULES } from '../../src/modules';
-import { platformTasks } from '../../src/platform/module/deliveries';
+import { platformTasks } from '../../src/platform/core/module/deliveries';
 
 // The docs follow the code: the generated parts of docs/ (module table, function list, configuration, kit users,
 // latest benchmark figures) equal what scripts/lib/docs-render.cjs renders from src (`npm run openapi` rewrites
@@ -113,6 +113,6 @@ describe('docs follow the code', () => {
     const file = path.join(root, 'README.md');
     const text = '[a](docs/nope.md) [b](docs/testing.md#no-such-heading) [c](docs/testing.md#commands) `[d](docs/x.md)` [e](https://example.com/x.md)\n```\n[f](docs/y.md)\n```\n';
     expect(brokenLinks(file, text, readIfFile)).toEqual(['README.md: docs/nope.md (no such file)', 'README.md: docs/testing.md#no-such-heading (no such heading)']);
-    expect(anchorOf('`platform/money`: the kit')).toBe('platformmoney-the-kit');
+    expect(anchorOf('`platform/kits/money`: the kit')).toBe('platformkitsmoney-the-kit');
   });
 });

@@ -6,14 +6,14 @@ import { rideDocument, type RideRecord } from '../../src/modules/rides/rides.mod
 import { membershipDocument, newMembership } from '../../src/modules/chat/conversations.model';
 import { paymentDocument } from '../../src/modules/payments/payments.model';
 import { realtimeDocument } from '../../src/modules/notifications/notifications.model';
-import { pendingTimeFields, recordFields, recordOf, storedFields, timePaths, UnconvertibleTimeError } from '../../src/platform/firestore/documents';
+import { pendingTimeFields, recordFields, recordOf, storedFields, timePaths, UnconvertibleTimeError } from '../../src/platform/kits/firestore/documents';
 import { buildApp } from '../../src/app';
-import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
-import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
+import { memoryIdempotencyStore } from '../../src/platform/kits/idempotency/idempotency';
 import { contractProblems } from '../helpers/contract';
 import { testConfig } from '../helpers/config';
 import { listen } from '../helpers/http';
-import { documentJsonSchema, FIRESTORE_SCHEMA_FILE, FIRESTORE_TYPES_FILE, renderFirestoreSchema, renderFirestoreTypes } from '../../src/platform/openapi/firestore';
+import { documentJsonSchema, FIRESTORE_SCHEMA_FILE, FIRESTORE_TYPES_FILE, renderFirestoreSchema, renderFirestoreTypes } from '../../src/platform/core/openapi/firestore';
 
 // The Firestore half of the contract: the published files are what the code generates, every collection clients
 // may read is described, the rules only use fields the schemas declare, and every time is a Timestamp.
@@ -86,7 +86,7 @@ describe('Firestore contract (listened documents)', () => {
   });
 
   it('renders each file once per app, whatever spelling of its path Express matched (no cache entry per spelling)', async () => {
-    const contract = require('../../src/platform/openapi/firestore') as typeof import('../../src/platform/openapi/firestore');
+    const contract = require('../../src/platform/core/openapi/firestore') as typeof import('../../src/platform/core/openapi/firestore');
     const renders = [jest.spyOn(contract, 'renderFirestoreSchema'), jest.spyOn(contract, 'renderFirestoreTypes')];
     const on = await listen(buildApp({ config: testConfig({ SWAGGER_ENABLED: 'true' }), modules: [], rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
     try {

@@ -2,14 +2,14 @@ import { buildApp } from '../../src/app';
 import { MODULES } from '../../src/modules';
 import { atmModule } from '../../src/modules/atm/atm.module';
 import { placesModule } from '../../src/modules/places/places.module';
-import { createJwtAccessTokenVerifier } from '../../src/platform/auth/access-token';
-import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
-import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
+import { createJwtAccessTokenVerifier } from '../../src/platform/core/auth/access-token';
+import { memoryIdempotencyStore } from '../../src/platform/kits/idempotency/idempotency';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
 import { testConfig } from '../helpers/config';
 import { listen } from '../helpers/http';
 import { signAccessToken } from '../helpers/tokens';
-import { blurredForMap, distanceMeters, geohashOf, radiusQuerySchema, type LatLng } from '../../src/platform/geo/geo';
-import { cellBox, geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/geo/nearby-page';
+import { blurredForMap, distanceMeters, geohashOf, radiusQuerySchema, type LatLng } from '../../src/platform/kits/geo/geo';
+import { cellBox, geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/kits/geo/nearby-page';
 
 // The geo kit's paging by distance under a read budget, over an in-memory "collection" (records sorted by geohash
 // then id, as the Firestore range query returns them) whose reader counts every record it hands out.
@@ -79,7 +79,7 @@ async function allPages(points: Point[], center: LatLng, radiusM: number, limit:
   return { ids, readsPerPage };
 }
 
-describe('platform/geo nearbyPage', () => {
+describe('platform/kits/geo nearbyPage', () => {
   it('decodes a geohash cell to the rectangle that holds its points', () => {
     const hash = geohashOf(HCMC);
     const box = cellBox(hash.slice(0, 6));
@@ -171,7 +171,7 @@ function randomPoints(n: number, center: LatLng, radiusM: number, seed: number):
   });
 }
 
-describe('platform/geo nearbyPage at ordinary density (issue 29: paging went no further than ~1.1 km)', () => {
+describe('platform/kits/geo nearbyPage at ordinary density (issue 29: paging went no further than ~1.1 km)', () => {
   it('pages 2,000 random records within 1.5 km through the whole circle, each page within the budget, as a brute-force scan', async () => {
     const points = randomPoints(2_000, HCMC, 1_500, 1);
     const { ids, readsPerPage } = await allPages(points, HCMC, 3_000, 20, 400);

@@ -1,9 +1,9 @@
-import { geohashOf, distanceMeters, mergeRanges, nearby, NearbyQuerySchema } from '../../src/platform/geo/geo';
+import { geohashOf, distanceMeters, mergeRanges, nearby, NearbyQuerySchema } from '../../src/platform/kits/geo/geo';
 
 // Ho Chi Minh City, District 1 (Bến Thành market) and points around it.
 const BEN_THANH = { lat: 10.7725, lng: 106.698 };
 
-describe('platform/geo', () => {
+describe('platform/kits/geo', () => {
   it('hashes a position and measures true distance', () => {
     expect(geohashOf(BEN_THANH)).toMatch(/^w3gv[0-9a-z]{6}$/);
     const hanoi = { lat: 21.0285, lng: 105.8542 };

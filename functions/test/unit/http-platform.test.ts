@@ -1,9 +1,9 @@
 import express from 'express';
 import { z } from 'zod';
-import { ConflictError, TooManyRequestsError } from '../../src/platform/errors/app-error';
-import { defineRoute } from '../../src/platform/http/route';
-import type { ApiModule } from '../../src/platform/http/module';
-import { setLogSink } from '../../src/platform/logging/logger';
+import { ConflictError, TooManyRequestsError } from '../../src/platform/core/errors/app-error';
+import { defineRoute } from '../../src/platform/core/http/route';
+import type { ApiModule } from '../../src/platform/core/http/module';
+import { setLogSink } from '../../src/platform/core/logging/logger';
 import { healthModule } from '../../src/modules/health/health.module';
 import { testConfig, unitApp } from '../helpers/config';
 import { listen } from '../helpers/http';

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { defineMessages, formatDateTime, formatTime, formatVnd, formatterFor, LOCALES, mail, negotiateLocale, notice, requestLocale, sms, asWritten, type Locale } from '../../src/platform/i18n';
-import { defaultLocale, useDefaultLocale } from '../../src/platform/i18n/default-locale';
+import { defineMessages, formatDateTime, formatTime, formatVnd, formatterFor, LOCALES, mail, negotiateLocale, notice, requestLocale, sms, asWritten, type Locale } from '../../src/platform/kits/i18n';
+import { defaultLocale, useDefaultLocale } from '../../src/platform/kits/i18n/default-locale';
 import { localeOf, newUserRecord, toProfile } from '../../src/modules/users/users.model';
 import { testConfig } from '../helpers/config';
 
@@ -74,7 +74,7 @@ describe('VND and Vietnam time, whatever the machine time zone', () => {
     ['Asia/Tokyo', 2],
   ])('a machine on TZ=%s writes the same texts', (tz, localHour) => {
     const { buildSync } = require('esbuild') as typeof import('esbuild');
-    const [bundle] = buildSync({ entryPoints: [path.join(__dirname, '..', '..', 'src', 'platform', 'i18n', 'format.ts')], bundle: true, platform: 'node', format: 'cjs', write: false }).outputFiles;
+    const [bundle] = buildSync({ entryPoints: [path.join(__dirname, '..', '..', 'src', 'platform', 'kits', 'i18n', 'format.ts')], bundle: true, platform: 'node', format: 'cjs', write: false }).outputFiles;
     const probe = `${bundle.text}\nconst t = ${t}; process.stdout.write(JSON.stringify([new Date(t).getHours(), formatTime(t, 'vi'), formatTime(t, 'en'), formatDateTime(t, 'vi'), formatDateTime(t, 'en')]));`;
     const res = spawnSync(process.execPath, ['-e', probe], { env: { PATH: process.env.PATH ?? '', TZ: tz }, encoding: 'utf8' });
     expect(res.stderr).toBe('');

@@ -1,6 +1,6 @@
 import { accountOf, applyLegs, checkBalances, InsufficientFundsError, pickShard, systemAccount, userAccount, vietnamDay, type Leg } from '../../src/modules/wallet/ledger.model';
 import { refundableAmount, isOverdue, paymentMachine } from '../../src/modules/payments/payments.model';
-import { vnd } from '../../src/platform/money/money';
+import { vnd } from '../../src/platform/kits/money/money';
 
 const leg = (debit: Leg['debit'], credit: Leg['credit'], amount: number, extra: Partial<Leg> = {}): Leg => ({ kind: 'PAYMENT', debit, credit, amount: vnd(amount), ...extra });
 

@@ -1,7 +1,7 @@
 import type { LogEntry } from 'firebase-functions/logger';
-import { createMessageQueue, deliverQueued, DELIVERY_QUEUE, queuedMessageSchema, type QueuedMessage, type Senders } from '../../src/platform/delivery/delivery';
-import { setLogSink } from '../../src/platform/logging/logger';
-import { platformTasks } from '../../src/platform/module/deliveries';
+import { createMessageQueue, deliverQueued, DELIVERY_QUEUE, queuedMessageSchema, type QueuedMessage, type Senders } from '../../src/platform/core/message-queue/message-queue';
+import { setLogSink } from '../../src/platform/core/logging/logger';
+import { platformTasks } from '../../src/platform/core/module/deliveries';
 import { testConfig } from '../helpers/config';
 
 function fakeSenders(opts: { mailOk?: boolean; smsOk?: boolean; mailConfigured?: boolean } = {}) {
@@ -92,7 +92,7 @@ describe('the delivery task', () => {
   });
 });
 
-describe('the delivery queue is a platform/tasks queue', () => {
+describe('the delivery queue is a platform/kits/tasks queue', () => {
   it('deliverMessage consumes the queue of its name, with the payload schema and the retry policy it had', () => {
     const task = platformTasks().deliverMessage;
     expect(task.queue).toBe(DELIVERY_QUEUE);

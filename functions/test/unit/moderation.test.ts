@@ -1,4 +1,4 @@
-import { assertModerator, defaultLayout, defineReportQueue, OPEN, type Moderator, type Report } from '../../src/platform/moderation/moderation';
+import { assertModerator, defaultLayout, defineReportQueue, OPEN, type Moderator, type Report } from '../../src/platform/kits/moderation/moderation';
 
 // The moderation kit without Firestore: ids, the stored layout, and the permission checks (made before any read).
 // The queue itself (repeats, races, paging, resolution) is tested on the emulator: test/integration/moderation-kit.

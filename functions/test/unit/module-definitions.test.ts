@@ -5,9 +5,9 @@ import { CONTEXT_TYPES } from '../../src/modules/chat';
 import { targetTypes } from '../../src/modules/favorites';
 import { PAYMENT_PURPOSES } from '../../src/modules/payments';
 import { PROMOTION_VERTICALS } from '../../src/modules/promotions';
-import { ADMIN_PERMISSIONS } from '../../src/platform/auth/roles';
-import { defineErrorCodes, ERROR_CODES, PLATFORM_ERROR_CODES, type ErrorCode } from '../../src/platform/errors/codes';
-import { defineModule, defineModules, renderModuleLists, type ModuleDefinition } from '../../src/platform/module/module';
+import { ADMIN_PERMISSIONS } from '../../src/platform/core/auth/roles';
+import { defineErrorCodes, ERROR_CODES, PLATFORM_ERROR_CODES, type ErrorCode } from '../../src/platform/core/errors/codes';
+import { defineModule, defineModules, renderModuleLists, type ModuleDefinition } from '../../src/platform/core/module/module';
 
 // The module list against the files Firebase needs as single files: firestore.rules (default deny, a block
 // only for collections clients reach) and firestore.indexes.json (a TTL policy for every TTL field).
@@ -78,7 +78,7 @@ describe('central lists derived from the module list', () => {
   });
 
   it('module-lists.generated.ts is the module list\'s (UPDATE_MODULE_LISTS=1 rewrites it)', () => {
-    const file = path.join(__dirname, '..', '..', 'src', 'platform', 'module', 'module-lists.generated.ts');
+    const file = path.join(__dirname, '..', '..', 'src', 'platform', 'core', 'module', 'module-lists.generated.ts');
     if (process.env.UPDATE_MODULE_LISTS === '1') fs.writeFileSync(file, renderModuleLists(REGISTRY));
     expect(fs.readFileSync(file, 'utf8')).toBe(renderModuleLists(REGISTRY));
   });

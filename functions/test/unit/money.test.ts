@@ -1,7 +1,7 @@
-import { addVnd, allocate, clampVnd, exactVnd, MAX_VND, maxExact, percentOf, percentToBp, rateTimes, roundExact, roundToStep, subtractVnd, sumExact, timesBp, vnd } from '../../src/platform/money/money';
-import { PriceSchema, priceRange, VndSchema } from '../../src/platform/money/money.schemas';
+import { addVnd, allocate, clampVnd, exactVnd, MAX_VND, maxExact, percentOf, percentToBp, rateTimes, roundExact, roundToStep, subtractVnd, sumExact, timesBp, vnd } from '../../src/platform/kits/money/money';
+import { PriceSchema, priceRange, VndSchema } from '../../src/platform/kits/money/money.schemas';
 
-describe('platform/money: integer VND', () => {
+describe('platform/kits/money: integer VND', () => {
   it('accepts whole non-negative amounts only', () => {
     expect(vnd(0)).toBe(0);
     expect(vnd(125_000)).toBe(125_000);

@@ -1,6 +1,6 @@
 import express from 'express';
-import { streamMultipart } from '../../src/platform/http/multipart';
-import { errorHandler } from '../../src/platform/errors/error-handler';
+import { streamMultipart } from '../../src/platform/core/http/multipart';
+import { errorHandler } from '../../src/platform/core/errors/error-handler';
 import { listen } from '../helpers/http';
 
 // The size limit of streamed multipart files: a file of exactly the limit passes, one byte more is 413

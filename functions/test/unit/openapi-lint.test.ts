@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MODULES } from '../../src/modules';
-import { renderOpenApiJson } from '../../src/platform/openapi/render';
+import { renderOpenApiJson } from '../../src/platform/core/openapi/render';
 
 // Redocly CLI (the root package) lints the document built from the code, as `npm run openapi` would write it, with
 // the repository's redocly.yaml: no network, no telemetry.

@@ -1,5 +1,5 @@
 import { MODULES } from '../../src/modules';
-import { renderOpenApiJson } from '../../src/platform/openapi/render';
+import { renderOpenApiJson } from '../../src/platform/core/openapi/render';
 
 // Every time the REST API answers or takes is an ISO 8601 string declared `format: date-time` (a calendar day:
 // `format: date`), so generated clients read it as a date. Found by name: the API names its times `at`, `time`,

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MODULES } from '../../src/modules';
-import { renderOpenApiJson } from '../../src/platform/openapi/render';
-import { API_TAGS } from '../../src/platform/openapi/tags';
-import { buildOpenApiDocument } from '../../src/platform/openapi/document';
-import { defineRoute, type AnyRoute } from '../../src/platform/http/route';
+import { renderOpenApiJson } from '../../src/platform/core/openapi/render';
+import { API_TAGS } from '../../src/platform/core/openapi/tags';
+import { buildOpenApiDocument } from '../../src/platform/core/openapi/document';
+import { defineRoute, type AnyRoute } from '../../src/platform/core/http/route';
 import { z } from 'zod';
 
 const SPEC_TAGS = [

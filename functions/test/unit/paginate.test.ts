@@ -1,6 +1,6 @@
-import { AppError } from '../../src/platform/errors/app-error';
+import { AppError } from '../../src/platform/core/errors/app-error';
 import { createHash } from 'node:crypto';
-import { decodeCursor, encodeCursor, PageQuerySchema, useCursorSecret } from '../../src/platform/firestore/paginate';
+import { decodeCursor, encodeCursor, PageQuerySchema, useCursorSecret } from '../../src/platform/kits/firestore/paginate';
 import { TEST_JWT_SECRET } from '../helpers/config';
 
 const inbox = { query: 'inbox', caller: 'user-a' };
@@ -16,7 +16,7 @@ const refusal = (decode: () => unknown) => {
   return undefined;
 };
 
-describe('platform/firestore paginate cursors', () => {
+describe('platform/kits/firestore paginate cursors', () => {
   it('signs cursors with a server key (issue 29): a cursor minted with the old unkeyed tag, or with a changed position, is 400 INVALID_CURSOR', () => {
     // The old format: the position plus sha256(query, caller), which anyone could compute.
     const oldTag = createHash('sha256').update(`${inbox.query}\u0000${inbox.caller}`).digest('base64url').slice(0, 16);

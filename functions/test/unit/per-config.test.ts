@@ -1,4 +1,4 @@
-import { perConfig } from '../../src/platform/config/per-config';
+import { perConfig } from '../../src/platform/core/config/per-config';
 import { testConfig } from '../helpers/config';
 
 describe('perConfig', () => {

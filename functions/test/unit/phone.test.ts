@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parsePhone, phoneDigits, phoneLookupKeys, PhoneSchema, receivesSms } from '../../src/platform/http/contact';
-import { ConfigError, parseConfig } from '../../src/platform/config';
+import { parsePhone, phoneDigits, phoneLookupKeys, PhoneSchema, receivesSms } from '../../src/platform/core/http/contact';
+import { ConfigError, parseConfig } from '../../src/platform/core/config';
 import { testConfig, TEST_JWT_REFRESH_SECRET, TEST_JWT_SECRET } from '../helpers/config';
 
 // One phone field for every module: numbers as people type them, validated against the numbering plans and kept

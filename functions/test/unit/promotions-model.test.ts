@@ -1,4 +1,4 @@
-import { vnd } from '../../src/platform/money/money';
+import { vnd } from '../../src/platform/kits/money/money';
 import { applyDiscount, discountFor, discountOf, normalizeCode, shardSizes } from '../../src/modules/promotions/promotions.model';
 
 describe('voucher arithmetic', () => {

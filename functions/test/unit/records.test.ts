@@ -1,4 +1,4 @@
-import { recordConverter } from '../../src/platform/firestore/records';
+import { recordConverter } from '../../src/platform/kits/firestore/records';
 
 interface Thing {
   id: string;
@@ -6,7 +6,7 @@ interface Thing {
   count: number;
 }
 
-describe('platform/firestore records', () => {
+describe('platform/kits/firestore records', () => {
   const converter = recordConverter<Thing>();
 
   it('stores a record without its id field', () => {

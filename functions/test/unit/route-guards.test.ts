@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { buildApp } from '../../src/app';
-import type { AuthContext } from '../../src/platform/auth/access-token';
-import type { Role } from '../../src/platform/auth/roles';
-import { defineRoute } from '../../src/platform/http/route';
-import type { ApiModule } from '../../src/platform/http/module';
-import { UnauthorizedError } from '../../src/platform/errors/app-error';
-import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/ratelimit/rate-limit';
-import { memoryIdempotencyStore } from '../../src/platform/idempotency/idempotency';
+import type { AuthContext } from '../../src/platform/core/auth/access-token';
+import type { Role } from '../../src/platform/core/auth/roles';
+import { defineRoute } from '../../src/platform/core/http/route';
+import type { ApiModule } from '../../src/platform/core/http/module';
+import { UnauthorizedError } from '../../src/platform/core/errors/app-error';
+import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
+import { memoryIdempotencyStore } from '../../src/platform/kits/idempotency/idempotency';
 import type { LogEntry } from 'firebase-functions/logger';
-import { setLogSink } from '../../src/platform/logging/logger';
+import { setLogSink } from '../../src/platform/core/logging/logger';
 import { testConfig } from '../helpers/config';
 import { listen } from '../helpers/http';
 

@@ -1,4 +1,4 @@
-import { createSmsSender, esmsSms, httpSms, twilioSms } from '../../src/platform/sms/sms';
+import { createSmsSender, esmsSms, httpSms, twilioSms } from '../../src/platform/core/sms/sms';
 import { testConfig } from '../helpers/config';
 
 type Call = { url: string; init: RequestInit };

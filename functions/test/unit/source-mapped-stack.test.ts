@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { sourceMappedStack } from '../../src/platform/logging/stack';
+import { sourceMappedStack } from '../../src/platform/core/logging/stack';
 
 // A bundle built the way bundle.mjs builds dist/ (whitespace-minified, linked map): a trace through it maps back.
 describe('sourceMappedStack', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { stableId } from '../../src/platform/ids/stable-id';
+import { stableId } from '../../src/platform/kits/ids/stable-id';
 
 const oldFormula = (text: string, length: number) => createHash('sha256').update(text).digest('base64url').slice(0, length);
 

@@ -3,7 +3,7 @@ import { destinationKey } from '../../src/modules/auth/otp.service';
 import { notificationId } from '../../src/modules/notifications/hub';
 import { tokenDocId } from '../../src/modules/notifications/notifications.repo';
 import { operationIdFor } from '../../src/modules/wallet/ledger.model';
-import { stableId } from '../../src/platform/ids/stable-id';
+import { stableId } from '../../src/platform/kits/ids/stable-id';
 
 // The id formulas moved onto stableId give the ids the hand-written hashes gave (documents already stored under
 // them are found again by a retry after the deploy). Each `before` is the formula as it was written.

@@ -1,5 +1,5 @@
-import { AppError } from '../../src/platform/errors/app-error';
-import { defineMachine } from '../../src/platform/state-machine/state-machine';
+import { AppError } from '../../src/platform/core/errors/app-error';
+import { defineMachine } from '../../src/platform/kits/state-machine/state-machine';
 
 const door = defineMachine({
   entity: 'door',
@@ -22,7 +22,7 @@ const errorOf = (fn: () => unknown) => {
   throw new Error('expected a throw');
 };
 
-describe('platform/state-machine', () => {
+describe('platform/kits/state-machine', () => {
   it('moves by the table: several from-states, role lists', () => {
     expect(door.check('lock', 'OPEN', ['owner'])).toBe('LOCKED');
     expect(door.check('lock', 'CLOSED', ['owner'])).toBe('LOCKED');
@@ -57,9 +57,9 @@ describe('platform/state-machine', () => {
 
 // `transition` runs in the caller's transaction when given one: a fake transaction records the writes, so every path
 // (related reads, lazy expiry, tolerant mode) is checked without the emulator.
-describe('platform/state-machine transition', () => {
-  const { transition, TransitionEventSchema, readHistory } = require('../../src/platform/state-machine/state-machine') as typeof import('../../src/platform/state-machine/state-machine');
-  type Request = import('../../src/platform/state-machine/state-machine').TransitionRequest<Call, Status, Action, Role, unknown>;
+describe('platform/kits/state-machine transition', () => {
+  const { transition, TransitionEventSchema, readHistory } = require('../../src/platform/kits/state-machine/state-machine') as typeof import('../../src/platform/kits/state-machine/state-machine');
+  type Request = import('../../src/platform/kits/state-machine/state-machine').TransitionRequest<Call, Status, Action, Role, unknown>;
 
   type Status = 'RINGING' | 'ACTIVE' | 'ENDED' | 'MISSED';
   type Action = 'answer' | 'end' | 'timeout';

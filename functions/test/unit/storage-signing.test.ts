@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { Storage } from '@google-cloud/storage';
-import { cloudStorage } from '../../src/platform/storage/storage';
+import { cloudStorage } from '../../src/platform/core/storage/storage';
 
 // The V4 signature is computed locally from a service account key: no network, no emulator.
 describe('Cloud Storage presigned upload URL', () => {

@@ -10,9 +10,9 @@ jest.mock('firebase-admin/functions', () => ({
     }),
   }),
 }));
-jest.mock('../../src/platform/firebase/firebase', () => ({ firebaseApp: () => ({}) }));
+jest.mock('../../src/platform/core/firebase/firebase', () => ({ firebaseApp: () => ({}) }));
 
-import { documentTaskQueue, enqueue } from '../../src/platform/tasks/tasks';
+import { documentTaskQueue, enqueue } from '../../src/platform/kits/tasks/tasks';
 
 const queue = documentTaskQueue('rideExpiry', 'rideId');
 

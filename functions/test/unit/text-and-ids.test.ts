@@ -1,5 +1,5 @@
-import { DocumentIdSchema, isDocumentId } from '../../src/platform/http/ids';
-import { isWellFormedText, prefixesOf, truncateText } from '../../src/platform/text';
+import { DocumentIdSchema, isDocumentId } from '../../src/platform/core/http/ids';
+import { isWellFormedText, prefixesOf, truncateText } from '../../src/platform/kits/text/text';
 import { queryFields } from '../../src/modules/users/users.model';
 
 describe('document ids (Firestore rules)', () => {

@@ -1,10 +1,10 @@
 import { Timestamp } from 'firebase-admin/firestore';
 import type { LogEntry } from 'firebase-functions/logger';
 import * as z from 'zod/mini';
-import { lazySchema, timestamp, type RecordOf } from '../../src/platform/firestore/documents';
-import { setLogSink } from '../../src/platform/logging/logger';
-import type { DocumentEvent } from '../../src/platform/module/module';
-import { collectionRecords, SKIPPED, typedTrigger, type RecordChange, type RecordReader } from '../../src/platform/module/triggers';
+import { lazySchema, timestamp, type RecordOf } from '../../src/platform/kits/firestore/documents';
+import { setLogSink } from '../../src/platform/core/logging/logger';
+import type { DocumentEvent } from '../../src/platform/core/module/module';
+import { collectionRecords, SKIPPED, typedTrigger, type RecordChange, type RecordReader } from '../../src/platform/core/module/triggers';
 import { onRideWritten } from '../../src/modules/rides/rides.triggers';
 import { onPaymentWritten } from '../../src/modules/payments/payments.triggers';
 import type { DispatchInput } from '../../src/modules/notifications';

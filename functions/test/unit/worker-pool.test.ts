@@ -1,6 +1,6 @@
 import { threadId } from 'node:worker_threads';
 import { createPasswordHasher } from '../../src/modules/auth/passwords';
-import { createWorkerPool } from '../../src/platform/workers/pool';
+import { createWorkerPool } from '../../src/platform/core/workers/pool';
 
 // The pool runs jobs on other threads, all of them, in any number, and survives a job that fails or a thread that dies.
 const SOURCE = `

@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { ADDRESS_ERROR_CODES } from './addresses.errors';
 import { ADDRESSES } from './addresses.model';
 

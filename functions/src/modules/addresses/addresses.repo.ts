@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
-import { typedCollection } from '../../platform/firestore/records';
+import { db } from '../../platform/core/firebase/firebase';
+import { typedCollection } from '../../platform/kits/firestore/records';
 import { ADDRESS_LIMIT, ADDRESSES, type AddressRecord } from './addresses.model';
 
 const addresses = () => typedCollection<AddressRecord>(ADDRESSES);

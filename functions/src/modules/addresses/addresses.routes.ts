@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { DeletedSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { AddressBodySchema, AddressPatchSchema, AddressSchema } from './addresses.schemas';
 import { createAddressesService } from './addresses.service';
 

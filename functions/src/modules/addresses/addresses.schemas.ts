@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { LatLngBodySchema } from '../../platform/geo/geo';
-import { PhoneSchema } from '../../platform/http/contact';
+import { LatLngBodySchema } from '../../platform/kits/geo/geo';
+import { PhoneSchema } from '../../platform/core/http/contact';
 import { ADDRESS_LABELS } from './addresses.model';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 const fields = {
   label: z.enum(ADDRESS_LABELS).describe('One HOME and one WORK at most'),

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { iso } from '../../platform/time';
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { iso } from '../../platform/kits/time/time';
 import { ADDRESS_LIMIT, addressOrder, type AddressLabel, type AddressRecord } from './addresses.model';
 import { addressesRepo } from './addresses.repo';
 import type { AddressBodySchema, AddressPatchSchema } from './addresses.schemas';

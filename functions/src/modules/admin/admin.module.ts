@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { ADMIN_ERROR_CODES } from './admin.errors';
 
 // User administration (overview, list, create, patch, roles, lock): composition over the users, auth, driver

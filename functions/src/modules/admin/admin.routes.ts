@@ -1,5 +1,5 @@
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import {
   AdminUserSchema,
   CreateUserBodySchema,

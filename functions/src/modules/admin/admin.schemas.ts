@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { BooleanQuerySchema } from '../../platform/http/query';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { IdParamsSchema } from '../../platform/http/ids';
-import { HATS, ROLES } from '../../platform/auth/roles';
-import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/auth/roles.schemas';
-import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
+import { BooleanQuerySchema } from '../../platform/core/http/query';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { IdParamsSchema } from '../../platform/core/http/ids';
+import { HATS, ROLES } from '../../platform/core/auth/roles';
+import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/core/auth/roles.schemas';
+import { EmailSchema, PhoneSchema } from '../../platform/core/http/contact';
 import { UserProfileSchema } from '../users';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 export const AdminUserSchema = UserProfileSchema.extend({
   disabledAt: IsoTimeSchema.nullable(),

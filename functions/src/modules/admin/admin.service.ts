@@ -1,9 +1,9 @@
-import { isoOrNull } from '../../platform/time';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { HATS, ROLES, type Hat, type Role } from '../../platform/auth/roles';
-import type { AuthContext } from '../../platform/auth/access-token';
-import { coversPermissions } from '../../platform/auth/roles';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
+import { isoOrNull } from '../../platform/kits/time/time';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { HATS, ROLES, type Hat, type Role } from '../../platform/core/auth/roles';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import { coversPermissions } from '../../platform/core/auth/roles';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
 import { revokeUserSessions, setFirebaseUserDisabled } from '../auth';
 import { driverProfiles } from '../driver';
 import { applications } from '../kyc';

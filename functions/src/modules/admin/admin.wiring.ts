@@ -1,4 +1,4 @@
-import { perConfig, type AppConfig } from '../../platform/config';
+import { perConfig, type AppConfig } from '../../platform/core/config';
 import { createAdminService } from './admin.service';
 
 // Services of the admin module, built once per configuration.

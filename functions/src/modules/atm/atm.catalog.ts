@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineCatalog } from '../../platform/catalog/catalog.spec';
-import { BooleanQuerySchema } from '../../platform/http/query';
+import { defineCatalog } from '../../platform/kits/catalog/catalog.spec';
+import { BooleanQuerySchema } from '../../platform/core/http/query';
 import { ATMS } from './atm.collections';
 
 export { ATMS };

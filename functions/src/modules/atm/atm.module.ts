@@ -1,5 +1,5 @@
-import { defineModule } from '../../platform/module/module';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { defineModule } from '../../platform/core/module/module';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { ATMS } from './atm.collections';
 
 // ATMs (a catalog of the platform kit) by bank, 24h and deposit.

@@ -1,4 +1,4 @@
-import { defineErrorCodes, type CodesOf } from '../../platform/errors/codes';
+import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes';
 
 // The auth module's error codes (code: [the status it comes with, what it means]); the API's table is the platform's
 // general codes and every module's own, and `ErrorCode` takes these through the declaration below.
@@ -17,6 +17,6 @@ export const AUTH_ERROR_CODES = defineErrorCodes({
   PHONE_NOT_MOBILE: [400, 'Codes are texted to mobile numbers only: not to premium-rate, toll-free, shared-cost or fixed-line ones (`details.type`).'],
 });
 
-declare module '../../platform/errors/codes' {
+declare module '../../platform/core/errors/codes' {
   interface ModuleErrorCodes extends CodesOf<typeof AUTH_ERROR_CODES> {}
 }

@@ -1,5 +1,5 @@
-import type { Locale } from '../../platform/i18n';
-import type { MailMessage } from '../../platform/mail/mailer';
+import type { Locale } from '../../platform/kits/i18n';
+import type { MailMessage } from '../../platform/core/mail/mailer';
 import type { OtpPurpose } from './auth.model';
 import { AUTH_TEXTS } from './auth.texts';
 

@@ -1,5 +1,5 @@
-import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
-import type { Hat } from '../../platform/auth/roles';
+import type { RateLimitRule } from '../../platform/core/ratelimit/rate-limit';
+import type { Hat } from '../../platform/core/auth/roles';
 import type { IssuedToken } from './tokens';
 
 // Firestore layout of the auth module (API only; TTL on expireAt where noted in auth.module.ts).
@@ -12,7 +12,7 @@ export const AUTH_DAILY_SENDS = 'auth_daily_sends';
 export const AUTH_LOCKS = 'auth_locks';
 export const REVOKED_TOKENS = 'auth_revoked_tokens';
 export const USER_IDENTITIES = 'user_identities';
-import type { Role } from '../../platform/auth/roles';
+import type { Role } from '../../platform/core/auth/roles';
 
 export const OTP_PURPOSES = ['REGISTER', 'LOGIN', 'PASSWORD_2FA', 'PASSWORD_RESET', 'VERIFY_PHONE'] as const;
 export type OtpPurpose = (typeof OTP_PURPOSES)[number];

@@ -1,7 +1,7 @@
-import { timestampOf } from '../../platform/time';
+import { timestampOf } from '../../platform/kits/time/time';
 import type { Transaction } from 'firebase-admin/firestore';
-import { db, firestoreApi } from '../../platform/firebase/firebase';
-import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
+import { db, firestoreApi } from '../../platform/core/firebase/firebase';
+import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES, type OtpRecord, type SessionRecord } from './auth.model';
 import { accounts } from '../users';
 

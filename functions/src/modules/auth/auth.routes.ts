@@ -1,12 +1,12 @@
 import type { Request } from 'express';
-import { truncateText } from '../../platform/text';
-import type { AuthContext } from '../../platform/auth/access-token';
-import type { Hat } from '../../platform/auth/roles';
-import type { AppContext } from '../../platform/http/module';
-import { clientIp } from '../../platform/http/client-ip';
-import { defineRoute, type AnyRoute, type OperationNames, type RouteDefinition } from '../../platform/http/route';
-import { requestLocale } from '../../platform/i18n';
-import { AcceptLanguageHeadersSchema } from '../../platform/i18n/i18n.schemas';
+import { truncateText } from '../../platform/kits/text/text';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import type { Hat } from '../../platform/core/auth/roles';
+import type { AppContext } from '../../platform/core/http/module';
+import { clientIp } from '../../platform/core/http/client-ip';
+import { defineRoute, type AnyRoute, type OperationNames, type RouteDefinition } from '../../platform/core/http/route';
+import { requestLocale } from '../../platform/kits/i18n';
+import { AcceptLanguageHeadersSchema } from '../../platform/kits/i18n/i18n.schemas';
 import { AUTH_RATE_LIMITS, type ClientInfo } from './auth.model';
 import {
   AuthTokensSchema,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { IdParamsSchema } from '../../platform/http/ids';
-import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
-import { HatSchema } from '../../platform/auth/roles.schemas';
+import { IdParamsSchema } from '../../platform/core/http/ids';
+import { EmailSchema, PhoneSchema } from '../../platform/core/http/contact';
+import { HatSchema } from '../../platform/core/auth/roles.schemas';
 import { UserProfileSchema } from '../users';
-import { SMS_PROVIDERS } from '../../platform/config/config.schema';
+import { SMS_PROVIDERS } from '../../platform/core/config/config.schema';
 import { AUTH_LIMITS, LOGIN_METHODS } from './auth.model';
 import { PasswordSchema } from './passwords';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 const limits = `Codes: 6 digits, valid ${AUTH_LIMITS.otpTtlSec / 60} min, single use, ${AUTH_LIMITS.otpMaxAttempts} wrong tries per code, ` +
   `${AUTH_LIMITS.otpResendGapSec} s between sends, ${AUTH_LIMITS.otpSendsPerHour} sends per hour per destination.`;

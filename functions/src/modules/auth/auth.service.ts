@@ -1,12 +1,12 @@
-import { isoOrNull } from '../../platform/time';
-import type { AuthContext } from '../../platform/auth/access-token';
-import type { AppConfig } from '../../platform/config';
-import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
-import { parsePhone, phoneDigits, receivesSms } from '../../platform/http/contact';
-import { logger } from '../../platform/logging/logger';
-import type { Mailer, MailMessage } from '../../platform/mail/mailer';
-import type { SmsSender } from '../../platform/sms/sms';
-import type { MessageQueue } from '../../platform/delivery/delivery';
+import { isoOrNull } from '../../platform/kits/time/time';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import type { AppConfig } from '../../platform/core/config';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/core/errors/app-error';
+import { parsePhone, phoneDigits, receivesSms } from '../../platform/core/http/contact';
+import { logger } from '../../platform/core/logging/logger';
+import type { Mailer, MailMessage } from '../../platform/core/mail/mailer';
+import type { SmsSender } from '../../platform/core/sms/sms';
+import type { MessageQueue } from '../../platform/core/message-queue/message-queue';
 import { alreadyRegisteredMail, codeMail, codeSms, maskEmail } from './auth.mail';
 import { AUTH_LIMITS, type ClientInfo, type OtpPurpose } from './auth.model';
 import { authRepo } from './auth.repo';
@@ -16,9 +16,9 @@ import { failureKey, invalidCodeError, type OtpService, type OtpTarget } from '.
 import type { PasswordHasher } from './passwords';
 import type { SessionService } from './session.service';
 import type { TokenSigner } from './tokens';
-import { inTransaction } from '../../platform/firebase/firebase';
+import { inTransaction } from '../../platform/core/firebase/firebase';
 import { newUserRecord, normalizeRoles, toProfile, type UserRecord, accounts, localeOf } from '../users';
-import type { Locale } from '../../platform/i18n';
+import type { Locale } from '../../platform/kits/i18n';
 
 export interface AuthDeps {
   config: Readonly<AppConfig>;

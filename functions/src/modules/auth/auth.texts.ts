@@ -1,4 +1,4 @@
-import { defineMessages, mail, notice, sms } from '../../platform/i18n';
+import { defineMessages, mail, notice, sms } from '../../platform/kits/i18n';
 import type { OtpPurpose } from './auth.model';
 
 const SUBJECT_VI: Record<OtpPurpose, string> = {

@@ -1,9 +1,9 @@
-import type { AccessTokenVerifier } from '../../platform/auth/access-token';
-import { createJwtAccessTokenVerifier } from '../../platform/auth/access-token';
-import { perConfig, type AppConfig } from '../../platform/config';
-import { createMessageQueue } from '../../platform/delivery/delivery';
-import { createMailer } from '../../platform/mail/mailer';
-import { createSmsSender } from '../../platform/sms/sms';
+import type { AccessTokenVerifier } from '../../platform/core/auth/access-token';
+import { createJwtAccessTokenVerifier } from '../../platform/core/auth/access-token';
+import { perConfig, type AppConfig } from '../../platform/core/config';
+import { createMessageQueue } from '../../platform/core/message-queue/message-queue';
+import { createMailer } from '../../platform/core/mail/mailer';
+import { createSmsSender } from '../../platform/core/sms/sms';
 import { createAuthService, type AuthDeps } from './auth.service';
 import { createGoogleVerifier } from './google';
 import { createOtpService } from './otp.service';

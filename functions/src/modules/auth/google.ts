@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../platform/config';
-import { ServiceUnavailableError, UnauthorizedError } from '../../platform/errors/app-error';
-import { logger } from '../../platform/logging/logger';
+import type { AppConfig } from '../../platform/core/config';
+import { ServiceUnavailableError, UnauthorizedError } from '../../platform/core/errors/app-error';
+import { logger } from '../../platform/core/logging/logger';
 
 export interface GoogleIdentity {
   subject: string;

@@ -1,6 +1,6 @@
 import { AUTH_LIMITS } from './auth.model';
 import { authRepo } from './auth.repo';
-import { TooManyRequestsError } from '../../platform/errors/app-error';
+import { TooManyRequestsError } from '../../platform/core/errors/app-error';
 
 export class LockedError extends TooManyRequestsError {
   constructor(lockedUntil: number, now: number) {

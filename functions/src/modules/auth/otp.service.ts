@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { stableId } from '../../platform/ids/stable-id';
-import { BadRequestError, TooManyRequestsError } from '../../platform/errors/app-error';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { BadRequestError, TooManyRequestsError } from '../../platform/core/errors/app-error';
 import { AUTH_LIMITS, type OtpChannel, type OtpPurpose, type OtpRecord } from './auth.model';
 import { authRepo } from './auth.repo';
 import { createLockout, LockedError } from './lockout';
 import { generateOtpCode, hmacOtp, otpKey, otpMatches } from './otp-code';
-import { inTransaction } from '../../platform/firebase/firebase';
+import { inTransaction } from '../../platform/core/firebase/firebase';
 
 export interface OtpTarget {
   purpose: OtpPurpose;

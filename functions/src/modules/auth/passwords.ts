@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createWorkerPool, type WorkerPool } from '../../platform/workers/pool';
+import { createWorkerPool, type WorkerPool } from '../../platform/core/workers/pool';
 
 // bcrypt reads at most 72 bytes: longer passwords are refused, never silently truncated. No trimming.
 export const MAX_PASSWORD_BYTES = 72;

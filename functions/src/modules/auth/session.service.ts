@@ -1,12 +1,12 @@
-import { iso } from '../../platform/time';
-import type { AccessTokenVerifier, AuthContext } from '../../platform/auth/access-token';
-import { NotFoundError, UnauthorizedError } from '../../platform/errors/app-error';
-import { logger } from '../../platform/logging/logger';
+import { iso } from '../../platform/kits/time/time';
+import type { AccessTokenVerifier, AuthContext } from '../../platform/core/auth/access-token';
+import { NotFoundError, UnauthorizedError } from '../../platform/core/errors/app-error';
+import { logger } from '../../platform/core/logging/logger';
 import { AUTH_LIMITS, type ClientInfo, type LoginMethod, type SessionRecord } from './auth.model';
 import { authRepo } from './auth.repo';
 import { removeSessionDevices } from '../notifications';
 import type { TokenPair, TokenSigner } from './tokens';
-import { authAdmin, inTransaction } from '../../platform/firebase/firebase';
+import { authAdmin, inTransaction } from '../../platform/core/firebase/firebase';
 import { UserRecord, toProfile, accounts } from '../users';
 
 export function sessionView(session: SessionRecord, currentSessionId?: string) {

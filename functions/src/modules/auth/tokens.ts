@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Role } from '../../platform/auth/roles';
-import { ACCESS_TOKEN_TYPE, JWT_ALGORITHM, REFRESH_TOKEN_TYPE } from '../../platform/auth/access-token';
-import { UnauthorizedError } from '../../platform/errors/app-error';
+import type { Role } from '../../platform/core/auth/roles';
+import { ACCESS_TOKEN_TYPE, JWT_ALGORITHM, REFRESH_TOKEN_TYPE } from '../../platform/core/auth/access-token';
+import { UnauthorizedError } from '../../platform/core/errors/app-error';
 
 type Jwt = typeof import('jsonwebtoken');
 const jwt = (): Jwt => require('jsonwebtoken') as Jwt;

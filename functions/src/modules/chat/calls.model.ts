@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
-import type { Identified } from '../../platform/firestore/records';
-import { iso, isoOrNull, timestampOf } from '../../platform/time';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
+import type { Identified } from '../../platform/kits/firestore/records';
+import { iso, isoOrNull, timestampOf } from '../../platform/kits/time/time';
 import type { DispatchInput } from '../notifications';
 import { CHAT_EVENTS } from './chat.events';
 import { CHAT_TEXTS } from './chat.texts';
-import { defineMachine } from '../../platform/state-machine/state-machine';
-import { defineDeadline } from '../../platform/deadlines/deadlines';
+import { defineMachine } from '../../platform/kits/state-machine/state-machine';
+import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
 import { RING_TIMEOUT_QUEUE } from './chat.collections';
 
 export { CALL_LINES, CALLS, RING_TIMEOUT_QUEUE } from './chat.collections';

@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db, firestoreApi } from '../../platform/firebase/firebase';
-import { paginate } from '../../platform/firestore/paginate';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
+import { db, firestoreApi } from '../../platform/core/firebase/firebase';
+import { paginate } from '../../platform/kits/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import { CALL_LINES, CALLS, callDocument, type CallRecord } from './calls.model';
 import { accounts } from '../users';
 

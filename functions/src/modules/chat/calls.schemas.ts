@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { CALL_STATUSES } from './calls.model';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 export const CallSchema = z
   .object({

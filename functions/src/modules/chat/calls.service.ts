@@ -1,10 +1,10 @@
-import { inTransaction } from '../../platform/firebase/firebase';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
-import { logger } from '../../platform/logging/logger';
-import type { DeadlineScheduler } from '../../platform/deadlines/deadlines';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
+import { logger } from '../../platform/core/logging/logger';
+import type { DeadlineScheduler } from '../../platform/kits/deadlines/deadlines';
 import type { Hub } from '../notifications';
 import { CALL_MACHINE, calleeNotice, callRolesOf, callView, RING_DEADLINE, type CallAction, type CallRecord } from './calls.model';
-import { transition } from '../../platform/state-machine/state-machine';
+import { transition } from '../../platform/kits/state-machine/state-machine';
 import { callsRepo } from './calls.repo';
 import { conversationsRepo } from './conversations.repo';
 import { localeOf } from '../users';

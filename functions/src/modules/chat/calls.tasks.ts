@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../platform/config';
-import { runDeadlineTask } from '../../platform/deadlines/deadlines';
-import { logger } from '../../platform/logging/logger';
+import type { AppConfig } from '../../platform/core/config';
+import { runDeadlineTask } from '../../platform/kits/deadlines/deadlines';
+import { logger } from '../../platform/core/logging/logger';
 import { RING_DEADLINE } from './calls.model';
 import { callsRepo } from './calls.repo';
 import { callsServiceFor } from './chat.wiring';

@@ -1,5 +1,5 @@
-import type { AppConfig } from '../../platform/config';
-import { collectionRecords, typedTrigger } from '../../platform/module/triggers';
+import type { AppConfig } from '../../platform/core/config';
+import { collectionRecords, typedTrigger } from '../../platform/core/module/triggers';
 import { notificationHub, type Hub } from '../notifications';
 import { callDocument, calleeNotice, type CallRecord } from './calls.model';
 import { directConversationId } from './conversations.model';

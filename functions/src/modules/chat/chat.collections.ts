@@ -1,4 +1,4 @@
-import { documentTaskQueue } from '../../platform/tasks/tasks';
+import { documentTaskQueue } from '../../platform/kits/tasks/tasks';
 
 // Collection names and the task queue, apart from the models: the module definition (loaded at every cold start)
 // needs only these. calls.model.ts and conversations.model.ts re-export them.

@@ -1,4 +1,4 @@
-import { defineErrorCodes, type CodesOf } from '../../platform/errors/codes';
+import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes';
 
 // The chat module's error codes (code: [the status it comes with, what it means]); the API's table is the platform's
 // general codes and every module's own, and `ErrorCode` takes these through the declaration below.
@@ -24,6 +24,6 @@ export const CHAT_ERROR_CODES = defineErrorCodes({
   CHAT_BLOCKS_FULL: [409, 'You block as many people as one account can (1,000): unblock someone first.'],
 });
 
-declare module '../../platform/errors/codes' {
+declare module '../../platform/core/errors/codes' {
   interface ModuleErrorCodes extends CodesOf<typeof CHAT_ERROR_CODES> {}
 }

@@ -1,7 +1,7 @@
-import { defineModule, defineTask } from '../../platform/module/module';
+import { defineModule, defineTask } from '../../platform/core/module/module';
 import { CHAT_ERROR_CODES } from './chat.errors';
 import { CHAT_EVENTS } from './chat.events';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { CALL_LINES, CALLS, CHAT_BLOCK_LISTS, CHAT_BLOCKS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CHAT_PREFERENCES, CHAT_REPORTS, CONVERSATIONS, MESSAGES, RING_TIMEOUT_QUEUE } from './chat.collections';
 
 const calls = () => require('./calls.model') as typeof import('./calls.model');

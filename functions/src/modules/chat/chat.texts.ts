@@ -1,4 +1,4 @@
-import { defineMessages, notice } from '../../platform/i18n';
+import { defineMessages, notice } from '../../platform/kits/i18n';
 
 /** What a message notice shows of a message: its words (as written), or what kind of message it is. */
 export type PreviewPart = { text: string } | { label: 'DELETED' | 'AUDIO' | 'IMAGE' | 'LOCATION' };

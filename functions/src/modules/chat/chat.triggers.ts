@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../platform/config';
-import { db } from '../../platform/firebase/firebase';
-import type { DocumentEvent } from '../../platform/module/module';
+import type { AppConfig } from '../../platform/core/config';
+import { db } from '../../platform/core/firebase/firebase';
+import type { DocumentEvent } from '../../platform/core/module/module';
 import { notificationHub, type Hub } from '../notifications';
 import { accounts } from '../users';
 import { countsAsUnread, membershipAfterMessage, messageNotice, SYSTEM_SENDER, type ConversationRecord, type MembershipRecord, type MessageRecord } from './conversations.model';

@@ -1,4 +1,4 @@
-import { perConfig, type AppConfig } from '../../platform/config';
+import { perConfig, type AppConfig } from '../../platform/core/config';
 import { attachableMedia } from '../media';
 import { mutedConversations, notificationHub } from '../notifications';
 import { createConversationsService } from './conversations.service';

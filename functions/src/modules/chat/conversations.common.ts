@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { AppError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { db } from '../../platform/firebase/firebase';
-import { iso, isoOrNull } from '../../platform/time';
+import { AppError, ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { db } from '../../platform/core/firebase/firebase';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import type { Attachment } from '../media';
 import { accounts } from '../users';
 import { DEFAULT_GROUP_ADDS, SYSTEM_SENDER, type ConversationRecord, type GroupAddMode, type MembershipRecord, type MessageRecord } from './conversations.model';

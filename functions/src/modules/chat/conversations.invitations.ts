@@ -1,8 +1,8 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { db } from '../../platform/firebase/firebase';
-import { recordTransition, transition } from '../../platform/state-machine/state-machine';
-import { iso, isoOrNull } from '../../platform/time';
+import { BadRequestError, ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { db } from '../../platform/core/firebase/firebase';
+import { recordTransition, transition } from '../../platform/kits/state-machine/state-machine';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { blockedError, systemMessage, writable, type ConversationsCommon } from './conversations.common';
 import {
   blockConflicts,

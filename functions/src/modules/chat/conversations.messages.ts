@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
-import { db } from '../../platform/firebase/firebase';
-import { isoOrNull } from '../../platform/time';
+import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
+import { db } from '../../platform/core/firebase/firebase';
+import { isoOrNull } from '../../platform/kits/time/time';
 import { notFound, toMessage, writable, type ConversationsCommon } from './conversations.common';
 import { CHAT_LIMITS, messageIdFor, previewOf, type MessageRecord } from './conversations.model';
 import { conversationsRepo as repo } from './conversations.repo';

@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
-import { describe, lazySchema, markerTimestamp, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
-import type { Identified } from '../../platform/firestore/records';
-import { stableId } from '../../platform/ids/stable-id';
-import { truncateText } from '../../platform/text';
+import { describe, lazySchema, markerTimestamp, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
+import type { Identified } from '../../platform/kits/firestore/records';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { truncateText } from '../../platform/kits/text/text';
 import { SURFACES, type Surface } from '../notifications';
-import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
-import { defineMachine } from '../../platform/state-machine/state-machine';
+import type { RateLimitRule } from '../../platform/core/ratelimit/rate-limit';
+import { defineMachine } from '../../platform/kits/state-machine/state-machine';
 import { CHAT_EVENTS } from './chat.events';
 import { CHAT_TEXTS, type PreviewPart } from './chat.texts';
-import { MODULE_LISTS } from '../../platform/module/module-lists.generated';
+import { MODULE_LISTS } from '../../platform/core/module/module-lists.generated';
 
 export { CHAT_BLOCK_LISTS, CHAT_BLOCKS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CHAT_PREFERENCES, CHAT_REPORTS, CONVERSATIONS, MESSAGES } from './chat.collections';
 

@@ -1,8 +1,8 @@
 import { FieldValue, type Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
-import { bothForms, recordFields, storedFields } from '../../platform/firestore/documents';
-import { paginate, paginateTimeRange, type Page } from '../../platform/firestore/paginate';
-import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
+import { db } from '../../platform/core/firebase/firebase';
+import { bothForms, recordFields, storedFields } from '../../platform/kits/firestore/documents';
+import { paginate, paginateTimeRange, type Page } from '../../platform/kits/firestore/paginate';
+import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import {
   blockDocument,
   blockId,

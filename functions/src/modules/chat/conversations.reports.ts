@@ -1,6 +1,6 @@
-import { AppError, NotFoundError } from '../../platform/errors/app-error';
-import { defineReportQueue, OPEN, type Moderator, type Report, type ReportLayout } from '../../platform/moderation/moderation';
-import { iso, isoOrNull } from '../../platform/time';
+import { AppError, NotFoundError } from '../../platform/core/errors/app-error';
+import { defineReportQueue, OPEN, type Moderator, type Report, type ReportLayout } from '../../platform/kits/moderation/moderation';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import type { ConversationsCommon } from './conversations.common';
 import { CHAT_REPORTS, previewOf } from './conversations.model';
 import { conversationsRepo as repo } from './conversations.repo';

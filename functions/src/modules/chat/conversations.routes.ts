@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DeletedSchema } from '../../platform/http/ids';
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { DeletedSchema } from '../../platform/core/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import {
   AddMembersBodySchema,
   BlockListSchema,
@@ -34,8 +34,8 @@ import {
   SendMessageBodySchema,
   UnreadTotalSchema,
 } from './conversations.schemas';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { IdParamsSchema } from '../../platform/http/ids';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { IdParamsSchema } from '../../platform/core/http/ids';
 import { conversationsServiceFor } from './chat.wiring';
 import { CHAT_RATE_LIMITS } from './conversations.model';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { LatLngBodySchema } from '../../platform/geo/geo';
-import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { LatLngBodySchema } from '../../platform/kits/geo/geo';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { CHAT_LIMITS, CONTEXT_TYPES, CONVERSATION_TYPES, GROUP_ADD_MODES, INVITATION_STATUSES, MEMBER_ROLES, MESSAGE_TYPES } from './conversations.model';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 const Title = z.string().trim().min(1).max(CHAT_LIMITS.titleMax);
 

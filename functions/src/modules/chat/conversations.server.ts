@@ -1,4 +1,4 @@
-import { db } from '../../platform/firebase/firebase';
+import { db } from '../../platform/core/firebase/firebase';
 import type { Surface } from '../notifications';
 import { systemMessage } from './conversations.common';
 import { contextConversationId, newMembership, SYSTEM_SENDER, type ContextType, type ConversationRecord } from './conversations.model';

@@ -1,5 +1,5 @@
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
-import { db } from '../../platform/firebase/firebase';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
+import { db } from '../../platform/core/firebase/firebase';
 import { conversationsCommon, systemMessage, writable, type ConversationsDeps } from './conversations.common';
 import { invitationsPart } from './conversations.invitations';
 import { messagesPart } from './conversations.messages';

@@ -1,4 +1,4 @@
-import { db } from '../../platform/firebase/firebase';
+import { db } from '../../platform/core/firebase/firebase';
 import { DEFAULT_CAPABILITIES } from './driver.model';
 import { driverRepo } from './driver.repo';
 

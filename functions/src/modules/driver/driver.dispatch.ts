@@ -1,13 +1,13 @@
 import type { Timestamp, Transaction } from 'firebase-admin/firestore';
-import { NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { createBatchedWrites } from '../../platform/firestore/batched-writes';
-import { storedFields } from '../../platform/firestore/documents';
-import { distanceMeters, geohashOf, nearby, type LatLng } from '../../platform/geo/geo';
-import { nearbyPage } from '../../platform/geo/nearby-page';
+import { NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { createBatchedWrites } from '../../platform/kits/firestore/batched-writes';
+import { storedFields } from '../../platform/kits/firestore/documents';
+import { distanceMeters, geohashOf, nearby, type LatLng } from '../../platform/kits/geo/geo';
+import { nearbyPage } from '../../platform/kits/geo/nearby-page';
 import type { Hub } from '../notifications';
 import { DRIVER_EVENTS } from './driver.events';
-import { timestampOf, iso } from '../../platform/time';
+import { timestampOf, iso } from '../../platform/kits/time/time';
 import { dispatchKeyOf, driverLocationDocument, isFresh, positionCovers, sameLocationWindow, rideClassOf, type DriverLocation, type DriverProfile, type RideClass } from './driver.model';
 import { driverRepo, locationsRepo } from './driver.repo';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
-import { iso, isoOrNull } from '../../platform/time';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { RIDE_CLASSES, type RideClass } from '../routing';
 
 export { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
@@ -28,7 +28,7 @@ export interface DriverProfile {
   vehicle: Vehicle | null;
   status: 'ONLINE' | 'OFFLINE';
   lastLocation: { lat: number; lng: number; heading: number | null; speedKmh: number | null; at: number } | null;
-  /** geohash of lastLocation (platform/geo), for radius queries. */
+  /** geohash of lastLocation (platform/kits/geo), for radius queries. */
   geohash?: string | null;
   approvedAt: number | null;
   createdAt: number;

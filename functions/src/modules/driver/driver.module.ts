@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { DRIVER_ERROR_CODES } from './driver.errors';
 import { DRIVER_EVENTS } from './driver.events';
 import { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';

@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
-import { plainCollection, readRecord } from '../../platform/firestore/records';
-import { storedFields } from '../../platform/firestore/documents';
+import { db } from '../../platform/core/firebase/firebase';
+import { plainCollection, readRecord } from '../../platform/kits/firestore/records';
+import { storedFields } from '../../platform/kits/firestore/documents';
 import { DEFAULT_CAPABILITIES, dispatchKeyOf, DRIVER_LOCATIONS, DRIVER_PROFILES, driverLocationDocument, rideClassOf, type Capability, type DriverLocation, type DriverProfile, type RideClass, type Vehicle } from './driver.model';
 
 const profiles = () => db().collection(DRIVER_PROFILES);

@@ -1,7 +1,7 @@
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { requestLocale } from '../../platform/i18n';
-import { AcceptLanguageHeadersSchema } from '../../platform/i18n/i18n.schemas';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { requestLocale } from '../../platform/kits/i18n';
+import { AcceptLanguageHeadersSchema } from '../../platform/kits/i18n/i18n.schemas';
 import { AUTH_RATE_LIMITS } from '../auth';
 import { applicationReviewRoutes, kycServiceFor } from '../kyc';
 import {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EmailSchema, PhoneSchema } from '../../platform/http/contact';
+import { EmailSchema, PhoneSchema } from '../../platform/core/http/contact';
 import { CAPABILITIES, VEHICLE_TYPES } from './driver.model';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 export const CapabilitySchema = z.enum(CAPABILITIES).meta({
   id: 'DriverCapability',

@@ -1,14 +1,14 @@
-import { inTransaction } from '../../platform/firebase/firebase';
-import { AppError, NotFoundError } from '../../platform/errors/app-error';
-import type { MessageQueue } from '../../platform/delivery/delivery';
-import type { Mailer, MailMessage } from '../../platform/mail/mailer';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { AppError, NotFoundError } from '../../platform/core/errors/app-error';
+import type { MessageQueue } from '../../platform/core/message-queue/message-queue';
+import type { Mailer, MailMessage } from '../../platform/core/mail/mailer';
 import { AUTH_LIMITS, codeMail, type OtpService } from '../auth';
 import { recordPendingApplication, type Decision, type KycService } from '../kyc';
 import { DEFAULT_CAPABILITIES, profileView, type Capability, type Vehicle } from './driver.model';
 import { driverRepo, locationsRepo } from './driver.repo';
 import type { createDispatchService } from './driver.dispatch';
 import { newUserRecord, accounts, localeOf } from '../users';
-import type { Locale } from '../../platform/i18n';
+import type { Locale } from '../../platform/kits/i18n';
 import { DRIVER_TEXTS } from './driver.texts';
 
 function driverCodeMail(to: string, code: string, locale: Locale): MailMessage {

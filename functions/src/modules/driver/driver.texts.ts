@@ -1,4 +1,4 @@
-import { defineMessages, mail } from '../../platform/i18n';
+import { defineMessages, mail } from '../../platform/kits/i18n';
 
 // The driver module's texts for people: the opening of the registration mail (the code mail follows it).
 export const DRIVER_TEXTS = defineMessages({

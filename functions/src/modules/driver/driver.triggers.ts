@@ -1,5 +1,5 @@
-import type { AppConfig } from '../../platform/config';
-import { typedTrigger } from '../../platform/module/triggers';
+import type { AppConfig } from '../../platform/core/config';
+import { typedTrigger } from '../../platform/core/module/triggers';
 import { accountReader, type UserRecord } from '../users';
 import { dispatchServiceFor } from './driver.wiring';
 

@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { FAVORITE_ERROR_CODES } from './favorites.errors';
 import { FAVORITES } from './favorites.model';
 

@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { paginate, type PageRequest } from '../../platform/firestore/paginate';
-import { plainCollection, readRecord } from '../../platform/firestore/records';
+import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { plainCollection, readRecord } from '../../platform/kits/firestore/records';
 import { FAVORITES, favoriteId, type FavoriteRecord } from './favorites.model';
 import type { TargetType } from './favorites.targets';
 

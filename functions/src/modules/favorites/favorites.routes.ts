@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { DeletedSchema } from '../../platform/http/ids';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { DeletedSchema } from '../../platform/core/http/ids';
 import { FavoriteParamsSchema, FavoriteSchema, TargetTypeSchema } from './favorites.schemas';
 import { createFavoritesService } from './favorites.service';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 export function favoritesRoutes(): AnyRoute[] {
   const favorites = createFavoritesService();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DocumentIdSchema } from '../../platform/http/ids';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
 import { targetTypes } from './favorites.targets';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 // Lazy: the types come from the module list, which may be installed after this file loads (a trigger's code first).
 export const TargetTypeSchema = z.lazy(() => z.enum(targetTypes() as [string, ...string[]])).meta({ id: 'TargetType', description: 'A kind of record users save and review' });

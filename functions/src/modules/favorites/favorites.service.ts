@@ -1,6 +1,6 @@
-import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { iso } from '../../platform/time';
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { iso } from '../../platform/kits/time/time';
 import { FAVORITE_LIMIT, type FavoriteRecord } from './favorites.model';
 import { favoritesRepo } from './favorites.repo';
 import { targetSource, targetSummary, targetTypes, type TargetType } from './favorites.targets';

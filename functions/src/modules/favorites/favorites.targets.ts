@@ -1,6 +1,6 @@
-import type { CatalogRecord } from '../../platform/catalog/catalog.model';
-import { moduleRegistry, type TargetSource } from '../../platform/module/module';
-import { NotFoundError } from '../../platform/errors';
+import type { CatalogRecord } from '../../platform/kits/catalog/catalog.model';
+import { moduleRegistry, type TargetSource } from '../../platform/core/module/module';
+import { NotFoundError } from '../../platform/core/errors';
 
 export type { TargetSource };
 

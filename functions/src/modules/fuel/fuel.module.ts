@@ -1,6 +1,6 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { FUEL_ERROR_CODES } from './fuel.errors';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { FUEL_PRICE_CHANGES, FUEL_STATIONS } from './fuel.collections';
 
 // Fuel stations (a catalog of the platform kit) with prices per fuel type and their history.

@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { paginate, type PageRequest } from '../../platform/firestore/paginate';
-import { plainCollection } from '../../platform/firestore/records';
+import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { plainCollection } from '../../platform/kits/firestore/records';
 import { FUEL_PRICE_CHANGES, type PriceChangeRecord } from './fuel.catalog';
 
 const changes = () => plainCollection<PriceChangeRecord>(FUEL_PRICE_CHANGES);

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { holdsPermission } from '../../platform/auth/roles';
-import { CATALOG_ADMIN_PATH, catalogRoutes, catalogSchemas } from '../../platform/catalog/catalog.routes';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { IdParamsSchema } from '../../platform/http/ids';
-import { iso } from '../../platform/time';
+import { holdsPermission } from '../../platform/core/auth/roles';
+import { CATALOG_ADMIN_PATH, catalogRoutes, catalogSchemas } from '../../platform/kits/catalog/catalog.routes';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { IdParamsSchema } from '../../platform/core/http/ids';
+import { iso } from '../../platform/kits/time/time';
 import { FuelPricesSchema, fuelCatalog } from './fuel.catalog';
 import { fuelRepo } from './fuel.repo';
 import { fuelStations } from './fuel.wiring';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 const PriceChangeSchema = z
   .object({

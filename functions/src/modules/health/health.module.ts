@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 
 export const healthModule = defineModule({
   name: 'health',

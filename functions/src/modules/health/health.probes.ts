@@ -1,6 +1,6 @@
 import net from 'node:net';
-import type { AppConfig } from '../../platform/config';
-import { emulatorHosts } from '../../platform/firebase/firebase';
+import type { AppConfig } from '../../platform/core/config';
+import { emulatorHosts } from '../../platform/core/firebase/firebase';
 import { pingAuth, pingFirestore } from './health.repo';
 
 export interface DependencyProbe {

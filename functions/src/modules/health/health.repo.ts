@@ -1,4 +1,4 @@
-import { authAdmin, db } from '../../platform/firebase/firebase';
+import { authAdmin, db } from '../../platform/core/firebase/firebase';
 
 // Firestore access of the health module: one document read that touches no user data.
 export async function pingFirestore(): Promise<void> {

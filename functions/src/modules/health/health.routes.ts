@@ -1,6 +1,6 @@
-import { isProduction } from '../../platform/config';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import type { AppContext } from '../../platform/http/module';
+import { isProduction } from '../../platform/core/config';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import type { AppContext } from '../../platform/core/http/module';
 import { configuredProbes } from './health.probes';
 import { HealthDepsSchema, HealthEnvSchema, HealthSchema } from './health.schemas';
 import { createHealthService } from './health.service';

@@ -1,11 +1,11 @@
-import type { AppConfig } from '../../platform/config';
-import { truncateText } from '../../platform/text';
-import { isProduction, maskConfig } from '../../platform/config';
-import { emulatorHosts } from '../../platform/firebase/firebase';
+import type { AppConfig } from '../../platform/core/config';
+import { truncateText } from '../../platform/kits/text/text';
+import { isProduction, maskConfig } from '../../platform/core/config';
+import { emulatorHosts } from '../../platform/core/firebase/firebase';
 import { API_VERSION, SERVICE_NAME } from '../../version';
 import type { DependencyProbe } from './health.probes';
 import type { DependencyCheck, Health, HealthDeps, HealthEnv } from './health.schemas';
-import { iso } from '../../platform/time';
+import { iso } from '../../platform/kits/time/time';
 
 export interface HealthServiceDeps {
   config: Readonly<AppConfig>;

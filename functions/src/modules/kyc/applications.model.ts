@@ -1,5 +1,5 @@
-import { defineMachine } from '../../platform/state-machine/state-machine';
-import type { Role } from '../../platform/auth/roles';
+import { defineMachine } from '../../platform/kits/state-machine/state-machine';
+import type { Role } from '../../platform/core/auth/roles';
 
 // Driver and partner applications share one life cycle:
 //   SUBMITTED  --admin--> APPROVED (papers complete) | REJECTED | NEEDS_INFO

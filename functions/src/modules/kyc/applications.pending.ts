@@ -1,6 +1,6 @@
-import { timestampOf } from '../../platform/time';
-import { db, inTransaction } from '../../platform/firebase/firebase';
-import { logger } from '../../platform/logging/logger';
+import { timestampOf } from '../../platform/kits/time/time';
+import { db, inTransaction } from '../../platform/core/firebase/firebase';
+import { logger } from '../../platform/core/logging/logger';
 import { PENDING_APPLICATIONS, type ApplicationKind, type ApplicationRecord } from './applications.model';
 import { applicationsRepo, newApplication } from './applications.repo';
 

@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { paginate } from '../../platform/firestore/paginate';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
+import { paginate } from '../../platform/kits/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import { APPLICATIONS, KYC_PAPERS, OPEN_STATUSES, type ApplicationKind, type ApplicationRecord, type ApplicationStatus, type PaperRecord } from './applications.model';
 
 const apps = () => typedCollection<ApplicationRecord>(APPLICATIONS);

@@ -1,6 +1,6 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { KYC_ERROR_CODES } from './kyc.errors';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { APPLICATIONS, KYC_PAPERS, PENDING_APPLICATIONS } from './applications.model';
 
 export const kycModule = defineModule({

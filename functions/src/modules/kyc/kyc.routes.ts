@@ -1,10 +1,10 @@
-import type { AppContext } from '../../platform/http/module';
-import { parseMultipart } from '../../platform/http/multipart';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { validationErrorFromZod } from '../../platform/errors/zod-problems';
-import { BadRequestError } from '../../platform/errors/app-error';
+import type { AppContext } from '../../platform/core/http/module';
+import { parseMultipart } from '../../platform/core/http/multipart';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { validationErrorFromZod } from '../../platform/core/errors/zod-problems';
+import { BadRequestError } from '../../platform/core/errors/app-error';
 import { z } from 'zod';
-import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
+import { DeletedSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import {
   ApplicationSchema,
   PaperSchema,

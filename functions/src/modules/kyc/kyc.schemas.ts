@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { DocumentIdSchema } from '../../platform/http/ids';
-import { RoleSchema } from '../../platform/auth/roles.schemas';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
+import { RoleSchema } from '../../platform/core/auth/roles.schemas';
 import { APPLICATION_KINDS, APPLICATION_STATUSES, PAPER_KINDS } from './applications.model';
 import { PAPER_CONTENT_TYPES } from './kyc.service';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 export const PaperKindSchema = z.enum(PAPER_KINDS).meta({ id: 'PaperKind' });
 export const ApplicationStatusSchema = z.enum(APPLICATION_STATUSES).meta({

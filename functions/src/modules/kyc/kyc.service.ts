@@ -1,15 +1,15 @@
-import { iso, isoOrNull } from '../../platform/time';
-import { truncateText } from '../../platform/text';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
+import { truncateText } from '../../platform/kits/text/text';
 import { createHash } from 'node:crypto';
-import type { AuthContext } from '../../platform/auth/access-token';
-import type { Role } from '../../platform/auth/roles';
-import { assertPermission } from '../../platform/auth/guard';
-import { BadRequestError, ConflictError, NotFoundError, UnsupportedMediaTypeError } from '../../platform/errors/app-error';
-import { logger } from '../../platform/logging/logger';
-import { sniffDocumentType } from '../../platform/media/sniff';
-import type { UploadedFile } from '../../platform/http/multipart';
-import type { ObjectStorage } from '../../platform/storage/storage';
-import { transition, type TransitionStore } from '../../platform/state-machine/state-machine';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import type { Role } from '../../platform/core/auth/roles';
+import { assertPermission } from '../../platform/core/auth/guard';
+import { BadRequestError, ConflictError, NotFoundError, UnsupportedMediaTypeError } from '../../platform/core/errors/app-error';
+import { logger } from '../../platform/core/logging/logger';
+import { sniffDocumentType } from '../../platform/kits/media/sniff';
+import type { UploadedFile } from '../../platform/core/http/multipart';
+import type { ObjectStorage } from '../../platform/core/storage/storage';
+import { transition, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
 import {
   ALLOWED_PAPERS,
   APPLICATION_MACHINE,

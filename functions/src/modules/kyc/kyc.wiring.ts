@@ -1,5 +1,5 @@
-import { perConfig, type AppConfig } from '../../platform/config';
-import { createObjectStorage } from '../../platform/storage/storage';
+import { perConfig, type AppConfig } from '../../platform/core/config';
+import { createObjectStorage } from '../../platform/core/storage/storage';
 import { createKycService, type KycService } from './kyc.service';
 
 // Services of the kyc module, built once per configuration: the driver and partner modules review

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import type { ApiTag } from '../../platform/openapi/tags';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import type { ApiTag } from '../../platform/core/openapi/tags';
 import type { ApplicationKind } from './applications.model';
-import { IdParamsSchema } from '../../platform/http/ids';
+import { IdParamsSchema } from '../../platform/core/http/ids';
 import { ApplicationListQuerySchema, ApplicationListSchema, ApplicationSchema } from './kyc.schemas';
 import type { KycService } from './kyc.service';
 

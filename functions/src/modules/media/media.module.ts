@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { MEDIA_ERROR_CODES } from './media.errors';
 import { MEDIA } from './media.model';
 

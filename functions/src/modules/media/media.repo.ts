@@ -1,5 +1,5 @@
-import { db } from '../../platform/firebase/firebase';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
+import { db } from '../../platform/core/firebase/firebase';
+import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import { MEDIA, type MediaRecord } from './media.model';
 
 const media = () => db().collection(MEDIA);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { AppContext } from '../../platform/http/module';
-import { streamMultipart } from '../../platform/http/multipart';
-import { requestBody } from '../../platform/http/raw-body';
-import { sendFileStream } from '../../platform/http/send-file';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { DeletedSchema } from '../../platform/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
+import { streamMultipart } from '../../platform/core/http/multipart';
+import { requestBody } from '../../platform/core/http/raw-body';
+import { sendFileStream } from '../../platform/core/http/send-file';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { DeletedSchema } from '../../platform/core/http/ids';
 import { AUDIO_TYPES } from './media.model';
 import {
   ImageUploadFormSchema,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DocumentIdSchema, IdParamsSchema } from '../../platform/http/ids';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { AUDIO_TYPES, IMAGE_TYPES, MEDIA_KINDS, MEDIA_STATUSES } from './media.model';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 export const MediaItemSchema = z
   .object({

@@ -1,18 +1,18 @@
-import { iso } from '../../platform/time';
+import { iso } from '../../platform/kits/time/time';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { stableId } from '../../platform/ids/stable-id';
+import { stableId } from '../../platform/kits/ids/stable-id';
 import { Transform, type Readable } from 'node:stream';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { truncateText } from '../../platform/text';
-import type { AuthContext } from '../../platform/auth/access-token';
-import { BadRequestError, ConflictError, NotFoundError, UnsupportedMediaTypeError } from '../../platform/errors/app-error';
-import type { IncomingFile } from '../../platform/http/multipart';
-import { PayloadTooLargeError } from '../../platform/errors/app-error';
-import { logger } from '../../platform/logging/logger';
-import type { ObjectStorage } from '../../platform/storage/storage';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { truncateText } from '../../platform/kits/text/text';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import { BadRequestError, ConflictError, NotFoundError, UnsupportedMediaTypeError } from '../../platform/core/errors/app-error';
+import type { IncomingFile } from '../../platform/core/http/multipart';
+import { PayloadTooLargeError } from '../../platform/core/errors/app-error';
+import { logger } from '../../platform/core/logging/logger';
+import type { ObjectStorage } from '../../platform/core/storage/storage';
 import { ACCEPTED_TYPES, AUDIO_TYPES, baseType, bytesMatch, EXTENSION, isAcceptedType, isAudioType, toItem, type MediaKind, type MediaRecord, type MediaType } from './media.model';
 import { mediaRepo } from './media.repo';
-import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
+import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError } from '../../platform/kits/idempotency/idempotency';
 
 type FileTypeModule = { fileTypeFromBuffer(data: Uint8Array): Promise<{ ext: string; mime: string } | undefined> };
 

@@ -1,5 +1,5 @@
-import { perConfig, type AppConfig } from '../../platform/config';
-import { createObjectStorage } from '../../platform/storage/storage';
+import { perConfig, type AppConfig } from '../../platform/core/config';
+import { createObjectStorage } from '../../platform/core/storage/storage';
 import { createMediaService } from './media.service';
 
 // Services of the media module, built once per configuration.

@@ -1,14 +1,14 @@
-import { iso, isoOrNull } from '../../platform/time';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { createHash, randomUUID } from 'node:crypto';
-import { stableId } from '../../platform/ids/stable-id';
-import { db, inTransaction } from '../../platform/firebase/firebase';
-import { AppError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { logger } from '../../platform/logging/logger';
-import { asWritten } from '../../platform/i18n';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { db, inTransaction } from '../../platform/core/firebase/firebase';
+import { AppError, ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { logger } from '../../platform/core/logging/logger';
+import { asWritten } from '../../platform/kits/i18n';
 import type { Surface } from './events';
 import type { Hub } from './hub';
 import { BROADCAST_PAGE_SIZE, BROADCASTS, INBOX } from './notifications.model';
-import { typedCollection } from '../../platform/firestore/records';
+import { typedCollection } from '../../platform/kits/firestore/records';
 import { NOTIFICATIONS_EVENTS } from './notifications.events';
 import { accountsWithHatPage } from '../users';
 

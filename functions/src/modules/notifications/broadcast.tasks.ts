@@ -1,4 +1,4 @@
-import type { AppConfig } from '../../platform/config';
+import type { AppConfig } from '../../platform/core/config';
 import { getBroadcast, runBroadcast } from './broadcast.job';
 import { broadcastSchedulerFor, notificationHub } from './notifications.wiring';
 

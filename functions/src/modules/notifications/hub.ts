@@ -1,7 +1,7 @@
-import { stableId } from '../../platform/ids/stable-id';
-import { defaultLocale, type Locale, type LocalizedText, type NoticeText } from '../../platform/i18n';
-import { logger } from '../../platform/logging/logger';
-import { FCM_BATCH, type PushResult, type PushTransport } from '../../platform/push/transport';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { defaultLocale, type Locale, type LocalizedText, type NoticeText } from '../../platform/kits/i18n';
+import { logger } from '../../platform/core/logging/logger';
+import { FCM_BATCH, type PushResult, type PushTransport } from '../../platform/core/push/transport';
 import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type KnownEvent, type Surface } from './events';
 import './notifications.events';
 import './spec-events';

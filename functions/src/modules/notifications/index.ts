@@ -1,7 +1,7 @@
 // Public face of the notifications module: the hub every module notifies through, the event-table kit, and
 // the commands other modules need for the data it owns (push tokens). The hub and the repo load on first use:
 // module definitions import this face (through their events files), and the Cloud Functions entry loads those.
-import type { AppConfig } from '../../platform/config';
+import type { AppConfig } from '../../platform/core/config';
 import type { Hub } from './hub';
 
 export type { Hub, DispatchInput } from './hub';

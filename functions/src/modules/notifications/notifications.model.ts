@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { EventPolicy, PreferenceChannel } from './events';
 import { INBOX_KINDS, PREFERENCE_CHANNELS, REALTIME_EVENTS, SURFACES } from './events';
 import { NOTIFICATION_PAYLOAD_TEXT, notificationPayloadShape } from './notifications.payload';
-import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
 
 export { BROADCAST_PAGE_SIZE, BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.collections';
 

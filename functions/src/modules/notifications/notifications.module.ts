@@ -1,4 +1,4 @@
-import { defineModule, defineTask } from '../../platform/module/module';
+import { defineModule, defineTask } from '../../platform/core/module/module';
 import { NOTIFICATIONS_EVENTS } from './notifications.events';
 import { SPEC_EVENTS_AWAITING_MODULES } from './spec-events';
 import { BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.collections';

@@ -1,9 +1,9 @@
-import { stableId } from '../../platform/ids/stable-id';
-import { db, firestoreApi, inTransaction } from '../../platform/firebase/firebase';
-import { paginate } from '../../platform/firestore/paginate';
-import { storedFields } from '../../platform/firestore/documents';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { db, firestoreApi, inTransaction } from '../../platform/core/firebase/firebase';
+import { paginate } from '../../platform/kits/firestore/paginate';
+import { storedFields } from '../../platform/kits/firestore/documents';
 import { BROADCAST_PAGE_SIZE, INBOX, PREFERENCES, preferencesDocument, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME, type Preferences } from './notifications.model';
-import { timestampOf } from '../../platform/time';
+import { timestampOf } from '../../platform/kits/time/time';
 
 export { INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME };
 

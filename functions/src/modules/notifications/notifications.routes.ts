@@ -1,6 +1,6 @@
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { DeletedSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { broadcastSchedulerFor, notificationHub } from './notifications.wiring';
 import {
   BroadcastBodySchema,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BooleanQuerySchema } from '../../platform/http/query';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { DocumentIdSchema } from '../../platform/http/ids';
+import { BooleanQuerySchema } from '../../platform/core/http/query';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
 import { INBOX_KINDS, PREFERENCE_CHANNELS, SURFACES } from './events';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 import { NOTIFICATION_PAYLOAD_TEXT, notificationPayloadShape, type PayloadZod } from './notifications.payload';
 
 export const SurfaceSchema = z.enum(SURFACES).meta({ id: 'Surface' });

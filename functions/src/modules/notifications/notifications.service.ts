@@ -1,7 +1,7 @@
-import { iso, isoOrNull } from '../../platform/time';
-import type { AuthContext } from '../../platform/auth/access-token';
-import { NotFoundError } from '../../platform/errors/app-error';
-import { authAdmin } from '../../platform/firebase/firebase';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import { NotFoundError } from '../../platform/core/errors/app-error';
+import { authAdmin } from '../../platform/core/firebase/firebase';
 import type { Surface } from './events';
 import type { Hub } from './hub';
 import { broadcastView, createBroadcast, getBroadcast } from './broadcast.job';

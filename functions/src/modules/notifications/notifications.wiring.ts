@@ -1,9 +1,9 @@
-import type { AppConfig } from '../../platform/config';
-import { isProduction, perConfig } from '../../platform/config';
-import { runsAsCloudFunction } from '../../platform/delivery/delivery';
-import { logger } from '../../platform/logging/logger';
-import { createPushTransport } from '../../platform/push/transport';
-import { enqueue } from '../../platform/tasks/tasks';
+import type { AppConfig } from '../../platform/core/config';
+import { isProduction, perConfig } from '../../platform/core/config';
+import { runsAsCloudFunction } from '../../platform/core/message-queue/message-queue';
+import { logger } from '../../platform/core/logging/logger';
+import { createPushTransport } from '../../platform/core/push/transport';
+import { enqueue } from '../../platform/kits/tasks/tasks';
 import { runBroadcast } from './broadcast.job';
 import { createHub, type Hub } from './hub';
 import { BROADCAST_QUEUE } from './notifications.model';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineCatalog } from '../../platform/catalog/catalog.spec';
-import { ValidationError } from '../../platform/errors/app-error';
-import { priceRange } from '../../platform/money/money.schemas';
+import { defineCatalog } from '../../platform/kits/catalog/catalog.spec';
+import { ValidationError } from '../../platform/core/errors/app-error';
+import { priceRange } from '../../platform/kits/money/money.schemas';
 import { PARKING_LOTS } from './parking.collections';
 
 export { PARKING_LOTS };

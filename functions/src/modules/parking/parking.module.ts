@@ -1,6 +1,6 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { PARKING_ERROR_CODES } from './parking.errors';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { PARKING_LOTS } from './parking.collections';
 
 // Parking lots (a catalog of the platform kit) with live free spaces.

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { CATALOG_ADMIN_PATH, catalogRoutes, catalogSchemas } from '../../platform/catalog/catalog.routes';
-import { ConflictError } from '../../platform/errors/app-error';
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { IdParamsSchema } from '../../platform/http/ids';
+import { CATALOG_ADMIN_PATH, catalogRoutes, catalogSchemas } from '../../platform/kits/catalog/catalog.routes';
+import { ConflictError } from '../../platform/core/errors/app-error';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { IdParamsSchema } from '../../platform/core/http/ids';
 import { parkingCatalog } from './parking.catalog';
 import { parkingLots } from './parking.wiring';
 

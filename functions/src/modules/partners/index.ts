@@ -1,6 +1,6 @@
 // Public face of the partners module. Partner-owned verticals (places, commerce, bookings) check membership
 // through `partnerRoleOf`; catalogs get it with photo checks as `partnerCatalogDeps`.
-import type { CatalogDeps } from '../../platform/catalog/catalog.service';
+import type { CatalogDeps } from '../../platform/kits/catalog/catalog.service';
 import { attachableImage } from '../media';
 export type { MemberRecord } from './partners.model';
 

@@ -2,7 +2,7 @@
 export const PARTNERS = 'partners';
 export const PARTNER_MEMBERS = 'partner_members';
 
-import type { Role } from '../../platform/auth/roles';
+import type { Role } from '../../platform/core/auth/roles';
 
 // Roles an approved partner owner gets from its business type (case-insensitive "contains").
 export function partnerRolesFor(businessType: string): Role[] {

@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { PARTNER_MEMBERS, PARTNERS } from './partners.model';
 
 export const partnersModule = defineModule({

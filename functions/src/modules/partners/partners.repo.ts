@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
-import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
+import { db } from '../../platform/core/firebase/firebase';
+import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import { PARTNER_MEMBERS, PARTNERS, type MemberRecord, type PartnerRecord } from './partners.model';
 
 const partners = () => db().collection(PARTNERS);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { DeletedSchema } from '../../platform/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { DeletedSchema } from '../../platform/core/http/ids';
 import { ApplicationSchema, applicationReviewRoutes, kycServiceFor } from '../kyc';
 import {
   AddStaffBodySchema,

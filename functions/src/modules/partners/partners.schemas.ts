@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DocumentIdSchema } from '../../platform/http/ids';
-import { EmailSchema } from '../../platform/http/contact';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
+import { EmailSchema } from '../../platform/core/http/contact';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 export const PartnerRegisterBodySchema = z
   .object({

@@ -1,8 +1,8 @@
-import { iso, isoOrNull } from '../../platform/time';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { logger } from '../../platform/logging/logger';
-import type { Mailer } from '../../platform/mail/mailer';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { logger } from '../../platform/core/logging/logger';
+import type { Mailer } from '../../platform/core/mail/mailer';
 import { applications, applicationView, type Decision, type KycService } from '../kyc';
 import { partnerRolesFor, type MemberRecord, type PartnerRecord } from './partners.model';
 import { partnersRepo } from './partners.repo';

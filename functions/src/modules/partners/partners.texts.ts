@@ -1,4 +1,4 @@
-import { defineMessages, mail } from '../../platform/i18n';
+import { defineMessages, mail } from '../../platform/kits/i18n';
 
 // The partners module's texts for people. The business name is the owner's words, as written.
 export const PARTNER_TEXTS = defineMessages({

@@ -1,4 +1,4 @@
-import { perConfig, type AppConfig } from '../../platform/config';
+import { perConfig, type AppConfig } from '../../platform/core/config';
 import { authServicesFor } from '../auth';
 import { kycServiceFor } from '../kyc';
 import { createPartnersService } from './partners.service';

@@ -1,7 +1,7 @@
 // Public face of the payments module: the one way other modules take money. Rides, orders and bookings charge,
 // hold, capture, release and refund through these commands; the ledger moves happen here, in one transaction each.
-import type { AppConfig } from '../../platform/config';
-import type { Vnd } from '../../platform/money/money';
+import type { AppConfig } from '../../platform/core/config';
+import type { Vnd } from '../../platform/kits/money/money';
 import type { ChargeInput, PaymentsService, TipInput } from './payments.service';
 
 export { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, type PaymentMethod, type PaymentPurpose, type PaymentStatus, type PaymentView } from './payments.model';

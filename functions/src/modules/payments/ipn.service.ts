@@ -1,5 +1,5 @@
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { logger } from '../../platform/logging/logger';
+import { BadRequestError, ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { logger } from '../../platform/core/logging/logger';
 import { parseMomoIpn, type MomoConfig } from './gateways/momo';
 import { parseVnpayQuery, VNPAY_IPN_ANSWERS } from './gateways/vnpay';
 import type { PaymentsService } from './payments.service';

@@ -1,9 +1,9 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { BadRequestError, ConflictError, ServiceUnavailableError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { logger } from '../../platform/logging/logger';
-import { percentOf, vnd, type Vnd } from '../../platform/money/money';
-import { iso } from '../../platform/time';
+import { BadRequestError, ConflictError, ServiceUnavailableError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { logger } from '../../platform/core/logging/logger';
+import { percentOf, vnd, type Vnd } from '../../platform/kits/money/money';
+import { iso } from '../../platform/kits/time/time';
 import { countTowardDailyLimit, ledger, mapFunds, SYSTEM_ACCOUNTS, systemAccount, userAccount, type Leg, type Provider } from '../wallet';
 import { gatewayText, type GatewayNotice } from './gateways/gateway';
 import { signMockNotice } from './gateways/mock';

@@ -1,4 +1,4 @@
-import { documentTaskQueue } from '../../platform/tasks/tasks';
+import { documentTaskQueue } from '../../platform/kits/tasks/tasks';
 
 // Collection names and the task queue, apart from the model: the module definition (loaded at every cold start)
 // needs only these. payments.model.ts re-exports them.

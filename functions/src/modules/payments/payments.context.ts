@@ -1,7 +1,7 @@
-import { NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
-import type { DeadlineScheduler } from '../../platform/deadlines/deadlines';
-import { stableId } from '../../platform/ids/stable-id';
-import { transition, type Tolerance } from '../../platform/state-machine/state-machine';
+import { NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
+import type { DeadlineScheduler } from '../../platform/kits/deadlines/deadlines';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { transition, type Tolerance } from '../../platform/kits/state-machine/state-machine';
 import { ledger, mapFunds, type Leg, type Provider } from '../wallet';
 import type { Gateway } from './gateways/gateway';
 import { paymentMachine, type PaymentAction, type PaymentActor, type PaymentRecord } from './payments.model';

@@ -1,4 +1,4 @@
-import { defineErrorCodes, type CodesOf } from '../../platform/errors/codes';
+import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes';
 
 // The payments module's error codes (code: [the status it comes with, what it means]); the API's table is the platform's
 // general codes and every module's own, and `ErrorCode` takes these through the declaration below.
@@ -25,6 +25,6 @@ export const PAYMENT_ERROR_CODES = defineErrorCodes({
   IPN_AMOUNT_MISMATCH: [409, 'A gateway notification whose amount differs from the payment: nothing changed.'],
 });
 
-declare module '../../platform/errors/codes' {
+declare module '../../platform/core/errors/codes' {
   interface ModuleErrorCodes extends CodesOf<typeof PAYMENT_ERROR_CODES> {}
 }

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../platform/errors/app-error';
+import { NotFoundError } from '../../platform/core/errors/app-error';
 import type { PaymentsContext } from './payments.context';
 import { PAYMENT_DEADLINE, type PaymentRecord } from './payments.model';
 import { paymentsRepo } from './payments.repo';

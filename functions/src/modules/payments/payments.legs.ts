@@ -1,4 +1,4 @@
-import { allocate, percentOf, vnd, type Vnd } from '../../platform/money/money';
+import { allocate, percentOf, vnd, type Vnd } from '../../platform/kits/money/money';
 import { SYSTEM_ACCOUNTS, systemAccount, userAccount, type Leg } from '../wallet';
 import { refundableAmount, type PaymentRecord } from './payments.model';
 

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
-import type { Identified } from '../../platform/firestore/records';
-import { defineDeadline } from '../../platform/deadlines/deadlines';
-import { defineMachine } from '../../platform/state-machine/state-machine';
-import { iso, isoOrNull } from '../../platform/time';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
+import type { Identified } from '../../platform/kits/firestore/records';
+import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
+import { defineMachine } from '../../platform/kits/state-machine/state-machine';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { PROVIDERS } from '../wallet';
-import { MODULE_LISTS } from '../../platform/module/module-lists.generated';
+import { MODULE_LISTS } from '../../platform/core/module/module-lists.generated';
 import { PAYMENT_EXPIRY_QUEUE } from './payments.collections';
 
 export { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.collections';

@@ -1,7 +1,7 @@
-import { defineModule, defineTask } from '../../platform/module/module';
+import { defineModule, defineTask } from '../../platform/core/module/module';
 import { PAYMENT_ERROR_CODES } from './payments.errors';
 import { PAYMENT_EVENTS } from './payments.events';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.collections';
 
 // Payments over the wallet's ledger: one record per attempt, gateways (VNPay, MoMo, mock), their notifications,

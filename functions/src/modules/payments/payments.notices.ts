@@ -1,4 +1,4 @@
-import { transition } from '../../platform/state-machine/state-machine';
+import { transition } from '../../platform/kits/state-machine/state-machine';
 import { ledger, mapFunds } from '../wallet';
 import type { GatewayNotice } from './gateways/gateway';
 import { verifyMockNotice } from './gateways/mock';

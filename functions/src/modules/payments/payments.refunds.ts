@@ -1,10 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import type { PageRequest } from '../../platform/firestore/paginate';
-import { logger } from '../../platform/logging/logger';
-import { vnd, type Vnd } from '../../platform/money/money';
-import { recordTransition, transition } from '../../platform/state-machine/state-machine';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import type { PageRequest } from '../../platform/kits/firestore/paginate';
+import { logger } from '../../platform/core/logging/logger';
+import { vnd, type Vnd } from '../../platform/kits/money/money';
+import { recordTransition, transition } from '../../platform/kits/state-machine/state-machine';
 import { accounts } from '../users';
 import { activeMoneyStaff, countStaffMoney, ledger, mapFunds, STAFF_LABEL, SYSTEM_ACCOUNTS, systemAccount, userAccount } from '../wallet';
 import { GatewayError, gatewayText } from './gateways/gateway';

@@ -1,10 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
-import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { storedFields } from '../../platform/firestore/documents';
-import { readHistory } from '../../platform/state-machine/state-machine';
-import { iso } from '../../platform/time';
+import { db } from '../../platform/core/firebase/firebase';
+import { paginate, type Page, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { storedFields } from '../../platform/kits/firestore/documents';
+import { readHistory } from '../../platform/kits/state-machine/state-machine';
+import { iso } from '../../platform/kits/time/time';
 import { PAYMENT_TIPS, paymentDocument, PAYMENTS, STAFF_REFUNDS, type StaffRefundRecord, type StaffRefundStatus, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
 import type { Provider } from '../wallet';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { AuthContext } from '../../platform/auth/access-token';
-import { holdsPermission } from '../../platform/auth/roles';
-import { clientIp } from '../../platform/http/client-ip';
-import { IdParamsSchema } from '../../platform/http/ids';
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import { holdsPermission } from '../../platform/core/auth/roles';
+import { clientIp } from '../../platform/core/http/client-ip';
+import { IdParamsSchema } from '../../platform/core/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import {
   AdminPaymentsQuerySchema,
   GatewayBodySchema,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { DocumentIdSchema } from '../../platform/http/ids';
-import { VndSchema } from '../../platform/money/money.schemas';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
+import { VndSchema } from '../../platform/kits/money/money.schemas';
 import { PROVIDERS } from '../wallet';
 import { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, STAFF_REFUND_STATUSES, TOPUP_MAX_VND, TOPUP_MIN_VND } from './payments.model';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 const Amount = z.number().int();
 

@@ -1,5 +1,5 @@
-import type { PageRequest } from '../../platform/firestore/paginate';
-import { NotFoundError } from '../../platform/errors/app-error';
+import type { PageRequest } from '../../platform/kits/firestore/paginate';
+import { NotFoundError } from '../../platform/core/errors/app-error';
 import { createCheckout } from './payments.checkout';
 import { createPaymentsContext, type PaymentsServiceDeps } from './payments.context';
 import { createExpiry } from './payments.expiry';
@@ -9,7 +9,7 @@ import { createRefunds } from './payments.refunds';
 import { paymentEvents, paymentsRepo, type PaymentFilter } from './payments.repo';
 
 // The payments service, in parts along its seams: checkout (top-ups, charges, tips, holds), gateway notices, expiry,
-// refunds; the reads are here. Every status move runs on platform/state-machine's `transition`.
+// refunds; the reads are here. Every status move runs on platform/kits/state-machine's `transition`.
 
 export type { ChargeInput, TipInput } from './payments.checkout';
 export { paymentIdFor, type PaymentsServiceDeps } from './payments.context';

@@ -1,5 +1,5 @@
-import type { AppConfig } from '../../platform/config';
-import { logger } from '../../platform/logging/logger';
+import type { AppConfig } from '../../platform/core/config';
+import { logger } from '../../platform/core/logging/logger';
 import { PAYMENT_DEADLINE } from './payments.model';
 import { paymentsRepo } from './payments.repo';
 import { paymentsServiceFor } from './payments.wiring';

@@ -1,4 +1,4 @@
-import { defineMessages, notice } from '../../platform/i18n';
+import { defineMessages, notice } from '../../platform/kits/i18n';
 
 // The payments module's texts for people (push and inbox). A refund's reason is an administrator's words: as written.
 export const PAYMENT_TEXTS = defineMessages({

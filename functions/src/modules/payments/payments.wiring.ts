@@ -1,4 +1,4 @@
-import { perConfig, type AppConfig } from '../../platform/config';
+import { perConfig, type AppConfig } from '../../platform/core/config';
 import type { Gateway } from './gateways/gateway';
 import { mockGateway, mockKey } from './gateways/mock';
 import { momoGateway } from './gateways/momo';

@@ -1,5 +1,5 @@
-import { defineModule } from '../../platform/module/module';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { defineModule } from '../../platform/core/module/module';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { PHARMACY_PRODUCTS, PHARMACY_STORES } from './pharmacy.collections';
 
 // Pharmacy stores (a catalog of the platform kit) and the products each has in stock.

@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
-import { plainCollection, readRecord } from '../../platform/firestore/records';
+import { paginate, type Page, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { plainCollection, readRecord } from '../../platform/kits/firestore/records';
 import { PHARMACY_PRODUCTS, type ProductRecord } from './pharmacy.catalog';
 
 const products = () => plainCollection<ProductRecord>(PHARMACY_PRODUCTS);

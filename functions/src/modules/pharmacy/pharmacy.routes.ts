@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CATALOG_ADMIN_PATH, catalogRoutes, NEARBY_RATE_LIMIT } from '../../platform/catalog/catalog.routes';
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
+import { CATALOG_ADMIN_PATH, catalogRoutes, NEARBY_RATE_LIMIT } from '../../platform/kits/catalog/catalog.routes';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { DeletedSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { ProductBodySchema, ProductListQuerySchema, ProductPageSchema, ProductParamsSchema, ProductSchema, ProductSearchQuerySchema, StoreWithProductsSchema } from './pharmacy.schemas';
 import { pharmacyProducts, pharmacyStores } from './pharmacy.wiring';
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { catalogSchemas } from '../../platform/catalog/catalog.routes';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { NearbyQuerySchema, radiusQuerySchema } from '../../platform/geo/geo';
-import { DocumentIdSchema } from '../../platform/http/ids';
-import { BooleanQuerySchema } from '../../platform/http/query';
+import { catalogSchemas } from '../../platform/kits/catalog/catalog.routes';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { NearbyQuerySchema, radiusQuerySchema } from '../../platform/kits/geo/geo';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
+import { BooleanQuerySchema } from '../../platform/core/http/query';
 import { pharmacyCatalog } from './pharmacy.catalog';
-import { IsoTimeSchema } from '../../platform/time.schemas';
-import { priceRange } from '../../platform/money/money.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
+import { priceRange } from '../../platform/kits/money/money.schemas';
 
 export const SkuSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"');
 export const ProductParamsSchema = z.object({ id: DocumentIdSchema, sku: SkuSchema });

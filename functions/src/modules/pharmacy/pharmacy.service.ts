@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { AuthContext } from '../../platform/auth/access-token';
-import type { CatalogService } from '../../platform/catalog/catalog.service';
-import { NotFoundError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { foldText, matchesSearch, searchTermOf, searchTermsOf } from '../../platform/text';
-import { iso } from '../../platform/time';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import type { CatalogService } from '../../platform/kits/catalog/catalog.service';
+import { NotFoundError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { foldText, matchesSearch, searchTermOf, searchTermsOf } from '../../platform/kits/text/text';
+import { iso } from '../../platform/kits/time/time';
 import type { pharmacyCatalog, ProductRecord } from './pharmacy.catalog';
 import { pharmacyRepo, PRODUCTS_PER_STORE } from './pharmacy.repo';
 import type { ProductBodySchema, ProductListQuerySchema, ProductSearchQuerySchema } from './pharmacy.schemas';

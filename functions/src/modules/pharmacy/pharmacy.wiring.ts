@@ -1,4 +1,4 @@
-import { catalogServiceOnce } from '../../platform/catalog/catalog.service';
+import { catalogServiceOnce } from '../../platform/kits/catalog/catalog.service';
 import { partnerCatalogDeps } from '../partners';
 import { pharmacyCatalog } from './pharmacy.catalog';
 import { createPharmacyService } from './pharmacy.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCatalog } from '../../platform/catalog/catalog.spec';
+import { defineCatalog } from '../../platform/kits/catalog/catalog.spec';
 import { PLACES } from './places.collections';
 
 export { PLACES };

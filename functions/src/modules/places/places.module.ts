@@ -1,8 +1,8 @@
-import { defineModule } from '../../platform/module/module';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { defineModule } from '../../platform/core/module/module';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { PLACES } from './places.collections';
 
-// Places on the map tab: a catalog (platform/catalog) of partner-managed and curated points of interest.
+// Places on the map tab: a catalog (platform/kits/catalog) of partner-managed and curated points of interest.
 export const placesModule = defineModule({
   name: 'places',
   uses: ['partners'],

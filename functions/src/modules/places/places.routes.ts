@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { catalogRoutes } from '../../platform/catalog/catalog.routes';
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { catalogRoutes } from '../../platform/kits/catalog/catalog.routes';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { PLACE_CATEGORIES, PLACE_CATEGORY_LABELS } from './places.catalog';
 import { placesService } from './places.wiring';
 

@@ -1,4 +1,4 @@
-import { defineErrorCodes, type CodesOf } from '../../platform/errors/codes';
+import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes';
 
 // The promotions module's error codes (code: [the status it comes with, what it means]); the API's table is the platform's
 // general codes and every module's own, and `ErrorCode` takes these through the declaration below.
@@ -19,6 +19,6 @@ export const PROMOTION_ERROR_CODES = defineErrorCodes({
   PROMOTION_RELEASE_REFUSED: [409, 'A use is given back only once what it was used on is cancelled or refunded (`details.status`).'],
 });
 
-declare module '../../platform/errors/codes' {
+declare module '../../platform/core/errors/codes' {
   interface ModuleErrorCodes extends CodesOf<typeof PROMOTION_ERROR_CODES> {}
 }

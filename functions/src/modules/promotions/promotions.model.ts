@@ -1,5 +1,5 @@
-import { clampVnd, percentOf, percentToBp, vnd, type Vnd } from '../../platform/money/money';
-import { MODULE_LISTS } from '../../platform/module/module-lists.generated';
+import { clampVnd, percentOf, percentToBp, vnd, type Vnd } from '../../platform/kits/money/money';
+import { MODULE_LISTS } from '../../platform/core/module/module-lists.generated';
 
 // `promotions/{id}`: vouchers; `promotions/{id}/shards/{n}`: the uses left, split so that redemptions of one
 // voucher write to different documents (a document takes about one write per second); `promotion_codes/{CODE}`:

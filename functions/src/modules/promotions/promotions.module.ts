@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { PROMOTION_ERROR_CODES } from './promotions.errors';
 import { PROMOTION_CODES, PROMOTION_REDEMPTIONS, PROMOTION_SHARDS, PROMOTION_USAGE, PROMOTIONS } from './promotions.model';
 

@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
-import { paginate, type PageRequest } from '../../platform/firestore/paginate';
-import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
+import { db } from '../../platform/core/firebase/firebase';
+import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import {
   PROMOTION_CODES,
   PROMOTION_PAYABLES,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { IdParamsSchema } from '../../platform/http/ids';
-import type { AppContext } from '../../platform/http/module';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { IdParamsSchema } from '../../platform/core/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
 import { partnerRoleOf } from '../partners';
 import { ridePayable } from '../rides';
 import {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { DocumentIdSchema } from '../../platform/http/ids';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
 import { DISCOUNT_KINDS, PAYABLE_KINDS, PROMOTION_VERTICALS } from './promotions.model';
-import { IsoTimeSchema } from '../../platform/time.schemas';
-import { vnd } from '../../platform/money/money';
-import { priceRange } from '../../platform/money/money.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
+import { vnd } from '../../platform/kits/money/money';
+import { priceRange } from '../../platform/kits/money/money.schemas';
 
 const CodeSchema = z.string().trim().min(3).max(24).regex(/^[A-Za-z0-9 ]+$/, 'letters, digits and spaces only').describe('Case and spaces ignored: "tet 2027" = TET2027');
 const VerticalSchema = z.enum(PROMOTION_VERTICALS).meta({ id: 'PromotionVertical' });

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { stableId } from '../../platform/ids/stable-id';
+import { stableId } from '../../platform/kits/ids/stable-id';
 import type { z } from 'zod';
-import type { AuthContext } from '../../platform/auth/access-token';
-import { assertPermission } from '../../platform/auth/guard';
-import { AppError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { iso, isoOrNull } from '../../platform/time';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import { assertPermission } from '../../platform/core/auth/guard';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { discountFor, MAX_SHARDS, normalizeCode, PAYABLE_VERTICAL, shardSizes, type Payable, type PayableRef, type PromotionRecord, type PromotionVertical, type RedemptionRecord } from './promotions.model';
 import { promotionsRepo } from './promotions.repo';
 import type { PromotionBodySchema, PromotionPatchSchema, RedeemBodySchema, ValidateBodySchema } from './promotions.schemas';

@@ -1,4 +1,4 @@
-import { defineErrorCodes, type CodesOf } from '../../platform/errors/codes';
+import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes';
 
 // The reviews module's error codes (code: [the status it comes with, what it means]); the API's table is the platform's
 // general codes and every module's own, and `ErrorCode` takes these through the declaration below.
@@ -13,6 +13,6 @@ export const REVIEW_ERROR_CODES = defineErrorCodes({
   REVIEW_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
 });
 
-declare module '../../platform/errors/codes' {
+declare module '../../platform/core/errors/codes' {
   interface ModuleErrorCodes extends CodesOf<typeof REVIEW_ERROR_CODES> {}
 }

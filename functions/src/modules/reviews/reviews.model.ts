@@ -1,4 +1,4 @@
-import type { RateLimitRule } from '../../platform/ratelimit/rate-limit';
+import type { RateLimitRule } from '../../platform/core/ratelimit/rate-limit';
 import type { TargetType } from '../favorites';
 
 // `reviews/{targetType}_{targetId}_{userId}`: one review per user and record (the id enforces it). API only.

@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { REVIEW_ERROR_CODES } from './reviews.errors';
 import { REVIEW_HIDES, REVIEW_REPORTS, REVIEWS } from './reviews.model';
 

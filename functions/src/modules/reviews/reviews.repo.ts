@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db, firestoreApi } from '../../platform/firebase/firebase';
-import { paginate, type PageRequest } from '../../platform/firestore/paginate';
-import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
+import { db, firestoreApi } from '../../platform/core/firebase/firebase';
+import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import type { TargetType } from '../favorites';
 import { REVIEW_HIDES, REVIEWS, type HideRecord, type ReviewRecord } from './reviews.model';
 

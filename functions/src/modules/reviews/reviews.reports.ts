@@ -1,4 +1,4 @@
-import { defineReportQueue, OPEN, type Report, type ReportLayout } from '../../platform/moderation/moderation';
+import { defineReportQueue, OPEN, type Report, type ReportLayout } from '../../platform/kits/moderation/moderation';
 import { REPORT_OUTCOMES, REVIEW_REPORTS, reportId, type ReportOutcome, type ReportRecord } from './reviews.model';
 
 // Reported reviews: the moderation kit's queue over `review_reports`, whose documents keep the fields and ids they

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { DeletedSchema, IdParamsSchema } from '../../platform/http/ids';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { DeletedSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import {
   ReplyBodySchema,
   ReportBodySchema,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { DocumentIdSchema } from '../../platform/http/ids';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
 import { TargetTypeSchema } from '../favorites';
 import { REPORT_REASONS, REVIEW_STATUSES } from './reviews.model';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 const stars = z.number().int().min(1).max(5);
 const text = z.string().trim().min(1).max(2000);

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { AuthContext } from '../../platform/auth/access-token';
-import { assertPermission } from '../../platform/auth/guard';
-import { holdsPermission } from '../../platform/auth/roles';
-import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { iso, isoOrNull } from '../../platform/time';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import { assertPermission } from '../../platform/core/auth/guard';
+import { holdsPermission } from '../../platform/core/auth/roles';
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { targetSource, type TargetType } from '../favorites';
 import { attachableImage } from '../media';
 import { accounts } from '../users';

@@ -1,4 +1,4 @@
-import { collectionRecords, typedTrigger } from '../../platform/module/triggers';
+import { collectionRecords, typedTrigger } from '../../platform/core/module/triggers';
 import type { ReviewRecord } from './reviews.model';
 import { createReviewsService } from './reviews.service';
 

@@ -1,5 +1,5 @@
 // Public face of the rides module: ride statuses for modules that show or link rides, and a ride as a payable.
-import type { AppConfig } from '../../platform/config';
+import type { AppConfig } from '../../platform/core/config';
 import { paymentCommands } from '../payments';
 import type { RideStatus as Status } from './rides.model';
 

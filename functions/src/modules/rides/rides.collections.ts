@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineTaskQueue, documentTaskQueue } from '../../platform/tasks/tasks';
+import { defineTaskQueue, documentTaskQueue } from '../../platform/kits/tasks/tasks';
 
 // Collection names and task queues, apart from the model: the module definition (loaded at every cold start)
 // needs only these. rides.model.ts re-exports them.

@@ -1,5 +1,5 @@
-import { holdsPermission } from '../../platform/auth/roles';
-import { ForbiddenError } from '../../platform/errors/app-error';
+import { holdsPermission } from '../../platform/core/auth/roles';
+import { ForbiddenError } from '../../platform/core/errors/app-error';
 import type { Place, RideActor, RideClass, RidePaymentMethod, RideRecord, RideTimeouts } from './rides.model';
 import type { paymentCommands } from '../payments';
 import type { Router } from '../routing';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { blurredForMap, geohashOf, type LatLng } from '../../platform/geo/geo';
-import { stableId } from '../../platform/ids/stable-id';
-import { logger } from '../../platform/logging/logger';
-import { vnd } from '../../platform/money/money';
+import { ConflictError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { blurredForMap, geohashOf, type LatLng } from '../../platform/kits/geo/geo';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { logger } from '../../platform/core/logging/logger';
+import { vnd } from '../../platform/kits/money/money';
 import { dispatchPool } from '../driver';
 import { rideView, type QuoteTerms, type RideClass, type RideRecord } from './rides.model';
 import { ridesRepo } from './rides.repo';

@@ -1,6 +1,6 @@
-import { IdParamsSchema } from '../../platform/http/ids';
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import { IdParamsSchema } from '../../platform/core/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import {
   CurrentRideSchema,
   RatingBodySchema,

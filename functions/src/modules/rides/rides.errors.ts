@@ -1,4 +1,4 @@
-import { defineErrorCodes, type CodesOf } from '../../platform/errors/codes';
+import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes';
 
 // The rides module's error codes (code: [the status it comes with, what it means]); the API's table is the platform's
 // general codes and every module's own, and `ErrorCode` takes these through the declaration below.
@@ -21,6 +21,6 @@ export const RIDE_ERROR_CODES = defineErrorCodes({
   RIDE_NO_SHOW_EARLY: [409, 'A no-show is declared only after waiting RIDE_CANCEL_WAIT_SEC at the pickup (`details.waitSec`).'],
 });
 
-declare module '../../platform/errors/codes' {
+declare module '../../platform/core/errors/codes' {
   interface ModuleErrorCodes extends CodesOf<typeof RIDE_ERROR_CODES> {}
 }

@@ -1,7 +1,7 @@
-import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { logger } from '../../platform/logging/logger';
-import { recordTransition } from '../../platform/state-machine/state-machine';
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { logger } from '../../platform/core/logging/logger';
+import { recordTransition } from '../../platform/kits/state-machine/state-machine';
 import { dispatchPool, type DriverLocation } from '../driver';
 import { accounts } from '../users';
 import {

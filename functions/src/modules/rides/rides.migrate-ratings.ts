@@ -1,6 +1,6 @@
 import { FieldPath, FieldValue, type QueryDocumentSnapshot } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
-import { millisOf, type StoredTime } from '../../platform/time';
+import { db } from '../../platform/core/firebase/firebase';
+import { millisOf, type StoredTime } from '../../platform/kits/time/time';
 import { RIDE_DRIVER_RATINGS, RIDES } from './rides.model';
 import type { DriverRatingRecord } from './rides.repo';
 

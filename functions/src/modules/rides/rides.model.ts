@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { LatLng } from '../../platform/geo/geo';
-import { defineMachine } from '../../platform/state-machine/state-machine';
+import type { LatLng } from '../../platform/kits/geo/geo';
+import { defineMachine } from '../../platform/kits/state-machine/state-machine';
 import * as z from 'zod/mini';
-import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
-import type { Identified } from '../../platform/firestore/records';
-import { clampVnd, exactVnd, maxExact, rateTimes, roundExact, sumExact, timesBp, vnd, type Vnd } from '../../platform/money/money';
-import { iso, isoOrNull } from '../../platform/time';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
+import type { Identified } from '../../platform/kits/firestore/records';
+import { clampVnd, exactVnd, maxExact, rateTimes, roundExact, sumExact, timesBp, vnd, type Vnd } from '../../platform/kits/money/money';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { RIDE_CLASSES, type RideClass } from '../routing';
 
 export { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_RIDER_RATINGS, RIDE_SOS, RIDER_ACTIVE, RIDER_RATINGS, RIDES } from './rides.collections';

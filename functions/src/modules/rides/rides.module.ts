@@ -1,7 +1,7 @@
-import { defineModule, defineTask } from '../../platform/module/module';
+import { defineModule, defineTask } from '../../platform/core/module/module';
 import { RIDE_ERROR_CODES } from './rides.errors';
 import { RIDE_EVENTS } from './rides.events';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.collections';
 
 // Ride hailing: quotes, dispatch (the nearest free driver, in a transaction), the trip's life cycle, fares settled

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { ConflictError, UnprocessableError } from '../../platform/errors/app-error';
-import { distanceMeters, geohashOf, type LatLng } from '../../platform/geo/geo';
-import { clampVnd, vnd, type Vnd } from '../../platform/money/money';
-import { iso } from '../../platform/time';
+import { ConflictError, UnprocessableError } from '../../platform/core/errors/app-error';
+import { distanceMeters, geohashOf, type LatLng } from '../../platform/kits/geo/geo';
+import { clampVnd, vnd, type Vnd } from '../../platform/kits/money/money';
+import { iso } from '../../platform/kits/time/time';
 import { dispatchPool } from '../driver';
 import { fareCapOf, fareOf, QUOTE_TTL_MS, readQuote, RIDE_CLASSES, signQuote, surgeOf, type QuoteTerms, type RideClass, type RideRecord } from './rides.model';
 import { ridesRepo } from './rides.repo';

@@ -1,7 +1,7 @@
-import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import type { PageRequest } from '../../platform/firestore/paginate';
-import { distanceMeters } from '../../platform/geo/geo';
-import { iso } from '../../platform/time';
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import type { PageRequest } from '../../platform/kits/firestore/paginate';
+import { distanceMeters } from '../../platform/kits/geo/geo';
+import { iso } from '../../platform/kits/time/time';
 import { openContextConversation } from '../chat';
 import { dispatchPool } from '../driver';
 import { ACTIVE_STATUSES, RIDE_CLASSES, RIDE_STATUSES, rideChatContext, rideView, type RideClass, type RideRecord } from './rides.model';

@@ -1,7 +1,7 @@
-import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import type { PageRequest } from '../../platform/firestore/paginate';
-import { iso } from '../../platform/time';
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import type { PageRequest } from '../../platform/kits/firestore/paginate';
+import { iso } from '../../platform/kits/time/time';
 import { rideView, type RideRecord } from './rides.model';
 import { ridesRepo } from './rides.repo';
 import { VN_OFFSET_MS, type RideViewer, type RidesCore } from './rides.context';

@@ -1,9 +1,9 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/firebase/firebase';
-import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
-import { bothForms, storedFields } from '../../platform/firestore/documents';
-import { plainCollection, readRecord, typedCollection } from '../../platform/firestore/records';
-import { iso } from '../../platform/time';
+import { db } from '../../platform/core/firebase/firebase';
+import { paginate, type Page, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { bothForms, storedFields } from '../../platform/kits/firestore/documents';
+import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { iso } from '../../platform/kits/time/time';
 import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_RIDER_RATINGS, RIDE_SOS, rideDocument, type RideRecord, type RideStatus } from './rides.model';
 
 const rides = () => typedCollection<RideRecord>(RIDES, rideDocument);

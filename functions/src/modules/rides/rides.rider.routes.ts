@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { IdParamsSchema } from '../../platform/http/ids';
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
-import { sendRateLimitHeaders } from '../../platform/ratelimit/rate-limit';
+import { IdParamsSchema } from '../../platform/core/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { sendRateLimitHeaders } from '../../platform/core/ratelimit/rate-limit';
 import {
   CancelBodySchema,
   CreateRideBodySchema,

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../platform/http/module';
-import type { AnyRoute } from '../../platform/http/route';
+import type { AppContext } from '../../platform/core/http/module';
+import type { AnyRoute } from '../../platform/core/http/route';
 import { ridesAdminRoutes } from './rides.admin.routes';
 import { ridesDriverRoutes } from './rides.driver.routes';
 import { ridesRiderRoutes } from './rides.rider.routes';

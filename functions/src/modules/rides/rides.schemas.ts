@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { LatLngBodySchema, NearbyQuerySchema, radiusQuerySchema } from '../../platform/geo/geo';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { LatLngBodySchema, NearbyQuerySchema, radiusQuerySchema } from '../../platform/kits/geo/geo';
 import { PAYMENT_METHODS, RIDE_CLASSES, RIDE_STATUSES } from './rides.model';
-import { IsoTimeSchema, IsoDateSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema, IsoDateSchema } from '../../platform/kits/time/time.schemas';
 
 const PlaceSchema = LatLngBodySchema.extend({ address: z.string().trim().max(300).optional().describe('What the rider typed or picked, shown to the driver') }).meta({ id: 'RidePlace' });
 

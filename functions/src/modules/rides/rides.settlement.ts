@@ -1,9 +1,9 @@
-import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import type { PageRequest } from '../../platform/firestore/paginate';
-import { logger } from '../../platform/logging/logger';
-import { percentOf, subtractVnd, vnd, type Vnd } from '../../platform/money/money';
-import { iso, isoOrNull } from '../../platform/time';
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import type { PageRequest } from '../../platform/kits/firestore/paginate';
+import { logger } from '../../platform/core/logging/logger';
+import { percentOf, subtractVnd, vnd, type Vnd } from '../../platform/kits/money/money';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { ACTIVE_STATUSES, type RideRecord } from './rides.model';
 import { ridesRepo, type DisputeRecord } from './rides.repo';
 import { notOwnRide, type RideViewer, type RidesCore, type VisibleRide } from './rides.context';

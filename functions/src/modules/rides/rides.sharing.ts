@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { stableId } from '../../platform/ids/stable-id';
-import { iso } from '../../platform/time';
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { iso } from '../../platform/kits/time/time';
 import { dispatchPool } from '../driver';
 import { ACTIVE_STATUSES } from './rides.model';
 import { ridesRepo } from './rides.repo';

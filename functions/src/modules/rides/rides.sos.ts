@@ -1,8 +1,8 @@
-import { NotFoundError } from '../../platform/errors/app-error';
-import type { PageRequest } from '../../platform/firestore/paginate';
-import type { LatLng } from '../../platform/geo/geo';
-import { stableId } from '../../platform/ids/stable-id';
-import { iso } from '../../platform/time';
+import { NotFoundError } from '../../platform/core/errors/app-error';
+import type { PageRequest } from '../../platform/kits/firestore/paginate';
+import type { LatLng } from '../../platform/kits/geo/geo';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { iso } from '../../platform/kits/time/time';
 import { ridesRepo, type SosRecord } from './rides.repo';
 import type { RidesCore, VisibleRide } from './rides.context';
 

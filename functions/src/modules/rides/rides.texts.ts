@@ -1,4 +1,4 @@
-import { defineMessages, notice } from '../../platform/i18n';
+import { defineMessages, notice } from '../../platform/kits/i18n';
 import { RIDE_SYSTEM_REASONS, type RideSystemReason } from './rides.model';
 
 /** Why a ride ended, as a notice says it: the service's own reason (translated) or a person's words (as written). */

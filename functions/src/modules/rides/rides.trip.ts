@@ -1,6 +1,6 @@
-import { ConflictError, NotFoundError } from '../../platform/errors/app-error';
-import { inTransaction } from '../../platform/firebase/firebase';
-import { distanceMeters, type LatLng } from '../../platform/geo/geo';
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { distanceMeters, type LatLng } from '../../platform/kits/geo/geo';
 import type { DriverLocation } from '../driver';
 import { isFreshPosition, rideView, systemReason, type RideAction, type RideRecord } from './rides.model';
 import { ridesRepo } from './rides.repo';

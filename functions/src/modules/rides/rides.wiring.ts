@@ -1,5 +1,5 @@
-import { perConfig, type AppConfig } from '../../platform/config';
-import { enqueue } from '../../platform/tasks/tasks';
+import { perConfig, type AppConfig } from '../../platform/core/config';
+import { enqueue } from '../../platform/kits/tasks/tasks';
 import { paymentCommands } from '../payments';
 import { routerOf } from '../routing';
 import { RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE } from './rides.model';

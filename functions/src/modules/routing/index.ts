@@ -1,5 +1,5 @@
 // Public face of the routing module: the router of a configuration (rides' quotes and ETAs go through it).
-import type { AppConfig } from '../../platform/config';
+import type { AppConfig } from '../../platform/core/config';
 import type { Router } from './routing.service';
 
 export type { RouteEstimate, RideClass } from './routing.model';

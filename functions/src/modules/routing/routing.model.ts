@@ -1,4 +1,4 @@
-import type { LatLng } from '../../platform/geo/geo';
+import type { LatLng } from '../../platform/kits/geo/geo';
 
 // Distance and duration of a trip. An offline estimator by default (great-circle distance × a road factor, speed by
 // vehicle class and Vietnam hour); OSRM over HTTP when configured. Both answer the same shape.

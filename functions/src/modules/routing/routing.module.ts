@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { ROUTING_ERROR_CODES } from './routing.errors';
 
 // Road distance, duration and path (estimator or OSRM), for quotes, ETAs and the apps' maps.

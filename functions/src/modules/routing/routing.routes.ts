@@ -1,5 +1,5 @@
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { EtaSchema, RouteRequestSchema, RouteSchema } from './routing.schemas';
 import { routerFor } from './routing.wiring';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LatLngBodySchema } from '../../platform/geo/geo';
+import { LatLngBodySchema } from '../../platform/kits/geo/geo';
 import { RIDE_CLASSES } from './routing.model';
 
 export const RouteRequestSchema = z

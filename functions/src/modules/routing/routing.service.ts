@@ -1,6 +1,6 @@
-import { ServiceUnavailableError, UnprocessableError } from '../../platform/errors/app-error';
-import type { LatLng } from '../../platform/geo/geo';
-import { logger } from '../../platform/logging/logger';
+import { ServiceUnavailableError, UnprocessableError } from '../../platform/core/errors/app-error';
+import type { LatLng } from '../../platform/kits/geo/geo';
+import { logger } from '../../platform/core/logging/logger';
 import { estimateRoute, type RouteEstimate, type RideClass } from './routing.model';
 
 export interface Router {

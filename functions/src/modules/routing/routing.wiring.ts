@@ -1,4 +1,4 @@
-import { perConfig, type AppConfig } from '../../platform/config';
+import { perConfig, type AppConfig } from '../../platform/core/config';
 import { estimatorRouter, osrmRouter, type Router } from './routing.service';
 
 // The router of this configuration: ROUTING_PROVIDER=osrm with OSRM_URL, else the offline estimator.

@@ -1,9 +1,9 @@
-import { iso } from '../../platform/time';
-import type { Hat, PermissionGrant, Role } from '../../platform/auth/roles';
-import { prefixesOf } from '../../platform/text';
-import { HATS, ROLES } from '../../platform/auth/roles';
-import { hatUnlocked } from '../../platform/auth/guard';
-import { defaultLocale, isLocale, type Locale } from '../../platform/i18n';
+import { iso } from '../../platform/kits/time/time';
+import type { Hat, PermissionGrant, Role } from '../../platform/core/auth/roles';
+import { prefixesOf } from '../../platform/kits/text/text';
+import { HATS, ROLES } from '../../platform/core/auth/roles';
+import { hatUnlocked } from '../../platform/core/auth/guard';
+import { defaultLocale, isLocale, type Locale } from '../../platform/kits/i18n';
 
 // Firestore layout of accounts: `users/{id}` plus unique indexes `user_emails/{email}` and `user_phones/{e164}`,
 // and `audit_log/{eventId}` (users.triggers).

@@ -1,4 +1,4 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { AUDIT_LOG, USER_EMAILS, USER_PHONES, USERS } from './users.model';
 
 export const usersModule = defineModule({

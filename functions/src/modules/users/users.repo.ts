@@ -1,12 +1,12 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { truncateText } from '../../platform/text';
-import { db } from '../../platform/firebase/firebase';
-import { paginate } from '../../platform/firestore/paginate';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { collectionRecords } from '../../platform/module/triggers';
-import { phoneLookupKeys } from '../../platform/http/contact';
+import { truncateText } from '../../platform/kits/text/text';
+import { db } from '../../platform/core/firebase/firebase';
+import { paginate } from '../../platform/kits/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { collectionRecords } from '../../platform/core/module/triggers';
+import { phoneLookupKeys } from '../../platform/core/http/contact';
 import { localeOf, queryFields, USER_EMAILS, USER_PHONES, USERS, type UserRecord } from './users.model';
-import type { Locale } from '../../platform/i18n';
+import type { Locale } from '../../platform/kits/i18n';
 
 export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
 // The account fields the stored query fields (hats, search prefixes) derive from.
@@ -26,7 +26,7 @@ export function changedFields(before: UserRecord, after: UserRecord): UserPatch 
 const users = () => db().collection(USERS);
 // Reads as typed records; writes go through `users()` with the stored query fields beside the record.
 const accountRecords = () => typedCollection<UserRecord>(USERS);
-/** How a trigger on `users/{userId}` reads the account: as this repo does (platform/module/triggers). */
+/** How a trigger on `users/{userId}` reads the account: as this repo does (platform/core/module/triggers). */
 export const accountReader = () => collectionRecords<UserRecord>();
 const emailIndex = (email: string) => db().collection(USER_EMAILS).doc(email);
 const phoneIndex = (phone: string) => db().collection(USER_PHONES).doc(phone);

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../platform/http/module';
-import { defineRoute, type AnyRoute, type OperationNames } from '../../platform/http/route';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute, type OperationNames } from '../../platform/core/http/route';
 import { HatsResponseSchema, UpdateProfileBodySchema, UserProfileSchema } from './users.schemas';
 import { createUsersService } from './users.service';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/auth/roles.schemas';
-import { IsoTimeSchema } from '../../platform/time.schemas';
-import { LocaleSchema } from '../../platform/i18n/i18n.schemas';
+import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/core/auth/roles.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
+import { LocaleSchema } from '../../platform/kits/i18n/i18n.schemas';
 
 export const UserProfileSchema = z
   .object({

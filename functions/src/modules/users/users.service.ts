@@ -1,6 +1,6 @@
-import { HATS } from '../../platform/auth/roles';
-import { NotFoundError } from '../../platform/errors/app-error';
-import type { Locale } from '../../platform/i18n';
+import { HATS } from '../../platform/core/auth/roles';
+import { NotFoundError } from '../../platform/core/errors/app-error';
+import type { Locale } from '../../platform/kits/i18n';
 import { hatsFor, toProfile } from './users.model';
 import { usersRepo } from './users.repo';
 

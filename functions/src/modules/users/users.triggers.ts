@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../platform/config';
-import { db } from '../../platform/firebase/firebase';
-import { typedTrigger } from '../../platform/module/triggers';
+import type { AppConfig } from '../../platform/core/config';
+import { db } from '../../platform/core/firebase/firebase';
+import { typedTrigger } from '../../platform/core/module/triggers';
 import { accountReader } from './users.repo';
 import { AUDIT_LOG, type UserRecord } from './users.model';
 

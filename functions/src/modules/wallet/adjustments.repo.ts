@@ -1,9 +1,9 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { db } from '../../platform/firebase/firebase';
+import { paginate, type Page, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { db } from '../../platform/core/firebase/firebase';
 import { ADJUSTMENTS, STAFF_TOTALS, type AdjustmentRecord, type AdjustmentStatus } from './wallet.model';
-import { timestampOf } from '../../platform/time';
+import { timestampOf } from '../../platform/kits/time/time';
 
 const staffTotals = () => db().collection(STAFF_TOTALS);
 const adjustments = () => typedCollection<AdjustmentRecord>(ADJUSTMENTS);

@@ -1,4 +1,4 @@
-import { db, firestoreApi } from '../../platform/firebase/firebase';
+import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { checkBalances, LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, type AccountCheck } from './ledger.model';
 
 const PAGE = 1_000;

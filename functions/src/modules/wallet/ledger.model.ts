@@ -1,9 +1,9 @@
-import { stableId } from '../../platform/ids/stable-id';
+import { stableId } from '../../platform/kits/ids/stable-id';
 import * as z from 'zod/mini';
-import { describe, lazySchema, timestamp, type RecordOf } from '../../platform/firestore/documents';
-import type { Identified } from '../../platform/firestore/records';
-import { MoneyError, vnd, type Vnd } from '../../platform/money/money';
-import { iso } from '../../platform/time';
+import { describe, lazySchema, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
+import type { Identified } from '../../platform/kits/firestore/records';
+import { MoneyError, vnd, type Vnd } from '../../platform/kits/money/money';
+import { iso } from '../../platform/kits/time/time';
 
 // The double-entry ledger. Every movement of money is one immutable transfer that debits one account and
 // credits another by the same positive amount, so the balances of all accounts always sum to zero. A user's

@@ -1,8 +1,8 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db, firestoreApi } from '../../platform/firebase/firebase';
-import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
-import { storedFields } from '../../platform/firestore/documents';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
+import { db, firestoreApi } from '../../platform/core/firebase/firebase';
+import { paginate, type Page, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { storedFields } from '../../platform/kits/firestore/documents';
+import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import {
   accountDocument,
   accountOf,
@@ -23,7 +23,7 @@ import {
   type TransferRecord,
 } from './ledger.model';
 import type { P2pRecord } from './wallet.model';
-import { timestampOf } from '../../platform/time';
+import { timestampOf } from '../../platform/kits/time/time';
 
 export type { AccountRecord };
 

@@ -1,4 +1,4 @@
-import { defineErrorCodes, type CodesOf } from '../../platform/errors/codes';
+import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes';
 
 // The wallet module's error codes (code: [the status it comes with, what it means]); the API's table is the platform's
 // general codes and every module's own, and `ErrorCode` takes these through the declaration below.
@@ -15,6 +15,6 @@ export const WALLET_ERROR_CODES = defineErrorCodes({
   ADJUSTMENT_REQUESTER_REVOKED: [409, 'The administrator who asked for this adjustment is no longer an active ADMIN with payments.manage: it can only be rejected.'],
 });
 
-declare module '../../platform/errors/codes' {
+declare module '../../platform/core/errors/codes' {
   interface ModuleErrorCodes extends CodesOf<typeof WALLET_ERROR_CODES> {}
 }

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/firestore/documents';
-import type { Identified } from '../../platform/firestore/records';
-import { defineMachine } from '../../platform/state-machine/state-machine';
+import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
+import type { Identified } from '../../platform/kits/firestore/records';
+import { defineMachine } from '../../platform/kits/state-machine/state-machine';
 import type { TransferRecord, UserAccountType } from './ledger.model';
-import { iso } from '../../platform/time';
+import { iso } from '../../platform/kits/time/time';
 
 export { ADJUSTMENTS, STAFF_TOTALS, WITHDRAWALS } from './wallet.collections';
 

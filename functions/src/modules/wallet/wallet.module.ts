@@ -1,7 +1,7 @@
-import { defineModule } from '../../platform/module/module';
+import { defineModule } from '../../platform/core/module/module';
 import { WALLET_ERROR_CODES } from './wallet.errors';
 import { WALLET_EVENTS } from './wallet.events';
-import { EVENTS } from '../../platform/state-machine/state-machine';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { ADJUSTMENTS, LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, STAFF_TOTALS, WALLET_LIMITS, WALLET_TRANSFERS, WITHDRAWALS } from './wallet.collections';
 
 // The ledger (accounts, shards, immutable transfers), the wallet API over it, and withdrawals of earnings.

@@ -1,7 +1,7 @@
-import type { AppContext } from '../../platform/http/module';
-import { IdParamsSchema } from '../../platform/http/ids';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { defineRoute, type AnyRoute } from '../../platform/http/route';
+import type { AppContext } from '../../platform/core/http/module';
+import { IdParamsSchema } from '../../platform/core/http/ids';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import {
   AdjustmentBodySchema,
   AdjustmentListSchema,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../../platform/firestore/paginate';
-import { DocumentIdSchema } from '../../platform/http/ids';
-import { VndSchema } from '../../platform/money/money.schemas';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
+import { VndSchema } from '../../platform/kits/money/money.schemas';
 import { TRANSFER_KINDS } from './ledger.model';
 import { ADJUSTMENT_MAX_VND, ADJUSTMENT_STATUSES, P2P_MIN_VND, WITHDRAWAL_MAX_VND, WITHDRAWAL_MIN_VND, WITHDRAWAL_STATUSES } from './wallet.model';
-import { IsoTimeSchema } from '../../platform/time.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 const Amount = z.number().int();
 const Note = z.string().trim().max(140);

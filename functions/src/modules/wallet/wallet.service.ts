@@ -1,10 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db, inTransaction } from '../../platform/firebase/firebase';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors/app-error';
-import type { PageRequest } from '../../platform/firestore/paginate';
-import { vnd, type Vnd } from '../../platform/money/money';
-import { transition } from '../../platform/state-machine/state-machine';
-import { holdsPermission } from '../../platform/auth/roles';
+import { db, inTransaction } from '../../platform/core/firebase/firebase';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
+import type { PageRequest } from '../../platform/kits/firestore/paginate';
+import { vnd, type Vnd } from '../../platform/kits/money/money';
+import { transition } from '../../platform/kits/state-machine/state-machine';
+import { holdsPermission } from '../../platform/core/auth/roles';
 import { accounts } from '../users';
 import {
   accountOf,
@@ -26,7 +26,7 @@ import { ledgerRepo } from './ledger.repo';
 import { adjustmentsRepo } from './adjustments.repo';
 import { adjustmentMachine, entryView, P2P_MIN_VND, STAFF_LABEL, WITHDRAWALS, withdrawalMachine, type AdjustmentRecord, type AdjustmentStatus, type BankAccount, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
 import { withdrawalsRepo } from './withdrawals.repo';
-import { iso } from '../../platform/time';
+import { iso } from '../../platform/kits/time/time';
 
 export interface WalletServiceDeps {
   dailyTransferLimit: number;

@@ -1,4 +1,4 @@
-import { defineMessages, notice } from '../../platform/i18n';
+import { defineMessages, notice } from '../../platform/kits/i18n';
 
 // The wallet module's texts for people (push and inbox). A rejection's reason is an administrator's words: as written.
 export const WALLET_TEXTS = defineMessages({

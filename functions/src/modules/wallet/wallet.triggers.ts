@@ -1,5 +1,5 @@
-import type { AppConfig } from '../../platform/config';
-import { collectionRecords, typedTrigger } from '../../platform/module/triggers';
+import type { AppConfig } from '../../platform/core/config';
+import { collectionRecords, typedTrigger } from '../../platform/core/module/triggers';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { accounts, localeOf, type UserRecord } from '../users';
 import { WALLET_EVENTS } from './wallet.events';

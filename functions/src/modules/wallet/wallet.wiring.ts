@@ -1,4 +1,4 @@
-import { perConfig, type AppConfig } from '../../platform/config';
+import { perConfig, type AppConfig } from '../../platform/core/config';
 import { createWalletService } from './wallet.service';
 
 // Services of the wallet module, built once per configuration; routes and triggers take them from here.

@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { paginate, type Page, type PageRequest } from '../../platform/firestore/paginate';
-import { readRecord, typedCollection } from '../../platform/firestore/records';
-import { storedFields } from '../../platform/firestore/documents';
+import { paginate, type Page, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { storedFields } from '../../platform/kits/firestore/documents';
 import { WITHDRAWALS, withdrawalDocument, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
 
 const withdrawals = () => typedCollection<WithdrawalRecord>(WITHDRAWALS, withdrawalDocument);

@@ -1,0 +1,360 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
+import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
+import { assertHat, assertPermission, optionalAuth, requireAuth } from '../auth/guard';
+import type { AdminPermission, Hat, Role } from '../auth/roles';
+import { sendRateLimitHeaders, type RateLimiter, type RateLimitRule } from '../ratelimit/rate-limit';
+import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
+import type { ErrorCode } from '../errors/codes';
+import { isWellFormedText } from '../../kits/text/text';
+import { IdempotencyKeySchema, keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../../kits/idempotency/idempotency';
+import { validationErrorFromZod } from '../errors/zod-problems';
+import { clientEdge, clientIp, ipRateLimitSubject } from './client-ip';
+import { appCheckGuard, type AppCheckMode, type AppCheckVerifier } from '../auth/app-check';
+import { answeredAtDeadline, handlerStarted, useUploadDeadline } from './deadline';
+import type { ApiTag } from '../openapi/tags';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+// 'public'; 'optional': public, but a bearer token, when sent, is verified (401 if it does not) and handed to the
+// handler (operations that act for a signed-in caller on some inputs); or the roles allowed (an empty list: any
+// authenticated user).
+export type AuthRule = 'public' | 'optional' | readonly Role[];
+
+export interface HandlerContext<TBody, TQuery, TParams> {
+  body: TBody;
+  query: TQuery;
+  params: TParams;
+  /** The validated `request.headers` (unknown headers dropped); `{}` when the route declares none. */
+  headers: Record<string, string | undefined>;
+  auth: AuthContext | undefined;
+  req: Request;
+  res: Response;
+  /** Overrides the documented success status for this response (e.g. 503 from a failing probe). */
+  status(code: number): void;
+  /** The request's Idempotency-Key (routes with `idempotent`); always set when it is 'required'. */
+  idempotencyKey?: string;
+}
+
+export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = unknown, TResult = unknown> {
+  method: HttpMethod;
+  /** Express-style path under /api/v1, e.g. `/users/admin/:id`. */
+  path: string;
+  /**
+   * The OpenAPI operationId generated clients name their method after: camelCase, named after the action
+   * (`createRide`, `listMyRides`), never derived from the path, unique in the API; `admin…` for `/admin` paths.
+   * Stable: renaming it breaks every generated client.
+   */
+  operationId: string;
+  /** This route is a compatibility alias of the operation with that operationId: documented as deprecated, pointing at it. */
+  aliasOf?: string;
+  tag: ApiTag;
+  summary: string;
+  description?: string;
+  auth: AuthRule;
+  /** A route switched off by configuration is not mounted (404) but stays documented with its note. */
+  availability?: { enabled: boolean; note: string };
+  request?: {
+    body?: z.ZodType<TBody>;
+    query?: z.ZodType<TQuery>;
+    params?: z.ZodType<TParams>;
+    /** Request headers the operation reads (lower-case names), e.g. `idempotency-key`; 400 when invalid. */
+    headers?: z.ZodObject;
+  };
+  /** `binary`: the handler writes the bytes itself (e.g. a file download); documented with those content types. */
+  response: { status?: number; description: string; schema: z.ZodType<TResult>; binary?: readonly string[] };
+  /** Extra documented responses, e.g. `{ 503: { description, schema } }`. */
+  otherResponses?: Record<number, { description: string; schema?: z.ZodType }>;
+  /** The app the operation belongs to: the caller must have that hat unlocked (e.g. CON for consumer bookings, which drivers lack). */
+  hat?: Hat;
+  /** Admin permission required besides the roles (see ADMIN_PERMISSIONS). */
+  permission?: AdminPermission;
+  /** Documents a multipart/form-data body, which the handler parses itself (parseMultipart). */
+  multipart?: z.ZodType;
+  /**
+   * The handler streams a raw upload body itself; like `multipart`, the request counts against UPLOAD_DEADLINE_MS.
+   * Documented as a binary body of these content types.
+   */
+  streamsBody?: { contentTypes: readonly string[]; description: string };
+  /**
+   * A creation a retry could duplicate: an `Idempotency-Key` header makes it run once per key, caller and
+   * operation (platform/kits/idempotency); documented in OpenAPI with its 409 and 422. 'required': money moves, so a
+   * request without the header is refused (400 IDEMPOTENCY_KEY_REQUIRED); the handler gets the key to derive ids.
+   */
+  idempotent?: boolean | 'required';
+  /** Per-client-IP (or, with `per: 'user'`, per-caller) limit, checked before validation and the handler. */
+  rateLimit?: RateLimitRule;
+  /** `false`: not called by our apps (probes, gateways, links opened in a browser), so no App Check token (APP_CHECK). */
+  appCheck?: false;
+  /** Error statuses this operation may return besides 400/401/403/500 implied by its shape. */
+  errors?: number[];
+  /** Specific error codes this operation may answer (documented with their statuses in OpenAPI). */
+  codes?: ErrorCode[];
+  handler(ctx: HandlerContext<TBody, TQuery, TParams>): Promise<TResult> | TResult;
+}
+
+/** The names of an operation, for helpers that build routes from a few arguments. */
+export type OperationNames = Pick<RouteDefinition, 'operationId' | 'aliasOf'>;
+
+// Erases the generics so routes of different shapes fit in one list.
+export type AnyRoute = RouteDefinition<any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function defineRoute<TBody, TQuery, TParams, TResult>(
+  route: RouteDefinition<TBody, TQuery, TParams, TResult>,
+): AnyRoute {
+  return route as AnyRoute;
+}
+
+type Location = 'body' | 'query' | 'params' | 'headers';
+
+// The first string (value or key) with half a surrogate pair, by its path: it has no UTF-8 form, so
+// Firestore would refuse it deep inside a service (a 500). Refused at the edge instead.
+function malformedTextAt(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return isWellFormedText(value) ? undefined : path;
+  if (value === null || typeof value !== 'object' || depth > 32) return undefined;
+  const record = value as Record<string, unknown>;
+  // Paths are built only for what is descended into or reported: this runs on every request.
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    if (!isWellFormedText(key)) return `${path}.${key}`;
+    const inner = record[key];
+    if (typeof inner === 'string') {
+      if (!isWellFormedText(inner)) return `${path}.${key}`;
+    } else if (inner !== null && typeof inner === 'object') {
+      const found = malformedTextAt(inner, `${path}.${key}`, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+// Validates every part of the request and reports all failures together.
+const LOCATIONS = ['params', 'headers', 'query', 'body'] as const;
+
+function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, 'headers'>, unknown> & { headers: Record<string, string | undefined> } {
+  const malformed = malformedTextAt(req.body, 'body') ?? malformedTextAt(req.query, 'query');
+  if (malformed) throw new ValidationError(`Validation failed: ${malformed}: text is not valid Unicode (a lone surrogate)`, [{ field: malformed, message: 'text is not valid Unicode (a lone surrogate)', code: 'invalid_text' }]);
+  const input: Record<Location, unknown> = { body: undefined, query: undefined, params: undefined, headers: {} };
+  const failures: Array<{ error: z.ZodError; location: Location }> = [];
+  for (const location of LOCATIONS) {
+    const schema = route.request?.[location];
+    if (!schema) continue;
+    const parsed = schema.safeParse(req[location]);
+    if (parsed.success) input[location] = parsed.data;
+    else failures.push({ error: parsed.error, location });
+  }
+  // A path id that cannot exist names nothing: 404, as for an id that is merely unknown.
+  if (failures.some((f) => f.location === 'params')) throw new NotFoundError(`Cannot ${req.method} ${req.originalUrl.split('?')[0]}: no such resource`);
+  if (failures.length > 0) throw validationErrorFromZod(failures);
+  return { ...input, headers: input.headers as Record<string, string | undefined> };
+}
+
+// One route = guard + validation + handler + response shaping, all from the same zod schemas.
+export function toExpressHandlers(
+  route: AnyRoute,
+  deps: {
+    verifyAccessToken: AccessTokenVerifier;
+    rateLimiter: RateLimiter;
+    idempotency?: IdempotencyStore;
+    uploadDeadlineMs?: number;
+    appCheck?: { mode: AppCheckMode; verify: AppCheckVerifier };
+    /** HOSTING_EDGE_LIMIT_FACTOR: per-IP limits also count the Hosting edge, at this multiple of the limit (0: not). */
+    edgeLimitFactor?: number;
+  },
+): RequestHandler[] {
+  const handlers: RequestHandler[] = [];
+  // First: a request without an attested app costs no rate-limit write, session lookup or validation.
+  if (deps.appCheck && deps.appCheck.mode !== 'off' && route.appCheck !== false) handlers.push(appCheckGuard(deps.appCheck.mode, deps.appCheck.verify, `${route.method.toUpperCase()} ${route.path}`));
+  const uploadDeadlineMs = deps.uploadDeadlineMs;
+  if (uploadDeadlineMs !== undefined && (route.multipart || route.streamsBody)) {
+    handlers.push((_req, res, next) => {
+      useUploadDeadline(res, uploadDeadlineMs);
+      next();
+    });
+  }
+  const rule = route.rateLimit;
+  const edgeFactor = deps.edgeLimitFactor ?? 0;
+  if (rule && rule.per !== 'user') {
+    handlers.push((req, res, next) => {
+      const edge = edgeFactor > 0 ? clientEdge(req) : undefined;
+      deps.rateLimiter.hit(rule, ipRateLimitSubject(clientIp(req)), edge === undefined ? undefined : { subject: `edge:${edge}`, factor: edgeFactor }).then((state) => {
+        sendRateLimitHeaders(res, state);
+        next();
+      }, next);
+    });
+  }
+  if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
+  else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
+  // Per-user limits count the verified caller, after the guard (a bad token is a 401, never a hit).
+  if (rule && rule.per === 'user') {
+    if (!Array.isArray(route.auth)) throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
+    handlers.push((_req, res, next) => {
+      deps.rateLimiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then((state) => {
+        sendRateLimitHeaders(res, state);
+        next();
+      }, next);
+    });
+  }
+  handlers.push((req, res, next) => {
+    // A guard that stalled past the deadline (rate limiter, session lookup): the 503 went out, so work that had
+    // not started never starts (the client's retry runs it).
+    if (answeredAtDeadline(res)) return;
+    let statusOverride: number | undefined;
+    let ctx: HandlerContext<unknown, unknown, unknown>;
+    try {
+      ctx = handlerContext(route, req, res, (code) => {
+        statusOverride = code;
+      });
+    } catch (err) {
+      next(err);
+      return;
+    }
+    const respond = (result: unknown) => {
+      if (route.response.binary) return;
+      // The response schema strips anything the contract does not name (e.g. internal fields).
+      const body = route.response.schema.parse(result);
+      sendJson(res, statusOverride ?? route.response.status ?? 200, body);
+    };
+    const settled = handlerStarted(res);
+    if (ctx.idempotencyKey !== undefined && deps.idempotency) {
+      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride).then(settled, (err: unknown) => {
+        settled();
+        next(err);
+      });
+      return;
+    }
+    // Synchronous handlers answer without a promise hop; asynchronous ones once they settle.
+    try {
+      const result = route.handler(ctx);
+      if (isPromiseLike(result)) {
+        result.then(
+          (value) => {
+            settled();
+            try {
+              respond(value);
+            } catch (err) {
+              next(err);
+            }
+          },
+          (err: unknown) => {
+            settled();
+            next(err);
+          },
+        );
+      } else {
+        settled();
+        respond(result);
+      }
+    } catch (err) {
+      settled();
+      next(err);
+    }
+  });
+  return handlers;
+}
+
+// application/json or application/<x>+json, parameters aside: what the JSON body parser accepted. A string test,
+// not req.is(): the body parser has parsed the header already, and a second full parse per request shows in P2.
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const semicolon = header.indexOf(';');
+  return JSON_MEDIA_TYPE.test((semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase());
+}
+
+// A route open to partners (or users) and administrators guards only its admin path with the permission: a caller
+// holding one of the route's other roles passes here, and the service checks the permission where it acts as admin.
+function actsInAnotherRole(route: AnyRoute, auth: AuthContext): boolean {
+  return Array.isArray(route.auth) && route.auth.some((role) => role !== 'ADMIN' && auth.roles.includes(role));
+}
+
+// Validates the request and builds what the handler receives (throws the 4xx errors).
+function handlerContext(route: AnyRoute, req: Request, res: Response, status: (code: number) => void): HandlerContext<unknown, unknown, unknown> {
+  if (route.request?.body && req.method !== 'GET') {
+    // A bodiless request validates as `{}`, so optional-only bodies (e.g. logout) need no JSON at all.
+    if (!hasBody(req)) req.body = {};
+    else if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaTypeError('Content-Type must be application/json');
+  }
+  const auth = res.locals.auth as AuthContext | undefined;
+  if (route.permission && auth && !actsInAnotherRole(route, auth)) assertPermission(auth, route.permission);
+  if (route.hat && auth) assertHat(auth, route.hat);
+  const ctx: HandlerContext<unknown, unknown, unknown> = { ...parseRequest(route, req), auth, req, res, status };
+  const key = route.idempotent ? req.get('idempotency-key') : undefined;
+  if (key === undefined && route.idempotent === 'required') {
+    throw new BadRequestError('This operation moves money: send an Idempotency-Key header (any unique string, reused on retries)', [{ field: 'headers.idempotency-key', message: 'is required' }]).withCode('IDEMPOTENCY_KEY_REQUIRED');
+  }
+  if (key !== undefined) {
+    const parsedKey = IdempotencyKeySchema.safeParse(key);
+    if (!parsedKey.success) throw validationErrorFromZod([{ error: parsedKey.error, location: 'headers.idempotency-key' }]);
+    ctx.idempotencyKey = key;
+  }
+  return ctx;
+}
+
+// A route with an Idempotency-Key: the first request claims the key and runs, a retry gets the stored answer.
+async function runClaimed(
+  route: AnyRoute,
+  store: IdempotencyStore,
+  req: Request,
+  res: Response,
+  ctx: HandlerContext<unknown, unknown, unknown>,
+  statusOverride: () => number | undefined,
+): Promise<void> {
+  const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
+  const claimed = await store.claim(recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!), requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]), Date.now());
+  if (claimed.kind === 'run' && answeredAtDeadline(res)) {
+    // The claim itself stalled past the deadline: nothing ran yet, so the key is freed for the retry.
+    await store.release(claimed.id, claimed.token).catch(() => undefined);
+    return;
+  }
+  if (claimed.kind === 'replay') {
+    res.setHeader('Idempotent-Replayed', 'true');
+    sendJson(res, claimed.answer.status, claimed.answer.body);
+    return;
+  }
+  // The claim is held for as long as the handler runs, past a deadline answer too: a retry meanwhile is a 409,
+  // never a second run. Only a claim nobody renews (its instance died) can be taken over.
+  const stopRenewing = keepClaimed(store, claimed.id, claimed.token);
+  try {
+    const result = await route.handler(ctx);
+    if (route.response.binary) return;
+    const body = route.response.schema.parse(result);
+    const status = statusOverride() ?? route.response.status ?? 200;
+    await store.complete(claimed.id, claimed.token, { status, body }, Date.now());
+    sendJson(res, status, body);
+  } catch (err) {
+    // A failed run frees its key: nothing was created, so the client may retry it.
+    await store.release(claimed.id, claimed.token).catch(() => undefined);
+    throw err;
+  } finally {
+    stopRenewing();
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+}
+
+// res.status().json() without Express's per-call work (charset parsing, type lookup, ETag and freshness, which
+// this API does not use): the same status, headers and bytes, written once.
+function sendJson(res: Response, status: number, body: unknown): void {
+  if (answeredAtDeadline(res)) return; // the 503 went out already: one answer per request
+  res.statusCode = status;
+  if (status === 204 || body === undefined) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+export function toOpenApiPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}

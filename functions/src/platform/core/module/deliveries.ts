@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { SAFE_REQUEST_ID } from '../http/request-context';
+import { logger, withLogFields } from '../logging/logger';
+import { defineTask, type TaskDefinition } from './module';
+
+// How the Cloud Functions entry runs a task or trigger handler: every line it logs (services, repositories
+// included) carries the run's id, as a request's lines carry its request id.
+
+/**
+ * The id of a task run: the Cloud Tasks task id (the queue's dedup id when we gave one), else a new one; with the
+ * id of the request that enqueued it (platform/kits/tasks sends it as X-Request-Id), when there was one. That id is one
+ * requestContext minted, never a client's: only Cloud Tasks, with the queue's service account, calls task functions.
+ */
+export function taskRunFields(functionName: string, taskId: string | undefined, headers?: Record<string, string | undefined>): Record<string, string> & { function: string; taskId: string } {
+  const fields: Record<string, string> & { function: string; taskId: string } = { function: functionName, taskId: taskId && taskId.trim() !== '' ? taskId : randomUUID() };
+  const requestId = headers?.['x-request-id'] ?? headers?.['X-Request-Id'];
+  if (requestId && SAFE_REQUEST_ID.test(requestId)) fields.requestId = requestId;
+  return fields;
+}
+
+/** A trigger run is its event: a redelivery logs under the same id. */
+export function triggerRunFields(functionName: string, eventId: string): { function: string; eventId: string } {
+  return { function: functionName, eventId };
+}
+
+/**
+ * Runs one delivery inside its log fields. A failure is logged here, mapped to the sources, and rethrown: the
+ * platform retries it and logs the bundle's raw (minified) trace only.
+ */
+export async function runDelivery(fields: { function: string } & Record<string, unknown>, work: () => Promise<unknown>): Promise<void> {
+  await withLogFields(fields, async () => {
+    try {
+      await work();
+    } catch (err) {
+      const { sourceMappedStack } = require('../logging/stack') as typeof import('../logging/stack');
+      logger.error('function failed; it will be retried', { err: err instanceof Error ? { name: err.name, message: err.message, stack: sourceMappedStack(err.stack) } : String(err) });
+      throw err;
+    }
+  });
+}
+
+/**
+ * The platform's own task functions, exported by the entry as the modules' are: `deliverMessage` sends the mails and
+ * texts platform/core/message-queue hands over (OTP, password reset) through its queue; its senders are made once per instance.
+ * A refused send throws (Cloud Tasks retries it); decoys send nothing.
+ */
+export function platformTasks(): Record<string, TaskDefinition<never>> {
+  const delivery = require('../message-queue/message-queue') as typeof import('../message-queue/message-queue');
+  return {
+    [delivery.DELIVERY_QUEUE.name]: defineTask({
+      queue: delivery.DELIVERY_QUEUE,
+      options: { retryConfig: { maxAttempts: 5, minBackoffSeconds: 10 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
+      load: () => {
+        let senders: import('../message-queue/message-queue').Senders | undefined;
+        return async (message, config) => {
+          if (!senders) {
+            const { createMailer } = require('../mail/mailer') as typeof import('../mail/mailer');
+            const { createSmsSender } = require('../sms/sms') as typeof import('../sms/sms');
+            senders = { mailer: createMailer(config), sms: createSmsSender(config) };
+          }
+          await delivery.deliverQueued(message, senders);
+        };
+      },
+    }),
+  };
+}

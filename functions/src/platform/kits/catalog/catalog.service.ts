@@ -1,0 +1,411 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import type { z } from 'zod';
+import type { AuthContext } from '../../core/auth/access-token';
+import { assertPermission } from '../../core/auth/guard';
+import { holdsPermission } from '../../core/auth/roles';
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../core/errors/app-error';
+import { inTransaction } from '../../core/firebase/firebase';
+import { decodeCursor, encodeCursor, invalidCursor, type Page } from '../firestore/paginate';
+import { geohashOf, distanceMeters, type NearbyQuery } from '../geo/geo';
+import { isNearbyRing, nearbyPage, type NearbyPosition } from '../geo/nearby-page';
+import { transition } from '../state-machine/state-machine';
+import { foldedWords, foldText, matchesSearch, searchTermOf, searchTermsOf } from '../text/text';
+import { iso } from '../time/time';
+import { catalogMachine, type CatalogAction, type CatalogActor, type CatalogPhoto, type CatalogRecord, type CatalogStatus } from './catalog.model';
+import { catalogRepo, type NearbyFields } from './catalog.repo';
+import type { CatalogSpec } from './catalog.spec';
+
+export { defineCatalog, type CatalogSpec } from './catalog.spec';
+import type { CatalogBaseBodySchema, CatalogBasePatchSchema } from './catalog.schemas';
+import { isOpenAt, type OpeningHours } from './hours';
+
+export interface CatalogDeps {
+  /** The caller's role in an ACTIVE partner (undefined: not a member, or the partner is not active). */
+  partnerRole(partnerId: string, userId: string, tx?: Transaction): Promise<'OWNER' | 'STAFF' | undefined>;
+  /** One of the caller's READY image uploads. */
+  photo(ownerId: string, mediaId: string, tx?: Transaction): Promise<CatalogPhoto | undefined>;
+  now?(): number;
+}
+
+type Caller = Pick<AuthContext, 'userId' | 'roles' | 'permissions'>;
+/** An administrator acting as one: holding catalog.manage (a narrowed admin is an ordinary caller here, or refused). */
+const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN') && holdsPermission(caller.permissions, 'catalog.manage');
+/** An administrator without catalog.manage, on a path only the permission opens: 403 PERMISSION_REQUIRED. */
+const refuseNarrowedAdmin = (caller: Caller) => {
+  if (caller.roles.includes('ADMIN')) assertPermission(caller as AuthContext, 'catalog.manage');
+};
+type BaseBody = z.output<typeof CatalogBaseBodySchema>;
+type BasePatch = z.output<typeof CatalogBasePatchSchema>;
+
+export function createCatalogService<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>, deps: CatalogDeps) {
+  type Details = z.output<D>;
+  type Rec = CatalogRecord<Details>;
+  const repo = catalogRepo<Details>(spec.collection);
+  const now = deps.now ?? Date.now;
+  const detailKeys = Object.keys(spec.details.shape);
+  const notFound = () => new NotFoundError(`No such ${spec.noun}`);
+  const notManager = () => new ForbiddenError(`You do not manage this ${spec.noun}`).withCode('CATALOG_NOT_MANAGER');
+
+  function view(record: Rec | NearbyFields<Details>, at: number, distanceM?: number) {
+    return {
+      ...(record.details as Record<string, unknown>),
+      id: record.id,
+      partnerId: record.partnerId,
+      name: record.name,
+      description: record.description,
+      address: record.address,
+      phone: record.phone,
+      location: { lat: record.lat, lng: record.lng },
+      photos: record.photos,
+      openingHours: record.hours,
+      openNow: isOpenAt(record.hours, at),
+      status: record.status,
+      statusReason: record.statusReason,
+      rating: { average: record.ratingAvg, count: record.ratingCount },
+      ...(distanceM !== undefined ? { distanceM: Math.round(distanceM) } : {}),
+      createdAt: iso(record.createdAt),
+      updatedAt: iso(record.updatedAt),
+    };
+  }
+
+  async function manages(record: Rec, caller: Caller, tx?: Transaction): Promise<boolean> {
+    if (record.partnerId === null) return isAdmin(caller);
+    return (await deps.partnerRole(record.partnerId, caller.userId, tx)) !== undefined;
+  }
+
+  /** The record for a change by its managers: 404 when the caller may not even see it, 403 when they only see it. */
+  async function managed(id: string, caller: Caller, tx: Transaction, adminsToo = false): Promise<Rec> {
+    const record = await repo.get(id, tx);
+    // A narrowed admin learns nothing on the admin path, not even whether the record exists.
+    if (!record) {
+      refuseNarrowedAdmin(caller);
+      throw notFound();
+    }
+    if ((adminsToo && isAdmin(caller)) || (await manages(record, caller, tx))) return record;
+    refuseNarrowedAdmin(caller);
+    throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+  }
+
+  /**
+   * Who did something to a record, as the caller may see it: administrators with catalog.manage see every account id;
+   * a partner's managers see their own members' ids and `ADMIN` for anyone else (a moderator's id is not theirs to see).
+   */
+  async function actorLabels(record: Rec, caller: Caller, actors: readonly string[]): Promise<(by: string) => string> {
+    if (isAdmin(caller)) return (by) => by;
+    const members = new Set<string>();
+    if (record.partnerId !== null) {
+      const partnerId = record.partnerId;
+      const distinct = [...new Set(actors)].filter((by) => !by.startsWith('system:'));
+      const roles = await Promise.all(distinct.map((by) => deps.partnerRole(partnerId, by)));
+      distinct.forEach((by, i) => roles[i] && members.add(by));
+    }
+    return (by) => (by.startsWith('system:') || members.has(by) ? by : 'ADMIN');
+  }
+
+  function editable(record: Rec): void {
+    if (record.status === 'ARCHIVED') {
+      throw new ConflictError(`This ${spec.noun} is archived: it cannot change`, { status: record.status }).withCode('CATALOG_TRANSITION');
+    }
+  }
+
+  async function photosOf(caller: Caller, ids: readonly string[], tx: Transaction): Promise<CatalogPhoto[]> {
+    const found = await Promise.all([...new Set(ids)].map((id) => deps.photo(caller.userId, id, tx)));
+    const missing = [...new Set(ids)].filter((_, i) => !found[i]);
+    if (missing.length > 0) throw new UnprocessableError('Photos must be your READY image uploads', { photoIds: missing }).withCode('CATALOG_PHOTO_INVALID');
+    return found as CatalogPhoto[];
+  }
+
+  const ownOperation = new Set<string>(spec.ownOperationFields ?? []);
+  const pickDetails = (body: Record<string, unknown>, skip: ReadonlySet<string> = new Set()) =>
+    Object.fromEntries(detailKeys.filter((k) => body[k] !== undefined && !skip.has(k)).map((k) => [k, body[k]]));
+
+  async function move(id: string, caller: Caller, action: CatalogAction, reason: string | null) {
+    const t = now();
+    const { after } = await inTransaction(async (tx) => {
+      const record = await repo.get(id, tx);
+      if (!record) {
+        refuseNarrowedAdmin(caller);
+        throw notFound();
+      }
+      const roles: CatalogActor[] = [];
+      if (isAdmin(caller)) roles.push('ADMIN');
+      if (action === 'archive') {
+        if (await manages(record, caller, tx)) roles.push('MANAGER');
+        else {
+          refuseNarrowedAdmin(caller);
+          throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+        }
+      }
+      return transition(
+        catalogMachine,
+        {
+          load: async () => record,
+          save: (t2, next) => repo.update(t2, id, { status: next.status, statusReason: next.statusReason, updatedAt: next.updatedAt }),
+          ref: () => repo.ref(id),
+        },
+        {
+          action,
+          by: caller.userId,
+          rolesOf: () => roles,
+          apply: (r, to) => ({ ...r, status: to, statusReason: action === 'hide' ? reason : null, updatedAt: t }),
+          now: t,
+          reason,
+          missing: notFound,
+        },
+        tx,
+      );
+    });
+    return view(after, t);
+  }
+
+  return {
+    spec,
+    view,
+
+    /** `options.id`: a fixed id (seed data); otherwise a new one. */
+    async create(caller: Caller, body: BaseBody & Record<string, unknown>, options: { id?: string } = {}) {
+      const t = now();
+      const details = { ...(spec.detailDefaults ?? {}), ...pickDetails(body) } as Details;
+      spec.check?.(details);
+      const record = await inTransaction(async (tx) => {
+        const partnerId = body.partnerId ?? null;
+        if (partnerId ? !(await deps.partnerRole(partnerId, caller.userId, tx)) : !isAdmin(caller)) {
+          if (!partnerId) refuseNarrowedAdmin(caller);
+          throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId} (or it is not approved)` : `Name the partnerId you add this ${spec.noun} for; only administrators add curated ones`).withCode('CATALOG_NOT_MANAGER');
+        }
+        const created: Rec = {
+          id: options.id ?? repo.newId(),
+          partnerId,
+          name: body.name,
+          nameFolded: foldText(body.name),
+          terms: searchTermsOf(body.name),
+          description: body.description ?? null,
+          address: body.address ?? null,
+          phone: body.phone ?? null,
+          lat: body.location.lat,
+          lng: body.location.lng,
+          geohash: geohashOf(body.location),
+          photos: body.photoIds ? await photosOf(caller, body.photoIds, tx) : [],
+          hours: body.openingHours ?? null,
+          status: 'ACTIVE',
+          statusReason: null,
+          ratingAvg: 0,
+          ratingCount: 0,
+          details,
+          createdBy: caller.userId,
+          createdAt: t,
+          updatedAt: t,
+        };
+        repo.create(tx, created);
+        return created;
+      });
+      return view(record, t);
+    },
+
+    async get(id: string, caller: Caller) {
+      const record = await repo.get(id);
+      if (!record || (record.status !== 'ACTIVE' && !isAdmin(caller) && !(await manages(record, caller)))) throw notFound();
+      return view(record, now());
+    },
+
+    async update(id: string, caller: Caller, patch: BasePatch & Record<string, unknown>) {
+      const t = now();
+      const after = await inTransaction(async (tx) => {
+        const record = await managed(id, caller, tx);
+        editable(record);
+        const fields: Record<string, unknown> = { updatedAt: t };
+        if (patch.name !== undefined) Object.assign(fields, { name: patch.name, nameFolded: foldText(patch.name), terms: searchTermsOf(patch.name) });
+        if (patch.description !== undefined) fields.description = patch.description;
+        if (patch.address !== undefined) fields.address = patch.address;
+        if (patch.phone !== undefined) fields.phone = patch.phone;
+        if (patch.openingHours !== undefined) fields.hours = patch.openingHours;
+        if (patch.location) Object.assign(fields, { lat: patch.location.lat, lng: patch.location.lng, geohash: geohashOf(patch.location) });
+        if (patch.photoIds) fields.photos = await photosOf(caller, patch.photoIds, tx);
+        const changed = pickDetails(patch, ownOperation);
+        const details = { ...(record.details as object), ...changed } as Details;
+        spec.check?.(details);
+        for (const [key, value] of Object.entries(changed)) fields[`details.${key}`] = value;
+        repo.update(tx, id, fields);
+        const { hours, ...plain } = fields;
+        return { ...record, ...plain, ...(hours !== undefined ? { hours: hours as OpeningHours | null } : {}), details } as Rec;
+      });
+      return view(after, t);
+    },
+
+    archive: (id: string, caller: Caller) => move(id, caller, 'archive', null),
+    hide: (id: string, caller: Caller, reason: string) => move(id, caller, 'hide', reason),
+    restore: (id: string, caller: Caller) => move(id, caller, 'restore', null),
+
+    /**
+     * Active records within the radius that pass the filters, nearest first (the geo kit's paging by distance under
+     * the read budget; the cursor holds the last item's distance and id). With a rank (e.g. price), the circle is read
+     * within the budget and ranked, then distance, then id: in an area denser than the budget, the ranking covers the
+     * records up to the distance the budget reached. `reads` (documents read) is for the bench, not the API.
+     */
+    async nearby(query: NearbyQuery & { openNow?: boolean; cursor?: string } & z.output<F>, caller: Caller, options: { budget: number }): Promise<Page<ReturnType<typeof view>> & { reads: number }> {
+      const t = now();
+      const { cursor, limit, ...shape } = query;
+      const request = { query: `${spec.collection}:nearby:${JSON.stringify(shape)}`, caller: caller.userId };
+      const rank = spec.rankBy?.(query);
+      const scan = {
+        center: query,
+        radiusM: query.radiusM,
+        budget: options.budget,
+        read: (s: string, e: string, max: number, afterId?: string, endId?: string) => repo.inRange(s, e, max, afterId, endId),
+        pointOf: (r: NearbyFields<Details>) => r,
+        keep: (r: NearbyFields<Details>) => r.status === 'ACTIVE' && (!query.openNow || isOpenAt(r.hours, t) === true) && (spec.keep?.(r, query) ?? true),
+      };
+      if (!rank) {
+        const found = await nearbyPage({ ...scan, limit, after: cursor ? nearbyPosition(cursor, request) : undefined });
+        if (found.stuck) throw tooDense();
+        return {
+          items: found.items.map((f) => view(f.item, t, f.distanceM)),
+          nextCursor: found.next ? encodeCursor([found.next.distanceM, found.next.ring ?? ''], found.next.id, request) : null,
+          reads: found.reads,
+        };
+      }
+      const found = await nearbyPage({ ...scan, limit: Number.POSITIVE_INFINITY });
+      const ranked = found.items
+        .map((f) => ({ ...f, keys: [rank(f.item.details), f.distanceM] }))
+        .filter((f): f is typeof f & { keys: number[] } => f.keys.every((k) => typeof k === 'number'))
+        .sort((a, b) => compareKeys(a.keys, a.item.id, b.keys, b.item.id));
+      let start = 0;
+      if (cursor) {
+        const after = decodeCursor(cursor, request, 2);
+        if (!after.values.every((v) => typeof v === 'number')) throw invalidCursor();
+        const keys = after.values as number[];
+        start = ranked.findIndex((f) => compareKeys(f.keys, f.item.id, keys, after.id) > 0);
+        if (start < 0) start = ranked.length;
+      }
+      const page = ranked.slice(start, start + limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((f) => view(f.item, t, f.distanceM)),
+        nextCursor: last && start + limit < ranked.length ? encodeCursor(last.keys, last.item.id, request) : null,
+        reads: found.reads,
+      };
+    },
+
+    /** Name search: the longest word narrows the query (array-contains), the others filter the page. */
+    async search(query: { q: string; lat?: number; lng?: number; limit: number; cursor?: string }, caller: Caller) {
+      const t = now();
+      const term = searchTermOf(query.q);
+      if (!term) return { items: [], nextCursor: null };
+      const page = await repo.searchActive(term, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:search:${foldedWords(query.q).join(' ')}`, caller: caller.userId });
+      const center = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
+      return {
+        items: page.items.filter((r) => matchesSearch(r.name, query.q)).map((r) => view(r, t, center ? distanceMeters(center, r) : undefined)),
+        nextCursor: page.nextCursor,
+      };
+    },
+
+    async mine(query: { partnerId: string; limit: number; cursor?: string }, caller: Caller) {
+      if (!(await deps.partnerRole(query.partnerId, caller.userId))) throw new ForbiddenError(`You are not the owner or staff of partner ${query.partnerId}`).withCode('CATALOG_NOT_MANAGER');
+      const t = now();
+      const page = await repo.ofPartner(query.partnerId, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:mine:${query.partnerId}`, caller: caller.userId });
+      return { items: page.items.map((r) => view(r, t)), nextCursor: page.nextCursor };
+    },
+
+    async adminList(query: { status?: CatalogStatus; partnerId?: string; limit: number; cursor?: string }, caller: Caller) {
+      const t = now();
+      const page = await repo.list(query, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:admin:${query.status ?? ''}:${query.partnerId ?? ''}`, caller: caller.userId });
+      return { items: page.items.map((r) => view(r, t)), nextCursor: page.nextCursor };
+    },
+
+    async events(id: string, caller: Caller) {
+      const record = await repo.get(id);
+      if (!record) {
+        refuseNarrowedAdmin(caller);
+        throw notFound();
+      }
+      if (!isAdmin(caller) && !(await manages(record, caller))) {
+        refuseNarrowedAdmin(caller);
+        throw record.status === 'ACTIVE' ? notManager() : notFound();
+      }
+      const events = await repo.events(id);
+      const by = await actorLabels(record, caller, events.map((e) => e.by));
+      return events.map((e) => ({ ...e, by: by(e.by), at: iso(e.at), reason: e.reason ?? null }));
+    },
+
+    actorLabels: (record: Rec, caller: Caller, actors: readonly string[]) => actorLabels(record, caller, actors),
+
+    /**
+     * A change of the vertical's own fields by the record's managers (live free spaces, prices), in a transaction:
+     * `change` reads what it needs and may write beside the record (a price history line); it returns the fields.
+     */
+    async changeDetails(
+      id: string,
+      caller: Caller,
+      change: (record: Rec, tx: Transaction, at: number) => Promise<Partial<Details>> | Partial<Details>,
+      options: { adminsToo?: boolean } = {},
+    ) {
+      const t = now();
+      const after = await inTransaction(async (tx) => {
+        const record = await managed(id, caller, tx, options.adminsToo);
+        editable(record);
+        const changed = await change(record, tx, t);
+        const details = { ...(record.details as object), ...changed } as Details;
+        spec.check?.(details);
+        const fields: Record<string, unknown> = { updatedAt: t };
+        for (const [key, value] of Object.entries(changed)) fields[`details.${key}`] = value;
+        repo.update(tx, id, fields);
+        return { ...record, details, updatedAt: t };
+      });
+      return view(after, t);
+    },
+
+    /** The record, for a manager's change beside it (a store's products); 403/404/409 as for an edit. */
+    async managedForChange(id: string, caller: Caller, tx: Transaction): Promise<Rec> {
+      const record = await managed(id, caller, tx);
+      editable(record);
+      return record;
+    },
+
+    /** Active records by id (missing or not active: undefined), for other modules' references. */
+    async activeByIds(ids: readonly string[]): Promise<Array<Rec | undefined>> {
+      return (await repo.getMany(ids)).map((r) => (r?.status === 'ACTIVE' ? r : undefined));
+    },
+    getRecord: (id: string, tx?: Transaction) => repo.get(id, tx),
+    /**
+     * Stores a rating aggregate computed at `asOf` (the aggregate query's read time) unless a later one is stored:
+     * triggers finishing out of order leave the newest figures. False when the record is gone or newer figures stand.
+     */
+    async applyRating(id: string, rating: { average: number; count: number; asOf: number }): Promise<boolean> {
+      return inTransaction(async (tx) => {
+        const record = await repo.get(id, tx);
+        if (!record || (record.ratingAsOf ?? 0) >= rating.asOf) return false;
+        repo.update(tx, id, { ratingAvg: rating.average, ratingCount: rating.count, ratingAsOf: rating.asOf });
+        return true;
+      });
+    },
+    /** Whether the caller manages the record (its partner's owner or staff; administrators for curated ones). */
+    async isManagedBy(id: string, caller: Caller, tx?: Transaction): Promise<boolean> {
+      const record = await repo.get(id, tx);
+      return record !== undefined && (await manages(record, caller, tx));
+    },
+  };
+}
+export type CatalogService<D extends z.ZodObject = z.ZodObject, F extends z.ZodObject = z.ZodObject> = ReturnType<typeof createCatalogService<D, F>>;
+
+const tooDense = () =>
+  new UnprocessableError('More records lie at this distance than one request may read: the list cannot go further from this point').withCode('NEARBY_TOO_DENSE');
+
+/** A nearby cursor's position: [distance, the ring left to read] and the last id (400 when forged). */
+function nearbyPosition(cursor: string, request: { query: string; caller: string }): NearbyPosition {
+  const { values, id } = decodeCursor(cursor, request, 2);
+  const [distanceM, ring] = values;
+  if (typeof distanceM !== 'number' || !(distanceM >= 0) || typeof ring !== 'string' || !isNearbyRing(ring)) throw invalidCursor();
+  return { distanceM, id, ring };
+}
+
+function compareKeys(a: readonly number[], aId: string, b: readonly number[], bId: string): number {
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i] - b[i];
+  return aId < bId ? -1 : aId > bId ? 1 : 0;
+}
+
+
+/** The catalog's service, built on first use (one per process: catalogs take no configuration). */
+export function catalogServiceOnce<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>, deps: () => CatalogDeps): () => CatalogService<D, F> {
+  let service: CatalogService<D, F> | undefined;
+  return () => (service ??= createCatalogService(spec, deps()));
+}

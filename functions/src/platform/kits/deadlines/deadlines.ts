@@ -1,0 +1,136 @@
+import { logger } from '../../core/logging/logger';
+import type { Expiry, Machine } from '../state-machine/state-machine';
+import { enqueue, type TaskQueue } from '../tasks/tasks';
+
+// A deadline: an entity that must leave a status by a time (a ring answered, a payment paid, an order accepted, a
+// booking hold confirmed). One declaration gives the four parts every timed entity needs:
+// - scheduling: one task per entity (and phase) at its due time, deduplicated by the task id, through platform/kits/tasks
+//   (whose enqueue keeps the schedule on the Tasks emulator with a local timer);
+// - the task handler: load, check due (a task delivered early waits, or asks the queue to retry), run the expiry move,
+//   safe to deliver twice;
+// - the lazy check: an entity read (or moved, see `expiry` and platform/kits/state-machine's `transition`) past its due
+//   time is expired then, so a late or lost task never leaves it open;
+// - the expiry move's table entry (action, who, the expired entity) for `transition`.
+
+export interface DeadlineSpec<T extends { status: S }, S extends string, A extends string, K extends string> {
+  /** The queue of the task function that expires these entities: `documentTaskQueue(name, idField)`. */
+  queue: TaskQueue<Record<K, string>>;
+  /** The payload field naming the entity (`callId`, `paymentId`…). */
+  idField: K;
+  /** One task per entity (and phase, for an entity with a deadline per status): a repeated schedule is dropped. */
+  taskId(id: string, phase?: string): string;
+  /** When the entity is due; null when it has no deadline now (settled, or a status without one). */
+  dueAt(entity: T): number | null;
+  /** The machine move that expires it; absent when the module's own expiry does more than one move (rides). */
+  expiry?: { machine: Machine<S, A, string>; action: A; by: string; apply(entity: T, to: S, at: number): T };
+  /** A task delivered early waits in its worker this long at most before asking the queue to retry (default 0). */
+  maxWaitMs?: number;
+  /** What the entity is called in logs and errors ("payment P12… is not due yet"). */
+  entity: string;
+}
+
+/** What a service asks for its deadlines (a fake in tests). */
+export interface DeadlineScheduler {
+  schedule(id: string, delaySec: number, phase?: string): Promise<void>;
+}
+
+export interface DeadlineTaskDeps<T> {
+  /** The entity as stored (undefined: gone). */
+  load(id: string): Promise<T | undefined>;
+  /** The expiry move, tolerant: an entity settled meanwhile is left as it is. */
+  expire(id: string): Promise<unknown>;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** 'expired': the expiry ran; 'settled': nothing was due any more (answered, paid, gone). */
+export type DeadlineOutcome = 'expired' | 'settled';
+
+const RECHECK_MS = 500;
+
+export interface Deadline<T extends { status: S }, S extends string, A extends string, K extends string> {
+  readonly spec: DeadlineSpec<T, S, A, K>;
+  dueAt(entity: T): number | null;
+  /** Whether the entity's deadline has passed at `now`. */
+  isDue(entity: T, now: number): boolean;
+  /** The lazy check on read: the entity as it stands at `now` (expired by the table's move when due). Pure. */
+  settle(entity: T, now: number): { entity: T; expired: boolean };
+  /** The deadline as `transition` checks it before a move (requires `expiry`). */
+  expiry(): Expiry<T, S, A>;
+  /** The scheduler of the real queue (services take it as a dependency). */
+  readonly scheduler: DeadlineScheduler;
+  /** Asks `scheduler` for the entity's task at its due time. Never throws: a task not queued is covered by the lazy check. */
+  arm(scheduler: DeadlineScheduler, entity: T & { id: string }, now: number, phase?: string): Promise<void>;
+  /** The task's work for the entity `id`. */
+  run(id: string, deps: DeadlineTaskDeps<T>): Promise<DeadlineOutcome>;
+}
+
+export function defineDeadline<T extends { status: S }, S extends string, A extends string, K extends string>(spec: DeadlineSpec<T, S, A, K>): Deadline<T, S, A, K> {
+  const expiryOf = () => {
+    if (!spec.expiry) throw new Error(`deadline ${spec.queue.name}: no expiry move declared`);
+    return spec.expiry;
+  };
+  const deadline: Deadline<T, S, A, K> = {
+    spec,
+    dueAt: (entity) => spec.dueAt(entity),
+    isDue(entity, now) {
+      const due = spec.dueAt(entity);
+      return due !== null && now >= due;
+    },
+    settle(entity, now) {
+      if (!deadline.isDue(entity, now)) return { entity, expired: false };
+      const { machine, action, apply } = expiryOf();
+      if (!machine.accepts(action, entity.status)) return { entity, expired: false };
+      const to = machine.target(action);
+      return { entity: { ...apply(entity, to, now), status: to }, expired: true };
+    },
+    expiry() {
+      const { action, by, apply } = expiryOf();
+      return { dueAt: spec.dueAt, action, by, apply };
+    },
+    scheduler: {
+      schedule: (id, delaySec, phase) => enqueue(spec.queue, { [spec.idField]: id } as Record<K, string>, { id: spec.taskId(id, phase), delaySec }),
+    },
+    async arm(scheduler, entity, now, phase) {
+      const due = spec.dueAt(entity);
+      if (due === null) return;
+      const delaySec = Math.max(1, Math.ceil((due - now) / 1000));
+      await scheduler.schedule(entity.id, delaySec, phase).catch((err: unknown) => {
+        logger.warn(`${spec.entity} deadline not scheduled: it expires when next read`, { queue: spec.queue.name, id: entity.id, error: (err as Error).message });
+      });
+    },
+    run(id, deps) {
+      const dueOf = async (key: string) => {
+        const entity = await deps.load(key);
+        return entity ? (spec.dueAt(entity) ?? undefined) : undefined;
+      };
+      return runDeadlineTask(id, { dueOf, expire: deps.expire, now: deps.now, sleep: deps.sleep, maxWaitMs: spec.maxWaitMs, name: spec.entity });
+    },
+  };
+  return deadline;
+}
+
+/**
+ * A deadline task's loop. Delivered early (the Tasks emulator ignores schedule times; a retry may come early too), it
+ * waits for the due time within `maxWaitMs`, looking again every half second so an entity settled meanwhile frees the
+ * worker at once; further off, it throws and the queue retries later. Never expires before the due time.
+ */
+export async function runDeadlineTask(
+  id: string,
+  deps: { dueOf(id: string): Promise<number | undefined>; expire(id: string): Promise<unknown>; now?: () => number; sleep?: (ms: number) => Promise<void>; maxWaitMs?: number; name?: string },
+): Promise<DeadlineOutcome> {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = deps.now ?? Date.now;
+  const maxWaitMs = deps.maxWaitMs ?? 0;
+  const startedAt = now();
+  for (;;) {
+    const due = await deps.dueOf(id);
+    if (due === undefined) return 'settled';
+    const wait = due - now();
+    if (wait <= 0) break;
+    if (now() - startedAt + wait > maxWaitMs && wait > RECHECK_MS) throw new Error(`${deps.name ?? 'entity'} ${id} is not due yet (in ${Math.round(wait / 1000)} s): retry later`);
+    await sleep(Math.min(wait, RECHECK_MS));
+  }
+  await deps.expire(id);
+  return 'expired';
+}

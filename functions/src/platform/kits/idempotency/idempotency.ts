@@ -1,0 +1,197 @@
+import { IDEMPOTENCY_COLLECTION } from '../firestore/collections';
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { AppError, ConflictError } from '../../core/errors/app-error';
+import { API_TIMEOUT_SECONDS } from '../../core/deploy/settings';
+import { logger } from '../../core/logging/logger';
+import { timestampOf } from '../time/time';
+
+// Idempotent creations (`defineRoute({ idempotent: true })`): a request carrying an `Idempotency-Key`
+// header runs once per key, caller and route; a retry with the same key and body replays the first
+// answer for 24 hours (header `Idempotent-Replayed: true`), the same key with another body is 422, and a
+// retry while the first is still running is 409. A request that fails releases its key, so the client
+// can retry it. Without the header the request runs as usual.
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+// A claim not renewed for this long is taken over: the request that held it died (a crashed instance). A running
+// handler renews it every IDEMPOTENCY_RENEW_EVERY_MS, so a slow one (past its deadline answer) is never run twice.
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+export const IDEMPOTENCY_RENEW_EVERY_MS = 20_000;
+// No run outlives the function's timeout: renewing past it (plus a margin for a slow last commit) would only keep a
+// claim whose instance is gone, or a handler stuck for good, from ever being taken over.
+export const IDEMPOTENCY_RENEW_FOR_MS = API_TIMEOUT_SECONDS * 1000 + 30_000;
+
+export const IdempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,200}$/, { message: 'must be 1 to 200 visible ASCII characters' })
+  .describe('Makes a retried request safe: the same key (per caller and operation) returns the first answer for 24 h; another body under a used key is 422; while the first runs, 409.');
+
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super(422, 'This Idempotency-Key was used with another request body');
+    this.code = 'IDEMPOTENCY_KEY_REUSED';
+  }
+}
+
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
+
+export type Claim = { kind: 'run'; id: string; token: string } | { kind: 'replay'; answer: StoredAnswer };
+
+export interface IdempotencyStore {
+  /** Claims `id` for a new run, or returns the stored answer; throws 422 (other body) or 409 (running). */
+  claim(id: string, requestHash: string, now: number): Promise<Claim>;
+  /** Stores the answer of the run that holds the claim. */
+  complete(id: string, token: string, answer: StoredAnswer, now: number): Promise<void>;
+  /** Frees the claim after a failed run. */
+  release(id: string, token: string): Promise<void>;
+  /** Extends the lease of a claim still running; false (nothing done) when `token` no longer holds it. */
+  renew(id: string, token: string, now: number): Promise<boolean>;
+}
+
+export function recordId(callerId: string, operation: string, key: string): string {
+  return createHash('sha256').update(`${callerId}\u0000${operation}\u0000${key}`).digest('base64url');
+}
+
+export function requestHashOf(parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts) ?? '').digest('base64url');
+}
+
+interface Entry {
+  requestHash: string;
+  state: 'RUNNING' | 'DONE';
+  token: string;
+  leaseUntil: number;
+  answer: StoredAnswer | null;
+  expiresAt: number;
+}
+
+/** What a stored entry means for a new request with `requestHash` at `now`. */
+export function decide(entry: Entry | undefined, requestHash: string, now: number): 'run' | 'replay' {
+  if (!entry || entry.expiresAt <= now) return 'run';
+  if (entry.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
+  if (entry.state === 'DONE') return 'replay';
+  if (entry.leaseUntil > now) throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly').withCode('IDEMPOTENCY_IN_PROGRESS');
+  return 'run';
+}
+
+const newToken = () => createHash('sha256').update(`${Math.random()}${process.hrtime.bigint()}`).digest('base64url').slice(0, 16);
+
+// For unit tests and the plain server without Firestore.
+export function memoryIdempotencyStore(): IdempotencyStore {
+  const entries = new Map<string, Entry>();
+  return {
+    async claim(id, requestHash, now) {
+      const entry = entries.get(id);
+      if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay', answer: storedAnswer(entry!.answer!) };
+      const token = newToken();
+      entries.set(id, { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS });
+      return { kind: 'run', id, token };
+    },
+    async complete(id, token, answer, now) {
+      const entry = entries.get(id);
+      if (entry?.token === token) entries.set(id, { ...entry, state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS });
+    },
+    async release(id, token) {
+      const entry = entries.get(id);
+      if (entry?.token === token && entry.state === 'RUNNING') entries.delete(id);
+    },
+    async renew(id, token, now) {
+      const entry = entries.get(id);
+      if (entry?.token !== token || entry.state !== 'RUNNING') return false;
+      entries.set(id, { ...entry, leaseUntil: now + IDEMPOTENCY_LEASE_MS });
+      return true;
+    },
+  };
+}
+
+export { IDEMPOTENCY_COLLECTION };
+
+// `idempotency_keys/{id}`: the claim is a transaction (two racing requests: one runs, one gets 409);
+// `expireAt` is the field of the collection's TTL policy.
+export function firestoreIdempotencyStore(): IdempotencyStore {
+  const { db, inTransaction } = require('../../core/firebase/firebase') as typeof import('../../core/firebase/firebase');
+  const ref = (id: string) => db().collection(IDEMPOTENCY_COLLECTION).doc(id);
+  // Only a claim still running is freed: a stored answer (a completion that landed unseen) stays to be replayed.
+  const release = (id: string, token: string) =>
+    inTransaction(async (tx) => {
+      const snap = await tx.get(ref(id));
+      if (snap.get('token') === token && snap.get('state') === 'RUNNING') tx.delete(ref(id));
+    });
+  return {
+    async claim(id, requestHash, now) {
+      // The token is chosen before the transaction: a commit that landed although it reported a failure is then
+      // recognisably ours, both to the SDK's own retry of the transaction and to the release below.
+      const token = newToken();
+      try {
+        return await inTransaction(async (tx) => {
+          const snap = await tx.get(ref(id));
+          const entry = snap.exists ? (snap.data() as Entry) : undefined;
+          if (entry?.token === token) return { kind: 'run' as const, id, token };
+          if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
+          const fresh: Entry = { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS };
+          tx.set(ref(id), { ...fresh, expireAt: timestampOf(fresh.expiresAt) });
+          return { kind: 'run' as const, id, token };
+        });
+      } catch (err) {
+        // Otherwise a claim that landed unseen would answer 409 to every retry until its lease ran out.
+        if (!(err instanceof AppError)) await release(id, token).catch(() => undefined);
+        throw err;
+      }
+    },
+    complete: (id, token, answer, now) =>
+      inTransaction(async (tx) => {
+        const snap = await tx.get(ref(id));
+        if (snap.get('token') !== token) return;
+        // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
+        tx.update(ref(id), { state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS, expireAt: timestampOf(now + IDEMPOTENCY_TTL_MS) });
+      }),
+    release,
+    renew: (id, token, now) =>
+      inTransaction(async (tx) => {
+        const snap = await tx.get(ref(id));
+        if (snap.get('token') !== token || snap.get('state') !== 'RUNNING') return false;
+        tx.update(ref(id), { leaseUntil: now + IDEMPOTENCY_LEASE_MS });
+        return true;
+      }),
+  };
+}
+
+/**
+ * Keeps a running claim's lease renewed until the returned stop is called: every `everyMs`, one renewal at a time
+ * (a slow one is not stacked on), for at most `forMs`; a renewal that finds the claim taken over (its lease had run
+ * out: the run may now happen twice) is logged and renewing stops.
+ */
+export function keepClaimed(store: IdempotencyStore, id: string, token: string, opts: { everyMs?: number; forMs?: number; now?: () => number } = {}): () => void {
+  const now = opts.now ?? Date.now;
+  const forMs = opts.forMs ?? IDEMPOTENCY_RENEW_FOR_MS;
+  const started = now();
+  let pending = false;
+  const timer = setInterval(() => {
+    if (now() - started >= forMs) {
+      clearInterval(timer);
+      logger.warn('idempotency claim no longer renewed: its run outlived the function timeout', { id, forMs });
+      return;
+    }
+    if (pending) return;
+    pending = true;
+    store
+      .renew(id, token, now())
+      .then(
+        (held) => {
+          if (held) return;
+          clearInterval(timer);
+          logger.warn('idempotency claim taken over while its run was still going', { id });
+        },
+        (err: Error) => logger.warn('idempotency claim renewal failed', { id, error: err.message }),
+      )
+      .finally(() => (pending = false));
+  }, opts.everyMs ?? IDEMPOTENCY_RENEW_EVERY_MS).unref();
+  return () => clearInterval(timer);
+}
+
+/** Answers are kept with their body as JSON text (any shape, nothing Firestore would reinterpret). */
+function storedAnswer(answer: StoredAnswer): StoredAnswer {
+  return { status: answer.status, body: JSON.parse(answer.body as string) };
+}
