@@ -1,9 +1,12 @@
-// Tiers mirrored on src/: unit (pure logic, in-process fakes), integration (the API in-process against the
-// emulators; `serial` for the few files that must run alone), smoke (through Hosting and the Functions emulator), rules (firestore.rules).
+// Tests follow the code: test/modules/<m>/ for a module, test/platform/ for the kits and the platform, test/rules
+// (firestore.rules) and test/smoke (through Hosting and the Functions emulator). The tier is in the file name:
+// `*.unit.test.ts` pure logic with in-process fakes; `*.test.ts` the API in-process against the emulators;
+// `*.serial.test.ts` the few files that must run alone (whole-database facts).
 const path = require('node:path');
 
 const tsJest = ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.json') }];
 const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, moduleFileExtensions: ['ts', 'js', 'json'] };
+const CODE_TESTS = ['<rootDir>/test/modules/**/', '<rootDir>/test/platform/**/'];
 
 // Integration tests call the API running in-process (started once per jest run by globalSetup).
 const inProcess = {
@@ -16,10 +19,15 @@ const inProcess = {
 
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/helpers/quiet-logs.ts'] },
-    { ...inProcess, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], testPathIgnorePatterns: ['\\.serial\\.test\\.ts$'] },
+    { ...base, displayName: 'unit', testMatch: CODE_TESTS.map((d) => `${d}*.unit.test.ts`), setupFiles: ['<rootDir>/test/helpers/quiet-logs.ts'] },
+    {
+      ...inProcess,
+      displayName: 'integration',
+      testMatch: CODE_TESTS.map((d) => `${d}*.test.ts`),
+      testPathIgnorePatterns: ['\\.unit\\.test\\.ts$', '\\.serial\\.test\\.ts$'],
+    },
     // Whole-database facts (account counts, the last administrator): run alone, after the parallel files.
-    { ...inProcess, displayName: 'serial', testMatch: ['<rootDir>/test/integration/**/*.serial.test.ts'] },
+    { ...inProcess, displayName: 'serial', testMatch: CODE_TESTS.map((d) => `${d}*.serial.test.ts`) },
     {
       ...base,
       displayName: 'smoke',
