@@ -60,7 +60,12 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
-  app.use(requestContext({ logRequests: config.LOG_REQUESTS, clientIp: createClientIpResolver({ source: config.CLIENT_IP_SOURCE, hostingEdges: config.HOSTING_EDGE_RANGES }) }));
+  app.use(
+    requestContext({
+      logRequests: config.LOG_REQUESTS,
+      clientIp: createClientIpResolver({ source: config.CLIENT_IP_SOURCE, hostingEdges: config.HOSTING_EDGE_RANGES }),
+    }),
+  );
   app.use(requestDeadline(config.REQUEST_DEADLINE_MS, config.DEADLINE_OVERDUE_LIMIT));
   app.use(corsFromOrigins(config.CORS_ORIGINS));
   app.use(jsonBody(config.JSON_BODY_LIMIT_BYTES));

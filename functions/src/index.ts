@@ -25,7 +25,8 @@ const discoveringFunctions = process.env.FUNCTIONS_CONTROL_API === 'true';
 if (!discoveringFunctions) getConfig(); // throws ConfigError: the instance refuses to boot
 
 // npm test: triggers and tasks in the Functions emulator record their query shapes too (deploy:check).
-if (process.env.FIRESTORE_QUERY_LOG) (require('./platform/core/deploy/query-log') as typeof import('./platform/core/deploy/query-log')).recordQueriesTo(process.env.FIRESTORE_QUERY_LOG);
+if (process.env.FIRESTORE_QUERY_LOG)
+  (require('./platform/core/deploy/query-log') as typeof import('./platform/core/deploy/query-log')).recordQueriesTo(process.env.FIRESTORE_QUERY_LOG);
 
 let app: Express | undefined;
 
@@ -55,13 +56,21 @@ const side = (snap: Snapshot | undefined) => (snap?.exists ? { id: snap.id, data
 // A definition as a Cloud Functions trigger: retried on failure (handlers are idempotent by the event id).
 function firestoreTrigger(name: string, trigger: TriggerDefinition) {
   const triggers = firestoreTriggers();
-  const options = { document: trigger.document, retry: true, secrets, memory: trigger.options?.memory ?? '256MiB', timeoutSeconds: trigger.options?.timeoutSeconds ?? 60 } as const;
+  const options = {
+    document: trigger.document,
+    retry: true,
+    secrets,
+    memory: trigger.options?.memory ?? '256MiB',
+    timeoutSeconds: trigger.options?.timeoutSeconds ?? 60,
+  } as const;
   let handler: ReturnType<TriggerDefinition['load']> | undefined;
   const run = async (event: { id: string; time: string; params: Record<string, string> }, before: Snapshot | undefined, after: Snapshot | undefined) => {
     handler ??= trigger.load();
     const deliver = handler;
     const { runDelivery, triggerRunFields } = deliveries();
-    await runDelivery(triggerRunFields(name, event.id), () => deliver({ id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) }, getConfig()));
+    await runDelivery(triggerRunFields(name, event.id), () =>
+      deliver({ id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) }, getConfig()),
+    );
   };
   switch (trigger.on) {
     case 'created':

@@ -10,11 +10,14 @@ export interface Tokens {
 }
 
 // The subject of a code mail in a language.
-export const codeSubject = (purpose: 'REGISTER' | 'LOGIN', language: 'vi' | 'en') => AUTH_TEXTS.render('mail.code', { purpose, code: '', minutes: 0 }, language).subject;
+export const codeSubject = (purpose: 'REGISTER' | 'LOGIN', language: 'vi' | 'en') =>
+  AUTH_TEXTS.render('mail.code', { purpose, code: '', minutes: 0 }, language).subject;
 
 // Registers and verifies a fresh consumer account; returns its first token pair. `language`: its Accept-Language
 // (the test client's own is en).
-export async function registerVerified(opts: { email?: string; password?: string; name?: string; ip?: string; language?: 'vi' | 'en' } = {}): Promise<Tokens & { email: string; password: string }> {
+export async function registerVerified(
+  opts: { email?: string; password?: string; name?: string; ip?: string; language?: 'vi' | 'en' } = {},
+): Promise<Tokens & { email: string; password: string }> {
   const email = opts.email ?? uniqueEmail('user');
   const password = opts.password ?? PASSWORD;
   const ip = opts.ip ?? testIp();

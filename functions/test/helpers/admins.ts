@@ -26,7 +26,8 @@ export function withStaff() {
     const promoted = await call('PATCH', `/users/admin/${who.user.id}/roles`, { token: full().accessToken, body: { roles } });
     if (promoted.status !== 200) throw new Error(`roles ${promoted.status}: ${JSON.stringify(promoted.body)}`);
     const narrowed = await call('PATCH', `/users/admin/${who.user.id}`, { token: full().accessToken, body: { permissions } });
-    if (JSON.stringify(narrowed.body.permissions) !== JSON.stringify(permissions)) throw new Error(`permissions ${narrowed.status}: ${JSON.stringify(narrowed.body)}`);
+    if (JSON.stringify(narrowed.body.permissions) !== JSON.stringify(permissions))
+      throw new Error(`permissions ${narrowed.status}: ${JSON.stringify(narrowed.body)}`);
     made.push(who.user.id);
     const login = await call<Tokens>('POST', '/auth/login/password', { body: { email: who.email, password: who.password } });
     return { ...who, ...login.body };

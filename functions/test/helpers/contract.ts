@@ -29,7 +29,8 @@ function check(schema: Json, value: unknown, at: string, problems: string[]): vo
       check(option, value, at, found);
       return found.length === 0;
     });
-    if (passing.length === 0 || (schema.oneOf && passing.length > 1)) problems.push(`${at}: matches ${passing.length} of the ${options.length} options (${JSON.stringify(value)?.slice(0, 120)})`);
+    if (passing.length === 0 || (schema.oneOf && passing.length > 1))
+      problems.push(`${at}: matches ${passing.length} of the ${options.length} options (${JSON.stringify(value)?.slice(0, 120)})`);
     return;
   }
   if ('const' in schema && value !== schema.const) problems.push(`${at}: ${JSON.stringify(value)} is not ${JSON.stringify(schema.const)}`);

@@ -9,26 +9,45 @@ export type Driver = Tokens & { email: string };
 export { area } from './geo';
 
 /** An approved driver (profile with RIDE and a vehicle), ONLINE at `at`. */
-export async function onlineDriver(at: { lat: number; lng: number }, vehicle: { type: 'MOTORBIKE' | 'CAR'; seats?: number } = { type: 'MOTORBIKE' }, name = 'Tài xế Hùng'): Promise<Driver> {
+export async function onlineDriver(
+  at: { lat: number; lng: number },
+  vehicle: { type: 'MOTORBIKE' | 'CAR'; seats?: number } = { type: 'MOTORBIKE' },
+  name = 'Tài xế Hùng',
+): Promise<Driver> {
   const who = await registerVerified({ name });
   const now = Date.now();
-  await db().collection('users').doc(who.user.id).update({ roles: ['DRIVER'] });
-  await db().collection('driver_profiles').doc(who.user.id).set({
-    userId: who.user.id,
-    capabilities: ['RIDE', 'DELIVERY'],
-    vehicle: { type: vehicle.type, plate: `59X1-${String(Math.floor(Math.random() * 99999)).padStart(5, '0')}`, model: vehicle.type === 'CAR' ? 'Toyota Vios' : 'Honda Vision', color: 'white', seats: vehicle.seats ?? (vehicle.type === 'CAR' ? 4 : 2) },
-    status: 'OFFLINE',
-    lastLocation: null,
-    approvedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await db()
+    .collection('users')
+    .doc(who.user.id)
+    .update({ roles: ['DRIVER'] });
+  await db()
+    .collection('driver_profiles')
+    .doc(who.user.id)
+    .set({
+      userId: who.user.id,
+      capabilities: ['RIDE', 'DELIVERY'],
+      vehicle: {
+        type: vehicle.type,
+        plate: `59X1-${String(Math.floor(Math.random() * 99999)).padStart(5, '0')}`,
+        model: vehicle.type === 'CAR' ? 'Toyota Vios' : 'Honda Vision',
+        color: 'white',
+        seats: vehicle.seats ?? (vehicle.type === 'CAR' ? 4 : 2),
+      },
+      status: 'OFFLINE',
+      lastLocation: null,
+      approvedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
   const status = await call('PATCH', '/driver/me/status', { token: who.accessToken, body: { status: 'ONLINE' } });
   if (status.status !== 200) throw new Error(`status ${status.status}: ${JSON.stringify(status.body)}`);
   const located = await call('POST', '/driver/me/location', { token: who.accessToken, body: at });
   if (located.status !== 200) throw new Error(`location ${located.status}: ${JSON.stringify(located.body)}`);
   // A second report 2 s later: a position is fresh for the geofenced steps once a report follows it.
-  await db().collection('driver_locations').doc(who.user.id).update({ locatedAt: Timestamp.fromMillis(Date.now() - 2_000) });
+  await db()
+    .collection('driver_locations')
+    .doc(who.user.id)
+    .update({ locatedAt: Timestamp.fromMillis(Date.now() - 2_000) });
   await report(who, at);
   return who;
 }
@@ -52,7 +71,10 @@ export async function report(driver: Driver, at: { lat: number; lng: number }): 
 export async function drive(driver: Driver, at: { lat: number; lng: number }): Promise<void> {
   const ref = db().collection('driver_locations').doc(driver.user.id);
   const tripStartedAt = (await ref.get()).get('tripStartedAt') as StoredTime | null | undefined;
-  await ref.update({ locatedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000), ...(tripStartedAt != null ? { tripStartedAt: Timestamp.fromMillis(millisOf(tripStartedAt) - 10 * 60_000) } : {}) });
+  await ref.update({
+    locatedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000),
+    ...(tripStartedAt != null ? { tripStartedAt: Timestamp.fromMillis(millisOf(tripStartedAt) - 10 * 60_000) } : {}),
+  });
   await report(driver, at);
   await ref.update({ locatedAt: Timestamp.fromMillis(Date.now() - 2_000) });
   await report(driver, at);

@@ -4,7 +4,10 @@ import { connectFirestoreEmulator, getFirestore, type Firestore } from 'firebase
 
 // An app instance signed in with a custom token from POST /auth/firebase-token, on the emulators, as a
 // client app would be. `close()` when done.
-export async function signedInClient(customToken: string, name: string): Promise<{ app: FirebaseApp; firestore: Firestore; signedIn: UserCredential; close: () => Promise<void> }> {
+export async function signedInClient(
+  customToken: string,
+  name: string,
+): Promise<{ app: FirebaseApp; firestore: Firestore; signedIn: UserCredential; close: () => Promise<void> }> {
   const app = initializeApp({ projectId: 'demo-superapp', apiKey: 'demo-key' }, `${name}-${Date.now()}-${Math.random()}`);
   try {
     const auth = getAuth(app);

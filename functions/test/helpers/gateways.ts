@@ -35,7 +35,10 @@ export function readVnpayUrl(paymentUrl: string): Record<string, string> {
 }
 
 /** VNPay's notification for a payment URL: paid (00) unless told otherwise; `amount` overrides vnp_Amount (VND). */
-export function vnpayNotice(paymentUrl: string, opts: { responseCode?: string; amount?: number; txnRef?: string; transactionNo?: string } = {}): Record<string, string> {
+export function vnpayNotice(
+  paymentUrl: string,
+  opts: { responseCode?: string; amount?: number; txnRef?: string; transactionNo?: string } = {},
+): Record<string, string> {
   const order = readVnpayUrl(paymentUrl);
   const code = opts.responseCode ?? '00';
   return {
@@ -59,14 +62,18 @@ export function deliverVnpayIpn(fields: Record<string, string>, secret?: string)
 
 /** The create request the API sent to the (sinks) MoMo for an order. */
 export async function momoCreateRequestOf(orderId: string): Promise<Record<string, unknown>> {
-  const { requests } = (await (await fetch(`${SINKS_URL}/gateways/requests`)).json()) as { requests: Array<{ gateway: string; type: string; body: Record<string, unknown> }> };
+  const { requests } = (await (await fetch(`${SINKS_URL}/gateways/requests`)).json()) as {
+    requests: Array<{ gateway: string; type: string; body: Record<string, unknown> }>;
+  };
   const found = requests.find((r) => r.gateway === 'MOMO' && r.type === 'create' && r.body.orderId === orderId);
   if (!found) throw new Error(`MoMo got no create request for ${orderId}`);
   return found.body;
 }
 
 export async function gatewayRequests(gateway: 'VNPAY' | 'MOMO', type: string): Promise<Array<Record<string, unknown>>> {
-  const { requests } = (await (await fetch(`${SINKS_URL}/gateways/requests`)).json()) as { requests: Array<{ gateway: string; type: string; body: Record<string, unknown> }> };
+  const { requests } = (await (await fetch(`${SINKS_URL}/gateways/requests`)).json()) as {
+    requests: Array<{ gateway: string; type: string; body: Record<string, unknown> }>;
+  };
   return requests.filter((r) => r.gateway === gateway && r.type === type).map((r) => r.body);
 }
 

@@ -42,7 +42,8 @@ export default async function startInProcessApi(): Promise<void> {
   const { setLogSink } = runtime.load('platform/core/logging/logger') as typeof import('../../src/platform/core/logging/logger');
   const { buildApp } = runtime.load('app') as typeof import('../../src/app');
   // npm test records every query shape the API sends, for deploy:check's index coverage.
-  if (env.FIRESTORE_QUERY_LOG) (runtime.load('platform/core/deploy/query-log') as typeof import('../../src/platform/core/deploy/query-log')).recordQueriesTo(env.FIRESTORE_QUERY_LOG);
+  if (env.FIRESTORE_QUERY_LOG)
+    (runtime.load('platform/core/deploy/query-log') as typeof import('../../src/platform/core/deploy/query-log')).recordQueriesTo(env.FIRESTORE_QUERY_LOG);
   // Refusals (4xx) are what most tests provoke; only errors reach the log.
   setLogSink((entry) => {
     if (entry.severity === 'ERROR') process.stderr.write(`[api] ${JSON.stringify(entry)}\n`);

@@ -16,8 +16,24 @@ export async function activePartner(name = 'Nhà thuốc An Khang', admin?: Toke
   const partnerId = `p-${randomUUID().slice(0, 12)}`;
   const t = Date.now();
   await Promise.all([
-    db().collection('partners').doc(partnerId).set({ ownerId: owner.user.id, businessName: name, businessType: 'RETAIL', address: null, status: 'ACTIVE', applicationId: 'test', createdAt: t, updatedAt: t, approvedAt: t }),
-    db().collection('partner_members').doc(`${partnerId}_${owner.user.id}`).set({ partnerId, userId: owner.user.id, role: 'OWNER', email: null, addedBy: admin.user.id, createdAt: t }),
+    db()
+      .collection('partners')
+      .doc(partnerId)
+      .set({
+        ownerId: owner.user.id,
+        businessName: name,
+        businessType: 'RETAIL',
+        address: null,
+        status: 'ACTIVE',
+        applicationId: 'test',
+        createdAt: t,
+        updatedAt: t,
+        approvedAt: t,
+      }),
+    db()
+      .collection('partner_members')
+      .doc(`${partnerId}_${owner.user.id}`)
+      .set({ partnerId, userId: owner.user.id, role: 'OWNER', email: null, addedBy: admin.user.id, createdAt: t }),
   ]);
   const refreshed = await call<Tokens>('POST', '/auth/refresh', { body: { refreshToken: owner.refreshToken } });
   if (refreshed.status !== 200) throw new Error(`refresh ${refreshed.status}`);

@@ -9,16 +9,48 @@ export async function seedRide(riderId: string, opts: { status?: RideStatus; quo
   const id = `ride-${randomUUID().slice(0, 12)}`;
   const t = Timestamp.now();
   const at = { lat: 10.7769, lng: 106.7009 };
-  await db().collection('rides').doc(id).set({
-    id, riderId, driverId: null, participants: [riderId], status: opts.status ?? 'CONFIRMED', rideClass: 'MOTORBIKE',
-    pickup: at, dropoff: at, pickupCell: 'w3gv', quote: { fare: opts.quote ?? 100_000, distanceM: 5_000, durationSec: 900, surgeBp: 10_000 },
-    paymentMethod: 'CASH', holdPaymentId: null, paymentId: null, fare: opts.fare ?? null, drivenM: null, cancellationFee: 0, driver: null,
-    etaToPickupSec: null, excludedDriverIds: [], reassignments: 0, note: null, cancelledBy: null, cancelReason: null, rating: null,
-    createdAt: t, confirmedAt: t, arrivedAt: null, pickedUpAt: null, completedAt: null, endedAt: null, updatedAt: t,
-  });
+  await db()
+    .collection('rides')
+    .doc(id)
+    .set({
+      id,
+      riderId,
+      driverId: null,
+      participants: [riderId],
+      status: opts.status ?? 'CONFIRMED',
+      rideClass: 'MOTORBIKE',
+      pickup: at,
+      dropoff: at,
+      pickupCell: 'w3gv',
+      quote: { fare: opts.quote ?? 100_000, distanceM: 5_000, durationSec: 900, surgeBp: 10_000 },
+      paymentMethod: 'CASH',
+      holdPaymentId: null,
+      paymentId: null,
+      fare: opts.fare ?? null,
+      drivenM: null,
+      cancellationFee: 0,
+      driver: null,
+      etaToPickupSec: null,
+      excludedDriverIds: [],
+      reassignments: 0,
+      note: null,
+      cancelledBy: null,
+      cancelReason: null,
+      rating: null,
+      createdAt: t,
+      confirmedAt: t,
+      arrivedAt: null,
+      pickedUpAt: null,
+      completedAt: null,
+      endedAt: null,
+      updatedAt: t,
+    });
   return id;
 }
 
 /** The rides module moving a ride on (cancel, complete), as its state machine would have stored it. */
-export const setRideStatus = (id: string, status: RideStatus, extra: Record<string, unknown> = {}) => db().collection('rides').doc(id).update({ status, updatedAt: Timestamp.now(), ...extra });
-
+export const setRideStatus = (id: string, status: RideStatus, extra: Record<string, unknown> = {}) =>
+  db()
+    .collection('rides')
+    .doc(id)
+    .update({ status, updatedAt: Timestamp.now(), ...extra });

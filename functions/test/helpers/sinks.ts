@@ -3,8 +3,18 @@ import { waitFor as waitUntil } from './wait';
 // The local mail/SMS sinks the stack sends to (scripts/sinks.mjs); npm test passes SINKS_URL.
 export const SINKS_URL = process.env.SINKS_URL ?? 'http://127.0.0.1:2680';
 
-interface Mail { to: string; subject: string; text: string; receivedAt: number }
-interface Sms { to: string; text: string; authorization: string | null; receivedAt: number }
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  receivedAt: number;
+}
+interface Sms {
+  to: string;
+  text: string;
+  authorization: string | null;
+  receivedAt: number;
+}
 
 export async function inbox(to: string): Promise<{ mails: Mail[]; sms: Sms[] }> {
   const res = await fetch(`${SINKS_URL}/inbox?to=${encodeURIComponent(to)}`);

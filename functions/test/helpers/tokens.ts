@@ -12,16 +12,12 @@ export interface TokenOptions {
 
 // Mints tokens the way the auth module will (HS256, typ, jti, sid), for guard tests.
 export function signAccessToken(secret: string, options: TokenOptions = {}): string {
-  return jwt.sign(
-    { roles: options.roles ?? ['USER'], typ: options.typ ?? 'access', sid: `sess-${randomUUID()}` },
-    secret,
-    {
-      algorithm: options.algorithm ?? 'HS256',
-      subject: options.userId ?? `user-${randomUUID()}`,
-      jwtid: randomUUID(),
-      expiresIn: options.expiresInSec ?? 900,
-    },
-  );
+  return jwt.sign({ roles: options.roles ?? ['USER'], typ: options.typ ?? 'access', sid: `sess-${randomUUID()}` }, secret, {
+    algorithm: options.algorithm ?? 'HS256',
+    subject: options.userId ?? `user-${randomUUID()}`,
+    jwtid: randomUUID(),
+    expiresIn: options.expiresInSec ?? 900,
+  });
 }
 
 // An unsigned token (alg "none"): must always be refused.

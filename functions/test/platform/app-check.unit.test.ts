@@ -96,7 +96,10 @@ describe('APP_CHECK=monitor and off', () => {
       expect(await api.call('POST', '/auth/login', undefined, {})).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
       expect(await api.call('POST', '/auth/login', 'forged', {})).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
       const warnings = logged.filter((entry) => String(entry.message).startsWith('app check failed'));
-      expect(warnings.map((entry) => [entry.reason, entry.detail])).toEqual([['missing', undefined], ['invalid', 'The provided App Check token has expired.']]);
+      expect(warnings.map((entry) => [entry.reason, entry.detail])).toEqual([
+        ['missing', undefined],
+        ['invalid', 'The provided App Check token has expired.'],
+      ]);
       expect(warnings[0]).toMatchObject({ operation: 'POST /auth/login', severity: 'WARNING', suppressed: 0 });
     } finally {
       await api.server.close();
@@ -114,7 +117,8 @@ describe('APP_CHECK=monitor and off', () => {
   });
 
   it('firebase-admin’s token errors are the client’s (APP_CHECK_INVALID); anything else is a fault', async () => {
-    const failing = (code: string | undefined, message: string) => firebaseAppCheckVerifier(async () => Promise.reject(Object.assign(new Error(message), { code })));
+    const failing = (code: string | undefined, message: string) =>
+      firebaseAppCheckVerifier(async () => Promise.reject(Object.assign(new Error(message), { code })));
     await expect(failing('app-check/invalid-argument', 'Decoding App Check token failed.')('x')).rejects.toBeInstanceOf(InvalidAppCheckToken);
     await expect(failing('app-check/app-check-token-expired', 'The provided App Check token has expired.')('x')).rejects.toBeInstanceOf(InvalidAppCheckToken);
     const fault = failing('app-check/invalid-credential', 'Must initialize app with a cert credential')('x');
@@ -136,7 +140,10 @@ describe('APP_CHECK=monitor log sampling', () => {
       const req = { get: (name: string) => (name.toLowerCase() === 'x-firebase-appcheck' ? token : undefined) } as unknown as Request;
       guard(req, { locals: {} } as Response, () => resolve());
     });
-  const lines = () => logged.filter((entry) => String(entry.message).startsWith('app check failed')).map((entry) => ({ operation: entry.operation, reason: entry.reason, suppressed: entry.suppressed }));
+  const lines = () =>
+    logged
+      .filter((entry) => String(entry.message).startsWith('app check failed'))
+      .map((entry) => ({ operation: entry.operation, reason: entry.reason, suppressed: entry.suppressed }));
 
   it('writes at most one line per reason per route per minute, with the count let through unlogged since the last', async () => {
     let now = 0;
@@ -165,7 +172,7 @@ describe('APP_CHECK=monitor log sampling', () => {
     ]);
   });
 
-  it('a reason is never the verifier\'s text (which may quote the token\'s claims): varied messages share one line', async () => {
+  it("a reason is never the verifier's text (which may quote the token's claims): varied messages share one line", async () => {
     const chatty: AppCheckVerifier = async (token) => {
       throw new InvalidAppCheckToken(`The provided App Check token has incorrect "aud" (audience) claim: ${token}`);
     };

@@ -27,11 +27,35 @@ const config = testConfig({
 });
 const built = buildApp({ config, rateLimiter: createRateLimiter(memoryRateLimitStore()) });
 
-const BAD_IDS = ['__proto__', '__name__', '..', '.', '%2E%2E', encodeURIComponent('../../etc/passwd'), encodeURIComponent('a/b'), 'x'.repeat(1600), '%ED%A0%80', '%E9', 'unknown-id'];
+const BAD_IDS = [
+  '__proto__',
+  '__name__',
+  '..',
+  '.',
+  '%2E%2E',
+  encodeURIComponent('../../etc/passwd'),
+  encodeURIComponent('a/b'),
+  'x'.repeat(1600),
+  '%ED%A0%80',
+  '%E9',
+  'unknown-id',
+];
 const BAD_QUERY_VALUES = ['__proto__', '-1', 'NaN', '1e309', 'abc', '', 'x'.repeat(3000), '%ED%A0%80', '..%2F..'];
 const BAD_BODIES = ['{', '[]', 'null', '"text"', '123', '{"a":', '{"__proto__":{"admin":true}}', JSON.stringify({ a: { b: { c: { d: { e: { f: {} } } } } } })];
 const emoji50 = '😀'.repeat(50);
-const BAD_FIELD_VALUES: unknown[] = [emoji50, '\ud800 half a pair', '__proto__', '../../etc/passwd', { $gt: '' }, [1, 2], 1e308, -1, true, null, 'x'.repeat(5000)];
+const BAD_FIELD_VALUES: unknown[] = [
+  emoji50,
+  '\ud800 half a pair',
+  '__proto__',
+  '../../etc/passwd',
+  { $gt: '' },
+  [1, 2],
+  1e308,
+  -1,
+  true,
+  null,
+  'x'.repeat(5000),
+];
 
 interface Caller {
   name: string;
@@ -107,7 +131,13 @@ function plan(doc: Json): Array<{ op: string; method: string; url: string; body?
         out.push({ op: name, method, url: valid, body: 'name=x', contentType: 'application/x-www-form-urlencoded' });
       }
       if (multipart) {
-        out.push({ op: name, method, url: valid, body: '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nbroken', contentType: 'multipart/form-data; boundary=x' });
+        out.push({
+          op: name,
+          method,
+          url: valid,
+          body: '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nbroken',
+          contentType: 'multipart/form-data; boundary=x',
+        });
         out.push({ op: name, method, url: valid, body: '{}', contentType: 'application/json' });
         out.push({ op: name, method, url: valid, body: 'no boundary', contentType: 'multipart/form-data' });
       }
@@ -146,9 +176,22 @@ describe('bad-input sweep of every documented operation', () => {
           for (let r = queue.shift(); r; r = queue.shift()) {
             const res = await request(r.method, r.url, { token: caller.token, body: r.body, contentType: r.contentType });
             sent += 1;
-            const standard = typeof res.body === 'object' && res.body !== null && res.body.statusCode === res.status && typeof res.body.error === 'string' && typeof res.body.code === 'string' && typeof res.body.message === 'string' && typeof res.body.requestId === 'string';
-            if (res.status >= 500 && res.status !== 503) failures.push(`${caller.name} ${r.method.toUpperCase()} ${r.url.slice(0, 120)} ${r.body?.slice(0, 80) ?? ''} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-            else if (res.status >= 400 && !standard) failures.push(`${caller.name} ${r.method.toUpperCase()} ${r.url.slice(0, 120)} → ${res.status} non-standard body ${JSON.stringify(res.body).slice(0, 200)}`);
+            const standard =
+              typeof res.body === 'object' &&
+              res.body !== null &&
+              res.body.statusCode === res.status &&
+              typeof res.body.error === 'string' &&
+              typeof res.body.code === 'string' &&
+              typeof res.body.message === 'string' &&
+              typeof res.body.requestId === 'string';
+            if (res.status >= 500 && res.status !== 503)
+              failures.push(
+                `${caller.name} ${r.method.toUpperCase()} ${r.url.slice(0, 120)} ${r.body?.slice(0, 80) ?? ''} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+              );
+            else if (res.status >= 400 && !standard)
+              failures.push(
+                `${caller.name} ${r.method.toUpperCase()} ${r.url.slice(0, 120)} → ${res.status} non-standard body ${JSON.stringify(res.body).slice(0, 200)}`,
+              );
           }
         }),
       );

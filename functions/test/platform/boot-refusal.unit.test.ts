@@ -45,7 +45,14 @@ describe('functions entry boot', () => {
     expect(refused.status).not.toBe(0);
     expect(refused.stdout).not.toContain('loaded');
     for (const key of ['VNPAY_PAY_URL', 'VNPAY_API_URL', 'MOMO_ENDPOINT']) expect(refused.stderr).toContain(`${key} must be set in production`);
-    const named = loadEntry({ ...VALID_PRODUCTION_ENV, ...vnpay, ...momo, VNPAY_PAY_URL: 'https://pay.vnpay.vn/vpcpay.html', VNPAY_API_URL: 'https://merchant.vnpay.vn/merchant_webapi/api/transaction', MOMO_ENDPOINT: 'https://payment.momo.vn' });
+    const named = loadEntry({
+      ...VALID_PRODUCTION_ENV,
+      ...vnpay,
+      ...momo,
+      VNPAY_PAY_URL: 'https://pay.vnpay.vn/vpcpay.html',
+      VNPAY_API_URL: 'https://merchant.vnpay.vn/merchant_webapi/api/transaction',
+      MOMO_ENDPOINT: 'https://payment.momo.vn',
+    });
     expect(named.stderr).toBe('');
     expect(named.stdout).toBe('loaded');
   });
@@ -59,7 +66,11 @@ describe('functions entry boot', () => {
 
   it('exports the api, the message queue and every task and trigger function of the module list (what discovery deploys)', () => {
     const probe = "process.stdout.write(JSON.stringify(Object.keys(require('./dist/index.js')).sort()))";
-    const res = spawnSync(process.execPath, ['-e', probe], { cwd: functionsDir, env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', FUNCTIONS_CONTROL_API: 'true' }, encoding: 'utf8' });
+    const res = spawnSync(process.execPath, ['-e', probe], {
+      cwd: functionsDir,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', FUNCTIONS_CONTROL_API: 'true' },
+      encoding: 'utf8',
+    });
     expect(res.stderr).toBe('');
     const { MODULES } = require('../../src/modules') as typeof import('../../src/modules');
     const expected = ['api', 'deliverMessage', ...MODULES.flatMap((m) => [...Object.keys(m.tasks ?? {}), ...Object.keys(m.triggers ?? {})])].sort();

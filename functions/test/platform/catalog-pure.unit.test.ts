@@ -3,7 +3,8 @@ import { foldText, matchesSearch, searchTermsOf } from '../../src/platform/kits/
 
 // Times are UTC instants; Asia/Ho_Chi_Minh is UTC+7 (no DST). 2026-11-23 is a Monday.
 const vn = (isoLocal: string) => Date.parse(`${isoLocal}+07:00`);
-const hours = (weekly: Array<{ day: string; open: string; close: string }>, extra: Record<string, unknown> = {}) => OpeningHoursSchema.parse({ weekly, ...extra });
+const hours = (weekly: Array<{ day: string; open: string; close: string }>, extra: Record<string, unknown> = {}) =>
+  OpeningHoursSchema.parse({ weekly, ...extra });
 
 describe('opening hours', () => {
   it('a day slot is open from open (inclusive) to close (exclusive), in the place’s time zone', () => {

@@ -15,14 +15,17 @@ beforeAll(async () => {
   ({ admin, owner, rival, user } = await partnerCast('Chuỗi Một', 'Chuỗi Hai'));
 });
 
-const post = (who: Tokens, path: string, body: Record<string, unknown>) => call('POST', path, { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
+const post = (who: Tokens, path: string, body: Record<string, unknown>) =>
+  call('POST', path, { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
 const ids = (res: { body: { items: Array<{ id: string }> } }) => res.body.items.map((i) => i.id);
-const near = (path: string, at: { lat: number; lng: number }, extra = '') => call('GET', `${path}/nearby?lat=${at.lat}&lng=${at.lng}&radiusM=3000${extra}`, { token: user.accessToken });
+const near = (path: string, at: { lat: number; lng: number }, extra = '') =>
+  call('GET', `${path}/nearby?lat=${at.lat}&lng=${at.lng}&radiusM=3000${extra}`, { token: user.accessToken });
 
 describe('pharmacy', () => {
   it('stores nearby (24h filter), products with stock, and which store near me has a product', async () => {
     const here = area();
-    const store = (d: number, name: string, hours: Record<string, unknown>) => post(owner, '/pharmacy/stores', { partnerId: owner.partnerId, name, chain: 'Long Châu', location: here.near(d), openingHours: hours });
+    const store = (d: number, name: string, hours: Record<string, unknown>) =>
+      post(owner, '/pharmacy/stores', { partnerId: owner.partnerId, name, chain: 'Long Châu', location: here.near(d), openingHours: hours });
     const allNight = (await store(200, 'Long Châu 24h', { open24h: true })).body;
     const day = (await store(600, 'Long Châu Ngày', { weekly: [{ day: 'MON', open: '07:00', close: '21:00' }] })).body;
     const far = (await store(8_000, 'Long Châu Xa', { open24h: true })).body;
@@ -30,8 +33,13 @@ describe('pharmacy', () => {
     expect(ids(await near('/pharmacy/stores', here, '&open24h=true'))).toEqual([allNight.id]);
 
     const tag = `zx${randomUUID().slice(0, 5)}`;
-    const put = (who: Tokens, storeId: string, sku: string, body: Record<string, unknown>) => call('PUT', `/pharmacy/stores/${storeId}/products/${sku}`, { token: who.accessToken, body });
-    expect((await put(owner, allNight.id, 'PAN-500', { name: `Panadol Extra ${tag}`, priceVnd: 45_000, stock: 12 })).body).toMatchObject({ inStock: true, unit: 'hộp', requiresPrescription: false });
+    const put = (who: Tokens, storeId: string, sku: string, body: Record<string, unknown>) =>
+      call('PUT', `/pharmacy/stores/${storeId}/products/${sku}`, { token: who.accessToken, body });
+    expect((await put(owner, allNight.id, 'PAN-500', { name: `Panadol Extra ${tag}`, priceVnd: 45_000, stock: 12 })).body).toMatchObject({
+      inStock: true,
+      unit: 'hộp',
+      requiresPrescription: false,
+    });
     await put(owner, day.id, 'PAN-500', { name: `Panadol Extra ${tag}`, priceVnd: 44_000, stock: 0 });
     await put(owner, day.id, 'AMOX', { name: `Amoxicillin 500mg ${tag}`, priceVnd: 60_000, stock: 5, requiresPrescription: true });
     await put(owner, far.id, 'PAN-500', { name: `Panadol Extra ${tag}`, priceVnd: 46_000, stock: 3 });
@@ -39,7 +47,9 @@ describe('pharmacy', () => {
     expect((await put(owner, allNight.id, 'bad sku!', { name: 'x', priceVnd: 1, stock: 1 })).status).toBe(404);
     expect((await put(owner, allNight.id, 'NEG', { name: 'Âm', priceVnd: -1, stock: 1 })).status).toBe(400);
 
-    const found = await call('GET', `/pharmacy/products/search?q=${encodeURIComponent(`panadol ${tag}`)}&lat=${here.lat}&lng=${here.lng}&radiusM=3000`, { token: user.accessToken });
+    const found = await call('GET', `/pharmacy/products/search?q=${encodeURIComponent(`panadol ${tag}`)}&lat=${here.lat}&lng=${here.lng}&radiusM=3000`, {
+      token: user.accessToken,
+    });
     expect(found.status).toBe(200);
     expect(found.body.items.map((i: { store: { id: string } }) => i.store.id)).toEqual([allNight.id]); // the day store is out of stock, the other is 8 km away
     expect(found.body.items[0].products).toEqual([expect.objectContaining({ sku: 'PAN-500', priceVnd: 45_000, stock: 12 })]);
@@ -47,7 +57,9 @@ describe('pharmacy', () => {
 
     const list = await call('GET', `/pharmacy/stores/${day.id}/products?q=amoxi`, { token: user.accessToken });
     expect(list.body.items.map((p: { sku: string }) => p.sku)).toEqual(['AMOX']);
-    expect((await call('GET', `/pharmacy/stores/${day.id}/products?inStock=true`, { token: user.accessToken })).body.items.map((p: { sku: string }) => p.sku)).toEqual(['AMOX']);
+    expect(
+      (await call('GET', `/pharmacy/stores/${day.id}/products?inStock=true`, { token: user.accessToken })).body.items.map((p: { sku: string }) => p.sku),
+    ).toEqual(['AMOX']);
     expect((await call('DELETE', `/pharmacy/stores/${day.id}/products/AMOX`, { token: rival.accessToken })).status).toBe(403);
     expect((await call('DELETE', `/pharmacy/stores/${day.id}/products/AMOX`, { token: owner.accessToken })).status).toBe(200);
     expect((await call('DELETE', `/pharmacy/stores/${day.id}/products/AMOX`, { token: owner.accessToken })).status).toBe(404);
@@ -62,7 +74,16 @@ describe('pharmacy', () => {
 describe('parking', () => {
   it('lots with capacity, hourly prices and live free spaces; nearby filters by free spaces and vehicle', async () => {
     const here = area();
-    const lot = (d: number, extra: Record<string, unknown>) => post(owner, '/parking/lots', { partnerId: owner.partnerId, name: `Bãi xe ${d}`, location: here.near(d), capacity: 50, freeSpaces: 10, pricesPerHour: { MOTORBIKE: 5_000 }, ...extra });
+    const lot = (d: number, extra: Record<string, unknown>) =>
+      post(owner, '/parking/lots', {
+        partnerId: owner.partnerId,
+        name: `Bãi xe ${d}`,
+        location: here.near(d),
+        capacity: 50,
+        freeSpaces: 10,
+        pricesPerHour: { MOTORBIKE: 5_000 },
+        ...extra,
+      });
     expect((await lot(0, { capacity: 10, freeSpaces: 20 })).body.details).toEqual([{ field: 'body.freeSpaces', message: 'must be at most capacity (10)' }]);
     expect((await lot(0, { pricesPerHour: {} })).status).toBe(400);
     const bikes = (await lot(100, { freeSpaces: 2 })).body;
@@ -84,14 +105,17 @@ describe('parking', () => {
     expect((await report(owner, { freeSpaces: 7 })).body.freeSpaces).toBe(7);
     // Free spaces change through availability only.
     expect((await call('PATCH', `/parking/lots/${bikes.id}`, { token: owner.accessToken, body: { freeSpaces: 1 } })).status).toBe(400);
-    expect((await call('PATCH', `/parking/lots/${bikes.id}`, { token: owner.accessToken, body: { capacity: 5 } })).body.details[0].field).toBe('body.freeSpaces');
+    expect((await call('PATCH', `/parking/lots/${bikes.id}`, { token: owner.accessToken, body: { capacity: 5 } })).body.details[0].field).toBe(
+      'body.freeSpaces',
+    );
   });
 });
 
 describe('fuel', () => {
   it('nearest or cheapest first by fuel type, prices changed with history by managers or an administrator', async () => {
     const here = area();
-    const station = (d: number, brand: string, prices: Record<string, number>) => post(owner, '/fuel/stations', { partnerId: owner.partnerId, name: `Cây xăng ${brand} ${d}`, brand, prices, location: here.near(d) });
+    const station = (d: number, brand: string, prices: Record<string, number>) =>
+      post(owner, '/fuel/stations', { partnerId: owner.partnerId, name: `Cây xăng ${brand} ${d}`, brand, prices, location: here.near(d) });
     const a = (await station(100, 'Petrolimex', { RON95: 21_000, E5: 20_000 })).body;
     const b = (await station(500, 'PVOIL', { RON95: 20_500, E5: 19_500, DIESEL: 18_000 })).body;
     const c = (await station(900, 'Petrolimex', { DIESEL: 17_900 })).body;
@@ -101,7 +125,8 @@ describe('fuel', () => {
     expect(ids(await near('/fuel/stations', here, '&brand=petrolimex'))).toEqual([a.id, c.id]);
     expect((await near('/fuel/stations', here, '&sort=price')).body.code).toBe('FUEL_PRICE_TYPE_REQUIRED');
 
-    const setPrices = (who: Tokens, prices: Record<string, number>) => call('PUT', `/fuel/stations/${a.id}/prices`, { token: who.accessToken, body: { prices } });
+    const setPrices = (who: Tokens, prices: Record<string, number>) =>
+      call('PUT', `/fuel/stations/${a.id}/prices`, { token: who.accessToken, body: { prices } });
     expect((await setPrices(owner, { RON95: 21_500, E5: 20_300 })).body.prices).toEqual({ RON95: 21_500, E5: 20_300 });
     expect((await setPrices(admin, { RON95: 21_200, E5: 20_100 })).status).toBe(200);
     expect((await setPrices(rival, { RON95: 1_000 })).body.code).toBe('CATALOG_NOT_MANAGER');
@@ -113,7 +138,10 @@ describe('fuel', () => {
     expect(history.body.items.every((h: object) => !('by' in h))).toBe(true);
     expect(history.body.items[1].before).toEqual({ RON95: 21_000, E5: 20_000 });
     // The managers see their own ids and ADMIN for a moderator's change (issue 29); administrators see every id.
-    for (const [who, adminShownAs] of [[owner, 'ADMIN'], [admin, admin.user.id]] as const) {
+    for (const [who, adminShownAs] of [
+      [owner, 'ADMIN'],
+      [admin, admin.user.id],
+    ] as const) {
       const seen = await call('GET', `/fuel/stations/${a.id}/prices/history`, { token: who.accessToken });
       expect(seen.body.items.map((h: { by: string }) => h.by)).toEqual([adminShownAs, owner.user.id]);
     }
@@ -124,7 +152,8 @@ describe('fuel', () => {
 describe('atm', () => {
   it('curated ATMs by bank, 24h and deposit; the bank list', async () => {
     const here = area();
-    const atm = (d: number, bank: string, extra: Record<string, unknown> = {}) => post(admin, '/atm', { name: `ATM ${bank} ${d}`, bank, location: here.near(d), ...extra });
+    const atm = (d: number, bank: string, extra: Record<string, unknown> = {}) =>
+      post(admin, '/atm', { name: `ATM ${bank} ${d}`, bank, location: here.near(d), ...extra });
     const vcb = (await atm(50, 'VCB', { openingHours: { open24h: true }, deposit: true })).body;
     const tcb = (await atm(150, 'TCB', { openingHours: { open24h: true } })).body;
     const bidv = (await atm(250, 'BIDV', { openingHours: { weekly: [{ day: 'MON', open: '08:00', close: '17:00' }] } })).body;

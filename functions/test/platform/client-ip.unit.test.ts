@@ -6,7 +6,14 @@ import express, { type Request } from 'express';
 import type { LogEntry } from 'firebase-functions/logger';
 import { z } from 'zod';
 import { buildApp } from '../../src/app';
-import { canonicalIp, clientIp, createClientIpResolver, FASTLY_EDGE_RANGES, ipRateLimitSubject, type ClientIpSource } from '../../src/platform/core/http/client-ip';
+import {
+  canonicalIp,
+  clientIp,
+  createClientIpResolver,
+  FASTLY_EDGE_RANGES,
+  ipRateLimitSubject,
+  type ClientIpSource,
+} from '../../src/platform/core/http/client-ip';
 import { defineRoute } from '../../src/platform/core/http/route';
 import type { ApiModule } from '../../src/platform/core/http/module';
 import { createJwtAccessTokenVerifier } from '../../src/platform/core/auth/access-token';
@@ -41,19 +48,34 @@ const HOSTING_COMMON = {
 
 const RECORDED: Record<string, Recorded> = {
   // Through a Hosting rewrite: Google's front end appended the edge it saw; the client is in Fastly-Client-IP.
-  hostingEdgeOnly: { remote: '169.254.8.129', headers: { ...HOSTING_COMMON, 'fastly-client-ip': '113.161.72.15', 'fastly-temp-xff': '113.161.72.15', 'x-forwarded-for': '157.52.91.33' } },
+  hostingEdgeOnly: {
+    remote: '169.254.8.129',
+    headers: { ...HOSTING_COMMON, 'fastly-client-ip': '113.161.72.15', 'fastly-temp-xff': '113.161.72.15', 'x-forwarded-for': '157.52.91.33' },
+  },
   // The same, where the CDN also appended the client before the edge.
-  hostingClientAndEdge: { remote: '169.254.8.129', headers: { ...HOSTING_COMMON, 'fastly-client-ip': '113.161.72.15', 'x-forwarded-for': '113.161.72.15, 157.52.91.33' } },
+  hostingClientAndEdge: {
+    remote: '169.254.8.129',
+    headers: { ...HOSTING_COMMON, 'fastly-client-ip': '113.161.72.15', 'x-forwarded-for': '113.161.72.15, 157.52.91.33' },
+  },
   // An IPv6 phone through an IPv6 edge.
-  hostingIpv6: { remote: '169.254.8.129', headers: { ...HOSTING_COMMON, 'fastly-client-ip': '2402:800:6314:9f3a::1', 'x-forwarded-for': '2a04:4e42:400::123' } },
+  hostingIpv6: {
+    remote: '169.254.8.129',
+    headers: { ...HOSTING_COMMON, 'fastly-client-ip': '2402:800:6314:9f3a::1', 'x-forwarded-for': '2a04:4e42:400::123' },
+  },
   // An edge that sent no usable Fastly-Client-IP.
   hostingWithoutClient: { remote: '169.254.8.129', headers: { ...HOSTING_COMMON, 'fastly-client-ip': 'unknown', 'x-forwarded-for': '157.52.91.33' } },
   // The function's own URL: Google's front end appended the caller.
   direct: { remote: '169.254.8.129', headers: { host: 'api-5x3ukx4rfa-as.a.run.app', 'x-forwarded-for': '113.161.72.15', 'x-forwarded-proto': 'https' } },
   // The function's own URL, called with made-up headers: the front end still appends the real caller last.
-  directSpoofed: { remote: '169.254.8.129', headers: { host: 'api-5x3ukx4rfa-as.a.run.app', 'fastly-client-ip': '1.2.3.4', 'x-forwarded-for': '1.2.3.4, 113.161.72.15' } },
+  directSpoofed: {
+    remote: '169.254.8.129',
+    headers: { host: 'api-5x3ukx4rfa-as.a.run.app', 'fastly-client-ip': '1.2.3.4', 'x-forwarded-for': '1.2.3.4, 113.161.72.15' },
+  },
   // ... even pretending to be a Fastly edge in X-Forwarded-For.
-  directSpoofedEdge: { remote: '169.254.8.129', headers: { host: 'api-5x3ukx4rfa-as.a.run.app', 'fastly-client-ip': '9.9.9.9', 'x-forwarded-for': '151.101.1.195, 113.161.72.15' } },
+  directSpoofedEdge: {
+    remote: '169.254.8.129',
+    headers: { host: 'api-5x3ukx4rfa-as.a.run.app', 'fastly-client-ip': '9.9.9.9', 'x-forwarded-for': '151.101.1.195, 113.161.72.15' },
+  },
   // Local stack: Hosting emulator -> Functions emulator -> runtime over a unix socket; no address is added.
   emulatorViaHosting: { remote: undefined, headers: { host: '127.0.0.1:5001', 'x-forwarded-host': '127.0.0.1:5000', 'x-original-url': '/api/v1/auth/login' } },
   // The test helpers' per-test addresses through the local stack.
@@ -72,7 +94,8 @@ function requestOf(recorded: Recorded, trustProxy: number | boolean, listening?:
   return req;
 }
 
-const resolveFull = (source: ClientIpSource, name: keyof typeof RECORDED, trustProxy: number | boolean = 1) => createClientIpResolver({ source, hostingEdges: FASTLY_EDGE_RANGES })(requestOf(RECORDED[name], trustProxy));
+const resolveFull = (source: ClientIpSource, name: keyof typeof RECORDED, trustProxy: number | boolean = 1) =>
+  createClientIpResolver({ source, hostingEdges: FASTLY_EDGE_RANGES })(requestOf(RECORDED[name], trustProxy));
 const resolve = (source: ClientIpSource, name: keyof typeof RECORDED, trustProxy: number | boolean = 1) => resolveFull(source, name, trustProxy).ip;
 
 // The Functions emulator's runtime has FUNCTIONS_EMULATOR=true; the records without a remote address need it.
@@ -168,7 +191,8 @@ describe('the client address per topology (CLIENT_IP_SOURCE)', () => {
 
   it('every spelling of one address is one address (sessions, logs and keys)', () => {
     const hosting = createClientIpResolver({ source: 'hosting' });
-    const via = (client: string, edge = '2a04:4e42:400::123') => hosting(requestOf({ remote: '169.254.8.129', headers: { 'fastly-client-ip': client, 'x-forwarded-for': edge } }, 1));
+    const via = (client: string, edge = '2a04:4e42:400::123') =>
+      hosting(requestOf({ remote: '169.254.8.129', headers: { 'fastly-client-ip': client, 'x-forwarded-for': edge } }, 1));
     for (const spelling of ['2402:800:6314:9f3a::1', '2402:0800:6314:9F3A:0000:0000:0000:0001', '2402:800:6314:9f3a:0:0:0:1', '2402:800:6314:9f3a::0:1']) {
       expect(via(spelling).ip).toBe('2402:800:6314:9f3a::1');
     }
@@ -209,11 +233,28 @@ describe('through the app', () => {
   const ok = z.object({ ip: z.string() });
   const probe: ApiModule = {
     name: 'probe',
-    routes: () => [defineRoute({ method: 'get', path: '/probe/ip', operationId: 'probeIp', tag: 'health', summary: 'ip', auth: 'public', response: { description: 'ok', schema: ok }, handler: ({ req }) => ({ ip: clientIp(req) }) })],
+    routes: () => [
+      defineRoute({
+        method: 'get',
+        path: '/probe/ip',
+        operationId: 'probeIp',
+        tag: 'health',
+        summary: 'ip',
+        auth: 'public',
+        response: { description: 'ok', schema: ok },
+        handler: ({ req }) => ({ ip: clientIp(req) }),
+      }),
+    ],
   };
   const appWith = (env: Record<string, string>) => {
     const config = testConfig(env);
-    return buildApp({ config, modules: [probe], verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET), rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app;
+    return buildApp({
+      config,
+      modules: [probe],
+      verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
+      rateLimiter: createRateLimiter(memoryRateLimitStore()),
+      idempotency: memoryIdempotencyStore(),
+    }).app;
   };
 
   it('CLIENT_IP_SOURCE and HOSTING_EDGE_RANGES reach the routes (a local proxy standing in for the edge)', async () => {

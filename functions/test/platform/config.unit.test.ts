@@ -76,7 +76,9 @@ describe('production rules', () => {
   it('boots with a compliant production environment', () => {
     expect(productionViolations(VALID_PRODUCTION_ENV)).toEqual([]);
     // A gateway without credentials needs no addresses; one with credentials names its production hosts.
-    expect(productionViolations({ ...VALID_PRODUCTION_ENV, MOMO_PARTNER_CODE: 'SHOP', MOMO_ACCESS_KEY: 'k', MOMO_SECRET_KEY: 's' })).toEqual(['MOMO_ENDPOINT must be set in production when MOMO is configured (unset, it is the sandbox host)']);
+    expect(productionViolations({ ...VALID_PRODUCTION_ENV, MOMO_PARTNER_CODE: 'SHOP', MOMO_ACCESS_KEY: 'k', MOMO_SECRET_KEY: 's' })).toEqual([
+      'MOMO_ENDPOINT must be set in production when MOMO is configured (unset, it is the sandbox host)',
+    ]);
     expect(parseConfig(VALID_PRODUCTION_ENV).NODE_ENV).toBe('production');
   });
 
@@ -123,16 +125,28 @@ describe('production rules', () => {
 
 describe('payment gateway configuration', () => {
   it('production needs an https notification address for the gateways', () => {
-    expect(problemsOf({ ...VALID_PRODUCTION_ENV, PAYMENTS_IPN_BASE_URL: 'http://api.example.test/api/v1' })).toEqual([expect.stringMatching(/PAYMENTS_IPN_BASE_URL must be an https address/)]);
-    expect(problemsOf({ ...VALID_PRODUCTION_ENV, PAYMENTS_IPN_BASE_URL: undefined as unknown as string })).toEqual([expect.stringMatching(/PAYMENTS_IPN_BASE_URL/)]);
-    expect(problemsOf({ ...VALID_PRODUCTION_ENV, VNPAY_PAY_URL: 'http://sandbox.vnpayment.vn/paymentv2/vpcpay.html' })).toEqual([expect.stringMatching(/VNPAY_PAY_URL must be https/)]);
+    expect(problemsOf({ ...VALID_PRODUCTION_ENV, PAYMENTS_IPN_BASE_URL: 'http://api.example.test/api/v1' })).toEqual([
+      expect.stringMatching(/PAYMENTS_IPN_BASE_URL must be an https address/),
+    ]);
+    expect(problemsOf({ ...VALID_PRODUCTION_ENV, PAYMENTS_IPN_BASE_URL: undefined as unknown as string })).toEqual([
+      expect.stringMatching(/PAYMENTS_IPN_BASE_URL/),
+    ]);
+    expect(problemsOf({ ...VALID_PRODUCTION_ENV, VNPAY_PAY_URL: 'http://sandbox.vnpayment.vn/paymentv2/vpcpay.html' })).toEqual([
+      expect.stringMatching(/VNPAY_PAY_URL must be https/),
+    ]);
     expect(problemsOf(VALID_PRODUCTION_ENV)).toEqual([]);
   });
 
   it('a gateway is configured with all its credentials or none, in every environment', () => {
     expect(() => testConfig({ VNPAY_TMN_CODE: 'DEMO0001' })).toThrow(/VNPAY is half configured: set VNPAY_HASH_SECRET/);
     expect(() => testConfig({ MOMO_PARTNER_CODE: 'MOMO', MOMO_SECRET_KEY: 'k' })).toThrow(/MOMO is half configured: set MOMO_ACCESS_KEY/);
-    const full = testConfig({ VNPAY_TMN_CODE: 'DEMO0001', VNPAY_HASH_SECRET: 's'.repeat(32), MOMO_PARTNER_CODE: 'MOMO', MOMO_ACCESS_KEY: 'a', MOMO_SECRET_KEY: 'k' });
+    const full = testConfig({
+      VNPAY_TMN_CODE: 'DEMO0001',
+      VNPAY_HASH_SECRET: 's'.repeat(32),
+      MOMO_PARTNER_CODE: 'MOMO',
+      MOMO_ACCESS_KEY: 'a',
+      MOMO_SECRET_KEY: 'k',
+    });
     expect(full.VNPAY_PAY_URL).toBe('https://sandbox.vnpayment.vn/paymentv2/vpcpay.html');
     expect(full.PAYMENTS_EXPIRY_SEC).toBe(900);
     expect(full.WALLET_DAILY_TRANSFER_LIMIT_VND).toBe(20_000_000);
@@ -194,10 +208,10 @@ describe('production detection on a deployed instance', () => {
     expect(edges('151.101.0.0/16,2a04:4e42::/32')).toEqual([]);
     expect(edges('10.0.0.0/12,2a04::/24')).toEqual([]);
     expect(edges('151.101.0.0/16,0.0.0.0/0,10.0.0.0/11,2a04::/23,::/0')).toEqual([
-      'HOSTING_EDGE_RANGES entry 0.0.0.0/0 is wider than /12 (IPv4): list the CDN\'s edge ranges, not a whole block of the internet',
-      'HOSTING_EDGE_RANGES entry 10.0.0.0/11 is wider than /12 (IPv4): list the CDN\'s edge ranges, not a whole block of the internet',
-      'HOSTING_EDGE_RANGES entry 2a04::/23 is wider than /24 (IPv6): list the CDN\'s edge ranges, not a whole block of the internet',
-      'HOSTING_EDGE_RANGES entry ::/0 is wider than /24 (IPv6): list the CDN\'s edge ranges, not a whole block of the internet',
+      "HOSTING_EDGE_RANGES entry 0.0.0.0/0 is wider than /12 (IPv4): list the CDN's edge ranges, not a whole block of the internet",
+      "HOSTING_EDGE_RANGES entry 10.0.0.0/11 is wider than /12 (IPv4): list the CDN's edge ranges, not a whole block of the internet",
+      "HOSTING_EDGE_RANGES entry 2a04::/23 is wider than /24 (IPv6): list the CDN's edge ranges, not a whole block of the internet",
+      "HOSTING_EDGE_RANGES entry ::/0 is wider than /24 (IPv6): list the CDN's edge ranges, not a whole block of the internet",
     ]);
     // Locally (tests, the emulators) a wide range is allowed: a loopback proxy stands in for the edge.
     expect(testConfig({ CLIENT_IP_SOURCE: 'hosting', TRUST_PROXY: '1', HOSTING_EDGE_RANGES: '0.0.0.0/0' }).HOSTING_EDGE_RANGES).toEqual(['0.0.0.0/0']);
@@ -207,7 +221,10 @@ describe('production detection on a deployed instance', () => {
     const fs = require('node:fs') as typeof import('node:fs');
     const path = require('node:path') as typeof import('node:path');
     const deployedEnv = fs.readFileSync(path.join(__dirname, '..', '..', '.env'), 'utf8');
-    const keys = deployedEnv.split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=')[0]);
+    const keys = deployedEnv
+      .split('\n')
+      .filter((l) => /^[A-Z_]+=/.test(l))
+      .map((l) => l.split('=')[0]);
     for (const devOnly of ['NODE_ENV', 'PAYMENTS_MOCK', 'OTP_DEV_CODE', 'API_PUBLIC_URL', 'CORS_ORIGINS']) expect(keys).not.toContain(devOnly);
   });
 });
@@ -248,14 +265,18 @@ describe('storage selection', () => {
 describe('RATE_LIMITS', () => {
   it('parses scope=limit/windowSec pairs and names a malformed pair', () => {
     expect(testConfig().RATE_LIMITS).toEqual({});
-    expect(testConfig({ RATE_LIMITS: 'auth-register=100/600, auth-login=300/60' }).RATE_LIMITS).toEqual({ 'auth-register': { limit: 100, windowSec: 600 }, 'auth-login': { limit: 300, windowSec: 60 } });
+    expect(testConfig({ RATE_LIMITS: 'auth-register=100/600, auth-login=300/60' }).RATE_LIMITS).toEqual({
+      'auth-register': { limit: 100, windowSec: 600 },
+      'auth-login': { limit: 300, windowSec: 60 },
+    });
     for (const bad of ['auth-register', 'auth-register=0/600', 'auth-register=10/0', 'auth-register=ten/600', 'Auth=1/1', 'x=1/100000']) {
       expect(problemsOf({ JWT_SECRET: 'a', JWT_REFRESH_SECRET: 'b', RATE_LIMITS: bad }).join('\n')).toContain('RATE_LIMITS');
     }
   });
 
   it('an override replaces the limit and window of its scope only', async () => {
-    const { createRateLimiter, memoryRateLimitStore } = require('../../src/platform/core/ratelimit/rate-limit') as typeof import('../../src/platform/core/ratelimit/rate-limit');
+    const { createRateLimiter, memoryRateLimitStore } =
+      require('../../src/platform/core/ratelimit/rate-limit') as typeof import('../../src/platform/core/ratelimit/rate-limit');
     const limiter = createRateLimiter(memoryRateLimitStore(), () => 1_000_000, { 'auth-register': { limit: 2, windowSec: 60 } });
     const register = { scope: 'auth-register', limit: 10, windowSec: 600 };
     const login = { scope: 'auth-login', limit: 1, windowSec: 300 };

@@ -8,7 +8,8 @@ jest.mock('../../src/platform/kits/tasks/tasks', () => ({
   ...(jest.requireActual('../../src/platform/kits/tasks/tasks') as object),
   enqueue: async (...args: unknown[]) => void mockEnqueued.push(args),
 }));
-const { defineDeadline, runDeadlineTask } = require('../../src/platform/kits/deadlines/deadlines') as typeof import('../../src/platform/kits/deadlines/deadlines');
+const { defineDeadline, runDeadlineTask } =
+  require('../../src/platform/kits/deadlines/deadlines') as typeof import('../../src/platform/kits/deadlines/deadlines');
 
 type Hold = { id: string; status: 'HELD' | 'CONFIRMED' | 'LAPSED'; holdUntil: number; note?: string };
 const holds = defineMachine<Hold['status'], 'confirm' | 'lapse', 'guest' | 'system'>({
@@ -23,7 +24,12 @@ const HOLD = defineDeadline({
   idField: 'holdId',
   taskId: (id, phase) => `hold-${id}${phase ? `-${phase}` : ''}`,
   dueAt: (h: Hold) => (h.status === 'HELD' ? h.holdUntil : null),
-  expiry: { machine: holds, action: 'lapse', by: 'system:hold-deadline', apply: (h: Hold, to: Hold['status'], at: number): Hold => ({ ...h, status: to, note: `lapsed at ${at}` }) },
+  expiry: {
+    machine: holds,
+    action: 'lapse',
+    by: 'system:hold-deadline',
+    apply: (h: Hold, to: Hold['status'], at: number): Hold => ({ ...h, status: to, note: `lapsed at ${at}` }),
+  },
   maxWaitMs: 2_000,
 });
 const held = (holdUntil: number): Hold => ({ id: 'h1', status: 'HELD', holdUntil });
@@ -41,14 +47,20 @@ describe('platform/kits/deadlines: the declaration', () => {
     expect(HOLD.settle(confirmed, 9_000)).toEqual({ entity: confirmed, expired: false });
   });
 
-  it("gives transition its deadline: the due time, the expiry action, who expires and the expired entity", () => {
+  it('gives transition its deadline: the due time, the expiry action, who expires and the expired entity', () => {
     const expiry = HOLD.expiry();
     expect([expiry.action, expiry.by, expiry.dueAt(held(7))]).toEqual(['lapse', 'system:hold-deadline', 7]);
     expect(expiry.apply(held(7), 'LAPSED', 9).note).toBe('lapsed at 9');
   });
 
   it('a deadline declared without an expiry move refuses to make one up', () => {
-    const bare = defineDeadline({ entity: 'x', queue: documentTaskQueue('xExpiry', 'xId'), idField: 'xId', taskId: (id) => id, dueAt: (h: Hold) => h.holdUntil });
+    const bare = defineDeadline({
+      entity: 'x',
+      queue: documentTaskQueue('xExpiry', 'xId'),
+      idField: 'xId',
+      taskId: (id) => id,
+      dueAt: (h: Hold) => h.holdUntil,
+    });
     expect(() => bare.expiry()).toThrow(/no expiry move/);
   });
 });
@@ -67,7 +79,10 @@ describe('platform/kits/deadlines: scheduling', () => {
     await HOLD.arm(scheduler, held(31_200), 1_000);
     await HOLD.arm(scheduler, held(500), 1_000, 'late');
     await HOLD.arm(scheduler, { ...held(9_000), status: 'CONFIRMED' }, 1_000);
-    expect(asked).toEqual([['h1', 31, undefined], ['h1', 1, 'late']]);
+    expect(asked).toEqual([
+      ['h1', 31, undefined],
+      ['h1', 1, 'late'],
+    ]);
   });
 
   it('a scheduler that fails does not fail the caller: the lazy check covers a task never queued', async () => {
@@ -116,6 +131,8 @@ describe('platform/kits/deadlines: the task', () => {
   });
 
   it('the loop without a declaration: no wait allowed means an early task fails at once (the queue backs off)', async () => {
-    await expect(runDeadlineTask('p1', { dueOf: async () => Date.now() + 60_000, expire: async () => undefined, name: 'payment' })).rejects.toThrow(/payment p1 is not due yet/);
+    await expect(runDeadlineTask('p1', { dueOf: async () => Date.now() + 60_000, expire: async () => undefined, name: 'payment' })).rejects.toThrow(
+      /payment p1 is not due yet/,
+    );
   });
 });

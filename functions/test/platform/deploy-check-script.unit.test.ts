@@ -8,7 +8,11 @@ const repoRoot = path.join(__dirname, '..', '..', '..');
 const fixture = path.join(__dirname, '..', 'fixtures', 'deploy-bad');
 
 describe('deploy:check on a broken deployment', () => {
-  const res = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'deploy-check.mjs'), '--root', fixture, '--queries', path.join(fixture, 'queries.jsonl')], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const res = spawnSync(
+    process.execPath,
+    [path.join(repoRoot, 'scripts', 'deploy-check.mjs'), '--root', fixture, '--queries', path.join(fixture, 'queries.jsonl')],
+    { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
+  );
 
   it('exits 1 and counts its failures', () => {
     expect(res.status).toBe(1);

@@ -1,7 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { collectionProblems, functionRegionProblems, indexProblems, productionEnvProblems, rewriteProblems, runtimeProblems, scalingProblems, undocumentedSecrets, type RuntimeSupport } from '../../src/platform/core/deploy/checks';
+import {
+  collectionProblems,
+  functionRegionProblems,
+  indexProblems,
+  productionEnvProblems,
+  rewriteProblems,
+  runtimeProblems,
+  scalingProblems,
+  undocumentedSecrets,
+  type RuntimeSupport,
+} from '../../src/platform/core/deploy/checks';
 import { missingIndexes, requiredIndex, type CompositeIndex } from '../../src/platform/core/deploy/indexes';
 import type { QueryShape } from '../../src/platform/core/deploy/query-log';
 import { shapeOf } from '../../src/platform/core/deploy/query-log';
@@ -17,7 +27,10 @@ describe('deploy:check — the production env file', () => {
   });
 
   it('fails on development values: a mock gateway, a dev OTP code, a local address, local storage', () => {
-    const problems = productionEnvProblems({ ...productionEnv, PAYMENTS_MOCK: 'true', OTP_DEV_CODE: '123456', SMTP_HOST: '127.0.0.1', STORAGE_DRIVER: 'local' }, declaredSecrets(productionEnv));
+    const problems = productionEnvProblems(
+      { ...productionEnv, PAYMENTS_MOCK: 'true', OTP_DEV_CODE: '123456', SMTP_HOST: '127.0.0.1', STORAGE_DRIVER: 'local' },
+      declaredSecrets(productionEnv),
+    );
     expect(problems.join('\n')).toMatch(/PAYMENTS_MOCK must be false/);
     expect(problems.join('\n')).toMatch(/OTP_DEV_CODE must not be set/);
     expect(problems.join('\n')).toMatch(/SMTP_HOST=127\.0\.0\.1 points at this machine/);
@@ -48,27 +61,38 @@ describe('deploy:check — the production env file', () => {
 
 describe('deploy:check — functions and Hosting rewrites', () => {
   const regions = { api: ['asia-southeast1'], deliverMessage: ['asia-southeast1'] };
-  const firebaseJson = JSON.parse(fs.readFileSync(path.join(root, 'firebase.json'), 'utf8')) as { hosting: { rewrites: Array<{ source: string; function?: { functionId: string; region: string } }> } };
+  const firebaseJson = JSON.parse(fs.readFileSync(path.join(root, 'firebase.json'), 'utf8')) as {
+    hosting: { rewrites: Array<{ source: string; function?: { functionId: string; region: string } }> };
+  };
 
   it("the repository's rewrites point at the api function in the default region", () => {
     expect(rewriteProblems(firebaseJson.hosting.rewrites, regions, 'asia-southeast1')).toEqual([]);
   });
 
   it('fails on a rewrite in another region, to a function that does not exist, or a function elsewhere', () => {
-    const wrong = [{ source: '/api/**', function: { functionId: 'api', region: 'us-central1' } }, { source: '/x', function: { functionId: 'gone', region: 'asia-southeast1' } }, { source: '/y', function: 'api' }];
+    const wrong = [
+      { source: '/api/**', function: { functionId: 'api', region: 'us-central1' } },
+      { source: '/x', function: { functionId: 'gone', region: 'asia-southeast1' } },
+      { source: '/y', function: 'api' },
+    ];
     const problems = rewriteProblems(wrong, regions, 'asia-southeast1');
     expect(problems).toEqual([
       'rewrite /api/** → api names region us-central1; the functions run in asia-southeast1 (FUNCTIONS_REGION)',
       'rewrite /x → gone: no such function in the entry',
       'rewrite /y → api names region us-central1; the functions run in asia-southeast1 (FUNCTIONS_REGION)',
     ]);
-    expect(functionRegionProblems({ api: ['us-central1'], other: ['asia-southeast1'] }, 'asia-southeast1')).toEqual(['function api runs in us-central1, not asia-southeast1']);
+    expect(functionRegionProblems({ api: ['us-central1'], other: ['asia-southeast1'] }, 'asia-southeast1')).toEqual([
+      'function api runs in us-central1, not asia-southeast1',
+    ]);
   });
 });
 
 describe('deploy:check — collections and indexes', () => {
   it('fails without a deny-all catch-all and on a TTL field without its policy', () => {
-    const collections = [{ name: 'otps', ttlField: 'expireAt' }, { name: 'rides', clientAccess: true }];
+    const collections = [
+      { name: 'otps', ttlField: 'expireAt' },
+      { name: 'rides', clientAccess: true },
+    ];
     expect(collectionProblems(collections, 'service cloud.firestore {}', [])).toEqual([
       'firestore.rules has no deny-all catch-all: collections without a block would be open',
       'collection otps expires documents by expireAt but firestore.indexes.json has no TTL policy for it',
@@ -76,35 +100,129 @@ describe('deploy:check — collections and indexes', () => {
     ]);
   });
 
-  const q = (filters: QueryShape['filters'], orderBy: QueryShape['orderBy'] = [], collection = 'rides'): QueryShape => ({ collection, collectionGroup: false, filters, orderBy });
+  const q = (filters: QueryShape['filters'], orderBy: QueryShape['orderBy'] = [], collection = 'rides'): QueryShape => ({
+    collection,
+    collectionGroup: false,
+    filters,
+    orderBy,
+  });
   const index = (fields: CompositeIndex['fields'], collectionGroup = 'rides'): CompositeIndex => ({ collectionGroup, queryScope: 'COLLECTION', fields });
 
   it('knows which queries single-field indexes serve', () => {
     expect(requiredIndex(q([{ field: 'riderId', op: 'EQUAL' }]))).toBeUndefined();
-    expect(requiredIndex(q([{ field: 'riderId', op: 'EQUAL' }, { field: 'status', op: 'IN' }]))).toBeUndefined(); // merged
+    expect(
+      requiredIndex(
+        q([
+          { field: 'riderId', op: 'EQUAL' },
+          { field: 'status', op: 'IN' },
+        ]),
+      ),
+    ).toBeUndefined(); // merged
     expect(requiredIndex(q([{ field: 'createdAt', op: 'GREATER_THAN' }], [{ field: 'createdAt', direction: 'DESCENDING' }]))).toBeUndefined();
-    expect(requiredIndex(q([{ field: 'riderId', op: 'EQUAL' }], [{ field: 'riderId', direction: 'ASCENDING' }, { field: '__name__', direction: 'ASCENDING' }]))).toBeUndefined();
+    expect(
+      requiredIndex(
+        q(
+          [{ field: 'riderId', op: 'EQUAL' }],
+          [
+            { field: 'riderId', direction: 'ASCENDING' },
+            { field: '__name__', direction: 'ASCENDING' },
+          ],
+        ),
+      ),
+    ).toBeUndefined();
     expect(requiredIndex(q([{ field: 'tags', op: 'ARRAY_CONTAINS' }]))).toBeUndefined();
   });
 
   it('requires the composite index of an equality with an order, and accepts it declared (or reversed)', () => {
-    const query = q([{ field: 'riderId', op: 'EQUAL' }], [{ field: 'createdAt', direction: 'DESCENDING' }, { field: '__name__', direction: 'DESCENDING' }]);
+    const query = q(
+      [{ field: 'riderId', op: 'EQUAL' }],
+      [
+        { field: 'createdAt', direction: 'DESCENDING' },
+        { field: '__name__', direction: 'DESCENDING' },
+      ],
+    );
     expect(indexProblems([query], [])).toHaveLength(1);
     expect(indexProblems([query], [])[0]).toMatch(/query on rides \(riderId EQUAL, order createdAt DESCENDING, order __name__ DESCENDING\) needs the index/);
-    expect(missingIndexes([query], [index([{ fieldPath: 'riderId', order: 'ASCENDING' }, { fieldPath: 'createdAt', order: 'DESCENDING' }])])).toEqual([]);
-    expect(missingIndexes([query], [index([{ fieldPath: 'riderId', order: 'ASCENDING' }, { fieldPath: 'createdAt', order: 'ASCENDING' }])])).toEqual([]); // scanned backwards
+    expect(
+      missingIndexes(
+        [query],
+        [
+          index([
+            { fieldPath: 'riderId', order: 'ASCENDING' },
+            { fieldPath: 'createdAt', order: 'DESCENDING' },
+          ]),
+        ],
+      ),
+    ).toEqual([]);
+    expect(
+      missingIndexes(
+        [query],
+        [
+          index([
+            { fieldPath: 'riderId', order: 'ASCENDING' },
+            { fieldPath: 'createdAt', order: 'ASCENDING' },
+          ]),
+        ],
+      ),
+    ).toEqual([]); // scanned backwards
     // the wrong collection, the wrong scope or another order field do not serve it
-    expect(missingIndexes([query], [index([{ fieldPath: 'riderId', order: 'ASCENDING' }, { fieldPath: 'createdAt', order: 'DESCENDING' }], 'orders')])).toHaveLength(1);
-    expect(missingIndexes([query], [{ ...index([{ fieldPath: 'riderId', order: 'ASCENDING' }, { fieldPath: 'createdAt', order: 'DESCENDING' }]), queryScope: 'COLLECTION_GROUP' }])).toHaveLength(1);
-    expect(missingIndexes([query], [index([{ fieldPath: 'riderId', order: 'ASCENDING' }, { fieldPath: 'updatedAt', order: 'DESCENDING' }])])).toHaveLength(1);
+    expect(
+      missingIndexes(
+        [query],
+        [
+          index(
+            [
+              { fieldPath: 'riderId', order: 'ASCENDING' },
+              { fieldPath: 'createdAt', order: 'DESCENDING' },
+            ],
+            'orders',
+          ),
+        ],
+      ),
+    ).toHaveLength(1);
+    expect(
+      missingIndexes(
+        [query],
+        [
+          {
+            ...index([
+              { fieldPath: 'riderId', order: 'ASCENDING' },
+              { fieldPath: 'createdAt', order: 'DESCENDING' },
+            ]),
+            queryScope: 'COLLECTION_GROUP',
+          },
+        ],
+      ),
+    ).toHaveLength(1);
+    expect(
+      missingIndexes(
+        [query],
+        [
+          index([
+            { fieldPath: 'riderId', order: 'ASCENDING' },
+            { fieldPath: 'updatedAt', order: 'DESCENDING' },
+          ]),
+        ],
+      ),
+    ).toHaveLength(1);
   });
 
   it('orders a range filter by its field after the equalities, and keeps array membership as CONTAINS', () => {
-    const ranged = q([{ field: 'status', op: 'EQUAL' }, { field: 'geohash', op: 'GREATER_THAN_OR_EQUAL' }, { field: 'geohash', op: 'LESS_THAN' }]);
-    expect(missingIndexes([ranged], [])[0].needs.fields).toEqual([{ fieldPath: 'status', order: 'ASCENDING' }, { fieldPath: 'geohash', order: 'ASCENDING' }]);
+    const ranged = q([
+      { field: 'status', op: 'EQUAL' },
+      { field: 'geohash', op: 'GREATER_THAN_OR_EQUAL' },
+      { field: 'geohash', op: 'LESS_THAN' },
+    ]);
+    expect(missingIndexes([ranged], [])[0].needs.fields).toEqual([
+      { fieldPath: 'status', order: 'ASCENDING' },
+      { fieldPath: 'geohash', order: 'ASCENDING' },
+    ]);
     const member = q([{ field: 'memberIds', op: 'ARRAY_CONTAINS' }], [{ field: 'lastMessageAt', direction: 'DESCENDING' }], 'conversations');
     const needed = missingIndexes([member], [])[0].needs;
-    expect(needed.fields).toEqual([{ fieldPath: 'memberIds', arrayConfig: 'CONTAINS' }, { fieldPath: 'lastMessageAt', order: 'DESCENDING' }]);
+    expect(needed.fields).toEqual([
+      { fieldPath: 'memberIds', arrayConfig: 'CONTAINS' },
+      { fieldPath: 'lastMessageAt', order: 'DESCENDING' },
+    ]);
     expect(missingIndexes([member], [needed])).toEqual([]);
   });
 
@@ -112,25 +230,47 @@ describe('deploy:check — collections and indexes', () => {
     expect(
       shapeOf({
         from: [{ collectionId: 'app_notifications', allDescendants: false }],
-        where: { compositeFilter: { op: 'AND', filters: [{ fieldFilter: { field: { fieldPath: 'recipientId' }, op: 'EQUAL' } }, { unaryFilter: { field: { fieldPath: 'readAt' }, op: 'IS_NULL' } }] } },
+        where: {
+          compositeFilter: {
+            op: 'AND',
+            filters: [
+              { fieldFilter: { field: { fieldPath: 'recipientId' }, op: 'EQUAL' } },
+              { unaryFilter: { field: { fieldPath: 'readAt' }, op: 'IS_NULL' } },
+            ],
+          },
+        },
         orderBy: [{ field: { fieldPath: 'createdAt' }, direction: 'DESCENDING' }],
       }),
-    ).toEqual({ collection: 'app_notifications', collectionGroup: false, filters: [{ field: 'recipientId', op: 'EQUAL' }, { field: 'readAt', op: 'IS_NULL' }], orderBy: [{ field: 'createdAt', direction: 'DESCENDING' }] });
+    ).toEqual({
+      collection: 'app_notifications',
+      collectionGroup: false,
+      filters: [
+        { field: 'recipientId', op: 'EQUAL' },
+        { field: 'readAt', op: 'IS_NULL' },
+      ],
+      orderBy: [{ field: 'createdAt', direction: 'DESCENDING' }],
+    });
   });
 });
 
-describe('deploy:check — the functions runtime (firebase-tools\' own table)', () => {
+describe("deploy:check — the functions runtime (firebase-tools' own table)", () => {
   // The table the installed firebase-tools deploys with.
-  const { RUNTIMES } = require(path.join(__dirname, '..', '..', '..', 'node_modules', 'firebase-tools', 'lib', 'deploy', 'functions', 'runtimes', 'supported', 'types.js')) as { RUNTIMES: Record<string, RuntimeSupport> };
+  const { RUNTIMES } = require(
+    path.join(__dirname, '..', '..', '..', 'node_modules', 'firebase-tools', 'lib', 'deploy', 'functions', 'runtimes', 'supported', 'types.js'),
+  ) as { RUNTIMES: Record<string, RuntimeSupport> };
   const at = (day: string) => new Date(`${day}T00:00:00Z`);
 
   it('refuses Node.js 20 after its decommission, naming the date', () => {
-    expect(runtimeProblems(['nodejs20'], RUNTIMES, at('2026-11-25')).problems).toEqual([expect.stringContaining('Runtime Node.js 20 was decommissioned on 2026-10-30')]);
+    expect(runtimeProblems(['nodejs20'], RUNTIMES, at('2026-11-25')).problems).toEqual([
+      expect.stringContaining('Runtime Node.js 20 was decommissioned on 2026-10-30'),
+    ]);
   });
 
   it('passes the configured runtime on a pinned day (2026-11-25), without a warning', () => {
     // Pinned, not today: the runtime's own deprecation is deploy:check's to report when it comes, not CI's.
-    const firebaseJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'firebase.json'), 'utf8')) as { functions: Array<{ runtime: string }> };
+    const firebaseJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'firebase.json'), 'utf8')) as {
+      functions: Array<{ runtime: string }>;
+    };
     const runtimes = firebaseJson.functions.map((f) => f.runtime);
     expect(runtimeProblems(runtimes, RUNTIMES, at('2026-11-25'))).toEqual({ problems: [], warnings: [] });
   });
@@ -140,12 +280,17 @@ describe('deploy:check — the functions runtime (firebase-tools\' own table)', 
     const deprecation = new Date(row.deprecationDate).getTime();
     const day = 24 * 60 * 60 * 1000;
     expect(runtimeProblems(['nodejs24'], RUNTIMES, new Date(deprecation - 91 * day)).warnings).toEqual([]);
-    expect(runtimeProblems(['nodejs24'], RUNTIMES, new Date(deprecation - 89 * day))).toEqual({ problems: [], warnings: [expect.stringContaining(`is deprecated on ${row.deprecationDate} (within 90 days)`)] });
+    expect(runtimeProblems(['nodejs24'], RUNTIMES, new Date(deprecation - 89 * day))).toEqual({
+      problems: [],
+      warnings: [expect.stringContaining(`is deprecated on ${row.deprecationDate} (within 90 days)`)],
+    });
     expect(runtimeProblems(['nodejs24'], RUNTIMES, new Date(deprecation + day)).warnings).toEqual([expect.stringContaining('was deprecated on')]);
   });
 
   it('names an unknown runtime and a missing one', () => {
-    expect(runtimeProblems(['nodejs99'], RUNTIMES, at('2026-11-25')).problems).toEqual([expect.stringContaining('runtime nodejs99 is not one firebase-tools knows')]);
+    expect(runtimeProblems(['nodejs99'], RUNTIMES, at('2026-11-25')).problems).toEqual([
+      expect.stringContaining('runtime nodejs99 is not one firebase-tools knows'),
+    ]);
     expect(runtimeProblems([], RUNTIMES, at('2026-11-25')).problems).toEqual(['firebase.json names no functions runtime']);
   });
 });
@@ -155,12 +300,25 @@ describe('deploy:check — instance ceilings and concurrency', () => {
   const gen2Cpu = (mb: number) => (mb <= 2048 ? 1 : 2);
 
   it('passes functions with a ceiling and a concurrency their CPU allows', () => {
-    expect(scalingProblems({ api: { maxInstances: 20, concurrency: 80, availableMemoryMb: 512 }, rideTrigger: { maxInstances: 10, concurrency: 16 } }, gen2Cpu, 256)).toEqual([]);
+    expect(
+      scalingProblems({ api: { maxInstances: 20, concurrency: 80, availableMemoryMb: 512 }, rideTrigger: { maxInstances: 10, concurrency: 16 } }, gen2Cpu, 256),
+    ).toEqual([]);
   });
 
   it('names a function without maxInstances or concurrency, and concurrency on a fractional CPU', () => {
-    expect(scalingProblems({ a: { concurrency: 1 }, b: { maxInstances: 5 }, c: { maxInstances: 5, concurrency: 8, cpu: 0.5 }, d: { maxInstances: 5, concurrency: 8, cpu: 'gcf_gen1' } }, gen2Cpu, 256)).toEqual([
-      'a has no maxInstances (set API_MAX_INSTANCES / FUNCTIONS_MAX_INSTANCES or the function\'s option)',
+    expect(
+      scalingProblems(
+        {
+          a: { concurrency: 1 },
+          b: { maxInstances: 5 },
+          c: { maxInstances: 5, concurrency: 8, cpu: 0.5 },
+          d: { maxInstances: 5, concurrency: 8, cpu: 'gcf_gen1' },
+        },
+        gen2Cpu,
+        256,
+      ),
+    ).toEqual([
+      "a has no maxInstances (set API_MAX_INSTANCES / FUNCTIONS_MAX_INSTANCES or the function's option)",
       'b has no concurrency set',
       'c runs 8 requests at once on less than one CPU: firebase deploy refuses it',
       'd runs 8 requests at once on less than one CPU: firebase deploy refuses it',

@@ -16,13 +16,27 @@ const NOT_API: Record<string, string> = {
 };
 
 function docFiles(): string[] {
-  const files = fs.readdirSync(root).filter((f) => f.endsWith('.md') && f !== 'CHANGELOG.md').map((f) => path.join(root, f));
+  const files = fs
+    .readdirSync(root)
+    .filter((f) => f.endsWith('.md') && f !== 'CHANGELOG.md')
+    .map((f) => path.join(root, f));
   const walk = (dir: string): string[] =>
-    fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)])) : [];
-  return [...files, ...walk(path.join(root, 'docs')).filter((f) => f.endsWith('.md')), ...walk(path.join(root, 'examples')).filter((f) => /\.(md|mjs|js|ts|sh)$/.test(f))];
+    fs.existsSync(dir)
+      ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+      : [];
+  return [
+    ...files,
+    ...walk(path.join(root, 'docs')).filter((f) => f.endsWith('.md')),
+    ...walk(path.join(root, 'examples')).filter((f) => /\.(md|mjs|js|ts|sh)$/.test(f)),
+  ];
 }
 
-interface Mention { file: string; line: number; method: string; path: string }
+interface Mention {
+  file: string;
+  line: number;
+  method: string;
+  path: string;
+}
 
 // `/wallet/withdrawals[/{id}]` and `/…/{id}/approve|reject` stand for several paths.
 function expand(p: string): string[] {
@@ -35,7 +49,11 @@ function expand(p: string): string[] {
 }
 
 function normalise(raw: string): string[] {
-  const p = raw.split('?')[0].replace(/[.:,;]+$/, '').replace(/^\/api\/v1(?=\/)/, '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  const p = raw
+    .split('?')[0]
+    .replace(/[.:,;]+$/, '')
+    .replace(/^\/api\/v1(?=\/)/, '')
+    .replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   return expand(p).map((e) => (e.length > 1 ? e.replace(/\/$/, '') : e));
 }
 
@@ -67,7 +85,9 @@ function mentionsIn(file: string, text: string): Mention[] {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const doc: any = JSON.parse(renderOpenApiJson(MODULES));
-const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path: p })));
+const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) =>
+  Object.keys(item).map((method) => ({ method: method.toUpperCase(), path: p })),
+);
 const isParam = (segment: string) => segment.startsWith('{');
 
 // What fills a path parameter in the docs: a parameter (`{id}`, `:id`), a placeholder (`$RIDE`, `<paperId>`, `Qm3…`)
@@ -91,15 +111,19 @@ describe('endpoints named by the docs', () => {
 
   it('reads the README, docs and examples (prose, curl lines and code)', () => {
     expect(mentions.length).toBeGreaterThan(150);
-    expect(mentions).toEqual(expect.arrayContaining([
-      expect.objectContaining({ file: path.join('docs', 'api', 'notifications.md'), method: 'POST', path: '/push-tokens' }),
-      expect.objectContaining({ file: path.join('docs', 'api', 'auth.md'), method: 'POST', path: '/auth/refresh' }),
-      expect.objectContaining({ file: path.join('examples', 'listen.mjs'), method: 'POST', path: '/auth/firebase-token' }),
-    ]));
+    expect(mentions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ file: path.join('docs', 'api', 'notifications.md'), method: 'POST', path: '/push-tokens' }),
+        expect.objectContaining({ file: path.join('docs', 'api', 'auth.md'), method: 'POST', path: '/auth/refresh' }),
+        expect.objectContaining({ file: path.join('examples', 'listen.mjs'), method: 'POST', path: '/auth/firebase-token' }),
+      ]),
+    );
   });
 
   it('finds each in the API (path parameters matched by shape), but for the listed non-API addresses', () => {
-    const missing = mentions.filter((m) => !NOT_API[`${m.method} ${m.path}`] && !exists(m.method, m.path)).map((m) => `${m.file}:${m.line} ${m.method} ${m.path}`);
+    const missing = mentions
+      .filter((m) => !NOT_API[`${m.method} ${m.path}`] && !exists(m.method, m.path))
+      .map((m) => `${m.file}:${m.line} ${m.method} ${m.path}`);
     expect(missing).toEqual([]);
     for (const listed of Object.keys(NOT_API)) expect(mentions.some((m) => `${m.method} ${m.path}` === listed)).toBe(true);
   });
@@ -107,13 +131,26 @@ describe('endpoints named by the docs', () => {
   it('reads the notations the README uses, and refuses what the API lacks', () => {
     const read = (text: string) => mentionsIn(path.join(root, 'x.md'), text).map((m) => `${m.method} ${m.path}`);
     expect(read('`GET /wallet/withdrawals[/{id}]`, `POST /wallet/admin/adjustments/{id}/approve|reject`')).toEqual([
-      'GET /wallet/withdrawals', 'GET /wallet/withdrawals/{id}', 'POST /wallet/admin/adjustments/{id}/approve', 'POST /wallet/admin/adjustments/{id}/reject',
+      'GET /wallet/withdrawals',
+      'GET /wallet/withdrawals/{id}',
+      'POST /wallet/admin/adjustments/{id}/approve',
+      'POST /wallet/admin/adjustments/{id}/reject',
     ]);
     expect(read('`PUT|DELETE /notifications/mutes/{conversationId}`, `GET /api/v1/health`, `DELETE /users/admin/:id`.')).toEqual([
-      'PUT /notifications/mutes/{conversationId}', 'DELETE /notifications/mutes/{conversationId}', 'GET /health', 'DELETE /users/admin/{id}',
+      'PUT /notifications/mutes/{conversationId}',
+      'DELETE /notifications/mutes/{conversationId}',
+      'GET /health',
+      'DELETE /users/admin/{id}',
     ]);
-    expect(read("curl -s -XPOST $A/auth/refresh -d '{}'\ncurl -s $A/users/me?x=1\ncurl -s -XPATCH \\\n  $A/rides/$RIDE")).toEqual(['POST /auth/refresh', 'GET /users/me', 'PATCH /rides/$RIDE']);
-    expect(mentionsIn(path.join(root, 'x.md'), 'one\ncurl -s \\\n -XDELETE $A/push-tokens\n`GET /wallet`')).toEqual([expect.objectContaining({ line: 2, method: 'DELETE' }), expect.objectContaining({ line: 4, method: 'GET' })]);
+    expect(read("curl -s -XPOST $A/auth/refresh -d '{}'\ncurl -s $A/users/me?x=1\ncurl -s -XPATCH \\\n  $A/rides/$RIDE")).toEqual([
+      'POST /auth/refresh',
+      'GET /users/me',
+      'PATCH /rides/$RIDE',
+    ]);
+    expect(mentionsIn(path.join(root, 'x.md'), 'one\ncurl -s \\\n -XDELETE $A/push-tokens\n`GET /wallet`')).toEqual([
+      expect.objectContaining({ line: 2, method: 'DELETE' }),
+      expect.objectContaining({ line: 4, method: 'GET' }),
+    ]);
     expect(exists('GET', '/favorites/{type}/{id}')).toBe(true);
     expect(exists('POST', '/upload/*')).toBe(true);
     expect(exists('POST', '/notifications/devices')).toBe(false);

@@ -27,13 +27,19 @@ const README_MAX_BYTES = 10 * 1024;
 
 function markdownFiles(): string[] {
   const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.md') ? [path.join(dir, e.name)] : []));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.md') ? [path.join(dir, e.name)] : []));
   return [path.join(root, 'README.md'), ...walk(path.join(root, 'docs'))];
 }
 
 // GitHub's heading anchors: lower case, punctuation dropped (letters, digits, spaces, `-` and `_` kept), spaces as `-`.
 function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 }
 
 function anchorsOf(text: string): Set<string> {
@@ -86,7 +92,8 @@ describe('docs follow the code', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-'));
     try {
       for (const d of ['core/http', 'kits/money', 'geo']) fs.mkdirSync(path.join(dir, d), { recursive: true });
-      for (const f of ['text.ts', 'time.ts', 'time.schemas.ts', 'core/http/route.ts', 'kits/money/money.ts', 'geo/geo.ts']) fs.writeFileSync(path.join(dir, f), '');
+      for (const f of ['text.ts', 'time.ts', 'time.schemas.ts', 'core/http/route.ts', 'kits/money/money.ts', 'geo/geo.ts'])
+        fs.writeFileSync(path.join(dir, f), '');
       expect(render.platformKits(dir)).toEqual(['core/http', 'geo', 'kits/money', 'text', 'time']);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -94,9 +101,13 @@ describe('docs follow the code', () => {
   });
 
   it('refuses a file whose markers are gone', () => {
-    expect(() => render.applyBlocks('# x\n', ['modules'], { modules: 'rows' }, 'docs/x.md')).toThrow('the markers of the generated block "modules" are missing');
+    expect(() => render.applyBlocks('# x\n', ['modules'], { modules: 'rows' }, 'docs/x.md')).toThrow(
+      'the markers of the generated block "modules" are missing',
+    );
     const stale = '<!-- generated:modules (npm run openapi) -->\nold rows\n<!-- /generated:modules -->\n';
-    expect(render.applyBlocks(stale, ['modules'], { modules: 'new rows' }, 'docs/x.md')).toBe('<!-- generated:modules (npm run openapi) -->\nnew rows\n<!-- /generated:modules -->\n');
+    expect(render.applyBlocks(stale, ['modules'], { modules: 'new rows' }, 'docs/x.md')).toBe(
+      '<!-- generated:modules (npm run openapi) -->\nnew rows\n<!-- /generated:modules -->\n',
+    );
   });
 
   it(`keeps the README a landing page of at most ${README_MAX_BYTES} bytes`, () => {
@@ -111,8 +122,12 @@ describe('docs follow the code', () => {
 
   it('finds a link to a missing file or heading, and ignores code and web addresses', () => {
     const file = path.join(root, 'README.md');
-    const text = '[a](docs/nope.md) [b](docs/testing.md#no-such-heading) [c](docs/testing.md#commands) `[d](docs/x.md)` [e](https://example.com/x.md)\n```\n[f](docs/y.md)\n```\n';
-    expect(brokenLinks(file, text, readIfFile)).toEqual(['README.md: docs/nope.md (no such file)', 'README.md: docs/testing.md#no-such-heading (no such heading)']);
+    const text =
+      '[a](docs/nope.md) [b](docs/testing.md#no-such-heading) [c](docs/testing.md#commands) `[d](docs/x.md)` [e](https://example.com/x.md)\n```\n[f](docs/y.md)\n```\n';
+    expect(brokenLinks(file, text, readIfFile)).toEqual([
+      'README.md: docs/nope.md (no such file)',
+      'README.md: docs/testing.md#no-such-heading (no such heading)',
+    ]);
     expect(anchorOf('`platform/kits/money`: the kit')).toBe('platformkitsmoney-the-kit');
   });
 });

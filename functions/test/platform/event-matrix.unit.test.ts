@@ -14,13 +14,25 @@ const rows = fs
   .readFileSync(path.join(__dirname, '..', 'fixtures', 'spec-event-matrix.md'), 'utf8')
   .split('\n')
   .filter((l) => l.startsWith('| ') && !l.startsWith('| Event') && !l.startsWith('|---'))
-  .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()))
+  .map((l) =>
+    l
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim()),
+  )
   .filter(([event]) => event !== 'auth OTP'); // outside the hub (SMS)
 
 const pushPolicy = (text: string) => (text.startsWith('always') ? 'always' : text === 'no' ? 'never' : 'allowed');
 const recipientsOf = (text: string) => ({
-  required: text.split('(')[0].split(',').map((r) => r.trim().split(' ')[0]),
-  optional: /\((.*) if they use the app\)/.exec(text)?.[1].split(' and ').map((r) => r.trim()) ?? [],
+  required: text
+    .split('(')[0]
+    .split(',')
+    .map((r) => r.trim().split(' ')[0]),
+  optional:
+    /\((.*) if they use the app\)/
+      .exec(text)?.[1]
+      .split(' and ')
+      .map((r) => r.trim()) ?? [],
 });
 
 describe('event table against every row of the spec', () => {
@@ -54,7 +66,12 @@ describe('event table against every row of the spec', () => {
   });
 
   it('uses the spec deep links, sounds, channels and app links', () => {
-    expect(policyFor('call.incoming')).toMatchObject({ push: 'always', androidChannel: 'app-calls', deepLink: { CON: { tab: 'ChatTab', screen: 'Call' } }, ttlSec: 30 });
+    expect(policyFor('call.incoming')).toMatchObject({
+      push: 'always',
+      androidChannel: 'app-calls',
+      deepLink: { CON: { tab: 'ChatTab', screen: 'Call' } },
+      ttlSec: 30,
+    });
     expect(policyFor('call.missed')?.deepLink.CON).toEqual({ tab: 'ChatTab', screen: 'CallDetail' });
     expect(policyFor('ride.matched')?.deepLink.CON).toEqual({ tab: 'MapTab', screen: 'RideDetail' });
     expect(policyFor('order.created')?.deepLink.CON).toEqual({ tab: 'MapTab', screen: 'OrderTrack' });
@@ -68,7 +85,11 @@ describe('event table against every row of the spec', () => {
 
 describe('event table derived from the module list', () => {
   it("is the hub's table: every module's rows, and no row no module declares", () => {
-    expect(eventPolicies().map((p) => p.pattern).sort()).toEqual(MODULE_EVENTS.map((p) => p.pattern).sort());
+    expect(
+      eventPolicies()
+        .map((p) => p.pattern)
+        .sort(),
+    ).toEqual(MODULE_EVENTS.map((p) => p.pattern).sort());
     expect([...REGISTRY.events].sort()).toEqual(MODULE_EVENTS.map((p) => p.pattern).sort());
     for (const p of MODULE_EVENTS) expect(policyFor(p.pattern.replace(/\*$/, 'x'))).toBe(p);
   });
@@ -93,7 +114,8 @@ describe('event table derived from the module list', () => {
 
 describe('event ownership', () => {
   const { CHAT_EVENTS } = require('../../src/modules/chat/chat.events') as typeof import('../../src/modules/chat/chat.events');
-  const { SPEC_EVENTS_AWAITING_MODULES } = require('../../src/modules/notifications/spec-events') as typeof import('../../src/modules/notifications/spec-events');
+  const { SPEC_EVENTS_AWAITING_MODULES } =
+    require('../../src/modules/notifications/spec-events') as typeof import('../../src/modules/notifications/spec-events');
 
   it('a module builds dispatch inputs only for its own events (the type check of npm test fails otherwise)', () => {
     const own = CHAT_EVENTS.notice({ event: 'call.missed', entityId: 'c1' });

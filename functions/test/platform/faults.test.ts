@@ -27,7 +27,14 @@ let deadlineAnswers = 0;
 beforeEach(() => (deadlineAnswers = 0));
 afterEach(() => expect(deadlineAnswers).toBeGreaterThan(0));
 
-const config = parseConfig({ ...process.env, JWT_SECRET: localSecret('JWT_SECRET'), JWT_REFRESH_SECRET: localSecret('JWT_REFRESH_SECRET'), REQUEST_DEADLINE_MS: String(DEADLINE_MS), UPLOAD_DEADLINE_MS: String(DEADLINE_MS), TRUST_PROXY: 'true' });
+const config = parseConfig({
+  ...process.env,
+  JWT_SECRET: localSecret('JWT_SECRET'),
+  JWT_REFRESH_SECRET: localSecret('JWT_REFRESH_SECRET'),
+  REQUEST_DEADLINE_MS: String(DEADLINE_MS),
+  UPLOAD_DEADLINE_MS: String(DEADLINE_MS),
+  TRUST_PROXY: 'true',
+});
 let server: { url: string; close(): Promise<void> };
 beforeAll(async () => {
   server = await listen(buildApp({ config }).app);
@@ -40,7 +47,11 @@ async function send(method: string, pathName: string, opts: { token?: string; bo
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.key) headers['idempotency-key'] = opts.key;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.url}/api/v1${pathName}`, { method, headers, body: opts.form ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
+  const res = await fetch(`${server.url}/api/v1${pathName}`, {
+    method,
+    headers,
+    body: opts.form ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -68,7 +79,12 @@ const MODES: Array<[string, FaultMode, number | undefined]> = [
  * Runs `attempt` once with the `at`-th commit faulted, then retries it with faults off. A stall is released once
  * the faulted attempt has its answer (the deadline's 503 when the stall is on its path).
  */
-async function withFault(at: number, mode: FaultMode, code: number | undefined, attempt: () => Promise<Answer>): Promise<{ first: Answer; final: Answer; hit: boolean }> {
+async function withFault(
+  at: number,
+  mode: FaultMode,
+  code: number | undefined,
+  attempt: () => Promise<Answer>,
+): Promise<{ first: Answer; final: Answer; hit: boolean }> {
   const fault = faults.inject(at, mode, code);
   const started = Date.now();
   const first = await attempt();
@@ -100,12 +116,17 @@ describe('a ledger transfer (POST /wallet/transfers) under database faults', () 
   let recipient: Tokens;
   const AMOUNT = 1_000;
   let done = 0;
-  const transfer = (key: string) => () => send('POST', '/wallet/transfers', { token: sender.accessToken, body: { toUserId: recipient.user.id, amount: AMOUNT }, key });
+  const transfer = (key: string) => () =>
+    send('POST', '/wallet/transfers', { token: sender.accessToken, body: { toUserId: recipient.user.id, amount: AMOUNT }, key });
   const balance = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 
   beforeAll(async () => {
     [sender, recipient] = [await registerVerified(), await registerVerified()];
-    const topUp = await call('POST', '/wallet/topups', { token: sender.accessToken, body: { amount: 1_000_000, provider: 'MOCK' }, headers: { 'idempotency-key': randomUUID() } });
+    const topUp = await call('POST', '/wallet/topups', {
+      token: sender.accessToken,
+      body: { amount: 1_000_000, provider: 'MOCK' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
     expect(topUp.status).toBe(201);
   });
 
@@ -120,7 +141,11 @@ describe('a ledger transfer (POST /wallet/transfers) under database faults', () 
         if (hit) tried.push(`${at}: ${label}`);
         expect({ at, label, status: final.status }).toEqual({ at, label, status: 201 });
         done += 1;
-        expect({ at, label, balances: [await balance(sender), await balance(recipient)] }).toEqual({ at, label, balances: [1_000_000 - done * AMOUNT, done * AMOUNT] });
+        expect({ at, label, balances: [await balance(sender), await balance(recipient)] }).toEqual({
+          at,
+          label,
+          balances: [1_000_000 - done * AMOUNT, done * AMOUNT],
+        });
       }
     }
     expect(tried.length).toBeGreaterThanOrEqual(commits);
@@ -147,7 +172,12 @@ describe('a wallet top-up (POST /wallet/topups, MOCK gateway) under database fau
       for (const [label, mode, code] of MODES) {
         const key = randomUUID();
         const { final } = await withFault(at, mode, code, topUp(key));
-        expect({ at, label, status: final.status, paid: ['SUCCEEDED', 'CANCELLED'].includes(final.body.status) }).toEqual({ at, label, status: 201, paid: true });
+        expect({ at, label, status: final.status, paid: ['SUCCEEDED', 'CANCELLED'].includes(final.body.status) }).toEqual({
+          at,
+          label,
+          status: 201,
+          paid: true,
+        });
         const again = await topUp(key)();
         expect({ at, label, replay: [again.body.id, again.body.status] }).toEqual({ at, label, replay: [final.body.id, final.body.status] });
         if (final.body.status === 'SUCCEEDED') done += 1;

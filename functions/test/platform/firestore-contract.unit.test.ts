@@ -13,7 +13,13 @@ import { memoryIdempotencyStore } from '../../src/platform/kits/idempotency/idem
 import { contractProblems } from '../helpers/contract';
 import { testConfig } from '../helpers/config';
 import { listen } from '../helpers/http';
-import { documentJsonSchema, FIRESTORE_SCHEMA_FILE, FIRESTORE_TYPES_FILE, renderFirestoreSchema, renderFirestoreTypes } from '../../src/platform/core/openapi/firestore';
+import {
+  documentJsonSchema,
+  FIRESTORE_SCHEMA_FILE,
+  FIRESTORE_TYPES_FILE,
+  renderFirestoreSchema,
+  renderFirestoreTypes,
+} from '../../src/platform/core/openapi/firestore';
 
 // The Firestore half of the contract: the published files are what the code generates, every collection clients
 // may read is described, the rules only use fields the schemas declare, and every time is a Timestamp.
@@ -71,7 +77,15 @@ describe('Firestore contract (listened documents)', () => {
   });
 
   it('the API serves the same files under /docs (behind SWAGGER_ENABLED, as the OpenAPI document)', async () => {
-    const serve = (swagger: string) => listen(buildApp({ config: testConfig({ SWAGGER_ENABLED: swagger }), modules: [], rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+    const serve = (swagger: string) =>
+      listen(
+        buildApp({
+          config: testConfig({ SWAGGER_ENABLED: swagger }),
+          modules: [],
+          rateLimiter: createRateLimiter(memoryRateLimitStore()),
+          idempotency: memoryIdempotencyStore(),
+        }).app,
+      );
     const [on, off] = [await serve('true'), await serve('false')];
     try {
       for (const file of [FIRESTORE_SCHEMA_FILE, FIRESTORE_TYPES_FILE]) {
@@ -88,9 +102,24 @@ describe('Firestore contract (listened documents)', () => {
   it('renders each file once per app, whatever spelling of its path Express matched (no cache entry per spelling)', async () => {
     const contract = require('../../src/platform/core/openapi/firestore') as typeof import('../../src/platform/core/openapi/firestore');
     const renders = [jest.spyOn(contract, 'renderFirestoreSchema'), jest.spyOn(contract, 'renderFirestoreTypes')];
-    const on = await listen(buildApp({ config: testConfig({ SWAGGER_ENABLED: 'true' }), modules: [], rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+    const on = await listen(
+      buildApp({
+        config: testConfig({ SWAGGER_ENABLED: 'true' }),
+        modules: [],
+        rateLimiter: createRateLimiter(memoryRateLimitStore()),
+        idempotency: memoryIdempotencyStore(),
+      }).app,
+    );
     try {
-      const spellings = [FIRESTORE_SCHEMA_FILE, FIRESTORE_SCHEMA_FILE.toUpperCase(), `${FIRESTORE_SCHEMA_FILE}/`, 'Firestore.Schema.Json/', FIRESTORE_TYPES_FILE, FIRESTORE_TYPES_FILE.toUpperCase(), `${FIRESTORE_TYPES_FILE}/`];
+      const spellings = [
+        FIRESTORE_SCHEMA_FILE,
+        FIRESTORE_SCHEMA_FILE.toUpperCase(),
+        `${FIRESTORE_SCHEMA_FILE}/`,
+        'Firestore.Schema.Json/',
+        FIRESTORE_TYPES_FILE,
+        FIRESTORE_TYPES_FILE.toUpperCase(),
+        `${FIRESTORE_TYPES_FILE}/`,
+      ];
       for (const spelling of spellings) {
         const res = await fetch(`${on.url}/docs/${spelling}`);
         const file = spelling.toLowerCase().startsWith('firestore.schema') ? FIRESTORE_SCHEMA_FILE : FIRESTORE_TYPES_FILE;
@@ -122,18 +151,25 @@ describe('Firestore contract (listened documents)', () => {
       const own = [...condition.matchAll(/resource\.data\.(\w+)/g)].map((m) => m[1]);
       const schema = documentJsonSchema(document) as Json;
       const declared = Object.keys(schema.properties ?? schema.oneOf[0].properties);
-      for (const field of own) expect([document.name, field, declared.includes(field), document.readers.includes(`\`${field}\``)]).toEqual([document.name, field, true, true]);
+      for (const field of own)
+        expect([document.name, field, declared.includes(field), document.readers.includes(`\`${field}\``)]).toEqual([document.name, field, true, true]);
       // A parent's field (messages: the conversation's memberIds).
       for (const [, parentPath, field] of condition.matchAll(/get\(\/databases\/\$\(database\)\/documents\/(\w+)\/\$\(\w+\)\)\.data\.(\w+)/g)) {
         const parent = [...byPath.values()].find((d) => d.path.split('/')[0] === parentPath && d.path.split('/').length === 2)!;
-        expect([document.name, field, Object.keys((documentJsonSchema(parent) as Json).properties).includes(field), document.readers.includes(`\`${field}\``)]).toEqual([document.name, field, true, true]);
+        expect([
+          document.name,
+          field,
+          Object.keys((documentJsonSchema(parent) as Json).properties).includes(field),
+          document.readers.includes(`\`${field}\``),
+        ]).toEqual([document.name, field, true, true]);
       }
-      if (/request\.auth\.uid == (?!resource)\w+Id\b/.test(condition)) expect([document.name, document.readers]).toEqual([document.name, expect.stringContaining('document id')]);
+      if (/request\.auth\.uid == (?!resource)\w+Id\b/.test(condition))
+        expect([document.name, document.readers]).toEqual([document.name, expect.stringContaining('document id')]);
       if (!condition.includes('liveSession()')) expect(document.readers).toContain('signed-in');
     }
   });
 
-  it('every time is a Firestore Timestamp, described as one (the gateway\'s own pay time aside)', () => {
+  it("every time is a Firestore Timestamp, described as one (the gateway's own pay time aside)", () => {
     const exceptions = new Set(['PaymentDocument.gateway.paidAt']);
     let times = 0;
     for (const document of LISTENED_DOCUMENTS) {
@@ -151,10 +187,22 @@ describe('Firestore contract (listened documents)', () => {
   });
 
   it('documents whose fields are all described (objects of one-off shapes aside)', () => {
-    for (const name of ['RideDocument', 'CallDocument', 'MessageDocument', 'ChatMembershipDocument', 'InboxItemDocument', 'PaymentDocument', 'DriverLocationDocument']) {
+    for (const name of [
+      'RideDocument',
+      'CallDocument',
+      'MessageDocument',
+      'ChatMembershipDocument',
+      'InboxItemDocument',
+      'PaymentDocument',
+      'DriverLocationDocument',
+    ]) {
       const document = LISTENED_DOCUMENTS.find((d) => d.name === name)!;
       const schema = documentJsonSchema(document);
-      const undescribed = Object.entries(schema.properties as Record<string, Json>).filter(([key, p]) => !p.description && !['conversationId', 'currency', 'description', 'failureReason', 'creditShard', 'creditBalanceAfter'].includes(key)).map(([key]) => key);
+      const undescribed = Object.entries(schema.properties as Record<string, Json>)
+        .filter(
+          ([key, p]) => !p.description && !['conversationId', 'currency', 'description', 'failureReason', 'creditShard', 'creditBalanceAfter'].includes(key),
+        )
+        .map(([key]) => key);
       expect([name, undescribed]).toEqual([name, []]);
       expect(schema['x-firestore']).toEqual({ path: document.path, readers: document.readers, writers: expect.any(String) });
     }
@@ -164,16 +212,52 @@ describe('Firestore contract (listened documents)', () => {
 describe('time fields between records (epoch ms) and documents (Timestamps)', () => {
   const at = Date.UTC(2026, 10, 25, 8, 30);
   const ride = (): RideRecord => ({
-    id: 'r1', riderId: 'u1', driverId: null, participants: ['u1'], status: 'CONFIRMED', rideClass: 'CAR', pickup: { lat: 10.7, lng: 106.7 }, dropoff: { lat: 10.8, lng: 106.6, address: 'Q1' },
-    pickupCell: 'w3gv', quote: { fare: 50_000, distanceM: 4000, durationSec: 600, surgeBp: 10_000 }, paymentMethod: 'CASH', holdPaymentId: null, paymentId: null, fare: null, drivenM: null,
-    cancellationFee: 0, driver: null, etaToPickupSec: null, excludedDriverIds: [], reassignments: 0, note: null, cancelledBy: null, cancelReason: null, rating: null,
-    share: { tokenHash: 'h', expiresAt: at + 3_600_000 }, createdAt: at, confirmedAt: at + 1000, arrivedAt: null, pickedUpAt: null, completedAt: null, endedAt: null, updatedAt: at + 1000,
+    id: 'r1',
+    riderId: 'u1',
+    driverId: null,
+    participants: ['u1'],
+    status: 'CONFIRMED',
+    rideClass: 'CAR',
+    pickup: { lat: 10.7, lng: 106.7 },
+    dropoff: { lat: 10.8, lng: 106.6, address: 'Q1' },
+    pickupCell: 'w3gv',
+    quote: { fare: 50_000, distanceM: 4000, durationSec: 600, surgeBp: 10_000 },
+    paymentMethod: 'CASH',
+    holdPaymentId: null,
+    paymentId: null,
+    fare: null,
+    drivenM: null,
+    cancellationFee: 0,
+    driver: null,
+    etaToPickupSec: null,
+    excludedDriverIds: [],
+    reassignments: 0,
+    note: null,
+    cancelledBy: null,
+    cancelReason: null,
+    rating: null,
+    share: { tokenHash: 'h', expiresAt: at + 3_600_000 },
+    createdAt: at,
+    confirmedAt: at + 1000,
+    arrivedAt: null,
+    pickedUpAt: null,
+    completedAt: null,
+    endedAt: null,
+    updatedAt: at + 1000,
   });
 
   it('finds every time field of a schema, nested and in arrays', () => {
-    expect(timePaths(rideDocument()).map((p) => p.keys.join('.')).sort()).toEqual(['arrivedAt', 'completedAt', 'confirmedAt', 'createdAt', 'endedAt', 'pickedUpAt', 'share.expiresAt', 'updatedAt']);
+    expect(
+      timePaths(rideDocument())
+        .map((p) => p.keys.join('.'))
+        .sort(),
+    ).toEqual(['arrivedAt', 'completedAt', 'confirmedAt', 'createdAt', 'endedAt', 'pickedUpAt', 'share.expiresAt', 'updatedAt']);
     expect(timePaths(paymentDocument()).map((p) => p.keys.join('.'))).toEqual(expect.arrayContaining(['refunds.*.at', 'refunds.*.requestedAt', 'createdAt']));
-    expect(timePaths(realtimeDocument()).map((p) => p.keys.join('.')).sort()).toEqual(['createdAt', 'data.at', 'data.ringExpiresAt', 'expireAt']);
+    expect(
+      timePaths(realtimeDocument())
+        .map((p) => p.keys.join('.'))
+        .sort(),
+    ).toEqual(['createdAt', 'data.at', 'data.ringExpiresAt', 'expireAt']);
   });
 
   it('stores a record with Timestamps and reads it back as the same record; nulls stay null', () => {
@@ -190,7 +274,11 @@ describe('time fields between records (epoch ms) and documents (Timestamps)', ()
 
   it('converts update data: dotted paths, arrays of entries, FieldValue sentinels untouched', () => {
     const remove = FieldValue.arrayRemove('x');
-    expect(storedFields(rideDocument, { updatedAt: at, 'share.expiresAt': at, excludedDriverIds: remove })).toEqual({ updatedAt: Timestamp.fromMillis(at), 'share.expiresAt': Timestamp.fromMillis(at), excludedDriverIds: remove });
+    expect(storedFields(rideDocument, { updatedAt: at, 'share.expiresAt': at, excludedDriverIds: remove })).toEqual({
+      updatedAt: Timestamp.fromMillis(at),
+      'share.expiresAt': Timestamp.fromMillis(at),
+      excludedDriverIds: remove,
+    });
     const refunds = [{ id: 'f1', amount: 1000, reason: 'r', by: 'u1', at, gateway: { state: 'SETTLED', reference: null }, requestedAt: null }];
     expect(storedFields(paymentDocument, { refunds }).refunds).toEqual([{ ...refunds[0], at: Timestamp.fromMillis(at) }]);
   });
@@ -225,7 +313,14 @@ describe('time fields between records (epoch ms) and documents (Timestamps)', ()
     const { id: _id, ...record } = ride();
     expect(Object.keys(pendingTimeFields(rideDocument, record)).sort()).toEqual(['confirmedAt', 'createdAt', 'share', 'updatedAt']);
     expect(pendingTimeFields(rideDocument, storedFields(rideDocument, record))).toEqual({});
-    const event = { recipientId: 'u1', type: 'ride:location', payload: {}, data: { rideId: 'r1', at: '2026-11-25T08:30:00.000Z' }, createdAt: Timestamp.fromMillis(at), expireAt: Timestamp.fromMillis(at) };
+    const event = {
+      recipientId: 'u1',
+      type: 'ride:location',
+      payload: {},
+      data: { rideId: 'r1', at: '2026-11-25T08:30:00.000Z' },
+      createdAt: Timestamp.fromMillis(at),
+      expireAt: Timestamp.fromMillis(at),
+    };
     expect(pendingTimeFields(realtimeDocument, event)).toEqual({ data: { rideId: 'r1', at: Timestamp.fromMillis(at) } });
     const member = storedFields(membershipDocument, { ...newMembership('c1', 'u1', 'MEMBER', at), readUpToAt: 0 });
     expect(pendingTimeFields(membershipDocument, { ...member, readUpToAt: 0 })).toEqual({ readUpToAt: null });
@@ -233,16 +328,32 @@ describe('time fields between records (epoch ms) and documents (Timestamps)', ()
 
   it('the migration refuses, naming the field, a time no Timestamp can hold (not finite, out of range, an impossible ISO date)', () => {
     const { id: _id, ...record } = ride();
-    for (const [field, value] of [['createdAt', Number.NaN], ['createdAt', Number.POSITIVE_INFINITY], ['updatedAt', 1e20], ['updatedAt', -1e17]] as const) {
+    for (const [field, value] of [
+      ['createdAt', Number.NaN],
+      ['createdAt', Number.POSITIVE_INFINITY],
+      ['updatedAt', 1e20],
+      ['updatedAt', -1e17],
+    ] as const) {
       expect(() => pendingTimeFields(rideDocument, { ...record, [field]: value })).toThrow(new UnconvertibleTimeError(field, value));
     }
     expect(() => pendingTimeFields(rideDocument, { ...record, share: { tokenHash: 'h', expiresAt: Number.NaN } })).toThrow(/^share\.expiresAt: NaN /);
-    const event = (at: unknown) => ({ recipientId: 'u1', type: 'ride:location', payload: {}, data: { rideId: 'r1', at }, createdAt: Timestamp.fromMillis(0), expireAt: Timestamp.fromMillis(0) });
+    const event = (at: unknown) => ({
+      recipientId: 'u1',
+      type: 'ride:location',
+      payload: {},
+      data: { rideId: 'r1', at },
+      createdAt: Timestamp.fromMillis(0),
+      expireAt: Timestamp.fromMillis(0),
+    });
     expect(() => pendingTimeFields(realtimeDocument, event('2026-13-45T99:99:00Z'))).toThrow(UnconvertibleTimeError);
     expect(() => pendingTimeFields(realtimeDocument, event('+275760-09-13T00:00:00.001Z'))).not.toThrow(); // not ISO-looking: left as it is
     expect(pendingTimeFields(realtimeDocument, event('not a time'))).toEqual({});
     // The edges of a Timestamp's range convert.
-    expect(pendingTimeFields(realtimeDocument, event('9999-12-31T23:59:59.999Z'))).toEqual({ data: { rideId: 'r1', at: Timestamp.fromMillis(253_402_300_799_999) } });
-    expect(pendingTimeFields(rideDocument, { ...storedFields(rideDocument, record), createdAt: -62_135_596_800_000 })).toEqual({ createdAt: Timestamp.fromMillis(-62_135_596_800_000) });
+    expect(pendingTimeFields(realtimeDocument, event('9999-12-31T23:59:59.999Z'))).toEqual({
+      data: { rideId: 'r1', at: Timestamp.fromMillis(253_402_300_799_999) },
+    });
+    expect(pendingTimeFields(rideDocument, { ...storedFields(rideDocument, record), createdAt: -62_135_596_800_000 })).toEqual({
+      createdAt: Timestamp.fromMillis(-62_135_596_800_000),
+    });
   });
 });

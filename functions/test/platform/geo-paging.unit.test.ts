@@ -20,7 +20,10 @@ interface Point extends LatLng {
 }
 
 const HCMC = { lat: 10.7769, lng: 106.7009 };
-const metres = (center: LatLng, north: number, east: number): LatLng => ({ lat: center.lat + north / 111_320, lng: center.lng + east / (111_320 * Math.cos((center.lat * Math.PI) / 180)) });
+const metres = (center: LatLng, north: number, east: number): LatLng => ({
+  lat: center.lat + north / 111_320,
+  lng: center.lng + east / (111_320 * Math.cos((center.lat * Math.PI) / 180)),
+});
 
 function scatter(n: number, center: LatLng, radiusM: number, prefix = 'p'): Point[] {
   return Array.from({ length: n }, (_, i) => {
@@ -39,13 +42,18 @@ function collection(points: Point[]) {
   const read = async (start: string, end: string, max: number, afterId?: string, endId?: string) => {
     counter.queries += 1;
     let lo = 0;
-    for (let hi = sorted.length; lo < hi; ) {
+    for (let hi = sorted.length; lo < hi;) {
       const mid = (lo + hi) >> 1;
       if (before(sorted[mid], start, afterId)) lo = mid + 1;
       else hi = mid;
     }
     const out: Point[] = [];
-    for (let i = lo; i < sorted.length && (sorted[i].geohash < end || (sorted[i].geohash === end && (endId === undefined || sorted[i].id <= endId))) && out.length < max; i++) out.push(sorted[i]);
+    for (
+      let i = lo;
+      i < sorted.length && (sorted[i].geohash < end || (sorted[i].geohash === end && (endId === undefined || sorted[i].id <= endId))) && out.length < max;
+      i++
+    )
+      out.push(sorted[i]);
     // As Firestore bills: a query that finds nothing costs one read.
     counter.reads += Math.max(1, out.length);
     return out;
@@ -91,7 +99,11 @@ describe('platform/kits/geo nearbyPage', () => {
 
   it('pages a sparse circle by distance exactly as a brute-force scan, without duplicates or gaps', async () => {
     const points = scatter(300, HCMC, 6_000);
-    for (const [center, radiusM, limit] of [[HCMC, 3_000, 7], [metres(HCMC, 1_200, -800), 5_000, 20], [metres(HCMC, -4_000, 2_500), 2_000, 3]] as const) {
+    for (const [center, radiusM, limit] of [
+      [HCMC, 3_000, 7],
+      [metres(HCMC, 1_200, -800), 5_000, 20],
+      [metres(HCMC, -4_000, 2_500), 2_000, 3],
+    ] as const) {
       const { ids } = await allPages(points, center, radiusM, limit, 400);
       expect(ids).toEqual(brute(points, center, radiusM));
     }
@@ -205,10 +217,24 @@ describe('platform/kits/geo nearbyPage at ordinary density (issue 29: paging wen
 describe('nearby routes', () => {
   it('every nearby search (catalogs, pharmacy products, drivers on the map) is rate-limited per signed-in caller', () => {
     const config = testConfig();
-    const ctx = { config, verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET), rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() };
+    const ctx = {
+      config,
+      verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
+      rateLimiter: createRateLimiter(memoryRateLimitStore()),
+      idempotency: memoryIdempotencyStore(),
+    };
     const nearby = MODULES.flatMap((m) => m.routes?.(ctx) ?? []).filter((r) => r.method === 'get' && /\/nearby$|\/products\/search$/.test(r.path));
-    expect(nearby.map((r) => r.path).sort()).toEqual(['/atm/nearby', '/fuel/stations/nearby', '/parking/lots/nearby', '/pharmacy/products/search', '/pharmacy/stores/nearby', '/places/nearby', '/rides/drivers/nearby']);
-    for (const route of nearby) expect(route.rateLimit).toMatchObject({ per: 'user', scope: route.path === '/rides/drivers/nearby' ? 'rides-drivers-nearby' : 'nearby' });
+    expect(nearby.map((r) => r.path).sort()).toEqual([
+      '/atm/nearby',
+      '/fuel/stations/nearby',
+      '/parking/lots/nearby',
+      '/pharmacy/products/search',
+      '/pharmacy/stores/nearby',
+      '/places/nearby',
+      '/rides/drivers/nearby',
+    ]);
+    for (const route of nearby)
+      expect(route.rateLimit).toMatchObject({ per: 'user', scope: route.path === '/rides/drivers/nearby' ? 'rides-drivers-nearby' : 'nearby' });
   });
 });
 
@@ -226,7 +252,8 @@ describe('nearby rate limit', () => {
     try {
       const [me, other] = [signAccessToken(config.JWT_SECRET), signAccessToken(config.JWT_SECRET)];
       // A bad query is refused after the count (400), so no database is needed to see the limit.
-      const get = (path: string, token: string, ip: string) => fetch(`${server.url}/api/v1${path}?lat=abc&lng=1`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip } });
+      const get = (path: string, token: string, ip: string) =>
+        fetch(`${server.url}/api/v1${path}?lat=abc&lng=1`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip } });
       expect((await get('/places/nearby', me, '198.18.0.1')).status).toBe(400);
       expect((await get('/atm/nearby', me, '198.18.0.2')).status).toBe(400);
       const third = await get('/places/nearby', me, '198.18.0.3');
@@ -247,7 +274,10 @@ describe('drivers on the rider map (issue 29: exact positions came back from the
     const b = { lat: center.lat - 0.0002, lng: center.lng + 0.0011 };
     expect(distanceMeters(center, a)).toBeLessThan(distanceMeters(center, b));
     const shown = blurredForMap(center, [a, b]);
-    expect(shown.map((p) => [p.lat, p.lng])).toEqual([[10.777, 106.702], [10.778, 106.701]]);
+    expect(shown.map((p) => [p.lat, p.lng])).toEqual([
+      [10.777, 106.702],
+      [10.778, 106.701],
+    ]);
     for (const p of shown) expect(p.distanceM).toBe(Math.round(distanceMeters(center, { lat: p.lat, lng: p.lng }) / 50) * 50);
     // Moving a driver within its grid square changes nothing shown.
     expect(blurredForMap(center, [{ lat: a.lat + 0.0002, lng: a.lng - 0.0003 }, b])).toEqual(shown);

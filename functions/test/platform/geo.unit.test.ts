@@ -13,7 +13,16 @@ describe('platform/kits/geo', () => {
 
   it('validates nearby queries the same way everywhere (numbers in range)', () => {
     expect(NearbyQuerySchema.parse({ lat: '10.77', lng: '106.7' })).toEqual({ lat: 10.77, lng: 106.7, radiusM: 3000, limit: 20 });
-    for (const bad of [{ lat: 'abc', lng: '1' }, { lat: '91', lng: '1' }, { lat: '1', lng: '-181' }, { lat: '1', lng: '1', radiusM: '0' }, { lat: '1', lng: '1', radiusM: '50001' }, { lng: '1' }, { lat: '1', lng: '' }, { lat: ' ', lng: '1' }]) {
+    for (const bad of [
+      { lat: 'abc', lng: '1' },
+      { lat: '91', lng: '1' },
+      { lat: '1', lng: '-181' },
+      { lat: '1', lng: '1', radiusM: '0' },
+      { lat: '1', lng: '1', radiusM: '50001' },
+      { lng: '1' },
+      { lat: '1', lng: '' },
+      { lat: ' ', lng: '1' },
+    ]) {
       expect(NearbyQuerySchema.safeParse(bad).success).toBe(false);
     }
   });
@@ -42,9 +51,27 @@ describe('platform/kits/geo', () => {
   });
 
   it('merges touching and overlapping geohash ranges into one query each, keeping separate ones apart', () => {
-    const bounds: Array<[string, string]> = [['w3gvk0', 'w3gvkh'], ['w3gv70', 'w3gv7h'], ['w3gvkh', 'w3gvk~'], ['w3gv7h', 'w3gv7~'], ['w3gvhh', 'w3gvh~'], ['w3gv5h', 'w3gv5~']];
-    expect(mergeRanges(bounds)).toEqual([['w3gv5h', 'w3gv5~'], ['w3gv70', 'w3gv7~'], ['w3gvhh', 'w3gvh~'], ['w3gvk0', 'w3gvk~']]);
-    expect(mergeRanges([['a', 'c'], ['b', 'z'], ['d', 'e']])).toEqual([['a', 'z']]);
+    const bounds: Array<[string, string]> = [
+      ['w3gvk0', 'w3gvkh'],
+      ['w3gv70', 'w3gv7h'],
+      ['w3gvkh', 'w3gvk~'],
+      ['w3gv7h', 'w3gv7~'],
+      ['w3gvhh', 'w3gvh~'],
+      ['w3gv5h', 'w3gv5~'],
+    ];
+    expect(mergeRanges(bounds)).toEqual([
+      ['w3gv5h', 'w3gv5~'],
+      ['w3gv70', 'w3gv7~'],
+      ['w3gvhh', 'w3gvh~'],
+      ['w3gvk0', 'w3gvk~'],
+    ]);
+    expect(
+      mergeRanges([
+        ['a', 'c'],
+        ['b', 'z'],
+        ['d', 'e'],
+      ]),
+    ).toEqual([['a', 'z']]);
     expect(mergeRanges([])).toEqual([]);
   });
 });

@@ -1,7 +1,21 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { defineMessages, formatDateTime, formatTime, formatVnd, formatterFor, LOCALES, mail, negotiateLocale, notice, requestLocale, sms, asWritten, type Locale } from '../../src/platform/kits/i18n';
+import {
+  defineMessages,
+  formatDateTime,
+  formatTime,
+  formatVnd,
+  formatterFor,
+  LOCALES,
+  mail,
+  negotiateLocale,
+  notice,
+  requestLocale,
+  sms,
+  asWritten,
+  type Locale,
+} from '../../src/platform/kits/i18n';
 import { defaultLocale, useDefaultLocale } from '../../src/platform/kits/i18n/default-locale';
 import { localeOf, newUserRecord, toProfile } from '../../src/modules/users/users.model';
 import { testConfig } from '../helpers/config';
@@ -39,7 +53,11 @@ describe('Accept-Language → locale', () => {
   });
 
   it("requestLocale: a request's validated headers, or the default", () => {
-    expect([requestLocale({ 'accept-language': 'en-US,vi;q=0.5' }, 'vi'), requestLocale({}, 'vi'), requestLocale({ 'accept-language': 'fr' }, 'en')]).toEqual(['en', 'vi', 'en']);
+    expect([requestLocale({ 'accept-language': 'en-US,vi;q=0.5' }, 'vi'), requestLocale({}, 'vi'), requestLocale({ 'accept-language': 'fr' }, 'en')]).toEqual([
+      'en',
+      'vi',
+      'en',
+    ]);
   });
 
   it('reads only the start of an endless header', () => {
@@ -74,7 +92,13 @@ describe('VND and Vietnam time, whatever the machine time zone', () => {
     ['Asia/Tokyo', 2],
   ])('a machine on TZ=%s writes the same texts', (tz, localHour) => {
     const { buildSync } = require('esbuild') as typeof import('esbuild');
-    const [bundle] = buildSync({ entryPoints: [path.join(__dirname, '..', '..', 'src', 'platform', 'kits', 'i18n', 'format.ts')], bundle: true, platform: 'node', format: 'cjs', write: false }).outputFiles;
+    const [bundle] = buildSync({
+      entryPoints: [path.join(__dirname, '..', '..', 'src', 'platform', 'kits', 'i18n', 'format.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+    }).outputFiles;
     const probe = `${bundle.text}\nconst t = ${t}; process.stdout.write(JSON.stringify([new Date(t).getHours(), formatTime(t, 'vi'), formatTime(t, 'en'), formatDateTime(t, 'vi'), formatDateTime(t, 'en')]));`;
     const res = spawnSync(process.execPath, ['-e', probe], { env: { PATH: process.env.PATH ?? '', TZ: tz }, encoding: 'utf8' });
     expect(res.stderr).toBe('');
@@ -87,7 +111,9 @@ describe('message catalogues', () => {
   // Every `<module>.texts.ts` of src/: a catalogue added later is checked without listing it here.
   const srcDir = path.join(__dirname, '..', '..', 'src');
   const textFiles = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? textFiles(path.join(dir, e.name)) : e.name.endsWith('.texts.ts') ? [path.join(dir, e.name)] : []));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? textFiles(path.join(dir, e.name)) : e.name.endsWith('.texts.ts') ? [path.join(dir, e.name)] : []));
   type Catalogue = ReturnType<typeof defineMessages>;
   const catalogues = textFiles(srcDir).flatMap((file) =>
     Object.entries(require(file) as Record<string, unknown>)
@@ -98,7 +124,15 @@ describe('message catalogues', () => {
 
   it('finds the catalogue of every module that writes for people', () => {
     expect(catalogues.map((c) => c.name.split(':')[0]).sort()).toEqual(
-      ['auth/auth.texts.ts', 'chat/chat.texts.ts', 'driver/driver.texts.ts', 'partners/partners.texts.ts', 'payments/payments.texts.ts', 'rides/rides.texts.ts', 'wallet/wallet.texts.ts'].map((f) => `modules/${f}`),
+      [
+        'auth/auth.texts.ts',
+        'chat/chat.texts.ts',
+        'driver/driver.texts.ts',
+        'partners/partners.texts.ts',
+        'payments/payments.texts.ts',
+        'rides/rides.texts.ts',
+        'wallet/wallet.texts.ts',
+      ].map((f) => `modules/${f}`),
     );
     expect(messages.length).toBeGreaterThanOrEqual(22);
   });
@@ -139,13 +173,21 @@ describe('message catalogues', () => {
 
   it('a catalogue renders its typed parameters per locale; words sent as written stay as written', () => {
     const texts = defineMessages({
-      fare: notice<{ fare: number }>({ example: { fare: 1 }, vi: (p, f) => ({ title: 'Cước', body: f.vnd(p.fare) }), en: (p, f) => ({ title: 'Fare', body: f.vnd(p.fare) }) }),
+      fare: notice<{ fare: number }>({
+        example: { fare: 1 },
+        vi: (p, f) => ({ title: 'Cước', body: f.vnd(p.fare) }),
+        en: (p, f) => ({ title: 'Fare', body: f.vnd(p.fare) }),
+      }),
     });
     expect(texts.render('fare', { fare: 52_000 }, 'vi')).toEqual({ title: 'Cước', body: '52.000\u00a0₫' });
     const later = texts.text('fare', { fare: 52_000 });
     expect([later.key, later.asWritten, later.render('en')]).toEqual(['fare', false, { title: 'Fare', body: '₫52,000' }]);
     const written = asWritten({ title: 'Khuyến mãi', body: 'Giảm 10%' });
-    expect([written.asWritten, written.render('en'), written.render('vi')]).toEqual([true, { title: 'Khuyến mãi', body: 'Giảm 10%' }, { title: 'Khuyến mãi', body: 'Giảm 10%' }]);
+    expect([written.asWritten, written.render('en'), written.render('vi')]).toEqual([
+      true,
+      { title: 'Khuyến mãi', body: 'Giảm 10%' },
+      { title: 'Khuyến mãi', body: 'Giảm 10%' },
+    ]);
   });
 
   it('a missing translation, an unknown key or a wrong parameter does not compile', () => {
@@ -153,7 +195,9 @@ describe('message catalogues', () => {
     const missing = notice({ example: {}, vi: () => ({ title: 'Chào', body: 'Xin chào' }) });
     // @ts-expect-error: a mail has a subject and a text, not a title
     const wrongShape = mail({ example: {}, vi: () => ({ title: 'a', body: 'b' }), en: () => ({ title: 'a', body: 'b' }) });
-    const texts = defineMessages({ code: sms<{ code: string }>({ example: { code: '1' }, vi: (p) => ({ text: `Ma ${p.code}` }), en: (p) => ({ text: `Code ${p.code}` }) }) });
+    const texts = defineMessages({
+      code: sms<{ code: string }>({ example: { code: '1' }, vi: (p) => ({ text: `Ma ${p.code}` }), en: (p) => ({ text: `Code ${p.code}` }) }),
+    });
     // @ts-expect-error: no such key
     expect(() => texts.render('other', { code: '1' }, 'vi')).toThrow();
     // @ts-expect-error: the parameter is a string

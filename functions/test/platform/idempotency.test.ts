@@ -14,7 +14,8 @@ import { listen } from '../helpers/http';
 beforeAll(requireEmulators);
 
 const config = testConfig();
-const token = (sub: string) => jwt.sign({ sub, jti: randomUUID(), sid: 's', typ: 'access', roles: ['USER'] }, config.JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 });
+const token = (sub: string) =>
+  jwt.sign({ sub, jti: randomUUID(), sid: 's', typ: 'access', roles: ['USER'] }, config.JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 });
 
 function probe(store: IdempotencyStore) {
   let runs = 0;
@@ -46,7 +47,13 @@ function probe(store: IdempotencyStore) {
       }),
     ],
   };
-  const { app } = buildApp({ config, modules: [module], idempotency: store, verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET), rateLimiter: createRateLimiter(memoryRateLimitStore()) });
+  const { app } = buildApp({
+    config,
+    modules: [module],
+    idempotency: store,
+    verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
+    rateLimiter: createRateLimiter(memoryRateLimitStore()),
+  });
   return {
     app,
     runs: () => runs,

@@ -59,7 +59,13 @@ describe('request log lines', () => {
   let server: Awaited<ReturnType<typeof listen>>;
   beforeAll(async () => {
     const config = testConfig();
-    const { app } = buildApp({ config, modules: [probe], verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET), rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() });
+    const { app } = buildApp({
+      config,
+      modules: [probe],
+      verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
+      rateLimiter: createRateLimiter(memoryRateLimitStore()),
+      idempotency: memoryIdempotencyStore(),
+    });
     server = await listen(app);
   });
   afterAll(() => server.close());
@@ -80,10 +86,14 @@ describe('request log lines', () => {
   it('so does a body that arrives in pieces (read from socket events: the body parser keeps the request context)', async () => {
     const body = JSON.stringify({ label: 'slow' });
     const requestId = await new Promise<string>((resolve, reject) => {
-      const req = request(`${server.url}/api/v1/probe/work`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(String(res.headers['x-request-id'])));
-      });
+      const req = request(
+        `${server.url}/api/v1/probe/work`,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(String(res.headers['x-request-id'])));
+        },
+      );
       req.on('error', reject);
       req.flushHeaders();
       req.write(body.slice(0, 5));
@@ -96,7 +106,10 @@ describe('request log lines', () => {
     const res = await post('e', { 'x-request-id': 'edge-req-12345678' });
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(logged.find((entry) => entry.message === 'deep in a service' && entry.label === 'e')).toMatchObject({ requestId, clientRequestId: 'edge-req-12345678' });
+    expect(logged.find((entry) => entry.message === 'deep in a service' && entry.label === 'e')).toMatchObject({
+      requestId,
+      clientRequestId: 'edge-req-12345678',
+    });
     expect(logged.find((entry) => entry.message === 'enqueue' && entry.label === 'e')).toMatchObject({ headers: { 'X-Request-Id': requestId } });
     // Two requests claiming one id stay two requests.
     const again = await post('e2', { 'x-request-id': 'edge-req-12345678' });
@@ -121,7 +134,12 @@ describe('trigger and task log lines', () => {
     };
     await expect(runDelivery(triggerRunFields('onRideWritten', 'evt-42'), () => handler({ id: 'evt-42' }))).rejects.toThrow('store unavailable');
     expect(logged.find((entry) => entry.message === 'deep in a service')).toMatchObject({ eventId: 'evt-42', function: 'onRideWritten' });
-    expect(logged.find((entry) => entry.message === 'function failed; it will be retried')).toMatchObject({ eventId: 'evt-42', function: 'onRideWritten', severity: 'ERROR', err: { message: 'store unavailable' } });
+    expect(logged.find((entry) => entry.message === 'function failed; it will be retried')).toMatchObject({
+      eventId: 'evt-42',
+      function: 'onRideWritten',
+      severity: 'ERROR',
+      err: { message: 'store unavailable' },
+    });
   });
 
   it("a task's lines carry its Cloud Tasks id (or a new one) and the id of the request that enqueued it", async () => {

@@ -26,7 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const helper of [narrowed, catalogAdmin, promotionsAdmin]) await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+  for (const helper of [narrowed, catalogAdmin, promotionsAdmin])
+    await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
 });
 
 const send = (who: Tokens, method: string, path: string, body?: Record<string, unknown>) =>
@@ -68,9 +69,26 @@ describe('catalogs need catalog.manage on their admin paths', () => {
     const store = (await send(owner, 'POST', '/pharmacy/stores', { partnerId: owner.partnerId, name: 'Nhà thuốc Quyền', location: here.near(100) })).body;
     refused(await send(narrowed, 'PUT', `/pharmacy/stores/${store.id}/products/PARA`, { name: 'Paracetamol 500mg', priceVnd: 1_000, stock: 5, unit: 'viên' }));
     refused(await send(narrowed, 'PATCH', `/pharmacy/stores/${store.id}`, { name: 'Nhà thuốc Khác' }));
-    const lot = (await send(owner, 'POST', '/parking/lots', { partnerId: owner.partnerId, name: 'Bãi xe Quyền', location: here.near(200), capacity: 10, freeSpaces: 5, pricesPerHour: { CAR: 10_000 } })).body;
+    const lot = (
+      await send(owner, 'POST', '/parking/lots', {
+        partnerId: owner.partnerId,
+        name: 'Bãi xe Quyền',
+        location: here.near(200),
+        capacity: 10,
+        freeSpaces: 5,
+        pricesPerHour: { CAR: 10_000 },
+      })
+    ).body;
     refused(await send(narrowed, 'PUT', `/parking/lots/${lot.id}/availability`, { freeSpaces: 1 }));
-    const station = (await send(owner, 'POST', '/fuel/stations', { partnerId: owner.partnerId, name: 'Cây xăng Quyền', brand: 'Petrolimex', prices: { RON95: 21_000 }, location: here.near(300) })).body;
+    const station = (
+      await send(owner, 'POST', '/fuel/stations', {
+        partnerId: owner.partnerId,
+        name: 'Cây xăng Quyền',
+        brand: 'Petrolimex',
+        prices: { RON95: 21_000 },
+        location: here.near(300),
+      })
+    ).body;
     refused(await send(narrowed, 'PUT', `/fuel/stations/${station.id}/prices`, { prices: { RON95: 1_000 } }));
     expect((await send(catalogAdmin, 'PUT', `/fuel/stations/${station.id}/prices`, { prices: { RON95: 21_100 } })).status).toBe(200);
     // The price history: who changed it is for the managers and catalog.manage only.
@@ -89,9 +107,18 @@ describe('catalogs need catalog.manage on their admin paths', () => {
     expect((await send(catalogAdmin, 'POST', `/places/admin/${place.id}/hide`, { reason: 'Ảnh không phù hợp' })).status).toBe(200);
     expect((await send(catalogAdmin, 'POST', `/places/admin/${place.id}/restore`)).status).toBe(200);
     expect((await send(owner, 'DELETE', `/places/${place.id}`)).status).toBe(200);
-    const events = async (who: Tokens) => (await send(who, 'GET', `/places/${place.id}/events`)).body.events.map((e: { action: string; by: string }) => [e.action, e.by]);
-    expect(await events(owner)).toEqual([['archive', owner.user.id], ['restore', 'ADMIN'], ['hide', 'ADMIN']]);
-    expect(await events(catalogAdmin)).toEqual([['archive', owner.user.id], ['restore', catalogAdmin.user.id], ['hide', catalogAdmin.user.id]]);
+    const events = async (who: Tokens) =>
+      (await send(who, 'GET', `/places/${place.id}/events`)).body.events.map((e: { action: string; by: string }) => [e.action, e.by]);
+    expect(await events(owner)).toEqual([
+      ['archive', owner.user.id],
+      ['restore', 'ADMIN'],
+      ['hide', 'ADMIN'],
+    ]);
+    expect(await events(catalogAdmin)).toEqual([
+      ['archive', owner.user.id],
+      ['restore', catalogAdmin.user.id],
+      ['hide', catalogAdmin.user.id],
+    ]);
   });
 });
 
@@ -124,6 +151,8 @@ describe('platform vouchers need promotions.manage', () => {
     expect(own.status).toBe(201);
     refused(await send(narrowed, 'GET', `/promotions/manage?partnerId=${owner.partnerId}`));
     refused(await send(narrowed, 'PATCH', `/promotions/manage/${own.body.id}`, { title: 'Đổi bởi admin hẹp' }));
-    expect((await send(promotionsAdmin, 'GET', `/promotions/manage?partnerId=${owner.partnerId}`)).body.items.map((p: { id: string }) => p.id)).toContain(own.body.id);
+    expect((await send(promotionsAdmin, 'GET', `/promotions/manage?partnerId=${owner.partnerId}`)).body.items.map((p: { id: string }) => p.id)).toContain(
+      own.body.id,
+    );
   });
 });

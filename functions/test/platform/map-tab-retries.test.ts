@@ -16,7 +16,8 @@ beforeAll(async () => {
   ({ admin, owner, rival, user } = await partnerCast('Quán Lặp', 'Quán Đua'));
 });
 
-const post = (who: Tokens, path: string, body: Record<string, unknown>, key = randomUUID()) => call('POST', path, { token: who.accessToken, body, headers: { 'idempotency-key': key } });
+const post = (who: Tokens, path: string, body: Record<string, unknown>, key = randomUUID()) =>
+  call('POST', path, { token: who.accessToken, body, headers: { 'idempotency-key': key } });
 
 describe('retried creations', () => {
   it('a place, an address, a review and a voucher sent twice with one key are created once', async () => {
@@ -43,13 +44,25 @@ describe('retried creations', () => {
 
     const code = `R${randomUUID().replace(/-/g, '').slice(0, 10)}`;
     const voucherKey = randomUUID();
-    const voucher = { code, title: 'Thử lại', kind: 'FIXED', value: 10_000, startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 86_400_000).toISOString(), totalLimit: 5, verticals: ['RIDE'] };
+    const voucher = {
+      code,
+      title: 'Thử lại',
+      kind: 'FIXED',
+      value: 10_000,
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+      totalLimit: 5,
+      verticals: ['RIDE'],
+    };
     expect((await post(admin, '/promotions/manage', voucher, voucherKey)).body.id).toBe((await post(admin, '/promotions/manage', voucher, voucherKey)).body.id);
     const redeemKey = randomUUID();
     const redeemBody = { code, payable: { kind: 'RIDE', id: await seedRide(me.user.id, { quote: 50_000 }) } };
     const used = await post(me, '/promotions/redeem', redeemBody, redeemKey);
     expect((await post(me, '/promotions/redeem', redeemBody, redeemKey)).body.id).toBe(used.body.id);
-    expect((await call('GET', `/promotions/manage/${(await post(admin, '/promotions/manage', voucher, voucherKey)).body.id}`, { token: admin.accessToken })).body.stats).toEqual({ redeemed: 1, remaining: 4 });
+    expect(
+      (await call('GET', `/promotions/manage/${(await post(admin, '/promotions/manage', voucher, voucherKey)).body.id}`, { token: admin.accessToken })).body
+        .stats,
+    ).toEqual({ redeemed: 1, remaining: 4 });
   });
 });
 
@@ -66,13 +79,26 @@ describe('races', () => {
   });
 
   it('an edit and a live-space report racing on one lot both stay (each writes only its own fields)', async () => {
-    const lot = (await post(owner, '/parking/lots', { partnerId: owner.partnerId, name: 'Bãi Đua', location: area().near(0), capacity: 20, freeSpaces: 10, pricesPerHour: { MOTORBIKE: 5_000 } })).body.id;
+    const lot = (
+      await post(owner, '/parking/lots', {
+        partnerId: owner.partnerId,
+        name: 'Bãi Đua',
+        location: area().near(0),
+        capacity: 20,
+        freeSpaces: 10,
+        pricesPerHour: { MOTORBIKE: 5_000 },
+      })
+    ).body.id;
     const [edited, reported] = await Promise.all([
       call('PATCH', `/parking/lots/${lot}`, { token: owner.accessToken, body: { name: 'Bãi Đua Mới', pricesPerHour: { MOTORBIKE: 6_000 } } }),
       call('PUT', `/parking/lots/${lot}/availability`, { token: owner.accessToken, body: { delta: -3 } }),
     ]);
     expect([edited.status, reported.status]).toEqual([200, 200]);
-    expect((await call('GET', `/parking/lots/${lot}`, { token: user.accessToken })).body).toMatchObject({ name: 'Bãi Đua Mới', pricesPerHour: { MOTORBIKE: 6_000 }, freeSpaces: 7 });
+    expect((await call('GET', `/parking/lots/${lot}`, { token: user.accessToken })).body).toMatchObject({
+      name: 'Bãi Đua Mới',
+      pricesPerHour: { MOTORBIKE: 6_000 },
+      freeSpaces: 7,
+    });
     // Another partner's id in the body or the path changes nothing.
     expect((await call('PUT', `/parking/lots/${lot}/availability`, { token: rival.accessToken, body: { delta: -1 } })).status).toBe(403);
     expect((await call('GET', `/parking/lots/${lot}`, { token: user.accessToken })).body.freeSpaces).toBe(7);

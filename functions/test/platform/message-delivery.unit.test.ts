@@ -1,5 +1,12 @@
 import type { LogEntry } from 'firebase-functions/logger';
-import { createMessageQueue, deliverQueued, DELIVERY_QUEUE, queuedMessageSchema, type QueuedMessage, type Senders } from '../../src/platform/core/message-queue/message-queue';
+import {
+  createMessageQueue,
+  deliverQueued,
+  DELIVERY_QUEUE,
+  queuedMessageSchema,
+  type QueuedMessage,
+  type Senders,
+} from '../../src/platform/core/message-queue/message-queue';
 import { setLogSink } from '../../src/platform/core/logging/logger';
 import { platformTasks } from '../../src/platform/core/module/deliveries';
 import { testConfig } from '../helpers/config';
@@ -34,7 +41,9 @@ describe('message queue', () => {
     expect(createMessageQueue(testConfig(), senders, async () => undefined, { FUNCTION_TARGET: 'api' }).mode).toBe('queue');
     expect(createMessageQueue(testConfig(), senders, async () => undefined, { K_SERVICE: 'api' }).mode).toBe('queue');
     expect(createMessageQueue(testConfig(), senders, async () => undefined, {}).mode).toBe('background');
-    expect(createMessageQueue(testConfig({ MESSAGE_DELIVERY: 'background' }), senders, async () => undefined, { FUNCTION_TARGET: 'api' }).mode).toBe('background');
+    expect(createMessageQueue(testConfig({ MESSAGE_DELIVERY: 'background' }), senders, async () => undefined, { FUNCTION_TARGET: 'api' }).mode).toBe(
+      'background',
+    );
   });
 
   it('queue: hands the message to the queue, and a decoy when there is nothing to send', async () => {
@@ -80,7 +89,9 @@ describe('the delivery task', () => {
 
   it('a refused send throws so the queue retries; no mail server configured is not retried', async () => {
     await expect(deliverQueued(mail, fakeSenders({ mailOk: false }).senders)).rejects.toThrow(/retries/);
-    await expect(deliverQueued({ channel: 'sms', message: { to: '+84912345678', text: 'x' } }, fakeSenders({ smsOk: false }).senders)).rejects.toThrow(/retries/);
+    await expect(deliverQueued({ channel: 'sms', message: { to: '+84912345678', text: 'x' } }, fakeSenders({ smsOk: false }).senders)).rejects.toThrow(
+      /retries/,
+    );
     expect(await deliverQueued(mail, fakeSenders({ mailOk: false, mailConfigured: false }).senders)).toBe('not-configured');
   });
 
@@ -97,7 +108,12 @@ describe('the delivery queue is a platform/kits/tasks queue', () => {
     const task = platformTasks().deliverMessage;
     expect(task.queue).toBe(DELIVERY_QUEUE);
     expect(DELIVERY_QUEUE).toMatchObject({ name: 'deliverMessage', payload: queuedMessageSchema });
-    expect(task.options).toEqual({ retryConfig: { maxAttempts: 5, minBackoffSeconds: 10 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' });
+    expect(task.options).toEqual({
+      retryConfig: { maxAttempts: 5, minBackoffSeconds: 10 },
+      rateLimits: { maxConcurrentDispatches: 50 },
+      timeoutSeconds: 60,
+      memory: '256MiB',
+    });
   });
 
   it('its handler sends with the configured senders: the console SMS provider refuses (retried), a mail with no server is not retried, a decoy sends nothing', async () => {

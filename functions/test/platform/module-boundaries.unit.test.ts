@@ -15,7 +15,11 @@ interface Violation {
 }
 
 function cruise(cwd: string): { violations: Violation[]; modules: number } {
-  const res = spawnSync(process.execPath, [depcruise, 'src', '--config', config, '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const res = spawnSync(process.execPath, [depcruise, 'src', '--config', config, '--output-type', 'json'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const out = JSON.parse(res.stdout) as { summary: { violations: Violation[]; totalCruised: number } };
   return { violations: out.summary.violations, modules: out.summary.totalCruised };
 }
@@ -27,7 +31,7 @@ describe('module boundaries (dependency-cruiser)', () => {
     expect(violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
   });
 
-  it("fails on a cross-module repo import, an upward import and the cycle they make (fixture)", () => {
+  it('fails on a cross-module repo import, an upward import and the cycle they make (fixture)', () => {
     const { violations } = cruise(path.join(__dirname, '..', 'fixtures', 'boundaries'));
     const found = violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
     expect(found).toEqual(
@@ -50,12 +54,18 @@ describe('module boundaries (dependency-cruiser)', () => {
       expect([name, fs.existsSync(path.join(modulesDir, name, `${name}.module.ts`))]).toEqual([name, true]);
     }
     expect(MODULES.map((m) => m.name).sort()).toEqual([...folders].sort());
-    expect(Object.fromEntries(MODULES.map((m) => [m.name, [...m.uses].sort()]))).toEqual(Object.fromEntries(Object.entries(moduleUses).map(([m, uses]) => [m, [...uses].sort()])));
+    expect(Object.fromEntries(MODULES.map((m) => [m.name, [...m.uses].sort()]))).toEqual(
+      Object.fromEntries(Object.entries(moduleUses).map(([m, uses]) => [m, [...uses].sort()])),
+    );
   });
 
   it('a module declares in `uses` exactly the modules it imports (none stale)', () => {
     const { MODULES } = require('../../src/modules') as typeof import('../../src/modules');
-    const res = spawnSync(process.execPath, [depcruise, 'src/modules', '--config', config, '--output-type', 'json'], { cwd: functionsDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const res = spawnSync(process.execPath, [depcruise, 'src/modules', '--config', config, '--output-type', 'json'], {
+      cwd: functionsDir,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const out = JSON.parse(res.stdout) as { modules: Array<{ source: string; dependencies: Array<{ resolved: string }> }> };
     const imported: Record<string, Set<string>> = Object.fromEntries(MODULES.map((m) => [m.name, new Set<string>()]));
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
@@ -66,6 +76,8 @@ describe('module boundaries (dependency-cruiser)', () => {
         if (from && to && to !== from) imported[from].add(to);
       }
     }
-    expect(Object.fromEntries(Object.entries(imported).map(([m, uses]) => [m, [...uses].sort()]))).toEqual(Object.fromEntries(MODULES.map((m) => [m.name, [...m.uses].sort()])));
+    expect(Object.fromEntries(Object.entries(imported).map(([m, uses]) => [m, [...uses].sort()]))).toEqual(
+      Object.fromEntries(MODULES.map((m) => [m.name, [...m.uses].sort()])),
+    );
   });
 });

@@ -29,13 +29,20 @@ describe('module definitions', () => {
 
   it('rules deny everything not matched, and open a block only for collections declared clientAccess', () => {
     expect(rules).toMatch(/match \/\{document=\*\*\} \{\s*allow read, write: if false;\s*\}/);
-    const clientCollections = COLLECTIONS.filter((c) => c.clientAccess && !c.parent).map((c) => c.name).sort();
+    const clientCollections = COLLECTIONS.filter((c) => c.clientAccess && !c.parent)
+      .map((c) => c.name)
+      .sort();
     expect([...new Set(ruleBlocks)].sort()).toEqual(clientCollections);
   });
 
   it('every TTL field has a TTL policy, and every TTL policy belongs to a declared collection', () => {
-    const declared = COLLECTIONS.filter((c) => c.ttlField).map((c) => `${c.name}.${c.ttlField}`).sort();
-    const policies = indexes.fieldOverrides.filter((f) => f.ttl).map((f) => `${f.collectionGroup}.${f.fieldPath}`).sort();
+    const declared = COLLECTIONS.filter((c) => c.ttlField)
+      .map((c) => `${c.name}.${c.ttlField}`)
+      .sort();
+    const policies = indexes.fieldOverrides
+      .filter((f) => f.ttl)
+      .map((f) => `${f.collectionGroup}.${f.fieldPath}`)
+      .sort();
     expect(policies).toEqual(declared);
   });
 
@@ -65,19 +72,30 @@ describe('central lists derived from the module list', () => {
     const moduleCodes = MODULES.flatMap((m) => Object.keys(m.errorCodes ?? {}));
     expect(Object.keys(ERROR_CODES)).toEqual([...Object.keys(PLATFORM_ERROR_CODES), ...moduleCodes]);
     expect(REGISTRY.errorCodes).toEqual(moduleCodes);
-    for (const m of MODULES) for (const [code, entry] of Object.entries(m.errorCodes ?? {})) expect([code, ERROR_CODES[code as ErrorCode]]).toEqual([code, entry]);
-    expect([REGISTRY.ownerOf('errorCodes', 'RIDE_TRANSITION'), REGISTRY.ownerOf('errorCodes', 'CHAT_BLOCKED'), REGISTRY.ownerOf('errorCodes', 'TIP_LIMIT')]).toEqual(['rides', 'chat', 'payments']);
+    for (const m of MODULES)
+      for (const [code, entry] of Object.entries(m.errorCodes ?? {})) expect([code, ERROR_CODES[code as ErrorCode]]).toEqual([code, entry]);
+    expect([
+      REGISTRY.ownerOf('errorCodes', 'RIDE_TRANSITION'),
+      REGISTRY.ownerOf('errorCodes', 'CHAT_BLOCKED'),
+      REGISTRY.ownerOf('errorCodes', 'TIP_LIMIT'),
+    ]).toEqual(['rides', 'chat', 'payments']);
     expect(REGISTRY.ownerOf('errorCodes', 'NOT_FOUND')).toBeUndefined();
   });
 
-  it('save and review targets are the catalog modules\' own, in module order', () => {
+  it("save and review targets are the catalog modules' own, in module order", () => {
     expect(targetTypes()).toEqual(['PLACE', 'PHARMACY_STORE', 'PARKING_LOT', 'FUEL_STATION', 'ATM']);
-    expect(['places', 'pharmacy', 'parking', 'fuel', 'atm'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([true, true, true, true, true]);
+    expect(['places', 'pharmacy', 'parking', 'fuel', 'atm'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(REGISTRY.target('PLACE')?.type).toBe('PLACE');
     expect(REGISTRY.target('MERCHANT')).toBeUndefined();
   });
 
-  it('module-lists.generated.ts is the module list\'s (UPDATE_MODULE_LISTS=1 rewrites it)', () => {
+  it("module-lists.generated.ts is the module list's (UPDATE_MODULE_LISTS=1 rewrites it)", () => {
     const file = path.join(__dirname, '..', '..', 'src', 'platform', 'core', 'module', 'module-lists.generated.ts');
     if (process.env.UPDATE_MODULE_LISTS === '1') fs.writeFileSync(file, renderModuleLists(REGISTRY));
     expect(fs.readFileSync(file, 'utf8')).toBe(renderModuleLists(REGISTRY));
@@ -116,8 +134,14 @@ describe('central lists derived from the module list', () => {
       expect(registry.errorCodes.at(-1)).toBe('ORDER_CLOSED');
       expect(registry.targets.at(-1)).toBe('MERCHANT');
       expect(registry.target('MERCHANT')?.load()).toBe(source);
-      expect([registry.chatContexts.at(-1), registry.paymentPurposes.at(-1), registry.promotionVerticals.at(-1), registry.permissions.at(-1)]).toEqual(['SHOP', 'SHOP', 'SHOP', 'orders.manage']);
-      for (const list of ['errorCodes', 'events', 'targets', 'chatContexts', 'paymentPurposes', 'promotionVerticals', 'permissions'] as const) expect(registry.ownerOf(list, registry[list].at(-1)!)).toBe('orders');
+      expect([registry.chatContexts.at(-1), registry.paymentPurposes.at(-1), registry.promotionVerticals.at(-1), registry.permissions.at(-1)]).toEqual([
+        'SHOP',
+        'SHOP',
+        'SHOP',
+        'orders.manage',
+      ]);
+      for (const list of ['errorCodes', 'events', 'targets', 'chatContexts', 'paymentPurposes', 'promotionVerticals', 'permissions'] as const)
+        expect(registry.ownerOf(list, registry[list].at(-1)!)).toBe('orders');
     });
 
     it.each([
@@ -140,9 +164,13 @@ describe('central lists derived from the module list', () => {
       const a = defineModule({ name: 'a', uses: ['b'] });
       const b = defineModule({ name: 'b', uses: ['a'] });
       expect(() => defineModules([a, b])).toThrow(/cycle: a → b → a/);
-      expect(() => defineModule({ name: 'orders', uses: [], events: [{ pattern: 'order.shipped' }, { pattern: 'order.shipped' }] })).toThrow(/orders: events names order.shipped twice/);
+      expect(() => defineModule({ name: 'orders', uses: [], events: [{ pattern: 'order.shipped' }, { pattern: 'order.shipped' }] })).toThrow(
+        /orders: events names order.shipped twice/,
+      );
       expect(() => defineModule({ name: 'orders', uses: ['chat', 'chat'] })).toThrow(/orders: uses names chat twice/);
-      expect(() => defineModule({ name: 'orders', uses: [], errorCodes: defineErrorCodes({ 'order-closed': [409, 'x'] }) })).toThrow(/error code order-closed: upper case/);
+      expect(() => defineModule({ name: 'orders', uses: [], errorCodes: defineErrorCodes({ 'order-closed': [409, 'x'] }) })).toThrow(
+        /error code order-closed: upper case/,
+      );
     });
   });
 });

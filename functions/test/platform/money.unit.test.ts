@@ -1,4 +1,20 @@
-import { addVnd, allocate, clampVnd, exactVnd, MAX_VND, maxExact, percentOf, percentToBp, rateTimes, roundExact, roundToStep, subtractVnd, sumExact, timesBp, vnd } from '../../src/platform/kits/money/money';
+import {
+  addVnd,
+  allocate,
+  clampVnd,
+  exactVnd,
+  MAX_VND,
+  maxExact,
+  percentOf,
+  percentToBp,
+  rateTimes,
+  roundExact,
+  roundToStep,
+  subtractVnd,
+  sumExact,
+  timesBp,
+  vnd,
+} from '../../src/platform/kits/money/money';
 import { PriceSchema, priceRange, VndSchema } from '../../src/platform/kits/money/money.schemas';
 
 describe('platform/kits/money: integer VND', () => {
@@ -34,7 +50,11 @@ describe('platform/kits/money: integer VND', () => {
     expect(allocate(vnd(100), [1, 1, 1])).toEqual([34, 33, 33]);
     expect(allocate(vnd(100_000), [80, 20])).toEqual([80_000, 20_000]);
     expect(allocate(vnd(5), [0, 1])).toEqual([0, 5]);
-    for (const [amount, weights] of [[1_000_003, [3, 7, 11]], [7, [1, 1, 1, 1]], [999_999_999, [1, 2, 3, 4, 5]]] as const) {
+    for (const [amount, weights] of [
+      [1_000_003, [3, 7, 11]],
+      [7, [1, 1, 1, 1]],
+      [999_999_999, [1, 2, 3, 4, 5]],
+    ] as const) {
       const parts = allocate(vnd(amount), weights);
       expect(parts.reduce((s, p) => s + p, 0)).toBe(amount);
       expect(parts.every(Number.isInteger)).toBe(true);
@@ -80,6 +100,13 @@ describe('platform/kits/money: integer VND', () => {
     expect(roundToStep(vnd(36_499), 1_000, 'half-up')).toBe(36_000);
     expect(roundToStep(vnd(36_500), 1_000, 'half-up')).toBe(37_000);
     expect(roundToStep(vnd(36_999), 1_000, 'down')).toBe(36_000);
-    for (const bad of [() => rateTimes(vnd(1), 1.5, 1), () => rateTimes(vnd(1), -1, 1), () => rateTimes(vnd(1), 1, 0), () => timesBp(trip, -1), () => roundToStep(vnd(1), 0, 'up')]) expect(bad).toThrow();
+    for (const bad of [
+      () => rateTimes(vnd(1), 1.5, 1),
+      () => rateTimes(vnd(1), -1, 1),
+      () => rateTimes(vnd(1), 1, 0),
+      () => timesBp(trip, -1),
+      () => roundToStep(vnd(1), 0, 'up'),
+    ])
+      expect(bad).toThrow();
   });
 });

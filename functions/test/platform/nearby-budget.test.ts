@@ -37,8 +37,25 @@ async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: strin
       const id = `${tag}-${String(j).padStart(4, '0')}`;
       points.push({ id, ...at });
       batch.set(db().collection('places').doc(id), {
-        partnerId: null, name: `Quán ${j}`, nameFolded: `quan ${j}`, terms: ['quan'], description: null, address: null, phone: null, ...at, geohash: geohashOf(at),
-        photos: [], hours: null, status: options.status ?? 'ACTIVE', statusReason: null, ratingAvg: 0, ratingCount: 0, details: { category: 'CAFE' }, createdBy: 'test', createdAt: t, updatedAt: t,
+        partnerId: null,
+        name: `Quán ${j}`,
+        nameFolded: `quan ${j}`,
+        terms: ['quan'],
+        description: null,
+        address: null,
+        phone: null,
+        ...at,
+        geohash: geohashOf(at),
+        photos: [],
+        hours: null,
+        status: options.status ?? 'ACTIVE',
+        statusReason: null,
+        ratingAvg: 0,
+        ratingCount: 0,
+        details: { category: 'CAFE' },
+        createdBy: 'test',
+        createdAt: t,
+        updatedAt: t,
       });
     }
     await batch.commit();
@@ -92,7 +109,11 @@ describe('nearby under a read budget', () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; body: { items: Array<{ id: string; distanceM: number }>; nextCursor: string | null } } = await call('GET', `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=250&limit=40${cursor ? `&cursor=${cursor}` : ''}`, { token: user.accessToken });
+      const res: { status: number; body: { items: Array<{ id: string; distanceM: number }>; nextCursor: string | null } } = await call(
+        'GET',
+        `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=250&limit=40${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: user.accessToken },
+      );
       expect(res.status).toBe(200);
       expect(res.body).not.toHaveProperty('reads');
       ids.push(...res.body.items.map((p) => p.id));
@@ -146,23 +167,58 @@ describe('nearby under a read budget', () => {
     const t = Date.now();
     // 600 matching lines in 30 stores 20 km away (the old search read up to 1,000 lines first), and 2 stores nearby.
     const store = (id: string, at: LatLng) => ({
-      partnerId: null, name: `Nhà thuốc ${id}`, nameFolded: `nha thuoc ${id}`, terms: ['nha'], description: null, address: null, phone: null, ...at, geohash: geohashOf(at),
-      photos: [], hours: null, status: 'ACTIVE', statusReason: null, ratingAvg: 0, ratingCount: 0, details: { open24h: false }, createdBy: 'test', createdAt: t, updatedAt: t,
+      partnerId: null,
+      name: `Nhà thuốc ${id}`,
+      nameFolded: `nha thuoc ${id}`,
+      terms: ['nha'],
+      description: null,
+      address: null,
+      phone: null,
+      ...at,
+      geohash: geohashOf(at),
+      photos: [],
+      hours: null,
+      status: 'ACTIVE',
+      statusReason: null,
+      ratingAvg: 0,
+      ratingCount: 0,
+      details: { open24h: false },
+      createdBy: 'test',
+      createdAt: t,
+      updatedAt: t,
     });
-    const line = (storeId: string, sku: string) => ({ storeId, sku, name: `Panadol ${tag} ${sku}`, nameFolded: `panadol ${tag} ${sku}`.toLowerCase(), terms: ['panadol', tag], priceVnd: 1_000, stock: 5, inStock: true, unit: 'hộp', requiresPrescription: false, updatedBy: 'test', updatedAt: t });
+    const line = (storeId: string, sku: string) => ({
+      storeId,
+      sku,
+      name: `Panadol ${tag} ${sku}`,
+      nameFolded: `panadol ${tag} ${sku}`.toLowerCase(),
+      terms: ['panadol', tag],
+      priceVnd: 1_000,
+      stock: 5,
+      inStock: true,
+      unit: 'hộp',
+      requiresPrescription: false,
+      updatedBy: 'test',
+      updatedAt: t,
+    });
     const batch = db().batch();
     const far = { lat: here.lat + 20_000 / 111_320, lng: here.lng };
     for (let s = 0; s < 30; s++) {
       batch.set(db().collection('pharmacy_stores').doc(`${tag}-far-${s}`), store(`${tag}-far-${s}`, far));
       for (let k = 0; k < 20; k++) batch.set(db().collection('pharmacy_products').doc(`${tag}-far-${s}_P${k}`), line(`${tag}-far-${s}`, `P${k}`));
     }
-    for (const [n, north] of [[1, 100], [2, 300]] as const) {
+    for (const [n, north] of [
+      [1, 100],
+      [2, 300],
+    ] as const) {
       batch.set(db().collection('pharmacy_stores').doc(`${tag}-near-${n}`), store(`${tag}-near-${n}`, { lat: here.lat + north / 111_320, lng: here.lng }));
       batch.set(db().collection('pharmacy_products').doc(`${tag}-near-${n}_P0`), line(`${tag}-near-${n}`, 'P0'));
     }
     await batch.commit();
     const caller = { userId: user.user.id, roles: ['USER' as const] };
-    const found = await pharmacyProducts().searchNearby({ q: `panadol ${tag}`, lat: here.lat, lng: here.lng, radiusM: 3_000, limit: 10 }, caller, { budget: 50 });
+    const found = await pharmacyProducts().searchNearby({ q: `panadol ${tag}`, lat: here.lat, lng: here.lng, radiusM: 3_000, limit: 10 }, caller, {
+      budget: 50,
+    });
     expect(found.items.map((i) => i.store.id)).toEqual([`${tag}-near-1`, `${tag}-near-2`]);
     expect(found.reads).toBeLessThanOrEqual(50);
   });
@@ -183,9 +239,12 @@ describe('nearby under a read budget', () => {
     expect((await call('GET', `${path}?lat=10.77&lng=106.7&radiusM=${radiusM - 1}${q}`, { token: user.accessToken })).status).toBe(200);
   });
 
-  it.each(['abc', Buffer.from('{"v":["x",0],"id":"a","t":"x"}').toString('base64url'), Buffer.from('[]').toString('base64url')])('a cursor that is not a nextCursor of the search (%s) → 400 INVALID_CURSOR', async (cursor) => {
-    const res = await call('GET', `/atm/nearby?lat=10.77&lng=106.7&cursor=${cursor}`, { token: user.accessToken });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('INVALID_CURSOR');
-  });
+  it.each(['abc', Buffer.from('{"v":["x",0],"id":"a","t":"x"}').toString('base64url'), Buffer.from('[]').toString('base64url')])(
+    'a cursor that is not a nextCursor of the search (%s) → 400 INVALID_CURSOR',
+    async (cursor) => {
+      const res = await call('GET', `/atm/nearby?lat=10.77&lng=106.7&cursor=${cursor}`, { token: user.accessToken });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INVALID_CURSOR');
+    },
+  );
 });

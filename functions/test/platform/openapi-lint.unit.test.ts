@@ -15,7 +15,12 @@ const redocly = (() => {
   return path.join(path.dirname(manifest), typeof bin === 'string' ? bin : bin.redocly);
 })();
 
-interface Problem { ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }
+interface Problem {
+  ruleId: string;
+  severity: string;
+  message: string;
+  location: Array<{ pointer: string }>;
+}
 
 let dir: string;
 beforeAll(() => {
@@ -85,7 +90,12 @@ describe('OpenAPI checks that replace the rules turned off', () => {
     return x.every((segment, i) => segment === y[i] || isParam(segment) || isParam(y[i]));
   }
 
-  const pairs = paths.flatMap((a, i) => paths.slice(i + 1).filter((b) => ambiguous(a, b)).map((b) => [a, b] as const));
+  const pairs = paths.flatMap((a, i) =>
+    paths
+      .slice(i + 1)
+      .filter((b) => ambiguous(a, b))
+      .map((b) => [a, b] as const),
+  );
 
   it('finds the ambiguous pairs Redocly reported (16, all against /rides/shared/{token})', () => {
     expect(pairs).toHaveLength(16);
@@ -106,7 +116,9 @@ describe('OpenAPI checks that replace the rules turned off', () => {
 
   it('documents a 4xx answer on every operation but the liveness probe', () => {
     const without = Object.entries(doc.paths as Record<string, Record<string, { responses: object }>>).flatMap(([p, item]) =>
-      Object.entries(item).filter(([, op]) => !Object.keys(op.responses).some((s) => s.startsWith('4'))).map(([method]) => `${method.toUpperCase()} ${p}`),
+      Object.entries(item)
+        .filter(([, op]) => !Object.keys(op.responses).some((s) => s.startsWith('4')))
+        .map(([method]) => `${method.toUpperCase()} ${p}`),
     );
     expect(without).toEqual(['GET /health']);
   });

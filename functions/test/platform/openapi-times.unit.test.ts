@@ -13,8 +13,21 @@ const NOT_ISO: Record<string, string> = {
   'query vnp_PayDate': 'VNPay’s own parameter (yyyyMMddHHmmss), as VNPay sends it to the return and IPN addresses',
 };
 
-type Schema = { type?: unknown; format?: string; $ref?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
-interface Field { where: string; name: string; schema: Schema }
+type Schema = {
+  type?: unknown;
+  format?: string;
+  $ref?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+};
+interface Field {
+  where: string;
+  name: string;
+  schema: Schema;
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const doc: any = JSON.parse(renderOpenApiJson(MODULES));
@@ -31,13 +44,16 @@ function* fieldsOf(schema: Schema | undefined, where: string): Generator<Field> 
 
 function* everyField(): Generator<Field> {
   for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, Schema>)) yield* fieldsOf(schema, name);
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     for (const [method, op] of Object.entries(item)) {
       const where = `${method.toUpperCase()} ${path}`;
       for (const p of op.parameters ?? []) yield { where: `${where} ${p.in} ${p.name}`, name: p.name, schema: p.schema };
-      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) yield* fieldsOf((media as { schema?: Schema }).schema, `${where} body ${type}`);
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {}))
+        yield* fieldsOf((media as { schema?: Schema }).schema, `${where} body ${type}`);
       for (const [status, response] of Object.entries(op.responses ?? {})) {
-        for (const [type, media] of Object.entries((response as { content?: object }).content ?? {})) yield* fieldsOf((media as { schema?: Schema }).schema, `${where} ${status} ${type}`);
+        for (const [type, media] of Object.entries((response as { content?: object }).content ?? {}))
+          yield* fieldsOf((media as { schema?: Schema }).schema, `${where} ${status} ${type}`);
       }
     }
   }
@@ -55,7 +71,9 @@ describe('OpenAPI time fields', () => {
 
   it('finds the time fields of the document (the walk reaches components, parameters, bodies and answers)', () => {
     expect(timeFields.length).toBeGreaterThan(120);
-    expect(timeFields.map((f) => f.where)).toEqual(expect.arrayContaining(['Ride.createdAt', 'Session.expiresAt', 'ChatMember.readUpTo', 'GET /favorites/{type}/{targetId} 200 application/json.createdAt']));
+    expect(timeFields.map((f) => f.where)).toEqual(
+      expect.arrayContaining(['Ride.createdAt', 'Session.expiresAt', 'ChatMember.readUpTo', 'GET /favorites/{type}/{targetId} 200 application/json.createdAt']),
+    );
   });
 
   it('declares every time format: date-time and every day format: date, but for the listed exceptions', () => {

@@ -8,9 +8,39 @@ import { defineRoute, type AnyRoute } from '../../src/platform/core/http/route';
 import { z } from 'zod';
 
 const SPEC_TAGS = [
-  'addresses', 'assistant', 'atm', 'auth', 'cart', 'chat', 'cms', 'driver', 'favorites', 'fuel', 'health', 'hotels',
-  'kyc', 'media', 'medical', 'merchants', 'notifications', 'orders', 'parking', 'partners', 'payments', 'pharmacy',
-  'places', 'promotions', 'rentals', 'reviews', 'rides', 'routing', 'schools', 'social', 'support', 'users', 'wallet',
+  'addresses',
+  'assistant',
+  'atm',
+  'auth',
+  'cart',
+  'chat',
+  'cms',
+  'driver',
+  'favorites',
+  'fuel',
+  'health',
+  'hotels',
+  'kyc',
+  'media',
+  'medical',
+  'merchants',
+  'notifications',
+  'orders',
+  'parking',
+  'partners',
+  'payments',
+  'pharmacy',
+  'places',
+  'promotions',
+  'rentals',
+  'reviews',
+  'rides',
+  'routing',
+  'schools',
+  'social',
+  'support',
+  'users',
+  'wallet',
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,18 +49,19 @@ const doc: any = JSON.parse(renderOpenApiJson(MODULES));
 describe('OpenAPI generation', () => {
   it('keeps every spec tag in the table, and documents exactly those that have operations, each with a description', () => {
     expect(Object.keys(API_TAGS).sort()).toEqual([...SPEC_TAGS].sort());
-    const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((item) => Object.values(item).flatMap((op) => op.tags)));
+    const used = new Set(
+      Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((item) => Object.values(item).flatMap((op) => op.tags)),
+    );
     expect(doc.tags.map((t: { name: string }) => t.name).sort()).toEqual([...used].sort());
     expect(used.size).toBe(22);
     // Verticals not built yet are not described as if they had operations.
-    for (const later of ['assistant', 'cart', 'cms', 'hotels', 'medical', 'merchants', 'orders', 'rentals', 'schools', 'social', 'support']) expect(used.has(later)).toBe(false);
+    for (const later of ['assistant', 'cart', 'cms', 'hotels', 'medical', 'merchants', 'orders', 'rentals', 'schools', 'social', 'support'])
+      expect(used.has(later)).toBe(false);
     for (const tag of doc.tags) expect(tag.description.length).toBeGreaterThan(10);
   });
 
   it('documents the health operations with their auth and error shape', () => {
-    expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/health', '/health/admin/deps', '/health/admin/env', '/health/deps', '/health/env']),
-    );
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/health', '/health/admin/deps', '/health/admin/env', '/health/deps', '/health/env']));
     const adminEnv = doc.paths['/health/admin/env'].get;
     expect(adminEnv.security).toEqual([{ bearerAuth: [] }]);
     expect(adminEnv.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
@@ -44,22 +75,59 @@ describe('OpenAPI generation', () => {
 
   // Every auth/users operation the spec's Endpoints table names, with its method.
   const SPEC_AUTH_OPERATIONS: Array<[string, string]> = [
-    ['post', '/auth/register'], ['post', '/register'], ['post', '/auth/login/password'], ['post', '/auth/login'],
-    ['post', '/login'], ['post', '/auth/login/password/2fa'], ['post', '/auth/email/otp/send'], ['post', '/auth/email/otp/verify'],
-    ['post', '/auth/otp/send'], ['post', '/auth/otp/verify'], ['post', '/auth/refresh'], ['post', '/auth/google'],
-    ['post', '/auth/password/forgot'], ['post', '/auth/password/reset'], ['post', '/auth/2fa/email/enable'],
-    ['get', '/auth/2fa/status'], ['get', '/auth/sessions'], ['get', '/auth/me'], ['get', '/users/me'], ['get', '/users/me/hats'],
-    ['get', '/users/admin/overview'], ['get', '/users/admin'], ['post', '/users/admin'], ['patch', '/users/admin/{id}'],
-    ['patch', '/users/admin/{id}/roles'], ['delete', '/users/admin/{id}'], ['patch', '/driver/admin/applications/{id}'], ['post', '/driver/register'],
-    ['post', '/upload/single'], ['post', '/upload/multiple'], ['post', '/upload/presign'],
+    ['post', '/auth/register'],
+    ['post', '/register'],
+    ['post', '/auth/login/password'],
+    ['post', '/auth/login'],
+    ['post', '/login'],
+    ['post', '/auth/login/password/2fa'],
+    ['post', '/auth/email/otp/send'],
+    ['post', '/auth/email/otp/verify'],
+    ['post', '/auth/otp/send'],
+    ['post', '/auth/otp/verify'],
+    ['post', '/auth/refresh'],
+    ['post', '/auth/google'],
+    ['post', '/auth/password/forgot'],
+    ['post', '/auth/password/reset'],
+    ['post', '/auth/2fa/email/enable'],
+    ['get', '/auth/2fa/status'],
+    ['get', '/auth/sessions'],
+    ['get', '/auth/me'],
+    ['get', '/users/me'],
+    ['get', '/users/me/hats'],
+    ['get', '/users/admin/overview'],
+    ['get', '/users/admin'],
+    ['post', '/users/admin'],
+    ['patch', '/users/admin/{id}'],
+    ['patch', '/users/admin/{id}/roles'],
+    ['delete', '/users/admin/{id}'],
+    ['patch', '/driver/admin/applications/{id}'],
+    ['post', '/driver/register'],
+    ['post', '/upload/single'],
+    ['post', '/upload/multiple'],
+    ['post', '/upload/presign'],
   ];
-  const PUBLIC = ['/driver/register', '/auth/register', '/register', '/auth/login/password', '/auth/login', '/login', '/auth/login/password/2fa',
-    '/auth/email/otp/send', '/auth/email/otp/verify', '/auth/otp/send', '/auth/otp/verify', '/auth/refresh', '/auth/google',
-    '/auth/password/forgot', '/auth/password/reset'];
+  const PUBLIC = [
+    '/driver/register',
+    '/auth/register',
+    '/register',
+    '/auth/login/password',
+    '/auth/login',
+    '/login',
+    '/auth/login/password/2fa',
+    '/auth/email/otp/send',
+    '/auth/email/otp/verify',
+    '/auth/otp/send',
+    '/auth/otp/verify',
+    '/auth/refresh',
+    '/auth/google',
+    '/auth/password/forgot',
+    '/auth/password/reset',
+  ];
   // Public, but a signed-in caller's token is read (VERIFY_PHONE): anonymous or bearer.
   const OPTIONAL_TOKEN = ['/auth/otp/send', '/auth/otp/verify'];
 
-  it('documents an optional bearer token (auth \'optional\'): either security requirement, and the token codes on its 401', () => {
+  it("documents an optional bearer token (auth 'optional'): either security requirement, and the token codes on its 401", () => {
     for (const p of OPTIONAL_TOKEN) {
       const op = doc.paths[p].post;
       expect(op.security).toEqual([{}, { bearerAuth: [] }]);
@@ -70,7 +138,7 @@ describe('OpenAPI generation', () => {
     expect(doc.paths['/auth/otp/send'].post.responses['400'].description).toMatch(/PHONE_COUNTRY_NOT_ALLOWED, PHONE_NOT_MOBILE/);
   });
 
-  it('a public operation\'s 401 names only what can cause it: App Check, or the operation\'s own refusal, never a bearer token', () => {
+  it("a public operation's 401 names only what can cause it: App Check, or the operation's own refusal, never a bearer token", () => {
     const register = doc.paths['/auth/register'].post.responses['401'].description;
     expect(register).not.toMatch(/bearer/i);
     expect(register).toMatch(/App Check token while the deployment runs APP_CHECK=enforce.*Codes: APP_CHECK_REQUIRED, APP_CHECK_INVALID\./);
@@ -94,7 +162,18 @@ describe('OpenAPI generation', () => {
     const schemas = doc.components.schemas;
     expect(Object.keys(schemas.MediaItem.properties)).toEqual(['id', 'objectKey', 'publicUrl', 'mimeType', 'sizeBytes', 'kind', 'status']);
     // The spec's audio types on the audio routes; images only through /upload/image (kind IMAGE).
-    expect(schemas.MediaItem.properties.mimeType.enum).toEqual(['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm', 'image/jpeg', 'image/png', 'image/webp']);
+    expect(schemas.MediaItem.properties.mimeType.enum).toEqual([
+      'audio/mpeg',
+      'audio/wav',
+      'audio/x-wav',
+      'audio/ogg',
+      'audio/mp4',
+      'audio/aac',
+      'audio/webm',
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+    ]);
     expect(schemas.MediaItem.properties.kind.enum).toEqual(['AUDIO', 'IMAGE']);
     expect(doc.paths['/upload/image'].post.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/ImageUploadForm' });
     expect(doc.paths['/upload/single'].post.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/SingleUploadForm' });
@@ -107,7 +186,9 @@ describe('OpenAPI generation', () => {
     expect(Object.keys(put.requestBody.content)).toEqual(['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm']);
     for (const media of Object.values(put.requestBody.content)) expect(media).toEqual({ schema: { type: 'string', format: 'binary' } });
     for (const status of ['413', '415']) expect(put.responses[status]).toBeDefined();
-    expect(doc.paths['/upload/presign'].post.responses['201'].description).toMatch(/Cloud Storage, upload.url is a V4 signed URL of the bucket, not this API.*PUT \/upload\/presign\/\{id\}\/content \(putPresignedUploadContent\)/);
+    expect(doc.paths['/upload/presign'].post.responses['201'].description).toMatch(
+      /Cloud Storage, upload.url is a V4 signed URL of the bucket, not this API.*PUT \/upload\/presign\/\{id\}\/content \(putPresignedUploadContent\)/,
+    );
   });
 
   it('documents the error codes of each operation with their statuses', () => {
@@ -156,14 +237,18 @@ describe('OpenAPI generation', () => {
 
   it('generates component schemas from the zod schemas', () => {
     expect(doc.components.schemas.Error.required).toEqual(['statusCode', 'error', 'code', 'message', 'requestId']);
-    expect(doc.components.schemas.Error.properties.code.enum).toEqual(expect.arrayContaining(['VALIDATION_FAILED', 'CALL_BUSY', 'CALL_NOT_ALLOWED', 'AUTH_INVALID_CODE', 'IDEMPOTENCY_KEY_REUSED']));
+    expect(doc.components.schemas.Error.properties.code.enum).toEqual(
+      expect.arrayContaining(['VALIDATION_FAILED', 'CALL_BUSY', 'CALL_NOT_ALLOWED', 'AUTH_INVALID_CODE', 'IDEMPOTENCY_KEY_REUSED']),
+    );
     expect(doc.components.schemas.Health.properties.status).toMatchObject({ type: 'string', enum: ['ok'] });
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.servers).toEqual([{ url: '/api/v1', description: 'This deployment' }]);
   });
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, item]) => Object.entries(item).map(([method, op]) => ({ method, path: p, op })));
+  const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method, path: p, op })),
+  );
 
   it('names every operation with a unique camelCase operationId, admin… under /admin paths', () => {
     expect(operations.length).toBeGreaterThan(280);
@@ -191,8 +276,18 @@ describe('OpenAPI generation', () => {
   });
 
   it('marks the aliases deprecated, each naming its canonical operation; nothing else is deprecated', () => {
-    const aliases = { 'post /register': 'register', 'post /login': 'loginWithPassword', 'post /auth/login': 'loginWithPassword', 'get /auth/me': 'getMyProfile' };
-    expect(operations.filter((o) => o.op.deprecated).map((o) => `${o.method} ${o.path}`).sort()).toEqual(Object.keys(aliases).sort());
+    const aliases = {
+      'post /register': 'register',
+      'post /login': 'loginWithPassword',
+      'post /auth/login': 'loginWithPassword',
+      'get /auth/me': 'getMyProfile',
+    };
+    expect(
+      operations
+        .filter((o) => o.op.deprecated)
+        .map((o) => `${o.method} ${o.path}`)
+        .sort(),
+    ).toEqual(Object.keys(aliases).sort());
     for (const [key, target] of Object.entries(aliases)) {
       const [method, p] = key.split(' ');
       const canonical = operations.find((o) => o.op.operationId === target)!;
@@ -206,7 +301,9 @@ describe('OpenAPI generation', () => {
     const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const responsesOf = (op: any) => Object.entries(op.responses as Record<string, { headers?: Record<string, unknown>; description: string }>);
-    const idempotent = operations.filter((o) => (o.op.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key'));
+    const idempotent = operations.filter((o) =>
+      (o.op.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key'),
+    );
     const limited = operations.filter((o) => /Rate limit: \d+ requests per/.test(o.op.description));
 
     it('declares each once under components.headers', () => {
@@ -230,7 +327,9 @@ describe('OpenAPI generation', () => {
         if (p.endsWith('/deps')) continue; // the failing probe's own 503 (HealthDeps body) takes the status
         expect(op.responses['503'].description).toMatch(/Codes: .*DEADLINE_EXCEEDED, OVERLOADED\.$/);
       }
-      expect(doc.paths['/rides/quote'].post.responses['503'].description).toMatch(/Codes: SERVICE_UNAVAILABLE, ROUTING_UNAVAILABLE, DEADLINE_EXCEEDED, OVERLOADED\./);
+      expect(doc.paths['/rides/quote'].post.responses['503'].description).toMatch(
+        /Codes: SERVICE_UNAVAILABLE, ROUTING_UNAVAILABLE, DEADLINE_EXCEEDED, OVERLOADED\./,
+      );
       expect(doc.paths['/users/me'].get.responses['503'].description).not.toMatch(/SERVICE_UNAVAILABLE/);
     });
 
@@ -239,7 +338,8 @@ describe('OpenAPI generation', () => {
       for (const { op } of operations) {
         // The broadcast reads its key itself (a retry answers the same broadcast, with no replay marker).
         const takesKey = idempotent.some((o) => o.op === op) && op.operationId !== 'createBroadcast';
-        for (const [status, response] of responsesOf(op)) expect(response.headers?.['Idempotent-Replayed']).toEqual(takesKey && status.startsWith('2') ? ref('Idempotent-Replayed') : undefined);
+        for (const [status, response] of responsesOf(op))
+          expect(response.headers?.['Idempotent-Replayed']).toEqual(takesKey && status.startsWith('2') ? ref('Idempotent-Replayed') : undefined);
       }
     });
 
@@ -258,10 +358,21 @@ describe('OpenAPI generation', () => {
 
   describe('refuses operation names clients cannot rely on', () => {
     const route = (path: string, names: Pick<AnyRoute, 'operationId' | 'aliasOf'>) =>
-      defineRoute({ method: 'get', path, ...names, tag: 'health', summary: 's', auth: 'public', response: { description: 'ok', schema: z.object({}) }, handler: () => ({}) });
+      defineRoute({
+        method: 'get',
+        path,
+        ...names,
+        tag: 'health',
+        summary: 's',
+        auth: 'public',
+        response: { description: 'ok', schema: z.object({}) },
+        handler: () => ({}),
+      });
 
     it('a repeated operationId, naming both routes', () => {
-      expect(() => buildOpenApiDocument([route('/a', { operationId: 'getThing' }), route('/b', { operationId: 'getThing' })], '1')).toThrow('GET /b: operationId getThing is already used by GET /a');
+      expect(() => buildOpenApiDocument([route('/a', { operationId: 'getThing' }), route('/b', { operationId: 'getThing' })], '1')).toThrow(
+        'GET /b: operationId getThing is already used by GET /a',
+      );
     });
 
     it('a missing or non-camelCase operationId', () => {
@@ -270,8 +381,14 @@ describe('OpenAPI generation', () => {
     });
 
     it('an alias of an unknown operation or of another alias', () => {
-      expect(() => buildOpenApiDocument([route('/a', { operationId: 'getA', aliasOf: 'getNothing' })], '1')).toThrow('GET /a: aliasOf getNothing names no canonical operation');
-      const chain = [route('/a', { operationId: 'getA' }), route('/b', { operationId: 'getB', aliasOf: 'getA' }), route('/c', { operationId: 'getC', aliasOf: 'getB' })];
+      expect(() => buildOpenApiDocument([route('/a', { operationId: 'getA', aliasOf: 'getNothing' })], '1')).toThrow(
+        'GET /a: aliasOf getNothing names no canonical operation',
+      );
+      const chain = [
+        route('/a', { operationId: 'getA' }),
+        route('/b', { operationId: 'getB', aliasOf: 'getA' }),
+        route('/c', { operationId: 'getC', aliasOf: 'getB' }),
+      ];
       expect(() => buildOpenApiDocument(chain, '1')).toThrow('GET /c: aliasOf getB names no canonical operation');
       expect(() => buildOpenApiDocument(chain.slice(0, 2), '1')).not.toThrow();
     });

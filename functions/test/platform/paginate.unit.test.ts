@@ -52,7 +52,10 @@ describe('platform/kits/firestore paginate cursors', () => {
     ['not base64 JSON', () => decodeCursor('%%%', inbox, 1)],
     ['a bare document id (old format)', () => decodeCursor('abcDEF123', inbox, 1)],
     ['an id with a slash', () => decodeCursor(Buffer.from(JSON.stringify({ v: [1], id: 'a/b', t: 'x' })).toString('base64url'), inbox, 1)],
-    ['an object value that is not a timestamp', () => decodeCursor(Buffer.from(JSON.stringify({ v: [{ a: 1 }], id: 'a', t: 'x' })).toString('base64url'), inbox, 1)],
+    [
+      'an object value that is not a timestamp',
+      () => decodeCursor(Buffer.from(JSON.stringify({ v: [{ a: 1 }], id: 'a', t: 'x' })).toString('base64url'), inbox, 1),
+    ],
   ])('refuses a cursor of %s with 400 INVALID_CURSOR', (_what, decode) => {
     let error: AppError | undefined;
     try {

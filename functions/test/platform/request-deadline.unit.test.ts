@@ -4,7 +4,13 @@ import { defineRoute, toExpressHandlers } from '../../src/platform/core/http/rou
 import { requestDeadline } from '../../src/platform/core/http/deadline';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
 import type { ApiModule } from '../../src/platform/core/http/module';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RENEW_FOR_MS, keepClaimed, memoryIdempotencyStore, type IdempotencyStore } from '../../src/platform/kits/idempotency/idempotency';
+import {
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_RENEW_FOR_MS,
+  keepClaimed,
+  memoryIdempotencyStore,
+  type IdempotencyStore,
+} from '../../src/platform/kits/idempotency/idempotency';
 import type { LogEntry } from 'firebase-functions/logger';
 import { setLogSink } from '../../src/platform/core/logging/logger';
 import { API_TIMEOUT_SECONDS } from '../../src/platform/core/deploy/settings';
@@ -44,9 +50,39 @@ function slowProbe() {
   const module: ApiModule = {
     name: 'probe',
     routes: () => [
-      defineRoute({ method: 'post', path: '/probe/slow', operationId: 'postProbeSlow', tag: 'health', summary: 'slow', auth: 'public', request: { body: z.object({ item: z.string() }) }, response: { status: 201, description: 'ok', schema }, handler }),
-      defineRoute({ method: 'post', path: '/probe/slow-once', operationId: 'postProbeSlowOnce', tag: 'health', summary: 'slow, idempotent', auth: 'public', idempotent: true, request: { body: z.object({ item: z.string() }) }, response: { status: 201, description: 'ok', schema }, handler }),
-      defineRoute({ method: 'get', path: '/probe/fast', operationId: 'getProbeFast', tag: 'health', summary: 'fast', auth: 'public', response: { description: 'ok', schema: z.object({ ok: z.boolean() }) }, handler: () => ({ ok: true }) }),
+      defineRoute({
+        method: 'post',
+        path: '/probe/slow',
+        operationId: 'postProbeSlow',
+        tag: 'health',
+        summary: 'slow',
+        auth: 'public',
+        request: { body: z.object({ item: z.string() }) },
+        response: { status: 201, description: 'ok', schema },
+        handler,
+      }),
+      defineRoute({
+        method: 'post',
+        path: '/probe/slow-once',
+        operationId: 'postProbeSlowOnce',
+        tag: 'health',
+        summary: 'slow, idempotent',
+        auth: 'public',
+        idempotent: true,
+        request: { body: z.object({ item: z.string() }) },
+        response: { status: 201, description: 'ok', schema },
+        handler,
+      }),
+      defineRoute({
+        method: 'get',
+        path: '/probe/fast',
+        operationId: 'getProbeFast',
+        tag: 'health',
+        summary: 'fast',
+        auth: 'public',
+        response: { description: 'ok', schema: z.object({ ok: z.boolean() }) },
+        handler: () => ({ ok: true }),
+      }),
     ],
   };
   return {
@@ -81,7 +117,11 @@ describe('request deadline', () => {
   afterEach(() => probe.open());
 
   const post = (path: string, item: string, key?: string) =>
-    fetch(`${server.url}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) }, body: JSON.stringify({ item }) });
+    fetch(`${server.url}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify({ item }),
+    });
 
   it('answers 503 DEADLINE_EXCEEDED with Retry-After once the handler overruns it', async () => {
     const started = Date.now();
@@ -164,7 +204,8 @@ describe('handlers running past their 503 (DEADLINE_OVERDUE_LIMIT)', () => {
     probe.open();
     await server.close();
   });
-  const post = (item: string) => fetch(`${server.url}/api/v1/probe/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ item }) });
+  const post = (item: string) =>
+    fetch(`${server.url}/api/v1/probe/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ item }) });
   const fast = () => fetch(`${server.url}/api/v1/probe/fast`);
 
   it('refuses new requests with 503 OVERLOADED at the limit, and serves again once they settle', async () => {
@@ -182,8 +223,26 @@ describe('handlers running past their 503 (DEADLINE_OVERDUE_LIMIT)', () => {
 
   it('is off by default; a handler hung for good stops counting at the function timeout', async () => {
     expect(testConfig().DEADLINE_OVERDUE_LIMIT).toBe(0);
-    const hung = defineRoute({ method: 'get', path: '/probe/hung', operationId: 'getProbeHung', tag: 'health', summary: 'hung', auth: 'public', response: { description: 'ok', schema: z.object({}) }, handler: () => new Promise<never>(() => undefined) });
-    const ok = defineRoute({ method: 'get', path: '/probe/ok', operationId: 'getProbeOk', tag: 'health', summary: 'ok', auth: 'public', response: { description: 'ok', schema: z.object({ ok: z.boolean() }) }, handler: () => ({ ok: true }) });
+    const hung = defineRoute({
+      method: 'get',
+      path: '/probe/hung',
+      operationId: 'getProbeHung',
+      tag: 'health',
+      summary: 'hung',
+      auth: 'public',
+      response: { description: 'ok', schema: z.object({}) },
+      handler: () => new Promise<never>(() => undefined),
+    });
+    const ok = defineRoute({
+      method: 'get',
+      path: '/probe/ok',
+      operationId: 'getProbeOk',
+      tag: 'health',
+      summary: 'ok',
+      auth: 'public',
+      response: { description: 'ok', schema: z.object({ ok: z.boolean() }) },
+      handler: () => ({ ok: true }),
+    });
     const deps = { verifyAccessToken: async () => ({}) as AuthContext, rateLimiter: createRateLimiter(memoryRateLimitStore()) };
     const app = express();
     app.use(requestDeadline(50, 1, 300));
@@ -227,7 +286,10 @@ describe('a request that stalls before its handler', () => {
     await hold();
     return { userId: 'u1', sessionId: 's1', tokenId: 't1', roles: ['USER'] } as unknown as AuthContext;
   };
-  const rateLimiter: RateLimiter = { hit: (rule) => hold().then(() => ({ scope: rule.scope, limit: rule.limit, windowSec: rule.windowSec, remaining: rule.limit - 1, resetSec: rule.windowSec })) };
+  const rateLimiter: RateLimiter = {
+    hit: (rule) =>
+      hold().then(() => ({ scope: rule.scope, limit: rule.limit, windowSec: rule.windowSec, remaining: rule.limit - 1, resetSec: rule.windowSec })),
+  };
   const handler = () => {
     runs += 1;
     return { ok: true };
@@ -236,11 +298,37 @@ describe('a request that stalls before its handler', () => {
   const module: ApiModule = {
     name: 'probe',
     routes: () => [
-      defineRoute({ method: 'post', path: '/probe/guarded', operationId: 'postProbeGuarded', tag: 'health', summary: 'guarded', auth: [], response: { description: 'ok', schema }, handler }),
-      defineRoute({ method: 'post', path: '/probe/limited', operationId: 'postProbeLimited', tag: 'health', summary: 'limited', auth: 'public', rateLimit: { scope: 'probe', limit: 5, windowSec: 60 }, idempotent: true, response: { description: 'ok', schema }, handler }),
+      defineRoute({
+        method: 'post',
+        path: '/probe/guarded',
+        operationId: 'postProbeGuarded',
+        tag: 'health',
+        summary: 'guarded',
+        auth: [],
+        response: { description: 'ok', schema },
+        handler,
+      }),
+      defineRoute({
+        method: 'post',
+        path: '/probe/limited',
+        operationId: 'postProbeLimited',
+        tag: 'health',
+        summary: 'limited',
+        auth: 'public',
+        rateLimit: { scope: 'probe', limit: 5, windowSec: 60 },
+        idempotent: true,
+        response: { description: 'ok', schema },
+        handler,
+      }),
     ],
   };
-  const { app } = buildApp({ config: testConfig({ REQUEST_DEADLINE_MS: String(DEADLINE_MS) }), modules: [module], verifyAccessToken, rateLimiter, idempotency: memoryIdempotencyStore() });
+  const { app } = buildApp({
+    config: testConfig({ REQUEST_DEADLINE_MS: String(DEADLINE_MS) }),
+    modules: [module],
+    verifyAccessToken,
+    rateLimiter,
+    idempotency: memoryIdempotencyStore(),
+  });
   let server: { url: string; close(): Promise<void> };
   beforeAll(async () => {
     server = await listen(app);
@@ -313,10 +401,14 @@ describe('upload routes (UPLOAD_DEADLINE_MS)', () => {
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     return new Promise((resolve, reject) => {
-      const req = httpRequest(`${server.url}/api/v1/probe/upload`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length, 'idempotency-key': key } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = httpRequest(
+        `${server.url}/api/v1/probe/upload`,
+        { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length, 'idempotency-key': key } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       const size = Math.ceil(body.length / chunks);
       let sent = 0;
@@ -349,7 +441,8 @@ describe('upload routes (UPLOAD_DEADLINE_MS)', () => {
       data.append('file', new Blob([Buffer.alloc(size, 1)], { type: 'application/octet-stream' }), 'a.bin');
       return data;
     };
-    const send = (size: number) => fetch(`${server.url}/api/v1/probe/upload`, { method: 'POST', headers: { 'idempotency-key': 'file-key-1' }, body: form(size) });
+    const send = (size: number) =>
+      fetch(`${server.url}/api/v1/probe/upload`, { method: 'POST', headers: { 'idempotency-key': 'file-key-1' }, body: form(size) });
     const first = await send(1_000);
     expect(first.status).toBe(201);
     const same = await send(1_000);

@@ -18,8 +18,28 @@ const ok = z.object({ ok: z.boolean() });
 const probe: ApiModule = {
   name: 'probe',
   routes: () => [
-    defineRoute({ method: 'post', path: '/probe/sos', operationId: 'postProbeSos', tag: 'rides', summary: 'per user', auth: [], rateLimit: { scope: 'probe-sos', limit: 2, windowSec: 600, per: 'user' }, response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
-    defineRoute({ method: 'post', path: '/probe/place', operationId: 'postProbePlace', tag: 'places', summary: 'partner or admin', auth: ['PARTNER_OWNER', 'ADMIN'], permission: 'catalog.manage', response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
+    defineRoute({
+      method: 'post',
+      path: '/probe/sos',
+      operationId: 'postProbeSos',
+      tag: 'rides',
+      summary: 'per user',
+      auth: [],
+      rateLimit: { scope: 'probe-sos', limit: 2, windowSec: 600, per: 'user' },
+      response: { description: 'ok', schema: ok },
+      handler: () => ({ ok: true }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/probe/place',
+      operationId: 'postProbePlace',
+      tag: 'places',
+      summary: 'partner or admin',
+      auth: ['PARTNER_OWNER', 'ADMIN'],
+      permission: 'catalog.manage',
+      response: { description: 'ok', schema: ok },
+      handler: () => ({ ok: true }),
+    }),
   ],
 };
 
@@ -27,18 +47,33 @@ const probe: ApiModule = {
 async function verify(token: string): Promise<AuthContext> {
   const [userId, roles, permissions] = token.split('~');
   if (!userId || roles === undefined) throw new UnauthorizedError('bad token');
-  return { userId, roles: roles.split('+').filter(Boolean) as Role[], sessionId: 's', tokenId: 't', permissions: permissions === 'all' ? undefined : permissions ? permissions.split('+') : [] };
+  return {
+    userId,
+    roles: roles.split('+').filter(Boolean) as Role[],
+    sessionId: 's',
+    tokenId: 't',
+    permissions: permissions === 'all' ? undefined : permissions ? permissions.split('+') : [],
+  };
 }
 
 let server: Awaited<ReturnType<typeof listen>>;
 beforeAll(async () => {
-  const { app } = buildApp({ config: testConfig(), modules: [probe], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() });
+  const { app } = buildApp({
+    config: testConfig(),
+    modules: [probe],
+    verifyAccessToken: verify,
+    rateLimiter: createRateLimiter(memoryRateLimitStore()),
+    idempotency: memoryIdempotencyStore(),
+  });
   server = await listen(app);
 });
 afterAll(() => server.close());
 
 const post = async (path: string, token?: string, ip = '203.0.113.9') => {
-  const res = await fetch(`${server.url}/api/v1${path}`, { method: 'POST', headers: { 'x-forwarded-for': ip, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const res = await fetch(`${server.url}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'x-forwarded-for': ip, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
   return { status: res.status, body: (await res.json()) as { code?: string }, retryAfter: res.headers.get('retry-after') };
 };
 
@@ -59,8 +94,31 @@ describe('per-user rate limits', () => {
   });
 
   it('a per-user limit on a public route is refused when the app is built', () => {
-    const bad: ApiModule = { name: 'bad', routes: () => [defineRoute({ method: 'get', path: '/bad', operationId: 'getBad', tag: 'health', summary: 'x', auth: 'public', rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' }, response: { description: 'x', schema: ok }, handler: () => ({ ok: true }) })] };
-    expect(() => buildApp({ config: testConfig(), modules: [bad], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() })).toThrow(/per-user rate limit needs an authenticated route/);
+    const bad: ApiModule = {
+      name: 'bad',
+      routes: () => [
+        defineRoute({
+          method: 'get',
+          path: '/bad',
+          operationId: 'getBad',
+          tag: 'health',
+          summary: 'x',
+          auth: 'public',
+          rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' },
+          response: { description: 'x', schema: ok },
+          handler: () => ({ ok: true }),
+        }),
+      ],
+    };
+    expect(() =>
+      buildApp({
+        config: testConfig(),
+        modules: [bad],
+        verifyAccessToken: verify,
+        rateLimiter: createRateLimiter(memoryRateLimitStore()),
+        idempotency: memoryIdempotencyStore(),
+      }),
+    ).toThrow(/per-user rate limit needs an authenticated route/);
   });
 });
 
@@ -83,13 +141,38 @@ describe('per-IP rate limits', () => {
   const limited: ApiModule = {
     name: 'limited',
     routes: () => [
-      defineRoute({ method: 'post', path: '/probe/code', operationId: 'postProbeCode', tag: 'auth', summary: 'per IP', auth: 'public', rateLimit: { scope: 'probe-code', limit: 2, windowSec: 600 }, response: { description: 'ok', schema: ok }, handler: () => ({ ok: true }) }),
+      defineRoute({
+        method: 'post',
+        path: '/probe/code',
+        operationId: 'postProbeCode',
+        tag: 'auth',
+        summary: 'per IP',
+        auth: 'public',
+        rateLimit: { scope: 'probe-code', limit: 2, windowSec: 600 },
+        response: { description: 'ok', schema: ok },
+        handler: () => ({ ok: true }),
+      }),
     ],
   };
-  const serve = (env: Record<string, string>) => listen(buildApp({ config: testConfig(env), modules: [limited], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+  const serve = (env: Record<string, string>) =>
+    listen(
+      buildApp({
+        config: testConfig(env),
+        modules: [limited],
+        verifyAccessToken: verify,
+        rateLimiter: createRateLimiter(memoryRateLimitStore()),
+        idempotency: memoryIdempotencyStore(),
+      }).app,
+    );
   const hit = async (url: string, headers: Record<string, string>) => {
     const res = await fetch(`${url}/api/v1/probe/code`, { method: 'POST', headers });
-    return { status: res.status, code: ((await res.json()) as { code?: string }).code, retryAfter: res.headers.get('retry-after'), policy: res.headers.get('ratelimit-policy'), left: res.headers.get('ratelimit') };
+    return {
+      status: res.status,
+      code: ((await res.json()) as { code?: string }).code,
+      retryAfter: res.headers.get('retry-after'),
+      policy: res.headers.get('ratelimit-policy'),
+      left: res.headers.get('ratelimit'),
+    };
   };
 
   it('behind Hosting, made-up Fastly-Client-IP values share one edge’s bucket (HOSTING_EDGE_LIMIT_FACTOR × the limit): 429 with Retry-After', async () => {
@@ -104,11 +187,18 @@ describe('per-IP rate limits', () => {
       expect(answers.slice(0, 6).map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
       // The headers describe the client's policy (its first hit: 1 of 2 left).
       expect(answers[0]).toMatchObject({ policy: '"probe-code";q=2;w=600', left: expect.stringMatching(/^"probe-code";r=1;t=\d+$/) });
-      expect(answers[6]).toMatchObject({ status: 429, code: 'RATE_LIMITED', policy: '"probe-code";q=2;w=600', left: expect.stringMatching(/^"probe-code";r=0;t=\d+$/) });
+      expect(answers[6]).toMatchObject({
+        status: 429,
+        code: 'RATE_LIMITED',
+        policy: '"probe-code";q=2;w=600',
+        left: expect.stringMatching(/^"probe-code";r=0;t=\d+$/),
+      });
       expect(Number(answers[6].retryAfter)).toBeGreaterThan(0);
       expect(answers[7].status).toBe(429);
       // One line for the edge's first refusal of the window, not one per refused request.
-      expect(warnings).toEqual([expect.objectContaining({ message: expect.stringContaining('shared bucket'), scope: 'probe-code', aggregate: 'edge:127.0.0.1', limit: 6 })]);
+      expect(warnings).toEqual([
+        expect.objectContaining({ message: expect.stringContaining('shared bucket'), scope: 'probe-code', aggregate: 'edge:127.0.0.1', limit: 6 }),
+      ]);
     } finally {
       await server.close();
     }
@@ -146,12 +236,29 @@ describe("auth 'optional'", () => {
   const optional: ApiModule = {
     name: 'optional',
     routes: () => [
-      defineRoute({ method: 'post', path: '/probe/who', operationId: 'postProbeWho', tag: 'auth', summary: 'optional token', auth: 'optional', response: { description: 'ok', schema: who }, handler: ({ auth }) => ({ userId: auth?.userId ?? null }) }),
+      defineRoute({
+        method: 'post',
+        path: '/probe/who',
+        operationId: 'postProbeWho',
+        tag: 'auth',
+        summary: 'optional token',
+        auth: 'optional',
+        response: { description: 'ok', schema: who },
+        handler: ({ auth }) => ({ userId: auth?.userId ?? null }),
+      }),
     ],
   };
 
   it('no token: anonymous; a valid token: the caller; a token that does not verify: 401', async () => {
-    const server = await listen(buildApp({ config: testConfig(), modules: [optional], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() }).app);
+    const server = await listen(
+      buildApp({
+        config: testConfig(),
+        modules: [optional],
+        verifyAccessToken: verify,
+        rateLimiter: createRateLimiter(memoryRateLimitStore()),
+        idempotency: memoryIdempotencyStore(),
+      }).app,
+    );
     try {
       const call = async (token?: string) => {
         const res = await fetch(`${server.url}/api/v1/probe/who`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -166,7 +273,30 @@ describe("auth 'optional'", () => {
   });
 
   it('a per-user rate limit needs an authenticated route, not an optional token', () => {
-    const bad: ApiModule = { name: 'bad', routes: () => [defineRoute({ method: 'get', path: '/bad', operationId: 'getBad', tag: 'health', summary: 'x', auth: 'optional', rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' }, response: { description: 'x', schema: ok }, handler: () => ({ ok: true }) })] };
-    expect(() => buildApp({ config: testConfig(), modules: [bad], verifyAccessToken: verify, rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() })).toThrow(/per-user rate limit needs an authenticated route/);
+    const bad: ApiModule = {
+      name: 'bad',
+      routes: () => [
+        defineRoute({
+          method: 'get',
+          path: '/bad',
+          operationId: 'getBad',
+          tag: 'health',
+          summary: 'x',
+          auth: 'optional',
+          rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' },
+          response: { description: 'x', schema: ok },
+          handler: () => ({ ok: true }),
+        }),
+      ],
+    };
+    expect(() =>
+      buildApp({
+        config: testConfig(),
+        modules: [bad],
+        verifyAccessToken: verify,
+        rateLimiter: createRateLimiter(memoryRateLimitStore()),
+        idempotency: memoryIdempotencyStore(),
+      }),
+    ).toThrow(/per-user rate limit needs an authenticated route/);
   });
 });

@@ -36,10 +36,18 @@ describe('SMS adapters send their real request formats', () => {
     expect(await sms.send({ to: '+84912345678', text: 'ma 123456' })).toBe(true);
     expect(ok.calls[0].url).toBe('https://rest.esms.vn/MainService.svc/json/SendMultipleMessage_V4_post_json/');
     expect(JSON.parse(ok.calls[0].init.body as string)).toEqual({
-      ApiKey: 'K', SecretKey: 'S', Phone: '84912345678', Content: 'ma 123456', Brandname: 'SUPERAPP', SmsType: '2', IsUnicode: '0',
+      ApiKey: 'K',
+      SecretKey: 'S',
+      Phone: '84912345678',
+      Content: 'ma 123456',
+      Brandname: 'SUPERAPP',
+      SmsType: '2',
+      IsUnicode: '0',
     });
     const refused = fakeFetch({ body: { CodeResult: '104', ErrorMessage: 'Brandname not registered' } });
-    expect(await esmsSms({ apiBase: 'https://rest.esms.vn', apiKey: 'K', secretKey: 'S', brandname: 'X' }, refused.impl).send({ to: '+84912345678', text: 'x' })).toBe(false);
+    expect(
+      await esmsSms({ apiBase: 'https://rest.esms.vn', apiKey: 'K', secretKey: 'S', brandname: 'X' }, refused.impl).send({ to: '+84912345678', text: 'x' }),
+    ).toBe(false);
   });
 
   it('http: JSON {to, text} with the API key as bearer; network errors are failures, not exceptions', async () => {

@@ -10,8 +10,22 @@ describe('sourceMappedStack', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stack-'));
   const source = path.join(dir, 'thrower.ts');
   const out = path.join(dir, 'thrower.js');
-  fs.writeFileSync(source, ['// line 1', 'export function deep(): never {', '  throw new Error("boom");', '}', 'export function outer(): never {', '  return deep();', '}', ''].join('\n'));
-  buildSync({ entryPoints: [source], bundle: true, platform: 'node', format: 'cjs', outfile: out, sourcemap: 'linked', minifyWhitespace: true, logLevel: 'silent' });
+  fs.writeFileSync(
+    source,
+    ['// line 1', 'export function deep(): never {', '  throw new Error("boom");', '}', 'export function outer(): never {', '  return deep();', '}', ''].join(
+      '\n',
+    ),
+  );
+  buildSync({
+    entryPoints: [source],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile: out,
+    sourcemap: 'linked',
+    minifyWhitespace: true,
+    logLevel: 'silent',
+  });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('rewrites frames of a file with a map to the source line and leaves the others', () => {

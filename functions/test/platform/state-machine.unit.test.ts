@@ -50,7 +50,12 @@ describe('platform/kits/state-machine', () => {
 
   it('rejects a table naming an unknown status at definition time', () => {
     expect(() =>
-      defineMachine({ entity: 'x', states: ['A'] as const, moves: { go: { from: 'A', to: 'B' as 'A', by: 'r' } }, codes: { transition: 'CONFLICT', actor: 'CONFLICT' } }),
+      defineMachine({
+        entity: 'x',
+        states: ['A'] as const,
+        moves: { go: { from: 'A', to: 'B' as 'A', by: 'r' } },
+        codes: { transition: 'CONFLICT', actor: 'CONFLICT' },
+      }),
     ).toThrow(/unknown status B/);
   });
 });
@@ -58,7 +63,8 @@ describe('platform/kits/state-machine', () => {
 // `transition` runs in the caller's transaction when given one: a fake transaction records the writes, so every path
 // (related reads, lazy expiry, tolerant mode) is checked without the emulator.
 describe('platform/kits/state-machine transition', () => {
-  const { transition, TransitionEventSchema, readHistory } = require('../../src/platform/kits/state-machine/state-machine') as typeof import('../../src/platform/kits/state-machine/state-machine');
+  const { transition, TransitionEventSchema, readHistory } =
+    require('../../src/platform/kits/state-machine/state-machine') as typeof import('../../src/platform/kits/state-machine/state-machine');
   type Request = import('../../src/platform/kits/state-machine/state-machine').TransitionRequest<Call, Status, Action, Role, unknown>;
 
   type Status = 'RINGING' | 'ACTIVE' | 'ENDED' | 'MISSED';
@@ -68,10 +74,19 @@ describe('platform/kits/state-machine transition', () => {
   const calls = defineMachine<Status, Action, Role>({
     entity: 'call',
     states: ['RINGING', 'ACTIVE', 'ENDED', 'MISSED'],
-    moves: { answer: { from: 'RINGING', to: 'ACTIVE', by: 'callee' }, end: { from: 'ACTIVE', to: 'ENDED', by: 'callee' }, timeout: { from: 'RINGING', to: 'MISSED', by: 'system' } },
+    moves: {
+      answer: { from: 'RINGING', to: 'ACTIVE', by: 'callee' },
+      end: { from: 'ACTIVE', to: 'ENDED', by: 'callee' },
+      timeout: { from: 'RINGING', to: 'MISSED', by: 'system' },
+    },
     codes: { transition: 'CALL_TRANSITION', actor: 'CALL_NOT_ALLOWED' },
   });
-  const deadline = { dueAt: (c: Call) => (c.status === 'RINGING' ? c.dueAt : null), action: 'timeout' as const, by: 'system:deadline', apply: (c: Call, _to: Status, at: number) => ({ ...c, endedAt: at }) };
+  const deadline = {
+    dueAt: (c: Call) => (c.status === 'RINGING' ? c.dueAt : null),
+    action: 'timeout' as const,
+    by: 'system:deadline',
+    apply: (c: Call, _to: Status, at: number) => ({ ...c, endedAt: at }),
+  };
 
   function harness(stored: Call | undefined) {
     const log: string[] = [];
@@ -121,12 +136,25 @@ describe('platform/kits/state-machine transition', () => {
   it('a guard that refuses stops the move before any write', async () => {
     const h = harness(ringing(5_000));
     const blocked = Object.assign(new Error('blocked'), { code: 'CHAT_BLOCKED' });
-    await expect(transition(calls, h.store, request('answer', { guard: () => { throw blocked; } }), h.tx)).rejects.toBe(blocked);
+    await expect(
+      transition(
+        calls,
+        h.store,
+        request('answer', {
+          guard: () => {
+            throw blocked;
+          },
+        }),
+        h.tx,
+      ),
+    ).rejects.toBe(blocked);
     expect([h.saved, h.events]).toEqual([[], []]);
   });
 
   it('hides an entity the actor may not see as missing, and refuses an actor without the role before the status', async () => {
-    await expect(transition(calls, harness(ringing(5_000)).store, request('answer', { visible: () => false }), harness(undefined).tx)).rejects.toThrow('missing');
+    await expect(transition(calls, harness(ringing(5_000)).store, request('answer', { visible: () => false }), harness(undefined).tx)).rejects.toThrow(
+      'missing',
+    );
     await expect(transition(calls, harness(undefined).store, request('answer'), harness(undefined).tx)).rejects.toThrow('missing');
     const h = harness({ ...ringing(5_000), status: 'ENDED', callee: 'u3' });
     await expect(transition(calls, h.store, request('answer'), h.tx)).rejects.toMatchObject({ code: 'CALL_NOT_ALLOWED' });
@@ -152,12 +180,19 @@ describe('platform/kits/state-machine transition', () => {
 
   it('before the deadline nothing expires: the move runs as usual', async () => {
     const h = harness(ringing(1_001));
-    expect(await transition(calls, h.store, request('answer', { deadline }), h.tx)).toMatchObject({ changed: true, expired: false, after: { status: 'ACTIVE' } });
+    expect(await transition(calls, h.store, request('answer', { deadline }), h.tx)).toMatchObject({
+      changed: true,
+      expired: false,
+      after: { status: 'ACTIVE' },
+    });
     expect(h.events.map((e) => e.action)).toEqual(['answer']);
   });
 
   it('an expiry followed by a move the expired status allows writes the entity once and both events', async () => {
-    const resume = defineMachine<Status, Action, Role>({ ...calls.definition, moves: { ...calls.definition.moves, end: { from: ['ACTIVE', 'MISSED'], to: 'ENDED', by: 'callee' } } });
+    const resume = defineMachine<Status, Action, Role>({
+      ...calls.definition,
+      moves: { ...calls.definition.moves, end: { from: ['ACTIVE', 'MISSED'], to: 'ENDED', by: 'callee' } },
+    });
     const h = harness(ringing(500));
     const result = await transition(resume, h.store, request('end', { deadline }), h.tx);
     expect(result).toMatchObject({ changed: true, expired: true, after: { status: 'ENDED', endedAt: 1_000 } });
@@ -167,10 +202,16 @@ describe('platform/kits/state-machine transition', () => {
 
   it("tolerant 'target': already in the target status is changed: false with no write; another status is still 409", async () => {
     const there = harness({ ...ringing(5_000), status: 'ACTIVE' });
-    expect(await transition(calls, there.store, request('answer', { tolerant: 'target' }), there.tx)).toMatchObject({ changed: false, expired: false, after: { status: 'ACTIVE' } });
+    expect(await transition(calls, there.store, request('answer', { tolerant: 'target' }), there.tx)).toMatchObject({
+      changed: false,
+      expired: false,
+      after: { status: 'ACTIVE' },
+    });
     expect([there.saved, there.events]).toEqual([[], []]);
     const elsewhere = harness({ ...ringing(5_000), status: 'ENDED' });
-    await expect(transition(calls, elsewhere.store, request('answer', { tolerant: 'target' }), elsewhere.tx)).rejects.toMatchObject({ code: 'CALL_TRANSITION' });
+    await expect(transition(calls, elsewhere.store, request('answer', { tolerant: 'target' }), elsewhere.tx)).rejects.toMatchObject({
+      code: 'CALL_TRANSITION',
+    });
   });
 
   it("tolerant 'refused': any status that refuses the move is changed: false; an actor without the role is still refused", async () => {
@@ -183,7 +224,11 @@ describe('platform/kits/state-machine transition', () => {
 
   it('a tolerant move after a lazy expiry keeps the expiry and reports it', async () => {
     const h = harness(ringing(10));
-    expect(await transition(calls, h.store, request('answer', { deadline, tolerant: 'refused' }), h.tx)).toMatchObject({ changed: false, expired: true, after: { status: 'MISSED' } });
+    expect(await transition(calls, h.store, request('answer', { deadline, tolerant: 'refused' }), h.tx)).toMatchObject({
+      changed: false,
+      expired: true,
+      after: { status: 'MISSED' },
+    });
     expect(h.events.map((e) => e.action)).toEqual(['timeout']);
   });
 
@@ -192,7 +237,13 @@ describe('platform/kits/state-machine transition', () => {
   });
 
   it('one event schema: a stored line parses (reason optional or null), a malformed one does not', () => {
-    expect(TransitionEventSchema.parse({ action: 'answer', from: 'RINGING', to: 'ACTIVE', by: 'u2', at: 1, extra: 1 })).toEqual({ action: 'answer', from: 'RINGING', to: 'ACTIVE', by: 'u2', at: 1 });
+    expect(TransitionEventSchema.parse({ action: 'answer', from: 'RINGING', to: 'ACTIVE', by: 'u2', at: 1, extra: 1 })).toEqual({
+      action: 'answer',
+      from: 'RINGING',
+      to: 'ACTIVE',
+      by: 'u2',
+      at: 1,
+    });
     expect(TransitionEventSchema.parse({ action: 'a', from: 'A', to: 'B', by: 'system:x', at: 2, reason: null }).reason).toBeNull();
     expect(() => TransitionEventSchema.parse({ action: 'a', from: 'A', to: 'B', at: '2020' })).toThrow();
   });
@@ -213,7 +264,11 @@ describe('platform/kits/state-machine transition', () => {
     };
     const ref = { collection: (name: string) => (asked.push(['collection', name]), query) } as unknown as FirebaseFirestore.DocumentReference;
     expect(await readHistory<Status, Action>(ref, { order: 'desc', limit: 5 })).toEqual([{ action: 'answer', from: 'RINGING', to: 'ACTIVE', by: 'u2', at: 1 }]);
-    expect(asked).toEqual([['collection', 'events'], ['orderBy', 'at', 'desc'], ['limit', 5]]);
+    expect(asked).toEqual([
+      ['collection', 'events'],
+      ['orderBy', 'at', 'desc'],
+      ['limit', 5],
+    ]);
     docs.push({ data: () => ({ action: 'x' }) as never });
     await expect(readHistory(ref)).rejects.toThrow();
   });

@@ -38,7 +38,13 @@ describe('typed triggers', () => {
     const trigger = typedTrigger(collectionRecords<Thing>(thingDocument), async (change) => void seen.push(change));
     await trigger(event(undefined, { name: 'a', count: 1, at: Timestamp.fromMillis(1_700_000_000_000) }));
     await trigger(event({ name: 'a', count: 1, at: Timestamp.fromMillis(5) }, undefined));
-    expect(seen[0]).toEqual({ id: 'evt-1', time: '2026-11-25T18:00:00.000Z', params: { thingId: 'T1' }, before: undefined, after: { id: 'T1', name: 'a', count: 1, at: 1_700_000_000_000 } });
+    expect(seen[0]).toEqual({
+      id: 'evt-1',
+      time: '2026-11-25T18:00:00.000Z',
+      params: { thingId: 'T1' },
+      before: undefined,
+      after: { id: 'T1', name: 'a', count: 1, at: 1_700_000_000_000 },
+    });
     expect(seen[1].before).toEqual({ id: 'T1', name: 'a', count: 1, at: 5 });
     expect(seen[1].after).toBeUndefined();
   });
@@ -49,14 +55,19 @@ describe('typed triggers', () => {
   });
 
   it('passes what follows the event (configuration, replaced dependencies) to the handler, and answers its result', async () => {
-    const trigger = typedTrigger(collectionRecords<Thing>(thingDocument), async ({ after }, config: { name: string }, factor: number = 2) => (after?.count ?? 0) * factor + config.name.length);
+    const trigger = typedTrigger(
+      collectionRecords<Thing>(thingDocument),
+      async ({ after }, config: { name: string }, factor: number = 2) => (after?.count ?? 0) * factor + config.name.length,
+    );
     expect(await trigger(event(undefined, { name: 'a', count: 3, at: 1 }), { name: 'xy' })).toBe(8);
     expect(await trigger(event(undefined, { name: 'a', count: 3, at: 1 }), { name: 'xy' }, 10)).toBe(32);
   });
 
   it('a document its converter refuses is skipped with a clear log line, not thrown (a redelivery would fail the same way)', async () => {
     // A converter that checks the stored shape, as a validating repo would.
-    const strict: RecordReader<{ id: string; name: string }> = { fromFirestore: (snap) => ({ ...z.object({ name: z.string() }).parse(snap.data()), id: snap.id }) };
+    const strict: RecordReader<{ id: string; name: string }> = {
+      fromFirestore: (snap) => ({ ...z.object({ name: z.string() }).parse(snap.data()), id: snap.id }),
+    };
     let calls = 0;
     const trigger = typedTrigger(strict, async () => ++calls);
     expect(await trigger(event({ name: 'ok' }, { name: 42 }))).toBe(SKIPPED);
@@ -71,7 +82,7 @@ describe('typed triggers', () => {
     expect(await trigger(event({ name: 'ok' }, { name: 'fine' }))).toBe(1);
   });
 
-  it("a failing handler still throws, so the platform retries it (only reading the document is final)", async () => {
+  it('a failing handler still throws, so the platform retries it (only reading the document is final)', async () => {
     const trigger = typedTrigger(collectionRecords<Thing>(thingDocument), async () => {
       throw new Error('store unavailable');
     });
@@ -82,9 +93,20 @@ describe('typed triggers', () => {
   it('a module trigger reads its record: a ride stored with Timestamps reaches the handler in ms, with its id', async () => {
     const scheduled: Array<{ id: string; createdAt: number; confirmedAt: number | null }> = [];
     const sent: DispatchInput[] = [];
-    const rides = { settleAndRecord: async <R>(r: R) => r, scheduleExpiry: async (r: { id: string; createdAt: number; confirmedAt: number | null }) => void scheduled.push(r) };
+    const rides = {
+      settleAndRecord: async <R>(r: R) => r,
+      scheduleExpiry: async (r: { id: string; createdAt: number; confirmedAt: number | null }) => void scheduled.push(r),
+    };
     const hub = { dispatch: async (input: DispatchInput) => (sent.push(input), []) };
-    const ride = { riderId: 'u1', driverId: 'd1', status: 'CONFIRMED', quote: { fare: 20_000 }, driver: null, createdAt: Timestamp.fromMillis(1_000), confirmedAt: Timestamp.fromMillis(2_000) };
+    const ride = {
+      riderId: 'u1',
+      driverId: 'd1',
+      status: 'CONFIRMED',
+      quote: { fare: 20_000 },
+      driver: null,
+      createdAt: Timestamp.fromMillis(1_000),
+      confirmedAt: Timestamp.fromMillis(2_000),
+    };
     const change: DocumentEvent = { ...event(undefined, ride, 'R1'), params: { rideId: 'R1' } };
     expect(await onRideWritten(change, testConfig(), hub, rides)).toBe(1);
     expect(scheduled).toEqual([expect.objectContaining({ id: 'R1', createdAt: 1_000, confirmedAt: 2_000 })]);

@@ -19,7 +19,8 @@ const event = (id: string, before: Record<string, unknown> | undefined, after: R
   before: before && { id, data: before },
   after: after && { id, data: after },
 });
-const itemsOf = async (userId: string, eventName: string) => (await db().collection('app_notifications').where('recipientId', '==', userId).where('event', '==', eventName).get()).size;
+const itemsOf = async (userId: string, eventName: string) =>
+  (await db().collection('app_notifications').where('recipientId', '==', userId).where('event', '==', eventName).get()).size;
 
 describe('the same trigger event delivered twice notifies once', () => {
   it('payments: a top-up succeeded and a refund', async () => {
@@ -38,11 +39,21 @@ describe('the same trigger event delivered twice notifies once', () => {
 
   it('wallet: a transfer received and a withdrawal decided', async () => {
     const [from, to, driver] = await Promise.all([registerVerified({ name: 'An' }), registerVerified(), registerVerified()]);
-    const p2p = event(`op-${randomUUID()}`, undefined, { fromUserId: from.user.id, toUserId: to.user.id, amount: 5_000, note: null, transferId: `t-${randomUUID()}-0`, at: 1 });
+    const p2p = event(`op-${randomUUID()}`, undefined, {
+      fromUserId: from.user.id,
+      toUserId: to.user.id,
+      amount: 5_000,
+      note: null,
+      transferId: `t-${randomUUID()}-0`,
+      at: 1,
+    });
     await onTransferCreated(p2p, config);
     await onTransferCreated(p2p, config);
     expect(await itemsOf(to.user.id, 'wallet.transfer.received')).toBe(1);
-    await db().collection('users').doc(driver.user.id).update({ roles: ['DRIVER'] });
+    await db()
+      .collection('users')
+      .doc(driver.user.id)
+      .update({ roles: ['DRIVER'] });
     const w = { userId: driver.user.id, amount: 100_000, reason: null };
     const approved = event(`w-${randomUUID()}`, { ...w, status: 'PENDING' }, { ...w, status: 'APPROVED' });
     await onWithdrawalWritten(approved, config);
@@ -52,7 +63,13 @@ describe('the same trigger event delivered twice notifies once', () => {
 
   it('rides: a ride matched, and an SOS to the administrators', async () => {
     const [rider, driver, admin] = await Promise.all([registerVerified(), registerVerified(), adminTokens()]);
-    const ride = { riderId: rider.user.id, driverId: driver.user.id, participants: [rider.user.id, driver.user.id], quote: { fare: 20_000 }, driver: { name: 'Hùng', vehicle: null, rating: null } };
+    const ride = {
+      riderId: rider.user.id,
+      driverId: driver.user.id,
+      participants: [rider.user.id, driver.user.id],
+      quote: { fare: 20_000 },
+      driver: { name: 'Hùng', vehicle: null, rating: null },
+    };
     const matched = event(`R-${randomUUID()}`, undefined, { ...ride, status: 'CONFIRMED' });
     // Each active status's timer starts from the trigger: asked again on a repeat (one task id per ride and status),
     // on arrival, reassignment and pickup, never once the ride ended.
@@ -63,12 +80,25 @@ describe('the same trigger event delivered twice notifies once', () => {
     expect([await itemsOf(rider.user.id, 'ride.matched'), await itemsOf(driver.user.id, 'ride.matched')]).toEqual([1, 1]);
     expect(scheduled).toEqual([matched.after!.id, matched.after!.id]);
     await onRideWritten(event(matched.after!.id, { ...ride, status: 'CONFIRMED' }, { ...ride, status: 'ARRIVED' }), config, undefined, rides);
-    await onRideWritten(event(matched.after!.id, { ...ride, status: 'CONFIRMED' }, { ...ride, status: 'CONFIRMED', driverId: rider.user.id }), config, undefined, rides);
+    await onRideWritten(
+      event(matched.after!.id, { ...ride, status: 'CONFIRMED' }, { ...ride, status: 'CONFIRMED', driverId: rider.user.id }),
+      config,
+      undefined,
+      rides,
+    );
     await onRideWritten(event(matched.after!.id, { ...ride, status: 'ARRIVED' }, { ...ride, status: 'IN_PROGRESS' }), config, undefined, rides);
     await onRideWritten(event(matched.after!.id, { ...ride, status: 'IN_PROGRESS' }, { ...ride, status: 'COMPLETED', fare: 20_000 }), config, undefined, rides);
     expect(scheduled).toHaveLength(5);
     const rideId = `R-${randomUUID()}`;
-    const sos = event(`S-${randomUUID()}`, undefined, { rideId, raisedBy: rider.user.id, role: 'RIDER', message: 'help', location: null, status: 'OPEN', createdAt: 1 });
+    const sos = event(`S-${randomUUID()}`, undefined, {
+      rideId,
+      raisedBy: rider.user.id,
+      role: 'RIDER',
+      message: 'help',
+      location: null,
+      status: 'OPEN',
+      createdAt: 1,
+    });
     await onSosCreated(sos, config);
     await onSosCreated(sos, config);
     const adminItems = (await db().collection('app_notifications').where('recipientId', '==', admin.user.id).where('entityId', '==', rideId).get()).size;

@@ -1,11 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  assertFails,
-  assertSucceeds,
-  initializeTestEnvironment,
-  type RulesTestEnvironment,
-} from '@firebase/rules-unit-testing';
+import { assertFails, assertSucceeds, initializeTestEnvironment, type RulesTestEnvironment } from '@firebase/rules-unit-testing';
 import { collection, deleteDoc, doc, getDoc, getDocs, query, setDoc, setLogLevel, Timestamp, updateDoc, where } from 'firebase/firestore';
 
 // Denied writes are expected here; keep the client SDK's warnings out of the output.
@@ -69,8 +64,22 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'ledger_accounts/wallet_bob'), { type: 'WALLET', ownerId: 'bob', balance: 5_000, reserved: 0 });
     await setDoc(doc(ctx.firestore(), 'ledger_accounts/payouts_transit'), { type: 'SYSTEM', ownerId: null, balance: 0, reserved: 0 });
     await setDoc(doc(ctx.firestore(), 'ledger_accounts/platform_revenue/ledger_shards/0'), { balance: 100 });
-    await setDoc(doc(ctx.firestore(), 'ledger_transfers/t1-0'), { kind: 'P2P', debit: 'wallet_alice', credit: 'wallet_bob', amount: 5_000, owners: ['alice', 'bob'], at: 1 });
-    await setDoc(doc(ctx.firestore(), 'ledger_transfers/t2-0'), { kind: 'TOPUP', debit: 'clearing_MOCK', credit: 'wallet_alice', amount: 100_000, owners: ['alice'], at: 0 });
+    await setDoc(doc(ctx.firestore(), 'ledger_transfers/t1-0'), {
+      kind: 'P2P',
+      debit: 'wallet_alice',
+      credit: 'wallet_bob',
+      amount: 5_000,
+      owners: ['alice', 'bob'],
+      at: 1,
+    });
+    await setDoc(doc(ctx.firestore(), 'ledger_transfers/t2-0'), {
+      kind: 'TOPUP',
+      debit: 'clearing_MOCK',
+      credit: 'wallet_alice',
+      amount: 100_000,
+      owners: ['alice'],
+      at: 0,
+    });
     await setDoc(doc(ctx.firestore(), 'payments/p1'), { payerId: 'alice', status: 'SUCCEEDED', amount: 100_000 });
     await setDoc(doc(ctx.firestore(), 'wallet_withdrawals/w1'), { userId: 'bob', status: 'PENDING', amount: 50_000 });
     // Staff ids live only where staff read: the owner's records say STAFF (review finding 4).
@@ -115,19 +124,36 @@ describe('firestore.rules', () => {
   });
 
   // Accounts hold password hashes; sessions, codes and identities are the API's alone (firebase-admin).
-  it.each(['users/alice', 'auth_sessions/s1', 'auth_otps/LOGIN:abc', 'user_emails/alice@example.com', 'user_identities/google:1', 'auth_locks/alice', 'rate_limits/x',
-    'applications/a1', 'kyc_papers/p1', 'driver_profiles/alice', 'partners/p1', 'partner_members/p1_alice',
+  it.each([
+    'users/alice',
+    'auth_sessions/s1',
+    'auth_otps/LOGIN:abc',
+    'user_emails/alice@example.com',
+    'user_identities/google:1',
+    'auth_locks/alice',
+    'rate_limits/x',
+    'applications/a1',
+    'kyc_papers/p1',
+    'driver_profiles/alice',
+    'partners/p1',
+    'partner_members/p1_alice',
     // The map tab is API only: catalogs (their moderation state and managers), a user's addresses, favorites and
     // reviews, and vouchers with their use counters.
-    'places/p1', 'pharmacy_products/s1_SKU', 'parking_lots/l1', 'addresses/a1', 'favorites/alice_PLACE_p1', 'reviews/PLACE_p1_alice',
-    'promotions/v1', 'promotions/v1/shards/0', 'promotion_usage/v1_alice', 'promotion_redemptions/r1'])(
-    'even the owner cannot read or write %s from a client',
-    async (p) => {
-      const alice = env.authenticatedContext('alice').firestore();
-      await assertFails(getDoc(doc(alice, p)));
-      await assertFails(setDoc(doc(alice, p), { userId: 'alice', roles: ['ADMIN'] }));
-    },
-  );
+    'places/p1',
+    'pharmacy_products/s1_SKU',
+    'parking_lots/l1',
+    'addresses/a1',
+    'favorites/alice_PLACE_p1',
+    'reviews/PLACE_p1_alice',
+    'promotions/v1',
+    'promotions/v1/shards/0',
+    'promotion_usage/v1_alice',
+    'promotion_redemptions/r1',
+  ])('even the owner cannot read or write %s from a client', async (p) => {
+    const alice = env.authenticatedContext('alice').firestore();
+    await assertFails(getDoc(doc(alice, p)));
+    await assertFails(setDoc(doc(alice, p), { userId: 'alice', roles: ['ADMIN'] }));
+  });
 
   describe('notification hub documents', () => {
     it('a user reads and lists only their own inbox items, realtime events and preferences', async () => {
@@ -171,7 +197,9 @@ describe('firestore.rules', () => {
       const alice = client('alice');
       const soon = () => Timestamp.fromMillis(Date.now() + 60_000);
       const ref = doc(alice, 'presence/ride_r1/members/alice');
-      await env.withSecurityRulesDisabled((ctx) => setDoc(doc(ctx.firestore(), 'presence/ride_r1/members/alice'), { expiresAt: soon(), updatedAt: Date.now() - 30_000 }));
+      await env.withSecurityRulesDisabled((ctx) =>
+        setDoc(doc(ctx.firestore(), 'presence/ride_r1/members/alice'), { expiresAt: soon(), updatedAt: Date.now() - 30_000 }),
+      );
       // The app's heartbeat: only expiresAt changes, the legacy updatedAt stays as it was.
       await assertSucceeds(updateDoc(ref, { expiresAt: soon() }));
       // Changing updatedAt: only to a Timestamp.
@@ -265,7 +293,16 @@ describe('firestore.rules', () => {
         const alice = client('alice');
         await assertFails(updateDoc(doc(alice, 'ledger_accounts/wallet_alice'), { balance: 10_000_000 }));
         await assertFails(setDoc(doc(alice, 'ledger_accounts/wallet_alice2'), { type: 'WALLET', ownerId: 'alice', balance: 1 }));
-        await assertFails(setDoc(doc(alice, 'ledger_transfers/forged-0'), { kind: 'P2P', debit: 'wallet_bob', credit: 'wallet_alice', amount: 5_000, owners: ['alice', 'bob'], at: 2 }));
+        await assertFails(
+          setDoc(doc(alice, 'ledger_transfers/forged-0'), {
+            kind: 'P2P',
+            debit: 'wallet_bob',
+            credit: 'wallet_alice',
+            amount: 5_000,
+            owners: ['alice', 'bob'],
+            at: 2,
+          }),
+        );
         await assertFails(updateDoc(doc(alice, 'payments/p1'), { status: 'REFUNDED' }));
         await assertFails(updateDoc(doc(client('bob'), 'wallet_withdrawals/w1'), { status: 'APPROVED' }));
         await assertFails(setDoc(doc(alice, 'ledger_accounts/platform_revenue/ledger_shards/1'), { balance: -1 }));

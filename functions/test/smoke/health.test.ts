@@ -29,7 +29,9 @@ describe('health on the emulator stack (hosting → functions → firestore/auth
   });
 
   it("the function and the tests run on the deployed runtime's Node major (firebase.json)", async () => {
-    const firebaseJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'firebase.json'), 'utf8')) as { functions: Array<{ runtime: string }> };
+    const firebaseJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'firebase.json'), 'utf8')) as {
+      functions: Array<{ runtime: string }>;
+    };
     const major = /^nodejs(\d+)$/.exec(firebaseJson.functions[0]!.runtime)![1];
     const body = (await (await fetch(`${API}/health/env`)).json()) as { runtime: { node: string } };
     expect(body.runtime.node.split('.')[0]).toBe(`v${major}`);
@@ -50,8 +52,7 @@ describe('health on the emulator stack (hosting → functions → firestore/auth
   });
 
   describe('admin diagnostics', () => {
-    const get = (path: string, token?: string) =>
-      fetch(`${API}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const get = (path: string, token?: string) => fetch(`${API}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
     it.each(['/health/admin/env', '/health/admin/deps'])('%s: 401 anonymous or forged, 403 USER, 200 ADMIN', async (path) => {
       const secret = localSecret('JWT_SECRET');

@@ -71,7 +71,11 @@ describe('smoke: one flow per module through Hosting and the Functions emulator'
     const other = await registerVerified();
     const conversation = await call('POST', '/chat/conversations', { token: user.accessToken, body: { type: 'DIRECT', userId: other.user.id } });
     expect(conversation.status).toBe(201);
-    const sent = await call('POST', `/chat/conversations/${conversation.body.id}/messages`, { token: user.accessToken, body: { type: 'TEXT', text: 'smoke' }, headers: { 'idempotency-key': `smoke-${Date.now()}` } });
+    const sent = await call('POST', `/chat/conversations/${conversation.body.id}/messages`, {
+      token: user.accessToken,
+      body: { type: 'TEXT', text: 'smoke' },
+      headers: { 'idempotency-key': `smoke-${Date.now()}` },
+    });
     expect(sent.status).toBe(201);
     let unread = 0;
     for (let i = 0; i < 150 && unread === 0; i++) {
@@ -84,7 +88,11 @@ describe('smoke: one flow per module through Hosting and the Functions emulator'
   });
 
   it('wallet + payments: a VNPay top-up paid on the (local fake) gateway page credits the wallet through the IPN, and notifies', async () => {
-    const opened = await call('POST', '/wallet/topups', { token: user.accessToken, body: { amount: 75_000, provider: 'VNPAY' }, headers: { 'idempotency-key': `smoke-topup-${Date.now()}` } });
+    const opened = await call('POST', '/wallet/topups', {
+      token: user.accessToken,
+      body: { amount: 75_000, provider: 'VNPAY' },
+      headers: { 'idempotency-key': `smoke-topup-${Date.now()}` },
+    });
     expect([opened.status, opened.body.status]).toEqual([201, 'PENDING']);
     // The payer's browser opens the page; the fake VNPay calls our IPN (through Hosting), then redirects back.
     const page = await fetch(opened.body.paymentUrl, { redirect: 'manual' });

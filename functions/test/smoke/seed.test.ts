@@ -28,7 +28,12 @@ describe('emulator-data import', () => {
     const [lan, minh] = [await login('lan@superapp.local'), await login('minh@superapp.local')];
     const list = (await call('GET', '/chat/conversations', { token: minh.accessToken })).body.items;
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ type: 'DIRECT', title: 'Nguyễn Thị Lan', unreadCount: 1, lastMessage: { senderId: lan.user.id, preview: 'Tuyệt quá, em đặt xe đón anh nhé.' } });
+    expect(list[0]).toMatchObject({
+      type: 'DIRECT',
+      title: 'Nguyễn Thị Lan',
+      unreadCount: 1,
+      lastMessage: { senderId: lan.user.id, preview: 'Tuyệt quá, em đặt xe đón anh nhé.' },
+    });
     const messages = (await call('GET', `/chat/conversations/${list[0].id}/messages`, { token: lan.accessToken })).body.items;
     expect(messages.map((m: { senderId: string }) => m.senderId)).toEqual([lan.user.id, minh.user.id, lan.user.id]);
     expect((await call('GET', '/chat/unread', { token: lan.accessToken })).body).toEqual({ unreadCount: 0, conversations: 0 });
@@ -40,8 +45,13 @@ describe('emulator-data import', () => {
     expect((await call('GET', '/wallet', { token: lan.accessToken })).body).toMatchObject({ balance: 450_000, held: 0 });
     expect((await call('GET', '/wallet', { token: minh.accessToken })).body).toMatchObject({ balance: 50_000 });
     const history = (await call('GET', '/wallet/transactions', { token: lan.accessToken })).body.items;
-    expect(history.map((e: { kind: string; direction: string; amount: number }) => [e.kind, e.direction, e.amount])).toEqual([['P2P', 'OUT', 50_000], ['TOPUP', 'IN', 500_000]]);
-    expect((await call('GET', '/payments', { token: lan.accessToken })).body.items).toEqual([expect.objectContaining({ purpose: 'TOPUP', provider: 'MOCK', status: 'SUCCEEDED' })]);
+    expect(history.map((e: { kind: string; direction: string; amount: number }) => [e.kind, e.direction, e.amount])).toEqual([
+      ['P2P', 'OUT', 50_000],
+      ['TOPUP', 'IN', 500_000],
+    ]);
+    expect((await call('GET', '/payments', { token: lan.accessToken })).body.items).toEqual([
+      expect.objectContaining({ purpose: 'TOPUP', provider: 'MOCK', status: 'SUCCEEDED' }),
+    ]);
   });
 
   it('thirty demo drivers sign in, each with a profile and a position in Ho Chi Minh City or Hanoi', async () => {
@@ -54,8 +64,12 @@ describe('emulator-data import', () => {
     const located = await getFirestore(app).collection('driver_locations').where('status', '==', 'ONLINE').get();
     expect(located.docs.filter((d) => d.id.startsWith('seed-driver-'))).toHaveLength(30);
     // Seeded as the API stores them: the published Firestore contract (times as Timestamps).
-    for (const d of located.docs.filter((doc) => doc.id.startsWith('seed-driver-'))) expect({ [d.id]: contractProblems('DriverLocationDocument', d.data()) }).toEqual({ [d.id]: [] });
-    const members = await getFirestore(app).collection('chat_memberships').where('userId', '==', (await getFirestore(app).doc('user_emails/lan@superapp.local').get()).get('userId')).get();
+    for (const d of located.docs.filter((doc) => doc.id.startsWith('seed-driver-')))
+      expect({ [d.id]: contractProblems('DriverLocationDocument', d.data()) }).toEqual({ [d.id]: [] });
+    const members = await getFirestore(app)
+      .collection('chat_memberships')
+      .where('userId', '==', (await getFirestore(app).doc('user_emails/lan@superapp.local').get()).get('userId'))
+      .get();
     expect(members.size).toBe(1);
     for (const d of members.docs) expect({ [d.id]: contractProblems('ChatMembershipDocument', d.data()) }).toEqual({ [d.id]: [] });
   });
@@ -71,7 +85,8 @@ describe('emulator-data import', () => {
     expect(medicine.items.length).toBeGreaterThan(0);
     expect(medicine.items[0].products[0]).toMatchObject({ sku: 'PANADOL-EXTRA', inStock: true });
     // 5 km: the smallest radius bound of these verticals (parking, ATMs).
-    for (const path of ['/pharmacy/stores', '/parking/lots', '/fuel/stations', '/atm']) expect((await get(`${path}/nearby?radiusM=5000${benThanh}`)).items.length).toBeGreaterThan(2);
+    for (const path of ['/pharmacy/stores', '/parking/lots', '/fuel/stations', '/atm'])
+      expect((await get(`${path}/nearby?radiusM=5000${benThanh}`)).items.length).toBeGreaterThan(2);
     expect((await get('/promotions')).items.map((p: { code: string }) => p.code)).toEqual(expect.arrayContaining(['CHAOBAN', 'TET2027']));
     const partner = (await call('POST', '/auth/login/password', { body: { email: 'partner@superapp.local', password: 'superapp-demo-partner' } })).body;
     const mine = await call('GET', '/parking/lots/mine?partnerId=seed-partner&limit=100', { token: partner.accessToken });

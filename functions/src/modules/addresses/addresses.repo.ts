@@ -9,7 +9,9 @@ export const addressesRepo = {
   newId: () => db().collection(ADDRESSES).doc().id,
   /** All of a user's addresses (at most the limit), read in the transaction that changes one of them. */
   async ofUser(userId: string, tx?: Transaction): Promise<AddressRecord[]> {
-    const query = addresses().where('userId', '==', userId).limit(ADDRESS_LIMIT + 1);
+    const query = addresses()
+      .where('userId', '==', userId)
+      .limit(ADDRESS_LIMIT + 1);
     const snap = tx ? await tx.get(query) : await query.get();
     return snap.docs.map((d) => d.data());
   },

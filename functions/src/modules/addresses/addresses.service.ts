@@ -29,7 +29,8 @@ const notFound = () => new NotFoundError('No such address');
 function assertLabelFree(all: AddressRecord[], label: AddressLabel, exceptId?: string): void {
   if (label === 'OTHER') return;
   const holder = all.find((a) => a.label === label && a.id !== exceptId);
-  if (holder) throw new ConflictError(`You have a ${label} address already: change that one or use OTHER`, { addressId: holder.id }).withCode('ADDRESS_LABEL_TAKEN');
+  if (holder)
+    throw new ConflictError(`You have a ${label} address already: change that one or use OTHER`, { addressId: holder.id }).withCode('ADDRESS_LABEL_TAKEN');
 }
 
 export function createAddressesService(now: () => number = Date.now) {

@@ -35,7 +35,8 @@ export function adminRoutes({ config }: AppContext): AnyRoute[] {
       summary: 'List accounts (filter by role, hat, disabled; search email, name, phone)',
       request: { query: UsersListQuerySchema },
       response: { description: 'A page of accounts.', schema: UsersListSchema },
-      handler: ({ query, auth }) => admin.list(auth!, { role: query.role, hat: query.hat, disabled: query.disabled, search: query.q, limit: query.limit, cursor: query.cursor }),
+      handler: ({ query, auth }) =>
+        admin.list(auth!, { role: query.role, hat: query.hat, disabled: query.disabled, search: query.q, limit: query.limit, cursor: query.cursor }),
     }),
     defineRoute({
       ...adminRoute,
@@ -79,7 +80,8 @@ export function adminRoutes({ config }: AppContext): AnyRoute[] {
       path: '/users/admin/:id/roles',
       operationId: 'adminSetUserRoles',
       summary: 'Set the roles of an account',
-      description: 'Any value outside the 7 roles is a 400. Existing tokens carry the new roles on their next request. The last active ADMIN cannot be demoted (409).',
+      description:
+        'Any value outside the 7 roles is a 400. Existing tokens carry the new roles on their next request. The last active ADMIN cannot be demoted (409).',
       errors: [404, 409],
       codes: ['LAST_ADMIN', 'PERMISSION_REQUIRED'],
       request: { params: UserIdParamsSchema, body: SetRolesBodySchema },

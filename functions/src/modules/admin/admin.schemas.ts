@@ -12,7 +12,6 @@ export const AdminUserSchema = UserProfileSchema.extend({
   disabledAt: IsoTimeSchema.nullable(),
 }).meta({ id: 'AdminUser', description: 'An account as administrators see it (never the password hash).' });
 
-
 export const UsersListQuerySchema = PageQuerySchema.extend({
   role: RoleSchema.optional(),
   hat: HatSchema.optional(),
@@ -24,7 +23,8 @@ export const UsersListSchema = z
   .object({ users: z.array(AdminUserSchema), nextCursor: z.string().nullable() })
   .meta({ id: 'AdminUserList', description: 'Newest first. A page may hold fewer than `limit` when filters combine; follow nextCursor.' });
 
-const countsOf = <T extends readonly string[]>(keys: T) => z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<T[number], z.ZodNumber>);
+const countsOf = <T extends readonly string[]>(keys: T) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<T[number], z.ZodNumber>);
 
 export const UsersOverviewSchema = z
   .object({
@@ -66,6 +66,4 @@ export const SetRolesBodySchema = z
 
 export const UserIdParamsSchema = IdParamsSchema;
 
-export const LockResultSchema = z
-  .object({ user: AdminUserSchema, sessionsRevoked: z.number().int() })
-  .meta({ id: 'AdminLockResult' });
+export const LockResultSchema = z.object({ user: AdminUserSchema, sessionsRevoked: z.number().int() }).meta({ id: 'AdminLockResult' });

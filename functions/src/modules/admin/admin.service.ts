@@ -11,7 +11,8 @@ import { accountDirectory, accounts, changedFields, hatsFor, newUserRecord, norm
 
 // Only an administrator holding every permission makes another administrator.
 function assertGrantsAdmin(actor: AuthContext): void {
-  if (!coversPermissions(actor.permissions, ['*'])) throw new ForbiddenError('Only an administrator with every permission can grant ADMIN').withCode('PERMISSION_REQUIRED');
+  if (!coversPermissions(actor.permissions, ['*']))
+    throw new ForbiddenError('Only an administrator with every permission can grant ADMIN').withCode('PERMISSION_REQUIRED');
 }
 
 // An administrator changes another administrator only within its own permissions (never a wider one), and an
@@ -19,8 +20,12 @@ function assertGrantsAdmin(actor: AuthContext): void {
 // users.manage admin could take over a wider admin's sign-in or lock it out.
 function assertMayChange(actor: AuthContext, target: UserRecord, touchesSignIn: boolean): void {
   if (!target.roles.includes('ADMIN') || target.id === actor.userId) return;
-  if (!coversPermissions(actor.permissions, target.permissions)) throw new ForbiddenError('This administrator holds permissions you do not').withCode('PERMISSION_REQUIRED');
-  if (touchesSignIn && !coversPermissions(actor.permissions, ['*'])) throw new ForbiddenError('Only an administrator with every permission changes another administrator’s phone, email or lock').withCode('PERMISSION_REQUIRED');
+  if (!coversPermissions(actor.permissions, target.permissions))
+    throw new ForbiddenError('This administrator holds permissions you do not').withCode('PERMISSION_REQUIRED');
+  if (touchesSignIn && !coversPermissions(actor.permissions, ['*']))
+    throw new ForbiddenError('Only an administrator with every permission changes another administrator’s phone, email or lock').withCode(
+      'PERMISSION_REQUIRED',
+    );
 }
 
 const DEFAULT_ROLES: Record<Hat, Role[]> = {
@@ -126,20 +131,29 @@ export function createAdminService(now: () => number = Date.now) {
       });
       await inTransaction(async (tx) => {
         if (email && (await accounts.findByEmail(email, tx))) throw new ConflictError('An account with this email exists').withCode('ACCOUNT_EXISTS');
-        if (body.phone && (await accounts.txPhoneOwner(tx, body.phone))) throw new ConflictError('An account with this phone exists').withCode('ACCOUNT_EXISTS');
+        if (body.phone && (await accounts.txPhoneOwner(tx, body.phone)))
+          throw new ConflictError('An account with this phone exists').withCode('ACCOUNT_EXISTS');
         if (roles.includes('DRIVER')) await driverProfiles.txEnsure(tx, user.id, t);
         accounts.txCreate(tx, user);
       });
       return adminView(user);
     },
 
-    async update(actor: AuthContext, id: string, patch: { fullName?: string; phone?: string | null; permissions?: UserRecord['permissions']; disabled?: boolean }) {
+    async update(
+      actor: AuthContext,
+      id: string,
+      patch: { fullName?: string; phone?: string | null; permissions?: UserRecord['permissions']; disabled?: boolean },
+    ) {
       // An administrator grants only permissions it holds: it can narrow itself, never widen itself (or a proxy).
       if (patch.permissions !== undefined && !coversPermissions(actor.permissions, patch.permissions)) {
         throw new ForbiddenError('You can grant only permissions you hold yourself').withCode('PERMISSION_REQUIRED');
       }
       const { before, after } = await change(id, actor, async (user, tx) => {
-        assertMayChange(actor, user, (patch.phone !== undefined && patch.phone !== user.phone) || (patch.disabled !== undefined && patch.disabled !== user.disabled));
+        assertMayChange(
+          actor,
+          user,
+          (patch.phone !== undefined && patch.phone !== user.phone) || (patch.disabled !== undefined && patch.disabled !== user.disabled),
+        );
         const next = { ...user };
         let writes: Change['writes'];
         if (patch.fullName !== undefined) next.name = patch.fullName;

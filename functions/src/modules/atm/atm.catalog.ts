@@ -5,7 +5,6 @@ import { ATMS } from './atm.collections';
 
 export { ATMS };
 
-
 export const BANKS = {
   VCB: 'Vietcombank',
   BIDV: 'BIDV',
@@ -52,5 +51,6 @@ export const atmCatalog = defineCatalog({
     open24h: BooleanQuerySchema.optional().describe('true: only ATMs open around the clock'),
     deposit: BooleanQuerySchema.optional().describe('true: only ATMs that take deposits'),
   }),
-  keep: (atm, f) => (f.bank === undefined || atm.details.bank === f.bank) && (!f.open24h || atm.hours?.open24h === true) && (!f.deposit || atm.details.deposit === true),
+  keep: (atm, f) =>
+    (f.bank === undefined || atm.details.bank === f.bank) && (!f.open24h || atm.hours?.open24h === true) && (!f.deposit || atm.details.deposit === true),
 });

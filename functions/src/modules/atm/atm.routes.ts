@@ -14,7 +14,10 @@ export function atmRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'atm',
       summary: 'Banks ATMs can belong to (for the bank filter)',
       auth: [],
-      response: { description: 'Code and name of each bank.', schema: z.object({ banks: z.array(z.object({ code: z.string(), name: z.string() }).meta({ id: 'Bank' })) }) },
+      response: {
+        description: 'Code and name of each bank.',
+        schema: z.object({ banks: z.array(z.object({ code: z.string(), name: z.string() }).meta({ id: 'Bank' })) }),
+      },
       handler: () => ({ banks: Object.entries(BANKS).map(([code, name]) => ({ code, name })) }),
     }),
     ...catalogRoutes(atms(), ctx.config),

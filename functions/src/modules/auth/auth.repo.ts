@@ -2,7 +2,18 @@ import { timestampOf } from '../../platform/kits/time/time';
 import type { Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
-import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES, type OtpRecord, type SessionRecord } from './auth.model';
+import {
+  AUTH_DAILY_SENDS,
+  AUTH_FAILURES,
+  AUTH_LOCKS,
+  AUTH_OTPS,
+  AUTH_SESSIONS,
+  OTP_USES,
+  REVOKED_TOKENS,
+  USER_IDENTITIES,
+  type OtpRecord,
+  type SessionRecord,
+} from './auth.model';
 import { accounts } from '../users';
 
 // Firestore layout of the auth module. Clients never read these (firestore.rules deny all).
@@ -20,7 +31,6 @@ const otps = () => plainCollection<OtpRecord>(AUTH_OTPS);
 export const authRepo = {
   newSessionId: () => col(AUTH_SESSIONS).doc().id,
 
-
   // Sessions
   txGetSession: (tx: Tx, id: string) => readRecord(sessions().doc(id), tx),
   txSetSession(tx: Tx, session: SessionRecord): void {
@@ -29,7 +39,9 @@ export const authRepo = {
   },
   async createSession(session: SessionRecord): Promise<void> {
     const { id, ...data } = session;
-    await col(AUTH_SESSIONS).doc(id).create({ ...data, expireAt: expireAt(session.refresh.exp * 1000) });
+    await col(AUTH_SESSIONS)
+      .doc(id)
+      .create({ ...data, expireAt: expireAt(session.refresh.exp * 1000) });
   },
   async sessionsOf(userId: string): Promise<SessionRecord[]> {
     return (await sessions().where('userId', '==', userId).get()).docs.map((d) => d.data());
@@ -48,11 +60,7 @@ export const authRepo = {
 
   // What every protected request needs, in one round trip.
   async requestState(userId: string, sessionId: string, tokenId: string) {
-    const [user, session, revoked] = await db().getAll(
-      accounts.ref(userId),
-      col(AUTH_SESSIONS).doc(sessionId),
-      col(REVOKED_TOKENS).doc(tokenId),
-    );
+    const [user, session, revoked] = await db().getAll(accounts.ref(userId), col(AUTH_SESSIONS).doc(sessionId), col(REVOKED_TOKENS).doc(tokenId));
     return {
       user: user.exists ? user.data() : undefined,
       session: session.exists ? ({ ...session.data(), id: session.id } as SessionRecord) : undefined,
@@ -90,7 +98,11 @@ export const authRepo = {
   // Single use: only the first create() of the challenge's use marker succeeds.
   async consumeOtp(id: string, challengeId: string, now: number): Promise<boolean> {
     try {
-      await col(AUTH_OTPS).doc(id).collection(OTP_USES).doc(challengeId).create({ usedAt: now, expireAt: expireAt(now + 24 * 3600_000) });
+      await col(AUTH_OTPS)
+        .doc(id)
+        .collection(OTP_USES)
+        .doc(challengeId)
+        .create({ usedAt: now, expireAt: expireAt(now + 24 * 3600_000) });
     } catch (err) {
       if ((err as { code?: number }).code === 6) return false; // ALREADY_EXISTS
       throw err;

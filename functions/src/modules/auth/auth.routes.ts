@@ -39,7 +39,6 @@ import {
 import { authServicesFor } from './auth.wiring';
 import { UserProfileSchema } from '../users';
 
-
 export function clientInfo(req: Request, body: { surface?: Hat; deviceName?: string } = {}): ClientInfo {
   return {
     ip: clientIp(req),
@@ -106,9 +105,19 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     });
 
   return [
-    register('/auth/register', { operationId: 'register' }, 'Register with email and password', 'Creates a PENDING account with role USER and hat CON and mails an email OTP (purpose REGISTER).'),
+    register(
+      '/auth/register',
+      { operationId: 'register' },
+      'Register with email and password',
+      'Creates a PENDING account with role USER and hat CON and mails an email OTP (purpose REGISTER).',
+    ),
     register('/register', { operationId: 'registerAlias', aliasOf: 'register' }, 'Register (alias of POST /auth/register)'),
-    passwordLogin('/auth/login/password', { operationId: 'loginWithPassword' }, 'Sign in with email (or verified phone) and password', 'With two-factor enabled, answers `{ requiresTwoFa: true, twoFaToken, ... }` and mails a PASSWORD_2FA code.'),
+    passwordLogin(
+      '/auth/login/password',
+      { operationId: 'loginWithPassword' },
+      'Sign in with email (or verified phone) and password',
+      'With two-factor enabled, answers `{ requiresTwoFa: true, twoFaToken, ... }` and mails a PASSWORD_2FA code.',
+    ),
     passwordLogin('/auth/login', { operationId: 'loginAlias', aliasOf: 'loginWithPassword' }, 'Password sign-in (alias; email or identifier)'),
     passwordLogin('/login', { operationId: 'loginShortAlias', aliasOf: 'loginWithPassword' }, 'Password sign-in (alias)'),
     publicPost({
@@ -152,7 +161,8 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       path: '/auth/otp/send',
       operationId: 'sendPhoneCode',
       summary: 'Text a one-time code to a phone (SMS; login OTP only)',
-      description: 'Codes are texted only to mobile numbers (PHONE_NOT_MOBILE otherwise) of the countries in SMS_COUNTRIES. VERIFY_PHONE needs the bearer token of the account (401 TOKEN_MISSING without it).',
+      description:
+        'Codes are texted only to mobile numbers (PHONE_NOT_MOBILE otherwise) of the countries in SMS_COUNTRIES. VERIFY_PHONE needs the bearer token of the account (401 TOKEN_MISSING without it).',
       rateLimit: AUTH_RATE_LIMITS.otpSend,
       errors: [401, 429],
       codes: ['AUTH_CODE_LIMIT', 'PHONE_COUNTRY_NOT_ALLOWED', 'PHONE_NOT_MOBILE', 'TOKEN_MISSING'],
@@ -171,7 +181,10 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       errors: [401, 403, 409, 429],
       codes: ['AUTH_INVALID_CODE', 'AUTH_LOCKED', 'PHONE_TAKEN', 'ACCOUNT_DISABLED', 'TOKEN_MISSING'],
       request: { body: PhoneOtpVerifyBodySchema },
-      response: { description: 'Tokens (LOGIN) or the updated profile (VERIFY_PHONE, which needs the bearer token of the account).', schema: PhoneOtpVerifyResponseSchema },
+      response: {
+        description: 'Tokens (LOGIN) or the updated profile (VERIFY_PHONE, which needs the bearer token of the account).',
+        schema: PhoneOtpVerifyResponseSchema,
+      },
       handler: ({ body, req, auth: caller }) => auth.verifyPhoneOtp(body, clientInfo(req, body), caller),
     }),
     defineRoute({
@@ -307,5 +320,3 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
     }),
   ];
 }
-
-

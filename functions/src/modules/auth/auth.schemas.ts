@@ -8,10 +8,14 @@ import { AUTH_LIMITS, LOGIN_METHODS } from './auth.model';
 import { PasswordSchema } from './passwords';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
-const limits = `Codes: 6 digits, valid ${AUTH_LIMITS.otpTtlSec / 60} min, single use, ${AUTH_LIMITS.otpMaxAttempts} wrong tries per code, ` +
+const limits =
+  `Codes: 6 digits, valid ${AUTH_LIMITS.otpTtlSec / 60} min, single use, ${AUTH_LIMITS.otpMaxAttempts} wrong tries per code, ` +
   `${AUTH_LIMITS.otpResendGapSec} s between sends, ${AUTH_LIMITS.otpSendsPerHour} sends per hour per destination.`;
 
-export const OtpCodeSchema = z.string().regex(/^\d{6}$/, { message: 'must be 6 digits' }).meta({ example: '123456' });
+export const OtpCodeSchema = z
+  .string()
+  .regex(/^\d{6}$/, { message: 'must be 6 digits' })
+  .meta({ example: '123456' });
 
 // Optional, on every call that opens a session: shown in GET /auth/sessions.
 const clientFields = {
@@ -39,7 +43,10 @@ export const RegisterResponseSchema = CodeSentSchema.extend({ email: z.string() 
 
 export const EmailOtpSendBodySchema = z
   .object({ email: EmailSchema, purpose: z.enum(['REGISTER', 'LOGIN']).default('LOGIN') })
-  .meta({ id: 'EmailOtpSendBody', description: 'REGISTER re-sends the code of an unverified registration; LOGIN is the sign-in of the partner, driver and admin apps.' });
+  .meta({
+    id: 'EmailOtpSendBody',
+    description: 'REGISTER re-sends the code of an unverified registration; LOGIN is the sign-in of the partner, driver and admin apps.',
+  });
 
 export const EmailOtpVerifyBodySchema = z
   .object({ email: EmailSchema, code: OtpCodeSchema, purpose: z.enum(['REGISTER', 'LOGIN']).default('LOGIN'), ...clientFields })
@@ -47,7 +54,11 @@ export const EmailOtpVerifyBodySchema = z
 
 export const PhoneOtpSendBodySchema = z
   .object({ phone: PhoneSchema, purpose: z.enum(['LOGIN', 'VERIFY_PHONE']).default('LOGIN') })
-  .meta({ id: 'PhoneOtpSendBody', description: 'LOGIN: a consumer with a verified phone signs in. VERIFY_PHONE (bearer token required): attach this phone to the signed-in account. Codes are texted only to numbers of the SMS_COUNTRIES (Vietnam by default): another country is 400 PHONE_COUNTRY_NOT_ALLOWED, a number that is not a mobile one (premium-rate 1900…, toll-free, fixed line) 400 PHONE_NOT_MOBILE, and nothing is sent.' });
+  .meta({
+    id: 'PhoneOtpSendBody',
+    description:
+      'LOGIN: a consumer with a verified phone signs in. VERIFY_PHONE (bearer token required): attach this phone to the signed-in account. Codes are texted only to numbers of the SMS_COUNTRIES (Vietnam by default): another country is 400 PHONE_COUNTRY_NOT_ALLOWED, a number that is not a mobile one (premium-rate 1900…, toll-free, fixed line) 400 PHONE_NOT_MOBILE, and nothing is sent.',
+  });
 
 export const PhoneOtpSentSchema = z
   .object({ smsProvider: z.enum(SMS_PROVIDERS), expiresInSec: z.number().int(), resendAfterSec: z.number().int() })
@@ -108,7 +119,9 @@ export const TwoFaChallengeSchema = z
 
 export const PasswordLoginResponseSchema = z.union([AuthTokensSchema, TwoFaChallengeSchema]).meta({ id: 'PasswordLoginResponse' });
 
-export const TwoFaCompleteBodySchema = z.object({ twoFaToken: z.string().min(1).max(2000), code: OtpCodeSchema, ...clientFields }).meta({ id: 'TwoFaCompleteBody' });
+export const TwoFaCompleteBodySchema = z
+  .object({ twoFaToken: z.string().min(1).max(2000), code: OtpCodeSchema, ...clientFields })
+  .meta({ id: 'TwoFaCompleteBody' });
 export const PasswordConfirmBodySchema = z.object({ password: z.string().min(1).max(1000) }).meta({ id: 'PasswordConfirmBody' });
 export const TwoFaStatusSchema = z
   .object({ enabled: z.boolean(), method: z.literal('EMAIL').nullable(), enabledAt: IsoTimeSchema.nullable() })

@@ -45,13 +45,16 @@ export function createAuthService(deps: AuthDeps) {
   const resend = { expiresInSec: AUTH_LIMITS.otpTtlSec, resendAfterSec: AUTH_LIMITS.otpResendGapSec };
 
   // Mails and texts are in the language of the account they are for.
-  const mailCode = (purpose: OtpPurpose, to: string, code: string, user: Pick<UserRecord, 'locale'> | undefined): MailMessage => codeMail(purpose, to, code, AUTH_LIMITS.otpTtlSec, localeOf(user));
+  const mailCode = (purpose: OtpPurpose, to: string, code: string, user: Pick<UserRecord, 'locale'> | undefined): MailMessage =>
+    codeMail(purpose, to, code, AUTH_LIMITS.otpTtlSec, localeOf(user));
 
   // ADMIN_EMAILS: an account whose verified email is listed holds ADMIN (roles written alone, in a transaction).
   async function withConfiguredAdmin(user: UserRecord): Promise<UserRecord> {
     const listed = (u: UserRecord) => u.email !== null && u.emailVerified && config.ADMIN_EMAILS.includes(u.email) && !u.roles.includes('ADMIN');
     if (!listed(user)) return user;
-    const updated = await accounts.patch(user.id, (current) => (listed(current) ? { roles: normalizeRoles([...current.roles, 'ADMIN']), permissions: ['*'], updatedAt: now(), updatedBy: 'system:ADMIN_EMAILS' } : {}));
+    const updated = await accounts.patch(user.id, (current) =>
+      listed(current) ? { roles: normalizeRoles([...current.roles, 'ADMIN']), permissions: ['*'], updatedAt: now(), updatedBy: 'system:ADMIN_EMAILS' } : {},
+    );
     if (!updated) throw new UnauthorizedError('Account not found');
     logger.info('ADMIN granted from ADMIN_EMAILS', { userId: user.id });
     return updated;
@@ -111,10 +114,7 @@ export function createAuthService(deps: AuthDeps) {
     async sendEmailOtp(body: { email: string; purpose: 'REGISTER' | 'LOGIN' }) {
       const email = normalizeEmail(body.email);
       const user = await accounts.findByEmail(email);
-      const eligible =
-        user !== undefined &&
-        !user.disabled &&
-        (body.purpose === 'REGISTER' ? user.status === 'PENDING' : user.status === 'ACTIVE');
+      const eligible = user !== undefined && !user.disabled && (body.purpose === 'REGISTER' ? user.status === 'PENDING' : user.status === 'ACTIVE');
       // Same work and same answer whether or not the address has an account.
       const { code } = await otp.issue({ purpose: body.purpose, channel: 'email', destination: email, userId: eligible ? user.id : null });
       await messages.hand('email otp', eligible ? { channel: 'mail', message: mailCode(body.purpose, email, code, user) } : undefined);
@@ -129,7 +129,9 @@ export function createAuthService(deps: AuthDeps) {
       assertCanSignIn(found);
       if (deps.onEmailCodeSignIn) {
         // The sign-in stands even if the follow-up fails (it is logged; registering again retries it).
-        await deps.onEmailCodeSignIn(found.id, challengeId).catch((err: Error) => logger.error('email-code sign-in follow-up failed', { userId: found.id, error: err.message }));
+        await deps
+          .onEmailCodeSignIn(found.id, challengeId)
+          .catch((err: Error) => logger.error('email-code sign-in follow-up failed', { userId: found.id, error: err.message }));
       }
       let user = found;
       // The code proves the mailbox: a pending registration (or an account an admin created) is now verified.
@@ -148,9 +150,13 @@ export function createAuthService(deps: AuthDeps) {
       const parsed = parsePhone(body.phone);
       const country = parsed?.country;
       if (!parsed || !country || !config.SMS_COUNTRIES.includes(country)) {
-        throw new BadRequestError(`Codes are not texted to numbers of this country (${country ?? 'unknown'})`, { country: country ?? null, allowed: config.SMS_COUNTRIES }).withCode('PHONE_COUNTRY_NOT_ALLOWED');
+        throw new BadRequestError(`Codes are not texted to numbers of this country (${country ?? 'unknown'})`, {
+          country: country ?? null,
+          allowed: config.SMS_COUNTRIES,
+        }).withCode('PHONE_COUNTRY_NOT_ALLOWED');
       }
-      if (!receivesSms(parsed)) throw new BadRequestError('Codes are texted to mobile numbers only', { type: parsed.type ?? null }).withCode('PHONE_NOT_MOBILE');
+      if (!receivesSms(parsed))
+        throw new BadRequestError('Codes are texted to mobile numbers only', { type: parsed.type ?? null }).withCode('PHONE_NOT_MOBILE');
       let userId: string | null = null;
       let user: UserRecord | undefined;
       if (body.purpose === 'VERIFY_PHONE') {
@@ -162,7 +168,10 @@ export function createAuthService(deps: AuthDeps) {
         userId = user && user.status === 'ACTIVE' && !user.disabled ? user.id : null;
       }
       const { code } = await otp.issue({ purpose: body.purpose, channel: 'sms', destination: body.phone, userId });
-      await messages.hand('sms otp', userId ? { channel: 'sms', message: { to: body.phone, text: codeSms(code, AUTH_LIMITS.otpTtlSec, localeOf(user)) } } : undefined);
+      await messages.hand(
+        'sms otp',
+        userId ? { channel: 'sms', message: { to: body.phone, text: codeSms(code, AUTH_LIMITS.otpTtlSec, localeOf(user)) } } : undefined,
+      );
       return { smsProvider: sms.provider, ...resend };
     },
 
@@ -250,7 +259,8 @@ export function createAuthService(deps: AuthDeps) {
     async setTwoFa(userId: string, password: string, enabled: boolean) {
       const user = await accounts.get(userId);
       if (!user) throw new NotFoundError('Account not found');
-      if (!user.passwordHash || !user.email) throw new ConflictError('Email two-factor protects password sign-in: set a password first (POST /auth/password/forgot)');
+      if (!user.passwordHash || !user.email)
+        throw new ConflictError('Email two-factor protects password sign-in: set a password first (POST /auth/password/forgot)');
       // A wrong password here counts toward the account lock, as at sign-in: no unlimited guessing
       // with a stolen access token.
       await lockout.assertUnlocked(userId);
@@ -280,9 +290,20 @@ export function createAuthService(deps: AuthDeps) {
         }
         // An existing account is never taken over by email alone: its owner links Google while signed in.
         if (await accounts.findByEmail(identity.email, tx)) {
-          throw new ConflictError('An account with this email already exists: sign in to it, then link Google with POST /auth/google/link').withCode('ACCOUNT_EXISTS');
+          throw new ConflictError('An account with this email already exists: sign in to it, then link Google with POST /auth/google/link').withCode(
+            'ACCOUNT_EXISTS',
+          );
         }
-        const created = newUserRecord({ id: accounts.newId(), email: identity.email, name: identity.name ?? identity.email.split('@')[0], passwordHash: null, emailVerified: true, provider: 'google', now: t, locale });
+        const created = newUserRecord({
+          id: accounts.newId(),
+          email: identity.email,
+          name: identity.name ?? identity.email.split('@')[0],
+          passwordHash: null,
+          emailVerified: true,
+          provider: 'google',
+          now: t,
+          locale,
+        });
         accounts.txCreate(tx, created);
         authRepo.txCreateIdentity(tx, 'google', identity.subject, created.id, identity.email, t);
         return created;

@@ -33,10 +33,10 @@ export function createAuthServices(config: Readonly<AppConfig>, overrides: Parti
     onNewDevice: async (user, session) => {
       await hub.dispatch(
         AUTH_EVENTS.notice({
-        event: 'security.device',
-        recipients: [{ userId: user.id, surface: 'CON' as const, locale: localeOf(user) }],
-        entityId: session.id,
-        text: AUTH_TEXTS.text('security.device', { device: session.deviceName ?? session.userAgent ?? null, ip: session.ip ?? null }),
+          event: 'security.device',
+          recipients: [{ userId: user.id, surface: 'CON' as const, locale: localeOf(user) }],
+          entityId: session.id,
+          text: AUTH_TEXTS.text('security.device', { device: session.deviceName ?? session.userAgent ?? null, ip: session.ip ?? null }),
         }),
       );
     },

@@ -59,7 +59,10 @@ export function createOtpService(opts: { jwtSecret: string; devCode?: string; no
         // Limits belong to the destination, whichever account (or none) asks: two accounts taking turns
         // get no more texts to a number than one (SMS pumping), nor more mails to a mailbox.
         if (previous && now - previous.lastSentAt < AUTH_LIMITS.otpResendGapSec * 1000) {
-          throw new TooManyRequestsError('A code was sent recently; wait before asking again', (previous.lastSentAt + AUTH_LIMITS.otpResendGapSec * 1000 - now) / 1000).withCode('AUTH_CODE_LIMIT');
+          throw new TooManyRequestsError(
+            'A code was sent recently; wait before asking again',
+            (previous.lastSentAt + AUTH_LIMITS.otpResendGapSec * 1000 - now) / 1000,
+          ).withCode('AUTH_CODE_LIMIT');
         }
         const sameHour = previous && now - previous.hourWindowStart < 3600_000;
         const sends = sameHour ? previous.sendsInWindow : 0;
@@ -90,7 +93,8 @@ export function createOtpService(opts: { jwtSecret: string; devCode?: string; no
     async live(target) {
       const otp = await authRepo.getOtp(idOf(target));
       const now = opts.now();
-      if (!otp || otp.userId !== target.userId || otp.consumedAt !== null || otp.expiresAt <= now || otp.attempts >= AUTH_LIMITS.otpMaxAttempts) return undefined;
+      if (!otp || otp.userId !== target.userId || otp.consumedAt !== null || otp.expiresAt <= now || otp.attempts >= AUTH_LIMITS.otpMaxAttempts)
+        return undefined;
       return { challengeId: otp.challengeId, expiresInSec: Math.floor((otp.expiresAt - now) / 1000) };
     },
 

@@ -48,13 +48,18 @@ let pool: WorkerPool<HashJob, string | boolean> | undefined;
  */
 function hashingPool(): WorkerPool<HashJob, string | boolean> {
   const { availableParallelism } = require('node:os') as typeof import('node:os');
-  pool ??= createWorkerPool<HashJob, string | boolean>({ source: WORKER_SOURCE, size: Math.max(1, availableParallelism() - 1), workerData: { bcryptjs: require.resolve('bcryptjs'), nice: 10 } });
+  pool ??= createWorkerPool<HashJob, string | boolean>({
+    source: WORKER_SOURCE,
+    size: Math.max(1, availableParallelism() - 1),
+    workerData: { bcryptjs: require.resolve('bcryptjs'), nice: 10 },
+  });
   return pool;
 }
 
 /** `inline`: hash on the calling thread (the benchmark's "before"; never in the API). */
 export function createPasswordHasher(cost: number, options: { inline?: boolean } = {}): PasswordHasher {
-  const hash = (plain: string): Promise<string> => (options.inline ? bcrypt().hash(plain, cost) : (hashingPool().run({ op: 'hash', plain, cost }) as Promise<string>));
+  const hash = (plain: string): Promise<string> =>
+    options.inline ? bcrypt().hash(plain, cost) : (hashingPool().run({ op: 'hash', plain, cost }) as Promise<string>);
   const compare = (plain: string, stored: string): Promise<boolean> =>
     options.inline ? bcrypt().compare(plain, stored) : (hashingPool().run({ op: 'compare', plain, hash: stored }) as Promise<boolean>);
   let dummy: Promise<string> | undefined;

@@ -175,7 +175,12 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
           authRepo.txSetSession(tx, next);
           return { kind: 'ok' as const, pair, session: next, user };
         }
-        const reason = claims.jti === session.refresh.retiredJti ? 'refresh_token_retired' : ofParent && newPairUnused(session) ? 'refresh_retry_expired' : 'refresh_token_reuse';
+        const reason =
+          claims.jti === session.refresh.retiredJti
+            ? 'refresh_token_retired'
+            : ofParent && newPairUnused(session)
+              ? 'refresh_retry_expired'
+              : 'refresh_token_reuse';
         authRepo.txSetSession(tx, { ...session, revokedAt: t, revokeReason: reason });
         return { kind: 'reuse' as const, sessionId: session.id, userId: session.userId, reason };
       });

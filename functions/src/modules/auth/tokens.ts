@@ -31,22 +31,14 @@ export interface TokenSigner {
   verifyTwoFa(token: string): { userId: string; challengeId: string };
 }
 
-export function createTokenSigner(opts: {
-  accessSecret: string;
-  refreshSecret: string;
-  accessTtlSec: number;
-  refreshTtlSec: number;
-}): TokenSigner {
+export function createTokenSigner(opts: { accessSecret: string; refreshSecret: string; accessTtlSec: number; refreshTtlSec: number }): TokenSigner {
   const sign = (payload: object, secret: string) => jwt().sign(payload, secret, { algorithm: JWT_ALGORITHM });
   const resign: TokenSigner['resign'] = (userId, sessionId, access, refresh) => ({
     accessToken: sign(
       { sub: userId, sid: sessionId, jti: access.jti, typ: ACCESS_TOKEN_TYPE, roles: access.roles, iat: access.iat, exp: access.exp },
       opts.accessSecret,
     ),
-    refreshToken: sign(
-      { sub: userId, sid: sessionId, jti: refresh.jti, typ: REFRESH_TOKEN_TYPE, iat: refresh.iat, exp: refresh.exp },
-      opts.refreshSecret,
-    ),
+    refreshToken: sign({ sub: userId, sid: sessionId, jti: refresh.jti, typ: REFRESH_TOKEN_TYPE, iat: refresh.iat, exp: refresh.exp }, opts.refreshSecret),
     access,
     refresh,
   });

@@ -47,7 +47,13 @@ export const RING_DEADLINE = defineDeadline({
     machine: CALL_MACHINE,
     action: 'timeout',
     by: 'system:ring-deadline',
-    apply: (call: CallRecord, to: CallStatus, at: number): CallRecord => ({ ...call, status: to, endReason: 'no_answer', endedAt: call.ringExpiresAt, updatedAt: at }),
+    apply: (call: CallRecord, to: CallStatus, at: number): CallRecord => ({
+      ...call,
+      status: to,
+      endReason: 'no_answer',
+      endedAt: call.ringExpiresAt,
+      updatedAt: at,
+    }),
   },
   maxWaitMs: 90_000,
 });
@@ -68,7 +74,10 @@ export const callDocument = lazySchema(() =>
       type: describe(z.enum(['audio', 'video']), 'Audio or video.'),
       conversationId: describe(z.nullable(z.string()), 'The conversation the call was started from, if any.'),
       status: describe(z.enum(CALL_STATUSES), 'RINGING → ACTIVE → ENDED; or DECLINED, CANCELLED, MISSED.'),
-      endReason: describe(z.nullable(z.enum(['busy', 'declined', 'cancelled', 'hangup', 'no_answer'])), 'Why the call ended (busy: the callee was in another call).'),
+      endReason: describe(
+        z.nullable(z.enum(['busy', 'declined', 'cancelled', 'hangup', 'no_answer'])),
+        'Why the call ended (busy: the callee was in another call).',
+      ),
       endedBy: describe(z.nullable(z.string()), 'Who ended it (an account id); null when the system did.'),
       ringExpiresAt: timestamp('when an unanswered ring becomes MISSED.'),
       createdAt: timestamp('when the call started ringing.'),
@@ -112,4 +121,3 @@ export function calleeNotice(call: CallRecord, event: 'call.incoming' | 'call.mi
       : { callId: call.id, status: call.status, callerId: call.callerId },
   });
 }
-

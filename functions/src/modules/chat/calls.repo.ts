@@ -20,7 +20,10 @@ export const callsRepo = {
     const [calleeSnap, ...lineSnaps] = await tx.getAll(accounts.ref(calleeId), lines().doc(callerId), lines().doc(calleeId));
     const idsPerUser = lineSnaps.map((snap) => (snap.get('callIds') as string[] | undefined) ?? []);
     const ids = [...new Set(idsPerUser.flat())];
-    const byId = ids.length === 0 ? new Map<string, CallRecord>() : new Map((await tx.getAll(...ids.map((id) => calls().doc(id)))).flatMap((d) => (d.exists ? [[d.id, d.data()!] as const] : [])));
+    const byId =
+      ids.length === 0
+        ? new Map<string, CallRecord>()
+        : new Map((await tx.getAll(...ids.map((id) => calls().doc(id)))).flatMap((d) => (d.exists ? [[d.id, d.data()!] as const] : [])));
     const [callerCalls, calleeCalls] = idsPerUser.map((list) => list.map((id) => byId.get(id)).filter((c): c is CallRecord => c !== undefined && isLive(c)));
     return { callee: accounts.fromSnapshot(calleeSnap), callerCalls, calleeCalls };
   },

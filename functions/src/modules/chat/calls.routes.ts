@@ -55,4 +55,3 @@ export function callsRoutes({ config }: AppContext): AnyRoute[] {
     }),
   ];
 }
-

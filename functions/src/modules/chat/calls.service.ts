@@ -37,12 +37,21 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
         missing: () => new NotFoundError('Call not found'),
         visible: (call) => actorId === null || call.participants.includes(actorId),
         rolesOf: (call) => callRolesOf(call, actorId),
-        read: async (tx, call) => (action === 'answer' && call.status === 'RINGING' && call.calleeId === actorId ? conversationsRepo.eitherBlocks(call.callerId, call.calleeId, tx) : undefined),
+        read: async (tx, call) =>
+          action === 'answer' && call.status === 'RINGING' && call.calleeId === actorId
+            ? conversationsRepo.eitherBlocks(call.callerId, call.calleeId, tx)
+            : undefined,
         // A block made while the call rang: the call cannot be taken (it may still be declined or cancelled).
         guard: (call, blocks) => {
-          if (call.status === 'RINGING' && blocks && (blocks.aBlocksB || blocks.bBlocksA)) throw new ForbiddenError('You cannot take a call from this person').withCode('CHAT_BLOCKED');
+          if (call.status === 'RINGING' && blocks && (blocks.aBlocksB || blocks.bBlocksA))
+            throw new ForbiddenError('You cannot take a call from this person').withCode('CHAT_BLOCKED');
         },
-        apply: (call, to) => ({ ...call, status: to, updatedAt: t, ...(to === 'ACTIVE' ? { answeredAt: t } : { endedAt: t, endedBy: actorId, endReason: END_REASON[to] ?? null }) }),
+        apply: (call, to) => ({
+          ...call,
+          status: to,
+          updatedAt: t,
+          ...(to === 'ACTIVE' ? { answeredAt: t } : { endedAt: t, endedBy: actorId, endReason: END_REASON[to] ?? null }),
+        }),
         deadline: RING_DEADLINE.expiry(),
         tolerant: action === 'timeout' ? 'refused' : undefined,
       },
@@ -57,7 +66,10 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       const t = now();
       const outcome = await inTransaction(async (tx) => {
         // One read for the account and both lines: this is the hot path of a ring.
-        const [{ callee, callerCalls, calleeCalls }, blocks] = await Promise.all([callsRepo.txStartState(tx, callerId, body.calleeId), conversationsRepo.eitherBlocks(callerId, body.calleeId, tx)]);
+        const [{ callee, callerCalls, calleeCalls }, blocks] = await Promise.all([
+          callsRepo.txStartState(tx, callerId, body.calleeId),
+          conversationsRepo.eitherBlocks(callerId, body.calleeId, tx),
+        ]);
         if (!callee || callee.disabled || callee.status !== 'ACTIVE') throw new NotFoundError('User not found');
         if (blocks.aBlocksB || blocks.bBlocksA) throw new ForbiddenError('You cannot call this person').withCode('CHAT_BLOCKED');
         // Rings past their deadline are settled here too, so a lost timeout task never blocks a line.
@@ -100,7 +112,9 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
       if (outcome.created && call.status === 'RINGING') {
         // The timeout first: it must not depend on push. The ring itself committed with the call.
         await RING_DEADLINE.arm(deps.scheduler, call, t);
-        await outcome.pushRing?.().catch((err: Error) => logger.error('ring push failed; the callee sees the ring in the inbox and realtime', { callId: call.id, error: err.message }));
+        await outcome
+          .pushRing?.()
+          .catch((err: Error) => logger.error('ring push failed; the callee sees the ring in the inbox and realtime', { callId: call.id, error: err.message }));
       }
       // Busy and expired calls: their missed-call notices come from the trigger on the status change.
       return callView(call);

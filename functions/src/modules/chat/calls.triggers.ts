@@ -37,4 +37,6 @@ export async function onCallWritten(
 }
 
 /** The `callStatusChanged` trigger's work. */
-export const onCallDocumentWritten = typedTrigger(collectionRecords<CallRecord>(callDocument), async (change, config: Readonly<AppConfig>) => onCallWritten(change, notificationHub(config)));
+export const onCallDocumentWritten = typedTrigger(collectionRecords<CallRecord>(callDocument), async (change, config: Readonly<AppConfig>) =>
+  onCallWritten(change, notificationHub(config)),
+);

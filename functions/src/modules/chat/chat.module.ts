@@ -2,7 +2,19 @@ import { defineModule, defineTask } from '../../platform/core/module/module';
 import { CHAT_ERROR_CODES } from './chat.errors';
 import { CHAT_EVENTS } from './chat.events';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
-import { CALL_LINES, CALLS, CHAT_BLOCK_LISTS, CHAT_BLOCKS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CHAT_PREFERENCES, CHAT_REPORTS, CONVERSATIONS, MESSAGES, RING_TIMEOUT_QUEUE } from './chat.collections';
+import {
+  CALL_LINES,
+  CALLS,
+  CHAT_BLOCK_LISTS,
+  CHAT_BLOCKS,
+  CHAT_INVITATIONS,
+  CHAT_MEMBERSHIPS,
+  CHAT_PREFERENCES,
+  CHAT_REPORTS,
+  CONVERSATIONS,
+  MESSAGES,
+  RING_TIMEOUT_QUEUE,
+} from './chat.collections';
 
 const calls = () => require('./calls.model') as typeof import('./calls.model');
 const conversations = () => require('./conversations.model') as typeof import('./conversations.model');
@@ -47,18 +59,59 @@ export const chatModule = defineModule({
     },
   },
   collections: [
-    { name: CALLS, clientAccess: true, listened: { name: 'CallDocument', path: `${CALLS}/{callId}`, readers: 'its two participants (`participants` contains the caller)', schema: () => calls().callDocument() } },
+    {
+      name: CALLS,
+      clientAccess: true,
+      listened: {
+        name: 'CallDocument',
+        path: `${CALLS}/{callId}`,
+        readers: 'its two participants (`participants` contains the caller)',
+        schema: () => calls().callDocument(),
+      },
+    },
     { name: EVENTS, parent: CALLS },
     { name: CALL_LINES },
-    { name: CONVERSATIONS, clientAccess: true, listened: { name: 'ConversationDocument', path: `${CONVERSATIONS}/{conversationId}`, readers: 'its members (`memberIds` contains the caller)', schema: () => conversations().conversationDocument() } },
+    {
+      name: CONVERSATIONS,
+      clientAccess: true,
+      listened: {
+        name: 'ConversationDocument',
+        path: `${CONVERSATIONS}/{conversationId}`,
+        readers: 'its members (`memberIds` contains the caller)',
+        schema: () => conversations().conversationDocument(),
+      },
+    },
     {
       name: MESSAGES,
       parent: CONVERSATIONS,
       clientAccess: true,
-      listened: { name: 'MessageDocument', path: `${CONVERSATIONS}/{conversationId}/${MESSAGES}/{messageId}`, readers: "the members of its conversation (the conversation's `memberIds` contains the caller)", schema: () => conversations().messageDocument() },
+      listened: {
+        name: 'MessageDocument',
+        path: `${CONVERSATIONS}/{conversationId}/${MESSAGES}/{messageId}`,
+        readers: "the members of its conversation (the conversation's `memberIds` contains the caller)",
+        schema: () => conversations().messageDocument(),
+      },
     },
-    { name: CHAT_MEMBERSHIPS, clientAccess: true, listened: { name: 'ChatMembershipDocument', path: `${CHAT_MEMBERSHIPS}/{membershipId}`, readers: 'its member (`userId` is the caller)', schema: () => conversations().membershipDocument() } },
-    { name: CHAT_BLOCKS, clientAccess: true, listened: { name: 'ChatBlockDocument', path: `${CHAT_BLOCKS}/{blockId}`, readers: 'the one who blocks (`blockerId` is the caller)', schema: () => conversations().blockDocument() } },
+    {
+      name: CHAT_MEMBERSHIPS,
+      clientAccess: true,
+      listened: {
+        name: 'ChatMembershipDocument',
+        path: `${CHAT_MEMBERSHIPS}/{membershipId}`,
+        readers: 'its member (`userId` is the caller)',
+        schema: () => conversations().membershipDocument(),
+      },
+    },
+    {
+      name: CHAT_BLOCKS,
+      clientAccess: true,
+      listened: {
+        name: 'ChatBlockDocument',
+        path: `${CHAT_BLOCKS}/{blockId}`,
+        readers: 'the one who blocks (`blockerId` is the caller)',
+        schema: () => conversations().blockDocument(),
+      },
+    },
     { name: CHAT_BLOCK_LISTS },
     { name: CHAT_REPORTS },
     { name: CHAT_INVITATIONS },

@@ -3,7 +3,15 @@ import { db } from '../../platform/core/firebase/firebase';
 import type { DocumentEvent } from '../../platform/core/module/module';
 import { notificationHub, type Hub } from '../notifications';
 import { accounts } from '../users';
-import { countsAsUnread, membershipAfterMessage, messageNotice, SYSTEM_SENDER, type ConversationRecord, type MembershipRecord, type MessageRecord } from './conversations.model';
+import {
+  countsAsUnread,
+  membershipAfterMessage,
+  messageNotice,
+  SYSTEM_SENDER,
+  type ConversationRecord,
+  type MembershipRecord,
+  type MessageRecord,
+} from './conversations.model';
 import { conversationsRepo as repo } from './conversations.repo';
 
 export type FanOutResult = { counted: boolean; notified: number; duplicates: number } | 'ignored';
@@ -38,7 +46,10 @@ export async function fanOutMessage(conversationId: string, messageId: string, h
 
 async function notify(message: MessageRecord, conversation: ConversationRecord, members: MembershipRecord[], hub: Pick<Hub, 'dispatch'>) {
   const others = members.filter((m) => m.userId !== message.senderId);
-  const blockers = await repo.blockersOf(message.senderId, others.map((m) => m.userId));
+  const blockers = await repo.blockersOf(
+    message.senderId,
+    others.map((m) => m.userId),
+  );
   const recipients = others.filter((m) => !blockers.has(m.userId)).map((m) => ({ userId: m.userId, surface: m.surface }));
   if (recipients.length === 0) return [];
   const sender = await accounts.get(message.senderId);

@@ -4,7 +4,14 @@ import { db } from '../../platform/core/firebase/firebase';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
 import type { Attachment } from '../media';
 import { accounts } from '../users';
-import { DEFAULT_GROUP_ADDS, SYSTEM_SENDER, type ConversationRecord, type GroupAddMode, type MembershipRecord, type MessageRecord } from './conversations.model';
+import {
+  DEFAULT_GROUP_ADDS,
+  SYSTEM_SENDER,
+  type ConversationRecord,
+  type GroupAddMode,
+  type MembershipRecord,
+  type MessageRecord,
+} from './conversations.model';
 import { conversationsRepo as repo } from './conversations.repo';
 
 // What every part of the conversations service shares: its dependencies, who may see a conversation, names,
@@ -88,7 +95,13 @@ export function conversationsCommon(deps: ConversationsDeps) {
     return other ? (names.get(other) ?? null) : null;
   }
 
-  function common(conversation: ConversationRecord, membership: MembershipRecord | undefined, callerId: string, names: Map<string, string | null>, muted: Set<string>) {
+  function common(
+    conversation: ConversationRecord,
+    membership: MembershipRecord | undefined,
+    callerId: string,
+    names: Map<string, string | null>,
+    muted: Set<string>,
+  ) {
     return {
       id: conversation.id,
       type: conversation.type,
@@ -107,13 +120,23 @@ export function conversationsCommon(deps: ConversationsDeps) {
   }
 
   async function detail(conversation: ConversationRecord, callerId: string) {
-    const [members, names, muted] = await Promise.all([repo.membershipsOf(conversation.id, conversation.memberIds), namesOf(conversation.memberIds), deps.mutedConversations(callerId)]);
+    const [members, names, muted] = await Promise.all([
+      repo.membershipsOf(conversation.id, conversation.memberIds),
+      namesOf(conversation.memberIds),
+      deps.mutedConversations(callerId),
+    ]);
     const byUser = new Map(members.map((m) => [m.userId, m]));
     return {
       ...common(conversation, byUser.get(callerId), callerId, names, muted),
       members: conversation.memberIds.map((userId) => {
         const m = byUser.get(userId);
-        return { userId, name: names.get(userId) ?? null, role: m?.role ?? 'MEMBER', readUpTo: isoOrNull(m?.readUpToAt), deliveredUpTo: isoOrNull(m?.deliveredUpToAt) };
+        return {
+          userId,
+          name: names.get(userId) ?? null,
+          role: m?.role ?? 'MEMBER',
+          readUpTo: isoOrNull(m?.readUpToAt),
+          deliveredUpTo: isoOrNull(m?.deliveredUpToAt),
+        };
       }),
     };
   }
@@ -127,7 +150,10 @@ export function conversationsCommon(deps: ConversationsDeps) {
 
   async function messageIn(conversationId: string, messageId: string, field: string, tx?: Transaction): Promise<MessageRecord> {
     const message = await repo.message(conversationId, messageId, tx);
-    if (!message) throw new AppError(422, `${field} is not a message of this conversation`, [{ field, message: 'not a message of this conversation' }]).withCode('CHAT_REPLY_NOT_FOUND');
+    if (!message)
+      throw new AppError(422, `${field} is not a message of this conversation`, [{ field, message: 'not a message of this conversation' }]).withCode(
+        'CHAT_REPLY_NOT_FOUND',
+      );
     return message;
   }
 

@@ -46,7 +46,11 @@ export function invitationsPart(shared: ConversationsCommon) {
    * who declined before. A pending invitee stays invited whatever their preference now (they join by accepting).
    */
   async function admission(tx: Transaction, ownerId: string, conversationId: string, added: string[], present: string[]) {
-    const [blocks, preferences, invitations] = await Promise.all([repo.txBlockLists(tx, [...present, ...added]), repo.txPreferences(tx, added), repo.txInvitationsOf(tx, conversationId, added)]);
+    const [blocks, preferences, invitations] = await Promise.all([
+      repo.txBlockLists(tx, [...present, ...added]),
+      repo.txPreferences(tx, added),
+      repo.txInvitationsOf(tx, conversationId, added),
+    ]);
     const refused = blockConflicts(blocks, added, present);
     if (refused.length > 0) throw blockedError('Someone you add blocks, or is blocked by, you or someone in the group', blocks.get(ownerId), refused);
     const declined = added.filter((u) => invitations.get(u)?.status === 'DECLINED');
@@ -56,11 +60,28 @@ export function invitationsPart(shared: ConversationsCommon) {
   }
 
   /** Writes the invitations of `invited` (new, or reopened after an accepted one whose invitee left). */
-  function invite(tx: Transaction, group: { id: string; title: string | null }, ownerId: string, invited: string[], existing: Map<string, InvitationRecord>, at: number): void {
+  function invite(
+    tx: Transaction,
+    group: { id: string; title: string | null },
+    ownerId: string,
+    invited: string[],
+    existing: Map<string, InvitationRecord>,
+    at: number,
+  ): void {
     for (const userId of invited) {
       const previous = existing.get(userId);
       if (previous?.status === 'PENDING') continue;
-      const record: InvitationRecord = { id: invitationId(group.id, userId), conversationId: group.id, userId, invitedBy: ownerId, title: group.title, status: 'PENDING', createdAt: at, updatedAt: at, respondedAt: null };
+      const record: InvitationRecord = {
+        id: invitationId(group.id, userId),
+        conversationId: group.id,
+        userId,
+        invitedBy: ownerId,
+        title: group.title,
+        status: 'PENDING',
+        createdAt: at,
+        updatedAt: at,
+        respondedAt: null,
+      };
       if (previous) {
         INVITATION_MACHINE.check('reinvite', previous.status, ['owner']);
         recordTransition(tx, repo.invitationRef(record.id), { action: 'reinvite', from: previous.status, to: 'PENDING', by: ownerId, at });
@@ -73,7 +94,14 @@ export function invitationsPart(shared: ConversationsCommon) {
   function withdraw(tx: Transaction, invitation: InvitationRecord, actor: { by: string; role: 'owner' | 'system'; reason?: string }, at: number): void {
     const to = INVITATION_MACHINE.check('withdraw', invitation.status, [actor.role]);
     repo.txSaveInvitation(tx, { ...invitation, status: to, updatedAt: at, respondedAt: at });
-    recordTransition(tx, repo.invitationRef(invitation.id), { action: 'withdraw', from: invitation.status, to, by: actor.by, at, ...(actor.reason ? { reason: actor.reason } : {}) });
+    recordTransition(tx, repo.invitationRef(invitation.id), {
+      action: 'withdraw',
+      from: invitation.status,
+      to,
+      by: actor.by,
+      at,
+      ...(actor.reason ? { reason: actor.reason } : {}),
+    });
   }
 
   /**
@@ -83,7 +111,12 @@ export function invitationsPart(shared: ConversationsCommon) {
   async function withdrawBetween(blockerId: string, blockedId: string): Promise<void> {
     for (;;) {
       const withdrawn = await db().runTransaction(async (tx) => {
-        const found = (await Promise.all([repo.txPendingInvitations(tx, blockerId, blockedId, WITHDRAW_BATCH), repo.txPendingInvitations(tx, blockedId, blockerId, WITHDRAW_BATCH)])).flat();
+        const found = (
+          await Promise.all([
+            repo.txPendingInvitations(tx, blockerId, blockedId, WITHDRAW_BATCH),
+            repo.txPendingInvitations(tx, blockedId, blockerId, WITHDRAW_BATCH),
+          ])
+        ).flat();
         const at = now();
         for (const invitation of found) {
           withdraw(tx, invitation, { by: blockerId, role: 'system', reason: 'block' }, at);
@@ -96,7 +129,14 @@ export function invitationsPart(shared: ConversationsCommon) {
   }
 
   /** Accepting, in the invitation's transaction: the invitee joins the group if nothing stands in the way. */
-  async function join(tx: Transaction, callerId: string, conversation: ConversationRecord, invitedIds: string[], name: string | null, at: number): Promise<ConversationRecord> {
+  async function join(
+    tx: Transaction,
+    callerId: string,
+    conversation: ConversationRecord,
+    invitedIds: string[],
+    name: string | null,
+    at: number,
+  ): Promise<ConversationRecord> {
     writable(conversation);
     if (conversation.memberIds.length === 0) throw new NotFoundError('The group no longer exists');
     if (conversation.memberIds.includes(callerId)) throw new ConflictError('Already a member', { userIds: [callerId] }).withCode('CHAT_ALREADY_MEMBER');
@@ -105,7 +145,8 @@ export function invitationsPart(shared: ConversationsCommon) {
     if (blockConflicts(blocks, [callerId], conversation.memberIds).length > 0) {
       throw blockedError('You block, or are blocked by, someone in this group', blocks.get(callerId), conversation.memberIds);
     }
-    if (conversation.memberIds.length >= CHAT_LIMITS.groupMembersMax) throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
+    if (conversation.memberIds.length >= CHAT_LIMITS.groupMembersMax)
+      throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
     const memberIds = [...conversation.memberIds, callerId];
     repo.txUpdate(tx, conversation.id, { memberIds, invitedIds, updatedAt: at });
     repo.txAddMember(tx, newMembership(conversation.id, callerId, 'MEMBER', at));
@@ -201,7 +242,14 @@ export function invitationsPart(shared: ConversationsCommon) {
     async unblock(callerId: string, userId: string) {
       await db().runTransaction(async (tx) => {
         const { block, blockedIds } = await repo.txBlockState(tx, callerId, userId);
-        if (block || blockedIds.includes(userId)) repo.txRemoveBlock(tx, callerId, userId, blockedIds.filter((u) => u !== userId), now());
+        if (block || blockedIds.includes(userId))
+          repo.txRemoveBlock(
+            tx,
+            callerId,
+            userId,
+            blockedIds.filter((u) => u !== userId),
+            now(),
+          );
       });
       return { deleted: true as const };
     },

@@ -32,7 +32,13 @@ export function messagesPart(shared: ConversationsCommon) {
   }
 
   /** The message record of a send, after its checks (blocks in a direct conversation, the attachment, the reply). */
-  async function composed(tx: Transaction, callerId: string, conversation: { id: string; type: string; memberIds: string[] }, messageId: string, body: SendMessageBody): Promise<MessageRecord> {
+  async function composed(
+    tx: Transaction,
+    callerId: string,
+    conversation: { id: string; type: string; memberIds: string[] },
+    messageId: string,
+    body: SendMessageBody,
+  ): Promise<MessageRecord> {
     const id = conversation.id;
     // A block stops a direct conversation both ways (groups and ride, order or booking threads go on; the
     // blocker is not notified of the blocked person's messages there).
@@ -44,7 +50,9 @@ export function messagesPart(shared: ConversationsCommon) {
     const media = body.type === 'AUDIO' || body.type === 'IMAGE' ? await deps.attachableMedia(callerId, body.mediaId, tx) : undefined;
     if ((body.type === 'AUDIO' || body.type === 'IMAGE') && media?.kind !== body.type) {
       const what = body.type === 'AUDIO' ? 'audio' : 'image';
-      throw new AppError(422, `mediaId is not one of your READY ${what} uploads`, [{ field: 'body.mediaId', message: `not a READY ${what} item of yours` }]).withCode('CHAT_ATTACHMENT_INVALID');
+      throw new AppError(422, `mediaId is not one of your READY ${what} uploads`, [
+        { field: 'body.mediaId', message: `not a READY ${what} item of yours` },
+      ]).withCode('CHAT_ATTACHMENT_INVALID');
     }
     const replied = body.replyToId ? await messageIn(id, body.replyToId, 'body.replyToId', tx) : undefined;
     return {

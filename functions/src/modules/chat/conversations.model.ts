@@ -82,16 +82,16 @@ export const membershipDocument = lazySchema(() =>
       conversationId: z.string(),
       userId: describe(z.string(), 'The member: the only one who may read this document (firestore.rules).'),
       role: describe(z.enum(MEMBER_ROLES), 'OWNER of a group, or MEMBER.'),
-      surface: describe(z.enum(SURFACES), 'The app this member chats from (the notification\'s surface).'),
+      surface: describe(z.enum(SURFACES), "The app this member chats from (the notification's surface)."),
       joinedAt: timestamp('when the member joined.'),
       lastActivityAt: timestamp('the newest message, or joining: conversation lists sort on it.'),
       lastMessage: describe(z.nullable(messagePreview()), 'The newest message.'),
       unreadCount: describe(z.number(), 'Messages of others after the read marker (SYSTEM messages do not count).'),
       readUpToId: describe(z.nullable(z.string()), 'The last message read.'),
       readUpToAt: markerTimestamp('the time of the last message read.'),
-      deliveredUpToAt: markerTimestamp('the time of the last message delivered to this member\'s device.'),
+      deliveredUpToAt: markerTimestamp("the time of the last message delivered to this member's device."),
     }),
-    'One member\'s view of a conversation: last message, unread count, read and delivered markers. Each new message rewrites it (one document per member).',
+    "One member's view of a conversation: last message, unread count, read and delivered markers. Each new message rewrites it (one document per member).",
   ),
 );
 export type MembershipRecord = RecordOf<typeof membershipDocument>;
@@ -108,11 +108,14 @@ export const messageDocument = lazySchema(() =>
       media: describe(z.nullable(z.object({ id: z.string(), mimeType: z.string(), url: z.string() })), 'AUDIO and IMAGE: the media item.'),
       location: describe(z.nullable(z.object({ lat: z.number(), lng: z.number() })), 'LOCATION: the point.'),
       replyTo: describe(z.nullable(z.object({ id: z.string(), senderId: z.string(), preview: z.string() })), 'The message this one answers.'),
-      system: describe(z.nullable(z.object({ event: z.string(), userIds: z.array(z.string()) })), 'SYSTEM messages: what happened, for apps that render them their own way.'),
+      system: describe(
+        z.nullable(z.object({ event: z.string(), userIds: z.array(z.string()) })),
+        'SYSTEM messages: what happened, for apps that render them their own way.',
+      ),
       createdAt: timestamp('when it was sent.'),
       editedAt: nullableTimestamp('when it was last edited or deleted.'),
       deleted: describe(z.boolean(), 'Deleted by its sender (text, media and location are cleared).'),
-      fannedOut: describe(z.boolean(), 'Set once the members\' counters include this message (exactly once).'),
+      fannedOut: describe(z.boolean(), "Set once the members' counters include this message (exactly once)."),
       counted: describe(z.boolean(), 'Counts toward unread (set with fannedOut; SYSTEM messages do not count).'),
     }),
     'A message of a conversation.',
@@ -241,7 +244,19 @@ export function previewOf(message: Pick<MessageRecord, 'type' | 'text' | 'delete
 }
 
 export function newMembership(conversationId: string, userId: string, role: MemberRole, now: number, surface: Surface = 'CON'): MembershipRecord {
-  return { conversationId, userId, role, surface, joinedAt: now, lastActivityAt: now, lastMessage: null, unreadCount: 0, readUpToId: null, readUpToAt: 0, deliveredUpToAt: 0 };
+  return {
+    conversationId,
+    userId,
+    role,
+    surface,
+    joinedAt: now,
+    lastActivityAt: now,
+    lastMessage: null,
+    unreadCount: 0,
+    readUpToId: null,
+    readUpToAt: 0,
+    deliveredUpToAt: 0,
+  };
 }
 
 /**
@@ -265,7 +280,12 @@ export function membershipAfterMessage(member: MembershipRecord, message: Messag
 export const countsAsUnread = (message: Pick<MessageRecord, 'type'>) => message.type !== 'SYSTEM';
 
 /** The chat.message notice for the members to notify (never the sender). */
-export function messageNotice(message: MessageRecord, conversation: ConversationRecord, recipients: Array<{ userId: string; surface: Surface }>, senderName: string | null) {
+export function messageNotice(
+  message: MessageRecord,
+  conversation: ConversationRecord,
+  recipients: Array<{ userId: string; surface: Surface }>,
+  senderName: string | null,
+) {
   const group = conversation.type === 'GROUP' && conversation.title ? conversation.title : null;
   return CHAT_EVENTS.notice({
     event: 'chat.message',

@@ -46,7 +46,10 @@ export const conversationsRepo = {
   async txConversationAndMessage(tx: Transaction, id: string, messageId?: string): Promise<[ConversationRecord | undefined, MessageRecord | undefined]> {
     if (!messageId) return [await readRecord(conversations().doc(id), tx), undefined];
     // Mixed types in one getAll: each side keeps its converter, so only the static type is widened here.
-    const [conversation, message] = await tx.getAll(conversations().doc(id) as FirebaseFirestore.DocumentReference, messages(id).doc(messageId) as FirebaseFirestore.DocumentReference);
+    const [conversation, message] = await tx.getAll(
+      conversations().doc(id) as FirebaseFirestore.DocumentReference,
+      messages(id).doc(messageId) as FirebaseFirestore.DocumentReference,
+    );
     return [conversation.exists ? (conversation.data() as ConversationRecord) : undefined, message.exists ? (message.data() as MessageRecord) : undefined];
   },
   /** Conversations by id, in the order asked; missing ones left out. */
@@ -152,7 +155,10 @@ export const conversationsRepo = {
   },
   /** The block of one pair and the blocker's list, in one read of the transaction. */
   async txBlockState(tx: Transaction, blockerId: string, blockedId: string): Promise<{ block: BlockRecord | undefined; blockedIds: string[] }> {
-    const [pair, list] = await tx.getAll(blocks().doc(blockId(blockerId, blockedId)) as FirebaseFirestore.DocumentReference, blockLists().doc(blockerId) as FirebaseFirestore.DocumentReference);
+    const [pair, list] = await tx.getAll(
+      blocks().doc(blockId(blockerId, blockedId)) as FirebaseFirestore.DocumentReference,
+      blockLists().doc(blockerId) as FirebaseFirestore.DocumentReference,
+    );
     return { block: pair.exists ? (pair.data() as BlockRecord) : undefined, blockedIds: list.exists ? (list.data() as BlockListRecord).blockedIds : [] };
   },
   /** Writes a block and the blocker's list (which names the blocked id). */

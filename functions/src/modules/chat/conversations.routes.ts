@@ -231,7 +231,8 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'listMyInvitations',
       tag,
       summary: 'My invitations to groups (PENDING by default), newest first',
-      description: 'A pending invitation shows the group’s title now; any other the title it was made with. The last member leaving a group withdraws its pending invitations.',
+      description:
+        'A pending invitation shows the group’s title now; any other the title it was made with. The last member leaving a group withdraws its pending invitations.',
       auth: [],
       request: { query: InvitationListQuerySchema },
       response: { description: 'A page of invitations.', schema: InvitationListSchema },
@@ -330,7 +331,8 @@ export function conversationRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'reportMessage',
       tag,
       summary: 'Report a message of a conversation I am in',
-      description: 'Into the admin queue, once per message and reporter: reporting the same message again (also two reports at once) changes nothing and returns the first report (200).',
+      description:
+        'Into the admin queue, once per message and reporter: reporting the same message again (also two reports at once) changes nothing and returns the first report (200).',
       auth: [],
       rateLimit: CHAT_RATE_LIMITS.report,
       errors: [404],

@@ -49,7 +49,9 @@ export const ConversationSchema = z
   .meta({ id: 'ChatConversation', description: 'Members also listen to conversations/{id}/messages and their chat_memberships/{id}_{uid} in Firestore.' });
 
 export const ConversationListQuerySchema = PageQuerySchema;
-export const ConversationListSchema = z.object({ items: z.array(ConversationSummarySchema), nextCursor: z.string().nullable() }).meta({ id: 'ChatConversationList' });
+export const ConversationListSchema = z
+  .object({ items: z.array(ConversationSummarySchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'ChatConversationList' });
 
 export const CreateConversationBodySchema = z
   .discriminatedUnion('type', [
@@ -70,7 +72,12 @@ export const CreateConversationBodySchema = z
 
 export const PatchConversationBodySchema = z.object({ title: Title }).strict().meta({ id: 'PatchChatConversationBody' });
 export const AddMembersBodySchema = z
-  .object({ userIds: z.array(DocumentIdSchema).min(1).max(CHAT_LIMITS.groupMembersMax - 1) })
+  .object({
+    userIds: z
+      .array(DocumentIdSchema)
+      .min(1)
+      .max(CHAT_LIMITS.groupMembersMax - 1),
+  })
   .strict()
   .meta({ id: 'AddChatMembersBody' });
 
@@ -106,7 +113,10 @@ export const SendMessageBodySchema = z
   .meta({ id: 'SendChatMessageBody', description: 'SYSTEM messages are written by the server only.' });
 export type SendMessageBody = z.output<typeof SendMessageBodySchema>;
 
-export const EditMessageBodySchema = z.object({ text: z.string().trim().min(1).max(CHAT_LIMITS.textMax) }).strict().meta({ id: 'EditChatMessageBody' });
+export const EditMessageBodySchema = z
+  .object({ text: z.string().trim().min(1).max(CHAT_LIMITS.textMax) })
+  .strict()
+  .meta({ id: 'EditChatMessageBody' });
 
 export const MessageListQuerySchema = PageQuerySchema.extend({
   before: DocumentIdSchema.optional().describe('Only messages older than this message'),
@@ -119,7 +129,9 @@ export const ReadStateSchema = z
   .object({ conversationId: z.string(), readUpToId: z.string().nullable(), readUpTo: IsoTimeSchema.nullable(), unreadCount: z.number().int() })
   .meta({ id: 'ChatReadState' });
 
-export const UnreadTotalSchema = z.object({ unreadCount: z.number().int(), conversations: z.number().int().describe('Conversations with unread messages') }).meta({ id: 'ChatUnreadTotal' });
+export const UnreadTotalSchema = z
+  .object({ unreadCount: z.number().int(), conversations: z.number().int().describe('Conversations with unread messages') })
+  .meta({ id: 'ChatUnreadTotal' });
 
 export const BlockParamsSchema = z.object({ userId: DocumentIdSchema });
 export const BlockSchema = z.object({ userId: z.string(), createdAt: IsoTimeSchema }).meta({ id: 'ChatBlock' });
@@ -149,7 +161,10 @@ export const ReportSchema = z
   .meta({ id: 'ChatReport' });
 export const ReportListQuerySchema = PageQuerySchema.extend({ status: z.enum(REPORT_STATUSES).default('OPEN') });
 export const ReportListSchema = z.object({ items: z.array(ReportSchema), nextCursor: z.string().nullable() }).meta({ id: 'ChatReportList' });
-export const ResolveReportBodySchema = z.object({ status: z.enum(['DISMISSED', 'ACTIONED']) }).strict().meta({ id: 'ResolveChatReportBody' });
+export const ResolveReportBodySchema = z
+  .object({ status: z.enum(['DISMISSED', 'ACTIONED']) })
+  .strict()
+  .meta({ id: 'ResolveChatReportBody' });
 
 export const InvitationSchema = z
   .object({

@@ -23,8 +23,23 @@ export const serverConversations = {
         for (const p of joining) repo.txAddMember(tx, newMembership(id, p.userId, 'MEMBER', at, p.surface));
         return { ...existing, memberIds, updatedAt: at };
       }
-      const record: ConversationRecord = { id, type: 'CONTEXT', title: null, ownerId: null, memberIds: parties.map((p) => p.userId), context, closed: false, createdBy: SYSTEM_SENDER, createdAt: at, updatedAt: at };
-      repo.txCreate(tx, record, parties.map((p) => newMembership(id, p.userId, 'MEMBER', at, p.surface)));
+      const record: ConversationRecord = {
+        id,
+        type: 'CONTEXT',
+        title: null,
+        ownerId: null,
+        memberIds: parties.map((p) => p.userId),
+        context,
+        closed: false,
+        createdBy: SYSTEM_SENDER,
+        createdAt: at,
+        updatedAt: at,
+      };
+      repo.txCreate(
+        tx,
+        record,
+        parties.map((p) => newMembership(id, p.userId, 'MEMBER', at, p.surface)),
+      );
       return record;
     });
   },

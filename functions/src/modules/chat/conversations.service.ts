@@ -34,7 +34,18 @@ export function createConversationsService(deps: ConversationsDeps) {
           if (existing) return { conversation: existing, created: false };
           if (blocked.aBlocksB || blocked.bBlocksA) throw new ForbiddenError('You cannot start a conversation with this person').withCode('CHAT_BLOCKED');
           const at = now();
-          const record: ConversationRecord = { id, type: 'DIRECT', title: null, ownerId: null, memberIds: [callerId, body.userId], context: null, closed: false, createdBy: callerId, createdAt: at, updatedAt: at };
+          const record: ConversationRecord = {
+            id,
+            type: 'DIRECT',
+            title: null,
+            ownerId: null,
+            memberIds: [callerId, body.userId],
+            context: null,
+            closed: false,
+            createdBy: callerId,
+            createdAt: at,
+            updatedAt: at,
+          };
           repo.txCreate(tx, record, [newMembership(id, callerId, 'MEMBER', at), newMembership(id, body.userId, 'MEMBER', at)]);
           return { conversation: record, created: true };
         });
@@ -48,7 +59,19 @@ export function createConversationsService(deps: ConversationsDeps) {
       const record = await db().runTransaction(async (tx) => {
         const { joining, invited, invitations } = await admission(tx, callerId, id, others, [callerId]);
         const at = now();
-        const created: ConversationRecord = { id, type: 'GROUP', title: body.title, ownerId: callerId, memberIds: [callerId, ...joining], invitedIds: invited, context: null, closed: false, createdBy: callerId, createdAt: at, updatedAt: at };
+        const created: ConversationRecord = {
+          id,
+          type: 'GROUP',
+          title: body.title,
+          ownerId: callerId,
+          memberIds: [callerId, ...joining],
+          invitedIds: invited,
+          context: null,
+          closed: false,
+          createdBy: callerId,
+          createdAt: at,
+          updatedAt: at,
+        };
         repo.txCreate(tx, created, [newMembership(id, callerId, 'OWNER', at), ...joining.map((u) => newMembership(id, u, 'MEMBER', at))]);
         invite(tx, created, callerId, invited, invitations, at);
         return created;
@@ -69,7 +92,12 @@ export function createConversationsService(deps: ConversationsDeps) {
       const items = memberships.flatMap((m) => {
         const conversation = byId.get(m.conversationId);
         if (!conversation) return [];
-        return [{ ...common(conversation, m, callerId, names, muted), members: previewed.get(conversation.id)!.map((userId) => ({ userId, name: names.get(userId) ?? null })) }];
+        return [
+          {
+            ...common(conversation, m, callerId, names, muted),
+            members: previewed.get(conversation.id)!.map((userId) => ({ userId, name: names.get(userId) ?? null })),
+          },
+        ];
       });
       return { items, nextCursor };
     },
@@ -98,7 +126,8 @@ export function createConversationsService(deps: ConversationsDeps) {
         const { joining, invited, invitations } = await admission(tx, callerId, id, added, [...current.memberIds, ...(current.invitedIds ?? [])]);
         // Pending invitations hold their seats, so every invitee can still accept.
         const invitedIds = [...new Set([...(current.invitedIds ?? []), ...invited])];
-        if (current.memberIds.length + joining.length + invitedIds.length > CHAT_LIMITS.groupMembersMax) throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
+        if (current.memberIds.length + joining.length + invitedIds.length > CHAT_LIMITS.groupMembersMax)
+          throw new ConflictError(`A group holds at most ${CHAT_LIMITS.groupMembersMax} members`).withCode('CHAT_GROUP_FULL');
         const at = now();
         const memberIds = [...current.memberIds, ...joining];
         repo.txUpdate(tx, id, { memberIds, invitedIds, updatedAt: at });
@@ -138,7 +167,8 @@ export function createConversationsService(deps: ConversationsDeps) {
         const invitedIds = memberIds.length === 0 ? [] : (current.invitedIds ?? []);
         if (memberIds.length === 0 && (current.invitedIds ?? []).length > 0) {
           const pending = await repo.txInvitationsOf(tx, id, current.invitedIds ?? []);
-          for (const invitation of pending.values()) if (invitation.status === 'PENDING') withdraw(tx, invitation, { by: callerId, role: 'system', reason: 'group empty' }, at);
+          for (const invitation of pending.values())
+            if (invitation.status === 'PENDING') withdraw(tx, invitation, { by: callerId, role: 'system', reason: 'group empty' }, at);
         }
         repo.txUpdate(tx, id, { memberIds, ownerId, invitedIds, updatedAt: at });
         repo.txRemoveMember(tx, id, userId);

@@ -11,7 +11,10 @@ const server = () => (require('./conversations.service') as typeof import('./con
  * The conversation of a ride, order or booking for its parties (e.g. rider and driver, with the app each uses);
  * created once, later calls add parties who joined since. Returns its id.
  */
-export async function openContextConversation(context: { type: ContextType; id: string }, parties: Array<{ userId: string; surface: Surface }>): Promise<string> {
+export async function openContextConversation(
+  context: { type: ContextType; id: string },
+  parties: Array<{ userId: string; surface: Surface }>,
+): Promise<string> {
   return (await server().open(context, parties)).id;
 }
 

@@ -8,7 +8,17 @@ import { nearbyPage } from '../../platform/kits/geo/nearby-page';
 import type { Hub } from '../notifications';
 import { DRIVER_EVENTS } from './driver.events';
 import { timestampOf, iso } from '../../platform/kits/time/time';
-import { dispatchKeyOf, driverLocationDocument, isFresh, positionCovers, sameLocationWindow, rideClassOf, type DriverLocation, type DriverProfile, type RideClass } from './driver.model';
+import {
+  dispatchKeyOf,
+  driverLocationDocument,
+  isFresh,
+  positionCovers,
+  sameLocationWindow,
+  rideClassOf,
+  type DriverLocation,
+  type DriverProfile,
+  type RideClass,
+} from './driver.model';
 import { driverRepo, locationsRepo } from './driver.repo';
 
 // Where drivers are and which of them dispatch may give a ride to. Position reports (up to one a second per driver)
@@ -82,7 +92,12 @@ async function currentOrNew(tx: Transaction, userId: string, now: number): Promi
 export const JUMP_SLACK_M = 100;
 
 /** Metres and seconds of a move the speed limit cannot explain, or undefined when it is plausible (or the first). */
-export function implausibleJump(from: Pick<DriverLocation, 'lat' | 'lng' | 'locatedAt'>, to: LatLng, at: number, maxSpeedKmh: number): { distanceM: number; seconds: number } | undefined {
+export function implausibleJump(
+  from: Pick<DriverLocation, 'lat' | 'lng' | 'locatedAt'>,
+  to: LatLng,
+  at: number,
+  maxSpeedKmh: number,
+): { distanceM: number; seconds: number } | undefined {
   if (from.lat === null || from.lng === null || from.locatedAt === null) return undefined;
   const seconds = Math.max(0, (at - from.locatedAt) / 1000);
   const distanceM = distanceMeters({ lat: from.lat, lng: from.lng }, to);
@@ -94,7 +109,12 @@ export function implausibleJump(from: Pick<DriverLocation, 'lat' | 'lng' | 'loca
  * driven; and the total never exceeds the speed limit over the time since pickup plus the drift allowance once (a
  * per-report allowance would let faked back-and-forth jitter add ~155 m a second).
  */
-export function tripStep(loc: Pick<DriverLocation, 'tripActive' | 'tripDistanceM' | 'tripStartedAt' | 'tripAnchor' | 'lat' | 'lng'>, point: LatLng, at: number, maxSpeedKmh?: number): { tripDistanceM: number; tripAnchor: LatLng | null } {
+export function tripStep(
+  loc: Pick<DriverLocation, 'tripActive' | 'tripDistanceM' | 'tripStartedAt' | 'tripAnchor' | 'lat' | 'lng'>,
+  point: LatLng,
+  at: number,
+  maxSpeedKmh?: number,
+): { tripDistanceM: number; tripAnchor: LatLng | null } {
   if (!loc.tripActive) return { tripDistanceM: loc.tripDistanceM, tripAnchor: null };
   const anchor = loc.tripAnchor ?? (loc.lat !== null && loc.lng !== null ? { lat: loc.lat, lng: loc.lng } : null);
   if (!anchor) return { tripDistanceM: loc.tripDistanceM, tripAnchor: point };
@@ -226,7 +246,15 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
           entityId: written.currentRideId,
           occurrence: String(at),
           roomId: `ride_${written.currentRideId}`,
-          realtimeData: { rideId: written.currentRideId, driverId: userId, lat: update.lat, lng: update.lng, heading: update.heading ?? null, speedKmh: update.speedKmh ?? null, at: timestampOf(at) },
+          realtimeData: {
+            rideId: written.currentRideId,
+            driverId: userId,
+            lat: update.lat,
+            lng: update.lng,
+            heading: update.heading ?? null,
+            speedKmh: update.speedKmh ?? null,
+            at: timestampOf(at),
+          },
         }),
       );
     }
@@ -260,7 +288,8 @@ export const dispatchPool = {
       radiusM,
       limit,
       budget,
-      read: async (start, end, max) => (await locationsRepo.availableInRange(rideClass, start, end, max)) as Array<DriverLocation & { id: string; geohash: string }>,
+      read: async (start, end, max) =>
+        (await locationsRepo.availableInRange(rideClass, start, end, max)) as Array<DriverLocation & { id: string; geohash: string }>,
       pointOf: (l) => ({ lat: l.lat!, lng: l.lng! }),
       keep: (l) => isFresh(l, at),
     });
@@ -274,7 +303,15 @@ export const dispatchPool = {
   txClaim(tx: Transaction, loc: DriverLocation | undefined, ride: { rideId: string; riderId: string; rideClass: RideClass; at: number }) {
     if (!loc || dispatchKeyOf(loc) !== ride.rideClass || !isFresh(loc, ride.at)) return undefined;
     remember(loc.userId, undefined);
-    locationsRepo.set(tx, { ...loc, currentRideId: ride.rideId, riderId: ride.riderId, tripActive: false, tripDistanceM: 0, dispatchKey: null, updatedAt: ride.at });
+    locationsRepo.set(tx, {
+      ...loc,
+      currentRideId: ride.rideId,
+      riderId: ride.riderId,
+      tripActive: false,
+      tripDistanceM: 0,
+      dispatchKey: null,
+      updatedAt: ride.at,
+    });
     return { lat: loc.lat!, lng: loc.lng! };
   },
 
@@ -292,7 +329,14 @@ export const dispatchPool = {
   txStartTrip(tx: Transaction, loc: DriverLocation | undefined, rideId: string, at: number): void {
     if (!loc || loc.currentRideId !== rideId) return;
     remember(loc.userId, undefined);
-    locationsRepo.set(tx, { ...loc, tripActive: true, tripDistanceM: 0, tripStartedAt: at, tripAnchor: loc.lat !== null && loc.lng !== null ? { lat: loc.lat, lng: loc.lng } : null, updatedAt: at });
+    locationsRepo.set(tx, {
+      ...loc,
+      tripActive: true,
+      tripDistanceM: 0,
+      tripStartedAt: at,
+      tripAnchor: loc.lat !== null && loc.lng !== null ? { lat: loc.lat, lng: loc.lng } : null,
+      updatedAt: at,
+    });
   },
 
   /** Free drivers of a class in a geohash cell (the supply side of surge pricing). */

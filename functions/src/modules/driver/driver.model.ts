@@ -83,10 +83,22 @@ export const driverLocationDocument = lazySchema(() =>
       riderId: describe(z.nullable(z.string()), 'The rider of that ride: who else may read this document (firestore.rules).'),
       tripActive: describe(z.boolean(), 'Counting the distance driven (between pickup and drop-off of the current ride).'),
       tripDistanceM: describe(z.number(), 'Metres driven on the current trip so far.'),
-      tripStartedAt: describe(z.optional(nullableTimestamp("when the trip's counting started (pickup).")), "Firestore Timestamp or null: when the trip's counting started (pickup); the distance driven never exceeds what the speed limit allows since."),
-      tripAnchor: describe(z.optional(z.nullable(z.object({ lat: z.number(), lng: z.number() }))), 'The last point counted into the trip: moves within the GPS drift of it are not distance driven.'),
-      prevLocatedAt: describe(z.optional(nullableTimestamp('the report before the current position.')), 'Firestore Timestamp or null: the report before the current position (a position right after a long gap is not fresh yet).'),
-      dispatchKey: describe(z.nullable(z.enum(RIDE_CLASSES)), 'The ride class this driver can take now (ONLINE, RIDE, located, free), else null: the one field searches filter on.'),
+      tripStartedAt: describe(
+        z.optional(nullableTimestamp("when the trip's counting started (pickup).")),
+        "Firestore Timestamp or null: when the trip's counting started (pickup); the distance driven never exceeds what the speed limit allows since.",
+      ),
+      tripAnchor: describe(
+        z.optional(z.nullable(z.object({ lat: z.number(), lng: z.number() }))),
+        'The last point counted into the trip: moves within the GPS drift of it are not distance driven.',
+      ),
+      prevLocatedAt: describe(
+        z.optional(nullableTimestamp('the report before the current position.')),
+        'Firestore Timestamp or null: the report before the current position (a position right after a long gap is not fresh yet).',
+      ),
+      dispatchKey: describe(
+        z.nullable(z.enum(RIDE_CLASSES)),
+        'The ride class this driver can take now (ONLINE, RIDE, located, free), else null: the one field searches filter on.',
+      ),
       locatedAt: nullableTimestamp('when the position was last written (freshness), apart from status changes.'),
       updatedAt: timestamp('last change.'),
     }),

@@ -2,7 +2,19 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/core/firebase/firebase';
 import { plainCollection, readRecord } from '../../platform/kits/firestore/records';
 import { storedFields } from '../../platform/kits/firestore/documents';
-import { DEFAULT_CAPABILITIES, dispatchKeyOf, DRIVER_LOCATIONS, DRIVER_PROFILES, driverLocationDocument, rideClassOf, type Capability, type DriverLocation, type DriverProfile, type RideClass, type Vehicle } from './driver.model';
+import {
+  DEFAULT_CAPABILITIES,
+  dispatchKeyOf,
+  DRIVER_LOCATIONS,
+  DRIVER_PROFILES,
+  driverLocationDocument,
+  rideClassOf,
+  type Capability,
+  type DriverLocation,
+  type DriverProfile,
+  type RideClass,
+  type Vehicle,
+} from './driver.model';
 
 const profiles = () => db().collection(DRIVER_PROFILES);
 const locations = () => plainCollection<DriverLocation>(DRIVER_LOCATIONS, driverLocationDocument);
@@ -40,7 +52,10 @@ export const driverRepo = {
       tx.set(ref, { capabilities, vehicle: opts.vehicle ?? null, approvedAt: opts.now, updatedAt: opts.now }, { merge: true });
       if (location) {
         const synced = { ...location, capabilities, rideClass: rideClassOf(opts.vehicle ?? null) };
-        tx.update(locations().doc(userId), storedFields(driverLocationDocument, { capabilities, rideClass: synced.rideClass, dispatchKey: dispatchKeyOf(synced), updatedAt: opts.now }));
+        tx.update(
+          locations().doc(userId),
+          storedFields(driverLocationDocument, { capabilities, rideClass: synced.rideClass, dispatchKey: dispatchKeyOf(synced), updatedAt: opts.now }),
+        );
       }
     }
   },

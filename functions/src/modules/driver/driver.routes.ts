@@ -73,7 +73,8 @@ export function driverRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'reportMyDriverLocation',
       tag: 'driver',
       summary: 'Report my position (ride matching; the rider of my current ride hears it as ride:location)',
-      description: 'Send it every 1–5 s while online. At most one report a second is written; faster ones are answered `coalesced: true` without a write. A driver not heard from for 10 minutes is not offered rides. A position farther from the last one than DRIVER_MAX_SPEED_KMH explains (plus 100 m of GPS jitter) is refused with 422 DRIVER_POSITION_JUMP (nothing written).',
+      description:
+        'Send it every 1–5 s while online. At most one report a second is written; faster ones are answered `coalesced: true` without a write. A driver not heard from for 10 minutes is not offered rides. A position farther from the last one than DRIVER_MAX_SPEED_KMH explains (plus 100 m of GPS jitter) is refused with 422 DRIVER_POSITION_JUMP (nothing written).',
       auth: ['DRIVER'],
       errors: [404, 422],
       codes: ['DRIVER_POSITION_JUMP'],
@@ -83,4 +84,3 @@ export function driverRoutes({ config }: AppContext): AnyRoute[] {
     }),
   ];
 }
-

@@ -35,7 +35,10 @@ export const DriverRegisterResponseSchema = z
     resendAfterSec: z.number().int(),
     next: z.string(),
   })
-  .meta({ id: 'DriverRegisterResponse', description: 'The same answer whether or not the email has an account; no ids (the application opens at sign-in with the mailed code).' });
+  .meta({
+    id: 'DriverRegisterResponse',
+    description: 'The same answer whether or not the email has an account; no ids (the application opens at sign-in with the mailed code).',
+  });
 
 export const DriverDecisionBodySchema = z
   .object({
@@ -52,9 +55,7 @@ export const DriverProfileSchema = z
     capabilities: z.array(CapabilitySchema),
     vehicle: VehicleSchema.nullable(),
     status: z.enum(['ONLINE', 'OFFLINE']),
-    lastLocation: z
-      .object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), speedKmh: z.number().nullable(), at: IsoTimeSchema })
-      .nullable(),
+    lastLocation: z.object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), speedKmh: z.number().nullable(), at: IsoTimeSchema }).nullable(),
     currentRideId: z.string().nullable().describe('The ride I am on, if any'),
     approvedAt: IsoTimeSchema.nullable(),
     updatedAt: IsoTimeSchema,

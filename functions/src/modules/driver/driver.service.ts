@@ -48,7 +48,17 @@ export function createDriverService(deps: DriverServiceDeps) {
       const account = await inTransaction(async (tx) => {
         const existing = await accounts.findByEmail(email, tx);
         if (existing) return existing;
-        const user = newUserRecord({ id: accounts.newId(), email, name: body.fullName, passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE', locale });
+        const user = newUserRecord({
+          id: accounts.newId(),
+          email,
+          name: body.fullName,
+          passwordHash: null,
+          emailVerified: false,
+          provider: null,
+          now: t,
+          status: 'ACTIVE',
+          locale,
+        });
         accounts.txCreate(tx, user);
         return user;
       });
@@ -56,7 +66,13 @@ export function createDriverService(deps: DriverServiceDeps) {
       if (!account.disabled) {
         try {
           const { code, challengeId } = await deps.otp.issue({ purpose: 'LOGIN', channel: 'email', destination: email, userId: account.id });
-          await recordPendingApplication(account.id, 'DRIVER', challengeId, { fullName: body.fullName, phone: body.phone ?? null, licenceNumber: body.licenceNumber ?? null, vehicle: body.vehicle }, t);
+          await recordPendingApplication(
+            account.id,
+            'DRIVER',
+            challengeId,
+            { fullName: body.fullName, phone: body.phone ?? null, licenceNumber: body.licenceNumber ?? null, vehicle: body.vehicle },
+            t,
+          );
           message = driverCodeMail(email, code, localeOf(account));
         } catch (err) {
           // Within the resend gap or over a cap: nothing is sent or recorded, and the answer does not say so.

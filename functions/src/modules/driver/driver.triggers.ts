@@ -17,7 +17,10 @@ export function mayDrive(account: AccountFields | undefined): boolean {
 }
 
 /** The `driverAccountChanged` trigger's work: 'offline' when the driver was taken out of the pool. */
-export const onAccountUpdated = typedTrigger(accountReader(), async ({ before, after, params }, config: Readonly<AppConfig>): Promise<'offline' | 'ignored'> => {
-  if (!mayDrive(before) || mayDrive(after)) return 'ignored';
-  return (await dispatchServiceFor(config).takeOffline(params.userId)) ? 'offline' : 'ignored';
-});
+export const onAccountUpdated = typedTrigger(
+  accountReader(),
+  async ({ before, after, params }, config: Readonly<AppConfig>): Promise<'offline' | 'ignored'> => {
+    if (!mayDrive(before) || mayDrive(after)) return 'ignored';
+    return (await dispatchServiceFor(config).takeOffline(params.userId)) ? 'offline' : 'ignored';
+  },
+);

@@ -6,7 +6,9 @@ import { createDispatchService } from './driver.dispatch';
 import { createDriverService } from './driver.service';
 
 // Services of the driver module, built once per configuration.
-export const dispatchServiceFor = perConfig((config: Readonly<AppConfig>) => createDispatchService({ hub: notificationHub(config), maxSpeedKmh: config.DRIVER_MAX_SPEED_KMH }));
+export const dispatchServiceFor = perConfig((config: Readonly<AppConfig>) =>
+  createDispatchService({ hub: notificationHub(config), maxSpeedKmh: config.DRIVER_MAX_SPEED_KMH }),
+);
 
 export const driverServiceFor = perConfig((config: Readonly<AppConfig>) => {
   const { otp, messages, mailer } = authServicesFor(config);

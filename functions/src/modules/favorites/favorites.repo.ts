@@ -14,7 +14,10 @@ export const favoritesRepo = {
   create(tx: Transaction, record: FavoriteRecord): void {
     tx.create(favorites().doc(favoriteId(record.userId, record.type, record.targetId)), record);
   },
-  remove: (userId: string, type: TargetType, targetId: string) => favorites().doc(favoriteId(userId, type, targetId)).delete(),
+  remove: (userId: string, type: TargetType, targetId: string) =>
+    favorites()
+      .doc(favoriteId(userId, type, targetId))
+      .delete(),
   /** Newest first; indexes (userId, createdAt desc) and (userId, type, createdAt desc). */
   list(userId: string, type: TargetType | undefined, request: PageRequest) {
     let query = favorites().where('userId', '==', userId);

@@ -17,7 +17,10 @@ export function favoritesRoutes(): AnyRoute[] {
       operationId: 'listFavorites',
       summary: 'My favorites',
       request: { query: PageQuerySchema.extend({ type: TargetTypeSchema.optional() }) },
-      response: { description: 'Newest first, each with what the record looks like now.', schema: z.object({ items: z.array(FavoriteSchema), nextCursor: z.string().nullable() }).meta({ id: 'FavoritePage' }) },
+      response: {
+        description: 'Newest first, each with what the record looks like now.',
+        schema: z.object({ items: z.array(FavoriteSchema), nextCursor: z.string().nullable() }).meta({ id: 'FavoritePage' }),
+      },
       handler: ({ auth, query }) => favorites.list(auth!.userId, query),
     }),
     defineRoute({

@@ -29,7 +29,8 @@ export function createFavoritesService(now: () => number = Date.now) {
       const { record, created } = await inTransaction(async (tx) => {
         const existing = await favoritesRepo.get(userId, type, targetId, tx);
         if (existing) return { record: existing, created: false };
-        if ((await favoritesRepo.countOf(userId, tx)) >= FAVORITE_LIMIT) throw new ConflictError(`At most ${FAVORITE_LIMIT} favorites: remove some first`).withCode('FAVORITE_LIMIT');
+        if ((await favoritesRepo.countOf(userId, tx)) >= FAVORITE_LIMIT)
+          throw new ConflictError(`At most ${FAVORITE_LIMIT} favorites: remove some first`).withCode('FAVORITE_LIMIT');
         const fresh: FavoriteRecord = { userId, type, targetId, createdAt: t };
         favoritesRepo.create(tx, fresh);
         return { record: fresh, created: true };
@@ -48,7 +49,12 @@ export function createFavoritesService(now: () => number = Date.now) {
     },
 
     async list(userId: string, query: { type?: TargetType; limit: number; cursor?: string }) {
-      const page = await favoritesRepo.list(userId, query.type, { limit: query.limit, cursor: query.cursor, query: `favorites:${query.type ?? ''}`, caller: userId });
+      const page = await favoritesRepo.list(userId, query.type, {
+        limit: query.limit,
+        cursor: query.cursor,
+        query: `favorites:${query.type ?? ''}`,
+        caller: userId,
+      });
       return { items: await withTargets(page.items), nextCursor: page.nextCursor };
     },
 

@@ -20,5 +20,12 @@ export function targetSource(type: TargetType): TargetSource {
 
 /** What a list shows of a saved or reviewed record. */
 export function targetSummary(record: CatalogRecord<unknown>) {
-  return { id: record.id, name: record.name, address: record.address, location: { lat: record.lat, lng: record.lng }, photoUrl: record.photos[0]?.url ?? null, rating: { average: record.ratingAvg, count: record.ratingCount } };
+  return {
+    id: record.id,
+    name: record.name,
+    address: record.address,
+    location: { lat: record.lat, lng: record.lng },
+    photoUrl: record.photos[0]?.url ?? null,
+    rating: { average: record.ratingAvg, count: record.ratingCount },
+  };
 }

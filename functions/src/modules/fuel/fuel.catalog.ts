@@ -39,11 +39,15 @@ export const fuelCatalog = defineCatalog({
     sort: z.enum(['distance', 'price']).optional().describe('price: cheapest fuelType first, then nearest (needs fuelType)'),
   }),
   keep: (station, f) =>
-    (f.fuelType === undefined || station.details.prices[f.fuelType] !== undefined) && (f.brand === undefined || station.details.brand.toLowerCase() === f.brand.toLowerCase()),
+    (f.fuelType === undefined || station.details.prices[f.fuelType] !== undefined) &&
+    (f.brand === undefined || station.details.brand.toLowerCase() === f.brand.toLowerCase()),
   rankBy(f) {
     if (f.sort !== 'price') return undefined;
     const type = f.fuelType;
-    if (!type) throw new ValidationError('sort=price needs fuelType', [{ field: 'query.fuelType', message: 'is required with sort=price' }]).withCode('FUEL_PRICE_TYPE_REQUIRED');
+    if (!type)
+      throw new ValidationError('sort=price needs fuelType', [{ field: 'query.fuelType', message: 'is required with sort=price' }]).withCode(
+        'FUEL_PRICE_TYPE_REQUIRED',
+      );
     return (d) => d.prices[type];
   },
 });

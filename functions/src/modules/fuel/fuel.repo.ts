@@ -10,5 +10,6 @@ export const fuelRepo = {
     tx.create(changes().doc(), change);
   },
   /** Newest first; index (stationId, at desc). */
-  priceHistory: (stationId: string, request: PageRequest) => paginate(changes().where('stationId', '==', stationId), [{ field: 'at', direction: 'desc' }], request, (d) => d.data()),
+  priceHistory: (stationId: string, request: PageRequest) =>
+    paginate(changes().where('stationId', '==', stationId), [{ field: 'at', direction: 'desc' }], request, (d) => d.data()),
 };

@@ -54,18 +54,29 @@ export function fuelRoutes(ctx: AppContext): AnyRoute[] {
       operationId: 'listFuelPriceHistory',
       tag: 'fuel',
       summary: 'Price history of a station',
-      description: 'Public: the prices before and after, and when. Who made each change is shown only to the station’s managers (their own staff’s account ids; `ADMIN` for an administrator’s change) and to administrators with catalog.manage (every account id).',
+      description:
+        'Public: the prices before and after, and when. Who made each change is shown only to the station’s managers (their own staff’s account ids; `ADMIN` for an administrator’s change) and to administrators with catalog.manage (every account id).',
       auth: [],
       errors: [404],
       request: { params: IdParamsSchema, query: PageQuerySchema },
       response: { description: 'Newest change first.', schema: z.object({ items: z.array(PriceChangeSchema), nextCursor: z.string().nullable() }) },
       handler: async ({ params, query, auth }) => {
         await stations.get(params.id, auth!); // 404 unless visible to the caller
-        const staffView = (auth!.roles.includes('ADMIN') && holdsPermission(auth!.permissions, 'catalog.manage')) || (await stations.isManagedBy(params.id, auth!));
+        const staffView =
+          (auth!.roles.includes('ADMIN') && holdsPermission(auth!.permissions, 'catalog.manage')) || (await stations.isManagedBy(params.id, auth!));
         const page = await fuelRepo.priceHistory(params.id, { ...query, query: `fuel:history:${params.id}`, caller: auth!.userId });
         // Managers see their own staff's ids; an administrator's change shows as ADMIN (only admins see who).
-        const by = staffView ? await stations.actorLabels((await stations.getRecord(params.id))!, auth!, page.items.map((c) => c.by)) : undefined;
-        return { items: page.items.map((c) => ({ before: c.before, after: c.after, ...(by ? { by: by(c.by) } : {}), at: iso(c.at) })), nextCursor: page.nextCursor };
+        const by = staffView
+          ? await stations.actorLabels(
+              (await stations.getRecord(params.id))!,
+              auth!,
+              page.items.map((c) => c.by),
+            )
+          : undefined;
+        return {
+          items: page.items.map((c) => ({ before: c.before, after: c.after, ...(by ? { by: by(c.by) } : {}), at: iso(c.at) })),
+          nextCursor: page.nextCursor,
+        };
       },
     }),
   ];

@@ -88,4 +88,3 @@ export function healthRoutes({ config }: AppContext): AnyRoute[] {
     }),
   ];
 }
-

@@ -16,9 +16,7 @@ export const HealthEnvSchema = z
   .object({
     nodeEnv: z.string(),
     production: z.boolean(),
-    config: z
-      .record(z.string(), MaskedValueSchema)
-      .describe('Every configuration switch; secrets are shown as "********" when set, null when not.'),
+    config: z.record(z.string(), MaskedValueSchema).describe('Every configuration switch; secrets are shown as "********" when set, null when not.'),
     runtime: z.object({
       node: z.string(),
       functionTarget: z.string().nullable(),

@@ -37,10 +37,20 @@ export const DECISION_ACTIONS = { APPROVED: 'approve', REJECTED: 'reject', NEEDS
 
 /** Whether `actor` may move an application from `from` to `to` (some action of the table does it). */
 export function canTransition(from: ApplicationStatus, to: ApplicationStatus, actor: Actor): boolean {
-  return (Object.keys(APPLICATION_MACHINE.definition.moves) as ApplicationAction[]).some((action) => APPLICATION_MACHINE.target(action) === to && APPLICATION_MACHINE.can(action, from, [actor]));
+  return (Object.keys(APPLICATION_MACHINE.definition.moves) as ApplicationAction[]).some(
+    (action) => APPLICATION_MACHINE.target(action) === to && APPLICATION_MACHINE.can(action, from, [actor]),
+  );
 }
 
-export const PAPER_KINDS = ['IDENTITY', 'DRIVER_LICENCE', 'VEHICLE_REGISTRATION', 'VEHICLE_PHOTO', 'BUSINESS_LICENCE', 'PROFESSIONAL_LICENCE', 'OTHER'] as const;
+export const PAPER_KINDS = [
+  'IDENTITY',
+  'DRIVER_LICENCE',
+  'VEHICLE_REGISTRATION',
+  'VEHICLE_PHOTO',
+  'BUSINESS_LICENCE',
+  'PROFESSIONAL_LICENCE',
+  'OTHER',
+] as const;
 export type PaperKind = (typeof PAPER_KINDS)[number];
 
 export const REQUIRED_PAPERS: Record<ApplicationKind, readonly PaperKind[]> = {

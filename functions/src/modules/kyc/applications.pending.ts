@@ -22,9 +22,17 @@ interface PendingApplicationRecord {
 const pending = () => db().collection(PENDING_APPLICATIONS);
 
 /** Keeps the details until the mailbox owner signs in with the code of `challengeId` (a newer registration replaces them). */
-export async function recordPendingApplication(userId: string, kind: ApplicationKind, challengeId: string, details: Record<string, unknown>, now: number): Promise<void> {
+export async function recordPendingApplication(
+  userId: string,
+  kind: ApplicationKind,
+  challengeId: string,
+  details: Record<string, unknown>,
+  now: number,
+): Promise<void> {
   const record: PendingApplicationRecord = { userId, kind, challengeId, details, createdAt: now, expiresAt: now + PENDING_TTL_MS };
-  await pending().doc(userId).set({ ...record, expireAt: timestampOf(record.expiresAt) });
+  await pending()
+    .doc(userId)
+    .set({ ...record, expireAt: timestampOf(record.expiresAt) });
 }
 
 /**

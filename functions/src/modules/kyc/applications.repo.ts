@@ -1,13 +1,27 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { paginate } from '../../platform/kits/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
-import { APPLICATIONS, KYC_PAPERS, OPEN_STATUSES, type ApplicationKind, type ApplicationRecord, type ApplicationStatus, type PaperRecord } from './applications.model';
+import {
+  APPLICATIONS,
+  KYC_PAPERS,
+  OPEN_STATUSES,
+  type ApplicationKind,
+  type ApplicationRecord,
+  type ApplicationStatus,
+  type PaperRecord,
+} from './applications.model';
 
 const apps = () => typedCollection<ApplicationRecord>(APPLICATIONS);
 const papers = () => typedCollection<PaperRecord>(KYC_PAPERS);
 
 /** A new SUBMITTED application (not yet written). */
-export function newApplication(fields: { kind: ApplicationKind; userId: string; details: Record<string, unknown>; now: number; id?: string }): ApplicationRecord {
+export function newApplication(fields: {
+  kind: ApplicationKind;
+  userId: string;
+  details: Record<string, unknown>;
+  now: number;
+  id?: string;
+}): ApplicationRecord {
   return {
     id: fields.id ?? apps().doc().id,
     kind: fields.kind,
@@ -53,7 +67,11 @@ export const applicationsRepo = {
     return paginate(query, [{ field: 'createdAt', direction: 'desc' }], list, (d) => d.data());
   },
   async countOpen(kind: ApplicationKind): Promise<number> {
-    const snap = await apps().where('kind', '==', kind).where('status', 'in', [...OPEN_STATUSES]).count().get();
+    const snap = await apps()
+      .where('kind', '==', kind)
+      .where('status', 'in', [...OPEN_STATUSES])
+      .count()
+      .get();
     return snap.data().count;
   },
 

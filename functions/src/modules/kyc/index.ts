@@ -15,7 +15,10 @@ export const applications = {
   /** The account's applications of a kind that are not REJECTED (read in the caller's transaction). */
   txNotRejectedOf: (tx: FirebaseFirestore.Transaction, userId: string, kind: ApplicationKind) => applicationsRepo.txOpenOf(tx, userId, kind),
   /** Opens a SUBMITTED application in the caller's transaction (after its reads); returns it. */
-  txOpen(tx: FirebaseFirestore.Transaction, fields: { kind: ApplicationKind; userId: string; details: Record<string, unknown>; now: number }): ApplicationRecord {
+  txOpen(
+    tx: FirebaseFirestore.Transaction,
+    fields: { kind: ApplicationKind; userId: string; details: Record<string, unknown>; now: number },
+  ): ApplicationRecord {
     const created = newApplication(fields);
     applicationsRepo.txCreate(tx, created);
     return created;

@@ -5,12 +5,7 @@ import { validationErrorFromZod } from '../../platform/core/errors/zod-problems'
 import { BadRequestError } from '../../platform/core/errors/app-error';
 import { z } from 'zod';
 import { DeletedSchema, IdParamsSchema } from '../../platform/core/http/ids';
-import {
-  ApplicationSchema,
-  PaperSchema,
-  UploadPaperFieldsSchema,
-  UploadPaperFormSchema,
-} from './kyc.schemas';
+import { ApplicationSchema, PaperSchema, UploadPaperFieldsSchema, UploadPaperFormSchema } from './kyc.schemas';
 import { PAPER_CONTENT_TYPES } from './kyc.service';
 import { kycServiceFor } from './kyc.wiring';
 
@@ -59,7 +54,13 @@ export function kycRoutes({ config }: AppContext): AnyRoute[] {
       response: { description: 'The stored bytes.', schema: z.any(), binary: PAPER_CONTENT_TYPES },
       handler: async ({ params, auth, res }) => {
         const file = await kyc.paperFile(auth!, params.id);
-        res.status(200).set({ 'content-type': file.contentType, 'cache-control': 'private, no-store', 'content-disposition': `inline; filename="${encodeURIComponent(file.filename)}"` });
+        res
+          .status(200)
+          .set({
+            'content-type': file.contentType,
+            'cache-control': 'private, no-store',
+            'content-disposition': `inline; filename="${encodeURIComponent(file.filename)}"`,
+          });
         res.end(file.data);
       },
     }),
@@ -99,4 +100,3 @@ export function kycRoutes({ config }: AppContext): AnyRoute[] {
     }),
   ];
 }
-

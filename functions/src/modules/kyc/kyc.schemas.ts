@@ -31,7 +31,9 @@ export const ApplicationSchema = z
     kind: z.enum(APPLICATION_KINDS),
     userId: z.string(),
     status: ApplicationStatusSchema,
-    details: z.record(z.string(), z.unknown()).describe('Driver: fullName, phone, licenceNumber, vehicle, capabilities. Partner: partnerId, businessName, businessType, address.'),
+    details: z
+      .record(z.string(), z.unknown())
+      .describe('Driver: fullName, phone, licenceNumber, vehicle, capabilities. Partner: partnerId, businessName, businessType, address.'),
     reason: z.string().nullable().describe('Reason of the last rejection or information request'),
     grantedRoles: z.array(RoleSchema),
     papers: z.array(PaperSchema),
@@ -44,9 +46,7 @@ export const ApplicationSchema = z
   })
   .meta({ id: 'Application' });
 
-export const ApplicationListSchema = z
-  .object({ applications: z.array(ApplicationSchema), nextCursor: z.string().nullable() })
-  .meta({ id: 'ApplicationList' });
+export const ApplicationListSchema = z.object({ applications: z.array(ApplicationSchema), nextCursor: z.string().nullable() }).meta({ id: 'ApplicationList' });
 
 export const ApplicationListQuerySchema = PageQuerySchema.extend({
   status: ApplicationStatusSchema.optional(),
@@ -56,8 +56,10 @@ export const UploadPaperFormSchema = z
   .object({
     applicationId: DocumentIdSchema,
     kind: PaperKindSchema,
-    file: z.string().meta({ format: 'binary' }).describe(`${PAPER_CONTENT_TYPES.join(', ')}; the type is read from the bytes and must match the declared one`),
+    file: z
+      .string()
+      .meta({ format: 'binary' })
+      .describe(`${PAPER_CONTENT_TYPES.join(', ')}; the type is read from the bytes and must match the declared one`),
   })
   .meta({ id: 'UploadPaperForm' });
 export const UploadPaperFieldsSchema = UploadPaperFormSchema.omit({ file: true });
-

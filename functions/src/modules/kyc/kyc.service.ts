@@ -167,14 +167,18 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
     // NEEDS_INFO -> SUBMITTED, by the applicant once the papers are fixed.
     async resubmit(userId: string, applicationId: string) {
       const t = now();
-      const { after } = await transition(APPLICATION_MACHINE, storeOf(applicationId, (app) => app.userId === userId), {
-        action: 'resubmit',
-        by: userId,
-        rolesOf: () => ['APPLICANT'],
-        apply: (current, to) => moved(current, to, userId, t, null),
-        now: t,
-        missing: () => new NotFoundError('Application not found'),
-      });
+      const { after } = await transition(
+        APPLICATION_MACHINE,
+        storeOf(applicationId, (app) => app.userId === userId),
+        {
+          action: 'resubmit',
+          by: userId,
+          rolesOf: () => ['APPLICANT'],
+          apply: (current, to) => moved(current, to, userId, t, null),
+          now: t,
+          missing: () => new NotFoundError('Application not found'),
+        },
+      );
       return applicationView(after, await applicationsRepo.papersOf(after.id));
     },
 
@@ -206,8 +210,12 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
           // Approval: complete papers, then the roles and the kind's records (driver profile, partner), atomically.
           async alongside(tx, approved) {
             if (action !== 'approve') return;
-            const missing = missingPapers(kind, (await applicationsRepo.txPapersOf(tx, id)).map((p) => p.kind));
-            if (missing.length > 0) throw new ConflictError(`Papers incomplete: missing ${missing.join(', ')}`, { missingPapers: missing }).withCode('PAPERS_INCOMPLETE');
+            const missing = missingPapers(
+              kind,
+              (await applicationsRepo.txPapersOf(tx, id)).map((p) => p.kind),
+            );
+            if (missing.length > 0)
+              throw new ConflictError(`Papers incomplete: missing ${missing.join(', ')}`, { missingPapers: missing }).withCode('PAPERS_INCOMPLETE');
             const user = await accounts.get(approved.userId, tx);
             if (!user) throw new ConflictError('The applicant account no longer exists');
             await granted!.write(tx, approved, t);

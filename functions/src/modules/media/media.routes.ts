@@ -32,7 +32,8 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
   // The key is claimed before a byte is read: a retry after a lost answer (a timeout, a 503 DEADLINE_EXCEEDED)
   // gets the same items back and its own bytes are never stored; 409 while the first is still streaming.
   // The body is not read before the claim, so its Content-Length stands for it in the request hash.
-  const retrySafe = ' Send an Idempotency-Key to retry safely: the same key with the same file returns the same items (the retry\'s file is not read or stored); the same key with another file (another Content-Length) is 422 IDEMPOTENCY_KEY_REUSED. Uploads count against UPLOAD_DEADLINE_MS, not REQUEST_DEADLINE_MS.';
+  const retrySafe =
+    " Send an Idempotency-Key to retry safely: the same key with the same file returns the same items (the retry's file is not read or stored); the same key with another file (another Content-Length) is 422 IDEMPOTENCY_KEY_REUSED. Uploads count against UPLOAD_DEADLINE_MS, not REQUEST_DEADLINE_MS.";
   return [
     defineRoute({
       method: 'post',
@@ -45,7 +46,8 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       idempotent: true,
       multipart: SingleUploadFormSchema,
       response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
-      handler: async ({ req, auth, idempotencyKey }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'AUDIO', retryOf('single', idempotencyKey)))[0],
+      handler: async ({ req, auth, idempotencyKey }) =>
+        (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'AUDIO', retryOf('single', idempotencyKey)))[0],
     }),
     defineRoute({
       method: 'post',
@@ -58,7 +60,8 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       idempotent: true,
       multipart: ImageUploadFormSchema,
       response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
-      handler: async ({ req, auth, idempotencyKey }) => (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'IMAGE', retryOf('image', idempotencyKey)))[0],
+      handler: async ({ req, auth, idempotencyKey }) =>
+        (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'IMAGE', retryOf('image', idempotencyKey)))[0],
     }),
     defineRoute({
       method: 'post',
@@ -71,7 +74,8 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       idempotent: true,
       multipart: MultipleUploadFormSchema,
       response: { status: 201, description: 'One item per file, in order.', schema: z.array(MediaItemSchema) },
-      handler: ({ req, auth, idempotencyKey }) => media.upload(auth!.userId, (sink) => streamMultipart(req, limits('files', config.MEDIA_MAX_FILES), sink), 'AUDIO', retryOf('multiple', idempotencyKey)),
+      handler: ({ req, auth, idempotencyKey }) =>
+        media.upload(auth!.userId, (sink) => streamMultipart(req, limits('files', config.MEDIA_MAX_FILES), sink), 'AUDIO', retryOf('multiple', idempotencyKey)),
     }),
     defineRoute({
       method: 'post',
@@ -83,7 +87,12 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       auth: UPLOADERS,
       errors: [415],
       request: { body: PresignBodySchema },
-      response: { status: 201, description: 'The PENDING item and where to upload. With Cloud Storage, upload.url is a V4 signed URL of the bucket, not this API: PUT the raw bytes there without a bearer token and with exactly upload.headers (signed: content type, size range, create-only). With local storage (STORAGE_DRIVER=local, or auto outside production without a Storage emulator) it is this API\'s PUT /upload/presign/{id}/content (putPresignedUploadContent), authorised by the token in the URL. Then POST completeUrl.', schema: PresignResponseSchema },
+      response: {
+        status: 201,
+        description:
+          "The PENDING item and where to upload. With Cloud Storage, upload.url is a V4 signed URL of the bucket, not this API: PUT the raw bytes there without a bearer token and with exactly upload.headers (signed: content type, size range, create-only). With local storage (STORAGE_DRIVER=local, or auto outside production without a Storage emulator) it is this API's PUT /upload/presign/{id}/content (putPresignedUploadContent), authorised by the token in the URL. Then POST completeUrl.",
+        schema: PresignResponseSchema,
+      },
       handler: ({ body, auth }) => media.presign(auth!.userId, body),
     }),
     defineRoute({
@@ -95,13 +104,17 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       description:
         'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type, at most upload.maxBytes (413, checked on Content-Length and while streaming). Writable only while the item is PENDING. With Cloud Storage the URL points at Google instead, signed with the content type, a size range and create-only.',
       auth: 'public',
-      streamsBody: { contentTypes: AUDIO_TYPES, description: 'The raw bytes of the file, sent with the Content-Type given to POST /upload/presign (upload.headers), at most upload.maxBytes.' },
+      streamsBody: {
+        contentTypes: AUDIO_TYPES,
+        description: 'The raw bytes of the file, sent with the Content-Type given to POST /upload/presign (upload.headers), at most upload.maxBytes.',
+      },
       errors: [404, 409, 413, 415],
       codes: ['UPLOAD_STATE'],
       request: { params: MediaIdParamsSchema, query: UploadTokenQuerySchema },
       response: { description: 'Stored; now POST the completeUrl.', schema: ReceivedSchema },
       appCheck: false,
-      handler: ({ params, query, req }) => media.receive(params.id, query.token, { contentType: req.get('content-type'), contentLength: req.get('content-length') }, requestBody(req)),
+      handler: ({ params, query, req }) =>
+        media.receive(params.id, query.token, { contentType: req.get('content-type'), contentLength: req.get('content-length') }, requestBody(req)),
     }),
     defineRoute({
       method: 'post',
@@ -110,7 +123,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       tag: 'media',
       summary: 'Confirm a presigned upload',
       description:
-        'Checks the upload like a direct upload: the size from the object metadata (413 when too large, nothing read), then the bytes are copied to the item\'s own key and its first bytes sniffed (415 when not the declared type). READY on success; a refusal deletes the objects and marks the item FAILED. Bytes written to the upload URL afterwards never change a READY item. Repeating it on a READY item returns the item; with an Idempotency-Key a retry while the first still runs is 409 instead of a second copy.',
+        "Checks the upload like a direct upload: the size from the object metadata (413 when too large, nothing read), then the bytes are copied to the item's own key and its first bytes sniffed (415 when not the declared type). READY on success; a refusal deletes the objects and marks the item FAILED. Bytes written to the upload URL afterwards never change a READY item. Repeating it on a READY item returns the item; with an Idempotency-Key a retry while the first still runs is 409 instead of a second copy.",
       auth: UPLOADERS,
       idempotent: true,
       errors: [404, 409, 413, 415],
@@ -174,4 +187,3 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     }),
   ];
 }
-

@@ -31,9 +31,19 @@ export const MultipleUploadFormSchema = z
 
 export const PresignBodySchema = z
   .object({
-    contentType: z.string().min(1).max(100).describe(`Must be audio/*, and one of ${AUDIO_TYPES.join(', ')}`),
+    contentType: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe(`Must be audio/*, and one of ${AUDIO_TYPES.join(', ')}`),
     filename: z.string().trim().min(1).max(200).optional(),
-    sizeBytes: z.number().int().min(1).max(15 * 1024 * 1024).optional().describe('Announced size; the real size is checked on completion'),
+    sizeBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(15 * 1024 * 1024)
+      .optional()
+      .describe('Announced size; the real size is checked on completion'),
   })
   .meta({ id: 'PresignBody' });
 
@@ -43,7 +53,11 @@ export const PresignResponseSchema = z
     upload: z.object({
       method: z.literal('PUT'),
       url: z.string().describe('Where to PUT the bytes (local storage: this API; Cloud Storage: a V4 signed URL)'),
-      headers: z.record(z.string(), z.string()).describe('Headers the PUT must carry exactly as given (Cloud Storage: part of the signature: content type, x-goog-content-length-range, x-goog-if-generation-match: 0)'),
+      headers: z
+        .record(z.string(), z.string())
+        .describe(
+          'Headers the PUT must carry exactly as given (Cloud Storage: part of the signature: content type, x-goog-content-length-range, x-goog-if-generation-match: 0)',
+        ),
       maxBytes: z.number().int(),
       expiresAt: IsoTimeSchema,
     }),
@@ -56,6 +70,10 @@ export const MediaIdParamsSchema = IdParamsSchema;
 export const UploadTokenQuerySchema = z.object({ token: z.string().min(1).max(200) });
 export const MediaFileParamsSchema = z.object({ ownerId: DocumentIdSchema, name: z.string().regex(/^[A-Za-z0-9]+\.[a-z0-9]+$/) });
 export const MediaListQuerySchema = z.object({
-  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('Only items with these exact bytes (lets an uploader skip what it already sent)'),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional()
+    .describe('Only items with these exact bytes (lets an uploader skip what it already sent)'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -10,7 +10,19 @@ import type { IncomingFile } from '../../platform/core/http/multipart';
 import { PayloadTooLargeError } from '../../platform/core/errors/app-error';
 import { logger } from '../../platform/core/logging/logger';
 import type { ObjectStorage } from '../../platform/core/storage/storage';
-import { ACCEPTED_TYPES, AUDIO_TYPES, baseType, bytesMatch, EXTENSION, isAcceptedType, isAudioType, toItem, type MediaKind, type MediaRecord, type MediaType } from './media.model';
+import {
+  ACCEPTED_TYPES,
+  AUDIO_TYPES,
+  baseType,
+  bytesMatch,
+  EXTENSION,
+  isAcceptedType,
+  isAudioType,
+  toItem,
+  type MediaKind,
+  type MediaRecord,
+  type MediaType,
+} from './media.model';
 import { mediaRepo } from './media.repo';
 import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError } from '../../platform/kits/idempotency/idempotency';
 
@@ -78,7 +90,8 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
   // The declared type must be accepted and the bytes must be of that type.
   function acceptedType(declaredRaw: string, label: string, kind: MediaKind): MediaType {
     const declared = baseType(declaredRaw);
-    if (!isAcceptedType(declared, kind)) throw new UnsupportedMediaTypeError(`${label}: ${declared || 'no type'} is not accepted (${ACCEPTED_TYPES[kind].join(', ')})`);
+    if (!isAcceptedType(declared, kind))
+      throw new UnsupportedMediaTypeError(`${label}: ${declared || 'no type'} is not accepted (${ACCEPTED_TYPES[kind].join(', ')})`);
     return declared;
   }
   async function assertBytesMatch(declared: MediaType, head: Buffer, label: string): Promise<void> {
@@ -87,7 +100,14 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
     if (!bytesMatch(declared, sniffed)) throw new UnsupportedMediaTypeError(`${label}: declared ${declared} but the bytes are ${sniffed ?? known}`);
   }
 
-  function newRecord(ownerId: string, type: MediaType, filename: string, source: MediaRecord['source'], kind: MediaKind = 'AUDIO', id = mediaRepo.newId()): MediaRecord {
+  function newRecord(
+    ownerId: string,
+    type: MediaType,
+    filename: string,
+    source: MediaRecord['source'],
+    kind: MediaKind = 'AUDIO',
+    id = mediaRepo.newId(),
+  ): MediaRecord {
     const objectKey = `media/${ownerId}/${id}.${EXTENSION[type]}`;
     const downloadToken = token();
     const t = now();
@@ -191,10 +211,17 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       if (!isAudioType(type)) throw new UnsupportedMediaTypeError(`${type} is not accepted (${AUDIO_TYPES.join(', ')})`);
       const uploadToken = token();
       const expiresAt = now() + deps.presignTtlSec * 1000;
-      const record: MediaRecord = { ...newRecord(ownerId, type, body.filename ?? 'upload', 'presign'), uploadTokenHash: sha256(uploadToken), uploadExpiresAt: expiresAt };
+      const record: MediaRecord = {
+        ...newRecord(ownerId, type, body.filename ?? 'upload', 'presign'),
+        uploadTokenHash: sha256(uploadToken),
+        uploadExpiresAt: expiresAt,
+      };
       const upload = storage.signedUploadUrl
         ? await storage.signedUploadUrl(uploadKeyOf(record), type, expiresAt, deps.maxFileBytes)
-        : { url: `${deps.apiPublicUrl}/api/v1/upload/presign/${record.id}/content?token=${encodeURIComponent(uploadToken)}`, headers: { 'content-type': type } };
+        : {
+            url: `${deps.apiPublicUrl}/api/v1/upload/presign/${record.id}/content?token=${encodeURIComponent(uploadToken)}`,
+            headers: { 'content-type': type },
+          };
       await mediaRepo.create(record);
       return {
         media: toItem(record),
@@ -212,7 +239,8 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       if (record.status !== 'PENDING') throw new ConflictError(`The upload is already ${record.status}`).withCode('UPLOAD_STATE');
       if ((record.uploadExpiresAt ?? 0) < now()) throw new ConflictError('The upload URL has expired').withCode('UPLOAD_STATE');
       if (baseType(headers.contentType ?? '') !== record.mimeType) throw new UnsupportedMediaTypeError(`Content-Type must be ${record.mimeType}, as presigned`);
-      if (headers.contentLength !== undefined && Number(headers.contentLength) > deps.maxFileBytes) throw new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`);
+      if (headers.contentLength !== undefined && Number(headers.contentLength) > deps.maxFileBytes)
+        throw new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`);
       const inspect = inspector(deps.maxFileBytes);
       await storage.putStream(uploadKeyOf(record), through(body, inspect.stream), record.mimeType);
       const { size } = inspect.result();
@@ -238,9 +266,18 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       if (uploaded.size > deps.maxFileBytes) await refuse(record, [uploadKey], new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`));
       await storage.copy(uploadKey, record.objectKey, record.downloadToken);
       const copied = await storage.stat(record.objectKey);
-      if (!copied || copied.size === 0 || copied.size > deps.maxFileBytes) await refuse(record, [uploadKey, record.objectKey], new PayloadTooLargeError(`The upload must be 1 to ${deps.maxFileBytes} bytes`));
-      await assertBytesMatch(record.mimeType, await storage.readHead(record.objectKey, SNIFF_BYTES), 'upload').catch((err: Error) => refuse(record, [uploadKey, record.objectKey], err));
-      const ready: Partial<MediaRecord> = { status: 'READY', sizeBytes: copied!.size, sha256: await sha256Of(storage.readStream(record.objectKey)), uploadTokenHash: null, updatedAt: now() };
+      if (!copied || copied.size === 0 || copied.size > deps.maxFileBytes)
+        await refuse(record, [uploadKey, record.objectKey], new PayloadTooLargeError(`The upload must be 1 to ${deps.maxFileBytes} bytes`));
+      await assertBytesMatch(record.mimeType, await storage.readHead(record.objectKey, SNIFF_BYTES), 'upload').catch((err: Error) =>
+        refuse(record, [uploadKey, record.objectKey], err),
+      );
+      const ready: Partial<MediaRecord> = {
+        status: 'READY',
+        sizeBytes: copied!.size,
+        sha256: await sha256Of(storage.readStream(record.objectKey)),
+        uploadTokenHash: null,
+        updatedAt: now(),
+      };
       // Only a PENDING item becomes READY: a racing second completion keeps the first one's result.
       const final = await inTransaction(async (tx) => {
         const current = await mediaRepo.get(id, tx);
@@ -277,7 +314,8 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       const id = name.split('.')[0];
       const record = await mediaRepo.get(id);
       const key = `media/${ownerId}/${name}`;
-      if (!record || record.objectKey !== key || record.status !== 'READY' || !sameSecret(record.downloadToken, downloadToken)) throw new NotFoundError('File not found');
+      if (!record || record.objectKey !== key || record.status !== 'READY' || !sameSecret(record.downloadToken, downloadToken))
+        throw new NotFoundError('File not found');
       const info = await storage.stat(key);
       if (!info) throw new NotFoundError('File not found');
       return { ...info, stream: storage.readStream(key) };

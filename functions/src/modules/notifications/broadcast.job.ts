@@ -79,7 +79,12 @@ export interface BroadcastRequest {
  * Records a broadcast (or finds the one this Idempotency-Key made) and returns it with whether it still
  * needs a runner. The same key with another message is refused (422); without a key every call is new.
  */
-export async function createBroadcast(adminId: string, request: BroadcastRequest, idempotencyKey: string | undefined, now: number): Promise<{ broadcast: BroadcastRecord; created: boolean }> {
+export async function createBroadcast(
+  adminId: string,
+  request: BroadcastRequest,
+  idempotencyKey: string | undefined,
+  now: number,
+): Promise<{ broadcast: BroadcastRecord; created: boolean }> {
   const surfaces = [...new Set(request.surfaces)];
   const requestHash = sha(JSON.stringify([request.title, request.body, surfaces]));
   const id = idempotencyKey ? stableId({ caller: adminId, key: idempotencyKey, prefix: 'bc-', length: 28 }) : `bc-${randomUUID()}`;
@@ -155,7 +160,14 @@ export async function runBroadcast(id: string, opts: RunOptions): Promise<'done'
       let pushed = 0;
       if (ids.length > 0) {
         // The administrator's words go out as written, in whatever language they chose (no account's language is read).
-        const reports = await opts.hub.dispatch(NOTIFICATIONS_EVENTS.notice({ event: 'admin.broadcast', recipients: ids.map((userId) => ({ userId, surface })), entityId: id, text: asWritten({ title: current.title, body: current.body }) }));
+        const reports = await opts.hub.dispatch(
+          NOTIFICATIONS_EVENTS.notice({
+            event: 'admin.broadcast',
+            recipients: ids.map((userId) => ({ userId, surface })),
+            entityId: id,
+            text: asWritten({ title: current.title, body: current.body }),
+          }),
+        );
         for (const r of reports) if ('sent' in r.push) pushed += r.push.sent;
       }
       await opts.afterDispatch?.(current.pages + 1);
@@ -187,7 +199,11 @@ async function acquireLease(id: string, owner: string, now: number): Promise<Bro
   });
 }
 
-async function savePage(id: string, owner: string, page: { surfaceIndex: number; cursor: string | null; created: number; pushed: number; now: number }): Promise<BroadcastRecord> {
+async function savePage(
+  id: string,
+  owner: string,
+  page: { surfaceIndex: number; cursor: string | null; created: number; pushed: number; now: number },
+): Promise<BroadcastRecord> {
   return inTransaction(async (tx) => {
     const snap = await tx.get(broadcasts().doc(id));
     const b = fromSnap(snap);

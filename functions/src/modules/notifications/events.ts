@@ -107,7 +107,10 @@ export function policyFor(event: string): EventPolicy | undefined {
 // social.like -> SOCIAL_LIKE (unknown social suffixes keep their own SOCIAL_ kind).
 export function inboxKindOf(policy: EventPolicy, event: string): InboxKind | null {
   if (policy.kind !== 'SOCIAL_*') return policy.kind;
-  return `SOCIAL_${event.slice('social.'.length).replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}` as InboxKind;
+  return `SOCIAL_${event
+    .slice('social.'.length)
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase()}` as InboxKind;
 }
 
 export function appLinkOf(policy: EventPolicy, entityId: string): string | null {

@@ -5,7 +5,16 @@ import { FCM_BATCH, type PushResult, type PushTransport } from '../../platform/c
 import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type KnownEvent, type Surface } from './events';
 import './notifications.events';
 import './spec-events';
-import { buildPushMessage, isDeadToken, pushDecision, withDefaults, type NotificationPayload, type Preferences, type PushMessage, type PushSkip } from './notifications.model';
+import {
+  buildPushMessage,
+  isDeadToken,
+  pushDecision,
+  withDefaults,
+  type NotificationPayload,
+  type Preferences,
+  type PushMessage,
+  type PushSkip,
+} from './notifications.model';
 import type { Transaction } from 'firebase-admin/firestore';
 import { notificationsRepo, type DeliveryDocs, type PushTokenRecord } from './notifications.repo';
 import { accounts } from '../users';
@@ -103,7 +112,16 @@ export function createHub(deps: { transport: PushTransport; now?: () => number; 
   // their devices first, then preferences and presence only of those who have a device to push to.
   async function pushInputs(policy: EventPolicy, deliveries: Delivery[], input: DispatchInput, t: number) {
     const surfaces = [...new Set(deliveries.map((d) => d.recipient.surface))];
-    const tokens = (await Promise.all(surfaces.map((surface) => notificationsRepo.tokensOfUsers(deliveries.filter((d) => d.recipient.surface === surface).map((d) => d.recipient.userId), surface)))).flat();
+    const tokens = (
+      await Promise.all(
+        surfaces.map((surface) =>
+          notificationsRepo.tokensOfUsers(
+            deliveries.filter((d) => d.recipient.surface === surface).map((d) => d.recipient.userId),
+            surface,
+          ),
+        ),
+      )
+    ).flat();
     const reachable = [...new Set(tokens.map((tk) => tk.userId))];
     const room = input.roomId ?? (policy.pattern === 'chat.message' && input.conversationId ? `chat_${input.conversationId}` : undefined);
     const needsPrefs = policy.push === 'allowed' && reachable.length > 0;
@@ -132,12 +150,24 @@ export function createHub(deps: { transport: PushTransport; now?: () => number; 
   }
 
   // Every allowed recipient's messages, counted per delivery.
-  async function sendPush(policy: EventPolicy, deliveries: Delivery[], tokens: PushTokenRecord[]): Promise<Map<Delivery, { sent: number; failed: number; removedTokens: number }>> {
+  async function sendPush(
+    policy: EventPolicy,
+    deliveries: Delivery[],
+    tokens: PushTokenRecord[],
+  ): Promise<Map<Delivery, { sent: number; failed: number; removedTokens: number }>> {
     const counts = new Map(deliveries.map((d) => [d, { sent: 0, failed: 0, removedTokens: 0 }]));
     const byKey = new Map(deliveries.map((d) => [`${d.recipient.surface}\u0000${d.recipient.userId}`, d]));
     const outgoing = tokens.flatMap((t) => {
       const delivery = byKey.get(`${t.surface}\u0000${t.userId}`);
-      return delivery?.text ? [{ delivery, userId: t.userId, message: buildPushMessage({ token: t.token, platform: t.platform, policy, payload: delivery.payload, ...delivery.text, now: now() }) }] : [];
+      return delivery?.text
+        ? [
+            {
+              delivery,
+              userId: t.userId,
+              message: buildPushMessage({ token: t.token, platform: t.platform, policy, payload: delivery.payload, ...delivery.text, now: now() }),
+            },
+          ]
+        : [];
     });
     const results = await sendAll(outgoing);
     results.forEach((r, i) => {
@@ -180,7 +210,21 @@ export function createHub(deps: { transport: PushTransport; now?: () => number; 
         ? { realtime: { id: `${d.id}-${t}`, data: realtimeDoc(d), ttlMs: TELEMETRY_TTL_MS } }
         : {
             inbox: kind
-              ? { id: d.id, data: { recipientId: d.recipient.userId, surface: d.recipient.surface, kind, event: input.event, entityId: input.entityId, title: d.text!.title, body: d.text!.body, data: d.payload, read: false, readAt: null } }
+              ? {
+                  id: d.id,
+                  data: {
+                    recipientId: d.recipient.userId,
+                    surface: d.recipient.surface,
+                    kind,
+                    event: input.event,
+                    entityId: input.entityId,
+                    title: d.text!.title,
+                    body: d.text!.body,
+                    data: d.payload,
+                    read: false,
+                    readAt: null,
+                  },
+                }
               : undefined,
             realtime: policy.realtime ? { id: d.id, data: realtimeDoc(d), ttlMs: REALTIME_TTL_MS } : undefined,
           },
@@ -242,7 +286,12 @@ export function createHub(deps: { transport: PushTransport; now?: () => number; 
   function dispatchInTransaction(tx: Transaction, input: DispatchInTransactionInput): () => Promise<DeliveryReport[]> {
     const prep = prepare(input, new Map(input.recipients.map((r): [string, Locale] => [r.userId, r.locale])));
     notificationsRepo.txCreateDeliveries(tx, prep.docs, prep.t);
-    return () => finish(prep, prep.docs.map(() => true), readPushInputs(prep));
+    return () =>
+      finish(
+        prep,
+        prep.docs.map(() => true),
+        readPushInputs(prep),
+      );
   }
 
   return {

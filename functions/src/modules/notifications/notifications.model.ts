@@ -4,7 +4,17 @@ import { INBOX_KINDS, PREFERENCE_CHANNELS, REALTIME_EVENTS, SURFACES } from './e
 import { NOTIFICATION_PAYLOAD_TEXT, notificationPayloadShape } from './notifications.payload';
 import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
 
-export { BROADCAST_PAGE_SIZE, BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.collections';
+export {
+  BROADCAST_PAGE_SIZE,
+  BROADCAST_QUEUE,
+  BROADCASTS,
+  INBOX,
+  PREFERENCES,
+  PRESENCE,
+  PUSH_DEVICES,
+  PUSH_TOKENS,
+  REALTIME,
+} from './notifications.collections';
 
 // `notification_prefs/{userId}`: the master push switch, the per-channel split under it, muted conversations.
 export const preferencesDocument = lazySchema(() =>
@@ -39,7 +49,11 @@ export type PushSkip = 'policy' | 'preferences' | 'muted' | 'present';
 // The spec's step 4: push when the policy allows it AND (preferences on OR the policy forces it) AND the
 // conversation is not muted AND (chat, ride) the user is not in the room. Forced pushes (calls, security)
 // ignore preferences, mute and presence.
-export function pushDecision(policy: EventPolicy, prefs: Preferences, ctx: { muted: boolean; present: boolean }): { send: true } | { send: false; reason: PushSkip } {
+export function pushDecision(
+  policy: EventPolicy,
+  prefs: Preferences,
+  ctx: { muted: boolean; present: boolean },
+): { send: true } | { send: false; reason: PushSkip } {
   if (policy.push === 'never') return { send: false, reason: 'policy' };
   if (policy.push === 'always') return { send: true };
   const channelOn = policy.preference === null || prefs.channels[policy.preference];
@@ -52,7 +66,9 @@ export function pushDecision(policy: EventPolicy, prefs: Preferences, ctx: { mut
 // The data payload of push and realtime messages: exactly the spec's fields (defined in notifications.payload).
 const notificationPayload = () =>
   describe(
-    z.object(notificationPayloadShape(z, describe(z.enum(SURFACES), 'The app it is for: CON (consumer), PAR (partner), DRV (driver).'))).check(z.meta({ title: 'NotificationPayload' })),
+    z
+      .object(notificationPayloadShape(z, describe(z.enum(SURFACES), 'The app it is for: CON (consumer), PAR (partner), DRV (driver).')))
+      .check(z.meta({ title: 'NotificationPayload' })),
     NOTIFICATION_PAYLOAD_TEXT,
   );
 export type NotificationPayload = z.output<ReturnType<typeof notificationPayload>>;
@@ -80,10 +96,26 @@ export const inboxDocument = lazySchema(() =>
 // The spec's WebSocket events, as realtime documents: each type with its own `data`.
 const REALTIME_DATA: Record<(typeof REALTIME_EVENTS)[number], () => z.ZodMiniObject> = {
   'message:new': () =>
-    z.object({ conversationId: z.string(), messageId: z.string(), senderId: z.string(), type: describe(z.string(), 'The message type (TEXT, AUDIO, IMAGE, LOCATION, SYSTEM).') }).check(z.meta({ title: 'MessageNewData' })),
-  'call:ring': () => z.object({ callId: z.string(), callerId: z.string(), type: z.enum(['audio', 'video']), ringExpiresAt: timestamp('when the ring ends unanswered.') }).check(z.meta({ title: 'CallRingData' })),
-  'call:ended': () => z.object({ callId: z.string(), status: describe(z.string(), 'The call\'s status (MISSED, DECLINED).'), callerId: z.string() }).check(z.meta({ title: 'CallEndedData' })),
-  'ride:status': () => z.object({ rideId: z.string(), status: describe(z.string(), 'The ride\'s new status.'), driverId: z.nullable(z.string()) }).check(z.meta({ title: 'RideStatusData' })),
+    z
+      .object({
+        conversationId: z.string(),
+        messageId: z.string(),
+        senderId: z.string(),
+        type: describe(z.string(), 'The message type (TEXT, AUDIO, IMAGE, LOCATION, SYSTEM).'),
+      })
+      .check(z.meta({ title: 'MessageNewData' })),
+  'call:ring': () =>
+    z
+      .object({ callId: z.string(), callerId: z.string(), type: z.enum(['audio', 'video']), ringExpiresAt: timestamp('when the ring ends unanswered.') })
+      .check(z.meta({ title: 'CallRingData' })),
+  'call:ended': () =>
+    z
+      .object({ callId: z.string(), status: describe(z.string(), "The call's status (MISSED, DECLINED)."), callerId: z.string() })
+      .check(z.meta({ title: 'CallEndedData' })),
+  'ride:status': () =>
+    z
+      .object({ rideId: z.string(), status: describe(z.string(), "The ride's new status."), driverId: z.nullable(z.string()) })
+      .check(z.meta({ title: 'RideStatusData' })),
   'ride:location': () =>
     z
       .object({
@@ -93,7 +125,7 @@ const REALTIME_DATA: Record<(typeof REALTIME_EVENTS)[number], () => z.ZodMiniObj
         lng: z.number(),
         heading: describe(z.nullable(z.number()), 'Degrees from north.'),
         speedKmh: z.nullable(z.number()),
-        at: timestamp('when the driver\'s app took the position.'),
+        at: timestamp("when the driver's app took the position."),
       })
       .check(z.meta({ title: 'RideLocationData' })),
 };
@@ -103,14 +135,14 @@ export const realtimeDocument = lazySchema(() => {
   const [first, ...rest] = REALTIME_EVENTS.map((type) =>
     z.object({
       recipientId: describe(z.string(), 'The recipient: the only one who may read the event (firestore.rules); listeners filter on it.'),
-      type: describe(z.literal(type), 'The spec\'s WebSocket event.'),
+      type: describe(z.literal(type), "The spec's WebSocket event."),
       payload: notificationPayload(),
       data: describe(REALTIME_DATA[type](), `The ${type} event's own fields.`),
       createdAt: timestamp('when it was sent: listeners order on it.'),
-      expireAt: timestamp('when Firestore\'s TTL policy deletes it.'),
+      expireAt: timestamp("when Firestore's TTL policy deletes it."),
     }),
   );
-  return describe(z.discriminatedUnion('type', [first, ...rest]), 'A realtime event (the spec\'s WebSocket events): `data` depends on `type`.');
+  return describe(z.discriminatedUnion('type', [first, ...rest]), "A realtime event (the spec's WebSocket events): `data` depends on `type`.");
 });
 
 /** `presence/{roomId}/members/{userId}`: the heartbeat a client writes while a chat or ride screen is open. */
@@ -118,7 +150,10 @@ export const presenceDocument = lazySchema(() =>
   describe(
     z.object({
       expiresAt: timestamp('until when the member counts as present: at most 2 minutes after request.time (firestore.rules).'),
-      updatedAt: describe(z.optional(timestamp('when the client wrote the heartbeat.')), 'Firestore Timestamp (optional): when the client wrote the heartbeat.'),
+      updatedAt: describe(
+        z.optional(timestamp('when the client wrote the heartbeat.')),
+        'Firestore Timestamp (optional): when the client wrote the heartbeat.',
+      ),
     }),
     'Presence in a room (`chat_<conversationId>`, `ride_<rideId>`): while fresh, the hub skips chat and ride push to that member.',
   ),

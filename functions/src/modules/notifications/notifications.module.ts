@@ -16,19 +16,47 @@ export const notificationsModule = defineModule({
     // retried (the lease of a dead runner expires in 5 minutes).
     broadcastJob: defineTask({
       queue: BROADCAST_QUEUE,
-      options: { retryConfig: { maxAttempts: 20, minBackoffSeconds: 30, maxBackoffSeconds: 300 }, rateLimits: { maxConcurrentDispatches: 10 }, timeoutSeconds: 540, memory: '512MiB' },
+      options: {
+        retryConfig: { maxAttempts: 20, minBackoffSeconds: 30, maxBackoffSeconds: 300 },
+        rateLimits: { maxConcurrentDispatches: 10 },
+        timeoutSeconds: 540,
+        memory: '512MiB',
+      },
       load: () => (require('./broadcast.tasks') as typeof import('./broadcast.tasks')).onBroadcastTask,
     }),
   },
   collections: [
-    { name: INBOX, clientAccess: true, listened: { name: 'InboxItemDocument', path: `${INBOX}/{id}`, readers: 'its recipient (`recipientId` is the caller; queries filter on it)', schema: () => model().inboxDocument() } },
+    {
+      name: INBOX,
+      clientAccess: true,
+      listened: {
+        name: 'InboxItemDocument',
+        path: `${INBOX}/{id}`,
+        readers: 'its recipient (`recipientId` is the caller; queries filter on it)',
+        schema: () => model().inboxDocument(),
+      },
+    },
     {
       name: REALTIME,
       clientAccess: true,
       ttlField: 'expireAt',
-      listened: { name: 'RealtimeEventDocument', path: `${REALTIME}/{id}`, readers: 'its recipient (`recipientId` is the caller; queries filter on it)', schema: () => model().realtimeDocument() },
+      listened: {
+        name: 'RealtimeEventDocument',
+        path: `${REALTIME}/{id}`,
+        readers: 'its recipient (`recipientId` is the caller; queries filter on it)',
+        schema: () => model().realtimeDocument(),
+      },
     },
-    { name: PREFERENCES, clientAccess: true, listened: { name: 'NotificationPreferencesDocument', path: `${PREFERENCES}/{userId}`, readers: 'its user (the document id is the caller)', schema: () => model().preferencesDocument() } },
+    {
+      name: PREFERENCES,
+      clientAccess: true,
+      listened: {
+        name: 'NotificationPreferencesDocument',
+        path: `${PREFERENCES}/{userId}`,
+        readers: 'its user (the document id is the caller)',
+        schema: () => model().preferencesDocument(),
+      },
+    },
     {
       name: PRESENCE,
       clientAccess: true,
@@ -36,7 +64,7 @@ export const notificationsModule = defineModule({
         name: 'PresenceMemberDocument',
         path: `${PRESENCE}/{roomId}/members/{userId}`,
         readers: 'its user (the document id is the caller)',
-        writers: 'its user\'s app (create, update, delete): only `expiresAt`, at most 2 minutes after request.time, and `updatedAt`',
+        writers: "its user's app (create, update, delete): only `expiresAt`, at most 2 minutes after request.time, and `updatedAt`",
         schema: () => model().presenceDocument(),
         unmigrated: 'written by apps; the server reads only expiresAt, which the rules have always required as a Timestamp',
       },

@@ -20,7 +20,10 @@ export function notificationPayloadShape<S extends zm.ZodMiniType<(typeof SURFAC
     notificationId: text(z.string(), 'Derived from event, entity, recipient and occurrence: a repeated delivery has the same id.'),
     entityId: text(z.string(), 'The ride, call, conversation… the event is about.'),
     sfx: text(z.string(), 'The sound to play in the foreground (a sound pack file stem), or empty.'),
-    deepLink: text(z.object({ tab: z.string(), screen: z.string(), params: z.record(z.string(), z.string()) }), "Where a tap opens (params: `id`, `appLink` and the vertical's own)."),
+    deepLink: text(
+      z.object({ tab: z.string(), screen: z.string(), params: z.record(z.string(), z.string()) }),
+      "Where a tap opens (params: `id`, `appLink` and the vertical's own).",
+    ),
     surface,
   };
 }

@@ -2,7 +2,17 @@ import { stableId } from '../../platform/kits/ids/stable-id';
 import { db, firestoreApi, inTransaction } from '../../platform/core/firebase/firebase';
 import { paginate } from '../../platform/kits/firestore/paginate';
 import { storedFields } from '../../platform/kits/firestore/documents';
-import { BROADCAST_PAGE_SIZE, INBOX, PREFERENCES, preferencesDocument, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME, type Preferences } from './notifications.model';
+import {
+  BROADCAST_PAGE_SIZE,
+  INBOX,
+  PREFERENCES,
+  preferencesDocument,
+  PRESENCE,
+  PUSH_DEVICES,
+  PUSH_TOKENS,
+  REALTIME,
+  type Preferences,
+} from './notifications.model';
 import { timestampOf } from '../../platform/kits/time/time';
 
 export { INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME };
@@ -67,7 +77,10 @@ async function deviceDocsOf(userIds: string[]): Promise<FirebaseFirestore.Docume
     if (id > last) last = id;
   }
   const documentId = firestoreApi().FieldPath.documentId();
-  const span = col(PUSH_DEVICES).where(documentId, '>=', col(PUSH_DEVICES).doc(first)).where(documentId, '<=', col(PUSH_DEVICES).doc(last)).limit(userIds.length + 1);
+  const span = col(PUSH_DEVICES)
+    .where(documentId, '>=', col(PUSH_DEVICES).doc(first))
+    .where(documentId, '<=', col(PUSH_DEVICES).doc(last))
+    .limit(userIds.length + 1);
   const held = (await span.count().get()).data().count;
   if (held === 0) return [];
   if (held > userIds.length) return pointReads();
@@ -157,7 +170,9 @@ export const notificationsRepo = {
             return;
           }
           // A retried delivery: find what is already there in one read, write the rest one by one.
-          const existing = await db().getAll(...group.map((i) => col(deliveries[i].inbox ? INBOX : REALTIME).doc((deliveries[i].inbox ?? deliveries[i].realtime)!.id)));
+          const existing = await db().getAll(
+            ...group.map((i) => col(deliveries[i].inbox ? INBOX : REALTIME).doc((deliveries[i].inbox ?? deliveries[i].realtime)!.id)),
+          );
           const missing = group.filter((i, k) => {
             if (existing[k].exists) created[i] = false;
             return !existing[k].exists;
@@ -183,7 +198,9 @@ export const notificationsRepo = {
     return new Map(snaps.filter((d) => d.exists).map((d) => [d.id, d.data() as Partial<Preferences>]));
   },
   async savePreferences(userId: string, prefs: Preferences, now: number): Promise<void> {
-    await col(PREFERENCES).doc(userId).set(storedFields(preferencesDocument, { ...prefs, updatedAt: now }));
+    await col(PREFERENCES)
+      .doc(userId)
+      .set(storedFields(preferencesDocument, { ...prefs, updatedAt: now }));
   },
 
   // `presence/{roomId}/members/{userId}` with `expiresAt` renewed by the client's heartbeat.
@@ -211,7 +228,8 @@ export const notificationsRepo = {
       const previousOwner = existing.get('userId') as string | undefined;
       const saved = existing.exists ? { ...record, createdAt: existing.get('createdAt') as number } : record;
       tx.set(ref, saved);
-      if (previousOwner && previousOwner !== record.userId) tx.set(col(PUSH_DEVICES).doc(previousOwner), { tokens: { [id]: fieldValue().delete() } }, { merge: true });
+      if (previousOwner && previousOwner !== record.userId)
+        tx.set(col(PUSH_DEVICES).doc(previousOwner), { tokens: { [id]: fieldValue().delete() } }, { merge: true });
       tx.set(col(PUSH_DEVICES).doc(record.userId), { tokens: { [id]: saved } }, { merge: true });
       return existing.exists ? 'updated' : 'created';
     });
@@ -236,7 +254,12 @@ export const notificationsRepo = {
   async inbox(userId: string, opts: { limit: number; cursor?: string; unreadOnly?: boolean }) {
     let query = col(INBOX).where('recipientId', '==', userId);
     if (opts.unreadOnly) query = query.where('read', '==', false);
-    const page = await paginate(query, [{ field: 'createdAt', direction: 'desc' }], { ...opts, query: `inbox:${opts.unreadOnly ? 'unread' : 'all'}`, caller: userId }, (d) => ({ ...d.data(), id: d.id }));
+    const page = await paginate(
+      query,
+      [{ field: 'createdAt', direction: 'desc' }],
+      { ...opts, query: `inbox:${opts.unreadOnly ? 'unread' : 'all'}`, caller: userId },
+      (d) => ({ ...d.data(), id: d.id }),
+    );
     return { docs: page.items, nextCursor: page.nextCursor };
   },
   async unreadCount(userId: string): Promise<number> {

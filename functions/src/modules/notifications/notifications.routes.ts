@@ -146,4 +146,3 @@ export function notificationsRoutes({ config }: AppContext): AnyRoute[] {
     }),
   ];
 }
-

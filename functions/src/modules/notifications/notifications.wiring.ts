@@ -28,7 +28,9 @@ export const broadcastSchedulerFor = perConfig((config: Readonly<AppConfig>): Br
   if (!runsAsCloudFunction()) {
     return {
       async schedule(broadcastId) {
-        void runBroadcast(broadcastId, { hub: notificationHub(config) }).catch((err: Error) => logger.error('broadcast failed', { broadcastId, error: err.message }));
+        void runBroadcast(broadcastId, { hub: notificationHub(config) }).catch((err: Error) =>
+          logger.error('broadcast failed', { broadcastId, error: err.message }),
+        );
       },
     };
   }

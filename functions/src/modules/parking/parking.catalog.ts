@@ -37,6 +37,7 @@ export const parkingCatalog = defineCatalog({
   }),
   keep: (lot, f) => lot.details.freeSpaces >= (f.minFree ?? 0) && (f.vehicleType === undefined || lot.details.pricesPerHour[f.vehicleType] !== undefined),
   check(d) {
-    if (d.freeSpaces > d.capacity) throw new ValidationError('freeSpaces cannot exceed capacity', [{ field: 'body.freeSpaces', message: `must be at most capacity (${d.capacity})` }]);
+    if (d.freeSpaces > d.capacity)
+      throw new ValidationError('freeSpaces cannot exceed capacity', [{ field: 'body.freeSpaces', message: `must be at most capacity (${d.capacity})` }]);
   },
 });

@@ -8,7 +8,11 @@ export type { MemberRecord } from './partners.model';
  * The caller's role in a partner that is ACTIVE: what partner-owned verticals check before a partner's owner or
  * staff manage its records. Undefined for a non-member or a partner not approved yet.
  */
-export async function partnerRoleOf(partnerId: string, userId: string, tx?: import('firebase-admin/firestore').Transaction): Promise<'OWNER' | 'STAFF' | undefined> {
+export async function partnerRoleOf(
+  partnerId: string,
+  userId: string,
+  tx?: import('firebase-admin/firestore').Transaction,
+): Promise<'OWNER' | 'STAFF' | undefined> {
   const { partnersRepo } = require('./partners.repo') as typeof import('./partners.repo');
   const [partner, member] = await Promise.all([partnersRepo.get(partnerId, tx), partnersRepo.member(partnerId, userId, tx)]);
   return partner?.status === 'ACTIVE' ? member?.role : undefined;

@@ -24,7 +24,8 @@ export function partnersRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'registerPartner',
       tag: 'partners',
       summary: 'Apply as a partner business',
-      description: 'Creates a PENDING partner and a SUBMITTED application; upload IDENTITY and BUSINESS_LICENCE papers with POST /kyc/papers. One open application at a time (409).',
+      description:
+        'Creates a PENDING partner and a SUBMITTED application; upload IDENTITY and BUSINESS_LICENCE papers with POST /kyc/papers. One open application at a time (409).',
       auth: [],
       errors: [409],
       request: { body: PartnerRegisterBodySchema },
@@ -89,4 +90,3 @@ export function partnersRoutes({ config }: AppContext): AnyRoute[] {
     }),
   ];
 }
-

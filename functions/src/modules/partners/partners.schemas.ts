@@ -11,7 +11,9 @@ export const PartnerRegisterBodySchema = z
       .trim()
       .min(2)
       .max(60)
-      .describe('Free text such as FNB, RENTAL, LANDLORD, MEDICAL, CLINIC. Approval grants PARTNER_OWNER, plus LANDLORD when it contains RENT or LANDLORD, plus DOCTOR when it contains MED, DOCTOR or CLINIC (any case).'),
+      .describe(
+        'Free text such as FNB, RENTAL, LANDLORD, MEDICAL, CLINIC. Approval grants PARTNER_OWNER, plus LANDLORD when it contains RENT or LANDLORD, plus DOCTOR when it contains MED, DOCTOR or CLINIC (any case).',
+      ),
     address: z.string().trim().min(3).max(300).optional(),
   })
   .meta({ id: 'PartnerRegisterBody' });
@@ -31,7 +33,14 @@ export const PartnerSchema = z
   .meta({ id: 'Partner' });
 
 export const PartnerMemberSchema = z
-  .object({ partnerId: z.string(), userId: z.string(), role: z.enum(['OWNER', 'STAFF']), email: z.string().nullable(), addedBy: z.string(), createdAt: IsoTimeSchema })
+  .object({
+    partnerId: z.string(),
+    userId: z.string(),
+    role: z.enum(['OWNER', 'STAFF']),
+    email: z.string().nullable(),
+    addedBy: z.string(),
+    createdAt: IsoTimeSchema,
+  })
   .meta({ id: 'PartnerMember' });
 
 export const PartnerDecisionBodySchema = z

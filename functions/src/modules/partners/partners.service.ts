@@ -76,7 +76,14 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
           roles: partnerRolesFor(String(app.details.businessType ?? '')),
           write: (tx, approved, t) => {
             partnersRepo.txActivate(tx, partnerId, t);
-            partnersRepo.txAddMember(tx, { partnerId, userId: approved.userId, role: 'OWNER', email: null, addedBy: approved.reviewedBy ?? 'system', createdAt: t });
+            partnersRepo.txAddMember(tx, {
+              partnerId,
+              userId: approved.userId,
+              role: 'OWNER',
+              email: null,
+              addedBy: approved.reviewedBy ?? 'system',
+              createdAt: t,
+            });
           },
         };
       });
@@ -106,7 +113,16 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
         if (existing?.disabled) throw new ConflictError('This account is locked');
         const user =
           existing ??
-          newUserRecord({ id: accounts.newId(), email, name: email.split('@')[0], passwordHash: null, emailVerified: false, provider: null, now: t, status: 'ACTIVE' });
+          newUserRecord({
+            id: accounts.newId(),
+            email,
+            name: email.split('@')[0],
+            passwordHash: null,
+            emailVerified: false,
+            provider: null,
+            now: t,
+            status: 'ACTIVE',
+          });
         const withRole = { roles: normalizeRoles([...user.roles, 'PARTNER_STAFF']), updatedAt: t, updatedBy: callerId };
         if (existing) accounts.txPatch(tx, existing, withRole);
         else accounts.txCreate(tx, { ...user, ...withRole });
@@ -130,7 +146,8 @@ export function createPartnersService(deps: { kyc: KycService; mailer: Mailer; n
         const user = await accounts.get(userId, tx);
         const stillStaffElsewhere = (await partnersRepo.txStaffMembershipsOf(tx, userId)).some((m) => m.partnerId !== partnerId);
         partnersRepo.txRemoveMember(tx, partnerId, userId);
-        if (user && !stillStaffElsewhere) accounts.txPatch(tx, user, { roles: user.roles.filter((r) => r !== 'PARTNER_STAFF'), updatedAt: t, updatedBy: callerId });
+        if (user && !stillStaffElsewhere)
+          accounts.txPatch(tx, user, { roles: user.roles.filter((r) => r !== 'PARTNER_STAFF'), updatedAt: t, updatedBy: callerId });
       });
       return { deleted: true as const };
     },

@@ -4,10 +4,19 @@ import type { AppConfig } from '../../platform/core/config';
 import type { Vnd } from '../../platform/kits/money/money';
 import type { ChargeInput, PaymentsService, TipInput } from './payments.service';
 
-export { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, type PaymentMethod, type PaymentPurpose, type PaymentStatus, type PaymentView } from './payments.model';
+export {
+  PAYMENT_METHODS,
+  PAYMENT_PURPOSES,
+  PAYMENT_STATUSES,
+  type PaymentMethod,
+  type PaymentPurpose,
+  type PaymentStatus,
+  type PaymentView,
+} from './payments.model';
 export type { ChargeInput, TipInput } from './payments.service';
 
-const service = (config: Readonly<AppConfig>): PaymentsService => (require('./payments.wiring') as typeof import('./payments.wiring')).paymentsServiceFor(config);
+const service = (config: Readonly<AppConfig>): PaymentsService =>
+  (require('./payments.wiring') as typeof import('./payments.wiring')).paymentsServiceFor(config);
 
 export function paymentCommands(config: Readonly<AppConfig>) {
   return {

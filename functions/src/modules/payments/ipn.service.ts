@@ -11,7 +11,11 @@ import type { PaymentsService } from './payments.service';
 type Query = Readonly<Record<string, string | string[]>>;
 const firstValues = (query: Query) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
 
-export function createIpnService(deps: { payments: PaymentsService; vnpaySecret?: string; momo?: Pick<MomoConfig, 'partnerCode' | 'accessKey' | 'secretKey'> }) {
+export function createIpnService(deps: {
+  payments: PaymentsService;
+  vnpaySecret?: string;
+  momo?: Pick<MomoConfig, 'partnerCode' | 'accessKey' | 'secretKey'>;
+}) {
   async function vnpayIpn(query: Query) {
     if (!deps.vnpaySecret) return VNPAY_IPN_ANSWERS.error;
     const parsed = parseVnpayQuery(firstValues(query), deps.vnpaySecret);
@@ -62,7 +66,12 @@ export function createIpnService(deps: { payments: PaymentsService; vnpaySecret?
   async function mockReturn(paymentId: string) {
     const payment = await deps.payments.current(paymentId);
     if (!payment || payment.provider !== 'MOCK') throw new NotFoundError('No such mock payment');
-    return { paymentId, verified: true, status: payment.status, gatewaySuccess: payment.status === 'SUCCEEDED' || payment.status === 'REFUNDED' || payment.status === 'PARTIALLY_REFUNDED' };
+    return {
+      paymentId,
+      verified: true,
+      status: payment.status,
+      gatewaySuccess: payment.status === 'SUCCEEDED' || payment.status === 'REFUNDED' || payment.status === 'PARTIALLY_REFUNDED',
+    };
   }
 
   return { vnpayIpn, vnpayReturn, momoIpn, momoReturn, mockReturn };

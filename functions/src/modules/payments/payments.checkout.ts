@@ -52,7 +52,6 @@ export interface TipInput {
 /** A read made in a charge's transaction before the ledger posts; the write it returns runs after them. */
 type ChargeGuard = (tx: Transaction, at: number) => Promise<() => void>;
 
-
 export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<typeof createNotices>, 'handleMockNotice'>) {
   const { deps, now, gatewayOf, move } = ctx;
   const { handleMockNotice } = notices;
@@ -69,19 +68,38 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
     let current = created.record;
     if (current.status === 'PENDING' && current.paymentUrl === null) {
       try {
-        const { paymentUrl } = await gateway.createPayment({ paymentId: current.id, amount: current.amount, description: gatewayText(current.description), clientIp, createdAt: current.createdAt, expiresAt: current.expiresAt! });
+        const { paymentUrl } = await gateway.createPayment({
+          paymentId: current.id,
+          amount: current.amount,
+          description: gatewayText(current.description),
+          clientIp,
+          createdAt: current.createdAt,
+          expiresAt: current.expiresAt!,
+        });
         await paymentsRepo.setPaymentUrl(current.id, paymentUrl, now());
         current = { ...current, paymentUrl };
       } catch (err) {
         logger.warn('gateway create failed', { paymentId: current.id, provider: current.provider, error: (err as Error).message });
-        await move(current.id, 'cancel', { by: `system:${current.provider}`, roles: ['system'] }, (p) => ({ ...p, failureReason: 'The payment gateway did not answer' })).catch(() => undefined);
+        await move(current.id, 'cancel', { by: `system:${current.provider}`, roles: ['system'] }, (p) => ({
+          ...p,
+          failureReason: 'The payment gateway did not answer',
+        })).catch(() => undefined);
         throw new ServiceUnavailableError('The payment gateway is not answering; try again shortly').withCode('PAYMENT_GATEWAY_UNAVAILABLE');
       }
     }
     if (created.fresh) await PAYMENT_DEADLINE.arm(deps.scheduler, current, now());
     if (current.provider === 'MOCK' && current.status === 'PENDING') {
       // The mock gateway pays at once, through the notification path of the real ones.
-      const notice: GatewayNotice = { provider: 'MOCK', paymentId: current.id, amount: current.amount, success: true, transactionNo: `MOCK${current.id.slice(1, 13)}`, bankCode: 'MOCKBANK', responseCode: '00', paidAt: iso(now()) };
+      const notice: GatewayNotice = {
+        provider: 'MOCK',
+        paymentId: current.id,
+        amount: current.amount,
+        success: true,
+        transactionNo: `MOCK${current.id.slice(1, 13)}`,
+        bankCode: 'MOCKBANK',
+        responseCode: '00',
+        paidAt: iso(now()),
+      };
       await handleMockNotice(notice, signMockNotice(notice, deps.mockKey));
       current = (await paymentsRepo.get(current.id))!;
     }
@@ -130,20 +148,37 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
       feeBp,
     });
     if (input.method === 'GATEWAY') {
-      return paymentView(await openGatewayPayment({ ...base, expiresAt: at + deps.expirySec * 1000, gateway: { orderRef: id, transactionNo: null, bankCode: null, responseCode: null, paidAt: null } }, input.clientIp ?? '127.0.0.1'));
+      return paymentView(
+        await openGatewayPayment(
+          { ...base, expiresAt: at + deps.expirySec * 1000, gateway: { orderRef: id, transactionNo: null, bankCode: null, responseCode: null, paidAt: null } },
+          input.clientIp ?? '127.0.0.1',
+        ),
+      );
     }
     const record: PaymentRecord = { ...base, succeededAt: at };
     const legs =
       input.method === 'WALLET'
         ? payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description)
         : record.payeeId && feeBp > 0 && percentOf(input.amount, feeBp) > 0
-          ? [{ kind: 'FEE' as const, debit: userAccount('EARNINGS', record.payeeId), credit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue), amount: percentOf(input.amount, feeBp), memo: `${input.description} (cash, fee)`, allowOverdraft: true }]
+          ? [
+              {
+                kind: 'FEE' as const,
+                debit: userAccount('EARNINGS', record.payeeId),
+                credit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue),
+                amount: percentOf(input.amount, feeBp),
+                memo: `${input.description} (cash, fee)`,
+                allowOverdraft: true,
+              },
+            ]
           : [];
     const guards: ChargeGuard[] = input.countsTowardDailyLimit ? [dailyLimitGuard(input.payerId, input.amount)] : [];
     return paymentView(await createOnce(record, legs, `${id}-charge`, guards));
   }
 
-  const dailyLimitGuard = (payerId: string, amount: Vnd): ChargeGuard => (tx, at) => countTowardDailyLimit(tx, payerId, amount, deps.dailyTransferLimit, at);
+  const dailyLimitGuard =
+    (payerId: string, amount: Vnd): ChargeGuard =>
+    (tx, at) =>
+      countTowardDailyLimit(tx, payerId, amount, deps.dailyTransferLimit, at);
 
   /**
    * A tip from the payer's wallet, all of it to the payee's earnings. Within TIP_WINDOW_SEC of the end, at most
@@ -152,16 +187,29 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
    */
   async function tip(input: TipInput) {
     const at = now();
-    if (at - input.endedAt > deps.tipWindowSec * 1000) throw new ConflictError(`Tips are given within ${deps.tipWindowSec} s of the end`, { windowSec: deps.tipWindowSec }).withCode('TIP_WINDOW');
+    if (at - input.endedAt > deps.tipWindowSec * 1000)
+      throw new ConflictError(`Tips are given within ${deps.tipWindowSec} s of the end`, { windowSec: deps.tipWindowSec }).withCode('TIP_WINDOW');
     const id = paymentIdFor(`payments.charge:${input.purpose}`, input.payerId, input.idempotencyKey);
     const record: PaymentRecord = {
-      ...newRecord(id, at, { payerId: input.payerId, amount: input.amount, purpose: input.purpose, ref: input.ref, description: input.description, method: 'WALLET', provider: null, status: 'SUCCEEDED', payeeId: input.payeeId, feeBp: 0 }),
+      ...newRecord(id, at, {
+        payerId: input.payerId,
+        amount: input.amount,
+        purpose: input.purpose,
+        ref: input.ref,
+        description: input.description,
+        method: 'WALLET',
+        provider: null,
+        status: 'SUCCEEDED',
+        payeeId: input.payeeId,
+        feeBp: 0,
+      }),
       succeededAt: at,
     };
     const tips = paymentIdFor('payments.tips', input.payerId, `${input.ref.type}:${input.ref.id}`);
     const countTip: ChargeGuard = async (tx) => {
       const given = await paymentsRepo.tipCount(tx, tips);
-      if (given >= deps.tipMaxCount) throw new ConflictError(`At most ${deps.tipMaxCount} tip(s) per ${input.ref.type.toLowerCase()}`, { maxTips: deps.tipMaxCount }).withCode('TIP_LIMIT');
+      if (given >= deps.tipMaxCount)
+        throw new ConflictError(`At most ${deps.tipMaxCount} tip(s) per ${input.ref.type.toLowerCase()}`, { maxTips: deps.tipMaxCount }).withCode('TIP_LIMIT');
       return () => paymentsRepo.setTipCount(tx, tips, given + 1, at);
     };
     const legs = payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description);
@@ -204,7 +252,21 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
       feeBp: input.feeBp ?? 0,
       heldAmount: input.amount,
     });
-    return paymentView(await createOnce(record, [{ kind: 'HOLD', debit: userAccount('WALLET', input.payerId), credit: userAccount('HELD', input.payerId), amount: input.amount, memo: input.description }], `${id}-hold`));
+    return paymentView(
+      await createOnce(
+        record,
+        [
+          {
+            kind: 'HOLD',
+            debit: userAccount('WALLET', input.payerId),
+            credit: userAccount('HELD', input.payerId),
+            amount: input.amount,
+            memo: input.description,
+          },
+        ],
+        `${id}-hold`,
+      ),
+    );
   }
 
   /**
@@ -216,15 +278,35 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
       id,
       'capture',
       { by: 'system:capture', roles: ['system'] },
-      (p) => ({ ...p, capturedAmount: input.amount ?? p.heldAmount, payeeId: input.payeeId === undefined ? p.payeeId : input.payeeId, feeBp: input.feeBp ?? p.feeBp, succeededAt: now() }),
+      (p) => ({
+        ...p,
+        capturedAmount: input.amount ?? p.heldAmount,
+        payeeId: input.payeeId === undefined ? p.payeeId : input.payeeId,
+        feeBp: input.feeBp ?? p.feeBp,
+        succeededAt: now(),
+      }),
       {
         legs: (p) => {
           const captured = input.amount ?? p.heldAmount;
-          if (captured > p.heldAmount || captured <= 0) throw new ConflictError(`Capture ${captured} of a hold of ${p.heldAmount}`).withCode('PAYMENT_CAPTURE_EXCEEDS');
+          if (captured > p.heldAmount || captured <= 0)
+            throw new ConflictError(`Capture ${captured} of a hold of ${p.heldAmount}`).withCode('PAYMENT_CAPTURE_EXCEEDS');
           const held = userAccount('HELD', p.payerId);
           const target = { payeeId: input.payeeId === undefined ? p.payeeId : input.payeeId, feeBp: input.feeBp ?? p.feeBp };
           const rest = p.heldAmount - captured;
-          return [...payoutLegs('CAPTURE', held, target, vnd(captured), p.description), ...(rest > 0 ? [{ kind: 'RELEASE' as const, debit: held, credit: userAccount('WALLET', p.payerId), amount: vnd(rest), memo: `${p.description} (rest of the hold)` }] : [])];
+          return [
+            ...payoutLegs('CAPTURE', held, target, vnd(captured), p.description),
+            ...(rest > 0
+              ? [
+                  {
+                    kind: 'RELEASE' as const,
+                    debit: held,
+                    credit: userAccount('WALLET', p.payerId),
+                    amount: vnd(rest),
+                    memo: `${p.description} (rest of the hold)`,
+                  },
+                ]
+              : []),
+          ];
         },
       },
     );
@@ -232,13 +314,12 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
   }
 
   async function release(id: string, reason: string) {
-    const { after } = await move(
-      id,
-      'release',
-      { by: 'system:release', roles: ['system'] },
-      (p) => ({ ...p, failureReason: reason }),
-      { legs: (p) => [{ kind: 'RELEASE', debit: userAccount('HELD', p.payerId), credit: userAccount('WALLET', p.payerId), amount: vnd(p.heldAmount), memo: reason }], reason },
-    );
+    const { after } = await move(id, 'release', { by: 'system:release', roles: ['system'] }, (p) => ({ ...p, failureReason: reason }), {
+      legs: (p) => [
+        { kind: 'RELEASE', debit: userAccount('HELD', p.payerId), credit: userAccount('WALLET', p.payerId), amount: vnd(p.heldAmount), memo: reason },
+      ],
+      reason,
+    });
     return paymentView(after);
   }
 

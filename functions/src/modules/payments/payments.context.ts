@@ -33,7 +33,11 @@ export function paymentIdFor(scope: string, callerId: string, key: string): stri
   return stableId({ scope, caller: callerId, key, prefix: 'P', encoding: 'hex' });
 }
 
-export function newRecord(id: string, at: number, fields: Pick<PaymentRecord, 'payerId' | 'amount' | 'purpose' | 'ref' | 'description' | 'method' | 'provider' | 'status'> & Partial<PaymentRecord>): PaymentRecord {
+export function newRecord(
+  id: string,
+  at: number,
+  fields: Pick<PaymentRecord, 'payerId' | 'amount' | 'purpose' | 'ref' | 'description' | 'method' | 'provider' | 'status'> & Partial<PaymentRecord>,
+): PaymentRecord {
   return {
     id,
     currency: 'VND',
@@ -66,12 +70,21 @@ export function createPaymentsContext(deps: PaymentsServiceDeps) {
 
   function gatewayOf(provider: Provider): Gateway {
     const gateway = deps.gateways[provider];
-    if (!gateway) throw new UnprocessableError(`${provider} is not available here`, [{ field: 'body.provider', message: `${provider} is not configured${provider === 'MOCK' ? ' (PAYMENTS_MOCK is off)' : ''}` }]).withCode('PAYMENT_PROVIDER_UNAVAILABLE');
+    if (!gateway)
+      throw new UnprocessableError(`${provider} is not available here`, [
+        { field: 'body.provider', message: `${provider} is not configured${provider === 'MOCK' ? ' (PAYMENTS_MOCK is off)' : ''}` },
+      ]).withCode('PAYMENT_PROVIDER_UNAVAILABLE');
     return gateway;
   }
 
   /** One move of a payment on its machine, with its ledger legs, in one transaction. */
-  function move(id: string, action: PaymentAction, actor: { by: string; roles: readonly PaymentActor[] }, apply: (p: PaymentRecord, to: PaymentRecord['status']) => PaymentRecord, options: MoveOptions = {}) {
+  function move(
+    id: string,
+    action: PaymentAction,
+    actor: { by: string; roles: readonly PaymentActor[] },
+    apply: (p: PaymentRecord, to: PaymentRecord['status']) => PaymentRecord,
+    options: MoveOptions = {},
+  ) {
     const at = now();
     return mapFunds(() =>
       transition(
@@ -81,7 +94,14 @@ export function createPaymentsContext(deps: PaymentsServiceDeps) {
           ref: () => paymentsRepo.ref(id),
           alongside: async (tx, next, previous, event) => {
             const planned = options.legs?.(previous) ?? [];
-            if (planned.length > 0) await ledger.post(tx, planned, { operationId: `${id}-${event.action}-${next.refunds.length}`, by: actor.by, now: at, paymentId: id, ref: next.ref });
+            if (planned.length > 0)
+              await ledger.post(tx, planned, {
+                operationId: `${id}-${event.action}-${next.refunds.length}`,
+                by: actor.by,
+                now: at,
+                paymentId: id,
+                ref: next.ref,
+              });
           },
           save: (tx, next) => paymentsRepo.save(tx, next),
         },

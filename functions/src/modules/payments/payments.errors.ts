@@ -13,10 +13,16 @@ export const PAYMENT_ERROR_CODES = defineErrorCodes({
   PAYMENT_CAPTURE_EXCEEDS: [409, 'A capture above the held amount.'],
   PAYMENT_SELF_REFUND: [403, 'Staff do not refund a payment they paid or received: another administrator does.'],
   PAYMENT_REFUND_IN_FLIGHT: [409, 'A refund of this payment is still with the gateway (`details.refundId`): try again once it settles.'],
-  PAYMENT_REFUND_KEY_REQUIRED: [409, 'A keyless refund of this payment with another amount or reason was already made: send an Idempotency-Key for another refund.'],
+  PAYMENT_REFUND_KEY_REQUIRED: [
+    409,
+    'A keyless refund of this payment with another amount or reason was already made: send an Idempotency-Key for another refund.',
+  ],
   STAFF_REFUND_SELF_APPROVAL: [403, 'The administrator who asked for a staff refund does not approve it: a second one does.'],
   STAFF_REFUND_TRANSITION: [409, 'The staff refund request is not PENDING (already approved or rejected).'],
-  STAFF_REFUND_REQUESTER_REVOKED: [409, 'The administrator who asked for this staff refund is no longer an active ADMIN with payments.manage: it can only be rejected.'],
+  STAFF_REFUND_REQUESTER_REVOKED: [
+    409,
+    'The administrator who asked for this staff refund is no longer an active ADMIN with payments.manage: it can only be rejected.',
+  ],
   STAFF_REFUND_REVERSAL: [409, 'Only a staff-made or payer refund the gateway finally refused (FAILED) is reversed to the payer’s wallet, once.'],
   PAYMENT_PROVIDER_UNAVAILABLE: [422, 'The payment provider is not configured here (MOCK needs PAYMENTS_MOCK).'],
   PAYMENT_GATEWAY_UNAVAILABLE: [503, 'The payment gateway did not answer; the payment was not opened.'],

@@ -10,7 +10,9 @@ export function createExpiry({ now, move }: PaymentsContext) {
   /** Expires the payment; undefined when it was paid, cancelled or removed meanwhile (the move is tolerant). */
   async function expire(id: string): Promise<PaymentRecord | undefined> {
     try {
-      const result = await move(id, 'expire', { by: 'system:expiry', roles: ['system'] }, (p) => ({ ...p, failureReason: 'Not paid in time' }), { tolerant: 'refused' });
+      const result = await move(id, 'expire', { by: 'system:expiry', roles: ['system'] }, (p) => ({ ...p, failureReason: 'Not paid in time' }), {
+        tolerant: 'refused',
+      });
       return result.changed ? result.after : undefined;
     } catch (err) {
       if (err instanceof NotFoundError) return undefined;

@@ -20,7 +20,8 @@ export function payoutLegs(kind: Leg['kind'], source: Leg['debit'], payment: Pic
 /** Where a settled gateway payment's money goes: the payer's wallet for a top-up, else the payee and platform. */
 export function settlementLegs(payment: PaymentRecord): Leg[] {
   const clearing = systemAccount(SYSTEM_ACCOUNTS.clearing(payment.provider!));
-  if (payment.purpose === 'TOPUP') return [{ kind: 'TOPUP', debit: clearing, credit: userAccount('WALLET', payment.payerId), amount: vnd(payment.amount), memo: payment.description }];
+  if (payment.purpose === 'TOPUP')
+    return [{ kind: 'TOPUP', debit: clearing, credit: userAccount('WALLET', payment.payerId), amount: vnd(payment.amount), memo: payment.description }];
   return payoutLegs('PAYMENT', clearing, payment, vnd(payment.amount), payment.description);
 }
 
@@ -37,7 +38,9 @@ export function refundLegs(p: PaymentRecord, amount: Vnd, remaining: number, rea
   const feeTotal = percentOf(vnd(paid), p.feeBp);
   const [fromPayee, fromPlatform] = amount === remaining ? splitRest(p, paid, feeTotal) : allocate(amount, [paid - feeTotal, feeTotal]);
   return [
-    ...(fromPayee > 0 ? [{ kind: 'REFUND' as const, debit: userAccount('EARNINGS', p.payeeId), credit: back, amount: fromPayee, memo, allowOverdraft: true }] : []),
+    ...(fromPayee > 0
+      ? [{ kind: 'REFUND' as const, debit: userAccount('EARNINGS', p.payeeId), credit: back, amount: fromPayee, memo, allowOverdraft: true }]
+      : []),
     ...(fromPlatform > 0 ? [{ kind: 'REFUND' as const, debit: revenue, credit: back, amount: fromPlatform, memo }] : []),
   ];
 }

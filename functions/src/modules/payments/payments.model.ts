@@ -49,13 +49,16 @@ const refundEntry = () =>
     id: describe(z.string(), 'The refund id.'),
     amount: describe(z.number(), 'VND.'),
     reason: z.string(),
-    by: describe(z.string(), 'The payer\'s own id, or STAFF / SERVICE: payers read this record, so staff ids stay in the payment\'s events.'),
+    by: describe(z.string(), "The payer's own id, or STAFF / SERVICE: payers read this record, so staff ids stay in the payment's events."),
     at: timestamp('when the refund was made.'),
     gateway: describe(
       z.object({ state: z.enum(['SETTLED', 'NOT_NEEDED', 'REQUESTED', 'FAILED', 'REVERSED']), reference: z.nullable(z.string()) }),
       "The gateway's side: NOT_NEEDED for wallet money, SETTLED at once in mock mode, else REQUESTED then SETTLED or FAILED; REVERSED: the gateway finally refused it and staff put the money in the payer's wallet instead.",
     ),
-    requestedAt: describe(z.optional(nullableTimestamp('when the gateway was last asked.')), 'Firestore Timestamp or null: when the gateway was last asked (a REQUESTED refund younger than 5 minutes is in flight).'),
+    requestedAt: describe(
+      z.optional(nullableTimestamp('when the gateway was last asked.')),
+      'Firestore Timestamp or null: when the gateway was last asked (a REQUESTED refund younger than 5 minutes is in flight).',
+    ),
     requested: describe(z.optional(z.nullable(z.number())), 'What the caller asked for (null: all that was left): a keyless repeat answers only the same ask.'),
   });
 export type RefundEntry = z.output<ReturnType<typeof refundEntry>>;
@@ -103,7 +106,14 @@ export interface StaffRefundRecord {
 }
 
 export function staffRefundView(r: StaffRefundRecord) {
-  return { ...r, kind: r.kind ?? 'REFUND', refundId: r.refundId ?? null, decidedAt: isoOrNull(r.decidedAt), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) };
+  return {
+    ...r,
+    kind: r.kind ?? 'REFUND',
+    refundId: r.refundId ?? null,
+    decidedAt: isoOrNull(r.decidedAt),
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
 }
 
 /** A gateway refund request answers within this; a REQUESTED one older than that crashed mid-call and may be sent again. */
@@ -120,7 +130,10 @@ const gatewayInfo = () =>
     transactionNo: z.nullable(z.string()),
     bankCode: z.nullable(z.string()),
     responseCode: z.nullable(z.string()),
-    paidAt: describe(z.nullable(z.string()), "The gateway's own pay time, verbatim (VNPay vnp_PayDate yyyyMMddHHmmss, MoMo responseTime): a gateway reference sent back in refund requests, not a Firestore Timestamp."),
+    paidAt: describe(
+      z.nullable(z.string()),
+      "The gateway's own pay time, verbatim (VNPay vnp_PayDate yyyyMMddHHmmss, MoMo responseTime): a gateway reference sent back in refund requests, not a Firestore Timestamp.",
+    ),
   });
 export type GatewayInfo = z.output<ReturnType<typeof gatewayInfo>>;
 
@@ -136,7 +149,10 @@ export const paymentDocument = lazySchema(() =>
       description: z.string(),
       method: describe(z.enum(PAYMENT_METHODS), 'WALLET, CASH or GATEWAY.'),
       provider: describe(z.nullable(z.enum(PROVIDERS)), 'GATEWAY: VNPAY, MOMO or MOCK.'),
-      status: describe(z.enum(PAYMENT_STATUSES), 'PENDING → SUCCEEDED | FAILED | CANCELLED | EXPIRED; AUTHORIZED (a hold) → SUCCEEDED | CANCELLED; then REFUNDED, PARTIALLY_REFUNDED.'),
+      status: describe(
+        z.enum(PAYMENT_STATUSES),
+        'PENDING → SUCCEEDED | FAILED | CANCELLED | EXPIRED; AUTHORIZED (a hold) → SUCCEEDED | CANCELLED; then REFUNDED, PARTIALLY_REFUNDED.',
+      ),
       payeeId: describe(z.nullable(z.string()), "Who receives the money (a driver's or merchant's earnings); null: the platform."),
       feeBp: describe(z.number(), "The platform's share of what the payee receives, in basis points."),
       heldAmount: describe(z.number(), 'VND held (AUTHORIZED).'),
@@ -176,7 +192,14 @@ export function paymentView(p: PaymentRecord, audience: PaymentAudience = 'staff
     capturedAmount: p.capturedAmount,
     refundedAmount: p.refundedAmount,
     refundable: refundableAmount(p),
-    refunds: p.refunds.map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, by: audience === 'payer' ? payerLabel(r.by, p.payerId) : r.by, at: iso(r.at), gateway: r.gateway })),
+    refunds: p.refunds.map((r) => ({
+      id: r.id,
+      amount: r.amount,
+      reason: r.reason,
+      by: audience === 'payer' ? payerLabel(r.by, p.payerId) : r.by,
+      at: iso(r.at),
+      gateway: r.gateway,
+    })),
     paymentUrl: p.status === 'PENDING' ? p.paymentUrl : null,
     gateway: p.gateway,
     failureReason: p.failureReason,

@@ -21,7 +21,12 @@ export const paymentsModule = defineModule({
   tasks: {
     paymentExpiry: defineTask({
       queue: PAYMENT_EXPIRY_QUEUE,
-      options: { retryConfig: { maxAttempts: 20, minBackoffSeconds: 60, maxBackoffSeconds: 900 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
+      options: {
+        retryConfig: { maxAttempts: 20, minBackoffSeconds: 60, maxBackoffSeconds: 900 },
+        rateLimits: { maxConcurrentDispatches: 50 },
+        timeoutSeconds: 60,
+        memory: '256MiB',
+      },
       load: () => (require('./payments.tasks') as typeof import('./payments.tasks')).onPaymentExpiry,
     }),
   },
@@ -34,7 +39,16 @@ export const paymentsModule = defineModule({
     },
   },
   collections: [
-    { name: PAYMENTS, clientAccess: true, listened: { name: 'PaymentDocument', path: `${PAYMENTS}/{paymentId}`, readers: 'its payer (`payerId` is the caller)', schema: () => model().paymentDocument() } },
+    {
+      name: PAYMENTS,
+      clientAccess: true,
+      listened: {
+        name: 'PaymentDocument',
+        path: `${PAYMENTS}/{paymentId}`,
+        readers: 'its payer (`payerId` is the caller)',
+        schema: () => model().paymentDocument(),
+      },
+    },
     { name: EVENTS, parent: PAYMENTS },
     { name: PAYMENT_TIPS },
     { name: STAFF_REFUNDS },

@@ -27,7 +27,13 @@ export function createNotices({ deps, now }: PaymentsContext) {
   async function handleNotice(notice: GatewayNotice): Promise<NoticeOutcome> {
     const at = now();
     const by = `system:${notice.provider}`;
-    const gateway = (p: PaymentRecord) => ({ orderRef: p.id, transactionNo: notice.transactionNo, bankCode: notice.bankCode, responseCode: notice.responseCode, paidAt: notice.paidAt });
+    const gateway = (p: PaymentRecord) => ({
+      orderRef: p.id,
+      transactionNo: notice.transactionNo,
+      bankCode: notice.bankCode,
+      responseCode: notice.responseCode,
+      paidAt: notice.paidAt,
+    });
     try {
       const result = await mapFunds(() =>
         transition(
@@ -36,7 +42,8 @@ export function createNotices({ deps, now }: PaymentsContext) {
             load: (tx) => paymentsRepo.get(notice.paymentId, tx),
             ref: () => paymentsRepo.ref(notice.paymentId),
             alongside: async (tx, _next, payment) => {
-              if (notice.success) await ledger.post(tx, settlementLegs(payment), { operationId: `${payment.id}-settle`, by, now: at, paymentId: payment.id, ref: payment.ref });
+              if (notice.success)
+                await ledger.post(tx, settlementLegs(payment), { operationId: `${payment.id}-settle`, by, now: at, paymentId: payment.id, ref: payment.ref });
             },
             save: (tx, next) => paymentsRepo.save(tx, next),
           },

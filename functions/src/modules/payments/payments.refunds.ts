@@ -41,23 +41,33 @@ export interface RefundActor {
 
 export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
   /** A keyless repeat answers only the same ask (amount and reason); another one needs its own key (409). */
-  function assertSameAsk(r: { id: string; reason: string; amount: number; requested?: number | null }, input: { amount?: Vnd; reason: string }, idempotencyKey: string | undefined): void {
+  function assertSameAsk(
+    r: { id: string; reason: string; amount: number; requested?: number | null },
+    input: { amount?: Vnd; reason: string },
+    idempotencyKey: string | undefined,
+  ): void {
     if (idempotencyKey) return;
     const sameAmount = r.requested !== undefined ? r.requested === (input.amount ?? null) : input.amount === undefined || input.amount === r.amount;
     if (!sameAmount || r.reason !== input.reason) {
-      throw new ConflictError('This payment already has a keyless refund with another amount or reason: send an Idempotency-Key for another refund', { refundId: r.id }).withCode('PAYMENT_REFUND_KEY_REQUIRED');
+      throw new ConflictError('This payment already has a keyless refund with another amount or reason: send an Idempotency-Key for another refund', {
+        refundId: r.id,
+      }).withCode('PAYMENT_REFUND_KEY_REQUIRED');
     }
   }
 
   /** What a refund asking for `asked` (absent: all that is left) comes to now; refuses what cannot be refunded. */
   function refundAmount(p: PaymentRecord, asked: number | undefined, role: PaymentActor, at: number): number {
     const pending = p.refunds.find((r) => refundInFlight(r, at));
-    if (pending) throw new ConflictError('A refund of this payment is still with the gateway; try again once it settles', { refundId: pending.id }).withCode('PAYMENT_REFUND_IN_FLIGHT');
+    if (pending)
+      throw new ConflictError('A refund of this payment is still with the gateway; try again once it settles', { refundId: pending.id }).withCode(
+        'PAYMENT_REFUND_IN_FLIGHT',
+      );
     const remaining = refundableAmount(p);
     const amount = asked ?? remaining;
     paymentMachine.check(amount >= remaining ? 'refund' : 'refundPart', p.status, [role]);
     if (p.refunds.length >= MAX_REFUNDS) throw new ConflictError(`A payment takes at most ${MAX_REFUNDS} refunds`).withCode('PAYMENT_REFUND_EXCEEDS');
-    if (amount <= 0 || amount > remaining) throw new ConflictError(`At most ${remaining} VND of this payment can be refunded`, { refundable: remaining }).withCode('PAYMENT_REFUND_EXCEEDS');
+    if (amount <= 0 || amount > remaining)
+      throw new ConflictError(`At most ${remaining} VND of this payment can be refunded`, { refundable: remaining }).withCode('PAYMENT_REFUND_EXCEEDS');
     return amount;
   }
 
@@ -65,11 +75,25 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
    * Posts a refund in the caller's transaction (after its own reads): the ledger legs, the payment's new refund and
    * its event. `afterReads` runs once the ledger has read (the caller's counters write then).
    */
-  async function postRefund(tx: Transaction, p: PaymentRecord, r: { refundId: string; amount: number; requested: number | null; reason: string; label: string; by: string; role: PaymentActor; at: number }, afterReads?: () => void) {
+  async function postRefund(
+    tx: Transaction,
+    p: PaymentRecord,
+    r: { refundId: string; amount: number; requested: number | null; reason: string; label: string; by: string; role: PaymentActor; at: number },
+    afterReads?: () => void,
+  ) {
     const remaining = refundableAmount(p);
     const action: PaymentAction = r.amount >= remaining ? 'refund' : 'refundPart';
     const state = p.method !== 'GATEWAY' ? 'NOT_NEEDED' : p.provider === 'MOCK' ? 'SETTLED' : 'REQUESTED';
-    const entry: RefundEntry = { id: r.refundId, amount: r.amount, reason: r.reason, by: r.label, at: r.at, gateway: { state, reference: state === 'SETTLED' ? `mock-refund-${r.refundId}` : null }, requestedAt: state === 'REQUESTED' ? r.at : null, requested: r.requested };
+    const entry: RefundEntry = {
+      id: r.refundId,
+      amount: r.amount,
+      reason: r.reason,
+      by: r.label,
+      at: r.at,
+      gateway: { state, reference: state === 'SETTLED' ? `mock-refund-${r.refundId}` : null },
+      requestedAt: state === 'REQUESTED' ? r.at : null,
+      requested: r.requested,
+    };
     // The payment was read in the caller's transaction: the move starts from it.
     const { after } = await transition(
       paymentMachine,
@@ -77,7 +101,13 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
         load: async () => p,
         ref: () => paymentsRepo.ref(p.id),
         alongside: async (t) => {
-          await ledger.post(t, refundLegs(p, vnd(r.amount), remaining, r.reason), { operationId: `${p.id}-refund-${p.refunds.length}`, by: r.label, now: r.at, paymentId: p.id, ref: p.ref });
+          await ledger.post(t, refundLegs(p, vnd(r.amount), remaining, r.reason), {
+            operationId: `${p.id}-refund-${p.refunds.length}`,
+            by: r.label,
+            now: r.at,
+            paymentId: p.id,
+            ref: p.ref,
+          });
           afterReads?.();
         },
         save: (t, next) => paymentsRepo.save(t, next),
@@ -88,7 +118,13 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
         now: r.at,
         reason: r.reason,
         rolesOf: () => [r.role],
-        apply: (current, to) => ({ ...current, status: to, refundedAmount: current.refundedAmount + r.amount, refunds: [...current.refunds, entry], updatedAt: r.at }),
+        apply: (current, to) => ({
+          ...current,
+          status: to,
+          refundedAmount: current.refundedAmount + r.amount,
+          refunds: [...current.refunds, entry],
+          updatedAt: r.at,
+        }),
         missing: () => new NotFoundError('No such payment'),
       },
       tx,
@@ -114,12 +150,17 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
   async function refund(actor: RefundActor, input: { paymentId: string; amount?: Vnd; reason: string }, idempotencyKey?: string, clientIp = '127.0.0.1') {
     // The refund's id derives from the caller's key: the same key refunds once, even after the 24 h replay window.
     const side = actor.system ? 'system' : actor.staff ? 'staff' : 'payer';
-    const refundId = (idempotencyKey ? paymentIdFor('payments.refund', actor.userId, idempotencyKey) : paymentIdFor('payments.refund.keyless', input.paymentId, side)).replace(/^P/, 'R');
+    const refundId = (
+      idempotencyKey ? paymentIdFor('payments.refund', actor.userId, idempotencyKey) : paymentIdFor('payments.refund.keyless', input.paymentId, side)
+    ).replace(/^P/, 'R');
     const found = await paymentsRepo.get(input.paymentId);
     const payerPath = side === 'payer';
     if (!found || (payerPath && found.payerId !== actor.userId)) throw new NotFoundError('No such payment');
     const audience: PaymentAudience = payerPath ? 'payer' : 'staff';
-    const answer = (p: PaymentRecord, request: StaffRefundRecord | null = null) => ({ ...paymentView(p, audience), ...(side === 'staff' ? { refundRequest: request && staffRefundView(request) } : {}) });
+    const answer = (p: PaymentRecord, request: StaffRefundRecord | null = null) => ({
+      ...paymentView(p, audience),
+      ...(side === 'staff' ? { refundRequest: request && staffRefundView(request) } : {}),
+    });
     const replay = found.refunds.find((r) => r.id === refundId);
     if (replay) {
       assertSameAsk(replay, input, idempotencyKey);
@@ -130,7 +171,8 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
     }
     if (payerPath) {
       // A buyer cannot take back what they paid for a ride or an order on their own: the vertical or an administrator does.
-      if (found.purpose !== 'TOPUP') throw new ForbiddenError('Only a top-up is refunded by its payer; ask support for a purchase').withCode('PAYMENT_NOT_REFUNDABLE_BY_PAYER');
+      if (found.purpose !== 'TOPUP')
+        throw new ForbiddenError('Only a top-up is refunded by its payer; ask support for a purchase').withCode('PAYMENT_NOT_REFUNDABLE_BY_PAYER');
       if (found.succeededAt !== null && now() - found.succeededAt > deps.refundWindowDays * 86_400_000) {
         throw new ConflictError(`Top-ups are refunded within ${deps.refundWindowDays} days`).withCode('PAYMENT_REFUND_WINDOW');
       }
@@ -165,11 +207,32 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
         const payeeShare = fromEarnings(p, amount, input.reason);
         if (payeeShare > 0 && (await ledger.balance(tx, userAccount('EARNINGS', p.payeeId!).id)) - payeeShare < 0) causes.push('EARNINGS_BELOW_ZERO');
         if (causes.length > 0) {
-          const request: StaffRefundRecord = { id: refundId, paymentId: p.id, payerId: p.payerId, payeeId: p.payeeId, requested: input.amount ?? null, amount, reason: input.reason, causes, status: 'PENDING', requestedBy: actor.userId, decidedBy: null, decidedAt: null, decisionReason: null, createdAt: at, updatedAt: at };
+          const request: StaffRefundRecord = {
+            id: refundId,
+            paymentId: p.id,
+            payerId: p.payerId,
+            payeeId: p.payeeId,
+            requested: input.amount ?? null,
+            amount,
+            reason: input.reason,
+            causes,
+            status: 'PENDING',
+            requestedBy: actor.userId,
+            decidedBy: null,
+            decidedAt: null,
+            decisionReason: null,
+            createdAt: at,
+            updatedAt: at,
+          };
           staffRefundsRepo.create(tx, request);
           return { payment: p, request };
         }
-        return postRefund(tx, p, { refundId, amount, requested: input.amount ?? null, reason: input.reason, label, by: actor.userId, role, at }, staffMoney.count);
+        return postRefund(
+          tx,
+          p,
+          { refundId, amount, requested: input.amount ?? null, reason: input.reason, label, by: actor.userId, role, at },
+          staffMoney.count,
+        );
       }),
     );
     if (done.entry?.gateway.state === 'REQUESTED') return answer(await requestGatewayRefund(done.payment, done.entry, clientIp));
@@ -206,7 +269,16 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
               return;
             }
             const amount = refundAmount(payment, next.requested ?? undefined, 'admin', at);
-            posted = await postRefund(tx, payment, { refundId: id, amount, requested: next.requested, reason: next.reason, label: STAFF_LABEL, by: adminId, role: 'admin', at });
+            posted = await postRefund(tx, payment, {
+              refundId: id,
+              amount,
+              requested: next.requested,
+              reason: next.reason,
+              label: STAFF_LABEL,
+              by: adminId,
+              role: 'admin',
+              at,
+            });
           },
           save: (tx, next) => staffRefundsRepo.save(tx, next),
         },
@@ -218,9 +290,14 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
           rolesOf: () => ['admin'],
           apply: (r, to) => {
             if (action === 'approve') {
-              if (r.requestedBy === adminId) throw new ForbiddenError('The administrator who asked for a staff refund does not approve it').withCode('STAFF_REFUND_SELF_APPROVAL');
-              if (r.payerId === adminId || r.payeeId === adminId) throw new ForbiddenError('Staff do not refund a payment they paid or received; another administrator does').withCode('PAYMENT_SELF_REFUND');
-              if (!requesterActive) throw new ConflictError('The administrator who asked for this refund no longer may (not an active ADMIN with payments.manage): reject it').withCode('STAFF_REFUND_REQUESTER_REVOKED');
+              if (r.requestedBy === adminId)
+                throw new ForbiddenError('The administrator who asked for a staff refund does not approve it').withCode('STAFF_REFUND_SELF_APPROVAL');
+              if (r.payerId === adminId || r.payeeId === adminId)
+                throw new ForbiddenError('Staff do not refund a payment they paid or received; another administrator does').withCode('PAYMENT_SELF_REFUND');
+              if (!requesterActive)
+                throw new ConflictError(
+                  'The administrator who asked for this refund no longer may (not an active ADMIN with payments.manage): reject it',
+                ).withCode('STAFF_REFUND_REQUESTER_REVOKED');
             }
             return { ...r, status: to, decidedBy: adminId, decidedAt: at, decisionReason: reason, updatedAt: at };
           },
@@ -237,13 +314,26 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
   function failedRefund(p: PaymentRecord, refundId: string): RefundEntry {
     const entry = p.refunds.find((r) => r.id === refundId);
     if (!entry) throw new NotFoundError('No such refund');
-    if (entry.gateway.state !== 'FAILED') throw new ConflictError(`The refund is ${entry.gateway.state}: only a FAILED one is reversed`).withCode('STAFF_REFUND_REVERSAL');
+    if (entry.gateway.state !== 'FAILED')
+      throw new ConflictError(`The refund is ${entry.gateway.state}: only a FAILED one is reversed`).withCode('STAFF_REFUND_REVERSAL');
     return entry;
   }
 
   /** The refused refund's money, held at the gateway's clearing account, goes to the payer's wallet (one balanced leg). */
   async function postReversal(tx: Transaction, p: PaymentRecord, entry: RefundEntry, adminId: string, at: number, afterReads?: () => void) {
-    await ledger.post(tx, [{ kind: 'REFUND', debit: systemAccount(SYSTEM_ACCOUNTS.clearing(p.provider!)), credit: userAccount('WALLET', p.payerId), amount: vnd(entry.amount), memo: `refund reversed to the wallet: ${entry.reason}` }], { operationId: `${p.id}-reverse-${entry.id}`, by: STAFF_LABEL, now: at, paymentId: p.id, ref: p.ref });
+    await ledger.post(
+      tx,
+      [
+        {
+          kind: 'REFUND',
+          debit: systemAccount(SYSTEM_ACCOUNTS.clearing(p.provider!)),
+          credit: userAccount('WALLET', p.payerId),
+          amount: vnd(entry.amount),
+          memo: `refund reversed to the wallet: ${entry.reason}`,
+        },
+      ],
+      { operationId: `${p.id}-reverse-${entry.id}`, by: STAFF_LABEL, now: at, paymentId: p.id, ref: p.ref },
+    );
     afterReads?.();
     const reversed: RefundEntry = { ...entry, gateway: { state: 'REVERSED', reference: entry.gateway.reference } };
     const next: PaymentRecord = { ...p, refunds: p.refunds.map((r) => (r.id === entry.id ? reversed : r)), updatedAt: at };
@@ -264,14 +354,33 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
       inTransaction(async (tx): Promise<{ payment: PaymentRecord; request?: StaffRefundRecord }> => {
         const p = await paymentsRepo.get(paymentId, tx);
         if (!p) throw new NotFoundError('No such payment');
-        if (p.payerId === adminId || p.payeeId === adminId) throw new ForbiddenError('Staff do not refund a payment they paid or received; another administrator does').withCode('PAYMENT_SELF_REFUND');
+        if (p.payerId === adminId || p.payeeId === adminId)
+          throw new ForbiddenError('Staff do not refund a payment they paid or received; another administrator does').withCode('PAYMENT_SELF_REFUND');
         const asked = await staffRefundsRepo.get(requestId, tx);
         if (asked) return { payment: p, request: asked };
         const entry = failedRefund(p, refundId);
         const staffMoney = await countStaffMoney(tx, { adminId, userId: p.payerId, amount: entry.amount, threshold: deps.staffApprovalVnd, at });
         const causes: StaffRefundCause[] = entry.amount > deps.staffApprovalVnd ? ['AMOUNT'] : staffMoney.needsApproval ? ['DAILY_TOTAL'] : [];
         if (causes.length > 0) {
-          const request: StaffRefundRecord = { id: requestId, kind: 'REVERSAL', refundId, paymentId, payerId: p.payerId, payeeId: p.payeeId, requested: entry.amount, amount: entry.amount, reason: entry.reason, causes, status: 'PENDING', requestedBy: adminId, decidedBy: null, decidedAt: null, decisionReason: null, createdAt: at, updatedAt: at };
+          const request: StaffRefundRecord = {
+            id: requestId,
+            kind: 'REVERSAL',
+            refundId,
+            paymentId,
+            payerId: p.payerId,
+            payeeId: p.payeeId,
+            requested: entry.amount,
+            amount: entry.amount,
+            reason: entry.reason,
+            causes,
+            status: 'PENDING',
+            requestedBy: adminId,
+            decidedBy: null,
+            decidedAt: null,
+            decisionReason: null,
+            createdAt: at,
+            updatedAt: at,
+          };
           staffRefundsRepo.create(tx, request);
           return { payment: p, request };
         }
@@ -291,7 +400,20 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
     let state: 'SETTLED' | 'FAILED' = 'SETTLED';
     let reference: string | null = null;
     try {
-      reference = (await gatewayOf(payment.provider!).refund({ paymentId: payment.id, refundId: entry.id, amount: entry.amount, paymentAmount: payment.amount, transactionNo: payment.gateway?.transactionNo ?? null, paidAt: payment.gateway?.paidAt ?? null, createdAt: entry.at, by: entry.by, clientIp, reason: gatewayText(entry.reason) })).reference;
+      reference = (
+        await gatewayOf(payment.provider!).refund({
+          paymentId: payment.id,
+          refundId: entry.id,
+          amount: entry.amount,
+          paymentAmount: payment.amount,
+          transactionNo: payment.gateway?.transactionNo ?? null,
+          paidAt: payment.gateway?.paidAt ?? null,
+          createdAt: entry.at,
+          by: entry.by,
+          clientIp,
+          reason: gatewayText(entry.reason),
+        })
+      ).reference;
     } catch (err) {
       state = 'FAILED';
       logger.error('gateway refund failed', { paymentId: payment.id, refundId: entry.id, error: err instanceof GatewayError ? err.message : String(err) });
@@ -315,8 +437,10 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
       const found = await paymentsRepo.get(paymentId, tx);
       const entry = found?.refunds.find((r) => r.id === refundId);
       if (!found || !entry) throw new NotFoundError('No such refund');
-      if (refundInFlight(entry, at)) throw new ConflictError('This refund is still with the gateway; try again once it settles', { refundId }).withCode('PAYMENT_REFUND_IN_FLIGHT');
-      if (entry.gateway.state !== 'FAILED' && entry.gateway.state !== 'REQUESTED') throw new ConflictError(`The refund is ${entry.gateway.state}`).withCode('PAYMENT_TRANSITION');
+      if (refundInFlight(entry, at))
+        throw new ConflictError('This refund is still with the gateway; try again once it settles', { refundId }).withCode('PAYMENT_REFUND_IN_FLIGHT');
+      if (entry.gateway.state !== 'FAILED' && entry.gateway.state !== 'REQUESTED')
+        throw new ConflictError(`The refund is ${entry.gateway.state}`).withCode('PAYMENT_TRANSITION');
       const again: RefundEntry = { ...entry, gateway: { state: 'REQUESTED', reference: null }, requestedAt: at };
       const next = { ...found, refunds: found.refunds.map((r) => (r.id === refundId ? again : r)), updatedAt: at };
       paymentsRepo.save(tx, next);

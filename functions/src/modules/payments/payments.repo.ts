@@ -5,7 +5,18 @@ import { readRecord, typedCollection } from '../../platform/kits/firestore/recor
 import { storedFields } from '../../platform/kits/firestore/documents';
 import { readHistory } from '../../platform/kits/state-machine/state-machine';
 import { iso } from '../../platform/kits/time/time';
-import { PAYMENT_TIPS, paymentDocument, PAYMENTS, STAFF_REFUNDS, type StaffRefundRecord, type StaffRefundStatus, type PaymentMethod, type PaymentPurpose, type PaymentRecord, type PaymentStatus } from './payments.model';
+import {
+  PAYMENT_TIPS,
+  paymentDocument,
+  PAYMENTS,
+  STAFF_REFUNDS,
+  type StaffRefundRecord,
+  type StaffRefundStatus,
+  type PaymentMethod,
+  type PaymentPurpose,
+  type PaymentRecord,
+  type PaymentStatus,
+} from './payments.model';
 import type { Provider } from '../wallet';
 
 const payments = () => typedCollection<PaymentRecord>(PAYMENTS, paymentDocument);
@@ -31,7 +42,9 @@ export const paymentsRepo = {
     tx.update(payments().doc(next.id), storedFields(paymentDocument, changed));
   },
   async setPaymentUrl(id: string, paymentUrl: string, now: number): Promise<void> {
-    await payments().doc(id).update(storedFields(paymentDocument, { paymentUrl, updatedAt: now }));
+    await payments()
+      .doc(id)
+      .update(storedFields(paymentDocument, { paymentUrl, updatedAt: now }));
   },
   /** How many tips a payer gave for one ride or order (`payment_tips/{id}`), in the caller's transaction. */
   async tipCount(tx: Transaction, id: string): Promise<number> {
@@ -60,7 +73,13 @@ export const staffRefundsRepo = {
     tx.create(staffRefunds().doc(record.id), record);
   },
   save(tx: Transaction, next: StaffRefundRecord): void {
-    tx.update(staffRefunds().doc(next.id), { status: next.status, decidedBy: next.decidedBy, decidedAt: next.decidedAt, decisionReason: next.decisionReason, updatedAt: next.updatedAt });
+    tx.update(staffRefunds().doc(next.id), {
+      status: next.status,
+      decidedBy: next.decidedBy,
+      decidedAt: next.decidedAt,
+      decisionReason: next.decisionReason,
+      updatedAt: next.updatedAt,
+    });
   },
   list(filter: { status?: StaffRefundStatus }, page: PageRequest): Promise<Page<StaffRefundRecord>> {
     const query = filter.status ? staffRefunds().where('status', '==', filter.status) : staffRefunds();

@@ -16,7 +16,11 @@ export const RefundEntrySchema = z
     by: z.string().describe('Who refunded: the payer’s id, system:<module>, SERVICE (the selling side) or STAFF (an administrator, whose id payers never see)'),
     at: IsoTimeSchema,
     gateway: z.object({
-      state: z.enum(['SETTLED', 'NOT_NEEDED', 'REQUESTED', 'FAILED', 'REVERSED']).describe('The money back at the gateway: NOT_NEEDED for wallet money; FAILED ones are retried by an administrator, or REVERSED: put in the payer’s wallet instead'),
+      state: z
+        .enum(['SETTLED', 'NOT_NEEDED', 'REQUESTED', 'FAILED', 'REVERSED'])
+        .describe(
+          'The money back at the gateway: NOT_NEEDED for wallet money; FAILED ones are retried by an administrator, or REVERSED: put in the payer’s wallet instead',
+        ),
       reference: z.string().nullable(),
     }),
   })
@@ -42,7 +46,18 @@ export const PaymentSchema = z
     refunds: z.array(RefundEntrySchema),
     paymentUrl: z.string().nullable().describe('PENDING gateway payments: where the app sends the payer (VNPay page, MoMo pay URL)'),
     gateway: z
-      .object({ orderRef: z.string(), transactionNo: z.string().nullable(), bankCode: z.string().nullable(), responseCode: z.string().nullable(), paidAt: z.string().nullable().describe('The payment time as the gateway sent it, in its own format (VNPay: yyyyMMddHHmmss in Vietnam time; MoMo: epoch milliseconds; mock: ISO 8601): kept verbatim because refunds must quote it back') })
+      .object({
+        orderRef: z.string(),
+        transactionNo: z.string().nullable(),
+        bankCode: z.string().nullable(),
+        responseCode: z.string().nullable(),
+        paidAt: z
+          .string()
+          .nullable()
+          .describe(
+            'The payment time as the gateway sent it, in its own format (VNPay: yyyyMMddHHmmss in Vietnam time; MoMo: epoch milliseconds; mock: ISO 8601): kept verbatim because refunds must quote it back',
+          ),
+      })
       .nullable(),
     failureReason: z.string().nullable(),
     expiresAt: IsoTimeSchema.nullable().describe('A PENDING payment not paid by then becomes EXPIRED'),
@@ -69,10 +84,14 @@ export const RefundBodySchema = z
   })
   .meta({ id: 'RefundRequest' });
 
-const oneFilter = (q: { status?: unknown; purpose?: unknown; method?: unknown; provider?: unknown }) => [q.status, q.purpose, q.method, q.provider].filter((v) => v !== undefined).length <= 1;
+const oneFilter = (q: { status?: unknown; purpose?: unknown; method?: unknown; provider?: unknown }) =>
+  [q.status, q.purpose, q.method, q.provider].filter((v) => v !== undefined).length <= 1;
 const ONE_FILTER = { message: 'use at most one of status, purpose, method and provider', path: ['status'] };
 
-export const MyPaymentsQuerySchema = PageQuerySchema.extend({ status: z.enum(PAYMENT_STATUSES).optional(), purpose: z.enum(PAYMENT_PURPOSES).optional() }).refine(oneFilter, ONE_FILTER);
+export const MyPaymentsQuerySchema = PageQuerySchema.extend({
+  status: z.enum(PAYMENT_STATUSES).optional(),
+  purpose: z.enum(PAYMENT_PURPOSES).optional(),
+}).refine(oneFilter, ONE_FILTER);
 
 export const AdminPaymentsQuerySchema = PageQuerySchema.extend({
   status: z.enum(PAYMENT_STATUSES).optional(),
@@ -94,7 +113,14 @@ export const PaymentMethodsSchema = z
   .meta({ id: 'PaymentMethods' });
 
 export const PaymentEventSchema = z
-  .object({ action: z.string(), from: z.enum(PAYMENT_STATUSES), to: z.enum(PAYMENT_STATUSES), by: z.string().describe('Staff see the actor’s id; payers see theirs, system:<…>, or STAFF'), at: IsoTimeSchema, reason: z.string().nullable() })
+  .object({
+    action: z.string(),
+    from: z.enum(PAYMENT_STATUSES),
+    to: z.enum(PAYMENT_STATUSES),
+    by: z.string().describe('Staff see the actor’s id; payers see theirs, system:<…>, or STAFF'),
+    at: IsoTimeSchema,
+    reason: z.string().nullable(),
+  })
   .meta({ id: 'PaymentEvent' });
 export const PaymentEventListSchema = z.object({ items: z.array(PaymentEventSchema) }).meta({ id: 'PaymentEventList' });
 
@@ -145,7 +171,11 @@ export const StaffRefundSchema = z
     requested: Amount.nullable().describe('What was asked; null: all that is left at approval'),
     amount: Amount.describe('What it came to when asked'),
     reason: z.string(),
-    causes: z.array(z.enum(['AMOUNT', 'DAILY_TOTAL', 'EARNINGS_BELOW_ZERO'])).describe('Why a second administrator decides: above WALLET_ADJUSTMENT_APPROVAL_VND, the day’s staff money past it, or the payee’s earnings would go below zero'),
+    causes: z
+      .array(z.enum(['AMOUNT', 'DAILY_TOTAL', 'EARNINGS_BELOW_ZERO']))
+      .describe(
+        'Why a second administrator decides: above WALLET_ADJUSTMENT_APPROVAL_VND, the day’s staff money past it, or the payee’s earnings would go below zero',
+      ),
     status: z.enum(STAFF_REFUND_STATUSES),
     requestedBy: z.string(),
     decidedBy: z.string().nullable(),
@@ -160,7 +190,9 @@ export const StaffRefundResultSchema = PaymentSchema.extend({
   refundRequest: StaffRefundSchema.nullable().describe('Set when the refund waits for a second administrator (PENDING): the payment is unchanged until then'),
 }).meta({ id: 'StaffRefundResult' });
 
-export const StaffRefundDecisionSchema = StaffRefundSchema.extend({ payment: PaymentSchema.nullable().describe('Approved: the payment with its new refund') }).meta({ id: 'StaffRefundDecision' });
+export const StaffRefundDecisionSchema = StaffRefundSchema.extend({
+  payment: PaymentSchema.nullable().describe('Approved: the payment with its new refund'),
+}).meta({ id: 'StaffRefundDecision' });
 export const StaffRefundListSchema = z.object({ items: z.array(StaffRefundSchema), nextCursor: z.string().nullable() }).meta({ id: 'StaffRefundList' });
 export const StaffRefundQuerySchema = PageQuerySchema.extend({ status: z.enum(STAFF_REFUND_STATUSES).optional() });
 export const StaffRefundApproveBodySchema = z.object({ reason: z.string().trim().min(1).max(300).optional() }).meta({ id: 'StaffRefundApproval' });

@@ -43,13 +43,19 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const result = await paymentsRepo.list(filter, { ...page, query: key, caller });
     const at = now();
     // Overdue ones read as EXPIRED at once; their timers (or the next read) store it.
-    return { items: result.items.map((p) => paymentView(PAYMENT_DEADLINE.isDue(p, at) ? { ...p, status: 'EXPIRED' } : p, audience)), nextCursor: result.nextCursor };
+    return {
+      items: result.items.map((p) => paymentView(PAYMENT_DEADLINE.isDue(p, at) ? { ...p, status: 'EXPIRED' } : p, audience)),
+      nextCursor: result.nextCursor,
+    };
   }
 
   async function cancel(payerId: string, id: string) {
     const found = await current(id);
     if (!found || found.payerId !== payerId) throw new NotFoundError('No such payment');
-    return paymentView((await move(id, 'cancel', { by: payerId, roles: ['payer'] }, (p) => ({ ...p, failureReason: 'Cancelled by the payer' }))).after, 'payer');
+    return paymentView(
+      (await move(id, 'cancel', { by: payerId, roles: ['payer'] }, (p) => ({ ...p, failureReason: 'Cancelled by the payer' }))).after,
+      'payer',
+    );
   }
 
   async function events(viewer: PaymentViewer, id: string) {
@@ -73,7 +79,29 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { handleNotice, handleMockNotice } = notices;
   const { refund, decideStaffRefund, staffRefunds, reverseFailedRefund, retryGatewayRefund } = refunds;
   const { expire, expireIfDue } = expiry;
-  return { topup, events, handleNotice, handleMockNotice, get, list, cancel, charge, tip, hold, capture, release, refund, decideStaffRefund, staffRefunds, reverseFailedRefund, retryGatewayRefund, expire, expireIfDue, methods, current };
+  return {
+    topup,
+    events,
+    handleNotice,
+    handleMockNotice,
+    get,
+    list,
+    cancel,
+    charge,
+    tip,
+    hold,
+    capture,
+    release,
+    refund,
+    decideStaffRefund,
+    staffRefunds,
+    reverseFailedRefund,
+    retryGatewayRefund,
+    expire,
+    expireIfDue,
+    methods,
+    current,
+  };
 }
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;

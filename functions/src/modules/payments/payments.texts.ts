@@ -14,7 +14,13 @@ export const PAYMENT_TEXTS = defineMessages({
   }),
   'payment.refunded': notice<{ amount: number; topUp: boolean; reason: string }>({
     example: { amount: 50_000, topUp: false, reason: 'Order cancelled by the shop' },
-    vi: (p, f) => ({ title: 'Hoàn tiền', body: p.topUp ? `${f.vnd(p.amount)} từ khoản nạp của bạn được hoàn về nguồn ban đầu` : `${f.vnd(p.amount)} đã được hoàn: ${p.reason}` }),
-    en: (p, f) => ({ title: 'Refund', body: p.topUp ? `${f.vnd(p.amount)} of your top-up goes back to where it came from` : `${f.vnd(p.amount)} is refunded: ${p.reason}` }),
+    vi: (p, f) => ({
+      title: 'Hoàn tiền',
+      body: p.topUp ? `${f.vnd(p.amount)} từ khoản nạp của bạn được hoàn về nguồn ban đầu` : `${f.vnd(p.amount)} đã được hoàn: ${p.reason}`,
+    }),
+    en: (p, f) => ({
+      title: 'Refund',
+      body: p.topUp ? `${f.vnd(p.amount)} of your top-up goes back to where it came from` : `${f.vnd(p.amount)} is refunded: ${p.reason}`,
+    }),
   }),
 });

@@ -12,9 +12,25 @@ export function paymentNotices(before: PaymentRecord | undefined, after: Payment
   const notices: DispatchInput[] = [];
   if (after.purpose === 'TOPUP' && before?.status !== after.status) {
     if (after.status === 'SUCCEEDED') {
-      notices.push(PAYMENT_EVENTS.notice({ event: 'wallet.topup.succeeded', recipients: payer, entityId: after.id, text: PAYMENT_TEXTS.text('wallet.topup.succeeded', { amount: after.amount }), params: { paymentId: after.id } }));
+      notices.push(
+        PAYMENT_EVENTS.notice({
+          event: 'wallet.topup.succeeded',
+          recipients: payer,
+          entityId: after.id,
+          text: PAYMENT_TEXTS.text('wallet.topup.succeeded', { amount: after.amount }),
+          params: { paymentId: after.id },
+        }),
+      );
     } else if (after.status === 'FAILED') {
-      notices.push(PAYMENT_EVENTS.notice({ event: 'wallet.topup.failed', recipients: payer, entityId: after.id, text: PAYMENT_TEXTS.text('wallet.topup.failed', { amount: after.amount }), params: { paymentId: after.id } }));
+      notices.push(
+        PAYMENT_EVENTS.notice({
+          event: 'wallet.topup.failed',
+          recipients: payer,
+          entityId: after.id,
+          text: PAYMENT_TEXTS.text('wallet.topup.failed', { amount: after.amount }),
+          params: { paymentId: after.id },
+        }),
+      );
     }
   }
   const known = new Set((before?.refunds ?? []).map((r) => r.id));

@@ -20,10 +20,23 @@ export function gatewaysFor(config: Readonly<AppConfig>): Partial<Record<Provide
   const base = callbackBase(config);
   const gateways: Partial<Record<Provider, Gateway>> = {};
   if (config.VNPAY_TMN_CODE && config.VNPAY_HASH_SECRET) {
-    gateways.VNPAY = vnpayGateway({ tmnCode: config.VNPAY_TMN_CODE, hashSecret: config.VNPAY_HASH_SECRET, payUrl: config.VNPAY_PAY_URL, apiUrl: config.VNPAY_API_URL, returnUrl: `${base}/payments/vnpay/return` });
+    gateways.VNPAY = vnpayGateway({
+      tmnCode: config.VNPAY_TMN_CODE,
+      hashSecret: config.VNPAY_HASH_SECRET,
+      payUrl: config.VNPAY_PAY_URL,
+      apiUrl: config.VNPAY_API_URL,
+      returnUrl: `${base}/payments/vnpay/return`,
+    });
   }
   if (config.MOMO_PARTNER_CODE && config.MOMO_ACCESS_KEY && config.MOMO_SECRET_KEY) {
-    gateways.MOMO = momoGateway({ partnerCode: config.MOMO_PARTNER_CODE, accessKey: config.MOMO_ACCESS_KEY, secretKey: config.MOMO_SECRET_KEY, endpoint: config.MOMO_ENDPOINT, ipnUrl: `${base}/payments/momo/ipn`, redirectUrl: `${base}/payments/momo/return` });
+    gateways.MOMO = momoGateway({
+      partnerCode: config.MOMO_PARTNER_CODE,
+      accessKey: config.MOMO_ACCESS_KEY,
+      secretKey: config.MOMO_SECRET_KEY,
+      endpoint: config.MOMO_ENDPOINT,
+      ipnUrl: `${base}/payments/momo/ipn`,
+      redirectUrl: `${base}/payments/momo/return`,
+    });
   }
   if (config.PAYMENTS_MOCK) gateways.MOCK = mockGateway((paymentId) => `${base}/payments/mock/return?paymentId=${encodeURIComponent(paymentId)}`);
   return gateways;
@@ -48,6 +61,9 @@ export const ipnServiceFor = perConfig((config: Readonly<AppConfig>) =>
   createIpnService({
     payments: paymentsServiceFor(config),
     vnpaySecret: config.VNPAY_HASH_SECRET,
-    momo: config.MOMO_PARTNER_CODE && config.MOMO_ACCESS_KEY && config.MOMO_SECRET_KEY ? { partnerCode: config.MOMO_PARTNER_CODE, accessKey: config.MOMO_ACCESS_KEY, secretKey: config.MOMO_SECRET_KEY } : undefined,
+    momo:
+      config.MOMO_PARTNER_CODE && config.MOMO_ACCESS_KEY && config.MOMO_SECRET_KEY
+        ? { partnerCode: config.MOMO_PARTNER_CODE, accessKey: config.MOMO_ACCESS_KEY, secretKey: config.MOMO_SECRET_KEY }
+        : undefined,
   }),
 );

@@ -5,7 +5,6 @@ import { PHARMACY_STORES, PHARMACY_PRODUCTS } from './pharmacy.collections';
 
 export { PHARMACY_STORES, PHARMACY_PRODUCTS };
 
-
 const details = z.object({
   chain: z.string().trim().min(1).max(60).optional().describe('Pharmacy chain (Long Châu, Pharmacity, An Khang…)'),
   pharmacistOnDuty: z.boolean().optional().describe('A licensed pharmacist serves at the counter'),

@@ -25,7 +25,13 @@ export const pharmacyRepo = {
   },
   /** At most `max` of a store's in-stock lines with the word, by name (the index of `ofStore` with a word and inStock). */
   async inStockAt(storeId: string, term: string, max: number): Promise<ProductRecord[]> {
-    const snap = await products().where('storeId', '==', storeId).where('terms', 'array-contains', term).where('inStock', '==', true).orderBy('nameFolded').limit(max).get();
+    const snap = await products()
+      .where('storeId', '==', storeId)
+      .where('terms', 'array-contains', term)
+      .where('inStock', '==', true)
+      .orderBy('nameFolded')
+      .limit(max)
+      .get();
     return snap.docs.map((d) => d.data());
   },
 };

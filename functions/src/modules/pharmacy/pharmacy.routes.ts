@@ -3,7 +3,15 @@ import { CATALOG_ADMIN_PATH, catalogRoutes, NEARBY_RATE_LIMIT } from '../../plat
 import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { DeletedSchema, IdParamsSchema } from '../../platform/core/http/ids';
-import { ProductBodySchema, ProductListQuerySchema, ProductPageSchema, ProductParamsSchema, ProductSchema, ProductSearchQuerySchema, StoreWithProductsSchema } from './pharmacy.schemas';
+import {
+  ProductBodySchema,
+  ProductListQuerySchema,
+  ProductPageSchema,
+  ProductParamsSchema,
+  ProductSchema,
+  ProductSearchQuerySchema,
+  StoreWithProductsSchema,
+} from './pharmacy.schemas';
 import { pharmacyProducts, pharmacyStores } from './pharmacy.wiring';
 
 export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
@@ -15,7 +23,8 @@ export function pharmacyRoutes(ctx: AppContext): AnyRoute[] {
       operationId: 'searchPharmacyProducts',
       tag: 'pharmacy',
       summary: 'Pharmacies near me that have a product in stock',
-      description: 'Every word of q matches the start of a word of the product name (diacritics ignored). Stores within radiusM, nearest first, each with its matching products (at most 20). lat/lng must be numbers (400). One request reads at most NEARBY_READ_BUDGET documents (the stores nearest first, then their stock lines): in a very dense area the farther stores are left out. Ordering medicine belongs to orders.',
+      description:
+        'Every word of q matches the start of a word of the product name (diacritics ignored). Stores within radiusM, nearest first, each with its matching products (at most 20). lat/lng must be numbers (400). One request reads at most NEARBY_READ_BUDGET documents (the stores nearest first, then their stock lines): in a very dense area the farther stores are left out. Ordering medicine belongs to orders.',
       auth: [],
       rateLimit: NEARBY_RATE_LIMIT,
       request: { query: ProductSearchQuerySchema },

@@ -62,7 +62,11 @@ export function createPharmacyService(stores: Stores, now: () => number = Date.n
     async listProducts(storeId: string, caller: Caller, query: z.output<typeof ProductListQuerySchema>) {
       await stores.get(storeId, caller); // 404 unless the store is visible to the caller
       const term = query.q ? searchTermOf(query.q) : undefined;
-      const page = await pharmacyRepo.ofStore(storeId, { term, inStock: query.inStock }, { limit: query.limit, cursor: query.cursor, query: `pharmacy:products:${storeId}:${term ?? ''}:${query.inStock ?? ''}`, caller: caller.userId });
+      const page = await pharmacyRepo.ofStore(
+        storeId,
+        { term, inStock: query.inStock },
+        { limit: query.limit, cursor: query.cursor, query: `pharmacy:products:${storeId}:${term ?? ''}:${query.inStock ?? ''}`, caller: caller.userId },
+      );
       return { items: page.items.filter((p) => !query.q || matchesSearch(p.name, query.q)).map(productView), nextCursor: page.nextCursor };
     },
 
@@ -78,7 +82,11 @@ export function createPharmacyService(stores: Stores, now: () => number = Date.n
       let reads = 0;
       let cursor: string | undefined;
       while (term && items.length < query.limit && reads < options.budget) {
-        const page = await stores.nearby({ lat: query.lat, lng: query.lng, radiusM: query.radiusM, limit: 20, ...(cursor ? { cursor } : {}) } as never, caller, { budget: options.budget - reads });
+        const page = await stores.nearby(
+          { lat: query.lat, lng: query.lng, radiusM: query.radiusM, limit: 20, ...(cursor ? { cursor } : {}) } as never,
+          caller,
+          { budget: options.budget - reads },
+        );
         reads += page.reads;
         // The page's stores in parallel, each within an equal share of what is left (a store costs at least one read).
         const near = page.items.slice(0, Math.max(0, options.budget - reads));

@@ -4,8 +4,20 @@ import { PLACES } from './places.collections';
 
 export { PLACES };
 
-
-export const PLACE_CATEGORIES = ['RESTAURANT', 'CAFE', 'ATTRACTION', 'SHOPPING', 'HOSPITAL', 'SCHOOL', 'HOTEL', 'PARK', 'MARKET', 'GYM', 'BANK', 'OTHER'] as const;
+export const PLACE_CATEGORIES = [
+  'RESTAURANT',
+  'CAFE',
+  'ATTRACTION',
+  'SHOPPING',
+  'HOSPITAL',
+  'SCHOOL',
+  'HOTEL',
+  'PARK',
+  'MARKET',
+  'GYM',
+  'BANK',
+  'OTHER',
+] as const;
 export const PLACE_CATEGORY_LABELS: Record<(typeof PLACE_CATEGORIES)[number], { en: string; vi: string }> = {
   RESTAURANT: { en: 'Restaurants', vi: 'Nhà hàng' },
   CAFE: { en: 'Cafés', vi: 'Quán cà phê' },

@@ -11,5 +11,11 @@ export const promotionsModule = defineModule({
   promotionVerticals: ['ORDER', 'BOOKING'],
   permissions: ['promotions.manage'],
   routes: (ctx) => (require('./promotions.routes') as typeof import('./promotions.routes')).promotionsRoutes(ctx),
-  collections: [{ name: PROMOTIONS }, { name: PROMOTION_SHARDS, parent: PROMOTIONS }, { name: PROMOTION_CODES }, { name: PROMOTION_USAGE }, { name: PROMOTION_REDEMPTIONS }],
+  collections: [
+    { name: PROMOTIONS },
+    { name: PROMOTION_SHARDS, parent: PROMOTIONS },
+    { name: PROMOTION_CODES },
+    { name: PROMOTION_USAGE },
+    { name: PROMOTION_REDEMPTIONS },
+  ],
 });

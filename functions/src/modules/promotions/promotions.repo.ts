@@ -15,7 +15,8 @@ import {
 
 const promotions = () => typedCollection<PromotionRecord>(PROMOTIONS);
 const redemptions = () => typedCollection<RedemptionRecord>(PROMOTION_REDEMPTIONS);
-const shard = (promotionId: string, n: number) => plainCollection<{ remaining: number }>(PROMOTIONS).doc(promotionId).collection(PROMOTION_SHARDS).doc(String(n));
+const shard = (promotionId: string, n: number) =>
+  plainCollection<{ remaining: number }>(PROMOTIONS).doc(promotionId).collection(PROMOTION_SHARDS).doc(String(n));
 const usage = (promotionId: string, userId: string) => plainCollection<{ count: number }>(PROMOTION_USAGE).doc(`${promotionId}_${userId}`);
 const payableClaim = (reference: string) => plainCollection<{ redemptionId: string }>(PROMOTION_PAYABLES).doc(reference);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
@@ -53,7 +54,13 @@ export const promotionsRepo = {
    * the same reference and every shard, each with its version (update time) for the write's preconditions.
    */
   async redemptionState(promotionId: string, shardCount: number, userId: string, redemptionId: string, reference: string) {
-    const refs = [promotions().doc(promotionId), usage(promotionId, userId), redemptions().doc(redemptionId), payableClaim(reference), ...Array.from({ length: shardCount }, (_, n) => shard(promotionId, n))];
+    const refs = [
+      promotions().doc(promotionId),
+      usage(promotionId, userId),
+      redemptions().doc(redemptionId),
+      payableClaim(reference),
+      ...Array.from({ length: shardCount }, (_, n) => shard(promotionId, n)),
+    ];
     const [promo, used, earlier, claim, ...shards] = await db().getAll(...refs);
     return {
       /** The redemption already used on this payable (this one or another voucher's). */
@@ -69,10 +76,17 @@ export const promotionsRepo = {
    * that lost a race fails its precondition and reads again). Throws the commit's error (FAILED_PRECONDITION,
    * ALREADY_EXISTS, NOT_FOUND) for the caller to sort out.
    */
-  async commitRedemption(record: RedemptionRecord, reads: { usage: { count: number; version?: FirebaseFirestore.Timestamp }; shard?: { remaining: number; version?: FirebaseFirestore.Timestamp } }): Promise<void> {
+  async commitRedemption(
+    record: RedemptionRecord,
+    reads: { usage: { count: number; version?: FirebaseFirestore.Timestamp }; shard?: { remaining: number; version?: FirebaseFirestore.Timestamp } },
+  ): Promise<void> {
     const batch = db().batch();
     if (record.shard !== null && reads.shard) {
-      batch.update(shard(record.promotionId, record.shard), { remaining: reads.shard.remaining - 1 }, reads.shard.version ? { lastUpdateTime: reads.shard.version } : {});
+      batch.update(
+        shard(record.promotionId, record.shard),
+        { remaining: reads.shard.remaining - 1 },
+        reads.shard.version ? { lastUpdateTime: reads.shard.version } : {},
+      );
     }
     const counter = usage(record.promotionId, record.userId);
     if (reads.usage.version) batch.update(counter, { count: reads.usage.count + 1 }, { lastUpdateTime: reads.usage.version });

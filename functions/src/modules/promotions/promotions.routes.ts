@@ -19,7 +19,15 @@ import {
 } from './promotions.schemas';
 import { createPromotionsService } from './promotions.service';
 
-const PURCHASE_CODES = ['PROMOTION_NOT_FOUND', 'PROMOTION_NOT_STARTED', 'PROMOTION_EXPIRED', 'PROMOTION_NOT_APPLICABLE', 'PROMOTION_MIN_SPEND', 'PROMOTION_USER_LIMIT', 'PROMOTION_EXHAUSTED'] as const;
+const PURCHASE_CODES = [
+  'PROMOTION_NOT_FOUND',
+  'PROMOTION_NOT_STARTED',
+  'PROMOTION_EXPIRED',
+  'PROMOTION_NOT_APPLICABLE',
+  'PROMOTION_MIN_SPEND',
+  'PROMOTION_USER_LIMIT',
+  'PROMOTION_EXHAUSTED',
+] as const;
 const MANAGERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
 const ADMIN_PATH = 'Administrators (platform vouchers, any partner’s) need the permission promotions.manage (403 PERMISSION_REQUIRED otherwise).';
 
@@ -37,7 +45,8 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'listAvailablePromotions',
       tag,
       summary: 'Vouchers I can use now',
-      description: 'Active, started, not ended, with uses left for me and in all; ending soonest first. Partner vouchers apply to that partner’s sales only (partnerId).',
+      description:
+        'Active, started, not ended, with uses left for me and in all; ending soonest first. Partner vouchers apply to that partner’s sales only (partnerId).',
       auth: [],
       hat: 'CON',
       request: { query: AvailableQuerySchema },
@@ -70,7 +79,14 @@ export function promotionsRoutes({ config }: AppContext): AnyRoute[] {
       hat: 'CON',
       idempotent: true,
       errors: [404],
-      codes: [...PURCHASE_CODES, 'CONTENDED', 'PROMOTION_PAYABLE_NOT_FOUND', 'PROMOTION_PAYABLE_CLOSED', 'PROMOTION_PAYABLE_TAKEN', 'PROMOTION_PAYABLE_SETTLED'],
+      codes: [
+        ...PURCHASE_CODES,
+        'CONTENDED',
+        'PROMOTION_PAYABLE_NOT_FOUND',
+        'PROMOTION_PAYABLE_CLOSED',
+        'PROMOTION_PAYABLE_TAKEN',
+        'PROMOTION_PAYABLE_SETTLED',
+      ],
       request: { body: RedeemBodySchema },
       response: { status: 201, description: 'The redemption.', schema: RedemptionSchema },
       handler: ({ auth, body }) => promotions.redeem(auth!.userId, body),

@@ -6,7 +6,13 @@ import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 import { vnd } from '../../platform/kits/money/money';
 import { priceRange } from '../../platform/kits/money/money.schemas';
 
-const CodeSchema = z.string().trim().min(3).max(24).regex(/^[A-Za-z0-9 ]+$/, 'letters, digits and spaces only').describe('Case and spaces ignored: "tet 2027" = TET2027');
+const CodeSchema = z
+  .string()
+  .trim()
+  .min(3)
+  .max(24)
+  .regex(/^[A-Za-z0-9 ]+$/, 'letters, digits and spaces only')
+  .describe('Case and spaces ignored: "tet 2027" = TET2027');
 const VerticalSchema = z.enum(PROMOTION_VERTICALS).meta({ id: 'PromotionVertical' });
 
 export const PromotionBodySchema = z
@@ -77,15 +83,26 @@ const PurchaseSchema = {
 export const ValidateBodySchema = z.object(PurchaseSchema).meta({ id: 'PromotionValidateBody' });
 export const PayableRefSchema = z
   .object({
-    kind: z.enum(PAYABLE_KINDS).describe('RIDE: one of your rides. ORDER and BOOKING plug in the same way when their modules expose a payable (owner, amount, seller, cancelled or refunded) on their public face.'),
+    kind: z
+      .enum(PAYABLE_KINDS)
+      .describe(
+        'RIDE: one of your rides. ORDER and BOOKING plug in the same way when their modules expose a payable (owner, amount, seller, cancelled or refunded) on their public face.',
+      ),
     id: DocumentIdSchema.describe('The ride id'),
   })
   .strict()
-  .meta({ id: 'PromotionPayable', description: 'What the voucher is used on. The amount, the seller and the owner are the server’s (the ride’s fare as the server knows it: its final fare, or the quote before it ends); the caller must own it.' });
+  .meta({
+    id: 'PromotionPayable',
+    description:
+      'What the voucher is used on. The amount, the seller and the owner are the server’s (the ride’s fare as the server knows it: its final fare, or the quote before it ends); the caller must own it.',
+  });
 export const RedeemBodySchema = z
   .object({ code: CodeSchema, payable: PayableRefSchema })
   .strict()
-  .meta({ id: 'PromotionRedeemBody', description: 'Only the code and the payable: an amount, partnerId, vertical or reference sent by the client is refused (400).' });
+  .meta({
+    id: 'PromotionRedeemBody',
+    description: 'Only the code and the payable: an amount, partnerId, vertical or reference sent by the client is refused (400).',
+  });
 
 export const DiscountSchema = z
   .object({ promotionId: z.string(), code: z.string(), title: z.string(), amount: z.number().int(), discount: z.number().int(), finalAmount: z.number().int() })

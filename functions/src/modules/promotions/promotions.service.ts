@@ -6,7 +6,18 @@ import { assertPermission } from '../../platform/core/auth/guard';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
-import { discountFor, MAX_SHARDS, normalizeCode, PAYABLE_VERTICAL, shardSizes, type Payable, type PayableRef, type PromotionRecord, type PromotionVertical, type RedemptionRecord } from './promotions.model';
+import {
+  discountFor,
+  MAX_SHARDS,
+  normalizeCode,
+  PAYABLE_VERTICAL,
+  shardSizes,
+  type Payable,
+  type PayableRef,
+  type PromotionRecord,
+  type PromotionVertical,
+  type RedemptionRecord,
+} from './promotions.model';
 import { promotionsRepo } from './promotions.repo';
 import type { PromotionBodySchema, PromotionPatchSchema, RedeemBodySchema, ValidateBodySchema } from './promotions.schemas';
 
@@ -63,13 +74,17 @@ function checkApplies(p: PromotionRecord | undefined, purchase: Purchase, at: nu
   if (!p || p.status !== 'ACTIVE') throw unknownCode();
   if (at < p.startsAt) throw new ConflictError('The voucher is not valid yet', { startsAt: iso(p.startsAt) }).withCode('PROMOTION_NOT_STARTED');
   if (at >= p.endsAt) throw new ConflictError('The voucher has expired', { endsAt: iso(p.endsAt) }).withCode('PROMOTION_EXPIRED');
-  if (!p.verticals.includes(purchase.vertical)) throw new UnprocessableError(`The voucher is not for ${purchase.vertical}`, { verticals: p.verticals }).withCode('PROMOTION_NOT_APPLICABLE');
-  if (p.partnerId !== null && p.partnerId !== purchase.partnerId) throw new UnprocessableError('The voucher is for another seller’s purchases').withCode('PROMOTION_NOT_APPLICABLE');
-  if (purchase.amount < p.minSpend) throw new UnprocessableError(`The voucher needs a purchase of at least ${p.minSpend} ₫`, { minSpend: p.minSpend }).withCode('PROMOTION_MIN_SPEND');
+  if (!p.verticals.includes(purchase.vertical))
+    throw new UnprocessableError(`The voucher is not for ${purchase.vertical}`, { verticals: p.verticals }).withCode('PROMOTION_NOT_APPLICABLE');
+  if (p.partnerId !== null && p.partnerId !== purchase.partnerId)
+    throw new UnprocessableError('The voucher is for another seller’s purchases').withCode('PROMOTION_NOT_APPLICABLE');
+  if (purchase.amount < p.minSpend)
+    throw new UnprocessableError(`The voucher needs a purchase of at least ${p.minSpend} ₫`, { minSpend: p.minSpend }).withCode('PROMOTION_MIN_SPEND');
 }
 
 function checkUserUses(p: PromotionRecord, used: number): void {
-  if (used >= p.perUserLimit) throw new ConflictError('You have used this voucher as often as it allows', { perUserLimit: p.perUserLimit }).withCode('PROMOTION_USER_LIMIT');
+  if (used >= p.perUserLimit)
+    throw new ConflictError('You have used this voucher as often as it allows', { perUserLimit: p.perUserLimit }).withCode('PROMOTION_USER_LIMIT');
 }
 
 const exhausted = () => new ConflictError('The voucher has no uses left').withCode('PROMOTION_EXHAUSTED');
@@ -95,7 +110,9 @@ export function createPromotionsService(deps: PromotionsDeps) {
     // A partner's own staff manage its vouchers; anyone else's path is the administrators' (with the permission).
     if (partnerId !== null && (await deps.partnerRole(partnerId, caller.userId))) return;
     if (isAdmin(caller) && asAdmin(caller)) return;
-    throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId}` : 'Platform vouchers are the administrators’: name your partnerId').withCode('PROMOTION_NOT_MANAGER');
+    throw new ForbiddenError(
+      partnerId ? `You are not the owner or staff of partner ${partnerId}` : 'Platform vouchers are the administrators’: name your partnerId',
+    ).withCode('PROMOTION_NOT_MANAGER');
   }
 
   async function managed(caller: Caller, id: string): Promise<PromotionRecord> {
@@ -134,8 +151,15 @@ export function createPromotionsService(deps: PromotionsDeps) {
      */
     async redeem(userId: string, body: z.output<typeof RedeemBodySchema>) {
       const payable = await ownPayable(userId, body.payable);
-      if (payable.voided) throw new ConflictError(`This ${body.payable.kind.toLowerCase()} was cancelled or refunded`, { status: payable.status }).withCode('PROMOTION_PAYABLE_CLOSED');
-      const purchase: Purchase = { vertical: PAYABLE_VERTICAL[body.payable.kind], amount: payable.amount, ...(payable.partnerId ? { partnerId: payable.partnerId } : {}) };
+      if (payable.voided)
+        throw new ConflictError(`This ${body.payable.kind.toLowerCase()} was cancelled or refunded`, { status: payable.status }).withCode(
+          'PROMOTION_PAYABLE_CLOSED',
+        );
+      const purchase: Purchase = {
+        vertical: PAYABLE_VERTICAL[body.payable.kind],
+        amount: payable.amount,
+        ...(payable.partnerId ? { partnerId: payable.partnerId } : {}),
+      };
       const reference = `${body.payable.kind}:${body.payable.id}`;
       const first = await promotionsRepo.byCode(normalizeCode(body.code));
       checkApplies(first, purchase, now());
@@ -143,8 +167,12 @@ export function createPromotionsService(deps: PromotionsDeps) {
       for (let round = 0; round < REDEEM_ROUNDS; round += 1) {
         const state = await promotionsRepo.redemptionState(first.id, first.shardCount, userId, id, reference);
         if (state.earlier) return redemptionView(state.earlier); // the same use for the same reference: answered again
-        if (state.claimedBy !== undefined && state.claimedBy !== id) throw new ConflictError(`A voucher is already used on this ${body.payable.kind.toLowerCase()}`).withCode('PROMOTION_PAYABLE_TAKEN');
-        if (payable.settled) throw new ConflictError(`This ${body.payable.kind.toLowerCase()} is paid already: a voucher applies only before payment`, { status: payable.status }).withCode('PROMOTION_PAYABLE_SETTLED');
+        if (state.claimedBy !== undefined && state.claimedBy !== id)
+          throw new ConflictError(`A voucher is already used on this ${body.payable.kind.toLowerCase()}`).withCode('PROMOTION_PAYABLE_TAKEN');
+        if (payable.settled)
+          throw new ConflictError(`This ${body.payable.kind.toLowerCase()} is paid already: a voucher applies only before payment`, {
+            status: payable.status,
+          }).withCode('PROMOTION_PAYABLE_SETTLED');
         const t = now();
         const p = state.promotion;
         checkApplies(p, purchase, t);
@@ -152,7 +180,21 @@ export function createPromotionsService(deps: PromotionsDeps) {
         const candidates = state.shards.flatMap((s, i) => (s.remaining > 0 ? [i] : []));
         if (p.totalLimit !== null && candidates.length === 0) throw exhausted();
         const shard = p.totalLimit === null ? null : candidates[randomInt(candidates.length)];
-        const record: RedemptionRecord = { id, promotionId: p.id, code: p.code, userId, vertical: purchase.vertical, amount: purchase.amount, discount: discountFor(p, purchase.amount), reference, payable: body.payable, shard, status: 'REDEEMED', createdAt: t, releasedAt: null };
+        const record: RedemptionRecord = {
+          id,
+          promotionId: p.id,
+          code: p.code,
+          userId,
+          vertical: purchase.vertical,
+          amount: purchase.amount,
+          discount: discountFor(p, purchase.amount),
+          reference,
+          payable: body.payable,
+          shard,
+          status: 'REDEEMED',
+          createdAt: t,
+          releasedAt: null,
+        };
         try {
           await promotionsRepo.commitRedemption(record, { usage: state.usage, shard: shard === null ? undefined : state.shards[shard] });
           return redemptionView(record);
@@ -176,7 +218,9 @@ export function createPromotionsService(deps: PromotionsDeps) {
       if (before.status === 'REDEEMED') {
         const payable = before.payable ? await deps.payable(before.payable) : undefined;
         if (!payable?.voided) {
-          throw new ConflictError('A use comes back only when what it was used on is cancelled or refunded', { status: payable?.status ?? null }).withCode('PROMOTION_RELEASE_REFUSED');
+          throw new ConflictError('A use comes back only when what it was used on is cancelled or refunded', { status: payable?.status ?? null }).withCode(
+            'PROMOTION_RELEASE_REFUSED',
+          );
         }
       }
       const after = await inTransaction(async (tx) => {
@@ -204,7 +248,13 @@ export function createPromotionsService(deps: PromotionsDeps) {
     async available(userId: string, vertical?: PromotionVertical) {
       const t = now();
       const open = (await promotionsRepo.activeEndingAfter(t, 200)).filter((p) => p.startsAt <= t && (!vertical || p.verticals.includes(vertical)));
-      const [used, left] = await Promise.all([promotionsRepo.usagesOf(open.map((p) => p.id), userId), Promise.all(open.map((p) => promotionsRepo.shardsLeft(p.id, p.shardCount)))]);
+      const [used, left] = await Promise.all([
+        promotionsRepo.usagesOf(
+          open.map((p) => p.id),
+          userId,
+        ),
+        Promise.all(open.map((p) => promotionsRepo.shardsLeft(p.id, p.shardCount))),
+      ]);
       return open
         .map((p, i) => ({ ...promotionView(p), usesLeftForMe: p.perUserLimit - used[i], exhausted: p.totalLimit !== null && left[i].every((n) => n <= 0) }))
         .filter((p) => p.usesLeftForMe > 0 && !p.exhausted);
@@ -244,9 +294,15 @@ export function createPromotionsService(deps: PromotionsDeps) {
     },
 
     async list(caller: Caller, query: { partnerId?: string; limit: number; cursor?: string }) {
-      if (query.partnerId === undefined && !(isAdmin(caller) && asAdmin(caller))) throw new ForbiddenError('Name the partnerId whose vouchers you list').withCode('PROMOTION_NOT_MANAGER');
+      if (query.partnerId === undefined && !(isAdmin(caller) && asAdmin(caller)))
+        throw new ForbiddenError('Name the partnerId whose vouchers you list').withCode('PROMOTION_NOT_MANAGER');
       if (query.partnerId !== undefined) await assertManager(caller, query.partnerId);
-      const page = await promotionsRepo.list(query.partnerId, { limit: query.limit, cursor: query.cursor, query: `promotions:manage:${query.partnerId ?? '*'}`, caller: caller.userId });
+      const page = await promotionsRepo.list(query.partnerId, {
+        limit: query.limit,
+        cursor: query.cursor,
+        query: `promotions:manage:${query.partnerId ?? '*'}`,
+        caller: caller.userId,
+      });
       return { items: await Promise.all(page.items.map(withStats)), nextCursor: page.nextCursor };
     },
 

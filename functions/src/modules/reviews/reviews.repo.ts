@@ -10,7 +10,8 @@ const aggregateField = () => firestoreApi().AggregateField;
 const reviews = () => typedCollection<ReviewRecord>(REVIEWS);
 const hides = () => plainCollection<HideRecord>(REVIEW_HIDES);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
-const visibleOf = (type: TargetType, targetId: string) => reviews().where('targetType', '==', type).where('targetId', '==', targetId).where('status', '==', 'VISIBLE');
+const visibleOf = (type: TargetType, targetId: string) =>
+  reviews().where('targetType', '==', type).where('targetId', '==', targetId).where('status', '==', 'VISIBLE');
 
 export const reviewsRepo = {
   get: (id: string, tx?: Transaction) => readRecord(reviews().doc(id), tx),
@@ -29,7 +30,9 @@ export const reviewsRepo = {
   ofUser: (userId: string, request: PageRequest) => paginate(reviews().where('userId', '==', userId), newestFirst, request, (d) => d.data()),
   /** Count and average stars of the visible reviews, with the read time of the figures. */
   async aggregate(type: TargetType, targetId: string): Promise<{ count: number; average: number | null; readTime: number }> {
-    const snap = await visibleOf(type, targetId).aggregate({ count: aggregateField().count(), average: aggregateField().average('stars') }).get();
+    const snap = await visibleOf(type, targetId)
+      .aggregate({ count: aggregateField().count(), average: aggregateField().average('stars') })
+      .get();
     return { count: snap.data().count, average: snap.data().average, readTime: snap.readTime.toMillis() };
   },
   /** How many visible reviews give each number of stars (1..5). */

@@ -29,7 +29,8 @@ export function reviewsRoutes(): AnyRoute[] {
       operationId: 'createReview',
       tag,
       summary: 'Review a record (once per record)',
-      description: 'Stars 1–5, optional text and photos. The record must be active (404); its managers cannot review it (403). A second review of the same record is 409 REVIEW_EXISTS: edit the first. The record’s average and count follow within seconds (a trigger). When a moderator hid your earlier review of this record, a new one (after you deleted it) is created HIDDEN: shown to you, not to others, not counted.',
+      description:
+        'Stars 1–5, optional text and photos. The record must be active (404); its managers cannot review it (403). A second review of the same record is 409 REVIEW_EXISTS: edit the first. The record’s average and count follow within seconds (a trigger). When a moderator hid your earlier review of this record, a new one (after you deleted it) is created HIDDEN: shown to you, not to others, not counted.',
       auth: [],
       hat: 'CON',
       idempotent: true,
@@ -99,7 +100,10 @@ export function reviewsRoutes(): AnyRoute[] {
       errors: [404],
       codes: ['REVIEW_REPORT_RESOLVED'],
       request: { params: IdParamsSchema, body: ResolveBodySchema },
-      response: { description: 'How many reports were closed and the review’s status.', schema: z.object({ resolved: z.number().int(), reviewStatus: z.enum(['VISIBLE', 'HIDDEN']).nullable() }) },
+      response: {
+        description: 'How many reports were closed and the review’s status.',
+        schema: z.object({ resolved: z.number().int(), reviewStatus: z.enum(['VISIBLE', 'HIDDEN']).nullable() }),
+      },
       handler: ({ auth, params, body }) => reviews.resolve(params.id, auth!, body.action),
     }),
     defineRoute({

@@ -19,7 +19,11 @@ export const ReviewBodySchema = z
   .meta({ id: 'ReviewBody' });
 
 export const ReviewPatchSchema = z
-  .object({ stars: stars.optional(), text: text.nullable().optional().describe('null removes the text'), photoIds: z.array(DocumentIdSchema).max(5).optional() })
+  .object({
+    stars: stars.optional(),
+    text: text.nullable().optional().describe('null removes the text'),
+    photoIds: z.array(DocumentIdSchema).max(5).optional(),
+  })
   .refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'name at least one field to change' })
   .meta({ id: 'ReviewPatch' });
 
@@ -50,12 +54,16 @@ export const ReviewSummarySchema = z
     targetId: z.string(),
     average: z.number().describe('Kept on the record by a trigger (0 when unrated)'),
     count: z.number().int(),
-    histogram: z.object({ 1: z.number().int(), 2: z.number().int(), 3: z.number().int(), 4: z.number().int(), 5: z.number().int() }).describe('Visible reviews per number of stars, counted now'),
+    histogram: z
+      .object({ 1: z.number().int(), 2: z.number().int(), 3: z.number().int(), 4: z.number().int(), 5: z.number().int() })
+      .describe('Visible reviews per number of stars, counted now'),
   })
   .meta({ id: 'ReviewSummary' });
 
 export const ReplyBodySchema = z.object({ text: z.string().trim().min(1).max(1000) }).meta({ id: 'ReviewReplyBody' });
-export const ReportBodySchema = z.object({ reason: z.enum(REPORT_REASONS), note: z.string().trim().min(1).max(500).optional() }).meta({ id: 'ReviewReportBody' });
+export const ReportBodySchema = z
+  .object({ reason: z.enum(REPORT_REASONS), note: z.string().trim().min(1).max(500).optional() })
+  .meta({ id: 'ReviewReportBody' });
 
 export const ReportSchema = z
   .object({

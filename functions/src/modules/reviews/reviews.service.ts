@@ -94,7 +94,12 @@ export function createReviewsService(now: () => number = Date.now) {
     get: async (id: string, caller: Caller) => reviewView(await visibleTo(id, caller)),
 
     async list(query: { targetType: TargetType; targetId: string; limit: number; cursor?: string }, caller: Caller) {
-      const page = await reviewsRepo.ofTarget(query.targetType, query.targetId, { limit: query.limit, cursor: query.cursor, query: `reviews:${query.targetType}:${query.targetId}`, caller: caller.userId });
+      const page = await reviewsRepo.ofTarget(query.targetType, query.targetId, {
+        limit: query.limit,
+        cursor: query.cursor,
+        query: `reviews:${query.targetType}:${query.targetId}`,
+        caller: caller.userId,
+      });
       return { items: page.items.map(reviewView), nextCursor: page.nextCursor };
     },
 
@@ -106,7 +111,13 @@ export function createReviewsService(now: () => number = Date.now) {
     async summary(type: TargetType, targetId: string) {
       const [[target], histogram] = await Promise.all([targetSource(type).activeByIds([targetId]), reviewsRepo.histogram(type, targetId)]);
       if (!target) throw new NotFoundError('No such record');
-      return { targetType: type, targetId, average: target.ratingAvg, count: target.ratingCount, histogram: { 1: histogram[0], 2: histogram[1], 3: histogram[2], 4: histogram[3], 5: histogram[4] } };
+      return {
+        targetType: type,
+        targetId,
+        average: target.ratingAvg,
+        count: target.ratingCount,
+        histogram: { 1: histogram[0], 2: histogram[1], 3: histogram[2], 4: histogram[3], 5: histogram[4] },
+      };
     },
 
     async update(id: string, caller: Caller, patch: z.output<typeof ReviewPatchSchema>) {
@@ -130,7 +141,8 @@ export function createReviewsService(now: () => number = Date.now) {
       await inTransaction(async (tx) => {
         const review = await reviewsRepo.get(id, tx);
         if (!review || (review.userId !== caller.userId && review.status !== 'VISIBLE')) throw notFound();
-        if (review.userId !== caller.userId) throw new ForbiddenError('Only its author deletes a review (administrators hide it)').withCode('REVIEW_NOT_AUTHOR');
+        if (review.userId !== caller.userId)
+          throw new ForbiddenError('Only its author deletes a review (administrators hide it)').withCode('REVIEW_NOT_AUTHOR');
         reviewsRepo.remove(tx, id);
       });
       return { deleted: true as const };
@@ -140,7 +152,8 @@ export function createReviewsService(now: () => number = Date.now) {
       // The admin path (the platform's own records): the permission that manages every record.
       if (isAdmin(caller)) assertPermission(caller, 'catalog.manage');
       const review = await visibleTo(id, caller);
-      if (!(await targetSource(review.targetType).isManagedBy(review.targetId, caller))) throw new ForbiddenError('Only the managers of the reviewed record reply').withCode('REVIEW_NOT_MANAGER');
+      if (!(await targetSource(review.targetType).isManagedBy(review.targetId, caller)))
+        throw new ForbiddenError('Only the managers of the reviewed record reply').withCode('REVIEW_NOT_MANAGER');
       const t = now();
       const after = await inTransaction(async (tx) => {
         const current = await reviewsRepo.get(id, tx);

@@ -30,5 +30,13 @@ export async function ridePayable(config: Readonly<AppConfig>, rideId: string): 
   if (!ride) return undefined;
   let voided = CALLED_OFF.includes(ride.status);
   if (!voided && ride.status === 'COMPLETED' && ride.paymentId) voided = (await paymentCommands(config).get(ride.paymentId)).status === 'REFUNDED';
-  return { id: ride.id, ownerId: ride.riderId, partnerId: null, amount: ride.fare ?? ride.quote.fare, status: ride.status, voided, settled: ride.status === 'COMPLETED' };
+  return {
+    id: ride.id,
+    ownerId: ride.riderId,
+    partnerId: null,
+    amount: ride.fare ?? ride.quote.fare,
+    status: ride.status,
+    voided,
+    settled: ride.status === 'COMPLETED',
+  };
 }

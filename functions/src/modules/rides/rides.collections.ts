@@ -21,4 +21,7 @@ export const RIDE_DISPUTES = 'ride_disputes';
 
 export const RIDE_EXPIRY_QUEUE = documentTaskQueue('rideExpiry', 'rideId');
 /** A booking's wallet hold, checked after RIDE_HOLD_EXPIRY_SEC: released when no ride took it. */
-export const RIDE_HOLD_CHECK_QUEUE = defineTaskQueue('rideHoldCheck', z.object({ rideId: z.string().check(z.minLength(1), z.maxLength(100)), paymentId: z.string().check(z.minLength(1), z.maxLength(200)) }));
+export const RIDE_HOLD_CHECK_QUEUE = defineTaskQueue(
+  'rideHoldCheck',
+  z.object({ rideId: z.string().check(z.minLength(1), z.maxLength(100)), paymentId: z.string().check(z.minLength(1), z.maxLength(200)) }),
+);

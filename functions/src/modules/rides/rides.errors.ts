@@ -9,15 +9,21 @@ export const RIDE_ERROR_CODES = defineErrorCodes({
   RIDE_QUOTE_INVALID: [422, 'The quoteId is not one of ours, was altered, or is for another rider, route or vehicle.'],
   RIDE_QUOTE_EXPIRED: [409, 'The quote is older than 5 minutes: ask for a new one.'],
   RIDE_ALREADY_RATED: [409, 'The ride was rated already.'],
-  RIDE_NOT_AT_PICKUP: [409, 'The driver\'s last fresh position is farther from the pickup than RIDE_ARRIVE_RADIUS_M (`details.distanceM`).'],
-  RIDE_NOT_AT_DROPOFF: [409, 'The driver is neither near the drop-off (RIDE_COMPLETE_RADIUS_M) nor has driven RIDE_COMPLETE_MIN_DRIVEN_BP of the quoted distance (`details`).'],
+  RIDE_NOT_AT_PICKUP: [409, "The driver's last fresh position is farther from the pickup than RIDE_ARRIVE_RADIUS_M (`details.distanceM`)."],
+  RIDE_NOT_AT_DROPOFF: [
+    409,
+    'The driver is neither near the drop-off (RIDE_COMPLETE_RADIUS_M) nor has driven RIDE_COMPLETE_MIN_DRIVEN_BP of the quoted distance (`details`).',
+  ],
   RIDE_POSITION_STALE: [409, 'The server has no position of the driver from the last RIDE_POSITION_FRESH_SEC: report the position, then retry.'],
   RIDE_DISPUTE_EXISTS: [409, 'The ride was disputed already (`details.disputeId`).'],
   RIDE_DISPUTE_WINDOW: [409, 'Only a COMPLETED ride, or a CANCELLED one that charged a fee, is disputed, within RIDE_DISPUTE_WINDOW_DAYS of its end.'],
   RIDE_DISPUTE_RESOLVED: [409, 'The dispute was resolved already (`details.outcome`).'],
   RIDE_REFUND_EXCEEDS: [409, 'A dispute refunds at most what the rider paid for the ride (`details.paid`).'],
-  RIDE_HOLD_NOT_CAPTURED: [409, 'The ride\'s wallet hold was released or expired before it was captured: nothing was recorded as paid.'],
-  RIDE_SELF_MANAGE: [403, 'Administrators do not manage (complete, abort, cancel, settle disputes of) a ride they are the rider or driver of; another administrator does.'],
+  RIDE_HOLD_NOT_CAPTURED: [409, "The ride's wallet hold was released or expired before it was captured: nothing was recorded as paid."],
+  RIDE_SELF_MANAGE: [
+    403,
+    'Administrators do not manage (complete, abort, cancel, settle disputes of) a ride they are the rider or driver of; another administrator does.',
+  ],
   RIDE_NO_SHOW_EARLY: [409, 'A no-show is declared only after waiting RIDE_CANCEL_WAIT_SEC at the pickup (`details.waitSec`).'],
 });
 

@@ -23,6 +23,18 @@ export const RIDE_EVENTS = defineEvents([
   ride('ride.completed', ['CON', 'DRV'], 'ride_trip_completed', link('MapTab', 'RideDetail'), link('TripTab', 'TripHistory')),
   ride('ride.cancelled', ['CON', 'DRV'], 'notif_ride', link('MapTab', 'RideDetail'), link('TripTab', 'TripHistory')),
   // Not in the spec's matrix: an emergency alert in a ride, to every administrator (SYSTEM inbox, always pushed).
-  { pattern: 'ride.sos', kind: 'SYSTEM', recipients: ['CON'], push: 'always', realtime: null, sfx: 'notif_urgent', androidChannel: 'app-rides', preference: null,
-    deepLink: { CON: link('AdminTab', 'RideSos') }, appLink: 'rides', collapse: false, ttlSec: 24 * HOUR },
+  {
+    pattern: 'ride.sos',
+    kind: 'SYSTEM',
+    recipients: ['CON'],
+    push: 'always',
+    realtime: null,
+    sfx: 'notif_urgent',
+    androidChannel: 'app-rides',
+    preference: null,
+    deepLink: { CON: link('AdminTab', 'RideSos') },
+    appLink: 'rides',
+    collapse: false,
+    ttlSec: 24 * HOUR,
+  },
 ]);

@@ -33,7 +33,14 @@ export async function migrateRideRatings(onProgress?: (pages: number, moved: num
         if (!rating) return 'gone' as const;
         if (!given.exists) {
           if (!driverId || !riderId) return 'skipped' as const;
-          const record: DriverRatingRecord = { rideId: doc.id, riderId, driverId, stars: rating.stars, comment: rating.comment ?? null, ratedAt: millisOf((ride.get('completedAt') as StoredTime | null) ?? (ride.get('updatedAt') as StoredTime)) };
+          const record: DriverRatingRecord = {
+            rideId: doc.id,
+            riderId,
+            driverId,
+            stars: rating.stars,
+            comment: rating.comment ?? null,
+            ratedAt: millisOf((ride.get('completedAt') as StoredTime | null) ?? (ride.get('updatedAt') as StoredTime)),
+          };
           tx.create(given.ref, record);
         }
         tx.update(doc.ref, { rating: FieldValue.delete() });

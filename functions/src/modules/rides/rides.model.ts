@@ -8,7 +8,18 @@ import { clampVnd, exactVnd, maxExact, rateTimes, roundExact, sumExact, timesBp,
 import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { RIDE_CLASSES, type RideClass } from '../routing';
 
-export { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_RIDER_RATINGS, RIDE_SOS, RIDER_ACTIVE, RIDER_RATINGS, RIDES } from './rides.collections';
+export {
+  DRIVER_RATINGS,
+  RIDE_DISPUTES,
+  RIDE_DRIVER_RATINGS,
+  RIDE_EXPIRY_QUEUE,
+  RIDE_HOLD_CHECK_QUEUE,
+  RIDE_RIDER_RATINGS,
+  RIDE_SOS,
+  RIDER_ACTIVE,
+  RIDER_RATINGS,
+  RIDES,
+} from './rides.collections';
 
 export { RIDE_CLASSES, type RideClass };
 export const RIDE_STATUSES = ['CONFIRMED', 'ARRIVED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'] as const;
@@ -76,7 +87,10 @@ export const fareCapOf = (quotedFare: number): Vnd => roundExact(timesBp(exactVn
 export function timedOutFare(ride: Pick<RideRecord, 'rideClass' | 'quote' | 'pickedUpAt'>, drivenM: number, at: number): { fare: number; drivenM: number } {
   const elapsedSec = ride.pickedUpAt === null ? 0 : Math.max(0, Math.round((at - ride.pickedUpAt) / 1000));
   const driven = Math.max(0, Math.round(drivenM));
-  return { fare: clampVnd(fareOf(ride.rideClass, driven, Math.min(elapsedSec, ride.quote.durationSec), ride.quote.surgeBp), { max: fareCapOf(ride.quote.fare) }), drivenM: driven };
+  return {
+    fare: clampVnd(fareOf(ride.rideClass, driven, Math.min(elapsedSec, ride.quote.durationSec), ride.quote.surgeBp), { max: fareCapOf(ride.quote.fare) }),
+    drivenM: driven,
+  };
 }
 
 /** Surge from demand (rides asked in the pickup's cell, last 10 minutes) over supply (free drivers there), capped at 2×. */
@@ -127,7 +141,14 @@ const RIDE_ACTORS = ['rider', 'driver', 'admin', 'system'] as const satisfies re
 /** `rides/{rideId}`: the ride its rider and driver listen to (the document id is the ride id). */
 export const rideDocument = lazySchema(() => {
   const place = (text: string) =>
-    describe(z.object({ lat: describe(z.number(), 'Latitude (WGS 84).'), lng: describe(z.number(), 'Longitude (WGS 84).'), address: describe(z.optional(z.nullable(z.string())), 'Address as the rider typed it.') }), text);
+    describe(
+      z.object({
+        lat: describe(z.number(), 'Latitude (WGS 84).'),
+        lng: describe(z.number(), 'Longitude (WGS 84).'),
+        address: describe(z.optional(z.nullable(z.string())), 'Address as the rider typed it.'),
+      }),
+      text,
+    );
   return describe(
     z.object({
       riderId: describe(z.string(), 'The rider (account id).'),
@@ -137,9 +158,17 @@ export const rideDocument = lazySchema(() => {
       rideClass: describe(z.enum(RIDE_CLASSES), 'The vehicle class booked.'),
       pickup: place('Pickup point.'),
       dropoff: place('Drop-off point.'),
-      pickupCell: describe(z.nullable(z.string()), "The pickup's geohash cell, counted as demand by surge; null once a cancellation within the grace period took it out."),
+      pickupCell: describe(
+        z.nullable(z.string()),
+        "The pickup's geohash cell, counted as demand by surge; null once a cancellation within the grace period took it out.",
+      ),
       quote: describe(
-        z.object({ fare: describe(z.number(), 'VND.'), distanceM: describe(z.number(), 'Metres.'), durationSec: describe(z.number(), 'Seconds.'), surgeBp: describe(z.number(), 'Surge in basis points (10000: none).') }),
+        z.object({
+          fare: describe(z.number(), 'VND.'),
+          distanceM: describe(z.number(), 'Metres.'),
+          durationSec: describe(z.number(), 'Seconds.'),
+          surgeBp: describe(z.number(), 'Surge in basis points (10000: none).'),
+        }),
         'What the quote promised.',
       ),
       paymentMethod: describe(z.enum(PAYMENT_METHODS), 'How the rider pays.'),
@@ -163,13 +192,24 @@ export const rideDocument = lazySchema(() => {
       reassignments: describe(z.number(), 'How many times the ride went back to the search.'),
       note: describe(z.nullable(z.string()), "The rider's note to the driver."),
       cancelledBy: describe(z.nullable(z.enum(RIDE_ACTORS)), 'Who cancelled.'),
-      cancelReason: describe(z.nullable(z.string()), 'Why, as given: a person\'s own words, or the service\'s reason in English (then `cancelReasonCode` names it).'),
+      cancelReason: describe(
+        z.nullable(z.string()),
+        "Why, as given: a person's own words, or the service's reason in English (then `cancelReasonCode` names it).",
+      ),
       cancelReasonCode: describe(
         z.optional(z.nullable(z.enum(RIDE_SYSTEM_REASON_CODES))),
-        'Set only when the service itself ended the ride (no-show, a status that ran out): which of its reasons, for apps to say in their language. Null or absent: `cancelReason` is a person\'s words (or none).',
+        "Set only when the service itself ended the ride (no-show, a status that ran out): which of its reasons, for apps to say in their language. Null or absent: `cancelReason` is a person's words (or none).",
       ),
-      rating: describe(z.nullable(z.object({ stars: z.number(), comment: z.nullable(z.string()) })), 'Rides rated before ratings moved to `ride_driver_ratings` only (never written now: the driver reads this document).'),
-      share: describe(z.optional(z.nullable(z.object({ tokenHash: describe(z.string(), 'Hash of the trip link\'s token.'), expiresAt: timestamp('until when the link works.') }))), "The rider's trip link, while shared."),
+      rating: describe(
+        z.nullable(z.object({ stars: z.number(), comment: z.nullable(z.string()) })),
+        'Rides rated before ratings moved to `ride_driver_ratings` only (never written now: the driver reads this document).',
+      ),
+      share: describe(
+        z.optional(
+          z.nullable(z.object({ tokenHash: describe(z.string(), "Hash of the trip link's token."), expiresAt: timestamp('until when the link works.') })),
+        ),
+        "The rider's trip link, while shared.",
+      ),
       createdAt: timestamp('when the ride was booked.'),
       confirmedAt: nullableTimestamp('when the current driver was given.'),
       arrivedAt: nullableTimestamp('when the driver reported arriving at the pickup.'),
@@ -216,7 +256,8 @@ export interface RideTimeouts {
 export function deadlineOf(ride: Pick<RideRecord, 'status' | 'confirmedAt' | 'arrivedAt' | 'pickedUpAt' | 'quote'>, limits: RideTimeouts): number | null {
   if (ride.status === 'CONFIRMED' && ride.confirmedAt !== null) return ride.confirmedAt + RIDE_EXPIRY_MS;
   if (ride.status === 'ARRIVED' && ride.arrivedAt !== null) return ride.arrivedAt + limits.arrivedSec * 1000;
-  if (ride.status === 'IN_PROGRESS' && ride.pickedUpAt !== null) return ride.pickedUpAt + Math.max(limits.tripMinSec, ride.quote.durationSec * limits.tripFactor) * 1000;
+  if (ride.status === 'IN_PROGRESS' && ride.pickedUpAt !== null)
+    return ride.pickedUpAt + Math.max(limits.tripMinSec, ride.quote.durationSec * limits.tripFactor) * 1000;
   return null;
 }
 

@@ -2,7 +2,16 @@ import { defineModule, defineTask } from '../../platform/core/module/module';
 import { RIDE_ERROR_CODES } from './rides.errors';
 import { RIDE_EVENTS } from './rides.events';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
-import { DRIVER_RATINGS, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE, RIDE_SOS, RIDER_ACTIVE, RIDES } from './rides.collections';
+import {
+  DRIVER_RATINGS,
+  RIDE_DISPUTES,
+  RIDE_DRIVER_RATINGS,
+  RIDE_EXPIRY_QUEUE,
+  RIDE_HOLD_CHECK_QUEUE,
+  RIDE_SOS,
+  RIDER_ACTIVE,
+  RIDES,
+} from './rides.collections';
 
 // Ride hailing: quotes, dispatch (the nearest free driver, in a transaction), the trip's life cycle, fares settled
 // through payments, ratings and SOS. Driver positions and availability belong to the driver module (dispatchPool).
@@ -21,12 +30,22 @@ export const ridesModule = defineModule({
   tasks: {
     rideExpiry: defineTask({
       queue: RIDE_EXPIRY_QUEUE,
-      options: { retryConfig: { maxAttempts: 20, minBackoffSeconds: 120, maxBackoffSeconds: 900 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
+      options: {
+        retryConfig: { maxAttempts: 20, minBackoffSeconds: 120, maxBackoffSeconds: 900 },
+        rateLimits: { maxConcurrentDispatches: 50 },
+        timeoutSeconds: 60,
+        memory: '256MiB',
+      },
       load: () => (require('./rides.tasks') as typeof import('./rides.tasks')).onRideExpiry,
     }),
     rideHoldCheck: defineTask({
       queue: RIDE_HOLD_CHECK_QUEUE,
-      options: { retryConfig: { maxAttempts: 10, minBackoffSeconds: 60, maxBackoffSeconds: 900 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
+      options: {
+        retryConfig: { maxAttempts: 10, minBackoffSeconds: 60, maxBackoffSeconds: 900 },
+        rateLimits: { maxConcurrentDispatches: 50 },
+        timeoutSeconds: 60,
+        memory: '256MiB',
+      },
       load: () => (require('./rides.tasks') as typeof import('./rides.tasks')).onRideHoldCheck,
     }),
   },
@@ -45,7 +64,16 @@ export const ridesModule = defineModule({
     },
   },
   collections: [
-    { name: RIDES, clientAccess: true, listened: { name: 'RideDocument', path: `${RIDES}/{rideId}`, readers: 'its rider and its driver (`participants` contains the caller)', schema: () => model().rideDocument() } },
+    {
+      name: RIDES,
+      clientAccess: true,
+      listened: {
+        name: 'RideDocument',
+        path: `${RIDES}/{rideId}`,
+        readers: 'its rider and its driver (`participants` contains the caller)',
+        schema: () => model().rideDocument(),
+      },
+    },
     { name: EVENTS, parent: RIDES },
     { name: RIDER_ACTIVE },
     { name: DRIVER_RATINGS },

@@ -4,7 +4,19 @@ import { paginate, type Page, type PageRequest } from '../../platform/kits/fires
 import { bothForms, storedFields } from '../../platform/kits/firestore/documents';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import { iso } from '../../platform/kits/time/time';
-import { DRIVER_RATINGS, RIDER_ACTIVE, RIDER_RATINGS, RIDES, RIDE_DISPUTES, RIDE_DRIVER_RATINGS, RIDE_RIDER_RATINGS, RIDE_SOS, rideDocument, type RideRecord, type RideStatus } from './rides.model';
+import {
+  DRIVER_RATINGS,
+  RIDER_ACTIVE,
+  RIDER_RATINGS,
+  RIDES,
+  RIDE_DISPUTES,
+  RIDE_DRIVER_RATINGS,
+  RIDE_RIDER_RATINGS,
+  RIDE_SOS,
+  rideDocument,
+  type RideRecord,
+  type RideStatus,
+} from './rides.model';
 
 const rides = () => typedCollection<RideRecord>(RIDES, rideDocument);
 
@@ -97,8 +109,21 @@ export const ridesRepo = {
   async completedBy(driverId: string, since: number): Promise<RideRecord[]> {
     // Time bounds run once per stored form (epoch ms before migrate-listened-times, Timestamps after).
     // Both forms read: delete after migrate:listened-times has run in every project.
-    const snaps = await Promise.all(bothForms(since).map((bound) => rides().where('driverId', '==', driverId).where('status', '==', 'COMPLETED').where('completedAt', '>=', bound).orderBy('completedAt').limit(2_000).get()));
-    return snaps.flatMap((snap) => snap.docs.map((d) => d.data())).sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0)).slice(0, 2_000);
+    const snaps = await Promise.all(
+      bothForms(since).map((bound) =>
+        rides()
+          .where('driverId', '==', driverId)
+          .where('status', '==', 'COMPLETED')
+          .where('completedAt', '>=', bound)
+          .orderBy('completedAt')
+          .limit(2_000)
+          .get(),
+      ),
+    );
+    return snaps
+      .flatMap((snap) => snap.docs.map((d) => d.data()))
+      .sort((a, b) => (a.completedAt ?? 0) - (b.completedAt ?? 0))
+      .slice(0, 2_000);
   },
   ratedFor(driverId: string, page: PageRequest): Promise<Page<DriverRatingRecord>> {
     return paginate(driverRatings().where('driverId', '==', driverId), [{ field: 'ratedAt', direction: 'desc' as const }], page, (d) => d.data());
@@ -116,12 +141,16 @@ export const ridesRepo = {
   },
   // countSince, demandInCell: both forms read; delete after migrate:listened-times has run in every project.
   async countSince(status: RideStatus, since: number): Promise<number> {
-    const counts = await Promise.all(bothForms(since).map(async (bound) => (await rides().where('status', '==', status).where('createdAt', '>=', bound).count().get()).data().count));
+    const counts = await Promise.all(
+      bothForms(since).map(async (bound) => (await rides().where('status', '==', status).where('createdAt', '>=', bound).count().get()).data().count),
+    );
     return counts[0] + counts[1];
   },
   /** Rides asked for in a geohash cell since a moment (the demand side of surge pricing). */
   async demandInCell(cell: string, since: number): Promise<number> {
-    const counts = await Promise.all(bothForms(since).map(async (bound) => (await rides().where('pickupCell', '==', cell).where('createdAt', '>=', bound).count().get()).data().count));
+    const counts = await Promise.all(
+      bothForms(since).map(async (bound) => (await rides().where('pickupCell', '==', cell).where('createdAt', '>=', bound).count().get()).data().count),
+    );
     return counts[0] + counts[1];
   },
   async rating(book: RatingBook, id: string, tx: Transaction): Promise<{ count: number; sum: number }> {
@@ -142,7 +171,10 @@ export const ridesRepo = {
   async riderRatingGiven(rideId: string, tx: Transaction): Promise<boolean> {
     return (await tx.get(db().collection(RIDE_RIDER_RATINGS).doc(rideId))).exists;
   },
-  recordRiderRating(tx: Transaction, record: { rideId: string; riderId: string; driverId: string; stars: number; comment: string | null; ratedAt: number }): void {
+  recordRiderRating(
+    tx: Transaction,
+    record: { rideId: string; riderId: string; driverId: string; stars: number; comment: string | null; ratedAt: number },
+  ): void {
     tx.create(db().collection(RIDE_RIDER_RATINGS).doc(record.rideId), record);
   },
   listSos(filter: { status?: 'OPEN' | 'RESOLVED' }, page: PageRequest): Promise<Page<SosRecord>> {
@@ -163,7 +195,14 @@ export const ridesRepo = {
   },
   async events(id: string) {
     const snap = await db().collection(RIDES).doc(id).collection('events').orderBy('at', 'asc').limit(200).get();
-    return snap.docs.map((d) => ({ action: d.get('action') as string, from: d.get('from') as string, to: d.get('to') as string, by: d.get('by') as string, at: iso(d.get('at') as number), reason: (d.get('reason') as string | null | undefined) ?? null }));
+    return snap.docs.map((d) => ({
+      action: d.get('action') as string,
+      from: d.get('from') as string,
+      to: d.get('to') as string,
+      by: d.get('by') as string,
+      at: iso(d.get('at') as number),
+      reason: (d.get('reason') as string | null | undefined) ?? null,
+    }));
   },
   /** The ride's dispute, read in the caller's transaction. */
   disputeOf: (rideId: string, tx?: Transaction) => readRecord(typedCollection<DisputeRecord>(RIDE_DISPUTES).doc(rideId), tx),

@@ -4,10 +4,16 @@ import { LatLngBodySchema, NearbyQuerySchema, radiusQuerySchema } from '../../pl
 import { PAYMENT_METHODS, RIDE_CLASSES, RIDE_STATUSES } from './rides.model';
 import { IsoTimeSchema, IsoDateSchema } from '../../platform/kits/time/time.schemas';
 
-const PlaceSchema = LatLngBodySchema.extend({ address: z.string().trim().max(300).optional().describe('What the rider typed or picked, shown to the driver') }).meta({ id: 'RidePlace' });
+const PlaceSchema = LatLngBodySchema.extend({
+  address: z.string().trim().max(300).optional().describe('What the rider typed or picked, shown to the driver'),
+}).meta({ id: 'RidePlace' });
 
 export const QuoteBodySchema = z
-  .object({ pickup: LatLngBodySchema, dropoff: LatLngBodySchema, vehicleType: z.enum(RIDE_CLASSES).optional().describe('Absent: a quote for every vehicle type') })
+  .object({
+    pickup: LatLngBodySchema,
+    dropoff: LatLngBodySchema,
+    vehicleType: z.enum(RIDE_CLASSES).optional().describe('Absent: a quote for every vehicle type'),
+  })
   .refine((b) => b.pickup.lat !== b.dropoff.lat || b.pickup.lng !== b.dropoff.lng, { message: 'pickup and dropoff must differ', path: ['dropoff'] })
   .meta({ id: 'RideQuoteRequest' });
 
@@ -74,7 +80,12 @@ export const RideSchema = z
   .meta({ id: 'Ride' });
 
 export const CurrentRideSchema = z.object({ ride: RideSchema.nullable() }).meta({ id: 'CurrentRide' });
-export const RideListSchema = z.object({ items: z.array(RideSchema.extend({ earnings: z.number().int().optional().describe('Driver history: my share of the fare') })), nextCursor: z.string().nullable() }).meta({ id: 'RideList' });
+export const RideListSchema = z
+  .object({
+    items: z.array(RideSchema.extend({ earnings: z.number().int().optional().describe('Driver history: my share of the fare') })),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'RideList' });
 export const RideListQuerySchema = PageQuerySchema;
 
 export const CancelBodySchema = z.object({ reason: z.string().trim().min(1).max(300).optional() }).meta({ id: 'RideCancel' });
@@ -111,13 +122,17 @@ export const SosQueueQuerySchema = PageQuerySchema.extend({ status: z.enum(['OPE
 export const ResolveSosBodySchema = z.object({ note: z.string().trim().max(500).optional() }).meta({ id: 'RideSosResolve' });
 
 export const RideEventsSchema = z
-  .object({ items: z.array(z.object({ action: z.string(), from: z.string(), to: z.string(), by: z.string(), at: IsoTimeSchema, reason: z.string().nullable() })) })
+  .object({
+    items: z.array(z.object({ action: z.string(), from: z.string(), to: z.string(), by: z.string(), at: IsoTimeSchema, reason: z.string().nullable() })),
+  })
   .meta({ id: 'RideEvents' });
 
 export const FaresSchema = z
   .object({
     currency: z.literal('VND'),
-    fares: z.array(z.object({ vehicleType: z.enum(RIDE_CLASSES), base: z.number().int(), perKm: z.number().int(), perMin: z.number().int(), min: z.number().int() })),
+    fares: z.array(
+      z.object({ vehicleType: z.enum(RIDE_CLASSES), base: z.number().int(), perKm: z.number().int(), perMin: z.number().int(), min: z.number().int() }),
+    ),
     maxSurge: z.number(),
     finalFareCap: z.number().describe('The final fare is at most the quote times this'),
     quoteTtlSec: z.number().int(),
@@ -126,7 +141,10 @@ export const FaresSchema = z
 
 /** How far the rider's map looks for free drivers. */
 export const DRIVERS_NEARBY_MAX_RADIUS_M = 10_000;
-export const NearbyDriversQuerySchema = NearbyQuerySchema.pick({ lat: true, lng: true }).extend({ radiusM: radiusQuerySchema(DRIVERS_NEARBY_MAX_RADIUS_M), vehicleType: z.enum(RIDE_CLASSES).default('MOTORBIKE') });
+export const NearbyDriversQuerySchema = NearbyQuerySchema.pick({ lat: true, lng: true }).extend({
+  radiusM: radiusQuerySchema(DRIVERS_NEARBY_MAX_RADIUS_M),
+  vehicleType: z.enum(RIDE_CLASSES).default('MOTORBIKE'),
+});
 export const NearbyDriversSchema = z
   .object({
     count: z.number().int(),
@@ -138,10 +156,14 @@ export const NearbyDriversSchema = z
 export const TipBodySchema = z.object({ amount: z.number().int().min(1_000).max(500_000) }).meta({ id: 'RideTip' });
 export const TipSchema = z.object({ rideId: z.string(), paymentId: z.string(), amount: z.number().int(), status: z.string() }).meta({ id: 'RideTipResult' });
 export const DriverRatingSchema = z.object({ driverId: z.string(), average: z.number().nullable(), count: z.number().int() }).meta({ id: 'DriverRating' });
-export const AdminRidesQuerySchema = PageQuerySchema.extend({ status: z.enum(RIDE_STATUSES).optional(), riderId: z.string().min(1).max(200).optional(), driverId: z.string().min(1).max(200).optional() }).refine(
-  (q) => [q.status, q.riderId, q.driverId].filter((v) => v !== undefined).length <= 1,
-  { message: 'use at most one of status, riderId and driverId', path: ['status'] },
-);
+export const AdminRidesQuerySchema = PageQuerySchema.extend({
+  status: z.enum(RIDE_STATUSES).optional(),
+  riderId: z.string().min(1).max(200).optional(),
+  driverId: z.string().min(1).max(200).optional(),
+}).refine((q) => [q.status, q.riderId, q.driverId].filter((v) => v !== undefined).length <= 1, {
+  message: 'use at most one of status, riderId and driverId',
+  path: ['status'],
+});
 
 export const DriverLocationViewSchema = z
   .object({
@@ -194,24 +216,46 @@ export const SharedRideSchema = z
     vehicleType: z.enum(RIDE_CLASSES),
     pickup: z.object({ lat: z.number(), lng: z.number(), address: z.string().nullable() }),
     dropoff: z.object({ lat: z.number(), lng: z.number(), address: z.string().nullable() }),
-    driver: z.object({ name: z.string(), vehicle: z.object({ type: z.string(), plate: z.string(), model: z.string().nullable(), color: z.string().nullable() }).nullable() }).nullable(),
-    driverLocation: z.object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), at: IsoTimeSchema }).nullable().describe('While the ride is under way'),
+    driver: z
+      .object({
+        name: z.string(),
+        vehicle: z.object({ type: z.string(), plate: z.string(), model: z.string().nullable(), color: z.string().nullable() }).nullable(),
+      })
+      .nullable(),
+    driverLocation: z
+      .object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), at: IsoTimeSchema })
+      .nullable()
+      .describe('While the ride is under way'),
     etaToPickupSec: z.number().int().nullable(),
     updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'SharedRide' });
 
-export const RideChatSchema = z.object({ rideId: z.string(), conversationId: z.string().describe('Use the chat API: GET/POST /chat/conversations/:id/messages') }).meta({ id: 'RideChat' });
+export const RideChatSchema = z
+  .object({ rideId: z.string(), conversationId: z.string().describe('Use the chat API: GET/POST /chat/conversations/:id/messages') })
+  .meta({ id: 'RideChat' });
 
 export const DriverSummaryQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(31).default(7).describe('Including today (Vietnam time)') });
 const DayFiguresSchema = z.object({ rides: z.number().int(), fares: z.number().int(), earnings: z.number().int(), drivenM: z.number().int() });
 export const DriverSummarySchema = z
-  .object({ driverId: z.string(), currency: z.literal('VND'), from: IsoTimeSchema, days: z.array(DayFiguresSchema.extend({ date: IsoDateSchema.describe('YYYY-MM-DD, Vietnam time') })), totals: DayFiguresSchema })
+  .object({
+    driverId: z.string(),
+    currency: z.literal('VND'),
+    from: IsoTimeSchema,
+    days: z.array(DayFiguresSchema.extend({ date: IsoDateSchema.describe('YYYY-MM-DD, Vietnam time') })),
+    totals: DayFiguresSchema,
+  })
   .meta({ id: 'DriverRideSummary' });
 
 export const DriverRatingsSchema = z
   .object({
-    items: z.array(z.object({ stars: z.number().int(), comment: z.string().nullable(), ratedOn: IsoDateSchema.describe('YYYY-MM-DD, Vietnam time: never the ride, the rider or the minute') })),
+    items: z.array(
+      z.object({
+        stars: z.number().int(),
+        comment: z.string().nullable(),
+        ratedOn: IsoDateSchema.describe('YYYY-MM-DD, Vietnam time: never the ride, the rider or the minute'),
+      }),
+    ),
     nextCursor: z.string().nullable(),
   })
   .meta({ id: 'DriverRatings' });

@@ -11,7 +11,8 @@ const SYSTEM_REASON_VI: Record<RideSystemReason, string> = {
   tripOverdue: 'Chuyến đi không kết thúc đúng hạn: đã hoàn tất theo quãng đường đã đi',
 };
 
-const reasonIn = (reason: CancelReason, system: Record<RideSystemReason, string>) => (reason === null ? null : 'system' in reason ? system[reason.system] : reason.written);
+const reasonIn = (reason: CancelReason, system: Record<RideSystemReason, string>) =>
+  reason === null ? null : 'system' in reason ? system[reason.system] : reason.written;
 
 // The rides module's texts for people (push and inbox).
 export const RIDE_TEXTS = defineMessages({
@@ -38,7 +39,10 @@ export const RIDE_TEXTS = defineMessages({
   'ride.cancelled': notice<{ reason: CancelReason; expired: boolean }>({
     example: { reason: { system: 'driverLate' }, expired: true },
     vi: (p) => ({ title: 'Chuyến đi đã bị hủy', body: reasonIn(p.reason, SYSTEM_REASON_VI) ?? (p.expired ? 'Tài xế không đến kịp' : 'Chuyến đi đã bị hủy') }),
-    en: (p) => ({ title: 'Ride cancelled', body: reasonIn(p.reason, RIDE_SYSTEM_REASONS) ?? (p.expired ? 'The driver did not arrive in time' : 'The ride was cancelled') }),
+    en: (p) => ({
+      title: 'Ride cancelled',
+      body: reasonIn(p.reason, RIDE_SYSTEM_REASONS) ?? (p.expired ? 'The driver did not arrive in time' : 'The ride was cancelled'),
+    }),
   }),
   'ride.noDriver': notice({
     example: {},

@@ -28,16 +28,45 @@ export function rideNotices(before: RideRecord | undefined, after: RideRecord | 
   switch (after.status) {
     case 'CONFIRMED':
       // occurrence: a reassigned ride is matched again, to its new driver.
-      return [RIDE_EVENTS.notice({ ...base, event: 'ride.matched', occurrence: after.driverId ?? '', recipients: [rider, ...driver], text: RIDE_TEXTS.text('ride.matched', { driver: after.driver?.name ?? null, plate: after.driver?.vehicle?.plate ?? null }) })];
+      return [
+        RIDE_EVENTS.notice({
+          ...base,
+          event: 'ride.matched',
+          occurrence: after.driverId ?? '',
+          recipients: [rider, ...driver],
+          text: RIDE_TEXTS.text('ride.matched', { driver: after.driver?.name ?? null, plate: after.driver?.vehicle?.plate ?? null }),
+        }),
+      ];
     case 'ARRIVED':
-      return [RIDE_EVENTS.notice({ ...base, event: 'ride.arrived', recipients: [rider], text: RIDE_TEXTS.text('ride.arrived', { driver: after.driver?.name ?? null }) })];
+      return [
+        RIDE_EVENTS.notice({
+          ...base,
+          event: 'ride.arrived',
+          recipients: [rider],
+          text: RIDE_TEXTS.text('ride.arrived', { driver: after.driver?.name ?? null }),
+        }),
+      ];
     case 'IN_PROGRESS':
       return [RIDE_EVENTS.notice({ ...base, event: 'ride.pickup', recipients: [rider], text: RIDE_TEXTS.text('ride.pickup', {}) })];
     case 'COMPLETED':
-      return [RIDE_EVENTS.notice({ ...base, event: 'ride.completed', recipients: [rider, ...driver], text: RIDE_TEXTS.text('ride.completed', { fare: after.fare ?? after.quote.fare }) })];
+      return [
+        RIDE_EVENTS.notice({
+          ...base,
+          event: 'ride.completed',
+          recipients: [rider, ...driver],
+          text: RIDE_TEXTS.text('ride.completed', { fare: after.fare ?? after.quote.fare }),
+        }),
+      ];
     case 'CANCELLED':
     case 'EXPIRED':
-      return [RIDE_EVENTS.notice({ ...base, event: 'ride.cancelled', recipients: [rider, ...driver], text: RIDE_TEXTS.text('ride.cancelled', { reason: cancelReasonOf(after), expired: after.status === 'EXPIRED' }) })];
+      return [
+        RIDE_EVENTS.notice({
+          ...base,
+          event: 'ride.cancelled',
+          recipients: [rider, ...driver],
+          text: RIDE_TEXTS.text('ride.cancelled', { reason: cancelReasonOf(after), expired: after.status === 'EXPIRED' }),
+        }),
+      ];
     case 'NO_DRIVER':
       // A ride that ends without a driver after one cancelled: the rider hears it (a new booking found nobody: the answer said so).
       return before ? [RIDE_EVENTS.notice({ ...base, event: 'ride.cancelled', recipients: [rider], text: RIDE_TEXTS.text('ride.noDriver', {}) })] : [];
@@ -57,7 +86,8 @@ export const onRideWritten = typedTrigger(
     hub: Pick<Hub, 'dispatch'> = notificationHub(config),
     rides: Pick<ReturnType<typeof ridesServiceFor>, 'settleAndRecord' | 'scheduleExpiry'> = ridesServiceFor(config),
   ) => {
-    if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status)) await rides.settleAndRecord(after);
+    if (after && before?.status !== after.status && ['COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'].includes(after.status))
+      await rides.settleAndRecord(after);
     const notices = rideNotices(before, after);
     // The ride's chat with a driver closes when that driver leaves it or the ride ends (closing again is a no-op).
     const leaving = before?.driverId && (before.driverId !== after?.driverId || (after && !ACTIVE_STATUSES.includes(after.status))) ? before.driverId : null;

@@ -13,7 +13,12 @@ export const ridesServiceFor = perConfig((config: Readonly<AppConfig>) =>
     // One expiry task per ride and active status (CONFIRMED keeps the original id): a retried booking or a repeated
     // trigger does not queue a second one. One hold check per booking.
     scheduler: {
-      schedule: (rideId, status, delaySec) => enqueue(RIDE_EXPIRY_QUEUE, { rideId }, { id: status === 'CONFIRMED' ? `ride-expiry-${rideId}` : `ride-expiry-${rideId}-${status.toLowerCase()}`, delaySec }),
+      schedule: (rideId, status, delaySec) =>
+        enqueue(
+          RIDE_EXPIRY_QUEUE,
+          { rideId },
+          { id: status === 'CONFIRMED' ? `ride-expiry-${rideId}` : `ride-expiry-${rideId}-${status.toLowerCase()}`, delaySec },
+        ),
       holdCheck: (rideId, paymentId, delaySec) => enqueue(RIDE_HOLD_CHECK_QUEUE, { rideId, paymentId }, { id: `ride-hold-${paymentId}`, delaySec }),
     },
     quoteKey: quoteKeyOf(config.JWT_SECRET),
@@ -23,7 +28,12 @@ export const ridesServiceFor = perConfig((config: Readonly<AppConfig>) =>
     cancelGraceSec: config.RIDE_CANCEL_GRACE_SEC,
     cancelWaitSec: config.RIDE_CANCEL_WAIT_SEC,
     timeouts: { arrivedSec: config.RIDE_ARRIVED_TIMEOUT_SEC, tripFactor: config.RIDE_TRIP_TIMEOUT_FACTOR, tripMinSec: config.RIDE_TRIP_TIMEOUT_MIN_SEC },
-    geofence: { arriveRadiusM: config.RIDE_ARRIVE_RADIUS_M, completeRadiusM: config.RIDE_COMPLETE_RADIUS_M, completeMinDrivenBp: config.RIDE_COMPLETE_MIN_DRIVEN_BP, positionFreshSec: config.RIDE_POSITION_FRESH_SEC },
+    geofence: {
+      arriveRadiusM: config.RIDE_ARRIVE_RADIUS_M,
+      completeRadiusM: config.RIDE_COMPLETE_RADIUS_M,
+      completeMinDrivenBp: config.RIDE_COMPLETE_MIN_DRIVEN_BP,
+      positionFreshSec: config.RIDE_POSITION_FRESH_SEC,
+    },
     holdExpirySec: config.RIDE_HOLD_EXPIRY_SEC,
     disputeWindowDays: config.RIDE_DISPUTE_WINDOW_DAYS,
   }),

@@ -29,7 +29,8 @@ export function osrmRouter(baseUrl: string, timeoutMs = 5_000): Router {
       }
       const best = body.routes?.[0];
       if (body.code === 'NoRoute') throw new UnprocessableError('No road route between these points').withCode('ROUTING_NO_ROUTE');
-      if (body.code !== 'Ok' || !best) throw new ServiceUnavailableError(`The routing service answered ${body.code ?? 'nothing'}`).withCode('ROUTING_UNAVAILABLE');
+      if (body.code !== 'Ok' || !best)
+        throw new ServiceUnavailableError(`The routing service answered ${body.code ?? 'nothing'}`).withCode('ROUTING_UNAVAILABLE');
       return { distanceM: Math.round(best.distance), durationSec: Math.round(best.duration), polyline: best.geometry, provider: 'osrm' };
     },
   };

@@ -22,7 +22,6 @@ export function changedFields(before: UserRecord, after: UserRecord): UserPatch 
   return patch as UserPatch;
 }
 
-
 const users = () => db().collection(USERS);
 // Reads as typed records; writes go through `users()` with the stored query fields beside the record.
 const accountRecords = () => typedCollection<UserRecord>(USERS);
@@ -188,7 +187,12 @@ export const usersAdminRepo = {
       query = query.where('hats', 'array-contains', filter.hat);
     }
     if (filter.disabled !== undefined) query = query.where('disabled', '==', filter.disabled);
-    const list = { limit: filter.limit, cursor: filter.cursor, query: `users-admin:${JSON.stringify([filter.search, filter.role, filter.hat, filter.disabled])}`, caller };
+    const list = {
+      limit: filter.limit,
+      cursor: filter.cursor,
+      query: `users-admin:${JSON.stringify([filter.search, filter.role, filter.hat, filter.disabled])}`,
+      caller,
+    };
     const page = await paginate(query, [{ field: 'createdAt', direction: 'desc' }], list, (d) => d.data());
     return { users: page.items.filter((u) => inMemory.every((keep) => keep(u))), nextCursor: page.nextCursor };
   },

@@ -43,4 +43,3 @@ export function usersRoutes(_ctx: AppContext): AnyRoute[] {
     }),
   ];
 }
-

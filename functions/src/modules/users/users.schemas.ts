@@ -9,7 +9,9 @@ export const UserProfileSchema = z
     email: z.string().nullable().describe('null only for phone-only accounts created by an administrator'),
     emailVerified: z.boolean(),
     name: z.string(),
-    locale: LocaleSchema.describe('Language of push, inbox, mail and SMS texts for this account: set at registration from Accept-Language, changed with PATCH /users/me; accounts that never chose one read as the default (vi unless configured)'),
+    locale: LocaleSchema.describe(
+      'Language of push, inbox, mail and SMS texts for this account: set at registration from Accept-Language, changed with PATCH /users/me; accounts that never chose one read as the default (vi unless configured)',
+    ),
     phone: z.string().nullable().describe('E.164; set after phone verification'),
     phoneVerified: z.boolean(),
     roles: z.array(RoleSchema),
@@ -28,7 +30,9 @@ export const UserProfileSchema = z
 export const UpdateProfileBodySchema = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
-    locale: LocaleSchema.optional().describe('vi or en: the language of the texts the server writes for you (anything else: 400 VALIDATION_FAILED on body.locale)'),
+    locale: LocaleSchema.optional().describe(
+      'vi or en: the language of the texts the server writes for you (anything else: 400 VALIDATION_FAILED on body.locale)',
+    ),
   })
   .refine((b) => b.name !== undefined || b.locale !== undefined, { message: 'name or locale is required' })
   .meta({ id: 'UpdateProfileBody' });

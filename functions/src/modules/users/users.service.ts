@@ -21,7 +21,11 @@ export function createUsersService(deps: { now?: () => number; repo?: UsersServi
     // Only the fields sent (and the name's search prefixes) are written: a lock, role change or password reset
     // that lands while this request runs is never undone by it.
     async updateProfile(userId: string, patch: { name?: string; locale?: Locale }) {
-      const updated = await repo.patch(userId, () => ({ ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.locale ? { locale: patch.locale } : {}), updatedAt: now() }));
+      const updated = await repo.patch(userId, () => ({
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.locale ? { locale: patch.locale } : {}),
+        updatedAt: now(),
+      }));
       if (!updated) throw new NotFoundError('Account not found');
       return toProfile(updated);
     },

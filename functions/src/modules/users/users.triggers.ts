@@ -21,7 +21,12 @@ export interface AuditEntry {
 }
 
 /** The entry a write calls for, or undefined when no audited field changed. */
-export function auditEntryFor(userId: string, before: Partial<UserRecord> | undefined, after: Partial<UserRecord> | undefined, at: number): AuditEntry | undefined {
+export function auditEntryFor(
+  userId: string,
+  before: Partial<UserRecord> | undefined,
+  after: Partial<UserRecord> | undefined,
+  at: number,
+): AuditEntry | undefined {
   if (!before || !after) return undefined; // creation and deletion are not role changes
   const changes = AUDITED.filter((field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null)).map((field) => ({
     field,

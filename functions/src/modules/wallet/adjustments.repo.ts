@@ -16,7 +16,14 @@ export const adjustmentsRepo = {
   },
   /** Writes the fields a decision changes (the record was read in the same transaction). */
   save(tx: Transaction, next: AdjustmentRecord): void {
-    tx.update(adjustments().doc(next.id), { status: next.status, decidedBy: next.decidedBy, decidedAt: next.decidedAt, decisionReason: next.decisionReason, transferId: next.transferId, updatedAt: next.updatedAt });
+    tx.update(adjustments().doc(next.id), {
+      status: next.status,
+      decidedBy: next.decidedBy,
+      decidedAt: next.decidedAt,
+      decisionReason: next.decisionReason,
+      transferId: next.transferId,
+      updatedAt: next.updatedAt,
+    });
   },
   /** What a staff member (or staff, to one user) moved on a day without a second administrator, in the caller's transaction. */
   async staffTotal(tx: Transaction, id: string): Promise<number> {

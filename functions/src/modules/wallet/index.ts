@@ -4,7 +4,17 @@ import type { Transaction } from 'firebase-admin/firestore';
 import type { Leg, TransferRecord } from './ledger.model';
 import type { PostContext } from './ledger.repo';
 
-export { PROVIDERS, SYSTEM_ACCOUNTS, operationIdFor, systemAccount, userAccount, userAccountId, type Leg, type Provider, type TransferRecord } from './ledger.model';
+export {
+  PROVIDERS,
+  SYSTEM_ACCOUNTS,
+  operationIdFor,
+  systemAccount,
+  userAccount,
+  userAccountId,
+  type Leg,
+  type Provider,
+  type TransferRecord,
+} from './ledger.model';
 export type { PostContext } from './ledger.repo';
 export { activeMoneyStaff, countStaffMoney, countTowardDailyLimit, insufficientFunds, mapFunds } from './wallet.service';
 export { STAFF_LABEL } from './wallet.model';

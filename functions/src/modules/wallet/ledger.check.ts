@@ -35,12 +35,16 @@ export async function checkLedger(progress: (what: string, count: number) => voi
         }
       };
       const { FieldPath } = firestoreApi();
-      await pages(db().collection(LEDGER_ACCOUNTS).orderBy(FieldPath.documentId()), 'accounts', (doc) => stored.set(doc.id, (doc.get('balance') as number | undefined) ?? 0));
+      await pages(db().collection(LEDGER_ACCOUNTS).orderBy(FieldPath.documentId()), 'accounts', (doc) =>
+        stored.set(doc.id, (doc.get('balance') as number | undefined) ?? 0),
+      );
       await pages(db().collectionGroup(LEDGER_SHARDS).orderBy(FieldPath.documentId()), 'shards', (doc) => {
         const account = doc.ref.parent.parent!.id;
         stored.set(account, (stored.get(account) ?? 0) + ((doc.get('balance') as number | undefined) ?? 0));
       });
-      const count = await pages(db().collection(LEDGER_TRANSFERS).orderBy(FieldPath.documentId()), 'transfers', (doc) => transfers.push({ debit: doc.get('debit'), credit: doc.get('credit'), amount: doc.get('amount') }));
+      const count = await pages(db().collection(LEDGER_TRANSFERS).orderBy(FieldPath.documentId()), 'transfers', (doc) =>
+        transfers.push({ debit: doc.get('debit'), credit: doc.get('credit'), amount: doc.get('amount') }),
+      );
       const result = checkBalances(transfers, stored);
       return { ok: result.ok, accounts: result.accounts.length, transfers: count, total: result.total, mismatches: result.accounts.filter((a) => !a.ok) };
     },

@@ -108,7 +108,7 @@ export interface Leg {
 export const accountDocument = lazySchema(() =>
   describe(
     z.object({
-      type: describe(z.enum(ACCOUNT_TYPES), 'WALLET (spending), HELD (held for a ride or deposit), EARNINGS (a driver\'s or partner\'s), SYSTEM.'),
+      type: describe(z.enum(ACCOUNT_TYPES), "WALLET (spending), HELD (held for a ride or deposit), EARNINGS (a driver's or partner's), SYSTEM."),
       ownerId: describe(z.nullable(z.string()), 'The owner: the only one who may read the account (firestore.rules); null for system accounts.'),
       balance: describe(z.number(), 'VND.'),
       reserved: describe(z.number(), 'Earnings set aside for pending withdrawals: the available amount is balance − reserved.'),
@@ -132,11 +132,11 @@ export const transferDocument = lazySchema(() =>
       debitShard: describe(z.nullable(z.number()), 'The shard written for a sharded account, else null.'),
       creditShard: z.nullable(z.number()),
       amount: describe(z.number(), 'VND, positive.'),
-      debitBalanceAfter: describe(z.nullable(z.number()), 'The plain accounts\' balances after this transfer (statements), null for sharded ones.'),
+      debitBalanceAfter: describe(z.nullable(z.number()), "The plain accounts' balances after this transfer (statements), null for sharded ones."),
       creditBalanceAfter: z.nullable(z.number()),
       accounts: describe(z.array(z.string()), 'Both account ids (listing by account).'),
       owners: describe(z.array(z.string()), 'The users who own either account: who may read the transfer (firestore.rules).'),
-      operationId: describe(z.string(), 'The operation that posted it: every leg of one operation shares it (a payment\'s split, a refund).'),
+      operationId: describe(z.string(), "The operation that posted it: every leg of one operation shares it (a payment's split, a refund)."),
       paymentId: describe(z.nullable(z.string()), 'The payment it belongs to, if any.'),
       ref: describe(z.nullable(z.object({ type: z.string(), id: z.string() })), 'What it is for (a ride, an order…).'),
       memo: describe(z.nullable(z.string()), 'Free text (a P2P note).'),
@@ -176,7 +176,10 @@ export class InsufficientFundsError extends MoneyError {
  * Balances of plain accounts after the legs, in order; throws InsufficientFundsError at the first leg that would
  * take an account below its floor (the available amount of earnings is their balance minus reserved withdrawals).
  */
-export function applyLegs(legs: readonly Leg[], opening: ReadonlyMap<string, { balance: number; reserved: number }>): { after: Map<string, number>; perLeg: Array<{ debit: number | null; credit: number | null }> } {
+export function applyLegs(
+  legs: readonly Leg[],
+  opening: ReadonlyMap<string, { balance: number; reserved: number }>,
+): { after: Map<string, number>; perLeg: Array<{ debit: number | null; credit: number | null }> } {
   const after = new Map<string, number>();
   const balanceOf = (id: string) => after.get(id) ?? opening.get(id)?.balance ?? 0;
   const perLeg: Array<{ debit: number | null; credit: number | null }> = [];
@@ -214,7 +217,10 @@ export interface AccountCheck {
  * Compares stored balances with the sum of each account's transfers (credits − debits), and checks that the
  * stored balances of the whole ledger sum to zero. Pure: the caller reads a consistent snapshot.
  */
-export function checkBalances(transfers: ReadonlyArray<Pick<TransferRecord, 'debit' | 'credit' | 'amount'>>, stored: ReadonlyMap<string, number>): { accounts: AccountCheck[]; total: number; ok: boolean } {
+export function checkBalances(
+  transfers: ReadonlyArray<Pick<TransferRecord, 'debit' | 'credit' | 'amount'>>,
+  stored: ReadonlyMap<string, number>,
+): { accounts: AccountCheck[]; total: number; ok: boolean } {
   const derived = new Map<string, number>();
   for (const t of transfers) {
     derived.set(t.debit, (derived.get(t.debit) ?? 0) - t.amount);
@@ -232,7 +238,9 @@ export function checkBalances(transfers: ReadonlyArray<Pick<TransferRecord, 'deb
 
 /** `yyyymmdd` of an instant in Vietnam (UTC+7, no daylight saving): daily limits reset at local midnight. */
 export function vietnamDay(ms: number): string {
-  return iso(ms + 7 * 3600_000).slice(0, 10).replace(/-/g, '');
+  return iso(ms + 7 * 3600_000)
+    .slice(0, 10)
+    .replace(/-/g, '');
 }
 
 export { vnd };

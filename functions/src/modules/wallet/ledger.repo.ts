@@ -54,7 +54,15 @@ export const ledgerRepo = {
    * leave balance − reserved ≥ 0. Throws InsufficientFundsError and writes nothing when a floor would break.
    */
   async post(tx: Transaction, legs: readonly Leg[], ctx: PostContext, reservedDelta: Readonly<Record<string, number>> = {}): Promise<TransferRecord[]> {
-    const plainIds = [...new Set([...legs.flatMap((l) => [l.debit, l.credit]).filter((a) => a.shards === 1).map((a) => a.id), ...Object.keys(reservedDelta)])];
+    const plainIds = [
+      ...new Set([
+        ...legs
+          .flatMap((l) => [l.debit, l.credit])
+          .filter((a) => a.shards === 1)
+          .map((a) => a.id),
+        ...Object.keys(reservedDelta),
+      ]),
+    ];
     const snaps = plainIds.length > 0 ? await tx.getAll(...plainIds.map(accountRef)) : [];
     const opening = new Map<string, { balance: number; reserved: number }>();
     snaps.forEach((snap, i) => {
@@ -75,7 +83,16 @@ export const ledgerRepo = {
       if (snap.exists) tx.update(accountRef(id), storedFields(accountDocument, { balance, reserved, updatedAt: ctx.now }));
       else {
         const account = accountOf(id);
-        const record: AccountRecord = { type: account.type, ownerId: account.ownerId, balance, reserved, shards: 1, currency: 'VND', createdAt: ctx.now, updatedAt: ctx.now };
+        const record: AccountRecord = {
+          type: account.type,
+          ownerId: account.ownerId,
+          balance,
+          reserved,
+          shards: 1,
+          currency: 'VND',
+          createdAt: ctx.now,
+          updatedAt: ctx.now,
+        };
         tx.set(accountRef(id), storedFields(accountDocument, record));
       }
     });
@@ -84,7 +101,10 @@ export const ledgerRepo = {
     const records = legs.map((leg, i): TransferRecord => {
       const debitShard = pickShard(leg.debit.shards);
       const creditShard = pickShard(leg.credit.shards);
-      for (const [account, shard, delta] of [[leg.debit.id, debitShard, -leg.amount], [leg.credit.id, creditShard, leg.amount]] as const) {
+      for (const [account, shard, delta] of [
+        [leg.debit.id, debitShard, -leg.amount],
+        [leg.credit.id, creditShard, leg.amount],
+      ] as const) {
         if (shard === null) continue;
         const key = `${account}/${shard}`;
         shardDeltas.set(key, { id: account, shard, delta: (shardDeltas.get(key)?.delta ?? 0) + delta });
@@ -111,7 +131,8 @@ export const ledgerRepo = {
     });
     if (shardDeltas.size > 0) {
       const { FieldValue } = firestoreApi();
-      for (const { id, shard, delta } of shardDeltas.values()) tx.set(shardRef(id, shard), { balance: FieldValue.increment(delta), updatedAt: ctx.now }, { merge: true });
+      for (const { id, shard, delta } of shardDeltas.values())
+        tx.set(shardRef(id, shard), { balance: FieldValue.increment(delta), updatedAt: ctx.now }, { merge: true });
     }
     for (const record of records) tx.create(transfers().doc(record.id), record);
     return records;
@@ -137,7 +158,9 @@ export const ledgerRepo = {
   async balances(ids: readonly string[], tx?: Transaction): Promise<Balance[]> {
     const plain = ids.filter((id) => (SYSTEM_ACCOUNT_SHARDS[id] ?? 1) === 1);
     const snaps = plain.length === 0 ? [] : tx ? await tx.getAll(...plain.map(accountRef)) : await db().getAll(...plain.map(accountRef));
-    const byId = new Map(snaps.map((s, i) => [plain[i], { balance: (s.get('balance') as number | undefined) ?? 0, reserved: (s.get('reserved') as number | undefined) ?? 0 }]));
+    const byId = new Map(
+      snaps.map((s, i) => [plain[i], { balance: (s.get('balance') as number | undefined) ?? 0, reserved: (s.get('reserved') as number | undefined) ?? 0 }]),
+    );
     return Promise.all(
       ids.map(async (id) => {
         if (byId.has(id)) return { accountId: id, ...byId.get(id)! };
@@ -198,7 +221,16 @@ export const ledgerRepo = {
           list = (await tx.get(transfers())).docs.map((d) => d.data());
         }
         // Only the listed accounts' transfers count for them: a transfer's other side belongs to another account.
-        return { stored, transfers: accountIds ? list.map((t) => ({ ...t, debit: accountIds.includes(t.debit) ? t.debit : '(other)', credit: accountIds.includes(t.credit) ? t.credit : '(other)' })) : list };
+        return {
+          stored,
+          transfers: accountIds
+            ? list.map((t) => ({
+                ...t,
+                debit: accountIds.includes(t.debit) ? t.debit : '(other)',
+                credit: accountIds.includes(t.credit) ? t.credit : '(other)',
+              }))
+            : list,
+        };
       },
       { readOnly: true },
     );

@@ -12,7 +12,10 @@ export const WALLET_ERROR_CODES = defineErrorCodes({
   WALLET_SELF_ADJUSTMENT: [403, 'An administrator does not adjust their own wallet: another one does.'],
   ADJUSTMENT_TRANSITION: [409, 'The adjustment is no longer PENDING (`details.status`).'],
   ADJUSTMENT_SELF_APPROVAL: [403, 'The administrator who asked for an adjustment does not approve it: a second one does.'],
-  ADJUSTMENT_REQUESTER_REVOKED: [409, 'The administrator who asked for this adjustment is no longer an active ADMIN with payments.manage: it can only be rejected.'],
+  ADJUSTMENT_REQUESTER_REVOKED: [
+    409,
+    'The administrator who asked for this adjustment is no longer an active ADMIN with payments.manage: it can only be rejected.',
+  ],
 });
 
 declare module '../../platform/core/errors/codes' {

@@ -125,7 +125,11 @@ export function entryView(transfer: TransferRecord, accountId: string) {
 
 /** The user-facing name of the other account: a person's wallet shows their id, system accounts their role. */
 export function counterpartyOf(accountId: string): { type: string; userId: string | null } {
-  for (const [prefix, type] of [['wallet_', 'WALLET'], ['held_', 'HELD'], ['earnings_', 'EARNINGS']] as const) {
+  for (const [prefix, type] of [
+    ['wallet_', 'WALLET'],
+    ['held_', 'HELD'],
+    ['earnings_', 'EARNINGS'],
+  ] as const) {
     if (accountId.startsWith(prefix)) return { type, userId: accountId.slice(prefix.length) };
   }
   if (accountId.startsWith('clearing_')) return { type: `GATEWAY_${accountId.slice('clearing_'.length)}`, userId: null };

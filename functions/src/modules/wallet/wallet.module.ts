@@ -2,7 +2,16 @@ import { defineModule } from '../../platform/core/module/module';
 import { WALLET_ERROR_CODES } from './wallet.errors';
 import { WALLET_EVENTS } from './wallet.events';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
-import { ADJUSTMENTS, LEDGER_ACCOUNTS, LEDGER_SHARDS, LEDGER_TRANSFERS, STAFF_TOTALS, WALLET_LIMITS, WALLET_TRANSFERS, WITHDRAWALS } from './wallet.collections';
+import {
+  ADJUSTMENTS,
+  LEDGER_ACCOUNTS,
+  LEDGER_SHARDS,
+  LEDGER_TRANSFERS,
+  STAFF_TOTALS,
+  WALLET_LIMITS,
+  WALLET_TRANSFERS,
+  WITHDRAWALS,
+} from './wallet.collections';
 
 // The ledger (accounts, shards, immutable transfers), the wallet API over it, and withdrawals of earnings.
 const ledger = () => require('./ledger.model') as typeof import('./ledger.model');
@@ -30,12 +39,39 @@ export const walletModule = defineModule({
     },
   },
   collections: [
-    { name: LEDGER_ACCOUNTS, clientAccess: true, listened: { name: 'LedgerAccountDocument', path: `${LEDGER_ACCOUNTS}/{accountId}`, readers: 'its owner (`ownerId` is the caller)', schema: () => ledger().accountDocument() } },
+    {
+      name: LEDGER_ACCOUNTS,
+      clientAccess: true,
+      listened: {
+        name: 'LedgerAccountDocument',
+        path: `${LEDGER_ACCOUNTS}/{accountId}`,
+        readers: 'its owner (`ownerId` is the caller)',
+        schema: () => ledger().accountDocument(),
+      },
+    },
     { name: LEDGER_SHARDS, parent: LEDGER_ACCOUNTS },
-    { name: LEDGER_TRANSFERS, clientAccess: true, listened: { name: 'LedgerTransferDocument', path: `${LEDGER_TRANSFERS}/{transferId}`, readers: 'the owners of either account (`owners` contains the caller)', schema: () => ledger().transferDocument() } },
+    {
+      name: LEDGER_TRANSFERS,
+      clientAccess: true,
+      listened: {
+        name: 'LedgerTransferDocument',
+        path: `${LEDGER_TRANSFERS}/{transferId}`,
+        readers: 'the owners of either account (`owners` contains the caller)',
+        schema: () => ledger().transferDocument(),
+      },
+    },
     { name: WALLET_LIMITS, ttlField: 'expireAt' },
     { name: WALLET_TRANSFERS },
-    { name: WITHDRAWALS, clientAccess: true, listened: { name: 'WithdrawalDocument', path: `${WITHDRAWALS}/{withdrawalId}`, readers: 'its owner (`userId` is the caller)', schema: () => wallet().withdrawalDocument() } },
+    {
+      name: WITHDRAWALS,
+      clientAccess: true,
+      listened: {
+        name: 'WithdrawalDocument',
+        path: `${WITHDRAWALS}/{withdrawalId}`,
+        readers: 'its owner (`userId` is the caller)',
+        schema: () => wallet().withdrawalDocument(),
+      },
+    },
     { name: EVENTS, parent: WITHDRAWALS },
     { name: ADJUSTMENTS },
     { name: EVENTS, parent: ADJUSTMENTS },

@@ -112,7 +112,8 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'requestWithdrawal',
       tag,
       summary: 'Ask to withdraw earnings to a bank account',
-      description: 'Reserves the amount at once (it cannot be asked for twice); an administrator approves (money leaves for the bank) or rejects (the reserve is freed).',
+      description:
+        'Reserves the amount at once (it cannot be asked for twice); an administrator approves (money leaves for the bank) or rejects (the reserve is freed).',
       auth: ['DRIVER', 'PARTNER_OWNER'],
       idempotent: 'required',
       rateLimit: { scope: 'wallet-withdrawal', limit: 10, windowSec: 3600, per: 'user' },
@@ -183,7 +184,8 @@ export function walletRoutes({ config }: AppContext): AnyRoute[] {
       codes: ['WITHDRAWAL_TRANSITION', 'WITHDRAWAL_SELF_APPROVAL', 'WALLET_INSUFFICIENT_FUNDS'],
       request: { params: IdParamsSchema, body: DecisionBodySchema },
       response: { description: 'The APPROVED withdrawal.', schema: WithdrawalSchema },
-      handler: ({ auth, params, body }) => wallet().decideWithdrawal('approve', params.id, { userId: auth!.userId, admin: isAdmin(auth!.roles) }, body.reason ?? null),
+      handler: ({ auth, params, body }) =>
+        wallet().decideWithdrawal('approve', params.id, { userId: auth!.userId, admin: isAdmin(auth!.roles) }, body.reason ?? null),
     }),
     defineRoute({
       method: 'post',

@@ -40,7 +40,10 @@ export const WalletEntrySchema = z
     amount: Amount,
     account: z.enum(['WALLET', 'HELD', 'EARNINGS', 'SYSTEM']),
     balanceAfter: Amount.nullable().describe("The account's balance right after this entry"),
-    counterparty: z.object({ type: z.string().describe('WALLET, HELD, EARNINGS, PLATFORM, PAYOUT, ADJUSTMENT or GATEWAY_<provider>'), userId: z.string().nullable() }),
+    counterparty: z.object({
+      type: z.string().describe('WALLET, HELD, EARNINGS, PLATFORM, PAYOUT, ADJUSTMENT or GATEWAY_<provider>'),
+      userId: z.string().nullable(),
+    }),
     memo: z.string().nullable(),
     paymentId: z.string().nullable(),
     ref: z.object({ type: z.string(), id: z.string() }).nullable().describe('The ride, order, booking or withdrawal it belongs to'),
@@ -67,8 +70,14 @@ export const TransferResultSchema = WalletEntrySchema.extend({ toUserId: z.strin
 
 const BankAccountSchema = z
   .object({
-    bankCode: z.string().trim().regex(/^[A-Z0-9]{2,12}$/, { message: 'must be a bank code such as VCB, TCB, MB' }),
-    accountNumber: z.string().trim().regex(/^\d{6,20}$/, { message: 'must be 6 to 20 digits' }),
+    bankCode: z
+      .string()
+      .trim()
+      .regex(/^[A-Z0-9]{2,12}$/, { message: 'must be a bank code such as VCB, TCB, MB' }),
+    accountNumber: z
+      .string()
+      .trim()
+      .regex(/^\d{6,20}$/, { message: 'must be 6 to 20 digits' }),
     accountName: z.string().trim().min(2).max(100),
   })
   .meta({ id: 'BankAccount' });
@@ -128,7 +137,9 @@ export const LedgerCheckSchema = z
 // Account ids are Firebase Auth uids (at most 128 characters); ledger ids prefix them (`earnings_<uid>`), so an
 // unbounded path id could pass the 1,500-byte document id limit inside Firestore (a 500) instead of at the edge.
 const USER_ID_MAX = 128;
-export const UserIdParamsSchema = z.object({ userId: DocumentIdSchema.refine((v) => v.length <= USER_ID_MAX, { message: `must be a user id (at most ${USER_ID_MAX} characters)` }) });
+export const UserIdParamsSchema = z.object({
+  userId: DocumentIdSchema.refine((v) => v.length <= USER_ID_MAX, { message: `must be a user id (at most ${USER_ID_MAX} characters)` }),
+});
 
 export const AdjustmentSchema = z
   .object({
@@ -137,7 +148,11 @@ export const AdjustmentSchema = z
     amount: Amount,
     direction: z.enum(['CREDIT', 'DEBIT']),
     reason: z.string(),
-    status: z.enum(ADJUSTMENT_STATUSES).describe('APPLIED at once (up to WALLET_ADJUSTMENT_APPROVAL_VND), else PENDING until a second administrator approves (APPROVED: the money moved) or someone rejects it'),
+    status: z
+      .enum(ADJUSTMENT_STATUSES)
+      .describe(
+        'APPLIED at once (up to WALLET_ADJUSTMENT_APPROVAL_VND), else PENDING until a second administrator approves (APPROVED: the money moved) or someone rejects it',
+      ),
     requestedBy: z.string(),
     decidedBy: z.string().nullable(),
     decidedAt: IsoTimeSchema.nullable(),

@@ -24,7 +24,19 @@ import {
 } from './ledger.model';
 import { ledgerRepo } from './ledger.repo';
 import { adjustmentsRepo } from './adjustments.repo';
-import { adjustmentMachine, entryView, P2P_MIN_VND, STAFF_LABEL, WITHDRAWALS, withdrawalMachine, type AdjustmentRecord, type AdjustmentStatus, type BankAccount, type WithdrawalRecord, type WithdrawalStatus } from './wallet.model';
+import {
+  adjustmentMachine,
+  entryView,
+  P2P_MIN_VND,
+  STAFF_LABEL,
+  WITHDRAWALS,
+  withdrawalMachine,
+  type AdjustmentRecord,
+  type AdjustmentStatus,
+  type BankAccount,
+  type WithdrawalRecord,
+  type WithdrawalStatus,
+} from './wallet.model';
 import { withdrawalsRepo } from './withdrawals.repo';
 import { iso } from '../../platform/kits/time/time';
 
@@ -58,7 +70,10 @@ export async function countTowardDailyLimit(tx: Transaction, userId: string, amo
   const day = vietnamDay(at);
   const sent = await ledgerRepo.sentOn(tx, userId, day);
   if (sent + amount > limit) {
-    throw new ConflictError('This is over your daily limit for sending money', { dailyTransferLimit: limit, remainingToday: Math.max(0, limit - sent) }).withCode('WALLET_DAILY_LIMIT');
+    throw new ConflictError('This is over your daily limit for sending money', {
+      dailyTransferLimit: limit,
+      remainingToday: Math.max(0, limit - sent),
+    }).withCode('WALLET_DAILY_LIMIT');
   }
   return () => ledgerRepo.setSentOn(tx, userId, day, sent + amount, at);
 }
@@ -69,7 +84,10 @@ export async function countTowardDailyLimit(tx: Transaction, userId: string, amo
  * either total with `amount` would pass `threshold` (WALLET_ADJUSTMENT_APPROVAL_VND) the operation waits for a
  * second administrator and counts nothing; otherwise call `count` after the caller's other reads.
  */
-export async function countStaffMoney(tx: Transaction, input: { adminId: string; userId: string; amount: number; threshold: number; at: number }): Promise<{ needsApproval: boolean; count: () => void }> {
+export async function countStaffMoney(
+  tx: Transaction,
+  input: { adminId: string; userId: string; amount: number; threshold: number; at: number },
+): Promise<{ needsApproval: boolean; count: () => void }> {
   const day = vietnamDay(input.at);
   const ids = [`admin_${input.adminId}_${day}`, `user_${input.userId}_${day}`];
   const totals = [await adjustmentsRepo.staffTotal(tx, ids[0]), await adjustmentsRepo.staffTotal(tx, ids[1])];
@@ -107,17 +125,33 @@ export function createWalletService(deps: WalletServiceDeps) {
 
   async function earnings(userId: string) {
     const [account] = await ledgerRepo.balances([userAccountId('EARNINGS', userId)]);
-    return { userId, currency: 'VND' as const, balance: account.balance, reserved: account.reserved, available: Math.max(0, account.balance - account.reserved) };
+    return {
+      userId,
+      currency: 'VND' as const,
+      balance: account.balance,
+      reserved: account.reserved,
+      available: Math.max(0, account.balance - account.reserved),
+    };
   }
 
   async function limits(userId: string) {
     const sent = await ledgerRepo.sentToday(userId, vietnamDay(now()));
-    return { currency: 'VND' as const, dailyTransferLimit: deps.dailyTransferLimit, sentToday: sent, remainingToday: Math.max(0, deps.dailyTransferLimit - sent), minTransfer: P2P_MIN_VND };
+    return {
+      currency: 'VND' as const,
+      dailyTransferLimit: deps.dailyTransferLimit,
+      sentToday: sent,
+      remainingToday: Math.max(0, deps.dailyTransferLimit - sent),
+      minTransfer: P2P_MIN_VND,
+    };
   }
 
   async function transactions(userId: string, filter: { account: UserAccountType; kind?: TransferKind }, page: Pick<PageRequest, 'limit' | 'cursor'>) {
     const accountId = userAccountId(filter.account, userId);
-    const result = await ledgerRepo.transfersOf(accountId, { kind: filter.kind }, { ...page, query: `wallet:tx:${filter.account}:${filter.kind ?? ''}`, caller: userId });
+    const result = await ledgerRepo.transfersOf(
+      accountId,
+      { kind: filter.kind },
+      { ...page, query: `wallet:tx:${filter.account}:${filter.kind ?? ''}`, caller: userId },
+    );
     return { items: result.items.map((t) => entryView(t, accountId)), nextCursor: result.nextCursor };
   }
 
@@ -134,7 +168,8 @@ export function createWalletService(deps: WalletServiceDeps) {
    */
   async function sendToUser(senderId: string, input: { toUserId: string; amount: Vnd; note?: string | null }, idempotencyKey: string) {
     if (input.toUserId === senderId) throw new BadRequestError('You cannot send money to yourself').withCode('WALLET_SELF_TRANSFER');
-    if (input.amount < P2P_MIN_VND) throw new BadRequestError(`The smallest transfer is ${P2P_MIN_VND} VND`, [{ field: 'body.amount', message: `must be at least ${P2P_MIN_VND}` }]);
+    if (input.amount < P2P_MIN_VND)
+      throw new BadRequestError(`The smallest transfer is ${P2P_MIN_VND} VND`, [{ field: 'body.amount', message: `must be at least ${P2P_MIN_VND}` }]);
     const operationId = operationIdFor('wallet.p2p', senderId, idempotencyKey);
     const at = now();
     const [transfer] = await mapFunds(() =>
@@ -143,15 +178,32 @@ export function createWalletService(deps: WalletServiceDeps) {
         if (done.length > 0) return done;
         const recipient = await accounts.get(input.toUserId, tx);
         if (!recipient) throw new NotFoundError('No such recipient');
-        if (recipient.status !== 'ACTIVE' || recipient.disabled) throw new ConflictError('The recipient cannot receive money now').withCode('WALLET_RECIPIENT_UNAVAILABLE');
+        if (recipient.status !== 'ACTIVE' || recipient.disabled)
+          throw new ConflictError('The recipient cannot receive money now').withCode('WALLET_RECIPIENT_UNAVAILABLE');
         const countSent = await countTowardDailyLimit(tx, senderId, input.amount, deps.dailyTransferLimit, at);
         const posted = await ledgerRepo.post(
           tx,
-          [{ kind: 'P2P', debit: userAccount('WALLET', senderId), credit: userAccount('WALLET', input.toUserId), amount: input.amount, memo: input.note ?? null }],
+          [
+            {
+              kind: 'P2P',
+              debit: userAccount('WALLET', senderId),
+              credit: userAccount('WALLET', input.toUserId),
+              amount: input.amount,
+              memo: input.note ?? null,
+            },
+          ],
           { operationId, by: senderId, now: at },
         );
         countSent();
-        ledgerRepo.createP2p(tx, { id: operationId, fromUserId: senderId, toUserId: input.toUserId, amount: input.amount, note: input.note ?? null, transferId: posted[0].id, at });
+        ledgerRepo.createP2p(tx, {
+          id: operationId,
+          fromUserId: senderId,
+          toUserId: input.toUserId,
+          amount: input.amount,
+          note: input.note ?? null,
+          transferId: posted[0].id,
+          at,
+        });
         return posted;
       }),
     );
@@ -204,10 +256,15 @@ export function createWalletService(deps: WalletServiceDeps) {
   }
 
   // Staff see who decided, from the staff-only events (the record says STAFF).
-  const staffView = async (w: WithdrawalRecord) => withdrawalView(w.decidedBy === STAFF_LABEL ? { ...w, decidedBy: (await withdrawalsRepo.decidedBy(w.id)) ?? STAFF_LABEL } : w);
+  const staffView = async (w: WithdrawalRecord) =>
+    withdrawalView(w.decidedBy === STAFF_LABEL ? { ...w, decidedBy: (await withdrawalsRepo.decidedBy(w.id)) ?? STAFF_LABEL } : w);
 
   async function adminWithdrawals(filter: { status?: WithdrawalStatus; userId?: string }, page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {
-    const result = await withdrawalsRepo.list(filter, { ...page, query: `wallet:admin:withdrawals:${filter.status ?? ''}:${filter.userId ?? ''}`, caller: adminId });
+    const result = await withdrawalsRepo.list(filter, {
+      ...page,
+      query: `wallet:admin:withdrawals:${filter.status ?? ''}:${filter.userId ?? ''}`,
+      caller: adminId,
+    });
     return { items: await Promise.all(result.items.map(staffView)), nextCursor: result.nextCursor };
   }
 
@@ -228,8 +285,23 @@ export function createWalletService(deps: WalletServiceDeps) {
           alongside: async (tx, next) => {
             const earnings = userAccount('EARNINGS', next.userId);
             const legs =
-              action === 'approve' ? [{ kind: 'WITHDRAWAL' as const, debit: earnings, credit: systemAccount(SYSTEM_ACCOUNTS.payoutsInTransit), amount: vnd(next.amount), memo: `withdrawal ${id}` }] : [];
-            await ledgerRepo.post(tx, legs, { operationId: `withdrawal-${id}`, by: actor.admin ? STAFF_LABEL : actor.userId, now: at, ref: { type: 'WITHDRAWAL', id } }, { [earnings.id]: -next.amount });
+              action === 'approve'
+                ? [
+                    {
+                      kind: 'WITHDRAWAL' as const,
+                      debit: earnings,
+                      credit: systemAccount(SYSTEM_ACCOUNTS.payoutsInTransit),
+                      amount: vnd(next.amount),
+                      memo: `withdrawal ${id}`,
+                    },
+                  ]
+                : [];
+            await ledgerRepo.post(
+              tx,
+              legs,
+              { operationId: `withdrawal-${id}`, by: actor.admin ? STAFF_LABEL : actor.userId, now: at, ref: { type: 'WITHDRAWAL', id } },
+              { [earnings.id]: -next.amount },
+            );
           },
           save: (tx, next) => withdrawalsRepo.save(tx, next),
         },
@@ -241,8 +313,17 @@ export function createWalletService(deps: WalletServiceDeps) {
           rolesOf: (w) => [...(actor.admin ? (['admin'] as const) : []), ...(w.userId === actor.userId ? (['owner'] as const) : [])],
           apply: (w, to) => {
             // Four eyes: an administrator's own withdrawal is approved by another one.
-            if (action === 'approve' && w.userId === actor.userId) throw new ForbiddenError('An administrator does not approve their own withdrawal; another one does').withCode('WITHDRAWAL_SELF_APPROVAL');
-            return { ...w, status: to, reason, decidedBy: actor.admin ? STAFF_LABEL : actor.userId, decidedAt: at, updatedAt: at, operationId: action === 'approve' ? `withdrawal-${id}` : null };
+            if (action === 'approve' && w.userId === actor.userId)
+              throw new ForbiddenError('An administrator does not approve their own withdrawal; another one does').withCode('WITHDRAWAL_SELF_APPROVAL');
+            return {
+              ...w,
+              status: to,
+              reason,
+              decidedBy: actor.admin ? STAFF_LABEL : actor.userId,
+              decidedAt: at,
+              updatedAt: at,
+              operationId: action === 'approve' ? `withdrawal-${id}` : null,
+            };
           },
           missing: () => new NotFoundError('No such withdrawal'),
         },
@@ -266,7 +347,8 @@ export function createWalletService(deps: WalletServiceDeps) {
    * WALLET_ADJUSTMENT_APPROVAL_VND it is APPLIED at once; above, it waits PENDING for a second administrator.
    */
   async function adjust(adminId: string, input: { userId: string; amount: Vnd; direction: 'CREDIT' | 'DEBIT'; reason: string }, idempotencyKey: string) {
-    if (input.userId === adminId) throw new ForbiddenError('An administrator does not adjust their own wallet; another one does').withCode('WALLET_SELF_ADJUSTMENT');
+    if (input.userId === adminId)
+      throw new ForbiddenError('An administrator does not adjust their own wallet; another one does').withCode('WALLET_SELF_ADJUSTMENT');
     const operationId = operationIdFor('wallet.adjustment', adminId, idempotencyKey);
     const at = now();
     return adjustmentView(
@@ -278,9 +360,22 @@ export function createWalletService(deps: WalletServiceDeps) {
           // Above the threshold, alone or with what this admin (or staff, to this user) moved today: a second admin approves.
           const staffMoney = await countStaffMoney(tx, { adminId, userId: input.userId, amount: input.amount, threshold: deps.adjustmentApprovalVnd, at });
           const pending = staffMoney.needsApproval;
-          const record: AdjustmentRecord = { id: operationId, ...input, status: pending ? 'PENDING' : 'APPLIED', requestedBy: adminId, decidedBy: null, decidedAt: null, decisionReason: null, transferId: null, createdAt: at, updatedAt: at };
+          const record: AdjustmentRecord = {
+            id: operationId,
+            ...input,
+            status: pending ? 'PENDING' : 'APPLIED',
+            requestedBy: adminId,
+            decidedBy: null,
+            decidedAt: null,
+            decisionReason: null,
+            transferId: null,
+            createdAt: at,
+            updatedAt: at,
+          };
           if (!pending) {
-            record.transferId = (await ledgerRepo.post(tx, [adjustmentLeg(record)], { operationId, by: STAFF_LABEL, now: at, ref: { type: 'ADJUSTMENT', id: operationId } }))[0].id;
+            record.transferId = (
+              await ledgerRepo.post(tx, [adjustmentLeg(record)], { operationId, by: STAFF_LABEL, now: at, ref: { type: 'ADJUSTMENT', id: operationId } })
+            )[0].id;
             staffMoney.count();
           }
           adjustmentsRepo.create(tx, record);
@@ -309,7 +404,8 @@ export function createWalletService(deps: WalletServiceDeps) {
           },
           ref: () => adjustmentsRepo.ref(id),
           alongside: async (tx, next) => {
-            if (action === 'approve') await ledgerRepo.post(tx, [adjustmentLeg(next)], { operationId: id, by: STAFF_LABEL, now: at, ref: { type: 'ADJUSTMENT', id } });
+            if (action === 'approve')
+              await ledgerRepo.post(tx, [adjustmentLeg(next)], { operationId: id, by: STAFF_LABEL, now: at, ref: { type: 'ADJUSTMENT', id } });
           },
           save: (tx, next) => adjustmentsRepo.save(tx, next),
         },
@@ -320,10 +416,23 @@ export function createWalletService(deps: WalletServiceDeps) {
           reason,
           rolesOf: () => ['admin'],
           apply: (a, to) => {
-            if (action === 'approve' && a.requestedBy === adminId) throw new ForbiddenError('The administrator who asked for an adjustment does not approve it').withCode('ADJUSTMENT_SELF_APPROVAL');
-            if (action === 'approve' && a.userId === adminId) throw new ForbiddenError('An administrator does not approve an adjustment of their own wallet').withCode('WALLET_SELF_ADJUSTMENT');
-            if (action === 'approve' && !requesterActive) throw new ConflictError('The administrator who asked for this adjustment no longer may (not an active ADMIN with payments.manage): reject it').withCode('ADJUSTMENT_REQUESTER_REVOKED');
-            return { ...a, status: to, decidedBy: adminId, decidedAt: at, decisionReason: reason, transferId: action === 'approve' ? transferIdOf(id, 0) : null, updatedAt: at };
+            if (action === 'approve' && a.requestedBy === adminId)
+              throw new ForbiddenError('The administrator who asked for an adjustment does not approve it').withCode('ADJUSTMENT_SELF_APPROVAL');
+            if (action === 'approve' && a.userId === adminId)
+              throw new ForbiddenError('An administrator does not approve an adjustment of their own wallet').withCode('WALLET_SELF_ADJUSTMENT');
+            if (action === 'approve' && !requesterActive)
+              throw new ConflictError(
+                'The administrator who asked for this adjustment no longer may (not an active ADMIN with payments.manage): reject it',
+              ).withCode('ADJUSTMENT_REQUESTER_REVOKED');
+            return {
+              ...a,
+              status: to,
+              decidedBy: adminId,
+              decidedAt: at,
+              decisionReason: reason,
+              transferId: action === 'approve' ? transferIdOf(id, 0) : null,
+              updatedAt: at,
+            };
           },
           missing: () => new NotFoundError('No such adjustment'),
         },
@@ -346,7 +455,10 @@ export function createWalletService(deps: WalletServiceDeps) {
   async function systemBalances() {
     const ids = Object.keys(SYSTEM_ACCOUNT_SHARDS).sort();
     const balances = await ledgerRepo.balances(ids);
-    return { currency: 'VND' as const, accounts: balances.map((b) => ({ accountId: b.accountId, balance: b.balance, shards: SYSTEM_ACCOUNT_SHARDS[b.accountId] })) };
+    return {
+      currency: 'VND' as const,
+      accounts: balances.map((b) => ({ accountId: b.accountId, balance: b.balance, shards: SYSTEM_ACCOUNT_SHARDS[b.accountId] })),
+    };
   }
 
   /** Whether a user's accounts agree with their transfers (one consistent snapshot). */
@@ -356,10 +468,32 @@ export function createWalletService(deps: WalletServiceDeps) {
     const { stored, transfers } = await ledgerRepo.snapshot(ids);
     const result = checkBalances(transfers, stored);
     const mine = result.accounts.filter((a) => ids.includes(a.accountId));
-    return { userId, ok: mine.every((a) => a.ok), accounts: ids.map((id) => mine.find((a) => a.accountId === id) ?? { accountId: id, stored: 0, fromTransfers: 0, ok: true }) };
+    return {
+      userId,
+      ok: mine.every((a) => a.ok),
+      accounts: ids.map((id) => mine.find((a) => a.accountId === id) ?? { accountId: id, stored: 0, fromTransfers: 0, ok: true }),
+    };
   }
 
-  return { wallet, userWallet, earnings, limits, transactions, transaction, sendToUser, requestWithdrawal, withdrawal, myWithdrawals, adminWithdrawals, decideWithdrawal, adjust, decideAdjustment, adminAdjustments, systemBalances, checkUser };
+  return {
+    wallet,
+    userWallet,
+    earnings,
+    limits,
+    transactions,
+    transaction,
+    sendToUser,
+    requestWithdrawal,
+    withdrawal,
+    myWithdrawals,
+    adminWithdrawals,
+    decideWithdrawal,
+    adjust,
+    decideAdjustment,
+    adminAdjustments,
+    systemBalances,
+    checkUser,
+  };
 }
 
 export type WalletService = ReturnType<typeof createWalletService>;

@@ -22,14 +22,20 @@ export function transferNotice(p2p: Pick<P2pRecord, 'toUserId' | 'transferId' | 
 }
 
 /** The owner's notice of a decided withdrawal, in the app they earn with (driver or partner). */
-export function withdrawalNotice(before: WithdrawalRecord | undefined, after: WithdrawalRecord | undefined, owner: Pick<UserRecord, 'roles' | 'locale'> | undefined): DispatchInput | undefined {
+export function withdrawalNotice(
+  before: WithdrawalRecord | undefined,
+  after: WithdrawalRecord | undefined,
+  owner: Pick<UserRecord, 'roles' | 'locale'> | undefined,
+): DispatchInput | undefined {
   if (!after || before?.status === after.status || (after.status !== 'APPROVED' && after.status !== 'REJECTED')) return undefined;
   const approved = after.status === 'APPROVED';
   return WALLET_EVENTS.notice({
     event: approved ? 'wallet.withdrawal.approved' : 'wallet.withdrawal.rejected',
     recipients: [{ userId: after.userId, surface: owner?.roles.includes('DRIVER') ? ('DRV' as const) : ('PAR' as const), locale: localeOf(owner) }],
     entityId: after.id,
-    text: approved ? WALLET_TEXTS.text('wallet.withdrawal.approved', { amount: after.amount }) : WALLET_TEXTS.text('wallet.withdrawal.rejected', { amount: after.amount, reason: after.reason }),
+    text: approved
+      ? WALLET_TEXTS.text('wallet.withdrawal.approved', { amount: after.amount })
+      : WALLET_TEXTS.text('wallet.withdrawal.rejected', { amount: after.amount, reason: after.reason }),
     params: { withdrawalId: after.id },
   });
 }

@@ -14,7 +14,17 @@ export const withdrawalsRepo = {
   },
   /** Writes the fields a decision changes (the record was read in the same transaction). */
   save(tx: Transaction, next: WithdrawalRecord): void {
-    tx.update(withdrawals().doc(next.id), storedFields(withdrawalDocument, { status: next.status, reason: next.reason, decidedBy: next.decidedBy, decidedAt: next.decidedAt, operationId: next.operationId, updatedAt: next.updatedAt }));
+    tx.update(
+      withdrawals().doc(next.id),
+      storedFields(withdrawalDocument, {
+        status: next.status,
+        reason: next.reason,
+        decidedBy: next.decidedBy,
+        decidedAt: next.decidedAt,
+        operationId: next.operationId,
+        updatedAt: next.updatedAt,
+      }),
+    );
   },
   /** Who decided (staff id): kept in the staff-only events, the record itself says STAFF. */
   async decidedBy(id: string): Promise<string | null> {

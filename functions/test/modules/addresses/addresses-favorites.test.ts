@@ -7,7 +7,8 @@ import { area } from '../../helpers/geo';
 
 beforeAll(requireEmulators);
 
-const save = (who: Tokens, body: Record<string, unknown>) => call('POST', '/addresses', { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
+const save = (who: Tokens, body: Record<string, unknown>) =>
+  call('POST', '/addresses', { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
 const at = { lat: 10.7769, lng: 106.7009 };
 
 describe('addresses', () => {
@@ -20,26 +21,43 @@ describe('addresses', () => {
     const work = (await save(me, { label: 'WORK', address: '2 Hai Bà Trưng', location: at, isDefault: true })).body;
     const gym = (await save(me, { label: 'OTHER', title: 'Gym', address: '3 Pasteur', location: at, contactPhone: '+84912345678' })).body;
     let list = (await call('GET', '/addresses', { token: me.accessToken })).body.items;
-    expect(list.map((a: { id: string; isDefault: boolean }) => [a.id, a.isDefault])).toEqual([[work.id, true], [home.body.id, false], [gym.id, false]]);
+    expect(list.map((a: { id: string; isDefault: boolean }) => [a.id, a.isDefault])).toEqual([
+      [work.id, true],
+      [home.body.id, false],
+      [gym.id, false],
+    ]);
 
     expect((await call('POST', `/addresses/${gym.id}/default`, { token: me.accessToken })).body.isDefault).toBe(true);
     expect((await call('PATCH', `/addresses/${gym.id}`, { token: me.accessToken, body: { label: 'WORK' } })).body.code).toBe('ADDRESS_LABEL_TAKEN');
-    const changed = await call('PATCH', `/addresses/${gym.id}`, { token: me.accessToken, body: { title: null, driverNote: 'Tầng 3', location: { lat: 10.78, lng: 106.7 } } });
+    const changed = await call('PATCH', `/addresses/${gym.id}`, {
+      token: me.accessToken,
+      body: { title: null, driverNote: 'Tầng 3', location: { lat: 10.78, lng: 106.7 } },
+    });
     expect(changed.body).toMatchObject({ title: null, driverNote: 'Tầng 3', location: { lat: 10.78 }, contactPhone: '+84912345678', isDefault: true });
     expect((await call('DELETE', `/addresses/${gym.id}`, { token: me.accessToken })).status).toBe(200);
     list = (await call('GET', '/addresses', { token: me.accessToken })).body.items;
-    expect(list.map((a: { id: string; isDefault: boolean }) => [a.id, a.isDefault])).toEqual([[home.body.id, true], [work.id, false]]); // HOME inherits
+    expect(list.map((a: { id: string; isDefault: boolean }) => [a.id, a.isDefault])).toEqual([
+      [home.body.id, true],
+      [work.id, false],
+    ]); // HOME inherits
 
     // Another user's address is nobody's business.
     const other = await registerVerified();
-    for (const [method, path] of [['GET', `/addresses/${home.body.id}`], ['PATCH', `/addresses/${home.body.id}`], ['DELETE', `/addresses/${home.body.id}`], ['POST', `/addresses/${home.body.id}/default`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/addresses/${home.body.id}`],
+      ['PATCH', `/addresses/${home.body.id}`],
+      ['DELETE', `/addresses/${home.body.id}`],
+      ['POST', `/addresses/${home.body.id}/default`],
+    ] as const) {
       expect((await call(method, path, { token: other.accessToken, body: method === 'PATCH' ? { title: 'x' } : undefined })).status).toBe(404);
     }
   });
 
   it('at most 20, also when saved in parallel; bad input is 400; drivers have no consumer addresses', async () => {
     const me = await registerVerified();
-    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => save(me, { label: 'OTHER', title: `Điểm ${i}`, address: `${i} Nguyễn Huệ`, location: at })));
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => save(me, { label: 'OTHER', title: `Điểm ${i}`, address: `${i} Nguyễn Huệ`, location: at })),
+    );
     const statuses = answers.map((a) => (a.status === 503 ? 'CONTENDED' : a.status));
     const saved = statuses.filter((s) => s === 201).length;
     expect(statuses.every((s) => s === 201 || s === 409 || s === 'CONTENDED')).toBe(true);
@@ -62,7 +80,8 @@ describe('favorites', () => {
   it('saves existing active records of each type once, lists them by type with their current look, removes idempotently', async () => {
     const [admin, me] = await Promise.all([adminTokens(), registerVerified()]);
     const here = area();
-    const curated = async (path: string, body: Record<string, unknown>) => (await call('POST', path, { token: admin.accessToken, body: { location: here.near(0), ...body } })).body.id as string;
+    const curated = async (path: string, body: Record<string, unknown>) =>
+      (await call('POST', path, { token: admin.accessToken, body: { location: here.near(0), ...body } })).body.id as string;
     const place = await curated('/places', { name: 'Chợ Bến Thành', category: 'MARKET' });
     const atm = await curated('/atm', { name: 'ATM VCB Lê Lợi', bank: 'VCB' });
     const put = (type: string, id: string) => call('PUT', `/favorites/${type}/${id}`, { token: me.accessToken });

@@ -62,6 +62,8 @@ it('an administrator holding [] gets 403 PERMISSION_REQUIRED on every other oper
 }, 120_000);
 
 it('each guarded operation documents the permission it needs', () => {
-  const undocumented = operations.filter((o) => admitsAdmin(o.op) && !OPEN_TO_EVERY_ADMIN.has(`${o.method} ${o.path}`) && !/Admin permission: [a-z.]+/.test(o.op.description ?? ''));
+  const undocumented = operations.filter(
+    (o) => admitsAdmin(o.op) && !OPEN_TO_EVERY_ADMIN.has(`${o.method} ${o.path}`) && !/Admin permission: [a-z.]+/.test(o.op.description ?? ''),
+  );
   expect(undocumented.map((o) => `${o.method} ${o.path}`)).toEqual([]);
 });

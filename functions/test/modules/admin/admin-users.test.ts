@@ -78,7 +78,14 @@ describe('administration of accounts', () => {
     const email = uniqueEmail('ops');
     const made = await call('POST', '/users/admin', { token: admin.accessToken, body: { hat: 'PAR', email, fullName: 'Ops Person' } });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ email, name: 'Ops Person', roles: ['USER', 'PARTNER_OWNER'], hats: ['CON', 'PAR'], status: 'ACTIVE', hasPassword: false });
+    expect(made.body).toMatchObject({
+      email,
+      name: 'Ops Person',
+      roles: ['USER', 'PARTNER_OWNER'],
+      hats: ['CON', 'PAR'],
+      status: 'ACTIVE',
+      hasPassword: false,
+    });
     // The account signs in with email OTP, which verifies the email (in the default language: it has none of its own).
     const login = await emailOtpLogin(email, 'PAR', 'vi');
     expect(login.user).toMatchObject({ id: made.body.id, emailVerified: true });
@@ -131,7 +138,10 @@ describe('administration of accounts', () => {
   it('PATCH sets profile and permissions; an admin restricted to other permissions gets 403 on user administration', async () => {
     const helper = await registerVerified();
     await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
-    const restricted = await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { fullName: 'Reviewer', permissions: ['applications.review'] } });
+    const restricted = await call('PATCH', `/users/admin/${helper.user.id}`, {
+      token: admin.accessToken,
+      body: { fullName: 'Reviewer', permissions: ['applications.review'] },
+    });
     expect(restricted.body).toMatchObject({ name: 'Reviewer', permissions: ['applications.review'] });
     expect((await call('GET', '/users/admin', { token: helper.accessToken })).status).toBe(403);
     expect((await call('GET', '/driver/admin/applications', { token: helper.accessToken })).status).toBe(200);
@@ -199,9 +209,16 @@ describe('admin permissions as documented', () => {
     // A wider admin: not even its name or a narrowing, nor its roles.
     expect((await patch(manager, wider.user.id, { fullName: 'Proxy' })).body.code).toBe('PERMISSION_REQUIRED');
     expect((await patch(manager, wider.user.id, { permissions: [] })).body.code).toBe('PERMISSION_REQUIRED');
-    expect((await call('PATCH', `/users/admin/${wider.user.id}/roles`, { token: manager.accessToken, body: { roles: ['USER'] } })).body.code).toBe('PERMISSION_REQUIRED');
-    expect((await call('GET', `/users/admin/${peer.user.id}`, { token: admin.accessToken })).body).toMatchObject({ disabled: false, permissions: ['users.manage'] });
-    expect((await call('GET', `/users/admin/${wider.user.id}`, { token: admin.accessToken })).body).toMatchObject({ permissions: ['users.manage', 'payments.manage'] });
+    expect((await call('PATCH', `/users/admin/${wider.user.id}/roles`, { token: manager.accessToken, body: { roles: ['USER'] } })).body.code).toBe(
+      'PERMISSION_REQUIRED',
+    );
+    expect((await call('GET', `/users/admin/${peer.user.id}`, { token: admin.accessToken })).body).toMatchObject({
+      disabled: false,
+      permissions: ['users.manage'],
+    });
+    expect((await call('GET', `/users/admin/${wider.user.id}`, { token: admin.accessToken })).body).toMatchObject({
+      permissions: ['users.manage', 'payments.manage'],
+    });
     expect((await call('GET', `/users/admin/${wider.user.id}`, { token: admin.accessToken })).body.name).not.toBe('Proxy');
     // Its own phone, a plain user's phone and lock, and a "*" admin's changes stay allowed.
     const own = phone();
@@ -219,7 +236,11 @@ describe('admin permissions as documented', () => {
     const applicant = await registerVerified();
     const applied = await call('POST', '/partners/register', { token: applicant.accessToken, body: { businessName: 'Pho 24', businessType: 'FNB' } });
     expect(applied.status).toBe(201);
-    const uploaded = await uploadPaper(applicant.accessToken, { applicationId: applied.body.id, kind: 'IDENTITY', file: { data: FIXTURES.jpeg, type: 'image/jpeg' } });
+    const uploaded = await uploadPaper(applicant.accessToken, {
+      applicationId: applied.body.id,
+      kind: 'IDENTITY',
+      file: { data: FIXTURES.jpeg, type: 'image/jpeg' },
+    });
     expect(uploaded.status).toBe(201);
     const reviewer = await limitedAdmin(['applications.review']);
     const reader = await limitedAdmin(['applications.review', 'kyc.read']);

@@ -54,10 +54,18 @@ describe('POST /auth/google', () => {
   });
 
   it.each([
-    ['wrong audience', () => googleIdToken(key, { sub: randomUUID(), email: uniqueEmail('a'), email_verified: true, aud: 'someone-else.apps.googleusercontent.com' }), /wrong audience/],
+    [
+      'wrong audience',
+      () => googleIdToken(key, { sub: randomUUID(), email: uniqueEmail('a'), email_verified: true, aud: 'someone-else.apps.googleusercontent.com' }),
+      /wrong audience/,
+    ],
     ['expired', () => googleIdToken(key, { sub: randomUUID(), email: uniqueEmail('e'), email_verified: true, expiresInSec: -3600 }), /expired/],
     ['unknown signing key', () => googleIdToken(stranger, { sub: randomUUID(), email: uniqueEmail('k'), email_verified: true }), /unknown signing key/],
-    ['wrong issuer', () => googleIdToken(key, { sub: randomUUID(), email: uniqueEmail('i'), email_verified: true, iss: 'https://evil.example' }), /wrong issuer/],
+    [
+      'wrong issuer',
+      () => googleIdToken(key, { sub: randomUUID(), email: uniqueEmail('i'), email_verified: true, iss: 'https://evil.example' }),
+      /wrong issuer/,
+    ],
   ])('401 for %s', async (_label, make, reason) => {
     const res = await google(make());
     expect(res.status).toBe(401);

@@ -32,11 +32,14 @@ describe('bearer guard on an ADMIN route', () => {
     ['wrong algorithm (HS512)', () => signAccessToken(TEST_JWT_SECRET, { roles: ['ADMIN'], algorithm: 'HS512' })],
     ['expired', () => signAccessToken(TEST_JWT_SECRET, { roles: ['ADMIN'], expiresInSec: -10 })],
     ['unknown role', () => signAccessToken(TEST_JWT_SECRET, { roles: ['ADMIN', 'COURIER'] })],
-    ['tampered payload', () => {
-      const [h, , s] = signAccessToken(TEST_JWT_SECRET, { roles: ['USER'] }).split('.');
-      const forged = Buffer.from(JSON.stringify({ sub: 'x', typ: 'access', roles: ['ADMIN'], jti: 'j', sid: 's' })).toString('base64url');
-      return `${h}.${forged}.${s}`;
-    }],
+    [
+      'tampered payload',
+      () => {
+        const [h, , s] = signAccessToken(TEST_JWT_SECRET, { roles: ['USER'] }).split('.');
+        const forged = Buffer.from(JSON.stringify({ sub: 'x', typ: 'access', roles: ['ADMIN'], jti: 'j', sid: 's' })).toString('base64url');
+        return `${h}.${forged}.${s}`;
+      },
+    ],
     ['garbage', () => 'not-a-jwt'],
   ])('401 for %s', async (_name, make) => {
     const res = await adminEnv(make());

@@ -31,8 +31,10 @@ function setup() {
     },
   };
   const services = createAuthServices(testConfig({ BCRYPT_COST: '10' }), { now: () => now, messages });
-  const mailsTo = (to: string) => sent.filter((m): m is Extract<QueuedMessage, { channel: 'mail' }> => m.channel === 'mail' && m.message.to === to).map((m) => m.message);
-  const textsTo = (to: string) => sent.filter((m): m is Extract<QueuedMessage, { channel: 'sms' }> => m.channel === 'sms' && m.message.to === to).map((m) => m.message);
+  const mailsTo = (to: string) =>
+    sent.filter((m): m is Extract<QueuedMessage, { channel: 'mail' }> => m.channel === 'mail' && m.message.to === to).map((m) => m.message);
+  const textsTo = (to: string) =>
+    sent.filter((m): m is Extract<QueuedMessage, { channel: 'sms' }> => m.channel === 'sms' && m.message.to === to).map((m) => m.message);
   return { ...services, mailsTo, textsTo, advance: (ms: number) => (now += ms) };
 }
 
@@ -106,7 +108,9 @@ describe('limits of a destination, whichever account asks (SMS pumping)', () => 
     const [a, b] = [randomUUID(), randomUUID()];
     const phone = randomPhone();
     await auth.sendPhoneOtp({ phone, purpose: 'VERIFY_PHONE' }, { userId: a, roles: ['USER'], sessionId: 's', tokenId: 't' });
-    await expect(auth.sendPhoneOtp({ phone, purpose: 'VERIFY_PHONE' }, { userId: b, roles: ['USER'], sessionId: 's', tokenId: 't' })).rejects.toMatchObject({ statusCode: 429 });
+    await expect(auth.sendPhoneOtp({ phone, purpose: 'VERIFY_PHONE' }, { userId: b, roles: ['USER'], sessionId: 's', tokenId: 't' })).rejects.toMatchObject({
+      statusCode: 429,
+    });
     expect(textsTo(phone)).toHaveLength(1);
   });
 
@@ -154,7 +158,9 @@ describe('limits of a destination, whichever account asks (SMS pumping)', () => 
     await auth.verifyPhoneOtp({ phone, code: codeIn(textsTo(phone)[0].text), purpose: 'VERIFY_PHONE' }, client, as(owner.user.id));
     advance(61_000);
     await auth.sendPhoneOtp({ phone, purpose: 'VERIFY_PHONE' }, as(other.user.id));
-    await expect(auth.verifyPhoneOtp({ phone, code: codeIn(textsTo(phone)[1].text), purpose: 'VERIFY_PHONE' }, client, as(other.user.id))).rejects.toMatchObject({ statusCode: 409 });
+    await expect(
+      auth.verifyPhoneOtp({ phone, code: codeIn(textsTo(phone)[1].text), purpose: 'VERIFY_PHONE' }, client, as(other.user.id)),
+    ).rejects.toMatchObject({ statusCode: 409 });
   });
 });
 
@@ -166,7 +172,12 @@ describe('RateLimit and RateLimit-Policy headers (draft-ietf-httpapi-ratelimit-h
     const config = parseConfig({ ...process.env, JWT_SECRET: localSecret('JWT_SECRET'), JWT_REFRESH_SECRET: localSecret('JWT_REFRESH_SECRET') });
     const server = await listen(buildApp({ config, rateLimiter: createRateLimiter(memoryRateLimitStore(), () => now, config.RATE_LIMITS) }).app);
     try {
-      const forgot = () => fetch(`${server.url}/api/v1/auth/password/forgot`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: uniqueEmail('ratelimit') }) });
+      const forgot = () =>
+        fetch(`${server.url}/api/v1/auth/password/forgot`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: uniqueEmail('ratelimit') }),
+        });
       const remaining: Response[] = [];
       for (let i = 0; i < 10; i += 1) {
         remaining.push(await forgot());

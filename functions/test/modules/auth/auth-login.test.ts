@@ -71,7 +71,9 @@ describe('email two-factor', () => {
     const again = await login({ email: account.email, password: PASSWORD });
     expect(again.body).toMatchObject({ requiresTwoFa: true, mailSent: false });
 
-    expect((await call('POST', '/auth/login/password/2fa', { body: { twoFaToken: first.body.twoFaToken, code: code === '000000' ? '111111' : '000000' } })).status).toBe(400);
+    expect(
+      (await call('POST', '/auth/login/password/2fa', { body: { twoFaToken: first.body.twoFaToken, code: code === '000000' ? '111111' : '000000' } })).status,
+    ).toBe(400);
     expect((await call('POST', '/auth/login/password/2fa', { body: { twoFaToken: 'garbage', code } })).status).toBe(401);
     const done = await call('POST', '/auth/login/password/2fa', { body: { twoFaToken: first.body.twoFaToken, code } });
     expect(done.status).toBe(200);

@@ -60,7 +60,10 @@ describe('email OTP sign-in (PAR, DRV and ADM apps: no phone involved)', () => {
     const code = await mailedCode(account.email, { since, subject: 'Your sign-in code' });
     const attempts = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        call('POST', '/auth/email/otp/verify', { body: { email: account.email, code: String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'), purpose: 'LOGIN' }, ip: testIp() }),
+        call('POST', '/auth/email/otp/verify', {
+          body: { email: account.email, code: String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'), purpose: 'LOGIN' },
+          ip: testIp(),
+        }),
       ),
     );
     expect(attempts.every((r) => r.status === 400 || r.status === 429)).toBe(true);
@@ -118,7 +121,10 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
     let since = Date.now();
     expect((await call('POST', '/auth/otp/send', { token: account.accessToken, body: { phone: local, purpose: 'VERIFY_PHONE' } })).status).toBe(200);
     const code = codeIn((await waitForSms(phone, since)).text);
-    const verified = await call('POST', '/auth/otp/verify', { token: account.accessToken, body: { phone: local.replace(/ /g, ''), code, purpose: 'VERIFY_PHONE' } });
+    const verified = await call('POST', '/auth/otp/verify', {
+      token: account.accessToken,
+      body: { phone: local.replace(/ /g, ''), code, purpose: 'VERIFY_PHONE' },
+    });
     expect(verified.body.user).toMatchObject({ phone, phoneVerified: true });
 
     since = Date.now();
@@ -139,7 +145,10 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
   it('a valid number of a country outside SMS_COUNTRIES: 400 PHONE_COUNTRY_NOT_ALLOWED, and nothing is texted', async () => {
     const account = await registerVerified();
     const phone = `+1415555${String(randomInt(0, 10_000)).padStart(4, '0')}`;
-    for (const [token, purpose] of [[undefined, 'LOGIN'], [account.accessToken, 'VERIFY_PHONE']] as const) {
+    for (const [token, purpose] of [
+      [undefined, 'LOGIN'],
+      [account.accessToken, 'VERIFY_PHONE'],
+    ] as const) {
       const res = await call('POST', '/auth/otp/send', { token, body: { phone, purpose } });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'PHONE_COUNTRY_NOT_ALLOWED', details: { country: 'US', allowed: ['VN'] } });
@@ -158,7 +167,10 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
       [`024 3${digits(3)} ${digits(4)}`, 'FIXED_LINE'],
     ];
     for (const [typed, type] of numbers) {
-      for (const [token, purpose] of [[undefined, 'LOGIN'], [account.accessToken, 'VERIFY_PHONE']] as const) {
+      for (const [token, purpose] of [
+        [undefined, 'LOGIN'],
+        [account.accessToken, 'VERIFY_PHONE'],
+      ] as const) {
         const res = await call('POST', '/auth/otp/send', { token, body: { phone: typed, purpose } });
         expect([typed, purpose, res.status]).toEqual([typed, purpose, 400]);
         expect(res.body).toMatchObject({ code: 'PHONE_NOT_MOBILE', details: { type } });
@@ -196,7 +208,9 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
     const since = Date.now();
     await call('POST', '/auth/otp/send', { token: account.accessToken, body: { phone, purpose: 'VERIFY_PHONE' } });
     const code = codeIn((await waitForSms(phone, since)).text);
-    expect((await call('POST', '/auth/otp/verify', { token: account.accessToken, body: { phone, code: wrongCode(code), purpose: 'VERIFY_PHONE' } })).status).toBe(400);
+    expect(
+      (await call('POST', '/auth/otp/verify', { token: account.accessToken, body: { phone, code: wrongCode(code), purpose: 'VERIFY_PHONE' } })).status,
+    ).toBe(400);
   });
 });
 

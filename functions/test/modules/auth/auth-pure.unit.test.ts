@@ -87,11 +87,26 @@ describe('hats from roles', () => {
   it.each([
     [['USER'], ['CON']],
     [['USER', 'DRIVER'], ['DRV']],
-    [['USER', 'PARTNER_OWNER'], ['CON', 'PAR']],
-    [['USER', 'PARTNER_STAFF'], ['CON', 'PAR']],
-    [['USER', 'LANDLORD'], ['CON', 'PAR']],
-    [['USER', 'DOCTOR'], ['CON', 'PAR']],
-    [['USER', 'ADMIN'], ['CON', 'ADM']],
+    [
+      ['USER', 'PARTNER_OWNER'],
+      ['CON', 'PAR'],
+    ],
+    [
+      ['USER', 'PARTNER_STAFF'],
+      ['CON', 'PAR'],
+    ],
+    [
+      ['USER', 'LANDLORD'],
+      ['CON', 'PAR'],
+    ],
+    [
+      ['USER', 'DOCTOR'],
+      ['CON', 'PAR'],
+    ],
+    [
+      ['USER', 'ADMIN'],
+      ['CON', 'ADM'],
+    ],
   ] as const)('%j unlocks %j', (roles, hats) => {
     expect(unlockedHats(roles)).toEqual(hats);
   });
@@ -120,7 +135,7 @@ describe('rate limiter', () => {
     await expect(limiter.hit(rule, '1.2.3.4')).resolves.toMatchObject({ remaining: 2, resetSec: 60 });
   });
 
-  it('an aggregate bucket (a Hosting edge) caps many subjects together at factor × the limit; its 429 names the subject\'s policy', async () => {
+  it("an aggregate bucket (a Hosting edge) caps many subjects together at factor × the limit; its 429 names the subject's policy", async () => {
     let now = 1_000_000;
     const limiter = createRateLimiter(memoryRateLimitStore(), () => now, { s: { limit: 2, windowSec: 60 } });
     const rule = { scope: 's', limit: 3, windowSec: 60 };

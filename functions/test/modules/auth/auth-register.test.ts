@@ -20,9 +20,16 @@ describe('registration (POST /auth/register and alias /register)', () => {
     const early = await call('POST', '/auth/login/password', { body: { email, password: PASSWORD } });
     expect(early.status).toBe(403);
 
-    const res = await call('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'REGISTER', surface: 'CON', deviceName: 'Pixel 8' }, headers: { 'user-agent': 'SuperApp/1.0 (Android)' } });
+    const res = await call('POST', '/auth/email/otp/verify', {
+      body: { email, code, purpose: 'REGISTER', surface: 'CON', deviceName: 'Pixel 8' },
+      headers: { 'user-agent': 'SuperApp/1.0 (Android)' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 900, user: { email, roles: ['USER'], hats: ['CON'], status: 'ACTIVE', emailVerified: true } });
+    expect(res.body).toMatchObject({
+      tokenType: 'Bearer',
+      expiresIn: 900,
+      user: { email, roles: ['USER'], hats: ['CON'], status: 'ACTIVE', emailVerified: true },
+    });
     expect(res.body.session).toMatchObject({ current: true, method: 'register', surface: 'CON', deviceName: 'Pixel 8', userAgent: 'SuperApp/1.0 (Android)' });
     expect(res.body.user.passwordHash).toBeUndefined();
 
@@ -184,14 +191,21 @@ describe('mail content', () => {
   });
 });
 
-describe('the account\'s language (locale)', () => {
+describe("the account's language (locale)", () => {
   const register = async (acceptLanguage: string) => {
     const email = uniqueEmail('lang');
     const since = Date.now();
-    expect((await call('POST', '/auth/register', { body: { email, password: PASSWORD, name: 'Lan' }, headers: { 'accept-language': acceptLanguage } })).status).toBe(200);
+    expect(
+      (await call('POST', '/auth/register', { body: { email, password: PASSWORD, name: 'Lan' }, headers: { 'accept-language': acceptLanguage } })).status,
+    ).toBe(200);
     const mail = await waitForMail(email, { since });
     const verified = await call('POST', '/auth/email/otp/verify', { body: { email, code: codeIn(mail.text), purpose: 'REGISTER' } });
-    return { subject: mail.subject, text: mail.text, locale: verified.body.user.locale, profile: (await call('GET', '/users/me', { token: verified.body.accessToken })).body.locale };
+    return {
+      subject: mail.subject,
+      text: mail.text,
+      locale: verified.body.user.locale,
+      profile: (await call('GET', '/users/me', { token: verified.body.accessToken })).body.locale,
+    };
   };
 
   it('is set at registration from Accept-Language: vi and vi-* Vietnamese, en-* English, by weight; naming neither: vi', async () => {
@@ -204,7 +218,9 @@ describe('the account\'s language (locale)', () => {
       ['', 'vi'],
     ];
     const results = await Promise.all(cases.map(([header]) => register(header)));
-    expect(results.map((r) => [r.locale, r.profile, r.subject])).toEqual(cases.map(([, locale]) => [locale, locale, locale === 'vi' ? 'Xác nhận email của bạn' : 'Confirm your email']));
+    expect(results.map((r) => [r.locale, r.profile, r.subject])).toEqual(
+      cases.map(([, locale]) => [locale, locale, locale === 'vi' ? 'Xác nhận email của bạn' : 'Confirm your email']),
+    );
     expect(results[0].text).toMatch(/^Mã của bạn là \d{6}\. Mã hết hạn sau 10 phút và chỉ dùng được một lần\./);
     expect(results[1].text).toMatch(/^Your code is \d{6}\. It expires in 10 minutes and works once\./);
   });

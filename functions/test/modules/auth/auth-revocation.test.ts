@@ -94,7 +94,10 @@ describe('a Firebase client ends with its API session', () => {
   it('refresh-token reuse: the session ends, its push tokens are removed and its client is denied', async () => {
     const account = await registerVerified();
     const pushToken = `fcm-reuse-${Date.now()}-${'t'.repeat(40)}`;
-    expect((await call('POST', '/push-tokens', { token: account.accessToken, body: { token: pushToken, surface: 'CON', platform: 'android', deviceId: 'p' } })).status).toBe(200);
+    expect(
+      (await call('POST', '/push-tokens', { token: account.accessToken, body: { token: pushToken, surface: 'CON', platform: 'android', deviceId: 'p' } }))
+        .status,
+    ).toBe(200);
     const client = await listener(account);
     try {
       await client.readInbox();

@@ -74,7 +74,10 @@ describe('refresh rotation', () => {
       kind === 'ACCESS'
         ? account.accessToken
         : kind === 'WRONG_SECRET'
-          ? jwt.sign({ sub: account.user.id, sid: account.session.id, jti: 'x', typ: 'refresh' }, localSecret('JWT_SECRET'), { algorithm: 'HS256', expiresIn: 600 })
+          ? jwt.sign({ sub: account.user.id, sid: account.session.id, jti: 'x', typ: 'refresh' }, localSecret('JWT_SECRET'), {
+              algorithm: 'HS256',
+              expiresIn: 600,
+            })
           : kind;
     expect((await refresh(token)).status).toBe(401);
   });

@@ -14,15 +14,19 @@ import { waitFor } from '../../helpers/wait';
 beforeAll(requireEmulators);
 setLogLevel('error');
 
-const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = {}) => call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id, ...extra } });
+const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = {}) =>
+  call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id, ...extra } });
 const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/calls/${id}/${action}`, { token: who.accessToken });
-const inbox = async (who: Tokens) => (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{ kind: string; entityId: string; event: string }>;
-
+const inbox = async (who: Tokens) =>
+  (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{ kind: string; entityId: string; event: string }>;
 
 // The callee's CALL_MISSED items once the trigger has run (at least one), after a pause that would let a
 // duplicate show up.
 async function missedNoticesSettle(calleeId: string): Promise<string[]> {
-  const read = async () => (await db().collection('app_notifications').where('recipientId', '==', calleeId).where('kind', '==', 'CALL_MISSED').get()).docs.map((d) => d.get('entityId') as string);
+  const read = async () =>
+    (await db().collection('app_notifications').where('recipientId', '==', calleeId).where('kind', '==', 'CALL_MISSED').get()).docs.map(
+      (d) => d.get('entityId') as string,
+    );
   await waitFor(async () => ((await read()).length > 0 ? true : undefined), { timeoutMs: 40_000 });
   await new Promise((r) => setTimeout(r, 1500));
   return read();
@@ -34,8 +38,14 @@ describe('the ring timeout', () => {
     const ringing = (await start(a, b)).body;
     const missed = await waitFor(async () => (await inbox(b)).find((i) => i.kind === 'CALL_MISSED' && i.entityId === ringing.id), { timeoutMs: 40_000 });
     expect(missed.event).toBe('call.missed');
-    expect((await call('GET', '/chat/calls', { token: a.accessToken })).body.calls[0]).toMatchObject({ id: ringing.id, status: 'MISSED', endReason: 'no_answer' });
-    const ended = (await db().collection('realtime_events').where('recipientId', '==', b.user.id).get()).docs.map((d) => d.data()).find((e) => e.type === 'call:ended');
+    expect((await call('GET', '/chat/calls', { token: a.accessToken })).body.calls[0]).toMatchObject({
+      id: ringing.id,
+      status: 'MISSED',
+      endReason: 'no_answer',
+    });
+    const ended = (await db().collection('realtime_events').where('recipientId', '==', b.user.id).get()).docs
+      .map((d) => d.data())
+      .find((e) => e.type === 'call:ended');
     expect(ended?.payload).toMatchObject({ event: 'call.missed', entityId: ringing.id, sfx: 'call_missed' });
     expect((await act(b, ringing.id, 'answer')).status).toBe(409);
   });
@@ -64,7 +74,12 @@ describe('the ring timeout task', () => {
   it('a duplicate delivery settles the call once and notifies once', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
     let now = Date.now();
-    const service = createCallsService({ hub: createHub({ transport: outboxTransport() }), scheduler: { schedule: async () => undefined }, ringTimeoutSec: 30, now: () => now });
+    const service = createCallsService({
+      hub: createHub({ transport: outboxTransport() }),
+      scheduler: { schedule: async () => undefined },
+      ringTimeoutSec: 30,
+      now: () => now,
+    });
     const ringing = await service.start(a.user.id, { calleeId: b.user.id, type: 'audio' });
     now += 31_000;
     const results = await Promise.all([service.timeout(ringing.id), service.timeout(ringing.id)]);
@@ -80,13 +95,21 @@ describe('the ring timeout task', () => {
     const scheduled: string[] = [];
     let now = Date.now();
     // The hub's push fails after the ring committed.
-    const failingPushHub = { ...realHub, dispatchInTransaction: (tx: Parameters<typeof realHub.dispatchInTransaction>[0], input: Parameters<typeof realHub.dispatchInTransaction>[1]) => {
-      realHub.dispatchInTransaction(tx, input);
-      return async () => {
-        throw new Error('FCM unavailable');
-      };
-    } };
-    const service = createCallsService({ hub: failingPushHub, scheduler: { schedule: async (id) => void scheduled.push(id) }, ringTimeoutSec: 30, now: () => now });
+    const failingPushHub = {
+      ...realHub,
+      dispatchInTransaction: (tx: Parameters<typeof realHub.dispatchInTransaction>[0], input: Parameters<typeof realHub.dispatchInTransaction>[1]) => {
+        realHub.dispatchInTransaction(tx, input);
+        return async () => {
+          throw new Error('FCM unavailable');
+        };
+      },
+    };
+    const service = createCallsService({
+      hub: failingPushHub,
+      scheduler: { schedule: async (id) => void scheduled.push(id) },
+      ringTimeoutSec: 30,
+      now: () => now,
+    });
     const ringing = await service.start(a.user.id, { calleeId: b.user.id, type: 'audio' });
     expect(ringing.status).toBe('RINGING');
     expect(scheduled).toEqual([ringing.id]);
@@ -98,10 +121,12 @@ describe('the ring timeout task', () => {
     type Change = Parameters<typeof onCallWritten>[0];
     const change = { before: { ...stored, status: 'RINGING', id: ringing.id }, after: { ...stored, id: ringing.id } } as Change;
     let failures = 0;
-    const flakyHub = { dispatch: async (input: Parameters<typeof realHub.dispatch>[0]) => {
-      if (failures++ === 0) throw new Error('Firestore unavailable');
-      return realHub.dispatch(input);
-    } };
+    const flakyHub = {
+      dispatch: async (input: Parameters<typeof realHub.dispatch>[0]) => {
+        if (failures++ === 0) throw new Error('Firestore unavailable');
+        return realHub.dispatch(input);
+      },
+    };
     await expect(onCallWritten(change, flakyHub)).rejects.toThrow('Firestore unavailable');
     expect(['notified', 'duplicate']).toContain(await onCallWritten(change, flakyHub));
     expect(await onCallWritten(change, flakyHub)).toBe('duplicate');
@@ -110,10 +135,17 @@ describe('the ring timeout task', () => {
   });
 
   it('two people calling each other at once: one call rings, the other caller gets 409', async () => {
-    const service = createCallsService({ hub: createHub({ transport: outboxTransport() }), scheduler: { schedule: async () => undefined }, ringTimeoutSec: 60 });
+    const service = createCallsService({
+      hub: createHub({ transport: outboxTransport() }),
+      scheduler: { schedule: async () => undefined },
+      ringTimeoutSec: 60,
+    });
     for (let round = 0; round < 2; round += 1) {
       const [a, b] = [await registerVerified(), await registerVerified()];
-      const results = await Promise.allSettled([service.start(a.user.id, { calleeId: b.user.id, type: 'audio' }), service.start(b.user.id, { calleeId: a.user.id, type: 'audio' })]);
+      const results = await Promise.allSettled([
+        service.start(a.user.id, { calleeId: b.user.id, type: 'audio' }),
+        service.start(b.user.id, { calleeId: a.user.id, type: 'audio' }),
+      ]);
       const rang = results.filter((r) => r.status === 'fulfilled');
       expect(rang).toHaveLength(1);
       expect((rang[0] as PromiseFulfilledResult<{ status: string }>).value.status).toBe('RINGING');
@@ -126,7 +158,12 @@ describe('the ring timeout task', () => {
   it('answering a ring past its deadline is 409, and the MISSED it found is stored with its one event; the late task adds nothing', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
     let now = Date.now();
-    const service = createCallsService({ hub: createHub({ transport: outboxTransport() }), scheduler: { schedule: async () => undefined }, ringTimeoutSec: 30, now: () => now });
+    const service = createCallsService({
+      hub: createHub({ transport: outboxTransport() }),
+      scheduler: { schedule: async () => undefined },
+      ringTimeoutSec: 30,
+      now: () => now,
+    });
     const ringing = await service.start(a.user.id, { calleeId: b.user.id, type: 'audio' });
     now += 31_000;
     await expect(service.answer(b.user.id, ringing.id)).rejects.toMatchObject({ statusCode: 409, code: 'CALL_TRANSITION', details: { status: 'MISSED' } });
@@ -141,7 +178,12 @@ describe('the ring timeout task', () => {
   it('a ring whose timeout task was lost does not block the line: the next call settles it MISSED and notifies once', async () => {
     const [a, b, c] = [await registerVerified(), await registerVerified(), await registerVerified()];
     let now = Date.now();
-    const service = createCallsService({ hub: createHub({ transport: outboxTransport() }), scheduler: { schedule: async () => undefined }, ringTimeoutSec: 30, now: () => now });
+    const service = createCallsService({
+      hub: createHub({ transport: outboxTransport() }),
+      scheduler: { schedule: async () => undefined },
+      ringTimeoutSec: 30,
+      now: () => now,
+    });
     const lost = await service.start(a.user.id, { calleeId: b.user.id, type: 'audio' });
     await expect(service.start(a.user.id, { calleeId: c.user.id, type: 'audio' })).rejects.toMatchObject({ statusCode: 409 });
     now += 31_000;

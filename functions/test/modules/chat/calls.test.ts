@@ -10,10 +10,17 @@ import { signedInClient } from '../../helpers/firebase-client';
 beforeAll(requireEmulators);
 setLogLevel('error');
 
-const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = {}) => call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id, ...extra } });
+const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = {}) =>
+  call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id, ...extra } });
 const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/calls/${id}/${action}`, { token: who.accessToken });
-const inbox = async (who: Tokens) => (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{ kind: string; entityId: string; event: string; title: string; body: string }>;
-
+const inbox = async (who: Tokens) =>
+  (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{
+    kind: string;
+    entityId: string;
+    event: string;
+    title: string;
+    body: string;
+  }>;
 
 describe('calls', () => {
   it('ring: callee hears call:ring through a Firestore listener, gets CALL_INCOMING and a high-priority push even with notifications off', async () => {
@@ -26,20 +33,31 @@ describe('calls', () => {
     const minted = await call('POST', '/auth/firebase-token', { token: callee.accessToken });
     const { firestore, close } = await signedInClient(minted.body.token, 'callee');
     try {
-      const ring = new Promise<Record<string, any>>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
-        const stop = onSnapshot(query(collection(firestore, 'realtime_events'), where('recipientId', '==', callee.user.id)), (snap) => {
-          const event = snap.docs.map((d) => d.data()).find((d) => d.type === 'call:ring');
-          if (event) {
-            stop();
-            resolve(event);
-          }
-        }, reject);
+      const ring = new Promise<Record<string, any>>((resolve, reject) => {
+        // eslint-disable-line @typescript-eslint/no-explicit-any
+        const stop = onSnapshot(
+          query(collection(firestore, 'realtime_events'), where('recipientId', '==', callee.user.id)),
+          (snap) => {
+            const event = snap.docs.map((d) => d.data()).find((d) => d.type === 'call:ring');
+            if (event) {
+              stop();
+              resolve(event);
+            }
+          },
+          reject,
+        );
       });
       const started = await start(caller, callee, { type: 'video' });
       expect(started.status).toBe(201);
       expect(started.body).toMatchObject({ status: 'RINGING', callerId: caller.user.id, calleeId: callee.user.id, type: 'video' });
       const heard = await ring;
-      expect(heard.payload).toMatchObject({ event: 'call.incoming', kind: 'CALL_INCOMING', entityId: started.body.id, sfx: 'call_ringtone_incoming', surface: 'CON' });
+      expect(heard.payload).toMatchObject({
+        event: 'call.incoming',
+        kind: 'CALL_INCOMING',
+        entityId: started.body.id,
+        sfx: 'call_ringtone_incoming',
+        surface: 'CON',
+      });
       expect(heard.data).toMatchObject({ callId: started.body.id, callerId: caller.user.id });
       // Participants read the call document; the listener sees it live.
       // (A loaded machine may take the 10-s test ring past its deadline before this read: then it is MISSED.)
@@ -47,9 +65,16 @@ describe('calls', () => {
       expect(live).toMatchObject({ callerId: caller.user.id, calleeId: callee.user.id, status: expect.stringMatching(/^(RINGING|MISSED)$/) });
 
       // In the callee's language (read in the transaction that created the call), in the inbox and the push.
-      expect((await inbox(callee)).find((i) => i.entityId === started.body.id)).toMatchObject({ kind: 'CALL_INCOMING', title: 'Cuộc gọi đến', body: 'Cuộc gọi video đến' });
+      expect((await inbox(callee)).find((i) => i.entityId === started.body.id)).toMatchObject({
+        kind: 'CALL_INCOMING',
+        title: 'Cuộc gọi đến',
+        body: 'Cuộc gọi video đến',
+      });
       const pushed = (await db().collection('push_outbox').where('token', '==', fcm).get()).docs.map((d) => d.data().message);
-      expect(pushed[0]).toMatchObject({ data: { event: 'call.incoming' }, android: { priority: 'high', ttl: 30_000, notification: { channelId: 'app-calls', title: 'Cuộc gọi đến', body: 'Cuộc gọi video đến' } } });
+      expect(pushed[0]).toMatchObject({
+        data: { event: 'call.incoming' },
+        android: { priority: 'high', ttl: 30_000, notification: { channelId: 'app-calls', title: 'Cuộc gọi đến', body: 'Cuộc gọi video đến' } },
+      });
       await act(callee, started.body.id, 'decline');
       // The client SDK hands every time as its Timestamp; the stored documents parse with the published schemas.
       expect(heard.data.ringExpiresAt).toBeInstanceOf(ClientTimestamp);
@@ -89,7 +114,9 @@ describe('calls', () => {
     // Keyed retries racing: one call too.
     const key = `call-race-${Date.now()}`;
     const [c, d] = [await registerVerified(), await registerVerified()];
-    const keyed = await Promise.all([0, 1, 2].map(() => call('POST', '/chat/calls', { token: c.accessToken, body: { calleeId: d.user.id }, headers: { 'idempotency-key': key } })));
+    const keyed = await Promise.all(
+      [0, 1, 2].map(() => call('POST', '/chat/calls', { token: c.accessToken, body: { calleeId: d.user.id }, headers: { 'idempotency-key': key } })),
+    );
     expect(new Set(keyed.filter((k) => k.status === 201).map((k) => k.body.id)).size).toBe(1);
     expect((await db().collection('calls').where('callerId', '==', c.user.id).get()).size).toBe(1);
     await act(a, taps[0].body.id, 'cancel');
@@ -142,7 +169,9 @@ describe('calls', () => {
     const busy = await start(c, b);
     expect(busy.body).toMatchObject({ status: 'DECLINED', endReason: 'busy' });
     // The missed-call notice comes from the trigger on the call's status change.
-    await waitFor(async () => ((await inbox(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined), { timeoutMs: 40_000 });
+    await waitFor(async () => ((await inbox(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined), {
+      timeoutMs: 40_000,
+    });
     expect((await start(a, c)).body).toMatchObject({ statusCode: 409, code: 'CALL_BUSY' });
     // Calling the same person again while your call still rings returns that call.
     const [x, y] = [await registerVerified(), await registerVerified()];
@@ -166,4 +195,3 @@ describe('calls', () => {
     expect((await start(c, a)).body.status).toBe('RINGING');
   });
 });
-

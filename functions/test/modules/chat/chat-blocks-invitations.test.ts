@@ -8,12 +8,16 @@ beforeAll(requireEmulators);
 
 type Person = Tokens & { email: string };
 const direct = (from: Person, to: Person) => call('POST', '/chat/conversations', { token: from.accessToken, body: { type: 'DIRECT', userId: to.user.id } });
-const group = (owner: Person, members: Person[]) => call('POST', '/chat/conversations', { token: owner.accessToken, body: { type: 'GROUP', title: 'Hội An', memberIds: members.map((m) => m.user.id) } });
-const add = (owner: Person, id: string, members: Person[]) => call('POST', `/chat/conversations/${id}/members`, { token: owner.accessToken, body: { userIds: members.map((m) => m.user.id) } });
-const send = (who: Person, id: string, text: string) => call('POST', `/chat/conversations/${id}/messages`, { token: who.accessToken, body: { type: 'TEXT', text } });
+const group = (owner: Person, members: Person[]) =>
+  call('POST', '/chat/conversations', { token: owner.accessToken, body: { type: 'GROUP', title: 'Hội An', memberIds: members.map((m) => m.user.id) } });
+const add = (owner: Person, id: string, members: Person[]) =>
+  call('POST', `/chat/conversations/${id}/members`, { token: owner.accessToken, body: { userIds: members.map((m) => m.user.id) } });
+const send = (who: Person, id: string, text: string) =>
+  call('POST', `/chat/conversations/${id}/messages`, { token: who.accessToken, body: { type: 'TEXT', text } });
 const block = (who: Person, other: Person) => call('POST', `/chat/blocks/${other.user.id}`, { token: who.accessToken });
 const unblock = (who: Person, other: Person) => call('DELETE', `/chat/blocks/${other.user.id}`, { token: who.accessToken });
-const invitations = async (who: Person, status = 'PENDING') => (await call('GET', `/chat/invitations?status=${status}`, { token: who.accessToken })).body.items as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const invitations = async (who: Person, status = 'PENDING') =>
+  (await call('GET', `/chat/invitations?status=${status}`, { token: who.accessToken })).body.items as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const answer = (who: Person, id: string, action: 'accept' | 'decline') => call('POST', `/chat/invitations/${id}/${action}`, { token: who.accessToken });
 const messageCount = async (conversationId: string) => (await db().collection(`conversations/${conversationId}/messages`).count().get()).data().count;
 const startCall = (caller: Person, callee: Person) => call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id } });
@@ -25,12 +29,19 @@ describe('a block stops a direct conversation and calls, both ways', () => {
     expect((await send(b, dm, 'xin chào')).status).toBe(201);
     expect((await block(a, b)).status).toBe(200);
     const before = await messageCount(dm);
-    for (const [from, text] of [[a, 'from the blocker'], [b, 'from the blocked']] as const) {
+    for (const [from, text] of [
+      [a, 'from the blocker'],
+      [b, 'from the blocked'],
+    ] as const) {
       const refused = await send(from, dm, text);
       expect([refused.status, refused.body.code]).toEqual([403, 'CHAT_BLOCKED']);
     }
     // A keyed retry is refused too (it must not slip through as a replay of nothing).
-    const keyed = await call('POST', `/chat/conversations/${dm}/messages`, { token: b.accessToken, body: { type: 'TEXT', text: 'again' }, headers: { 'idempotency-key': `blocked-${dm}` } });
+    const keyed = await call('POST', `/chat/conversations/${dm}/messages`, {
+      token: b.accessToken,
+      body: { type: 'TEXT', text: 'again' },
+      headers: { 'idempotency-key': `blocked-${dm}` },
+    });
     expect([keyed.status, keyed.body.code]).toEqual([403, 'CHAT_BLOCKED']);
     expect(await messageCount(dm)).toBe(before);
     // Reading the history stays possible.
@@ -49,7 +60,10 @@ describe('a block stops a direct conversation and calls, both ways', () => {
   it('calls: neither side starts one while either blocks; a block made while it rings stops the answer; unblocking restores calls', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
     await block(b, a);
-    for (const [from, to] of [[a, b], [b, a]] as const) {
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const refused = await startCall(from, to);
       expect([refused.status, refused.body.code]).toEqual([403, 'CHAT_BLOCKED']);
     }
@@ -84,7 +98,13 @@ describe('group invitations', () => {
     expect((await db().collection('chat_memberships').doc(`${id}_${guest.user.id}`).get()).exists).toBe(false);
 
     const [invitation] = await invitations(guest);
-    expect(invitation).toMatchObject({ conversationId: id, title: 'Hội An', invitedBy: { id: owner.user.id, name: 'Owner' }, status: 'PENDING', respondedAt: null });
+    expect(invitation).toMatchObject({
+      conversationId: id,
+      title: 'Hội An',
+      invitedBy: { id: owner.user.id, name: 'Owner' },
+      status: 'PENDING',
+      respondedAt: null,
+    });
     // Nobody else answers it (it is not theirs to see).
     expect((await answer(owner, invitation.id, 'accept')).status).toBe(404);
     expect((await answer(guest, 'no-such-invitation', 'accept')).status).toBe(404);
@@ -93,7 +113,9 @@ describe('group invitations', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ id, memberCount: 2, invitedIds: [] });
     expect((await send(guest, id, 'chào cả nhà')).status).toBe(201);
-    const events = (await call('GET', `/chat/conversations/${id}/messages`, { token: owner.accessToken })).body.items.map((m: { system: { event: string } | null }) => m.system?.event ?? 'text');
+    const events = (await call('GET', `/chat/conversations/${id}/messages`, { token: owner.accessToken })).body.items.map(
+      (m: { system: { event: string } | null }) => m.system?.event ?? 'text',
+    );
     expect(events).toEqual(['text', 'member.joined']);
     const twice = await answer(guest, invitation.id, 'decline');
     expect([twice.status, twice.body.code, twice.body.details.status]).toEqual([409, 'CHAT_INVITATION_TRANSITION', 'ACCEPTED']);
@@ -130,7 +152,8 @@ describe('group invitations', () => {
     const set = await call('PUT', '/chat/preferences', { token: open.accessToken, body: { groupAdds: 'DIRECT' } });
     expect(set.body).toEqual({ groupAdds: 'DIRECT' });
     expect((await call('GET', '/chat/preferences', { token: open.accessToken })).body).toEqual({ groupAdds: 'DIRECT' });
-    for (const body of [{ groupAdds: 'ANYONE' }, {}, { groupAdds: 'DIRECT', extra: 1 }]) expect((await call('PUT', '/chat/preferences', { token: open.accessToken, body })).status).toBe(400);
+    for (const body of [{ groupAdds: 'ANYONE' }, {}, { groupAdds: 'DIRECT', extra: 1 }])
+      expect((await call('PUT', '/chat/preferences', { token: open.accessToken, body })).status).toBe(400);
     const g = (await group(owner, [open, guest])).body;
     expect(g).toMatchObject({ memberCount: 2, invitedIds: [guest.user.id] });
     expect((await call('GET', `/chat/conversations/${g.id}`, { token: open.accessToken })).status).toBe(200);
@@ -160,7 +183,9 @@ describe('group invitations', () => {
     expect((await add(owner, g.id, [guest])).body.invitedIds).toEqual([guest.user.id]);
     expect((await answer(guest, invitation.id, 'accept')).body.memberCount).toBe(3);
     // No SYSTEM message about an invitee who never joined; one when they did.
-    const events = (await call('GET', `/chat/conversations/${g.id}/messages`, { token: owner.accessToken })).body.items.map((m: { system: { event: string } | null }) => m.system?.event);
+    const events = (await call('GET', `/chat/conversations/${g.id}/messages`, { token: owner.accessToken })).body.items.map(
+      (m: { system: { event: string } | null }) => m.system?.event,
+    );
     expect(events).toEqual(['member.joined']);
   });
 
@@ -183,7 +208,14 @@ describe('group invitations', () => {
   });
 
   it('nobody is added or invited where a member, a pending invitee or another added account blocks them or is blocked by them; members who block each other later stay', async () => {
-    const [owner, member, pending, x, y, z] = [await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified()];
+    const [owner, member, pending, x, y, z] = [
+      await registerVerified(),
+      await registerVerified(),
+      await registerVerified(),
+      await registerVerified(),
+      await registerVerified(),
+      await registerVerified(),
+    ];
     await allowDirectAdds(member, x, z);
     const g = (await group(owner, [member, pending])).body;
     expect(g).toMatchObject({ memberCount: 2, invitedIds: [pending.user.id] });
@@ -214,7 +246,14 @@ describe('group invitations', () => {
   });
 
   it('accepting is refused (403 CHAT_BLOCKED) after a block with the owner or any member; a block withdraws the invitations between inviter and invitee', async () => {
-    const [owner, member, g1, g2, g3, g4] = [await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified(), await registerVerified()];
+    const [owner, member, g1, g2, g3, g4] = [
+      await registerVerified(),
+      await registerVerified(),
+      await registerVerified(),
+      await registerVerified(),
+      await registerVerified(),
+      await registerVerified(),
+    ];
     await allowDirectAdds(member);
     const g = (await group(owner, [member, g1, g2, g3, g4])).body;
     expect(g.invitedIds).toEqual([g1.user.id, g2.user.id, g3.user.id, g4.user.id]);
@@ -222,7 +261,10 @@ describe('group invitations', () => {
 
     await block(g1, owner); // the invitee blocks the owner
     await block(owner, g2); // the owner blocks the invitee
-    for (const [who, invitation] of [[g1, i1], [g2, i2]] as const) {
+    for (const [who, invitation] of [
+      [g1, i1],
+      [g2, i2],
+    ] as const) {
       expect(await invitations(who)).toEqual([]);
       expect((await invitations(who, 'WITHDRAWN')).map((i) => i.id)).toEqual([invitation.id]);
       const refused = await answer(who, invitation.id, 'accept');
@@ -237,7 +279,10 @@ describe('group invitations', () => {
     expect([byInvitee.status, byInvitee.body.code, byInvitee.body.details]).toEqual([403, 'CHAT_BLOCKED', { userIds: [member.user.id] }]);
     const byMember = await answer(g4, i4.id, 'accept');
     expect([byMember.status, byMember.body.code, byMember.body.details]).toEqual([403, 'CHAT_BLOCKED', { userIds: [] }]);
-    expect((await call('GET', `/chat/conversations/${g.id}`, { token: owner.accessToken })).body).toMatchObject({ memberCount: 2, invitedIds: [g3.user.id, g4.user.id] });
+    expect((await call('GET', `/chat/conversations/${g.id}`, { token: owner.accessToken })).body).toMatchObject({
+      memberCount: 2,
+      invitedIds: [g3.user.id, g4.user.id],
+    });
     expect((await call('GET', `/chat/conversations/${g.id}`, { token: g3.accessToken })).status).toBe(404);
 
     await unblock(g3, member);
@@ -309,21 +354,30 @@ describe('group invitations', () => {
     const refused = await block(a, b);
     expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_BLOCKS_FULL']);
     expect((await direct(b, a)).status).toBe(201);
-    await db().collection('chat_block_lists').doc(a.user.id).set({ userId: a.user.id, blockedIds: full.slice(1), updatedAt: Date.now() });
+    await db()
+      .collection('chat_block_lists')
+      .doc(a.user.id)
+      .set({ userId: a.user.id, blockedIds: full.slice(1), updatedAt: Date.now() });
     expect((await block(a, b)).status).toBe(200);
     expect(((await db().collection('chat_block_lists').doc(a.user.id).get()).data()!.blockedIds as string[]).slice(-1)).toEqual([b.user.id]);
     await unblock(a, b);
-    expect(((await db().collection('chat_block_lists').doc(a.user.id).get()).data()!.blockedIds as string[])).toHaveLength(999);
+    expect((await db().collection('chat_block_lists').doc(a.user.id).get()).data()!.blockedIds as string[]).toHaveLength(999);
   });
 
   it('accepting and declining at once: exactly one wins', async () => {
     const [owner, guest] = [await registerVerified(), await registerVerified()];
     const g = (await group(owner, [guest])).body;
     const [invitation] = await invitations(guest);
-    const results = await Promise.all([answer(guest, invitation.id, 'accept'), answer(guest, invitation.id, 'decline'), answer(guest, invitation.id, 'accept')]);
+    const results = await Promise.all([
+      answer(guest, invitation.id, 'accept'),
+      answer(guest, invitation.id, 'decline'),
+      answer(guest, invitation.id, 'accept'),
+    ]);
     const won = results.filter((r) => r.status === 200);
     expect(won).toHaveLength(1);
-    expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'CHAT_INVITATION_TRANSITION' || r.body.code === 'CHAT_ALREADY_MEMBER')).toBe(true);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'CHAT_INVITATION_TRANSITION' || r.body.code === 'CHAT_ALREADY_MEMBER')).toBe(
+      true,
+    );
     const after = (await call('GET', `/chat/conversations/${g.id}`, { token: owner.accessToken })).body;
     const accepted = won[0].body.memberCount !== undefined;
     expect([after.memberCount, after.invitedIds]).toEqual([accepted ? 2 : 1, []]);
@@ -344,13 +398,19 @@ describe('chat moderation: permission and limits', () => {
     const dm = (await direct(a, b)).body.id as string;
     const message = (await send(a, dm, 'spam spam')).body.id as string;
     const report = (await call('POST', `/chat/messages/${message}/report`, { token: b.accessToken, body: { reason: 'SPAM' } })).body;
-    for (const [method, path, body] of [['GET', '/chat/admin/reports', undefined], ['PATCH', `/chat/admin/reports/${report.id}`, { status: 'DISMISSED' }]] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/chat/admin/reports', undefined],
+      ['PATCH', `/chat/admin/reports/${report.id}`, { status: 'DISMISSED' }],
+    ] as const) {
       const refused = await call(method, path, { token: none.accessToken, body });
       expect([refused.status, refused.body.code]).toEqual([403, 'PERMISSION_REQUIRED']);
     }
     expect((await call('GET', '/chat/admin/reports?limit=100', { token: moderator.accessToken })).status).toBe(200);
-    expect((await call('PATCH', `/chat/admin/reports/${report.id}`, { token: moderator.accessToken, body: { status: 'ACTIONED' } })).body.status).toBe('ACTIONED');
-    for (const helper of [none, moderator]) await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+    expect((await call('PATCH', `/chat/admin/reports/${report.id}`, { token: moderator.accessToken, body: { status: 'ACTIONED' } })).body.status).toBe(
+      'ACTIONED',
+    );
+    for (const helper of [none, moderator])
+      await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
   });
 
   it('reports are limited per user (scope chat-report, 20 an hour): the 21st is 429 with Retry-After; another user is not affected', async () => {

@@ -13,18 +13,22 @@ beforeAll(requireEmulators);
 
 type Person = Tokens & { email: string };
 const direct = (from: Person, to: string) => call('POST', '/chat/conversations', { token: from.accessToken, body: { type: 'DIRECT', userId: to } });
-const group = (owner: Person, memberIds: string[], title = 'Trip to Da Lat') => call('POST', '/chat/conversations', { token: owner.accessToken, body: { type: 'GROUP', title, memberIds } });
+const group = (owner: Person, memberIds: string[], title = 'Trip to Da Lat') =>
+  call('POST', '/chat/conversations', { token: owner.accessToken, body: { type: 'GROUP', title, memberIds } });
 const get = (who: Person, id: string) => call('GET', `/chat/conversations/${id}`, { token: who.accessToken });
-const send = (who: Person, id: string, text: string) => call('POST', `/chat/conversations/${id}/messages`, { token: who.accessToken, body: { type: 'TEXT', text } });
+const send = (who: Person, id: string, text: string) =>
+  call('POST', `/chat/conversations/${id}/messages`, { token: who.accessToken, body: { type: 'TEXT', text } });
 // Scoped to one account: other test files create conversations at the same time.
-const conversationsOf = async (userId: string) => (await db().collection('conversations').where('memberIds', 'array-contains', userId).count().get()).data().count;
+const conversationsOf = async (userId: string) =>
+  (await db().collection('conversations').where('memberIds', 'array-contains', userId).count().get()).data().count;
 
 // Accounts written straight to Firestore: enough for membership checks and names, and fast for big groups.
 async function plainAccounts(n: number, tag: string): Promise<string[]> {
   const ids = Array.from({ length: n }, (_, i) => `chat-${tag}-${i}-${randomUUID().slice(0, 8)}`);
   // Whole account records (the users model's own), so other files' account lists read them like any account.
   await db().runTransaction(async (tx) => {
-    for (const [i, id] of ids.entries()) usersRepo.txCreate(tx, newUserRecord({ id, email: null, name: `Member ${i}`, passwordHash: null, emailVerified: true, provider: null, now: Date.now() }));
+    for (const [i, id] of ids.entries())
+      usersRepo.txCreate(tx, newUserRecord({ id, email: null, name: `Member ${i}`, passwordHash: null, emailVerified: true, provider: null, now: Date.now() }));
   });
   await allowDirectAddsOf(ids);
   return ids;
@@ -67,7 +71,10 @@ describe('direct conversations', () => {
     const blocked = await call('POST', `/chat/blocks/${hal.user.id}`, { token: gus.accessToken });
     expect([blocked.status, blocked.body.userId]).toEqual([200, hal.user.id]);
     expect((await call('POST', `/chat/blocks/${hal.user.id}`, { token: gus.accessToken })).body.createdAt).toBe(blocked.body.createdAt);
-    for (const [from, to] of [[gus, hal], [hal, gus]] as const) {
+    for (const [from, to] of [
+      [gus, hal],
+      [hal, gus],
+    ] as const) {
       const refused = await direct(from, to.user.id);
       expect([refused.status, refused.body.code]).toEqual([403, 'CHAT_BLOCKED']);
     }
@@ -96,7 +103,8 @@ describe('groups', () => {
   it('title: any member renames a group (not a direct conversation); bad titles are 400', async () => {
     const g = (await group(alice, [bob.user.id])).body;
     expect((await call('PATCH', `/chat/conversations/${g.id}`, { token: bob.accessToken, body: { title: 'Hue weekend' } })).body.title).toBe('Hue weekend');
-    for (const title of ['', '   ', 'x'.repeat(101)]) expect((await call('PATCH', `/chat/conversations/${g.id}`, { token: bob.accessToken, body: { title } })).status).toBe(400);
+    for (const title of ['', '   ', 'x'.repeat(101)])
+      expect((await call('PATCH', `/chat/conversations/${g.id}`, { token: bob.accessToken, body: { title } })).status).toBe(400);
     const dm = (await direct(alice, carol.user.id)).body;
     const refused = await call('PATCH', `/chat/conversations/${dm.id}`, { token: alice.accessToken, body: { title: 'x' } });
     expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_NOT_GROUP']);
@@ -118,15 +126,27 @@ describe('groups', () => {
     expect((await get(carol, g.id)).status).toBe(404);
     expect((await send(carol, g.id, 'still here?')).status).toBe(404);
     expect((await call('GET', `/chat/conversations/${g.id}/messages`, { token: carol.accessToken })).status).toBe(404);
-    expect(await db().collection('chat_memberships').doc(`${g.id}_${carol.user.id}`).get().then((s) => s.exists)).toBe(false);
+    expect(
+      await db()
+        .collection('chat_memberships')
+        .doc(`${g.id}_${carol.user.id}`)
+        .get()
+        .then((s) => s.exists),
+    ).toBe(false);
 
     const left = await call('POST', `/chat/conversations/${g.id}/leave`, { token: alice.accessToken });
     expect(left.body).toEqual({ left: true, conversationId: g.id });
     const after = (await get(bob, g.id)).body;
     expect([after.ownerId, after.memberCount, after.members[0].role]).toEqual([bob.user.id, 1, 'OWNER']);
     // Each change left a SYSTEM message in the thread.
-    const events = (await call('GET', `/chat/conversations/${g.id}/messages`, { token: bob.accessToken })).body.items.map((m: { type: string; system: { event: string } }) => [m.type, m.system.event]);
-    expect(events).toEqual([['SYSTEM', 'member.left'], ['SYSTEM', 'member.removed'], ['SYSTEM', 'member.added']]);
+    const events = (await call('GET', `/chat/conversations/${g.id}/messages`, { token: bob.accessToken })).body.items.map(
+      (m: { type: string; system: { event: string } }) => [m.type, m.system.event],
+    );
+    expect(events).toEqual([
+      ['SYSTEM', 'member.left'],
+      ['SYSTEM', 'member.removed'],
+      ['SYSTEM', 'member.added'],
+    ]);
     const dm = (await direct(alice, bob.user.id)).body;
     expect((await call('POST', `/chat/conversations/${dm.id}/leave`, { token: alice.accessToken })).body.code).toBe('CHAT_NOT_GROUP');
   });
@@ -151,7 +171,10 @@ describe('groups', () => {
   it('a retried creation with the same Idempotency-Key makes one group', async () => {
     const key = `group-${randomUUID()}`;
     const body = { type: 'GROUP', title: 'Once', memberIds: [bob.user.id] };
-    const [a, b] = [await call('POST', '/chat/conversations', { token: alice.accessToken, body, headers: { 'idempotency-key': key } }), await call('POST', '/chat/conversations', { token: alice.accessToken, body, headers: { 'idempotency-key': key } })];
+    const [a, b] = [
+      await call('POST', '/chat/conversations', { token: alice.accessToken, body, headers: { 'idempotency-key': key } }),
+      await call('POST', '/chat/conversations', { token: alice.accessToken, body, headers: { 'idempotency-key': key } }),
+    ];
     expect([a.status, b.status, b.body.id]).toEqual([201, 201, a.body.id]);
   });
 });
@@ -174,7 +197,13 @@ describe('the conversation list', () => {
       page = await list();
     }
     expect(page.items.map((c: { id: string }) => c.id)).toEqual([withY.id, withX.id]);
-    expect(page.items[0]).toMatchObject({ title: 'Yen', unreadCount: 1, muted: true, lastMessage: { preview: 'second', senderId: y.user.id }, members: [{ userId: y.user.id, name: 'Yen' }] });
+    expect(page.items[0]).toMatchObject({
+      title: 'Yen',
+      unreadCount: 1,
+      muted: true,
+      lastMessage: { preview: 'second', senderId: y.user.id },
+      members: [{ userId: y.user.id, name: 'Yen' }],
+    });
     expect(page.items[1]).toMatchObject({ title: 'Xuan', unreadCount: 1, muted: false });
     expect((await call('GET', '/chat/unread', { token: me.accessToken })).body).toEqual({ unreadCount: 2, conversations: 2 });
     const first = await list('?limit=1');
@@ -190,7 +219,10 @@ describe('context conversations (rides, orders, bookings)', () => {
   it('opened once for the parties by the owning module; read-only once closed', async () => {
     const [rider, driver] = [await registerVerified({ name: 'Rider' }), await registerVerified({ name: 'Driver' })];
     const context = { type: 'RIDE' as const, id: `ride-${randomUUID()}` };
-    const id = await openContextConversation(context, [{ userId: rider.user.id, surface: 'CON' }, { userId: driver.user.id, surface: 'DRV' }]);
+    const id = await openContextConversation(context, [
+      { userId: rider.user.id, surface: 'CON' },
+      { userId: driver.user.id, surface: 'DRV' },
+    ]);
     expect(await openContextConversation(context, [{ userId: rider.user.id, surface: 'CON' }])).toBe(id);
     expect((await get(driver, id)).body).toMatchObject({ type: 'CONTEXT', context, closed: false, memberCount: 2 });
     expect((await send(rider, id, 'I am at the gate')).status).toBe(201);
@@ -207,10 +239,19 @@ describe('reports', () => {
   it('a member reports a message once; not their own; the admin queue lists and resolves it', async () => {
     const g = (await group(alice, [bob.user.id])).body;
     const message = (await send(alice, g.id, 'buy cheap watches')).body;
-    const report = (who: Person, id = message.id) => call('POST', `/chat/messages/${id}/report`, { token: who.accessToken, body: { reason: 'SPAM', note: 'again' } });
+    const report = (who: Person, id = message.id) =>
+      call('POST', `/chat/messages/${id}/report`, { token: who.accessToken, body: { reason: 'SPAM', note: 'again' } });
     const first = await report(bob);
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ messageId: message.id, conversationId: g.id, reporterId: bob.user.id, senderId: alice.user.id, reason: 'SPAM', excerpt: 'buy cheap watches', status: 'OPEN' });
+    expect(first.body).toMatchObject({
+      messageId: message.id,
+      conversationId: g.id,
+      reporterId: bob.user.id,
+      senderId: alice.user.id,
+      reason: 'SPAM',
+      excerpt: 'buy cheap watches',
+      status: 'OPEN',
+    });
     const again = await report(bob);
     expect([again.status, again.body.id]).toEqual([200, first.body.id]);
     expect((await report(alice)).body.code).toBe('CHAT_OWN_MESSAGE');

@@ -25,8 +25,10 @@ type Person = Tokens & { email: string };
 const send = (who: Person, id: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   call('POST', `/chat/conversations/${id}/messages`, { token: who.accessToken, body, headers });
 const text = (who: Person, id: string, t: string) => send(who, id, { type: 'TEXT', text: t });
-const messages = async (who: Person, id: string, query = '') => (await call('GET', `/chat/conversations/${id}/messages${query}`, { token: who.accessToken })).body.items as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const membership = async (conversationId: string, who: Person) => (await db().collection('chat_memberships').doc(`${conversationId}_${who.user.id}`).get()).data()!;
+const messages = async (who: Person, id: string, query = '') =>
+  (await call('GET', `/chat/conversations/${id}/messages${query}`, { token: who.accessToken })).body.items as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const membership = async (conversationId: string, who: Person) =>
+  (await db().collection('chat_memberships').doc(`${conversationId}_${who.user.id}`).get()).data()!;
 const messageCount = async (conversationId: string) => (await db().collection(`conversations/${conversationId}/messages`).count().get()).data().count;
 const chatItems = async (who: Person, conversationId: string) =>
   (await db().collection('app_notifications').where('recipientId', '==', who.user.id).where('entityId', '==', conversationId).get()).docs.map((d) => d.data());
@@ -34,7 +36,10 @@ const fcmToken = (tag: string) => `fcm-chat-${tag}-${Date.now()}-${'t'.repeat(40
 const outboxFor = async (token: string) => (await db().collection('push_outbox').where('token', '==', token).get()).docs.map((d) => d.data().message);
 
 async function fannedOut(conversationId: string, messageId: string) {
-  await waitFor(async () => ((await db().doc(`conversations/${conversationId}/messages/${messageId}`).get()).get('fannedOut') === true ? true : undefined), { timeoutMs: 30_000, what: 'the message trigger' });
+  await waitFor(async () => ((await db().doc(`conversations/${conversationId}/messages/${messageId}`).get()).get('fannedOut') === true ? true : undefined), {
+    timeoutMs: 30_000,
+    what: 'the message trigger',
+  });
 }
 
 async function directBetween(a: Person, b: Person): Promise<string> {
@@ -51,22 +56,38 @@ describe('sending and receiving', () => {
     const { firestore, close } = await signedInClient(minted.body.token, `binh-${randomUUID()}`);
     try {
       const heard = new Promise<Record<string, unknown>>((resolve, reject) => {
-        const stop = onSnapshot(collection(firestore, `conversations/${id}/messages`), (snap) => {
-          const first = snap.docs.map((d) => d.data()).find((d) => d.type === 'TEXT');
-          if (first) {
-            stop();
-            resolve(first);
-          }
-        }, reject);
+        const stop = onSnapshot(
+          collection(firestore, `conversations/${id}/messages`),
+          (snap) => {
+            const first = snap.docs.map((d) => d.data()).find((d) => d.type === 'TEXT');
+            if (first) {
+              stop();
+              resolve(first);
+            }
+          },
+          reject,
+        );
       });
       const sent = await text(an, id, 'Chào Binh!');
       expect(sent.status).toBe(201);
-      expect(sent.body).toMatchObject({ conversationId: id, senderId: an.user.id, type: 'TEXT', text: 'Chào Binh!', deleted: false, editedAt: null, replyTo: null });
+      expect(sent.body).toMatchObject({
+        conversationId: id,
+        senderId: an.user.id,
+        type: 'TEXT',
+        text: 'Chào Binh!',
+        deleted: false,
+        editedAt: null,
+        replyTo: null,
+      });
       expect(await heard).toMatchObject({ id: sent.body.id, text: 'Chào Binh!', senderId: an.user.id });
       await fannedOut(id, sent.body.id);
       const [item] = await waitFor(async () => ((await chatItems(binh, id)).length > 0 ? chatItems(binh, id) : undefined));
       expect(item).toMatchObject({ kind: 'CHAT_MESSAGE', event: 'chat.message', title: 'An', body: 'Chào Binh!' });
-      expect(item.data).toMatchObject({ sfx: 'notif_message', entityId: id, deepLink: { tab: 'ChatTab', screen: 'ChatThread', params: { appLink: `app://chat/${id}` } } });
+      expect(item.data).toMatchObject({
+        sfx: 'notif_message',
+        entityId: id,
+        deepLink: { tab: 'ChatTab', screen: 'ChatThread', params: { appLink: `app://chat/${id}` } },
+      });
       expect(await chatItems(an, id)).toEqual([]);
       const pushed = await waitFor(async () => ((await outboxFor(token)).length > 0 ? outboxFor(token) : undefined));
       expect(pushed[0]).toMatchObject({ data: { event: 'chat.message' }, android: { notification: { channelId: 'app-chat' } } });
@@ -115,7 +136,11 @@ describe('sending and receiving', () => {
     const voice = await send(a, id, { type: 'AUDIO', mediaId: mine.id });
     expect(voice.body).toMatchObject({ type: 'AUDIO', text: null, media: { id: mine.id, mimeType: 'audio/mpeg', url: mine.publicUrl } });
     const place = await send(b, id, { type: 'LOCATION', location: { lat: 10.7769, lng: 106.7009 }, replyToId: voice.body.id });
-    expect(place.body).toMatchObject({ type: 'LOCATION', location: { lat: 10.7769, lng: 106.7009 }, replyTo: { id: voice.body.id, senderId: a.user.id, preview: 'Voice message' } });
+    expect(place.body).toMatchObject({
+      type: 'LOCATION',
+      location: { lat: 10.7769, lng: 106.7009 },
+      replyTo: { id: voice.body.id, senderId: a.user.id, preview: 'Voice message' },
+    });
 
     const theirs = await upload(b);
     const before = await messageCount(id);
@@ -131,7 +156,10 @@ describe('sending and receiving', () => {
     const pictured = await send(a, id, { type: 'IMAGE', mediaId: photo.id });
     expect(pictured.body).toMatchObject({ type: 'IMAGE', media: { id: photo.id, mimeType: 'image/png', url: photo.publicUrl } });
     const afterPhoto = await messageCount(id);
-    for (const body of [{ type: 'IMAGE', mediaId: mine.id }, { type: 'AUDIO', mediaId: photo.id }]) {
+    for (const body of [
+      { type: 'IMAGE', mediaId: mine.id },
+      { type: 'AUDIO', mediaId: photo.id },
+    ]) {
       expect((await send(a, id, body)).body.code).toBe('CHAT_ATTACHMENT_INVALID');
     }
     expect(await messageCount(id)).toBe(afterPhoto);
@@ -182,7 +210,9 @@ describe('history, edits and deletion', () => {
     for (let i = 0; i < 5; i++) sent.push((await text(a, id, `m${i}`)).body.id);
     const page1 = await call('GET', `/chat/conversations/${id}/messages?limit=2`, { token: b.accessToken });
     expect(page1.body.items.map((m: { text: string }) => m.text)).toEqual(['m4', 'm3']);
-    const page2 = (await call('GET', `/chat/conversations/${id}/messages?limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`, { token: b.accessToken })).body;
+    const page2 = (
+      await call('GET', `/chat/conversations/${id}/messages?limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`, { token: b.accessToken })
+    ).body;
     expect(page2.items.map((m: { text: string }) => m.text)).toEqual(['m2', 'm1']);
     expect((await messages(b, id, `?before=${sent[2]}`)).map((m) => m.text)).toEqual(['m1', 'm0']);
     expect((await messages(b, id, `?after=${sent[2]}`)).map((m) => m.text)).toEqual(['m4', 'm3']);
@@ -200,7 +230,10 @@ describe('history, edits and deletion', () => {
     for (let i = 0; i < 4; i++) sent.push((await text(a, id, `m${i}`)).body);
     for (const m of sent) await fannedOut(id, m.id);
     // The two oldest as the code before the move wrote them.
-    for (const m of sent.slice(0, 2)) await db().doc(`conversations/${id}/messages/${m.id}`).update({ createdAt: Date.parse(m.createdAt) });
+    for (const m of sent.slice(0, 2))
+      await db()
+        .doc(`conversations/${id}/messages/${m.id}`)
+        .update({ createdAt: Date.parse(m.createdAt) });
     const texts = async (query: string) => (await messages(b, id, query)).map((m) => m.text);
     expect(await texts('')).toEqual(['m3', 'm2', 'm1', 'm0']);
     expect(await texts(`?before=${sent[2].id}`)).toEqual(['m1', 'm0']);
@@ -219,7 +252,9 @@ describe('history, edits and deletion', () => {
     expect(seen).toEqual(['m2', 'm1', 'm0']);
     expect((await messages(b, id)).map((m) => m.createdAt)).toEqual(sent.map((m) => m.createdAt).reverse());
     // Read up to an epoch-ms message: the two later (Timestamp) ones stay unread.
-    expect((await call('POST', `/chat/conversations/${id}/read`, { token: b.accessToken, body: { upToMessageId: sent[1].id } })).body).toMatchObject({ unreadCount: 2 });
+    expect((await call('POST', `/chat/conversations/${id}/read`, { token: b.accessToken, body: { upToMessageId: sent[1].id } })).body).toMatchObject({
+      unreadCount: 2,
+    });
   });
 
   it('the sender edits text or deletes within 15 minutes (a tombstone stays); others cannot; later is 409', async () => {
@@ -233,15 +268,23 @@ describe('history, edits and deletion', () => {
     expect((await call('DELETE', `/chat/conversations/${id}/messages/${m.id}`, { token: b.accessToken })).body.code).toBe('CHAT_NOT_SENDER');
     const gone = await call('DELETE', `/chat/conversations/${id}/messages/${m.id}`, { token: a.accessToken });
     expect(gone.body).toMatchObject({ id: m.id, deleted: true, text: null, media: null, location: null });
-    expect((await call('PATCH', `/chat/conversations/${id}/messages/${m.id}`, { token: a.accessToken, body: { text: 'back' } })).body.code).toBe('CHAT_EDIT_WINDOW');
+    expect((await call('PATCH', `/chat/conversations/${id}/messages/${m.id}`, { token: a.accessToken, body: { text: 'back' } })).body.code).toBe(
+      'CHAT_EDIT_WINDOW',
+    );
     expect((await messages(b, id))[0]).toMatchObject({ id: m.id, deleted: true, text: null });
 
     const old = (await text(a, id, 'sent long ago')).body;
-    await db().doc(`conversations/${id}/messages/${old.id}`).update({ createdAt: Timestamp.fromMillis(Date.now() - 16 * 60_000) });
-    expect((await call('PATCH', `/chat/conversations/${id}/messages/${old.id}`, { token: a.accessToken, body: { text: 'late' } })).body.code).toBe('CHAT_EDIT_WINDOW');
+    await db()
+      .doc(`conversations/${id}/messages/${old.id}`)
+      .update({ createdAt: Timestamp.fromMillis(Date.now() - 16 * 60_000) });
+    expect((await call('PATCH', `/chat/conversations/${id}/messages/${old.id}`, { token: a.accessToken, body: { text: 'late' } })).body.code).toBe(
+      'CHAT_EDIT_WINDOW',
+    );
     expect((await call('DELETE', `/chat/conversations/${id}/messages/${old.id}`, { token: a.accessToken })).body.code).toBe('CHAT_EDIT_WINDOW');
     const place = (await send(a, id, { type: 'LOCATION', location: { lat: 21.0285, lng: 105.8542 } })).body;
-    expect((await call('PATCH', `/chat/conversations/${id}/messages/${place.id}`, { token: a.accessToken, body: { text: 'x' } })).body.code).toBe('CHAT_NOT_EDITABLE');
+    expect((await call('PATCH', `/chat/conversations/${id}/messages/${place.id}`, { token: a.accessToken, body: { text: 'x' } })).body.code).toBe(
+      'CHAT_NOT_EDITABLE',
+    );
     expect((await call('PATCH', `/chat/conversations/${id}/messages/nope`, { token: a.accessToken, body: { text: 'x' } })).status).toBe(404);
     expect((await call('PATCH', `/chat/conversations/${id}/messages/${old.id}`, { token: a.accessToken, body: { text: '' } })).status).toBe(400);
   });
@@ -265,14 +308,17 @@ describe('read markers and unread counts', () => {
     await fannedOut(id, fromA);
     expect((await membership(id, b)).unreadCount).toBe(1);
     expect((await call('POST', `/chat/conversations/${id}/read`, { token: b.accessToken, body: { upToMessageId: fromA } })).body.unreadCount).toBe(0);
-    expect((await call('POST', `/chat/conversations/${id}/read`, { token: b.accessToken, body: { upToMessageId: 'nope' } })).body.code).toBe('CHAT_REPLY_NOT_FOUND');
+    expect((await call('POST', `/chat/conversations/${id}/read`, { token: b.accessToken, body: { upToMessageId: 'nope' } })).body.code).toBe(
+      'CHAT_REPLY_NOT_FOUND',
+    );
     expect((await call('POST', `/chat/conversations/${id}/read`, { token: b.accessToken, body: {} })).status).toBe(400);
   });
 
   it('a duplicated trigger delivery counts nothing twice and notifies nobody twice', async () => {
     const [a, b, c] = [await registerVerified(), await registerVerified(), await registerVerified()];
     await allowDirectAdds(b, c);
-    const g = (await call('POST', '/chat/conversations', { token: a.accessToken, body: { type: 'GROUP', title: 'Dup', memberIds: [b.user.id, c.user.id] } })).body.id;
+    const g = (await call('POST', '/chat/conversations', { token: a.accessToken, body: { type: 'GROUP', title: 'Dup', memberIds: [b.user.id, c.user.id] } }))
+      .body.id;
     const m = (await text(a, g, 'once only')).body.id;
     await fannedOut(g, m);
     await waitFor(async () => ((await chatItems(c, g)).length === 1 ? true : undefined));
@@ -287,7 +333,8 @@ describe('read markers and unread counts', () => {
   it('members who block the sender, or muted the conversation, get no push; blockers no inbox item either', async () => {
     const [a, b, c] = [await registerVerified({ name: 'Sender' }), await registerVerified(), await registerVerified()];
     await allowDirectAdds(b, c);
-    const g = (await call('POST', '/chat/conversations', { token: a.accessToken, body: { type: 'GROUP', title: 'Quiet', memberIds: [b.user.id, c.user.id] } })).body.id;
+    const g = (await call('POST', '/chat/conversations', { token: a.accessToken, body: { type: 'GROUP', title: 'Quiet', memberIds: [b.user.id, c.user.id] } }))
+      .body.id;
     const [tb, tc] = [fcmToken('b'), fcmToken('c')];
     await call('POST', '/push-tokens', { token: b.accessToken, body: { token: tb, surface: 'CON', platform: 'android', deviceId: 'b' } });
     await call('POST', '/push-tokens', { token: c.accessToken, body: { token: tc, surface: 'CON', platform: 'android', deviceId: 'c' } });
@@ -307,7 +354,10 @@ describe('calls in the chat', () => {
   it('a blocked person cannot call (403 CHAT_BLOCKED), either way round', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
     await call('POST', `/chat/blocks/${a.user.id}`, { token: b.accessToken });
-    for (const [from, to] of [[a, b], [b, a]] as const) {
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const refused = await call('POST', '/chat/calls', { token: from.accessToken, body: { calleeId: to.user.id } });
       expect([refused.status, refused.body.code]).toEqual([403, 'CHAT_BLOCKED']);
     }
@@ -318,12 +368,23 @@ describe('calls in the chat', () => {
     const id = await directBetween(a, b);
     const other = await directBetween(b, c);
     const hub = createHub({ transport: outboxTransport() });
-    const ringing = { id: `call-${randomUUID()}`, callerId: a.user.id, calleeId: b.user.id, participants: [a.user.id, b.user.id], type: 'audio', conversationId: null, status: 'RINGING', endReason: null } as unknown as CallRecord;
+    const ringing = {
+      id: `call-${randomUUID()}`,
+      callerId: a.user.id,
+      calleeId: b.user.id,
+      participants: [a.user.id, b.user.id],
+      type: 'audio',
+      conversationId: null,
+      status: 'RINGING',
+      endReason: null,
+    } as unknown as CallRecord;
     const missed = { ...ringing, status: 'MISSED', endReason: 'no_answer' } as CallRecord;
     await onCallWritten({ before: ringing, after: missed }, hub);
     await onCallWritten({ before: ringing, after: missed }, hub);
     const system = (await messages(b, id)).filter((m) => m.type === 'SYSTEM');
-    expect(system).toEqual([expect.objectContaining({ text: 'Missed call', system: { event: 'call.missed', userIds: [a.user.id, b.user.id] }, senderId: 'system' })]);
+    expect(system).toEqual([
+      expect.objectContaining({ text: 'Missed call', system: { event: 'call.missed', userIds: [a.user.id, b.user.id] }, senderId: 'system' }),
+    ]);
     // A call naming a conversation its parties are not both in writes nothing there.
     const forged = { ...missed, id: `call-${randomUUID()}`, conversationId: other } as CallRecord;
     await onCallWritten({ before: { ...forged, status: 'RINGING' } as CallRecord, after: forged }, hub);

@@ -74,7 +74,11 @@ describe('previewOf', () => {
 describe('membershipAfterMessage', () => {
   const bob = { ...newMembership('c1', 'bob', 'MEMBER', 0), readUpToAt: 500, unreadCount: 2 };
   it('another member: one more unread and the new last message', () => {
-    expect(membershipAfterMessage(bob, message())).toMatchObject({ unreadCount: 3, lastActivityAt: 1_000, lastMessage: { id: 'm1', preview: 'hello', senderId: 'alice' } });
+    expect(membershipAfterMessage(bob, message())).toMatchObject({
+      unreadCount: 3,
+      lastActivityAt: 1_000,
+      lastMessage: { id: 'm1', preview: 'hello', senderId: 'alice' },
+    });
   });
   it('the sender: read up to their own message, nothing unread', () => {
     const alice = { ...newMembership('c1', 'alice', 'MEMBER', 0), unreadCount: 4 };

@@ -52,7 +52,20 @@ describe('ring timeout task', () => {
 
 describe('missed-call trigger: which writes notify', () => {
   const { missedCallOf } = require('../../../src/modules/chat/calls.triggers') as typeof import('../../../src/modules/chat/calls.triggers');
-  const base = { id: 'c1', callerId: 'a', calleeId: 'b', participants: ['a', 'b'], type: 'audio', conversationId: null, endedBy: null, ringExpiresAt: 1, createdAt: 1, answeredAt: null, endedAt: null, updatedAt: 1 } as const;
+  const base = {
+    id: 'c1',
+    callerId: 'a',
+    calleeId: 'b',
+    participants: ['a', 'b'],
+    type: 'audio',
+    conversationId: null,
+    endedBy: null,
+    ringExpiresAt: 1,
+    createdAt: 1,
+    answeredAt: null,
+    endedAt: null,
+    updatedAt: 1,
+  } as const;
   const call = (status: string, endReason: string | null = null) => ({ ...base, status, endReason }) as never;
 
   it('RINGING → MISSED and a call created DECLINED for a busy callee notify; nothing else does', () => {

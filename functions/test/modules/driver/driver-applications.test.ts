@@ -37,11 +37,18 @@ describe('driver registration and review', () => {
     expect(driver.registration).toEqual({ mailSent: true, expiresInSec: 600, resendAfterSec: 60, next: expect.any(String) });
     expect(driver.tokens.user.roles).toEqual(['USER']);
     const mine = await call('GET', '/kyc/applications', { token: driver.tokens.accessToken });
-    expect(mine.body.applications[0]).toMatchObject({ id: driver.applicationId, kind: 'DRIVER', status: 'SUBMITTED', missingPapers: ['IDENTITY', 'DRIVER_LICENCE', 'VEHICLE_REGISTRATION'] });
+    expect(mine.body.applications[0]).toMatchObject({
+      id: driver.applicationId,
+      kind: 'DRIVER',
+      status: 'SUBMITTED',
+      missingPapers: ['IDENTITY', 'DRIVER_LICENCE', 'VEHICLE_REGISTRATION'],
+    });
     expect(mine.body.applications[0].details.vehicle).toMatchObject({ type: 'MOTORBIKE', plate: '59X1-123.45' });
     // The phone as typed (0901 234 567) is kept in E.164; what is no number is refused before anything is sent.
     expect(mine.body.applications[0].details.phone).toBe('+84901234567');
-    const refused = await call('POST', '/driver/register', { body: { email: uniqueEmail('driver'), fullName: 'Minh Driver', phone: '+12345678', vehicle: VEHICLE } });
+    const refused = await call('POST', '/driver/register', {
+      body: { email: uniqueEmail('driver'), fullName: 'Minh Driver', phone: '+12345678', vehicle: VEHICLE },
+    });
     expect(refused).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [{ field: 'body.phone' }] } });
   });
 

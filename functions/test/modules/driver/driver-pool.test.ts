@@ -18,10 +18,12 @@ beforeAll(async () => {
   rider = await registerVerified();
 });
 
-const locationOf = async (driver: Driver) => (await db().collection('driver_locations').doc(driver.user.id).get()).data() as { status: string; dispatchKey: string | null };
+const locationOf = async (driver: Driver) =>
+  (await db().collection('driver_locations').doc(driver.user.id).get()).data() as { status: string; dispatchKey: string | null };
 const onMap = async (here: ReturnType<typeof area>) =>
   (await call('GET', `/rides/drivers/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=1000`, { token: rider.accessToken })).body.count as number;
-const offlineSoon = (driver: Driver) => waitFor(async () => ((await locationOf(driver)).status === 'OFFLINE' ? true : undefined), { what: 'the driver taken offline', timeoutMs: 20_000 });
+const offlineSoon = (driver: Driver) =>
+  waitFor(async () => ((await locationOf(driver)).status === 'OFFLINE' ? true : undefined), { what: 'the driver taken offline', timeoutMs: 20_000 });
 
 it('a driver locked by an administrator is OFFLINE and off the drivers map within seconds', async () => {
   const here = area();

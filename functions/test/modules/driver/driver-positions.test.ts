@@ -23,7 +23,19 @@ function harness() {
 
 async function freeDriver(): Promise<string> {
   const id = `pos-${randomUUID()}`;
-  await db().collection('driver_profiles').doc(id).set({ userId: id, capabilities: ['RIDE'], vehicle: { type: 'MOTORBIKE', plate: '59X1-00001', model: null, color: null, seats: 2 }, status: 'ONLINE', lastLocation: null, approvedAt: T0, createdAt: T0, updatedAt: T0 });
+  await db()
+    .collection('driver_profiles')
+    .doc(id)
+    .set({
+      userId: id,
+      capabilities: ['RIDE'],
+      vehicle: { type: 'MOTORBIKE', plate: '59X1-00001', model: null, color: null, seats: 2 },
+      status: 'ONLINE',
+      lastLocation: null,
+      approvedAt: T0,
+      createdAt: T0,
+      updatedAt: T0,
+    });
   return id;
 }
 
@@ -36,7 +48,13 @@ describe('driver position reports', () => {
     at(0);
     // The first report creates the document from the profile (status, capabilities, ride class).
     expect(await service.report(id, START)).toMatchObject({ accepted: true, coalesced: false });
-    expect(await stored(id)).toMatchObject({ ...START, geohash: geohashOf(START), status: 'ONLINE', dispatchKey: 'MOTORBIKE', locatedAt: Timestamp.fromMillis(T0) });
+    expect(await stored(id)).toMatchObject({
+      ...START,
+      geohash: geohashOf(START),
+      status: 'ONLINE',
+      dispatchKey: 'MOTORBIKE',
+      locatedAt: Timestamp.fromMillis(T0),
+    });
     at(400);
     expect((await service.report(id, north(10))).coalesced).toBe(true);
     at(999);
@@ -48,7 +66,10 @@ describe('driver position reports', () => {
     expect((await stored(id)).lat).toBeCloseTo(north(30).lat, 9);
     // A report stamped before the stored position (another instance's clock) does not replace it.
     at(2_500);
-    await db().collection('driver_locations').doc(id).update({ locatedAt: Timestamp.fromMillis(T0 + 3_000), lat: north(99).lat });
+    await db()
+      .collection('driver_locations')
+      .doc(id)
+      .update({ locatedAt: Timestamp.fromMillis(T0 + 3_000), lat: north(99).lat });
     expect((await service.report(id, north(40))).coalesced).toBe(true);
     expect((await stored(id)).lat).toBeCloseTo(north(99).lat, 9);
   });
@@ -73,12 +94,17 @@ describe('driver position reports', () => {
     await service.report(id, north(100)); // this instance now knows the document's version
     // Another instance claims the driver for a ride and starts the trip (the document changes under the known version).
     const rideId = `ride-${randomUUID()}`;
-    await inTransaction(async (tx) => dispatchPool.txClaim(tx, await dispatchPool.txRead(tx, id), { rideId, riderId: 'rider-1', rideClass: 'MOTORBIKE', at: T0 + 1_500 }));
+    await inTransaction(async (tx) =>
+      dispatchPool.txClaim(tx, await dispatchPool.txRead(tx, id), { rideId, riderId: 'rider-1', rideClass: 'MOTORBIKE', at: T0 + 1_500 }),
+    );
     await inTransaction(async (tx) => dispatchPool.txStartTrip(tx, await dispatchPool.txRead(tx, id), rideId, T0 + 1_600));
     at(2_000);
     expect((await service.report(id, north(300))).coalesced).toBe(false);
     // Another instance writes a newer position: the version this instance wrote is stale now.
-    await db().collection('driver_locations').doc(id).update({ lat: north(350).lat, geohash: geohashOf(north(350)), tripDistanceM: 150, tripAnchor: north(350) });
+    await db()
+      .collection('driver_locations')
+      .doc(id)
+      .update({ lat: north(350).lat, geohash: geohashOf(north(350)), tripDistanceM: 150, tripAnchor: north(350) });
     for (const [i, m] of [450, 600].entries()) {
       at(3_000 + i * 1_000);
       expect((await service.report(id, north(m))).coalesced).toBe(false);

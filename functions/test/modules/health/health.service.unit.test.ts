@@ -16,7 +16,10 @@ describe('health service', () => {
     const deps = await service.dependencies();
     expect(deps.status).toBe('ok');
     expect(deps.checkedAt).toBe('2026-01-02T03:04:05.000Z');
-    expect(deps.checks.map((c) => [c.name, c.ok])).toEqual([['firestore', true], ['smtp', true]]);
+    expect(deps.checks.map((c) => [c.name, c.ok])).toEqual([
+      ['firestore', true],
+      ['smtp', true],
+    ]);
     expect(deps.checks[1].latencyMs).toBeGreaterThanOrEqual(15);
   });
 
@@ -25,7 +28,13 @@ describe('health service', () => {
       config: testConfig(),
       probeTimeoutMs: 50,
       probes: () => [
-        { name: 'firestore', target: 'fake', check: async () => { throw new Error('connect ECONNREFUSED 127.0.0.1:8080\n    at stack'); } },
+        {
+          name: 'firestore',
+          target: 'fake',
+          check: async () => {
+            throw new Error('connect ECONNREFUSED 127.0.0.1:8080\n    at stack');
+          },
+        },
         { name: 'auth', target: 'fake', check: () => new Promise(() => undefined) },
       ],
     });
@@ -36,7 +45,13 @@ describe('health service', () => {
   });
 
   it('liveness names the service and never touches dependencies', () => {
-    const service = createHealthService({ config: testConfig(), now: fixedNow, probes: () => { throw new Error('must not run'); } });
+    const service = createHealthService({
+      config: testConfig(),
+      now: fixedNow,
+      probes: () => {
+        throw new Error('must not run');
+      },
+    });
     expect(service.liveness()).toMatchObject({ status: 'ok', service: 'superapp-backend', time: '2026-01-02T03:04:05.000Z' });
   });
 });

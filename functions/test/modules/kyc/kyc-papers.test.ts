@@ -41,7 +41,9 @@ describe('KYC papers', () => {
 
   it('refuses bad forms: no file, wrong field, unknown kind, not multipart, too large', async () => {
     expect((await uploadPaper(owner.accessToken, { applicationId, kind: 'IDENTITY' })).status).toBe(400);
-    expect((await uploadPaper(owner.accessToken, { applicationId, kind: 'IDENTITY', field: 'papers', file: { data: FIXTURES.png, type: 'image/png' } })).status).toBe(400);
+    expect(
+      (await uploadPaper(owner.accessToken, { applicationId, kind: 'IDENTITY', field: 'papers', file: { data: FIXTURES.png, type: 'image/png' } })).status,
+    ).toBe(400);
     expect((await uploadPaper(owner.accessToken, { applicationId, kind: 'SELFIE', file: { data: FIXTURES.png, type: 'image/png' } })).status).toBe(400);
     expect((await uploadPaper(owner.accessToken, { applicationId, kind: 'DRIVER_LICENCE', file: { data: FIXTURES.png, type: 'image/png' } })).status).toBe(400);
     expect((await call('POST', '/kyc/papers', { token: owner.accessToken, body: { applicationId } })).status).toBe(415);
@@ -76,12 +78,16 @@ describe('driver capability backfill', () => {
     const notApproved = `backfill-${randomUUID()}`;
     await db.collection('driver_profiles').doc(missing).set({ userId: missing, approvedAt: Date.now(), updatedAt: 1 });
     await db.collection('driver_profiles').doc(empty).set({ userId: empty, approvedAt: Date.now(), capabilities: [], updatedAt: 1 });
-    await db.collection('driver_profiles').doc(set).set({ userId: set, approvedAt: Date.now(), capabilities: ['SCHOOL_TRIP'], updatedAt: 1 });
+    await db
+      .collection('driver_profiles')
+      .doc(set)
+      .set({ userId: set, approvedAt: Date.now(), capabilities: ['SCHOOL_TRIP'], updatedAt: 1 });
     await db.collection('driver_profiles').doc(notApproved).set({ userId: notApproved, approvedAt: null, updatedAt: 1 });
 
     const first = await backfillDriverCapabilities();
     expect(first.updated).toBeGreaterThanOrEqual(2);
-    for (const id of [missing, empty]) expect((await db.collection('driver_profiles').doc(id).get()).get('capabilities')).toEqual(['RIDE', 'COURIER', 'DELIVERY']);
+    for (const id of [missing, empty])
+      expect((await db.collection('driver_profiles').doc(id).get()).get('capabilities')).toEqual(['RIDE', 'COURIER', 'DELIVERY']);
     expect((await db.collection('driver_profiles').doc(set).get()).get('capabilities')).toEqual(['SCHOOL_TRIP']);
     expect((await db.collection('driver_profiles').doc(notApproved).get()).get('capabilities')).toBeUndefined();
 

@@ -28,7 +28,7 @@ beforeEach(async () => {
 });
 
 describe('POST /upload/single with an Idempotency-Key', () => {
-  it('the same key twice: the same item, one stored object; the retry\'s own bytes are not stored', async () => {
+  it("the same key twice: the same item, one stored object; the retry's own bytes are not stored", async () => {
     const key = randomUUID();
     const first = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }], key);
     expect(first.status).toBe(201);
@@ -89,7 +89,18 @@ describe('POST /upload/single with an Idempotency-Key', () => {
     // The first upload sends its head and half the file, then waits: the client's connection is slow.
     const first = new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${owner.accessToken}`, 'idempotency-key': key, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + data.length + tail.length } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${owner.accessToken}`,
+            'idempotency-key': key,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': head.length + data.length + tail.length,
+          },
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -103,7 +114,11 @@ describe('POST /upload/single with an Idempotency-Key', () => {
     await new Promise((resolve) => setTimeout(resolve, 700));
     // The retries resend the same request (same bytes, so the same Content-Length the key's hash holds).
     const resend = async () => {
-      const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${owner.accessToken}`, 'idempotency-key': key, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: Buffer.concat([head, data, tail]) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.accessToken}`, 'idempotency-key': key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: Buffer.concat([head, data, tail]),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const during = await resend();
@@ -124,8 +139,14 @@ describe('POST /upload/single with an Idempotency-Key', () => {
     const first = await upload('/upload/single', owner.accessToken, 'file', [{ data, type: 'audio/mpeg' }], key);
     expect(first.status).toBe(201);
     // The key's record expired (its TTL) and the item is older than a day.
-    await platformDb().collection('media').doc(first.body.id).update({ createdAt: Date.now() - 25 * 3600_000 });
-    await platformDb().collection(IDEMPOTENCY_COLLECTION).doc(recordId(owner.user.id, 'post /upload/single', key)).delete();
+    await platformDb()
+      .collection('media')
+      .doc(first.body.id)
+      .update({ createdAt: Date.now() - 25 * 3600_000 });
+    await platformDb()
+      .collection(IDEMPOTENCY_COLLECTION)
+      .doc(recordId(owner.user.id, 'post /upload/single', key))
+      .delete();
     const reused = await upload('/upload/single', owner.accessToken, 'file', [{ data: fixture('tone.wav'), type: 'audio/wav' }], key);
     expect(reused.status).toBe(422);
     expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');

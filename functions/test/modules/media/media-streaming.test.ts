@@ -18,9 +18,16 @@ beforeAll(requireEmulators);
 const root = path.join(os.tmpdir(), `superapp-streaming-${randomUUID()}`);
 const config = testConfig({ STORAGE_DRIVER: 'local', STORAGE_LOCAL_DIR: root, MEDIA_MAX_FILE_BYTES: String(2 * 1024 * 1024) });
 const MAX = 2 * 1024 * 1024;
-const { app } = buildApp({ config, verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET), rateLimiter: createRateLimiter(memoryRateLimitStore()) });
+const { app } = buildApp({
+  config,
+  verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
+  rateLimiter: createRateLimiter(memoryRateLimitStore()),
+});
 const ownerId = `stream-${randomUUID().slice(0, 8)}`;
-const token = jwt.sign({ sub: ownerId, jti: randomUUID(), sid: 's', typ: 'access', roles: ['USER'] }, config.JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 });
+const token = jwt.sign({ sub: ownerId, jti: randomUUID(), sid: 's', typ: 'access', roles: ['USER'] }, config.JWT_SECRET, {
+  algorithm: 'HS256',
+  expiresIn: 600,
+});
 const mp3 = fs.readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'audio', 'tone.mp3'));
 
 let server: { url: string; close(): Promise<void> };
@@ -52,7 +59,11 @@ describe('the default 15 MB limit', () => {
   it('refuses 15 MB + 1 byte with 413 and stores nothing', async () => {
     const defaults = testConfig({ STORAGE_DRIVER: 'local', STORAGE_LOCAL_DIR: root });
     expect(defaults.MEDIA_MAX_FILE_BYTES).toBe(15 * 1024 * 1024);
-    const app15 = buildApp({ config: defaults, verifyAccessToken: createJwtAccessTokenVerifier(defaults.JWT_SECRET), rateLimiter: createRateLimiter(memoryRateLimitStore()) }).app;
+    const app15 = buildApp({
+      config: defaults,
+      verifyAccessToken: createJwtAccessTokenVerifier(defaults.JWT_SECRET),
+      rateLimiter: createRateLimiter(memoryRateLimitStore()),
+    }).app;
     const server15 = await listen(app15);
     try {
       const send = async (size: number) => {
@@ -91,13 +102,21 @@ describe('streamed uploads are bounded while they stream', () => {
 
   it('a multipart file past the limit is cut while streaming: 413 and nothing stored, the other files included', async () => {
     const boundary = 'sweepboundary';
-    const part = (name: string, head: Buffer) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: audio/mpeg\r\n\r\n`), head]);
+    const part = (name: string, head: Buffer) =>
+      Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: audio/mpeg\r\n\r\n`),
+        head,
+      ]);
     // Written piece by piece with no Content-Length, as a phone on a slow link would.
     const res = await new Promise<{ status: number }>((resolve, reject) => {
-      const req = http.request(`${server.url}/api/v1/upload/multiple`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } }, (response) => {
-        response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
-      });
+      const req = http.request(
+        `${server.url}/api/v1/upload/multiple`,
+        { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
+        },
+      );
       req.on('error', reject);
       req.write(Buffer.concat([part('ok.mp3', mp3), Buffer.from('\r\n')]));
       req.write(part('big.mp3', mp3));

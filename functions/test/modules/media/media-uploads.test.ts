@@ -73,7 +73,12 @@ describe('POST /upload/single', () => {
     form.append('note', 'no file here');
     const empty = await fetch(`${API}/upload/single`, { method: 'POST', headers: { authorization: `Bearer ${owner.accessToken}` }, body: form });
     expect(empty.status).toBe(400);
-    await nothingStoredBy(owner.user.id, owner.accessToken, () => upload('/upload/single', owner.accessToken, 'audio', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }]), 400);
+    await nothingStoredBy(
+      owner.user.id,
+      owner.accessToken,
+      () => upload('/upload/single', owner.accessToken, 'audio', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }]),
+      400,
+    );
     expect((await call('POST', '/upload/single', { token: owner.accessToken, body: { file: 'x' } })).status).toBe(415);
   });
 
@@ -81,17 +86,21 @@ describe('POST /upload/single', () => {
     expect((await upload('/upload/single', undefined, 'file', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }])).status).toBe(401);
     const driverOnly = await registerVerified();
     // Only data can make such an account (every flow keeps USER): roles are read live on each request.
-    await platformDb().collection('users').doc(driverOnly.user.id).update({ roles: ['DRIVER'] });
+    await platformDb()
+      .collection('users')
+      .doc(driverOnly.user.id)
+      .update({ roles: ['DRIVER'] });
     expect((await upload('/upload/single', driverOnly.accessToken, 'file', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }])).status).toBe(403);
   });
 });
 
 describe('POST /upload/multiple', () => {
-  const seven = () => ['tone.mp3', 'tone.wav', 'tone.ogg', 'tone.m4a', 'tone.aac', 'tone.webm'].map((f, i) => ({
-    data: fixture(f),
-    type: ['audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm'][i],
-    name: f,
-  }));
+  const seven = () =>
+    ['tone.mp3', 'tone.wav', 'tone.ogg', 'tone.m4a', 'tone.aac', 'tone.webm'].map((f, i) => ({
+      data: fixture(f),
+      type: ['audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm'][i],
+      name: f,
+    }));
 
   it('accepts up to 10 files and answers one item per file, in order', async () => {
     const parts = [...seven(), ...seven().slice(0, 4)];
@@ -226,8 +235,11 @@ describe('npm run sounds:upload', () => {
     // leave it unable to answer the script.
     const run = () =>
       new Promise<{ status: number | null; stdout: string }>((resolve) => {
-        execFile(process.execPath, [path.join(root, 'scripts', 'sounds', 'upload.mjs')], { env: { ...process.env, SUPERAPP_API: API, SUPERAPP_TOKEN: uploader.accessToken }, encoding: 'utf8' }, (err, stdout) =>
-          resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
+        execFile(
+          process.execPath,
+          [path.join(root, 'scripts', 'sounds', 'upload.mjs')],
+          { env: { ...process.env, SUPERAPP_API: API, SUPERAPP_TOKEN: uploader.accessToken }, encoding: 'utf8' },
+          (err, stdout) => resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
         );
       });
     const first = await run();

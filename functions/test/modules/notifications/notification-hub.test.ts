@@ -54,7 +54,12 @@ describe('dispatch', () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const rider = await userWithToken('CON');
-    const [report] = await hub.dispatch({ event: ev('ride.matched'), recipients: [{ userId: rider.userId, surface: 'CON' }], entityId: 'ride-1', text: asWritten({ title: 'Driver found', body: 'Minh is on the way' }) });
+    const [report] = await hub.dispatch({
+      event: ev('ride.matched'),
+      recipients: [{ userId: rider.userId, surface: 'CON' }],
+      entityId: 'ride-1',
+      text: asWritten({ title: 'Driver found', body: 'Minh is on the way' }),
+    });
     expect(report).toMatchObject({ inbox: true, realtime: true, duplicate: false, push: { sent: 1, failed: 0 } });
     const [item] = await inboxOf(rider.userId);
     expect(item).toMatchObject({ kind: 'RIDE', event: 'ride.matched', entityId: 'ride-1', read: false, surface: 'CON' });
@@ -63,14 +68,25 @@ describe('dispatch', () => {
     const [rt] = await realtimeOf(rider.userId);
     expect(rt).toMatchObject({ type: 'ride:status', payload: { notificationId: report.notificationId } });
     expect(rt.expireAt.toMillis()).toBeGreaterThan(Date.now());
-    expect(sent[0]).toMatchObject({ token: rider.token, data: { event: 'ride.matched', sfx: 'ride_driver_assigned', surface: 'CON' }, android: { notification: { channelId: 'app-rides' } } });
+    expect(sent[0]).toMatchObject({
+      token: rider.token,
+      data: { event: 'ride.matched', sfx: 'ride_driver_assigned', surface: 'CON' },
+      android: { notification: { channelId: 'app-rides' } },
+    });
   });
 
   it('a duplicate delivery of the same occurrence notifies once; a new occurrence notifies again', async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const user = await userWithToken();
-    const input = { event: ev('chat.message'), recipients: [{ userId: user.userId, surface: 'CON' as const }], entityId: 'conv-1', occurrence: 'msg-1', conversationId: 'conv-1', text: asWritten({ title: 'Lan', body: 'hi' }) };
+    const input = {
+      event: ev('chat.message'),
+      recipients: [{ userId: user.userId, surface: 'CON' as const }],
+      entityId: 'conv-1',
+      occurrence: 'msg-1',
+      conversationId: 'conv-1',
+      text: asWritten({ title: 'Lan', body: 'hi' }),
+    };
     const results = await Promise.all([hub.dispatch(input), hub.dispatch(input), hub.dispatch(input)]);
     expect(results.flat().filter((r) => !r.duplicate)).toHaveLength(1);
     expect(await inboxOf(user.userId)).toHaveLength(1);
@@ -84,7 +100,15 @@ describe('dispatch', () => {
     const { transport } = recordingTransport();
     const hub = createHub({ transport });
     const user = await userWithToken('CON');
-    const reports = await hub.dispatch({ event: ev('ride.matched'), recipients: [{ userId: user.userId, surface: 'CON' }, { userId: user.userId, surface: 'DRV' }], entityId: 'ride-twice', text: asWritten({ title: 'Driver found', body: '' }) });
+    const reports = await hub.dispatch({
+      event: ev('ride.matched'),
+      recipients: [
+        { userId: user.userId, surface: 'CON' },
+        { userId: user.userId, surface: 'DRV' },
+      ],
+      entityId: 'ride-twice',
+      text: asWritten({ title: 'Driver found', body: '' }),
+    });
     expect(reports).toHaveLength(1);
     expect((await inboxOf(user.userId)).map((i) => i.surface)).toEqual(['CON']);
   });
@@ -93,7 +117,12 @@ describe('dispatch', () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const user = await userWithToken();
-    const [report] = await hub.dispatch({ event: ev('ride:location'), recipients: [{ userId: user.userId, surface: 'CON' }], entityId: 'ride-2', realtimeData: { lat: 10.7, lng: 106.7 } });
+    const [report] = await hub.dispatch({
+      event: ev('ride:location'),
+      recipients: [{ userId: user.userId, surface: 'CON' }],
+      entityId: 'ride-2',
+      realtimeData: { lat: 10.7, lng: 106.7 },
+    });
     expect(report).toMatchObject({ inbox: false, realtime: true });
     expect(await inboxOf(user.userId)).toHaveLength(0);
     expect((await realtimeOf(user.userId))[0]).toMatchObject({ type: 'ride:location', data: { lat: 10.7, lng: 106.7 } });
@@ -105,11 +134,30 @@ describe('dispatch', () => {
     const hub = createHub({ transport });
     const user = await userWithToken();
     const to = [{ userId: user.userId, surface: 'CON' as const }];
-    await notificationsRepo.savePreferences(user.userId, { push: true, channels: { chat: true, ride: false, order: true, wallet: true, social: true, promo: true }, muted: { 'conv-muted': true } }, Date.now());
+    await notificationsRepo.savePreferences(
+      user.userId,
+      { push: true, channels: { chat: true, ride: false, order: true, wallet: true, social: true, promo: true }, muted: { 'conv-muted': true } },
+      Date.now(),
+    );
     const { Timestamp } = await import('firebase-admin/firestore');
-    await db().collection('presence').doc('chat_conv-here').collection('members').doc(user.userId).set({ expiresAt: Timestamp.fromMillis(Date.now() + 60_000) });
-    await db().collection('presence').doc('chat_conv-stale').collection('members').doc(user.userId).set({ expiresAt: Timestamp.fromMillis(Date.now() - 1000) });
-    await db().collection('presence').doc('ride_ride-here').collection('members').doc(user.userId).set({ expiresAt: Timestamp.fromMillis(Date.now() + 60_000) });
+    await db()
+      .collection('presence')
+      .doc('chat_conv-here')
+      .collection('members')
+      .doc(user.userId)
+      .set({ expiresAt: Timestamp.fromMillis(Date.now() + 60_000) });
+    await db()
+      .collection('presence')
+      .doc('chat_conv-stale')
+      .collection('members')
+      .doc(user.userId)
+      .set({ expiresAt: Timestamp.fromMillis(Date.now() - 1000) });
+    await db()
+      .collection('presence')
+      .doc('ride_ride-here')
+      .collection('members')
+      .doc(user.userId)
+      .set({ expiresAt: Timestamp.fromMillis(Date.now() + 60_000) });
 
     const push = async (input: Partial<Parameters<typeof hub.dispatch>[0]> & { event: string }) =>
       (await hub.dispatch({ recipients: to, entityId: randomUUID(), text: asWritten({ title: 't', body: 'b' }), ...input }))[0].push;
@@ -134,7 +182,12 @@ describe('dispatch', () => {
     });
     const hub = createHub({ transport });
     for (const u of [dead, invalid, flaky]) {
-      const [r] = await hub.dispatch({ event: ev('security.device'), recipients: [{ userId: u.userId, surface: 'CON' }], entityId: randomUUID(), text: asWritten({ title: 't', body: 'b' }) });
+      const [r] = await hub.dispatch({
+        event: ev('security.device'),
+        recipients: [{ userId: u.userId, surface: 'CON' }],
+        entityId: randomUUID(),
+        text: asWritten({ title: 't', body: 'b' }),
+      });
       expect(r.push).toMatchObject({ sent: 0, failed: 1 });
     }
     expect(await notificationsRepo.tokensOf(dead.userId, 'CON')).toHaveLength(0);
@@ -147,8 +200,25 @@ describe('dispatch', () => {
     const hub = createHub({ transport });
     const first = await userWithToken();
     const second = `hub-${randomUUID()}`;
-    await notificationsRepo.saveToken({ userId: second, token: first.token, surface: 'CON', platform: 'android', deviceId: 'd1', sessionId: `s-${second}`, createdAt: 2, updatedAt: 2 });
-    const notify = async (userId: string) => (await hub.dispatch({ event: ev('security.device'), recipients: [{ userId, surface: 'CON' }], entityId: randomUUID(), text: asWritten({ title: 't', body: 'b' }) }))[0].push;
+    await notificationsRepo.saveToken({
+      userId: second,
+      token: first.token,
+      surface: 'CON',
+      platform: 'android',
+      deviceId: 'd1',
+      sessionId: `s-${second}`,
+      createdAt: 2,
+      updatedAt: 2,
+    });
+    const notify = async (userId: string) =>
+      (
+        await hub.dispatch({
+          event: ev('security.device'),
+          recipients: [{ userId, surface: 'CON' }],
+          entityId: randomUUID(),
+          text: asWritten({ title: 't', body: 'b' }),
+        })
+      )[0].push;
     expect(await notify(first.userId)).toEqual({ skipped: 'no-tokens' });
     expect(await notify(second)).toMatchObject({ sent: 1 });
     expect(sent.map((m) => m.token)).toEqual([first.token]);
@@ -161,9 +231,23 @@ describe('dispatch', () => {
     const { transport } = recordingTransport();
     const hub = createHub({ transport });
     const [con, par, drv] = [await userWithToken('CON'), await userWithToken('PAR'), await userWithToken('DRV')];
-    const created = await hub.dispatchFanout({ event: ev('order.created'), entityId: 'order-1', consumerId: con.userId, partnerOwnerId: par.userId, driverId: drv.userId, text: asWritten({ title: 'Order', body: 'new' }) });
+    const created = await hub.dispatchFanout({
+      event: ev('order.created'),
+      entityId: 'order-1',
+      consumerId: con.userId,
+      partnerOwnerId: par.userId,
+      driverId: drv.userId,
+      text: asWritten({ title: 'Order', body: 'new' }),
+    });
     expect(created.map((r) => r.surface).sort()).toEqual(['CON', 'PAR']);
-    const completed = await hub.dispatchFanout({ event: ev('ride.completed'), entityId: 'ride-9', consumerId: con.userId, partnerOwnerId: par.userId, driverId: drv.userId, text: asWritten({ title: 'Ride', body: 'done' }) });
+    const completed = await hub.dispatchFanout({
+      event: ev('ride.completed'),
+      entityId: 'ride-9',
+      consumerId: con.userId,
+      partnerOwnerId: par.userId,
+      driverId: drv.userId,
+      text: asWritten({ title: 'Ride', body: 'done' }),
+    });
     expect(completed.map((r) => r.surface).sort()).toEqual(['CON', 'DRV']);
     expect((await inboxOf(drv.userId))[0].data.deepLink).toMatchObject({ tab: 'TripTab', screen: 'TripHistory' });
   });
@@ -174,8 +258,15 @@ describe('dispatch', () => {
     const entityId = `promo-${randomUUID()}`;
     const withTokens = [await userWithToken(), await userWithToken(), await userWithToken()];
     const others = Array.from({ length: 620 }, () => `hub-bulk-${randomUUID()}`);
-    const recipients = [...others.slice(0, 300), ...withTokens.map((u) => u.userId), ...others.slice(300)].map((userId) => ({ userId, surface: 'CON' as const }));
-    await notificationsRepo.savePreferences(withTokens[2].userId, { push: true, channels: { chat: true, ride: true, order: true, wallet: true, social: true, promo: false }, muted: {} }, Date.now());
+    const recipients = [...others.slice(0, 300), ...withTokens.map((u) => u.userId), ...others.slice(300)].map((userId) => ({
+      userId,
+      surface: 'CON' as const,
+    }));
+    await notificationsRepo.savePreferences(
+      withTokens[2].userId,
+      { push: true, channels: { chat: true, ride: true, order: true, wallet: true, social: true, promo: false }, muted: {} },
+      Date.now(),
+    );
     // One recipient already has the item (an earlier, interrupted delivery): it lands in the first batch.
     const input = { event: ev('admin.broadcast'), recipients, entityId, text: asWritten({ title: 'Sale', body: 'today' }) };
     await hub.dispatch({ ...input, recipients: [recipients[10]] });
@@ -205,7 +296,16 @@ describe('dispatch', () => {
       spy.mockRestore();
     }
   }
-  const tokenRecord = (userId: string, token: string) => ({ userId, token, surface: 'CON' as const, platform: 'android' as const, deviceId: 'd1', sessionId: `s-${userId}`, createdAt: 1, updatedAt: 1 });
+  const tokenRecord = (userId: string, token: string) => ({
+    userId,
+    token,
+    surface: 'CON' as const,
+    platform: 'android' as const,
+    deviceId: 'd1',
+    sessionId: `s-${userId}`,
+    createdAt: 1,
+    updatedAt: 1,
+  });
 
   it('a fan-out to 500 or more recipients over an id span with few devices reads them with a range query, not one read per recipient', async () => {
     const { transport, sent } = recordingTransport();
@@ -223,7 +323,12 @@ describe('dispatch', () => {
     });
     expect(pointReads).toBe(0);
     expect(sent.map((m) => m.token).sort()).toEqual([...tokens].sort());
-    expect(reports.filter((r) => 'sent' in r.push).map((r) => r.userId).sort()).toEqual(holders.map((i) => ids[i]).sort());
+    expect(
+      reports
+        .filter((r) => 'sent' in r.push)
+        .map((r) => r.userId)
+        .sort(),
+    ).toEqual(holders.map((i) => ids[i]).sort());
     expect(reports.filter((r) => 'skipped' in r.push && r.push.skipped === 'no-tokens')).toHaveLength(1_197);
   });
 
@@ -235,7 +340,12 @@ describe('dispatch', () => {
     const tokens = [3, 1_000].map(() => `token-${randomUUID()}-${'u'.repeat(20)}`);
     await notificationsRepo.saveToken(tokenRecord(ids[3], tokens[0]));
     await notificationsRepo.saveToken(tokenRecord(ids[1_000], tokens[1]));
-    const input = { event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `twice-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) };
+    const input = {
+      event: ev('admin.broadcast'),
+      recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })),
+      entityId: `twice-${randomUUID()}`,
+      text: asWritten({ title: 'T', body: 'B' }),
+    };
     const [a, b] = await Promise.all([hub.dispatch(input), hub.dispatch(input)]);
     // Each recipient's item was created by exactly one of the two deliveries.
     expect(a.filter((r) => !r.duplicate).length + b.filter((r) => !r.duplicate).length).toBe(1_050);
@@ -250,7 +360,13 @@ describe('dispatch', () => {
     const ids = Array.from({ length: 500 }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
     const token = `token-${randomUUID()}-${'p'.repeat(20)}`;
     await notificationsRepo.saveToken(tokenRecord(ids[250], token));
-    const dispatchTo = (list: string[]) => hub.dispatch({ event: ev('admin.broadcast'), recipients: list.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `page-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) });
+    const dispatchTo = (list: string[]) =>
+      hub.dispatch({
+        event: ev('admin.broadcast'),
+        recipients: list.map((userId) => ({ userId, surface: 'CON' as const })),
+        entityId: `page-${randomUUID()}`,
+        text: asWritten({ title: 'T', body: 'B' }),
+      });
     expect(await devicePointReads(() => dispatchTo(ids.slice(0, 499)))).toBe(499);
     expect(await devicePointReads(() => dispatchTo(ids))).toBe(0);
     expect(sent.map((m) => m.token)).toEqual([token, token]);
@@ -273,19 +389,33 @@ describe('dispatch', () => {
       }
       await batch.commit();
     }
-    const pointReads = await devicePointReads(() => hub.dispatch({ event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `dense-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) }));
+    const pointReads = await devicePointReads(() =>
+      hub.dispatch({
+        event: ev('admin.broadcast'),
+        recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })),
+        entityId: `dense-${randomUUID()}`,
+        text: asWritten({ title: 'T', body: 'B' }),
+      }),
+    );
     expect(pointReads).toBe(1_100);
     expect(sent.map((m) => m.token).sort()).toEqual([...mine].sort());
   });
 
-  it('ids outside the plain ASCII set (whose order may differ from Firestore\'s) are read one by one, and still reached', async () => {
+  it("ids outside the plain ASCII set (whose order may differ from Firestore's) are read one by one, and still reached", async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
     const prefix = `plain-${randomUUID()}-`;
     const ids = [...Array.from({ length: 1_100 }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`), `${prefix}é-account`];
     const token = `token-${randomUUID()}-${'v'.repeat(20)}`;
     await notificationsRepo.saveToken(tokenRecord(ids[1_100], token));
-    const pointReads = await devicePointReads(() => hub.dispatch({ event: ev('admin.broadcast'), recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })), entityId: `plain-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) }));
+    const pointReads = await devicePointReads(() =>
+      hub.dispatch({
+        event: ev('admin.broadcast'),
+        recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })),
+        entityId: `plain-${randomUUID()}`,
+        text: asWritten({ title: 'T', body: 'B' }),
+      }),
+    );
     expect(pointReads).toBe(1_101);
     expect(sent.map((m) => m.token)).toEqual([token]);
   });
@@ -296,11 +426,16 @@ describe('dispatch', () => {
   });
 });
 
-describe('texts in each recipient\'s language', () => {
+describe("texts in each recipient's language", () => {
   // An account with a language (or none: it follows DEFAULT_LOCALE, vi here), with a device.
   async function account(locale?: Locale) {
     const device = await userWithToken('CON');
-    await db().runTransaction(async (tx) => usersRepo.txCreate(tx, newUserRecord({ id: device.userId, email: null, name: 'X', passwordHash: null, emailVerified: true, provider: null, now: Date.now(), locale })));
+    await db().runTransaction(async (tx) =>
+      usersRepo.txCreate(
+        tx,
+        newUserRecord({ id: device.userId, email: null, name: 'X', passwordHash: null, emailVerified: true, provider: null, now: Date.now(), locale }),
+      ),
+    );
     return device;
   }
   // The hub's reads of accounts' languages, recorded.
@@ -316,7 +451,14 @@ describe('texts in each recipient\'s language', () => {
     const { hub, sent, asked } = countingHub();
     const [vi, en, older] = [await account('vi'), await account('en'), await account()];
     const entityId = `ride-${randomUUID()}`;
-    const reports = await hub.dispatch(RIDE_EVENTS.notice({ event: 'ride.completed', recipients: [vi, en, older].map((a) => ({ userId: a.userId, surface: 'CON' as const })), entityId, text: RIDE_TEXTS.text('ride.completed', { fare: 52_000 }) }));
+    const reports = await hub.dispatch(
+      RIDE_EVENTS.notice({
+        event: 'ride.completed',
+        recipients: [vi, en, older].map((a) => ({ userId: a.userId, surface: 'CON' as const })),
+        entityId,
+        text: RIDE_TEXTS.text('ride.completed', { fare: 52_000 }),
+      }),
+    );
     expect(reports.map((r) => r.push)).toEqual([1, 2, 3].map(() => expect.objectContaining({ sent: 1 })));
     const itemOf = async (userId: string) => (await inboxOf(userId)).find((i) => i.entityId === entityId);
     expect(await itemOf(vi.userId)).toMatchObject({ title: 'Chuyến đi đã hoàn tất', body: 'Cước phí 52.000\u00a0₫' });
@@ -328,12 +470,19 @@ describe('texts in each recipient\'s language', () => {
     expect(asked).toEqual([[vi.userId, en.userId, older.userId]]);
   });
 
-  it('a language the caller already read is not read again; an administrator\'s words go out as written, reading none', async () => {
+  it("a language the caller already read is not read again; an administrator's words go out as written, reading none", async () => {
     const { hub, sent, asked } = countingHub();
     const en = await account('en');
     const to = (locale?: Locale) => [{ userId: en.userId, surface: 'CON' as const, ...(locale ? { locale } : {}) }];
-    await hub.dispatch(RIDE_EVENTS.notice({ event: 'ride.pickup', recipients: to('en'), entityId: `ride-${randomUUID()}`, text: RIDE_TEXTS.text('ride.pickup', {}) }));
-    await hub.dispatch({ event: ev('admin.broadcast'), recipients: to(), entityId: `bc-${randomUUID()}`, text: asWritten({ title: 'Khuyến mãi', body: 'Giảm 20% hôm nay' }) });
+    await hub.dispatch(
+      RIDE_EVENTS.notice({ event: 'ride.pickup', recipients: to('en'), entityId: `ride-${randomUUID()}`, text: RIDE_TEXTS.text('ride.pickup', {}) }),
+    );
+    await hub.dispatch({
+      event: ev('admin.broadcast'),
+      recipients: to(),
+      entityId: `bc-${randomUUID()}`,
+      text: asWritten({ title: 'Khuyến mãi', body: 'Giảm 20% hôm nay' }),
+    });
     expect(asked).toEqual([]);
     expect(sent.map((m) => m.android.notification.title)).toEqual(['Trip started', 'Khuyến mãi']);
   });
@@ -342,7 +491,14 @@ describe('texts in each recipient\'s language', () => {
     const { hub, sent, asked } = countingHub();
     const en = await account('en');
     const entityId = `call-${randomUUID()}`;
-    const push = await db().runTransaction(async (tx) => hub.dispatchInTransaction(tx, { event: ev('call.incoming'), recipients: [{ userId: en.userId, surface: 'CON', locale: 'en' }], entityId, text: CHAT_TEXTS.text('call.incoming', { video: false }) }));
+    const push = await db().runTransaction(async (tx) =>
+      hub.dispatchInTransaction(tx, {
+        event: ev('call.incoming'),
+        recipients: [{ userId: en.userId, surface: 'CON', locale: 'en' }],
+        entityId,
+        text: CHAT_TEXTS.text('call.incoming', { video: false }),
+      }),
+    );
     await push();
     expect((await inboxOf(en.userId)).find((i) => i.entityId === entityId)).toMatchObject({ title: 'Incoming call', body: 'Incoming call' });
     expect([asked, sent.map((m) => m.android.notification.title)]).toEqual([[], ['Incoming call']]);
@@ -359,21 +515,48 @@ describe('broadcast job', () => {
     const locked = `bc-locked-${randomUUID()}`;
     for (let i = 0; i < accounts.length; i += 500) {
       const batch = db().batch();
-      for (const id of accounts.slice(i, i + 500)) batch.set(db().collection('users').doc(id), { hats: bothApps.has(id) ? ['CON', 'PAR'] : ['CON'], roles: ['USER'], disabled: false });
+      for (const id of accounts.slice(i, i + 500))
+        batch.set(db().collection('users').doc(id), { hats: bothApps.has(id) ? ['CON', 'PAR'] : ['CON'], roles: ['USER'], disabled: false });
       await batch.commit();
     }
-    await db().collection('users').doc(locked).set({ hats: ['CON'], roles: ['USER'], disabled: true });
+    await db()
+      .collection('users')
+      .doc(locked)
+      .set({ hats: ['CON'], roles: ['USER'], disabled: true });
     // Devices on the first page (ids sort first), so the crash cannot fall between their item and push.
     const device = async (userId: string, surface: 'CON' | 'PAR') => {
       const token = `token-${randomUUID()}-${'x'.repeat(20)}`;
-      await notificationsRepo.saveToken({ userId, token, surface, platform: 'android', deviceId: surface, sessionId: `s-${userId}`, createdAt: 1, updatedAt: 1 });
+      await notificationsRepo.saveToken({
+        userId,
+        token,
+        surface,
+        platform: 'android',
+        deviceId: surface,
+        sessionId: `s-${userId}`,
+        createdAt: 1,
+        updatedAt: 1,
+      });
       return token;
     };
     const [conUser, parUser, bothUser] = ['con', 'par', 'both'].map((tag) => `0000-bc-${tag}-${randomUUID()}`);
-    await db().collection('users').doc(conUser).set({ hats: ['CON'], roles: ['USER'], disabled: false });
-    await db().collection('users').doc(parUser).set({ hats: ['PAR'], roles: ['USER', 'PARTNER_OWNER'], disabled: false });
-    await db().collection('users').doc(bothUser).set({ hats: ['CON', 'PAR'], roles: ['USER', 'PARTNER_OWNER'], disabled: false });
-    const tokens = { con: await device(conUser, 'CON'), par: await device(parUser, 'PAR'), bothCon: await device(bothUser, 'CON'), bothPar: await device(bothUser, 'PAR') };
+    await db()
+      .collection('users')
+      .doc(conUser)
+      .set({ hats: ['CON'], roles: ['USER'], disabled: false });
+    await db()
+      .collection('users')
+      .doc(parUser)
+      .set({ hats: ['PAR'], roles: ['USER', 'PARTNER_OWNER'], disabled: false });
+    await db()
+      .collection('users')
+      .doc(bothUser)
+      .set({ hats: ['CON', 'PAR'], roles: ['USER', 'PARTNER_OWNER'], disabled: false });
+    const tokens = {
+      con: await device(conUser, 'CON'),
+      par: await device(parUser, 'PAR'),
+      bothCon: await device(bothUser, 'CON'),
+      bothPar: await device(bothUser, 'PAR'),
+    };
     // Other test files create, lock and re-role accounts while this runs. So: every account active both before
     // and after gets exactly one item; anyone else who gets one was active before or after, or created during the run.
     const startedAt = Date.now();
@@ -406,7 +589,9 @@ describe('broadcast job', () => {
     const done = await getBroadcast(broadcast.id);
     expect(done.status).toBe('DONE');
 
-    const items = (await db().collection('app_notifications').where('entityId', '==', broadcast.id).select('recipientId').get()).docs.map((d) => d.get('recipientId') as string);
+    const items = (await db().collection('app_notifications').where('entityId', '==', broadcast.id).select('recipientId').get()).docs.map(
+      (d) => d.get('recipientId') as string,
+    );
     const perAccount = new Map<string, number>();
     for (const id of items) perAccount.set(id, (perAccount.get(id) ?? 0) + 1);
     expect(accounts.every((id) => perAccount.get(id) === 1)).toBe(true);

@@ -17,15 +17,24 @@ describe('security.device and push tokens', () => {
   it('a sign-in from a new device puts a SYSTEM item in the inbox and always pushes to the registered devices', async () => {
     const account = await registerVerified();
     const token = fcmToken('sec');
-    expect((await call('POST', '/push-tokens', { token: account.accessToken, body: { token, surface: 'CON', platform: 'android', deviceId: 'pixel' } })).body).toEqual({ status: 'created' });
-    expect((await call('POST', '/push-tokens', { token: account.accessToken, body: { token, surface: 'CON', platform: 'android', deviceId: 'pixel' } })).body).toEqual({ status: 'updated' });
+    expect(
+      (await call('POST', '/push-tokens', { token: account.accessToken, body: { token, surface: 'CON', platform: 'android', deviceId: 'pixel' } })).body,
+    ).toEqual({ status: 'created' });
+    expect(
+      (await call('POST', '/push-tokens', { token: account.accessToken, body: { token, surface: 'CON', platform: 'android', deviceId: 'pixel' } })).body,
+    ).toEqual({ status: 'updated' });
     // Notifications off: security pushes anyway.
     await call('PATCH', '/notifications/preferences', { token: account.accessToken, body: { push: false } });
 
     await login(account.email, 'Mozilla/5.0 (Windows NT 10.0)');
     const inbox = await call('GET', '/notifications', { token: account.accessToken });
     expect(inbox.body.unreadCount).toBe(1);
-    expect(inbox.body.items[0]).toMatchObject({ kind: 'SYSTEM', event: 'security.device', read: false, data: { sfx: 'notif_urgent', deepLink: { tab: 'AccountTab', screen: 'AuthSessions' }, surface: 'CON' } });
+    expect(inbox.body.items[0]).toMatchObject({
+      kind: 'SYSTEM',
+      event: 'security.device',
+      read: false,
+      data: { sfx: 'notif_urgent', deepLink: { tab: 'AccountTab', screen: 'AuthSessions' }, surface: 'CON' },
+    });
     const [pushed] = await outboxFor(token);
     expect(pushed).toMatchObject({ token, data: { event: 'security.device', kind: 'SYSTEM' }, android: { notification: { sound: 'default' } } });
 
@@ -43,7 +52,9 @@ describe('security.device and push tokens', () => {
     expect((await db().collection('push_tokens').where('token', '==', token).get()).size).toBe(1);
     await call('POST', '/auth/logout', { token: a.accessToken });
     expect((await db().collection('push_tokens').where('token', '==', token).get()).size).toBe(0);
-    expect((await call('POST', '/push-tokens', { token: b.accessToken, body: { token: 'short', surface: 'XX', platform: 'ios', deviceId: 'x' } })).status).toBe(400);
+    expect((await call('POST', '/push-tokens', { token: b.accessToken, body: { token: 'short', surface: 'XX', platform: 'ios', deviceId: 'x' } })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -78,7 +89,10 @@ describe('inbox and preferences', () => {
       channels: { chat: true, ride: true, order: true, wallet: true, social: true, promo: true },
       mutedConversations: [],
     });
-    expect((await call('PATCH', '/notifications/preferences', { token: t, body: { channels: { promo: false } } })).body.channels).toMatchObject({ promo: false, chat: true });
+    expect((await call('PATCH', '/notifications/preferences', { token: t, body: { channels: { promo: false } } })).body.channels).toMatchObject({
+      promo: false,
+      chat: true,
+    });
     expect((await call('PUT', '/notifications/mutes/conv-42', { token: t })).body.mutedConversations).toEqual(['conv-42']);
     expect((await call('DELETE', '/notifications/mutes/conv-42', { token: t })).body.mutedConversations).toEqual([]);
     expect((await call('PATCH', '/notifications/preferences', { token: t, body: {} })).status).toBe(400);
@@ -108,7 +122,11 @@ describe('admin.broadcast', () => {
     const replay = await call('POST', '/notifications/broadcast', { token: admin.accessToken, body, headers: { 'idempotency-key': key } });
     expect(replay.status).toBe(202);
     expect(replay.body.broadcastId).toBe(res.body.broadcastId);
-    const reused = await call('POST', '/notifications/broadcast', { token: admin.accessToken, body: { ...body, body: 'other' }, headers: { 'idempotency-key': key } });
+    const reused = await call('POST', '/notifications/broadcast', {
+      token: admin.accessToken,
+      body: { ...body, body: 'other' },
+      headers: { 'idempotency-key': key },
+    });
     expect(reused.status).toBe(422);
     expect((await call('POST', '/notifications/broadcast', { token: admin.accessToken, body, headers: { 'idempotency-key': 'a b' } })).status).toBe(400);
     const deadline = Date.now() + 60_000;
@@ -125,7 +143,9 @@ describe('admin.broadcast', () => {
     expect(item).toMatchObject({ kind: 'SYSTEM', title: 'Weekend deal', data: { sfx: 'notif_promo', entityId: res.body.broadcastId } });
     expect((await outboxFor(token)).some((m) => m.data.event === 'admin.broadcast')).toBe(true);
     expect((await outboxFor(optedOutToken)).some((m) => m.data.event === 'admin.broadcast')).toBe(false);
-    expect((await call('GET', '/notifications', { token: optedOut.accessToken })).body.items.some((i: { event: string }) => i.event === 'admin.broadcast')).toBe(true);
+    expect(
+      (await call('GET', '/notifications', { token: optedOut.accessToken })).body.items.some((i: { event: string }) => i.event === 'admin.broadcast'),
+    ).toBe(true);
   });
 });
 

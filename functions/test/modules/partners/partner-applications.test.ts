@@ -50,8 +50,12 @@ describe('partner approval grants roles by business type', () => {
   it('approval without papers is 409; rejection needs a reason', async () => {
     const owner = await registerVerified();
     const applied = await call('POST', '/partners/register', { token: owner.accessToken, body: { businessName: 'No papers', businessType: 'FNB' } });
-    expect((await call('PATCH', `/partners/admin/applications/${applied.body.id}`, { token: admin.accessToken, body: { status: 'APPROVED' } })).status).toBe(409);
-    expect((await call('PATCH', `/partners/admin/applications/${applied.body.id}`, { token: admin.accessToken, body: { status: 'REJECTED' } })).status).toBe(400);
+    expect((await call('PATCH', `/partners/admin/applications/${applied.body.id}`, { token: admin.accessToken, body: { status: 'APPROVED' } })).status).toBe(
+      409,
+    );
+    expect((await call('PATCH', `/partners/admin/applications/${applied.body.id}`, { token: admin.accessToken, body: { status: 'REJECTED' } })).status).toBe(
+      400,
+    );
     // A driver application id is not a partner application.
     const list = await call('GET', '/partners/admin/applications?status=SUBMITTED', { token: admin.accessToken });
     expect(list.body.applications.every((a: { kind: string }) => a.kind === 'PARTNER')).toBe(true);
@@ -76,7 +80,9 @@ describe('partner staff', () => {
     // The newcomer signs in on the partner app with email OTP.
     const staff = await emailOtpLogin(newcomer, 'PAR', 'vi');
     expect(staff.user.roles).toEqual(['USER', 'PARTNER_STAFF']);
-    expect((await call('GET', '/partners/me', { token: staff.accessToken })).body.partners).toEqual([expect.objectContaining({ id: partnerId, myRole: 'STAFF' })]);
+    expect((await call('GET', '/partners/me', { token: staff.accessToken })).body.partners).toEqual([
+      expect.objectContaining({ id: partnerId, myRole: 'STAFF' }),
+    ]);
     expect((await call('GET', '/users/me', { token: existing.accessToken })).body.hats).toEqual(['CON', 'PAR']);
 
     const members = await call('GET', `/partners/${partnerId}/staff`, { token: owner.accessToken });

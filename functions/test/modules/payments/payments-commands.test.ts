@@ -19,13 +19,19 @@ const config = testConfig({ PAYMENTS_MOCK: 'true', VNPAY_TMN_CODE: GATEWAY_ENV.v
 const payments = paymentCommands(config);
 type Person = Tokens & { email: string };
 const key = () => randomUUID();
-const topUp = (who: Person, amount: number) => call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
+const topUp = (who: Person, amount: number) =>
+  call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
 const wallet = async (who: Person) => (await call('GET', '/wallet', { token: who.accessToken })).body as { balance: number; held: number };
-const earnings = async (who: Person) => (await call('GET', '/wallet/earnings', { token: who.accessToken })).body as { balance: number; reserved: number; available: number };
-const check = async (userId: string) => (await call('GET', `/wallet/admin/users/${userId}/check`, { token: (await adminTokens()).accessToken })).body.ok as boolean;
+const earnings = async (who: Person) =>
+  (await call('GET', '/wallet/earnings', { token: who.accessToken })).body as { balance: number; reserved: number; available: number };
+const check = async (userId: string) =>
+  (await call('GET', `/wallet/admin/users/${userId}/check`, { token: (await adminTokens()).accessToken })).body.ok as boolean;
 async function driver(): Promise<Person> {
   const who = await registerVerified({ name: 'Tài xế' });
-  await db().collection('users').doc(who.user.id).update({ roles: ['USER', 'DRIVER'] });
+  await db()
+    .collection('users')
+    .doc(who.user.id)
+    .update({ roles: ['USER', 'DRIVER'] });
   return who;
 }
 const ride = () => ({ type: 'RIDE', id: `ride-${randomUUID()}` });
@@ -34,29 +40,63 @@ describe('charge', () => {
   it('WALLET: pays the payee their share and the platform its fee at once; retried with the same key, once', async () => {
     const [rider, taxi] = [await registerVerified(), await driver()];
     await topUp(rider, 100_000);
-    const input = { payerId: rider.user.id, amount: vnd(45_000), purpose: 'RIDE' as const, ref: ride(), method: 'WALLET' as const, payeeId: taxi.user.id, feeBp: 2_000, description: 'Ride to Ben Thanh', idempotencyKey: key() };
+    const input = {
+      payerId: rider.user.id,
+      amount: vnd(45_000),
+      purpose: 'RIDE' as const,
+      ref: ride(),
+      method: 'WALLET' as const,
+      payeeId: taxi.user.id,
+      feeBp: 2_000,
+      description: 'Ride to Ben Thanh',
+      idempotencyKey: key(),
+    };
     const [a, b] = await Promise.all([payments.charge(input), payments.charge(input)]);
     expect(a.id).toBe(b.id);
     expect(a).toMatchObject({ status: 'SUCCEEDED', method: 'WALLET', amount: 45_000, payeeId: taxi.user.id });
     expect(await wallet(rider)).toMatchObject({ balance: 55_000 });
     expect(await earnings(taxi)).toMatchObject({ balance: 36_000, available: 36_000 });
-    await expect(payments.charge({ ...input, amount: vnd(60_000), idempotencyKey: key() })).rejects.toMatchObject({ code: 'WALLET_INSUFFICIENT_FUNDS', statusCode: 409 });
+    await expect(payments.charge({ ...input, amount: vnd(60_000), idempotencyKey: key() })).rejects.toMatchObject({
+      code: 'WALLET_INSUFFICIENT_FUNDS',
+      statusCode: 409,
+    });
     expect(await check(rider.user.id)).toBe(true);
     expect(await check(taxi.user.id)).toBe(true);
   });
 
   it("CASH: recorded as paid; the driver's earnings owe the commission (may go below zero)", async () => {
     const [rider, taxi] = [await registerVerified(), await driver()];
-    const paid = await payments.charge({ payerId: rider.user.id, amount: vnd(50_000), purpose: 'RIDE', ref: ride(), method: 'CASH', payeeId: taxi.user.id, feeBp: 2_000, description: 'Cash ride', idempotencyKey: key() });
+    const paid = await payments.charge({
+      payerId: rider.user.id,
+      amount: vnd(50_000),
+      purpose: 'RIDE',
+      ref: ride(),
+      method: 'CASH',
+      payeeId: taxi.user.id,
+      feeBp: 2_000,
+      description: 'Cash ride',
+      idempotencyKey: key(),
+    });
     expect(paid).toMatchObject({ status: 'SUCCEEDED', method: 'CASH' });
     expect(await earnings(taxi)).toMatchObject({ balance: -10_000, available: 0 });
     expect(await wallet(rider)).toMatchObject({ balance: 0 });
-    await expect(payments.refund(paid.id, { reason: 'cash', by: 'system:test', idempotencyKey: key() })).rejects.toMatchObject({ code: 'PAYMENT_NOT_REFUNDABLE' });
+    await expect(payments.refund(paid.id, { reason: 'cash', by: 'system:test', idempotencyKey: key() })).rejects.toMatchObject({
+      code: 'PAYMENT_NOT_REFUNDABLE',
+    });
   });
 
   it('GATEWAY: a PENDING payment with a payment URL (settled by the gateway like a top-up)', async () => {
     const buyer = await registerVerified();
-    const pending = await payments.charge({ payerId: buyer.user.id, amount: vnd(99_000), purpose: 'ORDER', ref: { type: 'ORDER', id: randomUUID() }, method: 'GATEWAY', provider: 'VNPAY', description: 'Don hang', idempotencyKey: key() });
+    const pending = await payments.charge({
+      payerId: buyer.user.id,
+      amount: vnd(99_000),
+      purpose: 'ORDER',
+      ref: { type: 'ORDER', id: randomUUID() },
+      method: 'GATEWAY',
+      provider: 'VNPAY',
+      description: 'Don hang',
+      idempotencyKey: key(),
+    });
     expect(pending).toMatchObject({ status: 'PENDING', provider: 'VNPAY', paymentUrl: expect.stringContaining('vnp_TxnRef=') });
   });
 });
@@ -65,7 +105,14 @@ describe('hold, capture, release', () => {
   it('a hold moves money to held; capturing less than held pays the driver and returns the rest; release returns it all', async () => {
     const [rider, taxi] = [await registerVerified(), await driver()];
     await topUp(rider, 200_000);
-    const hold = await payments.hold({ payerId: rider.user.id, amount: vnd(80_000), purpose: 'RIDE', ref: ride(), description: 'Prepaid ride', idempotencyKey: key() });
+    const hold = await payments.hold({
+      payerId: rider.user.id,
+      amount: vnd(80_000),
+      purpose: 'RIDE',
+      ref: ride(),
+      description: 'Prepaid ride',
+      idempotencyKey: key(),
+    });
     expect(hold).toMatchObject({ status: 'AUTHORIZED', heldAmount: 80_000 });
     expect(await wallet(rider)).toEqual(expect.objectContaining({ balance: 120_000, held: 80_000 }));
     const captured = await payments.capture(hold.id, { amount: vnd(65_000), payeeId: taxi.user.id, feeBp: 1_500 });
@@ -74,19 +121,38 @@ describe('hold, capture, release', () => {
     expect((await earnings(taxi)).balance).toBe(55_250);
     await expect(payments.capture(hold.id)).rejects.toMatchObject({ code: 'PAYMENT_TRANSITION' });
 
-    const second = await payments.hold({ payerId: rider.user.id, amount: vnd(50_000), purpose: 'RIDE', ref: ride(), description: 'Cancelled ride', idempotencyKey: key() });
+    const second = await payments.hold({
+      payerId: rider.user.id,
+      amount: vnd(50_000),
+      purpose: 'RIDE',
+      ref: ride(),
+      description: 'Cancelled ride',
+      idempotencyKey: key(),
+    });
     await expect(payments.capture(second.id, { amount: vnd(50_001) })).rejects.toMatchObject({ code: 'PAYMENT_CAPTURE_EXCEEDS' });
     expect((await payments.release(second.id, 'rider cancelled')).status).toBe('CANCELLED');
     expect(await wallet(rider)).toEqual(expect.objectContaining({ balance: 135_000, held: 0 }));
     await expect(payments.release(second.id, 'twice')).rejects.toMatchObject({ code: 'PAYMENT_TRANSITION' });
-    await expect(payments.hold({ payerId: rider.user.id, amount: vnd(135_001), purpose: 'RIDE', ref: ride(), description: 'Too much', idempotencyKey: key() })).rejects.toMatchObject({ code: 'WALLET_INSUFFICIENT_FUNDS' });
+    await expect(
+      payments.hold({ payerId: rider.user.id, amount: vnd(135_001), purpose: 'RIDE', ref: ride(), description: 'Too much', idempotencyKey: key() }),
+    ).rejects.toMatchObject({ code: 'WALLET_INSUFFICIENT_FUNDS' });
     expect(await check(rider.user.id)).toBe(true);
   });
 
   it('refunds of a split payment come back from payee and platform in proportion, exactly on the last one', async () => {
     const [rider, taxi] = [await registerVerified(), await driver()];
     await topUp(rider, 100_000);
-    const paid = await payments.charge({ payerId: rider.user.id, amount: vnd(33_333), purpose: 'RIDE', ref: ride(), method: 'WALLET', payeeId: taxi.user.id, feeBp: 2_000, description: 'Split', idempotencyKey: key() });
+    const paid = await payments.charge({
+      payerId: rider.user.id,
+      amount: vnd(33_333),
+      purpose: 'RIDE',
+      ref: ride(),
+      method: 'WALLET',
+      payeeId: taxi.user.id,
+      feeBp: 2_000,
+      description: 'Split',
+      idempotencyKey: key(),
+    });
     expect((await earnings(taxi)).balance).toBe(26_666);
     await payments.refund(paid.id, { amount: vnd(10_001), reason: 'detour', by: 'system:rides', idempotencyKey: key() });
     await payments.refund(paid.id, { amount: vnd(7), reason: 'rounding', by: 'system:rides', idempotencyKey: key() });
@@ -102,9 +168,20 @@ describe('withdrawals', () => {
   it('reserve on request, a second one over what is left is 409; approve moves to payouts in transit; reject and cancel free the reserve', async () => {
     const [rider, taxi, other, admin] = [await registerVerified(), await driver(), await driver(), await adminTokens()];
     await topUp(rider, 500_000);
-    await payments.charge({ payerId: rider.user.id, amount: vnd(400_000), purpose: 'RIDE', ref: ride(), method: 'WALLET', payeeId: taxi.user.id, feeBp: 0, description: 'Long ride', idempotencyKey: key() });
+    await payments.charge({
+      payerId: rider.user.id,
+      amount: vnd(400_000),
+      purpose: 'RIDE',
+      ref: ride(),
+      method: 'WALLET',
+      payeeId: taxi.user.id,
+      feeBp: 0,
+      description: 'Long ride',
+      idempotencyKey: key(),
+    });
     const bankAccount = { bankCode: 'VCB', accountNumber: '0123456789', accountName: 'NGUYEN VAN TAI' };
-    const ask = (who: Person, amount: number) => call('POST', '/wallet/withdrawals', { token: who.accessToken, body: { amount, bankAccount }, headers: { 'idempotency-key': key() } });
+    const ask = (who: Person, amount: number) =>
+      call('POST', '/wallet/withdrawals', { token: who.accessToken, body: { amount, bankAccount }, headers: { 'idempotency-key': key() } });
     const first = await ask(taxi, 300_000);
     expect(first).toMatchObject({ status: 201, body: { status: 'PENDING', amount: 300_000 } });
     expect(await earnings(taxi)).toMatchObject({ balance: 400_000, reserved: 300_000, available: 100_000 });
@@ -119,19 +196,29 @@ describe('withdrawals', () => {
     const approved = await call('POST', `/wallet/admin/withdrawals/${first.body.id}/approve`, { token: admin.accessToken, body: {} });
     expect(approved.body).toMatchObject({ status: 'APPROVED', decidedBy: admin.user.id });
     expect(await earnings(taxi)).toMatchObject({ balance: 100_000, reserved: 0, available: 100_000 });
-    expect((await call('POST', `/wallet/admin/withdrawals/${first.body.id}/reject`, { token: admin.accessToken, body: { reason: 'late' } })).body.code).toBe('WITHDRAWAL_TRANSITION');
+    expect((await call('POST', `/wallet/admin/withdrawals/${first.body.id}/reject`, { token: admin.accessToken, body: { reason: 'late' } })).body.code).toBe(
+      'WITHDRAWAL_TRANSITION',
+    );
     const third = await ask(taxi, 100_000);
     expect((await call('POST', `/wallet/admin/withdrawals/${third.body.id}/reject`, { token: admin.accessToken, body: {} })).status).toBe(400);
-    expect((await call('POST', `/wallet/admin/withdrawals/${third.body.id}/reject`, { token: admin.accessToken, body: { reason: 'Account name does not match' } })).body.status).toBe('REJECTED');
+    expect(
+      (await call('POST', `/wallet/admin/withdrawals/${third.body.id}/reject`, { token: admin.accessToken, body: { reason: 'Account name does not match' } }))
+        .body.status,
+    ).toBe('REJECTED');
     expect(await earnings(taxi)).toMatchObject({ balance: 100_000, reserved: 0 });
     const mine = await call('GET', '/wallet/withdrawals', { token: taxi.accessToken });
     expect(mine.body.items.map((w: { status: string }) => w.status)).toEqual(['REJECTED', 'CANCELLED', 'APPROVED']);
     const queue = await call('GET', `/wallet/admin/withdrawals?status=REJECTED&userId=${taxi.user.id}`, { token: admin.accessToken });
     expect(queue.body.items.map((w: { id: string }) => w.id)).toEqual([third.body.id]);
-    const notices = await waitFor(async () => {
-      const items = (await db().collection('app_notifications').where('recipientId', '==', taxi.user.id).where('kind', '==', 'WALLET').get()).docs.map((d) => d.data());
-      return items.length >= 2 ? items : undefined;
-    }, { timeoutMs: 30_000, what: 'the withdrawal notices' });
+    const notices = await waitFor(
+      async () => {
+        const items = (await db().collection('app_notifications').where('recipientId', '==', taxi.user.id).where('kind', '==', 'WALLET').get()).docs.map((d) =>
+          d.data(),
+        );
+        return items.length >= 2 ? items : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the withdrawal notices' },
+    );
     expect(notices.map((n) => n.event).sort()).toEqual(['wallet.withdrawal.approved', 'wallet.withdrawal.rejected']);
     expect(notices[0].data).toMatchObject({ surface: 'DRV', deepLink: { tab: 'AccountTab', screen: 'Earnings' } });
     expect(await check(taxi.user.id)).toBe(true);
@@ -141,9 +228,21 @@ describe('withdrawals', () => {
 describe('the expiry timer', () => {
   it('refuses to run early (Cloud Tasks retries it), expires an overdue PENDING payment once, then does nothing', async () => {
     const buyer = await registerVerified();
-    const pending = await payments.charge({ payerId: buyer.user.id, amount: vnd(20_000), purpose: 'ORDER', ref: { type: 'ORDER', id: randomUUID() }, method: 'GATEWAY', provider: 'VNPAY', description: 'Timer', idempotencyKey: key() });
+    const pending = await payments.charge({
+      payerId: buyer.user.id,
+      amount: vnd(20_000),
+      purpose: 'ORDER',
+      ref: { type: 'ORDER', id: randomUUID() },
+      method: 'GATEWAY',
+      provider: 'VNPAY',
+      description: 'Timer',
+      idempotencyKey: key(),
+    });
     await expect(onPaymentExpiry({ paymentId: pending.id }, config)).rejects.toThrow(/not due yet/);
-    await db().collection('payments').doc(pending.id).update({ expiresAt: Timestamp.fromMillis(Date.now() - 1) });
+    await db()
+      .collection('payments')
+      .doc(pending.id)
+      .update({ expiresAt: Timestamp.fromMillis(Date.now() - 1) });
     await onPaymentExpiry({ paymentId: pending.id }, config);
     expect((await payments.get(pending.id)).status).toBe('EXPIRED');
     expect(await paymentsServiceFor(config).expireIfDue(pending.id)).toBe('settled');

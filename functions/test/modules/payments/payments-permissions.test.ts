@@ -34,12 +34,25 @@ beforeAll(() => {
 /** A wallet-paid ride of `payer` to `driver` (20% commission), as the rides module charges it. */
 async function walletRide(payer: Person, driver: Person, amount = 50_000) {
   await topUp(payer, amount);
-  return payments.charge({ payerId: payer.user.id, amount: vnd(amount), purpose: 'RIDE', ref: { type: 'RIDE', id: `ride-${randomUUID()}` }, method: 'WALLET', payeeId: driver.user.id, feeBp: 2_000, description: 'Ride', idempotencyKey: key() });
+  return payments.charge({
+    payerId: payer.user.id,
+    amount: vnd(amount),
+    purpose: 'RIDE',
+    ref: { type: 'RIDE', id: `ride-${randomUUID()}` },
+    method: 'WALLET',
+    payeeId: driver.user.id,
+    feeBp: 2_000,
+    description: 'Ride',
+    idempotencyKey: key(),
+  });
 }
 
 async function driver(): Promise<Person> {
   const who = await registerVerified({ name: 'Tài xế' });
-  await db().collection('users').doc(who.user.id).update({ roles: ['USER', 'DRIVER'] });
+  await db()
+    .collection('users')
+    .doc(who.user.id)
+    .update({ roles: ['USER', 'DRIVER'] });
   return who;
 }
 
@@ -107,8 +120,12 @@ describe('refunds without an Idempotency-Key', () => {
     expect((await refund(an, { paymentId: paid.id, amount: 5_000, reason: 'with a key' }, k)).body.refunds).toHaveLength(2);
     expect(await balance(an)).toBe(35_000);
     // Keys stay required where nothing else prevents a double.
-    expect((await call('POST', '/wallet/topups', { token: an.accessToken, body: { amount: 10_000, provider: 'MOCK' } })).body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
-    expect((await call('POST', '/wallet/transfers', { token: an.accessToken, body: { toUserId: admin.user.id, amount: 1_000 } })).body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    expect((await call('POST', '/wallet/topups', { token: an.accessToken, body: { amount: 10_000, provider: 'MOCK' } })).body.code).toBe(
+      'IDEMPOTENCY_KEY_REQUIRED',
+    );
+    expect((await call('POST', '/wallet/transfers', { token: an.accessToken, body: { toUserId: admin.user.id, amount: 1_000 } })).body.code).toBe(
+      'IDEMPOTENCY_KEY_REQUIRED',
+    );
   });
 });
 
@@ -122,19 +139,34 @@ describe('a refund while another is with the gateway', () => {
     const refundId = first.body.refunds[0].id as string;
 
     // A refused refund is not in flight: it may be retried (refused again here: its reason makes the fake refuse).
-    expect((await call('POST', `/payments/admin/${opened.id}/refunds/${refundId}/retry`, { token: admin.accessToken })).body.refunds[0].gateway.state).toBe('FAILED');
+    expect((await call('POST', `/payments/admin/${opened.id}/refunds/${refundId}/retry`, { token: admin.accessToken })).body.refunds[0].gateway.state).toBe(
+      'FAILED',
+    );
 
     // The gateway has not answered yet (REQUESTED a moment ago): nothing else goes out for this payment.
     const ref = db().collection('payments').doc(opened.id);
     const stored = (await ref.get()).data()!;
-    await ref.update({ refunds: stored.refunds.map((r: { id: string }) => (r.id === refundId ? { ...r, gateway: { state: 'REQUESTED', reference: null }, requestedAt: Date.now() } : r)) });
-    expect((await call('POST', `/payments/admin/${opened.id}/refunds/${refundId}/retry`, { token: admin.accessToken })).body).toMatchObject({ code: 'PAYMENT_REFUND_IN_FLIGHT', details: { refundId } });
+    await ref.update({
+      refunds: stored.refunds.map((r: { id: string }) =>
+        r.id === refundId ? { ...r, gateway: { state: 'REQUESTED', reference: null }, requestedAt: Date.now() } : r,
+      ),
+    });
+    expect((await call('POST', `/payments/admin/${opened.id}/refunds/${refundId}/retry`, { token: admin.accessToken })).body).toMatchObject({
+      code: 'PAYMENT_REFUND_IN_FLIGHT',
+      details: { refundId },
+    });
     expect((await refund(an, { paymentId: opened.id, amount: 10_000, reason: 'more back' }, key())).body.code).toBe('PAYMENT_REFUND_IN_FLIGHT');
     expect((await adminRefund(admin, { paymentId: opened.id, amount: 10_000, reason: 'more back' })).body.code).toBe('PAYMENT_REFUND_IN_FLIGHT');
 
     // A request older than the in-flight time never got its answer: it may be sent again, and then others follow.
-    await ref.update({ refunds: stored.refunds.map((r: { id: string }) => (r.id === refundId ? { ...r, reason: 'stuck', gateway: { state: 'REQUESTED', reference: null }, requestedAt: Date.now() - 6 * 60_000 } : r)) });
-    expect((await call('POST', `/payments/admin/${opened.id}/refunds/${refundId}/retry`, { token: admin.accessToken })).body.refunds[0].gateway.state).toBe('SETTLED');
+    await ref.update({
+      refunds: stored.refunds.map((r: { id: string }) =>
+        r.id === refundId ? { ...r, reason: 'stuck', gateway: { state: 'REQUESTED', reference: null }, requestedAt: Date.now() - 6 * 60_000 } : r,
+      ),
+    });
+    expect((await call('POST', `/payments/admin/${opened.id}/refunds/${refundId}/retry`, { token: admin.accessToken })).body.refunds[0].gateway.state).toBe(
+      'SETTLED',
+    );
     expect((await refund(an, { paymentId: opened.id, amount: 10_000, reason: 'more back' }, key())).body.refunds).toHaveLength(2);
   });
 });

@@ -5,7 +5,16 @@ import { adminTokens, registerVerified, type Tokens } from '../../helpers/accoun
 import { call } from '../../helpers/api';
 import { expectPublished } from '../../helpers/contract';
 import { requireEmulators } from '../../helpers/emulators';
-import { deliverMomoIpn, deliverVnpayIpn, gatewayRequests, momoCreateRequestOf, momoNotice, readVnpayUrl, vnpayNotice, vnpayQueryString } from '../../helpers/gateways';
+import {
+  deliverMomoIpn,
+  deliverVnpayIpn,
+  gatewayRequests,
+  momoCreateRequestOf,
+  momoNotice,
+  readVnpayUrl,
+  vnpayNotice,
+  vnpayQueryString,
+} from '../../helpers/gateways';
 import { waitFor } from '../../helpers/wait';
 
 beforeAll(requireEmulators);
@@ -16,7 +25,8 @@ const topUp = (who: Person, amount: number, provider: 'MOCK' | 'VNPAY' | 'MOMO',
   call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider }, headers: { 'idempotency-key': idempotencyKey } });
 const balance = async (who: Person) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 const payment = async (who: Person, id: string) => (await call('GET', `/payments/${id}`, { token: who.accessToken })).body;
-const refund = (who: Person, body: Record<string, unknown>, idempotencyKey = key()) => call('POST', '/payments/refund', { token: who.accessToken, body, headers: { 'idempotency-key': idempotencyKey } });
+const refund = (who: Person, body: Record<string, unknown>, idempotencyKey = key()) =>
+  call('POST', '/payments/refund', { token: who.accessToken, body, headers: { 'idempotency-key': idempotencyKey } });
 const inboxOf = async (who: Person, entityId: string) =>
   (await db().collection('app_notifications').where('recipientId', '==', who.user.id).where('entityId', '==', entityId).get()).docs.map((d) => d.data());
 
@@ -24,13 +34,26 @@ describe('VNPay top-up', () => {
   it('answers a signed payment URL; an IPN delivered 5 times credits once; forged ones change nothing', async () => {
     const an = await registerVerified();
     const opened = await topUp(an, 250_000, 'VNPAY');
-    expect(opened).toMatchObject({ status: 201, body: { status: 'PENDING', provider: 'VNPAY', amount: 250_000, paymentUrl: expect.stringContaining('vnp_SecureHash=') } });
+    expect(opened).toMatchObject({
+      status: 201,
+      body: { status: 'PENDING', provider: 'VNPAY', amount: 250_000, paymentUrl: expect.stringContaining('vnp_SecureHash=') },
+    });
     const order = readVnpayUrl(opened.body.paymentUrl);
-    expect(order).toMatchObject({ vnp_Version: '2.1.0', vnp_Command: 'pay', vnp_Amount: '25000000', vnp_CurrCode: 'VND', vnp_TxnRef: opened.body.id, vnp_TmnCode: 'SUPERAPP' });
+    expect(order).toMatchObject({
+      vnp_Version: '2.1.0',
+      vnp_Command: 'pay',
+      vnp_Amount: '25000000',
+      vnp_CurrCode: 'VND',
+      vnp_TxnRef: opened.body.id,
+      vnp_TmnCode: 'SUPERAPP',
+    });
     expect(order.vnp_ReturnUrl).toMatch(/\/api\/v1\/payments\/vnpay\/return$/);
 
     // Forged: wrong secret (97), another amount (04), an order we never made (01), a non-numeric amount (97: its hash fails first).
-    expect((await deliverVnpayIpn(vnpayNotice(opened.body.paymentUrl), 'not-the-merchant-secret')).body).toEqual({ RspCode: '97', Message: 'Invalid signature' });
+    expect((await deliverVnpayIpn(vnpayNotice(opened.body.paymentUrl), 'not-the-merchant-secret')).body).toEqual({
+      RspCode: '97',
+      Message: 'Invalid signature',
+    });
     expect((await deliverVnpayIpn(vnpayNotice(opened.body.paymentUrl, { amount: 2_500_000 }))).body.RspCode).toBe('04');
     expect((await deliverVnpayIpn(vnpayNotice(opened.body.paymentUrl, { txnRef: 'P000000000000000000000000' }))).body.RspCode).toBe('01');
     const tampered = new URLSearchParams(vnpayQueryString(vnpayNotice(opened.body.paymentUrl)));
@@ -42,7 +65,11 @@ describe('VNPay top-up', () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => deliverVnpayIpn(vnpayNotice(opened.body.paymentUrl))));
     expect(answers.map((a) => a.body.RspCode).sort()).toEqual(['00', '02', '02', '02', '02']);
     expect(await balance(an)).toBe(250_000);
-    expect(await payment(an, opened.body.id)).toMatchObject({ status: 'SUCCEEDED', gateway: { transactionNo: '14422574', bankCode: 'NCB', responseCode: '00' }, paymentUrl: null });
+    expect(await payment(an, opened.body.id)).toMatchObject({
+      status: 'SUCCEEDED',
+      gateway: { transactionNo: '14422574', bankCode: 'NCB', responseCode: '00' },
+      paymentUrl: null,
+    });
     const entries = (await call('GET', '/wallet/transactions', { token: an.accessToken })).body.items;
     expect(entries).toHaveLength(1);
 
@@ -51,7 +78,11 @@ describe('VNPay top-up', () => {
     expect((await call('GET', `/payments/vnpay/return?${tampered}`)).body).toMatchObject({ verified: false, status: null });
 
     const notice = await waitFor(async () => (await inboxOf(an, opened.body.id))[0], { timeoutMs: 30_000, what: 'the top-up notice' });
-    expect(notice).toMatchObject({ kind: 'WALLET', event: 'wallet.topup.succeeded', data: { sfx: 'wallet_topup_success', deepLink: { tab: 'AccountTab', screen: 'Wallet' } } });
+    expect(notice).toMatchObject({
+      kind: 'WALLET',
+      event: 'wallet.topup.succeeded',
+      data: { sfx: 'wallet_topup_success', deepLink: { tab: 'AccountTab', screen: 'Wallet' } },
+    });
   });
 
   it('a declined payment is FAILED (and notified); a late success after expiry still credits the money received', async () => {
@@ -61,15 +92,23 @@ describe('VNPay top-up', () => {
     expect(await payment(an, declined.body.id)).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/code 24/) });
     expect((await deliverVnpayIpn(vnpayNotice(declined.body.paymentUrl))).body.RspCode).toBe('02');
     expect(await balance(an)).toBe(0);
-    await waitFor(async () => (await inboxOf(an, declined.body.id)).find((n) => n.event === 'wallet.topup.failed'), { timeoutMs: 30_000, what: 'the failure notice' });
+    await waitFor(async () => (await inboxOf(an, declined.body.id)).find((n) => n.event === 'wallet.topup.failed'), {
+      timeoutMs: 30_000,
+      what: 'the failure notice',
+    });
 
     const late = await topUp(an, 30_000, 'VNPAY');
-    await db().collection('payments').doc(late.body.id).update({ expiresAt: Timestamp.fromMillis(Date.now() - 1_000) });
+    await db()
+      .collection('payments')
+      .doc(late.body.id)
+      .update({ expiresAt: Timestamp.fromMillis(Date.now() - 1_000) });
     expect((await payment(an, late.body.id)).status).toBe('EXPIRED');
     expect((await call('POST', `/payments/${late.body.id}/cancel`, { token: an.accessToken })).body.code).toBe('PAYMENT_TRANSITION');
     expect((await deliverVnpayIpn(vnpayNotice(late.body.paymentUrl))).body.RspCode).toBe('00');
     expect(await balance(an)).toBe(30_000);
-    const moves = (await call('GET', `/payments/${late.body.id}/events`, { token: an.accessToken })).body.items.map((e: { from: string; to: string }) => `${e.from}>${e.to}`);
+    const moves = (await call('GET', `/payments/${late.body.id}/events`, { token: an.accessToken })).body.items.map(
+      (e: { from: string; to: string }) => `${e.from}>${e.to}`,
+    );
     expect(moves).toEqual(['PENDING>EXPIRED', 'EXPIRED>SUCCEEDED']);
   });
 });
@@ -80,7 +119,13 @@ describe('MoMo top-up', () => {
     const opened = await topUp(an, 120_000, 'MOMO');
     expect(opened).toMatchObject({ status: 201, body: { status: 'PENDING', provider: 'MOMO', paymentUrl: expect.stringContaining('/momo/pay?orderId=') } });
     const order = await momoCreateRequestOf(opened.body.id);
-    expect(order).toMatchObject({ partnerCode: 'MOMOSUPERAPP', amount: 120_000, requestType: 'captureWallet', orderId: opened.body.id, ipnUrl: expect.stringMatching(/\/payments\/momo\/ipn$/) });
+    expect(order).toMatchObject({
+      partnerCode: 'MOMOSUPERAPP',
+      amount: 120_000,
+      requestType: 'captureWallet',
+      orderId: opened.body.id,
+      ipnUrl: expect.stringMatching(/\/payments\/momo\/ipn$/),
+    });
 
     const forged = { ...momoNotice(order), signature: 'f'.repeat(64) };
     expect((await deliverMomoIpn(forged)).body.code).toBe('IPN_SIGNATURE_INVALID');
@@ -93,7 +138,10 @@ describe('MoMo top-up', () => {
     expect(answers.map((a) => a.status)).toEqual([204, 204, 204, 204, 204]);
     expect(await balance(an)).toBe(120_000);
     expect((await payment(an, opened.body.id)).status).toBe('SUCCEEDED');
-    const back = await call('GET', `/payments/momo/return?${new URLSearchParams(Object.entries(momoNotice(order)).map(([k, v]): [string, string] => [k, String(v)]))}`);
+    const back = await call(
+      'GET',
+      `/payments/momo/return?${new URLSearchParams(Object.entries(momoNotice(order)).map(([k, v]): [string, string] => [k, String(v)]))}`,
+    );
     expect(back.body).toEqual({ paymentId: opened.body.id, verified: true, status: 'SUCCEEDED', gatewaySuccess: true });
   });
 
@@ -116,10 +164,23 @@ describe('refunds', () => {
     const [an, binh] = [await registerVerified(), await registerVerified()];
     const paid = (await topUp(an, 100_000, 'MOCK')).body;
     const part = await refund(an, { paymentId: paid.id, amount: 30_000, reason: 'changed my mind' });
-    expect(part.body).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: 30_000, refundable: 70_000, refunds: [expect.objectContaining({ amount: 30_000, gateway: { state: 'SETTLED', reference: expect.any(String) } })] });
+    expect(part.body).toMatchObject({
+      status: 'PARTIALLY_REFUNDED',
+      refundedAmount: 30_000,
+      refundable: 70_000,
+      refunds: [expect.objectContaining({ amount: 30_000, gateway: { state: 'SETTLED', reference: expect.any(String) } })],
+    });
     expect(await balance(an)).toBe(70_000);
     expect((await refund(an, { paymentId: paid.id, amount: 70_001, reason: 'too much' })).body.code).toBe('PAYMENT_REFUND_EXCEEDS');
-    expect((await call('POST', '/wallet/transfers', { token: an.accessToken, body: { toUserId: binh.user.id, amount: 60_000 }, headers: { 'idempotency-key': key() } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/wallet/transfers', {
+          token: an.accessToken,
+          body: { toUserId: binh.user.id, amount: 60_000 },
+          headers: { 'idempotency-key': key() },
+        })
+      ).status,
+    ).toBe(201);
     const short = await refund(an, { paymentId: paid.id, reason: 'the rest please' });
     expect(short.body).toMatchObject({ code: 'WALLET_INSUFFICIENT_FUNDS', details: { available: 10_000, needed: 70_000 } });
     expect((await refund(binh, { paymentId: paid.id, reason: 'not mine' })).status).toBe(404);
@@ -139,7 +200,9 @@ describe('refunds', () => {
     expect(await balance(an)).toBe(0);
     await waitFor(async () => (await inboxOf(an, second.id)).find((n) => n.event === 'payment.refunded'), { timeoutMs: 30_000, what: 'the refund notice' });
     // Without a key the refund runs too (one refund per payment still guards it): nothing is left to refund here.
-    expect((await call('POST', '/payments/refund', { token: an.accessToken, body: { paymentId: second.id, reason: 'no key' } })).body.code).toBe('PAYMENT_TRANSITION');
+    expect((await call('POST', '/payments/refund', { token: an.accessToken, body: { paymentId: second.id, reason: 'no key' } })).body.code).toBe(
+      'PAYMENT_TRANSITION',
+    );
   });
 
   it('a VNPay top-up refund goes to the gateway (signed); a refused one is FAILED and an admin retries it', async () => {
@@ -151,11 +214,16 @@ describe('refunds', () => {
     const sent = (await gatewayRequests('VNPAY', 'refund')).find((r) => r.vnp_TxnRef === opened.body.id)!;
     expect(sent).toMatchObject({ vnp_TransactionType: '03', vnp_Amount: '2000000', vnp_TransactionNo: '14422574', vnp_TmnCode: 'SUPERAPP' });
     const refused = await refund(an, { paymentId: opened.body.id, reason: 'fake-fail' });
-    expect(refused.body).toMatchObject({ status: 'REFUNDED', refunds: [expect.anything(), expect.objectContaining({ amount: 60_000, gateway: { state: 'FAILED', reference: null } })] });
+    expect(refused.body).toMatchObject({
+      status: 'REFUNDED',
+      refunds: [expect.anything(), expect.objectContaining({ amount: 60_000, gateway: { state: 'FAILED', reference: null } })],
+    });
     expect(await balance(an)).toBe(0);
     const retry = await call('POST', `/payments/admin/${opened.body.id}/refunds/${refused.body.refunds[1].id}/retry`, { token: admin.accessToken });
     expect(retry.body.refunds[1].gateway.state).toBe('FAILED');
-    expect((await call('POST', `/payments/admin/${opened.body.id}/refunds/${ok.body.refunds[0].id}/retry`, { token: admin.accessToken })).body.code).toBe('PAYMENT_TRANSITION');
+    expect((await call('POST', `/payments/admin/${opened.body.id}/refunds/${ok.body.refunds[0].id}/retry`, { token: admin.accessToken })).body.code).toBe(
+      'PAYMENT_TRANSITION',
+    );
     expect((await call('POST', `/payments/admin/${opened.body.id}/refunds/${ok.body.refunds[0].id}/retry`, { token: an.accessToken })).status).toBe(403);
   });
 });
@@ -163,7 +231,11 @@ describe('refunds', () => {
 describe('lists and configuration', () => {
   it('methods show the configured gateways; admin lists filter; bad filters are 400', async () => {
     const [an, admin] = [await registerVerified(), await adminTokens()];
-    expect((await call('GET', '/payments/methods', { token: an.accessToken })).body.providers).toEqual([{ provider: 'VNPAY', available: true }, { provider: 'MOMO', available: true }, { provider: 'MOCK', available: true }]);
+    expect((await call('GET', '/payments/methods', { token: an.accessToken })).body.providers).toEqual([
+      { provider: 'VNPAY', available: true },
+      { provider: 'MOMO', available: true },
+      { provider: 'MOCK', available: true },
+    ]);
     const paid = (await topUp(an, 10_000, 'MOCK')).body;
     const list = await call('GET', `/payments/admin?payerId=${an.user.id}`, { token: admin.accessToken });
     expect(list.body.items.map((p: { id: string }) => p.id)).toEqual([paid.id]);
@@ -172,6 +244,11 @@ describe('lists and configuration', () => {
     expect((await topUp(an, 9_999, 'MOCK')).status).toBe(400);
     expect((await topUp(an, 50_000_001, 'MOCK')).status).toBe(400);
     expect((await topUp(an, 10_000, 'PAYPAL' as 'MOCK')).status).toBe(400);
-    expect((await call('GET', `/payments/mock/return?paymentId=${paid.id}`)).body).toEqual({ paymentId: paid.id, verified: true, status: 'SUCCEEDED', gatewaySuccess: true });
+    expect((await call('GET', `/payments/mock/return?paymentId=${paid.id}`)).body).toEqual({
+      paymentId: paid.id,
+      verified: true,
+      status: 'SUCCEEDED',
+      gatewaySuccess: true,
+    });
   });
 });

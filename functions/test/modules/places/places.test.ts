@@ -18,14 +18,29 @@ beforeAll(async () => {
 
 const ALWAYS = { open24h: true };
 const NEVER = { weekly: [] as unknown[], open24h: false };
-const add = (who: Tokens, body: Record<string, unknown>) => call('POST', '/places', { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
-const place = (partnerId: string | undefined, at: { lat: number; lng: number }, extra: Record<string, unknown> = {}) => ({ ...(partnerId ? { partnerId } : {}), name: 'Phở Hòa Pasteur', category: 'RESTAURANT', location: at, ...extra });
+const add = (who: Tokens, body: Record<string, unknown>) =>
+  call('POST', '/places', { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
+const place = (partnerId: string | undefined, at: { lat: number; lng: number }, extra: Record<string, unknown> = {}) => ({
+  ...(partnerId ? { partnerId } : {}),
+  name: 'Phở Hòa Pasteur',
+  category: 'RESTAURANT',
+  location: at,
+  ...extra,
+});
 
 describe('places nearby', () => {
   it('nearest first with distances, filters by category and openNow, pages without gaps or repeats', async () => {
     const here = area();
     const made = [];
-    for (const [i, [d, category, hours]] of ([[900, 'CAFE', ALWAYS], [100, 'RESTAURANT', ALWAYS], [500, 'RESTAURANT', NEVER], [2_500, 'RESTAURANT', ALWAYS], [4_000, 'RESTAURANT', ALWAYS]] as const).entries()) {
+    for (const [i, [d, category, hours]] of (
+      [
+        [900, 'CAFE', ALWAYS],
+        [100, 'RESTAURANT', ALWAYS],
+        [500, 'RESTAURANT', NEVER],
+        [2_500, 'RESTAURANT', ALWAYS],
+        [4_000, 'RESTAURANT', ALWAYS],
+      ] as const
+    ).entries()) {
       const res = await add(owner, place(owner.partnerId, here.near(d), { name: `Quán số ${i}`, category, openingHours: hours }));
       expect(res.status).toBe(201);
       made.push(res.body.id);
@@ -44,15 +59,25 @@ describe('places nearby', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: Array<{ id: string }>; nextCursor: string | null } } = await call('GET', `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=5000&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: user.accessToken });
+      const page: { body: { items: Array<{ id: string }>; nextCursor: string | null } } = await call(
+        'GET',
+        `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=5000&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: user.accessToken },
+      );
       seen.push(...page.body.items.map((p) => p.id));
       cursor = page.body.nextCursor;
     } while (cursor);
     expect(seen).toEqual([made[1], made[2], made[0], made[3], made[4]]);
     // A cursor belongs to its list and caller.
     const first = await call('GET', `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=5000&limit=2`, { token: user.accessToken });
-    expect((await call('GET', `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=4000&limit=2&cursor=${first.body.nextCursor}`, { token: user.accessToken })).body.code).toBe('INVALID_CURSOR');
-    expect((await call('GET', `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=5000&limit=2&cursor=${first.body.nextCursor}`, { token: admin.accessToken })).body.code).toBe('INVALID_CURSOR');
+    expect(
+      (await call('GET', `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=4000&limit=2&cursor=${first.body.nextCursor}`, { token: user.accessToken }))
+        .body.code,
+    ).toBe('INVALID_CURSOR');
+    expect(
+      (await call('GET', `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=5000&limit=2&cursor=${first.body.nextCursor}`, { token: admin.accessToken }))
+        .body.code,
+    ).toBe('INVALID_CURSOR');
   });
 
   it.each([
@@ -72,7 +97,11 @@ describe('places nearby', () => {
 
   it('needs a signed-in user', async () => {
     expect((await call('GET', '/places/nearby?lat=10.7&lng=106.7')).status).toBe(401);
-    expect((await call('GET', '/places/categories', { token: user.accessToken })).body.categories).toContainEqual({ id: 'CAFE', en: 'Cafés', vi: 'Quán cà phê' });
+    expect((await call('GET', '/places/categories', { token: user.accessToken })).body.categories).toContainEqual({
+      id: 'CAFE',
+      en: 'Cafés',
+      vi: 'Quán cà phê',
+    });
   });
 });
 
@@ -82,13 +111,18 @@ describe('places search', () => {
     const here = area();
     const pho = (await add(owner, place(owner.partnerId, here.near(0), { name: `Phở Đường Phố ${tag}` }))).body;
     const bun = (await add(owner, place(owner.partnerId, here.near(50), { name: `Bún chả Hương Liên ${tag}` }))).body;
-    const q = async (text: string) => (await call('GET', `/places/search?q=${encodeURIComponent(text)}&lat=${here.lat}&lng=${here.lng}`, { token: user.accessToken })).body.items.map((p: { id: string }) => p.id);
+    const q = async (text: string) =>
+      (await call('GET', `/places/search?q=${encodeURIComponent(text)}&lat=${here.lat}&lng=${here.lng}`, { token: user.accessToken })).body.items.map(
+        (p: { id: string }) => p.id,
+      );
     expect(await q(`pho ${tag}`)).toEqual([pho.id]);
     expect(await q(`PHỞ duong ${tag.toLowerCase()}`)).toEqual([pho.id]);
     expect(await q(`huong ${tag}`)).toEqual([bun.id]);
     expect((await q(tag)).sort()).toEqual([bun.id, pho.id].sort());
     expect(await q(`ong ${tag}`)).toEqual([]); // inside a word is not a match
-    expect((await call('GET', `/places/search?q=${tag}&lat=${here.lat}&lng=${here.lng}`, { token: user.accessToken })).body.items[0].distanceM).toBeGreaterThanOrEqual(0);
+    expect(
+      (await call('GET', `/places/search?q=${tag}&lat=${here.lat}&lng=${here.lng}`, { token: user.accessToken })).body.items[0].distanceM,
+    ).toBeGreaterThanOrEqual(0);
     await call('POST', `/places/admin/${pho.id}/hide`, { token: admin.accessToken, body: { reason: 'Sai địa chỉ' } });
     expect(await q(tag)).toEqual([bun.id]);
     expect((await call('GET', '/places/search?q=a', { token: user.accessToken })).status).toBe(400);
@@ -99,7 +133,14 @@ describe('places search', () => {
 describe('places management', () => {
   it('the partner’s owner and staff manage their places; another partner, a consumer and a stranger cannot', async () => {
     const here = area();
-    const created = await add(owner, place(owner.partnerId, here.near(0), { description: 'Phở bò tái', phone: '028 3829 7943', openingHours: { weekly: [{ day: 'MON', open: '06:00', close: '22:00' }] } }));
+    const created = await add(
+      owner,
+      place(owner.partnerId, here.near(0), {
+        description: 'Phở bò tái',
+        phone: '028 3829 7943',
+        openingHours: { weekly: [{ day: 'MON', open: '06:00', close: '22:00' }] },
+      }),
+    );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ partnerId: owner.partnerId, openingHours: { timeZone: 'Asia/Ho_Chi_Minh', open24h: false }, photos: [] });
     const id = created.body.id;

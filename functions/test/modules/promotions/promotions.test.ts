@@ -33,7 +33,8 @@ const voucher = (extra: Record<string, unknown> = {}) => ({
 });
 const create = (who: Tokens, body: Record<string, unknown>) => call('POST', '/promotions/manage', { token: who.accessToken, body });
 const validate = (who: Tokens, body: Record<string, unknown>) => call('POST', '/promotions/validate', { token: who.accessToken, body });
-const redeem = (who: Tokens, body: Record<string, unknown>) => call('POST', '/promotions/redeem', { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
+const redeem = (who: Tokens, body: Record<string, unknown>) =>
+  call('POST', '/promotions/redeem', { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
 
 describe('promotions', () => {
   it('100 people redeeming the last 10 uses at once: exactly 10 get one', async () => {
@@ -71,7 +72,10 @@ describe('promotions', () => {
     const lower = v.code.toLowerCase().replace(/(.{4})/, '$1 ');
     expect((await validate(me, { code: lower, vertical: 'RIDE', amount: 100_000 })).body).toMatchObject({ discount: 20_000, finalAmount: 80_000 });
     expect((await validate(me, { code: v.code, vertical: 'ORDER', amount: 200_000 })).body.discount).toBe(30_000);
-    expect((await validate(me, { code: v.code, vertical: 'RIDE', amount: 40_000 })).body).toMatchObject({ code: 'PROMOTION_MIN_SPEND', details: { minSpend: 50_000 } });
+    expect((await validate(me, { code: v.code, vertical: 'RIDE', amount: 40_000 })).body).toMatchObject({
+      code: 'PROMOTION_MIN_SPEND',
+      details: { minSpend: 50_000 },
+    });
     expect((await validate(me, { code: v.code, vertical: 'BOOKING', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_APPLICABLE');
     expect((await validate(me, { code: 'NOPE123', vertical: 'RIDE', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_FOUND');
     expect((await validate(me, { code: v.code, vertical: 'RIDE', amount: 1.5 })).status).toBe(400);
@@ -93,10 +97,21 @@ describe('promotions', () => {
 
     const first = await redeem(me, { code: v.code, payable: ride(rideA) });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ amount: 100_000, discount: 20_000, finalAmount: 80_000, status: 'REDEEMED', vertical: 'RIDE', reference: `RIDE:${rideA}`, payable: ride(rideA) });
+    expect(first.body).toMatchObject({
+      amount: 100_000,
+      discount: 20_000,
+      finalAmount: 80_000,
+      status: 'REDEEMED',
+      vertical: 'RIDE',
+      reference: `RIDE:${rideA}`,
+      payable: ride(rideA),
+    });
     expect((await redeem(me, { code: v.code, payable: ride(rideA) })).body.id).toBe(first.body.id); // the same use
     // A completed ride is paid already: no voucher on it (issue 29). An ongoing one takes the server's amount.
-    expect((await redeem(me, { code: v.code, payable: ride(rideB) })).body).toMatchObject({ code: 'PROMOTION_PAYABLE_SETTLED', details: { status: 'COMPLETED' } });
+    expect((await redeem(me, { code: v.code, payable: ride(rideB) })).body).toMatchObject({
+      code: 'PROMOTION_PAYABLE_SETTLED',
+      details: { status: 'COMPLETED' },
+    });
     await setRideStatus(rideB, 'IN_PROGRESS');
     expect((await redeem(me, { code: v.code, payable: ride(rideB) })).body).toMatchObject({ amount: 60_000, discount: 12_000 });
     await setRideStatus(rideB, 'COMPLETED');
@@ -111,7 +126,9 @@ describe('promotions', () => {
     expect(refused.body).toMatchObject({ code: 'PROMOTION_RELEASE_REFUSED', details: { status: 'CONFIRMED' } });
     await setRideStatus(rideA, 'IN_PROGRESS');
     expect((await release(me, first.body.id)).body.code).toBe('PROMOTION_RELEASE_REFUSED');
-    const onB = (await call('GET', '/promotions/redemptions', { token: me.accessToken })).body.items.find((r: { reference: string }) => r.reference === `RIDE:${rideB}`);
+    const onB = (await call('GET', '/promotions/redemptions', { token: me.accessToken })).body.items.find(
+      (r: { reference: string }) => r.reference === `RIDE:${rideB}`,
+    );
     expect((await release(me, onB.id)).body).toMatchObject({ code: 'PROMOTION_RELEASE_REFUSED', details: { status: 'COMPLETED' } });
     expect((await call('GET', `/promotions/manage/${v.id}`, { token: admin.accessToken })).body.stats.redeemed).toBe(2);
 
@@ -121,12 +138,19 @@ describe('promotions', () => {
     expect(released.body).toMatchObject({ status: 'RELEASED', releasedAt: expect.any(String) });
     expect((await release(me, first.body.id)).body.status).toBe('RELEASED');
     expect((await release(user, first.body.id)).status).toBe(404);
-    expect((await call('GET', '/promotions', { token: me.accessToken })).body.items.find((p: { id: string }) => p.id === v.id)).toMatchObject({ usesLeftForMe: 1 });
+    expect((await call('GET', '/promotions', { token: me.accessToken })).body.items.find((p: { id: string }) => p.id === v.id)).toMatchObject({
+      usesLeftForMe: 1,
+    });
     // A called-off ride takes no new use.
     const gone = await seedRide(me.user.id, { status: 'NO_DRIVER' });
-    expect((await redeem(me, { code: v.code, payable: ride(gone) })).body).toMatchObject({ code: 'PROMOTION_PAYABLE_CLOSED', details: { status: 'NO_DRIVER' } });
+    expect((await redeem(me, { code: v.code, payable: ride(gone) })).body).toMatchObject({
+      code: 'PROMOTION_PAYABLE_CLOSED',
+      details: { status: 'NO_DRIVER' },
+    });
     expect((await redeem(me, { code: v.code, payable: ride(rideC) })).status).toBe(201);
-    const mine = (await call('GET', '/promotions/redemptions', { token: me.accessToken })).body.items.map((r: { reference: string; status: string }) => `${r.reference}:${r.status}`);
+    const mine = (await call('GET', '/promotions/redemptions', { token: me.accessToken })).body.items.map(
+      (r: { reference: string; status: string }) => `${r.reference}:${r.status}`,
+    );
     expect(mine).toEqual([`RIDE:${rideC}:REDEEMED`, `RIDE:${rideB}:REDEEMED`, `RIDE:${rideA}:RELEASED`]);
   });
 
@@ -144,10 +168,14 @@ describe('promotions', () => {
     expect(both.find((r) => r.status === 409)!.body.code).toBe('PROMOTION_PAYABLE_TAKEN');
     const used = both.find((r) => r.status === 201)!;
     expect(used.body).toMatchObject({ amount: 70_000, discount: 14_000 });
-    expect((await redeem(me, { code: used.body.code === v.code ? other.code : v.code, payable: { kind: 'RIDE', id: rideId } })).body.code).toBe('PROMOTION_PAYABLE_TAKEN');
+    expect((await redeem(me, { code: used.body.code === v.code ? other.code : v.code, payable: { kind: 'RIDE', id: rideId } })).body.code).toBe(
+      'PROMOTION_PAYABLE_TAKEN',
+    );
     await setRideStatus(rideId, 'COMPLETED');
     // The rides module settles the completed ride (its trigger charges the fare and records the payment on the ride).
-    const paymentId = await waitFor(async () => ((await db().collection('rides').doc(rideId).get()).get('paymentId') as string | null) ?? undefined, { what: 'the ride settled' });
+    const paymentId = await waitFor(async () => ((await db().collection('rides').doc(rideId).get()).get('paymentId') as string | null) ?? undefined, {
+      what: 'the ride settled',
+    });
     expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.code).toBe('PROMOTION_RELEASE_REFUSED');
     await db().collection('payments').doc(paymentId).update({ status: 'REFUNDED', refundedAmount: 70_000 });
     expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.status).toBe('RELEASED');
@@ -170,19 +198,29 @@ describe('promotions', () => {
     expect((await call('PATCH', `/promotions/manage/${mine.body.id}`, { token: rival.accessToken, body: { title: 'Của tôi' } })).status).toBe(403);
     expect((await call('GET', `/promotions/manage?partnerId=${owner.partnerId}`, { token: rival.accessToken })).status).toBe(403);
     expect((await call('GET', '/promotions/manage', { token: owner.accessToken })).status).toBe(403);
-    expect((await call('GET', `/promotions/manage?partnerId=${owner.partnerId}`, { token: owner.accessToken })).body.items.map((p: { id: string }) => p.id)).toContain(mine.body.id);
+    expect(
+      (await call('GET', `/promotions/manage?partnerId=${owner.partnerId}`, { token: owner.accessToken })).body.items.map((p: { id: string }) => p.id),
+    ).toContain(mine.body.id);
 
     expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_APPLICABLE'); // another seller
     expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 100_000, partnerId: owner.partnerId })).body.discount).toBe(15_000);
-    expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 10_000, partnerId: owner.partnerId })).body.code).toBe('PROMOTION_MIN_SPEND');
+    expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 10_000, partnerId: owner.partnerId })).body.code).toBe(
+      'PROMOTION_MIN_SPEND',
+    );
 
     const off = await call('PATCH', `/promotions/manage/${mine.body.id}`, { token: owner.accessToken, body: { status: 'INACTIVE' } });
     expect(off.body.status).toBe('INACTIVE');
-    expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 100_000, partnerId: owner.partnerId })).body.code).toBe('PROMOTION_NOT_FOUND');
-    const later = (await create(admin, voucher({ startsAt: new Date(Date.now() + day).toISOString(), endsAt: new Date(Date.now() + 2 * day).toISOString() }))).body;
+    expect((await validate(user, { code: mine.body.code, vertical: 'ORDER', amount: 100_000, partnerId: owner.partnerId })).body.code).toBe(
+      'PROMOTION_NOT_FOUND',
+    );
+    const later = (await create(admin, voucher({ startsAt: new Date(Date.now() + day).toISOString(), endsAt: new Date(Date.now() + 2 * day).toISOString() })))
+      .body;
     expect((await validate(user, { code: later.code, vertical: 'RIDE', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_STARTED');
     const ended = (await create(admin, voucher())).body;
-    await db().collection('promotions').doc(ended.id).update({ endsAt: Date.now() - 1 });
+    await db()
+      .collection('promotions')
+      .doc(ended.id)
+      .update({ endsAt: Date.now() - 1 });
     expect((await validate(user, { code: ended.code, vertical: 'RIDE', amount: 100_000 })).body.code).toBe('PROMOTION_EXPIRED');
 
     for (const bad of [{ value: 150 }, { endsAt: new Date(Date.now() - 2 * day).toISOString() }, { verticals: [] }, { code: 'a!' }, { kind: 'FREE' }]) {

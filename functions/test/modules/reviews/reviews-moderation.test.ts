@@ -27,16 +27,21 @@ beforeAll(async () => {
   [none, moderator, curator] = [await narrowedAdmin([]), await narrowedAdmin(['moderation']), await narrowedAdmin(['catalog.manage'])];
 });
 afterAll(async () => {
-  for (const helper of [none, moderator, curator]) await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+  for (const helper of [none, moderator, curator])
+    await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
 });
 
 // `partnerId` null: a record curated by the administrators (the platform's own).
 async function newPlace(by: Tokens = owner, partnerId: string | null = owner.partnerId): Promise<string> {
-  const created = await call('POST', '/places', { token: by.accessToken, body: { ...(partnerId ? { partnerId } : {}), name: 'Bánh mì', category: 'CAFE', location: area().near(0) } });
+  const created = await call('POST', '/places', {
+    token: by.accessToken,
+    body: { ...(partnerId ? { partnerId } : {}), name: 'Bánh mì', category: 'CAFE', location: area().near(0) },
+  });
   expect(created.status).toBe(201);
   return created.body.id as string;
 }
-const review = (who: Tokens, targetId: string, body: Record<string, unknown>) => call('POST', '/reviews', { token: who.accessToken, body: { targetType: 'PLACE', targetId, ...body } });
+const review = (who: Tokens, targetId: string, body: Record<string, unknown>) =>
+  call('POST', '/reviews', { token: who.accessToken, body: { targetType: 'PLACE', targetId, ...body } });
 const report = (who: Tokens, id: string) => call('POST', `/reviews/${id}/report`, { token: who.accessToken, body: { reason: 'OFFENSIVE' } });
 const hideVia = async (reviewId: string) => {
   const queue = await call('GET', '/reviews/admin/reports?limit=100', { token: moderator.accessToken });
@@ -44,12 +49,17 @@ const hideVia = async (reviewId: string) => {
   return call('POST', `/reviews/admin/reports/${open.id}/resolve`, { token: moderator.accessToken, body: { action: 'HIDE_REVIEW' } });
 };
 const visibleAuthors = async (placeId: string, who: Tokens) =>
-  (await call('GET', `/reviews?targetType=PLACE&targetId=${placeId}`, { token: who.accessToken })).body.items.map((r: { author: { id: string } }) => r.author.id).sort();
+  (await call('GET', `/reviews?targetType=PLACE&targetId=${placeId}`, { token: who.accessToken })).body.items
+    .map((r: { author: { id: string } }) => r.author.id)
+    .sort();
 const settlesAt = (placeId: string, expected: { average: number; count: number }) =>
-  waitFor(async () => {
-    const now = (await call('GET', `/places/${placeId}`, { token: admin.accessToken })).body.rating;
-    return now.average === expected.average && now.count === expected.count ? now : undefined;
-  }, { timeoutMs: 20_000 });
+  waitFor(
+    async () => {
+      const now = (await call('GET', `/places/${placeId}`, { token: admin.accessToken })).body.rating;
+      return now.average === expected.average && now.count === expected.count ? now : undefined;
+    },
+    { timeoutMs: 20_000 },
+  );
 
 describe('a hidden review stays hidden', () => {
   it('deleting it and posting again: the new review of that author on that record is created HIDDEN (not listed, not counted)', async () => {
@@ -94,8 +104,13 @@ describe('review moderation needs its permission', () => {
     const [author, reporter] = [await registerVerified(), await registerVerified()];
     const r = (await review(author, place, { stars: 2 })).body;
     await report(reporter, r.id);
-    const queued = (await call('GET', '/reviews/admin/reports?limit=100', { token: moderator.accessToken })).body.items.find((x: { reviewId: string }) => x.reviewId === r.id);
-    for (const [method, path, body] of [['GET', '/reviews/admin/reports', undefined], ['POST', `/reviews/admin/reports/${queued.id}/resolve`, { action: 'HIDE_REVIEW' }]] as const) {
+    const queued = (await call('GET', '/reviews/admin/reports?limit=100', { token: moderator.accessToken })).body.items.find(
+      (x: { reviewId: string }) => x.reviewId === r.id,
+    );
+    for (const [method, path, body] of [
+      ['GET', '/reviews/admin/reports', undefined],
+      ['POST', `/reviews/admin/reports/${queued.id}/resolve`, { action: 'HIDE_REVIEW' }],
+    ] as const) {
       const refused = await call(method, path, { token: none.accessToken, body });
       expect([refused.status, refused.body.code]).toEqual([403, 'PERMISSION_REQUIRED']);
     }
@@ -129,7 +144,9 @@ describe('one rule for repeats', () => {
     const raced = await Promise.all([report(reporter, r.id), report(reporter, r.id)]);
     expect(raced.map((x) => x.status).sort()).toEqual([200, 201]);
     await report(second, r.id);
-    const queued = (await call('GET', '/reviews/admin/reports?limit=100', { token: moderator.accessToken })).body.items.filter((x: { reviewId: string }) => x.reviewId === r.id);
+    const queued = (await call('GET', '/reviews/admin/reports?limit=100', { token: moderator.accessToken })).body.items.filter(
+      (x: { reviewId: string }) => x.reviewId === r.id,
+    );
     expect(queued.map((x: { reportedBy: string }) => x.reportedBy).sort()).toEqual([reporter.user.id, second.user.id].sort());
 
     const dismiss = () => call('POST', `/reviews/admin/reports/${queued[0].id}/resolve`, { token: moderator.accessToken, body: { action: 'DISMISS' } });
@@ -138,8 +155,12 @@ describe('one rule for repeats', () => {
     const hide = await call('POST', `/reviews/admin/reports/${queued[0].id}/resolve`, { token: moderator.accessToken, body: { action: 'HIDE_REVIEW' } });
     expect([hide.status, hide.body.code]).toEqual([409, 'REVIEW_REPORT_RESOLVED']);
     // The other report is still open; resolving it hides the review.
-    expect((await call('POST', `/reviews/admin/reports/${queued[1].id}/resolve`, { token: moderator.accessToken, body: { action: 'HIDE_REVIEW' } })).body).toEqual({ resolved: 1, reviewStatus: 'HIDDEN' });
-    const resolved = (await call('GET', '/reviews/admin/reports?status=RESOLVED&limit=100', { token: moderator.accessToken })).body.items.filter((x: { reviewId: string }) => x.reviewId === r.id);
+    expect(
+      (await call('POST', `/reviews/admin/reports/${queued[1].id}/resolve`, { token: moderator.accessToken, body: { action: 'HIDE_REVIEW' } })).body,
+    ).toEqual({ resolved: 1, reviewStatus: 'HIDDEN' });
+    const resolved = (await call('GET', '/reviews/admin/reports?status=RESOLVED&limit=100', { token: moderator.accessToken })).body.items.filter(
+      (x: { reviewId: string }) => x.reviewId === r.id,
+    );
     expect(resolved.map((x: { resolution: string }) => x.resolution).sort()).toEqual(['DISMISS', 'HIDE_REVIEW']);
   });
 });

@@ -21,14 +21,24 @@ beforeAll(async () => {
   [owner, rival] = await Promise.all([activePartner('Cà phê Một', admin), activePartner('Cà phê Hai', admin)]);
 });
 
-const newPlace = async () => (await call('POST', '/places', { token: owner.accessToken, body: { partnerId: owner.partnerId, name: 'Cộng Cà Phê', category: 'CAFE', location: area().near(0) } })).body.id as string;
-const review = (who: Tokens, targetId: string, body: Record<string, unknown>) => call('POST', '/reviews', { token: who.accessToken, body: { targetType: 'PLACE', targetId, ...body } });
+const newPlace = async () =>
+  (
+    await call('POST', '/places', {
+      token: owner.accessToken,
+      body: { partnerId: owner.partnerId, name: 'Cộng Cà Phê', category: 'CAFE', location: area().near(0) },
+    })
+  ).body.id as string;
+const review = (who: Tokens, targetId: string, body: Record<string, unknown>) =>
+  call('POST', '/reviews', { token: who.accessToken, body: { targetType: 'PLACE', targetId, ...body } });
 const rating = async (placeId: string) => (await call('GET', `/places/${placeId}`, { token: admin.accessToken })).body.rating;
 const settlesAt = (placeId: string, expected: { average: number; count: number }) =>
-  waitFor(async () => {
-    const now = await rating(placeId);
-    return now.average === expected.average && now.count === expected.count ? now : undefined;
-  }, { timeoutMs: 20_000 });
+  waitFor(
+    async () => {
+      const now = await rating(placeId);
+      return now.average === expected.average && now.count === expected.count ? now : undefined;
+    },
+    { timeoutMs: 20_000 },
+  );
 
 describe('reviews', () => {
   it('the record’s average and count follow creation, edits, deletion and hiding (trigger)', async () => {
@@ -62,7 +72,9 @@ describe('reviews', () => {
     expect(mine[0].review).toMatchObject({ id: first.body.id, stars: 2 });
     const resolved = await call('POST', `/reviews/admin/reports/${mine[0].id}/resolve`, { token: admin.accessToken, body: { action: 'HIDE_REVIEW' } });
     expect(resolved.body).toEqual({ resolved: 2, reviewStatus: 'HIDDEN' });
-    expect((await call('POST', `/reviews/admin/reports/${mine[1].id}/resolve`, { token: admin.accessToken, body: { action: 'DISMISS' } })).body.code).toBe('REVIEW_REPORT_RESOLVED');
+    expect((await call('POST', `/reviews/admin/reports/${mine[1].id}/resolve`, { token: admin.accessToken, body: { action: 'DISMISS' } })).body.code).toBe(
+      'REVIEW_REPORT_RESOLVED',
+    );
     await settlesAt(place, { average: 4, count: 1 });
     expect((await call('GET', `/reviews/${first.body.id}`, { token: c.accessToken })).status).toBe(404);
     expect((await call('GET', `/reviews/${first.body.id}`, { token: a.accessToken })).body.status).toBe('HIDDEN');
@@ -76,13 +88,22 @@ describe('reviews', () => {
     const ra = (await review(a, place, { stars: 5 })).body;
     await review(b, place, { stars: 1 });
     await settlesAt(place, { average: 3, count: 2 });
-    const event = (): DocumentEvent => ({ id: `evt-${randomUUID()}`, time: new Date().toISOString(), params: { reviewId: ra.id }, before: undefined, after: { id: ra.id, data: { targetType: 'PLACE', targetId: place } } });
+    const event = (): DocumentEvent => ({
+      id: `evt-${randomUUID()}`,
+      time: new Date().toISOString(),
+      params: { reviewId: ra.id },
+      before: undefined,
+      after: { id: ra.id, data: { targetType: 'PLACE', targetId: place } },
+    });
     const same = event();
     await onReviewWritten(same);
     await onReviewWritten(same);
     expect(await rating(place)).toEqual({ average: 3, count: 2 });
     // A computation older than the stored one is not written back.
-    await db().collection('places').doc(place).update({ ratingAvg: 9, ratingCount: 9, ratingAsOf: Date.now() + 60_000 });
+    await db()
+      .collection('places')
+      .doc(place)
+      .update({ ratingAvg: 9, ratingCount: 9, ratingAsOf: Date.now() + 60_000 });
     expect(await onReviewWritten(event())).toMatchObject({ average: 3, count: 2, applied: false });
     expect(await rating(place)).toEqual({ average: 9, count: 9 });
     await db().collection('places').doc(place).update({ ratingAsOf: 0 });
@@ -101,7 +122,9 @@ describe('reviews', () => {
     const edited = await call('PATCH', `/reviews/${mine.id}`, { token: a.accessToken, body: { text: null } });
     expect(edited.body).toMatchObject({ text: null, stars: 4, editedAt: expect.any(String) });
 
-    expect((await call('POST', `/reviews/${mine.id}/reply`, { token: rival.accessToken, body: { text: 'Ghé quán tôi' } })).body.code).toBe('REVIEW_NOT_MANAGER');
+    expect((await call('POST', `/reviews/${mine.id}/reply`, { token: rival.accessToken, body: { text: 'Ghé quán tôi' } })).body.code).toBe(
+      'REVIEW_NOT_MANAGER',
+    );
     const replied = await call('POST', `/reviews/${mine.id}/reply`, { token: owner.accessToken, body: { text: 'Cảm ơn bạn!' } });
     expect(replied.body.reply).toMatchObject({ text: 'Cảm ơn bạn!' });
     expect((await call('POST', `/reviews/${mine.id}/reply`, { token: owner.accessToken, body: { text: 'Lần hai' } })).body.code).toBe('REVIEW_ALREADY_REPLIED');

@@ -15,8 +15,8 @@ beforeAll(requireEmulators);
 const key = () => randomUUID();
 type Here = ReturnType<typeof area>;
 const trip = (here: Here) => ({ pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' });
-const book = (rider: Tokens, body: Record<string, unknown>) => call('POST', '/rides', { token: rider.accessToken, body, headers: { 'idempotency-key': key() } });
-
+const book = (rider: Tokens, body: Record<string, unknown>) =>
+  call('POST', '/rides', { token: rider.accessToken, body, headers: { 'idempotency-key': key() } });
 
 describe('rides administration needs rides.manage', () => {
   it('an admin holding [] gets 403 on every rides admin route and 404 on rides it is no party to; rides.manage opens them', async () => {
@@ -48,10 +48,16 @@ describe('rides administration needs rides.manage', () => {
     }
     expect((await call('POST', `/rides/${ride.id}/cancel`, { token: none.accessToken, body: {} })).status).toBe(404);
 
-    for (const [method, path, body] of adminRoutes.slice(0, 5)) expect([path, (await call(method, path, { token: manager.accessToken, ...(body ? { body } : {}) })).status]).toEqual([path, 200]);
+    for (const [method, path, body] of adminRoutes.slice(0, 5))
+      expect([path, (await call(method, path, { token: manager.accessToken, ...(body ? { body } : {}) })).status]).toEqual([path, 200]);
     // Not started: the admin completion is a 409, the cancel works.
-    expect((await call('POST', `/rides/admin/${ride.id}/complete`, { token: manager.accessToken, body: { fare: 'QUOTE', reason: 'x' } })).body.code).toBe('RIDE_TRANSITION');
-    expect((await call('POST', `/rides/${ride.id}/cancel`, { token: manager.accessToken, body: {} })).body).toMatchObject({ status: 'CANCELLED', cancelledBy: 'admin' });
+    expect((await call('POST', `/rides/admin/${ride.id}/complete`, { token: manager.accessToken, body: { fare: 'QUOTE', reason: 'x' } })).body.code).toBe(
+      'RIDE_TRANSITION',
+    );
+    expect((await call('POST', `/rides/${ride.id}/cancel`, { token: manager.accessToken, body: {} })).body).toMatchObject({
+      status: 'CANCELLED',
+      cancelledBy: 'admin',
+    });
   });
 });
 
@@ -78,14 +84,32 @@ describe('per-user limits', () => {
     for (let i = 0; i < 3; i++) {
       const rider = await registerVerified();
       const body = trip(here);
-      const quoteId = signQuote({ riderId: rider.user.id, rideClass: 'MOTORBIKE', pickup: body.pickup, dropoff: body.dropoff, fare: 20_000, distanceM: 2_700, durationSec: 500, surgeBp: 10_000, expiresAt: Date.now() + 60_000 }, quoteKey);
+      const quoteId = signQuote(
+        {
+          riderId: rider.user.id,
+          rideClass: 'MOTORBIKE',
+          pickup: body.pickup,
+          dropoff: body.dropoff,
+          fare: 20_000,
+          distanceM: 2_700,
+          durationSec: 500,
+          surgeBp: 10_000,
+          expiresAt: Date.now() + 60_000,
+        },
+        quoteKey,
+      );
       const ride = (await book(rider, { ...body, quoteId })).body;
       expect(ride.status).toBe('CONFIRMED');
-      expect((await call('POST', `/rides/${ride.id}/cancel`, { token: rider.accessToken, body: {} })).body).toMatchObject({ status: 'CANCELLED', cancellationFee: 0 });
+      expect((await call('POST', `/rides/${ride.id}/cancel`, { token: rider.accessToken, body: {} })).body).toMatchObject({
+        status: 'CANCELLED',
+        cancellationFee: 0,
+      });
     }
     // Three bookings per free driver would be a 1.5× surge; withdrawn within the grace period they are none.
     const asker = await registerVerified();
-    const quote = (await call('POST', '/rides/quote', { token: asker.accessToken, body: { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE' } })).body.quotes[0];
+    const quote = (
+      await call('POST', '/rides/quote', { token: asker.accessToken, body: { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE' } })
+    ).body.quotes[0];
     expect(quote.surge).toBe(1);
   });
 });

@@ -16,11 +16,15 @@ beforeAll(requireEmulators);
 const key = () => randomUUID();
 type Here = ReturnType<typeof area>;
 const book = (rider: Tokens, here: Here, paymentMethod = 'CASH') =>
-  call('POST', '/rides', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod }, headers: { 'idempotency-key': key() } });
-const act = (who: Tokens, id: string, action: string, body?: unknown) => call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
+  call('POST', '/rides', {
+    token: rider.accessToken,
+    body: { pickup: here.near(0), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod },
+    headers: { 'idempotency-key': key() },
+  });
+const act = (who: Tokens, id: string, action: string, body?: unknown) =>
+  call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
 const report = (driver: Driver, at: { lat: number; lng: number }) => call('POST', '/driver/me/location', { token: driver.accessToken, body: at });
 const located = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
-
 
 describe('arrived', () => {
   it('only within RIDE_ARRIVE_RADIUS_M of the pickup by a fresh position; stale or far is refused with a code', async () => {
@@ -32,7 +36,10 @@ describe('arrived', () => {
     expect([far.status, far.body.code]).toEqual([409, 'RIDE_NOT_AT_PICKUP']);
     expect(far.body.details.distanceM).toBeGreaterThan(1_450);
     await drive(driver, here.near(150));
-    await db().collection('driver_locations').doc(driver.user.id).update({ locatedAt: Timestamp.fromMillis(Date.now() - 5 * 60_000) });
+    await db()
+      .collection('driver_locations')
+      .doc(driver.user.id)
+      .update({ locatedAt: Timestamp.fromMillis(Date.now() - 5 * 60_000) });
     expect((await act(driver, ride.id, 'arrived')).body.code).toBe('RIDE_POSITION_STALE');
     await drive(driver, here.near(150));
     expect((await act(driver, ride.id, 'arrived')).body).toMatchObject({ status: 'ARRIVED', arrivedAt: expect.any(String) });
@@ -63,14 +70,20 @@ describe('the cancellation fee', () => {
     const driver = await onlineDriver(here.near(100));
     const rider = await registerVerified();
     const onTheWay = (await book(rider, here)).body;
-    await db().collection('rides').doc(onTheWay.id).update({ confirmedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000), createdAt: Timestamp.fromMillis(Date.now() - 10 * 60_000) });
+    await db()
+      .collection('rides')
+      .doc(onTheWay.id)
+      .update({ confirmedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000), createdAt: Timestamp.fromMillis(Date.now() - 10 * 60_000) });
     expect((await act(rider, onTheWay.id, 'cancel', {})).body).toMatchObject({ status: 'CANCELLED', cancellationFee: 0 });
     const justArrived = (await book(rider, here)).body;
     await act(driver, justArrived.id, 'arrived');
     expect((await act(rider, justArrived.id, 'cancel', {})).body).toMatchObject({ status: 'CANCELLED', cancellationFee: 0 });
     const waited = (await book(rider, here)).body;
     await act(driver, waited.id, 'arrived');
-    await db().collection('rides').doc(waited.id).update({ arrivedAt: Timestamp.fromMillis(Date.now() - 121_000) });
+    await db()
+      .collection('rides')
+      .doc(waited.id)
+      .update({ arrivedAt: Timestamp.fromMillis(Date.now() - 121_000) });
     expect((await act(rider, waited.id, 'cancel', {})).body).toMatchObject({ status: 'CANCELLED', cancellationFee: 10_000 });
   });
 });
@@ -96,13 +109,22 @@ describe('disputes', () => {
     const here = area();
     const { driver, rider, ride } = await completedTrip(here);
     const stranger = await registerVerified();
-    const dispute = (who: Tokens, body: unknown = { reason: 'FARE', message: 'Đi vòng' }) => call('POST', `/rides/${ride.id}/dispute`, { token: who.accessToken, body });
+    const dispute = (who: Tokens, body: unknown = { reason: 'FARE', message: 'Đi vòng' }) =>
+      call('POST', `/rides/${ride.id}/dispute`, { token: who.accessToken, body });
     for (const body of [{}, { reason: 'MONEY' }, { reason: 'FARE', message: 'x'.repeat(1_001) }]) expect((await dispute(rider, body)).status).toBe(400);
     expect((await dispute(stranger)).status).toBe(404);
     expect((await dispute(driver)).status).toBe(403); // drivers have no CON hat
     const made = await dispute(rider);
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ id: ride.id, rideId: ride.id, riderId: rider.user.id, driverId: driver.user.id, reason: 'FARE', message: 'Đi vòng', status: 'OPEN' });
+    expect(made.body).toMatchObject({
+      id: ride.id,
+      rideId: ride.id,
+      riderId: rider.user.id,
+      driverId: driver.user.id,
+      reason: 'FARE',
+      message: 'Đi vòng',
+      status: 'OPEN',
+    });
     const again = await dispute(rider);
     expect([again.status, again.body.code, again.body.details.disputeId]).toEqual([409, 'RIDE_DISPUTE_EXISTS', ride.id]);
 
@@ -114,7 +136,12 @@ describe('disputes', () => {
     const active = (await book(rider, here)).body;
     expect((await call('POST', `/rides/${active.id}/dispute`, { token: rider.accessToken, body: { reason: 'OTHER' } })).body.code).toBe('RIDE_DISPUTE_WINDOW');
     const old = await completedTrip(area());
-    await db().collection('rides').doc(old.ride.id).update({ endedAt: Timestamp.fromMillis(Date.now() - 8 * 86_400_000) });
-    expect((await call('POST', `/rides/${old.ride.id}/dispute`, { token: old.rider.accessToken, body: { reason: 'ROUTE' } })).body.code).toBe('RIDE_DISPUTE_WINDOW');
+    await db()
+      .collection('rides')
+      .doc(old.ride.id)
+      .update({ endedAt: Timestamp.fromMillis(Date.now() - 8 * 86_400_000) });
+    expect((await call('POST', `/rides/${old.ride.id}/dispute`, { token: old.rider.accessToken, body: { reason: 'ROUTE' } })).body.code).toBe(
+      'RIDE_DISPUTE_WINDOW',
+    );
   });
 });

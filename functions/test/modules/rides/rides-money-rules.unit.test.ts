@@ -10,7 +10,17 @@ const T = 1_800_000_000_000;
 const key = quoteKeyOf('unit-secret');
 const pickup = { lat: 10.7769, lng: 106.7009 };
 const dropoff = { lat: 10.8039, lng: 106.7009 };
-const terms = { riderId: 'U1', rideClass: 'MOTORBIKE' as const, pickup, dropoff, fare: 25_000, distanceM: 4_000, durationSec: 900, surgeBp: 10_000, expiresAt: T + 60_000 };
+const terms = {
+  riderId: 'U1',
+  rideClass: 'MOTORBIKE' as const,
+  pickup,
+  dropoff,
+  fare: 25_000,
+  distanceM: 4_000,
+  durationSec: 900,
+  surgeBp: 10_000,
+  expiresAt: T + 60_000,
+};
 
 function service(payments: Record<string, jest.Mock>) {
   return createRidesService({
@@ -32,10 +42,38 @@ function service(payments: Record<string, jest.Mock>) {
 }
 
 const ride = (over: Partial<RideRecord> = {}): RideRecord => ({
-  id: 'R1', riderId: 'U1', driverId: 'D1', participants: ['U1', 'D1'], status: 'COMPLETED', rideClass: 'MOTORBIKE', pickup, dropoff, pickupCell: null,
-  quote: { fare: 25_000, distanceM: 4_000, durationSec: 900, surgeBp: 10_000 }, paymentMethod: 'WALLET', holdPaymentId: 'P1', paymentId: null, fare: 24_000, drivenM: 3_900,
-  cancellationFee: 0, driver: null, etaToPickupSec: null, excludedDriverIds: [], reassignments: 0, note: null, cancelledBy: null, cancelReason: null, rating: null,
-  createdAt: T - 3_600_000, confirmedAt: T - 3_500_000, arrivedAt: T - 3_400_000, pickedUpAt: T - 3_300_000, completedAt: T, endedAt: T, updatedAt: T, ...over,
+  id: 'R1',
+  riderId: 'U1',
+  driverId: 'D1',
+  participants: ['U1', 'D1'],
+  status: 'COMPLETED',
+  rideClass: 'MOTORBIKE',
+  pickup,
+  dropoff,
+  pickupCell: null,
+  quote: { fare: 25_000, distanceM: 4_000, durationSec: 900, surgeBp: 10_000 },
+  paymentMethod: 'WALLET',
+  holdPaymentId: 'P1',
+  paymentId: null,
+  fare: 24_000,
+  drivenM: 3_900,
+  cancellationFee: 0,
+  driver: null,
+  etaToPickupSec: null,
+  excludedDriverIds: [],
+  reassignments: 0,
+  note: null,
+  cancelledBy: null,
+  cancelReason: null,
+  rating: null,
+  createdAt: T - 3_600_000,
+  confirmedAt: T - 3_500_000,
+  arrivedAt: T - 3_400_000,
+  pickedUpAt: T - 3_300_000,
+  completedAt: T,
+  endedAt: T,
+  updatedAt: T,
+  ...over,
 });
 
 afterEach(() => jest.restoreAllMocks());
@@ -61,7 +99,12 @@ describe('fares in integer VND', () => {
     expect(fareOf('MOTORBIKE', 2_345.4, 60.6)).toBe(fareOf('MOTORBIKE', 2_345, 61)); // whole metres and seconds
     expect(fareCapOf(25_000)).toBe(30_000);
     expect(fareCapOf(26_000)).toBe(32_000); // 31,200 → 32,000
-    for (const [d, s, bp] of [[0, 0, 10_000], [12_345, 1_234, 17_500], [40_000, 3_600, 20_000]]) expect(Number.isSafeInteger(fareOf('CAR_7', d, s, bp)) && fareOf('CAR_7', d, s, bp) % 1_000).toBe(0);
+    for (const [d, s, bp] of [
+      [0, 0, 10_000],
+      [12_345, 1_234, 17_500],
+      [40_000, 3_600, 20_000],
+    ])
+      expect(Number.isSafeInteger(fareOf('CAR_7', d, s, bp)) && fareOf('CAR_7', d, s, bp) % 1_000).toBe(0);
   });
 });
 
@@ -71,7 +114,9 @@ describe('holds: a failed read is not "no ride"; only a captured hold is paid (i
     jest.spyOn(ridesRepo, 'get').mockResolvedValueOnce(undefined).mockRejectedValue(new Error('deadline exceeded'));
     jest.spyOn(ridesRepo, 'activeOf').mockResolvedValue(null as never);
     jest.spyOn(dispatchPool, 'nearbyAvailable').mockRejectedValue(new Error('search failed'));
-    await expect(service(payments).create('U1', { pickup, dropoff, vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET', quoteId: signQuote(terms, key) }, 'k1')).rejects.toThrow('search failed');
+    await expect(
+      service(payments).create('U1', { pickup, dropoff, vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET', quoteId: signQuote(terms, key) }, 'k1'),
+    ).rejects.toThrow('search failed');
     expect(payments.hold).toHaveBeenCalledTimes(1);
     expect(payments.release).not.toHaveBeenCalled();
   });
@@ -91,13 +136,18 @@ describe('holds: a failed read is not "no ride"; only a captured hold is paid (i
 describe('hold hygiene (item 8)', () => {
   it('a retry finding an AUTHORIZED hold of another amount gives it back and holds the new quote’s cap', async () => {
     const payments = {
-      hold: jest.fn().mockResolvedValueOnce({ id: 'P-old', status: 'AUTHORIZED', amount: 99_000 }).mockResolvedValueOnce({ id: 'P-new', status: 'AUTHORIZED', amount: fareCapOf(25_000) }),
+      hold: jest
+        .fn()
+        .mockResolvedValueOnce({ id: 'P-old', status: 'AUTHORIZED', amount: 99_000 })
+        .mockResolvedValueOnce({ id: 'P-new', status: 'AUTHORIZED', amount: fareCapOf(25_000) }),
       release: jest.fn(async () => undefined),
     };
     jest.spyOn(ridesRepo, 'get').mockResolvedValueOnce(undefined).mockRejectedValue(new Error('unavailable'));
     jest.spyOn(ridesRepo, 'activeOf').mockResolvedValue(null as never);
     jest.spyOn(dispatchPool, 'nearbyAvailable').mockRejectedValue(new Error('search failed'));
-    await expect(service(payments).create('U1', { pickup, dropoff, vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET', quoteId: signQuote(terms, key) }, 'k1')).rejects.toThrow('search failed');
+    await expect(
+      service(payments).create('U1', { pickup, dropoff, vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET', quoteId: signQuote(terms, key) }, 'k1'),
+    ).rejects.toThrow('search failed');
     expect(payments.release).toHaveBeenCalledWith('P-old', expect.any(String));
     expect(payments.hold).toHaveBeenCalledTimes(2);
     expect(payments.hold.mock.calls[1][0]).toMatchObject({ amount: fareCapOf(25_000) });

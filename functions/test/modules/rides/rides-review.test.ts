@@ -17,12 +17,21 @@ beforeAll(requireEmulators);
 type Here = ReturnType<typeof area>;
 const key = () => randomUUID();
 const book = (rider: Tokens, here: Here, paymentMethod = 'WALLET') =>
-  call('POST', '/rides', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod }, headers: { 'idempotency-key': key() } });
-const act = (who: Tokens, id: string, action: string, body?: unknown) => call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
+  call('POST', '/rides', {
+    token: rider.accessToken,
+    body: { pickup: here.near(0), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod },
+    headers: { 'idempotency-key': key() },
+  });
+const act = (who: Tokens, id: string, action: string, body?: unknown) =>
+  call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
 const wallet = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body as { balance: number; held: number };
 const located = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
 /** The driver is also an administrator holding rides.manage. */
-const makeAdmin = (d: Driver) => db().collection('users').doc(d.user.id).update({ roles: ['DRIVER', 'ADMIN'], permissions: ['rides.manage'] });
+const makeAdmin = (d: Driver) =>
+  db()
+    .collection('users')
+    .doc(d.user.id)
+    .update({ roles: ['DRIVER', 'ADMIN'], permissions: ['rides.manage'] });
 
 describe('administrators and their own rides (item 4)', () => {
   it('a driver holding rides.manage cannot complete or abort their own trip as an administrator (403 RIDE_SELF_MANAGE); another administrator can', async () => {
@@ -36,7 +45,10 @@ describe('administrators and their own rides (item 4)', () => {
     const abort = await act(driver, ride.id, 'cancel', { reason: 'as admin' });
     expect([abort.status, abort.body.code]).toEqual([403, 'RIDE_SELF_MANAGE']);
     expect((await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body.status).toBe('IN_PROGRESS');
-    const other = await call('POST', `/rides/admin/${ride.id}/complete`, { token: (await adminTokens()).accessToken, body: { fare: 'QUOTE', reason: 'driver app broken' } });
+    const other = await call('POST', `/rides/admin/${ride.id}/complete`, {
+      token: (await adminTokens()).accessToken,
+      body: { fare: 'QUOTE', reason: 'driver app broken' },
+    });
     expect(other.body).toMatchObject({ status: 'COMPLETED', fare: ride.quote.fare });
   });
 });
@@ -53,7 +65,10 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
     const early = await act(driver, ride.id, 'no-show');
     expect([early.status, early.body.code, early.body.details.waitSec]).toEqual([409, 'RIDE_NO_SHOW_EARLY', 120]);
     expect((await act(rider, ride.id, 'no-show')).status).toBe(403); // drivers only
-    await db().collection('rides').doc(ride.id).update({ arrivedAt: Timestamp.fromMillis(Date.now() - 121_000) });
+    await db()
+      .collection('rides')
+      .doc(ride.id)
+      .update({ arrivedAt: Timestamp.fromMillis(Date.now() - 121_000) });
     // The driver left the pickup since: checked where they are now.
     await drive(driver, here.near(1_000));
     expect((await act(driver, ride.id, 'no-show')).body.code).toBe('RIDE_NOT_AT_PICKUP');
@@ -67,7 +82,13 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
     expect(events).toEqual(['assign', 'arrive', 'noShow']);
     // The service's own reason: stored with its code, told to the rider in their language (Vietnamese).
     expect((await db().collection('rides').doc(ride.id).get()).get('cancelReasonCode')).toBe('riderNoShow');
-    const notice = await waitFor(async () => (await db().collection('app_notifications').where('recipientId', '==', rider.user.id).where('entityId', '==', ride.id).get()).docs.map((d) => d.data()).find((n) => n.event === 'ride.cancelled'), { timeoutMs: 30_000, what: 'the no-show notice' });
+    const notice = await waitFor(
+      async () =>
+        (await db().collection('app_notifications').where('recipientId', '==', rider.user.id).where('entityId', '==', ride.id).get()).docs
+          .map((d) => d.data())
+          .find((n) => n.event === 'ride.cancelled'),
+      { timeoutMs: 30_000, what: 'the no-show notice' },
+    );
     expect(notice.body).toBe('Khách không đến điểm đón');
 
     // A cancellation that charged a fee may be disputed (it was refused before: only COMPLETED rides were).
@@ -75,7 +96,8 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
     expect(dispute.body).toMatchObject({ status: 'OPEN', fare: 10_000, outcome: null });
     const resolve = (who: Tokens, body: unknown) => call('POST', `/rides/admin/disputes/${ride.id}/resolve`, { token: who.accessToken, body });
     const admin = await adminTokens();
-    for (const body of [{}, { outcome: 'MAYBE', note: 'x' }, { outcome: 'REFUNDED', amount: 0, note: 'x' }, { outcome: 'REJECTED' }]) expect((await resolve(admin, body)).status).toBe(400);
+    for (const body of [{}, { outcome: 'MAYBE', note: 'x' }, { outcome: 'REFUNDED', amount: 0, note: 'x' }, { outcome: 'REJECTED' }])
+      expect((await resolve(admin, body)).status).toBe(400);
     expect((await resolve(rider, { outcome: 'REJECTED', note: 'x' })).status).toBe(403);
     expect((await resolve(await narrowedAdmin([]), { outcome: 'REJECTED', note: 'x' })).body.code).toBe('PERMISSION_REQUIRED');
     await makeAdmin(driver);
@@ -84,7 +106,13 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
     const tooMuch = await resolve(admin, { outcome: 'REFUNDED', amount: 10_001, note: 'x' });
     expect([tooMuch.status, tooMuch.body.code, tooMuch.body.details.paid]).toEqual([409, 'RIDE_REFUND_EXCEEDS', 10_000]);
     const refunded = await resolve(admin, { outcome: 'REFUNDED', amount: 6_000, note: 'The pin was wrong' });
-    expect(refunded.body).toMatchObject({ status: 'RESOLVED', outcome: 'REFUNDED', refundAmount: 6_000, refundPaymentId: ended.body.paymentId, resolvedBy: admin.user.id });
+    expect(refunded.body).toMatchObject({
+      status: 'RESOLVED',
+      outcome: 'REFUNDED',
+      refundAmount: 6_000,
+      refundPaymentId: ended.body.paymentId,
+      resolvedBy: admin.user.id,
+    });
     expect((await wallet(rider)).balance).toBe(296_000);
     expect((await resolve(admin, { outcome: 'REFUNDED', amount: 1_000, note: 'again' })).body.code).toBe('RIDE_DISPUTE_RESOLVED');
     expect((await wallet(rider)).balance).toBe(296_000);
@@ -95,11 +123,16 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
     const { rider, ride } = await completedTrip(here);
     expect((await call('POST', `/rides/${ride.id}/dispute`, { token: rider.accessToken, body: { reason: 'FARE' } })).status).toBe(201);
     const admin = await adminTokens();
-    const rejected = await call('POST', `/rides/admin/disputes/${ride.id}/resolve`, { token: admin.accessToken, body: { outcome: 'REJECTED', note: 'The route was the shortest' } });
+    const rejected = await call('POST', `/rides/admin/disputes/${ride.id}/resolve`, {
+      token: admin.accessToken,
+      body: { outcome: 'REJECTED', note: 'The route was the shortest' },
+    });
     expect(rejected.body).toMatchObject({ status: 'RESOLVED', outcome: 'REJECTED', refundAmount: null, note: 'The route was the shortest' });
     const queue = (await call('GET', '/rides/admin/disputes?limit=50', { token: admin.accessToken })).body.items;
     expect(queue).toContainEqual(expect.objectContaining({ rideId: ride.id, status: 'RESOLVED', outcome: 'REJECTED' }));
-    expect((await call('POST', `/rides/admin/disputes/${randomUUID()}/resolve`, { token: admin.accessToken, body: { outcome: 'REJECTED', note: 'x' } })).status).toBe(404);
+    expect(
+      (await call('POST', `/rides/admin/disputes/${randomUUID()}/resolve`, { token: admin.accessToken, body: { outcome: 'REJECTED', note: 'x' } })).status,
+    ).toBe(404);
 
     const elsewhere = area();
     await onlineDriver(elsewhere.near(100));

@@ -10,7 +10,11 @@ import { quoteKeyOf } from '../../../src/modules/rides/rides.service';
 
 describe('routing', () => {
   it("encodes polylines as Google's documented example, and back", () => {
-    const points = [{ lat: 38.5, lng: -120.2 }, { lat: 40.7, lng: -120.95 }, { lat: 43.252, lng: -126.453 }];
+    const points = [
+      { lat: 38.5, lng: -120.2 },
+      { lat: 40.7, lng: -120.95 },
+      { lat: 43.252, lng: -126.453 },
+    ];
     expect(encodePolyline(points)).toBe('_p~iF~ps|U_ulLnnqC_mqNvxq`@');
     expect(decodePolyline('_p~iF~ps|U_ulLnnqC_mqNvxq`@')).toEqual(points);
   });
@@ -27,7 +31,7 @@ describe('routing', () => {
     expect(bike.distanceM).toBeLessThan(13_500);
     expect(estimateRoute(from, to, 'MOTORBIKE', rush).durationSec).toBeGreaterThan(bike.durationSec);
     expect(estimateRoute(from, to, 'CAR', rush).durationSec).toBeGreaterThan(estimateRoute(from, to, 'MOTORBIKE', rush).durationSec);
-    expect(decodePolyline(bike.polyline)[8]).toEqual({ lat: 10.82310, lng: 106.62970 });
+    expect(decodePolyline(bike.polyline)[8]).toEqual({ lat: 10.8231, lng: 106.6297 });
   });
 
   it('asks OSRM for the driving route and reads distance, duration and geometry; NoRoute is 422, an unreachable server 503', async () => {
@@ -35,8 +39,8 @@ describe('routing', () => {
     const server = http.createServer((req, res) => {
       seen.push(req.url!);
       res.setHeader('content-type', 'application/json');
-      if (req.url!.includes("0,0;")) {
-        res.end(JSON.stringify({ code: "NoRoute", message: "Impossible route between points" }));
+      if (req.url!.includes('0,0;')) {
+        res.end(JSON.stringify({ code: 'NoRoute', message: 'Impossible route between points' }));
         return;
       }
       res.end(JSON.stringify({ code: 'Ok', routes: [{ distance: 11_834.6, duration: 1_422.2, geometry: '_p~iF~ps|U_ulLnnqC' }] }));
@@ -47,11 +51,17 @@ describe('routing', () => {
       const route = await osrmRouter(base).route({ lat: 10.7769, lng: 106.7009 }, { lat: 10.8231, lng: 106.6297 }, 'CAR', 0);
       expect(route).toEqual({ distanceM: 11_835, durationSec: 1_422, polyline: '_p~iF~ps|U_ulLnnqC', provider: 'osrm' });
       expect(seen[0]).toBe('/route/v1/driving/106.7009,10.7769;106.6297,10.8231?overview=full&geometries=polyline&alternatives=false&steps=false');
-      await expect(osrmRouter(base).route({ lat: 0, lng: 0 }, { lat: 1, lng: 1 }, 'CAR', 0)).rejects.toMatchObject({ statusCode: 422, code: 'ROUTING_NO_ROUTE' });
+      await expect(osrmRouter(base).route({ lat: 0, lng: 0 }, { lat: 1, lng: 1 }, 'CAR', 0)).rejects.toMatchObject({
+        statusCode: 422,
+        code: 'ROUTING_NO_ROUTE',
+      });
     } finally {
       await new Promise((r) => server.close(r));
     }
-    await expect(osrmRouter(base, 500).route({ lat: 1, lng: 1 }, { lat: 2, lng: 2 }, 'CAR', 0)).rejects.toMatchObject({ statusCode: 503, code: 'ROUTING_UNAVAILABLE' });
+    await expect(osrmRouter(base, 500).route({ lat: 1, lng: 1 }, { lat: 2, lng: 2 }, 'CAR', 0)).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'ROUTING_UNAVAILABLE',
+    });
   });
 });
 
@@ -72,7 +82,17 @@ describe('fares, surge and quotes', () => {
 
   it('a quote id carries its terms signed: any change, or another key, makes it unreadable', () => {
     const key = quoteKeyOf('server-secret-0123456789abcdef0123456789');
-    const terms: QuoteTerms = { riderId: 'u1', rideClass: 'CAR', pickup: { lat: 10, lng: 106 }, dropoff: { lat: 10.1, lng: 106.1 }, fare: 50_000, distanceM: 14_000, durationSec: 1_800, surgeBp: 10_000, expiresAt: 1 };
+    const terms: QuoteTerms = {
+      riderId: 'u1',
+      rideClass: 'CAR',
+      pickup: { lat: 10, lng: 106 },
+      dropoff: { lat: 10.1, lng: 106.1 },
+      fare: 50_000,
+      distanceM: 14_000,
+      durationSec: 1_800,
+      surgeBp: 10_000,
+      expiresAt: 1,
+    };
     const id = signQuote(terms, key);
     expect(readQuote(id, key)).toEqual(terms);
     expect(readQuote(id, quoteKeyOf('another-secret-0123456789abcdef01234567'))).toBeUndefined();

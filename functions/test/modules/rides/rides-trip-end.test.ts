@@ -23,15 +23,19 @@ const config = testConfig({ PAYMENTS_MOCK: 'true' });
 type Person = Tokens & { email: string };
 type Here = ReturnType<typeof area>;
 const key = () => randomUUID();
-const trip = (here: Here, paymentMethod: 'CASH' | 'WALLET' = 'WALLET') => ({ pickup: here.near(0), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod });
+const trip = (here: Here, paymentMethod: 'CASH' | 'WALLET' = 'WALLET') => ({
+  pickup: here.near(0),
+  dropoff: here.near(3_000),
+  vehicleType: 'MOTORBIKE',
+  paymentMethod,
+});
 const book = (rider: Person, body: Record<string, unknown>, idempotencyKey: string | null = key()) =>
   call('POST', '/rides', { token: rider.accessToken, body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
-const act = (who: Tokens, id: string, action: string, body?: unknown) => call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
+const act = (who: Tokens, id: string, action: string, body?: unknown) =>
+  call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
 const wallet = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body as { balance: number; held: number };
 const driverDoc = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
 const capOf = (fare: number) => Math.ceil((fare * 1.2) / 1000) * 1000;
-
-
 
 describe('timers on every active status', () => {
   it('a driver who vanishes mid-trip: the IN_PROGRESS timer completes the ride at the distance driven (WALLET captured), frees the driver; the rider books again', async () => {
@@ -45,14 +49,19 @@ describe('timers on every active status', () => {
     await expect(onRideExpiry({ rideId: ride.id }, config)).rejects.toThrow(/not due/);
     // Past max(RIDE_TRIP_TIMEOUT_MIN_SEC 1800, 3 × the quoted duration) since pickup, without a word from the driver.
     const limitSec = Math.max(1_800, 3 * ride.quote.durationSec);
-    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (limitSec + 60) * 1000) });
+    await db()
+      .collection('rides')
+      .doc(ride.id)
+      .update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (limitSec + 60) * 1000) });
     await onRideExpiry({ rideId: ride.id }, config);
     await onRideExpiry({ rideId: ride.id }, config); // delivered twice: nothing more
     const ended = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body;
     // Priced on the ~1 km driven and the quoted duration (the overrun is not the rider's), at most the cap.
     expect(ended).toMatchObject({ status: 'COMPLETED', paymentId: expect.any(String) });
     expect(ended.drivenM).toBeGreaterThan(950);
-    expect(ended.fare).toBe(Math.min(fareOf('MOTORBIKE', ended.drivenM, ride.quote.durationSec, (ride.quote as { surgeBp?: number }).surgeBp ?? 10_000), fareCapOf(ride.quote.fare)));
+    expect(ended.fare).toBe(
+      Math.min(fareOf('MOTORBIKE', ended.drivenM, ride.quote.durationSec, (ride.quote as { surgeBp?: number }).surgeBp ?? 10_000), fareCapOf(ride.quote.fare)),
+    );
     expect(await wallet(rider)).toEqual(expect.objectContaining({ balance: 300_000 - ended.fare, held: 0 }));
     expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(ended.fare - Math.round(ended.fare * 0.2));
     const events = (await call('GET', `/rides/${ride.id}/events`, { token: rider.accessToken })).body.items;
@@ -70,7 +79,10 @@ describe('timers on every active status', () => {
     const driver = await onlineDriver(here.near(100));
     const rider = await registerVerified();
     const ride = await startedTrip(here, rider, driver);
-    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 1) * 1000) });
+    await db()
+      .collection('rides')
+      .doc(ride.id)
+      .update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 1) * 1000) });
     const read = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body;
     expect(read).toMatchObject({ status: 'COMPLETED', drivenM: 0, fare: fareOf('MOTORBIKE', 0, ride.quote.durationSec), paymentId: expect.any(String) });
     expect((await db().collection('payments').doc(read.paymentId).get()).data()).toMatchObject({ method: 'CASH', amount: read.fare, payeeId: driver.user.id });
@@ -83,13 +95,18 @@ describe('timers on every active status', () => {
     const rider = await walletRider();
     const ride = await startedTrip(here, rider, driver, { paymentMethod: 'WALLET' });
     await drive(driver, here.near(3_000));
-    await db().collection('rides').doc(ride.id).update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 60) * 1000) });
+    await db()
+      .collection('rides')
+      .doc(ride.id)
+      .update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 60) * 1000) });
     const done = await act(driver, ride.id, 'complete');
     expect(done.body).toMatchObject({ status: 'COMPLETED' });
     await onRideExpiry({ rideId: ride.id }, config);
     const after = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body;
     expect(after).toMatchObject({ status: 'COMPLETED', fare: done.body.fare, completedAt: done.body.completedAt });
-    const events = (await call('GET', `/rides/${ride.id}/events`, { token: rider.accessToken })).body.items.map((e: { action: string; by: string }) => `${e.action}:${e.by === driver.user.id ? 'driver' : e.by}`);
+    const events = (await call('GET', `/rides/${ride.id}/events`, { token: rider.accessToken })).body.items.map(
+      (e: { action: string; by: string }) => `${e.action}:${e.by === driver.user.id ? 'driver' : e.by}`,
+    );
     expect(events.slice(-1)).toEqual(['complete:driver']);
     expect(await wallet(rider)).toMatchObject({ balance: 300_000 - done.body.fare, held: 0 });
   });
@@ -100,8 +117,16 @@ describe('timers on every active status', () => {
     const rider = await walletRider();
     const ride = (await book(rider, trip(here))).body;
     expect((await act(driver, ride.id, 'arrived')).body.status).toBe('ARRIVED');
-    await db().collection('rides').doc(ride.id).update({ arrivedAt: Timestamp.fromMillis(Date.now() - 21 * 60_000) });
-    expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body).toMatchObject({ status: 'EXPIRED', cancelledBy: 'system', cancellationFee: 10_000, paymentId: expect.any(String) });
+    await db()
+      .collection('rides')
+      .doc(ride.id)
+      .update({ arrivedAt: Timestamp.fromMillis(Date.now() - 21 * 60_000) });
+    expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body).toMatchObject({
+      status: 'EXPIRED',
+      cancelledBy: 'system',
+      cancellationFee: 10_000,
+      paymentId: expect.any(String),
+    });
     expect(await wallet(rider)).toMatchObject({ balance: 290_000, held: 0 });
     expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
     expect((await driverDoc(driver)).currentRideId).toBeNull();
@@ -135,13 +160,18 @@ describe('administrators end a started trip', () => {
     expect((await call('DELETE', `/users/admin/${driver.user.id}`, { token: admin.accessToken })).status).toBe(200);
     expect((await act(driver, ride.id, 'complete')).status).toBe(401);
     const path = `/rides/admin/${ride.id}/complete`;
-    for (const body of [{}, { fare: 'ALL', reason: 'x' }, { fare: 'QUOTE' }, { fare: 'QUOTE', reason: '' }]) expect((await call('POST', path, { token: admin.accessToken, body })).status).toBe(400);
+    for (const body of [{}, { fare: 'ALL', reason: 'x' }, { fare: 'QUOTE' }, { fare: 'QUOTE', reason: '' }])
+      expect((await call('POST', path, { token: admin.accessToken, body })).status).toBe(400);
     expect((await call('POST', path, { token: rider.accessToken, body: { fare: 'QUOTE', reason: 'x' } })).status).toBe(403);
-    expect((await call('POST', path, { token: (await narrowedAdmin([])).accessToken, body: { fare: 'QUOTE', reason: 'x' } })).body.code).toBe('PERMISSION_REQUIRED');
+    expect((await call('POST', path, { token: (await narrowedAdmin([])).accessToken, body: { fare: 'QUOTE', reason: 'x' } })).body.code).toBe(
+      'PERMISSION_REQUIRED',
+    );
     const done = await call('POST', path, { token: admin.accessToken, body: { fare: 'QUOTE', reason: 'driver locked mid-trip' } });
     expect(done.body).toMatchObject({ status: 'COMPLETED', fare: ride.quote.fare, paymentId: expect.any(String) });
     expect(await wallet(rider)).toMatchObject({ balance: 300_000 - ride.quote.fare, held: 0 });
-    expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(ride.quote.fare - Math.round(ride.quote.fare * 0.2));
+    expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(
+      ride.quote.fare - Math.round(ride.quote.fare * 0.2),
+    );
     expect((await call('POST', path, { token: admin.accessToken, body: { fare: 'QUOTE', reason: 'again' } })).body.code).toBe('RIDE_TRANSITION');
     // The lock took the driver out of the pool (driverAccountChanged)…
     await waitFor(async () => ((await driverDoc(driver)).dispatchKey === null ? true : undefined), { what: 'the locked driver offline', timeoutMs: 20_000 });
@@ -174,7 +204,11 @@ describe('dispatch skips drivers who may not drive (item 8)', () => {
       const driver = await onlineDriver(here.near(100));
       if (change === 'lock') await call('DELETE', `/users/admin/${driver.user.id}`, { token: admin.accessToken });
       if (change === 'role') await call('PATCH', `/users/admin/${driver.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
-      if (change === 'capability') await db().collection('driver_profiles').doc(driver.user.id).update({ capabilities: ['DELIVERY'] });
+      if (change === 'capability')
+        await db()
+          .collection('driver_profiles')
+          .doc(driver.user.id)
+          .update({ capabilities: ['DELIVERY'] });
       const rider = await registerVerified();
       const res = await book(rider, trip(here, 'CASH'));
       expect([change, res.body.status]).toEqual([change, 'NO_DRIVER']);
@@ -220,7 +254,14 @@ describe('wallet holds of failed bookings (item 9) and bookings without a key (i
     const k = key();
     // The first attempt held, then failed (its hold released), as a double tap answered RIDE_ACTIVE does.
     const rideId = `R${createHash('sha256').update(`rides.create\u0000${rider.user.id}\u0000${k}`).digest('hex').slice(0, 24)}`;
-    const first = await paymentCommands(config).hold({ payerId: rider.user.id, amount: vnd(30_000), purpose: 'RIDE', ref: { type: 'RIDE', id: rideId }, description: 'Ride (held until the trip ends)', idempotencyKey: rideId });
+    const first = await paymentCommands(config).hold({
+      payerId: rider.user.id,
+      amount: vnd(30_000),
+      purpose: 'RIDE',
+      ref: { type: 'RIDE', id: rideId },
+      description: 'Ride (held until the trip ends)',
+      idempotencyKey: rideId,
+    });
     await paymentCommands(config).release(first.id, 'The booking failed');
     const ride = (await book(rider, trip(here), k)).body;
     expect(ride).toMatchObject({ id: rideId, status: 'CONFIRMED' });
@@ -231,12 +272,23 @@ describe('wallet holds of failed bookings (item 9) and bookings without a key (i
   it('a hold whose booking never stored a ride is released by the hold check; a ride under way keeps its hold', async () => {
     const rider = await walletRider(100_000);
     const rideId = `R${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-    const hold = await paymentCommands(config).hold({ payerId: rider.user.id, amount: vnd(40_000), purpose: 'RIDE', ref: { type: 'RIDE', id: rideId }, description: 'Ride (held until the trip ends)', idempotencyKey: rideId });
+    const hold = await paymentCommands(config).hold({
+      payerId: rider.user.id,
+      amount: vnd(40_000),
+      purpose: 'RIDE',
+      ref: { type: 'RIDE', id: rideId },
+      description: 'Ride (held until the trip ends)',
+      idempotencyKey: rideId,
+    });
     expect(await wallet(rider)).toMatchObject({ balance: 60_000, held: 40_000 });
     // Early (a booking may still be storing its ride): refused, retried later; nothing released.
     await expect(onRideHoldCheck({ rideId, paymentId: hold.id }, config)).rejects.toThrow(/not due/);
     expect((await wallet(rider)).held).toBe(40_000);
-    const due = (paymentId: string) => db().collection('payments').doc(paymentId).update({ createdAt: Timestamp.fromMillis(Date.now() - 901_000) });
+    const due = (paymentId: string) =>
+      db()
+        .collection('payments')
+        .doc(paymentId)
+        .update({ createdAt: Timestamp.fromMillis(Date.now() - 901_000) });
     await due(hold.id);
     await onRideHoldCheck({ rideId, paymentId: hold.id }, config);
     await onRideHoldCheck({ rideId, paymentId: hold.id }, config);
@@ -250,7 +302,14 @@ describe('wallet holds of failed bookings (item 9) and bookings without a key (i
     await onRideHoldCheck({ rideId: ride.id, paymentId: ride.paymentId }, config);
     expect((await wallet(rider)).held).toBe(capOf(ride.quote.fare));
     // A second hold taken for the same ride (a retry that held anew) is not the ride's: the check gives it back.
-    const stray = await paymentCommands(config).hold({ payerId: rider.user.id, amount: vnd(5_000), purpose: 'RIDE', ref: { type: 'RIDE', id: ride.id }, description: 'Ride (held until the trip ends)', idempotencyKey: `${ride.id}-stray` });
+    const stray = await paymentCommands(config).hold({
+      payerId: rider.user.id,
+      amount: vnd(5_000),
+      purpose: 'RIDE',
+      ref: { type: 'RIDE', id: ride.id },
+      description: 'Ride (held until the trip ends)',
+      idempotencyKey: `${ride.id}-stray`,
+    });
     await due(stray.id);
     await onRideHoldCheck({ rideId: ride.id, paymentId: stray.id }, config);
     expect((await wallet(rider)).held).toBe(capOf(ride.quote.fare));

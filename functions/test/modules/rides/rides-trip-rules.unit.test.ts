@@ -4,7 +4,13 @@ import { deadlineOf, isOverdue, rideMachine } from '../../../src/modules/rides/r
 // The trip's timers and the plausibility of a driver's move, as pure rules (issue 29, items 4 and 5).
 
 const limits = { arrivedSec: 1_200, tripFactor: 3, tripMinSec: 1_800 };
-const ride = (status: 'CONFIRMED' | 'ARRIVED' | 'IN_PROGRESS' | 'COMPLETED', durationSec = 600) => ({ status, confirmedAt: 0, arrivedAt: 1_000, pickedUpAt: 2_000, quote: { fare: 20_000, distanceM: 4_000, durationSec, surgeBp: 10_000 } });
+const ride = (status: 'CONFIRMED' | 'ARRIVED' | 'IN_PROGRESS' | 'COMPLETED', durationSec = 600) => ({
+  status,
+  confirmedAt: 0,
+  arrivedAt: 1_000,
+  pickedUpAt: 2_000,
+  quote: { fare: 20_000, distanceM: 4_000, durationSec, surgeBp: 10_000 },
+});
 
 describe('ride deadlines', () => {
   it('each active status has one: 30 minutes to arrive, the wait at the pickup, a multiple of the quoted duration with a floor', () => {

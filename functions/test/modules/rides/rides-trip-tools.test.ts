@@ -11,7 +11,8 @@ beforeAll(requireEmulators);
 // The operations around a trip the apps use beside its moves: the map leg, the ride's chat, the trip link,
 // the receipt, the driver's ratings and day summary, and the administrators' figures.
 
-const book = (rider: Tokens, body: Record<string, unknown>) => call('POST', '/rides', { token: rider.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
+const book = (rider: Tokens, body: Record<string, unknown>) =>
+  call('POST', '/rides', { token: rider.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
 const act = (who: Tokens, id: string, action: string) => call('POST', `/rides/${id}/${action}`, { token: who.accessToken });
 
 describe('around a trip', () => {
@@ -33,9 +34,15 @@ describe('around a trip', () => {
     expect(chat.status).toBe(200);
     expect((await call('POST', `/rides/${ride.id}/chat`, { token: driver.accessToken })).body.conversationId).toBe(chat.body.conversationId);
     expect((await call('POST', `/rides/${ride.id}/chat`, { token: stranger.accessToken })).status).toBe(404);
-    const said = await call('POST', `/chat/conversations/${chat.body.conversationId}/messages`, { token: driver.accessToken, body: { type: 'TEXT', text: 'Em tới rồi, áo xanh' }, headers: { 'idempotency-key': randomUUID() } });
+    const said = await call('POST', `/chat/conversations/${chat.body.conversationId}/messages`, {
+      token: driver.accessToken,
+      body: { type: 'TEXT', text: 'Em tới rồi, áo xanh' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
     expect(said.status).toBe(201);
-    expect((await call('GET', `/chat/conversations/${chat.body.conversationId}/messages`, { token: rider.accessToken })).body.items[0].text).toBe('Em tới rồi, áo xanh');
+    expect((await call('GET', `/chat/conversations/${chat.body.conversationId}/messages`, { token: rider.accessToken })).body.items[0].text).toBe(
+      'Em tới rồi, áo xanh',
+    );
     expect((await call('GET', `/chat/conversations/${chat.body.conversationId}/messages`, { token: stranger.accessToken })).status).toBe(404);
 
     // The trip link: the rider's only, public to its holder, replaced by a new one, turned off.
@@ -64,13 +71,23 @@ describe('around a trip', () => {
     expect(done.status).toBe('COMPLETED');
     const afterwards = await call('GET', second.body.path);
     expect(afterwards.body).toMatchObject({ status: 'COMPLETED', driverLocation: null });
-    await waitFor(async () => ((await db().collection('conversations').doc(chat.body.conversationId).get()).get('closed') === true ? true : undefined), { what: 'the ride chat closed' });
+    await waitFor(async () => ((await db().collection('conversations').doc(chat.body.conversationId).get()).get('closed') === true ? true : undefined), {
+      what: 'the ride chat closed',
+    });
     expect((await call('DELETE', `/rides/${ride.id}/share`, { token: rider.accessToken })).status).toBe(204);
     expect((await call('GET', second.body.path)).status).toBe(404);
 
     // The receipt: the rider sees what they paid, the driver also the split.
     const forRider = (await call('GET', `/rides/${ride.id}/receipt`, { token: rider.accessToken })).body;
-    expect(forRider).toMatchObject({ status: 'COMPLETED', currency: 'VND', paymentMethod: 'CASH', fare: done.fare, total: done.fare, cancellationFee: 0, split: null });
+    expect(forRider).toMatchObject({
+      status: 'COMPLETED',
+      currency: 'VND',
+      paymentMethod: 'CASH',
+      fare: done.fare,
+      total: done.fare,
+      cancellationFee: 0,
+      split: null,
+    });
     expect(forRider.drivenM).toBeGreaterThan(2_000);
     const forDriver = (await call('GET', `/rides/${ride.id}/receipt`, { token: driver.accessToken })).body;
     expect(forDriver.split.commission + forDriver.split.driverEarnings).toBe(done.fare);
@@ -115,7 +132,9 @@ describe('around a trip', () => {
     const fresh = (await call('POST', `/rides/${ride.id}/chat`, { token: rider.accessToken })).body.conversationId;
     expect(fresh).not.toBe(old);
     expect((await call('POST', `/rides/${ride.id}/chat`, { token: first.accessToken })).status).toBe(404);
-    await waitFor(async () => ((await db().collection('conversations').doc(old).get()).get('closed') === true ? true : undefined), { what: 'the old driver’s chat closed' });
+    await waitFor(async () => ((await db().collection('conversations').doc(old).get()).get('closed') === true ? true : undefined), {
+      what: 'the old driver’s chat closed',
+    });
     expect((await db().collection('conversations').doc(fresh).get()).get('closed')).toBe(false);
   });
 });
@@ -145,7 +164,8 @@ describe('the rider’s side of a trip: the note for the driver and the driver�
     const here = area();
     const driver = await onlineDriver(here.near(300));
     const [rider, stranger] = [await registerVerified(), await registerVerified()];
-    const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH', note: 'Cổng số 2' })).body;
+    const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH', note: 'Cổng số 2' }))
+      .body;
     const patch = (who: Tokens, body: unknown) => call('PATCH', `/rides/${ride.id}`, { token: who.accessToken, body });
 
     const changed = await patch(rider, { note: '  Chờ ở sảnh B, áo đỏ ' });
@@ -186,7 +206,8 @@ describe('the rider’s side of a trip: the note for the driver and the driver�
     await drive(driver, here.near(1_500));
     expect((await act(driver, ride.id, 'complete')).body.status).toBe('COMPLETED');
 
-    for (const body of [{ stars: 0 }, { stars: 6 }, { stars: 4.5 }, { stars: '5' }, {}, { stars: 3, comment: 'x'.repeat(501) }]) expect((await rate(driver, body)).status).toBe(400);
+    for (const body of [{ stars: 0 }, { stars: 6 }, { stars: 4.5 }, { stars: '5' }, {}, { stars: 3, comment: 'x'.repeat(501) }])
+      expect((await rate(driver, body)).status).toBe(400);
     expect((await rate(rider, { stars: 5 })).status).toBe(403); // riders have no DRIVER hat
     expect((await rate(otherDriver, { stars: 1 })).status).toBe(404);
 
@@ -195,7 +216,11 @@ describe('the rider’s side of a trip: the note for the driver and the driver�
     const won = a.status === 201 ? a : b;
     expect(won.body).toEqual({ rideId: ride.id, stars: won.body.stars, comment: won.body.comment, ratedAt: expect.any(String) });
     expect((a.status === 409 ? a : b).body.code).toBe('RIDE_ALREADY_RATED');
-    expect((await call('GET', '/rides/rider-rating', { token: rider.accessToken })).body).toEqual({ riderId: rider.user.id, average: won.body.stars, count: 1 });
+    expect((await call('GET', '/rides/rider-rating', { token: rider.accessToken })).body).toEqual({
+      riderId: rider.user.id,
+      average: won.body.stars,
+      count: 1,
+    });
 
     // The ride document the rider listens to carries none of it.
     const seen = (await db().collection('rides').doc(ride.id).get()).data()!;

@@ -15,9 +15,12 @@ beforeAll(requireEmulators);
 
 type Person = Tokens & { email: string };
 const key = () => randomUUID();
-const book = (rider: Person, body: Record<string, unknown>, idempotencyKey = key()) => call('POST', '/rides', { token: rider.accessToken, body, headers: { 'idempotency-key': idempotencyKey } });
-const act = (who: Person, id: string, action: string, body?: unknown) => call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
-const inbox = async (userId: string, entityId: string) => (await db().collection('app_notifications').where('recipientId', '==', userId).where('entityId', '==', entityId).get()).docs.map((d) => d.data());
+const book = (rider: Person, body: Record<string, unknown>, idempotencyKey = key()) =>
+  call('POST', '/rides', { token: rider.accessToken, body, headers: { 'idempotency-key': idempotencyKey } });
+const act = (who: Person, id: string, action: string, body?: unknown) =>
+  call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
+const inbox = async (userId: string, entityId: string) =>
+  (await db().collection('app_notifications').where('recipientId', '==', userId).where('entityId', '==', entityId).get()).docs.map((d) => d.data());
 const driverDoc = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
 
 describe('quotes', () => {
@@ -39,7 +42,20 @@ describe('quotes', () => {
     const cheaper = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), fare: 1_000 })).toString('base64url');
     expect((await book(rider, { ...body, quoteId: `${cheaper}.${signature}` })).body.code).toBe('RIDE_QUOTE_INVALID');
     expect((await book(rider, { ...body, vehicleType: 'CAR', quoteId: bike.quoteId })).body.code).toBe('RIDE_QUOTE_INVALID');
-    const expired = signQuote({ riderId: rider.user.id, rideClass: 'MOTORBIKE', pickup: body.pickup, dropoff: body.dropoff, fare: 20_000, distanceM: 5_000, durationSec: 600, surgeBp: 10_000, expiresAt: Date.now() - 1 }, quoteKeyOf(localSecret('JWT_SECRET')));
+    const expired = signQuote(
+      {
+        riderId: rider.user.id,
+        rideClass: 'MOTORBIKE',
+        pickup: body.pickup,
+        dropoff: body.dropoff,
+        fare: 20_000,
+        distanceM: 5_000,
+        durationSec: 600,
+        surgeBp: 10_000,
+        expiresAt: Date.now() - 1,
+      },
+      quoteKeyOf(localSecret('JWT_SECRET')),
+    );
     expect((await book(rider, { ...body, quoteId: expired })).body.code).toBe('RIDE_QUOTE_EXPIRED');
     expect((await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: { lat: 91, lng: 0 }, dropoff: here.near(10) } })).status).toBe(400);
     expect((await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(0) } })).status).toBe(400);
@@ -54,9 +70,19 @@ describe('quotes', () => {
     const cell = geohashOf(crowded.near(0)).slice(0, 5);
     const recent = Timestamp.fromMillis(Date.now() - 60_000);
     const batch = db().batch();
-    for (let i = 0; i < 12; i++) batch.set(db().collection('rides').doc(`surge-${randomUUID()}`), { riderId: `r-${i}`, participants: [`r-${i}`], status: 'NO_DRIVER', pickupCell: cell, createdAt: recent, updatedAt: recent });
+    for (let i = 0; i < 12; i++)
+      batch.set(db().collection('rides').doc(`surge-${randomUUID()}`), {
+        riderId: `r-${i}`,
+        participants: [`r-${i}`],
+        status: 'NO_DRIVER',
+        pickupCell: cell,
+        createdAt: recent,
+        updatedAt: recent,
+      });
     await batch.commit();
-    const surged = (await call('POST', '/rides/quote', { token: busy.accessToken, body: { ...trip, pickup: crowded.near(0), dropoff: crowded.near(3_000, 2_000) } })).body.quotes[0];
+    const surged = (
+      await call('POST', '/rides/quote', { token: busy.accessToken, body: { ...trip, pickup: crowded.near(0), dropoff: crowded.near(3_000, 2_000) } })
+    ).body.quotes[0];
     expect(calmQuote.surge).toBe(1);
     expect(surged.surge).toBe(2);
     expect(surged.fare).toBeGreaterThanOrEqual(calmQuote.fare * 2 - 1_000);
@@ -68,10 +94,25 @@ describe('a cash ride from booking to rating', () => {
     const here = area();
     const [far, near] = [await onlineDriver(here.near(1_500)), await onlineDriver(here.near(300), { type: 'MOTORBIKE' }, 'Anh Tuấn')];
     const rider = await registerVerified({ name: 'Chị Mai' });
-    const quote = (await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(4_000), vehicleType: 'MOTORBIKE' } })).body.quotes[0];
-    const booked = await book(rider, { pickup: { ...here.near(0), address: '12 Lê Lợi' }, dropoff: here.near(4_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH', quoteId: quote.quoteId, note: 'Cổng số 2' });
+    const quote = (
+      await call('POST', '/rides/quote', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(4_000), vehicleType: 'MOTORBIKE' } })
+    ).body.quotes[0];
+    const booked = await book(rider, {
+      pickup: { ...here.near(0), address: '12 Lê Lợi' },
+      dropoff: here.near(4_000),
+      vehicleType: 'MOTORBIKE',
+      paymentMethod: 'CASH',
+      quoteId: quote.quoteId,
+      note: 'Cổng số 2',
+    });
     expect(booked.status).toBe(201);
-    expect(booked.body).toMatchObject({ status: 'CONFIRMED', driverId: near.user.id, driver: { name: 'Anh Tuấn', vehicle: { type: 'MOTORBIKE' } }, quote: { fare: quote.fare }, etaToPickupSec: expect.any(Number) });
+    expect(booked.body).toMatchObject({
+      status: 'CONFIRMED',
+      driverId: near.user.id,
+      driver: { name: 'Anh Tuấn', vehicle: { type: 'MOTORBIKE' } },
+      quote: { fare: quote.fare },
+      etaToPickupSec: expect.any(Number),
+    });
     const id = booked.body.id;
     expect((await driverDoc(near)).currentRideId).toBe(id);
     expect((await driverDoc(far)).currentRideId).toBeNull();
@@ -107,23 +148,35 @@ describe('a cash ride from booking to rating', () => {
     expect(history[0]).toMatchObject({ id, earnings: done.body.fare - Math.round(done.body.fare * 0.2) });
     const events = (await db().collection(`rides/${id}/events`).orderBy('at').get()).docs.map((d) => `${d.get('from')}>${d.get('to')}`);
     expect(events).toEqual(['NEW>CONFIRMED', 'CONFIRMED>ARRIVED', 'ARRIVED>IN_PROGRESS', 'IN_PROGRESS>COMPLETED']);
-    const riderNotices = await waitFor(async () => {
-      const items = await inbox(rider.user.id, id);
-      return items.length >= 4 ? items : undefined;
-    }, { timeoutMs: 60_000, what: 'the rider notices' });
+    const riderNotices = await waitFor(
+      async () => {
+        const items = await inbox(rider.user.id, id);
+        return items.length >= 4 ? items : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the rider notices' },
+    );
     expect(riderNotices.map((n) => n.event).sort()).toEqual(['ride.arrived', 'ride.completed', 'ride.matched', 'ride.pickup']);
-    expect(riderNotices.find((n) => n.event === 'ride.matched')).toMatchObject({ kind: 'RIDE', data: { sfx: 'ride_driver_assigned', deepLink: { tab: 'MapTab', screen: 'RideDetail' } } });
-    const driverNotices = await waitFor(async () => {
-      const items = await inbox(near.user.id, id);
-      return items.length >= 2 ? items : undefined;
-    }, { timeoutMs: 60_000, what: 'the driver notices' });
+    expect(riderNotices.find((n) => n.event === 'ride.matched')).toMatchObject({
+      kind: 'RIDE',
+      data: { sfx: 'ride_driver_assigned', deepLink: { tab: 'MapTab', screen: 'RideDetail' } },
+    });
+    const driverNotices = await waitFor(
+      async () => {
+        const items = await inbox(near.user.id, id);
+        return items.length >= 2 ? items : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the driver notices' },
+    );
     expect(driverNotices.map((n) => n.event).sort()).toEqual(['ride.completed', 'ride.matched']);
     // What rider and driver listen to parses with the published schemas (openapi/firestore.schema.json).
     const stored = await expectPublished('RideDocument', `rides/${id}`);
     expect(stored.completedAt.toMillis()).toBe(Date.parse(done.body.completedAt));
     await expectPublished('DriverLocationDocument', `driver_locations/${near.user.id}`);
     await expectAllPublished('InboxItemDocument', db().collection('app_notifications').where('recipientId', '==', rider.user.id).where('entityId', '==', id));
-    const statuses = await expectAllPublished('RealtimeEventDocument', db().collection('realtime_events').where('recipientId', '==', rider.user.id).where('payload.entityId', '==', id));
+    const statuses = await expectAllPublished(
+      'RealtimeEventDocument',
+      db().collection('realtime_events').where('recipientId', '==', rider.user.id).where('payload.entityId', '==', id),
+    );
     expect(statuses.map((e) => e.type)).toContain('ride:status');
   }, 150_000);
 });
@@ -190,7 +243,9 @@ describe('dispatch', () => {
     const here = area();
     const drivers = await Promise.all([0, 1, 2, 3, 4].map((i) => onlineDriver(here.near(100 + i * 150, i * 50))));
     const riders = await Promise.all(Array.from({ length: 20 }, () => registerVerified()));
-    const results = await Promise.all(riders.map((r, i) => book(r, { pickup: here.near(i * 20), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })));
+    const results = await Promise.all(
+      riders.map((r, i) => book(r, { pickup: here.near(i * 20), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })),
+    );
     const confirmed = results.filter((r) => r.status === 201 && r.body.status === 'CONFIRMED');
     expect(confirmed).toHaveLength(5);
     expect(results.filter((r) => r.status === 200 && r.body.status === 'NO_DRIVER')).toHaveLength(15);
@@ -204,7 +259,10 @@ describe('dispatch', () => {
     const offline = await onlineDriver(here.near(100));
     await call('PATCH', '/driver/me/status', { token: offline.accessToken, body: { status: 'OFFLINE' } });
     const stale = await onlineDriver(here.near(150));
-    await db().collection('driver_locations').doc(stale.user.id).update({ locatedAt: Timestamp.fromMillis(Date.now() - 11 * 60_000) });
+    await db()
+      .collection('driver_locations')
+      .doc(stale.user.id)
+      .update({ locatedAt: Timestamp.fromMillis(Date.now() - 11 * 60_000) });
     const car = await onlineDriver(here.near(200), { type: 'CAR' });
     const rider = await registerVerified();
     const res = await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' });
@@ -218,9 +276,13 @@ describe('dispatch', () => {
     const here = area();
     const rider = await registerVerified();
     await onlineDriver(here.near(7_000));
-    expect((await book(rider, { pickup: here.near(0), dropoff: here.near(-2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body.status).toBe('NO_DRIVER');
+    expect((await book(rider, { pickup: here.near(0), dropoff: here.near(-2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body.status).toBe(
+      'NO_DRIVER',
+    );
     const fourKm = await onlineDriver(here.near(-4_000));
-    expect((await book(rider, { pickup: here.near(0), dropoff: here.near(-2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body.driverId).toBe(fourKm.user.id);
+    expect((await book(rider, { pickup: here.near(0), dropoff: here.near(-2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body.driverId).toBe(
+      fourKm.user.id,
+    );
   });
 
   it('a retried booking (same key) is the same ride, even in parallel', async () => {
@@ -278,14 +340,20 @@ describe('cancellations and races', () => {
     await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount: 200_000, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
     const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET' })).body;
     expect((await act(driver, ride.id, 'arrived')).body.status).toBe('ARRIVED');
-    await db().collection('rides').doc(ride.id).update({ arrivedAt: Timestamp.fromMillis(Date.now() - 5 * 60_000) });
+    await db()
+      .collection('rides')
+      .doc(ride.id)
+      .update({ arrivedAt: Timestamp.fromMillis(Date.now() - 5 * 60_000) });
     // The rider's reason copies the service's no-show text word for word: it stays the rider's words (the driver
     // reads Vietnamese, so a translation would show).
     expect((await call('PATCH', '/users/me', { token: driver.accessToken, body: { locale: 'vi' } })).status).toBe(200);
     const cancelled = await act(rider, ride.id, 'cancel', { reason: RIDE_SYSTEM_REASONS.riderNoShow });
     expect(cancelled.body).toMatchObject({ status: 'CANCELLED', cancellationFee: 10_000, cancelledBy: 'rider', cancelReason: RIDE_SYSTEM_REASONS.riderNoShow });
     expect((await db().collection('rides').doc(ride.id).get()).get('cancelReasonCode')).toBeNull();
-    const notice = await waitFor(async () => (await inbox(driver.user.id, ride.id)).find((n) => n.event === 'ride.cancelled'), { timeoutMs: 30_000, what: "the driver's cancel notice" });
+    const notice = await waitFor(async () => (await inbox(driver.user.id, ride.id)).find((n) => n.event === 'ride.cancelled'), {
+      timeoutMs: 30_000,
+      what: "the driver's cancel notice",
+    });
     expect(notice.body).toBe(RIDE_SYSTEM_REASONS.riderNoShow); // as written, not 'Khách không đến điểm đón'
     expect((await call('GET', '/wallet', { token: rider.accessToken })).body).toMatchObject({ balance: 190_000, held: 0 });
     expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
@@ -296,7 +364,10 @@ describe('cancellations and races', () => {
     const driver = await onlineDriver(here.near(100));
     const rider = await registerVerified();
     const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
-    await db().collection('rides').doc(ride.id).update({ confirmedAt: Timestamp.fromMillis(Date.now() - 31 * 60_000) });
+    await db()
+      .collection('rides')
+      .doc(ride.id)
+      .update({ confirmedAt: Timestamp.fromMillis(Date.now() - 31 * 60_000) });
     expect((await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body.status).toBe('EXPIRED');
     expect((await driverDoc(driver)).currentRideId).toBeNull();
     expect((await act(driver, ride.id, 'arrived')).body.code).toBe('RIDE_TRANSITION');
@@ -315,10 +386,13 @@ describe('live location', () => {
     expect(seen.body).toMatchObject({ driverId: driver.user.id, location: { lat: expect.closeTo(here.near(250).lat, 6) } });
     expect(seen.body.distanceToPickupM).toBeGreaterThan(200);
     expect((await call('GET', `/rides/${ride.id}/driver-location`, { token: stranger.accessToken })).status).toBe(404);
-    const events = await waitFor(async () => {
-      const docs = (await db().collection('realtime_events').where('recipientId', '==', rider.user.id).where('type', '==', 'ride:location').get()).docs;
-      return docs.length > 0 ? docs.map((d) => d.data()) : undefined;
-    }, { timeoutMs: 10_000, what: 'ride:location' });
+    const events = await waitFor(
+      async () => {
+        const docs = (await db().collection('realtime_events').where('recipientId', '==', rider.user.id).where('type', '==', 'ride:location').get()).docs;
+        return docs.length > 0 ? docs.map((d) => d.data()) : undefined;
+      },
+      { timeoutMs: 10_000, what: 'ride:location' },
+    );
     expect(events[0].data).toMatchObject({ rideId: ride.id, driverId: driver.user.id });
     expect(await inbox(rider.user.id, ride.id)).not.toContainEqual(expect.objectContaining({ event: 'ride:location' }));
   });
@@ -362,9 +436,14 @@ describe('around the trip', () => {
     const tipKey = key();
     const tip = await call('POST', `/rides/${ride.id}/tip`, { token: rider.accessToken, body: { amount: 10_000 }, headers: { 'idempotency-key': tipKey } });
     expect(tip).toMatchObject({ status: 201, body: { amount: 10_000, status: 'SUCCEEDED' } });
-    expect((await call('POST', `/rides/${ride.id}/tip`, { token: rider.accessToken, body: { amount: 10_000 }, headers: { 'idempotency-key': tipKey } })).body.paymentId).toBe(tip.body.paymentId);
+    expect(
+      (await call('POST', `/rides/${ride.id}/tip`, { token: rider.accessToken, body: { amount: 10_000 }, headers: { 'idempotency-key': tipKey } })).body
+        .paymentId,
+    ).toBe(tip.body.paymentId);
     expect((await call('GET', '/wallet', { token: rider.accessToken })).body.balance).toBe(90_000);
-    expect((await call('POST', `/rides/${ride.id}/tip`, { token: driver.accessToken, body: { amount: 10_000 }, headers: { 'idempotency-key': key() } })).status).toBe(403);
+    expect(
+      (await call('POST', `/rides/${ride.id}/tip`, { token: driver.accessToken, body: { amount: 10_000 }, headers: { 'idempotency-key': key() } })).status,
+    ).toBe(403);
     const timeline = (await call('GET', `/rides/${ride.id}/events`, { token: driver.accessToken })).body.items;
     expect(timeline.map((e: { action: string }) => e.action)).toEqual(['assign', 'arrive', 'pickup', 'complete']);
     await act(rider, ride.id, 'rating', { stars: 4 });
@@ -383,12 +462,30 @@ describe('around the trip', () => {
     const admin = await adminTokens();
     const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
     const k = key();
-    const raised = await call('POST', `/rides/${ride.id}/sos`, { token: rider.accessToken, body: { message: 'Xe chạy sai đường', location: here.near(100) }, headers: { 'idempotency-key': k } });
+    const raised = await call('POST', `/rides/${ride.id}/sos`, {
+      token: rider.accessToken,
+      body: { message: 'Xe chạy sai đường', location: here.near(100) },
+      headers: { 'idempotency-key': k },
+    });
     expect(raised).toMatchObject({ status: 201, body: { status: 'OPEN', role: 'RIDER', created: true } });
-    expect((await call('POST', `/rides/${ride.id}/sos`, { token: rider.accessToken, body: { message: 'Xe chạy sai đường', location: here.near(100) }, headers: { 'idempotency-key': k } })).body.id).toBe(raised.body.id);
+    expect(
+      (
+        await call('POST', `/rides/${ride.id}/sos`, {
+          token: rider.accessToken,
+          body: { message: 'Xe chạy sai đường', location: here.near(100) },
+          headers: { 'idempotency-key': k },
+        })
+      ).body.id,
+    ).toBe(raised.body.id);
     const stranger = await registerVerified();
     expect((await call('POST', `/rides/${ride.id}/sos`, { token: stranger.accessToken, body: {}, headers: { 'idempotency-key': key() } })).status).toBe(404);
-    const notice = await waitFor(async () => (await db().collection('app_notifications').where('recipientId', '==', admin.user.id).where('event', '==', 'ride.sos').get()).docs.map((d) => d.data()).find((n) => n.data?.deepLink?.params?.sosId === raised.body.id), { timeoutMs: 30_000, what: 'the SOS notice' });
+    const notice = await waitFor(
+      async () =>
+        (await db().collection('app_notifications').where('recipientId', '==', admin.user.id).where('event', '==', 'ride.sos').get()).docs
+          .map((d) => d.data())
+          .find((n) => n.data?.deepLink?.params?.sosId === raised.body.id),
+      { timeoutMs: 30_000, what: 'the SOS notice' },
+    );
     expect(notice).toMatchObject({ kind: 'SYSTEM', body: 'Xe chạy sai đường' });
     const queue = (await call('GET', '/rides/admin/sos?status=OPEN&limit=100', { token: admin.accessToken })).body.items;
     expect(queue.map((a: { id: string }) => a.id)).toContain(raised.body.id);

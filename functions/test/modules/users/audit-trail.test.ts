@@ -10,7 +10,6 @@ beforeAll(requireEmulators);
 
 const entriesOf = async (userId: string) => (await db().collection(AUDIT_LOG).where('userId', '==', userId).get()).docs.map((d) => d.data());
 
-
 describe('audit trail trigger (users/{userId})', () => {
   it('fires on the emulator: a role change and a lock by an administrator are recorded with who, before and after', async () => {
     const admin = await adminTokens();
@@ -23,7 +22,12 @@ describe('audit trail trigger (users/{userId})', () => {
     });
     const changes = entries.flatMap((e) => e.changes as Array<{ field: string; before: unknown; after: unknown }>);
     expect(entries.every((e) => e.by === admin.user.id)).toBe(true);
-    expect(changes).toEqual(expect.arrayContaining([{ field: 'roles', before: ['USER'], after: ['USER', 'PARTNER_OWNER'] }, { field: 'disabled', before: false, after: true }]));
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { field: 'roles', before: ['USER'], after: ['USER', 'PARTNER_OWNER'] },
+        { field: 'disabled', before: false, after: true },
+      ]),
+    );
     // A profile rename is not an access change: no entry.
     await new Promise((r) => setTimeout(r, 1000));
     expect(await entriesOf(target.user.id)).toHaveLength(entries.length);

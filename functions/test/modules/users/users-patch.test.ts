@@ -10,7 +10,15 @@ beforeAll(requireEmulators);
 // without holding a lock across the round trip.
 describe('usersRepo.patch', () => {
   async function account() {
-    const user = newUserRecord({ id: `patch-${randomUUID()}`, email: `${randomUUID()}@example.com`, name: 'Before', passwordHash: null, emailVerified: true, provider: null, now: Date.now() });
+    const user = newUserRecord({
+      id: `patch-${randomUUID()}`,
+      email: `${randomUUID()}@example.com`,
+      name: 'Before',
+      passwordHash: null,
+      emailVerified: true,
+      provider: null,
+      now: Date.now(),
+    });
     await db().runTransaction(async (tx) => usersRepo.txCreate(tx, user));
     return { user, ref: db().collection('users').doc(user.id) };
   }

@@ -25,7 +25,15 @@ function racingRepo(stored: UserRecord, lockBeforeWrite: (u: UserRecord) => User
 
 describe('PATCH /users/me writes only the fields it changes', () => {
   it('a lock (and a role change, a password reset) that lands mid-request is never undone', async () => {
-    const user = newUserRecord({ id: 'u1', email: 'lan@example.com', name: 'Lan', passwordHash: 'old-hash', emailVerified: true, provider: 'password', now: 1 });
+    const user = newUserRecord({
+      id: 'u1',
+      email: 'lan@example.com',
+      name: 'Lan',
+      passwordHash: 'old-hash',
+      emailVerified: true,
+      provider: 'password',
+      now: 1,
+    });
     const race = racingRepo(user, (u) => ({ ...u, disabled: true, disabledAt: 5, roles: ['USER', 'DRIVER'], passwordHash: 'new-hash', sessionsValidAfter: 5 }));
     const service = createUsersService({ repo: race.repo, now: () => 10 });
     const profile = await service.updateProfile('u1', { name: 'Lan Nguyen' });

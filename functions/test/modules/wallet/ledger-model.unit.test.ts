@@ -1,8 +1,24 @@
-import { accountOf, applyLegs, checkBalances, InsufficientFundsError, pickShard, systemAccount, userAccount, vietnamDay, type Leg } from '../../../src/modules/wallet/ledger.model';
+import {
+  accountOf,
+  applyLegs,
+  checkBalances,
+  InsufficientFundsError,
+  pickShard,
+  systemAccount,
+  userAccount,
+  vietnamDay,
+  type Leg,
+} from '../../../src/modules/wallet/ledger.model';
 import { refundableAmount, isOverdue, paymentMachine } from '../../../src/modules/payments/payments.model';
 import { vnd } from '../../../src/platform/kits/money/money';
 
-const leg = (debit: Leg['debit'], credit: Leg['credit'], amount: number, extra: Partial<Leg> = {}): Leg => ({ kind: 'PAYMENT', debit, credit, amount: vnd(amount), ...extra });
+const leg = (debit: Leg['debit'], credit: Leg['credit'], amount: number, extra: Partial<Leg> = {}): Leg => ({
+  kind: 'PAYMENT',
+  debit,
+  credit,
+  amount: vnd(amount),
+  ...extra,
+});
 
 describe('ledger legs', () => {
   const wallet = userAccount('WALLET', 'u1');
@@ -11,15 +27,24 @@ describe('ledger legs', () => {
   const revenue = systemAccount('platform_revenue');
 
   it('applies legs in order to plain accounts; sharded accounts are not tracked (blind increments)', () => {
-    const { after, perLeg } = applyLegs([leg(wallet, other, 30_000), leg(other, earnings, 10_000), leg(wallet, revenue, 5_000)], new Map([['wallet_u1', { balance: 50_000, reserved: 0 }]]));
+    const { after, perLeg } = applyLegs(
+      [leg(wallet, other, 30_000), leg(other, earnings, 10_000), leg(wallet, revenue, 5_000)],
+      new Map([['wallet_u1', { balance: 50_000, reserved: 0 }]]),
+    );
     expect(Object.fromEntries(after)).toEqual({ wallet_u1: 15_000, wallet_u2: 20_000, earnings_d1: 10_000 });
     expect(perLeg[2]).toEqual({ debit: 15_000, credit: null });
   });
 
   it('never takes a wallet below zero, nor earnings below their reserve unless overdraft is allowed', () => {
     expect(() => applyLegs([leg(wallet, other, 50_001)], new Map([['wallet_u1', { balance: 50_000, reserved: 0 }]]))).toThrow(InsufficientFundsError);
-    expect(() => applyLegs([leg(earnings, revenue, 10_000)], new Map([['earnings_d1', { balance: 15_000, reserved: 6_000 }]]))).toThrow(expect.objectContaining({ available: 9_000, needed: 10_000 }));
-    expect(applyLegs([leg(earnings, revenue, 20_000, { allowOverdraft: true })], new Map([['earnings_d1', { balance: 15_000, reserved: 0 }]])).after.get('earnings_d1')).toBe(-5_000);
+    expect(() => applyLegs([leg(earnings, revenue, 10_000)], new Map([['earnings_d1', { balance: 15_000, reserved: 6_000 }]]))).toThrow(
+      expect.objectContaining({ available: 9_000, needed: 10_000 }),
+    );
+    expect(
+      applyLegs([leg(earnings, revenue, 20_000, { allowOverdraft: true })], new Map([['earnings_d1', { balance: 15_000, reserved: 0 }]])).after.get(
+        'earnings_d1',
+      ),
+    ).toBe(-5_000);
     expect(() => applyLegs([leg(userAccount('HELD', 'u1'), wallet, 1, { allowOverdraft: true })], new Map())).toThrow(InsufficientFundsError);
     expect(() => applyLegs([leg(wallet, wallet, 1)], new Map())).toThrow(/cannot debit and credit/);
   });
@@ -33,9 +58,28 @@ describe('ledger legs', () => {
   });
 
   it('checks stored balances against the transfers, and the ledger total against zero', () => {
-    const transfers = [{ debit: 'clearing_MOCK', credit: 'wallet_u1', amount: 100 }, { debit: 'wallet_u1', credit: 'platform_revenue', amount: 40 }];
-    expect(checkBalances(transfers, new Map([['clearing_MOCK', -100], ['wallet_u1', 60], ['platform_revenue', 40]])).ok).toBe(true);
-    const drifted = checkBalances(transfers, new Map([['clearing_MOCK', -100], ['wallet_u1', 61], ['platform_revenue', 40]]));
+    const transfers = [
+      { debit: 'clearing_MOCK', credit: 'wallet_u1', amount: 100 },
+      { debit: 'wallet_u1', credit: 'platform_revenue', amount: 40 },
+    ];
+    expect(
+      checkBalances(
+        transfers,
+        new Map([
+          ['clearing_MOCK', -100],
+          ['wallet_u1', 60],
+          ['platform_revenue', 40],
+        ]),
+      ).ok,
+    ).toBe(true);
+    const drifted = checkBalances(
+      transfers,
+      new Map([
+        ['clearing_MOCK', -100],
+        ['wallet_u1', 61],
+        ['platform_revenue', 40],
+      ]),
+    );
     expect(drifted.ok).toBe(false);
     expect(drifted.total).toBe(1);
     expect(drifted.accounts.find((a) => a.accountId === 'wallet_u1')).toEqual({ accountId: 'wallet_u1', stored: 61, fromTransfers: 60, ok: false });

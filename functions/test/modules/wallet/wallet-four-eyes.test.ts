@@ -16,8 +16,13 @@ beforeAll(requireEmulators);
 const key = () => randomUUID();
 const balance = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 const adjust = (by: Tokens, body: Record<string, unknown>) =>
-  call('POST', '/wallet/admin/adjustments', { token: by.accessToken, body: { direction: 'CREDIT', reason: 'goodwill credit', ...body }, headers: { 'idempotency-key': key() } });
-const decide = (by: Tokens, id: string, action: 'approve' | 'reject', body: Record<string, unknown> = {}) => call('POST', `/wallet/admin/adjustments/${id}/${action}`, { token: by.accessToken, body });
+  call('POST', '/wallet/admin/adjustments', {
+    token: by.accessToken,
+    body: { direction: 'CREDIT', reason: 'goodwill credit', ...body },
+    headers: { 'idempotency-key': key() },
+  });
+const decide = (by: Tokens, id: string, action: 'approve' | 'reject', body: Record<string, unknown> = {}) =>
+  call('POST', `/wallet/admin/adjustments/${id}/${action}`, { token: by.accessToken, body });
 
 const { admin: fullAdmin, limitedAdmin } = withStaff();
 let admin: Tokens;
@@ -34,7 +39,12 @@ describe('four eyes on money', () => {
   });
 
   it('a large adjustment stays PENDING until a second administrator approves it; the requester cannot, nor a narrowed admin', async () => {
-    const [requester, second, narrowed, user] = [await limitedAdmin(['payments.manage']), await limitedAdmin(['payments.manage']), await limitedAdmin([]), await registerVerified()];
+    const [requester, second, narrowed, user] = [
+      await limitedAdmin(['payments.manage']),
+      await limitedAdmin(['payments.manage']),
+      await limitedAdmin([]),
+      await registerVerified(),
+    ];
     const small = await adjust(requester, { userId: user.user.id, amount: 5_000_000 });
     expect(small).toMatchObject({ status: 201, body: { status: 'APPLIED', requestedBy: requester.user.id, transferId: expect.any(String) } });
     expect(await balance(user)).toBe(5_000_000);
@@ -75,12 +85,35 @@ describe('four eyes on money', () => {
 
   it('an administrator who also drives cannot approve its own withdrawal; another administrator can', async () => {
     const driverAdmin = await limitedAdmin(['payments.manage'], ['ADMIN', 'DRIVER']);
-    await inTransaction((tx) => ledgerRepo.post(tx, [{ kind: 'ADJUSTMENT', debit: systemAccount('platform_adjustments'), credit: userAccount('EARNINGS', driverAdmin.user.id), amount: vnd(300_000), memo: 'earnings for the test' }], { operationId: `test-earnings-${key()}`, by: 'test', now: Date.now() }));
-    const asked = await call('POST', '/wallet/withdrawals', { token: driverAdmin.accessToken, body: { amount: 200_000, bankAccount: { bankCode: 'VCB', accountNumber: '0123456789', accountName: 'NGUYEN VAN A' } }, headers: { 'idempotency-key': key() } });
+    await inTransaction((tx) =>
+      ledgerRepo.post(
+        tx,
+        [
+          {
+            kind: 'ADJUSTMENT',
+            debit: systemAccount('platform_adjustments'),
+            credit: userAccount('EARNINGS', driverAdmin.user.id),
+            amount: vnd(300_000),
+            memo: 'earnings for the test',
+          },
+        ],
+        { operationId: `test-earnings-${key()}`, by: 'test', now: Date.now() },
+      ),
+    );
+    const asked = await call('POST', '/wallet/withdrawals', {
+      token: driverAdmin.accessToken,
+      body: { amount: 200_000, bankAccount: { bankCode: 'VCB', accountNumber: '0123456789', accountName: 'NGUYEN VAN A' } },
+      headers: { 'idempotency-key': key() },
+    });
     expect(asked.body.status).toBe('PENDING');
-    expect((await call('POST', `/wallet/admin/withdrawals/${asked.body.id}/approve`, { token: driverAdmin.accessToken, body: {} })).body.code).toBe('WITHDRAWAL_SELF_APPROVAL');
+    expect((await call('POST', `/wallet/admin/withdrawals/${asked.body.id}/approve`, { token: driverAdmin.accessToken, body: {} })).body.code).toBe(
+      'WITHDRAWAL_SELF_APPROVAL',
+    );
     expect((await call('GET', `/wallet/withdrawals/${asked.body.id}`, { token: driverAdmin.accessToken })).body.status).toBe('PENDING');
-    expect((await call('POST', `/wallet/admin/withdrawals/${asked.body.id}/approve`, { token: admin.accessToken, body: {} })).body).toMatchObject({ status: 'APPROVED', decidedBy: admin.user.id });
+    expect((await call('POST', `/wallet/admin/withdrawals/${asked.body.id}/approve`, { token: admin.accessToken, body: {} })).body).toMatchObject({
+      status: 'APPROVED',
+      decidedBy: admin.user.id,
+    });
   });
 });
 
@@ -88,15 +121,28 @@ describe('a transfer’s note', () => {
   it('is never pushed: the push and the inbox item name the sender and the amount; the app shows the note as plain text', async () => {
     const [an, binh] = [await registerVerified({ name: 'An Nguyen' }), await registerVerified()];
     const fcm = `fcm-wallet-${Date.now()}-${'t'.repeat(40)}`;
-    expect((await call('POST', '/push-tokens', { token: binh.accessToken, body: { token: fcm, surface: 'CON', platform: 'android', deviceId: 'w' } })).status).toBeLessThan(300);
+    expect(
+      (await call('POST', '/push-tokens', { token: binh.accessToken, body: { token: fcm, surface: 'CON', platform: 'android', deviceId: 'w' } })).status,
+    ).toBeLessThan(300);
     await call('POST', '/wallet/topups', { token: an.accessToken, body: { amount: 50_000, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
     const note = 'Your account is locked, log in at http://vi-lua.example <b>now</b>';
-    const sent = await call('POST', '/wallet/transfers', { token: an.accessToken, body: { toUserId: binh.user.id, amount: 12_000, note }, headers: { 'idempotency-key': key() } });
+    const sent = await call('POST', '/wallet/transfers', {
+      token: an.accessToken,
+      body: { toUserId: binh.user.id, amount: 12_000, note },
+      headers: { 'idempotency-key': key() },
+    });
     expect(sent.status).toBe(201);
-    const item = await waitFor(async () => (await db().collection('app_notifications').where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(), { timeoutMs: 30_000, what: 'the transfer notice' });
+    const item = await waitFor(
+      async () =>
+        (await db().collection('app_notifications').where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(),
+      { timeoutMs: 30_000, what: 'the transfer notice' },
+    );
     expect([item.title, item.body]).toEqual(['Money received', 'An Nguyen sent you ₫12,000']); // an English account: English text and amount
     expect(JSON.stringify(item)).not.toContain('vi-lua');
-    const pushed = await waitFor(async () => (await db().collection('push_outbox').where('token', '==', fcm).get()).docs.map((d) => d.data().message)[0], { timeoutMs: 30_000, what: 'the push' });
+    const pushed = await waitFor(async () => (await db().collection('push_outbox').where('token', '==', fcm).get()).docs.map((d) => d.data().message)[0], {
+      timeoutMs: 30_000,
+      what: 'the push',
+    });
     expect(pushed.notification ?? {}).not.toEqual(expect.objectContaining({ body: expect.stringContaining('vi-lua') }));
     expect(JSON.stringify(pushed)).not.toContain('vi-lua');
     expect(JSON.stringify(pushed)).toContain('₫12,000');
@@ -107,7 +153,8 @@ describe('a transfer’s note', () => {
 describe('per-user rate limits on money that leaves', () => {
   it('transfers (100 an hour), withdrawals (10 an hour) and tips (20 an hour) are limited per caller, counted before validation; another caller is not', async () => {
     const [an, binh] = [await registerVerified(), await registerVerified()];
-    const transfer = (who: Tokens) => call('POST', '/wallet/transfers', { token: who.accessToken, body: { toUserId: 'x', amount: 1 }, headers: { 'idempotency-key': key() } });
+    const transfer = (who: Tokens) =>
+      call('POST', '/wallet/transfers', { token: who.accessToken, body: { toUserId: 'x', amount: 1 }, headers: { 'idempotency-key': key() } });
     const statuses: number[] = [];
     for (let batch = 0; batch < 10; batch++) statuses.push(...(await Promise.all(Array.from({ length: 10 }, () => transfer(an)))).map((r) => r.status));
     expect(statuses.every((s) => s === 400)).toBe(true);
@@ -117,7 +164,10 @@ describe('per-user rate limits on money that leaves', () => {
     expect((await transfer(binh)).status).toBe(400);
 
     const drv = await registerVerified();
-    await db().collection('users').doc(drv.user.id).update({ roles: ['USER', 'DRIVER'] });
+    await db()
+      .collection('users')
+      .doc(drv.user.id)
+      .update({ roles: ['USER', 'DRIVER'] });
     const driverTokens = (await call('POST', '/auth/login/password', { body: { email: drv.email, password: drv.password } })).body as Tokens;
     const withdraw = () => call('POST', '/wallet/withdrawals', { token: driverTokens.accessToken, body: { amount: 1 }, headers: { 'idempotency-key': key() } });
     const asked = await Promise.all(Array.from({ length: 10 }, withdraw));

@@ -22,13 +22,20 @@ const payments = paymentCommands(testConfig({ PAYMENTS_MOCK: 'true' }));
 const key = () => randomUUID();
 const balance = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 const earnings = async (who: Tokens) => (await call('GET', '/wallet/earnings', { token: who.accessToken })).body.balance as number;
-const topUp = async (who: Tokens, amount: number) => (await call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } })).body;
+const topUp = async (who: Tokens, amount: number) =>
+  (await call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } })).body;
 const adjust = (by: Tokens, body: Record<string, unknown>) =>
-  call('POST', '/wallet/admin/adjustments', { token: by.accessToken, body: { direction: 'CREDIT', reason: 'goodwill credit', ...body }, headers: { 'idempotency-key': key() } });
-const decideAdjustment = (by: Tokens, id: string, action: 'approve' | 'reject', body: Record<string, unknown> = {}) => call('POST', `/wallet/admin/adjustments/${id}/${action}`, { token: by.accessToken, body });
+  call('POST', '/wallet/admin/adjustments', {
+    token: by.accessToken,
+    body: { direction: 'CREDIT', reason: 'goodwill credit', ...body },
+    headers: { 'idempotency-key': key() },
+  });
+const decideAdjustment = (by: Tokens, id: string, action: 'approve' | 'reject', body: Record<string, unknown> = {}) =>
+  call('POST', `/wallet/admin/adjustments/${id}/${action}`, { token: by.accessToken, body });
 const staffRefund = (by: Tokens, body: Record<string, unknown>, idempotencyKey: string | null = key()) =>
   call('POST', '/payments/admin/refund', { token: by.accessToken, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
-const decideRefund = (by: Tokens, id: string, action: 'approve' | 'reject', body: Record<string, unknown> = {}) => call('POST', `/payments/admin/staff-refunds/${id}/${action}`, { token: by.accessToken, body });
+const decideRefund = (by: Tokens, id: string, action: 'approve' | 'reject', body: Record<string, unknown> = {}) =>
+  call('POST', `/payments/admin/staff-refunds/${id}/${action}`, { token: by.accessToken, body });
 
 const { admin: fullAdmin, limitedAdmin } = withStaff();
 let admin: Tokens;
@@ -38,14 +45,27 @@ beforeAll(() => {
 
 async function driver(): Promise<Person> {
   const who = await registerVerified({ name: 'Tài xế' });
-  await db().collection('users').doc(who.user.id).update({ roles: ['USER', 'DRIVER'] });
+  await db()
+    .collection('users')
+    .doc(who.user.id)
+    .update({ roles: ['USER', 'DRIVER'] });
   return who;
 }
 
 /** A wallet-paid ride of `payer` to `drv` (20% commission). */
 async function walletRide(payer: Tokens, drv: Tokens, amount = 50_000) {
   await topUp(payer, amount);
-  return payments.charge({ payerId: payer.user.id, amount: vnd(amount), purpose: 'RIDE', ref: { type: 'RIDE', id: `ride-${randomUUID()}` }, method: 'WALLET', payeeId: drv.user.id, feeBp: 2_000, description: 'Ride', idempotencyKey: key() });
+  return payments.charge({
+    payerId: payer.user.id,
+    amount: vnd(amount),
+    purpose: 'RIDE',
+    ref: { type: 'RIDE', id: `ride-${randomUUID()}` },
+    method: 'WALLET',
+    payeeId: drv.user.id,
+    feeBp: 2_000,
+    description: 'Ride',
+    idempotencyKey: key(),
+  });
 }
 
 describe('staff refunds take a second administrator (finding 1)', () => {
@@ -54,10 +74,17 @@ describe('staff refunds take a second administrator (finding 1)', () => {
     const paid = await topUp(payer, 6_000_000);
     const asked = await staffRefund(requester, { paymentId: paid.id, reason: 'duplicate top-up, bank ticket 77' });
     expect(asked.status).toBe(200);
-    expect(asked.body).toMatchObject({ status: 'SUCCEEDED', refundedAmount: 0, refunds: [], refundRequest: { status: 'PENDING', amount: 6_000_000, causes: ['AMOUNT'], requestedBy: requester.user.id } });
+    expect(asked.body).toMatchObject({
+      status: 'SUCCEEDED',
+      refundedAmount: 0,
+      refunds: [],
+      refundRequest: { status: 'PENDING', amount: 6_000_000, causes: ['AMOUNT'], requestedBy: requester.user.id },
+    });
     expect(await balance(payer)).toBe(6_000_000);
     const id = asked.body.refundRequest.id as string;
-    expect((await call('GET', '/payments/admin/staff-refunds?status=PENDING&limit=100', { token: second.accessToken })).body.items.map((r: { id: string }) => r.id)).toContain(id);
+    expect(
+      (await call('GET', '/payments/admin/staff-refunds?status=PENDING&limit=100', { token: second.accessToken })).body.items.map((r: { id: string }) => r.id),
+    ).toContain(id);
     // The same key answers the same request; nothing moves twice.
     expect((await decideRefund(requester, id, 'approve')).body.code).toBe('STAFF_REFUND_SELF_APPROVAL');
     expect((await decideRefund(payer, id, 'approve')).status).toBe(403);
@@ -65,7 +92,10 @@ describe('staff refunds take a second administrator (finding 1)', () => {
 
     const approvals = await Promise.all([decideRefund(second, id, 'approve', { reason: 'ticket checked' }), decideRefund(admin, id, 'approve')]);
     expect(approvals.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(approvals.find((r) => r.status === 200)!.body).toMatchObject({ status: 'APPROVED', payment: { status: 'REFUNDED', refunds: [expect.objectContaining({ id, amount: 6_000_000, by: 'STAFF' })] } });
+    expect(approvals.find((r) => r.status === 200)!.body).toMatchObject({
+      status: 'APPROVED',
+      payment: { status: 'REFUNDED', refunds: [expect.objectContaining({ id, amount: 6_000_000, by: 'STAFF' })] },
+    });
     expect(approvals.filter((r) => r.status !== 200).map((r) => r.body.code)).toEqual(['STAFF_REFUND_TRANSITION']);
     expect(await balance(payer)).toBe(0);
     expect((await call('GET', `/wallet/admin/users/${payer.user.id}/check`, { token: admin.accessToken })).body.ok).toBe(true);
@@ -78,11 +108,30 @@ describe('staff refunds take a second administrator (finding 1)', () => {
   });
 
   it('a small staff refund that would take the payee’s earnings below zero waits for a second administrator too', async () => {
-    const [requester, second, payer, drv] = [await limitedAdmin(['payments.manage']), await limitedAdmin(['payments.manage']), await registerVerified(), await driver()];
+    const [requester, second, payer, drv] = [
+      await limitedAdmin(['payments.manage']),
+      await limitedAdmin(['payments.manage']),
+      await registerVerified(),
+      await driver(),
+    ];
     const ride = await walletRide(payer, drv);
     expect(await earnings(drv)).toBe(40_000);
     // The driver has already had 30,000 of it (paid out, say): 10,000 left, the refund takes 40,000.
-    await inTransaction((tx) => ledgerRepo.post(tx, [{ kind: 'ADJUSTMENT', debit: userAccount('EARNINGS', drv.user.id), credit: systemAccount('platform_adjustments'), amount: vnd(30_000), memo: 'paid out for the test' }], { operationId: `test-out-${key()}`, by: 'test', now: Date.now() }));
+    await inTransaction((tx) =>
+      ledgerRepo.post(
+        tx,
+        [
+          {
+            kind: 'ADJUSTMENT',
+            debit: userAccount('EARNINGS', drv.user.id),
+            credit: systemAccount('platform_adjustments'),
+            amount: vnd(30_000),
+            memo: 'paid out for the test',
+          },
+        ],
+        { operationId: `test-out-${key()}`, by: 'test', now: Date.now() },
+      ),
+    );
     const asked = await staffRefund(requester, { paymentId: ride.id, reason: 'driver never came' });
     expect(asked.body).toMatchObject({ status: 'SUCCEEDED', refundRequest: { status: 'PENDING', causes: ['EARNINGS_BELOW_ZERO'] } });
     expect([await balance(payer), await earnings(drv)]).toEqual([0, 10_000]);
@@ -110,7 +159,10 @@ describe('split staff money is counted per Vietnam day (finding 2)', () => {
     expect((await adjust(requester, { userId: u3.user.id, amount: 1 })).body).toMatchObject({ status: 'PENDING', transferId: null });
     expect(await balance(u3)).toBe(0);
     const paid = await topUp(u3, 20_000);
-    expect((await staffRefund(requester, { paymentId: paid.id, reason: 'goodwill refund' })).body.refundRequest).toMatchObject({ status: 'PENDING', causes: ['DAILY_TOTAL'] });
+    expect((await staffRefund(requester, { paymentId: paid.id, reason: 'goodwill refund' })).body.refundRequest).toMatchObject({
+      status: 'PENDING',
+      causes: ['DAILY_TOTAL'],
+    });
     expect(await balance(u3)).toBe(20_000);
     // Another administrator's day is its own.
     expect((await adjust(await limitedAdmin(['payments.manage']), { userId: u3.user.id, amount: 1_000 })).body.status).toBe('APPLIED');
@@ -139,11 +191,32 @@ describe('staff ids stay out of what users read (finding 4)', () => {
     const transfer = (await db().collection('ledger_transfers').doc(adjusted.body.transferId).get()).data()!;
     expect(transfer).toMatchObject({ by: 'STAFF', owners: [drv.user.id] });
 
-    await inTransaction((tx) => ledgerRepo.post(tx, [{ kind: 'ADJUSTMENT', debit: systemAccount('platform_adjustments'), credit: userAccount('EARNINGS', drv.user.id), amount: vnd(300_000), memo: 'earnings for the test' }], { operationId: `test-earnings-${key()}`, by: 'test', now: Date.now() }));
-    const asked = await call('POST', '/wallet/withdrawals', { token: drv.accessToken, body: { amount: 200_000, bankAccount: { bankCode: 'VCB', accountNumber: '0123456789', accountName: 'NGUYEN VAN A' } }, headers: { 'idempotency-key': key() } });
+    await inTransaction((tx) =>
+      ledgerRepo.post(
+        tx,
+        [
+          {
+            kind: 'ADJUSTMENT',
+            debit: systemAccount('platform_adjustments'),
+            credit: userAccount('EARNINGS', drv.user.id),
+            amount: vnd(300_000),
+            memo: 'earnings for the test',
+          },
+        ],
+        { operationId: `test-earnings-${key()}`, by: 'test', now: Date.now() },
+      ),
+    );
+    const asked = await call('POST', '/wallet/withdrawals', {
+      token: drv.accessToken,
+      body: { amount: 200_000, bankAccount: { bankCode: 'VCB', accountNumber: '0123456789', accountName: 'NGUYEN VAN A' } },
+      headers: { 'idempotency-key': key() },
+    });
     const approved = await call('POST', `/wallet/admin/withdrawals/${asked.body.id}/approve`, { token: manager.accessToken, body: {} });
     expect(approved.body).toMatchObject({ status: 'APPROVED', decidedBy: manager.user.id });
-    expect((await call('GET', `/wallet/withdrawals/${asked.body.id}`, { token: drv.accessToken })).body).toMatchObject({ status: 'APPROVED', decidedBy: 'STAFF' });
+    expect((await call('GET', `/wallet/withdrawals/${asked.body.id}`, { token: drv.accessToken })).body).toMatchObject({
+      status: 'APPROVED',
+      decidedBy: 'STAFF',
+    });
     expect(JSON.stringify((await call('GET', '/wallet/withdrawals', { token: drv.accessToken })).body)).not.toContain(manager.user.id);
     expect(JSON.stringify((await db().collection('wallet_withdrawals').doc(asked.body.id).get()).data())).not.toContain(manager.user.id);
     // The owner listens to it: it parses with its published schema (decidedAt a Timestamp).
@@ -162,11 +235,15 @@ describe('a keyless repeat answers only the same ask (finding 5)', () => {
     const paid = await topUp(payer, 100_000);
     expect((await staffRefund(manager, { paymentId: paid.id, amount: 10_000, reason: 'partial goodwill' }, null)).body.refundedAmount).toBe(10_000);
     expect((await staffRefund(manager, { paymentId: paid.id, amount: 10_000, reason: 'partial goodwill' }, null)).body.refunds).toHaveLength(1);
-    expect(await staffRefund(manager, { paymentId: paid.id, amount: 20_000, reason: 'partial goodwill' }, null)).toMatchObject({ status: 409, body: { code: 'PAYMENT_REFUND_KEY_REQUIRED' } });
+    expect(await staffRefund(manager, { paymentId: paid.id, amount: 20_000, reason: 'partial goodwill' }, null)).toMatchObject({
+      status: 409,
+      body: { code: 'PAYMENT_REFUND_KEY_REQUIRED' },
+    });
     expect((await staffRefund(manager, { paymentId: paid.id, amount: 10_000, reason: 'another reason' }, null)).body.code).toBe('PAYMENT_REFUND_KEY_REQUIRED');
     expect((await staffRefund(manager, { paymentId: paid.id, amount: 20_000, reason: 'partial goodwill' })).body.refundedAmount).toBe(30_000);
 
-    const payerRefund = (body: Record<string, unknown>) => call('POST', '/payments/refund', { token: payer.accessToken, body: { paymentId: paid.id, ...body } });
+    const payerRefund = (body: Record<string, unknown>) =>
+      call('POST', '/payments/refund', { token: payer.accessToken, body: { paymentId: paid.id, ...body } });
     expect((await payerRefund({ amount: 5_000, reason: 'my own back' })).body.refundedAmount).toBe(35_000);
     expect((await payerRefund({ amount: 5_000, reason: 'my own back' })).body.refunds).toHaveLength(3);
     expect((await payerRefund({ amount: 7_000, reason: 'my own back' })).body.code).toBe('PAYMENT_REFUND_KEY_REQUIRED');
@@ -177,7 +254,12 @@ describe('a keyless repeat answers only the same ask (finding 5)', () => {
 
 describe('a requester who lost the right no longer vouches (finding 6)', () => {
   it('a PENDING adjustment or staff refund whose requester was narrowed or locked cannot be approved, only rejected', async () => {
-    const [narrowedLater, lockedLater, second, user] = [await limitedAdmin(['payments.manage']), await limitedAdmin(['payments.manage']), await limitedAdmin(['payments.manage']), await registerVerified()];
+    const [narrowedLater, lockedLater, second, user] = [
+      await limitedAdmin(['payments.manage']),
+      await limitedAdmin(['payments.manage']),
+      await limitedAdmin(['payments.manage']),
+      await registerVerified(),
+    ];
     const pendingAdjustment = await adjust(narrowedLater, { userId: user.user.id, amount: 6_000_000 });
     const paid = await topUp(user, 5_100_000);
     const pendingRefund = await staffRefund(lockedLater, { paymentId: paid.id, reason: 'duplicate top-up' });
@@ -187,7 +269,10 @@ describe('a requester who lost the right no longer vouches (finding 6)', () => {
     expect((await call('DELETE', `/users/admin/${lockedLater.user.id}`, { token: admin.accessToken })).status).toBe(200);
 
     expect(await decideAdjustment(second, pendingAdjustment.body.id, 'approve')).toMatchObject({ status: 409, body: { code: 'ADJUSTMENT_REQUESTER_REVOKED' } });
-    expect(await decideRefund(second, pendingRefund.body.refundRequest.id, 'approve')).toMatchObject({ status: 409, body: { code: 'STAFF_REFUND_REQUESTER_REVOKED' } });
+    expect(await decideRefund(second, pendingRefund.body.refundRequest.id, 'approve')).toMatchObject({
+      status: 409,
+      body: { code: 'STAFF_REFUND_REQUESTER_REVOKED' },
+    });
     expect(await balance(user)).toBe(5_100_000);
     expect((await decideAdjustment(second, pendingAdjustment.body.id, 'reject', { reason: 'requester left' })).body.status).toBe('REJECTED');
     expect((await decideRefund(second, pendingRefund.body.refundRequest.id, 'reject', { reason: 'requester left' })).body.status).toBe('REJECTED');
@@ -198,29 +283,45 @@ describe('a requester who lost the right no longer vouches (finding 6)', () => {
 describe('a refund the gateway finally refused (finding 7)', () => {
   it('is put back in the payer’s wallet by staff, balanced in the ledger, once; a large one needs a second administrator', async () => {
     const [manager, second, payer] = [await limitedAdmin(['payments.manage']), await limitedAdmin(['payments.manage']), await registerVerified()];
-    const opened = (await call('POST', '/wallet/topups', { token: payer.accessToken, body: { amount: 90_000, provider: 'VNPAY' }, headers: { 'idempotency-key': key() } })).body;
+    const opened = (
+      await call('POST', '/wallet/topups', { token: payer.accessToken, body: { amount: 90_000, provider: 'VNPAY' }, headers: { 'idempotency-key': key() } })
+    ).body;
     await deliverVnpayIpn(vnpayNotice(opened.paymentUrl));
     // The fake gateway refuses refunds whose reason says so: the wallet is debited, the money never arrives.
-    const failed = await call('POST', '/payments/refund', { token: payer.accessToken, body: { paymentId: opened.id, amount: 20_000, reason: 'fake-fail' }, headers: { 'idempotency-key': key() } });
+    const failed = await call('POST', '/payments/refund', {
+      token: payer.accessToken,
+      body: { paymentId: opened.id, amount: 20_000, reason: 'fake-fail' },
+      headers: { 'idempotency-key': key() },
+    });
     expect(failed.body.refunds[0].gateway.state).toBe('FAILED');
     expect(await balance(payer)).toBe(70_000);
     const refundId = failed.body.refunds[0].id as string;
-    const reverse = (by: Tokens, id = refundId, paymentId = opened.id) => call('POST', `/payments/admin/${paymentId}/refunds/${id}/reverse`, { token: by.accessToken });
+    const reverse = (by: Tokens, id = refundId, paymentId = opened.id) =>
+      call('POST', `/payments/admin/${paymentId}/refunds/${id}/reverse`, { token: by.accessToken });
 
     const narrowed = await limitedAdmin([]);
     expect((await reverse(narrowed)).body.code).toBe('PERMISSION_REQUIRED');
     expect((await reverse(payer)).status).toBe(403);
     const done = await reverse(manager);
-    expect(done.body).toMatchObject({ refundRequest: null, refunds: [expect.objectContaining({ id: refundId, gateway: expect.objectContaining({ state: 'REVERSED' }) })] });
+    expect(done.body).toMatchObject({
+      refundRequest: null,
+      refunds: [expect.objectContaining({ id: refundId, gateway: expect.objectContaining({ state: 'REVERSED' }) })],
+    });
     expect(await balance(payer)).toBe(90_000);
     expect((await reverse(manager)).body.code).toBe('STAFF_REFUND_REVERSAL');
     expect((await call('POST', `/payments/admin/${opened.id}/refunds/${refundId}/retry`, { token: manager.accessToken })).body.code).toBe('PAYMENT_TRANSITION');
     expect(await balance(payer)).toBe(90_000);
     expect((await call('GET', `/wallet/admin/users/${payer.user.id}/check`, { token: admin.accessToken })).body.ok).toBe(true);
 
-    const big = (await call('POST', '/wallet/topups', { token: payer.accessToken, body: { amount: 6_000_000, provider: 'VNPAY' }, headers: { 'idempotency-key': key() } })).body;
+    const big = (
+      await call('POST', '/wallet/topups', { token: payer.accessToken, body: { amount: 6_000_000, provider: 'VNPAY' }, headers: { 'idempotency-key': key() } })
+    ).body;
     await deliverVnpayIpn(vnpayNotice(big.paymentUrl));
-    const bigFail = await call('POST', '/payments/refund', { token: payer.accessToken, body: { paymentId: big.id, reason: 'fake-fail' }, headers: { 'idempotency-key': key() } });
+    const bigFail = await call('POST', '/payments/refund', {
+      token: payer.accessToken,
+      body: { paymentId: big.id, reason: 'fake-fail' },
+      headers: { 'idempotency-key': key() },
+    });
     expect(bigFail.body.refunds[0].gateway.state).toBe('FAILED');
     const pending = await reverse(manager, bigFail.body.refunds[0].id, big.id);
     expect(pending.body.refundRequest).toMatchObject({ kind: 'REVERSAL', status: 'PENDING', causes: ['AMOUNT'], amount: 6_000_000 });

@@ -11,14 +11,20 @@ beforeAll(requireEmulators);
 // completion, and inside the sender's daily limit for sending money (WALLET_DAILY_TRANSFER_LIMIT_VND).
 type Person = Tokens & { email: string };
 const key = () => randomUUID();
-const tip = (rider: Person, rideId: string, amount: number, idempotencyKey = key()) => call('POST', `/rides/${rideId}/tip`, { token: rider.accessToken, body: { amount }, headers: { 'idempotency-key': idempotencyKey } });
+const tip = (rider: Person, rideId: string, amount: number, idempotencyKey = key()) =>
+  call('POST', `/rides/${rideId}/tip`, { token: rider.accessToken, body: { amount }, headers: { 'idempotency-key': idempotencyKey } });
 const balance = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 const earnings = async (who: Tokens) => (await call('GET', '/wallet/earnings', { token: who.accessToken })).body.balance as number;
-const topUp = (who: Person, amount: number) => call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
+const topUp = (who: Person, amount: number) =>
+  call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
 
 /** A completed cash ride of `rider` with `driver` (the driver's steps as the driver app sends them). */
 async function completedRide(rider: Person, driver: Driver, here: ReturnType<typeof area>): Promise<string> {
-  const booked = await call('POST', '/rides', { token: rider.accessToken, body: { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' }, headers: { 'idempotency-key': key() } });
+  const booked = await call('POST', '/rides', {
+    token: rider.accessToken,
+    body: { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' },
+    headers: { 'idempotency-key': key() },
+  });
   expect(booked.body.status).toBe('CONFIRMED');
   // The driver is where each step says it is (arrived and complete are geofenced).
   await drive(driver, here.near(0));
@@ -47,7 +53,12 @@ describe('tips', () => {
     const owedBoth = await earnings(driver);
     const racing = await Promise.all(Array.from({ length: 6 }, () => tip(rider, second, 10_000)));
     expect(racing.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(racing.filter((r) => r.status !== 201).map((r) => r.body.code).every((c) => c === 'TIP_LIMIT' || c === 'CONTENDED')).toBe(true);
+    expect(
+      racing
+        .filter((r) => r.status !== 201)
+        .map((r) => r.body.code)
+        .every((c) => c === 'TIP_LIMIT' || c === 'CONTENDED'),
+    ).toBe(true);
     expect((await tip(rider, second, 10_000)).body.code).toBe('TIP_LIMIT');
     expect([await balance(rider), await earnings(driver)]).toEqual([170_000, owedBoth + 10_000]);
     expect((await call('GET', '/wallet/limits', { token: rider.accessToken })).body.sentToday).toBe(30_000);
@@ -69,7 +80,11 @@ describe('tips', () => {
     const here = area();
     const [driver, rider, friend] = [await onlineDriver(here.near(200)), await registerVerified(), await registerVerified()];
     await topUp(rider, 20_000_000);
-    const sent = await call('POST', '/wallet/transfers', { token: rider.accessToken, body: { toUserId: friend.user.id, amount: 19_995_000 }, headers: { 'idempotency-key': key() } });
+    const sent = await call('POST', '/wallet/transfers', {
+      token: rider.accessToken,
+      body: { toUserId: friend.user.id, amount: 19_995_000 },
+      headers: { 'idempotency-key': key() },
+    });
     expect(sent.status).toBe(201);
     const rideId = await completedRide(rider, driver, here);
     const owed = await earnings(driver);
@@ -77,6 +92,14 @@ describe('tips', () => {
     expect(await earnings(driver)).toBe(owed);
     expect((await tip(rider, rideId, 5_000)).status).toBe(201);
     expect((await call('GET', '/wallet/limits', { token: rider.accessToken })).body).toMatchObject({ sentToday: 20_000_000, remainingToday: 0 });
-    expect((await call('POST', '/wallet/transfers', { token: rider.accessToken, body: { toUserId: friend.user.id, amount: 1_000 }, headers: { 'idempotency-key': key() } })).body.code).toBe('WALLET_DAILY_LIMIT');
+    expect(
+      (
+        await call('POST', '/wallet/transfers', {
+          token: rider.accessToken,
+          body: { toUserId: friend.user.id, amount: 1_000 },
+          headers: { 'idempotency-key': key() },
+        })
+      ).body.code,
+    ).toBe('WALLET_DAILY_LIMIT');
   });
 });

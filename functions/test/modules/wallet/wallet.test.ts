@@ -15,22 +15,41 @@ const topUp = async (who: Person, amount: number) => {
   return res.body;
 };
 const send = (from: Person, to: Person | string, amount: number, idempotencyKey = key(), note?: string) =>
-  call('POST', '/wallet/transfers', { token: from.accessToken, body: { toUserId: typeof to === 'string' ? to : to.user.id, amount, ...(note ? { note } : {}) }, headers: { 'idempotency-key': idempotencyKey } });
+  call('POST', '/wallet/transfers', {
+    token: from.accessToken,
+    body: { toUserId: typeof to === 'string' ? to : to.user.id, amount, ...(note ? { note } : {}) },
+    headers: { 'idempotency-key': idempotencyKey },
+  });
 const balance = async (who: Person) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 const check = async (userId: string) => (await call('GET', `/wallet/admin/users/${userId}/check`, { token: (await adminTokens()).accessToken })).body;
 
 describe('wallet balance and history', () => {
   it('a MOCK top-up credits the wallet at once; history lists it with the balance after; the ledger agrees', async () => {
     const an = await registerVerified({ name: 'An' });
-    expect(await call('GET', '/wallet', { token: an.accessToken })).toMatchObject({ status: 200, body: { userId: an.user.id, currency: 'VND', balance: 0, held: 0 } });
+    expect(await call('GET', '/wallet', { token: an.accessToken })).toMatchObject({
+      status: 200,
+      body: { userId: an.user.id, currency: 'VND', balance: 0, held: 0 },
+    });
     const payment = await topUp(an, 150_000);
     expect(payment).toMatchObject({ purpose: 'TOPUP', method: 'GATEWAY', provider: 'MOCK', amount: 150_000, paymentUrl: null });
     expect(await balance(an)).toBe(150_000);
     const history = await call('GET', '/wallet/transactions', { token: an.accessToken });
-    expect(history.body.items).toEqual([expect.objectContaining({ kind: 'TOPUP', direction: 'IN', amount: 150_000, balanceAfter: 150_000, counterparty: { type: 'GATEWAY_MOCK', userId: null }, paymentId: payment.id })]);
+    expect(history.body.items).toEqual([
+      expect.objectContaining({
+        kind: 'TOPUP',
+        direction: 'IN',
+        amount: 150_000,
+        balanceAfter: 150_000,
+        counterparty: { type: 'GATEWAY_MOCK', userId: null },
+        paymentId: payment.id,
+      }),
+    ]);
     const one = await call('GET', `/wallet/transactions/${history.body.items[0].id}`, { token: an.accessToken });
     expect(one.body).toEqual(history.body.items[0]);
-    expect(await check(an.user.id)).toMatchObject({ ok: true, accounts: expect.arrayContaining([{ accountId: `wallet_${an.user.id}`, stored: 150_000, fromTransfers: 150_000, ok: true }]) });
+    expect(await check(an.user.id)).toMatchObject({
+      ok: true,
+      accounts: expect.arrayContaining([{ accountId: `wallet_${an.user.id}`, stored: 150_000, fromTransfers: 150_000, ok: true }]),
+    });
   });
 
   it("another user's entry is 404; filters and paging work; bad queries are 400", async () => {
@@ -38,7 +57,10 @@ describe('wallet balance and history', () => {
     await topUp(an, 50_000);
     for (let i = 0; i < 3; i++) expect((await send(an, binh, 1_000 + i)).status).toBe(201);
     const mine = await call('GET', '/wallet/transactions?kind=P2P&limit=2', { token: an.accessToken });
-    expect(mine.body.items.map((e: { amount: number; direction: string }) => [e.amount, e.direction])).toEqual([[1_002, 'OUT'], [1_001, 'OUT']]);
+    expect(mine.body.items.map((e: { amount: number; direction: string }) => [e.amount, e.direction])).toEqual([
+      [1_002, 'OUT'],
+      [1_001, 'OUT'],
+    ]);
     const rest = await call('GET', `/wallet/transactions?kind=P2P&limit=2&cursor=${mine.body.nextCursor}`, { token: an.accessToken });
     expect(rest.body.items.map((e: { amount: number }) => e.amount)).toEqual([1_000]);
     expect((await call('GET', `/wallet/transactions?kind=P2P&limit=2&cursor=${mine.body.nextCursor}`, { token: binh.accessToken })).status).toBe(400);
@@ -56,10 +78,21 @@ describe('transfers between users', () => {
     const [an, binh] = [await registerVerified({ name: 'An Nguyen' }), await registerVerified({ language: 'vi' })];
     await topUp(an, 100_000);
     const sent = await send(an, binh, 40_000, key(), 'Tiền cơm');
-    expect(sent).toMatchObject({ status: 201, body: { kind: 'P2P', direction: 'OUT', amount: 40_000, balanceAfter: 60_000, toUserId: binh.user.id, memo: 'Tiền cơm' } });
+    expect(sent).toMatchObject({
+      status: 201,
+      body: { kind: 'P2P', direction: 'OUT', amount: 40_000, balanceAfter: 60_000, toUserId: binh.user.id, memo: 'Tiền cơm' },
+    });
     expect([await balance(an), await balance(binh)]).toEqual([60_000, 40_000]);
-    const item = await waitFor(async () => (await db().collection('app_notifications').where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(), { timeoutMs: 30_000, what: 'the transfer notice' });
-    expect(item).toMatchObject({ kind: 'WALLET', event: 'wallet.transfer.received', data: { sfx: 'wallet_transfer_received', deepLink: { tab: 'AccountTab', screen: 'WalletTransaction' } } });
+    const item = await waitFor(
+      async () =>
+        (await db().collection('app_notifications').where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(),
+      { timeoutMs: 30_000, what: 'the transfer notice' },
+    );
+    expect(item).toMatchObject({
+      kind: 'WALLET',
+      event: 'wallet.transfer.received',
+      data: { sfx: 'wallet_transfer_received', deepLink: { tab: 'AccountTab', screen: 'WalletTransaction' } },
+    });
     expect([item.title, item.body]).toEqual(['Bạn đã nhận được tiền', 'An Nguyen đã chuyển cho bạn 40.000\u00a0₫']);
     expect((await call('GET', '/wallet/limits', { token: an.accessToken })).body).toMatchObject({ sentToday: 40_000, remainingToday: 20_000_000 - 40_000 });
   });
@@ -67,7 +100,9 @@ describe('transfers between users', () => {
   it('refuses bad transfers with their codes and moves nothing', async () => {
     const [an, binh] = [await registerVerified(), await registerVerified()];
     await topUp(an, 30_000);
-    expect((await call('POST', '/wallet/transfers', { token: an.accessToken, body: { toUserId: binh.user.id, amount: 1_000 } })).body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    expect((await call('POST', '/wallet/transfers', { token: an.accessToken, body: { toUserId: binh.user.id, amount: 1_000 } })).body.code).toBe(
+      'IDEMPOTENCY_KEY_REQUIRED',
+    );
     expect((await send(an, an, 1_000)).body.code).toBe('WALLET_SELF_TRANSFER');
     expect((await send(an, 'no-such-user-id', 1_000)).status).toBe(404);
     expect((await send(an, binh, 30_001)).body).toMatchObject({ code: 'WALLET_INSUFFICIENT_FUNDS', details: { available: 30_000, needed: 30_001 } });
@@ -77,7 +112,10 @@ describe('transfers between users', () => {
     expect((await send(an, locked, 1_000)).body.code).toBe('WALLET_RECIPIENT_UNAVAILABLE');
     expect([await balance(an), await balance(binh)]).toEqual([30_000, 0]);
     const driverOnly = await registerVerified();
-    await db().collection('users').doc(driverOnly.user.id).update({ roles: ['DRIVER'] });
+    await db()
+      .collection('users')
+      .doc(driverOnly.user.id)
+      .update({ roles: ['DRIVER'] });
     expect((await send(driverOnly, binh, 1_000)).body.code).toBe('HAT_LOCKED');
   });
 
@@ -97,7 +135,12 @@ describe('transfers between users', () => {
     const results = await Promise.all(Array.from({ length: 50 }, sendRetrying));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(20);
-    expect(results.filter((r) => r.status !== 201).map((r) => r.body.code).filter((c) => c !== 'WALLET_INSUFFICIENT_FUNDS')).toEqual([]);
+    expect(
+      results
+        .filter((r) => r.status !== 201)
+        .map((r) => r.body.code)
+        .filter((c) => c !== 'WALLET_INSUFFICIENT_FUNDS'),
+    ).toEqual([]);
     expect([await balance(payer), await balance(shop)]).toEqual([0, 200_000]);
     const after = results.filter((r) => r.status === 201).map((r) => r.body.balanceAfter as number);
     expect(Math.min(...after)).toBe(0);
@@ -136,15 +179,30 @@ describe('transfers between users', () => {
 describe('administration', () => {
   it('adjustments are new transfers (never edits), ADMIN only, and cannot take a wallet below zero', async () => {
     const [an, admin] = [await registerVerified(), await adminTokens()];
-    const adjust = (body: Record<string, unknown>, token = admin.accessToken) => call('POST', '/wallet/admin/adjustments', { token, body: { userId: an.user.id, reason: 'goodwill credit', ...body }, headers: { 'idempotency-key': key() } });
+    const adjust = (body: Record<string, unknown>, token = admin.accessToken) =>
+      call('POST', '/wallet/admin/adjustments', {
+        token,
+        body: { userId: an.user.id, reason: 'goodwill credit', ...body },
+        headers: { 'idempotency-key': key() },
+      });
     expect((await adjust({ amount: 20_000, direction: 'CREDIT' }, an.accessToken)).status).toBe(403);
-    expect((await adjust({ amount: 20_000, direction: 'CREDIT' })).body).toMatchObject({ status: 'APPLIED', amount: 20_000, direction: 'CREDIT', transferId: expect.any(String) });
+    expect((await adjust({ amount: 20_000, direction: 'CREDIT' })).body).toMatchObject({
+      status: 'APPLIED',
+      amount: 20_000,
+      direction: 'CREDIT',
+      transferId: expect.any(String),
+    });
     expect((await adjust({ amount: 20_001, direction: 'DEBIT' })).body.code).toBe('WALLET_INSUFFICIENT_FUNDS');
     expect((await adjust({ amount: 5_000, direction: 'DEBIT' })).status).toBe(201);
     expect((await adjust({ amount: 5_000, direction: 'SIDEWAYS' })).status).toBe(400);
     expect((await call('GET', `/wallet/admin/users/${an.user.id}`, { token: admin.accessToken })).body.balance).toBe(15_000);
     const system = await call('GET', '/wallet/admin/system-accounts', { token: admin.accessToken });
-    expect(system.body.accounts).toEqual(expect.arrayContaining([{ accountId: 'platform_revenue', balance: expect.any(Number), shards: 16 }, { accountId: 'platform_adjustments', balance: expect.any(Number), shards: 1 }]));
+    expect(system.body.accounts).toEqual(
+      expect.arrayContaining([
+        { accountId: 'platform_revenue', balance: expect.any(Number), shards: 16 },
+        { accountId: 'platform_adjustments', balance: expect.any(Number), shards: 1 },
+      ]),
+    );
     expect((await call('GET', '/wallet/admin/system-accounts', { token: an.accessToken })).status).toBe(403);
   });
 });

@@ -81,7 +81,12 @@ export function vietnamTimestamp(ms: number): string {
 }
 
 export async function postJson(url: string, body: unknown, timeoutMs = 30_000): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const text = await res.text();
   let json: Record<string, unknown> = {};
   try {

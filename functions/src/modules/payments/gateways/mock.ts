@@ -10,7 +10,9 @@ export function mockKey(serverSecret: string): Buffer {
 }
 
 export function signMockNotice(notice: GatewayNotice, key: Buffer): string {
-  return createHmac('sha256', key).update(JSON.stringify([notice.paymentId, notice.amount, notice.success, notice.transactionNo])).digest('hex');
+  return createHmac('sha256', key)
+    .update(JSON.stringify([notice.paymentId, notice.amount, notice.success, notice.transactionNo]))
+    .digest('hex');
 }
 
 export function verifyMockNotice(notice: GatewayNotice, signature: string, key: Buffer): boolean {

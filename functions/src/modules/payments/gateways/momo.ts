@@ -42,7 +42,20 @@ export function momoCreateRequest(config: MomoConfig, input: CreateGatewayPaymen
 }
 
 /** The fields of an IPN body that its signature covers (with the access key, which the body does not carry). */
-const IPN_FIELDS = ['amount', 'extraData', 'message', 'orderId', 'orderInfo', 'orderType', 'partnerCode', 'payType', 'requestId', 'responseTime', 'resultCode', 'transId'] as const;
+const IPN_FIELDS = [
+  'amount',
+  'extraData',
+  'message',
+  'orderId',
+  'orderInfo',
+  'orderType',
+  'partnerCode',
+  'payType',
+  'requestId',
+  'responseTime',
+  'resultCode',
+  'transId',
+] as const;
 
 export function momoIpnSignature(body: Readonly<Record<string, unknown>>, accessKey: string, secretKey: string): string {
   const fields: Record<string, string | number> = { accessKey };
@@ -83,17 +96,34 @@ export function momoGateway(config: MomoConfig): Gateway {
       const request = momoCreateRequest(config, input, randomUUID());
       const { status, json } = await postJson(`${config.endpoint}/v2/gateway/api/create`, request);
       if (status !== 200 || json.resultCode !== 0 || typeof json.payUrl !== 'string') {
-        throw new GatewayError('MOMO', `create refused (HTTP ${status}, resultCode ${String(json.resultCode ?? '?')}: ${String(json.message ?? '')})`, String(json.resultCode ?? ''));
+        throw new GatewayError(
+          'MOMO',
+          `create refused (HTTP ${status}, resultCode ${String(json.resultCode ?? '?')}: ${String(json.message ?? '')})`,
+          String(json.resultCode ?? ''),
+        );
       }
       return { paymentUrl: json.payUrl };
     },
     async refund(input: GatewayRefund) {
       const requestId = randomUUID();
       const orderId = `${input.refundId.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
-      const signed = { accessKey: config.accessKey, amount: input.amount, description: input.reason, orderId, partnerCode: config.partnerCode, requestId, transId: input.transactionNo ?? '' };
+      const signed = {
+        accessKey: config.accessKey,
+        amount: input.amount,
+        description: input.reason,
+        orderId,
+        partnerCode: config.partnerCode,
+        requestId,
+        transId: input.transactionNo ?? '',
+      };
       const { accessKey: _omitted, ...body } = signed;
-      const { status, json } = await postJson(`${config.endpoint}/v2/gateway/api/refund`, { ...body, lang: 'vi', signature: momoSign(signed, config.secretKey) });
-      if (status !== 200 || json.resultCode !== 0) throw new GatewayError('MOMO', `refund refused (HTTP ${status}, resultCode ${String(json.resultCode ?? '?')})`, String(json.resultCode ?? ''));
+      const { status, json } = await postJson(`${config.endpoint}/v2/gateway/api/refund`, {
+        ...body,
+        lang: 'vi',
+        signature: momoSign(signed, config.secretKey),
+      });
+      if (status !== 200 || json.resultCode !== 0)
+        throw new GatewayError('MOMO', `refund refused (HTTP ${status}, resultCode ${String(json.resultCode ?? '?')})`, String(json.resultCode ?? ''));
       return { reference: String(json.transId ?? orderId) };
     },
   };

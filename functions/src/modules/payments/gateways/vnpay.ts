@@ -28,7 +28,9 @@ export function vnpaySignData(params: Readonly<Record<string, string>>): string 
 }
 
 export function vnpaySign(params: Readonly<Record<string, string>>, secret: string): string {
-  return createHmac('sha512', secret).update(Buffer.from(vnpaySignData(params), 'utf8')).digest('hex');
+  return createHmac('sha512', secret)
+    .update(Buffer.from(vnpaySignData(params), 'utf8'))
+    .digest('hex');
 }
 
 export function vnpayPaymentUrl(config: VnpayConfig, input: CreateGatewayPayment): string {
@@ -93,8 +95,24 @@ export const VNPAY_IPN_ANSWERS = {
 
 /** The refund request's checksum: HMAC-SHA512 over its fields joined by '|' in VNPay's fixed order. */
 export function vnpayRefundHash(fields: Readonly<Record<string, string>>, secret: string): string {
-  const order = ['vnp_RequestId', 'vnp_Version', 'vnp_Command', 'vnp_TmnCode', 'vnp_TransactionType', 'vnp_TxnRef', 'vnp_Amount', 'vnp_TransactionNo', 'vnp_TransactionDate', 'vnp_CreateBy', 'vnp_CreateDate', 'vnp_IpAddr', 'vnp_OrderInfo'];
-  return createHmac('sha512', secret).update(order.map((k) => fields[k] ?? '').join('|'), 'utf8').digest('hex');
+  const order = [
+    'vnp_RequestId',
+    'vnp_Version',
+    'vnp_Command',
+    'vnp_TmnCode',
+    'vnp_TransactionType',
+    'vnp_TxnRef',
+    'vnp_Amount',
+    'vnp_TransactionNo',
+    'vnp_TransactionDate',
+    'vnp_CreateBy',
+    'vnp_CreateDate',
+    'vnp_IpAddr',
+    'vnp_OrderInfo',
+  ];
+  return createHmac('sha512', secret)
+    .update(order.map((k) => fields[k] ?? '').join('|'), 'utf8')
+    .digest('hex');
 }
 
 export function vnpayGateway(config: VnpayConfig): Gateway {
@@ -120,7 +138,8 @@ export function vnpayGateway(config: VnpayConfig): Gateway {
         vnp_OrderInfo: input.reason,
       };
       const { status, json } = await postJson(config.apiUrl, { ...fields, vnp_SecureHash: vnpayRefundHash(fields, config.hashSecret) });
-      if (status !== 200 || json.vnp_ResponseCode !== '00') throw new GatewayError('VNPAY', `refund refused (HTTP ${status}, code ${String(json.vnp_ResponseCode ?? '?')})`, String(json.vnp_ResponseCode ?? ''));
+      if (status !== 200 || json.vnp_ResponseCode !== '00')
+        throw new GatewayError('VNPAY', `refund refused (HTTP ${status}, code ${String(json.vnp_ResponseCode ?? '?')})`, String(json.vnp_ResponseCode ?? ''));
       return { reference: String(json.vnp_TransactionNo ?? fields.vnp_RequestId) };
     },
   };

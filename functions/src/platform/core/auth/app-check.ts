@@ -30,7 +30,8 @@ export type AppCheckVerifier = (token: string) => Promise<{ appId: string }>;
 const TOKEN_PROBLEMS = /app-check\/(invalid-argument|app-check-token-expired)$/;
 
 type AdminVerify = (token: string) => Promise<{ appId: string }>;
-const adminVerify: AdminVerify = (token) => (require('firebase-admin/app-check') as typeof import('firebase-admin/app-check')).getAppCheck(firebaseApp()).verifyToken(token);
+const adminVerify: AdminVerify = (token) =>
+  (require('firebase-admin/app-check') as typeof import('firebase-admin/app-check')).getAppCheck(firebaseApp()).verifyToken(token);
 
 export function firebaseAppCheckVerifier(verifyToken: AdminVerify = adminVerify): AppCheckVerifier {
   return async (token) => {
@@ -60,11 +61,22 @@ function monitorLog(now: () => number, intervalMs: number) {
       return;
     }
     last.set(reason, { at: t, suppressed: 0 });
-    logger.warn('app check failed (APP_CHECK=monitor: let through)', { operation, reason, ...(detail === undefined ? {} : { detail: detail.slice(0, 200) }), suppressed: seen?.suppressed ?? 0, intervalSec: intervalMs / 1000 });
+    logger.warn('app check failed (APP_CHECK=monitor: let through)', {
+      operation,
+      reason,
+      ...(detail === undefined ? {} : { detail: detail.slice(0, 200) }),
+      suppressed: seen?.suppressed ?? 0,
+      intervalSec: intervalMs / 1000,
+    });
   };
 }
 
-export function appCheckGuard(mode: Exclude<AppCheckMode, 'off'>, verify: AppCheckVerifier, operation: string, clock: { now?: () => number; logIntervalMs?: number } = {}): RequestHandler {
+export function appCheckGuard(
+  mode: Exclude<AppCheckMode, 'off'>,
+  verify: AppCheckVerifier,
+  operation: string,
+  clock: { now?: () => number; logIntervalMs?: number } = {},
+): RequestHandler {
   const log = monitorLog(clock.now ?? Date.now, clock.logIntervalMs ?? APP_CHECK_LOG_INTERVAL_MS);
   return (req, res, next) => {
     const token = req.get(APP_CHECK_HEADER)?.trim();
@@ -80,7 +92,8 @@ export function appCheckGuard(mode: Exclude<AppCheckMode, 'off'>, verify: AppChe
         next();
       },
       (err: unknown) => {
-        if (err instanceof InvalidAppCheckToken) return refuse(new AppError(401, 'The App Check token is not valid').withCode('APP_CHECK_INVALID'), 'invalid', err.message);
+        if (err instanceof InvalidAppCheckToken)
+          return refuse(new AppError(401, 'The App Check token is not valid').withCode('APP_CHECK_INVALID'), 'invalid', err.message);
         // The keys could not be fetched, or the project is not set up: not the client's fault.
         logger.error('app check verification failed', { operation, err: err instanceof Error ? err.message : String(err) });
         if (mode === 'enforce') return next(new ServiceUnavailableError('App Check could not be verified; retry shortly'));

@@ -70,6 +70,8 @@ export function hatUnlocked(roles: readonly Role[], hat: Hat): boolean {
 // Consumer bookings (rides, orders, bookings) declare hat CON: the driver hat is exclusive.
 export function assertHat(auth: AuthContext, hat: Hat): void {
   if (!hatUnlocked(auth.roles, hat)) {
-    throw new ForbiddenError(hat === 'CON' ? 'Drivers cannot book on the consumer app' : `The ${hat} app is not unlocked for this account`).withCode('HAT_LOCKED');
+    throw new ForbiddenError(hat === 'CON' ? 'Drivers cannot book on the consumer app' : `The ${hat} app is not unlocked for this account`).withCode(
+      'HAT_LOCKED',
+    );
   }
 }

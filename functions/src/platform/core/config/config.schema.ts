@@ -64,7 +64,12 @@ const positiveInt = (fallback: number, max: number, min = 1) =>
   );
 
 const urlWithDefault = (fallback: string) =>
-  z.pipe(maybeString(), z.transform((v: string | undefined) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : fallback))).check(isUrl);
+  z
+    .pipe(
+      maybeString(),
+      z.transform((v: string | undefined) => (v && v.trim() ? v.trim().replace(/\/+$/, '') : fallback)),
+    )
+    .check(isUrl);
 
 // Express `trust proxy`: true/false, a hop count, or a list of subnets/presets.
 export type TrustProxy = boolean | number | string;
@@ -108,11 +113,15 @@ const rateLimitOverrides = z.pipe(
   maybeString(),
   z.transform((v: string | undefined, ctx): RateLimitOverrides => {
     const out: Record<string, { limit: number; windowSec: number }> = {};
-    for (const pair of (v ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const pair of (v ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const match = /^([a-z0-9-]+)=(\d{1,7})\/(\d{1,6})$/.exec(pair);
       const limit = Number(match?.[2]);
       const windowSec = Number(match?.[3]);
-      if (!match || limit < 1 || windowSec < 1 || windowSec > 86_400) return fail(ctx, v, `"${pair}" is not scope=limit/windowSec (limit ≥ 1, window 1..86400 s)`);
+      if (!match || limit < 1 || windowSec < 1 || windowSec > 86_400)
+        return fail(ctx, v, `"${pair}" is not scope=limit/windowSec (limit ≥ 1, window 1..86400 s)`);
       out[match[1]] = { limit, windowSec };
     }
     return out;
@@ -121,7 +130,13 @@ const rateLimitOverrides = z.pipe(
 
 const choice = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) => z._default(z.enum(values), fallback);
 const requiredSecret = z.string({ error: 'is required' }).check(z.minLength(1, { message: 'is required' }));
-const urlOrDefault = (fallback: string) => z.pipe(maybeString(), z.transform((v: string | undefined) => (v && v.trim() ? v.trim() : fallback))).check(isUrl);
+const urlOrDefault = (fallback: string) =>
+  z
+    .pipe(
+      maybeString(),
+      z.transform((v: string | undefined) => (v && v.trim() ? v.trim() : fallback)),
+    )
+    .check(isUrl);
 
 export const SMS_PROVIDERS = ['console', 'http', 'twilio', 'esms'] as const;
 // email: codes go out by SMTP (nodemailer). console: development only, no mail is sent (use OTP_DEV_CODE).
@@ -194,7 +209,10 @@ export const configSchema = z.object({
   SMTP_PASS: optionalText,
   SMTP_FROM: optionalText,
   ADMIN_EMAILS: z
-    .pipe(commaList, z.transform((list: string[]) => list.map((e) => e.toLowerCase())))
+    .pipe(
+      commaList,
+      z.transform((list: string[]) => list.map((e) => e.toLowerCase())),
+    )
     .check(z.refine((list) => list.every((e) => z.email().safeParse(e).success), { message: 'must be a comma-separated list of emails' })),
   BCRYPT_COST: positiveInt(10, 15, 10),
   ACCESS_TOKEN_TTL_SEC: positiveInt(15 * 60, 24 * 3600, 60),
@@ -272,4 +290,3 @@ export const PAYMENT_GATEWAY_URLS = {
   VNPAY: ['VNPAY_PAY_URL', 'VNPAY_API_URL'],
   MOMO: ['MOMO_ENDPOINT'],
 } as const satisfies Record<keyof typeof PAYMENT_GATEWAY_CREDENTIALS, ReadonlyArray<keyof AppConfig>>;
-

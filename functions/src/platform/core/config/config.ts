@@ -1,5 +1,13 @@
 import { parseCidr } from '../http/client-ip';
-import { configSchema, parseBooleanWord, PAYMENT_GATEWAY_CREDENTIALS, PAYMENT_GATEWAY_URLS, SECRET_KEYS, SMS_PROVIDER_REQUIREMENTS, type AppConfig } from './config.schema';
+import {
+  configSchema,
+  parseBooleanWord,
+  PAYMENT_GATEWAY_CREDENTIALS,
+  PAYMENT_GATEWAY_URLS,
+  SECRET_KEYS,
+  SMS_PROVIDER_REQUIREMENTS,
+  type AppConfig,
+} from './config.schema';
 
 export const MIN_JWT_SECRET_LENGTH = 32;
 
@@ -32,19 +40,16 @@ export function productionViolations(env: Env): string[] {
   for (const key of ['JWT_SECRET', 'JWT_REFRESH_SECRET'] as const) {
     const value = env[key] ?? '';
     // A missing secret is reported by the schema ("is required"); here only its strength.
-    if (value.length < MIN_JWT_SECRET_LENGTH)
-      problems.push(`${key} must be at least ${MIN_JWT_SECRET_LENGTH} characters in production`);
+    if (value.length < MIN_JWT_SECRET_LENGTH) problems.push(`${key} must be at least ${MIN_JWT_SECRET_LENGTH} characters in production`);
   }
-  if (env.JWT_SECRET && env.JWT_SECRET === env.JWT_REFRESH_SECRET)
-    problems.push('JWT_SECRET and JWT_REFRESH_SECRET must differ');
+  if (env.JWT_SECRET && env.JWT_SECRET === env.JWT_REFRESH_SECRET) problems.push('JWT_SECRET and JWT_REFRESH_SECRET must differ');
   if ((env.OTP_CHANNEL ?? 'email').trim() !== 'email') problems.push('OTP_CHANNEL must be "email" in production');
-  if ((env.SMS_PROVIDER ?? 'console').trim() === 'console')
-    problems.push('SMS_PROVIDER must not be "console" in production (use http, twilio or esms)');
+  if ((env.SMS_PROVIDER ?? 'console').trim() === 'console') problems.push('SMS_PROVIDER must not be "console" in production (use http, twilio or esms)');
   if (parseBooleanWord(env.PAYMENTS_MOCK) ?? true) problems.push('PAYMENTS_MOCK must be false in production');
   if ((env.SMTP_HOST ?? '').trim() === '') problems.push('SMTP_HOST must be set in production (email OTP)');
   // Gateways call this address with money news: plain http could be read and forged on the way.
   const ipnBase = (env.PAYMENTS_IPN_BASE_URL ?? '').trim();
-  if (!ipnBase.startsWith('https://')) problems.push('PAYMENTS_IPN_BASE_URL must be an https address in production (the gateways\' notification address)');
+  if (!ipnBase.startsWith('https://')) problems.push("PAYMENTS_IPN_BASE_URL must be an https address in production (the gateways' notification address)");
   for (const key of ['VNPAY_PAY_URL', 'VNPAY_API_URL', 'MOMO_ENDPOINT'] as const) {
     const value = (env[key] ?? '').trim();
     if (value !== '' && !value.startsWith('https://')) problems.push(`${key} must be https in production`);
@@ -64,12 +69,19 @@ export function productionViolations(env: Env): string[] {
   // on it, one rate-limit bucket for all users (and one address in every session).
   const source = (env.CLIENT_IP_SOURCE ?? '').trim() || 'direct';
   if (runsOnGoogleCloud(env) && (source === 'direct' || source === 'hosting') && !(/^\d+$/.test(trustProxy) && Number(trustProxy) >= 1))
-    problems.push(`TRUST_PROXY must be a hop count of at least 1 on Cloud Functions with CLIENT_IP_SOURCE=${source} (1: the entry Google's front end appends); otherwise every caller shares the front end's address and rate-limit bucket`);
+    problems.push(
+      `TRUST_PROXY must be a hop count of at least 1 on Cloud Functions with CLIENT_IP_SOURCE=${source} (1: the entry Google's front end appends); otherwise every caller shares the front end's address and rate-limit bucket`,
+    );
   // A range this wide is not a CDN's edges: it would let most of the internet vouch for its own Fastly-Client-IP.
-  for (const range of (env.HOSTING_EDGE_RANGES ?? '').split(',').map((r) => r.trim()).filter(Boolean)) {
+  for (const range of (env.HOSTING_EDGE_RANGES ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean)) {
     const cidr = parseCidr(range);
     if (cidr && cidr.prefix < (cidr.family === 'ipv4' ? 12 : 24))
-      problems.push(`HOSTING_EDGE_RANGES entry ${range} is wider than /${cidr.family === 'ipv4' ? 12 : 24} (${cidr.family === 'ipv4' ? 'IPv4' : 'IPv6'}): list the CDN's edge ranges, not a whole block of the internet`);
+      problems.push(
+        `HOSTING_EDGE_RANGES entry ${range} is wider than /${cidr.family === 'ipv4' ? 12 : 24} (${cidr.family === 'ipv4' ? 'IPv4' : 'IPv6'}): list the CDN's edge ranges, not a whole block of the internet`,
+      );
   }
   return problems;
 }
@@ -94,7 +106,8 @@ export function parseConfig(env: Env): AppConfig {
       problems.push('CLIENT_IP_SOURCE=hosting needs TRUST_PROXY as a hop count (1 on Cloud Functions) or subnets');
     for (const [gateway, keys] of Object.entries(PAYMENT_GATEWAY_CREDENTIALS)) {
       const missing = keys.filter((key) => parsed.data[key] === undefined);
-      if (missing.length > 0 && missing.length < keys.length) problems.push(`${gateway} is half configured: set ${missing.join(', ')} too (or none of its credentials)`);
+      if (missing.length > 0 && missing.length < keys.length)
+        problems.push(`${gateway} is half configured: set ${missing.join(', ')} too (or none of its credentials)`);
     }
   }
   problems.push(...productionViolations(env));
@@ -135,7 +148,8 @@ export function maskConfig(config: Readonly<AppConfig>): Record<string, MaskedVa
     else if (value === undefined) out[key] = null;
     else if (Array.isArray(value)) out[key] = [...value];
     // RATE_LIMITS: shown as the pairs it was given.
-    else if (typeof value === 'object') out[key] = Object.entries(value as Record<string, { limit: number; windowSec: number }>).map(([scope, r]) => `${scope}=${r.limit}/${r.windowSec}`);
+    else if (typeof value === 'object')
+      out[key] = Object.entries(value as Record<string, { limit: number; windowSec: number }>).map(([scope, r]) => `${scope}=${r.limit}/${r.windowSec}`);
     else out[key] = value as MaskedValue;
   }
   return out;

@@ -18,7 +18,8 @@ const LOCAL_ADDRESS = /\b(127\.0\.0\.1|localhost|0\.0\.0\.0)\b/i;
 export function productionEnvProblems(env: Record<string, string>, secrets: string[]): string[] {
   const problems: string[] = [];
   for (const name of secrets) {
-    if (!(SECRET_KEYS as readonly string[]).includes(name)) problems.push(`FUNCTIONS_SECRETS names ${name}, which is not a secret the configuration reads (${SECRET_KEYS.join(', ')})`);
+    if (!(SECRET_KEYS as readonly string[]).includes(name))
+      problems.push(`FUNCTIONS_SECRETS names ${name}, which is not a secret the configuration reads (${SECRET_KEYS.join(', ')})`);
     if (env[name] !== undefined) problems.push(`${name} is written in the env file: secrets go to Secret Manager (firebase functions:secrets:set ${name})`);
   }
   for (const [key, value] of Object.entries(env)) {
@@ -60,7 +61,8 @@ export function rewriteProblems(rewrites: Rewrite[], functionRegions: Record<str
     const rewriteRegion = typeof rewrite.function === 'string' ? 'us-central1' : (rewrite.function.region ?? 'us-central1');
     if (!(id in functionRegions)) problems.push(`rewrite ${rewrite.source} → ${id}: no such function in the entry`);
     else if (!functionRegions[id].includes(region)) problems.push(`function ${id} runs in ${functionRegions[id].join(', ')}, not ${region}`);
-    if (rewriteRegion !== region) problems.push(`rewrite ${rewrite.source} → ${id} names region ${rewriteRegion}; the functions run in ${region} (FUNCTIONS_REGION)`);
+    if (rewriteRegion !== region)
+      problems.push(`rewrite ${rewrite.source} → ${id} names region ${rewriteRegion}; the functions run in ${region} (FUNCTIONS_REGION)`);
   }
   return problems;
 }
@@ -73,20 +75,29 @@ export function functionRegionProblems(functionRegions: Record<string, string[]>
 }
 
 /** Rules deny by default (so every declared collection is covered) and every TTL field has its TTL policy. */
-export function collectionProblems(collections: readonly CollectionDefinition[], rules: string, fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }>): string[] {
+export function collectionProblems(
+  collections: readonly CollectionDefinition[],
+  rules: string,
+  fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }>,
+): string[] {
   const problems: string[] = [];
-  if (!/match \/\{document=\*\*\} \{\s*allow read, write: if false;\s*\}/.test(rules)) problems.push('firestore.rules has no deny-all catch-all: collections without a block would be open');
+  if (!/match \/\{document=\*\*\} \{\s*allow read, write: if false;\s*\}/.test(rules))
+    problems.push('firestore.rules has no deny-all catch-all: collections without a block would be open');
   const blocks = new Set([...rules.matchAll(/^ {4}match \/([a-z_]+)\//gm)].map((m) => m[1]));
   for (const c of collections) {
     if (c.clientAccess && !c.parent && !blocks.has(c.name)) problems.push(`collection ${c.name} is read by clients but has no rules block`);
-    if (c.ttlField && !fieldOverrides.some((f) => f.ttl && f.collectionGroup === c.name && f.fieldPath === c.ttlField)) problems.push(`collection ${c.name} expires documents by ${c.ttlField} but firestore.indexes.json has no TTL policy for it`);
+    if (c.ttlField && !fieldOverrides.some((f) => f.ttl && f.collectionGroup === c.name && f.fieldPath === c.ttlField))
+      problems.push(`collection ${c.name} expires documents by ${c.ttlField} but firestore.indexes.json has no TTL policy for it`);
   }
   return problems;
 }
 
 /** Recorded queries that production would refuse: no composite index in firestore.indexes.json serves them. */
 export function indexProblems(queries: QueryShape[], indexes: CompositeIndex[]): string[] {
-  return missingIndexes(queries, indexes).map(({ query, needs }) => `query on ${query.collection} (${[...query.filters.map((f) => `${f.field} ${f.op}`), ...query.orderBy.map((o) => `order ${o.field} ${o.direction}`)].join(', ')}) needs the index ${JSON.stringify(needs)}`);
+  return missingIndexes(queries, indexes).map(
+    ({ query, needs }) =>
+      `query on ${query.collection} (${[...query.filters.map((f) => `${f.field} ${f.op}`), ...query.orderBy.map((o) => `order ${o.field} ${o.direction}`)].join(', ')}) needs the index ${JSON.stringify(needs)}`,
+  );
 }
 
 /** One row of firebase-tools' runtime table (lib/deploy/functions/runtimes/supported/types.js `RUNTIMES`). */
@@ -103,19 +114,30 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * decommissioned runtime is refused (a problem); one deprecated, or due within `warnDays` of its deprecation,
  * deploys with a warning.
  */
-export function runtimeProblems(runtimes: string[], table: Record<string, RuntimeSupport>, now: Date, warnDays = 90): { problems: string[]; warnings: string[] } {
+export function runtimeProblems(
+  runtimes: string[],
+  table: Record<string, RuntimeSupport>,
+  now: Date,
+  warnDays = 90,
+): { problems: string[]; warnings: string[] } {
   const problems: string[] = [];
   const warnings: string[] = [];
   if (runtimes.length === 0) problems.push('firebase.json names no functions runtime');
   for (const runtime of new Set(runtimes)) {
     const row = table[runtime];
     if (!row) {
-      problems.push(`runtime ${runtime} is not one firebase-tools knows (${Object.keys(table).filter((r) => r.startsWith('nodejs')).join(', ')})`);
+      problems.push(
+        `runtime ${runtime} is not one firebase-tools knows (${Object.keys(table)
+          .filter((r) => r.startsWith('nodejs'))
+          .join(', ')})`,
+      );
       continue;
     }
     const deprecation = new Date(row.deprecationDate);
     if (now >= new Date(row.decommissionDate)) {
-      problems.push(`Runtime ${row.friendly} was decommissioned on ${row.decommissionDate}: firebase deploy refuses it; move firebase.json, the package engines and .nvmrc to a supported runtime`);
+      problems.push(
+        `Runtime ${row.friendly} was decommissioned on ${row.decommissionDate}: firebase deploy refuses it; move firebase.json, the package engines and .nvmrc to a supported runtime`,
+      );
     } else if (now >= deprecation) {
       warnings.push(`Runtime ${row.friendly} was deprecated on ${row.deprecationDate} and is decommissioned on ${row.decommissionDate}`);
     } else if (now.getTime() >= deprecation.getTime() - warnDays * DAY_MS) {
@@ -140,13 +162,15 @@ export interface EndpointScaling {
 export function scalingProblems(endpoints: Record<string, EndpointScaling>, memoryToCpu: (memoryMb: number) => number, defaultMemoryMb: number): string[] {
   const problems: string[] = [];
   for (const [name, e] of Object.entries(endpoints)) {
-    if (typeof e.maxInstances !== 'number' || e.maxInstances < 1) problems.push(`${name} has no maxInstances (set API_MAX_INSTANCES / FUNCTIONS_MAX_INSTANCES or the function's option)`);
+    if (typeof e.maxInstances !== 'number' || e.maxInstances < 1)
+      problems.push(`${name} has no maxInstances (set API_MAX_INSTANCES / FUNCTIONS_MAX_INSTANCES or the function's option)`);
     if (typeof e.concurrency !== 'number' || e.concurrency < 1) {
       problems.push(`${name} has no concurrency set`);
       continue;
     }
     const cpu = typeof e.cpu === 'number' ? e.cpu : memoryToCpu(e.availableMemoryMb ?? defaultMemoryMb);
-    if (e.concurrency > 1 && (e.cpu === 'gcf_gen1' || cpu < 1)) problems.push(`${name} runs ${e.concurrency} requests at once on less than one CPU: firebase deploy refuses it`);
+    if (e.concurrency > 1 && (e.cpu === 'gcf_gen1' || cpu < 1))
+      problems.push(`${name} runs ${e.concurrency} requests at once on less than one CPU: firebase deploy refuses it`);
   }
   return problems;
 }

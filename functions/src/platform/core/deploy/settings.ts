@@ -43,6 +43,9 @@ export function functionsRegion(env: Record<string, string | undefined> = proces
 export const REQUIRED_SECRETS = ['JWT_SECRET', 'JWT_REFRESH_SECRET'] as const;
 
 export function declaredSecrets(env: Record<string, string | undefined> = process.env): string[] {
-  const listed = (env.FUNCTIONS_SECRETS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const listed = (env.FUNCTIONS_SECRETS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return [...new Set([...REQUIRED_SECRETS, ...listed])];
 }

@@ -18,8 +18,14 @@ export const PLATFORM_ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: [415, 'Wrong Content-Type, or bytes that are not the declared type.'],
   RATE_LIMITED: [429, 'Too many requests; see Retry-After.'],
   SERVICE_UNAVAILABLE: [503, 'A dependency is unavailable.'],
-  DEADLINE_EXCEEDED: [503, 'The server gave up on the request at its deadline (REQUEST_DEADLINE_MS); it may still complete: retry after Retry-After, with the same Idempotency-Key where the operation takes one.'],
-  OVERLOADED: [503, 'Too many requests of this instance are still running past their deadline (DEADLINE_OVERDUE_LIMIT); nothing was done: retry after Retry-After.'],
+  DEADLINE_EXCEEDED: [
+    503,
+    'The server gave up on the request at its deadline (REQUEST_DEADLINE_MS); it may still complete: retry after Retry-After, with the same Idempotency-Key where the operation takes one.',
+  ],
+  OVERLOADED: [
+    503,
+    'Too many requests of this instance are still running past their deadline (DEADLINE_OVERDUE_LIMIT); nothing was done: retry after Retry-After.',
+  ],
   CONTENDED: [503, 'Too many concurrent changes to one record; retry after Retry-After.'],
   INTERNAL: [500, 'Unexpected server error (no internals are exposed).'],
   // Tokens and sessions
@@ -32,10 +38,13 @@ export const PLATFORM_ERROR_CODES = {
   PERMISSION_REQUIRED: [403, 'An administrator without the permission the operation needs, or granting one it lacks.'],
   HAT_LOCKED: [403, 'The app (hat) of the operation is not unlocked for this account (drivers cannot book).'],
   // Catalogs (the platform's catalog kit and nearby paging)
-  CATALOG_NOT_MANAGER: [403, 'Only the managing partner (owner or staff) changes this record; curated records are the administrators\'.'],
+  CATALOG_NOT_MANAGER: [403, "Only the managing partner (owner or staff) changes this record; curated records are the administrators'."],
   CATALOG_TRANSITION: [409, 'The record is not in a status that allows this (`details.status`): archived records are read-only.'],
-  CATALOG_NOT_ALLOWED: [409, 'Hiding and restoring are for administrators, archiving for the record\'s managers.'],
-  NEARBY_TOO_DENSE: [422, 'More records lie at the cursor\'s distance than one request may read (NEARBY_READ_BUDGET): the list cannot go further from this point.'],
+  CATALOG_NOT_ALLOWED: [409, "Hiding and restoring are for administrators, archiving for the record's managers."],
+  NEARBY_TOO_DENSE: [
+    422,
+    "More records lie at the cursor's distance than one request may read (NEARBY_READ_BUDGET): the list cannot go further from this point.",
+  ],
   CATALOG_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
   // Idempotency and jobs
   IDEMPOTENCY_KEY_REQUIRED: [400, 'This operation moves money: it needs an Idempotency-Key header.'],

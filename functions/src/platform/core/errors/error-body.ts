@@ -19,7 +19,11 @@ export function errorBodySchema(): z.ZodType<ErrorBody> {
     .object({
       statusCode: z.number().int(),
       error: z.string(),
-      code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).describe(`Stable machine-readable code; branch on it, not on \`message\`. ${Object.entries(ERROR_CODES).map(([code, [status, text]]) => `${code} (${status}): ${text}`).join(' ')}`),
+      code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).describe(
+        `Stable machine-readable code; branch on it, not on \`message\`. ${Object.entries(ERROR_CODES)
+          .map(([code, [status, text]]) => `${code} (${status}): ${text}`)
+          .join(' ')}`,
+      ),
       message: z.string(),
       details: z.unknown().optional(),
       requestId: z.string(),

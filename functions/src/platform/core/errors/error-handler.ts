@@ -45,7 +45,9 @@ export function toAppError(err: unknown, req?: { method: string; originalUrl: st
   if (err instanceof Error && typeof (err as BodyParserError).type === 'string') return fromBodyParser(err as BodyParserError);
   // Nothing was written, and a retry a moment later normally succeeds: say so instead of a 500.
   if (err instanceof Error && (isTransactionExpired(err) || (err as { code?: unknown }).code === FIRESTORE_ABORTED)) {
-    return new AppError(503, 'Too many concurrent changes to this record; retry shortly', undefined, { 'Retry-After': String(CONTENDED_RETRY_AFTER_SEC) }).withCode('CONTENDED');
+    return new AppError(503, 'Too many concurrent changes to this record; retry shortly', undefined, {
+      'Retry-After': String(CONTENDED_RETRY_AFTER_SEC),
+    }).withCode('CONTENDED');
   }
   return undefined;
 }

@@ -34,10 +34,27 @@ export type ClientIpSource = (typeof CLIENT_IP_SOURCES)[number];
 // Fastly's published ranges (https://api.fastly.com/public-ip-list), Firebase Hosting's CDN: the default of
 // HOSTING_EDGE_RANGES.
 export const FASTLY_EDGE_RANGES: readonly string[] = [
-  '23.235.32.0/20', '43.249.72.0/22', '103.244.50.0/24', '103.245.222.0/23', '103.245.224.0/24', '104.156.80.0/20',
-  '140.248.64.0/18', '140.248.128.0/17', '146.75.0.0/17', '151.101.0.0/16', '157.52.64.0/18', '167.82.0.0/17',
-  '167.82.128.0/20', '167.82.160.0/20', '167.82.224.0/20', '172.111.64.0/18', '185.31.16.0/22', '199.27.72.0/21',
-  '199.232.0.0/16', '2a04:4e40::/32', '2a04:4e42::/32',
+  '23.235.32.0/20',
+  '43.249.72.0/22',
+  '103.244.50.0/24',
+  '103.245.222.0/23',
+  '103.245.224.0/24',
+  '104.156.80.0/20',
+  '140.248.64.0/18',
+  '140.248.128.0/17',
+  '146.75.0.0/17',
+  '151.101.0.0/16',
+  '157.52.64.0/18',
+  '167.82.0.0/17',
+  '167.82.128.0/20',
+  '167.82.160.0/20',
+  '167.82.224.0/20',
+  '172.111.64.0/18',
+  '185.31.16.0/22',
+  '199.27.72.0/21',
+  '199.232.0.0/16',
+  '2a04:4e40::/32',
+  '2a04:4e42::/32',
 ];
 
 /** `a.b.c.d/n` or `ipv6/n`, as HOSTING_EDGE_RANGES takes them; undefined when malformed. */
@@ -54,7 +71,7 @@ export function parseCidr(text: string): { address: string; prefix: number; fami
 function formatIpv6(groups: readonly number[]): string {
   let bestAt = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
     if (j - i > bestLength) [bestAt, bestLength] = [i, j - i];
@@ -123,7 +140,11 @@ function arrivedLocally(req: Request): boolean {
 function proxiedIp(req: Request): string {
   if (req.ip) return canonicalIp(req.ip);
   if (req.socket?.remoteAddress === undefined && arrivedLocally(req)) {
-    const forwarded = req.get('x-forwarded-for')?.split(',').map((s) => s.trim()).filter(Boolean);
+    const forwarded = req
+      .get('x-forwarded-for')
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return forwarded?.at(-1) !== undefined ? canonicalIp(forwarded.at(-1)!) : 'local';
   }
   return 'unknown';

@@ -73,5 +73,6 @@ export const PhoneSchema = z
   })
   .meta({
     example: '0912 345 678',
-    description: 'A phone number as typed: without a country code it is Vietnamese (0912 345 678, 0912345678); with one, +84 912 345 678 or 84912345678. Stored and answered in E.164 (+84912345678).',
+    description:
+      'A phone number as typed: without a country code it is Vietnamese (0912 345 678, 0912345678); with one, +84 912 345 678 or 84912345678. Stored and answered in E.164 (+84912345678).',
   });

@@ -17,13 +17,20 @@ export function jitteredRetryAfter(): string {
 }
 
 export function deadlineError(): AppError {
-  return new AppError(503, 'The request did not finish in time; it may still complete. Retry after Retry-After (with the same Idempotency-Key where the operation takes one)', undefined, {
-    'Retry-After': jitteredRetryAfter(),
-  }).withCode('DEADLINE_EXCEEDED');
+  return new AppError(
+    503,
+    'The request did not finish in time; it may still complete. Retry after Retry-After (with the same Idempotency-Key where the operation takes one)',
+    undefined,
+    {
+      'Retry-After': jitteredRetryAfter(),
+    },
+  ).withCode('DEADLINE_EXCEEDED');
 }
 
 function overloadedError(): AppError {
-  return new AppError(503, 'The server is overloaded; nothing was done. Retry after Retry-After', undefined, { 'Retry-After': jitteredRetryAfter() }).withCode('OVERLOADED');
+  return new AppError(503, 'The server is overloaded; nothing was done. Retry after Retry-After', undefined, { 'Retry-After': jitteredRetryAfter() }).withCode(
+    'OVERLOADED',
+  );
 }
 
 /** Called by the route when its handler starts; the returned function when it settles (counts overdue handlers). */
@@ -62,7 +69,11 @@ export function requestDeadline(ms: number, overdueLimit = 0, countFor = API_TIM
   let overdue = 0;
   return (req, res, next) => {
     if (overdueLimit > 0 && overdue >= overdueLimit) {
-      logger.warn('request refused: too many handlers running past their deadline', { requestId: res.locals.requestId, path: req.originalUrl.split('?')[0], overdue });
+      logger.warn('request refused: too many handlers running past their deadline', {
+        requestId: res.locals.requestId,
+        path: req.originalUrl.split('?')[0],
+        overdue,
+      });
       sendError(res, overloadedError());
       return;
     }
@@ -82,7 +93,13 @@ export function requestDeadline(ms: number, overdueLimit = 0, countFor = API_TIM
         // Past the function timeout the platform has cut the request: a handler hung for good must not count forever.
         setTimeout(uncount, Math.max(0, started + countFor - Date.now())).unref();
       }
-      logger.warn('request deadline exceeded', { requestId: res.locals.requestId, method: req.method, path: req.originalUrl.split('?')[0], elapsedMs: Date.now() - started, overdue });
+      logger.warn('request deadline exceeded', {
+        requestId: res.locals.requestId,
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        elapsedMs: Date.now() - started,
+        overdue,
+      });
       sendError(res, deadlineError());
     };
     let timer = setTimeout(fire, ms);

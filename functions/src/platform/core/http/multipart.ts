@@ -31,7 +31,11 @@ export interface MultipartLimits {
  * sink has finished, so a caller that cleans up after a failure sees everything that was stored. On
  * Cloud Functions the platform has already read the body into req.rawBody, which is fed in one piece.
  */
-export function streamMultipart<T>(req: Request, limits: MultipartLimits, sink: (file: IncomingFile) => Promise<T>): Promise<{ fields: Record<string, string>; files: T[] }> {
+export function streamMultipart<T>(
+  req: Request,
+  limits: MultipartLimits,
+  sink: (file: IncomingFile) => Promise<T>,
+): Promise<{ fields: Record<string, string>; files: T[] }> {
   if (!req.is('multipart/form-data')) {
     return Promise.reject(new UnsupportedMediaTypeError('Content-Type must be multipart/form-data'));
   }
@@ -48,7 +52,13 @@ export function streamMultipart<T>(req: Request, limits: MultipartLimits, sink: 
       parser = busboy({
         headers: req.headers,
         // busboy signals the limit on *reaching* fileSize: one byte more, so a file of exactly maxFileBytes passes.
-        limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes + 1, fieldSize: limits.maxFieldBytes ?? 10_000, fields: 50, parts: limits.maxFiles + 50 },
+        limits: {
+          files: limits.maxFiles,
+          fileSize: limits.maxFileBytes + 1,
+          fieldSize: limits.maxFieldBytes ?? 10_000,
+          fields: 50,
+          parts: limits.maxFiles + 50,
+        },
       });
     } catch (err) {
       reject(new BadRequestError(`Malformed multipart body: ${(err as Error).message}`));

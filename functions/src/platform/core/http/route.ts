@@ -99,9 +99,7 @@ export type OperationNames = Pick<RouteDefinition, 'operationId' | 'aliasOf'>;
 // Erases the generics so routes of different shapes fit in one list.
 export type AnyRoute = RouteDefinition<any, any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export function defineRoute<TBody, TQuery, TParams, TResult>(
-  route: RouteDefinition<TBody, TQuery, TParams, TResult>,
-): AnyRoute {
+export function defineRoute<TBody, TQuery, TParams, TResult>(route: RouteDefinition<TBody, TQuery, TParams, TResult>): AnyRoute {
   return route as AnyRoute;
 }
 
@@ -133,7 +131,10 @@ const LOCATIONS = ['params', 'headers', 'query', 'body'] as const;
 
 function parseRequest(route: AnyRoute, req: Request): Record<Exclude<Location, 'headers'>, unknown> & { headers: Record<string, string | undefined> } {
   const malformed = malformedTextAt(req.body, 'body') ?? malformedTextAt(req.query, 'query');
-  if (malformed) throw new ValidationError(`Validation failed: ${malformed}: text is not valid Unicode (a lone surrogate)`, [{ field: malformed, message: 'text is not valid Unicode (a lone surrogate)', code: 'invalid_text' }]);
+  if (malformed)
+    throw new ValidationError(`Validation failed: ${malformed}: text is not valid Unicode (a lone surrogate)`, [
+      { field: malformed, message: 'text is not valid Unicode (a lone surrogate)', code: 'invalid_text' },
+    ]);
   const input: Record<Location, unknown> = { body: undefined, query: undefined, params: undefined, headers: {} };
   const failures: Array<{ error: z.ZodError; location: Location }> = [];
   for (const location of LOCATIONS) {
@@ -164,7 +165,8 @@ export function toExpressHandlers(
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
   // First: a request without an attested app costs no rate-limit write, session lookup or validation.
-  if (deps.appCheck && deps.appCheck.mode !== 'off' && route.appCheck !== false) handlers.push(appCheckGuard(deps.appCheck.mode, deps.appCheck.verify, `${route.method.toUpperCase()} ${route.path}`));
+  if (deps.appCheck && deps.appCheck.mode !== 'off' && route.appCheck !== false)
+    handlers.push(appCheckGuard(deps.appCheck.mode, deps.appCheck.verify, `${route.method.toUpperCase()} ${route.path}`));
   const uploadDeadlineMs = deps.uploadDeadlineMs;
   if (uploadDeadlineMs !== undefined && (route.multipart || route.streamsBody)) {
     handlers.push((_req, res, next) => {
@@ -177,10 +179,12 @@ export function toExpressHandlers(
   if (rule && rule.per !== 'user') {
     handlers.push((req, res, next) => {
       const edge = edgeFactor > 0 ? clientEdge(req) : undefined;
-      deps.rateLimiter.hit(rule, ipRateLimitSubject(clientIp(req)), edge === undefined ? undefined : { subject: `edge:${edge}`, factor: edgeFactor }).then((state) => {
-        sendRateLimitHeaders(res, state);
-        next();
-      }, next);
+      deps.rateLimiter
+        .hit(rule, ipRateLimitSubject(clientIp(req)), edge === undefined ? undefined : { subject: `edge:${edge}`, factor: edgeFactor })
+        .then((state) => {
+          sendRateLimitHeaders(res, state);
+          next();
+        }, next);
     });
   }
   if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
@@ -281,7 +285,9 @@ function handlerContext(route: AnyRoute, req: Request, res: Response, status: (c
   const ctx: HandlerContext<unknown, unknown, unknown> = { ...parseRequest(route, req), auth, req, res, status };
   const key = route.idempotent ? req.get('idempotency-key') : undefined;
   if (key === undefined && route.idempotent === 'required') {
-    throw new BadRequestError('This operation moves money: send an Idempotency-Key header (any unique string, reused on retries)', [{ field: 'headers.idempotency-key', message: 'is required' }]).withCode('IDEMPOTENCY_KEY_REQUIRED');
+    throw new BadRequestError('This operation moves money: send an Idempotency-Key header (any unique string, reused on retries)', [
+      { field: 'headers.idempotency-key', message: 'is required' },
+    ]).withCode('IDEMPOTENCY_KEY_REQUIRED');
   }
   if (key !== undefined) {
     const parsedKey = IdempotencyKeySchema.safeParse(key);
@@ -301,7 +307,11 @@ async function runClaimed(
   statusOverride: () => number | undefined,
 ): Promise<void> {
   const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
-  const claimed = await store.claim(recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!), requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]), Date.now());
+  const claimed = await store.claim(
+    recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!),
+    requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]),
+    Date.now(),
+  );
   if (claimed.kind === 'run' && answeredAtDeadline(res)) {
     // The claim itself stalled past the deadline: nothing ran yet, so the key is freed for the retry.
     await store.release(claimed.id, claimed.token).catch(() => undefined);

@@ -7,7 +7,11 @@ import { answeredAtDeadline } from './deadline';
  * Streams a file as the whole response. When the response was already answered (the deadline's 503 went out while
  * the file was looked up) the file stream is closed unread: nothing else would ever end it (an open file handle).
  */
-export async function sendFileStream(res: Response, file: { stream: Readable; contentType: string; size: number }, headers: Record<string, string> = {}): Promise<void> {
+export async function sendFileStream(
+  res: Response,
+  file: { stream: Readable; contentType: string; size: number },
+  headers: Record<string, string> = {},
+): Promise<void> {
   if (answeredAtDeadline(res) || res.headersSent) {
     file.stream.destroy();
     return;

@@ -33,7 +33,8 @@ export function sourceMappedStack(stack: string | undefined): string | undefined
       const frame = FRAME.exec(line);
       if (!frame || frame[2].includes(`${path.sep}node_modules${path.sep}`)) return line;
       const map = mapOf(frame[2]);
-      const entry = map?.findEntry(Number(frame[3]) - 1, Number(frame[4]) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+      const entry = map?.findEntry(Number(frame[3]) - 1, Number(frame[4]) - 1) as
+        { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
       if (!entry?.originalSource || entry.originalLine === undefined) return line;
       const source = path.relative(process.cwd(), path.resolve(path.dirname(frame[2]), entry.originalSource.replace(/^file:\/\//, '')));
       return `${frame[1]}${source}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}${frame[5]}`;

@@ -11,8 +11,15 @@ import { defineTask, type TaskDefinition } from './module';
  * id of the request that enqueued it (platform/kits/tasks sends it as X-Request-Id), when there was one. That id is one
  * requestContext minted, never a client's: only Cloud Tasks, with the queue's service account, calls task functions.
  */
-export function taskRunFields(functionName: string, taskId: string | undefined, headers?: Record<string, string | undefined>): Record<string, string> & { function: string; taskId: string } {
-  const fields: Record<string, string> & { function: string; taskId: string } = { function: functionName, taskId: taskId && taskId.trim() !== '' ? taskId : randomUUID() };
+export function taskRunFields(
+  functionName: string,
+  taskId: string | undefined,
+  headers?: Record<string, string | undefined>,
+): Record<string, string> & { function: string; taskId: string } {
+  const fields: Record<string, string> & { function: string; taskId: string } = {
+    function: functionName,
+    taskId: taskId && taskId.trim() !== '' ? taskId : randomUUID(),
+  };
   const requestId = headers?.['x-request-id'] ?? headers?.['X-Request-Id'];
   if (requestId && SAFE_REQUEST_ID.test(requestId)) fields.requestId = requestId;
   return fields;
@@ -33,7 +40,9 @@ export async function runDelivery(fields: { function: string } & Record<string, 
       await work();
     } catch (err) {
       const { sourceMappedStack } = require('../logging/stack') as typeof import('../logging/stack');
-      logger.error('function failed; it will be retried', { err: err instanceof Error ? { name: err.name, message: err.message, stack: sourceMappedStack(err.stack) } : String(err) });
+      logger.error('function failed; it will be retried', {
+        err: err instanceof Error ? { name: err.name, message: err.message, stack: sourceMappedStack(err.stack) } : String(err),
+      });
       throw err;
     }
   });

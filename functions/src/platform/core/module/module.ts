@@ -55,7 +55,6 @@ export interface TriggerDefinition {
   load(): (event: DocumentEvent, config: Readonly<AppConfig>) => Promise<unknown>;
 }
 
-
 /** A record users save (favorites) and review (reviews): which ids are active, who manages one, its figures. */
 export interface TargetSource {
   activeByIds(ids: readonly string[]): Promise<Array<CatalogRecord<unknown> | undefined>>;
@@ -121,7 +120,8 @@ function firstDuplicate(values: readonly string[]): string | undefined {
 
 export function defineModule<M extends ModuleDefinition>(module: M): M {
   for (const [name, task] of Object.entries(module.tasks ?? {})) {
-    if (task.queue.name !== name) throw new Error(`module ${module.name}: task function ${name} must consume the queue of its own name (got ${task.queue.name})`);
+    if (task.queue.name !== name)
+      throw new Error(`module ${module.name}: task function ${name} must consume the queue of its own name (got ${task.queue.name})`);
   }
   if (module.uses.includes(module.name)) throw new Error(`module ${module.name}: uses itself`);
   for (const [list, of] of Object.entries({ uses: (m: ModuleDefinition) => m.uses, ...CONTRIBUTIONS })) {
@@ -162,7 +162,8 @@ export function defineModules(modules: readonly ModuleDefinition[]): ModuleRegis
   if (twice !== undefined) throw new Error(`module ${twice} is listed twice`);
   checkUses(modules);
   for (const m of modules) {
-    for (const code of Object.keys(m.errorCodes ?? {})) if (code in PLATFORM_ERROR_CODES) throw new Error(`errorCodes: ${code} of module ${m.name} is a platform code`);
+    for (const code of Object.keys(m.errorCodes ?? {}))
+      if (code in PLATFORM_ERROR_CODES) throw new Error(`errorCodes: ${code} of module ${m.name} is a platform code`);
   }
   const owners = {} as Record<ContributionList, Map<string, string>>;
   for (const [list, of] of Object.entries(CONTRIBUTIONS) as Array<[ContributionList, (m: ModuleDefinition) => readonly string[]]>) {

@@ -38,7 +38,11 @@ export function collectionRecords<T extends Identified>(schema?: LazySchema): Re
 }
 
 class UnreadableDocument extends Error {
-  constructor(readonly side: 'before' | 'after', readonly documentId: string, cause: unknown) {
+  constructor(
+    readonly side: 'before' | 'after',
+    readonly documentId: string,
+    cause: unknown,
+  ) {
     super(cause instanceof Error ? cause.message : String(cause));
   }
 }
@@ -57,7 +61,13 @@ function readSide<T>(reader: RecordReader<T>, which: 'before' | 'after', side: D
 /** The change with both sides read as records; undefined (logged) when the converter refused one. */
 export function readChange<T>(reader: RecordReader<T>, event: DocumentEvent): RecordChange<T> | undefined {
   try {
-    return { id: event.id, time: event.time, params: event.params, before: readSide(reader, 'before', event.before), after: readSide(reader, 'after', event.after) };
+    return {
+      id: event.id,
+      time: event.time,
+      params: event.params,
+      before: readSide(reader, 'before', event.before),
+      after: readSide(reader, 'after', event.after),
+    };
   } catch (err) {
     if (!(err instanceof UnreadableDocument)) throw err;
     logger.error('trigger skipped a document its collection cannot read; a redelivery would fail the same way', {

@@ -9,8 +9,7 @@ import { API_TAGS } from './tags';
 export const API_PREFIX = '/api/v1';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400:
-    'Invalid input: a field that fails validation (each field is named in `details`), or malformed JSON. On Cloud Functions (and its emulator) malformed JSON is refused by the platform before the API runs: that 400 has an HTML (non-JSON) body, so clients must not assume JSON on every 400.',
+  400: 'Invalid input: a field that fails validation (each field is named in `details`), or malformed JSON. On Cloud Functions (and its emulator) malformed JSON is refused by the platform before the API runs: that 400 has an HTML (non-JSON) body, so clients must not assume JSON on every 400.',
   403: 'The caller lacks a required role or admin permission.',
   404: 'Not found, hidden by configuration, or a path id that cannot exist.',
   409: 'Conflicts with the current state.',
@@ -27,9 +26,13 @@ const EVERY_OPERATION_503: ErrorCode[] = ['DEADLINE_EXCEEDED', 'OVERLOADED'];
 
 // Response headers, declared once under components.headers and referenced where the API sends them.
 type HeaderName = 'X-Request-Id' | 'Retry-After' | 'Idempotent-Replayed' | 'RateLimit' | 'RateLimit-Policy';
-const HEADERS: Record<HeaderName, { description: string; schema: { type: 'string' | 'integer'; enum?: string[]; minimum?: number; example?: string | number } }> = {
+const HEADERS: Record<
+  HeaderName,
+  { description: string; schema: { type: 'string' | 'integer'; enum?: string[]; minimum?: number; example?: string | number } }
+> = {
   'X-Request-Id': {
-    description: "The request's id (a UUID the API mints), also `requestId` in error bodies and on the request's log lines. An X-Request-Id the caller sends (8 to 128 letters, digits or `._:-`) is not used as the id: it is logged as `clientRequestId` beside it. On every answer of the API (not on the platform's HTML 400 for malformed JSON).",
+    description:
+      "The request's id (a UUID the API mints), also `requestId` in error bodies and on the request's log lines. An X-Request-Id the caller sends (8 to 128 letters, digits or `._:-`) is not used as the id: it is logged as `clientRequestId` beside it. On every answer of the API (not on the platform's HTML 400 for malformed JSON).",
     schema: { type: 'string', example: '6f1c2f8e-4a59-4c0e-9d57-2b8f4f3c9a10' },
   },
   'Retry-After': {
@@ -37,15 +40,18 @@ const HEADERS: Record<HeaderName, { description: string; schema: { type: 'string
     schema: { type: 'integer', minimum: 1, example: 7 },
   },
   'Idempotent-Replayed': {
-    description: 'Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key, caller and operation: nothing ran again.',
+    description:
+      'Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key, caller and operation: nothing ran again.',
     schema: { type: 'string', enum: ['true'] },
   },
   RateLimit: {
-    description: 'What is left of the operation\'s rate limit (IETF draft httpapi-ratelimit-headers, a structured-field list): the policy\'s name, `r` the requests left in the current window and `t` the seconds until it resets.',
+    description:
+      "What is left of the operation's rate limit (IETF draft httpapi-ratelimit-headers, a structured-field list): the policy's name, `r` the requests left in the current window and `t` the seconds until it resets.",
     schema: { type: 'string', example: '"auth-login";r=27;t=112' },
   },
   'RateLimit-Policy': {
-    description: 'The operation\'s rate limit (IETF draft httpapi-ratelimit-headers): the policy\'s name (the RATE_LIMITS scope named in the description), `q` the requests allowed per window and `w` the window in seconds.',
+    description:
+      "The operation's rate limit (IETF draft httpapi-ratelimit-headers): the policy's name (the RATE_LIMITS scope named in the description), `q` the requests allowed per window and `w` the window in seconds.",
     schema: { type: 'string', example: '"auth-login";q=30;w=300' },
   },
 };
@@ -90,13 +96,16 @@ function codesFor(route: AnyRoute, status: number): ErrorCode[] {
     if (Array.isArray(route.auth)) implied.push('TOKEN_MISSING');
     if (route.auth !== 'public') implied.push('TOKEN_INVALID', 'TOKEN_REVOKED');
     if (route.appCheck !== false) implied.push('APP_CHECK_REQUIRED', 'APP_CHECK_INVALID');
-  }
-  else if (status === 403) {
+  } else if (status === 403) {
     if (Array.isArray(route.auth) && route.auth.length > 0) implied.push('ROLE_REQUIRED');
     if (route.permission) implied.push('PERMISSION_REQUIRED');
     if (route.hat) implied.push('HAT_LOCKED');
   } else if (status !== 503 || route.errors?.includes(503) || route.codes?.some((code) => ERROR_CODES[code][0] === 503)) implied.push(generalCode(status));
-  const own = [...(route.codes ?? []), ...(route.idempotent ? (['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as ErrorCode[]) : []), ...(route.idempotent === 'required' ? (['IDEMPOTENCY_KEY_REQUIRED'] as ErrorCode[]) : [])].filter((code) => ERROR_CODES[code][0] === status);
+  const own = [
+    ...(route.codes ?? []),
+    ...(route.idempotent ? (['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as ErrorCode[]) : []),
+    ...(route.idempotent === 'required' ? (['IDEMPOTENCY_KEY_REQUIRED'] as ErrorCode[]) : []),
+  ].filter((code) => ERROR_CODES[code][0] === status);
   return [...new Set([...implied, ...own, ...(status === 503 ? EVERY_OPERATION_503 : [])])];
 }
 
@@ -107,12 +116,14 @@ function binaryContent(types: readonly string[]) {
 
 // App Check's token travels on every app-facing operation; whether it is required is the deployment's APP_CHECK.
 const AppCheckHeaderSchema = z.string().optional().meta({
-  description: 'Firebase App Check token of the calling app. Required (401 APP_CHECK_REQUIRED / APP_CHECK_INVALID) when the deployment runs APP_CHECK=enforce; ignored when it is off; logged when monitor.',
+  description:
+    'Firebase App Check token of the calling app. Required (401 APP_CHECK_REQUIRED / APP_CHECK_INVALID) when the deployment runs APP_CHECK=enforce; ignored when it is off; logged when monitor.',
 });
 
 function requestHeaders(route: AnyRoute): { headers?: never } {
   let headers = (route.request?.headers ?? z.object({})) as z.ZodObject;
-  if (route.idempotent) headers = headers.extend({ 'idempotency-key': route.idempotent === 'required' ? IdempotencyKeySchema : IdempotencyKeySchema.optional() });
+  if (route.idempotent)
+    headers = headers.extend({ 'idempotency-key': route.idempotent === 'required' ? IdempotencyKeySchema : IdempotencyKeySchema.optional() });
   if (route.appCheck !== false) headers = headers.extend({ 'x-firebase-appcheck': AppCheckHeaderSchema });
   return Object.keys(headers.shape).length > 0 ? { headers: headers as never } : {};
 }
@@ -121,7 +132,10 @@ function requestHeaders(route: AnyRoute): { headers?: never } {
 function unauthorizedText(route: AnyRoute, codes: readonly ErrorCode[]): string {
   const causes: string[] = [];
   if (Array.isArray(route.auth)) causes.push('a missing, invalid, expired or revoked bearer token');
-  else if (route.auth === 'optional') causes.push(`a bearer token that was sent but is invalid, expired or revoked${codes.includes('TOKEN_MISSING') ? ' (or none where the input needs one)' : ''}`);
+  else if (route.auth === 'optional')
+    causes.push(
+      `a bearer token that was sent but is invalid, expired or revoked${codes.includes('TOKEN_MISSING') ? ' (or none where the input needs one)' : ''}`,
+    );
   if (route.appCheck !== false) causes.push('no valid App Check token while the deployment runs APP_CHECK=enforce');
   const own = codes.filter((code) => !code.startsWith('TOKEN_') && !code.startsWith('APP_CHECK_'));
   if (own.length > 0) causes.push(`the operation's own refusal (${own.join(', ')})`);
@@ -130,7 +144,8 @@ function unauthorizedText(route: AnyRoute, codes: readonly ErrorCode[]): string 
 
 function authText(route: AnyRoute): string {
   if (route.auth === 'public') return 'Auth: public.';
-  if (route.auth === 'optional') return 'Auth: public; a bearer JWT is optional. When sent it is verified (401 if invalid) and the operation acts for that account where the input needs one.';
+  if (route.auth === 'optional')
+    return 'Auth: public; a bearer JWT is optional. When sent it is verified (401 if invalid) and the operation acts for that account where the input needs one.';
   if (route.auth.length === 0) return 'Auth: bearer JWT (any authenticated user).';
   return `Auth: bearer JWT with one of the roles ${route.auth.join(', ')}.`;
 }
@@ -143,7 +158,8 @@ function canonicalOperations(routes: readonly AnyRoute[]): Map<string, AnyRoute>
   const byId = new Map<string, AnyRoute>();
   for (const route of routes) {
     const where = `${route.method.toUpperCase()} ${route.path}`;
-    if (!OPERATION_ID.test(route.operationId ?? '')) throw new Error(`${where}: operationId ${JSON.stringify(route.operationId)} is not a camelCase identifier`);
+    if (!OPERATION_ID.test(route.operationId ?? ''))
+      throw new Error(`${where}: operationId ${JSON.stringify(route.operationId)} is not a camelCase identifier`);
     const taken = byId.get(route.operationId);
     if (taken) throw new Error(`${where}: operationId ${route.operationId} is already used by ${taken.method.toUpperCase()} ${taken.path}`);
     byId.set(route.operationId, route);
@@ -151,7 +167,8 @@ function canonicalOperations(routes: readonly AnyRoute[]): Map<string, AnyRoute>
   for (const route of routes) {
     if (route.aliasOf === undefined) continue;
     const target = byId.get(route.aliasOf);
-    if (!target || target.aliasOf !== undefined) throw new Error(`${route.method.toUpperCase()} ${route.path}: aliasOf ${route.aliasOf} names no canonical operation`);
+    if (!target || target.aliasOf !== undefined)
+      throw new Error(`${route.method.toUpperCase()} ${route.path}: aliasOf ${route.aliasOf} names no canonical operation`);
   }
   return byId;
 }
@@ -169,14 +186,19 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
-  const headerRefs = Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [name, registry.registerComponent('headers', name, header).ref])) as Record<HeaderName, { $ref: string }>;
+  const headerRefs = Object.fromEntries(
+    Object.entries(HEADERS).map(([name, header]) => [name, registry.registerComponent('headers', name, header).ref]),
+  ) as Record<HeaderName, { $ref: string }>;
 
   for (const route of routes) {
     const responses: Record<string, unknown> = {
-      [String(route.response.status ?? 200)]: route.response.status === 204 ? { description: route.response.description } : {
-        description: route.response.description,
-        content: route.response.binary ? binaryContent(route.response.binary) : { 'application/json': { schema: route.response.schema } },
-      },
+      [String(route.response.status ?? 200)]:
+        route.response.status === 204
+          ? { description: route.response.description }
+          : {
+              description: route.response.description,
+              content: route.response.binary ? binaryContent(route.response.binary) : { 'application/json': { schema: route.response.schema } },
+            },
     };
     for (const [status, other] of Object.entries(route.otherResponses ?? {})) {
       responses[status] = other.schema
@@ -197,12 +219,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP (an IPv6 client: its /64)'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
       : undefined;
     const permissionText = route.permission
-      ? `Admin permission: ${route.permission} (administrators with an explicit permission list${Array.isArray(route.auth) && route.auth.some((r) => r !== 'ADMIN') ? '; callers in the route\'s other roles act in that role' : ''}).`
+      ? `Admin permission: ${route.permission} (administrators with an explicit permission list${Array.isArray(route.auth) && route.auth.some((r) => r !== 'ADMIN') ? "; callers in the route's other roles act in that role" : ''}).`
       : Array.isArray(route.auth) && route.auth.includes('ADMIN')
         ? 'Open to every administrator: no admin permission is needed.'
         : undefined;
     const alias = route.aliasOf === undefined ? undefined : operations.get(route.aliasOf)!;
-    const description = [alias && aliasText(alias), route.description, authText(route), permissionText, limitText, route.availability?.note].filter(Boolean).join('\n\n');
+    const description = [alias && aliasText(alias), route.description, authText(route), permissionText, limitText, route.availability?.note]
+      .filter(Boolean)
+      .join('\n\n');
     registry.registerPath({
       method: route.method,
       path: toOpenApiPath(route.path),
@@ -217,11 +241,11 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         ...(route.request?.params ? { params: route.request.params as never } : {}),
         ...(route.request?.query ? { query: route.request.query as never } : {}),
         ...requestHeaders(route),
-        ...(route.request?.body
-          ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } }
-          : {}),
+        ...(route.request?.body ? { body: { required: true, content: { 'application/json': { schema: route.request.body } } } } : {}),
         ...(route.multipart ? { body: { required: true, content: { 'multipart/form-data': { schema: route.multipart } } } } : {}),
-        ...(route.streamsBody ? { body: { required: true, description: route.streamsBody.description, content: binaryContent(route.streamsBody.contentTypes) } } : {}),
+        ...(route.streamsBody
+          ? { body: { required: true, description: route.streamsBody.description, content: binaryContent(route.streamsBody.contentTypes) } }
+          : {}),
       },
       responses: responses as never,
     });
@@ -240,6 +264,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         'Realtime events are Firestore documents the apps listen to.',
     },
     servers: [{ url: API_PREFIX, description: 'This deployment' }],
-    tags: Object.entries(API_TAGS).filter(([name]) => routes.some((route) => route.tag === name)).map(([name, description]) => ({ name, description })),
+    tags: Object.entries(API_TAGS)
+      .filter(([name]) => routes.some((route) => route.tag === name))
+      .map(([name, description]) => ({ name, description })),
   }) as unknown as Record<string, unknown>;
 }

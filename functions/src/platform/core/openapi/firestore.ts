@@ -65,7 +65,9 @@ const literal = (value: unknown) => JSON.stringify(value);
 function docComment(text: string | undefined, indent: string): string {
   if (!text) return '';
   const lines = text.split('\n');
-  return lines.length === 1 ? `${indent}/** ${text.replace(/\*\//g, '*\\/')} */\n` : `${indent}/**\n${lines.map((l) => `${indent} * ${l.replace(/\*\//g, '*\\/')}`).join('\n')}\n${indent} */\n`;
+  return lines.length === 1
+    ? `${indent}/** ${text.replace(/\*\//g, '*\\/')} */\n`
+    : `${indent}/**\n${lines.map((l) => `${indent} * ${l.replace(/\*\//g, '*\\/')}`).join('\n')}\n${indent} */\n`;
 }
 
 // Objects with a JSON Schema `title` (a shared shape: the notification payload, realtime event data) become named
@@ -110,7 +112,10 @@ function objectOf(schema: Json, indent: string, named: Named): string {
   const properties = (schema.properties as Record<string, Json> | undefined) ?? {};
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const inner = `${indent}  `;
-  const lines = Object.entries(properties).map(([name, property]) => `${docComment(property.description as string | undefined, inner)}${inner}${keyOf(name)}${required.has(name) ? '' : '?'}: ${tsOf(property, inner, named)};`);
+  const lines = Object.entries(properties).map(
+    ([name, property]) =>
+      `${docComment(property.description as string | undefined, inner)}${inner}${keyOf(name)}${required.has(name) ? '' : '?'}: ${tsOf(property, inner, named)};`,
+  );
   const extra = schema.additionalProperties as Json | boolean | undefined;
   if (extra && typeof extra === 'object') {
     const value = tsOf(extra, inner, named);
@@ -141,6 +146,8 @@ export function renderFirestoreTypes(documents: readonly ListenedDocument[]): st
   out.push(...declarations);
   // Shared shapes after the documents that use them, each once.
   for (const declaration of named.values()) out.push(declaration);
-  out.push(`${docComment('Each document by its path pattern.', '')}export interface FirestoreDocuments {\n${documents.map((d) => `  ${literal(d.path)}: ${d.name};`).join('\n')}\n}\n`);
+  out.push(
+    `${docComment('Each document by its path pattern.', '')}export interface FirestoreDocuments {\n${documents.map((d) => `  ${literal(d.path)}: ${d.name};`).join('\n')}\n}\n`,
+  );
   return out.join('\n');
 }

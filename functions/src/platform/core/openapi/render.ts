@@ -10,7 +10,12 @@ import { buildOpenApiDocument } from './document';
 // documented whatever switches hide it), so the file only changes when the API does.
 export function renderOpenApiJson(modules: readonly ApiModule[]): string {
   const config = parseConfig({ JWT_SECRET: 'openapi-render', JWT_REFRESH_SECRET: 'openapi-render-refresh' });
-  const ctx = { config, verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET), rateLimiter: createRateLimiter(memoryRateLimitStore()), idempotency: memoryIdempotencyStore() };
+  const ctx = {
+    config,
+    verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
+    rateLimiter: createRateLimiter(memoryRateLimitStore()),
+    idempotency: memoryIdempotencyStore(),
+  };
   const routes = modules.flatMap((m) => m.routes?.(ctx) ?? []);
   return `${JSON.stringify(buildOpenApiDocument(routes, API_VERSION), null, 2)}\n`;
 }

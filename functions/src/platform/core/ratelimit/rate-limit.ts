@@ -66,7 +66,11 @@ export function subjectKey(subject: string): string {
 }
 
 /** `overrides` (RATE_LIMITS) replace the limit and window of the scopes they name. */
-export function createRateLimiter(store: RateLimitStore, now: () => number = Date.now, overrides: Readonly<Record<string, { limit: number; windowSec: number }>> = {}): RateLimiter {
+export function createRateLimiter(
+  store: RateLimitStore,
+  now: () => number = Date.now,
+  overrides: Readonly<Record<string, { limit: number; windowSec: number }>> = {},
+): RateLimiter {
   return {
     async hit(declared, subject, aggregate) {
       const rule = { ...declared, ...overrides[declared.scope] };
@@ -80,10 +84,22 @@ export function createRateLimiter(store: RateLimitStore, now: () => number = Dat
         sharedLimit === undefined ? 0 : store.increment(keyOf(aggregate!.subject), windowEnd),
       ]);
       const left = (windowEnd - now()) / 1000;
-      const state: RateLimitState = { scope: rule.scope, limit: rule.limit, windowSec: rule.windowSec, remaining: Math.max(0, rule.limit - count), resetSec: Math.max(0, Math.ceil(left)) };
+      const state: RateLimitState = {
+        scope: rule.scope,
+        limit: rule.limit,
+        windowSec: rule.windowSec,
+        remaining: Math.max(0, rule.limit - count),
+        resetSec: Math.max(0, Math.ceil(left)),
+      };
       const sharedOver = sharedLimit !== undefined && shared > sharedLimit;
       // The first refusal of a window only: a flood behind one edge writes one line, not one per request.
-      if (sharedOver && shared === sharedLimit + 1) logger.warn('rate limit of a shared bucket reached (HOSTING_EDGE_LIMIT_FACTOR)', { scope: rule.scope, aggregate: aggregate!.subject, limit: sharedLimit, windowSec: rule.windowSec });
+      if (sharedOver && shared === sharedLimit + 1)
+        logger.warn('rate limit of a shared bucket reached (HOSTING_EDGE_LIMIT_FACTOR)', {
+          scope: rule.scope,
+          aggregate: aggregate!.subject,
+          limit: sharedLimit,
+          windowSec: rule.windowSec,
+        });
       if (count > rule.limit || sharedOver) {
         const refused = new TooManyRequestsError('Too many requests; try again later', left);
         // Retry-After is never earlier than the end of the window RateLimit announces; nothing is left of it now.

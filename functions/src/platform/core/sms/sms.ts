@@ -66,10 +66,7 @@ export function httpSms(url: string, apiKey: string | undefined, fetchImpl: Fetc
 }
 
 // Twilio Messages API: form-encoded To/From/Body, HTTP Basic with the account SID and auth token.
-export function twilioSms(
-  opts: { apiBase: string; accountSid: string; authToken: string; from: string },
-  fetchImpl: Fetch = fetch,
-): SmsSender {
+export function twilioSms(opts: { apiBase: string; accountSid: string; authToken: string; from: string }, fetchImpl: Fetch = fetch): SmsSender {
   const url = `${opts.apiBase}/2010-04-01/Accounts/${encodeURIComponent(opts.accountSid)}/Messages.json`;
   const basic = Buffer.from(`${opts.accountSid}:${opts.authToken}`).toString('base64');
   // A Messaging Service SID (MG…) goes in its own field; a phone number or sender id in From.
@@ -89,10 +86,7 @@ export function twilioSms(
 
 // eSMS.vn (Vietnam) SendMultipleMessage_V4_post_json, SmsType 2 (brandname customer care / OTP).
 // The gateway answers HTTP 200 for everything; CodeResult "100" means accepted.
-export function esmsSms(
-  opts: { apiBase: string; apiKey: string; secretKey: string; brandname: string },
-  fetchImpl: Fetch = fetch,
-): SmsSender {
+export function esmsSms(opts: { apiBase: string; apiKey: string; secretKey: string; brandname: string }, fetchImpl: Fetch = fetch): SmsSender {
   const url = `${opts.apiBase}/MainService.svc/json/SendMultipleMessage_V4_post_json/`;
   return {
     provider: 'esms',

@@ -158,7 +158,10 @@ export function localStorage(root: string, apiPublicUrl: string): ObjectStorage 
 
 type Bucket = ReturnType<ReturnType<typeof storageAdmin>['bucket']>;
 
-export function cloudStorage(bucketName: string | undefined, bucketOf: () => Bucket = () => (bucketName ? storageAdmin().bucket(bucketName) : storageAdmin().bucket())): ObjectStorage {
+export function cloudStorage(
+  bucketName: string | undefined,
+  bucketOf: () => Bucket = () => (bucketName ? storageAdmin().bucket(bucketName) : storageAdmin().bucket()),
+): ObjectStorage {
   const bucket = bucketOf;
   const tokenMetadata = (downloadToken?: string) => (downloadToken ? { metadata: { firebaseStorageDownloadTokens: downloadToken } } : undefined);
   const notFound = (err: unknown) => (err as { code?: number }).code === 404;
@@ -166,16 +169,25 @@ export function cloudStorage(bucketName: string | undefined, bucketOf: () => Buc
     driver: 'gcs',
     async put(key, data, contentType, downloadToken) {
       assertSafeKey(key);
-      await bucket().file(key).save(data, { contentType, resumable: false, metadata: tokenMetadata(downloadToken) });
+      await bucket()
+        .file(key)
+        .save(data, { contentType, resumable: false, metadata: tokenMetadata(downloadToken) });
     },
     async putStream(key, data, contentType, downloadToken) {
       assertSafeKey(key);
       // One request (not resumable): a failed stream aborts it and no object is created.
-      await pipeline(data, bucket().file(key).createWriteStream({ contentType, resumable: false, metadata: tokenMetadata(downloadToken) }));
+      await pipeline(
+        data,
+        bucket()
+          .file(key)
+          .createWriteStream({ contentType, resumable: false, metadata: tokenMetadata(downloadToken) }),
+      );
     },
     // The URL Firebase clients use for a token-protected object (the Storage emulator serves the same path).
     publicUrl(key, token) {
-      const host = process.env.FIREBASE_STORAGE_EMULATOR_HOST ? `http://${process.env.FIREBASE_STORAGE_EMULATOR_HOST}` : 'https://firebasestorage.googleapis.com';
+      const host = process.env.FIREBASE_STORAGE_EMULATOR_HOST
+        ? `http://${process.env.FIREBASE_STORAGE_EMULATOR_HOST}`
+        : 'https://firebasestorage.googleapis.com';
       return `${host}/v0/b/${bucket().name}/o/${encodeURIComponent(key)}?alt=media&token=${encodeURIComponent(token)}`;
     },
     async signedUploadUrl(key, contentType, expiresAtMs, maxBytes) {
@@ -207,7 +219,9 @@ export function cloudStorage(bucketName: string | undefined, bucketOf: () => Buc
     },
     async readHead(key, bytes) {
       assertSafeKey(key);
-      const [data] = await bucket().file(key).download({ start: 0, end: bytes - 1 });
+      const [data] = await bucket()
+        .file(key)
+        .download({ start: 0, end: bytes - 1 });
       return data;
     },
     readStream(key) {
@@ -217,7 +231,9 @@ export function cloudStorage(bucketName: string | undefined, bucketOf: () => Buc
     async copy(from, to, downloadToken) {
       assertSafeKey(from);
       assertSafeKey(to);
-      await bucket().file(from).copy(bucket().file(to), { metadata: tokenMetadata(downloadToken)?.metadata });
+      await bucket()
+        .file(from)
+        .copy(bucket().file(to), { metadata: tokenMetadata(downloadToken)?.metadata });
     },
     async delete(key) {
       assertSafeKey(key);

@@ -6,7 +6,25 @@ import { EVENTS, type TransitionEvent } from '../state-machine/state-machine';
 import type { CatalogAction, CatalogRecord, CatalogStatus } from './catalog.model';
 
 /** What `nearby` reads of each record in the circle: all a view shows, not the search terms. */
-const NEARBY_FIELDS = ['partnerId', 'name', 'description', 'address', 'phone', 'lat', 'lng', 'photos', 'hours', 'status', 'statusReason', 'ratingAvg', 'ratingCount', 'details', 'createdAt', 'updatedAt', 'geohash'] as const;
+const NEARBY_FIELDS = [
+  'partnerId',
+  'name',
+  'description',
+  'address',
+  'phone',
+  'lat',
+  'lng',
+  'photos',
+  'hours',
+  'status',
+  'statusReason',
+  'ratingAvg',
+  'ratingCount',
+  'details',
+  'createdAt',
+  'updatedAt',
+  'geohash',
+] as const;
 export type NearbyFields<D> = Pick<CatalogRecord<D>, 'id' | (typeof NEARBY_FIELDS)[number]>;
 
 const newestFirst = [{ field: 'updatedAt', direction: 'desc' as const }];
@@ -42,7 +60,10 @@ export function catalogRepo<D>(collection: string) {
       const ordered = db().collection(collection).where('status', '==', 'ACTIVE').orderBy('geohash').orderBy(FieldPath.documentId());
       const started = afterId !== undefined ? ordered.startAfter(start, afterId) : ordered.startAt(start);
       const ended = endId !== undefined ? started.endAt(end, endId) : started.endAt(end);
-      const snap = await ended.limit(max).select(...NEARBY_FIELDS).get();
+      const snap = await ended
+        .limit(max)
+        .select(...NEARBY_FIELDS)
+        .get();
       return snap.docs.map((d) => ({ ...(d.data() as Omit<NearbyFields<D>, 'id'>), id: d.id }));
     },
     searchActive(term: string, request: PageRequest): Promise<Page<CatalogRecord<D>>> {

@@ -27,7 +27,9 @@ function buildSchemas(spec: SchemaSource) {
   return {
     view,
     body: CatalogBaseBodySchema.extend(spec.details.shape).meta({ id: `${spec.schemaName}Body` }),
-    patch: CatalogBasePatchSchema.extend(spec.details.omit(Object.fromEntries((spec.ownOperationFields ?? []).map((k) => [k, true])) as Record<string, true> as never).partial().shape)
+    patch: CatalogBasePatchSchema.extend(
+      spec.details.omit(Object.fromEntries((spec.ownOperationFields ?? []).map((k) => [k, true])) as Record<string, true> as never).partial().shape,
+    )
       .refine((p) => Object.values(p).some((v) => v !== undefined), { message: 'name at least one field to change' })
       .meta({ id: `${spec.schemaName}Patch` }),
     page: z.object({ items: z.array(view), nextCursor: z.string().nullable() }).meta({ id: `${spec.schemaName}Page` }),
@@ -56,7 +58,10 @@ export const NEARBY_RATE_LIMIT: RateLimitRule = { scope: 'nearby', limit: 120, w
  * The eleven operations every catalog has: nearby, search, one record, a partner's list, the moderation list,
  * create, update, archive, hide, restore and the record's history. A vertical adds its own beside them.
  */
-export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(service: CatalogService<D, F>, config: Pick<AppConfig, 'NEARBY_READ_BUDGET'>): AnyRoute[] {
+export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(
+  service: CatalogService<D, F>,
+  config: Pick<AppConfig, 'NEARBY_READ_BUDGET'>,
+): AnyRoute[] {
   const spec = service.spec;
   const s = catalogSchemas(spec);
   const base = spec.basePath;
@@ -84,7 +89,8 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(serv
       operationId: `search${many}`,
       tag,
       summary: `Find ${spec.nouns} by name`,
-      description: 'Every word of q matches the start of a word of the name, case and Vietnamese diacritics ignored. Alphabetical. A page may hold fewer than limit items when q has several words; follow nextCursor.',
+      description:
+        'Every word of q matches the start of a word of the name, case and Vietnamese diacritics ignored. Alphabetical. A page may hold fewer than limit items when q has several words; follow nextCursor.',
       auth: [],
       request: { query: CatalogSearchQuerySchema },
       response: { description: `Matching active ${spec.nouns}.`, schema: s.page },

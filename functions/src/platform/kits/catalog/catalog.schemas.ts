@@ -13,7 +13,9 @@ import { IsoTimeSchema } from '../time/time.schemas';
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 export const CatalogBaseBodySchema = z.object({
-  partnerId: DocumentIdSchema.optional().describe('The partner that manages the record (you must be its owner or staff). Omitted: a record curated by the administrators (ADMIN only).'),
+  partnerId: DocumentIdSchema.optional().describe(
+    'The partner that manages the record (you must be its owner or staff). Omitted: a record curated by the administrators (ADMIN only).',
+  ),
   name: z.string().trim().min(2).max(120),
   description: text(2000).optional(),
   address: text(300).optional(),
@@ -72,8 +74,17 @@ export const CatalogAdminQuerySchema = PageQuerySchema.extend({
   partnerId: DocumentIdSchema.optional(),
 });
 
-export const CatalogHideBodySchema = z.object({ reason: z.string().trim().min(3).max(500).describe('Shown to the record’s managers') }).meta({ id: 'CatalogHideBody' });
+export const CatalogHideBodySchema = z
+  .object({ reason: z.string().trim().min(3).max(500).describe('Shown to the record’s managers') })
+  .meta({ id: 'CatalogHideBody' });
 
 export const CatalogEventSchema = z
-  .object({ action: z.enum(['hide', 'restore', 'archive']), from: z.enum(CATALOG_STATUSES), to: z.enum(CATALOG_STATUSES), by: z.string(), at: IsoTimeSchema, reason: z.string().nullable() })
+  .object({
+    action: z.enum(['hide', 'restore', 'archive']),
+    from: z.enum(CATALOG_STATUSES),
+    to: z.enum(CATALOG_STATUSES),
+    by: z.string(),
+    at: IsoTimeSchema,
+    reason: z.string().nullable(),
+  })
   .meta({ id: 'CatalogEvent' });

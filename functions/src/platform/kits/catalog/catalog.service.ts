@@ -171,7 +171,11 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         const partnerId = body.partnerId ?? null;
         if (partnerId ? !(await deps.partnerRole(partnerId, caller.userId, tx)) : !isAdmin(caller)) {
           if (!partnerId) refuseNarrowedAdmin(caller);
-          throw new ForbiddenError(partnerId ? `You are not the owner or staff of partner ${partnerId} (or it is not approved)` : `Name the partnerId you add this ${spec.noun} for; only administrators add curated ones`).withCode('CATALOG_NOT_MANAGER');
+          throw new ForbiddenError(
+            partnerId
+              ? `You are not the owner or staff of partner ${partnerId} (or it is not approved)`
+              : `Name the partnerId you add this ${spec.noun} for; only administrators add curated ones`,
+          ).withCode('CATALOG_NOT_MANAGER');
         }
         const created: Rec = {
           id: options.id ?? repo.newId(),
@@ -242,7 +246,11 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
      * within the budget and ranked, then distance, then id: in an area denser than the budget, the ranking covers the
      * records up to the distance the budget reached. `reads` (documents read) is for the bench, not the API.
      */
-    async nearby(query: NearbyQuery & { openNow?: boolean; cursor?: string } & z.output<F>, caller: Caller, options: { budget: number }): Promise<Page<ReturnType<typeof view>> & { reads: number }> {
+    async nearby(
+      query: NearbyQuery & { openNow?: boolean; cursor?: string } & z.output<F>,
+      caller: Caller,
+      options: { budget: number },
+    ): Promise<Page<ReturnType<typeof view>> & { reads: number }> {
       const t = now();
       const { cursor, limit, ...shape } = query;
       const request = { query: `${spec.collection}:nearby:${JSON.stringify(shape)}`, caller: caller.userId };
@@ -291,7 +299,12 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       const t = now();
       const term = searchTermOf(query.q);
       if (!term) return { items: [], nextCursor: null };
-      const page = await repo.searchActive(term, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:search:${foldedWords(query.q).join(' ')}`, caller: caller.userId });
+      const page = await repo.searchActive(term, {
+        limit: query.limit,
+        cursor: query.cursor,
+        query: `${spec.collection}:search:${foldedWords(query.q).join(' ')}`,
+        caller: caller.userId,
+      });
       const center = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
       return {
         items: page.items.filter((r) => matchesSearch(r.name, query.q)).map((r) => view(r, t, center ? distanceMeters(center, r) : undefined)),
@@ -300,15 +313,26 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     },
 
     async mine(query: { partnerId: string; limit: number; cursor?: string }, caller: Caller) {
-      if (!(await deps.partnerRole(query.partnerId, caller.userId))) throw new ForbiddenError(`You are not the owner or staff of partner ${query.partnerId}`).withCode('CATALOG_NOT_MANAGER');
+      if (!(await deps.partnerRole(query.partnerId, caller.userId)))
+        throw new ForbiddenError(`You are not the owner or staff of partner ${query.partnerId}`).withCode('CATALOG_NOT_MANAGER');
       const t = now();
-      const page = await repo.ofPartner(query.partnerId, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:mine:${query.partnerId}`, caller: caller.userId });
+      const page = await repo.ofPartner(query.partnerId, {
+        limit: query.limit,
+        cursor: query.cursor,
+        query: `${spec.collection}:mine:${query.partnerId}`,
+        caller: caller.userId,
+      });
       return { items: page.items.map((r) => view(r, t)), nextCursor: page.nextCursor };
     },
 
     async adminList(query: { status?: CatalogStatus; partnerId?: string; limit: number; cursor?: string }, caller: Caller) {
       const t = now();
-      const page = await repo.list(query, { limit: query.limit, cursor: query.cursor, query: `${spec.collection}:admin:${query.status ?? ''}:${query.partnerId ?? ''}`, caller: caller.userId });
+      const page = await repo.list(query, {
+        limit: query.limit,
+        cursor: query.cursor,
+        query: `${spec.collection}:admin:${query.status ?? ''}:${query.partnerId ?? ''}`,
+        caller: caller.userId,
+      });
       return { items: page.items.map((r) => view(r, t)), nextCursor: page.nextCursor };
     },
 
@@ -323,7 +347,11 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         throw record.status === 'ACTIVE' ? notManager() : notFound();
       }
       const events = await repo.events(id);
-      const by = await actorLabels(record, caller, events.map((e) => e.by));
+      const by = await actorLabels(
+        record,
+        caller,
+        events.map((e) => e.by),
+      );
       return events.map((e) => ({ ...e, by: by(e.by), at: iso(e.at), reason: e.reason ?? null }));
     },
 
@@ -388,7 +416,9 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
 export type CatalogService<D extends z.ZodObject = z.ZodObject, F extends z.ZodObject = z.ZodObject> = ReturnType<typeof createCatalogService<D, F>>;
 
 const tooDense = () =>
-  new UnprocessableError('More records lie at this distance than one request may read: the list cannot go further from this point').withCode('NEARBY_TOO_DENSE');
+  new UnprocessableError('More records lie at this distance than one request may read: the list cannot go further from this point').withCode(
+    'NEARBY_TOO_DENSE',
+  );
 
 /** A nearby cursor's position: [distance, the ring left to read] and the last id (400 when forged). */
 function nearbyPosition(cursor: string, request: { query: string; caller: string }): NearbyPosition {
@@ -402,7 +432,6 @@ function compareKeys(a: readonly number[], aId: string, b: readonly number[], bI
   for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i] - b[i];
   return aId < bId ? -1 : aId > bId ? 1 : 0;
 }
-
 
 /** The catalog's service, built on first use (one per process: catalogs take no configuration). */
 export function catalogServiceOnce<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>, deps: () => CatalogDeps): () => CatalogService<D, F> {

@@ -65,7 +65,9 @@ export interface Deadline<T extends { status: S }, S extends string, A extends s
   run(id: string, deps: DeadlineTaskDeps<T>): Promise<DeadlineOutcome>;
 }
 
-export function defineDeadline<T extends { status: S }, S extends string, A extends string, K extends string>(spec: DeadlineSpec<T, S, A, K>): Deadline<T, S, A, K> {
+export function defineDeadline<T extends { status: S }, S extends string, A extends string, K extends string>(
+  spec: DeadlineSpec<T, S, A, K>,
+): Deadline<T, S, A, K> {
   const expiryOf = () => {
     if (!spec.expiry) throw new Error(`deadline ${spec.queue.name}: no expiry move declared`);
     return spec.expiry;
@@ -96,7 +98,11 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
       if (due === null) return;
       const delaySec = Math.max(1, Math.ceil((due - now) / 1000));
       await scheduler.schedule(entity.id, delaySec, phase).catch((err: unknown) => {
-        logger.warn(`${spec.entity} deadline not scheduled: it expires when next read`, { queue: spec.queue.name, id: entity.id, error: (err as Error).message });
+        logger.warn(`${spec.entity} deadline not scheduled: it expires when next read`, {
+          queue: spec.queue.name,
+          id: entity.id,
+          error: (err as Error).message,
+        });
       });
     },
     run(id, deps) {
@@ -117,7 +123,14 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
  */
 export async function runDeadlineTask(
   id: string,
-  deps: { dueOf(id: string): Promise<number | undefined>; expire(id: string): Promise<unknown>; now?: () => number; sleep?: (ms: number) => Promise<void>; maxWaitMs?: number; name?: string },
+  deps: {
+    dueOf(id: string): Promise<number | undefined>;
+    expire(id: string): Promise<unknown>;
+    now?: () => number;
+    sleep?: (ms: number) => Promise<void>;
+    maxWaitMs?: number;
+    name?: string;
+  },
 ): Promise<DeadlineOutcome> {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = deps.now ?? Date.now;
@@ -128,7 +141,8 @@ export async function runDeadlineTask(
     if (due === undefined) return 'settled';
     const wait = due - now();
     if (wait <= 0) break;
-    if (now() - startedAt + wait > maxWaitMs && wait > RECHECK_MS) throw new Error(`${deps.name ?? 'entity'} ${id} is not due yet (in ${Math.round(wait / 1000)} s): retry later`);
+    if (now() - startedAt + wait > maxWaitMs && wait > RECHECK_MS)
+      throw new Error(`${deps.name ?? 'entity'} ${id} is not due yet (in ${Math.round(wait / 1000)} s): retry later`);
     await sleep(Math.min(wait, RECHECK_MS));
   }
   await deps.expire(id);

@@ -25,7 +25,13 @@ export const PLATFORM_COLLECTIONS: readonly CollectionDefinition[] = [
   {
     name: META,
     clientAccess: true,
-    listened: { name: 'MetaSeedDocument', path: `${META}/seed`, readers: 'any signed-in client', writers: 'scripts/seed.mjs (emulator data only)', schema: () => (require('./meta') as typeof import('./meta')).metaSeedDocument() },
+    listened: {
+      name: 'MetaSeedDocument',
+      path: `${META}/seed`,
+      readers: 'any signed-in client',
+      writers: 'scripts/seed.mjs (emulator data only)',
+      schema: () => (require('./meta') as typeof import('./meta')).metaSeedDocument(),
+    },
   },
   { name: RATE_LIMIT_COLLECTION, ttlField: 'expireAt' },
   { name: IDEMPOTENCY_COLLECTION, ttlField: 'expireAt' },

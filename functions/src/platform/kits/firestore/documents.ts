@@ -22,7 +22,10 @@ export function lazySchema<S extends DocumentSchema>(build: () => S): LazySchema
 export type RecordOf<L extends LazySchema> = z.output<ReturnType<L>>;
 
 const isTimestamp = (value: unknown): value is Timestamp =>
-  value !== null && typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function' && typeof (value as { seconds?: unknown }).seconds === 'number';
+  value !== null &&
+  typeof value === 'object' &&
+  typeof (value as { toMillis?: unknown }).toMillis === 'function' &&
+  typeof (value as { seconds?: unknown }).seconds === 'number';
 
 const timeFields = new WeakSet<z.core.$ZodType>();
 const zeroIsNull = new WeakSet<z.core.$ZodType>();
@@ -86,7 +89,8 @@ function collectPaths(schema: z.core.$ZodType, prefix: string[], out: TimePath[]
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
   switch (def.type) {
     case 'object':
-      for (const [key, value] of Object.entries((def as unknown as { shape: Record<string, z.core.$ZodType> }).shape)) collectPaths(value, [...prefix, key], out, seen);
+      for (const [key, value] of Object.entries((def as unknown as { shape: Record<string, z.core.$ZodType> }).shape))
+        collectPaths(value, [...prefix, key], out, seen);
       break;
     case 'optional':
     case 'nullable':
@@ -190,14 +194,17 @@ const MAX_TIMESTAMP_MS = 253_402_300_799_999;
 
 /** An older stored time the migration cannot convert (not finite, out of a Timestamp's range, an impossible date). */
 export class UnconvertibleTimeError extends Error {
-  constructor(readonly field: string, readonly value: unknown) {
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+  ) {
     super(`${field}: ${typeof value === 'string' ? JSON.stringify(value) : String(value)} is not a time a Firestore Timestamp can hold`);
   }
 }
 
 /** A trigger's side of a change (`DocumentEvent` before or after) as its record with the document id; undefined when absent. */
 export function recordOf<L extends LazySchema>(side: { id: string; data: DocumentData } | undefined, schema: L): (RecordOf<L> & { id: string }) | undefined {
-  return side ? { ...recordFields<Record<string, unknown>>(schema, side.data), id: side.id } as RecordOf<L> & { id: string } : undefined;
+  return side ? ({ ...recordFields<Record<string, unknown>>(schema, side.data), id: side.id } as RecordOf<L> & { id: string }) : undefined;
 }
 
 /**

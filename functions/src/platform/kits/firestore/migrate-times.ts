@@ -33,7 +33,11 @@ function skip(path: string, err: unknown): void {
 }
 
 /** A page's documents still holding old times: each updated only if nobody wrote it since it was read. */
-async function convertPage(document: ListenedDocument, docs: QueryDocumentSnapshot[], matches: (snap: DocumentSnapshot) => boolean): Promise<{ converted: number; skipped: number }> {
+async function convertPage(
+  document: ListenedDocument,
+  docs: QueryDocumentSnapshot[],
+  matches: (snap: DocumentSnapshot) => boolean,
+): Promise<{ converted: number; skipped: number }> {
   let [converted, skipped] = [0, 0];
   const pending: Array<{ doc: QueryDocumentSnapshot; changes: FirebaseFirestore.DocumentData }> = [];
   for (const doc of docs.filter(matches)) {
@@ -90,7 +94,11 @@ async function convertPage(document: ListenedDocument, docs: QueryDocumentSnapsh
  * and the run goes on; collections marked `unmigrated` are left out. A second run converts nothing. Run it once the code that writes Timestamps is deployed everywhere (its
  * readers take both forms meanwhile; an instance of the old code would write epoch ms again).
  */
-export async function migrateListenedTimes(documents: readonly ListenedDocument[], onProgress?: (progress: MigrationProgress) => void, pageSize = 300): Promise<MigrationProgress[]> {
+export async function migrateListenedTimes(
+  documents: readonly ListenedDocument[],
+  onProgress?: (progress: MigrationProgress) => void,
+  pageSize = 300,
+): Promise<MigrationProgress[]> {
   const results: MigrationProgress[] = [];
   for (const document of documents) {
     const scan = document.unmigrated === undefined && timePaths(document.schema()).length > 0 ? scanOf(document.path) : undefined;

@@ -56,7 +56,10 @@ const keyOf = () => {
   return cursorKey!;
 };
 const tagOf = (body: Omit<CursorBody, 't'>, query: string, caller: string) =>
-  createHmac('sha256', keyOf()).update(JSON.stringify([query, caller, body.v, body.id])).digest('base64url').slice(0, 22);
+  createHmac('sha256', keyOf())
+    .update(JSON.stringify([query, caller, body.v, body.id]))
+    .digest('base64url')
+    .slice(0, 22);
 
 function encodeValue(value: unknown): CursorValue {
   if (value === undefined || value === null) return null;
@@ -79,7 +82,8 @@ export function encodeCursor(values: unknown[], id: string, request: Pick<PageRe
 }
 
 /** 400 INVALID_CURSOR: for lists that check a cursor's values themselves. */
-export const invalidCursor = () => new BadRequestError('cursor is not a nextCursor of this list', [{ field: 'query.cursor', message: 'is invalid for this list' }]).withCode('INVALID_CURSOR');
+export const invalidCursor = () =>
+  new BadRequestError('cursor is not a nextCursor of this list', [{ field: 'query.cursor', message: 'is invalid for this list' }]).withCode('INVALID_CURSOR');
 
 const sameTag = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -95,7 +99,9 @@ export function decodeCursor(cursor: string, request: Pick<PageRequest, 'query' 
     typeof body === 'object' &&
     Array.isArray(body.v) &&
     body.v.length === fields &&
-    body.v.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v) || (typeof v === 'object' && typeof (v as { ts?: unknown }).ts === 'number')) &&
+    body.v.every(
+      (v) => v === null || ['string', 'number', 'boolean'].includes(typeof v) || (typeof v === 'object' && typeof (v as { ts?: unknown }).ts === 'number'),
+    ) &&
     typeof body.id === 'string' &&
     body.id.length > 0 &&
     body.id.length <= 1500 &&
@@ -126,7 +132,14 @@ export async function paginate<R, T>(
   const last = snap.docs[snap.size - 1];
   return {
     items: snap.docs.map(map),
-    nextCursor: snap.size === request.limit && last ? encodeCursor(orderBy.map((o) => last.get(o.field)), last.id, request) : null,
+    nextCursor:
+      snap.size === request.limit && last
+        ? encodeCursor(
+            orderBy.map((o) => last.get(o.field)),
+            last.id,
+            request,
+          )
+        : null,
   };
 }
 

@@ -24,14 +24,20 @@ export function recordConverter<T extends Identified>(): FirestoreDataConverter<
 
 /** A collection whose documents read as `T` (with `id`); a listened document's schema converts its times. */
 export function typedCollection<T extends Identified>(name: string, document?: LazySchema) {
-  return db().collection(name).withConverter(document ? documentConverter<T>(document, { id: true }) : recordConverter<T>());
+  return db()
+    .collection(name)
+    .withConverter(document ? documentConverter<T>(document, { id: true }) : recordConverter<T>());
 }
 
 /** A collection of records that are not keyed by an `id` field (the document id is derived from their fields). */
 export function plainCollection<T extends FirebaseFirestore.DocumentData>(name: string, document?: LazySchema) {
   return db()
     .collection(name)
-    .withConverter<T>(document ? documentConverter<T>(document, { id: false }) : { toFirestore: (record) => record as FirebaseFirestore.DocumentData, fromFirestore: (snap) => snap.data() as T });
+    .withConverter<T>(
+      document
+        ? documentConverter<T>(document, { id: false })
+        : { toFirestore: (record) => record as FirebaseFirestore.DocumentData, fromFirestore: (snap) => snap.data() as T },
+    );
 }
 
 /** One record, read in the transaction when one is given (repos take `tx?` instead of get/txGet pairs). */

@@ -125,7 +125,12 @@ function encodeRing(cells: readonly Cell[]): string {
     if (c.from === undefined && c.to === undefined && c.hash.length > 1 && !isStack(c)) {
       const parent = c.hash.slice(0, -1);
       groups.set(parent, (groups.get(parent) ?? 0) | (1 << BASE32.indexOf(c.hash.at(-1)!)));
-    } else out.push([c.hash, c.from?.slice(c.hash.length) ?? '', encodeURIComponent(c.afterId ?? ''), c.to?.slice(c.hash.length) ?? '', encodeURIComponent(c.toId ?? '')].join('|').replace(/\|+$/, ''));
+    } else
+      out.push(
+        [c.hash, c.from?.slice(c.hash.length) ?? '', encodeURIComponent(c.afterId ?? ''), c.to?.slice(c.hash.length) ?? '', encodeURIComponent(c.toId ?? '')]
+          .join('|')
+          .replace(/\|+$/, ''),
+      );
   }
   for (const [parent, mask] of groups) out.push(`${parent}.${(mask >>> 0).toString(36)}`);
   return out.join(',');
@@ -210,8 +215,10 @@ export interface NearbyPageResult<T> {
   settledM: number;
 }
 
-const beyond = (after: NearbyPosition | undefined, distanceM: number, id: string) => !after || distanceM > after.distanceM || (distanceM === after.distanceM && id > after.id);
-const byDistance = <T extends { id: string }>(a: Located<T>, b: Located<T>) => a.distanceM - b.distanceM || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0);
+const beyond = (after: NearbyPosition | undefined, distanceM: number, id: string) =>
+  !after || distanceM > after.distanceM || (distanceM === after.distanceM && id > after.id);
+const byDistance = <T extends { id: string }>(a: Located<T>, b: Located<T>) =>
+  a.distanceM - b.distanceM || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0);
 const commonPrefix = (a: string, b: string) => {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
@@ -279,7 +286,8 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
       let before: Found<T>['before'] = { from: cell.from, afterId: cell.afterId };
       for (const record of page) {
         const distanceM = geohashDistance(center, record.geohash);
-        if ((!options.keep || options.keep(record)) && distanceM <= radiusM && beyond(after, distanceM, record.id)) found.set(record.id, { item: record, distanceM, chunk: at, before });
+        if ((!options.keep || options.keep(record)) && distanceM <= radiusM && beyond(after, distanceM, record.id))
+          found.set(record.id, { item: record, distanceM, chunk: at, before });
         before = { from: record.geohash, afterId: record.id };
       }
       if (page.length < share) {
@@ -318,7 +326,8 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
   // that split its cell is read again by sub-cell: those it read wholly by their hash, the one it ended in up to its last.
   const served = new Set(items.map((f) => f.item.id));
   const again = new Map<string, { f: Found<T>; sub?: string }>();
-  const earlier = (a: Found<T>, b: Found<T>) => (a.before.from ?? '') < (b.before.from ?? '') || ((a.before.from ?? '') === (b.before.from ?? '') && (a.before.afterId ?? '') < (b.before.afterId ?? ''));
+  const earlier = (a: Found<T>, b: Found<T>) =>
+    (a.before.from ?? '') < (b.before.from ?? '') || ((a.before.from ?? '') === (b.before.from ?? '') && (a.before.afterId ?? '') < (b.before.afterId ?? ''));
   for (const f of found.values()) {
     if (served.has(f.item.id)) continue;
     const { cell, last, split } = chunks[f.chunk];
@@ -345,7 +354,8 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
   const left = [...reread, ...queue];
   const ring = encodeRing(left);
   let next: NearbyPosition | undefined;
-  if (left.length > 0) next = lastItem ? { distanceM: lastItem.distanceM, id: lastItem.item.id, ring } : { distanceM: after?.distanceM ?? 0, id: after?.id ?? ' ', ring };
+  if (left.length > 0)
+    next = lastItem ? { distanceM: lastItem.distanceM, id: lastItem.item.id, ring } : { distanceM: after?.distanceM ?? 0, id: after?.id ?? ' ', ring };
   const stuck = !lastItem && !progressed && left.length > 0;
   return { items, next: stuck ? undefined : next, stuck, reads, truncated, settledM: e.whole ? radiusM : e.m };
 }

@@ -31,7 +31,10 @@ export type MessageDef<C extends Channel, P> = { readonly channel: C; readonly e
 // `notice<Params>({ example, vi, en })`: the parameters are declared once, each locale's function is typed by them.
 const define =
   <C extends Channel>(channel: C) =>
-  <P extends object = Record<string, never>>(def: { readonly example: P } & { readonly [L in Locale]: Render<P, TextOfChannel[C]> }): MessageDef<C, P> => ({ ...def, channel });
+  <P extends object = Record<string, never>>(def: { readonly example: P } & { readonly [L in Locale]: Render<P, TextOfChannel[C]> }): MessageDef<C, P> => ({
+    ...def,
+    channel,
+  });
 export const notice = define('notice');
 export const mail = define('mail');
 /** SMS texts stay in GSM-7 (Vietnamese without diacritics, as Vietnamese OTP texts are): Unicode halves a segment and some gateways send it garbled. */

@@ -23,7 +23,9 @@ export const IDEMPOTENCY_RENEW_FOR_MS = API_TIMEOUT_SECONDS * 1000 + 30_000;
 export const IdempotencyKeySchema = z
   .string()
   .regex(/^[\x21-\x7e]{1,200}$/, { message: 'must be 1 to 200 visible ASCII characters' })
-  .describe('Makes a retried request safe: the same key (per caller and operation) returns the first answer for 24 h; another body under a used key is 422; while the first runs, 409.');
+  .describe(
+    'Makes a retried request safe: the same key (per caller and operation) returns the first answer for 24 h; another body under a used key is 422; while the first runs, 409.',
+  );
 
 export class IdempotencyKeyReusedError extends AppError {
   constructor() {
@@ -55,7 +57,9 @@ export function recordId(callerId: string, operation: string, key: string): stri
 }
 
 export function requestHashOf(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts) ?? '').digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify(parts) ?? '')
+    .digest('base64url');
 }
 
 interface Entry {
@@ -72,7 +76,8 @@ export function decide(entry: Entry | undefined, requestHash: string, now: numbe
   if (!entry || entry.expiresAt <= now) return 'run';
   if (entry.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
   if (entry.state === 'DONE') return 'replay';
-  if (entry.leaseUntil > now) throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly').withCode('IDEMPOTENCY_IN_PROGRESS');
+  if (entry.leaseUntil > now)
+    throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly').withCode('IDEMPOTENCY_IN_PROGRESS');
   return 'run';
 }
 
@@ -91,7 +96,8 @@ export function memoryIdempotencyStore(): IdempotencyStore {
     },
     async complete(id, token, answer, now) {
       const entry = entries.get(id);
-      if (entry?.token === token) entries.set(id, { ...entry, state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS });
+      if (entry?.token === token)
+        entries.set(id, { ...entry, state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS });
     },
     async release(id, token) {
       const entry = entries.get(id);
@@ -130,7 +136,14 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
           const entry = snap.exists ? (snap.data() as Entry) : undefined;
           if (entry?.token === token) return { kind: 'run' as const, id, token };
           if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
-          const fresh: Entry = { requestHash, state: 'RUNNING', token, leaseUntil: now + IDEMPOTENCY_LEASE_MS, answer: null, expiresAt: now + IDEMPOTENCY_TTL_MS };
+          const fresh: Entry = {
+            requestHash,
+            state: 'RUNNING',
+            token,
+            leaseUntil: now + IDEMPOTENCY_LEASE_MS,
+            answer: null,
+            expiresAt: now + IDEMPOTENCY_TTL_MS,
+          };
           tx.set(ref(id), { ...fresh, expireAt: timestampOf(fresh.expiresAt) });
           return { kind: 'run' as const, id, token };
         });
@@ -145,7 +158,12 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
         const snap = await tx.get(ref(id));
         if (snap.get('token') !== token) return;
         // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
-        tx.update(ref(id), { state: 'DONE', answer: { status: answer.status, body: JSON.stringify(answer.body) }, expiresAt: now + IDEMPOTENCY_TTL_MS, expireAt: timestampOf(now + IDEMPOTENCY_TTL_MS) });
+        tx.update(ref(id), {
+          state: 'DONE',
+          answer: { status: answer.status, body: JSON.stringify(answer.body) },
+          expiresAt: now + IDEMPOTENCY_TTL_MS,
+          expireAt: timestampOf(now + IDEMPOTENCY_TTL_MS),
+        });
       }),
     release,
     renew: (id, token, now) =>
@@ -163,7 +181,12 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
  * (a slow one is not stacked on), for at most `forMs`; a renewal that finds the claim taken over (its lease had run
  * out: the run may now happen twice) is logged and renewing stops.
  */
-export function keepClaimed(store: IdempotencyStore, id: string, token: string, opts: { everyMs?: number; forMs?: number; now?: () => number } = {}): () => void {
+export function keepClaimed(
+  store: IdempotencyStore,
+  id: string,
+  token: string,
+  opts: { everyMs?: number; forMs?: number; now?: () => number } = {},
+): () => void {
   const now = opts.now ?? Date.now;
   const forMs = opts.forMs ?? IDEMPOTENCY_RENEW_FOR_MS;
   const started = now();

@@ -21,4 +21,7 @@ export function priceRange(min: number, max: number) {
 export const VndSchema = priceRange(1, MAX_VND).meta({ id: 'Vnd', description: 'An amount in Vietnamese đồng: a positive integer (no decimals).' });
 
 /** A price, fee or delta that may be free: a whole number of VND from 0 (400 for a fraction or a negative). */
-export const PriceSchema = priceRange(0, MAX_VND).meta({ id: 'Price', description: 'A price in Vietnamese đồng: an integer from 0 (free) upward, no decimals.' });
+export const PriceSchema = priceRange(0, MAX_VND).meta({
+  id: 'Price',
+  description: 'A price in Vietnamese đồng: an integer from 0 (free) upward, no decimals.',
+});

@@ -29,7 +29,11 @@ export interface TransitionEvent<S extends string, A extends string> {
 }
 
 /** Appends a move to `<entity>/{id}/events` in the transaction (for services running their own transaction). */
-export function recordTransition<S extends string, A extends string>(tx: FirebaseFirestore.Transaction, entity: FirebaseFirestore.DocumentReference, event: TransitionEvent<S, A>): void {
+export function recordTransition<S extends string, A extends string>(
+  tx: FirebaseFirestore.Transaction,
+  entity: FirebaseFirestore.DocumentReference,
+  event: TransitionEvent<S, A>,
+): void {
   tx.create(entity.collection(EVENTS).doc(), event);
 }
 

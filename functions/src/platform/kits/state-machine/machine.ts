@@ -59,7 +59,9 @@ export function defineMachine<S extends string, A extends string, R extends stri
     checkActor(action, roles) {
       const move = definition.moves[action];
       if (!holds(move, roles)) {
-        throw new ConflictError(`Only the ${list(move.by).join(' or ').toLowerCase()} can ${action} this ${definition.entity}`).withCode(definition.codes.actor);
+        throw new ConflictError(`Only the ${list(move.by).join(' or ').toLowerCase()} can ${action} this ${definition.entity}`).withCode(
+          definition.codes.actor,
+        );
       }
     },
     check(action, status, roles) {

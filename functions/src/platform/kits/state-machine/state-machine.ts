@@ -2,4 +2,13 @@
 // a tolerant mode (transition.ts), and the entity's history of moves (history.ts).
 export { defineMachine, type Machine, type MachineDefinition, type Move } from './machine';
 export { EVENTS, recordTransition, TransitionEventSchema, readHistory, type TransitionEvent } from './history';
-export { transition, type Expiry, type Tolerance, type TransitionRequest, type TransitionResult, type TransitionStore, type Moved, type Unchanged } from './transition';
+export {
+  transition,
+  type Expiry,
+  type Tolerance,
+  type TransitionRequest,
+  type TransitionResult,
+  type TransitionStore,
+  type Moved,
+  type Unchanged,
+} from './transition';

@@ -147,7 +147,14 @@ async function runMove<T extends { status: S }, S extends string, A extends stri
   }
   const to = machine.check(request.action, current.status, roles);
   const after = request.apply(current, to, related);
-  const event: TransitionEvent<S, A> = { action: request.action, from: current.status, to, by: request.by, at: request.now, ...(request.reason !== undefined ? { reason: request.reason } : {}) };
+  const event: TransitionEvent<S, A> = {
+    action: request.action,
+    from: current.status,
+    to,
+    by: request.by,
+    at: request.now,
+    ...(request.reason !== undefined ? { reason: request.reason } : {}),
+  };
   await store.alongside?.(tx, after, current, event);
   store.save(tx, after, before);
   if (lapse) recordTransition(tx, store.ref(before), lapse.event);
@@ -156,7 +163,12 @@ async function runMove<T extends { status: S }, S extends string, A extends stri
 }
 
 /** The entity expired, when its deadline passed and its status still has one to miss. */
-function lapsed<T extends { status: S }, S extends string, A extends string, R extends string>(machine: Machine<S, A, R>, deadline: Expiry<T, S, A> | undefined, entity: T, now: number) {
+function lapsed<T extends { status: S }, S extends string, A extends string, R extends string>(
+  machine: Machine<S, A, R>,
+  deadline: Expiry<T, S, A> | undefined,
+  entity: T,
+  now: number,
+) {
   if (!deadline) return undefined;
   const due = deadline.dueAt(entity);
   if (due === null || now < due) return undefined;

@@ -41,7 +41,9 @@ export async function enqueue<P>(queue: TaskQueue<P>, payload: P, options: Enque
     // retried, starting a Functions emulator worker per task. Locally the schedule is kept by a timer instead;
     // a timer lost with its process is covered by the lazy expiry every timed document has.
     const timer = setTimeout(() => {
-      enqueueNow(queue, data, options.id).catch((err: unknown) => logger.warn('deferred enqueue failed', { queue: queue.name, id: options.id, error: String(err) }));
+      enqueueNow(queue, data, options.id).catch((err: unknown) =>
+        logger.warn('deferred enqueue failed', { queue: queue.name, id: options.id, error: String(err) }),
+      );
     }, options.delaySec * 1000);
     timer.unref();
     return;
@@ -62,7 +64,11 @@ async function enqueueNow<P>(queue: TaskQueue<P>, data: P, id: string | undefine
   await getFunctions(firebaseApp())
     // The queue of a task function is in that function's region (firebase-admin assumes us-central1 otherwise).
     .taskQueue(`locations/${functionsRegion()}/functions/${queue.name}`)
-    .enqueue(data as Record<string, unknown>, { ...(id ? { id } : {}), ...(delaySec ? { scheduleDelaySeconds: delaySec } : {}), ...(headers ? { headers } : {}) })
+    .enqueue(data as Record<string, unknown>, {
+      ...(id ? { id } : {}),
+      ...(delaySec ? { scheduleDelaySeconds: delaySec } : {}),
+      ...(headers ? { headers } : {}),
+    })
     .catch((err: unknown) => {
       if (!(id && alreadyQueued(err))) throw err;
     });

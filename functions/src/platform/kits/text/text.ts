@@ -30,7 +30,9 @@ export function foldText(text: string): string {
 
 /** The folded words of a text (letters and digits). */
 export function foldedWords(text: string): string[] {
-  return foldText(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  return foldText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
 }
 
 export const SEARCH_PREFIX_MAX = 15;
@@ -48,5 +50,7 @@ export function matchesSearch(text: string, query: string): boolean {
 
 /** The word of a search that narrows a query most (the longest), cut to a stored prefix length; '' for none. */
 export function searchTermOf(query: string): string {
-  return foldedWords(query).reduce((a, b) => (b.length > a.length ? b : a), '').slice(0, SEARCH_PREFIX_MAX);
+  return foldedWords(query)
+    .reduce((a, b) => (b.length > a.length ? b : a), '')
+    .slice(0, SEARCH_PREFIX_MAX);
 }
