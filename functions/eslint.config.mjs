@@ -65,7 +65,7 @@ const local = {
 // What a module must take from a kit instead of writing itself.
 const kitOnly = {
   imports: [
-    { name: 'node:crypto', importNames: ['createHash'], message: 'Ids from keys: stableId (platform/kits/ids/stable-id); digests: the kit that needs one.' },
+    { name: 'node:crypto', importNames: ['createHash'], message: 'Ids from keys: stableId (platform/kits/ids/stable-id); content digests: sha256 (platform/kits/ids/digest).' },
     { name: 'crypto', message: 'Use node:crypto through the kits (stableId for ids).' },
     { name: 'firebase-admin/functions', message: 'Tasks go through platform/kits/tasks (queues) or platform/kits/deadlines (timers).' },
   ],

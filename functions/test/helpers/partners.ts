@@ -16,20 +16,17 @@ export async function activePartner(name = 'Nhà thuốc An Khang', admin?: Toke
   const partnerId = `p-${randomUUID().slice(0, 12)}`;
   const t = Date.now();
   await Promise.all([
-    db()
-      .collection('partners')
-      .doc(partnerId)
-      .set({
-        ownerId: owner.user.id,
-        businessName: name,
-        businessType: 'RETAIL',
-        address: null,
-        status: 'ACTIVE',
-        applicationId: 'test',
-        createdAt: t,
-        updatedAt: t,
-        approvedAt: t,
-      }),
+    db().collection('partners').doc(partnerId).set({
+      ownerId: owner.user.id,
+      businessName: name,
+      businessType: 'RETAIL',
+      address: null,
+      status: 'ACTIVE',
+      applicationId: 'test',
+      createdAt: t,
+      updatedAt: t,
+      approvedAt: t,
+    }),
     db()
       .collection('partner_members')
       .doc(`${partnerId}_${owner.user.id}`)

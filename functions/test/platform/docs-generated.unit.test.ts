@@ -18,9 +18,7 @@ interface Renderer {
   functionRows(loaded: { MODULES: typeof MODULES; platformTasks?: typeof platformTasks }): Array<{ name: string; kind: string; source: string }>;
   platformKits(platformDir: string): string[];
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const render = require(path.join(root, 'scripts', 'lib', 'docs-render.cjs')) as Renderer;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { CONFIG_SWITCHES } = require(path.join(root, 'scripts', 'lib', 'config-switches.cjs')) as { CONFIG_SWITCHES: Record<string, string> };
 
 const README_MAX_BYTES = 10 * 1024;

@@ -41,24 +41,20 @@ export const RegisterResponseSchema = CodeSentSchema.extend({ email: z.string() 
     'An email OTP with purpose REGISTER is mailed; verify it with POST /auth/email/otp/verify. The same status and body for a new, a pending and an active address, on every repeat. A repeat for a pending address never changes its password or name: it mails a new code (not within the resend gap, nor past the hourly or daily cap of the mailbox, when nothing is sent); an active address gets a notice mail under the same limits.',
 });
 
-export const EmailOtpSendBodySchema = z
-  .object({ email: EmailSchema, purpose: z.enum(['REGISTER', 'LOGIN']).default('LOGIN') })
-  .meta({
-    id: 'EmailOtpSendBody',
-    description: 'REGISTER re-sends the code of an unverified registration; LOGIN is the sign-in of the partner, driver and admin apps.',
-  });
+export const EmailOtpSendBodySchema = z.object({ email: EmailSchema, purpose: z.enum(['REGISTER', 'LOGIN']).default('LOGIN') }).meta({
+  id: 'EmailOtpSendBody',
+  description: 'REGISTER re-sends the code of an unverified registration; LOGIN is the sign-in of the partner, driver and admin apps.',
+});
 
 export const EmailOtpVerifyBodySchema = z
   .object({ email: EmailSchema, code: OtpCodeSchema, purpose: z.enum(['REGISTER', 'LOGIN']).default('LOGIN'), ...clientFields })
   .meta({ id: 'EmailOtpVerifyBody' });
 
-export const PhoneOtpSendBodySchema = z
-  .object({ phone: PhoneSchema, purpose: z.enum(['LOGIN', 'VERIFY_PHONE']).default('LOGIN') })
-  .meta({
-    id: 'PhoneOtpSendBody',
-    description:
-      'LOGIN: a consumer with a verified phone signs in. VERIFY_PHONE (bearer token required): attach this phone to the signed-in account. Codes are texted only to numbers of the SMS_COUNTRIES (Vietnam by default): another country is 400 PHONE_COUNTRY_NOT_ALLOWED, a number that is not a mobile one (premium-rate 1900…, toll-free, fixed line) 400 PHONE_NOT_MOBILE, and nothing is sent.',
-  });
+export const PhoneOtpSendBodySchema = z.object({ phone: PhoneSchema, purpose: z.enum(['LOGIN', 'VERIFY_PHONE']).default('LOGIN') }).meta({
+  id: 'PhoneOtpSendBody',
+  description:
+    'LOGIN: a consumer with a verified phone signs in. VERIFY_PHONE (bearer token required): attach this phone to the signed-in account. Codes are texted only to numbers of the SMS_COUNTRIES (Vietnam by default): another country is 400 PHONE_COUNTRY_NOT_ALLOWED, a number that is not a mobile one (premium-rate 1900…, toll-free, fixed line) 400 PHONE_NOT_MOBILE, and nothing is sent.',
+});
 
 export const PhoneOtpSentSchema = z
   .object({ smsProvider: z.enum(SMS_PROVIDERS), expiresInSec: z.number().int(), resendAfterSec: z.number().int() })

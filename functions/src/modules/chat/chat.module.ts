@@ -27,7 +27,7 @@ export const chatModule = defineModule({
   // The spec's contexts whose modules are not built yet (orders, bookings): each moves to its module.
   chatContexts: ['ORDER', 'BOOKING'],
   routes: (ctx) => [
-    ...(require('./conversations.routes') as typeof import('./conversations.routes')).conversationRoutes(ctx),
+    ...(require('./conversations.routes') as typeof import('./conversations.routes')).conversationsRoutes(ctx),
     ...(require('./calls.routes') as typeof import('./calls.routes')).callsRoutes(ctx),
   ],
   tasks: {

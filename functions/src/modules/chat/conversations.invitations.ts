@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
 import { db } from '../../platform/core/firebase/firebase';
-import { recordTransition, transition } from '../../platform/kits/state-machine/state-machine';
+import { transition } from '../../platform/kits/state-machine/state-machine';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { blockedError, systemMessage, writable, type ConversationsCommon } from './conversations.common';
 import {
@@ -59,15 +59,43 @@ export function invitationsPart(shared: ConversationsCommon) {
     return { joining: added.filter(joinsAtOnce), invited: added.filter((u) => !joinsAtOnce(u)), invitations };
   }
 
+  /**
+   * One move of an invitation already read in the caller's transaction (its reads come first): the kit checks it,
+   * saves it and records the event.
+   */
+  async function moveInvitation(
+    tx: Transaction,
+    invitation: InvitationRecord,
+    action: 'reinvite' | 'withdraw',
+    actor: { by: string; role: 'owner' | 'system'; reason?: string },
+    next: (to: InvitationRecord['status']) => InvitationRecord,
+    at: number,
+  ): Promise<void> {
+    await transition(
+      INVITATION_MACHINE,
+      { load: async () => invitation, save: (t, record) => repo.txSaveInvitation(t, record), ref: (record) => repo.invitationRef(record.id) },
+      {
+        action,
+        by: actor.by,
+        rolesOf: () => [actor.role],
+        apply: (_, to) => next(to),
+        now: at,
+        ...(actor.reason ? { reason: actor.reason } : {}),
+        missing: () => new NotFoundError('No such invitation'),
+      },
+      tx,
+    );
+  }
+
   /** Writes the invitations of `invited` (new, or reopened after an accepted one whose invitee left). */
-  function invite(
+  async function invite(
     tx: Transaction,
     group: { id: string; title: string | null },
     ownerId: string,
     invited: string[],
     existing: Map<string, InvitationRecord>,
     at: number,
-  ): void {
+  ): Promise<void> {
     for (const userId of invited) {
       const previous = existing.get(userId);
       if (previous?.status === 'PENDING') continue;
@@ -82,26 +110,19 @@ export function invitationsPart(shared: ConversationsCommon) {
         updatedAt: at,
         respondedAt: null,
       };
-      if (previous) {
-        INVITATION_MACHINE.check('reinvite', previous.status, ['owner']);
-        recordTransition(tx, repo.invitationRef(record.id), { action: 'reinvite', from: previous.status, to: 'PENDING', by: ownerId, at });
-      }
-      repo.txSaveInvitation(tx, record);
+      if (previous) await moveInvitation(tx, previous, 'reinvite', { by: ownerId, role: 'owner' }, (to) => ({ ...record, status: to }), at);
+      else repo.txSaveInvitation(tx, record);
     }
   }
 
   /** Withdraws a pending invitation (the caller updates the group's `invitedIds`). */
-  function withdraw(tx: Transaction, invitation: InvitationRecord, actor: { by: string; role: 'owner' | 'system'; reason?: string }, at: number): void {
-    const to = INVITATION_MACHINE.check('withdraw', invitation.status, [actor.role]);
-    repo.txSaveInvitation(tx, { ...invitation, status: to, updatedAt: at, respondedAt: at });
-    recordTransition(tx, repo.invitationRef(invitation.id), {
-      action: 'withdraw',
-      from: invitation.status,
-      to,
-      by: actor.by,
-      at,
-      ...(actor.reason ? { reason: actor.reason } : {}),
-    });
+  async function withdraw(
+    tx: Transaction,
+    invitation: InvitationRecord,
+    actor: { by: string; role: 'owner' | 'system'; reason?: string },
+    at: number,
+  ): Promise<void> {
+    await moveInvitation(tx, invitation, 'withdraw', actor, (to) => ({ ...invitation, status: to, updatedAt: at, respondedAt: at }), at);
   }
 
   /**
@@ -119,7 +140,7 @@ export function invitationsPart(shared: ConversationsCommon) {
         ).flat();
         const at = now();
         for (const invitation of found) {
-          withdraw(tx, invitation, { by: blockerId, role: 'system', reason: 'block' }, at);
+          await withdraw(tx, invitation, { by: blockerId, role: 'system', reason: 'block' }, at);
           repo.txUninvite(tx, invitation.conversationId, invitation.userId, at);
         }
         return found.length;

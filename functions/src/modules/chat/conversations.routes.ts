@@ -41,7 +41,7 @@ import { CHAT_RATE_LIMITS } from './conversations.model';
 
 const LeftSchema = z.object({ left: z.literal(true), conversationId: z.string() }).meta({ id: 'ChatLeft' });
 
-export function conversationRoutes({ config }: AppContext): AnyRoute[] {
+export function conversationsRoutes({ config }: AppContext): AnyRoute[] {
   const chat = () => conversationsServiceFor(config);
   const tag = 'chat' as const;
   return [

@@ -73,7 +73,7 @@ export function createConversationsService(deps: ConversationsDeps) {
           updatedAt: at,
         };
         repo.txCreate(tx, created, [newMembership(id, callerId, 'OWNER', at), ...joining.map((u) => newMembership(id, u, 'MEMBER', at))]);
-        invite(tx, created, callerId, invited, invitations, at);
+        await invite(tx, created, callerId, invited, invitations, at);
         return created;
       });
       return detail(record, callerId);
@@ -132,7 +132,7 @@ export function createConversationsService(deps: ConversationsDeps) {
         const memberIds = [...current.memberIds, ...joining];
         repo.txUpdate(tx, id, { memberIds, invitedIds, updatedAt: at });
         for (const u of joining) repo.txAddMember(tx, newMembership(id, u, 'MEMBER', at));
-        invite(tx, current, callerId, invited, invitations, at);
+        await invite(tx, current, callerId, invited, invitations, at);
         if (joining.length > 0) {
           const text = `${names.get(callerId)} added ${joining.map((u) => names.get(u)).join(', ')}`;
           repo.txCreateMessage(tx, systemMessage(id, 'member.added', text, joining, at));
@@ -156,7 +156,7 @@ export function createConversationsService(deps: ConversationsDeps) {
           const invitation = await repo.invitation(invitationId(id, userId), tx);
           const invitedIds = (current.invitedIds ?? []).filter((u) => u !== userId);
           repo.txUpdate(tx, id, { invitedIds, updatedAt: at });
-          if (invitation) withdraw(tx, invitation, { by: callerId, role: 'owner' }, at);
+          if (invitation) await withdraw(tx, invitation, { by: callerId, role: 'owner' }, at);
           return { ...current, invitedIds, updatedAt: at };
         }
         if (!current.memberIds.includes(userId)) throw new NotFoundError('Not a member of this conversation');
@@ -168,7 +168,7 @@ export function createConversationsService(deps: ConversationsDeps) {
         if (memberIds.length === 0 && (current.invitedIds ?? []).length > 0) {
           const pending = await repo.txInvitationsOf(tx, id, current.invitedIds ?? []);
           for (const invitation of pending.values())
-            if (invitation.status === 'PENDING') withdraw(tx, invitation, { by: callerId, role: 'system', reason: 'group empty' }, at);
+            if (invitation.status === 'PENDING') await withdraw(tx, invitation, { by: callerId, role: 'system', reason: 'group empty' }, at);
         }
         repo.txUpdate(tx, id, { memberIds, ownerId, invitedIds, updatedAt: at });
         repo.txRemoveMember(tx, id, userId);

@@ -7,7 +7,7 @@ export type { ApplicationKind, ApplicationRecord, ApplicationStatus } from './ap
 export type { Decision, Grant, KycService } from './kyc.service';
 export { applicationView } from './kyc.service';
 export { ApplicationSchema } from './kyc.schemas';
-export { applicationReviewRoutes } from './review.routes';
+export { applicationReviewRoutes } from './application-review.routes';
 export { kycServiceFor } from './kyc.wiring';
 export { recordPendingApplication, claimPendingApplication } from './applications.pending';
 

@@ -54,13 +54,11 @@ export function kycRoutes({ config }: AppContext): AnyRoute[] {
       response: { description: 'The stored bytes.', schema: z.any(), binary: PAPER_CONTENT_TYPES },
       handler: async ({ params, auth, res }) => {
         const file = await kyc.paperFile(auth!, params.id);
-        res
-          .status(200)
-          .set({
-            'content-type': file.contentType,
-            'cache-control': 'private, no-store',
-            'content-disposition': `inline; filename="${encodeURIComponent(file.filename)}"`,
-          });
+        res.status(200).set({
+          'content-type': file.contentType,
+          'cache-control': 'private, no-store',
+          'content-disposition': `inline; filename="${encodeURIComponent(file.filename)}"`,
+        });
         res.end(file.data);
       },
     }),

@@ -1,6 +1,6 @@
 import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { truncateText } from '../../platform/kits/text/text';
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../platform/kits/ids/digest';
 import type { AuthContext } from '../../platform/core/auth/access-token';
 import type { Role } from '../../platform/core/auth/roles';
 import { assertPermission } from '../../platform/core/auth/guard';
@@ -120,7 +120,7 @@ export function createKycService(deps: { storage: ObjectStorage; maxFileBytes: n
         kind: fields.kind,
         contentType: sniffed,
         sizeBytes: file.data.length,
-        sha256: createHash('sha256').update(file.data).digest('hex'),
+        sha256: sha256(file.data),
         objectKey: `kyc/${auth.userId}/${id}`,
         filename: truncateText(file.filename, 200),
         createdAt: now(),

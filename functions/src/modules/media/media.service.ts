@@ -1,5 +1,6 @@
 import { iso } from '../../platform/kits/time/time';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256, sha256Digester } from '../../platform/kits/ids/digest';
 import { stableId } from '../../platform/kits/ids/stable-id';
 import { Transform, type Readable } from 'node:stream';
 import { inTransaction } from '../../platform/core/firebase/firebase';
@@ -35,7 +36,6 @@ async function sniff(data: Buffer): Promise<string | undefined> {
 }
 
 const token = () => randomBytes(24).toString('base64url');
-const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 // Compared as bytes: equal character counts can differ in bytes (multi-byte characters), which
 // timingSafeEqual refuses with an exception.
 const sameSecret = (a: string, b: string) => {
@@ -51,7 +51,7 @@ function inspector(maxBytes: number) {
   const head: Buffer[] = [];
   let headBytes = 0;
   let size = 0;
-  const hash = createHash('sha256');
+  const hash = sha256Digester();
   const stream = new Transform({
     transform(chunk: Buffer, _enc, next) {
       size += chunk.length;
@@ -67,7 +67,7 @@ function inspector(maxBytes: number) {
   // The write to storage attaches after an await; a failure before that (a body cut at the limit while it
   // is still arriving in one piece) is kept on the stream (errored) for it, not thrown as unhandled.
   stream.on('error', () => undefined);
-  return { stream, result: () => ({ head: Buffer.concat(head), size, sha256: hash.digest('hex') }) };
+  return { stream, result: () => ({ head: Buffer.concat(head), size, sha256: hash.digest() }) };
 }
 
 // pipe() does not pass errors on: a failing source (413 past the limit, a dropped connection) must fail
@@ -78,9 +78,9 @@ function through(source: Readable, transform: Transform): Transform {
 }
 
 async function sha256Of(stream: Readable): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = sha256Digester();
   for await (const chunk of stream) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  return hash.digest();
 }
 
 export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes: number; presignTtlSec: number; apiPublicUrl: string; now?: () => number }) {

@@ -1,5 +1,6 @@
 import { iso, isoOrNull } from '../../platform/kits/time/time';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { sha256 } from '../../platform/kits/ids/digest';
 import { stableId } from '../../platform/kits/ids/stable-id';
 import { db, inTransaction } from '../../platform/core/firebase/firebase';
 import { AppError, ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
@@ -50,7 +51,7 @@ export class UnprocessableError extends AppError {
 const broadcasts = () => typedCollection<BroadcastRecord>(BROADCASTS);
 const fromSnap = (snap: FirebaseFirestore.DocumentSnapshot<BroadcastRecord>): BroadcastRecord => snap.data()!;
 // The request's digest, compared when a key comes back (not an id).
-const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
+const sha = (text: string) => sha256(text, 'base64url');
 const LEASE_MS = 5 * 60_000;
 
 export function broadcastView(b: BroadcastRecord) {

@@ -83,7 +83,7 @@ export function defineEvents<const Rows extends readonly EventPolicy[]>(rows: Ro
     rows,
     /** A dispatch input for one of these events: another name does not compile. */
     notice<I extends { event: Name }>(input: I): Omit<I, 'event'> & { event: KnownEvent } {
-      return input as unknown as Omit<I, 'event'> & { event: KnownEvent };
+      return { ...input, event: input.event as string as KnownEvent };
     },
   };
 }

@@ -17,7 +17,7 @@ export const paymentsModule = defineModule({
   // TOPUP and OTHER are its own; ORDER, BOOKING and RENTAL_DEPOSIT wait for their modules (the spec's purposes).
   paymentPurposes: ['TOPUP', 'ORDER', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER'],
   permissions: ['payments.manage'],
-  routes: (ctx) => (require('./payments.routes') as typeof import('./payments.routes')).paymentRoutes(ctx),
+  routes: (ctx) => (require('./payments.routes') as typeof import('./payments.routes')).paymentsRoutes(ctx),
   tasks: {
     paymentExpiry: defineTask({
       queue: PAYMENT_EXPIRY_QUEUE,

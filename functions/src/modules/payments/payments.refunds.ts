@@ -4,12 +4,13 @@ import { inTransaction } from '../../platform/core/firebase/firebase';
 import type { PageRequest } from '../../platform/kits/firestore/paginate';
 import { logger } from '../../platform/core/logging/logger';
 import { vnd, type Vnd } from '../../platform/kits/money/money';
-import { recordTransition, transition } from '../../platform/kits/state-machine/state-machine';
+import { transition } from '../../platform/kits/state-machine/state-machine';
 import { accounts } from '../users';
-import { activeMoneyStaff, countStaffMoney, ledger, mapFunds, STAFF_LABEL, SYSTEM_ACCOUNTS, systemAccount, userAccount } from '../wallet';
+import { activeMoneyStaff, countStaffMoney, ledger, mapFunds, STAFF_LABEL, userAccount } from '../wallet';
 import { GatewayError, gatewayText } from './gateways/gateway';
 import { paymentIdFor, type PaymentsContext } from './payments.context';
 import { fromEarnings, refundLegs } from './payments.legs';
+import { createReversals } from './payments.reversals';
 import {
   MAX_REFUNDS,
   paymentMachine,
@@ -39,7 +40,9 @@ export interface RefundActor {
   system?: boolean;
 }
 
-export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
+export function createRefunds(ctx: PaymentsContext) {
+  const { deps, now, gatewayOf } = ctx;
+  const { failedRefund, postReversal, reverseFailedRefund } = createReversals(ctx);
   /** A keyless repeat answers only the same ask (amount and reason); another one needs its own key (409). */
   function assertSameAsk(
     r: { id: string; reason: string; amount: number; requested?: number | null },
@@ -308,86 +311,6 @@ export function createRefunds({ deps, now, gatewayOf }: PaymentsContext) {
     let moved = posted?.payment;
     if (posted?.entry.gateway.state === 'REQUESTED') moved = await requestGatewayRefund(posted.payment, posted.entry, clientIp);
     return { ...staffRefundView(after), payment: moved ? paymentView(moved, 'staff') : null };
-  }
-
-  /** The refund to reverse: only one the gateway finally refused (FAILED). */
-  function failedRefund(p: PaymentRecord, refundId: string): RefundEntry {
-    const entry = p.refunds.find((r) => r.id === refundId);
-    if (!entry) throw new NotFoundError('No such refund');
-    if (entry.gateway.state !== 'FAILED')
-      throw new ConflictError(`The refund is ${entry.gateway.state}: only a FAILED one is reversed`).withCode('STAFF_REFUND_REVERSAL');
-    return entry;
-  }
-
-  /** The refused refund's money, held at the gateway's clearing account, goes to the payer's wallet (one balanced leg). */
-  async function postReversal(tx: Transaction, p: PaymentRecord, entry: RefundEntry, adminId: string, at: number, afterReads?: () => void) {
-    await ledger.post(
-      tx,
-      [
-        {
-          kind: 'REFUND',
-          debit: systemAccount(SYSTEM_ACCOUNTS.clearing(p.provider!)),
-          credit: userAccount('WALLET', p.payerId),
-          amount: vnd(entry.amount),
-          memo: `refund reversed to the wallet: ${entry.reason}`,
-        },
-      ],
-      { operationId: `${p.id}-reverse-${entry.id}`, by: STAFF_LABEL, now: at, paymentId: p.id, ref: p.ref },
-    );
-    afterReads?.();
-    const reversed: RefundEntry = { ...entry, gateway: { state: 'REVERSED', reference: entry.gateway.reference } };
-    const next: PaymentRecord = { ...p, refunds: p.refunds.map((r) => (r.id === entry.id ? reversed : r)), updatedAt: at };
-    paymentsRepo.save(tx, next);
-    recordTransition(tx, paymentsRepo.ref(p.id), { action: 'reverseRefund', from: p.status, to: p.status, by: adminId, at, reason: entry.id });
-    return { payment: next, entry: reversed };
-  }
-
-  /**
-   * A payments.manage administrator puts a refund the gateway finally refused (FAILED) in the payer's wallet instead:
-   * the payer is no longer out of the money. The four-eyes rules of staff refunds apply (a PENDING request of kind
-   * REVERSAL that a second administrator approves); once per refund.
-   */
-  async function reverseFailedRefund(adminId: string, paymentId: string, refundId: string) {
-    const at = now();
-    const requestId = `V${refundId.slice(1)}`;
-    const done = await mapFunds(() =>
-      inTransaction(async (tx): Promise<{ payment: PaymentRecord; request?: StaffRefundRecord }> => {
-        const p = await paymentsRepo.get(paymentId, tx);
-        if (!p) throw new NotFoundError('No such payment');
-        if (p.payerId === adminId || p.payeeId === adminId)
-          throw new ForbiddenError('Staff do not refund a payment they paid or received; another administrator does').withCode('PAYMENT_SELF_REFUND');
-        const asked = await staffRefundsRepo.get(requestId, tx);
-        if (asked) return { payment: p, request: asked };
-        const entry = failedRefund(p, refundId);
-        const staffMoney = await countStaffMoney(tx, { adminId, userId: p.payerId, amount: entry.amount, threshold: deps.staffApprovalVnd, at });
-        const causes: StaffRefundCause[] = entry.amount > deps.staffApprovalVnd ? ['AMOUNT'] : staffMoney.needsApproval ? ['DAILY_TOTAL'] : [];
-        if (causes.length > 0) {
-          const request: StaffRefundRecord = {
-            id: requestId,
-            kind: 'REVERSAL',
-            refundId,
-            paymentId,
-            payerId: p.payerId,
-            payeeId: p.payeeId,
-            requested: entry.amount,
-            amount: entry.amount,
-            reason: entry.reason,
-            causes,
-            status: 'PENDING',
-            requestedBy: adminId,
-            decidedBy: null,
-            decidedAt: null,
-            decisionReason: null,
-            createdAt: at,
-            updatedAt: at,
-          };
-          staffRefundsRepo.create(tx, request);
-          return { payment: p, request };
-        }
-        return postReversal(tx, p, entry, adminId, at, staffMoney.count);
-      }),
-    );
-    return { ...paymentView(done.payment, 'staff'), refundRequest: done.request ? staffRefundView(done.request) : null };
   }
 
   async function staffRefunds(filter: { status?: StaffRefundStatus }, page: Pick<PageRequest, 'limit' | 'cursor'>, adminId: string) {

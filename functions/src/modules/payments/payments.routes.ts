@@ -36,7 +36,7 @@ import { ipnServiceFor, paymentsServiceFor } from './payments.wiring';
 const staffOf = (auth: AuthContext) => auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, 'payments.manage');
 const viewer = (auth: AuthContext) => ({ userId: auth.userId, staff: staffOf(auth) });
 
-export function paymentRoutes({ config }: AppContext): AnyRoute[] {
+export function paymentsRoutes({ config }: AppContext): AnyRoute[] {
   const payments = () => paymentsServiceFor(config);
   const ipn = () => ipnServiceFor(config);
   const tag = 'payments' as const;

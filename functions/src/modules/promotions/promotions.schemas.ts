@@ -96,13 +96,10 @@ export const PayableRefSchema = z
     description:
       'What the voucher is used on. The amount, the seller and the owner are the server’s (the ride’s fare as the server knows it: its final fare, or the quote before it ends); the caller must own it.',
   });
-export const RedeemBodySchema = z
-  .object({ code: CodeSchema, payable: PayableRefSchema })
-  .strict()
-  .meta({
-    id: 'PromotionRedeemBody',
-    description: 'Only the code and the payable: an amount, partnerId, vertical or reference sent by the client is refused (400).',
-  });
+export const RedeemBodySchema = z.object({ code: CodeSchema, payable: PayableRefSchema }).strict().meta({
+  id: 'PromotionRedeemBody',
+  description: 'Only the code and the payable: an amount, partnerId, vertical or reference sent by the client is refused (400).',
+});
 
 export const DiscountSchema = z
   .object({ promotionId: z.string(), code: z.string(), title: z.string(), amount: z.number().int(), discount: z.number().int(), finalAmount: z.number().int() })

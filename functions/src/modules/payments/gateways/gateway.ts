@@ -1,4 +1,5 @@
 import type { Provider } from '../../wallet';
+import { iso } from '../../../platform/kits/time/time';
 
 // One interface over the payment gateways; the payment records which one it uses. Signing and parsing are
 // pure (tested against published and independently computed vectors); only create and refund call out.
@@ -77,7 +78,9 @@ export function gatewayText(text: string, max = 200): string {
 
 /** `yyyyMMddHHmmss` in Vietnam time (VNPay's date format, GMT+7). */
 export function vietnamTimestamp(ms: number): string {
-  return new Date(ms + 7 * 3600_000).toISOString().replace(/[-T:]/g, '').slice(0, 14);
+  return iso(ms + 7 * 3600_000)
+    .replace(/[-T:]/g, '')
+    .slice(0, 14);
 }
 
 export async function postJson(url: string, body: unknown, timeoutMs = 30_000): Promise<{ status: number; json: Record<string, unknown> }> {

@@ -56,7 +56,6 @@ export const PLATFORM_ERROR_CODES = {
 export type ErrorCodeTable = Readonly<Record<string, readonly [number, string]>>;
 
 /** The codes of the modules: each `<m>.errors.ts` adds its own (`interface ModuleErrorCodes extends CodesOf<…>`). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface ModuleErrorCodes {}
 export type CodesOf<T extends ErrorCodeTable> = { readonly [K in keyof T]: true };
 

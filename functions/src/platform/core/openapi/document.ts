@@ -177,6 +177,48 @@ function aliasText(target: AnyRoute): string {
   return `Deprecated: an alias of \`${target.operationId}\` (${target.method.toUpperCase()} ${toOpenApiPath(target.path)}), kept for older clients; call that operation instead.`;
 }
 
+// The responses of one operation: its own, the declared others, and the errors it can answer, each with its headers.
+function responsesOf(route: AnyRoute, headerRefs: Record<HeaderName, { $ref: string }>): Record<string, unknown> {
+  const responses: Record<string, unknown> = {
+    [String(route.response.status ?? 200)]:
+      route.response.status === 204
+        ? { description: route.response.description }
+        : {
+            description: route.response.description,
+            content: route.response.binary ? binaryContent(route.response.binary) : { 'application/json': { schema: route.response.schema } },
+          },
+  };
+  for (const [status, other] of Object.entries(route.otherResponses ?? {})) {
+    responses[status] = other.schema
+      ? { description: other.description, content: { 'application/json': { schema: other.schema } } }
+      : { description: other.description };
+  }
+  for (const status of errorStatuses(route)) {
+    const codes = codesFor(route, status);
+    responses[String(status)] ??= {
+      description: `${status === 401 ? unauthorizedText(route, codes) : (ERROR_DESCRIPTIONS[status] ?? 'Error')}${codes.length > 0 ? ` Codes: ${codes.join(', ')}.` : ''}`,
+      content: { 'application/json': { schema: errorBodySchema() } },
+    };
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    (response as { headers?: object }).headers = Object.fromEntries(headersOf(route, Number(status)).map((name) => [name, headerRefs[name]]));
+  }
+  return responses;
+}
+
+// An operation's description: alias notice, its text, who may call it, the permission, the rate limit, availability.
+function descriptionOf(route: AnyRoute, alias: AnyRoute | undefined): string {
+  const limitText = route.rateLimit
+    ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP (an IPv6 client: its /64)'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
+    : undefined;
+  const permissionText = route.permission
+    ? `Admin permission: ${route.permission} (administrators with an explicit permission list${Array.isArray(route.auth) && route.auth.some((r) => r !== 'ADMIN') ? "; callers in the route's other roles act in that role" : ''}).`
+    : Array.isArray(route.auth) && route.auth.includes('ADMIN')
+      ? 'Open to every administrator: no admin permission is needed.'
+      : undefined;
+  return [alias && aliasText(alias), route.description, authText(route), permissionText, limitText, route.availability?.note].filter(Boolean).join('\n\n');
+}
+
 // The OpenAPI document is generated from the same zod schemas that validate requests.
 export function buildOpenApiDocument(routes: readonly AnyRoute[], version: string): Record<string, unknown> {
   const operations = canonicalOperations(routes);
@@ -191,42 +233,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
   ) as Record<HeaderName, { $ref: string }>;
 
   for (const route of routes) {
-    const responses: Record<string, unknown> = {
-      [String(route.response.status ?? 200)]:
-        route.response.status === 204
-          ? { description: route.response.description }
-          : {
-              description: route.response.description,
-              content: route.response.binary ? binaryContent(route.response.binary) : { 'application/json': { schema: route.response.schema } },
-            },
-    };
-    for (const [status, other] of Object.entries(route.otherResponses ?? {})) {
-      responses[status] = other.schema
-        ? { description: other.description, content: { 'application/json': { schema: other.schema } } }
-        : { description: other.description };
-    }
-    for (const status of errorStatuses(route)) {
-      const codes = codesFor(route, status);
-      responses[String(status)] ??= {
-        description: `${status === 401 ? unauthorizedText(route, codes) : (ERROR_DESCRIPTIONS[status] ?? 'Error')}${codes.length > 0 ? ` Codes: ${codes.join(', ')}.` : ''}`,
-        content: { 'application/json': { schema: errorBodySchema() } },
-      };
-    }
-    for (const [status, response] of Object.entries(responses)) {
-      (response as { headers?: object }).headers = Object.fromEntries(headersOf(route, Number(status)).map((name) => [name, headerRefs[name]]));
-    }
-    const limitText = route.rateLimit
-      ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP (an IPv6 client: its /64)'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
-      : undefined;
-    const permissionText = route.permission
-      ? `Admin permission: ${route.permission} (administrators with an explicit permission list${Array.isArray(route.auth) && route.auth.some((r) => r !== 'ADMIN') ? "; callers in the route's other roles act in that role" : ''}).`
-      : Array.isArray(route.auth) && route.auth.includes('ADMIN')
-        ? 'Open to every administrator: no admin permission is needed.'
-        : undefined;
+    const responses = responsesOf(route, headerRefs);
     const alias = route.aliasOf === undefined ? undefined : operations.get(route.aliasOf)!;
-    const description = [alias && aliasText(alias), route.description, authText(route), permissionText, limitText, route.availability?.note]
-      .filter(Boolean)
-      .join('\n\n');
+    const description = descriptionOf(route, alias);
     registry.registerPath({
       method: route.method,
       path: toOpenApiPath(route.path),

@@ -2,6 +2,7 @@
 // a tolerant mode (transition.ts), and the entity's history of moves (history.ts).
 export { defineMachine, type Machine, type MachineDefinition, type Move } from './machine';
 export { EVENTS, recordTransition, TransitionEventSchema, readHistory, type TransitionEvent } from './history';
+export { recordNote } from './notes';
 export {
   transition,
   type Expiry,
