@@ -7,16 +7,17 @@ import type { Transaction } from 'firebase-admin/firestore';
 import type { AuthContext } from '../auth/access-token';
 import type { CatalogRecord } from '../../kits/catalog/catalog.model';
 import { PLATFORM_ERROR_CODES, registerErrorCodes, type ErrorCodeTable } from '../errors/codes';
+import type { CommandDefinition, SeedDefinition } from './maintenance';
 
-export type { CollectionDefinition };
+export type { CollectionDefinition, CommandDefinition, SeedDefinition };
 
 // What a module contributes to the backend, declared in one place (`modules/<m>/<m>.module.ts`) and listed
-// once in `modules/index.ts`: routes, tasks, triggers, collections, the modules it uses, and its share of the
+// once in `modules/index.ts`: routes, tasks, triggers, collections, the modules it uses, its share of the
 // central lists (error codes, events, save and review targets, chat contexts, payment purposes, promotion
-// verticals, permissions). The Cloud Functions entry exports every task and trigger function from that list,
-// so a definition stays light: data and names only, the code of routes, tasks, triggers and target sources is
-// loaded by the `load` functions on first use (an instance serving `api` never loads trigger code, and the other
-// way round).
+// verticals, permissions), its demo data (seed) and its maintenance commands. The Cloud Functions entry exports
+// every task and trigger function from that list, so a definition stays light: data and names only, the code of
+// routes, tasks, triggers, target sources, seeds and commands is loaded by the `load` functions on first use (an
+// instance serving `api` never loads trigger code, and the other way round).
 
 export interface TaskFunctionOptions {
   retryConfig?: { maxAttempts?: number; minBackoffSeconds?: number; maxBackoffSeconds?: number };
@@ -96,6 +97,10 @@ export interface ModuleDefinition {
   promotionVerticals?: readonly string[];
   /** Administrator permissions its operations check (ADMIN_PERMISSIONS). */
   permissions?: readonly string[];
+  /** Its demo data for the emulator (scripts/seed.mjs runs the seeds in module order; see maintenance.ts). */
+  seed?: SeedDefinition;
+  /** Its one-shot maintenance commands, run as `node scripts/stack.mjs module <module>:<command>` (kebab-case names). */
+  commands?: Record<string, CommandDefinition>;
 }
 
 export function defineTask<P>(task: TaskDefinition<P>): TaskDefinition<never> {
@@ -124,6 +129,8 @@ export function defineModule<M extends ModuleDefinition>(module: M): M {
       throw new Error(`module ${module.name}: task function ${name} must consume the queue of its own name (got ${task.queue.name})`);
   }
   if (module.uses.includes(module.name)) throw new Error(`module ${module.name}: uses itself`);
+  for (const name of Object.keys(module.commands ?? {}))
+    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) throw new Error(`module ${module.name}: command ${name} is not kebab-case`);
   for (const [list, of] of Object.entries({ uses: (m: ModuleDefinition) => m.uses, ...CONTRIBUTIONS })) {
     const twice = firstDuplicate(of(module));
     if (twice !== undefined) throw new Error(`module ${module.name}: ${list} names ${twice} twice`);

@@ -1,0 +1,100 @@
+import { Timestamp } from 'firebase-admin/firestore';
+import { MODULES } from '../../src/modules';
+import { defineModule } from '../../src/platform/core/module/module';
+import {
+  commandList,
+  findCommand,
+  PLATFORM_COMMANDS,
+  runCommand,
+  runSeeds,
+  seedOrder,
+  type CommandContext,
+  type SeedContext,
+} from '../../src/platform/core/module/maintenance';
+
+// The seeds and maintenance commands modules declare (scripts/seed.mjs and `node scripts/stack.mjs module …` run
+// them from the module list; neither imports a module's files).
+
+const seedOf = (name: string, after?: string[]) => ({ name, uses: [], seed: { after, load: () => async () => undefined } });
+
+describe('module seeds', () => {
+  it('run in module order, the wallet (a transfer of the top-up) after payments', () => {
+    const order = seedOrder(MODULES).map((m) => m.name);
+    expect(order).toEqual(['users', 'driver', 'partners', 'chat', 'payments', 'wallet', 'places', 'pharmacy', 'parking', 'fuel', 'atm', 'promotions']);
+    for (const m of MODULES) if (m.seed) expect(typeof m.seed.load()).toBe('function');
+  });
+
+  it('a seed that waits moves behind the seeds it waits for; an unknown or cyclic wait is refused', () => {
+    expect(seedOrder([seedOf('a', ['c']), seedOf('b'), seedOf('c')]).map((m) => m.name)).toEqual(['c', 'a', 'b']);
+    expect(() => seedOrder([seedOf('a', ['z'])])).toThrow('its seed waits for z, which has no seed in the module list');
+    expect(() => seedOrder([seedOf('a', ['b']), seedOf('b', ['a'])])).toThrow('seeds wait for each other in a cycle: a → b → a');
+  });
+
+  it('the document seeds (accounts, drivers, partner, conversation) write what the API stores', async () => {
+    const written: Record<string, Record<string, Record<string, unknown>>> = {};
+    const account = (id: string) => ({ id, email: `${id}@superapp.local`, name: id, password: 'p' });
+    const ctx: SeedContext = {
+      now: Date.parse('2026-01-01T00:00:00Z'),
+      fixtures: {
+        DEV_ADMIN: account('admin'),
+        DEMO_USERS: [account('lan'), account('minh')],
+        DEMO_DRIVER_PASSWORD: 'd',
+        DEMO_DRIVERS: [{ ...account('driver'), lat: 10.78, lng: 106.7, vehicle: { type: 'CAR', plate: '51A-1', model: 'Vios', color: 'white', seats: 4 } }],
+        DEMO_PARTNER: { ...account('partner'), userId: 'owner' },
+      },
+      write: async (collection, docs) => void (written[collection] = { ...written[collection], ...docs }),
+      log: () => undefined,
+    };
+    await runSeeds(
+      MODULES.filter((m) => ['users', 'driver', 'partners', 'chat'].includes(m.name)),
+      ctx,
+    );
+    expect(Object.keys(written.users)).toEqual(['admin', 'lan', 'minh', 'driver', 'owner']);
+    expect(written.users.owner).toMatchObject({ roles: ['USER', 'PARTNER_OWNER'], emailVerified: true });
+    expect(written.user_emails['driver@superapp.local']).toEqual({ userId: 'driver', createdAt: ctx.now });
+    expect(written.partner_members).toEqual({ partner_owner: expect.objectContaining({ role: 'OWNER', addedBy: 'admin' }) });
+    expect(written.driver_locations.driver).toMatchObject({ status: 'ONLINE', rideClass: 'CAR', dispatchKey: 'CAR', locatedAt: expect.any(Timestamp) });
+    // Three messages, already counted: Minh has Lan's last one unread (he answered the first), Lan none.
+    const memberships = Object.values(written.chat_memberships);
+    expect(memberships.map((m) => [m.userId, m.unreadCount])).toEqual([
+      ['lan', 0],
+      ['minh', 1],
+    ]);
+    const messages = Object.keys(written).find((c) => c.endsWith('/messages'))!;
+    expect(Object.keys(written[messages])).toEqual(['seed-msg-1', 'seed-msg-2', 'seed-msg-3']);
+  });
+});
+
+describe('maintenance commands', () => {
+  const ctx: CommandContext = { log: () => undefined, listened: [] };
+
+  it('are listed as <module>:<command>, the platform first', () => {
+    expect(commandList([PLATFORM_COMMANDS, ...MODULES]).map((c) => c.name)).toEqual([
+      'platform:migrate-listened-times',
+      'driver:backfill-capabilities',
+      'rides:migrate-ratings',
+      'wallet:ledger-check',
+    ]);
+    for (const m of MODULES) for (const command of Object.values(m.commands ?? {})) expect(typeof command.load()).toBe('function');
+  });
+
+  it('an unknown name is refused with the list; a command resolves to its exit status, 1 when it throws', async () => {
+    const owners = [{ name: 'm', commands: { ok: { describe: 'ok', load: () => async () => undefined }, no: { describe: 'no', load: () => async () => 3 } } }];
+    expect(() => findCommand(owners, 'm:gone')).toThrow('no command m:gone; the commands are:\n  m:ok: ok\n  m:no: no');
+    expect(() => findCommand(owners, 'm:toString')).toThrow('no command m:toString');
+    expect(() => findCommand(owners, 'm')).toThrow('no command m;');
+    expect(await runCommand(owners, 'm:ok', ctx)).toBe(0);
+    expect(await runCommand(owners, 'm:no', ctx)).toBe(3);
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failing = [{ name: 'm', commands: { bad: { describe: 'bad', load: () => async () => Promise.reject(new Error('boom')) } } }];
+    expect(await runCommand(failing, 'm:bad', ctx)).toBe(1);
+    expect(error).toHaveBeenCalledWith('[superapp] ERROR: boom');
+    error.mockRestore();
+  });
+
+  it('a command name must be kebab-case', () => {
+    const command = { describe: 'x', load: () => async () => undefined };
+    expect(() => defineModule({ name: 'm', uses: [], commands: { migrateAll: command } })).toThrow('module m: command migrateAll is not kebab-case');
+    expect(defineModule({ name: 'm', uses: [], commands: { 'migrate-all': command } }).commands).toBeDefined();
+  });
+});
