@@ -6,6 +6,7 @@ import { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 export const driverModule = defineModule({
   name: 'driver',
   uses: ['auth', 'kyc', 'notifications', 'routing', 'users'],
+  apiTags: { driver: 'Driver registration, applications, capabilities (RIDE, COURIER, DELIVERY, SCHOOL_TRIP), status and location.' },
   seed: { load: () => (require('./driver.seed') as typeof import('./driver.seed')).seedDrivers },
   commands: {
     'backfill-capabilities': {

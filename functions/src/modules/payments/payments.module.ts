@@ -12,6 +12,7 @@ const model = () => require('./payments.model') as typeof import('./payments.mod
 export const paymentsModule = defineModule({
   name: 'payments',
   uses: ['notifications', 'users', 'wallet'],
+  apiTags: { payments: 'Payments, gateway notifications and refunds (REFUNDED).' },
   seed: { load: () => (require('./payments.seed') as typeof import('./payments.seed')).seedPayments },
   errorCodes: PAYMENT_ERROR_CODES,
   events: PAYMENT_EVENTS.rows,

@@ -20,6 +20,7 @@ const wallet = () => require('./wallet.model') as typeof import('./wallet.model'
 export const walletModule = defineModule({
   name: 'wallet',
   uses: ['notifications', 'users'],
+  apiTags: { wallet: 'Wallet balance, top-ups, transfers and history.' },
   seed: { after: ['payments'], load: () => (require('./wallet.seed') as typeof import('./wallet.seed')).seedWallet },
   commands: {
     'ledger-check': {

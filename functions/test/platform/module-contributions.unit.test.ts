@@ -1,6 +1,8 @@
 import { Timestamp } from 'firebase-admin/firestore';
 import { MODULES } from '../../src/modules';
-import { defineModule } from '../../src/platform/core/module/module';
+import { API_TAGS } from '../../src/modules';
+import { defineModule, defineModules } from '../../src/platform/core/module/module';
+import { apiTagTable, PLANNED_TAGS } from '../../src/platform/core/openapi/tags';
 import {
   commandList,
   findCommand,
@@ -12,8 +14,8 @@ import {
   type SeedContext,
 } from '../../src/platform/core/module/maintenance';
 
-// The seeds and maintenance commands modules declare (scripts/seed.mjs and `node scripts/stack.mjs module …` run
-// them from the module list; neither imports a module's files).
+// What modules declare besides their routes: seeds and maintenance commands (scripts/seed.mjs and
+// `node scripts/stack.mjs module …` run them from the module list; neither imports a module's files), and API tags.
 
 const seedOf = (name: string, after?: string[]) => ({ name, uses: [], seed: { after, load: () => async () => undefined } });
 
@@ -96,5 +98,40 @@ describe('maintenance commands', () => {
     const command = { describe: 'x', load: () => async () => undefined };
     expect(() => defineModule({ name: 'm', uses: [], commands: { migrateAll: command } })).toThrow('module m: command migrateAll is not kebab-case');
     expect(defineModule({ name: 'm', uses: [], commands: { 'migrate-all': command } }).commands).toBeDefined();
+  });
+});
+
+describe('API tags', () => {
+  it("are the modules' (each its own name; admin serves the users tag) and the planned ones, in name order", () => {
+    const ofModules = MODULES.flatMap((m) => Object.keys(m.apiTags ?? {}));
+    expect(ofModules).toEqual(MODULES.filter((m) => m.name !== 'admin').map((m) => m.name));
+    expect(Object.keys(API_TAGS)).toEqual([...ofModules, ...Object.keys(PLANNED_TAGS)].sort());
+    expect(API_TAGS.wallet).toBe('Wallet balance, top-ups, transfers and history.');
+    expect(API_TAGS.orders).toBe(PLANNED_TAGS.orders);
+  });
+
+  it('a tag is claimed by one module, and one still planned is refused until its row leaves the planned list', () => {
+    const a = defineModule({ name: 'a', uses: [], apiTags: { zeta: 'Z.', alpha: 'A.' } });
+    expect(Object.keys(apiTagTable([a]))).toEqual([
+      'alpha',
+      'assistant',
+      'cart',
+      'cms',
+      'hotels',
+      'medical',
+      'merchants',
+      'orders',
+      'rentals',
+      'schools',
+      'social',
+      'support',
+      'zeta',
+    ]);
+    expect(() => defineModules([a, defineModule({ name: 'b', uses: [], apiTags: { zeta: 'Z again.' } })])).toThrow(
+      'apiTags: zeta is claimed by modules a and b',
+    );
+    expect(() => defineModules([defineModule({ name: 'orders', uses: [], apiTags: { orders: 'Orders.' } })])).toThrow(
+      'apiTags: orders of module orders is still listed as planned (platform/core/openapi/tags.ts)',
+    );
   });
 });
