@@ -301,7 +301,7 @@ async function seedExport() {
 // name lists them. Idempotent. They target the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST is set to
 // another one; against a real project run them with GOOGLE_APPLICATION_CREDENTIALS and --project <id>. The exit
 // status is not 0 when the command fails (wallet:ledger-check: also when the books do not balance).
-function moduleCommand(name = process.argv[3], project = optionValue('--project')) {
+function moduleCommand(name = commandName(), project = optionValue('--project')) {
   prepare();
   const env = { ...process.env };
   if (project) env.GCLOUD_PROJECT = project;
@@ -323,6 +323,11 @@ function moduleCommand(name = process.argv[3], project = optionValue('--project'
     runCommand(owners, name, { log: (m) => console.log('[superapp] ' + m), listened: LISTENED_DOCUMENTS })
       .then((code) => process.exit(code), (e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`;
   mustRun(process.execPath, ['-e', script, ...(name ? [name] : [])], { cwd: functionsDir, env });
+}
+
+// The first argument after `module` that is neither --project nor its value.
+function commandName() {
+  return process.argv.slice(3).find((arg, i, args) => arg !== '--project' && args[i - 1] !== '--project');
 }
 
 function optionValue(flag) {
