@@ -296,82 +296,50 @@ async function seedExport() {
   );
 }
 
-// One-shot data fixes (idempotent). They target the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST is
-// set to another one; against a real project run them with GOOGLE_APPLICATION_CREDENTIALS and BACKFILL_PROJECT=<id>.
-function runOneShot(what, script) {
+// One-shot maintenance commands, declared by the modules that own the data (`commands` of their definition) and
+// by the platform (`platform:<command>`): `node scripts/stack.mjs module <module>:<command> [--project <id>]`; no
+// name lists them. Idempotent. They target the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST is set to
+// another one; against a real project run them with GOOGLE_APPLICATION_CREDENTIALS and --project <id>. The exit
+// status is not 0 when the command fails (wallet:ledger-check: also when the books do not balance).
+function moduleCommand(name = commandName(), project = optionValue('--project')) {
   prepare();
   const env = { ...process.env };
-  if (env.BACKFILL_PROJECT) env.GCLOUD_PROJECT = env.BACKFILL_PROJECT;
+  if (project) env.GCLOUD_PROJECT = project;
   else {
     env.FIRESTORE_EMULATOR_HOST ??= '127.0.0.1:8080';
     env.GCLOUD_PROJECT ??= PROJECT_ID;
   }
-  log(`${what} in ${env.BACKFILL_PROJECT ? `project ${env.BACKFILL_PROJECT}` : `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`} …`);
-  mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
-}
-
-// Approved drivers without capabilities get RIDE, COURIER, DELIVERY.
-async function backfillCapabilities() {
-  runOneShot(
-    'backfilling driver capabilities',
-    `
-    const { backfillDriverCapabilities } = require('./lib/modules/driver/driver.backfill.js');
-    backfillDriverCapabilities((pages, updated) => console.log('[superapp]   page ' + pages + ': ' + updated + ' updated so far'))
-      .then((r) => { console.log('[superapp] done: ' + r.updated + ' driver profile(s) updated over ' + r.pages + ' page(s)'); process.exit(0); })
-      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`,
-  );
-}
-
-// Riders' ratings still on ride documents move to ride_driver_ratings.
-async function migrateRideRatings() {
-  runOneShot(
-    'moving ride ratings',
-    `
-    const { migrateRideRatings } = require('./lib/modules/rides/rides.migrate-ratings.js');
-    migrateRideRatings((pages, moved, skipped) => console.log('[superapp]   page ' + pages + ': ' + moved + ' moved, ' + skipped + ' skipped so far'))
-      .then((r) => { console.log('[superapp] done: ' + r.moved + ' rating(s) moved, ' + r.removed + ' duplicate(s) removed, ' + r.skipped + ' skipped (no driver) over ' + r.pages + ' page(s)'); process.exit(0); })
-      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`,
-  );
-}
-
-// Every time field of the documents apps listen to that is still epoch ms becomes a Firestore Timestamp (one-shot,
-// idempotent; run it once the code writing Timestamps is deployed).
-async function migrateListenedTimes() {
-  runOneShot(
-    'converting the times of listened documents to Timestamps',
-    `
-    const { migrateListenedTimes } = require('./lib/platform/kits/firestore/migrate-times.js');
-    const { LISTENED_DOCUMENTS } = require('./lib/modules/index.js');
-    const skipped = (p) => (p.skipped ? ', ' + p.skipped + ' skipped' : '');
-    migrateListenedTimes(LISTENED_DOCUMENTS, (p) => console.log('[superapp]   ' + p.document + ': page ' + p.pages + ', ' + p.read + ' read, ' + p.converted + ' converted' + skipped(p) + ' so far'))
-      .then((r) => { console.log('[superapp] done: ' + r.map((p) => p.document + ' ' + p.converted + '/' + p.read + skipped(p)).join(', ')); process.exit(0); })
-      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`,
-  );
-}
-
-// The ledger's books: every account's balance against the sum of its transfers, and the whole against zero.
-// Reads the running emulator (npm start) unless FIRESTORE_EMULATOR_HOST points elsewhere; a real project with
-// GOOGLE_APPLICATION_CREDENTIALS and LEDGER_PROJECT=<id>. Exits 1 when the books do not balance.
-async function ledgerCheck() {
-  prepare();
-  const env = { ...process.env };
-  if (env.LEDGER_PROJECT) env.GCLOUD_PROJECT = env.LEDGER_PROJECT;
-  else {
-    env.FIRESTORE_EMULATOR_HOST ??= '127.0.0.1:8080';
-    env.GCLOUD_PROJECT ??= PROJECT_ID;
-  }
-  log(`checking the ledger in ${env.LEDGER_PROJECT ? `project ${env.LEDGER_PROJECT}` : `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`} …`);
+  if (name) log(`${name} in ${project ? `project ${project}` : `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`} …`);
   const script = `
-    const { checkLedger } = require('./lib/modules/wallet/ledger.check.js');
-    checkLedger((what, n) => console.log('[superapp]   ' + what + ': ' + n + ' read'))
-      .then((r) => {
-        for (const m of r.mismatches) console.log('[superapp]   MISMATCH ' + m.accountId + ': stored ' + m.stored + ', transfers say ' + m.fromTransfers);
-        console.log('[superapp] ' + (r.ok ? 'balanced' : 'NOT BALANCED') + ': ' + r.accounts + ' account(s), ' + r.transfers + ' transfer(s), total ' + r.total + ' VND (must be 0), ' + r.mismatches.length + ' mismatch(es)');
-        process.exit(r.ok ? 0 : 1);
-      })
-      .catch((e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(2); });`;
-  mustRun(process.execPath, ['-e', script], { cwd: functionsDir, env });
+    const { LISTENED_DOCUMENTS, MODULES } = require('./lib/modules/index.js');
+    const { PLATFORM_COMMANDS, commandList, runCommand } = require('./lib/platform/core/module/maintenance.js');
+    const owners = [PLATFORM_COMMANDS, ...MODULES];
+    const name = process.argv[1];
+    if (!name) {
+      console.log('usage: npm run module -- <module>:<command> [--project <id>]');
+      for (const c of commandList(owners)) console.log('  ' + c.name + ': ' + c.describe);
+      process.exit(0);
+    }
+    runCommand(owners, name, { log: (m) => console.log('[superapp] ' + m), listened: LISTENED_DOCUMENTS })
+      .then((code) => process.exit(code), (e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`;
+  mustRun(process.execPath, ['-e', script, ...(name ? [name] : [])], { cwd: functionsDir, env });
 }
+
+// The first argument after `module` that is neither --project nor its value.
+function commandName() {
+  return process.argv.slice(3).find((arg, i, args) => arg !== '--project' && args[i - 1] !== '--project');
+}
+
+function optionValue(flag) {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+// The former one-shot entries, kept as aliases (their npm scripts and project variables).
+const backfillCapabilities = () => moduleCommand('driver:backfill-capabilities', process.env.BACKFILL_PROJECT);
+const migrateRideRatings = () => moduleCommand('rides:migrate-ratings', process.env.BACKFILL_PROJECT);
+const migrateListenedTimes = () => moduleCommand('platform:migrate-listened-times', process.env.BACKFILL_PROJECT);
+const ledgerCheck = () => moduleCommand('wallet:ledger-check', process.env.LEDGER_PROJECT);
 
 // npm run deploy:check [-- --project <id>]: builds, then checks what a deploy would get wrong (scripts/deploy-check.mjs).
 function deployCheck() {
@@ -442,7 +410,7 @@ async function testFiles() {
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }
 
-const commands = { start, test, lint, format, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck };
+const commands = { start, test, lint, format, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck, module: moduleCommand };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await ensureRuntimeNode({ install: () => ensureDeps(repoRoot), log, fail });

@@ -1,5 +1,6 @@
 import { PLATFORM_COLLECTIONS } from '../platform/kits/firestore/collections';
 import { defineModules, installModules, type CollectionDefinition, type ModuleDefinition, type ModuleRegistry } from '../platform/core/module/module';
+import { apiTagTable } from '../platform/core/openapi/tags';
 import { adminModule } from './admin/admin.module';
 import { authModule } from './auth/auth.module';
 import { chatModule } from './chat/chat.module';
@@ -64,6 +65,9 @@ export const COLLECTIONS: ReadonlyArray<CollectionDefinition & { owner: string }
   ...PLATFORM_COLLECTIONS.map((c) => ({ ...c, owner: 'platform' })),
   ...MODULES.flatMap((m) => (m.collections ?? []).map((c) => ({ ...c, owner: m.name }))),
 ];
+
+/** The spec's API tags with their descriptions: the modules' (`apiTags`) and the ones no module serves yet, in name order. */
+export const API_TAGS: Readonly<Record<string, string>> = apiTagTable(MODULES);
 
 /** The documents apps read with snapshot listeners (the Firestore half of the contract), in collection order. */
 export const LISTENED_DOCUMENTS = COLLECTIONS.flatMap((c) => (c.listened ? [c.listened] : []));

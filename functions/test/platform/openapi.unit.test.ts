@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MODULES } from '../../src/modules';
+import { API_TAGS, MODULES } from '../../src/modules';
 import { renderOpenApiJson } from '../../src/platform/core/openapi/render';
-import { API_TAGS } from '../../src/platform/core/openapi/tags';
 import { buildOpenApiDocument } from '../../src/platform/core/openapi/document';
 import { defineRoute, type AnyRoute } from '../../src/platform/core/http/route';
 import { z } from 'zod';

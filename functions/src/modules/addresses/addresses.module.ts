@@ -6,6 +6,7 @@ import { ADDRESSES } from './addresses.model';
 export const addressesModule = defineModule({
   name: 'addresses',
   uses: [],
+  apiTags: { addresses: 'Saved consumer addresses (home, work, pick-up points).' },
   errorCodes: ADDRESS_ERROR_CODES,
   routes: () => (require('./addresses.routes') as typeof import('./addresses.routes')).addressesRoutes(),
   collections: [{ name: ADDRESSES }],

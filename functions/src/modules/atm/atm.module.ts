@@ -6,6 +6,8 @@ import { ATMS } from './atm.collections';
 export const atmModule = defineModule({
   name: 'atm',
   uses: ['partners'],
+  apiTags: { atm: 'Nearby ATMs and their services.' },
+  seed: { load: () => (require('./atm.seed') as typeof import('./atm.seed')).seedAtm },
   targets: [{ type: 'ATM', load: () => (require('./index') as typeof import('./index')).atmsService() }],
   routes: (ctx) => (require('./atm.routes') as typeof import('./atm.routes')).atmRoutes(ctx),
   collections: [{ name: ATMS }, { name: EVENTS, parent: ATMS }],

@@ -8,6 +8,7 @@ const ttl = 'expireAt';
 export const authModule = defineModule({
   name: 'auth',
   uses: ['kyc', 'notifications', 'users'],
+  apiTags: { auth: 'Registration, OTP (email and phone), password and two-factor login, tokens, sessions, Google sign-in and password recovery.' },
   errorCodes: AUTH_ERROR_CODES,
   events: AUTH_EVENTS.rows,
   routes: (ctx) => (require('./auth.routes') as typeof import('./auth.routes')).authRoutes(ctx),

@@ -22,6 +22,8 @@ const conversations = () => require('./conversations.model') as typeof import('.
 export const chatModule = defineModule({
   name: 'chat',
   uses: ['media', 'notifications', 'users'],
+  apiTags: { chat: 'Conversations, messages and voice calls (call status RINGING, ACTIVE, ENDED, DECLINED, CANCELLED, MISSED).' },
+  seed: { load: () => (require('./chat.seed') as typeof import('./chat.seed')).seedChat },
   errorCodes: CHAT_ERROR_CODES,
   events: CHAT_EVENTS.rows,
   // The spec's contexts whose modules are not built yet (orders, bookings): each moves to its module.

@@ -6,6 +6,14 @@ import { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 export const driverModule = defineModule({
   name: 'driver',
   uses: ['auth', 'kyc', 'notifications', 'routing', 'users'],
+  apiTags: { driver: 'Driver registration, applications, capabilities (RIDE, COURIER, DELIVERY, SCHOOL_TRIP), status and location.' },
+  seed: { load: () => (require('./driver.seed') as typeof import('./driver.seed')).seedDrivers },
+  commands: {
+    'backfill-capabilities': {
+      describe: 'approved drivers without capabilities get RIDE, COURIER, DELIVERY',
+      load: () => (require('./driver.commands') as typeof import('./driver.commands')).backfillCapabilities,
+    },
+  },
   errorCodes: DRIVER_ERROR_CODES,
   events: DRIVER_EVENTS.rows,
   routes: (ctx) => (require('./driver.routes') as typeof import('./driver.routes')).driverRoutes(ctx),

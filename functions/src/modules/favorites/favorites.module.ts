@@ -6,6 +6,7 @@ import { FAVORITES } from './favorites.model';
 export const favoritesModule = defineModule({
   name: 'favorites',
   uses: [],
+  apiTags: { favorites: 'Places, merchants and listings a consumer saved.' },
   errorCodes: FAVORITE_ERROR_CODES,
   routes: () => (require('./favorites.routes') as typeof import('./favorites.routes')).favoritesRoutes(),
   collections: [{ name: FAVORITES }],

@@ -7,6 +7,8 @@ import { FUEL_PRICE_CHANGES, FUEL_STATIONS } from './fuel.collections';
 export const fuelModule = defineModule({
   name: 'fuel',
   uses: ['partners'],
+  apiTags: { fuel: 'Fuel stations and prices.' },
+  seed: { load: () => (require('./fuel.seed') as typeof import('./fuel.seed')).seedFuel },
   errorCodes: FUEL_ERROR_CODES,
   targets: [{ type: 'FUEL_STATION', load: () => (require('./index') as typeof import('./index')).fuelStationsService() }],
   routes: (ctx) => (require('./fuel.routes') as typeof import('./fuel.routes')).fuelRoutes(ctx),

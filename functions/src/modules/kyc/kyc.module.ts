@@ -6,6 +6,7 @@ import { APPLICATIONS, KYC_PAPERS, PENDING_APPLICATIONS } from './applications.m
 export const kycModule = defineModule({
   name: 'kyc',
   uses: ['users'],
+  apiTags: { kyc: 'Identity papers (images, PDF) submitted for driver and partner applications.' },
   errorCodes: KYC_ERROR_CODES,
   permissions: ['applications.review', 'kyc.read'],
   routes: (ctx) => (require('./kyc.routes') as typeof import('./kyc.routes')).kycRoutes(ctx),

@@ -5,6 +5,7 @@ import { MEDIA } from './media.model';
 export const mediaModule = defineModule({
   name: 'media',
   uses: [],
+  apiTags: { media: 'Audio uploads (single, multiple, presigned) used for the sound pack.' },
   errorCodes: MEDIA_ERROR_CODES,
   routes: (ctx) => (require('./media.routes') as typeof import('./media.routes')).mediaRoutes(ctx),
   collections: [{ name: MEDIA }],

@@ -8,6 +8,7 @@ const model = () => require('./notifications.model') as typeof import('./notific
 export const notificationsModule = defineModule({
   name: 'notifications',
   uses: ['users'],
+  apiTags: { notifications: 'Inbox (app_notifications), read state, push preferences and push tokens.' },
   // The spec's rows whose modules are not built yet wait here (spec-events.ts) and move with their module.
   events: [...NOTIFICATIONS_EVENTS.rows, ...SPEC_EVENTS_AWAITING_MODULES.rows],
   routes: (ctx) => (require('./notifications.routes') as typeof import('./notifications.routes')).notificationsRoutes(ctx),

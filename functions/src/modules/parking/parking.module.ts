@@ -7,6 +7,8 @@ import { PARKING_LOTS } from './parking.collections';
 export const parkingModule = defineModule({
   name: 'parking',
   uses: ['partners'],
+  apiTags: { parking: 'Parking lots and parking bookings.' },
+  seed: { load: () => (require('./parking.seed') as typeof import('./parking.seed')).seedParking },
   errorCodes: PARKING_ERROR_CODES,
   targets: [{ type: 'PARKING_LOT', load: () => (require('./index') as typeof import('./index')).parkingLotsService() }],
   promotionVerticals: ['PARKING'],

@@ -12,6 +12,8 @@ const model = () => require('./payments.model') as typeof import('./payments.mod
 export const paymentsModule = defineModule({
   name: 'payments',
   uses: ['notifications', 'users', 'wallet'],
+  apiTags: { payments: 'Payments, gateway notifications and refunds (REFUNDED).' },
+  seed: { load: () => (require('./payments.seed') as typeof import('./payments.seed')).seedPayments },
   errorCodes: PAYMENT_ERROR_CODES,
   events: PAYMENT_EVENTS.rows,
   // TOPUP and OTHER are its own; ORDER, BOOKING and RENTAL_DEPOSIT wait for their modules (the spec's purposes).

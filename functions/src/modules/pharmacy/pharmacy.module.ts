@@ -6,6 +6,8 @@ import { PHARMACY_PRODUCTS, PHARMACY_STORES } from './pharmacy.collections';
 export const pharmacyModule = defineModule({
   name: 'pharmacy',
   uses: ['partners'],
+  apiTags: { pharmacy: 'Pharmacies and pharmacy stores nearby.' },
+  seed: { load: () => (require('./pharmacy.seed') as typeof import('./pharmacy.seed')).seedPharmacy },
   targets: [{ type: 'PHARMACY_STORE', load: () => (require('./index') as typeof import('./index')).pharmacyStoresService() }],
   promotionVerticals: ['PHARMACY'],
   routes: (ctx) => (require('./pharmacy.routes') as typeof import('./pharmacy.routes')).pharmacyRoutes(ctx),

@@ -6,6 +6,8 @@ import { PLACES } from './places.collections';
 export const placesModule = defineModule({
   name: 'places',
   uses: ['partners'],
+  apiTags: { places: 'Places and nearby search.' },
+  seed: { load: () => (require('./places.seed') as typeof import('./places.seed')).seedPlaces },
   targets: [{ type: 'PLACE', load: () => (require('./index') as typeof import('./index')).placesCatalogService() }],
   routes: (ctx) => (require('./places.routes') as typeof import('./places.routes')).placesRoutes(ctx),
   collections: [{ name: PLACES }, { name: EVENTS, parent: PLACES }],

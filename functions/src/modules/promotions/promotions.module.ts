@@ -6,6 +6,8 @@ import { PROMOTION_CODES, PROMOTION_REDEMPTIONS, PROMOTION_SHARDS, PROMOTION_USA
 export const promotionsModule = defineModule({
   name: 'promotions',
   uses: ['partners', 'rides'],
+  apiTags: { promotions: 'Promotions, vouchers and their redemption.' },
+  seed: { load: () => (require('./promotions.seed') as typeof import('./promotions.seed')).seedPromotions },
   errorCodes: PROMOTION_ERROR_CODES,
   // ORDER and BOOKING wait for their modules (the spec's verticals).
   promotionVerticals: ['ORDER', 'BOOKING'],

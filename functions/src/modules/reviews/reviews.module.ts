@@ -6,6 +6,7 @@ import { REVIEW_HIDES, REVIEW_REPORTS, REVIEWS } from './reviews.model';
 export const reviewsModule = defineModule({
   name: 'reviews',
   uses: ['favorites', 'media', 'users'],
+  apiTags: { reviews: 'Ratings and reviews of merchants, drivers, places and listings.' },
   errorCodes: REVIEW_ERROR_CODES,
   routes: () => (require('./reviews.routes') as typeof import('./reviews.routes')).reviewsRoutes(),
   triggers: {

@@ -20,6 +20,13 @@ const model = () => require('./rides.model') as typeof import('./rides.model');
 export const ridesModule = defineModule({
   name: 'rides',
   uses: ['chat', 'driver', 'notifications', 'payments', 'routing', 'users'],
+  apiTags: { rides: 'Ride requests, matching, status and live location.' },
+  commands: {
+    'migrate-ratings': {
+      describe: "moves riders' ratings still on ride documents to ride_driver_ratings",
+      load: () => (require('./rides.commands') as typeof import('./rides.commands')).migrateRatings,
+    },
+  },
   errorCodes: RIDE_ERROR_CODES,
   events: RIDE_EVENTS.rows,
   chatContexts: ['RIDE'],

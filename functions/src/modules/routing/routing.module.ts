@@ -5,6 +5,7 @@ import { ROUTING_ERROR_CODES } from './routing.errors';
 export const routingModule = defineModule({
   name: 'routing',
   uses: [],
+  apiTags: { routing: 'Routes, distances and fare estimates.' },
   errorCodes: ROUTING_ERROR_CODES,
   routes: (ctx) => (require('./routing.routes') as typeof import('./routing.routes')).routingRoutes(ctx),
 });

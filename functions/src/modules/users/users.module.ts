@@ -4,6 +4,8 @@ import { AUDIT_LOG, USER_EMAILS, USER_PHONES, USERS } from './users.model';
 export const usersModule = defineModule({
   name: 'users',
   uses: [],
+  apiTags: { users: 'Profiles, hats and administration of users and roles.' },
+  seed: { load: () => (require('./users.seed') as typeof import('./users.seed')).seedUsers },
   routes: (ctx) => (require('./users.routes') as typeof import('./users.routes')).usersRoutes(ctx),
   triggers: {
     // Changes of roles, the lock and admin permissions: one audit_log entry per event (at least once,

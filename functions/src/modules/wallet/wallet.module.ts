@@ -20,6 +20,14 @@ const wallet = () => require('./wallet.model') as typeof import('./wallet.model'
 export const walletModule = defineModule({
   name: 'wallet',
   uses: ['notifications', 'users'],
+  apiTags: { wallet: 'Wallet balance, top-ups, transfers and history.' },
+  seed: { after: ['payments'], load: () => (require('./wallet.seed') as typeof import('./wallet.seed')).seedWallet },
+  commands: {
+    'ledger-check': {
+      describe: 'checks every balance against its transfers and the ledger against zero (exit 1: not balanced)',
+      load: () => (require('./wallet.commands') as typeof import('./wallet.commands')).ledgerCheck,
+    },
+  },
   errorCodes: WALLET_ERROR_CODES,
   events: WALLET_EVENTS.rows,
   routes: (ctx) => (require('./wallet.routes') as typeof import('./wallet.routes')).walletRoutes(ctx),

@@ -7,16 +7,18 @@ import type { Transaction } from 'firebase-admin/firestore';
 import type { AuthContext } from '../auth/access-token';
 import type { CatalogRecord } from '../../kits/catalog/catalog.model';
 import { PLATFORM_ERROR_CODES, registerErrorCodes, type ErrorCodeTable } from '../errors/codes';
+import type { CommandDefinition, SeedDefinition } from './maintenance';
+import { PLANNED_TAGS } from '../openapi/tags';
 
-export type { CollectionDefinition };
+export type { CollectionDefinition, CommandDefinition, SeedDefinition };
 
 // What a module contributes to the backend, declared in one place (`modules/<m>/<m>.module.ts`) and listed
-// once in `modules/index.ts`: routes, tasks, triggers, collections, the modules it uses, and its share of the
+// once in `modules/index.ts`: routes, tasks, triggers, collections, the modules it uses, its share of the
 // central lists (error codes, events, save and review targets, chat contexts, payment purposes, promotion
-// verticals, permissions). The Cloud Functions entry exports every task and trigger function from that list,
-// so a definition stays light: data and names only, the code of routes, tasks, triggers and target sources is
-// loaded by the `load` functions on first use (an instance serving `api` never loads trigger code, and the other
-// way round).
+// verticals, permissions), its demo data (seed) and its maintenance commands. The Cloud Functions entry exports
+// every task and trigger function from that list, so a definition stays light: data and names only, the code of
+// routes, tasks, triggers, target sources, seeds and commands is loaded by the `load` functions on first use (an
+// instance serving `api` never loads trigger code, and the other way round).
 
 export interface TaskFunctionOptions {
   retryConfig?: { maxAttempts?: number; minBackoffSeconds?: number; maxBackoffSeconds?: number };
@@ -96,6 +98,12 @@ export interface ModuleDefinition {
   promotionVerticals?: readonly string[];
   /** Administrator permissions its operations check (ADMIN_PERMISSIONS). */
   permissions?: readonly string[];
+  /** The API tags (the spec's functional areas) it serves, with their descriptions; one owner per tag. */
+  apiTags?: Readonly<Record<string, string>>;
+  /** Its demo data for the emulator (scripts/seed.mjs runs the seeds in module order; see maintenance.ts). */
+  seed?: SeedDefinition;
+  /** Its one-shot maintenance commands, run as `node scripts/stack.mjs module <module>:<command>` (kebab-case names). */
+  commands?: Record<string, CommandDefinition>;
 }
 
 export function defineTask<P>(task: TaskDefinition<P>): TaskDefinition<never> {
@@ -111,6 +119,7 @@ const CONTRIBUTIONS = {
   paymentPurposes: (m: ModuleDefinition) => m.paymentPurposes ?? [],
   promotionVerticals: (m: ModuleDefinition) => m.promotionVerticals ?? [],
   permissions: (m: ModuleDefinition) => m.permissions ?? [],
+  apiTags: (m: ModuleDefinition) => Object.keys(m.apiTags ?? {}),
 } as const;
 export type ContributionList = keyof typeof CONTRIBUTIONS;
 
@@ -124,6 +133,8 @@ export function defineModule<M extends ModuleDefinition>(module: M): M {
       throw new Error(`module ${module.name}: task function ${name} must consume the queue of its own name (got ${task.queue.name})`);
   }
   if (module.uses.includes(module.name)) throw new Error(`module ${module.name}: uses itself`);
+  for (const name of Object.keys(module.commands ?? {}))
+    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) throw new Error(`module ${module.name}: command ${name} is not kebab-case`);
   for (const [list, of] of Object.entries({ uses: (m: ModuleDefinition) => m.uses, ...CONTRIBUTIONS })) {
     const twice = firstDuplicate(of(module));
     if (twice !== undefined) throw new Error(`module ${module.name}: ${list} names ${twice} twice`);
@@ -164,6 +175,8 @@ export function defineModules(modules: readonly ModuleDefinition[]): ModuleRegis
   for (const m of modules) {
     for (const code of Object.keys(m.errorCodes ?? {}))
       if (code in PLATFORM_ERROR_CODES) throw new Error(`errorCodes: ${code} of module ${m.name} is a platform code`);
+    for (const tag of Object.keys(m.apiTags ?? {}))
+      if (tag in PLANNED_TAGS) throw new Error(`apiTags: ${tag} of module ${m.name} is still listed as planned (platform/core/openapi/tags.ts)`);
   }
   const owners = {} as Record<ContributionList, Map<string, string>>;
   for (const [list, of] of Object.entries(CONTRIBUTIONS) as Array<[ContributionList, (m: ModuleDefinition) => readonly string[]]>) {
@@ -188,11 +201,14 @@ export function defineModules(modules: readonly ModuleDefinition[]): ModuleRegis
 }
 
 /** The lists modules below their contributors (and the platform) read at load, with their literal types. */
-export const GENERATED_LISTS = ['chatContexts', 'paymentPurposes', 'promotionVerticals', 'permissions'] as const;
+export const GENERATED_LISTS = ['chatContexts', 'paymentPurposes', 'promotionVerticals', 'permissions', 'apiTags'] as const;
 
 /** module-lists.generated.ts of a registry: plain data, so chat, payments, promotions and roles import it freely. */
 export function renderModuleLists(registry: ModuleRegistry): string {
-  const lines = GENERATED_LISTS.map((list) => `  ${list}: [${registry[list].map((v) => `'${v}'`).join(', ')}],`);
+  // Laid out as the formatter lays it out (one entry a line when the list does not fit in 160 columns).
+  const line = (list: string, values: readonly string[]) => `  ${list}: [${values.map((v) => `'${v}'`).join(', ')}],`;
+  const wrapped = (list: string, values: readonly string[]) => [`  ${list}: [`, ...values.map((v) => `    '${v}',`), '  ],'].join('\n');
+  const lines = GENERATED_LISTS.map((list) => (line(list, registry[list]).length <= 160 ? line : wrapped)(list, registry[list]));
   return `// Generated from the module list (src/modules/index.ts): do not edit. Each entry is claimed by one module's definition.
 // After changing a claim: UPDATE_MODULE_LISTS=1 npm run test:unit -- module-definitions (the test checks this file).
 export const MODULE_LISTS = {

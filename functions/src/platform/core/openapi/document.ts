@@ -4,7 +4,8 @@ import { errorBodySchema } from '../errors/error-body';
 import { IdempotencyKeySchema } from '../../kits/idempotency/idempotency';
 import { ERROR_CODES, generalCode, type ErrorCode } from '../errors/codes';
 import { toOpenApiPath, type AnyRoute } from '../http/route';
-import { API_TAGS } from './tags';
+import { moduleRegistry } from '../module/module';
+import { apiTagTable } from './tags';
 
 export const API_PREFIX = '/api/v1';
 
@@ -273,7 +274,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
         'Realtime events are Firestore documents the apps listen to.',
     },
     servers: [{ url: API_PREFIX, description: 'This deployment' }],
-    tags: Object.entries(API_TAGS)
+    tags: Object.entries(apiTagTable(moduleRegistry().modules))
       .filter(([name]) => routes.some((route) => route.tag === name))
       .map(([name, description]) => ({ name, description })),
   }) as unknown as Record<string, unknown>;

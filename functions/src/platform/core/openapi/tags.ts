@@ -1,39 +1,32 @@
-// The spec's functional areas (API tags), one row each. The OpenAPI tag list is generated from the rows that have
-// operations: a vertical not built yet (cart, hotels…) waits here and appears with its first route.
-export const API_TAGS = {
-  addresses: 'Saved consumer addresses (home, work, pick-up points).',
+import { MODULE_LISTS } from '../module/module-lists.generated';
+
+// The spec's functional areas (API tags). A module declares the tags it serves with their descriptions
+// (`apiTags` of its definition, module-lists.generated.ts lists their names); the areas no module serves yet wait
+// here with theirs, and a module that comes to serve one moves its row into its definition. The OpenAPI tag list is
+// generated from the tags that have operations, in name order.
+export const PLANNED_TAGS = {
   assistant: 'In-app assistant: questions about orders, rides and bookings.',
-  atm: 'Nearby ATMs and their services.',
-  auth: 'Registration, OTP (email and phone), password and two-factor login, tokens, sessions, Google sign-in and password recovery.',
   cart: 'Consumer shopping cart for merchant orders.',
-  chat: 'Conversations, messages and voice calls (call status RINGING, ACTIVE, ENDED, DECLINED, CANCELLED, MISSED).',
   cms: 'Content managed by administrators: banners, pages, announcements.',
-  driver: 'Driver registration, applications, capabilities (RIDE, COURIER, DELIVERY, SCHOOL_TRIP), status and location.',
-  favorites: 'Places, merchants and listings a consumer saved.',
-  fuel: 'Fuel stations and prices.',
-  health: 'Liveness and diagnostics of the API and its dependencies.',
   hotels: 'Hotels, rooms and hotel bookings.',
-  kyc: 'Identity papers (images, PDF) submitted for driver and partner applications.',
-  media: 'Audio uploads (single, multiple, presigned) used for the sound pack.',
   medical: 'Clinics, doctors and medical appointments.',
   merchants: 'Merchants (food and grocery) and their menus.',
-  notifications: 'Inbox (app_notifications), read state, push preferences and push tokens.',
   orders: 'Food and grocery orders and parcel deliveries.',
-  parking: 'Parking lots and parking bookings.',
-  partners: 'Partner businesses, partner applications and staff.',
-  payments: 'Payments, gateway notifications and refunds (REFUNDED).',
-  pharmacy: 'Pharmacies and pharmacy stores nearby.',
-  places: 'Places and nearby search.',
-  promotions: 'Promotions, vouchers and their redemption.',
   rentals: 'Rental listings, viewings and deposits.',
-  reviews: 'Ratings and reviews of merchants, drivers, places and listings.',
-  rides: 'Ride requests, matching, status and live location.',
-  routing: 'Routes, distances and fare estimates.',
   schools: 'Schools, consultations and school trips.',
   social: 'Posts, reels, feeds and social interactions.',
   support: 'Support tickets and conversations with the support team.',
-  users: 'Profiles, hats and administration of users and roles.',
-  wallet: 'Wallet balance, top-ups, transfers and history.',
 } as const;
 
-export type ApiTag = keyof typeof API_TAGS;
+export type ApiTag = (typeof MODULE_LISTS.apiTags)[number] | keyof typeof PLANNED_TAGS;
+
+/** Every tag with its description (the modules' and the planned ones), in name order. */
+export function apiTagTable(modules: ReadonlyArray<{ apiTags?: Readonly<Record<string, string>> }>): Record<string, string> {
+  const table: Record<string, string> = { ...PLANNED_TAGS };
+  for (const m of modules) Object.assign(table, m.apiTags);
+  return Object.fromEntries(
+    Object.keys(table)
+      .sort()
+      .map((name) => [name, table[name]]),
+  );
+}
