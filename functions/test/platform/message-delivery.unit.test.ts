@@ -131,11 +131,19 @@ describe('the delivery queue is a platform/kits/tasks queue', () => {
     }
   });
 
-  it('the hand-over checks the payload through the kit: a message the task would drop is sent directly instead', async () => {
+  it('the hand-over checks the payload through the kit: a message the queue refuses is dropped (as the task dropped it), not sent', async () => {
     const { senders, sent } = fakeSenders();
-    const queue = createMessageQueue(testConfig({ MESSAGE_DELIVERY: 'queue' }), senders);
-    await queue.hand('otp', { channel: 'mail', message: { to: 'x', subject: 'Code', text: 'Your code' } });
-    await settle();
-    expect(sent).toEqual(['mail:x']);
+    const logged: Array<Record<string, unknown>> = [];
+    setLogSink((entry) => logged.push(entry));
+    try {
+      const queue = createMessageQueue(testConfig({ MESSAGE_DELIVERY: 'queue' }), senders);
+      await queue.hand('otp', { channel: 'mail', message: { to: 'x', subject: 'Code', text: 'Your code' } });
+      await settle();
+      expect(sent).toEqual([]);
+      expect(logged.map((l) => String(l.message))).toContain('otp: message refused by its queue, not sent');
+      expect(logged.some((l) => String(l.message).includes('queue unavailable'))).toBe(false);
+    } finally {
+      setLogSink(() => undefined);
+    }
   });
 });

@@ -82,6 +82,19 @@ describe('typed triggers', () => {
     expect(await trigger(event({ name: 'ok' }, { name: 'fine' }))).toBe(1);
   });
 
+  it('a converter failing for another reason than the data (a code or load error) throws: retried, not skipped', async () => {
+    const broken: RecordReader<{ id: string }> = {
+      fromFirestore: () => {
+        throw new TypeError('schema not loaded');
+      },
+    };
+    let calls = 0;
+    const trigger = typedTrigger(broken, async () => ++calls);
+    await expect(trigger(event(undefined, { name: 'a' }))).rejects.toThrow('schema not loaded');
+    expect(calls).toBe(0);
+    expect(logged.filter((l) => String(l.message).startsWith('trigger skipped'))).toHaveLength(0);
+  });
+
   it('a failing handler still throws, so the platform retries it (only reading the document is final)', async () => {
     const trigger = typedTrigger(collectionRecords<Thing>(thingDocument), async () => {
       throw new Error('store unavailable');

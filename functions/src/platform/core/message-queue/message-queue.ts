@@ -68,6 +68,11 @@ export function createMessageQueue(config: Readonly<AppConfig>, senders: Senders
       try {
         await enqueue(message ?? { channel: 'none' });
       } catch (err) {
+        // A message its queue refuses (over a length limit) was dropped by the task before: it still is.
+        if (err instanceof Error && (err.name === 'ZodError' || err.name === '$ZodError')) {
+          logger.warn(`${what}: message refused by its queue, not sent`, { error: err.message });
+          return;
+        }
         // The queue is down: better a best-effort send than none.
         logger.error(`${what}: message queue unavailable, sending directly`, { error: (err as Error).message });
         if (message) inBackground(what, message);

@@ -3,6 +3,7 @@ import { documentConverter, type LazySchema } from '../../kits/firestore/documen
 import { recordConverter, type Identified } from '../../kits/firestore/records';
 import { logger } from '../logging/logger';
 import type { DocumentEvent } from './module';
+import { UnconvertibleTimeError } from '../../kits/firestore/documents';
 
 // Typed triggers: a handler receives each side of the change as its collection's record (with its id), read by the
 // converter the collection's repo reads with, never the raw data cast by hand. A document that converter refuses is
@@ -54,8 +55,15 @@ function readSide<T>(reader: RecordReader<T>, which: 'before' | 'after', side: D
   try {
     return reader.fromFirestore(snapshot);
   } catch (err) {
-    throw new UnreadableDocument(which, side.id, err);
+    // Only bad data is skipped (a redelivery would fail the same way); a code or load error is rethrown: retried.
+    if (isDataError(err)) throw new UnreadableDocument(which, side.id, err);
+    throw err;
   }
+}
+
+/** What a converter throws for a document it cannot read: a time no Timestamp holds, or a schema refusing the data. */
+function isDataError(err: unknown): boolean {
+  return err instanceof UnconvertibleTimeError || (err instanceof Error && (err.name === 'ZodError' || err.name === '$ZodError'));
 }
 
 /** The change with both sides read as records; undefined (logged) when the converter refused one. */
