@@ -47,8 +47,8 @@ function lazyExport(name: string, build: () => unknown): void {
 }
 const firestoreTriggers = () => require('firebase-functions/firestore') as typeof import('firebase-functions/firestore');
 
-// Task and trigger runs: their log lines carry the run's id (platform/core/module/deliveries), failures mapped to the sources.
-const deliveries = () => require('./platform/core/module/deliveries') as typeof import('./platform/core/module/deliveries');
+// Task and trigger runs: their log lines carry the run's id (platform/core/module/runs), failures mapped to the sources.
+const deliveries = () => require('./platform/core/module/runs') as typeof import('./platform/core/module/runs');
 
 type Snapshot = { id: string; exists: boolean; data(): Record<string, unknown> | undefined };
 const side = (snap: Snapshot | undefined) => (snap?.exists ? { id: snap.id, data: snap.data() ?? {} } : undefined);
@@ -67,8 +67,8 @@ function firestoreTrigger(name: string, trigger: TriggerDefinition) {
   const run = async (event: { id: string; time: string; params: Record<string, string> }, before: Snapshot | undefined, after: Snapshot | undefined) => {
     handler ??= trigger.load();
     const deliver = handler;
-    const { runDelivery, triggerRunFields } = deliveries();
-    await runDelivery(triggerRunFields(name, event.id), () =>
+    const { runFunction, triggerRunFields } = deliveries();
+    await runFunction(triggerRunFields(name, event.id), () =>
       deliver({ id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) }, getConfig()),
     );
   };
@@ -90,8 +90,8 @@ function exportTask(name: string, task: TaskDefinition<never>): void {
   let handler: ReturnType<typeof task.load> | undefined;
   // module.exports, not `exports`: in the bundle, module.exports is replaced by the ES exports object.
   (module.exports as Record<string, unknown>)[name] = onTaskDispatched<unknown>({ secrets, ...task.options }, async (request) => {
-    const { runDelivery, taskRunFields } = deliveries();
-    await runDelivery(taskRunFields(name, request.id, request.headers), async () => {
+    const { runFunction, taskRunFields } = deliveries();
+    await runFunction(taskRunFields(name, request.id, request.headers), async () => {
       const parsed = task.queue.payload.safeParse(request.data);
       if (!parsed.success) {
         // Dropped, not retried: no redelivery makes a malformed payload valid.

@@ -26,7 +26,7 @@ function load(base) {
   return {
     MODULES: req('modules').MODULES,
     COLLECTIONS: req('modules').COLLECTIONS,
-    platformTasks: req('platform/core/module/deliveries').platformTasks,
+    platformTasks: req('platform/core/module/runs').platformTasks,
     renderOpenApiJson: req('platform/core/openapi/render').renderOpenApiJson,
     schema: req('platform/core/config/config.schema'),
     settings: req('platform/core/deploy/settings'),
@@ -74,7 +74,7 @@ function functionRows({ MODULES, platformTasks }) {
   const rows = entryFunctions();
   for (const [name, task] of Object.entries(platformTasks ? platformTasks() : {})) {
     const attempts = task.options?.retryConfig?.maxAttempts;
-    rows.push({ name, kind: `Cloud Tasks${attempts ? ` (${attempts} attempts)` : ''}`, source: 'platform (`platform/core/module/deliveries.ts`)' });
+    rows.push({ name, kind: `Cloud Tasks${attempts ? ` (${attempts} attempts)` : ''}`, source: 'platform (`platform/core/module/runs.ts`)' });
   }
   for (const m of MODULES) {
     for (const [name, task] of Object.entries(m.tasks ?? {})) {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { configSchema } from '../../src/platform/core/config/config.schema';
 import { MODULES } from '../../src/modules';
-import { platformTasks } from '../../src/platform/core/module/deliveries';
+import { platformTasks } from '../../src/platform/core/module/runs';
 
 // The docs follow the code: the generated parts of docs/ (module table, function list, configuration, kit users,
 // latest benchmark figures) equal what scripts/lib/docs-render.cjs renders from src (`npm run openapi` rewrites

@@ -7,7 +7,7 @@ import type { ApiModule } from '../../src/platform/core/http/module';
 import { defineRoute } from '../../src/platform/core/http/route';
 import { createJwtAccessTokenVerifier } from '../../src/platform/core/auth/access-token';
 import { logger, setLogSink } from '../../src/platform/core/logging/logger';
-import { runDelivery, taskRunFields, triggerRunFields } from '../../src/platform/core/module/deliveries';
+import { runFunction, taskRunFields, triggerRunFields } from '../../src/platform/core/module/runs';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
 import { memoryIdempotencyStore } from '../../src/platform/kits/idempotency/idempotency';
 import { originHeaders } from '../../src/platform/kits/tasks/tasks';
@@ -132,7 +132,7 @@ describe('trigger and task log lines', () => {
       await serviceDeepDown(`trigger ${event.id}`);
       throw new Error('store unavailable');
     };
-    await expect(runDelivery(triggerRunFields('onRideWritten', 'evt-42'), () => handler({ id: 'evt-42' }))).rejects.toThrow('store unavailable');
+    await expect(runFunction(triggerRunFields('onRideWritten', 'evt-42'), () => handler({ id: 'evt-42' }))).rejects.toThrow('store unavailable');
     expect(logged.find((entry) => entry.message === 'deep in a service')).toMatchObject({ eventId: 'evt-42', function: 'onRideWritten' });
     expect(logged.find((entry) => entry.message === 'function failed; it will be retried')).toMatchObject({
       eventId: 'evt-42',
@@ -143,7 +143,7 @@ describe('trigger and task log lines', () => {
   });
 
   it("a task's lines carry its Cloud Tasks id (or a new one) and the id of the request that enqueued it", async () => {
-    await runDelivery(taskRunFields('rideExpiry', 'ride-expiry-r1', { 'x-request-id': 'req-from-api-1' }), () => serviceDeepDown('task'));
+    await runFunction(taskRunFields('rideExpiry', 'ride-expiry-r1', { 'x-request-id': 'req-from-api-1' }), () => serviceDeepDown('task'));
     expect(logged.at(-1)).toMatchObject({ taskId: 'ride-expiry-r1', requestId: 'req-from-api-1', function: 'rideExpiry' });
 
     const unnamed = taskRunFields('rideExpiry', '', { 'x-request-id': 'not safe; to echo' });

@@ -18,7 +18,7 @@ export const queuedMessageSchema: z.ZodMiniType<QueuedMessage> = z.discriminated
   z.object({ channel: z.literal('none') }),
 ]);
 
-/** The Cloud Tasks queue of the `deliverMessage` function (platform/kits/tasks; exported by platform/core/module/deliveries). */
+/** The Cloud Tasks queue of the `deliverMessage` function (platform/kits/tasks; exported by platform/core/module/runs). */
 export const DELIVERY_QUEUE = defineTaskQueue<QueuedMessage>(DELIVERY_FUNCTION, queuedMessageSchema);
 
 export interface Senders {

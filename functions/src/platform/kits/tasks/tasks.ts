@@ -52,7 +52,7 @@ export async function enqueue<P>(queue: TaskQueue<P>, payload: P, options: Enque
   await enqueueNow(queue, data, options.id, options.delaySec);
 }
 
-/** The id of the request that enqueues a task, as a header of the task: its run logs it (platform/core/module/deliveries). */
+/** The id of the request that enqueues a task, as a header of the task: its run logs it (platform/core/module/runs). */
 export function originHeaders(): Record<string, string> | undefined {
   const requestId = currentLogFields()?.requestId;
   return typeof requestId === 'string' ? { 'X-Request-Id': requestId } : undefined;

@@ -34,7 +34,7 @@ export function triggerRunFields(functionName: string, eventId: string): { funct
  * Runs one delivery inside its log fields. A failure is logged here, mapped to the sources, and rethrown: the
  * platform retries it and logs the bundle's raw (minified) trace only.
  */
-export async function runDelivery(fields: { function: string } & Record<string, unknown>, work: () => Promise<unknown>): Promise<void> {
+export async function runFunction(fields: { function: string } & Record<string, unknown>, work: () => Promise<unknown>): Promise<void> {
   await withLogFields(fields, async () => {
     try {
       await work();
