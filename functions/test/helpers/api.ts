@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { API } from './emulators';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ApiResponse<T = any> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   status: number;
   body: T;
   headers: Headers;
