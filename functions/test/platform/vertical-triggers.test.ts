@@ -7,7 +7,6 @@ import type { DocumentEvent } from '../../src/platform/core/module/module';
 import { adminTokens, registerVerified } from '../helpers/accounts';
 import { testConfig } from '../helpers/config';
 import { requireEmulators } from '../helpers/emulators';
-import { INBOX } from '../../src/modules/notifications/notifications.collections';
 import { USERS } from '../../src/modules/users/users.model';
 import { inboxOf } from '../helpers/notifications';
 
@@ -103,7 +102,7 @@ describe('the same trigger event delivered twice notifies once', () => {
     });
     await onSosCreated(sos, config);
     await onSosCreated(sos, config);
-    const adminItems = (await db().collection(INBOX).where('recipientId', '==', admin.user.id).where('entityId', '==', rideId).get()).size;
+    const adminItems = (await inboxOf(admin.user.id, { entityId: rideId })).length;
     expect(adminItems).toBe(1);
   });
 });

@@ -9,9 +9,8 @@ import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
-import { INBOX, REALTIME } from '../../../src/modules/notifications/notifications.collections';
 import { CALLS } from '../../../src/modules/chat/chat.collections';
-import { inboxPage } from '../../helpers/notifications';
+import { inboxPage, inboxOf, realtimeOf } from '../../helpers/notifications';
 
 // The ring timeout and its task (split from calls.test.ts: these wait on 10-s rings, so they run beside it).
 beforeAll(requireEmulators);
@@ -23,8 +22,7 @@ const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/cal
 // The callee's CALL_MISSED items once the trigger has run (at least one), after a pause that would let a
 // duplicate show up.
 async function missedNoticesSettle(calleeId: string): Promise<string[]> {
-  const read = async () =>
-    (await db().collection(INBOX).where('recipientId', '==', calleeId).where('kind', '==', 'CALL_MISSED').get()).docs.map((d) => d.get('entityId') as string);
+  const read = async () => (await inboxOf(calleeId, { kind: 'CALL_MISSED' })).map((item) => item.entityId as string);
   await waitFor(async () => ((await read()).length > 0 ? true : undefined), { timeoutMs: 40_000 });
   await new Promise((r) => setTimeout(r, 1500));
   return read();
@@ -41,7 +39,7 @@ describe('the ring timeout', () => {
       status: 'MISSED',
       endReason: 'no_answer',
     });
-    const ended = (await db().collection(REALTIME).where('recipientId', '==', b.user.id).get()).docs.map((d) => d.data()).find((e) => e.type === 'call:ended');
+    const ended = (await realtimeOf(b.user.id)).find((e) => e.type === 'call:ended');
     expect(ended?.payload).toMatchObject({ event: 'call.missed', entityId: ringing.id, sfx: 'call_missed' });
     expect((await act(b, ringing.id, 'answer')).status).toBe(409);
   });

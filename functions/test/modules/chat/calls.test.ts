@@ -6,10 +6,9 @@ import { expectAllPublished, expectPublished } from '../../helpers/contract';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
 import { signedInClient } from '../../helpers/firebase-client';
-import { INBOX, REALTIME } from '../../../src/modules/notifications/notifications.collections';
+import { REALTIME } from '../../../src/modules/notifications/notifications.collections';
 import { CALLS } from '../../../src/modules/chat/chat.collections';
-import { PUSH_OUTBOX } from '../../../src/platform/kits/firestore/collections';
-import { inboxPage } from '../../helpers/notifications';
+import { inboxPage, inboxQuery, outboxFor, realtimeQuery } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 setLogLevel('error');
@@ -66,7 +65,7 @@ describe('calls', () => {
         title: 'Cuộc gọi đến',
         body: 'Cuộc gọi video đến',
       });
-      const pushed = (await db().collection(PUSH_OUTBOX).where('token', '==', fcm).get()).docs.map((d) => d.data().message);
+      const pushed = await outboxFor(fcm);
       expect(pushed[0]).toMatchObject({
         data: { event: 'call.incoming' },
         android: { priority: 'high', ttl: 30_000, notification: { channelId: 'app-calls', title: 'Cuộc gọi đến', body: 'Cuộc gọi video đến' } },
@@ -78,8 +77,8 @@ describe('calls', () => {
       expect(live!.createdAt).toBeInstanceOf(ClientTimestamp);
       await expectPublished('CallDocument', `calls/${started.body.id}`);
       await expectPublished('NotificationPreferencesDocument', `notification_prefs/${callee.user.id}`);
-      await expectAllPublished('RealtimeEventDocument', db().collection(REALTIME).where('recipientId', '==', callee.user.id));
-      await expectAllPublished('InboxItemDocument', db().collection(INBOX).where('recipientId', '==', callee.user.id));
+      await expectAllPublished('RealtimeEventDocument', realtimeQuery(callee.user.id));
+      await expectAllPublished('InboxItemDocument', inboxQuery(callee.user.id));
     } finally {
       await close();
     }

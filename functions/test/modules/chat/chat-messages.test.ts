@@ -18,8 +18,7 @@ import { signedInClient } from '../../helpers/firebase-client';
 import { waitFor } from '../../helpers/wait';
 import { png } from '../../helpers/images';
 import { CHAT_MEMBERSHIPS, CONVERSATIONS, MESSAGES } from '../../../src/modules/chat/chat.collections';
-import { INBOX, REALTIME } from '../../../src/modules/notifications/notifications.collections';
-import { fcmToken, inboxOf, outboxFor } from '../../helpers/notifications';
+import { fcmToken, inboxOf, outboxFor, inboxQuery, realtimeQuery } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 setLogLevel('error');
@@ -103,9 +102,9 @@ describe('sending and receiving', () => {
       const view = await expectPublished('ChatMembershipDocument', `chat_memberships/${id}_${binh.user.id}`);
       expect(view.readUpToAt).toBeNull();
       await expectPublished('ChatMembershipDocument', `chat_memberships/${id}_${an.user.id}`);
-      const events = await expectAllPublished('RealtimeEventDocument', db().collection(REALTIME).where('recipientId', '==', binh.user.id));
+      const events = await expectAllPublished('RealtimeEventDocument', realtimeQuery(binh.user.id));
       expect(events.map((e) => e.type)).toEqual(['message:new']);
-      await expectAllPublished('InboxItemDocument', db().collection(INBOX).where('recipientId', '==', binh.user.id));
+      await expectAllPublished('InboxItemDocument', inboxQuery(binh.user.id));
     } finally {
       await close();
     }

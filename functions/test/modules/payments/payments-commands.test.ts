@@ -11,11 +11,11 @@ import { testConfig } from '../../helpers/config';
 import { requireEmulators } from '../../helpers/emulators';
 import { GATEWAY_ENV } from '../../helpers/gateways';
 import { waitFor } from '../../helpers/wait';
-import { INBOX } from '../../../src/modules/notifications/notifications.collections';
 import { PAYMENTS } from '../../../src/modules/payments/payments.collections';
 import { EVENTS } from '../../../src/platform/kits/state-machine/state-machine';
 import { earningsOf, ledgerCheck, postTopUp, walletOf } from '../../helpers/wallet';
 import { driverAccount } from '../../helpers/drivers';
+import { inboxOf } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 
@@ -202,7 +202,7 @@ describe('withdrawals', () => {
     expect(queue.body.items.map((w: { id: string }) => w.id)).toEqual([third.body.id]);
     const notices = await waitFor(
       async () => {
-        const items = (await db().collection(INBOX).where('recipientId', '==', taxi.user.id).where('kind', '==', 'WALLET').get()).docs.map((d) => d.data());
+        const items = await inboxOf(taxi.user.id, { kind: 'WALLET' });
         return items.length >= 2 ? items : undefined;
       },
       { timeoutMs: 30_000, what: 'the withdrawal notices' },

@@ -8,10 +8,9 @@ import { withStaff } from '../../helpers/admins';
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
-import { INBOX } from '../../../src/modules/notifications/notifications.collections';
-import { PUSH_OUTBOX } from '../../../src/platform/kits/firestore/collections';
 import { USERS } from '../../../src/modules/users/users.model';
 import { balance } from '../../helpers/wallet';
+import { inboxOf, outboxFor } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 
@@ -135,13 +134,10 @@ describe('a transfer’s note', () => {
       headers: { 'idempotency-key': key() },
     });
     expect(sent.status).toBe(201);
-    const item = await waitFor(
-      async () => (await db().collection(INBOX).where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(),
-      { timeoutMs: 30_000, what: 'the transfer notice' },
-    );
+    const item = await waitFor(async () => (await inboxOf(binh.user.id, { entityId: sent.body.id }))[0], { timeoutMs: 30_000, what: 'the transfer notice' });
     expect([item.title, item.body]).toEqual(['Money received', 'An Nguyen sent you ₫12,000']); // an English account: English text and amount
     expect(JSON.stringify(item)).not.toContain('vi-lua');
-    const pushed = await waitFor(async () => (await db().collection(PUSH_OUTBOX).where('token', '==', fcm).get()).docs.map((d) => d.data().message)[0], {
+    const pushed = await waitFor(async () => (await outboxFor(fcm))[0], {
       timeoutMs: 30_000,
       what: 'the push',
     });

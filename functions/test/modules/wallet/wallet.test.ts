@@ -4,9 +4,9 @@ import { adminTokens, registerVerified, type Tokens } from '../../helpers/accoun
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
-import { INBOX } from '../../../src/modules/notifications/notifications.collections';
 import { USERS } from '../../../src/modules/users/users.model';
 import { balance, ledgerCheck, topUp } from '../../helpers/wallet';
+import { inboxOf } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 
@@ -79,10 +79,7 @@ describe('transfers between users', () => {
       body: { kind: 'P2P', direction: 'OUT', amount: 40_000, balanceAfter: 60_000, toUserId: binh.user.id, memo: 'Tiền cơm' },
     });
     expect([await balance(an), await balance(binh)]).toEqual([60_000, 40_000]);
-    const item = await waitFor(
-      async () => (await db().collection(INBOX).where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(),
-      { timeoutMs: 30_000, what: 'the transfer notice' },
-    );
+    const item = await waitFor(async () => (await inboxOf(binh.user.id, { entityId: sent.body.id }))[0], { timeoutMs: 30_000, what: 'the transfer notice' });
     expect(item).toMatchObject({
       kind: 'WALLET',
       event: 'wallet.transfer.received',
