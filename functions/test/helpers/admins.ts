@@ -34,3 +34,13 @@ export function withStaff() {
   }
   return { admin: full, limitedAdmin };
 }
+
+/** A fresh ADMIN narrowed to `permissions` by the full administrator (its tokens are those of its registration). */
+export async function narrowedAdmin(permissions: string[]): Promise<Tokens> {
+  const admin = await adminTokens();
+  const helper = await registerVerified();
+  await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
+  const set = await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { permissions } });
+  if (JSON.stringify(set.body.permissions) !== JSON.stringify(permissions)) throw new Error(`permissions not set: ${JSON.stringify(set.body)}`);
+  return helper;
+}

@@ -3,10 +3,22 @@ import { db } from '../../src/platform/core/firebase/firebase';
 import { millisOf, type StoredTime } from '../../src/platform/kits/time/time';
 import { registerVerified, type Tokens } from './accounts';
 import { call } from './api';
+import { USERS } from '../../src/modules/users/users.model';
+import { DRIVER_LOCATIONS, DRIVER_PROFILES } from '../../src/modules/driver/driver.collections';
 
 export type Driver = Tokens & { email: string };
 
 export { area } from './geo';
+
+/** A registered user with the DRIVER role (no profile, never online): the payee of a ride paid by wallet. */
+export async function driverAccount(): Promise<Driver> {
+  const who = await registerVerified({ name: 'Tài xế' });
+  await db()
+    .collection(USERS)
+    .doc(who.user.id)
+    .update({ roles: ['USER', 'DRIVER'] });
+  return who;
+}
 
 /** An approved driver (profile with RIDE and a vehicle), ONLINE at `at`. */
 export async function onlineDriver(
@@ -17,11 +29,11 @@ export async function onlineDriver(
   const who = await registerVerified({ name });
   const now = Date.now();
   await db()
-    .collection('users')
+    .collection(USERS)
     .doc(who.user.id)
     .update({ roles: ['DRIVER'] });
   await db()
-    .collection('driver_profiles')
+    .collection(DRIVER_PROFILES)
     .doc(who.user.id)
     .set({
       userId: who.user.id,
@@ -45,7 +57,7 @@ export async function onlineDriver(
   if (located.status !== 200) throw new Error(`location ${located.status}: ${JSON.stringify(located.body)}`);
   // A second report 2 s later: a position is fresh for the geofenced steps once a report follows it.
   await db()
-    .collection('driver_locations')
+    .collection(DRIVER_LOCATIONS)
     .doc(who.user.id)
     .update({ locatedAt: Timestamp.fromMillis(Date.now() - 2_000) });
   await report(who, at);
@@ -69,7 +81,7 @@ export async function report(driver: Driver, at: { lat: number; lng: number }): 
  * once the next report follows it.
  */
 export async function drive(driver: Driver, at: { lat: number; lng: number }): Promise<void> {
-  const ref = db().collection('driver_locations').doc(driver.user.id);
+  const ref = db().collection(DRIVER_LOCATIONS).doc(driver.user.id);
   const tripStartedAt = (await ref.get()).get('tripStartedAt') as StoredTime | null | undefined;
   await ref.update({
     locatedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { db } from '../../src/platform/core/firebase/firebase';
 import { adminTokens, emailOtpLogin, registerVerified, type Tokens } from './accounts';
 import { call, uniqueEmail } from './api';
+import { PARTNERS, PARTNER_MEMBERS } from '../../src/modules/partners/partners.model';
 
 export type PartnerOwner = Tokens & { partnerId: string };
 
@@ -16,7 +17,7 @@ export async function activePartner(name = 'Nhà thuốc An Khang', admin?: Toke
   const partnerId = `p-${randomUUID().slice(0, 12)}`;
   const t = Date.now();
   await Promise.all([
-    db().collection('partners').doc(partnerId).set({
+    db().collection(PARTNERS).doc(partnerId).set({
       ownerId: owner.user.id,
       businessName: name,
       businessType: 'RETAIL',
@@ -28,7 +29,7 @@ export async function activePartner(name = 'Nhà thuốc An Khang', admin?: Toke
       approvedAt: t,
     }),
     db()
-      .collection('partner_members')
+      .collection(PARTNER_MEMBERS)
       .doc(`${partnerId}_${owner.user.id}`)
       .set({ partnerId, userId: owner.user.id, role: 'OWNER', email: null, addedBy: admin.user.id, createdAt: t }),
   ]);

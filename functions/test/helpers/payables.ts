@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Timestamp } from 'firebase-admin/firestore';
 import type { RideStatus } from '../../src/modules/rides';
 import { db } from '../../src/platform/core/firebase/firebase';
+import { RIDES } from '../../src/modules/rides/rides.collections';
 
 // Rides as the rides module stores them, for the tests of what uses a ride as a payable (vouchers): its rider, status,
 // quote and final fare. The ride flow itself is rides.test.ts's.
@@ -10,7 +11,7 @@ export async function seedRide(riderId: string, opts: { status?: RideStatus; quo
   const t = Timestamp.now();
   const at = { lat: 10.7769, lng: 106.7009 };
   await db()
-    .collection('rides')
+    .collection(RIDES)
     .doc(id)
     .set({
       id,
@@ -51,6 +52,6 @@ export async function seedRide(riderId: string, opts: { status?: RideStatus; quo
 /** The rides module moving a ride on (cancel, complete), as its state machine would have stored it. */
 export const setRideStatus = (id: string, status: RideStatus, extra: Record<string, unknown> = {}) =>
   db()
-    .collection('rides')
+    .collection(RIDES)
     .doc(id)
     .update({ status, updatedAt: Timestamp.now(), ...extra });

@@ -1,28 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { adminTokens, registerVerified, type Tokens } from './accounts';
+import { registerVerified, type Tokens } from './accounts';
 import { call } from './api';
 import { area, drive, onlineDriver, type Driver } from './drivers';
 
-// Rides' test steps shared by its test files: a narrowed administrator, and a trip started the way drivers do it.
+// The rides module's test driver: a trip booked, started and completed the way riders and drivers do it.
+// A narrowed administrator (admins.ts) and a rider with money in the wallet (wallet.ts) are re-exported for its tests.
+export { narrowedAdmin } from './admins';
+export { walletRider } from './wallet';
 
 type Here = ReturnType<typeof area>;
-
-/** A fresh ADMIN narrowed to `permissions` by the full administrator. */
-export async function narrowedAdmin(permissions: string[]): Promise<Tokens> {
-  const admin = await adminTokens();
-  const helper = await registerVerified();
-  await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
-  const set = await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { permissions } });
-  if (JSON.stringify(set.body.permissions) !== JSON.stringify(permissions)) throw new Error(`permissions not set: ${JSON.stringify(set.body)}`);
-  return helper;
-}
-
-/** A rider whose wallet was topped up with `amount` VND (MOCK gateway). */
-export async function walletRider(amount = 300_000) {
-  const rider = await registerVerified();
-  await call('POST', '/wallet/topups', { token: rider.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': randomUUID() } });
-  return rider;
-}
 
 /** Books pickup → `dropoffNorthM` north and takes the ride to IN_PROGRESS: the driver comes to the pickup first. */
 export async function startedTrip(here: Here, rider: Tokens, driver: Driver, opts: { paymentMethod?: 'CASH' | 'WALLET'; dropoffNorthM?: number } = {}) {

@@ -4,6 +4,7 @@ import { buildApp } from '../../src/app';
 import { parseConfig } from '../../src/platform/core/config';
 import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
 import { call, testIp } from '../helpers/api';
+import { balance } from '../helpers/wallet';
 import { localSecret, requireEmulators } from '../helpers/emulators';
 import { firestoreFaults, UNAVAILABLE, type FaultMode } from '../helpers/firestore-faults';
 import { listen } from '../helpers/http';
@@ -118,7 +119,6 @@ describe('a ledger transfer (POST /wallet/transfers) under database faults', () 
   let done = 0;
   const transfer = (key: string) => () =>
     send('POST', '/wallet/transfers', { token: sender.accessToken, body: { toUserId: recipient.user.id, amount: AMOUNT }, key });
-  const balance = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 
   beforeAll(async () => {
     [sender, recipient] = [await registerVerified(), await registerVerified()];
@@ -181,8 +181,7 @@ describe('a wallet top-up (POST /wallet/topups, MOCK gateway) under database fau
         const again = await topUp(key)();
         expect({ at, label, replay: [again.body.id, again.body.status] }).toEqual({ at, label, replay: [final.body.id, final.body.status] });
         if (final.body.status === 'SUCCEEDED') done += 1;
-        const balance = (await call('GET', '/wallet', { token: payer.accessToken })).body.balance as number;
-        expect({ at, label, balance }).toEqual({ at, label, balance: done * AMOUNT });
+        expect({ at, label, balance: await balance(payer) }).toEqual({ at, label, balance: done * AMOUNT });
       }
     }
     const admin = await adminTokens();

@@ -7,6 +7,8 @@ import type { DocumentEvent } from '../../src/platform/core/module/module';
 import { adminTokens, registerVerified } from '../helpers/accounts';
 import { testConfig } from '../helpers/config';
 import { requireEmulators } from '../helpers/emulators';
+import { USERS } from '../../src/modules/users/users.model';
+import { inboxOf } from '../helpers/notifications';
 
 beforeAll(requireEmulators);
 
@@ -19,9 +21,6 @@ const event = (id: string, before: Record<string, unknown> | undefined, after: R
   before: before && { id, data: before },
   after: after && { id, data: after },
 });
-const itemsOf = async (userId: string, eventName: string) =>
-  (await db().collection('app_notifications').where('recipientId', '==', userId).where('event', '==', eventName).get()).size;
-
 describe('the same trigger event delivered twice notifies once', () => {
   it('payments: a top-up succeeded and a refund', async () => {
     const payer = await registerVerified();
@@ -29,12 +28,12 @@ describe('the same trigger event delivered twice notifies once', () => {
     const settled = event('P-dup-1', { ...base, status: 'PENDING' }, { ...base, status: 'SUCCEEDED' });
     await onPaymentWritten(settled, config);
     await onPaymentWritten(settled, config);
-    expect(await itemsOf(payer.user.id, 'wallet.topup.succeeded')).toBe(1);
+    expect((await inboxOf(payer.user.id, { event: 'wallet.topup.succeeded' })).length).toBe(1);
     const refund = { id: 'R1', amount: 10_000, reason: 'x', by: payer.user.id, at: 1, gateway: { state: 'SETTLED', reference: null } };
     const refunded = event('P-dup-1', { ...base, status: 'SUCCEEDED' }, { ...base, status: 'PARTIALLY_REFUNDED', refunds: [refund] });
     await onPaymentWritten(refunded, config);
     await onPaymentWritten(refunded, config);
-    expect(await itemsOf(payer.user.id, 'payment.refunded')).toBe(1);
+    expect((await inboxOf(payer.user.id, { event: 'payment.refunded' })).length).toBe(1);
   });
 
   it('wallet: a transfer received and a withdrawal decided', async () => {
@@ -49,16 +48,16 @@ describe('the same trigger event delivered twice notifies once', () => {
     });
     await onTransferCreated(p2p, config);
     await onTransferCreated(p2p, config);
-    expect(await itemsOf(to.user.id, 'wallet.transfer.received')).toBe(1);
+    expect((await inboxOf(to.user.id, { event: 'wallet.transfer.received' })).length).toBe(1);
     await db()
-      .collection('users')
+      .collection(USERS)
       .doc(driver.user.id)
       .update({ roles: ['DRIVER'] });
     const w = { userId: driver.user.id, amount: 100_000, reason: null };
     const approved = event(`w-${randomUUID()}`, { ...w, status: 'PENDING' }, { ...w, status: 'APPROVED' });
     await onWithdrawalWritten(approved, config);
     await onWithdrawalWritten(approved, config);
-    expect(await itemsOf(driver.user.id, 'wallet.withdrawal.approved')).toBe(1);
+    expect((await inboxOf(driver.user.id, { event: 'wallet.withdrawal.approved' })).length).toBe(1);
   });
 
   it('rides: a ride matched, and an SOS to the administrators', async () => {
@@ -77,7 +76,9 @@ describe('the same trigger event delivered twice notifies once', () => {
     const rides = { settleAndRecord: async <R>(r: R) => r, scheduleExpiry: async (r: { id: string }) => void scheduled.push(r.id) };
     await onRideWritten(matched, config, undefined, rides);
     await onRideWritten(matched, config, undefined, rides);
-    expect([await itemsOf(rider.user.id, 'ride.matched'), await itemsOf(driver.user.id, 'ride.matched')]).toEqual([1, 1]);
+    expect([(await inboxOf(rider.user.id, { event: 'ride.matched' })).length, (await inboxOf(driver.user.id, { event: 'ride.matched' })).length]).toEqual([
+      1, 1,
+    ]);
     expect(scheduled).toEqual([matched.after!.id, matched.after!.id]);
     await onRideWritten(event(matched.after!.id, { ...ride, status: 'CONFIRMED' }, { ...ride, status: 'ARRIVED' }), config, undefined, rides);
     await onRideWritten(
@@ -101,7 +102,7 @@ describe('the same trigger event delivered twice notifies once', () => {
     });
     await onSosCreated(sos, config);
     await onSosCreated(sos, config);
-    const adminItems = (await db().collection('app_notifications').where('recipientId', '==', admin.user.id).where('entityId', '==', rideId).get()).size;
+    const adminItems = (await inboxOf(admin.user.id, { entityId: rideId })).length;
     expect(adminItems).toBe(1);
   });
 });

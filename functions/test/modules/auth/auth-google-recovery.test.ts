@@ -6,6 +6,7 @@ import { call, PASSWORD, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { googleIdToken, googleKey, publishGoogleKeys } from '../../helpers/google';
 import { inbox, mailedCode } from '../../helpers/sinks';
+import { USERS } from '../../../src/modules/users/users.model';
 
 const key = googleKey();
 const stranger = googleKey(); // never published
@@ -114,7 +115,7 @@ describe('a disabled account', () => {
   it('cannot sign in and its existing access token is refused at once', async () => {
     const account = await registerVerified();
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
-    await getFirestore(app).collection('users').doc(account.user.id).update({ disabled: true });
+    await getFirestore(app).collection(USERS).doc(account.user.id).update({ disabled: true });
     expect((await call('GET', '/users/me', { token: account.accessToken })).status).toBe(401);
     expect((await call('POST', '/auth/login/password', { body: { email: account.email, password: PASSWORD } })).status).toBe(403);
     expect((await call('POST', '/auth/refresh', { body: { refreshToken: account.refreshToken } })).status).toBe(401);

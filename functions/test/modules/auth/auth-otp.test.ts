@@ -7,6 +7,7 @@ import { requireEmulators } from '../../helpers/emulators';
 import { codeIn, inbox, mailedCode, waitForMail, waitForSms } from '../../helpers/sinks';
 import { DELIVERY_QUEUE } from '../../../src/platform/core/message-queue/message-queue';
 import { enqueue } from '../../../src/platform/kits/tasks/tasks';
+import { USERS, USER_PHONES } from '../../../src/modules/users/users.model';
 
 beforeAll(requireEmulators);
 
@@ -188,8 +189,8 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
     const account = await registerVerified();
     const national = `91${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
     const legacy = `+840${national}`;
-    await db().collection('users').doc(account.user.id).update({ phone: legacy, phoneVerified: true });
-    await db().collection('user_phones').doc(legacy).set({ userId: account.user.id, createdAt: Date.now() });
+    await db().collection(USERS).doc(account.user.id).update({ phone: legacy, phoneVerified: true });
+    await db().collection(USER_PHONES).doc(legacy).set({ userId: account.user.id, createdAt: Date.now() });
     const since = Date.now();
     expect((await call('POST', '/auth/otp/send', { body: { phone: `0${national}` } })).status).toBe(200);
     // Texted only because the account was found (an unknown number gets the same answer and no text).

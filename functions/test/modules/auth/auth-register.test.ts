@@ -4,6 +4,7 @@ import { ADMIN_EMAIL, adminTokens, registerVerified } from '../../helpers/accoun
 import { call, PASSWORD, testIp, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { codeIn, inbox, mailedCode, waitForMail, waitForSms } from '../../helpers/sinks';
+import { USERS } from '../../../src/modules/users/users.model';
 
 beforeAll(requireEmulators);
 
@@ -105,7 +106,7 @@ describe('registration (POST /auth/register and alias /register)', () => {
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
-    const accounts = await getFirestore(app).collection('users').where('email', '==', email).get();
+    const accounts = await getFirestore(app).collection(USERS).where('email', '==', email).get();
     expect(accounts.size).toBe(1);
   });
 

@@ -7,6 +7,8 @@ import { mailedCode } from '../../helpers/sinks';
 import { authAdmin, db } from '../../../src/platform/core/firebase/firebase';
 import { revokeUserSessions } from '../../../src/modules/auth/session.service';
 import { authRepo } from '../../../src/modules/auth/auth.repo';
+import { INBOX, PREFERENCES, PUSH_TOKENS } from '../../../src/modules/notifications/notifications.collections';
+import { AUTH_SESSIONS } from '../../../src/modules/auth/auth.model';
 
 // Firebase sign-ins (the realtime listeners) end with the API session: logout, lock, password reset and
 // refresh-token reuse. Through the stack as the apps use it.
@@ -24,7 +26,7 @@ async function listener(tokens: Tokens) {
   expect(minted.status).toBe(200);
   const client = await signedInClient(minted.body.token, 'revocation');
   expect((await client.signedIn.user.getIdTokenResult()).claims.sid).toBe(tokens.session.id);
-  const readInbox = () => getDocs(query(collection(client.firestore, 'app_notifications'), where('recipientId', '==', tokens.user.id)));
+  const readInbox = () => getDocs(query(collection(client.firestore, INBOX), where('recipientId', '==', tokens.user.id)));
   return { ...client, readInbox };
 }
 
@@ -39,7 +41,7 @@ describe('a Firebase client ends with its API session', () => {
       await first.readInbox();
       expect((await call('POST', '/auth/logout', { token: account.accessToken })).status).toBe(200);
       await denied(first.readInbox());
-      await denied(getDoc(doc(first.firestore, 'notification_prefs', account.user.id)));
+      await denied(getDoc(doc(first.firestore, PREFERENCES, account.user.id)));
       const other = await listener(second.body);
       await other.readInbox();
       await other.close();
@@ -80,7 +82,7 @@ describe('a Firebase client ends with its API session', () => {
       expect((await call('GET', '/users/me', { token: account.accessToken })).status).toBe(401);
       // Even if marking the session documents had not happened (a crash right after the reset), the
       // account's `sessionsValidAfter` alone ends them: un-revoke the document and try again.
-      await db().collection('auth_sessions').doc(account.session.id).update({ revokedAt: null, revokeReason: null });
+      await db().collection(AUTH_SESSIONS).doc(account.session.id).update({ revokedAt: null, revokeReason: null });
       expect((await call('GET', '/users/me', { token: account.accessToken })).status).toBe(401);
       expect((await call('POST', '/auth/refresh', { body: { refreshToken: account.refreshToken } })).status).toBe(401);
       await denied(client.readInbox());
@@ -108,7 +110,7 @@ describe('a Firebase client ends with its API session', () => {
       await new Promise((r) => setTimeout(r, 11_000)); // past the 10 s grace for a retried parent
       expect((await call('POST', '/auth/refresh', { body: { refreshToken: account.refreshToken } })).status).toBe(401);
       await denied(client.readInbox());
-      const tokens = await db().collection('push_tokens').where('userId', '==', account.user.id).get();
+      const tokens = await db().collection(PUSH_TOKENS).where('userId', '==', account.user.id).get();
       expect(tokens.docs.map((d) => d.get('token'))).not.toContain(pushToken);
     } finally {
       await client.close();
@@ -126,7 +128,7 @@ describe('sessions beyond one batch', () => {
       for (let k = i; k < Math.min(620, i + 500); k += 1) {
         const id = `many-${account.user.id}-${k}`;
         ids.push(id);
-        batch.set(db().collection('auth_sessions').doc(id), {
+        batch.set(db().collection(AUTH_SESSIONS).doc(id), {
           userId: account.user.id,
           revokedAt: null,
           createdAt: now,

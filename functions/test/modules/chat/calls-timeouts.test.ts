@@ -9,6 +9,8 @@ import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
+import { CALLS } from '../../../src/modules/chat/chat.collections';
+import { inboxPage, inboxOf, realtimeOf } from '../../helpers/notifications';
 
 // The ring timeout and its task (split from calls.test.ts: these wait on 10-s rings, so they run beside it).
 beforeAll(requireEmulators);
@@ -17,16 +19,10 @@ setLogLevel('error');
 const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = {}) =>
   call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id, ...extra } });
 const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/calls/${id}/${action}`, { token: who.accessToken });
-const inbox = async (who: Tokens) =>
-  (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{ kind: string; entityId: string; event: string }>;
-
 // The callee's CALL_MISSED items once the trigger has run (at least one), after a pause that would let a
 // duplicate show up.
 async function missedNoticesSettle(calleeId: string): Promise<string[]> {
-  const read = async () =>
-    (await db().collection('app_notifications').where('recipientId', '==', calleeId).where('kind', '==', 'CALL_MISSED').get()).docs.map(
-      (d) => d.get('entityId') as string,
-    );
+  const read = async () => (await inboxOf(calleeId, { kind: 'CALL_MISSED' })).map((item) => item.entityId as string);
   await waitFor(async () => ((await read()).length > 0 ? true : undefined), { timeoutMs: 40_000 });
   await new Promise((r) => setTimeout(r, 1500));
   return read();
@@ -36,16 +32,14 @@ describe('the ring timeout', () => {
   it('no answer: the ring timeout makes it MISSED with CALL_MISSED and call:ended for the callee', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
     const ringing = (await start(a, b)).body;
-    const missed = await waitFor(async () => (await inbox(b)).find((i) => i.kind === 'CALL_MISSED' && i.entityId === ringing.id), { timeoutMs: 40_000 });
+    const missed = await waitFor(async () => (await inboxPage(b)).find((i) => i.kind === 'CALL_MISSED' && i.entityId === ringing.id), { timeoutMs: 40_000 });
     expect(missed.event).toBe('call.missed');
     expect((await call('GET', '/chat/calls', { token: a.accessToken })).body.calls[0]).toMatchObject({
       id: ringing.id,
       status: 'MISSED',
       endReason: 'no_answer',
     });
-    const ended = (await db().collection('realtime_events').where('recipientId', '==', b.user.id).get()).docs
-      .map((d) => d.data())
-      .find((e) => e.type === 'call:ended');
+    const ended = (await realtimeOf(b.user.id)).find((e) => e.type === 'call:ended');
     expect(ended?.payload).toMatchObject({ event: 'call.missed', entityId: ringing.id, sfx: 'call_missed' });
     expect((await act(b, ringing.id, 'answer')).status).toBe(409);
   });
@@ -63,7 +57,7 @@ describe('many unanswered rings on the emulator stack', () => {
     const [caller, callee] = pairs[8];
     const ninth = (await start(caller, callee)).body;
     expect((await act(callee, ninth.id, 'answer')).body.status).toBe('ACTIVE');
-    const statuses = async () => (await db().getAll(...waiting.map((id) => db().collection('calls').doc(id)))).map((d) => d.get('status') as string);
+    const statuses = async () => (await db().getAll(...waiting.map((id) => db().collection(CALLS).doc(id)))).map((d) => d.get('status') as string);
     expect(await statuses()).toEqual(Array(8).fill('RINGING'));
     await waitFor(async () => ((await statuses()).every((s) => s === 'MISSED') ? true : undefined), { timeoutMs: 50_000 });
     await act(caller, ninth.id, 'end');
@@ -117,7 +111,7 @@ describe('the ring timeout task', () => {
     now += 31_000;
     expect((await service.timeout(ringing.id)).status).toBe('MISSED');
     // The trigger's work, delivered three times by hand, the first with a hub that fails once.
-    const stored = (await db().collection('calls').doc(ringing.id).get()).data();
+    const stored = (await db().collection(CALLS).doc(ringing.id).get()).data();
     type Change = Parameters<typeof onCallWritten>[0];
     const change = { before: { ...stored, status: 'RINGING', id: ringing.id }, after: { ...stored, id: ringing.id } } as Change;
     let failures = 0;
@@ -150,7 +144,7 @@ describe('the ring timeout task', () => {
       expect(rang).toHaveLength(1);
       expect((rang[0] as PromiseFulfilledResult<{ status: string }>).value.status).toBe('RINGING');
       expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ statusCode: 409 });
-      expect((await db().collection('calls').where('participants', 'array-contains', a.user.id).get()).size).toBe(1);
+      expect((await db().collection(CALLS).where('participants', 'array-contains', a.user.id).get()).size).toBe(1);
     }
   });
 
@@ -167,7 +161,7 @@ describe('the ring timeout task', () => {
     const ringing = await service.start(a.user.id, { calleeId: b.user.id, type: 'audio' });
     now += 31_000;
     await expect(service.answer(b.user.id, ringing.id)).rejects.toMatchObject({ statusCode: 409, code: 'CALL_TRANSITION', details: { status: 'MISSED' } });
-    const ref = db().collection('calls').doc(ringing.id);
+    const ref = db().collection(CALLS).doc(ringing.id);
     expect((await ref.get()).data()).toMatchObject({ status: 'MISSED', endReason: 'no_answer', endedBy: null });
     const history = async () => (await readHistory(ref)).map((e) => `${e.action} ${e.from}→${e.to} by ${e.by}`);
     expect(await history()).toEqual(['timeout RINGING→MISSED by system:ring-deadline']);
@@ -189,7 +183,7 @@ describe('the ring timeout task', () => {
     now += 31_000;
     const next = await service.start(a.user.id, { calleeId: c.user.id, type: 'audio' });
     expect(next.status).toBe('RINGING');
-    expect((await db().collection('calls').doc(lost.id).get()).data()).toMatchObject({ status: 'MISSED', endReason: 'no_answer' });
+    expect((await db().collection(CALLS).doc(lost.id).get()).data()).toMatchObject({ status: 'MISSED', endReason: 'no_answer' });
     expect((await service.timeout(lost.id)).status).toBe('MISSED');
     expect(await missedNoticesSettle(b.user.id)).toEqual([lost.id]);
   });

@@ -6,6 +6,9 @@ import { expectAllPublished, expectPublished } from '../../helpers/contract';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
 import { signedInClient } from '../../helpers/firebase-client';
+import { REALTIME } from '../../../src/modules/notifications/notifications.collections';
+import { CALLS } from '../../../src/modules/chat/chat.collections';
+import { inboxPage, inboxQuery, outboxFor, realtimeQuery } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 setLogLevel('error');
@@ -13,14 +16,6 @@ setLogLevel('error');
 const start = (caller: Tokens, callee: Tokens, extra: Record<string, unknown> = {}) =>
   call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id, ...extra } });
 const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/calls/${id}/${action}`, { token: who.accessToken });
-const inbox = async (who: Tokens) =>
-  (await call('GET', '/notifications?limit=50', { token: who.accessToken })).body.items as Array<{
-    kind: string;
-    entityId: string;
-    event: string;
-    title: string;
-    body: string;
-  }>;
 
 describe('calls', () => {
   it('ring: callee hears call:ring through a Firestore listener, gets CALL_INCOMING and a high-priority push even with notifications off', async () => {
@@ -36,7 +31,7 @@ describe('calls', () => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a raw Firestore document, asserted field by field
       const ring = new Promise<Record<string, any>>((resolve, reject) => {
         const stop = onSnapshot(
-          query(collection(firestore, 'realtime_events'), where('recipientId', '==', callee.user.id)),
+          query(collection(firestore, REALTIME), where('recipientId', '==', callee.user.id)),
           (snap) => {
             const event = snap.docs.map((d) => d.data()).find((d) => d.type === 'call:ring');
             if (event) {
@@ -61,16 +56,16 @@ describe('calls', () => {
       expect(heard.data).toMatchObject({ callId: started.body.id, callerId: caller.user.id });
       // Participants read the call document; the listener sees it live.
       // (A loaded machine may take the 10-s test ring past its deadline before this read: then it is MISSED.)
-      const live = (await getDoc(doc(firestore, 'calls', started.body.id))).data();
+      const live = (await getDoc(doc(firestore, CALLS, started.body.id))).data();
       expect(live).toMatchObject({ callerId: caller.user.id, calleeId: callee.user.id, status: expect.stringMatching(/^(RINGING|MISSED)$/) });
 
       // In the callee's language (read in the transaction that created the call), in the inbox and the push.
-      expect((await inbox(callee)).find((i) => i.entityId === started.body.id)).toMatchObject({
+      expect((await inboxPage(callee)).find((i) => i.entityId === started.body.id)).toMatchObject({
         kind: 'CALL_INCOMING',
         title: 'Cuộc gọi đến',
         body: 'Cuộc gọi video đến',
       });
-      const pushed = (await db().collection('push_outbox').where('token', '==', fcm).get()).docs.map((d) => d.data().message);
+      const pushed = await outboxFor(fcm);
       expect(pushed[0]).toMatchObject({
         data: { event: 'call.incoming' },
         android: { priority: 'high', ttl: 30_000, notification: { channelId: 'app-calls', title: 'Cuộc gọi đến', body: 'Cuộc gọi video đến' } },
@@ -82,8 +77,8 @@ describe('calls', () => {
       expect(live!.createdAt).toBeInstanceOf(ClientTimestamp);
       await expectPublished('CallDocument', `calls/${started.body.id}`);
       await expectPublished('NotificationPreferencesDocument', `notification_prefs/${callee.user.id}`);
-      await expectAllPublished('RealtimeEventDocument', db().collection('realtime_events').where('recipientId', '==', callee.user.id));
-      await expectAllPublished('InboxItemDocument', db().collection('app_notifications').where('recipientId', '==', callee.user.id));
+      await expectAllPublished('RealtimeEventDocument', realtimeQuery(callee.user.id));
+      await expectAllPublished('InboxItemDocument', inboxQuery(callee.user.id));
     } finally {
       await close();
     }
@@ -99,7 +94,7 @@ describe('calls', () => {
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
-    expect((await db().collection('calls').where('callerId', '==', a.user.id).get()).size).toBe(1);
+    expect((await db().collection(CALLS).where('callerId', '==', a.user.id).get()).size).toBe(1);
   });
 
   it('without an Idempotency-Key (as the spec shows it): 201, and a double tap rings once (one ringing call per pair)', async () => {
@@ -110,7 +105,7 @@ describe('calls', () => {
     expect(taps.every((t) => t.headers.get('idempotent-replayed') === null)).toBe(true);
     const later = await start(a, b);
     expect(later.body.id).toBe(taps[0].body.id);
-    expect((await db().collection('calls').where('callerId', '==', a.user.id).get()).size).toBe(1);
+    expect((await db().collection(CALLS).where('callerId', '==', a.user.id).get()).size).toBe(1);
     // Keyed retries racing: one call too.
     const key = `call-race-${Date.now()}`;
     const [c, d] = [await registerVerified(), await registerVerified()];
@@ -118,7 +113,7 @@ describe('calls', () => {
       [0, 1, 2].map(() => call('POST', '/chat/calls', { token: c.accessToken, body: { calleeId: d.user.id }, headers: { 'idempotency-key': key } })),
     );
     expect(new Set(keyed.filter((k) => k.status === 201).map((k) => k.body.id)).size).toBe(1);
-    expect((await db().collection('calls').where('callerId', '==', c.user.id).get()).size).toBe(1);
+    expect((await db().collection(CALLS).where('callerId', '==', c.user.id).get()).size).toBe(1);
     await act(a, taps[0].body.id, 'cancel');
     await act(c, keyed.find((k) => k.status === 201)!.body.id, 'cancel');
   });
@@ -169,7 +164,7 @@ describe('calls', () => {
     const busy = await start(c, b);
     expect(busy.body).toMatchObject({ status: 'DECLINED', endReason: 'busy' });
     // The missed-call notice comes from the trigger on the call's status change.
-    await waitFor(async () => ((await inbox(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined), {
+    await waitFor(async () => ((await inboxPage(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined), {
       timeoutMs: 40_000,
     });
     expect((await start(a, c)).body).toMatchObject({ statusCode: 409, code: 'CALL_BUSY' });

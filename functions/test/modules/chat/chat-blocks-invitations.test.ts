@@ -1,39 +1,38 @@
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
-import { allowDirectAdds } from '../../helpers/chat';
+import { allowDirectAdds, openDirect, sendText } from '../../helpers/chat';
 import { requireEmulators } from '../../helpers/emulators';
+import { CALLS, CHAT_BLOCK_LISTS, CHAT_INVITATIONS, CHAT_MEMBERSHIPS, CONVERSATIONS, MESSAGES } from '../../../src/modules/chat/chat.collections';
+import { EVENTS } from '../../../src/platform/kits/state-machine/state-machine';
 
 beforeAll(requireEmulators);
 
 type Person = Tokens & { email: string };
-const direct = (from: Person, to: Person) => call('POST', '/chat/conversations', { token: from.accessToken, body: { type: 'DIRECT', userId: to.user.id } });
 const group = (owner: Person, members: Person[]) =>
   call('POST', '/chat/conversations', { token: owner.accessToken, body: { type: 'GROUP', title: 'Hội An', memberIds: members.map((m) => m.user.id) } });
 const add = (owner: Person, id: string, members: Person[]) =>
   call('POST', `/chat/conversations/${id}/members`, { token: owner.accessToken, body: { userIds: members.map((m) => m.user.id) } });
-const send = (who: Person, id: string, text: string) =>
-  call('POST', `/chat/conversations/${id}/messages`, { token: who.accessToken, body: { type: 'TEXT', text } });
 const block = (who: Person, other: Person) => call('POST', `/chat/blocks/${other.user.id}`, { token: who.accessToken });
 const unblock = (who: Person, other: Person) => call('DELETE', `/chat/blocks/${other.user.id}`, { token: who.accessToken });
 const invitations = async (who: Person, status = 'PENDING') =>
   (await call('GET', `/chat/invitations?status=${status}`, { token: who.accessToken })).body.items as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const answer = (who: Person, id: string, action: 'accept' | 'decline') => call('POST', `/chat/invitations/${id}/${action}`, { token: who.accessToken });
-const messageCount = async (conversationId: string) => (await db().collection(`conversations/${conversationId}/messages`).count().get()).data().count;
+const messageCount = async (conversationId: string) => (await db().collection(`${CONVERSATIONS}/${conversationId}/${MESSAGES}`).count().get()).data().count;
 const startCall = (caller: Person, callee: Person) => call('POST', '/chat/calls', { token: caller.accessToken, body: { calleeId: callee.user.id } });
 
 describe('a block stops a direct conversation and calls, both ways', () => {
   it('messages in an existing direct conversation: 403 CHAT_BLOCKED from either side, nothing written; unblocking restores them', async () => {
     const [a, b] = [await registerVerified({ name: 'An' }), await registerVerified({ name: 'Bình' })];
-    const dm = (await direct(a, b)).body.id as string;
-    expect((await send(b, dm, 'xin chào')).status).toBe(201);
+    const dm = (await openDirect(a, b.user.id)).body.id as string;
+    expect((await sendText(b, dm, 'xin chào')).status).toBe(201);
     expect((await block(a, b)).status).toBe(200);
     const before = await messageCount(dm);
     for (const [from, text] of [
       [a, 'from the blocker'],
       [b, 'from the blocked'],
     ] as const) {
-      const refused = await send(from, dm, text);
+      const refused = await sendText(from, dm, text);
       expect([refused.status, refused.body.code]).toEqual([403, 'CHAT_BLOCKED']);
     }
     // A keyed retry is refused too (it must not slip through as a replay of nothing).
@@ -48,13 +47,13 @@ describe('a block stops a direct conversation and calls, both ways', () => {
     expect((await call('GET', `/chat/conversations/${dm}/messages`, { token: b.accessToken })).status).toBe(200);
 
     expect((await unblock(a, b)).status).toBe(200);
-    expect((await send(b, dm, 'làm lành nhé')).status).toBe(201);
-    expect((await send(a, dm, 'ok')).status).toBe(201);
+    expect((await sendText(b, dm, 'làm lành nhé')).status).toBe(201);
+    expect((await sendText(a, dm, 'ok')).status).toBe(201);
     // The other direction: the second person's block stops the first person's messages as well.
     await block(b, a);
-    expect((await send(a, dm, 'hello?')).body.code).toBe('CHAT_BLOCKED');
+    expect((await sendText(a, dm, 'hello?')).body.code).toBe('CHAT_BLOCKED');
     await unblock(b, a);
-    expect((await send(a, dm, 'hello!')).status).toBe(201);
+    expect((await sendText(a, dm, 'hello!')).status).toBe(201);
   });
 
   it('calls: neither side starts one while either blocks; a block made while it rings stops the answer; unblocking restores calls', async () => {
@@ -67,7 +66,7 @@ describe('a block stops a direct conversation and calls, both ways', () => {
       const refused = await startCall(from, to);
       expect([refused.status, refused.body.code]).toEqual([403, 'CHAT_BLOCKED']);
     }
-    expect((await db().collection('calls').where('participants', 'array-contains', a.user.id).count().get()).data().count).toBe(0);
+    expect((await db().collection(CALLS).where('participants', 'array-contains', a.user.id).count().get()).data().count).toBe(0);
     await unblock(b, a);
     const ringing = await startCall(a, b);
     expect([ringing.status, ringing.body.status]).toEqual([201, 'RINGING']);
@@ -94,8 +93,8 @@ describe('group invitations', () => {
     const id = created.body.id as string;
     // Not a member yet: no access, no membership, no messages.
     expect((await call('GET', `/chat/conversations/${id}`, { token: guest.accessToken })).status).toBe(404);
-    expect((await send(guest, id, 'hi')).status).toBe(404);
-    expect((await db().collection('chat_memberships').doc(`${id}_${guest.user.id}`).get()).exists).toBe(false);
+    expect((await sendText(guest, id, 'hi')).status).toBe(404);
+    expect((await db().collection(CHAT_MEMBERSHIPS).doc(`${id}_${guest.user.id}`).get()).exists).toBe(false);
 
     const [invitation] = await invitations(guest);
     expect(invitation).toMatchObject({
@@ -112,7 +111,7 @@ describe('group invitations', () => {
     const accepted = await answer(guest, invitation.id, 'accept');
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ id, memberCount: 2, invitedIds: [] });
-    expect((await send(guest, id, 'chào cả nhà')).status).toBe(201);
+    expect((await sendText(guest, id, 'chào cả nhà')).status).toBe(201);
     const events = (await call('GET', `/chat/conversations/${id}/messages`, { token: owner.accessToken })).body.items.map(
       (m: { system: { event: string } | null }) => m.system?.event ?? 'text',
     );
@@ -122,7 +121,7 @@ describe('group invitations', () => {
     expect(await invitations(guest)).toEqual([]);
     expect((await invitations(guest, 'ACCEPTED')).map((i) => i.id)).toEqual([invitation.id]);
     // The move is on the invitation's audit trail.
-    const trail = (await db().collection(`chat_invitations/${invitation.id}/events`).get()).docs.map((d) => d.data());
+    const trail = (await db().collection(`${CHAT_INVITATIONS}/${invitation.id}/${EVENTS}`).get()).docs.map((d) => d.data());
     expect(trail).toMatchObject([{ action: 'accept', from: 'PENDING', to: 'ACCEPTED', by: guest.user.id }]);
   });
 
@@ -240,8 +239,8 @@ describe('group invitations', () => {
 
     // Members who come to block each other stay in the group and both still send.
     await block(member, x);
-    expect((await send(x, g.id, 'still here')).status).toBe(201);
-    expect((await send(member, g.id, 'me too')).status).toBe(201);
+    expect((await sendText(x, g.id, 'still here')).status).toBe(201);
+    expect((await sendText(member, g.id, 'me too')).status).toBe(201);
     expect((await state()).memberCount).toBe(4);
   });
 
@@ -270,7 +269,7 @@ describe('group invitations', () => {
       const refused = await answer(who, invitation.id, 'accept');
       expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_INVITATION_TRANSITION']);
     }
-    const trail = (await db().collection(`chat_invitations/${i1.id}/events`).get()).docs.map((d) => d.data());
+    const trail = (await db().collection(`${CHAT_INVITATIONS}/${i1.id}/${EVENTS}`).get()).docs.map((d) => d.data());
     expect(trail).toMatchObject([{ action: 'withdraw', from: 'PENDING', to: 'WITHDRAWN', by: g1.user.id, reason: 'block' }]);
 
     await block(g3, member); // the invitee blocks a member: the invitation stays, accepting does not
@@ -309,7 +308,7 @@ describe('group invitations', () => {
     const again = await add(owner, g.id, [guest]);
     expect(again.body).toMatchObject({ memberCount: 1, invitedIds: [guest.user.id] });
     expect((await call('GET', `/chat/conversations/${g.id}`, { token: guest.accessToken })).status).toBe(404);
-    expect((await db().collection('chat_memberships').doc(`${g.id}_${guest.user.id}`).get()).exists).toBe(false);
+    expect((await db().collection(CHAT_MEMBERSHIPS).doc(`${g.id}_${guest.user.id}`).get()).exists).toBe(false);
     const accepted = await answer(guest, invitation.id, 'accept');
     expect(accepted.body).toMatchObject({ memberCount: 2, invitedIds: [] });
     // A member now: DELETE removes them (not a withdrawal), and nothing is left to accept.
@@ -342,7 +341,7 @@ describe('group invitations', () => {
     expect((await call('POST', `/chat/conversations/${g.id}/leave`, { token: owner.accessToken })).body).toEqual({ left: true, conversationId: g.id });
     expect(await invitations(guest)).toEqual([]);
     expect((await invitations(guest, 'WITHDRAWN')).map((i) => i.id)).toEqual([invitation.id]);
-    expect((await db().collection('conversations').doc(g.id).get()).data()).toMatchObject({ memberIds: [], ownerId: null, invitedIds: [] });
+    expect((await db().collection(CONVERSATIONS).doc(g.id).get()).data()).toMatchObject({ memberIds: [], ownerId: null, invitedIds: [] });
     const refused = await answer(guest, invitation.id, 'accept');
     expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_INVITATION_TRANSITION']);
   });
@@ -350,18 +349,18 @@ describe('group invitations', () => {
   it('one account blocks at most 1,000 people (409 CHAT_BLOCKS_FULL); unblocking makes room', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
     const full = Array.from({ length: 1000 }, (_, i) => `seeded-${i}`);
-    await db().collection('chat_block_lists').doc(a.user.id).set({ userId: a.user.id, blockedIds: full, updatedAt: Date.now() });
+    await db().collection(CHAT_BLOCK_LISTS).doc(a.user.id).set({ userId: a.user.id, blockedIds: full, updatedAt: Date.now() });
     const refused = await block(a, b);
     expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_BLOCKS_FULL']);
-    expect((await direct(b, a)).status).toBe(201);
+    expect((await openDirect(b, a.user.id)).status).toBe(201);
     await db()
-      .collection('chat_block_lists')
+      .collection(CHAT_BLOCK_LISTS)
       .doc(a.user.id)
       .set({ userId: a.user.id, blockedIds: full.slice(1), updatedAt: Date.now() });
     expect((await block(a, b)).status).toBe(200);
-    expect(((await db().collection('chat_block_lists').doc(a.user.id).get()).data()!.blockedIds as string[]).slice(-1)).toEqual([b.user.id]);
+    expect(((await db().collection(CHAT_BLOCK_LISTS).doc(a.user.id).get()).data()!.blockedIds as string[]).slice(-1)).toEqual([b.user.id]);
     await unblock(a, b);
-    expect((await db().collection('chat_block_lists').doc(a.user.id).get()).data()!.blockedIds as string[]).toHaveLength(999);
+    expect((await db().collection(CHAT_BLOCK_LISTS).doc(a.user.id).get()).data()!.blockedIds as string[]).toHaveLength(999);
   });
 
   it('accepting and declining at once: exactly one wins', async () => {
@@ -395,8 +394,8 @@ describe('chat moderation: permission and limits', () => {
     };
     const [none, moderator] = [await narrowed([]), await narrowed(['moderation'])];
     const [a, b] = [await registerVerified(), await registerVerified()];
-    const dm = (await direct(a, b)).body.id as string;
-    const message = (await send(a, dm, 'spam spam')).body.id as string;
+    const dm = (await openDirect(a, b.user.id)).body.id as string;
+    const message = (await sendText(a, dm, 'spam spam')).body.id as string;
     const report = (await call('POST', `/chat/messages/${message}/report`, { token: b.accessToken, body: { reason: 'SPAM' } })).body;
     for (const [method, path, body] of [
       ['GET', '/chat/admin/reports', undefined],
@@ -417,7 +416,7 @@ describe('chat moderation: permission and limits', () => {
     const [a, b, c] = [await registerVerified(), await registerVerified(), await registerVerified()];
     await allowDirectAdds(b, c);
     const g = (await group(a, [b, c])).body.id as string;
-    const message = (await send(a, g, 'report me')).body.id as string;
+    const message = (await sendText(a, g, 'report me')).body.id as string;
     const report = () => call('POST', `/chat/messages/${message}/report`, { token: b.accessToken, body: { reason: 'SPAM' } });
     const statuses: number[] = [];
     for (let i = 0; i < 20; i += 1) statuses.push((await report()).status);

@@ -6,21 +6,19 @@ import { db } from '../../../src/platform/core/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { expectPublished } from '../../helpers/contract';
-import { allowDirectAdds, allowDirectAddsOf } from '../../helpers/chat';
+import { allowDirectAdds, allowDirectAddsOf, openDirect, sendText } from '../../helpers/chat';
 import { requireEmulators } from '../../helpers/emulators';
+import { CHAT_MEMBERSHIPS, CHAT_REPORTS, CONVERSATIONS } from '../../../src/modules/chat/chat.collections';
 
 beforeAll(requireEmulators);
 
 type Person = Tokens & { email: string };
-const direct = (from: Person, to: string) => call('POST', '/chat/conversations', { token: from.accessToken, body: { type: 'DIRECT', userId: to } });
 const group = (owner: Person, memberIds: string[], title = 'Trip to Da Lat') =>
   call('POST', '/chat/conversations', { token: owner.accessToken, body: { type: 'GROUP', title, memberIds } });
 const get = (who: Person, id: string) => call('GET', `/chat/conversations/${id}`, { token: who.accessToken });
-const send = (who: Person, id: string, text: string) =>
-  call('POST', `/chat/conversations/${id}/messages`, { token: who.accessToken, body: { type: 'TEXT', text } });
 // Scoped to one account: other test files create conversations at the same time.
 const conversationsOf = async (userId: string) =>
-  (await db().collection('conversations').where('memberIds', 'array-contains', userId).count().get()).data().count;
+  (await db().collection(CONVERSATIONS).where('memberIds', 'array-contains', userId).count().get()).data().count;
 
 // Accounts written straight to Firestore: enough for membership checks and names, and fast for big groups.
 async function plainAccounts(n: number, tag: string): Promise<string[]> {
@@ -45,21 +43,21 @@ beforeAll(async () => {
 describe('direct conversations', () => {
   it('one per pair: created once (201), then returned to either side (200); titled with the other person', async () => {
     const [dave, erin] = [await registerVerified({ name: 'Dave' }), await registerVerified({ name: 'Erin' })];
-    const created = await direct(dave, erin.user.id);
+    const created = await openDirect(dave, erin.user.id);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ type: 'DIRECT', title: 'Erin', memberCount: 2, unreadCount: 0, muted: false, lastMessage: null, ownerId: null });
     expect(created.body.members.map((m: { name: string }) => m.name).sort()).toEqual(['Dave', 'Erin']);
-    const again = await direct(erin, dave.user.id);
+    const again = await openDirect(erin, dave.user.id);
     expect([again.status, again.body.id, again.body.title]).toEqual([200, created.body.id, 'Dave']);
-    const racing = await Promise.all(Array.from({ length: 5 }, () => direct(dave, erin.user.id)));
+    const racing = await Promise.all(Array.from({ length: 5 }, () => openDirect(dave, erin.user.id)));
     expect(new Set(racing.map((r) => r.body.id))).toEqual(new Set([created.body.id]));
   });
 
   it('not with myself (400) or someone unknown (404); nothing written', async () => {
     const before = await conversationsOf(alice.user.id);
-    const self = await direct(alice, alice.user.id);
+    const self = await openDirect(alice, alice.user.id);
     expect([self.status, self.body.code]).toEqual([400, 'CHAT_SELF_CONVERSATION']);
-    expect((await direct(alice, `nobody-${randomUUID()}`)).status).toBe(404);
+    expect((await openDirect(alice, `nobody-${randomUUID()}`)).status).toBe(404);
     expect((await call('POST', '/chat/conversations', { token: alice.accessToken, body: { type: 'DIRECT' } })).status).toBe(400);
     expect((await call('POST', '/chat/conversations', { token: alice.accessToken, body: { type: 'CHANNEL', userId: bob.user.id } })).status).toBe(400);
     expect((await call('POST', '/chat/conversations', { body: { type: 'DIRECT', userId: bob.user.id } })).status).toBe(401);
@@ -75,7 +73,7 @@ describe('direct conversations', () => {
       [gus, hal],
       [hal, gus],
     ] as const) {
-      const refused = await direct(from, to.user.id);
+      const refused = await openDirect(from, to.user.id);
       expect([refused.status, refused.body.code]).toEqual([403, 'CHAT_BLOCKED']);
     }
     expect((await call('GET', '/chat/blocks', { token: gus.accessToken })).body.items).toEqual([{ userId: hal.user.id, createdAt: blocked.body.createdAt }]);
@@ -85,7 +83,7 @@ describe('direct conversations', () => {
     expect((await call('POST', `/chat/blocks/${gus.user.id}`, { token: gus.accessToken })).status).toBe(400);
     expect((await call('POST', `/chat/blocks/nobody-${randomUUID()}`, { token: gus.accessToken })).status).toBe(404);
     expect((await call('DELETE', `/chat/blocks/${hal.user.id}`, { token: gus.accessToken })).body).toEqual({ deleted: true });
-    expect((await direct(hal, gus.user.id)).status).toBe(201);
+    expect((await openDirect(hal, gus.user.id)).status).toBe(201);
   });
 });
 
@@ -105,7 +103,7 @@ describe('groups', () => {
     expect((await call('PATCH', `/chat/conversations/${g.id}`, { token: bob.accessToken, body: { title: 'Hue weekend' } })).body.title).toBe('Hue weekend');
     for (const title of ['', '   ', 'x'.repeat(101)])
       expect((await call('PATCH', `/chat/conversations/${g.id}`, { token: bob.accessToken, body: { title } })).status).toBe(400);
-    const dm = (await direct(alice, carol.user.id)).body;
+    const dm = (await openDirect(alice, carol.user.id)).body;
     const refused = await call('PATCH', `/chat/conversations/${dm.id}`, { token: alice.accessToken, body: { title: 'x' } });
     expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_NOT_GROUP']);
     expect((await call('PATCH', `/chat/conversations/${g.id}`, { token: carol.accessToken, body: { title: 'x' } })).status).toBe(404);
@@ -124,11 +122,11 @@ describe('groups', () => {
     const removed = await call('DELETE', `/chat/conversations/${g.id}/members/${carol.user.id}`, { token: alice.accessToken });
     expect(removed.body.memberCount).toBe(2);
     expect((await get(carol, g.id)).status).toBe(404);
-    expect((await send(carol, g.id, 'still here?')).status).toBe(404);
+    expect((await sendText(carol, g.id, 'still here?')).status).toBe(404);
     expect((await call('GET', `/chat/conversations/${g.id}/messages`, { token: carol.accessToken })).status).toBe(404);
     expect(
       await db()
-        .collection('chat_memberships')
+        .collection(CHAT_MEMBERSHIPS)
         .doc(`${g.id}_${carol.user.id}`)
         .get()
         .then((s) => s.exists),
@@ -147,7 +145,7 @@ describe('groups', () => {
       ['SYSTEM', 'member.removed'],
       ['SYSTEM', 'member.added'],
     ]);
-    const dm = (await direct(alice, bob.user.id)).body;
+    const dm = (await openDirect(alice, bob.user.id)).body;
     expect((await call('POST', `/chat/conversations/${dm.id}/leave`, { token: alice.accessToken })).body.code).toBe('CHAT_NOT_GROUP');
   });
 
@@ -182,11 +180,11 @@ describe('groups', () => {
 describe('the conversation list', () => {
   it('newest activity first, with my unread count, the muted flag and member names; pages with a cursor', async () => {
     const [me, x, y] = [await registerVerified({ name: 'Me' }), await registerVerified({ name: 'Xuan' }), await registerVerified({ name: 'Yen' })];
-    const withX = (await direct(me, x.user.id)).body;
-    const withY = (await direct(me, y.user.id)).body;
-    await send(x, withX.id, 'first');
+    const withX = (await openDirect(me, x.user.id)).body;
+    const withY = (await openDirect(me, y.user.id)).body;
+    await sendText(x, withX.id, 'first');
     await new Promise((r) => setTimeout(r, 20));
-    await send(y, withY.id, 'second');
+    await sendText(y, withY.id, 'second');
     await call('PUT', `/notifications/mutes/${withY.id}`, { token: me.accessToken });
     const list = async (query = '') => (await call('GET', `/chat/conversations${query}`, { token: me.accessToken })).body;
     // The trigger moves the counters: wait until both show.
@@ -225,10 +223,10 @@ describe('context conversations (rides, orders, bookings)', () => {
     ]);
     expect(await openContextConversation(context, [{ userId: rider.user.id, surface: 'CON' }])).toBe(id);
     expect((await get(driver, id)).body).toMatchObject({ type: 'CONTEXT', context, closed: false, memberCount: 2 });
-    expect((await send(rider, id, 'I am at the gate')).status).toBe(201);
+    expect((await sendText(rider, id, 'I am at the gate')).status).toBe(201);
     await closeContextConversation(context);
     await closeContextConversation(context);
-    const refused = await send(driver, id, 'on my way');
+    const refused = await sendText(driver, id, 'on my way');
     expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_CLOSED']);
     expect((await get(rider, id)).body.closed).toBe(true);
     expect((await call('GET', `/chat/conversations/${id}/messages`, { token: driver.accessToken })).body.items).toHaveLength(1);
@@ -238,7 +236,7 @@ describe('context conversations (rides, orders, bookings)', () => {
 describe('reports', () => {
   it('a member reports a message once; not their own; the admin queue lists and resolves it', async () => {
     const g = (await group(alice, [bob.user.id])).body;
-    const message = (await send(alice, g.id, 'buy cheap watches')).body;
+    const message = (await sendText(alice, g.id, 'buy cheap watches')).body;
     const report = (who: Person, id = message.id) =>
       call('POST', `/chat/messages/${id}/report`, { token: who.accessToken, body: { reason: 'SPAM', note: 'again' } });
     const first = await report(bob);
@@ -272,14 +270,14 @@ describe('reports', () => {
 
   it('two identical reports at once make one (201 and 200, one id); resolving again with the same status changes nothing', async () => {
     const g = (await group(alice, [bob.user.id, carol.user.id])).body;
-    const message = (await send(alice, g.id, 'win a prize')).body;
+    const message = (await sendText(alice, g.id, 'win a prize')).body;
     const report = (who: Person) => call('POST', `/chat/messages/${message.id}/report`, { token: who.accessToken, body: { reason: 'SPAM' } });
     const raced = await Promise.all([report(bob), report(bob)]);
     expect(raced.map((r) => r.status).sort()).toEqual([200, 201]);
     expect(raced[0].body.id).toBe(raced[1].body.id);
     const other = await report(carol);
     expect([other.status, other.body.id === raced[0].body.id]).toEqual([201, false]);
-    expect((await db().collection('chat_reports').where('messageId', '==', message.id).get()).size).toBe(2);
+    expect((await db().collection(CHAT_REPORTS).where('messageId', '==', message.id).get()).size).toBe(2);
 
     const admin = await adminTokens();
     const resolve = (status: string) => call('PATCH', `/chat/admin/reports/${raced[0].body.id}`, { token: admin.accessToken, body: { status } });

@@ -12,11 +12,13 @@ import { db } from '../../../src/platform/core/firebase/firebase';
 import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { expectAllPublished, expectPublished } from '../../helpers/contract';
-import { allowDirectAdds } from '../../helpers/chat';
+import { allowDirectAdds, directBetween } from '../../helpers/chat';
 import { requireEmulators } from '../../helpers/emulators';
 import { signedInClient } from '../../helpers/firebase-client';
 import { waitFor } from '../../helpers/wait';
 import { png } from '../../helpers/images';
+import { CHAT_MEMBERSHIPS, CONVERSATIONS, MESSAGES } from '../../../src/modules/chat/chat.collections';
+import { fcmToken, inboxOf, outboxFor, inboxQuery, realtimeQuery } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 setLogLevel('error');
@@ -28,22 +30,17 @@ const text = (who: Person, id: string, t: string) => send(who, id, { type: 'TEXT
 const messages = async (who: Person, id: string, query = '') =>
   (await call('GET', `/chat/conversations/${id}/messages${query}`, { token: who.accessToken })).body.items as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const membership = async (conversationId: string, who: Person) =>
-  (await db().collection('chat_memberships').doc(`${conversationId}_${who.user.id}`).get()).data()!;
-const messageCount = async (conversationId: string) => (await db().collection(`conversations/${conversationId}/messages`).count().get()).data().count;
-const chatItems = async (who: Person, conversationId: string) =>
-  (await db().collection('app_notifications').where('recipientId', '==', who.user.id).where('entityId', '==', conversationId).get()).docs.map((d) => d.data());
-const fcmToken = (tag: string) => `fcm-chat-${tag}-${Date.now()}-${'t'.repeat(40)}`;
-const outboxFor = async (token: string) => (await db().collection('push_outbox').where('token', '==', token).get()).docs.map((d) => d.data().message);
+  (await db().collection(CHAT_MEMBERSHIPS).doc(`${conversationId}_${who.user.id}`).get()).data()!;
+const messageCount = async (conversationId: string) => (await db().collection(`${CONVERSATIONS}/${conversationId}/${MESSAGES}`).count().get()).data().count;
 
 async function fannedOut(conversationId: string, messageId: string) {
-  await waitFor(async () => ((await db().doc(`conversations/${conversationId}/messages/${messageId}`).get()).get('fannedOut') === true ? true : undefined), {
-    timeoutMs: 30_000,
-    what: 'the message trigger',
-  });
-}
-
-async function directBetween(a: Person, b: Person): Promise<string> {
-  return (await call('POST', '/chat/conversations', { token: a.accessToken, body: { type: 'DIRECT', userId: b.user.id } })).body.id;
+  await waitFor(
+    async () => ((await db().doc(`${CONVERSATIONS}/${conversationId}/${MESSAGES}/${messageId}`).get()).get('fannedOut') === true ? true : undefined),
+    {
+      timeoutMs: 30_000,
+      what: 'the message trigger',
+    },
+  );
 }
 
 describe('sending and receiving', () => {
@@ -57,7 +54,7 @@ describe('sending and receiving', () => {
     try {
       const heard = new Promise<Record<string, unknown>>((resolve, reject) => {
         const stop = onSnapshot(
-          collection(firestore, `conversations/${id}/messages`),
+          collection(firestore, `${CONVERSATIONS}/${id}/${MESSAGES}`),
           (snap) => {
             const first = snap.docs.map((d) => d.data()).find((d) => d.type === 'TEXT');
             if (first) {
@@ -81,14 +78,16 @@ describe('sending and receiving', () => {
       });
       expect(await heard).toMatchObject({ id: sent.body.id, text: 'Chào Binh!', senderId: an.user.id });
       await fannedOut(id, sent.body.id);
-      const [item] = await waitFor(async () => ((await chatItems(binh, id)).length > 0 ? chatItems(binh, id) : undefined));
+      const [item] = await waitFor(async () =>
+        (await inboxOf(binh.user.id, { entityId: id })).length > 0 ? inboxOf(binh.user.id, { entityId: id }) : undefined,
+      );
       expect(item).toMatchObject({ kind: 'CHAT_MESSAGE', event: 'chat.message', title: 'An', body: 'Chào Binh!' });
       expect(item.data).toMatchObject({
         sfx: 'notif_message',
         entityId: id,
         deepLink: { tab: 'ChatTab', screen: 'ChatThread', params: { appLink: `app://chat/${id}` } },
       });
-      expect(await chatItems(an, id)).toEqual([]);
+      expect(await inboxOf(an.user.id, { entityId: id })).toEqual([]);
       const pushed = await waitFor(async () => ((await outboxFor(token)).length > 0 ? outboxFor(token) : undefined));
       expect(pushed[0]).toMatchObject({ data: { event: 'chat.message' }, android: { notification: { channelId: 'app-chat' } } });
       expect((await membership(id, binh)).unreadCount).toBe(1);
@@ -98,14 +97,14 @@ describe('sending and receiving', () => {
       const created = (await heard).createdAt as ClientTimestamp;
       expect(created).toBeInstanceOf(ClientTimestamp);
       expect(created.toMillis()).toBe(Date.parse(sent.body.createdAt));
-      await expectPublished('MessageDocument', `conversations/${id}/messages/${sent.body.id}`);
-      await expectPublished('ConversationDocument', `conversations/${id}`);
+      await expectPublished('MessageDocument', `${CONVERSATIONS}/${id}/${MESSAGES}/${sent.body.id}`);
+      await expectPublished('ConversationDocument', `${CONVERSATIONS}/${id}`);
       const view = await expectPublished('ChatMembershipDocument', `chat_memberships/${id}_${binh.user.id}`);
       expect(view.readUpToAt).toBeNull();
       await expectPublished('ChatMembershipDocument', `chat_memberships/${id}_${an.user.id}`);
-      const events = await expectAllPublished('RealtimeEventDocument', db().collection('realtime_events').where('recipientId', '==', binh.user.id));
+      const events = await expectAllPublished('RealtimeEventDocument', realtimeQuery(binh.user.id));
       expect(events.map((e) => e.type)).toEqual(['message:new']);
-      await expectAllPublished('InboxItemDocument', db().collection('app_notifications').where('recipientId', '==', binh.user.id));
+      await expectAllPublished('InboxItemDocument', inboxQuery(binh.user.id));
     } finally {
       await close();
     }
@@ -232,7 +231,7 @@ describe('history, edits and deletion', () => {
     // The two oldest as the code before the move wrote them.
     for (const m of sent.slice(0, 2))
       await db()
-        .doc(`conversations/${id}/messages/${m.id}`)
+        .doc(`${CONVERSATIONS}/${id}/${MESSAGES}/${m.id}`)
         .update({ createdAt: Date.parse(m.createdAt) });
     const texts = async (query: string) => (await messages(b, id, query)).map((m) => m.text);
     expect(await texts('')).toEqual(['m3', 'm2', 'm1', 'm0']);
@@ -275,7 +274,7 @@ describe('history, edits and deletion', () => {
 
     const old = (await text(a, id, 'sent long ago')).body;
     await db()
-      .doc(`conversations/${id}/messages/${old.id}`)
+      .doc(`${CONVERSATIONS}/${id}/${MESSAGES}/${old.id}`)
       .update({ createdAt: Timestamp.fromMillis(Date.now() - 16 * 60_000) });
     expect((await call('PATCH', `/chat/conversations/${id}/messages/${old.id}`, { token: a.accessToken, body: { text: 'late' } })).body.code).toBe(
       'CHAT_EDIT_WINDOW',
@@ -321,13 +320,13 @@ describe('read markers and unread counts', () => {
       .body.id;
     const m = (await text(a, g, 'once only')).body.id;
     await fannedOut(g, m);
-    await waitFor(async () => ((await chatItems(c, g)).length === 1 ? true : undefined));
+    await waitFor(async () => ((await inboxOf(c.user.id, { entityId: g })).length === 1 ? true : undefined));
     const hub = createHub({ transport: outboxTransport() });
     // The same event delivered again (and once more, racing itself).
     const again = await Promise.all([fanOutMessage(g, m, hub), fanOutMessage(g, m, hub)]);
     for (const result of again) expect(result).toEqual({ counted: false, notified: 0, duplicates: 2 });
     expect([(await membership(g, b)).unreadCount, (await membership(g, c)).unreadCount, (await membership(g, a)).unreadCount]).toEqual([1, 1, 0]);
-    expect([(await chatItems(b, g)).length, (await chatItems(c, g)).length]).toEqual([1, 1]);
+    expect([(await inboxOf(b.user.id, { entityId: g })).length, (await inboxOf(c.user.id, { entityId: g })).length]).toEqual([1, 1]);
   });
 
   it('members who block the sender, or muted the conversation, get no push; blockers no inbox item either', async () => {
@@ -342,8 +341,8 @@ describe('read markers and unread counts', () => {
     await call('PUT', `/notifications/mutes/${g}`, { token: c.accessToken });
     const m = (await text(a, g, 'anyone?')).body.id;
     await fannedOut(g, m);
-    await waitFor(async () => ((await chatItems(c, g)).length === 1 ? true : undefined));
-    expect(await chatItems(b, g)).toEqual([]);
+    await waitFor(async () => ((await inboxOf(c.user.id, { entityId: g })).length === 1 ? true : undefined));
+    expect(await inboxOf(b.user.id, { entityId: g })).toEqual([]);
     expect((await membership(g, b)).unreadCount).toBe(1);
     expect(await outboxFor(tc)).toEqual([]);
     expect(await outboxFor(tb)).toEqual([]);

@@ -5,6 +5,7 @@ import { DRIVER_PAPERS, uploadAll } from '../../helpers/papers';
 import { mailedCode } from '../../helpers/sinks';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { geohashOf } from '../../../src/platform/kits/geo/geo';
+import { DRIVER_LOCATIONS } from '../../../src/modules/driver/driver.collections';
 
 beforeAll(requireEmulators);
 
@@ -172,7 +173,7 @@ describe('the driver profile', () => {
     expect(me.lastLocation).toMatchObject({ lat: 10.7769, lng: 106.7009, heading: 90, speedKmh: null });
     expect((await call('POST', '/driver/me/location', { token, body: { lat: 91, lng: 0 } })).status).toBe(400);
     // The geohash (platform/kits/geo) is stored with the position in the driver's location document, for radius queries.
-    const stored = (await db().collection('driver_locations').doc(me.userId).get()).data();
+    const stored = (await db().collection(DRIVER_LOCATIONS).doc(me.userId).get()).data();
     expect(stored).toMatchObject({ geohash: geohashOf({ lat: 10.7769, lng: 106.7009 }), status: 'ONLINE' });
     const user = await registerVerified();
     expect((await call('PATCH', '/driver/me/status', { token: user.accessToken, body: { status: 'ONLINE' } })).status).toBe(403);

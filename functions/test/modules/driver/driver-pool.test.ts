@@ -6,6 +6,7 @@ import { area, onlineDriver, type Driver } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
 import { testConfig } from '../../helpers/config';
 import { waitFor } from '../../helpers/wait';
+import { DRIVER_LOCATIONS, DRIVER_PROFILES } from '../../../src/modules/driver/driver.collections';
 
 beforeAll(requireEmulators);
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 
 const locationOf = async (driver: Driver) =>
-  (await db().collection('driver_locations').doc(driver.user.id).get()).data() as { status: string; dispatchKey: string | null };
+  (await db().collection(DRIVER_LOCATIONS).doc(driver.user.id).get()).data() as { status: string; dispatchKey: string | null };
 const onMap = async (here: ReturnType<typeof area>) =>
   (await call('GET', `/rides/drivers/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=1000`, { token: rider.accessToken })).body.count as number;
 const offlineSoon = (driver: Driver) =>
@@ -32,7 +33,7 @@ it('a driver locked by an administrator is OFFLINE and off the drivers map withi
   expect((await call('DELETE', `/users/admin/${driver.user.id}`, { token: admin.accessToken })).status).toBe(200);
   await offlineSoon(driver);
   expect(await locationOf(driver)).toMatchObject({ status: 'OFFLINE', dispatchKey: null });
-  expect((await db().collection('driver_profiles').doc(driver.user.id).get()).get('status')).toBe('OFFLINE');
+  expect((await db().collection(DRIVER_PROFILES).doc(driver.user.id).get()).get('status')).toBe('OFFLINE');
   expect(await onMap(here)).toBe(0);
 }, 60_000);
 

@@ -4,6 +4,7 @@ import { createDispatchService, dispatchPool } from '../../../src/modules/driver
 import { db, inTransaction } from '../../../src/platform/core/firebase/firebase';
 import { distanceMeters, geohashOf } from '../../../src/platform/kits/geo/geo';
 import { requireEmulators } from '../../helpers/emulators';
+import { DRIVER_LOCATIONS, DRIVER_PROFILES } from '../../../src/modules/driver/driver.collections';
 
 beforeAll(requireEmulators);
 
@@ -24,7 +25,7 @@ function harness() {
 async function freeDriver(): Promise<string> {
   const id = `pos-${randomUUID()}`;
   await db()
-    .collection('driver_profiles')
+    .collection(DRIVER_PROFILES)
     .doc(id)
     .set({
       userId: id,
@@ -39,7 +40,7 @@ async function freeDriver(): Promise<string> {
   return id;
 }
 
-const stored = async (id: string) => (await db().collection('driver_locations').doc(id).get()).data()!;
+const stored = async (id: string) => (await db().collection(DRIVER_LOCATIONS).doc(id).get()).data()!;
 
 describe('driver position reports', () => {
   it('writes the first report of each clock second, coalesces the rest, and never goes back to an older position', async () => {
@@ -67,7 +68,7 @@ describe('driver position reports', () => {
     // A report stamped before the stored position (another instance's clock) does not replace it.
     at(2_500);
     await db()
-      .collection('driver_locations')
+      .collection(DRIVER_LOCATIONS)
       .doc(id)
       .update({ locatedAt: Timestamp.fromMillis(T0 + 3_000), lat: north(99).lat });
     expect((await service.report(id, north(40))).coalesced).toBe(true);
@@ -102,7 +103,7 @@ describe('driver position reports', () => {
     expect((await service.report(id, north(300))).coalesced).toBe(false);
     // Another instance writes a newer position: the version this instance wrote is stale now.
     await db()
-      .collection('driver_locations')
+      .collection(DRIVER_LOCATIONS)
       .doc(id)
       .update({ lat: north(350).lat, geohash: geohashOf(north(350)), tripDistanceM: 150, tripAnchor: north(350) });
     for (const [i, m] of [450, 600].entries()) {
@@ -127,7 +128,7 @@ describe('driver position reports', () => {
     const id = await freeDriver();
     at(0);
     await service.report(id, START);
-    await db().collection('driver_locations').doc(id).update({ status: 'OFFLINE', dispatchKey: null });
+    await db().collection(DRIVER_LOCATIONS).doc(id).update({ status: 'OFFLINE', dispatchKey: null });
     at(1_000);
     expect((await service.report(id, north(10))).coalesced).toBe(false);
     expect(await stored(id)).toMatchObject({ status: 'OFFLINE', dispatchKey: null });

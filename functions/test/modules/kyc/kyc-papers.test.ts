@@ -5,6 +5,7 @@ import { adminTokens, registerVerified, type Tokens } from '../../helpers/accoun
 import { call } from '../../helpers/api';
 import { API, requireEmulators } from '../../helpers/emulators';
 import { FIXTURES, uploadPaper } from '../../helpers/papers';
+import { DRIVER_PROFILES } from '../../../src/modules/driver/driver.collections';
 
 beforeAll(requireEmulators);
 
@@ -76,20 +77,20 @@ describe('driver capability backfill', () => {
     const empty = `backfill-${randomUUID()}`;
     const set = `backfill-${randomUUID()}`;
     const notApproved = `backfill-${randomUUID()}`;
-    await db.collection('driver_profiles').doc(missing).set({ userId: missing, approvedAt: Date.now(), updatedAt: 1 });
-    await db.collection('driver_profiles').doc(empty).set({ userId: empty, approvedAt: Date.now(), capabilities: [], updatedAt: 1 });
+    await db.collection(DRIVER_PROFILES).doc(missing).set({ userId: missing, approvedAt: Date.now(), updatedAt: 1 });
+    await db.collection(DRIVER_PROFILES).doc(empty).set({ userId: empty, approvedAt: Date.now(), capabilities: [], updatedAt: 1 });
     await db
-      .collection('driver_profiles')
+      .collection(DRIVER_PROFILES)
       .doc(set)
       .set({ userId: set, approvedAt: Date.now(), capabilities: ['SCHOOL_TRIP'], updatedAt: 1 });
-    await db.collection('driver_profiles').doc(notApproved).set({ userId: notApproved, approvedAt: null, updatedAt: 1 });
+    await db.collection(DRIVER_PROFILES).doc(notApproved).set({ userId: notApproved, approvedAt: null, updatedAt: 1 });
 
     const first = await backfillDriverCapabilities();
     expect(first.updated).toBeGreaterThanOrEqual(2);
     for (const id of [missing, empty])
-      expect((await db.collection('driver_profiles').doc(id).get()).get('capabilities')).toEqual(['RIDE', 'COURIER', 'DELIVERY']);
-    expect((await db.collection('driver_profiles').doc(set).get()).get('capabilities')).toEqual(['SCHOOL_TRIP']);
-    expect((await db.collection('driver_profiles').doc(notApproved).get()).get('capabilities')).toBeUndefined();
+      expect((await db.collection(DRIVER_PROFILES).doc(id).get()).get('capabilities')).toEqual(['RIDE', 'COURIER', 'DELIVERY']);
+    expect((await db.collection(DRIVER_PROFILES).doc(set).get()).get('capabilities')).toEqual(['SCHOOL_TRIP']);
+    expect((await db.collection(DRIVER_PROFILES).doc(notApproved).get()).get('capabilities')).toBeUndefined();
 
     const second = await backfillDriverCapabilities();
     expect(second.updated).toBe(0);

@@ -7,6 +7,7 @@ import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { API, requireEmulators } from '../../helpers/emulators';
 import { audioFixture, storedFiles } from '../../helpers/media-storage';
+import { MEDIA } from '../../../src/modules/media/media.model';
 
 // Uploads with an Idempotency-Key: a retry after a lost answer returns the same items and stores nothing twice;
 // the key is claimed before the bytes are read, so a retry while the first still streams is 409.
@@ -140,7 +141,7 @@ describe('POST /upload/single with an Idempotency-Key', () => {
     expect(first.status).toBe(201);
     // The key's record expired (its TTL) and the item is older than a day.
     await platformDb()
-      .collection('media')
+      .collection(MEDIA)
       .doc(first.body.id)
       .update({ createdAt: Date.now() - 25 * 3600_000 });
     await platformDb()

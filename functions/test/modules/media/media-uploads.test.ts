@@ -8,6 +8,8 @@ import { call } from '../../helpers/api';
 import { API, requireEmulators } from '../../helpers/emulators';
 import { FIXTURES } from '../../helpers/papers';
 import { audioFixture, storageRoot, storedFiles } from '../../helpers/media-storage';
+import { MEDIA } from '../../../src/modules/media/media.model';
+import { USERS } from '../../../src/modules/users/users.model';
 
 beforeAll(requireEmulators);
 
@@ -52,7 +54,7 @@ describe('POST /upload/single', () => {
     expect(served.headers.get('content-type')).toBe(type);
     expect(Buffer.from(await served.arrayBuffer()).equals(data)).toBe(true);
     // The item is stored with its owner.
-    const doc = await platformDb().collection('media').doc(res.body.id).get();
+    const doc = await platformDb().collection(MEDIA).doc(res.body.id).get();
     expect(doc.get('ownerId')).toBe(owner.user.id);
   });
 
@@ -87,7 +89,7 @@ describe('POST /upload/single', () => {
     const driverOnly = await registerVerified();
     // Only data can make such an account (every flow keeps USER): roles are read live on each request.
     await platformDb()
-      .collection('users')
+      .collection(USERS)
       .doc(driverOnly.user.id)
       .update({ roles: ['DRIVER'] });
     expect((await upload('/upload/single', driverOnly.accessToken, 'file', [{ data: fixture('tone.mp3'), type: 'audio/mpeg' }])).status).toBe(403);

@@ -6,7 +6,7 @@ import { notificationsRepo } from '../../../src/modules/notifications/notificati
 import { createBroadcast, getBroadcast, runBroadcast } from '../../../src/modules/notifications/broadcast.job';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { asWritten, type Locale } from '../../../src/platform/kits/i18n';
-import { newUserRecord } from '../../../src/modules/users/users.model';
+import { newUserRecord, USERS } from '../../../src/modules/users/users.model';
 import { usersRepo } from '../../../src/modules/users/users.repo';
 import { accounts } from '../../../src/modules/users';
 import { RIDE_EVENTS } from '../../../src/modules/rides/rides.events';
@@ -15,6 +15,8 @@ import { CHAT_TEXTS } from '../../../src/modules/chat/chat.texts';
 import type { PushResult, PushTransport } from '../../../src/platform/core/push/transport';
 import { requireEmulators } from '../../helpers/emulators';
 import type { KnownEvent } from '../../../src/modules/notifications/events';
+import { INBOX, PUSH_DEVICES } from '../../../src/modules/notifications/notifications.collections';
+import { inboxOf, present, realtimeOf } from '../../helpers/notifications';
 import '../../../src/modules/rides/rides.events';
 import '../../../src/modules/driver/driver.events';
 
@@ -45,9 +47,6 @@ async function userWithToken(surface: 'CON' | 'PAR' | 'DRV' = 'CON', platform: '
   await notificationsRepo.saveToken({ userId, token, surface, platform, deviceId: 'd1', sessionId: `s-${userId}`, createdAt: 1, updatedAt: 1 });
   return { userId, token };
 }
-
-const inboxOf = async (userId: string) => (await db().collection('app_notifications').where('recipientId', '==', userId).get()).docs.map((d) => d.data());
-const realtimeOf = async (userId: string) => (await db().collection('realtime_events').where('recipientId', '==', userId).get()).docs.map((d) => d.data());
 
 describe('dispatch', () => {
   it('inbox + realtime + push with the spec payload, in that order of decisions', async () => {
@@ -139,25 +138,9 @@ describe('dispatch', () => {
       { push: true, channels: { chat: true, ride: false, order: true, wallet: true, social: true, promo: true }, muted: { 'conv-muted': true } },
       Date.now(),
     );
-    const { Timestamp } = await import('firebase-admin/firestore');
-    await db()
-      .collection('presence')
-      .doc('chat_conv-here')
-      .collection('members')
-      .doc(user.userId)
-      .set({ expiresAt: Timestamp.fromMillis(Date.now() + 60_000) });
-    await db()
-      .collection('presence')
-      .doc('chat_conv-stale')
-      .collection('members')
-      .doc(user.userId)
-      .set({ expiresAt: Timestamp.fromMillis(Date.now() - 1000) });
-    await db()
-      .collection('presence')
-      .doc('ride_ride-here')
-      .collection('members')
-      .doc(user.userId)
-      .set({ expiresAt: Timestamp.fromMillis(Date.now() + 60_000) });
+    await present('chat_conv-here', user.userId, Date.now() + 60_000);
+    await present('chat_conv-stale', user.userId, Date.now() - 1000);
+    await present('ride_ride-here', user.userId, Date.now() + 60_000);
 
     const push = async (input: Partial<Parameters<typeof hub.dispatch>[0]> & { event: string }) =>
       (await hub.dispatch({ recipients: to, entityId: randomUUID(), text: asWritten({ title: 't', body: 'b' }), ...input }))[0].push;
@@ -274,7 +257,7 @@ describe('dispatch', () => {
     const reports = await hub.dispatch(input);
     expect(reports).toHaveLength(623);
     expect(reports.filter((r) => r.duplicate).map((r) => r.userId)).toEqual([recipients[10].userId]);
-    expect((await db().collection('app_notifications').where('entityId', '==', entityId).count().get()).data().count).toBe(623);
+    expect((await db().collection(INBOX).where('entityId', '==', entityId).count().get()).data().count).toBe(623);
     const byUser = new Map(reports.map((r) => [r.userId, r.push]));
     expect(byUser.get(withTokens[0].userId)).toEqual({ sent: 1, failed: 0, removedTokens: 0 });
     expect(byUser.get(withTokens[1].userId)).toEqual({ sent: 1, failed: 0, removedTokens: 0 });
@@ -349,7 +332,7 @@ describe('dispatch', () => {
     const [a, b] = await Promise.all([hub.dispatch(input), hub.dispatch(input)]);
     // Each recipient's item was created by exactly one of the two deliveries.
     expect(a.filter((r) => !r.duplicate).length + b.filter((r) => !r.duplicate).length).toBe(1_050);
-    expect((await db().collection('app_notifications').where('entityId', '==', input.entityId).count().get()).data().count).toBe(1_050);
+    expect((await db().collection(INBOX).where('entityId', '==', input.entityId).count().get()).data().count).toBe(1_050);
     expect(sent.map((m) => m.token).sort()).toEqual([...tokens].sort());
   });
 
@@ -385,7 +368,7 @@ describe('dispatch', () => {
       const batch = db().batch();
       for (let i = b * 280; i < (b + 1) * 280; i += 1) {
         const other = `${prefix}0500-other-${i}`;
-        batch.set(db().collection('push_devices').doc(other), { tokens: { [`t${i}`]: tokenRecord(other, `token-other-${i}-${'w'.repeat(20)}`) } });
+        batch.set(db().collection(PUSH_DEVICES).doc(other), { tokens: { [`t${i}`]: tokenRecord(other, `token-other-${i}-${'w'.repeat(20)}`) } });
       }
       await batch.commit();
     }
@@ -516,11 +499,11 @@ describe('broadcast job', () => {
     for (let i = 0; i < accounts.length; i += 500) {
       const batch = db().batch();
       for (const id of accounts.slice(i, i + 500))
-        batch.set(db().collection('users').doc(id), { hats: bothApps.has(id) ? ['CON', 'PAR'] : ['CON'], roles: ['USER'], disabled: false });
+        batch.set(db().collection(USERS).doc(id), { hats: bothApps.has(id) ? ['CON', 'PAR'] : ['CON'], roles: ['USER'], disabled: false });
       await batch.commit();
     }
     await db()
-      .collection('users')
+      .collection(USERS)
       .doc(locked)
       .set({ hats: ['CON'], roles: ['USER'], disabled: true });
     // Devices on the first page (ids sort first), so the crash cannot fall between their item and push.
@@ -540,15 +523,15 @@ describe('broadcast job', () => {
     };
     const [conUser, parUser, bothUser] = ['con', 'par', 'both'].map((tag) => `0000-bc-${tag}-${randomUUID()}`);
     await db()
-      .collection('users')
+      .collection(USERS)
       .doc(conUser)
       .set({ hats: ['CON'], roles: ['USER'], disabled: false });
     await db()
-      .collection('users')
+      .collection(USERS)
       .doc(parUser)
       .set({ hats: ['PAR'], roles: ['USER', 'PARTNER_OWNER'], disabled: false });
     await db()
-      .collection('users')
+      .collection(USERS)
       .doc(bothUser)
       .set({ hats: ['CON', 'PAR'], roles: ['USER', 'PARTNER_OWNER'], disabled: false });
     const tokens = {
@@ -563,7 +546,7 @@ describe('broadcast job', () => {
     const activeAccounts = async () => {
       const ids = new Set<string>();
       for (const hat of ['CON', 'PAR']) {
-        (await db().collection('users').where('hats', 'array-contains', hat).where('disabled', '==', false).select().get()).docs.forEach((d) => ids.add(d.id));
+        (await db().collection(USERS).where('hats', 'array-contains', hat).where('disabled', '==', false).select().get()).docs.forEach((d) => ids.add(d.id));
       }
       return ids;
     };
@@ -589,7 +572,7 @@ describe('broadcast job', () => {
     const done = await getBroadcast(broadcast.id);
     expect(done.status).toBe('DONE');
 
-    const items = (await db().collection('app_notifications').where('entityId', '==', broadcast.id).select('recipientId').get()).docs.map(
+    const items = (await db().collection(INBOX).where('entityId', '==', broadcast.id).select('recipientId').get()).docs.map(
       (d) => d.get('recipientId') as string,
     );
     const perAccount = new Map<string, number>();
@@ -599,7 +582,7 @@ describe('broadcast job', () => {
     expect([...perAccount.values()].every((n) => n === 1)).toBe(true);
     const audienceAfter = await activeAccounts();
     expect([...audience].filter((id) => audienceAfter.has(id) && perAccount.get(id) !== 1)).toEqual([]);
-    const newcomers = new Set((await db().collection('users').where('createdAt', '>=', startedAt).select().get()).docs.map((d) => d.id));
+    const newcomers = new Set((await db().collection(USERS).where('createdAt', '>=', startedAt).select().get()).docs.map((d) => d.id));
     // Re-roled into CON or PAR during the run (a driver made a USER again by another file) counts as active after.
     expect(items.filter((id) => !audience.has(id) && !audienceAfter.has(id) && !newcomers.has(id))).toEqual([]);
     expect(done.inboxItems).toBe(items.length);
@@ -611,7 +594,7 @@ describe('broadcast job', () => {
 
     // A finished job stays finished.
     expect(await runBroadcast(broadcast.id, { hub })).toBe('done');
-    expect((await db().collection('app_notifications').where('entityId', '==', broadcast.id).count().get()).data().count).toBe(items.length);
+    expect((await db().collection(INBOX).where('entityId', '==', broadcast.id).count().get()).data().count).toBe(items.length);
   }, 180_000);
 
   it('one Idempotency-Key names one broadcast per administrator; another message under it is 422', async () => {

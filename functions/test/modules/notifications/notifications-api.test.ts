@@ -4,14 +4,14 @@ import { call, PASSWORD } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { signedInClient } from '../../helpers/firebase-client';
 import { db } from '../../../src/platform/core/firebase/firebase';
+import { INBOX, PUSH_TOKENS } from '../../../src/modules/notifications/notifications.collections';
+import { fcmToken, outboxFor } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 setLogLevel('error');
 
 const login = (email: string, userAgent: string, deviceName?: string) =>
   call('POST', '/auth/login/password', { body: { email, password: PASSWORD, ...(deviceName ? { deviceName } : {}) }, headers: { 'user-agent': userAgent } });
-const outboxFor = async (token: string) => (await db().collection('push_outbox').where('token', '==', token).get()).docs.map((d) => d.data().message);
-const fcmToken = (tag: string) => `fcm-${tag}-${Date.now()}-${'t'.repeat(40)}`;
 
 describe('security.device and push tokens', () => {
   it('a sign-in from a new device puts a SYSTEM item in the inbox and always pushes to the registered devices', async () => {
@@ -49,9 +49,9 @@ describe('security.device and push tokens', () => {
     const token = fcmToken('logout');
     await call('POST', '/push-tokens', { token: a.accessToken, body: { token, surface: 'CON', platform: 'ios', deviceId: 'iphone' } });
     expect((await call('DELETE', '/push-tokens', { token: b.accessToken, body: { token } })).status).toBe(404);
-    expect((await db().collection('push_tokens').where('token', '==', token).get()).size).toBe(1);
+    expect((await db().collection(PUSH_TOKENS).where('token', '==', token).get()).size).toBe(1);
     await call('POST', '/auth/logout', { token: a.accessToken });
-    expect((await db().collection('push_tokens').where('token', '==', token).get()).size).toBe(0);
+    expect((await db().collection(PUSH_TOKENS).where('token', '==', token).get()).size).toBe(0);
     expect((await call('POST', '/push-tokens', { token: b.accessToken, body: { token: 'short', surface: 'XX', platform: 'ios', deviceId: 'x' } })).status).toBe(
       400,
     );
@@ -165,7 +165,7 @@ describe('listening with the Firebase client SDK', () => {
 
       const heard = new Promise<Record<string, unknown>>((resolve, reject) => {
         const stop = onSnapshot(
-          query(collection(firestore, 'app_notifications'), where('recipientId', '==', account.user.id)),
+          query(collection(firestore, INBOX), where('recipientId', '==', account.user.id)),
           (snap) => {
             const added = snap.docChanges().find((c) => c.type === 'added');
             if (added) {
@@ -178,7 +178,7 @@ describe('listening with the Firebase client SDK', () => {
       });
       await login(account.email, 'UA-new-device');
       expect(await heard).toMatchObject({ event: 'security.device', kind: 'SYSTEM' });
-      await expect(getDoc(doc(firestore, 'app_notifications', otherItem))).rejects.toMatchObject({ code: 'permission-denied' });
+      await expect(getDoc(doc(firestore, INBOX, otherItem))).rejects.toMatchObject({ code: 'permission-denied' });
     } finally {
       await close();
     }

@@ -11,6 +11,11 @@ import { testConfig } from '../../helpers/config';
 import { requireEmulators } from '../../helpers/emulators';
 import { GATEWAY_ENV } from '../../helpers/gateways';
 import { waitFor } from '../../helpers/wait';
+import { PAYMENTS } from '../../../src/modules/payments/payments.collections';
+import { EVENTS } from '../../../src/platform/kits/state-machine/state-machine';
+import { earningsOf, ledgerCheck, postTopUp, walletOf } from '../../helpers/wallet';
+import { driverAccount } from '../../helpers/drivers';
+import { inboxOf } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 
@@ -19,27 +24,12 @@ const config = testConfig({ PAYMENTS_MOCK: 'true', VNPAY_TMN_CODE: GATEWAY_ENV.v
 const payments = paymentCommands(config);
 type Person = Tokens & { email: string };
 const key = () => randomUUID();
-const topUp = (who: Person, amount: number) =>
-  call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
-const wallet = async (who: Person) => (await call('GET', '/wallet', { token: who.accessToken })).body as { balance: number; held: number };
-const earnings = async (who: Person) =>
-  (await call('GET', '/wallet/earnings', { token: who.accessToken })).body as { balance: number; reserved: number; available: number };
-const check = async (userId: string) =>
-  (await call('GET', `/wallet/admin/users/${userId}/check`, { token: (await adminTokens()).accessToken })).body.ok as boolean;
-async function driver(): Promise<Person> {
-  const who = await registerVerified({ name: 'Tài xế' });
-  await db()
-    .collection('users')
-    .doc(who.user.id)
-    .update({ roles: ['USER', 'DRIVER'] });
-  return who;
-}
 const ride = () => ({ type: 'RIDE', id: `ride-${randomUUID()}` });
 
 describe('charge', () => {
   it('WALLET: pays the payee their share and the platform its fee at once; retried with the same key, once', async () => {
-    const [rider, taxi] = [await registerVerified(), await driver()];
-    await topUp(rider, 100_000);
+    const [rider, taxi] = [await registerVerified(), await driverAccount()];
+    await postTopUp(rider, 100_000);
     const input = {
       payerId: rider.user.id,
       amount: vnd(45_000),
@@ -54,18 +44,18 @@ describe('charge', () => {
     const [a, b] = await Promise.all([payments.charge(input), payments.charge(input)]);
     expect(a.id).toBe(b.id);
     expect(a).toMatchObject({ status: 'SUCCEEDED', method: 'WALLET', amount: 45_000, payeeId: taxi.user.id });
-    expect(await wallet(rider)).toMatchObject({ balance: 55_000 });
-    expect(await earnings(taxi)).toMatchObject({ balance: 36_000, available: 36_000 });
+    expect(await walletOf(rider)).toMatchObject({ balance: 55_000 });
+    expect(await earningsOf(taxi)).toMatchObject({ balance: 36_000, available: 36_000 });
     await expect(payments.charge({ ...input, amount: vnd(60_000), idempotencyKey: key() })).rejects.toMatchObject({
       code: 'WALLET_INSUFFICIENT_FUNDS',
       statusCode: 409,
     });
-    expect(await check(rider.user.id)).toBe(true);
-    expect(await check(taxi.user.id)).toBe(true);
+    expect((await ledgerCheck(rider.user.id)).ok).toBe(true);
+    expect((await ledgerCheck(taxi.user.id)).ok).toBe(true);
   });
 
   it("CASH: recorded as paid; the driver's earnings owe the commission (may go below zero)", async () => {
-    const [rider, taxi] = [await registerVerified(), await driver()];
+    const [rider, taxi] = [await registerVerified(), await driverAccount()];
     const paid = await payments.charge({
       payerId: rider.user.id,
       amount: vnd(50_000),
@@ -78,8 +68,8 @@ describe('charge', () => {
       idempotencyKey: key(),
     });
     expect(paid).toMatchObject({ status: 'SUCCEEDED', method: 'CASH' });
-    expect(await earnings(taxi)).toMatchObject({ balance: -10_000, available: 0 });
-    expect(await wallet(rider)).toMatchObject({ balance: 0 });
+    expect(await earningsOf(taxi)).toMatchObject({ balance: -10_000, available: 0 });
+    expect(await walletOf(rider)).toMatchObject({ balance: 0 });
     await expect(payments.refund(paid.id, { reason: 'cash', by: 'system:test', idempotencyKey: key() })).rejects.toMatchObject({
       code: 'PAYMENT_NOT_REFUNDABLE',
     });
@@ -103,8 +93,8 @@ describe('charge', () => {
 
 describe('hold, capture, release', () => {
   it('a hold moves money to held; capturing less than held pays the driver and returns the rest; release returns it all', async () => {
-    const [rider, taxi] = [await registerVerified(), await driver()];
-    await topUp(rider, 200_000);
+    const [rider, taxi] = [await registerVerified(), await driverAccount()];
+    await postTopUp(rider, 200_000);
     const hold = await payments.hold({
       payerId: rider.user.id,
       amount: vnd(80_000),
@@ -114,11 +104,11 @@ describe('hold, capture, release', () => {
       idempotencyKey: key(),
     });
     expect(hold).toMatchObject({ status: 'AUTHORIZED', heldAmount: 80_000 });
-    expect(await wallet(rider)).toEqual(expect.objectContaining({ balance: 120_000, held: 80_000 }));
+    expect(await walletOf(rider)).toEqual(expect.objectContaining({ balance: 120_000, held: 80_000 }));
     const captured = await payments.capture(hold.id, { amount: vnd(65_000), payeeId: taxi.user.id, feeBp: 1_500 });
     expect(captured).toMatchObject({ status: 'SUCCEEDED', capturedAmount: 65_000, refundable: 65_000 });
-    expect(await wallet(rider)).toEqual(expect.objectContaining({ balance: 135_000, held: 0 }));
-    expect((await earnings(taxi)).balance).toBe(55_250);
+    expect(await walletOf(rider)).toEqual(expect.objectContaining({ balance: 135_000, held: 0 }));
+    expect((await earningsOf(taxi)).balance).toBe(55_250);
     await expect(payments.capture(hold.id)).rejects.toMatchObject({ code: 'PAYMENT_TRANSITION' });
 
     const second = await payments.hold({
@@ -131,17 +121,17 @@ describe('hold, capture, release', () => {
     });
     await expect(payments.capture(second.id, { amount: vnd(50_001) })).rejects.toMatchObject({ code: 'PAYMENT_CAPTURE_EXCEEDS' });
     expect((await payments.release(second.id, 'rider cancelled')).status).toBe('CANCELLED');
-    expect(await wallet(rider)).toEqual(expect.objectContaining({ balance: 135_000, held: 0 }));
+    expect(await walletOf(rider)).toEqual(expect.objectContaining({ balance: 135_000, held: 0 }));
     await expect(payments.release(second.id, 'twice')).rejects.toMatchObject({ code: 'PAYMENT_TRANSITION' });
     await expect(
       payments.hold({ payerId: rider.user.id, amount: vnd(135_001), purpose: 'RIDE', ref: ride(), description: 'Too much', idempotencyKey: key() }),
     ).rejects.toMatchObject({ code: 'WALLET_INSUFFICIENT_FUNDS' });
-    expect(await check(rider.user.id)).toBe(true);
+    expect((await ledgerCheck(rider.user.id)).ok).toBe(true);
   });
 
   it('refunds of a split payment come back from payee and platform in proportion, exactly on the last one', async () => {
-    const [rider, taxi] = [await registerVerified(), await driver()];
-    await topUp(rider, 100_000);
+    const [rider, taxi] = [await registerVerified(), await driverAccount()];
+    await postTopUp(rider, 100_000);
     const paid = await payments.charge({
       payerId: rider.user.id,
       amount: vnd(33_333),
@@ -153,21 +143,21 @@ describe('hold, capture, release', () => {
       description: 'Split',
       idempotencyKey: key(),
     });
-    expect((await earnings(taxi)).balance).toBe(26_666);
+    expect((await earningsOf(taxi)).balance).toBe(26_666);
     await payments.refund(paid.id, { amount: vnd(10_001), reason: 'detour', by: 'system:rides', idempotencyKey: key() });
     await payments.refund(paid.id, { amount: vnd(7), reason: 'rounding', by: 'system:rides', idempotencyKey: key() });
     const last = await payments.refund(paid.id, { reason: 'cancelled after all', by: 'system:rides', idempotencyKey: key() });
     expect(last).toMatchObject({ status: 'REFUNDED', refundedAmount: 33_333, refunds: [expect.anything(), expect.anything(), expect.anything()] });
-    expect(await wallet(rider)).toMatchObject({ balance: 100_000 });
-    expect((await earnings(taxi)).balance).toBe(0);
-    expect(await check(taxi.user.id)).toBe(true);
+    expect(await walletOf(rider)).toMatchObject({ balance: 100_000 });
+    expect((await earningsOf(taxi)).balance).toBe(0);
+    expect((await ledgerCheck(taxi.user.id)).ok).toBe(true);
   });
 });
 
 describe('withdrawals', () => {
   it('reserve on request, a second one over what is left is 409; approve moves to payouts in transit; reject and cancel free the reserve', async () => {
-    const [rider, taxi, other, admin] = [await registerVerified(), await driver(), await driver(), await adminTokens()];
-    await topUp(rider, 500_000);
+    const [rider, taxi, other, admin] = [await registerVerified(), await driverAccount(), await driverAccount(), await adminTokens()];
+    await postTopUp(rider, 500_000);
     await payments.charge({
       payerId: rider.user.id,
       amount: vnd(400_000),
@@ -184,7 +174,7 @@ describe('withdrawals', () => {
       call('POST', '/wallet/withdrawals', { token: who.accessToken, body: { amount, bankAccount }, headers: { 'idempotency-key': key() } });
     const first = await ask(taxi, 300_000);
     expect(first).toMatchObject({ status: 201, body: { status: 'PENDING', amount: 300_000 } });
-    expect(await earnings(taxi)).toMatchObject({ balance: 400_000, reserved: 300_000, available: 100_000 });
+    expect(await earningsOf(taxi)).toMatchObject({ balance: 400_000, reserved: 300_000, available: 100_000 });
     expect((await ask(taxi, 100_001)).body.code).toBe('WALLET_INSUFFICIENT_FUNDS');
     expect((await ask(rider, 100_000)).status).toBe(403);
     expect((await ask(taxi, 49_999)).status).toBe(400);
@@ -195,7 +185,7 @@ describe('withdrawals', () => {
     expect((await call('POST', `/wallet/admin/withdrawals/${first.body.id}/approve`, { token: taxi.accessToken, body: {} })).status).toBe(403);
     const approved = await call('POST', `/wallet/admin/withdrawals/${first.body.id}/approve`, { token: admin.accessToken, body: {} });
     expect(approved.body).toMatchObject({ status: 'APPROVED', decidedBy: admin.user.id });
-    expect(await earnings(taxi)).toMatchObject({ balance: 100_000, reserved: 0, available: 100_000 });
+    expect(await earningsOf(taxi)).toMatchObject({ balance: 100_000, reserved: 0, available: 100_000 });
     expect((await call('POST', `/wallet/admin/withdrawals/${first.body.id}/reject`, { token: admin.accessToken, body: { reason: 'late' } })).body.code).toBe(
       'WITHDRAWAL_TRANSITION',
     );
@@ -205,23 +195,21 @@ describe('withdrawals', () => {
       (await call('POST', `/wallet/admin/withdrawals/${third.body.id}/reject`, { token: admin.accessToken, body: { reason: 'Account name does not match' } }))
         .body.status,
     ).toBe('REJECTED');
-    expect(await earnings(taxi)).toMatchObject({ balance: 100_000, reserved: 0 });
+    expect(await earningsOf(taxi)).toMatchObject({ balance: 100_000, reserved: 0 });
     const mine = await call('GET', '/wallet/withdrawals', { token: taxi.accessToken });
     expect(mine.body.items.map((w: { status: string }) => w.status)).toEqual(['REJECTED', 'CANCELLED', 'APPROVED']);
     const queue = await call('GET', `/wallet/admin/withdrawals?status=REJECTED&userId=${taxi.user.id}`, { token: admin.accessToken });
     expect(queue.body.items.map((w: { id: string }) => w.id)).toEqual([third.body.id]);
     const notices = await waitFor(
       async () => {
-        const items = (await db().collection('app_notifications').where('recipientId', '==', taxi.user.id).where('kind', '==', 'WALLET').get()).docs.map((d) =>
-          d.data(),
-        );
+        const items = await inboxOf(taxi.user.id, { kind: 'WALLET' });
         return items.length >= 2 ? items : undefined;
       },
       { timeoutMs: 30_000, what: 'the withdrawal notices' },
     );
     expect(notices.map((n) => n.event).sort()).toEqual(['wallet.withdrawal.approved', 'wallet.withdrawal.rejected']);
     expect(notices[0].data).toMatchObject({ surface: 'DRV', deepLink: { tab: 'AccountTab', screen: 'Earnings' } });
-    expect(await check(taxi.user.id)).toBe(true);
+    expect((await ledgerCheck(taxi.user.id)).ok).toBe(true);
   });
 });
 
@@ -240,14 +228,14 @@ describe('the expiry timer', () => {
     });
     await expect(onPaymentExpiry({ paymentId: pending.id }, config)).rejects.toThrow(/not due yet/);
     await db()
-      .collection('payments')
+      .collection(PAYMENTS)
       .doc(pending.id)
       .update({ expiresAt: Timestamp.fromMillis(Date.now() - 1) });
     await onPaymentExpiry({ paymentId: pending.id }, config);
     expect((await payments.get(pending.id)).status).toBe('EXPIRED');
     expect(await paymentsServiceFor(config).expireIfDue(pending.id)).toBe('settled');
     await onPaymentExpiry({ paymentId: pending.id }, config);
-    const moves = await db().collection('payments').doc(pending.id).collection('events').get();
+    const moves = await db().collection(PAYMENTS).doc(pending.id).collection(EVENTS).get();
     expect(moves.docs.map((d) => d.get('to'))).toEqual(['EXPIRED']);
   });
 });

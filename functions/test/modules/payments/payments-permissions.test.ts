@@ -1,25 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { paymentCommands } from '../../../src/modules/payments';
 import { db } from '../../../src/platform/core/firebase/firebase';
-import { vnd } from '../../../src/platform/kits/money/money';
 import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { withStaff } from '../../helpers/admins';
 import { call } from '../../helpers/api';
-import { testConfig } from '../../helpers/config';
 import { requireEmulators } from '../../helpers/emulators';
 import { deliverMomoIpn, deliverVnpayIpn, momoCreateRequestOf, momoNotice, vnpayNotice } from '../../helpers/gateways';
+import { PAYMENTS } from '../../../src/modules/payments/payments.collections';
+import { balance, earnings, topUp } from '../../helpers/wallet';
+import { walletRide } from '../../helpers/payments';
+import { driverAccount } from '../../helpers/drivers';
 
 beforeAll(requireEmulators);
 
 // Issue 29 items 1, 16 and 18: who reads and refunds others' payments, refunds while one is with the gateway,
 // refunds without an Idempotency-Key, MoMo's "authorized" notices.
 type Person = Tokens & { email: string };
-const payments = paymentCommands(testConfig({ PAYMENTS_MOCK: 'true' }));
 const key = () => randomUUID();
-const topUp = async (who: Person, amount: number, provider: 'MOCK' | 'VNPAY' | 'MOMO' = 'MOCK') =>
-  (await call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider }, headers: { 'idempotency-key': key() } })).body;
-const balance = async (who: Person) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
-const earnings = async (who: Person) => (await call('GET', '/wallet/earnings', { token: who.accessToken })).body.balance as number;
 const refund = (who: Person, body: Record<string, unknown>, idempotencyKey?: string) =>
   call('POST', '/payments/refund', { token: who.accessToken, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 const adminRefund = (who: Tokens, body: Record<string, unknown>, idempotencyKey: string | undefined = key()) =>
@@ -31,34 +27,9 @@ beforeAll(() => {
   admin = fullAdmin();
 });
 
-/** A wallet-paid ride of `payer` to `driver` (20% commission), as the rides module charges it. */
-async function walletRide(payer: Person, driver: Person, amount = 50_000) {
-  await topUp(payer, amount);
-  return payments.charge({
-    payerId: payer.user.id,
-    amount: vnd(amount),
-    purpose: 'RIDE',
-    ref: { type: 'RIDE', id: `ride-${randomUUID()}` },
-    method: 'WALLET',
-    payeeId: driver.user.id,
-    feeBp: 2_000,
-    description: 'Ride',
-    idempotencyKey: key(),
-  });
-}
-
-async function driver(): Promise<Person> {
-  const who = await registerVerified({ name: 'Tài xế' });
-  await db()
-    .collection('users')
-    .doc(who.user.id)
-    .update({ roles: ['USER', 'DRIVER'] });
-  return who;
-}
-
 describe('refunds and reads of others’ payments need payments.manage', () => {
   it('an admin narrowed to [] refunds and reads only as a payer: not its own ride at the driver’s expense, not others’ payments', async () => {
-    const [narrowed, drv, stranger] = [await limitedAdmin([]), await driver(), await registerVerified()];
+    const [narrowed, drv, stranger] = [await limitedAdmin([]), await driverAccount(), await registerVerified()];
     const ride = await walletRide(narrowed, drv);
     expect(await earnings(drv)).toBe(40_000);
     const theirs = await topUp(stranger, 20_000);
@@ -74,7 +45,7 @@ describe('refunds and reads of others’ payments need payments.manage', () => {
   });
 
   it('staff refund a purchase on the admin route (payee and fee back in proportion); payers see STAFF, not the admin id; never their own payment', async () => {
-    const [manager, payer, drv] = [await limitedAdmin(['payments.manage']), await registerVerified(), await driver()];
+    const [manager, payer, drv] = [await limitedAdmin(['payments.manage']), await registerVerified(), await driverAccount()];
     const ride = await walletRide(payer, drv);
     // The payer route is the payer's, whatever the caller's roles: another's payment is not found there.
     expect((await refund(manager, { paymentId: ride.id, reason: 'support case' }, key())).status).toBe(404);
@@ -90,7 +61,7 @@ describe('refunds and reads of others’ payments need payments.manage', () => {
     const payerEvents = (await call('GET', `/payments/${ride.id}/events`, { token: payer.accessToken })).body.items;
     expect(payerEvents.map((e: { by: string }) => e.by)).toContain('STAFF');
     expect(JSON.stringify(payerEvents)).not.toContain(manager.user.id);
-    expect(JSON.stringify((await db().collection('payments').doc(ride.id).get()).data())).not.toContain(manager.user.id);
+    expect(JSON.stringify((await db().collection(PAYMENTS).doc(ride.id).get()).data())).not.toContain(manager.user.id);
     const staffEvents = (await call('GET', `/payments/${ride.id}/events`, { token: admin.accessToken })).body.items;
     expect(staffEvents.find((e: { action: string }) => e.action === 'refund').by).toBe(manager.user.id);
 
@@ -144,7 +115,7 @@ describe('a refund while another is with the gateway', () => {
     );
 
     // The gateway has not answered yet (REQUESTED a moment ago): nothing else goes out for this payment.
-    const ref = db().collection('payments').doc(opened.id);
+    const ref = db().collection(PAYMENTS).doc(opened.id);
     const stored = (await ref.get()).data()!;
     await ref.update({
       refunds: stored.refunds.map((r: { id: string }) =>

@@ -16,24 +16,22 @@ import {
   vnpayQueryString,
 } from '../../helpers/gateways';
 import { waitFor } from '../../helpers/wait';
+import { PAYMENTS } from '../../../src/modules/payments/payments.collections';
+import { balance, postTopUp } from '../../helpers/wallet';
+import { inboxOf } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 
 type Person = Tokens & { email: string };
 const key = () => randomUUID();
-const topUp = (who: Person, amount: number, provider: 'MOCK' | 'VNPAY' | 'MOMO', idempotencyKey = key()) =>
-  call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider }, headers: { 'idempotency-key': idempotencyKey } });
-const balance = async (who: Person) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 const payment = async (who: Person, id: string) => (await call('GET', `/payments/${id}`, { token: who.accessToken })).body;
 const refund = (who: Person, body: Record<string, unknown>, idempotencyKey = key()) =>
   call('POST', '/payments/refund', { token: who.accessToken, body, headers: { 'idempotency-key': idempotencyKey } });
-const inboxOf = async (who: Person, entityId: string) =>
-  (await db().collection('app_notifications').where('recipientId', '==', who.user.id).where('entityId', '==', entityId).get()).docs.map((d) => d.data());
 
 describe('VNPay top-up', () => {
   it('answers a signed payment URL; an IPN delivered 5 times credits once; forged ones change nothing', async () => {
     const an = await registerVerified();
-    const opened = await topUp(an, 250_000, 'VNPAY');
+    const opened = await postTopUp(an, 250_000, 'VNPAY');
     expect(opened).toMatchObject({
       status: 201,
       body: { status: 'PENDING', provider: 'VNPAY', amount: 250_000, paymentUrl: expect.stringContaining('vnp_SecureHash=') },
@@ -77,7 +75,7 @@ describe('VNPay top-up', () => {
     expect(back.body).toEqual({ paymentId: opened.body.id, verified: true, status: 'SUCCEEDED', gatewaySuccess: true });
     expect((await call('GET', `/payments/vnpay/return?${tampered}`)).body).toMatchObject({ verified: false, status: null });
 
-    const notice = await waitFor(async () => (await inboxOf(an, opened.body.id))[0], { timeoutMs: 30_000, what: 'the top-up notice' });
+    const notice = await waitFor(async () => (await inboxOf(an.user.id, { entityId: opened.body.id }))[0], { timeoutMs: 30_000, what: 'the top-up notice' });
     expect(notice).toMatchObject({
       kind: 'WALLET',
       event: 'wallet.topup.succeeded',
@@ -87,19 +85,19 @@ describe('VNPay top-up', () => {
 
   it('a declined payment is FAILED (and notified); a late success after expiry still credits the money received', async () => {
     const an = await registerVerified();
-    const declined = await topUp(an, 20_000, 'VNPAY');
+    const declined = await postTopUp(an, 20_000, 'VNPAY');
     expect((await deliverVnpayIpn(vnpayNotice(declined.body.paymentUrl, { responseCode: '24' }))).body.RspCode).toBe('00');
     expect(await payment(an, declined.body.id)).toMatchObject({ status: 'FAILED', failureReason: expect.stringMatching(/code 24/) });
     expect((await deliverVnpayIpn(vnpayNotice(declined.body.paymentUrl))).body.RspCode).toBe('02');
     expect(await balance(an)).toBe(0);
-    await waitFor(async () => (await inboxOf(an, declined.body.id)).find((n) => n.event === 'wallet.topup.failed'), {
+    await waitFor(async () => (await inboxOf(an.user.id, { entityId: declined.body.id })).find((n) => n.event === 'wallet.topup.failed'), {
       timeoutMs: 30_000,
       what: 'the failure notice',
     });
 
-    const late = await topUp(an, 30_000, 'VNPAY');
+    const late = await postTopUp(an, 30_000, 'VNPAY');
     await db()
-      .collection('payments')
+      .collection(PAYMENTS)
       .doc(late.body.id)
       .update({ expiresAt: Timestamp.fromMillis(Date.now() - 1_000) });
     expect((await payment(an, late.body.id)).status).toBe('EXPIRED');
@@ -116,7 +114,7 @@ describe('VNPay top-up', () => {
 describe('MoMo top-up', () => {
   it('the create request is signed and accepted; an IPN delivered 5 times credits once; forged ones are refused', async () => {
     const an = await registerVerified();
-    const opened = await topUp(an, 120_000, 'MOMO');
+    const opened = await postTopUp(an, 120_000, 'MOMO');
     expect(opened).toMatchObject({ status: 201, body: { status: 'PENDING', provider: 'MOMO', paymentUrl: expect.stringContaining('/momo/pay?orderId=') } });
     const order = await momoCreateRequestOf(opened.body.id);
     expect(order).toMatchObject({
@@ -148,8 +146,8 @@ describe('MoMo top-up', () => {
   it('retrying a top-up with its key returns the same payment; another user cannot see it', async () => {
     const [an, binh] = [await registerVerified(), await registerVerified()];
     const k = key();
-    const first = await topUp(an, 60_000, 'MOMO', k);
-    const again = await topUp(an, 60_000, 'MOMO', k);
+    const first = await postTopUp(an, 60_000, 'MOMO', k);
+    const again = await postTopUp(an, 60_000, 'MOMO', k);
     expect(again.body.id).toBe(first.body.id);
     expect((await call('GET', `/payments/${first.body.id}`, { token: binh.accessToken })).status).toBe(404);
     expect((await call('POST', `/payments/${first.body.id}/cancel`, { token: binh.accessToken })).status).toBe(404);
@@ -162,7 +160,7 @@ describe('MoMo top-up', () => {
 describe('refunds', () => {
   it('a top-up refund debits the wallet; a second full refund is 409; spending first makes it 409 insufficient funds', async () => {
     const [an, binh] = [await registerVerified(), await registerVerified()];
-    const paid = (await topUp(an, 100_000, 'MOCK')).body;
+    const paid = (await postTopUp(an, 100_000, 'MOCK')).body;
     const part = await refund(an, { paymentId: paid.id, amount: 30_000, reason: 'changed my mind' });
     expect(part.body).toMatchObject({
       status: 'PARTIALLY_REFUNDED',
@@ -191,14 +189,17 @@ describe('refunds', () => {
     expect(stored.refunds).toHaveLength(2);
     expect(stored.refunds[0].at.toMillis()).toBe(Date.parse(part.body.refunds[0].at));
 
-    const second = (await topUp(an, 50_000, 'MOCK')).body;
+    const second = (await postTopUp(an, 50_000, 'MOCK')).body;
     const k = key();
     const full = await refund(an, { paymentId: second.id, reason: 'full refund' }, k);
     expect(full.body).toMatchObject({ status: 'REFUNDED', refundedAmount: 50_000, refundable: 0 });
     expect((await refund(an, { paymentId: second.id, reason: 'full refund' }, k)).body.refunds).toHaveLength(1);
     expect((await refund(an, { paymentId: second.id, reason: 'again' })).body.code).toBe('PAYMENT_TRANSITION');
     expect(await balance(an)).toBe(0);
-    await waitFor(async () => (await inboxOf(an, second.id)).find((n) => n.event === 'payment.refunded'), { timeoutMs: 30_000, what: 'the refund notice' });
+    await waitFor(async () => (await inboxOf(an.user.id, { entityId: second.id })).find((n) => n.event === 'payment.refunded'), {
+      timeoutMs: 30_000,
+      what: 'the refund notice',
+    });
     // Without a key the refund runs too (one refund per payment still guards it): nothing is left to refund here.
     expect((await call('POST', '/payments/refund', { token: an.accessToken, body: { paymentId: second.id, reason: 'no key' } })).body.code).toBe(
       'PAYMENT_TRANSITION',
@@ -207,7 +208,7 @@ describe('refunds', () => {
 
   it('a VNPay top-up refund goes to the gateway (signed); a refused one is FAILED and an admin retries it', async () => {
     const [an, admin] = [await registerVerified(), await adminTokens()];
-    const opened = await topUp(an, 80_000, 'VNPAY');
+    const opened = await postTopUp(an, 80_000, 'VNPAY');
     await deliverVnpayIpn(vnpayNotice(opened.body.paymentUrl));
     const ok = await refund(an, { paymentId: opened.body.id, amount: 20_000, reason: 'partial back' });
     expect(ok.body.refunds[0].gateway).toEqual({ state: 'SETTLED', reference: expect.any(String) });
@@ -236,14 +237,14 @@ describe('lists and configuration', () => {
       { provider: 'MOMO', available: true },
       { provider: 'MOCK', available: true },
     ]);
-    const paid = (await topUp(an, 10_000, 'MOCK')).body;
+    const paid = (await postTopUp(an, 10_000, 'MOCK')).body;
     const list = await call('GET', `/payments/admin?payerId=${an.user.id}`, { token: admin.accessToken });
     expect(list.body.items.map((p: { id: string }) => p.id)).toEqual([paid.id]);
     expect((await call('GET', '/payments/admin?status=SUCCEEDED&purpose=TOPUP', { token: admin.accessToken })).status).toBe(400);
     expect((await call('GET', '/payments/admin', { token: an.accessToken })).status).toBe(403);
-    expect((await topUp(an, 9_999, 'MOCK')).status).toBe(400);
-    expect((await topUp(an, 50_000_001, 'MOCK')).status).toBe(400);
-    expect((await topUp(an, 10_000, 'PAYPAL' as 'MOCK')).status).toBe(400);
+    expect((await postTopUp(an, 9_999, 'MOCK')).status).toBe(400);
+    expect((await postTopUp(an, 50_000_001, 'MOCK')).status).toBe(400);
+    expect((await postTopUp(an, 10_000, 'PAYPAL' as 'MOCK')).status).toBe(400);
     expect((await call('GET', `/payments/mock/return?paymentId=${paid.id}`)).body).toEqual({
       paymentId: paid.id,
       verified: true,

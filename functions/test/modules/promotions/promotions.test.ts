@@ -8,6 +8,9 @@ import { requireEmulators } from '../../helpers/emulators';
 import { partnerCast, type PartnerOwner } from '../../helpers/partners';
 import { seedRide, setRideStatus } from '../../helpers/payables';
 import { waitFor } from '../../helpers/wait';
+import { PROMOTIONS, PROMOTION_REDEMPTIONS } from '../../../src/modules/promotions/promotions.model';
+import { RIDES } from '../../../src/modules/rides/rides.collections';
+import { PAYMENTS } from '../../../src/modules/payments/payments.collections';
 
 beforeAll(requireEmulators);
 
@@ -59,7 +62,7 @@ describe('promotions', () => {
     const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => attempt(`racer-${randomUUID()}-${i}`)));
     const counts = outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {});
     expect(counts).toEqual({ REDEEMED: 10, PROMOTION_EXHAUSTED: 90 });
-    const stored = await db().collection('promotion_redemptions').where('promotionId', '==', made.body.id).where('status', '==', 'REDEEMED').count().get();
+    const stored = await db().collection(PROMOTION_REDEMPTIONS).where('promotionId', '==', made.body.id).where('status', '==', 'REDEEMED').count().get();
     expect(stored.data().count).toBe(10);
     const figures = await call('GET', `/promotions/manage/${made.body.id}`, { token: admin.accessToken });
     expect(figures.body.stats).toEqual({ redeemed: 10, remaining: 0 });
@@ -173,11 +176,11 @@ describe('promotions', () => {
     );
     await setRideStatus(rideId, 'COMPLETED');
     // The rides module settles the completed ride (its trigger charges the fare and records the payment on the ride).
-    const paymentId = await waitFor(async () => ((await db().collection('rides').doc(rideId).get()).get('paymentId') as string | null) ?? undefined, {
+    const paymentId = await waitFor(async () => ((await db().collection(RIDES).doc(rideId).get()).get('paymentId') as string | null) ?? undefined, {
       what: 'the ride settled',
     });
     expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.code).toBe('PROMOTION_RELEASE_REFUSED');
-    await db().collection('payments').doc(paymentId).update({ status: 'REFUNDED', refundedAmount: 70_000 });
+    await db().collection(PAYMENTS).doc(paymentId).update({ status: 'REFUNDED', refundedAmount: 70_000 });
     expect((await call('DELETE', `/promotions/redemptions/${used.body.id}`, { token: me.accessToken })).body.status).toBe('RELEASED');
   });
 
@@ -218,7 +221,7 @@ describe('promotions', () => {
     expect((await validate(user, { code: later.code, vertical: 'RIDE', amount: 100_000 })).body.code).toBe('PROMOTION_NOT_STARTED');
     const ended = (await create(admin, voucher())).body;
     await db()
-      .collection('promotions')
+      .collection(PROMOTIONS)
       .doc(ended.id)
       .update({ endsAt: Date.now() - 1 });
     expect((await validate(user, { code: ended.code, vertical: 'RIDE', amount: 100_000 })).body.code).toBe('PROMOTION_EXPIRED');

@@ -1,10 +1,12 @@
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
+import { narrowedAdmin } from '../../helpers/admins';
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { area } from '../../helpers/geo';
 import { activePartner, type PartnerOwner } from '../../helpers/partners';
 import { waitFor } from '../../helpers/wait';
+import { REVIEW_HIDES } from '../../../src/modules/reviews/reviews.model';
 
 beforeAll(requireEmulators);
 
@@ -13,14 +15,6 @@ let owner: PartnerOwner;
 let none: Tokens;
 let moderator: Tokens;
 let curator: Tokens;
-// A fresh administrator narrowed to `permissions` by the full admin.
-async function narrowedAdmin(permissions: string[]): Promise<Tokens> {
-  const helper = await registerVerified();
-  await call('PATCH', `/users/admin/${helper.user.id}/roles`, { token: admin.accessToken, body: { roles: ['ADMIN'] } });
-  const set = await call('PATCH', `/users/admin/${helper.user.id}`, { token: admin.accessToken, body: { permissions } });
-  expect(set.body.permissions).toEqual(permissions);
-  return helper;
-}
 beforeAll(async () => {
   admin = await adminTokens();
   owner = await activePartner('Bánh mì Phượng', admin);
@@ -94,7 +88,7 @@ describe('a hidden review stays hidden', () => {
     await call('DELETE', `/reviews/${first.id}`, { token: author.accessToken });
     expect((await hideVia(first.id)).body).toEqual({ resolved: 1, reviewStatus: null });
     expect((await review(author, place, { stars: 2 })).body.status).toBe('HIDDEN');
-    expect((await db().collection('review_hides').doc(first.id).get()).data()).toMatchObject({ hiddenBy: moderator.user.id });
+    expect((await db().collection(REVIEW_HIDES).doc(first.id).get()).data()).toMatchObject({ hiddenBy: moderator.user.id });
   });
 });
 

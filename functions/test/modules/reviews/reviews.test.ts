@@ -10,6 +10,7 @@ import { requireEmulators } from '../../helpers/emulators';
 import { area } from '../../helpers/geo';
 import { activePartner, type PartnerOwner } from '../../helpers/partners';
 import { waitFor } from '../../helpers/wait';
+import { PLACES } from '../../../src/modules/places/places.collections';
 
 beforeAll(requireEmulators);
 
@@ -101,12 +102,12 @@ describe('reviews', () => {
     expect(await rating(place)).toEqual({ average: 3, count: 2 });
     // A computation older than the stored one is not written back.
     await db()
-      .collection('places')
+      .collection(PLACES)
       .doc(place)
       .update({ ratingAvg: 9, ratingCount: 9, ratingAsOf: Date.now() + 60_000 });
     expect(await onReviewWritten(event())).toMatchObject({ average: 3, count: 2, applied: false });
     expect(await rating(place)).toEqual({ average: 9, count: 9 });
-    await db().collection('places').doc(place).update({ ratingAsOf: 0 });
+    await db().collection(PLACES).doc(place).update({ ratingAsOf: 0 });
     expect(await onReviewWritten(event())).toMatchObject({ applied: true });
     expect(await rating(place)).toEqual({ average: 3, count: 2 });
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { db } from '../../../src/platform/core/firebase/firebase';
-import { newUserRecord } from '../../../src/modules/users/users.model';
+import { newUserRecord, USERS } from '../../../src/modules/users/users.model';
 import { usersRepo } from '../../../src/modules/users/users.repo';
 import { requireEmulators } from '../../helpers/emulators';
 
@@ -20,7 +20,7 @@ describe('usersRepo.patch', () => {
       now: Date.now(),
     });
     await db().runTransaction(async (tx) => usersRepo.txCreate(tx, user));
-    return { user, ref: db().collection('users').doc(user.id) };
+    return { user, ref: db().collection(USERS).doc(user.id) };
   }
 
   it('a write that lands between its read and its write makes it read again and recompute', async () => {

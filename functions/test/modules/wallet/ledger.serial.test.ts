@@ -1,6 +1,7 @@
 import { checkLedger } from '../../../src/modules/wallet/ledger.check';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { requireEmulators } from '../../helpers/emulators';
+import { LEDGER_ACCOUNTS } from '../../../src/modules/wallet/wallet.collections';
 
 beforeAll(requireEmulators);
 
@@ -14,7 +15,7 @@ describe('the whole ledger', () => {
   });
 
   it('finds a balance edited behind the ledger’s back, and names the account', async () => {
-    const ref = db().collection('ledger_accounts').doc('wallet_ledger-check-probe');
+    const ref = db().collection(LEDGER_ACCOUNTS).doc('wallet_ledger-check-probe');
     await ref.set({ type: 'WALLET', ownerId: 'ledger-check-probe', balance: 1, reserved: 0, shards: 1, currency: 'VND', createdAt: 0, updatedAt: 0 });
     try {
       const report = await checkLedger();

@@ -8,13 +8,15 @@ import { withStaff } from '../../helpers/admins';
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
+import { USERS } from '../../../src/modules/users/users.model';
+import { balance } from '../../helpers/wallet';
+import { inboxOf, outboxFor } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 
 // Issue 29 items 3, 14 and 15: no one approves their own money, per-user rate limits on money that leaves, and
 // a transfer's note never pushed.
 const key = () => randomUUID();
-const balance = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
 const adjust = (by: Tokens, body: Record<string, unknown>) =>
   call('POST', '/wallet/admin/adjustments', {
     token: by.accessToken,
@@ -132,14 +134,10 @@ describe('a transfer’s note', () => {
       headers: { 'idempotency-key': key() },
     });
     expect(sent.status).toBe(201);
-    const item = await waitFor(
-      async () =>
-        (await db().collection('app_notifications').where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(),
-      { timeoutMs: 30_000, what: 'the transfer notice' },
-    );
+    const item = await waitFor(async () => (await inboxOf(binh.user.id, { entityId: sent.body.id }))[0], { timeoutMs: 30_000, what: 'the transfer notice' });
     expect([item.title, item.body]).toEqual(['Money received', 'An Nguyen sent you ₫12,000']); // an English account: English text and amount
     expect(JSON.stringify(item)).not.toContain('vi-lua');
-    const pushed = await waitFor(async () => (await db().collection('push_outbox').where('token', '==', fcm).get()).docs.map((d) => d.data().message)[0], {
+    const pushed = await waitFor(async () => (await outboxFor(fcm))[0], {
       timeoutMs: 30_000,
       what: 'the push',
     });
@@ -165,7 +163,7 @@ describe('per-user rate limits on money that leaves', () => {
 
     const drv = await registerVerified();
     await db()
-      .collection('users')
+      .collection(USERS)
       .doc(drv.user.id)
       .update({ roles: ['USER', 'DRIVER'] });
     const driverTokens = (await call('POST', '/auth/login/password', { body: { email: drv.email, password: drv.password } })).body as Tokens;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { paymentCommands } from '../../../src/modules/payments';
 import { systemAccount, userAccount } from '../../../src/modules/wallet/ledger.model';
 import { ledgerRepo } from '../../../src/modules/wallet/ledger.repo';
 import { db, inTransaction } from '../../../src/platform/core/firebase/firebase';
@@ -8,22 +7,19 @@ import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { withStaff } from '../../helpers/admins';
 import { call } from '../../helpers/api';
 import { expectPublished } from '../../helpers/contract';
-import { testConfig } from '../../helpers/config';
 import { requireEmulators } from '../../helpers/emulators';
 import { deliverVnpayIpn, vnpayNotice } from '../../helpers/gateways';
+import { LEDGER_TRANSFERS, WITHDRAWALS } from '../../../src/modules/wallet/wallet.collections';
+import { balance, earnings, topUp } from '../../helpers/wallet';
+import { walletRide } from '../../helpers/payments';
+import { driverAccount } from '../../helpers/drivers';
 
 beforeAll(requireEmulators);
 
 // Review of the wallet and payments change: four eyes on staff refunds (finding 1), split adjustments counted per
 // day (2), staff ids out of what users read (4), keyless repeats (5), requesters re-checked at approval (6).
 // WALLET_ADJUSTMENT_APPROVAL_VND is 5,000,000 here (its default).
-type Person = Tokens & { email: string };
-const payments = paymentCommands(testConfig({ PAYMENTS_MOCK: 'true' }));
 const key = () => randomUUID();
-const balance = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
-const earnings = async (who: Tokens) => (await call('GET', '/wallet/earnings', { token: who.accessToken })).body.balance as number;
-const topUp = async (who: Tokens, amount: number) =>
-  (await call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } })).body;
 const adjust = (by: Tokens, body: Record<string, unknown>) =>
   call('POST', '/wallet/admin/adjustments', {
     token: by.accessToken,
@@ -42,31 +38,6 @@ let admin: Tokens;
 beforeAll(() => {
   admin = fullAdmin();
 });
-
-async function driver(): Promise<Person> {
-  const who = await registerVerified({ name: 'Tài xế' });
-  await db()
-    .collection('users')
-    .doc(who.user.id)
-    .update({ roles: ['USER', 'DRIVER'] });
-  return who;
-}
-
-/** A wallet-paid ride of `payer` to `drv` (20% commission). */
-async function walletRide(payer: Tokens, drv: Tokens, amount = 50_000) {
-  await topUp(payer, amount);
-  return payments.charge({
-    payerId: payer.user.id,
-    amount: vnd(amount),
-    purpose: 'RIDE',
-    ref: { type: 'RIDE', id: `ride-${randomUUID()}` },
-    method: 'WALLET',
-    payeeId: drv.user.id,
-    feeBp: 2_000,
-    description: 'Ride',
-    idempotencyKey: key(),
-  });
-}
 
 describe('staff refunds take a second administrator (finding 1)', () => {
   it('above the threshold a staff refund waits PENDING: listed, not approved by its requester, approved by another (money moves once) or rejected', async () => {
@@ -112,7 +83,7 @@ describe('staff refunds take a second administrator (finding 1)', () => {
       await limitedAdmin(['payments.manage']),
       await limitedAdmin(['payments.manage']),
       await registerVerified(),
-      await driver(),
+      await driverAccount(),
     ];
     const ride = await walletRide(payer, drv);
     expect(await earnings(drv)).toBe(40_000);
@@ -186,9 +157,9 @@ describe('split staff money is counted per Vietnam day (finding 2)', () => {
 
 describe('staff ids stay out of what users read (finding 4)', () => {
   it('ledger entries of adjustments and withdrawal decisions say STAFF; the withdrawal says STAFF to its owner, staff see the id', async () => {
-    const [manager, drv] = [await limitedAdmin(['payments.manage']), await driver()];
+    const [manager, drv] = [await limitedAdmin(['payments.manage']), await driverAccount()];
     const adjusted = await adjust(manager, { userId: drv.user.id, amount: 30_000 });
-    const transfer = (await db().collection('ledger_transfers').doc(adjusted.body.transferId).get()).data()!;
+    const transfer = (await db().collection(LEDGER_TRANSFERS).doc(adjusted.body.transferId).get()).data()!;
     expect(transfer).toMatchObject({ by: 'STAFF', owners: [drv.user.id] });
 
     await inTransaction((tx) =>
@@ -218,10 +189,10 @@ describe('staff ids stay out of what users read (finding 4)', () => {
       decidedBy: 'STAFF',
     });
     expect(JSON.stringify((await call('GET', '/wallet/withdrawals', { token: drv.accessToken })).body)).not.toContain(manager.user.id);
-    expect(JSON.stringify((await db().collection('wallet_withdrawals').doc(asked.body.id).get()).data())).not.toContain(manager.user.id);
+    expect(JSON.stringify((await db().collection(WITHDRAWALS).doc(asked.body.id).get()).data())).not.toContain(manager.user.id);
     // The owner listens to it: it parses with its published schema (decidedAt a Timestamp).
     expect((await expectPublished('WithdrawalDocument', `wallet_withdrawals/${asked.body.id}`)).decidedAt.toMillis()).toBe(Date.parse(approved.body.decidedAt));
-    const owned = await db().collection('ledger_transfers').where('owners', 'array-contains', drv.user.id).get();
+    const owned = await db().collection(LEDGER_TRANSFERS).where('owners', 'array-contains', drv.user.id).get();
     expect(owned.docs.length).toBeGreaterThanOrEqual(2);
     expect(JSON.stringify(owned.docs.map((d) => d.data()))).not.toContain(manager.user.id);
     const staffList = await call('GET', `/wallet/admin/withdrawals?userId=${drv.user.id}`, { token: admin.accessToken });

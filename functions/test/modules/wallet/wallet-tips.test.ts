@@ -4,6 +4,8 @@ import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { area, drive, onlineDriver, type Driver } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
+import { RIDES } from '../../../src/modules/rides/rides.collections';
+import { balance, earnings, postTopUp } from '../../helpers/wallet';
 
 beforeAll(requireEmulators);
 
@@ -13,10 +15,6 @@ type Person = Tokens & { email: string };
 const key = () => randomUUID();
 const tip = (rider: Person, rideId: string, amount: number, idempotencyKey = key()) =>
   call('POST', `/rides/${rideId}/tip`, { token: rider.accessToken, body: { amount }, headers: { 'idempotency-key': idempotencyKey } });
-const balance = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
-const earnings = async (who: Tokens) => (await call('GET', '/wallet/earnings', { token: who.accessToken })).body.balance as number;
-const topUp = (who: Person, amount: number) =>
-  call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
 
 /** A completed cash ride of `rider` with `driver` (the driver's steps as the driver app sends them). */
 async function completedRide(rider: Person, driver: Driver, here: ReturnType<typeof area>): Promise<string> {
@@ -38,7 +36,7 @@ describe('tips', () => {
   it('one per ride: a second is refused (409 TIP_LIMIT), a retry with the first key is the first tip; racing tips count once', async () => {
     const here = area();
     const [driver, rider] = [await onlineDriver(here.near(200)), await registerVerified()];
-    await topUp(rider, 200_000);
+    await postTopUp(rider, 200_000);
     const first = await completedRide(rider, driver, here);
     // A cash ride leaves its commission owed on the driver's earnings: tips are counted from here.
     const owed = await earnings(driver);
@@ -67,11 +65,11 @@ describe('tips', () => {
   it('only within the window after completion (409 TIP_WINDOW)', async () => {
     const here = area();
     const [driver, rider] = [await onlineDriver(here.near(200)), await registerVerified()];
-    await topUp(rider, 50_000);
+    await postTopUp(rider, 50_000);
     const rideId = await completedRide(rider, driver, here);
     const owed = await earnings(driver);
     const dayAgo = Date.now() - 24 * 3600_000 - 60_000;
-    await db().collection('rides').doc(rideId).update({ completedAt: dayAgo, endedAt: dayAgo });
+    await db().collection(RIDES).doc(rideId).update({ completedAt: dayAgo, endedAt: dayAgo });
     expect((await tip(rider, rideId, 10_000)).body).toMatchObject({ code: 'TIP_WINDOW', details: { windowSec: 86_400 } });
     expect([await balance(rider), await earnings(driver)]).toEqual([50_000, owed]);
   });
@@ -79,7 +77,7 @@ describe('tips', () => {
   it('count in the daily limit shared with transfers: a tip over what is left today is refused (409 WALLET_DAILY_LIMIT)', async () => {
     const here = area();
     const [driver, rider, friend] = [await onlineDriver(here.near(200)), await registerVerified(), await registerVerified()];
-    await topUp(rider, 20_000_000);
+    await postTopUp(rider, 20_000_000);
     const sent = await call('POST', '/wallet/transfers', {
       token: rider.accessToken,
       body: { toUserId: friend.user.id, amount: 19_995_000 },

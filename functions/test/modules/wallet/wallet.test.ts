@@ -4,24 +4,20 @@ import { adminTokens, registerVerified, type Tokens } from '../../helpers/accoun
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
+import { USERS } from '../../../src/modules/users/users.model';
+import { balance, ledgerCheck, topUp } from '../../helpers/wallet';
+import { inboxOf } from '../../helpers/notifications';
 
 beforeAll(requireEmulators);
 
 type Person = Tokens & { email: string };
 const key = () => randomUUID();
-const topUp = async (who: Person, amount: number) => {
-  const res = await call('POST', '/wallet/topups', { token: who.accessToken, body: { amount, provider: 'MOCK' }, headers: { 'idempotency-key': key() } });
-  if (res.status !== 201 || res.body.status !== 'SUCCEEDED') throw new Error(`top-up ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body;
-};
 const send = (from: Person, to: Person | string, amount: number, idempotencyKey = key(), note?: string) =>
   call('POST', '/wallet/transfers', {
     token: from.accessToken,
     body: { toUserId: typeof to === 'string' ? to : to.user.id, amount, ...(note ? { note } : {}) },
     headers: { 'idempotency-key': idempotencyKey },
   });
-const balance = async (who: Person) => (await call('GET', '/wallet', { token: who.accessToken })).body.balance as number;
-const check = async (userId: string) => (await call('GET', `/wallet/admin/users/${userId}/check`, { token: (await adminTokens()).accessToken })).body;
 
 describe('wallet balance and history', () => {
   it('a MOCK top-up credits the wallet at once; history lists it with the balance after; the ledger agrees', async () => {
@@ -46,7 +42,7 @@ describe('wallet balance and history', () => {
     ]);
     const one = await call('GET', `/wallet/transactions/${history.body.items[0].id}`, { token: an.accessToken });
     expect(one.body).toEqual(history.body.items[0]);
-    expect(await check(an.user.id)).toMatchObject({
+    expect(await ledgerCheck(an.user.id)).toMatchObject({
       ok: true,
       accounts: expect.arrayContaining([{ accountId: `wallet_${an.user.id}`, stored: 150_000, fromTransfers: 150_000, ok: true }]),
     });
@@ -83,11 +79,7 @@ describe('transfers between users', () => {
       body: { kind: 'P2P', direction: 'OUT', amount: 40_000, balanceAfter: 60_000, toUserId: binh.user.id, memo: 'Tiền cơm' },
     });
     expect([await balance(an), await balance(binh)]).toEqual([60_000, 40_000]);
-    const item = await waitFor(
-      async () =>
-        (await db().collection('app_notifications').where('recipientId', '==', binh.user.id).where('entityId', '==', sent.body.id).get()).docs[0]?.data(),
-      { timeoutMs: 30_000, what: 'the transfer notice' },
-    );
+    const item = await waitFor(async () => (await inboxOf(binh.user.id, { entityId: sent.body.id }))[0], { timeoutMs: 30_000, what: 'the transfer notice' });
     expect(item).toMatchObject({
       kind: 'WALLET',
       event: 'wallet.transfer.received',
@@ -108,12 +100,12 @@ describe('transfers between users', () => {
     expect((await send(an, binh, 30_001)).body).toMatchObject({ code: 'WALLET_INSUFFICIENT_FUNDS', details: { available: 30_000, needed: 30_001 } });
     for (const amount of [999, 1_000.5, -5, '1000', 0]) expect((await send(an, binh, amount as number)).status).toBe(400);
     const locked = await registerVerified();
-    await db().collection('users').doc(locked.user.id).update({ disabled: true });
+    await db().collection(USERS).doc(locked.user.id).update({ disabled: true });
     expect((await send(an, locked, 1_000)).body.code).toBe('WALLET_RECIPIENT_UNAVAILABLE');
     expect([await balance(an), await balance(binh)]).toEqual([30_000, 0]);
     const driverOnly = await registerVerified();
     await db()
-      .collection('users')
+      .collection(USERS)
       .doc(driverOnly.user.id)
       .update({ roles: ['DRIVER'] });
     expect((await send(driverOnly, binh, 1_000)).body.code).toBe('HAT_LOCKED');
@@ -145,8 +137,8 @@ describe('transfers between users', () => {
     const after = results.filter((r) => r.status === 201).map((r) => r.body.balanceAfter as number);
     expect(Math.min(...after)).toBe(0);
     expect(new Set(after).size).toBe(20);
-    expect((await check(payer.user.id)).ok).toBe(true);
-    expect((await check(shop.user.id)).ok).toBe(true);
+    expect((await ledgerCheck(payer.user.id)).ok).toBe(true);
+    expect((await ledgerCheck(shop.user.id)).ok).toBe(true);
     // 50 transactions on one wallet document queue behind each other's locks on the emulator (25 s alone, more beside other files).
   }, 180_000);
 
