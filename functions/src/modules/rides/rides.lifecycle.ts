@@ -66,7 +66,10 @@ const unlessTaken = <T>(moved: Promise<T>): Promise<T | undefined> =>
   });
 
 /** A stored ride's moves: read and written through the repository, events under `rides/{id}/events`. */
-function rideStore(id: string, alongside?: TransitionStore<RideRecord, RideStatus, RideAction>['alongside']): TransitionStore<RideRecord, RideStatus, RideAction> {
+function rideStore(
+  id: string,
+  alongside?: TransitionStore<RideRecord, RideStatus, RideAction>['alongside'],
+): TransitionStore<RideRecord, RideStatus, RideAction> {
   return {
     load: (tx) => ridesRepo.get(id, tx),
     save: (tx, next) => ridesRepo.save(tx, next),
@@ -202,7 +205,8 @@ export function createRideLifecycle(
     if (candidate && !card) return undefined;
     let drivers: { leaving?: DriverLocation; arriving?: DriverLocation; mayDrive: boolean } = { mayDrive: false };
     const store = rideStore(ride.id, (tx, next) => {
-      const claimed = candidate && drivers.mayDrive && dispatchPool.txClaim(tx, drivers.arriving, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at });
+      const claimed =
+        candidate && drivers.mayDrive && dispatchPool.txClaim(tx, drivers.arriving, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at });
       if (candidate && !claimed) throw new DriverTaken(); // taken meanwhile: the next candidate
       dispatchPool.txRelease(tx, drivers.leaving, ride.id, at);
       if (!candidate) ridesRepo.setActive(tx, next.riderId, null, at);

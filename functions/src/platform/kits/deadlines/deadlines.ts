@@ -5,20 +5,14 @@ import { enqueue, type TaskQueue } from '../tasks/tasks';
 // A deadline: an entity that must leave a status by a time (a ring answered, a payment paid, an order accepted, a
 // booking hold confirmed). One declaration gives the four parts every timed entity needs:
 // - scheduling: one task per entity (and phase) at its due time, deduplicated by the task id, through platform/kits/tasks
-//   (whose enqueue keeps the schedule on the Tasks emulator with a local timer);
+//   (Cloud Tasks keeps the schedule; on the Tasks emulator, which runs every task at once, a local timer keeps it);
 // - the task handler: load, check due (a task delivered early waits, or asks the queue to retry), run the expiry move,
 //   safe to deliver twice;
 // - the lazy check: an entity read (or moved, see `expiry` and platform/kits/state-machine's `transition`) past its due
 //   time is expired then, so a late or lost task never leaves it open;
 // - the expiry move's table entry (action, who, the expired entity) for `transition`.
 
-export interface DeadlineSpec<
-  T extends { status: S },
-  S extends string,
-  A extends string,
-  K extends string,
-  P extends Record<K, string> = Record<K, string>,
-> {
+export interface DeadlineSpec<T extends { status: S }, S extends string, A extends string, K extends string, P extends Record<K, string> = Record<K, string>> {
   /** The queue of the task function that expires these entities: `documentTaskQueue(name, idField)`, or a wider payload. */
   queue: TaskQueue<P>;
   /** The payload field naming the entity (`callId`, `paymentId`…). */
@@ -100,7 +94,7 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
     },
     scheduler: {
       schedule: (id, delaySec, phase, payload) =>
-        enqueue(spec.queue, payload ?? ({ [spec.idField]: id } as P), { id: spec.taskId(id, phase), delaySec }),
+        enqueueDelayed(spec.queue, payload ?? ({ [spec.idField]: id } as P), { id: spec.taskId(id, phase), delaySec }),
     },
     async arm(scheduler, entity, now, phase) {
       const due = spec.dueAt(entity);
@@ -123,6 +117,23 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
     },
   };
   return deadline;
+}
+
+/**
+ * Enqueues a timed task. Cloud Tasks keeps the schedule in production. The Tasks emulator runs a task at once whatever
+ * its schedule: each early run would be refused ("not due") and retried, starting a Functions emulator worker per
+ * task. Locally the schedule is kept by a timer instead (the payload checked now); a timer lost with its process is
+ * covered by the lazy check every deadline has.
+ */
+export async function enqueueDelayed<P>(queue: TaskQueue<P>, payload: P, options: { id: string; delaySec: number }): Promise<void> {
+  if (!process.env.CLOUD_TASKS_EMULATOR_HOST) return enqueue(queue, payload, options);
+  const data = queue.payload.parse(payload);
+  const timer = setTimeout(() => {
+    enqueue(queue, data, { id: options.id }).catch((err: unknown) =>
+      logger.warn('deferred enqueue failed', { queue: queue.name, id: options.id, error: String(err) }),
+    );
+  }, options.delaySec * 1000);
+  timer.unref();
 }
 
 /**
