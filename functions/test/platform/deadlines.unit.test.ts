@@ -1,5 +1,6 @@
 import { defineMachine } from '../../src/platform/kits/state-machine/state-machine';
-import { documentTaskQueue } from '../../src/platform/kits/tasks/tasks';
+import { defineTaskQueue, documentTaskQueue } from '../../src/platform/kits/tasks/tasks';
+import * as z from 'zod/mini';
 
 // The deadlines kit: the declaration's pure parts, the scheduling (through platform/kits/tasks' enqueue, mocked here),
 // and the task loop on a fake clock.
@@ -83,6 +84,22 @@ describe('platform/kits/deadlines: scheduling', () => {
       ['h1', 31, undefined],
       ['h1', 1, 'late'],
     ]);
+  });
+
+  it('payloadOf: arm hands the scheduler the payload of the entity (and the scheduler enqueues it as given)', async () => {
+    const PAIR = defineDeadline({
+      entity: 'pair',
+      queue: defineTaskQueue('pairCheck', z.object({ holdId: z.string(), ownerId: z.string() })),
+      idField: 'holdId',
+      payloadOf: (h: Hold & { ownerId: string }) => ({ holdId: h.id, ownerId: h.ownerId }),
+      taskId: (id) => `pair-${id}`,
+      dueAt: (h) => h.holdUntil,
+    });
+    const asked: unknown[][] = [];
+    await PAIR.arm({ schedule: async (...args: unknown[]) => void asked.push(args) }, { ...held(11_000), ownerId: 'o1' }, 1_000);
+    expect(asked).toEqual([['h1', 10, undefined, { holdId: 'h1', ownerId: 'o1' }]]);
+    await PAIR.scheduler.schedule('h2', 5, undefined, { holdId: 'h2', ownerId: 'o2' });
+    expect(mockEnqueued).toEqual([[PAIR.spec.queue, { holdId: 'h2', ownerId: 'o2' }, { id: 'pair-h2', delaySec: 5 }]]);
   });
 
   it('a scheduler that fails does not fail the caller: the lazy check covers a task never queued', async () => {

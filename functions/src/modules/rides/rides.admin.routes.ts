@@ -60,7 +60,7 @@ export function ridesAdminRoutes({ config }: AppContext): AnyRoute[] {
       permission: MANAGE,
       request: { query: SosQueueQuerySchema },
       response: { description: 'A page of alerts.', schema: SosListSchema },
-      handler: ({ auth, query }) => rides().sosQueue({ status: query.status }, query, auth!.userId),
+      handler: ({ auth, query }) => rides().sosQueue({ status: query.status }, query, auth!),
     }),
     defineRoute({
       method: 'post',
@@ -73,7 +73,7 @@ export function ridesAdminRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       request: { params: IdParamsSchema, body: ResolveSosBodySchema },
       response: { description: 'The RESOLVED alert.', schema: SosSchema },
-      handler: ({ auth, params, body }) => rides().resolveSos(auth!.userId, params.id, body.note ?? null),
+      handler: ({ auth, params, body }) => rides().resolveSos(auth!, params.id, body.note ?? null),
     }),
     defineRoute({
       method: 'get',

@@ -15,7 +15,7 @@ export interface Geofence {
   positionFreshSec: number;
 }
 
-/** The service's configuration, apart from the timers (rides.lifecycle's ExpiryScheduler). */
+/** The service's configuration, apart from the timers (rides.deadlines). */
 export interface RidesDeps {
   router: Router;
   payments: ReturnType<typeof paymentCommands>;

@@ -9,7 +9,8 @@ import { dispatchPool } from '../driver';
 import { rideView, type QuoteTerms, type RideClass, type RideRecord } from './rides.model';
 import { ridesRepo } from './rides.repo';
 import { CELL_PRECISION, type CreateRide, type RidesCore } from './rides.context';
-import type { ExpiryScheduler, RideLifecycle } from './rides.lifecycle';
+import type { ExpiryScheduler, RideDeadlines } from './rides.deadlines';
+import type { RideLifecycle } from './rides.lifecycle';
 import type { RidePricing } from './rides.pricing';
 import type { RideSettlement } from './rides.settlement';
 
@@ -63,6 +64,7 @@ interface DispatchParts {
 
 export function createRideDispatch(
   { deps, now }: RidesCore,
+  { hold: holdDeadline }: Pick<RideDeadlines, 'hold'>,
   scheduler: ExpiryScheduler,
   { pricing: { honouredQuote, termsFor, capOf }, settlement: { releaseHold }, lifecycle: { assign } }: DispatchParts,
 ) {
@@ -123,9 +125,7 @@ export function createRideDispatch(
       if (hold.status !== 'AUTHORIZED' || hold.amount !== capOf(terms.fare)) hold = await holdOnce(`${id}-${at}`);
       base.holdPaymentId = hold.id;
       // A booking that dies after this line (crash, timeout) leaves a hold nobody settles: the check releases it.
-      await scheduler
-        .holdCheck(id, hold.id, deps.holdExpirySec)
-        .catch((err: unknown) => logger.warn('ride hold check not scheduled', { rideId: id, error: (err as Error).message }));
+      await holdDeadline.arm({ schedule: scheduler.holdCheck }, { id: hold.id, rideId: id, status: 'HELD', createdAt: at }, at);
     }
     try {
       let assigned: RideRecord | undefined;

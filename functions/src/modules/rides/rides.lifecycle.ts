@@ -1,13 +1,10 @@
 import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
-import { inTransaction } from '../../platform/core/firebase/firebase';
-import { logger } from '../../platform/core/logging/logger';
-import { recordTransition } from '../../platform/kits/state-machine/state-machine';
+import { defineMachine, transition, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
 import { dispatchPool, type DriverLocation } from '../driver';
 import { accounts } from '../users';
 import {
   ACTIVE_STATUSES,
-  deadlineOf,
-  isOverdue,
+  RIDE_STATUSES,
   RIDE_SYSTEM_REASONS,
   rideMachine,
   systemReason,
@@ -15,23 +12,18 @@ import {
   type RideAction,
   type RideActor,
   type RideRecord,
+  type RideStatus,
   type RideSystemReason,
 } from './rides.model';
 import { ridesRepo } from './rides.repo';
 import { rolesOf, type RideViewer, type RidesCore } from './rides.context';
+import type { ExpiryScheduler, RideDeadlines } from './rides.deadlines';
 import type { RidePricing } from './rides.pricing';
 import type { RideSettlement } from './rides.settlement';
 
-// The ride's moves and timers, hand-rolled until the state-machine and deadline kits take them: `move` (one
-// transition of the ride and its driver's state), `assign` (a driver claimed for a new ride), `handOver` (a driver's
-// cancellation: the next driver, or NO_DRIVER), and the ExpiryScheduler with the expiry it triggers.
-
-export interface ExpiryScheduler {
-  /** The timer of the ride's current status (one task per ride and status). */
-  schedule(rideId: string, status: RideRecord['status'], delaySec: number): Promise<void>;
-  /** The check that releases a booking's wallet hold if nothing captured or released it by then. */
-  holdCheck(rideId: string, paymentId: string, delaySec: number): Promise<void>;
-}
+// The ride's moves on platform/kits/state-machine and its timer on platform/kits/deadlines: `move` (one transition
+// of the ride and its driver's state), `assign` (a driver claimed for a new ride), `handOver` (a driver's
+// cancellation: the next driver, or NO_DRIVER), and the expiry the timer (or a read past the deadline) triggers.
 
 /** The driver's card for the rider; null when the driver may not take rides now (no RIDE capability on the profile). */
 async function driverCard(driverId: string) {
@@ -56,14 +48,47 @@ const EXPIRY_REASONS: Partial<Record<RideRecord['status'], RideSystemReason>> = 
   IN_PROGRESS: 'tripOverdue',
 };
 
+/** A booking before its driver: NEW until `assign` stores it CONFIRMED (the machine of that one move). */
+type Booking = Omit<RideRecord, 'status'> & { status: 'NEW' | RideStatus };
+const bookingMachine = defineMachine<Booking['status'], 'assign', RideActor>({
+  entity: 'ride',
+  states: ['NEW', ...RIDE_STATUSES],
+  moves: { assign: { from: 'NEW', to: 'CONFIRMED', by: 'system' } },
+  codes: { transition: 'RIDE_TRANSITION', actor: 'RIDE_NOT_ALLOWED' },
+});
+
+/** The driver was taken meanwhile (or may not drive): thrown inside the move to drop it, and the next candidate is tried. */
+class DriverTaken extends Error {}
+const unlessTaken = <T>(moved: Promise<T>): Promise<T | undefined> =>
+  moved.catch((err: unknown) => {
+    if (err instanceof DriverTaken) return undefined;
+    throw err;
+  });
+
+/** A stored ride's moves: read and written through the repository, events under `rides/{id}/events`. */
+function rideStore(
+  id: string,
+  alongside?: TransitionStore<RideRecord, RideStatus, RideAction>['alongside'],
+): TransitionStore<RideRecord, RideStatus, RideAction> {
+  return {
+    load: (tx) => ridesRepo.get(id, tx),
+    save: (tx, next) => ridesRepo.save(tx, next),
+    ref: () => ridesRepo.ref(id),
+    ...(alongside ? { alongside } : {}),
+  };
+}
+
+const noSuchRide = () => new NotFoundError('No such ride');
+
 export function createRideLifecycle(
   { deps, now }: RidesCore,
+  { expiry: deadline }: Pick<RideDeadlines, 'expiry'>,
   scheduler: ExpiryScheduler,
   { pricing, settlement }: { pricing: Pick<RidePricing, 'waitedFee'>; settlement: Pick<RideSettlement, 'settleAndRecord'> },
 ) {
   /**
    * One move of the ride and its driver's state, in one transaction; effects on money follow the commit. `check`
-   * sees the ride and the driver's position document after the machine's check (geofences refuse there).
+   * sees the ride and the driver's position document once the machine allows the move (geofences refuse there).
    */
   async function move(
     id: string,
@@ -75,35 +100,36 @@ export function createRideLifecycle(
     check?: (ride: RideRecord, driverLoc: DriverLocation | undefined, at: number) => void,
   ) {
     const at = now();
-    return inTransaction(async (tx) => {
-      const ride = await ridesRepo.get(id, tx);
-      if (!ride || (actor !== 'system' && !actor.admin && !ride.participants.includes(actor.userId))) throw new NotFoundError('No such ride');
-      const roles = actor === 'system' ? (['system'] as RideActor[]) : rolesOf(ride, actor);
-      const to = rideMachine.check(action, ride.status, roles);
-      const driverLoc = ride.driverId ? await dispatchPool.txRead(tx, ride.driverId) : undefined;
-      const current = { ...ride, drivenM: driverLoc?.tripActive && driverLoc.currentRideId === id ? driverLoc.tripDistanceM : ride.drivenM };
-      check?.(current, driverLoc, at);
-      const next: RideRecord = { ...ride, ...change(current, at), status: to, updatedAt: at };
-      if (ride.driverId && driverEffect === 'release') dispatchPool.txRelease(tx, driverLoc, id, at);
-      if (ride.driverId && driverEffect === 'startTrip') dispatchPool.txStartTrip(tx, driverLoc, id, at);
-      if (!ACTIVE_STATUSES.includes(to)) ridesRepo.setActive(tx, ride.riderId, null, at);
-      ridesRepo.save(tx, next);
-      recordTransition(tx, ridesRepo.ref(id), {
-        action,
-        from: ride.status,
-        to,
-        by: actor === 'system' ? 'system:rides' : actor.userId,
-        at,
-        reason: reason ?? null,
-      });
-      return { before: ride, after: next };
+    let driverLoc: DriverLocation | undefined; // read in the transaction (each attempt), written alongside the ride
+    const store = rideStore(id, (tx, next, previous) => {
+      if (previous.driverId && driverEffect === 'release') dispatchPool.txRelease(tx, driverLoc, id, at);
+      if (previous.driverId && driverEffect === 'startTrip') dispatchPool.txStartTrip(tx, driverLoc, id, at);
+      if (!ACTIVE_STATUSES.includes(next.status)) ridesRepo.setActive(tx, previous.riderId, null, at);
     });
+    const { before, after } = await transition(rideMachine, store, {
+      action,
+      by: actor === 'system' ? 'system:rides' : actor.userId,
+      now: at,
+      reason: reason ?? null,
+      missing: noSuchRide,
+      visible: (ride) => actor === 'system' || actor.admin || ride.participants.includes(actor.userId),
+      rolesOf: (ride) => (actor === 'system' ? ['system'] : rolesOf(ride, actor)),
+      async read(tx, ride) {
+        driverLoc = ride.driverId ? await dispatchPool.txRead(tx, ride.driverId) : undefined;
+        // The distance driven so far, as the driver's position document counts it during the trip.
+        return { ...ride, drivenM: driverLoc?.tripActive && driverLoc.currentRideId === id ? driverLoc.tripDistanceM : ride.drivenM };
+      },
+      // The caller's checks only for a move the status allows (else the machine's 409 comes first, as it always did).
+      guard: (ride, current) => (rideMachine.accepts(action, ride.status) ? check?.(current, driverLoc, at) : undefined),
+      apply: (ride, to, current) => ({ ...ride, ...change(current, at), status: to, updatedAt: at }),
+    });
+    return { before, after };
   }
 
   /**
-   * Tries the candidates nearest first: each attempt is one transaction that re-reads the ride (a retry finds it),
-   * the rider's active ride, and the driver (still ONLINE, free, fresh), then writes the claim and the ride together.
-   * Returns the ride, or undefined when every candidate was taken meanwhile.
+   * Tries the candidates nearest first: each attempt is one move NEW → CONFIRMED that re-reads the ride (a retry
+   * finds it and gets it back), the rider's active ride, and the driver (still ONLINE, free, fresh), then writes the
+   * claim and the ride together. Returns the ride, or undefined when every candidate was taken meanwhile.
    */
   async function assign(base: RideRecord, candidates: Array<{ userId: string; lat: number; lng: number }>, at: number): Promise<RideRecord | undefined> {
     for (const candidate of candidates) {
@@ -112,48 +138,60 @@ export function createRideLifecycle(
         driverCard(candidate.userId),
       ]);
       if (!card) continue;
-      const result = await inTransaction(async (tx) => {
-        const [existing, active, driverLoc, mayDrive] = await Promise.all([
-          ridesRepo.get(base.id, tx),
-          ridesRepo.activeOf(base.riderId, tx),
-          dispatchPool.txRead(tx, candidate.userId),
-          txMayDrive(tx, candidate.userId),
-        ]);
-        if (existing) return { ride: existing };
-        if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
-        if (!mayDrive) return undefined;
-        const claimed = dispatchPool.txClaim(tx, driverLoc, { rideId: base.id, riderId: base.riderId, rideClass: base.rideClass, at });
-        if (!claimed) return undefined;
-        const ride: RideRecord = {
-          ...base,
-          driverId: candidate.userId,
-          participants: [base.riderId, candidate.userId],
-          status: 'CONFIRMED',
-          driver: card,
-          etaToPickupSec: eta?.durationSec ?? null,
-          confirmedAt: at,
-          updatedAt: at,
-        };
-        ridesRepo.create(tx, ride);
-        ridesRepo.setActive(tx, base.riderId, base.id, at);
-        recordTransition<string, string>(tx, ridesRepo.ref(base.id), {
+      let driverLoc: DriverLocation | undefined;
+      const store: TransitionStore<Booking, Booking['status'], 'assign'> = {
+        load: async (tx) => (await ridesRepo.get(base.id, tx)) ?? { ...base, status: 'NEW' },
+        save: (tx, next, previous) => (previous.status === 'NEW' ? ridesRepo.create(tx, next as RideRecord) : ridesRepo.save(tx, next as RideRecord)),
+        ref: () => ridesRepo.ref(base.id),
+        alongside(tx) {
+          if (!dispatchPool.txClaim(tx, driverLoc, { rideId: base.id, riderId: base.riderId, rideClass: base.rideClass, at })) throw new DriverTaken();
+          ridesRepo.setActive(tx, base.riderId, base.id, at);
+        },
+      };
+      const moved = await unlessTaken(
+        transition(bookingMachine, store, {
           action: 'assign',
-          from: 'NEW',
-          to: 'CONFIRMED',
           by: 'system:dispatch',
-          at,
+          now: at,
           reason: `driver ${candidate.userId}`,
-        });
-        return { ride };
-      });
-      if (result) return result.ride;
+          missing: noSuchRide,
+          rolesOf: () => ['system'],
+          async read(tx) {
+            const [active, loc, mayDrive] = await Promise.all([
+              ridesRepo.activeOf(base.riderId, tx),
+              dispatchPool.txRead(tx, candidate.userId),
+              txMayDrive(tx, candidate.userId),
+            ]);
+            driverLoc = loc;
+            return { active, mayDrive };
+          },
+          guard(ride, { active, mayDrive }) {
+            if (ride.status !== 'NEW') return; // stored already: given back as it is (tolerant)
+            if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
+            if (!mayDrive) throw new DriverTaken();
+          },
+          apply: (ride, to) => ({
+            ...ride,
+            driverId: candidate.userId,
+            participants: [base.riderId, candidate.userId],
+            status: to,
+            driver: card,
+            etaToPickupSec: eta?.durationSec ?? null,
+            confirmedAt: at,
+            updatedAt: at,
+          }),
+          // A ride stored already (a retried booking) is any status but NEW: returned unchanged.
+          tolerant: 'refused',
+        }),
+      );
+      if (moved) return moved.after as RideRecord;
     }
     return undefined;
   }
 
   /**
    * A driver's cancellation: hands the ride to `candidate` (undefined when taken meanwhile), or without one ends it
-   * NO_DRIVER. One transaction reads the ride, both drivers and the candidate's account, then moves them together.
+   * NO_DRIVER. One move reads the ride, both drivers and the candidate's account, then writes them together.
    */
   async function handOver(
     ride: RideRecord,
@@ -165,66 +203,65 @@ export function createRideLifecycle(
   ): Promise<RideRecord | undefined> {
     const card = candidate ? await driverCard(candidate.userId) : null;
     if (candidate && !card) return undefined;
-    return inTransaction(async (tx) => {
-      const [current, leaving, arriving, mayDrive] = await Promise.all([
-        ridesRepo.get(ride.id, tx),
-        dispatchPool.txRead(tx, ride.driverId!),
-        candidate ? dispatchPool.txRead(tx, candidate.userId) : undefined,
-        candidate ? txMayDrive(tx, candidate.userId) : true,
-      ]);
-      if (!current) throw new NotFoundError('No such ride');
-      if (current.driverId !== ride.driverId) throw new ConflictError('The ride has another driver now').withCode('RIDE_NOT_ALLOWED');
-      const action: RideAction = candidate ? 'reassign' : 'abandon';
-      const to = rideMachine.check(action, current.status, rolesOf(current, actor));
+    let drivers: { leaving?: DriverLocation; arriving?: DriverLocation; mayDrive: boolean } = { mayDrive: false };
+    const store = rideStore(ride.id, (tx, next) => {
       const claimed =
-        candidate && mayDrive ? dispatchPool.txClaim(tx, arriving, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at }) : undefined;
-      if (candidate && !claimed) return undefined; // taken meanwhile: the next candidate
-      dispatchPool.txRelease(tx, leaving, ride.id, at);
-      const next: RideRecord = candidate
-        ? {
-            ...current,
-            status: to,
-            driverId: candidate.userId,
-            participants: [current.riderId, candidate.userId],
-            driver: card,
-            excludedDriverIds: excluded,
-            reassignments: current.reassignments + 1,
-            confirmedAt: at,
-            arrivedAt: null,
-            etaToPickupSec: null,
-            updatedAt: at,
-          }
-        : {
-            ...current,
-            status: to,
-            excludedDriverIds: excluded,
-            cancelledBy: 'driver',
-            cancelReason: reason,
-            cancelReasonCode: null,
-            endedAt: at,
-            updatedAt: at,
-          };
-      if (!candidate) ridesRepo.setActive(tx, current.riderId, null, at);
-      ridesRepo.save(tx, next);
-      recordTransition(tx, ridesRepo.ref(ride.id), {
-        action,
-        from: current.status,
-        to,
-        by: actor.userId,
-        at,
-        reason: reason ?? `driver ${ride.driverId} cancelled`,
-      });
-      return next;
+        candidate && drivers.mayDrive && dispatchPool.txClaim(tx, drivers.arriving, { rideId: ride.id, riderId: ride.riderId, rideClass: ride.rideClass, at });
+      if (candidate && !claimed) throw new DriverTaken(); // taken meanwhile: the next candidate
+      dispatchPool.txRelease(tx, drivers.leaving, ride.id, at);
+      if (!candidate) ridesRepo.setActive(tx, next.riderId, null, at);
     });
+    const moved = await unlessTaken(
+      transition(rideMachine, store, {
+        action: candidate ? 'reassign' : 'abandon',
+        by: actor.userId,
+        now: at,
+        reason: reason ?? `driver ${ride.driverId} cancelled`,
+        missing: noSuchRide,
+        rolesOf: (current) => rolesOf(current, actor),
+        async read(tx, current) {
+          // Before the machine's check: the driver who cancelled is no longer this ride's.
+          if (current.driverId !== ride.driverId) throw new ConflictError('The ride has another driver now').withCode('RIDE_NOT_ALLOWED');
+          const [leaving, arriving, mayDrive] = await Promise.all([
+            dispatchPool.txRead(tx, ride.driverId!),
+            candidate ? dispatchPool.txRead(tx, candidate.userId) : undefined,
+            candidate ? txMayDrive(tx, candidate.userId) : true,
+          ]);
+          drivers = { leaving, arriving, mayDrive };
+        },
+        apply: (current, to): RideRecord =>
+          candidate
+            ? {
+                ...current,
+                status: to,
+                driverId: candidate.userId,
+                participants: [current.riderId, candidate.userId],
+                driver: card,
+                excludedDriverIds: excluded,
+                reassignments: current.reassignments + 1,
+                confirmedAt: at,
+                arrivedAt: null,
+                etaToPickupSec: null,
+                updatedAt: at,
+              }
+            : {
+                ...current,
+                status: to,
+                excludedDriverIds: excluded,
+                cancelledBy: 'driver',
+                cancelReason: reason,
+                cancelReasonCode: null,
+                endedAt: at,
+                updatedAt: at,
+              },
+      }),
+    );
+    return moved?.after;
   }
 
   /** The timer of the ride's active status (from the trigger; one task per ride and status, retried until due). */
   async function scheduleExpiry(ride: RideRecord): Promise<void> {
-    const deadline = deadlineOf(ride, deps.timeouts);
-    if (deadline === null) return;
-    await scheduler
-      .schedule(ride.id, ride.status, Math.max(1, Math.ceil((deadline - now()) / 1000)))
-      .catch((err: unknown) => logger.warn('ride expiry not scheduled (checked on read)', { rideId: ride.id, error: (err as Error).message }));
+    await deadline.arm({ schedule: scheduler.schedule }, ride, now(), ride.status);
   }
 
   /**
@@ -242,7 +279,6 @@ export function createRideLifecycle(
         started ? 'complete' : 'expire',
         'system',
         (r, at) => {
-          if (!isOverdue(r, at, deps.timeouts)) throw new ConflictError('Not due').withCode('RIDE_TRANSITION');
           if (r.status === 'IN_PROGRESS') return { ...timedOutFare(r, r.drivenM ?? 0, at), completedAt: at, endedAt: at };
           const fee = r.status === 'ARRIVED' ? pricing.waitedFee(r, at) : 0;
           const code = EXPIRY_REASONS[r.status];
@@ -250,6 +286,9 @@ export function createRideLifecycle(
         },
         'release',
         started ? RIDE_SYSTEM_REASONS.tripOverdue : null,
+        (r, _loc, at) => {
+          if (!deadline.isDue(r, at)) throw new ConflictError('Not due').withCode('RIDE_TRANSITION');
+        },
       );
       return settlement.settleAndRecord(after);
     } catch (err) {
@@ -258,21 +297,19 @@ export function createRideLifecycle(
     }
   }
 
-  async function expireIfDue(id: string): Promise<'expired' | 'not-due' | 'settled'> {
-    const ride = await ridesRepo.get(id);
-    if (!ride || !ACTIVE_STATUSES.includes(ride.status)) return 'settled';
-    if (!isOverdue(ride, now(), deps.timeouts)) return 'not-due';
-    return (await expire(id)) ? 'expired' : 'settled';
+  /** The `rideExpiry` task's work: waits for the due time (or asks the queue to retry), then expires the ride. */
+  function runExpiry(id: string) {
+    return deadline.run(id, { load: (rideId) => ridesRepo.get(rideId), expire, now });
   }
 
   async function visible(id: string, actor: RideViewer): Promise<RideRecord> {
     const ride = await ridesRepo.get(id);
     if (!ride || (!actor.admin && !ride.participants.includes(actor.userId))) throw new NotFoundError('No such ride');
-    if (isOverdue(ride, now(), deps.timeouts)) return (await expire(id)) ?? (await ridesRepo.get(id))!;
+    if (deadline.isDue(ride, now())) return (await expire(id)) ?? (await ridesRepo.get(id))!;
     return ride;
   }
 
-  return { move, assign, handOver, scheduleExpiry, expire, expireIfDue, visible };
+  return { move, assign, handOver, scheduleExpiry, expire, runExpiry, visible };
 }
 
 export type RideLifecycle = ReturnType<typeof createRideLifecycle>;

@@ -3,6 +3,7 @@ import { db } from '../../platform/core/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../../platform/kits/firestore/paginate';
 import { bothForms, storedFields } from '../../platform/kits/firestore/documents';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { readHistory } from '../../platform/kits/state-machine/state-machine';
 import { iso } from '../../platform/kits/time/time';
 import {
   DRIVER_RATINGS,
@@ -12,7 +13,6 @@ import {
   RIDE_DISPUTES,
   RIDE_DRIVER_RATINGS,
   RIDE_RIDER_RATINGS,
-  RIDE_SOS,
   rideDocument,
   type RideRecord,
   type RideStatus,
@@ -177,32 +177,10 @@ export const ridesRepo = {
   ): void {
     tx.create(db().collection(RIDE_RIDER_RATINGS).doc(record.rideId), record);
   },
-  listSos(filter: { status?: 'OPEN' | 'RESOLVED' }, page: PageRequest): Promise<Page<SosRecord>> {
-    let query: FirebaseFirestore.Query<SosRecord> = typedCollection<SosRecord>(RIDE_SOS);
-    if (filter.status) query = query.where('status', '==', filter.status);
-    return paginate(query, newestFirst, page, (d) => d.data());
-  },
-  async resolveSos(id: string, by: string, note: string | null, now: number): Promise<SosRecord | undefined> {
-    return db().runTransaction(async (tx) => {
-      const ref = typedCollection<SosRecord>(RIDE_SOS).doc(id);
-      const found = await readRecord(ref, tx);
-      if (!found) return undefined;
-      if (found.status === 'RESOLVED') return found;
-      const next: SosRecord = { ...found, status: 'RESOLVED', resolvedBy: by, resolvedAt: now, note };
-      tx.update(ref, { status: next.status, resolvedBy: by, resolvedAt: now, note });
-      return next;
-    });
-  },
+  /** The ride's moves, oldest first (platform/kits/state-machine's history). */
   async events(id: string) {
-    const snap = await db().collection(RIDES).doc(id).collection('events').orderBy('at', 'asc').limit(200).get();
-    return snap.docs.map((d) => ({
-      action: d.get('action') as string,
-      from: d.get('from') as string,
-      to: d.get('to') as string,
-      by: d.get('by') as string,
-      at: iso(d.get('at') as number),
-      reason: (d.get('reason') as string | null | undefined) ?? null,
-    }));
+    const events = await readHistory<RideStatus | 'NEW', string>(db().collection(RIDES).doc(id));
+    return events.map((e) => ({ action: e.action, from: e.from, to: e.to, by: e.by, at: iso(e.at), reason: e.reason ?? null }));
   },
   /** The ride's dispute, read in the caller's transaction. */
   disputeOf: (rideId: string, tx?: Transaction) => readRecord(typedCollection<DisputeRecord>(RIDE_DISPUTES).doc(rideId), tx),
@@ -215,15 +193,5 @@ export const ridesRepo = {
   },
   listDisputes(page: PageRequest): Promise<Page<DisputeRecord>> {
     return paginate(typedCollection<DisputeRecord>(RIDE_DISPUTES), newestFirst, page, (d) => d.data());
-  },
-  async createSos(record: SosRecord): Promise<boolean> {
-    const { id, ...data } = record;
-    try {
-      await db().collection(RIDE_SOS).doc(id).create(data);
-      return true;
-    } catch (err) {
-      if ((err as { code?: number }).code === 6) return false; // ALREADY_EXISTS: a retried alert
-      throw err;
-    }
   },
 };

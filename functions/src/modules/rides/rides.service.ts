@@ -1,6 +1,7 @@
 import type { RidesDeps } from './rides.context';
 import { createRideDispatch } from './rides.dispatch';
-import { createRideLifecycle, type ExpiryScheduler } from './rides.lifecycle';
+import { rideDeadlines, type ExpiryScheduler } from './rides.deadlines';
+import { createRideLifecycle } from './rides.lifecycle';
 import { createRidePricing } from './rides.pricing';
 import { createRideQueries } from './rides.queries';
 import { createRideRatings } from './rides.ratings';
@@ -14,20 +15,24 @@ import { createRideTrip } from './rides.trip';
 
 export type { CreateRide, Geofence, RideViewer } from './rides.context';
 export { rideViewerOf } from './rides.context';
-export type { ExpiryScheduler } from './rides.lifecycle';
+export type { ExpiryScheduler } from './rides.deadlines';
 export { quoteKeyOf } from './rides.pricing';
 
 export interface RidesServiceDeps extends RidesDeps {
-  scheduler: ExpiryScheduler;
+  /** The timers' queues; by default the ride's deadlines' own (platform/kits/deadlines). */
+  scheduler?: ExpiryScheduler;
 }
 
-export function createRidesService({ scheduler, ...deps }: RidesServiceDeps) {
+export function createRidesService({ scheduler: given, ...deps }: RidesServiceDeps) {
   const core = { deps, now: deps.now ?? Date.now };
+  // The ride's deadlines depend on the configured timeouts: declared per service.
+  const deadlines = rideDeadlines(deps);
+  const scheduler = given ?? deadlines.scheduler;
   const pricing = createRidePricing(core);
   // The lifecycle settles through `settlement`, which reads rides through the lifecycle's `visible` (bound at call time).
   const settlement = createRideSettlement(core, (id, viewer) => lifecycle.visible(id, viewer));
-  const lifecycle = createRideLifecycle(core, scheduler, { pricing, settlement });
-  const dispatch = createRideDispatch(core, scheduler, { pricing, settlement, lifecycle });
+  const lifecycle = createRideLifecycle(core, deadlines, scheduler, { pricing, settlement });
+  const dispatch = createRideDispatch(core, deadlines, scheduler, { pricing, settlement, lifecycle });
   const trip = createRideTrip(core, { pricing, settlement, lifecycle, dispatch });
   const ratings = createRideRatings(core);
   const queries = createRideQueries(core, { visible: lifecycle.visible, ratings, settlement });
@@ -37,7 +42,14 @@ export function createRidesService({ scheduler, ...deps }: RidesServiceDeps) {
     quote: pricing.quote,
     create: dispatch.create,
     driversNearby: dispatch.driversNearby,
-    expireIfDue: lifecycle.expireIfDue,
+    runExpiry: lifecycle.runExpiry,
+    /** The `rideHoldCheck` task's work: waits for the hold's due time (or asks the queue to retry), then checks it. */
+    runHoldCheck: (rideId: string, paymentId: string) =>
+      deadlines.hold.run(paymentId, {
+        load: async () => ({ id: paymentId, rideId, status: 'HELD' as const, createdAt: Date.parse((await deps.payments.get(paymentId)).createdAt) }),
+        expire: () => settlement.checkHold(rideId, paymentId),
+        now: core.now,
+      }),
     scheduleExpiry: lifecycle.scheduleExpiry,
     ...trip,
     checkHold: settlement.checkHold,

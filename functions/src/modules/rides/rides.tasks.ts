@@ -8,14 +8,12 @@ import { ridesServiceFor } from './rides.wiring';
  * expire overdue rides too. Safe to deliver twice.
  */
 export async function onRideExpiry({ rideId }: { rideId: string }, config: Readonly<AppConfig>): Promise<void> {
-  const outcome = await ridesServiceFor(config).expireIfDue(rideId);
-  if (outcome === 'not-due') throw new Error(`ride ${rideId} is not due yet: retry later`);
+  const outcome = await ridesServiceFor(config).runExpiry(rideId);
   logger.info('ride expiry handled', { rideId, outcome });
 }
 
 /** The `rideHoldCheck` task: a booking's hold that no ride took is released (safe to deliver twice; early, it fails and is retried). */
 export async function onRideHoldCheck({ rideId, paymentId }: { rideId: string; paymentId: string }, config: Readonly<AppConfig>): Promise<void> {
-  const outcome = await ridesServiceFor(config).checkHold(rideId, paymentId);
-  if (outcome === 'not-due') throw new Error(`ride hold ${paymentId} is not due yet: retry later`);
+  const outcome = await ridesServiceFor(config).runHoldCheck(rideId, paymentId);
   logger.info('ride hold check handled', { rideId, outcome });
 }

@@ -1,8 +1,6 @@
 import { perConfig, type AppConfig } from '../../platform/core/config';
-import { enqueue } from '../../platform/kits/tasks/tasks';
 import { paymentCommands } from '../payments';
 import { routerOf } from '../routing';
-import { RIDE_EXPIRY_QUEUE, RIDE_HOLD_CHECK_QUEUE } from './rides.model';
 import { createRidesService, quoteKeyOf } from './rides.service';
 
 // Services of the rides module, built once per configuration.
@@ -10,17 +8,6 @@ export const ridesServiceFor = perConfig((config: Readonly<AppConfig>) =>
   createRidesService({
     router: routerOf(config),
     payments: paymentCommands(config),
-    // One expiry task per ride and active status (CONFIRMED keeps the original id): a retried booking or a repeated
-    // trigger does not queue a second one. One hold check per booking.
-    scheduler: {
-      schedule: (rideId, status, delaySec) =>
-        enqueue(
-          RIDE_EXPIRY_QUEUE,
-          { rideId },
-          { id: status === 'CONFIRMED' ? `ride-expiry-${rideId}` : `ride-expiry-${rideId}-${status.toLowerCase()}`, delaySec },
-        ),
-      holdCheck: (rideId, paymentId, delaySec) => enqueue(RIDE_HOLD_CHECK_QUEUE, { rideId, paymentId }, { id: `ride-hold-${paymentId}`, delaySec }),
-    },
     quoteKey: quoteKeyOf(config.JWT_SECRET),
     searchRadiusM: config.RIDE_SEARCH_RADIUS_M,
     commissionBp: config.RIDE_COMMISSION_BP,

@@ -5,18 +5,20 @@ import { enqueue, type TaskQueue } from '../tasks/tasks';
 // A deadline: an entity that must leave a status by a time (a ring answered, a payment paid, an order accepted, a
 // booking hold confirmed). One declaration gives the four parts every timed entity needs:
 // - scheduling: one task per entity (and phase) at its due time, deduplicated by the task id, through platform/kits/tasks
-//   (whose enqueue keeps the schedule on the Tasks emulator with a local timer);
+//   (Cloud Tasks keeps the schedule; on the Tasks emulator, which runs every task at once, a local timer keeps it);
 // - the task handler: load, check due (a task delivered early waits, or asks the queue to retry), run the expiry move,
 //   safe to deliver twice;
 // - the lazy check: an entity read (or moved, see `expiry` and platform/kits/state-machine's `transition`) past its due
 //   time is expired then, so a late or lost task never leaves it open;
 // - the expiry move's table entry (action, who, the expired entity) for `transition`.
 
-export interface DeadlineSpec<T extends { status: S }, S extends string, A extends string, K extends string> {
-  /** The queue of the task function that expires these entities: `documentTaskQueue(name, idField)`. */
-  queue: TaskQueue<Record<K, string>>;
+export interface DeadlineSpec<T extends { status: S }, S extends string, A extends string, K extends string, P extends Record<K, string> = Record<K, string>> {
+  /** The queue of the task function that expires these entities: `documentTaskQueue(name, idField)`, or a wider payload. */
+  queue: TaskQueue<P>;
   /** The payload field naming the entity (`callId`, `paymentId`…). */
   idField: K;
+  /** The task's payload when it carries more than the id (a ride's hold check: ride and payment); default `{ [idField]: id }`. */
+  payloadOf?(entity: T & { id: string }): P;
   /** One task per entity (and phase, for an entity with a deadline per status): a repeated schedule is dropped. */
   taskId(id: string, phase?: string): string;
   /** When the entity is due; null when it has no deadline now (settled, or a status without one). */
@@ -29,9 +31,9 @@ export interface DeadlineSpec<T extends { status: S }, S extends string, A exten
   entity: string;
 }
 
-/** What a service asks for its deadlines (a fake in tests). */
-export interface DeadlineScheduler {
-  schedule(id: string, delaySec: number, phase?: string): Promise<void>;
+/** What a service asks for its deadlines (a fake in tests). `payload`: the task's, when not `{ [idField]: id }`. */
+export interface DeadlineScheduler<P = never> {
+  schedule(id: string, delaySec: number, phase?: string, payload?: P): Promise<void>;
 }
 
 export interface DeadlineTaskDeps<T> {
@@ -48,8 +50,8 @@ export type DeadlineOutcome = 'expired' | 'settled';
 
 const RECHECK_MS = 500;
 
-export interface Deadline<T extends { status: S }, S extends string, A extends string, K extends string> {
-  readonly spec: DeadlineSpec<T, S, A, K>;
+export interface Deadline<T extends { status: S }, S extends string, A extends string, K extends string, P extends Record<K, string> = Record<K, string>> {
+  readonly spec: DeadlineSpec<T, S, A, K, P>;
   dueAt(entity: T): number | null;
   /** Whether the entity's deadline has passed at `now`. */
   isDue(entity: T, now: number): boolean;
@@ -58,21 +60,21 @@ export interface Deadline<T extends { status: S }, S extends string, A extends s
   /** The deadline as `transition` checks it before a move (requires `expiry`). */
   expiry(): Expiry<T, S, A>;
   /** The scheduler of the real queue (services take it as a dependency). */
-  readonly scheduler: DeadlineScheduler;
+  readonly scheduler: DeadlineScheduler<P>;
   /** Asks `scheduler` for the entity's task at its due time. Never throws: a task not queued is covered by the lazy check. */
-  arm(scheduler: DeadlineScheduler, entity: T & { id: string }, now: number, phase?: string): Promise<void>;
+  arm(scheduler: DeadlineScheduler<P>, entity: T & { id: string }, now: number, phase?: string): Promise<void>;
   /** The task's work for the entity `id`. */
   run(id: string, deps: DeadlineTaskDeps<T>): Promise<DeadlineOutcome>;
 }
 
-export function defineDeadline<T extends { status: S }, S extends string, A extends string, K extends string>(
-  spec: DeadlineSpec<T, S, A, K>,
-): Deadline<T, S, A, K> {
+export function defineDeadline<T extends { status: S }, S extends string, A extends string, K extends string, P extends Record<K, string> = Record<K, string>>(
+  spec: DeadlineSpec<T, S, A, K, P>,
+): Deadline<T, S, A, K, P> {
   const expiryOf = () => {
     if (!spec.expiry) throw new Error(`deadline ${spec.queue.name}: no expiry move declared`);
     return spec.expiry;
   };
-  const deadline: Deadline<T, S, A, K> = {
+  const deadline: Deadline<T, S, A, K, P> = {
     spec,
     dueAt: (entity) => spec.dueAt(entity),
     isDue(entity, now) {
@@ -91,13 +93,14 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
       return { dueAt: spec.dueAt, action, by, apply };
     },
     scheduler: {
-      schedule: (id, delaySec, phase) => enqueue(spec.queue, { [spec.idField]: id } as Record<K, string>, { id: spec.taskId(id, phase), delaySec }),
+      schedule: (id, delaySec, phase, payload) =>
+        enqueueDelayed(spec.queue, payload ?? ({ [spec.idField]: id } as P), { id: spec.taskId(id, phase), delaySec }),
     },
     async arm(scheduler, entity, now, phase) {
       const due = spec.dueAt(entity);
       if (due === null) return;
       const delaySec = Math.max(1, Math.ceil((due - now) / 1000));
-      await scheduler.schedule(entity.id, delaySec, phase).catch((err: unknown) => {
+      await scheduler.schedule(entity.id, delaySec, phase, spec.payloadOf?.(entity)).catch((err: unknown) => {
         logger.warn(`${spec.entity} deadline not scheduled: it expires when next read`, {
           queue: spec.queue.name,
           id: entity.id,
@@ -114,6 +117,23 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
     },
   };
   return deadline;
+}
+
+/**
+ * Enqueues a timed task. Cloud Tasks keeps the schedule in production. The Tasks emulator runs a task at once whatever
+ * its schedule: each early run would be refused ("not due") and retried, starting a Functions emulator worker per
+ * task. Locally the schedule is kept by a timer instead (the payload checked now); a timer lost with its process is
+ * covered by the lazy check every deadline has.
+ */
+export async function enqueueDelayed<P>(queue: TaskQueue<P>, payload: P, options: { id: string; delaySec: number }): Promise<void> {
+  if (!process.env.CLOUD_TASKS_EMULATOR_HOST) return enqueue(queue, payload, options);
+  const data = queue.payload.parse(payload);
+  const timer = setTimeout(() => {
+    enqueue(queue, data, { id: options.id }).catch((err: unknown) =>
+      logger.warn('deferred enqueue failed', { queue: queue.name, id: options.id, error: String(err) }),
+    );
+  }, options.delaySec * 1000);
+  timer.unref();
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { firebaseApp } from '../../core/firebase/firebase';
 import { functionsRegion } from '../../core/deploy/settings';
-import { currentLogFields, logger } from '../../core/logging/logger';
+import { currentLogFields } from '../../core/logging/logger';
 
 // Typed Cloud Tasks queues. A queue is named after the task function that consumes it (Firebase's
 // convention); its payload schema is checked when enqueueing and again when the task runs. Payloads are
@@ -32,23 +32,12 @@ const alreadyQueued = (err: unknown) => /already[ -]exists/i.test(`${(err as { c
 
 /**
  * Enqueues through firebase-admin (the Functions emulator points it at the Tasks emulator). A task whose
- * id is already queued counts as enqueued: retried requests do not make a second one.
+ * id is already queued counts as enqueued: retried requests do not make a second one. `delaySec` is Cloud Tasks'
+ * schedule; the Tasks emulator ignores it (runs the task at once): timers go through platform/kits/deadlines, whose
+ * scheduler keeps the schedule on the emulator.
  */
 export async function enqueue<P>(queue: TaskQueue<P>, payload: P, options: EnqueueOptions = {}): Promise<void> {
   const data = queue.payload.parse(payload);
-  if (options.delaySec && process.env.CLOUD_TASKS_EMULATOR_HOST) {
-    // The Tasks emulator runs a task at once whatever its schedule: each early run is refused ("not due") and
-    // retried, starting a Functions emulator worker per task. Locally the schedule is kept by a timer instead;
-    // a timer lost with its process is covered by the lazy expiry every timed document has.
-    const timer = setTimeout(() => {
-      enqueueNow(queue, data, options.id).catch((err: unknown) =>
-        logger.warn('deferred enqueue failed', { queue: queue.name, id: options.id, error: String(err) }),
-      );
-    }, options.delaySec * 1000);
-    timer.unref();
-    return;
-  }
-  // Cloud Tasks keeps the schedule in production: the task runs when due, not at once.
   await enqueueNow(queue, data, options.id, options.delaySec);
 }
 
