@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { logger } from '../../core/logging/logger';
 
 // The audit trail of an entity's moves: one document per move in `<entity>/{id}/events`, written in the move's
 // transaction, read back oldest (or newest) first.
@@ -50,5 +51,11 @@ export async function readHistory<S extends string, A extends string>(
     .orderBy('at', options.order ?? 'asc')
     .limit(options.limit ?? 200)
     .get();
-  return snap.docs.map((d) => TransitionEventSchema.parse(d.data()) as TransitionEvent<S, A>);
+  // A line that does not read as an event is left out (and logged) rather than failing the whole history.
+  return snap.docs.flatMap((d) => {
+    const parsed = TransitionEventSchema.safeParse(d.data());
+    if (parsed.success) return [parsed.data as TransitionEvent<S, A>];
+    logger.warn('history line skipped: not an event', { path: d.ref.path, reason: parsed.error.message });
+    return [];
+  });
 }

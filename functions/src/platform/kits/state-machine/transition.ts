@@ -1,4 +1,4 @@
-import type { AppError } from '../../core/errors/app-error';
+import { ConflictError, type AppError } from '../../core/errors/app-error';
 import { inTransaction } from '../../core/firebase/firebase';
 import { recordTransition, type TransitionEvent } from './history';
 import type { Machine } from './machine';
@@ -29,6 +29,8 @@ export interface Expiry<T, S extends string, A extends string> {
   by: string;
   /** The entity expired at `at` (the kit sets the status to `to`). */
   apply(entity: T, to: S, at: number): T;
+  /** The expiry's own reads and writes (a hold released), before the entity's write; its reads come first. */
+  alongside?(tx: FirebaseFirestore.Transaction, expired: T, before: T, event: TransitionEvent<S, A>): Promise<void> | void;
 }
 
 /**
@@ -106,6 +108,9 @@ export async function transition<T extends { status: S }, S extends string, A ex
   request: TransitionRequest<T, S, A, R, X>,
   tx?: FirebaseFirestore.Transaction,
 ): Promise<TransitionResult<T, S, A>> {
+  // An expiry commits even when the move it preceded is refused, in the kit's own transaction. In a caller's
+  // transaction the refusal is thrown inside it and rolls the expiry back too: the deadline's task (or the next
+  // read) expires the entity then. Prefer the kit's transaction for moves with a deadline.
   const outcome = await (tx ? runMove(machine, store, request, tx) : inTransaction((t) => runMove(machine, store, request, t)));
   if ('refused' in outcome) throw outcome.refused;
   return outcome;
@@ -124,25 +129,47 @@ async function runMove<T extends { status: S }, S extends string, A extends stri
   machine.checkActor(request.action, roles);
   const lapse = lapsed(machine, request.deadline, before, request.now);
   const current = lapse?.entity ?? before;
-  const writeLapse = () => {
+  // The expiry's own work (money released with a hold…) comes before its write, like a move's `alongside`.
+  const expiryWork = async () => {
+    if (lapse) await request.deadline!.alongside?.(tx, lapse.entity, before, lapse.event);
+  };
+  const writeLapse = async () => {
     if (!lapse) return;
+    await expiryWork();
     store.save(tx, lapse.entity, before);
     recordTransition(tx, store.ref(before), lapse.event);
   };
-  if (lapse && request.action === request.deadline!.action) {
-    writeLapse();
-    return { changed: true, before, after: current, event: lapse.event, expired: true };
+  if (request.deadline && request.action === request.deadline.action) {
+    if (lapse) {
+      await writeLapse();
+      return { changed: true, before, after: current, event: lapse.event, expired: true };
+    }
+    // The expiry action before the due time (a task delivered early or late for an extended deadline): nothing to do.
+    const due = request.deadline.dueAt(before);
+    if (due !== null && request.now < due) {
+      if (request.tolerant) return { changed: false, before, after: before, expired: false };
+      throw new ConflictError(`Cannot ${request.action} a ${machine.definition.entity} before its deadline`, { dueAt: due }).withCode(
+        machine.definition.codes.transition,
+      );
+    }
   }
-  request.guard?.(current, related);
+  try {
+    request.guard?.(current, related);
+  } catch (err) {
+    if (!lapse) throw err;
+    // The expiry stands; the caller's refusal follows its commit.
+    await writeLapse();
+    return { refused: err as AppError };
+  }
   const target = machine.target(request.action);
   const allowed = machine.can(request.action, current.status, roles);
   if (!allowed && (request.tolerant === 'refused' || (request.tolerant === 'target' && current.status === target))) {
-    writeLapse();
+    await writeLapse();
     return { changed: false, before, after: current, expired: lapse !== undefined };
   }
   if (!allowed && lapse) {
     // The expiry stands; the move it preceded is refused once it is committed.
-    writeLapse();
+    await writeLapse();
     return { refused: refusal(machine, request.action, current.status, roles) };
   }
   const to = machine.check(request.action, current.status, roles);
@@ -155,6 +182,7 @@ async function runMove<T extends { status: S }, S extends string, A extends stri
     at: request.now,
     ...(request.reason !== undefined ? { reason: request.reason } : {}),
   };
+  await expiryWork();
   await store.alongside?.(tx, after, current, event);
   store.save(tx, after, before);
   if (lapse) recordTransition(tx, store.ref(before), lapse.event);
