@@ -33,8 +33,9 @@ const local = {
       create(context) {
         const max = context.options[0] ?? 80;
         const check = (node) => {
-          // Route lists are declarations (paths, schemas, docs), bounded by the file limit; their handlers count alone.
-          if (node.id?.name?.endsWith('Routes')) return;
+          // A route list exported by a *.routes.ts file is declarations (paths, schemas, docs), bounded by the file
+          // limit; its handlers count alone.
+          if (node.id?.name?.endsWith('Routes') && node.parent?.type === 'ExportNamedDeclaration' && context.filename.endsWith('.routes.ts')) return;
           const lines = ownLines(node, context.sourceCode);
           if (lines > max) context.report({ node, messageId: 'long', data: { name: node.id?.name ?? node.parent?.key?.name ?? node.parent?.id?.name ?? 'A function', lines, max } });
         };
@@ -44,6 +45,7 @@ const local = {
     'routes-named-after-file': {
       meta: { type: 'suggestion', schema: [], messages: { name: 'Routes of {{file}} are named {{expected}}…Routes, not {{name}}' } },
       create(context) {
+        if (!context.filename.endsWith('.routes.ts')) return {};
         const stem = path.basename(context.filename).replace(/\.routes\.ts$/, '');
         const expected = camel(stem);
         const check = (node, name) => {
@@ -55,6 +57,10 @@ const local = {
           },
           'ExportNamedDeclaration > VariableDeclaration > VariableDeclarator'(node) {
             check(node, node.id?.name);
+          },
+          // `export { a as xRoutes }` names a route list too.
+          'ExportNamedDeclaration > ExportSpecifier'(node) {
+            check(node, node.exported?.name);
           },
         };
       },
@@ -71,15 +77,20 @@ const kitOnly = {
   ],
   patterns: [
     {
-      group: ['**/platform/kits/state-machine/state-machine'],
+      group: ['**/platform/kits/state-machine/*'],
       importNames: ['recordTransition'],
-      message: 'Moves go through transition() of the state-machine kit, which records them.',
+      message: 'Moves go through transition() of the state-machine kit, which records them (recordNote for a line that moves nothing).',
+    },
+    {
+      group: ['**/platform/kits/state-machine/history', '**/platform/kits/state-machine/transition', '**/platform/kits/state-machine/machine'],
+      message: 'Import the state-machine kit through its face (platform/kits/state-machine/state-machine).',
     },
   ],
   syntax: [
     { selector: "CallExpression[callee.property.name='toISOString']", message: 'Times leave as iso()/isoOrNull() from platform/kits/time/time.' },
     { selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']", message: '`as unknown as` hides a type error: convert with a schema or a kit.' },
     { selector: ":matches(FunctionDeclaration, VariableDeclarator)[id.name='transition']", message: 'A local `transition` shadows the state-machine kit: use the kit or another name.' },
+    { selector: "Property[key.name='delaySec']", message: 'A timer is a deadline: declare it with platform/kits/deadlines (scheduling, task, emulator timer, lazy check).' },
   ],
 };
 

@@ -33,7 +33,7 @@ export const ridesModule = defineModule({
   paymentPurposes: ['RIDE'],
   promotionVerticals: ['RIDE'],
   permissions: ['rides.manage'],
-  routes: (ctx) => (require('./rides.routes') as typeof import('./rides.routes')).rideRoutes(ctx),
+  routes: (ctx) => (require('./rides.routes') as typeof import('./rides.routes')).ridesRoutes(ctx),
   tasks: {
     rideExpiry: defineTask({
       queue: RIDE_EXPIRY_QUEUE,

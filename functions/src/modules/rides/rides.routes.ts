@@ -11,6 +11,3 @@ export function ridesRoutes(ctx: AppContext): AnyRoute[] {
   // which would take "admin" for a ride id.
   return [...ridesAdminRoutes(ctx), ...ridesRiderRoutes(ctx), ...ridesDriverRoutes(ctx)];
 }
-
-/** The name rides.module.ts calls (until it calls ridesRoutes). */
-export { ridesRoutes as rideRoutes };
