@@ -149,11 +149,11 @@ const { catalogSchemas } = require(`${functionsDir}/lib/platform/kits/catalog/ca
 const asAdmin = { userId: admin.id, roles: ['USER', 'ADMIN'] };
 const asPartner = { userId: partnerOwner.id, roles: ['USER', 'PARTNER_OWNER'] };
 const catalogs = [
-  ['places', 'places/places.catalog.js', 'placesCatalog', 'places/places.wiring.js', 'placesService', DEMO_PLACES, asAdmin],
-  ['pharmacy stores', 'pharmacy/pharmacy.catalog.js', 'pharmacyCatalog', 'pharmacy/pharmacy.wiring.js', 'pharmacyStores', DEMO_PHARMACY_STORES, asPartner],
-  ['parking lots', 'parking/parking.catalog.js', 'parkingCatalog', 'parking/parking.wiring.js', 'parkingLots', DEMO_PARKING_LOTS, asPartner],
-  ['fuel stations', 'fuel/fuel.catalog.js', 'fuelCatalog', 'fuel/fuel.wiring.js', 'fuelStations', DEMO_FUEL_STATIONS, asPartner],
-  ['ATMs', 'atm/atm.catalog.js', 'atmCatalog', 'atm/atm.wiring.js', 'atms', DEMO_ATMS, asAdmin],
+  ['places', 'places/places.catalog.js', 'placesCatalog', 'places/places.catalog.js', 'placesService', DEMO_PLACES, asAdmin],
+  ['pharmacy stores', 'pharmacy/pharmacy.catalog.js', 'pharmacyCatalog', 'pharmacy/pharmacy.catalog.js', 'pharmacyStores', DEMO_PHARMACY_STORES, asPartner],
+  ['parking lots', 'parking/parking.catalog.js', 'parkingCatalog', 'parking/parking.catalog.js', 'parkingLots', DEMO_PARKING_LOTS, asPartner],
+  ['fuel stations', 'fuel/fuel.catalog.js', 'fuelCatalog', 'fuel/fuel.catalog.js', 'fuelStations', DEMO_FUEL_STATIONS, asPartner],
+  ['ATMs', 'atm/atm.catalog.js', 'atmCatalog', 'atm/atm.catalog.js', 'atms', DEMO_ATMS, asAdmin],
 ];
 for (const [label, specFile, specName, wiringFile, serviceName, records, caller] of catalogs) {
   const spec = require(`${functionsDir}/lib/modules/${specFile}`)[specName];
@@ -164,11 +164,11 @@ for (const [label, specFile, specName, wiringFile, serviceName, records, caller]
   }
   log(`seed: ${label}: ${records.length}`);
 }
-const { pharmacyProducts } = require(`${functionsDir}/lib/modules/pharmacy/pharmacy.wiring.js`);
-const { ProductBodySchema } = require(`${functionsDir}/lib/modules/pharmacy/pharmacy.schemas.js`);
+const { pharmacyCatalog, pharmacyProducts } = require(`${functionsDir}/lib/modules/pharmacy/pharmacy.catalog.js`);
+const ProductBodySchema = pharmacyCatalog.items.body;
 let lines = 0;
 for (const [s, store] of DEMO_PHARMACY_STORES.entries()) {
-  await Promise.all(DEMO_PRODUCTS.map(({ sku, ...product }, p) => pharmacyProducts().putProduct(store.id, sku, asPartner, ProductBodySchema.parse({ ...product, stock: demoStock(s, p) }))));
+  await Promise.all(DEMO_PRODUCTS.map(({ sku, ...product }, p) => pharmacyProducts().put(store.id, sku, asPartner, ProductBodySchema.parse({ ...product, stock: demoStock(s, p) }))));
   lines += DEMO_PRODUCTS.length;
 }
 log(`seed: pharmacy products: ${lines} stock lines`);

@@ -7,6 +7,6 @@ export const placesModule = defineModule({
   name: 'places',
   uses: ['partners'],
   targets: [{ type: 'PLACE', load: () => (require('./index') as typeof import('./index')).placesCatalogService() }],
-  routes: (ctx) => (require('./places.routes') as typeof import('./places.routes')).placesRoutes(ctx),
+  routes: (ctx) => (require('./places.catalog') as typeof import('./places.catalog')).places.routes(ctx),
   collections: [{ name: PLACES }, { name: EVENTS, parent: PLACES }],
 });
