@@ -173,11 +173,12 @@ describe('atm', () => {
 });
 
 // Child items without stock, declared as a next vertical would (a clinic's doctors), driven through the kit's services.
+// Stored in the pharmacy collections (parentField storeId): deploy:check finds their query shapes among the indexes.
 describe('catalog child items (a clinic’s doctors)', () => {
   const clinics = defineCatalogVertical(
     defineCatalog({
       tag: 'places',
-      collection: 'test_clinics',
+      collection: 'pharmacy_stores',
       basePath: '/test-clinics',
       noun: 'clinic',
       nouns: 'clinics',
@@ -187,9 +188,9 @@ describe('catalog child items (a clinic’s doctors)', () => {
       maxRadiusM: 5_000,
       filters: z.object({}),
       items: defineCatalogItems({
-        collection: 'test_clinic_doctors',
+        collection: 'pharmacy_products',
         segment: 'doctors',
-        parentField: 'clinicId',
+        parentField: 'storeId',
         keyField: 'doctorId',
         noun: 'doctor',
         nouns: 'doctors',
@@ -219,7 +220,7 @@ describe('catalog child items (a clinic’s doctors)', () => {
     const clinic = await clinics.service().create(manager, { partnerId: 'clinic-p', name: `Phòng khám ${tag}`, location: here.near(300) });
     const doctors = clinics.items();
     const lan = await doctors.put(clinic.id, 'dr-lan', manager, { name: `Bác sĩ Lan ${tag}`, specialty: 'Nhi' });
-    expect(lan).toEqual({ clinicId: clinic.id, doctorId: 'dr-lan', name: `Bác sĩ Lan ${tag}`, specialty: 'Nhi', updatedAt: expect.any(String) });
+    expect(lan).toEqual({ storeId: clinic.id, doctorId: 'dr-lan', name: `Bác sĩ Lan ${tag}`, specialty: 'Nhi', updatedAt: expect.any(String) });
     expect(lan).not.toHaveProperty('inStock'); // no stock declared
     await doctors.put(clinic.id, 'dr-minh', manager, { name: `Bác sĩ Minh ${tag}`, specialty: 'Tim mạch' });
     await expect(doctors.put(clinic.id, 'dr-x', stranger, { name: 'Không phải', specialty: 'Nhi' })).rejects.toMatchObject({ code: 'CATALOG_NOT_MANAGER' });
