@@ -18,7 +18,7 @@ const lib = (p) => require(path.join(functionsDir, 'lib', p));
 const { db } = lib('platform/core/firebase/firebase.js');
 const { geohashOf, distanceMeters } = lib('platform/kits/geo/geo.js');
 const { foldText, searchTermsOf } = lib('platform/kits/text/text.js');
-const { placesService } = lib('modules/places/places.wiring.js');
+const { placesService } = lib('modules/places/places.catalog.js');
 const { configSchema } = lib('platform/core/config/config.schema.js');
 const BUDGET = configSchema.shape.NEARBY_READ_BUDGET.parse(process.env.NEARBY_READ_BUDGET);
 const geofire = require('geofire-common');

@@ -1,3 +1,9 @@
+import { z } from 'zod';
+import { pharmacy } from '../../src/modules/pharmacy/pharmacy.catalog';
+import { places } from '../../src/modules/places/places.catalog';
+import { catalogItemSchemas } from '../../src/platform/kits/catalog/catalog.items.routes';
+import { defineCatalog, defineCatalogItems } from '../../src/platform/kits/catalog/catalog.spec';
+import { defineCatalogVertical } from '../../src/platform/kits/catalog/catalog.vertical';
 import { isOpenAt, OpeningHoursSchema } from '../../src/platform/kits/catalog/hours';
 import { foldText, matchesSearch, searchTermsOf } from '../../src/platform/kits/text/text';
 
@@ -54,5 +60,85 @@ describe('search text', () => {
     expect(matchesSearch('Nhà thuốc Long Châu', 'LONG châu nhà')).toBe(true);
     expect(matchesSearch('Nhà thuốc Long Châu', 'huoc')).toBe(false);
     expect(searchTermsOf('A 7-Eleven')).toEqual(expect.arrayContaining(['a', '7', 'el', 'eleven']));
+  });
+});
+
+// A catalog declaring child items without stock (a clinic's doctors): what a next vertical writes.
+const doctors = defineCatalogItems({
+  collection: 'unit_clinic_doctors',
+  segment: 'doctors',
+  parentField: 'clinicId',
+  keyField: 'doctorId',
+  noun: 'doctor',
+  nouns: 'doctors',
+  parentNoun: 'clinic',
+  parentNouns: 'clinics',
+  schemaName: 'UnitClinicDoctor',
+  pluralName: 'UnitClinicDoctors',
+  body: z.object({ name: z.string().min(2), specialty: z.string().min(2) }),
+  view: z.object({ name: z.string(), specialty: z.string() }),
+});
+const clinicSpec = defineCatalog({
+  tag: 'places',
+  collection: 'unit_clinics',
+  basePath: '/unit-clinics',
+  noun: 'clinic',
+  nouns: 'clinics',
+  schemaName: 'UnitClinic',
+  pluralName: 'UnitClinics',
+  details: z.object({ beds: z.number().int().optional() }),
+  maxRadiusM: 5_000,
+  filters: z.object({}),
+  items: doctors,
+});
+const unusedDeps = () => ({ partnerRole: async () => undefined, photo: async () => undefined });
+const ctx = { config: { NEARBY_READ_BUDGET: 100 } } as Parameters<ReturnType<typeof defineCatalogVertical>['routes']>[0];
+const operations = (routes: ReadonlyArray<{ method: string; path: string; operationId: string }>) =>
+  routes.map((r) => `${r.method} ${r.path} ${r.operationId}`);
+
+describe('catalog definition with child items', () => {
+  it('a declaration of items gives their list, put and remove under the record, after the kit’s eleven operations', () => {
+    const clinics = defineCatalogVertical(clinicSpec, { deps: unusedDeps });
+    const ops = operations(clinics.routes(ctx));
+    expect(ops).toHaveLength(14);
+    expect(ops.slice(11)).toEqual([
+      'get /unit-clinics/:id/doctors listUnitClinicDoctors',
+      'put /unit-clinics/:id/doctors/:doctorId setUnitClinicDoctor',
+      'delete /unit-clinics/:id/doctors/:doctorId removeUnitClinicDoctor',
+    ]);
+    expect(ops.some((o) => o.includes('searchUnitClinicDoctors'))).toBe(false); // no nearbySearch declared
+    const s = catalogItemSchemas(clinicSpec, doctors);
+    expect(Object.keys(s.listQuery.shape)).not.toContain('inStock'); // no stock declared
+    expect(Object.keys(s.view.shape)).toEqual(['clinicId', 'doctorId', 'name', 'specialty', 'updatedAt']);
+    expect(s.params.safeParse({ id: 'c1', doctorId: 'dr-lan.2' }).success).toBe(true);
+    expect(s.params.safeParse({ id: 'c1', doctorId: 'dr lan!' }).success).toBe(false);
+    expect(catalogItemSchemas(clinicSpec, doctors)).toBe(s); // one object per spec: OpenAPI names each once
+  });
+
+  it('pharmacy’s products are a declaration: the search first, the eleven store operations, then the products', () => {
+    const ops = operations(pharmacy.routes(ctx));
+    expect(ops).toHaveLength(15);
+    expect(ops[0]).toBe('get /pharmacy/products/search searchPharmacyProducts');
+    expect(ops.slice(12)).toEqual([
+      'get /pharmacy/stores/:id/products listPharmacyProducts',
+      'put /pharmacy/stores/:id/products/:sku setPharmacyProduct',
+      'delete /pharmacy/stores/:id/products/:sku removePharmacyProduct',
+    ]);
+    const s = catalogItemSchemas(pharmacy.spec, pharmacy.spec.items);
+    expect(Object.keys(s.listQuery.shape)).toContain('inStock');
+    expect(s.body.parse({ name: 'Panadol', priceVnd: 0, stock: 0 })).toEqual({
+      name: 'Panadol',
+      priceVnd: 0,
+      stock: 0,
+      unit: 'hộp',
+      requiresPrescription: false,
+    });
+  });
+
+  it('a vertical’s own routes keep their place (literal paths before /:id), and a catalog without items has no items service', () => {
+    const ops = operations(places.routes(ctx));
+    expect(ops[0]).toBe('get /places/categories listPlaceCategories');
+    expect(ops).toHaveLength(12);
+    expect(() => places.items()).toThrow('declares no child items');
   });
 });

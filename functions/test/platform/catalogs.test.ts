@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { defineCatalog, defineCatalogItems } from '../../src/platform/kits/catalog/catalog.spec';
+import { defineCatalogVertical } from '../../src/platform/kits/catalog/catalog.vertical';
 import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
@@ -166,5 +169,72 @@ describe('atm', () => {
     expect((await post(owner, '/atm', { name: 'ATM lậu', bank: 'VCB', location: here.near(0) })).body.code).toBe('CATALOG_NOT_MANAGER');
     expect((await call('PATCH', `/atm/${vcb.id}`, { token: owner.accessToken, body: { deposit: false } })).status).toBe(403);
     expect((await call('GET', '/atm/banks', { token: user.accessToken })).body.banks).toContainEqual({ code: 'VCB', name: 'Vietcombank' });
+  });
+});
+
+// Child items without stock, declared as a next vertical would (a clinic's doctors), driven through the kit's services.
+// Stored in the pharmacy collections (parentField storeId): deploy:check finds their query shapes among the indexes.
+describe('catalog child items (a clinic’s doctors)', () => {
+  const clinics = defineCatalogVertical(
+    defineCatalog({
+      tag: 'places',
+      collection: 'pharmacy_stores',
+      basePath: '/test-clinics',
+      noun: 'clinic',
+      nouns: 'clinics',
+      schemaName: 'TestClinic',
+      pluralName: 'TestClinics',
+      details: z.object({}),
+      maxRadiusM: 5_000,
+      filters: z.object({}),
+      items: defineCatalogItems({
+        collection: 'pharmacy_products',
+        segment: 'doctors',
+        parentField: 'storeId',
+        keyField: 'doctorId',
+        noun: 'doctor',
+        nouns: 'doctors',
+        parentNoun: 'clinic',
+        parentNouns: 'clinics',
+        schemaName: 'TestClinicDoctor',
+        pluralName: 'TestClinicDoctors',
+        body: z.object({ name: z.string(), specialty: z.string() }),
+        view: z.object({ name: z.string(), specialty: z.string() }),
+        nearbySearch: { path: '/test-clinics/doctors/search', summary: 'Clinics near me with a doctor', perRecord: 5 },
+      }),
+    }),
+    {
+      deps: () => ({
+        partnerRole: async (partnerId, userId) => (partnerId === 'clinic-p' && userId === 'clinic-owner' ? 'OWNER' : undefined),
+        photo: async () => undefined,
+      }),
+    },
+  );
+  const manager = { userId: 'clinic-owner', roles: ['USER' as const, 'PARTNER_OWNER' as const] };
+  const stranger = { userId: 'clinic-rival', roles: ['USER' as const, 'PARTNER_OWNER' as const] };
+  const visitor = { userId: 'clinic-visitor', roles: ['USER' as const] };
+
+  it('managers put and remove doctors; anyone lists and searches them near a point; strangers and archived clinics are refused', async () => {
+    const here = area();
+    const tag = `dr${randomUUID().slice(0, 5)}`;
+    const clinic = await clinics.service().create(manager, { partnerId: 'clinic-p', name: `Phòng khám ${tag}`, location: here.near(300) });
+    const doctors = clinics.items();
+    const lan = await doctors.put(clinic.id, 'dr-lan', manager, { name: `Bác sĩ Lan ${tag}`, specialty: 'Nhi' });
+    expect(lan).toEqual({ storeId: clinic.id, doctorId: 'dr-lan', name: `Bác sĩ Lan ${tag}`, specialty: 'Nhi', updatedAt: expect.any(String) });
+    expect(lan).not.toHaveProperty('inStock'); // no stock declared
+    await doctors.put(clinic.id, 'dr-minh', manager, { name: `Bác sĩ Minh ${tag}`, specialty: 'Tim mạch' });
+    await expect(doctors.put(clinic.id, 'dr-x', stranger, { name: 'Không phải', specialty: 'Nhi' })).rejects.toMatchObject({ code: 'CATALOG_NOT_MANAGER' });
+
+    const listed = await doctors.list(clinic.id, visitor, { q: 'minh', limit: 10 });
+    expect(listed.items.map((d) => d.doctorId)).toEqual(['dr-minh']);
+    const found = await doctors.searchNearby({ q: `lan ${tag}`, lat: here.lat, lng: here.lng, radiusM: 1_000, limit: 5 }, visitor, { budget: 50 });
+    expect(found.items.map((i) => [i.clinic.id, i.doctors.map((d) => d.doctorId)])).toEqual([[clinic.id, ['dr-lan']]]);
+
+    await expect(doctors.remove(clinic.id, 'dr-lan', stranger)).rejects.toMatchObject({ code: 'CATALOG_NOT_MANAGER' });
+    expect(await doctors.remove(clinic.id, 'dr-lan', manager)).toEqual({ deleted: true });
+    await expect(doctors.remove(clinic.id, 'dr-lan', manager)).rejects.toMatchObject({ statusCode: 404 });
+    await clinics.service().archive(clinic.id, manager);
+    await expect(doctors.put(clinic.id, 'dr-lan', manager, { name: 'Lan', specialty: 'Nhi' })).rejects.toMatchObject({ code: 'CATALOG_TRANSITION' });
+    await expect(doctors.list(clinic.id, visitor, { limit: 10 })).rejects.toMatchObject({ statusCode: 404 }); // an archived clinic is not public
   });
 });

@@ -1,8 +1,8 @@
 import { db } from '../../src/platform/core/firebase/firebase';
 import { geohashOf, type LatLng } from '../../src/platform/kits/geo/geo';
 import { geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/kits/geo/nearby-page';
-import { placesService } from '../../src/modules/places/places.wiring';
-import { pharmacyProducts } from '../../src/modules/pharmacy/pharmacy.wiring';
+import { placesService } from '../../src/modules/places/places.catalog';
+import { pharmacyProducts } from '../../src/modules/pharmacy/pharmacy.catalog';
 import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { defineCatalog } from '../../platform/kits/catalog/catalog.spec';
+import { defineCatalogVertical } from '../../platform/kits/catalog/catalog.vertical';
+import { defineRoute } from '../../platform/core/http/route';
+import { partnerCatalogDeps } from '../partners';
 import { BooleanQuerySchema } from '../../platform/core/http/query';
 import { ATMS } from './atm.collections';
+
+// ATMs on the map by bank, 24h and deposit, and the list of banks for the filter.
 
 export { ATMS };
 
@@ -54,3 +59,25 @@ export const atmCatalog = defineCatalog({
   keep: (atm, f) =>
     (f.bank === undefined || atm.details.bank === f.bank) && (!f.open24h || atm.hours?.open24h === true) && (!f.deposit || atm.details.deposit === true),
 });
+
+export const atm = defineCatalogVertical(atmCatalog, {
+  deps: () => partnerCatalogDeps,
+  routes: () => ({
+    before: [
+      defineRoute({
+        method: 'get',
+        path: '/atm/banks',
+        operationId: 'listAtmBanks',
+        tag: 'atm',
+        summary: 'Banks ATMs can belong to (for the bank filter)',
+        auth: [],
+        response: {
+          description: 'Code and name of each bank.',
+          schema: z.object({ banks: z.array(z.object({ code: z.string(), name: z.string() }).meta({ id: 'Bank' })) }),
+        },
+        handler: () => ({ banks: Object.entries(BANKS).map(([code, name]) => ({ code, name })) }),
+      }),
+    ],
+  }),
+});
+export const atms = atm.service;

@@ -9,6 +9,6 @@ export const atmModule = defineModule({
   apiTags: { atm: 'Nearby ATMs and their services.' },
   seed: { load: () => (require('./atm.seed') as typeof import('./atm.seed')).seedAtm },
   targets: [{ type: 'ATM', load: () => (require('./index') as typeof import('./index')).atmsService() }],
-  routes: (ctx) => (require('./atm.routes') as typeof import('./atm.routes')).atmRoutes(ctx),
+  routes: (ctx) => (require('./atm.catalog') as typeof import('./atm.catalog')).atm.routes(ctx),
   collections: [{ name: ATMS }, { name: EVENTS, parent: ATMS }],
 });

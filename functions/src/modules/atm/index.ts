@@ -1,5 +1,5 @@
 // Public face of the atm module.
-export { ATMS, BANKS } from './atm.catalog';
+export { ATMS } from './atm.collections';
 export function atmsService() {
-  return (require('./atm.wiring') as typeof import('./atm.wiring')).atms();
+  return (require('./atm.catalog') as typeof import('./atm.catalog')).atms();
 }

@@ -11,6 +11,6 @@ export const fuelModule = defineModule({
   seed: { load: () => (require('./fuel.seed') as typeof import('./fuel.seed')).seedFuel },
   errorCodes: FUEL_ERROR_CODES,
   targets: [{ type: 'FUEL_STATION', load: () => (require('./index') as typeof import('./index')).fuelStationsService() }],
-  routes: (ctx) => (require('./fuel.routes') as typeof import('./fuel.routes')).fuelRoutes(ctx),
+  routes: (ctx) => (require('./fuel.catalog') as typeof import('./fuel.catalog')).fuel.routes(ctx),
   collections: [{ name: FUEL_STATIONS }, { name: EVENTS, parent: FUEL_STATIONS }, { name: FUEL_PRICE_CHANGES }],
 });

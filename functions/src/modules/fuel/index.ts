@@ -1,5 +1,5 @@
 // Public face of the fuel module: its station catalog (favorites and reviews check references through it).
-export { FUEL_STATIONS, FUEL_TYPES } from './fuel.catalog';
+export { FUEL_STATIONS } from './fuel.collections';
 export function fuelStationsService() {
-  return (require('./fuel.wiring') as typeof import('./fuel.wiring')).fuelStations();
+  return (require('./fuel.catalog') as typeof import('./fuel.catalog')).fuelStations();
 }

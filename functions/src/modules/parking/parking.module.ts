@@ -12,6 +12,6 @@ export const parkingModule = defineModule({
   errorCodes: PARKING_ERROR_CODES,
   targets: [{ type: 'PARKING_LOT', load: () => (require('./index') as typeof import('./index')).parkingLotsService() }],
   promotionVerticals: ['PARKING'],
-  routes: (ctx) => (require('./parking.routes') as typeof import('./parking.routes')).parkingRoutes(ctx),
+  routes: (ctx) => (require('./parking.catalog') as typeof import('./parking.catalog')).parking.routes(ctx),
   collections: [{ name: PARKING_LOTS }, { name: EVENTS, parent: PARKING_LOTS }],
 });

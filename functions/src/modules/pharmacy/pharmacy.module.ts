@@ -10,6 +10,6 @@ export const pharmacyModule = defineModule({
   seed: { load: () => (require('./pharmacy.seed') as typeof import('./pharmacy.seed')).seedPharmacy },
   targets: [{ type: 'PHARMACY_STORE', load: () => (require('./index') as typeof import('./index')).pharmacyStoresService() }],
   promotionVerticals: ['PHARMACY'],
-  routes: (ctx) => (require('./pharmacy.routes') as typeof import('./pharmacy.routes')).pharmacyRoutes(ctx),
+  routes: (ctx) => (require('./pharmacy.catalog') as typeof import('./pharmacy.catalog')).pharmacy.routes(ctx),
   collections: [{ name: PHARMACY_STORES }, { name: EVENTS, parent: PHARMACY_STORES }, { name: PHARMACY_PRODUCTS }],
 });

@@ -1,7 +1,6 @@
 import type { SeedContext } from '../../platform/core/module/maintenance';
 import { seedCatalog } from '../../platform/kits/catalog/catalog.seed';
-import { ProductBodySchema } from './pharmacy.schemas';
-import { pharmacyProducts, pharmacyStores } from './pharmacy.wiring';
+import { pharmacyCatalog, pharmacyProducts, pharmacyStores } from './pharmacy.catalog';
 
 type Fixtures = {
   DEMO_PARTNER: { userId: string };
@@ -19,7 +18,7 @@ export async function seedPharmacy(ctx: SeedContext): Promise<void> {
   let lines = 0;
   for (const [s, store] of f.DEMO_PHARMACY_STORES.entries()) {
     const put = ({ sku, ...product }: Fixtures['DEMO_PRODUCTS'][number], p: number) =>
-      pharmacyProducts().putProduct(store.id, sku, asPartner, ProductBodySchema.parse({ ...product, stock: f.demoStock(s, p) }));
+      pharmacyProducts().put(store.id, sku, asPartner, pharmacyCatalog.items.body.parse({ ...product, stock: f.demoStock(s, p) }));
     await Promise.all(f.DEMO_PRODUCTS.map(put));
     lines += f.DEMO_PRODUCTS.length;
   }

@@ -1,5 +1,5 @@
 // Public face of the places module: its catalog (favorites and reviews check references through it).
-export { PLACES, PLACE_CATEGORIES } from './places.catalog';
+export { PLACES } from './places.collections';
 export function placesCatalogService() {
-  return (require('./places.wiring') as typeof import('./places.wiring')).placesService();
+  return (require('./places.catalog') as typeof import('./places.catalog')).placesService();
 }

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { defineCatalog } from '../../platform/kits/catalog/catalog.spec';
+import { defineCatalogVertical } from '../../platform/kits/catalog/catalog.vertical';
+import { defineRoute } from '../../platform/core/http/route';
+import { partnerCatalogDeps } from '../partners';
 import { PLACES } from './places.collections';
+
+// Places on the map tab (restaurants, cafés, sights, shops…): the kit's catalog and a list of categories.
 
 export { PLACES };
 
@@ -53,3 +58,24 @@ export const placesCatalog = defineCatalog({
   filters: z.object({ category: z.enum(PLACE_CATEGORIES).optional() }),
   keep: (place, f) => f.category === undefined || place.details.category === f.category,
 });
+
+const CategorySchema = z.object({ id: z.enum(PLACE_CATEGORIES), en: z.string(), vi: z.string() }).meta({ id: 'PlaceCategory' });
+
+export const places = defineCatalogVertical(placesCatalog, {
+  deps: () => partnerCatalogDeps,
+  routes: () => ({
+    before: [
+      defineRoute({
+        method: 'get',
+        path: '/places/categories',
+        operationId: 'listPlaceCategories',
+        tag: 'places',
+        summary: 'Place categories (for the map tab’s filter chips)',
+        auth: [],
+        response: { description: 'Each category with its English and Vietnamese label.', schema: z.object({ categories: z.array(CategorySchema) }) },
+        handler: () => ({ categories: PLACE_CATEGORIES.map((id) => ({ id, ...PLACE_CATEGORY_LABELS[id] })) }),
+      }),
+    ],
+  }),
+});
+export const placesService = places.service;

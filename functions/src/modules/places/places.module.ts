@@ -9,6 +9,6 @@ export const placesModule = defineModule({
   apiTags: { places: 'Places and nearby search.' },
   seed: { load: () => (require('./places.seed') as typeof import('./places.seed')).seedPlaces },
   targets: [{ type: 'PLACE', load: () => (require('./index') as typeof import('./index')).placesCatalogService() }],
-  routes: (ctx) => (require('./places.routes') as typeof import('./places.routes')).placesRoutes(ctx),
+  routes: (ctx) => (require('./places.catalog') as typeof import('./places.catalog')).places.routes(ctx),
   collections: [{ name: PLACES }, { name: EVENTS, parent: PLACES }],
 });

@@ -1,39 +1,23 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import type { z } from 'zod';
-import type { AuthContext } from '../../core/auth/access-token';
-import { assertPermission } from '../../core/auth/guard';
-import { holdsPermission } from '../../core/auth/roles';
-import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../core/errors/app-error';
+import { ForbiddenError, UnprocessableError } from '../../core/errors/app-error';
 import { inTransaction } from '../../core/firebase/firebase';
-import { decodeCursor, encodeCursor, invalidCursor, type Page } from '../firestore/paginate';
-import { geohashOf, distanceMeters, type NearbyQuery } from '../geo/geo';
-import { isNearbyRing, nearbyPage, type NearbyPosition } from '../geo/nearby-page';
+import type { Page } from '../firestore/paginate';
+import { geohashOf, distanceMeters } from '../geo/geo';
 import { transition } from '../state-machine/state-machine';
 import { foldedWords, foldText, matchesSearch, searchTermOf, searchTermsOf } from '../text/text';
 import { iso } from '../time/time';
+import { catalogAccess, isAdmin, refuseNarrowedAdmin, type Caller, type CatalogDeps } from './catalog.access';
 import { catalogMachine, type CatalogAction, type CatalogActor, type CatalogPhoto, type CatalogRecord, type CatalogStatus } from './catalog.model';
+import { catalogNearby, type NearbyQueryOf } from './catalog.nearby';
 import { catalogRepo, type NearbyFields } from './catalog.repo';
 import type { CatalogSpec } from './catalog.spec';
-
-export { defineCatalog, type CatalogSpec } from './catalog.spec';
 import type { CatalogBaseBodySchema, CatalogBasePatchSchema } from './catalog.schemas';
 import { isOpenAt, type OpeningHours } from './hours';
 
-export interface CatalogDeps {
-  /** The caller's role in an ACTIVE partner (undefined: not a member, or the partner is not active). */
-  partnerRole(partnerId: string, userId: string, tx?: Transaction): Promise<'OWNER' | 'STAFF' | undefined>;
-  /** One of the caller's READY image uploads. */
-  photo(ownerId: string, mediaId: string, tx?: Transaction): Promise<CatalogPhoto | undefined>;
-  now?(): number;
-}
+export { defineCatalog, type CatalogSpec } from './catalog.spec';
+export type { CatalogDeps } from './catalog.access';
 
-type Caller = Pick<AuthContext, 'userId' | 'roles' | 'permissions'>;
-/** An administrator acting as one: holding catalog.manage (a narrowed admin is an ordinary caller here, or refused). */
-const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN') && holdsPermission(caller.permissions, 'catalog.manage');
-/** An administrator without catalog.manage, on a path only the permission opens: 403 PERMISSION_REQUIRED. */
-const refuseNarrowedAdmin = (caller: Caller) => {
-  if (caller.roles.includes('ADMIN')) assertPermission(caller as AuthContext, 'catalog.manage');
-};
 type BaseBody = z.output<typeof CatalogBaseBodySchema>;
 type BasePatch = z.output<typeof CatalogBasePatchSchema>;
 
@@ -43,8 +27,8 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   const repo = catalogRepo<Details>(spec.collection);
   const now = deps.now ?? Date.now;
   const detailKeys = Object.keys(spec.details.shape);
-  const notFound = () => new NotFoundError(`No such ${spec.noun}`);
-  const notManager = () => new ForbiddenError(`You do not manage this ${spec.noun}`).withCode('CATALOG_NOT_MANAGER');
+  const access = catalogAccess(spec.noun, repo, deps);
+  const { notFound, manages, managed, editable, actorLabels } = access;
 
   function view(record: Rec | NearbyFields<Details>, at: number, distanceM?: number) {
     return {
@@ -67,46 +51,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       updatedAt: iso(record.updatedAt),
     };
   }
-
-  async function manages(record: Rec, caller: Caller, tx?: Transaction): Promise<boolean> {
-    if (record.partnerId === null) return isAdmin(caller);
-    return (await deps.partnerRole(record.partnerId, caller.userId, tx)) !== undefined;
-  }
-
-  /** The record for a change by its managers: 404 when the caller may not even see it, 403 when they only see it. */
-  async function managed(id: string, caller: Caller, tx: Transaction, adminsToo = false): Promise<Rec> {
-    const record = await repo.get(id, tx);
-    // A narrowed admin learns nothing on the admin path, not even whether the record exists.
-    if (!record) {
-      refuseNarrowedAdmin(caller);
-      throw notFound();
-    }
-    if ((adminsToo && isAdmin(caller)) || (await manages(record, caller, tx))) return record;
-    refuseNarrowedAdmin(caller);
-    throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
-  }
-
-  /**
-   * Who did something to a record, as the caller may see it: administrators with catalog.manage see every account id;
-   * a partner's managers see their own members' ids and `ADMIN` for anyone else (a moderator's id is not theirs to see).
-   */
-  async function actorLabels(record: Rec, caller: Caller, actors: readonly string[]): Promise<(by: string) => string> {
-    if (isAdmin(caller)) return (by) => by;
-    const members = new Set<string>();
-    if (record.partnerId !== null) {
-      const partnerId = record.partnerId;
-      const distinct = [...new Set(actors)].filter((by) => !by.startsWith('system:'));
-      const roles = await Promise.all(distinct.map((by) => deps.partnerRole(partnerId, by)));
-      distinct.forEach((by, i) => roles[i] && members.add(by));
-    }
-    return (by) => (by.startsWith('system:') || members.has(by) ? by : 'ADMIN');
-  }
-
-  function editable(record: Rec): void {
-    if (record.status === 'ARCHIVED') {
-      throw new ConflictError(`This ${spec.noun} is archived: it cannot change`, { status: record.status }).withCode('CATALOG_TRANSITION');
-    }
-  }
+  const nearby = catalogNearby(spec, repo, view);
 
   async function photosOf(caller: Caller, ids: readonly string[], tx: Transaction): Promise<CatalogPhoto[]> {
     const found = await Promise.all([...new Set(ids)].map((id) => deps.photo(caller.userId, id, tx)));
@@ -123,18 +68,12 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     const t = now();
     const { after } = await inTransaction(async (tx) => {
       const record = await repo.get(id, tx);
-      if (!record) {
-        refuseNarrowedAdmin(caller);
-        throw notFound();
-      }
+      if (!record) return access.refuse(record, caller);
       const roles: CatalogActor[] = [];
       if (isAdmin(caller)) roles.push('ADMIN');
       if (action === 'archive') {
         if (await manages(record, caller, tx)) roles.push('MANAGER');
-        else {
-          refuseNarrowedAdmin(caller);
-          throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
-        }
+        else access.refuse(record, caller);
       }
       return transition(
         catalogMachine,
@@ -208,7 +147,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
 
     async get(id: string, caller: Caller) {
       const record = await repo.get(id);
-      if (!record || (record.status !== 'ACTIVE' && !isAdmin(caller) && !(await manages(record, caller)))) throw notFound();
+      if (!record || !(await access.visible(record, caller))) throw notFound();
       return view(record, now());
     },
 
@@ -240,59 +179,9 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     hide: (id: string, caller: Caller, reason: string) => move(id, caller, 'hide', reason),
     restore: (id: string, caller: Caller) => move(id, caller, 'restore', null),
 
-    /**
-     * Active records within the radius that pass the filters, nearest first (the geo kit's paging by distance under
-     * the read budget; the cursor holds the last item's distance and id). With a rank (e.g. price), the circle is read
-     * within the budget and ranked, then distance, then id: in an area denser than the budget, the ranking covers the
-     * records up to the distance the budget reached. `reads` (documents read) is for the bench, not the API.
-     */
-    async nearby(
-      query: NearbyQuery & { openNow?: boolean; cursor?: string } & z.output<F>,
-      caller: Caller,
-      options: { budget: number },
-    ): Promise<Page<ReturnType<typeof view>> & { reads: number }> {
-      const t = now();
-      const { cursor, limit, ...shape } = query;
-      const request = { query: `${spec.collection}:nearby:${JSON.stringify(shape)}`, caller: caller.userId };
-      const rank = spec.rankBy?.(query);
-      const scan = {
-        center: query,
-        radiusM: query.radiusM,
-        budget: options.budget,
-        read: (s: string, e: string, max: number, afterId?: string, endId?: string) => repo.inRange(s, e, max, afterId, endId),
-        pointOf: (r: NearbyFields<Details>) => r,
-        keep: (r: NearbyFields<Details>) => r.status === 'ACTIVE' && (!query.openNow || isOpenAt(r.hours, t) === true) && (spec.keep?.(r, query) ?? true),
-      };
-      if (!rank) {
-        const found = await nearbyPage({ ...scan, limit, after: cursor ? nearbyPosition(cursor, request) : undefined });
-        if (found.stuck) throw tooDense();
-        return {
-          items: found.items.map((f) => view(f.item, t, f.distanceM)),
-          nextCursor: found.next ? encodeCursor([found.next.distanceM, found.next.ring ?? ''], found.next.id, request) : null,
-          reads: found.reads,
-        };
-      }
-      const found = await nearbyPage({ ...scan, limit: Number.POSITIVE_INFINITY });
-      const ranked = found.items
-        .map((f) => ({ ...f, keys: [rank(f.item.details), f.distanceM] }))
-        .filter((f): f is typeof f & { keys: number[] } => f.keys.every((k) => typeof k === 'number'))
-        .sort((a, b) => compareKeys(a.keys, a.item.id, b.keys, b.item.id));
-      let start = 0;
-      if (cursor) {
-        const after = decodeCursor(cursor, request, 2);
-        if (!after.values.every((v) => typeof v === 'number')) throw invalidCursor();
-        const keys = after.values as number[];
-        start = ranked.findIndex((f) => compareKeys(f.keys, f.item.id, keys, after.id) > 0);
-        if (start < 0) start = ranked.length;
-      }
-      const page = ranked.slice(start, start + limit);
-      const last = page.at(-1);
-      return {
-        items: page.map((f) => view(f.item, t, f.distanceM)),
-        nextCursor: last && start + limit < ranked.length ? encodeCursor(last.keys, last.item.id, request) : null,
-        reads: found.reads,
-      };
-    },
+    /** Active records within the radius that pass the filters, nearest first (catalog.nearby.ts). */
+    nearby: (query: NearbyQueryOf<F>, caller: Caller, options: { budget: number }): Promise<Page<ReturnType<typeof view>> & { reads: number }> =>
+      nearby(query, caller, { ...options, at: now() }),
 
     /** Name search: the longest word narrows the query (array-contains), the others filter the page. */
     async search(query: { q: string; lat?: number; lng?: number; limit: number; cursor?: string }, caller: Caller) {
@@ -338,14 +227,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
 
     async events(id: string, caller: Caller) {
       const record = await repo.get(id);
-      if (!record) {
-        refuseNarrowedAdmin(caller);
-        throw notFound();
-      }
-      if (!isAdmin(caller) && !(await manages(record, caller))) {
-        refuseNarrowedAdmin(caller);
-        throw record.status === 'ACTIVE' ? notManager() : notFound();
-      }
+      if (!record || (!isAdmin(caller) && !(await manages(record, caller)))) return access.refuse(record, caller);
       const events = await repo.events(id);
       const by = await actorLabels(
         record,
@@ -414,24 +296,6 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   };
 }
 export type CatalogService<D extends z.ZodObject = z.ZodObject, F extends z.ZodObject = z.ZodObject> = ReturnType<typeof createCatalogService<D, F>>;
-
-const tooDense = () =>
-  new UnprocessableError('More records lie at this distance than one request may read: the list cannot go further from this point').withCode(
-    'NEARBY_TOO_DENSE',
-  );
-
-/** A nearby cursor's position: [distance, the ring left to read] and the last id (400 when forged). */
-function nearbyPosition(cursor: string, request: { query: string; caller: string }): NearbyPosition {
-  const { values, id } = decodeCursor(cursor, request, 2);
-  const [distanceM, ring] = values;
-  if (typeof distanceM !== 'number' || !(distanceM >= 0) || typeof ring !== 'string' || !isNearbyRing(ring)) throw invalidCursor();
-  return { distanceM, id, ring };
-}
-
-function compareKeys(a: readonly number[], aId: string, b: readonly number[], bId: string): number {
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i] - b[i];
-  return aId < bId ? -1 : aId > bId ? 1 : 0;
-}
 
 /** The catalog's service, built on first use (one per process: catalogs take no configuration). */
 export function catalogServiceOnce<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>, deps: () => CatalogDeps): () => CatalogService<D, F> {

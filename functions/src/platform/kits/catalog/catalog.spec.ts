@@ -33,9 +33,59 @@ export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.Zo
   ownOperationFields?: ReadonlyArray<keyof z.output<D> & string>;
   /** Rules across fields of the merged details (throw a ValidationError). */
   check?(details: z.output<D>): void;
+  /** Child items under each record (a store's products, a restaurant's dishes, a hotel's room types, a clinic's doctors). */
+  items?: CatalogItemsSpec;
 }
 
-/** A catalog's spec with its field and filter types inferred. */
-export function defineCatalog<D extends z.ZodObject, F extends z.ZodObject>(spec: CatalogSpec<D, F>): CatalogSpec<D, F> {
-  return spec;
+/**
+ * A record's child items: partner-managed with the record's permissions (its managers; administrators with
+ * catalog.manage), listed and paged by name, searchable by name, with optional stock. Routes, under the record:
+ * GET `{basePath}/:id/{segment}`, PUT and DELETE `{basePath}/:id/{segment}/:{keyField}`, and with `nearbySearch`
+ * "which record near me has it". Stored flat: one document `{recordId}_{key}` in `collection`, holding the record's
+ * id in `parentField`, the key, the body's fields, `nameFolded`, `terms`, `inStock` (with stock), `updatedBy`, `updatedAt`.
+ */
+export interface CatalogItemsSpec<
+  B extends z.ZodObject = z.ZodObject,
+  V extends z.ZodObject = z.ZodObject,
+  P extends string = string,
+  N extends string = string,
+> {
+  collection: string;
+  /** The path segment under a record: `products` gives `/pharmacy/stores/:id/products`. */
+  segment: string;
+  /** Field naming the record (`storeId`) and the item's key chosen by the managers (`sku`: letters, digits, . _ -). */
+  parentField: string;
+  keyField: string;
+  /** Nouns in summaries and messages: the item's ("product") and the record's as its items name it ("store"). */
+  noun: string;
+  nouns: N;
+  parentNoun: P;
+  parentNouns: string;
+  /** OpenAPI name of an item (`PharmacyProduct`: operations setPharmacyProduct, schemas …Body, …Page) and its plural. */
+  schemaName: string;
+  pluralName: string;
+  /** PUT's body; it must have a `name` (the search terms are made from it). */
+  body: B;
+  /** The item's fields as shown, beside parentField, keyField and updatedAt (stored under the same keys). */
+  view: V;
+  /** What PUT sets, in its summary ("price and stock"). */
+  putNote?: string;
+  /** The body has `stock` (integer ≥ 0): `inStock` (stock > 0) is stored, filters lists and limits `nearbySearch`. */
+  stock?: boolean;
+  /** GET `path`: active records near a point having a matching item (in stock), nearest first, with those items. */
+  nearbySearch?: { path: string; summary: string; /** A sentence closing the description. */ note?: string; /** Items shown per record. */ perRecord: number };
+}
+
+/** A catalog's spec with its field, filter and item types inferred. */
+export function defineCatalog<D extends z.ZodObject, F extends z.ZodObject, I extends CatalogItemsSpec | undefined = undefined>(
+  spec: CatalogSpec<D, F> & { items?: I },
+): CatalogSpec<D, F> & { items: I } {
+  return spec as CatalogSpec<D, F> & { items: I };
+}
+
+/** A child items declaration with its body and view types inferred. */
+export function defineCatalogItems<B extends z.ZodObject, V extends z.ZodObject, P extends string, N extends string>(
+  items: CatalogItemsSpec<B, V, P, N>,
+): CatalogItemsSpec<B, V, P, N> {
+  return items;
 }
