@@ -201,6 +201,8 @@ async function test() {
   const soundsOut = path.join(resultsDir, 'sounds.json');
   run(process.execPath, [path.join(repoRoot, 'scripts', 'sounds', 'check.mjs'), `--json=${soundsOut}`]);
 
+  const form = checkForm();
+
   log('unit tests …');
   const unitOut = path.join(resultsDir, 'unit.json');
   run('sh', ['-c', jest(['unit'], unitOut)]);
@@ -238,11 +240,11 @@ async function test() {
   const unit = readJestResults(unitOut);
   const emu = readJestResults(emuOut);
   const serial = readJestResults(serialOut);
-  const passed = sounds.passed + unit.passed + emu.passed + serial.passed + smokeResult.passed + deploy.passed;
-  const failed = sounds.failed + unit.failed + emu.failed + serial.failed + smokeResult.failed + deploy.failed;
+  const passed = form.passed + sounds.passed + unit.passed + emu.passed + serial.passed + smokeResult.passed + deploy.passed;
+  const failed = form.failed + sounds.failed + unit.failed + emu.failed + serial.failed + smokeResult.failed + deploy.failed;
   for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed, smokeResult.crashed, deploy.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
   log(
-    `sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
+    `form: ${form.passed} passed, ${form.failed} failed; sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
   );
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
