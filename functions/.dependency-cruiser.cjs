@@ -1,4 +1,5 @@
-// Module boundaries, checked by `npm test` (test/platform/module-boundaries.unit.test.ts) and `npm run lint:deps`.
+// Module boundaries, checked by `npm test` (test/platform/module-boundaries.unit.test.ts); alone:
+// `cd functions && npx depcruise src --config .dependency-cruiser.cjs`.
 // A module is a folder of src/modules; others reach it through its public face (index.ts) only, and only when
 // its definition (`src/modules/<m>/<m>.module.ts`) names them in `uses` (an acyclic graph: no module uses one
 // that uses it). src/modules/index.ts (the list of module definitions) is the composition root. This file cannot
