@@ -36,9 +36,8 @@ export function statusRoutes(): AnyRoute[] {
       operationId: 'getStatusPage',
       tag,
       summary: 'The status page: each component, open incidents, the last resolved',
-      description: 'Public (no App Check): what apps and the web page show when something is wrong. Liveness alone is GET /health.',
+      description: 'Public (no token): what apps show when something is wrong. Liveness alone is GET /health.',
       auth: 'public',
-      appCheck: false,
       // Per client IP: the page is cached, but each request still counts (and a poller gone wild gets 429).
       rateLimit: { scope: 'status-page', limit: 60, windowSec: 60 },
       response: { description: 'The state of each component and the incidents.', schema: StatusPageSchema },
