@@ -24,6 +24,7 @@ import { routingModule } from './routing/routing.module';
 import { paymentsModule } from './payments/payments.module';
 import { usersModule } from './users/users.module';
 import { walletModule } from './wallet/wallet.module';
+import { statusModule } from './status/status.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -55,6 +56,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     favoritesModule,
     reviewsModule,
     promotionsModule,
+    statusModule,
   ]),
 );
 

@@ -4,7 +4,7 @@ export const MODULE_LISTS = {
   chatContexts: ['RIDE', 'ORDER', 'BOOKING'],
   paymentPurposes: ['RIDE', 'TOPUP', 'ORDER', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER'],
   promotionVerticals: ['RIDE', 'PHARMACY', 'PARKING', 'ORDER', 'BOOKING'],
-  permissions: ['users.manage', 'applications.review', 'kyc.read', 'rides.manage', 'payments.manage', 'promotions.manage'],
+  permissions: ['users.manage', 'applications.review', 'kyc.read', 'rides.manage', 'payments.manage', 'promotions.manage', 'status.manage'],
   apiTags: [
     'health',
     'auth',
