@@ -93,4 +93,26 @@ describe('status page', () => {
     expect((await move(manager.accessToken, id, 'resolve', { message: 'Back.' })).body.status).toBe('RESOLVED');
     expect(stateOf((await call('GET', '/status')).body, 'push')).toBe('OPERATIONAL');
   });
+
+  it('a retried opening (same Idempotency-Key, at once) opens one incident; two racing resolves move it once, the other is 409', async () => {
+    const manager = await staff.limitedAdmin(['status.manage']);
+    const body = { title: 'SMS slow', impact: 'MINOR', components: ['sms'], message: 'Watching.' };
+    const k = randomUUID();
+    const opened = await Promise.all(
+      Array.from({ length: 5 }, () => call('POST', '/status/admin/incidents', { token: manager.accessToken, body, headers: { 'idempotency-key': k } })),
+    );
+    const created = opened.filter((r) => r.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+    expect(opened.every((r) => r.status === 201 || (r.status === 409 && r.body.code === 'IDEMPOTENCY_IN_PROGRESS'))).toBe(true);
+    const id = created[0].body.id as string;
+
+    const raced = await Promise.all([
+      move(manager.accessToken, id, 'resolve', { message: 'Fixed.' }),
+      move(manager.accessToken, id, 'resolve', { message: 'Fixed too.' }),
+    ]);
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 409]);
+    const history = await call('GET', `/status/admin/incidents/${id}/history`, { token: manager.accessToken });
+    expect(history.body.items.filter((e: { action: string }) => e.action === 'resolve')).toHaveLength(1);
+  });
 });
