@@ -10,6 +10,8 @@ import { TEST_JWT_SECRET } from '../helpers/config';
 import { useCursorSecret } from '../../src/platform/kits/firestore/paginate';
 import { area } from '../helpers/geo';
 import { partnerCast } from '../helpers/partners';
+import { PLACES } from '../../src/modules/places/places.collections';
+import { PHARMACY_PRODUCTS, PHARMACY_STORES } from '../../src/modules/pharmacy/pharmacy.collections';
 
 beforeAll(requireEmulators);
 // The cursors this process signs and reads itself (direct service calls): keyed like the API's.
@@ -36,7 +38,7 @@ async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: strin
       const at = { lat: center.lat + (r * Math.cos(a)) / 111_320, lng: center.lng + (r * Math.sin(a)) / (111_320 * Math.cos((center.lat * Math.PI) / 180)) };
       const id = `${tag}-${String(j).padStart(4, '0')}`;
       points.push({ id, ...at });
-      batch.set(db().collection('places').doc(id), {
+      batch.set(db().collection(PLACES).doc(id), {
         partnerId: null,
         name: `Quán ${j}`,
         nameFolded: `quan ${j}`,
@@ -79,7 +81,7 @@ describe('nearby under a read budget', () => {
     expect(expected.length).toBeGreaterThan(400);
     let counted = 0;
     const read = async (start: string, end: string, max: number, afterId?: string, endId?: string) => {
-      const ordered = db().collection('places').orderBy('geohash').orderBy('__name__');
+      const ordered = db().collection(PLACES).orderBy('geohash').orderBy('__name__');
       const from = afterId !== undefined ? ordered.startAfter(start, afterId) : ordered.startAt(start);
       const snap = await (endId !== undefined ? from.endAt(end, endId) : from.endAt(end)).limit(max).get();
       counted += Math.max(1, snap.size);
@@ -204,15 +206,15 @@ describe('nearby under a read budget', () => {
     const batch = db().batch();
     const far = { lat: here.lat + 20_000 / 111_320, lng: here.lng };
     for (let s = 0; s < 30; s++) {
-      batch.set(db().collection('pharmacy_stores').doc(`${tag}-far-${s}`), store(`${tag}-far-${s}`, far));
-      for (let k = 0; k < 20; k++) batch.set(db().collection('pharmacy_products').doc(`${tag}-far-${s}_P${k}`), line(`${tag}-far-${s}`, `P${k}`));
+      batch.set(db().collection(PHARMACY_STORES).doc(`${tag}-far-${s}`), store(`${tag}-far-${s}`, far));
+      for (let k = 0; k < 20; k++) batch.set(db().collection(PHARMACY_PRODUCTS).doc(`${tag}-far-${s}_P${k}`), line(`${tag}-far-${s}`, `P${k}`));
     }
     for (const [n, north] of [
       [1, 100],
       [2, 300],
     ] as const) {
-      batch.set(db().collection('pharmacy_stores').doc(`${tag}-near-${n}`), store(`${tag}-near-${n}`, { lat: here.lat + north / 111_320, lng: here.lng }));
-      batch.set(db().collection('pharmacy_products').doc(`${tag}-near-${n}_P0`), line(`${tag}-near-${n}`, 'P0'));
+      batch.set(db().collection(PHARMACY_STORES).doc(`${tag}-near-${n}`), store(`${tag}-near-${n}`, { lat: here.lat + north / 111_320, lng: here.lng }));
+      batch.set(db().collection(PHARMACY_PRODUCTS).doc(`${tag}-near-${n}_P0`), line(`${tag}-near-${n}`, 'P0'));
     }
     await batch.commit();
     const caller = { userId: user.user.id, roles: ['USER' as const] };

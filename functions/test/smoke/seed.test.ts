@@ -3,6 +3,8 @@ import { getFirestore } from 'firebase-admin/firestore';
 import { requireEmulators } from '../helpers/emulators';
 import { call } from '../helpers/api';
 import { contractProblems } from '../helpers/contract';
+import { DRIVER_LOCATIONS } from '../../src/modules/driver/driver.collections';
+import { CHAT_MEMBERSHIPS } from '../../src/modules/chat/chat.collections';
 
 beforeAll(requireEmulators);
 
@@ -61,13 +63,13 @@ describe('emulator-data import', () => {
     const me = (await call('GET', '/driver/me', { token: login.body.accessToken })).body;
     expect(me).toMatchObject({ status: 'ONLINE', capabilities: expect.arrayContaining(['RIDE']), lastLocation: { lat: expect.closeTo(10.78, 1) } });
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
-    const located = await getFirestore(app).collection('driver_locations').where('status', '==', 'ONLINE').get();
+    const located = await getFirestore(app).collection(DRIVER_LOCATIONS).where('status', '==', 'ONLINE').get();
     expect(located.docs.filter((d) => d.id.startsWith('seed-driver-'))).toHaveLength(30);
     // Seeded as the API stores them: the published Firestore contract (times as Timestamps).
     for (const d of located.docs.filter((doc) => doc.id.startsWith('seed-driver-')))
       expect({ [d.id]: contractProblems('DriverLocationDocument', d.data()) }).toEqual({ [d.id]: [] });
     const members = await getFirestore(app)
-      .collection('chat_memberships')
+      .collection(CHAT_MEMBERSHIPS)
       .where('userId', '==', (await getFirestore(app).doc('user_emails/lan@superapp.local').get()).get('userId'))
       .get();
     expect(members.size).toBe(1);

@@ -1,13 +1,12 @@
 import type { AppConfig } from '../../platform/core/config';
-import { runDeadlineTask } from '../../platform/kits/deadlines/deadlines';
 import { logger } from '../../platform/core/logging/logger';
-import { RING_DEADLINE } from './calls.model';
+import { RING_DEADLINE, type CallRecord } from './calls.model';
 import { callsRepo } from './calls.repo';
 import { callsServiceFor } from './chat.wiring';
 
 export interface RingTimeoutDeps {
-  /** The ring deadline of a call still RINGING; undefined once it is settled (or unknown). */
-  ringingUntil(callId: string): Promise<number | undefined>;
+  /** The call as stored (undefined: unknown); its ring deadline counts only while it is RINGING. */
+  load(callId: string): Promise<CallRecord | undefined>;
   settle(callId: string): Promise<{ status: string }>;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -18,13 +17,11 @@ export interface RingTimeoutDeps {
 // Never settles before the deadline: too far off, it fails and Cloud Tasks retries later. Safe to deliver twice.
 export async function handleRingTimeout(callId: string, deps: RingTimeoutDeps): Promise<'settled' | 'already-settled'> {
   let status: string | undefined;
-  const outcome = await runDeadlineTask(callId, {
-    dueOf: deps.ringingUntil,
+  const outcome = await RING_DEADLINE.run(callId, {
+    load: deps.load,
     expire: async (id) => ({ status } = await deps.settle(id)),
     now: deps.now,
     sleep: deps.sleep,
-    maxWaitMs: RING_DEADLINE.spec.maxWaitMs,
-    name: RING_DEADLINE.spec.entity,
   });
   if (outcome === 'settled') return 'already-settled';
   logger.info('ring timeout handled', { callId, status });
@@ -33,9 +30,5 @@ export async function handleRingTimeout(callId: string, deps: RingTimeoutDeps): 
 
 /** The `callRingTimeout` task function's work, wired to the stored call and the shared calls service. */
 export async function onRingTimeout({ callId }: { callId: string }, config: Readonly<AppConfig>): Promise<void> {
-  const ringingUntil = async (id: string) => {
-    const call = await callsRepo.get(id);
-    return call ? (RING_DEADLINE.dueAt(call) ?? undefined) : undefined;
-  };
-  await handleRingTimeout(callId, { ringingUntil, settle: (id) => callsServiceFor(config).timeout(id) });
+  await handleRingTimeout(callId, { load: (id) => callsRepo.get(id), settle: (id) => callsServiceFor(config).timeout(id) });
 }

@@ -27,13 +27,5 @@ export function createExpiry({ now, move }: PaymentsContext) {
     return (await expire(id)) ?? (await paymentsRepo.get(id));
   }
 
-  /** Expires the payment if it is still PENDING at its deadline (idempotent). */
-  async function expireIfDue(id: string): Promise<'expired' | 'not-due' | 'settled'> {
-    const found = await paymentsRepo.get(id);
-    if (!found || PAYMENT_DEADLINE.dueAt(found) === null) return 'settled';
-    if (!PAYMENT_DEADLINE.isDue(found, now())) return 'not-due';
-    return (await expire(id)) ? 'expired' : 'settled';
-  }
-
-  return { expire, current, expireIfDue };
+  return { expire, current };
 }

@@ -78,7 +78,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { topup, charge, tip, hold, capture, release } = checkout;
   const { handleNotice, handleMockNotice } = notices;
   const { refund, decideStaffRefund, staffRefunds, reverseFailedRefund, retryGatewayRefund } = refunds;
-  const { expire, expireIfDue } = expiry;
+  const { expire } = expiry;
   return {
     topup,
     events,
@@ -98,7 +98,6 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     reverseFailedRefund,
     retryGatewayRefund,
     expire,
-    expireIfDue,
     methods,
     current,
   };

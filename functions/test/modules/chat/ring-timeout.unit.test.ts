@@ -1,3 +1,4 @@
+import type { CallRecord } from '../../../src/modules/chat/calls.model';
 import { handleRingTimeout } from '../../../src/modules/chat/calls.tasks';
 
 // A fake clock: sleeping moves it forward; `ringing` says what the call document holds at a given time.
@@ -10,9 +11,10 @@ function harness(ringing: (t: number) => number | undefined) {
     sleep: async (ms: number) => {
       t += ms;
     },
-    ringingUntil: async () => {
+    load: async () => {
       checks.push(t);
-      return ringing(t);
+      const until = ringing(t);
+      return until === undefined ? undefined : ({ status: 'RINGING', ringExpiresAt: until } as CallRecord);
     },
     settle: async (id: string) => {
       settled.push(id);

@@ -6,6 +6,8 @@ import { call } from '../../helpers/api';
 import { area, drive, onlineDriver, type Driver } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
 import { completedTrip, startedTrip } from '../../helpers/rides';
+import { DRIVER_LOCATIONS } from '../../../src/modules/driver/driver.collections';
+import { RIDES } from '../../../src/modules/rides/rides.collections';
 
 beforeAll(requireEmulators);
 
@@ -24,7 +26,7 @@ const book = (rider: Tokens, here: Here, paymentMethod = 'CASH') =>
 const act = (who: Tokens, id: string, action: string, body?: unknown) =>
   call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
 const report = (driver: Driver, at: { lat: number; lng: number }) => call('POST', '/driver/me/location', { token: driver.accessToken, body: at });
-const located = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
+const located = async (d: Driver) => (await db().collection(DRIVER_LOCATIONS).doc(d.user.id).get()).data()!;
 
 describe('arrived', () => {
   it('only within RIDE_ARRIVE_RADIUS_M of the pickup by a fresh position; stale or far is refused with a code', async () => {
@@ -37,7 +39,7 @@ describe('arrived', () => {
     expect(far.body.details.distanceM).toBeGreaterThan(1_450);
     await drive(driver, here.near(150));
     await db()
-      .collection('driver_locations')
+      .collection(DRIVER_LOCATIONS)
       .doc(driver.user.id)
       .update({ locatedAt: Timestamp.fromMillis(Date.now() - 5 * 60_000) });
     expect((await act(driver, ride.id, 'arrived')).body.code).toBe('RIDE_POSITION_STALE');
@@ -71,7 +73,7 @@ describe('the cancellation fee', () => {
     const rider = await registerVerified();
     const onTheWay = (await book(rider, here)).body;
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(onTheWay.id)
       .update({ confirmedAt: Timestamp.fromMillis(Date.now() - 10 * 60_000), createdAt: Timestamp.fromMillis(Date.now() - 10 * 60_000) });
     expect((await act(rider, onTheWay.id, 'cancel', {})).body).toMatchObject({ status: 'CANCELLED', cancellationFee: 0 });
@@ -81,7 +83,7 @@ describe('the cancellation fee', () => {
     const waited = (await book(rider, here)).body;
     await act(driver, waited.id, 'arrived');
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(waited.id)
       .update({ arrivedAt: Timestamp.fromMillis(Date.now() - 121_000) });
     expect((await act(rider, waited.id, 'cancel', {})).body).toMatchObject({ status: 'CANCELLED', cancellationFee: 10_000 });
@@ -137,7 +139,7 @@ describe('disputes', () => {
     expect((await call('POST', `/rides/${active.id}/dispute`, { token: rider.accessToken, body: { reason: 'OTHER' } })).body.code).toBe('RIDE_DISPUTE_WINDOW');
     const old = await completedTrip(area());
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(old.ride.id)
       .update({ endedAt: Timestamp.fromMillis(Date.now() - 8 * 86_400_000) });
     expect((await call('POST', `/rides/${old.ride.id}/dispute`, { token: old.rider.accessToken, body: { reason: 'ROUTE' } })).body.code).toBe(

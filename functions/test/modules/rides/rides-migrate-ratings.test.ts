@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { migrateRideRatings } from '../../../src/modules/rides/rides.migrate-ratings';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { requireEmulators } from '../../helpers/emulators';
+import { RIDES, RIDE_DRIVER_RATINGS } from '../../../src/modules/rides/rides.collections';
 
 beforeAll(requireEmulators);
 
@@ -9,7 +10,7 @@ beforeAll(requireEmulators);
 
 const id = () => `R${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 const ride = (rideId: string, rating: { stars: number; comment: string | null } | null, driverId: string | null = 'D-mig') =>
-  db().collection('rides').doc(rideId).set({
+  db().collection(RIDES).doc(rideId).set({
     id: rideId,
     riderId: 'U-mig',
     driverId,
@@ -34,14 +35,14 @@ describe('migrate:ride-ratings', () => {
       ride(unrated, null),
     ]);
     await db()
-      .collection('ride_driver_ratings')
+      .collection(RIDE_DRIVER_RATINGS)
       .doc(kept)
       .set({ rideId: kept, riderId: 'U-mig', driverId: 'D-mig', stars: 3, comment: 'the real one', ratedAt: 1 });
     const progress: number[] = [];
     const first = await migrateRideRatings((pages) => progress.push(pages));
     expect(first).toMatchObject({ moved: 2, removed: 1, skipped: 1 });
     expect(progress.length).toBeGreaterThan(0);
-    expect((await db().collection('ride_driver_ratings').doc(a).get()).data()).toEqual({
+    expect((await db().collection(RIDE_DRIVER_RATINGS).doc(a).get()).data()).toEqual({
       rideId: a,
       riderId: 'U-mig',
       driverId: 'D-mig',
@@ -49,11 +50,11 @@ describe('migrate:ride-ratings', () => {
       comment: 'Tốt',
       ratedAt: 1_700_000_000_000,
     });
-    expect((await db().collection('ride_driver_ratings').doc(b).get()).get('stars')).toBe(2);
-    expect((await db().collection('ride_driver_ratings').doc(kept).get()).get('comment')).toBe('the real one');
-    for (const r of [a, b, kept]) expect((await db().collection('rides').doc(r).get()).data()).not.toHaveProperty('rating');
-    expect((await db().collection('rides').doc(noDriver).get()).get('rating')).toEqual({ stars: 4, comment: null });
-    expect((await db().collection('rides').doc(unrated).get()).get('rating')).toBeNull();
+    expect((await db().collection(RIDE_DRIVER_RATINGS).doc(b).get()).get('stars')).toBe(2);
+    expect((await db().collection(RIDE_DRIVER_RATINGS).doc(kept).get()).get('comment')).toBe('the real one');
+    for (const r of [a, b, kept]) expect((await db().collection(RIDES).doc(r).get()).data()).not.toHaveProperty('rating');
+    expect((await db().collection(RIDES).doc(noDriver).get()).get('rating')).toEqual({ stars: 4, comment: null });
+    expect((await db().collection(RIDES).doc(unrated).get()).get('rating')).toBeNull();
     expect(await migrateRideRatings()).toMatchObject({ moved: 0, removed: 0, skipped: 1 });
   });
 });

@@ -7,6 +7,10 @@ import { area, drive, onlineDriver, type Driver } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
 import { completedTrip, narrowedAdmin, startedTrip, walletRider } from '../../helpers/rides';
+import { DRIVER_LOCATIONS } from '../../../src/modules/driver/driver.collections';
+import { USERS } from '../../../src/modules/users/users.model';
+import { RIDES } from '../../../src/modules/rides/rides.collections';
+import { INBOX } from '../../../src/modules/notifications/notifications.collections';
 
 beforeAll(requireEmulators);
 
@@ -25,11 +29,11 @@ const book = (rider: Tokens, here: Here, paymentMethod = 'WALLET') =>
 const act = (who: Tokens, id: string, action: string, body?: unknown) =>
   call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
 const wallet = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body as { balance: number; held: number };
-const located = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
+const located = async (d: Driver) => (await db().collection(DRIVER_LOCATIONS).doc(d.user.id).get()).data()!;
 /** The driver is also an administrator holding rides.manage. */
 const makeAdmin = (d: Driver) =>
   db()
-    .collection('users')
+    .collection(USERS)
     .doc(d.user.id)
     .update({ roles: ['DRIVER', 'ADMIN'], permissions: ['rides.manage'] });
 
@@ -66,7 +70,7 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
     expect([early.status, early.body.code, early.body.details.waitSec]).toEqual([409, 'RIDE_NO_SHOW_EARLY', 120]);
     expect((await act(rider, ride.id, 'no-show')).status).toBe(403); // drivers only
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(ride.id)
       .update({ arrivedAt: Timestamp.fromMillis(Date.now() - 121_000) });
     // The driver left the pickup since: checked where they are now.
@@ -81,10 +85,10 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
     const events = (await call('GET', `/rides/${ride.id}/events`, { token: rider.accessToken })).body.items.map((e: { action: string }) => e.action);
     expect(events).toEqual(['assign', 'arrive', 'noShow']);
     // The service's own reason: stored with its code, told to the rider in their language (Vietnamese).
-    expect((await db().collection('rides').doc(ride.id).get()).get('cancelReasonCode')).toBe('riderNoShow');
+    expect((await db().collection(RIDES).doc(ride.id).get()).get('cancelReasonCode')).toBe('riderNoShow');
     const notice = await waitFor(
       async () =>
-        (await db().collection('app_notifications').where('recipientId', '==', rider.user.id).where('entityId', '==', ride.id).get()).docs
+        (await db().collection(INBOX).where('recipientId', '==', rider.user.id).where('entityId', '==', ride.id).get()).docs
           .map((d) => d.data())
           .find((n) => n.event === 'ride.cancelled'),
       { timeoutMs: 30_000, what: 'the no-show notice' },

@@ -12,6 +12,10 @@ import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
 import { narrowedAdmin, startedTrip, walletRider } from '../../helpers/rides';
 import { fareCapOf, fareOf } from '../../../src/modules/rides/rides.model';
+import { DRIVER_LOCATIONS, DRIVER_PROFILES } from '../../../src/modules/driver/driver.collections';
+import { RIDES } from '../../../src/modules/rides/rides.collections';
+import { LEDGER_ACCOUNTS } from '../../../src/modules/wallet/wallet.collections';
+import { PAYMENTS } from '../../../src/modules/payments/payments.collections';
 
 beforeAll(requireEmulators);
 
@@ -34,7 +38,7 @@ const book = (rider: Person, body: Record<string, unknown>, idempotencyKey: stri
 const act = (who: Tokens, id: string, action: string, body?: unknown) =>
   call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
 const wallet = async (who: Tokens) => (await call('GET', '/wallet', { token: who.accessToken })).body as { balance: number; held: number };
-const driverDoc = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
+const driverDoc = async (d: Driver) => (await db().collection(DRIVER_LOCATIONS).doc(d.user.id).get()).data()!;
 const capOf = (fare: number) => Math.ceil((fare * 1.2) / 1000) * 1000;
 
 describe('timers on every active status', () => {
@@ -50,7 +54,7 @@ describe('timers on every active status', () => {
     // Past max(RIDE_TRIP_TIMEOUT_MIN_SEC 1800, 3 × the quoted duration) since pickup, without a word from the driver.
     const limitSec = Math.max(1_800, 3 * ride.quote.durationSec);
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(ride.id)
       .update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (limitSec + 60) * 1000) });
     await onRideExpiry({ rideId: ride.id }, config);
@@ -63,7 +67,7 @@ describe('timers on every active status', () => {
       Math.min(fareOf('MOTORBIKE', ended.drivenM, ride.quote.durationSec, (ride.quote as { surgeBp?: number }).surgeBp ?? 10_000), fareCapOf(ride.quote.fare)),
     );
     expect(await wallet(rider)).toEqual(expect.objectContaining({ balance: 300_000 - ended.fare, held: 0 }));
-    expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(ended.fare - Math.round(ended.fare * 0.2));
+    expect((await db().collection(LEDGER_ACCOUNTS).doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(ended.fare - Math.round(ended.fare * 0.2));
     const events = (await call('GET', `/rides/${ride.id}/events`, { token: rider.accessToken })).body.items;
     expect(events.at(-1)).toMatchObject({ action: 'complete', by: 'system:rides', reason: 'The trip did not end in time: completed at the distance driven' });
     expect((await driverDoc(driver)).currentRideId).toBeNull();
@@ -80,12 +84,12 @@ describe('timers on every active status', () => {
     const rider = await registerVerified();
     const ride = await startedTrip(here, rider, driver);
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(ride.id)
       .update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 1) * 1000) });
     const read = (await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body;
     expect(read).toMatchObject({ status: 'COMPLETED', drivenM: 0, fare: fareOf('MOTORBIKE', 0, ride.quote.durationSec), paymentId: expect.any(String) });
-    expect((await db().collection('payments').doc(read.paymentId).get()).data()).toMatchObject({ method: 'CASH', amount: read.fare, payeeId: driver.user.id });
+    expect((await db().collection(PAYMENTS).doc(read.paymentId).get()).data()).toMatchObject({ method: 'CASH', amount: read.fare, payeeId: driver.user.id });
     expect((await driverDoc(driver)).currentRideId).toBeNull();
   });
 
@@ -96,7 +100,7 @@ describe('timers on every active status', () => {
     const ride = await startedTrip(here, rider, driver, { paymentMethod: 'WALLET' });
     await drive(driver, here.near(3_000));
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(ride.id)
       .update({ pickedUpAt: Timestamp.fromMillis(Date.now() - (Math.max(1_800, 3 * ride.quote.durationSec) + 60) * 1000) });
     const done = await act(driver, ride.id, 'complete');
@@ -118,7 +122,7 @@ describe('timers on every active status', () => {
     const ride = (await book(rider, trip(here))).body;
     expect((await act(driver, ride.id, 'arrived')).body.status).toBe('ARRIVED');
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(ride.id)
       .update({ arrivedAt: Timestamp.fromMillis(Date.now() - 21 * 60_000) });
     expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body).toMatchObject({
@@ -128,7 +132,7 @@ describe('timers on every active status', () => {
       paymentId: expect.any(String),
     });
     expect(await wallet(rider)).toMatchObject({ balance: 290_000, held: 0 });
-    expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
+    expect((await db().collection(LEDGER_ACCOUNTS).doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
     expect((await driverDoc(driver)).currentRideId).toBeNull();
   });
 });
@@ -169,14 +173,14 @@ describe('administrators end a started trip', () => {
     const done = await call('POST', path, { token: admin.accessToken, body: { fare: 'QUOTE', reason: 'driver locked mid-trip' } });
     expect(done.body).toMatchObject({ status: 'COMPLETED', fare: ride.quote.fare, paymentId: expect.any(String) });
     expect(await wallet(rider)).toMatchObject({ balance: 300_000 - ride.quote.fare, held: 0 });
-    expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(
+    expect((await db().collection(LEDGER_ACCOUNTS).doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(
       ride.quote.fare - Math.round(ride.quote.fare * 0.2),
     );
     expect((await call('POST', path, { token: admin.accessToken, body: { fare: 'QUOTE', reason: 'again' } })).body.code).toBe('RIDE_TRANSITION');
     // The lock took the driver out of the pool (driverAccountChanged)…
     await waitFor(async () => ((await driverDoc(driver)).dispatchKey === null ? true : undefined), { what: 'the locked driver offline', timeoutMs: 20_000 });
     // …and should that trigger be late or lost (put back ONLINE and free here), dispatch still skips the locked account.
-    await db().collection('driver_locations').doc(driver.user.id).update({ status: 'ONLINE', dispatchKey: 'MOTORBIKE' });
+    await db().collection(DRIVER_LOCATIONS).doc(driver.user.id).update({ status: 'ONLINE', dispatchKey: 'MOTORBIKE' });
     expect((await book(rider, trip(here))).body.status).toBe('NO_DRIVER');
   });
 
@@ -206,7 +210,7 @@ describe('dispatch skips drivers who may not drive (item 8)', () => {
       if (change === 'role') await call('PATCH', `/users/admin/${driver.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
       if (change === 'capability')
         await db()
-          .collection('driver_profiles')
+          .collection(DRIVER_PROFILES)
           .doc(driver.user.id)
           .update({ capabilities: ['DELIVERY'] });
       const rider = await registerVerified();
@@ -286,7 +290,7 @@ describe('wallet holds of failed bookings (item 9) and bookings without a key (i
     expect((await wallet(rider)).held).toBe(40_000);
     const due = (paymentId: string) =>
       db()
-        .collection('payments')
+        .collection(PAYMENTS)
         .doc(paymentId)
         .update({ createdAt: Timestamp.fromMillis(Date.now() - 901_000) });
     await due(hold.id);

@@ -5,6 +5,8 @@ import { call } from '../../helpers/api';
 import { area, drive, onlineDriver } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
+import { CONVERSATIONS } from '../../../src/modules/chat/chat.collections';
+import { RIDES } from '../../../src/modules/rides/rides.collections';
 
 beforeAll(requireEmulators);
 
@@ -71,7 +73,7 @@ describe('around a trip', () => {
     expect(done.status).toBe('COMPLETED');
     const afterwards = await call('GET', second.body.path);
     expect(afterwards.body).toMatchObject({ status: 'COMPLETED', driverLocation: null });
-    await waitFor(async () => ((await db().collection('conversations').doc(chat.body.conversationId).get()).get('closed') === true ? true : undefined), {
+    await waitFor(async () => ((await db().collection(CONVERSATIONS).doc(chat.body.conversationId).get()).get('closed') === true ? true : undefined), {
       what: 'the ride chat closed',
     });
     expect((await call('DELETE', `/rides/${ride.id}/share`, { token: rider.accessToken })).status).toBe(204);
@@ -103,7 +105,7 @@ describe('around a trip', () => {
     expect((await call('GET', `/rides/${ride.id}`, { token: driver.accessToken })).body.rating).toBeNull();
     expect((await call('GET', '/driver/rides', { token: driver.accessToken })).body.items[0]).toMatchObject({ id: ride.id, rating: null });
     // The ride document the driver listens to carries none of it either.
-    const rideDoc = (await db().collection('rides').doc(ride.id).get()).data()!;
+    const rideDoc = (await db().collection(RIDES).doc(ride.id).get()).data()!;
     expect(JSON.stringify(rideDoc)).not.toContain('Chạy cẩn thận');
     expect([rideDoc.rating, rideDoc.ratedAt]).toEqual([null, undefined]);
     expect((await call('GET', '/driver/me/ratings', { token: rider.accessToken })).status).toBe(403);
@@ -132,10 +134,10 @@ describe('around a trip', () => {
     const fresh = (await call('POST', `/rides/${ride.id}/chat`, { token: rider.accessToken })).body.conversationId;
     expect(fresh).not.toBe(old);
     expect((await call('POST', `/rides/${ride.id}/chat`, { token: first.accessToken })).status).toBe(404);
-    await waitFor(async () => ((await db().collection('conversations').doc(old).get()).get('closed') === true ? true : undefined), {
+    await waitFor(async () => ((await db().collection(CONVERSATIONS).doc(old).get()).get('closed') === true ? true : undefined), {
       what: 'the old driver’s chat closed',
     });
-    expect((await db().collection('conversations').doc(fresh).get()).get('closed')).toBe(false);
+    expect((await db().collection(CONVERSATIONS).doc(fresh).get()).get('closed')).toBe(false);
   });
 });
 
@@ -223,7 +225,7 @@ describe('the rider’s side of a trip: the note for the driver and the driver�
     });
 
     // The ride document the rider listens to carries none of it.
-    const seen = (await db().collection('rides').doc(ride.id).get()).data()!;
+    const seen = (await db().collection(RIDES).doc(ride.id).get()).data()!;
     expect(JSON.stringify(seen)).not.toContain('Đúng giờ');
     expect(seen.rating).toBeNull();
   });

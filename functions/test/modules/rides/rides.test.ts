@@ -10,6 +10,10 @@ import { expectAllPublished, expectPublished } from '../../helpers/contract';
 import { area, drive, onlineDriver, type Driver } from '../../helpers/drivers';
 import { localSecret, requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
+import { INBOX, REALTIME } from '../../../src/modules/notifications/notifications.collections';
+import { DRIVER_LOCATIONS } from '../../../src/modules/driver/driver.collections';
+import { RIDES } from '../../../src/modules/rides/rides.collections';
+import { LEDGER_ACCOUNTS, LEDGER_TRANSFERS } from '../../../src/modules/wallet/wallet.collections';
 
 beforeAll(requireEmulators);
 
@@ -20,8 +24,8 @@ const book = (rider: Person, body: Record<string, unknown>, idempotencyKey = key
 const act = (who: Person, id: string, action: string, body?: unknown) =>
   call('POST', `/rides/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
 const inbox = async (userId: string, entityId: string) =>
-  (await db().collection('app_notifications').where('recipientId', '==', userId).where('entityId', '==', entityId).get()).docs.map((d) => d.data());
-const driverDoc = async (d: Driver) => (await db().collection('driver_locations').doc(d.user.id).get()).data()!;
+  (await db().collection(INBOX).where('recipientId', '==', userId).where('entityId', '==', entityId).get()).docs.map((d) => d.data());
+const driverDoc = async (d: Driver) => (await db().collection(DRIVER_LOCATIONS).doc(d.user.id).get()).data()!;
 
 describe('quotes', () => {
   it('prices every vehicle type with a signed quote; a quote for another rider, altered or expired is refused', async () => {
@@ -71,7 +75,7 @@ describe('quotes', () => {
     const recent = Timestamp.fromMillis(Date.now() - 60_000);
     const batch = db().batch();
     for (let i = 0; i < 12; i++)
-      batch.set(db().collection('rides').doc(`surge-${randomUUID()}`), {
+      batch.set(db().collection(RIDES).doc(`surge-${randomUUID()}`), {
         riderId: `r-${i}`,
         participants: [`r-${i}`],
         status: 'NO_DRIVER',
@@ -139,7 +143,7 @@ describe('a cash ride from booking to rating', () => {
     expect((await act(near, id, 'complete')).body.code).toBe('RIDE_TRANSITION');
     expect((await driverDoc(near)).currentRideId).toBeNull();
     // Cash: the driver owes the platform its commission from earnings.
-    const earnings = (await db().collection('ledger_accounts').doc(`earnings_${near.user.id}`).get()).get('balance');
+    const earnings = (await db().collection(LEDGER_ACCOUNTS).doc(`earnings_${near.user.id}`).get()).get('balance');
     expect(earnings).toBe(-Math.round(done.body.fare * 0.2));
     expect((await act(rider, id, 'rating', { stars: 5, comment: 'Chạy êm' })).body.rating).toEqual({ stars: 5, comment: 'Chạy êm' });
     expect((await act(rider, id, 'rating', { stars: 1 })).body.code).toBe('RIDE_ALREADY_RATED');
@@ -172,10 +176,10 @@ describe('a cash ride from booking to rating', () => {
     const stored = await expectPublished('RideDocument', `rides/${id}`);
     expect(stored.completedAt.toMillis()).toBe(Date.parse(done.body.completedAt));
     await expectPublished('DriverLocationDocument', `driver_locations/${near.user.id}`);
-    await expectAllPublished('InboxItemDocument', db().collection('app_notifications').where('recipientId', '==', rider.user.id).where('entityId', '==', id));
+    await expectAllPublished('InboxItemDocument', db().collection(INBOX).where('recipientId', '==', rider.user.id).where('entityId', '==', id));
     const statuses = await expectAllPublished(
       'RealtimeEventDocument',
-      db().collection('realtime_events').where('recipientId', '==', rider.user.id).where('payload.entityId', '==', id),
+      db().collection(REALTIME).where('recipientId', '==', rider.user.id).where('payload.entityId', '==', id),
     );
     expect(statuses.map((e) => e.type)).toContain('ride:status');
   }, 150_000);
@@ -199,7 +203,7 @@ describe('wallet rides', () => {
     expect(done.body.fare).toBeGreaterThan(0);
     expect(done.body.fare).toBeLessThanOrEqual(cap);
     expect((await call('GET', '/wallet', { token: rider.accessToken })).body).toMatchObject({ balance: 300_000 - done.body.fare, held: 0 });
-    const earnings = (await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance');
+    const earnings = (await db().collection(LEDGER_ACCOUNTS).doc(`earnings_${driver.user.id}`).get()).get('balance');
     expect(earnings).toBe(done.body.fare - Math.round(done.body.fare * 0.2));
     const payment = (await call('GET', `/payments/${done.body.paymentId}`, { token: rider.accessToken })).body;
     expect(payment).toMatchObject({ status: 'SUCCEEDED', purpose: 'RIDE', capturedAmount: done.body.fare });
@@ -207,7 +211,7 @@ describe('wallet rides', () => {
     await expectPublished('PaymentDocument', `payments/${done.body.paymentId}`);
     await expectPublished('LedgerAccountDocument', `ledger_accounts/wallet_${rider.user.id}`);
     await expectPublished('LedgerAccountDocument', `ledger_accounts/held_${rider.user.id}`);
-    const transfers = await expectAllPublished('LedgerTransferDocument', db().collection('ledger_transfers').where('owners', 'array-contains', rider.user.id));
+    const transfers = await expectAllPublished('LedgerTransferDocument', db().collection(LEDGER_TRANSFERS).where('owners', 'array-contains', rider.user.id));
     expect(transfers.map((t) => t.kind)).toEqual(expect.arrayContaining(['TOPUP', 'HOLD', 'CAPTURE']));
   });
 
@@ -260,7 +264,7 @@ describe('dispatch', () => {
     await call('PATCH', '/driver/me/status', { token: offline.accessToken, body: { status: 'OFFLINE' } });
     const stale = await onlineDriver(here.near(150));
     await db()
-      .collection('driver_locations')
+      .collection(DRIVER_LOCATIONS)
       .doc(stale.user.id)
       .update({ locatedAt: Timestamp.fromMillis(Date.now() - 11 * 60_000) });
     const car = await onlineDriver(here.near(200), { type: 'CAR' });
@@ -341,7 +345,7 @@ describe('cancellations and races', () => {
     const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'WALLET' })).body;
     expect((await act(driver, ride.id, 'arrived')).body.status).toBe('ARRIVED');
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(ride.id)
       .update({ arrivedAt: Timestamp.fromMillis(Date.now() - 5 * 60_000) });
     // The rider's reason copies the service's no-show text word for word: it stays the rider's words (the driver
@@ -349,14 +353,14 @@ describe('cancellations and races', () => {
     expect((await call('PATCH', '/users/me', { token: driver.accessToken, body: { locale: 'vi' } })).status).toBe(200);
     const cancelled = await act(rider, ride.id, 'cancel', { reason: RIDE_SYSTEM_REASONS.riderNoShow });
     expect(cancelled.body).toMatchObject({ status: 'CANCELLED', cancellationFee: 10_000, cancelledBy: 'rider', cancelReason: RIDE_SYSTEM_REASONS.riderNoShow });
-    expect((await db().collection('rides').doc(ride.id).get()).get('cancelReasonCode')).toBeNull();
+    expect((await db().collection(RIDES).doc(ride.id).get()).get('cancelReasonCode')).toBeNull();
     const notice = await waitFor(async () => (await inbox(driver.user.id, ride.id)).find((n) => n.event === 'ride.cancelled'), {
       timeoutMs: 30_000,
       what: "the driver's cancel notice",
     });
     expect(notice.body).toBe(RIDE_SYSTEM_REASONS.riderNoShow); // as written, not 'Khách không đến điểm đón'
     expect((await call('GET', '/wallet', { token: rider.accessToken })).body).toMatchObject({ balance: 190_000, held: 0 });
-    expect((await db().collection('ledger_accounts').doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
+    expect((await db().collection(LEDGER_ACCOUNTS).doc(`earnings_${driver.user.id}`).get()).get('balance')).toBe(8_000);
   });
 
   it('a CONFIRMED ride whose driver never arrives expires after 30 minutes (read lazily), freeing the driver', async () => {
@@ -365,7 +369,7 @@ describe('cancellations and races', () => {
     const rider = await registerVerified();
     const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
     await db()
-      .collection('rides')
+      .collection(RIDES)
       .doc(ride.id)
       .update({ confirmedAt: Timestamp.fromMillis(Date.now() - 31 * 60_000) });
     expect((await call('GET', `/rides/${ride.id}`, { token: rider.accessToken })).body.status).toBe('EXPIRED');
@@ -388,7 +392,7 @@ describe('live location', () => {
     expect((await call('GET', `/rides/${ride.id}/driver-location`, { token: stranger.accessToken })).status).toBe(404);
     const events = await waitFor(
       async () => {
-        const docs = (await db().collection('realtime_events').where('recipientId', '==', rider.user.id).where('type', '==', 'ride:location').get()).docs;
+        const docs = (await db().collection(REALTIME).where('recipientId', '==', rider.user.id).where('type', '==', 'ride:location').get()).docs;
         return docs.length > 0 ? docs.map((d) => d.data()) : undefined;
       },
       { timeoutMs: 10_000, what: 'ride:location' },
@@ -481,7 +485,7 @@ describe('around the trip', () => {
     expect((await call('POST', `/rides/${ride.id}/sos`, { token: stranger.accessToken, body: {}, headers: { 'idempotency-key': key() } })).status).toBe(404);
     const notice = await waitFor(
       async () =>
-        (await db().collection('app_notifications').where('recipientId', '==', admin.user.id).where('event', '==', 'ride.sos').get()).docs
+        (await db().collection(INBOX).where('recipientId', '==', admin.user.id).where('event', '==', 'ride.sos').get()).docs
           .map((d) => d.data())
           .find((n) => n.data?.deepLink?.params?.sosId === raised.body.id),
       { timeoutMs: 30_000, what: 'the SOS notice' },

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { stableId } from '../../kits/ids/stable-id';
 import { TooManyRequestsError } from '../errors/app-error';
 import { logger } from '../logging/logger';
 
@@ -62,7 +62,7 @@ export function sendRateLimitHeaders(res: { headersSent: boolean; setHeader(name
 }
 
 export function subjectKey(subject: string): string {
-  return createHash('sha256').update(subject).digest('base64url').slice(0, 32);
+  return stableId({ key: subject, length: 32 });
 }
 
 /** `overrides` (RATE_LIMITS) replace the limit and window of the scopes they name. */

@@ -1,5 +1,5 @@
 import { logger } from '../../core/logging/logger';
-import type { Expiry, Machine } from '../state-machine/state-machine';
+import { lapsed, type Expiry, type Machine } from '../state-machine/state-machine';
 import { enqueue, type TaskQueue } from '../tasks/tasks';
 
 // A deadline: an entity that must leave a status by a time (a ring answered, a payment paid, an order accepted, a
@@ -82,11 +82,8 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
       return due !== null && now >= due;
     },
     settle(entity, now) {
-      if (!deadline.isDue(entity, now)) return { entity, expired: false };
-      const { machine, action, apply } = expiryOf();
-      if (!machine.accepts(action, entity.status)) return { entity, expired: false };
-      const to = machine.target(action);
-      return { entity: { ...apply(entity, to, now), status: to }, expired: true };
+      const lapse = lapsed(expiryOf().machine, deadline.expiry(), entity, now);
+      return lapse ? { entity: lapse.entity, expired: true } : { entity, expired: false };
     },
     expiry() {
       const { action, by, apply } = expiryOf();

@@ -1,10 +1,12 @@
 import { IDEMPOTENCY_COLLECTION } from '../firestore/collections';
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, ConflictError } from '../../core/errors/app-error';
 import { API_TIMEOUT_SECONDS } from '../../core/deploy/settings';
 import { logger } from '../../core/logging/logger';
 import { timestampOf } from '../time/time';
+import { sha256 } from '../ids/digest';
+import { stableId } from '../ids/stable-id';
 
 // Idempotent creations (`defineRoute({ idempotent: true })`): a request carrying an `Idempotency-Key`
 // header runs once per key, caller and route; a retry with the same key and body replays the first
@@ -52,14 +54,13 @@ export interface IdempotencyStore {
   renew(id: string, token: string, now: number): Promise<boolean>;
 }
 
+/** The stored record of a key: stableId of (caller, operation, key), the whole hash (43 characters). */
 export function recordId(callerId: string, operation: string, key: string): string {
-  return createHash('sha256').update(`${callerId}\u0000${operation}\u0000${key}`).digest('base64url');
+  return stableId({ key: [callerId, operation, key], length: 43 });
 }
 
 export function requestHashOf(parts: unknown): string {
-  return createHash('sha256')
-    .update(JSON.stringify(parts) ?? '')
-    .digest('base64url');
+  return sha256(JSON.stringify(parts) ?? '', 'base64url');
 }
 
 interface Entry {
@@ -81,7 +82,7 @@ export function decide(entry: Entry | undefined, requestHash: string, now: numbe
   return 'run';
 }
 
-const newToken = () => createHash('sha256').update(`${Math.random()}${process.hrtime.bigint()}`).digest('base64url').slice(0, 16);
+const newToken = () => randomBytes(12).toString('base64url');
 
 // For unit tests and the plain server without Firestore.
 export function memoryIdempotencyStore(): IdempotencyStore {

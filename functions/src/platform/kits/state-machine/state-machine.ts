@@ -5,6 +5,7 @@ export { EVENTS, recordTransition, TransitionEventSchema, readHistory, type Tran
 export { recordNote } from './notes';
 export {
   transition,
+  lapsed,
   type Expiry,
   type Tolerance,
   type TransitionRequest,

@@ -190,8 +190,8 @@ async function runMove<T extends { status: S }, S extends string, A extends stri
   return { changed: true, before, after, event, expired: lapse !== undefined };
 }
 
-/** The entity expired, when its deadline passed and its status still has one to miss. */
-function lapsed<T extends { status: S }, S extends string, A extends string, R extends string>(
+/** The entity expired, when its deadline passed and its status still has one to miss (the move and its event). */
+export function lapsed<T extends { status: S }, S extends string, A extends string, R extends string>(
   machine: Machine<S, A, R>,
   deadline: Expiry<T, S, A> | undefined,
   entity: T,
