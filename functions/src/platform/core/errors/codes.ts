@@ -67,7 +67,11 @@ export function defineErrorCodes<const T extends ErrorCodeTable>(codes: T): T {
   return codes;
 }
 
-const table: Record<string, readonly [number, string]> = { ...PLATFORM_ERROR_CODES };
+// On the global object, like the module registry (module.ts): the deployed code is two bundles, each with its own copy
+// of this file, and the codes registered by dist/index.js must be those the lazily loaded dist/runtime.js reads.
+const TABLE_SLOT = Symbol.for('superapp.errorCodes');
+const slot = globalThis as { [TABLE_SLOT]?: Record<string, readonly [number, string]> };
+const table: Record<string, readonly [number, string]> = (slot[TABLE_SLOT] ??= { ...PLATFORM_ERROR_CODES });
 
 /** Every code of the API: the platform's, then each installed module's (in module order). */
 export const ERROR_CODES = table as Readonly<Record<ErrorCode, readonly [number, string]>>;
