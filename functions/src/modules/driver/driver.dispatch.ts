@@ -141,7 +141,14 @@ export interface LocationUpdate {
 
 /** The telemetry a written position sends: to the rider of the current ride, or to the customer a job is shared with. */
 export function liveLocationNotice(written: DriverLocation, update: LocationUpdate, at: number) {
-  const position = { driverId: written.userId, lat: update.lat, lng: update.lng, heading: update.heading ?? null, speedKmh: update.speedKmh ?? null, at: timestampOf(at) };
+  const position = {
+    driverId: written.userId,
+    lat: update.lat,
+    lng: update.lng,
+    heading: update.heading ?? null,
+    speedKmh: update.speedKmh ?? null,
+    at: timestampOf(at),
+  };
   if (written.currentRideId && written.riderId)
     return DRIVER_EVENTS.notice({
       event: 'ride:location',

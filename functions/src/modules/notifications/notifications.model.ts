@@ -131,7 +131,7 @@ const REALTIME_DATA: Record<(typeof REALTIME_EVENTS)[number], () => z.ZodMiniObj
   'courier:location': () =>
     z
       .object({
-        jobId: describe(z.string(), 'The order or parcel delivery (the event\'s entity).'),
+        jobId: describe(z.string(), "The order or parcel delivery (the event's entity)."),
         kind: describe(z.enum(['ORDER', 'DELIVERY']), 'What the job is.'),
         driverId: z.string(),
         lat: z.number(),

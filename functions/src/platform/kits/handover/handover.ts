@@ -58,8 +58,7 @@ export function checkHandoverCode(state: HandoverCodeState, given: string, at: n
 
 /** The answer to a refused code (undefined for a match), with the module's codes: 422 wrong (`attemptsLeft`), 409 locked. */
 export function handoverCodeError(check: HandoverCodeCheck, codes: { wrong: ErrorCode; locked: ErrorCode }): AppError | undefined {
-  if (check.outcome === 'WRONG')
-    return new UnprocessableError('The handover code is wrong', { attemptsLeft: check.attemptsLeft }).withCode(codes.wrong);
+  if (check.outcome === 'WRONG') return new UnprocessableError('The handover code is wrong', { attemptsLeft: check.attemptsLeft }).withCode(codes.wrong);
   if (check.outcome === 'LOCKED')
     return new ConflictError('Too many wrong handover codes: prove the handover with a photo', { attemptsLeft: 0 }).withCode(codes.locked);
   return undefined;
