@@ -55,13 +55,14 @@ export const jobPool = {
 
   /**
    * Gives the driver the job if they are still free, ONLINE, fresh, capable and allowed to drive (pass what `txRead`
-   * returned); undefined otherwise. A driver already on this very job is answered with their position and nothing is
-   * written: a repeated claim (a retried command, a trigger delivered twice) is not a refusal.
+   * returned), and are not the job's customer (nobody earns from carrying their own order); undefined otherwise. A
+   * driver already on this very job is answered with their position and nothing is written: a repeated claim (a
+   * retried command, a trigger delivered twice) is not a refusal.
    */
   txClaim(tx: Transaction, loc: DriverLocation | undefined, job: JobClaim): LatLng | undefined {
     if (!loc || loc.lat === null || loc.lng === null) return undefined;
     if (loc.currentJobId === job.jobId && loc.currentJobKind === job.kind) return { lat: loc.lat, lng: loc.lng };
-    if (barred.has(loc) || !jobKeysOf(loc).includes(job.capability) || !isFresh(loc, job.at)) return undefined;
+    if (barred.has(loc) || loc.userId === job.customerId || !jobKeysOf(loc).includes(job.capability) || !isFresh(loc, job.at)) return undefined;
     forget(loc.userId);
     locationsRepo.set(
       tx,

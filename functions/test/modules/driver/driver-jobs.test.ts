@@ -111,6 +111,9 @@ describe('drivers for jobs', () => {
     expect((await db().collection(DRIVER_LOCATIONS).doc(courier.user.id).get()).updateTime!.isEqual(before.updateTime!)).toBe(true);
     expect(await claim(courier)).toBeUndefined();
     expect(await claim(courier, { jobId, kind: 'DELIVERY', capability: 'DELIVERY' })).toBeUndefined(); // same id, another kind
+    // Nobody carries their own order (a fresh courier, free, asked to deliver to themselves).
+    const own = await onlineCourier(here.near(150));
+    expect(await claim(own, { customerId: own.user.id })).toBeUndefined();
     expect(await jobPool.currentJob(courier.user.id)).toEqual({ kind: 'ORDER', id: jobId });
     expect((await call('GET', '/driver/me', { token: courier.accessToken })).body).toMatchObject({
       currentJob: { kind: 'ORDER', id: jobId },
