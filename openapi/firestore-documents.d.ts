@@ -25,8 +25,8 @@ export interface MetaSeedDocument {
 }
 
 /**
- * Where a driver is and whether dispatch may give them a ride: read by the driver and by the rider of the driver's current ride.
- * Path: `driver_locations/{driverId}`. Read by the driver (the document id is the caller) and the rider of the driver's current ride (`riderId` is the caller). Written by the API only.
+ * Where a driver is and whether dispatch may give them a ride or a job: read by the driver, by the rider of the driver's current ride and by the customer of the driver's current job while it is shared.
+ * Path: `driver_locations/{driverId}`. Read by the driver (the document id is the caller), the rider of the driver's current ride (`riderId` is the caller) and the customer of the driver's current job while it is shared with them (`sharedWithId` is the caller). Written by the API only.
  */
 export interface DriverLocationDocument {
   /** The driver (also the document id). */
@@ -41,7 +41,7 @@ export interface DriverLocationDocument {
   heading: number | null;
   /** Speed as reported. */
   speedKmh: number | null;
-  /** Whether the driver takes rides. */
+  /** Whether the driver takes rides and jobs. */
   status: "ONLINE" | "OFFLINE";
   /** The profile's capabilities (copied on every write). */
   capabilities: Array<"RIDE" | "COURIER" | "DELIVERY" | "SCHOOL_TRIP">;
@@ -64,8 +64,18 @@ export interface DriverLocationDocument {
   } | null;
   /** Firestore Timestamp or null: the report before the current position (a position right after a long gap is not fresh yet). */
   prevLocatedAt?: Timestamp | null;
-  /** The ride class this driver can take now (ONLINE, RIDE, located, free), else null: the one field searches filter on. */
+  /** The ride class this driver can take now (ONLINE, RIDE, located, free of rides and jobs), else null: the one field ride searches filter on. */
   dispatchKey: "MOTORBIKE" | "CAR" | "CAR_7" | null;
+  /** The job capabilities this driver can be given a job by now (ONLINE, located, free of rides and jobs), else empty: the one field job searches filter on. */
+  jobKeys?: Array<"COURIER" | "DELIVERY">;
+  /** The job (an order or a parcel delivery) the driver is on. */
+  currentJobId?: string | null;
+  /** What that job is: ORDER or DELIVERY. */
+  currentJobKind?: "ORDER" | "DELIVERY" | null;
+  /** The job's customer (not a reader until the job is shared with them). */
+  jobCustomerId?: string | null;
+  /** The job's customer while the job is shared with them (from pickup until the job ends): who else may read this document (firestore.rules). */
+  sharedWithId?: string | null;
   /** Firestore Timestamp or null: when the position was last written (freshness), apart from status changes. */
   locatedAt: Timestamp | null;
   /** Firestore Timestamp: last change. */
@@ -283,6 +293,20 @@ export type RealtimeEventDocument =
     payload: NotificationPayload;
     /** The ride:location event's own fields. */
     data: RideLocationData;
+    /** Firestore Timestamp: when it was sent: listeners order on it. */
+    createdAt: Timestamp;
+    /** Firestore Timestamp: when Firestore's TTL policy deletes it. */
+    expireAt: Timestamp;
+  }
+  | {
+    /** The recipient: the only one who may read the event (firestore.rules); listeners filter on it. */
+    recipientId: string;
+    /** The spec's WebSocket event. */
+    type: "courier:location";
+    /** The data payload of push and realtime messages, stored with inbox items and realtime events (push sends it as FCM data: every value a string, deepLink as JSON). */
+    payload: NotificationPayload;
+    /** The courier:location event's own fields. */
+    data: CourierLocationData;
     /** Firestore Timestamp: when it was sent: listeners order on it. */
     createdAt: Timestamp;
     /** Firestore Timestamp: when Firestore's TTL policy deletes it. */
@@ -706,6 +730,21 @@ export interface RideStatusData {
 
 export interface RideLocationData {
   rideId: string;
+  driverId: string;
+  lat: number;
+  lng: number;
+  /** Degrees from north. */
+  heading: number | null;
+  speedKmh: number | null;
+  /** Firestore Timestamp: when the driver's app took the position. */
+  at: Timestamp;
+}
+
+export interface CourierLocationData {
+  /** The order or parcel delivery (the event's entity). */
+  jobId: string;
+  /** What the job is. */
+  kind: "ORDER" | "DELIVERY";
   driverId: string;
   lat: number;
   lng: number;

@@ -5,6 +5,7 @@ import { registerVerified, type Tokens } from './accounts';
 import { call } from './api';
 import { USERS } from '../../src/modules/users/users.model';
 import { DRIVER_LOCATIONS, DRIVER_PROFILES } from '../../src/modules/driver/driver.collections';
+import type { Capability } from '../../src/modules/driver';
 
 export type Driver = Tokens & { email: string };
 
@@ -20,11 +21,12 @@ export async function driverAccount(): Promise<Driver> {
   return who;
 }
 
-/** An approved driver (profile with RIDE and a vehicle), ONLINE at `at`. */
+/** An approved driver (profile with RIDE and a vehicle, or the capabilities given), ONLINE at `at`. */
 export async function onlineDriver(
   at: { lat: number; lng: number },
   vehicle: { type: 'MOTORBIKE' | 'CAR'; seats?: number } = { type: 'MOTORBIKE' },
   name = 'Tài xế Hùng',
+  capabilities: Capability[] = ['RIDE', 'DELIVERY'],
 ): Promise<Driver> {
   const who = await registerVerified({ name });
   const now = Date.now();
@@ -37,7 +39,7 @@ export async function onlineDriver(
     .doc(who.user.id)
     .set({
       userId: who.user.id,
-      capabilities: ['RIDE', 'DELIVERY'],
+      capabilities,
       vehicle: {
         type: vehicle.type,
         plate: `59X1-${String(Math.floor(Math.random() * 99999)).padStart(5, '0')}`,
@@ -63,6 +65,10 @@ export async function onlineDriver(
   await report(who, at);
   return who;
 }
+
+/** A courier (COURIER and DELIVERY, no RIDE, on a motorbike), ONLINE at `at`: jobs only. */
+export const onlineCourier = (at: { lat: number; lng: number }, capabilities: Capability[] = ['COURIER', 'DELIVERY']) =>
+  onlineDriver(at, { type: 'MOTORBIKE' }, 'Shipper Tuấn', capabilities);
 
 /** Reports a position until it is written (not coalesced). */
 export async function report(driver: Driver, at: { lat: number; lng: number }): Promise<void> {

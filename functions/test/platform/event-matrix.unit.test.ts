@@ -7,7 +7,9 @@ import { MODULES, REGISTRY } from '../../src/modules';
 const MODULE_EVENTS = MODULES.flatMap((m) => (m.events ?? []) as readonly EventPolicy[]);
 // Rows the spec does not list (a module's own events beyond the matrix): checked where they are sent.
 const BEYOND_SPEC = ['ride.sos', 'wallet.transfer.received', 'wallet.withdrawal.*', 'wallet.topup.succeeded', 'wallet.topup.failed', 'payment.refunded'];
-const EVENT_POLICIES = MODULE_EVENTS.filter((p) => !BEYOND_SPEC.includes(p.pattern));
+// Telemetry beyond the spec: realtime only, like the spec's ride:location (a courier's position for the customer).
+const TELEMETRY_BEYOND_SPEC = ['courier:location'];
+const EVENT_POLICIES = MODULE_EVENTS.filter((p) => !BEYOND_SPEC.includes(p.pattern) && !TELEMETRY_BEYOND_SPEC.includes(p.pattern));
 
 // The spec's event matrix, copied verbatim from interface-spec.md (Events → Event matrix).
 const rows = fs
@@ -101,6 +103,12 @@ describe('event table derived from the module list', () => {
     expect(REGISTRY.ownerOf('events', 'payment.refunded')).toBe('payments');
     expect(REGISTRY.ownerOf('events', 'ride.matched')).toBe('rides');
     expect(REGISTRY.ownerOf('events', 'order.created')).toBe('notifications'); // waiting in spec-events for its module
+  });
+
+  it.each(TELEMETRY_BEYOND_SPEC)('%s (telemetry beyond the spec) is realtime only, like ride:location', (pattern) => {
+    const policy = MODULE_EVENTS.find((p) => p.pattern === pattern) as EventPolicy;
+    expect(policy).toMatchObject({ kind: null, push: 'never', realtime: pattern, sfx: null, androidChannel: null, telemetry: true });
+    expect(REGISTRY.ownerOf('events', pattern)).toBe('driver');
   });
 
   it.each(BEYOND_SPEC)('%s (beyond the spec) is a complete row', (pattern) => {

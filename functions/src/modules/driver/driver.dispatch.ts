@@ -12,6 +12,8 @@ import {
   dispatchKeyOf,
   driverLocationDocument,
   isFresh,
+  jobKeysOf,
+  withKeys,
   positionCovers,
   sameLocationWindow,
   rideClassOf,
@@ -38,6 +40,9 @@ const KNOWN_CAP = 20_000;
 const writing = new Map<string, number>();
 const positions = createBatchedWrites();
 const REPORT_ATTEMPTS = 3;
+
+/** Drops what this instance remembers of a driver's document: a transaction is about to write it. */
+export const forget = (userId: string): void => remember(userId, undefined);
 
 function remember(userId: string, entry: KnownVersion | undefined): void {
   if (!entry) return void known.delete(userId);
@@ -73,12 +78,15 @@ function emptyLocation(profile: DriverProfile, now: number): DriverLocation {
     tripActive: false,
     tripDistanceM: 0,
     dispatchKey: null,
+    jobKeys: [],
+    currentJobId: null,
+    currentJobKind: null,
+    jobCustomerId: null,
+    sharedWithId: null,
     locatedAt: null,
     updatedAt: now,
   };
 }
-
-const withKey = (loc: DriverLocation): DriverLocation => ({ ...loc, dispatchKey: dispatchKeyOf(loc) });
 
 async function currentOrNew(tx: Transaction, userId: string, now: number): Promise<DriverLocation> {
   const [loc, profile] = await Promise.all([locationsRepo.get(userId, tx), driverRepo.get(userId)]);
@@ -131,6 +139,36 @@ export interface LocationUpdate {
   speedKmh?: number;
 }
 
+/** The telemetry a written position sends: to the rider of the current ride, or to the customer a job is shared with. */
+export function liveLocationNotice(written: DriverLocation, update: LocationUpdate, at: number) {
+  const position = {
+    driverId: written.userId,
+    lat: update.lat,
+    lng: update.lng,
+    heading: update.heading ?? null,
+    speedKmh: update.speedKmh ?? null,
+    at: timestampOf(at),
+  };
+  if (written.currentRideId && written.riderId)
+    return DRIVER_EVENTS.notice({
+      event: 'ride:location',
+      recipients: [{ userId: written.riderId, surface: 'CON' as const }],
+      entityId: written.currentRideId,
+      occurrence: String(at),
+      roomId: `ride_${written.currentRideId}`,
+      realtimeData: { rideId: written.currentRideId, ...position },
+    });
+  if (written.currentJobId && written.currentJobKind && written.sharedWithId)
+    return DRIVER_EVENTS.notice({
+      event: 'courier:location',
+      recipients: [{ userId: written.sharedWithId, surface: 'CON' as const }],
+      entityId: written.currentJobId,
+      occurrence: String(at),
+      realtimeData: { jobId: written.currentJobId, kind: written.currentJobKind, ...position },
+    });
+  return undefined;
+}
+
 /** `maxSpeedKmh` (DRIVER_MAX_SPEED_KMH): a report farther from the last position than that speed explains is refused. */
 export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpeedKmh?: number; now?: () => number }) {
   const now = deps.now ?? Date.now;
@@ -139,7 +177,7 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
     const at = now();
     await inTransaction(async (tx) => {
       const loc = await currentOrNew(tx, userId, at);
-      locationsRepo.set(tx, withKey({ ...loc, status, updatedAt: at }));
+      locationsRepo.set(tx, withKeys({ ...loc, status, updatedAt: at }));
       tx.update(driverRepo.ref(userId), { status, updatedAt: at });
     });
     remember(userId, undefined);
@@ -154,7 +192,7 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
     const changed = await inTransaction(async (tx) => {
       const loc = await locationsRepo.get(userId, tx);
       if (!loc || loc.status !== 'ONLINE') return false;
-      locationsRepo.set(tx, withKey({ ...loc, status: 'OFFLINE', updatedAt: at }));
+      locationsRepo.set(tx, withKeys({ ...loc, status: 'OFFLINE', updatedAt: at }));
       tx.update(driverRepo.ref(userId), { status: 'OFFLINE', updatedAt: at });
       return true;
     });
@@ -175,6 +213,7 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
       tripDistanceM: trip.tripDistanceM,
       tripAnchor: trip.tripAnchor,
       dispatchKey: dispatchKeyOf({ ...loc, geohash }),
+      jobKeys: jobKeysOf({ ...loc, geohash }),
       prevLocatedAt: loc.locatedAt,
       locatedAt: at,
       updatedAt: at,
@@ -224,7 +263,10 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
     return undefined;
   }
 
-  /** A position report: written (≤ 1/s), or coalesced; while on a ride, the rider hears it as `ride:location`. */
+  /**
+   * A position report: written (≤ 1/s), or coalesced; while on a ride, the rider hears it as `ride:location`; while on
+   * a job shared with its customer, the customer hears it as `courier:location`.
+   */
   async function report(userId: string, update: LocationUpdate): Promise<{ accepted: true; coalesced: boolean; at: string }> {
     const at = now();
     const answer = (coalesced: boolean) => ({ accepted: true as const, coalesced, at: iso(at) });
@@ -238,26 +280,8 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
       if (writing.get(userId) === at) writing.delete(userId);
     }
     if (!written) return answer(true);
-    if (written.currentRideId && written.riderId) {
-      await deps.hub.dispatch(
-        DRIVER_EVENTS.notice({
-          event: 'ride:location',
-          recipients: [{ userId: written.riderId, surface: 'CON' as const }],
-          entityId: written.currentRideId,
-          occurrence: String(at),
-          roomId: `ride_${written.currentRideId}`,
-          realtimeData: {
-            rideId: written.currentRideId,
-            driverId: userId,
-            lat: update.lat,
-            lng: update.lng,
-            heading: update.heading ?? null,
-            speedKmh: update.speedKmh ?? null,
-            at: timestampOf(at),
-          },
-        }),
-      );
-    }
+    const notice = liveLocationNotice(written, update, at);
+    if (notice) await deps.hub.dispatch(notice);
     return answer(false);
   }
 
@@ -310,6 +334,7 @@ export const dispatchPool = {
       tripActive: false,
       tripDistanceM: 0,
       dispatchKey: null,
+      jobKeys: [],
       updatedAt: ride.at,
     });
     return { lat: loc.lat!, lng: loc.lng! };
@@ -322,7 +347,7 @@ export const dispatchPool = {
   txRelease(tx: Transaction, loc: DriverLocation | undefined, rideId: string, at: number): void {
     if (!loc || loc.currentRideId !== rideId) return;
     remember(loc.userId, undefined);
-    locationsRepo.set(tx, withKey({ ...loc, currentRideId: null, riderId: null, tripActive: false, updatedAt: at }));
+    locationsRepo.set(tx, withKeys({ ...loc, currentRideId: null, riderId: null, tripActive: false, updatedAt: at }));
   },
 
   /** Starts counting the distance driven (pickup); pass what `txRead` returned. */

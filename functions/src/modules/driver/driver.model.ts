@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { RIDE_CLASSES, type RideClass } from '../routing';
+import type { UserRecord } from '../users';
 
 export { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 
@@ -9,6 +10,12 @@ export { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 export const CAPABILITIES = ['RIDE', 'COURIER', 'DELIVERY', 'SCHOOL_TRIP'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export const DEFAULT_CAPABILITIES: Capability[] = ['RIDE', 'COURIER', 'DELIVERY'];
+/** The capabilities jobs are dispatched by: COURIER (food and grocery orders), DELIVERY (parcels). */
+export const JOB_CAPABILITIES = ['COURIER', 'DELIVERY'] as const;
+export type JobCapability = (typeof JOB_CAPABILITIES)[number];
+/** What a driver's job is: an order (orders module) or a parcel delivery (parcel delivery module). */
+export const JOB_KINDS = ['ORDER', 'DELIVERY'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
 
 export const VEHICLE_TYPES = ['MOTORBIKE', 'CAR', 'VAN', 'BICYCLE'] as const;
 export type VehicleType = (typeof VEHICLE_TYPES)[number];
@@ -35,6 +42,11 @@ export interface DriverProfile {
   updatedAt: number;
 }
 
+/** The driver's current job, if any. */
+export function currentJobOf(loc: Pick<DriverLocation, 'currentJobId' | 'currentJobKind'> | undefined): { kind: JobKind; id: string } | null {
+  return loc?.currentJobId && loc.currentJobKind ? { kind: loc.currentJobKind, id: loc.currentJobId } : null;
+}
+
 export function profileView(p: DriverProfile, loc?: DriverLocation) {
   return {
     userId: p.userId,
@@ -48,6 +60,7 @@ export function profileView(p: DriverProfile, loc?: DriverLocation) {
           ? { ...p.lastLocation, at: iso(p.lastLocation.at) }
           : null,
     currentRideId: loc?.currentRideId ?? null,
+    currentJob: currentJobOf(loc),
     approvedAt: isoOrNull(p.approvedAt),
     updatedAt: iso(p.updatedAt),
   };
@@ -76,7 +89,7 @@ export const driverLocationDocument = lazySchema(() =>
       geohash: describe(z.nullable(z.string()), 'Geohash of the position (radius queries).'),
       heading: describe(z.nullable(z.number()), 'Degrees from north, as reported.'),
       speedKmh: describe(z.nullable(z.number()), 'Speed as reported.'),
-      status: describe(z.enum(['ONLINE', 'OFFLINE']), 'Whether the driver takes rides.'),
+      status: describe(z.enum(['ONLINE', 'OFFLINE']), 'Whether the driver takes rides and jobs.'),
       capabilities: describe(z.array(z.enum(CAPABILITIES)), "The profile's capabilities (copied on every write)."),
       rideClass: describe(z.nullable(z.enum(RIDE_CLASSES)), "The ride class of the driver's vehicle."),
       currentRideId: describe(z.nullable(z.string()), 'The ride the driver is on.'),
@@ -97,12 +110,23 @@ export const driverLocationDocument = lazySchema(() =>
       ),
       dispatchKey: describe(
         z.nullable(z.enum(RIDE_CLASSES)),
-        'The ride class this driver can take now (ONLINE, RIDE, located, free), else null: the one field searches filter on.',
+        'The ride class this driver can take now (ONLINE, RIDE, located, free of rides and jobs), else null: the one field ride searches filter on.',
+      ),
+      jobKeys: describe(
+        z.optional(z.array(z.enum(JOB_CAPABILITIES))),
+        'The job capabilities this driver can be given a job by now (ONLINE, located, free of rides and jobs), else empty: the one field job searches filter on.',
+      ),
+      currentJobId: describe(z.optional(z.nullable(z.string())), 'The job (an order or a parcel delivery) the driver is on.'),
+      currentJobKind: describe(z.optional(z.nullable(z.enum(JOB_KINDS))), 'What that job is: ORDER or DELIVERY.'),
+      jobCustomerId: describe(z.optional(z.nullable(z.string())), "The job's customer (not a reader until the job is shared with them)."),
+      sharedWithId: describe(
+        z.optional(z.nullable(z.string())),
+        "The job's customer while the job is shared with them (from pickup until the job ends): who else may read this document (firestore.rules).",
       ),
       locatedAt: nullableTimestamp('when the position was last written (freshness), apart from status changes.'),
       updatedAt: timestamp('last change.'),
     }),
-    "Where a driver is and whether dispatch may give them a ride: read by the driver and by the rider of the driver's current ride.",
+    "Where a driver is and whether dispatch may give them a ride or a job: read by the driver, by the rider of the driver's current ride and by the customer of the driver's current job while it is shared.",
   ),
 );
 export type DriverLocation = RecordOf<typeof driverLocationDocument>;
@@ -116,10 +140,27 @@ export function rideClassOf(vehicle: Vehicle | null): RideClass | null {
   return null;
 }
 
-export function dispatchKeyOf(loc: Pick<DriverLocation, 'status' | 'capabilities' | 'rideClass' | 'currentRideId' | 'geohash'>): RideClass | null {
-  return loc.status === 'ONLINE' && loc.capabilities.includes('RIDE') && loc.rideClass && !loc.currentRideId && loc.geohash ? loc.rideClass : null;
+type Availability = Pick<DriverLocation, 'status' | 'capabilities' | 'currentRideId' | 'currentJobId' | 'geohash'>;
+/** ONLINE, located, and on neither a ride nor a job: a driver is never on both at once. */
+const isFree = (loc: Availability): boolean => loc.status === 'ONLINE' && !loc.currentRideId && !loc.currentJobId && !!loc.geohash;
+
+export function dispatchKeyOf(loc: Availability & Pick<DriverLocation, 'rideClass'>): RideClass | null {
+  return isFree(loc) && loc.capabilities.includes('RIDE') && loc.rideClass ? loc.rideClass : null;
 }
+
+/** The job capabilities the driver may be given a job by now (what `jobKeys` stores). */
+export function jobKeysOf(loc: Availability): JobCapability[] {
+  return isFree(loc) ? JOB_CAPABILITIES.filter((c) => loc.capabilities.includes(c)) : [];
+}
+
+/** Both availability fields, recomputed: every write of a location document goes through this. */
+export const withKeys = <L extends DriverLocation>(loc: L): L => ({ ...loc, dispatchKey: dispatchKeyOf(loc), jobKeys: jobKeysOf(loc) });
 
 export function isFresh(loc: Pick<DriverLocation, 'locatedAt'>, now: number): boolean {
   return loc.locatedAt !== null && now - loc.locatedAt <= LOCATION_STALE_MS;
+}
+
+/** Whether the account may drive: not locked, and holding DRIVER. Partial: read as stored (nothing checked before). */
+export function mayDrive(account: Partial<Pick<UserRecord, 'roles' | 'disabled'>> | undefined): boolean {
+  return account !== undefined && account.disabled !== true && Array.isArray(account.roles) && account.roles.includes('DRIVER');
 }

@@ -33,7 +33,8 @@ export const driverModule = defineModule({
       listened: {
         name: 'DriverLocationDocument',
         path: `${DRIVER_LOCATIONS}/{driverId}`,
-        readers: "the driver (the document id is the caller) and the rider of the driver's current ride (`riderId` is the caller)",
+        readers:
+          "the driver (the document id is the caller), the rider of the driver's current ride (`riderId` is the caller) and the customer of the driver's current job while it is shared with them (`sharedWithId` is the caller)",
         schema: () => (require('./driver.model') as typeof import('./driver.model')).driverLocationDocument(),
       },
     },

@@ -1,10 +1,11 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/core/firebase/firebase';
+import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { plainCollection, readRecord } from '../../platform/kits/firestore/records';
 import { storedFields } from '../../platform/kits/firestore/documents';
 import {
   DEFAULT_CAPABILITIES,
   dispatchKeyOf,
+  jobKeysOf,
   DRIVER_LOCATIONS,
   DRIVER_PROFILES,
   driverLocationDocument,
@@ -12,6 +13,7 @@ import {
   type Capability,
   type DriverLocation,
   type DriverProfile,
+  type JobCapability,
   type RideClass,
   type Vehicle,
 } from './driver.model';
@@ -54,7 +56,13 @@ export const driverRepo = {
         const synced = { ...location, capabilities, rideClass: rideClassOf(opts.vehicle ?? null) };
         tx.update(
           locations().doc(userId),
-          storedFields(driverLocationDocument, { capabilities, rideClass: synced.rideClass, dispatchKey: dispatchKeyOf(synced), updatedAt: opts.now }),
+          storedFields(driverLocationDocument, {
+            capabilities,
+            rideClass: synced.rideClass,
+            dispatchKey: dispatchKeyOf(synced),
+            jobKeys: jobKeysOf(synced),
+            updatedAt: opts.now,
+          }),
         );
       }
     }
@@ -86,6 +94,17 @@ export const locationsRepo = {
   async availableInRange(rideClass: RideClass, start: string, end: string, max?: number): Promise<Array<DriverLocation & { id: string }>> {
     const range = locations().where('dispatchKey', '==', rideClass).orderBy('geohash').startAt(start).endAt(end);
     const snap = await (max === undefined ? range : range.limit(max)).get();
+    return snap.docs.map((d) => ({ ...d.data(), id: d.id }));
+  },
+  /**
+   * At most `max` drivers available for jobs of a capability in one geohash range, by geohash then id (the geo kit
+   * pages by distance over these); `afterId` / `endId` resume or stop inside a geohash. Index (jobKeys, geohash, __name__).
+   */
+  async availableForJobs(capability: JobCapability, start: string, end: string, max: number, afterId?: string, endId?: string) {
+    const { FieldPath } = firestoreApi();
+    const ordered = locations().where('jobKeys', 'array-contains', capability).orderBy('geohash').orderBy(FieldPath.documentId());
+    const started = afterId !== undefined ? ordered.startAfter(start, afterId) : ordered.startAt(start);
+    const snap = await (endId !== undefined ? started.endAt(end, endId) : started.endAt(end)).limit(max).get();
     return snap.docs.map((d) => ({ ...d.data(), id: d.id }));
   },
   async countAvailable(rideClass: RideClass): Promise<number> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EmailSchema, PhoneSchema } from '../../platform/core/http/contact';
-import { CAPABILITIES, VEHICLE_TYPES } from './driver.model';
+import { CAPABILITIES, JOB_KINDS, VEHICLE_TYPES } from './driver.model';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 export const CapabilitySchema = z.enum(CAPABILITIES).meta({
@@ -57,6 +57,10 @@ export const DriverProfileSchema = z
     status: z.enum(['ONLINE', 'OFFLINE']),
     lastLocation: z.object({ lat: z.number(), lng: z.number(), heading: z.number().nullable(), speedKmh: z.number().nullable(), at: IsoTimeSchema }).nullable(),
     currentRideId: z.string().nullable().describe('The ride I am on, if any'),
+    currentJob: z
+      .object({ kind: z.enum(JOB_KINDS), id: z.string() })
+      .nullable()
+      .describe('The job I am on, if any: an ORDER (COURIER) or a parcel DELIVERY'),
     approvedAt: IsoTimeSchema.nullable(),
     updatedAt: IsoTimeSchema,
   })

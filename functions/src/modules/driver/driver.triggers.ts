@@ -1,20 +1,13 @@
 import type { AppConfig } from '../../platform/core/config';
 import { typedTrigger } from '../../platform/core/module/triggers';
-import { accountReader, type UserRecord } from '../users';
+import { accountReader } from '../users';
+import { mayDrive } from './driver.model';
 import { dispatchServiceFor } from './driver.wiring';
 
 // A locked account, or one that lost the DRIVER role, leaves the dispatch pool at once (a trigger on the account,
 // whoever changed it), not when its position goes stale. Dispatch re-reads the account before assigning anyway;
 // this also takes the driver off the drivers map and out of surge's supply. At least once: going OFFLINE twice is
 // a no-op.
-
-// Partial: the account is read as stored (no field is checked before this decision).
-type AccountFields = Partial<Pick<UserRecord, 'roles' | 'disabled'>>;
-
-/** Whether the account may drive: not locked, and holding DRIVER. */
-export function mayDrive(account: AccountFields | undefined): boolean {
-  return account !== undefined && account.disabled !== true && Array.isArray(account.roles) && account.roles.includes('DRIVER');
-}
 
 /** The `driverAccountChanged` trigger's work: 'offline' when the driver was taken out of the pool. */
 export const onAccountUpdated = typedTrigger(

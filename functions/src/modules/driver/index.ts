@@ -1,11 +1,17 @@
 // Public face of the driver module: driver profiles, created in one place (driverRepo.txOpenProfile).
 import { driverRepo } from './driver.repo';
 
-export type { Capability, DriverLocation, RideClass, Vehicle } from './driver.model';
-export { CAPABILITIES, RIDE_CLASSES, LOCATION_STALE_MS } from './driver.model';
+export type { Capability, DriverLocation, JobCapability, JobKind, RideClass, Vehicle } from './driver.model';
+export { CAPABILITIES, JOB_CAPABILITIES, JOB_KINDS, RIDE_CLASSES, LOCATION_STALE_MS } from './driver.model';
 
 /** Driver availability and positions for ride dispatch (search, claim, release, trip distance). */
 export { dispatchPool } from './driver.dispatch';
+
+/**
+ * Drivers for jobs (orders: COURIER; parcels: DELIVERY): search, claim, share the live position with the customer,
+ * release. A driver is never on a ride and a job at once.
+ */
+export { jobPool, JOB_SEARCH_BUDGET, type JobClaim } from './driver.jobs';
 
 export const driverProfiles = {
   /** Gives an account a driver profile if it has none (an administrator granting DRIVER). Reads, then writes. */

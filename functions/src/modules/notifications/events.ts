@@ -7,7 +7,8 @@ export const SOCIAL_KINDS = ['SOCIAL_LIKE', 'SOCIAL_COMMENT', 'SOCIAL_FOLLOW', '
 export const INBOX_KINDS = ['CHAT_MESSAGE', 'CALL_INCOMING', 'CALL_MISSED', 'RIDE', 'ORDER', 'BOOKING', 'WALLET', 'SYSTEM', ...SOCIAL_KINDS] as const;
 export type InboxKind = (typeof INBOX_KINDS)[number];
 
-export const REALTIME_EVENTS = ['message:new', 'call:ring', 'call:ended', 'ride:status', 'ride:location'] as const;
+// `courier:location` is beyond the spec: a courier's position for the customer of a shared job (driver module).
+export const REALTIME_EVENTS = ['message:new', 'call:ring', 'call:ended', 'ride:status', 'ride:location', 'courier:location'] as const;
 export type RealtimeEvent = (typeof REALTIME_EVENTS)[number];
 
 export const ANDROID_CHANNELS = ['app-calls', 'app-chat', 'app-rides', 'app-orders'] as const;

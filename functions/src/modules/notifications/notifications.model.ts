@@ -128,6 +128,19 @@ const REALTIME_DATA: Record<(typeof REALTIME_EVENTS)[number], () => z.ZodMiniObj
         at: timestamp("when the driver's app took the position."),
       })
       .check(z.meta({ title: 'RideLocationData' })),
+  'courier:location': () =>
+    z
+      .object({
+        jobId: describe(z.string(), "The order or parcel delivery (the event's entity)."),
+        kind: describe(z.enum(['ORDER', 'DELIVERY']), 'What the job is.'),
+        driverId: z.string(),
+        lat: z.number(),
+        lng: z.number(),
+        heading: describe(z.nullable(z.number()), 'Degrees from north.'),
+        speedKmh: z.nullable(z.number()),
+        at: timestamp("when the driver's app took the position."),
+      })
+      .check(z.meta({ title: 'CourierLocationData' })),
 };
 
 /** `realtime_events/{id}`: one realtime event for one recipient (expires after a day, telemetry after 5 minutes). */

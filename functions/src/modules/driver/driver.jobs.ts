@@ -1,0 +1,95 @@
+import type { Transaction } from 'firebase-admin/firestore';
+import type { LatLng } from '../../platform/kits/geo/geo';
+import { nearbyPage } from '../../platform/kits/geo/nearby-page';
+import { accounts } from '../users';
+import { forget } from './driver.dispatch';
+import { currentJobOf, isFresh, jobKeysOf, mayDrive, withKeys, type DriverLocation, type JobCapability, type JobKind } from './driver.model';
+import { locationsRepo } from './driver.repo';
+
+// Jobs for drivers with the COURIER (food and grocery orders) or DELIVERY (parcels) capability, on the same location
+// document as rides: `jobKeys` (the capabilities a free driver can take a job by) is recomputed with `dispatchKey` on
+// every write, and each is empty while the driver is on a ride or a job, so a driver is never given both. A claim is
+// a write in the caller's transaction after `txRead`: two claims of one driver (a ride and a job, or two jobs) are
+// serialised by Firestore, and the second one sees the first.
+
+/** Documents one job search reads at most (the geo kit's paging by distance): a crowded area costs this, not more. */
+export const JOB_SEARCH_BUDGET = 200;
+
+/** Locations `txRead` returned for an account that may not drive now (locked, DRIVER removed): never claimed. */
+const barred = new WeakSet<DriverLocation>();
+
+export interface JobClaim {
+  kind: JobKind;
+  jobId: string;
+  customerId: string;
+  capability: JobCapability;
+  at: number;
+}
+
+/** What the orders and parcel delivery modules read and change of drivers, each in the caller's transaction where it says so. */
+export const jobPool = {
+  /**
+   * ONLINE drivers with the capability, free (no ride, no job), heard from in the last 10 minutes, within `radiusM`,
+   * nearest first, reading at most `budget` positions.
+   */
+  async nearbyAvailable(center: LatLng, radiusM: number, capability: JobCapability, limit: number, at: number, budget = JOB_SEARCH_BUDGET) {
+    const found = await nearbyPage({
+      center,
+      radiusM,
+      limit,
+      budget,
+      read: async (start, end, max, afterId, endId) =>
+        (await locationsRepo.availableForJobs(capability, start, end, max, afterId, endId)) as Array<DriverLocation & { id: string; geohash: string }>,
+      pointOf: (l) => ({ lat: l.lat!, lng: l.lng! }),
+      keep: (l) => isFresh(l, at) && jobKeysOf(l).includes(capability),
+    });
+    return found.items.map(({ item, distanceM }) => ({ userId: item.userId, lat: item.lat!, lng: item.lng!, distanceM: Math.round(distanceM) }));
+  },
+
+  /** Reads the driver's location document and account in the caller's transaction (before its writes). */
+  async txRead(tx: Transaction, driverId: string): Promise<DriverLocation | undefined> {
+    const [loc, account] = await Promise.all([locationsRepo.get(driverId, tx), accounts.get(driverId, tx)]);
+    if (loc && !mayDrive(account)) barred.add(loc);
+    return loc;
+  },
+
+  /**
+   * Gives the driver the job if they are still free, ONLINE, fresh, capable and allowed to drive (pass what `txRead`
+   * returned), and are not the job's customer (nobody earns from carrying their own order); undefined otherwise. A
+   * driver already on this very job is answered with their position and nothing is written: a repeated claim (a
+   * retried command, a trigger delivered twice) is not a refusal.
+   */
+  txClaim(tx: Transaction, loc: DriverLocation | undefined, job: JobClaim): LatLng | undefined {
+    if (!loc || loc.lat === null || loc.lng === null) return undefined;
+    if (loc.currentJobId === job.jobId && loc.currentJobKind === job.kind) return { lat: loc.lat, lng: loc.lng };
+    if (barred.has(loc) || loc.userId === job.customerId || !jobKeysOf(loc).includes(job.capability) || !isFresh(loc, job.at)) return undefined;
+    forget(loc.userId);
+    locationsRepo.set(
+      tx,
+      withKeys({ ...loc, currentJobId: job.jobId, currentJobKind: job.kind, jobCustomerId: job.customerId, sharedWithId: null, updatedAt: job.at }),
+    );
+    return { lat: loc.lat, lng: loc.lng };
+  },
+
+  /**
+   * From now on the job's customer reads the driver's location document (firestore.rules) and hears each written
+   * position as `courier:location` (e.g. from pickup). A no-op unless the driver is on this job (or already sharing).
+   */
+  txShareWithCustomer(tx: Transaction, loc: DriverLocation | undefined, jobId: string, at: number): void {
+    if (!loc || loc.currentJobId !== jobId || !loc.jobCustomerId || loc.sharedWithId === loc.jobCustomerId) return;
+    forget(loc.userId);
+    locationsRepo.set(tx, { ...loc, sharedWithId: loc.jobCustomerId, updatedAt: at });
+  },
+
+  /** Frees the driver of this job and stops sharing (a no-op if they are on something else). */
+  txRelease(tx: Transaction, loc: DriverLocation | undefined, jobId: string, at: number): void {
+    if (!loc || loc.currentJobId !== jobId) return;
+    forget(loc.userId);
+    locationsRepo.set(tx, withKeys({ ...loc, currentJobId: null, currentJobKind: null, jobCustomerId: null, sharedWithId: null, updatedAt: at }));
+  },
+
+  /** The driver's current job, if any (the courier app's "current job" screen). */
+  async currentJob(driverId: string): Promise<{ kind: JobKind; id: string } | null> {
+    return currentJobOf(await locationsRepo.get(driverId));
+  },
+};
