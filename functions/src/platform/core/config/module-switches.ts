@@ -32,8 +32,7 @@ export function installSwitches(fragments: readonly ModuleSwitches[]): void {
 /** The installed fragments, in module order; throws before any composition root installed them. */
 export function installedSwitches(): readonly ModuleSwitches[] {
   const installed = slot[SLOT];
-  if (!installed)
-    throw new Error("the modules' config switches are not installed: load src/modules (the composition root) or install MODULE_SWITCHES first");
+  if (!installed) throw new Error("the modules' config switches are not installed: load src/modules (the composition root) or install MODULE_SWITCHES first");
   return installed;
 }
 
