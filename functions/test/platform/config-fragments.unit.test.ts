@@ -30,7 +30,8 @@ const ordersSwitches = defineSwitches(
     ORDER_WEBHOOK_TOKEN: { schema: optionalText, effect: "the store's webhook token", secret: true },
   },
   {
-    check: (values) => (values.ORDER_ACCEPT_WITHIN_SEC === 3_600 && !values.ORDER_WEBHOOK_TOKEN ? ['ORDER_WEBHOOK_TOKEN is required for a one-hour window'] : []),
+    check: (values) =>
+      values.ORDER_ACCEPT_WITHIN_SEC === 3_600 && !values.ORDER_WEBHOOK_TOKEN ? ['ORDER_WEBHOOK_TOKEN is required for a one-hour window'] : [],
     production: (env) => ((env.ORDER_WEBHOOK_TOKEN ?? '').startsWith('dev-') ? ['ORDER_WEBHOOK_TOKEN must not be a development token in production'] : []),
   },
 );
@@ -50,7 +51,13 @@ describe("a module's switches", () => {
     const config: Readonly<AppConfig> = testConfig();
     const radius: number = config.RIDE_SEARCH_RADIUS_M;
     const provider: 'estimator' | 'osrm' = config.ROUTING_PROVIDER;
-    expect([radius, provider, config.DRIVER_MAX_SPEED_KMH, config.CHAT_GROUP_ADDS_DEFAULT, config.PAYMENTS_MOCK]).toEqual([3_000, 'estimator', 200, 'INVITATION', true]);
+    expect([radius, provider, config.DRIVER_MAX_SPEED_KMH, config.CHAT_GROUP_ADDS_DEFAULT, config.PAYMENTS_MOCK]).toEqual([
+      3_000,
+      'estimator',
+      200,
+      'INVITATION',
+      true,
+    ]);
     // @ts-expect-error: no module declares it
     expect(config.ORDER_ACCEPT_WITHIN_SEC).toBeUndefined();
   });
@@ -89,13 +96,21 @@ describe("a module's switches", () => {
     expect(JSON.stringify(masked)).not.toContain('vnpay-hash-secret');
     expect(Object.keys(masked)).toEqual(configSwitches().map((s) => s.key));
     expect(secretKeys()).toEqual(expect.arrayContaining(['JWT_SECRET', 'SMTP_PASS', 'OTP_DEV_CODE', 'VNPAY_HASH_SECRET', 'MOMO_SECRET_KEY']));
-    const env: Record<string, string> = { ...VALID_PRODUCTION_ENV, VNPAY_TMN_CODE: 'SHOP', VNPAY_PAY_URL: 'https://pay.vnpay.vn/x', VNPAY_API_URL: 'https://api.vnpay.vn/x' };
+    const env: Record<string, string> = {
+      ...VALID_PRODUCTION_ENV,
+      VNPAY_TMN_CODE: 'SHOP',
+      VNPAY_PAY_URL: 'https://pay.vnpay.vn/x',
+      VNPAY_API_URL: 'https://api.vnpay.vn/x',
+    };
     const { JWT_SECRET: _a, JWT_REFRESH_SECRET: _b, ...files } = env;
     expect(productionEnvProblems(files, ['JWT_SECRET', 'JWT_REFRESH_SECRET', 'VNPAY_HASH_SECRET'])).toEqual([]);
   });
 
   it('have one owner each: a key declared twice is refused, naming both owners', () => {
-    const redeclare = (key: string): ModuleSwitches => ({ module: 'orders', switches: defineSwitches({ [key]: { schema: positiveInt(1, 2), effect: 'again' } }) });
+    const redeclare = (key: string): ModuleSwitches => ({
+      module: 'orders',
+      switches: defineSwitches({ [key]: { schema: positiveInt(1, 2), effect: 'again' } }),
+    });
     const installed = installedSwitches();
     expect(() => installSwitches([...installed, redeclare('RIDE_SEARCH_RADIUS_M')])).toThrow(
       'config switch RIDE_SEARCH_RADIUS_M is declared by module rides and by module orders',
@@ -110,7 +125,9 @@ describe("a module's switches", () => {
   });
 
   it('are declared with an upper-case key and an effect', () => {
-    expect(() => defineSwitches({ orderWindow: { schema: positiveInt(1, 2), effect: 'x' } })).toThrow('config switch orderWindow: upper case words joined by _');
+    expect(() => defineSwitches({ orderWindow: { schema: positiveInt(1, 2), effect: 'x' } })).toThrow(
+      'config switch orderWindow: upper case words joined by _',
+    );
     expect(() => defineSwitches({ ORDER_WINDOW: { schema: positiveInt(1, 2), effect: ' ' } })).toThrow('config switch ORDER_WINDOW: say what it does (effect)');
   });
 
