@@ -21,7 +21,13 @@ let tmp: string;
 
 function copyRoot(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'new-module-'));
-  for (const file of ['firestore.rules', 'firestore.indexes.json', 'functions/src/modules', 'functions/src/module-switches.generated.ts', 'functions/src/platform/core/openapi/tags.ts'])
+  for (const file of [
+    'firestore.rules',
+    'firestore.indexes.json',
+    'functions/src/modules',
+    'functions/src/module-switches.generated.ts',
+    'functions/src/platform/core/openapi/tags.ts',
+  ])
     fs.cpSync(path.join(root, file), path.join(dir, file), { recursive: true });
   fs.mkdirSync(path.join(dir, 'docs', 'api'), { recursive: true });
   return dir;
@@ -68,7 +74,11 @@ describe('npm run new:module', () => {
     );
     // A lifecycle module has a switch (its accept window): its fragment joins the entry's list too.
     const switchesFile = 'functions/src/module-switches.generated.ts';
-    expect(Object.keys(plan.edits).sort()).toEqual(['firestore.indexes.json', ...(shape === 'lifecycle' ? [switchesFile] : []), 'functions/src/modules/index.ts']);
+    expect(Object.keys(plan.edits).sort()).toEqual([
+      'firestore.indexes.json',
+      ...(shape === 'lifecycle' ? [switchesFile] : []),
+      'functions/src/modules/index.ts',
+    ]);
     expect(fs.existsSync(path.join(tmp, src))).toBe(false); // a dry run writes nothing
 
     for (const [file, text] of Object.entries(plan.files)) if (file.endsWith('.ts')) expect(parseErrors(file, text)).toEqual([]);
