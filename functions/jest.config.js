@@ -9,9 +9,12 @@ const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, modu
 const CODE_TESTS = ['<rootDir>/test/modules/**/', '<rootDir>/test/platform/**/'];
 
 // Integration tests call the API running in-process (started once per jest run by globalSetup).
+// The modules' config switches, installed as the functions entry installs them (test/helpers/module-switches.ts).
+const switches = '<rootDir>/test/helpers/module-switches.ts';
 const inProcess = {
   ...base,
   slowTestThreshold: 30,
+  setupFiles: [switches],
   globalSetup: '<rootDir>/test/helpers/inprocess-api.ts',
   globalTeardown: '<rootDir>/test/helpers/inprocess-api-teardown.ts',
   setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'],
@@ -19,7 +22,7 @@ const inProcess = {
 
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: CODE_TESTS.map((d) => `${d}*.unit.test.ts`), setupFiles: ['<rootDir>/test/helpers/quiet-logs.ts'] },
+    { ...base, displayName: 'unit', testMatch: CODE_TESTS.map((d) => `${d}*.unit.test.ts`), setupFiles: ['<rootDir>/test/helpers/quiet-logs.ts', switches] },
     {
       ...inProcess,
       displayName: 'integration',

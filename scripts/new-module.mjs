@@ -2,7 +2,8 @@
 // npm run new:module -- <name> --shape catalog|lifecycle|content [--tag <api tag>] [--entity <singular>] [--collection <name>]
 //   [--dry-run] [--json] [--root <repository>]
 // Writes a module that passes the checks: its folder functions/src/modules/<name>/ (definition with `uses`, error codes,
-// routes, schemas, service and repo per shape), its line in MODULES (src/modules/index.ts), its index block in
+// routes, schemas, service and repo per shape, config switches where the shape has one), its line in MODULES
+// (src/modules/index.ts) and, with switches, in src/module-switches.generated.ts, its index block in
 // firestore.indexes.json (rules: none, its collections are API only and firestore.rules denies by default), an
 // integration test under functions/test/modules/<name>/ and docs/api/<name>.md. Never overwrites: a name taken by a
 // folder, a module, a collection or a file is refused before anything is written. Exit 1 with the reason on refusal.
@@ -94,6 +95,24 @@ export function withModuleLine(text, n) {
   return withImport.replace(/(defineModules\(\[\n(?: {4}\w+Module,\n)+)( {2}\]\))/, `$1    ${n.name}Module,\n$2`);
 }
 
+/**
+ * src/module-switches.generated.ts with the module's switch fragment last (its module is last in MODULES), laid out as
+ * renderModuleSwitches (platform/core/module/module.ts) writes it; the module-definitions test compares the two.
+ */
+export function withSwitchesLine(text, n) {
+  const list = /^export const MODULE_SWITCHES: readonly ModuleSwitches\[\] = \[([^]*?)\];\n/m.exec(text);
+  if (!list) throw new Refusal('functions/src/module-switches.generated.ts: the list is not where the generator expects it');
+  const rows = [...list[1].matchAll(/\{ module: '\w+', switches: \w+Switches \}/g)].map((m) => m[0]);
+  rows.push(`{ module: '${n.name}', switches: ${n.name}Switches }`);
+  const layout = rows.length > 1 ? `[\n${rows.map((r) => `  ${r},\n`).join('')}]` : `[${rows.join('')}]`;
+  const withList = text.replace(list[0], `export const MODULE_SWITCHES: readonly ModuleSwitches[] = ${layout};\n`);
+  const imports = [...withList.matchAll(/^import (?:type )?\{ \w+ \} from '\.\/[\w/.-]+';\n/gm)];
+  const last = imports.at(-1);
+  if (!last) throw new Refusal('functions/src/module-switches.generated.ts: no import to follow');
+  const at = last.index + last[0].length;
+  return `${withList.slice(0, at)}import { ${n.name}Switches } from './modules/${n.name}/${n.name}.config';\n${withList.slice(at)}`;
+}
+
 /** firestore.indexes.json with the module's composite indexes appended (none twice). */
 export function withIndexes(text, indexes) {
   const json = JSON.parse(text);
@@ -129,6 +148,8 @@ export async function planModule(root, options) {
   const indexes = withIndexes(fs.readFileSync(path.join(root, indexFile), 'utf8'), shape.indexes);
   const edits = { [listFile]: withModuleLine(fs.readFileSync(path.join(root, listFile), 'utf8'), n) };
   if (indexes.added > 0) edits[indexFile] = indexes.text;
+  const switchesFile = 'functions/src/module-switches.generated.ts';
+  if (`${n.name}.config.ts` in shape.files) edits[switchesFile] = withSwitchesLine(fs.readFileSync(path.join(root, switchesFile), 'utf8'), n);
   return { names: n, files: await formatted(files), edits, notes: shape.notes };
 }
 

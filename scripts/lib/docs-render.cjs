@@ -1,6 +1,6 @@
 // The generated parts of docs/ (between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`), rendered from
-// the code: the module table and the function list from MODULES, the configuration table from the config schema,
-// the kit users from the modules' imports. One renderer for two callers: scripts/docs.mjs hands it functions/lib
+// the code: the module table and the function list from MODULES, the configuration table from the config schema and
+// the modules' switch fragments, the kit users from the modules' imports. One renderer for two callers: scripts/docs.mjs hands it functions/lib
 // (the built code), the unit test docs-generated functions/src (ts-jest), so both see the same definitions.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -28,7 +28,7 @@ function load(base) {
     COLLECTIONS: req('modules').COLLECTIONS,
     platformTasks: req('platform/core/module/runs').platformTasks,
     renderOpenApiJson: req('platform/core/openapi/render').renderOpenApiJson,
-    schema: req('platform/core/config/config.schema'),
+    switches: req('platform/core/config/module-switches'),
     settings: req('platform/core/deploy/settings'),
   };
 }
@@ -147,22 +147,27 @@ function setIn(files, key) {
   return files.filter((f) => key in f.values).map((f) => `${f.name}: ${code(shorten(f.values[key]))}`).join('; ') || '—';
 }
 
-function renderSwitches({ schema }) {
-  const shape = schema.configSchema.shape;
+// Every switch: the platform's (effects here, config-switches.cjs), then each module's fragment (effects in it).
+function renderSwitches({ switches }) {
   const files = envFiles();
-  const secrets = new Set(schema.SECRET_KEYS);
-  const rows = Object.keys(shape).map((key) => [
-    code(key) + (secrets.has(key) ? ' (secret)' : ''),
-    defaultOf(shape[key]),
-    acceptedOf(shape[key]),
-    setIn(files, key),
-    CONFIG_SWITCHES[key] ?? '**undocumented: add it to scripts/lib/config-switches.cjs**',
+  const all = switches.configSwitches();
+  const rows = all.map((s) => [
+    code(s.key) + (s.secret ? ' (secret)' : ''),
+    s.owner,
+    defaultOf(s.schema),
+    acceptedOf(s.schema),
+    setIn(files, s.key),
+    (s.owner === 'platform' ? CONFIG_SWITCHES[s.key] : s.effect) ?? '**undocumented: add it to scripts/lib/config-switches.cjs**',
   ]);
+  const platform = all.filter((s) => s.owner === 'platform').length;
+  const owners = new Set(all.map((s) => s.owner)).size - 1;
   return [
-    `${rows.length} switches, in the schema's order. *Default*: the value with the switch unset; *Accepts*: what the schema`,
-    `takes (anything else refuses the boot); *Set in*: the committed env files that set it (\`functions/\`).`,
+    `${rows.length} switches: the platform's ${platform} in the schema's order, then those of ${owners} modules in module order, each`,
+    `declared with its effect in the module's fragment (\`modules/<name>/<name>.config.ts\`). *Default*: the value with the switch`,
+    `unset; *Accepts*: what the schema takes (anything else refuses the boot); *Set in*: the committed env files that set it`,
+    `(\`functions/\`).`,
     '',
-    table(['Switch', 'Default', 'Accepts', 'Set in', 'Effect'], rows),
+    table(['Switch', 'Owner', 'Default', 'Accepts', 'Set in', 'Effect'], rows),
   ].join('\n');
 }
 

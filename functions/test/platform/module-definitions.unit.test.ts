@@ -7,7 +7,7 @@ import { PAYMENT_PURPOSES } from '../../src/modules/payments';
 import { PROMOTION_VERTICALS } from '../../src/modules/promotions';
 import { ADMIN_PERMISSIONS } from '../../src/platform/core/auth/roles';
 import { defineErrorCodes, ERROR_CODES, PLATFORM_ERROR_CODES, type ErrorCode } from '../../src/platform/core/errors/codes';
-import { defineModule, defineModules, renderModuleLists, type ModuleDefinition } from '../../src/platform/core/module/module';
+import { defineModule, defineModules, renderModuleLists, renderModuleSwitches, type ModuleDefinition } from '../../src/platform/core/module/module';
 
 // The module list against the files Firebase needs as single files: firestore.rules (default deny, a block
 // only for collections clients reach) and firestore.indexes.json (a TTL policy for every TTL field).
@@ -99,6 +99,18 @@ describe('central lists derived from the module list', () => {
     const file = path.join(__dirname, '..', '..', 'src', 'platform', 'core', 'module', 'module-lists.generated.ts');
     if (process.env.UPDATE_MODULE_LISTS === '1') fs.writeFileSync(file, renderModuleLists(REGISTRY));
     expect(fs.readFileSync(file, 'utf8')).toBe(renderModuleLists(REGISTRY));
+  });
+
+  it("module-switches.generated.ts is the module list's switch fragments, each the definition's own (UPDATE_MODULE_LISTS=1 rewrites it)", () => {
+    const file = path.join(__dirname, '..', '..', 'src', 'module-switches.generated.ts');
+    if (process.env.UPDATE_MODULE_LISTS === '1') fs.writeFileSync(file, renderModuleSwitches(REGISTRY));
+    expect(fs.readFileSync(file, 'utf8')).toBe(renderModuleSwitches(REGISTRY));
+    const { MODULE_SWITCHES } = require('../../src/module-switches.generated') as typeof import('../../src/module-switches.generated');
+    const declared = MODULES.flatMap((m) => (m.config ? [{ module: m.name, switches: m.config }] : []));
+    expect(MODULE_SWITCHES.map((s) => s.module)).toEqual(declared.map((d) => d.module));
+    for (const [i, entry] of MODULE_SWITCHES.entries()) expect(entry.switches).toBe(declared[i].switches);
+    expect(REGISTRY.ownerOf('switches', 'RIDE_SEARCH_RADIUS_M')).toBe('rides');
+    expect(REGISTRY.ownerOf('switches', 'NODE_ENV')).toBeUndefined();
   });
 
   it("the enumerations other modules own (chat contexts, payment purposes, promotion verticals, permissions) are the modules' claims", () => {

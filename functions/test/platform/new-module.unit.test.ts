@@ -21,7 +21,13 @@ let tmp: string;
 
 function copyRoot(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'new-module-'));
-  for (const file of ['firestore.rules', 'firestore.indexes.json', 'functions/src/modules', 'functions/src/platform/core/openapi/tags.ts'])
+  for (const file of [
+    'firestore.rules',
+    'firestore.indexes.json',
+    'functions/src/modules',
+    'functions/src/module-switches.generated.ts',
+    'functions/src/platform/core/openapi/tags.ts',
+  ])
     fs.cpSync(path.join(root, file), path.join(dir, file), { recursive: true });
   fs.mkdirSync(path.join(dir, 'docs', 'api'), { recursive: true });
   return dir;
@@ -66,7 +72,13 @@ describe('npm run new:module', () => {
         `docs/api/${name}.md`,
       ]),
     );
-    expect(Object.keys(plan.edits).sort()).toEqual(['firestore.indexes.json', 'functions/src/modules/index.ts']);
+    // A lifecycle module has a switch (its accept window): its fragment joins the entry's list too.
+    const switchesFile = 'functions/src/module-switches.generated.ts';
+    expect(Object.keys(plan.edits).sort()).toEqual([
+      'firestore.indexes.json',
+      ...(shape === 'lifecycle' ? [switchesFile] : []),
+      'functions/src/modules/index.ts',
+    ]);
     expect(fs.existsSync(path.join(tmp, src))).toBe(false); // a dry run writes nothing
 
     for (const [file, text] of Object.entries(plan.files)) if (file.endsWith('.ts')) expect(parseErrors(file, text)).toEqual([]);
@@ -78,6 +90,15 @@ describe('npm run new:module', () => {
       expect(plan.files[`${src}/${name}.triggers.ts`]).toContain('typedTrigger(');
       expect(plan.files[`${src}/${name}.deadline.ts`]).toContain('defineDeadline<');
       expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('transition(');
+      expect(plan.files[`${src}/${name}.config.ts`]).toContain(`export const ${name}Switches = defineSwitches({\n  RENTAL_ACCEPT_WITHIN_SEC: {`);
+      expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('config.RENTAL_ACCEPT_WITHIN_SEC * 1000');
+      expect(definition).toContain(`  config: ${name}Switches,\n`);
+      const switches = plan.edits[switchesFile];
+      // After the last module's fragment, in the import block and in the list (its module is last in MODULES).
+      expect(switches).toMatch(new RegExp(`\\.config';\\nimport \\{ ${name}Switches \\} from './modules/${name}/${name}\\.config';\\n\\nexport const`));
+      expect(switches).toMatch(new RegExp(`Switches \\},\\n  \\{ module: '${name}', switches: ${name}Switches \\},\\n\\];\\n$`));
+    } else {
+      expect(Object.keys(plan.files).some((file) => file.endsWith('.config.ts'))).toBe(false);
     }
     const list = plan.edits['functions/src/modules/index.ts'];
     expect(list).toContain(`import { ${name}Module } from './${name}/${name}.module';\n`);

@@ -1,8 +1,8 @@
 // Lifecycle shape: an entity that moves through statuses (orders, bookings, tickets): a machine on the state-machine
 // kit, a deadline on the deadlines kit (an OPEN one not accepted in time expires: by its task, or lazily when read or
 // moved), a typed trigger that arms the deadline whoever wrote the record, and files split by concern: machine,
-// deadline, lifecycle (the moves), repo, routes, tasks, triggers. Pricing, settlement and ratings join as files of
-// their own (docs/adding-a-module.md).
+// deadline, lifecycle (the moves), repo, routes, tasks, triggers, and its config switch (how long staff have to accept).
+// Pricing, settlement and ratings join as files of their own (docs/adding-a-module.md).
 
 export function lifecycleFiles(n) {
   const { name, Name, entity, Entity, ENTITY, COLLECTION, collection, tag } = n;
@@ -10,6 +10,7 @@ export function lifecycleFiles(n) {
   const idField = `${entity}Id`;
   const S = `${Entity}Status`;
   const A = `${Entity}Action`;
+  const ACCEPT = `${ENTITY}_ACCEPT_WITHIN_SEC`;
   const files = {
     'index.ts': `// Public face of the ${name} module: the collection and the statuses (other modules read nothing else of it yet).
 export { ${COLLECTION} } from './${name}.collections';
@@ -27,13 +28,15 @@ export const ${QUEUE} = documentTaskQueue('${entity}Expiry', '${idField}');
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { ${COLLECTION}, ${QUEUE} } from './${name}.collections';
 import { ${n.NAME}_ERROR_CODES } from './${name}.errors';
+import { ${name}Switches } from './${name}.config';
 
 // ${Entity} records through their lifecycle (lifecycle shape: docs/adding-a-module.md).
 export const ${name}Module = defineModule({
   name: '${name}',
   uses: [],
+  config: ${name}Switches,
   errorCodes: ${n.NAME}_ERROR_CODES,
-  routes: () => (require('./${name}.routes') as typeof import('./${name}.routes')).${name}Routes(),
+  routes: (ctx) => (require('./${name}.routes') as typeof import('./${name}.routes')).${name}Routes(ctx),
   tasks: {
     ${entity}Expiry: defineTask({
       queue: ${QUEUE},
@@ -63,6 +66,20 @@ declare module '../../platform/core/errors/codes' {
   interface ModuleErrorCodes extends CodesOf<typeof ${n.NAME}_ERROR_CODES> {}
 }
 `,
+    [`${name}.config.ts`]: `import { defineSwitches, positiveInt, type ConfigOf } from '../../platform/core/config/switches';
+
+// The ${name} module's switches, validated with the platform's at every cold start (docs/configuration.md lists them).
+export const ${name}Switches = defineSwitches({
+  ${ACCEPT}: {
+    schema: positiveInt(15 * 60, 24 * 3_600, 60),
+    effect: 'how long staff have to accept an OPEN ${entity}: one not accepted by then EXPIRES (by its task, or when next read)',
+  },
+});
+
+declare module '../../platform/core/config/switches' {
+  interface ModuleConfig extends ConfigOf<typeof ${name}Switches> {}
+}
+`,
     [`${name}.machine.ts`]: `import { defineMachine } from '../../platform/kits/state-machine/state-machine';
 
 // The ${entity}'s statuses and moves: staff accept an OPEN one in time (or it expires), then complete it; its owner or
@@ -89,15 +106,12 @@ export const isClosed = (status: ${S}): boolean => status === 'DONE' || status =
 `,
     [`${name}.model.ts`]: `import type { ${S} } from './${name}.machine';
 
-/** How long staff have to accept an OPEN ${entity}. */
-export const ACCEPT_WITHIN_MS = 15 * 60_000;
-
 export interface ${Entity}Record {
   id: string;
   ownerId: string;
   status: ${S};
   note: string | null;
-  /** The deadline of an OPEN ${entity} (epoch ms). */
+  /** The deadline of an OPEN ${entity} (epoch ms): \`${ACCEPT}\` after its opening. */
   acceptBy: number;
   createdAt: number;
   updatedAt: number;
@@ -154,12 +168,13 @@ export const ${name}Repo = {
 };
 `,
     [`${name}.lifecycle.ts`]: `import type { z } from 'zod';
+import type { AppConfig } from '../../platform/core/config';
 import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
 import { transition, type TransitionRequest } from '../../platform/kits/state-machine/state-machine';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { ${entity}Deadline } from './${name}.deadline';
 import { isClosed, ${entity}Machine, type ${Entity}Actor, type ${A}, type ${S} } from './${name}.machine';
-import { ACCEPT_WITHIN_MS, type ${Entity}Record } from './${name}.model';
+import type { ${Entity}Record } from './${name}.model';
 import { ${name}Repo } from './${name}.repo';
 import type { ${Entity}BodySchema } from './${name}.schemas';
 
@@ -192,7 +207,7 @@ function rolesOf(r: ${Entity}Record, caller: ${Entity}Caller): ${Entity}Actor[] 
 
 // The moves of a ${entity}: opened by its owner, then each change through the machine in a transaction that expires it
 // first when its deadline has passed (a late or lost task never leaves it OPEN).
-export function create${Name}Lifecycle(now: () => number = Date.now) {
+export function create${Name}Lifecycle(config: Pick<AppConfig, '${ACCEPT}'>, now: () => number = Date.now) {
   const visibleTo = (caller: ${Entity}Caller) => (r: ${Entity}Record) => caller.staff || r.ownerId === caller.userId;
   const apply = (at: number) => (r: ${Entity}Record, to: ${S}) => ({ ...r, status: to, updatedAt: at, closedAt: isClosed(to) ? at : r.closedAt });
   const request = (action: ${A}, by: string, at: number): TransitionRequest<${Entity}Record, ${S}, ${A}, ${Entity}Actor> => ({
@@ -213,7 +228,7 @@ export function create${Name}Lifecycle(now: () => number = Date.now) {
         ownerId,
         status: 'OPEN',
         note: body.note ?? null,
-        acceptBy: t + ACCEPT_WITHIN_MS,
+        acceptBy: t + config.${ACCEPT} * 1000,
         createdAt: t,
         updatedAt: t,
         closedAt: null,
@@ -284,13 +299,14 @@ export const ${Entity}Schema = z
 
 export const ${Entity}ListSchema = z.object({ items: z.array(${Entity}Schema) }).meta({ id: '${Entity}List' });
 `,
-    [`${name}.routes.ts`]: `import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+    [`${name}.routes.ts`]: `import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { IdParamsSchema } from '../../platform/core/http/ids';
 import { create${Name}Lifecycle, type ${Entity}Caller } from './${name}.lifecycle';
 import { ${Entity}BodySchema, ${Entity}ListSchema, ${Entity}ReasonSchema, ${Entity}Schema } from './${name}.schemas';
 
-export function ${name}Routes(): AnyRoute[] {
-  const lifecycle = create${Name}Lifecycle();
+export function ${name}Routes({ config }: AppContext): AnyRoute[] {
+  const lifecycle = create${Name}Lifecycle(config);
   const tag = '${tag}' as const;
   const caller = (auth: { userId: string; roles: readonly string[] }): ${Entity}Caller => ({ userId: auth.userId, staff: auth.roles.includes('ADMIN') });
   const staffMove = (action: 'accept' | 'complete', summary: string) =>
@@ -314,7 +330,7 @@ export function ${name}Routes(): AnyRoute[] {
       operationId: 'open${Entity}',
       tag,
       summary: 'Open a ${entity}',
-      description: 'OPEN until staff accept it; expires when not accepted by \`acceptBy\`.',
+      description: 'OPEN until staff accept it; expires when not accepted by \`acceptBy\` (\`${ACCEPT}\` after opening).',
       auth: [],
       idempotent: true,
       request: { body: ${Entity}BodySchema },
@@ -361,13 +377,14 @@ export function ${name}Routes(): AnyRoute[] {
   ];
 }
 `,
-    [`${name}.tasks.ts`]: `import { ${entity}Deadline } from './${name}.deadline';
+    [`${name}.tasks.ts`]: `import type { AppConfig } from '../../platform/core/config';
+import { ${entity}Deadline } from './${name}.deadline';
 import { create${Name}Lifecycle } from './${name}.lifecycle';
 import { ${name}Repo } from './${name}.repo';
 
 /** The expiry task (at least once): waits for the due time, then expires the ${entity} unless it was settled meanwhile. */
-export async function on${Entity}Expiry(payload: { ${idField}: string }): Promise<void> {
-  const lifecycle = create${Name}Lifecycle();
+export async function on${Entity}Expiry(payload: { ${idField}: string }, config: Readonly<AppConfig>): Promise<void> {
+  const lifecycle = create${Name}Lifecycle(config);
   await ${entity}Deadline.run(payload.${idField}, { load: (id) => ${name}Repo.get(id), expire: (id) => lifecycle.expire(id) });
 }
 `,
@@ -403,7 +420,7 @@ export const on${Entity}Written = typedTrigger(collectionRecords<${Entity}Record
       'rename the statuses and moves of the machine to the entity\'s own; add pricing, settlement or ratings as files of their own',
       'events: the spec\'s rows for this module move from notifications/spec-events.ts into a <name>.events.ts (the event-matrix test refuses rows the spec lacks)',
     ],
-    summary: `${/^[aeiou]/.test(entity) ? 'An' : 'A'} ${entity} is OPEN until staff accept it, then DONE when they complete it; its owner or staff cancel it before that, and an OPEN one not accepted in 15 minutes EXPIRES (by its task, or when next read). Each move is recorded in \`${collection}/{id}/events\`.`,
+    summary: `${/^[aeiou]/.test(entity) ? 'An' : 'A'} ${entity} is OPEN until staff accept it, then DONE when they complete it; its owner or staff cancel it before that, and an OPEN one not accepted within \`${ACCEPT}\` (15 minutes unless set) EXPIRES (by its task, or when next read). Each move is recorded in \`${collection}/{id}/events\`.`,
     endpoints: [
       { method: 'POST', path: `/${name}`, who: 'signed in', what: `open one (\`Idempotency-Key\`)` },
       { method: 'GET', path: `/${name}`, who: 'signed in', what: 'mine, newest first' },

@@ -2,6 +2,7 @@ import { defineModule } from '../../platform/core/module/module';
 import { AUTH_ERROR_CODES } from './auth.errors';
 import { AUTH_EVENTS } from './auth.events';
 import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES } from './auth.model';
+import { authSwitches } from './auth.config';
 
 const ttl = 'expireAt';
 
@@ -9,6 +10,7 @@ export const authModule = defineModule({
   name: 'auth',
   uses: ['kyc', 'notifications', 'users'],
   apiTags: { auth: 'Registration, OTP (email and phone), password and two-factor login, tokens, sessions, Google sign-in and password recovery.' },
+  config: authSwitches,
   errorCodes: AUTH_ERROR_CODES,
   events: AUTH_EVENTS.rows,
   routes: (ctx) => (require('./auth.routes') as typeof import('./auth.routes')).authRoutes(ctx),

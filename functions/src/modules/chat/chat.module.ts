@@ -15,6 +15,7 @@ import {
   MESSAGES,
   RING_TIMEOUT_QUEUE,
 } from './chat.collections';
+import { chatSwitches } from './chat.config';
 
 const calls = () => require('./calls.model') as typeof import('./calls.model');
 const conversations = () => require('./conversations.model') as typeof import('./conversations.model');
@@ -23,6 +24,7 @@ export const chatModule = defineModule({
   name: 'chat',
   uses: ['media', 'notifications', 'users'],
   apiTags: { chat: 'Conversations, messages and voice calls (call status RINGING, ACTIVE, ENDED, DECLINED, CANCELLED, MISSED).' },
+  config: chatSwitches,
   seed: { load: () => (require('./chat.seed') as typeof import('./chat.seed')).seedChat },
   errorCodes: CHAT_ERROR_CODES,
   events: CHAT_EVENTS.rows,

@@ -2,11 +2,13 @@ import { defineModule } from '../../platform/core/module/module';
 import { DRIVER_ERROR_CODES } from './driver.errors';
 import { DRIVER_EVENTS } from './driver.events';
 import { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
+import { driverSwitches } from './driver.config';
 
 export const driverModule = defineModule({
   name: 'driver',
   uses: ['auth', 'kyc', 'notifications', 'routing', 'users'],
   apiTags: { driver: 'Driver registration, applications, capabilities (RIDE, COURIER, DELIVERY, SCHOOL_TRIP), status and location.' },
+  config: driverSwitches,
   seed: { load: () => (require('./driver.seed') as typeof import('./driver.seed')).seedDrivers },
   commands: {
     'backfill-capabilities': {

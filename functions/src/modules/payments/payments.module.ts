@@ -3,6 +3,7 @@ import { PAYMENT_ERROR_CODES } from './payments.errors';
 import { PAYMENT_EVENTS } from './payments.events';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.collections';
+import { paymentsSwitches } from './payments.config';
 
 // Payments over the wallet's ledger: one record per attempt, gateways (VNPay, MoMo, mock), their notifications,
 // refunds, and the charge/hold/capture/release commands other modules pay through. It also serves the wallet
@@ -13,6 +14,7 @@ export const paymentsModule = defineModule({
   name: 'payments',
   uses: ['notifications', 'users', 'wallet'],
   apiTags: { payments: 'Payments, gateway notifications and refunds (REFUNDED).' },
+  config: paymentsSwitches,
   seed: { load: () => (require('./payments.seed') as typeof import('./payments.seed')).seedPayments },
   errorCodes: PAYMENT_ERROR_CODES,
   events: PAYMENT_EVENTS.rows,

@@ -12,6 +12,7 @@ import {
   RIDER_ACTIVE,
   RIDES,
 } from './rides.collections';
+import { ridesSwitches } from './rides.config';
 
 // Ride hailing: quotes, dispatch (the nearest free driver, in a transaction), the trip's life cycle, fares settled
 // through payments, ratings and SOS. Driver positions and availability belong to the driver module (dispatchPool).
@@ -21,6 +22,7 @@ export const ridesModule = defineModule({
   name: 'rides',
   uses: ['chat', 'driver', 'notifications', 'payments', 'routing', 'users'],
   apiTags: { rides: 'Ride requests, matching, status and live location.' },
+  config: ridesSwitches,
   commands: {
     'migrate-ratings': {
       describe: "moves riders' ratings still on ride documents to ride_driver_ratings",

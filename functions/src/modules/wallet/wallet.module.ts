@@ -12,6 +12,7 @@ import {
   WALLET_TRANSFERS,
   WITHDRAWALS,
 } from './wallet.collections';
+import { walletSwitches } from './wallet.config';
 
 // The ledger (accounts, shards, immutable transfers), the wallet API over it, and withdrawals of earnings.
 const ledger = () => require('./ledger.model') as typeof import('./ledger.model');
@@ -21,6 +22,7 @@ export const walletModule = defineModule({
   name: 'wallet',
   uses: ['notifications', 'users'],
   apiTags: { wallet: 'Wallet balance, top-ups, transfers and history.' },
+  config: walletSwitches,
   seed: { after: ['payments'], load: () => (require('./wallet.seed') as typeof import('./wallet.seed')).seedWallet },
   commands: {
     'ledger-check': {

@@ -1,13 +1,8 @@
+import * as z from 'zod/mini';
 import { parseCidr } from '../http/client-ip';
-import {
-  configSchema,
-  parseBooleanWord,
-  PAYMENT_GATEWAY_CREDENTIALS,
-  PAYMENT_GATEWAY_URLS,
-  SECRET_KEYS,
-  SMS_PROVIDER_REQUIREMENTS,
-  type AppConfig,
-} from './config.schema';
+import { configSchema, SMS_PROVIDER_REQUIREMENTS, type AppConfig, type PlatformConfig } from './config.schema';
+import { installedSwitches, secretKeys, type ModuleSwitches } from './module-switches';
+import { parseBooleanWord, type Env } from './switches';
 
 export const MIN_JWT_SECRET_LENGTH = 32;
 
@@ -17,8 +12,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-type Env = Record<string, string | undefined>;
 
 // A deployed instance (Cloud Functions sets K_SERVICE / FUNCTION_TARGET) that is not the emulator.
 // It is production whatever NODE_ENV says: a development value shipped in a deployed .env must not
@@ -32,11 +25,15 @@ export function productionRequested(env: Env): boolean {
   return (env.NODE_ENV ?? '').trim() === 'production' || runsOnGoogleCloud(env);
 }
 
-// The spec's production rules, checked on the raw values so that every violation is reported at once.
+// The spec's production rules, the platform's then each module's (its fragment's `production`), checked on the raw
+// values so that every violation is reported at once.
 export function productionViolations(env: Env): string[] {
   if (!productionRequested(env)) return [];
+  return [...platformProductionViolations(env), ...installedSwitches().flatMap(({ switches }) => switches.production?.(env) ?? [])];
+}
+
+function platformProductionViolations(env: Env): string[] {
   const problems: string[] = [];
-  if ((env.OTP_DEV_CODE ?? '').trim() !== '') problems.push('OTP_DEV_CODE must not be set in production');
   for (const key of ['JWT_SECRET', 'JWT_REFRESH_SECRET'] as const) {
     const value = env[key] ?? '';
     // A missing secret is reported by the schema ("is required"); here only its strength.
@@ -45,22 +42,7 @@ export function productionViolations(env: Env): string[] {
   if (env.JWT_SECRET && env.JWT_SECRET === env.JWT_REFRESH_SECRET) problems.push('JWT_SECRET and JWT_REFRESH_SECRET must differ');
   if ((env.OTP_CHANNEL ?? 'email').trim() !== 'email') problems.push('OTP_CHANNEL must be "email" in production');
   if ((env.SMS_PROVIDER ?? 'console').trim() === 'console') problems.push('SMS_PROVIDER must not be "console" in production (use http, twilio or esms)');
-  if (parseBooleanWord(env.PAYMENTS_MOCK) ?? true) problems.push('PAYMENTS_MOCK must be false in production');
   if ((env.SMTP_HOST ?? '').trim() === '') problems.push('SMTP_HOST must be set in production (email OTP)');
-  // Gateways call this address with money news: plain http could be read and forged on the way.
-  const ipnBase = (env.PAYMENTS_IPN_BASE_URL ?? '').trim();
-  if (!ipnBase.startsWith('https://')) problems.push("PAYMENTS_IPN_BASE_URL must be an https address in production (the gateways' notification address)");
-  for (const key of ['VNPAY_PAY_URL', 'VNPAY_API_URL', 'MOMO_ENDPOINT'] as const) {
-    const value = (env[key] ?? '').trim();
-    if (value !== '' && !value.startsWith('https://')) problems.push(`${key} must be https in production`);
-  }
-  // Unset, these fall back to the gateways' sandbox hosts: a configured gateway must name its production ones.
-  for (const [gateway, urls] of Object.entries(PAYMENT_GATEWAY_URLS)) {
-    const configured = PAYMENT_GATEWAY_CREDENTIALS[gateway as keyof typeof PAYMENT_GATEWAY_CREDENTIALS].some((key) => (env[key] ?? '').trim() !== '');
-    for (const key of configured ? urls : []) {
-      if ((env[key] ?? '').trim() === '') problems.push(`${key} must be set in production when ${gateway} is configured (unset, it is the sandbox host)`);
-    }
-  }
   // `true` trusts every X-Forwarded-For entry: a client could choose its own IP (rate limits, sessions).
   const trustProxy = (env.TRUST_PROXY ?? '').trim();
   if (parseBooleanWord(trustProxy) === true && !/^\d+$/.test(trustProxy))
@@ -86,33 +68,50 @@ export function productionViolations(env: Env): string[] {
   return problems;
 }
 
+// The platform's schema with every installed module's switches: one object, so every bad value is reported at once
+// (the platform's first, then the modules' in module order). Built once per set of installed fragments.
+function compose(installed: readonly ModuleSwitches[]) {
+  const moduleShape: Record<string, z.ZodMiniType> = {};
+  for (const { switches } of installed) for (const [key, s] of Object.entries(switches.switches)) moduleShape[key] = s.schema;
+  return z.object({ ...configSchema.shape, ...moduleShape });
+}
+let composed: { from: readonly ModuleSwitches[]; schema: ReturnType<typeof compose> } | undefined;
+function fullSchema() {
+  const installed = installedSwitches();
+  if (composed?.from !== installed) composed = { from: installed, schema: compose(installed) };
+  return composed.schema;
+}
+
 export function parseConfig(env: Env): AppConfig {
   const problems: string[] = [];
   // On a deployed instance the parsed NODE_ENV is production, so every switch that keys on it agrees.
   // Parsed once per instance, at cold start: compiling zod's fast path for it costs more than it saves (~3 ms).
-  const parsed = configSchema.safeParse(runsOnGoogleCloud(env) ? { ...env, NODE_ENV: 'production' } : env, { jitless: true });
+  const parsed = fullSchema().safeParse(runsOnGoogleCloud(env) ? { ...env, NODE_ENV: 'production' } : env, { jitless: true });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || 'env'} ${issue.message}`);
   }
   if (parsed.success) {
-    for (const key of SMS_PROVIDER_REQUIREMENTS[parsed.data.SMS_PROVIDER]) {
-      if (parsed.data[key] === undefined) problems.push(`${key} is required when SMS_PROVIDER=${parsed.data.SMS_PROVIDER}`);
-    }
-    if (parsed.data.ROUTING_PROVIDER === 'osrm' && !parsed.data.OSRM_URL) problems.push('OSRM_URL is required when ROUTING_PROVIDER=osrm');
-    // Behind Hosting the edge's address is found TRUST_PROXY hops from the right: without a count (or with `true`,
-    // the left-most entry, which the client writes) the Fastly-Client-IP check would look at the wrong hop.
-    const trust = parsed.data.TRUST_PROXY;
-    if (parsed.data.CLIENT_IP_SOURCE === 'hosting' && (trust === false || trust === true))
-      problems.push('CLIENT_IP_SOURCE=hosting needs TRUST_PROXY as a hop count (1 on Cloud Functions) or subnets');
-    for (const [gateway, keys] of Object.entries(PAYMENT_GATEWAY_CREDENTIALS)) {
-      const missing = keys.filter((key) => parsed.data[key] === undefined);
-      if (missing.length > 0 && missing.length < keys.length)
-        problems.push(`${gateway} is half configured: set ${missing.join(', ')} too (or none of its credentials)`);
-    }
+    problems.push(...platformRules(parsed.data));
+    // Each module's rules across its switches (a gateway's credentials all or none, a provider's address).
+    for (const { switches } of installedSwitches()) problems.push(...(switches.check?.(parsed.data) ?? []));
   }
   problems.push(...productionViolations(env));
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
-  return parsed.data;
+  // Typed by the fragments' declarations (ModuleConfig); installSwitches made every key of them part of the schema.
+  return parsed.data as AppConfig;
+}
+
+function platformRules(data: PlatformConfig): string[] {
+  const problems: string[] = [];
+  for (const key of SMS_PROVIDER_REQUIREMENTS[data.SMS_PROVIDER]) {
+    if (data[key] === undefined) problems.push(`${key} is required when SMS_PROVIDER=${data.SMS_PROVIDER}`);
+  }
+  // Behind Hosting the edge's address is found TRUST_PROXY hops from the right: without a count (or with `true`,
+  // the left-most entry, which the client writes) the Fastly-Client-IP check would look at the wrong hop.
+  const trust = data.TRUST_PROXY;
+  if (data.CLIENT_IP_SOURCE === 'hosting' && (trust === false || trust === true))
+    problems.push('CLIENT_IP_SOURCE=hosting needs TRUST_PROXY as a hop count (1 on Cloud Functions) or subnets');
+  return problems;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -141,10 +140,11 @@ export type MaskedValue = string | number | boolean | string[] | null;
 // Diagnostics view: secrets are reduced to whether they are set.
 export function maskConfig(config: Readonly<AppConfig>): Record<string, MaskedValue> {
   const out: Record<string, MaskedValue> = {};
-  // Every switch of the schema, set or not.
-  for (const key of Object.keys(configSchema.shape)) {
+  const secrets = new Set(secretKeys());
+  // Every switch of the configuration (the platform's and the modules'), set or not.
+  for (const key of Object.keys(fullSchema().shape)) {
     const value = config[key as keyof AppConfig];
-    if ((SECRET_KEYS as readonly string[]).includes(key)) out[key] = value === undefined ? null : '********';
+    if (secrets.has(key)) out[key] = value === undefined ? null : '********';
     else if (value === undefined) out[key] = null;
     else if (Array.isArray(value)) out[key] = [...value];
     // RATE_LIMITS: shown as the pairs it was given.

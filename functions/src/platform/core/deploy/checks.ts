@@ -1,5 +1,5 @@
 import { ConfigError, parseConfig } from '../config/config';
-import { SECRET_KEYS } from '../config/config.schema';
+import { secretKeys } from '../config/module-switches';
 import type { CollectionDefinition } from '../../kits/firestore/collections';
 import { missingIndexes, type CompositeIndex } from './indexes';
 import type { QueryShape } from './query-log';
@@ -17,9 +17,9 @@ const LOCAL_ADDRESS = /\b(127\.0\.0\.1|localhost|0\.0\.0\.0)\b/i;
  */
 export function productionEnvProblems(env: Record<string, string>, secrets: string[]): string[] {
   const problems: string[] = [];
+  const known = secretKeys();
   for (const name of secrets) {
-    if (!(SECRET_KEYS as readonly string[]).includes(name))
-      problems.push(`FUNCTIONS_SECRETS names ${name}, which is not a secret the configuration reads (${SECRET_KEYS.join(', ')})`);
+    if (!known.includes(name)) problems.push(`FUNCTIONS_SECRETS names ${name}, which is not a secret the configuration reads (${known.join(', ')})`);
     if (env[name] !== undefined) problems.push(`${name} is written in the env file: secrets go to Secret Manager (firebase functions:secrets:set ${name})`);
   }
   for (const [key, value] of Object.entries(env)) {

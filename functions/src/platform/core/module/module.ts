@@ -1,4 +1,7 @@
-import type { AppConfig } from '../config';
+import type { AppConfig } from '../config/config.schema';
+import { configSchema } from '../config/config.schema';
+import { installSwitches } from '../config/module-switches';
+import type { SwitchFragment } from '../config/switches';
 import type { AppContext } from '../http/module';
 import type { AnyRoute } from '../http/route';
 import type { TaskQueue } from '../../kits/tasks/tasks';
@@ -104,6 +107,11 @@ export interface ModuleDefinition {
   seed?: SeedDefinition;
   /** Its one-shot maintenance commands, run as `node scripts/stack.mjs module <module>:<command>` (kebab-case names). */
   commands?: Record<string, CommandDefinition>;
+  /**
+   * Its env switches (`<m>.config.ts`: `export const <m>Switches = defineSwitches({…})`), validated with the platform's
+   * at every cold start; one owner per key. The entry reads them from module-switches.generated.ts (regenerated below).
+   */
+  config?: SwitchFragment;
 }
 
 export function defineTask<P>(task: TaskDefinition<P>): TaskDefinition<never> {
@@ -120,6 +128,7 @@ const CONTRIBUTIONS = {
   promotionVerticals: (m: ModuleDefinition) => m.promotionVerticals ?? [],
   permissions: (m: ModuleDefinition) => m.permissions ?? [],
   apiTags: (m: ModuleDefinition) => Object.keys(m.apiTags ?? {}),
+  switches: (m: ModuleDefinition) => Object.keys(m.config?.switches ?? {}),
 } as const;
 export type ContributionList = keyof typeof CONTRIBUTIONS;
 
@@ -175,6 +184,8 @@ export function defineModules(modules: readonly ModuleDefinition[]): ModuleRegis
   for (const m of modules) {
     for (const code of Object.keys(m.errorCodes ?? {}))
       if (code in PLATFORM_ERROR_CODES) throw new Error(`errorCodes: ${code} of module ${m.name} is a platform code`);
+    for (const key of Object.keys(m.config?.switches ?? {}))
+      if (key in configSchema.shape) throw new Error(`switches: ${key} of module ${m.name} is a platform switch`);
     for (const tag of Object.keys(m.apiTags ?? {}))
       if (tag in PLANNED_TAGS) throw new Error(`apiTags: ${tag} of module ${m.name} is still listed as planned (platform/core/openapi/tags.ts)`);
   }
@@ -217,6 +228,25 @@ ${lines.join('\n')}
 `;
 }
 
+/**
+ * src/module-switches.generated.ts of a registry: every module's switches imported from its `<m>.config.ts` without its
+ * definition, so the functions entry validates the whole configuration at cold start without loading the modules.
+ */
+export function renderModuleSwitches(registry: ModuleRegistry): string {
+  const owners = registry.modules.filter((m) => m.config);
+  const imports = owners.map((m) => `import { ${m.name}Switches } from './modules/${m.name}/${m.name}.config';\n`).join('');
+  const rows = owners.map((m) => `{ module: '${m.name}', switches: ${m.name}Switches }`);
+  // Laid out as the formatter lays it out: two or more objects one a line.
+  const list = rows.length > 1 ? `[\n${rows.map((r) => `  ${r},\n`).join('')}]` : `[${rows.join('')}]`;
+  return `// Generated from the module list (src/modules/index.ts): do not edit. The modules' switch fragments (their definitions'
+// \`config\`), which the functions entry installs before it validates the configuration, without loading the definitions.
+// After a module adds or drops its \`config\`: UPDATE_MODULE_LISTS=1 npm run test:unit -- module-definitions (the test checks this file).
+import type { ModuleSwitches } from './platform/core/config/module-switches';
+${imports}
+export const MODULE_SWITCHES: readonly ModuleSwitches[] = ${list};
+`;
+}
+
 // The registry of the running backend, installed once by the composition root (src/modules/index.ts), which every
 // function instance loads first. Modules read lists that higher modules contribute to (favorites and reviews read
 // the targets) through it at run time, instead of importing those modules. It is kept on the global object: the
@@ -227,6 +257,7 @@ const slot = globalThis as { [SLOT]?: ModuleRegistry };
 
 export function installModules(registry: ModuleRegistry): ModuleRegistry {
   for (const m of registry.modules) registerErrorCodes(m.name, m.errorCodes ?? {});
+  installSwitches(registry.modules.flatMap((m) => (m.config ? [{ module: m.name, switches: m.config }] : [])));
   slot[SLOT] = registry;
   return registry;
 }
