@@ -128,7 +128,8 @@ export async function deliveryHarness() {
   const module = { ...deliveryModule, routes: (ctx: Parameters<typeof deliveryRoutes>[0]) => deliveryRoutes(ctx, () => service) };
   const server = await listen(buildApp({ config, modules: [module] }).app);
 
-  async function send<T = any>(method: string, path: string, opts: { token?: string; body?: unknown; key?: string } = {}): Promise<ApiResponse<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are whatever the API answers; tests narrow them
+  async function send<T = any>(method: string, path: string, opts: { token?: string; body?: unknown; key?: string } = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { 'x-forwarded-for': testIp(), 'accept-language': 'en' };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.key) headers['idempotency-key'] = opts.key;
@@ -146,6 +147,8 @@ export async function deliveryHarness() {
     send,
     /** Moves this harness's clock (the service's, not Firestore's or the payments'). */
     advance: (ms: number) => void (shift += ms),
+    /** Back to the real time (each test that moves the clock starts from it). */
+    resetClock: () => void (shift = 0),
     stored: (id: string) => deliveryRepo.get(id) as Promise<DeliveryRecord>,
     close: () => server.close(),
   };
