@@ -59,7 +59,9 @@ export function createDeliveryDispatch({ deps, now, schedulers }: DeliveryCore, 
    * The nearest free drivers, tried nearest first. Returns the parcel once it left CREATED (assigned here, or
    * meanwhile: cancelled, expired), undefined when every candidate was taken or none was found.
    */
-  async function dispatchOnce(d: DeliveryRecord, at: number): Promise<DeliveryRecord | undefined> {
+  async function dispatchOnce(d: DeliveryRecord): Promise<DeliveryRecord | undefined> {
+    // Never dated at the placing's own millisecond: the history reads its moves in time order.
+    const at = Math.max(now(), d.updatedAt + 1);
     const found = await jobs.nearbyAvailable(d.pickup, settings.searchRadiusM, 'DELIVERY', settings.candidates + 1, at);
     for (const candidate of found.filter((c) => c.userId !== d.senderId).slice(0, settings.candidates)) {
       const result = await assignTo(d.id, candidate.userId, at);
@@ -84,9 +86,9 @@ export function createDeliveryDispatch({ deps, now, schedulers }: DeliveryCore, 
   }
 
   /** A search that found nobody is followed by the next one. */
-  async function dispatchOrRetry(d: DeliveryRecord, at: number): Promise<DeliveryRecord | undefined> {
-    const moved = await dispatchOnce(d, at);
-    if (!moved) await scheduleRetry(d.id, at);
+  async function dispatchOrRetry(d: DeliveryRecord): Promise<DeliveryRecord | undefined> {
+    const moved = await dispatchOnce(d);
+    if (!moved) await scheduleRetry(d.id, now());
     return moved;
   }
 
@@ -99,7 +101,7 @@ export function createDeliveryDispatch({ deps, now, schedulers }: DeliveryCore, 
       await expire(id);
       return;
     }
-    await dispatchOrRetry(d, at);
+    await dispatchOrRetry(d);
   }
 
   /** The `deliveryDispatch` task: waits for the attempt's time (or asks the queue to retry), then searches. */

@@ -184,7 +184,7 @@ export function createDeliveryPlacing(
       throw err;
     }
     if (!stored.created) return stored;
-    return { delivery: (await dispatchOrRetry(stored.delivery, at)) ?? stored.delivery, created: true };
+    return { delivery: (await dispatchOrRetry(stored.delivery)) ?? stored.delivery, created: true };
   }
 
   return { quote, place };

@@ -43,7 +43,7 @@ describe('the status table', () => {
     };
     await expect409(driver, 'deliver', { code: parcel.codes.dropoff }); // DRIVER_ASSIGNED
     await expect409(driver, 'cancel', {}, 'DELIVERY_NOT_ALLOWED');
-    await expect409(sender, 'pickup', { code: parcel.codes.pickup }, 'DELIVERY_NOT_ALLOWED');
+    expect((await act(sender, parcel.id, 'pickup', { code: parcel.codes.pickup })).status).toBe(403); // the driver's route
     expect((await act(driver, parcel.id, 'pickup', { code: parcel.codes.pickup })).status).toBe(200);
     await expect409(driver, 'pickup', { code: parcel.codes.pickup }); // PICKED_UP
     await expect409(sender, 'cancel', {});
@@ -65,8 +65,12 @@ describe('the status table', () => {
     const [stranger, otherDriver] = await Promise.all([registerVerified(), driverAccount()]);
     for (const who of [stranger, otherDriver]) {
       expect((await act(who, parcel.id, 'cancel')).status).toBe(404);
-      expect((await act(who, parcel.id, 'pickup', { code: parcel.codes.pickup })).status).toBe(404);
       expect((await act(who, parcel.id, 'rate', { stars: 5 })).status).toBe(404);
+      expect((await h.send('GET', `/delivery/orders/${parcel.id}`, { token: who.accessToken })).status).toBe(404);
+    }
+    for (const action of ['pickup', 'deliver']) {
+      expect((await act(otherDriver, parcel.id, action, { code: parcel.codes.pickup })).status).toBe(404);
+      expect((await act(stranger, parcel.id, action, { code: parcel.codes.pickup })).status).toBe(403); // a driver's route
     }
     expect((await h.send('GET', `/delivery/orders/${randomUUID()}`, { token: sender.accessToken })).status).toBe(404);
     expect((await act(sender, parcel.id, 'cancel', { reason: 'Đổi ý' })).status).toBe(200);

@@ -123,7 +123,7 @@ describe('placing a parcel', () => {
       const res = await placeWith(sender, body);
       expect([res.status, fieldsOf(res.body)]).toEqual([400, expect.arrayContaining([field])]);
     }
-    const keyless = await placeWith(sender, { ...base, sender: SENDER }, undefined);
+    const keyless = await placeWith(sender, { ...base, sender: SENDER }, '');
     expect([keyless.status, keyless.body.code]).toEqual([400, 'IDEMPOTENCY_KEY_REQUIRED']);
     expect((await h.send('GET', '/delivery/orders', { token: sender.accessToken })).body.items).toEqual([]);
   });
