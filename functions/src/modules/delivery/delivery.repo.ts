@@ -23,6 +23,13 @@ export const deliveryRepo = {
   patch(tx: Transaction, id: string, patch: DeliveryPatch): void {
     tx.update(db().collection(DELIVERIES).doc(id), patch);
   },
+  /** The payments a settlement recorded (outside any move: the status stays). */
+  async recordPayments(id: string, payment: Pick<DeliveryRecord['payment'], 'feePaymentId' | 'cancelFeePaymentId'>): Promise<void> {
+    await db()
+      .collection(DELIVERIES)
+      .doc(id)
+      .update({ 'payment.feePaymentId': payment.feePaymentId, 'payment.cancelFeePaymentId': payment.cancelFeePaymentId });
+  },
   /** The parcel as the state-machine kit moves it (its moves go to `deliveries/{id}/events`). */
   store(id: string, alongside?: TransitionStore<DeliveryRecord, DeliveryStatus, DeliveryAction>['alongside']) {
     const store: TransitionStore<DeliveryRecord, DeliveryStatus, DeliveryAction> = {

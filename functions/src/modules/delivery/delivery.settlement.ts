@@ -1,9 +1,8 @@
 import { ConflictError } from '../../platform/core/errors/app-error';
-import { db, inTransaction } from '../../platform/core/firebase/firebase';
+import { inTransaction } from '../../platform/core/firebase/firebase';
 import { logger } from '../../platform/core/logging/logger';
 import { vnd } from '../../platform/kits/money/money';
 import { ledger, operationIdFor, userAccount, type Leg } from '../wallet';
-import { DELIVERIES } from './delivery.collections';
 import type { DeliveryCore } from './delivery.context';
 import type { DeliveryRecord } from './delivery.model';
 import { deliveryRepo } from './delivery.repo';
@@ -117,10 +116,7 @@ export function createDeliverySettlement({ deps, now }: DeliveryCore) {
       await releaseHold(d.payment.holdPaymentId, d.status === 'CANCELLED' ? 'Delivery cancelled' : 'No driver took the delivery');
     }
     if (payment.feePaymentId === d.payment.feePaymentId && payment.cancelFeePaymentId === d.payment.cancelFeePaymentId) return d;
-    await db()
-      .collection(DELIVERIES)
-      .doc(d.id)
-      .update({ 'payment.feePaymentId': payment.feePaymentId, 'payment.cancelFeePaymentId': payment.cancelFeePaymentId });
+    await deliveryRepo.recordPayments(d.id, payment);
     return { ...d, payment };
   }
 
