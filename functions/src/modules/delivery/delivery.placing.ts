@@ -135,7 +135,9 @@ export function createDeliveryPlacing(
       });
     const first = await holdOnce(d.id);
     if (first.status === 'AUTHORIZED' && first.amount === d.feeVnd) return first.id;
-    // The first attempt's hold was given back (that attempt failed): a new one.
+    // The first attempt's hold was given back (that attempt failed), or held another quote's fee (given back now):
+    // a new one, so a hold never covers less, or more, than the fee it secures.
+    if (first.status === 'AUTHORIZED') await releaseHold(first.id, 'The placing was retried at another fee');
     return (await holdOnce(`${d.id}-${at}`)).id;
   }
 

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { signQuote, quoteKeyOf } from '../../../src/modules/delivery/delivery.pricing';
+import { paymentCommands } from '../../../src/modules/payments';
+import { stableId } from '../../../src/platform/kits/ids/stable-id';
+import { vnd } from '../../../src/platform/kits/money/money';
 import { registerVerified } from '../../helpers/accounts';
 import { area, driverAccount } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
@@ -151,6 +154,38 @@ describe('placing a parcel', () => {
     // The service itself answers a repeat with the stored parcel (what a retry after the key expired gets).
     const direct = await h.service.place(sender.user.id, body as never, key);
     expect([direct.created, direct.delivery.id]).toEqual([false, again.body.id]);
+  });
+
+  it('retried after an attempt that held the fee and failed: the old hold never stays, the new one covers the fee exactly', async () => {
+    const here = area();
+    const sender = await registerVerified();
+    await topUp(sender, 100_000);
+    const payments = paymentCommands(config);
+    const holdAs = (parcelId: string, amount: number) =>
+      payments.hold({
+        payerId: sender.user.id,
+        amount: vnd(amount),
+        purpose: 'DELIVERY',
+        ref: { type: 'DELIVERY', id: parcelId },
+        description: 'Parcel delivery (held until delivered)',
+        idempotencyKey: parcelId,
+      });
+    const quoteId = (await h.send('POST', '/delivery/quote', { token: sender.accessToken, body: route(here) })).body.quoteId;
+    const body = { quoteId, sender: SENDER, recipient: RECIPIENT, parcel: { description: 'Quà' }, paymentMethod: 'WALLET' };
+    // An attempt that held the fee of another quote (a retry with the same key after the key's replay expired).
+    const staleKey = randomUUID();
+    await holdAs(stableId({ scope: 'delivery.place', caller: sender.user.id, key: staleKey, prefix: 'D' }), 3_000);
+    const retried = await placeWith(sender, body, staleKey);
+    expect(retried.status).toBe(201);
+    expect(await walletOf(sender)).toMatchObject({ held: retried.body.feeVnd, balance: 100_000 - retried.body.feeVnd });
+    // An attempt whose hold was given back when it failed.
+    const releasedKey = randomUUID();
+    const released = await holdAs(stableId({ scope: 'delivery.place', caller: sender.user.id, key: releasedKey, prefix: 'D' }), retried.body.feeVnd);
+    await payments.release(released.id, 'The delivery could not be placed');
+    const again = await placeWith(sender, body, releasedKey);
+    expect(again.status).toBe(201);
+    expect((await walletOf(sender)).held).toBe(2 * retried.body.feeVnd);
+    expect((await h.stored(again.body.id)).payment.holdPaymentId).not.toBe(released.id);
   });
 
   it('lists my parcels newest first, page by page, as sender and as driver', async () => {
