@@ -608,7 +608,7 @@ export interface PaymentDocument {
   amount: number;
   currency: "VND";
   /** What it pays for. */
-  purpose: "RIDE" | "TOPUP" | "ORDER" | "BOOKING" | "RENTAL_DEPOSIT" | "OTHER";
+  purpose: "RIDE" | "TOPUP" | "ORDER" | "BOOKING" | "RENTAL_DEPOSIT" | "OTHER" | "DELIVERY";
   /** The ride, order… it pays for. */
   ref: {
     type: string;

@@ -13,6 +13,7 @@ import { chatSwitches } from './modules/chat/chat.config';
 import { routingSwitches } from './modules/routing/routing.config';
 import { walletSwitches } from './modules/wallet/wallet.config';
 import { paymentsSwitches } from './modules/payments/payments.config';
+import { deliverySwitches } from './modules/delivery/delivery.config';
 
 export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
   { module: 'health', switches: healthSwitches },
@@ -26,4 +27,5 @@ export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
   { module: 'routing', switches: routingSwitches },
   { module: 'wallet', switches: walletSwitches },
   { module: 'payments', switches: paymentsSwitches },
+  { module: 'delivery', switches: deliverySwitches },
 ];

@@ -127,6 +127,7 @@ describe('message catalogues', () => {
       [
         'auth/auth.texts.ts',
         'chat/chat.texts.ts',
+        'delivery/delivery.texts.ts',
         'driver/driver.texts.ts',
         'partners/partners.texts.ts',
         'payments/payments.texts.ts',

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readSignedTerms, signTerms } from '../../platform/kits/ids/signed';
 import type { LatLng } from '../../platform/kits/geo/geo';
 import { defineMachine } from '../../platform/kits/state-machine/state-machine';
 import * as z from 'zod/mini';
@@ -117,24 +117,9 @@ export interface QuoteTerms {
   expiresAt: number;
 }
 
-export function signQuote(terms: QuoteTerms, key: Buffer): string {
-  const body = Buffer.from(JSON.stringify(terms)).toString('base64url');
-  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
-}
-
+export const signQuote = (terms: QuoteTerms, key: Buffer): string => signTerms(terms, key);
 /** The terms of a quote id made by `signQuote` with this key; undefined when forged, altered or malformed. */
-export function readQuote(quoteId: string, key: Buffer): QuoteTerms | undefined {
-  const [body, signature, extra] = quoteId.split('.');
-  if (!body || !signature || extra !== undefined) return undefined;
-  const expected = createHmac('sha256', key).update(body).digest();
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  try {
-    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as QuoteTerms;
-  } catch {
-    return undefined;
-  }
-}
+export const readQuote = (quoteId: string, key: Buffer): QuoteTerms | undefined => readSignedTerms<QuoteTerms>(quoteId, key);
 
 const RIDE_ACTORS = ['rider', 'driver', 'admin', 'system'] as const satisfies readonly RideActor[];
 

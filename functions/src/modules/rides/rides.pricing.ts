@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { purposeKey } from '../../platform/kits/ids/signed';
 import { ConflictError, UnprocessableError } from '../../platform/core/errors/app-error';
 import { distanceMeters, geohashOf, type LatLng } from '../../platform/kits/geo/geo';
 import { clampVnd, vnd, type Vnd } from '../../platform/kits/money/money';
@@ -14,9 +14,7 @@ const SURGE_TTL_MS = 30_000;
 /** A quote is honoured for the points it was made for, give or take this much (GPS jitter between screens). */
 const QUOTE_POINT_TOLERANCE_M = 150;
 
-export function quoteKeyOf(serverSecret: string): Buffer {
-  return createHmac('sha256', serverSecret).update('ride-quotes').digest();
-}
+export const quoteKeyOf = (serverSecret: string): Buffer => purposeKey(serverSecret, 'ride-quotes');
 
 export function createRidePricing({ deps, now }: RidesCore) {
   // Surge per cell and class, remembered for SURGE_TTL_MS: two count queries per cell every half minute on an

@@ -2,9 +2,9 @@
 // After changing a claim: UPDATE_MODULE_LISTS=1 npm run test:unit -- module-definitions (the test checks this file).
 export const MODULE_LISTS = {
   chatContexts: ['RIDE', 'ORDER', 'BOOKING'],
-  paymentPurposes: ['RIDE', 'TOPUP', 'ORDER', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER'],
+  paymentPurposes: ['RIDE', 'TOPUP', 'ORDER', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER', 'DELIVERY'],
   promotionVerticals: ['RIDE', 'PHARMACY', 'PARKING', 'ORDER', 'BOOKING'],
-  permissions: ['users.manage', 'applications.review', 'kyc.read', 'rides.manage', 'payments.manage', 'promotions.manage', 'status.manage'],
+  permissions: ['users.manage', 'applications.review', 'kyc.read', 'rides.manage', 'payments.manage', 'promotions.manage', 'status.manage', 'delivery.manage'],
   apiTags: [
     'health',
     'auth',
