@@ -128,6 +128,7 @@ describe('message catalogues', () => {
         'auth/auth.texts.ts',
         'chat/chat.texts.ts',
         'driver/driver.texts.ts',
+        'orders/orders.texts.ts',
         'partners/partners.texts.ts',
         'payments/payments.texts.ts',
         'rides/rides.texts.ts',
