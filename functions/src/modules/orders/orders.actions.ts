@@ -104,7 +104,7 @@ export function createOrderActions(core: OrdersCore, moves: OrderMoves) {
         viewer,
         reason,
         tolerant: 'target',
-        check: (_order, roles) => notOwnOrder(roles),
+        admit: notOwnOrder,
         change: () => ({ cancelledBy: 'ADMIN', cancelReason: reason }),
       }),
     );

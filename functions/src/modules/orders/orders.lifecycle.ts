@@ -26,6 +26,8 @@ export interface MoveInput {
   tolerant?: Tolerance;
   /** The order's own fields the move sets (status, updatedAt and the end are set here). */
   change?: (order: OrderRecord, at: number) => Partial<OrderRecord>;
+  /** Checks of the caller's roles before the table's (e.g. an administrator who is a party of the order). */
+  admit?: (roles: readonly OrderActor[]) => void;
   /** Checks beyond the table, on the order as it stands, once the table allows the move. */
   check?: (order: OrderRecord, roles: readonly OrderActor[]) => void;
   /** More reads of the move (after the order's); `write` runs beside the order's write. */
@@ -65,6 +67,7 @@ export function createOrderMoves(core: OrdersCore, settlement: OrderSettlementPa
         roles = 'system' in viewer ? ['SYSTEM'] : await rolesOf(order, viewer, tx);
         // A stranger learns nothing of the order (404 before any check).
         if (roles.length === 0) throw noSuchOrder();
+        input.admit?.(roles);
         const callingOff = CALL_OFF.includes(action) || confirmDeadline.isDue(order, at);
         if (callingOff && !order.settlement.stockReturned)
           giveBack = await ports.sellers.txGiveBack(
@@ -93,7 +96,7 @@ export function createOrderMoves(core: OrdersCore, settlement: OrderSettlementPa
       },
       tolerant: input.tolerant,
     });
-    if (result.changed || result.expired) await settlement.settle(result.after);
+    if (result.changed || result.expired) return { ...result, after: await settlement.settle(result.after), roles };
     return { ...result, roles };
   }
 

@@ -6,7 +6,7 @@ import { openContextConversation } from '../chat';
 import { noSuchOrder, type OrderViewer, type OrdersCore } from './orders.context';
 import { confirmDeadline } from './orders.deadline';
 import type { OrderMoves } from './orders.lifecycle';
-import { isFinal, WITH_COURIER, type OrderActor, type OrderStatus } from './orders.machine';
+import { isFinal, ORDER_STATUSES, WITH_COURIER, type OrderActor, type OrderStatus } from './orders.machine';
 import { sellerKeyOf, type OrderRecord } from './orders.model';
 import type { SellerRef } from './orders.ports';
 import { ordersRepo, type OrderFilter } from './orders.repo';
@@ -74,12 +74,17 @@ export function createOrderQueries(core: OrdersCore, moves: OrderMoves) {
     return list({ consumerId: viewer.userId, statuses }, page, viewer, ['CONSUMER'], `orders:mine:${statusKey(statuses)}`);
   }
 
-  /** A store's queue: its staff (another partner's staff: 404) or an administrator with orders.manage. */
+  /**
+   * A store's queue: its staff (another partner's staff: 404) or an administrator with orders.manage. Orders still
+   * awaiting their payment are not the store's yet: never listed.
+   */
   async function storeQueue(viewer: OrderViewer, seller: SellerRef, statuses: readonly OrderStatus[] | undefined, page: Page) {
     const staff = await ports.sellers.staffRole(seller, viewer.userId);
     if (!staff && !viewer.admin) throw new NotFoundError('No such store');
     const key = sellerKeyOf(seller);
-    return list({ sellerKey: key, statuses }, page, viewer, [staff ? 'STORE' : 'ADMIN'], `orders:store:${key}:${statusKey(statuses)}`);
+    const shown = (statuses ?? ORDER_STATUSES).filter((s) => s !== 'AWAITING_PAYMENT');
+    if (shown.length === 0) return { items: [], nextCursor: null };
+    return list({ sellerKey: key, statuses: shown }, page, viewer, [staff ? 'STORE' : 'ADMIN'], `orders:store:${key}:${statusKey(shown)}`);
   }
 
   /** The courier's job now (the driver module's), when it is an order of theirs. */
