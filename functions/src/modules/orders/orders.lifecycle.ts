@@ -136,15 +136,13 @@ export function createOrderMoves(core: OrdersCore, settlement: OrderSettlementPa
     return (await paymentOutcome(order.id, paymentId, payment.status === 'SUCCEEDED')) ?? order;
   }
 
-  /** The order as it stands now: expired when its confirmation time passed, moved on when its payment has an outcome. */
-  async function current(id: string): Promise<OrderRecord | undefined> {
-    const order = await ordersRepo.get(id);
-    if (!order) return undefined;
-    if (confirmDeadline.isDue(order, now())) return (await expire(id)).after;
+  /** The order as it stands now (the lazy checks): expired when its confirmation time passed, moved on when its payment has an outcome. */
+  async function upToDate(order: OrderRecord): Promise<OrderRecord> {
+    if (confirmDeadline.isDue(order, now())) return (await expire(order.id)).after;
     return reconcilePayment(order);
   }
 
-  return { move, expire, paymentOutcome, reconcilePayment, current };
+  return { move, expire, paymentOutcome, reconcilePayment, upToDate };
 }
 
 export type OrderMoves = ReturnType<typeof createOrderMoves>;

@@ -23,11 +23,11 @@ export function createOrderQueries(core: OrdersCore, moves: OrderMoves) {
 
   /** The order and the caller's roles on it, as it stands now (expired, paid or failed lazily); 404 to others. */
   async function visible(viewer: OrderViewer, id: string): Promise<{ order: OrderRecord; roles: OrderActor[] }> {
-    const order = await moves.current(id);
-    if (!order) throw noSuchOrder();
-    const roles = await rolesOf(order, viewer);
+    const found = await ordersRepo.get(id);
+    if (!found) throw noSuchOrder();
+    const roles = await rolesOf(found, viewer);
     if (roles.length === 0) throw noSuchOrder();
-    return { order, roles };
+    return { order: await moves.upToDate(found), roles };
   }
 
   /** The view of an order for these roles, with the consumer's code and the rating read beside it. */

@@ -34,8 +34,8 @@ export function createOrdersService(deps: OrdersDeps) {
     txExists: async (tx: Transaction, id: string) => (await ordersRepo.get(id, tx)) !== undefined,
     /** The order as its consumer sees it; undefined for anyone else or no such order. */
     async consumerView(id: string, viewerId: string) {
-      const order = await moves.current(id);
-      return order && order.consumerId === viewerId ? queries.view(order, ['CONSUMER']) : undefined;
+      const order = await ordersRepo.get(id);
+      return order && order.consumerId === viewerId ? queries.view(await moves.upToDate(order), ['CONSUMER']) : undefined;
     },
 
     get: queries.get,

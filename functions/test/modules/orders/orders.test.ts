@@ -4,6 +4,7 @@ import { withStaff } from '../../helpers/admins';
 import { requireEmulators } from '../../helpers/emulators';
 import { advance, draftOf, freeCourier, orderCast, orderDoubles, ordersApp, place, walletOrder, type OrderCast, type OrdersApp } from '../../helpers/orders';
 import { earnings, walletOf } from '../../helpers/wallet';
+import { inTransaction } from '../../../src/platform/core/firebase/firebase';
 
 // The orders module through the API, built in-process with its neighbours' doubles (orders helper): the flow from
 // the store's confirmation to the courier's delivery, who sees an order, the store's queue and the consumer's list.
@@ -85,6 +86,20 @@ describe('an order from the store to the door', () => {
     expect((await app.call('POST', `/orders/${order.id}/pickup`, { token: courier })).body.status).toBe('PICKED_UP');
     const actions = (await app.call('GET', `/orders/${order.id}/events`, { token: cast.staff })).body.items.map((e: { action: string }) => e.action);
     expect(actions).toEqual(['place', 'confirm', 'preparing', 'assign', 'ready', 'pickup']);
+  });
+});
+
+describe('checkout’s face', () => {
+  it('txExists tells a replay from a new order; view answers the consumer’s view, undefined to anyone else', async () => {
+    const draft = draftOf(cast.consumer.user.id, cast.owner.partnerId, cast.store);
+    expect(await inTransaction((tx) => app.commands.txExists(tx, draft.id))).toBe(false);
+    await place(app, draft);
+    expect(await inTransaction((tx) => app.commands.txExists(tx, draft.id))).toBe(true);
+    const shown = (await app.commands.view(draft.id, cast.consumer.user.id)) as { id: string; status: string; handoverCode: string; pricing: unknown };
+    expect(shown).toMatchObject({ id: draft.id, status: 'PLACED', handoverCode: expect.stringMatching(/^\d{4}$/), pricing: draft.pricing });
+    expect(shown).toEqual((await app.call('GET', `/orders/${draft.id}`, { token: cast.consumer })).body);
+    expect(await app.commands.view(draft.id, cast.other.user.id)).toBeUndefined();
+    expect(await app.commands.view('no-such-order', cast.consumer.user.id)).toBeUndefined();
   });
 });
 
