@@ -108,8 +108,8 @@ export function createOrderMoves(core: OrdersCore, settlement: OrderSettlementPa
     const order = await ordersRepo.get(id);
     if (!order || order.payment.paymentId !== paymentId) return undefined;
     if (order.status !== 'AWAITING_PAYMENT') {
-      // Money the gateway took after the order was called off goes back.
-      return paid && isCalledOff(order.status) ? settlement.compensate(order) : order;
+      // Called off while the payment was open: money the gateway took goes back (and a failure is recorded as such).
+      return isCalledOff(order.status) ? settlement.compensate(order) : order;
     }
     const moved = paid
       ? await move(id, {
