@@ -25,6 +25,7 @@ import { paymentsModule } from './payments/payments.module';
 import { usersModule } from './users/users.module';
 import { walletModule } from './wallet/wallet.module';
 import { statusModule } from './status/status.module';
+import { ordersModule } from './orders/orders.module';
 import { deliveryModule } from './delivery/delivery.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
@@ -58,6 +59,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     reviewsModule,
     promotionsModule,
     statusModule,
+    ordersModule,
     deliveryModule,
   ]),
 );

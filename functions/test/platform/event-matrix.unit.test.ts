@@ -18,6 +18,12 @@ const BEYOND_SPEC = [
   'delivery.delivered',
   'delivery.cancelled',
   'delivery.no_driver',
+  'order.rejected',
+  'order.preparing',
+  'order.assigned',
+  'order.pickedUp',
+  'order.delivered',
+  'order.unassigned',
 ];
 // Telemetry beyond the spec: realtime only, like the spec's ride:location (a courier's position for the customer).
 const TELEMETRY_BEYOND_SPEC = ['courier:location'];
@@ -114,7 +120,8 @@ describe('event table derived from the module list', () => {
     expect(REGISTRY.ownerOf('events', 'wallet.topup.succeeded')).toBe('payments');
     expect(REGISTRY.ownerOf('events', 'payment.refunded')).toBe('payments');
     expect(REGISTRY.ownerOf('events', 'ride.matched')).toBe('rides');
-    expect(REGISTRY.ownerOf('events', 'order.created')).toBe('notifications'); // waiting in spec-events for its module
+    expect(REGISTRY.ownerOf('events', 'order.created')).toBe('orders');
+    expect(REGISTRY.ownerOf('events', 'order.delivered')).toBe('orders');
   });
 
   it.each(TELEMETRY_BEYOND_SPEC)('%s (telemetry beyond the spec) is realtime only, like ride:location', (pattern) => {

@@ -129,6 +129,7 @@ describe('message catalogues', () => {
         'chat/chat.texts.ts',
         'delivery/delivery.texts.ts',
         'driver/driver.texts.ts',
+        'orders/orders.texts.ts',
         'partners/partners.texts.ts',
         'payments/payments.texts.ts',
         'rides/rides.texts.ts',

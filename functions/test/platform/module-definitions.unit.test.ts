@@ -126,61 +126,61 @@ describe('central lists derived from the module list', () => {
 
   describe('a new module', () => {
     const source = { activeByIds: async () => [], isManagedBy: async () => false, applyRating: async () => false };
-    const orders = defineModule({
-      name: 'orders',
+    const shop = defineModule({
+      name: 'shop',
       uses: ['payments', 'chat'],
       errorCodes: { ORDER_CLOSED: [409, 'The order is closed.'] },
       events: [{ pattern: 'order.shipped' }],
-      targets: [{ type: 'MERCHANT', load: () => source }],
+      targets: [{ type: 'SHOP', load: () => source }],
       chatContexts: ['SHOP'],
       paymentPurposes: ['SHOP'],
       promotionVerticals: ['SHOP'],
-      permissions: ['orders.manage'],
+      permissions: ['shop.manage'],
     });
-    const withOrders = (m: ModuleDefinition) => defineModules([...MODULES, m]);
+    const withShop = (m: ModuleDefinition) => defineModules([...MODULES, m]);
 
     it('adds its contributions to every derived list, owned by it', () => {
-      const registry = withOrders(orders);
-      expect(registry.modules.at(-1)).toBe(orders);
+      const registry = withShop(shop);
+      expect(registry.modules.at(-1)).toBe(shop);
       expect(registry.events).toContain('order.shipped');
       expect(registry.errorCodes.at(-1)).toBe('ORDER_CLOSED');
-      expect(registry.targets.at(-1)).toBe('MERCHANT');
-      expect(registry.target('MERCHANT')?.load()).toBe(source);
+      expect(registry.targets.at(-1)).toBe('SHOP');
+      expect(registry.target('SHOP')?.load()).toBe(source);
       expect([registry.chatContexts.at(-1), registry.paymentPurposes.at(-1), registry.promotionVerticals.at(-1), registry.permissions.at(-1)]).toEqual([
         'SHOP',
         'SHOP',
         'SHOP',
-        'orders.manage',
+        'shop.manage',
       ]);
       for (const list of ['errorCodes', 'events', 'targets', 'chatContexts', 'paymentPurposes', 'promotionVerticals', 'permissions'] as const)
-        expect(registry.ownerOf(list, registry[list].at(-1)!)).toBe('orders');
+        expect(registry.ownerOf(list, registry[list].at(-1)!)).toBe('shop');
     });
 
     it.each([
-      ['an error code', { errorCodes: { RIDE_TRANSITION: [409, 'Another meaning.'] } }, /errorCodes: RIDE_TRANSITION is claimed by modules rides and orders/],
-      ['a platform error code', { errorCodes: { NOT_FOUND: [404, 'Not here.'] } }, /errorCodes: NOT_FOUND of module orders is a platform code/],
-      ['an event', { events: [{ pattern: 'ride.matched' }] }, /events: ride.matched is claimed by modules rides and orders/],
-      ['a target', { targets: [{ type: 'PLACE', load: () => source }] }, /targets: PLACE is claimed by modules places and orders/],
-      ['a chat context', { chatContexts: ['RIDE'] }, /chatContexts: RIDE is claimed by modules rides and orders/],
-      ['a payment purpose', { paymentPurposes: ['TOPUP'] }, /paymentPurposes: TOPUP is claimed by modules payments and orders/],
-      ['a promotion vertical', { promotionVerticals: ['PARKING'] }, /promotionVerticals: PARKING is claimed by modules parking and orders/],
-      ['a permission', { permissions: ['payments.manage'] }, /permissions: payments.manage is claimed by modules payments and orders/],
+      ['an error code', { errorCodes: { RIDE_TRANSITION: [409, 'Another meaning.'] } }, /errorCodes: RIDE_TRANSITION is claimed by modules rides and shop/],
+      ['a platform error code', { errorCodes: { NOT_FOUND: [404, 'Not here.'] } }, /errorCodes: NOT_FOUND of module shop is a platform code/],
+      ['an event', { events: [{ pattern: 'ride.matched' }] }, /events: ride.matched is claimed by modules rides and shop/],
+      ['a target', { targets: [{ type: 'PLACE', load: () => source }] }, /targets: PLACE is claimed by modules places and shop/],
+      ['a chat context', { chatContexts: ['RIDE'] }, /chatContexts: RIDE is claimed by modules rides and shop/],
+      ['a payment purpose', { paymentPurposes: ['TOPUP'] }, /paymentPurposes: TOPUP is claimed by modules payments and shop/],
+      ['a promotion vertical', { promotionVerticals: ['PARKING'] }, /promotionVerticals: PARKING is claimed by modules parking and shop/],
+      ['a permission', { permissions: ['payments.manage'] }, /permissions: payments.manage is claimed by modules payments and shop/],
     ] as Array<[string, Partial<ModuleDefinition>, RegExp]>)('claiming %s another module owns is refused when the list is defined', (_what, claim, error) => {
-      expect(() => withOrders(defineModule({ name: 'orders', uses: [], ...claim }))).toThrow(error);
+      expect(() => withShop(defineModule({ name: 'shop', uses: [], ...claim }))).toThrow(error);
     });
 
     it('is refused with a taken name, an unknown or cyclic use, or an entry named twice in its own lists', () => {
-      expect(() => withOrders(defineModule({ name: 'rides', uses: [] }))).toThrow(/module rides is listed twice/);
-      expect(() => withOrders(defineModule({ name: 'orders', uses: ['shops'] }))).toThrow(/orders: uses shops, which is not in the module list/);
-      expect(() => defineModule({ name: 'orders', uses: ['orders'] })).toThrow(/orders: uses itself/);
+      expect(() => withShop(defineModule({ name: 'rides', uses: [] }))).toThrow(/module rides is listed twice/);
+      expect(() => withShop(defineModule({ name: 'shop', uses: ['shops'] }))).toThrow(/shop: uses shops, which is not in the module list/);
+      expect(() => defineModule({ name: 'shop', uses: ['shop'] })).toThrow(/shop: uses itself/);
       const a = defineModule({ name: 'a', uses: ['b'] });
       const b = defineModule({ name: 'b', uses: ['a'] });
       expect(() => defineModules([a, b])).toThrow(/cycle: a → b → a/);
-      expect(() => defineModule({ name: 'orders', uses: [], events: [{ pattern: 'order.shipped' }, { pattern: 'order.shipped' }] })).toThrow(
-        /orders: events names order.shipped twice/,
+      expect(() => defineModule({ name: 'shop', uses: [], events: [{ pattern: 'order.shipped' }, { pattern: 'order.shipped' }] })).toThrow(
+        /shop: events names order.shipped twice/,
       );
-      expect(() => defineModule({ name: 'orders', uses: ['chat', 'chat'] })).toThrow(/orders: uses names chat twice/);
-      expect(() => defineModule({ name: 'orders', uses: [], errorCodes: defineErrorCodes({ 'order-closed': [409, 'x'] }) })).toThrow(
+      expect(() => defineModule({ name: 'shop', uses: ['chat', 'chat'] })).toThrow(/shop: uses names chat twice/);
+      expect(() => defineModule({ name: 'shop', uses: [], errorCodes: defineErrorCodes({ 'order-closed': [409, 'x'] }) })).toThrow(
         /error code order-closed: upper case/,
       );
     });

@@ -96,6 +96,10 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), 'rider_ratings/alice'), { count: 1, sum: 2, average: 2 });
     await setDoc(doc(ctx.firestore(), 'ride_driver_ratings/r1'), { rideId: 'r1', riderId: 'alice', driverId: 'bob', stars: 1, comment: 'rude', ratedAt: 1 });
     await setDoc(doc(ctx.firestore(), 'driver_ratings/bob'), { count: 1, sum: 1, average: 1 });
+    // Orders: alice ordered, courier bob delivers it; carol (say, the store's staff) reads it through the API only.
+    await setDoc(doc(ctx.firestore(), 'orders/o1'), { consumerId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'PICKED_UP' });
+    await setDoc(doc(ctx.firestore(), 'order_handovers/o1'), { code: '1234', attempts: 0 });
+    await setDoc(doc(ctx.firestore(), 'order_ratings/o1'), { orderId: 'o1', consumerId: 'alice', driverId: 'bob', store: { stars: 5 } });
   });
 });
 
@@ -342,6 +346,28 @@ describe('firestore.rules', () => {
           await assertFails(getDoc(doc(client(uid), 'ride_driver_ratings/r1')));
           await assertFails(getDocs(query(collection(client(uid), 'ride_driver_ratings'), where('driverId', '==', 'bob'))));
           await assertFails(getDoc(doc(client(uid), 'driver_ratings/bob')));
+        }
+      });
+    });
+
+    describe('orders', () => {
+      it('the consumer and the courier listen to the order; nobody else, and nobody writes it', async () => {
+        const [alice, bob, carol] = [client('alice'), client('bob'), client('carol')];
+        await assertSucceeds(getDoc(doc(alice, 'orders/o1')));
+        await assertSucceeds(getDoc(doc(bob, 'orders/o1')));
+        await assertSucceeds(getDocs(query(collection(alice, 'orders'), where('participants', 'array-contains', 'alice'))));
+        await assertFails(getDoc(doc(carol, 'orders/o1')));
+        await assertFails(getDocs(collection(carol, 'orders')));
+        await assertFails(getDoc(doc(client('dave'), 'orders/o1')));
+        await assertFails(updateDoc(doc(bob, 'orders/o1'), { status: 'DELIVERED' }));
+        await assertFails(setDoc(doc(alice, 'orders/o2'), { consumerId: 'alice', participants: ['alice'], status: 'PLACED' }));
+      });
+
+      it('the delivery code and the ratings are read through the API only (the courier never reads the code)', async () => {
+        for (const uid of ['alice', 'bob']) {
+          await assertFails(getDoc(doc(client(uid), 'order_handovers/o1')));
+          await assertFails(getDoc(doc(client(uid), 'order_ratings/o1')));
+          await assertFails(getDoc(doc(client(uid), 'orders/o1/events/e1')));
         }
       });
     });

@@ -28,8 +28,8 @@ export const chatModule = defineModule({
   seed: { load: () => (require('./chat.seed') as typeof import('./chat.seed')).seedChat },
   errorCodes: CHAT_ERROR_CODES,
   events: CHAT_EVENTS.rows,
-  // The spec's contexts whose modules are not built yet (orders, bookings): each moves to its module.
-  chatContexts: ['ORDER', 'BOOKING'],
+  // The spec's contexts whose modules are not built yet (bookings): each moves to its module.
+  chatContexts: ['BOOKING'],
   routes: (ctx) => [
     ...(require('./conversations.routes') as typeof import('./conversations.routes')).conversationsRoutes(ctx),
     ...(require('./calls.routes') as typeof import('./calls.routes')).callsRoutes(ctx),

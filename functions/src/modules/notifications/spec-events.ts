@@ -1,6 +1,6 @@
-import { defineEvents, HOUR, link, type EventPolicy, type Surface } from './events';
+import { defineEvents, HOUR, link, type EventPolicy } from './events';
 
-// Rows of the spec's event matrix whose modules are not built yet (orders, bookings, rentals, social).
+// Rows of the spec's event matrix whose modules are not built yet (bookings, rentals, social).
 // Each moves into its module's `<m>.events.ts` when that module is built; until then the hub knows them here.
 const booking = (pattern: string, screen: string): EventPolicy => ({
   pattern,
@@ -16,25 +16,8 @@ const booking = (pattern: string, screen: string): EventPolicy => ({
   collapse: true,
   ttlSec: 24 * HOUR,
 });
-const order = (pattern: string, recipients: readonly Surface[]): EventPolicy => ({
-  pattern,
-  kind: 'ORDER',
-  recipients,
-  push: 'allowed',
-  realtime: null,
-  sfx: 'notif_order',
-  androidChannel: 'app-orders',
-  preference: 'order',
-  deepLink: { CON: link('MapTab', 'OrderTrack'), PAR: link('OrdersTab', 'OrderDetail') },
-  appLink: 'orders',
-  collapse: true,
-  ttlSec: 6 * HOUR,
-});
 
 export const SPEC_EVENTS_AWAITING_MODULES = defineEvents([
-  order('order.created', ['CON', 'PAR']),
-  order('order.confirmed', ['CON']),
-  order('order.cancelled', ['CON', 'PAR']),
   booking('booking.hotel.*', 'HotelBookings'),
   booking('booking.parking.*', 'ParkingBookings'),
   booking('booking.rental.viewing*', 'RentalViewings'),

@@ -18,6 +18,12 @@ export async function partnerRoleOf(
   return partner?.status === 'ACTIVE' ? member?.role : undefined;
 }
 
+/** A partner's members (owner and staff), oldest first: whom its orders notify and who is paid. */
+export async function partnerMembers(partnerId: string): Promise<Array<{ userId: string; role: 'OWNER' | 'STAFF' }>> {
+  const { partnersRepo } = require('./partners.repo') as typeof import('./partners.repo');
+  return (await partnersRepo.membersOf(partnerId)).map((m) => ({ userId: m.userId, role: m.role }));
+}
+
 /** What the catalog kit needs from outside the platform: partner membership and the caller's image uploads. */
 export const partnerCatalogDeps: CatalogDeps = {
   partnerRole: partnerRoleOf,

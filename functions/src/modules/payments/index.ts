@@ -1,19 +1,29 @@
 // Public face of the payments module: the one way other modules take money. Rides, orders and bookings charge,
 // hold, capture, release and refund through these commands; the ledger moves happen here, in one transaction each.
 import type { AppConfig } from '../../platform/core/config';
+import type { TriggerDefinition } from '../../platform/core/module/module';
 import type { Vnd } from '../../platform/kits/money/money';
+import { PAYMENTS } from './payments.collections';
 import type { ChargeInput, PaymentsService, TipInput } from './payments.service';
+import type { PaymentOutcomeHandler } from './payments.subscriptions';
 
-export {
-  PAYMENT_METHODS,
-  PAYMENT_PURPOSES,
-  PAYMENT_STATUSES,
-  type PaymentMethod,
-  type PaymentPurpose,
-  type PaymentStatus,
-  type PaymentView,
-} from './payments.model';
+export { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, type PaymentMethod, type PaymentPurpose, type PaymentStatus } from './payments.collections';
+export type { PaymentView } from './payments.model';
 export type { ChargeInput, TipInput } from './payments.service';
+export type { PaymentOutcome, PaymentOutcomeHandler, PaymentOutcomeStatus } from './payments.subscriptions';
+
+/**
+ * A trigger for the subscriber's module definition (`triggers: { x: paymentOutcomeTrigger('ORDER', load) }`): the
+ * handler `load` returns hears each of its payments (`ref.type` = `refType`) that reaches SUCCEEDED, FAILED,
+ * CANCELLED or EXPIRED, at least once (idempotent handlers), never the payment document itself.
+ */
+export function paymentOutcomeTrigger(refType: string, load: () => PaymentOutcomeHandler): TriggerDefinition {
+  return {
+    document: `${PAYMENTS}/{paymentId}`,
+    on: 'written',
+    load: () => (require('./payments.subscriptions') as typeof import('./payments.subscriptions')).outcomeTrigger(refType, load()),
+  };
+}
 
 const service = (config: Readonly<AppConfig>): PaymentsService =>
   (require('./payments.wiring') as typeof import('./payments.wiring')).paymentsServiceFor(config);

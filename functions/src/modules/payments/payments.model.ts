@@ -5,8 +5,7 @@ import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
 import { defineMachine } from '../../platform/kits/state-machine/state-machine';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { PROVIDERS } from '../wallet';
-import { MODULE_LISTS } from '../../platform/core/module/module-lists.generated';
-import { PAYMENT_EXPIRY_QUEUE } from './payments.collections';
+import { PAYMENT_EXPIRY_QUEUE, PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, type PaymentStatus } from './payments.collections';
 
 export { PAYMENT_EXPIRY_QUEUE, PAYMENT_TIPS, PAYMENTS, STAFF_REFUNDS } from './payments.collections';
 
@@ -15,12 +14,7 @@ export const TOPUP_MAX_VND = 50_000_000;
 /** Partial refunds of one payment (each is one entry of `refunds`). */
 export const MAX_REFUNDS = 20;
 
-export const PAYMENT_STATUSES = ['PENDING', 'AUTHORIZED', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUNDED', 'PARTIALLY_REFUNDED'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const PAYMENT_METHODS = ['WALLET', 'CASH', 'GATEWAY'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const PAYMENT_PURPOSES = MODULE_LISTS.paymentPurposes; // claimed by the module definitions (`paymentPurposes`)
-export type PaymentPurpose = (typeof PAYMENT_PURPOSES)[number];
+export { PAYMENT_METHODS, PAYMENT_PURPOSES, PAYMENT_STATUSES, type PaymentMethod, type PaymentPurpose, type PaymentStatus } from './payments.collections';
 
 export type PaymentAction = 'settle' | 'fail' | 'cancel' | 'expire' | 'capture' | 'release' | 'refund' | 'refundPart';
 export type PaymentActor = 'payer' | 'admin' | 'system' | 'gateway';

@@ -1,10 +1,10 @@
 // Generated from the module list (src/modules/index.ts): do not edit. Each entry is claimed by one module's definition.
 // After changing a claim: UPDATE_MODULE_LISTS=1 npm run test:unit -- module-definitions (the test checks this file).
 export const MODULE_LISTS = {
-  chatContexts: ['RIDE', 'ORDER', 'BOOKING'],
-  paymentPurposes: ['RIDE', 'TOPUP', 'ORDER', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER', 'DELIVERY'],
+  chatContexts: ['RIDE', 'BOOKING', 'ORDER'],
+  paymentPurposes: ['RIDE', 'TOPUP', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER', 'ORDER', 'DELIVERY'],
   promotionVerticals: ['RIDE', 'PHARMACY', 'PARKING', 'ORDER', 'BOOKING'],
-  permissions: ['users.manage', 'applications.review', 'kyc.read', 'rides.manage', 'payments.manage', 'promotions.manage', 'status.manage', 'delivery.manage'],
+  permissions: ['users.manage', 'applications.review', 'kyc.read', 'rides.manage', 'payments.manage', 'promotions.manage', 'status.manage', 'orders.manage', 'delivery.manage'],
   apiTags: [
     'health',
     'auth',
@@ -28,5 +28,6 @@ export const MODULE_LISTS = {
     'favorites',
     'reviews',
     'promotions',
+    'orders',
   ],
 } as const;

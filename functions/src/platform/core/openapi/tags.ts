@@ -11,7 +11,6 @@ export const PLANNED_TAGS = {
   hotels: 'Hotels, rooms and hotel bookings.',
   medical: 'Clinics, doctors and medical appointments.',
   merchants: 'Merchants (food and grocery) and their menus.',
-  orders: 'Food and grocery orders and parcel deliveries.',
   rentals: 'Rental listings, viewings and deposits.',
   schools: 'Schools, consultations and school trips.',
   social: 'Posts, reels, feeds and social interactions.',

@@ -1,0 +1,27 @@
+// Public face of the orders module: what checkout writes and shows (cart/checkout places orders in its own
+// transaction), the statuses, and the names other modules may show or link.
+import type { Transaction } from 'firebase-admin/firestore';
+import type { AppConfig } from '../../platform/core/config';
+import type { OrderDraft } from './orders.place';
+
+export { ORDERS } from './orders.collections';
+export { ORDER_STATUSES, type OrderStatus } from './orders.machine';
+export type { OrderPaymentMethod } from './orders.model';
+export type { OrderDraft } from './orders.place';
+export type { PricedLine, SellerKind, SellerRef } from './orders.ports';
+
+const service = (config: Readonly<AppConfig>) => (require('./orders.wiring') as typeof import('./orders.wiring')).ordersServiceFor(config);
+
+export function orderCommands(config: Readonly<AppConfig>) {
+  return {
+    /**
+     * In the caller's transaction, after all its reads: reads nothing, writes the order (PLACED, or AWAITING_PAYMENT
+     * for a GATEWAY payment) with its first history event and its delivery code. The caller guarantees the id is new.
+     */
+    txPlace: (tx: Transaction, draft: OrderDraft): void => service(config).txPlace(tx, draft),
+    /** The order as checkout shows it after placing (GET /orders/:id for its consumer); undefined if none. */
+    view: (orderId: string, viewerId: string): Promise<unknown | undefined> => service(config).consumerView(orderId, viewerId),
+    /** In the caller's transaction: whether an order with this id exists (checkout's idempotent replay). */
+    txExists: (tx: Transaction, orderId: string): Promise<boolean> => service(config).txExists(tx, orderId),
+  };
+}

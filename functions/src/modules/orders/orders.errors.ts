@@ -1,0 +1,18 @@
+import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes';
+
+// The orders module's error codes (code: [the status it comes with, what it means]).
+export const ORDERS_ERROR_CODES = defineErrorCodes({
+  ORDER_TRANSITION: [409, 'The order is not in a status that allows this (`details.status`, `details.allowed`).'],
+  ORDER_NOT_ALLOWED: [409, 'The caller may not make this move on this order (the consumer, the store, the courier or an administrator may).'],
+  ORDER_SELF_MANAGE: [403, 'Administrators do not manage an order they are the consumer, courier or store staff of; another administrator does.'],
+  ORDER_HANDOVER_INVALID: [422, 'The delivery code is wrong (`details.attemptsLeft`).'],
+  ORDER_HANDOVER_LOCKED: [409, 'Too many wrong delivery codes: a photo of the hand-over proves it now.'],
+  ORDER_PROOF_INVALID: [422, 'The photo is not one of your READY image uploads.'],
+  ORDER_ALREADY_RATED: [409, 'The order was rated already (once per order).'],
+  ORDER_RATING_WINDOW: [409, 'Only a delivered order is rated, within the rating window (`details.windowDays`).'],
+  ORDER_NO_COURIER: [409, 'The order has no courier to rate.'],
+});
+
+declare module '../../platform/core/errors/codes' {
+  interface ModuleErrorCodes extends CodesOf<typeof ORDERS_ERROR_CODES> {}
+}

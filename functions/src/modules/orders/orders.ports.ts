@@ -1,0 +1,71 @@
+import type { Transaction } from 'firebase-admin/firestore';
+
+// The neighbours an order depends on, as ports: each member has exactly the signature of its face (CONTRACTS.md of
+// issue 32), so binding a port is one line of orders.wiring.ts. Tests pass doubles.
+
+export type SellerKind = 'MERCHANT' | 'PHARMACY';
+export interface SellerRef {
+  kind: SellerKind;
+  id: string;
+}
+
+/** A line as the store priced it at checkout (the merchants face's PricedLine). */
+export interface PricedLine {
+  itemKey: string;
+  name: string;
+  quantity: number;
+  unitPriceVnd: number;
+  lineTotalVnd: number;
+  options: Array<{ group: string; groupName: string; choices: Array<{ key: string; name: string; priceDeltaVnd: number }> }>;
+  requiresPrescription: boolean;
+  note?: string;
+}
+
+/** merchants' `sellers`: who manages a store, and its stock given back when an order is called off. */
+export interface SellersPort {
+  staffRole(ref: SellerRef, userId: string, tx?: Transaction): Promise<'OWNER' | 'STAFF' | undefined>;
+  /** Reads first; the returned function writes. */
+  txGiveBack(tx: Transaction, ref: SellerRef, lines: Array<{ itemKey: string; quantity: number }>): Promise<() => void>;
+}
+
+/** A driver's live state as the driver module keeps it: opaque here, only handed back to the port. */
+export type CourierState = object;
+export type JobKind = 'ORDER' | 'DELIVERY';
+
+/** driver's `jobPool`: free couriers near a point, and a courier claimed, shared and released in an order's transaction. */
+export interface CouriersPort {
+  nearbyAvailable(
+    center: { lat: number; lng: number },
+    radiusM: number,
+    capability: 'COURIER' | 'DELIVERY',
+    limit: number,
+    at: number,
+  ): Promise<Array<{ userId: string; lat: number; lng: number; distanceM: number }>>;
+  txRead(tx: Transaction, driverId: string): Promise<CourierState | undefined>;
+  /** Undefined: taken, offline, stale or without the capability. */
+  txClaim(
+    tx: Transaction,
+    loc: CourierState | undefined,
+    job: { kind: JobKind; jobId: string; customerId: string; capability: 'COURIER' | 'DELIVERY'; at: number },
+  ): { lat: number; lng: number } | undefined;
+  txShareWithCustomer(tx: Transaction, loc: CourierState | undefined, jobId: string, at: number): void;
+  txRelease(tx: Transaction, loc: CourierState | undefined, jobId: string, at: number): void;
+  currentJob(driverId: string): Promise<{ kind: JobKind; id: string } | null>;
+}
+
+/** promotions' `promotionCommands(config)`: a voucher's use given back (idempotent per reference). */
+export interface PromotionsPort {
+  releaseFor(reference: string, reason: string): Promise<void>;
+}
+
+/** partners: the members of a partner (its owner is paid, owner and staff are told of new orders). */
+export interface PartnersPort {
+  members(partnerId: string): Promise<Array<{ userId: string; role: 'OWNER' | 'STAFF' }>>;
+}
+
+export interface OrderPorts {
+  sellers: SellersPort;
+  couriers: CouriersPort;
+  promotions: PromotionsPort;
+  partners: PartnersPort;
+}

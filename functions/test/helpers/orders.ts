@@ -1,0 +1,287 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { parseEnv } from 'node:util';
+import type { Transaction } from 'firebase-admin/firestore';
+import { buildApp } from '../../src/app';
+import { orderCommands, type OrderDraft, type SellerRef } from '../../src/modules/orders';
+import type { CourierState, OrderPorts } from '../../src/modules/orders/orders.ports';
+import { ordersRepo } from '../../src/modules/orders/orders.repo';
+import { bindOrderPorts, ordersServiceFor } from '../../src/modules/orders/orders.wiring';
+import { paymentCommands } from '../../src/modules/payments';
+import { PARTNER_MEMBERS } from '../../src/modules/partners/partners.model';
+import { parseConfig, type AppConfig } from '../../src/platform/core/config';
+import { db, inTransaction } from '../../src/platform/core/firebase/firebase';
+import { distanceMeters } from '../../src/platform/kits/geo/geo';
+import { vnd } from '../../src/platform/kits/money/money';
+import { adminTokens, registerVerified, type Tokens } from './accounts';
+import { driverAccount } from './drivers';
+import { activePartner, staffOf } from './partners';
+import { testIp, type ApiResponse } from './api';
+import { listen } from './http';
+import { postTopUp } from './wallet';
+
+// The orders module's test driver. Its neighbours are not merged yet (merchants' sellers, the driver module's job
+// pool, promotions' voucher release, partner members): the doubles below play them on the Firestore emulator, so
+// transactions, races and at-least-once work are real; the app the tests call is built in-process with them bound.
+
+/** Stock the sellers double keeps: `{storeId}_{itemKey}` → quantity given back. */
+export const TEST_STOCK = 'test_order_stock';
+/** The couriers double's pool: one document per courier (position, job, whom it is shared with). */
+export const TEST_COURIERS = 'test_couriers';
+
+type CourierDoc = { userId: string; lat: number; lng: number; jobId: string | null; customerId: string | null; sharedWith: string | null };
+
+export function orderDoubles() {
+  const stores = new Map<string, string>();
+  const couriers = new Set<string>();
+  const released: string[] = [];
+  const courierRef = (id: string) => db().collection(TEST_COURIERS).doc(id);
+  const ports: OrderPorts = {
+    sellers: {
+      async staffRole(ref, userId, tx) {
+        const partnerId = stores.get(ref.id);
+        if (!partnerId) return undefined;
+        const member = db().collection(PARTNER_MEMBERS).doc(`${partnerId}_${userId}`);
+        const snap = tx ? await tx.get(member) : await member.get();
+        return snap.exists ? (snap.get('role') as 'OWNER' | 'STAFF') : undefined;
+      },
+      async txGiveBack(tx, ref, lines) {
+        const refs = lines.map((l) => db().collection(TEST_STOCK).doc(`${ref.id}_${l.itemKey}`));
+        const snaps = await tx.getAll(...refs);
+        return () => snaps.forEach((s, i) => tx.set(refs[i], { returned: ((s.get('returned') as number | undefined) ?? 0) + lines[i].quantity }));
+      },
+    },
+    couriers: {
+      async nearbyAvailable(center, radiusM, _capability, limit) {
+        const snaps = couriers.size ? await db().getAll(...[...couriers].map(courierRef)) : [];
+        return snaps
+          .map((s) => s.data() as CourierDoc)
+          .filter((c) => c && c.jobId === null)
+          .map((c) => ({ userId: c.userId, lat: c.lat, lng: c.lng, distanceM: Math.round(distanceMeters(center, c)) }))
+          .filter((c) => c.distanceM <= radiusM)
+          .sort((a, b) => a.distanceM - b.distanceM)
+          .slice(0, limit);
+      },
+      async txRead(tx, driverId) {
+        const snap = await tx.get(courierRef(driverId));
+        return snap.exists ? (snap.data() as CourierDoc) : undefined;
+      },
+      txClaim(tx, loc, job) {
+        const c = loc as CourierDoc | undefined;
+        if (!c || c.jobId !== null) return undefined;
+        tx.update(courierRef(c.userId), { jobId: job.jobId, customerId: job.customerId });
+        return { lat: c.lat, lng: c.lng };
+      },
+      txShareWithCustomer(tx, loc, jobId) {
+        const c = loc as CourierDoc | undefined;
+        if (c?.jobId === jobId) tx.update(courierRef(c.userId), { sharedWith: c.customerId });
+      },
+      txRelease(tx, loc, jobId) {
+        const c = loc as CourierDoc | undefined;
+        if (c?.jobId === jobId) tx.update(courierRef(c.userId), { jobId: null, customerId: null, sharedWith: null });
+      },
+      async currentJob(driverId) {
+        const snap = await courierRef(driverId).get();
+        const jobId = snap.get('jobId') as string | null | undefined;
+        return jobId ? { kind: 'ORDER', id: jobId } : null;
+      },
+    },
+    promotions: {
+      async releaseFor(reference) {
+        released.push(reference);
+      },
+    },
+    partners: {
+      async members(partnerId) {
+        const snap = await db().collection(PARTNER_MEMBERS).where('partnerId', '==', partnerId).get();
+        return snap.docs.map((d) => ({ userId: d.get('userId') as string, role: d.get('role') as 'OWNER' | 'STAFF' }));
+      },
+    },
+  };
+  return {
+    ports,
+    /** Vouchers given back (references). */
+    released,
+    /** A store of the partner (a merchant unless told). */
+    store(partnerId: string, kind: SellerRef['kind'] = 'MERCHANT'): SellerRef {
+      const ref = { kind, id: `store-${randomUUID().slice(0, 12)}` };
+      stores.set(ref.id, partnerId);
+      return ref;
+    },
+    /** A free courier at a point; `alone`: the only one in the pool from now (earlier ones leave it). */
+    async courier(userId: string, at: { lat: number; lng: number }, alone = false): Promise<void> {
+      if (alone) couriers.clear();
+      couriers.add(userId);
+      await courierRef(userId).set({ userId, lat: at.lat, lng: at.lng, jobId: null, customerId: null, sharedWith: null });
+    },
+    courierState: async (userId: string) => (await courierRef(userId).get()).data() as CourierDoc,
+    /** What the store got back of one item. */
+    returned: async (store: SellerRef, itemKey: string) =>
+      ((await db().collection(TEST_STOCK).doc(`${store.id}_${itemKey}`).get()).get('returned') as number) ?? 0,
+  };
+}
+export type OrderDoubles = ReturnType<typeof orderDoubles>;
+export type { CourierState };
+
+function envFile(name: string): Record<string, string> {
+  const file = path.join(__dirname, '..', '..', name);
+  return fs.existsSync(file) ? (parseEnv(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
+}
+
+/** The configuration the in-process API runs with (process env, then the functions/.env files, then the secrets). */
+export function stackConfig(): Readonly<AppConfig> {
+  const projectId = process.env.GCLOUD_PROJECT ?? 'demo-superapp';
+  return parseConfig({ ...process.env, ...envFile('.env'), ...envFile(`.env.${projectId}`), ...envFile('.env.local'), ...envFile('.secret.local') });
+}
+
+/** The API built in-process with the orders ports bound to the doubles; tokens of the shared API work on it. */
+export async function ordersApp(doubles: OrderDoubles) {
+  const config = stackConfig();
+  bindOrderPorts(config, doubles.ports);
+  const server = await listen(buildApp({ config }).app);
+  const ip = testIp();
+  async function call<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
+    method: string,
+    url: string,
+    opts: { body?: unknown; token?: Tokens; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { 'x-forwarded-for': ip, 'accept-language': 'en', ...(opts.headers ?? {}) };
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    if (opts.token) headers.authorization = `Bearer ${opts.token.accessToken}`;
+    const started = performance.now();
+    const res = await fetch(`${server.url}/api/v1${url}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body: body as T, headers: res.headers, ms: performance.now() - started };
+  }
+  const payments = paymentCommands(config);
+  return { config, call, close: server.close, service: ordersServiceFor(config), commands: orderCommands(config), payments };
+}
+export type OrdersApp = Awaited<ReturnType<typeof ordersApp>>;
+
+/** Two lines: 2 bowls of phở and an iced coffee; 35,000 delivery, 5,000 service, total 135,000 (less a discount). */
+export function draftOf(
+  consumerId: string,
+  partnerId: string,
+  store: SellerRef,
+  opts: { id?: string; payment?: OrderDraft['payment']; at?: number; discount?: number; voucher?: OrderDraft['voucher'] } = {},
+): OrderDraft {
+  const discount = opts.discount ?? 0;
+  return {
+    id: opts.id ?? `o-${randomUUID().slice(0, 16)}`,
+    consumerId,
+    seller: store,
+    partnerId,
+    sellerName: 'Phở Hòa Pasteur',
+    pickup: { lat: 10.7797, lng: 106.6918, address: '260C Pasteur, Quận 3, TP.HCM' },
+    dropoff: { lat: 10.7769, lng: 106.7009, address: '19 Lê Duẩn, Quận 1', recipientName: 'Lan', phone: '+84901234567', note: 'Gọi khi tới', addressId: null },
+    distanceM: 1_400,
+    lines: [
+      { itemKey: 'pho-bo', name: 'Phở bò tái', quantity: 2, unitPriceVnd: 40_000, lineTotalVnd: 80_000, options: [], requiresPrescription: false },
+      {
+        itemKey: 'ca-phe-sua',
+        name: 'Cà phê sữa đá',
+        quantity: 1,
+        unitPriceVnd: 15_000,
+        lineTotalVnd: 15_000,
+        options: [{ group: 'size', groupName: 'Cỡ', choices: [{ key: 'l', name: 'Lớn', priceDeltaVnd: 0 }] }],
+        requiresPrescription: false,
+      },
+    ],
+    pricing: { itemsVnd: 95_000, deliveryFeeVnd: 35_000, serviceFeeVnd: 5_000, discountVnd: discount, totalVnd: 135_000 - discount },
+    voucher: opts.voucher ?? null,
+    payment: opts.payment ?? { method: 'CASH', provider: null, paymentId: null },
+    prescriptionMediaId: null,
+    note: null,
+    prepTimeMin: 15,
+    at: opts.at ?? Date.now(),
+  };
+}
+
+/** Places the draft as checkout does: in a transaction that checked the id is new. */
+export async function place(app: OrdersApp, draft: OrderDraft): Promise<OrderDraft> {
+  await inTransaction(async (tx: Transaction) => {
+    if (await app.commands.txExists(tx, draft.id)) throw new Error(`order ${draft.id} exists`);
+    app.commands.txPlace(tx, draft);
+  });
+  return draft;
+}
+
+/** A wallet-paid order: the consumer topped up, the total held for the order, then placed. */
+export async function walletOrder(app: OrdersApp, consumer: Tokens, partnerId: string, store: SellerRef, opts: Parameters<typeof draftOf>[3] = {}) {
+  const draft = draftOf(consumer.user.id, partnerId, store, opts);
+  await postTopUp(consumer, draft.pricing.totalVnd);
+  const hold = await app.payments.hold({
+    payerId: consumer.user.id,
+    amount: vnd(draft.pricing.totalVnd),
+    purpose: 'ORDER',
+    ref: { type: 'ORDER', id: draft.id },
+    description: 'Order',
+    idempotencyKey: draft.id,
+  });
+  return place(app, { ...draft, payment: { method: 'WALLET', provider: null, paymentId: hold.id } });
+}
+
+/** A gateway order: its payment opened at the provider (MOCK pays at once; VNPAY waits for its notice), then placed. */
+export async function gatewayOrder(app: OrdersApp, consumer: Tokens, partnerId: string, store: SellerRef, provider: 'MOCK' | 'VNPAY' = 'MOCK') {
+  const draft = draftOf(consumer.user.id, partnerId, store);
+  const payment = await app.payments.charge({
+    payerId: consumer.user.id,
+    amount: vnd(draft.pricing.totalVnd),
+    purpose: 'ORDER',
+    ref: { type: 'ORDER', id: draft.id },
+    method: 'GATEWAY',
+    provider,
+    description: 'Order',
+    idempotencyKey: draft.id,
+  });
+  await place(app, { ...draft, payment: { method: 'GATEWAY', provider, paymentId: payment.id } });
+  return { draft, payment };
+}
+
+/** The people of an orders test: an administrator, the store's owner and staff, a rival partner, two consumers, drivers. */
+export async function orderCast(doubles: OrderDoubles) {
+  const admin = await adminTokens();
+  const [owner, rival, consumer, other, stranger] = await Promise.all([
+    activePartner('Phở Hòa Pasteur', admin),
+    activePartner('Bún Chả Hương Liên', admin),
+    registerVerified({ name: 'Lan' }),
+    registerVerified({ name: 'Minh' }),
+    driverAccount(),
+  ]);
+  const staff = await staffOf(owner);
+  return { admin, owner, rival, consumer, other, stranger, staff, store: doubles.store(owner.partnerId) };
+}
+export type OrderCast = Awaited<ReturnType<typeof orderCast>>;
+
+/** A courier account, free near the store and the only one in the doubles' pool (the next search finds it). */
+export async function freeCourier(doubles: OrderDoubles, at = { lat: 10.78, lng: 106.692 }) {
+  const courier = await driverAccount();
+  await doubles.courier(courier.user.id, at, true);
+  return courier;
+}
+
+const STEPS = ['CONFIRMED', 'PREPARING', 'READY_FOR_PICKUP', 'COURIER_ASSIGNED', 'PICKED_UP', 'DELIVERED'] as const;
+const PATHS = { CONFIRMED: 'confirm', PREPARING: 'preparing', READY_FOR_PICKUP: 'ready' } as const;
+
+/** Moves a PLACED order on, step by step as its parties do, up to `to` (the courier search run at once). */
+export async function advance(app: OrdersApp, cast: OrderCast, id: string, to: (typeof STEPS)[number], courier?: Tokens) {
+  const now = (await ordersRepo.get(id))!.status;
+  for (const step of STEPS.slice(STEPS.indexOf(now as (typeof STEPS)[number]) + 1, STEPS.indexOf(to) + 1)) {
+    let res: ApiResponse | undefined;
+    if (step in PATHS) res = await app.call('POST', `/orders/${id}/${PATHS[step as keyof typeof PATHS]}`, { token: cast.staff, body: {} });
+    if (step === 'COURIER_ASSIGNED' && (await app.service.searchCourier(id)) !== 'assigned') throw new Error(`no courier for ${id}`);
+    if (step === 'PICKED_UP') res = await app.call('POST', `/orders/${id}/pickup`, { token: courier });
+    if (step === 'DELIVERED') {
+      const code = (await ordersRepo.handover(id))!.code;
+      res = await app.call('POST', `/orders/${id}/deliver`, { token: courier, body: { code } });
+    }
+    if (res && res.status !== 200) throw new Error(`${step}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
