@@ -25,6 +25,7 @@ import { paymentsModule } from './payments/payments.module';
 import { usersModule } from './users/users.module';
 import { walletModule } from './wallet/wallet.module';
 import { statusModule } from './status/status.module';
+import { cartModule } from './cart/cart.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -56,6 +57,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     favoritesModule,
     reviewsModule,
     promotionsModule,
+    cartModule,
     statusModule,
   ]),
 );

@@ -28,5 +28,6 @@ export const MODULE_LISTS = {
     'favorites',
     'reviews',
     'promotions',
+    'cart',
   ],
 } as const;
