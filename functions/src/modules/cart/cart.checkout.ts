@@ -5,7 +5,7 @@ import { stableId } from '../../platform/kits/ids/stable-id';
 import { vnd } from '../../platform/kits/money/money';
 import type { CartContext } from './cart.context';
 import { checkoutDeadline, createLeftovers, dueView, SWEEP_LEASE_MS } from './cart.leftovers';
-import { cartIdOf, lineRequestOf, pricingOf, voucherReferenceOf, type CheckoutPayment, type CheckoutRecord, type Pricing } from './cart.model';
+import { cartIdOf, lineRequestOf, outstanding, pricingOf, voucherReferenceOf, type CheckoutPayment, type CheckoutRecord, type Pricing } from './cart.model';
 import type { GatewayProvider, OrderDraft, PricedLine, SellerRef } from './cart.ports';
 import { assess, itemsTotal, refusalOf, type AddressInput, type Assessment } from './cart.pricing';
 import { cartRepo } from './cart.repo';
@@ -31,9 +31,9 @@ interface Attempt {
   record: CheckoutRecord;
   entry: CheckoutPayment | null;
   heldBefore: boolean;
+  /** Where the payment stands: not asked for, asked (made or not: the key tells), refused (nothing made), made. */
+  payment: 'none' | 'asked' | 'refused' | 'made';
   paymentId: string | null;
-  /** The payment call was refused (nothing was made under its key). */
-  paymentRefused: boolean;
 }
 
 const changed = () => new ConflictError('Your cart or its prices changed while checking out: look at it again').withCode('CART_CHANGED');
@@ -88,7 +88,7 @@ export function createCheckout(ctx: CartContext) {
         updatedAt: at,
       };
       cartRepo.putCheckout(tx, record);
-      return { record, entry, heldBefore: r?.voucher ?? false, paymentId: null, paymentRefused: false };
+      return { record, entry, heldBefore: r?.voucher ?? false, payment: 'none' as const, paymentId: null };
     });
   }
 
@@ -114,12 +114,14 @@ export function createCheckout(ctx: CartContext) {
       description: `Order at ${a.seller.name}`,
       idempotencyKey: entry.key,
     };
+    attempt.payment = 'asked';
     try {
       const made = entry.method === 'WALLET' ? await payments.hold(base) : await payments.charge({ ...base, method: 'GATEWAY', provider: entry.provider!, clientIp });
+      attempt.payment = 'made';
       attempt.paymentId = made.id;
       return made;
     } catch (err) {
-      attempt.paymentRefused = err instanceof AppError && err.statusCode < 500;
+      if (err instanceof AppError && err.statusCode < 500) attempt.payment = 'refused';
       throw err;
     }
   }
@@ -158,12 +160,17 @@ export function createCheckout(ctx: CartContext) {
   }
 
   /** The one transaction: every read (replay, cart as priced, stock), then stock taken, order placed, cart emptied. */
-  async function place(attempt: Attempt, input: CheckoutInput, a: Assessment, build: (lines: PricedLine[]) => OrderDraft): Promise<'placed' | 'replayed'> {
+  async function place(
+    attempt: Attempt,
+    input: CheckoutInput,
+    a: Assessment,
+    build: (lines: PricedLine[]) => OrderDraft,
+  ): Promise<{ outcome: 'placed' | 'replayed'; record: CheckoutRecord }> {
     const orderId = attempt.record.id;
     return inTransaction(async (tx) => {
       const r = await cartRepo.getCheckout(orderId, tx);
       if (!r) throw changed();
-      if (r.placed || (await orders.txExists(tx, orderId))) return 'replayed' as const;
+      if (r.placed || (await orders.txExists(tx, orderId))) return { outcome: 'replayed' as const, record: r };
       const cart = await cartRepo.get(cartIdOf(r.userId, input.seller), tx);
       if (!cart || cart.revision !== a.cart?.revision) throw changed();
       const taken = await sellers.txTake(tx, input.seller, cart.lines.map(lineRequestOf));
@@ -172,20 +179,29 @@ export function createCheckout(ctx: CartContext) {
       orders.txPlace(tx, build(taken.lines));
       cartRepo.remove(tx, cart.id);
       const paymentsAfter = r.payments.map((p) => (p.key === attempt.entry?.key ? { ...p, id: attempt.paymentId, taken: attempt.paymentId !== null, settled: attempt.paymentId === null } : p));
-      cartRepo.putCheckout(tx, { ...r, placed: true, payments: paymentsAfter, updatedAt: now() });
-      return 'placed' as const;
+      const record = { ...r, placed: true, payments: paymentsAfter, updatedAt: now() };
+      cartRepo.putCheckout(tx, record);
+      return { outcome: 'placed' as const, record };
     });
   }
 
-  /** Gives back at once what this attempt (and any earlier one) took; whatever fails here is left to the check. */
-  async function undo(attempt: Attempt, reason: string, keepVoucher: boolean): Promise<void> {
-    const mine = (p: CheckoutPayment) =>
-      p.key === attempt.entry?.key ? { ...p, id: attempt.paymentId, settled: attempt.paymentId === null && (attempt.paymentRefused || p.settled) } : p;
-    const local = { ...attempt.record, placed: keepVoucher, payments: attempt.record.payments.map(mine) };
+  /**
+   * Gives back at once what no order took, this attempt's and any earlier one's, as the stored record tells (a placed
+   * order keeps its voucher use and payment, even when the answer of its transaction was lost); whatever fails here is
+   * left to the check.
+   */
+  async function undo(attempt: Attempt, reason: string): Promise<void> {
+    const orderId = attempt.record.id;
     try {
-      await leftovers.record(attempt.record.id, await leftovers.giveBack(local, reason), { endSweep: false });
+      const current = (await cartRepo.getCheckout(orderId)) ?? attempt.record;
+      // This attempt's payment: none made when it was never asked for or refused; asked without an answer, the key tells.
+      const mine = (p: CheckoutPayment) =>
+        p.key === attempt.entry?.key && !p.taken
+          ? { ...p, id: attempt.paymentId ?? p.id, settled: attempt.payment === 'none' || attempt.payment === 'refused' }
+          : p;
+      await leftovers.record(orderId, await leftovers.giveBack({ ...current, payments: current.payments.map(mine) }, reason), { endSweep: false });
     } catch (err) {
-      logger.warn('checkout left for its check', { orderId: attempt.record.id, error: (err as Error).message });
+      logger.warn('checkout left for its check', { orderId, error: (err as Error).message });
     }
   }
 
@@ -199,19 +215,23 @@ export function createCheckout(ctx: CartContext) {
     const attempt = await begin(orderId, userId, input, a);
     if (attempt === 'placed') return answer(orderId, userId, takenPayment((await cartRepo.getCheckout(orderId))!));
     await deadline.arm(ctx.scheduler, dueView(attempt.record), attempt.record.attemptAt, String(attempt.record.attemptAt));
+    let placed: Awaited<ReturnType<typeof place>>;
     try {
       const voucher = input.voucherCode === undefined ? null : await reserve(orderId, userId, input.voucherCode, a, attempt.heldBefore);
       const { totalVnd: _undiscounted, ...parts } = a.pricing;
       const pricing = pricingOf({ ...parts, discountVnd: voucher?.discount ?? 0 });
       const payment = await pay(attempt, a, pricing, clientIp);
       const at = now();
-      const outcome = await place(attempt, input, a, (lines) => draftOf(orderId, userId, input, a, { lines, pricing, voucher, payment, at }));
-      if (outcome === 'replayed') await undo(attempt, 'The order was placed by another attempt', true);
-      return answer(orderId, userId, outcome === 'placed' ? attempt.paymentId : takenPayment((await cartRepo.getCheckout(orderId))!));
+      placed = await place(attempt, input, a, (lines) => draftOf(orderId, userId, input, a, { lines, pricing, voucher, payment, at }));
     } catch (err) {
-      await undo(attempt, `The checkout failed (${err instanceof AppError ? err.code : 'error'})`, false);
+      await undo(attempt, `The checkout failed (${err instanceof AppError ? err.code : 'error'})`);
       throw err;
     }
+    // What an earlier attempt (or, replayed, this one) left is given back now rather than at the check.
+    const { outcome, record } = placed;
+    if (outcome === 'replayed' || outstanding(record))
+      await undo(attempt, outcome === 'replayed' ? 'The order was placed by another attempt' : 'The checkout was retried');
+    return answer(orderId, userId, takenPayment(record) ?? (outcome === 'placed' ? attempt.paymentId : null));
   }
 
   /** The checkout check's task: waits for the latest attempt's due time, then gives back what no order took. */
