@@ -125,7 +125,7 @@ async function storeProblems(ctx: CartContext, userId: string, a: Omit<Assessmen
         deliveryRadiusM: seller.deliveryRadiusM,
       }),
     );
-  const allPriced = a.lines.every((l) => l.priced !== null);
+  const allPriced = a.lines.length > 0 && a.lines.every((l) => l.priced !== null);
   if (allPriced && a.pricing.itemsVnd < seller.minOrderVnd)
     problems.push(
       issue(422, 'CART_BELOW_MINIMUM', `${seller.name} takes orders from ${seller.minOrderVnd} ₫ of items`, {

@@ -86,7 +86,7 @@ describe('the checkout check', () => {
     const [orderId] = await checkoutsOf(user.user.id);
     expect(scheduled.filter((s) => s.id === orderId)).toEqual([{ id: orderId, delaySec: 600, phase: expect.any(String) }]);
 
-    faults.giveBack = false;
+    Object.assign(faults, { place: false, giveBack: false });
     await expect(app.services.checkout.runCheck(orderId)).rejects.toThrow(/not due yet/);
     expect(await walletOf(user)).toEqual(expect.objectContaining({ held: total }));
     clock.shift = 601_000;
