@@ -116,7 +116,8 @@ export function createCheckout(ctx: CartContext) {
     };
     attempt.payment = 'asked';
     try {
-      const made = entry.method === 'WALLET' ? await payments.hold(base) : await payments.charge({ ...base, method: 'GATEWAY', provider: entry.provider!, clientIp });
+      const made =
+        entry.method === 'WALLET' ? await payments.hold(base) : await payments.charge({ ...base, method: 'GATEWAY', provider: entry.provider!, clientIp });
       attempt.payment = 'made';
       attempt.paymentId = made.id;
       return made;
@@ -178,7 +179,9 @@ export function createCheckout(ctx: CartContext) {
       taken.take();
       orders.txPlace(tx, build(taken.lines));
       cartRepo.remove(tx, cart.id);
-      const paymentsAfter = r.payments.map((p) => (p.key === attempt.entry?.key ? { ...p, id: attempt.paymentId, taken: attempt.paymentId !== null, settled: attempt.paymentId === null } : p));
+      const paymentsAfter = r.payments.map((p) =>
+        p.key === attempt.entry?.key ? { ...p, id: attempt.paymentId, taken: attempt.paymentId !== null, settled: attempt.paymentId === null } : p,
+      );
       const record = { ...r, placed: true, payments: paymentsAfter, updatedAt: now() };
       cartRepo.putCheckout(tx, record);
       return { outcome: 'placed' as const, record };

@@ -58,8 +58,7 @@ export function createLeftovers(ctx: CartContext) {
     if (id === null) return { ...p, settled: true };
     const payment = await payments.get(id);
     if (payment.status === 'AUTHORIZED') await payments.release(id, reason);
-    else if (payment.status === 'SUCCEEDED')
-      await payments.refund(id, { reason, by: 'system:cart', idempotencyKey: `${id}-checkout-refund` });
+    else if (payment.status === 'SUCCEEDED') await payments.refund(id, { reason, by: 'system:cart', idempotencyKey: `${id}-checkout-refund` });
     else if (payment.status === 'PENDING') return { ...p, id };
     return { ...p, id, settled: true };
   }

@@ -69,8 +69,7 @@ export const itemsTotal = (lines: ReadonlyArray<{ priced: PricedLine | null }>) 
 
 export type Dropoff = OrderDraft['dropoff'];
 export type AddressInput =
-  | { addressId: string }
-  | { location: { lat: number; lng: number }; address: string; recipientName?: string; phone?: string; note?: string };
+  { addressId: string } | { location: { lat: number; lng: number }; address: string; recipientName?: string; phone?: string; note?: string };
 
 /** Where to deliver: one of the caller's saved addresses (404 CART_ADDRESS_NOT_FOUND otherwise), or the one given. */
 export async function dropoffOf(ctx: CartContext, userId: string, input: AddressInput): Promise<Dropoff> {

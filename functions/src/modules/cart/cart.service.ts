@@ -44,7 +44,13 @@ export function createCartService(ctx: CartContext) {
 
   async function view(cart: CartRecord) {
     const seller = await sellers.get(cart.seller);
-    if (!seller) return cartView(cart, undefined, cart.lines.map((line) => ({ line, priced: null, problem: null })), [problemOfGone(cart.seller)]);
+    if (!seller)
+      return cartView(
+        cart,
+        undefined,
+        cart.lines.map((line) => ({ line, priced: null, problem: null })),
+        [problemOfGone(cart.seller)],
+      );
     const priced = await priceLines(sellers, cart.seller, cart.lines);
     return cartView(cart, seller, priced.lines, priced.problems);
   }
@@ -57,7 +63,14 @@ export function createCartService(ctx: CartContext) {
   async function checkLine(seller: SellerRef, line: Pick<CartLineRecord, 'itemKey' | 'quantity' | 'options' | 'note'>): Promise<void> {
     if (!(await sellers.get(seller))) throw sellerGone(seller);
     await sellers
-      .quote(seller, [{ itemKey: line.itemKey, quantity: line.quantity, ...(line.options.length ? { options: line.options } : {}), ...(line.note ? { note: line.note } : {}) }])
+      .quote(seller, [
+        {
+          itemKey: line.itemKey,
+          quantity: line.quantity,
+          ...(line.options.length ? { options: line.options } : {}),
+          ...(line.note ? { note: line.note } : {}),
+        },
+      ])
       .catch(asBodyError);
   }
 

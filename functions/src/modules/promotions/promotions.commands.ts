@@ -72,4 +72,3 @@ export function createPromotionCommands(deps: { now?: () => number } = {}) {
 }
 
 export type PromotionCommands = ReturnType<typeof createPromotionCommands>;
-

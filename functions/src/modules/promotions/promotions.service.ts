@@ -4,7 +4,17 @@ import { assertPermission } from '../../platform/core/auth/guard';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
-import { MAX_SHARDS, normalizeCode, PAYABLE_VERTICAL, shardSizes, type Payable, type PayableRef, type PromotionRecord, type PromotionVertical, type RedemptionRecord } from './promotions.model';
+import {
+  MAX_SHARDS,
+  normalizeCode,
+  PAYABLE_VERTICAL,
+  shardSizes,
+  type Payable,
+  type PayableRef,
+  type PromotionRecord,
+  type PromotionVertical,
+  type RedemptionRecord,
+} from './promotions.model';
 import { checkApplies, previewUse, releaseUse, takeUse, type Purchase } from './promotions.redemption';
 import { promotionsRepo } from './promotions.repo';
 import type { PromotionBodySchema, PromotionPatchSchema, RedeemBodySchema, ValidateBodySchema } from './promotions.schemas';

@@ -38,8 +38,22 @@ const carts = async (who: Tokens, query = '') => (await send(app.url, 'GET', `/c
 const patch = (who: Tokens, id: string, body: Record<string, unknown>) => send(app.url, 'PATCH', `/cart/items/${id}`, { token: who.accessToken, body });
 const remove = (who: Tokens, id: string) => send(app.url, 'DELETE', `/cart/items/${id}`, { token: who.accessToken });
 const quote = (who: Tokens, body: Record<string, unknown>) => send(app.url, 'POST', '/cart/quote', { token: who.accessToken, body });
-type Line = { id: string; itemKey: string; quantity: number; note: string | null; priced: { unitPriceVnd: number; lineTotalVnd: number } | null; problem: { code: string } | null };
-type Cart = { id: string; lines: Line[]; itemsVnd: number; itemCount: number; problems: Array<{ code: string; lineId: string | null }>; seller: { id: string } };
+type Line = {
+  id: string;
+  itemKey: string;
+  quantity: number;
+  note: string | null;
+  priced: { unitPriceVnd: number; lineTotalVnd: number } | null;
+  problem: { code: string } | null;
+};
+type Cart = {
+  id: string;
+  lines: Line[];
+  itemsVnd: number;
+  itemCount: number;
+  problems: Array<{ code: string; lineId: string | null }>;
+  seller: { id: string };
+};
 const lineOf = (cart: Cart, itemKey: string, note: string | null = null) => cart.lines.find((l) => l.itemKey === itemKey && l.note === note)!;
 const fieldsOf = (body: { details?: Array<{ field: string }> }) => (body.details ?? []).map((d) => d.field);
 
@@ -111,7 +125,13 @@ describe('cart', () => {
     expect([group.status, fieldsOf(group.body)]).toEqual([400, ['body.options[0].group']]);
     const choice = await add(user, { ...line, options: [{ group: 'extra', choices: ['egg', 'gold'] }] });
     expect([choice.status, fieldsOf(choice.body)]).toEqual([400, ['body.options[0].choices[1]']]);
-    const twice = await add(user, { ...line, options: [{ group: 'size', choices: ['L'] }, { group: 'size', choices: ['M'] }] });
+    const twice = await add(user, {
+      ...line,
+      options: [
+        { group: 'size', choices: ['L'] },
+        { group: 'size', choices: ['M'] },
+      ],
+    });
     expect([twice.status, fieldsOf(twice.body)]).toEqual([400, ['body.options']]);
     expect((await add(user, { ...line, itemKey: 'pizza' })).body.code).toBe('ITEM_UNAVAILABLE');
     expect(fieldsOf((await add(user, { ...line, seller: { kind: 'HOTEL', id: store.ref.id } })).body)).toEqual(['body.seller.kind']);

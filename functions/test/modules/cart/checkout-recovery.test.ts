@@ -66,9 +66,23 @@ async function buyer() {
   const code = `K${randomUUID().replace(/-/g, '').slice(0, 10)}`.toUpperCase();
   const promo = await call('POST', '/promotions/manage', {
     token: admin.accessToken,
-    body: { code, title: 'Giảm 10.000 ₫', kind: 'FIXED', value: 10_000, startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 86_400_000).toISOString(), verticals: ['ORDER'], totalLimit: 3 },
+    body: {
+      code,
+      title: 'Giảm 10.000 ₫',
+      kind: 'FIXED',
+      value: 10_000,
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+      verticals: ['ORDER'],
+      totalLimit: 3,
+    },
   });
-  const body = { seller: store.ref, address: { location: here.near(400), address: '1 Lý Thái Tổ, Hoàn Kiếm' }, payment: { method: 'WALLET' }, voucherCode: code };
+  const body = {
+    seller: store.ref,
+    address: { location: here.near(400), address: '1 Lý Thái Tổ, Hoàn Kiếm' },
+    payment: { method: 'WALLET' },
+    voucherCode: code,
+  };
   const stats = async () => (await call('GET', `/promotions/manage/${promo.body.id}`, { token: admin.accessToken })).body.stats.redeemed as number;
   return { user, store, body, stats };
 }

@@ -63,7 +63,12 @@ describe('POST /cart/checkout', () => {
     await add(user, { seller: store.ref, itemKey: 'tra', quantity: 1, note: 'ít đá' });
     const body = { seller: store.ref, address: address(here.near(3_000)), payment: { method: 'CASH' }, note: 'Gọi trước khi tới' };
     expect((await checkout(user, body, null)).body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
-    for (const tampered of [{ totalVnd: 1_000 }, { pricing: { totalVnd: 1_000 } }, { payment: { method: 'CASH', amount: 1 } }, { payment: { method: 'GATEWAY' } }]) {
+    for (const tampered of [
+      { totalVnd: 1_000 },
+      { pricing: { totalVnd: 1_000 } },
+      { payment: { method: 'CASH', amount: 1 } },
+      { payment: { method: 'GATEWAY' } },
+    ]) {
       expect((await checkout(user, { ...body, ...tampered })).status).toBe(400);
     }
     const key = randomUUID();
@@ -212,7 +217,14 @@ describe('POST /cart/checkout', () => {
     const far = await expectRefused({ address: address(here.near(3_500)) }, 422, 'CART_OUT_OF_RANGE');
     expect(far.details).toMatchObject({ deliveryRadiusM: 3_000 });
     const used = await voucher({ totalLimit: 1 });
-    await promotionCommands(apiConfig()).reserve({ userId: `someone-${randomUUID()}`, code: used.code, vertical: 'ORDER', partnerId: null, amount: 1, reference: `ORDER:${randomUUID()}` });
+    await promotionCommands(apiConfig()).reserve({
+      userId: `someone-${randomUUID()}`,
+      code: used.code,
+      vertical: 'ORDER',
+      partnerId: null,
+      amount: 1,
+      reference: `ORDER:${randomUUID()}`,
+    });
     await expectRefused({ voucherCode: used.code }, 409, 'PROMOTION_EXHAUSTED');
     await expectRefused({ voucherCode: 'NOSUCHCODE' }, 404, 'PROMOTION_NOT_FOUND');
     await store.update({ accepting: false, paused: true });

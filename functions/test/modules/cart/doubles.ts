@@ -127,7 +127,11 @@ export const ordersDouble: OrdersPort = {
 export const storedOrder = async (id: string) => (await db().collection(TEST_ORDERS).doc(id).get()).data() as PlacedOrder | undefined;
 
 /** A store near `at` (a merchant unless said), with the items given. */
-export async function openStore(at: { lat: number; lng: number }, items: Record<string, Partial<MenuItem>>, extra: Partial<StoreDoc> & { kind?: SellerRef['kind'] } = {}) {
+export async function openStore(
+  at: { lat: number; lng: number },
+  items: Record<string, Partial<MenuItem>>,
+  extra: Partial<StoreDoc> & { kind?: SellerRef['kind'] } = {},
+) {
   const { kind = 'MERCHANT', ...fields } = extra;
   const ref: SellerRef = { kind, id: `store-${Math.random().toString(36).slice(2, 12)}` };
   const store: StoreDoc = {

@@ -37,7 +37,8 @@ describe('POST /cart/quote', () => {
     const user = await registerVerified();
     const here = area();
     const store = await openStore(here, { pho: { priceVnd: 60_000, stock: 3 }, tra: { priceVnd: 5_000 } }, { minOrderVnd: 100_000, deliveryRadiusM: 6_000 });
-    const add = (itemKey: string, quantity: number) => send(app.url, 'POST', '/cart/items', { token: user.accessToken, body: { seller: store.ref, itemKey, quantity } });
+    const add = (itemKey: string, quantity: number) =>
+      send(app.url, 'POST', '/cart/items', { token: user.accessToken, body: { seller: store.ref, itemKey, quantity } });
     expect(codes(await quote(user, { seller: store.ref }))).toEqual(['CART_EMPTY']);
     await add('pho', 1);
     const at = (m: number) => ({ location: here.near(m), address: '3 Nhà Thờ, Hoàn Kiếm' });

@@ -48,11 +48,13 @@ const outcome = async (attempt: () => Promise<unknown>): Promise<string> => {
       return 'RESERVED';
     } catch (err) {
       // A caller retries 503 CONTENDED; anything else is the answer.
-      if (!(err instanceof AppError) || err.code !== 'CONTENDED' || i === 20) return err instanceof AppError ? (err.code ?? String(err.statusCode)) : String(err);
+      if (!(err instanceof AppError) || err.code !== 'CONTENDED' || i === 20)
+        return err instanceof AppError ? (err.code ?? String(err.statusCode)) : String(err);
     }
   }
 };
-const stats = async (id: string) => (await call('GET', `/promotions/manage/${id}`, { token: admin.accessToken })).body.stats as { redeemed: number; remaining: number };
+const stats = async (id: string) =>
+  (await call('GET', `/promotions/manage/${id}`, { token: admin.accessToken })).body.stats as { redeemed: number; remaining: number };
 
 describe('promotionCommands', () => {
   it('40 checkouts reserving the last 6 uses at once: exactly 6 get one, and the figures agree', async () => {
