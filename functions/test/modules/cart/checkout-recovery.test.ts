@@ -19,7 +19,7 @@ const config = apiConfig();
 const realPayments = paymentCommands(config);
 const realPromotions = promotionCommands(config);
 /** Faults switched on by the tests: the order's transaction fails, giving back fails (the process died), a payment's answer is lost. */
-const faults = { place: false, giveBack: false, loseAnswer: false };
+const faults = { place: false, giveBack: false, loseAnswer: false, duringPayment: null as (() => Promise<unknown>) | null };
 const dead = () => Promise.reject(new Error('the process died'));
 
 let app: Awaited<ReturnType<typeof cartApp>>;
@@ -38,6 +38,7 @@ beforeAll(async () => {
         ...realPayments,
         hold: async (input) => {
           const made = await realPayments.hold(input);
+          await faults.duringPayment?.();
           if (faults.loseAnswer) {
             faults.loseAnswer = false;
             throw new Error('connection reset');
@@ -53,7 +54,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 afterEach(() => {
-  Object.assign(faults, { place: false, giveBack: false, loseAnswer: false });
+  Object.assign(faults, { place: false, giveBack: false, loseAnswer: false, duringPayment: null });
   clock.shift = 0;
 });
 
@@ -145,5 +146,41 @@ describe('the checkout check', () => {
     expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000, held: 0 }));
     expect(await stats()).toBe(0);
     expect(await checkoutsOf(user.user.id)).toEqual([]);
+  });
+
+  it('a cart or a price that changes while checking out: 409 CART_CHANGED, the hold and voucher use given back, the cart kept', async () => {
+    const { user, body, stats, store } = await buyer();
+    faults.duringPayment = () => send(app.url, 'POST', '/cart/items', { token: user.accessToken, body: { seller: store.ref, itemKey: 'pho', quantity: 1 } });
+    const grown = await send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, body, key: randomUUID() });
+    expect([grown.status, grown.body.code]).toEqual([409, 'CART_CHANGED']);
+    faults.duringPayment = () => store.update({ 'items.pho.priceVnd': 61_000 });
+    const repriced = await send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, body, key: randomUUID() });
+    expect([repriced.status, repriced.body.code]).toEqual([409, 'CART_CHANGED']);
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000, held: 0 }));
+    expect(await stats()).toBe(0);
+    expect(await checkoutsOf(user.user.id)).toEqual([]);
+    expect((await store.read()).items.pho.stock).toBe(5);
+    faults.duringPayment = null;
+    const placed = await send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, body, key: randomUUID() });
+    expect(placed.status).toBe(201);
+    expect(placed.body.order.pricing.itemsVnd).toBe(3 * 61_000);
+  });
+
+  it('a new attempt while the check gives an earlier one back is 409 CART_CHECKOUT_BUSY with Retry-After', async () => {
+    const { user, body } = await buyer();
+    const key = randomUUID();
+    Object.assign(faults, { place: true, giveBack: true });
+    expect((await send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, body, key })).status).toBe(500);
+    const [orderId] = await checkoutsOf(user.user.id);
+    await db().collection(CART_CHECKOUTS).doc(orderId).update({ sweepingAt: Date.now() });
+    Object.assign(faults, { place: false, giveBack: false });
+    const busy = await send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, body, key });
+    expect([busy.status, busy.body.code, busy.headers.get('retry-after')]).toEqual([409, 'CART_CHECKOUT_BUSY', '5']);
+    // The lease lapses (the check died): the retry goes through, and gives back what the first attempt left.
+    clock.shift = 61_000;
+    const placed = await send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, body, key });
+    expect([placed.status, placed.body.order.id]).toEqual([201, orderId]);
+    const total = 120_000 + 15_000 + 3_000 - 10_000;
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));
   });
 });
