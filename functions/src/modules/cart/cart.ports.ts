@@ -56,7 +56,7 @@ export interface PricedLine {
 export interface SellersPort {
   /** undefined: no such seller, or not ACTIVE. */
   get(ref: SellerRef, tx?: Transaction): Promise<Seller | undefined>;
-  /** Prices lines from the menu now: 409 ITEM_UNAVAILABLE / OUT_OF_STOCK, 400 naming the field of a line (`lines[0].options[1]…`). */
+  /** Prices lines from the menu now: 409 ITEM_UNAVAILABLE / OUT_OF_STOCK, 400 naming the field of a line (`lines.0.options.1.choices.0`). */
   quote(ref: SellerRef, lines: LineRequest[]): Promise<PricedLine[]>;
   /** In the caller's transaction: reads (and prices) first; `take()` then writes the stock decrements. */
   txTake(tx: Transaction, ref: SellerRef, lines: LineRequest[]): Promise<{ lines: PricedLine[]; take(): void }>;

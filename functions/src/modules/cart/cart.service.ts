@@ -18,7 +18,7 @@ export interface LineInput {
   note?: string;
 }
 
-/** A seller's 400 about a line (`lines[0].options[1]`) names the field of this request's body. */
+/** A seller's 400 about a line (`lines.0.options.1`) names the field of this request's body (`body.options.1`). */
 function asBodyError(err: unknown): never {
   if (err instanceof ValidationError && Array.isArray(err.details)) {
     const details = (err.details as Array<{ field: string; message: string; code?: string }>).map((d) => ({

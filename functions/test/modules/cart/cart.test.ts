@@ -122,9 +122,9 @@ describe('cart', () => {
       expect(res.body.message).toContain(Object.keys(tampered)[0]);
     }
     const group = await add(user, { ...line, options: [{ group: 'sauce', choices: ['chili'] }] });
-    expect([group.status, fieldsOf(group.body)]).toEqual([400, ['body.options[0].group']]);
+    expect([group.status, fieldsOf(group.body)]).toEqual([400, ['body.options.0.group']]);
     const choice = await add(user, { ...line, options: [{ group: 'extra', choices: ['egg', 'gold'] }] });
-    expect([choice.status, fieldsOf(choice.body)]).toEqual([400, ['body.options[0].choices[1]']]);
+    expect([choice.status, fieldsOf(choice.body)]).toEqual([400, ['body.options.0.choices.1']]);
     const twice = await add(user, {
       ...line,
       options: [

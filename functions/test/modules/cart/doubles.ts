@@ -38,7 +38,7 @@ const docOf = (ref: SellerRef) => db().collection(TEST_SELLERS).doc(`${ref.kind}
 const refusal = (status: number, code: string, message: string, details?: unknown) =>
   Object.assign(new AppError(status, message, details), { code: code as ErrorCode });
 
-/** Prices lines as a menu would: unknown options are a 400 naming `lines[i].options[j]…`; stock counted over all lines. */
+/** Prices lines as the merchants module does: unknown options are a 400 naming `lines.<i>.options.<j>…`; stock counted over all lines. */
 function priceOn(store: StoreDoc, lines: LineRequest[]): PricedLine[] {
   const wanted = new Map<string, number>();
   const priced = lines.map((line, i) => {
@@ -47,15 +47,15 @@ function priceOn(store: StoreDoc, lines: LineRequest[]): PricedLine[] {
     wanted.set(line.itemKey, (wanted.get(line.itemKey) ?? 0) + line.quantity);
     const options = (line.options ?? []).map((o, j) => {
       const group = item.groups[o.group];
-      if (!group) throw new ValidationError('unknown option group', [{ field: `lines[${i}].options[${j}].group`, message: 'no such option group' }]);
+      if (!group) throw new ValidationError('unknown option group', [{ field: `lines.${i}.options.${j}.group`, message: 'no such option group' }]);
       if (o.choices.length > group.max)
-        throw new ValidationError('too many choices', [{ field: `lines[${i}].options[${j}].choices`, message: `at most ${group.max}` }]);
+        throw new ValidationError('too many choices', [{ field: `lines.${i}.options.${j}.choices`, message: `at most ${group.max}` }]);
       return {
         group: o.group,
         groupName: group.name,
         choices: o.choices.map((key, k) => {
           const choice = group.choices[key];
-          if (!choice) throw new ValidationError('unknown choice', [{ field: `lines[${i}].options[${j}].choices[${k}]`, message: 'no such choice' }]);
+          if (!choice) throw new ValidationError('unknown choice', [{ field: `lines.${i}.options.${j}.choices.${k}`, message: 'no such choice' }]);
           return { key, name: choice.name, priceDeltaVnd: choice.priceDeltaVnd };
         }),
       };
