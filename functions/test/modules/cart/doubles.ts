@@ -43,7 +43,8 @@ function priceOn(store: StoreDoc, lines: LineRequest[]): PricedLine[] {
   const wanted = new Map<string, number>();
   const priced = lines.map((line, i) => {
     const item = store.items[line.itemKey];
-    if (!item || !item.available) throw refusal(409, 'ITEM_UNAVAILABLE', `${line.itemKey} cannot be ordered now`, { itemKey: line.itemKey });
+    if (!item) throw new ValidationError('unknown item', [{ field: `lines.${i}.itemKey`, message: 'no such item at this seller' }]);
+    if (!item.available) throw refusal(409, 'ITEM_UNAVAILABLE', `${line.itemKey} cannot be ordered now`, { itemKey: line.itemKey });
     wanted.set(line.itemKey, (wanted.get(line.itemKey) ?? 0) + line.quantity);
     const options = (line.options ?? []).map((o, j) => {
       const group = item.groups[o.group];
@@ -74,7 +75,7 @@ function priceOn(store: StoreDoc, lines: LineRequest[]): PricedLine[] {
   });
   for (const [key, quantity] of wanted) {
     const stock = store.items[key].stock;
-    if (stock !== null && quantity > stock) throw refusal(409, 'OUT_OF_STOCK', `Only ${stock} of ${key} left`, { itemKey: key, stock });
+    if (stock !== null && quantity > stock) throw refusal(409, 'OUT_OF_STOCK', `Only ${stock} of ${key} left`, { itemKey: key, available: stock });
   }
   return priced;
 }
