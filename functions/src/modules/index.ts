@@ -27,6 +27,7 @@ import { walletModule } from './wallet/wallet.module';
 import { statusModule } from './status/status.module';
 import { ordersModule } from './orders/orders.module';
 import { deliveryModule } from './delivery/delivery.module';
+import { cartModule } from './cart/cart.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -60,6 +61,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     promotionsModule,
     statusModule,
     ordersModule,
+    cartModule,
     deliveryModule,
   ]),
 );

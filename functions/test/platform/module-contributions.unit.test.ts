@@ -116,7 +116,6 @@ describe('API tags', () => {
     expect(Object.keys(apiTagTable([a]))).toEqual([
       'alpha',
       'assistant',
-      'cart',
       'cms',
       'hotels',
       'medical',

@@ -15,6 +15,7 @@ export const addressesRepo = {
     const snap = tx ? await tx.get(query) : await query.get();
     return snap.docs.map((d) => d.data());
   },
+  get: async (id: string): Promise<AddressRecord | undefined> => (await addresses().doc(id).get()).data(),
   create(tx: Transaction, record: AddressRecord): void {
     tx.create(addresses().doc(record.id), record);
   },

@@ -11,7 +11,7 @@ const model = () => require('./orders.model') as typeof import('./orders.model')
 
 export const ordersModule = defineModule({
   name: 'orders',
-  uses: ['chat', 'driver', 'media', 'notifications', 'partners', 'payments', 'users', 'wallet'],
+  uses: ['chat', 'driver', 'media', 'notifications', 'partners', 'payments', 'promotions', 'users', 'wallet'],
   apiTags: { orders: 'Food, grocery and pharmacy orders: the store’s steps, the courier’s delivery, ratings and chat.' },
   errorCodes: ORDERS_ERROR_CODES,
   events: ORDER_EVENTS.rows,

@@ -3,15 +3,16 @@ import { paymentCommands } from '../payments';
 import { orderSettings } from './orders.config';
 import { jobPool } from '../driver';
 import { partnerMembers } from '../partners';
-import { ABSENT_PROMOTIONS, ABSENT_SELLERS } from './orders.neighbours';
+import { promotionCommands } from '../promotions';
+import { ABSENT_SELLERS } from './orders.neighbours';
 import type { OrderPorts } from './orders.ports';
 import { createOrdersService } from './orders.service';
 
 // Services of the orders module, built once per configuration, with its ports bound to the neighbours' faces.
 // At merge (CONTRACTS.md): sellers → merchants' `sellers`, couriers → driver's `jobPool`, promotions →
 // `promotionCommands(config)`, partners → the partners face's members of a partner.
-function neighboursOf(_config: Readonly<AppConfig>): OrderPorts {
-  return { sellers: ABSENT_SELLERS, couriers: jobPool, promotions: ABSENT_PROMOTIONS, partners: { members: partnerMembers } };
+function neighboursOf(config: Readonly<AppConfig>): OrderPorts {
+  return { sellers: ABSENT_SELLERS, couriers: jobPool, promotions: promotionCommands(config), partners: { members: partnerMembers } };
 }
 
 const bound = new WeakMap<Readonly<AppConfig>, OrderPorts>();

@@ -83,6 +83,8 @@ export interface RedemptionRecord {
   status: 'REDEEMED' | 'RELEASED';
   createdAt: number;
   releasedAt: number | null;
+  /** Why a use was given back by the system (a checkout that failed, an order cancelled); absent on the user's own release. */
+  releaseReason?: string | null;
 }
 
 /** Codes compare in upper case without spaces: "tet 2027" is TET2027. */

@@ -68,17 +68,23 @@ export const promotionsRepo = {
       promotion: promo.exists ? (promo.data() as PromotionRecord) : undefined,
       usage: { count: (used.get('count') as number | undefined) ?? 0, version: used.exists ? used.updateTime : undefined },
       earlier: earlier.exists ? (earlier.data() as RedemptionRecord) : undefined,
+      earlierVersion: earlier.exists ? earlier.updateTime : undefined,
       shards: shards.map((snap) => ({ remaining: (snap.get('remaining') as number | undefined) ?? 0, version: snap.updateTime })),
     };
   },
   /**
    * One use, written at once and only if nothing it read has changed since (no transaction, no locks: a redemption
    * that lost a race fails its precondition and reads again). Throws the commit's error (FAILED_PRECONDITION,
-   * ALREADY_EXISTS, NOT_FOUND) for the caller to sort out.
+   * ALREADY_EXISTS, NOT_FOUND) for the caller to sort out. `replaces`: the version of a use of the same id given back
+   * earlier, taken again (only if unchanged since read).
    */
   async commitRedemption(
     record: RedemptionRecord,
-    reads: { usage: { count: number; version?: FirebaseFirestore.Timestamp }; shard?: { remaining: number; version?: FirebaseFirestore.Timestamp } },
+    reads: {
+      usage: { count: number; version?: FirebaseFirestore.Timestamp };
+      shard?: { remaining: number; version?: FirebaseFirestore.Timestamp };
+      replaces?: FirebaseFirestore.Timestamp;
+    },
   ): Promise<void> {
     const batch = db().batch();
     if (record.shard !== null && reads.shard) {
@@ -91,7 +97,10 @@ export const promotionsRepo = {
     const counter = usage(record.promotionId, record.userId);
     if (reads.usage.version) batch.update(counter, { count: reads.usage.count + 1 }, { lastUpdateTime: reads.usage.version });
     else batch.create(counter, { count: 1 });
-    batch.create(redemptions().doc(record.id), record);
+    if (reads.replaces) {
+      const { id: _id, ...fields } = record;
+      batch.update(db().collection(PROMOTION_REDEMPTIONS).doc(record.id), { ...fields, releaseReason: null }, { lastUpdateTime: reads.replaces });
+    } else batch.create(redemptions().doc(record.id), record);
     // One voucher per payable: a second one (or a parallel one) fails here with ALREADY_EXISTS.
     batch.create(payableClaim(record.reference), { redemptionId: record.id });
     await batch.commit();
@@ -131,7 +140,9 @@ export const promotionsRepo = {
   createRedemption(tx: Transaction, record: RedemptionRecord): void {
     tx.create(redemptions().doc(record.id), record);
   },
-  updateRedemption(tx: Transaction, id: string, fields: Pick<RedemptionRecord, 'status' | 'releasedAt'>): void {
+  /** The redemption holding a reference (`ORDER:<id>`), if any. */
+  claimOf: (reference: string, tx?: Transaction) => readRecord(payableClaim(reference), tx),
+  updateRedemption(tx: Transaction, id: string, fields: Pick<RedemptionRecord, 'status' | 'releasedAt' | 'releaseReason'>): void {
     tx.update(db().collection(PROMOTION_REDEMPTIONS).doc(id), fields);
   },
   /** Index (userId, createdAt desc). */

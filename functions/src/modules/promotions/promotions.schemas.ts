@@ -115,7 +115,9 @@ export const RedemptionSchema = z
     discount: z.number().int(),
     finalAmount: z.number().int(),
     reference: z.string(),
-    payable: PayableRefSchema.nullable().describe('null: a use taken before uses were bound to payables'),
+    payable: PayableRefSchema.nullable().describe(
+      'null: a use taken at checkout for an order (reference `ORDER:<orderId>`, given back by the system), or before uses were bound to payables',
+    ),
     status: z.enum(['REDEEMED', 'RELEASED']),
     createdAt: IsoTimeSchema,
     releasedAt: IsoTimeSchema.nullable(),

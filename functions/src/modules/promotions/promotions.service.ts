@@ -1,13 +1,10 @@
-import { randomInt } from 'node:crypto';
-import { stableId } from '../../platform/kits/ids/stable-id';
 import type { z } from 'zod';
 import type { AuthContext } from '../../platform/core/auth/access-token';
 import { assertPermission } from '../../platform/core/auth/guard';
-import { AppError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
+import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
 import {
-  discountFor,
   MAX_SHARDS,
   normalizeCode,
   PAYABLE_VERTICAL,
@@ -18,19 +15,17 @@ import {
   type PromotionVertical,
   type RedemptionRecord,
 } from './promotions.model';
+import { checkApplies, previewUse, releaseUse, takeUse, type Purchase } from './promotions.redemption';
 import { promotionsRepo } from './promotions.repo';
 import type { PromotionBodySchema, PromotionPatchSchema, RedeemBodySchema, ValidateBodySchema } from './promotions.schemas';
 
 type Caller = Pick<AuthContext, 'userId' | 'roles' | 'permissions'>;
-type Purchase = { vertical: PromotionVertical; amount: number; partnerId?: string };
 const isAdmin = (caller: Caller) => caller.roles.includes('ADMIN');
 /** The admin path (platform vouchers, any partner's) needs promotions.manage: 403 PERMISSION_REQUIRED otherwise. */
 const asAdmin = (caller: Caller) => {
   assertPermission(caller as AuthContext, 'promotions.manage');
   return true;
 };
-/** Rounds of "read, pick a shard with uses left, write on the versions read" before answering 503 CONTENDED. */
-const REDEEM_ROUNDS = 20;
 
 export function promotionView(p: PromotionRecord) {
   return {
@@ -66,28 +61,6 @@ const redemptionView = (r: RedemptionRecord) => ({
   createdAt: iso(r.createdAt),
   releasedAt: isoOrNull(r.releasedAt),
 });
-
-const unknownCode = () => new NotFoundError('No such voucher').withCode('PROMOTION_NOT_FOUND');
-
-/** Why a voucher does not apply to this purchase now (or nothing: it applies). */
-function checkApplies(p: PromotionRecord | undefined, purchase: Purchase, at: number): asserts p is PromotionRecord {
-  if (!p || p.status !== 'ACTIVE') throw unknownCode();
-  if (at < p.startsAt) throw new ConflictError('The voucher is not valid yet', { startsAt: iso(p.startsAt) }).withCode('PROMOTION_NOT_STARTED');
-  if (at >= p.endsAt) throw new ConflictError('The voucher has expired', { endsAt: iso(p.endsAt) }).withCode('PROMOTION_EXPIRED');
-  if (!p.verticals.includes(purchase.vertical))
-    throw new UnprocessableError(`The voucher is not for ${purchase.vertical}`, { verticals: p.verticals }).withCode('PROMOTION_NOT_APPLICABLE');
-  if (p.partnerId !== null && p.partnerId !== purchase.partnerId)
-    throw new UnprocessableError('The voucher is for another seller’s purchases').withCode('PROMOTION_NOT_APPLICABLE');
-  if (purchase.amount < p.minSpend)
-    throw new UnprocessableError(`The voucher needs a purchase of at least ${p.minSpend} ₫`, { minSpend: p.minSpend }).withCode('PROMOTION_MIN_SPEND');
-}
-
-function checkUserUses(p: PromotionRecord, used: number): void {
-  if (used >= p.perUserLimit)
-    throw new ConflictError('You have used this voucher as often as it allows', { perUserLimit: p.perUserLimit }).withCode('PROMOTION_USER_LIMIT');
-}
-
-const exhausted = () => new ConflictError('The voucher has no uses left').withCode('PROMOTION_EXHAUSTED');
 
 export interface PromotionsDeps {
   partnerRole(partnerId: string, userId: string): Promise<'OWNER' | 'STAFF' | undefined>;
@@ -132,23 +105,11 @@ export function createPromotionsService(deps: PromotionsDeps) {
 
   return {
     async validate(userId: string, body: z.output<typeof ValidateBodySchema>) {
-      const t = now();
-      const p = await promotionsRepo.byCode(normalizeCode(body.code));
-      checkApplies(p, body, t);
-      const [used, left] = await Promise.all([promotionsRepo.usageOf(p.id, userId), promotionsRepo.shardsLeft(p.id, p.shardCount)]);
-      checkUserUses(p, used);
-      if (p.totalLimit !== null && left.every((n) => n <= 0)) throw exhausted();
-      const discount = discountFor(p, body.amount);
+      const { promotion: p, discount } = await previewUse(userId, body.code, body, now());
       return { promotionId: p.id, code: p.code, title: p.title, amount: body.amount, discount, finalAmount: body.amount - discount };
     },
 
-    /**
-     * Takes one use. Everything it depends on is read at once (voucher, the user's count, the reference, the
-     * shards), then the shard's decrement, the user's count and the redemption are written in one batch that
-     * holds only if the shard and the count are still as read: no transaction, so redemptions of one voucher never
-     * wait on each other's locks; one that lost a race reads again and tries another shard. The total and
-     * per-user limits hold under any number of parallel redemptions.
-     */
+    /** Takes one use on the caller's payable (promotions.redemption: the limits hold under any number of parallel redemptions). */
     async redeem(userId: string, body: z.output<typeof RedeemBodySchema>) {
       const payable = await ownPayable(userId, body.payable);
       if (payable.voided)
@@ -160,50 +121,26 @@ export function createPromotionsService(deps: PromotionsDeps) {
         amount: payable.amount,
         ...(payable.partnerId ? { partnerId: payable.partnerId } : {}),
       };
-      const reference = `${body.payable.kind}:${body.payable.id}`;
       const first = await promotionsRepo.byCode(normalizeCode(body.code));
       checkApplies(first, purchase, now());
-      const id = stableId({ scope: first.id, caller: userId, key: reference });
-      for (let round = 0; round < REDEEM_ROUNDS; round += 1) {
-        const state = await promotionsRepo.redemptionState(first.id, first.shardCount, userId, id, reference);
-        if (state.earlier) return redemptionView(state.earlier); // the same use for the same reference: answered again
-        if (state.claimedBy !== undefined && state.claimedBy !== id)
-          throw new ConflictError(`A voucher is already used on this ${body.payable.kind.toLowerCase()}`).withCode('PROMOTION_PAYABLE_TAKEN');
-        if (payable.settled)
-          throw new ConflictError(`This ${body.payable.kind.toLowerCase()} is paid already: a voucher applies only before payment`, {
-            status: payable.status,
-          }).withCode('PROMOTION_PAYABLE_SETTLED');
-        const t = now();
-        const p = state.promotion;
-        checkApplies(p, purchase, t);
-        checkUserUses(p, state.usage.count);
-        const candidates = state.shards.flatMap((s, i) => (s.remaining > 0 ? [i] : []));
-        if (p.totalLimit !== null && candidates.length === 0) throw exhausted();
-        const shard = p.totalLimit === null ? null : candidates[randomInt(candidates.length)];
-        const record: RedemptionRecord = {
-          id,
-          promotionId: p.id,
-          code: p.code,
-          userId,
-          vertical: purchase.vertical,
-          amount: purchase.amount,
-          discount: discountFor(p, purchase.amount),
-          reference,
-          payable: body.payable,
-          shard,
-          status: 'REDEEMED',
-          createdAt: t,
-          releasedAt: null,
-        };
-        try {
-          await promotionsRepo.commitRedemption(record, { usage: state.usage, shard: shard === null ? undefined : state.shards[shard] });
-          return redemptionView(record);
-        } catch (err) {
-          // Someone else took that use, counted this user's, or wrote this reference first: read again.
-          if (![5, 6, 9].includes((err as { code?: number }).code ?? -1)) throw err;
-        }
-      }
-      throw new AppError(503, 'Many people are using this voucher right now: retry in a moment', undefined, { 'Retry-After': '1' }).withCode('CONTENDED');
+      const noun = body.payable.kind.toLowerCase();
+      const record = await takeUse({
+        first,
+        userId,
+        purchase,
+        reference: `${body.payable.kind}:${body.payable.id}`,
+        payable: body.payable,
+        retake: false,
+        noun,
+        now,
+        check: () => {
+          if (payable.settled)
+            throw new ConflictError(`This ${noun} is paid already: a voucher applies only before payment`, { status: payable.status }).withCode(
+              'PROMOTION_PAYABLE_SETTLED',
+            );
+        },
+      });
+      return redemptionView(record);
     },
 
     /**
@@ -227,14 +164,7 @@ export function createPromotionsService(deps: PromotionsDeps) {
         const r = await promotionsRepo.getRedemption(redemptionId, tx);
         if (!r || r.userId !== userId) throw new NotFoundError('No such redemption');
         if (r.status === 'RELEASED') return r;
-        const used = await promotionsRepo.usageOf(r.promotionId, userId, tx);
-        const freeClaim = await promotionsRepo.releaseClaim(tx, r.reference, r.id);
-        const remaining = r.shard === null ? null : await promotionsRepo.shardRemaining(tx, r.promotionId, r.shard);
-        if (r.shard !== null) promotionsRepo.setShard(tx, r.promotionId, r.shard, remaining! + 1);
-        promotionsRepo.setUsage(tx, r.promotionId, userId, Math.max(0, used - 1));
-        promotionsRepo.updateRedemption(tx, r.id, { status: 'RELEASED', releasedAt: t });
-        freeClaim();
-        return { ...r, status: 'RELEASED' as const, releasedAt: t };
+        return releaseUse(tx, r, t, null);
       });
       return redemptionView(after);
     },

@@ -4,7 +4,17 @@ export const MODULE_LISTS = {
   chatContexts: ['RIDE', 'BOOKING', 'ORDER'],
   paymentPurposes: ['RIDE', 'TOPUP', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER', 'ORDER', 'DELIVERY'],
   promotionVerticals: ['RIDE', 'PHARMACY', 'PARKING', 'ORDER', 'BOOKING'],
-  permissions: ['users.manage', 'applications.review', 'kyc.read', 'rides.manage', 'payments.manage', 'promotions.manage', 'status.manage', 'orders.manage', 'delivery.manage'],
+  permissions: [
+    'users.manage',
+    'applications.review',
+    'kyc.read',
+    'rides.manage',
+    'payments.manage',
+    'promotions.manage',
+    'status.manage',
+    'orders.manage',
+    'delivery.manage',
+  ],
   apiTags: [
     'health',
     'auth',
@@ -29,5 +39,6 @@ export const MODULE_LISTS = {
     'reviews',
     'promotions',
     'orders',
+    'cart',
   ],
 } as const;

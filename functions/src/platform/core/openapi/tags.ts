@@ -6,7 +6,6 @@ import { MODULE_LISTS } from '../module/module-lists.generated';
 // generated from the tags that have operations, in name order.
 export const PLANNED_TAGS = {
   assistant: 'In-app assistant: questions about orders, rides and bookings.',
-  cart: 'Consumer shopping cart for merchant orders.',
   cms: 'Content managed by administrators: banners, pages, announcements.',
   hotels: 'Hotels, rooms and hotel bookings.',
   medical: 'Clinics, doctors and medical appointments.',

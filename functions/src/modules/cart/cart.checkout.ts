@@ -1,0 +1,254 @@
+import { AppError, ConflictError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import { logger } from '../../platform/core/logging/logger';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { vnd } from '../../platform/kits/money/money';
+import type { CartContext } from './cart.context';
+import { checkoutDeadline, createLeftovers, dueView, SWEEP_LEASE_MS } from './cart.leftovers';
+import { cartIdOf, lineRequestOf, outstanding, pricingOf, voucherReferenceOf, type CheckoutPayment, type CheckoutRecord, type Pricing } from './cart.model';
+import type { GatewayProvider, OrderDraft, PricedLine, SellerRef } from './cart.ports';
+import { assess, itemsTotal, refusalOf, type AddressInput, type Assessment } from './cart.pricing';
+import { cartRepo } from './cart.repo';
+import type { Reservation } from '../promotions';
+
+// Checkout, in the order that never leaves money or a voucher use without an order: read and price (refusals write
+// nothing) → record the attempt and arm its check → reserve the voucher → take the payment (a wallet hold, a gateway
+// payment) → one transaction: replay check, stock taken, order placed, cart emptied. A failure gives back what this
+// attempt took at once; a crash in between is covered by the check (cart.leftovers).
+
+export type PaymentChoice = { method: 'CASH' } | { method: 'WALLET' } | { method: 'GATEWAY'; provider: GatewayProvider };
+export interface CheckoutInput {
+  seller: SellerRef;
+  address: AddressInput;
+  payment: PaymentChoice;
+  voucherCode?: string;
+  prescriptionMediaId?: string;
+  note?: string;
+}
+
+/** What this attempt has taken so far (what a failure gives back). */
+interface Attempt {
+  record: CheckoutRecord;
+  entry: CheckoutPayment | null;
+  heldBefore: boolean;
+  /** Where the payment stands: not asked for, asked (made or not: the key tells), refused (nothing made), made. */
+  payment: 'none' | 'asked' | 'refused' | 'made';
+  paymentId: string | null;
+}
+
+const changed = () => new ConflictError('Your cart or its prices changed while checking out: look at it again').withCode('CART_CHANGED');
+
+export function createCheckout(ctx: CartContext) {
+  const { payments, promotions, orders, sellers, now } = ctx;
+  const leftovers = createLeftovers(ctx);
+  const deadline = checkoutDeadline(ctx.settings.checkoutCheckSec);
+
+  async function answer(orderId: string, userId: string, paymentId: string | null) {
+    const order = await orders.view(orderId, userId);
+    if (order === undefined) throw new Error(`order ${orderId} was placed but cannot be read`);
+    const p = paymentId ? await payments.get(paymentId) : null;
+    return {
+      order: order as { id: string; status: string } & Record<string, unknown>,
+      payment: p ? { id: p.id, method: p.method, provider: p.provider, status: p.status, amount: p.amount, paymentUrl: p.paymentUrl } : null,
+    };
+  }
+  const takenPayment = (r: CheckoutRecord) => r.payments.find((p) => p.taken)?.id ?? null;
+
+  /** Records the attempt (its payment's key first, so a crash cannot hide the payment): 'placed' when the order exists. */
+  async function begin(orderId: string, userId: string, input: CheckoutInput, a: Assessment): Promise<Attempt | 'placed'> {
+    const at = now();
+    return inTransaction(async (tx) => {
+      const r = await cartRepo.getCheckout(orderId, tx);
+      if (r?.placed) return 'placed' as const;
+      if (r?.sweepingAt != null && at - r.sweepingAt < SWEEP_LEASE_MS)
+        throw new AppError(409, 'An earlier attempt of this checkout is being undone: retry in a few seconds', undefined, { 'Retry-After': '5' }).withCode(
+          'CART_CHECKOUT_BUSY',
+        );
+      const entry: CheckoutPayment | null =
+        input.payment.method === 'CASH'
+          ? null
+          : {
+              key: `${orderId}:${at}`,
+              method: input.payment.method,
+              provider: input.payment.method === 'GATEWAY' ? input.payment.provider : null,
+              amount: a.pricing.totalVnd,
+              id: null,
+              taken: false,
+              settled: false,
+            };
+      const record: CheckoutRecord = {
+        id: orderId,
+        userId,
+        attemptAt: at,
+        placed: false,
+        voucher: (r?.voucher ?? false) || input.voucherCode !== undefined,
+        payments: [...(r?.payments ?? []), ...(entry ? [entry] : [])],
+        sweepingAt: null,
+        createdAt: r?.createdAt ?? at,
+        updatedAt: at,
+      };
+      cartRepo.putCheckout(tx, record);
+      return { record, entry, heldBefore: r?.voucher ?? false, payment: 'none' as const, paymentId: null };
+    });
+  }
+
+  /** One use of the code under `ORDER:<id>`, for the items as priced now (a use an earlier attempt left is taken anew). */
+  async function reserve(orderId: string, userId: string, code: string, a: Assessment, heldBefore: boolean): Promise<Reservation> {
+    const reference = voucherReferenceOf(orderId);
+    if (heldBefore) await promotions.releaseFor(reference, 'The checkout was retried');
+    const input = { userId, code, vertical: 'ORDER' as const, partnerId: a.seller.partnerId, amount: a.pricing.itemsVnd, reference };
+    const reserved = await promotions.reserve(input);
+    if (reserved.amount === input.amount) return reserved;
+    await promotions.releaseFor(reference, 'The checkout was priced again');
+    return promotions.reserve(input);
+  }
+
+  async function pay(attempt: Attempt, a: Assessment, pricing: Pricing, clientIp: string) {
+    const { entry, record } = attempt;
+    if (!entry || pricing.totalVnd === 0) return null;
+    const base = {
+      payerId: record.userId,
+      amount: vnd(pricing.totalVnd),
+      purpose: 'ORDER' as const,
+      ref: { type: 'ORDER', id: record.id },
+      description: `Order at ${a.seller.name}`,
+      idempotencyKey: entry.key,
+    };
+    attempt.payment = 'asked';
+    try {
+      const made =
+        entry.method === 'WALLET' ? await payments.hold(base) : await payments.charge({ ...base, method: 'GATEWAY', provider: entry.provider!, clientIp });
+      attempt.payment = 'made';
+      attempt.paymentId = made.id;
+      return made;
+    } catch (err) {
+      if (err instanceof AppError && err.statusCode < 500) attempt.payment = 'refused';
+      throw err;
+    }
+  }
+
+  function draftOf(
+    orderId: string,
+    userId: string,
+    input: CheckoutInput,
+    a: Assessment,
+    parts: { lines: PricedLine[]; pricing: Pricing; voucher: Reservation | null; payment: Awaited<ReturnType<typeof pay>>; at: number },
+  ): OrderDraft {
+    const { seller } = a;
+    return {
+      id: orderId,
+      consumerId: userId,
+      seller: seller.ref,
+      partnerId: seller.partnerId,
+      sellerName: seller.name,
+      pickup: { lat: seller.lat, lng: seller.lng, address: seller.address },
+      dropoff: a.dropoff!,
+      distanceM: a.distanceM!,
+      lines: parts.lines,
+      pricing: parts.pricing,
+      voucher: parts.voucher ? { code: parts.voucher.code, redemptionId: parts.voucher.redemptionId, promotionId: parts.voucher.promotionId } : null,
+      payment: {
+        method: input.payment.method,
+        provider: input.payment.method === 'GATEWAY' ? input.payment.provider : null,
+        paymentId: parts.payment?.id ?? null,
+        status: parts.payment?.status ?? null,
+      },
+      prescriptionMediaId: a.prescriptionMediaId,
+      note: input.note ?? null,
+      prepTimeMin: seller.prepTimeMin,
+      at: parts.at,
+    };
+  }
+
+  /** The one transaction: every read (replay, cart as priced, stock), then stock taken, order placed, cart emptied. */
+  async function place(
+    attempt: Attempt,
+    input: CheckoutInput,
+    a: Assessment,
+    build: (lines: PricedLine[]) => OrderDraft,
+  ): Promise<{ outcome: 'placed' | 'replayed'; record: CheckoutRecord }> {
+    const orderId = attempt.record.id;
+    return inTransaction(async (tx) => {
+      const r = await cartRepo.getCheckout(orderId, tx);
+      if (!r) throw changed();
+      if (r.placed || (await orders.txExists(tx, orderId))) return { outcome: 'replayed' as const, record: r };
+      const cart = await cartRepo.get(cartIdOf(r.userId, input.seller), tx);
+      if (!cart || cart.revision !== a.cart?.revision) throw changed();
+      const taken = await sellers.txTake(tx, input.seller, cart.lines.map(lineRequestOf));
+      if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== a.pricing.itemsVnd) throw changed();
+      taken.take();
+      orders.txPlace(tx, build(taken.lines));
+      cartRepo.remove(tx, cart.id);
+      const paymentsAfter = r.payments.map((p) =>
+        p.key === attempt.entry?.key ? { ...p, id: attempt.paymentId, taken: attempt.paymentId !== null, settled: attempt.paymentId === null } : p,
+      );
+      const record = { ...r, placed: true, payments: paymentsAfter, updatedAt: now() };
+      cartRepo.putCheckout(tx, record);
+      return { outcome: 'placed' as const, record };
+    });
+  }
+
+  /**
+   * Gives back at once what no order took, this attempt's and any earlier one's, as the stored record tells (a placed
+   * order keeps its voucher use and payment, even when the answer of its transaction was lost); whatever fails here is
+   * left to the check.
+   */
+  async function undo(attempt: Attempt, reason: string): Promise<void> {
+    const orderId = attempt.record.id;
+    try {
+      const current = (await cartRepo.getCheckout(orderId)) ?? attempt.record;
+      // This attempt's payment: none made when it was never asked for or refused; asked without an answer, the key tells.
+      const mine = (p: CheckoutPayment) =>
+        p.key === attempt.entry?.key && !p.taken
+          ? { ...p, id: attempt.paymentId ?? p.id, settled: attempt.payment === 'none' || attempt.payment === 'refused' }
+          : p;
+      await leftovers.record(orderId, await leftovers.giveBack({ ...current, payments: current.payments.map(mine) }, reason), { endSweep: false });
+    } catch (err) {
+      logger.warn('checkout left for its check', { orderId, error: (err as Error).message });
+    }
+  }
+
+  async function checkout(userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string) {
+    const orderId = stableId({ scope: 'cart.checkout', caller: userId, key: idempotencyKey });
+    const earlier = await cartRepo.getCheckout(orderId);
+    if (earlier?.placed) return answer(orderId, userId, takenPayment(earlier));
+    const cart = await cartRepo.get(cartIdOf(userId, input.seller));
+    const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart });
+    if (a.problems.length > 0) throw refusalOf(a.problems[0]);
+    const attempt = await begin(orderId, userId, input, a);
+    if (attempt === 'placed') return answer(orderId, userId, takenPayment((await cartRepo.getCheckout(orderId))!));
+    await deadline.arm(ctx.scheduler, dueView(attempt.record), attempt.record.attemptAt, String(attempt.record.attemptAt));
+    let placed: Awaited<ReturnType<typeof place>>;
+    try {
+      const voucher = input.voucherCode === undefined ? null : await reserve(orderId, userId, input.voucherCode, a, attempt.heldBefore);
+      const { totalVnd: _undiscounted, ...parts } = a.pricing;
+      const pricing = pricingOf({ ...parts, discountVnd: voucher?.discount ?? 0 });
+      const payment = await pay(attempt, a, pricing, clientIp);
+      const at = now();
+      placed = await place(attempt, input, a, (lines) => draftOf(orderId, userId, input, a, { lines, pricing, voucher, payment, at }));
+    } catch (err) {
+      await undo(attempt, `The checkout failed (${err instanceof AppError ? err.code : 'error'})`);
+      throw err;
+    }
+    // What an earlier attempt (or, replayed, this one) left is given back now rather than at the check.
+    const { outcome, record } = placed;
+    if (outcome === 'replayed' || outstanding(record))
+      await undo(attempt, outcome === 'replayed' ? 'The order was placed by another attempt' : 'The checkout was retried');
+    return answer(orderId, userId, takenPayment(record) ?? (outcome === 'placed' ? attempt.paymentId : null));
+  }
+
+  /** The checkout check's task: waits for the latest attempt's due time, then gives back what no order took. */
+  const runCheck = (orderId: string) =>
+    deadline.run(orderId, {
+      load: async (id) => {
+        const r = await cartRepo.getCheckout(id);
+        return r && dueView(r);
+      },
+      expire: (id) => leftovers.sweep(id, ctx.settings.checkoutCheckSec),
+      now,
+    });
+
+  return { checkout, runCheck };
+}
+
+export type Checkout = ReturnType<typeof createCheckout>;
