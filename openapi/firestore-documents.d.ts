@@ -391,7 +391,7 @@ export interface ConversationDocument {
   invitedIds?: string[];
   /** CONTEXT: the ride, order or booking. */
   context: {
-    type: "RIDE" | "ORDER" | "BOOKING";
+    type: "RIDE" | "BOOKING" | "ORDER";
     id: string;
   } | null;
   /** CONTEXT: read-only once its ride, order or booking is closed. */
@@ -608,7 +608,7 @@ export interface PaymentDocument {
   amount: number;
   currency: "VND";
   /** What it pays for. */
-  purpose: "RIDE" | "TOPUP" | "ORDER" | "BOOKING" | "RENTAL_DEPOSIT" | "OTHER" | "DELIVERY";
+  purpose: "RIDE" | "TOPUP" | "BOOKING" | "RENTAL_DEPOSIT" | "OTHER" | "ORDER" | "DELIVERY";
   /** The ride, order… it pays for. */
   ref: {
     type: string;
@@ -670,6 +670,139 @@ export interface PaymentDocument {
   /** Firestore Timestamp or null: when it succeeded. */
   succeededAt: Timestamp | null;
   /** Firestore Timestamp: when it was created. */
+  createdAt: Timestamp;
+  /** Firestore Timestamp: last change. */
+  updatedAt: Timestamp;
+}
+
+/**
+ * An order, read live by its consumer and its courier (status, courier, times).
+ * Path: `orders/{orderId}`. Read by its consumer and its courier (`participants` contains the caller). Written by the API only.
+ */
+export interface OrderDocument {
+  /** Who ordered. */
+  consumerId: string;
+  /** The partner that owns the store. */
+  partnerId: string;
+  /** The store (a merchant or a pharmacy store). */
+  seller: {
+    kind: "MERCHANT" | "PHARMACY";
+    id: string;
+  };
+  /** `KIND:id` of the store (its queue). */
+  sellerKey: string;
+  sellerName: string;
+  /** The consumer and, once assigned, the courier: who may read this document (firestore.rules). */
+  participants: string[];
+  /** AWAITING_PAYMENT → PLACED → CONFIRMED → PREPARING → READY_FOR_PICKUP → COURIER_ASSIGNED → PICKED_UP → DELIVERED; REJECTED; CANCELLED. */
+  status: "AWAITING_PAYMENT" | "PLACED" | "CONFIRMED" | "REJECTED" | "PREPARING" | "READY_FOR_PICKUP" | "COURIER_ASSIGNED" | "PICKED_UP" | "DELIVERED" | "CANCELLED";
+  /** The store's address. */
+  pickup: {
+    /** Latitude (WGS 84). */
+    lat: number;
+    /** Longitude (WGS 84). */
+    lng: number;
+    address: string;
+  };
+  /** Where it goes. */
+  dropoff: {
+    lat: number;
+    lng: number;
+    address: string;
+    recipientName: string | null;
+    phone: string | null;
+    note: string | null;
+    addressId: string | null;
+  };
+  /** Store to drop-off, metres. */
+  distanceM: number;
+  lines: {
+    itemKey: string;
+    name: string;
+    quantity: number;
+    /** VND. */
+    unitPriceVnd: number;
+    /** VND. */
+    lineTotalVnd: number;
+    options: {
+      group: string;
+      groupName: string;
+      choices: {
+        key: string;
+        name: string;
+        priceDeltaVnd: number;
+      }[];
+    }[];
+    requiresPrescription: boolean;
+    note?: string;
+  }[];
+  /** VND, computed at checkout. */
+  pricing: {
+    itemsVnd: number;
+    deliveryFeeVnd: number;
+    serviceFeeVnd: number;
+    discountVnd: number;
+    totalVnd: number;
+  };
+  voucher: {
+    code: string;
+    redemptionId: string;
+    promotionId: string;
+  } | null;
+  /** WALLET: the hold; GATEWAY: the gateway payment; CASH: the payment recorded on delivery. */
+  payment: {
+    method: "CASH" | "WALLET" | "GATEWAY";
+    provider: "VNPAY" | "MOMO" | "MOCK" | null;
+    paymentId: string | null;
+  };
+  prescriptionMediaId: string | null;
+  note: string | null;
+  /** The store's preparation time, minutes. */
+  prepTimeMin: number;
+  /** The courier (account id), once assigned. */
+  driverId: string | null;
+  /** The courier's card for the consumer. */
+  courier: {
+    name: string;
+  } | null;
+  /** How the hand-over was proved. */
+  proof: {
+    kind: "CODE" | "PHOTO";
+    mediaId: string | null;
+  } | null;
+  cancelledBy: "CONSUMER" | "STORE" | "ADMIN" | "SYSTEM" | null;
+  /** A person's words, or the service's reason in English (`cancelReasonCode`). */
+  cancelReason: string | null;
+  cancelReasonCode: "CONFIRM_TIMEOUT" | "PAYMENT_FAILED" | null;
+  /** What happened to the money, stock and voucher (each done once). */
+  settlement: {
+    stockReturned: boolean;
+    payment: "RELEASED" | "REFUNDED" | "CAPTURED" | "COLLECTED" | "PAID" | "NONE" | null;
+    paymentId: string | null;
+    voucherReleased: boolean;
+    paidOut: boolean;
+  };
+  /** Firestore Timestamp or null: a PLACED order not confirmed by then is cancelled. */
+  confirmBy: Timestamp | null;
+  /** Firestore Timestamp or null: when the search for a courier starts (while PREPARING). */
+  courierSearchFrom: Timestamp | null;
+  /** Firestore Timestamp or null: when the store got the order (paid, for a gateway payment). */
+  placedAt: Timestamp | null;
+  /** Firestore Timestamp or null: when the store confirmed. */
+  confirmedAt: Timestamp | null;
+  /** Firestore Timestamp or null: when the store started preparing. */
+  preparingAt: Timestamp | null;
+  /** Firestore Timestamp or null: when the store said it was ready (or the courier picked it up). */
+  readyAt: Timestamp | null;
+  /** Firestore Timestamp or null: when the courier was assigned. */
+  assignedAt: Timestamp | null;
+  /** Firestore Timestamp or null: when the courier picked it up. */
+  pickedUpAt: Timestamp | null;
+  /** Firestore Timestamp or null: when it was delivered. */
+  deliveredAt: Timestamp | null;
+  /** Firestore Timestamp or null: when it was delivered, rejected or cancelled. */
+  endedAt: Timestamp | null;
+  /** Firestore Timestamp: when it was placed at checkout. */
   createdAt: Timestamp;
   /** Firestore Timestamp: last change. */
   updatedAt: Timestamp;
@@ -773,4 +906,5 @@ export interface FirestoreDocuments {
   "ledger_transfers/{transferId}": LedgerTransferDocument;
   "wallet_withdrawals/{withdrawalId}": WithdrawalDocument;
   "payments/{paymentId}": PaymentDocument;
+  "orders/{orderId}": OrderDocument;
 }

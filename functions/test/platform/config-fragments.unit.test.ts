@@ -108,20 +108,20 @@ describe("a module's switches", () => {
 
   it('have one owner each: a key declared twice is refused, naming both owners', () => {
     const redeclare = (key: string): ModuleSwitches => ({
-      module: 'orders',
+      module: 'shop',
       switches: defineSwitches({ [key]: { schema: positiveInt(1, 2), effect: 'again' } }),
     });
     const installed = installedSwitches();
     expect(() => installSwitches([...installed, redeclare('RIDE_SEARCH_RADIUS_M')])).toThrow(
-      'config switch RIDE_SEARCH_RADIUS_M is declared by module rides and by module orders',
+      'config switch RIDE_SEARCH_RADIUS_M is declared by module rides and by module shop',
     );
-    expect(() => installSwitches([...installed, redeclare('NODE_ENV')])).toThrow('config switch NODE_ENV is declared by the platform and by module orders');
+    expect(() => installSwitches([...installed, redeclare('NODE_ENV')])).toThrow('config switch NODE_ENV is declared by the platform and by module shop');
     expect(installedSwitches()).toBe(installed); // a refused set installs nothing
 
-    const orders = (key: string) => defineModule({ name: 'orders', uses: [], config: redeclare(key).switches });
-    expect(() => defineModules([...MODULES, orders('RIDE_SEARCH_RADIUS_M')])).toThrow('switches: RIDE_SEARCH_RADIUS_M is claimed by modules rides and orders');
-    expect(() => defineModules([...MODULES, orders('JWT_SECRET')])).toThrow('switches: JWT_SECRET of module orders is a platform switch');
-    expect(defineModules([...MODULES, orders('ORDER_ACCEPT_WITHIN_SEC')]).ownerOf('switches', 'ORDER_ACCEPT_WITHIN_SEC')).toBe('orders');
+    const shop = (key: string) => defineModule({ name: 'shop', uses: [], config: redeclare(key).switches });
+    expect(() => defineModules([...MODULES, shop('RIDE_SEARCH_RADIUS_M')])).toThrow('switches: RIDE_SEARCH_RADIUS_M is claimed by modules rides and shop');
+    expect(() => defineModules([...MODULES, shop('JWT_SECRET')])).toThrow('switches: JWT_SECRET of module shop is a platform switch');
+    expect(defineModules([...MODULES, shop('SHOP_ACCEPT_WITHIN_SEC')]).ownerOf('switches', 'SHOP_ACCEPT_WITHIN_SEC')).toBe('shop');
   });
 
   it('are declared with an upper-case key and an effect', () => {
