@@ -83,8 +83,9 @@ describe('central lists derived from the module list', () => {
   });
 
   it("save and review targets are the catalog modules' own, in module order", () => {
-    expect(targetTypes()).toEqual(['PLACE', 'PHARMACY_STORE', 'PARKING_LOT', 'FUEL_STATION', 'ATM']);
-    expect(['places', 'pharmacy', 'parking', 'fuel', 'atm'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([
+    expect(targetTypes()).toEqual(['PLACE', 'PHARMACY_STORE', 'PARKING_LOT', 'FUEL_STATION', 'ATM', 'MERCHANT']);
+    expect(['places', 'pharmacy', 'parking', 'fuel', 'atm', 'merchants'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([
+      true,
       true,
       true,
       true,
@@ -92,7 +93,7 @@ describe('central lists derived from the module list', () => {
       true,
     ]);
     expect(REGISTRY.target('PLACE')?.type).toBe('PLACE');
-    expect(REGISTRY.target('MERCHANT')).toBeUndefined();
+    expect(REGISTRY.target('HOTEL')).toBeUndefined();
   });
 
   it("module-lists.generated.ts is the module list's (UPDATE_MODULE_LISTS=1 rewrites it)", () => {
@@ -119,7 +120,7 @@ describe('central lists derived from the module list', () => {
       uses: ['payments', 'chat'],
       errorCodes: { ORDER_CLOSED: [409, 'The order is closed.'] },
       events: [{ pattern: 'order.shipped' }],
-      targets: [{ type: 'MERCHANT', load: () => source }],
+      targets: [{ type: 'SHOP', load: () => source }],
       chatContexts: ['SHOP'],
       paymentPurposes: ['SHOP'],
       promotionVerticals: ['SHOP'],
@@ -132,8 +133,8 @@ describe('central lists derived from the module list', () => {
       expect(registry.modules.at(-1)).toBe(orders);
       expect(registry.events).toContain('order.shipped');
       expect(registry.errorCodes.at(-1)).toBe('ORDER_CLOSED');
-      expect(registry.targets.at(-1)).toBe('MERCHANT');
-      expect(registry.target('MERCHANT')?.load()).toBe(source);
+      expect(registry.targets.at(-1)).toBe('SHOP');
+      expect(registry.target('SHOP')?.load()).toBe(source);
       expect([registry.chatContexts.at(-1), registry.paymentPurposes.at(-1), registry.promotionVerticals.at(-1), registry.permissions.at(-1)]).toEqual([
         'SHOP',
         'SHOP',

@@ -24,6 +24,7 @@ export const MODULE_LISTS = {
     'parking',
     'fuel',
     'atm',
+    'merchants',
     'addresses',
     'favorites',
     'reviews',
