@@ -22,7 +22,21 @@ const seedOf = (name: string, after?: string[]) => ({ name, uses: [], seed: { af
 describe('module seeds', () => {
   it('run in module order, the wallet (a transfer of the top-up) after payments', () => {
     const order = seedOrder(MODULES).map((m) => m.name);
-    expect(order).toEqual(['users', 'driver', 'partners', 'chat', 'payments', 'wallet', 'places', 'pharmacy', 'parking', 'fuel', 'atm', 'promotions']);
+    expect(order).toEqual([
+      'users',
+      'driver',
+      'partners',
+      'chat',
+      'payments',
+      'wallet',
+      'places',
+      'pharmacy',
+      'parking',
+      'fuel',
+      'atm',
+      'merchants',
+      'promotions',
+    ]);
     for (const m of MODULES) if (m.seed) expect(typeof m.seed.load()).toBe('function');
   });
 
@@ -120,7 +134,6 @@ describe('API tags', () => {
       'cms',
       'hotels',
       'medical',
-      'merchants',
       'orders',
       'rentals',
       'schools',

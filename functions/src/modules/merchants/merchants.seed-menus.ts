@@ -2,7 +2,7 @@
 // groceries with option groups, a few items turned off or sold out, a few with counted stock.
 
 type Choice = [key: string, name: string, priceDeltaVnd?: number];
-type Group = { key: string; name: string; required?: boolean; max: number; choices: Choice[] };
+type Group = { key: string; name: string; required: boolean; max: number; choices: Array<{ key: string; name: string; priceDeltaVnd: number }> };
 export interface DemoItem {
   key: string;
   name: string;
@@ -19,7 +19,13 @@ export interface DemoMenu {
   items: DemoItem[];
 }
 
-const group = (key: string, name: string, required: boolean, max: number, choices: Choice[]): Group => ({ key, name, required, max, choices });
+const group = (key: string, name: string, required: boolean, max: number, choices: Choice[]): Group => ({
+  key,
+  name,
+  required,
+  max,
+  choices: choices.map(([choice, label, priceDeltaVnd = 0]) => ({ key: choice, name: label, priceDeltaVnd })),
+});
 const item = (key: string, name: string, priceVnd: number, categoryKey: string, extra: Partial<DemoItem> = {}): DemoItem => ({
   key,
   name,

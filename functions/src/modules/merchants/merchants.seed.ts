@@ -20,7 +20,7 @@ export async function seedMerchants(ctx: SeedContext): Promise<void> {
   for (const merchant of DEMO_MERCHANTS) {
     if (!(await records.getRecord(merchant.id)))
       await records.create(owner, body.parse({ ...merchant.fields, partnerId: partner.id }) as Parameters<typeof records.create>[1], { id: merchant.id });
-    for (const { key, ...fields } of DEMO_MENUS[merchant.menu].items) await items.put(merchant.id, key, owner, MerchantItemBodySchema.parse(fields));
+    await Promise.all(DEMO_MENUS[merchant.menu].items.map(({ key, ...fields }) => items.put(merchant.id, key, owner, MerchantItemBodySchema.parse(fields))));
     lines += DEMO_MENUS[merchant.menu].items.length;
   }
   ctx.log(`seed: merchants: ${DEMO_MERCHANTS.length}, menu items: ${lines}`);
