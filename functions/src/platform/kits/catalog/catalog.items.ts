@@ -41,7 +41,7 @@ export function createCatalogItemsService<B extends z.ZodObject, V extends z.Zod
   type View = ReturnType<typeof view>;
   /** The view without the managers' fields (counted stock), for everyone else. */
   const publicView = (item: ItemRecord): View =>
-    hidden.size === 0 ? view(item) : view(Object.fromEntries(Object.entries(item).filter(([k]) => !hidden.has(k))) as ItemRecord);
+    hidden.size === 0 ? view(item) : (Object.fromEntries(Object.entries(view(item)).filter(([k]) => !hidden.has(k))) as View);
   const notFound = () => new NotFoundError(`No such ${items.noun} in this ${items.parentNoun}`);
 
   async function refuseBeyondCap(parentId: string, key: string): Promise<void> {
