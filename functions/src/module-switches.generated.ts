@@ -13,6 +13,8 @@ import { chatSwitches } from './modules/chat/chat.config';
 import { routingSwitches } from './modules/routing/routing.config';
 import { walletSwitches } from './modules/wallet/wallet.config';
 import { paymentsSwitches } from './modules/payments/payments.config';
+import { ordersSwitches } from './modules/orders/orders.config';
+import { cartSwitches } from './modules/cart/cart.config';
 import { deliverySwitches } from './modules/delivery/delivery.config';
 
 export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
@@ -27,5 +29,7 @@ export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
   { module: 'routing', switches: routingSwitches },
   { module: 'wallet', switches: walletSwitches },
   { module: 'payments', switches: paymentsSwitches },
+  { module: 'orders', switches: ordersSwitches },
+  { module: 'cart', switches: cartSwitches },
   { module: 'delivery', switches: deliverySwitches },
 ];

@@ -12,6 +12,7 @@ import { notificationsModule } from './notifications/notifications.module';
 import { partnersModule } from './partners/partners.module';
 import { placesModule } from './places/places.module';
 import { pharmacyModule } from './pharmacy/pharmacy.module';
+import { merchantsModule } from './merchants/merchants.module';
 import { parkingModule } from './parking/parking.module';
 import { fuelModule } from './fuel/fuel.module';
 import { atmModule } from './atm/atm.module';
@@ -55,6 +56,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     parkingModule,
     fuelModule,
     atmModule,
+    merchantsModule,
     addressesModule,
     favoritesModule,
     reviewsModule,

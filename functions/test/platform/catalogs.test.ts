@@ -238,3 +238,84 @@ describe('catalog child items (a clinic’s doctors)', () => {
     await expect(doctors.list(clinic.id, visitor, { limit: 10 })).rejects.toMatchObject({ statusCode: 404 }); // an archived clinic is not public
   });
 });
+
+// Items with what menus need (optional stock, availability, a cap, fields only managers see), declared as a next
+// vertical would (a bakery's cakes) and stored in the pharmacy collections like the clinic above.
+describe('catalog child items with optional stock, availability, a cap and manager-only fields (a bakery’s cakes)', () => {
+  const bakeries = defineCatalogVertical(
+    defineCatalog({
+      tag: 'places',
+      collection: 'pharmacy_stores',
+      basePath: '/test-bakeries',
+      noun: 'bakery',
+      nouns: 'bakeries',
+      schemaName: 'TestBakery',
+      pluralName: 'TestBakeries',
+      details: z.object({}),
+      maxRadiusM: 5_000,
+      filters: z.object({}),
+      partnerRequired: true,
+      items: defineCatalogItems({
+        collection: 'pharmacy_products',
+        segment: 'cakes',
+        parentField: 'storeId',
+        keyField: 'cakeKey',
+        noun: 'cake',
+        nouns: 'cakes',
+        parentNoun: 'bakery',
+        parentNouns: 'bakeries',
+        schemaName: 'TestBakeryCake',
+        pluralName: 'TestBakeryCakes',
+        stock: 'optional',
+        availability: true,
+        managerFields: ['stock'],
+        maxPerRecord: 2,
+        body: z.object({ name: z.string(), stock: z.number().int().nullable(), available: z.boolean() }),
+        view: z.object({ name: z.string(), stock: z.number().int().nullable().optional(), available: z.boolean(), inStock: z.boolean() }),
+      }),
+    }),
+    {
+      deps: () => ({
+        partnerRole: async (partnerId, userId) => (partnerId === 'bakery-p' && userId === 'bakery-owner' ? 'OWNER' : undefined),
+        photo: async () => undefined,
+      }),
+    },
+  );
+  const manager = { userId: 'bakery-owner', roles: ['USER' as const, 'PARTNER_OWNER' as const] };
+  const visitor = { userId: 'bakery-visitor', roles: ['USER' as const] };
+
+  it('stock null is not counted, 0 or turned off is not in stock; the cap holds new keys only; visitors see no stock', async () => {
+    await expect(bakeries.service().create(manager, { name: 'Tiệm bánh', location: area() })).rejects.toMatchObject({ statusCode: 400 });
+    const bakery = await bakeries.service().create(manager, { partnerId: 'bakery-p', name: `Tiệm bánh ${randomUUID().slice(0, 5)}`, location: area() });
+    const cakes = bakeries.items();
+    expect((await cakes.put(bakery.id, 'bong-lan', manager, { name: 'Bông lan', stock: null, available: true })).inStock).toBe(true);
+    expect((await cakes.put(bakery.id, 'su-kem', manager, { name: 'Su kem', stock: 0, available: true })).inStock).toBe(false);
+    await expect(cakes.put(bakery.id, 'tiramisu', manager, { name: 'Tiramisu', stock: 3, available: true })).rejects.toMatchObject({
+      statusCode: 409,
+      details: { limit: 2 },
+    });
+    expect((await cakes.put(bakery.id, 'su-kem', manager, { name: 'Su kem', stock: 4, available: true })).inStock).toBe(true);
+
+    const changed = await cakes.setAvailability(bakery.id, manager, [{ key: 'bong-lan', available: false }]);
+    expect(changed.map((c) => [c.cakeKey, c.available, c.inStock])).toEqual([['bong-lan', false, false]]);
+    await expect(
+      cakes.setAvailability(bakery.id, manager, [
+        { key: 'su-kem', available: false },
+        { key: 'tiramisu', available: false },
+      ]),
+    ).rejects.toMatchObject({ statusCode: 400, details: [{ field: 'body.items.1.cakeKey', message: expect.any(String) }] });
+    await expect(cakes.setAvailability(bakery.id, visitor, [{ key: 'su-kem', available: false }])).rejects.toMatchObject({ code: 'CATALOG_NOT_MANAGER' });
+
+    const seen = async (who: typeof manager | typeof visitor, inStock?: boolean) =>
+      (await cakes.list(bakery.id, who, { limit: 10, inStock })).items.map((c) => [c.cakeKey, 'stock' in c ? c.stock : 'hidden']);
+    expect(await seen(manager)).toEqual([
+      ['bong-lan', null],
+      ['su-kem', 4],
+    ]);
+    expect(await seen(visitor)).toEqual([
+      ['bong-lan', 'hidden'],
+      ['su-kem', 'hidden'],
+    ]);
+    expect(await seen(visitor, true)).toEqual([['su-kem', 'hidden']]);
+  });
+});

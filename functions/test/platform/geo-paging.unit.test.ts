@@ -215,7 +215,7 @@ describe('platform/kits/geo nearbyPage at ordinary density (issue 29: paging wen
 });
 
 describe('nearby routes', () => {
-  it('every nearby search (catalogs, pharmacy products, drivers on the map) is rate-limited per signed-in caller', () => {
+  it('every nearby search (catalogs, pharmacy products, menu items, drivers on the map) is rate-limited per signed-in caller', () => {
     const config = testConfig();
     const ctx = {
       config,
@@ -223,10 +223,12 @@ describe('nearby routes', () => {
       rateLimiter: createRateLimiter(memoryRateLimitStore()),
       idempotency: memoryIdempotencyStore(),
     };
-    const nearby = MODULES.flatMap((m) => m.routes?.(ctx) ?? []).filter((r) => r.method === 'get' && /\/nearby$|\/products\/search$/.test(r.path));
+    const nearby = MODULES.flatMap((m) => m.routes?.(ctx) ?? []).filter((r) => r.method === 'get' && /\/nearby$|\/(products|items)\/search$/.test(r.path));
     expect(nearby.map((r) => r.path).sort()).toEqual([
       '/atm/nearby',
       '/fuel/stations/nearby',
+      '/merchants/items/search',
+      '/merchants/nearby',
       '/parking/lots/nearby',
       '/pharmacy/products/search',
       '/pharmacy/stores/nearby',

@@ -41,7 +41,7 @@ describe('catalogs need catalog.manage on their admin paths', () => {
   it('moderation lists, hide and restore', async () => {
     const here = area();
     const place = (await send(owner, 'POST', '/places', { partnerId: owner.partnerId, name: 'Quán Kiểm Duyệt', category: 'CAFE', location: here })).body;
-    for (const base of ['/places', '/pharmacy/stores', '/parking/lots', '/fuel/stations', '/atm']) {
+    for (const base of ['/places', '/pharmacy/stores', '/parking/lots', '/fuel/stations', '/atm', '/merchants']) {
       refused(await send(narrowed, 'GET', `${base}/admin`));
       expect((await send(catalogAdmin, 'GET', `${base}/admin`)).status).toBe(200);
     }

@@ -22,7 +22,21 @@ const seedOf = (name: string, after?: string[]) => ({ name, uses: [], seed: { af
 describe('module seeds', () => {
   it('run in module order, the wallet (a transfer of the top-up) after payments', () => {
     const order = seedOrder(MODULES).map((m) => m.name);
-    expect(order).toEqual(['users', 'driver', 'partners', 'chat', 'payments', 'wallet', 'places', 'pharmacy', 'parking', 'fuel', 'atm', 'promotions']);
+    expect(order).toEqual([
+      'users',
+      'driver',
+      'partners',
+      'chat',
+      'payments',
+      'wallet',
+      'places',
+      'pharmacy',
+      'parking',
+      'fuel',
+      'atm',
+      'merchants',
+      'promotions',
+    ]);
     for (const m of MODULES) if (m.seed) expect(typeof m.seed.load()).toBe('function');
   });
 
@@ -113,19 +127,7 @@ describe('API tags', () => {
 
   it('a tag is claimed by one module, and one still planned is refused until its row leaves the planned list', () => {
     const a = defineModule({ name: 'a', uses: [], apiTags: { zeta: 'Z.', alpha: 'A.' } });
-    expect(Object.keys(apiTagTable([a]))).toEqual([
-      'alpha',
-      'assistant',
-      'cms',
-      'hotels',
-      'medical',
-      'merchants',
-      'rentals',
-      'schools',
-      'social',
-      'support',
-      'zeta',
-    ]);
+    expect(Object.keys(apiTagTable([a]))).toEqual(['alpha', 'assistant', 'cms', 'hotels', 'medical', 'rentals', 'schools', 'social', 'support', 'zeta']);
     expect(() => defineModules([a, defineModule({ name: 'b', uses: [], apiTags: { zeta: 'Z again.' } })])).toThrow(
       'apiTags: zeta is claimed by modules a and b',
     );

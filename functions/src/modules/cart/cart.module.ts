@@ -1,14 +1,16 @@
 import { defineModule, defineTask } from '../../platform/core/module/module';
 import { CART_CHECKOUT_CHECK_QUEUE, CART_CHECKOUTS, CARTS } from './cart.collections';
 import { CART_ERROR_CODES } from './cart.errors';
+import { cartSwitches } from './cart.config';
 
 // The consumer's carts (one per store) and checkout: lines priced by the store on every read, the order placed with
 // its stock, voucher and payment in one all-or-nothing outcome (issue 32).
 export const cartModule = defineModule({
   name: 'cart',
-  uses: ['addresses', 'media', 'orders', 'payments', 'promotions'],
+  uses: ['addresses', 'media', 'merchants', 'orders', 'payments', 'promotions'],
   apiTags: { cart: 'Consumer shopping carts (one per store) and checkout into an order.' },
   errorCodes: CART_ERROR_CODES,
+  config: cartSwitches,
   routes: (ctx) => (require('./cart.routes') as typeof import('./cart.routes')).cartRoutes(ctx),
   tasks: {
     cartCheckoutCheck: defineTask({

@@ -1,26 +1,16 @@
 import { perConfig, type AppConfig } from '../../platform/core/config';
 import { savedAddress } from '../addresses';
 import { attachableImage } from '../media';
+import { sellers } from '../merchants';
 import { paymentCommands } from '../payments';
 import { orderCommands } from '../orders';
 import { promotionCommands } from '../promotions';
 import { cartSettings } from './cart.config';
 import { checkoutDeadline } from './cart.leftovers';
-import type { AddressesPort, CartPorts, SellersPort } from './cart.ports';
-import { sellerGone } from './cart.pricing';
+import type { AddressesPort, CartPorts } from './cart.ports';
 import { createCart } from './cart.service';
 
 // Binds the cart's ports to its neighbours' faces, once per configuration.
-const noSellers: SellersPort = {
-  get: async () => undefined,
-  quote: async (ref) => {
-    throw sellerGone(ref);
-  },
-  txTake: async (_tx, ref) => {
-    throw sellerGone(ref);
-  },
-};
-
 const savedAddresses: AddressesPort = {
   async saved(userId, id) {
     const a = await savedAddress(userId, id);
@@ -29,7 +19,7 @@ const savedAddresses: AddressesPort = {
 };
 
 export const cartPortsFor = (config: Readonly<AppConfig>): CartPorts => ({
-  sellers: noSellers,
+  sellers,
   orders: orderCommands(config),
   payments: paymentCommands(config),
   promotions: promotionCommands(config),

@@ -1,20 +1,33 @@
 import type { AppConfig } from '../../platform/core/config';
+import { defineSwitches, positiveInt, type ConfigOf } from '../../platform/core/config/switches';
 
-// The orders module's switches, as plain constants read through `orderSettings` (the configuration schema does not
-// list them yet; they move into the module's fragment of it, keeping these names and defaults).
+// The orders module's switches (timer, commissions, courier search) and its fixed rules.
+export const ordersSwitches = defineSwitches({
+  ORDER_CONFIRM_TIMEOUT_SEC: {
+    schema: positiveInt(600, 3_600, 60),
+    effect: 'a PLACED order the store has not confirmed within this is cancelled and refunded (timer, and lazily on read)',
+  },
+  ORDER_COMMISSION_BP: {
+    schema: positiveInt(2_000, 5_000, 0),
+    effect: "the platform's commission on an order's items, in basis points (the store's payout is the rest)",
+  },
+  ORDER_DELIVERY_COMMISSION_BP: {
+    schema: positiveInt(1_000, 5_000, 0),
+    effect: "the platform's commission on an order's delivery fee, in basis points (the courier earns the rest)",
+  },
+  ORDER_COURIER_RADIUS_M: { schema: positiveInt(5_000, 30_000, 500), effect: 'how far from the store free COURIER drivers are searched for' },
+  ORDER_COURIER_LEAD_SEC: {
+    schema: positiveInt(300, 3_600, 0),
+    effect: "a courier is searched for this long before the store's preparation time ends (0: only once the store says ready)",
+  },
+});
 
-/** A PLACED order the store has not confirmed within this is cancelled and refunded. */
-export const ORDER_CONFIRM_TIMEOUT_SEC = 600;
-/** The platform's commission on the items (the store's payout is the rest), in basis points. */
-export const ORDER_COMMISSION_BP = 2_000;
-/** The platform's commission on the delivery fee (the courier's earnings are the rest), in basis points. */
-export const ORDER_DELIVERY_COMMISSION_BP = 1_000;
-/** How far from the store couriers are searched for. */
-export const ORDER_COURIER_RADIUS_M = 5_000;
+declare module '../../platform/core/config/switches' {
+  interface ModuleConfig extends ConfigOf<typeof ordersSwitches> {}
+}
+
 /** Candidates tried per assignment attempt, nearest first. */
 export const ORDER_COURIER_CANDIDATES = 5;
-/** A courier is searched for this long before the preparation time ends (0: only once the store says ready). */
-export const ORDER_COURIER_LEAD_SEC = 300;
 /** Wrong delivery codes a courier may enter before only a photo proves the hand-over. */
 export const ORDER_HANDOVER_MAX_ATTEMPTS = 5;
 /** The consumer rates a delivered order within this many days. */
@@ -32,14 +45,14 @@ export interface OrderSettings {
 }
 
 /** The settings of a configuration (the same for every one until they are configuration switches). */
-export function orderSettings(_config: Readonly<AppConfig>): OrderSettings {
+export function orderSettings(config: Readonly<AppConfig>): OrderSettings {
   return {
-    confirmTimeoutSec: ORDER_CONFIRM_TIMEOUT_SEC,
-    commissionBp: ORDER_COMMISSION_BP,
-    deliveryCommissionBp: ORDER_DELIVERY_COMMISSION_BP,
-    courierRadiusM: ORDER_COURIER_RADIUS_M,
+    confirmTimeoutSec: config.ORDER_CONFIRM_TIMEOUT_SEC,
+    commissionBp: config.ORDER_COMMISSION_BP,
+    deliveryCommissionBp: config.ORDER_DELIVERY_COMMISSION_BP,
+    courierRadiusM: config.ORDER_COURIER_RADIUS_M,
     courierCandidates: ORDER_COURIER_CANDIDATES,
-    courierLeadSec: ORDER_COURIER_LEAD_SEC,
+    courierLeadSec: config.ORDER_COURIER_LEAD_SEC,
     handoverMaxAttempts: ORDER_HANDOVER_MAX_ATTEMPTS,
     ratingWindowDays: ORDER_RATING_WINDOW_DAYS,
   };

@@ -4,6 +4,7 @@ import { paymentOutcomeTrigger } from '../payments';
 import { ORDER_CONFIRM_QUEUE, ORDER_COURIER_QUEUE, ORDER_HANDOVERS, ORDER_RATINGS, ORDERS } from './orders.collections';
 import { ORDERS_ERROR_CODES } from './orders.errors';
 import { ORDER_EVENTS } from './orders.events';
+import { ordersSwitches } from './orders.config';
 
 // Orders of food, groceries and medicine: placed by checkout, confirmed and prepared by the store, delivered by a
 // courier from the driver module's job pool, paid through payments and paid out through the ledger.
@@ -11,9 +12,10 @@ const model = () => require('./orders.model') as typeof import('./orders.model')
 
 export const ordersModule = defineModule({
   name: 'orders',
-  uses: ['chat', 'driver', 'media', 'notifications', 'partners', 'payments', 'promotions', 'users', 'wallet'],
+  uses: ['chat', 'driver', 'media', 'merchants', 'notifications', 'partners', 'payments', 'promotions', 'users', 'wallet'],
   apiTags: { orders: 'Food, grocery and pharmacy orders: the store’s steps, the courier’s delivery, ratings and chat.' },
   errorCodes: ORDERS_ERROR_CODES,
+  config: ordersSwitches,
   events: ORDER_EVENTS.rows,
   chatContexts: ['ORDER'],
   paymentPurposes: ['ORDER'],

@@ -2,17 +2,16 @@ import { perConfig, type AppConfig } from '../../platform/core/config';
 import { paymentCommands } from '../payments';
 import { orderSettings } from './orders.config';
 import { jobPool } from '../driver';
+import { sellers } from '../merchants';
 import { partnerMembers } from '../partners';
 import { promotionCommands } from '../promotions';
-import { ABSENT_SELLERS } from './orders.neighbours';
 import type { OrderPorts } from './orders.ports';
 import { createOrdersService } from './orders.service';
 
-// Services of the orders module, built once per configuration, with its ports bound to the neighbours' faces.
-// At merge (CONTRACTS.md): sellers → merchants' `sellers`, couriers → driver's `jobPool`, promotions →
-// `promotionCommands(config)`, partners → the partners face's members of a partner.
+// Services of the orders module, built once per configuration, with its ports bound to the neighbours' faces: the
+// merchants' sellers, the driver module's job pool, promotions' commands and the partners' members.
 function neighboursOf(config: Readonly<AppConfig>): OrderPorts {
-  return { sellers: ABSENT_SELLERS, couriers: jobPool, promotions: promotionCommands(config), partners: { members: partnerMembers } };
+  return { sellers, couriers: jobPool, promotions: promotionCommands(config), partners: { members: partnerMembers } };
 }
 
 const bound = new WeakMap<Readonly<AppConfig>, OrderPorts>();

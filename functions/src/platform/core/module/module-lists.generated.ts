@@ -34,6 +34,7 @@ export const MODULE_LISTS = {
     'parking',
     'fuel',
     'atm',
+    'merchants',
     'addresses',
     'favorites',
     'reviews',

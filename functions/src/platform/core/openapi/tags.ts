@@ -9,7 +9,6 @@ export const PLANNED_TAGS = {
   cms: 'Content managed by administrators: banners, pages, announcements.',
   hotels: 'Hotels, rooms and hotel bookings.',
   medical: 'Clinics, doctors and medical appointments.',
-  merchants: 'Merchants (food and grocery) and their menus.',
   rentals: 'Rental listings, viewings and deposits.',
   schools: 'Schools, consultations and school trips.',
   social: 'Posts, reels, feeds and social interactions.',

@@ -27,7 +27,11 @@ function buildItemSchemas(parent: Pick<CatalogSpec, 'details' | 'filters' | 'sch
     page: z.object({ items: z.array(view), nextCursor: z.string().nullable() }).meta({ id: `${items.schemaName}Page` }),
     listQuery: PageQuerySchema.extend({
       q: z.string().trim().min(2).max(60).optional().describe(`Words of the ${items.noun} name (diacritics ignored)`),
-      ...(items.stock ? { inStock: BooleanQuerySchema.optional() } : {}),
+      ...(items.availability
+        ? { inStock: BooleanQuerySchema.optional().describe(`true: only ${items.nouns} that can be had now (available${items.stock ? ', stock not 0' : ''})`) }
+        : items.stock
+          ? { inStock: BooleanQuerySchema.optional() }
+          : {}),
     }),
     searchQuery: NearbyQuerySchema.extend({
       radiusM: radiusQuerySchema(parent.maxRadiusM),
@@ -57,6 +61,19 @@ export function catalogItemSchemas(parent: Pick<CatalogSpec, 'details' | 'filter
 }
 
 const MANAGERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
+
+/** What PUT's description says of stock, photos and the cap. */
+function itemsPutNotes(items: CatalogItemsSpec): string {
+  const notes = [
+    items.stock === 'optional' ? 'stock null: not counted; 0 marks it out of stock.' : items.stock ? 'stock 0 marks it out of stock.' : '',
+    items.photos ? 'photoIds are your READY image uploads (photos already on it stay).' : '',
+    items.maxPerRecord ? `At most ${items.maxPerRecord} per ${items.parentNoun} (409 CONFLICT for one more).` : '',
+  ];
+  return notes
+    .filter(Boolean)
+    .map((n) => ` ${n}`)
+    .join('');
+}
 
 /** The nearby search by item ("which pharmacy near me has it"), when the items declare one. */
 export function catalogItemsSearchRoute(service: CatalogItemsService, config: Pick<AppConfig, 'NEARBY_READ_BUDGET'>): AnyRoute | undefined {
@@ -99,6 +116,9 @@ export function catalogItemsRoutes(service: CatalogItemsService): AnyRoute[] {
       auth: [],
       errors: [404],
       request: { params: IdParamsSchema, query: s.listQuery },
+      description: items.managerFields?.length
+        ? `${items.managerFields.join(', ')}: shown only to the ${items.parentNoun}’s managers and administrators with catalog.manage.`
+        : undefined,
       response: { description: items.stock ? 'Alphabetical, with stock.' : 'Alphabetical.', schema: s.page },
       handler: ({ params, query, auth }) => service.list(params.id, auth!, query as ItemsListQuery),
     }),
@@ -108,11 +128,11 @@ export function catalogItemsRoutes(service: CatalogItemsService): AnyRoute[] {
       operationId: `set${items.schemaName}`,
       tag: parent.tag,
       summary: `Add or replace a ${items.noun} of a ${items.parentNoun}${items.putNote ? ` (${items.putNote})` : ''}`,
-      description: `By the ${items.parentNoun}’s managers; the ${items.keyField} is yours (letters, digits, . _ -).${items.stock ? ' stock 0 marks it out of stock.' : ''} ${CATALOG_ADMIN_PATH}`,
+      description: `By the ${items.parentNoun}’s managers; the ${items.keyField} is yours (letters, digits, . _ -).${itemsPutNotes(items)} ${CATALOG_ADMIN_PATH}`,
       auth: [...MANAGERS],
       permission: 'catalog.manage',
       errors: [404],
-      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PERMISSION_REQUIRED'],
+      codes: ['CATALOG_NOT_MANAGER', 'CATALOG_TRANSITION', 'PERMISSION_REQUIRED', ...(items.photos ? (['CATALOG_PHOTO_INVALID'] as const) : [])],
       request: { params: s.params, body: s.body },
       response: { description: `The ${items.noun} as stored.`, schema: s.view },
       handler: ({ params, body, auth }) => service.put(params.id, key(params), auth!, body),

@@ -1,52 +1,27 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import type { z } from 'zod';
-import { NotFoundError } from '../../core/errors/app-error';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors/app-error';
 import { inTransaction } from '../../core/firebase/firebase';
-import { paginate, type Page, type PageRequest } from '../firestore/paginate';
-import { plainCollection, readRecord } from '../firestore/records';
 import type { NearbyQuery } from '../geo/geo';
 import { foldText, matchesSearch, searchTermOf, searchTermsOf } from '../text/text';
 import { iso } from '../time/time';
 import type { Caller } from './catalog.access';
+import { inStockOf, itemsRepo, type CatalogItemRecord } from './catalog.items.repo';
+import { itemsStock } from './catalog.items.stock';
 import type { CatalogService } from './catalog.service';
 import type { CatalogItemsSpec } from './catalog.spec';
 
-// A catalog record's child items (catalog.spec.ts, CatalogItemsSpec): stored flat, one document per record and key.
+// A catalog record's child items (catalog.spec.ts, CatalogItemsSpec): put, remove, list, availability, stock.
 
-type ItemRecord = Record<string, unknown> & { name: string; nameFolded: string; terms: string[]; inStock?: boolean; updatedBy: string; updatedAt: number };
-
-/** Index: (parentField, terms array-contains, inStock, nameFolded) and its subsets, per items collection. */
-function itemsRepo(items: CatalogItemsSpec) {
-  const docs = () => plainCollection<ItemRecord>(items.collection);
-  const idOf = (parentId: string, key: string) => `${parentId}_${key}`;
-  return {
-    get: (parentId: string, key: string, tx?: Transaction) => readRecord(docs().doc(idOf(parentId, key)), tx),
-    put(tx: Transaction, item: ItemRecord): void {
-      tx.set(docs().doc(idOf(String(item[items.parentField]), String(item[items.keyField]))), item);
-    },
-    remove(tx: Transaction, parentId: string, key: string): void {
-      tx.delete(docs().doc(idOf(parentId, key)));
-    },
-    ofParent(parentId: string, filter: { term?: string; inStock?: boolean }, request: PageRequest): Promise<Page<ItemRecord>> {
-      let query: FirebaseFirestore.Query<ItemRecord> = docs().where(items.parentField, '==', parentId);
-      if (filter.term) query = query.where('terms', 'array-contains', filter.term);
-      if (filter.inStock) query = query.where('inStock', '==', true);
-      return paginate(query, [{ field: 'nameFolded', direction: 'asc' }], request, (d) => d.data());
-    },
-    /** At most `max` of a record's items with the word (in stock, with stock), by name. */
-    async matching(parentId: string, term: string, max: number): Promise<ItemRecord[]> {
-      let query: FirebaseFirestore.Query<ItemRecord> = docs().where(items.parentField, '==', parentId).where('terms', 'array-contains', term);
-      if (items.stock) query = query.where('inStock', '==', true);
-      const snap = await query.orderBy('nameFolded').limit(max).get();
-      return snap.docs.map((d) => d.data());
-    },
-  };
-}
+export { inStockOf, type CatalogItemRecord, type ItemQuantity } from './catalog.items.repo';
+type ItemRecord = CatalogItemRecord;
+/** An item as stored, with the body's fields typed (its photoIds stored as `photos`). */
+export type StoredItem<B extends z.ZodObject> = CatalogItemRecord & Omit<z.output<B>, 'photoIds'>;
 
 export type ItemsListQuery = { q?: string; inStock?: boolean; limit: number; cursor?: string };
 export type ItemsSearchQuery = NearbyQuery & { q: string };
 
-/** The items of one catalog's records: put, remove and list by the records' rules, and the nearby search. */
+/** The items of one catalog's records: put, remove and list by the records' rules, availability, stock, the nearby search. */
 export function createCatalogItemsService<B extends z.ZodObject, V extends z.ZodObject, P extends string, N extends string>(
   items: CatalogItemsSpec<B, V, P, N>,
   records: CatalogService,
@@ -54,7 +29,9 @@ export function createCatalogItemsService<B extends z.ZodObject, V extends z.Zod
 ) {
   const repo = itemsRepo(items);
   const viewKeys = Object.keys(items.view.shape);
+  const hidden = new Set(items.managerFields ?? []);
   const prefix = `${records.spec.tag}:${items.nouns}`;
+  const filtersInStock = Boolean(items.stock || items.availability);
   const view = (item: ItemRecord) => ({
     [items.parentField]: item[items.parentField] as string,
     [items.keyField]: item[items.keyField] as string,
@@ -62,28 +39,48 @@ export function createCatalogItemsService<B extends z.ZodObject, V extends z.Zod
     updatedAt: iso(item.updatedAt),
   });
   type View = ReturnType<typeof view>;
+  /** The view without the managers' fields (counted stock), for everyone else. */
+  const publicView = (item: ItemRecord): View =>
+    hidden.size === 0 ? view(item) : (Object.fromEntries(Object.entries(view(item)).filter(([k]) => !hidden.has(k))) as View);
+  const notFound = () => new NotFoundError(`No such ${items.noun} in this ${items.parentNoun}`);
+
+  async function refuseBeyondCap(parentId: string, key: string): Promise<void> {
+    const max = items.maxPerRecord;
+    if (max === undefined || (await repo.get(parentId, key)) || (await repo.count(parentId)) < max) return;
+    throw new ConflictError(`A ${items.parentNoun} holds at most ${max} ${items.nouns}: remove one first`, { limit: max });
+  }
 
   return {
     items,
     records,
     view,
+    publicView,
+    ...itemsStock(items, repo),
+    /** Items of a record by key, in the transaction when given (one read of them all); missing keys are absent. */
+    read: (parentId: string, keys: readonly string[], tx?: Transaction) => repo.getMany(parentId, keys, tx) as Promise<Map<string, StoredItem<B>>>,
 
     /** Adds or replaces the item: by the record's managers (403/404/409 as for an edit of the record). */
     async put(parentId: string, key: string, caller: Caller, body: z.output<B>) {
-      const fields = body as Record<string, unknown> & { name: string; stock?: number };
-      const item: ItemRecord = {
-        [items.parentField]: parentId,
-        [items.keyField]: key,
-        ...fields,
-        nameFolded: foldText(fields.name),
-        terms: searchTermsOf(fields.name),
-        ...(items.stock ? { inStock: (fields.stock ?? 0) > 0 } : {}),
-        updatedBy: caller.userId,
-        updatedAt: now(),
-      };
-      await inTransaction(async (tx) => {
-        await records.managedForChange(parentId, caller, tx);
-        repo.put(tx, item);
+      const { photoIds, ...fields } = body as Record<string, unknown> & { name: string; stock?: number | null; available?: boolean; photoIds?: string[] };
+      await refuseBeyondCap(parentId, key);
+      const item = await inTransaction(async (tx) => {
+        const record = await records.managedForChange(parentId, caller, tx);
+        items.check?.(body, record);
+        const before = items.photos ? await repo.get(parentId, key, tx) : undefined;
+        const photos = items.photos ? await records.photosOf(caller, photoIds ?? [], tx, before?.photos ?? []) : undefined;
+        const stored: ItemRecord = {
+          [items.parentField]: parentId,
+          [items.keyField]: key,
+          ...fields,
+          ...(photos ? { photos } : {}),
+          nameFolded: foldText(fields.name),
+          terms: searchTermsOf(fields.name),
+          ...(filtersInStock ? { inStock: inStockOf(items, fields) } : {}),
+          updatedBy: caller.userId,
+          updatedAt: now(),
+        };
+        repo.put(tx, stored);
+        return stored;
       });
       return view(item);
     },
@@ -91,22 +88,51 @@ export function createCatalogItemsService<B extends z.ZodObject, V extends z.Zod
     async remove(parentId: string, key: string, caller: Caller) {
       await inTransaction(async (tx) => {
         await records.managedForChange(parentId, caller, tx);
-        if (!(await repo.get(parentId, key, tx))) throw new NotFoundError(`No such ${items.noun} in this ${items.parentNoun}`);
+        if (!(await repo.get(parentId, key, tx))) throw notFound();
         repo.remove(tx, parentId, key);
       });
       return { deleted: true as const };
     },
 
+    /**
+     * Turns items on or off in one transaction (a kitchen out of an ingredient), by the record's managers: every key
+     * must be an item of the record (400 naming `{field}.{i}.{keyField}` otherwise, nothing changed).
+     */
+    async setAvailability(parentId: string, caller: Caller, changes: ReadonlyArray<{ key: string; available: boolean }>, field = 'body.items') {
+      if (!items.availability) throw new Error(`The ${items.nouns} of ${records.spec.nouns} declare no availability`);
+      const t = now();
+      const changed = await inTransaction(async (tx) => {
+        await records.managedForChange(parentId, caller, tx);
+        const found = await repo.getMany(
+          parentId,
+          changes.map((c) => c.key),
+          tx,
+        );
+        const missing = changes.flatMap((c, i) => (found.has(c.key) ? [] : [{ field: `${field}.${i}.${items.keyField}`, message: notFound().message }]));
+        if (missing.length > 0) throw new ValidationError(`No such ${items.nouns} in this ${items.parentNoun}`, missing);
+        return changes.map(({ key, available }) => {
+          const fields = { available, inStock: inStockOf(items, { ...found.get(key)!, available }), updatedBy: caller.userId, updatedAt: t };
+          repo.update(tx, parentId, key, fields);
+          return { ...found.get(key)!, ...fields };
+        });
+      });
+      return changed.map(view);
+    },
+
+    /** Every item of a record as stored (at most maxPerRecord, else 500), by name: a whole menu; the caller checks visibility. */
+    all: (parentId: string) => repo.all(parentId, items.maxPerRecord ?? 500) as Promise<Array<StoredItem<B>>>,
+
     /** A record's items by name (404 unless the record is visible to the caller). */
     async list(parentId: string, caller: Caller, query: ItemsListQuery) {
       await records.get(parentId, caller);
+      const shown = hidden.size > 0 && !(await records.seesManagerFields(parentId, caller)) ? publicView : view;
       const term = query.q ? searchTermOf(query.q) : undefined;
       const page = await repo.ofParent(
         parentId,
-        { term, inStock: items.stock ? query.inStock : undefined },
+        { term, inStock: filtersInStock ? query.inStock : undefined },
         { limit: query.limit, cursor: query.cursor, query: `${prefix}:${parentId}:${term ?? ''}:${query.inStock ?? ''}`, caller: caller.userId },
       );
-      return { items: page.items.filter((p) => !query.q || matchesSearch(p.name, query.q)).map(view), nextCursor: page.nextCursor };
+      return { items: page.items.filter((p) => !query.q || matchesSearch(p.name, query.q)).map(shown), nextCursor: page.nextCursor };
     },
 
     /**
@@ -136,7 +162,7 @@ export function createCatalogItemsService<B extends z.ZodObject, V extends z.Zod
           reads += Math.max(1, hits.length);
           const matching = hits.filter((p) => matchesSearch(p.name, query.q));
           if (matching.length > 0 && found.length < query.limit)
-            found.push({ [items.parentNoun]: near[i], [items.nouns]: matching.map(view) } as { [K in P]: ReturnType<typeof records.view> } & {
+            found.push({ [items.parentNoun]: near[i], [items.nouns]: matching.map(publicView) } as { [K in P]: ReturnType<typeof records.view> } & {
               [K in N]: View[];
             });
         });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../../core/http/route';
-import { IdParamsSchema } from '../../core/http/ids';
+import { DocumentIdSchema, IdParamsSchema } from '../../core/http/ids';
 import type { AppConfig } from '../../core/config/config.schema';
 import { radiusQuerySchema } from '../geo/geo';
 import type { RateLimitRule } from '../../core/ratelimit/rate-limit';
@@ -18,7 +18,10 @@ import {
 import type { CatalogService, CatalogSpec } from './catalog.service';
 
 /** The parts of a spec that shape its schemas. */
-type SchemaSource = Pick<CatalogSpec, 'details' | 'filters' | 'schemaName' | 'maxRadiusM'> & { ownOperationFields?: readonly string[] };
+type SchemaSource = Pick<CatalogSpec, 'details' | 'filters' | 'schemaName' | 'maxRadiusM'> & {
+  ownOperationFields?: readonly string[];
+  partnerRequired?: boolean;
+};
 
 const schemasBySpec = new WeakMap<SchemaSource, ReturnType<typeof buildSchemas>>();
 
@@ -26,7 +29,10 @@ function buildSchemas(spec: SchemaSource) {
   const view = CatalogBaseViewSchema.extend(spec.details.shape).meta({ id: spec.schemaName });
   return {
     view,
-    body: CatalogBaseBodySchema.extend(spec.details.shape).meta({ id: `${spec.schemaName}Body` }),
+    body: CatalogBaseBodySchema.extend({
+      ...(spec.partnerRequired ? { partnerId: DocumentIdSchema.describe('The partner that manages it (you must be its owner or staff)') } : {}),
+      ...spec.details.shape,
+    }).meta({ id: `${spec.schemaName}Body` }),
     patch: CatalogBasePatchSchema.extend(
       spec.details.omit(Object.fromEntries((spec.ownOperationFields ?? []).map((k) => [k, true])) as Record<string, true> as never).partial().shape,
     )
@@ -126,7 +132,11 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(
       operationId: `create${one}`,
       tag,
       summary: `Add a ${spec.noun}`,
-      description: `By the owner or staff of the partnerId (an approved partner), or by an administrator for a curated ${spec.noun} (no partnerId). Photos are your READY image uploads. ${CATALOG_ADMIN_PATH}`,
+      description: `${
+        spec.partnerRequired
+          ? `By the owner or staff of the partnerId (an approved partner); every ${spec.noun} belongs to a partner.`
+          : `By the owner or staff of the partnerId (an approved partner), or by an administrator for a curated ${spec.noun} (no partnerId).`
+      } Photos are your READY image uploads. ${CATALOG_ADMIN_PATH}`,
       auth: [...MANAGERS],
       permission: 'catalog.manage',
       idempotent: true,

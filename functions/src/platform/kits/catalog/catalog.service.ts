@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import type { z } from 'zod';
-import { ForbiddenError, UnprocessableError } from '../../core/errors/app-error';
+import { ForbiddenError, UnprocessableError, ValidationError } from '../../core/errors/app-error';
 import { inTransaction } from '../../core/firebase/firebase';
 import type { Page } from '../firestore/paginate';
 import { geohashOf, distanceMeters } from '../geo/geo';
@@ -32,7 +32,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
 
   function view(record: Rec | NearbyFields<Details>, at: number, distanceM?: number) {
     return {
-      ...(record.details as Record<string, unknown>),
+      ...(record.details as Details),
       id: record.id,
       partnerId: record.partnerId,
       name: record.name,
@@ -53,9 +53,11 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   }
   const nearby = catalogNearby(spec, repo, view);
 
-  async function photosOf(caller: Caller, ids: readonly string[], tx: Transaction): Promise<CatalogPhoto[]> {
-    const found = await Promise.all([...new Set(ids)].map((id) => deps.photo(caller.userId, id, tx)));
-    const missing = [...new Set(ids)].filter((_, i) => !found[i]);
+  /** The caller's READY image uploads, in order (422 otherwise); photos in `kept` (already attached) need no new check. */
+  async function photosOf(caller: Caller, ids: readonly string[], tx: Transaction, kept: readonly CatalogPhoto[] = []): Promise<CatalogPhoto[]> {
+    const distinct = [...new Set(ids)];
+    const found = await Promise.all(distinct.map((id) => kept.find((p) => p.id === id) ?? deps.photo(caller.userId, id, tx)));
+    const missing = distinct.filter((_, i) => !found[i]);
     if (missing.length > 0) throw new UnprocessableError('Photos must be your READY image uploads', { photoIds: missing }).withCode('CATALOG_PHOTO_INVALID');
     return found as CatalogPhoto[];
   }
@@ -106,6 +108,8 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       const t = now();
       const details = { ...(spec.detailDefaults ?? {}), ...pickDetails(body) } as Details;
       spec.check?.(details);
+      if (spec.partnerRequired && !body.partnerId)
+        throw new ValidationError(`A ${spec.noun} belongs to a partner`, [{ field: 'body.partnerId', message: 'is required' }]);
       const record = await inTransaction(async (tx) => {
         const partnerId = body.partnerId ?? null;
         if (partnerId ? !(await deps.partnerRole(partnerId, caller.userId, tx)) : !isAdmin(caller)) {
@@ -264,6 +268,8 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       return view(after, t);
     },
 
+    photosOf,
+
     /** The record, for a manager's change beside it (a store's products); 403/404/409 as for an edit. */
     async managedForChange(id: string, caller: Caller, tx: Transaction): Promise<Rec> {
       const record = await managed(id, caller, tx);
@@ -287,6 +293,12 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         repo.update(tx, id, { ratingAvg: rating.average, ratingCount: rating.count, ratingAsOf: rating.asOf });
         return true;
       });
+    },
+    /** Whether the caller sees what only managers see: an administrator with catalog.manage, or the record's manager. */
+    async seesManagerFields(id: string, caller: Caller): Promise<boolean> {
+      if (isAdmin(caller)) return true;
+      const record = await repo.get(id);
+      return record !== undefined && (await manages(record, caller));
     },
     /** Whether the caller manages the record (its partner's owner or staff; administrators for curated ones). */
     async isManagedBy(id: string, caller: Caller, tx?: Transaction): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApiTag } from '../../core/openapi/tags';
+import type { CatalogRecord } from './catalog.model';
 import type { NearbyFields } from './catalog.repo';
 
 // A catalog's spec: light on purpose (types and one identity function), so that module definitions naming a
@@ -26,13 +27,16 @@ export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.Zo
   maxRadiusM: number;
   /** Extra `nearby` query fields (all optional). */
   filters: F;
-  keep?(record: NearbyFields<z.output<D>>, filters: z.output<F>): boolean;
+  /** Whether a record passes the filters (the query's point is there too: a delivery radius reaching it). */
+  keep?(record: NearbyFields<z.output<D>>, filters: z.output<F> & { lat: number; lng: number }): boolean;
   /** A sort key before distance for this query (e.g. price); records without one are left out. */
   rankBy?(filters: z.output<F>): ((details: z.output<D>) => number | undefined) | undefined;
   /** Fields set at creation and then changed only by the vertical's own operation (prices with history): not in PATCH. */
   ownOperationFields?: ReadonlyArray<keyof z.output<D> & string>;
   /** Rules across fields of the merged details (throw a ValidationError). */
   check?(details: z.output<D>): void;
+  /** Every record belongs to a partner (stores that sell): no curated records, `partnerId` is required at creation. */
+  partnerRequired?: boolean;
   /** Child items under each record (a store's products, a restaurant's dishes, a hotel's room types, a clinic's doctors). */
   items?: CatalogItemsSpec;
 }
@@ -42,7 +46,7 @@ export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.Zo
  * catalog.manage), listed and paged by name, searchable by name, with optional stock. Routes, under the record:
  * GET `{basePath}/:id/{segment}`, PUT and DELETE `{basePath}/:id/{segment}/:{keyField}`, and with `nearbySearch`
  * "which record near me has it". Stored flat: one document `{recordId}_{key}` in `collection`, holding the record's
- * id in `parentField`, the key, the body's fields, `nameFolded`, `terms`, `inStock` (with stock), `updatedBy`, `updatedAt`.
+ * id in `parentField`, the key, the body's fields, `nameFolded`, `terms`, `inStock` (with stock or availability), `photos` (with photos), `updatedBy`, `updatedAt`.
  */
 export interface CatalogItemsSpec<
   B extends z.ZodObject = z.ZodObject,
@@ -70,8 +74,25 @@ export interface CatalogItemsSpec<
   view: V;
   /** What PUT sets, in its summary ("price and stock"). */
   putNote?: string;
-  /** The body has `stock` (integer ≥ 0): `inStock` (stock > 0) is stored, filters lists and limits `nearbySearch`. */
-  stock?: boolean;
+  /**
+   * `true`: the body has `stock` (integer ≥ 0); `'optional'`: integer ≥ 0 or null (not counted: a dish cooked to
+   * order). `inStock` (not counted, or stock > 0) is stored, filters lists and limits `nearbySearch`; counted stock
+   * is taken and given back in the caller's transaction (`takeStock`, `txGiveBack`).
+   */
+  stock?: boolean | 'optional';
+  /** The body has `available` (boolean, the managers' toggle, also in bulk): an unavailable item is not `inStock`. */
+  availability?: boolean;
+  /**
+   * The body has `photoIds` (the caller's READY image uploads; photos already on the item stay without a new check),
+   * stored and shown as `photos` ({ id, url }): declare `photos` in the view.
+   */
+  photos?: boolean;
+  /** View fields shown only to the record's managers and administrators (counted stock); declare them optional in the view. */
+  managerFields?: readonly string[];
+  /** At most this many items per record (checked when a new key is put; parallel additions may pass it by a few). */
+  maxPerRecord?: number;
+  /** Rules between an item and its record, in the put's transaction (a menu section the record names): throw a ValidationError. */
+  check?(item: z.output<B>, record: CatalogRecord): void;
   /** GET `path`: active records near a point having a matching item (in stock), nearest first, with those items. */
   nearbySearch?: { path: string; summary: string; /** A sentence closing the description. */ note?: string; /** Items shown per record. */ perRecord: number };
 }
@@ -79,8 +100,9 @@ export interface CatalogItemsSpec<
 /** A catalog's spec with its field, filter and item types inferred. */
 export function defineCatalog<D extends z.ZodObject, F extends z.ZodObject, I extends CatalogItemsSpec | undefined = undefined>(
   spec: CatalogSpec<D, F> & { items?: I },
-): CatalogSpec<D, F> & { items: I } {
-  return spec as CatalogSpec<D, F> & { items: I };
+): Omit<CatalogSpec<D, F>, 'items'> & { items: I } {
+  // `items` typed as declared (not intersected with the general CatalogItemsSpec): its service keeps the body's types.
+  return spec as Omit<CatalogSpec<D, F>, 'items'> & { items: I };
 }
 
 /** A child items declaration with its body and view types inferred. */

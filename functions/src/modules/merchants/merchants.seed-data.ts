@@ -1,0 +1,151 @@
+import { DEMO_MENUS } from './merchants.seed-menus';
+
+// The demo merchants (emulator only): fixed ids, places and prices, so every seed writes the same documents. Twelve
+// stores in Ho Chi Minh City and eight in Hanoi, all run by the demo partner; their menus are merchants.seed-menus.ts.
+
+export { DEMO_MENUS };
+
+const DAYS = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
+const daily = (open: string, close: string) => ({ weekly: DAYS.map((day) => ({ day, open, close })) });
+const ALWAYS = { open24h: true };
+
+// name, category, menu, lat, lng, address, hours, delivery radius (m), preparation (min), minimum order (VND), tags
+type Row = [string, string, keyof typeof DEMO_MENUS, number, number, string, object, number, number, number, string[]];
+const ROWS: Row[] = [
+  ['Phở Lệ Nguyễn Trãi', 'FOOD', 'PHO', 10.756, 106.677, '413 Nguyễn Trãi, Quận 5, TP. Hồ Chí Minh', daily('06:00', '23:00'), 5_000, 10, 0, ['phở']],
+  [
+    'Cơm Tấm Cali Quận 1',
+    'FOOD',
+    'COM_TAM',
+    10.7735,
+    106.699,
+    '32 Nguyễn Trung Trực, Quận 1, TP. Hồ Chí Minh',
+    daily('07:00', '22:00'),
+    5_000,
+    15,
+    0,
+    ['cơm tấm'],
+  ],
+  ['Bún Bò Huế O Xuân', 'FOOD', 'BUN_BO', 10.788, 106.688, '110 Trần Quang Khải, Quận 1, TP. Hồ Chí Minh', daily('06:00', '21:00'), 4_000, 12, 0, ['bún bò']],
+  [
+    'Bánh Mì Bà Lan',
+    'FOOD',
+    'BANH_MI',
+    10.77,
+    106.695,
+    '26 Lê Thị Riêng, Quận 1, TP. Hồ Chí Minh',
+    daily('05:30', '21:00'),
+    3_000,
+    5,
+    20_000,
+    ['bánh mì', 'ăn sáng'],
+  ],
+  [
+    'Trà Sữa Hoa Mộc',
+    'DRINKS',
+    'TRA_SUA',
+    10.779,
+    106.705,
+    '15 Hai Bà Trưng, Quận 1, TP. Hồ Chí Minh',
+    daily('09:00', '23:00'),
+    5_000,
+    10,
+    30_000,
+    ['trà sữa'],
+  ],
+  [
+    'Cà Phê Vợt Sài Gòn',
+    'DRINKS',
+    'CA_PHE',
+    10.765,
+    106.686,
+    '330 Phan Đình Phùng, Phú Nhuận, TP. Hồ Chí Minh',
+    daily('06:00', '22:00'),
+    4_000,
+    8,
+    0,
+    ['cà phê'],
+  ],
+  [
+    'Tiệm Bánh Ngọt Mây',
+    'BAKERY',
+    'BAKERY',
+    10.796,
+    106.718,
+    '208 Nguyễn Hữu Cảnh, Bình Thạnh, TP. Hồ Chí Minh',
+    daily('08:00', '21:00'),
+    6_000,
+    20,
+    50_000,
+    ['bánh ngọt'],
+  ],
+  [
+    'Chợ Xanh Đa Kao',
+    'GROCERY',
+    'GROCERY',
+    10.788,
+    106.699,
+    '45 Đinh Tiên Hoàng, Quận 1, TP. Hồ Chí Minh',
+    daily('06:00', '21:00'),
+    7_000,
+    20,
+    100_000,
+    ['đi chợ'],
+  ],
+  ['Tiện Lợi 24h Lê Lợi', 'CONVENIENCE', 'CONVENIENCE', 10.7725, 106.7, '60 Lê Lợi, Quận 1, TP. Hồ Chí Minh', ALWAYS, 3_000, 5, 0, ['24h']],
+  ['Trái Cây Miệt Vườn', 'FRUIT', 'FRUIT', 10.781, 106.68, '88 Võ Văn Tần, Quận 3, TP. Hồ Chí Minh', daily('07:00', '20:00'), 6_000, 15, 80_000, ['trái cây']],
+  ['Hoa Tươi Sài Gòn', 'FLOWERS', 'FLOWERS', 10.785, 106.695, '12 Hồ Tùng Mậu, Quận 1, TP. Hồ Chí Minh', daily('07:00', '21:00'), 10_000, 45, 200_000, ['hoa']],
+  [
+    'Sức Khỏe Xanh Quận 5',
+    'PHARMACY',
+    'HEALTH',
+    10.762,
+    106.682,
+    '201 Hùng Vương, Quận 5, TP. Hồ Chí Minh',
+    daily('07:00', '22:00'),
+    5_000,
+    10,
+    0,
+    ['sức khỏe'],
+  ],
+  ['Phở Gánh Hàng Chiếu', 'FOOD', 'PHO', 21.0378, 105.851, '5 Hàng Chiếu, Hoàn Kiếm, Hà Nội', daily('06:00', '14:00'), 4_000, 10, 0, ['phở']],
+  ['Bún Chả Hàng Mành', 'FOOD', 'BUN_CHA', 21.0328, 105.8488, '1 Hàng Mành, Hoàn Kiếm, Hà Nội', daily('10:00', '21:00'), 4_000, 15, 0, ['bún chả']],
+  [
+    'Cà Phê Trứng Phố Cổ',
+    'DRINKS',
+    'CA_PHE',
+    21.0335,
+    105.854,
+    '39 Nguyễn Hữu Huân, Hoàn Kiếm, Hà Nội',
+    daily('07:00', '22:30'),
+    4_000,
+    8,
+    0,
+    ['cà phê trứng'],
+  ],
+  ['Trà Sữa Phố Huế', 'DRINKS', 'TRA_SUA', 21.015, 105.852, '120 Phố Huế, Hai Bà Trưng, Hà Nội', daily('09:00', '22:30'), 5_000, 10, 30_000, ['trà sữa']],
+  ['Bánh Mì Phố Cổ 25', 'FOOD', 'BANH_MI', 21.035, 105.848, '25 Hàng Cá, Hoàn Kiếm, Hà Nội', daily('07:00', '21:00'), 3_000, 5, 20_000, ['bánh mì']],
+  ['Chợ Xanh Hoàn Kiếm', 'GROCERY', 'GROCERY', 21.03, 105.856, '18 Lý Thái Tổ, Hoàn Kiếm, Hà Nội', daily('06:00', '21:00'), 7_000, 20, 100_000, ['đi chợ']],
+  ['Tiệm Bánh Hàng Bài', 'BAKERY', 'BAKERY', 21.022, 105.853, '33 Hàng Bài, Hoàn Kiếm, Hà Nội', daily('08:00', '21:00'), 6_000, 20, 50_000, ['bánh ngọt']],
+  ['Tiện Lợi 24h Long Biên', 'CONVENIENCE', 'CONVENIENCE', 21.044, 105.876, '2 Nguyễn Văn Cừ, Long Biên, Hà Nội', ALWAYS, 3_000, 5, 0, ['24h']],
+];
+
+/** The 20 demo merchants: `seed-merchant-01` … `-20`, the fields of POST /merchants and the menu each gets. */
+export const DEMO_MERCHANTS = ROWS.map(([name, category, menu, lat, lng, address, hours, deliveryRadiusM, prepTimeMin, minOrderVnd, tags], i) => ({
+  id: `seed-merchant-${String(i + 1).padStart(2, '0')}`,
+  menu,
+  fields: {
+    name,
+    category,
+    location: { lat, lng },
+    address,
+    openingHours: hours,
+    deliveryRadiusM,
+    prepTimeMin,
+    minOrderVnd,
+    tags,
+    // One store is busy, to show a paused merchant.
+    paused: i === 18,
+    menuSections: DEMO_MENUS[menu].sections,
+  },
+}));
