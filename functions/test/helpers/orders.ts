@@ -21,9 +21,9 @@ import { testIp, type ApiResponse } from './api';
 import { listen } from './http';
 import { postTopUp } from './wallet';
 
-// The orders module's test driver. Its neighbours are not merged yet (merchants' sellers, the driver module's job
-// pool, promotions' voucher release, partner members): the doubles below play them on the Firestore emulator, so
-// transactions, races and at-least-once work are real; the app the tests call is built in-process with them bound.
+// The orders module's test driver: doubles of its neighbours (merchants' sellers, the driver module's job pool,
+// promotions' voucher release, partner members) on the Firestore emulator, so tests set stores and couriers at will
+// while transactions, races and at-least-once work stay real (test/modules/commerce runs the real neighbours).
 
 /** Stock the sellers double keeps: `{storeId}_{itemKey}` → quantity given back. */
 export const TEST_STOCK = 'test_order_stock';

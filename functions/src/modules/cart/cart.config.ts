@@ -43,7 +43,7 @@ export interface CartSettings {
   checkoutCheckSec: number;
 }
 
-/** The settings for a configuration (the constants above until the configuration names them). */
+/** The settings of a configuration: its switches and the fixed limits. */
 export function cartSettings(config: Readonly<AppConfig>): CartSettings {
   return {
     maxLines: CART_MAX_LINES,

@@ -2,8 +2,8 @@ import type { Transaction } from 'firebase-admin/firestore';
 import type { paymentCommands, PaymentStatus } from '../payments';
 import type { PromotionCommands } from '../promotions';
 
-// What the cart needs from its neighbours, each shaped exactly like the face that serves it (CONTRACTS of issue 32), so
-// that cart.wiring.ts binds faces to ports and tests bind doubles: the sellers (merchants module: stores and pharmacy
+// What the cart needs from its neighbours, each shaped like the face that serves it, so that cart.wiring.ts binds
+// faces to ports and tests bind doubles: the sellers (merchants module: stores and pharmacy
 // stores, their menus and stock), the orders module, payments, promotions, media and saved addresses.
 
 export const SELLER_KINDS = ['MERCHANT', 'PHARMACY'] as const;

@@ -62,6 +62,8 @@ export interface DeliverySettings {
   maxDistanceM: number;
   quoteTtlSec: number;
   commissionBp: number;
+  /** DRIVER_CASH_DEBT_LIMIT_VND (wallet's switch): drivers past it get no cash parcels. */
+  cashDebtLimitVnd: number;
   cancelFeeVnd: number;
   noDriverWindowSec: number;
   dispatchRetrySec: number;
@@ -85,6 +87,7 @@ export function deliverySettings(config: Readonly<AppConfig>): DeliverySettings 
     maxDistanceM: DELIVERY_MAX_DISTANCE_M,
     quoteTtlSec: config.DELIVERY_QUOTE_TTL_SEC,
     commissionBp: config.DELIVERY_COMMISSION_BP,
+    cashDebtLimitVnd: config.DRIVER_CASH_DEBT_LIMIT_VND,
     cancelFeeVnd: config.DELIVERY_CANCEL_FEE_VND,
     noDriverWindowSec: config.DELIVERY_NO_DRIVER_WINDOW_SEC,
     dispatchRetrySec: DELIVERY_DISPATCH_RETRY_SEC,

@@ -2,6 +2,7 @@ import { inTransaction } from '../../platform/core/firebase/firebase';
 import { transition, type TransitionResult } from '../../platform/kits/state-machine/state-machine';
 import { dispatchPool } from '../driver';
 import { accounts } from '../users';
+import { ledger } from '../wallet';
 import { noSuchDelivery, type DeliveryCore } from './delivery.context';
 import { dispatchDeadline, NO_DRIVER_BY, noDriverDeadline } from './delivery.deadlines';
 import { deliveryMachine, type DeliveryAction, type DeliveryStatus } from './delivery.machine';
@@ -41,8 +42,11 @@ export function createDeliveryDispatch({ deps, now, schedulers }: DeliveryCore, 
         reason: `driver ${driverId}`,
         missing: noSuchDelivery,
         rolesOf: () => ['SYSTEM'],
-        async read(tx) {
+        async read(tx, d) {
           loc = await jobs.txRead(tx, driverId);
+          // Cash the driver collects for the sender (and at most a cash fee's commission) is owed from their earnings.
+          const owed = d.codVnd + (d.payment.method === 'CASH' ? d.feeVnd : 0);
+          if (!(await ledger.txMayOweCash(tx, driverId, owed, settings.cashDebtLimitVnd))) loc = undefined;
         },
         apply: (d, to) => ({ ...d, status: to, driverId, driver: card, assignedAt: at, nextDispatchAt: null, updatedAt: at }),
         // Past the window the parcel is NO_DRIVER first, and the assignment is dropped.

@@ -14,9 +14,8 @@ import {
 } from '../../platform/kits/handover/handover';
 import type { paymentCommands } from '../payments';
 
-// The neighbours a parcel depends on, as ports: each member has exactly the signature of its face (CONTRACTS.md of
-// issue 32: the driver module's `jobPool`, the handover kit), so binding a port is one line of delivery.wiring.ts.
-// Tests pass doubles.
+// The neighbours a parcel depends on, as ports shaped like their faces (the driver module's `jobPool`, the handover
+// kit): delivery.wiring.ts binds the faces, tests pass doubles.
 
 /** A driver's live state as the driver module keeps it: opaque here, only handed back to the port. */
 export type DriverState = object;

@@ -34,6 +34,8 @@ export const ORDER_HANDOVER_MAX_ATTEMPTS = 5;
 export const ORDER_RATING_WINDOW_DAYS = 7;
 
 export interface OrderSettings {
+  /** DRIVER_CASH_DEBT_LIMIT_VND (wallet's switch): couriers past it get no cash orders. */
+  cashDebtLimitVnd: number;
   confirmTimeoutSec: number;
   commissionBp: number;
   deliveryCommissionBp: number;
@@ -44,9 +46,10 @@ export interface OrderSettings {
   ratingWindowDays: number;
 }
 
-/** The settings of a configuration (the same for every one until they are configuration switches). */
+/** The settings of a configuration: its switches and the fixed rules. */
 export function orderSettings(config: Readonly<AppConfig>): OrderSettings {
   return {
+    cashDebtLimitVnd: config.DRIVER_CASH_DEBT_LIMIT_VND,
     confirmTimeoutSec: config.ORDER_CONFIRM_TIMEOUT_SEC,
     commissionBp: config.ORDER_COMMISSION_BP,
     deliveryCommissionBp: config.ORDER_DELIVERY_COMMISSION_BP,

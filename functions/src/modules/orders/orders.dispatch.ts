@@ -1,4 +1,5 @@
 import { accounts } from '../users';
+import { ledger } from '../wallet';
 import type { OrdersCore } from './orders.context';
 import { courierDeadline } from './orders.deadline';
 import type { OrderMoves } from './orders.lifecycle';
@@ -46,6 +47,9 @@ export function createCourierSearch(core: OrdersCore, moves: OrderMoves) {
           tolerant: 'refused',
           read: async (tx) => {
             state = await ports.couriers.txRead(tx, candidate.userId);
+            // A cash order's total is collected by the courier and owed from their earnings: within their cash-debt limit.
+            const owed = order.payment.method === 'CASH' ? order.pricing.totalVnd : 0;
+            if (!(await ledger.txMayOweCash(tx, candidate.userId, owed, settings.cashDebtLimitVnd))) state = undefined;
           },
           write: (tx) => {
             const job = { kind: 'ORDER' as const, jobId: id, customerId: order.consumerId, capability: 'COURIER' as const, at };

@@ -1,7 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 
-// The neighbours an order depends on, as ports: each member has exactly the signature of its face (CONTRACTS.md of
-// issue 32), so binding a port is one line of orders.wiring.ts. Tests pass doubles.
+// The neighbours an order depends on, as ports shaped like their faces: orders.wiring.ts binds the faces, tests pass
+// doubles.
 
 export type SellerKind = 'MERCHANT' | 'PHARMACY';
 export interface SellerRef {

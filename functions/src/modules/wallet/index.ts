@@ -3,6 +3,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import type { Leg, TransferRecord } from './ledger.model';
 import type { PostContext } from './ledger.repo';
+import { userAccountId } from './ledger.model';
 
 export {
   PROVIDERS,
@@ -24,6 +25,12 @@ const repo = () => (require('./ledger.repo') as typeof import('./ledger.repo')).
 export const ledger = {
   /** Posts one operation's legs in the caller's transaction (after the caller's reads); 409-mappable InsufficientFundsError. */
   post: (tx: Transaction, legs: readonly Leg[], ctx: PostContext): Promise<TransferRecord[]> => repo().post(tx, legs, ctx),
+  /**
+   * Whether a driver may take a cash job that leaves them owing `owedVnd` more (cash they collect for others): their
+   * earnings stay at or above −`limitVnd` (DRIVER_CASH_DEBT_LIMIT_VND). Read in the caller's transaction.
+   */
+  txMayOweCash: async (tx: Transaction, driverId: string, owedVnd: number, limitVnd: number): Promise<boolean> =>
+    owedVnd <= 0 || (await repo().balances([userAccountId('EARNINGS', driverId)], tx))[0].balance - owedVnd >= -limitVnd,
   /** One account's balance, read in the caller's transaction (before it writes). */
   balance: async (tx: Transaction, accountId: string): Promise<number> => (await repo().balances([accountId], tx))[0].balance,
 };

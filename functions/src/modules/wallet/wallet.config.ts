@@ -12,6 +12,11 @@ export const walletSwitches = defineSwitches({
     effect:
       "admin wallet adjustments and staff refunds above this, or once the requesting administrator's (or one user's) staff money of the Vietnam day would pass it, wait PENDING until a second administrator (`payments.manage`, not the requester) approves them; 0: every one does",
   },
+  DRIVER_CASH_DEBT_LIMIT_VND: {
+    schema: positiveInt(2_000_000, 50_000_000, 0),
+    effect:
+      "how far below zero a driver's earnings may go through cash jobs (cash on delivery collected for a sender, cash orders): a driver whose earnings would pass it is offered no cash job until they settle; 0: cash jobs only for drivers in credit",
+  },
 });
 
 declare module '../../platform/core/config/switches' {

@@ -20,9 +20,9 @@ import type { Tokens } from '../../helpers/accounts';
 import { localSecret } from '../../helpers/emulators';
 import { listen } from '../../helpers/http';
 
-// The delivery API in this process with doubles of its neighbours not merged yet: the driver module's job pool (a
-// Firestore document per driver, claimed in the parcel's own transaction like the real one) and recorded timers.
-// The hand-over port is the module's own binding; payments, media and the ledger are the real ones.
+// The delivery API in this process with a double of the driver module's job pool (a Firestore document per driver,
+// claimed in the parcel's own transaction like the real one) and recorded timers, so tests place drivers at will;
+// the handover kit, payments, media and the ledger are the real ones (delivery-e2e uses the real job pool too).
 
 export const config = parseConfig({
   ...process.env,
