@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'firebase-admin/firestore';
 import { buildApp } from '../../../src/app';
-import { deliverySettings } from '../../../src/modules/delivery/delivery.config';
+import { deliverySettings, type DeliverySettings } from '../../../src/modules/delivery/delivery.config';
 import { handoverKit } from '../../../src/modules/delivery/delivery.ports';
 import { deliveryModule } from '../../../src/modules/delivery/delivery.module';
 import type { DeliveryRecord } from '../../../src/modules/delivery/delivery.model';
@@ -107,7 +107,7 @@ export interface Scheduled {
 }
 
 /** The delivery service on the doubles, with its own clock, served by an app of its own. */
-export async function deliveryHarness() {
+export async function deliveryHarness(overrides: Partial<DeliverySettings> = {}) {
   const pool = jobPoolDouble();
   const scheduled: Scheduled[] = [];
   let shift = 0;
@@ -117,7 +117,7 @@ export async function deliveryHarness() {
     handover: handoverKit,
     photos: attachableImage,
     payments: paymentCommands(config),
-    settings: deliverySettings(config),
+    settings: { ...deliverySettings(config), ...overrides },
     quoteKey: quoteKeyOf(config.JWT_SECRET),
     schedulers: {
       noDriver: { schedule: async (id, delaySec, phase, payload) => void scheduled.push({ queue: 'noDriver', id, delaySec, phase, payload }) },
