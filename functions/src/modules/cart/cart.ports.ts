@@ -1,56 +1,15 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import type { paymentCommands, PaymentStatus } from '../payments';
+import type { LineRequest, PricedLine, Seller, SellerKind, SellerRef } from '../merchants';
 import type { PromotionCommands } from '../promotions';
 
 // What the cart needs from its neighbours, each shaped like the face that serves it, so that cart.wiring.ts binds
 // faces to ports and tests bind doubles: the sellers (merchants module: stores and pharmacy
 // stores, their menus and stock), the orders module, payments, promotions, media and saved addresses.
 
-export const SELLER_KINDS = ['MERCHANT', 'PHARMACY'] as const;
-export type SellerKind = (typeof SELLER_KINDS)[number];
-export interface SellerRef {
-  kind: SellerKind;
-  id: string;
-}
-
-export interface Seller {
-  ref: SellerRef;
-  partnerId: string;
-  name: string;
-  category: string;
-  lat: number;
-  lng: number;
-  address: string;
-  deliveryRadiusM: number;
-  prepTimeMin: number;
-  minOrderVnd: number;
-  timeZone: string;
-  openNow: boolean;
-  paused: boolean;
-  accepting: boolean;
-}
-
-export interface LineOption {
-  group: string;
-  choices: string[];
-}
-export interface LineRequest {
-  itemKey: string;
-  quantity: number;
-  options?: LineOption[];
-  note?: string;
-}
-
-export interface PricedLine {
-  itemKey: string;
-  name: string;
-  quantity: number;
-  unitPriceVnd: number;
-  lineTotalVnd: number;
-  options: Array<{ group: string; groupName: string; choices: Array<{ key: string; name: string; priceDeltaVnd: number }> }>;
-  requiresPrescription: boolean;
-  note?: string;
-}
+export type { LineRequest, PricedLine, Seller, SellerKind, SellerRef } from '../merchants';
+export const SELLER_KINDS = ['MERCHANT', 'PHARMACY'] as const satisfies readonly SellerKind[];
+export type LineOption = NonNullable<LineRequest['options']>[number];
 
 /** The merchants module's `sellers` (the part the cart uses). */
 export interface SellersPort {

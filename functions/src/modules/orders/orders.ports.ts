@@ -1,25 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
+import type { SellerRef } from '../merchants';
 
 // The neighbours an order depends on, as ports shaped like their faces: orders.wiring.ts binds the faces, tests pass
 // doubles.
 
-export type SellerKind = 'MERCHANT' | 'PHARMACY';
-export interface SellerRef {
-  kind: SellerKind;
-  id: string;
-}
-
-/** A line as the store priced it at checkout (the merchants face's PricedLine). */
-export interface PricedLine {
-  itemKey: string;
-  name: string;
-  quantity: number;
-  unitPriceVnd: number;
-  lineTotalVnd: number;
-  options: Array<{ group: string; groupName: string; choices: Array<{ key: string; name: string; priceDeltaVnd: number }> }>;
-  requiresPrescription: boolean;
-  note?: string;
-}
+export type { PricedLine, SellerKind, SellerRef } from '../merchants';
 
 /** merchants' `sellers`: who manages a store, and its stock given back when an order is called off. */
 export interface SellersPort {
