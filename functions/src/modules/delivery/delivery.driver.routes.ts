@@ -1,6 +1,6 @@
 import { IdParamsSchema } from '../../platform/core/http/ids';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
-import { MOVE_CODES, TAG as tag, type DeliveryServiceOf } from './delivery.http';
+import { LIMITS, MOVE_CODES, TAG as tag, type DeliveryServiceOf } from './delivery.http';
 import { CourierCurrentSchema, DeliverySchema, HandoverBodySchema } from './delivery.schemas';
 
 const PROOF_CODES = ['DELIVERY_CODE_WRONG', 'DELIVERY_CODE_LOCKED', 'DELIVERY_PHOTO_INVALID'] as const;
@@ -29,6 +29,7 @@ export function deliveryDriverRoutes(service: DeliveryServiceOf): AnyRoute[] {
       description:
         'DRIVER_ASSIGNED → PICKED_UP; from now on the sender sees my live position. A wrong code is 422 DELIVERY_CODE_WRONG with `attemptsLeft`; after 5 wrong codes only a photo proves it (409 DELIVERY_CODE_LOCKED).',
       auth: ['DRIVER'],
+      rateLimit: LIMITS.handover,
       errors: [404, 409, 422],
       codes: [...MOVE_CODES, ...PROOF_CODES],
       request: { params: IdParamsSchema, body: HandoverBodySchema },
@@ -44,6 +45,7 @@ export function deliveryDriverRoutes(service: DeliveryServiceOf): AnyRoute[] {
       description:
         'PICKED_UP → DELIVERED; I am free for the next job. The fee is taken (the WALLET hold captured, or the CASH I took recorded with the commission owed from my earnings), my earnings are credited, and the cash collected on delivery is credited to the sender and owed from my earnings.',
       auth: ['DRIVER'],
+      rateLimit: LIMITS.handover,
       errors: [404, 409, 422],
       codes: [...MOVE_CODES, ...PROOF_CODES],
       request: { params: IdParamsSchema, body: HandoverBodySchema },

@@ -13,4 +13,5 @@ export const LIMITS = {
   quote: { scope: 'delivery-quote', limit: 60, windowSec: 60, per: 'user' },
   place: { scope: 'delivery-place', limit: 10, windowSec: 600, per: 'user' },
   cancel: { scope: 'delivery-cancel', limit: 10, windowSec: 600, per: 'user' },
+  handover: { scope: 'delivery-handover', limit: 30, windowSec: 600, per: 'user' },
 } as const;

@@ -7,5 +7,6 @@ export const LIMITS = {
   deliver: { scope: 'orders-deliver', limit: 30, windowSec: 600, per: 'user' },
   rate: { scope: 'orders-rate', limit: 20, windowSec: 3_600, per: 'user' },
   chat: { scope: 'orders-chat', limit: 30, windowSec: 600, per: 'user' },
+  store: { scope: 'orders-store', limit: 300, windowSec: 600, per: 'user' },
 } as const;
 export const MANAGE = 'orders.manage' as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IdParamsSchema } from '../../platform/core/http/ids';
 import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
-import { MANAGE, MOVE_CODES } from './orders.http';
+import { LIMITS, MANAGE, MOVE_CODES } from './orders.http';
 import { OrderListQuerySchema, OrderListSchema, OrderSchema, ReasonBodySchema, RequiredReasonBodySchema } from './orders.schemas';
 import { orderViewerOf as viewer } from './orders.service';
 import { ordersServiceFor } from './orders.wiring';
@@ -38,6 +38,7 @@ export function ordersStoreRoutes({ config }: AppContext): AnyRoute[] {
       description: `${description} By the store’s owner or staff; a repeat answers the order as it is. Idempotency-Key accepted.`,
       auth: [...STAFF],
       idempotent: true,
+      rateLimit: LIMITS.store,
       errors: [404, 409],
       codes: [...MOVE_CODES],
       request: { params: IdParamsSchema, body: action === 'reject' ? RequiredReasonBodySchema : ReasonBodySchema },
