@@ -23,8 +23,8 @@ const locations = () => plainCollection<DriverLocation>(DRIVER_LOCATIONS, driver
 
 export const driverRepo = {
   ref: (userId: string) => profiles().doc(userId),
-  async get(userId: string): Promise<DriverProfile | undefined> {
-    return readRecord(plainCollection<DriverProfile>(DRIVER_PROFILES).doc(userId));
+  async get(userId: string, tx?: Transaction): Promise<DriverProfile | undefined> {
+    return readRecord(plainCollection<DriverProfile>(DRIVER_PROFILES).doc(userId), tx);
   },
   /**
    * The one way a driver profile comes to be (approval of an application, or an administrator granting

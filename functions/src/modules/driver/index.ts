@@ -14,6 +14,8 @@ export { dispatchPool } from './driver.dispatch';
 export { jobPool, JOB_SEARCH_BUDGET, type JobClaim } from './driver.jobs';
 
 export const driverProfiles = {
+  /** The profile's capabilities as an administrator last set them ([] without a profile), in the caller's transaction. */
+  txCapabilities: async (tx: FirebaseFirestore.Transaction, userId: string) => (await driverRepo.get(userId, tx))?.capabilities ?? [],
   /** Gives an account a driver profile if it has none (an administrator granting DRIVER). Reads, then writes. */
   txEnsure: (tx: FirebaseFirestore.Transaction, userId: string, now: number) => driverRepo.txOpenProfile(tx, userId, { now }),
 };

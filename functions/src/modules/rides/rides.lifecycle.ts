@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
 import { defineMachine, transition, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
-import { dispatchPool, type DriverLocation } from '../driver';
+import { dispatchPool, driverProfiles, type DriverLocation } from '../driver';
 import { accounts } from '../users';
 import {
   ACTIVE_STATUSES,
@@ -37,9 +37,10 @@ async function driverCard(driverId: string) {
  * Whether the account may drive now, read in the claiming transaction: a lock or a lost DRIVER role takes the
  * driver out of dispatch at once (their location document says available until it goes stale).
  */
+/** Allowed to take a ride now: the account (not locked, DRIVER) and the profile's RIDE capability, read in the claim's transaction (the location document catches up by trigger). */
 async function txMayDrive(tx: FirebaseFirestore.Transaction, driverId: string): Promise<boolean> {
-  const account = await accounts.get(driverId, tx);
-  return !!account && !account.disabled && account.roles.includes('DRIVER');
+  const [account, capabilities] = await Promise.all([accounts.get(driverId, tx), driverProfiles.txCapabilities(tx, driverId)]);
+  return !!account && !account.disabled && account.roles.includes('DRIVER') && capabilities.includes('RIDE');
 }
 
 const EXPIRY_REASONS: Partial<Record<RideRecord['status'], RideSystemReason>> = {

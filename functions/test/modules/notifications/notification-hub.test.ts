@@ -19,6 +19,7 @@ import { INBOX, PUSH_DEVICES } from '../../../src/modules/notifications/notifica
 import { inboxOf, present, realtimeOf } from '../../helpers/notifications';
 import '../../../src/modules/rides/rides.events';
 import '../../../src/modules/driver/driver.events';
+import '../../../src/modules/orders/orders.events';
 
 // The hub's own tests dispatch spec events by name (modules use their `X_EVENTS.notice`, checked at compile time).
 const ev = (name: string) => name as KnownEvent;
