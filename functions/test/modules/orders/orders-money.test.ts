@@ -66,7 +66,8 @@ describe('gateway payments move the order awaiting them', () => {
 
     const store = doubles.store(cast.owner.partnerId);
     const failed = await gatewayOrder(app, cast.consumer, cast.owner.partnerId, store, 'VNPAY');
-    await deliverVnpayIpn(vnpayNotice(failed.payment.paymentUrl!, { responseCode: '24' }));
+    // The outcome is handed over directly: a failure notice would also start the deployed trigger in the Functions
+    // emulator, whose real sellers port (not this file's doubles) could give the stock back first.
     expect(await onOrderPayment(outcome(failed.payment, failed.draft.id, 'FAILED'), app.config, app.service)).toBe('CANCELLED');
     // At least once: the same outcome again changes nothing.
     expect(await onOrderPayment(outcome(failed.payment, failed.draft.id, 'FAILED'), app.config, app.service)).toBe('CANCELLED');
