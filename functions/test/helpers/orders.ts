@@ -39,6 +39,10 @@ export function orderDoubles() {
   const courierRef = (id: string) => db().collection(TEST_COURIERS).doc(id);
   const ports: OrderPorts = {
     sellers: {
+      // Every store of the doubles takes orders (the placing guards' tests bind their own).
+      async get(ref) {
+        return stores.has(ref.id) ? { name: 'Phở Hòa Pasteur', accepting: true, openNow: true, paused: false } : undefined;
+      },
       async staffRole(ref, userId, tx) {
         const partnerId = stores.get(ref.id);
         if (!partnerId) return undefined;

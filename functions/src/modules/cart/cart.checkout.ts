@@ -160,7 +160,10 @@ export function createCheckout(ctx: CartContext) {
     };
   }
 
-  /** The one transaction: every read (replay, cart as priced, stock), then stock taken, order placed, cart emptied. */
+  /**
+   * The one transaction: every read (replay, cart as priced, stock, the store and the consumer's unconfirmed orders),
+   * then stock taken, order placed, cart emptied.
+   */
   async function place(
     attempt: Attempt,
     input: CheckoutInput,
@@ -176,8 +179,10 @@ export function createCheckout(ctx: CartContext) {
       if (!cart || cart.revision !== a.cart?.revision) throw changed();
       const taken = await sellers.txTake(tx, input.seller, cart.lines.map(lineRequestOf));
       if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== a.pricing.itemsVnd) throw changed();
+      const draft = build(taken.lines);
+      await orders.txCheckPlacing(tx, draft);
       taken.take();
-      orders.txPlace(tx, build(taken.lines));
+      orders.txPlace(tx, draft);
       cartRepo.remove(tx, cart.id);
       const paymentsAfter = r.payments.map((p) =>
         p.key === attempt.entry?.key ? { ...p, id: attempt.paymentId, taken: attempt.paymentId !== null, settled: attempt.paymentId === null } : p,
@@ -215,6 +220,8 @@ export function createCheckout(ctx: CartContext) {
     const cart = await cartRepo.get(cartIdOf(userId, input.seller));
     const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart });
     if (a.problems.length > 0) throw refusalOf(a.problems[0]);
+    // Refused before anything is reserved or paid when it would be anyway (the placing transaction checks again).
+    await inTransaction((tx) => orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller }));
     const attempt = await begin(orderId, userId, input, a);
     if (attempt === 'placed') return answer(orderId, userId, takenPayment((await cartRepo.getCheckout(orderId))!));
     await deadline.arm(ctx.scheduler, dueView(attempt.record), attempt.record.attemptAt, String(attempt.record.attemptAt));

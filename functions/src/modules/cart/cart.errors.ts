@@ -8,7 +8,11 @@ export const CART_ERROR_CODES = defineErrorCodes({
   CART_LINES_LIMIT: [409, 'The cart has as many lines as allowed (`details.maxLines`).'],
   CART_QUANTITY_LIMIT: [422, 'A line would exceed the most units allowed (`details.maxQuantity`).'],
   CART_EMPTY: [409, 'The cart at this store is empty.'],
-  CART_SELLER_CLOSED: [409, 'The store is not taking orders now (`details.openNow`, `details.paused`).'],
+  CART_SELLER_CLOSED: [
+    409,
+    'The store is not taking orders now (`details.openNow`, `details.paused`); at checkout also when it left the platform since the quote (`details.active` false).',
+  ],
+  CART_SELLER_GONE: [409, 'Reorder: the store of that order is no longer on the platform (archived or hidden): nothing was put in a cart.'],
   CART_OUT_OF_RANGE: [422, 'The address is outside the store’s delivery radius (`details.distanceM`, `details.deliveryRadiusM`).'],
   CART_BELOW_MINIMUM: [422, 'The items are below the store’s minimum order (`details.minOrderVnd`, `details.itemsVnd`).'],
   CART_PRESCRIPTION_REQUIRED: [422, 'A line needs a prescription image (`details.lineIds`): send prescriptionMediaId.'],

@@ -1,6 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import type { paymentCommands, PaymentStatus } from '../payments';
+import type { paymentCommands } from '../payments';
 import type { LineRequest, PricedLine, Seller, SellerKind, SellerRef } from '../merchants';
+import type { OrderDraft, OrderLineRequest } from '../orders';
 import type { PromotionCommands } from '../promotions';
 
 // What the cart needs from its neighbours, each shaped like the face that serves it, so that cart.wiring.ts binds
@@ -21,50 +22,24 @@ export interface SellersPort {
   txTake(tx: Transaction, ref: SellerRef, lines: LineRequest[]): Promise<{ lines: PricedLine[]; take(): void }>;
 }
 
-export type OrderPaymentMethod = 'CASH' | 'WALLET' | 'GATEWAY';
+export type { OrderDraft, OrderLineRequest, OrderPaymentMethod } from '../orders';
 export type GatewayProvider = 'VNPAY' | 'MOMO' | 'MOCK';
 
-export interface OrderDraft {
-  /** Chosen by checkout: stableId of (caller, Idempotency-Key), so a retry names the same order. */
-  id: string;
-  consumerId: string;
-  seller: SellerRef;
-  partnerId: string;
-  sellerName: string;
-  pickup: { lat: number; lng: number; address: string };
-  dropoff: {
-    lat: number;
-    lng: number;
-    address: string;
-    recipientName: string | null;
-    phone: string | null;
-    note: string | null;
-    addressId: string | null;
-  };
-  distanceM: number;
-  lines: PricedLine[];
-  pricing: { itemsVnd: number; deliveryFeeVnd: number; serviceFeeVnd: number; discountVnd: number; totalVnd: number };
-  voucher: { code: string; redemptionId: string; promotionId: string } | null;
-  /**
-   * WALLET: AUTHORIZED (held); CASH: collected on delivery; GATEWAY: PENDING until the gateway pays. `status` (added to
-   * the contract): the payment's status when the order is placed (a MOCK gateway has paid already: PLACED at once).
-   */
-  payment: { method: OrderPaymentMethod; provider: GatewayProvider | null; paymentId: string | null; status: PaymentStatus | null };
-  prescriptionMediaId: string | null;
-  note: string | null;
-  prepTimeMin: number;
-  /** Epoch ms. */
-  at: number;
-}
-
-/** The orders module's `orderCommands(config)`. */
+/** The orders module's `orderCommands(config)`, and its `orderLinesFor` (reorder). */
 export interface OrdersPort {
+  /**
+   * In the placing transaction, before its writes: the store read again (409 CART_SELLER_CLOSED) and the consumer's
+   * unconfirmed orders counted (409 ORDER_TOO_MANY_PENDING).
+   */
+  txCheckPlacing(tx: Transaction, draft: Pick<OrderDraft, 'consumerId' | 'seller'>): Promise<void>;
   /** After all of the transaction's reads: writes the order (PLACED, or AWAITING_PAYMENT for an unpaid gateway payment). */
   txPlace(tx: Transaction, draft: OrderDraft): void;
   /** The order as its consumer reads it (GET /orders/{id}); undefined if none. */
   view(orderId: string, viewerId: string): Promise<unknown | undefined>;
   /** In the caller's transaction: whether an order with this id exists. */
   txExists(tx: Transaction, orderId: string): Promise<boolean>;
+  /** The store and lines of one of the consumer's orders (any status); undefined when not theirs or none. */
+  linesFor(orderId: string, consumerId: string): Promise<{ seller: SellerRef; lines: OrderLineRequest[] } | undefined>;
 }
 
 export type PaymentsPort = Pick<ReturnType<typeof paymentCommands>, 'hold' | 'charge' | 'release' | 'refund' | 'get'>;

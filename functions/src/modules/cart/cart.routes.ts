@@ -14,6 +14,8 @@ import {
   PatchItemBodySchema,
   QuoteBodySchema,
   QuoteSchema,
+  ReorderBodySchema,
+  ReorderResultSchema,
   SellerQuerySchema,
 } from './cart.schemas';
 import type { CartServices } from './cart.service';
@@ -94,6 +96,21 @@ export function cartRoutes({ config }: AppContext, services: CartServices = cart
     defineRoute({
       ...common,
       method: 'post',
+      path: '/cart/reorder',
+      operationId: 'reorderCart',
+      summary: 'Put the lines of one of my orders back in my cart at its store',
+      description: `The order's lines (any status of the order) go back in my cart at that store, each checked and priced by the store now, never at the order's prices. Lines whose item or option is gone, turned off or sold out are skipped and listed in \`skipped\`. Reorder sets, it never adds: a line the cart holds already keeps the larger of the two quantities (at most 99), the cart's other lines stay, so reordering twice leaves the cart as reordering once. Another user's order or an unknown id is 404; a store no longer on the platform is 409 CART_SELLER_GONE (nothing written); a store paused or closed still gets the cart, whose problems say so. Limit: \`cart-reorder\`, 30 per user per 10 minutes.`,
+      idempotent: true,
+      rateLimit: { scope: 'cart-reorder', limit: 30, windowSec: 600, per: 'user' },
+      errors: [404],
+      codes: ['CART_SELLER_GONE', 'CART_LIMIT'],
+      request: { body: ReorderBodySchema },
+      response: { description: 'The cart at the order’s store as GET /cart shows it, and the lines skipped.', schema: ReorderResultSchema },
+      handler: ({ auth, body }) => cart.reorder(auth!.userId, body.orderId),
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
       path: '/cart/quote',
       operationId: 'quoteCart',
       summary: 'What checking out my cart at a store would charge now',
@@ -111,7 +128,7 @@ export function cartRoutes({ config }: AppContext, services: CartServices = cart
       operationId: 'checkoutCart',
       summary: 'Place an order from my cart at a store',
       description:
-        'Money moves, so an Idempotency-Key is required: the order’s id is derived from it, and a retry with the same key answers the same order (one hold, one voucher use). The server prices the lines, fees, discount and total; the stock is taken in the transaction that places the order, so of two buyers of the last unit one gets the order and the other 409 OUT_OF_STOCK. WALLET holds the total (409 WALLET_INSUFFICIENT_FUNDS: nothing is kept, the voucher use is given back); GATEWAY answers a PENDING payment with its paymentUrl (the order waits for it, AWAITING_PAYMENT); CASH is paid to the courier. Refused with nothing written or reserved: an empty cart, a store not taking orders, an address outside its delivery radius, items below its minimum, a line needing a prescription without one, a voucher over its limits (its PROMOTION_* code), and the store’s ITEM_UNAVAILABLE / OUT_OF_STOCK. Limit: `cart-checkout`, 30 per user per hour.',
+        'Money moves, so an Idempotency-Key is required: the order’s id is derived from it, and a retry with the same key answers the same order (one hold, one voucher use). The server prices the lines, fees, discount and total; the stock is taken in the transaction that places the order, so of two buyers of the last unit one gets the order and the other 409 OUT_OF_STOCK. WALLET holds the total (409 WALLET_INSUFFICIENT_FUNDS: nothing is kept, the voucher use is given back); GATEWAY answers a PENDING payment with its paymentUrl (the order waits for it, AWAITING_PAYMENT); CASH is paid to the courier. A consumer holds at most ORDERS_MAX_PENDING_PER_CONSUMER (5 by default) unconfirmed orders (AWAITING_PAYMENT or PLACED) at once: past it, 409 ORDER_TOO_MANY_PENDING, counted in the transaction that places the order, which also reads the store again (paused, closed or gone since the quote: 409 CART_SELLER_CLOSED, anything taken given back). Refused with nothing written or reserved: an empty cart, a store not taking orders, an address outside its delivery radius, items below its minimum, a line needing a prescription without one, a voucher over its limits (its PROMOTION_* code), and the store’s ITEM_UNAVAILABLE / OUT_OF_STOCK. Limit: `cart-checkout`, 30 per user per hour.',
       idempotent: 'required',
       rateLimit: { scope: 'cart-checkout', limit: 30, windowSec: 3600, per: 'user' },
       errors: [404, 422],
@@ -126,6 +143,7 @@ export function cartRoutes({ config }: AppContext, services: CartServices = cart
         'CART_PRESCRIPTION_INVALID',
         'CART_CHANGED',
         'CART_CHECKOUT_BUSY',
+        'ORDER_TOO_MANY_PENDING',
         'ITEM_UNAVAILABLE',
         'OUT_OF_STOCK',
         'WALLET_INSUFFICIENT_FUNDS',

@@ -5,6 +5,7 @@ import { LatLngBodySchema } from '../../platform/kits/geo/geo';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 import { CART_MAX_QUANTITY } from './cart.config';
 import { SELLER_KINDS } from './cart.ports';
+import { SKIP_REASONS } from './cart.reorder';
 
 // Request bodies are strict: a price, a total or any field the server computes, sent by a client, is a 400 naming it.
 
@@ -199,3 +200,24 @@ export const CheckoutResultSchema = z
   .meta({ id: 'CartCheckoutResult' });
 
 export const ClearedSchema = z.object({ deleted: z.literal(true), carts: z.number().int().describe('Carts emptied') }).meta({ id: 'CartCleared' });
+
+export const ReorderBodySchema = z
+  .object({ orderId: DocumentIdSchema.describe('One of your orders (GET /orders), in any status') })
+  .strict()
+  .meta({ id: 'CartReorderBody' });
+
+export const ReorderResultSchema = CartSchema.extend({
+  skipped: z
+    .array(
+      z.object({
+        itemKey: z.string(),
+        name: z.string().describe('The name the line had in the order'),
+        reason: z
+          .enum(SKIP_REASONS)
+          .describe(
+            'ITEM_GONE: no longer on the menu; OPTIONS_CHANGED: an option of it is gone or a new one is required; ITEM_UNAVAILABLE: turned off now; OUT_OF_STOCK: not that many left; CART_LINES_LIMIT: the cart is full',
+          ),
+      }),
+    )
+    .describe('Lines of the order not put in the cart, and why'),
+}).meta({ id: 'CartReorder' });

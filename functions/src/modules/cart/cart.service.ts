@@ -6,6 +6,7 @@ import { cartIdOf, lineIdentity, normalizeOptions, pricingOf, type CartLineRecor
 import { assess, priceLines, sellerGone, type AddressInput, type Problem } from './cart.pricing';
 import { cartRepo } from './cart.repo';
 import type { LineOption, SellerRef } from './cart.ports';
+import { checkOrderLines, mergeReordered, noSuchOrder, sellerGoneForReorder, type Skipped } from './cart.reorder';
 import { cartView, quoteView } from './cart.views';
 
 // The consumer's carts: one per seller, lines merged when identical, limits checked in the transaction that reads the
@@ -168,6 +169,31 @@ export function createCartService(ctx: CartContext) {
     return { items: await Promise.all((await cartsOf(userId)).map(view)) };
   }
 
+  /**
+   * One of the caller's orders back in the cart at its store (cart.reorder): lines the store refuses now are skipped
+   * and listed, the rest merged in the transaction that reads the caller's carts (limits as for an added item).
+   */
+  async function reorder(userId: string, orderId: string): Promise<Awaited<ReturnType<typeof view>> & { skipped: Skipped[] }> {
+    const order = await ctx.orders.linesFor(orderId, userId);
+    if (!order) throw noSuchOrder();
+    if (!(await sellers.get(order.seller))) throw sellerGoneForReorder(order.seller);
+    const at = now();
+    const checked = await checkOrderLines(sellers, order.seller, order.lines, cartRepo.newLineId, at);
+    const { cart, skipped } = await inTransaction(async (tx) => {
+      const carts = await cartsOf(userId, tx);
+      const id = cartIdOf(userId, order.seller);
+      const current = carts.find((c) => c.id === id);
+      const merged = mergeReordered(current?.lines ?? [], checked.accepted, settings);
+      if (!merged.changed) return { cart: current, skipped: merged.skipped };
+      if (!current && carts.length >= settings.maxCarts)
+        throw new ConflictError(`You have ${settings.maxCarts} carts already: empty one first`, { maxCarts: settings.maxCarts }).withCode('CART_LIMIT');
+      const base = current ?? { id, userId, seller: order.seller, lines: [], revision: 0, createdAt: at, updatedAt: at };
+      return { cart: store(tx, base, merged.lines, now()), skipped: merged.skipped };
+    });
+    const shown = cart ? await view(cart) : await emptyView(userId, order.seller);
+    return { ...shown, skipped: [...checked.skipped, ...skipped] };
+  }
+
   /** What checking out would charge now, and what stands in the way; nothing is written or reserved. */
   async function quote(userId: string, input: { seller: SellerRef; address?: AddressInput; voucherCode?: string; prescriptionMediaId?: string }) {
     const cart = await cartRepo.get(cartIdOf(userId, input.seller));
@@ -193,7 +219,7 @@ export function createCartService(ctx: CartContext) {
     return quoteView(a, pricingOf({ ...parts, discountVnd: voucher?.discountVnd ?? 0 }), voucher, extra);
   }
 
-  return { list, addItem, updateItem, removeItem, clear, quote };
+  return { list, addItem, updateItem, removeItem, clear, quote, reorder };
 }
 
 const problemOfGone = (ref: SellerRef): Problem => {

@@ -3,7 +3,7 @@ import { savedAddress } from '../addresses';
 import { attachableImage } from '../media';
 import { sellers } from '../merchants';
 import { paymentCommands } from '../payments';
-import { orderCommands } from '../orders';
+import { orderCommands, orderLinesFor } from '../orders';
 import { promotionCommands } from '../promotions';
 import { cartSettings } from './cart.config';
 import { checkoutDeadline } from './cart.leftovers';
@@ -20,7 +20,7 @@ const savedAddresses: AddressesPort = {
 
 export const cartPortsFor = (config: Readonly<AppConfig>): CartPorts => ({
   sellers,
-  orders: orderCommands(config),
+  orders: { ...orderCommands(config), linesFor: orderLinesFor },
   payments: paymentCommands(config),
   promotions: promotionCommands(config),
   media: { attachableImage: (ownerId, id) => attachableImage(ownerId, id) },

@@ -7,7 +7,10 @@ import type { OrderDraft } from './orders.place';
 export { ORDERS } from './orders.collections';
 export { ORDER_STATUSES, type OrderStatus } from './orders.machine';
 export type { OrderPaymentMethod } from './orders.model';
-export type { OrderDraft } from './orders.place';
+export type { OrderDraft, OrderLineRequest } from './orders.place';
+/** Reorder's read: the store and lines of one of the consumer's orders (any status); undefined when not theirs or none. */
+export const orderLinesFor = (orderId: string, consumerId: string) =>
+  (require('./orders.place') as typeof import('./orders.place')).orderLinesFor(orderId, consumerId);
 export type { PricedLine, SellerKind, SellerRef } from './orders.ports';
 
 const service = (config: Readonly<AppConfig>) => (require('./orders.wiring') as typeof import('./orders.wiring')).ordersServiceFor(config);
@@ -15,8 +18,15 @@ const service = (config: Readonly<AppConfig>) => (require('./orders.wiring') as 
 export function orderCommands(config: Readonly<AppConfig>) {
   return {
     /**
-     * In the caller's transaction, after all its reads: reads nothing, writes the order (PLACED, or AWAITING_PAYMENT
-     * for a GATEWAY payment) with its first history event and its delivery code. The caller guarantees the id is new.
+     * In the caller's transaction, before any of its writes: the store read again (409 CART_SELLER_CLOSED when it is
+     * paused, closed, archived or hidden) and the consumer's unconfirmed orders counted (409 ORDER_TOO_MANY_PENDING at
+     * ORDERS_MAX_PENDING_PER_CONSUMER). Checkout calls it in the transaction that places the order.
+     */
+    txCheckPlacing: (tx: Transaction, draft: Pick<OrderDraft, 'consumerId' | 'seller'>): Promise<void> => service(config).txCheckPlacing(tx, draft),
+    /**
+     * In the caller's transaction, after all its reads (txCheckPlacing's too): reads nothing, writes the order (PLACED,
+     * or AWAITING_PAYMENT for a GATEWAY payment) with its first history event and its delivery code. The caller
+     * guarantees the id is new.
      */
     txPlace: (tx: Transaction, draft: OrderDraft): void => service(config).txPlace(tx, draft),
     /** The order as checkout shows it after placing (GET /orders/:id for its consumer); undefined if none. */

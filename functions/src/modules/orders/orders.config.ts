@@ -16,6 +16,10 @@ export const ordersSwitches = defineSwitches({
     effect: "the platform's commission on an order's delivery fee, in basis points (the courier earns the rest)",
   },
   ORDER_COURIER_RADIUS_M: { schema: positiveInt(5_000, 30_000, 500), effect: 'how far from the store free COURIER drivers are searched for' },
+  ORDERS_MAX_PENDING_PER_CONSUMER: {
+    schema: positiveInt(5, 50, 1),
+    effect: 'orders one consumer may hold unconfirmed (AWAITING_PAYMENT or PLACED) at once: a checkout past it is refused (409 ORDER_TOO_MANY_PENDING)',
+  },
   ORDER_COURIER_LEAD_SEC: {
     schema: positiveInt(300, 3_600, 0),
     effect: "a courier is searched for this long before the store's preparation time ends (0: only once the store says ready)",
@@ -44,6 +48,8 @@ export interface OrderSettings {
   courierLeadSec: number;
   handoverMaxAttempts: number;
   ratingWindowDays: number;
+  /** ORDERS_MAX_PENDING_PER_CONSUMER. */
+  maxPendingPerConsumer: number;
 }
 
 /** The settings of a configuration: its switches and the fixed rules. */
@@ -58,5 +64,6 @@ export function orderSettings(config: Readonly<AppConfig>): OrderSettings {
     courierLeadSec: config.ORDER_COURIER_LEAD_SEC,
     handoverMaxAttempts: ORDER_HANDOVER_MAX_ATTEMPTS,
     ratingWindowDays: ORDER_RATING_WINDOW_DAYS,
+    maxPendingPerConsumer: config.ORDERS_MAX_PENDING_PER_CONSUMER,
   };
 }

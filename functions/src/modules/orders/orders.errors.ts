@@ -11,6 +11,10 @@ export const ORDERS_ERROR_CODES = defineErrorCodes({
   ORDER_ALREADY_RATED: [409, 'The order was rated already (once per order).'],
   ORDER_RATING_WINDOW: [409, 'Only a delivered order is rated, within the rating window (`details.windowDays`).'],
   ORDER_NO_COURIER: [409, 'The order has no courier to rate.'],
+  ORDER_TOO_MANY_PENDING: [
+    409,
+    'You hold as many unconfirmed orders (AWAITING_PAYMENT or PLACED) as allowed (`details.maxPending`): wait for a store to confirm one, or cancel one.',
+  ],
 });
 
 declare module '../../platform/core/errors/codes' {

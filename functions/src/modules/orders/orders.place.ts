@@ -1,9 +1,13 @@
 import type { Transaction } from 'firebase-admin/firestore';
+import { ConflictError } from '../../platform/core/errors/app-error';
+import { db } from '../../platform/core/firebase/firebase';
 import type { OrderSettings } from './orders.config';
 import { newHandoverCodeState } from '../../platform/kits/handover/handover';
-import type { OrderPaymentMethod, OrderRecord } from './orders.model';
+import type { PaymentStatus } from '../payments';
+import type { OrderStatus } from './orders.machine';
+import { ORDERS, type OrderPaymentMethod, type OrderRecord } from './orders.model';
 import { sellerKeyOf } from './orders.model';
-import type { PricedLine, SellerRef } from './orders.ports';
+import type { PricedLine, SellerRef, SellersPort } from './orders.ports';
 import { ordersRepo } from './orders.repo';
 
 /** An order as checkout has priced and paid for it (cart/checkout builds it; this module owns the stored shape). */
@@ -31,8 +35,10 @@ export interface OrderDraft {
   /**
    * WALLET: the hold (AUTHORIZED) of the total; GATEWAY: the gateway payment (PENDING until paid); CASH: none (the
    * courier collects it). The payment is taken for the platform (no payee): orders pays the store and the courier out.
+   * `status`: the payment's status at checkout, for the caller's records only (not stored: a gateway payment's outcome
+   * reaches the order through the payments trigger, a MOCK one's too).
    */
-  payment: { method: OrderPaymentMethod; provider: 'VNPAY' | 'MOMO' | 'MOCK' | null; paymentId: string | null };
+  payment: { method: OrderPaymentMethod; provider: 'VNPAY' | 'MOMO' | 'MOCK' | null; paymentId: string | null; status?: PaymentStatus | null };
   /** Required by checkout when a line requires a prescription. */
   prescriptionMediaId: string | null;
   note: string | null;
@@ -60,7 +66,7 @@ export function orderOf(draft: OrderDraft, settings: Pick<OrderSettings, 'confir
     lines: draft.lines.map((l) => ({ ...l, options: l.options.map((o) => ({ ...o, choices: o.choices.map((c) => ({ ...c })) })) })),
     pricing: { ...draft.pricing },
     voucher: draft.voucher ? { ...draft.voucher } : null,
-    payment: { ...draft.payment },
+    payment: { method: draft.payment.method, provider: draft.payment.provider, paymentId: draft.payment.paymentId },
     prescriptionMediaId: draft.prescriptionMediaId,
     note: draft.note,
     prepTimeMin: draft.prepTimeMin,
@@ -91,4 +97,58 @@ export function txPlace(tx: Transaction, draft: OrderDraft, settings: Pick<Order
   const record = orderOf(draft, settings);
   ordersRepo.txCreate(tx, record, draft.consumerId);
   ordersRepo.txCreateHandover(tx, draft.id, { ...newHandoverCodeState(), createdAt: draft.at, updatedAt: draft.at });
+}
+
+/** Unconfirmed orders: they hold the store's stock (and the consumer's money) until the store answers. */
+export const PENDING_STATUSES: readonly OrderStatus[] = ['AWAITING_PAYMENT', 'PLACED'];
+
+/**
+ * In the placing transaction, before any of its writes: the store read again (a store paused, closed, archived or
+ * hidden since the quote gets no order: 409 CART_SELLER_CLOSED, the code the cart's quote answers for it) and the
+ * consumer's unconfirmed orders counted (409 ORDER_TOO_MANY_PENDING at the limit). The query's results are read in
+ * the transaction, so of two checkouts at the limit's edge one commits and the other is retried and refused.
+ */
+export async function txCheckPlacing(
+  tx: Transaction,
+  draft: Pick<OrderDraft, 'consumerId' | 'seller'>,
+  deps: { sellers: Pick<SellersPort, 'get'>; settings: Pick<OrderSettings, 'maxPendingPerConsumer'> },
+): Promise<void> {
+  const max = deps.settings.maxPendingPerConsumer;
+  const pending = db().collection(ORDERS).where('consumerId', '==', draft.consumerId).where('status', 'in', [...PENDING_STATUSES]).limit(max);
+  const [seller, open] = await Promise.all([deps.sellers.get(draft.seller, tx), tx.get(pending)]);
+  if (!seller)
+    throw new ConflictError('The store is no longer on the platform', { openNow: false, paused: false, active: false }).withCode('CART_SELLER_CLOSED');
+  if (!seller.accepting)
+    throw new ConflictError(`${seller.name} is not taking orders now`, { openNow: seller.openNow, paused: seller.paused, active: true }).withCode(
+      'CART_SELLER_CLOSED',
+    );
+  if (open.size >= max)
+    throw new ConflictError(`You have ${max} orders waiting for their store already: wait until one is confirmed or cancel one`, {
+      maxPending: max,
+    }).withCode('ORDER_TOO_MANY_PENDING');
+}
+
+/** One line of a past order as a cart line asks for it again (item, options, note), with the name it had then. */
+export interface OrderLineRequest {
+  itemKey: string;
+  name: string;
+  quantity: number;
+  options?: Array<{ group: string; choices: string[] }>;
+  note?: string;
+}
+
+/** What reordering needs of one of the consumer's orders (any status): its store and its lines; undefined when not theirs. */
+export async function orderLinesFor(orderId: string, consumerId: string): Promise<{ seller: SellerRef; lines: OrderLineRequest[] } | undefined> {
+  const order = await ordersRepo.get(orderId);
+  if (!order || order.consumerId !== consumerId) return undefined;
+  return {
+    seller: { kind: order.seller.kind, id: order.seller.id },
+    lines: order.lines.map((l) => ({
+      itemKey: l.itemKey,
+      name: l.name,
+      quantity: l.quantity,
+      ...(l.options.length > 0 ? { options: l.options.map((o) => ({ group: o.group, choices: o.choices.map((c) => c.key) })) } : {}),
+      ...(l.note ? { note: l.note } : {}),
+    })),
+  };
 }

@@ -6,8 +6,10 @@ import type { SellerRef } from '../merchants';
 
 export type { PricedLine, SellerKind, SellerRef } from '../merchants';
 
-/** merchants' `sellers`: who manages a store, and its stock given back when an order is called off. */
+/** merchants' `sellers`: the store itself, who manages it, and its stock given back when an order is called off. */
 export interface SellersPort {
+  /** Undefined when there is no such seller or it is not ACTIVE; `accepting`: ACTIVE, not paused, open now. */
+  get(ref: SellerRef, tx?: Transaction): Promise<{ name: string; accepting: boolean; openNow: boolean; paused: boolean } | undefined>;
   staffRole(ref: SellerRef, userId: string, tx?: Transaction): Promise<'OWNER' | 'STAFF' | undefined>;
   /** Reads first; the returned function writes. */
   txGiveBack(tx: Transaction, ref: SellerRef, lines: Array<{ itemKey: string; quantity: number }>): Promise<() => void>;

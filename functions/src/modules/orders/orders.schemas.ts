@@ -143,7 +143,7 @@ export const OrderSchema = z
 export const OrderListSchema = z.object({ items: z.array(OrderSchema), nextCursor: z.string().nullable() }).meta({ id: 'OrderList' });
 export const CurrentOrderSchema = z.object({ order: OrderSchema.nullable() }).meta({ id: 'CurrentCourierOrder' });
 
-const ACTION_NAMES = ['place', ...ORDER_ACTIONS] as const;
+const ACTION_NAMES = ['place', ...ORDER_ACTIONS, 'payoutHeld'] as const;
 export const OrderEventsSchema = z
   .object({
     items: z.array(

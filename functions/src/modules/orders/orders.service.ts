@@ -5,7 +5,7 @@ import { confirmDeadline, courierDeadline } from './orders.deadline';
 import { createCourierSearch } from './orders.dispatch';
 import { createOrderMoves } from './orders.lifecycle';
 import type { OrderRecord } from './orders.model';
-import { txPlace, type OrderDraft } from './orders.place';
+import { txCheckPlacing, txPlace, type OrderDraft } from './orders.place';
 import { createOrderQueries } from './orders.queries';
 import { ordersRepo } from './orders.repo';
 import { createOrderSettlement } from './orders.settlement';
@@ -31,6 +31,7 @@ export function createOrdersService(deps: OrdersDeps) {
   return {
     // Checkout's face (orders/index.ts).
     txPlace: (tx: Transaction, draft: OrderDraft) => txPlace(tx, draft, core.settings),
+    txCheckPlacing: (tx: Transaction, draft: Pick<OrderDraft, 'consumerId' | 'seller'>) => txCheckPlacing(tx, draft, { sellers: core.ports.sellers, settings: core.settings }),
     txExists: async (tx: Transaction, id: string) => (await ordersRepo.get(id, tx)) !== undefined,
     /** The order as its consumer sees it; undefined for anyone else or no such order. */
     async consumerView(id: string, viewerId: string) {

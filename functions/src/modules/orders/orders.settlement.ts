@@ -4,7 +4,8 @@ import { logger } from '../../platform/core/logging/logger';
 import { vnd } from '../../platform/kits/money/money';
 import { ledger } from '../wallet';
 import type { OrdersCore } from './orders.context';
-import { isCalledOff } from './orders.machine';
+import { recordNote } from '../../platform/kits/state-machine/state-machine';
+import { isCalledOff, type OrderAction, type OrderStatus } from './orders.machine';
 import type { OrderRecord } from './orders.model';
 import { payoutLegs, splitOf } from './orders.money';
 import { ordersRepo, type OrderSettlement } from './orders.repo';
@@ -67,7 +68,7 @@ export function createOrderSettlement(core: OrdersCore) {
   }
 
   /** The consumer's payment of a delivered order: the hold captured, the gateway's taken, or the cash recorded. */
-  async function takePayment(order: OrderRecord): Promise<{ payment: OrderSettlement['payment']; paymentId: string | null }> {
+  async function takePayment(order: OrderRecord): Promise<{ payment: OrderSettlement['payment']; paymentId: string | null; unpaid?: string }> {
     const { method, paymentId } = order.payment;
     const total = vnd(order.pricing.totalVnd);
     if (method === 'CASH') {
@@ -95,9 +96,31 @@ export function createOrderSettlement(core: OrdersCore) {
       return { payment: 'CAPTURED', paymentId };
     }
     const paid = await payments.get(paymentId);
-    if (!CAPTURED.includes(paid.status))
-      logger.error('delivered order whose gateway payment is not paid', { orderId: order.id, paymentId, status: paid.status });
+    if (!CAPTURED.includes(paid.status)) return { payment: 'NONE', paymentId, unpaid: paid.status };
     return { payment: 'PAID', paymentId };
+  }
+
+  /**
+   * A delivered gateway order whose payment never came in: no payout of money never received. Once, in one
+   * transaction: the order marked `settlement.payment` NONE (nothing taken, so nothing paid out) and a `payoutHeld`
+   * line in its history naming the payment and its status (GET /orders/{id}/events), for an operator to settle by hand.
+   */
+  async function holdPayout(order: OrderRecord, paymentId: string, status: string): Promise<void> {
+    const held = await inTransaction(async (tx) => {
+      const current = await ordersRepo.get(order.id, tx);
+      if (!current || current.settlement.payment !== null) return false;
+      const at = now();
+      recordNote<OrderStatus, OrderAction | 'payoutHeld'>(tx, ordersRepo.ref(order.id), {
+        action: 'payoutHeld',
+        status: current.status,
+        by: 'system:orders',
+        at,
+        reason: `Gateway payment ${paymentId} is ${status}: no payout until an operator settles it`,
+      });
+      await ordersRepo.markSettled(order.id, { payment: 'NONE', paymentId }, at, tx);
+      return true;
+    });
+    if (held) logger.error('payout held: a delivered order whose gateway payment is not paid', { orderId: order.id, paymentId, status });
   }
 
   /** Pays the store owner and the courier once: the payout's legs and the order's mark in one transaction. */
@@ -127,11 +150,16 @@ export function createOrderSettlement(core: OrdersCore) {
     if (order.status !== 'DELIVERED' || !order.driverId) return order;
     let settlement = order.settlement;
     if (settlement.payment === null) {
-      const taken = await takePayment(order);
+      const { unpaid, ...taken } = await takePayment(order);
+      if (unpaid !== undefined) {
+        await holdPayout(order, taken.paymentId!, unpaid);
+        return { ...order, settlement: { ...settlement, ...taken } };
+      }
       settlement = { ...settlement, ...taken };
       await mark(order, taken);
     }
-    if (!settlement.paidOut) {
+    // NONE: no money was taken for this delivery (held above), so none is paid out.
+    if (!settlement.paidOut && settlement.payment !== 'NONE') {
       await payOut({ ...order, settlement });
       settlement = { ...settlement, paidOut: true };
     }

@@ -8,6 +8,10 @@ import type { OrderDraft, OrdersPort, PricedLine, Seller, SellerRef, SellersPort
 import { cartRoutes } from '../../../src/modules/cart/cart.routes';
 import { createCart, type CartServices } from '../../../src/modules/cart/cart.service';
 import { cartPortsFor } from '../../../src/modules/cart/cart.wiring';
+import { orderCommands, orderLinesFor } from '../../../src/modules/orders';
+import { txCheckPlacing } from '../../../src/modules/orders/orders.place';
+import { bindOrderPorts } from '../../../src/modules/orders/orders.wiring';
+import { orderDoubles } from '../../helpers/orders';
 import { parseConfig, type AppConfig } from '../../../src/platform/core/config';
 import { AppError, ConflictError, ValidationError } from '../../../src/platform/core/errors/app-error';
 import type { ErrorCode } from '../../../src/platform/core/errors/codes';
@@ -123,7 +127,38 @@ export const ordersDouble: OrdersPort = {
     return { id: order.id, status: order.status, pricing: order.pricing, lines: order.lines, payment: order.payment, voucher: order.voucher };
   },
   txExists: async (tx, orderId) => (await tx.get(db().collection(TEST_ORDERS).doc(orderId))).exists,
+  // The orders module's own guard, over the store double (these orders live apart, so none counts as unconfirmed).
+  txCheckPlacing: (tx, draft) => txCheckPlacing(tx, draft, { sellers: sellersDouble, settings: { maxPendingPerConsumer: 5 } }),
+  async linesFor(orderId, consumerId) {
+    const order = (await db().collection(TEST_ORDERS).doc(orderId).get()).data() as PlacedOrder | undefined;
+    if (!order || order.consumerId !== consumerId) return undefined;
+    const lines = order.lines.map((l) => ({
+      itemKey: l.itemKey,
+      name: l.name,
+      quantity: l.quantity,
+      options: l.options.map((o) => ({ group: o.group, choices: o.choices.map((c) => c.key) })),
+      ...(l.note ? { note: l.note } : {}),
+    }));
+    return { seller: order.seller, lines };
+  },
 };
+
+/**
+ * The real orders module behind the cart (its placing guards, its orders in the orders collection, `orderLinesFor`),
+ * its ports bound to doubles: the store double's `get`, and `staffOf` answering OWNER for one account.
+ */
+export function realOrders(staffOf: { userId?: string } = {}): OrdersPort {
+  const config = apiConfig();
+  bindOrderPorts(config, {
+    ...orderDoubles().ports,
+    sellers: {
+      get: (ref, tx) => sellersDouble.get(ref, tx),
+      staffRole: async (_ref, userId) => (userId === staffOf.userId ? 'OWNER' : undefined),
+      txGiveBack: async () => () => undefined,
+    },
+  });
+  return { ...orderCommands(config), linesFor: orderLinesFor };
+}
 
 export const storedOrder = async (id: string) => (await db().collection(TEST_ORDERS).doc(id).get()).data() as PlacedOrder | undefined;
 
