@@ -215,8 +215,8 @@ function renderKitUsers() {
   for (const m of fs.readdirSync(modulesDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) {
     for (const file of walk(path.join(modulesDir, m))) {
       const text = fs.readFileSync(file, 'utf8');
-      // Kits a route reaches through defineRoute's options, without importing them.
-      if (/\bidempotent:\s*true\b/.test(text)) users[byName('idempotency')]?.add(m);
+      // Kits a route reaches through defineRoute's options, without importing them (an Idempotency-Key optional or required).
+      if (/\bidempotent:\s*(?:true\b|['"]required['"])/.test(text)) users[byName('idempotency')]?.add(m);
       if (/\brateLimit:\s*\{/.test(text)) users[byName('ratelimit')]?.add(m);
       for (const imp of text.matchAll(/(?:from\s+|require\(|import\()\s*['"]([^'"]+)['"]/g)) {
         const target = path.relative(platformDir, path.resolve(path.dirname(file), imp[1]));

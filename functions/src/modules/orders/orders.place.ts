@@ -114,7 +114,11 @@ export async function txCheckPlacing(
   deps: { sellers: Pick<SellersPort, 'get'>; settings: Pick<OrderSettings, 'maxPendingPerConsumer'> },
 ): Promise<void> {
   const max = deps.settings.maxPendingPerConsumer;
-  const pending = db().collection(ORDERS).where('consumerId', '==', draft.consumerId).where('status', 'in', [...PENDING_STATUSES]).limit(max);
+  const pending = db()
+    .collection(ORDERS)
+    .where('consumerId', '==', draft.consumerId)
+    .where('status', 'in', [...PENDING_STATUSES])
+    .limit(max);
   const [seller, open] = await Promise.all([deps.sellers.get(draft.seller, tx), tx.get(pending)]);
   if (!seller)
     throw new ConflictError('The store is no longer on the platform', { openNow: false, paused: false, active: false }).withCode('CART_SELLER_CLOSED');

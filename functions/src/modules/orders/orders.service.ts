@@ -31,7 +31,8 @@ export function createOrdersService(deps: OrdersDeps) {
   return {
     // Checkout's face (orders/index.ts).
     txPlace: (tx: Transaction, draft: OrderDraft) => txPlace(tx, draft, core.settings),
-    txCheckPlacing: (tx: Transaction, draft: Pick<OrderDraft, 'consumerId' | 'seller'>) => txCheckPlacing(tx, draft, { sellers: core.ports.sellers, settings: core.settings }),
+    txCheckPlacing: (tx: Transaction, draft: Pick<OrderDraft, 'consumerId' | 'seller'>) =>
+      txCheckPlacing(tx, draft, { sellers: core.ports.sellers, settings: core.settings }),
     txExists: async (tx: Transaction, id: string) => (await ordersRepo.get(id, tx)) !== undefined,
     /** The order as its consumer sees it; undefined for anyone else or no such order. */
     async consumerView(id: string, viewerId: string) {

@@ -10,7 +10,8 @@ import { createCart, type CartServices } from '../../../src/modules/cart/cart.se
 import { cartPortsFor } from '../../../src/modules/cart/cart.wiring';
 import { orderCommands, orderLinesFor } from '../../../src/modules/orders';
 import { txCheckPlacing } from '../../../src/modules/orders/orders.place';
-import { bindOrderPorts } from '../../../src/modules/orders/orders.wiring';
+import type { OrdersService } from '../../../src/modules/orders/orders.service';
+import { bindOrderPorts, ordersServiceFor } from '../../../src/modules/orders/orders.wiring';
 import { orderDoubles } from '../../helpers/orders';
 import { parseConfig, type AppConfig } from '../../../src/platform/core/config';
 import { AppError, ConflictError, ValidationError } from '../../../src/platform/core/errors/app-error';
@@ -147,7 +148,7 @@ export const ordersDouble: OrdersPort = {
  * The real orders module behind the cart (its placing guards, its orders in the orders collection, `orderLinesFor`),
  * its ports bound to doubles: the store double's `get`, and `staffOf` answering OWNER for one account.
  */
-export function realOrders(staffOf: { userId?: string } = {}): OrdersPort {
+export function realOrders(staffOf: { userId?: string } = {}): { port: OrdersPort; service: OrdersService } {
   const config = apiConfig();
   bindOrderPorts(config, {
     ...orderDoubles().ports,
@@ -157,7 +158,7 @@ export function realOrders(staffOf: { userId?: string } = {}): OrdersPort {
       txGiveBack: async () => () => undefined,
     },
   });
-  return { ...orderCommands(config), linesFor: orderLinesFor };
+  return { port: { ...orderCommands(config), linesFor: orderLinesFor }, service: ordersServiceFor(config) };
 }
 
 export const storedOrder = async (id: string) => (await db().collection(TEST_ORDERS).doc(id).get()).data() as PlacedOrder | undefined;
@@ -193,7 +194,14 @@ export async function openStore(
     ),
   };
   await docOf(ref).set(store);
-  return { ref, store, update: (fields: Record<string, unknown>) => docOf(ref).update(fields), read: async () => (await docOf(ref).get()).data() as StoreDoc };
+  return {
+    ref,
+    store,
+    update: (fields: Record<string, unknown>) => docOf(ref).update(fields),
+    read: async () => (await docOf(ref).get()).data() as StoreDoc,
+    /** The store gone from the platform (the sellers face answers none). */
+    remove: () => docOf(ref).delete(),
+  };
 }
 
 function envFile(name: string): Record<string, string> {
