@@ -62,7 +62,14 @@ Firestore.prototype.request = function (method, req, ...rest) {
   if (!recording) return pending;
   const entry = { method, start: performance.now(), writes: method === 'commit' ? (req.writes ?? []).map(writeOf) : [], reads: [] };
   recording.push(entry);
-  return pending.finally(() => (entry.end = performance.now()));
+  return pending.then(
+    (value) => ((entry.end = performance.now()), value),
+    (err) => {
+      entry.end = performance.now();
+      entry.error = err.code ?? 'error';
+      throw err;
+    },
+  );
 };
 const requestStream = Firestore.prototype.requestStream;
 Firestore.prototype.requestStream = function (method, bidi, req, ...rest) {
@@ -76,15 +83,26 @@ Firestore.prototype.requestStream = function (method, bidi, req, ...rest) {
       const done = () => (entry.end ??= performance.now());
       stream.on('end', done);
       stream.on('close', done);
-      stream.on('error', done);
+      stream.on('error', (err) => {
+        entry.error ??= err.code ?? 'error';
+        done();
+      });
       return stream;
     },
     (err) => {
       entry.end = performance.now();
+      entry.error = err.code ?? 'error';
       throw err;
     },
   );
 };
+/** The contention a burst met: its commits, those refused (gRPC code: 10 ABORTED, 3 a transaction expired), rollbacks. */
+function contentionOf(rpcs) {
+  const commits = rpcs.filter((e) => e.method === 'commit');
+  const refused = {};
+  for (const e of [...commits, ...rpcs.filter((x) => x.method === 'batchGetDocuments')].filter((x) => x.error !== undefined)) refused[`${e.method} ${e.error}`] = (refused[`${e.method} ${e.error}`] ?? 0) + 1;
+  return { commits: commits.length, refused, rollbacks: rpcs.filter((e) => e.method === 'rollback').length, reads: rpcs.filter((e) => e.method === 'batchGetDocuments').length };
+}
 async function recorded(fn) {
   recording = [];
   const started = performance.now();
@@ -171,7 +189,7 @@ async function startApi() {
   env.JWT_SECRET ??= 'bench-access-secret-0123456789abcdef0123456789';
   env.JWT_REFRESH_SECRET ??= 'bench-refresh-secret-0123456789abcdef01234567';
   const errors = [];
-  setLogSink((entry) => entry.severity === 'ERROR' && errors.push(entry));
+  setLogSink((entry) => (entry.severity === 'ERROR' || entry.severity === 'WARNING') && errors.push(entry));
   const { app } = buildApp({ config: parseConfig(env) });
   const server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -390,7 +408,7 @@ async function p13() {
     result.concurrent = await crowd(api, merchantId, 'crowd');
     // The same crowd where only the short item counts its stock: one shared document in the order's transaction, not ten.
     if (!process.env.BENCH_P13_ONE_CROWD) result.concurrentOneCounted = await attempt('P13 crowd (one counted item)', async () => crowd(api, await seedMerchant(owner, 'scarce'), 'crowd1'));
-    result.apiErrorsLogged = api.errors.length;
+    result.apiLogged = api.errors.length;
     return result;
   } finally {
     await api.close();
@@ -421,6 +439,8 @@ async function crowd(api, merchantId, tag) {
   const flanStock = async () => (await db().collection(merchantsCatalog.items.collection).doc(`${merchantId}_banh-flan`).get()).get('stock');
   const before = await flanStock();
   log(`P13: ${CROWD} checkouts at once (banh-flan: ${before} units, ${SCARCE_PER_CART} per cart) …`);
+  const errorsBefore = api.errors.length;
+  recording = [];
   const started = performance.now();
   const send = (user, i) => checkoutOf(api.apiJson, merchantId, user, `bench-${tag}-${i}`);
   const answers = await Promise.all(
@@ -431,9 +451,14 @@ async function crowd(api, merchantId, tag) {
     }),
   );
   const wallMs = performance.now() - started;
+  const contention = contentionOf(recording);
+  recording = null;
+  const logged = api.errors.slice(errorsBefore).map((e) => `${e.severity} ${e.message}`);
+  const errorsLogged = Object.entries(logged.reduce((m, x) => ({ ...m, [x]: (m[x] ?? 0) + 1 }), {})).map(([x, n]) => `${n}× ${x}`);
   const first = tally(answers);
   const latencies = answers.map((a) => a.ms);
   log(`  ${CROWD} at once in ${Math.round(wallMs)} ms: ${JSON.stringify(first.statuses)} ${JSON.stringify(first.codes)}; 5xx: ${first.fiveXx}; p50 ${r1(median(latencies))} ms, p95 ${r1(percentile(latencies, 95))} ms`);
+  log(`  meanwhile: ${contention.commits} commits (refused: ${JSON.stringify(contention.refused)}), ${contention.rollbacks} rollbacks, ${contention.reads} reads; API warnings and errors: ${errorsLogged.length ? errorsLogged.join('; ') : 'none'}`);
   let settledMs = wallMs;
   for (let n = await running(); n > 0; n = await running()) {
     if (performance.now() - started > 240_000) throw new Error(`${n} checkouts still running after 240 s`);
@@ -461,6 +486,8 @@ async function crowd(api, merchantId, tag) {
     p50Ms: r1(median(latencies)),
     p95Ms: r1(percentile(latencies, 95)),
     maxMs: r1(Math.max(...latencies)),
+    contention,
+    logged: errorsLogged,
     settledMs: Math.round(settledMs),
     outcome: final,
     scarceStock: { before, after, taken: before - after, orders: placed, perOrder: SCARCE_PER_CART },
