@@ -1,0 +1,507 @@
+// P13: POST /cart/checkout of a 10-line cart (WALLET) through the API in this process (the `api` function's Express
+// app on a local port, as the integration tests run it) ÷ one Firestore transaction reading and writing the same
+// documents the checkout wrote (copies under `bench_raw`, so no deployed trigger reacts to them and the books stay
+// whole), p50 / p95 after warm-up rounds, the two taking turns going first. The documents are not guessed: every
+// Firestore RPC of this process is recorded, so the report lists what one checkout wrote (from its commits) and its
+// round trips in order, the profile behind the ratio. Then 50 consumers check out at once at one merchant (one item
+// with 5 units too few): statuses and codes, no 5xx, no oversold unit, every refused hold given back, the ledger
+// balanced. Run by `npm run bench` inside `firebase emulators:exec`; writes its figures as JSON to the path given.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
+import { stackEnv } from '../lib/profiles.mjs';
+import { createUser } from './realtime-accounts.mjs';
+import { attempt, median, percentile } from './stats.mjs';
+
+const require = createRequire(path.join(functionsDir, 'package.json'));
+const lib = (p) => require(path.join(functionsDir, 'lib', p));
+const { db } = lib('platform/core/firebase/firebase.js');
+const { buildApp } = lib('app.js');
+const { parseConfig } = lib('platform/core/config/config.js');
+const { setLogSink } = lib('platform/core/logging/logger.js');
+const { createCatalogService } = lib('platform/kits/catalog/catalog.service.js');
+const { createCatalogItemsService } = lib('platform/kits/catalog/catalog.items.js');
+const { catalogSchemas } = lib('platform/kits/catalog/catalog.routes.js');
+const { merchantsCatalog } = lib('modules/merchants/merchants.catalog.js');
+const { MerchantItemBodySchema } = lib('modules/merchants/merchants.schemas.js');
+const { partnerCatalogDeps } = lib('modules/partners/index.js');
+const { PARTNERS, PARTNER_MEMBERS } = lib('modules/partners/partners.model.js');
+const { cartIdOf } = lib('modules/cart/cart.model.js');
+const { ledgerRepo } = lib('modules/wallet/ledger.repo.js');
+const { userAccount, systemAccount } = lib('modules/wallet/ledger.model.js');
+const { checkLedger } = lib('modules/wallet/ledger.check.js');
+const { Firestore } = require('@google-cloud/firestore');
+
+const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
+const wipe = () => fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const r1 = (x) => Math.round(x * 10) / 10;
+const CENTER = { lat: 10.7769, lng: 106.7009 };
+const DROPOFF = { location: { lat: CENTER.lat + 0.008, lng: CENTER.lng + 0.004 }, address: '72 Lê Thánh Tôn, Bến Nghé, Quận 1', recipientName: 'Bench', phone: '0901234567' };
+const FUNDS = 5_000_000;
+const WARMUP = 5;
+const ROUNDS = 40;
+const CROWD = 50;
+const SCARCE_PER_CART = 2; // the crowd's carts' last line (quantities alternate 1, 2, …: the tenth takes 2)
+const SCARCE = (CROWD - 5) * SCARCE_PER_CART; // units of the crowd's shared item: five buyers too many
+
+// ---- Every Firestore RPC this process sends while `recording` is set: method, times, documents. ----
+let recording = null;
+const docPath = (name) => name.replace(/^projects\/[^/]+\/databases\/[^/]+\/documents\//, '');
+const collectionOf = (p) => p.split('/').filter((_, i) => i % 2 === 0).join('/*/');
+function writeOf(w) {
+  if (w.delete) return { op: 'delete', path: docPath(w.delete) };
+  const op = w.currentDocument?.exists === false ? 'create' : w.updateMask ? 'update' : 'set';
+  return { op: w.updateTransforms?.length ? `${op}+increment` : op, path: docPath(w.update?.name ?? w.transform?.document) };
+}
+const request = Firestore.prototype.request;
+Firestore.prototype.request = function (method, req, ...rest) {
+  const pending = request.call(this, method, req, ...rest);
+  if (!recording) return pending;
+  const entry = { method, start: performance.now(), writes: method === 'commit' ? (req.writes ?? []).map(writeOf) : [], reads: [] };
+  recording.push(entry);
+  return pending.then(
+    (value) => ((entry.end = performance.now()), value),
+    (err) => {
+      entry.end = performance.now();
+      entry.error = err.code ?? 'error';
+      throw err;
+    },
+  );
+};
+const requestStream = Firestore.prototype.requestStream;
+Firestore.prototype.requestStream = function (method, bidi, req, ...rest) {
+  const pending = requestStream.call(this, method, bidi, req, ...rest);
+  if (!recording || method === 'listen') return pending;
+  const reads = method === 'batchGetDocuments' ? (req.documents ?? []).map(docPath) : method === 'runQuery' ? [`${docPath(`${req.parent}/`)}${req.structuredQuery?.from?.[0]?.collectionId} (query)`] : [];
+  const entry = { method, start: performance.now(), writes: [], reads, inTransaction: Boolean(req.transaction || req.newTransaction) };
+  recording.push(entry);
+  return pending.then(
+    (stream) => {
+      const done = () => (entry.end ??= performance.now());
+      stream.on('end', done);
+      stream.on('close', done);
+      stream.on('error', (err) => {
+        entry.error ??= err.code ?? 'error';
+        done();
+      });
+      return stream;
+    },
+    (err) => {
+      entry.end = performance.now();
+      entry.error = err.code ?? 'error';
+      throw err;
+    },
+  );
+};
+/** The contention a burst met: its commits, those refused (gRPC code: 10 ABORTED, 3 a transaction expired), rollbacks. */
+function contentionOf(rpcs) {
+  const commits = rpcs.filter((e) => e.method === 'commit');
+  const refused = {};
+  for (const e of [...commits, ...rpcs.filter((x) => x.method === 'batchGetDocuments')].filter((x) => x.error !== undefined)) refused[`${e.method} ${e.error}`] = (refused[`${e.method} ${e.error}`] ?? 0) + 1;
+  return { commits: commits.length, refused, rollbacks: rpcs.filter((e) => e.method === 'rollback').length, reads: rpcs.filter((e) => e.method === 'batchGetDocuments').length };
+}
+async function recorded(fn) {
+  recording = [];
+  const started = performance.now();
+  try {
+    const value = await fn();
+    return { value, ms: performance.now() - started, rpcs: recording, started };
+  } finally {
+    recording = null;
+  }
+}
+
+/** The RPCs of one request as sequential steps (overlapping ones merged): how many round trips, and their time. */
+function profileOf(rpcs, started, totalMs) {
+  const sorted = rpcs.filter((e) => e.end !== undefined).sort((a, b) => a.start - b.start);
+  const steps = [];
+  for (const e of sorted) {
+    const last = steps.at(-1);
+    if (last && e.start < last.end) {
+      last.end = Math.max(last.end, e.end);
+      last.rpcs.push(e);
+    } else steps.push({ start: e.start, end: e.end, rpcs: [e] });
+  }
+  const firestoreMs = steps.reduce((s, x) => s + (x.end - x.start), 0);
+  const byMethod = {};
+  for (const e of sorted) byMethod[e.method] = (byMethod[e.method] ?? 0) + 1;
+  const what = (e) => {
+    const docs = e.method === 'commit' ? e.writes.map((w) => `${w.op} ${collectionOf(w.path)}`) : e.reads.map(collectionOf);
+    const counted = Object.entries(docs.reduce((m, d) => ({ ...m, [d]: (m[d] ?? 0) + 1 }), {})).map(([d, n]) => (n > 1 ? `${n}× ${d}` : d));
+    return `${e.method}${e.inTransaction ? ' (tx)' : ''}: ${counted.join(', ')}`;
+  };
+  return {
+    rpcs: sorted.length,
+    byMethod,
+    sequentialSteps: steps.length,
+    firestoreMs: r1(firestoreMs),
+    otherMs: r1(totalMs - firestoreMs),
+    timeline: steps.map((s) => ({ atMs: r1(s.start - started), ms: r1(s.end - s.start), rpcs: s.rpcs.map(what) })),
+  };
+}
+
+/** Which part of the request a step belongs to, by the documents it touches. */
+function phaseOf(step) {
+  const text = step.rpcs.join(' ');
+  if (/auth_sessions|users/.test(text)) return 'auth';
+  if (/rate_limits/.test(text)) return 'rate limit';
+  if (/idempotency_keys/.test(text)) return 'idempotency';
+  return 'checkout';
+}
+
+/** The rounds' profiles as one: the median of each step (rounds with the usual sequence of steps), and per phase. */
+function aggregate(profiles) {
+  const shape = (p) => p.timeline.map((s) => s.rpcs.join('|')).join('/');
+  const counts = new Map();
+  for (const p of profiles) counts.set(shape(p), (counts.get(shape(p)) ?? 0) + 1);
+  const usual = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const alike = profiles.filter((p) => shape(p) === usual);
+  const timeline = alike[0].timeline.map((step, i) => ({ rpcs: step.rpcs, ms: r1(median(alike.map((p) => p.timeline[i].ms))) }));
+  const phases = {};
+  for (const step of timeline) {
+    step.phase = phaseOf(step);
+    phases[step.phase] = { steps: (phases[step.phase]?.steps ?? 0) + 1, ms: r1((phases[step.phase]?.ms ?? 0) + step.ms) };
+  }
+  return {
+    roundsAlike: alike.length,
+    rpcs: alike[0].rpcs,
+    byMethod: alike[0].byMethod,
+    sequentialSteps: timeline.length,
+    firestoreMs: r1(median(alike.map((p) => p.firestoreMs))),
+    otherMs: r1(median(alike.map((p) => p.otherMs))),
+    phases,
+    timeline,
+  };
+}
+
+// ---- The API in this process, configured as the Functions emulator configures the `api` function. ----
+function envFile(name) {
+  const file = path.join(functionsDir, name);
+  return fs.existsSync(file) ? parseEnv(fs.readFileSync(file, 'utf8')) : {};
+}
+async function startApi() {
+  // The local stacks' request deadline (profiles.mjs): the emulator serialises contended transactions far more slowly
+  // than Firestore, and the crowd of 50 contends on the same ten items.
+  const env = { REQUEST_DEADLINE_MS: stackEnv('dev').REQUEST_DEADLINE_MS, ...process.env, ...envFile('.env'), ...envFile(`.env.${PROJECT_ID}`), ...envFile('.env.local'), ...envFile('.secret.local') };
+  env.JWT_SECRET ??= 'bench-access-secret-0123456789abcdef0123456789';
+  env.JWT_REFRESH_SECRET ??= 'bench-refresh-secret-0123456789abcdef01234567';
+  const errors = [];
+  setLogSink((entry) => (entry.severity === 'ERROR' || entry.severity === 'WARNING') && errors.push(entry));
+  const { app } = buildApp({ config: parseConfig(env) });
+  const server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  server.keepAliveTimeout = 1_000;
+  const base = `http://127.0.0.1:${server.address().port}/api/v1`;
+  const apiJson = async (method, p, body, token, headers = {}) => {
+    const res = await fetch(`${base}${p}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+    const text = await res.text();
+    let parsed = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, body: parsed };
+  };
+  // Checkouts left running (a crowd that never settled) do not hold the bench up: their sockets are cut.
+  return { apiJson, errors, close: () => (server.close(), server.closeAllConnections()) };
+}
+
+// ---- Seeding: a partner's merchant and its menu through the merchants' seed path, consumers with money and carts. ----
+const SIZE = { key: 'size', name: 'Cỡ tô', required: true, max: 1, choices: [{ key: 'thuong', name: 'Tô thường' }, { key: 'lon', name: 'Tô lớn', priceDeltaVnd: 10_000 }] };
+const EXTRAS = { key: 'them', name: 'Thêm', max: 2, choices: [{ key: 'bo', name: 'Thêm bò', priceDeltaVnd: 15_000 }, { key: 'trung', name: 'Trứng chần', priceDeltaVnd: 5_000 }] };
+const MENU = [
+  ['pho-tai', 'Phở bò tái', 55_000, 'mon-chinh', [SIZE, EXTRAS]],
+  ['bun-bo', 'Bún bò Huế', 50_000, 'mon-chinh', [SIZE]],
+  ['com-tam', 'Cơm tấm sườn bì', 45_000, 'mon-chinh'],
+  ['banh-mi', 'Bánh mì thịt', 25_000, 'mon-chinh'],
+  ['goi-cuon', 'Gỏi cuốn tôm thịt', 30_000, 'mon-phu'],
+  ['cha-gio', 'Chả giò', 35_000, 'mon-phu'],
+  ['tra-da', 'Trà đá', 3_000, 'do-uong'],
+  ['ca-phe-sua', 'Cà phê sữa đá', 29_000, 'do-uong'],
+  ['nuoc-mia', 'Nước mía', 15_000, 'do-uong'],
+  ['che-ba-mau', 'Chè ba màu', 20_000, 'trang-mieng'],
+  ['banh-flan', 'Bánh flan', 15_000, 'trang-mieng'],
+];
+const LINE_OPTIONS = { 'pho-tai': [{ group: 'size', choices: ['lon'] }, { group: 'them', choices: ['bo', 'trung'] }], 'bun-bo': [{ group: 'size', choices: ['thuong'] }] };
+
+/** `counted`: every item counts its stock (taken in the order's transaction), or only the scarce one (the others null). */
+async function seedMerchant(owner, counted = 'all') {
+  const t = Date.now();
+  const partnerId = `bench-partner-${t.toString(36)}-${counted}`;
+  // An approved partner as approval writes it (test/helpers/partners.ts does the same without the paper flow).
+  await db().collection(PARTNERS).doc(partnerId).set({ ownerId: owner.id, businessName: 'Quán Bench', businessType: 'RESTAURANT', address: null, status: 'ACTIVE', applicationId: 'bench', createdAt: t, updatedAt: t, approvedAt: t });
+  await db().collection(PARTNER_MEMBERS).doc(`${partnerId}_${owner.id}`).set({ partnerId, userId: owner.id, role: 'OWNER', email: null, addedBy: 'bench', createdAt: t });
+  const caller = { userId: owner.id, roles: ['USER', 'PARTNER_OWNER'] };
+  const records = createCatalogService(merchantsCatalog, { ...partnerCatalogDeps, now: Date.now });
+  const items = createCatalogItemsService(merchantsCatalog.items, records, Date.now);
+  const sections = [['mon-chinh', 'Món chính'], ['mon-phu', 'Món phụ'], ['do-uong', 'Đồ uống'], ['trang-mieng', 'Tráng miệng']].map(([key, name]) => ({ key, name }));
+  const body = catalogSchemas(merchantsCatalog).body.parse({
+    partnerId, name: 'Quán Bench Sài Gòn', category: 'FOOD', location: CENTER, address: '1 Công xã Paris, Bến Nghé, Quận 1',
+    openingHours: { open24h: true }, deliveryRadiusM: 5_000, prepTimeMin: 15, minOrderVnd: 30_000, menuSections: sections,
+  });
+  const merchant = await records.create(caller, body);
+  for (const [key, name, priceVnd, categoryKey, optionGroups = []] of MENU) {
+    // The shared one is five carts short.
+    const stock = key === 'banh-flan' ? SCARCE : counted === 'all' ? 100_000 : null;
+    await items.put(merchant.id, key, caller, MerchantItemBodySchema.parse({ name, priceVnd, categoryKey, optionGroups, stock }));
+  }
+  log(`  merchant ${merchant.id} with ${MENU.length} items (${counted === 'all' ? 'all counted' : 'only banh-flan counted'}; banh-flan: ${SCARCE} units)`);
+  return merchant.id;
+}
+
+/** `count` consumers signed in through the API, each with FUNDS in the wallet and a 10-line cart at the merchant. */
+async function seedConsumers(apiJson, merchantId, count, tag, keys) {
+  const consumers = [];
+  const adjustments = systemAccount('platform_adjustments');
+  for (let i = 0; i < count; i += 5) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(5, count - i) }, async (_, k) => {
+        const user = await createUser(apiJson, `bench-${tag}-${i + k}`);
+        // Money as the ledger bench funds its payers: an adjustment from the platform's adjustments account.
+        await db().runTransaction((tx) => ledgerRepo.post(tx, [{ kind: 'ADJUSTMENT', debit: adjustments, credit: userAccount('WALLET', user.id), amount: FUNDS, memo: 'bench float' }], { operationId: `bench-fund-${user.id}`, by: 'bench', now: Date.now() }));
+        for (const [n, itemKey] of keys.entries()) {
+          const added = await apiJson('POST', '/cart/items', { seller: { kind: 'MERCHANT', id: merchantId }, itemKey, quantity: 1 + (n % 2), ...(LINE_OPTIONS[itemKey] ? { options: LINE_OPTIONS[itemKey] } : {}) }, user.token, { 'idempotency-key': `bench-${user.id}-${itemKey}` });
+          if (added.status !== 201) throw new Error(`POST /cart/items ${added.status}: ${JSON.stringify(added.body)}`);
+        }
+        return user;
+      }),
+    );
+    consumers.push(...batch);
+    if (consumers.length % 10 === 0 || consumers.length === count) log(`  ${tag}: ${consumers.length}/${count} consumers signed in, funded, carts of ${keys.length} lines`);
+  }
+  return consumers;
+}
+
+const checkoutOf = (apiJson, merchantId, user, key) =>
+  apiJson('POST', '/cart/checkout', { seller: { kind: 'MERCHANT', id: merchantId }, address: DROPOFF, payment: { method: 'WALLET' } }, user.token, { 'idempotency-key': key });
+
+// ---- The raw transaction: the documents one checkout wrote, copied under bench_raw, read and written at once. ----
+const rawRef = (tag, p) => db().collection('bench_raw').doc(`${tag}~${p.replaceAll('/', '~')}`);
+
+/** What a checkout wrote, one entry per document (its last operation), with the content it left (or had, if deleted). */
+async function templateOf(rpcs, cartBefore) {
+  const last = new Map();
+  for (const w of rpcs.flatMap((e) => e.writes)) last.set(w.path, { ...(last.get(w.path) ?? { ops: [] }), path: w.path, op: w.op, ops: [...(last.get(w.path)?.ops ?? []), w.op] });
+  const docs = [...last.values()];
+  const snaps = await db().getAll(...docs.map((d) => db().doc(d.path)));
+  return docs.map((d, i) => ({ ...d, data: d.op === 'delete' ? cartBefore : snaps[i].data() }));
+}
+
+/** Untimed: the copies of the documents the checkout found in place (updated or deleted), as they were. */
+async function prepareRaw(template, round, shared, made) {
+  const batch = db().batch();
+  for (const d of template) {
+    if (shared.has(d.path)) {
+      if (!made.has(d.path)) batch.set(rawRef('shared', d.path), d.data);
+      made.add(d.path);
+    } else if (d.ops[0] === 'update' || d.ops[0] === 'delete') batch.set(rawRef(round, d.path), d.data);
+  }
+  await batch.commit();
+}
+
+/** Timed: one transaction reading every copy, then writing each once as the checkout left it. */
+function rawTransaction(template, round, shared) {
+  const refOf = (d) => rawRef(shared.has(d.path) ? 'shared' : round, d.path);
+  return db().runTransaction(async (tx) => {
+    await tx.getAll(...template.map(refOf));
+    for (const d of template) {
+      if (d.op === 'delete') tx.delete(refOf(d));
+      else if (shared.has(d.path) || d.ops[0] === 'update') tx.set(refOf(d), d.data);
+      else tx.create(refOf(d), d.data);
+    }
+  });
+}
+
+function summaryOf(template) {
+  const byCollection = {};
+  for (const d of template) {
+    const key = `${collectionOf(d.path)} (${d.ops.join(' → ')})`;
+    byCollection[key] = (byCollection[key] ?? 0) + 1;
+  }
+  return Object.entries(byCollection).map(([what, n]) => `${n}× ${what}`);
+}
+
+async function p13() {
+  await wipe();
+  const api = await startApi();
+  try {
+    log('P13: seeding a merchant (partner, 11 items with counted stock) through the merchants seed path …');
+    const owner = await createUser(api.apiJson, 'bench-owner');
+    const merchantId = await seedMerchant(owner);
+    const roundKeys = MENU.slice(0, 10).map(([key]) => key);
+    log(`P13: seeding ${WARMUP + ROUNDS} consumers for the rounds (wallet money through the ledger, 10-line carts through POST /cart/items) …`);
+    const consumers = await seedConsumers(api.apiJson, merchantId, WARMUP + ROUNDS, 'round', roundKeys);
+    const ref = { kind: 'MERCHANT', id: merchantId };
+
+    const checkouts = [];
+    const raws = [];
+    let template;
+    const profiles = [];
+    const shared = new Set();
+    const seen = new Set();
+    const made = new Set();
+    for (let r = 0; r < consumers.length; r++) {
+      const user = consumers[r];
+      const runCheckout = async () => {
+        const cartBefore = (await db().collection('carts').doc(cartIdOf(user.id, ref)).get()).data();
+        const res = await recorded(() => checkoutOf(api.apiJson, merchantId, user, `bench-round-${r}`));
+        if (res.value.status !== 201) throw new Error(`POST /cart/checkout ${res.value.status}: ${JSON.stringify(res.value.body)}`);
+        // The documents written in every round (the items' stock) stay one set of copies; the others are per round.
+        const paths = new Set(res.rpcs.flatMap((e) => e.writes.map((w) => w.path)));
+        for (const p of paths) if (seen.has(p)) shared.add(p);
+        for (const p of paths) seen.add(p);
+        template = await templateOf(res.rpcs, cartBefore);
+        return res;
+      };
+      const runRaw = async () => {
+        await prepareRaw(template, r, shared, made);
+        const started = performance.now();
+        await rawTransaction(template, r, shared);
+        return performance.now() - started;
+      };
+      let c;
+      let rawMs;
+      if (r < 2 || r % 2 === 0) {
+        c = await runCheckout();
+        await sleep(400); // the deployed triggers react to the order and the hold; each side meets a settled emulator
+        rawMs = await runRaw();
+      } else {
+        rawMs = await runRaw();
+        await sleep(400);
+        c = await runCheckout();
+      }
+      if (r >= WARMUP) {
+        checkouts.push(c.ms);
+        raws.push(rawMs);
+        profiles.push(profileOf(c.rpcs, c.started, c.ms));
+      }
+      log(`P13 ${r < WARMUP ? 'warm-up' : `round ${r - WARMUP + 1}/${ROUNDS}`}: checkout ${c.ms.toFixed(0)} ms (${c.rpcs.length} Firestore RPCs), raw transaction ${rawMs.toFixed(0)} ms (${template.length} docs)`);
+      await sleep(400);
+    }
+    const profile = aggregate(profiles);
+    const stats = (xs) => ({ p50Ms: r1(median(xs)), p95Ms: r1(percentile(xs, 95)), minMs: r1(Math.min(...xs)), maxMs: r1(Math.max(...xs)) });
+    const checkout = stats(checkouts);
+    const raw = stats(raws);
+    const result = {
+      lines: 10,
+      warmup: WARMUP,
+      rounds: ROUNDS,
+      checkout,
+      raw,
+      ratioP50: +(checkout.p50Ms / raw.p50Ms).toFixed(2),
+      ratioP95: +(checkout.p95Ms / raw.p95Ms).toFixed(2),
+      documents: template.length,
+      written: summaryOf(template),
+      rawReads: template.length,
+      profile,
+    };
+    log(`  checkout p50 ${checkout.p50Ms} ms, p95 ${checkout.p95Ms} ms (${checkout.minMs}–${checkout.maxMs}); raw transaction of the same ${template.length} documents p50 ${raw.p50Ms} ms, p95 ${raw.p95Ms} ms (${raw.minMs}–${raw.maxMs}) → ${result.ratioP50}× / ${result.ratioP95}×`);
+    log(`  one checkout wrote: ${result.written.join('; ')}`);
+    log(`  its Firestore round trips (medians over the ${ROUNDS} rounds): ${profile.sequentialSteps} sequential steps (${profile.rpcs} RPCs: ${JSON.stringify(profile.byMethod)}), ${profile.firestoreMs} ms waiting on Firestore, ${profile.otherMs} ms elsewhere; by phase: ${Object.entries(profile.phases).map(([k, v]) => `${k} ${v.steps} steps ${v.ms} ms`).join(', ')}`);
+    for (const step of profile.timeline) log(`    ${step.ms} ms [${step.phase}]: ${step.rpcs.join(' | ')}`);
+
+    result.concurrent = await crowd(api, merchantId, 'crowd');
+    // The same crowd where only the short item counts its stock: one shared document in the order's transaction, not ten.
+    if (!process.env.BENCH_P13_ONE_CROWD) result.concurrentOneCounted = await attempt('P13 crowd (one counted item)', async () => crowd(api, await seedMerchant(owner, 'scarce'), 'crowd1'));
+    result.apiLogged = api.errors.length;
+    return result;
+  } finally {
+    await api.close();
+  }
+}
+
+/** Checkout claims still running (a request answered at its deadline goes on until it ends, then stores its answer). */
+const running = async () => (await db().collection('idempotency_keys').where('state', '==', 'RUNNING').count().get()).data().count;
+const tally = (answers) => {
+  const statuses = {};
+  const codes = {};
+  for (const a of answers) {
+    statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+    if (a.code) codes[`${a.status} ${a.code}`] = (codes[`${a.status} ${a.code}`] ?? 0) + 1;
+  }
+  return { statuses, codes, fiveXx: answers.filter((a) => a.status >= 500).length };
+};
+
+/**
+ * 50 consumers check out at once at the merchant; the last line of each cart is the item five carts short. The
+ * first answers are what the apps see; a 503 at the request deadline leaves the checkout running, so after every
+ * claim has ended each app's retry with its Idempotency-Key gets the outcome (the stored answer).
+ */
+async function crowd(api, merchantId, tag) {
+  const keys = [...MENU.slice(0, 9).map(([key]) => key), 'banh-flan'];
+  log(`P13: seeding ${CROWD} consumers for the ${tag} (10-line carts, the last line the item of ${SCARCE} units) …`);
+  const consumers = await seedConsumers(api.apiJson, merchantId, CROWD, tag, keys);
+  const flanStock = async () => (await db().collection(merchantsCatalog.items.collection).doc(`${merchantId}_banh-flan`).get()).get('stock');
+  const before = await flanStock();
+  log(`P13: ${CROWD} checkouts at once (banh-flan: ${before} units, ${SCARCE_PER_CART} per cart) …`);
+  const errorsBefore = api.errors.length;
+  recording = [];
+  const started = performance.now();
+  const send = (user, i) => checkoutOf(api.apiJson, merchantId, user, `bench-${tag}-${i}`);
+  const answers = await Promise.all(
+    consumers.map(async (user, i) => {
+      const t0 = performance.now();
+      const res = await send(user, i);
+      return { status: res.status, code: res.status >= 400 ? res.body?.code : undefined, ms: performance.now() - t0 };
+    }),
+  );
+  const wallMs = performance.now() - started;
+  const contention = contentionOf(recording);
+  recording = null;
+  const logged = api.errors.slice(errorsBefore).map((e) => `${e.severity} ${e.message}`);
+  const errorsLogged = Object.entries(logged.reduce((m, x) => ({ ...m, [x]: (m[x] ?? 0) + 1 }), {})).map(([x, n]) => `${n}× ${x}`);
+  const first = tally(answers);
+  const latencies = answers.map((a) => a.ms);
+  log(`  ${CROWD} at once in ${Math.round(wallMs)} ms: ${JSON.stringify(first.statuses)} ${JSON.stringify(first.codes)}; 5xx: ${first.fiveXx}; p50 ${r1(median(latencies))} ms, p95 ${r1(percentile(latencies, 95))} ms`);
+  log(`  meanwhile: ${contention.commits} commits (refused: ${JSON.stringify(contention.refused)}), ${contention.rollbacks} rollbacks, ${contention.reads} reads; API warnings and errors: ${errorsLogged.length ? errorsLogged.join('; ') : 'none'}`);
+  let settledMs = wallMs;
+  for (let n = await running(); n > 0; n = await running()) {
+    if (performance.now() - started > 240_000) throw new Error(`${n} checkouts still running after 240 s`);
+    await sleep(1_000);
+    settledMs = performance.now() - started;
+  }
+  const retried = await Promise.all(consumers.map(async (user, i) => ({ user, res: await send(user, i) })));
+  const outcome = retried.map(({ res }) => ({ status: res.status, code: res.status >= 400 ? res.body?.code : undefined, total: res.body?.payment?.amount }));
+  const final = tally(outcome);
+  const placed = outcome.filter((a) => a.status === 201).length;
+  const after = await flanStock();
+  // Each wallet: an order holds its total; a refused checkout has given its hold back.
+  const balances = await ledgerRepo.balances(consumers.flatMap((u) => [userAccount('WALLET', u.id).id, userAccount('HELD', u.id).id]));
+  const of = (id) => balances.find((b) => b.accountId === id)?.balance ?? 0;
+  const walletsRight = retried.every(({ user }, i) => {
+    const held = of(userAccount('HELD', user.id).id);
+    const wallet = of(userAccount('WALLET', user.id).id);
+    return outcome[i].status === 201 ? held === outcome[i].total && wallet === FUNDS - outcome[i].total : held === 0 && wallet === FUNDS;
+  });
+  const books = await checkLedger();
+  const result = {
+    consumers: CROWD,
+    wallMs: Math.round(wallMs),
+    ...first,
+    p50Ms: r1(median(latencies)),
+    p95Ms: r1(percentile(latencies, 95)),
+    maxMs: r1(Math.max(...latencies)),
+    contention,
+    logged: errorsLogged,
+    settledMs: Math.round(settledMs),
+    outcome: final,
+    scarceStock: { before, after, taken: before - after, orders: placed, perOrder: SCARCE_PER_CART },
+    oversold: after < 0 || before - after !== placed * SCARCE_PER_CART,
+    walletsRight,
+    ledgerBalanced: books.ok,
+  };
+  log(`  every checkout ended ${Math.round(settledMs / 1000)} s after the start; retried with their keys: ${JSON.stringify(final.statuses)} ${JSON.stringify(final.codes)}`);
+  log(`  banh-flan ${before} → ${after} (${placed} orders × ${SCARCE_PER_CART}); wallets right: ${walletsRight}; ledger balanced: ${books.ok}`);
+  return result;
+}
+
+const out = process.argv[2];
+const only = process.env.BENCH_ONLY?.split(',');
+const results = !only || only.includes('P13') ? { P13: await attempt('P13', () => p13()) } : {};
+if (out) fs.writeFileSync(out, JSON.stringify(results, null, 2));
+process.exit(0);
