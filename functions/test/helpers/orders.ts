@@ -30,7 +30,15 @@ export const TEST_STOCK = 'test_order_stock';
 /** The couriers double's pool: one document per courier (position, job, whom it is shared with). */
 export const TEST_COURIERS = 'test_couriers';
 
-type CourierDoc = { userId: string; lat: number; lng: number; jobId: string | null; customerId: string | null; sharedWith: string | null };
+type CourierDoc = {
+  userId: string;
+  lat: number;
+  lng: number;
+  locatedAt: number;
+  jobId: string | null;
+  customerId: string | null;
+  sharedWith: string | null;
+};
 
 export function orderDoubles() {
   const stores = new Map<string, string>();
@@ -86,6 +94,11 @@ export function orderDoubles() {
         const jobId = snap.get('jobId') as string | null | undefined;
         return jobId ? { kind: 'ORDER', id: jobId } : null;
       },
+      async lastPosition(driverId, tx) {
+        const snap = tx ? await tx.get(courierRef(driverId)) : await courierRef(driverId).get();
+        const c = snap.data() as CourierDoc | undefined;
+        return c ? { lat: c.lat, lng: c.lng, at: c.locatedAt } : null;
+      },
     },
     promotions: {
       async releaseFor(reference) {
@@ -113,8 +126,11 @@ export function orderDoubles() {
     async courier(userId: string, at: { lat: number; lng: number }, alone = false): Promise<void> {
       if (alone) couriers.clear();
       couriers.add(userId);
-      await courierRef(userId).set({ userId, lat: at.lat, lng: at.lng, jobId: null, customerId: null, sharedWith: null });
+      await courierRef(userId).set({ userId, lat: at.lat, lng: at.lng, locatedAt: Date.now(), jobId: null, customerId: null, sharedWith: null });
     },
+    /** The courier reports a position (`ageMs`: written that long ago), keeping their job. */
+    moveCourier: (userId: string, at: { lat: number; lng: number }, ageMs = 0) =>
+      courierRef(userId).update({ lat: at.lat, lng: at.lng, locatedAt: Date.now() - ageMs }),
     courierState: async (userId: string) => (await courierRef(userId).get()).data() as CourierDoc,
     /** What the store got back of one item. */
     returned: async (store: SellerRef, itemKey: string) =>

@@ -14,7 +14,7 @@ export const audienceOf = (roles: readonly OrderActor[]): Audience =>
 
 /** What the caller may do now: the machine's moves for their roles (the store's `cancel` is its storeCancel). */
 export function allowedOf(status: OrderStatus, roles: readonly OrderActor[]): string[] {
-  const names: Partial<Record<OrderAction, string>> = { storeCancel: 'cancel', adminCancel: 'cancel' };
+  const names: Partial<Record<OrderAction, string>> = { storeCancel: 'cancel', adminCancel: 'cancel', giveUpBeforeReady: 'giveUp' };
   const moves = orderMachine.allowed(status, roles).filter((a) => a !== 'pay' && a !== 'payFail' && a !== 'assign' && a !== 'expire');
   return [...new Set(moves.map((a) => names[a] ?? a))];
 }
