@@ -4,7 +4,8 @@ import { LIMITS, MOVE_CODES, TAG as tag, type DeliveryServiceOf } from './delive
 import { CourierCurrentSchema, DeliverySchema, GiveUpDeliveryBodySchema, HandoverBodySchema } from './delivery.schemas';
 
 const PROOF_CODES = ['DELIVERY_CODE_WRONG', 'DELIVERY_CODE_LOCKED', 'DELIVERY_PHOTO_INVALID', 'DELIVERY_HANDOVER_TOO_FAR'] as const;
-const PHOTO_NEAR = 'A photo counts only while my last known position is within HANDOVER_PHOTO_RADIUS_M (300 m) of the place (409 DELIVERY_HANDOVER_TOO_FAR); the code counts anywhere.';
+const PHOTO_NEAR =
+  'A photo counts only while my last known position is within HANDOVER_PHOTO_RADIUS_M (300 m) of the place (409 DELIVERY_HANDOVER_TOO_FAR); the code counts anywhere.';
 
 // The driver's routes: the current job, giving it up before pickup, the pickup and the delivery (each proved by a
 // code or a photo).
@@ -45,7 +46,8 @@ export function deliveryDriverRoutes(service: DeliveryServiceOf): AnyRoute[] {
       tag,
       summary: 'Driver: I have the parcel — proved by the sender’s pickup code or a photo',
       description:
-        'DRIVER_ASSIGNED → PICKED_UP; from now on the sender sees my live position. A wrong code is 422 DELIVERY_CODE_WRONG with `attemptsLeft`; after 5 wrong codes only a photo proves it (409 DELIVERY_CODE_LOCKED). ' + PHOTO_NEAR,
+        'DRIVER_ASSIGNED → PICKED_UP; from now on the sender sees my live position. A wrong code is 422 DELIVERY_CODE_WRONG with `attemptsLeft`; after 5 wrong codes only a photo proves it (409 DELIVERY_CODE_LOCKED). ' +
+        PHOTO_NEAR,
       auth: ['DRIVER'],
       rateLimit: LIMITS.handover,
       errors: [404, 409, 422],
@@ -61,7 +63,8 @@ export function deliveryDriverRoutes(service: DeliveryServiceOf): AnyRoute[] {
       tag,
       summary: 'Driver: the recipient has it — proved by the drop-off code the recipient gives, or a photo',
       description:
-        'PICKED_UP → DELIVERED; I am free for the next job. The fee is taken (the WALLET hold captured, or the CASH I took recorded with the commission owed from my earnings), my earnings are credited, and the cash collected on delivery is credited to the sender and owed from my earnings. ' + PHOTO_NEAR,
+        'PICKED_UP → DELIVERED; I am free for the next job. The fee is taken (the WALLET hold captured, or the CASH I took recorded with the commission owed from my earnings), my earnings are credited, and the cash collected on delivery is credited to the sender and owed from my earnings. ' +
+        PHOTO_NEAR,
       auth: ['DRIVER'],
       rateLimit: LIMITS.handover,
       errors: [404, 409, 422],

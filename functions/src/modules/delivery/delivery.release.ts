@@ -15,8 +15,7 @@ import { deliveryRepo } from './delivery.repo';
 /** The pickup timer of an assignment that is not due (a later assignment, a task come early). */
 class NotDue extends Error {}
 
-const alreadyLeft = () =>
-  new ConflictError('You are no longer this parcel’s driver (you gave it up, or it was released)').withCode('DELIVERY_DRIVER_RELEASED');
+const alreadyLeft = () => new ConflictError('You are no longer this parcel’s driver (you gave it up, or it was released)').withCode('DELIVERY_DRIVER_RELEASED');
 
 export function createDeliveryRelease({ deps, now, schedulers }: DeliveryCore) {
   const { jobs, settings } = deps;

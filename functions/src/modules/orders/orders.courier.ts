@@ -18,8 +18,7 @@ class ReadinessChanged extends Error {}
 /** The pickup timer of an assignment that is not due (a later assignment, a task come early). */
 class NotDue extends Error {}
 
-const alreadyLeft = () =>
-  new ConflictError('You are no longer this order’s courier (you gave it up, or it was released)').withCode('ORDER_COURIER_RELEASED');
+const alreadyLeft = () => new ConflictError('You are no longer this order’s courier (you gave it up, or it was released)').withCode('ORDER_COURIER_RELEASED');
 
 export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search: CourierSearch) {
   const { now, settings, schedulers } = core;
@@ -31,9 +30,7 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
     participants: [o.consumerId],
     assignedAt: null,
     pickupBy: null,
-    formerDriverIds: [...(o.formerDriverIds ?? []).filter((d) => d !== o.driverId), ...(o.driverId ? [o.driverId] : [])].slice(
-      -settings.formerCouriersMax,
-    ),
+    formerDriverIds: [...(o.formerDriverIds ?? []).filter((d) => d !== o.driverId), ...(o.driverId ? [o.driverId] : [])].slice(-settings.formerCouriersMax),
     courierAttempt: (o.courierAttempt ?? 0) + 1,
     courierRetryAt: at,
   });

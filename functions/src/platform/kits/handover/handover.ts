@@ -106,9 +106,7 @@ export type CourierPositionLookup = (courierId: string, tx?: Transaction) => Pro
 
 /** A photo proof checked: proved, not the courier's own READY image, or taken away from the place. */
 export type PhotoHandoverCheck =
-  | { outcome: 'PROVED'; proof: HandoverProof }
-  | { outcome: 'NOT_YOURS' }
-  | { outcome: 'TOO_FAR'; distanceM: number | null; radiusM: number };
+  { outcome: 'PROVED'; proof: HandoverProof } | { outcome: 'NOT_YOURS' } | { outcome: 'TOO_FAR'; distanceM: number | null; radiusM: number };
 
 /**
  * A photo proves a handover only where it happens: the photo must be the courier's own READY image upload, and the
