@@ -17,7 +17,8 @@ import { vnd } from '../../src/platform/kits/money/money';
 import { adminTokens, registerVerified, type Tokens } from './accounts';
 import { driverAccount } from './drivers';
 import { activePartner, staffOf } from './partners';
-import { testIp, type ApiResponse } from './api';
+import { call as sharedCall, testIp, type ApiResponse } from './api';
+import { jpeg } from './images';
 import { listen } from './http';
 import { postTopUp } from './wallet';
 
@@ -300,4 +301,13 @@ export async function advance(app: OrdersApp, cast: OrderCast, id: string, to: (
     }
     if (res && res.status !== 200) throw new Error(`${step}: ${res.status} ${JSON.stringify(res.body)}`);
   }
+}
+
+/** One of `who`'s READY image uploads: a photo proving a hand-over (an order's or a parcel's). */
+export async function handoverPhoto(who: Tokens): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([jpeg()], { type: 'image/jpeg' }), 'handover.jpg');
+  const res = await sharedCall('POST', '/upload/image', { token: who.accessToken, form });
+  if (res.status !== 201) throw new Error(`upload ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.id as string;
 }
