@@ -76,13 +76,12 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
    */
   async function giveUp(viewer: OrderViewer, id: string, reason: string | null): Promise<MoveResult> {
     if (formerly(await ordersRepo.get(id), viewer.userId)) throw alreadyLeft();
-    const moved = await leave(id, viewer, reason).catch(async (err: unknown) => {
+    // The status change arms the new search round (the orderStatusChanged trigger's `armTimers`).
+    return leave(id, viewer, reason).catch(async (err: unknown) => {
       // A double tap: the first request's move made this one a stranger's.
       if (err instanceof NotFoundError && formerly(await ordersRepo.get(id), viewer.userId)) throw alreadyLeft();
       throw err;
     });
-    await armTimers(moved.after);
-    return moved;
   }
 
   /** The pickup window's release (the task, or a lazy read): tolerant, never before it is due, never after pickup. */
@@ -94,7 +93,6 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
       if (err instanceof NotDue || err instanceof NotFoundError) return undefined;
       throw err;
     });
-    if (moved?.changed) await armTimers(moved.after);
     return moved?.after;
   }
 

@@ -49,11 +49,9 @@ export function createOrdersService(deps: OrdersDeps) {
 
     async storeMove(viewer: OrderViewer, id: string, action: 'confirm' | 'reject' | 'preparing' | 'ready', reason?: string | null) {
       const moved = await actions.storeMove(viewer, id, action, reason);
-      // `ready` arms what it starts (the trigger does too): the pickup window of an assigned order, a stalled search again.
-      if (action === 'ready') {
-        await courier.armTimers(moved.order);
-        moved.order = await courierSearch.rearmIfStalled(moved.order);
-      }
+      // `ready` of an assigned order starts its pickup window (no status change: no trigger arms it); a stalled search is armed again.
+      if (action === 'ready' && moved.order.status === 'COURIER_ASSIGNED') await courier.armTimers(moved.order);
+      if (action === 'ready') moved.order = await courierSearch.rearmIfStalled(moved.order);
       return shown(moved);
     },
     cancel: async (viewer: OrderViewer, id: string, reason: string | null) => shown(await actions.cancel(viewer, id, reason)),

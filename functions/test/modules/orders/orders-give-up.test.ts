@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { ORDERS } from '../../../src/modules/orders';
 import { orderSettings } from '../../../src/modules/orders/orders.config';
 import { assignmentOf } from '../../../src/modules/orders/orders.deadline';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { createOrdersService } from '../../../src/modules/orders/orders.service';
-import { inTransaction } from '../../../src/platform/core/firebase/firebase';
+import { onOrderWritten } from '../../../src/modules/orders/orders.triggers';
+import { db, inTransaction } from '../../../src/platform/core/firebase/firebase';
 import type { Tokens } from '../../helpers/accounts';
 import { driverAccount } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
@@ -27,6 +29,7 @@ afterAll(() => app.close());
 const post = (id: string, action: string, token: Tokens | undefined, body: Record<string, unknown> = {}, headers?: Record<string, string>) =>
   app.call('POST', `/orders/${id}/${action}`, { token, body, headers });
 const cashOrder = () => place(app, draftOf(cast.consumer.user.id, cast.owner.partnerId, cast.store));
+const doc = async (id: string) => ({ id, data: (await db().collection(ORDERS).doc(id).get()).data()! });
 const actions = async (id: string) =>
   (await app.call('GET', `/orders/${id}/events`, { token: cast.staff })).body.items as Array<{ action: string; by: string; reason: string | null }>;
 
@@ -112,6 +115,7 @@ describe('the pickup window', () => {
   it('its timer releases an order not picked up, once however often it is delivered, and the search is armed again', async () => {
     const { courier, order } = await assigned();
     const before = (await ordersRepo.get(order.id))!;
+    const beforeDoc = await doc(order.id);
     expect(before.pickupBy).toBe(before.assignedAt! + 30 * 60_000);
     await expect(shiftedService(29 * 60_000).runPickupTimeout(order.id, assignmentOf(before))).rejects.toThrow(/not due yet/);
     const asked: Asked[] = [];
@@ -123,7 +127,9 @@ describe('the pickup window', () => {
     expect(released).toMatchObject({ status: 'READY_FOR_PICKUP', driverId: null, formerDriverIds: [courier.user.id] });
     expect((await doubles.courierState(courier.user.id)).jobId).toBeNull();
     expect((await actions(order.id)).filter((e) => e.action === 'giveUp')).toEqual([expect.objectContaining({ by: 'SYSTEM' })]);
-    // The search is due at once, in a round of its own; it finds the next courier.
+    // The status change's trigger arms the search at once, in a round of its own; it finds the next courier.
+    const event = { id: `evt-${randomUUID()}`, time: new Date().toISOString(), params: {}, before: beforeDoc, after: await doc(order.id) };
+    await onOrderWritten(event, app.config, { dispatch: async () => [] }, late);
     expect(asked.filter((a) => a.queue === 'courier')).toEqual([{ queue: 'courier', id: order.id, delaySec: 1, phase: `r${released.courierAttempt}` }]);
     const next = await driverAccount();
     await doubles.courier(next.user.id, { lat: 10.7799, lng: 106.692 });
