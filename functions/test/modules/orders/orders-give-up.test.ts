@@ -148,9 +148,11 @@ describe('the pickup window', () => {
   it('is checked lazily: a party reading an order past its window finds it released', async () => {
     const { courier, order } = await assigned();
     await inTransaction(async (tx) => ordersRepo.patch(tx, order.id, { pickupBy: Date.now() - 1_000 }));
+    // The courier reading it first releases it, and reads it no more.
+    expect((await app.call('GET', `/orders/${order.id}`, { token: courier })).status).toBe(404);
     const read = await app.call('GET', `/orders/${order.id}`, { token: cast.consumer });
     expect(read.body).toMatchObject({ status: 'READY_FOR_PICKUP', driverId: null });
-    expect((await app.call('GET', `/orders/${order.id}`, { token: courier })).status).toBe(404);
+    expect((await actions(order.id)).filter((e) => e.action === 'giveUp')).toEqual([expect.objectContaining({ by: 'SYSTEM' })]);
   });
 });
 
