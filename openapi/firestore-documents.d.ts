@@ -784,6 +784,14 @@ export interface OrderDocument {
   };
   /** Firestore Timestamp or null: a PLACED order not confirmed by then is cancelled. */
   confirmBy: Timestamp | null;
+  /** Firestore Timestamp or null: the end of the pickup window (ORDER_PICKUP_WINDOW_MIN after the assignment or the store saying ready, whichever is later). */
+  pickupBy?: Timestamp | null;
+  /** Couriers who gave the order up or were released from it (the latest 20): never offered it again. */
+  formerDriverIds?: string[];
+  /** The courier search's round (each round's task is its own). */
+  courierAttempt?: number;
+  /** Firestore Timestamp or null: the next courier search after nobody was free, or after a courier left. */
+  courierRetryAt?: Timestamp | null;
   /** Firestore Timestamp or null: when the search for a courier starts (while PREPARING). */
   courierSearchFrom: Timestamp | null;
   /** Firestore Timestamp or null: when the store got the order (paid, for a gateway payment). */

@@ -17,7 +17,8 @@ import { vnd } from '../../src/platform/kits/money/money';
 import { adminTokens, registerVerified, type Tokens } from './accounts';
 import { driverAccount } from './drivers';
 import { activePartner, staffOf } from './partners';
-import { testIp, type ApiResponse } from './api';
+import { call as sharedCall, testIp, type ApiResponse } from './api';
+import { jpeg } from './images';
 import { listen } from './http';
 import { postTopUp } from './wallet';
 
@@ -30,7 +31,15 @@ export const TEST_STOCK = 'test_order_stock';
 /** The couriers double's pool: one document per courier (position, job, whom it is shared with). */
 export const TEST_COURIERS = 'test_couriers';
 
-type CourierDoc = { userId: string; lat: number; lng: number; jobId: string | null; customerId: string | null; sharedWith: string | null };
+type CourierDoc = {
+  userId: string;
+  lat: number;
+  lng: number;
+  locatedAt: number;
+  jobId: string | null;
+  customerId: string | null;
+  sharedWith: string | null;
+};
 
 export function orderDoubles() {
   const stores = new Map<string, string>();
@@ -90,6 +99,11 @@ export function orderDoubles() {
         const jobId = snap.get('jobId') as string | null | undefined;
         return jobId ? { kind: 'ORDER', id: jobId } : null;
       },
+      async lastPosition(driverId, tx) {
+        const snap = tx ? await tx.get(courierRef(driverId)) : await courierRef(driverId).get();
+        const c = snap.data() as CourierDoc | undefined;
+        return c ? { lat: c.lat, lng: c.lng, at: c.locatedAt } : null;
+      },
     },
     promotions: {
       async releaseFor(reference) {
@@ -117,8 +131,11 @@ export function orderDoubles() {
     async courier(userId: string, at: { lat: number; lng: number }, alone = false): Promise<void> {
       if (alone) couriers.clear();
       couriers.add(userId);
-      await courierRef(userId).set({ userId, lat: at.lat, lng: at.lng, jobId: null, customerId: null, sharedWith: null });
+      await courierRef(userId).set({ userId, lat: at.lat, lng: at.lng, locatedAt: Date.now(), jobId: null, customerId: null, sharedWith: null });
     },
+    /** The courier reports a position (`ageMs`: written that long ago), keeping their job. */
+    moveCourier: (userId: string, at: { lat: number; lng: number }, ageMs = 0) =>
+      courierRef(userId).update({ lat: at.lat, lng: at.lng, locatedAt: Date.now() - ageMs }),
     courierState: async (userId: string) => (await courierRef(userId).get()).data() as CourierDoc,
     /** What the store got back of one item. */
     returned: async (store: SellerRef, itemKey: string) =>
@@ -288,4 +305,13 @@ export async function advance(app: OrdersApp, cast: OrderCast, id: string, to: (
     }
     if (res && res.status !== 200) throw new Error(`${step}: ${res.status} ${JSON.stringify(res.body)}`);
   }
+}
+
+/** One of `who`'s READY image uploads: a photo proving a hand-over (an order's or a parcel's). */
+export async function handoverPhoto(who: Tokens): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([jpeg()], { type: 'image/jpeg' }), 'handover.jpg');
+  const res = await sharedCall('POST', '/upload/image', { token: who.accessToken, form });
+  if (res.status !== 201) throw new Error(`upload ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.id as string;
 }

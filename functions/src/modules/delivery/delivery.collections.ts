@@ -19,3 +19,9 @@ export const DELIVERY_NO_DRIVER_QUEUE = defineTaskQueue(
 
 /** Searches drivers again for a parcel nobody took yet (one task per attempt). */
 export const DELIVERY_DISPATCH_QUEUE = documentTaskQueue('deliveryDispatch', 'deliveryId');
+
+/** Releases a driver who has not picked the parcel up in time (`assignment`: the assignment's time; another assignment's task does nothing). */
+export const DELIVERY_PICKUP_QUEUE = defineTaskQueue(
+  'deliveryPickupTimeout',
+  z.object({ deliveryId: z.string().check(z.minLength(1), z.maxLength(100)), assignment: z.optional(z.string().check(z.maxLength(40))) }),
+);

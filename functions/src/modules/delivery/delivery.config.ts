@@ -23,6 +23,10 @@ export const deliverySwitches = defineSwitches({
   },
   DELIVERY_SEARCH_RADIUS_M: { schema: positiveInt(5_000, 30_000, 500), effect: 'how far from the pickup free DELIVERY drivers are searched for' },
   DELIVERY_QUOTE_TTL_SEC: { schema: positiveInt(600, 3_600, 60), effect: 'how long a parcel quote is honoured' },
+  DELIVERY_PICKUP_WINDOW_MIN: {
+    schema: positiveInt(30, 240, 5),
+    effect: 'a driver who has not picked the parcel up within this many minutes of the assignment is released and the search runs again',
+  },
 });
 
 declare module '../../platform/core/config/switches' {
@@ -43,8 +47,8 @@ export const DELIVERY_MAX_DISTANCE_M = 50_000;
 export const DELIVERY_DISPATCH_RETRY_SEC = 30;
 /** Free drivers tried per search, nearest first. */
 export const DELIVERY_CANDIDATES = 5;
-/** Wrong pickup or drop-off codes a driver may enter before only a photo proves the hand-over. */
-export const DELIVERY_CODE_MAX_ATTEMPTS = 5;
+/** Drivers who gave a parcel up (or were released from it) that it remembers: never offered it again, answered 409 on a retry. */
+export const DELIVERY_FORMER_DRIVERS_MAX = 20;
 /** The sender rates the driver within this many days of the delivery. */
 export const DELIVERY_RATING_WINDOW_DAYS = 7;
 
@@ -69,7 +73,10 @@ export interface DeliverySettings {
   dispatchRetrySec: number;
   searchRadiusM: number;
   candidates: number;
-  codeMaxAttempts: number;
+  pickupWindowMin: number;
+  /** HANDOVER_PHOTO_RADIUS_M (the orders module's switch, shared by every photo proof of a handover). */
+  photoRadiusM: number;
+  formerDriversMax: number;
   ratingWindowDays: number;
 }
 
@@ -93,7 +100,9 @@ export function deliverySettings(config: Readonly<AppConfig>): DeliverySettings 
     dispatchRetrySec: DELIVERY_DISPATCH_RETRY_SEC,
     searchRadiusM: config.DELIVERY_SEARCH_RADIUS_M,
     candidates: DELIVERY_CANDIDATES,
-    codeMaxAttempts: DELIVERY_CODE_MAX_ATTEMPTS,
+    pickupWindowMin: config.DELIVERY_PICKUP_WINDOW_MIN,
+    photoRadiusM: config.HANDOVER_PHOTO_RADIUS_M,
+    formerDriversMax: DELIVERY_FORMER_DRIVERS_MAX,
     ratingWindowDays: DELIVERY_RATING_WINDOW_DAYS,
   };
 }

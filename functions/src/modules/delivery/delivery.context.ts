@@ -12,6 +12,7 @@ import type { DeliveryAudience } from './delivery.views';
 export interface DeliverySchedulers {
   noDriver: DeadlineScheduler<{ deliveryId: string; holdPaymentId?: string }>;
   dispatch: DeadlineScheduler<{ deliveryId: string }>;
+  pickup: DeadlineScheduler<{ deliveryId: string; assignment?: string }>;
 }
 
 export interface DeliveryDeps extends DeliveryPorts {

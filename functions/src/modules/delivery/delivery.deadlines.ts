@@ -1,5 +1,5 @@
 import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
-import { DELIVERY_DISPATCH_QUEUE, DELIVERY_NO_DRIVER_QUEUE } from './delivery.collections';
+import { DELIVERY_DISPATCH_QUEUE, DELIVERY_NO_DRIVER_QUEUE, DELIVERY_PICKUP_QUEUE } from './delivery.collections';
 import { deliveryMachine, type DeliveryAction, type DeliveryStatus } from './delivery.machine';
 import type { DeliveryRecord } from './delivery.model';
 
@@ -7,13 +7,14 @@ export const NO_DRIVER_BY = 'system:delivery-dispatch';
 
 /**
  * A parcel nobody took by `assignBy` ends NO_DRIVER: its task at that time (armed before the parcel is stored, with
- * the wallet hold made for it), or the lazy check of a read or a move.
+ * the wallet hold made for it; armed again, phase `r{n}`, with the new window each time a driver leaves it), or the
+ * lazy check of a read or a move.
  */
 export const noDriverDeadline = defineDeadline<DeliveryRecord, DeliveryStatus, DeliveryAction, 'deliveryId', { deliveryId: string; holdPaymentId?: string }>({
   queue: DELIVERY_NO_DRIVER_QUEUE,
   idField: 'deliveryId',
   payloadOf: (d) => ({ deliveryId: d.id, ...(d.payment.holdPaymentId ? { holdPaymentId: d.payment.holdPaymentId } : {}) }),
-  taskId: (id) => `nodriver-${id}`,
+  taskId: (id, phase) => (phase ? `nodriver-${id}-${phase}` : `nodriver-${id}`),
   dueAt: (d) => (d.status === 'CREATED' ? d.assignBy : null),
   expiry: {
     machine: deliveryMachine,
@@ -32,3 +33,22 @@ export const dispatchDeadline = defineDeadline<DeliveryRecord, DeliveryStatus, D
   dueAt: (d) => (d.status === 'CREATED' ? d.nextDispatchAt : null),
   entity: 'delivery',
 });
+
+export const PICKUP_TIMEOUT_BY = 'system:delivery-pickup-timeout';
+
+/**
+ * The pickup window: a parcel its driver has not picked up by `pickupBy` (DELIVERY_PICKUP_WINDOW_MIN after the
+ * assignment) is released like a give-up: its task (one per assignment), or the lazy check of a read. A pickup that
+ * comes first wins: the release then finds it PICKED_UP.
+ */
+export const pickupDeadline = defineDeadline<DeliveryRecord, DeliveryStatus, DeliveryAction, 'deliveryId', { deliveryId: string; assignment?: string }>({
+  queue: DELIVERY_PICKUP_QUEUE,
+  idField: 'deliveryId',
+  payloadOf: (d) => ({ deliveryId: d.id, assignment: assignmentOf(d) }),
+  taskId: (id, phase) => `pickup-${id}-${phase ?? 'a'}`,
+  dueAt: (d) => (d.status === 'DRIVER_ASSIGNED' && d.driverId !== null ? (d.pickupBy ?? null) : null),
+  entity: 'delivery pickup',
+});
+
+/** Which assignment of a parcel this is (the phase of its pickup task). */
+export const assignmentOf = (d: Pick<DeliveryRecord, 'assignedAt'>): string => `a${d.assignedAt ?? 0}`;

@@ -4,7 +4,7 @@ import { dispatchPool } from '../driver';
 import { accounts } from '../users';
 import { ledger } from '../wallet';
 import { noSuchDelivery, type DeliveryCore } from './delivery.context';
-import { dispatchDeadline, NO_DRIVER_BY, noDriverDeadline } from './delivery.deadlines';
+import { assignmentOf, dispatchDeadline, NO_DRIVER_BY, noDriverDeadline, pickupDeadline } from './delivery.deadlines';
 import { deliveryMachine, type DeliveryAction, type DeliveryStatus } from './delivery.machine';
 import type { DeliveryRecord, DriverCard } from './delivery.model';
 import type { DriverState } from './delivery.ports';
@@ -48,7 +48,20 @@ export function createDeliveryDispatch({ deps, now, schedulers }: DeliveryCore, 
           const owed = d.codVnd + (d.payment.method === 'CASH' ? d.feeVnd : 0);
           if (!(await ledger.txMayOweCash(tx, driverId, owed, settings.cashDebtLimitVnd))) loc = undefined;
         },
-        apply: (d, to) => ({ ...d, status: to, driverId, driver: card, assignedAt: at, nextDispatchAt: null, updatedAt: at }),
+        // A driver who left it meanwhile (a give-up racing this search) is not given it back.
+        guard: (d) => {
+          if ((d.formerDriverIds ?? []).includes(driverId)) throw new DriverTaken();
+        },
+        apply: (d, to) => ({
+          ...d,
+          status: to,
+          driverId,
+          driver: card,
+          assignedAt: at,
+          pickupBy: at + settings.pickupWindowMin * 60_000,
+          nextDispatchAt: null,
+          updatedAt: at,
+        }),
         // Past the window the parcel is NO_DRIVER first, and the assignment is dropped.
         deadline: noDriverDeadline.expiry(),
         tolerant: 'refused',
@@ -66,10 +79,15 @@ export function createDeliveryDispatch({ deps, now, schedulers }: DeliveryCore, 
   async function dispatchOnce(d: DeliveryRecord): Promise<DeliveryRecord | undefined> {
     // Never dated at the placing's own millisecond: the history reads its moves in time order.
     const at = Math.max(now(), d.updatedAt + 1);
-    const found = await jobs.nearbyAvailable(d.pickup, settings.searchRadiusM, 'DELIVERY', settings.candidates + 1, at);
-    for (const candidate of found.filter((c) => c.userId !== d.senderId).slice(0, settings.candidates)) {
+    const former = d.formerDriverIds ?? [];
+    const found = await jobs.nearbyAvailable(d.pickup, settings.searchRadiusM, 'DELIVERY', settings.candidates + 1 + former.length, at);
+    // Never the sender, nor a driver who gave it up.
+    const candidates = found.filter((c) => c.userId !== d.senderId && !former.includes(c.userId)).slice(0, settings.candidates);
+    for (const candidate of candidates) {
       const result = await assignTo(d.id, candidate.userId, at);
       if (!result) continue;
+      if (result.changed && result.after.status === 'DRIVER_ASSIGNED')
+        await pickupDeadline.arm(schedulers.pickup, result.after, at, assignmentOf(result.after));
       if (result.after.status !== 'CREATED') return result.after;
     }
     return undefined;

@@ -14,4 +14,5 @@ export const LIMITS = {
   place: { scope: 'delivery-place', limit: 10, windowSec: 600, per: 'user' },
   cancel: { scope: 'delivery-cancel', limit: 10, windowSec: 600, per: 'user' },
   handover: { scope: 'delivery-handover', limit: 30, windowSec: 600, per: 'user' },
+  giveUp: { scope: 'delivery-give-up', limit: 10, windowSec: 3_600, per: 'user' },
 } as const;

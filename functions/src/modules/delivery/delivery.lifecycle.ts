@@ -5,7 +5,17 @@ import { audienceOf, noSuchDelivery, notOwnDelivery, rolesOf, type DeliveryCore,
 import { NO_DRIVER_BY, noDriverDeadline } from './delivery.deadlines';
 import { deliveryMachine, type DeliveryAction } from './delivery.machine';
 import type { DeliveryRecord } from './delivery.model';
-import type { DriverState, HandoverCodeCheck, HandoverProof } from './delivery.ports';
+import {
+  checkHandoverCode,
+  codeProof,
+  handoverCodeError,
+  handoverTooFarError,
+  proveHandover,
+  type HandoverCodeCheck,
+  type PhotoHandoverCheck,
+} from '../../platform/kits/handover/handover';
+import { LOCATION_STALE_MS } from '../driver';
+import type { DriverState } from './delivery.ports';
 import { deliveryRepo } from './delivery.repo';
 import type { DeliverySettlement } from './delivery.settlement';
 import type { DeliveryAudience } from './delivery.views';
@@ -24,7 +34,7 @@ const CODE_ERRORS = { wrong: 'DELIVERY_CODE_WRONG', locked: 'DELIVERY_CODE_LOCKE
 const LEG = { pickup: 'pickup', deliver: 'dropoff' } as const;
 
 export function createDeliveryLifecycle({ deps, now }: DeliveryCore, settlement: Pick<DeliverySettlement, 'settleAfterMove'>) {
-  const { jobs, handover, photos, settings } = deps;
+  const { jobs, photos, settings } = deps;
 
   /** The no-driver expiry, tolerant (a parcel taken or cancelled meanwhile stays so, a task come early waits), then its money. */
   async function expire(id: string): Promise<DeliveryRecord | undefined> {
@@ -66,22 +76,25 @@ export function createDeliveryLifecycle({ deps, now }: DeliveryCore, settlement:
       const d = await deliveryRepo.get(id, tx);
       if (!d || d.driverId !== viewer.userId) throw noSuchDelivery();
       deliveryMachine.check(action, d.status, rolesOf(d, viewer));
-      const checked = handover.checkCode(d.codes[leg], code, at, settings.codeMaxAttempts);
+      const checked = checkHandoverCode(d.codes[leg], code, at);
       if (checked.outcome !== 'MATCH' && checked.state !== d.codes[leg]) deliveryRepo.patch(tx, id, { codes: { ...d.codes, [leg]: checked.state } });
       return checked;
     });
-    const refused = handover.codeError(check, CODE_ERRORS);
+    const refused = handoverCodeError(check, CODE_ERRORS);
     if (refused) throw refused;
   }
 
-  /** The driver's pickup (sharing their position with the sender from now) or delivery (freeing them; money settles). */
+  /**
+   * The driver's pickup (sharing their position with the sender from now) or delivery (freeing them; money settles).
+   * A photo proves it only near the place (the handover kit's `proveHandover`: the pickup, or the drop-off).
+   */
   async function handOver(driverId: string, id: string, action: 'pickup' | 'deliver', proof: HandoverInput): Promise<DeliveryRecord> {
     const viewer: DeliveryViewer = { userId: driverId, admin: false };
     const leg = LEG[action];
     const at = now();
     if (proof.code !== undefined) await countCode(id, viewer, action, proof.code, at);
     let loc: DriverState | undefined;
-    let photo: HandoverProof | undefined;
+    let photo: PhotoHandoverCheck | undefined;
     const store = deliveryRepo.store(id, (tx) => {
       if (action === 'pickup') jobs.txShareWithCustomer(tx, loc, id, at);
       else jobs.txRelease(tx, loc, id, at);
@@ -93,23 +106,28 @@ export function createDeliveryLifecycle({ deps, now }: DeliveryCore, settlement:
       missing: noSuchDelivery,
       visible: (d) => d.driverId === driverId,
       rolesOf: (d) => rolesOf(d, viewer),
-      async read(tx) {
+      async read(tx, d) {
         loc = await jobs.txRead(tx, driverId);
-        photo = proof.photoId === undefined ? undefined : await handover.photoProof(photos, driverId, proof.photoId, at, tx);
+        if (proof.photoId === undefined) return;
+        const place = action === 'pickup' ? d.pickup : d.dropoff;
+        const input = { courierId: driverId, photoId: proof.photoId, place: { lat: place.lat, lng: place.lng }, radiusM: settings.photoRadiusM };
+        photo = await proveHandover({ photos, positions: jobs.lastPosition }, { ...input, maxAgeMs: LOCATION_STALE_MS, at, tx });
       },
       guard(d) {
         if (!deliveryMachine.accepts(action, d.status)) return; // the machine's 409 comes first
-        if (proof.photoId !== undefined && !photo)
+        if (photo?.outcome === 'NOT_YOURS')
           throw new UnprocessableError('The photo is not one of your READY image uploads', [
             { field: 'body.photoId', message: 'not one of your READY image uploads' },
           ]).withCode('DELIVERY_PHOTO_INVALID');
+        const tooFar = photo && handoverTooFarError(photo, 'DELIVERY_HANDOVER_TOO_FAR');
+        if (tooFar) throw tooFar;
         if (proof.code !== undefined) {
-          const refused = handover.codeError(handover.checkCode(d.codes[leg], proof.code, at, settings.codeMaxAttempts), CODE_ERRORS);
+          const refused = handoverCodeError(checkHandoverCode(d.codes[leg], proof.code, at), CODE_ERRORS);
           if (refused) throw refused;
         }
       },
       apply: (d, to) => {
-        const proved = photo ?? handover.codeProof(driverId, at);
+        const proved = photo?.outcome === 'PROVED' ? photo.proof : codeProof(driverId, at);
         return action === 'pickup'
           ? { ...d, status: to, pickupProof: proved, pickedUpAt: at, updatedAt: at }
           : { ...d, status: to, deliveryProof: proved, deliveredAt: at, endedAt: at, updatedAt: at };

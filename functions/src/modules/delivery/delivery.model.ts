@@ -73,8 +73,14 @@ export interface DeliveryRecord {
   cancellationFeeVnd: number;
   /** The sender's rating of the driver (never shown to the driver). */
   rating: { stars: number; comment: string | null; at: number } | null;
-  /** No driver by then: NO_DRIVER. */
+  /** No driver by then: NO_DRIVER (a new window when a driver leaves it). */
   assignBy: number;
+  /** The assigned driver not picked it up by then: released (optional: parcels placed before the pickup window). */
+  pickupBy?: number | null;
+  /** Drivers who gave it up or were released from it (the latest 20): never offered it again. */
+  formerDriverIds?: string[];
+  /** Times a driver left it (the phase of its no-driver timer's task). */
+  releases?: number;
   /** The next search for a driver while CREATED (a task at that time), else null. */
   nextDispatchAt: number | null;
   dispatchAttempts: number;

@@ -1,6 +1,6 @@
 import { defineModule, defineTask } from '../../platform/core/module/module';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
-import { DELIVERIES, DELIVERY_DISPATCH_QUEUE, DELIVERY_NO_DRIVER_QUEUE } from './delivery.collections';
+import { DELIVERIES, DELIVERY_DISPATCH_QUEUE, DELIVERY_NO_DRIVER_QUEUE, DELIVERY_PICKUP_QUEUE } from './delivery.collections';
 import { deliverySwitches } from './delivery.config';
 import { DELIVERY_ERROR_CODES } from './delivery.errors';
 import { DELIVERY_EVENTS } from './delivery.events';
@@ -38,6 +38,16 @@ export const deliveryModule = defineModule({
         memory: '256MiB',
       },
       load: () => (require('./delivery.tasks') as typeof import('./delivery.tasks')).onDeliveryDispatch,
+    }),
+    deliveryPickupTimeout: defineTask({
+      queue: DELIVERY_PICKUP_QUEUE,
+      options: {
+        retryConfig: { maxAttempts: 20, minBackoffSeconds: 30, maxBackoffSeconds: 600 },
+        rateLimits: { maxConcurrentDispatches: 50 },
+        timeoutSeconds: 60,
+        memory: '256MiB',
+      },
+      load: () => (require('./delivery.tasks') as typeof import('./delivery.tasks')).onDeliveryPickupTimeout,
     }),
   },
   triggers: {

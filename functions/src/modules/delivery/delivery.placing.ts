@@ -1,5 +1,6 @@
 import { ValidationError } from '../../platform/core/errors/app-error';
 import { logger } from '../../platform/core/logging/logger';
+import { newHandoverCodeState } from '../../platform/kits/handover/handover';
 import { stableId } from '../../platform/kits/ids/stable-id';
 import { vnd } from '../../platform/kits/money/money';
 import { transition, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
@@ -45,7 +46,7 @@ export function createDeliveryPlacing(
   { dispatchOrRetry }: Pick<DeliveryDispatch, 'dispatchOrRetry'>,
   { releaseHold }: Pick<DeliverySettlement, 'releaseHold'>,
 ) {
-  const { settings, payments, handover } = deps;
+  const { settings, payments } = deps;
 
   function quote(senderId: string, input: QuoteInput) {
     const at = now();
@@ -102,7 +103,7 @@ export function createDeliveryPlacing(
       codVnd: terms.codVnd,
       payment: { method: input.paymentMethod, holdPaymentId: null, feePaymentId: null, cancelFeePaymentId: null },
       codSettledAt: null,
-      codes: { pickup: handover.newCodeState(), dropoff: handover.newCodeState() },
+      codes: { pickup: newHandoverCodeState(), dropoff: newHandoverCodeState() },
       pickupProof: null,
       deliveryProof: null,
       driver: null,

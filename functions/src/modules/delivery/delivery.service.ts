@@ -1,11 +1,12 @@
 import type { PageRequest } from '../../platform/kits/firestore/paginate';
 import { iso } from '../../platform/kits/time/time';
 import { noSuchDelivery, type DeliveryDeps, type DeliveryViewer } from './delivery.context';
-import { dispatchDeadline, noDriverDeadline } from './delivery.deadlines';
+import { dispatchDeadline, noDriverDeadline, pickupDeadline } from './delivery.deadlines';
 import { createDeliveryDispatch } from './delivery.dispatch';
 import { createDeliveryLifecycle } from './delivery.lifecycle';
 import type { DeliveryStatus } from './delivery.machine';
 import { createDeliveryPlacing } from './delivery.placing';
+import { createDeliveryRelease } from './delivery.release';
 import { deliveryRepo } from './delivery.repo';
 import { createDeliverySettlement } from './delivery.settlement';
 import { deliveryView } from './delivery.views';
@@ -18,14 +19,17 @@ export type { DeliveryDeps, DeliveryViewer } from './delivery.context';
 export { deliveryViewerOf } from './delivery.context';
 
 export function createDeliveryService({ schedulers: given, ...deps }: DeliveryDeps) {
-  const schedulers = given ?? { noDriver: noDriverDeadline.scheduler, dispatch: dispatchDeadline.scheduler };
+  const schedulers = given ?? { noDriver: noDriverDeadline.scheduler, dispatch: dispatchDeadline.scheduler, pickup: pickupDeadline.scheduler };
   const core = { deps, schedulers, now: deps.now ?? Date.now };
   const settlement = createDeliverySettlement(core);
   const lifecycle = createDeliveryLifecycle(core, settlement);
   const dispatch = createDeliveryDispatch(core, lifecycle.expire);
   const placing = createDeliveryPlacing(core, dispatch, settlement);
+  const release = createDeliveryRelease(core);
 
   async function get(viewer: DeliveryViewer, id: string) {
+    // A driver past the pickup window is released first (the timer's lazy check).
+    await release.upToDate(id);
     const { delivery, audience } = await lifecycle.visible(id, viewer);
     return deliveryView(delivery, audience);
   }
@@ -76,6 +80,7 @@ export function createDeliveryService({ schedulers: given, ...deps }: DeliveryDe
       deliveryView(await lifecycle.pickup(driverId, id, proof), 'DRIVER'),
     deliver: async (driverId: string, id: string, proof: { code?: string; photoId?: string }) =>
       deliveryView(await lifecycle.deliver(driverId, id, proof), 'DRIVER'),
+    giveUp: async (driverId: string, id: string, reason: string | null) => deliveryView(await release.giveUp(driverId, id, reason), 'DRIVER'),
     cancel: async (senderId: string, id: string, reason: string | null) => deliveryView(await lifecycle.cancel(senderId, id, reason), 'SENDER'),
     adminCancel: async (admin: DeliveryViewer, id: string, reason: string) => deliveryView(await lifecycle.adminCancel(admin, id, reason), 'ADMIN'),
     async rate(senderId: string, id: string, input: { stars: number; comment?: string | null }) {
@@ -86,6 +91,8 @@ export function createDeliveryService({ schedulers: given, ...deps }: DeliveryDe
     settle: settlement.settle,
     expire: lifecycle.expire,
     runDispatch: dispatch.runDispatch,
+    releaseOverdue: release.release,
+    runPickupTimeout: release.runPickupTimeout,
     /** The no-driver task: a parcel never stored gives its hold back; a stored one ends NO_DRIVER when due. */
     async runNoDriver(payload: { deliveryId: string; holdPaymentId?: string }) {
       const found = await deliveryRepo.get(payload.deliveryId);

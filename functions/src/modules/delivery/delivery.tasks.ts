@@ -10,3 +10,8 @@ export async function onDeliveryNoDriver(payload: { deliveryId: string; holdPaym
 export async function onDeliveryDispatch(payload: { deliveryId: string }, config: Readonly<AppConfig>): Promise<void> {
   await deliveryServiceFor(config).runDispatch(payload.deliveryId);
 }
+
+/** The pickup timer (at least once): releases the driver of that assignment unless they picked the parcel up. */
+export async function onDeliveryPickupTimeout(payload: { deliveryId: string; assignment?: string }, config: Readonly<AppConfig>): Promise<void> {
+  await deliveryServiceFor(config).runPickupTimeout(payload.deliveryId, payload.assignment);
+}

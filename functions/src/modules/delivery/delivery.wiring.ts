@@ -3,16 +3,14 @@ import { jobPool } from '../driver';
 import { attachableImage } from '../media';
 import { paymentCommands } from '../payments';
 import { deliverySettings } from './delivery.config';
-import { handoverKit } from './delivery.ports';
 import { quoteKeyOf } from './delivery.pricing';
 import { createDeliveryService } from './delivery.service';
 
 // Binds the delivery service's ports to its neighbours' faces, once per configuration: the driver module's `jobPool`,
-// the handover kit, the media face's `attachableImage` and the payments face.
+// the media face's `attachableImage` and the payments face.
 export const deliveryServiceFor = perConfig((config: Readonly<AppConfig>) =>
   createDeliveryService({
     jobs: jobPool,
-    handover: handoverKit,
     photos: attachableImage,
     payments: paymentCommands(config),
     settings: deliverySettings(config),

@@ -88,6 +88,13 @@ export const jobPool = {
     locationsRepo.set(tx, withKeys({ ...loc, currentJobId: null, currentJobKind: null, jobCustomerId: null, sharedWithId: null, updatedAt: at }));
   },
 
+  /** The driver's last reported position and when it was written (null before the first report): a handover photo's check. */
+  async lastPosition(driverId: string, tx?: Transaction): Promise<{ lat: number; lng: number; at: number } | null> {
+    const loc = await locationsRepo.get(driverId, tx);
+    if (!loc || loc.lat === null || loc.lng === null || loc.locatedAt === null) return null;
+    return { lat: loc.lat, lng: loc.lng, at: loc.locatedAt };
+  },
+
   /** The driver's current job, if any (the courier app's "current job" screen). */
   async currentJob(driverId: string): Promise<{ kind: JobKind; id: string } | null> {
     return currentJobOf(await locationsRepo.get(driverId));

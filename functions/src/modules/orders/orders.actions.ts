@@ -1,9 +1,10 @@
 import { AppError, BadRequestError, UnprocessableError } from '../../platform/core/errors/app-error';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { recordNote } from '../../platform/kits/state-machine/state-machine';
+import { LOCATION_STALE_MS } from '../driver';
 import { attachableImage } from '../media';
 import { noSuchOrder, notOwnOrder, type OrderViewer, type OrdersCore } from './orders.context';
-import { checkHandoverCode, handoverCodeError } from '../../platform/kits/handover/handover';
+import { checkHandoverCode, handoverCodeError, handoverTooFarError, proveHandover, type PhotoHandoverCheck } from '../../platform/kits/handover/handover';
 import type { OrderMoves } from './orders.lifecycle';
 import { orderMachine, type OrderAction, type OrderActor } from './orders.machine';
 import type { OrderRecord } from './orders.model';
@@ -19,7 +20,7 @@ export type DeliveryProof = { code: string } | { photoMediaId: string };
 const reasonRequired = () => new BadRequestError('A reason is required', [{ field: 'body.reason', message: 'is required' }]);
 
 export function createOrderActions(core: OrdersCore, moves: OrderMoves) {
-  const { rolesOf, now, settings } = core;
+  const { rolesOf, now, settings, ports } = core;
   const { move } = moves;
 
   const answer = (result: { after: OrderRecord; roles: OrderActor[] }): Moved => ({ order: result.after, roles: result.roles });
@@ -37,7 +38,8 @@ export function createOrderActions(core: OrdersCore, moves: OrderMoves) {
           change: (order, at) => {
             if (action === 'confirm') return { confirmedAt: at };
             if (action === 'reject') return { cancelledBy: 'STORE', cancelReason: reason ?? null };
-            if (action === 'ready') return { readyAt: at };
+            // A new search round at once (the task of a round armed while it was prepared does nothing then).
+            if (action === 'ready') return { readyAt: at, courierAttempt: (order.courierAttempt ?? 0) + 1, courierRetryAt: null };
             // The courier search starts so that a courier arrives about when the food is ready.
             const searchIn = Math.max(0, order.prepTimeMin * 60 - settings.courierLeadSec);
             return { preparingAt: at, courierSearchFrom: settings.courierLeadSec > 0 ? at + searchIn * 1000 : null };
@@ -66,7 +68,8 @@ export function createOrderActions(core: OrdersCore, moves: OrderMoves) {
       orderMachine.checkActor('ready', roles);
       if (order.status !== 'COURIER_ASSIGNED') orderMachine.check('ready', order.status, roles);
       if (order.readyAt !== null) return { order, roles };
-      const next = { ...order, readyAt: at, updatedAt: at };
+      // The courier's pickup window runs from now (later than the assignment).
+      const next = { ...order, readyAt: at, pickupBy: at + settings.pickupWindowMin * 60_000, updatedAt: at };
       ordersRepo.save(tx, next);
       recordNote(tx, ordersRepo.ref(id), { action: 'ready', status: order.status, by: viewer.userId, at });
       return { order: next, roles };
@@ -127,7 +130,7 @@ export function createOrderActions(core: OrdersCore, moves: OrderMoves) {
       if (roles.length === 0) throw noSuchOrder();
       if (order.status === 'DELIVERED' && roles.includes('COURIER')) return undefined; // a repeat: answered by the move
       orderMachine.check('deliver', order.status, roles);
-      const checked = checkHandoverCode(handover, code, at, settings.handoverMaxAttempts);
+      const checked = checkHandoverCode(handover, code, at);
       if (checked.outcome === 'MATCH') return undefined;
       // Committed before the refusal is answered: a count rolled back with the error would allow endless guesses.
       ordersRepo.txSaveCodeState(tx, id, checked.state, at);
@@ -137,29 +140,40 @@ export function createOrderActions(core: OrdersCore, moves: OrderMoves) {
     if (error) throw error;
   }
 
-  /** The courier hands the order over, proved by the consumer's code or a photo of theirs; the money follows. */
+  /**
+   * The courier hands the order over, proved by the consumer's code or a photo of theirs taken near the drop-off (the
+   * handover kit's `proveHandover`: their last known position within HANDOVER_PHOTO_RADIUS_M); the money follows.
+   */
   async function deliver(viewer: OrderViewer, id: string, proof: DeliveryProof): Promise<Moved> {
-    let photo: { id: string } | undefined;
     if ('code' in proof) await checkCode(viewer, id, proof.code);
-    else {
-      photo = await attachableImage(viewer.userId, proof.photoMediaId);
-      if (!photo) throw new UnprocessableError('The photo is not one of your READY image uploads').withCode('ORDER_PROOF_INVALID');
-    }
     let codeStands = true;
+    let photo: PhotoHandoverCheck | undefined;
     return answer(
       await move(id, {
         action: 'deliver',
         viewer,
         tolerant: 'target',
-        async read(tx) {
-          if (!('code' in proof)) return;
-          const handover = await ordersRepo.handover(id, tx);
-          codeStands = !!handover && checkHandoverCode(handover, proof.code, now(), settings.handoverMaxAttempts).outcome === 'MATCH';
+        async read(tx, order) {
+          if ('code' in proof) {
+            const handover = await ordersRepo.handover(id, tx);
+            codeStands = !!handover && checkHandoverCode(handover, proof.code, now()).outcome === 'MATCH';
+          } else if (order.status === 'PICKED_UP' && order.driverId === viewer.userId) {
+            const lookups = { photos: attachableImage, positions: ports.couriers.lastPosition };
+            const place = { lat: order.dropoff.lat, lng: order.dropoff.lng };
+            const input = { courierId: viewer.userId, photoId: proof.photoMediaId, place, radiusM: settings.photoRadiusM, maxAgeMs: LOCATION_STALE_MS };
+            photo = await proveHandover(lookups, { ...input, at: now(), tx });
+          }
         },
         check: () => {
           if (!codeStands) throw new UnprocessableError('The delivery code is wrong', { attemptsLeft: 0 }).withCode('ORDER_HANDOVER_INVALID');
+          if (photo?.outcome === 'NOT_YOURS') throw new UnprocessableError('The photo is not one of your READY image uploads').withCode('ORDER_PROOF_INVALID');
+          const tooFar = photo && handoverTooFarError(photo, 'ORDER_HANDOVER_TOO_FAR');
+          if (tooFar) throw tooFar;
         },
-        change: (_o, at) => ({ deliveredAt: at, proof: photo ? { kind: 'PHOTO', mediaId: photo.id } : { kind: 'CODE', mediaId: null } }),
+        change: (_o, at) => ({
+          deliveredAt: at,
+          proof: photo?.outcome === 'PROVED' ? { kind: 'PHOTO', mediaId: photo.proof.photo?.id ?? null } : { kind: 'CODE', mediaId: null },
+        }),
       }),
     );
   }

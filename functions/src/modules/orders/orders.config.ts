@@ -24,6 +24,16 @@ export const ordersSwitches = defineSwitches({
     schema: positiveInt(300, 3_600, 0),
     effect: "a courier is searched for this long before the store's preparation time ends (0: only once the store says ready)",
   },
+  ORDER_PICKUP_WINDOW_MIN: {
+    schema: positiveInt(30, 240, 5),
+    effect:
+      'a courier who has not picked the order up within this many minutes of the assignment (or of the store saying ready, whichever is later) is released and the search runs again',
+  },
+  HANDOVER_PHOTO_RADIUS_M: {
+    schema: positiveInt(300, 5_000, 50),
+    effect:
+      "a photo proves a handover (an order's delivery, a parcel's pickup or drop-off) only while the courier's last known position is within this many metres of the place",
+  },
 });
 
 declare module '../../platform/core/config/switches' {
@@ -32,8 +42,12 @@ declare module '../../platform/core/config/switches' {
 
 /** Candidates tried per assignment attempt, nearest first. */
 export const ORDER_COURIER_CANDIDATES = 5;
-/** Wrong delivery codes a courier may enter before only a photo proves the hand-over. */
-export const ORDER_HANDOVER_MAX_ATTEMPTS = 5;
+/** The courier search while nobody is free: tried again after 15 s, doubling up to every 2 minutes, until the order has a courier or ends. */
+export const ORDER_COURIER_RETRY_SEC = { first: 15, max: 120 } as const;
+/** A search this far past its due time has nothing armed (its task was lost): a party's read or the store's `ready` arms it again. */
+export const ORDER_COURIER_STALL_SEC = 180;
+/** Couriers who gave an order up (or were released from it) that it remembers: never offered it again, answered 409 on a retry. */
+export const ORDER_FORMER_COURIERS_MAX = 20;
 /** The consumer rates a delivered order within this many days. */
 export const ORDER_RATING_WINDOW_DAYS = 7;
 
@@ -46,10 +60,14 @@ export interface OrderSettings {
   courierRadiusM: number;
   courierCandidates: number;
   courierLeadSec: number;
-  handoverMaxAttempts: number;
   ratingWindowDays: number;
   /** ORDERS_MAX_PENDING_PER_CONSUMER. */
   maxPendingPerConsumer: number;
+  pickupWindowMin: number;
+  photoRadiusM: number;
+  courierRetrySec: { first: number; max: number };
+  courierStallSec: number;
+  formerCouriersMax: number;
 }
 
 /** The settings of a configuration: its switches and the fixed rules. */
@@ -62,8 +80,12 @@ export function orderSettings(config: Readonly<AppConfig>): OrderSettings {
     courierRadiusM: config.ORDER_COURIER_RADIUS_M,
     courierCandidates: ORDER_COURIER_CANDIDATES,
     courierLeadSec: config.ORDER_COURIER_LEAD_SEC,
-    handoverMaxAttempts: ORDER_HANDOVER_MAX_ATTEMPTS,
     ratingWindowDays: ORDER_RATING_WINDOW_DAYS,
     maxPendingPerConsumer: config.ORDERS_MAX_PENDING_PER_CONSUMER,
+    pickupWindowMin: config.ORDER_PICKUP_WINDOW_MIN,
+    photoRadiusM: config.HANDOVER_PHOTO_RADIUS_M,
+    courierRetrySec: ORDER_COURIER_RETRY_SEC,
+    courierStallSec: ORDER_COURIER_STALL_SEC,
+    formerCouriersMax: ORDER_FORMER_COURIERS_MAX,
   };
 }

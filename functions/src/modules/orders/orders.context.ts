@@ -2,6 +2,7 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { holdsPermission } from '../../platform/core/auth/roles';
 import { ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
 import type { DeadlineScheduler } from '../../platform/kits/deadlines/deadlines';
+import { confirmDeadline, courierDeadline, pickupDeadline } from './orders.deadline';
 import type { paymentCommands } from '../payments';
 import type { OrderSettings } from './orders.config';
 import type { OrderActor } from './orders.machine';
@@ -17,12 +18,19 @@ export interface OrdersDeps {
   payments: Pick<ReturnType<typeof paymentCommands>, 'capture' | 'release' | 'refund' | 'get' | 'charge'>;
   settings: OrderSettings;
   /** The timers' schedulers (the deadlines' own queues by default; fakes in tests). */
-  schedulers?: { confirm?: DeadlineScheduler; courier?: DeadlineScheduler };
+  schedulers?: Partial<OrderSchedulers>;
   now?: () => number;
+}
+
+export interface OrderSchedulers {
+  confirm: DeadlineScheduler<{ orderId: string }>;
+  courier: DeadlineScheduler<{ orderId: string; attempt?: string }>;
+  pickup: DeadlineScheduler<{ orderId: string; assignment?: string }>;
 }
 
 export interface OrdersCore {
   deps: OrdersDeps;
+  schedulers: OrderSchedulers;
   ports: OrderPorts;
   settings: OrderSettings;
   now: () => number;
@@ -53,7 +61,12 @@ export function createOrdersCore(deps: OrdersDeps): OrdersCore {
     if (viewer.admin && roles.length === 0) roles.push('ADMIN');
     return roles;
   }
-  return { deps, ports, settings: deps.settings, now: deps.now ?? Date.now, rolesOf };
+  const schedulers: OrderSchedulers = {
+    confirm: deps.schedulers?.confirm ?? confirmDeadline.scheduler,
+    courier: deps.schedulers?.courier ?? courierDeadline.scheduler,
+    pickup: deps.schedulers?.pickup ?? pickupDeadline.scheduler,
+  };
+  return { deps, schedulers, ports, settings: deps.settings, now: deps.now ?? Date.now, rolesOf };
 }
 
 /** Administrators never act on an order they are a party of (no one settles their own money). */

@@ -2,11 +2,11 @@ import { IdParamsSchema } from '../../platform/core/http/ids';
 import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { LIMITS, MOVE_CODES } from './orders.http';
-import { CurrentOrderSchema, DeliverBodySchema, OrderSchema } from './orders.schemas';
+import { CurrentOrderSchema, DeliverBodySchema, GiveUpBodySchema, OrderSchema } from './orders.schemas';
 import { orderViewerOf as viewer } from './orders.service';
 import { ordersServiceFor } from './orders.wiring';
 
-// The courier's routes: the job now, the pickup and the delivery.
+// The courier's routes: the job now, giving it up before pickup, the pickup and the delivery.
 export function ordersCourierRoutes({ config }: AppContext): AnyRoute[] {
   const orders = () => ordersServiceFor(config);
   const tag = 'orders' as const;
@@ -38,17 +38,34 @@ export function ordersCourierRoutes({ config }: AppContext): AnyRoute[] {
     }),
     defineRoute({
       method: 'post',
+      path: '/orders/:id/give-up',
+      operationId: 'giveUpOrder',
+      tag,
+      summary: 'Courier: I cannot take this order after all (before pickup)',
+      description:
+        'Only the assigned courier of a COURIER_ASSIGNED order. The order goes back to READY_FOR_PICKUP (PREPARING when the store has not said ready), I am free for other jobs, the order is closed to me from now (404) and never offered to me again, and the courier search runs again at once. A retry is 409 ORDER_COURIER_RELEASED with no second move (with the same Idempotency-Key: the first answer replayed). Limit: `orders-give-up`, 10 per courier an hour.',
+      auth: ['DRIVER'],
+      idempotent: true,
+      rateLimit: LIMITS.giveUp,
+      errors: [404, 409],
+      codes: [...MOVE_CODES, 'ORDER_COURIER_RELEASED'],
+      request: { params: IdParamsSchema, body: GiveUpBodySchema },
+      response: { description: 'The order as I left it (READY_FOR_PICKUP or PREPARING, no courier).', schema: OrderSchema },
+      handler: ({ auth, params, body }) => orders().giveUp(viewer(auth!), params.id, body.reason ?? null),
+    }),
+    defineRoute({
+      method: 'post',
       path: '/orders/:id/deliver',
       operationId: 'deliverOrder',
       tag,
       summary: 'Courier: handed over, proved by the consumer’s 4-digit code or a photo',
       description:
-        'A wrong code is 422 ORDER_HANDOVER_INVALID with `details.attemptsLeft`; after 5 wrong codes only a photo (one of your READY image uploads) proves it (409 ORDER_HANDOVER_LOCKED). The money follows: the wallet hold captured (or the cash recorded), the store and the courier paid through the ledger. Limit: `orders-deliver`.',
+        'A wrong code is 422 ORDER_HANDOVER_INVALID with `details.attemptsLeft`; after 5 wrong codes only a photo (one of your READY image uploads) proves it (409 ORDER_HANDOVER_LOCKED). A photo counts only while my last known position is within HANDOVER_PHOTO_RADIUS_M (300 m) of the drop-off (409 ORDER_HANDOVER_TOO_FAR); the code counts anywhere. The money follows: the wallet hold captured (or the cash recorded), the store and the courier paid through the ledger. Limit: `orders-deliver`.',
       auth: ['DRIVER'],
       idempotent: true,
       rateLimit: LIMITS.deliver,
       errors: [404, 409, 422],
-      codes: [...MOVE_CODES, 'ORDER_HANDOVER_INVALID', 'ORDER_HANDOVER_LOCKED', 'ORDER_PROOF_INVALID'],
+      codes: [...MOVE_CODES, 'ORDER_HANDOVER_INVALID', 'ORDER_HANDOVER_LOCKED', 'ORDER_PROOF_INVALID', 'ORDER_HANDOVER_TOO_FAR'],
       request: { params: IdParamsSchema, body: DeliverBodySchema },
       response: { description: 'The DELIVERED order.', schema: OrderSchema },
       handler: ({ auth, params, body }) =>

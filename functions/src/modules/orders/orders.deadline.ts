@@ -1,6 +1,6 @@
 import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
-import { ORDER_CONFIRM_QUEUE, ORDER_COURIER_QUEUE } from './orders.collections';
-import { orderMachine } from './orders.machine';
+import { ORDER_CONFIRM_QUEUE, ORDER_COURIER_QUEUE, ORDER_PICKUP_QUEUE } from './orders.collections';
+import { orderMachine, type OrderAction, type OrderStatus } from './orders.machine';
 import { ORDER_SYSTEM_REASONS, type OrderRecord } from './orders.model';
 
 export const CONFIRM_TIMEOUT_BY = 'system:order-confirm-timeout';
@@ -29,17 +29,39 @@ export const confirmDeadline = defineDeadline({
 });
 
 // The courier search: due when the store says the order is ready, or earlier while it is prepared (the preparation
-// time less the lead a courier needs to get there: `courierSearchFrom`). One task per order and phase; the task asks
-// for a retry while nobody is free, and finds nothing to do once a courier has it or the order ended.
-export const courierDeadline = defineDeadline({
+// time less the lead a courier needs to get there: `courierSearchFrom`), and again at `courierRetryAt` after a round
+// found nobody (or a courier left). One task per order and round (`courierAttempt`): a round that finds nobody arms
+// the next one, and a task of an older round finds nothing to do, so one chain of searches runs per order.
+export const courierDeadline = defineDeadline<OrderRecord, OrderStatus, OrderAction, 'orderId', { orderId: string; attempt?: string }>({
   entity: 'order courier search',
   queue: ORDER_COURIER_QUEUE,
   idField: 'orderId',
+  payloadOf: (r) => ({ orderId: r.id, attempt: courierRound(r) }),
   taskId: (id, phase) => `courier-${id}-${(phase ?? 'ready').toLowerCase()}`,
   dueAt: (r: OrderRecord) => {
     if (r.driverId !== null) return null;
-    if (r.status === 'READY_FOR_PICKUP') return r.readyAt ?? r.updatedAt;
-    if (r.status === 'PREPARING') return r.courierSearchFrom;
+    if (r.status === 'READY_FOR_PICKUP') return r.courierRetryAt ?? r.readyAt ?? r.updatedAt;
+    if (r.status === 'PREPARING') return r.courierRetryAt ?? r.courierSearchFrom;
     return null;
   },
 });
+
+/** The search round an order is in (the phase of its task). */
+export const courierRound = (r: Pick<OrderRecord, 'courierAttempt'>): string => `r${r.courierAttempt ?? 0}`;
+
+export const PICKUP_TIMEOUT_BY = 'system:order-pickup-timeout';
+
+// The pickup window: a COURIER_ASSIGNED order its courier has not picked up by `pickupBy` (set at the assignment when
+// the order is ready, else when the store says ready) is released like a give-up: its task at that time (one per
+// assignment), or the lazy check of a party's read. A pickup that comes first wins: the release finds it PICKED_UP.
+export const pickupDeadline = defineDeadline<OrderRecord, OrderStatus, OrderAction, 'orderId', { orderId: string; assignment?: string }>({
+  entity: 'order pickup',
+  queue: ORDER_PICKUP_QUEUE,
+  idField: 'orderId',
+  payloadOf: (r) => ({ orderId: r.id, assignment: assignmentOf(r) }),
+  taskId: (id, phase) => `pickup-${id}-${phase ?? 'a'}`,
+  dueAt: (r: OrderRecord) => (r.status === 'COURIER_ASSIGNED' && r.driverId !== null ? (r.pickupBy ?? null) : null),
+});
+
+/** Which assignment of an order this is (the phase of its pickup task). */
+export const assignmentOf = (r: Pick<OrderRecord, 'assignedAt'>): string => `a${r.assignedAt ?? 0}`;

@@ -8,6 +8,11 @@ export const ORDERS_ERROR_CODES = defineErrorCodes({
   ORDER_HANDOVER_INVALID: [422, 'The delivery code is wrong (`details.attemptsLeft`).'],
   ORDER_HANDOVER_LOCKED: [409, 'Too many wrong delivery codes: a photo of the hand-over proves it now.'],
   ORDER_PROOF_INVALID: [422, 'The photo is not one of your READY image uploads.'],
+  ORDER_HANDOVER_TOO_FAR: [
+    409,
+    'A photo proves the hand-over only near the drop-off: your last known position is farther than HANDOVER_PHOTO_RADIUS_M, or older than 10 minutes (`details.distanceM`, `details.radiusM`). The code still proves it anywhere.',
+  ],
+  ORDER_COURIER_RELEASED: [409, 'You are no longer this order’s courier: you gave it up, or the pickup window released you.'],
   ORDER_ALREADY_RATED: [409, 'The order was rated already (once per order).'],
   ORDER_RATING_WINDOW: [409, 'Only a delivered order is rated, within the rating window (`details.windowDays`).'],
   ORDER_NO_COURIER: [409, 'The order has no courier to rate.'],

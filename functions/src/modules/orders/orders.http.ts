@@ -8,5 +8,6 @@ export const LIMITS = {
   rate: { scope: 'orders-rate', limit: 20, windowSec: 3_600, per: 'user' },
   chat: { scope: 'orders-chat', limit: 30, windowSec: 600, per: 'user' },
   store: { scope: 'orders-store', limit: 300, windowSec: 600, per: 'user' },
+  giveUp: { scope: 'orders-give-up', limit: 10, windowSec: 3_600, per: 'user' },
 } as const;
 export const MANAGE = 'orders.manage' as const;

@@ -11,12 +11,12 @@ import type { OrderSettlementPart } from './orders.settlement';
 // Every status change of an order is one `move`: one transaction on platform/kits/state-machine that reads the
 // caller's roles (store staff through the sellers port), expires a PLACED order past its confirmation time first,
 // and writes what the move means beside the order: the stock given back when it is called off, the courier shared
-// with the consumer at pickup and released when the order ends. Money follows the commit (orders.settlement).
+// with the consumer at pickup and released when the order ends or the courier leaves it. Money follows the commit (orders.settlement).
 
 /** Moves that call an order off: its stock goes back in the same transaction. */
 const CALL_OFF: readonly OrderAction[] = ['reject', 'cancel', 'storeCancel', 'adminCancel', 'expire', 'payFail'];
-/** Moves that read the courier's state (shared at pickup, released at the end). */
-const COURIER_MOVES: readonly OrderAction[] = ['pickup', 'deliver', 'storeCancel', 'adminCancel'];
+/** Moves that read the courier's state (shared at pickup, released at the end or when they leave the order). */
+const COURIER_MOVES: readonly OrderAction[] = ['pickup', 'giveUp', 'giveUpBeforeReady', 'deliver', 'storeCancel', 'adminCancel'];
 
 export interface MoveInput {
   action: OrderAction;
@@ -53,7 +53,7 @@ export function createOrderMoves(core: OrdersCore, settlement: OrderSettlementPa
     };
     const store = ordersRepo.store(id, (tx, next, previous) => {
       if (isCalledOff(next.status)) returnStock();
-      if (previous.driverId && isFinal(next.status)) ports.couriers.txRelease(tx, courier, id, at);
+      if (previous.driverId && (isFinal(next.status) || next.driverId !== previous.driverId)) ports.couriers.txRelease(tx, courier, id, at);
       if (next.status === 'PICKED_UP') ports.couriers.txShareWithCustomer(tx, courier, id, at);
       input.write?.(tx, next, previous);
     });

@@ -4,7 +4,9 @@ import { defineMachine } from '../../platform/kits/state-machine/state-machine';
 // confirms (or rejects) a PLACED order, prepares it and says it is ready; the dispatch gives it a courier (already
 // while it is prepared, when the preparation time is nearly over), who picks it up and delivers it. The consumer
 // cancels before the store confirmed, the store before the courier picked it up, an administrator until delivery;
-// the confirmation timer cancels a PLACED order nobody confirmed, the payment's failure one awaiting payment.
+// the confirmation timer cancels a PLACED order nobody confirmed, the payment's failure one awaiting payment. The
+// courier gives an order up before pickup (or the pickup timer releases them): back to READY_FOR_PICKUP, or to
+// PREPARING when the store has not said ready yet, and the search runs again.
 export const ORDER_STATUSES = [
   'AWAITING_PAYMENT',
   'PLACED',
@@ -28,6 +30,8 @@ export const ORDER_ACTIONS = [
   'ready',
   'assign',
   'pickup',
+  'giveUp',
+  'giveUpBeforeReady',
   'deliver',
   'cancel',
   'storeCancel',
@@ -51,6 +55,8 @@ export const orderMachine = defineMachine<OrderStatus, OrderAction, OrderActor>(
     ready: { from: 'PREPARING', to: 'READY_FOR_PICKUP', by: 'STORE' },
     assign: { from: ['PREPARING', 'READY_FOR_PICKUP'], to: 'COURIER_ASSIGNED', by: 'SYSTEM' },
     pickup: { from: 'COURIER_ASSIGNED', to: 'PICKED_UP', by: 'COURIER' },
+    giveUp: { from: 'COURIER_ASSIGNED', to: 'READY_FOR_PICKUP', by: ['COURIER', 'SYSTEM'] },
+    giveUpBeforeReady: { from: 'COURIER_ASSIGNED', to: 'PREPARING', by: 'COURIER' },
     deliver: { from: 'PICKED_UP', to: 'DELIVERED', by: 'COURIER' },
     cancel: { from: ['AWAITING_PAYMENT', 'PLACED'], to: 'CANCELLED', by: 'CONSUMER' },
     storeCancel: { from: BEFORE_PICKUP, to: 'CANCELLED', by: 'STORE' },

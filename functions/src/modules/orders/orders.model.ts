@@ -38,6 +38,24 @@ const line = () =>
     note: z.optional(z.string()),
   });
 
+/** The courier search's and the pickup window's fields (absent on orders placed before them). */
+const courierSearchFields = () => ({
+  pickupBy: describe(
+    z.optional(nullableTimestamp('a COURIER_ASSIGNED order not picked up by then is released (the search runs again).')),
+    'Firestore Timestamp or null: the end of the pickup window (ORDER_PICKUP_WINDOW_MIN after the assignment or the store saying ready, whichever is later).',
+  ),
+  formerDriverIds: describe(
+    z.optional(z.array(z.string())),
+    'Couriers who gave the order up or were released from it (the latest 20): never offered it again.',
+  ),
+  courierAttempt: describe(z.optional(z.number()), "The courier search's round (each round's task is its own)."),
+  courierRetryAt: describe(
+    z.optional(nullableTimestamp('the next courier search after nobody was free (or at once after a courier left).')),
+    'Firestore Timestamp or null: the next courier search after nobody was free, or after a courier left.',
+  ),
+  courierSearchFrom: nullableTimestamp('when the search for a courier starts (while PREPARING).'),
+});
+
 /** `orders/{orderId}`: the order its consumer and its courier listen to (store staff read it through the API). */
 export const orderDocument = lazySchema(() =>
   describe(
@@ -96,7 +114,7 @@ export const orderDocument = lazySchema(() =>
         'What happened to the money, stock and voucher (each done once).',
       ),
       confirmBy: nullableTimestamp('a PLACED order not confirmed by then is cancelled.'),
-      courierSearchFrom: nullableTimestamp('when the search for a courier starts (while PREPARING).'),
+      ...courierSearchFields(),
       placedAt: nullableTimestamp('when the store got the order (paid, for a gateway payment).'),
       confirmedAt: nullableTimestamp('when the store confirmed.'),
       preparingAt: nullableTimestamp('when the store started preparing.'),

@@ -1,7 +1,7 @@
 import { defineModule, defineTask } from '../../platform/core/module/module';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { paymentOutcomeTrigger } from '../payments';
-import { ORDER_CONFIRM_QUEUE, ORDER_COURIER_QUEUE, ORDER_HANDOVERS, ORDER_RATINGS, ORDERS } from './orders.collections';
+import { ORDER_CONFIRM_QUEUE, ORDER_COURIER_QUEUE, ORDER_HANDOVERS, ORDER_PICKUP_QUEUE, ORDER_RATINGS, ORDERS } from './orders.collections';
 import { ORDERS_ERROR_CODES } from './orders.errors';
 import { ORDER_EVENTS } from './orders.events';
 import { ordersSwitches } from './orders.config';
@@ -32,16 +32,27 @@ export const ordersModule = defineModule({
       },
       load: () => (require('./orders.tasks') as typeof import('./orders.tasks')).onConfirmTimeout,
     }),
-    // Retried every 15 to 60 s while no courier is free (about an hour and a half at most).
+    // One task per search round: a round that finds nobody arms the next one itself (15 s, doubling to 2 minutes,
+    // for as long as the order can get a courier); the queue's retries are for failures only.
     orderCourierSearch: defineTask({
       queue: ORDER_COURIER_QUEUE,
       options: {
-        retryConfig: { maxAttempts: 100, minBackoffSeconds: 15, maxBackoffSeconds: 60 },
+        retryConfig: { maxAttempts: 20, minBackoffSeconds: 15, maxBackoffSeconds: 120 },
         rateLimits: { maxConcurrentDispatches: 50 },
         timeoutSeconds: 60,
         memory: '256MiB',
       },
       load: () => (require('./orders.tasks') as typeof import('./orders.tasks')).onCourierSearch,
+    }),
+    orderPickupTimeout: defineTask({
+      queue: ORDER_PICKUP_QUEUE,
+      options: {
+        retryConfig: { maxAttempts: 20, minBackoffSeconds: 30, maxBackoffSeconds: 600 },
+        rateLimits: { maxConcurrentDispatches: 50 },
+        timeoutSeconds: 60,
+        memory: '256MiB',
+      },
+      load: () => (require('./orders.tasks') as typeof import('./orders.tasks')).onPickupTimeout,
     }),
   },
   triggers: {

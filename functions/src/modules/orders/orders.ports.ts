@@ -38,6 +38,8 @@ export interface CouriersPort {
   txShareWithCustomer(tx: Transaction, loc: CourierState | undefined, jobId: string, at: number): void;
   txRelease(tx: Transaction, loc: CourierState | undefined, jobId: string, at: number): void;
   currentJob(driverId: string): Promise<{ kind: JobKind; id: string } | null>;
+  /** The driver's last reported position (`at`: when written), null before any: a photo proof's place check. */
+  lastPosition(driverId: string, tx?: Transaction): Promise<{ lat: number; lng: number; at: number } | null>;
 }
 
 /** promotions' `promotionCommands(config)`: a voucher's use given back (idempotent per reference). */

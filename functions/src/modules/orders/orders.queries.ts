@@ -27,7 +27,12 @@ export function createOrderQueries(core: OrdersCore, moves: OrderMoves) {
     if (!found) throw noSuchOrder();
     const roles = await rolesOf(found, viewer);
     if (roles.length === 0) throw noSuchOrder();
-    return { order: await moves.upToDate(found), roles };
+    const order = await moves.upToDate(found);
+    if (order.driverId === found.driverId) return { order, roles };
+    // Its courier was released just now (the pickup window): a courier who left it reads it no more.
+    const now = await rolesOf(order, viewer);
+    if (now.length === 0) throw noSuchOrder();
+    return { order, roles: now };
   }
 
   /** The view of an order for these roles, with the consumer's code and the rating read beside it. */

@@ -40,6 +40,10 @@ export const ordersRepo = {
   save(tx: Transaction, record: OrderRecord): void {
     tx.set(orders().doc(record.id), record);
   },
+  /** Changes fields that move no status (the courier search's round, a ready order's pickup window), in the caller's transaction. */
+  patch(tx: Transaction, id: string, change: Partial<Omit<OrderRecord, 'id' | 'status'>>): void {
+    tx.update(db().collection(ORDERS).doc(id), storedFields(orderDocument, change));
+  },
   /** Records what the settlement did (money, voucher), in the caller's transaction or alone. */
   async markSettled(id: string, change: Partial<OrderSettlement>, at: number, tx?: Transaction): Promise<void> {
     const fields = Object.fromEntries(Object.entries(change).map(([k, v]) => [`settlement.${k}`, v]));

@@ -1,7 +1,8 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { createOrderActions, type DeliveryProof } from './orders.actions';
 import { createOrdersCore, type OrderViewer, type OrdersDeps } from './orders.context';
-import { confirmDeadline, courierDeadline } from './orders.deadline';
+import { createCourierRelease } from './orders.courier';
+import { confirmDeadline } from './orders.deadline';
 import { createCourierSearch } from './orders.dispatch';
 import { createOrderMoves } from './orders.lifecycle';
 import type { OrderRecord } from './orders.model';
@@ -21,11 +22,10 @@ export function createOrdersService(deps: OrdersDeps) {
   const moves = createOrderMoves(core, settlement);
   const actions = createOrderActions(core, moves);
   const courierSearch = createCourierSearch(core, moves);
-  const queries = createOrderQueries(core, moves);
-  const schedulers = {
-    confirm: deps.schedulers?.confirm ?? confirmDeadline.scheduler,
-    courier: deps.schedulers?.courier ?? courierDeadline.scheduler,
-  };
+  const courier = createCourierRelease(core, moves, courierSearch);
+  // A party's read: the confirmation and payment checks, then the pickup window and a stalled search.
+  const upToDate = async (order: OrderRecord) => courier.upToDate(await moves.upToDate(order));
+  const queries = createOrderQueries(core, { ...moves, upToDate });
   const shown = async (moved: { order: OrderRecord; roles: Parameters<typeof queries.view>[1] }) => queries.view(moved.order, moved.roles);
 
   return {
@@ -37,7 +37,7 @@ export function createOrdersService(deps: OrdersDeps) {
     /** The order as its consumer sees it; undefined for anyone else or no such order. */
     async consumerView(id: string, viewerId: string) {
       const order = await ordersRepo.get(id);
-      return order && order.consumerId === viewerId ? queries.view(await moves.upToDate(order), ['CONSUMER']) : undefined;
+      return order && order.consumerId === viewerId ? queries.view(await upToDate(order), ['CONSUMER']) : undefined;
     },
 
     get: queries.get,
@@ -49,11 +49,20 @@ export function createOrdersService(deps: OrdersDeps) {
     rate: queries.rate,
     chat: queries.chat,
 
-    storeMove: async (viewer: OrderViewer, id: string, action: 'confirm' | 'reject' | 'preparing' | 'ready', reason?: string | null) =>
-      shown(await actions.storeMove(viewer, id, action, reason)),
+    async storeMove(viewer: OrderViewer, id: string, action: 'confirm' | 'reject' | 'preparing' | 'ready', reason?: string | null) {
+      const moved = await actions.storeMove(viewer, id, action, reason);
+      // `ready` of an assigned order starts its pickup window (no status change: no trigger arms it); a stalled search is armed again.
+      if (action === 'ready' && moved.order.status === 'COURIER_ASSIGNED') await courier.armTimers(moved.order);
+      if (action === 'ready') moved.order = await courierSearch.rearmIfStalled(moved.order);
+      return shown(moved);
+    },
     cancel: async (viewer: OrderViewer, id: string, reason: string | null) => shown(await actions.cancel(viewer, id, reason)),
     adminCancel: async (viewer: OrderViewer, id: string, reason: string) => shown(await actions.adminCancel(viewer, id, reason)),
     pickup: async (viewer: OrderViewer, id: string) => shown(await actions.pickup(viewer, id)),
+    giveUp: async (viewer: OrderViewer, id: string, reason: string | null) => {
+      const moved = await courier.giveUp(viewer, id, reason);
+      return shown({ order: moved.after, roles: moved.roles });
+    },
     deliver: async (viewer: OrderViewer, id: string, proof: DeliveryProof) => shown(await actions.deliver(viewer, id, proof)),
 
     // Background work: the timers, the payment's outcome, the trigger's settlement.
@@ -61,15 +70,13 @@ export function createOrdersService(deps: OrdersDeps) {
     runConfirmTimeout: (id: string) => confirmDeadline.run(id, { load: (orderId) => ordersRepo.get(orderId), expire: moves.expire, now: core.now }),
     searchCourier: courierSearch.search,
     runCourierSearch: courierSearch.run,
+    releaseOverdue: courier.release,
+    runPickupTimeout: courier.runPickupTimeout,
     paymentOutcome: moves.paymentOutcome,
     reconcilePayment: moves.reconcilePayment,
     settle: settlement.settle,
-    /** Arms the timers of the order's status (idempotent: one task per order and phase). */
-    async armTimers(order: OrderRecord): Promise<void> {
-      const at = core.now();
-      if (confirmDeadline.dueAt(order) !== null) await confirmDeadline.arm(schedulers.confirm, order, at);
-      if (courierDeadline.dueAt(order) !== null) await courierDeadline.arm(schedulers.courier, order, at, order.status);
-    },
+    /** Arms the timers of the order as it stands (idempotent: one task per order and phase). */
+    armTimers: courier.armTimers,
     /** The store's members to tell (the owner and staff of the order's partner). */
     storeMembers: (order: OrderRecord) => core.ports.partners.members(order.partnerId),
   };

@@ -6,7 +6,12 @@ export async function onConfirmTimeout(payload: { orderId: string }, config: Rea
   await ordersServiceFor(config).runConfirmTimeout(payload.orderId);
 }
 
-/** The courier search (at least once): nobody free throws, and the queue retries it. */
-export async function onCourierSearch(payload: { orderId: string }, config: Readonly<AppConfig>): Promise<void> {
-  await ordersServiceFor(config).runCourierSearch(payload.orderId);
+/** A round of the courier search (at least once): nobody free arms the next round; a stale round does nothing. */
+export async function onCourierSearch(payload: { orderId: string; attempt?: string }, config: Readonly<AppConfig>): Promise<void> {
+  await ordersServiceFor(config).runCourierSearch(payload.orderId, payload.attempt);
+}
+
+/** The pickup timer (at least once): releases the courier of that assignment unless they picked the order up. */
+export async function onPickupTimeout(payload: { orderId: string; assignment?: string }, config: Readonly<AppConfig>): Promise<void> {
+  await ordersServiceFor(config).runPickupTimeout(payload.orderId, payload.assignment);
 }

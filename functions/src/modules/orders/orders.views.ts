@@ -14,7 +14,7 @@ export const audienceOf = (roles: readonly OrderActor[]): Audience =>
 
 /** What the caller may do now: the machine's moves for their roles (the store's `cancel` is its storeCancel). */
 export function allowedOf(status: OrderStatus, roles: readonly OrderActor[]): string[] {
-  const names: Partial<Record<OrderAction, string>> = { storeCancel: 'cancel', adminCancel: 'cancel' };
+  const names: Partial<Record<OrderAction, string>> = { storeCancel: 'cancel', adminCancel: 'cancel', giveUpBeforeReady: 'giveUp' };
   const moves = orderMachine.allowed(status, roles).filter((a) => a !== 'pay' && a !== 'payFail' && a !== 'assign' && a !== 'expire');
   return [...new Set(moves.map((a) => names[a] ?? a))];
 }
@@ -82,9 +82,9 @@ export function orderView(r: OrderRecord, roles: readonly OrderActor[], settings
 export type OrderView = ReturnType<typeof orderView>;
 
 /** Who made a move, as a party sees it: the parties by role, staff and administrators as STAFF, the service as SYSTEM. */
-export function actorLabel(by: string, order: Pick<OrderRecord, 'consumerId' | 'driverId'>): string {
+export function actorLabel(by: string, order: Pick<OrderRecord, 'consumerId' | 'driverId' | 'formerDriverIds'>): string {
   if (by.startsWith('system:')) return 'SYSTEM';
   if (by === order.consumerId) return 'CONSUMER';
-  if (by === order.driverId) return 'COURIER';
+  if (by === order.driverId || (order.formerDriverIds ?? []).includes(by)) return 'COURIER';
   return 'STAFF';
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { registerVerified, type Tokens } from '../../helpers/accounts';
-import { call } from '../../helpers/api';
+import { registerVerified } from '../../helpers/accounts';
 import { area, driverAccount } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
-import { png } from '../../helpers/images';
+import { handoverPhoto } from '../../helpers/orders';
 import { earnings, ledgerCheck, topUp, walletOf } from '../../helpers/wallet';
 import { deliveryHarness, placeParcel, type Harness } from './harness';
 
@@ -19,14 +18,6 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const commissionOf = (fee: number) => Math.round(fee * 0.2);
-
-async function uploadImage(who: Tokens): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([png()], { type: 'image/png' }), 'parcel.png');
-  const res = await call('POST', '/upload/image', { token: who.accessToken, form });
-  if (res.status !== 201) throw new Error(`upload ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body.id as string;
-}
 
 describe('a cash parcel with cash on delivery', () => {
   it('is assigned to the nearest free driver, picked up and delivered with the codes; the cash collected goes to the sender, owed by the driver', async () => {
@@ -48,7 +39,7 @@ describe('a cash parcel with cash on delivery', () => {
     // The driver sees the parcel and the contacts, never the codes; a stranger does not see it at all.
     const driverView = await h.send('GET', `/delivery/orders/${parcel.id}`, { token: near.accessToken });
     expect(driverView.status).toBe(200);
-    expect(driverView.body).toMatchObject({ codes: null, actions: ['pickup'], dropoff: { contact: { phone: '+84912345678' } } });
+    expect(driverView.body).toMatchObject({ codes: null, actions: ['giveUp', 'pickup'], dropoff: { contact: { phone: '+84912345678' } } });
     expect((await h.send('GET', `/delivery/orders/${parcel.id}`, { token: stranger.accessToken })).status).toBe(404);
     expect((await h.send('GET', `/delivery/orders/${parcel.id}`, { token: far.accessToken })).status).toBe(404);
     const current = await h.send('GET', '/delivery/courier/current', { token: near.accessToken });
@@ -96,13 +87,15 @@ describe('a wallet parcel', () => {
     expect(placed.status).toBe(201);
     const fee = placed.body.feeVnd as number;
     expect(await walletOf(sender)).toMatchObject({ balance: 200_000 - fee, held: fee });
-    const othersPhoto = await uploadImage(sender);
-    const photo = await uploadImage(driver);
+    const othersPhoto = await handoverPhoto(sender);
+    const photo = await handoverPhoto(driver);
     const refused = await h.send('POST', `/delivery/orders/${placed.body.id}/pickup`, { token: driver.accessToken, body: { photoId: othersPhoto } });
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'DELIVERY_PHOTO_INVALID', details: [{ field: 'body.photoId' }] });
     const picked = await h.send('POST', `/delivery/orders/${placed.body.id}/pickup`, { token: driver.accessToken, body: { photoId: photo } });
     expect(picked.body).toMatchObject({ status: 'PICKED_UP', pickupProof: { method: 'PHOTO', photo: { id: photo } } });
+    // A photo proves the drop-off where the driver is: at the recipient's.
+    await h.pool.moveTo(driver.user.id, placed.body.dropoff);
     const delivered = await h.send('POST', `/delivery/orders/${placed.body.id}/deliver`, { token: driver.accessToken, body: { photoId: photo } });
     expect(delivered.body.status).toBe('DELIVERED');
     expect(await walletOf(sender)).toMatchObject({ balance: 200_000 - fee, held: 0 });

@@ -1,6 +1,6 @@
 import { deliverySettings } from '../../../src/modules/delivery/delivery.config';
 import { testConfig } from '../../helpers/config';
-import { handoverKit } from '../../../src/modules/delivery/delivery.ports';
+import { checkHandoverCode, handoverCodeError, newHandoverCodeState } from '../../../src/platform/kits/handover/handover';
 import { DELIVERY_STATUSES, deliveryMachine, type DeliveryAction, type DeliveryActor } from '../../../src/modules/delivery/delivery.machine';
 import type { DeliveryRecord } from '../../../src/modules/delivery/delivery.model';
 import { feeOf, honouredQuote, quoteKeyOf, readQuote, signQuote } from '../../../src/modules/delivery/delivery.pricing';
@@ -17,6 +17,7 @@ const key = quoteKeyOf('unit-test-secret-0123456789abcdef');
 describe('the status table', () => {
   const BY: Record<DeliveryAction, DeliveryActor> = {
     assign: 'SYSTEM',
+    giveUp: 'DRIVER',
     pickup: 'DRIVER',
     deliver: 'DRIVER',
     cancel: 'SENDER',
@@ -25,6 +26,7 @@ describe('the status table', () => {
   };
   const legal = new Set([
     'assign:CREATED',
+    'giveUp:DRIVER_ASSIGNED',
     'pickup:DRIVER_ASSIGNED',
     'deliver:PICKED_UP',
     'cancel:CREATED',
@@ -44,7 +46,9 @@ describe('the status table', () => {
     'allows %s from %s to its actor only (409 DELIVERY_NOT_ALLOWED for the others)',
     (action, status) => {
       expect(deliveryMachine.check(action, status, [BY[action]])).toBeDefined();
-      for (const other of (['SENDER', 'DRIVER', 'ADMIN', 'SYSTEM'] as const).filter((r) => r !== BY[action]))
+      // The pickup timer gives a parcel up as SYSTEM, like its driver.
+      const also: Partial<Record<DeliveryAction, DeliveryActor>> = { giveUp: 'SYSTEM' };
+      for (const other of (['SENDER', 'DRIVER', 'ADMIN', 'SYSTEM'] as const).filter((r) => r !== BY[action] && r !== also[action]))
         expect(() => deliveryMachine.check(action, status, [other])).toThrow(expect.objectContaining({ code: 'DELIVERY_NOT_ALLOWED' }));
     },
   );
@@ -89,20 +93,20 @@ describe('quotes', () => {
 
 describe('hand-over codes (the port bound before the kit)', () => {
   it('are 4 digits, and lock after five wrong ones, even for the right one then', () => {
-    const codes = new Set(Array.from({ length: 200 }, () => handoverKit.newCodeState().code));
+    const codes = new Set(Array.from({ length: 200 }, () => newHandoverCodeState().code));
     for (const c of codes) expect(c).toMatch(/^\d{4}$/);
     expect(codes.size).toBeGreaterThan(150);
     let state = { code: '0427', failedAttempts: 0, lockedAt: null as number | null };
-    expect(handoverKit.checkCode(state, '0427', 1).outcome).toBe('MATCH');
+    expect(checkHandoverCode(state, '0427', 1).outcome).toBe('MATCH');
     for (let i = 1; i <= 4; i++) {
-      const check = handoverKit.checkCode(state, '9999', i);
+      const check = checkHandoverCode(state, '9999', i);
       expect(check).toMatchObject({ outcome: 'WRONG', attemptsLeft: 5 - i });
       state = check.state;
     }
-    const last = handoverKit.checkCode(state, '042', 5);
+    const last = checkHandoverCode(state, '042', 5);
     expect(last).toMatchObject({ outcome: 'LOCKED', state: { failedAttempts: 5, lockedAt: 5 } });
-    expect(handoverKit.checkCode(last.state, '0427', 6).outcome).toBe('LOCKED');
-    expect(handoverKit.codeError(last, { wrong: 'DELIVERY_CODE_WRONG', locked: 'DELIVERY_CODE_LOCKED' })).toMatchObject({ code: 'DELIVERY_CODE_LOCKED' });
+    expect(checkHandoverCode(last.state, '0427', 6).outcome).toBe('LOCKED');
+    expect(handoverCodeError(last, { wrong: 'DELIVERY_CODE_WRONG', locked: 'DELIVERY_CODE_LOCKED' })).toMatchObject({ code: 'DELIVERY_CODE_LOCKED' });
   });
 });
 
@@ -160,7 +164,7 @@ describe('what each reader sees', () => {
     expect(deliveryView(parcel(), 'SENDER')).toMatchObject({ codes: { pickup: '1111', dropoff: '2222' }, rating: { stars: 5 }, actions: ['cancel'] });
     expect(deliveryView(parcel({ status: 'PICKED_UP' }), 'SENDER').codes).toEqual({ pickup: null, dropoff: '2222' });
     expect(deliveryView(parcel({ status: 'DELIVERED' }), 'SENDER').codes).toEqual({ pickup: null, dropoff: null });
-    expect(deliveryView(parcel(), 'DRIVER')).toMatchObject({ codes: null, rating: null, actions: ['pickup'] });
+    expect(deliveryView(parcel(), 'DRIVER')).toMatchObject({ codes: null, rating: null, actions: ['giveUp', 'pickup'] });
     expect(deliveryView(parcel(), 'ADMIN')).toMatchObject({ codes: null, actions: ['adminCancel'] });
   });
 });

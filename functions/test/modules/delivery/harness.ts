@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'firebase-admin/firestore';
 import { buildApp } from '../../../src/app';
 import { deliverySettings, type DeliverySettings } from '../../../src/modules/delivery/delivery.config';
-import { handoverKit } from '../../../src/modules/delivery/delivery.ports';
 import { deliveryModule } from '../../../src/modules/delivery/delivery.module';
 import type { DeliveryRecord } from '../../../src/modules/delivery/delivery.model';
 import type { JobPoolPort } from '../../../src/modules/delivery/delivery.ports';
@@ -43,6 +42,8 @@ export interface PoolDriver {
   kind: 'ORDER' | 'DELIVERY' | null;
   customerId: string | null;
   sharedWith: string | null;
+  /** When the position was last written. */
+  locatedAt: number;
 }
 
 /** The job pool's double: each test's drivers in a collection of their own, claimed in the caller's transaction. */
@@ -84,22 +85,29 @@ export function jobPoolDouble() {
       const d = (await ref(driverId).get()).data() as PoolDriver | undefined;
       return d?.jobId && d.kind ? { kind: d.kind, id: d.jobId } : null;
     },
+    async lastPosition(driverId, tx) {
+      const snap = tx ? await tx.get(ref(driverId)) : await ref(driverId).get();
+      const d = snap.data() as PoolDriver | undefined;
+      return d ? { lat: d.lat, lng: d.lng, at: d.locatedAt } : null;
+    },
   };
   return {
     port,
     /** The driver ONLINE and free at `at` with the DELIVERY capability (or the ones given). */
     async online(userId: string, at: { lat: number; lng: number }, capabilities = ['RIDE', 'COURIER', 'DELIVERY']) {
-      const d: PoolDriver = { userId, ...at, online: true, capabilities, jobId: null, kind: null, customerId: null, sharedWith: null };
+      const d: PoolDriver = { userId, ...at, online: true, capabilities, jobId: null, kind: null, customerId: null, sharedWith: null, locatedAt: Date.now() };
       await ref(userId).set(d);
     },
     state: async (userId: string) => (await ref(userId).get()).data() as PoolDriver,
+    /** The driver reports a position (`ageMs`: written that long ago), keeping their job. */
+    moveTo: (userId: string, at: { lat: number; lng: number }, ageMs = 0) => ref(userId).update({ lat: at.lat, lng: at.lng, locatedAt: Date.now() - ageMs }),
     /** The driver taken by another job (an order, a ride elsewhere). */
     busy: (userId: string, jobId: string) => ref(userId).update({ jobId, kind: 'ORDER', customerId: 'someone' }),
   };
 }
 
 export interface Scheduled {
-  queue: 'noDriver' | 'dispatch';
+  queue: 'noDriver' | 'dispatch' | 'pickup';
   id: string;
   delaySec: number;
   phase?: string;
@@ -114,7 +122,6 @@ export async function deliveryHarness(overrides: Partial<DeliverySettings> = {})
   const now = () => Date.now() + shift;
   const service: DeliveryService = createDeliveryService({
     jobs: pool.port,
-    handover: handoverKit,
     photos: attachableImage,
     payments: paymentCommands(config),
     settings: { ...deliverySettings(config), ...overrides },
@@ -122,6 +129,7 @@ export async function deliveryHarness(overrides: Partial<DeliverySettings> = {})
     schedulers: {
       noDriver: { schedule: async (id, delaySec, phase, payload) => void scheduled.push({ queue: 'noDriver', id, delaySec, phase, payload }) },
       dispatch: { schedule: async (id, delaySec, phase, payload) => void scheduled.push({ queue: 'dispatch', id, delaySec, phase, payload }) },
+      pickup: { schedule: async (id, delaySec, phase, payload) => void scheduled.push({ queue: 'pickup', id, delaySec, phase, payload }) },
     },
     now,
   });

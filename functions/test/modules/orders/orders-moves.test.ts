@@ -2,8 +2,19 @@ import { call as sharedCall } from '../../helpers/api';
 import type { Tokens } from '../../helpers/accounts';
 import { withStaff } from '../../helpers/admins';
 import { requireEmulators } from '../../helpers/emulators';
-import { jpeg } from '../../helpers/images';
-import { advance, draftOf, freeCourier, orderCast, orderDoubles, ordersApp, place, walletOrder, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import {
+  advance,
+  draftOf,
+  freeCourier,
+  handoverPhoto,
+  orderCast,
+  orderDoubles,
+  ordersApp,
+  place,
+  walletOrder,
+  type OrderCast,
+  type OrdersApp,
+} from '../../helpers/orders';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { walletOf } from '../../helpers/wallet';
 
@@ -125,22 +136,16 @@ describe('the courier’s proof of delivery', () => {
     expect((await ordersRepo.handover(order.id))!.failedAttempts).toBe(5);
     expect((await post(order.id, 'deliver', courier, { code })).body.code).toBe('ORDER_HANDOVER_LOCKED');
 
-    const theirs = await uploadImage(cast.consumer.accessToken);
+    const theirs = await handoverPhoto(cast.consumer);
     expect((await post(order.id, 'deliver', courier, { photoMediaId: theirs })).body.code).toBe('ORDER_PROOF_INVALID');
-    const photo = await uploadImage(courier.accessToken);
+    const photo = await handoverPhoto(courier);
+    // A photo proves the hand-over where the courier is: at the drop-off.
+    await doubles.moveCourier(courier.user.id, order.dropoff);
     const delivered = await post(order.id, 'deliver', courier, { photoMediaId: photo });
     expect(delivered.body).toMatchObject({ status: 'DELIVERED', proof: { kind: 'PHOTO', mediaId: photo }, payment: { settled: 'COLLECTED' } });
     expect((await post(order.id, 'deliver', courier, { photoMediaId: photo })).body.status).toBe('DELIVERED');
   });
 });
-
-async function uploadImage(token: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([jpeg()], { type: 'image/jpeg' }), 'handover');
-  const res = await sharedCall('POST', '/upload/image', { token, form });
-  if (res.status !== 201) throw new Error(`upload ${res.status}`);
-  return res.body.id as string;
-}
 
 describe('after delivery', () => {
   it('the consumer rates the store and the courier once; the courier never sees the stars; others 404', async () => {

@@ -43,6 +43,10 @@ const LEGAL: Array<[OrderAction, OrderStatus, OrderActor, OrderStatus]> = [
   ['assign', 'PREPARING', 'SYSTEM', 'COURIER_ASSIGNED'],
   ['assign', 'READY_FOR_PICKUP', 'SYSTEM', 'COURIER_ASSIGNED'],
   ['pickup', 'COURIER_ASSIGNED', 'COURIER', 'PICKED_UP'],
+  // The courier gives it up before pickup (the pickup timer releases them as SYSTEM): back to ready, or to preparing.
+  ['giveUp', 'COURIER_ASSIGNED', 'COURIER', 'READY_FOR_PICKUP'],
+  ['giveUp', 'COURIER_ASSIGNED', 'SYSTEM', 'READY_FOR_PICKUP'],
+  ['giveUpBeforeReady', 'COURIER_ASSIGNED', 'COURIER', 'PREPARING'],
   ['deliver', 'PICKED_UP', 'COURIER', 'DELIVERED'],
   ['cancel', 'AWAITING_PAYMENT', 'CONSUMER', 'CANCELLED'],
   ['cancel', 'PLACED', 'CONSUMER', 'CANCELLED'],
@@ -91,6 +95,7 @@ describe('the order’s transition table', () => {
     expect(allowedOf('PLACED', ['CONSUMER'])).toEqual(['cancel']);
     expect(allowedOf('AWAITING_PAYMENT', ['SYSTEM'])).toEqual([]);
     expect(allowedOf('PICKED_UP', ['ADMIN'])).toEqual(['cancel']);
+    expect(allowedOf('COURIER_ASSIGNED', ['COURIER'])).toEqual(['pickup', 'giveUp']);
     expect(allowedOf('DELIVERED', ['CONSUMER', 'STORE', 'COURIER', 'ADMIN'])).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { ConflictError, UnprocessableError, type AppError } from '../../core/errors/app-error';
 import type { ErrorCode } from '../../core/errors/codes';
 import { describe, timestamp } from '../firestore/documents';
+import { distanceMeters, type LatLng } from '../geo/geo';
 
 // Proving a handover (a courier picking up or delivering an order, a parcel changing hands): a 4-digit code the
 // receiving person reads out, or, when the code cannot be used (locked after too many wrong tries, nobody there), a
@@ -92,6 +93,50 @@ export async function photoProof(
 ): Promise<HandoverProof | undefined> {
   const photo = await lookup(courierId, photoId, tx);
   return photo ? { method: 'PHOTO', photo: { id: photo.id, url: photo.url }, by: courierId, at } : undefined;
+}
+
+/** Where the courier last was, as the driver module's location telemetry knows it (`at`: when it was written). */
+export interface CourierPosition {
+  lat: number;
+  lng: number;
+  at: number;
+}
+/** How a courier's last known position is read (the driver face's `jobPool.lastPosition`); null: none. */
+export type CourierPositionLookup = (courierId: string, tx?: Transaction) => Promise<CourierPosition | null>;
+
+/** A photo proof checked: proved, not the courier's own READY image, or taken away from the place. */
+export type PhotoHandoverCheck =
+  { outcome: 'PROVED'; proof: HandoverProof } | { outcome: 'NOT_YOURS' } | { outcome: 'TOO_FAR'; distanceM: number | null; radiusM: number };
+
+/**
+ * A photo proves a handover only where it happens: the photo must be the courier's own READY image upload, and the
+ * courier's last known position (no older than `maxAgeMs`) within `radiusM` of `place` (the store or sender at pickup,
+ * the drop-off at delivery). A photo is what a courier sends when nobody reads out a code, so nothing else proves
+ * they were there; a code proves presence by itself and is checked with `checkHandoverCode`. No position, or a stale
+ * one, counts as too far (`distanceM` null). Reads in `tx` when given one.
+ */
+export async function proveHandover(
+  lookups: { photos: HandoverPhotoLookup; positions: CourierPositionLookup },
+  input: { courierId: string; photoId: string; place: LatLng; radiusM: number; maxAgeMs: number; at: number; tx?: Transaction },
+): Promise<PhotoHandoverCheck> {
+  const [proof, position] = await Promise.all([
+    photoProof(lookups.photos, input.courierId, input.photoId, input.at, input.tx),
+    lookups.positions(input.courierId, input.tx),
+  ]);
+  if (!proof) return { outcome: 'NOT_YOURS' };
+  const fresh = position !== null && input.at - position.at <= input.maxAgeMs;
+  const distanceM = fresh ? Math.round(distanceMeters(position, input.place)) : null;
+  if (distanceM === null || distanceM > input.radiusM) return { outcome: 'TOO_FAR', distanceM, radiusM: input.radiusM };
+  return { outcome: 'PROVED', proof };
+}
+
+/** The answer to a photo taken too far from the place (409 with the module's code, `distanceM` and `radiusM`); undefined otherwise. */
+export function handoverTooFarError(check: PhotoHandoverCheck, code: ErrorCode): AppError | undefined {
+  if (check.outcome !== 'TOO_FAR') return undefined;
+  return new ConflictError('Your last known position is too far from the handover place for a photo proof: use the code, or get closer', {
+    distanceM: check.distanceM,
+    radiusM: check.radiusM,
+  }).withCode(code);
 }
 
 /** The proof as a listened document stores it (a Timestamp `at`): a field of the module's document schema. */

@@ -1,0 +1,115 @@
+import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { noSuchOrder, type OrderViewer, type OrdersCore } from './orders.context';
+import { assignmentOf, confirmDeadline, courierDeadline, courierRound, pickupDeadline, PICKUP_TIMEOUT_BY } from './orders.deadline';
+import type { CourierSearch } from './orders.dispatch';
+import type { MoveResult, OrderMoves } from './orders.lifecycle';
+import type { OrderAction } from './orders.machine';
+import type { OrderRecord } from './orders.model';
+import { ordersRepo } from './orders.repo';
+
+// A courier leaving an order before pickup: their own give-up, or the pickup timer's release (the same move by
+// SYSTEM). One transition: back to READY_FOR_PICKUP (PREPARING when the store has not said ready), the courier freed
+// in the job pool and out of `participants` (the order's document and API are closed to them from then), remembered
+// so the search never offers them the order again, and a new search round due at once. Also the order's timers and
+// the lazy checks a party's read runs (the pickup window passed, a search stalled).
+
+/** The order changed between the read that chose the move and its transaction (the store said ready): chosen again. */
+class ReadinessChanged extends Error {}
+/** The pickup timer of an assignment that is not due (a later assignment, a task come early). */
+class NotDue extends Error {}
+
+const alreadyLeft = () => new ConflictError('You are no longer this order’s courier (you gave it up, or it was released)').withCode('ORDER_COURIER_RELEASED');
+
+export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search: CourierSearch) {
+  const { now, settings, schedulers } = core;
+
+  /** What leaving does to the order's fields (the status is the move's). */
+  const left = (o: OrderRecord, at: number): Partial<OrderRecord> => ({
+    driverId: null,
+    courier: null,
+    participants: [o.consumerId],
+    assignedAt: null,
+    pickupBy: null,
+    formerDriverIds: [...(o.formerDriverIds ?? []).filter((d) => d !== o.driverId), ...(o.driverId ? [o.driverId] : [])].slice(-settings.formerCouriersMax),
+    courierAttempt: (o.courierAttempt ?? 0) + 1,
+    courierRetryAt: at,
+  });
+  const actionFor = (o: OrderRecord): OrderAction => (o.readyAt !== null ? 'giveUp' : 'giveUpBeforeReady');
+  const formerly = (o: OrderRecord | undefined, userId: string) => !!o && o.driverId !== userId && (o.formerDriverIds ?? []).includes(userId);
+
+  /** The move, its action chosen by the order's readiness (chosen again if the store said ready meanwhile). */
+  async function leave(id: string, viewer: OrderViewer | { system: string }, reason: string | null, extra?: (o: OrderRecord) => void) {
+    for (let attempt = 0; ; attempt++) {
+      const order = await ordersRepo.get(id);
+      if (!order) throw noSuchOrder();
+      const action = 'system' in viewer ? 'giveUp' : actionFor(order);
+      try {
+        return await moves.move(id, {
+          action,
+          viewer,
+          reason,
+          tolerant: 'system' in viewer ? 'refused' : undefined,
+          check: (current) => {
+            if (!('system' in viewer) && actionFor(current) !== action) throw new ReadinessChanged();
+            extra?.(current);
+          },
+          change: left,
+        });
+      } catch (err) {
+        if (err instanceof ReadinessChanged && attempt < 3) continue;
+        throw err;
+      }
+    }
+  }
+
+  /** Arms the timers of the order as it stands (idempotent: one task per order and phase, round or assignment). */
+  async function armTimers(order: OrderRecord): Promise<void> {
+    const at = now();
+    if (confirmDeadline.dueAt(order) !== null) await confirmDeadline.arm(schedulers.confirm, order, at);
+    if (courierDeadline.dueAt(order) !== null) await courierDeadline.arm(schedulers.courier, order, at, courierRound(order));
+    if (pickupDeadline.dueAt(order) !== null) await pickupDeadline.arm(schedulers.pickup, order, at, assignmentOf(order));
+  }
+
+  /**
+   * The assigned courier gives the order up before pickup. A retry by the same courier is 409 ORDER_COURIER_RELEASED
+   * (no second move; a retry with the same Idempotency-Key replays the first answer); anyone else is 404.
+   */
+  async function giveUp(viewer: OrderViewer, id: string, reason: string | null): Promise<MoveResult> {
+    if (formerly(await ordersRepo.get(id), viewer.userId)) throw alreadyLeft();
+    // The status change arms the new search round (the orderStatusChanged trigger's `armTimers`).
+    return leave(id, viewer, reason).catch(async (err: unknown) => {
+      // A double tap: the first request's move made this one a stranger's.
+      if (err instanceof NotFoundError && formerly(await ordersRepo.get(id), viewer.userId)) throw alreadyLeft();
+      throw err;
+    });
+  }
+
+  /** The pickup window's release (the task, or a lazy read): tolerant, never before it is due, never after pickup. */
+  async function release(id: string): Promise<OrderRecord | undefined> {
+    const at = now();
+    const moved = await leave(id, { system: PICKUP_TIMEOUT_BY }, 'not picked up in time', (o) => {
+      if (!pickupDeadline.isDue(o, at)) throw new NotDue();
+    }).catch((err: unknown) => {
+      if (err instanceof NotDue || err instanceof NotFoundError) return undefined;
+      throw err;
+    });
+    return moved?.after;
+  }
+
+  /** The `orderPickupTimeout` task: another assignment's task does nothing; else waits for the due time, then releases. */
+  async function runPickupTimeout(id: string, assignment?: string) {
+    const order = await ordersRepo.get(id);
+    if (!order || (assignment !== undefined && assignmentOf(order) !== assignment)) return 'settled' as const;
+    return pickupDeadline.run(id, { load: (orderId) => ordersRepo.get(orderId), expire: release, now });
+  }
+
+  /** The lazy checks of a party's read: a courier past the pickup window released, a stalled search armed again. */
+  async function upToDate(order: OrderRecord): Promise<OrderRecord> {
+    const current = pickupDeadline.isDue(order, now()) ? ((await release(order.id)) ?? order) : order;
+    return search.rearmIfStalled(current);
+  }
+
+  return { giveUp, release, runPickupTimeout, armTimers, upToDate };
+}
+
+export type CourierRelease = ReturnType<typeof createCourierRelease>;
