@@ -5,19 +5,7 @@ import { area, onlineCourier } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
 import { deliverVnpayIpn, vnpayNotice } from '../../helpers/gateways';
 import { earnings, ledgerCheck, topUp, walletOf } from '../../helpers/wallet';
-import {
-  confirmTimerFires,
-  deliverThrough,
-  getOrder,
-  location,
-  orderUntil,
-  payoutOf,
-  placeOrder,
-  stockOf,
-  storeAt,
-  storeMove,
-  type Json,
-} from './setup';
+import { confirmTimerFires, deliverThrough, getOrder, location, orderUntil, payoutOf, placeOrder, stockOf, storeAt, storeMove, type Json } from './setup';
 
 // Cash on delivery through the real modules, then a day of orders of one store and one courier (delivered by wallet,
 // cash and gateway; cancelled, rejected, timed out) after which the whole ledger agrees with its transfers, as
@@ -93,7 +81,11 @@ it('a day of orders (wallet, cash, gateway delivered; cancelled, rejected, timed
   expect((await storeMove(early, cancelled.order.id, 'cancel', { reason: 'Đặt nhầm' })).status).toBe('CANCELLED');
   expect((await storeMove(owner, rejected.order.id, 'reject', { reason: 'Hết nguyên liệu' })).status).toBe('REJECTED');
   await confirmTimerFires(expired.order.id);
-  expect((await getOrder(late, expired.order.id)).body).toMatchObject({ status: 'CANCELLED', cancelReasonCode: 'CONFIRM_TIMEOUT', payment: { settled: 'RELEASED' } });
+  expect((await getOrder(late, expired.order.id)).body).toMatchObject({
+    status: 'CANCELLED',
+    cancelReasonCode: 'CONFIRM_TIMEOUT',
+    payment: { settled: 'RELEASED' },
+  });
   expect(await stockOf(owner, seller, 'pho-dac-biet')).toBe(3);
 
   // Each consumer paid exactly for what was delivered to them; nothing is held.

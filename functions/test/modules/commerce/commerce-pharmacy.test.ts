@@ -18,7 +18,8 @@ async function pharmacyAt(owner: PartnerOwner, here: Here): Promise<SellerRef> {
     body: { partnerId: owner.partnerId, name: 'Nhà thuốc Long Châu 379', chain: 'Long Châu', location: here.near(0), openingHours: { open24h: true } },
   });
   if (made.status !== 201) throw new Error(`pharmacy ${made.status}: ${JSON.stringify(made.body)}`);
-  const put = (sku: string, body: Record<string, unknown>) => call('PUT', `/pharmacy/stores/${made.body.id}/products/${sku}`, { token: owner.accessToken, body });
+  const put = (sku: string, body: Record<string, unknown>) =>
+    call('PUT', `/pharmacy/stores/${made.body.id}/products/${sku}`, { token: owner.accessToken, body });
   for (const [sku, body] of Object.entries({
     AMOX500: { name: 'Amoxicillin 500mg', priceVnd: 60_000, stock: 5, unit: 'vỉ', requiresPrescription: true },
     PANADOL: { name: 'Panadol Extra', priceVnd: 185_000, stock: 10 },
@@ -63,7 +64,10 @@ it('a prescription-only product: refused without the buyer’s image, ordered wi
   const queue = await call('GET', `/pharmacy/stores/${seller.id}/orders`, { token: staff.accessToken });
   expect(queue.body.items.map((o: { id: string }) => o.id)).toContain(id);
   const seenByStore = await getOrder(staff, id);
-  expect(seenByStore.body).toMatchObject({ prescriptionMediaId: prescription, lines: expect.arrayContaining([expect.objectContaining({ itemKey: 'AMOX500', quantity: 2 })]) });
+  expect(seenByStore.body).toMatchObject({
+    prescriptionMediaId: prescription,
+    lines: expect.arrayContaining([expect.objectContaining({ itemKey: 'AMOX500', quantity: 2 })]),
+  });
   expect((await getOrder(rival, id)).status).toBe(404);
   expect((await call('POST', `/orders/${id}/confirm`, { token: rival.accessToken, body: {} })).status).toBe(404);
 

@@ -54,7 +54,9 @@ describe('a voucher at checkout', () => {
     expect(placed.order.pricing.discountVnd).toBe(20_000);
     expect((await storeMove(owner, placed.order.id, 'reject', { reason: 'Quán sắp đóng cửa' })).status).toBe('REJECTED');
     expect(await redeemedOf(voucher)).toBe(0);
-    expect((await placeOrder(consumer, seller, here, { method: 'CASH' }, { 'pho-tai': 1 }, { voucherCode: voucher.code })).order.pricing.discountVnd).toBe(20_000);
+    expect((await placeOrder(consumer, seller, here, { method: 'CASH' }, { 'pho-tai': 1 }, { voucherCode: voucher.code })).order.pricing.discountVnd).toBe(
+      20_000,
+    );
   });
 });
 
