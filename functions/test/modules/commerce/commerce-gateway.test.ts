@@ -5,7 +5,7 @@ import { requireEmulators } from '../../helpers/emulators';
 import { deliverMomoIpn, deliverVnpayIpn, momoCreateRequestOf, momoNotice, readVnpayUrl, vnpayNotice } from '../../helpers/gateways';
 import { waitFor } from '../../helpers/wait';
 import { walletOf } from '../../helpers/wallet';
-import { getOrder, orderUntil, placeOrder, stockOf, storeAt, storeMove } from './setup';
+import { orderUntil, placeOrder, stockOf, storeAt, storeMove } from './setup';
 
 // Checkout paid at a gateway through the real payments module: the order waits (AWAITING_PAYMENT) with its stock
 // taken, the gateway's signed notification (IPN) places it or calls it off. The payment's outcome reaches the order
@@ -79,6 +79,7 @@ describe('GATEWAY checkout', () => {
     expect((await deliverMomoIpn(momoNotice(await momoCreateRequestOf(waiting.payment!.id)))).status).toBe(204);
     const payment = () => call('GET', `/payments/${waiting.payment!.id}`, { token: consumer.accessToken });
     await waitFor(async () => ((await payment()).body.status === 'REFUNDED' ? true : undefined), { what: 'the refund', timeoutMs: 20_000 });
-    expect((await getOrder(consumer, waiting.order.id)).body).toMatchObject({ status: 'CANCELLED', cancelledBy: 'CONSUMER', payment: { settled: 'REFUNDED' } });
+    const refunded = await orderUntil(consumer, waiting.order.id, (o) => o.payment.settled === 'REFUNDED', 'the refund on the order');
+    expect(refunded).toMatchObject({ status: 'CANCELLED', cancelledBy: 'CONSUMER' });
   });
 });
