@@ -111,12 +111,14 @@ export const orderUntil = (who: Tokens, id: string, done: (order: Json) => boole
     { what, timeoutMs: 20_000 },
   );
 
-/** Units left of a store's counted item (merchant item or pharmacy product), as its managers read them. */
+/** Units left of a store's counted item (merchant item or pharmacy product), as its managers read its list. */
 export async function stockOf(owner: Tokens, seller: SellerRef, itemKey: string): Promise<number | null> {
-  const path = seller.kind === 'MERCHANT' ? `/merchants/${seller.id}/items/${itemKey}` : `/pharmacy/stores/${seller.id}/products/${itemKey}`;
-  const read = await call('GET', path, { token: owner.accessToken });
+  const path = seller.kind === 'MERCHANT' ? `/merchants/${seller.id}/items` : `/pharmacy/stores/${seller.id}/products`;
+  const read = await call('GET', `${path}?limit=100`, { token: owner.accessToken });
   if (read.status !== 200) throw new Error(`stock ${read.status}: ${JSON.stringify(read.body)}`);
-  return read.body.stock ?? null;
+  const item = (read.body.items as Json[]).find((i) => (i.itemKey ?? i.sku) === itemKey);
+  if (!item) throw new Error(`no item ${itemKey} in ${JSON.stringify(read.body.items)}`);
+  return item.stock ?? null;
 }
 
 export const location = async (driverId: string) => (await db().collection(DRIVER_LOCATIONS).doc(driverId).get()).data()!;
