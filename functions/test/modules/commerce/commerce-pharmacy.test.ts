@@ -63,6 +63,8 @@ it('a prescription-only product: refused without the buyer’s image, ordered wi
   // The store's staff find it in the pharmacy's queue with the prescription to check; another partner sees nothing.
   const queue = await call('GET', `/pharmacy/stores/${seller.id}/orders`, { token: staff.accessToken });
   expect(queue.body.items.map((o: { id: string }) => o.id)).toContain(id);
+  // The store reads the prescription's media id on the order (fetching its bytes is a separate matter: GET /media/{id}
+  // answers only the uploader and administrators).
   const seenByStore = await getOrder(staff, id);
   expect(seenByStore.body).toMatchObject({
     prescriptionMediaId: prescription,
