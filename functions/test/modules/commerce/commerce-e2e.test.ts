@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DRIVER_LOCATIONS } from '../../../src/modules/driver/driver.collections';
-import { ordersServiceFor } from '../../../src/modules/orders/orders.wiring';
-import { db } from '../../../src/platform/core/firebase/firebase';
 import { registerVerified } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
-import { testConfig } from '../../helpers/config';
 import { area, onlineCourier } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
-import { openMerchant } from '../../helpers/merchants';
-import { activePartner } from '../../helpers/partners';
 import { earnings, ledgerCheck, topUp, walletOf } from '../../helpers/wallet';
+import { addressNear, location, orders, storeAt } from './setup';
 
 // The whole commerce flow through the real modules (the module tests use doubles of their neighbours): a consumer
 // browses a store, fills a cart, checks out from the wallet; the store confirms, prepares and hands over to the
@@ -17,18 +12,14 @@ import { earnings, ledgerCheck, topUp, walletOf } from '../../helpers/wallet';
 beforeAll(requireEmulators);
 jest.setTimeout(90_000);
 
-const location = async (driverId: string) => (await db().collection(DRIVER_LOCATIONS).doc(driverId).get()).data()!;
-
 it('browse → cart → checkout → store confirms → courier delivers, with the money through the ledger', async () => {
   const here = area();
-  const owner = await activePartner('Phở Thìn');
-  const store = await openMerchant(owner, here.near(0));
+  const { owner, seller } = await storeAt(here);
   const [consumer, stranger, courier] = await Promise.all([registerVerified({ name: 'Lan' }), registerVerified(), onlineCourier(here.near(300))]);
   await topUp(consumer, 500_000);
 
-  const menu = await call('GET', `/merchants/${store.id}/menu`, { token: consumer.accessToken });
+  const menu = await call('GET', `/merchants/${seller.id}/menu`, { token: consumer.accessToken });
   expect(menu.status).toBe(200);
-  const seller = { kind: 'MERCHANT', id: store.id };
   const added = await call('POST', '/cart/items', {
     token: consumer.accessToken,
     body: { seller, itemKey: 'pho-tai', quantity: 2, options: [{ group: 'size', choices: ['lon'] }], note: 'không hành' },
@@ -38,7 +29,7 @@ it('browse → cart → checkout → store confirms → courier delivers, with t
   const tampered = await call('POST', '/cart/items', { token: consumer.accessToken, body: { seller, itemKey: 'pho-tai', quantity: 1, priceVnd: 1 } });
   expect(tampered.status).toBe(400);
 
-  const address = { location: here.near(1_500), address: '45 Lê Văn Sỹ, Quận 3', recipientName: 'Lan', phone: '0912 345 678' };
+  const address = addressNear(here);
   const quote = await call('POST', '/cart/quote', { token: consumer.accessToken, body: { seller, address } });
   expect(quote.status).toBe(200);
   expect(quote.body).toMatchObject({ canCheckout: true, problems: [] });
@@ -59,13 +50,13 @@ it('browse → cart → checkout → store confirms → courier delivers, with t
 
   // Strangers see nothing; the store's owner sees it in its queue.
   expect((await call('GET', `/orders/${order.id}`, { token: stranger.accessToken })).status).toBe(404);
-  const queue = await call('GET', `/merchants/${store.id}/orders`, { token: owner.accessToken });
+  const queue = await call('GET', `/merchants/${seller.id}/orders`, { token: owner.accessToken });
   expect(queue.body.items.map((o: { id: string }) => o.id)).toContain(order.id);
 
   for (const step of ['confirm', 'preparing', 'ready'])
     expect((await call('POST', `/orders/${order.id}/${step}`, { token: owner.accessToken, body: {} })).status).toBe(200);
   // The courier search task's work (run here rather than waiting for the queue).
-  await ordersServiceFor(testConfig()).searchCourier(order.id);
+  await orders().searchCourier(order.id);
   const assigned = await call('GET', `/orders/${order.id}`, { token: consumer.accessToken });
   expect(assigned.body).toMatchObject({ status: 'COURIER_ASSIGNED', driverId: courier.user.id });
   expect(await location(courier.user.id)).toMatchObject({ currentJobId: order.id, currentJobKind: 'ORDER' });
