@@ -13,7 +13,12 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection('meta').doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(8);
+    expect(snap.get('version')).toBe(9);
+    // Version 9 added the demo merchants (the commerce walkthrough in the README orders from them).
+    const merchants = await getFirestore(app).getAll(
+      ...Array.from({ length: 20 }, (_, i) => getFirestore(app).doc(`merchants/seed-merchant-${String(i + 1).padStart(2, '0')}`)),
+    );
+    expect(merchants.filter((m) => m.exists)).toHaveLength(20);
   });
 
   it('the local administrator signs in with its documented password', async () => {

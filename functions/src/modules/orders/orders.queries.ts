@@ -3,6 +3,7 @@ import { inTransaction } from '../../platform/core/firebase/firebase';
 import type { PageRequest } from '../../platform/kits/firestore/paginate';
 import { iso } from '../../platform/kits/time/time';
 import { openContextConversation } from '../chat';
+import { attachableImage } from '../media';
 import { noSuchOrder, type OrderViewer, type OrdersCore } from './orders.context';
 import { confirmDeadline } from './orders.deadline';
 import type { OrderMoves } from './orders.lifecycle';
@@ -38,11 +39,14 @@ export function createOrderQueries(core: OrdersCore, moves: OrderMoves) {
   /** The view of an order for these roles, with the consumer's code and the rating read beside it. */
   async function view(order: OrderRecord, roles: readonly OrderActor[]) {
     const consumer = roles.includes('CONSUMER');
-    const [handover, rating] = await Promise.all([
+    // The store checks the prescription before confirming: the consumer's upload, read as theirs (never the courier's).
+    const prescriptionFor = order.prescriptionMediaId && roles.some((r) => r !== 'COURIER') ? order.prescriptionMediaId : null;
+    const [handover, rating, prescription] = await Promise.all([
       consumer && !isFinal(order.status) ? ordersRepo.handover(order.id) : undefined,
       order.status === 'DELIVERED' ? ordersRepo.rating(order.id) : undefined,
+      prescriptionFor ? attachableImage(order.consumerId, prescriptionFor) : undefined,
     ]);
-    return orderView(order, roles, settings, { handoverCode: handover?.code ?? null, rating: rating ?? null });
+    return orderView(order, roles, settings, { handoverCode: handover?.code ?? null, rating: rating ?? null, prescriptionUrl: prescription?.url ?? null });
   }
 
   async function get(viewer: OrderViewer, id: string) {

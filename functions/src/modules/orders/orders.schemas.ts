@@ -108,6 +108,12 @@ export const OrderSchema = z
         .describe('What happened to the money: released or refunded (called off), captured, paid or collected (delivered)'),
     }),
     prescriptionMediaId: z.string().nullable(),
+    prescriptionUrl: z
+      .string()
+      .nullable()
+      .describe(
+        'The prescription image (GET /orders/{id} only: lists leave it null) for the store to check before confirming; the consumer, the store and administrators',
+      ),
     note: z.string().nullable(),
     prepTimeMin: z.number().int(),
     driverId: z.string().nullable().describe('The courier'),

@@ -22,6 +22,7 @@ export function allowedOf(status: OrderStatus, roles: readonly OrderActor[]): st
 export interface ViewExtras {
   handoverCode?: string | null;
   rating?: RatingRecord | null;
+  prescriptionUrl?: string | null;
 }
 
 export function orderView(r: OrderRecord, roles: readonly OrderActor[], settings: OrderSettings, extras: ViewExtras = {}) {
@@ -43,6 +44,7 @@ export function orderView(r: OrderRecord, roles: readonly OrderActor[], settings
     voucher: r.voucher ? { code: r.voucher.code } : null,
     payment: { ...r.payment, settled: r.settlement.payment },
     prescriptionMediaId: sees('CONSUMER', 'STORE', 'ADMIN') ? r.prescriptionMediaId : null,
+    prescriptionUrl: sees('CONSUMER', 'STORE', 'ADMIN') ? (extras.prescriptionUrl ?? null) : null,
     note: r.note,
     prepTimeMin: r.prepTimeMin,
     driverId: r.driverId,

@@ -63,11 +63,14 @@ it('a prescription-only product: refused without the buyer’s image, ordered wi
   // The store's staff find it in the pharmacy's queue with the prescription to check; another partner sees nothing.
   const queue = await call('GET', `/pharmacy/stores/${seller.id}/orders`, { token: staff.accessToken });
   expect(queue.body.items.map((o: { id: string }) => o.id)).toContain(id);
-  // The store reads the prescription's media id on the order (fetching its bytes is a separate matter: GET /media/{id}
-  // answers only the uploader and administrators).
+  // The store reads the prescription on the order: its id and the image's address (GET /media/{id} answers only the
+  // uploader, so the order carries what the store needs to check it).
+  const upload = await call('GET', `/media/${prescription}`, { token: consumer.accessToken });
+  expect(upload.body.publicUrl).toEqual(expect.any(String));
   const seenByStore = await getOrder(staff, id);
   expect(seenByStore.body).toMatchObject({
     prescriptionMediaId: prescription,
+    prescriptionUrl: upload.body.publicUrl,
     lines: expect.arrayContaining([expect.objectContaining({ itemKey: 'AMOX500', quantity: 2 })]),
   });
   expect((await getOrder(rival, id)).status).toBe(404);
@@ -76,7 +79,7 @@ it('a prescription-only product: refused without the buyer’s image, ordered wi
   const delivered = await deliverThrough(consumer, staff, courier, id);
   expect(delivered.status).toBe('DELIVERED');
   // The courier never sees the prescription.
-  expect(delivered.prescriptionMediaId).toBeNull();
+  expect([delivered.prescriptionMediaId, delivered.prescriptionUrl]).toEqual([null, null]);
   const events = await call('GET', `/orders/${id}/events`, { token: consumer.accessToken });
   expect(events.body.items.map((e: { action: string }) => e.action)).toEqual(['place', 'confirm', 'preparing', 'ready', 'assign', 'pickup', 'deliver']);
 });
