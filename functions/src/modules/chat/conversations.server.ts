@@ -43,6 +43,16 @@ export const serverConversations = {
       return record;
     });
   },
+  /** A party left the entity (a courier who gave an order up): out of its conversation (idempotent). */
+  async leave(context: { type: ContextType; id: string }, userId: string): Promise<void> {
+    const id = contextConversationId(context);
+    await db().runTransaction(async (tx) => {
+      const existing = await repo.get(id, tx);
+      if (!existing || !existing.memberIds.includes(userId)) return;
+      repo.txUpdate(tx, id, { memberIds: existing.memberIds.filter((m) => m !== userId), updatedAt: Date.now() });
+      repo.txRemoveMember(tx, id, userId);
+    });
+  },
   /** The entity is over: its conversation becomes read-only (idempotent). */
   async close(context: { type: ContextType; id: string }): Promise<void> {
     const id = contextConversationId(context);

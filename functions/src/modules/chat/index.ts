@@ -18,6 +18,11 @@ export async function openContextConversation(
   return (await server().open(context, parties)).id;
 }
 
+/** A party left the ride, order or booking (a courier released from an order): they read its conversation no more. */
+export async function leaveContextConversation(context: { type: ContextType; id: string }, userId: string): Promise<void> {
+  await server().leave(context, userId);
+}
+
 /** The ride, order or booking is over: its conversation becomes read-only. */
 export async function closeContextConversation(context: { type: ContextType; id: string }): Promise<void> {
   await server().close(context);

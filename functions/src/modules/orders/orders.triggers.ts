@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../platform/core/config';
 import { collectionRecords, typedTrigger } from '../../platform/core/module/triggers';
-import { closeContextConversation } from '../chat';
+import { closeContextConversation, leaveContextConversation } from '../chat';
 import { notificationHub, type Hub } from '../notifications';
 import { isCalledOff, isFinal } from './orders.machine';
 import { orderDocument, type OrderRecord } from './orders.model';
@@ -30,6 +30,8 @@ export const onOrderWritten = typedTrigger(
     if (!before && after.status === 'AWAITING_PAYMENT') await work.reconcilePayment(after);
     if (isCalledOff(after.status) || after.status === 'DELIVERED') await work.settle(after);
     if (isFinal(after.status)) await closeContextConversation({ type: 'ORDER', id: after.id });
+    // A courier who gave the order up (or was released from it) leaves its conversation with it.
+    if (before?.driverId && before.driverId !== after.driverId) await leaveContextConversation({ type: 'ORDER', id: after.id }, before.driverId);
     return notices.length;
   },
 );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newUserRecord } from '../../../src/modules/users/users.model';
 import { usersRepo } from '../../../src/modules/users/users.repo';
-import { closeContextConversation, openContextConversation } from '../../../src/modules/chat';
+import { closeContextConversation, leaveContextConversation, openContextConversation } from '../../../src/modules/chat';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
@@ -230,6 +230,21 @@ describe('context conversations (rides, orders, bookings)', () => {
     expect([refused.status, refused.body.code]).toEqual([409, 'CHAT_CLOSED']);
     expect((await get(rider, id)).body.closed).toBe(true);
     expect((await call('GET', `/chat/conversations/${id}/messages`, { token: driver.accessToken })).body.items).toHaveLength(1);
+  });
+
+  it('a party who left the entity (a courier who gave an order up) reads its conversation no more; twice is once', async () => {
+    const [consumer, courier] = [await registerVerified({ name: 'Consumer' }), await registerVerified({ name: 'Courier' })];
+    const context = { type: 'ORDER' as const, id: `order-${randomUUID()}` };
+    const id = await openContextConversation(context, [
+      { userId: consumer.user.id, surface: 'CON' },
+      { userId: courier.user.id, surface: 'DRV' },
+    ]);
+    await leaveContextConversation(context, courier.user.id);
+    await leaveContextConversation(context, courier.user.id);
+    expect((await get(courier, id)).status).toBe(404);
+    expect((await sendText(courier, id, 'still here?')).status).toBe(404);
+    expect((await get(consumer, id)).body).toMatchObject({ memberCount: 1, closed: false });
+    expect((await db().collection(CHAT_MEMBERSHIPS).where('conversationId', '==', id).get()).docs.map((d) => d.get('userId'))).toEqual([consumer.user.id]);
   });
 });
 

@@ -114,6 +114,11 @@ describe('the courier gives an order up', () => {
 describe('the pickup window', () => {
   it('its timer releases an order not picked up, once however often it is delivered, and the search is armed again', async () => {
     const { courier, order } = await assigned();
+    // The courier opened the order's conversation: released, they leave it with the order.
+    const chat = await app.call('POST', `/orders/${order.id}/chat`, { token: courier, body: {} });
+    expect(chat.status).toBe(200);
+    const conversation = () => app.call('GET', `/chat/conversations/${chat.body.conversationId}`, { token: courier });
+    expect((await conversation()).status).toBe(200);
     const before = (await ordersRepo.get(order.id))!;
     const beforeDoc = await doc(order.id);
     expect(before.pickupBy).toBe(before.assignedAt! + 30 * 60_000);
@@ -131,6 +136,7 @@ describe('the pickup window', () => {
     const event = { id: `evt-${randomUUID()}`, time: new Date().toISOString(), params: {}, before: beforeDoc, after: await doc(order.id) };
     await onOrderWritten(event, app.config, { dispatch: async () => [] }, late);
     expect(asked.filter((a) => a.queue === 'courier')).toEqual([{ queue: 'courier', id: order.id, delaySec: 1, phase: `r${released.courierAttempt}` }]);
+    expect((await conversation()).status).toBe(404);
     const next = await driverAccount();
     await doubles.courier(next.user.id, { lat: 10.7799, lng: 106.692 });
     expect(await late.runCourierSearch(order.id, `r${released.courierAttempt}`)).toBe('expired');
