@@ -13,6 +13,7 @@ import { parseEnv } from 'node:util';
 import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
 import { stackEnv } from '../lib/profiles.mjs';
 import { createUser } from './realtime-accounts.mjs';
+import { aggregate, collectionOf, contentionOf, profileOf, recorded, startRecording, stopRecording } from './firestore-rpcs.mjs';
 import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
@@ -32,7 +33,6 @@ const { cartIdOf } = lib('modules/cart/cart.model.js');
 const { ledgerRepo } = lib('modules/wallet/ledger.repo.js');
 const { userAccount, systemAccount } = lib('modules/wallet/ledger.model.js');
 const { checkLedger } = lib('modules/wallet/ledger.check.js');
-const { Firestore } = require('@google-cloud/firestore');
 
 const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
 const wipe = () => fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' });
@@ -46,136 +46,6 @@ const ROUNDS = 40;
 const CROWD = 50;
 const SCARCE_PER_CART = 2; // the crowd's carts' last line (quantities alternate 1, 2, …: the tenth takes 2)
 const SCARCE = (CROWD - 5) * SCARCE_PER_CART; // units of the crowd's shared item: five buyers too many
-
-// ---- Every Firestore RPC this process sends while `recording` is set: method, times, documents. ----
-let recording = null;
-const docPath = (name) => name.replace(/^projects\/[^/]+\/databases\/[^/]+\/documents\//, '');
-const collectionOf = (p) => p.split('/').filter((_, i) => i % 2 === 0).join('/*/');
-function writeOf(w) {
-  if (w.delete) return { op: 'delete', path: docPath(w.delete) };
-  const op = w.currentDocument?.exists === false ? 'create' : w.updateMask ? 'update' : 'set';
-  return { op: w.updateTransforms?.length ? `${op}+increment` : op, path: docPath(w.update?.name ?? w.transform?.document) };
-}
-const request = Firestore.prototype.request;
-Firestore.prototype.request = function (method, req, ...rest) {
-  const pending = request.call(this, method, req, ...rest);
-  if (!recording) return pending;
-  const entry = { method, start: performance.now(), writes: method === 'commit' ? (req.writes ?? []).map(writeOf) : [], reads: [] };
-  recording.push(entry);
-  return pending.then(
-    (value) => ((entry.end = performance.now()), value),
-    (err) => {
-      entry.end = performance.now();
-      entry.error = err.code ?? 'error';
-      throw err;
-    },
-  );
-};
-const requestStream = Firestore.prototype.requestStream;
-Firestore.prototype.requestStream = function (method, bidi, req, ...rest) {
-  const pending = requestStream.call(this, method, bidi, req, ...rest);
-  if (!recording || method === 'listen') return pending;
-  const reads = method === 'batchGetDocuments' ? (req.documents ?? []).map(docPath) : method === 'runQuery' ? [`${docPath(`${req.parent}/`)}${req.structuredQuery?.from?.[0]?.collectionId} (query)`] : [];
-  const entry = { method, start: performance.now(), writes: [], reads, inTransaction: Boolean(req.transaction || req.newTransaction) };
-  recording.push(entry);
-  return pending.then(
-    (stream) => {
-      const done = () => (entry.end ??= performance.now());
-      stream.on('end', done);
-      stream.on('close', done);
-      stream.on('error', (err) => {
-        entry.error ??= err.code ?? 'error';
-        done();
-      });
-      return stream;
-    },
-    (err) => {
-      entry.end = performance.now();
-      entry.error = err.code ?? 'error';
-      throw err;
-    },
-  );
-};
-/** The contention a burst met: its commits, those refused (gRPC code: 10 ABORTED, 3 a transaction expired), rollbacks. */
-function contentionOf(rpcs) {
-  const commits = rpcs.filter((e) => e.method === 'commit');
-  const refused = {};
-  for (const e of [...commits, ...rpcs.filter((x) => x.method === 'batchGetDocuments')].filter((x) => x.error !== undefined)) refused[`${e.method} ${e.error}`] = (refused[`${e.method} ${e.error}`] ?? 0) + 1;
-  return { commits: commits.length, refused, rollbacks: rpcs.filter((e) => e.method === 'rollback').length, reads: rpcs.filter((e) => e.method === 'batchGetDocuments').length };
-}
-async function recorded(fn) {
-  recording = [];
-  const started = performance.now();
-  try {
-    const value = await fn();
-    return { value, ms: performance.now() - started, rpcs: recording, started };
-  } finally {
-    recording = null;
-  }
-}
-
-/** The RPCs of one request as sequential steps (overlapping ones merged): how many round trips, and their time. */
-function profileOf(rpcs, started, totalMs) {
-  const sorted = rpcs.filter((e) => e.end !== undefined).sort((a, b) => a.start - b.start);
-  const steps = [];
-  for (const e of sorted) {
-    const last = steps.at(-1);
-    if (last && e.start < last.end) {
-      last.end = Math.max(last.end, e.end);
-      last.rpcs.push(e);
-    } else steps.push({ start: e.start, end: e.end, rpcs: [e] });
-  }
-  const firestoreMs = steps.reduce((s, x) => s + (x.end - x.start), 0);
-  const byMethod = {};
-  for (const e of sorted) byMethod[e.method] = (byMethod[e.method] ?? 0) + 1;
-  const what = (e) => {
-    const docs = e.method === 'commit' ? e.writes.map((w) => `${w.op} ${collectionOf(w.path)}`) : e.reads.map(collectionOf);
-    const counted = Object.entries(docs.reduce((m, d) => ({ ...m, [d]: (m[d] ?? 0) + 1 }), {})).map(([d, n]) => (n > 1 ? `${n}× ${d}` : d));
-    return `${e.method}${e.inTransaction ? ' (tx)' : ''}: ${counted.join(', ')}`;
-  };
-  return {
-    rpcs: sorted.length,
-    byMethod,
-    sequentialSteps: steps.length,
-    firestoreMs: r1(firestoreMs),
-    otherMs: r1(totalMs - firestoreMs),
-    timeline: steps.map((s) => ({ atMs: r1(s.start - started), ms: r1(s.end - s.start), rpcs: s.rpcs.map(what) })),
-  };
-}
-
-/** Which part of the request a step belongs to, by the documents it touches. */
-function phaseOf(step) {
-  const text = step.rpcs.join(' ');
-  if (/auth_sessions|users/.test(text)) return 'auth';
-  if (/rate_limits/.test(text)) return 'rate limit';
-  if (/idempotency_keys/.test(text)) return 'idempotency';
-  return 'checkout';
-}
-
-/** The rounds' profiles as one: the median of each step (rounds with the usual sequence of steps), and per phase. */
-function aggregate(profiles) {
-  const shape = (p) => p.timeline.map((s) => s.rpcs.join('|')).join('/');
-  const counts = new Map();
-  for (const p of profiles) counts.set(shape(p), (counts.get(shape(p)) ?? 0) + 1);
-  const usual = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-  const alike = profiles.filter((p) => shape(p) === usual);
-  const timeline = alike[0].timeline.map((step, i) => ({ rpcs: step.rpcs, ms: r1(median(alike.map((p) => p.timeline[i].ms))) }));
-  const phases = {};
-  for (const step of timeline) {
-    step.phase = phaseOf(step);
-    phases[step.phase] = { steps: (phases[step.phase]?.steps ?? 0) + 1, ms: r1((phases[step.phase]?.ms ?? 0) + step.ms) };
-  }
-  return {
-    roundsAlike: alike.length,
-    rpcs: alike[0].rpcs,
-    byMethod: alike[0].byMethod,
-    sequentialSteps: timeline.length,
-    firestoreMs: r1(median(alike.map((p) => p.firestoreMs))),
-    otherMs: r1(median(alike.map((p) => p.otherMs))),
-    phases,
-    timeline,
-  };
-}
 
 // ---- The API in this process, configured as the Functions emulator configures the `api` function. ----
 function envFile(name) {
@@ -326,6 +196,57 @@ function summaryOf(template) {
   return Object.entries(byCollection).map(([what, n]) => `${n}× ${what}`);
 }
 
+/** The rounds: a fresh consumer's checkout and the raw transaction of the documents a checkout wrote, in turns. */
+async function measureRounds(api, merchantId, consumers) {
+  const ref = { kind: 'MERCHANT', id: merchantId };
+  const checkouts = [];
+  const raws = [];
+  let template;
+  const profiles = [];
+  const shared = new Set();
+  const seen = new Set();
+  const made = new Set();
+  for (let r = 0; r < consumers.length; r++) {
+    const user = consumers[r];
+    const runCheckout = async () => {
+      const cartBefore = (await db().collection('carts').doc(cartIdOf(user.id, ref)).get()).data();
+      const res = await recorded(() => checkoutOf(api.apiJson, merchantId, user, `bench-round-${r}`));
+      if (res.value.status !== 201) throw new Error(`POST /cart/checkout ${res.value.status}: ${JSON.stringify(res.value.body)}`);
+      // The documents written in every round (the items' stock) stay one set of copies; the others are per round.
+      const paths = new Set(res.rpcs.flatMap((e) => e.writes.map((w) => w.path)));
+      for (const p of paths) if (seen.has(p)) shared.add(p);
+      for (const p of paths) seen.add(p);
+      template = await templateOf(res.rpcs, cartBefore);
+      return res;
+    };
+    const runRaw = async () => {
+      await prepareRaw(template, r, shared, made);
+      const started = performance.now();
+      await rawTransaction(template, r, shared);
+      return performance.now() - started;
+    };
+    let c;
+    let rawMs;
+    if (r < 2 || r % 2 === 0) {
+      c = await runCheckout();
+      await sleep(400); // the deployed triggers react to the order and the hold; each side meets a settled emulator
+      rawMs = await runRaw();
+    } else {
+      rawMs = await runRaw();
+      await sleep(400);
+      c = await runCheckout();
+    }
+    if (r >= WARMUP) {
+      checkouts.push(c.ms);
+      raws.push(rawMs);
+      profiles.push(profileOf(c.rpcs, c.started, c.ms));
+    }
+    log(`P13 ${r < WARMUP ? 'warm-up' : `round ${r - WARMUP + 1}/${ROUNDS}`}: checkout ${c.ms.toFixed(0)} ms (${c.rpcs.length} Firestore RPCs), raw transaction ${rawMs.toFixed(0)} ms (${template.length} docs)`);
+    await sleep(400);
+  }
+  return { checkouts, raws, profiles, template };
+}
+
 async function p13() {
   await wipe();
   const api = await startApi();
@@ -336,53 +257,7 @@ async function p13() {
     const roundKeys = MENU.slice(0, 10).map(([key]) => key);
     log(`P13: seeding ${WARMUP + ROUNDS} consumers for the rounds (wallet money through the ledger, 10-line carts through POST /cart/items) …`);
     const consumers = await seedConsumers(api.apiJson, merchantId, WARMUP + ROUNDS, 'round', roundKeys);
-    const ref = { kind: 'MERCHANT', id: merchantId };
-
-    const checkouts = [];
-    const raws = [];
-    let template;
-    const profiles = [];
-    const shared = new Set();
-    const seen = new Set();
-    const made = new Set();
-    for (let r = 0; r < consumers.length; r++) {
-      const user = consumers[r];
-      const runCheckout = async () => {
-        const cartBefore = (await db().collection('carts').doc(cartIdOf(user.id, ref)).get()).data();
-        const res = await recorded(() => checkoutOf(api.apiJson, merchantId, user, `bench-round-${r}`));
-        if (res.value.status !== 201) throw new Error(`POST /cart/checkout ${res.value.status}: ${JSON.stringify(res.value.body)}`);
-        // The documents written in every round (the items' stock) stay one set of copies; the others are per round.
-        const paths = new Set(res.rpcs.flatMap((e) => e.writes.map((w) => w.path)));
-        for (const p of paths) if (seen.has(p)) shared.add(p);
-        for (const p of paths) seen.add(p);
-        template = await templateOf(res.rpcs, cartBefore);
-        return res;
-      };
-      const runRaw = async () => {
-        await prepareRaw(template, r, shared, made);
-        const started = performance.now();
-        await rawTransaction(template, r, shared);
-        return performance.now() - started;
-      };
-      let c;
-      let rawMs;
-      if (r < 2 || r % 2 === 0) {
-        c = await runCheckout();
-        await sleep(400); // the deployed triggers react to the order and the hold; each side meets a settled emulator
-        rawMs = await runRaw();
-      } else {
-        rawMs = await runRaw();
-        await sleep(400);
-        c = await runCheckout();
-      }
-      if (r >= WARMUP) {
-        checkouts.push(c.ms);
-        raws.push(rawMs);
-        profiles.push(profileOf(c.rpcs, c.started, c.ms));
-      }
-      log(`P13 ${r < WARMUP ? 'warm-up' : `round ${r - WARMUP + 1}/${ROUNDS}`}: checkout ${c.ms.toFixed(0)} ms (${c.rpcs.length} Firestore RPCs), raw transaction ${rawMs.toFixed(0)} ms (${template.length} docs)`);
-      await sleep(400);
-    }
+    const { checkouts, raws, profiles, template } = await measureRounds(api, merchantId, consumers);
     const profile = aggregate(profiles);
     const stats = (xs) => ({ p50Ms: r1(median(xs)), p95Ms: r1(percentile(xs, 95)), minMs: r1(Math.min(...xs)), maxMs: r1(Math.max(...xs)) });
     const checkout = stats(checkouts);
@@ -440,7 +315,7 @@ async function crowd(api, merchantId, tag) {
   const before = await flanStock();
   log(`P13: ${CROWD} checkouts at once (banh-flan: ${before} units, ${SCARCE_PER_CART} per cart) …`);
   const errorsBefore = api.errors.length;
-  recording = [];
+  startRecording();
   const started = performance.now();
   const send = (user, i) => checkoutOf(api.apiJson, merchantId, user, `bench-${tag}-${i}`);
   const answers = await Promise.all(
@@ -451,8 +326,7 @@ async function crowd(api, merchantId, tag) {
     }),
   );
   const wallMs = performance.now() - started;
-  const contention = contentionOf(recording);
-  recording = null;
+  const contention = contentionOf(stopRecording());
   const logged = api.errors.slice(errorsBefore).map((e) => `${e.severity} ${e.message}`);
   const errorsLogged = Object.entries(logged.reduce((m, x) => ({ ...m, [x]: (m[x] ?? 0) + 1 }), {})).map(([x, n]) => `${n}× ${x}`);
   const first = tally(answers);
