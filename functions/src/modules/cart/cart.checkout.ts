@@ -44,9 +44,8 @@ export function createCheckout(ctx: CartContext) {
   const deadline = checkoutDeadline(ctx.settings.checkoutCheckSec);
 
   async function answer(orderId: string, userId: string, paymentId: string | null) {
-    const order = await orders.view(orderId, userId);
+    const [order, p] = await Promise.all([orders.view(orderId, userId), paymentId ? payments.get(paymentId) : null]);
     if (order === undefined) throw new Error(`order ${orderId} was placed but cannot be read`);
-    const p = paymentId ? await payments.get(paymentId) : null;
     return {
       order: order as { id: string; status: string } & Record<string, unknown>,
       payment: p ? { id: p.id, method: p.method, provider: p.provider, status: p.status, amount: p.amount, paymentUrl: p.paymentUrl } : null,
@@ -171,16 +170,24 @@ export function createCheckout(ctx: CartContext) {
     build: (lines: PricedLine[]) => OrderDraft,
   ): Promise<{ outcome: 'placed' | 'replayed'; record: CheckoutRecord }> {
     const orderId = attempt.record.id;
+    const userId = attempt.record.userId;
+    // Reads side by side, in two rounds: the transaction holds the store's stock for as short a time as it can (a
+    // crowd at one store contends for the same item documents).
     return inTransaction(async (tx) => {
-      const r = await cartRepo.getCheckout(orderId, tx);
+      const [r, exists, cart] = await Promise.all([
+        cartRepo.getCheckout(orderId, tx),
+        orders.txExists(tx, orderId),
+        cartRepo.get(cartIdOf(userId, input.seller), tx),
+      ]);
       if (!r) throw changed();
-      if (r.placed || (await orders.txExists(tx, orderId))) return { outcome: 'replayed' as const, record: r };
-      const cart = await cartRepo.get(cartIdOf(r.userId, input.seller), tx);
+      if (r.placed || exists) return { outcome: 'replayed' as const, record: r };
       if (!cart || cart.revision !== a.cart?.revision) throw changed();
-      const taken = await sellers.txTake(tx, input.seller, cart.lines.map(lineRequestOf));
+      const [taken] = await Promise.all([
+        sellers.txTake(tx, input.seller, cart.lines.map(lineRequestOf)),
+        orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller }),
+      ]);
       if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== a.pricing.itemsVnd) throw changed();
       const draft = build(taken.lines);
-      await orders.txCheckPlacing(tx, draft);
       taken.take();
       orders.txPlace(tx, draft);
       cartRepo.remove(tx, cart.id);
@@ -215,9 +222,8 @@ export function createCheckout(ctx: CartContext) {
 
   async function checkout(userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string) {
     const orderId = stableId({ scope: 'cart.checkout', caller: userId, key: idempotencyKey });
-    const earlier = await cartRepo.getCheckout(orderId);
+    const [earlier, cart] = await Promise.all([cartRepo.getCheckout(orderId), cartRepo.get(cartIdOf(userId, input.seller))]);
     if (earlier?.placed) return answer(orderId, userId, takenPayment(earlier));
-    const cart = await cartRepo.get(cartIdOf(userId, input.seller));
     const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart });
     if (a.problems.length > 0) throw refusalOf(a.problems[0]);
     // Refused before anything is reserved or paid when it would be anyway (the placing transaction checks again).
