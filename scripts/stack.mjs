@@ -458,19 +458,24 @@ async function testFiles() {
   prepare();
   fs.mkdirSync(resultsDir, { recursive: true });
   const out = path.join(resultsDir, `files-${process.pid}.json`);
+  const serialOut = path.join(resultsDir, `files-${process.pid}-serial.json`);
   const sinks = await startSinks('test', { print: false });
   const env = { ...describeEnv(), ...stackEnv('test') };
   const quoted = patterns.map((p) => `"${p.replace(/"/g, '')}"`).join(' ');
-  const jest = `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects integration serial rules --maxWorkers=${TEST_WORKERS} --json --outputFile "${out}" ${quoted}`;
+  const jest = (projects, file, workers) =>
+    `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects} ${workers} --passWithNoTests --json --outputFile "${file}" ${quoted}`;
+  // As in npm test: the matching serial files (whole-database facts) run alone, after the others.
+  const script = `${jest('integration rules', out, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest('serial', serialOut, '--runInBand')}; second=$?; [ $first -eq 0 ] && [ $second -eq 0 ]`;
   try {
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [jest]), { env });
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [script]), { env });
   } finally {
     sinks?.kill();
   }
-  const result = readJestResults(out);
-  if (result.crashed) log(`test runner did not finish: ${result.crashed}`);
+  const [parallel, serial] = [readJestResults(out), readJestResults(serialOut)];
+  for (const crash of [parallel.crashed, serial.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
+  const result = { passed: parallel.passed + serial.passed, failed: parallel.failed + serial.failed };
   // These files' durations join the record the sequencer orders by (the longest first).
-  recordDurations(fileDurations([out]));
+  recordDurations(fileDurations([out, serialOut]));
   process.stdout.write(`${result.passed} passed, ${result.failed} failed\n`);
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }
