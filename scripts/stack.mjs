@@ -10,6 +10,7 @@ import { CORE_EMULATORS, emulatorEnv, emulatorUiAvailable, runnableEmulators } f
 import { DEV_RATE_LIMITS, startSinks, stackEnv } from './lib/profiles.mjs';
 import { ensureRuntimeNode } from './lib/runtime.mjs';
 import { BASE_URL, PROJECT_ID, fail, functionsDir, log, repoRoot } from './lib/util.mjs';
+import { fileDurations, markedAt, printTiming, recordDurations, runLive, runQuiet, tierClock } from './lib/test-timing.mjs';
 
 const firebaseBin = path.join(repoRoot, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
 const jestBin = path.join(functionsDir, 'node_modules', 'jest', 'bin', 'jest.js');
@@ -189,43 +190,74 @@ function readJestResults(file) {
   return { passed: r.numPassedTests, failed: r.numFailedTests + brokenSuites.length };
 }
 
+// npm test. Steps that do not depend on each other run side by side (the machine has two cores and most steps use
+// one): the build, the type-check, the sound check and the form checks; then the unit tier while the emulators start.
 async function test() {
   const started = Date.now();
-  prepare({ typecheckTests: true });
+  const clock = tierClock();
+  ensureDeps(repoRoot);
+  ensureDeps(functionsDir);
+  ensureLocalSecrets();
   fs.rmSync(resultsDir, { recursive: true, force: true });
   fs.mkdirSync(resultsDir, { recursive: true });
   const jest = (projects, out, workers = '--runInBand') =>
     `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects.join(' ')} ${workers} --json --outputFile "${out}"`;
 
-  log('sound pack check (re-measures assets/sounds) …');
   const soundsOut = path.join(resultsDir, 'sounds.json');
-  run(process.execPath, [path.join(repoRoot, 'scripts', 'sounds', 'check.mjs'), `--json=${soundsOut}`]);
+  const { form } = await clock.time('build, type-check, sounds, form', () => checksSideBySide(soundsOut));
 
-  const form = checkForm();
-
-  log('unit tests …');
   const unitOut = path.join(resultsDir, 'unit.json');
-  run('sh', ['-c', jest(['unit'], unitOut)]);
-
-  log('integration, smoke and rules tests on the emulators …');
+  const unitDone = path.join(resultsDir, 'unit.done');
+  const mark = (name) => path.join(resultsDir, `${name}.mark`);
+  log('unit tests, while the emulators start (integration, smoke and rules tests wait for the unit tier) …');
   const sinks = await startSinks('test', { print: false });
   const env = { ...describeEnv(), ...stackEnv('test') };
   const emuOut = path.join(resultsDir, 'emulators.json');
   const serialOut = path.join(resultsDir, 'serial.json');
-  // Test files mostly wait on the emulators, so three workers share two cores well; the serial project (files
-  // asserting whole-database facts) runs alone afterwards, whatever the first run's outcome.
   // Every query shape the API, triggers and tasks send is recorded for deploy:check's index coverage.
   const queryLog = path.join(resultsDir, 'firestore-queries.jsonl');
   env.FIRESTORE_QUERY_LOG = queryLog;
   // The production smoke script runs against this stack too (through Hosting, as against a deployment).
   const smokeOut = path.join(resultsDir, 'smoke.txt');
   const smoke = `"${process.execPath}" "${path.join(repoRoot, 'scripts', 'smoke.mjs')}" --base-url ${BASE_URL} --otp-inbox ${env.SINKS_URL} --docs on > "${smokeOut}" 2>&1`;
-  const emulatorTests = `${jest(['integration', 'smoke', 'rules'], emuOut, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest(['serial'], serialOut)}; second=$?; ${smoke}; [ $first -eq 0 ] && [ $second -eq 0 ]`;
+  // Test files mostly wait on the emulators, so three workers share two cores well; the serial project (files
+  // asserting whole-database facts) runs alone afterwards, whatever the first run's outcome. The markers time the tiers.
+  const touch = (name) => `touch "${mark(name)}"`;
+  const emulatorTests = [
+    touch('ready'),
+    `while [ ! -e "${unitDone}" ]; do sleep 0.2; done`,
+    touch('integration'),
+    `${jest(['integration', 'smoke', 'rules'], emuOut, `--maxWorkers=${TEST_WORKERS}`)}; first=$?`,
+    touch('serial'),
+    `${jest(['serial'], serialOut)}; second=$?`,
+    touch('smoke'),
+    smoke,
+    touch('stop'),
+    '[ $first -eq 0 ] && [ $second -eq 0 ]',
+  ].join('; ');
+  const emulatorsStarted = Date.now();
+  const emulatorRun = runLive(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [emulatorTests]), { env });
+  // The unit tier in two workers (its files are CPU-bound), its output printed whole when it ends.
+  const unitRun = await runQuiet('sh', ['-c', jest(['unit'], unitOut, '--maxWorkers=2')]);
+  process.stdout.write(unitRun.output);
+  clock.add('unit', unitRun.ms);
+  fs.writeFileSync(unitDone, '');
   try {
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [emulatorTests]), { env });
+    await emulatorRun;
   } finally {
     sinks?.kill();
   }
+  const emulatorsEnded = Date.now();
+  const at = (name) => markedAt(mark(name));
+  if (at('ready')) clock.add('emulators start', at('ready') - emulatorsStarted);
+  for (const [name, from, to] of [
+    ['integration+smoke+rules', 'integration', 'serial'],
+    ['serial', 'serial', 'smoke'],
+    ['smoke script', 'smoke', 'stop'],
+  ]) {
+    if (at(from) && at(to)) clock.add(name, at(to) - at(from));
+  }
+  if (at('stop')) clock.add('emulators stop', emulatorsEnded - at('stop'));
 
   log('smoke script against the test stack, then deploy:check …');
   const smokeText = fs.existsSync(smokeOut) ? fs.readFileSync(smokeOut, 'utf8') : '';
@@ -233,7 +265,7 @@ async function test() {
   const smokeTally = /smoke: (\d+) passed, (\d+) failed/.exec(smokeText);
   const smokeResult = smokeTally ? { passed: Number(smokeTally[1]), failed: Number(smokeTally[2]) } : { passed: 0, failed: 1, crashed: 'smoke script did not finish' };
   const deployOut = path.join(resultsDir, 'deploy-check.json');
-  run(process.execPath, [path.join(repoRoot, 'scripts', 'deploy-check.mjs'), '--queries', queryLog, `--json=${deployOut}`]);
+  await clock.time('deploy:check', () => runLive(process.execPath, [path.join(repoRoot, 'scripts', 'deploy-check.mjs'), '--queries', queryLog, `--json=${deployOut}`]));
   const deploy = fs.existsSync(deployOut) ? JSON.parse(fs.readFileSync(deployOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'deploy:check did not finish' };
 
   const sounds = fs.existsSync(soundsOut) ? JSON.parse(fs.readFileSync(soundsOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'sound check did not run' };
@@ -243,11 +275,40 @@ async function test() {
   const passed = form.passed + sounds.passed + unit.passed + emu.passed + serial.passed + smokeResult.passed + deploy.passed;
   const failed = form.failed + sounds.failed + unit.failed + emu.failed + serial.failed + smokeResult.failed + deploy.failed;
   for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed, smokeResult.crashed, deploy.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
+  const durations = fileDurations([unitOut, emuOut, serialOut]);
+  recordDurations(durations);
+  printTiming(clock.tiers, durations, Date.now() - started);
   log(
     `form: ${form.passed} passed, ${form.failed} failed; sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
   );
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
+}
+
+// npm test's first steps side by side: the build (lib/ emitted without its own type-check, since the type-check of
+// src and tests covers it, and the esbuild bundle), the type-check, the sound check, prettier and eslint. Each
+// step's output is printed whole when all have ended; a failed build or type-check stops the run as before.
+async function checksSideBySide(soundsOut) {
+  const tsc = path.join(functionsDir, 'node_modules', 'typescript', 'bin', 'tsc');
+  const inFunctions = { cwd: functionsDir };
+  log('build, type-check, sound check and form checks, side by side …');
+  const steps = [
+    ['build lib (tsc, emit only)', runQuiet(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'], inFunctions)],
+    ['build bundle (esbuild)', runQuiet(process.execPath, [path.join(functionsDir, 'bundle.mjs')], inFunctions)],
+    ['type-check (src and tests)', runQuiet(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], inFunctions)],
+    ['sound pack check (re-measures assets/sounds)', runQuiet(process.execPath, [path.join(repoRoot, 'scripts', 'sounds', 'check.mjs'), `--json=${soundsOut}`])],
+    ['format (prettier --check)', runQuiet(process.execPath, [path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`)], inFunctions)],
+    ['lint (eslint)', runQuiet(process.execPath, [path.join(functionsDir, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--max-warnings', '0', ...FORM_TARGETS], inFunctions)],
+  ];
+  const results = await Promise.all(steps.map(([, p]) => p));
+  steps.forEach(([name], i) => {
+    log(`${name} (${results[i].ms} ms)`);
+    process.stdout.write(results[i].output);
+  });
+  const [lib, bundle, typecheck, , format, lint] = results;
+  for (const [name, r] of [['the lib build', lib], ['the bundle', bundle], ['the type-check', typecheck]]) if (r.status !== 0) fail(`${name} failed (exit ${r.status}); its output is above`);
+  if (format.status !== 0) log('format: files above differ from prettier\'s layout; `npm run format` rewrites them');
+  return { form: { passed: (format.status === 0) + (lint.status === 0), failed: (format.status !== 0) + (lint.status !== 0) } };
 }
 
 async function bench() {
@@ -398,17 +459,24 @@ async function testFiles() {
   prepare();
   fs.mkdirSync(resultsDir, { recursive: true });
   const out = path.join(resultsDir, `files-${process.pid}.json`);
+  const serialOut = path.join(resultsDir, `files-${process.pid}-serial.json`);
   const sinks = await startSinks('test', { print: false });
   const env = { ...describeEnv(), ...stackEnv('test') };
   const quoted = patterns.map((p) => `"${p.replace(/"/g, '')}"`).join(' ');
-  const jest = `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects integration serial rules --maxWorkers=${TEST_WORKERS} --json --outputFile "${out}" ${quoted}`;
+  const jest = (projects, file, workers) =>
+    `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects} ${workers} --passWithNoTests --json --outputFile "${file}" ${quoted}`;
+  // As in npm test: the matching serial files (whole-database facts) run alone, after the others.
+  const script = `${jest('integration rules', out, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest('serial', serialOut, '--runInBand')}; second=$?; [ $first -eq 0 ] && [ $second -eq 0 ]`;
   try {
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [jest]), { env });
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [script]), { env });
   } finally {
     sinks?.kill();
   }
-  const result = readJestResults(out);
-  if (result.crashed) log(`test runner did not finish: ${result.crashed}`);
+  const [parallel, serial] = [readJestResults(out), readJestResults(serialOut)];
+  for (const crash of [parallel.crashed, serial.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
+  const result = { passed: parallel.passed + serial.passed, failed: parallel.failed + serial.failed };
+  // These files' durations join the record the sequencer orders by (the longest first).
+  recordDurations(fileDurations([out, serialOut]));
   process.stdout.write(`${result.passed} passed, ${result.failed} failed\n`);
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }

@@ -1,10 +1,12 @@
-// Polls `probe` until it returns something other than undefined, or fails after `timeoutMs`.
+// Polls `probe` until it returns something other than undefined, or fails after `timeoutMs`. The first polls come
+// quickly (most triggers and mails land within a few hundred ms), then back off to one every `everyMs`.
 export async function waitFor<T>(probe: () => Promise<T | undefined>, opts: { what?: string; timeoutMs?: number; everyMs?: number } = {}): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-  for (;;) {
+  const every = opts.everyMs ?? 250;
+  for (let pause = Math.min(25, every); ; pause = Math.min(every, pause * 1.5)) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? 'a condition'}`);
-    await new Promise((r) => setTimeout(r, opts.everyMs ?? 250));
+    await new Promise((r) => setTimeout(r, pause));
   }
 }
