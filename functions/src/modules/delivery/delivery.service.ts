@@ -28,7 +28,9 @@ export function createDeliveryService({ schedulers: given, ...deps }: DeliveryDe
   const release = createDeliveryRelease(core);
 
   async function get(viewer: DeliveryViewer, id: string) {
-    // A driver past the pickup window is released first (the timer's lazy check).
+    // Only its parties' reads release a driver past the pickup window (the timer's lazy check); read again after it, a
+    // driver released just now sees it no more.
+    await lifecycle.visible(id, viewer);
     await release.upToDate(id);
     const { delivery, audience } = await lifecycle.visible(id, viewer);
     return deliveryView(delivery, audience);

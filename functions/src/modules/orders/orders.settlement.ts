@@ -96,7 +96,8 @@ export function createOrderSettlement(core: OrdersCore) {
       return { payment: 'CAPTURED', paymentId };
     }
     const paid = await payments.get(paymentId);
-    if (!CAPTURED.includes(paid.status)) return { payment: 'NONE', paymentId, unpaid: paid.status };
+    // Only money still whole is paid out: a payment refunded (even in part) before delivery is an operator's call.
+    if (paid.status !== 'SUCCEEDED') return { payment: 'NONE', paymentId, unpaid: paid.status };
     return { payment: 'PAID', paymentId };
   }
 

@@ -23,6 +23,8 @@ export const onOrderWritten = typedTrigger(
     work: OrderTriggerWork = ordersServiceFor(config),
   ) => {
     if (!after || before?.status === after.status) return 0;
+    // First: a courier who gave the order up (or was released from it) leaves its conversation, whatever fails below.
+    if (before?.driverId && before.driverId !== after.driverId) await leaveContextConversation({ type: 'ORDER', id: after.id }, before.driverId);
     const members = STORE_TOLD.includes(after.status) ? await work.storeMembers(after) : [];
     const notices = orderNotices(before, after, members);
     for (const n of notices) await hub.dispatch(n);
@@ -30,8 +32,6 @@ export const onOrderWritten = typedTrigger(
     if (!before && after.status === 'AWAITING_PAYMENT') await work.reconcilePayment(after);
     if (isCalledOff(after.status) || after.status === 'DELIVERED') await work.settle(after);
     if (isFinal(after.status)) await closeContextConversation({ type: 'ORDER', id: after.id });
-    // A courier who gave the order up (or was released from it) leaves its conversation with it.
-    if (before?.driverId && before.driverId !== after.driverId) await leaveContextConversation({ type: 'ORDER', id: after.id }, before.driverId);
     return notices.length;
   },
 );

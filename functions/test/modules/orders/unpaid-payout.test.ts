@@ -1,3 +1,4 @@
+import { vnd } from '../../../src/platform/kits/money/money';
 import { ORDERS } from '../../../src/modules/orders';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { db } from '../../../src/platform/core/firebase/firebase';
@@ -51,6 +52,16 @@ describe('payout of a delivered gateway order', () => {
     // The consumer sees the order delivered with nothing taken.
     const seen = await app.call('GET', `/orders/${draft.id}`, { token: cast.consumer });
     expect(seen.body.payment).toMatchObject({ method: 'GATEWAY', settled: 'NONE' });
+  });
+
+  it('its payment refunded in part before delivery: no payout, held for an operator', async () => {
+    const courier = await driverAccount();
+    const { draft, payment } = await gatewayOrder(app, cast.consumer, cast.owner.partnerId, cast.store, 'MOCK');
+    await app.payments.refund(payment.id, { amount: vnd(1_000), reason: 'a line was missing', by: cast.admin.user.id, idempotencyKey: `refund-${draft.id}` });
+    const ownerBefore = await earnings(cast.owner);
+    const order = await deliveredAndSettled(draft.id, courier.user.id);
+    expect(order.settlement).toMatchObject({ payment: 'NONE', paymentId: payment.id, paidOut: false });
+    expect([await earnings(cast.owner), await earnings(courier)]).toEqual([ownerBefore, 0]);
   });
 
   it('its payment SUCCEEDED (MOCK): paid out once', async () => {
