@@ -10,6 +10,7 @@ import {
   newHandoverCode,
   newHandoverCodeState,
   photoProof,
+  proveHandover,
   type HandoverCodeState,
   type HandoverPhotoLookup,
 } from '../../src/platform/kits/handover/handover';
@@ -106,5 +107,39 @@ describe('platform/kits/handover: photos and proofs', () => {
     const document = () => handoverProofDocument('The delivery proof.');
     expect(storedFields(document, proof)).toEqual({ ...proof, at: Timestamp.fromMillis(T) });
     expect(handoverProofView(proof)).toEqual({ ...proof, at: '2030-03-17T17:46:40.000Z' });
+  });
+});
+
+describe('proveHandover', () => {
+  const place = { lat: 10.7769, lng: 106.7009 };
+  const since = T - 60_000;
+  const check = (photoAt: number, position: { lat: number; lng: number; at: number } | null) =>
+    proveHandover(
+      {
+        photos: async (owner, id) => (owner === 'courier' && id === 'p1' ? { id, url: 'https://x/p1', createdAt: photoAt } : undefined),
+        positions: async () => position,
+      },
+      { courierId: 'courier', photoId: 'p1', place, radiusM: 300, maxAgeMs: 600_000, since, at: T },
+    );
+
+  it('a photo uploaded and a position written since the handover began, near the place: proved', async () => {
+    expect(await check(since + 1, { ...place, at: T - 1_000 })).toMatchObject({
+      outcome: 'PROVED',
+      proof: { method: 'PHOTO', photo: { id: 'p1' }, by: 'courier' },
+    });
+  });
+
+  it('a photo from before (an earlier handover) proves nothing, wherever the courier is', async () => {
+    expect(await check(since - 1, { ...place, at: T - 1_000 })).toEqual({ outcome: 'NOT_YOURS' });
+  });
+
+  it('a position from before, a stale one or none counts as too far; far away is too far with its distance', async () => {
+    expect(await check(since + 1, { ...place, at: since - 1 })).toEqual({ outcome: 'TOO_FAR', distanceM: null, radiusM: 300 });
+    expect(await check(since + 1, { ...place, at: T - 600_001 })).toEqual({ outcome: 'TOO_FAR', distanceM: null, radiusM: 300 });
+    expect(await check(since + 1, null)).toEqual({ outcome: 'TOO_FAR', distanceM: null, radiusM: 300 });
+    expect(await check(since + 1, { lat: place.lat + 0.01, lng: place.lng, at: T - 1_000 })).toMatchObject({
+      outcome: 'TOO_FAR',
+      distanceM: expect.any(Number),
+    });
   });
 });

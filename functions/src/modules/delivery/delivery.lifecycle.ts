@@ -110,14 +110,15 @@ export function createDeliveryLifecycle({ deps, now }: DeliveryCore, settlement:
         loc = await jobs.txRead(tx, driverId);
         if (proof.photoId === undefined) return;
         const place = action === 'pickup' ? d.pickup : d.dropoff;
-        const input = { courierId: driverId, photoId: proof.photoId, place: { lat: place.lat, lng: place.lng }, radiusM: settings.photoRadiusM };
+        const since = (action === 'pickup' ? d.assignedAt : d.pickedUpAt) ?? 0;
+        const input = { courierId: driverId, photoId: proof.photoId, place: { lat: place.lat, lng: place.lng }, radiusM: settings.photoRadiusM, since };
         photo = await proveHandover({ photos, positions: jobs.lastPosition }, { ...input, maxAgeMs: LOCATION_STALE_MS, at, tx });
       },
       guard(d) {
         if (!deliveryMachine.accepts(action, d.status)) return; // the machine's 409 comes first
         if (photo?.outcome === 'NOT_YOURS')
-          throw new UnprocessableError('The photo is not one of your READY image uploads', [
-            { field: 'body.photoId', message: 'not one of your READY image uploads' },
+          throw new UnprocessableError('The photo is not one of your READY image uploads taken for this handover', [
+            { field: 'body.photoId', message: 'not one of your READY image uploads taken since the assignment (pickup) or the pickup (drop-off)' },
           ]).withCode('DELIVERY_PHOTO_INVALID');
         const tooFar = photo && handoverTooFarError(photo, 'DELIVERY_HANDOVER_TOO_FAR');
         if (tooFar) throw tooFar;

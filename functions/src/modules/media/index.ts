@@ -9,6 +9,8 @@ export interface Attachment {
   kind: MediaKind;
   mimeType: string;
   url: string;
+  /** When it was uploaded (epoch ms). */
+  createdAt: number;
 }
 
 /**
@@ -19,11 +21,11 @@ export async function attachableMedia(ownerId: string, id: string, tx?: Transact
   const { mediaRepo } = require('./media.repo') as typeof import('./media.repo');
   const item = await mediaRepo.get(id, tx);
   if (!item || item.ownerId !== ownerId || item.status !== 'READY') return undefined;
-  return { id: item.id, kind: item.kind, mimeType: item.mimeType, url: item.publicUrl };
+  return { id: item.id, kind: item.kind, mimeType: item.mimeType, url: item.publicUrl, createdAt: item.createdAt };
 }
 
 /** One of `ownerId`'s READY image uploads as a photo reference (catalog photos, review photos); undefined otherwise. */
-export async function attachableImage(ownerId: string, id: string, tx?: Transaction): Promise<{ id: string; url: string } | undefined> {
+export async function attachableImage(ownerId: string, id: string, tx?: Transaction): Promise<{ id: string; url: string; createdAt: number } | undefined> {
   const media = await attachableMedia(ownerId, id, tx);
-  return media?.kind === 'IMAGE' ? { id: media.id, url: media.url } : undefined;
+  return media?.kind === 'IMAGE' ? { id: media.id, url: media.url, createdAt: media.createdAt } : undefined;
 }

@@ -160,13 +160,15 @@ export function createOrderActions(core: OrdersCore, moves: OrderMoves) {
           } else if (order.status === 'PICKED_UP' && order.driverId === viewer.userId) {
             const lookups = { photos: attachableImage, positions: ports.couriers.lastPosition };
             const place = { lat: order.dropoff.lat, lng: order.dropoff.lng };
-            const input = { courierId: viewer.userId, photoId: proof.photoMediaId, place, radiusM: settings.photoRadiusM, maxAgeMs: LOCATION_STALE_MS };
+            const since = order.pickedUpAt ?? 0;
+            const input = { courierId: viewer.userId, photoId: proof.photoMediaId, place, radiusM: settings.photoRadiusM, maxAgeMs: LOCATION_STALE_MS, since };
             photo = await proveHandover(lookups, { ...input, at: now(), tx });
           }
         },
         check: () => {
           if (!codeStands) throw new UnprocessableError('The delivery code is wrong', { attemptsLeft: 0 }).withCode('ORDER_HANDOVER_INVALID');
-          if (photo?.outcome === 'NOT_YOURS') throw new UnprocessableError('The photo is not one of your READY image uploads').withCode('ORDER_PROOF_INVALID');
+          if (photo?.outcome === 'NOT_YOURS')
+            throw new UnprocessableError('The photo is not one of your READY image uploads taken since the pickup').withCode('ORDER_PROOF_INVALID');
           const tooFar = photo && handoverTooFarError(photo, 'ORDER_HANDOVER_TOO_FAR');
           if (tooFar) throw tooFar;
         },

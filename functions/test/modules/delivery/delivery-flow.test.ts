@@ -92,11 +92,17 @@ describe('a wallet parcel', () => {
     const refused = await h.send('POST', `/delivery/orders/${placed.body.id}/pickup`, { token: driver.accessToken, body: { photoId: othersPhoto } });
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'DELIVERY_PHOTO_INVALID', details: [{ field: 'body.photoId' }] });
+    // A position of this job (written since the assignment) at the sender's.
+    await h.pool.moveTo(driver.user.id, placed.body.pickup);
     const picked = await h.send('POST', `/delivery/orders/${placed.body.id}/pickup`, { token: driver.accessToken, body: { photoId: photo } });
     expect(picked.body).toMatchObject({ status: 'PICKED_UP', pickupProof: { method: 'PHOTO', photo: { id: photo } } });
     // A photo proves the drop-off where the driver is: at the recipient's.
     await h.pool.moveTo(driver.user.id, placed.body.dropoff);
-    const delivered = await h.send('POST', `/delivery/orders/${placed.body.id}/deliver`, { token: driver.accessToken, body: { photoId: photo } });
+    // The pickup's photo proves nothing at the drop-off: only one taken since the pickup.
+    const again = await h.send('POST', `/delivery/orders/${placed.body.id}/deliver`, { token: driver.accessToken, body: { photoId: photo } });
+    expect([again.status, again.body.code]).toEqual([422, 'DELIVERY_PHOTO_INVALID']);
+    const dropoffPhoto = await handoverPhoto(driver);
+    const delivered = await h.send('POST', `/delivery/orders/${placed.body.id}/deliver`, { token: driver.accessToken, body: { photoId: dropoffPhoto } });
     expect(delivered.body.status).toBe('DELIVERED');
     expect(await walletOf(sender)).toMatchObject({ balance: 200_000 - fee, held: 0 });
     expect(await earnings(driver)).toBe(fee - commissionOf(fee));

@@ -129,9 +129,13 @@ describe('photo proofs', () => {
     await h.pool.moveTo(driver.user.id, parcel.pickup);
     expect((await act(driver, parcel.id, 'pickup', { photoId: photo })).body).toMatchObject({ status: 'PICKED_UP', pickupProof: { method: 'PHOTO' } });
     // Still at the pickup: the drop-off is kilometres away.
-    expect((await act(driver, parcel.id, 'deliver', { photoId: photo })).body.code).toBe('DELIVERY_HANDOVER_TOO_FAR');
+    const dropoffPhoto = await handoverPhoto(driver);
+    expect((await act(driver, parcel.id, 'deliver', { photoId: dropoffPhoto })).body.code).toBe('DELIVERY_HANDOVER_TOO_FAR');
     await h.pool.moveTo(driver.user.id, parcel.dropoff);
-    expect((await act(driver, parcel.id, 'deliver', { photoId: photo })).body).toMatchObject({ status: 'DELIVERED', deliveryProof: { method: 'PHOTO' } });
+    expect((await act(driver, parcel.id, 'deliver', { photoId: dropoffPhoto })).body).toMatchObject({
+      status: 'DELIVERED',
+      deliveryProof: { method: 'PHOTO' },
+    });
 
     const second = await assigned();
     await h.pool.moveTo(second.driver.user.id, { lat: second.parcel.pickup.lat + 0.05, lng: second.parcel.pickup.lng });

@@ -165,7 +165,12 @@ describe('the pickup window', () => {
 describe('a photo proof of delivery', () => {
   it('counts only near the drop-off (409 ORDER_HANDOVER_TOO_FAR from afar or from a stale position); the code anywhere', async () => {
     const { courier, order } = await assigned();
+    const before = await handoverPhoto(courier);
     expect((await post(order.id, 'pickup', courier)).status).toBe(200);
+    // A photo from before the pickup proves nothing, wherever the courier is.
+    await doubles.moveCourier(courier.user.id, order.dropoff);
+    expect((await post(order.id, 'deliver', courier, { photoMediaId: before })).body.code).toBe('ORDER_PROOF_INVALID');
+    await doubles.moveCourier(courier.user.id, { lat: order.dropoff.lat + 0.01, lng: order.dropoff.lng });
     const photo = await handoverPhoto(courier);
     const far = await post(order.id, 'deliver', courier, { photoMediaId: photo });
     expect([far.status, far.body.code, far.body.details.radiusM, far.body.details.distanceM > 300]).toEqual([409, 'ORDER_HANDOVER_TOO_FAR', 300, true]);

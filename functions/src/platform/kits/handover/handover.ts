@@ -67,8 +67,8 @@ export function handoverCodeError(check: HandoverCodeCheck, codes: { wrong: Erro
 
 /** A media reference: one of the caller's READY image uploads (the media face's `attachableImage`). */
 export type HandoverPhoto = { id: string; url: string };
-/** How a photo id is looked up for its owner: pass the media face's `attachableImage`. */
-export type HandoverPhotoLookup = (ownerId: string, photoId: string, tx?: Transaction) => Promise<HandoverPhoto | undefined>;
+/** How a photo id is looked up for its owner (with its upload time): pass the media face's `attachableImage`. */
+export type HandoverPhotoLookup = (ownerId: string, photoId: string, tx?: Transaction) => Promise<(HandoverPhoto & { createdAt?: number }) | undefined>;
 
 /** How a handover was proved, by whom and when: what the module stores with the status change. */
 export interface HandoverProof {
@@ -113,18 +113,18 @@ export type PhotoHandoverCheck =
  * courier's last known position (no older than `maxAgeMs`) within `radiusM` of `place` (the store or sender at pickup,
  * the drop-off at delivery). A photo is what a courier sends when nobody reads out a code, so nothing else proves
  * they were there; a code proves presence by itself and is checked with `checkHandoverCode`. No position, or a stale
- * one, counts as too far (`distanceM` null). Reads in `tx` when given one.
+ * one, counts as too far (`distanceM` null). Both must come from this handover: a photo uploaded, and a position
+ * written, no earlier than `since` (the assignment or the pickup), so an old photo or position proves nothing. Reads
+ * in `tx` when given one.
  */
 export async function proveHandover(
   lookups: { photos: HandoverPhotoLookup; positions: CourierPositionLookup },
-  input: { courierId: string; photoId: string; place: LatLng; radiusM: number; maxAgeMs: number; at: number; tx?: Transaction },
+  input: { courierId: string; photoId: string; place: LatLng; radiusM: number; maxAgeMs: number; since: number; at: number; tx?: Transaction },
 ): Promise<PhotoHandoverCheck> {
-  const [proof, position] = await Promise.all([
-    photoProof(lookups.photos, input.courierId, input.photoId, input.at, input.tx),
-    lookups.positions(input.courierId, input.tx),
-  ]);
-  if (!proof) return { outcome: 'NOT_YOURS' };
-  const fresh = position !== null && input.at - position.at <= input.maxAgeMs;
+  const [photo, position] = await Promise.all([lookups.photos(input.courierId, input.photoId, input.tx), lookups.positions(input.courierId, input.tx)]);
+  if (!photo || (photo.createdAt ?? 0) < input.since) return { outcome: 'NOT_YOURS' };
+  const proof: HandoverProof = { method: 'PHOTO', photo: { id: photo.id, url: photo.url }, by: input.courierId, at: input.at };
+  const fresh = position !== null && position.at >= input.since && input.at - position.at <= input.maxAgeMs;
   const distanceM = fresh ? Math.round(distanceMeters(position, input.place)) : null;
   if (distanceM === null || distanceM > input.radiusM) return { outcome: 'TOO_FAR', distanceM, radiusM: input.radiusM };
   return { outcome: 'PROVED', proof };
