@@ -21,13 +21,16 @@ async function snapshot() {
   };
 }
 
-afterAll(async () => {
+async function removeSeeded(): Promise<void> {
   const items = await Promise.all(ids.map((id) => db().collection(MERCHANT_ITEMS).where('merchantId', '==', id).get()));
   const writer = db().bulkWriter();
   for (const doc of items.flatMap((q) => q.docs)) void writer.delete(doc.ref);
   for (const id of ids) void writer.delete(db().collection(MERCHANTS).doc(id));
   await writer.close();
-});
+}
+// The test stack imports emulator-data/, whose seed holds the same stores for its own demo partner.
+beforeAll(removeSeeded);
+afterAll(removeSeeded);
 
 it('seeds 20 merchants with their menus for the demo partner, the same documents on a second run', async () => {
   const owner = await activePartner('Công ty Dịch vụ Đô Thị Xanh');

@@ -67,7 +67,9 @@ describe('places nearby', () => {
       seen.push(...page.body.items.map((p) => p.id));
       cursor = page.body.nextCursor;
     } while (cursor);
-    expect(seen).toEqual([made[1], made[2], made[0], made[3], made[4]]);
+    // Other files' places may lie within 5 km of this random area: ours come in order, none twice, none missing.
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.filter((id) => made.includes(id))).toEqual([made[1], made[2], made[0], made[3], made[4]]);
     // A cursor belongs to its list and caller.
     const first = await call('GET', `/places/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=5000&limit=2`, { token: user.accessToken });
     expect(
