@@ -31,7 +31,7 @@ const place = (partnerId: string | undefined, at: { lat: number; lng: number }, 
 describe('places nearby', () => {
   it('nearest first with distances, filters by category and openNow, pages without gaps or repeats', async () => {
     const here = area();
-    const made = [];
+    const made: string[] = [];
     for (const [i, [d, category, hours]] of (
       [
         [900, 'CAFE', ALWAYS],
