@@ -1,11 +1,11 @@
-import { collection, doc, getDoc, onSnapshot, query, setLogLevel, Timestamp as ClientTimestamp, where } from 'firebase/firestore';
+import { collection, doc, getDoc, query, setLogLevel, Timestamp as ClientTimestamp, where } from 'firebase/firestore';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { expectAllPublished, expectPublished } from '../../helpers/contract';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
-import { signedInClient } from '../../helpers/firebase-client';
+import { listenInSync, signedInClient } from '../../helpers/firebase-client';
 import { REALTIME } from '../../../src/modules/notifications/notifications.collections';
 import { CALLS } from '../../../src/modules/chat/chat.collections';
 import { inboxPage, inboxQuery, outboxFor, realtimeQuery } from '../../helpers/notifications';
@@ -28,20 +28,10 @@ describe('calls', () => {
     const minted = await call('POST', '/auth/firebase-token', { token: callee.accessToken });
     const { firestore, close } = await signedInClient(minted.body.token, 'callee');
     try {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a raw Firestore document, asserted field by field
-      const ring = new Promise<Record<string, any>>((resolve, reject) => {
-        const stop = onSnapshot(
-          query(collection(firestore, REALTIME), where('recipientId', '==', callee.user.id)),
-          (snap) => {
-            const event = snap.docs.map((d) => d.data()).find((d) => d.type === 'call:ring');
-            if (event) {
-              stop();
-              resolve(event);
-            }
-          },
-          reject,
-        );
-      });
+      const { heard: ring } = await listenInSync(query(collection(firestore, REALTIME), where('recipientId', '==', callee.user.id)), (snap) =>
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a raw Firestore document, asserted field by field
+        snap.docs.map((d) => d.data() as Record<string, any>).find((d) => d.type === 'call:ring'),
+      );
       const started = await start(caller, callee, { type: 'video' });
       expect(started.status).toBe(201);
       expect(started.body).toMatchObject({ status: 'RINGING', callerId: caller.user.id, calleeId: callee.user.id, type: 'video' });

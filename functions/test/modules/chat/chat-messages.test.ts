@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Timestamp } from 'firebase-admin/firestore';
-import { collection, onSnapshot, setLogLevel, Timestamp as ClientTimestamp } from 'firebase/firestore';
+import { collection, query, setLogLevel, Timestamp as ClientTimestamp } from 'firebase/firestore';
 import { fanOutMessage } from '../../../src/modules/chat/chat.triggers';
 import { onCallWritten } from '../../../src/modules/chat/calls.triggers';
 import type { CallRecord } from '../../../src/modules/chat/calls.model';
@@ -14,7 +14,7 @@ import { call } from '../../helpers/api';
 import { expectAllPublished, expectPublished } from '../../helpers/contract';
 import { allowDirectAdds, directBetween } from '../../helpers/chat';
 import { requireEmulators } from '../../helpers/emulators';
-import { signedInClient } from '../../helpers/firebase-client';
+import { listenInSync, signedInClient } from '../../helpers/firebase-client';
 import { waitFor } from '../../helpers/wait';
 import { png } from '../../helpers/images';
 import { CHAT_MEMBERSHIPS, CONVERSATIONS, MESSAGES } from '../../../src/modules/chat/chat.collections';
@@ -52,19 +52,9 @@ describe('sending and receiving', () => {
     const minted = await call('POST', '/auth/firebase-token', { token: binh.accessToken });
     const { firestore, close } = await signedInClient(minted.body.token, `binh-${randomUUID()}`);
     try {
-      const heard = new Promise<Record<string, unknown>>((resolve, reject) => {
-        const stop = onSnapshot(
-          collection(firestore, `${CONVERSATIONS}/${id}/${MESSAGES}`),
-          (snap) => {
-            const first = snap.docs.map((d) => d.data()).find((d) => d.type === 'TEXT');
-            if (first) {
-              stop();
-              resolve(first);
-            }
-          },
-          reject,
-        );
-      });
+      const { heard } = await listenInSync(query(collection(firestore, `${CONVERSATIONS}/${id}/${MESSAGES}`)), (snap) =>
+        snap.docs.map((d) => d.data()).find((d) => d.type === 'TEXT'),
+      );
       const sent = await text(an, id, 'Chào Binh!');
       expect(sent.status).toBe(201);
       expect(sent.body).toMatchObject({

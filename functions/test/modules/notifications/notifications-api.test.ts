@@ -1,8 +1,8 @@
-import { collection, doc, getDoc, onSnapshot, query, setLogLevel, where } from 'firebase/firestore';
+import { collection, doc, getDoc, query, setLogLevel, where } from 'firebase/firestore';
 import { adminTokens, registerVerified } from '../../helpers/accounts';
 import { call, PASSWORD } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
-import { signedInClient } from '../../helpers/firebase-client';
+import { listenInSync, signedInClient } from '../../helpers/firebase-client';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { INBOX, PUSH_TOKENS } from '../../../src/modules/notifications/notifications.collections';
 import { fcmToken, outboxFor } from '../../helpers/notifications';
@@ -163,19 +163,10 @@ describe('listening with the Firebase client SDK', () => {
       expect(signedIn.user.uid).toBe(account.user.id);
       expect((await signedIn.user.getIdTokenResult()).claims.roles).toEqual(['USER']);
 
-      const heard = new Promise<Record<string, unknown>>((resolve, reject) => {
-        const stop = onSnapshot(
-          query(collection(firestore, INBOX), where('recipientId', '==', account.user.id)),
-          (snap) => {
-            const added = snap.docChanges().find((c) => c.type === 'added');
-            if (added) {
-              stop();
-              resolve(added.doc.data());
-            }
-          },
-          reject,
-        );
-      });
+      expect((await call('GET', '/notifications', { token: account.accessToken })).body.items).toEqual([]);
+      const { heard } = await listenInSync(query(collection(firestore, INBOX), where('recipientId', '==', account.user.id)), (snap) =>
+        snap.docs.map((d) => d.data()).find((d) => d.event === 'security.device'),
+      );
       await login(account.email, 'UA-new-device');
       expect(await heard).toMatchObject({ event: 'security.device', kind: 'SYSTEM' });
       await expect(getDoc(doc(firestore, INBOX, otherItem))).rejects.toMatchObject({ code: 'permission-denied' });
