@@ -45,6 +45,9 @@ export function stackEnv(profile) {
     // Short rings so the missed-call path is tested in seconds, yet well above the few seconds the Firestore
     // emulator may take to settle racing answer/decline/cancel transactions (a 3 s ring could beat them).
     ...(profile === 'test' ? { CALL_RING_TIMEOUT_SEC: '10' } : {}),
+    // npm test registers and signs in some two thousand accounts: at cost 10 their hashes were a tenth of the run's
+    // CPU. The timing tests that need a real hash build their API at cost 10 (test/helpers/api.ts: apiWith).
+    ...(profile === 'test' ? { BCRYPT_COST: '4' } : {}),
     // The emulator serialises contended transactions far more slowly than Firestore on this 2-core machine (50
     // debits racing on one wallet take ~25 s): the local stacks answer 503 DEADLINE_EXCEEDED only past the
     // largest deadline the configuration allows, not the production default of 25 s.

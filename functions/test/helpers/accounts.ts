@@ -16,17 +16,22 @@ export const codeSubject = (purpose: 'REGISTER' | 'LOGIN', language: 'vi' | 'en'
 // Registers and verifies a fresh consumer account; returns its first token pair. `language`: its Accept-Language
 // (the test client's own is en).
 export async function registerVerified(
-  opts: { email?: string; password?: string; name?: string; ip?: string; language?: 'vi' | 'en' } = {},
+  opts: { email?: string; password?: string; name?: string; ip?: string; language?: 'vi' | 'en'; api?: string } = {},
 ): Promise<Tokens & { email: string; password: string }> {
   const email = opts.email ?? uniqueEmail('user');
   const password = opts.password ?? PASSWORD;
   const ip = opts.ip ?? testIp();
   const since = Date.now();
   const language = opts.language ?? 'en';
-  const reg = await call('POST', '/auth/register', { body: { email, password, name: opts.name ?? 'Test User' }, ip, headers: { 'accept-language': language } });
+  const reg = await call('POST', '/auth/register', {
+    body: { email, password, name: opts.name ?? 'Test User' },
+    ip,
+    headers: { 'accept-language': language },
+    api: opts.api,
+  });
   if (reg.status !== 200) throw new Error(`register ${reg.status}: ${JSON.stringify(reg.body)}`);
   const code = await mailedCode(email, { since, subject: codeSubject('REGISTER', language) });
-  const res = await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'REGISTER' }, ip });
+  const res = await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'REGISTER' }, ip, api: opts.api });
   if (res.status !== 200) throw new Error(`verify ${res.status}: ${JSON.stringify(res.body)}`);
   return { ...res.body, email, password };
 }

@@ -19,7 +19,7 @@ export function testIp(): string {
 export async function call<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
   method: string,
   path: string,
-  opts: { body?: unknown; form?: FormData; token?: string; ip?: string; headers?: Record<string, string> } = {},
+  opts: { body?: unknown; form?: FormData; token?: string; ip?: string; headers?: Record<string, string>; api?: string } = {},
 ): Promise<ApiResponse<T>> {
   // The test client is an English app: accounts it registers get English texts (fetch alone sends `*`, which
   // leaves the server's default, vi). Tests of languages send their own Accept-Language.
@@ -29,7 +29,7 @@ export async function call<T = any>( // eslint-disable-line @typescript-eslint/n
   // A form goes as multipart (fetch writes the boundary), anything else as JSON.
   const payload = opts.form ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
   const started = performance.now();
-  const res = await fetch(`${API}${path}`, { method, headers, body: payload });
+  const res = await fetch(`${opts.api ?? API}${path}`, { method, headers, body: payload });
   const text = await res.text();
   const ms = performance.now() - started;
   let body: unknown = text;

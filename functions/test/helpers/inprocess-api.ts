@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { parseEnv } from 'node:util';
+import { functionsEnv } from './functions-env';
 
 // Global setup of the integration tier: the Express app of the `api` function runs in the jest process on a
 // random port, against the same Firestore, Auth and Tasks emulators and with the configuration the Functions
@@ -13,12 +13,6 @@ import { parseEnv } from 'node:util';
 // Cloud Functions does (ESM-only packages included), not through jest's module sandbox.
 
 const functionsDir = path.join(__dirname, '..', '..');
-const PROJECT_ID = process.env.GCLOUD_PROJECT ?? 'demo-superapp';
-
-function envFile(name: string): Record<string, string> {
-  const file = path.join(functionsDir, name);
-  return fs.existsSync(file) ? (parseEnv(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
-}
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -35,8 +29,7 @@ export default async function startInProcessApi(): Promise<void> {
   if (!fs.existsSync(path.join(dist, 'runtime.js')) || newestMtime(path.join(functionsDir, 'src')) > newestMtime(dist)) {
     throw new Error('functions/dist is missing or older than src: build it first (cd functions && npm run build)');
   }
-  // The Functions emulator's order: process env, then .env, .env.<project>, .env.local; secrets last.
-  const env = { ...process.env, ...envFile('.env'), ...envFile(`.env.${PROJECT_ID}`), ...envFile('.env.local'), ...envFile('.secret.local') };
+  const env = functionsEnv();
   const runtime = require(path.join(dist, 'runtime.js')) as { load(id: string): unknown };
   const { parseConfig } = runtime.load('platform/core/config/config') as typeof import('../../src/platform/core/config/config');
   const { setLogSink } = runtime.load('platform/core/logging/logger') as typeof import('../../src/platform/core/logging/logger');

@@ -80,10 +80,14 @@ describe('production rules', () => {
       'MOMO_ENDPOINT must be set in production when MOMO is configured (unset, it is the sandbox host)',
     ]);
     expect(parseConfig(VALID_PRODUCTION_ENV).NODE_ENV).toBe('production');
+    expect(productionViolations({ ...VALID_PRODUCTION_ENV, BCRYPT_COST: '10' })).toEqual([]);
+    expect(productionViolations({ ...VALID_PRODUCTION_ENV, BCRYPT_COST: '' })).toEqual([]);
+    expect(testConfig({ BCRYPT_COST: '4' }).BCRYPT_COST).toBe(4);
   });
 
   const cases: Array<[string, Record<string, string | undefined>, RegExp]> = [
     ['OTP_DEV_CODE set', { OTP_DEV_CODE: '123456' }, /OTP_DEV_CODE must not be set/],
+    ['a development bcrypt cost', { BCRYPT_COST: '9' }, /BCRYPT_COST must be at least 10 in production/],
     ['short JWT_SECRET', { JWT_SECRET: 'short' }, /JWT_SECRET must be at least 32/],
     ['short JWT_REFRESH_SECRET', { JWT_REFRESH_SECRET: 'r'.repeat(31) }, /JWT_REFRESH_SECRET must be at least 32/],
     ['missing JWT_SECRET', { JWT_SECRET: undefined }, /JWT_SECRET is required/],

@@ -10,19 +10,24 @@ beforeAll(requireEmulators);
 
 const id = () => `R${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 const ride = (rideId: string, rating: { stars: number; comment: string | null } | null, driverId: string | null = 'D-mig') =>
-  db().collection(RIDES).doc(rideId).set({
-    id: rideId,
-    riderId: 'U-mig',
-    driverId,
-    status: 'COMPLETED',
-    fare: null,
-    holdPaymentId: null,
-    paymentId: null,
-    cancellationFee: 0,
-    rating,
-    completedAt: 1_700_000_000_000,
-    updatedAt: 1_700_000_000_000,
-  });
+  db()
+    .collection(RIDES)
+    .doc(rideId)
+    .set({
+      id: rideId,
+      riderId: 'U-mig',
+      driverId,
+      status: 'COMPLETED',
+      fare: null,
+      // The deployed ride trigger reads the quote's fare for the completion notice of a ride it sees created COMPLETED.
+      quote: { fare: 50_000 },
+      holdPaymentId: null,
+      paymentId: null,
+      cancellationFee: 0,
+      rating,
+      completedAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_000,
+    });
 
 describe('migrate:ride-ratings', () => {
   it('moves ratings to ride_driver_ratings and deletes them from the ride; keeps an existing record; a second run changes nothing', async () => {
