@@ -22,6 +22,8 @@ const USES = Object.fromEntries(
     }),
 );
 const MODULE_NAMES = Object.keys(USES);
+// The kits platform/core may load (see the rule `core-below-vertical-kits`).
+const CORE_KITS = ['firestore', 'time', 'text', 'ids', 'tasks', 'idempotency', 'i18n'];
 
 const layerRules = MODULE_NAMES.map((module) => {
   const allowed = [module, ...USES[module]];
@@ -56,6 +58,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/platform/' },
       to: { path: '^src/(modules|app|index)' },
+    },
+    {
+      // core/ and kits/ are one layer (docs/architecture.md): kits build on core, and core's runtime reaches only the
+      // kits the request pipeline itself stands on. The kits verticals build with (state machine, deadlines, money,
+      // geo, catalog, moderation, handover, media, and any new one) stay out of core: core never loads them
+      // (a type, as a module definition's catalog record, is not a load).
+      name: 'core-below-vertical-kits',
+      comment: 'platform/core may load only the foundation kits: firestore, time, text, ids, tasks, idempotency, i18n',
+      severity: 'error',
+      from: { path: '^src/platform/core/' },
+      to: {
+        path: '^src/platform/kits/',
+        pathNot: `^src/platform/kits/(${CORE_KITS.join('|')})/`,
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'no-circular',

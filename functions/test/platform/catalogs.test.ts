@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineCatalog, defineCatalogItems } from '../../src/platform/kits/catalog/catalog.spec';
 import { defineCatalogVertical } from '../../src/platform/kits/catalog/catalog.vertical';
+import { PHARMACY_PRODUCTS, PHARMACY_STORES } from '../../src/modules/pharmacy/pharmacy.collections';
 import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
@@ -178,7 +179,7 @@ describe('catalog child items (a clinic’s doctors)', () => {
   const clinics = defineCatalogVertical(
     defineCatalog({
       tag: 'places',
-      collection: 'pharmacy_stores',
+      collection: PHARMACY_STORES,
       basePath: '/test-clinics',
       noun: 'clinic',
       nouns: 'clinics',
@@ -188,7 +189,7 @@ describe('catalog child items (a clinic’s doctors)', () => {
       maxRadiusM: 5_000,
       filters: z.object({}),
       items: defineCatalogItems({
-        collection: 'pharmacy_products',
+        collection: PHARMACY_PRODUCTS,
         segment: 'doctors',
         parentField: 'storeId',
         keyField: 'doctorId',
@@ -245,7 +246,7 @@ describe('catalog child items with optional stock, availability, a cap and manag
   const bakeries = defineCatalogVertical(
     defineCatalog({
       tag: 'places',
-      collection: 'pharmacy_stores',
+      collection: PHARMACY_STORES,
       basePath: '/test-bakeries',
       noun: 'bakery',
       nouns: 'bakeries',
@@ -256,7 +257,7 @@ describe('catalog child items with optional stock, availability, a cap and manag
       filters: z.object({}),
       partnerRequired: true,
       items: defineCatalogItems({
-        collection: 'pharmacy_products',
+        collection: PHARMACY_PRODUCTS,
         segment: 'cakes',
         parentField: 'storeId',
         keyField: 'cakeKey',

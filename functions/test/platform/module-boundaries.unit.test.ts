@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 // The module boundaries of .dependency-cruiser.cjs, run by `npm test`: a module reaches another only through
-// its public face (index.ts), only downwards in LAYERS, with no import cycles.
+// its public face (index.ts), only to the modules its definition `uses`, with no import cycles; platform/core loads
+// only the foundation kits.
 const functionsDir = path.join(__dirname, '..', '..');
 const depcruise = path.join(functionsDir, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruiser.mjs');
 const config = path.join(functionsDir, '.dependency-cruiser.cjs');
@@ -42,6 +43,13 @@ describe('module boundaries (dependency-cruiser)', () => {
     );
     // users/index → users.service → chat/index → calls.service → users/index
     expect(found.some((v) => v.startsWith('no-circular: src/modules/'))).toBe(true);
+  });
+
+  it("refuses core loading a vertical kit, not a foundation kit nor a vertical kit's type (fixture)", () => {
+    const { violations } = cruise(path.join(__dirname, '..', 'fixtures', 'boundaries'));
+    expect(violations.filter((v) => v.rule.name === 'core-below-vertical-kits').map((v) => `${v.from} → ${v.to}`)).toEqual([
+      'src/platform/core/http/route.ts → src/platform/kits/state-machine/state-machine.ts',
+    ]);
   });
 
   it('every module folder has a public face and a definition, listed in MODULES, whose `uses` the cruiser reads', () => {

@@ -3,6 +3,8 @@ import { destinationKey } from '../../src/modules/auth/otp.service';
 import { notificationId } from '../../src/modules/notifications/hub';
 import { tokenDocId } from '../../src/modules/notifications/notifications.repo';
 import { operationIdFor } from '../../src/modules/wallet/ledger.model';
+import { subjectKey } from '../../src/platform/core/ratelimit/rate-limit';
+import { recordId } from '../../src/platform/kits/idempotency/idempotency';
 import { stableId } from '../../src/platform/kits/ids/stable-id';
 
 // The id formulas moved onto stableId give the ids the hand-written hashes gave (documents already stored under
@@ -37,6 +39,19 @@ describe('ids moved onto stableId are unchanged', () => {
     const base = stableId({ caller: 'owner1', key: ['upload-audio', key], encoding: 'hex' });
     expect(base).toBe(sha(`owner1\u0000upload-audio\u0000${key}`, 'hex').slice(0, 24));
     expect(`${base}00`).toMatch(/^[A-Za-z0-9]+$/);
+  });
+
+  it.each(keys)('idempotency: the stored record of a key is the whole hash of caller, operation and key (%p)', (key) => {
+    expect(recordId('u1', 'post /wallet/transfers', key)).toBe(sha(`u1\u0000post /wallet/transfers\u0000${key}`));
+  });
+
+  it.each(keys)('rate limits: the subject key of a bucket (%p)', (key) => {
+    expect(subjectKey(`otp-send:ip:${key}`)).toBe(sha(`otp-send:ip:${key}`).slice(0, 32));
+  });
+
+  it('idempotency records and rate-limit buckets keep the ids stored before the move (known values)', () => {
+    expect(recordId('u1', 'post /wallet/transfers', 'Idempotency-Key with spaces')).toBe('J7pYS9hyRDZ-sLv_xPnxPuGqE6yRbaZKHI4_5HIcp_g');
+    expect(subjectKey('otp-send:ip:203.0.113.7')).toBe('pamj3cPy2KDmPFjzT2_DpXfrxjb8SCK7');
   });
 
   it('hex ids may use the whole hash, and no more', () => {

@@ -1,4 +1,4 @@
-import { recordNote } from '../../src/platform/kits/state-machine/state-machine';
+import { EVENTS, recordNote } from '../../src/platform/kits/state-machine/state-machine';
 
 // A fake transaction and document: what recordNote writes, and where.
 function fakes() {
@@ -19,7 +19,7 @@ describe('recordNote (an action that moves no status)', () => {
     recordNote(tx, entity, { action: 'reverseRefund', status: 'COMPLETED', by: 'admin-1', at: 1_700_000_000_000, reason: 'R1' });
     expect(created).toEqual([
       {
-        path: 'payments/P1/events/e1',
+        path: `payments/P1/${EVENTS}/e1`,
         data: { action: 'reverseRefund', from: 'COMPLETED', to: 'COMPLETED', by: 'admin-1', at: 1_700_000_000_000, reason: 'R1' },
       },
     ]);

@@ -1,5 +1,5 @@
 import { AppError } from '../../src/platform/core/errors/app-error';
-import { defineMachine } from '../../src/platform/kits/state-machine/state-machine';
+import { defineMachine, EVENTS } from '../../src/platform/kits/state-machine/state-machine';
 
 const door = defineMachine({
   entity: 'door',
@@ -305,7 +305,7 @@ describe('platform/kits/state-machine transition', () => {
     const ref = { collection: (name: string) => (asked.push(['collection', name]), query) } as unknown as FirebaseFirestore.DocumentReference;
     expect(await readHistory<Status, Action>(ref, { order: 'desc', limit: 5 })).toEqual([{ action: 'answer', from: 'RINGING', to: 'ACTIVE', by: 'u2', at: 1 }]);
     expect(asked).toEqual([
-      ['collection', 'events'],
+      ['collection', EVENTS],
       ['orderBy', 'at', 'desc'],
       ['limit', 5],
     ]);

@@ -5,18 +5,21 @@ import { call } from '../helpers/api';
 import { contractProblems } from '../helpers/contract';
 import { DRIVER_LOCATIONS } from '../../src/modules/driver/driver.collections';
 import { CHAT_MEMBERSHIPS } from '../../src/modules/chat/chat.collections';
+import { META } from '../../src/platform/kits/firestore/collections';
+import { USER_EMAILS } from '../../src/modules/users/users.model';
+import { MERCHANTS } from '../../src/modules/merchants/merchants.collections';
 
 beforeAll(requireEmulators);
 
 describe('emulator-data import', () => {
   it('the seed written by scripts/seed.mjs is present', async () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
-    const snap = await getFirestore(app).collection('meta').doc('seed').get();
+    const snap = await getFirestore(app).collection(META).doc('seed').get();
     expect(snap.exists).toBe(true);
     expect(snap.get('version')).toBe(9);
     // Version 9 added the demo merchants (the commerce walkthrough in the README orders from them).
     const merchants = await getFirestore(app).getAll(
-      ...Array.from({ length: 20 }, (_, i) => getFirestore(app).doc(`merchants/seed-merchant-${String(i + 1).padStart(2, '0')}`)),
+      ...Array.from({ length: 20 }, (_, i) => getFirestore(app).doc(`${MERCHANTS}/seed-merchant-${String(i + 1).padStart(2, '0')}`)),
     );
     expect(merchants.filter((m) => m.exists)).toHaveLength(20);
   });
@@ -75,7 +78,7 @@ describe('emulator-data import', () => {
       expect({ [d.id]: contractProblems('DriverLocationDocument', d.data()) }).toEqual({ [d.id]: [] });
     const members = await getFirestore(app)
       .collection(CHAT_MEMBERSHIPS)
-      .where('userId', '==', (await getFirestore(app).doc('user_emails/lan@superapp.local').get()).get('userId'))
+      .where('userId', '==', (await getFirestore(app).doc(`${USER_EMAILS}/lan@superapp.local`).get()).get('userId'))
       .get();
     expect(members.size).toBe(1);
     for (const d of members.docs) expect({ [d.id]: contractProblems('ChatMembershipDocument', d.data()) }).toEqual({ [d.id]: [] });

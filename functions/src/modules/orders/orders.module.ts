@@ -19,6 +19,7 @@ export const ordersModule = defineModule({
   events: ORDER_EVENTS.rows,
   chatContexts: ['ORDER'],
   paymentPurposes: ['ORDER'],
+  promotionVerticals: ['ORDER'],
   permissions: ['orders.manage'],
   routes: (ctx) => (require('./orders.routes') as typeof import('./orders.routes')).ordersRoutes(ctx),
   tasks: {

@@ -9,8 +9,8 @@ export const promotionsModule = defineModule({
   apiTags: { promotions: 'Promotions, vouchers and their redemption.' },
   seed: { load: () => (require('./promotions.seed') as typeof import('./promotions.seed')).seedPromotions },
   errorCodes: PROMOTION_ERROR_CODES,
-  // ORDER and BOOKING wait for their modules (the spec's verticals).
-  promotionVerticals: ['ORDER', 'BOOKING'],
+  // BOOKING waits for its module (the spec's vertical); each vertical's module claims its own.
+  promotionVerticals: ['BOOKING'],
   permissions: ['promotions.manage'],
   routes: (ctx) => (require('./promotions.routes') as typeof import('./promotions.routes')).promotionsRoutes(ctx),
   collections: [

@@ -6,7 +6,7 @@ import { expectAllPublished, expectPublished } from '../../helpers/contract';
 import { requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
 import { listenInSync, signedInClient } from '../../helpers/firebase-client';
-import { REALTIME } from '../../../src/modules/notifications/notifications.collections';
+import { PREFERENCES, REALTIME } from '../../../src/modules/notifications/notifications.collections';
 import { CALLS } from '../../../src/modules/chat/chat.collections';
 import { inboxPage, inboxQuery, outboxFor, realtimeQuery } from '../../helpers/notifications';
 
@@ -65,8 +65,8 @@ describe('calls', () => {
       expect(heard.data.ringExpiresAt).toBeInstanceOf(ClientTimestamp);
       expect(heard.data.ringExpiresAt.toMillis()).toBe(Date.parse(started.body.ringExpiresAt));
       expect(live!.createdAt).toBeInstanceOf(ClientTimestamp);
-      await expectPublished('CallDocument', `calls/${started.body.id}`);
-      await expectPublished('NotificationPreferencesDocument', `notification_prefs/${callee.user.id}`);
+      await expectPublished('CallDocument', `${CALLS}/${started.body.id}`);
+      await expectPublished('NotificationPreferencesDocument', `${PREFERENCES}/${callee.user.id}`);
       await expectAllPublished('RealtimeEventDocument', realtimeQuery(callee.user.id));
       await expectAllPublished('InboxItemDocument', inboxQuery(callee.user.id));
     } finally {

@@ -8,7 +8,7 @@ import { call } from '../../helpers/api';
 import { expectPublished } from '../../helpers/contract';
 import { allowDirectAdds, allowDirectAddsOf, openDirect, sendText } from '../../helpers/chat';
 import { requireEmulators } from '../../helpers/emulators';
-import { CHAT_MEMBERSHIPS, CHAT_REPORTS, CONVERSATIONS } from '../../../src/modules/chat/chat.collections';
+import { CHAT_BLOCKS, CHAT_MEMBERSHIPS, CHAT_REPORTS, CONVERSATIONS } from '../../../src/modules/chat/chat.collections';
 
 beforeAll(requireEmulators);
 
@@ -78,7 +78,7 @@ describe('direct conversations', () => {
     }
     expect((await call('GET', '/chat/blocks', { token: gus.accessToken })).body.items).toEqual([{ userId: hal.user.id, createdAt: blocked.body.createdAt }]);
     expect((await call('GET', '/chat/blocks', { token: hal.accessToken })).body.items).toEqual([]);
-    const stored = await expectPublished('ChatBlockDocument', `chat_blocks/${gus.user.id}_${hal.user.id}`);
+    const stored = await expectPublished('ChatBlockDocument', `${CHAT_BLOCKS}/${gus.user.id}_${hal.user.id}`);
     expect(stored.createdAt.toDate().toISOString()).toBe(blocked.body.createdAt);
     expect((await call('POST', `/chat/blocks/${gus.user.id}`, { token: gus.accessToken })).status).toBe(400);
     expect((await call('POST', `/chat/blocks/nobody-${randomUUID()}`, { token: gus.accessToken })).status).toBe(404);

@@ -89,9 +89,9 @@ describe('sending and receiving', () => {
       expect(created.toMillis()).toBe(Date.parse(sent.body.createdAt));
       await expectPublished('MessageDocument', `${CONVERSATIONS}/${id}/${MESSAGES}/${sent.body.id}`);
       await expectPublished('ConversationDocument', `${CONVERSATIONS}/${id}`);
-      const view = await expectPublished('ChatMembershipDocument', `chat_memberships/${id}_${binh.user.id}`);
+      const view = await expectPublished('ChatMembershipDocument', `${CHAT_MEMBERSHIPS}/${id}_${binh.user.id}`);
       expect(view.readUpToAt).toBeNull();
-      await expectPublished('ChatMembershipDocument', `chat_memberships/${id}_${an.user.id}`);
+      await expectPublished('ChatMembershipDocument', `${CHAT_MEMBERSHIPS}/${id}_${an.user.id}`);
       const events = await expectAllPublished('RealtimeEventDocument', realtimeQuery(binh.user.id));
       expect(events.map((e) => e.type)).toEqual(['message:new']);
       await expectAllPublished('InboxItemDocument', inboxQuery(binh.user.id));

@@ -275,7 +275,7 @@ describe('dispatch', () => {
     const spy = jest.spyOn(db(), 'getAll');
     try {
       await run();
-      return spy.mock.calls.flat().filter((ref) => (ref as { path?: string }).path?.startsWith('push_devices/')).length;
+      return spy.mock.calls.flat().filter((ref) => (ref as { path?: string }).path?.startsWith(`${PUSH_DEVICES}/`)).length;
     } finally {
       spy.mockRestore();
     }

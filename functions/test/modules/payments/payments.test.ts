@@ -185,7 +185,7 @@ describe('refunds', () => {
     expect((await refund(an, { paymentId: paid.id, amount: 10_000, reason: 'what is left of it' })).body.status).toBe('PARTIALLY_REFUNDED');
     expect(await balance(an)).toBe(0);
     // The payer listens to the payment: it parses with its published schema, each refund's time a Timestamp.
-    const stored = await expectPublished('PaymentDocument', `payments/${paid.id}`);
+    const stored = await expectPublished('PaymentDocument', `${PAYMENTS}/${paid.id}`);
     expect(stored.refunds).toHaveLength(2);
     expect(stored.refunds[0].at.toMillis()).toBe(Date.parse(part.body.refunds[0].at));
 

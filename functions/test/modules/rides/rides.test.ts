@@ -14,6 +14,8 @@ import { INBOX, REALTIME } from '../../../src/modules/notifications/notification
 import { DRIVER_LOCATIONS } from '../../../src/modules/driver/driver.collections';
 import { RIDES } from '../../../src/modules/rides/rides.collections';
 import { LEDGER_ACCOUNTS, LEDGER_TRANSFERS } from '../../../src/modules/wallet/wallet.collections';
+import { EVENTS } from '../../../src/platform/kits/state-machine/state-machine';
+import { PAYMENTS } from '../../../src/modules/payments/payments.collections';
 
 beforeAll(requireEmulators);
 
@@ -150,7 +152,7 @@ describe('a cash ride from booking to rating', () => {
     expect((await act(near, id, 'rating', { stars: 5 })).status).toBe(404);
     const history = (await call('GET', '/driver/rides', { token: near.accessToken })).body.items;
     expect(history[0]).toMatchObject({ id, earnings: done.body.fare - Math.round(done.body.fare * 0.2) });
-    const events = (await db().collection(`rides/${id}/events`).orderBy('at').get()).docs.map((d) => `${d.get('from')}>${d.get('to')}`);
+    const events = (await db().collection(`${RIDES}/${id}/${EVENTS}`).orderBy('at').get()).docs.map((d) => `${d.get('from')}>${d.get('to')}`);
     expect(events).toEqual(['NEW>CONFIRMED', 'CONFIRMED>ARRIVED', 'ARRIVED>IN_PROGRESS', 'IN_PROGRESS>COMPLETED']);
     const riderNotices = await waitFor(
       async () => {
@@ -173,9 +175,9 @@ describe('a cash ride from booking to rating', () => {
     );
     expect(driverNotices.map((n) => n.event).sort()).toEqual(['ride.completed', 'ride.matched']);
     // What rider and driver listen to parses with the published schemas (openapi/firestore.schema.json).
-    const stored = await expectPublished('RideDocument', `rides/${id}`);
+    const stored = await expectPublished('RideDocument', `${RIDES}/${id}`);
     expect(stored.completedAt.toMillis()).toBe(Date.parse(done.body.completedAt));
-    await expectPublished('DriverLocationDocument', `driver_locations/${near.user.id}`);
+    await expectPublished('DriverLocationDocument', `${DRIVER_LOCATIONS}/${near.user.id}`);
     await expectAllPublished('InboxItemDocument', db().collection(INBOX).where('recipientId', '==', rider.user.id).where('entityId', '==', id));
     const statuses = await expectAllPublished(
       'RealtimeEventDocument',
@@ -208,9 +210,9 @@ describe('wallet rides', () => {
     const payment = (await call('GET', `/payments/${done.body.paymentId}`, { token: rider.accessToken })).body;
     expect(payment).toMatchObject({ status: 'SUCCEEDED', purpose: 'RIDE', capturedAmount: done.body.fare });
     // The wallet documents the rider listens to: the payment, the accounts and the transfers (hold, capture, release).
-    await expectPublished('PaymentDocument', `payments/${done.body.paymentId}`);
-    await expectPublished('LedgerAccountDocument', `ledger_accounts/wallet_${rider.user.id}`);
-    await expectPublished('LedgerAccountDocument', `ledger_accounts/held_${rider.user.id}`);
+    await expectPublished('PaymentDocument', `${PAYMENTS}/${done.body.paymentId}`);
+    await expectPublished('LedgerAccountDocument', `${LEDGER_ACCOUNTS}/wallet_${rider.user.id}`);
+    await expectPublished('LedgerAccountDocument', `${LEDGER_ACCOUNTS}/held_${rider.user.id}`);
     const transfers = await expectAllPublished('LedgerTransferDocument', db().collection(LEDGER_TRANSFERS).where('owners', 'array-contains', rider.user.id));
     expect(transfers.map((t) => t.kind)).toEqual(expect.arrayContaining(['TOPUP', 'HOLD', 'CAPTURE']));
   });
@@ -316,7 +318,7 @@ describe('cancellations and races', () => {
     // No fee either way: the driver had not waited RIDE_CANCEL_WAIT_SEC at the pickup.
     expect(cancelled.body.cancellationFee).toBe(0);
     if (arrived.status !== 200) expect([arrived.status, arrived.body.code]).toEqual([409, 'RIDE_TRANSITION']);
-    const events = (await db().collection(`rides/${ride.id}/events`).orderBy('at').get()).docs.map((d) => d.get('to'));
+    const events = (await db().collection(`${RIDES}/${ride.id}/${EVENTS}`).orderBy('at').get()).docs.map((d) => d.get('to'));
     expect(events).toEqual(arrived.status === 200 ? ['CONFIRMED', 'ARRIVED', 'CANCELLED'] : ['CONFIRMED', 'CANCELLED']);
     expect((await driverDoc(driver)).currentRideId).toBeNull();
   });

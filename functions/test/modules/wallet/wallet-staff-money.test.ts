@@ -191,7 +191,7 @@ describe('staff ids stay out of what users read (finding 4)', () => {
     expect(JSON.stringify((await call('GET', '/wallet/withdrawals', { token: drv.accessToken })).body)).not.toContain(manager.user.id);
     expect(JSON.stringify((await db().collection(WITHDRAWALS).doc(asked.body.id).get()).data())).not.toContain(manager.user.id);
     // The owner listens to it: it parses with its published schema (decidedAt a Timestamp).
-    expect((await expectPublished('WithdrawalDocument', `wallet_withdrawals/${asked.body.id}`)).decidedAt.toMillis()).toBe(Date.parse(approved.body.decidedAt));
+    expect((await expectPublished('WithdrawalDocument', `${WITHDRAWALS}/${asked.body.id}`)).decidedAt.toMillis()).toBe(Date.parse(approved.body.decidedAt));
     const owned = await db().collection(LEDGER_TRANSFERS).where('owners', 'array-contains', drv.user.id).get();
     expect(owned.docs.length).toBeGreaterThanOrEqual(2);
     expect(JSON.stringify(owned.docs.map((d) => d.data()))).not.toContain(manager.user.id);

@@ -3,7 +3,7 @@
 export const MODULE_LISTS = {
   chatContexts: ['RIDE', 'BOOKING', 'ORDER'],
   paymentPurposes: ['RIDE', 'TOPUP', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER', 'ORDER', 'DELIVERY'],
-  promotionVerticals: ['RIDE', 'PHARMACY', 'PARKING', 'ORDER', 'BOOKING'],
+  promotionVerticals: ['RIDE', 'PHARMACY', 'PARKING', 'BOOKING', 'ORDER'],
   permissions: [
     'users.manage',
     'applications.review',
