@@ -4,7 +4,7 @@ import { nearbyPage } from '../../platform/kits/geo/nearby-page';
 import { accounts } from '../users';
 import { forget } from './driver.dispatch';
 import { currentJobOf, isFresh, jobKeysOf, mayDrive, withKeys, type DriverLocation, type JobCapability, type JobKind } from './driver.model';
-import { locationsRepo } from './driver.repo';
+import { giveUpsRepo, locationsRepo } from './driver.repo';
 
 // Jobs for drivers with the COURIER (food and grocery orders) or DELIVERY (parcels) capability, on the same location
 // document as rides: `jobKeys` (the capabilities a free driver can take a job by) is recomputed with `dispatchKey` on
@@ -102,14 +102,15 @@ export const jobPool = {
   txRelease(tx: Transaction, loc: DriverLocation | undefined, jobId: string, at: number, gaveUp?: { cooldownUntil: number }): void {
     if (!loc || loc.currentJobId !== jobId) return;
     forget(loc.userId);
-    const penalty = gaveUp ? { jobGiveUps: (loc.jobGiveUps ?? 0) + 1, jobCooldownUntil: Math.max(gaveUp.cooldownUntil, loc.jobCooldownUntil ?? 0) } : {};
-    locationsRepo.set(tx, withKeys({ ...loc, ...penalty, currentJobId: null, currentJobKind: null, jobCustomerId: null, sharedWithId: null, updatedAt: at }));
+    const cooldown = gaveUp ? { jobCooldownUntil: Math.max(gaveUp.cooldownUntil, loc.jobCooldownUntil ?? 0) } : {};
+    locationsRepo.set(tx, withKeys({ ...loc, ...cooldown, currentJobId: null, currentJobKind: null, jobCustomerId: null, sharedWithId: null, updatedAt: at }));
+    if (gaveUp) giveUpsRepo.txCount(tx, loc.userId, at);
   },
 
   /** The jobs the driver gave up before pickup, ever, and until when they are offered none (operators' view). */
   async giveUps(driverId: string): Promise<{ count: number; cooldownUntil: number | null }> {
-    const loc = await locationsRepo.get(driverId);
-    return { count: loc?.jobGiveUps ?? 0, cooldownUntil: loc?.jobCooldownUntil ?? null };
+    const [loc, count] = await Promise.all([locationsRepo.get(driverId), giveUpsRepo.count(driverId)]);
+    return { count, cooldownUntil: loc?.jobCooldownUntil ?? null };
   },
 
   /** The driver's last reported position and when it was written (null before the first report): a handover photo's check. */

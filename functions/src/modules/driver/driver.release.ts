@@ -23,7 +23,7 @@ export class ReleaseNotDue extends Error {}
 
 /** The body of both give-up routes (orders and parcels). */
 export const JobGiveUpBodySchema = z
-  .object({ reason: z.string().trim().min(1).max(200).optional().describe('Why (the store and administrators read it in the history)') })
+  .object({ reason: z.string().trim().min(1).max(200).optional().describe('Why (shown in the history to administrators, and to the store of an order)') })
   .meta({ id: 'JobGiveUpRequest' });
 
 /** What operators see of a courier's give-ups (orders and parcels). */
