@@ -39,6 +39,9 @@ type CourierDoc = {
   jobId: string | null;
   customerId: string | null;
   sharedWith: string | null;
+  /** Give-ups the double counted, and until when it offers the courier nothing. */
+  gaveUps?: number;
+  cooldownUntil?: number;
 };
 
 export function orderDoubles() {
@@ -66,11 +69,11 @@ export function orderDoubles() {
       },
     },
     couriers: {
-      async nearbyAvailable(center, radiusM, _capability, limit) {
+      async nearbyAvailable(center, radiusM, _capability, limit, at, options) {
         const snaps = couriers.size ? await db().getAll(...[...couriers].map(courierRef)) : [];
         return snaps
           .map((s) => s.data() as CourierDoc)
-          .filter((c) => c && c.jobId === null)
+          .filter((c) => c && c.jobId === null && (c.cooldownUntil ?? 0) <= at && !(options?.exclude ?? []).includes(c.userId))
           .map((c) => ({ userId: c.userId, lat: c.lat, lng: c.lng, distanceM: Math.round(distanceMeters(center, c)) }))
           .filter((c) => c.distanceM <= radiusM)
           .sort((a, b) => a.distanceM - b.distanceM)
@@ -82,7 +85,7 @@ export function orderDoubles() {
       },
       txClaim(tx, loc, job) {
         const c = loc as CourierDoc | undefined;
-        if (!c || c.jobId !== null) return undefined;
+        if (!c || c.jobId !== null || (c.cooldownUntil ?? 0) > job.at) return undefined;
         tx.update(courierRef(c.userId), { jobId: job.jobId, customerId: job.customerId });
         return { lat: c.lat, lng: c.lng };
       },
@@ -90,9 +93,10 @@ export function orderDoubles() {
         const c = loc as CourierDoc | undefined;
         if (c?.jobId === jobId) tx.update(courierRef(c.userId), { sharedWith: c.customerId });
       },
-      txRelease(tx, loc, jobId) {
+      txRelease(tx, loc, jobId, _at, gaveUp) {
         const c = loc as CourierDoc | undefined;
-        if (c?.jobId === jobId) tx.update(courierRef(c.userId), { jobId: null, customerId: null, sharedWith: null });
+        const penalty = gaveUp ? { gaveUps: (c?.gaveUps ?? 0) + 1, cooldownUntil: gaveUp.cooldownUntil } : {};
+        if (c?.jobId === jobId) tx.update(courierRef(c.userId), { jobId: null, customerId: null, sharedWith: null, ...penalty });
       },
       async currentJob(driverId) {
         const snap = await courierRef(driverId).get();

@@ -8,12 +8,19 @@ import { conversationsRepo as repo } from './conversations.repo';
 export const serverConversations = {
   /**
    * The conversation of a ride, order or booking for its parties (e.g. rider and driver), created once: a repeat
-   * returns it and adds parties that joined since. Called by the owning module, not by an app.
+   * returns it and adds parties that joined since. Called by the owning module, not by an app. `stillParties`: the
+   * parties as the entity stands, read in this transaction (a courier released since the caller read it, whose
+   * `leave` may have run already, is not added back: the entity's change and this open are serialised).
    */
-  async open(context: { type: ContextType; id: string }, parties: Array<{ userId: string; surface: Surface }>): Promise<ConversationRecord> {
+  async open(
+    context: { type: ContextType; id: string },
+    named: Array<{ userId: string; surface: Surface }>,
+    stillParties?: (tx: FirebaseFirestore.Transaction) => Promise<(userId: string) => boolean>,
+  ): Promise<ConversationRecord> {
     const id = contextConversationId(context);
     return db().runTransaction(async (tx) => {
-      const existing = await repo.get(id, tx);
+      const [existing, isParty] = await Promise.all([repo.get(id, tx), stillParties ? stillParties(tx) : () => true]);
+      const parties = named.filter((p) => isParty(p.userId));
       const at = Date.now();
       if (existing) {
         const joining = parties.filter((p) => !existing.memberIds.includes(p.userId));

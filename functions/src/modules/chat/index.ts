@@ -9,13 +9,16 @@ const server = () => (require('./conversations.service') as typeof import('./con
 
 /**
  * The conversation of a ride, order or booking for its parties (e.g. rider and driver, with the app each uses);
- * created once, later calls add parties who joined since. Returns its id.
+ * created once, later calls add parties who joined since. Returns its id. `stillParties`: reads the entity in the
+ * conversation's transaction and says who is a party now, so a party who left meanwhile (a released courier, whose
+ * `leaveContextConversation` may have run already) is not added back.
  */
 export async function openContextConversation(
   context: { type: ContextType; id: string },
   parties: Array<{ userId: string; surface: Surface }>,
+  stillParties?: (tx: FirebaseFirestore.Transaction) => Promise<(userId: string) => boolean>,
 ): Promise<string> {
-  return (await server().open(context, parties)).id;
+  return (await server().open(context, parties, stillParties)).id;
 }
 
 /** A party left the ride, order or booking (a courier released from an order): they read its conversation no more. */

@@ -74,8 +74,10 @@ export interface DeliverySettings {
   searchRadiusM: number;
   candidates: number;
   pickupWindowMin: number;
-  /** HANDOVER_PHOTO_RADIUS_M (the orders module's switch, shared by every photo proof of a handover). */
+  /** HANDOVER_PHOTO_RADIUS_M (the handover kit's switch, installed with the driver module's). */
   photoRadiusM: number;
+  /** JOB_GIVE_UP_COOLDOWN_MIN (the driver module's switch). */
+  giveUpCooldownMin: number;
   formerDriversMax: number;
   ratingWindowDays: number;
 }
@@ -102,6 +104,7 @@ export function deliverySettings(config: Readonly<AppConfig>): DeliverySettings 
     candidates: DELIVERY_CANDIDATES,
     pickupWindowMin: config.DELIVERY_PICKUP_WINDOW_MIN,
     photoRadiusM: config.HANDOVER_PHOTO_RADIUS_M,
+    giveUpCooldownMin: config.JOB_GIVE_UP_COOLDOWN_MIN,
     formerDriversMax: DELIVERY_FORMER_DRIVERS_MAX,
     ratingWindowDays: DELIVERY_RATING_WINDOW_DAYS,
   };

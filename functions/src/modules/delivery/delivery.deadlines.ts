@@ -1,4 +1,5 @@
 import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
+import { assignmentOf, definePickupWindow } from '../driver';
 import { DELIVERY_DISPATCH_QUEUE, DELIVERY_NO_DRIVER_QUEUE, DELIVERY_PICKUP_QUEUE } from './delivery.collections';
 import { deliveryMachine, type DeliveryAction, type DeliveryStatus } from './delivery.machine';
 import type { DeliveryRecord } from './delivery.model';
@@ -41,14 +42,11 @@ export const PICKUP_TIMEOUT_BY = 'system:delivery-pickup-timeout';
  * assignment) is released like a give-up: its task (one per assignment), or the lazy check of a read. A pickup that
  * comes first wins: the release then finds it PICKED_UP.
  */
-export const pickupDeadline = defineDeadline<DeliveryRecord, DeliveryStatus, DeliveryAction, 'deliveryId', { deliveryId: string; assignment?: string }>({
+export const pickupDeadline = definePickupWindow<DeliveryRecord, DeliveryStatus, DeliveryAction, 'deliveryId'>({
+  entity: 'delivery pickup',
   queue: DELIVERY_PICKUP_QUEUE,
   idField: 'deliveryId',
-  payloadOf: (d) => ({ deliveryId: d.id, assignment: assignmentOf(d) }),
-  taskId: (id, phase) => `pickup-${id}-${phase ?? 'a'}`,
-  dueAt: (d) => (d.status === 'DRIVER_ASSIGNED' && d.driverId !== null ? (d.pickupBy ?? null) : null),
-  entity: 'delivery pickup',
+  status: 'DRIVER_ASSIGNED',
 });
 
-/** Which assignment of a parcel this is (the phase of its pickup task). */
-export const assignmentOf = (d: Pick<DeliveryRecord, 'assignedAt'>): string => `a${d.assignedAt ?? 0}`;
+export { assignmentOf };

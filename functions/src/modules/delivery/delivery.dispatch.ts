@@ -79,10 +79,9 @@ export function createDeliveryDispatch({ deps, now, schedulers }: DeliveryCore, 
   async function dispatchOnce(d: DeliveryRecord): Promise<DeliveryRecord | undefined> {
     // Never dated at the placing's own millisecond: the history reads its moves in time order.
     const at = Math.max(now(), d.updatedAt + 1);
-    const former = d.formerDriverIds ?? [];
-    const found = await jobs.nearbyAvailable(d.pickup, settings.searchRadiusM, 'DELIVERY', settings.candidates + 1 + former.length, at);
-    // Never the sender, nor a driver who gave it up.
-    const candidates = found.filter((c) => c.userId !== d.senderId && !former.includes(c.userId)).slice(0, settings.candidates);
+    // Never the sender, nor a driver who gave it up (the pool leaves them out: they cost no candidate).
+    const exclude = [d.senderId, ...(d.formerDriverIds ?? [])];
+    const candidates = await jobs.nearbyAvailable(d.pickup, settings.searchRadiusM, 'DELIVERY', settings.candidates, at, { exclude });
     for (const candidate of candidates) {
       const result = await assignTo(d.id, candidate.userId, at);
       if (!result) continue;

@@ -1,7 +1,8 @@
 import { IdParamsSchema } from '../../platform/core/http/ids';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { LIMITS, MOVE_CODES, TAG as tag, type DeliveryServiceOf } from './delivery.http';
-import { CourierCurrentSchema, DeliverySchema, GiveUpDeliveryBodySchema, HandoverBodySchema } from './delivery.schemas';
+import { JobGiveUpBodySchema } from '../driver';
+import { CourierCurrentSchema, DeliverySchema, HandoverBodySchema } from './delivery.schemas';
 
 const PROOF_CODES = ['DELIVERY_CODE_WRONG', 'DELIVERY_CODE_LOCKED', 'DELIVERY_PHOTO_INVALID', 'DELIVERY_HANDOVER_TOO_FAR'] as const;
 const PHOTO_NEAR =
@@ -30,12 +31,12 @@ export function deliveryDriverRoutes(service: DeliveryServiceOf): AnyRoute[] {
       tag,
       summary: 'Driver: I cannot take this parcel after all (before pickup)',
       description:
-        'Only the assigned driver of a DRIVER_ASSIGNED parcel. The parcel goes back to CREATED with a new no-driver window and is searched for again at once; I am free for other jobs, the parcel is closed to me from now (404) and never offered to me again. A retry is 409 DELIVERY_DRIVER_RELEASED (no second move). Limit: `delivery-give-up`, 10 per driver an hour.',
+        'Only the assigned driver of a DRIVER_ASSIGNED parcel. The parcel goes back to CREATED with a new no-driver window and is searched for again at once; I am free for other jobs, the parcel is closed to me from now (404) and never offered to me again. A retry is 409 DELIVERY_DRIVER_RELEASED (no second move). Each give-up is counted, and I am offered no job (order or parcel) for JOB_GIVE_UP_COOLDOWN_MIN (10 minutes). Limit: `delivery-give-up`, 10 per driver an hour.',
       auth: ['DRIVER'],
       rateLimit: LIMITS.giveUp,
       errors: [404, 409],
       codes: [...MOVE_CODES, 'DELIVERY_DRIVER_RELEASED'],
-      request: { params: IdParamsSchema, body: GiveUpDeliveryBodySchema },
+      request: { params: IdParamsSchema, body: JobGiveUpBodySchema },
       response: { description: 'The parcel as I left it (CREATED, no driver).', schema: DeliverySchema },
       handler: ({ auth, params, body }) => service().giveUp(auth!.userId, params.id, body.reason ?? null),
     }),

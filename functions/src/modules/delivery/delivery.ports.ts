@@ -18,6 +18,8 @@ export interface JobPoolPort {
     capability: JobCapability,
     limit: number,
     at: number,
+    /** `exclude`: never these (the customer, the couriers who left the job). */
+    options?: { exclude?: readonly string[] },
   ): Promise<Array<{ userId: string; lat: number; lng: number; distanceM: number }>>;
   txRead(tx: Transaction, driverId: string): Promise<DriverState | undefined>;
   /** Undefined: taken, offline, stale or without the capability. */
@@ -28,7 +30,8 @@ export interface JobPoolPort {
   ): { lat: number; lng: number } | undefined;
   /** From now on the job's customer sees the driver's live position. */
   txShareWithCustomer(tx: Transaction, loc: DriverState | undefined, jobId: string, at: number): void;
-  txRelease(tx: Transaction, loc: DriverState | undefined, jobId: string, at: number): void;
+  /** `gaveUp`: the courier gave the job up themselves (counted; offered no job until `cooldownUntil`). */
+  txRelease(tx: Transaction, loc: DriverState | undefined, jobId: string, at: number, gaveUp?: { cooldownUntil: number }): void;
   currentJob(driverId: string): Promise<{ kind: JobKind; id: string } | null>;
   /** The driver's last reported position (`at`: when written), null before any: a photo proof's place check. */
   lastPosition(driverId: string, tx?: Transaction): Promise<{ lat: number; lng: number; at: number } | null>;

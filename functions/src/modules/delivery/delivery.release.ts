@@ -1,7 +1,7 @@
-import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
 import { transition } from '../../platform/kits/state-machine/state-machine';
+import { formerAfterLeaving, giveUpJob, ReleaseNotDue, releaseUnlessNotDue, runPickupTimeout as runPickupTask } from '../driver';
 import { noSuchDelivery, rolesOf, type DeliveryCore } from './delivery.context';
-import { assignmentOf, dispatchDeadline, noDriverDeadline, PICKUP_TIMEOUT_BY, pickupDeadline } from './delivery.deadlines';
+import { dispatchDeadline, noDriverDeadline, PICKUP_TIMEOUT_BY, pickupDeadline } from './delivery.deadlines';
 import { deliveryMachine } from './delivery.machine';
 import type { DeliveryRecord } from './delivery.model';
 import type { DriverState } from './delivery.ports';
@@ -10,23 +10,20 @@ import { deliveryRepo } from './delivery.repo';
 // A driver leaving a parcel before pickup: their own give-up, or the pickup timer's release (the same move by
 // SYSTEM). One transition DRIVER_ASSIGNED → CREATED: the driver freed in the job pool in the same transaction, no
 // longer the parcel's driver (404 to them from then), remembered so the search never offers it to them again, a new
-// no-driver window, and a search due at once (its task armed after the commit).
-
-/** The pickup timer of an assignment that is not due (a later assignment, a task come early). */
-class NotDue extends Error {}
-
-const alreadyLeft = () => new ConflictError('You are no longer this parcel’s driver (you gave it up, or it was released)').withCode('DELIVERY_DRIVER_RELEASED');
+// no-driver window, and a search due at once (its task armed after the commit). A give-up of their own is counted and
+// costs them JOB_GIVE_UP_COOLDOWN_MIN without job offers. What orders share (who left, the retry's 409, the pickup
+// task) is the driver module's.
 
 export function createDeliveryRelease({ deps, now, schedulers }: DeliveryCore) {
   const { jobs, settings } = deps;
-  const formerly = (d: DeliveryRecord | undefined, userId: string) => !!d && d.driverId !== userId && (d.formerDriverIds ?? []).includes(userId);
 
   /** The move; `driverId` undefined: the pickup timer (tolerant, and only once the window passed). */
   async function leave(id: string, driverId: string | undefined, reason: string | null) {
     const at = now();
     let loc: DriverState | undefined;
     const store = deliveryRepo.store(id, (tx, _next, previous) => {
-      if (previous.driverId) jobs.txRelease(tx, loc, id, at);
+      const gaveUp = driverId === undefined ? undefined : { cooldownUntil: at + settings.giveUpCooldownMin * 60_000 };
+      if (previous.driverId) jobs.txRelease(tx, loc, id, at, gaveUp);
     });
     const result = await transition(deliveryMachine, store, {
       action: 'giveUp',
@@ -40,7 +37,7 @@ export function createDeliveryRelease({ deps, now, schedulers }: DeliveryCore) {
         loc = d.driverId ? await jobs.txRead(tx, d.driverId) : undefined;
       },
       guard(d) {
-        if (driverId === undefined && deliveryMachine.accepts('giveUp', d.status) && !pickupDeadline.isDue(d, at)) throw new NotDue();
+        if (driverId === undefined && deliveryMachine.accepts('giveUp', d.status) && !pickupDeadline.isDue(d, at)) throw new ReleaseNotDue();
       },
       apply: (d, to) => ({
         ...d,
@@ -49,7 +46,7 @@ export function createDeliveryRelease({ deps, now, schedulers }: DeliveryCore) {
         driver: null,
         assignedAt: null,
         pickupBy: null,
-        formerDriverIds: [...(d.formerDriverIds ?? []).filter((x) => x !== d.driverId), ...(d.driverId ? [d.driverId] : [])].slice(-settings.formerDriversMax),
+        formerDriverIds: formerAfterLeaving(d, settings.formerDriversMax),
         releases: (d.releases ?? 0) + 1,
         // A new window to find another driver, and the first search at once.
         assignBy: at + settings.noDriverWindowSec * 1_000,
@@ -72,28 +69,21 @@ export function createDeliveryRelease({ deps, now, schedulers }: DeliveryCore) {
    * (no second move); anyone else is 404.
    */
   async function giveUp(driverId: string, id: string, reason: string | null): Promise<DeliveryRecord> {
-    if (formerly(await deliveryRepo.get(id), driverId)) throw alreadyLeft();
-    return leave(id, driverId, reason).catch(async (err: unknown) => {
-      // A double tap: the first request's move made this one a stranger's.
-      if (err instanceof NotFoundError && formerly(await deliveryRepo.get(id), driverId)) throw alreadyLeft();
-      throw err;
+    return giveUpJob({
+      userId: driverId,
+      load: () => deliveryRepo.get(id),
+      leave: () => leave(id, driverId, reason),
+      code: 'DELIVERY_DRIVER_RELEASED',
+      noun: 'parcel',
     });
   }
 
   /** The pickup window's release (the task, or a lazy read): never before it is due, never after pickup. */
-  async function release(id: string): Promise<DeliveryRecord | undefined> {
-    return leave(id, undefined, 'not picked up in time').catch((err: unknown) => {
-      if (err instanceof NotDue || err instanceof NotFoundError) return undefined;
-      throw err;
-    });
-  }
+  const release = (id: string): Promise<DeliveryRecord | undefined> => releaseUnlessNotDue(leave(id, undefined, 'not picked up in time'));
 
   /** The `deliveryPickupTimeout` task: another assignment's task does nothing; else waits for the due time, then releases. */
-  async function runPickupTimeout(id: string, assignment?: string) {
-    const found = await deliveryRepo.get(id);
-    if (!found || (assignment !== undefined && assignmentOf(found) !== assignment)) return 'settled' as const;
-    return pickupDeadline.run(id, { load: (key) => deliveryRepo.get(key), expire: release, now });
-  }
+  const runPickupTimeout = (id: string, assignment?: string) =>
+    runPickupTask(pickupDeadline, id, assignment, { load: (key) => deliveryRepo.get(key), release, now });
 
   /** The lazy check of a read: a driver past the pickup window is released first. */
   async function upToDate(id: string): Promise<void> {

@@ -131,10 +131,6 @@ export const HandoverBodySchema = z
 
 export const CancelDeliveryBodySchema = z.object({ reason: z.string().trim().min(1).max(300).nullable().optional() }).meta({ id: 'CancelDeliveryRequest' });
 
-export const GiveUpDeliveryBodySchema = z
-  .object({ reason: z.string().trim().min(1).max(200).optional().describe('Why (administrators read it in the history)') })
-  .meta({ id: 'GiveUpDeliveryRequest' });
-
 export const AdminCancelDeliveryBodySchema = z.object({ reason: z.string().trim().min(3).max(300) }).meta({ id: 'AdminCancelDeliveryRequest' });
 
 export const RateDeliveryBodySchema = z

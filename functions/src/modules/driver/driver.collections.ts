@@ -7,3 +7,7 @@ export const DRIVER_PROFILES = 'driver_profiles';
 // `driver_locations/{userId}`: where a driver is and whether dispatch may give them a ride. Its own document (not
 // the profile): written up to once a second per driver, read by every ride search.
 export const DRIVER_LOCATIONS = 'driver_locations';
+
+// `driver_job_give_ups/{userId}`: how many jobs a driver gave up before pickup (operators read it through the API; the
+// job's customer, who reads the location document, never sees it). Server only.
+export const DRIVER_JOB_GIVE_UPS = 'driver_job_give_ups';

@@ -4,7 +4,7 @@ import { nearbyPage } from '../../platform/kits/geo/nearby-page';
 import { accounts } from '../users';
 import { forget } from './driver.dispatch';
 import { currentJobOf, isFresh, jobKeysOf, mayDrive, withKeys, type DriverLocation, type JobCapability, type JobKind } from './driver.model';
-import { locationsRepo } from './driver.repo';
+import { giveUpsRepo, locationsRepo } from './driver.repo';
 
 // Jobs for drivers with the COURIER (food and grocery orders) or DELIVERY (parcels) capability, on the same location
 // document as rides: `jobKeys` (the capabilities a free driver can take a job by) is recomputed with `dispatchKey` on
@@ -14,6 +14,17 @@ import { locationsRepo } from './driver.repo';
 
 /** Documents one job search reads at most (the geo kit's paging by distance): a crowded area costs this, not more. */
 export const JOB_SEARCH_BUDGET = 200;
+
+/** What a job search leaves out beyond the pool's rules. */
+export interface NearbyJobOptions {
+  /** Never these drivers (a job's customer, the couriers who left it). */
+  exclude?: readonly string[];
+  /** Documents read at most (JOB_SEARCH_BUDGET). */
+  budget?: number;
+}
+
+/** After a give-up the driver is offered no job until `jobCooldownUntil`. */
+const coolingDown = (loc: Pick<DriverLocation, 'jobCooldownUntil'>, at: number): boolean => (loc.jobCooldownUntil ?? 0) > at;
 
 /** Locations `txRead` returned for an account that may not drive now (locked, DRIVER removed): never claimed. */
 const barred = new WeakSet<DriverLocation>();
@@ -29,19 +40,21 @@ export interface JobClaim {
 /** What the orders and parcel delivery modules read and change of drivers, each in the caller's transaction where it says so. */
 export const jobPool = {
   /**
-   * ONLINE drivers with the capability, free (no ride, no job), heard from in the last 10 minutes, within `radiusM`,
-   * nearest first, reading at most `budget` positions.
+   * ONLINE drivers with the capability, free (no ride, no job), heard from in the last 10 minutes, not cooling down
+   * after a give-up, within `radiusM`, nearest first, reading at most `budget` positions. `exclude`: never these (a
+   * job's customer, the couriers who left it); they do not count against `limit`.
    */
-  async nearbyAvailable(center: LatLng, radiusM: number, capability: JobCapability, limit: number, at: number, budget = JOB_SEARCH_BUDGET) {
+  async nearbyAvailable(center: LatLng, radiusM: number, capability: JobCapability, limit: number, at: number, options: NearbyJobOptions = {}) {
+    const exclude = new Set(options.exclude ?? []);
     const found = await nearbyPage({
       center,
       radiusM,
       limit,
-      budget,
+      budget: options.budget ?? JOB_SEARCH_BUDGET,
       read: async (start, end, max, afterId, endId) =>
         (await locationsRepo.availableForJobs(capability, start, end, max, afterId, endId)) as Array<DriverLocation & { id: string; geohash: string }>,
       pointOf: (l) => ({ lat: l.lat!, lng: l.lng! }),
-      keep: (l) => isFresh(l, at) && jobKeysOf(l).includes(capability),
+      keep: (l) => !exclude.has(l.userId) && isFresh(l, at) && !coolingDown(l, at) && jobKeysOf(l).includes(capability),
     });
     return found.items.map(({ item, distanceM }) => ({ userId: item.userId, lat: item.lat!, lng: item.lng!, distanceM: Math.round(distanceM) }));
   },
@@ -63,6 +76,7 @@ export const jobPool = {
     if (!loc || loc.lat === null || loc.lng === null) return undefined;
     if (loc.currentJobId === job.jobId && loc.currentJobKind === job.kind) return { lat: loc.lat, lng: loc.lng };
     if (barred.has(loc) || loc.userId === job.customerId || !jobKeysOf(loc).includes(job.capability) || !isFresh(loc, job.at)) return undefined;
+    if (coolingDown(loc, job.at)) return undefined;
     forget(loc.userId);
     locationsRepo.set(
       tx,
@@ -81,11 +95,22 @@ export const jobPool = {
     locationsRepo.set(tx, { ...loc, sharedWithId: loc.jobCustomerId, updatedAt: at });
   },
 
-  /** Frees the driver of this job and stops sharing (a no-op if they are on something else). */
-  txRelease(tx: Transaction, loc: DriverLocation | undefined, jobId: string, at: number): void {
+  /**
+   * Frees the driver of this job and stops sharing (a no-op if they are on something else). `gaveUp`: they gave it up
+   * themselves: counted, and offered no job until `cooldownUntil`.
+   */
+  txRelease(tx: Transaction, loc: DriverLocation | undefined, jobId: string, at: number, gaveUp?: { cooldownUntil: number }): void {
     if (!loc || loc.currentJobId !== jobId) return;
     forget(loc.userId);
-    locationsRepo.set(tx, withKeys({ ...loc, currentJobId: null, currentJobKind: null, jobCustomerId: null, sharedWithId: null, updatedAt: at }));
+    const cooldown = gaveUp ? { jobCooldownUntil: Math.max(gaveUp.cooldownUntil, loc.jobCooldownUntil ?? 0) } : {};
+    locationsRepo.set(tx, withKeys({ ...loc, ...cooldown, currentJobId: null, currentJobKind: null, jobCustomerId: null, sharedWithId: null, updatedAt: at }));
+    if (gaveUp) giveUpsRepo.txCount(tx, loc.userId, at);
+  },
+
+  /** The jobs the driver gave up before pickup, ever, and until when they are offered none (operators' view). */
+  async giveUps(driverId: string): Promise<{ count: number; cooldownUntil: number | null }> {
+    const [loc, count] = await Promise.all([locationsRepo.get(driverId), giveUpsRepo.count(driverId)]);
+    return { count, cooldownUntil: loc?.jobCooldownUntil ?? null };
   },
 
   /** The driver's last reported position and when it was written (null before the first report): a handover photo's check. */

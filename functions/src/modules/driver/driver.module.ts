@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/core/module/module';
 import { DRIVER_ERROR_CODES } from './driver.errors';
 import { DRIVER_EVENTS } from './driver.events';
-import { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
+import { DRIVER_JOB_GIVE_UPS, DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 import { driverSwitches } from './driver.config';
 
 export const driverModule = defineModule({
@@ -29,6 +29,7 @@ export const driverModule = defineModule({
   },
   collections: [
     { name: DRIVER_PROFILES },
+    { name: DRIVER_JOB_GIVE_UPS },
     {
       name: DRIVER_LOCATIONS,
       clientAccess: true,

@@ -2,6 +2,7 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { plainCollection, readRecord } from '../../platform/kits/firestore/records';
 import { storedFields } from '../../platform/kits/firestore/documents';
+import { DRIVER_JOB_GIVE_UPS } from './driver.collections';
 import {
   DEFAULT_CAPABILITIES,
   dispatchKeyOf,
@@ -116,5 +117,15 @@ export const locationsRepo = {
   },
   set(tx: Transaction, record: DriverLocation): void {
     tx.set(locations().doc(record.userId), record);
+  },
+};
+
+/** `driver_job_give_ups/{userId}`: a counter written without a read (the caller's transaction is in its writes). */
+export const giveUpsRepo = {
+  txCount(tx: Transaction, driverId: string, at: number): void {
+    tx.set(db().collection(DRIVER_JOB_GIVE_UPS).doc(driverId), { count: firestoreApi().FieldValue.increment(1), lastAt: at }, { merge: true });
+  },
+  async count(driverId: string): Promise<number> {
+    return ((await db().collection(DRIVER_JOB_GIVE_UPS).doc(driverId).get()).get('count') as number | undefined) ?? 0;
   },
 };

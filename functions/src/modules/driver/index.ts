@@ -11,7 +11,25 @@ export { dispatchPool } from './driver.dispatch';
  * Drivers for jobs (orders: COURIER; parcels: DELIVERY): search, claim, share the live position with the customer,
  * release. A driver is never on a ride and a job at once.
  */
-export { jobPool, JOB_SEARCH_BUDGET, type JobClaim } from './driver.jobs';
+export { jobPool, JOB_SEARCH_BUDGET, type JobClaim, type NearbyJobOptions } from './driver.jobs';
+
+/**
+ * A courier leaving a job before pickup, shared by orders and parcels: who left it (never offered it again), the
+ * give-up's retry answer, the pickup window's deadline (one task per assignment) and its task, the give-up's body.
+ */
+export {
+  assignmentOf,
+  definePickupWindow,
+  formerAfterLeaving,
+  giveUpJob,
+  isFormerCourier,
+  JobGiveUpBodySchema,
+  JobGiveUpsSchema,
+  ReleaseNotDue,
+  releaseUnlessNotDue,
+  runPickupTimeout,
+  type ReleasableJob,
+} from './driver.release';
 
 export const driverProfiles = {
   /** The profile's capabilities as an administrator last set them ([] without a profile), in the caller's transaction. */

@@ -29,11 +29,6 @@ export const ordersSwitches = defineSwitches({
     effect:
       'a courier who has not picked the order up within this many minutes of the assignment (or of the store saying ready, whichever is later) is released and the search runs again',
   },
-  HANDOVER_PHOTO_RADIUS_M: {
-    schema: positiveInt(300, 5_000, 50),
-    effect:
-      "a photo proves a handover (an order's delivery, a parcel's pickup or drop-off) only while the courier's last known position is within this many metres of the place",
-  },
 });
 
 declare module '../../platform/core/config/switches' {
@@ -43,7 +38,7 @@ declare module '../../platform/core/config/switches' {
 /** Candidates tried per assignment attempt, nearest first. */
 export const ORDER_COURIER_CANDIDATES = 5;
 /** The courier search while nobody is free: tried again after 15 s, doubling up to every 2 minutes, until the order has a courier or ends. */
-export const ORDER_COURIER_RETRY_SEC = { first: 15, max: 120 } as const;
+export const ORDER_COURIER_RETRY_SEC = { firstSec: 15, maxSec: 120 } as const;
 /** A search this far past its due time has nothing armed (its task was lost): a party's read or the store's `ready` arms it again. */
 export const ORDER_COURIER_STALL_SEC = 180;
 /** Couriers who gave an order up (or were released from it) that it remembers: never offered it again, answered 409 on a retry. */
@@ -64,8 +59,10 @@ export interface OrderSettings {
   /** ORDERS_MAX_PENDING_PER_CONSUMER. */
   maxPendingPerConsumer: number;
   pickupWindowMin: number;
+  /** HANDOVER_PHOTO_RADIUS_M (the handover kit's switch, installed with the driver module's). */
   photoRadiusM: number;
-  courierRetrySec: { first: number; max: number };
+  /** JOB_GIVE_UP_COOLDOWN_MIN (the driver module's switch). */
+  giveUpCooldownMin: number;
   courierStallSec: number;
   formerCouriersMax: number;
 }
@@ -84,7 +81,7 @@ export function orderSettings(config: Readonly<AppConfig>): OrderSettings {
     maxPendingPerConsumer: config.ORDERS_MAX_PENDING_PER_CONSUMER,
     pickupWindowMin: config.ORDER_PICKUP_WINDOW_MIN,
     photoRadiusM: config.HANDOVER_PHOTO_RADIUS_M,
-    courierRetrySec: ORDER_COURIER_RETRY_SEC,
+    giveUpCooldownMin: config.JOB_GIVE_UP_COOLDOWN_MIN,
     courierStallSec: ORDER_COURIER_STALL_SEC,
     formerCouriersMax: ORDER_FORMER_COURIERS_MAX,
   };

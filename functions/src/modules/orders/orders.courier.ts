@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { formerAfterLeaving, giveUpJob, ReleaseNotDue, releaseUnlessNotDue, runPickupTimeout as runPickupTask } from '../driver';
 import { noSuchOrder, type OrderViewer, type OrdersCore } from './orders.context';
 import { assignmentOf, confirmDeadline, courierDeadline, courierRound, pickupDeadline, PICKUP_TIMEOUT_BY } from './orders.deadline';
 import type { CourierSearch } from './orders.dispatch';
@@ -10,15 +10,12 @@ import { ordersRepo } from './orders.repo';
 // A courier leaving an order before pickup: their own give-up, or the pickup timer's release (the same move by
 // SYSTEM). One transition: back to READY_FOR_PICKUP (PREPARING when the store has not said ready), the courier freed
 // in the job pool and out of `participants` (the order's document and API are closed to them from then), remembered
-// so the search never offers them the order again, and a new search round due at once. Also the order's timers and
-// the lazy checks a party's read runs (the pickup window passed, a search stalled).
+// so the search never offers them the order again, and a new search round due at once; a give-up of their own is
+// counted and costs them JOB_GIVE_UP_COOLDOWN_MIN without job offers. The driver module's face keeps what parcels share
+// (who left, the retry's 409, the pickup task). Also the order's timers and the lazy checks a party's read runs.
 
 /** The order changed between the read that chose the move and its transaction (the store said ready): chosen again. */
 class ReadinessChanged extends Error {}
-/** The pickup timer of an assignment that is not due (a later assignment, a task come early). */
-class NotDue extends Error {}
-
-const alreadyLeft = () => new ConflictError('You are no longer this order’s courier (you gave it up, or it was released)').withCode('ORDER_COURIER_RELEASED');
 
 export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search: CourierSearch) {
   const { now, settings, schedulers } = core;
@@ -30,12 +27,11 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
     participants: [o.consumerId],
     assignedAt: null,
     pickupBy: null,
-    formerDriverIds: [...(o.formerDriverIds ?? []).filter((d) => d !== o.driverId), ...(o.driverId ? [o.driverId] : [])].slice(-settings.formerCouriersMax),
+    formerDriverIds: formerAfterLeaving(o, settings.formerCouriersMax),
     courierAttempt: (o.courierAttempt ?? 0) + 1,
     courierRetryAt: at,
   });
   const actionFor = (o: OrderRecord): OrderAction => (o.readyAt !== null ? 'giveUp' : 'giveUpBeforeReady');
-  const formerly = (o: OrderRecord | undefined, userId: string) => !!o && o.driverId !== userId && (o.formerDriverIds ?? []).includes(userId);
 
   /** The move, its action chosen by the order's readiness (chosen again if the store said ready meanwhile). */
   async function leave(id: string, viewer: OrderViewer | { system: string }, reason: string | null, extra?: (o: OrderRecord) => void) {
@@ -43,11 +39,13 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
       const order = await ordersRepo.get(id);
       if (!order) throw noSuchOrder();
       const action = 'system' in viewer ? 'giveUp' : actionFor(order);
+      const gaveUp = 'system' in viewer ? undefined : { cooldownUntil: now() + settings.giveUpCooldownMin * 60_000 };
       try {
         return await moves.move(id, {
           action,
           viewer,
           reason,
+          gaveUp,
           tolerant: 'system' in viewer ? 'refused' : undefined,
           check: (current) => {
             if (!('system' in viewer) && actionFor(current) !== action) throw new ReadinessChanged();
@@ -75,33 +73,30 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
    * (no second move; a retry with the same Idempotency-Key replays the first answer); anyone else is 404.
    */
   async function giveUp(viewer: OrderViewer, id: string, reason: string | null): Promise<MoveResult> {
-    if (formerly(await ordersRepo.get(id), viewer.userId)) throw alreadyLeft();
     // The status change arms the new search round (the orderStatusChanged trigger's `armTimers`).
-    return leave(id, viewer, reason).catch(async (err: unknown) => {
-      // A double tap: the first request's move made this one a stranger's.
-      if (err instanceof NotFoundError && formerly(await ordersRepo.get(id), viewer.userId)) throw alreadyLeft();
-      throw err;
+    return giveUpJob({
+      userId: viewer.userId,
+      load: () => ordersRepo.get(id),
+      leave: () => leave(id, viewer, reason),
+      code: 'ORDER_COURIER_RELEASED',
+      noun: 'order',
     });
   }
 
   /** The pickup window's release (the task, or a lazy read): tolerant, never before it is due, never after pickup. */
   async function release(id: string): Promise<OrderRecord | undefined> {
     const at = now();
-    const moved = await leave(id, { system: PICKUP_TIMEOUT_BY }, 'not picked up in time', (o) => {
-      if (!pickupDeadline.isDue(o, at)) throw new NotDue();
-    }).catch((err: unknown) => {
-      if (err instanceof NotDue || err instanceof NotFoundError) return undefined;
-      throw err;
-    });
+    const moved = await releaseUnlessNotDue(
+      leave(id, { system: PICKUP_TIMEOUT_BY }, 'not picked up in time', (o) => {
+        if (!pickupDeadline.isDue(o, at)) throw new ReleaseNotDue();
+      }),
+    );
     return moved?.after;
   }
 
   /** The `orderPickupTimeout` task: another assignment's task does nothing; else waits for the due time, then releases. */
-  async function runPickupTimeout(id: string, assignment?: string) {
-    const order = await ordersRepo.get(id);
-    if (!order || (assignment !== undefined && assignmentOf(order) !== assignment)) return 'settled' as const;
-    return pickupDeadline.run(id, { load: (orderId) => ordersRepo.get(orderId), expire: release, now });
-  }
+  const runPickupTimeout = (id: string, assignment?: string) =>
+    runPickupTask(pickupDeadline, id, assignment, { load: (orderId) => ordersRepo.get(orderId), release, now });
 
   /** The lazy checks of a party's read: a courier past the pickup window released, a stalled search armed again. */
   async function upToDate(order: OrderRecord): Promise<OrderRecord> {
@@ -109,7 +104,15 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
     return search.rearmIfStalled(current);
   }
 
-  return { giveUp, release, runPickupTimeout, armTimers, upToDate };
+  /**
+   * The store handed the order to its courier: PICKED_UP as if the courier had said so (the consumer sees their
+   * position, the pickup window is over, and giving it up is 409 from now). A repeat, or a courier's pickup first,
+   * answers the order as it is.
+   */
+  const handOver = (viewer: OrderViewer, id: string) =>
+    moves.move(id, { action: 'handOver', viewer, tolerant: 'target', change: (o, at) => ({ pickedUpAt: at, readyAt: o.readyAt ?? at }) });
+
+  return { giveUp, handOver, release, runPickupTimeout, armTimers, upToDate };
 }
 
 export type CourierRelease = ReturnType<typeof createCourierRelease>;

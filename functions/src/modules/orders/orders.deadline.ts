@@ -1,4 +1,6 @@
-import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
+import { defineDeadline, roundPhase } from '../../platform/kits/deadlines/deadlines';
+import { assignmentOf, definePickupWindow } from '../driver';
+import { ORDER_COURIER_RETRY_SEC } from './orders.config';
 import { ORDER_CONFIRM_QUEUE, ORDER_COURIER_QUEUE, ORDER_PICKUP_QUEUE } from './orders.collections';
 import { orderMachine, type OrderAction, type OrderStatus } from './orders.machine';
 import { ORDER_SYSTEM_REASONS, type OrderRecord } from './orders.model';
@@ -31,13 +33,15 @@ export const confirmDeadline = defineDeadline({
 // The courier search: due when the store says the order is ready, or earlier while it is prepared (the preparation
 // time less the lead a courier needs to get there: `courierSearchFrom`), and again at `courierRetryAt` after a round
 // found nobody (or a courier left). One task per order and round (`courierAttempt`): a round that finds nobody arms
-// the next one, and a task of an older round finds nothing to do, so one chain of searches runs per order.
+// the next one (15 s, doubling to 2 minutes: the kit's rounds), and a task of an older round finds nothing to do, so
+// one chain of searches runs per order.
 export const courierDeadline = defineDeadline<OrderRecord, OrderStatus, OrderAction, 'orderId', { orderId: string; attempt?: string }>({
   entity: 'order courier search',
   queue: ORDER_COURIER_QUEUE,
   idField: 'orderId',
   payloadOf: (r) => ({ orderId: r.id, attempt: courierRound(r) }),
   taskId: (id, phase) => `courier-${id}-${(phase ?? 'ready').toLowerCase()}`,
+  rounds: ORDER_COURIER_RETRY_SEC,
   dueAt: (r: OrderRecord) => {
     if (r.driverId !== null) return null;
     if (r.status === 'READY_FOR_PICKUP') return r.courierRetryAt ?? r.readyAt ?? r.updatedAt;
@@ -47,21 +51,18 @@ export const courierDeadline = defineDeadline<OrderRecord, OrderStatus, OrderAct
 });
 
 /** The search round an order is in (the phase of its task). */
-export const courierRound = (r: Pick<OrderRecord, 'courierAttempt'>): string => `r${r.courierAttempt ?? 0}`;
+export const courierRound = (r: Pick<OrderRecord, 'courierAttempt'>): string => roundPhase(r.courierAttempt);
 
 export const PICKUP_TIMEOUT_BY = 'system:order-pickup-timeout';
 
 // The pickup window: a COURIER_ASSIGNED order its courier has not picked up by `pickupBy` (set at the assignment when
 // the order is ready, else when the store says ready) is released like a give-up: its task at that time (one per
 // assignment), or the lazy check of a party's read. A pickup that comes first wins: the release finds it PICKED_UP.
-export const pickupDeadline = defineDeadline<OrderRecord, OrderStatus, OrderAction, 'orderId', { orderId: string; assignment?: string }>({
+export const pickupDeadline = definePickupWindow<OrderRecord, OrderStatus, OrderAction, 'orderId'>({
   entity: 'order pickup',
   queue: ORDER_PICKUP_QUEUE,
   idField: 'orderId',
-  payloadOf: (r) => ({ orderId: r.id, assignment: assignmentOf(r) }),
-  taskId: (id, phase) => `pickup-${id}-${phase ?? 'a'}`,
-  dueAt: (r: OrderRecord) => (r.status === 'COURIER_ASSIGNED' && r.driverId !== null ? (r.pickupBy ?? null) : null),
+  status: 'COURIER_ASSIGNED',
 });
 
-/** Which assignment of an order this is (the phase of its pickup task). */
-export const assignmentOf = (r: Pick<OrderRecord, 'assignedAt'>): string => `a${r.assignedAt ?? 0}`;
+export { assignmentOf };

@@ -10,7 +10,8 @@ import { ordersRepo } from './orders.repo';
 
 // The courier search: the nearest free couriers (the driver module's job pool, COURIER capability) tried in turn,
 // each in one `assign` move that claims the courier in the order's transaction (two orders never get one courier,
-// and a courier on a ride is never free). Couriers who gave the order up are never offered it again. Nobody free:
+// and a courier on a ride is never free). Couriers who gave the order up are never offered it again (the pool's
+// `exclude`), and one who gave any job up lately is offered none (the pool's cooldown). Nobody free:
 // the round arms the next one (capped backoff) for as long as the order can get a courier; a search stalled past its
 // due time (its task lost) is armed again by a party's read or the store's `ready`.
 
@@ -78,9 +79,9 @@ export function createCourierSearch(core: OrdersCore, moves: OrderMoves) {
     const order = await ordersRepo.get(id);
     if (!order || courierDeadline.dueAt(order) === null) return 'settled';
     const at = now();
-    const former = order.formerDriverIds ?? [];
-    const found = await ports.couriers.nearbyAvailable(order.pickup, settings.courierRadiusM, 'COURIER', settings.courierCandidates + former.length, at);
-    const candidates = found.filter((c) => c.userId !== order.consumerId && !former.includes(c.userId)).slice(0, settings.courierCandidates);
+    // Never the consumer, nor a courier who left it (the pool leaves them out: they cost no candidate).
+    const exclude = [order.consumerId, ...(order.formerDriverIds ?? [])];
+    const candidates = await ports.couriers.nearbyAvailable(order.pickup, settings.courierRadiusM, 'COURIER', settings.courierCandidates, at, { exclude });
     for (const candidate of candidates) {
       const moved = await assignTo(order, candidate.userId, at);
       if (moved) return moved.changed ? 'assigned' : 'settled';
@@ -106,9 +107,8 @@ export function createCourierSearch(core: OrdersCore, moves: OrderMoves) {
     return next;
   }
 
-  /** Nobody was free: the next round after 15 s, doubling with each round to at most 2 minutes. */
-  const retryLater = (id: string) =>
-    nextRound(id, (o) => Math.min(settings.courierRetrySec.max, settings.courierRetrySec.first * 2 ** Math.min(o.courierAttempt ?? 0, 8)) * 1000);
+  /** Nobody was free: the next round after 15 s, doubling with each round to at most 2 minutes (the deadline's rounds). */
+  const retryLater = (id: string) => nextRound(id, (o) => courierDeadline.nextRound(o.courierAttempt ?? 0));
 
   /** A search whose due time passed long ago has nothing armed (a lost task): a new round at once. */
   async function rearmIfStalled(order: OrderRecord): Promise<OrderRecord> {

@@ -16,7 +16,7 @@ import type { OrderSettlementPart } from './orders.settlement';
 /** Moves that call an order off: its stock goes back in the same transaction. */
 const CALL_OFF: readonly OrderAction[] = ['reject', 'cancel', 'storeCancel', 'adminCancel', 'expire', 'payFail'];
 /** Moves that read the courier's state (shared at pickup, released at the end or when they leave the order). */
-const COURIER_MOVES: readonly OrderAction[] = ['pickup', 'giveUp', 'giveUpBeforeReady', 'deliver', 'storeCancel', 'adminCancel'];
+const COURIER_MOVES: readonly OrderAction[] = ['pickup', 'handOver', 'giveUp', 'giveUpBeforeReady', 'deliver', 'storeCancel', 'adminCancel'];
 
 export interface MoveInput {
   action: OrderAction;
@@ -33,6 +33,8 @@ export interface MoveInput {
   /** More reads of the move (after the order's); `write` runs beside the order's write. */
   read?: (tx: Transaction, order: OrderRecord) => Promise<void>;
   write?: (tx: Transaction, next: OrderRecord, previous: OrderRecord) => void;
+  /** The courier gave the order up themselves: the job pool counts it and offers them no job until `cooldownUntil`. */
+  gaveUp?: { cooldownUntil: number };
 }
 
 export type MoveResult = TransitionResult<OrderRecord, OrderStatus, OrderAction> & { roles: OrderActor[] };
@@ -53,7 +55,7 @@ export function createOrderMoves(core: OrdersCore, settlement: OrderSettlementPa
     };
     const store = ordersRepo.store(id, (tx, next, previous) => {
       if (isCalledOff(next.status)) returnStock();
-      if (previous.driverId && (isFinal(next.status) || next.driverId !== previous.driverId)) ports.couriers.txRelease(tx, courier, id, at);
+      if (previous.driverId && (isFinal(next.status) || next.driverId !== previous.driverId)) ports.couriers.txRelease(tx, courier, id, at, input.gaveUp);
       if (next.status === 'PICKED_UP') ports.couriers.txShareWithCustomer(tx, courier, id, at);
       input.write?.(tx, next, previous);
     });

@@ -5,6 +5,7 @@ import { defineMachine } from '../../platform/kits/state-machine/state-machine';
 // while it is prepared, when the preparation time is nearly over), who picks it up and delivers it. The consumer
 // cancels before the store confirmed, the store before the courier picked it up, an administrator until delivery;
 // the confirmation timer cancels a PLACED order nobody confirmed, the payment's failure one awaiting payment. The
+// store may say it handed the order to the courier (picked up from then, whatever the courier's app says). The
 // courier gives an order up before pickup (or the pickup timer releases them): back to READY_FOR_PICKUP, or to
 // PREPARING when the store has not said ready yet, and the search runs again.
 export const ORDER_STATUSES = [
@@ -30,6 +31,7 @@ export const ORDER_ACTIONS = [
   'ready',
   'assign',
   'pickup',
+  'handOver',
   'giveUp',
   'giveUpBeforeReady',
   'deliver',
@@ -55,6 +57,8 @@ export const orderMachine = defineMachine<OrderStatus, OrderAction, OrderActor>(
     ready: { from: 'PREPARING', to: 'READY_FOR_PICKUP', by: 'STORE' },
     assign: { from: ['PREPARING', 'READY_FOR_PICKUP'], to: 'COURIER_ASSIGNED', by: 'SYSTEM' },
     pickup: { from: 'COURIER_ASSIGNED', to: 'PICKED_UP', by: 'COURIER' },
+    // The store says it gave the order to its courier: picked up, whether or not the courier said so.
+    handOver: { from: 'COURIER_ASSIGNED', to: 'PICKED_UP', by: 'STORE' },
     giveUp: { from: 'COURIER_ASSIGNED', to: 'READY_FOR_PICKUP', by: ['COURIER', 'SYSTEM'] },
     giveUpBeforeReady: { from: 'COURIER_ASSIGNED', to: 'PREPARING', by: 'COURIER' },
     deliver: { from: 'PICKED_UP', to: 'DELIVERED', by: 'COURIER' },

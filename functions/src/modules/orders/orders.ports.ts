@@ -27,6 +27,8 @@ export interface CouriersPort {
     capability: 'COURIER' | 'DELIVERY',
     limit: number,
     at: number,
+    /** `exclude`: never these (the customer, the couriers who left the job). */
+    options?: { exclude?: readonly string[] },
   ): Promise<Array<{ userId: string; lat: number; lng: number; distanceM: number }>>;
   txRead(tx: Transaction, driverId: string): Promise<CourierState | undefined>;
   /** Undefined: taken, offline, stale or without the capability. */
@@ -36,7 +38,8 @@ export interface CouriersPort {
     job: { kind: JobKind; jobId: string; customerId: string; capability: 'COURIER' | 'DELIVERY'; at: number },
   ): { lat: number; lng: number } | undefined;
   txShareWithCustomer(tx: Transaction, loc: CourierState | undefined, jobId: string, at: number): void;
-  txRelease(tx: Transaction, loc: CourierState | undefined, jobId: string, at: number): void;
+  /** `gaveUp`: the courier gave the job up themselves (counted; offered no job until `cooldownUntil`). */
+  txRelease(tx: Transaction, loc: CourierState | undefined, jobId: string, at: number, gaveUp?: { cooldownUntil: number }): void;
   currentJob(driverId: string): Promise<{ kind: JobKind; id: string } | null>;
   /** The driver's last reported position (`at`: when written), null before any: a photo proof's place check. */
   lastPosition(driverId: string, tx?: Transaction): Promise<{ lat: number; lng: number; at: number } | null>;

@@ -152,7 +152,14 @@ export function createOrderQueries(core: OrdersCore, moves: OrderMoves) {
       ...(order.driverId ? [{ userId: order.driverId, surface: 'DRV' as const }] : []),
       ...(party.includes('STORE') && viewer.userId !== order.consumerId ? [{ userId: viewer.userId, surface: 'PAR' as const }] : []),
     ];
-    const conversationId = await openContextConversation({ type: 'ORDER', id }, parties);
+    // Re-read in the conversation's transaction: a courier released since (their leave maybe done) is not added back.
+    let courierLeft = false;
+    const conversationId = await openContextConversation({ type: 'ORDER', id }, parties, async (tx) => {
+      const current = await ordersRepo.get(id, tx);
+      courierLeft = current?.driverId !== order.driverId;
+      return (userId) => userId !== order.driverId || !courierLeft;
+    });
+    if (courierLeft && viewer.userId === order.driverId) throw noSuchOrder();
     return { orderId: id, conversationId };
   }
 

@@ -34,10 +34,6 @@ export const AdminOrderListQuerySchema = PageQuerySchema.extend({
 export const ReasonBodySchema = z.object({ reason: z.string().trim().min(1).max(300).optional() }).meta({ id: 'OrderReason' });
 export const RequiredReasonBodySchema = z.object({ reason: z.string().trim().min(1).max(300) }).meta({ id: 'OrderRequiredReason' });
 
-export const GiveUpBodySchema = z
-  .object({ reason: z.string().trim().min(1).max(200).optional().describe('Why (the store and administrators read it in the history)') })
-  .meta({ id: 'OrderGiveUp' });
-
 export const DeliverBodySchema = z
   .object({
     code: z

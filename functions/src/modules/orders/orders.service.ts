@@ -63,6 +63,10 @@ export function createOrdersService(deps: OrdersDeps) {
       const moved = await courier.giveUp(viewer, id, reason);
       return shown({ order: moved.after, roles: moved.roles });
     },
+    handOver: async (viewer: OrderViewer, id: string) => {
+      const moved = await courier.handOver(viewer, id);
+      return shown({ order: moved.after, roles: moved.roles });
+    },
     deliver: async (viewer: OrderViewer, id: string, proof: DeliveryProof) => shown(await actions.deliver(viewer, id, proof)),
 
     // Background work: the timers, the payment's outcome, the trigger's settlement.

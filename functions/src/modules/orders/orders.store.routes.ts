@@ -55,6 +55,23 @@ export function ordersStoreRoutes({ config }: AppContext): AnyRoute[] {
       'confirmOrder',
       'The CONFIRMED order.',
     ),
+    defineRoute({
+      method: 'post',
+      path: '/orders/:id/handed-over',
+      operationId: 'handOverOrder',
+      tag,
+      summary: 'Store: we gave the order to its courier',
+      description:
+        'COURIER_ASSIGNED → PICKED_UP, whether or not the courier said pickup: the consumer sees the courier’s position, the pickup window is over, and the courier can no longer give the order up (409 ORDER_TRANSITION). Racing the courier’s give-up, exactly one of them happens. By the store’s owner or staff; a repeat (or the courier’s pickup first) answers the order as it is. Idempotency-Key accepted.',
+      auth: [...STAFF],
+      idempotent: true,
+      rateLimit: LIMITS.store,
+      errors: [404, 409],
+      codes: [...MOVE_CODES],
+      request: { params: IdParamsSchema },
+      response: { description: 'The PICKED_UP order.', schema: OrderSchema },
+      handler: ({ auth, params }) => orders().handOver(viewer(auth!), params.id),
+    }),
     step('reject', 'Store: decline a PLACED order (reason)', 'The money, the stock and the voucher go back.', 'rejectOrder', 'The REJECTED order.'),
     step(
       'preparing',

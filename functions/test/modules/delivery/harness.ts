@@ -44,18 +44,22 @@ export interface PoolDriver {
   sharedWith: string | null;
   /** When the position was last written. */
   locatedAt: number;
+  /** Give-ups the double counted, and until when it offers the driver nothing. */
+  gaveUps?: number;
+  cooldownUntil?: number;
 }
 
 /** The job pool's double: each test's drivers in a collection of their own, claimed in the caller's transaction. */
 export function jobPoolDouble() {
   const drivers = db().collection('test_job_pool').doc(randomUUID()).collection('drivers');
   const ref = (id: string) => drivers.doc(id);
-  const free = (d: PoolDriver, capability: string) => d.online && !d.jobId && d.capabilities.includes(capability);
+  const free = (d: PoolDriver, capability: string, at = Date.now()) =>
+    d.online && !d.jobId && d.capabilities.includes(capability) && (d.cooldownUntil ?? 0) <= at;
   const port: JobPoolPort = {
-    async nearbyAvailable(center, radiusM, capability, limit) {
+    async nearbyAvailable(center, radiusM, capability, limit, at, options) {
       const all = (await drivers.get()).docs.map((d) => d.data() as PoolDriver);
       return all
-        .filter((d) => free(d, capability))
+        .filter((d) => free(d, capability, at) && !(options?.exclude ?? []).includes(d.userId))
         .map((d) => ({ userId: d.userId, lat: d.lat, lng: d.lng, distanceM: Math.round(distanceMeters(center, d)) }))
         .filter((d) => d.distanceM <= radiusM)
         .sort((a, b) => a.distanceM - b.distanceM)
@@ -69,7 +73,7 @@ export function jobPoolDouble() {
       const d = loc as PoolDriver | undefined;
       if (!d) return undefined;
       if (d.jobId === job.jobId) return { lat: d.lat, lng: d.lng };
-      if (!free(d, job.capability)) return undefined;
+      if (!free(d, job.capability, job.at)) return undefined;
       tx.update(ref(d.userId), { jobId: job.jobId, kind: job.kind, customerId: job.customerId, sharedWith: null });
       return { lat: d.lat, lng: d.lng };
     },
@@ -77,9 +81,10 @@ export function jobPoolDouble() {
       const d = loc as PoolDriver | undefined;
       if (d?.jobId === jobId) tx.update(ref(d.userId), { sharedWith: d.customerId });
     },
-    txRelease(tx, loc, jobId) {
+    txRelease(tx, loc, jobId, _at, gaveUp) {
       const d = loc as PoolDriver | undefined;
-      if (d?.jobId === jobId) tx.update(ref(d.userId), { jobId: null, kind: null, customerId: null, sharedWith: null });
+      const penalty = gaveUp ? { gaveUps: (d?.gaveUps ?? 0) + 1, cooldownUntil: gaveUp.cooldownUntil } : {};
+      if (d?.jobId === jobId) tx.update(ref(d.userId), { jobId: null, kind: null, customerId: null, sharedWith: null, ...penalty });
     },
     async currentJob(driverId) {
       const d = (await ref(driverId).get()).data() as PoolDriver | undefined;

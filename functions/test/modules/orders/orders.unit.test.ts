@@ -43,6 +43,8 @@ const LEGAL: Array<[OrderAction, OrderStatus, OrderActor, OrderStatus]> = [
   ['assign', 'PREPARING', 'SYSTEM', 'COURIER_ASSIGNED'],
   ['assign', 'READY_FOR_PICKUP', 'SYSTEM', 'COURIER_ASSIGNED'],
   ['pickup', 'COURIER_ASSIGNED', 'COURIER', 'PICKED_UP'],
+  // The store says it handed the order to the courier: picked up.
+  ['handOver', 'COURIER_ASSIGNED', 'STORE', 'PICKED_UP'],
   // The courier gives it up before pickup (the pickup timer releases them as SYSTEM): back to ready, or to preparing.
   ['giveUp', 'COURIER_ASSIGNED', 'COURIER', 'READY_FOR_PICKUP'],
   ['giveUp', 'COURIER_ASSIGNED', 'SYSTEM', 'READY_FOR_PICKUP'],

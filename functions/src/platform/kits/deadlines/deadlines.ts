@@ -27,9 +27,26 @@ export interface DeadlineSpec<T extends { status: S }, S extends string, A exten
   expiry?: { machine: Machine<S, A, string>; action: A; by: string; apply(entity: T, to: S, at: number): T };
   /** A task delivered early waits in its worker this long at most before asking the queue to retry (default 0). */
   maxWaitMs?: number;
+  /** A deadline re-armed in rounds while nothing happens (a search finding nobody): the wait before the next round. */
+  rounds?: Rounds;
   /** What the entity is called in logs and errors ("payment P12… is not due yet"). */
   entity: string;
 }
+
+/** Rounds of a re-armed deadline: the first wait, doubling with each round up to the cap (seconds). */
+export interface Rounds {
+  firstSec: number;
+  maxSec: number;
+}
+
+/** The wait after round `attempt` (0 for the first): `firstSec` doubling each round, never above `maxSec`. */
+export function roundDelayMs(rounds: Rounds, attempt: number): number {
+  const doublings = Math.min(Math.max(0, Math.floor(attempt)), 30);
+  return Math.min(rounds.maxSec, rounds.firstSec * 2 ** doublings) * 1000;
+}
+
+/** The phase of a round's task (one task per entity and round: a task of an older round finds nothing to do). */
+export const roundPhase = (attempt: number | undefined): string => `r${attempt ?? 0}`;
 
 /** What a service asks for its deadlines (a fake in tests). `payload`: the task's, when not `{ [idField]: id }`. */
 export interface DeadlineScheduler<P = never> {
@@ -53,6 +70,8 @@ const RECHECK_MS = 500;
 export interface Deadline<T extends { status: S }, S extends string, A extends string, K extends string, P extends Record<K, string> = Record<K, string>> {
   readonly spec: DeadlineSpec<T, S, A, K, P>;
   dueAt(entity: T): number | null;
+  /** The wait before the round after `attempt` (requires `rounds`). */
+  nextRound(attempt: number): number;
   /** Whether the entity's deadline has passed at `now`. */
   isDue(entity: T, now: number): boolean;
   /** The lazy check on read: the entity as it stands at `now` (expired by the table's move when due). Pure. */
@@ -77,6 +96,10 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
   const deadline: Deadline<T, S, A, K, P> = {
     spec,
     dueAt: (entity) => spec.dueAt(entity),
+    nextRound(attempt) {
+      if (!spec.rounds) throw new Error(`deadline ${spec.queue.name}: no rounds declared`);
+      return roundDelayMs(spec.rounds, attempt);
+    },
     isDue(entity, now) {
       const due = spec.dueAt(entity);
       return due !== null && now >= due;
