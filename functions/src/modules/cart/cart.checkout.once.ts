@@ -5,6 +5,7 @@ import type { PaymentView } from '../payments';
 import { changed, draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
 import type { CartContext } from './cart.context';
 import { SWEEP_LEASE_MS } from './cart.leftovers';
+import { oneAtATime } from './cart.checkout.queue';
 import { cartIdOf, lineRequestOf, type CheckoutPayment, type CheckoutRecord } from './cart.model';
 import { itemsTotal, type Assessment } from './cart.pricing';
 import { cartRepo } from './cart.repo';
@@ -16,8 +17,7 @@ import { cartRepo } from './cart.repo';
 
 /** What the transaction did: placed now (with what it wrote), or found placed by an earlier request with the key. */
 export type Once =
-  | { outcome: 'placed'; record: CheckoutRecord; order: unknown; payment: PaymentView | null }
-  | { outcome: 'replayed'; record: CheckoutRecord | undefined };
+  { outcome: 'placed'; record: CheckoutRecord; order: unknown; payment: PaymentView | null } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
 
 export const busy = () =>
   new AppError(409, 'An earlier attempt of this checkout is being undone: retry in a few seconds', undefined, { 'Retry-After': '5' }).withCode(
@@ -46,8 +46,8 @@ export function createPlaceAtOnce(ctx: CartContext) {
       description: `Order at ${a.seller.name}`,
       idempotencyKey: key,
     };
-    return inTransaction(
-      async (tx): Promise<Once> => {
+    return oneAtATime(`${input.seller.kind}/${input.seller.id}`, () =>
+      inTransaction(async (tx): Promise<Once> => {
         // Everything but the stock first, side by side; the stock last, so the transaction holds it for one round trip.
         // A refusal (the store, the limit, the wallet) counts only once the order is known not to exist: a replay answers it.
         const [r, exists, cart, checked, held] = await Promise.all([
@@ -86,12 +86,13 @@ export function createPlaceAtOnce(ctx: CartContext) {
         };
         cartRepo.putCheckout(tx, record);
         return { outcome: 'placed', record, order, payment };
-      },
-      { contended: true },
+      }),
     );
   };
 }
 
 /** The answer of a placing: the order and payment as written (null: read them back). */
 export const writtenAnswer = (placed: Extract<Once, { outcome: 'placed' }>) =>
-  placed.order === undefined ? null : { order: placed.order as { id: string; status: string } & Record<string, unknown>, payment: paymentAnswer(placed.payment) };
+  placed.order === undefined
+    ? null
+    : { order: placed.order as { id: string; status: string } & Record<string, unknown>, payment: paymentAnswer(placed.payment) };

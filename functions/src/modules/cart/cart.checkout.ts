@@ -13,6 +13,7 @@ import type { PaymentView } from '../payments';
 import type { Reservation } from '../promotions';
 import { asCartRefusal, changed, draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
 import { busy, createPlaceAtOnce, writtenAnswer } from './cart.checkout.once';
+import { oneAtATime } from './cart.checkout.queue';
 
 export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 
@@ -141,8 +142,8 @@ export function createCheckout(ctx: CartContext) {
   ): Promise<{ outcome: 'placed' | 'replayed'; record: CheckoutRecord; order?: unknown }> {
     const orderId = attempt.record.id;
     const userId = attempt.record.userId;
-    return inTransaction(
-      async (tx) => {
+    return oneAtATime(`${input.seller.kind}/${input.seller.id}`, () =>
+      inTransaction(async (tx) => {
         const [r, exists, cart, refused] = await Promise.all([
           cartRepo.getCheckout(orderId, tx),
           orders.txExists(tx, orderId),
@@ -168,8 +169,7 @@ export function createCheckout(ctx: CartContext) {
         const record = { ...r, placed: true, payments: paymentsAfter, updatedAt: now() };
         cartRepo.putCheckout(tx, record);
         return { outcome: 'placed' as const, record, order };
-      },
-      { contended: true },
+      }),
     );
   }
 

@@ -47,42 +47,15 @@ export function isTransactionExpired(err: unknown): boolean {
   return err instanceof Error && (err as { code?: unknown }).code === 3 && /transaction is invalid or closed|transaction .*expired/i.test(err.message);
 }
 
-/** ABORTED: the transaction lost a race for a document another one holds (gRPC code 10); nothing of it was written. */
-const isAborted = (err: unknown): boolean => err instanceof Error && (err as { code?: unknown }).code === 10;
-
-export interface TransactionOptions {
-  /**
-   * Many requests race for the same documents (a store's counted stock): lost races are retried soon, with a short
-   * pause drawn at random (20 ms doubling to at most 400 ms) for up to 25 s, rather than after the SDK's pause (1 s
-   * growing ×1.5), which leaves a request that loses ten times waiting most of a minute.
-   */
-  contended?: boolean;
-}
-
 // Every module's transactions: retried on contention (parallel refreshes, OTP attempts, call races). A transaction
 // that outlived its lock waits ("invalid or closed", not retried by the SDK) is run again twice, with a jittered pause.
-export async function inTransaction<T>(fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
-  if (opts.contended) return contendedTransaction(fn);
+export async function inTransaction<T>(fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await db().runTransaction(fn, { maxAttempts: 25 });
     } catch (err) {
       if (!isTransactionExpired(err) || attempt === 2) throw err;
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400));
-    }
-  }
-}
-
-const CONTENDED_BUDGET_MS = 25_000;
-
-async function contendedTransaction<T>(fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>): Promise<T> {
-  const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await db().runTransaction(fn, { maxAttempts: 1 });
-    } catch (err) {
-      if (!(isAborted(err) || isTransactionExpired(err)) || Date.now() - started > CONTENDED_BUDGET_MS) throw err;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(400, 20 * 2 ** attempt)));
     }
   }
 }
