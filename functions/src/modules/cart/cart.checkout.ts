@@ -195,9 +195,12 @@ export function createCheckout(ctx: CartContext) {
 
   async function checkout(userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string) {
     const orderId = stableId({ scope: 'cart.checkout', caller: userId, key: idempotencyKey });
+    // The store is read beside the replay check and the cart (one round trip less); a replay does not wait for it.
+    const seller = sellers.get(input.seller);
+    seller.catch(() => undefined);
     const [earlier, cart] = await Promise.all([cartRepo.getCheckout(orderId), cartRepo.get(cartIdOf(userId, input.seller))]);
     if (earlier?.placed) return answer(orderId, userId, takenPayment(earlier));
-    const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart });
+    const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart }, seller);
     if (a.problems.length > 0) throw refusalOf(a.problems[0]);
     if (earlier === undefined && input.voucherCode === undefined && input.payment.method !== 'GATEWAY') {
       const once = await placeAtOnce(orderId, userId, input, a);
