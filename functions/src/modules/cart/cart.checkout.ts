@@ -1,4 +1,4 @@
-import { AppError, ConflictError } from '../../platform/core/errors/app-error';
+import { AppError } from '../../platform/core/errors/app-error';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { logger } from '../../platform/core/logging/logger';
 import { stableId } from '../../platform/kits/ids/stable-id';
@@ -6,25 +6,24 @@ import { vnd } from '../../platform/kits/money/money';
 import type { CartContext } from './cart.context';
 import { checkoutDeadline, createLeftovers, dueView, SWEEP_LEASE_MS } from './cart.leftovers';
 import { cartIdOf, lineRequestOf, outstanding, pricingOf, voucherReferenceOf, type CheckoutPayment, type CheckoutRecord, type Pricing } from './cart.model';
-import type { GatewayProvider, OrderDraft, PricedLine, SellerRef } from './cart.ports';
-import { assess, itemsTotal, refusalOf, type AddressInput, type Assessment } from './cart.pricing';
+import type { OrderDraft, PricedLine } from './cart.ports';
+import { assess, itemsTotal, refusalOf, type Assessment } from './cart.pricing';
 import { cartRepo } from './cart.repo';
+import type { PaymentView } from '../payments';
 import type { Reservation } from '../promotions';
+import { asCartRefusal, changed, draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
+import { busy, createPlaceAtOnce, writtenAnswer } from './cart.checkout.once';
+import { oneAtATime } from './cart.checkout.queue';
 
-// Checkout, in the order that never leaves money or a voucher use without an order: read and price (refusals write
-// nothing) → record the attempt and arm its check → reserve the voucher → take the payment (a wallet hold, a gateway
-// payment) → one transaction: replay check, stock taken, order placed, cart emptied. A failure gives back what this
-// attempt took at once; a crash in between is covered by the check (cart.leftovers).
+export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 
-export type PaymentChoice = { method: 'CASH' } | { method: 'WALLET' } | { method: 'GATEWAY'; provider: GatewayProvider };
-export interface CheckoutInput {
-  seller: SellerRef;
-  address: AddressInput;
-  payment: PaymentChoice;
-  voucherCode?: string;
-  prescriptionMediaId?: string;
-  note?: string;
-}
+// Checkout. Read and price first (refusals write nothing). When nothing taken could outlive a failure (CASH or WALLET
+// without a voucher), one transaction does it all: replay check, the store and the pending orders, the wallet hold,
+// the stock (read last: the crowd of a store contends for it), then order, hold, cart and record written together.
+// Otherwise (a voucher, a gateway payment), in the order that never leaves money or a voucher use without an order:
+// record the attempt and arm its check → reserve the voucher → take the payment (a wallet hold, a gateway payment) →
+// one placing transaction. A failure gives back what this attempt took at once; a crash in between is covered by the
+// check (cart.leftovers).
 
 /** What this attempt has taken so far (what a failure gives back). */
 interface Attempt {
@@ -36,33 +35,37 @@ interface Attempt {
   paymentId: string | null;
 }
 
-const changed = () => new ConflictError('Your cart or its prices changed while checking out: look at it again').withCode('CART_CHANGED');
-
 export function createCheckout(ctx: CartContext) {
   const { payments, promotions, orders, sellers, now } = ctx;
   const leftovers = createLeftovers(ctx);
   const deadline = checkoutDeadline(ctx.settings.checkoutCheckSec);
+  const placeAtOnce = createPlaceAtOnce(ctx);
 
   async function answer(orderId: string, userId: string, paymentId: string | null) {
     const [order, p] = await Promise.all([orders.view(orderId, userId), paymentId ? payments.get(paymentId) : null]);
     if (order === undefined) throw new Error(`order ${orderId} was placed but cannot be read`);
-    return {
-      order: order as { id: string; status: string } & Record<string, unknown>,
-      payment: p ? { id: p.id, method: p.method, provider: p.provider, status: p.status, amount: p.amount, paymentUrl: p.paymentUrl } : null,
-    };
+    return { order: order as { id: string; status: string } & Record<string, unknown>, payment: paymentAnswer(p) };
   }
   const takenPayment = (r: CheckoutRecord) => r.payments.find((p) => p.taken)?.id ?? null;
 
-  /** Records the attempt (its payment's key first, so a crash cannot hide the payment): 'placed' when the order exists. */
+  /**
+   * Records the attempt (its payment's key first, so a crash cannot hide the payment): 'placed' when the order exists.
+   * The store and the pending orders are checked here too: refused, nothing is written, reserved or paid (the placing
+   * transaction checks them again).
+   */
   async function begin(orderId: string, userId: string, input: CheckoutInput, a: Assessment): Promise<Attempt | 'placed'> {
     const at = now();
     return inTransaction(async (tx) => {
-      const r = await cartRepo.getCheckout(orderId, tx);
+      const [r, refused] = await Promise.all([
+        cartRepo.getCheckout(orderId, tx),
+        orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller }).then(
+          () => null,
+          (err: unknown) => ({ err }),
+        ),
+      ]);
       if (r?.placed) return 'placed' as const;
-      if (r?.sweepingAt != null && at - r.sweepingAt < SWEEP_LEASE_MS)
-        throw new AppError(409, 'An earlier attempt of this checkout is being undone: retry in a few seconds', undefined, { 'Retry-After': '5' }).withCode(
-          'CART_CHECKOUT_BUSY',
-        );
+      if (r?.sweepingAt != null && at - r.sweepingAt < SWEEP_LEASE_MS) throw busy();
+      if (refused) throw refused.err;
       const entry: CheckoutPayment | null =
         input.payment.method === 'CASH'
           ? null
@@ -126,78 +129,48 @@ export function createCheckout(ctx: CartContext) {
     }
   }
 
-  function draftOf(
-    orderId: string,
-    userId: string,
-    input: CheckoutInput,
-    a: Assessment,
-    parts: { lines: PricedLine[]; pricing: Pricing; voucher: Reservation | null; payment: Awaited<ReturnType<typeof pay>>; at: number },
-  ): OrderDraft {
-    const { seller } = a;
-    return {
-      id: orderId,
-      consumerId: userId,
-      seller: seller.ref,
-      partnerId: seller.partnerId,
-      sellerName: seller.name,
-      pickup: { lat: seller.lat, lng: seller.lng, address: seller.address },
-      dropoff: a.dropoff!,
-      distanceM: a.distanceM!,
-      lines: parts.lines,
-      pricing: parts.pricing,
-      voucher: parts.voucher ? { code: parts.voucher.code, redemptionId: parts.voucher.redemptionId, promotionId: parts.voucher.promotionId } : null,
-      payment: {
-        method: input.payment.method,
-        provider: input.payment.method === 'GATEWAY' ? input.payment.provider : null,
-        paymentId: parts.payment?.id ?? null,
-        status: parts.payment?.status ?? null,
-      },
-      prescriptionMediaId: a.prescriptionMediaId,
-      note: input.note ?? null,
-      prepTimeMin: seller.prepTimeMin,
-      at: parts.at,
-    };
-  }
-
   /**
-   * The one transaction: every read (replay, cart as priced, stock, the store and the consumer's unconfirmed orders),
-   * then stock taken, order placed, cart emptied.
+   * The placing transaction: the reads that need no cart side by side (replay, cart, the store and the consumer's
+   * unconfirmed orders), then the stock (held for one round trip: a crowd at one store contends for it), then stock
+   * taken, order placed, cart emptied.
    */
   async function place(
     attempt: Attempt,
     input: CheckoutInput,
     a: Assessment,
     build: (lines: PricedLine[]) => OrderDraft,
-  ): Promise<{ outcome: 'placed' | 'replayed'; record: CheckoutRecord }> {
+  ): Promise<{ outcome: 'placed' | 'replayed'; record: CheckoutRecord; order?: unknown }> {
     const orderId = attempt.record.id;
     const userId = attempt.record.userId;
-    // Reads side by side, in two rounds: the transaction holds the store's stock for as short a time as it can (a
-    // crowd at one store contends for the same item documents).
-    return inTransaction(async (tx) => {
-      const [r, exists, cart] = await Promise.all([
-        cartRepo.getCheckout(orderId, tx),
-        orders.txExists(tx, orderId),
-        cartRepo.get(cartIdOf(userId, input.seller), tx),
-      ]);
-      if (!r) throw changed();
-      if (r.placed || exists) return { outcome: 'replayed' as const, record: r };
-      if (!cart || cart.revision !== a.cart?.revision) throw changed();
-      const [taken] = await Promise.all([
-        sellers.txTake(tx, input.seller, cart.lines.map(lineRequestOf)),
-        orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller }),
-      ]);
-      if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== a.pricing.itemsVnd) throw changed();
-      const draft = build(taken.lines);
-      taken.take();
-      orders.txPlace(tx, draft);
-      cartRepo.remove(tx, cart.id);
-      const paymentsAfter = r.payments.map((p) =>
-        p.key === attempt.entry?.key ? { ...p, id: attempt.paymentId, taken: attempt.paymentId !== null, settled: attempt.paymentId === null } : p,
-      );
-      const record = { ...r, placed: true, payments: paymentsAfter, updatedAt: now() };
-      cartRepo.putCheckout(tx, record);
-      return { outcome: 'placed' as const, record };
-    });
+    return oneAtATime(`${input.seller.kind}/${input.seller.id}`, () =>
+      inTransaction(async (tx) => {
+        const [r, exists, cart, refused] = await Promise.all([
+          cartRepo.getCheckout(orderId, tx),
+          orders.txExists(tx, orderId),
+          cartRepo.get(cartIdOf(userId, input.seller), tx),
+          orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller }).then(
+            () => null,
+            (err: unknown) => ({ err }),
+          ),
+        ]);
+        if (!r) throw changed();
+        if (r.placed || exists) return { outcome: 'replayed' as const, record: r };
+        if (refused) throw refused.err;
+        if (!cart || cart.revision !== a.cart?.revision) throw changed();
+        const taken = await sellers.txTake(tx, input.seller, cart.lines.map(lineRequestOf));
+        if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== a.pricing.itemsVnd) throw changed();
+        const draft = build(taken.lines);
+        taken.take();
+        const order = orders.txPlace(tx, draft);
+        cartRepo.remove(tx, cart.id);
+        const paymentsAfter = r.payments.map((p) =>
+          p.key === attempt.entry?.key ? { ...p, id: attempt.paymentId, taken: attempt.paymentId !== null, settled: attempt.paymentId === null } : p,
+        );
+        const record = { ...r, placed: true, payments: paymentsAfter, updatedAt: now() };
+        cartRepo.putCheckout(tx, record);
+        return { outcome: 'placed' as const, record, order };
+      }),
+    );
   }
 
   /**
@@ -222,21 +195,34 @@ export function createCheckout(ctx: CartContext) {
 
   async function checkout(userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string) {
     const orderId = stableId({ scope: 'cart.checkout', caller: userId, key: idempotencyKey });
+    // The store is read beside the replay check and the cart (one round trip less); a replay does not wait for it.
+    const seller = sellers.get(input.seller);
+    seller.catch(() => undefined);
     const [earlier, cart] = await Promise.all([cartRepo.getCheckout(orderId), cartRepo.get(cartIdOf(userId, input.seller))]);
     if (earlier?.placed) return answer(orderId, userId, takenPayment(earlier));
-    const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart });
+    const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart }, seller);
     if (a.problems.length > 0) throw refusalOf(a.problems[0]);
-    // Refused before anything is reserved or paid when it would be anyway (the placing transaction checks again).
-    await inTransaction((tx) => orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller }));
+    if (earlier === undefined && input.voucherCode === undefined && input.payment.method !== 'GATEWAY') {
+      const once = await placeAtOnce(orderId, userId, input, a);
+      if (once.outcome === 'placed' && outstanding(once.record)) await leftovers.settleRaced(once.record);
+      if (once.outcome === 'placed') return writtenAnswer(once) ?? answer(orderId, userId, once.payment?.id ?? null);
+      return answer(orderId, userId, once.record ? takenPayment(once.record) : null);
+    }
+    return inSteps(orderId, userId, input, a, clientIp);
+  }
+
+  /** Checkout with its check: the attempt recorded, the voucher reserved, the payment taken, then the placing transaction. */
+  async function inSteps(orderId: string, userId: string, input: CheckoutInput, a: Assessment, clientIp: string) {
     const attempt = await begin(orderId, userId, input, a);
     if (attempt === 'placed') return answer(orderId, userId, takenPayment((await cartRepo.getCheckout(orderId))!));
     await deadline.arm(ctx.scheduler, dueView(attempt.record), attempt.record.attemptAt, String(attempt.record.attemptAt));
     let placed: Awaited<ReturnType<typeof place>>;
+    let payment: PaymentView | null;
     try {
       const voucher = input.voucherCode === undefined ? null : await reserve(orderId, userId, input.voucherCode, a, attempt.heldBefore);
       const { totalVnd: _undiscounted, ...parts } = a.pricing;
       const pricing = pricingOf({ ...parts, discountVnd: voucher?.discount ?? 0 });
-      const payment = await pay(attempt, a, pricing, clientIp);
+      payment = await pay(attempt, a, pricing, clientIp);
       const at = now();
       placed = await place(attempt, input, a, (lines) => draftOf(orderId, userId, input, a, { lines, pricing, voucher, payment, at }));
     } catch (err) {
@@ -247,6 +233,9 @@ export function createCheckout(ctx: CartContext) {
     const { outcome, record } = placed;
     if (outcome === 'replayed' || outstanding(record))
       await undo(attempt, outcome === 'replayed' ? 'The order was placed by another attempt' : 'The checkout was retried');
+    // A wallet hold is answered as made and the order as written; a gateway payment's order is read (its outcome may have moved it).
+    if (outcome === 'placed' && placed.order !== undefined && input.payment.method !== 'GATEWAY')
+      return { order: placed.order as { id: string; status: string } & Record<string, unknown>, payment: paymentAnswer(payment) };
     return answer(orderId, userId, takenPayment(record) ?? (outcome === 'placed' ? attempt.paymentId : null));
   }
 
@@ -261,7 +250,13 @@ export function createCheckout(ctx: CartContext) {
       now,
     });
 
-  return { checkout, runCheck };
+  return {
+    checkout: (userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string) =>
+      checkout(userId, idempotencyKey, input, clientIp).catch((err: unknown) => {
+        throw asCartRefusal(err);
+      }),
+    runCheck,
+  };
 }
 
 export type Checkout = ReturnType<typeof createCheckout>;

@@ -131,7 +131,16 @@ export function createLeftovers(ctx: CartContext) {
     return 'swept';
   }
 
-  return { giveBack, record, sweep };
+  /** After a placing that found an earlier attempt's record (a race of two requests): gives back what that attempt left. */
+  async function settleRaced(r: CheckoutRecord): Promise<void> {
+    try {
+      await record(r.id, await giveBack(r, 'The checkout was retried'), { endSweep: false });
+    } catch (err) {
+      logger.warn('checkout left for its check', { orderId: r.id, error: (err as Error).message });
+    }
+  }
+
+  return { giveBack, record, sweep, settleRaced };
 }
 
 export type Leftovers = ReturnType<typeof createLeftovers>;

@@ -28,12 +28,15 @@ export type GatewayProvider = 'VNPAY' | 'MOMO' | 'MOCK';
 /** The orders module's `orderCommands(config)`, and its `orderLinesFor` (reorder). */
 export interface OrdersPort {
   /**
-   * In the placing transaction, before its writes: the store read again (409 CART_SELLER_CLOSED) and the consumer's
-   * unconfirmed orders counted (409 ORDER_TOO_MANY_PENDING).
+   * In the placing transaction, before its writes: the store read again (409 ORDER_SELLER_CLOSED, which checkout
+   * answers as CART_SELLER_CLOSED) and the consumer's unconfirmed orders counted (409 ORDER_TOO_MANY_PENDING).
    */
   txCheckPlacing(tx: Transaction, draft: Pick<OrderDraft, 'consumerId' | 'seller'>): Promise<void>;
-  /** After all of the transaction's reads: writes the order (PLACED, or AWAITING_PAYMENT for an unpaid gateway payment). */
-  txPlace(tx: Transaction, draft: OrderDraft): void;
+  /**
+   * After all of the transaction's reads: writes the order (PLACED, or AWAITING_PAYMENT for an unpaid gateway payment).
+   * Answers the order as its consumer reads it, built from what it wrote (undefined: read it with `view`).
+   */
+  txPlace(tx: Transaction, draft: OrderDraft): unknown;
   /** The order as its consumer reads it (GET /orders/{id}); undefined if none. */
   view(orderId: string, viewerId: string): Promise<unknown | undefined>;
   /** In the caller's transaction: whether an order with this id exists. */
@@ -42,7 +45,7 @@ export interface OrdersPort {
   linesFor(orderId: string, consumerId: string): Promise<{ seller: SellerRef; lines: OrderLineRequest[] } | undefined>;
 }
 
-export type PaymentsPort = Pick<ReturnType<typeof paymentCommands>, 'hold' | 'charge' | 'release' | 'refund' | 'get'>;
+export type PaymentsPort = Pick<ReturnType<typeof paymentCommands>, 'hold' | 'txHold' | 'charge' | 'release' | 'refund' | 'get'>;
 export type PromotionsPort = Pick<PromotionCommands, 'reserve' | 'releaseFor' | 'preview'>;
 
 export interface MediaPort {

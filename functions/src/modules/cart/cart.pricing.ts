@@ -148,8 +148,10 @@ export async function assess(
   ctx: CartContext,
   userId: string,
   input: { seller: SellerRef; address?: AddressInput; prescriptionMediaId?: string; cart: CartRecord | undefined },
+  /** The seller's read when the caller started it already (beside its own reads). */
+  sellerRead?: Promise<Seller | undefined>,
 ): Promise<Assessment> {
-  const [seller, dropoff] = await Promise.all([ctx.sellers.get(input.seller), input.address ? dropoffOf(ctx, userId, input.address) : null]);
+  const [seller, dropoff] = await Promise.all([sellerRead ?? ctx.sellers.get(input.seller), input.address ? dropoffOf(ctx, userId, input.address) : null]);
   if (!seller) throw sellerGone(input.seller);
   const cartLines = input.cart?.lines ?? [];
   const priced = await priceLines(ctx.sellers, input.seller, cartLines);

@@ -18,17 +18,21 @@ const service = (config: Readonly<AppConfig>) => (require('./orders.wiring') as 
 export function orderCommands(config: Readonly<AppConfig>) {
   return {
     /**
-     * In the caller's transaction, before any of its writes: the store read again (409 CART_SELLER_CLOSED when it is
+     * In the caller's transaction, before any of its writes: the store read again (409 ORDER_SELLER_CLOSED when it is
      * paused, closed, archived or hidden) and the consumer's unconfirmed orders counted (409 ORDER_TOO_MANY_PENDING at
-     * ORDERS_MAX_PENDING_PER_CONSUMER). Checkout calls it in the transaction that places the order.
+     * ORDERS_MAX_PENDING_PER_CONSUMER; PLACED orders past their `confirmBy` do not count). Checkout calls it in the transaction that places the order.
      */
     txCheckPlacing: (tx: Transaction, draft: Pick<OrderDraft, 'consumerId' | 'seller'>): Promise<void> => service(config).txCheckPlacing(tx, draft),
     /**
      * In the caller's transaction, after all its reads (txCheckPlacing's too): reads nothing, writes the order (PLACED,
      * or AWAITING_PAYMENT for a GATEWAY payment) with its first history event and its delivery code. The caller
-     * guarantees the id is new.
+     * guarantees the id is new. Answers the order as its consumer reads it (GET /orders/{id}) once the transaction
+     * commits, built from what it wrote; undefined when that needs a read (a prescription's image address: use `view`).
      */
-    txPlace: (tx: Transaction, draft: OrderDraft): void => service(config).txPlace(tx, draft),
+    txPlace: (tx: Transaction, draft: OrderDraft): unknown => {
+      const s = service(config);
+      return s.placedView(s.txPlace(tx, draft));
+    },
     /** The order as checkout shows it after placing (GET /orders/:id for its consumer); undefined if none. */
     view: (orderId: string, viewerId: string): Promise<unknown | undefined> => service(config).consumerView(orderId, viewerId),
     /** In the caller's transaction: whether an order with this id exists (checkout's idempotent replay). */

@@ -20,6 +20,10 @@ export const ORDERS_ERROR_CODES = defineErrorCodes({
     409,
     'You hold as many unconfirmed orders (AWAITING_PAYMENT or PLACED) as allowed (`details.maxPending`): wait for a store to confirm one, or cancel one.',
   ],
+  ORDER_SELLER_CLOSED: [
+    409,
+    'The store is not taking orders now, read again as the order is placed (`details.openNow`, `details.paused`, `details.active` false when it left the platform). Checkout answers it as CART_SELLER_CLOSED.',
+  ],
 });
 
 declare module '../../platform/core/errors/codes' {

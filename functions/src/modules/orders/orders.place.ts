@@ -1,11 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { ConflictError } from '../../platform/core/errors/app-error';
-import { db } from '../../platform/core/firebase/firebase';
 import type { OrderSettings } from './orders.config';
 import { newHandoverCodeState } from '../../platform/kits/handover/handover';
 import type { PaymentStatus } from '../payments';
 import type { OrderStatus } from './orders.machine';
-import { ORDERS, type OrderPaymentMethod, type OrderRecord } from './orders.model';
+import { type OrderPaymentMethod, type OrderRecord } from './orders.model';
 import { sellerKeyOf } from './orders.model';
 import type { PricedLine, SellerRef, SellersPort } from './orders.ports';
 import { ordersRepo } from './orders.repo';
@@ -92,41 +91,42 @@ export function orderOf(draft: OrderDraft, settings: Pick<OrderSettings, 'confir
   };
 }
 
-/** Writes the order, its first history line and its delivery code in the caller's transaction (reads nothing). */
-export function txPlace(tx: Transaction, draft: OrderDraft, settings: Pick<OrderSettings, 'confirmTimeoutSec'>): void {
+/**
+ * Writes the order, its first history line and its delivery code in the caller's transaction (reads nothing); answers
+ * what it wrote, the stored order and its delivery code, for the caller's answer without reading them back.
+ */
+export function txPlace(tx: Transaction, draft: OrderDraft, settings: Pick<OrderSettings, 'confirmTimeoutSec'>): { record: OrderRecord; handoverCode: string } {
   const record = orderOf(draft, settings);
+  const handover = newHandoverCodeState();
   ordersRepo.txCreate(tx, record, draft.consumerId);
-  ordersRepo.txCreateHandover(tx, draft.id, { ...newHandoverCodeState(), createdAt: draft.at, updatedAt: draft.at });
+  ordersRepo.txCreateHandover(tx, draft.id, { ...handover, createdAt: draft.at, updatedAt: draft.at });
+  return { record, handoverCode: handover.code };
 }
 
 /** Unconfirmed orders: they hold the store's stock (and the consumer's money) until the store answers. */
 export const PENDING_STATUSES: readonly OrderStatus[] = ['AWAITING_PAYMENT', 'PLACED'];
 
+const closed = (details: { openNow: boolean; paused: boolean; active: boolean }, message: string) =>
+  new ConflictError(message, details).withCode('ORDER_SELLER_CLOSED');
+
 /**
  * In the placing transaction, before any of its writes: the store read again (a store paused, closed, archived or
- * hidden since the quote gets no order: 409 CART_SELLER_CLOSED, the code the cart's quote answers for it) and the
- * consumer's unconfirmed orders counted (409 ORDER_TOO_MANY_PENDING at the limit). The query's results are read in
- * the transaction, so of two checkouts at the limit's edge one commits and the other is retried and refused.
+ * hidden since the quote gets no order: 409 ORDER_SELLER_CLOSED) and the consumer's unconfirmed orders counted (409
+ * ORDER_TOO_MANY_PENDING at the limit; a PLACED order past its `confirmBy` is about to expire and does not count). The
+ * queries' results are read in the transaction, so of two checkouts at the limit's edge one commits and the other is
+ * retried and refused.
  */
 export async function txCheckPlacing(
   tx: Transaction,
   draft: Pick<OrderDraft, 'consumerId' | 'seller'>,
-  deps: { sellers: Pick<SellersPort, 'get'>; settings: Pick<OrderSettings, 'maxPendingPerConsumer'> },
+  deps: { sellers: Pick<SellersPort, 'get'>; settings: Pick<OrderSettings, 'maxPendingPerConsumer'>; now?: () => number },
 ): Promise<void> {
   const max = deps.settings.maxPendingPerConsumer;
-  const pending = db()
-    .collection(ORDERS)
-    .where('consumerId', '==', draft.consumerId)
-    .where('status', 'in', [...PENDING_STATUSES])
-    .limit(max);
-  const [seller, open] = await Promise.all([deps.sellers.get(draft.seller, tx), tx.get(pending)]);
-  if (!seller)
-    throw new ConflictError('The store is no longer on the platform', { openNow: false, paused: false, active: false }).withCode('CART_SELLER_CLOSED');
-  if (!seller.accepting)
-    throw new ConflictError(`${seller.name} is not taking orders now`, { openNow: seller.openNow, paused: seller.paused, active: true }).withCode(
-      'CART_SELLER_CLOSED',
-    );
-  if (open.size >= max)
+  const at = (deps.now ?? Date.now)();
+  const [seller, open] = await Promise.all([deps.sellers.get(draft.seller, tx), ordersRepo.txCountPending(tx, draft.consumerId, at, max)]);
+  if (!seller) throw closed({ openNow: false, paused: false, active: false }, 'The store is no longer on the platform');
+  if (!seller.accepting) throw closed({ openNow: seller.openNow, paused: seller.paused, active: true }, `${seller.name} is not taking orders now`);
+  if (open >= max)
     throw new ConflictError(`You have ${max} orders waiting for their store already: wait until one is confirmed or cancel one`, {
       maxPending: max,
     }).withCode('ORDER_TOO_MANY_PENDING');

@@ -4,6 +4,7 @@ import { db } from '../../platform/core/firebase/firebase';
 import { storedFields } from '../../platform/kits/firestore/documents';
 import { paginate, type Page, type PageRequest } from '../../platform/kits/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { timestampOf } from '../../platform/kits/time/time';
 import { readHistory, recordNote, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
 import type { OrderAction, OrderStatus } from './orders.machine';
 import { ORDER_HANDOVERS, ORDER_RATINGS, ORDERS, orderDocument, type HandoverRecord, type OrderRecord, type RatingRecord } from './orders.model';
@@ -70,6 +71,19 @@ export const ordersRepo = {
     if (filter.statuses?.length === 1) query = query.where('status', '==', filter.statuses[0]);
     else if (filter.statuses && filter.statuses.length > 1) query = query.where('status', 'in', [...filter.statuses]);
     return paginate(query, newestFirst, page, (d) => d.data());
+  },
+
+  /**
+   * The consumer's unconfirmed orders, at most `limit`, read in the caller's transaction: AWAITING_PAYMENT ones, and
+   * PLACED ones whose store may still confirm them (`confirmBy` after `at`; one past it is about to expire).
+   */
+  async txCountPending(tx: Transaction, consumerId: string, at: number, limit: number): Promise<number> {
+    const mine = db().collection(ORDERS).where('consumerId', '==', consumerId);
+    const [awaiting, placed] = await Promise.all([
+      tx.get(mine.where('status', '==', 'AWAITING_PAYMENT').limit(limit)),
+      tx.get(mine.where('status', '==', 'PLACED').where('confirmBy', '>', timestampOf(at)).limit(limit)),
+    ]);
+    return Math.min(limit, awaiting.size + placed.size);
   },
 
   handover: (orderId: string, tx?: Transaction) => readRecord(handovers().doc(orderId), tx),

@@ -10,6 +10,7 @@ import { txCheckPlacing, txPlace, type OrderDraft } from './orders.place';
 import { createOrderQueries } from './orders.queries';
 import { ordersRepo } from './orders.repo';
 import { createOrderSettlement } from './orders.settlement';
+import { orderView } from './orders.views';
 
 // The orders service, in parts along its seams: the moves (lifecycle), the parties' actions, the courier search,
 // the money (settlement) and the reads. Every answer to a caller is the order as that caller sees it.
@@ -31,8 +32,11 @@ export function createOrdersService(deps: OrdersDeps) {
   return {
     // Checkout's face (orders/index.ts).
     txPlace: (tx: Transaction, draft: OrderDraft) => txPlace(tx, draft, core.settings),
+    /** What GET /orders/{id} answers its consumer for an order just written (none of it read back); undefined when it needs a read (a prescription's address). */
+    placedView: (placed: ReturnType<typeof txPlace>) =>
+      placed.record.prescriptionMediaId ? undefined : orderView(placed.record, ['CONSUMER'], core.settings, { handoverCode: placed.handoverCode }),
     txCheckPlacing: (tx: Transaction, draft: Pick<OrderDraft, 'consumerId' | 'seller'>) =>
-      txCheckPlacing(tx, draft, { sellers: core.ports.sellers, settings: core.settings }),
+      txCheckPlacing(tx, draft, { sellers: core.ports.sellers, settings: core.settings, now: core.now }),
     txExists: async (tx: Transaction, id: string) => (await ordersRepo.get(id, tx)) !== undefined,
     /** The order as its consumer sees it; undefined for anyone else or no such order. */
     async consumerView(id: string, viewerId: string) {

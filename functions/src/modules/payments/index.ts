@@ -1,5 +1,6 @@
 // Public face of the payments module: the one way other modules take money. Rides, orders and bookings charge,
 // hold, capture, release and refund through these commands; the ledger moves happen here, in one transaction each.
+import type { Transaction } from 'firebase-admin/firestore';
 import type { AppConfig } from '../../platform/core/config';
 import type { TriggerDefinition } from '../../platform/core/module/module';
 import type { Vnd } from '../../platform/kits/money/money';
@@ -36,6 +37,12 @@ export function paymentCommands(config: Readonly<AppConfig>) {
     tip: (input: TipInput) => service(config).tip(input),
     /** Sets money aside in the payer's wallet (AUTHORIZED). */
     hold: (input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>) => service(config).hold(input),
+    /**
+     * `hold` in the caller's transaction, in two halves: reads (the payment the key made already, the wallet) and refuses
+     * (409 WALLET_INSUFFICIENT_FUNDS, nothing written); `write()` writes the hold after every read of the transaction.
+     * The same key makes the same payment as `hold`.
+     */
+    txHold: (tx: Transaction, input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>) => service(config).txHold(tx, input),
     /** Takes up to the held amount for the payee and platform; the rest goes back to the wallet. */
     capture: (paymentId: string, input: { amount?: Vnd; payeeId?: string | null; feeBp?: number } = {}) => service(config).capture(paymentId, input),
     /** Gives the held money back (CANCELLED). */

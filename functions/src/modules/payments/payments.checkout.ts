@@ -237,7 +237,37 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
 
   /** Holds money in the payer's wallet for a prepaid ride or a deposit (AUTHORIZED); captured or released later. */
   async function hold(input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>) {
-    const at = now();
+    const { record, legs, operationId } = holdOf(input, now());
+    return paymentView(await createOnce(record, legs, operationId));
+  }
+
+  /**
+   * `hold` in the caller's transaction, in two halves: reads (the payment a retry made, the wallet) and refuses (409
+   * WALLET_INSUFFICIENT_FUNDS, nothing written); `write()` then writes, after every read of the transaction. The same
+   * key makes the same payment as `hold`, and a hold the key made already is answered as it is (nothing written).
+   */
+  async function txHold(tx: Transaction, input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>) {
+    const { record, legs, operationId } = holdOf(input, now());
+    const ctx = { operationId, by: record.payerId, now: record.createdAt, paymentId: record.id, ref: record.ref };
+    const [existing, posted] = await Promise.all([
+      paymentsRepo.get(record.id, tx),
+      ledger.prepare(tx, legs, ctx).then(
+        (write) => ({ write, err: null }),
+        (err: unknown) => ({ write: null, err }),
+      ),
+    ]);
+    if (existing) return { payment: paymentView(existing), write: () => undefined };
+    if (posted.err) await mapFunds(() => Promise.reject(posted.err));
+    return {
+      payment: paymentView(record),
+      write: () => {
+        posted.write!();
+        paymentsRepo.create(tx, record);
+      },
+    };
+  }
+
+  function holdOf(input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>, at: number) {
     const id = paymentIdFor(`payments.hold:${input.purpose}`, input.payerId, input.idempotencyKey);
     const record = newRecord(id, at, {
       payerId: input.payerId,
@@ -252,21 +282,10 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
       feeBp: input.feeBp ?? 0,
       heldAmount: input.amount,
     });
-    return paymentView(
-      await createOnce(
-        record,
-        [
-          {
-            kind: 'HOLD',
-            debit: userAccount('WALLET', input.payerId),
-            credit: userAccount('HELD', input.payerId),
-            amount: input.amount,
-            memo: input.description,
-          },
-        ],
-        `${id}-hold`,
-      ),
-    );
+    const legs: Leg[] = [
+      { kind: 'HOLD', debit: userAccount('WALLET', input.payerId), credit: userAccount('HELD', input.payerId), amount: input.amount, memo: input.description },
+    ];
+    return { record, legs, operationId: `${id}-hold` };
   }
 
   /**
@@ -323,5 +342,5 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
     return paymentView(after);
   }
 
-  return { openGatewayPayment, topup, charge, tip, hold, capture, release };
+  return { openGatewayPayment, topup, charge, tip, hold, txHold, capture, release };
 }

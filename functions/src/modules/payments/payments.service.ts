@@ -75,7 +75,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     };
   }
 
-  const { topup, charge, tip, hold, capture, release } = checkout;
+  const { topup, charge, tip, hold, txHold, capture, release } = checkout;
   const { handleNotice, handleMockNotice } = notices;
   const { refund, decideStaffRefund, staffRefunds, reverseFailedRefund, retryGatewayRefund } = refunds;
   const { expire } = expiry;
@@ -90,6 +90,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     charge,
     tip,
     hold,
+    txHold,
     capture,
     release,
     refund,

@@ -33,4 +33,9 @@ export const ledger = {
     owedVnd <= 0 || (await repo().balances([userAccountId('EARNINGS', driverId)], tx))[0].balance - owedVnd >= -limitVnd,
   /** One account's balance, read in the caller's transaction (before it writes). */
   balance: async (tx: Transaction, accountId: string): Promise<number> => (await repo().balances([accountId], tx))[0].balance,
+  /**
+   * `post` in two halves, for a transaction that reads more beside it: reads the accounts and checks the floors
+   * (InsufficientFundsError, nothing written); the returned function writes, after every read of the transaction.
+   */
+  prepare: (tx: Transaction, legs: readonly Leg[], ctx: PostContext): Promise<() => TransferRecord[]> => repo().prepare(tx, legs, ctx),
 };

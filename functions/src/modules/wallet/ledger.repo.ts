@@ -54,6 +54,20 @@ export const ledgerRepo = {
    * leave balance − reserved ≥ 0. Throws InsufficientFundsError and writes nothing when a floor would break.
    */
   async post(tx: Transaction, legs: readonly Leg[], ctx: PostContext, reservedDelta: Readonly<Record<string, number>> = {}): Promise<TransferRecord[]> {
+    return (await ledgerRepo.prepare(tx, legs, ctx, reservedDelta))();
+  },
+
+  /**
+   * `post` in two halves, for a caller that reads more beside it: reads the plain accounts and checks the floors
+   * (InsufficientFundsError, nothing written), then the returned function writes (call it after every read of the
+   * transaction).
+   */
+  async prepare(
+    tx: Transaction,
+    legs: readonly Leg[],
+    ctx: PostContext,
+    reservedDelta: Readonly<Record<string, number>> = {},
+  ): Promise<() => TransferRecord[]> {
     const plainIds = [
       ...new Set([
         ...legs
@@ -76,6 +90,23 @@ export const ledgerRepo = {
       if (delta > 0 && balance - state.reserved < 0) throw new InsufficientFundsError(id, Math.max(0, balance - state.reserved + delta), delta);
       if (state.reserved < 0) throw new Error(`reserve of ${id} would drop below zero`);
     }
+    return () => ledgerRepo.write(tx, legs, ctx, { snaps, plainIds, opening, after, perLeg });
+  },
+
+  /** `prepare`'s writing half: balances, shard increments and one transfer per leg. */
+  write(
+    tx: Transaction,
+    legs: readonly Leg[],
+    ctx: PostContext,
+    read: {
+      snaps: FirebaseFirestore.DocumentSnapshot[];
+      plainIds: string[];
+      opening: Map<string, { balance: number; reserved: number }>;
+      after: ReturnType<typeof applyLegs>['after'];
+      perLeg: ReturnType<typeof applyLegs>['perLeg'];
+    },
+  ): TransferRecord[] {
+    const { snaps, plainIds, opening, after, perLeg } = read;
     snaps.forEach((snap, i) => {
       const id = plainIds[i];
       const balance = after.get(id) ?? opening.get(id)!.balance;

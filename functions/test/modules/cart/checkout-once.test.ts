@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { CART_CHECKOUTS } from '../../../src/modules/cart/cart.collections';
+import { ORDERS } from '../../../src/modules/orders';
+import { paymentCommands } from '../../../src/modules/payments';
+import { db, inTransaction } from '../../../src/platform/core/firebase/firebase';
+import { timestampOf } from '../../../src/platform/kits/time/time';
+import { registerVerified, type Tokens } from '../../helpers/accounts';
+import { requireEmulators } from '../../helpers/emulators';
+import { area } from '../../helpers/geo';
+import { postTopUp, walletOf } from '../../helpers/wallet';
+import { apiConfig, cartApp, clock, openStore, ordersDouble, realOrders, scheduled, send, storedOrder, TEST_ORDERS } from './doubles';
+
+// Checkout in one transaction (CASH, or WALLET without a voucher): the wallet hold is written with the order, so a
+// refusal or a failure in the placing transaction leaves no hold, no stock taken, no record and no check to run; a
+// retry with the same key answers the same order and payment; a crowd for the last units oversells none.
+beforeAll(requireEmulators);
+jest.setTimeout(60_000);
+
+const config = apiConfig();
+const realPayments = paymentCommands(config);
+/** The order's write fails (a crash in the placing transaction). */
+const faults = { place: false };
+
+let app: Awaited<ReturnType<typeof cartApp>>;
+beforeAll(async () => {
+  app = await cartApp({
+    ports: {
+      orders: {
+        ...ordersDouble,
+        txPlace: (tx, draft) => {
+          if (faults.place) throw new Error('the order could not be written');
+          return ordersDouble.txPlace(tx, draft);
+        },
+      },
+      payments: realPayments,
+    },
+  });
+});
+afterAll(() => app.close());
+afterEach(() => {
+  faults.place = false;
+  clock.shift = 0;
+});
+
+const add = (who: Tokens, seller: { kind: string; id: string }, itemKey = 'pho', quantity = 1) =>
+  send(app.url, 'POST', '/cart/items', { token: who.accessToken, body: { seller, itemKey, quantity } });
+const bodyOf = (store: { ref: { kind: string; id: string } }, here: ReturnType<typeof area>, method = 'WALLET') => ({
+  seller: store.ref,
+  address: { location: here.near(600), address: '3 Hàng Khay, Hoàn Kiếm' },
+  payment: { method },
+});
+const checkout = (who: Tokens, body: Record<string, unknown>, key: string = randomUUID()) =>
+  send(app.url, 'POST', '/cart/checkout', { token: who.accessToken, body, key });
+const leftBehind = async (userId: string) => ({
+  checkouts: (await db().collection(CART_CHECKOUTS).where('userId', '==', userId).get()).size,
+  orders: (await db().collection(TEST_ORDERS).where('consumerId', '==', userId).get()).size,
+});
+const menu = { pho: { name: 'Phở bò', priceVnd: 65_000, stock: 10 } };
+
+describe('checkout in one transaction', () => {
+  it('WALLET: the hold is the order’s, no check is armed; a retry with the key is the same order and payment, held once', async () => {
+    const user = await registerVerified();
+    await postTopUp(user, 300_000);
+    const here = area();
+    const store = await openStore(here, menu);
+    await add(user, store.ref, 'pho', 2);
+    const key = randomUUID();
+    const armed = scheduled.length;
+    const first = await checkout(user, bodyOf(store, here), key);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ order: { status: 'PLACED' }, payment: { method: 'WALLET', status: 'AUTHORIZED' } });
+    const total = first.body.payment.amount as number;
+    expect(total).toBeGreaterThan(130_000);
+    expect((await storedOrder(first.body.order.id))!.payment.paymentId).toBe(first.body.payment.id);
+    expect(scheduled.length).toBe(armed);
+    const record = (await db().collection(CART_CHECKOUTS).doc(first.body.order.id).get()).data()!;
+    expect(record).toMatchObject({ placed: true, payments: [expect.objectContaining({ id: first.body.payment.id, taken: true })] });
+
+    const again = await checkout(user, bodyOf(store, here), key);
+    expect(again.status).toBe(201);
+    expect([again.body.order.id, again.body.payment.id]).toEqual([first.body.order.id, first.body.payment.id]);
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));
+    expect((await store.read()).items.pho.stock).toBe(8);
+    expect(await leftBehind(user.user.id)).toEqual({ checkouts: 1, orders: 1 });
+  });
+
+  it('WALLET short of the total: 409 WALLET_INSUFFICIENT_FUNDS, nothing held, placed or recorded; the cart stays', async () => {
+    const user = await registerVerified();
+    await postTopUp(user, 50_000);
+    const here = area();
+    const store = await openStore(here, menu);
+    await add(user, store.ref, 'pho', 1);
+    const res = await checkout(user, bodyOf(store, here));
+    expect([res.status, res.body.code]).toEqual([409, 'WALLET_INSUFFICIENT_FUNDS']);
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 50_000, held: 0 }));
+    expect(await leftBehind(user.user.id)).toEqual({ checkouts: 0, orders: 0 });
+    expect((await store.read()).items.pho.stock).toBe(10);
+    expect((await send(app.url, 'GET', '/cart', { token: user.accessToken })).body.items[0].lines).toHaveLength(1);
+  });
+
+  it('a failure inside the placing transaction leaves no hold, no stock taken and nothing to give back; the same key then places', async () => {
+    const user = await registerVerified();
+    await postTopUp(user, 300_000);
+    const here = area();
+    const store = await openStore(here, menu);
+    await add(user, store.ref, 'pho', 3);
+    const key = randomUUID();
+    const armed = scheduled.length;
+    faults.place = true;
+    expect((await checkout(user, bodyOf(store, here), key)).status).toBe(500);
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000, held: 0 }));
+    expect(await leftBehind(user.user.id)).toEqual({ checkouts: 0, orders: 0 });
+    expect((await store.read()).items.pho.stock).toBe(10);
+    expect(scheduled.length).toBe(armed);
+    faults.place = false;
+    const placed = await checkout(user, bodyOf(store, here), key);
+    expect(placed.status).toBe(201);
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ held: placed.body.payment.amount }));
+    expect((await store.read()).items.pho.stock).toBe(7);
+  });
+
+  it('ten buyers of the last two units at once: exactly two orders, eight 409 OUT_OF_STOCK, no 5xx, no hold left behind', async () => {
+    const here = area();
+    const store = await openStore(here, { pho: { name: 'Phở bò', priceVnd: 65_000, stock: 2 } });
+    const buyers = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const user = await registerVerified();
+        await postTopUp(user, 200_000);
+        await add(user, store.ref, 'pho', 1);
+        return user;
+      }),
+    );
+    const answers = await Promise.all(buyers.map((user, i) => checkout(user, bodyOf(store, here, i % 2 === 0 ? 'WALLET' : 'CASH'))));
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 201, 409, 409, 409, 409, 409, 409, 409, 409]);
+    expect(answers.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual(Array(8).fill('OUT_OF_STOCK'));
+    expect((await store.read()).items.pho.stock).toBe(0);
+    const wallets = await Promise.all(buyers.map((user) => walletOf(user)));
+    buyers.forEach((_, i) => {
+      const held = answers[i].status === 201 && i % 2 === 0 ? answers[i].body.payment.amount : 0;
+      expect(wallets[i]).toEqual(expect.objectContaining({ held, balance: 200_000 - held }));
+    });
+  });
+});
+
+describe('the pending-orders limit in the placing transaction', () => {
+  const orders = realOrders().port;
+  const check = (consumerId: string, seller: { kind: 'MERCHANT' | 'PHARMACY'; id: string }) =>
+    inTransaction((tx) => orders.txCheckPlacing(tx, { consumerId, seller })).then(
+      () => 'ok',
+      (err: { code?: string }) => err.code,
+    );
+  /** Unconfirmed orders as the orders module stores them (only the fields the count reads). */
+  const seed = (consumerId: string, status: string, confirmBy: number | null) =>
+    db()
+      .collection(ORDERS)
+      .doc(`pending-${randomUUID()}`)
+      .set({ consumerId, status, confirmBy: confirmBy === null ? null : timestampOf(confirmBy) });
+
+  it('PLACED orders past their confirmBy (about to expire) do not count; unexpired ones and those awaiting payment do', async () => {
+    const store = await openStore(area(), menu);
+    const consumerId = `consumer-${randomUUID().slice(0, 8)}`;
+    await Promise.all([0, 1, 2, 3, 4].map(() => seed(consumerId, 'PLACED', Date.now() - 60_000)));
+    expect(await check(consumerId, store.ref)).toBe('ok');
+    await Promise.all([0, 1, 2, 3].map(() => seed(consumerId, 'PLACED', Date.now() + 600_000)));
+    expect(await check(consumerId, store.ref)).toBe('ok');
+    await seed(consumerId, 'AWAITING_PAYMENT', null);
+    expect(await check(consumerId, store.ref)).toBe('ORDER_TOO_MANY_PENDING');
+  });
+
+  it('a store not taking orders: the orders module’s own ORDER_SELLER_CLOSED (checkout answers it as CART_SELLER_CLOSED)', async () => {
+    const store = await openStore(area(), menu);
+    await store.update({ accepting: false, paused: true });
+    expect(await check(`consumer-${randomUUID().slice(0, 8)}`, store.ref)).toBe('ORDER_SELLER_CLOSED');
+  });
+});
