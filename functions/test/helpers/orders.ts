@@ -233,7 +233,7 @@ export async function ordersApp(doubles: OrderDoubles, armed: Armed[] = []) {
     return { status: res.status, body: body as T, headers: res.headers, ms: performance.now() - started };
   }
   const payments = paymentCommands(config);
-  return { config, call, close: server.close, service: ordersServiceFor(config), commands: orderCommands(config), payments, armed };
+  return { config, base: server.url, call, close: server.close, service: ordersServiceFor(config), commands: orderCommands(config), payments, armed };
 }
 export type OrdersApp = Awaited<ReturnType<typeof ordersApp>>;
 

@@ -72,7 +72,11 @@ describe('POST /cart/reorder in a race', () => {
     for (const [i, { user, seller }] of cases.entries()) {
       expect(answers[i].map((r) => r.status)).toEqual([200, 200]);
       for (const r of answers[i]) expect(contents(r.body.lines)).toEqual(ORDERED);
-      const stored = await expectStoredAsAnswered(user, seller, answers[i].map((r) => r.body));
+      const stored = await expectStoredAsAnswered(
+        user,
+        seller,
+        answers[i].map((r) => r.body),
+      );
       expect(contents(stored.lines)).toEqual(ORDERED);
       // Written once: the second found the cart holding all of it (nothing to change).
       expect(stored.revision).toBe(1);
@@ -90,7 +94,11 @@ describe('POST /cart/reorder in a race', () => {
     );
     for (const [i, { user, seller }] of cases.entries()) {
       expect(results[i].map((r) => r.status)).toEqual([200, 200]);
-      const stored = await expectStoredAsAnswered(user, seller, results[i].map((r) => r.body));
+      const stored = await expectStoredAsAnswered(
+        user,
+        seller,
+        results[i].map((r) => r.body),
+      );
       expect(contents(stored.lines)).toEqual(['pho×5/size:lon (không hành)', 'tra×3']);
     }
   });
@@ -102,7 +110,11 @@ describe('POST /cart/reorder in a race', () => {
     );
     for (const [i, { user, seller }] of cases.entries()) {
       expect(results[i].map((r) => r.status)).toEqual([200, 201]);
-      const stored = await expectStoredAsAnswered(user, seller, results[i].map((r) => r.body));
+      const stored = await expectStoredAsAnswered(
+        user,
+        seller,
+        results[i].map((r) => r.body),
+      );
       expect(contents(stored.lines)).toEqual(['com×1', ...ORDERED].sort());
     }
   });
