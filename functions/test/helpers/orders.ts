@@ -8,6 +8,7 @@ import { orderCommands, type OrderDraft, type SellerRef } from '../../src/module
 import type { CourierState, OrderPorts } from '../../src/modules/orders/orders.ports';
 import { ordersRepo } from '../../src/modules/orders/orders.repo';
 import { bindOrderPorts, ordersServiceFor } from '../../src/modules/orders/orders.wiring';
+import { confirmDeadline, courierDeadline, pickupDeadline } from '../../src/modules/orders/orders.deadline';
 import { paymentCommands } from '../../src/modules/payments';
 import { PARTNER_MEMBERS } from '../../src/modules/partners/partners.model';
 import { parseConfig, type AppConfig } from '../../src/platform/core/config';
@@ -16,6 +17,7 @@ import { distanceMeters } from '../../src/platform/kits/geo/geo';
 import { vnd } from '../../src/platform/kits/money/money';
 import { adminTokens, registerVerified, type Tokens } from './accounts';
 import { driverAccount } from './drivers';
+import { requireEmulators } from './emulators';
 import { activePartner, staffOf } from './partners';
 import { call as sharedCall, testIp, type ApiResponse } from './api';
 import { jpeg } from './images';
@@ -25,6 +27,29 @@ import { postTopUp } from './wallet';
 // The orders module's test driver: doubles of its neighbours (merchants' sellers, the driver module's job pool,
 // promotions' voucher release, partner members) on the Firestore emulator, so tests set stores and couriers at will
 // while transactions, races and at-least-once work stay real (test/modules/commerce runs the real neighbours).
+
+/**
+ * Where the doubles' stores stand (an order's pickup): Điện Biên Phủ, outside area()'s box (9–12° N, 104.5–107.5° E)
+ * where other tests' real couriers live, and far from the demo cities' drivers. The deployed triggers run an order
+ * of the doubles with the real ports too: their courier search finds nobody here to claim behind the test's back.
+ */
+export const STORE_AT = { lat: 21.386, lng: 103.023 };
+/** A point `dNorthM` metres north and `dEastM` east of the doubles' stores. */
+export const nearStore = (dNorthM: number, dEastM = 0) => ({
+  lat: STORE_AT.lat + dNorthM / 111_320,
+  lng: STORE_AT.lng + dEastM / (111_320 * Math.cos((STORE_AT.lat * Math.PI) / 180)),
+});
+
+/**
+ * A random spot of its own for a store a test opens itself (like area(), with points around it), in the same far
+ * region as the doubles' stores (Lai Châu, Sơn La), outside area()'s box: real couriers of other tests live in there.
+ */
+export function storeArea() {
+  const lat = 21.6 + Math.random() * 0.8;
+  const lng = 103.2 + Math.random() * 0.7;
+  const east = 111_320 * Math.cos((lat * Math.PI) / 180);
+  return { lat, lng, near: (dNorthM: number, dEastM = 0) => ({ lat: lat + dNorthM / 111_320, lng: lng + dEastM / east }) };
+}
 
 /** Stock the sellers double keeps: `{storeId}_{itemKey}` → quantity given back. */
 export const TEST_STOCK = 'test_order_stock';
@@ -160,10 +185,36 @@ export function stackConfig(): Readonly<AppConfig> {
   return parseConfig({ ...process.env, ...envFile('.env'), ...envFile(`.env.${projectId}`), ...envFile('.env.local'), ...envFile('.secret.local') });
 }
 
-/** The API built in-process with the orders ports bound to the doubles; tokens of the shared API work on it. */
-export async function ordersApp(doubles: OrderDoubles) {
+/** A timer an orders service asked for: its queue, the order, the delay and the phase (search round, assignment). */
+export type Armed = { queue: 'confirm' | 'courier' | 'pickup'; id: string; delaySec: number; phase?: string };
+
+/** Schedulers that record what they are asked to arm, queueing nothing (a service built by a test takes them). */
+export function recordingSchedulers(armed: Armed[] = []) {
+  const recorder = (queue: Armed['queue']) => ({
+    schedule: async (id: string, delaySec: number, phase?: string) => void armed.push({ queue, id, delaySec, phase }),
+  });
+  return { armed, schedulers: { confirm: recorder('confirm'), courier: recorder('courier'), pickup: recorder('pickup') } };
+}
+
+/**
+ * The deadlines' own schedulers, which the wiring's service uses, replaced in this test file by recorders: no timer of
+ * the test's process queues a task the Functions emulator would run with the real ports (racing the doubles).
+ */
+function recordTimers(armed: Armed[]): void {
+  const { schedulers } = recordingSchedulers(armed);
+  jest.spyOn(confirmDeadline.scheduler, 'schedule').mockImplementation(schedulers.confirm.schedule);
+  jest.spyOn(courierDeadline.scheduler, 'schedule').mockImplementation(schedulers.courier.schedule);
+  jest.spyOn(pickupDeadline.scheduler, 'schedule').mockImplementation(schedulers.pickup.schedule);
+}
+
+/**
+ * The API built in-process with the orders ports bound to the doubles, its timers recorded in `armed`; tokens of the
+ * shared API work on it.
+ */
+export async function ordersApp(doubles: OrderDoubles, armed: Armed[] = []) {
   const config = stackConfig();
   bindOrderPorts(config, doubles.ports);
+  recordTimers(armed);
   const server = await listen(buildApp({ config }).app);
   const ip = testIp();
   async function call<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -186,7 +237,7 @@ export async function ordersApp(doubles: OrderDoubles) {
     return { status: res.status, body: body as T, headers: res.headers, ms: performance.now() - started };
   }
   const payments = paymentCommands(config);
-  return { config, call, close: server.close, service: ordersServiceFor(config), commands: orderCommands(config), payments };
+  return { config, base: server.url, call, close: server.close, service: ordersServiceFor(config), commands: orderCommands(config), payments, armed };
 }
 export type OrdersApp = Awaited<ReturnType<typeof ordersApp>>;
 
@@ -204,8 +255,15 @@ export function draftOf(
     seller: store,
     partnerId,
     sellerName: 'Phở Hòa Pasteur',
-    pickup: { lat: 10.7797, lng: 106.6918, address: '260C Pasteur, Quận 3, TP.HCM' },
-    dropoff: { lat: 10.7769, lng: 106.7009, address: '19 Lê Duẩn, Quận 1', recipientName: 'Lan', phone: '+84901234567', note: 'Gọi khi tới', addressId: null },
+    pickup: { ...STORE_AT, address: '12 Võ Nguyên Giáp, TP. Điện Biên Phủ' },
+    dropoff: {
+      ...nearStore(-300, 1_350),
+      address: '5 Hoàng Văn Thái, TP. Điện Biên Phủ',
+      recipientName: 'Lan',
+      phone: '+84901234567',
+      note: 'Gọi khi tới',
+      addressId: null,
+    },
     distanceM: 1_400,
     lines: [
       { itemKey: 'pho-bo', name: 'Phở bò tái', quantity: 2, unitPriceVnd: 40_000, lineTotalVnd: 80_000, options: [], requiresPrescription: false },
@@ -285,8 +343,38 @@ export async function orderCast(doubles: OrderDoubles) {
 }
 export type OrderCast = Awaited<ReturnType<typeof orderCast>>;
 
+/** A stand-in for what a `beforeAll` builds: reading it before then fails loudly. */
+function setLater<T extends object>(what: string) {
+  let value: T | undefined;
+  const proxy = new Proxy({} as T, {
+    get(_target, key) {
+      if (value === undefined) throw new Error(`${what} is built in beforeAll: read it inside a test or hook`);
+      return Reflect.get(value, key) as unknown;
+    },
+  });
+  return { proxy, set: (v: T) => void (value = v), built: () => value };
+}
+
+/**
+ * The set-up of an orders test file: the emulators required, the doubles, the in-process API over them (its timers
+ * recorded in `armed`, never queued) and the cast, built once before the file's tests; the API closed after them.
+ */
+export function useOrdersApp() {
+  const doubles = orderDoubles();
+  const armed: Armed[] = [];
+  const app = setLater<OrdersApp>('the orders app');
+  const cast = setLater<OrderCast>('the orders cast');
+  beforeAll(requireEmulators);
+  beforeAll(async () => {
+    app.set(await ordersApp(doubles, armed));
+    cast.set(await orderCast(doubles));
+  });
+  afterAll(async () => app.built()?.close());
+  return { doubles, armed, app: app.proxy, cast: cast.proxy };
+}
+
 /** A courier account, free near the store and the only one in the doubles' pool (the next search finds it). */
-export async function freeCourier(doubles: OrderDoubles, at = { lat: 10.78, lng: 106.692 }) {
+export async function freeCourier(doubles: OrderDoubles, at = nearStore(30, 20)) {
   const courier = await driverAccount();
   await doubles.courier(courier.user.id, at, true);
   return courier;

@@ -29,3 +29,27 @@ export async function attachableImage(ownerId: string, id: string, tx?: Transact
   const media = await attachableMedia(ownerId, id, tx);
   return media?.kind === 'IMAGE' ? { id: media.id, url: media.url, createdAt: media.createdAt } : undefined;
 }
+
+/** Where this API serves an item's bytes: as in its publicUrl with local storage, else at the configured address. */
+function filesBaseOf(publicUrl: string): string {
+  const at = publicUrl.indexOf(FILES_PATH);
+  if (at >= 0) return publicUrl.slice(0, at);
+  const { getConfig } = require('../../platform/core/config') as typeof import('../../platform/core/config');
+  return getConfig().API_PUBLIC_URL;
+}
+const FILES_PATH = '/api/v1/media/files/';
+
+/**
+ * A link to one of `ownerId`'s READY images that works for `ttlSec` seconds from `at` (whoever holds it: a store
+ * checking a prescription), served by this API (downloadMediaFile) with either storage driver. Undefined like
+ * attachableImage.
+ */
+export async function temporaryImageUrl(ownerId: string, id: string, ttlSec: number, at = Date.now()): Promise<{ url: string; expiresAt: number } | undefined> {
+  const { mediaRepo } = require('./media.repo') as typeof import('./media.repo');
+  const { linkToken } = require('./media.links') as typeof import('./media.links');
+  const item = await mediaRepo.get(id);
+  if (!item || item.ownerId !== ownerId || item.status !== 'READY' || item.kind !== 'IMAGE') return undefined;
+  const expiresAt = at + ttlSec * 1000;
+  const url = `${filesBaseOf(item.publicUrl)}${FILES_PATH}${item.objectKey}?token=${encodeURIComponent(linkToken(item, expiresAt))}`;
+  return { url, expiresAt };
+}

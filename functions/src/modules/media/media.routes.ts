@@ -26,7 +26,7 @@ const UPLOADERS = ['USER', 'ADMIN', 'PARTNER_OWNER', 'PARTNER_STAFF'] as const;
 const retryOf = (operation: string, key: string | undefined) => (key === undefined ? undefined : { operation: `upload-${operation}`, key });
 
 export function mediaRoutes({ config }: AppContext): AnyRoute[] {
-  const { storage, media } = mediaServicesFor(config);
+  const { media } = mediaServicesFor(config);
   const limits = (field: string, maxFiles: number) => ({ fileFields: [field], maxFiles, maxFileBytes: config.MEDIA_MAX_FILE_BYTES });
   const uploadErrors = 'Refusals store nothing: wrong or disguised type → 415; file over the size limit → 413; no file, wrong field or too many files → 400.';
   // The key is claimed before a byte is read: a retry after a lost answer (a timeout, a 503 DEADLINE_EXCEEDED)
@@ -172,17 +172,17 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       path: '/media/files/media/:ownerId/:name',
       operationId: 'downloadMediaFile',
       tag: 'media',
-      summary: 'The bytes behind a publicUrl (local storage)',
-      description: 'Public: the download token in the URL is the permission. Only mounted with STORAGE_DRIVER=local.',
+      summary: 'The bytes behind a publicUrl (local storage) or a short-lived link',
+      description:
+        'Public: the token in the URL is the permission. Either the item’s download token (its publicUrl; local storage only, Cloud Storage serves its own URLs), or the token of a short-lived link the API handed out (an order’s prescriptionUrl; either storage), which works until it lapses and is 404 after, like an altered token. A short-lived link’s bytes are sent `cache-control: private, no-store`.',
       auth: 'public',
-      availability: { enabled: storage.driver === 'local', note: 'Mounted only with STORAGE_DRIVER=local (Cloud Storage serves its own URLs).' },
       errors: [404],
       request: { params: MediaFileParamsSchema, query: UploadTokenQuerySchema },
       response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
       appCheck: false,
       handler: async ({ params, query, res }) => {
-        const file = await media.file(params.ownerId, params.name, query.token);
-        await sendFileStream(res, file, { 'cache-control': 'public, max-age=31536000, immutable' });
+        const { temporary, ...file } = await media.file(params.ownerId, params.name, query.token);
+        await sendFileStream(res, file, { 'cache-control': temporary ? 'private, no-store' : 'public, max-age=31536000, immutable' });
       },
     }),
   ];

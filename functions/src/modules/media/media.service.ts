@@ -24,6 +24,7 @@ import {
   type MediaRecord,
   type MediaType,
 } from './media.model';
+import { isLiveLink } from './media.links';
 import { mediaRepo } from './media.repo';
 import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError } from '../../platform/kits/idempotency/idempotency';
 
@@ -308,17 +309,19 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       return { deleted: true as const };
     },
 
-    // Local storage only: what publicUrl points at. The download token in the URL is the permission.
-    // Streamed out, never read whole.
-    async file(ownerId: string, name: string, downloadToken: string) {
+    // What publicUrl points at with local storage (the download token in the URL is the permission), and a short-lived
+    // link's bytes with either driver (media.links). Streamed out, never read whole.
+    async file(ownerId: string, name: string, token: string) {
       const id = name.split('.')[0];
       const record = await mediaRepo.get(id);
       const key = `media/${ownerId}/${name}`;
-      if (!record || record.objectKey !== key || record.status !== 'READY' || !sameSecret(record.downloadToken, downloadToken))
-        throw new NotFoundError('File not found');
+      if (!record || record.objectKey !== key || record.status !== 'READY') throw new NotFoundError('File not found');
+      const permanent = storage.driver === 'local' && sameSecret(record.downloadToken, token);
+      const temporary = !permanent && isLiveLink(record, token, now());
+      if (!permanent && !temporary) throw new NotFoundError('File not found');
       const info = await storage.stat(key);
       if (!info) throw new NotFoundError('File not found');
-      return { ...info, stream: storage.readStream(key) };
+      return { ...info, stream: storage.readStream(key), temporary };
     },
   };
 }

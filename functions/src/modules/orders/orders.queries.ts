@@ -3,7 +3,7 @@ import { inTransaction } from '../../platform/core/firebase/firebase';
 import type { PageRequest } from '../../platform/kits/firestore/paginate';
 import { iso } from '../../platform/kits/time/time';
 import { openContextConversation } from '../chat';
-import { attachableImage } from '../media';
+import { temporaryImageUrl } from '../media';
 import { noSuchOrder, type OrderViewer, type OrdersCore } from './orders.context';
 import { confirmDeadline } from './orders.deadline';
 import type { OrderMoves } from './orders.lifecycle';
@@ -18,6 +18,19 @@ import { actorLabel, orderView } from './orders.views';
 // administrators' list; and what a party does beside the moves: the rating and the order's chat.
 
 type Page = Pick<PageRequest, 'limit' | 'cursor'>;
+
+/** How long a prescription link shown with an order works (a fresh one with every read). */
+export const PRESCRIPTION_LINK_TTL_SEC = 900;
+
+/**
+ * The store checks the prescription before confirming: the consumer's upload, as a short-lived link, while the order is
+ * live (placed, not yet delivered nor called off) to its consumer and store, never to the courier; an administrator
+ * sees it whatever the status (a dispute after the delivery).
+ */
+function showsPrescription(status: OrderStatus, roles: readonly OrderActor[]): boolean {
+  if (roles.includes('ADMIN')) return true;
+  return status !== 'AWAITING_PAYMENT' && !isFinal(status) && roles.some((r) => r === 'CONSUMER' || r === 'STORE');
+}
 
 export function createOrderQueries(core: OrdersCore, moves: OrderMoves) {
   const { rolesOf, settings, now, ports } = core;
@@ -39,12 +52,11 @@ export function createOrderQueries(core: OrdersCore, moves: OrderMoves) {
   /** The view of an order for these roles, with the consumer's code and the rating read beside it. */
   async function view(order: OrderRecord, roles: readonly OrderActor[]) {
     const consumer = roles.includes('CONSUMER');
-    // The store checks the prescription before confirming: the consumer's upload, read as theirs (never the courier's).
-    const prescriptionFor = order.prescriptionMediaId && roles.some((r) => r !== 'COURIER') ? order.prescriptionMediaId : null;
+    const prescriptionFor = order.prescriptionMediaId && showsPrescription(order.status, roles) ? order.prescriptionMediaId : null;
     const [handover, rating, prescription] = await Promise.all([
       consumer && !isFinal(order.status) ? ordersRepo.handover(order.id) : undefined,
       order.status === 'DELIVERED' ? ordersRepo.rating(order.id) : undefined,
-      prescriptionFor ? attachableImage(order.consumerId, prescriptionFor) : undefined,
+      prescriptionFor ? temporaryImageUrl(order.consumerId, prescriptionFor, PRESCRIPTION_LINK_TTL_SEC, now()) : undefined,
     ]);
     return orderView(order, roles, settings, { handoverCode: handover?.code ?? null, rating: rating ?? null, prescriptionUrl: prescription?.url ?? null });
   }

@@ -7,22 +7,13 @@ import { onOrderWritten } from '../../../src/modules/orders/orders.triggers';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import type { DocumentEvent } from '../../../src/platform/core/module/module';
 import { driverAccount } from '../../helpers/drivers';
-import { requireEmulators } from '../../helpers/emulators';
 import { inboxOf } from '../../helpers/notifications';
-import { advance, draftOf, freeCourier, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, nearStore, place, recordingSchedulers, STORE_AT, useOrdersApp } from '../../helpers/orders';
 
 // The order's background work: the trigger's notices (delivered at least once, notifying once), the timers it arms,
 // and the courier search through the job pool's double (nearest first, a taken courier skipped, races, retries).
-beforeAll(requireEmulators);
 
-const doubles = orderDoubles();
-let app: OrdersApp;
-let cast: OrderCast;
-beforeAll(async () => {
-  app = await ordersApp(doubles);
-  cast = await orderCast(doubles);
-});
-afterAll(() => app.close());
+const { doubles, app, cast } = useOrdersApp();
 
 const stored = async (id: string) => ({ id, data: (await db().collection(ORDERS).doc(id).get()).data()! });
 const change = (before: DocumentEvent['before'], after: DocumentEvent['after']): DocumentEvent => ({
@@ -69,14 +60,8 @@ describe('the trigger, delivered twice, notifies once', () => {
   });
 
   it('arms the confirmation timer for a PLACED order and the courier search for one being prepared or ready', async () => {
-    const asked: Array<{ id: string; delaySec: number; phase?: string }> = [];
-    const scheduler = { schedule: async (id: string, delaySec: number, phase?: string) => void asked.push({ id, delaySec, phase }) };
-    const service = createOrdersService({
-      ports: doubles.ports,
-      payments: app.payments,
-      settings: orderSettings(app.config),
-      schedulers: { confirm: scheduler, courier: scheduler },
-    });
+    const { armed: asked, schedulers } = recordingSchedulers();
+    const service = createOrdersService({ ports: doubles.ports, payments: app.payments, settings: orderSettings(app.config), schedulers });
     const order = await place(app, draftOf(cast.consumer.user.id, cast.owner.partnerId, cast.store));
     await onOrderWritten(change(undefined, await stored(order.id)), app.config, { dispatch: async () => [] }, service);
     await advance(app, cast, order.id, 'PREPARING');
@@ -84,22 +69,22 @@ describe('the trigger, delivered twice, notifies once', () => {
     await app.call('POST', `/orders/${order.id}/ready`, { token: cast.staff, body: {} });
     await onOrderWritten(change(undefined, await stored(order.id)), app.config, { dispatch: async () => [] }, service);
     // One task per search round: the one armed while it was prepared, and a new round once it is ready.
-    expect(asked.map((a) => [a.phase ?? null, Math.round(a.delaySec / 60)])).toEqual([
-      [null, 10],
-      ['r0', 10],
-      ['r1', 0],
+    expect(asked.map((a) => [a.queue, a.id, a.phase ?? null, Math.round(a.delaySec / 60)])).toEqual([
+      ['confirm', order.id, null, 10],
+      ['courier', order.id, 'r0', 10],
+      ['courier', order.id, 'r1', 0],
     ]);
   });
 });
 
 describe('the courier search', () => {
   it('gives the nearest free courier within reach; the consumer never delivers their own order', async () => {
-    const far = await freeCourier(doubles, { lat: 10.83, lng: 106.75 });
+    const far = await freeCourier(doubles, nearStore(5_600, 6_300));
     const near = await driverAccount();
-    await doubles.courier(near.user.id, { lat: 10.7799, lng: 106.692 });
+    await doubles.courier(near.user.id, nearStore(22, 22));
     const nearer = await driverAccount();
-    await doubles.courier(nearer.user.id, { lat: 10.7798, lng: 106.6919 });
-    await doubles.courier(cast.consumer.user.id, { lat: 10.7797, lng: 106.6918 });
+    await doubles.courier(nearer.user.id, nearStore(11, 11));
+    await doubles.courier(cast.consumer.user.id, STORE_AT);
     const order = await place(app, draftOf(cast.consumer.user.id, cast.owner.partnerId, cast.store));
     await advance(app, cast, order.id, 'READY_FOR_PICKUP');
     expect(await app.service.runCourierSearch(order.id)).toBe('expired');

@@ -3,35 +3,14 @@ import { onOrderPayment } from '../../../src/modules/orders/orders.payments';
 import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import { orderSettings } from '../../../src/modules/orders/orders.config';
 import type { PaymentOutcome } from '../../../src/modules/payments';
-import { requireEmulators } from '../../helpers/emulators';
 import { deliverVnpayIpn, vnpayNotice } from '../../helpers/gateways';
-import {
-  advance,
-  draftOf,
-  freeCourier,
-  gatewayOrder,
-  orderCast,
-  orderDoubles,
-  ordersApp,
-  place,
-  walletOrder,
-  type OrderCast,
-  type OrdersApp,
-} from '../../helpers/orders';
+import { advance, draftOf, freeCourier, gatewayOrder, place, recordingSchedulers, useOrdersApp, walletOrder } from '../../helpers/orders';
 import { earnings, ledgerCheck, walletOf } from '../../helpers/wallet';
 
 // An order's money: gateway payments moving the order, the confirmation timer's refund, and a day of orders of
 // every kind leaving the ledger balanced.
-beforeAll(requireEmulators);
 
-const doubles = orderDoubles();
-let app: OrdersApp;
-let cast: OrderCast;
-beforeAll(async () => {
-  app = await ordersApp(doubles);
-  cast = await orderCast(doubles);
-});
-afterAll(() => app.close());
+const { doubles, app, cast } = useOrdersApp();
 
 const get = (id: string) => app.call('GET', `/orders/${id}`, { token: cast.consumer });
 const outcome = (p: { id: string; amount: number }, orderId: string, status: PaymentOutcome['status']): PaymentOutcome => ({
@@ -129,6 +108,7 @@ describe('the confirmation timer', () => {
       ports: doubles.ports,
       payments: app.payments,
       settings: orderSettings(app.config),
+      schedulers: recordingSchedulers().schedulers,
       now: () => Date.now() + 11 * 60_000,
     });
     expect(await later.runConfirmTimeout(draft.id)).toBe('expired');

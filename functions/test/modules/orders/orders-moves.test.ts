@@ -1,36 +1,15 @@
 import { call as sharedCall } from '../../helpers/api';
 import type { Tokens } from '../../helpers/accounts';
 import { withStaff } from '../../helpers/admins';
-import { requireEmulators } from '../../helpers/emulators';
-import {
-  advance,
-  draftOf,
-  freeCourier,
-  handoverPhoto,
-  orderCast,
-  orderDoubles,
-  ordersApp,
-  place,
-  walletOrder,
-  type OrderCast,
-  type OrdersApp,
-} from '../../helpers/orders';
+import { advance, draftOf, freeCourier, handoverPhoto, place, useOrdersApp, walletOrder } from '../../helpers/orders';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { walletOf } from '../../helpers/wallet';
 
 // The parties' moves through the API: cancellations and what they give back, refusals (409 with a code, 400 naming
 // the field), races, the courier's proof of delivery, the rating and the chat, the administrators' cancel.
-beforeAll(requireEmulators);
 
-const doubles = orderDoubles();
 const staff = withStaff();
-let app: OrdersApp;
-let cast: OrderCast;
-beforeAll(async () => {
-  app = await ordersApp(doubles);
-  cast = await orderCast(doubles);
-});
-afterAll(() => app.close());
+const { doubles, app, cast } = useOrdersApp();
 
 const post = (id: string, action: string, token: Tokens | undefined, body: Record<string, unknown> = {}) =>
   app.call('POST', `/orders/${id}/${action}`, { token, body });

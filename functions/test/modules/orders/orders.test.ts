@@ -1,24 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Tokens } from '../../helpers/accounts';
 import { withStaff } from '../../helpers/admins';
-import { requireEmulators } from '../../helpers/emulators';
-import { advance, draftOf, freeCourier, orderCast, orderDoubles, ordersApp, place, walletOrder, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, place, useOrdersApp, walletOrder } from '../../helpers/orders';
 import { earnings, walletOf } from '../../helpers/wallet';
 import { inTransaction } from '../../../src/platform/core/firebase/firebase';
+import { orderSettings } from '../../../src/modules/orders/orders.config';
 
 // The orders module through the API, built in-process with its neighbours' doubles (orders helper): the flow from
 // the store's confirmation to the courier's delivery, who sees an order, the store's queue and the consumer's list.
-beforeAll(requireEmulators);
 
-const doubles = orderDoubles();
 const staff = withStaff();
-let app: OrdersApp;
-let cast: OrderCast;
-beforeAll(async () => {
-  app = await ordersApp(doubles);
-  cast = await orderCast(doubles);
-});
-afterAll(() => app.close());
+const { doubles, armed, app, cast } = useOrdersApp();
 
 describe('an order from the store to the door', () => {
   it('a wallet order: confirmed, prepared, ready, given a courier, picked up and delivered with the code; captured and paid out', async () => {
@@ -83,6 +75,13 @@ describe('an order from the store to the door', () => {
     const ready = await app.call('POST', `/orders/${order.id}/ready`, { token: cast.staff, body: {} });
     expect(ready.body).toMatchObject({ status: 'COURIER_ASSIGNED', readyAt: expect.any(String) });
     expect((await app.call('POST', `/orders/${order.id}/ready`, { token: cast.staff, body: {} })).body.readyAt).toBe(ready.body.readyAt);
+    // `ready` started the pickup window of this assignment (one task, asked again by the repeat: the same id).
+    const windows = armed.filter((t) => t.id === order.id && t.queue === 'pickup');
+    const minutes = orderSettings(app.config).pickupWindowMin;
+    expect(windows.map((t) => [t.phase, Math.round(t.delaySec / 60)])).toEqual([
+      [`a${Date.parse(ready.body.assignedAt)}`, minutes],
+      [`a${Date.parse(ready.body.assignedAt)}`, minutes],
+    ]);
     expect((await app.call('POST', `/orders/${order.id}/pickup`, { token: courier })).body.status).toBe('PICKED_UP');
     const actions = (await app.call('GET', `/orders/${order.id}/events`, { token: cast.staff })).body.items.map((e: { action: string }) => e.action);
     expect(actions).toEqual(['place', 'confirm', 'preparing', 'assign', 'ready', 'pickup']);

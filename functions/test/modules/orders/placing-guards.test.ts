@@ -6,7 +6,7 @@ import { db } from '../../../src/platform/core/firebase/firebase';
 import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
-import { area } from '../../helpers/geo';
+import { storeArea } from '../../helpers/orders';
 import { postTopUp, walletOf } from '../../helpers/wallet';
 import { apiConfig, cartApp, openStore, realOrders, send } from '../cart/doubles';
 
@@ -51,14 +51,14 @@ const add = (who: Tokens, seller: { kind: string; id: string }) =>
 const checkout = (
   who: Tokens,
   store: { ref: { kind: string; id: string } },
-  here: ReturnType<typeof area>,
+  here: ReturnType<typeof storeArea>,
   payment: Record<string, unknown> = { method: 'CASH' },
   extra = {},
 ) =>
   send(app.url, 'POST', '/cart/checkout', {
     token: who.accessToken,
     key: randomUUID(),
-    body: { seller: store.ref, address: { location: here.near(800), address: '7 Nguyễn Huệ, Quận 1' }, payment, ...extra },
+    body: { seller: store.ref, address: { location: here.near(800), address: '7 Trần Đăng Ninh, Sơn La' }, payment, ...extra },
   });
 const ordersOf = async (userId: string) =>
   (await db().collection(ORDERS).where('consumerId', '==', userId).get()).docs.map((d) => ({ id: d.id, status: d.get('status') as string }));
@@ -67,7 +67,7 @@ const checkoutsOf = async (userId: string) => (await db().collection(CART_CHECKO
 describe('the placing transaction’s guards', () => {
   it('five unconfirmed orders per consumer: two checkouts at the edge, exactly one passes; a confirmed order frees a slot', async () => {
     const user = await registerVerified();
-    const here = area();
+    const here = storeArea();
     const stores = await Promise.all([0, 1, 2, 3, 4, 5].map(() => openStore(here, menu)));
     for (const store of stores.slice(0, 4)) {
       await add(user, store.ref);
@@ -102,7 +102,7 @@ describe('the placing transaction’s guards', () => {
   it('a store paused between the quote and the placing: 409 CART_SELLER_CLOSED, no order, stock, hold and voucher use given back', async () => {
     const user = await registerVerified();
     await postTopUp(user, 300_000);
-    const here = area();
+    const here = storeArea();
     const store = await openStore(here, menu);
     const day = 86_400_000;
     const voucher = (

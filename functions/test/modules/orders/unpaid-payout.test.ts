@@ -3,24 +3,15 @@ import { ORDERS } from '../../../src/modules/orders';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { driverAccount } from '../../helpers/drivers';
-import { requireEmulators } from '../../helpers/emulators';
-import { gatewayOrder, orderCast, orderDoubles, ordersApp, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import { gatewayOrder, useOrdersApp } from '../../helpers/orders';
 import { earnings } from '../../helpers/wallet';
 
 // A delivered gateway order whose payment never came in is not paid out: the settlement marks it NONE and leaves one
 // `payoutHeld` line in its history for an operator (the request's settlement and the deployed trigger's may both run:
 // the outcome is the same whichever comes first). A paid one is paid out as before.
-beforeAll(requireEmulators);
 jest.setTimeout(60_000);
 
-const doubles = orderDoubles();
-let app: OrdersApp;
-let cast: OrderCast;
-beforeAll(async () => {
-  app = await ordersApp(doubles);
-  cast = await orderCast(doubles);
-});
-afterAll(() => app.close());
+const { app, cast } = useOrdersApp();
 
 /** The order handed over as delivered by the courier (whatever status it was in), then settled. */
 async function deliveredAndSettled(orderId: string, courierId: string) {
