@@ -62,7 +62,8 @@ function isStaleVersion(err: unknown): boolean {
   return code === 9 || code === 5;
 }
 
-function emptyLocation(profile: DriverProfile, now: number): DriverLocation {
+/** A driver's location document before its first position (exported for the availability unit test). */
+export function emptyLocation(profile: DriverProfile, now: number): DriverLocation {
   return {
     userId: profile.userId,
     lat: null,

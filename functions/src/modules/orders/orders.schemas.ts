@@ -108,7 +108,7 @@ export const OrderSchema = z
       .string()
       .nullable()
       .describe(
-        'The prescription image (GET /orders/{id} only: lists leave it null) for the store to check before confirming; the consumer, the store and administrators',
+        'A link to the prescription image that works for 15 minutes (made afresh on every read), for the store to check before confirming: the consumer and the store while the order is live (PLACED to PICKED_UP), administrators always, the courier never; lists leave it null',
       ),
     note: z.string().nullable(),
     prepTimeMin: z.number().int(),

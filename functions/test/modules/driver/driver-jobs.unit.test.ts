@@ -1,33 +1,30 @@
 import { Timestamp } from 'firebase-admin/firestore';
 import type { SeedContext } from '../../../src/platform/core/module/maintenance';
-import { liveLocationNotice } from '../../../src/modules/driver/driver.dispatch';
+import { emptyLocation, liveLocationNotice } from '../../../src/modules/driver/driver.dispatch';
 import { dispatchKeyOf, jobKeysOf, mayDrive, withKeys, type DriverLocation } from '../../../src/modules/driver/driver.model';
 import { seedDrivers } from '../../../src/modules/driver/driver.seed';
 import { contractProblems } from '../../helpers/contract';
 
 const T = 1_900_000_000_000;
+// The location document as the dispatch service starts it, then located: the real shape, not a copy of it.
 const free: DriverLocation = {
-  userId: 'd1',
+  ...emptyLocation(
+    {
+      userId: 'd1',
+      capabilities: ['RIDE', 'COURIER', 'DELIVERY'],
+      vehicle: { type: 'MOTORBIKE', plate: '59X1-1', model: null, color: null, seats: 2 },
+      status: 'ONLINE',
+      lastLocation: null,
+      approvedAt: T,
+      createdAt: T,
+      updatedAt: T,
+    },
+    T,
+  ),
   lat: 10.77,
   lng: 106.7,
   geohash: 'w3gv2',
-  heading: null,
-  speedKmh: null,
-  status: 'ONLINE',
-  capabilities: ['RIDE', 'COURIER', 'DELIVERY'],
-  rideClass: 'MOTORBIKE',
-  currentRideId: null,
-  riderId: null,
-  tripActive: false,
-  tripDistanceM: 0,
-  dispatchKey: null,
-  jobKeys: [],
-  currentJobId: null,
-  currentJobKind: null,
-  jobCustomerId: null,
-  sharedWithId: null,
   locatedAt: T,
-  updatedAt: T,
 };
 
 describe('availability: dispatchKey (rides) and jobKeys (jobs), never both busy', () => {

@@ -6,7 +6,7 @@ import { createOrdersService } from '../../../src/modules/orders/orders.service'
 import type { Tokens } from '../../helpers/accounts';
 import { driverAccount } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
-import { advance, draftOf, freeCourier, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, nearStore, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
 
 // What giving an order up costs the courier: the job pool counts it and offers them nothing for
 // JOB_GIVE_UP_COOLDOWN_MIN (10 minutes); the pickup timer's release costs nothing. The search leaves out the couriers
@@ -91,7 +91,7 @@ describe('a give-up’s cost', () => {
     expect(asked).toEqual([[cast.consumer.user.id, gaveUp.user.id]]);
     // A free courier farther away is found; the one who left, nearer and past the cooldown, is not.
     const next = await driverAccount();
-    await doubles.courier(next.user.id, { lat: 10.7899, lng: 106.692 });
+    await doubles.courier(next.user.id, nearStore(1_100, 200));
     expect(await later(11 * 60_000).searchCourier(order.id)).toBe('assigned');
     expect((await ordersRepo.get(order.id))!.driverId).toBe(next.user.id);
   });

@@ -5,7 +5,7 @@ import { createOrdersService } from '../../../src/modules/orders/orders.service'
 import { inTransaction } from '../../../src/platform/core/firebase/firebase';
 import { driverAccount } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
-import { advance, draftOf, freeCourier, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, nearStore, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
 
 // The courier search never ends while the order can still get a courier: each round that finds nobody arms the next
 // (15 s, doubling to 2 minutes), a task of an older round does nothing, and a search stalled past its due time (its
@@ -72,7 +72,7 @@ describe('rounds of the courier search', () => {
     expect([(await stored(id)).courierAttempt, asked]).toEqual([rounds[rounds.length - 1], []]);
     // A courier comes free: the current round gives them the order.
     const courier = await driverAccount();
-    await doubles.courier(courier.user.id, { lat: 10.7799, lng: 106.692 }, true);
+    await doubles.courier(courier.user.id, nearStore(22, 22), true);
     expect(await later.runCourierSearch(id, `r${(await stored(id)).courierAttempt}`)).toBe('expired');
     expect(await stored(id)).toMatchObject({ status: 'COURIER_ASSIGNED', driverId: courier.user.id, courierRetryAt: null });
   });

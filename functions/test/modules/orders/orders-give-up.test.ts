@@ -9,7 +9,19 @@ import { db, inTransaction } from '../../../src/platform/core/firebase/firebase'
 import type { Tokens } from '../../helpers/accounts';
 import { driverAccount } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
-import { advance, draftOf, freeCourier, handoverPhoto, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import {
+  advance,
+  draftOf,
+  freeCourier,
+  nearStore,
+  handoverPhoto,
+  orderCast,
+  orderDoubles,
+  ordersApp,
+  place,
+  type OrderCast,
+  type OrdersApp,
+} from '../../helpers/orders';
 
 // A courier leaving an order before pickup: their give-up (who may, retries, the race with the pickup), the pickup
 // window's timer (delivered twice, never after pickup, lazily on read) and the search that runs again without them;
@@ -83,7 +95,7 @@ describe('the courier gives an order up', () => {
 
     // The search runs again: the former courier, free and nearer, is never offered it again.
     const other = await driverAccount();
-    await doubles.courier(other.user.id, { lat: 10.7811, lng: 106.6931 });
+    await doubles.courier(other.user.id, nearStore(156, 142));
     expect(await app.service.searchCourier(order.id)).toBe('assigned');
     expect((await ordersRepo.get(order.id))!.driverId).toBe(other.user.id);
     expect((await doubles.courierState(courier.user.id)).jobId).toBeNull();
@@ -138,7 +150,7 @@ describe('the pickup window', () => {
     expect(asked.filter((a) => a.queue === 'courier')).toEqual([{ queue: 'courier', id: order.id, delaySec: 1, phase: `r${released.courierAttempt}` }]);
     expect((await conversation()).status).toBe(404);
     const next = await driverAccount();
-    await doubles.courier(next.user.id, { lat: 10.7799, lng: 106.692 });
+    await doubles.courier(next.user.id, nearStore(22, 22));
     expect(await late.runCourierSearch(order.id, `r${released.courierAttempt}`)).toBe('expired');
     expect((await ordersRepo.get(order.id))!.driverId).toBe(next.user.id);
   });
