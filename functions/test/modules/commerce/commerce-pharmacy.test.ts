@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { registerVerified } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { area, onlineCourier } from '../../helpers/drivers';
-import { requireEmulators } from '../../helpers/emulators';
+import { API, requireEmulators } from '../../helpers/emulators';
 import { activePartner, staffOf, type PartnerOwner } from '../../helpers/partners';
 import { addLine, checkout, deliverThrough, getOrder, stockOf, storeMove, uploadImage, type Here, type SellerRef } from './setup';
 
@@ -63,16 +63,21 @@ it('a prescription-only product: refused without the buyer’s image, ordered wi
   // The store's staff find it in the pharmacy's queue with the prescription to check; another partner sees nothing.
   const queue = await call('GET', `/pharmacy/stores/${seller.id}/orders`, { token: staff.accessToken });
   expect(queue.body.items.map((o: { id: string }) => o.id)).toContain(id);
-  // The store reads the prescription on the order: its id and the image's address (GET /media/{id} answers only the
-  // uploader, so the order carries what the store needs to check it).
+  // The store reads the prescription on the order: its id and a short-lived link to the image (GET /media/{id}
+  // answers only the uploader, so the order carries what the store needs to check it; never the permanent address).
   const upload = await call('GET', `/media/${prescription}`, { token: consumer.accessToken });
   expect(upload.body.publicUrl).toEqual(expect.any(String));
   const seenByStore = await getOrder(staff, id);
   expect(seenByStore.body).toMatchObject({
     prescriptionMediaId: prescription,
-    prescriptionUrl: upload.body.publicUrl,
+    prescriptionUrl: expect.any(String),
     lines: expect.arrayContaining([expect.objectContaining({ itemKey: 'AMOX500', quantity: 2 })]),
   });
+  const [link, permanent] = [new URL(seenByStore.body.prescriptionUrl), new URL(upload.body.publicUrl)];
+  expect(link.pathname).toBe(permanent.pathname);
+  expect(link.searchParams.get('token')).not.toBe(permanent.searchParams.get('token'));
+  const image = await fetch(`${API}${link.pathname.replace(/^\/api\/v1/, '')}${link.search}`);
+  expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
   expect((await getOrder(rival, id)).status).toBe(404);
   expect((await call('POST', `/orders/${id}/confirm`, { token: rival.accessToken, body: {} })).status).toBe(404);
 
