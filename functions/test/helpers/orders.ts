@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { parseEnv } from 'node:util';
 import type { Transaction } from 'firebase-admin/firestore';
 import { buildApp } from '../../src/app';
 import { orderCommands, type OrderDraft, type SellerRef } from '../../src/modules/orders';
@@ -22,6 +19,7 @@ import { activePartner, staffOf } from './partners';
 import { call as sharedCall, testIp, type ApiResponse } from './api';
 import { jpeg } from './images';
 import { listen } from './http';
+import { functionsEnv } from './functions-env';
 import { postTopUp } from './wallet';
 
 // The orders module's test driver: doubles of its neighbours (merchants' sellers, the driver module's job pool,
@@ -174,16 +172,8 @@ export function orderDoubles() {
 export type OrderDoubles = ReturnType<typeof orderDoubles>;
 export type { CourierState };
 
-function envFile(name: string): Record<string, string> {
-  const file = path.join(__dirname, '..', '..', name);
-  return fs.existsSync(file) ? (parseEnv(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
-}
-
 /** The configuration the in-process API runs with (process env, then the functions/.env files, then the secrets). */
-export function stackConfig(): Readonly<AppConfig> {
-  const projectId = process.env.GCLOUD_PROJECT ?? 'demo-superapp';
-  return parseConfig({ ...process.env, ...envFile('.env'), ...envFile(`.env.${projectId}`), ...envFile('.env.local'), ...envFile('.secret.local') });
-}
+export const stackConfig = (): Readonly<AppConfig> => parseConfig(functionsEnv());
 
 /** A timer an orders service asked for: its queue, the order, the delay and the phase (search round, assignment). */
 export type Armed = { queue: 'confirm' | 'courier' | 'pickup'; id: string; delaySec: number; phase?: string };
@@ -205,6 +195,7 @@ function recordTimers(armed: Armed[]): void {
   jest.spyOn(confirmDeadline.scheduler, 'schedule').mockImplementation(schedulers.confirm.schedule);
   jest.spyOn(courierDeadline.scheduler, 'schedule').mockImplementation(schedulers.courier.schedule);
   jest.spyOn(pickupDeadline.scheduler, 'schedule').mockImplementation(schedulers.pickup.schedule);
+  // Never restored: each test file has its own module registry (jest's default), so the spies end with the file.
 }
 
 /**

@@ -1,5 +1,6 @@
 // Public face of the media module (uploads). Other modules reference a caller's media items through it.
 import type { Transaction } from 'firebase-admin/firestore';
+import type { AppConfig } from '../../platform/core/config';
 
 export { AUDIO_TYPES, IMAGE_TYPES, MEDIA_STATUSES, type MediaKind, type MediaStatus } from './media.model';
 import type { MediaKind } from './media.model';
@@ -30,26 +31,17 @@ export async function attachableImage(ownerId: string, id: string, tx?: Transact
   return media?.kind === 'IMAGE' ? { id: media.id, url: media.url, createdAt: media.createdAt } : undefined;
 }
 
-/** Where this API serves an item's bytes: as in its publicUrl with local storage, else at the configured address. */
-function filesBaseOf(publicUrl: string): string {
-  const at = publicUrl.indexOf(FILES_PATH);
-  if (at >= 0) return publicUrl.slice(0, at);
-  const { getConfig } = require('../../platform/core/config') as typeof import('../../platform/core/config');
-  return getConfig().API_PUBLIC_URL;
+/** Short-lived links to users' images under this configuration's server secret (media.links). */
+export function imageLinks(config: Readonly<AppConfig>): ImageLinks {
+  return {
+    temporaryImageUrl: (ownerId, id, ttlSec, at) => {
+      const { mediaServicesFor } = require('./media.wiring') as typeof import('./media.wiring');
+      return mediaServicesFor(config).media.temporaryImageUrl(ownerId, id, ttlSec, at);
+    },
+  };
 }
-const FILES_PATH = '/api/v1/media/files/';
 
-/**
- * A link to one of `ownerId`'s READY images that works for `ttlSec` seconds from `at` (whoever holds it: a store
- * checking a prescription), served by this API (downloadMediaFile) with either storage driver. Undefined like
- * attachableImage.
- */
-export async function temporaryImageUrl(ownerId: string, id: string, ttlSec: number, at = Date.now()): Promise<{ url: string; expiresAt: number } | undefined> {
-  const { mediaRepo } = require('./media.repo') as typeof import('./media.repo');
-  const { linkToken } = require('./media.links') as typeof import('./media.links');
-  const item = await mediaRepo.get(id);
-  if (!item || item.ownerId !== ownerId || item.status !== 'READY' || item.kind !== 'IMAGE') return undefined;
-  const expiresAt = at + ttlSec * 1000;
-  const url = `${filesBaseOf(item.publicUrl)}${FILES_PATH}${item.objectKey}?token=${encodeURIComponent(linkToken(item, expiresAt))}`;
-  return { url, expiresAt };
+export interface ImageLinks {
+  /** A link to one of `ownerId`'s READY images that works for `ttlSec` seconds from `at`; undefined like attachableImage. */
+  temporaryImageUrl(ownerId: string, id: string, ttlSec: number, at: number): Promise<{ url: string; expiresAt: number } | undefined>;
 }

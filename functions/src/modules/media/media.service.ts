@@ -24,7 +24,7 @@ import {
   type MediaRecord,
   type MediaType,
 } from './media.model';
-import { isLiveLink } from './media.links';
+import { isLiveLink, linkToken } from './media.links';
 import { mediaRepo } from './media.repo';
 import { IDEMPOTENCY_TTL_MS, IdempotencyKeyReusedError } from '../../platform/kits/idempotency/idempotency';
 
@@ -84,7 +84,17 @@ async function sha256Of(stream: Readable): Promise<string> {
   return hash.digest();
 }
 
-export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes: number; presignTtlSec: number; apiPublicUrl: string; now?: () => number }) {
+const FILES_PATH = '/api/v1/media/files/';
+
+export function createMediaService(deps: {
+  storage: ObjectStorage;
+  maxFileBytes: number;
+  presignTtlSec: number;
+  apiPublicUrl: string;
+  /** Signs short-lived links (media.links). */
+  linkSecret: string;
+  now?: () => number;
+}) {
   const now = deps.now ?? Date.now;
   const { storage } = deps;
 
@@ -309,6 +319,21 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       return { deleted: true as const };
     },
 
+    /**
+     * A link to one of `ownerId`'s READY images that works for `ttlSec` seconds from `at` (whoever holds it: a store
+     * checking a prescription), served by this API (downloadMediaFile) with either storage driver; undefined for
+     * another user's item, a missing one or one not an image.
+     */
+    async temporaryImageUrl(ownerId: string, id: string, ttlSec: number, at = now()): Promise<{ url: string; expiresAt: number } | undefined> {
+      const item = await mediaRepo.get(id);
+      if (!item || item.ownerId !== ownerId || item.status !== 'READY' || item.kind !== 'IMAGE') return undefined;
+      const expiresAt = at + ttlSec * 1000;
+      // Where the local driver's publicUrl points, else (Cloud Storage) at the configured address.
+      const local = item.publicUrl.indexOf(FILES_PATH);
+      const base = local >= 0 ? item.publicUrl.slice(0, local) : deps.apiPublicUrl;
+      return { url: `${base}${FILES_PATH}${item.objectKey}?token=${encodeURIComponent(linkToken(item, expiresAt, deps.linkSecret))}`, expiresAt };
+    },
+
     // What publicUrl points at with local storage (the download token in the URL is the permission), and a short-lived
     // link's bytes with either driver (media.links). Streamed out, never read whole.
     async file(ownerId: string, name: string, token: string) {
@@ -317,7 +342,7 @@ export function createMediaService(deps: { storage: ObjectStorage; maxFileBytes:
       const key = `media/${ownerId}/${name}`;
       if (!record || record.objectKey !== key || record.status !== 'READY') throw new NotFoundError('File not found');
       const permanent = storage.driver === 'local' && sameSecret(record.downloadToken, token);
-      const temporary = !permanent && isLiveLink(record, token, now());
+      const temporary = !permanent && isLiveLink(record, token, now(), deps.linkSecret);
       if (!permanent && !temporary) throw new NotFoundError('File not found');
       const info = await storage.stat(key);
       if (!info) throw new NotFoundError('File not found');

@@ -10,6 +10,7 @@ export const mediaServicesFor = perConfig((config: Readonly<AppConfig>) => {
     maxFileBytes: config.MEDIA_MAX_FILE_BYTES,
     presignTtlSec: config.MEDIA_PRESIGN_TTL_SEC,
     apiPublicUrl: config.API_PUBLIC_URL,
+    linkSecret: config.JWT_SECRET,
   });
   return { storage, media };
 });

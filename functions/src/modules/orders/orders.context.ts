@@ -1,3 +1,4 @@
+import type { ImageLinks } from '../media';
 import type { Transaction } from 'firebase-admin/firestore';
 import { holdsPermission } from '../../platform/core/auth/roles';
 import { ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
@@ -19,6 +20,8 @@ export interface OrdersDeps {
   settings: OrderSettings;
   /** The timers' schedulers (the deadlines' own queues by default; fakes in tests). */
   schedulers?: Partial<OrderSchedulers>;
+  /** The prescription's short-lived link (media's face); without it an order shows none. */
+  media?: ImageLinks;
   now?: () => number;
 }
 

@@ -3,7 +3,6 @@ import { inTransaction } from '../../platform/core/firebase/firebase';
 import type { PageRequest } from '../../platform/kits/firestore/paginate';
 import { iso } from '../../platform/kits/time/time';
 import { openContextConversation } from '../chat';
-import { temporaryImageUrl } from '../media';
 import { noSuchOrder, type OrderViewer, type OrdersCore } from './orders.context';
 import { confirmDeadline } from './orders.deadline';
 import type { OrderMoves } from './orders.lifecycle';
@@ -56,7 +55,7 @@ export function createOrderQueries(core: OrdersCore, moves: OrderMoves) {
     const [handover, rating, prescription] = await Promise.all([
       consumer && !isFinal(order.status) ? ordersRepo.handover(order.id) : undefined,
       order.status === 'DELIVERED' ? ordersRepo.rating(order.id) : undefined,
-      prescriptionFor ? temporaryImageUrl(order.consumerId, prescriptionFor, PRESCRIPTION_LINK_TTL_SEC, now()) : undefined,
+      prescriptionFor ? core.deps.media?.temporaryImageUrl(order.consumerId, prescriptionFor, PRESCRIPTION_LINK_TTL_SEC, now()) : undefined,
     ]);
     return orderView(order, roles, settings, { handoverCode: handover?.code ?? null, rating: rating ?? null, prescriptionUrl: prescription?.url ?? null });
   }

@@ -1,5 +1,6 @@
 import { perConfig, type AppConfig } from '../../platform/core/config';
 import { paymentCommands } from '../payments';
+import { imageLinks } from '../media';
 import { orderSettings } from './orders.config';
 import { jobPool } from '../driver';
 import { sellers } from '../merchants';
@@ -22,5 +23,10 @@ export function bindOrderPorts(config: Readonly<AppConfig>, ports: OrderPorts): 
 }
 
 export const ordersServiceFor = perConfig((config: Readonly<AppConfig>) =>
-  createOrdersService({ ports: bound.get(config) ?? neighboursOf(config), payments: paymentCommands(config), settings: orderSettings(config) }),
+  createOrdersService({
+    ports: bound.get(config) ?? neighboursOf(config),
+    payments: paymentCommands(config),
+    settings: orderSettings(config),
+    media: imageLinks(config),
+  }),
 );

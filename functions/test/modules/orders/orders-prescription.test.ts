@@ -1,5 +1,6 @@
 import { mediaServicesFor } from '../../../src/modules/media/media.wiring';
 import { createMediaService } from '../../../src/modules/media/media.service';
+import { imageLinks } from '../../../src/modules/media';
 import { orderSettings } from '../../../src/modules/orders/orders.config';
 import { PRESCRIPTION_LINK_TTL_SEC } from '../../../src/modules/orders/orders.queries';
 import { createOrdersService } from '../../../src/modules/orders/orders.service';
@@ -50,6 +51,7 @@ describe('prescriptionUrl', () => {
       maxFileBytes: app.config.MEDIA_MAX_FILE_BYTES,
       presignTtlSec: app.config.MEDIA_PRESIGN_TTL_SEC,
       apiPublicUrl: app.config.API_PUBLIC_URL,
+      linkSecret: app.config.JWT_SECRET,
       now: () => Date.now() + (PRESCRIPTION_LINK_TTL_SEC + 1) * 1000,
     });
     const [, , , , , ownerId, name] = new URL(urls[1]).pathname.split('/');
@@ -64,6 +66,7 @@ describe('prescriptionUrl', () => {
       payments: app.payments,
       settings: orderSettings(app.config),
       schedulers: recordingSchedulers().schedulers,
+      media: imageLinks(app.config),
       now: () => Date.now() - (PRESCRIPTION_LINK_TTL_SEC + 60) * 1000,
     });
     const stale = (await past.get({ userId: cast.staff.user.id, admin: false }, order.id)).prescriptionUrl!;
