@@ -5,7 +5,7 @@ import type { PaymentView } from '../payments';
 import { changed, draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
 import type { CartContext } from './cart.context';
 import { SWEEP_LEASE_MS } from './cart.leftovers';
-import { oneAtATime } from './cart.checkout.queue';
+import { oneAtATime, sellerQueueKey, storeBusy } from './cart.checkout.queue';
 import { cartIdOf, lineRequestOf, type CheckoutPayment, type CheckoutRecord } from './cart.model';
 import { itemsTotal, type Assessment } from './cart.pricing';
 import { cartRepo } from './cart.repo';
@@ -46,7 +46,7 @@ export function createPlaceAtOnce(ctx: CartContext) {
       description: `Order at ${a.seller.name}`,
       idempotencyKey: key,
     };
-    return oneAtATime(`${input.seller.kind}/${input.seller.id}`, () =>
+    return oneAtATime(sellerQueueKey(input.seller), storeBusy, () =>
       inTransaction(async (tx): Promise<Once> => {
         // Everything but the stock first, side by side; the stock last, so the transaction holds it for one round trip.
         // A refusal (the store, the limit, the wallet) counts only once the order is known not to exist: a replay answers it.

@@ -13,7 +13,7 @@ import type { PaymentView } from '../payments';
 import type { Reservation } from '../promotions';
 import { asCartRefusal, changed, draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
 import { busy, createPlaceAtOnce, writtenAnswer } from './cart.checkout.once';
-import { oneAtATime } from './cart.checkout.queue';
+import { oneAtATime, sellerQueueKey, storeBusy } from './cart.checkout.queue';
 
 export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 
@@ -142,7 +142,7 @@ export function createCheckout(ctx: CartContext) {
   ): Promise<{ outcome: 'placed' | 'replayed'; record: CheckoutRecord; order?: unknown }> {
     const orderId = attempt.record.id;
     const userId = attempt.record.userId;
-    return oneAtATime(`${input.seller.kind}/${input.seller.id}`, () =>
+    return oneAtATime(sellerQueueKey(input.seller), storeBusy, () =>
       inTransaction(async (tx) => {
         const [r, exists, cart, refused] = await Promise.all([
           cartRepo.getCheckout(orderId, tx),

@@ -40,11 +40,18 @@ const PHO_LARGE = { itemKey: 'pho', options: [{ group: 'size', choices: ['lon'] 
 /** What the past order holds: 2 large phở without onions, 3 iced teas. */
 const ORDERED = ['pho×2/size:lon (không hành)', 'tra×3'];
 
-/** A new user's cash order at a new store (far from other tests' couriers), placed through checkout: the cart is then empty. */
+// One store (far from other tests' couriers) for every case: each user has their own cart and order there.
+let shop: Promise<{ here: ReturnType<typeof storeArea>; store: Awaited<ReturnType<typeof openStore>> }> | undefined;
+const theStore = () =>
+  (shop ??= (async () => {
+    const here = storeArea();
+    return { here, store: await openStore(here, menu) };
+  })());
+
+/** A new user's cash order at the store, placed through checkout: the cart is then empty. */
 async function pastOrder() {
   const user = await registerVerified();
-  const here = storeArea();
-  const store = await openStore(here, menu);
+  const { here, store } = await theStore();
   expect((await add(user, { seller: store.ref, ...PHO_LARGE, quantity: 2 })).status).toBe(201);
   expect((await add(user, { seller: store.ref, itemKey: 'tra', quantity: 3 })).status).toBe(201);
   const placed = await send(app.url, 'POST', '/cart/checkout', {
