@@ -4,23 +4,14 @@ import { contextConversationId } from '../../../src/modules/chat/conversations.m
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import type { Tokens } from '../../helpers/accounts';
-import { requireEmulators } from '../../helpers/emulators';
-import { advance, draftOf, freeCourier, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, place, useOrdersApp } from '../../helpers/orders';
 
 // A released courier and the order's chat opened at the same time: the open read the order while they were its
 // courier, then the release committed and its trigger took them out of the conversation, then the open's
 // transaction ran. The open re-reads the order in its own transaction, so it never adds them back.
-beforeAll(requireEmulators);
 jest.setTimeout(90_000);
 
-const doubles = orderDoubles();
-let app: OrdersApp;
-let cast: OrderCast;
-beforeAll(async () => {
-  app = await ordersApp(doubles);
-  cast = await orderCast(doubles);
-});
-afterAll(() => app.close());
+const { doubles, app, cast } = useOrdersApp();
 
 const post = (id: string, action: string, token: Tokens, body: Record<string, unknown> = {}) => app.call('POST', `/orders/${id}/${action}`, { token, body });
 const members = async (orderId: string) =>

@@ -5,23 +5,14 @@ import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import type { Tokens } from '../../helpers/accounts';
 import { driverAccount } from '../../helpers/drivers';
-import { requireEmulators } from '../../helpers/emulators';
-import { advance, draftOf, freeCourier, nearStore, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, nearStore, place, useOrdersApp } from '../../helpers/orders';
 
 // What giving an order up costs the courier: the job pool counts it and offers them nothing for
 // JOB_GIVE_UP_COOLDOWN_MIN (10 minutes); the pickup timer's release costs nothing. The search leaves out the couriers
 // who left the order through the pool's `exclude`.
-beforeAll(requireEmulators);
 jest.setTimeout(90_000);
 
-const doubles = orderDoubles();
-let app: OrdersApp;
-let cast: OrderCast;
-beforeAll(async () => {
-  app = await ordersApp(doubles);
-  cast = await orderCast(doubles);
-});
-afterAll(() => app.close());
+const { doubles, app, cast } = useOrdersApp();
 
 const post = (id: string, action: string, token: Tokens, body: Record<string, unknown> = {}) => app.call('POST', `/orders/${id}/${action}`, { token, body });
 const readyOrder = async () => {

@@ -4,23 +4,14 @@ import { assignmentOf } from '../../../src/modules/orders/orders.deadline';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import type { Tokens } from '../../helpers/accounts';
-import { requireEmulators } from '../../helpers/emulators';
-import { advance, draftOf, freeCourier, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, place, useOrdersApp } from '../../helpers/orders';
 
 // The store's hand-over: the store says it gave the order to its courier (POST /orders/{id}/handed-over). From then
 // the order is PICKED_UP whatever the courier's app said, and the courier can no longer give it up: a courier who
 // took the food without pressing pickup cannot walk away with it and leave the order to the next one.
-beforeAll(requireEmulators);
 jest.setTimeout(90_000);
 
-const doubles = orderDoubles();
-let app: OrdersApp;
-let cast: OrderCast;
-beforeAll(async () => {
-  app = await ordersApp(doubles);
-  cast = await orderCast(doubles);
-});
-afterAll(() => app.close());
+const { doubles, app, cast } = useOrdersApp();
 
 const post = (id: string, action: string, token: Tokens | undefined, body: Record<string, unknown> = {}, headers?: Record<string, string>) =>
   app.call('POST', `/orders/${id}/${action}`, { token, body, headers });

@@ -8,35 +8,14 @@ import { onOrderWritten } from '../../../src/modules/orders/orders.triggers';
 import { db, inTransaction } from '../../../src/platform/core/firebase/firebase';
 import type { Tokens } from '../../helpers/accounts';
 import { driverAccount } from '../../helpers/drivers';
-import { requireEmulators } from '../../helpers/emulators';
-import {
-  advance,
-  draftOf,
-  freeCourier,
-  nearStore,
-  handoverPhoto,
-  orderCast,
-  orderDoubles,
-  ordersApp,
-  place,
-  type OrderCast,
-  type OrdersApp,
-} from '../../helpers/orders';
+import { advance, draftOf, freeCourier, nearStore, handoverPhoto, place, useOrdersApp } from '../../helpers/orders';
 
 // A courier leaving an order before pickup: their give-up (who may, retries, the race with the pickup), the pickup
 // window's timer (delivered twice, never after pickup, lazily on read) and the search that runs again without them;
 // and a photo proof of delivery, which counts only near the drop-off.
-beforeAll(requireEmulators);
 jest.setTimeout(90_000);
 
-const doubles = orderDoubles();
-let app: OrdersApp;
-let cast: OrderCast;
-beforeAll(async () => {
-  app = await ordersApp(doubles);
-  cast = await orderCast(doubles);
-});
-afterAll(() => app.close());
+const { doubles, app, cast } = useOrdersApp();
 
 const post = (id: string, action: string, token: Tokens | undefined, body: Record<string, unknown> = {}, headers?: Record<string, string>) =>
   app.call('POST', `/orders/${id}/${action}`, { token, body, headers });
