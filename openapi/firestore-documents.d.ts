@@ -76,8 +76,6 @@ export interface DriverLocationDocument {
   jobCustomerId?: string | null;
   /** The job's customer while the job is shared with them (from pickup until the job ends): who else may read this document (firestore.rules). */
   sharedWithId?: string | null;
-  /** Firestore Timestamp or null: until when the driver is offered no job, after giving one up (JOB_GIVE_UP_COOLDOWN_MIN). */
-  jobCooldownUntil?: Timestamp | null;
   /** Firestore Timestamp or null: when the position was last written (freshness), apart from status changes. */
   locatedAt: Timestamp | null;
   /** Firestore Timestamp: last change. */

@@ -13,7 +13,7 @@ import { toExpressHandlers, type AnyRoute } from './platform/core/http/route';
 import { API_PREFIX, buildOpenApiDocument } from './platform/core/openapi/document';
 import { LISTENED_DOCUMENTS, MODULES } from './modules';
 import { createRequestVerifier } from './modules/auth';
-import { createRateLimiter, type RateLimiter } from './platform/core/ratelimit/rate-limit';
+import { createRateLimiter, memoryRateLimitStore, type RateLimiter } from './platform/core/ratelimit/rate-limit';
 import { firestoreRateLimitStore } from './platform/core/ratelimit/rate-limit.store';
 import { API_VERSION } from './version';
 import { firestoreIdempotencyStore, type IdempotencyStore } from './platform/kits/idempotency/idempotency';
@@ -74,7 +74,8 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   // routes only, not against every route (or every area) of the API in turn.
   const areas = new Map<string, express.Router>();
   const appCheck = { mode: config.APP_CHECK, verify: options.verifyAppCheckToken ?? firebaseAppCheckVerifier() };
-  const handlerDeps = { ...ctx, uploadDeadlineMs: config.UPLOAD_DEADLINE_MS, appCheck, edgeLimitFactor: config.HOSTING_EDGE_LIMIT_FACTOR };
+  const instanceRateLimiter = createRateLimiter(memoryRateLimitStore(), Date.now, config.RATE_LIMITS);
+  const handlerDeps = { ...ctx, instanceRateLimiter, uploadDeadlineMs: config.UPLOAD_DEADLINE_MS, appCheck, edgeLimitFactor: config.HOSTING_EDGE_LIMIT_FACTOR };
   for (const route of routes) {
     if (route.availability && !route.availability.enabled) continue;
     const segment = route.path.split('/')[1];

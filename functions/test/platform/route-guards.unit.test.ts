@@ -231,6 +231,49 @@ describe('per-IP rate limits', () => {
   });
 });
 
+describe('limits counted per instance', () => {
+  it("count in the instance's memory, never in the shared store, and still answer 429 past the limit", async () => {
+    const sharedHits: string[] = [];
+    const shared = { hit: async (rule: { scope: string }) => (sharedHits.push(rule.scope), Promise.reject(new Error('not shared'))) };
+    const module: ApiModule = {
+      name: 'files',
+      routes: () => [
+        defineRoute({
+          method: 'get',
+          path: '/probe/file',
+          operationId: 'getProbeFile',
+          tag: 'media',
+          summary: 'per instance',
+          auth: 'public',
+          rateLimit: { scope: 'probe-file', limit: 2, windowSec: 60, counted: 'instance' },
+          response: { description: 'ok', schema: ok },
+          handler: () => ({ ok: true }),
+        }),
+      ],
+    };
+    const server = await listen(
+      buildApp({ config: testConfig(), modules: [module], verifyAccessToken: verify, rateLimiter: shared as never, idempotency: memoryIdempotencyStore() }).app,
+    );
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${server.url}/api/v1/probe/file`)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      expect(sharedHits).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the memory store drops the counters of windows that ended', async () => {
+    let at = 1_000_000;
+    const store = memoryRateLimitStore(() => at);
+    expect([await store.increment('a', at + 1_000), await store.increment('a', at + 1_000)]).toEqual([1, 2]);
+    at += 61_000;
+    // The old window's counter is gone: the same key starts again (a new window has a new key in practice).
+    expect(await store.increment('a', at + 1_000)).toBe(1);
+  });
+});
+
 describe("auth 'optional'", () => {
   const who = z.object({ userId: z.string().nullable() });
   const optional: ApiModule = {

@@ -23,11 +23,14 @@ export interface NearbyJobOptions {
   budget?: number;
 }
 
-/** After a give-up the driver is offered no job until `jobCooldownUntil`. */
-const coolingDown = (loc: Pick<DriverLocation, 'jobCooldownUntil'>, at: number): boolean => (loc.jobCooldownUntil ?? 0) > at;
-
 /** Locations `txRead` returned for an account that may not drive now (locked, DRIVER removed): never claimed. */
 const barred = new WeakSet<DriverLocation>();
+/** Until when the driver of a location `txRead` returned is offered no job (their last give-up's cooldown). */
+const cooldownOf = new WeakMap<DriverLocation, number>();
+const coolingDown = (loc: DriverLocation, at: number): boolean => (cooldownOf.get(loc) ?? 0) > at;
+
+/** Rounds of a search that found drivers cooling down after a give-up, each searching again without them. */
+const COOLING_ROUNDS = 3;
 
 export interface JobClaim {
   kind: JobKind;
@@ -46,23 +49,33 @@ export const jobPool = {
    */
   async nearbyAvailable(center: LatLng, radiusM: number, capability: JobCapability, limit: number, at: number, options: NearbyJobOptions = {}) {
     const exclude = new Set(options.exclude ?? []);
-    const found = await nearbyPage({
-      center,
-      radiusM,
-      limit,
-      budget: options.budget ?? JOB_SEARCH_BUDGET,
-      read: async (start, end, max, afterId, endId) =>
-        (await locationsRepo.availableForJobs(capability, start, end, max, afterId, endId)) as Array<DriverLocation & { id: string; geohash: string }>,
-      pointOf: (l) => ({ lat: l.lat!, lng: l.lng! }),
-      keep: (l) => !exclude.has(l.userId) && isFresh(l, at) && !coolingDown(l, at) && jobKeysOf(l).includes(capability),
-    });
-    return found.items.map(({ item, distanceM }) => ({ userId: item.userId, lat: item.lat!, lng: item.lng!, distanceM: Math.round(distanceM) }));
+    // The cooldowns are server-only (not on the location document): read for the drivers found, in one batch; drivers
+    // cooling down are left out and the search runs again without them (a few rounds at most).
+    for (let round = 1; ; round++) {
+      const found = await nearbyPage({
+        center,
+        radiusM,
+        limit,
+        budget: options.budget ?? JOB_SEARCH_BUDGET,
+        read: async (start, end, max, afterId, endId) =>
+          (await locationsRepo.availableForJobs(capability, start, end, max, afterId, endId)) as Array<DriverLocation & { id: string; geohash: string }>,
+        pointOf: (l) => ({ lat: l.lat!, lng: l.lng! }),
+        keep: (l) => !exclude.has(l.userId) && isFresh(l, at) && jobKeysOf(l).includes(capability),
+      });
+      const until = await giveUpsRepo.cooldowns(found.items.map(({ item }) => item.userId));
+      const cooling = found.items.filter(({ item }) => (until.get(item.userId) ?? 0) > at);
+      const free = found.items.filter((f) => !cooling.includes(f));
+      if (cooling.length === 0 || found.items.length < limit || round === COOLING_ROUNDS)
+        return free.map(({ item, distanceM }) => ({ userId: item.userId, lat: item.lat!, lng: item.lng!, distanceM: Math.round(distanceM) }));
+      for (const { item } of cooling) exclude.add(item.userId);
+    }
   },
 
-  /** Reads the driver's location document and account in the caller's transaction (before its writes). */
+  /** Reads the driver's location document, account and give-ups in the caller's transaction (before its writes). */
   async txRead(tx: Transaction, driverId: string): Promise<DriverLocation | undefined> {
-    const [loc, account] = await Promise.all([locationsRepo.get(driverId, tx), accounts.get(driverId, tx)]);
+    const [loc, account, giveUps] = await Promise.all([locationsRepo.get(driverId, tx), accounts.get(driverId, tx), giveUpsRepo.get(driverId, tx)]);
     if (loc && !mayDrive(account)) barred.add(loc);
+    if (loc && giveUps.cooldownUntil !== null) cooldownOf.set(loc, giveUps.cooldownUntil);
     return loc;
   },
 
@@ -102,16 +115,12 @@ export const jobPool = {
   txRelease(tx: Transaction, loc: DriverLocation | undefined, jobId: string, at: number, gaveUp?: { cooldownUntil: number }): void {
     if (!loc || loc.currentJobId !== jobId) return;
     forget(loc.userId);
-    const cooldown = gaveUp ? { jobCooldownUntil: Math.max(gaveUp.cooldownUntil, loc.jobCooldownUntil ?? 0) } : {};
-    locationsRepo.set(tx, withKeys({ ...loc, ...cooldown, currentJobId: null, currentJobKind: null, jobCustomerId: null, sharedWithId: null, updatedAt: at }));
-    if (gaveUp) giveUpsRepo.txCount(tx, loc.userId, at);
+    locationsRepo.set(tx, withKeys({ ...loc, currentJobId: null, currentJobKind: null, jobCustomerId: null, sharedWithId: null, updatedAt: at }));
+    if (gaveUp) giveUpsRepo.txCount(tx, loc.userId, at, Math.max(gaveUp.cooldownUntil, cooldownOf.get(loc) ?? 0));
   },
 
   /** The jobs the driver gave up before pickup, ever, and until when they are offered none (operators' view). */
-  async giveUps(driverId: string): Promise<{ count: number; cooldownUntil: number | null }> {
-    const [loc, count] = await Promise.all([locationsRepo.get(driverId), giveUpsRepo.count(driverId)]);
-    return { count, cooldownUntil: loc?.jobCooldownUntil ?? null };
-  },
+  giveUps: (driverId: string): Promise<{ count: number; cooldownUntil: number | null }> => giveUpsRepo.get(driverId),
 
   /** The driver's last reported position and when it was written (null before the first report): a handover photo's check. */
   async lastPosition(driverId: string, tx?: Transaction): Promise<{ lat: number; lng: number; at: number } | null> {

@@ -123,10 +123,6 @@ export const driverLocationDocument = lazySchema(() =>
         z.optional(z.nullable(z.string())),
         "The job's customer while the job is shared with them (from pickup until the job ends): who else may read this document (firestore.rules).",
       ),
-      jobCooldownUntil: describe(
-        z.optional(nullableTimestamp('until when the driver is offered no job (after a give-up).')),
-        'Firestore Timestamp or null: until when the driver is offered no job, after giving one up (JOB_GIVE_UP_COOLDOWN_MIN).',
-      ),
       locatedAt: nullableTimestamp('when the position was last written (freshness), apart from status changes.'),
       updatedAt: timestamp('last change.'),
     }),

@@ -120,12 +120,22 @@ export const locationsRepo = {
   },
 };
 
-/** `driver_job_give_ups/{userId}`: a counter written without a read (the caller's transaction is in its writes). */
+// `driver_job_give_ups/{userId}`, server-only (the location document is read by a rider or a job's customer): how many
+// jobs the driver gave up, the last one, and until when they are offered no job (epoch ms, like `lastAt`). The count
+// is written without a read (the caller's transaction is in its writes).
 export const giveUpsRepo = {
-  txCount(tx: Transaction, driverId: string, at: number): void {
-    tx.set(db().collection(DRIVER_JOB_GIVE_UPS).doc(driverId), { count: firestoreApi().FieldValue.increment(1), lastAt: at }, { merge: true });
+  txCount(tx: Transaction, driverId: string, at: number, cooldownUntil: number): void {
+    tx.set(db().collection(DRIVER_JOB_GIVE_UPS).doc(driverId), { count: firestoreApi().FieldValue.increment(1), lastAt: at, cooldownUntil }, { merge: true });
   },
-  async count(driverId: string): Promise<number> {
-    return ((await db().collection(DRIVER_JOB_GIVE_UPS).doc(driverId).get()).get('count') as number | undefined) ?? 0;
+  async get(driverId: string, tx?: Transaction): Promise<{ count: number; cooldownUntil: number | null }> {
+    const ref = db().collection(DRIVER_JOB_GIVE_UPS).doc(driverId);
+    const snap = tx ? await tx.get(ref) : await ref.get();
+    return { count: (snap.get('count') as number | undefined) ?? 0, cooldownUntil: (snap.get('cooldownUntil') as number | undefined) ?? null };
+  },
+  /** Until when each of these drivers is offered no job (absent: never gave one up). One batched read. */
+  async cooldowns(driverIds: readonly string[]): Promise<Map<string, number>> {
+    if (driverIds.length === 0) return new Map();
+    const snaps = await db().getAll(...driverIds.map((id) => db().collection(DRIVER_JOB_GIVE_UPS).doc(id)));
+    return new Map(snaps.filter((s) => typeof s.get('cooldownUntil') === 'number').map((s) => [s.id, s.get('cooldownUntil') as number]));
   },
 };

@@ -4,6 +4,7 @@ import { streamMultipart } from '../../platform/core/http/multipart';
 import { requestBody } from '../../platform/core/http/raw-body';
 import { sendFileStream } from '../../platform/core/http/send-file';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import type { RateLimitRule } from '../../platform/core/ratelimit/rate-limit';
 import { DeletedSchema } from '../../platform/core/http/ids';
 import { AUDIO_TYPES } from './media.model';
 import {
@@ -20,6 +21,10 @@ import {
   UploadTokenQuerySchema,
 } from './media.schemas';
 import { mediaServicesFor } from './media.wiring';
+
+// The public file route: a download costs no Firestore write, so its limit is counted per instance (a guessing or
+// scraping client is slowed down without a write per image an app shows).
+const FILE_DOWNLOADS: RateLimitRule = { scope: 'media-files', limit: 600, windowSec: 60, counted: 'instance' };
 
 // Spec: bearer JWT with USER, ADMIN or PARTNER_* roles.
 const UPLOADERS = ['USER', 'ADMIN', 'PARTNER_OWNER', 'PARTNER_STAFF'] as const;
@@ -177,6 +182,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
         'Public: the token in the URL is the permission. Either the item’s download token (its publicUrl; local storage only, Cloud Storage serves its own URLs), or the token of a short-lived link the API handed out (an order’s prescriptionUrl; either storage), which works until it lapses and is 404 after, like an altered token. A short-lived link’s bytes are sent `cache-control: private, no-store`.',
       auth: 'public',
       errors: [404],
+      rateLimit: FILE_DOWNLOADS,
       request: { params: MediaFileParamsSchema, query: UploadTokenQuerySchema },
       response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
       appCheck: false,

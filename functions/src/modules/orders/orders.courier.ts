@@ -1,4 +1,5 @@
 import { formerAfterLeaving, giveUpJob, ReleaseNotDue, releaseUnlessNotDue, runPickupTimeout as runPickupTask } from '../driver';
+import { courierPresence, handoverTooFarError, type PresenceCheck } from '../../platform/kits/handover/handover';
 import { noSuchOrder, type OrderViewer, type OrdersCore } from './orders.context';
 import { assignmentOf, confirmDeadline, courierDeadline, courierRound, pickupDeadline, PICKUP_TIMEOUT_BY } from './orders.deadline';
 import type { CourierSearch } from './orders.dispatch';
@@ -14,11 +15,15 @@ import { ordersRepo } from './orders.repo';
 // counted and costs them JOB_GIVE_UP_COOLDOWN_MIN without job offers. The driver module's face keeps what parcels share
 // (who left, the retry's 409, the pickup task). Also the order's timers and the lazy checks a party's read runs.
 
+/** How fresh the courier's position must be for the store's hand-over (their app reports it every few seconds). */
+export const HAND_OVER_POSITION_MAX_AGE_MS = 2 * 60_000;
+const COURIER_NOT_HERE = 'The courier is not at the store by their last known position: hand the order over when they are here';
+
 /** The order changed between the read that chose the move and its transaction (the store said ready): chosen again. */
 class ReadinessChanged extends Error {}
 
 export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search: CourierSearch) {
-  const { now, settings, schedulers } = core;
+  const { now, settings, schedulers, ports } = core;
 
   /** What leaving does to the order's fields (the status is the move's). */
   const left = (o: OrderRecord, at: number): Partial<OrderRecord> => ({
@@ -106,11 +111,30 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
 
   /**
    * The store handed the order to its courier: PICKED_UP as if the courier had said so (the consumer sees their
-   * position, the pickup window is over, and giving it up is 409 from now). A repeat, or a courier's pickup first,
-   * answers the order as it is.
+   * position, the pickup window is over, and giving it up is 409 from now). Only while the courier's last known
+   * position (no older than HAND_OVER_POSITION_MAX_AGE_MS) is within HANDOVER_PHOTO_RADIUS_M of the store: else a
+   * store could take an order off a courier who never came, with no timer left to release them. A repeat, or a
+   * courier's pickup first, answers the order as it is.
    */
-  const handOver = (viewer: OrderViewer, id: string) =>
-    moves.move(id, { action: 'handOver', viewer, tolerant: 'target', change: (o, at) => ({ pickedUpAt: at, readyAt: o.readyAt ?? at }) });
+  function handOver(viewer: OrderViewer, id: string) {
+    let presence: PresenceCheck | undefined;
+    return moves.move(id, {
+      action: 'handOver',
+      viewer,
+      tolerant: 'target',
+      async read(tx, order) {
+        if (order.status !== 'COURIER_ASSIGNED' || order.driverId === null) return;
+        const place = { lat: order.pickup.lat, lng: order.pickup.lng };
+        const input = { courierId: order.driverId, place, radiusM: settings.photoRadiusM, maxAgeMs: HAND_OVER_POSITION_MAX_AGE_MS, since: 0 };
+        presence = await courierPresence(ports.couriers.lastPosition, { ...input, at: now(), tx });
+      },
+      check: () => {
+        const tooFar = presence && handoverTooFarError(presence, 'ORDER_HANDOVER_TOO_FAR', COURIER_NOT_HERE);
+        if (tooFar) throw tooFar;
+      },
+      change: (o, at) => ({ pickedUpAt: at, readyAt: o.readyAt ?? at }),
+    });
+  }
 
   return { giveUp, handOver, release, runPickupTimeout, armTimers, upToDate };
 }

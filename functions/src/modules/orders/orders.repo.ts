@@ -25,6 +25,9 @@ export interface OrderFilter {
 
 export type OrderSettlement = OrderRecord['settlement'];
 
+/** How long past `confirmBy` a PLACED order still counts as pending (instances' clocks differ a little). */
+export const CONFIRM_CLOCK_GRACE_MS = 60_000;
+
 export const ordersRepo = {
   ref: (id: string) => db().collection(ORDERS).doc(id),
   get: (id: string, tx?: Transaction) => readRecord(orders().doc(id), tx),
@@ -74,14 +77,20 @@ export const ordersRepo = {
   },
 
   /**
-   * The consumer's unconfirmed orders, at most `limit`, read in the caller's transaction: AWAITING_PAYMENT ones, and
-   * PLACED ones whose store may still confirm them (`confirmBy` after `at`; one past it is about to expire).
+   * The consumer's unconfirmed orders, up to `limit`, read in the caller's transaction: AWAITING_PAYMENT, and PLACED ones still within `confirmBy` (an
+   * order past it is cancelled by its timer or the next read), give or take CONFIRM_CLOCK_GRACE_MS for the clocks of
+   * other instances, one of which may still confirm it.
    */
   async txCountPending(tx: Transaction, consumerId: string, at: number, limit: number): Promise<number> {
     const mine = db().collection(ORDERS).where('consumerId', '==', consumerId);
     const [awaiting, placed] = await Promise.all([
       tx.get(mine.where('status', '==', 'AWAITING_PAYMENT').limit(limit)),
-      tx.get(mine.where('status', '==', 'PLACED').where('confirmBy', '>', timestampOf(at)).limit(limit)),
+      tx.get(
+        mine
+          .where('status', '==', 'PLACED')
+          .where('confirmBy', '>', timestampOf(at - CONFIRM_CLOCK_GRACE_MS))
+          .limit(limit),
+      ),
     ]);
     return Math.min(limit, awaiting.size + placed.size);
   },

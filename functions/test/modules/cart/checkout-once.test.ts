@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { CART_CHECKOUTS } from '../../../src/modules/cart/cart.collections';
-import { ORDERS } from '../../../src/modules/orders';
+import { CONFIRM_CLOCK_GRACE_MS, ordersRepo } from '../../../src/modules/orders/orders.repo';
+import { orderOf } from '../../../src/modules/orders/orders.place';
 import { paymentCommands } from '../../../src/modules/payments';
 import { db, inTransaction } from '../../../src/platform/core/firebase/firebase';
-import { timestampOf } from '../../../src/platform/kits/time/time';
 import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { requireEmulators } from '../../helpers/emulators';
 import { area } from '../../helpers/geo';
+import { draftOf } from '../../helpers/orders';
 import { postTopUp, walletOf } from '../../helpers/wallet';
 import { apiConfig, cartApp, clock, openStore, ordersDouble, realOrders, scheduled, send, storedOrder, TEST_ORDERS } from './doubles';
 
@@ -149,21 +150,27 @@ describe('the pending-orders limit in the placing transaction', () => {
       () => 'ok',
       (err: { code?: string }) => err.code,
     );
-  /** Unconfirmed orders as the orders module stores them (only the fields the count reads). */
-  const seed = (consumerId: string, status: string, confirmBy: number | null) =>
-    db()
-      .collection(ORDERS)
-      .doc(`pending-${randomUUID()}`)
-      .set({ consumerId, status, confirmBy: confirmBy === null ? null : timestampOf(confirmBy) });
+  /**
+   * Unconfirmed orders as the orders module stores them, whole (the deployed orders trigger reads them): placed `ageMs`
+   * ago (confirmBy 10 minutes after that), their stock already counted back, so the confirmation timer's cancel of an
+   * expired one moves nothing; one awaiting a gateway payment not opened yet.
+   */
+  const seed = (consumerId: string, seller: { kind: 'MERCHANT' | 'PHARMACY'; id: string }, status: 'PLACED' | 'AWAITING_PAYMENT', ageMs = 0) => {
+    const payment = status === 'PLACED' ? undefined : { method: 'GATEWAY' as const, provider: 'VNPAY' as const, paymentId: null };
+    const record = orderOf(draftOf(consumerId, `partner-${randomUUID().slice(0, 8)}`, seller, { at: Date.now() - ageMs, payment }), { confirmTimeoutSec: 600 });
+    return inTransaction(async (tx) => ordersRepo.txCreate(tx, { ...record, settlement: { ...record.settlement, stockReturned: true } }, consumerId));
+  };
 
-  it('PLACED orders past their confirmBy (about to expire) do not count; unexpired ones and those awaiting payment do', async () => {
+  it('PLACED orders past their confirmBy by more than a minute (expiring) do not count; others and those awaiting payment do', async () => {
     const store = await openStore(area(), menu);
     const consumerId = `consumer-${randomUUID().slice(0, 8)}`;
-    await Promise.all([0, 1, 2, 3, 4].map(() => seed(consumerId, 'PLACED', Date.now() - 60_000)));
+    // Past confirmBy by more than the instances' clock grace (60 s): expiring, not counted.
+    await Promise.all([0, 1, 2, 3, 4].map(() => seed(consumerId, store.ref, 'PLACED', 600_000 + CONFIRM_CLOCK_GRACE_MS + 30_000)));
     expect(await check(consumerId, store.ref)).toBe('ok');
-    await Promise.all([0, 1, 2, 3].map(() => seed(consumerId, 'PLACED', Date.now() + 600_000)));
+    // Past it by less than the grace: another instance may still confirm it, so it counts (4 of 5).
+    await Promise.all([0, 1, 2, 3].map(() => seed(consumerId, store.ref, 'PLACED', 600_000 + 20_000)));
     expect(await check(consumerId, store.ref)).toBe('ok');
-    await seed(consumerId, 'AWAITING_PAYMENT', null);
+    await seed(consumerId, store.ref, 'AWAITING_PAYMENT');
     expect(await check(consumerId, store.ref)).toBe('ORDER_TOO_MANY_PENDING');
   });
 

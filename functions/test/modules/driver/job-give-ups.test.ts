@@ -37,8 +37,8 @@ describe('a give-up in the job pool', () => {
     await release(courier, second.jobId, { cooldownUntil: until + 5_000 });
     expect(await jobPool.giveUps(courier.user.id)).toEqual({ count: 1, cooldownUntil: until });
     expect((await stored(courier)).currentJobId).toBeNull();
-    // The count is not on the location document the job's customer may read.
-    expect(Object.keys(await stored(courier)).filter((k) => /giveUp/i.test(k))).toEqual([]);
+    // Neither the count nor the cooldown is on the location document a rider or a job's customer may read.
+    expect(Object.keys(await stored(courier)).filter((k) => /giveUp|cooldown/i.test(k))).toEqual([]);
 
     const now = Date.now();
     expect(ids(await jobPool.nearbyAvailable(here.near(0), 2_000, 'COURIER', 5, now))).toEqual([]);
@@ -46,6 +46,18 @@ describe('a give-up in the job pool', () => {
     // Past the cooldown (and still fresh) they are found and claimed again.
     expect(ids(await jobPool.nearbyAvailable(here.near(0), 2_000, 'COURIER', 5, until + 1_000))).toEqual([courier.user.id]);
     expect(await claim(courier, { ...job(), at: until + 1_000 })).toBeDefined();
+  });
+
+  it('drivers cooling down do not take a search’s places: it searches again without them', async () => {
+    const here = area();
+    const [a, b, c] = [await onlineCourier(here.near(100)), await onlineCourier(here.near(200)), await onlineCourier(here.near(300))];
+    for (const driver of [a, b]) {
+      const j = job();
+      await claim(driver, j);
+      await release(driver, j.jobId, { cooldownUntil: Date.now() + 60_000 });
+    }
+    expect(ids(await jobPool.nearbyAvailable(here.near(0), 2_000, 'COURIER', 2, Date.now()))).toEqual([c.user.id]);
+    expect(ids(await jobPool.nearbyAvailable(here.near(0), 2_000, 'COURIER', 1, Date.now()))).toEqual([c.user.id]);
   });
 
   it('a search leaves out whom it is told to, without spending its limit on them', async () => {

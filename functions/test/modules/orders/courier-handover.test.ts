@@ -4,7 +4,7 @@ import { assignmentOf } from '../../../src/modules/orders/orders.deadline';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import type { Tokens } from '../../helpers/accounts';
-import { advance, draftOf, freeCourier, place, useOrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, nearStore, place, useOrdersApp } from '../../helpers/orders';
 
 // The store's hand-over: the store says it gave the order to its courier (POST /orders/{id}/handed-over). From then
 // the order is PICKED_UP whatever the courier's app said, and the courier can no longer give it up: a courier who
@@ -72,6 +72,23 @@ describe('the store hands the order to its courier', () => {
     // The courier delivers it as usual.
     const code = (await ordersRepo.handover(order.id))!.code;
     expect((await post(order.id, 'deliver', courier, { code })).body.status).toBe('DELIVERED');
+  });
+
+  it('only while the courier is at the store: away, or known there only minutes ago, is 409 ORDER_HANDOVER_TOO_FAR with the figures', async () => {
+    const { courier, order } = await assigned();
+    await doubles.moveCourier(courier.user.id, nearStore(2_000, 0));
+    const away = await post(order.id, 'handed-over', cast.staff);
+    expect([away.status, away.body.code]).toEqual([409, 'ORDER_HANDOVER_TOO_FAR']);
+    expect(away.body.details).toEqual({ distanceM: expect.any(Number), radiusM: 300 });
+    expect(away.body.details.distanceM).toBeGreaterThan(1_900);
+    // At the store by a position 3 minutes old: not known to be there now.
+    await doubles.moveCourier(courier.user.id, nearStore(20, 0), 3 * 60_000);
+    const stale = await post(order.id, 'handed-over', cast.staff);
+    expect([stale.status, stale.body.code, stale.body.details]).toEqual([409, 'ORDER_HANDOVER_TOO_FAR', { distanceM: null, radiusM: 300 }]);
+    expect((await ordersRepo.get(order.id))!).toMatchObject({ status: 'COURIER_ASSIGNED', pickedUpAt: null });
+    // Here now: handed over.
+    await doubles.moveCourier(courier.user.id, nearStore(20, 0));
+    expect((await post(order.id, 'handed-over', cast.staff)).body.status).toBe('PICKED_UP');
   });
 
   it('needs a courier on the order: before the assignment it is 409 ORDER_TRANSITION', async () => {

@@ -156,6 +156,8 @@ export function toExpressHandlers(
   deps: {
     verifyAccessToken: AccessTokenVerifier;
     rateLimiter: RateLimiter;
+    /** The limiter of rules counted per instance (`counted: 'instance'`), in this instance's memory. */
+    instanceRateLimiter?: RateLimiter;
     idempotency?: IdempotencyStore;
     uploadDeadlineMs?: number;
     appCheck?: { mode: AppCheckMode; verify: AppCheckVerifier };
@@ -176,15 +178,15 @@ export function toExpressHandlers(
   }
   const rule = route.rateLimit;
   const edgeFactor = deps.edgeLimitFactor ?? 0;
+  const limiter = rule?.counted === 'instance' ? deps.instanceRateLimiter : deps.rateLimiter;
+  if (rule && !limiter) throw new Error(`${route.method.toUpperCase()} ${route.path}: a limit counted per instance needs the instance's limiter`);
   if (rule && rule.per !== 'user') {
     handlers.push((req, res, next) => {
       const edge = edgeFactor > 0 ? clientEdge(req) : undefined;
-      deps.rateLimiter
-        .hit(rule, ipRateLimitSubject(clientIp(req)), edge === undefined ? undefined : { subject: `edge:${edge}`, factor: edgeFactor })
-        .then((state) => {
-          sendRateLimitHeaders(res, state);
-          next();
-        }, next);
+      limiter!.hit(rule, ipRateLimitSubject(clientIp(req)), edge === undefined ? undefined : { subject: `edge:${edge}`, factor: edgeFactor }).then((state) => {
+        sendRateLimitHeaders(res, state);
+        next();
+      }, next);
     });
   }
   if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
@@ -193,7 +195,7 @@ export function toExpressHandlers(
   if (rule && rule.per === 'user') {
     if (!Array.isArray(route.auth)) throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
     handlers.push((_req, res, next) => {
-      deps.rateLimiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then((state) => {
+      limiter!.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then((state) => {
         sendRateLimitHeaders(res, state);
         next();
       }, next);

@@ -210,7 +210,7 @@ function responsesOf(route: AnyRoute, headerRefs: Record<HeaderName, { $ref: str
 // An operation's description: alias notice, its text, who may call it, the permission, the rate limit, availability.
 function descriptionOf(route: AnyRoute, alias: AnyRoute | undefined): string {
   const limitText = route.rateLimit
-    ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP (an IPv6 client: its /64)'} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
+    ? `Rate limit: ${route.rateLimit.limit} requests per ${route.rateLimit.windowSec} s per ${route.rateLimit.per === 'user' ? 'user' : 'client IP (an IPv6 client: its /64)'}${route.rateLimit.counted === 'instance' ? ' and server instance' : ''} (429 with Retry-After); scope \`${route.rateLimit.scope}\`, configurable with RATE_LIMITS.`
     : undefined;
   const permissionText = route.permission
     ? `Admin permission: ${route.permission} (administrators with an explicit permission list${Array.isArray(route.auth) && route.auth.some((r) => r !== 'ADMIN') ? "; callers in the route's other roles act in that role" : ''}).`

@@ -12,6 +12,12 @@ export interface RateLimitRule {
    * that notify others or cost money: one account behind a shared IP must not exhaust its neighbours' limit).
    */
   per?: 'ip' | 'user';
+  /**
+   * Where the hits are counted: in Firestore, shared by every instance (default), or in this instance's memory, for
+   * public reads served often (a file download), where a write per request would cost more than the read it guards;
+   * each instance then allows `limit` by itself.
+   */
+  counted?: 'shared' | 'instance';
 }
 
 export interface RateLimitStore {
@@ -111,14 +117,23 @@ export function createRateLimiter(
   };
 }
 
-// For unit tests and the plain node server without Firestore.
-export function memoryRateLimitStore(): RateLimitStore {
-  const counts = new Map<string, number>();
+// For unit tests, the plain node server without Firestore, and the limits counted per instance (`counted:
+// 'instance'`): windows that ended are dropped as the clock passes them, so a long-lived instance keeps only the
+// current windows' counters.
+export function memoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
+  const counts = new Map<string, { count: number; expiresAtMs: number }>();
+  let pruneAt = 0;
   return {
-    async increment(key) {
-      const next = (counts.get(key) ?? 0) + 1;
+    async increment(key, expiresAtMs) {
+      const at = now();
+      if (at >= pruneAt) {
+        for (const [k, entry] of counts) if (entry.expiresAtMs <= at) counts.delete(k);
+        pruneAt = at + 60_000;
+      }
+      const entry = counts.get(key);
+      const next = { count: (entry?.count ?? 0) + 1, expiresAtMs };
       counts.set(key, next);
-      return next;
+      return next.count;
     },
   };
 }
