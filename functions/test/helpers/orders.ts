@@ -3,7 +3,10 @@ import type { Transaction } from 'firebase-admin/firestore';
 import { buildApp } from '../../src/app';
 import { orderCommands, type OrderDraft, type SellerRef } from '../../src/modules/orders';
 import type { CourierState, OrderPorts } from '../../src/modules/orders/orders.ports';
+import { orderSettings } from '../../src/modules/orders/orders.config';
+import type { OrdersDeps } from '../../src/modules/orders/orders.context';
 import { ordersRepo } from '../../src/modules/orders/orders.repo';
+import { createOrdersService } from '../../src/modules/orders/orders.service';
 import { bindOrderPorts, ordersServiceFor } from '../../src/modules/orders/orders.wiring';
 import { confirmDeadline, courierDeadline, pickupDeadline } from '../../src/modules/orders/orders.deadline';
 import { paymentCommands } from '../../src/modules/payments';
@@ -228,7 +231,20 @@ export async function ordersApp(doubles: OrderDoubles, armed: Armed[] = []) {
     return { status: res.status, body: body as T, headers: res.headers, ms: performance.now() - started };
   }
   const payments = paymentCommands(config);
-  return { config, base: server.url, call, close: server.close, service: ordersServiceFor(config), commands: orderCommands(config), payments, armed };
+  /**
+   * The orders service on the doubles with its clock moved by `shiftMs` (a timer's view, or a read made later); the
+   * timers it arms are recorded in `asked`, never queued.
+   */
+  const shifted = (shiftMs: number, asked: Armed[] = [], extra: Pick<OrdersDeps, 'media'> = {}) =>
+    createOrdersService({
+      ports: doubles.ports,
+      payments,
+      settings: orderSettings(config),
+      schedulers: recordingSchedulers(asked).schedulers,
+      now: () => Date.now() + shiftMs,
+      ...extra,
+    });
+  return { config, base: server.url, call, close: server.close, service: ordersServiceFor(config), commands: orderCommands(config), payments, armed, shifted };
 }
 export type OrdersApp = Awaited<ReturnType<typeof ordersApp>>;
 

@@ -1,3 +1,4 @@
+import type { DocumentReference } from 'firebase-admin/firestore';
 import { db } from '../../src/platform/core/firebase/firebase';
 import { geohashOf, type LatLng } from '../../src/platform/kits/geo/geo';
 import { geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/kits/geo/nearby-page';
@@ -5,6 +6,7 @@ import { placesService } from '../../src/modules/places/places.catalog';
 import { pharmacyProducts } from '../../src/modules/pharmacy/pharmacy.catalog';
 import type { Tokens } from '../helpers/accounts';
 import { call } from '../helpers/api';
+import { deleteAll } from '../helpers/cleanup';
 import { requireEmulators } from '../helpers/emulators';
 import { TEST_JWT_SECRET } from '../helpers/config';
 import { useCursorSecret } from '../../src/platform/kits/firestore/paginate';
@@ -25,6 +27,9 @@ let user: Tokens;
 beforeAll(async () => {
   ({ user } = await partnerCast('Quán Dày', 'Quán Thưa'));
 });
+// Thousands of places: removed when done (test/helpers/cleanup.ts says why).
+const written: DocumentReference[] = [];
+afterAll(() => deleteAll(written));
 
 /** n ACTIVE places in a disc of `spreadM` around `center`, written straight to Firestore (ids fixed by `tag`). */
 async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: string, options: { status?: string; stacked?: boolean } = {}) {
@@ -38,6 +43,7 @@ async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: strin
       const at = { lat: center.lat + (r * Math.cos(a)) / 111_320, lng: center.lng + (r * Math.sin(a)) / (111_320 * Math.cos((center.lat * Math.PI) / 180)) };
       const id = `${tag}-${String(j).padStart(4, '0')}`;
       points.push({ id, ...at });
+      written.push(db().collection(PLACES).doc(id));
       batch.set(db().collection(PLACES).doc(id), {
         partnerId: null,
         name: `Quán ${j}`,
@@ -204,17 +210,21 @@ describe('nearby under a read budget', () => {
       updatedAt: t,
     });
     const batch = db().batch();
+    const put = (collection: string, id: string, data: Record<string, unknown>) => {
+      written.push(db().collection(collection).doc(id));
+      batch.set(db().collection(collection).doc(id), data);
+    };
     const far = { lat: here.lat + 20_000 / 111_320, lng: here.lng };
     for (let s = 0; s < 30; s++) {
-      batch.set(db().collection(PHARMACY_STORES).doc(`${tag}-far-${s}`), store(`${tag}-far-${s}`, far));
-      for (let k = 0; k < 20; k++) batch.set(db().collection(PHARMACY_PRODUCTS).doc(`${tag}-far-${s}_P${k}`), line(`${tag}-far-${s}`, `P${k}`));
+      put(PHARMACY_STORES, `${tag}-far-${s}`, store(`${tag}-far-${s}`, far));
+      for (let k = 0; k < 20; k++) put(PHARMACY_PRODUCTS, `${tag}-far-${s}_P${k}`, line(`${tag}-far-${s}`, `P${k}`));
     }
     for (const [n, north] of [
       [1, 100],
       [2, 300],
     ] as const) {
-      batch.set(db().collection(PHARMACY_STORES).doc(`${tag}-near-${n}`), store(`${tag}-near-${n}`, { lat: here.lat + north / 111_320, lng: here.lng }));
-      batch.set(db().collection(PHARMACY_PRODUCTS).doc(`${tag}-near-${n}_P0`), line(`${tag}-near-${n}`, 'P0'));
+      put(PHARMACY_STORES, `${tag}-near-${n}`, store(`${tag}-near-${n}`, { lat: here.lat + north / 111_320, lng: here.lng }));
+      put(PHARMACY_PRODUCTS, `${tag}-near-${n}_P0`, line(`${tag}-near-${n}`, 'P0'));
     }
     await batch.commit();
     const caller = { userId: user.user.id, roles: ['USER' as const] };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DocumentReference } from 'firebase-admin/firestore';
 import '../../../src/modules/chat/chat.events';
 import '../../../src/modules/auth/auth.events';
 import { createHub } from '../../../src/modules/notifications/hub';
@@ -13,6 +14,7 @@ import { RIDE_EVENTS } from '../../../src/modules/rides/rides.events';
 import { RIDE_TEXTS } from '../../../src/modules/rides/rides.texts';
 import { CHAT_TEXTS } from '../../../src/modules/chat/chat.texts';
 import type { PushResult, PushTransport } from '../../../src/platform/core/push/transport';
+import { deleteAll, deleteMatching } from '../../helpers/cleanup';
 import { requireEmulators } from '../../helpers/emulators';
 import type { KnownEvent } from '../../../src/modules/notifications/events';
 import { INBOX, PUSH_DEVICES } from '../../../src/modules/notifications/notifications.collections';
@@ -23,6 +25,16 @@ import '../../../src/modules/orders/orders.events';
 
 // The hub's own tests dispatch spec events by name (modules use their `X_EVENTS.notice`, checked at compile time).
 const ev = (name: string) => name as KnownEvent;
+
+// The bulk fan-outs' inbox items and devices (thousands) are removed when the file is done (test/helpers/cleanup.ts
+// says why): `bulk` records an entity id, `bulkDocs` the device documents written straight.
+const bulkEntities: string[] = [];
+const bulkDocs: DocumentReference[] = [];
+const bulk = (entityId: string) => (bulkEntities.push(entityId), entityId);
+afterAll(async () => {
+  await deleteAll(bulkDocs);
+  for (const id of bulkEntities) await deleteMatching(db().collection(INBOX).where('entityId', '==', id));
+});
 
 // The hub in-process on the Firestore emulator, with a recording push transport.
 beforeAll(requireEmulators);
@@ -239,7 +251,7 @@ describe('dispatch', () => {
   it('many recipients: batched creates, a partly done earlier delivery is not repeated, push decided per recipient', async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
-    const entityId = `promo-${randomUUID()}`;
+    const entityId = bulk(`promo-${randomUUID()}`);
     const withTokens = [await userWithToken(), await userWithToken(), await userWithToken()];
     const others = Array.from({ length: 620 }, () => `hub-bulk-${randomUUID()}`);
     const recipients = [...others.slice(0, 300), ...withTokens.map((u) => u.userId), ...others.slice(300)].map((userId) => ({
@@ -303,7 +315,12 @@ describe('dispatch', () => {
     const recipients = [...ids].reverse().map((userId) => ({ userId, surface: 'CON' as const }));
     let reports: Awaited<ReturnType<typeof hub.dispatch>> = [];
     const pointReads = await devicePointReads(async () => {
-      reports = await hub.dispatch({ event: ev('admin.broadcast'), recipients, entityId: `range-${randomUUID()}`, text: asWritten({ title: 'T', body: 'B' }) });
+      reports = await hub.dispatch({
+        event: ev('admin.broadcast'),
+        recipients,
+        entityId: bulk(`range-${randomUUID()}`),
+        text: asWritten({ title: 'T', body: 'B' }),
+      });
     });
     expect(pointReads).toBe(0);
     expect(sent.map((m) => m.token).sort()).toEqual([...tokens].sort());
@@ -327,7 +344,7 @@ describe('dispatch', () => {
     const input = {
       event: ev('admin.broadcast'),
       recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })),
-      entityId: `twice-${randomUUID()}`,
+      entityId: bulk(`twice-${randomUUID()}`),
       text: asWritten({ title: 'T', body: 'B' }),
     };
     const [a, b] = await Promise.all([hub.dispatch(input), hub.dispatch(input)]);
@@ -348,7 +365,7 @@ describe('dispatch', () => {
       hub.dispatch({
         event: ev('admin.broadcast'),
         recipients: list.map((userId) => ({ userId, surface: 'CON' as const })),
-        entityId: `page-${randomUUID()}`,
+        entityId: bulk(`page-${randomUUID()}`),
         text: asWritten({ title: 'T', body: 'B' }),
       });
     expect(await devicePointReads(() => dispatchTo(ids.slice(0, 499)))).toBe(499);
@@ -370,6 +387,7 @@ describe('dispatch', () => {
       for (let i = b * 280; i < (b + 1) * 280; i += 1) {
         const other = `${prefix}0500-other-${i}`;
         batch.set(db().collection(PUSH_DEVICES).doc(other), { tokens: { [`t${i}`]: tokenRecord(other, `token-other-${i}-${'w'.repeat(20)}`) } });
+        bulkDocs.push(db().collection(PUSH_DEVICES).doc(other));
       }
       await batch.commit();
     }
@@ -377,7 +395,7 @@ describe('dispatch', () => {
       hub.dispatch({
         event: ev('admin.broadcast'),
         recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })),
-        entityId: `dense-${randomUUID()}`,
+        entityId: bulk(`dense-${randomUUID()}`),
         text: asWritten({ title: 'T', body: 'B' }),
       }),
     );
@@ -396,7 +414,7 @@ describe('dispatch', () => {
       hub.dispatch({
         event: ev('admin.broadcast'),
         recipients: ids.map((userId) => ({ userId, surface: 'CON' as const })),
-        entityId: `plain-${randomUUID()}`,
+        entityId: bulk(`plain-${randomUUID()}`),
         text: asWritten({ title: 'T', body: 'B' }),
       }),
     );
@@ -491,6 +509,14 @@ describe("texts in each recipient's language", () => {
 });
 
 describe('broadcast job', () => {
+  // Its 3,000 accounts and their inbox items are removed when done (test/helpers/cleanup.ts says why).
+  const written: DocumentReference[] = [];
+  const broadcasts: string[] = [];
+  afterAll(async () => {
+    await deleteAll(written);
+    for (const id of broadcasts) await deleteMatching(db().collection(INBOX).where('entityId', '==', id));
+  });
+
   it('a broadcast to 3,000 accounts interrupted mid-page resumes at its cursor and reaches each account exactly once', async () => {
     const { transport, sent } = recordingTransport();
     const hub = createHub({ transport });
@@ -501,6 +527,7 @@ describe('broadcast job', () => {
       const batch = db().batch();
       for (const id of accounts.slice(i, i + 500))
         batch.set(db().collection(USERS).doc(id), { hats: bothApps.has(id) ? ['CON', 'PAR'] : ['CON'], roles: ['USER'], disabled: false });
+      written.push(...accounts.slice(i, i + 500).map((id) => db().collection(USERS).doc(id)));
       await batch.commit();
     }
     await db()
@@ -555,6 +582,7 @@ describe('broadcast job', () => {
 
     const request = { title: 'News', body: 'hello', surfaces: ['CON', 'PAR'] as Array<'CON' | 'PAR'> };
     const { broadcast, created } = await createBroadcast('admin-1', request, `key-${randomUUID()}`, Date.now());
+    broadcasts.push(broadcast.id);
     expect(created).toBe(true);
     // The runner dies after dispatching its second page, before saving the cursor.
     await expect(

@@ -1,6 +1,7 @@
 import { collection, doc, getDoc, query, setLogLevel, where } from 'firebase/firestore';
 import { adminTokens, registerVerified } from '../../helpers/accounts';
 import { call, PASSWORD } from '../../helpers/api';
+import { deleteMatching } from '../../helpers/cleanup';
 import { requireEmulators } from '../../helpers/emulators';
 import { listenInSync, signedInClient } from '../../helpers/firebase-client';
 import { db } from '../../../src/platform/core/firebase/firebase';
@@ -146,6 +147,8 @@ describe('admin.broadcast', () => {
     expect(
       (await call('GET', '/notifications', { token: optedOut.accessToken })).body.items.some((i: { event: string }) => i.event === 'admin.broadcast'),
     ).toBe(true);
+    // It reached every consumer of the run so far: its items go (test/helpers/cleanup.ts says why).
+    await deleteMatching(db().collection(INBOX).where('entityId', '==', res.body.broadcastId));
   });
 });
 

@@ -1,8 +1,6 @@
-import { orderSettings } from '../../../src/modules/orders/orders.config';
 import { assignmentOf } from '../../../src/modules/orders/orders.deadline';
 import { NoCourierFree } from '../../../src/modules/orders/orders.dispatch';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
-import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import type { Tokens } from '../../helpers/accounts';
 import { driverAccount } from '../../helpers/drivers';
 import { advance, draftOf, freeCourier, nearStore, place, useOrdersApp } from '../../helpers/orders';
@@ -20,14 +18,7 @@ const readyOrder = async () => {
   await advance(app, cast, order.id, 'READY_FOR_PICKUP');
   return order;
 };
-const later = (shiftMs: number) =>
-  createOrdersService({
-    ports: doubles.ports,
-    payments: app.payments,
-    settings: orderSettings(app.config),
-    schedulers: { confirm: { schedule: async () => {} }, courier: { schedule: async () => {} }, pickup: { schedule: async () => {} } },
-    now: () => Date.now() + shiftMs,
-  });
+const later = (shiftMs: number) => app.shifted(shiftMs);
 
 describe('a give-up’s cost', () => {
   it('counted once however often it is tapped, and no offer for the cooldown; after it the courier is offered orders again', async () => {

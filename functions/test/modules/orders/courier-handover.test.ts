@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { orderSettings } from '../../../src/modules/orders/orders.config';
 import { assignmentOf } from '../../../src/modules/orders/orders.deadline';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
-import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import type { Tokens } from '../../helpers/accounts';
 import { advance, draftOf, freeCourier, nearStore, place, useOrdersApp } from '../../helpers/orders';
 
@@ -27,14 +25,7 @@ async function assigned() {
 }
 
 /** The service on the doubles with its clock moved on (the pickup timer's view). */
-const later = (shiftMs: number) =>
-  createOrdersService({
-    ports: doubles.ports,
-    payments: app.payments,
-    settings: orderSettings(app.config),
-    schedulers: { confirm: { schedule: async () => {} }, courier: { schedule: async () => {} }, pickup: { schedule: async () => {} } },
-    now: () => Date.now() + shiftMs,
-  });
+const later = (shiftMs: number) => app.shifted(shiftMs);
 
 describe('the store hands the order to its courier', () => {
   it('only the store’s staff (another store 404; the courier, the consumer, another driver 403); then picked up, and no give-up', async () => {

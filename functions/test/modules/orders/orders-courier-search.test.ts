@@ -1,11 +1,21 @@
-import { orderSettings } from '../../../src/modules/orders/orders.config';
 import type { OrderRecord } from '../../../src/modules/orders/orders.model';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
-import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import { inTransaction } from '../../../src/platform/core/firebase/firebase';
 import { driverAccount } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
-import { advance, draftOf, freeCourier, nearStore, orderCast, orderDoubles, ordersApp, place, type OrderCast, type OrdersApp } from '../../helpers/orders';
+import {
+  advance,
+  draftOf,
+  freeCourier,
+  nearStore,
+  orderCast,
+  orderDoubles,
+  ordersApp,
+  place,
+  type OrderCast,
+  type OrdersApp,
+  type Armed,
+} from '../../helpers/orders';
 
 // The courier search never ends while the order can still get a courier: each round that finds nobody arms the next
 // (15 s, doubling to 2 minutes), a task of an older round does nothing, and a search stalled past its due time (its
@@ -26,17 +36,7 @@ afterAll(async () => {
   await app.close();
 });
 
-type Asked = { id: string; delaySec: number; phase?: string };
-function shiftedService(shiftMs: number, asked: Asked[]) {
-  const recorder = { schedule: async (id: string, delaySec: number, phase?: string) => void asked.push({ id, delaySec, phase }) };
-  return createOrdersService({
-    ports: doubles.ports,
-    payments: app.payments,
-    settings: orderSettings(app.config),
-    schedulers: { confirm: recorder, courier: recorder, pickup: recorder },
-    now: () => Date.now() + shiftMs,
-  });
-}
+const shiftedService = (shiftMs: number, asked: Armed[]) => app.shifted(shiftMs, asked);
 
 /** A READY_FOR_PICKUP order with nobody free near the store (the pool's only courier is in another city). */
 async function readyWithNobody(): Promise<string> {
@@ -54,7 +54,7 @@ describe('rounds of the courier search', () => {
     const delays: number[] = [];
     const rounds: number[] = [];
     for (let hour = 1; hour <= 6; hour++) {
-      const asked: Asked[] = [];
+      const asked: Armed[] = [];
       expect(await shiftedService(hour * 3_600_000, asked).runCourierSearch(id)).toBe('expired');
       const after = await stored(id);
       expect([after.status, after.driverId, asked.length]).toEqual(['READY_FOR_PICKUP', null, 1]);
@@ -66,7 +66,7 @@ describe('rounds of the courier search', () => {
     expect(delays.every((d, i) => d >= 15 && d <= 120 && (i === 0 || d >= delays[i - 1]))).toBe(true);
     expect(delays.slice(-2)).toEqual([120, 120]);
 
-    const asked: Asked[] = [];
+    const asked: Armed[] = [];
     const later = shiftedService(7 * 3_600_000, asked);
     expect(await later.runCourierSearch(id, 'r0')).toBe('settled');
     expect([(await stored(id)).courierAttempt, asked]).toEqual([rounds[rounds.length - 1], []]);

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ORDERS } from '../../../src/modules/orders';
-import { orderSettings } from '../../../src/modules/orders/orders.config';
 import { assignmentOf } from '../../../src/modules/orders/orders.deadline';
 import { ordersRepo } from '../../../src/modules/orders/orders.repo';
-import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import { onOrderWritten } from '../../../src/modules/orders/orders.triggers';
 import { db, inTransaction } from '../../../src/platform/core/firebase/firebase';
 import type { Tokens } from '../../helpers/accounts';
 import { driverAccount } from '../../helpers/drivers';
-import { advance, draftOf, freeCourier, nearStore, handoverPhoto, place, useOrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, nearStore, handoverPhoto, place, useOrdersApp, type Armed } from '../../helpers/orders';
 
 // A courier leaving an order before pickup: their give-up (who may, retries, the race with the pickup), the pickup
 // window's timer (delivered twice, never after pickup, lazily on read) and the search that runs again without them;
@@ -33,18 +31,8 @@ async function assigned(to: 'READY_FOR_PICKUP' | 'PREPARING' = 'READY_FOR_PICKUP
   return { courier, order };
 }
 
-type Asked = { queue: string; id: string; delaySec: number; phase?: string };
 /** The orders service on the doubles with its clock moved by `shiftMs` and its timers recorded. */
-function shiftedService(shiftMs: number, asked: Asked[] = []) {
-  const recorder = (queue: string) => ({ schedule: async (id: string, delaySec: number, phase?: string) => void asked.push({ queue, id, delaySec, phase }) });
-  return createOrdersService({
-    ports: doubles.ports,
-    payments: app.payments,
-    settings: orderSettings(app.config),
-    schedulers: { confirm: recorder('confirm'), courier: recorder('courier'), pickup: recorder('pickup') },
-    now: () => Date.now() + shiftMs,
-  });
-}
+const shiftedService = (shiftMs: number, asked: Armed[] = []) => app.shifted(shiftMs, asked);
 
 describe('the courier gives an order up', () => {
   it('back to READY_FOR_PICKUP: freed, closed to them (404), a retry 409, searched again without them', async () => {
@@ -114,7 +102,7 @@ describe('the pickup window', () => {
     const beforeDoc = await doc(order.id);
     expect(before.pickupBy).toBe(before.assignedAt! + 30 * 60_000);
     await expect(shiftedService(29 * 60_000).runPickupTimeout(order.id, assignmentOf(before))).rejects.toThrow(/not due yet/);
-    const asked: Asked[] = [];
+    const asked: Armed[] = [];
     const late = shiftedService(31 * 60_000, asked);
     const runs = [await late.runPickupTimeout(order.id, assignmentOf(before)), await late.runPickupTimeout(order.id, assignmentOf(before))];
     expect(runs).toEqual(['expired', 'settled']);

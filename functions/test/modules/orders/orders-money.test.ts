@@ -1,10 +1,8 @@
 import { checkLedger } from '../../../src/modules/wallet/ledger.check';
 import { onOrderPayment } from '../../../src/modules/orders/orders.payments';
-import { createOrdersService } from '../../../src/modules/orders/orders.service';
-import { orderSettings } from '../../../src/modules/orders/orders.config';
 import type { PaymentOutcome } from '../../../src/modules/payments';
 import { deliverVnpayIpn, vnpayNotice } from '../../helpers/gateways';
-import { advance, draftOf, freeCourier, gatewayOrder, place, recordingSchedulers, useOrdersApp, walletOrder } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, gatewayOrder, place, useOrdersApp, walletOrder } from '../../helpers/orders';
 import { earnings, ledgerCheck, walletOf } from '../../helpers/wallet';
 
 // An order's money: gateway payments moving the order, the confirmation timer's refund, and a day of orders of
@@ -104,13 +102,7 @@ describe('the confirmation timer', () => {
   it('a gateway order paid and not confirmed in time is refunded', async () => {
     const { draft, payment } = await gatewayOrder(app, cast.consumer, cast.owner.partnerId, cast.store, 'MOCK');
     expect((await get(draft.id)).body.status).toBe('PLACED');
-    const later = createOrdersService({
-      ports: doubles.ports,
-      payments: app.payments,
-      settings: orderSettings(app.config),
-      schedulers: recordingSchedulers().schedulers,
-      now: () => Date.now() + 11 * 60_000,
-    });
+    const later = app.shifted(11 * 60_000);
     expect(await later.runConfirmTimeout(draft.id)).toBe('expired');
     expect((await app.payments.get(payment.id)).status).toBe('REFUNDED');
     expect((await get(draft.id)).body).toMatchObject({ status: 'CANCELLED', payment: { settled: 'REFUNDED' } });

@@ -1,13 +1,11 @@
 import { mediaServicesFor } from '../../../src/modules/media/media.wiring';
 import { createMediaService } from '../../../src/modules/media/media.service';
 import { imageLinks } from '../../../src/modules/media';
-import { orderSettings } from '../../../src/modules/orders/orders.config';
 import { PRESCRIPTION_LINK_TTL_SEC } from '../../../src/modules/orders/orders.queries';
-import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import { NotFoundError } from '../../../src/platform/core/errors/app-error';
 import type { Tokens } from '../../helpers/accounts';
 import { call as sharedCall } from '../../helpers/api';
-import { advance, draftOf, freeCourier, handoverPhoto, place, recordingSchedulers, useOrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, handoverPhoto, place, useOrdersApp } from '../../helpers/orders';
 
 // An order's prescription (GET /orders/{id} prescriptionUrl): a short-lived link to the consumer's upload, never its
 // permanent publicUrl, shown to the consumer and the store while the order is live, to an administrator always, to the
@@ -61,14 +59,7 @@ describe('prescriptionUrl', () => {
 
   it('a link made longer ago than its lifetime is 404; an altered one, or one turned to another item, too', async () => {
     const { order } = await prescriptionOrder();
-    const past = createOrdersService({
-      ports: doubles.ports,
-      payments: app.payments,
-      settings: orderSettings(app.config),
-      schedulers: recordingSchedulers().schedulers,
-      media: imageLinks(app.config),
-      now: () => Date.now() - (PRESCRIPTION_LINK_TTL_SEC + 60) * 1000,
-    });
+    const past = app.shifted(-(PRESCRIPTION_LINK_TTL_SEC + 60) * 1000, [], { media: imageLinks(app.config) });
     const stale = (await past.get({ userId: cast.staff.user.id, admin: false }, order.id)).prescriptionUrl!;
     expect((await fetchLink(stale)).status).toBe(404);
 
