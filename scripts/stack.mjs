@@ -19,7 +19,9 @@ const resultsDir = path.join(repoRoot, '.cache', 'test-results');
 // modules flag (plain Node 24 needs none).
 const JEST_NODE_FLAGS = '--experimental-vm-modules --no-warnings=ExperimentalWarning';
 // Jest workers for the emulator tiers (override with TEST_WORKERS; 1 runs them in band).
-const TEST_WORKERS = Number(process.env.TEST_WORKERS) || 3;
+// Four on the 2-core CI machine: three left a quarter of the CPU idle while files waited on the emulators (484 s for
+// the whole run with four, 558 s with three; docs/testing.md).
+const TEST_WORKERS = Number(process.env.TEST_WORKERS) || 4;
 
 function run(cmd, args, options = {}) {
   const res = spawnSync(cmd, args, { stdio: 'inherit', cwd: repoRoot, ...options });
@@ -220,7 +222,7 @@ async function test() {
   // The production smoke script runs against this stack too (through Hosting, as against a deployment).
   const smokeOut = path.join(resultsDir, 'smoke.txt');
   const smoke = `"${process.execPath}" "${path.join(repoRoot, 'scripts', 'smoke.mjs')}" --base-url ${BASE_URL} --otp-inbox ${env.SINKS_URL} --docs on > "${smokeOut}" 2>&1`;
-  // Test files mostly wait on the emulators, so three workers share two cores well; the serial project (files
+  // Test files mostly wait on the emulators, so four workers share two cores well; the serial project (files
   // asserting whole-database facts) runs alone afterwards, whatever the first run's outcome. The markers time the tiers.
   const touch = (name) => `touch "${mark(name)}"`;
   const emulatorTests = [

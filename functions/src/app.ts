@@ -25,6 +25,8 @@ export interface CreateAppOptions {
   config?: Readonly<AppConfig>;
   verifyAccessToken?: AccessTokenVerifier;
   rateLimiter?: RateLimiter;
+  /** The limiter of rules counted per instance (`counted: 'instance'`); in this instance's memory by default. */
+  instanceRateLimiter?: RateLimiter;
   idempotency?: IdempotencyStore;
   modules?: readonly ApiModule[];
   /** App Check token verification (APP_CHECK); firebase-admin's by default. */
@@ -74,7 +76,7 @@ export function buildApp(options: CreateAppOptions = {}): BuiltApp {
   // routes only, not against every route (or every area) of the API in turn.
   const areas = new Map<string, express.Router>();
   const appCheck = { mode: config.APP_CHECK, verify: options.verifyAppCheckToken ?? firebaseAppCheckVerifier() };
-  const instanceRateLimiter = createRateLimiter(memoryRateLimitStore(), Date.now, config.RATE_LIMITS);
+  const instanceRateLimiter = options.instanceRateLimiter ?? createRateLimiter(memoryRateLimitStore(), Date.now, config.RATE_LIMITS);
   const handlerDeps = { ...ctx, instanceRateLimiter, uploadDeadlineMs: config.UPLOAD_DEADLINE_MS, appCheck, edgeLimitFactor: config.HOSTING_EDGE_LIMIT_FACTOR };
   for (const route of routes) {
     if (route.availability && !route.availability.enabled) continue;

@@ -8,6 +8,7 @@ export const DRIVER_PROFILES = 'driver_profiles';
 // the profile): written up to once a second per driver, read by every ride search.
 export const DRIVER_LOCATIONS = 'driver_locations';
 
-// `driver_job_give_ups/{userId}`: how many jobs a driver gave up before pickup (operators read it through the API; the
-// job's customer, who reads the location document, never sees it). Server only.
+// `driver_job_give_ups/{userId}`: how many jobs a driver gave up before pickup, the last one and until when they are
+// offered no job (`count`, `lastAt`, `cooldownUntil`, epoch ms). Operators read it through the API; a rider or a job's
+// customer, who read the location document, never see it. Server only.
 export const DRIVER_JOB_GIVE_UPS = 'driver_job_give_ups';

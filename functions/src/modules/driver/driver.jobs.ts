@@ -12,7 +12,7 @@ import { giveUpsRepo, locationsRepo } from './driver.repo';
 // a write in the caller's transaction after `txRead`: two claims of one driver (a ride and a job, or two jobs) are
 // serialised by Firestore, and the second one sees the first.
 
-/** Documents one job search reads at most (the geo kit's paging by distance): a crowded area costs this, not more. */
+/** Positions one job search reads at most (the geo kit's paging by distance), plus the cooldowns of those it keeps (COOLING_SLACK). */
 export const JOB_SEARCH_BUDGET = 200;
 
 /** What a job search leaves out beyond the pool's rules. */
@@ -29,8 +29,12 @@ const barred = new WeakSet<DriverLocation>();
 const cooldownOf = new WeakMap<DriverLocation, number>();
 const coolingDown = (loc: DriverLocation, at: number): boolean => (cooldownOf.get(loc) ?? 0) > at;
 
-/** Rounds of a search that found drivers cooling down after a give-up, each searching again without them. */
-const COOLING_ROUNDS = 3;
+/**
+ * How many more drivers than asked a job search takes, so that drivers cooling down after a give-up (known only after
+ * the search) do not leave it short: it comes back short only when more than (COOLING_SLACK − 1) × `limit` of the
+ * nearest are cooling down at once, and costs at most this × `limit` cooldown reads.
+ */
+const COOLING_SLACK = 3;
 
 export interface JobClaim {
   kind: JobKind;
@@ -44,31 +48,28 @@ export interface JobClaim {
 export const jobPool = {
   /**
    * ONLINE drivers with the capability, free (no ride, no job), heard from in the last 10 minutes, not cooling down
-   * after a give-up, within `radiusM`, nearest first, reading at most `budget` positions. `exclude`: never these (a
-   * job's customer, the couriers who left it); they do not count against `limit`.
+   * after a give-up, within `radiusM`, nearest first, reading at most `budget` positions and COOLING_SLACK × `limit`
+   * cooldowns. `exclude`: never these (a job's customer, the couriers who left it); they do not count against `limit`.
    */
   async nearbyAvailable(center: LatLng, radiusM: number, capability: JobCapability, limit: number, at: number, options: NearbyJobOptions = {}) {
     const exclude = new Set(options.exclude ?? []);
-    // The cooldowns are server-only (not on the location document): read for the drivers found, in one batch; drivers
-    // cooling down are left out and the search runs again without them (a few rounds at most).
-    for (let round = 1; ; round++) {
-      const found = await nearbyPage({
-        center,
-        radiusM,
-        limit,
-        budget: options.budget ?? JOB_SEARCH_BUDGET,
-        read: async (start, end, max, afterId, endId) =>
-          (await locationsRepo.availableForJobs(capability, start, end, max, afterId, endId)) as Array<DriverLocation & { id: string; geohash: string }>,
-        pointOf: (l) => ({ lat: l.lat!, lng: l.lng! }),
-        keep: (l) => !exclude.has(l.userId) && isFresh(l, at) && jobKeysOf(l).includes(capability),
-      });
-      const until = await giveUpsRepo.cooldowns(found.items.map(({ item }) => item.userId));
-      const cooling = found.items.filter(({ item }) => (until.get(item.userId) ?? 0) > at);
-      const free = found.items.filter((f) => !cooling.includes(f));
-      if (cooling.length === 0 || found.items.length < limit || round === COOLING_ROUNDS)
-        return free.map(({ item, distanceM }) => ({ userId: item.userId, lat: item.lat!, lng: item.lng!, distanceM: Math.round(distanceM) }));
-      for (const { item } of cooling) exclude.add(item.userId);
-    }
+    // The cooldowns are server-only (not on the location document): the search takes COOLING_SLACK× `limit` drivers
+    // within its one budget, reads their cooldowns in one batch and keeps the first `limit` not cooling down.
+    const found = await nearbyPage({
+      center,
+      radiusM,
+      limit: limit * COOLING_SLACK,
+      budget: options.budget ?? JOB_SEARCH_BUDGET,
+      read: async (start, end, max, afterId, endId) =>
+        (await locationsRepo.availableForJobs(capability, start, end, max, afterId, endId)) as Array<DriverLocation & { id: string; geohash: string }>,
+      pointOf: (l) => ({ lat: l.lat!, lng: l.lng! }),
+      keep: (l) => !exclude.has(l.userId) && isFresh(l, at) && jobKeysOf(l).includes(capability),
+    });
+    const until = await giveUpsRepo.cooldowns(found.items.map(({ item }) => item.userId));
+    return found.items
+      .filter(({ item }) => (until.get(item.userId) ?? 0) <= at)
+      .slice(0, limit)
+      .map(({ item, distanceM }) => ({ userId: item.userId, lat: item.lat!, lng: item.lng!, distanceM: Math.round(distanceM) }));
   },
 
   /** Reads the driver's location document, account and give-ups in the caller's transaction (before its writes). */

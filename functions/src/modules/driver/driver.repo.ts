@@ -1,4 +1,4 @@
-import type { Transaction } from 'firebase-admin/firestore';
+import type { DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { plainCollection, readRecord } from '../../platform/kits/firestore/records';
 import { storedFields } from '../../platform/kits/firestore/documents';
@@ -115,9 +115,20 @@ export const locationsRepo = {
     const snap = await locations().where('dispatchKey', '==', rideClass).orderBy('geohash').startAt(cell).endAt(`${cell}~`).count().get();
     return snap.data().count;
   },
+  /**
+   * The whole document. Fields the schema no longer has are left out (the converter passes unknown fields through, and
+   * a full set drops what it does not write): `jobCooldownUntil`, now in driver_job_give_ups, leaves a document a
+   * rider may read at its first claim, release or assignment.
+   */
   set(tx: Transaction, record: DriverLocation): void {
-    tx.set(locations().doc(record.userId), record);
+    const { jobCooldownUntil: _retired, ...current } = record as DriverLocation & { jobCooldownUntil?: unknown };
+    tx.set(locations().doc(record.userId), current);
   },
+};
+
+const cooldownIn = (snap: DocumentSnapshot): number | null => {
+  const until = snap.get('cooldownUntil') as unknown;
+  return typeof until === 'number' ? until : null;
 };
 
 // `driver_job_give_ups/{userId}`, server-only (the location document is read by a rider or a job's customer): how many
@@ -130,12 +141,12 @@ export const giveUpsRepo = {
   async get(driverId: string, tx?: Transaction): Promise<{ count: number; cooldownUntil: number | null }> {
     const ref = db().collection(DRIVER_JOB_GIVE_UPS).doc(driverId);
     const snap = tx ? await tx.get(ref) : await ref.get();
-    return { count: (snap.get('count') as number | undefined) ?? 0, cooldownUntil: (snap.get('cooldownUntil') as number | undefined) ?? null };
+    return { count: (snap.get('count') as number | undefined) ?? 0, cooldownUntil: cooldownIn(snap) };
   },
   /** Until when each of these drivers is offered no job (absent: never gave one up). One batched read. */
   async cooldowns(driverIds: readonly string[]): Promise<Map<string, number>> {
     if (driverIds.length === 0) return new Map();
     const snaps = await db().getAll(...driverIds.map((id) => db().collection(DRIVER_JOB_GIVE_UPS).doc(id)));
-    return new Map(snaps.filter((s) => typeof s.get('cooldownUntil') === 'number').map((s) => [s.id, s.get('cooldownUntil') as number]));
+    return new Map(snaps.flatMap((s) => (cooldownIn(s) === null ? [] : [[s.id, cooldownIn(s)!] as const])));
   },
 };

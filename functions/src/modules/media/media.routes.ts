@@ -22,8 +22,9 @@ import {
 } from './media.schemas';
 import { mediaServicesFor } from './media.wiring';
 
-// The public file route: a download costs no Firestore write, so its limit is counted per instance (a guessing or
-// scraping client is slowed down without a write per image an app shows).
+// The public file route's limit is counted per instance: a shared count would add a Firestore write to every image an
+// app shows. It slows a client guessing or scraping links down (each instance allows 600 a minute; generous enough
+// for many phones behind one carrier's NAT address); a CDN or Cloud Armor in front is the answer to a real flood.
 const FILE_DOWNLOADS: RateLimitRule = { scope: 'media-files', limit: 600, windowSec: 60, counted: 'instance' };
 
 // Spec: bearer JWT with USER, ADMIN or PARTNER_* roles.

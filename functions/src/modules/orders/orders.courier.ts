@@ -1,5 +1,6 @@
 import { formerAfterLeaving, giveUpJob, ReleaseNotDue, releaseUnlessNotDue, runPickupTimeout as runPickupTask } from '../driver';
-import { courierPresence, handoverTooFarError, type PresenceCheck } from '../../platform/kits/handover/handover';
+import { ConflictError } from '../../platform/core/errors/app-error';
+import { courierPresence, type PresenceCheck } from '../../platform/kits/handover/handover';
 import { noSuchOrder, type OrderViewer, type OrdersCore } from './orders.context';
 import { assignmentOf, confirmDeadline, courierDeadline, courierRound, pickupDeadline, PICKUP_TIMEOUT_BY } from './orders.deadline';
 import type { CourierSearch } from './orders.dispatch';
@@ -15,9 +16,9 @@ import { ordersRepo } from './orders.repo';
 // counted and costs them JOB_GIVE_UP_COOLDOWN_MIN without job offers. The driver module's face keeps what parcels share
 // (who left, the retry's 409, the pickup task). Also the order's timers and the lazy checks a party's read runs.
 
-/** How fresh the courier's position must be for the store's hand-over (their app reports it every few seconds). */
-export const HAND_OVER_POSITION_MAX_AGE_MS = 2 * 60_000;
-const COURIER_NOT_HERE = 'The courier is not at the store by their last known position: hand the order over when they are here';
+/** How recent a courier's position must be to refuse the store's hand-over (their app reports it every few seconds). */
+export const HANDOVER_POSITION_MAX_AGE_MS = 2 * 60_000;
+const COURIER_ELSEWHERE = 'The courier is not at the store by their last known position: hand the order over when they are here';
 
 /** The order changed between the read that chose the move and its transaction (the store said ready): chosen again. */
 class ReadinessChanged extends Error {}
@@ -111,10 +112,12 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
 
   /**
    * The store handed the order to its courier: PICKED_UP as if the courier had said so (the consumer sees their
-   * position, the pickup window is over, and giving it up is 409 from now). Only while the courier's last known
-   * position (no older than HAND_OVER_POSITION_MAX_AGE_MS) is within HANDOVER_PHOTO_RADIUS_M of the store: else a
-   * store could take an order off a courier who never came, with no timer left to release them. A repeat, or a
-   * courier's pickup first, answers the order as it is.
+   * position, the pickup window is over, and giving it up is 409 from now). Refused while the courier is known to be
+   * elsewhere: their last position, no older than HANDOVER_POSITION_MAX_AGE_MS, farther than HANDOVER_PHOTO_RADIUS_M
+   * from the store (a store must not take an order off a courier who never came). No recent position does not
+   * refuse it: a courier whose app went quiet at the counter must not keep the food and still give the order up. The
+   * 409 names no distance (the store never sees where the courier is). A repeat, or a courier's pickup first, answers
+   * the order as it is.
    */
   function handOver(viewer: OrderViewer, id: string) {
     let presence: PresenceCheck | undefined;
@@ -123,14 +126,15 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
       viewer,
       tolerant: 'target',
       async read(tx, order) {
+        presence = undefined;
         if (order.status !== 'COURIER_ASSIGNED' || order.driverId === null) return;
         const place = { lat: order.pickup.lat, lng: order.pickup.lng };
-        const input = { courierId: order.driverId, place, radiusM: settings.photoRadiusM, maxAgeMs: HAND_OVER_POSITION_MAX_AGE_MS, since: 0 };
+        const input = { courierId: order.driverId, place, radiusM: settings.photoRadiusM, maxAgeMs: HANDOVER_POSITION_MAX_AGE_MS };
         presence = await courierPresence(ports.couriers.lastPosition, { ...input, at: now(), tx });
       },
       check: () => {
-        const tooFar = presence && handoverTooFarError(presence, 'ORDER_HANDOVER_TOO_FAR', COURIER_NOT_HERE);
-        if (tooFar) throw tooFar;
+        if (presence?.outcome === 'TOO_FAR' && presence.distanceM !== null)
+          throw new ConflictError(COURIER_ELSEWHERE, { radiusM: presence.radiusM }).withCode('ORDER_HANDOVER_TOO_FAR');
       },
       change: (o, at) => ({ pickedUpAt: at, readyAt: o.readyAt ?? at }),
     });

@@ -7,6 +7,9 @@ import { ORDER_SYSTEM_REASONS, type OrderRecord } from './orders.model';
 
 export const CONFIRM_TIMEOUT_BY = 'system:order-confirm-timeout';
 
+/** How long past `confirmBy` a PLACED order still counts as pending (instances' clocks differ a little). */
+export const CONFIRM_CLOCK_GRACE_MS = 60_000;
+
 // A PLACED order not confirmed by `confirmBy` is cancelled: its task at that time, or the lazy check of a later read
 // or move. The cancellation gives the stock back in its transaction; money and voucher follow (orders.settlement).
 export const confirmDeadline = defineDeadline({

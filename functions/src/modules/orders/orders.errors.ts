@@ -10,7 +10,7 @@ export const ORDERS_ERROR_CODES = defineErrorCodes({
   ORDER_PROOF_INVALID: [422, 'The photo is not one of your READY image uploads.'],
   ORDER_HANDOVER_TOO_FAR: [
     409,
-    'The courier is not where the hand-over happens (`details.distanceM`, `details.radiusM`): their last known position is farther than HANDOVER_PHOTO_RADIUS_M, or too old (`distanceM` null). A courier’s photo proof at the drop-off (position within 10 minutes; the code still proves it anywhere), or the store’s hand-over at the store (position within 2 minutes).',
+    'The courier is not where the hand-over happens (`details.radiusM`, HANDOVER_PHOTO_RADIUS_M). A courier’s photo proof of delivery: their last known position is farther from the drop-off, or older than 10 minutes or than the pickup (`details.distanceM`, null when not known); the code still proves it anywhere. The store’s hand-over: the courier’s position of the last 2 minutes is farther from the store (no distance shown).',
   ],
   ORDER_COURIER_RELEASED: [409, 'You are no longer this order’s courier: you gave it up, or the pickup window released you.'],
   ORDER_ALREADY_RATED: [409, 'The order was rated already (once per order).'],

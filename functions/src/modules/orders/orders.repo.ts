@@ -6,6 +6,7 @@ import { paginate, type Page, type PageRequest } from '../../platform/kits/fires
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import { timestampOf } from '../../platform/kits/time/time';
 import { readHistory, recordNote, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
+import { CONFIRM_CLOCK_GRACE_MS } from './orders.deadline';
 import type { OrderAction, OrderStatus } from './orders.machine';
 import { ORDER_HANDOVERS, ORDER_RATINGS, ORDERS, orderDocument, type HandoverRecord, type OrderRecord, type RatingRecord } from './orders.model';
 
@@ -24,9 +25,6 @@ export interface OrderFilter {
 }
 
 export type OrderSettlement = OrderRecord['settlement'];
-
-/** How long past `confirmBy` a PLACED order still counts as pending (instances' clocks differ a little). */
-export const CONFIRM_CLOCK_GRACE_MS = 60_000;
 
 export const ordersRepo = {
   ref: (id: string) => db().collection(ORDERS).doc(id),
@@ -77,9 +75,9 @@ export const ordersRepo = {
   },
 
   /**
-   * The consumer's unconfirmed orders, up to `limit`, read in the caller's transaction: AWAITING_PAYMENT, and PLACED ones still within `confirmBy` (an
-   * order past it is cancelled by its timer or the next read), give or take CONFIRM_CLOCK_GRACE_MS for the clocks of
-   * other instances, one of which may still confirm it.
+   * The consumer's unconfirmed orders, up to `limit`, read in the caller's transaction: AWAITING_PAYMENT ones, and
+   * PLACED ones whose store may still confirm them: `confirmBy` not yet passed by more than CONFIRM_CLOCK_GRACE_MS
+   * (another instance's clock may be behind this one's; an order past that is cancelled by its timer or next read).
    */
   async txCountPending(tx: Transaction, consumerId: string, at: number, limit: number): Promise<number> {
     const mine = db().collection(ORDERS).where('consumerId', '==', consumerId);

@@ -62,7 +62,7 @@ export function ordersStoreRoutes({ config }: AppContext): AnyRoute[] {
       tag,
       summary: 'Store: we gave the order to its courier',
       description:
-        'COURIER_ASSIGNED → PICKED_UP, whether or not the courier said pickup: the consumer sees the courier’s position, the pickup window is over, and the courier can no longer give the order up (409 ORDER_TRANSITION). Only while the courier is at the store: their last known position, no older than 2 minutes, within HANDOVER_PHOTO_RADIUS_M (300 m) of it, else 409 ORDER_HANDOVER_TOO_FAR (`details.distanceM`, null when no recent position is known; `details.radiusM`). Racing the courier’s give-up, exactly one of them happens. By the store’s owner or staff; a repeat (or the courier’s pickup first) answers the order as it is. Idempotency-Key accepted.',
+        'COURIER_ASSIGNED → PICKED_UP, whether or not the courier said pickup: the consumer sees the courier’s position, the pickup window is over, and the courier can no longer give the order up (409 ORDER_TRANSITION). Refused while the courier is known to be elsewhere: their last position, no older than 2 minutes, farther than HANDOVER_PHOTO_RADIUS_M (300 m) from the store is 409 ORDER_HANDOVER_TOO_FAR (`details.radiusM`; the courier’s distance is not shown). With no recent position (their app went quiet) the hand-over is accepted. Racing the courier’s give-up, exactly one of them happens. By the store’s owner or staff; a repeat (or the courier’s pickup first) answers the order as it is. Idempotency-Key accepted.',
       auth: [...STAFF],
       idempotent: true,
       rateLimit: LIMITS.store,

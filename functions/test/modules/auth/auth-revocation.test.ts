@@ -139,10 +139,13 @@ describe('sessions beyond one batch', () => {
       }
       await batch.commit();
     }
-    expect(await revokeUserSessions(account.user.id, 'test', Date.now())).toBe(621);
-    const live = (await authRepo.sessionsOf(account.user.id)).filter((s) => s.revokedAt === null);
-    expect(live).toEqual([]);
-    // Every sign-in queries this collection: the 620 go (test/helpers/cleanup.ts says why).
-    await deleteAll(ids.map((id) => db().collection(AUTH_SESSIONS).doc(id)));
+    try {
+      expect(await revokeUserSessions(account.user.id, 'test', Date.now())).toBe(621);
+      const live = (await authRepo.sessionsOf(account.user.id)).filter((s) => s.revokedAt === null);
+      expect(live).toEqual([]);
+    } finally {
+      // Every sign-in queries this collection: the 620 go (test/helpers/cleanup.ts says why).
+      await deleteAll(ids.map((id) => db().collection(AUTH_SESSIONS).doc(id)));
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CART_CHECKOUTS } from '../../../src/modules/cart/cart.collections';
-import { CONFIRM_CLOCK_GRACE_MS, ordersRepo } from '../../../src/modules/orders/orders.repo';
+import { CONFIRM_CLOCK_GRACE_MS } from '../../../src/modules/orders/orders.deadline';
+import { ordersRepo } from '../../../src/modules/orders/orders.repo';
 import { orderOf } from '../../../src/modules/orders/orders.place';
 import { paymentCommands } from '../../../src/modules/payments';
 import { db, inTransaction } from '../../../src/platform/core/firebase/firebase';
@@ -150,6 +151,7 @@ describe('the pending-orders limit in the placing transaction', () => {
       () => 'ok',
       (err: { code?: string }) => err.code,
     );
+  const CONFIRM_WINDOW_MS = 600_000;
   /**
    * Unconfirmed orders as the orders module stores them, whole (the deployed orders trigger reads them): placed `ageMs`
    * ago (confirmBy 10 minutes after that), their stock already counted back, so the confirmation timer's cancel of an
@@ -157,7 +159,9 @@ describe('the pending-orders limit in the placing transaction', () => {
    */
   const seed = (consumerId: string, seller: { kind: 'MERCHANT' | 'PHARMACY'; id: string }, status: 'PLACED' | 'AWAITING_PAYMENT', ageMs = 0) => {
     const payment = status === 'PLACED' ? undefined : { method: 'GATEWAY' as const, provider: 'VNPAY' as const, paymentId: null };
-    const record = orderOf(draftOf(consumerId, `partner-${randomUUID().slice(0, 8)}`, seller, { at: Date.now() - ageMs, payment }), { confirmTimeoutSec: 600 });
+    const record = orderOf(draftOf(consumerId, `partner-${randomUUID().slice(0, 8)}`, seller, { at: Date.now() - ageMs, payment }), {
+      confirmTimeoutSec: CONFIRM_WINDOW_MS / 1000,
+    });
     return inTransaction(async (tx) => ordersRepo.txCreate(tx, { ...record, settlement: { ...record.settlement, stockReturned: true } }, consumerId));
   };
 
@@ -165,10 +169,10 @@ describe('the pending-orders limit in the placing transaction', () => {
     const store = await openStore(area(), menu);
     const consumerId = `consumer-${randomUUID().slice(0, 8)}`;
     // Past confirmBy by more than the instances' clock grace (60 s): expiring, not counted.
-    await Promise.all([0, 1, 2, 3, 4].map(() => seed(consumerId, store.ref, 'PLACED', 600_000 + CONFIRM_CLOCK_GRACE_MS + 30_000)));
+    await Promise.all([0, 1, 2, 3, 4].map(() => seed(consumerId, store.ref, 'PLACED', CONFIRM_WINDOW_MS + CONFIRM_CLOCK_GRACE_MS + 30_000)));
     expect(await check(consumerId, store.ref)).toBe('ok');
     // Past it by less than the grace: another instance may still confirm it, so it counts (4 of 5).
-    await Promise.all([0, 1, 2, 3].map(() => seed(consumerId, store.ref, 'PLACED', 600_000 + 20_000)));
+    await Promise.all([0, 1, 2, 3].map(() => seed(consumerId, store.ref, 'PLACED', CONFIRM_WINDOW_MS + 20_000)));
     expect(await check(consumerId, store.ref)).toBe('ok');
     await seed(consumerId, store.ref, 'AWAITING_PAYMENT');
     expect(await check(consumerId, store.ref)).toBe('ORDER_TOO_MANY_PENDING');

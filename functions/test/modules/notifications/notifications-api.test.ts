@@ -103,6 +103,12 @@ describe('inbox and preferences', () => {
 });
 
 describe('admin.broadcast', () => {
+  // It reaches every consumer of the run so far: its items go when done (test/helpers/cleanup.ts says why).
+  const broadcasts: string[] = [];
+  afterAll(async () => {
+    for (const id of broadcasts) await deleteMatching(db().collection(INBOX).where('entityId', '==', id));
+  });
+
   it('ADMIN only; every consumer gets a SYSTEM item, registered devices a push (promo opt-outs excluded)', async () => {
     const user = await registerVerified();
     const optedOut = await registerVerified();
@@ -119,6 +125,7 @@ describe('admin.broadcast', () => {
     const res = await call('POST', '/notifications/broadcast', { token: admin.accessToken, body, headers: { 'idempotency-key': key } });
     // Accepted at once; the job (Cloud Tasks function broadcastJob) delivers it.
     expect(res.status).toBe(202);
+    broadcasts.push(res.body.broadcastId);
     expect(res.body).toMatchObject({ broadcastId: expect.any(String), title: 'Weekend deal', surfaces: ['CON'] });
     const replay = await call('POST', '/notifications/broadcast', { token: admin.accessToken, body, headers: { 'idempotency-key': key } });
     expect(replay.status).toBe(202);
@@ -147,8 +154,6 @@ describe('admin.broadcast', () => {
     expect(
       (await call('GET', '/notifications', { token: optedOut.accessToken })).body.items.some((i: { event: string }) => i.event === 'admin.broadcast'),
     ).toBe(true);
-    // It reached every consumer of the run so far: its items go (test/helpers/cleanup.ts says why).
-    await deleteMatching(db().collection(INBOX).where('entityId', '==', res.body.broadcastId));
   });
 });
 

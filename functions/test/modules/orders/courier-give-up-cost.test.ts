@@ -18,7 +18,6 @@ const readyOrder = async () => {
   await advance(app, cast, order.id, 'READY_FOR_PICKUP');
   return order;
 };
-const later = (shiftMs: number) => app.shifted(shiftMs);
 
 describe('a give-up’s cost', () => {
   it('counted once however often it is tapped, and no offer for the cooldown; after it the courier is offered orders again', async () => {
@@ -38,8 +37,8 @@ describe('a give-up’s cost', () => {
     // The only courier near the store is cooling down: a new order finds nobody now, and them 11 minutes later.
     const second = await readyOrder();
     await expect(app.service.searchCourier(second.id)).rejects.toBeInstanceOf(NoCourierFree);
-    await expect(later(9 * 60_000).searchCourier(second.id)).rejects.toBeInstanceOf(NoCourierFree);
-    expect(await later(11 * 60_000).searchCourier(second.id)).toBe('assigned');
+    await expect(app.shifted(9 * 60_000).searchCourier(second.id)).rejects.toBeInstanceOf(NoCourierFree);
+    expect(await app.shifted(11 * 60_000).searchCourier(second.id)).toBe('assigned');
     expect((await ordersRepo.get(second.id))!.driverId).toBe(courier.user.id);
     expect((await ordersRepo.get(first.id))!.formerDriverIds).toEqual([courier.user.id]);
   });
@@ -49,7 +48,7 @@ describe('a give-up’s cost', () => {
     const order = await readyOrder();
     expect(await app.service.searchCourier(order.id)).toBe('assigned');
     const assignment = assignmentOf((await ordersRepo.get(order.id))!);
-    expect(await later(31 * 60_000).runPickupTimeout(order.id, assignment)).toBe('expired');
+    expect(await app.shifted(31 * 60_000).runPickupTimeout(order.id, assignment)).toBe('expired');
     const state = await doubles.courierState(courier.user.id);
     expect([state.jobId, state.gaveUps, state.cooldownUntil]).toEqual([null, undefined, undefined]);
   });
@@ -74,7 +73,7 @@ describe('a give-up’s cost', () => {
     // A free courier farther away is found; the one who left, nearer and past the cooldown, is not.
     const next = await driverAccount();
     await doubles.courier(next.user.id, nearStore(1_100, 200));
-    expect(await later(11 * 60_000).searchCourier(order.id)).toBe('assigned');
+    expect(await app.shifted(11 * 60_000).searchCourier(order.id)).toBe('assigned');
     expect((await ordersRepo.get(order.id))!.driverId).toBe(next.user.id);
   });
 });

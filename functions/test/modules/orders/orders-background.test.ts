@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ORDERS } from '../../../src/modules/orders';
 import { NoCourierFree } from '../../../src/modules/orders/orders.dispatch';
-import { orderSettings } from '../../../src/modules/orders/orders.config';
-import { createOrdersService } from '../../../src/modules/orders/orders.service';
 import { onOrderWritten } from '../../../src/modules/orders/orders.triggers';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import type { DocumentEvent } from '../../../src/platform/core/module/module';
 import { driverAccount } from '../../helpers/drivers';
 import { inboxOf } from '../../helpers/notifications';
-import { advance, draftOf, freeCourier, nearStore, place, recordingSchedulers, STORE_AT, useOrdersApp } from '../../helpers/orders';
+import { advance, draftOf, freeCourier, nearStore, place, STORE_AT, useOrdersApp, type Armed } from '../../helpers/orders';
 
 // The order's background work: the trigger's notices (delivered at least once, notifying once), the timers it arms,
 // and the courier search through the job pool's double (nearest first, a taken courier skipped, races, retries).
@@ -60,8 +58,8 @@ describe('the trigger, delivered twice, notifies once', () => {
   });
 
   it('arms the confirmation timer for a PLACED order and the courier search for one being prepared or ready', async () => {
-    const { armed: asked, schedulers } = recordingSchedulers();
-    const service = createOrdersService({ ports: doubles.ports, payments: app.payments, settings: orderSettings(app.config), schedulers });
+    const asked: Armed[] = [];
+    const service = app.shifted(0, asked);
     const order = await place(app, draftOf(cast.consumer.user.id, cast.owner.partnerId, cast.store));
     await onOrderWritten(change(undefined, await stored(order.id)), app.config, { dispatch: async () => [] }, service);
     await advance(app, cast, order.id, 'PREPARING');

@@ -36,8 +36,6 @@ afterAll(async () => {
   await app.close();
 });
 
-const shiftedService = (shiftMs: number, asked: Armed[]) => app.shifted(shiftMs, asked);
-
 /** A READY_FOR_PICKUP order with nobody free near the store (the pool's only courier is in another city). */
 async function readyWithNobody(): Promise<string> {
   await freeCourier(doubles, { lat: 21.03, lng: 105.85 });
@@ -55,7 +53,7 @@ describe('rounds of the courier search', () => {
     const rounds: number[] = [];
     for (let hour = 1; hour <= 6; hour++) {
       const asked: Armed[] = [];
-      expect(await shiftedService(hour * 3_600_000, asked).runCourierSearch(id)).toBe('expired');
+      expect(await app.shifted(hour * 3_600_000, asked).runCourierSearch(id)).toBe('expired');
       const after = await stored(id);
       expect([after.status, after.driverId, asked.length]).toEqual(['READY_FOR_PICKUP', null, 1]);
       expect(asked[0]).toMatchObject({ id, phase: `r${after.courierAttempt}` });
@@ -67,7 +65,7 @@ describe('rounds of the courier search', () => {
     expect(delays.slice(-2)).toEqual([120, 120]);
 
     const asked: Armed[] = [];
-    const later = shiftedService(7 * 3_600_000, asked);
+    const later = app.shifted(7 * 3_600_000, asked);
     expect(await later.runCourierSearch(id, 'r0')).toBe('settled');
     expect([(await stored(id)).courierAttempt, asked]).toEqual([rounds[rounds.length - 1], []]);
     // A courier comes free: the current round gives them the order.

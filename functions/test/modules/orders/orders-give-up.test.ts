@@ -31,9 +31,6 @@ async function assigned(to: 'READY_FOR_PICKUP' | 'PREPARING' = 'READY_FOR_PICKUP
   return { courier, order };
 }
 
-/** The orders service on the doubles with its clock moved by `shiftMs` and its timers recorded. */
-const shiftedService = (shiftMs: number, asked: Armed[] = []) => app.shifted(shiftMs, asked);
-
 describe('the courier gives an order up', () => {
   it('back to READY_FOR_PICKUP: freed, closed to them (404), a retry 409, searched again without them', async () => {
     const { courier, order } = await assigned();
@@ -101,9 +98,9 @@ describe('the pickup window', () => {
     const before = (await ordersRepo.get(order.id))!;
     const beforeDoc = await doc(order.id);
     expect(before.pickupBy).toBe(before.assignedAt! + 30 * 60_000);
-    await expect(shiftedService(29 * 60_000).runPickupTimeout(order.id, assignmentOf(before))).rejects.toThrow(/not due yet/);
+    await expect(app.shifted(29 * 60_000).runPickupTimeout(order.id, assignmentOf(before))).rejects.toThrow(/not due yet/);
     const asked: Armed[] = [];
-    const late = shiftedService(31 * 60_000, asked);
+    const late = app.shifted(31 * 60_000, asked);
     const runs = [await late.runPickupTimeout(order.id, assignmentOf(before)), await late.runPickupTimeout(order.id, assignmentOf(before))];
     expect(runs).toEqual(['expired', 'settled']);
     await late.releaseOverdue(order.id); // a task of no assignment, come late
@@ -126,8 +123,8 @@ describe('the pickup window', () => {
     const { courier, order } = await assigned();
     const assignment = assignmentOf((await ordersRepo.get(order.id))!);
     expect((await post(order.id, 'pickup', courier)).status).toBe(200);
-    expect(await shiftedService(31 * 60_000).runPickupTimeout(order.id, assignment)).toBe('settled');
-    expect(await shiftedService(31 * 60_000).releaseOverdue(order.id)).toMatchObject({ status: 'PICKED_UP', driverId: courier.user.id });
+    expect(await app.shifted(31 * 60_000).runPickupTimeout(order.id, assignment)).toBe('settled');
+    expect(await app.shifted(31 * 60_000).releaseOverdue(order.id)).toMatchObject({ status: 'PICKED_UP', driverId: courier.user.id });
   });
 
   it('is checked lazily: a party reading an order past its window finds it released', async () => {

@@ -180,10 +180,10 @@ export function toExpressHandlers(
   const edgeFactor = deps.edgeLimitFactor ?? 0;
   const limiter = rule?.counted === 'instance' ? deps.instanceRateLimiter : deps.rateLimiter;
   if (rule && !limiter) throw new Error(`${route.method.toUpperCase()} ${route.path}: a limit counted per instance needs the instance's limiter`);
-  if (rule && rule.per !== 'user') {
+  if (rule && limiter && rule.per !== 'user') {
     handlers.push((req, res, next) => {
       const edge = edgeFactor > 0 ? clientEdge(req) : undefined;
-      limiter!.hit(rule, ipRateLimitSubject(clientIp(req)), edge === undefined ? undefined : { subject: `edge:${edge}`, factor: edgeFactor }).then((state) => {
+      limiter.hit(rule, ipRateLimitSubject(clientIp(req)), edge === undefined ? undefined : { subject: `edge:${edge}`, factor: edgeFactor }).then((state) => {
         sendRateLimitHeaders(res, state);
         next();
       }, next);
@@ -192,10 +192,10 @@ export function toExpressHandlers(
   if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
   else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
   // Per-user limits count the verified caller, after the guard (a bad token is a 401, never a hit).
-  if (rule && rule.per === 'user') {
+  if (rule && limiter && rule.per === 'user') {
     if (!Array.isArray(route.auth)) throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
     handlers.push((_req, res, next) => {
-      limiter!.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then((state) => {
+      limiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then((state) => {
         sendRateLimitHeaders(res, state);
         next();
       }, next);

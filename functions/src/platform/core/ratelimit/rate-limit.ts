@@ -117,10 +117,13 @@ export function createRateLimiter(
   };
 }
 
+/** How often the memory store drops the counters of windows that ended. */
+const PRUNE_EVERY_MS = 60_000;
+
 // For unit tests, the plain node server without Firestore, and the limits counted per instance (`counted:
-// 'instance'`): windows that ended are dropped as the clock passes them, so a long-lived instance keeps only the
-// current windows' counters.
-export function memoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
+// 'instance'`). Keys name their window (a new window counts under a new key); ended windows are dropped once a
+// minute, so a long-lived instance keeps only the current windows' counters (`size` says how many, for tests).
+export function memoryRateLimitStore(now: () => number = Date.now): RateLimitStore & { size(): number } {
   const counts = new Map<string, { count: number; expiresAtMs: number }>();
   let pruneAt = 0;
   return {
@@ -128,12 +131,12 @@ export function memoryRateLimitStore(now: () => number = Date.now): RateLimitSto
       const at = now();
       if (at >= pruneAt) {
         for (const [k, entry] of counts) if (entry.expiresAtMs <= at) counts.delete(k);
-        pruneAt = at + 60_000;
+        pruneAt = at + PRUNE_EVERY_MS;
       }
-      const entry = counts.get(key);
-      const next = { count: (entry?.count ?? 0) + 1, expiresAtMs };
-      counts.set(key, next);
-      return next.count;
+      const count = (counts.get(key)?.count ?? 0) + 1;
+      counts.set(key, { count, expiresAtMs });
+      return count;
     },
+    size: () => counts.size,
   };
 }

@@ -110,27 +110,30 @@ export type PresenceCheck = { outcome: 'NEAR'; distanceM: number } | { outcome: 
 /** A photo proof checked: proved, not the courier's own READY image, or taken away from the place. */
 export type PhotoHandoverCheck = { outcome: 'PROVED'; proof: HandoverProof } | { outcome: 'NOT_YOURS' } | Extract<PresenceCheck, { outcome: 'TOO_FAR' }>;
 
-interface PresenceInput {
+export interface PresenceInput {
   courierId: string;
   place: LatLng;
   radiusM: number;
+  /** A position older than this (at `at`) is not known. */
   maxAgeMs: number;
-  since: number;
+  /** Nor one written before this (the handover's start); none: any recent one counts. */
+  since?: number;
   at: number;
   tx?: Transaction;
 }
 
 /** Whether a known position is within `radiusM` of `place`, written no earlier than `since` and no older than `maxAgeMs`. */
 export function presenceOf(position: CourierPosition | null, input: Omit<PresenceInput, 'courierId' | 'tx'>): PresenceCheck {
-  const fresh = position !== null && position.at >= input.since && input.at - position.at <= input.maxAgeMs;
+  const fresh = position !== null && position.at >= (input.since ?? 0) && input.at - position.at <= input.maxAgeMs;
   const distanceM = fresh ? Math.round(distanceMeters(position, input.place)) : null;
   if (distanceM === null || distanceM > input.radiusM) return { outcome: 'TOO_FAR', distanceM, radiusM: input.radiusM };
   return { outcome: 'NEAR', distanceM };
 }
 
 /**
- * Whether the courier is where a handover happens, by their last known position (the store's own hand-over, which
- * must not be pressed while the courier is elsewhere). Reads in `tx` when given one.
+ * Whether the courier is where a handover happens, by their last known position: NEAR, or TOO_FAR (known to be
+ * farther than `radiusM`, or not known: `distanceM` null; the caller decides what an unknown position means). Reads
+ * in `tx` when given one.
  */
 export async function courierPresence(positions: CourierPositionLookup, input: PresenceInput): Promise<PresenceCheck> {
   return presenceOf(await positions(input.courierId, input.tx), input);
@@ -147,21 +150,19 @@ export async function courierPresence(positions: CourierPositionLookup, input: P
  */
 export async function proveHandover(
   lookups: { photos: HandoverPhotoLookup; positions: CourierPositionLookup },
-  input: { photoId: string } & PresenceInput,
+  input: { photoId: string; since: number } & PresenceInput,
 ): Promise<PhotoHandoverCheck> {
   const [photo, position] = await Promise.all([lookups.photos(input.courierId, input.photoId, input.tx), lookups.positions(input.courierId, input.tx)]);
-  if (!photo || (photo.createdAt ?? 0) < input.since) return { outcome: 'NOT_YOURS' };
+  if (!photo || (photo.createdAt ?? 0) < (input.since ?? 0)) return { outcome: 'NOT_YOURS' };
   const presence = presenceOf(position, input);
   if (presence.outcome === 'TOO_FAR') return presence;
   return { outcome: 'PROVED', proof: { method: 'PHOTO', photo: { id: photo.id, url: photo.url }, by: input.courierId, at: input.at } };
 }
 
-const TOO_FAR_FOR_PHOTO = 'Your last known position is too far from the handover place for a photo proof: use the code, or get closer';
-
 /** The answer to a photo taken too far from the place (409 with the module's code, `distanceM` and `radiusM`); undefined otherwise. */
-export function handoverTooFarError(check: PhotoHandoverCheck | PresenceCheck, code: ErrorCode, message = TOO_FAR_FOR_PHOTO): AppError | undefined {
+export function handoverTooFarError(check: PhotoHandoverCheck, code: ErrorCode): AppError | undefined {
   if (check.outcome !== 'TOO_FAR') return undefined;
-  return new ConflictError(message, {
+  return new ConflictError('Your last known position is too far from the handover place for a photo proof: use the code, or get closer', {
     distanceM: check.distanceM,
     radiusM: check.radiusM,
   }).withCode(code);
