@@ -4,8 +4,9 @@
 // `*.serial.test.ts` the few files that must run alone (whole-database facts).
 const path = require('node:path');
 
-const tsJest = ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.json') }];
-const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, moduleFileExtensions: ['ts', 'js', 'json'] };
+// TypeScript through esbuild, ts-jest where a file needs jest.mock hoisting (test/helpers/transform.js says why).
+const transform = path.join(__dirname, 'test', 'helpers', 'transform.js');
+const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': transform }, moduleFileExtensions: ['ts', 'js', 'json'] };
 const CODE_TESTS = ['<rootDir>/test/modules/**/', '<rootDir>/test/platform/**/'];
 
 // Integration tests call the API running in-process (started once per jest run by globalSetup).

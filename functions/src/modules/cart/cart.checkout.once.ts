@@ -1,19 +1,17 @@
 import { AppError } from '../../platform/core/errors/app-error';
-import { inTransaction } from '../../platform/core/firebase/firebase';
 import { vnd } from '../../platform/kits/money/money';
 import type { PaymentView } from '../payments';
-import { changed, draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
+import { draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
+import { createCartPlacing } from './cart.checkout.placing';
 import type { CartContext } from './cart.context';
 import { SWEEP_LEASE_MS } from './cart.leftovers';
-import { oneAtATime, sellerQueueKey, storeBusy } from './cart.checkout.queue';
-import { cartIdOf, lineRequestOf, type CheckoutPayment, type CheckoutRecord } from './cart.model';
-import { itemsTotal, type Assessment } from './cart.pricing';
-import { cartRepo } from './cart.repo';
+import type { CheckoutPayment, CheckoutRecord } from './cart.model';
+import type { Assessment } from './cart.pricing';
 
 // Checkout in one transaction, when nothing it takes could outlive a failure: CASH or WALLET, no voucher. The wallet
-// hold is written with the order, so no attempt record or check is needed before it: a transaction that fails or
-// never commits leaves no hold, no stock taken, no order. Round trips: the reads that need no cart (replay, the store,
-// the pending orders, the wallet), then the stock, then the commit; the answer is built from what was written.
+// hold is written with the order (the placing transaction's own read and write, cart.checkout.placing), so no attempt
+// record or check is needed before it: a transaction that fails or never commits leaves no hold, no stock taken, no
+// order. The answer is built from what was written.
 
 /** What the transaction did: placed now (with what it wrote), or found placed by an earlier request with the key. */
 export type Once =
@@ -24,14 +22,9 @@ export const busy = () =>
     'CART_CHECKOUT_BUSY',
   );
 
-const settled = <T>(p: Promise<T>): Promise<{ value: T } | { err: unknown }> =>
-  p.then(
-    (value) => ({ value }),
-    (err: unknown) => ({ err }),
-  );
-
 export function createPlaceAtOnce(ctx: CartContext) {
-  const { payments, orders, sellers, now } = ctx;
+  const { payments, now } = ctx;
+  const placeCart = createCartPlacing(ctx);
 
   return async function placeAtOnce(orderId: string, userId: string, input: CheckoutInput, a: Assessment): Promise<Once> {
     const at = now();
@@ -46,29 +39,19 @@ export function createPlaceAtOnce(ctx: CartContext) {
       description: `Order at ${a.seller.name}`,
       idempotencyKey: key,
     };
-    return oneAtATime(sellerQueueKey(input.seller), storeBusy, () =>
-      inTransaction(async (tx): Promise<Once> => {
-        // Everything but the stock first, side by side; the stock last, so the transaction holds it for one round trip.
-        // A refusal (the store, the limit, the wallet) counts only once the order is known not to exist: a replay answers it.
-        const [r, exists, cart, checked, held] = await Promise.all([
-          cartRepo.getCheckout(orderId, tx),
-          orders.txExists(tx, orderId),
-          cartRepo.get(cartIdOf(userId, input.seller), tx),
-          settled(orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller })),
-          settled(holds ? payments.txHold(tx, hold) : Promise.resolve(null)),
-        ]);
-        if (r?.placed || exists) return { outcome: 'replayed', record: r };
+    const placed = await placeCart({
+      orderId,
+      userId,
+      input,
+      a,
+      // The hold is read (and refused) beside the order's checks, and written with the order.
+      alongside: holds ? (tx) => payments.txHold(tx, hold) : undefined,
+      admit: (r) => {
         if (r?.sweepingAt != null && at - r.sweepingAt < SWEEP_LEASE_MS) throw busy();
-        if ('err' in checked) throw checked.err;
-        if ('err' in held) throw held.err;
-        if (!cart || cart.revision !== a.cart?.revision) throw changed();
-        const taken = await sellers.txTake(tx, input.seller, cart.lines.map(lineRequestOf));
-        if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== pricing.itemsVnd) throw changed();
-        const payment = held.value?.payment ?? null;
-        held.value?.write();
-        taken.take();
-        const order = orders.txPlace(tx, draftOf(orderId, userId, input, a, { lines: taken.lines, pricing, voucher: null, payment, at }));
-        cartRepo.remove(tx, cart.id);
+      },
+      write: ({ record: r, lines, side: held }) => {
+        const payment = held?.payment ?? null;
+        held?.write();
         const entry: CheckoutPayment[] = payment
           ? [{ key, method: 'WALLET', provider: null, amount: pricing.totalVnd, id: payment.id, taken: true, settled: false }]
           : [];
@@ -84,10 +67,10 @@ export function createPlaceAtOnce(ctx: CartContext) {
           createdAt: r?.createdAt ?? at,
           updatedAt: at,
         };
-        cartRepo.putCheckout(tx, record);
-        return { outcome: 'placed', record, order, payment };
-      }),
-    );
+        return { draft: draftOf(orderId, userId, input, a, { lines, pricing, voucher: null, payment, at }), record };
+      },
+    });
+    return placed.outcome === 'placed' ? { ...placed, payment: placed.side?.payment ?? null } : placed;
   };
 }
 

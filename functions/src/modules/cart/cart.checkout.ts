@@ -5,15 +5,14 @@ import { stableId } from '../../platform/kits/ids/stable-id';
 import { vnd } from '../../platform/kits/money/money';
 import type { CartContext } from './cart.context';
 import { checkoutDeadline, createLeftovers, dueView, SWEEP_LEASE_MS } from './cart.leftovers';
-import { cartIdOf, lineRequestOf, outstanding, pricingOf, voucherReferenceOf, type CheckoutPayment, type CheckoutRecord, type Pricing } from './cart.model';
-import type { OrderDraft, PricedLine } from './cart.ports';
-import { assess, itemsTotal, refusalOf, type Assessment } from './cart.pricing';
+import { cartIdOf, outstanding, pricingOf, voucherReferenceOf, type CheckoutPayment, type CheckoutRecord, type Pricing } from './cart.model';
+import { assess, refusalOf, type Assessment } from './cart.pricing';
 import { cartRepo } from './cart.repo';
 import type { PaymentView } from '../payments';
 import type { Reservation } from '../promotions';
 import { asCartRefusal, changed, draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
 import { busy, createPlaceAtOnce, writtenAnswer } from './cart.checkout.once';
-import { oneAtATime, sellerQueueKey, storeBusy } from './cart.checkout.queue';
+import { createCartPlacing, settled, type CartPlaced } from './cart.checkout.placing';
 
 export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 
@@ -22,7 +21,7 @@ export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 // the stock (read last: the crowd of a store contends for it), then order, hold, cart and record written together.
 // Otherwise (a voucher, a gateway payment), in the order that never leaves money or a voucher use without an order:
 // record the attempt and arm its check → reserve the voucher → take the payment (a wallet hold, a gateway payment) →
-// one placing transaction. A failure gives back what this attempt took at once; a crash in between is covered by the
+// the placing transaction both ways end in (cart.checkout.placing). A failure gives back what this attempt took at once; a crash in between is covered by the
 // check (cart.leftovers).
 
 /** What this attempt has taken so far (what a failure gives back). */
@@ -35,11 +34,20 @@ interface Attempt {
   paymentId: string | null;
 }
 
+/** This attempt's payment entry once its order is placed: taken when a payment was made, else settled (none needed). */
+const paidWith = (attempt: Attempt, p: CheckoutPayment): CheckoutPayment => ({
+  ...p,
+  id: attempt.paymentId,
+  taken: attempt.paymentId !== null,
+  settled: attempt.paymentId === null,
+});
+
 export function createCheckout(ctx: CartContext) {
   const { payments, promotions, orders, sellers, now } = ctx;
   const leftovers = createLeftovers(ctx);
   const deadline = checkoutDeadline(ctx.settings.checkoutCheckSec);
   const placeAtOnce = createPlaceAtOnce(ctx);
+  const placeCart = createCartPlacing(ctx);
 
   async function answer(orderId: string, userId: string, paymentId: string | null) {
     const [order, p] = await Promise.all([orders.view(orderId, userId), paymentId ? payments.get(paymentId) : null]);
@@ -56,16 +64,13 @@ export function createCheckout(ctx: CartContext) {
   async function begin(orderId: string, userId: string, input: CheckoutInput, a: Assessment): Promise<Attempt | 'placed'> {
     const at = now();
     return inTransaction(async (tx) => {
-      const [r, refused] = await Promise.all([
+      const [r, checked] = await Promise.all([
         cartRepo.getCheckout(orderId, tx),
-        orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller }).then(
-          () => null,
-          (err: unknown) => ({ err }),
-        ),
+        settled(orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller })),
       ]);
       if (r?.placed) return 'placed' as const;
       if (r?.sweepingAt != null && at - r.sweepingAt < SWEEP_LEASE_MS) throw busy();
-      if (refused) throw refused.err;
+      if ('err' in checked) throw checked.err;
       const entry: CheckoutPayment | null =
         input.payment.method === 'CASH'
           ? null
@@ -130,50 +135,6 @@ export function createCheckout(ctx: CartContext) {
   }
 
   /**
-   * The placing transaction: the reads that need no cart side by side (replay, cart, the store and the consumer's
-   * unconfirmed orders), then the stock (held for one round trip: a crowd at one store contends for it), then stock
-   * taken, order placed, cart emptied.
-   */
-  async function place(
-    attempt: Attempt,
-    input: CheckoutInput,
-    a: Assessment,
-    build: (lines: PricedLine[]) => OrderDraft,
-  ): Promise<{ outcome: 'placed' | 'replayed'; record: CheckoutRecord; order?: unknown }> {
-    const orderId = attempt.record.id;
-    const userId = attempt.record.userId;
-    return oneAtATime(sellerQueueKey(input.seller), storeBusy, () =>
-      inTransaction(async (tx) => {
-        const [r, exists, cart, refused] = await Promise.all([
-          cartRepo.getCheckout(orderId, tx),
-          orders.txExists(tx, orderId),
-          cartRepo.get(cartIdOf(userId, input.seller), tx),
-          orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller }).then(
-            () => null,
-            (err: unknown) => ({ err }),
-          ),
-        ]);
-        if (!r) throw changed();
-        if (r.placed || exists) return { outcome: 'replayed' as const, record: r };
-        if (refused) throw refused.err;
-        if (!cart || cart.revision !== a.cart?.revision) throw changed();
-        const taken = await sellers.txTake(tx, input.seller, cart.lines.map(lineRequestOf));
-        if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== a.pricing.itemsVnd) throw changed();
-        const draft = build(taken.lines);
-        taken.take();
-        const order = orders.txPlace(tx, draft);
-        cartRepo.remove(tx, cart.id);
-        const paymentsAfter = r.payments.map((p) =>
-          p.key === attempt.entry?.key ? { ...p, id: attempt.paymentId, taken: attempt.paymentId !== null, settled: attempt.paymentId === null } : p,
-        );
-        const record = { ...r, placed: true, payments: paymentsAfter, updatedAt: now() };
-        cartRepo.putCheckout(tx, record);
-        return { outcome: 'placed' as const, record, order };
-      }),
-    );
-  }
-
-  /**
    * Gives back at once what no order took, this attempt's and any earlier one's, as the stored record tells (a placed
    * order keeps its voucher use and payment, even when the answer of its transaction was lost); whatever fails here is
    * left to the check.
@@ -216,7 +177,7 @@ export function createCheckout(ctx: CartContext) {
     const attempt = await begin(orderId, userId, input, a);
     if (attempt === 'placed') return answer(orderId, userId, takenPayment((await cartRepo.getCheckout(orderId))!));
     await deadline.arm(ctx.scheduler, dueView(attempt.record), attempt.record.attemptAt, String(attempt.record.attemptAt));
-    let placed: Awaited<ReturnType<typeof place>>;
+    let placed: CartPlaced<null>;
     let payment: PaymentView | null;
     try {
       const voucher = input.voucherCode === undefined ? null : await reserve(orderId, userId, input.voucherCode, a, attempt.heldBefore);
@@ -224,13 +185,26 @@ export function createCheckout(ctx: CartContext) {
       const pricing = pricingOf({ ...parts, discountVnd: voucher?.discount ?? 0 });
       payment = await pay(attempt, a, pricing, clientIp);
       const at = now();
-      placed = await place(attempt, input, a, (lines) => draftOf(orderId, userId, input, a, { lines, pricing, voucher, payment, at }));
+      placed = await placeCart({
+        orderId,
+        userId,
+        input,
+        a,
+        admit: (r) => {
+          if (!r) throw changed();
+        },
+        write: ({ record: r, lines }) => ({
+          draft: draftOf(orderId, userId, input, a, { lines, pricing, voucher, payment, at }),
+          record: { ...r!, placed: true, payments: r!.payments.map((p) => (p.key === attempt.entry?.key ? paidWith(attempt, p) : p)), updatedAt: now() },
+        }),
+      });
     } catch (err) {
       await undo(attempt, `The checkout failed (${err instanceof AppError ? err.code : 'error'})`);
       throw err;
     }
     // What an earlier attempt (or, replayed, this one) left is given back now rather than at the check.
-    const { outcome, record } = placed;
+    const { outcome } = placed;
+    const record = placed.record ?? attempt.record;
     if (outcome === 'replayed' || outstanding(record))
       await undo(attempt, outcome === 'replayed' ? 'The order was placed by another attempt' : 'The checkout was retried');
     // A wallet hold is answered as made and the order as written; a gateway payment's order is read (its outcome may have moved it).
