@@ -12,7 +12,10 @@ const { TsJestTransformer } = require('ts-jest');
 
 const tsconfig = path.join(__dirname, '..', '..', 'tsconfig.json');
 const tsJest = new TsJestTransformer({ tsconfig });
-const VERSION = `esbuild ${require('esbuild/package.json').version}; transform v1`;
+// The cache key covers esbuild's version and this file itself: a change to either transforms everything again.
+const VERSION = `esbuild ${require('esbuild/package.json').version}; ${crypto.createHash('sha1').update(require('node:fs').readFileSync(__filename)).digest('hex')}`;
+// Strict mode, as TypeScript emits it under `strict` (esbuild adds "use strict" only when told).
+const TSCONFIG_RAW = { compilerOptions: { strict: true, useDefineForClassFields: true } };
 const needsHoisting = (source) => source.includes('jest.mock(');
 
 // esbuild's helpers that define a module's exports as getters (`__export`, `__copyProps`; their variables may be
@@ -36,11 +39,18 @@ function configurableExports(code, file) {
 module.exports = {
   getCacheKey(source, file, options) {
     if (needsHoisting(source)) return tsJest.getCacheKey(source, file, options);
-    return crypto.createHash('sha1').update(VERSION).update('\0').update(file).update('\0').update(source).digest('hex');
+    return crypto
+      .createHash('sha1')
+      .update(VERSION)
+      .update(options?.instrument ? '\0instrument' : '\0')
+      .update(file)
+      .update('\0')
+      .update(source)
+      .digest('hex');
   },
   process(source, file, options) {
     if (needsHoisting(source)) return tsJest.process(source, file, options);
-    const { code } = esbuild.transformSync(source, { loader: 'ts', format: 'cjs', target: 'es2022', sourcemap: 'inline', sourcefile: file });
+    const { code } = esbuild.transformSync(source, { loader: 'ts', format: 'cjs', target: 'es2022', sourcemap: 'inline', sourcefile: file, tsconfigRaw: TSCONFIG_RAW });
     return { code: configurableExports(code, file) };
   },
 };

@@ -26,7 +26,8 @@ export const settled = <T>(p: Promise<T>): Promise<{ value: T } | { err: unknown
 export interface PlacingStep<S> {
   record: CheckoutRecord | undefined;
   lines: PricedLine[];
-  side: S;
+  /** What `alongside` read; null without one. */
+  side: S | null;
 }
 
 export interface CartPlacing<S> {
@@ -43,7 +44,7 @@ export interface CartPlacing<S> {
 }
 
 export type CartPlaced<S> =
-  { outcome: 'placed'; record: CheckoutRecord; order: unknown; side: S } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
+  { outcome: 'placed'; record: CheckoutRecord; order: unknown; side: S | null } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
 
 export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers'>) {
   const { orders, sellers } = ctx;
@@ -55,7 +56,8 @@ export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers'>) 
           orders.txExists(tx, p.orderId),
           cartRepo.get(cartIdOf(p.userId, p.input.seller), tx),
           settled(orders.txCheckPlacing(tx, { consumerId: p.userId, seller: p.input.seller })),
-          settled(p.alongside ? p.alongside(tx) : Promise.resolve(null as S)),
+          // Started inside the promise chain: even a synchronous throw counts only after the replay check.
+          settled(Promise.resolve().then(() => (p.alongside ? p.alongside(tx) : null))),
         ]);
         if (r?.placed || exists) return { outcome: 'replayed', record: r };
         p.admit(r);

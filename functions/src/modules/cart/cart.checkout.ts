@@ -64,11 +64,14 @@ export function createCheckout(ctx: CartContext) {
   async function begin(orderId: string, userId: string, input: CheckoutInput, a: Assessment): Promise<Attempt | 'placed'> {
     const at = now();
     return inTransaction(async (tx) => {
-      const [r, checked] = await Promise.all([
+      // The order itself is read too: its record may be gone (a TTL) while the order stands, and a fresh attempt would
+      // then reserve, and on its failure give back, the voucher use the order holds.
+      const [r, exists, checked] = await Promise.all([
         cartRepo.getCheckout(orderId, tx),
+        orders.txExists(tx, orderId),
         settled(orders.txCheckPlacing(tx, { consumerId: userId, seller: input.seller })),
       ]);
-      if (r?.placed) return 'placed' as const;
+      if (r?.placed || exists) return 'placed' as const;
       if (r?.sweepingAt != null && at - r.sweepingAt < SWEEP_LEASE_MS) throw busy();
       if ('err' in checked) throw checked.err;
       const entry: CheckoutPayment | null =
@@ -175,7 +178,10 @@ export function createCheckout(ctx: CartContext) {
   /** Checkout with its check: the attempt recorded, the voucher reserved, the payment taken, then the placing transaction. */
   async function inSteps(orderId: string, userId: string, input: CheckoutInput, a: Assessment, clientIp: string) {
     const attempt = await begin(orderId, userId, input, a);
-    if (attempt === 'placed') return answer(orderId, userId, takenPayment((await cartRepo.getCheckout(orderId))!));
+    if (attempt === 'placed') {
+      const record = await cartRepo.getCheckout(orderId);
+      return answer(orderId, userId, record ? takenPayment(record) : null);
+    }
     await deadline.arm(ctx.scheduler, dueView(attempt.record), attempt.record.attemptAt, String(attempt.record.attemptAt));
     let placed: CartPlaced<null>;
     let payment: PaymentView | null;

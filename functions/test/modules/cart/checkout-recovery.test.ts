@@ -139,6 +139,21 @@ describe('the checkout check', () => {
     expect(await checkoutsOf(user.user.id)).toEqual([orderId]);
   });
 
+  it('the same key after the checkout record expired (its TTL), with the cart filled again: the order answered, its voucher use and hold kept', async () => {
+    const { user, store, body, stats } = await buyer();
+    const key = randomUUID();
+    const placed = await send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, body, key });
+    expect(placed.status).toBe(201);
+    const total = 120_000 + 15_000 + 3_000 - 10_000;
+    await db().collection(CART_CHECKOUTS).doc(placed.body.order.id).delete();
+    await send(app.url, 'POST', '/cart/items', { token: user.accessToken, body: { seller: store.ref, itemKey: 'pho', quantity: 1 } });
+    // The Idempotency-Key's own record is gone by then too: the service is called as the route calls it.
+    const again = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1');
+    expect(again.order.id).toBe(placed.body.order.id);
+    expect(await stats()).toBe(1);
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));
+  });
+
   it('a hold whose answer was lost is found by its key and given back with the voucher use at once', async () => {
     const { user, body, stats } = await buyer();
     faults.loseAnswer = true;
