@@ -74,8 +74,8 @@ export interface DeliverySettings {
   searchRadiusM: number;
   candidates: number;
   pickupWindowMin: number;
-  /** HANDOVER_PHOTO_RADIUS_M (the handover kit's switch, installed with the driver module's). */
-  photoRadiusM: number;
+  /** HANDOVER_PHOTO_RADIUS_M (the handover kit's switch, installed with the driver module's): how near a handover's place the courier must be. */
+  handoverRadiusM: number;
   /** JOB_GIVE_UP_COOLDOWN_MIN (the driver module's switch). */
   giveUpCooldownMin: number;
   formerDriversMax: number;
@@ -103,7 +103,7 @@ export function deliverySettings(config: Readonly<AppConfig>): DeliverySettings 
     searchRadiusM: config.DELIVERY_SEARCH_RADIUS_M,
     candidates: DELIVERY_CANDIDATES,
     pickupWindowMin: config.DELIVERY_PICKUP_WINDOW_MIN,
-    photoRadiusM: config.HANDOVER_PHOTO_RADIUS_M,
+    handoverRadiusM: config.HANDOVER_PHOTO_RADIUS_M,
     giveUpCooldownMin: config.JOB_GIVE_UP_COOLDOWN_MIN,
     formerDriversMax: DELIVERY_FORMER_DRIVERS_MAX,
     ratingWindowDays: DELIVERY_RATING_WINDOW_DAYS,

@@ -111,7 +111,7 @@ export function createDeliveryLifecycle({ deps, now }: DeliveryCore, settlement:
         if (proof.photoId === undefined) return;
         const place = action === 'pickup' ? d.pickup : d.dropoff;
         const since = (action === 'pickup' ? d.assignedAt : d.pickedUpAt) ?? 0;
-        const input = { courierId: driverId, photoId: proof.photoId, place: { lat: place.lat, lng: place.lng }, radiusM: settings.photoRadiusM, since };
+        const input = { courierId: driverId, photoId: proof.photoId, place: { lat: place.lat, lng: place.lng }, radiusM: settings.handoverRadiusM, since };
         photo = await proveHandover({ photos, positions: jobs.lastPosition }, { ...input, maxAgeMs: LOCATION_STALE_MS, at, tx });
       },
       guard(d) {

@@ -161,7 +161,14 @@ export function createOrderActions(core: OrdersCore, moves: OrderMoves) {
             const lookups = { photos: attachableImage, positions: ports.couriers.lastPosition };
             const place = { lat: order.dropoff.lat, lng: order.dropoff.lng };
             const since = order.pickedUpAt ?? 0;
-            const input = { courierId: viewer.userId, photoId: proof.photoMediaId, place, radiusM: settings.photoRadiusM, maxAgeMs: LOCATION_STALE_MS, since };
+            const input = {
+              courierId: viewer.userId,
+              photoId: proof.photoMediaId,
+              place,
+              radiusM: settings.handoverRadiusM,
+              maxAgeMs: LOCATION_STALE_MS,
+              since,
+            };
             photo = await proveHandover(lookups, { ...input, at: now(), tx });
           }
         },

@@ -59,8 +59,8 @@ export interface OrderSettings {
   /** ORDERS_MAX_PENDING_PER_CONSUMER. */
   maxPendingPerConsumer: number;
   pickupWindowMin: number;
-  /** HANDOVER_PHOTO_RADIUS_M (the handover kit's switch, installed with the driver module's). */
-  photoRadiusM: number;
+  /** HANDOVER_PHOTO_RADIUS_M (the handover kit's switch, installed with the driver module's): how near a handover's place the courier must be. */
+  handoverRadiusM: number;
   /** JOB_GIVE_UP_COOLDOWN_MIN (the driver module's switch). */
   giveUpCooldownMin: number;
   courierStallSec: number;
@@ -80,7 +80,7 @@ export function orderSettings(config: Readonly<AppConfig>): OrderSettings {
     ratingWindowDays: ORDER_RATING_WINDOW_DAYS,
     maxPendingPerConsumer: config.ORDERS_MAX_PENDING_PER_CONSUMER,
     pickupWindowMin: config.ORDER_PICKUP_WINDOW_MIN,
-    photoRadiusM: config.HANDOVER_PHOTO_RADIUS_M,
+    handoverRadiusM: config.HANDOVER_PHOTO_RADIUS_M,
     giveUpCooldownMin: config.JOB_GIVE_UP_COOLDOWN_MIN,
     courierStallSec: ORDER_COURIER_STALL_SEC,
     formerCouriersMax: ORDER_FORMER_COURIERS_MAX,

@@ -129,7 +129,7 @@ export function createCourierRelease(core: OrdersCore, moves: OrderMoves, search
         presence = undefined;
         if (order.status !== 'COURIER_ASSIGNED' || order.driverId === null) return;
         const place = { lat: order.pickup.lat, lng: order.pickup.lng };
-        const input = { courierId: order.driverId, place, radiusM: settings.photoRadiusM, maxAgeMs: HANDOVER_POSITION_MAX_AGE_MS };
+        const input = { courierId: order.driverId, place, radiusM: settings.handoverRadiusM, maxAgeMs: HANDOVER_POSITION_MAX_AGE_MS };
         presence = await courierPresence(ports.couriers.lastPosition, { ...input, at: now(), tx });
       },
       check: () => {
