@@ -272,10 +272,25 @@ export function createMediaService(deps: {
       if (record.status === 'READY') return toItem(record);
       if (record.status === 'FAILED') throw new ConflictError('This upload was refused; presign a new one').withCode('UPLOAD_STATE');
       const uploadKey = uploadKeyOf(record);
+      // A racing completion may finish first and remove the upload under this one: its READY item is the answer.
+      const finishedMeanwhile = async () => {
+        const current = await mediaRepo.get(id);
+        return current?.status === 'READY' ? toItem(current) : undefined;
+      };
       const uploaded = await storage.stat(uploadKey);
-      if (!uploaded) throw new ConflictError('Nothing was uploaded to the presigned URL yet').withCode('UPLOAD_STATE');
+      if (!uploaded) {
+        const ready = await finishedMeanwhile();
+        if (ready) return ready;
+        throw new ConflictError('Nothing was uploaded to the presigned URL yet').withCode('UPLOAD_STATE');
+      }
       if (uploaded.size > deps.maxFileBytes) await refuse(record, [uploadKey], new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`));
-      await storage.copy(uploadKey, record.objectKey, record.downloadToken);
+      try {
+        await storage.copy(uploadKey, record.objectKey, record.downloadToken);
+      } catch (err) {
+        const ready = await finishedMeanwhile();
+        if (ready) return ready;
+        throw err;
+      }
       const copied = await storage.stat(record.objectKey);
       if (!copied || copied.size === 0 || copied.size > deps.maxFileBytes)
         await refuse(record, [uploadKey, record.objectKey], new PayloadTooLargeError(`The upload must be 1 to ${deps.maxFileBytes} bytes`));
