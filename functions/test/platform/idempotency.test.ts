@@ -3,7 +3,13 @@ import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { buildApp } from '../../src/app';
 import { createJwtAccessTokenVerifier } from '../../src/platform/core/auth/access-token';
-import { firestoreIdempotencyStore, memoryIdempotencyStore, type IdempotencyStore } from '../../src/platform/kits/idempotency/idempotency';
+import {
+  firestoreIdempotencyStore,
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_TTL_MS,
+  memoryIdempotencyStore,
+  type IdempotencyStore,
+} from '../../src/platform/kits/idempotency/idempotency';
 import { defineRoute } from '../../src/platform/core/http/route';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
 import { testConfig } from '../helpers/config';
@@ -130,5 +136,51 @@ describe.each([
     const res = await post({ item: 'x' }, { key: 'has spaces in it' });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([expect.objectContaining({ field: 'headers.idempotency-key' })]);
+  });
+});
+
+// The store's own rules, both stores: the Firestore one claims a new key with one create and completes it with one
+// conditional update, and falls back to a transaction whenever something else wrote the entry.
+describe.each([
+  ['Firestore', firestoreIdempotencyStore],
+  ['memory', memoryIdempotencyStore],
+])('idempotency store (%s)', (_name, makeStore) => {
+  const store = makeStore();
+  const id = () => `probe-${randomUUID()}`;
+  const answer = (n: number) => ({ status: 201, body: { n } });
+
+  it('a completion after a renewal is stored (the entry was written since its claim)', async () => {
+    const key = id();
+    const claim = await store.claim(key, 'h', 1_000);
+    if (claim.kind !== 'run') throw new Error('expected a run');
+    expect(await store.renew(key, claim.token, 2_000)).toBe(true);
+    await store.complete(key, claim.token, answer(1), 3_000);
+    expect(await store.claim(key, 'h', 4_000)).toEqual({ kind: 'replay', answer: answer(1) });
+  });
+
+  it('a claim whose lease ran out is taken over: the first run can no longer complete it, the second does', async () => {
+    const key = id();
+    const first = await store.claim(key, 'h', 1_000);
+    const second = await store.claim(key, 'h', 1_000 + IDEMPOTENCY_LEASE_MS + 1);
+    if (first.kind !== 'run' || second.kind !== 'run') throw new Error('expected two runs');
+    expect(second.token).not.toBe(first.token);
+    await store.complete(key, first.token, answer(1), 2_000 + IDEMPOTENCY_LEASE_MS);
+    await expect(store.claim(key, 'h', 3_000 + IDEMPOTENCY_LEASE_MS)).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+    await store.complete(key, second.token, answer(2), 4_000 + IDEMPOTENCY_LEASE_MS);
+    expect(await store.claim(key, 'h', 5_000 + IDEMPOTENCY_LEASE_MS)).toEqual({ kind: 'replay', answer: answer(2) });
+    await store.release(key, second.token);
+    expect(await store.claim(key, 'h', 6_000 + IDEMPOTENCY_LEASE_MS)).toEqual({ kind: 'replay', answer: answer(2) });
+  });
+
+  it('an entry past its expiry (not yet removed by the TTL) is claimed anew; a released claim too', async () => {
+    const key = id();
+    const first = await store.claim(key, 'h', 1_000);
+    if (first.kind !== 'run') throw new Error('expected a run');
+    await store.complete(key, first.token, answer(1), 1_000);
+    const again = await store.claim(key, 'other body', 2_000 + IDEMPOTENCY_TTL_MS);
+    if (again.kind !== 'run') throw new Error('expected a run');
+    await store.release(key, again.token);
+    const third = await store.claim(key, 'h', 3_000 + IDEMPOTENCY_TTL_MS);
+    expect(third.kind).toBe('run');
   });
 });

@@ -47,6 +47,15 @@ export function isTransactionExpired(err: unknown): boolean {
   return err instanceof Error && (err as { code?: unknown }).code === 3 && /transaction is invalid or closed|transaction .*expired/i.test(err.message);
 }
 
+/** gRPC ALREADY_EXISTS: a `create` found the document there. */
+export const isAlreadyExists = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 6;
+
+/** gRPC FAILED_PRECONDITION: a write's precondition (`lastUpdateTime`, `exists`) did not hold; nothing was written. */
+export const isFailedPrecondition = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 9;
+
+/** gRPC NOT_FOUND: an update found no document. */
+export const isNotFound = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 5;
+
 // Every module's transactions: retried on contention (parallel refreshes, OTP attempts, call races). A transaction
 // that outlived its lock waits ("invalid or closed", not retried by the SDK) is run again twice, with a jittered pause.
 export async function inTransaction<T>(fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>): Promise<T> {

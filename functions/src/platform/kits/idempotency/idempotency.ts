@@ -1,5 +1,6 @@
 import { IDEMPOTENCY_COLLECTION } from '../firestore/collections';
 import { randomBytes } from 'node:crypto';
+import type { Timestamp } from 'firebase-admin/firestore';
 import { z } from 'zod';
 import { AppError, ConflictError } from '../../core/errors/app-error';
 import { API_TIMEOUT_SECONDS } from '../../core/deploy/settings';
@@ -115,65 +116,96 @@ export function memoryIdempotencyStore(): IdempotencyStore {
 
 export { IDEMPOTENCY_COLLECTION };
 
-// `idempotency_keys/{id}`: the claim is a transaction (two racing requests: one runs, one gets 409);
-// `expireAt` is the field of the collection's TTL policy.
+// `idempotency_keys/{id}`; `expireAt` is the field of the collection's TTL policy. Most keys are new: the claim is
+// one `create` and the completion one update on the condition that nothing wrote the entry since (two round trips,
+// not four). A key seen before (a retry, a race, an expired entry the TTL has not removed yet) is claimed in a
+// transaction (two racing requests: one runs, one gets 409), and a completion whose condition failed (a renewal
+// wrote the entry) is done in one.
 export function firestoreIdempotencyStore(): IdempotencyStore {
-  const { db, inTransaction } = require('../../core/firebase/firebase') as typeof import('../../core/firebase/firebase');
+  const { db, inTransaction, isAlreadyExists, isFailedPrecondition, isNotFound } = require('../../core/firebase/firebase') as typeof import('../../core/firebase/firebase');
   const ref = (id: string) => db().collection(IDEMPOTENCY_COLLECTION).doc(id);
+  // The write time of each claim this instance created, by token, until its completion or release (or a renewal,
+  // which writes the entry again): one entry per request in flight.
+  const createdAt = new Map<string, Timestamp>();
+  const stored = (entry: Entry) => ({ ...entry, expireAt: timestampOf(entry.expiresAt) });
+  const done = (answer: StoredAnswer, now: number) => ({
+    state: 'DONE',
+    // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
+    answer: { status: answer.status, body: JSON.stringify(answer.body) },
+    expiresAt: now + IDEMPOTENCY_TTL_MS,
+    expireAt: timestampOf(now + IDEMPOTENCY_TTL_MS),
+  });
   // Only a claim still running is freed: a stored answer (a completion that landed unseen) stays to be replayed.
-  const release = (id: string, token: string) =>
-    inTransaction(async (tx) => {
+  const release = (id: string, token: string) => {
+    createdAt.delete(token);
+    return inTransaction(async (tx) => {
       const snap = await tx.get(ref(id));
       if (snap.get('token') === token && snap.get('state') === 'RUNNING') tx.delete(ref(id));
     });
+  };
+  const claimInTransaction = (id: string, fresh: Entry, now: number) =>
+    inTransaction(async (tx): Promise<Claim> => {
+      const snap = await tx.get(ref(id));
+      const entry = snap.exists ? (snap.data() as Entry) : undefined;
+      if (entry?.token === fresh.token) return { kind: 'run', id, token: fresh.token };
+      if (decide(entry, fresh.requestHash, now) === 'replay') return { kind: 'replay', answer: storedAnswer(entry!.answer!) };
+      tx.set(ref(id), stored(fresh));
+      return { kind: 'run', id, token: fresh.token };
+    });
   return {
     async claim(id, requestHash, now) {
-      // The token is chosen before the transaction: a commit that landed although it reported a failure is then
-      // recognisably ours, both to the SDK's own retry of the transaction and to the release below.
-      const token = newToken();
+      // The token is chosen before writing: a write that landed although it reported a failure is then recognisably
+      // ours, both to the transaction below (after a create the SDK retried into ALREADY_EXISTS) and to the release.
+      const fresh: Entry = {
+        requestHash,
+        state: 'RUNNING',
+        token: newToken(),
+        leaseUntil: now + IDEMPOTENCY_LEASE_MS,
+        answer: null,
+        expiresAt: now + IDEMPOTENCY_TTL_MS,
+      };
       try {
-        return await inTransaction(async (tx) => {
-          const snap = await tx.get(ref(id));
-          const entry = snap.exists ? (snap.data() as Entry) : undefined;
-          if (entry?.token === token) return { kind: 'run' as const, id, token };
-          if (decide(entry, requestHash, now) === 'replay') return { kind: 'replay' as const, answer: storedAnswer(entry!.answer!) };
-          const fresh: Entry = {
-            requestHash,
-            state: 'RUNNING',
-            token,
-            leaseUntil: now + IDEMPOTENCY_LEASE_MS,
-            answer: null,
-            expiresAt: now + IDEMPOTENCY_TTL_MS,
-          };
-          tx.set(ref(id), { ...fresh, expireAt: timestampOf(fresh.expiresAt) });
-          return { kind: 'run' as const, id, token };
-        });
+        try {
+          const written = await ref(id).create(stored(fresh));
+          createdAt.set(fresh.token, written.writeTime);
+          return { kind: 'run', id, token: fresh.token };
+        } catch (err) {
+          if (!isAlreadyExists(err)) throw err;
+        }
+        return await claimInTransaction(id, fresh, now);
       } catch (err) {
         // Otherwise a claim that landed unseen would answer 409 to every retry until its lease ran out.
-        if (!(err instanceof AppError)) await release(id, token).catch(() => undefined);
+        if (!(err instanceof AppError)) await release(id, fresh.token).catch(() => undefined);
         throw err;
       }
     },
-    complete: (id, token, answer, now) =>
-      inTransaction(async (tx) => {
+    async complete(id, token, answer, now) {
+      const writeTime = createdAt.get(token);
+      createdAt.delete(token);
+      if (writeTime) {
+        try {
+          await ref(id).update(done(answer, now), { lastUpdateTime: writeTime });
+          return;
+        } catch (err) {
+          // Written since (a renewal, a take-over) or gone: the transaction decides by the token.
+          if (!isFailedPrecondition(err) && !isNotFound(err)) throw err;
+        }
+      }
+      await inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
-        if (snap.get('token') !== token) return;
-        // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
-        tx.update(ref(id), {
-          state: 'DONE',
-          answer: { status: answer.status, body: JSON.stringify(answer.body) },
-          expiresAt: now + IDEMPOTENCY_TTL_MS,
-          expireAt: timestampOf(now + IDEMPOTENCY_TTL_MS),
-        });
-      }),
+        if (snap.get('token') === token) tx.update(ref(id), done(answer, now));
+      });
+    },
     release,
-    renew: (id, token, now) =>
-      inTransaction(async (tx) => {
+    renew: (id, token, now) => {
+      createdAt.delete(token);
+      return inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
         if (snap.get('token') !== token || snap.get('state') !== 'RUNNING') return false;
         tx.update(ref(id), { leaseUntil: now + IDEMPOTENCY_LEASE_MS });
         return true;
-      }),
+      });
+    },
   };
 }
 
