@@ -216,9 +216,18 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
 // Signature, type and expiry (jwtVerify), then on every request: the session is live, the token
 // id is not revoked, the account is active; roles come from the account as it is now.
 export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: () => number = Date.now): AccessTokenVerifier {
-  return async (token) => {
+  return async (token, beside) => {
     const claims = await jwtVerify(token);
-    const state = await authRepo.requestState(claims.userId, claims.sessionId, claims.tokenId);
+    // The session read and the caller's `beside` (a per-user rate limit) side by side: one round trip, not two.
+    const [state, besideDone] = await Promise.all([
+      authRepo.requestState(claims.userId, claims.sessionId, claims.tokenId),
+      beside
+        ? beside(claims).then(
+            () => null,
+            (err: unknown) => ({ err }),
+          )
+        : null,
+    ]);
     const user = state.user as Omit<UserRecord, 'id'> | undefined;
     const t = now();
     if (!state.session || state.session.userId !== claims.userId || !isLive(state.session, t) || state.tokenRevoked) {
@@ -233,6 +242,7 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
     if (t - state.session.lastUsedAt > AUTH_LIMITS.sessionTouchEverySec * 1000) {
       await authRepo.touchSession(claims.sessionId, t).catch((err: Error) => logger.warn('session touch failed', { error: err.message }));
     }
+    if (besideDone) throw besideDone.err;
     const auth: AuthContext = { ...claims, roles: [...user.roles], permissions: user.permissions ? [...user.permissions] : undefined };
     return auth;
   };

@@ -50,29 +50,32 @@ export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers'>) 
   const { orders, sellers } = ctx;
   return function placeCart<S = null>(p: CartPlacing<S>): Promise<CartPlaced<S>> {
     return oneAtATime(sellerQueueKey(p.input.seller), storeBusy, () =>
-      inTransaction(async (tx): Promise<CartPlaced<S>> => {
-        const [r, exists, cart, checked, side] = await Promise.all([
-          cartRepo.getCheckout(p.orderId, tx),
-          orders.txExists(tx, p.orderId),
-          cartRepo.get(cartIdOf(p.userId, p.input.seller), tx),
-          settled(orders.txCheckPlacing(tx, { consumerId: p.userId, seller: p.input.seller })),
-          // Started inside the promise chain: even a synchronous throw counts only after the replay check.
-          settled(Promise.resolve().then(() => (p.alongside ? p.alongside(tx) : null))),
-        ]);
-        if (r?.placed || exists) return { outcome: 'replayed', record: r };
-        p.admit(r);
-        if ('err' in checked) throw checked.err;
-        if ('err' in side) throw side.err;
-        if (!cart || cart.revision !== p.a.cart?.revision) throw changed();
-        const taken = await sellers.txTake(tx, p.input.seller, cart.lines.map(lineRequestOf));
-        if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== p.a.pricing.itemsVnd) throw changed();
-        const { draft, record } = p.write({ record: r, lines: taken.lines, side: side.value });
-        taken.take();
-        const order = orders.txPlace(tx, draft);
-        cartRepo.remove(tx, cart.id);
-        cartRepo.putCheckout(tx, record);
-        return { outcome: 'placed', record, order, side: side.value };
-      }),
+      inTransaction(
+        async (tx): Promise<CartPlaced<S>> => {
+          const [r, exists, cart, checked, side] = await Promise.all([
+            cartRepo.getCheckout(p.orderId, tx),
+            orders.txExists(tx, p.orderId),
+            cartRepo.get(cartIdOf(p.userId, p.input.seller), tx),
+            settled(orders.txCheckPlacing(tx, { consumerId: p.userId, seller: p.input.seller })),
+            // Started inside the promise chain: even a synchronous throw counts only after the replay check.
+            settled(Promise.resolve().then(() => (p.alongside ? p.alongside(tx) : null))),
+          ]);
+          if (r?.placed || exists) return { outcome: 'replayed', record: r };
+          p.admit(r);
+          if ('err' in checked) throw checked.err;
+          if ('err' in side) throw side.err;
+          if (!cart || cart.revision !== p.a.cart?.revision) throw changed();
+          const taken = await sellers.txTake(tx, p.input.seller, cart.lines.map(lineRequestOf));
+          if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== p.a.pricing.itemsVnd) throw changed();
+          const { draft, record } = p.write({ record: r, lines: taken.lines, side: side.value });
+          taken.take();
+          const order = orders.txPlace(tx, draft);
+          cartRepo.remove(tx, cart.id);
+          cartRepo.putCheckout(tx, record);
+          return { outcome: 'placed', record, order, side: side.value };
+        },
+        { readsTogether: true },
+      ),
     );
   };
 }

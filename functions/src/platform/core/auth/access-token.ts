@@ -12,7 +12,12 @@ export interface AuthContext {
   permissions?: string[];
 }
 
-export type AccessTokenVerifier = (token: string) => Promise<AuthContext>;
+/**
+ * Verifies a bearer token. `beside`, when given, runs once the signature is verified, side by side with the checks
+ * that need the database (the session): work for a caller known by a valid token, such as counting a per-user rate
+ * limit. The token's own refusal is thrown first; then `beside`'s.
+ */
+export type AccessTokenVerifier = (token: string, beside?: (claims: AuthContext) => Promise<void>) => Promise<AuthContext>;
 
 export const ACCESS_TOKEN_TYPE = 'access';
 export const REFRESH_TOKEN_TYPE = 'refresh';
@@ -28,7 +33,7 @@ interface AccessClaims {
 
 // Signature, algorithm (allowlisted), expiry and token type. Revocation is layered on by the auth module.
 export function createJwtAccessTokenVerifier(secret: string): AccessTokenVerifier {
-  return async (token) => {
+  return async (token, beside) => {
     const jwt = require('jsonwebtoken') as typeof import('jsonwebtoken');
     let claims: AccessClaims;
     try {
@@ -45,6 +50,8 @@ export function createJwtAccessTokenVerifier(secret: string): AccessTokenVerifie
     if (!roles.every((r): r is Role => (ROLES as readonly unknown[]).includes(r))) {
       throw new UnauthorizedError('Invalid access token').withCode('TOKEN_INVALID');
     }
-    return { userId: claims.sub, roles, sessionId: claims.sid, tokenId: claims.jti };
+    const auth: AuthContext = { userId: claims.sub, roles, sessionId: claims.sid, tokenId: claims.jti };
+    if (beside) await beside(auth);
+    return auth;
   };
 }

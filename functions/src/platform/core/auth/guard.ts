@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../errors/app-error';
 import type { AccessTokenVerifier, AuthContext } from './access-token';
 import { holdsPermission, type AdminPermission, type Hat, type Role } from './roles';
@@ -15,15 +15,24 @@ export function authOf(res: { locals: Record<string, unknown> }): AuthContext | 
 }
 
 // 401 without a valid bearer token; 403 when none of `roles` is held (any authenticated user when empty).
-export function requireAuth(verify: AccessTokenVerifier, roles: readonly Role[] = []): RequestHandler {
+// `beside`: work for the verified caller run beside the session check (see AccessTokenVerifier), e.g. a per-user limit.
+export function requireAuth(
+  verify: AccessTokenVerifier,
+  roles: readonly Role[] = [],
+  beside?: (claims: AuthContext, res: Response) => Promise<void>,
+): RequestHandler {
   return (req, res, next) => {
     const token = bearerToken(req);
     if (!token) {
       next(new UnauthorizedError('Missing bearer token').withCode('TOKEN_MISSING'));
       return;
     }
-    verify(token)
-      .then((auth) => {
+    let besideRan = false;
+    const alongside = beside && ((claims: AuthContext) => ((besideRan = true), beside(claims, res)));
+    verify(token, alongside)
+      .then(async (auth) => {
+        // A verifier that does not take `beside` (a test double, a wrapper) still gets it run, after.
+        if (beside && !besideRan) await beside(auth, res);
         if (roles.length > 0 && !roles.some((role) => auth.roles.includes(role))) {
           throw new ForbiddenError(`Requires one of the roles: ${roles.join(', ')}`).withCode('ROLE_REQUIRED');
         }

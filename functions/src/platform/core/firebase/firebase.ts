@@ -5,6 +5,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import type { Auth } from 'firebase-admin/auth';
 import type { Storage } from 'firebase-admin/storage';
 import type { Messaging } from 'firebase-admin/messaging';
+import { readsTogether } from './reads-together';
 
 export const DEFAULT_PROJECT_ID = 'demo-superapp';
 
@@ -58,10 +59,16 @@ export const isNotFound = (err: unknown): boolean => (err as { code?: unknown } 
 
 // Every module's transactions: retried on contention (parallel refreshes, OTP attempts, call races). A transaction
 // that outlived its lock waits ("invalid or closed", not retried by the SDK) is run again twice, with a jittered pause.
-export async function inTransaction<T>(fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>): Promise<T> {
+// `readsTogether`: the document reads of one turn go out as one getAll (see reads-together.ts), for transactions that
+// start with several reads side by side.
+export async function inTransaction<T>(
+  fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>,
+  options: { readsTogether?: boolean } = {},
+): Promise<T> {
+  const run = options.readsTogether ? (tx: import('firebase-admin/firestore').Transaction) => fn(readsTogether(tx)) : fn;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db().runTransaction(fn, { maxAttempts: 25 });
+      return await db().runTransaction(run, { maxAttempts: 25 });
     } catch (err) {
       if (!isTransactionExpired(err) || attempt === 2) throw err;
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 400));

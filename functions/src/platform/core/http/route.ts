@@ -189,18 +189,16 @@ export function toExpressHandlers(
       }, next);
     });
   }
+  // Per-user limits count the caller of a validly signed token (a bad token is a 401, never a hit), beside the session
+  // check: a revoked session's or a refused role's request counts too, in its own account's bucket.
+  if (rule && limiter && rule.per === 'user' && !Array.isArray(route.auth))
+    throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
+  const perUser =
+    rule && limiter && rule.per === 'user'
+      ? (claims: AuthContext, res: Response) => limiter.hit(rule, `user:${claims.userId}`).then((state) => sendRateLimitHeaders(res, state))
+      : undefined;
   if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
-  else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth));
-  // Per-user limits count the verified caller, after the guard (a bad token is a 401, never a hit).
-  if (rule && limiter && rule.per === 'user') {
-    if (!Array.isArray(route.auth)) throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
-    handlers.push((_req, res, next) => {
-      limiter.hit(rule, `user:${(res.locals.auth as AuthContext).userId}`).then((state) => {
-        sendRateLimitHeaders(res, state);
-        next();
-      }, next);
-    });
-  }
+  else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth, perUser));
   handlers.push((req, res, next) => {
     // A guard that stalled past the deadline (rate limiter, session lookup): the 503 went out, so work that had
     // not started never starts (the client's retry runs it).

@@ -122,7 +122,8 @@ export { IDEMPOTENCY_COLLECTION };
 // transaction (two racing requests: one runs, one gets 409), and a completion whose condition failed (a renewal
 // wrote the entry) is done in one.
 export function firestoreIdempotencyStore(): IdempotencyStore {
-  const { db, inTransaction, isAlreadyExists, isFailedPrecondition, isNotFound } = require('../../core/firebase/firebase') as typeof import('../../core/firebase/firebase');
+  const { db, inTransaction, isAlreadyExists, isFailedPrecondition, isNotFound } =
+    require('../../core/firebase/firebase') as typeof import('../../core/firebase/firebase');
   const ref = (id: string) => db().collection(IDEMPOTENCY_COLLECTION).doc(id);
   // The write time of each claim this instance created, by token, until its completion or release (or a renewal,
   // which writes the entry again): one entry per request in flight.
