@@ -90,7 +90,12 @@ describe.each([
     const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token(opts.as ?? 'alice')}` };
     if (opts.key !== undefined) headers['idempotency-key'] = opts.key;
     const res = await fetch(`${server.url}/api/v1/probe/orders`, { method: 'POST', headers, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown>, replayed: res.headers.get('idempotent-replayed') };
+    return {
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown>,
+      replayed: res.headers.get('idempotent-replayed'),
+      retryAfter: res.headers.get('retry-after'),
+    };
   };
 
   it('a retried request with the same key runs once and replays the first answer; another body is 422', async () => {
@@ -99,7 +104,7 @@ describe.each([
     const first = await post({ item: 'pho' }, { key });
     const retry = await post({ item: 'pho' }, { key });
     expect(first.status).toBe(201);
-    expect(retry).toEqual({ status: 201, body: first.body, replayed: 'true' });
+    expect(retry).toEqual({ status: 201, body: first.body, replayed: 'true', retryAfter: null });
     expect(p.runs()).toBe(before + 1);
     const other = await post({ item: 'bun cha' }, { key });
     expect([other.status, other.body.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
@@ -116,7 +121,7 @@ describe.each([
     const first = post({ item: 'com tam' }, { key });
     await new Promise((r) => setTimeout(r, 300));
     const racing = await post({ item: 'com tam' }, { key });
-    expect([racing.status, racing.body.code]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS']);
+    expect([racing.status, racing.body.code, racing.retryAfter]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS', '2']);
     release();
     const done = await first;
     expect(done.status).toBe(201);

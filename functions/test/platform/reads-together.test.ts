@@ -42,12 +42,12 @@ describe('reads together in a transaction', () => {
   });
   afterAll(() => Promise.all(ids.map((id) => ref(id).delete())));
 
-  it('answers side-by-side reads (missing, converted, repeated, a query, one started hops later) with one getAll', async () => {
+  it('answers side-by-side reads (missing, converted, repeated, a getAll, a query, one started hops later) with one getAll', async () => {
     let calls: string[] = [];
     const out = await db().runTransaction(async (real) => {
       calls = recorded(real);
       const tx = readsTogether(real);
-      const [first, second, missing, query, again] = await Promise.all([
+      const [first, second, missing, query, again, pair] = await Promise.all([
         tx.get(ref(ids[0])),
         tx.get(ref(ids[1]).withConverter(converter)),
         tx.get(ref(ids[2])),
@@ -55,14 +55,23 @@ describe('reads together in a transaction', () => {
         Promise.resolve()
           .then(() => undefined)
           .then(() => tx.get(ref(ids[0]))),
+        tx.getAll(ref(ids[1]), ref(ids[2])),
       ]);
       // A later turn's reads are a batch of their own.
       const [later] = await Promise.all([tx.get(ref(ids[1]))]);
       tx.set(ref(ids[2]), { run, n: 3 });
-      return { first: first.get('n'), second: second.data(), missing: missing.exists, found: query.size, again: again.get('n'), later: later.get('n') };
+      return {
+        first: first.get('n'),
+        second: second.data(),
+        missing: missing.exists,
+        found: query.size,
+        again: again.get('n'),
+        later: later.get('n'),
+        pair: pair.map((p) => p.exists),
+      };
     });
-    expect(out).toEqual({ first: 1, second: { doubled: 4 }, missing: false, found: 2, again: 1, later: 2 });
-    expect(calls).toEqual(['getAll 4', 'get', 'getAll 1']);
+    expect(out).toEqual({ first: 1, second: { doubled: 4 }, missing: false, found: 2, again: 1, later: 2, pair: [true, false] });
+    expect(calls).toEqual(['getAll 6', 'get', 'getAll 1']);
     expect((await ref(ids[2]).get()).get('n')).toBe(3);
   });
 

@@ -10,10 +10,11 @@ import { cartRepo } from './cart.repo';
 
 // The placing transaction both ways of checking out end in (cart.checkout.once: all at once; cart.checkout: after the
 // voucher and the payment were taken). One store's placings run one at a time in this instance (cart.checkout.queue).
-// Round trips: the reads that need no cart side by side (the attempt record, whether the order exists, the cart, the
-// orders module's placing checks: the store and the consumer's unconfirmed orders, and the caller's own read, such as
-// a wallet hold), then the stock, read last so the transaction holds the store's stock for one round trip, then the
-// commit. An order placed already (an earlier request with the key) is answered as a replay, whatever would refuse.
+// Three round trips (reads together, platform/core/firebase): the documents that need no cart in one getAll (the
+// attempt record, whether the order exists, the cart, the store, and the caller's own reads, such as a wallet hold's
+// accounts), then the stock (once the cart is known) beside the placing checks' queries (the consumer's unconfirmed
+// orders), then the commit: the store's stock is held from its read to the commit, one round trip. An order placed
+// already (an earlier request with the key) is answered as a replay, whatever would refuse.
 
 /** A promise's outcome, kept: a refusal read beside the others counts only once the order is known not to exist. */
 export const settled = <T>(p: Promise<T>): Promise<{ value: T } | { err: unknown }> =>
@@ -52,20 +53,25 @@ export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers'>) 
     return oneAtATime(sellerQueueKey(p.input.seller), storeBusy, () =>
       inTransaction(
         async (tx): Promise<CartPlaced<S>> => {
-          const [r, exists, cart, checked, side] = await Promise.all([
+          const cartRead = cartRepo.get(cartIdOf(p.userId, p.input.seller), tx);
+          const unchanged = (cart: Awaited<typeof cartRead>) => cart !== undefined && cart.revision === p.a.cart?.revision;
+          const [r, exists, cart, checked, side, stock] = await Promise.all([
             cartRepo.getCheckout(p.orderId, tx),
             orders.txExists(tx, p.orderId),
-            cartRepo.get(cartIdOf(p.userId, p.input.seller), tx),
+            cartRead,
             settled(orders.txCheckPlacing(tx, { consumerId: p.userId, seller: p.input.seller })),
             // Started inside the promise chain: even a synchronous throw counts only after the replay check.
             settled(Promise.resolve().then(() => (p.alongside ? p.alongside(tx) : null))),
+            // The stock as soon as the cart is known, beside the placing checks' queries.
+            settled(cartRead.then((c) => (unchanged(c) ? sellers.txTake(tx, p.input.seller, c!.lines.map(lineRequestOf)) : null))),
           ]);
           if (r?.placed || exists) return { outcome: 'replayed', record: r };
           p.admit(r);
           if ('err' in checked) throw checked.err;
           if ('err' in side) throw side.err;
-          if (!cart || cart.revision !== p.a.cart?.revision) throw changed();
-          const taken = await sellers.txTake(tx, p.input.seller, cart.lines.map(lineRequestOf));
+          if (!cart || !unchanged(cart)) throw changed();
+          if ('err' in stock) throw stock.err;
+          const taken = stock.value!;
           if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== p.a.pricing.itemsVnd) throw changed();
           const { draft, record } = p.write({ record: r, lines: taken.lines, side: side.value });
           taken.take();

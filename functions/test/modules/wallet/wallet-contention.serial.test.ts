@@ -29,10 +29,12 @@ describe('transfers between users, one wallet under contention', () => {
       for (let attempt = 0; ; attempt++) {
         const res = await send(payer, shop, 10_000, k);
         // Retried as apps do, with the same key: a 503 (CONTENDED, or DEADLINE_EXCEEDED while the work goes on), and
-        // the 409 IDEMPOTENCY_IN_PROGRESS that answers a retry while the first attempt still runs.
+        // the 409 IDEMPOTENCY_IN_PROGRESS that answers a retry while the first attempt still runs; no sooner than
+        // Retry-After, backing off (each retry is a request the transfers' per-user limit counts).
         const retry = res.status === 503 || (res.status === 409 && res.body.code === 'IDEMPOTENCY_IN_PROGRESS');
         if (!retry || attempt === 20) return res;
-        await new Promise((r) => setTimeout(r, 500 + Math.random() * 500));
+        const asked = Number(res.headers.get('retry-after') ?? 0) * 1000;
+        await new Promise((r) => setTimeout(r, Math.max(asked, Math.min(500 * 1.5 ** attempt, 8_000)) * (1 + Math.random() / 2)));
       }
     };
     const results = await Promise.all(Array.from({ length: 50 }, sendRetrying));

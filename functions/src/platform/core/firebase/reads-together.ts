@@ -2,8 +2,8 @@ import type { DocumentReference, DocumentSnapshot, Transaction } from 'firebase-
 
 // A transaction's first read begins it: reads issued side by side wait for that one to answer, then go out together,
 // so `Promise.all` of five document reads costs two round trips. This view of a transaction holds the reads of one
-// turn of the event loop (document reads and queries), then sends the document reads as one `getAll` (which begins
-// the transaction) and the queries after it: one round trip for the documents, a second only for queries.
+// turn of the event loop (`get` of documents and queries, `getAll`), then sends the document reads as one `getAll`
+// (which begins the transaction) and the queries after it: one round trip for the documents, a second only for queries.
 // Writes and everything else go to the transaction itself. Read snapshots keep their reference's converter.
 
 interface Waiting<T> {
@@ -45,15 +45,19 @@ export function readsTogether(tx: Transaction): Transaction {
   };
   const isDocument = (x: unknown): x is DocumentReference =>
     typeof (x as DocumentReference | null)?.path === 'string' && typeof (x as DocumentReference).collection === 'function';
-  const get = (target: Parameters<Transaction['get']>[0]) =>
+  const get = (target: unknown) =>
     new Promise((resolve, reject) => {
       if (isDocument(target)) documents.push({ ref: target, resolve: resolve as Waiting<DocumentSnapshot>['resolve'], reject });
       else queries.push(() => settle(() => (tx.get as (t: unknown) => Promise<unknown>)(target)).then(resolve, reject));
       schedule();
     });
+  // getAll joins the batch too (field masks and other read options go to the transaction as they are).
+  const getAll = (...refs: Parameters<Transaction['getAll']>) =>
+    refs.every(isDocument) ? Promise.all(refs.map((ref) => get(ref) as Promise<DocumentSnapshot>)) : tx.getAll(...refs);
   return new Proxy(tx, {
     get(target, prop) {
       if (prop === 'get') return get;
+      if (prop === 'getAll') return getAll;
       const value = Reflect.get(target, prop, target) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

@@ -2,7 +2,7 @@ import { IDEMPOTENCY_COLLECTION } from '../firestore/collections';
 import { randomBytes } from 'node:crypto';
 import type { Timestamp } from 'firebase-admin/firestore';
 import { z } from 'zod';
-import { AppError, ConflictError } from '../../core/errors/app-error';
+import { AppError } from '../../core/errors/app-error';
 import { API_TIMEOUT_SECONDS } from '../../core/deploy/settings';
 import { logger } from '../../core/logging/logger';
 import { timestampOf } from '../time/time';
@@ -19,6 +19,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 // handler renews it every IDEMPOTENCY_RENEW_EVERY_MS, so a slow one (past its deadline answer) is never run twice.
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 export const IDEMPOTENCY_RENEW_EVERY_MS = 20_000;
+// What a 409 IDEMPOTENCY_IN_PROGRESS asks the client to wait (most runs end within a second or two).
+const IN_PROGRESS_RETRY_AFTER_SEC = 2;
 // No run outlives the function's timeout: renewing past it (plus a margin for a slow last commit) would only keep a
 // claim whose instance is gone, or a handler stuck for good, from ever being taken over.
 export const IDEMPOTENCY_RENEW_FOR_MS = API_TIMEOUT_SECONDS * 1000 + 30_000;
@@ -79,7 +81,9 @@ export function decide(entry: Entry | undefined, requestHash: string, now: numbe
   if (entry.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
   if (entry.state === 'DONE') return 'replay';
   if (entry.leaseUntil > now)
-    throw new ConflictError('A request with this Idempotency-Key is still running; retry shortly').withCode('IDEMPOTENCY_IN_PROGRESS');
+    throw new AppError(409, 'A request with this Idempotency-Key is still running; retry shortly', undefined, {
+      'Retry-After': String(IN_PROGRESS_RETRY_AFTER_SEC),
+    }).withCode('IDEMPOTENCY_IN_PROGRESS');
   return 'run';
 }
 
