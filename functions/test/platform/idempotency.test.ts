@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { buildApp } from '../../src/app';
+import { ConflictError } from '../../src/platform/core/errors/app-error';
 import { createJwtAccessTokenVerifier } from '../../src/platform/core/auth/access-token';
 import {
   firestoreIdempotencyStore,
@@ -27,9 +28,33 @@ function probe(store: IdempotencyStore) {
   let runs = 0;
   let failNext = false;
   let gate: Promise<void> | undefined;
+  // The claimBeside route: `started` counts handlers that began (beside the claim), `written` those past claimed().
+  let started = 0;
+  let written = 0;
   const module = {
     name: 'probe',
     routes: () => [
+      defineRoute({
+        method: 'post',
+        path: '/probe/carts',
+        operationId: 'postProbeCarts',
+        tag: 'health',
+        summary: 'reads beside the claim, then writes',
+        auth: [],
+        idempotent: 'required',
+        claimBeside: true,
+        request: { body: z.object({ item: z.string() }) },
+        response: { status: 201, description: 'created', schema: z.object({ id: z.string(), written: z.number() }) },
+        handler: async ({ body, claimed }) => {
+          started += 1;
+          if (body.item === 'sold out') throw new ConflictError('sold out').withCode('OUT_OF_STOCK');
+          await claimed!();
+          written += 1;
+          const mine = written;
+          if (gate) await gate;
+          return { id: randomUUID(), written: mine };
+        },
+      }),
       defineRoute({
         method: 'post',
         path: '/probe/orders',
@@ -63,6 +88,7 @@ function probe(store: IdempotencyStore) {
   return {
     app,
     runs: () => runs,
+    beside: () => ({ started, written }),
     failOnce: () => (failNext = true),
     hold: () => {
       let open!: () => void;
@@ -86,10 +112,10 @@ describe.each([
   });
   afterAll(() => server.close());
 
-  const post = async (body: unknown, opts: { key?: string; as?: string } = {}) => {
+  const post = async (body: unknown, opts: { key?: string; as?: string; path?: string } = {}) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token(opts.as ?? 'alice')}` };
     if (opts.key !== undefined) headers['idempotency-key'] = opts.key;
-    const res = await fetch(`${server.url}/api/v1/probe/orders`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const res = await fetch(`${server.url}/api/v1${opts.path ?? '/probe/orders'}`, { method: 'POST', headers, body: JSON.stringify(body) });
     return {
       status: res.status,
       body: (await res.json()) as Record<string, unknown>,
@@ -135,6 +161,34 @@ describe.each([
     const retry = await post({ item: 'banh mi' }, { key });
     expect(retry.status).toBe(201);
     expect(retry.replayed).toBeNull();
+  });
+
+  it('claimBeside: the handler reads beside the claim; a replay, a racing request and a refusal write nothing more', async () => {
+    const key = `k-${randomUUID()}`;
+    const at = p.beside();
+    const first = await post({ item: 'bread' }, { key, path: '/probe/carts' });
+    expect(first.status).toBe(201);
+    // The retry's handler starts (reads), but never passes claimed(): the first answer is replayed.
+    const retry = await post({ item: 'bread' }, { key, path: '/probe/carts' });
+    expect(retry).toMatchObject({ status: 201, body: first.body, replayed: 'true' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(p.beside()).toEqual({ started: at.started + 2, written: at.written + 1 });
+    // Racing: while the first holds the key, the second is 409 and does not write.
+    const racingKey = `k-${randomUUID()}`;
+    const release = p.hold();
+    const held = post({ item: 'rice' }, { key: racingKey, path: '/probe/carts' });
+    await new Promise((r) => setTimeout(r, 300));
+    const racing = await post({ item: 'rice' }, { key: racingKey, path: '/probe/carts' });
+    expect([racing.status, racing.body.code]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS']);
+    release();
+    expect((await held).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(p.beside().written).toBe(at.written + 2);
+    // A refusal before claimed() is the answer, and frees the key: the retry runs again (and is refused again).
+    const refusedKey = `k-${randomUUID()}`;
+    expect((await post({ item: 'sold out' }, { key: refusedKey, path: '/probe/carts' })).body.code).toBe('OUT_OF_STOCK');
+    expect((await post({ item: 'sold out' }, { key: refusedKey, path: '/probe/carts' })).body.code).toBe('OUT_OF_STOCK');
+    expect(p.beside().written).toBe(at.written + 2);
   });
 
   it('a malformed key is a 400 naming the header', async () => {

@@ -93,6 +93,34 @@ describe('per-user rate limits', () => {
     expect((await post('/probe/sos', 'hoa~USER~')).status).toBe(200);
   });
 
+  it('claimBeside on a route that is not idempotent is refused when the app is built', () => {
+    const bad: ApiModule = {
+      name: 'bad',
+      routes: () => [
+        defineRoute({
+          method: 'post',
+          path: '/bad',
+          operationId: 'postBad',
+          tag: 'health',
+          summary: 'x',
+          auth: [],
+          claimBeside: true,
+          response: { description: 'x', schema: ok },
+          handler: () => ({ ok: true }),
+        }),
+      ],
+    };
+    const build = () =>
+      buildApp({
+        config: testConfig(),
+        modules: [bad],
+        verifyAccessToken: verify,
+        rateLimiter: createRateLimiter(memoryRateLimitStore()),
+        idempotency: memoryIdempotencyStore(),
+      });
+    expect(build).toThrow(/claimBeside needs an idempotent route/);
+  });
+
   it('a per-user limit on a public route is refused when the app is built', () => {
     const bad: ApiModule = {
       name: 'bad',

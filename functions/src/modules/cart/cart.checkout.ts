@@ -157,7 +157,8 @@ export function createCheckout(ctx: CartContext) {
     }
   }
 
-  async function checkout(userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string) {
+  /** `claimed`: resolves once the request holds its Idempotency-Key (the route's claim runs beside the reads). */
+  async function checkout(userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string, claimed: () => Promise<void>) {
     const orderId = stableId({ scope: 'cart.checkout', caller: userId, key: idempotencyKey });
     // The store is read beside the replay check and the cart (one round trip less); a replay does not wait for it.
     const seller = sellers.get(input.seller);
@@ -166,6 +167,7 @@ export function createCheckout(ctx: CartContext) {
     if (earlier?.placed) return answer(orderId, userId, takenPayment(earlier));
     const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart }, seller);
     if (a.problems.length > 0) throw refusalOf(a.problems[0]);
+    await claimed();
     if (earlier === undefined && input.voucherCode === undefined && input.payment.method !== 'GATEWAY') {
       const once = await placeAtOnce(orderId, userId, input, a);
       if (once.outcome === 'placed' && outstanding(once.record)) await leftovers.settleRaced(once.record);
@@ -231,8 +233,8 @@ export function createCheckout(ctx: CartContext) {
     });
 
   return {
-    checkout: (userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string) =>
-      checkout(userId, idempotencyKey, input, clientIp).catch((err: unknown) => {
+    checkout: (userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string, claimed: () => Promise<void> = async () => undefined) =>
+      checkout(userId, idempotencyKey, input, clientIp, claimed).catch((err: unknown) => {
         throw asCartRefusal(err);
       }),
     runCheck,

@@ -130,6 +130,7 @@ export function cartRoutes({ config }: AppContext, services: CartServices = cart
       description:
         'Money moves, so an Idempotency-Key is required: the order’s id is derived from it, and a retry with the same key answers the same order (one hold, one voucher use). The server prices the lines, fees, discount and total; the stock is taken in the transaction that places the order, so of two buyers of the last unit one gets the order and the other 409 OUT_OF_STOCK. WALLET holds the total (409 WALLET_INSUFFICIENT_FUNDS: nothing is kept, the voucher use is given back); GATEWAY answers a PENDING payment with its paymentUrl (the order waits for it, AWAITING_PAYMENT); CASH is paid to the courier. A consumer holds at most ORDERS_MAX_PENDING_PER_CONSUMER (5 by default) unconfirmed orders (AWAITING_PAYMENT or PLACED) at once: past it, 409 ORDER_TOO_MANY_PENDING, counted in the transaction that places the order, which also reads the store again (paused, closed or gone since the quote: 409 CART_SELLER_CLOSED, anything taken given back). Refused with nothing written or reserved: an empty cart, a store not taking orders, an address outside its delivery radius, items below its minimum, a line needing a prescription without one, a voucher over its limits (its PROMOTION_* code), and the store’s ITEM_UNAVAILABLE / OUT_OF_STOCK. Limit: `cart-checkout`, 30 per user per hour.',
       idempotent: 'required',
+      claimBeside: true,
       rateLimit: { scope: 'cart-checkout', limit: 30, windowSec: 3600, per: 'user' },
       errors: [404, 422],
       codes: [
@@ -156,7 +157,7 @@ export function cartRoutes({ config }: AppContext, services: CartServices = cart
       ],
       request: { body: CheckoutBodySchema },
       response: { status: 201, description: 'The order placed, with its payment.', schema: CheckoutResultSchema },
-      handler: ({ auth, body, idempotencyKey, req }) => checkout.checkout(auth!.userId, idempotencyKey!, body, clientIp(req)),
+      handler: ({ auth, body, idempotencyKey, req, claimed }) => checkout.checkout(auth!.userId, idempotencyKey!, body, clientIp(req), claimed),
     }),
   ];
 }

@@ -34,6 +34,11 @@ export interface HandlerContext<TBody, TQuery, TParams> {
   status(code: number): void;
   /** The request's Idempotency-Key (routes with `idempotent`); always set when it is 'required'. */
   idempotencyKey?: string;
+  /**
+   * Routes with `claimBeside`, on a request with a key: resolves once this request holds the key's claim; the
+   * handler awaits it before its first write (it rejects when the request does not run: a replay, 409, 422).
+   */
+  claimed?: () => Promise<void>;
 }
 
 export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = unknown, TResult = unknown> {
@@ -82,6 +87,11 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
    * request without the header is refused (400 IDEMPOTENCY_KEY_REQUIRED); the handler gets the key to derive ids.
    */
   idempotent?: boolean | 'required';
+  /**
+   * With `idempotent`: the handler starts beside the key's claim and awaits `ctx.claimed()` before its first write,
+   * so its reads (pricing a cart) overlap the claim's round trip. Its answer counts only when the claim is held.
+   */
+  claimBeside?: boolean;
   /** Per-client-IP (or, with `per: 'user'`, per-caller) limit, checked before validation and the handler. */
   rateLimit?: RateLimitRule;
   /** `false`: not called by our apps (probes, gateways, links opened in a browser), so no App Check token (APP_CHECK). */
@@ -176,6 +186,7 @@ export function toExpressHandlers(
       next();
     });
   }
+  if (route.claimBeside && !route.idempotent) throw new Error(`${route.method.toUpperCase()} ${route.path}: claimBeside needs an idempotent route`);
   const rule = route.rateLimit;
   const edgeFactor = deps.edgeLimitFactor ?? 0;
   const limiter = rule?.counted === 'instance' ? deps.instanceRateLimiter : deps.rateLimiter;
@@ -307,11 +318,24 @@ async function runClaimed(
   statusOverride: () => number | undefined,
 ): Promise<void> {
   const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
-  const claimed = await store.claim(
+  const claiming = store.claim(
     recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!),
     requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]),
     Date.now(),
   );
+  // A handler started beside the claim waits at `claimed()` for a claim this request holds, still held at its
+  // deadline check below; its outcome is never answered otherwise.
+  let running: Promise<unknown> | undefined;
+  if (route.claimBeside) {
+    const held = claiming.then((c) => {
+      if (c.kind !== 'run' || answeredAtDeadline(res)) throw new Error('the idempotency claim is not held by this request');
+    });
+    held.catch(() => undefined);
+    ctx.claimed = () => held;
+    running = Promise.resolve().then(() => route.handler(ctx));
+    running.catch(() => undefined);
+  }
+  const claimed = await claiming;
   if (claimed.kind === 'run' && answeredAtDeadline(res)) {
     // The claim itself stalled past the deadline: nothing ran yet, so the key is freed for the retry.
     await store.release(claimed.id, claimed.token).catch(() => undefined);
@@ -326,7 +350,7 @@ async function runClaimed(
   // never a second run. Only a claim nobody renews (its instance died) can be taken over.
   const stopRenewing = keepClaimed(store, claimed.id, claimed.token);
   try {
-    const result = await route.handler(ctx);
+    const result = await (running ?? route.handler(ctx));
     if (route.response.binary) return;
     const body = route.response.schema.parse(result);
     const status = statusOverride() ?? route.response.status ?? 200;
