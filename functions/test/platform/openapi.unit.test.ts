@@ -311,11 +311,13 @@ describe('OpenAPI generation', () => {
       expect(doc.components.headers['RateLimit-Policy'].schema.example).toBe('"auth-login";q=30;w=300');
     });
 
-    it('X-Request-Id on every answer; Retry-After on every 429 and 503', () => {
+    it('X-Request-Id on every answer; Retry-After on every 429 and 503, and on the 409 of idempotent operations', () => {
       for (const { op } of operations) {
+        const takesKey = (op.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key');
         for (const [status, response] of responsesOf(op)) {
           expect(response.headers?.['X-Request-Id']).toEqual(ref('X-Request-Id'));
-          expect(response.headers?.['Retry-After']).toEqual(status === '429' || status === '503' ? ref('Retry-After') : undefined);
+          const retried = status === '429' || status === '503' || (status === '409' && takesKey);
+          expect(response.headers?.['Retry-After']).toEqual(retried ? ref('Retry-After') : undefined);
         }
       }
     });

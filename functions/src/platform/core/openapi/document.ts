@@ -37,7 +37,8 @@ const HEADERS: Record<
     schema: { type: 'string', example: '6f1c2f8e-4a59-4c0e-9d57-2b8f4f3c9a10' },
   },
   'Retry-After': {
-    description: 'Seconds to wait before retrying: always with 429; with 503 DEADLINE_EXCEEDED, OVERLOADED and CONTENDED (not when a dependency is down).',
+    description:
+      'Seconds to wait before retrying: always with 429; with 503 DEADLINE_EXCEEDED, OVERLOADED and CONTENDED (not when a dependency is down); with 409 IDEMPOTENCY_IN_PROGRESS on idempotent operations.',
     schema: { type: 'integer', minimum: 1, example: 7 },
   },
   'Idempotent-Replayed': {
@@ -60,7 +61,7 @@ const HEADERS: Record<
 // Which headers an answer of this operation carries.
 function headersOf(route: AnyRoute, status: number): HeaderName[] {
   const names: HeaderName[] = ['X-Request-Id'];
-  if (status === 429 || status === 503) names.push('Retry-After');
+  if (status === 429 || status === 503 || (status === 409 && route.idempotent)) names.push('Retry-After');
   if (route.idempotent && status >= 200 && status < 300) names.push('Idempotent-Replayed');
   if (route.rateLimit) names.push('RateLimit', 'RateLimit-Policy');
   return names;
