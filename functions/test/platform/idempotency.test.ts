@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { buildApp } from '../../src/app';
+import { db } from '../../src/platform/core/firebase/firebase';
 import { ConflictError } from '../../src/platform/core/errors/app-error';
 import { createJwtAccessTokenVerifier } from '../../src/platform/core/auth/access-token';
 import {
   firestoreIdempotencyStore,
+  IDEMPOTENCY_COLLECTION,
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
   memoryIdempotencyStore,
@@ -184,11 +186,12 @@ describe.each([
     expect((await held).status).toBe(201);
     await new Promise((r) => setTimeout(r, 50));
     expect(p.beside().written).toBe(at.written + 2);
-    // A refusal before claimed() is the answer, and frees the key: the retry runs again (and is refused again).
+    // A refusal before claimed() is the answer, and frees the key: the retry runs again (neither 409 nor a replay).
     const refusedKey = `k-${randomUUID()}`;
+    const before = p.beside().started;
     expect((await post({ item: 'sold out' }, { key: refusedKey, path: '/probe/carts' })).body.code).toBe('OUT_OF_STOCK');
     expect((await post({ item: 'sold out' }, { key: refusedKey, path: '/probe/carts' })).body.code).toBe('OUT_OF_STOCK');
-    expect(p.beside().written).toBe(at.written + 2);
+    expect(p.beside()).toEqual({ started: before + 2, written: at.written + 2 });
   });
 
   it('a malformed key is a 400 naming the header', async () => {
@@ -241,5 +244,35 @@ describe.each([
     await store.release(key, again.token);
     const third = await store.claim(key, 'h', 3_000 + IDEMPOTENCY_TTL_MS);
     expect(third.kind).toBe('run');
+  });
+});
+
+describe('Firestore idempotency store: the round trips', () => {
+  const store = firestoreIdempotencyStore();
+  const id = () => `probe-${randomUUID()}`;
+  const answer = (n: number) => ({ status: 201, body: { n } });
+
+  it('a new key is claimed and completed without a transaction; a completion after another write of the entry falls back to one', async () => {
+    const transactions = jest.spyOn(db(), 'runTransaction');
+    try {
+      const key = id();
+      const claim = await store.claim(key, 'h', Date.now());
+      if (claim.kind !== 'run') throw new Error('expected a run');
+      await store.complete(key, claim.token, answer(1), Date.now());
+      expect(transactions).not.toHaveBeenCalled();
+      // Written since the claim (as a renewal would): the conditional update fails, the transaction stores the answer.
+      const other = id();
+      const second = await store.claim(other, 'h', Date.now());
+      if (second.kind !== 'run') throw new Error('expected a run');
+      await db()
+        .collection(IDEMPOTENCY_COLLECTION)
+        .doc(other)
+        .update({ leaseUntil: Date.now() + IDEMPOTENCY_LEASE_MS });
+      await store.complete(other, second.token, answer(2), Date.now());
+      expect(transactions).toHaveBeenCalledTimes(1);
+      expect(await store.claim(other, 'h', Date.now())).toEqual({ kind: 'replay', answer: answer(2) });
+    } finally {
+      transactions.mockRestore();
+    }
   });
 });

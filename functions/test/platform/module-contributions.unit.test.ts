@@ -88,6 +88,7 @@ describe('maintenance commands', () => {
     expect(commandList([PLATFORM_COMMANDS, ...MODULES]).map((c) => c.name)).toEqual([
       'platform:migrate-listened-times',
       'driver:backfill-capabilities',
+      'driver:drop-retired-cooldowns',
       'rides:migrate-ratings',
       'wallet:ledger-check',
     ]);

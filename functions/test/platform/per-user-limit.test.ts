@@ -41,6 +41,17 @@ const hit = async (token: string) => {
 };
 
 describe('per-user rate limit beside the session check', () => {
+  it('a revoked token is 401 and takes its hit back: its account keeps the rest of its limit', async () => {
+    const cam = await registerVerified();
+    expect((await hit(cam.accessToken)).status).toBe(200);
+    expect((await call('POST', '/auth/logout', { token: cam.accessToken })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect(await hit(cam.accessToken)).toMatchObject({ status: 401, code: 'TOKEN_REVOKED', limit: null });
+    const again = await call<{ accessToken: string }>('POST', '/auth/login', { body: { email: cam.email, password: cam.password } });
+    expect(again.status).toBe(200);
+    expect(await hit(again.body.accessToken)).toMatchObject({ status: 200, limit: expect.stringMatching(/;r=0;/) });
+    expect((await hit(again.body.accessToken)).status).toBe(429);
+  });
+
   it('counts each account on its own; past the limit 429; a revoked token is 401, not 429', async () => {
     const [ana, bao] = [await registerVerified(), await registerVerified()];
     expect(await hit(ana.accessToken)).toEqual({ status: 200, code: undefined, limit: expect.stringMatching(/^"probe-limited";r=1;t=\d+$/) });

@@ -46,7 +46,7 @@ describe('reads together in a transaction', () => {
     let calls: string[] = [];
     const out = await db().runTransaction(async (real) => {
       calls = recorded(real);
-      const tx = readsTogether(real);
+      const tx = readsTogether(real).view;
       const [first, second, missing, query, again, pair] = await Promise.all([
         tx.get(ref(ids[0])),
         tx.get(ref(ids[1]).withConverter(converter)),
@@ -73,6 +73,21 @@ describe('reads together in a transaction', () => {
     expect(out).toEqual({ first: 1, second: { doubled: 4 }, missing: false, found: 2, again: 1, later: 2, pair: [true, false] });
     expect(calls).toEqual(['getAll 6', 'get', 'getAll 1']);
     expect((await ref(ids[2]).get()).get('n')).toBe(3);
+  });
+
+  it('a read still waiting when the attempt ends is refused, not sent into a later attempt', async () => {
+    let late: Promise<unknown> | undefined;
+    const n = await inTransaction(
+      async (tx) => {
+        const snap = await tx.get(ref(ids[0]));
+        late = tx.get(ref(ids[1]));
+        late.catch(() => undefined);
+        return snap.get('n') as number;
+      },
+      { readsTogether: true },
+    );
+    expect(n).toBe(1);
+    await expect(late).rejects.toThrow(/after its transaction attempt had ended/);
   });
 
   it('a read after a write fails as in a plain transaction (every read of its batch)', async () => {

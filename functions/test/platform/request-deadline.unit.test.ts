@@ -288,7 +288,14 @@ describe('a request that stalls before its handler', () => {
   };
   const rateLimiter: RateLimiter = {
     hit: (rule) =>
-      hold().then(() => ({ scope: rule.scope, limit: rule.limit, windowSec: rule.windowSec, remaining: rule.limit - 1, resetSec: rule.windowSec })),
+      hold().then(() => ({
+        scope: rule.scope,
+        limit: rule.limit,
+        windowSec: rule.windowSec,
+        remaining: rule.limit - 1,
+        resetSec: rule.windowSec,
+        giveBack: async () => undefined,
+      })),
   };
   const handler = () => {
     runs += 1;

@@ -12,7 +12,8 @@ import { setLogSink } from '../../src/platform/core/logging/logger';
 import { testConfig } from '../helpers/config';
 import { listen } from '../helpers/http';
 
-// The route kit's guards: per-user rate limits (counted per verified caller, after the guard) and admin
+// The route kit's guards: per-user rate limits (counted per verified caller; this test verifier does not take the
+// hit beside its checks, so the guard counts it after) and admin
 // permissions that guard only the admin path of routes open to other roles too.
 const ok = z.object({ ok: z.boolean() });
 const probe: ApiModule = {
@@ -93,7 +94,7 @@ describe('per-user rate limits', () => {
     expect((await post('/probe/sos', 'hoa~USER~')).status).toBe(200);
   });
 
-  it('claimBeside on a route that is not idempotent is refused when the app is built', () => {
+  it('claimBeside on a route whose key is not required is refused when the app is built', () => {
     const bad: ApiModule = {
       name: 'bad',
       routes: () => [
@@ -118,7 +119,7 @@ describe('per-user rate limits', () => {
         rateLimiter: createRateLimiter(memoryRateLimitStore()),
         idempotency: memoryIdempotencyStore(),
       });
-    expect(build).toThrow(/claimBeside needs an idempotent route/);
+    expect(build).toThrow(/claimBeside needs idempotent: 'required'/);
   });
 
   it('a per-user limit on a public route is refused when the app is built', () => {

@@ -1,6 +1,6 @@
 import { timestampOf } from '../../platform/kits/time/time';
 import type { Transaction } from 'firebase-admin/firestore';
-import { db, firestoreApi } from '../../platform/core/firebase/firebase';
+import { db, firestoreApi, isAlreadyExists } from '../../platform/core/firebase/firebase';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import {
   AUTH_DAILY_SENDS,
@@ -104,7 +104,7 @@ export const authRepo = {
         .doc(challengeId)
         .create({ usedAt: now, expireAt: expireAt(now + 24 * 3600_000) });
     } catch (err) {
-      if ((err as { code?: number }).code === 6) return false; // ALREADY_EXISTS
+      if (isAlreadyExists(err)) return false;
       throw err;
     }
     await col(AUTH_OTPS).doc(id).update({ consumedAt: now });

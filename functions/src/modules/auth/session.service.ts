@@ -219,10 +219,10 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
   return async (token, beside) => {
     const claims = await jwtVerify(token);
     // The session read and the caller's `beside` (a per-user rate limit) side by side: one round trip, not two.
-    const [state, besideDone] = await Promise.all([
+    const [state, besideFailure] = await Promise.all([
       authRepo.requestState(claims.userId, claims.sessionId, claims.tokenId),
       beside
-        ? beside(claims).then(
+        ? beside({ userId: claims.userId }).then(
             () => null,
             (err: unknown) => ({ err }),
           )
@@ -242,7 +242,7 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
     if (t - state.session.lastUsedAt > AUTH_LIMITS.sessionTouchEverySec * 1000) {
       await authRepo.touchSession(claims.sessionId, t).catch((err: Error) => logger.warn('session touch failed', { error: err.message }));
     }
-    if (besideDone) throw besideDone.err;
+    if (besideFailure) throw besideFailure.err;
     const auth: AuthContext = { ...claims, roles: [...user.roles], permissions: user.permissions ? [...user.permissions] : undefined };
     return auth;
   };

@@ -3,7 +3,7 @@ import { inTransaction } from '../../platform/core/firebase/firebase';
 import { changed, type CheckoutInput } from './cart.checkout.parts';
 import { oneAtATime, sellerQueueKey, storeBusy } from './cart.checkout.queue';
 import type { CartContext } from './cart.context';
-import { cartIdOf, lineRequestOf, type CheckoutRecord } from './cart.model';
+import { cartIdOf, lineRequestOf, type CartRecord, type CheckoutRecord } from './cart.model';
 import type { OrderDraft, PricedLine } from './cart.ports';
 import { itemsTotal, type Assessment } from './cart.pricing';
 import { cartRepo } from './cart.repo';
@@ -13,8 +13,9 @@ import { cartRepo } from './cart.repo';
 // Three round trips (reads together, platform/core/firebase): the documents that need no cart in one getAll (the
 // attempt record, whether the order exists, the cart, the store, and the caller's own reads, such as a wallet hold's
 // accounts), then the stock (once the cart is known) beside the placing checks' queries (the consumer's unconfirmed
-// orders), then the commit: the store's stock is held from its read to the commit, one round trip. An order placed
-// already (an earlier request with the key) is answered as a replay, whatever would refuse.
+// orders), then the commit: the store's stock is held from its read to the commit, one round trip (a placing refused
+// by those checks, or a replay, reads it too, and holds it until its rollback). An order placed already (an earlier
+// request with the key) is answered as a replay, whatever would refuse.
 
 /** A promise's outcome, kept: a refusal read beside the others counts only once the order is known not to exist. */
 export const settled = <T>(p: Promise<T>): Promise<{ value: T } | { err: unknown }> =>
@@ -54,7 +55,7 @@ export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers'>) 
       inTransaction(
         async (tx): Promise<CartPlaced<S>> => {
           const cartRead = cartRepo.get(cartIdOf(p.userId, p.input.seller), tx);
-          const unchanged = (cart: Awaited<typeof cartRead>) => cart !== undefined && cart.revision === p.a.cart?.revision;
+          const unchanged = (cart: CartRecord | undefined): cart is CartRecord => cart !== undefined && cart.revision === p.a.cart?.revision;
           const [r, exists, cart, checked, side, stock] = await Promise.all([
             cartRepo.getCheckout(p.orderId, tx),
             orders.txExists(tx, p.orderId),
@@ -63,15 +64,20 @@ export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers'>) 
             // Started inside the promise chain: even a synchronous throw counts only after the replay check.
             settled(Promise.resolve().then(() => (p.alongside ? p.alongside(tx) : null))),
             // The stock as soon as the cart is known, beside the placing checks' queries.
-            settled(cartRead.then((c) => (unchanged(c) ? sellers.txTake(tx, p.input.seller, c!.lines.map(lineRequestOf)) : null))),
+            settled(
+              cartRead.then((c) => {
+                if (!unchanged(c)) throw changed();
+                return sellers.txTake(tx, p.input.seller, c.lines.map(lineRequestOf));
+              }),
+            ),
           ]);
           if (r?.placed || exists) return { outcome: 'replayed', record: r };
           p.admit(r);
           if ('err' in checked) throw checked.err;
           if ('err' in side) throw side.err;
-          if (!cart || !unchanged(cart)) throw changed();
           if ('err' in stock) throw stock.err;
-          const taken = stock.value!;
+          const { value: taken } = stock;
+          if (!unchanged(cart)) throw changed();
           if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== p.a.pricing.itemsVnd) throw changed();
           const { draft, record } = p.write({ record: r, lines: taken.lines, side: side.value });
           taken.take();

@@ -16,9 +16,10 @@ import { createCartPlacing, settled, type CartPlaced } from './cart.checkout.pla
 
 export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 
-// Checkout. Read and price first (refusals write nothing). When nothing taken could outlive a failure (CASH or WALLET
-// without a voucher), one transaction does it all: replay check, the store and the pending orders, the wallet hold,
-// the stock (read last: the crowd of a store contends for it), then order, hold, cart and record written together.
+// Checkout. Read and price first, beside the route's Idempotency-Key claim (claimBeside; refusals write nothing), then
+// wait for the claim. When nothing taken could outlive a failure (CASH or WALLET without a voucher), one transaction
+// does it all (cart.checkout.placing): replay check, the store, the pending orders, the wallet hold and the stock,
+// then order, hold, cart and record written together.
 // Otherwise (a voucher, a gateway payment), in the order that never leaves money or a voucher use without an order:
 // record the attempt and arm its check → reserve the voucher → take the payment (a wallet hold, a gateway payment) →
 // the placing transaction both ways end in (cart.checkout.placing). A failure gives back what this attempt took at once; a crash in between is covered by the
@@ -164,7 +165,11 @@ export function createCheckout(ctx: CartContext) {
     const seller = sellers.get(input.seller);
     seller.catch(() => undefined);
     const [earlier, cart] = await Promise.all([cartRepo.getCheckout(orderId), cartRepo.get(cartIdOf(userId, input.seller))]);
-    if (earlier?.placed) return answer(orderId, userId, takenPayment(earlier));
+    if (earlier?.placed) {
+      // A replay of the key answers the stored answer (the claim is not held): nothing to read for it here.
+      await claimed();
+      return answer(orderId, userId, takenPayment(earlier));
+    }
     const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart }, seller);
     if (a.problems.length > 0) throw refusalOf(a.problems[0]);
     await claimed();
@@ -233,7 +238,7 @@ export function createCheckout(ctx: CartContext) {
     });
 
   return {
-    checkout: (userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string, claimed: () => Promise<void> = async () => undefined) =>
+    checkout: (userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string, claimed: () => Promise<void>) =>
       checkout(userId, idempotencyKey, input, clientIp, claimed).catch((err: unknown) => {
         throw asCartRefusal(err);
       }),

@@ -1,6 +1,6 @@
 import type { Timestamp, Transaction } from 'firebase-admin/firestore';
 import { NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
-import { inTransaction } from '../../platform/core/firebase/firebase';
+import { inTransaction, isFailedPrecondition, isNotFound } from '../../platform/core/firebase/firebase';
 import { createBatchedWrites } from '../../platform/kits/firestore/batched-writes';
 import { storedFields } from '../../platform/kits/firestore/documents';
 import { distanceMeters, geohashOf, nearby, type LatLng } from '../../platform/kits/geo/geo';
@@ -58,8 +58,7 @@ async function readVersion(userId: string): Promise<KnownVersion | undefined> {
 
 /** A refused precondition (someone wrote since) or a vanished document: re-read and try again. */
 function isStaleVersion(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  return code === 9 || code === 5;
+  return isFailedPrecondition(err) || isNotFound(err);
 }
 
 /** A driver's location document before its first position (exported for the availability unit test). */

@@ -15,6 +15,10 @@ export const driverModule = defineModule({
       describe: 'approved drivers without capabilities get RIDE, COURIER, DELIVERY',
       load: () => (require('./driver.commands') as typeof import('./driver.commands')).backfillCapabilities,
     },
+    'drop-retired-cooldowns': {
+      describe: 'removes jobCooldownUntil, retired to driver_job_give_ups, from driver location documents',
+      load: () => (require('./driver.commands') as typeof import('./driver.commands')).dropCooldowns,
+    },
   },
   errorCodes: DRIVER_ERROR_CODES,
   events: DRIVER_EVENTS.rows,

@@ -115,14 +115,9 @@ export const locationsRepo = {
     const snap = await locations().where('dispatchKey', '==', rideClass).orderBy('geohash').startAt(cell).endAt(`${cell}~`).count().get();
     return snap.data().count;
   },
-  /**
-   * The whole document. Fields the schema no longer has are left out (the converter passes unknown fields through, and
-   * a full set drops what it does not write): `jobCooldownUntil`, now in driver_job_give_ups, leaves a document a
-   * rider may read at its first claim, release or assignment.
-   */
+  /** The whole document (`npm run module -- driver:drop-retired-cooldowns` cleared a field retired from it). */
   set(tx: Transaction, record: DriverLocation): void {
-    const { jobCooldownUntil: _retired, ...current } = record as DriverLocation & { jobCooldownUntil?: unknown };
-    tx.set(locations().doc(record.userId), current);
+    tx.set(locations().doc(record.userId), record);
   },
 };
 

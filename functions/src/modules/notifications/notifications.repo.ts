@@ -1,5 +1,5 @@
 import { stableId } from '../../platform/kits/ids/stable-id';
-import { db, firestoreApi, inTransaction } from '../../platform/core/firebase/firebase';
+import { db, firestoreApi, inTransaction, isAlreadyExists } from '../../platform/core/firebase/firebase';
 import { paginate } from '../../platform/kits/firestore/paginate';
 import { storedFields } from '../../platform/kits/firestore/documents';
 import {
@@ -36,7 +36,6 @@ const BATCH_WRITES = 500;
 // documents took 41 / 247 ms in 250s against 45 / 286 ms in 500s on the emulator (P3 in the bench).
 const DELIVERY_BATCH_WRITES = 250;
 const IN_QUERY_VALUES = 30;
-const alreadyExists = (err: unknown) => (err as { code?: number }).code === 6; // ALREADY_EXISTS
 
 // Reads of a fan-out run beside its writes (the push decisions need them): two chunks at a time, not all at
 // once, so they take turns with the write batches instead of crowding the database together (P3 in the bench).
@@ -142,7 +141,7 @@ export const notificationsRepo = {
           try {
             await commit([i]);
           } catch (err) {
-            if (!alreadyExists(err)) throw err;
+            if (!isAlreadyExists(err)) throw err;
             created[i] = false;
           }
         }),
@@ -164,7 +163,7 @@ export const notificationsRepo = {
         try {
           await commit(group);
         } catch (err) {
-          if (!alreadyExists(err)) throw err;
+          if (!isAlreadyExists(err)) throw err;
           if (group.length === 1) {
             created[group[0]] = false;
             return;

@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { truncateText } from '../../platform/kits/text/text';
-import { db } from '../../platform/core/firebase/firebase';
+import { db, isFailedPrecondition } from '../../platform/core/firebase/firebase';
 import { paginate } from '../../platform/kits/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import { collectionRecords } from '../../platform/core/module/triggers';
@@ -34,7 +34,6 @@ function fromDoc(id: string, data: FirebaseFirestore.DocumentData | undefined): 
   return data ? ({ ...(data as Omit<UserRecord, 'id'>), id } as UserRecord) : undefined;
 }
 
-const FAILED_PRECONDITION = 9;
 const LOCALE_READ_BATCH = 500;
 const OPTIMISTIC_ATTEMPTS = 10;
 // Retries of racing patches wait a random time below a bound that doubles per attempt (up to the cap).
@@ -133,7 +132,7 @@ export const usersRepo = {
         await users().doc(id).update(storedFields(current, patch), { lastUpdateTime: snap.updateTime! });
         return { ...current, ...patch };
       } catch (err) {
-        if ((err as { code?: number }).code !== FAILED_PRECONDITION) throw err;
+        if (!isFailedPrecondition(err)) throw err;
         await sleep(Math.random() * Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt));
       }
     }

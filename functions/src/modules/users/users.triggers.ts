@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../platform/core/config';
-import { db } from '../../platform/core/firebase/firebase';
+import { db, isAlreadyExists } from '../../platform/core/firebase/firebase';
 import { typedTrigger } from '../../platform/core/module/triggers';
 import { accountReader } from './users.repo';
 import { AUDIT_LOG, type UserRecord } from './users.model';
@@ -43,7 +43,7 @@ export async function recordAudit(eventId: string, entry: AuditEntry | undefined
     await db().collection(AUDIT_LOG).doc(eventId).create(entry);
     return 'written';
   } catch (err) {
-    if ((err as { code?: number }).code === 6) return 'duplicate'; // ALREADY_EXISTS
+    if (isAlreadyExists(err)) return 'duplicate';
     throw err;
   }
 }

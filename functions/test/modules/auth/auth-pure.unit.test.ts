@@ -125,7 +125,10 @@ describe('rate limiter', () => {
     const states = [];
     for (let i = 0; i < 3; i += 1) states.push(await limiter.hit(rule, '1.2.3.4'));
     expect(states.map((s) => s.remaining)).toEqual([2, 1, 0]);
-    expect(states[0]).toEqual({ scope: 's', limit: 3, windowSec: 60, remaining: 2, resetSec: 20 });
+    expect(states[0]).toEqual({ scope: 's', limit: 3, windowSec: 60, remaining: 2, resetSec: 20, giveBack: expect.any(Function) });
+    // A hit given back (a request refused by the session check) leaves room for one more.
+    await states[2].giveBack();
+    expect((await limiter.hit(rule, '1.2.3.4')).remaining).toBe(0);
     await expect(limiter.hit(rule, '1.2.3.4')).rejects.toMatchObject({
       statusCode: 429,
       headers: { 'Retry-After': '20', 'RateLimit-Policy': '"s";q=3;w=60', RateLimit: '"s";r=0;t=20' },

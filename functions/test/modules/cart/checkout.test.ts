@@ -109,7 +109,7 @@ describe('POST /cart/checkout', () => {
     // The same key: the first answer again; past the idempotency answer's life, the same order still.
     const again = await checkout(user, body, key);
     expect([again.status, again.body.order.id, again.headers.get('idempotent-replayed')]).toEqual([201, placed.body.order.id, 'true']);
-    const late = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1');
+    const late = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1', async () => undefined);
     expect(late.order.id).toBe(placed.body.order.id);
     expect((await store.read()).items.pho.stock).toBe(8);
     expect((await checkout(user, body)).body.code).toBe('CART_EMPTY');
@@ -136,7 +136,7 @@ describe('POST /cart/checkout', () => {
 
     const retries = await Promise.all([checkout(user, body, key), checkout(user, body, key)]);
     for (const r of retries.filter((res) => res.status === 201)) expect(r.body.order.id).toBe(placed.body.order.id);
-    const late = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1');
+    const late = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1', async () => undefined);
     expect(late.payment).toMatchObject({ id: placed.body.payment.id });
     expect(await walletOf(user)).toEqual(expect.objectContaining({ held: total }));
     expect(await redeemed(v)).toBe(1);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jobPool } from '../../../src/modules/driver';
 import { DRIVER_LOCATIONS } from '../../../src/modules/driver/driver.collections';
+import { dropRetiredCooldowns } from '../../../src/modules/driver/driver.migrate-cooldowns';
 import { db, inTransaction } from '../../../src/platform/core/firebase/firebase';
 import { adminTokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
@@ -64,7 +65,7 @@ describe('a give-up in the job pool', () => {
     expect(ids(await jobPool.nearbyAvailable(here.near(0), 2_000, 'COURIER', 1, now, { exclude: [cooling[0].user.id] }))).toEqual([free.user.id]);
   });
 
-  it('a later give-up never shortens a running cooldown; a location document written before the move loses its old field', async () => {
+  it('a later give-up never shortens a running cooldown', async () => {
     const here = area();
     const courier = await onlineCourier(here.near(100));
     const first = job();
@@ -73,11 +74,23 @@ describe('a give-up in the job pool', () => {
     await release(courier, first.jobId, { cooldownUntil: until });
     // Claimed anyway by a test-made job (the claim refuses while cooling: past it) and given up with a shorter one.
     const second = { ...job(), at: until + 1_000 };
-    await db().collection(DRIVER_LOCATIONS).doc(courier.user.id).update({ jobCooldownUntil: 12345 });
     expect(await claim(courier, second)).toBeDefined();
-    expect(Object.keys(await stored(courier))).not.toContain('jobCooldownUntil');
     await release(courier, second.jobId, { cooldownUntil: Date.now() + 30_000 });
     expect(await jobPool.giveUps(courier.user.id)).toEqual({ count: 2, cooldownUntil: until });
+  });
+
+  it('driver:drop-retired-cooldowns clears the field cooldowns had on location documents, and nothing else; a second run finds none', async () => {
+    const here = area();
+    const [old, current] = [await onlineCourier(here.near(100)), await onlineCourier(here.near(200))];
+    await db().collection(DRIVER_LOCATIONS).doc(old.user.id).update({ jobCooldownUntil: 12345 });
+    const [before, untouched] = [await stored(old), await stored(current)];
+    const progress: number[] = [];
+    expect((await dropRetiredCooldowns((pages) => progress.push(pages))).cleared).toBeGreaterThanOrEqual(1);
+    expect(progress.length).toBeGreaterThan(0);
+    const { jobCooldownUntil: _retired, ...kept } = before;
+    expect(await stored(old)).toEqual(kept);
+    expect(await stored(current)).toEqual(untouched);
+    expect(await dropRetiredCooldowns()).toEqual({ pages: 0, cleared: 0 });
   });
 
   it('a search leaves out whom it is told to, without spending its limit on them', async () => {

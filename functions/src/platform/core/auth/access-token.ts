@@ -13,11 +13,12 @@ export interface AuthContext {
 }
 
 /**
- * Verifies a bearer token. `beside`, when given, runs once the signature is verified, side by side with the checks
- * that need the database (the session): work for a caller known by a valid token, such as counting a per-user rate
- * limit. The token's own refusal is thrown first; then `beside`'s.
+ * Verifies a bearer token. `beside`, when given, is called once, when the signature is verified, side by side with
+ * the checks that need the database (the session): work for the caller a valid token names, such as counting a
+ * per-user rate limit. It gets the user id only (the token's roles may be out of date). The token's own refusal is
+ * thrown first; then `beside`'s.
  */
-export type AccessTokenVerifier = (token: string, beside?: (claims: AuthContext) => Promise<void>) => Promise<AuthContext>;
+export type AccessTokenVerifier = (token: string, beside?: (caller: { userId: string }) => Promise<unknown>) => Promise<AuthContext>;
 
 export const ACCESS_TOKEN_TYPE = 'access';
 export const REFRESH_TOKEN_TYPE = 'refresh';
@@ -51,7 +52,7 @@ export function createJwtAccessTokenVerifier(secret: string): AccessTokenVerifie
       throw new UnauthorizedError('Invalid access token').withCode('TOKEN_INVALID');
     }
     const auth: AuthContext = { userId: claims.sub, roles, sessionId: claims.sid, tokenId: claims.jti };
-    if (beside) await beside(auth);
+    if (beside) await beside({ userId: auth.userId });
     return auth;
   };
 }

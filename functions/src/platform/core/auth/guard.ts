@@ -14,12 +14,19 @@ export function authOf(res: { locals: Record<string, unknown> }): AuthContext | 
   return res.locals.auth as AuthContext | undefined;
 }
 
+/** What a `beside` leaves for after the session check: for a caller let in, and for one refused (401). */
+export interface BesideOutcome {
+  admitted(): void;
+  refused(): Promise<void>;
+}
+
 // 401 without a valid bearer token; 403 when none of `roles` is held (any authenticated user when empty).
-// `beside`: work for the verified caller run beside the session check (see AccessTokenVerifier), e.g. a per-user limit.
+// `beside`: work for the caller a validly signed token names, run beside the session check (see AccessTokenVerifier),
+// e.g. a per-user limit's hit; a 401 then has it undone (a revoked token does not use up its account's limit).
 export function requireAuth(
   verify: AccessTokenVerifier,
   roles: readonly Role[] = [],
-  beside?: (claims: AuthContext, res: Response) => Promise<void>,
+  beside?: (caller: { userId: string }, res: Response) => Promise<BesideOutcome>,
 ): RequestHandler {
   return (req, res, next) => {
     const token = bearerToken(req);
@@ -27,18 +34,25 @@ export function requireAuth(
       next(new UnauthorizedError('Missing bearer token').withCode('TOKEN_MISSING'));
       return;
     }
-    let besideRan = false;
-    const alongside = beside && ((claims: AuthContext) => ((besideRan = true), beside(claims, res)));
+    // Run once whatever the verifier does: one that does not take `beside` (a test double, a wrapper) gets it run
+    // after; one that calls it twice, or without waiting, still counts once and is waited for.
+    let besideRun: Promise<BesideOutcome> | undefined;
+    const alongside = beside && ((caller: { userId: string }) => (besideRun ??= beside(caller, res)));
     verify(token, alongside)
-      .then(async (auth) => {
-        // A verifier that does not take `beside` (a test double, a wrapper) still gets it run, after.
-        if (beside && !besideRan) await beside(auth, res);
-        if (roles.length > 0 && !roles.some((role) => auth.roles.includes(role))) {
-          throw new ForbiddenError(`Requires one of the roles: ${roles.join(', ')}`).withCode('ROLE_REQUIRED');
-        }
-        res.locals.auth = auth;
-        next();
-      })
+      .then(
+        async (auth) => {
+          if (beside) (await (besideRun ??= beside({ userId: auth.userId }, res))).admitted();
+          if (roles.length > 0 && !roles.some((role) => auth.roles.includes(role))) {
+            throw new ForbiddenError(`Requires one of the roles: ${roles.join(', ')}`).withCode('ROLE_REQUIRED');
+          }
+          res.locals.auth = auth;
+          next();
+        },
+        async (err: unknown) => {
+          await besideRun?.then((outcome) => outcome.refused()).catch(() => undefined);
+          throw err;
+        },
+      )
       .catch(next);
   };
 }

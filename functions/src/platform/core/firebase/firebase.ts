@@ -65,7 +65,16 @@ export async function inTransaction<T>(
   fn: (tx: import('firebase-admin/firestore').Transaction) => Promise<T>,
   options: { readsTogether?: boolean } = {},
 ): Promise<T> {
-  const run = options.readsTogether ? (tx: import('firebase-admin/firestore').Transaction) => fn(readsTogether(tx)) : fn;
+  const run = options.readsTogether
+    ? async (tx: import('firebase-admin/firestore').Transaction) => {
+        const together = readsTogether(tx);
+        try {
+          return await fn(together.view);
+        } finally {
+          together.close();
+        }
+      }
+    : fn;
   for (let attempt = 0; ; attempt++) {
     try {
       return await db().runTransaction(run, { maxAttempts: 25 });

@@ -11,7 +11,7 @@ interface Waiting<T> {
   reject(err: unknown): void;
 }
 
-const settle = <T>(read: () => Promise<T>): Promise<T> => {
+const callCatching = <T>(read: () => Promise<T>): Promise<T> => {
   try {
     return read();
   } catch (err) {
@@ -19,18 +19,29 @@ const settle = <T>(read: () => Promise<T>): Promise<T> => {
   }
 };
 
-export function readsTogether(tx: Transaction): Transaction {
+/**
+ * The view, and `close` for when the attempt's function has settled: the SDK runs every attempt of a transaction on
+ * one Transaction object, so a read still waiting then is refused rather than sent into the next attempt.
+ */
+export function readsTogether(tx: Transaction): { view: Transaction; close(): void } {
+  let closed = false;
   let documents: Array<Waiting<DocumentSnapshot> & { ref: DocumentReference }> = [];
-  let queries: Array<() => void> = [];
+  let queries: Array<(ended?: Error) => void> = [];
   let scheduled = false;
   const flush = () => {
     scheduled = false;
     const [docs, rest] = [documents, queries];
     documents = [];
     queries = [];
+    if (closed) {
+      const ended = new Error('A read was sent after its transaction attempt had ended');
+      docs.forEach((d) => d.reject(ended));
+      rest.forEach((send) => send(ended));
+      return;
+    }
     // The SDK throws some refusals at once (a read after a write): every read of the batch gets them.
     if (docs.length > 0)
-      settle(() => tx.getAll(...docs.map((d) => d.ref))).then(
+      callCatching(() => tx.getAll(...docs.map((d) => d.ref))).then(
         (snaps) => docs.forEach((d, i) => d.resolve(snaps[i])),
         (err: unknown) => docs.forEach((d) => d.reject(err)),
       );
@@ -48,13 +59,13 @@ export function readsTogether(tx: Transaction): Transaction {
   const get = (target: unknown) =>
     new Promise((resolve, reject) => {
       if (isDocument(target)) documents.push({ ref: target, resolve: resolve as Waiting<DocumentSnapshot>['resolve'], reject });
-      else queries.push(() => settle(() => (tx.get as (t: unknown) => Promise<unknown>)(target)).then(resolve, reject));
+      else queries.push((ended) => (ended ? reject(ended) : callCatching(() => (tx.get as (t: unknown) => Promise<unknown>)(target)).then(resolve, reject)));
       schedule();
     });
   // getAll joins the batch too (field masks and other read options go to the transaction as they are).
   const getAll = (...refs: Parameters<Transaction['getAll']>) =>
     refs.every(isDocument) ? Promise.all(refs.map((ref) => get(ref) as Promise<DocumentSnapshot>)) : tx.getAll(...refs);
-  return new Proxy(tx, {
+  const view = new Proxy(tx, {
     get(target, prop) {
       if (prop === 'get') return get;
       if (prop === 'getAll') return getAll;
@@ -62,4 +73,10 @@ export function readsTogether(tx: Transaction): Transaction {
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+  return {
+    view,
+    close: () => {
+      closed = true;
+    },
+  };
 }

@@ -7,7 +7,9 @@ import { sendRateLimitHeaders, type RateLimiter, type RateLimitRule } from '../r
 import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error';
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../../kits/text/text';
-import { IdempotencyKeySchema, keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../../kits/idempotency/idempotency';
+import { IdempotencyKeySchema, type IdempotencyStore } from '../../kits/idempotency/idempotency';
+import { runClaimed } from './claimed-run';
+import { sendJson } from './send-json';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientEdge, clientIp, ipRateLimitSubject } from './client-ip';
 import { appCheckGuard, type AppCheckMode, type AppCheckVerifier } from '../auth/app-check';
@@ -35,8 +37,9 @@ export interface HandlerContext<TBody, TQuery, TParams> {
   /** The request's Idempotency-Key (routes with `idempotent`); always set when it is 'required'. */
   idempotencyKey?: string;
   /**
-   * Routes with `claimBeside`, on a request with a key: resolves once this request holds the key's claim; the
-   * handler awaits it before its first write (it rejects when the request does not run: a replay, 409, 422).
+   * Routes with `claimBeside`: resolves once this request holds its key's claim (at once without an idempotency
+   * store); the handler awaits it before its first write. It rejects (ClaimNotHeldError) when the request does not
+   * run: a replay, 409, 422 or a deadline answer, whose handler's outcome is dropped.
    */
   claimed?: () => Promise<void>;
 }
@@ -88,8 +91,9 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
    */
   idempotent?: boolean | 'required';
   /**
-   * With `idempotent`: the handler starts beside the key's claim and awaits `ctx.claimed()` before its first write,
-   * so its reads (pricing a cart) overlap the claim's round trip. Its answer counts only when the claim is held.
+   * With `idempotent: 'required'`: the handler starts beside the key's claim and must await `ctx.claimed()` before its
+   * first write (nothing checks that it does: review it like a transaction), so its reads (pricing a cart) overlap the
+   * claim's round trip. Its answer counts only when the claim is held.
    */
   claimBeside?: boolean;
   /** Per-client-IP (or, with `per: 'user'`, per-caller) limit, checked before validation and the handler. */
@@ -186,7 +190,10 @@ export function toExpressHandlers(
       next();
     });
   }
-  if (route.claimBeside && !route.idempotent) throw new Error(`${route.method.toUpperCase()} ${route.path}: claimBeside needs an idempotent route`);
+  // claimBeside: every request has a key (so `ctx.claimed` is always there); an idempotent binary answer is never stored.
+  if (route.claimBeside && route.idempotent !== 'required')
+    throw new Error(`${route.method.toUpperCase()} ${route.path}: claimBeside needs idempotent: 'required'`);
+  if (route.idempotent && route.response.binary) throw new Error(`${route.method.toUpperCase()} ${route.path}: a binary answer cannot be idempotent`);
   const rule = route.rateLimit;
   const edgeFactor = deps.edgeLimitFactor ?? 0;
   const limiter = rule?.counted === 'instance' ? deps.instanceRateLimiter : deps.rateLimiter;
@@ -200,13 +207,14 @@ export function toExpressHandlers(
       }, next);
     });
   }
-  // Per-user limits count the caller of a validly signed token (a bad token is a 401, never a hit), beside the session
-  // check: a revoked session's or a refused role's request counts too, in its own account's bucket.
+  // Per-user limits count the caller of a validly signed token (a bad token is a 401, never a hit) beside the session
+  // check; a revoked session's request (401) takes its hit back, a refused role's (403) keeps it.
   if (rule && limiter && rule.per === 'user' && !Array.isArray(route.auth))
     throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
   const perUser =
     rule && limiter && rule.per === 'user'
-      ? (claims: AuthContext, res: Response) => limiter.hit(rule, `user:${claims.userId}`).then((state) => sendRateLimitHeaders(res, state))
+      ? (caller: { userId: string }, res: Response) =>
+          limiter.hit(rule, `user:${caller.userId}`).then((hit) => ({ admitted: () => sendRateLimitHeaders(res, hit), refused: hit.giveBack }))
       : undefined;
   if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
   else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth, perUser));
@@ -231,6 +239,7 @@ export function toExpressHandlers(
       sendJson(res, statusOverride ?? route.response.status ?? 200, body);
     };
     const settled = handlerStarted(res);
+    if (route.claimBeside) ctx.claimed = () => Promise.resolve();
     if (ctx.idempotencyKey !== undefined && deps.idempotency) {
       runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride).then(settled, (err: unknown) => {
         settled();
@@ -308,80 +317,8 @@ function handlerContext(route: AnyRoute, req: Request, res: Response, status: (c
   return ctx;
 }
 
-// A route with an Idempotency-Key: the first request claims the key and runs, a retry gets the stored answer.
-async function runClaimed(
-  route: AnyRoute,
-  store: IdempotencyStore,
-  req: Request,
-  res: Response,
-  ctx: HandlerContext<unknown, unknown, unknown>,
-  statusOverride: () => number | undefined,
-): Promise<void> {
-  const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
-  const claiming = store.claim(
-    recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!),
-    requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]),
-    Date.now(),
-  );
-  // A handler started beside the claim waits at `claimed()` for a claim this request holds, still held at its
-  // deadline check below; its outcome is never answered otherwise.
-  let running: Promise<unknown> | undefined;
-  if (route.claimBeside) {
-    const held = claiming.then((c) => {
-      if (c.kind !== 'run' || answeredAtDeadline(res)) throw new Error('the idempotency claim is not held by this request');
-    });
-    held.catch(() => undefined);
-    ctx.claimed = () => held;
-    running = Promise.resolve().then(() => route.handler(ctx));
-    running.catch(() => undefined);
-  }
-  const claimed = await claiming;
-  if (claimed.kind === 'run' && answeredAtDeadline(res)) {
-    // The claim itself stalled past the deadline: nothing ran yet, so the key is freed for the retry.
-    await store.release(claimed.id, claimed.token).catch(() => undefined);
-    return;
-  }
-  if (claimed.kind === 'replay') {
-    res.setHeader('Idempotent-Replayed', 'true');
-    sendJson(res, claimed.answer.status, claimed.answer.body);
-    return;
-  }
-  // The claim is held for as long as the handler runs, past a deadline answer too: a retry meanwhile is a 409,
-  // never a second run. Only a claim nobody renews (its instance died) can be taken over.
-  const stopRenewing = keepClaimed(store, claimed.id, claimed.token);
-  try {
-    const result = await (running ?? route.handler(ctx));
-    if (route.response.binary) return;
-    const body = route.response.schema.parse(result);
-    const status = statusOverride() ?? route.response.status ?? 200;
-    await store.complete(claimed.id, claimed.token, { status, body }, Date.now());
-    sendJson(res, status, body);
-  } catch (err) {
-    // A failed run frees its key: nothing was created, so the client may retry it.
-    await store.release(claimed.id, claimed.token).catch(() => undefined);
-    throw err;
-  } finally {
-    stopRenewing();
-  }
-}
-
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
-}
-
-// res.status().json() without Express's per-call work (charset parsing, type lookup, ETag and freshness, which
-// this API does not use): the same status, headers and bytes, written once.
-function sendJson(res: Response, status: number, body: unknown): void {
-  if (answeredAtDeadline(res)) return; // the 503 went out already: one answer per request
-  res.statusCode = status;
-  if (status === 204 || body === undefined) {
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(body);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
 }
 
 function hasBody(req: Request): boolean {

@@ -38,7 +38,7 @@ const HEADERS: Record<
   },
   'Retry-After': {
     description:
-      'Seconds to wait before retrying: always with 429; with 503 DEADLINE_EXCEEDED, OVERLOADED and CONTENDED (not when a dependency is down); with 409 IDEMPOTENCY_IN_PROGRESS on idempotent operations.',
+      'Seconds to wait before retrying: always with 429; with 503 DEADLINE_EXCEEDED, OVERLOADED and CONTENDED (not when a dependency is down); with a 409 that asks for a later retry (IDEMPOTENCY_IN_PROGRESS, CART_CHECKOUT_BUSY) on idempotent operations.',
     schema: { type: 'integer', minimum: 1, example: 7 },
   },
   'Idempotent-Replayed': {

@@ -1,5 +1,5 @@
 import { RATE_LIMIT_COLLECTION } from '../../kits/firestore/collections';
-import { db, firestoreApi } from '../firebase/firebase';
+import { db, firestoreApi, isNotFound } from '../firebase/firebase';
 import type { RateLimitStore } from './rate-limit';
 import { timestampOf } from '../../kits/time/time';
 
@@ -13,6 +13,17 @@ export function firestoreRateLimitStore(): RateLimitStore {
       const ref = db().collection(RATE_LIMIT_COLLECTION).doc(key);
       await ref.set({ count: FieldValue.increment(1), expireAt: timestampOf(expiresAtMs) }, { merge: true });
       return ((await ref.get()).get('count') as number | undefined) ?? 1;
+    },
+    // An update, not a set: a counter its TTL removed meanwhile stays removed.
+    async giveBack(key) {
+      const { FieldValue } = firestoreApi();
+      await db()
+        .collection(RATE_LIMIT_COLLECTION)
+        .doc(key)
+        .update({ count: FieldValue.increment(-1) })
+        .catch((err: unknown) => {
+          if (!isNotFound(err)) throw err;
+        });
     },
   };
 }

@@ -23,6 +23,8 @@ export interface RateLimitRule {
 export interface RateLimitStore {
   /** Adds one hit to the window's counter and returns the new count. */
   increment(key: string, expiresAtMs: number): Promise<number>;
+  /** Takes one hit back from the window's counter (never below 0 in memory; the answer is not read back). */
+  giveBack(key: string): Promise<void>;
 }
 
 /** Where a subject stands after a hit: the rule in force (RATE_LIMITS applied), hits left, seconds to the window's end. */
@@ -48,8 +50,9 @@ export interface RateLimiter {
   /**
    * Counts a hit (in `aggregate` too, when given) and answers the subject's state. Over the limit, the subject's or
    * the aggregate's, it throws TooManyRequestsError: 429 with Retry-After and the subject's RateLimit headers.
+   * `giveBack` takes the subject's hit back (a request that turned out not to be the subject's: a revoked token).
    */
-  hit(rule: RateLimitRule, subject: string, aggregate?: RateLimitAggregate): Promise<RateLimitState>;
+  hit(rule: RateLimitRule, subject: string, aggregate?: RateLimitAggregate): Promise<RateLimitState & { giveBack(): Promise<void> }>;
 }
 
 // The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers-11), one policy per route named after its scope:
@@ -90,12 +93,13 @@ export function createRateLimiter(
         sharedLimit === undefined ? 0 : store.increment(keyOf(aggregate!.subject), windowEnd),
       ]);
       const left = (windowEnd - now()) / 1000;
-      const state: RateLimitState = {
+      const state = {
         scope: rule.scope,
         limit: rule.limit,
         windowSec: rule.windowSec,
         remaining: Math.max(0, rule.limit - count),
         resetSec: Math.max(0, Math.ceil(left)),
+        giveBack: () => store.giveBack(keyOf(subject)),
       };
       const sharedOver = sharedLimit !== undefined && shared > sharedLimit;
       // The first refusal of a window only: a flood behind one edge writes one line, not one per request.
@@ -136,6 +140,10 @@ export function memoryRateLimitStore(now: () => number = Date.now): RateLimitSto
       const count = (counts.get(key)?.count ?? 0) + 1;
       counts.set(key, { count, expiresAtMs });
       return count;
+    },
+    async giveBack(key) {
+      const entry = counts.get(key);
+      if (entry && entry.count > 0) counts.set(key, { ...entry, count: entry.count - 1 });
     },
     size: () => counts.size,
   };

@@ -1,5 +1,5 @@
 import type { DocumentSnapshot, Query, QueryDocumentSnapshot } from 'firebase-admin/firestore';
-import { db, firestoreApi } from '../../core/firebase/firebase';
+import { db, firestoreApi, isFailedPrecondition, isNotFound } from '../../core/firebase/firebase';
 import { logger } from '../../core/logging/logger';
 import { pendingTimeFields, timePaths, type ListenedDocument } from './documents';
 
@@ -57,7 +57,7 @@ async function convertPage(
         () => void (converted += 1),
         (err: { code?: number }) => {
           // Written or deleted since the read (a live ride, a message): read again below.
-          if (err.code === 9 || err.code === 5) retry.push(doc);
+          if (isFailedPrecondition(err) || isNotFound(err)) retry.push(doc);
           else {
             skip(doc.ref.path, err);
             skipped += 1;

@@ -131,9 +131,9 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
   const ref = (id: string) => db().collection(IDEMPOTENCY_COLLECTION).doc(id);
   // The write time of each claim this instance created, by token, until its completion or release (or a renewal,
   // which writes the entry again): one entry per request in flight.
-  const createdAt = new Map<string, Timestamp>();
-  const stored = (entry: Entry) => ({ ...entry, expireAt: timestampOf(entry.expiresAt) });
-  const done = (answer: StoredAnswer, now: number) => ({
+  const claimWriteTimes = new Map<string, Timestamp>();
+  const withExpireAt = (entry: Entry) => ({ ...entry, expireAt: timestampOf(entry.expiresAt) });
+  const doneFields = (answer: StoredAnswer, now: number) => ({
     state: 'DONE',
     // The answer is stored as JSON text: any shape, and nothing Firestore would reinterpret.
     answer: { status: answer.status, body: JSON.stringify(answer.body) },
@@ -142,7 +142,7 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
   });
   // Only a claim still running is freed: a stored answer (a completion that landed unseen) stays to be replayed.
   const release = (id: string, token: string) => {
-    createdAt.delete(token);
+    claimWriteTimes.delete(token);
     return inTransaction(async (tx) => {
       const snap = await tx.get(ref(id));
       if (snap.get('token') === token && snap.get('state') === 'RUNNING') tx.delete(ref(id));
@@ -154,7 +154,7 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
       const entry = snap.exists ? (snap.data() as Entry) : undefined;
       if (entry?.token === fresh.token) return { kind: 'run', id, token: fresh.token };
       if (decide(entry, fresh.requestHash, now) === 'replay') return { kind: 'replay', answer: storedAnswer(entry!.answer!) };
-      tx.set(ref(id), stored(fresh));
+      tx.set(ref(id), withExpireAt(fresh));
       return { kind: 'run', id, token: fresh.token };
     });
   return {
@@ -171,8 +171,8 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
       };
       try {
         try {
-          const written = await ref(id).create(stored(fresh));
-          createdAt.set(fresh.token, written.writeTime);
+          const written = await ref(id).create(withExpireAt(fresh));
+          claimWriteTimes.set(fresh.token, written.writeTime);
           return { kind: 'run', id, token: fresh.token };
         } catch (err) {
           if (!isAlreadyExists(err)) throw err;
@@ -185,11 +185,11 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
       }
     },
     async complete(id, token, answer, now) {
-      const writeTime = createdAt.get(token);
-      createdAt.delete(token);
+      const writeTime = claimWriteTimes.get(token);
+      claimWriteTimes.delete(token);
       if (writeTime) {
         try {
-          await ref(id).update(done(answer, now), { lastUpdateTime: writeTime });
+          await ref(id).update(doneFields(answer, now), { lastUpdateTime: writeTime });
           return;
         } catch (err) {
           // Written since (a renewal, a take-over) or gone: the transaction decides by the token.
@@ -198,12 +198,12 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
       }
       await inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
-        if (snap.get('token') === token) tx.update(ref(id), done(answer, now));
+        if (snap.get('token') === token) tx.update(ref(id), doneFields(answer, now));
       });
     },
     release,
     renew: (id, token, now) => {
-      createdAt.delete(token);
+      claimWriteTimes.delete(token);
       return inTransaction(async (tx) => {
         const snap = await tx.get(ref(id));
         if (snap.get('token') !== token || snap.get('state') !== 'RUNNING') return false;

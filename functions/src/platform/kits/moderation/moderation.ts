@@ -3,7 +3,7 @@ import type { AuthContext } from '../../core/auth/access-token';
 import { holdsPermission, type AdminPermission } from '../../core/auth/roles';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors/app-error';
 import type { ErrorCode } from '../../core/errors/codes';
-import { db, inTransaction } from '../../core/firebase/firebase';
+import { db, inTransaction, isAlreadyExists } from '../../core/firebase/firebase';
 import { paginate, type Page } from '../firestore/paginate';
 import { stableId } from '../ids/stable-id';
 
@@ -130,9 +130,6 @@ export function defaultLayout<D, O extends string>(): ReportLayout<D, O> {
   };
 }
 
-/** ALREADY_EXISTS: the create of a transaction lost to an identical report committed meanwhile. */
-const alreadyExists = (err: unknown) => (err as { code?: unknown }).code === 6;
-
 /** Where a queue's reports are: reads by id and by target, through the queue's layout. */
 function reportStore<D, O extends string>(collectionName: string, layout: ReportLayout<D, O>) {
   const collection = () => db().collection(collectionName);
@@ -192,7 +189,7 @@ export function defineReportQueue<D, O extends string>(definition: ReportQueueDe
         return await attempt();
       } catch (err) {
         // The identical report won the race after this transaction read: run again, it reads the winner.
-        if (!alreadyExists(err)) throw err;
+        if (!isAlreadyExists(err)) throw err;
         return attempt();
       }
     },

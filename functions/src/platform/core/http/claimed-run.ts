@@ -1,0 +1,90 @@
+import type { Request, Response } from 'express';
+import { keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../../kits/idempotency/idempotency';
+import { clientIp } from './client-ip';
+import { answeredAtDeadline } from './deadline';
+import { sendJson } from './send-json';
+
+// The run of an idempotent route's request with an Idempotency-Key (platform/kits/idempotency): claim, run, store the
+// answer; or replay it. Binary answers are never idempotent (refused when the route is defined).
+
+/** What of a route (route.ts's RouteDefinition) the run needs. */
+interface ClaimedRoute {
+  method: string;
+  path: string;
+  multipart?: unknown;
+  claimBeside?: boolean;
+  response: { status?: number; schema: { parse(value: unknown): unknown } };
+  handler(ctx: never): unknown;
+}
+
+/** What of the handler's context (route.ts's HandlerContext) the run reads and fills. */
+interface ClaimedContext {
+  auth: { userId: string } | undefined;
+  params: unknown;
+  body: unknown;
+  idempotencyKey?: string;
+  claimed?: () => Promise<void>;
+}
+
+/** What `ctx.claimed()` rejects with when the request does not hold its key's claim (never answered to the client). */
+export class ClaimNotHeldError extends Error {
+  constructor() {
+    super('the idempotency claim is not held by this request');
+  }
+}
+
+// A route with an Idempotency-Key: the first request claims the key and runs, a retry gets the stored answer.
+export async function runClaimed(
+  route: ClaimedRoute,
+  store: IdempotencyStore,
+  req: Request,
+  res: Response,
+  ctx: ClaimedContext,
+  statusOverride: () => number | undefined,
+): Promise<void> {
+  const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
+  const claiming = store.claim(
+    recordId(caller, `${route.method} ${route.path}`, ctx.idempotencyKey!),
+    requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]),
+    Date.now(),
+  );
+  // A handler started beside the claim waits at `claimed()` for a claim this request holds, still held at its
+  // deadline check below; its outcome is never answered otherwise.
+  let running: Promise<unknown> | undefined;
+  if (route.claimBeside) {
+    const held = claiming.then((c) => {
+      if (c.kind !== 'run' || answeredAtDeadline(res)) throw new ClaimNotHeldError();
+    });
+    held.catch(() => undefined);
+    ctx.claimed = () => held;
+    running = Promise.resolve().then(() => route.handler(ctx as never));
+    running.catch(() => undefined);
+  }
+  const claimed = await claiming;
+  if (claimed.kind === 'run' && answeredAtDeadline(res)) {
+    // The claim itself stalled past the deadline: nothing ran yet, so the key is freed for the retry.
+    await store.release(claimed.id, claimed.token).catch(() => undefined);
+    return;
+  }
+  if (claimed.kind === 'replay') {
+    res.setHeader('Idempotent-Replayed', 'true');
+    sendJson(res, claimed.answer.status, claimed.answer.body);
+    return;
+  }
+  // The claim is held for as long as the handler runs, past a deadline answer too: a retry meanwhile is a 409,
+  // never a second run. Only a claim nobody renews (its instance died) can be taken over.
+  const stopRenewing = keepClaimed(store, claimed.id, claimed.token);
+  try {
+    const result = await (running ?? route.handler(ctx as never));
+    const body = route.response.schema.parse(result);
+    const status = statusOverride() ?? route.response.status ?? 200;
+    await store.complete(claimed.id, claimed.token, { status, body }, Date.now());
+    sendJson(res, status, body);
+  } catch (err) {
+    // A failed run frees its key: nothing was created, so the client may retry it.
+    await store.release(claimed.id, claimed.token).catch(() => undefined);
+    throw err;
+  } finally {
+    stopRenewing();
+  }
+}
