@@ -1,7 +1,8 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { changed, type CheckoutInput } from './cart.checkout.parts';
-import { oneAtATime, sellerQueueKey, storeBusy } from './cart.checkout.queue';
+import { oneAtATime } from '../../platform/kits/firestore/one-at-a-time';
+import { sellerQueueKey, storeBusy } from './cart.checkout.queue';
 import type { CartContext } from './cart.context';
 import { cartIdOf, lineRequestOf, type CartRecord, type CheckoutRecord } from './cart.model';
 import type { OrderDraft, PricedLine } from './cart.ports';

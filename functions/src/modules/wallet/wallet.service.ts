@@ -1,4 +1,6 @@
 import { db, inTransaction } from '../../platform/core/firebase/firebase';
+import { AppError } from '../../platform/core/errors/app-error';
+import { oneAtATime } from '../../platform/kits/firestore/one-at-a-time';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
 import type { PageRequest } from '../../platform/kits/firestore/paginate';
 import { vnd, type Vnd } from '../../platform/kits/money/money';
@@ -44,6 +46,10 @@ const withdrawalView = (w: WithdrawalRecord) => ({
   updatedAt: iso(w.updatedAt),
 });
 export type WithdrawalView = ReturnType<typeof withdrawalView>;
+
+/** A sender's transfers queued here longer than the cap: nothing was moved, the same key may retry. */
+const walletBusy = () =>
+  new AppError(503, 'Too many transfers from this wallet at this moment; retry after Retry-After', undefined, { 'Retry-After': '1' }).withCode('CONTENDED');
 
 export function createWalletService(deps: WalletServiceDeps) {
   const now = deps.now ?? Date.now;
@@ -103,40 +109,43 @@ export function createWalletService(deps: WalletServiceDeps) {
       throw new BadRequestError(`The smallest transfer is ${P2P_MIN_VND} VND`, [{ field: 'body.amount', message: `must be at least ${P2P_MIN_VND}` }]);
     const operationId = operationIdFor('wallet.p2p', senderId, idempotencyKey);
     const at = now();
+    // One sender's transfers one at a time here: each reads and writes the sender's wallet and daily-limit documents.
     const [transfer] = await mapFunds(() =>
-      inTransaction(async (tx) => {
-        const done = await ledgerRepo.posted(operationId, tx);
-        if (done.length > 0) return done;
-        const recipient = await accounts.get(input.toUserId, tx);
-        if (!recipient) throw new NotFoundError('No such recipient');
-        if (recipient.status !== 'ACTIVE' || recipient.disabled)
-          throw new ConflictError('The recipient cannot receive money now').withCode('WALLET_RECIPIENT_UNAVAILABLE');
-        const countSent = await countTowardDailyLimit(tx, senderId, input.amount, deps.dailyTransferLimit, at);
-        const posted = await ledgerRepo.post(
-          tx,
-          [
-            {
-              kind: 'P2P',
-              debit: userAccount('WALLET', senderId),
-              credit: userAccount('WALLET', input.toUserId),
-              amount: input.amount,
-              memo: input.note ?? null,
-            },
-          ],
-          { operationId, by: senderId, now: at },
-        );
-        countSent();
-        ledgerRepo.createP2p(tx, {
-          id: operationId,
-          fromUserId: senderId,
-          toUserId: input.toUserId,
-          amount: input.amount,
-          note: input.note ?? null,
-          transferId: posted[0].id,
-          at,
-        });
-        return posted;
-      }),
+      oneAtATime(`wallet.p2p/${senderId}`, walletBusy, () =>
+        inTransaction(async (tx) => {
+          const done = await ledgerRepo.posted(operationId, tx);
+          if (done.length > 0) return done;
+          const recipient = await accounts.get(input.toUserId, tx);
+          if (!recipient) throw new NotFoundError('No such recipient');
+          if (recipient.status !== 'ACTIVE' || recipient.disabled)
+            throw new ConflictError('The recipient cannot receive money now').withCode('WALLET_RECIPIENT_UNAVAILABLE');
+          const countSent = await countTowardDailyLimit(tx, senderId, input.amount, deps.dailyTransferLimit, at);
+          const posted = await ledgerRepo.post(
+            tx,
+            [
+              {
+                kind: 'P2P',
+                debit: userAccount('WALLET', senderId),
+                credit: userAccount('WALLET', input.toUserId),
+                amount: input.amount,
+                memo: input.note ?? null,
+              },
+            ],
+            { operationId, by: senderId, now: at },
+          );
+          countSent();
+          ledgerRepo.createP2p(tx, {
+            id: operationId,
+            fromUserId: senderId,
+            toUserId: input.toUserId,
+            amount: input.amount,
+            note: input.note ?? null,
+            transferId: posted[0].id,
+            at,
+          });
+          return posted;
+        }),
+      ),
     );
     return { ...entryView(transfer, userAccountId('WALLET', senderId)), toUserId: transfer.credit.slice('wallet_'.length) };
   }

@@ -1,4 +1,5 @@
-import { oneAtATime, sellerQueueKey, storeBusy } from '../../../src/modules/cart/cart.checkout.queue';
+import { sellerQueueKey, storeBusy } from '../../../src/modules/cart/cart.checkout.queue';
+import { oneAtATime } from '../../../src/platform/kits/firestore/one-at-a-time';
 
 // A store's placing transactions, one at a time in the instance, each waiting at most a capped time.
 describe('oneAtATime', () => {
