@@ -95,61 +95,42 @@ describe('per-user rate limits', () => {
   });
 
   it('claimBeside on a route whose key is not required is refused when the app is built', () => {
-    const bad: ApiModule = {
-      name: 'bad',
-      routes: () => [
-        defineRoute({
-          method: 'post',
-          path: '/bad',
-          operationId: 'postBad',
-          tag: 'health',
-          summary: 'x',
-          auth: [],
-          claimBeside: true,
-          response: { description: 'x', schema: ok },
-          handler: () => ({ ok: true }),
-        }),
-      ],
-    };
-    const build = () =>
-      buildApp({
-        config: testConfig(),
-        modules: [bad],
-        verifyAccessToken: verify,
-        rateLimiter: createRateLimiter(memoryRateLimitStore()),
-        idempotency: memoryIdempotencyStore(),
-      });
-    expect(build).toThrow(/claimBeside needs idempotent: 'required'/);
+    expect(buildWithRoute({ claimBeside: true })).toThrow(/claimBeside needs idempotent: 'required'/);
   });
 
   it('a per-user limit on a public route is refused when the app is built', () => {
-    const bad: ApiModule = {
-      name: 'bad',
-      routes: () => [
-        defineRoute({
-          method: 'get',
-          path: '/bad',
-          operationId: 'getBad',
-          tag: 'health',
-          summary: 'x',
-          auth: 'public',
-          rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' },
-          response: { description: 'x', schema: ok },
-          handler: () => ({ ok: true }),
-        }),
-      ],
-    };
-    expect(() =>
-      buildApp({
-        config: testConfig(),
-        modules: [bad],
-        verifyAccessToken: verify,
-        rateLimiter: createRateLimiter(memoryRateLimitStore()),
-        idempotency: memoryIdempotencyStore(),
-      }),
-    ).toThrow(/per-user rate limit needs an authenticated route/);
+    expect(buildWithRoute({ method: 'get', auth: 'public', rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' } })).toThrow(
+      /per-user rate limit needs an authenticated route/,
+    );
   });
 });
+
+/** Builds an app of one probe route (POST /bad, any signed-in user) changed by `overrides`. */
+const buildWithRoute = (overrides: Partial<Parameters<typeof defineRoute>[0]>) => () =>
+  buildApp({
+    config: testConfig(),
+    modules: [
+      {
+        name: 'bad',
+        routes: () => [
+          defineRoute({
+            method: 'post',
+            path: '/bad',
+            operationId: 'postBad',
+            tag: 'health',
+            summary: 'x',
+            auth: [],
+            response: { description: 'x', schema: ok },
+            handler: () => ({ ok: true }),
+            ...overrides,
+          }),
+        ],
+      },
+    ],
+    verifyAccessToken: verify,
+    rateLimiter: createRateLimiter(memoryRateLimitStore()),
+    idempotency: memoryIdempotencyStore(),
+  });
 
 describe('admin permissions on routes open to partners and administrators', () => {
   it('an administrator without the permission is refused; with it, or with every permission, passes', async () => {
