@@ -34,51 +34,27 @@ function mustRun(cmd, args, options = {}) {
   if (status !== 0) fail(`\`${cmd} ${args.join(' ')}\` exited with ${status}`);
 }
 
-// What an install of `dir` would be made from (the dependency fields and the lockfile: a new script or version line
-// installs nothing), or null when node_modules was installed from exactly that.
-function installWanted(dir) {
+// Installs when node_modules is missing or was installed from another package.json/lockfile.
+function ensureDeps(dir) {
   const lock = path.join(dir, 'package-lock.json');
   const stamp = path.join(dir, 'node_modules', '.superapp-install-stamp');
+  // What npm installs from: the dependency fields and the lockfile (a new script or version line installs nothing).
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   const installed = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'overrides'].map((field) => manifest[field] ?? null);
   const wanted = createHash('sha256')
     .update(JSON.stringify(installed))
     .update(fs.existsSync(lock) ? fs.readFileSync(lock) : '')
     .digest('hex');
-  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return null;
-  if (!fs.existsSync(lock)) fail(`${path.relative(repoRoot, lock)} is missing: installs are reproducible from the committed lockfile only`);
-  return { stamp, wanted };
-}
-
-// The exact versions of the lockfile, never a fresh resolution. A lockfile npm ci refuses is a defect to fix (npm
-// install, then scripts/lock-complete.mjs), not something to paper over.
-const NPM_CI = ['ci', '--no-audit', '--no-fund', '--loglevel=error'];
-function installed(dir, status, { stamp, wanted }) {
-  const lock = path.relative(repoRoot, path.join(dir, 'package-lock.json'));
-  if (status !== 0) fail(`npm ci refused ${lock} (exit ${status}). Regenerate it with \`npm install\` in ${path.relative(repoRoot, dir) || '.'}, then \`node scripts/lock-complete.mjs ${lock}\`, and commit it.`);
-  fs.writeFileSync(stamp, wanted);
-}
-
-// Installs when node_modules is missing or was installed from another package.json/lockfile.
-function ensureDeps(dir) {
-  const wanted = installWanted(dir);
-  if (!wanted) return;
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return;
   log(`installing dependencies in ${path.relative(repoRoot, dir) || '.'} with npm ci …`);
-  installed(dir, run('npm', NPM_CI, { cwd: dir }), wanted);
-}
-
-// A fresh clone's two installs side by side (npm's cache is safe to share): on this machine root ~60 s and functions
-// ~25 s, one after the other before.
-async function ensureDepsSideBySide(dirs) {
-  const pending = dirs.map((dir) => [dir, installWanted(dir)]).filter(([, wanted]) => wanted);
-  if (pending.length > 0) log(`installing dependencies in ${pending.map(([dir]) => path.relative(repoRoot, dir) || '.').join(' and ')} with npm ci, side by side …`);
-  await Promise.all(
-    pending.map(([dir, wanted]) =>
-      new Promise((resolve) => spawn('npm', NPM_CI, { cwd: dir, stdio: 'inherit' }).on('exit', (status) => resolve(status ?? 1)).on('error', () => resolve(1))).then(
-        (status) => installed(dir, status, wanted),
-      ),
-    ),
-  );
+  if (!fs.existsSync(lock)) fail(`${path.relative(repoRoot, lock)} is missing: installs are reproducible from the committed lockfile only`);
+  // The exact versions of the lockfile, never a fresh resolution. A lockfile npm ci refuses is a defect to
+  // fix (npm install, then scripts/lock-complete.mjs), not something to paper over.
+  const status = run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+  if (status !== 0) {
+    fail(`npm ci refused ${path.relative(repoRoot, lock)} (exit ${status}). Regenerate it with \`npm install\` in ${path.relative(repoRoot, dir) || '.'}, then \`node scripts/lock-complete.mjs ${path.relative(repoRoot, lock)}\`, and commit it.`);
+  }
+  fs.writeFileSync(stamp, wanted);
 }
 
 // The emulator reads secrets from functions/.secret.local; without it it would try Secret Manager.
@@ -510,5 +486,5 @@ async function testFiles() {
 const commands = { start, test, lint, format, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck, module: moduleCommand };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
-await ensureRuntimeNode({ install: () => ensureDepsSideBySide([repoRoot, functionsDir]), log, fail });
+await ensureRuntimeNode({ install: () => ensureDeps(repoRoot), log, fail });
 await commands[name]();

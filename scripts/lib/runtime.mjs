@@ -27,15 +27,14 @@ function binaryMajor(bin) {
 
 /**
  * Returns when this process already runs the runtime's major. Otherwise installs the root packages (through
- * `install`, the caller's npm ci, which may install others beside them) and re-runs this script on
- * node_modules/.bin/node, exiting with its status.
+ * `install`, the caller's npm ci) and re-runs this script on node_modules/.bin/node, exiting with its status.
  * Fails with the ways out when this platform has no such binary on npm (e.g. Windows outside WSL).
  */
 export async function ensureRuntimeNode({ install, log, fail }) {
   const wanted = runtimeMajor();
   if (majorOf(process.version) === wanted) return;
   const bin = path.join(repoRoot, 'node_modules', '.bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  if (!fs.existsSync(bin) || binaryMajor(bin) !== wanted) await install();
+  if (!fs.existsSync(bin) || binaryMajor(bin) !== wanted) install();
   if (!fs.existsSync(bin) || binaryMajor(bin) !== wanted) {
     fail(
       `the functions run on Node.js ${wanted} (firebase.json runtime nodejs${wanted}); this is ${process.version}, and ` +
