@@ -1,7 +1,6 @@
 import { db, inTransaction } from '../../platform/core/firebase/firebase';
-import { AppError } from '../../platform/core/errors/app-error';
 import { oneAtATime } from '../../platform/kits/firestore/one-at-a-time';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
+import { BadRequestError, ConflictError, contendedError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
 import type { PageRequest } from '../../platform/kits/firestore/paginate';
 import { vnd, type Vnd } from '../../platform/kits/money/money';
 import { transition } from '../../platform/kits/state-machine/state-machine';
@@ -48,8 +47,7 @@ const withdrawalView = (w: WithdrawalRecord) => ({
 export type WithdrawalView = ReturnType<typeof withdrawalView>;
 
 /** A sender's transfers queued here longer than the cap: nothing was moved, the same key may retry. */
-const walletBusy = () =>
-  new AppError(503, 'Too many transfers from this wallet at this moment; retry after Retry-After', undefined, { 'Retry-After': '1' }).withCode('CONTENDED');
+const walletBusy = () => contendedError('Too many transfers from this wallet at this moment; retry shortly');
 
 export function createWalletService(deps: WalletServiceDeps) {
   const now = deps.now ?? Date.now;

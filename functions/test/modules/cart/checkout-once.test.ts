@@ -86,6 +86,26 @@ describe('checkout in one transaction', () => {
     expect(await leftBehind(user.user.id)).toEqual({ checkouts: 1, orders: 1 });
   });
 
+  it('the same key sent five times at once (the cart priced beside the claim): one order, one hold, the others 409 or its replay', async () => {
+    const user = await registerVerified();
+    await postTopUp(user, 300_000);
+    const here = area();
+    const store = await openStore(here, menu);
+    await add(user, store.ref, 'pho', 1);
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => checkout(user, bodyOf(store, here), key)));
+    const placed = answers.filter((a) => a.status === 201);
+    expect(placed.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(placed.map((a) => a.body.order.id)).size).toBe(1);
+    expect(answers.filter((a) => a.status !== 201).map((a) => [a.status, a.body.code])).toEqual(
+      answers.filter((a) => a.status !== 201).map(() => [409, 'IDEMPOTENCY_IN_PROGRESS']),
+    );
+    const total = placed[0].body.payment.amount as number;
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));
+    expect((await store.read()).items.pho.stock).toBe(9);
+    expect(await leftBehind(user.user.id)).toEqual({ checkouts: 1, orders: 1 });
+  });
+
   it('WALLET short of the total: 409 WALLET_INSUFFICIENT_FUNDS, nothing held, placed or recorded; the cart stays', async () => {
     const user = await registerVerified();
     await postTopUp(user, 50_000);

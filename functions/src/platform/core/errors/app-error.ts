@@ -95,3 +95,7 @@ export class ServiceUnavailableError extends AppError {
     super(503, message, details);
   }
 }
+
+/** 503 CONTENDED: too many changes to one record at once; nothing was written, a retry a moment later normally succeeds. */
+export const contendedError = (message = 'Too many concurrent changes to this record; retry shortly'): AppError =>
+  new AppError(503, message, undefined, { 'Retry-After': '1' }).withCode('CONTENDED');

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isTransactionExpired } from '../firebase/firebase';
-import { AppError, NotFoundError } from './app-error';
+import { AppError, contendedError, NotFoundError } from './app-error';
 import { errorBody } from './error-body';
 import { logger } from '../logging/logger';
 import { sourceMappedStack } from '../logging/stack';
@@ -33,7 +33,6 @@ function fromBodyParser(err: BodyParserError): AppError | undefined {
 
 // gRPC ABORTED: Firestore gave up on a transaction after its own retries (lock contention on a hot record).
 const FIRESTORE_ABORTED = 10;
-const CONTENDED_RETRY_AFTER_SEC = 1;
 
 // A transaction that outlived its lock waits is contention too (isTransactionExpired).
 // Anything else (including a response that fails its own schema) is a server fault: 500.
@@ -45,9 +44,7 @@ export function toAppError(err: unknown, req?: { method: string; originalUrl: st
   if (err instanceof Error && typeof (err as BodyParserError).type === 'string') return fromBodyParser(err as BodyParserError);
   // Nothing was written, and a retry a moment later normally succeeds: say so instead of a 500.
   if (err instanceof Error && (isTransactionExpired(err) || (err as { code?: unknown }).code === FIRESTORE_ABORTED)) {
-    return new AppError(503, 'Too many concurrent changes to this record; retry shortly', undefined, {
-      'Retry-After': String(CONTENDED_RETRY_AFTER_SEC),
-    }).withCode('CONTENDED');
+    return contendedError();
   }
   return undefined;
 }
