@@ -6,12 +6,12 @@ import { createCartPlacing } from './cart.checkout.placing';
 import type { CartContext } from './cart.context';
 import { SWEEP_LEASE_MS } from './cart.leftovers';
 import type { CheckoutPayment, CheckoutRecord } from './cart.model';
-import type { Assessment } from './cart.pricing';
+import type { Assessment, StoreAssessment } from './cart.pricing';
 
-// Checkout in one transaction, when nothing it takes could outlive a failure: CASH or WALLET, no voucher. The wallet
-// hold is written with the order (the placing transaction's own read and write, cart.checkout.placing), so no attempt
-// record or check is needed before it: a transaction that fails or never commits leaves no hold, no stock taken, no
-// order. The answer is built from what was written.
+// Checkout in one transaction, when nothing it takes could outlive a failure: CASH or WALLET, no voucher. The lines
+// are priced in it and the wallet hold of the total is written with the order (the placing transaction's own read and
+// write, cart.checkout.placing), so no attempt record or check is needed before it: a transaction that fails or never
+// commits leaves no hold, no stock taken, no order. The answer is built from what was written.
 
 /** What the transaction did: placed now (with what it wrote), or found placed by an earlier request with the key. */
 export type Once =
@@ -26,34 +26,33 @@ export function createPlaceAtOnce(ctx: CartContext) {
   const { payments, now } = ctx;
   const placeCart = createCartPlacing(ctx);
 
-  return async function placeAtOnce(orderId: string, userId: string, input: CheckoutInput, a: Assessment): Promise<Once> {
+  return async function placeAtOnce(orderId: string, userId: string, input: CheckoutInput, store: StoreAssessment): Promise<Once> {
     const at = now();
     const key = `${orderId}:${at}`;
-    const pricing = a.pricing;
-    const holds = input.payment.method === 'WALLET' && pricing.totalVnd > 0;
-    const hold = {
+    const hold = (a: Assessment) => ({
       payerId: userId,
-      amount: vnd(pricing.totalVnd),
+      amount: vnd(a.pricing.totalVnd),
       purpose: 'ORDER' as const,
       ref: { type: 'ORDER', id: orderId },
       description: `Order at ${a.seller.name}`,
       idempotencyKey: key,
-    };
+    });
     const placed = await placeCart({
       orderId,
       userId,
       input,
-      a,
-      // The hold is read (and refused) beside the order's checks, and written with the order.
-      alongside: holds ? (tx) => payments.txHold(tx, hold) : undefined,
+      store,
+      // The hold of the total as priced in the transaction, read (and refused) beside the order's checks and written
+      // with the order.
+      alongside: input.payment.method === 'WALLET' ? (tx, a) => (a.pricing.totalVnd > 0 ? payments.txHold(tx, hold(a)) : Promise.resolve(null)) : undefined,
       admit: (r) => {
         if (r?.sweepingAt != null && at - r.sweepingAt < SWEEP_LEASE_MS) throw busy();
       },
-      write: ({ record: r, lines, side: held }) => {
+      write: ({ record: r, a, lines, side: held }) => {
         const payment = held?.payment ?? null;
         held?.write();
         const entry: CheckoutPayment[] = payment
-          ? [{ key, method: 'WALLET', provider: null, amount: pricing.totalVnd, id: payment.id, taken: true, settled: false }]
+          ? [{ key, method: 'WALLET', provider: null, amount: a.pricing.totalVnd, id: payment.id, taken: true, settled: false }]
           : [];
         // An earlier attempt's record (its leftovers are given back after this commits) is kept with this one's payment.
         const record: CheckoutRecord = {
@@ -67,7 +66,7 @@ export function createPlaceAtOnce(ctx: CartContext) {
           createdAt: r?.createdAt ?? at,
           updatedAt: at,
         };
-        return { draft: draftOf(orderId, userId, input, a, { lines, pricing, voucher: null, payment, at }), record };
+        return { draft: draftOf(orderId, userId, input, a, { lines, pricing: a.pricing, voucher: null, payment, at }), record };
       },
     });
     return placed.outcome === 'placed' ? { ...placed, payment: placed.side?.payment ?? null } : placed;

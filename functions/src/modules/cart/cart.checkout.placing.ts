@@ -6,16 +6,17 @@ import { sellerQueueKey, storeBusy } from './cart.checkout.queue';
 import type { CartContext } from './cart.context';
 import { cartIdOf, lineRequestOf, type CartRecord, type CheckoutRecord } from './cart.model';
 import type { OrderDraft, PricedLine } from './cart.ports';
-import { itemsTotal, type Assessment } from './cart.pricing';
+import { assessLines, refusalOf, type Assessment, type StoreAssessment } from './cart.pricing';
+import { AppError } from '../../platform/core/errors/app-error';
 import { cartRepo } from './cart.repo';
 
-// The placing transaction both ways of checking out end in (cart.checkout.once: all at once; cart.checkout: after the
-// voucher and the payment were taken). One store's placings run one at a time in this instance (cart.checkout.queue).
-// Three round trips (reads together, platform/core/firebase): the documents that need no cart in one getAll (the
-// attempt record, whether the order exists, the cart, the store, and the caller's own reads, such as a wallet hold's
-// accounts), then the stock (once the cart is known) beside the placing checks' queries (the consumer's unconfirmed
-// orders), then the commit: the store's stock is held from its read to the commit, one round trip (a placing refused
-// by those checks, or a replay, reads it too, and holds it until its rollback). An order placed already (an earlier
+// The placing transaction both ways of checking out end in (cart.checkout.once: all at once, priced here;
+// cart.checkout: after the voucher and the payment were taken for the items as priced before). One store's placings run
+// one at a time in this instance (cart.checkout.queue). Three round trips (reads together, platform/core/firebase):
+// one getAll of the attempt record, whether the order exists, the cart, the store and the stock of the cart's lines as
+// read before the transaction; then the placing checks' queries (the consumer's unconfirmed orders) beside the caller's
+// own reads once the lines are priced (a wallet hold of the total); then the commit. The store's stock is held from its
+// read to the commit (a placing refused, or a replay, holds it until its rollback). An order placed already (an earlier
 // request with the key) is answered as a replay, whatever would refuse.
 
 /** A promise's outcome, kept: a refusal read beside the others counts only once the order is known not to exist. */
@@ -25,9 +26,10 @@ export const settled = <T>(p: Promise<T>): Promise<{ value: T } | { err: unknown
     (err: unknown) => ({ err }),
   );
 
-/** What a placing knows when it writes: the attempt record as read, the stock taken (priced now), the caller's read. */
+/** What a placing knows when it writes: the attempt record as read, the checkout assessed with the stock taken (priced now), the caller's read. */
 export interface PlacingStep<S> {
   record: CheckoutRecord | undefined;
+  a: Assessment;
   lines: PricedLine[];
   /** What `alongside` read; null without one. */
   side: S | null;
@@ -37,9 +39,15 @@ export interface CartPlacing<S> {
   orderId: string;
   userId: string;
   input: CheckoutInput;
-  a: Assessment;
-  /** The caller's own read beside the first ones (a wallet hold); its refusal counts after the replay check. */
-  alongside?: (tx: Transaction) => Promise<S>;
+  /** The store and the cart as read before (its lines are the ones taken: a cart changed since is CART_CHANGED). */
+  store: StoreAssessment;
+  /**
+   * The items' total the caller priced and took payment for: the stock's prices must come to it (CART_CHANGED
+   * otherwise). Without it the lines are priced here, and whatever the assessment finds is refused as `LinesRefused`.
+   */
+  itemsVnd?: number;
+  /** The caller's own read once the lines are priced (a wallet hold of the total); its refusal counts after the replay check. */
+  alongside?: (tx: Transaction, a: Assessment) => Promise<S>;
   /** Refuses the attempt record as read, after the replay check and before the placing checks. */
   admit(record: CheckoutRecord | undefined): void;
   /** Writes the caller's own (a hold) and answers the order's draft and the attempt record to store. */
@@ -47,48 +55,72 @@ export interface CartPlacing<S> {
 }
 
 export type CartPlaced<S> =
-  { outcome: 'placed'; record: CheckoutRecord; order: unknown; side: S | null } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
+  { outcome: 'placed'; record: CheckoutRecord; a: Assessment; order: unknown; side: S | null } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
 
-export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers'>) {
-  const { orders, sellers } = ctx;
+/** The lines, priced inside the placing transaction, stood in the way (the seller's refusal or the assessment's first problem). */
+export class LinesRefused extends Error {
+  constructor(readonly refusal: AppError) {
+    super(refusal.message);
+  }
+}
+
+const asLinesRefused = (err: unknown): never => {
+  throw err instanceof AppError && err.statusCode < 500 ? new LinesRefused(err) : err;
+};
+
+export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers' | 'settings'>) {
+  const { orders, sellers, settings } = ctx;
   return function placeCart<S = null>(p: CartPlacing<S>): Promise<CartPlaced<S>> {
+    const pricedHere = p.itemsVnd === undefined;
+    const asked = p.store.cart;
     return oneAtATime(sellerQueueKey(p.input.seller), storeBusy, () =>
       inTransaction(
         async (tx): Promise<CartPlaced<S>> => {
-          const cartRead = cartRepo.get(cartIdOf(p.userId, p.input.seller), tx);
-          const unchanged = (cart: CartRecord | undefined): cart is CartRecord => cart !== undefined && cart.revision === p.a.cart?.revision;
-          const [r, exists, cart, checked, side, stock] = await Promise.all([
+          const unchanged = (cart: CartRecord | undefined): cart is CartRecord => cart !== undefined && cart.revision === asked?.revision;
+          // The stock of the cart as read before, in the first round trip with the rest; assessed (priced) here when
+          // the caller did not price it.
+          const priced = (async () => {
+            if (!asked) throw changed();
+            const taken = await sellers.txTake(tx, p.input.seller, asked.lines.map(lineRequestOf)).catch(pricedHere ? asLinesRefused : rethrow);
+            const a = assessLines(
+              settings,
+              p.store,
+              asked.lines.map((line, i) => ({ line, priced: taken.lines[i], problem: null })),
+              [],
+            );
+            if (pricedHere && a.problems.length > 0) throw new LinesRefused(refusalOf(a.problems[0]));
+            return { taken, a };
+          })();
+          const [r, exists, cart, checked, stock, side] = await Promise.all([
             cartRepo.getCheckout(p.orderId, tx),
             orders.txExists(tx, p.orderId),
-            cartRead,
+            cartRepo.get(cartIdOf(p.userId, p.input.seller), tx),
             settled(orders.txCheckPlacing(tx, { consumerId: p.userId, seller: p.input.seller })),
-            // Started inside the promise chain: even a synchronous throw counts only after the replay check.
-            settled(Promise.resolve().then(() => (p.alongside ? p.alongside(tx) : null))),
-            // The stock as soon as the cart is known, beside the placing checks' queries.
-            settled(
-              cartRead.then((c) => {
-                if (!unchanged(c)) throw changed();
-                return sellers.txTake(tx, p.input.seller, c.lines.map(lineRequestOf));
-              }),
-            ),
+            settled(priced),
+            // The caller's read once the lines are priced (beside the placing checks' queries).
+            settled(priced.then(({ a }) => (p.alongside ? p.alongside(tx, a) : null))),
           ]);
           if (r?.placed || exists) return { outcome: 'replayed', record: r };
           p.admit(r);
+          if (!unchanged(cart)) throw changed();
+          if ('err' in stock) throw stock.err;
           if ('err' in checked) throw checked.err;
           if ('err' in side) throw side.err;
-          if ('err' in stock) throw stock.err;
-          const { value: taken } = stock;
-          if (!unchanged(cart)) throw changed();
-          if (itemsTotal(taken.lines.map((priced) => ({ priced }))) !== p.a.pricing.itemsVnd) throw changed();
-          const { draft, record } = p.write({ record: r, lines: taken.lines, side: side.value });
+          const { taken, a } = stock.value;
+          if (!pricedHere && a.pricing.itemsVnd !== p.itemsVnd) throw changed();
+          const { draft, record } = p.write({ record: r, a, lines: taken.lines, side: side.value });
           taken.take();
           const order = orders.txPlace(tx, draft);
           cartRepo.remove(tx, cart.id);
           cartRepo.putCheckout(tx, record);
-          return { outcome: 'placed', record, order, side: side.value };
+          return { outcome: 'placed', record, a, order, side: side.value };
         },
         { readsTogether: true },
       ),
     );
   };
 }
+
+const rethrow = (err: unknown): never => {
+  throw err;
+};

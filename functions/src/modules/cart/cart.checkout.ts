@@ -6,24 +6,24 @@ import { vnd } from '../../platform/kits/money/money';
 import type { CartContext } from './cart.context';
 import { checkoutDeadline, createLeftovers, dueView, SWEEP_LEASE_MS } from './cart.leftovers';
 import { cartIdOf, outstanding, pricingOf, voucherReferenceOf, type CheckoutPayment, type CheckoutRecord, type Pricing } from './cart.model';
-import { assess, refusalOf, type Assessment } from './cart.pricing';
+import { assess, assessStore, refusalOf, storeRefuses, type Assessment } from './cart.pricing';
 import { cartRepo } from './cart.repo';
 import type { PaymentView } from '../payments';
 import type { Reservation } from '../promotions';
 import { asCartRefusal, changed, draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
 import { busy, createPlaceAtOnce, writtenAnswer } from './cart.checkout.once';
-import { createCartPlacing, settled, type CartPlaced } from './cart.checkout.placing';
+import { createCartPlacing, LinesRefused, settled, type CartPlaced } from './cart.checkout.placing';
 
 export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 
-// Checkout. Read and price first, beside the route's Idempotency-Key claim (claimBeside; refusals write nothing), then
-// wait for the claim. When nothing taken could outlive a failure (CASH or WALLET without a voucher), one transaction
-// does it all (cart.checkout.placing): replay check, the store, the pending orders, the wallet hold and the stock,
-// then order, hold, cart and record written together.
-// Otherwise (a voucher, a gateway payment), in the order that never leaves money or a voucher use without an order:
-// record the attempt and arm its check → reserve the voucher → take the payment (a wallet hold, a gateway payment) →
-// the placing transaction both ways end in (cart.checkout.placing). A failure gives back what this attempt took at once; a crash in between is covered by the
-// check (cart.leftovers).
+// Checkout. Read first, beside the route's Idempotency-Key claim (claimBeside; refusals write nothing), then wait for
+// the claim. When nothing taken could outlive a failure (CASH or WALLET without a voucher), one transaction does it all
+// (cart.checkout.once, cart.checkout.placing): replay check, the store, the pending orders, the lines priced, the
+// wallet hold and the stock, then order, hold, cart and record written together.
+// Otherwise (a voucher, a gateway payment), priced first, then in the order that never leaves money or a voucher use
+// without an order: record the attempt and arm its check → reserve the voucher → take the payment (a wallet hold, a
+// gateway payment) → the same placing transaction. A failure gives back what this attempt took at once; a crash in
+// between is covered by the check (cart.leftovers).
 
 /** What this attempt has taken so far (what a failure gives back). */
 interface Attempt {
@@ -170,15 +170,26 @@ export function createCheckout(ctx: CartContext) {
       await claimed();
       return answer(orderId, userId, takenPayment(earlier));
     }
-    const a = await assess(ctx, userId, { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart }, seller);
+    const assessInput = { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart };
+    if (earlier === undefined && input.voucherCode === undefined && input.payment.method !== 'GATEWAY') {
+      // All at once, the lines priced in the transaction. A store or lines that stand in the way are explained as
+      // the quote would (its first problem), from a full assessment: the refusal's path may take a round trip more.
+      const store = await assessStore(ctx, userId, assessInput, seller);
+      if (!storeRefuses(store) && (cart?.lines.length ?? 0) > 0) {
+        await claimed();
+        const once = await placeAtOnce(orderId, userId, input, store).catch(async (err: unknown) => {
+          if (!(err instanceof LinesRefused)) throw err;
+          const { problems } = await assess(ctx, userId, assessInput, Promise.resolve(store.seller));
+          throw problems.length > 0 ? refusalOf(problems[0]) : err.refusal;
+        });
+        if (once.outcome === 'placed' && outstanding(once.record)) await leftovers.settleRaced(once.record);
+        if (once.outcome === 'placed') return writtenAnswer(once) ?? answer(orderId, userId, once.payment?.id ?? null);
+        return answer(orderId, userId, once.record ? takenPayment(once.record) : null);
+      }
+    }
+    const a = await assess(ctx, userId, assessInput, seller);
     if (a.problems.length > 0) throw refusalOf(a.problems[0]);
     await claimed();
-    if (earlier === undefined && input.voucherCode === undefined && input.payment.method !== 'GATEWAY') {
-      const once = await placeAtOnce(orderId, userId, input, a);
-      if (once.outcome === 'placed' && outstanding(once.record)) await leftovers.settleRaced(once.record);
-      if (once.outcome === 'placed') return writtenAnswer(once) ?? answer(orderId, userId, once.payment?.id ?? null);
-      return answer(orderId, userId, once.record ? takenPayment(once.record) : null);
-    }
     return inSteps(orderId, userId, input, a, clientIp);
   }
 
@@ -202,7 +213,8 @@ export function createCheckout(ctx: CartContext) {
         orderId,
         userId,
         input,
-        a,
+        store: a,
+        itemsVnd: a.pricing.itemsVnd,
         admit: (r) => {
           if (!r) throw changed();
         },

@@ -97,47 +97,109 @@ export async function dropoffOf(ctx: CartContext, userId: string, input: Address
   };
 }
 
-export interface Assessment {
+/** What can be told of a checkout before its lines are priced: the store, where to, and the cart as read. */
+export interface StoreAssessment {
   seller: Seller;
   cart: CartRecord | undefined;
-  lines: LinePrice[];
   dropoff: Dropoff | null;
   distanceM: number | null;
+  prescriptionMediaId: string | null;
+  /** The store's own problems (closed, out of range, an invalid prescription image), in the order the quote lists them. */
+  storeProblems: { closed: Problem[]; range: Problem[]; prescription: Problem[] };
+}
+
+export interface Assessment extends StoreAssessment {
+  lines: LinePrice[];
   /** Without a voucher (checkout reserves it; the quote previews it). `deliveryFeeVnd` is 0 without an address. */
   pricing: Pricing;
-  prescriptionMediaId: string | null;
   problems: Problem[];
 }
 
 const issue = (status: number, code: ErrorCode, message: string, details: unknown = null): Problem => ({ status, code, message, lineId: null, details });
 
-/** What stands in the way besides the lines: the store closed, the address too far, the minimum, a missing prescription. */
-async function storeProblems(ctx: CartContext, userId: string, a: Omit<Assessment, 'problems'>, prescriptionMediaId?: string): Promise<Problem[]> {
-  const { seller, distanceM } = a;
-  const problems: Problem[] = [];
-  if (!seller.accepting)
-    problems.push(issue(409, 'CART_SELLER_CLOSED', `${seller.name} is not taking orders now`, { openNow: seller.openNow, paused: seller.paused }));
-  if (distanceM !== null && distanceM > seller.deliveryRadiusM)
-    problems.push(
-      issue(422, 'CART_OUT_OF_RANGE', `${seller.name} delivers within ${seller.deliveryRadiusM} m; the address is ${distanceM} m away`, {
-        distanceM,
-        deliveryRadiusM: seller.deliveryRadiusM,
-      }),
-    );
-  const allPriced = a.lines.length > 0 && a.lines.every((l) => l.priced !== null);
-  if (allPriced && a.pricing.itemsVnd < seller.minOrderVnd)
-    problems.push(
-      issue(422, 'CART_BELOW_MINIMUM', `${seller.name} takes orders from ${seller.minOrderVnd} ₫ of items`, {
-        minOrderVnd: seller.minOrderVnd,
-        itemsVnd: a.pricing.itemsVnd,
-      }),
-    );
-  const needing = a.lines.filter((l) => l.priced?.requiresPrescription).map((l) => l.line.id);
-  if (needing.length > 0 && prescriptionMediaId === undefined)
-    problems.push(issue(422, 'CART_PRESCRIPTION_REQUIRED', 'A prescription image is needed for these products', { lineIds: needing }));
-  if (prescriptionMediaId !== undefined && !(await ctx.media.attachableImage(userId, prescriptionMediaId)))
-    problems.push(issue(422, 'CART_PRESCRIPTION_INVALID', 'prescriptionMediaId is not one of your uploaded images'));
-  return problems;
+/**
+ * The seller, the drop-off and the store's problems that need no prices. 404 CART_SELLER_NOT_FOUND when the seller
+ * is gone.
+ */
+export async function assessStore(
+  ctx: CartContext,
+  userId: string,
+  input: { seller: SellerRef; address?: AddressInput; prescriptionMediaId?: string; cart: CartRecord | undefined },
+  /** The seller's read when the caller started it already (beside its own reads). */
+  sellerRead?: Promise<Seller | undefined>,
+): Promise<StoreAssessment> {
+  const [seller, dropoff, image] = await Promise.all([
+    sellerRead ?? ctx.sellers.get(input.seller),
+    input.address ? dropoffOf(ctx, userId, input.address) : null,
+    input.prescriptionMediaId === undefined ? null : ctx.media.attachableImage(userId, input.prescriptionMediaId),
+  ]);
+  if (!seller) throw sellerGone(input.seller);
+  const distanceM = dropoff ? Math.round(distanceMeters(seller, dropoff)) : null;
+  const closed = seller.accepting
+    ? []
+    : [issue(409, 'CART_SELLER_CLOSED', `${seller.name} is not taking orders now`, { openNow: seller.openNow, paused: seller.paused })];
+  const range =
+    distanceM !== null && distanceM > seller.deliveryRadiusM
+      ? [
+          issue(422, 'CART_OUT_OF_RANGE', `${seller.name} delivers within ${seller.deliveryRadiusM} m; the address is ${distanceM} m away`, {
+            distanceM,
+            deliveryRadiusM: seller.deliveryRadiusM,
+          }),
+        ]
+      : [];
+  const prescription =
+    input.prescriptionMediaId !== undefined && !image
+      ? [issue(422, 'CART_PRESCRIPTION_INVALID', 'prescriptionMediaId is not one of your uploaded images')]
+      : [];
+  return {
+    seller,
+    cart: input.cart,
+    dropoff,
+    distanceM,
+    prescriptionMediaId: input.prescriptionMediaId ?? null,
+    storeProblems: { closed, range, prescription },
+  };
+}
+
+/** Whether the store itself stands in the way (its lines aside). */
+export const storeRefuses = (s: StoreAssessment) => Object.values(s.storeProblems).some((p) => p.length > 0);
+
+/**
+ * The lines as priced now added to what was told of the store: the pricing and every problem, in the order the quote
+ * lists them (an empty cart, the lines, the store closed, out of range, below the minimum, a prescription needed or
+ * invalid). Pure: the checkout's transaction prices with it too.
+ */
+export function assessLines(settings: CartContext['settings'], store: StoreAssessment, lines: LinePrice[], lineProblems: Problem[]): Assessment {
+  const { seller, distanceM } = store;
+  const pricing = pricingOf({
+    itemsVnd: itemsTotal(lines),
+    deliveryFeeVnd: distanceM === null ? 0 : deliveryFeeFor(distanceM, settings.delivery),
+    serviceFeeVnd: settings.serviceFeeVnd,
+    discountVnd: 0,
+  });
+  const allPriced = lines.length > 0 && lines.every((l) => l.priced !== null);
+  const minimum =
+    allPriced && pricing.itemsVnd < seller.minOrderVnd
+      ? [
+          issue(422, 'CART_BELOW_MINIMUM', `${seller.name} takes orders from ${seller.minOrderVnd} ₫ of items`, {
+            minOrderVnd: seller.minOrderVnd,
+            itemsVnd: pricing.itemsVnd,
+          }),
+        ]
+      : [];
+  const needing = lines.filter((l) => l.priced?.requiresPrescription).map((l) => l.line.id);
+  const required =
+    needing.length > 0 && store.prescriptionMediaId === null
+      ? [issue(422, 'CART_PRESCRIPTION_REQUIRED', 'A prescription image is needed for these products', { lineIds: needing })]
+      : [];
+  const empty = (store.cart?.lines.length ?? 0) === 0 ? [issue(409, 'CART_EMPTY', `Your cart at ${seller.name} is empty`)] : [];
+  const { closed, range, prescription } = store.storeProblems;
+  return {
+    ...store,
+    lines,
+    pricing,
+    problems: [...empty, ...lineProblems, ...closed, ...range, ...minimum, ...required, ...prescription],
+  };
 }
 
 /**
@@ -148,23 +210,10 @@ export async function assess(
   ctx: CartContext,
   userId: string,
   input: { seller: SellerRef; address?: AddressInput; prescriptionMediaId?: string; cart: CartRecord | undefined },
-  /** The seller's read when the caller started it already (beside its own reads). */
   sellerRead?: Promise<Seller | undefined>,
 ): Promise<Assessment> {
-  const [seller, dropoff] = await Promise.all([sellerRead ?? ctx.sellers.get(input.seller), input.address ? dropoffOf(ctx, userId, input.address) : null]);
-  if (!seller) throw sellerGone(input.seller);
-  const cartLines = input.cart?.lines ?? [];
-  const priced = await priceLines(ctx.sellers, input.seller, cartLines);
-  const distanceM = dropoff ? Math.round(distanceMeters(seller, dropoff)) : null;
-  const pricing = pricingOf({
-    itemsVnd: itemsTotal(priced.lines),
-    deliveryFeeVnd: distanceM === null ? 0 : deliveryFeeFor(distanceM, ctx.settings.delivery),
-    serviceFeeVnd: ctx.settings.serviceFeeVnd,
-    discountVnd: 0,
-  });
-  const base = { seller, cart: input.cart, lines: priced.lines, dropoff, distanceM, pricing, prescriptionMediaId: input.prescriptionMediaId ?? null };
-  const empty = cartLines.length === 0 ? [issue(409, 'CART_EMPTY', `Your cart at ${seller.name} is empty`)] : [];
-  return { ...base, problems: [...empty, ...priced.problems, ...(await storeProblems(ctx, userId, base, input.prescriptionMediaId))] };
+  const [store, priced] = await Promise.all([assessStore(ctx, userId, input, sellerRead), priceLines(ctx.sellers, input.seller, input.cart?.lines ?? [])]);
+  return assessLines(ctx.settings, store, priced.lines, priced.problems);
 }
 
 export const sellerGone = (ref: SellerRef) =>

@@ -10,7 +10,7 @@ import { requireEmulators } from '../../helpers/emulators';
 import { area } from '../../helpers/geo';
 import { draftOf } from '../../helpers/orders';
 import { postTopUp, walletOf } from '../../helpers/wallet';
-import { apiConfig, cartApp, clock, openStore, ordersDouble, realOrders, scheduled, send, storedOrder, TEST_ORDERS } from './doubles';
+import { apiConfig, cartApp, clock, openStore, ordersDouble, realOrders, scheduled, sellersDouble, send, storedOrder, TEST_ORDERS } from './doubles';
 
 // Checkout in one transaction (CASH, or WALLET without a voucher): the wallet hold is written with the order, so a
 // refusal or a failure in the placing transaction leaves no hold, no stock taken, no record and no check to run; a
@@ -20,8 +20,8 @@ jest.setTimeout(60_000);
 
 const config = apiConfig();
 const realPayments = paymentCommands(config);
-/** The order's write fails (a crash in the placing transaction). */
-const faults = { place: false };
+/** The order's write fails (a crash in the placing transaction); `afterStoreRead` runs once, after checkout read the store. */
+const faults: { place: boolean; afterStoreRead: (() => Promise<unknown>) | null } = { place: false, afterStoreRead: null };
 
 let app: Awaited<ReturnType<typeof cartApp>>;
 beforeAll(async () => {
@@ -35,12 +35,22 @@ beforeAll(async () => {
         },
       },
       payments: realPayments,
+      sellers: {
+        ...sellersDouble,
+        get: async (ref, tx) => {
+          const seller = await sellersDouble.get(ref, tx);
+          const hook = tx ? null : faults.afterStoreRead;
+          faults.afterStoreRead = null;
+          await hook?.();
+          return seller;
+        },
+      },
     },
   });
 });
 afterAll(() => app.close());
 afterEach(() => {
-  faults.place = false;
+  Object.assign(faults, { place: false, afterStoreRead: null });
   clock.shift = 0;
 });
 
@@ -86,7 +96,7 @@ describe('checkout in one transaction', () => {
     expect(await leftBehind(user.user.id)).toEqual({ checkouts: 1, orders: 1 });
   });
 
-  it('the same key sent five times at once (the cart priced beside the claim): one order, one hold, the others 409 or its replay', async () => {
+  it('the same key sent five times at once (the cart read beside the claim): one order, one hold, the others 409 or its replay', async () => {
     const user = await registerVerified();
     await postTopUp(user, 300_000);
     const here = area();
@@ -104,6 +114,31 @@ describe('checkout in one transaction', () => {
     expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));
     expect((await store.read()).items.pho.stock).toBe(9);
     expect(await leftBehind(user.user.id)).toEqual({ checkouts: 1, orders: 1 });
+  });
+
+  it('priced in the placing transaction: a price changed after the cart was read is the order’s and the hold’s; a line sold out meanwhile is refused as the quote explains it', async () => {
+    const user = await registerVerified();
+    await postTopUp(user, 300_000);
+    const here = area();
+    const store = await openStore(here, menu);
+    await add(user, store.ref, 'pho', 3);
+    faults.afterStoreRead = () => store.update({ 'items.pho.priceVnd': 70_000 });
+    const placed = await checkout(user, bodyOf(store, here));
+    expect(placed.status).toBe(201);
+    expect(placed.body.order.pricing.itemsVnd).toBe(3 * 70_000);
+    const total = placed.body.payment.amount as number;
+    expect(total).toBe(placed.body.order.pricing.totalVnd);
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));
+
+    await add(user, store.ref, 'pho', 2);
+    faults.afterStoreRead = () => store.update({ 'items.pho.stock': 1 });
+    const refused = await checkout(user, bodyOf(store, here));
+    const quote = await send(app.url, 'POST', '/cart/quote', { token: user.accessToken, body: { seller: store.ref } });
+    expect([refused.status, refused.body.code]).toEqual([409, 'OUT_OF_STOCK']);
+    expect(quote.body.problems[0]).toMatchObject({ code: refused.body.code, details: refused.body.details });
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));
+    expect(await leftBehind(user.user.id)).toEqual({ checkouts: 1, orders: 1 });
+    expect((await store.read()).items.pho.stock).toBe(1);
   });
 
   it('WALLET short of the total: 409 WALLET_INSUFFICIENT_FUNDS, nothing held, placed or recorded; the cart stays', async () => {
