@@ -6,7 +6,8 @@ import { createCartPlacing } from './cart.checkout.placing';
 import type { CartContext } from './cart.context';
 import { SWEEP_LEASE_MS } from './cart.leftovers';
 import type { CheckoutPayment, CheckoutRecord } from './cart.model';
-import type { Assessment, StoreAssessment } from './cart.pricing';
+import type { CartRecord } from './cart.model';
+import type { Assessment, UnpricedAssessment } from './cart.pricing';
 
 // Checkout in one transaction, when nothing it takes could outlive a failure: CASH or WALLET, no voucher. The lines
 // are priced in it and the wallet hold of the total is written with the order (the placing transaction's own read and
@@ -26,7 +27,7 @@ export function createPlaceAtOnce(ctx: CartContext) {
   const { payments, now } = ctx;
   const placeCart = createCartPlacing(ctx);
 
-  return async function placeAtOnce(orderId: string, userId: string, input: CheckoutInput, store: StoreAssessment): Promise<Once> {
+  return async function placeAtOnce(orderId: string, userId: string, input: CheckoutInput, assessed: UnpricedAssessment & { cart: CartRecord }): Promise<Once> {
     const at = now();
     const key = `${orderId}:${at}`;
     const hold = (a: Assessment) => ({
@@ -41,7 +42,8 @@ export function createPlaceAtOnce(ctx: CartContext) {
       orderId,
       userId,
       input,
-      store,
+      assessed,
+      pricing: 'here',
       // The hold of the total as priced in the transaction, read (and refused) beside the order's checks and written
       // with the order.
       alongside: input.payment.method === 'WALLET' ? (tx, a) => (a.pricing.totalVnd > 0 ? payments.txHold(tx, hold(a)) : Promise.resolve(null)) : undefined,

@@ -6,18 +6,19 @@ import { sellerQueueKey, storeBusy } from './cart.checkout.queue';
 import type { CartContext } from './cart.context';
 import { cartIdOf, lineRequestOf, type CartRecord, type CheckoutRecord } from './cart.model';
 import type { OrderDraft, PricedLine } from './cart.ports';
-import { assessLines, refusalOf, type Assessment, type StoreAssessment } from './cart.pricing';
-import { AppError } from '../../platform/core/errors/app-error';
+import type { AppError } from '../../platform/core/errors/app-error';
+import { assessLines, isRefusal, refusalOf, type Assessment, type UnpricedAssessment } from './cart.pricing';
 import { cartRepo } from './cart.repo';
 
-// The placing transaction both ways of checking out end in (cart.checkout.once: all at once, priced here;
+// The placing transaction both ways of checking out end in (cart.checkout.once: all at once, the lines priced here;
 // cart.checkout: after the voucher and the payment were taken for the items as priced before). One store's placings run
 // one at a time in this instance (cart.checkout.queue). Three round trips (reads together, platform/core/firebase):
-// one getAll of the attempt record, whether the order exists, the cart, the store and the stock of the cart's lines as
-// read before the transaction; then the placing checks' queries (the consumer's unconfirmed orders) beside the caller's
-// own reads once the lines are priced (a wallet hold of the total); then the commit. The store's stock is held from its
-// read to the commit (a placing refused, or a replay, holds it until its rollback). An order placed already (an earlier
-// request with the key) is answered as a replay, whatever would refuse.
+// one getAll of the attempt record, whether the order exists, the cart, the store, and the store's stock for the lines
+// of the cart read before the transaction (the cart read here must be that one); then the placing checks' queries (the
+// consumer's unconfirmed orders) beside the caller's own reads once the lines are priced (a wallet hold of the total);
+// then the commit. The store's stock is held from its read to the commit (a placing refused, or a replay, holds it
+// until its rollback). An order placed already (an earlier request with the key) is answered as a replay, whatever
+// would refuse.
 
 /** A promise's outcome, kept: a refusal read beside the others counts only once the order is known not to exist. */
 export const settled = <T>(p: Promise<T>): Promise<{ value: T } | { err: unknown }> =>
@@ -39,14 +40,15 @@ export interface CartPlacing<S> {
   orderId: string;
   userId: string;
   input: CheckoutInput;
-  /** The store and the cart as read before (its lines are the ones taken: a cart changed since is CART_CHANGED). */
-  store: StoreAssessment;
+  /** What was assessed before the transaction; its cart's lines are the ones taken (a cart changed since: CART_CHANGED). */
+  assessed: UnpricedAssessment & { cart: CartRecord };
   /**
-   * The items' total the caller priced and took payment for: the stock's prices must come to it (CART_CHANGED
-   * otherwise). Without it the lines are priced here, and whatever the assessment finds is refused as `LinesRefused`.
+   * `here`: the lines are priced in the transaction, and whatever the assessment then finds is refused as
+   * `LinesRefused`. `{ paidFor }`: the items' total the caller priced and took payment for; the stock's prices must come
+   * to it (CART_CHANGED otherwise).
    */
-  itemsVnd?: number;
-  /** The caller's own read once the lines are priced (a wallet hold of the total); its refusal counts after the replay check. */
+  pricing: 'here' | { paidFor: number };
+  /** The caller's own read once the lines are priced (a wallet hold of the total); its refusal counts after every other. */
   alongside?: (tx: Transaction, a: Assessment) => Promise<S>;
   /** Refuses the attempt record as read, after the replay check and before the placing checks. */
   admit(record: CheckoutRecord | undefined): void;
@@ -55,7 +57,7 @@ export interface CartPlacing<S> {
 }
 
 export type CartPlaced<S> =
-  { outcome: 'placed'; record: CheckoutRecord; a: Assessment; order: unknown; side: S | null } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
+  { outcome: 'placed'; record: CheckoutRecord; order: unknown; side: S | null } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
 
 /** The lines, priced inside the placing transaction, stood in the way (the seller's refusal or the assessment's first problem). */
 export class LinesRefused extends Error {
@@ -64,27 +66,21 @@ export class LinesRefused extends Error {
   }
 }
 
-const asLinesRefused = (err: unknown): never => {
-  throw err instanceof AppError && err.statusCode < 500 ? new LinesRefused(err) : err;
-};
-
 export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers' | 'settings'>) {
   const { orders, sellers, settings } = ctx;
   return function placeCart<S = null>(p: CartPlacing<S>): Promise<CartPlaced<S>> {
-    const pricedHere = p.itemsVnd === undefined;
-    const asked = p.store.cart;
+    const pricedHere = p.pricing === 'here';
+    const asked = p.assessed.cart;
     return oneAtATime(sellerQueueKey(p.input.seller), storeBusy, () =>
       inTransaction(
         async (tx): Promise<CartPlaced<S>> => {
-          const unchanged = (cart: CartRecord | undefined): cart is CartRecord => cart !== undefined && cart.revision === asked?.revision;
-          // The stock of the cart as read before, in the first round trip with the rest; assessed (priced) here when
-          // the caller did not price it.
+          // The stock for the lines of the cart read before, in the first round trip with the other reads, then assessed.
           const priced = (async () => {
-            if (!asked) throw changed();
-            const taken = await sellers.txTake(tx, p.input.seller, asked.lines.map(lineRequestOf)).catch(pricedHere ? asLinesRefused : rethrow);
+            const taking = sellers.txTake(tx, p.input.seller, asked.lines.map(lineRequestOf));
+            const taken = await (pricedHere ? taking.catch((err: unknown) => Promise.reject(isRefusal(err) ? new LinesRefused(err) : err)) : taking);
             const a = assessLines(
               settings,
-              p.store,
+              p.assessed,
               asked.lines.map((line, i) => ({ line, priced: taken.lines[i], problem: null })),
               [],
             );
@@ -100,20 +96,23 @@ export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers' | 
             // The caller's read once the lines are priced (beside the placing checks' queries).
             settled(priced.then(({ a }) => (p.alongside ? p.alongside(tx, a) : null))),
           ]);
+          // In this order: a replay answers whatever would refuse; the cart must be the one priced, since a line's
+          // refusal is explained from it (cart.checkout); the lines come before the store's and the consumer's guards
+          // as in the quote; the hold last, as it holds the total of lines that passed.
           if (r?.placed || exists) return { outcome: 'replayed', record: r };
           p.admit(r);
-          if (!unchanged(cart)) throw changed();
+          if (!sameCart(cart, asked)) throw changed();
           if ('err' in stock) throw stock.err;
           if ('err' in checked) throw checked.err;
           if ('err' in side) throw side.err;
           const { taken, a } = stock.value;
-          if (!pricedHere && a.pricing.itemsVnd !== p.itemsVnd) throw changed();
+          if (p.pricing !== 'here' && a.pricing.itemsVnd !== p.pricing.paidFor) throw changed();
           const { draft, record } = p.write({ record: r, a, lines: taken.lines, side: side.value });
           taken.take();
           const order = orders.txPlace(tx, draft);
           cartRepo.remove(tx, cart.id);
           cartRepo.putCheckout(tx, record);
-          return { outcome: 'placed', record, a, order, side: side.value };
+          return { outcome: 'placed', record, order, side: side.value };
         },
         { readsTogether: true },
       ),
@@ -121,6 +120,15 @@ export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers' | 
   };
 }
 
-const rethrow = (err: unknown): never => {
-  throw err;
-};
+/**
+ * The cart read in the transaction is the one read before: same revision and same lines (a cart emptied, so deleted,
+ * and filled again starts at revision 0 again; its lines' ids are new).
+ */
+function sameCart(cart: CartRecord | undefined, asked: CartRecord): cart is CartRecord {
+  return (
+    cart !== undefined &&
+    cart.revision === asked.revision &&
+    cart.lines.length === asked.lines.length &&
+    cart.lines.every((line, i) => line.id === asked.lines[i].id && line.quantity === asked.lines[i].quantity)
+  );
+}

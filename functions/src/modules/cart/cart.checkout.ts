@@ -6,7 +6,8 @@ import { vnd } from '../../platform/kits/money/money';
 import type { CartContext } from './cart.context';
 import { checkoutDeadline, createLeftovers, dueView, SWEEP_LEASE_MS } from './cart.leftovers';
 import { cartIdOf, outstanding, pricingOf, voucherReferenceOf, type CheckoutPayment, type CheckoutRecord, type Pricing } from './cart.model';
-import { assess, assessStore, refusalOf, storeRefuses, type Assessment } from './cart.pricing';
+import { assess, assessUnpriced, completeAssessment, refusalOf, refusedUnpriced, type Assessment, type UnpricedAssessment } from './cart.pricing';
+import type { SellerRef } from './cart.ports';
 import { cartRepo } from './cart.repo';
 import type { PaymentView } from '../payments';
 import type { Reservation } from '../promotions';
@@ -17,13 +18,14 @@ import { createCartPlacing, LinesRefused, settled, type CartPlaced } from './car
 export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 
 // Checkout. Read first, beside the route's Idempotency-Key claim (claimBeside; refusals write nothing), then wait for
-// the claim. When nothing taken could outlive a failure (CASH or WALLET without a voucher), one transaction does it all
-// (cart.checkout.once, cart.checkout.placing): replay check, the store, the pending orders, the lines priced, the
-// wallet hold and the stock, then order, hold, cart and record written together.
-// Otherwise (a voucher, a gateway payment), priced first, then in the order that never leaves money or a voucher use
-// without an order: record the attempt and arm its check → reserve the voucher → take the payment (a wallet hold, a
-// gateway payment) → the same placing transaction. A failure gives back what this attempt took at once; a crash in
-// between is covered by the check (cart.leftovers).
+// the claim. The key's first attempt when nothing taken could outlive a failure (CASH or WALLET without a voucher) is
+// one transaction (cart.checkout.once, cart.checkout.placing): the replay check, the cart, the stock and the lines
+// priced, the store and the consumer's pending orders, the wallet hold of the total; then order, hold, cart and record
+// written together.
+// Otherwise (a voucher, a gateway payment, a retry after a failed attempt), priced first, then in the order that never
+// leaves money or a voucher use without an order: record the attempt and arm its check → reserve the voucher → take
+// the payment (a wallet hold, a gateway payment) → the same placing transaction. A failure gives back what this
+// attempt took at once; a crash in between is covered by the check (cart.leftovers).
 
 /** What this attempt has taken so far (what a failure gives back). */
 interface Attempt {
@@ -172,25 +174,38 @@ export function createCheckout(ctx: CartContext) {
     }
     const assessInput = { seller: input.seller, address: input.address, prescriptionMediaId: input.prescriptionMediaId, cart };
     if (earlier === undefined && input.voucherCode === undefined && input.payment.method !== 'GATEWAY') {
-      // All at once, the lines priced in the transaction. A store or lines that stand in the way are explained as
-      // the quote would (its first problem), from a full assessment: the refusal's path may take a round trip more.
-      const store = await assessStore(ctx, userId, assessInput, seller);
-      if (!storeRefuses(store) && (cart?.lines.length ?? 0) > 0) {
-        await claimed();
-        const once = await placeAtOnce(orderId, userId, input, store).catch(async (err: unknown) => {
-          if (!(err instanceof LinesRefused)) throw err;
-          const { problems } = await assess(ctx, userId, assessInput, Promise.resolve(store.seller));
-          throw problems.length > 0 ? refusalOf(problems[0]) : err.refusal;
-        });
-        if (once.outcome === 'placed' && outstanding(once.record)) await leftovers.settleRaced(once.record);
-        if (once.outcome === 'placed') return writtenAnswer(once) ?? answer(orderId, userId, once.payment?.id ?? null);
-        return answer(orderId, userId, once.record ? takenPayment(once.record) : null);
-      }
+      // The key's first attempt, all at once: the lines are priced in the placing transaction. What stands in the way
+      // is explained as the quote explains it (its first problem), with the lines priced again: a line refused in the
+      // transaction costs that transaction (the store's queue slot included), its rollback and the pricing.
+      const unpriced = await assessUnpriced(ctx, userId, assessInput, seller);
+      if (refusedUnpriced(unpriced) || !cart) throw refusalOf((await completeAssessment(ctx, input.seller, unpriced)).problems[0]);
+      await claimed();
+      const once = await placeAtOnce(orderId, userId, input, { ...unpriced, cart }).catch(async (err: unknown) => {
+        if (!(err instanceof LinesRefused)) throw err;
+        throw await explained(input.seller, unpriced, err.refusal);
+      });
+      if (once.outcome === 'placed' && outstanding(once.record)) await leftovers.settleRaced(once.record);
+      if (once.outcome === 'placed') return writtenAnswer(once) ?? answer(orderId, userId, once.payment?.id ?? null);
+      return answer(orderId, userId, once.record ? takenPayment(once.record) : null);
     }
     const a = await assess(ctx, userId, assessInput, seller);
     if (a.problems.length > 0) throw refusalOf(a.problems[0]);
     await claimed();
     return inSteps(orderId, userId, input, a, clientIp);
+  }
+
+  /**
+   * The refusal of lines the placing transaction refused, as the quote gives it (its first problem); the
+   * transaction's own when the lines priced again pass, or cannot be priced now.
+   */
+  async function explained(ref: SellerRef, unpriced: UnpricedAssessment, refusal: AppError): Promise<AppError> {
+    try {
+      const { problems } = await completeAssessment(ctx, ref, unpriced);
+      return problems.length > 0 ? refusalOf(problems[0]) : refusal;
+    } catch (err) {
+      logger.warn('a refused checkout could not be priced again to explain it', { error: (err as Error).message });
+      return refusal;
+    }
   }
 
   /** Checkout with its check: the attempt recorded, the voucher reserved, the payment taken, then the placing transaction. */
@@ -213,8 +228,8 @@ export function createCheckout(ctx: CartContext) {
         orderId,
         userId,
         input,
-        store: a,
-        itemsVnd: a.pricing.itemsVnd,
+        assessed: { ...a, cart: a.cart! },
+        pricing: { paidFor: a.pricing.itemsVnd },
         admit: (r) => {
           if (!r) throw changed();
         },

@@ -32,9 +32,12 @@ const problemOf = (err: AppError, lineId: string | null): Problem => ({
   details: err.details ?? null,
 });
 
+/** A refusal (a 4xx AppError), as opposed to something failing. */
+export const isRefusal = (err: unknown): err is AppError => err instanceof AppError && err.statusCode < 500;
+
 /** A refusal of the seller's (4xx) is a problem of the line; anything else is the seller failing, thrown on. */
 const refusal = (err: unknown): AppError => {
-  if (err instanceof AppError && err.statusCode < 500) return err;
+  if (isRefusal(err)) return err;
   throw err;
 };
 
@@ -98,17 +101,17 @@ export async function dropoffOf(ctx: CartContext, userId: string, input: Address
 }
 
 /** What can be told of a checkout before its lines are priced: the store, where to, and the cart as read. */
-export interface StoreAssessment {
+export interface UnpricedAssessment {
   seller: Seller;
   cart: CartRecord | undefined;
   dropoff: Dropoff | null;
   distanceM: number | null;
   prescriptionMediaId: string | null;
-  /** The store's own problems (closed, out of range, an invalid prescription image), in the order the quote lists them. */
-  storeProblems: { closed: Problem[]; range: Problem[]; prescription: Problem[] };
+  /** The problems that need no prices (assessLines places them among the others). */
+  unpricedProblems: { empty: Problem[]; closed: Problem[]; range: Problem[]; prescriptionInvalid: Problem[] };
 }
 
-export interface Assessment extends StoreAssessment {
+export interface Assessment extends UnpricedAssessment {
   lines: LinePrice[];
   /** Without a voucher (checkout reserves it; the quote previews it). `deliveryFeeVnd` is 0 without an address. */
   pricing: Pricing;
@@ -118,16 +121,16 @@ export interface Assessment extends StoreAssessment {
 const issue = (status: number, code: ErrorCode, message: string, details: unknown = null): Problem => ({ status, code, message, lineId: null, details });
 
 /**
- * The seller, the drop-off and the store's problems that need no prices. 404 CART_SELLER_NOT_FOUND when the seller
- * is gone.
+ * The seller, the drop-off and the problems that need no prices (an empty cart, the store closed, the address out of
+ * range, an invalid prescription image). 404 CART_SELLER_NOT_FOUND when the seller is gone.
  */
-export async function assessStore(
+export async function assessUnpriced(
   ctx: CartContext,
   userId: string,
   input: { seller: SellerRef; address?: AddressInput; prescriptionMediaId?: string; cart: CartRecord | undefined },
   /** The seller's read when the caller started it already (beside its own reads). */
   sellerRead?: Promise<Seller | undefined>,
-): Promise<StoreAssessment> {
+): Promise<UnpricedAssessment> {
   const [seller, dropoff, image] = await Promise.all([
     sellerRead ?? ctx.sellers.get(input.seller),
     input.address ? dropoffOf(ctx, userId, input.address) : null,
@@ -135,6 +138,7 @@ export async function assessStore(
   ]);
   if (!seller) throw sellerGone(input.seller);
   const distanceM = dropoff ? Math.round(distanceMeters(seller, dropoff)) : null;
+  const empty = (input.cart?.lines.length ?? 0) === 0 ? [issue(409, 'CART_EMPTY', `Your cart at ${seller.name} is empty`)] : [];
   const closed = seller.accepting
     ? []
     : [issue(409, 'CART_SELLER_CLOSED', `${seller.name} is not taking orders now`, { openNow: seller.openNow, paused: seller.paused })];
@@ -147,7 +151,7 @@ export async function assessStore(
           }),
         ]
       : [];
-  const prescription =
+  const prescriptionInvalid =
     input.prescriptionMediaId !== undefined && !image
       ? [issue(422, 'CART_PRESCRIPTION_INVALID', 'prescriptionMediaId is not one of your uploaded images')]
       : [];
@@ -157,20 +161,20 @@ export async function assessStore(
     dropoff,
     distanceM,
     prescriptionMediaId: input.prescriptionMediaId ?? null,
-    storeProblems: { closed, range, prescription },
+    unpricedProblems: { empty, closed, range, prescriptionInvalid },
   };
 }
 
-/** Whether the store itself stands in the way (its lines aside). */
-export const storeRefuses = (s: StoreAssessment) => Object.values(s.storeProblems).some((p) => p.length > 0);
+/** Whether something that needs no prices stands in the way (an empty cart, the store, the address, the image). */
+export const refusedUnpriced = (u: UnpricedAssessment) => Object.values(u.unpricedProblems).some((p) => p.length > 0);
 
 /**
- * The lines as priced now added to what was told of the store: the pricing and every problem, in the order the quote
+ * The lines as priced now added to the unpriced assessment: the pricing and every problem, in the order the quote
  * lists them (an empty cart, the lines, the store closed, out of range, below the minimum, a prescription needed or
  * invalid). Pure: the checkout's transaction prices with it too.
  */
-export function assessLines(settings: CartContext['settings'], store: StoreAssessment, lines: LinePrice[], lineProblems: Problem[]): Assessment {
-  const { seller, distanceM } = store;
+export function assessLines(settings: CartContext['settings'], unpriced: UnpricedAssessment, lines: LinePrice[], lineProblems: Problem[]): Assessment {
+  const { seller, distanceM } = unpriced;
   const pricing = pricingOf({
     itemsVnd: itemsTotal(lines),
     deliveryFeeVnd: distanceM === null ? 0 : deliveryFeeFor(distanceM, settings.delivery),
@@ -189,17 +193,22 @@ export function assessLines(settings: CartContext['settings'], store: StoreAsses
       : [];
   const needing = lines.filter((l) => l.priced?.requiresPrescription).map((l) => l.line.id);
   const required =
-    needing.length > 0 && store.prescriptionMediaId === null
+    needing.length > 0 && unpriced.prescriptionMediaId === null
       ? [issue(422, 'CART_PRESCRIPTION_REQUIRED', 'A prescription image is needed for these products', { lineIds: needing })]
       : [];
-  const empty = (store.cart?.lines.length ?? 0) === 0 ? [issue(409, 'CART_EMPTY', `Your cart at ${seller.name} is empty`)] : [];
-  const { closed, range, prescription } = store.storeProblems;
+  const { empty, closed, range, prescriptionInvalid } = unpriced.unpricedProblems;
   return {
-    ...store,
+    ...unpriced,
     lines,
     pricing,
-    problems: [...empty, ...lineProblems, ...closed, ...range, ...minimum, ...required, ...prescription],
+    problems: [...empty, ...lineProblems, ...closed, ...range, ...minimum, ...required, ...prescriptionInvalid],
   };
+}
+
+/** An unpriced assessment completed: its cart's lines priced now through the seller's menu. */
+export async function completeAssessment(ctx: CartContext, ref: SellerRef, unpriced: UnpricedAssessment): Promise<Assessment> {
+  const priced = await priceLines(ctx.sellers, ref, unpriced.cart?.lines ?? []);
+  return assessLines(ctx.settings, unpriced, priced.lines, priced.problems);
 }
 
 /**
@@ -212,8 +221,11 @@ export async function assess(
   input: { seller: SellerRef; address?: AddressInput; prescriptionMediaId?: string; cart: CartRecord | undefined },
   sellerRead?: Promise<Seller | undefined>,
 ): Promise<Assessment> {
-  const [store, priced] = await Promise.all([assessStore(ctx, userId, input, sellerRead), priceLines(ctx.sellers, input.seller, input.cart?.lines ?? [])]);
-  return assessLines(ctx.settings, store, priced.lines, priced.problems);
+  const [unpriced, priced] = await Promise.all([
+    assessUnpriced(ctx, userId, input, sellerRead),
+    priceLines(ctx.sellers, input.seller, input.cart?.lines ?? []),
+  ]);
+  return assessLines(ctx.settings, unpriced, priced.lines, priced.problems);
 }
 
 export const sellerGone = (ref: SellerRef) =>

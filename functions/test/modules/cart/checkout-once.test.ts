@@ -20,8 +20,8 @@ jest.setTimeout(60_000);
 
 const config = apiConfig();
 const realPayments = paymentCommands(config);
-/** The order's write fails (a crash in the placing transaction); `afterStoreRead` runs once, after checkout read the store. */
-const faults: { place: boolean; afterStoreRead: (() => Promise<unknown>) | null } = { place: false, afterStoreRead: null };
+/** The order's write fails (a crash in the placing transaction); `beforeQuote` runs once, before the store prices lines outside a transaction. */
+const faults: { place: boolean; beforeQuote: (() => Promise<unknown>) | null } = { place: false, beforeQuote: null };
 
 let app: Awaited<ReturnType<typeof cartApp>>;
 beforeAll(async () => {
@@ -37,12 +37,11 @@ beforeAll(async () => {
       payments: realPayments,
       sellers: {
         ...sellersDouble,
-        get: async (ref, tx) => {
-          const seller = await sellersDouble.get(ref, tx);
-          const hook = tx ? null : faults.afterStoreRead;
-          faults.afterStoreRead = null;
+        quote: async (ref, lines) => {
+          const hook = faults.beforeQuote;
+          faults.beforeQuote = null;
           await hook?.();
-          return seller;
+          return sellersDouble.quote(ref, lines);
         },
       },
     },
@@ -50,7 +49,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 afterEach(() => {
-  Object.assign(faults, { place: false, afterStoreRead: null });
+  Object.assign(faults, { place: false, beforeQuote: null });
   clock.shift = 0;
 });
 
@@ -116,29 +115,68 @@ describe('checkout in one transaction', () => {
     expect(await leftBehind(user.user.id)).toEqual({ checkouts: 1, orders: 1 });
   });
 
-  it('priced in the placing transaction: a price changed after the cart was read is the order’s and the hold’s; a line sold out meanwhile is refused as the quote explains it', async () => {
+  // The service as the route calls it: `claimed` resolves after the checkout's reads and before its transaction, so the
+  // store changes there (before, such a change was CART_CHANGED: the lines were priced before the transaction).
+  const checkoutChangingFirst = (who: Tokens, body: Record<string, unknown>, change: () => Promise<unknown>) =>
+    app.services.checkout
+      .checkout(who.user.id, randomUUID(), body as never, '127.0.0.1', async () => {
+        await change();
+      })
+      .then(
+        (answer) => ({ status: 201, placed: answer as unknown as Placed, body: { code: undefined as string | undefined, details: undefined as unknown } }),
+        (err: { statusCode: number; code: string; details?: unknown }) => ({
+          status: err.statusCode,
+          placed: undefined,
+          body: { code: err.code, details: err.details },
+        }),
+      );
+  type Placed = { order: { pricing: { itemsVnd: number; totalVnd: number } }; payment: { amount: number } };
+
+  it('priced in the placing transaction: a price changed after the checkout read the cart is the order’s and the hold’s', async () => {
     const user = await registerVerified();
     await postTopUp(user, 300_000);
     const here = area();
     const store = await openStore(here, menu);
     await add(user, store.ref, 'pho', 3);
-    faults.afterStoreRead = () => store.update({ 'items.pho.priceVnd': 70_000 });
-    const placed = await checkout(user, bodyOf(store, here));
+    const placed = await checkoutChangingFirst(user, bodyOf(store, here), () => store.update({ 'items.pho.priceVnd': 70_000 }));
     expect(placed.status).toBe(201);
-    expect(placed.body.order.pricing.itemsVnd).toBe(3 * 70_000);
-    const total = placed.body.payment.amount as number;
-    expect(total).toBe(placed.body.order.pricing.totalVnd);
+    expect(placed.placed!.order.pricing.itemsVnd).toBe(3 * 70_000);
+    const total = placed.placed!.payment.amount;
+    expect(total).toBe(placed.placed!.order.pricing.totalVnd);
     expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));
+    expect((await store.read()).items.pho.stock).toBe(7);
+  });
 
+  it('lines refused in the placing transaction are explained as the quote explains them (or as the transaction refused them), nothing written', async () => {
+    const user = await registerVerified();
+    await postTopUp(user, 300_000);
+    const here = area();
+    const store = await openStore(here, menu, { minOrderVnd: 100_000 });
     await add(user, store.ref, 'pho', 2);
-    faults.afterStoreRead = () => store.update({ 'items.pho.stock': 1 });
-    const refused = await checkout(user, bodyOf(store, here));
+    const nothingTaken = async () => {
+      expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000, held: 0 }));
+      expect(await leftBehind(user.user.id)).toEqual({ checkouts: 0, orders: 0 });
+    };
+    // Sold out meanwhile: the quote's OUT_OF_STOCK, with its details.
+    const soldOut = await checkoutChangingFirst(user, bodyOf(store, here), () => store.update({ 'items.pho.stock': 1 }));
     const quote = await send(app.url, 'POST', '/cart/quote', { token: user.accessToken, body: { seller: store.ref } });
-    expect([refused.status, refused.body.code]).toEqual([409, 'OUT_OF_STOCK']);
-    expect(quote.body.problems[0]).toMatchObject({ code: refused.body.code, details: refused.body.details });
-    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));
-    expect(await leftBehind(user.user.id)).toEqual({ checkouts: 1, orders: 1 });
-    expect((await store.read()).items.pho.stock).toBe(1);
+    expect([soldOut.status, soldOut.body.code]).toEqual([409, 'OUT_OF_STOCK']);
+    expect(quote.body.problems[0]).toMatchObject({ code: 'OUT_OF_STOCK', details: soldOut.body.details });
+    await nothingTaken();
+    // Repriced below the store's minimum, or made prescription-only: found by the assessment inside the transaction.
+    await store.update({ 'items.pho.stock': 10 });
+    const cheap = await checkoutChangingFirst(user, bodyOf(store, here), () => store.update({ 'items.pho.priceVnd': 40_000 }));
+    expect([cheap.status, cheap.body.code, cheap.body.details]).toEqual([422, 'CART_BELOW_MINIMUM', { minOrderVnd: 100_000, itemsVnd: 80_000 }]);
+    await store.update({ 'items.pho.priceVnd': 65_000 });
+    const prescribed = await checkoutChangingFirst(user, bodyOf(store, here), () => store.update({ 'items.pho.requiresPrescription': true }));
+    expect([prescribed.status, prescribed.body.code]).toEqual([422, 'CART_PRESCRIPTION_REQUIRED']);
+    await store.update({ 'items.pho.requiresPrescription': false });
+    // Back in stock before the explanation prices again: the transaction's own refusal is answered.
+    faults.beforeQuote = () => store.update({ 'items.pho.stock': 10 });
+    const passedLater = await checkoutChangingFirst(user, bodyOf(store, here), () => store.update({ 'items.pho.stock': 1 }));
+    expect([passedLater.status, passedLater.body.code]).toEqual([409, 'OUT_OF_STOCK']);
+    await nothingTaken();
+    expect((await store.read()).items.pho.stock).toBe(10);
   });
 
   it('WALLET short of the total: 409 WALLET_INSUFFICIENT_FUNDS, nothing held, placed or recorded; the cart stays', async () => {
