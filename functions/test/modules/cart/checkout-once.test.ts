@@ -147,6 +147,21 @@ describe('checkout in one transaction', () => {
     expect((await store.read()).items.pho.stock).toBe(7);
   });
 
+  it('a cart emptied and filled again after the checkout read it (its revision the same again) is 409 CART_CHANGED, nothing taken', async () => {
+    const user = await registerVerified();
+    await postTopUp(user, 300_000);
+    const here = area();
+    const store = await openStore(here, menu);
+    const line = (await add(user, store.ref, 'pho', 2)).body.lines[0] as { id: string };
+    const refilled = await checkoutChangingFirst(user, bodyOf(store, here), async () => {
+      expect((await send(app.url, 'DELETE', `/cart/items/${line.id}`, { token: user.accessToken })).status).toBe(200);
+      expect((await add(user, store.ref, 'pho', 3)).status).toBe(201);
+    });
+    expect([refilled.status, refilled.body.code]).toEqual([409, 'CART_CHANGED']);
+    expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000, held: 0 }));
+    expect((await store.read()).items.pho.stock).toBe(10);
+  });
+
   it('lines refused in the placing transaction are explained as the quote explains them (or as the transaction refused them), nothing written', async () => {
     const user = await registerVerified();
     await postTopUp(user, 300_000);
