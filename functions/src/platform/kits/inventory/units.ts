@@ -1,0 +1,95 @@
+// The units a booking takes of a resource's capacity: nights (hotel rooms, parking by the day), hours (parking
+// spaces) or named slots (viewings, appointments, consultations). A unit's key names its inventory document, so keys
+// are plain, sortable and local to the resource's time zone: `2026-12-24` (the night that starts that evening),
+// `2026-12-24T18` (the hour from 18:00), or the slot's own id.
+
+export type UnitKind = 'NIGHT' | 'HOUR' | 'SLOT';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** A calendar date `YYYY-MM-DD` that exists (2026-02-30 does not). */
+export function isCalendarDate(date: string): boolean {
+  const m = DATE.exec(date);
+  if (!m) return false;
+  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return new Date(t).toISOString().slice(0, 10) === date;
+}
+
+const dayNumber = (date: string) => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+const dateOfDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+/** The local date and hour at `at` in `timeZone`. */
+export function localTime(at: number, timeZone: string): { date: string; hour: number } {
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
+    zoneFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(new Date(at)).map((p) => [p.type, p.value]));
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
+}
+
+/** Why a range of units cannot be booked (the caller turns it into its 400 or 422 with its own code). */
+export type RangeProblem =
+  | { problem: 'INVALID_DATE'; field: 'from' | 'to' }
+  | { problem: 'REVERSED' }
+  | { problem: 'IN_THE_PAST' }
+  | { problem: 'TOO_LONG'; max: number }
+  | { problem: 'TOO_FAR_AHEAD'; maxDaysAhead: number };
+
+export interface RangeRules {
+  /** At most this many units in one booking. */
+  maxUnits: number;
+  /** The first unit at most this many days after today (local). */
+  maxDaysAhead: number;
+}
+
+/**
+ * The nights of a stay from the check-in date to the check-out date (local dates in the resource's zone): from
+ * 2026-12-24 to 2026-12-26 are the nights of the 24th and the 25th. Check-in today is allowed, before it is not.
+ */
+export function nightsOf(from: string, to: string, rules: RangeRules, now: number, timeZone: string): { units: string[] } | RangeProblem {
+  if (!isCalendarDate(from)) return { problem: 'INVALID_DATE', field: 'from' };
+  if (!isCalendarDate(to)) return { problem: 'INVALID_DATE', field: 'to' };
+  const [first, end] = [dayNumber(from), dayNumber(to)];
+  if (end <= first) return { problem: 'REVERSED' };
+  const today = dayNumber(localTime(now, timeZone).date);
+  if (first < today) return { problem: 'IN_THE_PAST' };
+  if (end - first > rules.maxUnits) return { problem: 'TOO_LONG', max: rules.maxUnits };
+  if (first - today > rules.maxDaysAhead) return { problem: 'TOO_FAR_AHEAD', maxDaysAhead: rules.maxDaysAhead };
+  return { units: Array.from({ length: end - first }, (_, i) => dateOfDay(first + i)) };
+}
+
+/**
+ * The whole local hours from `from` to `to` (epoch milliseconds, each on a whole hour of the zone): 18:00 to 21:00 is
+ * `…T18`, `…T19`, `…T20`. An hour already begun cannot be booked.
+ */
+export function hoursOf(from: number, to: number, rules: RangeRules, now: number, timeZone: string): { units: string[] } | RangeProblem {
+  if (!Number.isSafeInteger(from) || from % 60_000 !== 0 || localTimeMinute(from, timeZone) !== 0) return { problem: 'INVALID_DATE', field: 'from' };
+  if (!Number.isSafeInteger(to) || to % 60_000 !== 0 || localTimeMinute(to, timeZone) !== 0) return { problem: 'INVALID_DATE', field: 'to' };
+  if (to <= from) return { problem: 'REVERSED' };
+  if (from < now) return { problem: 'IN_THE_PAST' };
+  const count = (to - from) / HOUR_MS;
+  if (count > rules.maxUnits) return { problem: 'TOO_LONG', max: rules.maxUnits };
+  if (dayNumber(localTime(from, timeZone).date) - dayNumber(localTime(now, timeZone).date) > rules.maxDaysAhead)
+    return { problem: 'TOO_FAR_AHEAD', maxDaysAhead: rules.maxDaysAhead };
+  return {
+    units: Array.from({ length: count }, (_, i) => {
+      const { date, hour } = localTime(from + i * HOUR_MS, timeZone);
+      return `${date}T${String(hour).padStart(2, '0')}`;
+    }),
+  };
+}
+
+const minuteFormats = new Map<string, Intl.DateTimeFormat>();
+function localTimeMinute(at: number, timeZone: string): number {
+  let format = minuteFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, minute: '2-digit' });
+    minuteFormats.set(timeZone, format);
+  }
+  return Number(format.formatToParts(new Date(at)).find((p) => p.type === 'minute')!.value);
+}
