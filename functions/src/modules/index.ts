@@ -29,6 +29,7 @@ import { statusModule } from './status/status.module';
 import { ordersModule } from './orders/orders.module';
 import { deliveryModule } from './delivery/delivery.module';
 import { cartModule } from './cart/cart.module';
+import { bookingsModule } from './bookings/bookings.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -65,6 +66,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     ordersModule,
     cartModule,
     deliveryModule,
+    bookingsModule,
   ]),
 );
 

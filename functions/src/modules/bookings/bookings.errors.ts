@@ -1,0 +1,14 @@
+import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes';
+
+// The booking engine's error codes (code: [the status it comes with, what it means]).
+export const BOOKINGS_ERROR_CODES = defineErrorCodes({
+  BOOKING_NOT_FOUND: [404, 'No such booking of yours (another user’s or partner’s booking answers the same).'],
+  BOOKING_TRANSITION: [409, 'The booking is not in a status that allows this (`details.status`, `details.allowed`), e.g. confirming an EXPIRED one.'],
+  BOOKING_NOT_ALLOWED: [409, 'The caller may not make this move on the booking (a consumer confirming, a partner cancelling for the guest…).'],
+  BOOKING_UNAVAILABLE: [409, 'Not enough capacity left for a unit of the booking: `details.unit`, `details.available`, `details.requested`.'],
+  BOOKING_HOLD_EXPIRED: [409, 'The booking’s hold ran out before it was confirmed: its capacity was given back; book again.'],
+});
+
+declare module '../../platform/core/errors/codes' {
+  interface ModuleErrorCodes extends CodesOf<typeof BOOKINGS_ERROR_CODES> {}
+}

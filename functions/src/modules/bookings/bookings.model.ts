@@ -1,0 +1,53 @@
+import type { UnitKind } from '../../platform/kits/inventory/units';
+import type { BookingStatus } from './bookings.machine';
+import type { CancellationPolicy } from './bookings.policy';
+
+export { BOOKINGS, BOOKING_INVENTORY } from './bookings.collections';
+
+/** The booking verticals (the spec's `booking.hotel.*`, `booking.parking.*`, `booking.rental.viewing*`, …). */
+export const BOOKING_VERTICALS = ['HOTEL', 'PARKING', 'RENTAL_VIEWING', 'MEDICAL', 'SCHOOL', 'HOME_SERVICE'] as const;
+export type BookingVertical = (typeof BOOKING_VERTICALS)[number];
+
+/** What is booked: a partner's resource (a room type, a lot's spaces, a listing's viewing slots, a doctor's slots…). */
+export interface BookedResource {
+  id: string;
+  name: string;
+  /** The record it belongs to (the hotel of a room type, the clinic of a doctor); null for none. */
+  parentId: string | null;
+  parentName: string | null;
+}
+
+/** `bookings/{id}`: one booking of any vertical; the vertical's own fields under `details`. */
+export interface BookingRecord {
+  id: string;
+  vertical: BookingVertical;
+  status: BookingStatus;
+  consumerId: string;
+  /** The partner owning the resource: its owner and staff answer, check in and complete. */
+  partnerId: string;
+  resource: BookedResource;
+  unitKind: UnitKind;
+  /** The units taken (platform/kits/inventory): nights, hours or slot ids, in the resource's zone. */
+  units: string[];
+  /** How many of the resource each unit takes (rooms, spaces). */
+  qty: number;
+  timeZone: string;
+  startsAt: number;
+  endsAt: number;
+  priceVnd: number;
+  policy: CancellationPolicy;
+  /** The partner answers before it is confirmed (PENDING_PARTNER); otherwise confirmed once paid. */
+  needsPartnerAnswer: boolean;
+  /** While HELD: when the hold runs out (EXPIRED, the capacity given back). */
+  holdUntil: number | null;
+  /** While PENDING_PARTNER: when the partner's silence expires it. */
+  answerBy: number | null;
+  cancellation: { by: string; reason: string | null; feeVnd: number } | null;
+  rejection: { by: string; reason: string } | null;
+  details: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A new booking holds its capacity 10 minutes for payment (the issue's figure); a partner answers within a day. */
+export const BOOKING_SETTINGS = { holdMinutes: 10, answerHours: 24 } as const;

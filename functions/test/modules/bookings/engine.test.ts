@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { BOOKING_INVENTORY } from '../../../src/modules/bookings/bookings.collections';
+import { createBookingEngine, type BookingCaller, type HoldRequest } from '../../../src/modules/bookings';
+import { db } from '../../../src/platform/core/firebase/firebase';
+import { requireEmulators } from '../../helpers/emulators';
+
+// The booking engine against the emulator, as a vertical calls it: the last room raced, holds that run out, the
+// partner's answer, cancellation by the policy, strangers, and every booking move giving its capacity back.
+beforeAll(requireEmulators);
+jest.setTimeout(60_000);
+
+const clock = { shift: 0 };
+const engine = createBookingEngine({ holdMinutes: 10, answerHours: 24 }, () => Date.now() + clock.shift);
+afterEach(() => {
+  clock.shift = 0;
+});
+
+const NIGHTS = ['2027-03-01', '2027-03-02'];
+const startsAt = Date.UTC(2027, 2, 1, 7);
+function request(resourceId: string, over: Partial<HoldRequest> = {}): HoldRequest {
+  return {
+    idempotencyKey: randomUUID(),
+    vertical: 'HOTEL',
+    consumerId: `guest-${randomUUID().slice(0, 8)}`,
+    partnerId: `partner-${resourceId}`,
+    resource: { id: resourceId, name: 'Deluxe double', parentId: 'hotel-1', parentName: 'Khách sạn Sông Hàn' },
+    capacityOf: () => 1,
+    unitKind: 'NIGHT',
+    units: NIGHTS,
+    qty: 1,
+    timeZone: 'Asia/Ho_Chi_Minh',
+    startsAt,
+    endsAt: startsAt + 2 * 86_400_000,
+    priceVnd: 2_400_000,
+    policy: { freeUntilHours: 48, lateFeeBp: 5_000 },
+    needsPartnerAnswer: false,
+    details: { guests: 2 },
+    ...over,
+  };
+}
+const consumerOf = (r: { consumerId: string }): BookingCaller => ({ by: r.consumerId, role: 'CONSUMER' });
+const partnerOf = (r: { partnerId: string }): BookingCaller => ({ by: `staff-${r.partnerId}`, role: 'PARTNER', partnerId: r.partnerId });
+const takenBy = async (resourceId: string, unit = NIGHTS[0]) =>
+  ((await db().collection(BOOKING_INVENTORY).doc(`${resourceId}_${unit}`).get()).get('entries') ?? {}) as Record<string, { state: string }>;
+
+describe('booking engine', () => {
+  it('thirty guests booking the last room at once: exactly one booking, 29 × 409 BOOKING_UNAVAILABLE; the same key again is the same booking', async () => {
+    const resourceId = `room-${randomUUID()}`;
+    const requests = Array.from({ length: 30 }, () => request(resourceId));
+    const outcomes = await Promise.allSettled(requests.map((r) => engine.hold(r)));
+    const held = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.booking] : []));
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as { statusCode: number; code: string }] : []));
+    expect(held).toHaveLength(1);
+    expect(refused.map((e) => [e.statusCode, e.code])).toEqual(refused.map(() => [409, 'BOOKING_UNAVAILABLE']));
+    expect(held[0]).toMatchObject({ status: 'HELD', holdUntil: expect.any(Number) });
+    const winner = requests.find((r) => r.consumerId === held[0].consumerId)!;
+    const again = await engine.hold(winner);
+    expect([again.replayed, again.booking.id]).toEqual([true, held[0].id]);
+    expect(Object.keys(await takenBy(resourceId))).toEqual([held[0].id]);
+  });
+
+  it('paid without a partner’s answer: CONFIRMED, the take kept past the hold; a late cancel by the guest pays the policy’s fee and frees the room', async () => {
+    const resourceId = `room-${randomUUID()}`;
+    const r = request(resourceId);
+    const { booking } = await engine.hold(r);
+    const confirmed = await engine.paid(booking.id);
+    expect(confirmed).toMatchObject({ status: 'CONFIRMED', holdUntil: null });
+    expect((await takenBy(resourceId))[booking.id]).toMatchObject({ state: 'CONFIRMED' });
+    expect((await engine.paid(booking.id)).status).toBe('CONFIRMED');
+    clock.shift = startsAt - 24 * 3_600_000 - Date.now();
+    await expect(engine.hold(request(resourceId))).rejects.toMatchObject({ code: 'BOOKING_UNAVAILABLE' });
+    const cancelled = await engine.cancel(booking.id, consumerOf(r), 'Plans changed');
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', cancellation: { by: r.consumerId, reason: 'Plans changed', feeVnd: 1_200_000 } });
+    expect(await takenBy(resourceId)).toEqual({});
+    await expect(engine.cancel(booking.id, consumerOf(r))).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_TRANSITION' });
+    expect((await engine.hold(request(resourceId))).booking.status).toBe('HELD');
+  });
+
+  it('a booking the partner answers: PENDING_PARTNER once paid; another partner or guest sees nothing (404); rejected with a reason, the room freed', async () => {
+    const resourceId = `room-${randomUUID()}`;
+    const r = request(resourceId, { vertical: 'RENTAL_VIEWING', needsPartnerAnswer: true, unitKind: 'SLOT', units: ['slot-1'] });
+    const { booking } = await engine.hold(r);
+    const pending = await engine.paid(booking.id);
+    expect(pending).toMatchObject({ status: 'PENDING_PARTNER', answerBy: expect.any(Number) });
+    const stranger: BookingCaller = { by: 'someone', role: 'PARTNER', partnerId: 'partner-other' };
+    await expect(engine.answer(booking.id, stranger, true)).rejects.toMatchObject({ statusCode: 404, code: 'BOOKING_NOT_FOUND' });
+    await expect(engine.get(booking.id, { by: 'another-guest', role: 'CONSUMER' })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(engine.answer(booking.id, consumerOf(r), true)).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_NOT_ALLOWED' });
+    const rejected = await engine.answer(booking.id, partnerOf(r), false, 'The flat was let this morning');
+    expect(rejected).toMatchObject({ status: 'REJECTED', rejection: { reason: 'The flat was let this morning' } });
+    expect(await takenBy(resourceId, 'slot-1')).toEqual({});
+    await expect(engine.answer(booking.id, partnerOf(r), true)).rejects.toMatchObject({ code: 'BOOKING_TRANSITION' });
+  });
+
+  it('a hold that ran out reads EXPIRED at once and its room is free; its task stores the expiry (a repeat changes nothing); it cannot be paid (409)', async () => {
+    const resourceId = `room-${randomUUID()}`;
+    const r = request(resourceId);
+    const { booking } = await engine.hold(r);
+    clock.shift = 10 * 60_000 + 1;
+    expect((await engine.get(booking.id, consumerOf(r))).status).toBe('EXPIRED');
+    expect((await engine.hold(request(resourceId))).booking.status).toBe('HELD');
+    expect(await engine.expire(booking.id)).toBe('expired');
+    expect(Object.keys(await takenBy(resourceId))).not.toContain(booking.id);
+    expect(await engine.expire(booking.id)).toBe('settled');
+    await expect(engine.paid(booking.id)).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_TRANSITION' });
+    expect((await engine.get(booking.id, partnerOf(r))).status).toBe('EXPIRED');
+  });
+
+  it('the deadline task expires an unanswered booking when due, and leaves an answered one alone', async () => {
+    const resourceId = `room-${randomUUID()}`;
+    const first = request(resourceId, { needsPartnerAnswer: true, capacityOf: () => 2 });
+    const second = request(resourceId, { needsPartnerAnswer: true, capacityOf: () => 2 });
+    const a = (await engine.hold(first)).booking;
+    const b = (await engine.hold(second)).booking;
+    await engine.paid(a.id);
+    await engine.paid(b.id);
+    await engine.answer(b.id, partnerOf(second), true);
+    clock.shift = 24 * 3_600_000 + 1;
+    expect(await engine.expire(a.id)).toBe('expired');
+    expect(await engine.expire(a.id)).toBe('settled');
+    expect(await engine.expire(b.id)).toBe('settled');
+    expect((await engine.get(a.id, consumerOf(first))).status).toBe('EXPIRED');
+    expect((await engine.get(b.id, consumerOf(second))).status).toBe('CONFIRMED');
+    expect(Object.keys(await takenBy(resourceId))).toEqual([b.id]);
+  });
+});
