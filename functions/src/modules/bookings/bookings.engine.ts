@@ -3,6 +3,7 @@ import { inTransaction } from '../../platform/core/firebase/firebase';
 import { oneAtATime } from '../../platform/kits/firestore/one-at-a-time';
 import { stableId } from '../../platform/kits/ids/stable-id';
 import { transition, type Expiry } from '../../platform/kits/state-machine/state-machine';
+import { iso } from '../../platform/kits/time/time';
 import { bookingDeadline } from './bookings.deadline';
 import { bookingInventory, resourceQueueKey } from './bookings.inventory';
 import { bookingMachine, type BookingAction, type BookingActor, type BookingStatus } from './bookings.machine';
@@ -48,7 +49,14 @@ export function sees(caller: BookingCaller, b: BookingRecord): boolean {
   return caller.by === b.consumerId;
 }
 
+/** A partner may check a guest in, or start a visit, from this long before its start. */
+export const BEGIN_AHEAD_MS = 12 * 3_600_000;
+
 export function createBookingEngine(settings: EngineSettings, now: () => number = Date.now) {
+  const notBefore = (earliest: (b: BookingRecord) => number) => (b: BookingRecord) => {
+    const at = earliest(b);
+    if (now() < at) throw new AppError(409, 'Too early for this', { notBefore: iso(at) }).withCode('BOOKING_TOO_EARLY');
+  };
   /** The deadline with the capacity given back when it expires the booking. */
   const expiry: Expiry<BookingRecord, BookingStatus, BookingAction> = {
     ...bookingDeadline.expiry(),
@@ -197,6 +205,15 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
         },
       });
     },
+
+    /** The partner starts what was booked: CHECKED_IN (a stay, a parking space) or IN_PROGRESS (a visit, a service). */
+    begin: (id: string, caller: BookingCaller, how: 'checkIn' | 'start') => move(id, caller, how, { guard: notBefore((b) => b.startsAt - BEGIN_AHEAD_MS) }),
+
+    /** Done: COMPLETED (the partner, or the system at the end); the units still ahead (an early check-out) are given back. */
+    complete: (id: string, caller: BookingCaller | 'SYSTEM') => move(id, caller, 'complete', { inventory: 'release' }),
+
+    /** The guest never came: NO_SHOW (the partner), the capacity given back. */
+    noShow: (id: string, caller: BookingCaller) => move(id, caller, 'noShow', { inventory: 'release', guard: notBefore((b) => b.startsAt) }),
 
     /** The deadline's task (at least once): expires the booking when due, nothing otherwise. */
     expire: (id: string) =>

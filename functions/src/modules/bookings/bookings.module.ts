@@ -5,7 +5,8 @@ import { BOOKINGS_ERROR_CODES } from './bookings.errors';
 
 // The booking engine (issue 33): one table, one inventory and one deadline for every booking vertical (hotels,
 // parking, rental viewings, medical appointments, school consultations, home services), which call its face. Its
-// routes, events and the verticals themselves come next; the collections are API only.
+// routes, events and the verticals themselves come next; the collections are API only. Its trigger arms the
+// deadlines (a hold's end, a partner's answer) whatever wrote the booking.
 export const bookingsModule = defineModule({
   name: 'bookings',
   uses: [],
@@ -21,6 +22,13 @@ export const bookingsModule = defineModule({
       },
       load: () => (require('./bookings.tasks') as typeof import('./bookings.tasks')).onBookingDeadline,
     }),
+  },
+  triggers: {
+    bookingStatusChanged: {
+      document: `${BOOKINGS}/{bookingId}`,
+      on: 'written',
+      load: () => (require('./bookings.triggers') as typeof import('./bookings.triggers')).onBookingWritten,
+    },
   },
   collections: [{ name: BOOKINGS }, { name: EVENTS, parent: BOOKINGS }, { name: BOOKING_INVENTORY }],
 });

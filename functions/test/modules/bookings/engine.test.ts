@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BOOKING_INVENTORY } from '../../../src/modules/bookings/bookings.collections';
+import { bookingDeadline } from '../../../src/modules/bookings/bookings.deadline';
+import { onBookingWritten } from '../../../src/modules/bookings/bookings.triggers';
+import { testConfig } from '../../helpers/config';
 import { createBookingEngine, type BookingCaller, type HoldRequest } from '../../../src/modules/bookings';
 import { db } from '../../../src/platform/core/firebase/firebase';
+import type { DocumentEvent } from '../../../src/platform/core/module/module';
+import { iso } from '../../../src/platform/kits/time/time';
 import { requireEmulators } from '../../helpers/emulators';
 
 // The booking engine against the emulator, as a vertical calls it: the last room raced, holds that run out, the
@@ -123,4 +128,65 @@ describe('booking engine', () => {
     expect((await engine.get(b.id, consumerOf(second))).status).toBe('CONFIRMED');
     expect(Object.keys(await takenBy(resourceId))).toEqual([b.id]);
   });
+
+  it('the stay itself: check-in not before 12 hours ahead, no-show not before the start; completed or no-show, the room is freed; only the partner moves it', async () => {
+    const resourceId = `room-${randomUUID()}`;
+    const r = request(resourceId, { capacityOf: () => 2 });
+    const guest = request(resourceId, { capacityOf: () => 2 });
+    const { booking } = await engine.hold(r);
+    const other = (await engine.hold(guest)).booking;
+    await engine.paid(booking.id);
+    await engine.paid(other.id);
+    clock.shift = startsAt - 13 * 3_600_000 - Date.now();
+    await expect(engine.begin(booking.id, partnerOf(r), 'checkIn')).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_TOO_EARLY' });
+    await expect(engine.noShow(other.id, partnerOf(guest))).rejects.toMatchObject({ code: 'BOOKING_TOO_EARLY' });
+    clock.shift = startsAt - 11 * 3_600_000 - Date.now();
+    await expect(engine.begin(booking.id, consumerOf(r), 'checkIn')).rejects.toMatchObject({ code: 'BOOKING_NOT_ALLOWED' });
+    expect((await engine.begin(booking.id, partnerOf(r), 'checkIn')).status).toBe('CHECKED_IN');
+    await expect(engine.cancel(booking.id, consumerOf(r))).rejects.toMatchObject({ code: 'BOOKING_TRANSITION' });
+    clock.shift = startsAt + 3_600_000 - Date.now();
+    expect((await engine.noShow(other.id, partnerOf(guest))).status).toBe('NO_SHOW');
+    expect(Object.keys(await takenBy(resourceId))).toEqual([booking.id]);
+    expect((await engine.complete(booking.id, partnerOf(r))).status).toBe('COMPLETED');
+    expect(await takenBy(resourceId)).toEqual({});
+    expect((await db().collection('bookings').doc(booking.id).collection('events').get()).docs.map((d) => d.get('action')).sort()).toEqual([
+      'checkIn',
+      'complete',
+      'confirm',
+    ]);
+  });
+
+  it('the trigger asks for the deadline’s task under one id per due time (a hold’s end, then the answer’s; a redelivery asks for the same task, which the queue drops); a change of nothing due arms nothing', async () => {
+    const resourceId = `room-${randomUUID()}`;
+    const r = request(resourceId, { needsPartnerAnswer: true });
+    const armed: Array<[string, number, string | undefined]> = [];
+    const scheduler = { schedule: async (id: string, delaySec: number, phase?: string) => void armed.push([id, delaySec, phase]) };
+    const config = testConfig();
+    const at = Date.now();
+    const { booking: held } = await engine.hold(r);
+    for (let i = 0; i < 2; i++) await onBookingWritten(changeOf(undefined, held), config, scheduler, at);
+    const pending = await engine.paid(held.id);
+    await onBookingWritten(changeOf(held, pending), config, scheduler, at);
+    await onBookingWritten(changeOf(pending, pending), config, scheduler, at);
+    const accepted = await engine.answer(held.id, partnerOf(r), true);
+    expect(await onBookingWritten(changeOf(pending, accepted), config, scheduler, at)).toBe('nothing due');
+    expect(armed.map(([id, , phase]) => [id, phase])).toEqual([
+      [held.id, String(held.holdUntil)],
+      [held.id, String(held.holdUntil)],
+      [held.id, String(pending.answerBy)],
+    ]);
+    expect(new Set(armed.map(([id, , phase]) => bookingDeadline.spec.taskId(id, phase))).size).toBe(2);
+    expect(armed[0][1]).toBeGreaterThanOrEqual(599);
+  });
 });
+
+/** A write of `bookings/{id}` as the trigger receives it. */
+function changeOf(before: { id: string } | undefined, after: { id: string } | undefined): DocumentEvent {
+  return {
+    id: `evt-${randomUUID()}`,
+    time: iso(Date.now()),
+    params: {},
+    before: before && { id: before.id, data: before },
+    after: after && { id: after.id, data: after },
+  };
+}
