@@ -89,10 +89,32 @@ describe('inventory kit', () => {
     expect(await inventory.available(resourceId, NIGHTS, () => 2, now + 3_000)).toEqual(NIGHTS.map((unit) => ({ unit, available: 2 })));
   });
 
-  it('refuses a booking id that cannot be a field name, and a quantity below one, before reading anything', async () => {
+  it('refuses what would break its keys or let every hold through: a booking id that is no field name, ids with `_` or `/`, no or repeated units, a capacity that is no whole number, a quantity below one', async () => {
     const resourceId = `room-${randomUUID()}`;
+    const holdUnits = (units: string[], over: { resource?: string; capacity?: number } = {}) =>
+      inTransaction(async (tx) =>
+        (
+          await inventory.txHold(tx, {
+            resourceId: over.resource ?? resourceId,
+            units,
+            capacityOf: () => over.capacity as number,
+            bookingId: 'b1',
+            qty: 1,
+            until: Date.now() + 60_000,
+            now: Date.now(),
+          })
+        ).write(),
+      );
     await expect(hold(resourceId, 'a.b')).rejects.toThrow(/booking id/);
+    await expect(hold(resourceId, '__name__')).rejects.toThrow(/booking id/);
     await expect(hold(resourceId, 'ok', { qty: 0 })).rejects.toThrow(/quantity/);
+    await expect(holdUnits([], { capacity: 1 })).rejects.toThrow(/1\.\.1000 units/);
+    await expect(holdUnits(['2027-01-01', '2027-01-01'], { capacity: 1 })).rejects.toThrow(/twice/);
+    await expect(holdUnits(['slot_1'], { capacity: 1 })).rejects.toThrow(/a unit must match/);
+    await expect(holdUnits(['slot/1'], { capacity: 1 })).rejects.toThrow(/a unit must match/);
+    await expect(holdUnits(['2027-01-01'], { capacity: 1, resource: 'a_b' })).rejects.toThrow(/resource id/);
+    await expect(holdUnits(['2027-01-01'], { capacity: undefined })).rejects.toThrow(/capacity/);
+    await expect(holdUnits(['2027-01-01'], { capacity: 1.5 })).rejects.toThrow(/capacity/);
     expect(await unitDoc(resourceId, NIGHTS[0])).toBeUndefined();
   });
 });

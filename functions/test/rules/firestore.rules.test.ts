@@ -39,6 +39,8 @@ const liveSession = (userId: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+// Loading the rules and the fixtures takes 1–2 s on a quiet machine; a busy one (a CI beside other work) needed more
+// than jest's 5 s default, failing every test of the file.
 beforeAll(async () => {
   const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? '127.0.0.1:8080').split(':');
   env = await initializeTestEnvironment({
@@ -127,7 +129,7 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), `${ORDER_HANDOVERS}/o1`), { code: '1234', attempts: 0 });
     await setDoc(doc(ctx.firestore(), `${ORDER_RATINGS}/o1`), { orderId: 'o1', consumerId: 'alice', driverId: 'bob', store: { stars: 5 } });
   });
-});
+}, 30_000);
 
 afterAll(async () => {
   await env.cleanup();

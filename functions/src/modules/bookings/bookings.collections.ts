@@ -1,9 +1,16 @@
-import { documentTaskQueue } from '../../platform/kits/tasks/tasks';
+import * as z from 'zod/mini';
+import { defineTaskQueue } from '../../platform/kits/tasks/tasks';
 
 // Names and the task queue, apart from the model: the module definition (loaded at every cold start) needs only these.
 /** `bookings/{id}`: every vertical's bookings (hotel stays, parking, viewings, appointments…), each with its moves in `events`. */
 export const BOOKINGS = 'bookings';
-/** `booking_inventory/{resourceId}_{unit}`: what the bookings take of a resource's capacity per unit (platform/kits/inventory). */
+/** `booking_inventory/{vertical}:{resourceId}_{unit}`: what the bookings take of a resource's capacity per unit (platform/kits/inventory). */
 export const BOOKING_INVENTORY = 'booking_inventory';
-/** Expires a booking whose hold or whose partner's answer is overdue. */
-export const BOOKING_DEADLINE_QUEUE = documentTaskQueue('bookingDeadline', 'bookingId');
+/**
+ * Expires a booking whose hold or whose partner's answer is overdue (`armedFor`: the due time the task was armed for;
+ * a deadline moved later since has a task of its own).
+ */
+export const BOOKING_DEADLINE_QUEUE = defineTaskQueue(
+  'bookingDeadline',
+  z.object({ bookingId: z.string().check(z.minLength(1), z.maxLength(1500)), armedFor: z.optional(z.string().check(z.maxLength(20))) }),
+);

@@ -40,7 +40,8 @@ export interface BookingCaller {
 }
 
 const notFound = () => new NotFoundError('No such booking').withCode('BOOKING_NOT_FOUND');
-const holdExpired = () => new AppError(409, 'The booking’s hold ran out before it was confirmed: book again').withCode('BOOKING_HOLD_EXPIRED');
+/** Defensive: the inventory lost a hold the booking still has (never by the engine's own moves); nothing is changed. */
+const holdLost = () => new AppError(409, 'The booking’s hold is no longer in the inventory: book again').withCode('BOOKING_HOLD_EXPIRED');
 
 /** Whether the caller may see the booking (and so act on it): its consumer, its partner, any administrator. */
 export function sees(caller: BookingCaller, b: BookingRecord): boolean {
@@ -51,51 +52,79 @@ export function sees(caller: BookingCaller, b: BookingRecord): boolean {
 
 /** A partner may check a guest in, or start a visit, from this long before its start. */
 export const BEGIN_AHEAD_MS = 12 * 3_600_000;
+/** A partner may call a guest a no-show this long after the start (a late arrival is not one). */
+export const NO_SHOW_AFTER_MS = 3_600_000;
+
+/** The inventory's resource: the vertical's resource id under its vertical (two verticals never share capacity). */
+export const inventoryResourceOf = (b: Pick<BookingRecord, 'vertical' | 'resource'>) => `${b.vertical.toLowerCase().replaceAll('_', '-')}:${b.resource.id}`;
+
+/** What `paid` did: secured now, secured before (a repeated notice), or too late (expired, cancelled: refund it). */
+export type PaidOutcome = 'secured' | 'already' | 'too-late';
+const SECURED: readonly BookingStatus[] = ['PENDING_PARTNER', 'CONFIRMED', 'CHECKED_IN', 'IN_PROGRESS', 'COMPLETED', 'NO_SHOW'];
+
+/** The engine's invariants on what a vertical asks for (a vertical validates the request; a breach here is a bug). */
+function checkRequest(r: HoldRequest): void {
+  const whole = (n: number, min: number, max = Number.MAX_SAFE_INTEGER) => Number.isSafeInteger(n) && n >= min && n <= max;
+  const bad = !whole(r.priceVnd, 0)
+    ? 'priceVnd'
+    : !whole(r.qty, 1)
+      ? 'qty'
+      : !whole(r.policy.freeUntilHours, 0)
+        ? 'policy.freeUntilHours'
+        : !whole(r.policy.lateFeeBp, 0, 10_000)
+          ? 'policy.lateFeeBp'
+          : !(whole(r.startsAt, 0) && whole(r.endsAt, 0) && r.endsAt > r.startsAt)
+            ? 'startsAt/endsAt'
+            : null;
+  if (bad) throw new Error(`bookings: invalid hold request (${bad})`);
+}
 
 export function createBookingEngine(settings: EngineSettings, now: () => number = Date.now) {
-  const notBefore = (earliest: (b: BookingRecord) => number) => (b: BookingRecord) => {
-    const at = earliest(b);
-    if (now() < at) throw new AppError(409, 'Too early for this', { notBefore: iso(at) }).withCode('BOOKING_TOO_EARLY');
+  const notBefore = (earliest: (b: BookingRecord) => number, at: () => number) => (b: BookingRecord) => {
+    const when = earliest(b);
+    if (at() < when) throw new AppError(409, 'Too early for this', { notBefore: iso(when) }).withCode('BOOKING_TOO_EARLY');
   };
+  const inventoryOf = (b: BookingRecord, at: number) => ({ resourceId: inventoryResourceOf(b), units: b.units, bookingId: b.id, now: at });
   /** The deadline with the capacity given back when it expires the booking. */
   const expiry: Expiry<BookingRecord, BookingStatus, BookingAction> = {
     ...bookingDeadline.expiry(),
-    alongside: async (tx, expired, before) => {
-      const release = await bookingInventory.txRelease(tx, {
-        resourceId: before.resource.id,
-        units: before.units,
-        bookingId: before.id,
-        now: expired.updatedAt,
-      });
-      release.write();
-    },
+    alongside: async (tx, expired, before) => (await bookingInventory.txRelease(tx, inventoryOf(before, expired.updatedAt))).write(),
   };
   const busy = () => contendedError('Many bookings of this resource at this moment: retry in a few seconds');
 
+  /** What a move does to the booking's capacity: nothing, confirm the hold, hold it longer (until `until`), give it back. */
+  type InventoryChange = 'confirm' | 'release' | { holdUntil: (b: BookingRecord, at: number) => number };
+
   async function move(
-    id: string,
+    current: BookingRecord,
     caller: BookingCaller | 'SYSTEM',
     action: BookingAction,
     o: {
       apply?(b: BookingRecord, to: BookingStatus, at: number): BookingRecord;
-      inventory?: 'confirm' | 'release';
-      guard?(b: BookingRecord): void;
+      inventory?: InventoryChange;
+      guard?(b: BookingRecord, at: number): void;
       tolerant?: 'target' | 'refused';
     } = {},
   ) {
-    const current = await bookingsRepo.get(id);
-    if (!current || (caller !== 'SYSTEM' && !sees(caller, current))) throw notFound();
-    const at = now();
-    return oneAtATime(resourceQueueKey(current.resource.id), busy, async () => {
-      const moved = await transition(
+    if (caller !== 'SYSTEM' && !sees(caller, current)) throw notFound();
+    // Queued by the booking's resource (it never changes), then everything read again in the transaction.
+    return oneAtATime(resourceQueueKey(inventoryResourceOf(current)), busy, async () => {
+      const at = now();
+      return transition(
         bookingMachine,
-        bookingsRepo.store(id, async (tx, _next, previous) => {
-          if (!o.inventory) return;
-          const p = { resourceId: previous.resource.id, units: previous.units, bookingId: id, now: at };
-          if (o.inventory === 'release') return (await bookingInventory.txRelease(tx, p)).write();
-          const confirmed = await bookingInventory.txConfirm(tx, p);
-          if (!confirmed.held) throw holdExpired();
-          confirmed.write();
+        bookingsRepo.store(current.id, async (tx, _next, previous) => {
+          const change = o.inventory;
+          if (!change) return;
+          const p = inventoryOf(previous, at);
+          if (change === 'release') return (await bookingInventory.txRelease(tx, p)).write();
+          if (change === 'confirm') {
+            const confirmed = await bookingInventory.txConfirm(tx, p);
+            if (!confirmed.held) throw holdLost();
+            return confirmed.write();
+          }
+          const extended = await bookingInventory.txExtend(tx, { ...p, until: change.holdUntil(previous, at) });
+          if (!extended.held) throw holdLost();
+          extended.write();
         }),
         {
           action,
@@ -103,58 +132,53 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
           rolesOf: () => [caller === 'SYSTEM' ? 'SYSTEM' : caller.role],
           visible: (b) => caller === 'SYSTEM' || sees(caller, b),
           apply: (b, to) => (o.apply ? o.apply(b, to, at) : { ...b, status: to, updatedAt: at }),
-          guard: o.guard,
+          guard: o.guard && ((b) => o.guard!(b, at)),
           now: at,
           missing: notFound,
           deadline: expiry,
           tolerant: o.tolerant,
         },
       );
-      return moved.after;
     });
   }
+  const load = async (id: string) => (await bookingsRepo.get(id)) ?? Promise.reject(notFound());
+  const moveById = async (id: string, caller: BookingCaller | 'SYSTEM', action: BookingAction, o: Parameters<typeof move>[3] = {}) =>
+    (await move(await load(id), caller, action, o)).after;
 
   return {
     /**
      * Holds the capacity for a new booking (HELD until `holdMinutes` from now), or answers the booking the same key
-     * made already (`replayed`). 409 BOOKING_UNAVAILABLE when a unit lacks room.
+     * made already (`replayed`, as it stands now: an overdue hold reads EXPIRED). 409 BOOKING_UNAVAILABLE when a unit
+     * lacks room.
      */
     async hold(request: HoldRequest): Promise<{ booking: BookingRecord; replayed: boolean }> {
+      checkRequest(request);
       const { idempotencyKey, capacityOf, ...fields } = request;
       const id = stableId({ scope: `bookings.${request.vertical}`, caller: request.consumerId, key: idempotencyKey });
-      const at = now();
-      const record: BookingRecord = {
-        ...fields,
-        id,
-        status: 'HELD',
-        holdUntil: at + settings.holdMinutes * 60_000,
-        answerBy: null,
-        cancellation: null,
-        rejection: null,
-        createdAt: at,
-        updatedAt: at,
-      };
-      return oneAtATime(resourceQueueKey(request.resource.id), busy, () =>
+      return oneAtATime(resourceQueueKey(inventoryResourceOf(request)), busy, () =>
         inTransaction(
           async (tx) => {
+            const at = now();
+            const record: BookingRecord = {
+              ...fields,
+              id,
+              status: 'HELD',
+              holdUntil: at + settings.holdMinutes * 60_000,
+              answerBy: null,
+              cancellation: null,
+              rejection: null,
+              createdAt: at,
+              updatedAt: at,
+            };
+            const inventory = { ...inventoryOf(record, at), capacityOf, qty: request.qty, until: record.holdUntil! };
             const [existing, held] = await Promise.all([
               bookingsRepo.get(id, tx),
-              bookingInventory
-                .txHold(tx, {
-                  resourceId: request.resource.id,
-                  units: request.units,
-                  capacityOf,
-                  bookingId: id,
-                  qty: request.qty,
-                  until: record.holdUntil!,
-                  now: at,
-                })
-                .then(
-                  (h) => ({ h }),
-                  (err: unknown) => ({ err }),
-                ),
+              bookingInventory.txHold(tx, inventory).then(
+                (h) => ({ h }),
+                (err: unknown) => ({ err }),
+              ),
             ]);
-            if (existing) return { booking: existing, replayed: true };
+            if (existing) return { booking: bookingDeadline.settle(existing, at).entity, replayed: true };
             if ('err' in held) throw held.err;
             held.h.write();
             bookingsRepo.create(tx, record);
@@ -166,39 +190,43 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
     },
 
     /**
-     * Paid, or nothing to pay now: the hold becomes a confirmed take of the capacity, and the booking CONFIRMED, or
-     * PENDING_PARTNER (answered within `answerHours`). A hold that ran out: 409 (BOOKING_TRANSITION, expired).
+     * Paid, or nothing to pay now (at-least-once callers welcome): CONFIRMED, or PENDING_PARTNER with its capacity held
+     * until the partner's answer is due (`answerHours`, and never past the start). `already` for a booking secured
+     * before; `too-late` for one that expired or was cancelled meanwhile (a payment for it is to be refunded).
      */
-    async paid(id: string): Promise<BookingRecord> {
-      const current = await bookingsRepo.get(id);
-      if (!current) throw notFound();
-      const action = current.needsPartnerAnswer ? 'submit' : 'confirm';
-      return move(id, 'SYSTEM', action, {
-        inventory: 'confirm',
-        tolerant: 'target',
-        apply: (b, to, at) => ({
-          ...b,
-          status: to,
-          holdUntil: null,
-          answerBy: to === 'PENDING_PARTNER' ? at + settings.answerHours * 3_600_000 : null,
-          updatedAt: at,
-        }),
+    async paid(id: string): Promise<{ booking: BookingRecord; outcome: PaidOutcome }> {
+      const current = await load(id);
+      const answerByOf = (b: BookingRecord, at: number) => Math.max(at + 60_000, Math.min(at + settings.answerHours * 3_600_000, b.startsAt));
+      const moved = await move(current, 'SYSTEM', current.needsPartnerAnswer ? 'submit' : 'confirm', {
+        inventory: current.needsPartnerAnswer ? { holdUntil: answerByOf } : 'confirm',
+        tolerant: 'refused',
+        apply: (b, to, at) => ({ ...b, status: to, holdUntil: null, answerBy: to === 'PENDING_PARTNER' ? answerByOf(b, at) : null, updatedAt: at }),
       });
+      const outcome: PaidOutcome = moved.changed ? 'secured' : SECURED.includes(moved.after.status) ? 'already' : 'too-late';
+      return { booking: moved.after, outcome };
     },
 
-    /** The partner's answer to a booking waiting for it: CONFIRMED, or REJECTED with a reason (the capacity given back). */
-    answer(id: string, caller: BookingCaller, accepted: boolean, reason?: string): Promise<BookingRecord> {
-      if (accepted) return move(id, caller, 'accept', { apply: (b, to, at) => ({ ...b, status: to, answerBy: null, updatedAt: at }) });
-      return move(id, caller, 'reject', {
+    /** The partner's answer to a booking waiting for it: CONFIRMED (its capacity taken for good), or REJECTED with a reason (given back). */
+    answer(id: string, caller: BookingCaller, answer: { accepted: true } | { accepted: false; reason: string }): Promise<BookingRecord> {
+      if (answer.accepted)
+        return moveById(id, caller, 'accept', { inventory: 'confirm', apply: (b, to, at) => ({ ...b, status: to, answerBy: null, updatedAt: at }) });
+      return moveById(id, caller, 'reject', {
         inventory: 'release',
-        apply: (b, to, at) => ({ ...b, status: to, answerBy: null, rejection: { by: caller.by, reason: reason ?? '' }, updatedAt: at }),
+        apply: (b, to, at) => ({ ...b, status: to, answerBy: null, rejection: { by: caller.by, reason: answer.reason }, updatedAt: at }),
       });
     },
 
-    /** Cancels by the policy (the consumer pays its late fee once paid); the capacity is given back. */
+    /**
+     * Cancels by the policy (the consumer pays its late fee once paid), the capacity given back. A consumer cannot
+     * cancel once the booking has started (409 BOOKING_STARTED); its partner or an administrator can.
+     */
     cancel(id: string, caller: BookingCaller, reason: string | null = null): Promise<BookingRecord> {
-      return move(id, caller, 'cancel', {
+      return moveById(id, caller, 'cancel', {
         inventory: 'release',
+        guard: (b, at) => {
+          if (caller.role === 'CONSUMER' && at >= b.startsAt)
+            throw new AppError(409, 'The booking has started: ask the partner to cancel it').withCode('BOOKING_STARTED');
+        },
         apply: (b, to, at) => {
           const { feeVnd } = cancellationFee(b.policy, { priceVnd: b.priceVnd, startsAt: b.startsAt, now: at, by: caller.role, paid: b.status !== 'HELD' });
           return { ...b, status: to, holdUntil: null, answerBy: null, cancellation: { by: caller.by, reason, feeVnd }, updatedAt: at };
@@ -207,19 +235,22 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
     },
 
     /** The partner starts what was booked: CHECKED_IN (a stay, a parking space) or IN_PROGRESS (a visit, a service). */
-    begin: (id: string, caller: BookingCaller, how: 'checkIn' | 'start') => move(id, caller, how, { guard: notBefore((b) => b.startsAt - BEGIN_AHEAD_MS) }),
+    begin: (id: string, caller: BookingCaller, how: 'checkIn' | 'start') =>
+      moveById(id, caller, how, { guard: notBefore((b) => b.startsAt - BEGIN_AHEAD_MS, now) }),
 
-    /** Done: COMPLETED (the partner, or the system at the end); the units still ahead (an early check-out) are given back. */
-    complete: (id: string, caller: BookingCaller | 'SYSTEM') => move(id, caller, 'complete', { inventory: 'release' }),
+    /** Done: COMPLETED by the partner; the units still ahead (an early check-out) are given back. */
+    complete: (id: string, caller: BookingCaller) => moveById(id, caller, 'complete', { inventory: 'release' }),
 
-    /** The guest never came: NO_SHOW (the partner), the capacity given back. */
-    noShow: (id: string, caller: BookingCaller) => move(id, caller, 'noShow', { inventory: 'release', guard: notBefore((b) => b.startsAt) }),
+    /** The guest never came: NO_SHOW (the partner, from an hour after the start), the capacity given back. */
+    noShow: (id: string, caller: BookingCaller) =>
+      moveById(id, caller, 'noShow', { inventory: 'release', guard: notBefore((b) => b.startsAt + NO_SHOW_AFTER_MS, now) }),
 
-    /** The deadline's task (at least once): expires the booking when due, nothing otherwise. */
-    expire: (id: string) =>
+    /** The deadline's task (at least once): expires the booking when due; a task armed for a deadline since moved later settles. */
+    expire: (id: string, armedFor?: number) =>
       bookingDeadline.run(id, {
         load: (bookingId) => bookingsRepo.get(bookingId),
-        expire: (bookingId) => move(bookingId, 'SYSTEM', 'expire', { tolerant: 'refused' }),
+        expire: (bookingId) => moveById(bookingId, 'SYSTEM', 'expire', { tolerant: 'refused' }),
+        armedFor,
         now,
       }),
 

@@ -6,8 +6,9 @@ export const BOOKINGS_ERROR_CODES = defineErrorCodes({
   BOOKING_TRANSITION: [409, 'The booking is not in a status that allows this (`details.status`, `details.allowed`), e.g. confirming an EXPIRED one.'],
   BOOKING_NOT_ALLOWED: [409, 'The caller may not make this move on the booking (a consumer confirming, a partner cancelling for the guest…).'],
   BOOKING_UNAVAILABLE: [409, 'Not enough capacity left for a unit of the booking: `details.unit`, `details.available`, `details.requested`.'],
-  BOOKING_TOO_EARLY: [409, 'Too early for this move (a check-in days ahead, a no-show before the start): `details.notBefore`.'],
-  BOOKING_HOLD_EXPIRED: [409, 'The booking’s hold ran out before it was confirmed: its capacity was given back; book again.'],
+  BOOKING_TOO_EARLY: [409, 'Too early for this move (a check-in days ahead, a no-show within an hour of the start): `details.notBefore`.'],
+  BOOKING_HOLD_EXPIRED: [409, 'The booking’s hold is no longer in the inventory (nothing was changed): book again.'],
+  BOOKING_STARTED: [409, 'The booking has started: its consumer can no longer cancel it (its partner or an administrator can).'],
 });
 
 declare module '../../platform/core/errors/codes' {

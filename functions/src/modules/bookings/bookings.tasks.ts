@@ -1,7 +1,8 @@
-import { BOOKING_SETTINGS } from './bookings.model';
 import { createBookingEngine } from './bookings.engine';
+import { BOOKING_SETTINGS } from './bookings.model';
 
-/** The booking deadline's task (at least once): waits for the hold's or the answer's end, then expires the booking unless it moved meanwhile. */
-export async function onBookingDeadline(payload: { bookingId: string }): Promise<void> {
-  await createBookingEngine(BOOKING_SETTINGS).expire(payload.bookingId);
+/** The booking deadline's task (at least once): expires the booking when due, unless it moved on meanwhile. */
+export async function onBookingDeadline(payload: { bookingId: string; armedFor?: string }): Promise<void> {
+  const armedFor = payload.armedFor === undefined ? undefined : Number(payload.armedFor);
+  await createBookingEngine(BOOKING_SETTINGS).expire(payload.bookingId, armedFor);
 }

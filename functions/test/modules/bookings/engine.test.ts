@@ -3,7 +3,8 @@ import { BOOKING_INVENTORY } from '../../../src/modules/bookings/bookings.collec
 import { bookingDeadline } from '../../../src/modules/bookings/bookings.deadline';
 import { onBookingWritten } from '../../../src/modules/bookings/bookings.triggers';
 import { testConfig } from '../../helpers/config';
-import { createBookingEngine, type BookingCaller, type HoldRequest } from '../../../src/modules/bookings';
+import { createBookingEngine, type BookedResource, type BookingCaller, type BookingVertical, type HoldRequest } from '../../../src/modules/bookings';
+import { inventoryResourceOf } from '../../../src/modules/bookings/bookings.engine';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import type { DocumentEvent } from '../../../src/platform/core/module/module';
 import { iso } from '../../../src/platform/kits/time/time';
@@ -45,8 +46,13 @@ function request(resourceId: string, over: Partial<HoldRequest> = {}): HoldReque
 }
 const consumerOf = (r: { consumerId: string }): BookingCaller => ({ by: r.consumerId, role: 'CONSUMER' });
 const partnerOf = (r: { partnerId: string }): BookingCaller => ({ by: `staff-${r.partnerId}`, role: 'PARTNER', partnerId: r.partnerId });
-const takenBy = async (resourceId: string, unit = NIGHTS[0]) =>
-  ((await db().collection(BOOKING_INVENTORY).doc(`${resourceId}_${unit}`).get()).get('entries') ?? {}) as Record<string, { state: string }>;
+const takenBy = async (resourceId: string, unit = NIGHTS[0], vertical: BookingVertical = 'HOTEL') => {
+  const doc = await db()
+    .collection(BOOKING_INVENTORY)
+    .doc(`${inventoryResourceOf({ vertical, resource: { id: resourceId } as BookedResource })}_${unit}`)
+    .get();
+  return (doc.get('entries') ?? {}) as Record<string, { state: string }>;
+};
 
 describe('booking engine', () => {
   it('thirty guests booking the last room at once: exactly one booking, 29 × 409 BOOKING_UNAVAILABLE; the same key again is the same booking', async () => {
@@ -69,9 +75,9 @@ describe('booking engine', () => {
     const r = request(resourceId);
     const { booking } = await engine.hold(r);
     const confirmed = await engine.paid(booking.id);
-    expect(confirmed).toMatchObject({ status: 'CONFIRMED', holdUntil: null });
+    expect(confirmed).toMatchObject({ outcome: 'secured', booking: { status: 'CONFIRMED', holdUntil: null } });
     expect((await takenBy(resourceId))[booking.id]).toMatchObject({ state: 'CONFIRMED' });
-    expect((await engine.paid(booking.id)).status).toBe('CONFIRMED');
+    expect(await engine.paid(booking.id)).toMatchObject({ outcome: 'already', booking: { status: 'CONFIRMED' } });
     clock.shift = startsAt - 24 * 3_600_000 - Date.now();
     await expect(engine.hold(request(resourceId))).rejects.toMatchObject({ code: 'BOOKING_UNAVAILABLE' });
     const cancelled = await engine.cancel(booking.id, consumerOf(r), 'Plans changed');
@@ -85,19 +91,23 @@ describe('booking engine', () => {
     const resourceId = `room-${randomUUID()}`;
     const r = request(resourceId, { vertical: 'RENTAL_VIEWING', needsPartnerAnswer: true, unitKind: 'SLOT', units: ['slot-1'] });
     const { booking } = await engine.hold(r);
-    const pending = await engine.paid(booking.id);
+    const { booking: pending } = await engine.paid(booking.id);
     expect(pending).toMatchObject({ status: 'PENDING_PARTNER', answerBy: expect.any(Number) });
+    // Held until the answer is due (not taken for good): an unanswered booking frees its slot when the answer is overdue.
+    expect((await takenBy(resourceId, 'slot-1', 'RENTAL_VIEWING'))[booking.id]).toEqual({ qty: 1, state: 'HELD', until: pending.answerBy });
     const stranger: BookingCaller = { by: 'someone', role: 'PARTNER', partnerId: 'partner-other' };
-    await expect(engine.answer(booking.id, stranger, true)).rejects.toMatchObject({ statusCode: 404, code: 'BOOKING_NOT_FOUND' });
+    await expect(engine.answer(booking.id, stranger, { accepted: true })).rejects.toMatchObject({ statusCode: 404, code: 'BOOKING_NOT_FOUND' });
     await expect(engine.get(booking.id, { by: 'another-guest', role: 'CONSUMER' })).rejects.toMatchObject({ statusCode: 404 });
-    await expect(engine.answer(booking.id, consumerOf(r), true)).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_NOT_ALLOWED' });
-    const rejected = await engine.answer(booking.id, partnerOf(r), false, 'The flat was let this morning');
+    await expect(engine.answer(booking.id, consumerOf(r), { accepted: true })).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_NOT_ALLOWED' });
+    const rejected = await engine.answer(booking.id, partnerOf(r), { accepted: false, reason: 'The flat was let this morning' });
     expect(rejected).toMatchObject({ status: 'REJECTED', rejection: { reason: 'The flat was let this morning' } });
-    expect(await takenBy(resourceId, 'slot-1')).toEqual({});
-    await expect(engine.answer(booking.id, partnerOf(r), true)).rejects.toMatchObject({ code: 'BOOKING_TRANSITION' });
+    expect(await takenBy(resourceId, 'slot-1', 'RENTAL_VIEWING')).toEqual({});
+    await expect(engine.answer(booking.id, partnerOf(r), { accepted: true })).rejects.toMatchObject({ code: 'BOOKING_TRANSITION' });
+    // A payment notice for it now is too late (the payment is to be refunded); nothing changes.
+    expect(await engine.paid(booking.id)).toMatchObject({ outcome: 'too-late', booking: { status: 'REJECTED' } });
   });
 
-  it('a hold that ran out reads EXPIRED at once and its room is free; its task stores the expiry (a repeat changes nothing); it cannot be paid (409)', async () => {
+  it('a hold that ran out reads EXPIRED at once and its room is free; its task stores the expiry (a repeat changes nothing); paid now is too late; the key replays it EXPIRED', async () => {
     const resourceId = `room-${randomUUID()}`;
     const r = request(resourceId);
     const { booking } = await engine.hold(r);
@@ -107,7 +117,8 @@ describe('booking engine', () => {
     expect(await engine.expire(booking.id)).toBe('expired');
     expect(Object.keys(await takenBy(resourceId))).not.toContain(booking.id);
     expect(await engine.expire(booking.id)).toBe('settled');
-    await expect(engine.paid(booking.id)).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_TRANSITION' });
+    expect(await engine.paid(booking.id)).toMatchObject({ outcome: 'too-late', booking: { status: 'EXPIRED' } });
+    expect((await engine.hold({ ...r })).booking.status).toBe('EXPIRED');
     expect((await engine.get(booking.id, partnerOf(r))).status).toBe('EXPIRED');
   });
 
@@ -119,8 +130,12 @@ describe('booking engine', () => {
     const b = (await engine.hold(second)).booking;
     await engine.paid(a.id);
     await engine.paid(b.id);
-    await engine.answer(b.id, partnerOf(second), true);
+    await engine.answer(b.id, partnerOf(second), { accepted: true });
+    // The hold's task, armed for the hold's end, finds a deadline moved later (the answer's) and leaves it to its own task.
+    clock.shift = 10 * 60_000 + 1;
+    expect(await engine.expire(a.id, a.holdUntil!)).toBe('settled');
     clock.shift = 24 * 3_600_000 + 1;
+    expect(await engine.expire(a.id, a.holdUntil!)).toBe('settled');
     expect(await engine.expire(a.id)).toBe('expired');
     expect(await engine.expire(a.id)).toBe('settled');
     expect(await engine.expire(b.id)).toBe('settled');
@@ -129,7 +144,7 @@ describe('booking engine', () => {
     expect(Object.keys(await takenBy(resourceId))).toEqual([b.id]);
   });
 
-  it('the stay itself: check-in not before 12 hours ahead, no-show not before the start; completed or no-show, the room is freed; only the partner moves it', async () => {
+  it('the stay itself: check-in not before 12 hours ahead, no-show not before an hour after the start, no guest’s cancel once started; completed or no-show, the room is freed; only the partner moves it', async () => {
     const resourceId = `room-${randomUUID()}`;
     const r = request(resourceId, { capacityOf: () => 2 });
     const guest = request(resourceId, { capacityOf: () => 2 });
@@ -145,6 +160,7 @@ describe('booking engine', () => {
     expect((await engine.begin(booking.id, partnerOf(r), 'checkIn')).status).toBe('CHECKED_IN');
     await expect(engine.cancel(booking.id, consumerOf(r))).rejects.toMatchObject({ code: 'BOOKING_TRANSITION' });
     clock.shift = startsAt + 3_600_000 - Date.now();
+    await expect(engine.cancel(other.id, consumerOf(guest))).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_STARTED' });
     expect((await engine.noShow(other.id, partnerOf(guest))).status).toBe('NO_SHOW');
     expect(Object.keys(await takenBy(resourceId))).toEqual([booking.id]);
     expect((await engine.complete(booking.id, partnerOf(r))).status).toBe('COMPLETED');
@@ -165,10 +181,10 @@ describe('booking engine', () => {
     const at = Date.now();
     const { booking: held } = await engine.hold(r);
     for (let i = 0; i < 2; i++) await onBookingWritten(changeOf(undefined, held), config, scheduler, at);
-    const pending = await engine.paid(held.id);
+    const { booking: pending } = await engine.paid(held.id);
     await onBookingWritten(changeOf(held, pending), config, scheduler, at);
     await onBookingWritten(changeOf(pending, pending), config, scheduler, at);
-    const accepted = await engine.answer(held.id, partnerOf(r), true);
+    const accepted = await engine.answer(held.id, partnerOf(r), { accepted: true });
     expect(await onBookingWritten(changeOf(pending, accepted), config, scheduler, at)).toBe('nothing due');
     expect(armed.map(([id, , phase]) => [id, phase])).toEqual([
       [held.id, String(held.holdUntil)],

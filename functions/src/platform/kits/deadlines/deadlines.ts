@@ -58,6 +58,11 @@ export interface DeadlineTaskDeps<T> {
   load(id: string): Promise<T | undefined>;
   /** The expiry move, tolerant: an entity settled meanwhile is left as it is. */
   expire(id: string): Promise<unknown>;
+  /**
+   * The due time the task was armed for (carried in its payload): when the entity's deadline has moved later since
+   * (a hold became a wait for an answer), the task armed for the new time does the work and this one settles.
+   */
+  armedFor?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -133,7 +138,15 @@ export function defineDeadline<T extends { status: S }, S extends string, A exte
         const entity = await deps.load(key);
         return entity ? (spec.dueAt(entity) ?? undefined) : undefined;
       };
-      return runDeadlineTask(id, { dueOf, expire: deps.expire, now: deps.now, sleep: deps.sleep, maxWaitMs: spec.maxWaitMs, name: spec.entity });
+      return runDeadlineTask(id, {
+        dueOf,
+        expire: deps.expire,
+        armedFor: deps.armedFor,
+        now: deps.now,
+        sleep: deps.sleep,
+        maxWaitMs: spec.maxWaitMs,
+        name: spec.entity,
+      });
     },
   };
   return deadline;
@@ -159,13 +172,14 @@ export async function enqueueDelayed<P>(queue: TaskQueue<P>, payload: P, options
 /**
  * A deadline task's loop. Delivered early (the Tasks emulator ignores schedule times; a retry may come early too), it
  * waits for the due time within `maxWaitMs`, looking again every half second so an entity settled meanwhile frees the
- * worker at once; further off, it throws and the queue retries later. Never expires before the due time.
+ * worker at once; further off, it throws and the queue retries later. Never expires before the due time; a task armed for a due time that has since moved later (`armedFor`) settles.
  */
 export async function runDeadlineTask(
   id: string,
   deps: {
     dueOf(id: string): Promise<number | undefined>;
     expire(id: string): Promise<unknown>;
+    armedFor?: number;
     now?: () => number;
     sleep?: (ms: number) => Promise<void>;
     maxWaitMs?: number;
@@ -179,6 +193,7 @@ export async function runDeadlineTask(
   for (;;) {
     const due = await deps.dueOf(id);
     if (due === undefined) return 'settled';
+    if (deps.armedFor !== undefined && Number.isFinite(deps.armedFor) && due > deps.armedFor) return 'settled';
     const wait = due - now();
     if (wait <= 0) break;
     if (now() - startedAt + wait > maxWaitMs && wait > RECHECK_MS)

@@ -72,12 +72,35 @@ export interface HoldRequest {
   now: number;
 }
 
-/** Booking ids are field names in `entries` (dotted update paths): plain id characters only. */
-const BOOKING_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** Booking ids are field names in `entries` (dotted update paths): plain id characters, never Firestore's reserved `__…__`. */
+const BOOKING_ID = /^(?!__.*__$)[A-Za-z0-9_-]{1,128}$/;
+/** Resource ids and units make a document id `{resourceId}_{unit}`: no `_` (unambiguous) and no `/` in either. */
+const KEY_PART = /^[A-Za-z0-9:.-]{1,200}$/;
+/** At most this many units in one booking (a year of nights, a month of hours). */
+export const MAX_UNITS_PER_BOOKING = 1_000;
+
+const invalid = (what: string, value: unknown) => new Error(`inventory: ${what} (got ${JSON.stringify(value)})`);
 const checkedBookingId = (id: string) => {
-  if (!BOOKING_ID.test(id)) throw new Error(`inventory: a booking id must match ${BOOKING_ID} (got ${JSON.stringify(id)})`);
+  if (!BOOKING_ID.test(id)) throw invalid(`a booking id must match ${BOOKING_ID}`, id);
   return id;
 };
+/** The units of one booking: some, each once, each a valid key part, under the cap. */
+function checkedUnits(resourceId: string, units: readonly string[]): readonly string[] {
+  if (!KEY_PART.test(resourceId)) throw invalid(`a resource id must match ${KEY_PART}`, resourceId);
+  if (units.length === 0 || units.length > MAX_UNITS_PER_BOOKING) throw invalid(`a booking takes 1..${MAX_UNITS_PER_BOOKING} units`, units.length);
+  if (new Set(units).size !== units.length) throw invalid('a unit appears twice', units);
+  const bad = units.find((u) => !KEY_PART.test(u));
+  if (bad !== undefined) throw invalid(`a unit must match ${KEY_PART}`, bad);
+  return units;
+}
+/** A unit's capacity: a whole number ≥ 0 (anything else would let every hold through). */
+function checkedCapacity(capacityOf: (unit: string) => number): (unit: string) => number {
+  return (unit) => {
+    const capacity = capacityOf(unit);
+    if (!Number.isSafeInteger(capacity) || capacity < 0) throw invalid(`the capacity of ${unit} must be a whole number ≥ 0`, capacity);
+    return capacity;
+  };
+}
 
 export function defineInventory(spec: InventorySpec) {
   const ref = (resourceId: string, unit: string) => db().collection(spec.collection).doc(`${resourceId}_${unit}`);
@@ -114,8 +137,9 @@ export function defineInventory(spec: InventorySpec) {
   return {
     /** Each unit's capacity left at `now` (no transaction: a view that may be a moment old). */
     async available(resourceId: string, units: readonly string[], capacityOf: (unit: string) => number, now: number) {
-      const docs = await read(resourceId, units);
-      return units.map((unit, i) => ({ unit, available: Math.max(0, capacityOf(unit) - takenOf(docs[i], now)) }));
+      const docs = await read(resourceId, checkedUnits(resourceId, units));
+      const capacity = checkedCapacity(capacityOf);
+      return units.map((unit, i) => ({ unit, available: Math.max(0, capacity(unit) - takenOf(docs[i], now)) }));
     },
 
     /**
@@ -125,9 +149,12 @@ export function defineInventory(spec: InventorySpec) {
      */
     async txHold(tx: Transaction, h: HoldRequest): Promise<{ write(): void }> {
       checkedBookingId(h.bookingId);
-      if (!Number.isSafeInteger(h.qty) || h.qty < 1) throw new Error(`inventory: a hold takes a whole quantity ≥ 1 (got ${h.qty})`);
+      checkedUnits(h.resourceId, h.units);
+      if (!Number.isSafeInteger(h.qty) || h.qty < 1) throw invalid('a hold takes a whole quantity ≥ 1', h.qty);
       const docs = await read(h.resourceId, h.units, tx);
-      const short = shortUnit(h.units, docs, h.capacityOf, h.qty, h.now, h.bookingId);
+      // A confirmed take is not turned back into a hold.
+      if (docs.some((d) => d?.entries[h.bookingId]?.state === 'CONFIRMED')) throw invalid('the booking holds a confirmed take already', h.bookingId);
+      const short = shortUnit(h.units, docs, checkedCapacity(h.capacityOf), h.qty, h.now, h.bookingId);
       if (short)
         throw new ConflictError(`Not enough left for ${short.unit}: ${short.available} of the ${h.qty} asked`, { ...short, requested: h.qty }).withCode(
           spec.unavailableCode,
@@ -158,9 +185,32 @@ export function defineInventory(spec: InventorySpec) {
       };
     },
 
+    /**
+     * Holds the booking's live hold longer (until `until`: waiting for a partner's answer), without asking for room
+     * again: it holds it already. `held: false` (nothing written) when a unit no longer holds it live.
+     */
+    async txExtend(
+      tx: Transaction,
+      p: { resourceId: string; units: readonly string[]; bookingId: string; until: number; now: number },
+    ): Promise<{ held: boolean; write(): void }> {
+      checkedBookingId(p.bookingId);
+      checkedUnits(p.resourceId, p.units);
+      const docs = await read(p.resourceId, p.units, tx);
+      const entries = docs.map((d) => d?.entries[p.bookingId]);
+      const held = entries.every((e) => e !== undefined && e.state === 'HELD' && isLive(e, p.now));
+      const qty = entries[0]?.qty ?? 0;
+      return {
+        held,
+        write: () => {
+          if (held) writeEntries(tx, { resourceId: p.resourceId, units: p.units, docs }, p.bookingId, { qty, state: 'HELD', until: p.until }, p.now);
+        },
+      };
+    },
+
     /** Gives the booking's units back (a hold or a confirmed take); none left is nothing to do. */
     async txRelease(tx: Transaction, p: { resourceId: string; units: readonly string[]; bookingId: string; now: number }): Promise<{ write(): void }> {
       checkedBookingId(p.bookingId);
+      checkedUnits(p.resourceId, p.units);
       const docs = await read(p.resourceId, p.units, tx);
       const holding = docs.some((d) => d?.entries[p.bookingId] !== undefined);
       return {
