@@ -9,6 +9,8 @@ import { bookingInventory, resourceQueueKey } from './bookings.inventory';
 import { bookingMachine, type BookingAction, type BookingActor, type BookingStatus } from './bookings.machine';
 import type { BookingRecord } from './bookings.model';
 import { cancellationFee } from './bookings.policy';
+import { VERTICAL_RULES } from './bookings.verticals';
+import { percentOf, vnd } from '../../platform/kits/money/money';
 import { bookingsRepo } from './bookings.repo';
 
 // The booking engine every booking vertical runs on: a vertical works out what is booked (its resource, units,
@@ -24,7 +26,11 @@ export interface EngineSettings {
   answerHours: number;
 }
 
-export type HoldRequest = Omit<BookingRecord, 'id' | 'status' | 'holdUntil' | 'answerBy' | 'cancellation' | 'rejection' | 'createdAt' | 'updatedAt'> & {
+/** What a vertical asks for; the rest (units' kind, the partner's answer, the payment due) follows from its rules (bookings.verticals). */
+export type HoldRequest = Omit<
+  BookingRecord,
+  'id' | 'status' | 'unitKind' | 'needsPartnerAnswer' | 'payment' | 'holdUntil' | 'answerBy' | 'cancellation' | 'rejection' | 'createdAt' | 'updatedAt'
+> & {
   /** The Idempotency-Key of the consumer's request: the same key is the same booking. */
   idempotencyKey: string;
   /** The resource's capacity of each unit (rooms of the type, spaces, 1 for a slot). */
@@ -49,11 +55,6 @@ export function sees(caller: BookingCaller, b: BookingRecord): boolean {
   if (caller.role === 'PARTNER') return caller.partnerId !== undefined && caller.partnerId === b.partnerId;
   return caller.by === b.consumerId;
 }
-
-/** A partner may check a guest in, or start a visit, from this long before its start. */
-export const BEGIN_AHEAD_MS = 12 * 3_600_000;
-/** A partner may call a guest a no-show this long after the start (a late arrival is not one). */
-export const NO_SHOW_AFTER_MS = 3_600_000;
 
 /** The inventory's resource: the vertical's resource id under its vertical (two verticals never share capacity). */
 export const inventoryResourceOf = (b: Pick<BookingRecord, 'vertical' | 'resource'>) => `${b.vertical.toLowerCase().replaceAll('_', '-')}:${b.resource.id}`;
@@ -159,10 +160,16 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
         inTransaction(
           async (tx) => {
             const at = now();
+            const rules = VERTICAL_RULES[request.vertical];
+            const dueVnd =
+              rules.paymentMode === 'PREPAY' ? request.priceVnd : rules.paymentMode === 'DEPOSIT' ? percentOf(vnd(request.priceVnd), rules.depositBp, 'up') : 0;
             const record: BookingRecord = {
               ...fields,
               id,
               status: 'HELD',
+              unitKind: rules.unitKind,
+              needsPartnerAnswer: rules.partnerAnswers,
+              payment: { mode: rules.paymentMode, dueVnd, paidVnd: 0, paymentId: null },
               holdUntil: at + settings.holdMinutes * 60_000,
               answerBy: null,
               cancellation: null,
@@ -190,17 +197,28 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
     },
 
     /**
-     * Paid, or nothing to pay now (at-least-once callers welcome): CONFIRMED, or PENDING_PARTNER with its capacity held
-     * until the partner's answer is due (`answerHours`, and never past the start). `already` for a booking secured
-     * before; `too-late` for one that expired or was cancelled meanwhile (a payment for it is to be refunded).
+     * Paid what was due (`receipt`; none when nothing is due), at-least-once callers welcome: CONFIRMED, or
+     * PENDING_PARTNER with its capacity held until the partner's answer is due (`answerHours`, and never past the
+     * start). `already` for a booking secured before; `too-late` for one that expired or was cancelled meanwhile (a
+     * payment for it is to be refunded).
      */
-    async paid(id: string): Promise<{ booking: BookingRecord; outcome: PaidOutcome }> {
+    async paid(id: string, receipt?: { paymentId: string; amountVnd: number }): Promise<{ booking: BookingRecord; outcome: PaidOutcome }> {
       const current = await load(id);
+      const due = current.payment.dueVnd;
+      if (due > 0 ? receipt?.amountVnd !== due : receipt !== undefined)
+        throw new Error(`bookings: booking ${id} is secured by a payment of ${due} ₫ (got ${receipt ? receipt.amountVnd : 'none'})`);
       const answerByOf = (b: BookingRecord, at: number) => Math.max(at + 60_000, Math.min(at + settings.answerHours * 3_600_000, b.startsAt));
       const moved = await move(current, 'SYSTEM', current.needsPartnerAnswer ? 'submit' : 'confirm', {
         inventory: current.needsPartnerAnswer ? { holdUntil: answerByOf } : 'confirm',
         tolerant: 'refused',
-        apply: (b, to, at) => ({ ...b, status: to, holdUntil: null, answerBy: to === 'PENDING_PARTNER' ? answerByOf(b, at) : null, updatedAt: at }),
+        apply: (b, to, at) => ({
+          ...b,
+          status: to,
+          payment: { ...b.payment, paidVnd: receipt?.amountVnd ?? 0, paymentId: receipt?.paymentId ?? null },
+          holdUntil: null,
+          answerBy: to === 'PENDING_PARTNER' ? answerByOf(b, at) : null,
+          updatedAt: at,
+        }),
       });
       const outcome: PaidOutcome = moved.changed ? 'secured' : SECURED.includes(moved.after.status) ? 'already' : 'too-late';
       return { booking: moved.after, outcome };
@@ -228,22 +246,34 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
             throw new AppError(409, 'The booking has started: ask the partner to cancel it').withCode('BOOKING_STARTED');
         },
         apply: (b, to, at) => {
-          const { feeVnd } = cancellationFee(b.policy, { priceVnd: b.priceVnd, startsAt: b.startsAt, now: at, by: caller.role, paid: b.status !== 'HELD' });
-          return { ...b, status: to, holdUntil: null, answerBy: null, cancellation: { by: caller.by, reason, feeVnd }, updatedAt: at };
+          const { feeVnd, refundVnd } = cancellationFee(b.policy, {
+            priceVnd: b.priceVnd,
+            paidVnd: b.payment.paidVnd,
+            startsAt: b.startsAt,
+            now: at,
+            by: caller.role,
+          });
+          return { ...b, status: to, holdUntil: null, answerBy: null, cancellation: { by: caller.by, reason, feeVnd, refundVnd }, updatedAt: at };
         },
       });
     },
 
-    /** The partner starts what was booked: CHECKED_IN (a stay, a parking space) or IN_PROGRESS (a visit, a service). */
-    begin: (id: string, caller: BookingCaller, how: 'checkIn' | 'start') =>
-      moveById(id, caller, how, { guard: notBefore((b) => b.startsAt - BEGIN_AHEAD_MS, now) }),
+    /**
+     * The partner starts what was booked, as its vertical does: CHECKED_IN (a stay, a parking space, a patient at the
+     * desk) or IN_PROGRESS (a visit, a service), from the vertical's `beginAheadSec` before the start.
+     */
+    async begin(id: string, caller: BookingCaller) {
+      const current = await load(id);
+      const rules = VERTICAL_RULES[current.vertical];
+      return (await move(current, caller, rules.beginMove, { guard: notBefore((b) => b.startsAt - rules.beginAheadSec * 1000, now) })).after;
+    },
 
     /** Done: COMPLETED by the partner; the units still ahead (an early check-out) are given back. */
     complete: (id: string, caller: BookingCaller) => moveById(id, caller, 'complete', { inventory: 'release' }),
 
-    /** The guest never came: NO_SHOW (the partner, from an hour after the start), the capacity given back. */
+    /** The guest never came: NO_SHOW (the partner, from the vertical's `noShowAfterSec` after the start), the capacity given back. */
     noShow: (id: string, caller: BookingCaller) =>
-      moveById(id, caller, 'noShow', { inventory: 'release', guard: notBefore((b) => b.startsAt + NO_SHOW_AFTER_MS, now) }),
+      moveById(id, caller, 'noShow', { inventory: 'release', guard: notBefore((b) => b.startsAt + VERTICAL_RULES[b.vertical].noShowAfterSec * 1000, now) }),
 
     /** The deadline's task (at least once): expires the booking when due; a task armed for a deadline since moved later settles. */
     expire: (id: string, armedFor?: number) =>

@@ -1,6 +1,7 @@
 import type { UnitKind } from '../../platform/kits/inventory/units';
 import type { BookingStatus } from './bookings.machine';
 import type { CancellationPolicy } from './bookings.policy';
+import type { PaymentMode } from './bookings.verticals';
 
 export { BOOKINGS, BOOKING_INVENTORY } from './bookings.collections';
 
@@ -15,6 +16,14 @@ export interface BookedResource {
   /** The record it belongs to (the hotel of a room type, the clinic of a doctor); null for none. */
   parentId: string | null;
   parentName: string | null;
+}
+
+export interface BookingPayment {
+  mode: PaymentMode;
+  /** Due before the booking is secured: the price (PREPAY), the deposit (DEPOSIT) or 0 (AT_VENUE). */
+  dueVnd: number;
+  paidVnd: number;
+  paymentId: string | null;
 }
 
 /** `bookings/{id}`: one booking of any vertical; the vertical's own fields under `details`. */
@@ -35,14 +44,17 @@ export interface BookingRecord {
   startsAt: number;
   endsAt: number;
   priceVnd: number;
+  /** What is paid through the app before it is secured (the vertical's payment mode), and what was. */
+  payment: BookingPayment;
   policy: CancellationPolicy;
-  /** The partner answers before it is confirmed (PENDING_PARTNER); otherwise confirmed once paid. */
+  /** The partner answers before it is confirmed (PENDING_PARTNER; the vertical's rule when it was made). */
   needsPartnerAnswer: boolean;
   /** While HELD: when the hold runs out (EXPIRED, the capacity given back). */
   holdUntil: number | null;
   /** While PENDING_PARTNER: when the partner's silence expires it. */
   answerBy: number | null;
-  cancellation: { by: string; reason: string | null; feeVnd: number } | null;
+  /** `feeVnd` kept by the policy out of what was paid; `refundVnd` the rest, given back. */
+  cancellation: { by: string; reason: string | null; feeVnd: number; refundVnd: number } | null;
   rejection: { by: string; reason: string } | null;
   details: Record<string, unknown>;
   createdAt: number;

@@ -1,8 +1,8 @@
 import { percentOf, vnd } from '../../platform/kits/money/money';
 
-// What cancelling costs: free until a number of hours before the start, then a share of the price (basis points).
-// Only the consumer's own cancellation is charged; a partner's or an administrator's is free to the consumer, and so is
-// anything cancelled before it was paid (HELD).
+// What cancelling costs: free until a number of hours before the start, then a share of the price (basis points),
+// kept out of what was paid (never more). Only the consumer's own cancellation is charged; a partner's or an
+// administrator's is free to the consumer, and so is a booking nothing was paid for (held, or paid at the venue).
 
 export interface CancellationPolicy {
   /** Free when cancelled at least this many hours before the start. */
@@ -13,12 +13,16 @@ export interface CancellationPolicy {
 
 export const FREE_CANCELLATION: CancellationPolicy = { freeUntilHours: 0, lateFeeBp: 0 };
 
-/** The fee of cancelling a booking of `priceVnd` starting at `startsAt`, at `now`, by `by`. */
+/**
+ * The fee of cancelling a booking of `priceVnd` starting at `startsAt`, at `now`, by `by`, out of `paidVnd` (what was
+ * paid through the app; a fee is never more than that), and the refund of the rest.
+ */
 export function cancellationFee(
   policy: CancellationPolicy,
-  c: { priceVnd: number; startsAt: number; now: number; by: 'CONSUMER' | 'PARTNER' | 'ADMIN'; paid: boolean },
-): { feeVnd: number; free: boolean; freeUntil: number } {
+  c: { priceVnd: number; paidVnd: number; startsAt: number; now: number; by: 'CONSUMER' | 'PARTNER' | 'ADMIN' },
+): { feeVnd: number; refundVnd: number; free: boolean; freeUntil: number } {
   const freeUntil = c.startsAt - policy.freeUntilHours * 3_600_000;
-  const free = c.by !== 'CONSUMER' || !c.paid || c.now <= freeUntil || policy.lateFeeBp === 0 || c.priceVnd === 0;
-  return { feeVnd: free ? 0 : percentOf(vnd(c.priceVnd), policy.lateFeeBp, 'half-up'), free, freeUntil };
+  const free = c.by !== 'CONSUMER' || c.paidVnd === 0 || c.now <= freeUntil || policy.lateFeeBp === 0 || c.priceVnd === 0;
+  const feeVnd = free ? 0 : Math.min(c.paidVnd, percentOf(vnd(c.priceVnd), policy.lateFeeBp, 'half-up'));
+  return { feeVnd, refundVnd: c.paidVnd - feeVnd, free, freeUntil };
 }

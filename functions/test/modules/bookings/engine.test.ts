@@ -31,7 +31,6 @@ function request(resourceId: string, over: Partial<HoldRequest> = {}): HoldReque
     partnerId: `partner-${resourceId}`,
     resource: { id: resourceId, name: 'Deluxe double', parentId: 'hotel-1', parentName: 'Khách sạn Sông Hàn' },
     capacityOf: () => 1,
-    unitKind: 'NIGHT',
     units: NIGHTS,
     qty: 1,
     timeZone: 'Asia/Ho_Chi_Minh',
@@ -39,11 +38,11 @@ function request(resourceId: string, over: Partial<HoldRequest> = {}): HoldReque
     endsAt: startsAt + 2 * 86_400_000,
     priceVnd: 2_400_000,
     policy: { freeUntilHours: 48, lateFeeBp: 5_000 },
-    needsPartnerAnswer: false,
     details: { guests: 2 },
     ...over,
   };
 }
+const receiptOf = (b: { priceVnd: number }) => ({ paymentId: `pay-${randomUUID().slice(0, 8)}`, amountVnd: b.priceVnd });
 const consumerOf = (r: { consumerId: string }): BookingCaller => ({ by: r.consumerId, role: 'CONSUMER' });
 const partnerOf = (r: { partnerId: string }): BookingCaller => ({ by: `staff-${r.partnerId}`, role: 'PARTNER', partnerId: r.partnerId });
 const takenBy = async (resourceId: string, unit = NIGHTS[0], vertical: BookingVertical = 'HOTEL') => {
@@ -74,14 +73,17 @@ describe('booking engine', () => {
     const resourceId = `room-${randomUUID()}`;
     const r = request(resourceId);
     const { booking } = await engine.hold(r);
-    const confirmed = await engine.paid(booking.id);
+    const confirmed = await engine.paid(booking.id, receiptOf(booking));
     expect(confirmed).toMatchObject({ outcome: 'secured', booking: { status: 'CONFIRMED', holdUntil: null } });
     expect((await takenBy(resourceId))[booking.id]).toMatchObject({ state: 'CONFIRMED' });
-    expect(await engine.paid(booking.id)).toMatchObject({ outcome: 'already', booking: { status: 'CONFIRMED' } });
+    expect(await engine.paid(booking.id, receiptOf(booking))).toMatchObject({ outcome: 'already', booking: { status: 'CONFIRMED' } });
     clock.shift = startsAt - 24 * 3_600_000 - Date.now();
     await expect(engine.hold(request(resourceId))).rejects.toMatchObject({ code: 'BOOKING_UNAVAILABLE' });
     const cancelled = await engine.cancel(booking.id, consumerOf(r), 'Plans changed');
-    expect(cancelled).toMatchObject({ status: 'CANCELLED', cancellation: { by: r.consumerId, reason: 'Plans changed', feeVnd: 1_200_000 } });
+    expect(cancelled).toMatchObject({
+      status: 'CANCELLED',
+      cancellation: { by: r.consumerId, reason: 'Plans changed', feeVnd: 1_200_000, refundVnd: 1_200_000 },
+    });
     expect(await takenBy(resourceId)).toEqual({});
     await expect(engine.cancel(booking.id, consumerOf(r))).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_TRANSITION' });
     expect((await engine.hold(request(resourceId))).booking.status).toBe('HELD');
@@ -89,7 +91,7 @@ describe('booking engine', () => {
 
   it('a booking the partner answers: PENDING_PARTNER once paid; another partner or guest sees nothing (404); rejected with a reason, the room freed', async () => {
     const resourceId = `room-${randomUUID()}`;
-    const r = request(resourceId, { vertical: 'RENTAL_VIEWING', needsPartnerAnswer: true, unitKind: 'SLOT', units: ['slot-1'] });
+    const r = request(resourceId, { vertical: 'RENTAL_VIEWING', units: ['slot-1'] });
     const { booking } = await engine.hold(r);
     const { booking: pending } = await engine.paid(booking.id);
     expect(pending).toMatchObject({ status: 'PENDING_PARTNER', answerBy: expect.any(Number) });
@@ -117,15 +119,15 @@ describe('booking engine', () => {
     expect(await engine.expire(booking.id)).toBe('expired');
     expect(Object.keys(await takenBy(resourceId))).not.toContain(booking.id);
     expect(await engine.expire(booking.id)).toBe('settled');
-    expect(await engine.paid(booking.id)).toMatchObject({ outcome: 'too-late', booking: { status: 'EXPIRED' } });
+    expect(await engine.paid(booking.id, receiptOf(booking))).toMatchObject({ outcome: 'too-late', booking: { status: 'EXPIRED' } });
     expect((await engine.hold({ ...r })).booking.status).toBe('EXPIRED');
     expect((await engine.get(booking.id, partnerOf(r))).status).toBe('EXPIRED');
   });
 
   it('the deadline task expires an unanswered booking when due, and leaves an answered one alone', async () => {
     const resourceId = `room-${randomUUID()}`;
-    const first = request(resourceId, { needsPartnerAnswer: true, capacityOf: () => 2 });
-    const second = request(resourceId, { needsPartnerAnswer: true, capacityOf: () => 2 });
+    const first = request(resourceId, { vertical: 'MEDICAL', capacityOf: () => 2 });
+    const second = request(resourceId, { vertical: 'MEDICAL', capacityOf: () => 2 });
     const a = (await engine.hold(first)).booking;
     const b = (await engine.hold(second)).booking;
     await engine.paid(a.id);
@@ -141,26 +143,27 @@ describe('booking engine', () => {
     expect(await engine.expire(b.id)).toBe('settled');
     expect((await engine.get(a.id, consumerOf(first))).status).toBe('EXPIRED');
     expect((await engine.get(b.id, consumerOf(second))).status).toBe('CONFIRMED');
-    expect(Object.keys(await takenBy(resourceId))).toEqual([b.id]);
+    expect(Object.keys(await takenBy(resourceId, NIGHTS[0], 'MEDICAL'))).toEqual([b.id]);
   });
 
-  it('the stay itself: check-in not before 12 hours ahead, no-show not before an hour after the start, no guest’s cancel once started; completed or no-show, the room is freed; only the partner moves it', async () => {
+  it('the stay itself: check-in not before 12 hours ahead, no-show not before a day after the start, no guest’s cancel once started; completed or no-show, the room is freed; only the partner moves it', async () => {
     const resourceId = `room-${randomUUID()}`;
     const r = request(resourceId, { capacityOf: () => 2 });
     const guest = request(resourceId, { capacityOf: () => 2 });
     const { booking } = await engine.hold(r);
     const other = (await engine.hold(guest)).booking;
-    await engine.paid(booking.id);
-    await engine.paid(other.id);
+    await engine.paid(booking.id, receiptOf(booking));
+    await engine.paid(other.id, receiptOf(other));
     clock.shift = startsAt - 13 * 3_600_000 - Date.now();
-    await expect(engine.begin(booking.id, partnerOf(r), 'checkIn')).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_TOO_EARLY' });
-    await expect(engine.noShow(other.id, partnerOf(guest))).rejects.toMatchObject({ code: 'BOOKING_TOO_EARLY' });
+    await expect(engine.begin(booking.id, partnerOf(r))).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_TOO_EARLY' });
     clock.shift = startsAt - 11 * 3_600_000 - Date.now();
-    await expect(engine.begin(booking.id, consumerOf(r), 'checkIn')).rejects.toMatchObject({ code: 'BOOKING_NOT_ALLOWED' });
-    expect((await engine.begin(booking.id, partnerOf(r), 'checkIn')).status).toBe('CHECKED_IN');
+    await expect(engine.begin(booking.id, consumerOf(r))).rejects.toMatchObject({ code: 'BOOKING_NOT_ALLOWED' });
+    expect((await engine.begin(booking.id, partnerOf(r))).status).toBe('CHECKED_IN');
     await expect(engine.cancel(booking.id, consumerOf(r))).rejects.toMatchObject({ code: 'BOOKING_TRANSITION' });
     clock.shift = startsAt + 3_600_000 - Date.now();
     await expect(engine.cancel(other.id, consumerOf(guest))).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_STARTED' });
+    await expect(engine.noShow(other.id, partnerOf(guest))).rejects.toMatchObject({ code: 'BOOKING_TOO_EARLY' });
+    clock.shift = startsAt + 24 * 3_600_000 - Date.now();
     expect((await engine.noShow(other.id, partnerOf(guest))).status).toBe('NO_SHOW');
     expect(Object.keys(await takenBy(resourceId))).toEqual([booking.id]);
     expect((await engine.complete(booking.id, partnerOf(r))).status).toBe('COMPLETED');
@@ -172,9 +175,24 @@ describe('booking engine', () => {
     ]);
   });
 
+  it('what is due follows the vertical: a hotel prepays the price (no other amount secures it), a clinic takes nothing ahead, so its late cancel costs nothing', async () => {
+    const room = (await engine.hold(request(`room-${randomUUID()}`))).booking;
+    expect(room.payment).toEqual({ mode: 'PREPAY', dueVnd: 2_400_000, paidVnd: 0, paymentId: null });
+    await expect(engine.paid(room.id)).rejects.toThrow(/payment of 2400000/);
+    await expect(engine.paid(room.id, { paymentId: 'p1', amountVnd: 1 })).rejects.toThrow(/payment of 2400000/);
+    expect((await engine.paid(room.id, { paymentId: 'p1', amountVnd: 2_400_000 })).booking.payment).toMatchObject({ paidVnd: 2_400_000, paymentId: 'p1' });
+    const visit = request(`doctor-${randomUUID()}`, { vertical: 'MEDICAL', units: ['slot-9'] });
+    const appointment = (await engine.hold(visit)).booking;
+    expect(appointment).toMatchObject({ unitKind: 'SLOT', needsPartnerAnswer: true, payment: { mode: 'AT_VENUE', dueVnd: 0 } });
+    await engine.paid(appointment.id);
+    await engine.answer(appointment.id, partnerOf(visit), { accepted: true });
+    clock.shift = startsAt - 3_600_000 - Date.now();
+    expect((await engine.cancel(appointment.id, consumerOf(visit))).cancellation).toMatchObject({ feeVnd: 0, refundVnd: 0 });
+  });
+
   it('the trigger asks for the deadline’s task under one id per due time (a hold’s end, then the answer’s; a redelivery asks for the same task, which the queue drops); a change of nothing due arms nothing', async () => {
     const resourceId = `room-${randomUUID()}`;
-    const r = request(resourceId, { needsPartnerAnswer: true });
+    const r = request(resourceId, { vertical: 'MEDICAL' });
     const armed: Array<[string, number, string | undefined]> = [];
     const scheduler = { schedule: async (id: string, delaySec: number, phase?: string) => void armed.push([id, delaySec, phase]) };
     const config = testConfig();
