@@ -1,13 +1,11 @@
 import type { UnitKind } from '../../platform/kits/inventory/units';
 import type { BookingStatus } from './bookings.machine';
 import type { CancellationPolicy } from './bookings.policy';
-import type { PaymentMode } from './bookings.verticals';
+import type { BookingVertical, PaymentMode } from './bookings.verticals';
 
 export { BOOKINGS, BOOKING_INVENTORY } from './bookings.collections';
 
-/** The booking verticals (the spec's `booking.hotel.*`, `booking.parking.*`, `booking.rental.viewing*`, …). */
-export const BOOKING_VERTICALS = ['HOTEL', 'PARKING', 'RENTAL_VIEWING', 'MEDICAL', 'SCHOOL', 'HOME_SERVICE'] as const;
-export type BookingVertical = (typeof BOOKING_VERTICALS)[number];
+export { BOOKING_VERTICALS, type BookingVertical } from './bookings.verticals';
 
 /** What is booked: a partner's resource (a room type, a lot's spaces, a listing's viewing slots, a doctor's slots…). */
 export interface BookedResource {

@@ -1,8 +1,11 @@
 import type { UnitKind } from '../../platform/kits/inventory/units';
-import type { BookingVertical } from './bookings.model';
 
 // What differs between the booking verticals, as configuration of the one engine: the units they book, whether the
 // partner answers before a booking is confirmed, how it is paid, how it starts and when a guest counts as a no-show.
+
+/** The booking verticals (the spec's `booking.hotel.*`, `booking.parking.*`, `booking.rental.viewing*`, …). */
+export const BOOKING_VERTICALS = ['HOTEL', 'PARKING', 'RENTAL_VIEWING', 'MEDICAL', 'SCHOOL', 'HOME_SERVICE'] as const;
+export type BookingVertical = (typeof BOOKING_VERTICALS)[number];
 
 /** PREPAY: the price before it is secured; DEPOSIT: a share of it; AT_VENUE: nothing through the app. */
 export type PaymentMode = 'PREPAY' | 'DEPOSIT' | 'AT_VENUE';
