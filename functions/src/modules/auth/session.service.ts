@@ -8,6 +8,7 @@ import { removeSessionDevices } from '../notifications';
 import type { TokenPair, TokenSigner } from './tokens';
 import { authAdmin, inTransaction } from '../../platform/core/firebase/firebase';
 import { UserRecord, toProfile, accounts } from '../users';
+import { settled } from '../../platform/core/errors/settled';
 
 export function sessionView(session: SessionRecord, currentSessionId?: string) {
   return {
@@ -219,14 +220,9 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
   return async (token, beside) => {
     const claims = await jwtVerify(token);
     // The session read and the caller's `beside` (a per-user rate limit) side by side: one round trip, not two.
-    const [state, besideFailure] = await Promise.all([
+    const [state, besideOutcome] = await Promise.all([
       authRepo.requestState(claims.userId, claims.sessionId, claims.tokenId),
-      beside
-        ? beside({ userId: claims.userId }).then(
-            () => null,
-            (err: unknown) => ({ err }),
-          )
-        : null,
+      beside ? settled(beside({ userId: claims.userId })) : null,
     ]);
     const user = state.user as Omit<UserRecord, 'id'> | undefined;
     const t = now();
@@ -242,7 +238,7 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
     if (t - state.session.lastUsedAt > AUTH_LIMITS.sessionTouchEverySec * 1000) {
       await authRepo.touchSession(claims.sessionId, t).catch((err: Error) => logger.warn('session touch failed', { error: err.message }));
     }
-    if (besideFailure) throw besideFailure.err;
+    if (besideOutcome && 'err' in besideOutcome) throw besideOutcome.err;
     const auth: AuthContext = { ...claims, roles: [...user.roles], permissions: user.permissions ? [...user.permissions] : undefined };
     return auth;
   };

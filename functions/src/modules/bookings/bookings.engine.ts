@@ -1,4 +1,5 @@
 import { AppError, contendedError, NotFoundError } from '../../platform/core/errors/app-error';
+import { settled } from '../../platform/core/errors/settled';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { oneAtATime } from '../../platform/kits/firestore/one-at-a-time';
 import { stableId } from '../../platform/kits/ids/stable-id';
@@ -66,17 +67,14 @@ const SECURED: readonly BookingStatus[] = ['PENDING_PARTNER', 'CONFIRMED', 'CHEC
 /** The engine's invariants on what a vertical asks for (a vertical validates the request; a breach here is a bug). */
 function checkRequest(r: HoldRequest): void {
   const whole = (n: number, min: number, max = Number.MAX_SAFE_INTEGER) => Number.isSafeInteger(n) && n >= min && n <= max;
-  const bad = !whole(r.priceVnd, 0)
-    ? 'priceVnd'
-    : !whole(r.qty, 1)
-      ? 'qty'
-      : !whole(r.policy.freeUntilHours, 0)
-        ? 'policy.freeUntilHours'
-        : !whole(r.policy.lateFeeBp, 0, 10_000)
-          ? 'policy.lateFeeBp'
-          : !(whole(r.startsAt, 0) && whole(r.endsAt, 0) && r.endsAt > r.startsAt)
-            ? 'startsAt/endsAt'
-            : null;
+  const breaches = {
+    priceVnd: !whole(r.priceVnd, 0),
+    qty: !whole(r.qty, 1),
+    'policy.freeUntilHours': !whole(r.policy.freeUntilHours, 0),
+    'policy.lateFeeBp': !whole(r.policy.lateFeeBp, 0, 10_000),
+    'startsAt/endsAt': !(whole(r.startsAt, 0) && whole(r.endsAt, 0) && r.endsAt > r.startsAt),
+  };
+  const bad = Object.entries(breaches).find(([, breached]) => breached)?.[0];
   if (bad) throw new Error(`bookings: invalid hold request (${bad})`);
 }
 
@@ -178,16 +176,10 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
               updatedAt: at,
             };
             const inventory = { ...inventoryOf(record, at), capacityOf, qty: request.qty, until: record.holdUntil! };
-            const [existing, held] = await Promise.all([
-              bookingsRepo.get(id, tx),
-              bookingInventory.txHold(tx, inventory).then(
-                (h) => ({ h }),
-                (err: unknown) => ({ err }),
-              ),
-            ]);
+            const [existing, held] = await Promise.all([bookingsRepo.get(id, tx), settled(bookingInventory.txHold(tx, inventory))]);
             if (existing) return { booking: bookingDeadline.settle(existing, at).entity, replayed: true };
             if ('err' in held) throw held.err;
-            held.h.write();
+            held.value.write();
             bookingsRepo.create(tx, record);
             return { booking: record, replayed: false };
           },

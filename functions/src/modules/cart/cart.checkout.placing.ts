@@ -1,4 +1,5 @@
 import type { Transaction } from 'firebase-admin/firestore';
+import { settled } from '../../platform/core/errors/settled';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { changed, type CheckoutInput } from './cart.checkout.parts';
 import { oneAtATime } from '../../platform/kits/firestore/one-at-a-time';
@@ -19,13 +20,6 @@ import { cartRepo } from './cart.repo';
 // then the commit. The store's stock is held from its read to the commit (a placing refused, or a replay, holds it
 // until its rollback). An order placed already (an earlier request with the key) is answered as a replay, whatever
 // would refuse.
-
-/** A promise's outcome, kept: a refusal read beside the others counts only once the order is known not to exist. */
-export const settled = <T>(p: Promise<T>): Promise<{ value: T } | { err: unknown }> =>
-  p.then(
-    (value) => ({ value }),
-    (err: unknown) => ({ err }),
-  );
 
 /** What a placing knows when it writes: the attempt record as read, the checkout assessed with the stock taken (priced now), the caller's read. */
 export interface PlacingStep<S> {

@@ -13,7 +13,8 @@ import type { PaymentView } from '../payments';
 import type { Reservation } from '../promotions';
 import { asCartRefusal, changed, draftOf, paymentAnswer, type CheckoutInput } from './cart.checkout.parts';
 import { busy, createPlaceAtOnce, writtenAnswer } from './cart.checkout.once';
-import { createCartPlacing, LinesRefused, settled, type CartPlaced } from './cart.checkout.placing';
+import { createCartPlacing, LinesRefused, type CartPlaced } from './cart.checkout.placing';
+import { settled } from '../../platform/core/errors/settled';
 
 export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 

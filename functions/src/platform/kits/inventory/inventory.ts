@@ -134,6 +134,29 @@ export function defineInventory(spec: InventorySpec) {
     }
   }
 
+  /**
+   * Replaces the booking's entry in every unit by `next` (a take, a longer hold) when each one is as `holds` wants it
+   * (a live hold; for a confirmation a take already counts); `held: false` and nothing written otherwise.
+   */
+  async function rewriteLiveHold(
+    tx: Transaction,
+    p: { resourceId: string; units: readonly string[]; bookingId: string; now: number },
+    holds: (entry: UnitEntry) => boolean,
+    next: (qty: number) => UnitEntry,
+  ): Promise<{ held: boolean; write(): void }> {
+    checkedBookingId(p.bookingId);
+    checkedUnits(p.resourceId, p.units);
+    const docs = await read(p.resourceId, p.units, tx);
+    const entries = docs.map((d) => d?.entries[p.bookingId]);
+    const held = entries.every((e) => e !== undefined && holds(e));
+    return {
+      held,
+      write: () => {
+        if (held) writeEntries(tx, { resourceId: p.resourceId, units: p.units, docs }, p.bookingId, next(entries[0]!.qty), p.now);
+      },
+    };
+  }
+
   return {
     /** Each unit's capacity left at `now` (no transaction: a view that may be a moment old). */
     async available(resourceId: string, units: readonly string[], capacityOf: (unit: string) => number, now: number) {
@@ -168,44 +191,25 @@ export function defineInventory(spec: InventorySpec) {
      * Turns the booking's live hold into a confirmed take of each unit. `held: false` (nothing written) when a unit no
      * longer holds it live (the hold ran out or was released): the caller refuses or holds anew.
      */
-    async txConfirm(
-      tx: Transaction,
-      p: { resourceId: string; units: readonly string[]; bookingId: string; now: number },
-    ): Promise<{ held: boolean; write(): void }> {
-      checkedBookingId(p.bookingId);
-      const docs = await read(p.resourceId, p.units, tx);
-      const entries = docs.map((d) => d?.entries[p.bookingId]);
-      const held = entries.every((e) => e !== undefined && isLive(e, p.now));
-      const qty = entries[0]?.qty ?? 0;
-      return {
-        held,
-        write: () => {
-          if (held) writeEntries(tx, { resourceId: p.resourceId, units: p.units, docs }, p.bookingId, { qty, state: 'CONFIRMED', until: null }, p.now);
-        },
-      };
-    },
+    txConfirm: (tx: Transaction, p: { resourceId: string; units: readonly string[]; bookingId: string; now: number }) =>
+      rewriteLiveHold(
+        tx,
+        p,
+        (e) => isLive(e, p.now),
+        (qty) => ({ qty, state: 'CONFIRMED', until: null }),
+      ),
 
     /**
      * Holds the booking's live hold longer (until `until`: waiting for a partner's answer), without asking for room
      * again: it holds it already. `held: false` (nothing written) when a unit no longer holds it live.
      */
-    async txExtend(
-      tx: Transaction,
-      p: { resourceId: string; units: readonly string[]; bookingId: string; until: number; now: number },
-    ): Promise<{ held: boolean; write(): void }> {
-      checkedBookingId(p.bookingId);
-      checkedUnits(p.resourceId, p.units);
-      const docs = await read(p.resourceId, p.units, tx);
-      const entries = docs.map((d) => d?.entries[p.bookingId]);
-      const held = entries.every((e) => e !== undefined && e.state === 'HELD' && isLive(e, p.now));
-      const qty = entries[0]?.qty ?? 0;
-      return {
-        held,
-        write: () => {
-          if (held) writeEntries(tx, { resourceId: p.resourceId, units: p.units, docs }, p.bookingId, { qty, state: 'HELD', until: p.until }, p.now);
-        },
-      };
-    },
+    txExtend: (tx: Transaction, p: { resourceId: string; units: readonly string[]; bookingId: string; until: number; now: number }) =>
+      rewriteLiveHold(
+        tx,
+        p,
+        (e) => e.state === 'HELD' && isLive(e, p.now),
+        (qty) => ({ qty, state: 'HELD', until: p.until }),
+      ),
 
     /** Gives the booking's units back (a hold or a confirmed take); none left is nothing to do. */
     async txRelease(tx: Transaction, p: { resourceId: string; units: readonly string[]; bookingId: string; now: number }): Promise<{ write(): void }> {

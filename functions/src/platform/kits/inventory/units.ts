@@ -23,13 +23,27 @@ const dateOfDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0,
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 /** The local date and hour at `at` in `timeZone`. */
 export function localTime(at: number, timeZone: string): { date: string; hour: number } {
+  const { date, hour } = localParts(at, timeZone);
+  return { date, hour };
+}
+
+/** The local date, hour and minute at `at` in `timeZone` (one formatter per zone). */
+function localParts(at: number, timeZone: string): { date: string; hour: number; minute: number } {
   let format = zoneFormats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     zoneFormats.set(timeZone, format);
   }
   const parts = Object.fromEntries(format.formatToParts(new Date(at)).map((p) => [p.type, p.value]));
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour), minute: Number(parts.minute) };
 }
 
 /** Why a range of units cannot be booked (the caller turns it into its 400 or 422 with its own code). */
@@ -68,8 +82,8 @@ export function nightsOf(from: string, to: string, rules: RangeRules, now: numbe
  * `…T18`, `…T19`, `…T20`. An hour already begun cannot be booked.
  */
 export function hoursOf(from: number, to: number, rules: RangeRules, now: number, timeZone: string): { units: string[] } | RangeProblem {
-  if (!Number.isSafeInteger(from) || from % 60_000 !== 0 || localTimeMinute(from, timeZone) !== 0) return { problem: 'INVALID_DATE', field: 'from' };
-  if (!Number.isSafeInteger(to) || to % 60_000 !== 0 || localTimeMinute(to, timeZone) !== 0) return { problem: 'INVALID_DATE', field: 'to' };
+  if (!Number.isSafeInteger(from) || from % 60_000 !== 0 || localParts(from, timeZone).minute !== 0) return { problem: 'INVALID_DATE', field: 'from' };
+  if (!Number.isSafeInteger(to) || to % 60_000 !== 0 || localParts(to, timeZone).minute !== 0) return { problem: 'INVALID_DATE', field: 'to' };
   if (to <= from) return { problem: 'REVERSED' };
   if (from < now) return { problem: 'IN_THE_PAST' };
   const count = (to - from) / HOUR_MS;
@@ -82,14 +96,4 @@ export function hoursOf(from: number, to: number, rules: RangeRules, now: number
       return `${date}T${String(hour).padStart(2, '0')}`;
     }),
   };
-}
-
-const minuteFormats = new Map<string, Intl.DateTimeFormat>();
-function localTimeMinute(at: number, timeZone: string): number {
-  let format = minuteFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, minute: '2-digit' });
-    minuteFormats.set(timeZone, format);
-  }
-  return Number(format.formatToParts(new Date(at)).find((p) => p.type === 'minute')!.value);
 }
