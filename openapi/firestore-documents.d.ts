@@ -608,7 +608,7 @@ export interface PaymentDocument {
   amount: number;
   currency: "VND";
   /** What it pays for. */
-  purpose: "RIDE" | "TOPUP" | "BOOKING" | "RENTAL_DEPOSIT" | "OTHER" | "ORDER" | "DELIVERY";
+  purpose: "RIDE" | "TOPUP" | "RENTAL_DEPOSIT" | "OTHER" | "ORDER" | "DELIVERY" | "BOOKING";
   /** The ride, order… it pays for. */
   ref: {
     type: string;

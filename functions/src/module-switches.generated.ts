@@ -16,6 +16,7 @@ import { paymentsSwitches } from './modules/payments/payments.config';
 import { ordersSwitches } from './modules/orders/orders.config';
 import { cartSwitches } from './modules/cart/cart.config';
 import { deliverySwitches } from './modules/delivery/delivery.config';
+import { bookingsSwitches } from './modules/bookings/bookings.config';
 
 export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
   { module: 'health', switches: healthSwitches },
@@ -32,4 +33,5 @@ export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
   { module: 'orders', switches: ordersSwitches },
   { module: 'cart', switches: cartSwitches },
   { module: 'delivery', switches: deliverySwitches },
+  { module: 'bookings', switches: bookingsSwitches },
 ];

@@ -30,6 +30,7 @@ import { ordersModule } from './orders/orders.module';
 import { deliveryModule } from './delivery/delivery.module';
 import { cartModule } from './cart/cart.module';
 import { bookingsModule } from './bookings/bookings.module';
+import { hotelsModule } from './hotels/hotels.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -67,6 +68,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     cartModule,
     deliveryModule,
     bookingsModule,
+    hotelsModule,
   ]),
 );
 

@@ -227,6 +227,7 @@ describe('nearby routes', () => {
     expect(nearby.map((r) => r.path).sort()).toEqual([
       '/atm/nearby',
       '/fuel/stations/nearby',
+      '/hotels/nearby',
       '/merchants/items/search',
       '/merchants/nearby',
       '/parking/lots/nearby',

@@ -126,6 +126,7 @@ describe('message catalogues', () => {
     expect(catalogues.map((c) => c.name.split(':')[0]).sort()).toEqual(
       [
         'auth/auth.texts.ts',
+        'bookings/bookings.texts.ts',
         'chat/chat.texts.ts',
         'delivery/delivery.texts.ts',
         'driver/driver.texts.ts',

@@ -14,3 +14,12 @@ export const BOOKING_DEADLINE_QUEUE = defineTaskQueue(
   'bookingDeadline',
   z.object({ bookingId: z.string().check(z.minLength(1), z.maxLength(1500)), armedFor: z.optional(z.string().check(z.maxLength(20))) }),
 );
+/** A confirmed booking's reminder `hours` before its start (`startsAt`: the start it was armed for, in ms). */
+export const BOOKING_REMINDER_QUEUE = defineTaskQueue(
+  'bookingReminder',
+  z.object({
+    bookingId: z.string().check(z.minLength(1), z.maxLength(1500)),
+    hours: z.string().check(z.regex(/^\d{1,3}$/)),
+    startsAt: z.string().check(z.regex(/^\d{1,16}$/)),
+  }),
+);

@@ -1,5 +1,5 @@
 import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
-import { BOOKING_DEADLINE_QUEUE } from './bookings.collections';
+import { BOOKING_DEADLINE_QUEUE, BOOKING_REMINDER_QUEUE } from './bookings.collections';
 import { bookingMachine, type BookingAction, type BookingStatus } from './bookings.machine';
 import type { BookingRecord } from './bookings.model';
 
@@ -24,3 +24,35 @@ export const bookingDeadline = defineDeadline<BookingRecord, BookingStatus, Book
   },
   entity: 'booking',
 });
+
+/**
+ * A confirmed booking's reminders (24 h and 1 h before its start): one task per booking, lead time and start (the
+ * phase `<hours>h-<startsAt>`), scheduled by the trigger; the task reminds only a booking still CONFIRMED for that
+ * start. Nothing expires: no move, no lazy check (a lost reminder is a notice less, never a stuck booking).
+ */
+export const bookingReminder = defineDeadline<BookingRecord, BookingStatus, BookingAction, 'bookingId', { bookingId: string; hours: string; startsAt: string }>(
+  {
+    queue: BOOKING_REMINDER_QUEUE,
+    idField: 'bookingId',
+    taskId: (id, phase) => `booking-${id}-remind-${phase ?? ''}`,
+    dueAt: () => null,
+    entity: 'booking reminder',
+  },
+);
+
+/** The longest wait of one reminder task (Cloud Tasks schedules up to 30 days ahead; a timer up to 24.8 days): farther, it hops. */
+export const REMINDER_HOP_SEC = 20 * 86_400;
+
+/**
+ * Arms the reminder `hours` before the booking's start: one task at its time, or within REMINDER_HOP_SEC when it is
+ * farther off, whose run arms the next hop (each hop's task id names the time it fires, so a redelivery re-arms
+ * nothing new). False when the time has passed.
+ */
+export async function armReminder(b: BookingRecord, hours: number, now: number, scheduler = bookingReminder.scheduler): Promise<boolean> {
+  const inSec = Math.ceil((b.startsAt - hours * 3_600_000 - now) / 1000);
+  if (inSec <= 0) return false;
+  const wait = Math.min(inSec, REMINDER_HOP_SEC);
+  const firesAt = Math.floor(now / 1000) + wait;
+  await scheduler.schedule(b.id, wait, `${hours}h-${b.startsAt}-${firesAt}`, { bookingId: b.id, hours: String(hours), startsAt: String(b.startsAt) });
+  return true;
+}

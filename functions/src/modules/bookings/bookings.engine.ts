@@ -10,7 +10,7 @@ import { bookingInventory, resourceQueueKey } from './bookings.inventory';
 import { bookingMachine, type BookingAction, type BookingActor, type BookingStatus } from './bookings.machine';
 import type { BookingRecord } from './bookings.model';
 import { cancellationFee } from './bookings.policy';
-import { VERTICAL_RULES } from './bookings.verticals';
+import { VERTICAL_RULES, type BookingVertical } from './bookings.verticals';
 import { percentOf, vnd } from '../../platform/kits/money/money';
 import { bookingsRepo } from './bookings.repo';
 
@@ -25,6 +25,8 @@ export interface EngineSettings {
   holdMinutes: number;
   /** How long a partner has to answer a booking waiting for it. */
   answerHours: number;
+  /** HELD bookings one consumer may have at once (BOOKINGS_MAX_LIVE_HOLDS). */
+  maxLiveHolds: number;
 }
 
 /** What a vertical asks for; the rest (units' kind, the partner's answer, the payment due) follows from its rules (bookings.verticals). */
@@ -58,7 +60,8 @@ export function sees(caller: BookingCaller, b: BookingRecord): boolean {
 }
 
 /** The inventory's resource: the vertical's resource id under its vertical (two verticals never share capacity). */
-export const inventoryResourceOf = (b: Pick<BookingRecord, 'vertical' | 'resource'>) => `${b.vertical.toLowerCase().replaceAll('_', '-')}:${b.resource.id}`;
+export const inventoryResourceOf = (b: { vertical: BookingVertical; resource: { id: string } }) =>
+  `${b.vertical.toLowerCase().replaceAll('_', '-')}:${b.resource.id}`;
 
 /** What `paid` did: secured now, secured before (a repeated notice), or too late (expired, cancelled: refund it). */
 export type PaidOutcome = 'secured' | 'already' | 'too-late';
@@ -148,7 +151,7 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
     /**
      * Holds the capacity for a new booking (HELD until `holdMinutes` from now), or answers the booking the same key
      * made already (`replayed`, as it stands now: an overdue hold reads EXPIRED). 409 BOOKING_UNAVAILABLE when a unit
-     * lacks room.
+     * lacks room, BOOKING_TOO_MANY_HOLDS when the consumer has `maxLiveHolds` unpaid holds already.
      */
     async hold(request: HoldRequest): Promise<{ booking: BookingRecord; replayed: boolean }> {
       checkRequest(request);
@@ -176,8 +179,16 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
               updatedAt: at,
             };
             const inventory = { ...inventoryOf(record, at), capacityOf, qty: request.qty, until: record.holdUntil! };
-            const [existing, held] = await Promise.all([bookingsRepo.get(id, tx), settled(bookingInventory.txHold(tx, inventory))]);
+            const [existing, held, liveHolds] = await Promise.all([
+              bookingsRepo.get(id, tx),
+              settled(bookingInventory.txHold(tx, inventory)),
+              bookingsRepo.txLiveHolds(tx, request.consumerId, at, settings.maxLiveHolds),
+            ]);
             if (existing) return { booking: bookingDeadline.settle(existing, at).entity, replayed: true };
+            if (liveHolds >= settings.maxLiveHolds)
+              throw new AppError(409, `You have ${liveHolds} bookings waiting for payment: pay or cancel one first`, {
+                max: settings.maxLiveHolds,
+              }).withCode('BOOKING_TOO_MANY_HOLDS');
             if ('err' in held) throw held.err;
             held.value.write();
             bookingsRepo.create(tx, record);
@@ -254,9 +265,14 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
      * The partner starts what was booked, as its vertical does: CHECKED_IN (a stay, a parking space, a patient at the
      * desk) or IN_PROGRESS (a visit, a service), from the vertical's `beginAheadSec` before the start.
      */
-    async begin(id: string, caller: BookingCaller) {
+    async begin(id: string, caller: BookingCaller, asked?: 'checkIn' | 'start') {
       const current = await load(id);
       const rules = VERTICAL_RULES[current.vertical];
+      if (asked && asked !== rules.beginMove && sees(caller, current))
+        throw new AppError(409, `A ${current.vertical} booking is begun by ${rules.beginMove}`, {
+          status: current.status,
+          allowed: [rules.beginMove],
+        }).withCode('BOOKING_TRANSITION');
       return (await move(current, caller, rules.beginMove, { guard: notBefore((b) => b.startsAt - rules.beginAheadSec * 1000, now) })).after;
     },
 
@@ -275,6 +291,10 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
         armedFor,
         now,
       }),
+
+    /** What is left of a resource's capacity in each unit: capacity minus live holds and confirmed bookings (overdue holds count for nothing). */
+    available: (vertical: BookingVertical, resourceId: string, units: readonly string[], capacityOf: (unit: string) => number) =>
+      bookingInventory.available(inventoryResourceOf({ vertical, resource: { id: resourceId } }), units, capacityOf, now()),
 
     /** One booking as the caller may see it, its deadline settled (an overdue hold reads EXPIRED). */
     async get(id: string, caller: BookingCaller): Promise<BookingRecord> {

@@ -58,6 +58,3 @@ export interface BookingRecord {
   createdAt: number;
   updatedAt: number;
 }
-
-/** A new booking holds its capacity 10 minutes for payment (the figure); a partner answers within a day. */
-export const BOOKING_SETTINGS = { holdMinutes: 10, answerHours: 24 } as const;

@@ -1,5 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db } from '../../platform/core/firebase/firebase';
+import { paginate, type Page, type PageRequest } from '../../platform/kits/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import { readHistory, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
 import { BOOKINGS } from './bookings.collections';
@@ -7,6 +8,19 @@ import type { BookingAction, BookingStatus } from './bookings.machine';
 import type { BookingRecord } from './bookings.model';
 
 const bookings = () => typedCollection<BookingRecord>(BOOKINGS);
+
+/**
+ * A list of bookings: one party's (a consumer's newest first; a partner's, or one resource of it, soonest start first),
+ * or every booking for an administrator; narrowed by vertical and statuses. Each shape has its index.
+ */
+export interface BookingFilter {
+  consumerId?: string;
+  partnerId?: string;
+  resourceId?: string;
+  vertical?: BookingRecord['vertical'];
+  statuses?: readonly BookingStatus[];
+  order: 'newest' | 'soonest';
+}
 
 export const bookingsRepo = {
   get: (id: string, tx?: Transaction) => readRecord(bookings().doc(id), tx),
@@ -26,6 +40,22 @@ export const bookingsRepo = {
       ref: () => db().collection(BOOKINGS).doc(id),
       alongside,
     };
+  },
+  list(filter: BookingFilter, page: PageRequest): Promise<Page<BookingRecord>> {
+    let query: FirebaseFirestore.Query<BookingRecord> = bookings();
+    if (filter.consumerId) query = query.where('consumerId', '==', filter.consumerId);
+    if (filter.partnerId) query = query.where('partnerId', '==', filter.partnerId);
+    if (filter.resourceId) query = query.where('resource.id', '==', filter.resourceId);
+    if (filter.vertical) query = query.where('vertical', '==', filter.vertical);
+    if (filter.statuses?.length === 1) query = query.where('status', '==', filter.statuses[0]);
+    else if (filter.statuses && filter.statuses.length > 1) query = query.where('status', 'in', [...filter.statuses]);
+    const order = filter.order === 'newest' ? { field: 'createdAt', direction: 'desc' as const } : { field: 'startsAt', direction: 'asc' as const };
+    return paginate(query, [order], page, (d) => d.data());
+  },
+  /** How many of the consumer's holds are live at `at` (up to `limit`), read in the caller's transaction. */
+  async txLiveHolds(tx: Transaction, consumerId: string, at: number, limit: number): Promise<number> {
+    const live = bookings().where('consumerId', '==', consumerId).where('status', '==', 'HELD').where('holdUntil', '>', at);
+    return (await tx.get(live.limit(limit))).size;
   },
   history: (id: string) => readHistory<BookingStatus, BookingAction>(db().collection(BOOKINGS).doc(id)),
 };

@@ -31,6 +31,8 @@ export const ledger = {
    */
   txMayOweCash: async (tx: Transaction, driverId: string, owedVnd: number, limitVnd: number): Promise<boolean> =>
     owedVnd <= 0 || (await repo().balances([userAccountId('EARNINGS', driverId)], tx))[0].balance - owedVnd >= -limitVnd,
+  /** The transfers an operation posted (empty when it has not run), read in the caller's transaction: posting once per operation. */
+  posted: (operationId: string, tx?: Transaction): Promise<TransferRecord[]> => repo().posted(operationId, tx),
   /** One account's balance, read in the caller's transaction (before it writes). */
   balance: async (tx: Transaction, accountId: string): Promise<number> => (await repo().balances([accountId], tx))[0].balance,
   /**

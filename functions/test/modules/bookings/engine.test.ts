@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BOOKING_INVENTORY } from '../../../src/modules/bookings/bookings.collections';
 import { bookingDeadline } from '../../../src/modules/bookings/bookings.deadline';
-import { onBookingWritten } from '../../../src/modules/bookings/bookings.triggers';
+import { onBookingWritten, type BookingTriggerWork } from '../../../src/modules/bookings/bookings.triggers';
 import { testConfig } from '../../helpers/config';
 import { createBookingEngine, type BookedResource, type BookingCaller, type BookingVertical, type HoldRequest } from '../../../src/modules/bookings';
 import { inventoryResourceOf } from '../../../src/modules/bookings/bookings.engine';
@@ -16,7 +16,7 @@ beforeAll(requireEmulators);
 jest.setTimeout(60_000);
 
 const clock = { shift: 0 };
-const engine = createBookingEngine({ holdMinutes: 10, answerHours: 24 }, () => Date.now() + clock.shift);
+const engine = createBookingEngine({ holdMinutes: 10, answerHours: 24, maxLiveHolds: 5 }, () => Date.now() + clock.shift);
 afterEach(() => {
   clock.shift = 0;
 });
@@ -190,20 +190,33 @@ describe('booking engine', () => {
     expect((await engine.cancel(appointment.id, consumerOf(visit))).cancellation).toMatchObject({ feeVnd: 0, refundVnd: 0 });
   });
 
-  it('the trigger asks for the deadline’s task under one id per due time (a hold’s end, then the answer’s; a redelivery asks for the same task, which the queue drops); a change of nothing due arms nothing', async () => {
+  it('the trigger asks for the deadline’s task under one id per due time (a hold’s end, then the answer’s; a redelivery asks for the same task, which the queue drops); a change of nothing due arms nothing; the parties are told of each step; a confirmation arms both reminders', async () => {
     const resourceId = `room-${randomUUID()}`;
     const r = request(resourceId, { vertical: 'MEDICAL' });
     const armed: Array<[string, number, string | undefined]> = [];
-    const scheduler = { schedule: async (id: string, delaySec: number, phase?: string) => void armed.push([id, delaySec, phase]) };
+    const told: string[] = [];
+    const reminders: Array<[string, number]> = [];
+    const work = {
+      hub: { dispatch: async (n: { event: string }) => void told.push(n.event) },
+      deadlines: { schedule: async (id: string, delaySec: number, phase?: string) => void armed.push([id, delaySec, phase]) },
+      remind: async (b: { id: string }, hours: number) => reminders.push([b.id, hours]) > 0,
+      members: async () => ['clinic-staff'],
+      settle: async () => undefined,
+      now: Date.now(),
+    } as unknown as BookingTriggerWork;
     const config = testConfig();
-    const at = Date.now();
     const { booking: held } = await engine.hold(r);
-    for (let i = 0; i < 2; i++) await onBookingWritten(changeOf(undefined, held), config, scheduler, at);
+    for (let i = 0; i < 2; i++) await onBookingWritten(changeOf(undefined, held), config, work);
     const { booking: pending } = await engine.paid(held.id);
-    await onBookingWritten(changeOf(held, pending), config, scheduler, at);
-    await onBookingWritten(changeOf(pending, pending), config, scheduler, at);
+    await onBookingWritten(changeOf(held, pending), config, work);
+    await onBookingWritten(changeOf(pending, pending), config, work);
     const accepted = await engine.answer(held.id, partnerOf(r), { accepted: true });
-    expect(await onBookingWritten(changeOf(pending, accepted), config, scheduler, at)).toBe('nothing due');
+    expect(await onBookingWritten(changeOf(pending, accepted), config, work)).toBe('told 1,reminder 24h,reminder 1h');
+    expect(told).toEqual(['booking.medical.created', 'booking.medical.created', 'booking.medical.confirmed']);
+    expect(reminders).toEqual([
+      [held.id, 24],
+      [held.id, 1],
+    ]);
     expect(armed.map(([id, , phase]) => [id, phase])).toEqual([
       [held.id, String(held.holdUntil)],
       [held.id, String(held.holdUntil)],
@@ -224,3 +237,36 @@ function changeOf(before: { id: string } | undefined, after: { id: string } | un
     after: after && { id: after.id, data: after },
   };
 }
+
+describe('booking reminders', () => {
+  it('a reminder farther off than one task may wait hops (20 days at most); a passed one is not armed; each hop’s task id names its time', async () => {
+    const { armReminder, REMINDER_HOP_SEC, bookingReminder } = await import('../../../src/modules/bookings/bookings.deadline');
+    const asked: Array<[string, number, string | undefined]> = [];
+    const scheduler = { schedule: async (id: string, inSec: number, phase?: string) => void asked.push([id, inSec, phase]) };
+    const now = Date.UTC(2027, 0, 1);
+    const far = { id: 'b-far', startsAt: now + 40 * 86_400_000 } as Parameters<typeof armReminder>[0];
+    const near = { id: 'b-near', startsAt: now + 2 * 86_400_000 } as Parameters<typeof armReminder>[0];
+    expect(await armReminder(far, 24, now, scheduler)).toBe(true);
+    expect(await armReminder(near, 24, now, scheduler)).toBe(true);
+    expect(await armReminder(near, 72, now, scheduler)).toBe(false);
+    expect(asked.map(([id, inSec]) => [id, inSec])).toEqual([
+      ['b-far', REMINDER_HOP_SEC],
+      ['b-near', 86_400],
+    ]);
+    expect(bookingReminder.spec.taskId('b-far', asked[0][2])).toBe(`booking-b-far-remind-24h-${far.startsAt}-${now / 1000 + REMINDER_HOP_SEC}`);
+  });
+
+  it('the reminder task reminds only a booking still CONFIRMED for the start it was armed for', async () => {
+    const { remindOnce } = await import('../../../src/modules/bookings/bookings.tasks');
+    const r = request(`room-${randomUUID()}`);
+    const { booking } = await engine.hold(r);
+    const payload = { bookingId: booking.id, hours: '24', startsAt: String(booking.startsAt) };
+    expect(await remindOnce(payload, testConfig())).toBe('no reminder');
+    await engine.paid(booking.id, receiptOf(booking));
+    expect(await remindOnce({ ...payload, startsAt: String(booking.startsAt + 1) }, testConfig())).toBe('no reminder');
+    expect(await remindOnce(payload, testConfig(), booking.startsAt - 24 * 3_600_000)).toBe('reminded');
+    expect(await remindOnce(payload, testConfig(), booking.startsAt + 1)).toBe('too late');
+    await engine.cancel(booking.id, consumerOf(r));
+    expect(await remindOnce(payload, testConfig(), booking.startsAt - 24 * 3_600_000)).toBe('no reminder');
+  });
+});

@@ -57,6 +57,8 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
   /** This route is a compatibility alias of the operation with that operationId: documented as deprecated, pointing at it. */
   aliasOf?: string;
   tag: ApiTag;
+  /** More tags it is listed under (an operation several areas share, such as `GET /bookings` for every booking vertical). */
+  alsoTags?: readonly ApiTag[];
   summary: string;
   description?: string;
   auth: AuthRule;

@@ -2,7 +2,7 @@
 // After changing a claim: UPDATE_MODULE_LISTS=1 npm run test:unit -- module-definitions (the test checks this file).
 export const MODULE_LISTS = {
   chatContexts: ['RIDE', 'BOOKING', 'ORDER'],
-  paymentPurposes: ['RIDE', 'TOPUP', 'BOOKING', 'RENTAL_DEPOSIT', 'OTHER', 'ORDER', 'DELIVERY'],
+  paymentPurposes: ['RIDE', 'TOPUP', 'RENTAL_DEPOSIT', 'OTHER', 'ORDER', 'DELIVERY', 'BOOKING'],
   promotionVerticals: ['RIDE', 'PHARMACY', 'PARKING', 'BOOKING', 'ORDER'],
   permissions: [
     'users.manage',
@@ -14,6 +14,7 @@ export const MODULE_LISTS = {
     'status.manage',
     'orders.manage',
     'delivery.manage',
+    'bookings.manage',
   ],
   apiTags: [
     'health',
@@ -41,5 +42,6 @@ export const MODULE_LISTS = {
     'promotions',
     'orders',
     'cart',
+    'hotels',
   ],
 } as const;

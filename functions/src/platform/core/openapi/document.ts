@@ -5,7 +5,7 @@ import { IdempotencyKeySchema } from '../../kits/idempotency/idempotency';
 import { ERROR_CODES, generalCode, type ErrorCode } from '../errors/codes';
 import { toOpenApiPath, type AnyRoute } from '../http/route';
 import { moduleRegistry } from '../module/module';
-import { apiTagTable } from './tags';
+import { apiTagTable, type ApiTag } from './tags';
 
 export const API_PREFIX = '/api/v1';
 
@@ -243,7 +243,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       path: toOpenApiPath(route.path),
       operationId: route.operationId,
       ...(alias ? { deprecated: true } : {}),
-      tags: [route.tag],
+      tags: [route.tag, ...(route.alsoTags ?? [])],
       summary: route.summary,
       description,
       // Optional: anonymous ({}) or with the bearer token.
@@ -276,7 +276,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
     },
     servers: [{ url: API_PREFIX, description: 'This deployment' }],
     tags: Object.entries(apiTagTable(moduleRegistry().modules))
-      .filter(([name]) => routes.some((route) => route.tag === name))
+      .filter(([name]) => routes.some((route) => route.tag === name || route.alsoTags?.includes(name as ApiTag)))
       .map(([name, description]) => ({ name, description })),
   }) as unknown as Record<string, unknown>;
 }

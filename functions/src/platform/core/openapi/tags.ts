@@ -7,7 +7,6 @@ import { MODULE_LISTS } from '../module/module-lists.generated';
 export const PLANNED_TAGS = {
   assistant: 'In-app assistant: questions about orders, rides and bookings.',
   cms: 'Content managed by administrators: banners, pages, announcements.',
-  hotels: 'Hotels, rooms and hotel bookings.',
   medical: 'Clinics, doctors and medical appointments.',
   rentals: 'Rental listings, viewings and deposits.',
   schools: 'Schools, consultations and school trips.',

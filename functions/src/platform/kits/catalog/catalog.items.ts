@@ -59,6 +59,9 @@ export function createCatalogItemsService<B extends z.ZodObject, V extends z.Zod
     /** Items of a record by key, in the transaction when given (one read of them all); missing keys are absent. */
     read: (parentId: string, keys: readonly string[], tx?: Transaction) => repo.getMany(parentId, keys, tx) as Promise<Map<string, StoredItem<B>>>,
 
+    /** The items of several records at once (a search answering each record's items): every item, no order. */
+    ofRecords: (parentIds: readonly string[]) => repo.ofParents(parentIds) as Promise<Array<StoredItem<B>>>,
+
     /** Adds or replaces the item: by the record's managers (403/404/409 as for an edit of the record). */
     async put(parentId: string, key: string, caller: Caller, body: z.output<B>) {
       const { photoIds, ...fields } = body as Record<string, unknown> & { name: string; stock?: number | null; available?: boolean; photoIds?: string[] };

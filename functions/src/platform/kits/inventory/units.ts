@@ -3,7 +3,8 @@
 // are plain, sortable and local to the resource's time zone: `2026-12-24` (the night that starts that evening),
 // `2026-12-24T18` (the hour from 18:00), or the slot's own id.
 
-export type UnitKind = 'NIGHT' | 'HOUR' | 'SLOT';
+export const UNIT_KINDS = ['NIGHT', 'HOUR', 'SLOT'] as const;
+export type UnitKind = (typeof UNIT_KINDS)[number];
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
@@ -96,4 +97,41 @@ export function hoursOf(from: number, to: number, rules: RangeRules, now: number
       return `${date}T${String(hour).padStart(2, '0')}`;
     }),
   };
+}
+
+/** The instant a local date and time (`HH:MM`) happens in `timeZone` (a check-in at 14:00 on the first night). */
+export function atLocal(date: string, time: string, timeZone: string): number {
+  const guess = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), Number(time.slice(0, 2)), Number(time.slice(3, 5)));
+  // The zone's offset at the guess, then again at the corrected instant (a change of offset between the two).
+  const offsetAt = (t: number) => {
+    const p = localParts(t, timeZone);
+    return dayNumber(p.date) * DAY_MS + p.hour * HOUR_MS + p.minute * 60_000 - Math.floor(t / 60_000) * 60_000;
+  };
+  const first = guess - offsetAt(guess);
+  return guess - offsetAt(first);
+}
+
+/** The day of the week of a calendar date: 0 Sunday … 6 Saturday. */
+export const weekdayOf = (date: string): number => new Date(dayNumber(date) * DAY_MS).getUTCDay();
+
+/** The dates from `from` to `to` (both included, `to` ≥ `from`, calendar dates). */
+export function datesBetween(from: string, to: string): string[] {
+  const [first, last] = [dayNumber(from), dayNumber(to)];
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => dateOfDay(first + i));
+}
+
+/** A range problem as the 400 of a request whose fields are named `from` and `to` (e.g. `query.checkIn`). */
+export function rangeProblemMessage(p: RangeProblem): string {
+  switch (p.problem) {
+    case 'INVALID_DATE':
+      return 'not a calendar date (YYYY-MM-DD) or not on a whole hour';
+    case 'REVERSED':
+      return 'the end must come after the start';
+    case 'IN_THE_PAST':
+      return 'the start is in the past';
+    case 'TOO_LONG':
+      return `at most ${p.max} units in one booking`;
+    case 'TOO_FAR_AHEAD':
+      return `at most ${p.maxDaysAhead} days ahead`;
+  }
 }

@@ -1,0 +1,196 @@
+import { holdsPermission } from '../../platform/core/auth/roles';
+import { AppError, ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import type { Page } from '../../platform/kits/firestore/paginate';
+import { vnd } from '../../platform/kits/money/money';
+import { partnerRoleOf } from '../partners';
+import type { PaymentOutcome } from '../payments';
+import type { BookingSettings } from './bookings.config';
+import { createBookingEngine, type BookingCaller, type HoldRequest } from './bookings.engine';
+import type { BookingStatus } from './bookings.machine';
+import type { BookingRecord } from './bookings.model';
+import { createBookingMoney, type PaymentCommands } from './bookings.money';
+import { bookingsRepo, type BookingFilter } from './bookings.repo';
+import { bookingView, type BookingView } from './bookings.schemas';
+import { bookingDeadline } from './bookings.deadline';
+import type { BookingVertical } from './bookings.verticals';
+
+// The booking engine as the API serves it: who the caller is to a booking (its consumer, a member of its partner, an
+// administrator with bookings.manage), the payment that secures a new booking, the lists, and the money when it ends.
+
+export const BOOKINGS_PERMISSION = 'bookings.manage' as const;
+
+export interface BookingViewer {
+  userId: string;
+  /** An administrator holding bookings.manage. */
+  admin: boolean;
+}
+
+export function bookingViewerOf(auth: { userId: string; roles: readonly string[]; permissions?: string[] }): BookingViewer {
+  return { userId: auth.userId, admin: auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, BOOKINGS_PERMISSION) };
+}
+
+export type PayBy = { method: 'WALLET' | 'GATEWAY'; provider?: 'VNPAY' | 'MOMO'; clientIp?: string };
+export interface Booked {
+  booking: BookingView;
+  payment: { paymentId: string; status: string; amountVnd: number; paymentUrl: string | null } | null;
+}
+
+const notFound = () => new NotFoundError('No such booking').withCode('BOOKING_NOT_FOUND');
+const ListPage = (p: { limit: number; cursor?: string }) => ({ limit: p.limit, cursor: p.cursor });
+
+export function createBookingsService(deps: { settings: BookingSettings; payments: PaymentCommands; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  const engine = createBookingEngine(deps.settings, now);
+  const money = createBookingMoney(deps.payments, deps.settings.commissionBp, now);
+
+  const load = async (id: string) => (await bookingsRepo.get(id)) ?? Promise.reject(notFound());
+  const memberOf = async (partnerId: string, userId: string) => (await partnerRoleOf(partnerId, userId)) !== undefined;
+
+  /** The caller as the booking's partner (a member of it) or an administrator; anyone else: 404. */
+  async function asPartner(viewer: BookingViewer, b: BookingRecord): Promise<BookingCaller> {
+    if (await memberOf(b.partnerId, viewer.userId)) return { by: viewer.userId, role: 'PARTNER', partnerId: b.partnerId };
+    if (viewer.admin) return { by: viewer.userId, role: 'ADMIN' };
+    throw notFound();
+  }
+  /** The caller as the booking's consumer first, then as its partner or an administrator. */
+  async function asParty(viewer: BookingViewer, b: BookingRecord): Promise<BookingCaller> {
+    if (b.consumerId === viewer.userId) return { by: viewer.userId, role: 'CONSUMER' };
+    return asPartner(viewer, b);
+  }
+
+  async function charge(b: BookingRecord, by: PayBy, key: string): Promise<NonNullable<Booked['payment']>> {
+    const payment = await deps.payments.charge({
+      payerId: b.consumerId,
+      amount: vnd(b.payment.dueVnd),
+      purpose: 'BOOKING',
+      ref: { type: 'BOOKING', id: b.id },
+      method: by.method,
+      ...(by.method === 'GATEWAY' ? { provider: by.provider ?? 'VNPAY' } : {}),
+      description: `${b.resource.parentName ?? b.resource.name}: ${b.resource.name}`,
+      idempotencyKey: key,
+      clientIp: by.clientIp,
+    });
+    return { paymentId: payment.id, status: payment.status, amountVnd: payment.amount, paymentUrl: payment.paymentUrl ?? null };
+  }
+
+  /** A payment that succeeded for a booking: secures it, or gives the money back when it came too late or twice. */
+  async function secure(bookingId: string, receipt: { paymentId: string; amountVnd: number }): Promise<BookingRecord> {
+    const current = await load(bookingId);
+    if (current.payment.dueVnd !== receipt.amountVnd) {
+      await money.refundStray(bookingId, receipt);
+      return current;
+    }
+    const { booking, outcome } = await engine.paid(bookingId, receipt);
+    if (outcome === 'too-late' || (outcome === 'already' && booking.payment.paymentId !== receipt.paymentId)) await money.refundStray(bookingId, receipt);
+    return booking;
+  }
+
+  async function list(filter: BookingFilter, page: { limit: number; cursor?: string }, caller: string, query: string): Promise<Page<BookingView>> {
+    const found = await bookingsRepo.list(filter, { ...ListPage(page), query, caller });
+    const at = now();
+    return { items: found.items.map((b) => bookingView(bookingDeadline.settle(b, at).entity)), nextCursor: found.nextCursor };
+  }
+  const statusKey = (s?: readonly BookingStatus[]) => (s ?? []).join(',');
+
+  return {
+    engine,
+
+    /**
+     * A vertical's new booking: its capacity held, then secured at once when nothing is due (paid at the venue) or
+     * paid through the wallet; a gateway payment leaves it HELD until its outcome (`payment.paymentUrl`). A retry with
+     * the same key answers the same booking (and the same payment). A refused wallet payment (409
+     * WALLET_INSUFFICIENT_FUNDS) leaves the booking HELD: pay it with `POST /bookings/{id}/pay` or let it expire.
+     */
+    async book(request: HoldRequest, by: PayBy | null): Promise<Booked> {
+      const { booking } = await engine.hold(request);
+      if (booking.status !== 'HELD') return { booking: bookingView(booking), payment: null };
+      if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id)).booking), payment: null };
+      if (!by) throw new AppError(400, 'This booking is paid ahead: choose a payment method').withCode('BOOKING_PAYMENT_REQUIRED');
+      const payment = await charge(booking, by, `booking-${booking.id}-${by.method}-${by.provider ?? ''}`);
+      if (payment.status !== 'SUCCEEDED') return { booking: bookingView(booking), payment };
+      return { booking: bookingView(await secure(booking.id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd })), payment };
+    },
+
+    /** Pays a HELD booking of the caller's (another method after a refusal, a gateway page again). */
+    async pay(viewer: BookingViewer, id: string, by: PayBy, key: string): Promise<Booked> {
+      const current = bookingDeadline.settle(await load(id), now()).entity;
+      if (current.consumerId !== viewer.userId) throw notFound();
+      if (current.status !== 'HELD')
+        throw new ConflictError('Only a booking waiting for its payment (HELD) is paid', { status: current.status }).withCode('BOOKING_TRANSITION');
+      if (current.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(id)).booking), payment: null };
+      const payment = await charge(current, by, `booking-${id}-pay-${key}`);
+      if (payment.status !== 'SUCCEEDED') return { booking: bookingView(current), payment };
+      return { booking: bookingView(await secure(id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd })), payment };
+    },
+
+    /** A gateway payment's outcome (at least once): a success secures its booking; nothing else changes it (its hold runs out). */
+    async paymentOutcome(outcome: PaymentOutcome): Promise<string> {
+      if (outcome.status !== 'SUCCEEDED' || outcome.method === 'WALLET') return 'nothing to do';
+      if (!(await bookingsRepo.get(outcome.ref.id))) return 'no such booking';
+      return (await secure(outcome.ref.id, { paymentId: outcome.paymentId, amountVnd: outcome.amount })).status;
+    },
+
+    async get(viewer: BookingViewer, id: string): Promise<BookingView> {
+      const b = await load(id);
+      return bookingView(await engine.get(id, await asParty(viewer, b)));
+    },
+    async history(viewer: BookingViewer, id: string) {
+      await asParty(viewer, await load(id));
+      return (await bookingsRepo.history(id)).map((e) => ({ ...e, from: e.from ?? null, reason: e.reason ?? null }));
+    },
+
+    mine(viewer: BookingViewer, q: { vertical?: BookingVertical; status?: BookingStatus[]; limit: number; cursor?: string }) {
+      return list(
+        { consumerId: viewer.userId, vertical: q.vertical, statuses: q.status, order: 'newest' },
+        q,
+        viewer.userId,
+        `bookings:mine:${q.vertical ?? ''}:${statusKey(q.status)}`,
+      );
+    },
+    async partnerQueue(
+      viewer: BookingViewer,
+      q: { partnerId: string; resourceId?: string; vertical?: BookingVertical; status?: BookingStatus[]; limit: number; cursor?: string },
+    ) {
+      if (!(await memberOf(q.partnerId, viewer.userId)) && !viewer.admin) throw new NotFoundError('No such partner');
+      return list(
+        { partnerId: q.partnerId, resourceId: q.resourceId, vertical: q.vertical, statuses: q.status, order: 'soonest' },
+        q,
+        viewer.userId,
+        `bookings:partner:${q.partnerId}:${q.resourceId ?? ''}:${q.vertical ?? ''}:${statusKey(q.status)}`,
+      );
+    },
+    adminList(
+      viewer: BookingViewer,
+      q: { vertical?: BookingVertical; status?: BookingStatus[]; consumerId?: string; partnerId?: string; limit: number; cursor?: string },
+    ) {
+      return list(
+        { consumerId: q.consumerId, partnerId: q.partnerId, vertical: q.vertical, statuses: q.status, order: 'newest' },
+        q,
+        viewer.userId,
+        `bookings:admin:${q.consumerId ?? ''}:${q.partnerId ?? ''}:${q.vertical ?? ''}:${statusKey(q.status)}`,
+      );
+    },
+
+    async cancel(viewer: BookingViewer, id: string, reason: string | null): Promise<BookingView> {
+      const b = await load(id);
+      return bookingView(await engine.cancel(id, await asParty(viewer, b), reason));
+    },
+    async answer(viewer: BookingViewer, id: string, answer: { accepted: true } | { accepted: false; reason: string }): Promise<BookingView> {
+      return bookingView(await engine.answer(id, await asPartner(viewer, await load(id)), answer));
+    },
+    async begin(viewer: BookingViewer, id: string, move: 'checkIn' | 'start'): Promise<BookingView> {
+      return bookingView(await engine.begin(id, await asPartner(viewer, await load(id)), move));
+    },
+    async complete(viewer: BookingViewer, id: string): Promise<BookingView> {
+      return bookingView(await engine.complete(id, await asPartner(viewer, await load(id))));
+    },
+    async noShow(viewer: BookingViewer, id: string): Promise<BookingView> {
+      return bookingView(await engine.noShow(id, await asPartner(viewer, await load(id))));
+    },
+
+    /** An ended booking's refund and payout (idempotent). */
+    settle: (b: BookingRecord) => money.settle(b),
+  };
+}
+
+export type BookingsService = ReturnType<typeof createBookingsService>;
