@@ -50,7 +50,7 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('npm run new:module', () => {
   it.each([
-    ['catalog', 'clinics', [], ['clinics.catalog.ts', 'clinics.wiring.ts', 'clinics.routes.ts', 'clinics.collections.ts']],
+    ['catalog', 'medical', [], ['medical.catalog.ts', 'medical.wiring.ts', 'medical.routes.ts', 'medical.collections.ts']],
     [
       'lifecycle',
       'rentals',
@@ -120,12 +120,12 @@ describe('npm run new:module', () => {
     [['Bad_Name', '--shape', 'content'], /bad name "Bad_Name"/],
     [['index', '--shape', 'content', '--tag', 'cms'], /bad name "index": reserved/],
     [['fuel', '--shape', 'catalog'], /module "fuel" exists already/],
-    [['clinics', '--shape', 'shop'], /unknown shape "shop": one of catalog, lifecycle, content/],
-    [['clinics'], /unknown shape ""/],
+    [['medical', '--shape', 'shop'], /unknown shape "shop": one of catalog, lifecycle, content/],
+    [['medical'], /unknown shape ""/],
     [['notes', '--shape', 'content'], /"notes" is not an API tag of the spec/],
-    [['clinics', '--shape', 'catalog', '--collection', 'fuel_stations'], /collection "fuel_stations" belongs to another module/],
-    [['clinics', 'surgeries', '--shape', 'catalog'], /one name only/],
-    [['clinics', '--shape', 'catalog', '--force'], /unknown option --force/],
+    [['medical', '--shape', 'catalog', '--collection', 'fuel_stations'], /collection "fuel_stations" belongs to another module/],
+    [['medical', 'surgeries', '--shape', 'catalog'], /one name only/],
+    [['medical', '--shape', 'catalog', '--force'], /unknown option --force/],
     [[], /usage: npm run new:module/],
   ])('refuses %j with exit 1, writing nothing', (args, message) => {
     const before = fs.readFileSync(path.join(tmp, 'functions/src/modules/index.ts'), 'utf8');
@@ -136,11 +136,11 @@ describe('npm run new:module', () => {
   });
 
   it('never overwrites a file in its way (the test file of an earlier attempt)', () => {
-    fs.mkdirSync(path.join(tmp, 'functions/test/modules/clinics'), { recursive: true });
-    fs.writeFileSync(path.join(tmp, 'functions/test/modules/clinics/clinics.test.ts'), '// mine\n');
-    const res = run('clinics', '--shape', 'catalog');
-    expect([res.status, res.stderr]).toEqual([1, '[new:module] refused: functions/test/modules/clinics/clinics.test.ts exists already: nothing written\n']);
-    expect(fs.existsSync(path.join(tmp, 'functions/src/modules/clinics'))).toBe(false);
-    expect(fs.readFileSync(path.join(tmp, 'functions/test/modules/clinics/clinics.test.ts'), 'utf8')).toBe('// mine\n');
+    fs.mkdirSync(path.join(tmp, 'functions/test/modules/medical'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'functions/test/modules/medical/medical.test.ts'), '// mine\n');
+    const res = run('medical', '--shape', 'catalog');
+    expect([res.status, res.stderr]).toEqual([1, '[new:module] refused: functions/test/modules/medical/medical.test.ts exists already: nothing written\n']);
+    expect(fs.existsSync(path.join(tmp, 'functions/src/modules/medical'))).toBe(false);
+    expect(fs.readFileSync(path.join(tmp, 'functions/test/modules/medical/medical.test.ts'), 'utf8')).toBe('// mine\n');
   });
 });

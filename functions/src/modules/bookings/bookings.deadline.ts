@@ -26,9 +26,9 @@ export const bookingDeadline = defineDeadline<BookingRecord, BookingStatus, Book
 });
 
 /**
- * A confirmed booking's reminders (24 h and 1 h before its start): one task per booking, lead time and start (the
- * phase `<hours>h-<startsAt>`), scheduled by the trigger; the task reminds only a booking still CONFIRMED for that
- * start. Nothing expires: no move, no lazy check (a lost reminder is a notice less, never a stuck booking).
+ * A confirmed booking's reminders (24 h and 1 h before its start), scheduled by the trigger through `armReminder`;
+ * the task reminds only a booking still CONFIRMED for that start. The deadline kit's scheduler only: nothing expires
+ * (no move, no lazy check: a lost reminder is a notice less, never a stuck booking).
  */
 export const bookingReminder = defineDeadline<BookingRecord, BookingStatus, BookingAction, 'bookingId', { bookingId: string; hours: string; startsAt: string }>(
   {
@@ -44,15 +44,20 @@ export const bookingReminder = defineDeadline<BookingRecord, BookingStatus, Book
 export const REMINDER_HOP_SEC = 20 * 86_400;
 
 /**
- * Arms the reminder `hours` before the booking's start: one task at its time, or within REMINDER_HOP_SEC when it is
- * farther off, whose run arms the next hop (each hop's task id names the time it fires, so a redelivery re-arms
- * nothing new). False when the time has passed.
+ * Arms the reminder `hours` before the booking's start: one task at its time, or, farther off than one task may wait,
+ * the hop that lands a whole number of REMINDER_HOP_SEC before it (its run arms the next). A hop's time follows from
+ * the due time alone, and the task id names it (phase `<hours>h-<startsAt>-<fires at, s>`): a redelivered trigger
+ * arms the same tasks. False when the time has passed.
  */
 export async function armReminder(b: BookingRecord, hours: number, now: number, scheduler = bookingReminder.scheduler): Promise<boolean> {
-  const inSec = Math.ceil((b.startsAt - hours * 3_600_000 - now) / 1000);
-  if (inSec <= 0) return false;
-  const wait = Math.min(inSec, REMINDER_HOP_SEC);
-  const firesAt = Math.floor(now / 1000) + wait;
-  await scheduler.schedule(b.id, wait, `${hours}h-${b.startsAt}-${firesAt}`, { bookingId: b.id, hours: String(hours), startsAt: String(b.startsAt) });
+  const dueSec = Math.ceil((b.startsAt - hours * 3_600_000) / 1000);
+  const nowSec = Math.floor(now / 1000);
+  if (dueSec <= nowSec) return false;
+  const firesAt = dueSec - (Math.ceil((dueSec - nowSec) / REMINDER_HOP_SEC) - 1) * REMINDER_HOP_SEC;
+  await scheduler.schedule(b.id, firesAt - nowSec, `${hours}h-${b.startsAt}-${firesAt}`, {
+    bookingId: b.id,
+    hours: String(hours),
+    startsAt: String(b.startsAt),
+  });
   return true;
 }

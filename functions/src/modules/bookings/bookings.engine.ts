@@ -2,6 +2,7 @@ import { AppError, contendedError, NotFoundError } from '../../platform/core/err
 import { settled } from '../../platform/core/errors/settled';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { oneAtATime } from '../../platform/kits/firestore/one-at-a-time';
+import { IdempotencyKeyReusedError } from '../../platform/kits/idempotency/idempotency';
 import { stableId } from '../../platform/kits/ids/stable-id';
 import { transition, type Expiry } from '../../platform/kits/state-machine/state-machine';
 import { iso } from '../../platform/kits/time/time';
@@ -184,7 +185,12 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
               settled(bookingInventory.txHold(tx, inventory)),
               bookingsRepo.txLiveHolds(tx, request.consumerId, at, settings.maxLiveHolds),
             ]);
-            if (existing) return { booking: bookingDeadline.settle(existing, at).entity, replayed: true };
+            if (existing) {
+              // A key freed by a failed request and sent again with another booking is not that booking.
+              if (existing.resource.id !== request.resource.id || existing.qty !== request.qty || existing.units.join() !== request.units.join())
+                throw new IdempotencyKeyReusedError();
+              return { booking: bookingDeadline.settle(existing, at).entity, replayed: true };
+            }
             if (liveHolds >= settings.maxLiveHolds)
               throw new AppError(409, `You have ${liveHolds} bookings waiting for payment: pay or cancel one first`, {
                 max: settings.maxLiveHolds,
@@ -276,8 +282,11 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
       return (await move(current, caller, rules.beginMove, { guard: notBefore((b) => b.startsAt - rules.beginAheadSec * 1000, now) })).after;
     },
 
-    /** Done: COMPLETED by the partner; the units still ahead (an early check-out) are given back. */
-    complete: (id: string, caller: BookingCaller) => moveById(id, caller, 'complete', { inventory: 'release' }),
+    /**
+     * Done: COMPLETED by the partner, never before the start (a check-in ahead of it is not a stay had: 409
+     * BOOKING_TOO_EARLY); the units still ahead (an early check-out) are given back.
+     */
+    complete: (id: string, caller: BookingCaller) => moveById(id, caller, 'complete', { inventory: 'release', guard: notBefore((b) => b.startsAt, now) }),
 
     /** The guest never came: NO_SHOW (the partner, from the vertical's `noShowAfterSec` after the start), the capacity given back. */
     noShow: (id: string, caller: BookingCaller) =>

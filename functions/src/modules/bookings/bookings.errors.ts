@@ -10,6 +10,7 @@ export const BOOKINGS_ERROR_CODES = defineErrorCodes({
   BOOKING_HOLD_EXPIRED: [409, 'The booking’s hold is no longer in the inventory (nothing was changed): book again.'],
   BOOKING_TOO_MANY_HOLDS: [409, 'The consumer has BOOKINGS_MAX_LIVE_HOLDS bookings waiting for payment (`details.max`): pay or cancel one first.'],
   BOOKING_PAYMENT_REQUIRED: [400, 'The booking is paid ahead (PREPAY or DEPOSIT): send `payment.method`.'],
+  BOOKING_OWN_RESOURCE: [403, 'The caller is an owner or staff member of the partner whose resource it is: its people do not book it.'],
   BOOKING_STARTED: [409, 'The booking has started: its consumer can no longer cancel it (its partner or an administrator can).'],
 });
 

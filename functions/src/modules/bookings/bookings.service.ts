@@ -1,5 +1,5 @@
 import { holdsPermission } from '../../platform/core/auth/roles';
-import { AppError, ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
 import type { Page } from '../../platform/kits/firestore/paginate';
 import { vnd } from '../../platform/kits/money/money';
 import { partnerRoleOf } from '../partners';
@@ -81,7 +81,8 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
       return current;
     }
     const { booking, outcome } = await engine.paid(bookingId, receipt);
-    if (outcome === 'too-late' || (outcome === 'already' && booking.payment.paymentId !== receipt.paymentId)) await money.refundStray(bookingId, receipt);
+    // A payment the booking never took (too late, or a second one) goes back; the one it took is settled with it.
+    if (outcome !== 'secured' && booking.payment.paymentId !== receipt.paymentId) await money.refundStray(bookingId, receipt);
     return booking;
   }
 
@@ -102,6 +103,9 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
      * WALLET_INSUFFICIENT_FUNDS) leaves the booking HELD: pay it with `POST /bookings/{id}/pay` or let it expire.
      */
     async book(request: HoldRequest, by: PayBy | null): Promise<Booked> {
+      // A partner's own people do not book its resources (money paid in would come out as the partner's earnings).
+      if (await memberOf(request.partnerId, request.consumerId))
+        throw new ForbiddenError('You manage this place: book it through another account').withCode('BOOKING_OWN_RESOURCE');
       const { booking } = await engine.hold(request);
       if (booking.status !== 'HELD') return { booking: bookingView(booking), payment: null };
       if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id)).booking), payment: null };
@@ -123,9 +127,10 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
       return { booking: bookingView(await secure(id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd })), payment };
     },
 
-    /** A gateway payment's outcome (at least once): a success secures its booking; nothing else changes it (its hold runs out). */
+    /** A payment's outcome (at least once): a success secures its booking; nothing else changes it (its hold runs out). */
     async paymentOutcome(outcome: PaymentOutcome): Promise<string> {
-      if (outcome.status !== 'SUCCEEDED' || outcome.method === 'WALLET') return 'nothing to do';
+      // Wallet payments too: a request that died between its charge and securing the booking is finished here.
+      if (outcome.status !== 'SUCCEEDED') return 'nothing to do';
       if (!(await bookingsRepo.get(outcome.ref.id))) return 'no such booking';
       return (await secure(outcome.ref.id, { paymentId: outcome.paymentId, amountVnd: outcome.amount })).status;
     },

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../platform/core/config';
 import { notificationHub } from '../notifications';
-import { armReminder } from './bookings.deadline';
+import { armReminder, REMINDER_HOP_SEC } from './bookings.deadline';
 import { bookingsRepo } from './bookings.repo';
 import { reminderNotice } from './bookings.notices';
 import { bookingsServiceFor } from './bookings.wiring';
@@ -11,7 +11,7 @@ export async function onBookingDeadline(payload: { bookingId: string; armedFor?:
   await bookingsServiceFor(config).engine.expire(payload.bookingId, armedFor);
 }
 
-/** A reminder lands this early at most (a task delivered ahead of its time waits for the queue's retry). */
+/** A reminder lands this early at most; a task delivered earlier asks the queue to retry it later. */
 const EARLY_MS = 60_000;
 
 /**
@@ -32,7 +32,8 @@ export async function remindOnce(
   if (!booking || booking.status !== 'CONFIRMED' || booking.startsAt !== Number(payload.startsAt)) return 'no reminder';
   const due = booking.startsAt - hours * 3_600_000;
   if (now < due - EARLY_MS) {
-    // Further off than one task may wait (a stay booked months ahead): the next hop.
+    // A hop (a stay booked months ahead) arms the next; the last task delivered early is retried by the queue.
+    if (due - now < (REMINDER_HOP_SEC * 1000) / 2) throw new Error(`booking ${booking.id}: reminder due in ${Math.round((due - now) / 1000)} s`);
     await armReminder(booking, hours, now);
     return 'not yet';
   }

@@ -47,14 +47,16 @@ export const onBookingWritten = typedTrigger(
       done.push('armed');
     }
     if (before?.status === after.status) return done.join(',') || 'nothing';
-    const notices = bookingNotices(before, after, PARTNER_TOLD.includes(after.status) ? await work.members(after.partnerId) : []);
-    for (const n of notices) await work.hub.dispatch(n);
-    if (notices.length > 0) done.push(`told ${notices.length}`);
-    if (after.status === 'CONFIRMED') for (const hours of REMINDER_HOURS) if (await work.remind(after, hours, work.now)) done.push(`reminder ${hours}h`);
+    // The money first: a notice that keeps failing never holds a refund back.
     if (FINAL_BOOKING_STATUSES.includes(after.status)) {
       await work.settle(after);
       done.push('settled');
     }
+    const notices = bookingNotices(before, after, PARTNER_TOLD.includes(after.status) ? await work.members(after.partnerId) : []);
+    for (const n of notices) await work.hub.dispatch(n);
+    if (notices.length > 0) done.push(`told ${notices.length}`);
+    if (after.status === 'CONFIRMED') for (const hours of REMINDER_HOURS) if (await work.remind(after, hours, work.now)) done.push(`reminder ${hours}h`);
+
     return done.join(',') || 'nothing';
   },
 );

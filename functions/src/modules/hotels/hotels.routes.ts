@@ -44,6 +44,7 @@ const AvailabilitySchema = z
   })
   .meta({ id: 'HotelRoomAvailability' });
 
+const READS = { scope: 'hotels-search', limit: 120, windowSec: 600, per: 'user' } as const;
 const SearchQuery = StayQuery.extend({
   city: z
     .enum(HOTEL_CITIES)
@@ -103,6 +104,7 @@ function stayRoutes({ config }: AppContext): { before: AnyRoute[]; after: AnyRou
         description:
           'Each hotel with its cheapest room type that takes the guests (`guests` ≤ `rooms` × its maxGuests) and has `rooms` left every night, priced night by night (weekday, weekend and holiday rates). Nearest first (a city from its centre); a hotel with nothing left is dropped, so a page may be shorter than `limit`: follow `nextCursor`. Dates in the past, reversed or longer than 30 nights are 400.',
         auth: [],
+        rateLimit: READS,
         errors: [422],
         request: { query: SearchQuery },
         response: { description: 'A page of hotels with their cheapest fitting offer.', schema: SearchSchema },
@@ -143,6 +145,7 @@ function stayRoutes({ config }: AppContext): { before: AnyRoute[]; after: AnyRou
         summary: 'A hotel’s room types for dates and guests, cheapest first, with the whole stay’s price',
         description: 'Only room types that take the guests and have the rooms left every night. A hidden or archived hotel is 404.',
         auth: [],
+        rateLimit: READS,
         errors: [404],
         request: { params: IdParamsSchema, query: StayQuery },
         response: { description: 'The hotel’s offers.', schema: z.object({ hotelId: z.string(), nights: z.number().int(), offers: z.array(OfferSchema) }) },
@@ -156,6 +159,7 @@ function stayRoutes({ config }: AppContext): { before: AnyRoute[]; after: AnyRou
         summary: 'A room type’s nights: rooms left and the price of one room',
         description: `Rooms left = rooms of the type minus confirmed and held bookings (a hold past its time counts for nothing). From \`from\` to \`to\`, both included, at most ${AVAILABILITY_MAX_DAYS} nights.`,
         auth: [],
+        rateLimit: READS,
         errors: [404],
         codes: ['HOTEL_ROOM_NOT_FOUND'],
         request: { params: RoomParams, query: AvailabilityQuery },

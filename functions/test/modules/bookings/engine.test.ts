@@ -159,6 +159,8 @@ describe('booking engine', () => {
     clock.shift = startsAt - 11 * 3_600_000 - Date.now();
     await expect(engine.begin(booking.id, consumerOf(r))).rejects.toMatchObject({ code: 'BOOKING_NOT_ALLOWED' });
     expect((await engine.begin(booking.id, partnerOf(r))).status).toBe('CHECKED_IN');
+    // A check-in ahead of the start is not a stay had: no completion (and its payout) before the start.
+    await expect(engine.complete(booking.id, partnerOf(r))).rejects.toMatchObject({ code: 'BOOKING_TOO_EARLY' });
     await expect(engine.cancel(booking.id, consumerOf(r))).rejects.toMatchObject({ code: 'BOOKING_TRANSITION' });
     clock.shift = startsAt + 3_600_000 - Date.now();
     await expect(engine.cancel(other.id, consumerOf(guest))).rejects.toMatchObject({ statusCode: 409, code: 'BOOKING_STARTED' });
@@ -238,6 +240,16 @@ function changeOf(before: { id: string } | undefined, after: { id: string } | un
   };
 }
 
+describe('booking keys', () => {
+  it('a key sent again with another resource, other units or another quantity is 422 IDEMPOTENCY_KEY_REUSED, nothing held', async () => {
+    const r = request(`room-${randomUUID()}`, { capacityOf: () => 3 });
+    await engine.hold(r);
+    for (const other of [{ resource: { ...r.resource, id: `room-${randomUUID()}` } }, { units: [NIGHTS[0]] }, { qty: 2 }])
+      await expect(engine.hold({ ...r, ...other })).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(Object.keys(await takenBy(r.resource.id))).toHaveLength(1);
+  });
+});
+
 describe('booking reminders', () => {
   it('a reminder farther off than one task may wait hops (20 days at most); a passed one is not armed; each hop’s task id names its time', async () => {
     const { armReminder, REMINDER_HOP_SEC, bookingReminder } = await import('../../../src/modules/bookings/bookings.deadline');
@@ -249,11 +261,16 @@ describe('booking reminders', () => {
     expect(await armReminder(far, 24, now, scheduler)).toBe(true);
     expect(await armReminder(near, 24, now, scheduler)).toBe(true);
     expect(await armReminder(near, 72, now, scheduler)).toBe(false);
+    // 39 days to the reminder: the hop lands 20 days before it (19 days from now), then the reminder itself.
+    const dueSec = (far.startsAt - 24 * 3_600_000) / 1000;
     expect(asked.map(([id, inSec]) => [id, inSec])).toEqual([
-      ['b-far', REMINDER_HOP_SEC],
+      ['b-far', dueSec - REMINDER_HOP_SEC - now / 1000],
       ['b-near', 86_400],
     ]);
-    expect(bookingReminder.spec.taskId('b-far', asked[0][2])).toBe(`booking-b-far-remind-24h-${far.startsAt}-${now / 1000 + REMINDER_HOP_SEC}`);
+    expect(bookingReminder.spec.taskId('b-far', asked[0][2])).toBe(`booking-b-far-remind-24h-${far.startsAt}-${dueSec - REMINDER_HOP_SEC}`);
+    // A redelivery a minute later asks for the same task.
+    await armReminder(far, 24, now + 60_000, scheduler);
+    expect(asked[2][2]).toBe(asked[0][2]);
   });
 
   it('the reminder task reminds only a booking still CONFIRMED for the start it was armed for', async () => {

@@ -87,7 +87,7 @@ describe('hotel stays', () => {
     const after = await call('GET', `/hotels/${hotel.id}/rooms/deluxe_double/availability?from=${checkIn}&to=${dateIn(13)}`, { token: user.accessToken });
     expect(after.body.nights.map((n: { roomsLeft: number }) => n.roomsLeft)).toEqual([1, 1, 1, 2]);
 
-    // The same key again: the same booking, nothing charged twice.
+    // Listed once among the guest's bookings.
     const mine = await call('GET', '/bookings?vertical=HOTEL', { token: user.accessToken });
     expect(mine.body.items.filter((b: { id: string }) => b.id === booked.body.booking.id)).toHaveLength(1);
     // Both parties hear of it (the trigger, through the hub).
@@ -163,6 +163,8 @@ describe('hotel stays', () => {
     expect((await call('GET', `/bookings/${id}`, { token: staff.accessToken })).body.status).toBe('CONFIRMED');
     const history = await call('GET', `/bookings/${id}/events`, { token: user.accessToken });
     expect(history.body.map((e: { action: string }) => e.action)).toEqual(['confirm']);
+    // The hotel's own people do not book it (their payment would come out as the partner's earnings).
+    expect((await book(owner, hotel.id, { checkIn: dateIn(5), checkOut: dateIn(6) })).body.code).toBe('BOOKING_OWN_RESOURCE');
     // Administrators with bookings.manage list every booking.
     const all = await call('GET', `/admin/bookings?partnerId=${owner.partnerId}&vertical=HOTEL&limit=100`, { token: admin.accessToken });
     expect(all.body.items.map((b: { id: string }) => b.id)).toContain(id);
