@@ -117,6 +117,8 @@ export const DEMO_PARKING_LOTS = Array.from({ length: 15 }, (_, i) => {
     pricesPerHour: i % 3 === 0 ? { MOTORBIKE: 5_000, BICYCLE: 2_000 } : { MOTORBIKE: 6_000, CAR: 25_000 + (i % 4) * 5_000 },
     covered: i % 2 === 0,
     openingHours: i % 3 === 1 ? ALWAYS : daily('06:00', '23:00'),
+    // Lots pricing cars take car bookings for a fifth of their spaces.
+    ...(i % 3 === 0 ? {} : { bookableSpaces: { CAR: Math.floor(capacity / 5) } }),
   };
 });
 

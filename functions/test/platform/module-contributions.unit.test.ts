@@ -36,6 +36,7 @@ describe('module seeds', () => {
       'atm',
       'merchants',
       'promotions',
+      'hotels',
     ]);
     for (const m of MODULES) if (m.seed) expect(typeof m.seed.load()).toBe('function');
   });

@@ -82,6 +82,18 @@ function checkRequest(r: HoldRequest): void {
   if (bad) throw new Error(`bookings: invalid hold request (${bad})`);
 }
 
+/**
+ * What staying past the end costs (the vertical's `overstay` rule): each unit begun after the grace, at the booking's
+ * price per unit; null within it or for a vertical without the rule.
+ */
+export function overstayOf(b: Pick<BookingRecord, 'vertical' | 'endsAt' | 'priceVnd' | 'units' | 'unitKind'>, at: number): BookingRecord['extraCharge'] {
+  const rule = VERTICAL_RULES[b.vertical].overstay;
+  if (!rule || at <= b.endsAt + rule.graceSec * 1000) return null;
+  const unitMs = b.unitKind === 'HOUR' ? 3_600_000 : 86_400_000;
+  const units = Math.ceil((at - b.endsAt) / unitMs);
+  return { reason: 'OVERSTAY', units, feeVnd: units * Math.round(b.priceVnd / b.units.length) };
+}
+
 export function createBookingEngine(settings: EngineSettings, now: () => number = Date.now) {
   const notBefore = (earliest: (b: BookingRecord) => number, at: () => number) => (b: BookingRecord) => {
     const when = earliest(b);
@@ -268,6 +280,28 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
     },
 
     /**
+     * An administrator's cancellation, whatever the status short of an end: before it began as `cancel` (free to
+     * the consumer), once begun (checked in, in progress) by `annul`; all that was paid is refunded either way.
+     */
+    async adminCancel(id: string, caller: BookingCaller, reason: string): Promise<BookingRecord> {
+      const current = await load(id);
+      const begun = current.status === 'CHECKED_IN' || current.status === 'IN_PROGRESS';
+      return (
+        await move(current, caller, begun ? 'annul' : 'cancel', {
+          inventory: 'release',
+          apply: (b, to, at) => ({
+            ...b,
+            status: to,
+            holdUntil: null,
+            answerBy: null,
+            cancellation: { by: caller.by, reason, feeVnd: 0, refundVnd: b.payment.paidVnd },
+            updatedAt: at,
+          }),
+        })
+      ).after;
+    },
+
+    /**
      * The partner starts what was booked, as its vertical does: CHECKED_IN (a stay, a parking space, a patient at the
      * desk) or IN_PROGRESS (a visit, a service), from the vertical's `beginAheadSec` before the start.
      */
@@ -286,7 +320,12 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
      * Done: COMPLETED by the partner, never before the start (a check-in ahead of it is not a stay had: 409
      * BOOKING_TOO_EARLY); the units still ahead (an early check-out) are given back.
      */
-    complete: (id: string, caller: BookingCaller) => moveById(id, caller, 'complete', { inventory: 'release', guard: notBefore((b) => b.startsAt, now) }),
+    complete: (id: string, caller: BookingCaller) =>
+      moveById(id, caller, 'complete', {
+        inventory: 'release',
+        guard: notBefore((b) => b.startsAt, now),
+        apply: (b, to, at) => ({ ...b, status: to, extraCharge: overstayOf(b, at), updatedAt: at }),
+      }),
 
     /** The guest never came: NO_SHOW (the partner, from the vertical's `noShowAfterSec` after the start), the capacity given back. */
     noShow: (id: string, caller: BookingCaller) =>

@@ -11,6 +11,7 @@ export const BOOKINGS_ERROR_CODES = defineErrorCodes({
   BOOKING_TOO_MANY_HOLDS: [409, 'The consumer has BOOKINGS_MAX_LIVE_HOLDS bookings waiting for payment (`details.max`): pay or cancel one first.'],
   BOOKING_PAYMENT_REQUIRED: [400, 'The booking is paid ahead (PREPAY or DEPOSIT): send `payment.method`.'],
   BOOKING_OWN_RESOURCE: [403, 'The caller is an owner or staff member of the partner whose resource it is: its people do not book it.'],
+  BOOKING_SELF_MANAGE: [403, 'Administrators do not step in on a booking they made or whose partner they belong to; another administrator does.'],
   BOOKING_STARTED: [409, 'The booking has started: its consumer can no longer cancel it (its partner or an administrator can).'],
 });
 

@@ -19,7 +19,7 @@ export const BOOKING_STATUSES = [
   'EXPIRED',
 ] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-export type BookingAction = 'submit' | 'confirm' | 'accept' | 'reject' | 'cancel' | 'checkIn' | 'start' | 'complete' | 'noShow' | 'expire';
+export type BookingAction = 'submit' | 'confirm' | 'accept' | 'reject' | 'cancel' | 'annul' | 'checkIn' | 'start' | 'complete' | 'noShow' | 'expire';
 export type BookingActor = 'CONSUMER' | 'PARTNER' | 'ADMIN' | 'SYSTEM';
 
 /** The statuses a booking no longer leaves. */
@@ -37,6 +37,8 @@ export const bookingMachine = defineMachine<BookingStatus, BookingAction, Bookin
     accept: { from: 'PENDING_PARTNER', to: 'CONFIRMED', by: ['PARTNER', 'ADMIN'] },
     reject: { from: 'PENDING_PARTNER', to: 'REJECTED', by: ['PARTNER', 'ADMIN'] },
     cancel: { from: ['HELD', 'PENDING_PARTNER', 'CONFIRMED'], to: 'CANCELLED', by: ['CONSUMER', 'PARTNER', 'ADMIN'] },
+    // An administrator steps in once it has begun (a check-in that never was, a dispute): cancelled, all paid refunded.
+    annul: { from: ['CHECKED_IN', 'IN_PROGRESS'], to: 'CANCELLED', by: 'ADMIN' },
     checkIn: { from: 'CONFIRMED', to: 'CHECKED_IN', by: ['PARTNER', 'ADMIN'] },
     start: { from: 'CONFIRMED', to: 'IN_PROGRESS', by: ['PARTNER', 'ADMIN'] },
     complete: { from: ['CHECKED_IN', 'IN_PROGRESS'], to: 'COMPLETED', by: ['PARTNER', 'ADMIN', 'SYSTEM'] },

@@ -24,6 +24,14 @@ export interface BookingPayment {
   paymentId: string | null;
 }
 
+export type SettlementStep = 'DONE' | 'NONE' | 'FAILED';
+export interface BookingSettlement {
+  refund: SettlementStep;
+  /** The extra charge (an overstay) taken from the consumer's wallet; FAILED: owed, collected by the partner. */
+  extra: SettlementStep;
+  payout: SettlementStep;
+}
+
 /** `bookings/{id}`: one booking of any vertical; the vertical's own fields under `details`. */
 export interface BookingRecord {
   id: string;
@@ -54,7 +62,11 @@ export interface BookingRecord {
   /** `feeVnd` kept by the policy out of what was paid; `refundVnd` the rest, given back. */
   cancellation: { by: string; reason: string | null; feeVnd: number; refundVnd: number } | null;
   rejection: { by: string; reason: string } | null;
+  /** Charged when it completed beyond what was booked (a parking space kept past its end): settled from the wallet. */
+  extraCharge?: { reason: 'OVERSTAY'; units: number; feeVnd: number } | null;
   details: Record<string, unknown>;
+  /** Once it ended: whether its refund and its partner's payout went through (FAILED: an operator's to settle; absent: not yet or none due). */
+  settlement?: Partial<BookingSettlement>;
   createdAt: number;
   updatedAt: number;
 }

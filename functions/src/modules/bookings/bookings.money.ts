@@ -5,7 +5,10 @@ import { percentOf, subtractVnd, vnd, type Vnd } from '../../platform/kits/money
 import type { paymentCommands } from '../payments';
 import { partnerMembers } from '../partners';
 import { ledger, SYSTEM_ACCOUNTS, systemAccount, userAccount } from '../wallet';
-import type { BookingRecord } from './bookings.model';
+import type { BookingStatus } from './bookings.machine';
+import type { BookingRecord, BookingSettlement } from './bookings.model';
+import { bookingsRepo } from './bookings.repo';
+import { recordNote } from '../../platform/kits/state-machine/state-machine';
 
 // A booking's money after its last move, each step once whoever runs it (the trigger, at least once): what the
 // consumer is owed back is refunded through payments (one refund per booking, by its key), and what the partner
@@ -25,7 +28,7 @@ export function settlementOf(b: BookingRecord): { refundVnd: Vnd; earnedVnd: Vnd
       return { refundVnd: paid, earnedVnd: vnd(0) };
     case 'COMPLETED':
     case 'NO_SHOW':
-      return { refundVnd: vnd(0), earnedVnd: paid };
+      return { refundVnd: vnd(0), earnedVnd: vnd(paid + (b.settlement?.extra === 'DONE' ? (b.extraCharge?.feeVnd ?? 0) : 0)) };
     default:
       return { refundVnd: vnd(0), earnedVnd: vnd(0) };
   }
@@ -33,50 +36,112 @@ export function settlementOf(b: BookingRecord): { refundVnd: Vnd; earnedVnd: Vnd
 
 /** A refusal retrying cannot change (the payment is gone or not refundable): an operator settles it, the trigger does not loop. */
 const isRefusal = (err: unknown) => err instanceof AppError && err.statusCode < 500;
-function stuck(b: BookingRecord, step: 'refund' | 'payout', why: string): void {
-  logger.error('booking settlement left to an operator', { bookingId: b.id, step, why });
-}
+const REFUSED = Symbol('refused');
 
 export function createBookingMoney(payments: PaymentCommands, commissionBp: number, now: () => number) {
+  /** A step an operator must finish: FAILED on the booking, a line in its history, an error in the log. */
+  async function failed(b: BookingRecord, step: keyof BookingSettlement, why: string): Promise<void> {
+    logger.error('booking settlement left to an operator', { bookingId: b.id, step, why });
+    await inTransaction(async (tx) => {
+      const current = await bookingsRepo.get(b.id, tx);
+      if (!current || current.settlement?.[step] === 'FAILED') return;
+      bookingsRepo.markSettled(tx, b.id, { [step]: 'FAILED' }, now());
+      recordNote<BookingStatus, 'settlementFailed'>(tx, bookingsRepo.ref(b.id), {
+        action: 'settlementFailed',
+        status: current.status,
+        by: 'system:bookings',
+        at: now(),
+        reason: `${step}: ${why}`,
+      });
+    });
+  }
+
+  /** The partner owner's earnings, once: the ledger operation and the booking's mark in one transaction. */
   async function payOut(b: BookingRecord, earned: Vnd): Promise<void> {
     const net = subtractVnd(earned, percentOf(earned, commissionBp));
-    if (net <= 0) return;
     const owner = (await partnerMembers(b.partnerId)).find((m) => m.role === 'OWNER');
-    if (!owner) return stuck(b, 'payout', `partner ${b.partnerId} has no owner to pay`);
-    const operationId = `booking-${b.id}-payout`;
+    if (!owner) return failed(b, 'payout', `partner ${b.partnerId} has no owner to pay`);
     await inTransaction(async (tx) => {
-      if ((await ledger.posted(operationId, tx)).length > 0) return;
-      await ledger.post(
-        tx,
-        [
-          {
-            kind: 'PAYMENT',
-            debit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue),
-            credit: userAccount('EARNINGS', owner.userId),
-            amount: net,
-            memo: `Booking ${b.id}: ${b.resource.parentName ?? b.resource.name}`,
-          },
-        ],
-        { operationId, by: 'system:bookings', now: now(), paymentId: b.payment.paymentId, ref: { type: 'BOOKING', id: b.id } },
-      );
+      const current = await bookingsRepo.get(b.id, tx);
+      if (!current || current.settlement?.payout === 'DONE') return;
+      if (net > 0)
+        await ledger.post(
+          tx,
+          [
+            {
+              kind: 'PAYMENT',
+              debit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue),
+              credit: userAccount('EARNINGS', owner.userId),
+              amount: net,
+              memo: `Booking ${b.id}: ${b.resource.parentName ?? b.resource.name}`,
+            },
+          ],
+          { operationId: `booking-${b.id}-payout`, by: 'system:bookings', now: now(), paymentId: b.payment.paymentId, ref: { type: 'BOOKING', id: b.id } },
+        );
+      bookingsRepo.markSettled(tx, b.id, { payout: 'DONE' }, now());
+    });
+  }
+
+  /** The extra charge (an overstay) from the consumer's wallet, once by its key; refused (no money): owed, FAILED. */
+  async function chargeExtra(b: BookingRecord): Promise<boolean> {
+    const extra = b.extraCharge!;
+    const paid = await payments
+      .charge({
+        payerId: b.consumerId,
+        amount: vnd(extra.feeVnd),
+        purpose: 'BOOKING',
+        // Its own reference type: the booking's payment outcomes (what secures a booking) never hear of it.
+        ref: { type: 'BOOKING_EXTRA', id: b.id },
+        method: 'WALLET',
+        description: `${b.resource.parentName ?? b.resource.name}: ${extra.units} ${b.unitKind === 'HOUR' ? 'h' : 'd'} over`,
+        idempotencyKey: `booking-${b.id}-extra`,
+      })
+      .catch((err: unknown) => (isRefusal(err) ? REFUSED : Promise.reject(err)));
+    if (paid === REFUSED || paid.status !== 'SUCCEEDED') {
+      await failed(b, 'extra', `the ${extra.reason.toLowerCase()} of ${extra.feeVnd} ₫ was not paid from the wallet: owed to the partner`);
+      return false;
+    }
+    await inTransaction(async (tx) => {
+      if (await bookingsRepo.get(b.id, tx)) bookingsRepo.markSettled(tx, b.id, { extra: 'DONE' }, now());
+    });
+    return true;
+  }
+
+  async function refund(b: BookingRecord, amount: Vnd): Promise<void> {
+    const done = await payments
+      .refund(b.payment.paymentId!, { amount, reason: `Booking ${b.status.toLowerCase()}`, by: 'system:bookings', idempotencyKey: `booking-${b.id}-refund` })
+      .catch((err: unknown) => (isRefusal(err) ? REFUSED : Promise.reject(err)));
+    if (done === REFUSED) return failed(b, 'refund', 'the payment refused the refund (see the payment)');
+    await inTransaction(async (tx) => {
+      if (await bookingsRepo.get(b.id, tx)) bookingsRepo.markSettled(tx, b.id, { refund: 'DONE' }, now());
     });
   }
 
   return {
-    /** Settles an ended booking's money (idempotent: the refund by its key, the payout by its operation). */
+    /**
+     * Settles an ended booking's money, each step once (the refund by its key, the payout by its mark in the
+     * ledger's transaction); a step marked DONE or FAILED is not tried again. What nothing is due for is NONE.
+     */
     async settle(b: BookingRecord): Promise<{ refundVnd: number; earnedVnd: number }> {
       const { refundVnd, earnedVnd } = settlementOf(b);
-      if (refundVnd > 0 && b.payment.paymentId)
-        await payments
-          .refund(b.payment.paymentId, {
-            amount: refundVnd,
-            reason: `Booking ${b.status.toLowerCase()}`,
-            by: 'system:bookings',
-            idempotencyKey: `booking-${b.id}-refund`,
-          })
-          .catch((err: unknown) => (isRefusal(err) ? stuck(b, 'refund', (err as Error).message) : Promise.reject(err)));
-      if (earnedVnd > 0) await payOut(b, earnedVnd);
-      return { refundVnd, earnedVnd };
+      const marks: Partial<BookingSettlement> = b.settlement ?? {};
+      const none: Partial<BookingSettlement> = {};
+      if (refundVnd > 0 && b.payment.paymentId !== null) {
+        if (marks.refund === undefined) await refund(b, refundVnd);
+      } else if (marks.refund === undefined) none.refund = 'NONE';
+      let earned = earnedVnd;
+      const extra = b.extraCharge?.feeVnd ?? 0;
+      if (extra > 0) {
+        if (marks.extra === undefined && (await chargeExtra(b))) earned = vnd(earned + extra);
+      } else if (marks.extra === undefined) none.extra = 'NONE';
+      if (earned > 0) {
+        if (marks.payout === undefined) await payOut(b, earned);
+      } else if (marks.payout === undefined) none.payout = 'NONE';
+      if (Object.keys(none).length > 0)
+        await inTransaction(async (tx) => {
+          if (await bookingsRepo.get(b.id, tx)) bookingsRepo.markSettled(tx, b.id, none, now());
+        });
+      return { refundVnd, earnedVnd: earned };
     },
     /** A payment that came too late for its booking (expired, cancelled) or for one paid already: all of it back. */
     async refundStray(bookingId: string, payment: { paymentId: string; amountVnd: number }): Promise<void> {

@@ -97,5 +97,5 @@ export function reminderNotice(b: BookingRecord, hours: number): DispatchInput {
   });
 }
 
-/** Which statuses tell the partner (its members are read only then). */
+/** The statuses whose notices (above) go to the partner too: its members are read only then. Keep beside the table. */
 export const PARTNER_TOLD: readonly BookingStatus[] = ['PENDING_PARTNER', 'CONFIRMED', 'CANCELLED', 'EXPIRED'];

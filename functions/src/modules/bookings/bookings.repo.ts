@@ -5,7 +5,7 @@ import { readRecord, typedCollection } from '../../platform/kits/firestore/recor
 import { readHistory, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
 import { BOOKINGS } from './bookings.collections';
 import type { BookingAction, BookingStatus } from './bookings.machine';
-import type { BookingRecord } from './bookings.model';
+import type { BookingRecord, BookingSettlement } from './bookings.model';
 
 const bookings = () => typedCollection<BookingRecord>(BOOKINGS);
 
@@ -23,6 +23,12 @@ export interface BookingFilter {
 }
 
 export const bookingsRepo = {
+  ref: (id: string) => db().collection(BOOKINGS).doc(id),
+  /** Marks steps of an ended booking's money (fields of `settlement` only: the rest of the booking is left as it is). */
+  markSettled(tx: Transaction, id: string, change: Partial<BookingSettlement>, at: number): void {
+    const fields = Object.fromEntries(Object.entries(change).map(([k, v]) => [`settlement.${k}`, v]));
+    tx.update(db().collection(BOOKINGS).doc(id), { ...fields, updatedAt: at });
+  },
   get: (id: string, tx?: Transaction) => readRecord(bookings().doc(id), tx),
   create(tx: Transaction, record: BookingRecord): void {
     tx.create(bookings().doc(record.id), record);

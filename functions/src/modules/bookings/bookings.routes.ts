@@ -1,7 +1,6 @@
 import { IdParamsSchema } from '../../platform/core/http/ids';
 import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
-import type { RateLimitRule } from '../../platform/core/ratelimit/rate-limit';
 import type { ApiTag } from '../../platform/core/openapi/tags';
 import type { ErrorCode } from '../../platform/core/errors/codes';
 import { z } from 'zod';
@@ -20,22 +19,17 @@ import {
 } from './bookings.schemas';
 import { BOOKINGS_PERMISSION, bookingViewerOf as viewer } from './bookings.service';
 import { bookingsServiceFor } from './bookings.wiring';
+import { BOOKING_LIMITS } from './bookings.http';
 
 // The routes every booking vertical shares: a consumer's bookings, a partner's queue and its moves, the
-// administrators' list. Listed under each booking vertical's tag: hotels first, and each other vertical (rentals,
-// medical, schools, parking) adds its tag to `alsoTags` as its bookings land.
-export const BOOKING_TAGS = { tag: 'hotels', alsoTags: [] } as const satisfies {
+// administrators' list. Listed under each booking vertical's tag: hotels first, and each other vertical adds its tag
+// to `alsoTags` as its bookings land (parking now; rentals, medical, schools next).
+const BOOKING_TAGS = { tag: 'hotels', alsoTags: ['parking'] } as const satisfies {
   tag: ApiTag;
   alsoTags: readonly ApiTag[];
 };
 
-export const BOOKING_LIMITS = {
-  book: { scope: 'bookings-create', limit: 20, windowSec: 600, per: 'user' },
-  cancel: { scope: 'bookings-cancel', limit: 20, windowSec: 600, per: 'user' },
-  partner: { scope: 'bookings-partner', limit: 300, windowSec: 600, per: 'user' },
-} as const satisfies Record<string, RateLimitRule>;
-
-export const MOVE_CODES: ErrorCode[] = ['BOOKING_NOT_FOUND', 'BOOKING_TRANSITION', 'BOOKING_NOT_ALLOWED', 'BOOKING_HOLD_EXPIRED', 'IDEMPOTENCY_KEY_REUSED'];
+const MOVE_CODES: ErrorCode[] = ['BOOKING_NOT_FOUND', 'BOOKING_TRANSITION', 'BOOKING_NOT_ALLOWED', 'BOOKING_HOLD_EXPIRED', 'IDEMPOTENCY_KEY_REUSED'];
 const PARTNERS = ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'] as const;
 
 export function bookingsRoutes({ config }: AppContext): AnyRoute[] {
@@ -170,6 +164,23 @@ export function bookingsRoutes({ config }: AppContext): AnyRoute[] {
       request: { params: IdParamsSchema, body: CancelBookingBodySchema },
       response: { description: 'The CANCELLED booking.', schema: BookingSchema },
       handler: ({ auth, params, body }) => bookings().cancel(viewer(auth!), params.id, body.reason ?? null),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/admin/bookings/:id/cancel',
+      operationId: 'adminCancelBooking',
+      ...BOOKING_TAGS,
+      summary: 'Administrator: cancel a booking at any point before its end, refunding all that was paid',
+      description:
+        'For disputes and mistakes (a check-in that never was): HELD to IN_PROGRESS → CANCELLED with the reason, everything paid refunded and nothing paid out; the capacity goes back. Not on a booking of your own or of a partner you belong to (403 BOOKING_SELF_MANAGE). A repeat (Idempotency-Key) answers the cancelled booking.',
+      auth: ['ADMIN'],
+      permission: BOOKINGS_PERMISSION,
+      idempotent: true,
+      errors: [404, 409],
+      codes: [...MOVE_CODES, 'BOOKING_SELF_MANAGE'],
+      request: { params: IdParamsSchema, body: RejectBookingBodySchema },
+      response: { description: 'The CANCELLED booking.', schema: BookingSchema },
+      handler: ({ auth, params, body }) => bookings().adminCancel(viewer(auth!), params.id, body.reason),
     }),
     partnerStep(
       'accept',

@@ -12,6 +12,7 @@ import { BOOKING_VERTICALS } from './bookings.verticals';
 
 const Vnd = z.number().int().describe('VND');
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+const Step = z.enum(['DONE', 'NONE', 'FAILED']).nullable();
 
 export const BookingSchema = z
   .object({
@@ -48,13 +49,28 @@ export const BookingSchema = z
       .describe('CANCELLED: who, why, the fee kept and the refund'),
     rejection: z.object({ by: z.string(), reason: z.string() }).nullable(),
     details: z.record(z.string(), z.unknown()).describe('The vertical’s own fields (a hotel stay: guests, rooms, nights and each night’s price)'),
+    settlement: z
+      .object({ refund: Step, extra: Step, payout: Step })
+      .describe(
+        'Once it ended: the refund to its consumer, the extra charge (an overstay) from its wallet, the payout to its partner (null: not yet or none; FAILED: left to an operator, an unpaid extra charge owed at the place)',
+      ),
+    extraCharge: z
+      .object({ reason: z.enum(['OVERSTAY']), units: z.number().int(), feeVnd: Vnd })
+      .nullable()
+      .describe('Charged at completion beyond what was booked (a parking space kept past its end plus 15 minutes: each hour begun)'),
     createdAt: IsoTimeSchema,
     updatedAt: IsoTimeSchema,
   })
   .meta({ id: 'Booking' });
 export type BookingView = z.infer<typeof BookingSchema>;
 
-export function bookingView(b: BookingRecord): BookingView {
+/** Who reads a booking: its consumer sees its partner's people and administrators as STAFF, never their ids. */
+export type BookingAudience = 'CONSUMER' | 'PARTNER' | 'ADMIN';
+export const actorLabel = (by: string, consumerId: string, audience: BookingAudience) =>
+  audience !== 'CONSUMER' || by === consumerId || by.startsWith('system:') ? by : 'STAFF';
+
+export function bookingView(b: BookingRecord, audience: BookingAudience): BookingView {
+  const label = (by: string) => actorLabel(by, b.consumerId, audience);
   return {
     id: b.id,
     vertical: b.vertical,
@@ -73,9 +89,11 @@ export function bookingView(b: BookingRecord): BookingView {
     policy: b.policy,
     holdUntil: isoOrNull(b.holdUntil),
     answerBy: isoOrNull(b.answerBy),
-    cancellation: b.cancellation,
-    rejection: b.rejection,
+    cancellation: b.cancellation && { ...b.cancellation, by: label(b.cancellation.by) },
+    rejection: b.rejection && { ...b.rejection, by: label(b.rejection.by) },
     details: b.details,
+    settlement: { refund: b.settlement?.refund ?? null, extra: b.settlement?.extra ?? null, payout: b.settlement?.payout ?? null },
+    extraCharge: b.extraCharge ?? null,
     createdAt: iso(b.createdAt),
     updatedAt: iso(b.updatedAt),
   };

@@ -10,7 +10,7 @@ import type { BookingStatus } from './bookings.machine';
 import type { BookingRecord } from './bookings.model';
 import { createBookingMoney, type PaymentCommands } from './bookings.money';
 import { bookingsRepo, type BookingFilter } from './bookings.repo';
-import { bookingView, type BookingView } from './bookings.schemas';
+import { actorLabel, bookingView, type BookingAudience, type BookingView } from './bookings.schemas';
 import { bookingDeadline } from './bookings.deadline';
 import type { BookingVertical } from './bookings.verticals';
 
@@ -86,10 +86,16 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
     return booking;
   }
 
-  async function list(filter: BookingFilter, page: { limit: number; cursor?: string }, caller: string, query: string): Promise<Page<BookingView>> {
+  async function list(
+    filter: BookingFilter,
+    page: { limit: number; cursor?: string },
+    caller: string,
+    query: string,
+    audience: BookingAudience,
+  ): Promise<Page<BookingView>> {
     const found = await bookingsRepo.list(filter, { ...ListPage(page), query, caller });
     const at = now();
-    return { items: found.items.map((b) => bookingView(bookingDeadline.settle(b, at).entity)), nextCursor: found.nextCursor };
+    return { items: found.items.map((b) => bookingView(bookingDeadline.settle(b, at).entity, audience)), nextCursor: found.nextCursor };
   }
   const statusKey = (s?: readonly BookingStatus[]) => (s ?? []).join(',');
 
@@ -107,12 +113,12 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
       if (await memberOf(request.partnerId, request.consumerId))
         throw new ForbiddenError('You manage this place: book it through another account').withCode('BOOKING_OWN_RESOURCE');
       const { booking } = await engine.hold(request);
-      if (booking.status !== 'HELD') return { booking: bookingView(booking), payment: null };
-      if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id)).booking), payment: null };
+      if (booking.status !== 'HELD') return { booking: bookingView(booking, 'CONSUMER'), payment: null };
+      if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id)).booking, 'CONSUMER'), payment: null };
       if (!by) throw new AppError(400, 'This booking is paid ahead: choose a payment method').withCode('BOOKING_PAYMENT_REQUIRED');
       const payment = await charge(booking, by, `booking-${booking.id}-${by.method}-${by.provider ?? ''}`);
-      if (payment.status !== 'SUCCEEDED') return { booking: bookingView(booking), payment };
-      return { booking: bookingView(await secure(booking.id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd })), payment };
+      if (payment.status !== 'SUCCEEDED') return { booking: bookingView(booking, 'CONSUMER'), payment };
+      return { booking: bookingView(await secure(booking.id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd }), 'CONSUMER'), payment };
     },
 
     /** Pays a HELD booking of the caller's (another method after a refusal, a gateway page again). */
@@ -121,10 +127,10 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
       if (current.consumerId !== viewer.userId) throw notFound();
       if (current.status !== 'HELD')
         throw new ConflictError('Only a booking waiting for its payment (HELD) is paid', { status: current.status }).withCode('BOOKING_TRANSITION');
-      if (current.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(id)).booking), payment: null };
+      if (current.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(id)).booking, 'CONSUMER'), payment: null };
       const payment = await charge(current, by, `booking-${id}-pay-${key}`);
-      if (payment.status !== 'SUCCEEDED') return { booking: bookingView(current), payment };
-      return { booking: bookingView(await secure(id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd })), payment };
+      if (payment.status !== 'SUCCEEDED') return { booking: bookingView(current, 'CONSUMER'), payment };
+      return { booking: bookingView(await secure(id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd }), 'CONSUMER'), payment };
     },
 
     /** A payment's outcome (at least once): a success secures its booking; nothing else changes it (its hold runs out). */
@@ -136,12 +142,13 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
     },
 
     async get(viewer: BookingViewer, id: string): Promise<BookingView> {
-      const b = await load(id);
-      return bookingView(await engine.get(id, await asParty(viewer, b)));
+      const caller = await asParty(viewer, await load(id));
+      return bookingView(await engine.get(id, caller), caller.role);
     },
     async history(viewer: BookingViewer, id: string) {
-      await asParty(viewer, await load(id));
-      return (await bookingsRepo.history(id)).map((e) => ({ ...e, from: e.from ?? null, reason: e.reason ?? null }));
+      const b = await load(id);
+      const { role } = await asParty(viewer, b);
+      return (await bookingsRepo.history(id)).map((e) => ({ ...e, by: actorLabel(e.by, b.consumerId, role), from: e.from ?? null, reason: e.reason ?? null }));
     },
 
     mine(viewer: BookingViewer, q: { vertical?: BookingVertical; status?: BookingStatus[]; limit: number; cursor?: string }) {
@@ -150,18 +157,21 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
         q,
         viewer.userId,
         `bookings:mine:${q.vertical ?? ''}:${statusKey(q.status)}`,
+        'CONSUMER',
       );
     },
     async partnerQueue(
       viewer: BookingViewer,
       q: { partnerId: string; resourceId?: string; vertical?: BookingVertical; status?: BookingStatus[]; limit: number; cursor?: string },
     ) {
-      if (!(await memberOf(q.partnerId, viewer.userId)) && !viewer.admin) throw new NotFoundError('No such partner');
+      const member = await memberOf(q.partnerId, viewer.userId);
+      if (!member && !viewer.admin) throw new NotFoundError('No such partner');
       return list(
         { partnerId: q.partnerId, resourceId: q.resourceId, vertical: q.vertical, statuses: q.status, order: 'soonest' },
         q,
         viewer.userId,
         `bookings:partner:${q.partnerId}:${q.resourceId ?? ''}:${q.vertical ?? ''}:${statusKey(q.status)}`,
+        member ? 'PARTNER' : 'ADMIN',
       );
     },
     adminList(
@@ -173,24 +183,40 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
         q,
         viewer.userId,
         `bookings:admin:${q.consumerId ?? ''}:${q.partnerId ?? ''}:${q.vertical ?? ''}:${statusKey(q.status)}`,
+        'ADMIN',
       );
     },
 
     async cancel(viewer: BookingViewer, id: string, reason: string | null): Promise<BookingView> {
+      const caller = await asParty(viewer, await load(id));
+      return bookingView(await engine.cancel(id, caller, reason), caller.role);
+    },
+    /**
+     * An administrator steps in (bookings.manage): cancelled whatever its status short of an end, everything paid
+     * refunded, nothing paid out. Not on a booking of their own or of a partner they belong to (403).
+     */
+    async adminCancel(viewer: BookingViewer, id: string, reason: string): Promise<BookingView> {
       const b = await load(id);
-      return bookingView(await engine.cancel(id, await asParty(viewer, b), reason));
+      if (!viewer.admin) throw notFound();
+      if (b.consumerId === viewer.userId || (await memberOf(b.partnerId, viewer.userId)))
+        throw new ForbiddenError('Another administrator steps in on a booking of yours').withCode('BOOKING_SELF_MANAGE');
+      return bookingView(await engine.adminCancel(id, { by: viewer.userId, role: 'ADMIN' }, reason), 'ADMIN');
     },
     async answer(viewer: BookingViewer, id: string, answer: { accepted: true } | { accepted: false; reason: string }): Promise<BookingView> {
-      return bookingView(await engine.answer(id, await asPartner(viewer, await load(id)), answer));
+      const caller = await asPartner(viewer, await load(id));
+      return bookingView(await engine.answer(id, caller, answer), caller.role);
     },
     async begin(viewer: BookingViewer, id: string, move: 'checkIn' | 'start'): Promise<BookingView> {
-      return bookingView(await engine.begin(id, await asPartner(viewer, await load(id)), move));
+      const caller = await asPartner(viewer, await load(id));
+      return bookingView(await engine.begin(id, caller, move), caller.role);
     },
     async complete(viewer: BookingViewer, id: string): Promise<BookingView> {
-      return bookingView(await engine.complete(id, await asPartner(viewer, await load(id))));
+      const caller = await asPartner(viewer, await load(id));
+      return bookingView(await engine.complete(id, caller), caller.role);
     },
     async noShow(viewer: BookingViewer, id: string): Promise<BookingView> {
-      return bookingView(await engine.noShow(id, await asPartner(viewer, await load(id))));
+      const caller = await asPartner(viewer, await load(id));
+      return bookingView(await engine.noShow(id, caller), caller.role);
     },
 
     /** An ended booking's refund and payout (idempotent). */

@@ -23,6 +23,8 @@ export interface VerticalRules {
   beginAheadSec: number;
   /** A guest who has not come this long after the start may be called a no-show. */
   noShowAfterSec: number;
+  /** Staying past the end costs each unit begun after this grace, at the booking's price per unit (a parking space). */
+  overstay?: { graceSec: number };
 }
 
 const HOUR = 3_600;
@@ -47,6 +49,7 @@ export const VERTICAL_RULES: Readonly<Record<BookingVertical, VerticalRules>> = 
     beginMove: 'checkIn',
     beginAheadSec: HOUR / 2,
     noShowAfterSec: HOUR,
+    overstay: { graceSec: 15 * 60 },
   },
   // A viewing costs nothing; the landlord confirms or proposes another time.
   RENTAL_VIEWING: {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ValidationError } from '../../platform/core/errors/app-error';
 import { defineCatalog, defineCatalogItems } from '../../platform/kits/catalog/catalog.spec';
 import { defineCatalogVertical } from '../../platform/kits/catalog/catalog.vertical';
-import { isCalendarDate } from '../../platform/kits/inventory/units';
+import { ClockTimeSchema } from '../../platform/kits/catalog/hours';
+import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
 import { priceRange } from '../../platform/kits/money/money.schemas';
 import { partnerCatalogDeps } from '../partners';
 import { HOTEL_ROOMS, HOTELS } from './hotels.collections';
@@ -31,8 +32,6 @@ export const HOTEL_CITIES = [
   'QUY_NHON',
 ] as const;
 export const BED_TYPES = ['SINGLE', 'DOUBLE', 'TWIN', 'QUEEN', 'KING', 'BUNK'] as const;
-const TIME = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM (24 h)');
-const DATE = z.string().refine(isCalendarDate, 'a calendar date YYYY-MM-DD');
 const Amenities = z.array(z.string().trim().min(1).max(40)).max(30);
 
 /** A hotel's check-in and check-out times unless it says otherwise. */
@@ -87,8 +86,8 @@ const rooms = defineCatalogItems({
 const details = z.object({
   city: z.enum(HOTEL_CITIES).describe('The city searched by name'),
   stars: z.number().int().min(1).max(5).optional(),
-  checkInFrom: TIME.optional().describe(`From this local time on the first day (${DEFAULT_TIMES.checkIn} when absent)`),
-  checkOutBy: TIME.optional().describe(`Until this local time on the last day (${DEFAULT_TIMES.checkOut} when absent)`),
+  checkInFrom: ClockTimeSchema.optional().describe(`From this local time on the first day (${DEFAULT_TIMES.checkIn} when absent)`),
+  checkOutBy: ClockTimeSchema.optional().describe(`Until this local time on the last day (${DEFAULT_TIMES.checkOut} when absent)`),
   amenities: Amenities.optional().describe('"Hồ bơi", "Wifi", "Bữa sáng"…'),
   cancellation: z
     .object({
@@ -97,7 +96,7 @@ const details = z.object({
     })
     .optional()
     .describe(`The guests’ cancellation policy (free until ${DEFAULT_POLICY.freeUntilHours} h before, then ${DEFAULT_POLICY.lateFeeBp / 100} % when absent)`),
-  holidays: z.array(DATE).max(60).optional().describe('Nights priced at the room types’ holiday rate (Tết, 30/4, 2/9…)'),
+  holidays: z.array(CalendarDateSchema).max(60).optional().describe('Nights priced at the room types’ holiday rate (Tết, 30/4, 2/9…)'),
 });
 
 export const hotelsCatalog = defineCatalog({
@@ -118,7 +117,7 @@ export const hotelsCatalog = defineCatalog({
   keep: (hotel, f) => (f.city === undefined || hotel.details.city === f.city) && (f.minStars === undefined || (hotel.details.stars ?? 0) >= f.minStars),
   check(d) {
     if (d.checkInFrom && d.checkOutBy && d.checkOutBy > d.checkInFrom)
-      throw new ValidationError('check-out comes before check-in on the day', [
+      throw new ValidationError('checkOutBy must not be after checkInFrom', [
         { field: 'body.checkOutBy', message: `must be at most checkInFrom (${d.checkInFrom}): a night ends before the next begins` },
       ]);
   },

@@ -10,6 +10,7 @@ export const hotelsModule = defineModule({
   uses: ['bookings', 'partners'],
   apiTags: { hotels: 'Hotels, room types, stays searched by dates and guests, and every vertical’s bookings (listed here and under each booking vertical).' },
   errorCodes: HOTELS_ERROR_CODES,
+  seed: { load: () => (require('./hotels.seed') as typeof import('./hotels.seed')).seedHotels },
   targets: [{ type: 'HOTEL', load: () => (require('./index') as typeof import('./index')).hotelsService() }],
   routes: (ctx) => (require('./hotels.routes') as typeof import('./hotels.routes')).hotelsRoutes(ctx),
   collections: [{ name: HOTELS }, { name: EVENTS, parent: HOTELS }, { name: HOTEL_ROOMS }],

@@ -5,6 +5,7 @@ import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { ItemKeySchema } from '../../platform/kits/catalog/catalog.items.routes';
 import { LatLngSchema } from '../../platform/kits/geo/geo';
 import { IsoDateSchema } from '../../platform/kits/time/time.schemas';
+import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
 import { BOOKING_LIMITS, BookedSchema, BookingPaymentBodySchema } from '../bookings';
 import { BED_TYPES, HOTEL_CITIES, hotels } from './hotels.catalog';
 import { AVAILABILITY_MAX_DAYS, CITY_RADIUS_M, createHotelStays, STAY_RULES } from './hotels.stays';
@@ -13,7 +14,7 @@ import { AVAILABILITY_MAX_DAYS, CITY_RADIUS_M, createHotelStays, STAY_RULES } fr
 // city or nearby answering the whole stay's price, and booking a stay (on the booking engine; its moves and lists
 // are the shared /bookings routes).
 
-const Day = IsoDateSchema.pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD'));
+const Day = CalendarDateSchema;
 const StayQuery = z.object({
   checkIn: Day.describe('The first night (local date, YYYY-MM-DD), today or later'),
   checkOut: Day.describe(`The day of leaving: after checkIn, at most ${STAY_RULES.maxUnits} nights`),

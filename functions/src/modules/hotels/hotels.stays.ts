@@ -3,7 +3,8 @@ import { NotFoundError, UnprocessableError, ValidationError } from '../../platfo
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
 import type { CatalogRecord } from '../../platform/kits/catalog/catalog.model';
 import { DEFAULT_TIME_ZONE } from '../../platform/kits/catalog/hours';
-import { atLocal, datesBetween, nightsOf, rangeProblemMessage, weekdayOf, type RangeProblem } from '../../platform/kits/inventory/units';
+import { atLocal, datesBetween, nightsOf, weekdayOf } from '../../platform/kits/inventory/units';
+import { rangeProblemError } from '../../platform/kits/inventory/units.schemas';
 import { bookingsService, FREE_CANCELLATION, type Booked, type PayBy } from '../bookings';
 import { DEFAULT_POLICY, DEFAULT_TIMES, HOTEL_CITIES, hotelRecords, hotelRooms, type HotelDetails, type RoomTypeBody } from './hotels.catalog';
 
@@ -12,6 +13,8 @@ import { DEFAULT_POLICY, DEFAULT_TIMES, HOTEL_CITIES, hotelRecords, hotelRooms, 
 
 /** A stay is at most 30 nights, starting within a year. */
 export const STAY_RULES = { maxUnits: 30, maxDaysAhead: 365 } as const;
+/** A search checks the nights of at most this many of a hotel's fitting room types, cheapest first. */
+export const SEARCH_ROOM_TYPES_CHECKED = 3;
 /** Availability is shown for at most 62 days at a time. */
 export const AVAILABILITY_MAX_DAYS = 62;
 
@@ -57,11 +60,6 @@ export function priceStay(room: Pick<RoomTypeBody, 'rates'>, holidays: readonly 
   return { nightly, totalVnd: nightly.reduce((sum, n) => sum + n.priceVnd, 0) };
 }
 
-const rangeError = (p: RangeProblem, from: string, to: string) => {
-  const field = p.problem === 'INVALID_DATE' ? (p.field === 'from' ? from : to) : p.problem === 'REVERSED' ? to : from;
-  return new ValidationError(`Validation failed: ${field}: ${rangeProblemMessage(p)}`, [{ field, message: rangeProblemMessage(p) }]);
-};
-
 export interface StayAsk {
   checkIn: string;
   checkOut: string;
@@ -74,7 +72,7 @@ export function createHotelStays(config: Readonly<AppConfig>, now: () => number 
   const zone = DEFAULT_TIME_ZONE;
   const nightsOrThrow = (checkIn: string, checkOut: string, where: 'query' | 'body') => {
     const r = nightsOf(checkIn, checkOut, STAY_RULES, now(), zone);
-    if ('problem' in r) throw rangeError(r, `${where}.checkIn`, `${where}.checkOut`);
+    if ('problem' in r) throw rangeProblemError(r, { from: `${where}.checkIn`, to: `${where}.checkOut` });
     return r.units;
   };
 
@@ -98,7 +96,8 @@ export function createHotelStays(config: Readonly<AppConfig>, now: () => number 
       .map((r) => ({ room: r, ...priceStay(r, holidays, nights, ask.rooms) }))
       .sort((a, b) => a.totalVnd - b.totalVnd || a.room.roomTypeId.localeCompare(b.room.roomTypeId));
     const out: Array<(typeof fitting)[number] & { roomsLeft: number }> = [];
-    for (const offer of fitting) {
+    // A search looks for the cheapest with rooms left among the few cheapest (each costs its nights' reads).
+    for (const offer of checkAll ? fitting : fitting.slice(0, SEARCH_ROOM_TYPES_CHECKED)) {
       const left = Math.min(...(await availableOf(offer.room, nights)).map((u) => u.available));
       if (left >= ask.rooms) {
         out.push({ ...offer, roomsLeft: left });

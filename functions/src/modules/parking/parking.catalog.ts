@@ -16,6 +16,7 @@ export { PARKING_LOTS };
 export const PARKING_VEHICLES = ['MOTORBIKE', 'CAR', 'BICYCLE'] as const;
 
 const vnd = priceRange(0, 10_000_000); // per hour; 0: free
+const spaces = z.number().int().min(0).max(100_000);
 const details = z.object({
   capacity: z.number().int().min(1).max(100_000).describe('Spaces in all'),
   freeSpaces: z.number().int().min(0).max(100_000).describe('Free now; changed afterwards through PUT …/availability'),
@@ -25,6 +26,17 @@ const details = z.object({
     .describe('VND per hour by vehicle type; a type without a price is not accepted here'),
   covered: z.boolean().optional(),
   evCharging: z.boolean().optional(),
+  bookableSpaces: z
+    .object({ MOTORBIKE: spaces.optional(), CAR: spaces.optional(), BICYCLE: spaces.optional() })
+    .optional()
+    .describe('Spaces of each vehicle type that can be booked ahead by the hour (the rest are for drivers who just arrive); none: no bookings'),
+  cancellation: z
+    .object({
+      freeUntilHours: z.number().int().min(0).max(168).describe('Free until this many hours before the start'),
+      lateFeeBp: z.number().int().min(0).max(10_000).describe('Then this share of the price, in basis points'),
+    })
+    .optional()
+    .describe('The cancellation policy of its bookings (free until 1 h before, then the whole price when absent)'),
 });
 
 export const parkingCatalog = defineCatalog({
@@ -44,6 +56,17 @@ export const parkingCatalog = defineCatalog({
   }),
   keep: (lot, f) => lot.details.freeSpaces >= (f.minFree ?? 0) && (f.vehicleType === undefined || lot.details.pricesPerHour[f.vehicleType] !== undefined),
   check(d) {
+    const bookable = Object.entries(d.bookableSpaces ?? {});
+    for (const [type, count] of bookable) {
+      if (d.pricesPerHour[type as (typeof PARKING_VEHICLES)[number]] === undefined)
+        throw new ValidationError('a bookable vehicle type needs its price', [
+          { field: `body.bookableSpaces.${type}`, message: 'price this vehicle type in pricesPerHour' },
+        ]);
+      if ((count ?? 0) > d.capacity)
+        throw new ValidationError('bookable spaces cannot exceed capacity', [
+          { field: `body.bookableSpaces.${type}`, message: `must be at most capacity (${d.capacity})` },
+        ]);
+    }
     if (d.freeSpaces > d.capacity)
       throw new ValidationError('freeSpaces cannot exceed capacity', [{ field: 'body.freeSpaces', message: `must be at most capacity (${d.capacity})` }]);
   },

@@ -240,6 +240,31 @@ function changeOf(before: { id: string } | undefined, after: { id: string } | un
   };
 }
 
+describe('administrators and overstays', () => {
+  it('an administrator cancels a checked-in booking (annul): CANCELLED, all paid to be refunded, the capacity back', async () => {
+    const r = request(`room-${randomUUID()}`);
+    const { booking } = await engine.hold(r);
+    await engine.paid(booking.id, receiptOf(booking));
+    clock.shift = startsAt - 3_600_000 - Date.now();
+    await engine.begin(booking.id, partnerOf(r));
+    const admin: BookingCaller = { by: 'admin-1', role: 'ADMIN' };
+    await expect(engine.cancel(booking.id, admin)).rejects.toMatchObject({ code: 'BOOKING_TRANSITION' });
+    await expect(engine.adminCancel(booking.id, partnerOf(r), 'x')).rejects.toMatchObject({ code: 'BOOKING_NOT_ALLOWED' });
+    const annulled = await engine.adminCancel(booking.id, admin, 'Khách chưa từng đến');
+    expect(annulled).toMatchObject({ status: 'CANCELLED', cancellation: { by: 'admin-1', feeVnd: 0, refundVnd: booking.priceVnd } });
+    expect(await takenBy(r.resource.id)).toEqual({});
+  });
+
+  it('an overstay costs each hour begun past the end and its 15 minutes’ grace, at the booking’s hourly price; hotels have none', async () => {
+    const { overstayOf } = await import('../../../src/modules/bookings/bookings.engine');
+    const parked = { vertical: 'PARKING' as const, unitKind: 'HOUR' as const, endsAt: 1_000_000_000_000, priceVnd: 60_000, units: ['a', 'b', 'c'] };
+    expect(overstayOf(parked, parked.endsAt + 15 * 60_000)).toBeNull();
+    expect(overstayOf(parked, parked.endsAt + 15 * 60_000 + 1)).toEqual({ reason: 'OVERSTAY', units: 1, feeVnd: 20_000 });
+    expect(overstayOf(parked, parked.endsAt + 80 * 60_000)).toEqual({ reason: 'OVERSTAY', units: 2, feeVnd: 40_000 });
+    expect(overstayOf({ ...parked, vertical: 'HOTEL', unitKind: 'NIGHT' }, parked.endsAt + 5 * 3_600_000)).toBeNull();
+  });
+});
+
 describe('booking keys', () => {
   it('a key sent again with another resource, other units or another quantity is 422 IDEMPOTENCY_KEY_REUSED, nothing held', async () => {
     const r = request(`room-${randomUUID()}`, { capacityOf: () => 3 });

@@ -133,6 +133,13 @@ describe('hotel stays', () => {
     expect(cancelled.body).toMatchObject({ status: 'CANCELLED', cancellation: { feeVnd: price / 2, refundVnd: price / 2, reason: 'Đổi lịch' } });
     await waitFor(async () => ((await balance(user)) === wallet + price / 2 ? true : undefined), { what: 'the refund' });
     await waitFor(async () => ((await earnings(owner)) === earned + (price / 2) * 0.9 ? true : undefined), { what: 'the payout of the fee' });
+    await waitFor(
+      async () => {
+        const seen = await call('GET', `/bookings/${booked.body.booking.id}`, { token: user.accessToken });
+        return seen.body.settlement.payout === 'DONE' ? seen.body : undefined;
+      },
+      { what: 'the settlement marks' },
+    ).then((seen) => expect(seen.settlement).toEqual({ refund: 'DONE', extra: 'NONE', payout: 'DONE' }));
     expect((await ledgerCheck(user.user.id)).ok).toBe(true);
     expect((await ledgerCheck(owner.user.id)).ok).toBe(true);
     // The rooms are back at once; cancelling again is 409.
@@ -163,8 +170,20 @@ describe('hotel stays', () => {
     expect((await call('GET', `/bookings/${id}`, { token: staff.accessToken })).body.status).toBe('CONFIRMED');
     const history = await call('GET', `/bookings/${id}/events`, { token: user.accessToken });
     expect(history.body.map((e: { action: string }) => e.action)).toEqual(['confirm']);
+    // A partner's cancellation is free to the guest, who sees who cancelled as STAFF (never the staff member's id).
+    const second = await book(user, hotel.id, { checkIn: dateIn(7), checkOut: dateIn(8) });
+    const byStaff = await call('POST', `/bookings/${second.body.booking.id}/cancel`, { token: staff.accessToken, body: { reason: 'Mất điện' } });
+    expect(byStaff.body.cancellation).toMatchObject({ by: staff.user.id, feeVnd: 0, refundVnd: second.body.booking.priceVnd });
+    expect((await call('GET', `/bookings/${second.body.booking.id}`, { token: user.accessToken })).body.cancellation.by).toBe('STAFF');
+    const seenHistory = await call('GET', `/bookings/${second.body.booking.id}/events`, { token: user.accessToken });
+    expect(seenHistory.body.map((e: { by: string }) => e.by)).toEqual(['system:bookings', 'STAFF']);
     // The hotel's own people do not book it (their payment would come out as the partner's earnings).
     expect((await book(owner, hotel.id, { checkIn: dateIn(5), checkOut: dateIn(6) })).body.code).toBe('BOOKING_OWN_RESOURCE');
+    // An administrator steps in: cancelled, everything paid refunded, whatever the hotel's policy.
+    const third = await book(user, hotel.id, { checkIn: dateIn(9), checkOut: dateIn(10) });
+    const stepped = await call('POST', `/admin/bookings/${third.body.booking.id}/cancel`, { token: admin.accessToken, body: { reason: 'Khiếu nại' } });
+    expect(stepped.body).toMatchObject({ status: 'CANCELLED', cancellation: { feeVnd: 0, refundVnd: third.body.booking.priceVnd, reason: 'Khiếu nại' } });
+    expect((await call('POST', `/admin/bookings/${third.body.booking.id}/cancel`, { token: user.accessToken, body: { reason: 'x' } })).status).toBe(403);
     // Administrators with bookings.manage list every booking.
     const all = await call('GET', `/admin/bookings?partnerId=${owner.partnerId}&vertical=HOTEL&limit=100`, { token: admin.accessToken });
     expect(all.body.items.map((b: { id: string }) => b.id)).toContain(id);

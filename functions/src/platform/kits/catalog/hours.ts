@@ -7,7 +7,9 @@ export const WEEKDAYS = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as con
 export type Weekday = (typeof WEEKDAYS)[number];
 export const DEFAULT_TIME_ZONE = 'Asia/Ho_Chi_Minh';
 
-const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (00:00 to 23:59)');
+/** A local clock time `HH:MM` (00:00 to 23:59): opening hours, a hotel's check-in. */
+export const ClockTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (00:00 to 23:59)');
+const HHMM = ClockTimeSchema;
 
 function isTimeZone(zone: string): boolean {
   try {

@@ -119,19 +119,3 @@ export function datesBetween(from: string, to: string): string[] {
   const [first, last] = [dayNumber(from), dayNumber(to)];
   return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => dateOfDay(first + i));
 }
-
-/** A range problem as the 400 of a request whose fields are named `from` and `to` (e.g. `query.checkIn`). */
-export function rangeProblemMessage(p: RangeProblem): string {
-  switch (p.problem) {
-    case 'INVALID_DATE':
-      return 'not a calendar date (YYYY-MM-DD) or not on a whole hour';
-    case 'REVERSED':
-      return 'the end must come after the start';
-    case 'IN_THE_PAST':
-      return 'the start is in the past';
-    case 'TOO_LONG':
-      return `at most ${p.max} units in one booking`;
-    case 'TOO_FAR_AHEAD':
-      return `at most ${p.maxDaysAhead} days ahead`;
-  }
-}
