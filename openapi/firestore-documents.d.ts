@@ -608,7 +608,7 @@ export interface PaymentDocument {
   amount: number;
   currency: "VND";
   /** What it pays for. */
-  purpose: "RIDE" | "TOPUP" | "RENTAL_DEPOSIT" | "OTHER" | "ORDER" | "DELIVERY" | "BOOKING";
+  purpose: "RIDE" | "TOPUP" | "OTHER" | "ORDER" | "DELIVERY" | "BOOKING" | "RENTAL_DEPOSIT";
   /** The ride, order… it pays for. */
   ref: {
     type: string;

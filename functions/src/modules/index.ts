@@ -31,6 +31,7 @@ import { deliveryModule } from './delivery/delivery.module';
 import { cartModule } from './cart/cart.module';
 import { bookingsModule } from './bookings/bookings.module';
 import { hotelsModule } from './hotels/hotels.module';
+import { rentalsModule } from './rentals/rentals.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -69,6 +70,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     deliveryModule,
     bookingsModule,
     hotelsModule,
+    rentalsModule,
   ]),
 );
 

@@ -27,7 +27,9 @@ const BEYOND_SPEC = [
   // The booking engine's steps beyond the spec's `.created` (booking.hotel.*, booking.parking.* and
   // booking.rental.viewing* are the spec's families and hold them already).
   ...['medical', 'school', 'homeservice'].flatMap((v) =>
-    ['confirmed', 'cancelled', 'rejected', 'expired', 'checkedIn', 'started', 'completed', 'noShow', 'reminder'].map((step) => `booking.${v}.${step}`),
+    ['confirmed', 'proposed', 'cancelled', 'rejected', 'expired', 'checkedIn', 'started', 'completed', 'noShow', 'reminder'].map(
+      (step) => `booking.${v}.${step}`,
+    ),
   ),
 ];
 // Telemetry beyond the spec: realtime only, like the spec's ride:location (a courier's position for the customer).

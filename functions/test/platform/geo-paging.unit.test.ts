@@ -234,6 +234,7 @@ describe('nearby routes', () => {
       '/pharmacy/products/search',
       '/pharmacy/stores/nearby',
       '/places/nearby',
+      '/rentals/listings/nearby',
       '/rides/drivers/nearby',
     ]);
     for (const route of nearby)

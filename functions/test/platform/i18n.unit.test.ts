@@ -133,6 +133,7 @@ describe('message catalogues', () => {
         'orders/orders.texts.ts',
         'partners/partners.texts.ts',
         'payments/payments.texts.ts',
+        'rentals/rentals.texts.ts',
         'rides/rides.texts.ts',
         'wallet/wallet.texts.ts',
       ].map((f) => `modules/${f}`),

@@ -83,7 +83,7 @@ describe('central lists derived from the module list', () => {
   });
 
   it("save and review targets are the catalog modules' own, in module order", () => {
-    expect(targetTypes()).toEqual(['PLACE', 'PHARMACY_STORE', 'PARKING_LOT', 'FUEL_STATION', 'ATM', 'MERCHANT', 'HOTEL']);
+    expect(targetTypes()).toEqual(['PLACE', 'PHARMACY_STORE', 'PARKING_LOT', 'FUEL_STATION', 'ATM', 'MERCHANT', 'HOTEL', 'RENTAL_LISTING']);
     expect(['places', 'pharmacy', 'parking', 'fuel', 'atm', 'merchants'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([
       true,
       true,

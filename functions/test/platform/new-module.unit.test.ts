@@ -53,9 +53,9 @@ describe('npm run new:module', () => {
     ['catalog', 'medical', [], ['medical.catalog.ts', 'medical.wiring.ts', 'medical.routes.ts', 'medical.collections.ts']],
     [
       'lifecycle',
-      'rentals',
+      'schools',
       [],
-      ['rentals.machine.ts', 'rentals.deadline.ts', 'rentals.lifecycle.ts', 'rentals.tasks.ts', 'rentals.triggers.ts', 'rentals.errors.ts', 'rentals.repo.ts'],
+      ['schools.machine.ts', 'schools.deadline.ts', 'schools.lifecycle.ts', 'schools.tasks.ts', 'schools.triggers.ts', 'schools.errors.ts', 'schools.repo.ts'],
     ],
     ['content', 'notes', ['--tag', 'cms'], ['notes.errors.ts', 'notes.repo.ts', 'notes.service.ts', 'notes.routes.ts', 'notes.schemas.ts']],
   ])('%s: writes the folder, its test and API page, the module line and the index block; every file parses', (shape, name, extra, own) => {
@@ -90,8 +90,8 @@ describe('npm run new:module', () => {
       expect(plan.files[`${src}/${name}.triggers.ts`]).toContain('typedTrigger(');
       expect(plan.files[`${src}/${name}.deadline.ts`]).toContain('defineDeadline<');
       expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('transition(');
-      expect(plan.files[`${src}/${name}.config.ts`]).toContain(`export const ${name}Switches = defineSwitches({\n  RENTAL_ACCEPT_WITHIN_SEC: {`);
-      expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('config.RENTAL_ACCEPT_WITHIN_SEC * 1000');
+      expect(plan.files[`${src}/${name}.config.ts`]).toContain(`export const ${name}Switches = defineSwitches({\n  SCHOOL_ACCEPT_WITHIN_SEC: {`);
+      expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('config.SCHOOL_ACCEPT_WITHIN_SEC * 1000');
       expect(definition).toContain(`  config: ${name}Switches,\n`);
       const switches = plan.edits[switchesFile];
       // After the last module's fragment, in the import block and in the list (its module is last in MODULES).

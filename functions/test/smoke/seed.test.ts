@@ -8,6 +8,7 @@ import { CHAT_MEMBERSHIPS } from '../../src/modules/chat/chat.collections';
 import { META } from '../../src/platform/kits/firestore/collections';
 import { USER_EMAILS } from '../../src/modules/users/users.model';
 import { MERCHANTS } from '../../src/modules/merchants/merchants.collections';
+import { HOTELS } from '../../src/modules/hotels/hotels.collections';
 
 beforeAll(requireEmulators);
 
@@ -16,12 +17,14 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection(META).doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(9);
-    // Version 9 added the demo merchants (the commerce walkthrough in the README orders from them).
+    expect(snap.get('version')).toBe(10);
+    // Version 9 added the demo merchants (the commerce walkthrough in the README orders from them), 10 the hotels.
     const merchants = await getFirestore(app).getAll(
       ...Array.from({ length: 20 }, (_, i) => getFirestore(app).doc(`${MERCHANTS}/seed-merchant-${String(i + 1).padStart(2, '0')}`)),
     );
     expect(merchants.filter((m) => m.exists)).toHaveLength(20);
+    const hotels = await getFirestore(app).getAll(...Array.from({ length: 8 }, (_, i) => getFirestore(app).doc(`${HOTELS}/seed-hotel-0${i + 1}`)));
+    expect(hotels.filter((h) => h.exists)).toHaveLength(8);
   });
 
   it('the local administrator signs in with its documented password', async () => {

@@ -1,4 +1,5 @@
-import { AppError, contendedError, NotFoundError } from '../../platform/core/errors/app-error';
+import type { Transaction } from 'firebase-admin/firestore';
+import { AppError, contendedError } from '../../platform/core/errors/app-error';
 import { settled } from '../../platform/core/errors/settled';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { oneAtATime } from '../../platform/kits/firestore/one-at-a-time';
@@ -8,10 +9,24 @@ import { transition, type Expiry } from '../../platform/kits/state-machine/state
 import { iso } from '../../platform/kits/time/time';
 import { bookingDeadline } from './bookings.deadline';
 import { bookingInventory, resourceQueueKey } from './bookings.inventory';
-import { bookingMachine, type BookingAction, type BookingActor, type BookingStatus } from './bookings.machine';
+import { bookingMachine, type BookingAction, type BookingStatus } from './bookings.machine';
 import type { BookingRecord } from './bookings.model';
 import { cancellationFee } from './bookings.policy';
 import { VERTICAL_RULES, type BookingVertical } from './bookings.verticals';
+import {
+  checkRequest,
+  holdLost,
+  inventoryResourceOf,
+  notFound,
+  overstayOf,
+  SECURED,
+  sees,
+  type BookingCaller,
+  type HoldRequest,
+  type PaidOutcome,
+} from './bookings.rules';
+
+export { inventoryResourceOf, overstayOf, sees, type BookingCaller, type HoldRequest, type PaidOutcome } from './bookings.rules';
 import { percentOf, vnd } from '../../platform/kits/money/money';
 import { bookingsRepo } from './bookings.repo';
 
@@ -28,70 +43,6 @@ export interface EngineSettings {
   answerHours: number;
   /** HELD bookings one consumer may have at once (BOOKINGS_MAX_LIVE_HOLDS). */
   maxLiveHolds: number;
-}
-
-/** What a vertical asks for; the rest (units' kind, the partner's answer, the payment due) follows from its rules (bookings.verticals). */
-export type HoldRequest = Omit<
-  BookingRecord,
-  'id' | 'status' | 'unitKind' | 'needsPartnerAnswer' | 'payment' | 'holdUntil' | 'answerBy' | 'cancellation' | 'rejection' | 'createdAt' | 'updatedAt'
-> & {
-  /** The Idempotency-Key of the consumer's request: the same key is the same booking. */
-  idempotencyKey: string;
-  /** The resource's capacity of each unit (rooms of the type, spaces, 1 for a slot). */
-  capacityOf(unit: string): number;
-};
-
-/** Who acts on a booking: the consumer who made it, a partner (its owner or staff, checked by the vertical), an administrator. */
-export interface BookingCaller {
-  by: string;
-  role: Exclude<BookingActor, 'SYSTEM'>;
-  /** The partner the caller acts for (role PARTNER). */
-  partnerId?: string;
-}
-
-const notFound = () => new NotFoundError('No such booking').withCode('BOOKING_NOT_FOUND');
-/** Defensive: the inventory lost a hold the booking still has (never by the engine's own moves); nothing is changed. */
-const holdLost = () => new AppError(409, 'The booking’s hold is no longer in the inventory: book again').withCode('BOOKING_HOLD_EXPIRED');
-
-/** Whether the caller may see the booking (and so act on it): its consumer, its partner, any administrator. */
-export function sees(caller: BookingCaller, b: BookingRecord): boolean {
-  if (caller.role === 'ADMIN') return true;
-  if (caller.role === 'PARTNER') return caller.partnerId !== undefined && caller.partnerId === b.partnerId;
-  return caller.by === b.consumerId;
-}
-
-/** The inventory's resource: the vertical's resource id under its vertical (two verticals never share capacity). */
-export const inventoryResourceOf = (b: { vertical: BookingVertical; resource: { id: string } }) =>
-  `${b.vertical.toLowerCase().replaceAll('_', '-')}:${b.resource.id}`;
-
-/** What `paid` did: secured now, secured before (a repeated notice), or too late (expired, cancelled: refund it). */
-export type PaidOutcome = 'secured' | 'already' | 'too-late';
-const SECURED: readonly BookingStatus[] = ['PENDING_PARTNER', 'CONFIRMED', 'CHECKED_IN', 'IN_PROGRESS', 'COMPLETED', 'NO_SHOW'];
-
-/** The engine's invariants on what a vertical asks for (a vertical validates the request; a breach here is a bug). */
-function checkRequest(r: HoldRequest): void {
-  const whole = (n: number, min: number, max = Number.MAX_SAFE_INTEGER) => Number.isSafeInteger(n) && n >= min && n <= max;
-  const breaches = {
-    priceVnd: !whole(r.priceVnd, 0),
-    qty: !whole(r.qty, 1),
-    'policy.freeUntilHours': !whole(r.policy.freeUntilHours, 0),
-    'policy.lateFeeBp': !whole(r.policy.lateFeeBp, 0, 10_000),
-    'startsAt/endsAt': !(whole(r.startsAt, 0) && whole(r.endsAt, 0) && r.endsAt > r.startsAt),
-  };
-  const bad = Object.entries(breaches).find(([, breached]) => breached)?.[0];
-  if (bad) throw new Error(`bookings: invalid hold request (${bad})`);
-}
-
-/**
- * What staying past the end costs (the vertical's `overstay` rule): each unit begun after the grace, at the booking's
- * price per unit; null within it or for a vertical without the rule.
- */
-export function overstayOf(b: Pick<BookingRecord, 'vertical' | 'endsAt' | 'priceVnd' | 'units' | 'unitKind'>, at: number): BookingRecord['extraCharge'] {
-  const rule = VERTICAL_RULES[b.vertical].overstay;
-  if (!rule || at <= b.endsAt + rule.graceSec * 1000) return null;
-  const unitMs = b.unitKind === 'HOUR' ? 3_600_000 : 86_400_000;
-  const units = Math.ceil((at - b.endsAt) / unitMs);
-  return { reason: 'OVERSTAY', units, feeVnd: units * Math.round(b.priceVnd / b.units.length) };
 }
 
 export function createBookingEngine(settings: EngineSettings, now: () => number = Date.now) {
@@ -117,6 +68,8 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
     o: {
       apply?(b: BookingRecord, to: BookingStatus, at: number): BookingRecord;
       inventory?: InventoryChange;
+      /** More of the move, in its transaction: reads the rest, returns the writes (run after the inventory's). */
+      alongside?(tx: Transaction, previous: BookingRecord, at: number): Promise<() => void>;
       guard?(b: BookingRecord, at: number): void;
       tolerant?: 'target' | 'refused';
     } = {},
@@ -128,18 +81,21 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
       return transition(
         bookingMachine,
         bookingsRepo.store(current.id, async (tx, _next, previous) => {
+          // Reads first (the move's own, then the inventory's), then the writes.
+          const alsoWrite = o.alongside ? await o.alongside(tx, previous, at) : undefined;
           const change = o.inventory;
-          if (!change) return;
           const p = inventoryOf(previous, at);
-          if (change === 'release') return (await bookingInventory.txRelease(tx, p)).write();
-          if (change === 'confirm') {
+          if (change === 'release') (await bookingInventory.txRelease(tx, p)).write();
+          else if (change === 'confirm') {
             const confirmed = await bookingInventory.txConfirm(tx, p);
             if (!confirmed.held) throw holdLost();
-            return confirmed.write();
+            confirmed.write();
+          } else if (change) {
+            const extended = await bookingInventory.txExtend(tx, { ...p, until: change.holdUntil(previous, at) });
+            if (!extended.held) throw holdLost();
+            extended.write();
           }
-          const extended = await bookingInventory.txExtend(tx, { ...p, until: change.holdUntil(previous, at) });
-          if (!extended.held) throw holdLost();
-          extended.write();
+          alsoWrite?.();
         }),
         {
           action,
@@ -277,6 +233,82 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
           return { ...b, status: to, holdUntil: null, answerBy: null, cancellation: { by: caller.by, reason, feeVnd, refundVnd }, updatedAt: at };
         },
       });
+    },
+
+    /**
+     * The partner proposes another time instead of answering yes (a viewing, an appointment): the booking waiting for
+     * it is REJECTED with the proposal, and a new booking at the proposed units is HELD for its consumer, already
+     * agreed by the partner (no answer needed), until the partner's answer window or its start; its consumer takes it
+     * with `agree` or lets it expire. Both in one transaction; the same proposal again answers the same new booking.
+     */
+    async propose(
+      id: string,
+      caller: BookingCaller,
+      to: { units: string[]; startsAt: number; endsAt: number; capacityOf(unit: string): number; note: string | null },
+    ): Promise<{ rejected: BookingRecord; proposed: BookingRecord }> {
+      const current = await load(id);
+      const proposalId = stableId({ scope: 'bookings.proposal', caller: current.id, key: `${to.startsAt}:${to.units.join(',')}` });
+      let proposed: BookingRecord | undefined;
+      const rejected = await move(current, caller, 'reject', {
+        guard: () => {
+          if (to.units.join() === current.units.join()) throw new AppError(422, 'Propose another time than the one asked for').withCode('BOOKING_SAME_TIME');
+        },
+        alongside: async (tx, previous, at) => {
+          const holdUntil = Math.max(at + 60_000, Math.min(at + settings.answerHours * 3_600_000, to.startsAt));
+          const record: BookingRecord = {
+            ...previous,
+            id: proposalId,
+            status: 'HELD',
+            units: to.units,
+            startsAt: to.startsAt,
+            endsAt: to.endsAt,
+            needsPartnerAnswer: false,
+            // Paid afresh (what the rejected one took is refunded with it): `pay`, or `agree` when nothing is due.
+            payment: { ...previous.payment, paidVnd: 0, paymentId: null },
+            holdUntil,
+            answerBy: null,
+            cancellation: null,
+            rejection: null,
+            settlement: {},
+            details: { ...previous.details, proposedBy: caller.by, replaces: previous.id },
+            createdAt: at,
+            updatedAt: at,
+          };
+          const inventory = { ...inventoryOf(record, at), capacityOf: to.capacityOf, qty: record.qty, until: holdUntil };
+          const [existing, held] = await Promise.all([bookingsRepo.get(proposalId, tx), settled(bookingInventory.txHold(tx, inventory))]);
+          if (existing) throw new AppError(409, 'This time was proposed already', { bookingId: proposalId }).withCode('BOOKING_TRANSITION');
+          if ('err' in held) throw held.err;
+          proposed = record;
+          return () => {
+            held.value.write();
+            bookingsRepo.create(tx, record);
+          };
+        },
+        inventory: 'release',
+        apply: (b, to2, at) => ({
+          ...b,
+          status: to2,
+          answerBy: null,
+          rejection: { by: caller.by, reason: to.note ?? 'Another time proposed', proposalId, proposedStartsAt: to.startsAt },
+          updatedAt: at,
+        }),
+      });
+      if (!proposed) return { rejected: rejected.after, proposed: await load(proposalId) };
+      return { rejected: rejected.after, proposed };
+    },
+
+    /** The consumer takes a time its partner proposed (a HELD booking made by `propose`, nothing to pay): CONFIRMED. */
+    async agree(id: string, caller: BookingCaller): Promise<BookingRecord> {
+      const current = await load(id);
+      if (!sees(caller, current) || caller.role !== 'CONSUMER') throw notFound();
+      if (current.details.proposedBy === undefined || current.payment.dueVnd > 0)
+        throw new AppError(409, 'Only a time the partner proposed is agreed to', { status: current.status }).withCode('BOOKING_TRANSITION');
+      return (
+        await move(current, caller, 'agree', {
+          inventory: 'confirm',
+          apply: (b, to, at) => ({ ...b, status: to, holdUntil: null, updatedAt: at }),
+        })
+      ).after;
     },
 
     /**

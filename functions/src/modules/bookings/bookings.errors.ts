@@ -12,6 +12,7 @@ export const BOOKINGS_ERROR_CODES = defineErrorCodes({
   BOOKING_PAYMENT_REQUIRED: [400, 'The booking is paid ahead (PREPAY or DEPOSIT): send `payment.method`.'],
   BOOKING_OWN_RESOURCE: [403, 'The caller is an owner or staff member of the partner whose resource it is: its people do not book it.'],
   BOOKING_SELF_MANAGE: [403, 'Administrators do not step in on a booking they made or whose partner they belong to; another administrator does.'],
+  BOOKING_SAME_TIME: [422, 'A proposal names another time than the one the booking asked for.'],
   BOOKING_STARTED: [409, 'The booking has started: its consumer can no longer cancel it (its partner or an administrator can).'],
 });
 

@@ -18,7 +18,19 @@ export const VERTICAL_EVENTS: Readonly<Record<BookingVertical, { prefix: string;
 };
 
 /** The steps a booking's parties hear of (`<prefix>.<step>`). */
-export const BOOKING_STEPS = ['created', 'confirmed', 'cancelled', 'rejected', 'expired', 'checkedIn', 'started', 'completed', 'noShow', 'reminder'] as const;
+export const BOOKING_STEPS = [
+  'created',
+  'confirmed',
+  'proposed',
+  'cancelled',
+  'rejected',
+  'expired',
+  'checkedIn',
+  'started',
+  'completed',
+  'noShow',
+  'reminder',
+] as const;
 export type BookingStep = (typeof BOOKING_STEPS)[number];
 
 const row = (pattern: string, screen: string): EventPolicy => ({

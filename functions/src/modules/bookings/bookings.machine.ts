@@ -19,7 +19,7 @@ export const BOOKING_STATUSES = [
   'EXPIRED',
 ] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-export type BookingAction = 'submit' | 'confirm' | 'accept' | 'reject' | 'cancel' | 'annul' | 'checkIn' | 'start' | 'complete' | 'noShow' | 'expire';
+export type BookingAction = 'submit' | 'confirm' | 'agree' | 'accept' | 'reject' | 'cancel' | 'annul' | 'checkIn' | 'start' | 'complete' | 'noShow' | 'expire';
 export type BookingActor = 'CONSUMER' | 'PARTNER' | 'ADMIN' | 'SYSTEM';
 
 /** The statuses a booking no longer leaves. */
@@ -34,6 +34,8 @@ export const bookingMachine = defineMachine<BookingStatus, BookingAction, Bookin
     // Paid (or nothing to pay now): to the partner where it answers, confirmed where it does not.
     submit: { from: 'HELD', to: 'PENDING_PARTNER', by: 'SYSTEM' },
     confirm: { from: 'HELD', to: 'CONFIRMED', by: 'SYSTEM' },
+    // Its consumer takes a time the partner proposed (a HELD booking with nothing to pay).
+    agree: { from: 'HELD', to: 'CONFIRMED', by: 'CONSUMER' },
     accept: { from: 'PENDING_PARTNER', to: 'CONFIRMED', by: ['PARTNER', 'ADMIN'] },
     reject: { from: 'PENDING_PARTNER', to: 'REJECTED', by: ['PARTNER', 'ADMIN'] },
     cancel: { from: ['HELD', 'PENDING_PARTNER', 'CONFIRMED'], to: 'CANCELLED', by: ['CONSUMER', 'PARTNER', 'ADMIN'] },

@@ -61,7 +61,8 @@ export interface BookingRecord {
   answerBy: number | null;
   /** `feeVnd` kept by the policy out of what was paid; `refundVnd` the rest, given back. */
   cancellation: { by: string; reason: string | null; feeVnd: number; refundVnd: number } | null;
-  rejection: { by: string; reason: string } | null;
+  /** REJECTED: who and why; `proposalId`: the booking at the time the partner proposed instead. */
+  rejection: { by: string; reason: string; proposalId?: string; proposedStartsAt?: number } | null;
   /** Charged when it completed beyond what was booked (a parking space kept past its end): settled from the wallet. */
   extraCharge?: { reason: 'OVERSTAY'; units: number; feeVnd: number } | null;
   details: Record<string, unknown>;

@@ -32,9 +32,10 @@ const NOTICES: Partial<Record<BookingStatus, Build>> = {
   PENDING_PARTNER: (before, after, to) => (wasHeld(before) ? created(before, after, to) : []),
   CONFIRMED: (before, after, to) =>
     wasHeld(before) ? created(before, after, to) : [{ step: 'confirmed', to: to.consumer, text: BOOKING_TEXTS.text('confirmed', about(after)) }],
-  REJECTED: (_before, after, to) => [
-    { step: 'rejected', to: to.consumer, text: BOOKING_TEXTS.text('rejected', { ...about(after), reason: after.rejection?.reason ?? '' }) },
-  ],
+  REJECTED: (_before, after, to) =>
+    after.rejection?.proposedStartsAt !== undefined
+      ? [{ step: 'proposed', to: to.consumer, text: BOOKING_TEXTS.text('proposed', { ...about(after), proposed: after.rejection.proposedStartsAt }) }]
+      : [{ step: 'rejected', to: to.consumer, text: BOOKING_TEXTS.text('rejected', { ...about(after), reason: after.rejection?.reason ?? '' }) }],
   // An unpaid hold given up or run out is nobody's news.
   CANCELLED: (before, after, to) =>
     wasHeld(before)

@@ -23,8 +23,8 @@ import { BOOKING_LIMITS } from './bookings.http';
 
 // The routes every booking vertical shares: a consumer's bookings, a partner's queue and its moves, the
 // administrators' list. Listed under each booking vertical's tag: hotels first, and each other vertical adds its tag
-// to `alsoTags` as its bookings land (parking now; rentals, medical, schools next).
-const BOOKING_TAGS = { tag: 'hotels', alsoTags: ['parking'] } as const satisfies {
+// to `alsoTags` as its bookings land (parking and rentals now; medical, schools next).
+const BOOKING_TAGS = { tag: 'hotels', alsoTags: ['parking', 'rentals'] } as const satisfies {
   tag: ApiTag;
   alsoTags: readonly ApiTag[];
 };
@@ -181,6 +181,24 @@ export function bookingsRoutes({ config }: AppContext): AnyRoute[] {
       request: { params: IdParamsSchema, body: RejectBookingBodySchema },
       response: { description: 'The CANCELLED booking.', schema: BookingSchema },
       handler: ({ auth, params, body }) => bookings().adminCancel(viewer(auth!), params.id, body.reason),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/bookings/:id/agree',
+      operationId: 'agreeToBookingProposal',
+      ...BOOKING_TAGS,
+      summary: 'Take the time a partner proposed (HELD, nothing to pay → CONFIRMED)',
+      description:
+        'When a partner answers a request with another time (`rejection.proposalId` on the request), the proposed booking waits HELD for its consumer until `holdUntil`: this confirms it. A proposal that ran out is EXPIRED (409 BOOKING_TRANSITION); one with something to pay is paid with POST /bookings/{id}/pay instead. Its consumer only (404 for anyone else).',
+      auth: [],
+      hat: 'CON',
+      idempotent: true,
+      rateLimit: BOOKING_LIMITS.book,
+      errors: [404, 409],
+      codes: [...MOVE_CODES, 'BOOKING_HOLD_EXPIRED'],
+      request: { params: IdParamsSchema },
+      response: { description: 'The CONFIRMED booking.', schema: BookingSchema },
+      handler: ({ auth, params }) => bookings().agree(viewer(auth!), params.id),
     }),
     partnerStep(
       'accept',

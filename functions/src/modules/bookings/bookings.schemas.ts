@@ -47,7 +47,14 @@ export const BookingSchema = z
       .object({ by: z.string(), reason: z.string().nullable(), feeVnd: Vnd, refundVnd: Vnd })
       .nullable()
       .describe('CANCELLED: who, why, the fee kept and the refund'),
-    rejection: z.object({ by: z.string(), reason: z.string() }).nullable(),
+    rejection: z
+      .object({
+        by: z.string(),
+        reason: z.string(),
+        proposalId: z.string().optional().describe('The booking at the time the partner proposed instead (HELD for you: agree to it or let it expire)'),
+        proposedAt: IsoTimeSchema.optional().describe('When that proposed time starts'),
+      })
+      .nullable(),
     details: z.record(z.string(), z.unknown()).describe('The vertical’s own fields (a hotel stay: guests, rooms, nights and each night’s price)'),
     settlement: z
       .object({ refund: Step, extra: Step, payout: Step })
@@ -90,7 +97,12 @@ export function bookingView(b: BookingRecord, audience: BookingAudience): Bookin
     holdUntil: isoOrNull(b.holdUntil),
     answerBy: isoOrNull(b.answerBy),
     cancellation: b.cancellation && { ...b.cancellation, by: label(b.cancellation.by) },
-    rejection: b.rejection && { ...b.rejection, by: label(b.rejection.by) },
+    rejection: b.rejection && {
+      by: label(b.rejection.by),
+      reason: b.rejection.reason,
+      ...(b.rejection.proposalId ? { proposalId: b.rejection.proposalId } : {}),
+      ...(b.rejection.proposedStartsAt ? { proposedAt: iso(b.rejection.proposedStartsAt) } : {}),
+    },
     details: b.details,
     settlement: { refund: b.settlement?.refund ?? null, extra: b.settlement?.extra ?? null, payout: b.settlement?.payout ?? null },
     extraCharge: b.extraCharge ?? null,

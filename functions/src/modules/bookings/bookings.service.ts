@@ -5,7 +5,7 @@ import { vnd } from '../../platform/kits/money/money';
 import { partnerRoleOf } from '../partners';
 import type { PaymentOutcome } from '../payments';
 import type { BookingSettings } from './bookings.config';
-import { createBookingEngine, type BookingCaller, type HoldRequest } from './bookings.engine';
+import { createBookingEngine, type BookingCaller, type BookingEngine, type HoldRequest } from './bookings.engine';
 import type { BookingStatus } from './bookings.machine';
 import type { BookingRecord } from './bookings.model';
 import { createBookingMoney, type PaymentCommands } from './bookings.money';
@@ -28,6 +28,9 @@ export interface BookingViewer {
 export function bookingViewerOf(auth: { userId: string; roles: readonly string[]; permissions?: string[] }): BookingViewer {
   return { userId: auth.userId, admin: auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, BOOKINGS_PERMISSION) };
 }
+
+/** A time a partner proposes, in its vertical's units. */
+export type ProposedTime = Parameters<BookingEngine['propose']>[2];
 
 export type PayBy = { method: 'WALLET' | 'GATEWAY'; provider?: 'VNPAY' | 'MOMO'; clientIp?: string };
 export interface Booked {
@@ -217,6 +220,24 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
     async noShow(viewer: BookingViewer, id: string): Promise<BookingView> {
       const caller = await asPartner(viewer, await load(id));
       return bookingView(await engine.noShow(id, caller), caller.role);
+    },
+
+    /**
+     * Its partner proposes another time for a booking of `vertical` waiting for its answer (`timeOf` works out the
+     * units of the time asked, in the vertical's terms): the booking REJECTED with the proposal, the proposed one HELD
+     * for its consumer. Anyone but its partner's people (and administrators): 404.
+     */
+    async propose(viewer: BookingViewer, id: string, vertical: BookingVertical, timeOf: (b: BookingRecord) => Promise<ProposedTime>) {
+      const b = await load(id);
+      if (b.vertical !== vertical) throw notFound();
+      const caller = await asPartner(viewer, b);
+      const { rejected, proposed } = await engine.propose(id, caller, await timeOf(b));
+      return { rejected: bookingView(rejected, caller.role), proposed: bookingView(proposed, caller.role) };
+    },
+    /** Its consumer takes the time its partner proposed (nothing to pay): CONFIRMED. */
+    async agree(viewer: BookingViewer, id: string): Promise<BookingView> {
+      const caller = await asParty(viewer, await load(id));
+      return bookingView(await engine.agree(id, caller), caller.role);
     },
 
     /** An ended booking's refund and payout (idempotent). */

@@ -43,6 +43,17 @@ export const BOOKING_TEXTS = defineMessages({
     vi: (p) => ({ title: 'Yêu cầu đặt chỗ bị từ chối', body: `${p.where}: ${p.reason}` }),
     en: (p) => ({ title: 'Booking declined', body: `${p.where}: ${p.reason}` }),
   }),
+  proposed: notice<About & { proposed: number }>({
+    example: { what: 'Xem phòng', where: 'Căn hộ Quận 3', when: Date.UTC(2027, 2, 1, 2), proposed: Date.UTC(2027, 2, 2, 3) },
+    vi: (p, f) => ({
+      title: 'Đề xuất thời gian khác',
+      body: `${p.where} đề xuất ${f.dateTime(p.proposed)} thay cho ${f.dateTime(p.when)}: đồng ý trong ứng dụng`,
+    }),
+    en: (p, f) => ({
+      title: 'Another time proposed',
+      body: `${p.where} proposes ${f.dateTime(p.proposed)} instead of ${f.dateTime(p.when)}: agree in the app`,
+    }),
+  }),
   expired: notice<About & { forPartner: boolean }>({
     example: { what: 'Tư vấn tuyển sinh', where: 'Trường Quốc tế Sài Gòn', when: Date.UTC(2027, 2, 1, 2), forPartner: false },
     vi: (p) => ({

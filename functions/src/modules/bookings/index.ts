@@ -4,8 +4,8 @@ export { createBookingEngine, type BookingCaller, type BookingEngine, type HoldR
 export { BOOKING_STATUSES, type BookingStatus } from './bookings.machine';
 export { BOOKING_VERTICALS, type BookedResource, type BookingRecord, type BookingVertical } from './bookings.model';
 export { cancellationFee, FREE_CANCELLATION, type CancellationPolicy } from './bookings.policy';
-export { BookedSchema, BookingPaymentBodySchema, type BookingView } from './bookings.schemas';
-export type { Booked, PayBy } from './bookings.service';
+export { BookedSchema, BookingPaymentBodySchema, BookingSchema, type BookingView } from './bookings.schemas';
+export { bookingViewerOf, type Booked, type PayBy, type ProposedTime } from './bookings.service';
 
 export { BOOKING_LIMITS } from './bookings.http';
 

@@ -1,22 +1,8 @@
 import { defineEvents, HOUR, link } from './events';
 
-// Rows of the spec's event matrix whose modules are not built yet (rental deposits, social).
+// Rows of the spec's event matrix whose modules are not built yet (social).
 // Each moves into its module's `<m>.events.ts` when that module is built; until then the hub knows them here.
 export const SPEC_EVENTS_AWAITING_MODULES = defineEvents([
-  {
-    pattern: 'rental.deposit.*',
-    kind: 'WALLET',
-    recipients: ['CON', 'PAR'],
-    push: 'allowed',
-    realtime: null,
-    sfx: 'notif_payment',
-    androidChannel: 'app-orders',
-    preference: 'wallet',
-    deepLink: { CON: link('MapTab', 'RentalDeposit'), PAR: link('WalletTab', 'Deposits') },
-    appLink: null,
-    collapse: true,
-    ttlSec: 24 * HOUR,
-  },
   {
     pattern: 'social.*',
     kind: 'SOCIAL_*',

@@ -18,8 +18,8 @@ export const paymentsModule = defineModule({
   seed: { load: () => (require('./payments.seed') as typeof import('./payments.seed')).seedPayments },
   errorCodes: PAYMENT_ERROR_CODES,
   events: PAYMENT_EVENTS.rows,
-  // TOPUP and OTHER are its own; RENTAL_DEPOSIT waits for its module (the spec's purposes; bookings claims BOOKING).
-  paymentPurposes: ['TOPUP', 'RENTAL_DEPOSIT', 'OTHER'],
+  // TOPUP and OTHER are its own (bookings claims BOOKING, rentals RENTAL_DEPOSIT).
+  paymentPurposes: ['TOPUP', 'OTHER'],
   permissions: ['payments.manage'],
   routes: (ctx) => (require('./payments.routes') as typeof import('./payments.routes')).paymentsRoutes(ctx),
   tasks: {

@@ -29,9 +29,11 @@ describe('booking table', () => {
   it('lets each actor make only its own moves, from the statuses the table names', () => {
     const all = ['CONSUMER', 'PARTNER', 'ADMIN', 'SYSTEM'] as const;
     expect(bookingMachine.allowed('HELD', ['SYSTEM']).sort()).toEqual(['confirm', 'expire', 'submit']);
-    expect(bookingMachine.allowed('HELD', ['CONSUMER'])).toEqual(['cancel']);
+    expect(bookingMachine.allowed('HELD', ['CONSUMER']).sort()).toEqual(['agree', 'cancel']);
     expect(bookingMachine.allowed('PENDING_PARTNER', ['PARTNER']).sort()).toEqual(['accept', 'cancel', 'reject']);
     expect(bookingMachine.allowed('CONFIRMED', ['PARTNER']).sort()).toEqual(['cancel', 'checkIn', 'noShow', 'start']);
+    expect(bookingMachine.allowed('CHECKED_IN', ['ADMIN']).sort()).toEqual(['annul', 'complete']);
+    expect(bookingMachine.allowed('CHECKED_IN', ['PARTNER'])).toEqual(['complete']);
     expect(bookingMachine.allowed('CONFIRMED', ['CONSUMER'])).toEqual(['cancel']);
     for (const final of ['COMPLETED', 'CANCELLED', 'REJECTED', 'NO_SHOW', 'EXPIRED'] as const) expect(bookingMachine.allowed(final, all)).toEqual([]);
     expect(() => bookingMachine.checkActor('confirm', ['CONSUMER'])).toThrow(expect.objectContaining({ code: 'BOOKING_NOT_ALLOWED' }));

@@ -2,7 +2,7 @@
 // After changing a claim: UPDATE_MODULE_LISTS=1 npm run test:unit -- module-definitions (the test checks this file).
 export const MODULE_LISTS = {
   chatContexts: ['RIDE', 'BOOKING', 'ORDER'],
-  paymentPurposes: ['RIDE', 'TOPUP', 'RENTAL_DEPOSIT', 'OTHER', 'ORDER', 'DELIVERY', 'BOOKING'],
+  paymentPurposes: ['RIDE', 'TOPUP', 'OTHER', 'ORDER', 'DELIVERY', 'BOOKING', 'RENTAL_DEPOSIT'],
   promotionVerticals: ['RIDE', 'PHARMACY', 'PARKING', 'BOOKING', 'ORDER'],
   permissions: [
     'users.manage',
@@ -43,5 +43,6 @@ export const MODULE_LISTS = {
     'orders',
     'cart',
     'hotels',
+    'rentals',
   ],
 } as const;

@@ -26,7 +26,7 @@ export const refuseNarrowedAdmin = (caller: Caller) => {
 };
 
 /** The access rules of one catalog (its noun in messages, its repo, the partner lookup). */
-export function catalogAccess<D>(noun: string, repo: CatalogRepo<D>, deps: CatalogDeps) {
+export function catalogAccess<D>(noun: string, repo: CatalogRepo<D>, deps: CatalogDeps, hideFromOthers = false) {
   type Rec = CatalogRecord<D>;
   const notFound = () => new NotFoundError(`No such ${noun}`);
   const notManager = () => new ForbiddenError(`You do not manage this ${noun}`).withCode('CATALOG_NOT_MANAGER');
@@ -36,12 +36,16 @@ export function catalogAccess<D>(noun: string, repo: CatalogRepo<D>, deps: Catal
     return (await deps.partnerRole(record.partnerId, caller.userId, tx)) !== undefined;
   }
 
-  /** 404 when the caller may not even see the record, 403 when they only see it (a narrowed admin: 403 PERMISSION_REQUIRED). */
+  /**
+   * 404 when the caller may not even see the record (or the spec hides records from non-managers), 403 when they only
+   * see it (a narrowed admin: 403 PERMISSION_REQUIRED).
+   */
   function refuse(record: Rec | undefined, caller: Caller): never {
     refuseNarrowedAdmin(caller);
     // A narrowed admin learns nothing on the admin path, not even whether the record exists.
     if (!record) throw notFound();
-    throw record.status === 'ACTIVE' || isAdmin(caller) ? notManager() : notFound();
+    if (isAdmin(caller)) throw notManager();
+    throw record.status === 'ACTIVE' && !hideFromOthers ? notManager() : notFound();
   }
 
   /** The record for a change by its managers (administrators too with `adminsToo`). */

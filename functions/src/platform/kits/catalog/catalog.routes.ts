@@ -71,6 +71,8 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(
   const spec = service.spec;
   const s = catalogSchemas(spec);
   const base = spec.basePath;
+  // The managers' operations (their list, create, change, archive) under their own path when the spec names one.
+  const manage = spec.managePath ?? base;
   const tag = spec.tag;
   const N = spec.nouns.charAt(0).toUpperCase() + spec.nouns.slice(1);
   const [one, many] = [spec.schemaName, spec.pluralName];
@@ -104,7 +106,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(
     }),
     defineRoute({
       method: 'get',
-      path: `${base}/mine`,
+      path: `${manage}/mine`,
       operationId: `listMy${many}`,
       tag,
       summary: `${N} of one of my partners (any status)`,
@@ -128,7 +130,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(
     }),
     defineRoute({
       method: 'post',
-      path: base,
+      path: manage,
       operationId: `create${one}`,
       tag,
       summary: `Add a ${spec.noun}`,
@@ -160,7 +162,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(
     }),
     defineRoute({
       method: 'patch',
-      path: `${base}/:id`,
+      path: `${manage}/:id`,
       operationId: `update${one}`,
       tag,
       summary: `Change a ${spec.noun}`,
@@ -175,7 +177,7 @@ export function catalogRoutes<D extends z.ZodObject, F extends z.ZodObject>(
     }),
     defineRoute({
       method: 'delete',
-      path: `${base}/:id`,
+      path: `${manage}/:id`,
       operationId: `archive${one}`,
       tag,
       summary: `Archive a ${spec.noun}`,

@@ -27,7 +27,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   const repo = catalogRepo<Details>(spec.collection);
   const now = deps.now ?? Date.now;
   const detailKeys = Object.keys(spec.details.shape);
-  const access = catalogAccess(spec.noun, repo, deps);
+  const access = catalogAccess(spec.noun, repo, deps, spec.hideFromOthers);
   const { notFound, manages, managed, editable, actorLabels } = access;
 
   function view(record: Rec | NearbyFields<Details>, at: number, distanceM?: number) {

@@ -12,6 +12,13 @@ export interface CatalogSpec<D extends z.ZodObject = z.ZodObject, F extends z.Zo
   collection: string;
   /** e.g. `/places`, `/pharmacy/stores` */
   basePath: string;
+  /**
+   * Where the managers' operations live when not under basePath (`/rentals/partner/listings`: their list, create,
+   * change and archive); reads and moderation stay under basePath.
+   */
+  managePath?: string;
+  /** A manager's operation by another partner answers 404, as for a record that does not exist (a landlord's listing), not 403. */
+  hideFromOthers?: boolean;
   /** Singular and plural nouns for summaries and messages ("place", "places"). */
   noun: string;
   nouns: string;

@@ -119,3 +119,27 @@ export function datesBetween(from: string, to: string): string[] {
   const [first, last] = [dayNumber(from), dayNumber(to)];
   return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => dateOfDay(first + i));
 }
+
+/**
+ * The slots of `minutes` each from `from` to `to` (epoch ms, each on the zone's grid of `minutes`): a viewing from
+ * 09:30 to 10:30 in half hours is `…T09:30`, `…T10:00`. A slot already begun cannot be booked.
+ */
+export function slotsOf(from: number, to: number, minutes: number, rules: RangeRules, now: number, timeZone: string): { units: string[] } | RangeProblem {
+  const onGrid = (at: number) => Number.isSafeInteger(at) && at % 60_000 === 0 && localParts(at, timeZone).minute % minutes === 0;
+  if (!onGrid(from)) return { problem: 'INVALID_DATE', field: 'from' };
+  if (!onGrid(to)) return { problem: 'INVALID_DATE', field: 'to' };
+  if (to <= from) return { problem: 'REVERSED' };
+  if (from < now) return { problem: 'IN_THE_PAST' };
+  const count = (to - from) / (minutes * 60_000);
+  if (!Number.isInteger(count)) return { problem: 'INVALID_DATE', field: 'to' };
+  if (count > rules.maxUnits) return { problem: 'TOO_LONG', max: rules.maxUnits };
+  if (dayNumber(localTime(from, timeZone).date) - dayNumber(localTime(now, timeZone).date) > rules.maxDaysAhead)
+    return { problem: 'TOO_FAR_AHEAD', maxDaysAhead: rules.maxDaysAhead };
+  return { units: Array.from({ length: count }, (_, i) => slotKey(from + i * minutes * 60_000, timeZone)) };
+}
+
+/** The key of the slot starting at `at` in the zone: `YYYY-MM-DDTHH:MM`. */
+export function slotKey(at: number, timeZone: string): string {
+  const p = localParts(at, timeZone);
+  return `${p.date}T${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { AppConfig } from '../../platform/core/config';
+import { NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
+import type { Caller } from '../../platform/kits/catalog/catalog.access';
+import { DEFAULT_TIME_ZONE, isOpenAt, type OpeningHours } from '../../platform/kits/catalog/hours';
+import { atLocal, slotKey, slotsOf } from '../../platform/kits/inventory/units';
+import { iso } from '../../platform/kits/time/time';
+import { rangeProblemError } from '../../platform/kits/inventory/units.schemas';
+import { bookingsService, bookingViewerOf, FREE_CANCELLATION, type BookingView } from '../bookings';
+import { rentalListings } from './rentals.catalog';
+
+// Viewings of a listing on the booking engine: half-hour slots within the listing's viewing hours (its opening
+// hours, 08:00–20:00 when it sets none), one party per slot; the landlord confirms, rejects or proposes another
+// time, which the tenant agrees to (POST /bookings/{id}/agree) or lets expire. Free, nothing paid.
+
+export const VIEWING_SLOT_MINUTES = 30;
+/** A viewing is booked at most 30 days ahead and lasts one slot. */
+export const VIEWING_RULES = { maxUnits: 1, maxDaysAhead: 30 } as const;
+const SLOT_MS = VIEWING_SLOT_MINUTES * 60_000;
+/** The viewing hours of a listing without opening hours. */
+export const DEFAULT_VIEWING_HOURS: OpeningHours = {
+  timeZone: DEFAULT_TIME_ZONE,
+  open24h: false,
+  weekly: (['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const).map((day) => ({ day, open: '08:00', close: '20:00' })),
+};
+
+export const ViewingBodySchema = z
+  .object({
+    startsAt: z.iso.datetime({ offset: true }).describe('On the half hour, e.g. `2027-03-01T09:30:00+07:00`, within the viewing hours'),
+    note: z.string().trim().max(500).optional().describe('For the landlord'),
+  })
+  .meta({ id: 'RentalViewingBody' });
+
+export function createRentalViewings(config: Readonly<AppConfig>, now: () => number = Date.now) {
+  const zone = DEFAULT_TIME_ZONE;
+  const bookings = () => bookingsService(config);
+
+  async function openListing(id: string) {
+    const [listing] = await rentalListings().activeByIds([id]);
+    if (!listing || !listing.partnerId) throw new NotFoundError('No such rental listing');
+    return { listing, partnerId: listing.partnerId, hours: listing.hours ?? DEFAULT_VIEWING_HOURS };
+  }
+  /** The slot at `startsAt` when it lies within the hours (its start and its last minute), else 422. */
+  function slotAt(startsAt: string, hours: OpeningHours, field: string): { units: string[]; startsAt: number; endsAt: number } {
+    const from = Date.parse(startsAt);
+    const r = slotsOf(from, from + SLOT_MS, VIEWING_SLOT_MINUTES, VIEWING_RULES, now(), zone);
+    if ('problem' in r) throw rangeProblemError(r, { from: field, to: field });
+    if (!isOpenAt(hours, from) || !isOpenAt(hours, from + SLOT_MS - 60_000))
+      throw new UnprocessableError('Outside the listing’s viewing hours', { startsAt }).withCode('RENTAL_VIEWING_CLOSED');
+    return { units: r.units, startsAt: from, endsAt: from + SLOT_MS };
+  }
+
+  return {
+    /** The half-hour slots of one local day within the viewing hours, each free or taken (past ones left out). */
+    async slots(listingId: string, date: string) {
+      const { hours } = await openListing(listingId);
+      const dayStart = atLocal(date, '00:00', zone);
+      const starts = Array.from({ length: (24 * 60) / VIEWING_SLOT_MINUTES }, (_, i) => dayStart + i * SLOT_MS).filter(
+        (at) => at >= now() && isOpenAt(hours, at) && isOpenAt(hours, at + SLOT_MS - 60_000),
+      );
+      if (starts.length === 0) return { listingId, date, slots: [] };
+      const units = starts.map((at) => slotKey(at, zone));
+      const left = await bookings().engine.available('RENTAL_VIEWING', listingId, units, () => 1);
+      return { listingId, date, slots: starts.map((at, i) => ({ startsAt: iso(at), free: left[i].available > 0 })) };
+    },
+
+    /** A viewing asked for: the slot held and sent to the landlord (PENDING_PARTNER) at once; nothing to pay. */
+    async book(caller: Caller, listingId: string, body: z.output<typeof ViewingBodySchema>, idempotencyKey: string): Promise<BookingView> {
+      const { listing, partnerId, hours } = await openListing(listingId);
+      const slot = slotAt(body.startsAt, hours, 'body.startsAt');
+      const { booking } = await bookings().book(
+        {
+          idempotencyKey,
+          vertical: 'RENTAL_VIEWING',
+          consumerId: caller.userId,
+          partnerId,
+          resource: { id: listing.id, name: listing.name, parentId: listing.id, parentName: listing.name },
+          capacityOf: () => 1,
+          units: slot.units,
+          qty: 1,
+          timeZone: zone,
+          startsAt: slot.startsAt,
+          endsAt: slot.endsAt,
+          priceVnd: 0,
+          policy: FREE_CANCELLATION,
+          details: { listingId: listing.id, address: listing.address, note: body.note ?? null },
+        },
+        null,
+      );
+      return booking;
+    },
+
+    /**
+     * The landlord proposes another time for a viewing waiting for an answer: the request is REJECTED with the
+     * proposal and a viewing at the new time is held for the tenant to agree to. Its landlord's people only (404).
+     */
+    propose(caller: Caller & { permissions?: string[] }, bookingId: string, body: z.output<typeof ViewingBodySchema>) {
+      return bookings().propose(bookingViewerOf(caller), bookingId, 'RENTAL_VIEWING', async (viewing) => {
+        const { hours } = await openListing(viewing.resource.id);
+        return { ...slotAt(body.startsAt, hours, 'body.startsAt'), capacityOf: () => 1, note: body.note ?? null };
+      });
+    },
+  };
+}
