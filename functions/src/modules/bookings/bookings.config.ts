@@ -14,7 +14,7 @@ export const bookingsSwitches = defineSwitches({
   },
   BOOKINGS_MAX_LIVE_HOLDS: {
     schema: positiveInt(5, 50, 1),
-    effect: 'HELD bookings one consumer may have at once: another hold past it is refused (409 BOOKING_TOO_MANY_HOLDS)',
+    effect: 'bookings one consumer may have waiting at once (HELD for payment, or PENDING_PARTNER): another past it is refused (409 BOOKING_TOO_MANY_HOLDS)',
   },
   BOOKING_COMMISSION_BP: {
     schema: positiveInt(1_000, 5_000, 0),

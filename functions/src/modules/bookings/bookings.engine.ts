@@ -239,7 +239,8 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
      * The partner proposes another time instead of answering yes (a viewing, an appointment): the booking waiting for
      * it is REJECTED with the proposal, and a new booking at the proposed units is HELD for its consumer, already
      * agreed by the partner (no answer needed), until the partner's answer window or its start; its consumer takes it
-     * with `agree` or lets it expire. Both in one transaction; the same proposal again answers the same new booking.
+     * with `agree` (or `pay`) or lets it expire. Both in one transaction; a second proposal on the same request is 409
+     * (it no longer waits for an answer).
      */
     async propose(
       id: string,
@@ -247,7 +248,7 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
       to: { units: string[]; startsAt: number; endsAt: number; capacityOf(unit: string): number; note: string | null },
     ): Promise<{ rejected: BookingRecord; proposed: BookingRecord }> {
       const current = await load(id);
-      const proposalId = stableId({ scope: 'bookings.proposal', caller: current.id, key: `${to.startsAt}:${to.units.join(',')}` });
+      const proposalId = stableId({ scope: 'bookings.proposal', caller: current.consumerId, key: `${current.id}:${to.units.join(',')}` });
       let proposed: BookingRecord | undefined;
       const rejected = await move(current, caller, 'reject', {
         guard: () => {
@@ -270,13 +271,12 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
             cancellation: null,
             rejection: null,
             settlement: {},
-            details: { ...previous.details, proposedBy: caller.by, replaces: previous.id },
+            details: { ...previous.details, proposedBy: caller.role, replaces: previous.id },
             createdAt: at,
             updatedAt: at,
           };
           const inventory = { ...inventoryOf(record, at), capacityOf: to.capacityOf, qty: record.qty, until: holdUntil };
-          const [existing, held] = await Promise.all([bookingsRepo.get(proposalId, tx), settled(bookingInventory.txHold(tx, inventory))]);
-          if (existing) throw new AppError(409, 'This time was proposed already', { bookingId: proposalId }).withCode('BOOKING_TRANSITION');
+          const held = await settled(bookingInventory.txHold(tx, inventory));
           if ('err' in held) throw held.err;
           proposed = record;
           return () => {
@@ -293,8 +293,7 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
           updatedAt: at,
         }),
       });
-      if (!proposed) return { rejected: rejected.after, proposed: await load(proposalId) };
-      return { rejected: rejected.after, proposed };
+      return { rejected: rejected.after, proposed: proposed! };
     },
 
     /** The consumer takes a time its partner proposed (a HELD booking made by `propose`, nothing to pay): CONFIRMED. */

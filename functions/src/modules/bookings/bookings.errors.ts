@@ -8,7 +8,10 @@ export const BOOKINGS_ERROR_CODES = defineErrorCodes({
   BOOKING_UNAVAILABLE: [409, 'Not enough capacity left for a unit of the booking: `details.unit`, `details.available`, `details.requested`.'],
   BOOKING_TOO_EARLY: [409, 'Too early for this move (a check-in days ahead, a no-show within an hour of the start): `details.notBefore`.'],
   BOOKING_HOLD_EXPIRED: [409, 'The booking’s hold is no longer in the inventory (nothing was changed): book again.'],
-  BOOKING_TOO_MANY_HOLDS: [409, 'The consumer has BOOKINGS_MAX_LIVE_HOLDS bookings waiting for payment (`details.max`): pay or cancel one first.'],
+  BOOKING_TOO_MANY_HOLDS: [
+    409,
+    'The consumer has BOOKINGS_MAX_LIVE_HOLDS bookings waiting for payment or for a partner’s answer (`details.max`): pay, or cancel one first.',
+  ],
   BOOKING_PAYMENT_REQUIRED: [400, 'The booking is paid ahead (PREPAY or DEPOSIT): send `payment.method`.'],
   BOOKING_OWN_RESOURCE: [403, 'The caller is an owner or staff member of the partner whose resource it is: its people do not book it.'],
   BOOKING_SELF_MANAGE: [403, 'Administrators do not step in on a booking they made or whose partner they belong to; another administrator does.'],

@@ -123,8 +123,9 @@ export function createBookingMoney(payments: PaymentCommands, commissionBp: numb
      * ledger's transaction); a step marked DONE or FAILED is not tried again. What nothing is due for is NONE.
      */
     async settle(b: BookingRecord): Promise<{ refundVnd: number; earnedVnd: number }> {
-      const { refundVnd, earnedVnd } = settlementOf(b);
-      const marks: Partial<BookingSettlement> = b.settlement ?? {};
+      // The marks as they stand now, not as the trigger's snapshot saw them (a rerun after a step).
+      const marks: Partial<BookingSettlement> = (await bookingsRepo.get(b.id))?.settlement ?? {};
+      const { refundVnd, earnedVnd } = settlementOf({ ...b, settlement: marks });
       const none: Partial<BookingSettlement> = {};
       if (refundVnd > 0 && b.payment.paymentId !== null) {
         if (marks.refund === undefined) await refund(b, refundVnd);

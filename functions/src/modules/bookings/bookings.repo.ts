@@ -58,10 +58,17 @@ export const bookingsRepo = {
     const order = filter.order === 'newest' ? { field: 'createdAt', direction: 'desc' as const } : { field: 'startsAt', direction: 'asc' as const };
     return paginate(query, [order], page, (d) => d.data());
   },
-  /** How many of the consumer's holds are live at `at` (up to `limit`), read in the caller's transaction. */
+  /**
+   * How many of the consumer's bookings hold capacity without being confirmed at `at` (HELD for payment, or waiting
+   * for a partner's answer; up to `limit` of each), read in the caller's transaction.
+   */
   async txLiveHolds(tx: Transaction, consumerId: string, at: number, limit: number): Promise<number> {
-    const live = bookings().where('consumerId', '==', consumerId).where('status', '==', 'HELD').where('holdUntil', '>', at);
-    return (await tx.get(live.limit(limit))).size;
+    const mine = bookings().where('consumerId', '==', consumerId);
+    const [held, waiting] = await Promise.all([
+      tx.get(mine.where('status', '==', 'HELD').where('holdUntil', '>', at).limit(limit)),
+      tx.get(mine.where('status', '==', 'PENDING_PARTNER').where('answerBy', '>', at).limit(limit)),
+    ]);
+    return held.size + waiting.size;
   },
   history: (id: string) => readHistory<BookingStatus, BookingAction>(db().collection(BOOKINGS).doc(id)),
 };

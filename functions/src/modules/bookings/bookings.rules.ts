@@ -60,12 +60,13 @@ export function checkRequest(r: HoldRequest): void {
 
 /**
  * What staying past the end costs (the vertical's `overstay` rule): each unit begun after the grace, at the booking's
- * price per unit; null within it or for a vertical without the rule.
+ * price per unit, at most as many as were booked; null within it or for a vertical without the rule.
  */
 export function overstayOf(b: Pick<BookingRecord, 'vertical' | 'endsAt' | 'priceVnd' | 'units' | 'unitKind'>, at: number): BookingRecord['extraCharge'] {
   const rule = VERTICAL_RULES[b.vertical].overstay;
   if (!rule || at <= b.endsAt + rule.graceSec * 1000) return null;
   const unitMs = b.unitKind === 'HOUR' ? 3_600_000 : 86_400_000;
-  const units = Math.ceil((at - b.endsAt) / unitMs);
+  // At most as many units as were booked: an operator who completes late (or forgets) cannot bill without end.
+  const units = Math.min(Math.ceil((at - b.endsAt) / unitMs), b.units.length);
   return { reason: 'OVERSTAY', units, feeVnd: units * Math.round(b.priceVnd / b.units.length) };
 }

@@ -4,7 +4,7 @@ export { createBookingEngine, type BookingCaller, type BookingEngine, type HoldR
 export { BOOKING_STATUSES, type BookingStatus } from './bookings.machine';
 export { BOOKING_VERTICALS, type BookedResource, type BookingRecord, type BookingVertical } from './bookings.model';
 export { cancellationFee, FREE_CANCELLATION, type CancellationPolicy } from './bookings.policy';
-export { BookedSchema, BookingPaymentBodySchema, BookingSchema, type BookingView } from './bookings.schemas';
+export { actorLabel, BookedSchema, BookingPaymentBodySchema, BookingSchema, type BookingView } from './bookings.schemas';
 export { bookingViewerOf, type Booked, type PayBy, type ProposedTime } from './bookings.service';
 
 export { BOOKING_LIMITS } from './bookings.http';

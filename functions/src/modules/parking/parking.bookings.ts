@@ -61,7 +61,8 @@ export function createParkingBookings(config: Readonly<AppConfig>, now: () => nu
     if (!lot || !lot.partnerId) throw new NotFoundError('No such parking lot');
     const spaces = lot.details.bookableSpaces?.[vehicle] ?? 0;
     const price = lot.details.pricesPerHour[vehicle];
-    if (spaces <= 0 || price === undefined)
+    // A free lot takes no bookings: nothing paid ahead would stop one account holding every space.
+    if (spaces <= 0 || price === undefined || price <= 0)
       throw new UnprocessableError(`This lot takes no bookings for a ${vehicle.toLowerCase()}`, { vehicleType: vehicle }).withCode('PARKING_NOT_BOOKABLE');
     return { lot, spaces, price, partnerId: lot.partnerId };
   }
@@ -125,7 +126,7 @@ export function parkingBookingRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'getParkingSpaceAvailability',
       tag: 'parking',
       summary: 'A lot’s bookable spaces of a vehicle type, hour by hour',
-      description: `Spaces left = the lot’s bookableSpaces of the type minus confirmed and held bookings. Whole hours of Vietnam time, at most ${PARKING_RULES.maxUnits} at a time, starting within ${PARKING_RULES.maxDaysAhead} days; an hour already begun is not shown. A lot that takes no bookings of the type is 422 PARKING_NOT_BOOKABLE.`,
+      description: `Spaces left = the lot’s bookableSpaces of the type minus confirmed and held bookings. Whole hours of Vietnam time, at most ${PARKING_RULES.maxUnits} at a time, starting within ${PARKING_RULES.maxDaysAhead} days; a start already past is 400. A lot that takes no bookings of the type is 422 PARKING_NOT_BOOKABLE.`,
       auth: [],
       rateLimit: READS,
       errors: [404, 422],

@@ -3,6 +3,7 @@ import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
 import { defineMachine } from '../../platform/kits/state-machine/state-machine';
 import { iso } from '../../platform/kits/time/time';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
+import { actorLabel } from '../bookings';
 import { RENTAL_DEPOSIT_QUEUE } from './rentals.collections';
 
 // A rental deposit: the tenant's money set aside in their wallet (a payments hold, HELD in the ledger) until the lease
@@ -90,7 +91,7 @@ export const DepositSchema = z
 
 /** What the tenant sees of who ended it: themselves, the system, or STAFF (never a landlord's or administrator's id). */
 export function depositView(d: DepositRecord, audience: 'TENANT' | 'LANDLORD' | 'ADMIN'): z.infer<typeof DepositSchema> {
-  const by = (who: string) => (audience !== 'TENANT' || who === d.consumerId || who.startsWith('system:') ? who : 'STAFF');
+  const by = (who: string) => actorLabel(who, d.consumerId, audience === 'TENANT' ? 'CONSUMER' : 'ADMIN');
   return {
     ...d,
     freeWithdrawUntil: iso(d.freeWithdrawUntil),

@@ -262,6 +262,19 @@ describe('administrators and overstays', () => {
     expect(overstayOf(parked, parked.endsAt + 15 * 60_000 + 1)).toEqual({ reason: 'OVERSTAY', units: 1, feeVnd: 20_000 });
     expect(overstayOf(parked, parked.endsAt + 80 * 60_000)).toEqual({ reason: 'OVERSTAY', units: 2, feeVnd: 40_000 });
     expect(overstayOf({ ...parked, vertical: 'HOTEL', unitKind: 'NIGHT' }, parked.endsAt + 5 * 3_600_000)).toBeNull();
+    // Completed days late: billed for at most the hours booked.
+    expect(overstayOf(parked, parked.endsAt + 3 * 86_400_000)).toEqual({ reason: 'OVERSTAY', units: 3, feeVnd: 60_000 });
+  });
+
+  it('requests waiting for a partner count toward the live holds: a sixth free request is 409 BOOKING_TOO_MANY_HOLDS', async () => {
+    const consumerId = `guest-${randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 5; i++) {
+      const { booking } = await engine.hold(request(`listing-${randomUUID()}`, { consumerId, vertical: 'RENTAL_VIEWING', priceVnd: 0 }));
+      expect((await engine.paid(booking.id)).booking.status).toBe('PENDING_PARTNER');
+    }
+    await expect(engine.hold(request(`listing-${randomUUID()}`, { consumerId, vertical: 'RENTAL_VIEWING', priceVnd: 0 }))).rejects.toMatchObject({
+      code: 'BOOKING_TOO_MANY_HOLDS',
+    });
   });
 });
 

@@ -110,8 +110,12 @@ describe('rental deposits', () => {
     const forfeited = await later.act({ userId: user.user.id, roles: user.user.roles }, paid.body.id, 'withdraw', null);
     expect(forfeited).toMatchObject({ status: 'FORFEITED', settled: true });
     expect(await earnings(owner)).toBe(earned + 900_000);
+    // An administrator does not settle a deposit of their own.
+    await topUp(admin, 2_000_000);
+    const own = await pay(admin, listing);
+    expect((await move(admin, `/admin/rentals/deposits/${own.body.id}/refund`, { reason: 'x' })).body.code).toBe('RENTAL_DEPOSIT_SELF_MANAGE');
     const none = await listingWithDeposit(0);
     expect((await pay(user, none)).body.code).toBe('RENTAL_NO_DEPOSIT');
-    expect((await pay(owner, listing)).body.code).toBe('BOOKING_OWN_RESOURCE');
+    expect((await pay(owner, listing)).body.code).toBe('RENTAL_OWN_LISTING');
   });
 });

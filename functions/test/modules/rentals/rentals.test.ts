@@ -111,7 +111,7 @@ describe('viewings', () => {
     const proposed = await proposal(owner, at(day, '15:00'));
     expect(proposed.status).toBe(200);
     expect(proposed.body.rejected).toMatchObject({ status: 'REJECTED', rejection: { proposalId: proposed.body.proposed.id, reason: 'Chiều tiện hơn' } });
-    expect(proposed.body.proposed).toMatchObject({ status: 'HELD', units: [`${day}T15:00`], consumerId: user.user.id });
+    expect(proposed.body.proposed).toMatchObject({ status: 'HELD', units: [`${day}T15:00`], consumerId: user.user.id, details: { proposedBy: 'PARTNER' } });
     // The old slot is free again; the tenant agrees; a stranger cannot.
     const stranger = await registerVerified();
     expect((await call('POST', `/bookings/${proposed.body.proposed.id}/agree`, { token: stranger.accessToken })).status).toBe(404);
