@@ -32,6 +32,7 @@ import { cartModule } from './cart/cart.module';
 import { bookingsModule } from './bookings/bookings.module';
 import { hotelsModule } from './hotels/hotels.module';
 import { rentalsModule } from './rentals/rentals.module';
+import { medicalModule } from './medical/medical.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -71,6 +72,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     bookingsModule,
     hotelsModule,
     rentalsModule,
+    medicalModule,
   ]),
 );
 

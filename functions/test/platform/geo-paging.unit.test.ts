@@ -228,6 +228,7 @@ describe('nearby routes', () => {
       '/atm/nearby',
       '/fuel/stations/nearby',
       '/hotels/nearby',
+      '/medical/clinics/nearby',
       '/merchants/items/search',
       '/merchants/nearby',
       '/parking/lots/nearby',

@@ -50,7 +50,7 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('npm run new:module', () => {
   it.each([
-    ['catalog', 'medical', [], ['medical.catalog.ts', 'medical.wiring.ts', 'medical.routes.ts', 'medical.collections.ts']],
+    ['catalog', 'cms', [], ['cms.catalog.ts', 'cms.wiring.ts', 'cms.routes.ts', 'cms.collections.ts']],
     [
       'lifecycle',
       'schools',
@@ -120,12 +120,12 @@ describe('npm run new:module', () => {
     [['Bad_Name', '--shape', 'content'], /bad name "Bad_Name"/],
     [['index', '--shape', 'content', '--tag', 'cms'], /bad name "index": reserved/],
     [['fuel', '--shape', 'catalog'], /module "fuel" exists already/],
-    [['medical', '--shape', 'shop'], /unknown shape "shop": one of catalog, lifecycle, content/],
-    [['medical'], /unknown shape ""/],
+    [['cms', '--shape', 'shop'], /unknown shape "shop": one of catalog, lifecycle, content/],
+    [['cms'], /unknown shape ""/],
     [['notes', '--shape', 'content'], /"notes" is not an API tag of the spec/],
-    [['medical', '--shape', 'catalog', '--collection', 'fuel_stations'], /collection "fuel_stations" belongs to another module/],
-    [['medical', 'surgeries', '--shape', 'catalog'], /one name only/],
-    [['medical', '--shape', 'catalog', '--force'], /unknown option --force/],
+    [['cms', '--shape', 'catalog', '--collection', 'fuel_stations'], /collection "fuel_stations" belongs to another module/],
+    [['cms', 'surgeries', '--shape', 'catalog'], /one name only/],
+    [['cms', '--shape', 'catalog', '--force'], /unknown option --force/],
     [[], /usage: npm run new:module/],
   ])('refuses %j with exit 1, writing nothing', (args, message) => {
     const before = fs.readFileSync(path.join(tmp, 'functions/src/modules/index.ts'), 'utf8');
@@ -136,11 +136,11 @@ describe('npm run new:module', () => {
   });
 
   it('never overwrites a file in its way (the test file of an earlier attempt)', () => {
-    fs.mkdirSync(path.join(tmp, 'functions/test/modules/medical'), { recursive: true });
-    fs.writeFileSync(path.join(tmp, 'functions/test/modules/medical/medical.test.ts'), '// mine\n');
-    const res = run('medical', '--shape', 'catalog');
-    expect([res.status, res.stderr]).toEqual([1, '[new:module] refused: functions/test/modules/medical/medical.test.ts exists already: nothing written\n']);
-    expect(fs.existsSync(path.join(tmp, 'functions/src/modules/medical'))).toBe(false);
-    expect(fs.readFileSync(path.join(tmp, 'functions/test/modules/medical/medical.test.ts'), 'utf8')).toBe('// mine\n');
+    fs.mkdirSync(path.join(tmp, 'functions/test/modules/cms'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'functions/test/modules/cms/cms.test.ts'), '// mine\n');
+    const res = run('cms', '--shape', 'catalog');
+    expect([res.status, res.stderr]).toEqual([1, '[new:module] refused: functions/test/modules/cms/cms.test.ts exists already: nothing written\n']);
+    expect(fs.existsSync(path.join(tmp, 'functions/src/modules/cms'))).toBe(false);
+    expect(fs.readFileSync(path.join(tmp, 'functions/test/modules/cms/cms.test.ts'), 'utf8')).toBe('// mine\n');
   });
 });

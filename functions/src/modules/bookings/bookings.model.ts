@@ -40,6 +40,8 @@ export interface BookingRecord {
   consumerId: string;
   /** The partner owning the resource: its owner and staff answer, check in and complete. */
   partnerId: string;
+  /** The partner's person it is with (a clinic's doctor): a DOCTOR among the partner's people sees only their own. */
+  assigneeId?: string | null;
   resource: BookedResource;
   unitKind: UnitKind;
   /** The units taken (platform/kits/inventory): nights, hours or slot ids, in the resource's zone. */

@@ -17,6 +17,7 @@ export interface BookingFilter {
   consumerId?: string;
   partnerId?: string;
   resourceId?: string;
+  assigneeId?: string;
   vertical?: BookingRecord['vertical'];
   statuses?: readonly BookingStatus[];
   order: 'newest' | 'soonest';
@@ -52,6 +53,7 @@ export const bookingsRepo = {
     if (filter.consumerId) query = query.where('consumerId', '==', filter.consumerId);
     if (filter.partnerId) query = query.where('partnerId', '==', filter.partnerId);
     if (filter.resourceId) query = query.where('resource.id', '==', filter.resourceId);
+    if (filter.assigneeId) query = query.where('assigneeId', '==', filter.assigneeId);
     if (filter.vertical) query = query.where('vertical', '==', filter.vertical);
     if (filter.statuses?.length === 1) query = query.where('status', '==', filter.statuses[0]);
     else if (filter.statuses && filter.statuses.length > 1) query = query.where('status', 'in', [...filter.statuses]);

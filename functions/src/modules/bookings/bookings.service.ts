@@ -23,11 +23,20 @@ export interface BookingViewer {
   userId: string;
   /** An administrator holding bookings.manage. */
   admin: boolean;
+  /** A DOCTOR: among its partner's bookings, sees only those assigned to them (their own appointments). */
+  doctor: boolean;
 }
 
 export function bookingViewerOf(auth: { userId: string; roles: readonly string[]; permissions?: string[] }): BookingViewer {
-  return { userId: auth.userId, admin: auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, BOOKINGS_PERMISSION) };
+  return {
+    userId: auth.userId,
+    admin: auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, BOOKINGS_PERMISSION),
+    doctor: auth.roles.includes('DOCTOR'),
+  };
 }
+
+/** Whether a partner's member may see this booking: a doctor only the bookings assigned to them, anyone else all. */
+const memberSees = (viewer: BookingViewer, b: BookingRecord) => !viewer.doctor || !b.assigneeId || b.assigneeId === viewer.userId;
 
 /** A time a partner proposes, in its vertical's units. */
 export type ProposedTime = Parameters<BookingEngine['propose']>[2];
@@ -51,7 +60,7 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
 
   /** The caller as the booking's partner (a member of it) or an administrator; anyone else: 404. */
   async function asPartner(viewer: BookingViewer, b: BookingRecord): Promise<BookingCaller> {
-    if (await memberOf(b.partnerId, viewer.userId)) return { by: viewer.userId, role: 'PARTNER', partnerId: b.partnerId };
+    if (memberSees(viewer, b) && (await memberOf(b.partnerId, viewer.userId))) return { by: viewer.userId, role: 'PARTNER', partnerId: b.partnerId };
     if (viewer.admin) return { by: viewer.userId, role: 'ADMIN' };
     throw notFound();
   }
@@ -169,11 +178,13 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
     ) {
       const member = await memberOf(q.partnerId, viewer.userId);
       if (!member && !viewer.admin) throw new NotFoundError('No such partner');
+      // A doctor's queue is their own appointments.
+      const assigneeId = member && viewer.doctor ? viewer.userId : undefined;
       return list(
-        { partnerId: q.partnerId, resourceId: q.resourceId, vertical: q.vertical, statuses: q.status, order: 'soonest' },
+        { partnerId: q.partnerId, resourceId: q.resourceId, assigneeId, vertical: q.vertical, statuses: q.status, order: 'soonest' },
         q,
         viewer.userId,
-        `bookings:partner:${q.partnerId}:${q.resourceId ?? ''}:${q.vertical ?? ''}:${statusKey(q.status)}`,
+        `bookings:partner:${q.partnerId}:${assigneeId ?? ''}:${q.resourceId ?? ''}:${q.vertical ?? ''}:${statusKey(q.status)}`,
         member ? 'PARTNER' : 'ADMIN',
       );
     },

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { AppConfig } from '../../platform/core/config';
-import { NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
+import { NotFoundError } from '../../platform/core/errors/app-error';
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
-import { DEFAULT_TIME_ZONE, isOpenAt, type OpeningHours } from '../../platform/kits/catalog/hours';
-import { atLocal, slotKey, slotsOf } from '../../platform/kits/inventory/units';
+import { DEFAULT_TIME_ZONE, type OpeningHours } from '../../platform/kits/catalog/hours';
+import { slotKeys, slotStartsOfDay, slotWithin } from '../../platform/kits/inventory/slots';
 import { iso } from '../../platform/kits/time/time';
-import { rangeProblemError } from '../../platform/kits/inventory/units.schemas';
 import { bookingsService, bookingViewerOf, FREE_CANCELLATION, type BookingView } from '../bookings';
 import { rentalListings } from './rentals.catalog';
 
@@ -16,7 +15,6 @@ import { rentalListings } from './rentals.catalog';
 export const VIEWING_SLOT_MINUTES = 30;
 /** A viewing is booked at most 30 days ahead and lasts one slot. */
 export const VIEWING_RULES = { maxUnits: 1, maxDaysAhead: 30 } as const;
-const SLOT_MS = VIEWING_SLOT_MINUTES * 60_000;
 /** The viewing hours of a listing without opening hours. */
 export const DEFAULT_VIEWING_HOURS: OpeningHours = {
   timeZone: DEFAULT_TIME_ZONE,
@@ -40,26 +38,24 @@ export function createRentalViewings(config: Readonly<AppConfig>, now: () => num
     if (!listing || !listing.partnerId) throw new NotFoundError('No such rental listing');
     return { listing, partnerId: listing.partnerId, hours: listing.hours ?? DEFAULT_VIEWING_HOURS };
   }
-  /** The slot at `startsAt` when it lies within the hours (its start and its last minute), else 422. */
-  function slotAt(startsAt: string, hours: OpeningHours, field: string): { units: string[]; startsAt: number; endsAt: number } {
-    const from = Date.parse(startsAt);
-    const r = slotsOf(from, from + SLOT_MS, VIEWING_SLOT_MINUTES, VIEWING_RULES, now(), zone);
-    if ('problem' in r) throw rangeProblemError(r, { from: field, to: field });
-    if (!isOpenAt(hours, from) || !isOpenAt(hours, from + SLOT_MS - 60_000))
-      throw new UnprocessableError('Outside the listing’s viewing hours', { startsAt }).withCode('RENTAL_VIEWING_CLOSED');
-    return { units: r.units, startsAt: from, endsAt: from + SLOT_MS };
-  }
+  const slotAt = (startsAt: string, hours: OpeningHours, field: string) =>
+    slotWithin(startsAt, {
+      minutes: VIEWING_SLOT_MINUTES,
+      hours,
+      rules: VIEWING_RULES,
+      now: now(),
+      timeZone: zone,
+      field,
+      closedCode: 'RENTAL_VIEWING_CLOSED',
+    });
 
   return {
     /** The half-hour slots of one local day within the viewing hours, each free or taken (past ones left out). */
     async slots(listingId: string, date: string) {
       const { hours } = await openListing(listingId);
-      const dayStart = atLocal(date, '00:00', zone);
-      const starts = Array.from({ length: (24 * 60) / VIEWING_SLOT_MINUTES }, (_, i) => dayStart + i * SLOT_MS).filter(
-        (at) => at >= now() && isOpenAt(hours, at) && isOpenAt(hours, at + SLOT_MS - 60_000),
-      );
+      const starts = slotStartsOfDay(date, VIEWING_SLOT_MINUTES, hours, now(), zone);
       if (starts.length === 0) return { listingId, date, slots: [] };
-      const units = starts.map((at) => slotKey(at, zone));
+      const units = slotKeys(starts, zone);
       const left = await bookings().engine.available('RENTAL_VIEWING', listingId, units, () => 1);
       return { listingId, date, slots: starts.map((at, i) => ({ startsAt: iso(at), free: left[i].available > 0 })) };
     },

@@ -44,5 +44,6 @@ export const MODULE_LISTS = {
     'cart',
     'hotels',
     'rentals',
+    'medical',
   ],
 } as const;

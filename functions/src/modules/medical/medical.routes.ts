@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { ItemKeySchema } from '../../platform/kits/catalog/catalog.items.routes';
+import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
+import { BOOKING_LIMITS, BookingSchema } from '../bookings';
+import { AppointmentBodySchema, APPOINTMENT_POLICY, APPOINTMENT_RULES, createMedicalAppointments, ProposeBodySchema } from './medical.appointments';
+import { clinics } from './medical.catalog';
+
+// The clinics' catalog routes (clinics and their doctors) and appointments: a doctor's free slots, asking for one,
+// and the doctor or clinic proposing another time (its other answers are the shared /bookings moves; a doctor's own
+// queue is GET /bookings/partner, which answers a DOCTOR only their own appointments).
+
+const SlotsSchema = z
+  .object({
+    clinicId: z.string(),
+    doctorKey: z.string(),
+    date: z.string().meta({ format: 'date' }),
+    minutes: z.number().int().describe('The doctor’s appointment length'),
+    slots: z.array(z.object({ startsAt: IsoTimeSchema, free: z.boolean() })),
+  })
+  .meta({ id: 'MedicalDoctorSlots' });
+const ProposalSchema = z
+  .object({ rejected: BookingSchema, proposed: BookingSchema.describe('The appointment at the proposed time, HELD for the patient to agree to') })
+  .meta({ id: 'MedicalProposal' });
+
+export function medicalRoutes(ctx: AppContext): AnyRoute[] {
+  const appointments = createMedicalAppointments(ctx.config);
+  return [
+    ...clinics.routes(ctx),
+    defineRoute({
+      method: 'get',
+      path: '/medical/clinics/:id/doctors/:doctorKey/slots',
+      operationId: 'listMedicalDoctorSlots',
+      tag: 'medical',
+      summary: 'A doctor’s appointment slots of one day, free or taken',
+      description:
+        'Slots of the doctor’s appointment length within the clinic’s opening hours (07:00–17:00, Monday to Saturday, Vietnam time, when it sets none), from now on. One patient per slot; a slot is taken while a request waits for the doctor or once confirmed.',
+      auth: [],
+      rateLimit: { scope: 'medical-slots', limit: 120, windowSec: 600, per: 'user' },
+      errors: [404],
+      codes: ['MEDICAL_DOCTOR_NOT_FOUND'],
+      request: {
+        params: z.object({ id: DocumentIdSchema, doctorKey: ItemKeySchema }),
+        query: z.object({ date: CalendarDateSchema.describe('Local day, YYYY-MM-DD') }),
+      },
+      response: { description: 'The day’s slots.', schema: SlotsSchema },
+      handler: ({ params, query }) => appointments.slots(params.id, params.doctorKey, query.date),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/medical/appointments',
+      operationId: 'requestMedicalAppointment',
+      tag: 'medical',
+      summary: 'Ask for an appointment with a doctor, with a symptoms note',
+      description: `The slot is held and the doctor asked (PENDING_PARTNER, \`booking.medical.created\` to the patient and the clinic): the doctor or the clinic accepts (POST /bookings/{id}/accept), rejects with a reason, or proposes another time (POST /medical/appointments/{id}/propose), which the patient takes with POST /bookings/{id}/agree. The patient checks in at the desk (POST /bookings/{id}/check-in, by the clinic) and the visit completes. Within ${APPOINTMENT_RULES.maxDaysAhead} days, on the doctor’s grid inside the clinic’s hours (outside them: 422 MEDICAL_CLINIC_CLOSED); the fee is paid at the clinic; cancelled free until ${APPOINTMENT_POLICY.freeUntilHours} h before. A taken slot is 409 BOOKING_UNAVAILABLE. Idempotency-Key required.`,
+      auth: [],
+      hat: 'CON',
+      idempotent: 'required',
+      rateLimit: BOOKING_LIMITS.book,
+      errors: [403, 404, 409, 422],
+      codes: [
+        'BOOKING_UNAVAILABLE',
+        'BOOKING_TOO_MANY_HOLDS',
+        'BOOKING_OWN_RESOURCE',
+        'MEDICAL_DOCTOR_NOT_FOUND',
+        'MEDICAL_CLINIC_CLOSED',
+        'IDEMPOTENCY_KEY_REUSED',
+      ],
+      request: { body: AppointmentBodySchema },
+      response: { status: 201, description: 'The appointment request, PENDING_PARTNER.', schema: BookingSchema },
+      handler: ({ body, auth, idempotencyKey }) => appointments.book(auth!, body, idempotencyKey!),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/medical/appointments/:id/propose',
+      operationId: 'proposeMedicalAppointmentTime',
+      tag: 'medical',
+      summary: 'Doctor or clinic: answer an appointment request with another time',
+      description:
+        'For a request waiting for an answer: it is REJECTED with the proposal, and an appointment at the new slot is held for the patient (until the answer window runs out, never past its start), who agrees with POST /bookings/{id}/agree or lets it expire. The new slot must be free (409 BOOKING_UNAVAILABLE), within the hours (422 MEDICAL_CLINIC_CLOSED) and another time (422 BOOKING_SAME_TIME). The clinic’s owner and staff (a DOCTOR only for their own appointments) or an administrator with bookings.manage; anyone else 404.',
+      auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
+      permission: 'bookings.manage',
+      idempotent: true,
+      rateLimit: BOOKING_LIMITS.partner,
+      errors: [404, 409, 422],
+      codes: ['BOOKING_NOT_FOUND', 'BOOKING_TRANSITION', 'BOOKING_UNAVAILABLE', 'BOOKING_SAME_TIME', 'MEDICAL_CLINIC_CLOSED'],
+      request: { params: IdParamsSchema, body: ProposeBodySchema },
+      response: { description: 'The request as rejected and the appointment proposed instead.', schema: ProposalSchema },
+      handler: ({ params, body, auth }) => appointments.propose(auth!, params.id, body),
+    }),
+  ];
+}
