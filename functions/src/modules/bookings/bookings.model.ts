@@ -40,7 +40,7 @@ export interface BookingRecord {
   consumerId: string;
   /** The partner owning the resource: its owner and staff answer, check in and complete. */
   partnerId: string;
-  /** The partner's person it is with (a clinic's doctor): a DOCTOR among the partner's people sees only their own. */
+  /** The partner's person it is with (a clinic's doctor): in a vertical assigned to staff, its staff see only their own. */
   assigneeId?: string | null;
   resource: BookedResource;
   unitKind: UnitKind;

@@ -76,6 +76,8 @@ export type BookingAudience = 'CONSUMER' | 'PARTNER' | 'ADMIN';
 export const actorLabel = (by: string, consumerId: string, audience: BookingAudience) =>
   audience !== 'CONSUMER' || by === consumerId || by.startsWith('system:') ? by : 'STAFF';
 
+const withoutSymptoms = ({ symptoms: _symptoms, ...rest }: Record<string, unknown>) => rest;
+
 export function bookingView(b: BookingRecord, audience: BookingAudience): BookingView {
   const label = (by: string) => actorLabel(by, b.consumerId, audience);
   return {
@@ -103,7 +105,8 @@ export function bookingView(b: BookingRecord, audience: BookingAudience): Bookin
       ...(b.rejection.proposalId ? { proposalId: b.rejection.proposalId } : {}),
       ...(b.rejection.proposedStartsAt ? { proposedAt: iso(b.rejection.proposedStartsAt) } : {}),
     },
-    details: b.details,
+    // Health data stays between the patient and the clinic: administrators do not read symptoms.
+    details: audience === 'ADMIN' && b.vertical === 'MEDICAL' ? withoutSymptoms(b.details) : b.details,
     settlement: { refund: b.settlement?.refund ?? null, extra: b.settlement?.extra ?? null, payout: b.settlement?.payout ?? null },
     extraCharge: b.extraCharge ?? null,
     createdAt: iso(b.createdAt),

@@ -23,20 +23,19 @@ export interface BookingViewer {
   userId: string;
   /** An administrator holding bookings.manage. */
   admin: boolean;
-  /** A DOCTOR: among its partner's bookings, sees only those assigned to them (their own appointments). */
-  doctor: boolean;
 }
 
 export function bookingViewerOf(auth: { userId: string; roles: readonly string[]; permissions?: string[] }): BookingViewer {
-  return {
-    userId: auth.userId,
-    admin: auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, BOOKINGS_PERMISSION),
-    doctor: auth.roles.includes('DOCTOR'),
-  };
+  return { userId: auth.userId, admin: auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, BOOKINGS_PERMISSION) };
 }
 
-/** Whether a partner's member may see this booking: a doctor only the bookings assigned to them, anyone else all. */
-const memberSees = (viewer: BookingViewer, b: BookingRecord) => !viewer.doctor || !b.assigneeId || b.assigneeId === viewer.userId;
+/**
+ * The verticals whose bookings are a partner person's own (a clinic's appointments are its doctor's, with the
+ * patient's symptoms): its staff see only those assigned to them; its owner sees all.
+ */
+const ASSIGNED_TO_STAFF: readonly BookingVertical[] = ['MEDICAL'];
+const memberSees = (role: 'OWNER' | 'STAFF', viewer: BookingViewer, b: BookingRecord) =>
+  role === 'OWNER' || !ASSIGNED_TO_STAFF.includes(b.vertical) || b.assigneeId === viewer.userId;
 
 /** A time a partner proposes, in its vertical's units. */
 export type ProposedTime = Parameters<BookingEngine['propose']>[2];
@@ -57,10 +56,12 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
 
   const load = async (id: string) => (await bookingsRepo.get(id)) ?? Promise.reject(notFound());
   const memberOf = async (partnerId: string, userId: string) => (await partnerRoleOf(partnerId, userId)) !== undefined;
+  const roleIn = (partnerId: string, userId: string) => partnerRoleOf(partnerId, userId);
 
   /** The caller as the booking's partner (a member of it) or an administrator; anyone else: 404. */
   async function asPartner(viewer: BookingViewer, b: BookingRecord): Promise<BookingCaller> {
-    if (memberSees(viewer, b) && (await memberOf(b.partnerId, viewer.userId))) return { by: viewer.userId, role: 'PARTNER', partnerId: b.partnerId };
+    const role = await roleIn(b.partnerId, viewer.userId);
+    if (role && memberSees(role, viewer, b)) return { by: viewer.userId, role: 'PARTNER', partnerId: b.partnerId };
     if (viewer.admin) return { by: viewer.userId, role: 'ADMIN' };
     throw notFound();
   }
@@ -104,10 +105,11 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
     caller: string,
     query: string,
     audience: BookingAudience,
+    keep: (b: BookingRecord) => boolean = () => true,
   ): Promise<Page<BookingView>> {
     const found = await bookingsRepo.list(filter, { ...ListPage(page), query, caller });
     const at = now();
-    return { items: found.items.map((b) => bookingView(bookingDeadline.settle(b, at).entity, audience)), nextCursor: found.nextCursor };
+    return { items: found.items.filter(keep).map((b) => bookingView(bookingDeadline.settle(b, at).entity, audience)), nextCursor: found.nextCursor };
   }
   const statusKey = (s?: readonly BookingStatus[]) => (s ?? []).join(',');
 
@@ -176,16 +178,20 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
       viewer: BookingViewer,
       q: { partnerId: string; resourceId?: string; vertical?: BookingVertical; status?: BookingStatus[]; limit: number; cursor?: string },
     ) {
-      const member = await memberOf(q.partnerId, viewer.userId);
+      const role = await roleIn(q.partnerId, viewer.userId);
+      const member = role !== undefined;
       if (!member && !viewer.admin) throw new NotFoundError('No such partner');
-      // A doctor's queue is their own appointments.
-      const assigneeId = member && viewer.doctor ? viewer.userId : undefined;
+      // A staff member's queue of a vertical assigned to staff (a doctor's appointments) is their own.
+      const assigneeId = role === 'STAFF' && q.vertical && ASSIGNED_TO_STAFF.includes(q.vertical) ? viewer.userId : undefined;
+
       return list(
         { partnerId: q.partnerId, resourceId: q.resourceId, assigneeId, vertical: q.vertical, statuses: q.status, order: 'soonest' },
         q,
         viewer.userId,
         `bookings:partner:${q.partnerId}:${assigneeId ?? ''}:${q.resourceId ?? ''}:${q.vertical ?? ''}:${statusKey(q.status)}`,
         member ? 'PARTNER' : 'ADMIN',
+        // Without the vertical, a staff member's page leaves out others' assigned bookings (it may come out short).
+        role ? (b) => memberSees(role, viewer, b) : undefined,
       );
     },
     adminList(

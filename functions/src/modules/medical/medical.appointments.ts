@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { AppConfig } from '../../platform/core/config';
 import { NotFoundError } from '../../platform/core/errors/app-error';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
 import { DEFAULT_TIME_ZONE, type OpeningHours } from '../../platform/kits/catalog/hours';
-import { slotKeys, slotStartsOfDay, slotWithin } from '../../platform/kits/inventory/slots';
+import { freeSlots, slotStartsOfDay, slotWithin } from '../../platform/kits/inventory/slots';
 import { iso } from '../../platform/kits/time/time';
 import { bookingsService, bookingViewerOf, type BookingView } from '../bookings';
 import { partnerRoleOf } from '../partners';
@@ -12,7 +13,7 @@ import { clinicDoctors, clinicRecords } from './medical.catalog';
 // Appointments with a clinic's doctors on the booking engine: slots of the doctor's appointment length within the
 // clinic's opening hours (07:00–17:00 when it sets none), one patient each; the doctor (or the clinic) confirms,
 // rejects or proposes another time; the patient checks in at the desk and the visit completes. Paid at the clinic.
-// A DOCTOR among the clinic's people sees only the appointments assigned to them.
+// The clinic's staff see only the appointments assigned to them (bookings.service's rule); its owner sees all.
 
 /** An appointment within 60 days; cancelled free until 2 hours before (nothing is paid through the app). */
 export const APPOINTMENT_RULES = { maxUnits: 1, maxDaysAhead: 60 } as const;
@@ -25,7 +26,7 @@ export const DEFAULT_CLINIC_HOURS: OpeningHours = {
 
 export const AppointmentBodySchema = z
   .object({
-    clinicId: z.string().min(1).max(128),
+    clinicId: DocumentIdSchema,
     doctorKey: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
     startsAt: z.iso.datetime({ offset: true }).describe('On the doctor’s grid (their appointment length) within the clinic’s hours'),
     symptoms: z.string().trim().min(1).max(1_000).describe('What brings the patient: for the doctor only'),
@@ -61,13 +62,13 @@ export function createMedicalAppointments(config: Readonly<AppConfig>, now: () =
     async slots(clinicId: string, doctorKey: string, date: string) {
       const { doctor, hours, resourceId } = await doctorAt(clinicId, doctorKey);
       const starts = slotStartsOfDay(date, doctor.appointmentMinutes, hours, now(), zone);
-      const left = starts.length === 0 ? [] : await bookings().engine.available('MEDICAL', resourceId, slotKeys(starts, zone), () => 1);
+      const free = await freeSlots(starts, doctor.appointmentMinutes, zone, (units) => bookings().engine.available('MEDICAL', resourceId, units, () => 1));
       return {
         clinicId,
         doctorKey,
         date,
         minutes: doctor.appointmentMinutes,
-        slots: starts.map((at, i) => ({ startsAt: iso(at), free: left[i].available > 0 })),
+        slots: starts.map((at, i) => ({ startsAt: iso(at), free: free[i] })),
       };
     },
 

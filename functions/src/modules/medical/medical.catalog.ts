@@ -53,7 +53,7 @@ const doctors = defineCatalogItems({
       .min(1)
       .max(128)
       .optional()
-      .describe('The doctor’s own account, an owner or staff member of the clinic: a DOCTOR sees only their own appointments'),
+      .describe('The doctor’s own account, a staff member of the clinic: they see (and answer) the appointments made with them; the clinic’s owner sees all'),
   }),
   view: z.object({
     name: z.string(),

@@ -11,7 +11,7 @@ import { clinics } from './medical.catalog';
 
 // The clinics' catalog routes (clinics and their doctors) and appointments: a doctor's free slots, asking for one,
 // and the doctor or clinic proposing another time (its other answers are the shared /bookings moves; a doctor's own
-// queue is GET /bookings/partner, which answers a DOCTOR only their own appointments).
+// queue is GET /bookings/partner?vertical=MEDICAL: a clinic's staff see only the appointments assigned to them).
 
 const SlotsSchema = z
   .object({
@@ -80,7 +80,7 @@ export function medicalRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'medical',
       summary: 'Doctor or clinic: answer an appointment request with another time',
       description:
-        'For a request waiting for an answer: it is REJECTED with the proposal, and an appointment at the new slot is held for the patient (until the answer window runs out, never past its start), who agrees with POST /bookings/{id}/agree or lets it expire. The new slot must be free (409 BOOKING_UNAVAILABLE), within the hours (422 MEDICAL_CLINIC_CLOSED) and another time (422 BOOKING_SAME_TIME). The clinic’s owner and staff (a DOCTOR only for their own appointments) or an administrator with bookings.manage; anyone else 404.',
+        'For a request waiting for an answer: it is REJECTED with the proposal, and an appointment at the new slot is held for the patient (until the answer window runs out, never past its start), who agrees with POST /bookings/{id}/agree or lets it expire. The new slot must be free (409 BOOKING_UNAVAILABLE), within the hours (422 MEDICAL_CLINIC_CLOSED) and another time (422 BOOKING_SAME_TIME). The clinic’s owner, its doctor (the staff member the appointment is assigned to) or an administrator with bookings.manage; anyone else 404.',
       auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
       permission: 'bookings.manage',
       idempotent: true,

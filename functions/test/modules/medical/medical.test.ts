@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { adminTokens, type Tokens } from '../../helpers/accounts';
+import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { area } from '../../helpers/geo';
 import { partnerCast, staffOf, type PartnerOwner } from '../../helpers/partners';
 
-// Clinics, doctors and appointments through the API: a doctor's slots, a request with symptoms, a DOCTOR among the
-// clinic's people seeing only their own appointments (another doctor 404), the clinic's owner seeing all, another
-// time proposed and agreed to, hours and grid refused.
+// Clinics, doctors and appointments through the API: a doctor's slots, a request with symptoms, a doctor (the
+// clinic's staff) seeing only their own appointments (another doctor 404), the clinic's owner seeing all, symptoms
+// kept from administrators, another time proposed and agreed to, hours, grid and overlapping lengths refused.
 beforeAll(requireEmulators);
 jest.setTimeout(90_000);
 
@@ -93,6 +93,9 @@ describe('medical appointments', () => {
     expect(await queueOf(docB)).toEqual([b.body.id]);
     expect((await queueOf(owner)).sort()).toEqual([a.body.id, b.body.id].sort());
 
+    // Health data stays with the patient and the clinic: an administrator's view has no symptoms.
+    const asAdmin = await call('GET', `/admin/bookings?partnerId=${owner.partnerId}&vertical=MEDICAL&limit=100`, { token: (await adminTokens()).accessToken });
+    expect(asAdmin.body.items.find((x: { id: string }) => x.id === a.body.id).details.symptoms).toBeUndefined();
     const accepted = await call('POST', `/bookings/${a.body.id}/accept`, { token: docA.accessToken });
     expect(accepted.body.status).toBe('CONFIRMED');
     expect((await call('GET', `/bookings?vertical=MEDICAL`, { token: patient.accessToken })).body.items.map((x: { id: string }) => x.id)).toEqual(
@@ -114,11 +117,28 @@ describe('medical appointments', () => {
       call('POST', `/medical/appointments/${asked.body.id}/propose`, { token: who.accessToken, body: { startsAt } });
     expect((await propose(docB, at(day, '11:00'))).status).toBe(404);
     const proposed = await propose(docA, at(day, '11:00'));
-    expect(proposed.body.proposed).toMatchObject({ status: 'HELD', units: [`${day}T11:00`] });
+    expect(proposed.body.proposed).toMatchObject({ status: 'HELD' });
+    expect(proposed.body.proposed.units).toHaveLength(6);
     const agreed = await call('POST', `/bookings/${proposed.body.proposed.id}/agree`, { token: patient.accessToken });
     expect(agreed.body.status).toBe('CONFIRMED');
     // A doctor's own appointments follow the proposal.
     expect((await call('GET', `/bookings/${proposed.body.proposed.id}`, { token: docA.accessToken })).status).toBe(200);
     expect((await call('GET', `/bookings/${proposed.body.proposed.id}`, { token: docB.accessToken })).status).toBe(404);
+  });
+
+  it('a doctor who changes the length of their appointments never overlaps those booked before', async () => {
+    const clinicId = await clinic();
+    const day = dateIn(8);
+    expect((await ask(patient, clinicId, 'bs_an', at(day, '09:00'))).status).toBe(201); // 30 minutes: 09:00–09:30
+    const put = await call('PUT', `/medical/clinics/${clinicId}/doctors/bs_an`, {
+      token: owner.accessToken,
+      body: { name: 'BS. Nguyễn Văn An', specialty: 'GENERAL', feeVnd: 200_000, appointmentMinutes: 20, userId: docA.user.id },
+    });
+    expect(put.status).toBe(200);
+    const slots = await call('GET', `/medical/clinics/${clinicId}/doctors/bs_an/slots?date=${day}`, { token: patient.accessToken });
+    const free = (time: string) => slots.body.slots.find((x: { startsAt: string }) => x.startsAt === new Date(at(day, time)).toISOString()).free;
+    expect([free('09:00'), free('09:20'), free('09:40')]).toEqual([false, false, true]);
+    const other = await registerVerified();
+    expect((await ask(other, clinicId, 'bs_an', at(day, '09:20'))).body.code).toBe('BOOKING_UNAVAILABLE');
   });
 });

@@ -94,9 +94,10 @@ describe('viewings', () => {
     expect(asked.body).toMatchObject({
       vertical: 'RENTAL_VIEWING',
       status: 'PENDING_PARTNER',
-      units: [`${day}T10:00`],
       payment: { mode: 'AT_VENUE', dueVnd: 0 },
     });
+    // A half hour takes its six 5-minute units.
+    expect(asked.body.units).toEqual(['00', '05', '10', '15', '20', '25'].map((m) => `${day}T10:${m}`));
     const second = await registerVerified();
     expect((await ask(second, id, at(day, '10:00'))).body.code).toBe('BOOKING_UNAVAILABLE');
     const after = await call('GET', `/rentals/listings/${id}/viewing-slots?date=${day}`, { token: user.accessToken });
@@ -111,7 +112,8 @@ describe('viewings', () => {
     const proposed = await proposal(owner, at(day, '15:00'));
     expect(proposed.status).toBe(200);
     expect(proposed.body.rejected).toMatchObject({ status: 'REJECTED', rejection: { proposalId: proposed.body.proposed.id, reason: 'Chiều tiện hơn' } });
-    expect(proposed.body.proposed).toMatchObject({ status: 'HELD', units: [`${day}T15:00`], consumerId: user.user.id, details: { proposedBy: 'PARTNER' } });
+    expect(proposed.body.proposed).toMatchObject({ status: 'HELD', consumerId: user.user.id, details: { proposedBy: 'PARTNER' } });
+    expect(proposed.body.proposed.units[0]).toBe(`${day}T15:00`);
     // The old slot is free again; the tenant agrees; a stranger cannot.
     const stranger = await registerVerified();
     expect((await call('POST', `/bookings/${proposed.body.proposed.id}/agree`, { token: stranger.accessToken })).status).toBe(404);
