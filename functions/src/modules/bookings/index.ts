@@ -8,6 +8,7 @@ export { actorLabel, BookedSchema, BookingPaymentBodySchema, BookingSchema, type
 export { bookingViewerOf, type Booked, type PayBy, type ProposedTime } from './bookings.service';
 
 export { BOOKING_LIMITS } from './bookings.http';
+export { proposalRoute } from './bookings.proposal-route';
 
 /** The bookings service of a configuration (loaded on first use: the face loads none of it at cold start). */
 export function bookingsService(config: Readonly<import('../../platform/core/config').AppConfig>) {

@@ -33,9 +33,6 @@ export const AppointmentBodySchema = z
     patientName: z.string().trim().min(1).max(80).optional().describe('When the appointment is for someone else (a child, a parent)'),
   })
   .meta({ id: 'MedicalAppointmentBody' });
-export const ProposeBodySchema = z
-  .object({ startsAt: z.iso.datetime({ offset: true }), note: z.string().trim().max(500).optional() })
-  .meta({ id: 'MedicalProposalBody' });
 
 export function createMedicalAppointments(config: Readonly<AppConfig>, now: () => number = Date.now) {
   const zone = DEFAULT_TIME_ZONE;
@@ -109,7 +106,7 @@ export function createMedicalAppointments(config: Readonly<AppConfig>, now: () =
     },
 
     /** The doctor or the clinic answers a request with another time (the request REJECTED, the new slot HELD for the patient). */
-    propose(caller: Caller & { permissions?: string[] }, bookingId: string, body: z.output<typeof ProposeBodySchema>) {
+    propose(caller: Caller & { permissions?: string[] }, bookingId: string, body: { startsAt: string; note?: string }) {
       return bookings().propose(bookingViewerOf(caller), bookingId, 'MEDICAL', async (appointment) => {
         const clinicId = String(appointment.details.clinicId);
         const { doctor, hours } = await doctorAt(clinicId, String(appointment.details.doctorKey));

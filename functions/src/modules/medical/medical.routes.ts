@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
 import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { ItemKeySchema } from '../../platform/kits/catalog/catalog.items.routes';
 import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
-import { BOOKING_LIMITS, BookingSchema } from '../bookings';
-import { AppointmentBodySchema, APPOINTMENT_POLICY, APPOINTMENT_RULES, createMedicalAppointments, ProposeBodySchema } from './medical.appointments';
+import { BOOKING_LIMITS, BookingSchema, proposalRoute } from '../bookings';
+import { AppointmentBodySchema, APPOINTMENT_POLICY, APPOINTMENT_RULES, createMedicalAppointments } from './medical.appointments';
 import { clinics } from './medical.catalog';
 
 // The clinics' catalog routes (clinics and their doctors) and appointments: a doctor's free slots, asking for one,
@@ -22,9 +22,6 @@ const SlotsSchema = z
     slots: z.array(z.object({ startsAt: IsoTimeSchema, free: z.boolean() })),
   })
   .meta({ id: 'MedicalDoctorSlots' });
-const ProposalSchema = z
-  .object({ rejected: BookingSchema, proposed: BookingSchema.describe('The appointment at the proposed time, HELD for the patient to agree to') })
-  .meta({ id: 'MedicalProposal' });
 
 export function medicalRoutes(ctx: AppContext): AnyRoute[] {
   const appointments = createMedicalAppointments(ctx.config);
@@ -73,23 +70,14 @@ export function medicalRoutes(ctx: AppContext): AnyRoute[] {
       response: { status: 201, description: 'The appointment request, PENDING_PARTNER.', schema: BookingSchema },
       handler: ({ body, auth, idempotencyKey }) => appointments.book(auth!, body, idempotencyKey!),
     }),
-    defineRoute({
-      method: 'post',
+    proposalRoute({
       path: '/medical/appointments/:id/propose',
       operationId: 'proposeMedicalAppointmentTime',
       tag: 'medical',
       summary: 'Doctor or clinic: answer an appointment request with another time',
-      description:
-        'For a request waiting for an answer: it is REJECTED with the proposal, and an appointment at the new slot is held for the patient (until the answer window runs out, never past its start), who agrees with POST /bookings/{id}/agree or lets it expire. The new slot must be free (409 BOOKING_UNAVAILABLE), within the hours (422 MEDICAL_CLINIC_CLOSED) and another time (422 BOOKING_SAME_TIME). The clinic’s owner, its doctor (the staff member the appointment is assigned to) or an administrator with bookings.manage; anyone else 404.',
-      auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
-      permission: 'bookings.manage',
-      idempotent: true,
-      rateLimit: BOOKING_LIMITS.partner,
-      errors: [404, 409, 422],
-      codes: ['BOOKING_NOT_FOUND', 'BOOKING_TRANSITION', 'BOOKING_UNAVAILABLE', 'BOOKING_SAME_TIME', 'MEDICAL_CLINIC_CLOSED'],
-      request: { params: IdParamsSchema, body: ProposeBodySchema },
-      response: { description: 'The request as rejected and the appointment proposed instead.', schema: ProposalSchema },
-      handler: ({ params, body, auth }) => appointments.propose(auth!, params.id, body),
+      who: 'The clinic’s owner or its doctor (the staff member the appointment is assigned to)',
+      closedCode: 'MEDICAL_CLINIC_CLOSED',
+      run: (auth, id, body) => appointments.propose(auth, id, body),
     }),
   ];
 }

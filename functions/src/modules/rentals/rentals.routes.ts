@@ -4,7 +4,7 @@ import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
-import { BOOKING_LIMITS, BookingSchema } from '../bookings';
+import { BOOKING_LIMITS, BookingSchema, proposalRoute } from '../bookings';
 import { rentals } from './rentals.catalog';
 import { createRentalViewings, VIEWING_RULES, VIEWING_SLOT_MINUTES, ViewingBodySchema } from './rentals.viewings';
 import { createRentalDeposits, DEPOSIT_FREE_WITHDRAW_HOURS, DEPOSIT_LEASE_DAYS, DEPOSITS_PERMISSION } from './rentals.deposits';
@@ -23,12 +23,6 @@ const SlotsSchema = z
     slots: z.array(z.object({ startsAt: IsoTimeSchema, free: z.boolean() })),
   })
   .meta({ id: 'RentalViewingSlots' });
-const ProposalSchema = z
-  .object({
-    rejected: BookingSchema.describe('The request, REJECTED with `rejection.proposalId`'),
-    proposed: BookingSchema.describe('The viewing at the proposed time, HELD for the tenant to agree to'),
-  })
-  .meta({ id: 'BookingProposal' });
 
 const DepositPageSchema = z.object({ items: z.array(DepositSchema), nextCursor: z.string().nullable() }).meta({ id: 'RentalDepositPage' });
 const DepositEventsSchema = z.array(
@@ -198,23 +192,14 @@ export function rentalsRoutes(ctx: AppContext): AnyRoute[] {
       'HELD → REFUNDED. Not on a deposit of your own or of a partner you belong to (403 RENTAL_DEPOSIT_SELF_MANAGE).',
       'admin',
     ),
-    defineRoute({
-      method: 'post',
+    proposalRoute({
       path: '/rentals/viewings/:id/propose',
       operationId: 'proposeRentalViewingTime',
       tag: 'rentals',
       summary: 'Landlord: answer a viewing request with another time',
-      description:
-        'For a request waiting for your answer (PENDING_PARTNER): it is REJECTED with the proposal, and a viewing at the new slot is held for the tenant (HELD until your answer window runs out, never past its start), who agrees with POST /bookings/{id}/agree or lets it expire. The new slot must be free (409 BOOKING_UNAVAILABLE), within the viewing hours and another time than the one asked (422 BOOKING_SAME_TIME). The landlord’s owner and staff, or an administrator with bookings.manage; anyone else 404.',
-      auth: ['PARTNER_OWNER', 'PARTNER_STAFF', 'ADMIN'],
-      permission: 'bookings.manage',
-      idempotent: true,
-      rateLimit: BOOKING_LIMITS.partner,
-      errors: [404, 409, 422],
-      codes: ['BOOKING_NOT_FOUND', 'BOOKING_TRANSITION', 'BOOKING_UNAVAILABLE', 'BOOKING_SAME_TIME', 'RENTAL_VIEWING_CLOSED'],
-      request: { params: IdParamsSchema, body: ViewingBodySchema },
-      response: { description: 'The request as rejected and the viewing proposed instead.', schema: ProposalSchema },
-      handler: ({ params, body, auth }) => viewings.propose(auth!, params.id, body),
+      who: 'The landlord’s owner and staff',
+      closedCode: 'RENTAL_VIEWING_CLOSED',
+      run: (auth, id, body) => viewings.propose(auth, id, body),
     }),
   ];
 }

@@ -89,7 +89,7 @@ export function createRentalViewings(config: Readonly<AppConfig>, now: () => num
      * The landlord proposes another time for a viewing waiting for an answer: the request is REJECTED with the
      * proposal and a viewing at the new time is held for the tenant to agree to. Its landlord's people only (404).
      */
-    propose(caller: Caller & { permissions?: string[] }, bookingId: string, body: z.output<typeof ViewingBodySchema>) {
+    propose(caller: Caller & { permissions?: string[] }, bookingId: string, body: { startsAt: string; note?: string }) {
       return bookings().propose(bookingViewerOf(caller), bookingId, 'RENTAL_VIEWING', async (viewing) => {
         const { hours } = await openListing(viewing.resource.id);
         return { ...slotAt(body.startsAt, hours, 'body.startsAt'), capacityOf: () => 1, note: body.note ?? null };
