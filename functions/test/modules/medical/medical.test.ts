@@ -98,6 +98,11 @@ describe('medical appointments', () => {
     expect(asAdmin.body.items.find((x: { id: string }) => x.id === a.body.id).details.symptoms).toBeUndefined();
     const accepted = await call('POST', `/bookings/${a.body.id}/accept`, { token: docA.accessToken });
     expect(accepted.body.status).toBe('CONFIRMED');
+    // The other doctor declines theirs with a reason (required), which the patient reads.
+    expect((await call('POST', `/bookings/${b.body.id}/reject`, { token: docB.accessToken, body: {} })).status).toBe(400);
+    const rejected = await call('POST', `/bookings/${b.body.id}/reject`, { token: docB.accessToken, body: { reason: 'Bác sĩ đi công tác' } });
+    expect(rejected.body).toMatchObject({ status: 'REJECTED', rejection: { reason: 'Bác sĩ đi công tác' } });
+    expect((await call('GET', `/bookings/${b.body.id}`, { token: patient.accessToken })).body.rejection.by).toBe('STAFF');
     expect((await call('GET', `/bookings?vertical=MEDICAL`, { token: patient.accessToken })).body.items.map((x: { id: string }) => x.id)).toEqual(
       expect.arrayContaining([a.body.id, b.body.id]),
     );
