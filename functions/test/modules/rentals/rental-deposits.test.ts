@@ -9,6 +9,11 @@ import { partnerCast, type PartnerOwner } from '../../helpers/partners';
 import { waitFor } from '../../helpers/wait';
 import { earnings, ledgerCheck, topUp, walletOf } from '../../helpers/wallet';
 import { createRentalDeposits } from '../../../src/modules/rentals/rentals.deposits';
+import { onDepositWritten } from '../../../src/modules/rentals/rentals.triggers';
+import { RENTAL_DEPOSITS } from '../../../src/modules/rentals/rentals.collections';
+import type { DepositRecord } from '../../../src/modules/rentals/rentals.deposits.model';
+import { db } from '../../../src/platform/core/firebase/firebase';
+import type { DocumentEvent } from '../../../src/platform/core/module/module';
 
 // A rental deposit's whole life through the API: held in the tenant's wallet (the ledger's HELD), released to the
 // landlord on the lease (less the commission), refunded when the landlord declines or the tenant withdraws in time,
@@ -71,6 +76,20 @@ describe('rental deposits', () => {
     expect(await earnings(owner)).toBe(earned + 7_200_000);
     expect((await ledgerCheck(user.user.id)).ok).toBe(true);
     expect((await ledgerCheck(owner.user.id)).ok).toBe(true);
+    // The trigger delivered again, twice, for the release: no second capture, no second notice.
+    const released0 = (await db().collection(RENTAL_DEPOSITS).doc(paid.body.id).get()).data() as DepositRecord;
+    const change = (): DocumentEvent => ({
+      id: `evt-${randomUUID()}`,
+      time: new Date().toISOString(),
+      params: {},
+      before: { id: paid.body.id, data: { ...released0, status: 'HELD', settled: false } },
+      after: { id: paid.body.id, data: { ...released0 } },
+    });
+    for (let i = 0; i < 2; i++) await onDepositWritten(change(), testConfig());
+    expect(await earnings(owner)).toBe(earned + 7_200_000);
+    await waitFor(async () => ((await inboxOf(user.user.id, { entityId: paid.body.id, event: 'rental.deposit.released' })).length === 1 ? true : undefined), {
+      what: 'one release notice',
+    });
     const events = await call('GET', `/rentals/deposits/${paid.body.id}/events`, { token: user.accessToken });
     expect(events.body.map((e: { action: string }) => e.action)).toEqual(['confirmLease']);
     for (const who of [user, owner])
