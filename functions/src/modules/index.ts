@@ -33,6 +33,7 @@ import { bookingsModule } from './bookings/bookings.module';
 import { hotelsModule } from './hotels/hotels.module';
 import { rentalsModule } from './rentals/rentals.module';
 import { medicalModule } from './medical/medical.module';
+import { schoolsModule } from './schools/schools.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -73,6 +74,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     hotelsModule,
     rentalsModule,
     medicalModule,
+    schoolsModule,
   ]),
 );
 

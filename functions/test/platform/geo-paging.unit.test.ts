@@ -237,6 +237,7 @@ describe('nearby routes', () => {
       '/places/nearby',
       '/rentals/listings/nearby',
       '/rides/drivers/nearby',
+      '/schools/nearby',
     ]);
     for (const route of nearby)
       expect(route.rateLimit).toMatchObject({ per: 'user', scope: route.path === '/rides/drivers/nearby' ? 'rides-drivers-nearby' : 'nearby' });

@@ -124,17 +124,17 @@ describe('API tags', () => {
     expect(ofModules).toEqual(MODULES.filter((m) => m.apiTags).map((m) => m.name));
     expect(Object.keys(API_TAGS)).toEqual([...ofModules, ...Object.keys(PLANNED_TAGS)].sort());
     expect(API_TAGS.wallet).toBe('Wallet balance, top-ups, transfers and history.');
-    expect(API_TAGS.schools).toBe(PLANNED_TAGS.schools);
+    expect(API_TAGS.support).toBe(PLANNED_TAGS.support);
   });
 
   it('a tag is claimed by one module, and one still planned is refused until its row leaves the planned list', () => {
     const a = defineModule({ name: 'a', uses: [], apiTags: { zeta: 'Z.', alpha: 'A.' } });
-    expect(Object.keys(apiTagTable([a]))).toEqual(['alpha', 'assistant', 'cms', 'schools', 'social', 'support', 'zeta']);
+    expect(Object.keys(apiTagTable([a]))).toEqual(['alpha', 'assistant', 'cms', 'social', 'support', 'zeta']);
     expect(() => defineModules([a, defineModule({ name: 'b', uses: [], apiTags: { zeta: 'Z again.' } })])).toThrow(
       'apiTags: zeta is claimed by modules a and b',
     );
-    expect(() => defineModules([defineModule({ name: 'schools', uses: [], apiTags: { schools: 'Schools.' } })])).toThrow(
-      'apiTags: schools of module schools is still listed as planned (platform/core/openapi/tags.ts)',
+    expect(() => defineModules([defineModule({ name: 'support', uses: [], apiTags: { support: 'Support.' } })])).toThrow(
+      'apiTags: support of module support is still listed as planned (platform/core/openapi/tags.ts)',
     );
   });
 });

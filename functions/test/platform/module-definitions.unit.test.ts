@@ -83,7 +83,18 @@ describe('central lists derived from the module list', () => {
   });
 
   it("save and review targets are the catalog modules' own, in module order", () => {
-    expect(targetTypes()).toEqual(['PLACE', 'PHARMACY_STORE', 'PARKING_LOT', 'FUEL_STATION', 'ATM', 'MERCHANT', 'HOTEL', 'RENTAL_LISTING', 'MEDICAL_CLINIC']);
+    expect(targetTypes()).toEqual([
+      'PLACE',
+      'PHARMACY_STORE',
+      'PARKING_LOT',
+      'FUEL_STATION',
+      'ATM',
+      'MERCHANT',
+      'HOTEL',
+      'RENTAL_LISTING',
+      'MEDICAL_CLINIC',
+      'SCHOOL',
+    ]);
     expect(['places', 'pharmacy', 'parking', 'fuel', 'atm', 'merchants'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([
       true,
       true,
@@ -93,7 +104,8 @@ describe('central lists derived from the module list', () => {
       true,
     ]);
     expect(REGISTRY.target('PLACE')?.type).toBe('PLACE');
-    expect(REGISTRY.target('SCHOOL')).toBeUndefined();
+    expect(REGISTRY.target('SCHOOL')?.type).toBe('SCHOOL');
+    expect(REGISTRY.target('HOME_SERVICE')).toBeUndefined();
   });
 
   it("module-lists.generated.ts is the module list's (UPDATE_MODULE_LISTS=1 rewrites it)", () => {

@@ -53,9 +53,9 @@ describe('npm run new:module', () => {
     ['catalog', 'cms', [], ['cms.catalog.ts', 'cms.wiring.ts', 'cms.routes.ts', 'cms.collections.ts']],
     [
       'lifecycle',
-      'schools',
+      'support',
       [],
-      ['schools.machine.ts', 'schools.deadline.ts', 'schools.lifecycle.ts', 'schools.tasks.ts', 'schools.triggers.ts', 'schools.errors.ts', 'schools.repo.ts'],
+      ['support.machine.ts', 'support.deadline.ts', 'support.lifecycle.ts', 'support.tasks.ts', 'support.triggers.ts', 'support.errors.ts', 'support.repo.ts'],
     ],
     ['content', 'notes', ['--tag', 'cms'], ['notes.errors.ts', 'notes.repo.ts', 'notes.service.ts', 'notes.routes.ts', 'notes.schemas.ts']],
   ])('%s: writes the folder, its test and API page, the module line and the index block; every file parses', (shape, name, extra, own) => {
@@ -90,8 +90,8 @@ describe('npm run new:module', () => {
       expect(plan.files[`${src}/${name}.triggers.ts`]).toContain('typedTrigger(');
       expect(plan.files[`${src}/${name}.deadline.ts`]).toContain('defineDeadline<');
       expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('transition(');
-      expect(plan.files[`${src}/${name}.config.ts`]).toContain(`export const ${name}Switches = defineSwitches({\n  SCHOOL_ACCEPT_WITHIN_SEC: {`);
-      expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('config.SCHOOL_ACCEPT_WITHIN_SEC * 1000');
+      expect(plan.files[`${src}/${name}.config.ts`]).toContain(`export const ${name}Switches = defineSwitches({\n  SUPPORT_ACCEPT_WITHIN_SEC: {`);
+      expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('config.SUPPORT_ACCEPT_WITHIN_SEC * 1000');
       expect(definition).toContain(`  config: ${name}Switches,\n`);
       const switches = plan.edits[switchesFile];
       // After the last module's fragment, in the import block and in the list (its module is last in MODULES).

@@ -4,8 +4,7 @@ import { NotFoundError } from '../../platform/core/errors/app-error';
 import { DocumentIdSchema } from '../../platform/core/http/ids';
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
 import { DEFAULT_TIME_ZONE, type OpeningHours } from '../../platform/kits/catalog/hours';
-import { freeSlots, slotStartsOfDay, slotWithin } from '../../platform/kits/inventory/slots';
-import { iso } from '../../platform/kits/time/time';
+import { daySlots, slotWithin } from '../../platform/kits/inventory/slots';
 import { bookingsService, bookingViewerOf, type BookingView } from '../bookings';
 import { partnerRoleOf } from '../partners';
 import { clinicDoctors, clinicRecords } from './medical.catalog';
@@ -58,15 +57,10 @@ export function createMedicalAppointments(config: Readonly<AppConfig>, now: () =
     /** A doctor's slots of one local day within the clinic's hours, free or taken (past ones left out). */
     async slots(clinicId: string, doctorKey: string, date: string) {
       const { doctor, hours, resourceId } = await doctorAt(clinicId, doctorKey);
-      const starts = slotStartsOfDay(date, doctor.appointmentMinutes, hours, now(), zone);
-      const free = await freeSlots(starts, doctor.appointmentMinutes, zone, (units) => bookings().engine.available('MEDICAL', resourceId, units, () => 1));
-      return {
-        clinicId,
-        doctorKey,
-        date,
-        minutes: doctor.appointmentMinutes,
-        slots: starts.map((at, i) => ({ startsAt: iso(at), free: free[i] })),
-      };
+      const slots = await daySlots(date, { minutes: doctor.appointmentMinutes, hours, now: now(), timeZone: zone }, (units) =>
+        bookings().engine.available('MEDICAL', resourceId, units, () => 1),
+      );
+      return { clinicId, doctorKey, date, minutes: doctor.appointmentMinutes, slots };
     },
 
     /** An appointment asked for: the slot held and the doctor asked (PENDING_PARTNER); the fee is paid at the clinic. */

@@ -3,8 +3,7 @@ import type { AppConfig } from '../../platform/core/config';
 import { NotFoundError } from '../../platform/core/errors/app-error';
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
 import { DEFAULT_TIME_ZONE, type OpeningHours } from '../../platform/kits/catalog/hours';
-import { freeSlots, slotStartsOfDay, slotWithin } from '../../platform/kits/inventory/slots';
-import { iso } from '../../platform/kits/time/time';
+import { daySlots, slotWithin } from '../../platform/kits/inventory/slots';
 import { bookingsService, bookingViewerOf, FREE_CANCELLATION, type BookingView } from '../bookings';
 import { rentalListings } from './rentals.catalog';
 
@@ -53,10 +52,10 @@ export function createRentalViewings(config: Readonly<AppConfig>, now: () => num
     /** The half-hour slots of one local day within the viewing hours, each free or taken (past ones left out). */
     async slots(listingId: string, date: string) {
       const { hours } = await openListing(listingId);
-      const starts = slotStartsOfDay(date, VIEWING_SLOT_MINUTES, hours, now(), zone);
-      if (starts.length === 0) return { listingId, date, slots: [] };
-      const free = await freeSlots(starts, VIEWING_SLOT_MINUTES, zone, (units) => bookings().engine.available('RENTAL_VIEWING', listingId, units, () => 1));
-      return { listingId, date, slots: starts.map((at, i) => ({ startsAt: iso(at), free: free[i] })) };
+      const slots = await daySlots(date, { minutes: VIEWING_SLOT_MINUTES, hours, now: now(), timeZone: zone }, (units) =>
+        bookings().engine.available('RENTAL_VIEWING', listingId, units, () => 1),
+      );
+      return { listingId, date, slots };
     },
 
     /** A viewing asked for: the slot held and sent to the landlord (PENDING_PARTNER) at once; nothing to pay. */

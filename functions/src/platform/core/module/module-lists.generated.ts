@@ -45,5 +45,6 @@ export const MODULE_LISTS = {
     'hotels',
     'rentals',
     'medical',
+    'schools',
   ],
 } as const;

@@ -2,6 +2,7 @@ import { UnprocessableError } from '../../core/errors/app-error';
 import type { ErrorCode } from '../../core/errors/codes';
 import { isOpenAt, type OpeningHours } from '../catalog/hours';
 import { atLocal, slotKey, slotsOf, type RangeRules } from './units';
+import { iso } from '../time/time';
 import { rangeProblemError } from './units.schemas';
 
 // Slots within opening hours, for the verticals booked by appointment (a viewing, a doctor's visit, a consultation).
@@ -58,4 +59,15 @@ export function slotWithin(
   if ('problem' in r) throw rangeProblemError(r, { from: o.field, to: o.field });
   if (!openThroughout(o.hours, from, o.minutes)) throw new UnprocessableError('Outside the opening hours', { startsAt }).withCode(o.closedCode);
   return { units: slotUnits(from, o.minutes, o.timeZone), startsAt: from, endsAt: from + o.minutes * 60_000 };
+}
+
+/** A local day's slots of `minutes` within the hours from `now` on, each free or taken (the slots routes' answer). */
+export async function daySlots(
+  date: string,
+  o: { minutes: number; hours: OpeningHours; now: number; timeZone: string },
+  available: (units: string[]) => Promise<Array<{ unit: string; available: number }>>,
+): Promise<Array<{ startsAt: string; free: boolean }>> {
+  const starts = slotStartsOfDay(date, o.minutes, o.hours, o.now, o.timeZone);
+  const free = await freeSlots(starts, o.minutes, o.timeZone, available);
+  return starts.map((at, i) => ({ startsAt: iso(at), free: free[i] }));
 }

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
+import type { AppContext } from '../../platform/core/http/module';
+import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
+import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
+import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
+import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
+import { BOOKING_LIMITS, BookingSchema, proposalRoute } from '../bookings';
+import { schools } from './schools.catalog';
+import { ConsultationBodySchema, CONSULTATION_RULES, createSchoolConsultations } from './schools.consultations';
+import { createSchoolLeads, LEAD_ACTIONS, LEAD_STATUSES, LeadFieldsSchema, LeadSchema } from './schools.leads';
+
+// The schools' catalog routes (schools and their programs), consultations (a day's slots, asking for one, the school
+// proposing another time: its other answers are the shared /bookings moves) and the school's follow-ups of families.
+
+const SlotsSchema = z
+  .object({
+    schoolId: z.string(),
+    date: z.string().meta({ format: 'date' }),
+    minutes: z.number().int().describe('The school’s consultation length'),
+    desks: z.number().int().describe('Families one slot takes at once'),
+    slots: z.array(z.object({ startsAt: IsoTimeSchema, free: z.boolean() })),
+  })
+  .meta({ id: 'SchoolConsultationSlots' });
+const LeadPageSchema = z.object({ items: z.array(LeadSchema), nextCursor: z.string().nullable() }).meta({ id: 'SchoolLeadPage' });
+const LeadWithHistorySchema = LeadSchema.extend({
+  history: z.array(z.object({ action: z.string(), from: z.string(), to: z.string(), by: z.string(), at: IsoTimeSchema, reason: z.string().nullable() })),
+}).meta({ id: 'SchoolLeadWithHistory' });
+const LeadMoveSchema = z
+  .object({
+    action: z.enum(LEAD_ACTIONS).describe('trial: a trial class booked; apply: the family applied; enrol; decline; reopen a declined one'),
+    note: z.string().trim().min(1).max(2_000).optional(),
+  })
+  .meta({ id: 'SchoolLeadMove' });
+const SCHOOL_STAFF = ['PARTNER_OWNER', 'PARTNER_STAFF'] as const;
+const LEAD_LIMIT = { scope: 'schools-leads', limit: 300, windowSec: 600, per: 'user' } as const;
+
+export function schoolsRoutes(ctx: AppContext): AnyRoute[] {
+  const consultations = createSchoolConsultations(ctx.config);
+  const leads = createSchoolLeads(ctx.config);
+  return [
+    ...schools.routes(ctx),
+    defineRoute({
+      method: 'get',
+      path: '/schools/:id/consultation-slots',
+      operationId: 'listSchoolConsultationSlots',
+      tag: 'schools',
+      summary: 'A school’s consultation slots of one day, free or full',
+      description:
+        'Slots of the school’s consultation length (30 minutes unless it sets another) within its opening hours (08:00–17:00, Monday to Saturday, Vietnam time, when it sets none), from now on. A slot is full when as many families as the school has desks wait for its answer or are confirmed.',
+      auth: [],
+      rateLimit: { scope: 'schools-slots', limit: 120, windowSec: 600, per: 'user' },
+      errors: [404],
+      request: { params: IdParamsSchema, query: z.object({ date: CalendarDateSchema.describe('Local day, YYYY-MM-DD') }) },
+      response: { description: 'The day’s slots.', schema: SlotsSchema },
+      handler: ({ params, query }) => consultations.slots(params.id, query.date),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/schools/consultations',
+      operationId: 'requestSchoolConsultation',
+      tag: 'schools',
+      summary: 'Ask a school for a consultation about a child (and a program)',
+      description: `A desk of the slot is held and the school asked (PENDING_PARTNER, \`booking.school.created\` to the family and the school): it accepts (POST /bookings/{id}/accept), rejects with a reason, or proposes another time (POST /schools/consultations/{id}/propose), which the family takes with POST /bookings/{id}/agree. The school starts the meeting (POST /bookings/{id}/start) and completes it, then follows the family up (POST /schools/consultations/{id}/follow-up). Within ${CONSULTATION_RULES.maxDaysAhead} days, on the school’s grid inside its hours (outside them: 422 SCHOOL_CLOSED). Free; cancel any time. A full slot is 409 BOOKING_UNAVAILABLE. Idempotency-Key required.`,
+      auth: [],
+      hat: 'CON',
+      idempotent: 'required',
+      rateLimit: BOOKING_LIMITS.book,
+      errors: [403, 404, 409, 422],
+      codes: ['BOOKING_UNAVAILABLE', 'BOOKING_TOO_MANY_HOLDS', 'BOOKING_OWN_RESOURCE', 'SCHOOL_PROGRAM_NOT_FOUND', 'SCHOOL_CLOSED', 'IDEMPOTENCY_KEY_REUSED'],
+      request: { body: ConsultationBodySchema },
+      response: { status: 201, description: 'The consultation request, PENDING_PARTNER.', schema: BookingSchema },
+      handler: ({ body, auth, idempotencyKey }) => consultations.book(auth!, body, idempotencyKey!),
+    }),
+    proposalRoute({
+      path: '/schools/consultations/:id/propose',
+      operationId: 'proposeSchoolConsultationTime',
+      tag: 'schools',
+      summary: 'School: answer a consultation request with another time',
+      who: 'The school’s owner or staff',
+      closedCode: 'SCHOOL_CLOSED',
+      run: (auth, id, body) => consultations.propose(auth, id, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/schools/consultations/:id/follow-up',
+      operationId: 'openSchoolLead',
+      tag: 'schools',
+      summary: 'School: start following up a family after their consultation',
+      description:
+        'Once the consultation has begun or completed (else 409 SCHOOL_LEAD_NOT_READY): a follow-up (FOLLOWING_UP) with a note and the date to call next, moved on with POST /schools/consultations/{id}/follow-up/moves (trial class, applied, enrolled, declined). One per consultation: asked again, the same follow-up answers. The school’s owner and staff only (anyone else 404); the family never sees it.',
+      auth: [...SCHOOL_STAFF],
+      rateLimit: LEAD_LIMIT,
+      errors: [404, 409],
+      codes: ['BOOKING_NOT_FOUND', 'SCHOOL_LEAD_NOT_READY'],
+      request: { params: IdParamsSchema, body: LeadFieldsSchema },
+      response: { status: 201, description: 'The follow-up.', schema: LeadSchema },
+      handler: ({ auth, params, body }) => leads.open(auth!, params.id, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/schools/:id/follow-ups',
+      operationId: 'listSchoolLeads',
+      tag: 'schools',
+      summary: 'School: its follow-ups, latest change first',
+      description: 'The school’s owner and staff; administrators with bookings.manage; anyone else 404.',
+      auth: [],
+      rateLimit: LEAD_LIMIT,
+      errors: [404],
+      request: { params: IdParamsSchema, query: PageQuerySchema.extend({ status: z.enum(LEAD_STATUSES).optional() }) },
+      response: { description: 'A page of follow-ups.', schema: LeadPageSchema },
+      handler: ({ auth, params, query }) => leads.list(auth!, params.id, query),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/schools/consultations/:id/follow-up',
+      operationId: 'getSchoolLead',
+      tag: 'schools',
+      summary: 'School: one follow-up with its history',
+      auth: [],
+      rateLimit: LEAD_LIMIT,
+      errors: [404],
+      request: { params: z.object({ id: DocumentIdSchema }) },
+      response: { description: 'The follow-up and its moves, oldest first.', schema: LeadWithHistorySchema },
+      handler: ({ auth, params }) => leads.get(auth!, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/schools/consultations/:id/follow-up/moves',
+      operationId: 'moveSchoolLead',
+      tag: 'schools',
+      summary: 'School: move a follow-up to its next stage',
+      description:
+        'FOLLOWING_UP → TRIAL_CLASS → APPLIED → ENROLLED, or DECLINED from any open stage (reopened to FOLLOWING_UP). A move its stage does not allow is 409 SCHOOL_LEAD_TRANSITION (see `allowed`). The school’s owner and staff only.',
+      auth: [...SCHOOL_STAFF],
+      rateLimit: LEAD_LIMIT,
+      errors: [404, 409],
+      codes: ['SCHOOL_LEAD_TRANSITION'],
+      request: { params: IdParamsSchema, body: LeadMoveSchema },
+      response: { description: 'The follow-up after the move.', schema: LeadSchema },
+      handler: ({ auth, params, body }) => leads.move(auth!, params.id, body.action, body.note),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/schools/consultations/:id/follow-up',
+      operationId: 'updateSchoolLead',
+      tag: 'schools',
+      summary: 'School: change a follow-up’s note or next contact date',
+      auth: [...SCHOOL_STAFF],
+      rateLimit: LEAD_LIMIT,
+      errors: [404],
+      request: { params: IdParamsSchema, body: LeadFieldsSchema },
+      response: { description: 'The follow-up.', schema: LeadSchema },
+      handler: ({ auth, params, body }) => leads.update(auth!, params.id, body),
+    }),
+  ];
+}
