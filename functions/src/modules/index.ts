@@ -34,6 +34,7 @@ import { hotelsModule } from './hotels/hotels.module';
 import { rentalsModule } from './rentals/rentals.module';
 import { medicalModule } from './medical/medical.module';
 import { schoolsModule } from './schools/schools.module';
+import { homeServicesModule } from './homeservices/homeservices.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -75,6 +76,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     rentalsModule,
     medicalModule,
     schoolsModule,
+    homeServicesModule,
   ]),
 );
 

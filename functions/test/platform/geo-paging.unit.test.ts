@@ -227,6 +227,7 @@ describe('nearby routes', () => {
     expect(nearby.map((r) => r.path).sort()).toEqual([
       '/atm/nearby',
       '/fuel/stations/nearby',
+      '/home-services/providers/nearby',
       '/hotels/nearby',
       '/medical/clinics/nearby',
       '/merchants/items/search',

@@ -118,9 +118,9 @@ describe('maintenance commands', () => {
 });
 
 describe('API tags', () => {
-  it("are the modules' (each its own name; admin serves the users tag, status the health tag, delivery the orders tag, the booking engine the booking verticals') and the planned ones, in name order", () => {
+  it("are the modules' (each its own name; admin serves the users tag, status the health tag, delivery the orders tag, the booking engine the booking verticals', home services the places tag) and the planned ones, in name order", () => {
     const ofModules = MODULES.flatMap((m) => Object.keys(m.apiTags ?? {}));
-    expect(MODULES.filter((m) => !m.apiTags).map((m) => m.name)).toEqual(['admin', 'status', 'delivery', 'bookings']);
+    expect(MODULES.filter((m) => !m.apiTags).map((m) => m.name)).toEqual(['admin', 'status', 'delivery', 'bookings', 'homeservices']);
     expect(ofModules).toEqual(MODULES.filter((m) => m.apiTags).map((m) => m.name));
     expect(Object.keys(API_TAGS)).toEqual([...ofModules, ...Object.keys(PLANNED_TAGS)].sort());
     expect(API_TAGS.wallet).toBe('Wallet balance, top-ups, transfers and history.');

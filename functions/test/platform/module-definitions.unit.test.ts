@@ -94,6 +94,7 @@ describe('central lists derived from the module list', () => {
       'RENTAL_LISTING',
       'MEDICAL_CLINIC',
       'SCHOOL',
+      'HOME_SERVICE_PROVIDER',
     ]);
     expect(['places', 'pharmacy', 'parking', 'fuel', 'atm', 'merchants'].map((m, i) => REGISTRY.ownerOf('targets', targetTypes()[i]) === m)).toEqual([
       true,
@@ -105,7 +106,7 @@ describe('central lists derived from the module list', () => {
     ]);
     expect(REGISTRY.target('PLACE')?.type).toBe('PLACE');
     expect(REGISTRY.target('SCHOOL')?.type).toBe('SCHOOL');
-    expect(REGISTRY.target('HOME_SERVICE')).toBeUndefined();
+    expect(REGISTRY.target('HOME_SERVICE')).toBeUndefined(); // the provider is the target, not a service
   });
 
   it("module-lists.generated.ts is the module list's (UPDATE_MODULE_LISTS=1 rewrites it)", () => {

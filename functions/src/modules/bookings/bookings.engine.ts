@@ -349,13 +349,18 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
 
     /**
      * Done: COMPLETED by the partner, never before the start (a check-in ahead of it is not a stay had: 409
-     * BOOKING_TOO_EARLY); the units still ahead (an early check-out) are given back.
+     * BOOKING_TOO_EARLY); the units still ahead (an early check-out) are given back. `details`: the vertical's fields
+     * of the completion (a home service's photos), merged into the booking's.
      */
-    complete: (id: string, caller: BookingCaller) =>
+    complete: (id: string, caller: BookingCaller, details?: Record<string, unknown>) =>
       moveById(id, caller, 'complete', {
         inventory: 'release',
-        guard: notBefore((b) => b.startsAt, now),
-        apply: (b, to, at) => ({ ...b, status: to, extraCharge: overstayOf(b, at), updatedAt: at }),
+        guard: (b) => {
+          notBefore((x) => x.startsAt, now)(b);
+          const path = VERTICAL_RULES[b.vertical].completedAt;
+          if (path && !details) throw new AppError(409, `Complete it with ${path}`, { path }).withCode('BOOKING_COMPLETE_WITH_DETAILS');
+        },
+        apply: (b, to, at) => ({ ...b, status: to, extraCharge: overstayOf(b, at), details: { ...b.details, ...details }, updatedAt: at }),
       }),
 
     /** The guest never came: NO_SHOW (the partner, from the vertical's `noShowAfterSec` after the start), the capacity given back. */

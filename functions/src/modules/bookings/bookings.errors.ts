@@ -16,6 +16,12 @@ export const BOOKINGS_ERROR_CODES = defineErrorCodes({
   BOOKING_OWN_RESOURCE: [403, 'The caller is an owner or staff member of the partner whose resource it is: its people do not book it.'],
   BOOKING_SELF_MANAGE: [403, 'Administrators do not step in on a booking they made or whose partner they belong to; another administrator does.'],
   BOOKING_SAME_TIME: [422, 'A proposal names another time than the one the booking asked for.'],
+  BOOKING_NOT_ASSIGNABLE: [409, 'The booking’s vertical is not assigned to a staff member (a doctor’s appointment is the doctor’s from the start).'],
+  BOOKING_ASSIGNEE_NOT_MEMBER: [422, 'The person named to serve the booking is not an owner or staff member of its partner: `details.field`.'],
+  BOOKING_COMPLETE_WITH_DETAILS: [
+    409,
+    'This vertical’s bookings complete through its own operation with its details (a home service’s photos): `details.path`.',
+  ],
   BOOKING_STARTED: [409, 'The booking has started: its consumer can no longer cancel it (its partner or an administrator can).'],
 });
 

@@ -236,8 +236,9 @@ export function bookingsRoutes({ config }: AppContext): AnyRoute[] {
       'complete',
       'completeBooking',
       'Partner: done (CHECKED_IN or IN_PROGRESS → COMPLETED)',
-      'Units still ahead (an early check-out) go back to the inventory; the partner is paid what the consumer paid, less the platform’s commission.',
+      'Units still ahead (an early check-out) go back to the inventory; the partner is paid what the consumer paid, less the platform’s commission. Not before the start (409 BOOKING_TOO_EARLY). A home service completes with its photos through POST /home-services/bookings/{id}/complete (here: 409 BOOKING_COMPLETE_WITH_DETAILS).',
       (v, id) => bookings().complete(v, id),
+      { codes: ['BOOKING_TOO_EARLY', 'BOOKING_COMPLETE_WITH_DETAILS'] },
     ),
     partnerStep(
       'no-show',

@@ -21,6 +21,7 @@ export const BookingSchema = z
     status: z.enum(BOOKING_STATUSES),
     consumerId: z.string(),
     partnerId: z.string(),
+    assigneeId: z.string().nullable().describe('Who of the partner’s people serves it (a doctor, a technician); null to its consumer'),
     resource: z
       .object({ id: z.string(), name: z.string(), parentId: z.string().nullable(), parentName: z.string().nullable() })
       .describe('What is booked (a room type, a doctor, a viewing…) and the record it belongs to (the hotel, the clinic…)'),
@@ -86,6 +87,7 @@ export function bookingView(b: BookingRecord, audience: BookingAudience): Bookin
     status: b.status,
     consumerId: b.consumerId,
     partnerId: b.partnerId,
+    assigneeId: audience === 'CONSUMER' ? null : (b.assigneeId ?? null),
     resource: b.resource,
     unitKind: b.unitKind,
     units: b.units,

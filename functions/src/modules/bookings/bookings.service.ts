@@ -11,6 +11,7 @@ import type { BookingRecord } from './bookings.model';
 import { createBookingMoney, type PaymentCommands } from './bookings.money';
 import { bookingsRepo, type BookingFilter } from './bookings.repo';
 import { actorLabel, bookingView, type BookingAudience, type BookingView } from './bookings.schemas';
+import { assignBooking } from './bookings.assign';
 import { bookingDeadline } from './bookings.deadline';
 import type { BookingVertical } from './bookings.verticals';
 
@@ -230,9 +231,17 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
       const caller = await asPartner(viewer, await load(id));
       return bookingView(await engine.begin(id, caller, move), caller.role);
     },
-    async complete(viewer: BookingViewer, id: string): Promise<BookingView> {
+    async complete(viewer: BookingViewer, id: string, details?: Record<string, unknown>): Promise<BookingView> {
       const caller = await asPartner(viewer, await load(id));
-      return bookingView(await engine.complete(id, caller), caller.role);
+      return bookingView(await engine.complete(id, caller, details), caller.role);
+    },
+    /** Its partner names who of its people serves it (a technician), a member of the partner (else 422). */
+    async assign(viewer: BookingViewer, id: string, assignee: { userId: string; name: string | null }): Promise<BookingView> {
+      const b = await load(id);
+      const caller = await asPartner(viewer, b);
+      if (!(await memberOf(b.partnerId, assignee.userId)))
+        throw new AppError(422, 'Name one of the partner’s people', { field: 'body.userId' }).withCode('BOOKING_ASSIGNEE_NOT_MEMBER');
+      return bookingView(await assignBooking(id, caller, assignee, now()), caller.role);
     },
     async noShow(viewer: BookingViewer, id: string): Promise<BookingView> {
       const caller = await asPartner(viewer, await load(id));

@@ -25,6 +25,8 @@ export interface VerticalRules {
   noShowAfterSec: number;
   /** Staying past the end costs each unit begun after this grace, at the booking's price per unit (a parking space). */
   overstay?: { graceSec: number };
+  /** Completed only through the vertical's own operation (this path), with its details (a home service's photos). */
+  completedAt?: string;
 }
 
 const HOUR = 3_600;
@@ -73,8 +75,9 @@ export const VERTICAL_RULES: Readonly<Record<BookingVertical, VerticalRules>> = 
   },
   // A consultation is free; the school confirms it.
   SCHOOL: { unitKind: 'SLOT', partnerAnswers: true, paymentMode: 'AT_VENUE', depositBp: 0, beginMove: 'start', beginAheadSec: HOUR, noShowAfterSec: HOUR / 2 },
-  // A home service takes a deposit; the provider accepts and assigns someone.
+  // A home service takes a deposit; the provider accepts and assigns someone, and completes it with photos.
   HOME_SERVICE: {
+    completedAt: '/home-services/bookings/{id}/complete',
     unitKind: 'HOUR',
     partnerAnswers: true,
     paymentMode: 'DEPOSIT',

@@ -18,8 +18,8 @@ export function slotUnits(at: number, minutes: number, timeZone: string): string
   return Array.from({ length: minutes / SLOT_UNIT_MINUTES }, (_, i) => slotKey(at + i * UNIT_MS, timeZone));
 }
 
-/** Whether every 5 minutes of the slot lie within the hours. */
-const openThroughout = (hours: OpeningHours, at: number, minutes: number) =>
+/** Whether every 5 minutes of `minutes` from `at` lie within the hours (a window of whole hours too). */
+export const openThroughout = (hours: OpeningHours, at: number, minutes: number) =>
   Array.from({ length: minutes / SLOT_UNIT_MINUTES }, (_, i) => at + i * UNIT_MS).every((t) => isOpenAt(hours, t) === true) &&
   isOpenAt(hours, at + minutes * 60_000 - 60_000) === true;
 
