@@ -9,6 +9,10 @@ import { META } from '../../src/platform/kits/firestore/collections';
 import { USER_EMAILS } from '../../src/modules/users/users.model';
 import { MERCHANTS } from '../../src/modules/merchants/merchants.collections';
 import { HOTELS } from '../../src/modules/hotels/hotels.collections';
+import { RENTAL_LISTINGS } from '../../src/modules/rentals/rentals.collections';
+import { MEDICAL_CLINICS, MEDICAL_DOCTORS } from '../../src/modules/medical/medical.collections';
+import { SCHOOLS } from '../../src/modules/schools/schools.collections';
+import { HOME_SERVICE_PROVIDERS } from '../../src/modules/homeservices/homeservices.collections';
 
 beforeAll(requireEmulators);
 
@@ -17,14 +21,25 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection(META).doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(10);
-    // Version 9 added the demo merchants (the commerce walkthrough in the README orders from them), 10 the hotels.
+    expect(snap.get('version')).toBe(11);
+    // Version 9 added the demo merchants (the commerce walkthrough in the README orders from them), 10 the hotels,
+    // 11 the rental listings, clinics with their doctors, schools and home-service providers.
     const merchants = await getFirestore(app).getAll(
       ...Array.from({ length: 20 }, (_, i) => getFirestore(app).doc(`${MERCHANTS}/seed-merchant-${String(i + 1).padStart(2, '0')}`)),
     );
     expect(merchants.filter((m) => m.exists)).toHaveLength(20);
     const hotels = await getFirestore(app).getAll(...Array.from({ length: 8 }, (_, i) => getFirestore(app).doc(`${HOTELS}/seed-hotel-0${i + 1}`)));
     expect(hotels.filter((h) => h.exists)).toHaveLength(8);
+    const firestore = getFirestore(app);
+    const count = async (collection: string, prefix: string, n: number) =>
+      (await firestore.getAll(...Array.from({ length: n }, (_, i) => firestore.doc(`${collection}/${prefix}-${String(i + 1).padStart(2, '0')}`)))).filter(
+        (d) => d.exists,
+      ).length;
+    expect(await count(RENTAL_LISTINGS, 'seed-rental', 5)).toBe(5);
+    expect(await count(MEDICAL_CLINICS, 'seed-clinic', 4)).toBe(4);
+    expect(await count(SCHOOLS, 'seed-school', 4)).toBe(4);
+    expect(await count(HOME_SERVICE_PROVIDERS, 'seed-homeservice', 4)).toBe(4);
+    expect((await firestore.doc(`${MEDICAL_DOCTORS}/seed-clinic-01_bs_1`).get()).get('name')).toBe('BS. Nguyễn Văn An');
   });
 
   it('the local administrator signs in with its documented password', async () => {

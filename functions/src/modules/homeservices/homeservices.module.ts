@@ -11,6 +11,7 @@ export const homeServicesModule = defineModule({
   uses: ['bookings', 'media', 'partners'],
   errorCodes: HOME_SERVICES_ERROR_CODES,
   targets: [{ type: 'HOME_SERVICE_PROVIDER', load: () => (require('./index') as typeof import('./index')).homeServiceProviders() }],
+  seed: { load: () => (require('./homeservices.seed') as typeof import('./homeservices.seed')).seedHomeServices },
   routes: (ctx) => (require('./homeservices.routes') as typeof import('./homeservices.routes')).homeservicesRoutes(ctx),
   collections: [{ name: HOME_SERVICE_PROVIDERS }, { name: EVENTS, parent: HOME_SERVICE_PROVIDERS }, { name: HOME_SERVICES }],
 });

@@ -1,7 +1,5 @@
 import type { SeedContext } from '../../platform/core/module/maintenance';
-import { createCatalogItemsService } from '../../platform/kits/catalog/catalog.items';
-import { catalogSchemas } from '../../platform/kits/catalog/catalog.routes';
-import { createCatalogService } from '../../platform/kits/catalog/catalog.service';
+import { seedPartnerCatalog } from '../../platform/kits/catalog/catalog.seed';
 import { partnerCatalogDeps } from '../partners';
 import { hotelsCatalog } from './hotels.catalog';
 
@@ -68,17 +66,6 @@ export const DEMO_HOTELS = ROWS.map(([name, city, lat, lng, address, stars, free
 }));
 
 export async function seedHotels(ctx: SeedContext): Promise<void> {
-  const { DEMO_PARTNER: partner } = ctx.fixtures as { DEMO_PARTNER: { id: string; userId: string } };
-  const owner = { userId: partner.userId, roles: ['USER' as const, 'PARTNER_OWNER' as const] };
-  const records = createCatalogService(hotelsCatalog, { ...partnerCatalogDeps, now: () => ctx.now });
-  const rooms = createCatalogItemsService(hotelsCatalog.items, records as never, () => ctx.now);
-  const { body } = catalogSchemas(hotelsCatalog);
-  let types = 0;
-  for (const hotel of DEMO_HOTELS) {
-    if (!(await records.getRecord(hotel.id)))
-      await records.create(owner, body.parse({ ...hotel.fields, partnerId: partner.id }) as Parameters<typeof records.create>[1], { id: hotel.id });
-    await Promise.all(hotel.rooms.map(({ key, ...fields }) => rooms.put(hotel.id, key, owner, hotelsCatalog.items.body.parse(fields))));
-    types += hotel.rooms.length;
-  }
-  ctx.log(`seed: hotels: ${DEMO_HOTELS.length}, room types: ${types}`);
+  const rows = DEMO_HOTELS.map(({ id, fields, rooms }) => ({ id, fields, items: rooms }));
+  await seedPartnerCatalog(ctx, 'hotels', hotelsCatalog, partnerCatalogDeps, rows);
 }

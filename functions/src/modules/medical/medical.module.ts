@@ -11,6 +11,7 @@ export const medicalModule = defineModule({
   apiTags: { medical: 'Clinics, doctors and appointments in slots, and every vertical’s bookings (listed here too).' },
   errorCodes: MEDICAL_ERROR_CODES,
   targets: [{ type: 'MEDICAL_CLINIC', load: () => (require('./index') as typeof import('./index')).clinicsService() }],
+  seed: { load: () => (require('./medical.seed') as typeof import('./medical.seed')).seedClinics },
   routes: (ctx) => (require('./medical.routes') as typeof import('./medical.routes')).medicalRoutes(ctx),
   collections: [{ name: MEDICAL_CLINICS }, { name: EVENTS, parent: MEDICAL_CLINICS }, { name: MEDICAL_DOCTORS }],
 });

@@ -36,6 +36,7 @@ export const rentalsModule = defineModule({
     },
   },
   targets: [{ type: 'RENTAL_LISTING', load: () => (require('./index') as typeof import('./index')).rentalListingsService() }],
+  seed: { load: () => (require('./rentals.seed') as typeof import('./rentals.seed')).seedRentals },
   routes: (ctx) => (require('./rentals.routes') as typeof import('./rentals.routes')).rentalsRoutes(ctx),
   collections: [{ name: RENTAL_LISTINGS }, { name: EVENTS, parent: RENTAL_LISTINGS }, { name: RENTAL_DEPOSITS }, { name: EVENTS, parent: RENTAL_DEPOSITS }],
 });

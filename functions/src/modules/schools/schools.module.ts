@@ -12,6 +12,7 @@ export const schoolsModule = defineModule({
   apiTags: { schools: 'Schools, programs, consultations in slots and the school’s follow-ups, and every vertical’s bookings (listed here too).' },
   errorCodes: SCHOOLS_ERROR_CODES,
   targets: [{ type: 'SCHOOL', load: () => (require('./index') as typeof import('./index')).schoolsService() }],
+  seed: { load: () => (require('./schools.seed') as typeof import('./schools.seed')).seedSchools },
   routes: (ctx) => (require('./schools.routes') as typeof import('./schools.routes')).schoolsRoutes(ctx),
   collections: [
     { name: SCHOOLS },
