@@ -67,11 +67,11 @@ export interface DriverLocationDocument {
   /** The ride class this driver can take now (ONLINE, RIDE, located, free of rides and jobs), else null: the one field ride searches filter on. */
   dispatchKey: "MOTORBIKE" | "CAR" | "CAR_7" | null;
   /** The job capabilities this driver can be given a job by now (ONLINE, located, free of rides and jobs), else empty: the one field job searches filter on. */
-  jobKeys?: Array<"COURIER" | "DELIVERY">;
-  /** The job (an order or a parcel delivery) the driver is on. */
+  jobKeys?: Array<"COURIER" | "DELIVERY" | "SCHOOL_TRIP">;
+  /** The job (an order, a parcel delivery or a school trip) the driver is on. */
   currentJobId?: string | null;
-  /** What that job is: ORDER or DELIVERY. */
-  currentJobKind?: "ORDER" | "DELIVERY" | null;
+  /** What that job is: ORDER, DELIVERY or SCHOOL_TRIP. */
+  currentJobKind?: "ORDER" | "DELIVERY" | "SCHOOL_TRIP" | null;
   /** The job's customer (not a reader until the job is shared with them). */
   jobCustomerId?: string | null;
   /** The job's customer while the job is shared with them (from pickup until the job ends): who else may read this document (firestore.rules). */
@@ -816,6 +816,100 @@ export interface OrderDocument {
   updatedAt: Timestamp;
 }
 
+/**
+ * A child's school run for a term, read live by the parent and the driver.
+ * Path: `school_trip_plans/{planId}`. Read by its parent and its driver (`participants` contains the caller). Written by the API only.
+ */
+export interface SchoolTripPlanDocument {
+  /** SEEKING_DRIVER → MATCHED (a driver took it) → CANCELLED; a driver leaving puts it back to SEEKING_DRIVER. */
+  status: "SEEKING_DRIVER" | "MATCHED" | "CANCELLED";
+  parentId: string;
+  schoolId: string;
+  schoolName: string;
+  childName: string;
+  /** Where the child is picked up in the morning and dropped off in the afternoon. */
+  home: {
+    lat: number;
+    lng: number;
+    address: string;
+  };
+  /** The school's address. */
+  school: {
+    lat: number;
+    lng: number;
+    address: string;
+  };
+  /** Home to school, straight line, metres. */
+  distanceM: number;
+  /** First and last day (YYYY-MM-DD, Vietnam time). */
+  term: {
+    from: string;
+    to: string;
+  };
+  weekdays: Array<"MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN">;
+  /** Pick-up time at home (HH:MM), or null: no morning leg. */
+  toSchoolPickup: string | null;
+  /** Pick-up time at school (HH:MM), or null: no afternoon leg. */
+  fromSchoolPickup: string | null;
+  /** The driver who took the term. */
+  driverId: string | null;
+  /** The driver's card for the parent. */
+  driver: {
+    name: string;
+  } | null;
+  /** The parent and, once matched, the driver: who may read this document (firestore.rules). */
+  participants: string[];
+  /** The home's geohash (drivers find plans near them). */
+  geohash: string;
+  /** Firestore Timestamp: when the parent subscribed. */
+  createdAt: Timestamp;
+  /** Firestore Timestamp: last change. */
+  updatedAt: Timestamp;
+}
+
+/**
+ * One leg of a school day, read live by the parent and the driver.
+ * Path: `school_trips/{tripId}`. Read by its parent and its driver (`participants` contains the caller). Written by the API only.
+ */
+export interface SchoolTripDocument {
+  planId: string;
+  /** SCHEDULED → EN_ROUTE (the driver set off: follow `driver_locations/{driverId}`) → ON_BOARD → ARRIVED; SKIPPED; CANCELLED. */
+  status: "SCHEDULED" | "EN_ROUTE" | "ON_BOARD" | "ARRIVED" | "SKIPPED" | "CANCELLED";
+  leg: "TO_SCHOOL" | "FROM_SCHOOL";
+  /** The school day (YYYY-MM-DD). */
+  date: string;
+  /** Firestore Timestamp: when the child is picked up (the plan’s time that day). */
+  pickupAt: Timestamp;
+  from: {
+    lat: number;
+    lng: number;
+    address: string;
+  };
+  to: {
+    lat: number;
+    lng: number;
+    address: string;
+  };
+  childName: string;
+  schoolName: string;
+  parentId: string;
+  driverId: string;
+  /** The parent and the driver (firestore.rules). */
+  participants: string[];
+  /** Firestore Timestamp or null: when the driver set off. */
+  startedAt: Timestamp | null;
+  /** Firestore Timestamp or null: when the child got in. */
+  pickedUpAt: Timestamp | null;
+  /** Firestore Timestamp or null: when the child arrived. */
+  droppedOffAt: Timestamp | null;
+  /** Why it was skipped or cancelled. */
+  reason: string | null;
+  /** Firestore Timestamp: when the day’s trip was set out. */
+  createdAt: Timestamp;
+  /** Firestore Timestamp: last change. */
+  updatedAt: Timestamp;
+}
+
 export interface NotificationPayload {
   /** The event (e.g. `chat.message`, `ride.matched`). */
   event: string;
@@ -882,10 +976,10 @@ export interface RideLocationData {
 }
 
 export interface CourierLocationData {
-  /** The order or parcel delivery (the event's entity). */
+  /** The order, parcel delivery or school trip (the event's entity). */
   jobId: string;
   /** What the job is. */
-  kind: "ORDER" | "DELIVERY";
+  kind: "ORDER" | "DELIVERY" | "SCHOOL_TRIP";
   driverId: string;
   lat: number;
   lng: number;
@@ -915,4 +1009,6 @@ export interface FirestoreDocuments {
   "wallet_withdrawals/{withdrawalId}": WithdrawalDocument;
   "payments/{paymentId}": PaymentDocument;
   "orders/{orderId}": OrderDocument;
+  "school_trip_plans/{planId}": SchoolTripPlanDocument;
+  "school_trips/{tripId}": SchoolTripDocument;
 }

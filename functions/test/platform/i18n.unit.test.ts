@@ -135,6 +135,7 @@ describe('message catalogues', () => {
         'payments/payments.texts.ts',
         'rentals/rentals.texts.ts',
         'rides/rides.texts.ts',
+        'schools/schools.texts.ts',
         'wallet/wallet.texts.ts',
       ].map((f) => `modules/${f}`),
     );

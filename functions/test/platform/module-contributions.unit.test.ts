@@ -37,6 +37,10 @@ describe('module seeds', () => {
       'merchants',
       'promotions',
       'hotels',
+      'rentals',
+      'medical',
+      'schools',
+      'homeservices',
     ]);
     for (const m of MODULES) if (m.seed) expect(typeof m.seed.load()).toBe('function');
   });

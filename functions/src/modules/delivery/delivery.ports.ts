@@ -7,7 +7,8 @@ import type { paymentCommands } from '../payments';
 
 /** A driver's live state as the driver module keeps it: opaque here, only handed back to the port. */
 export type DriverState = object;
-export type JobKind = 'ORDER' | 'DELIVERY';
+/** Every kind of the driver's jobs (a driver's current job may be another module's). */
+export type JobKind = 'ORDER' | 'DELIVERY' | 'SCHOOL_TRIP';
 export type JobCapability = 'COURIER' | 'DELIVERY';
 
 /** driver's `jobPool`: free drivers near a point, and a driver claimed, shared and released in a parcel's transaction. */

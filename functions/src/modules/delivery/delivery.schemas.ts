@@ -144,9 +144,9 @@ export const DeliveryRatingSchema = z
 export const CourierCurrentSchema = z
   .object({
     job: z
-      .object({ kind: z.enum(['ORDER', 'DELIVERY']), id: z.string() })
+      .object({ kind: z.enum(['ORDER', 'DELIVERY', 'SCHOOL_TRIP']), id: z.string() })
       .nullable()
-      .describe('The job I am on: an order (open it in the orders screen) or a parcel'),
+      .describe('The job I am on: an order (open it in the orders screen), a parcel, or a school trip (GET /schools/trips/{id})'),
     delivery: DeliverySchema.nullable().describe('The parcel, when the job is one'),
   })
   .meta({ id: 'CourierCurrentJob' });

@@ -6,7 +6,7 @@ import { forget } from './driver.dispatch';
 import { currentJobOf, isFresh, jobKeysOf, mayDrive, withKeys, type DriverLocation, type JobCapability, type JobKind } from './driver.model';
 import { giveUpsRepo, locationsRepo } from './driver.repo';
 
-// Jobs for drivers with the COURIER (food and grocery orders) or DELIVERY (parcels) capability, on the same location
+// Jobs for drivers with the COURIER (food and grocery orders), DELIVERY (parcels) or SCHOOL_TRIP capability, on the same location
 // document as rides: `jobKeys` (the capabilities a free driver can take a job by) is recomputed with `dispatchKey` on
 // every write, and each is empty while the driver is on a ride or a job, so a driver is never given both. A claim is
 // a write in the caller's transaction after `txRead`: two claims of one driver (a ride and a job, or two jobs) are
@@ -42,6 +42,8 @@ export interface JobClaim {
   customerId: string;
   capability: JobCapability;
   at: number;
+  /** Shared with the customer from the claim on (a school trip: the parent follows the car from when it sets off). */
+  shareAtOnce?: boolean;
 }
 
 /** What the orders and parcel delivery modules read and change of drivers, each in the caller's transaction where it says so. */
@@ -94,7 +96,14 @@ export const jobPool = {
     forget(loc.userId);
     locationsRepo.set(
       tx,
-      withKeys({ ...loc, currentJobId: job.jobId, currentJobKind: job.kind, jobCustomerId: job.customerId, sharedWithId: null, updatedAt: job.at }),
+      withKeys({
+        ...loc,
+        currentJobId: job.jobId,
+        currentJobKind: job.kind,
+        jobCustomerId: job.customerId,
+        sharedWithId: job.shareAtOnce ? job.customerId : null,
+        updatedAt: job.at,
+      }),
     );
     return { lat: loc.lat, lng: loc.lng };
   },

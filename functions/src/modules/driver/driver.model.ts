@@ -10,11 +10,11 @@ export { DRIVER_LOCATIONS, DRIVER_PROFILES } from './driver.collections';
 export const CAPABILITIES = ['RIDE', 'COURIER', 'DELIVERY', 'SCHOOL_TRIP'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export const DEFAULT_CAPABILITIES: Capability[] = ['RIDE', 'COURIER', 'DELIVERY'];
-/** The capabilities jobs are dispatched by: COURIER (food and grocery orders), DELIVERY (parcels). */
-export const JOB_CAPABILITIES = ['COURIER', 'DELIVERY'] as const;
+/** The capabilities jobs are dispatched by: COURIER (food and grocery orders), DELIVERY (parcels), SCHOOL_TRIP (school runs). */
+export const JOB_CAPABILITIES = ['COURIER', 'DELIVERY', 'SCHOOL_TRIP'] as const;
 export type JobCapability = (typeof JOB_CAPABILITIES)[number];
-/** What a driver's job is: an order (orders module) or a parcel delivery (parcel delivery module). */
-export const JOB_KINDS = ['ORDER', 'DELIVERY'] as const;
+/** What a driver's job is: an order (orders module), a parcel delivery (parcel delivery module) or a school trip (schools module). */
+export const JOB_KINDS = ['ORDER', 'DELIVERY', 'SCHOOL_TRIP'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const VEHICLE_TYPES = ['MOTORBIKE', 'CAR', 'VAN', 'BICYCLE'] as const;
@@ -116,8 +116,8 @@ export const driverLocationDocument = lazySchema(() =>
         z.optional(z.array(z.enum(JOB_CAPABILITIES))),
         'The job capabilities this driver can be given a job by now (ONLINE, located, free of rides and jobs), else empty: the one field job searches filter on.',
       ),
-      currentJobId: describe(z.optional(z.nullable(z.string())), 'The job (an order or a parcel delivery) the driver is on.'),
-      currentJobKind: describe(z.optional(z.nullable(z.enum(JOB_KINDS))), 'What that job is: ORDER or DELIVERY.'),
+      currentJobId: describe(z.optional(z.nullable(z.string())), 'The job (an order, a parcel delivery or a school trip) the driver is on.'),
+      currentJobKind: describe(z.optional(z.nullable(z.enum(JOB_KINDS))), 'What that job is: ORDER, DELIVERY or SCHOOL_TRIP.'),
       jobCustomerId: describe(z.optional(z.nullable(z.string())), "The job's customer (not a reader until the job is shared with them)."),
       sharedWithId: describe(
         z.optional(z.nullable(z.string())),

@@ -8,7 +8,7 @@ export { CAPABILITIES, JOB_CAPABILITIES, JOB_KINDS, RIDE_CLASSES, LOCATION_STALE
 export { dispatchPool } from './driver.dispatch';
 
 /**
- * Drivers for jobs (orders: COURIER; parcels: DELIVERY): search, claim, share the live position with the customer,
+ * Drivers for jobs (orders: COURIER; parcels: DELIVERY; school trips: SCHOOL_TRIP): search, claim, share the live position with the customer,
  * release. A driver is never on a ride and a job at once.
  */
 export { jobPool, JOB_SEARCH_BUDGET, type JobClaim, type NearbyJobOptions } from './driver.jobs';

@@ -131,8 +131,8 @@ const REALTIME_DATA: Record<(typeof REALTIME_EVENTS)[number], () => z.ZodMiniObj
   'courier:location': () =>
     z
       .object({
-        jobId: describe(z.string(), "The order or parcel delivery (the event's entity)."),
-        kind: describe(z.enum(['ORDER', 'DELIVERY']), 'What the job is.'),
+        jobId: describe(z.string(), "The order, parcel delivery or school trip (the event's entity)."),
+        kind: describe(z.enum(['ORDER', 'DELIVERY', 'SCHOOL_TRIP']), 'What the job is.'),
         driverId: z.string(),
         lat: z.number(),
         lng: z.number(),

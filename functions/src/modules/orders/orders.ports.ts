@@ -17,7 +17,8 @@ export interface SellersPort {
 
 /** A driver's live state as the driver module keeps it: opaque here, only handed back to the port. */
 export type CourierState = object;
-export type JobKind = 'ORDER' | 'DELIVERY';
+/** Every kind of the driver's jobs (a driver's current job may be another module's). */
+export type JobKind = 'ORDER' | 'DELIVERY' | 'SCHOOL_TRIP';
 
 /** driver's `jobPool`: free couriers near a point, and a courier claimed, shared and released in an order's transaction. */
 export interface CouriersPort {

@@ -1,0 +1,89 @@
+import type { AppConfig } from '../../platform/core/config';
+import { collectionRecords, typedTrigger } from '../../platform/core/module/triggers';
+import { jobPool } from '../driver';
+import { notificationHub, type DispatchInput, type Hub } from '../notifications';
+import { OFFER_RADIUS_M } from './schools.trips';
+import { createSchoolTripDays } from './schools.trips.days';
+import { planDocument, tripDocument, type PlanRecord, type TripRecord } from './schools.trips.model';
+import { SCHOOL_EVENTS } from './schools.events';
+import { SCHOOL_TEXTS } from './schools.texts';
+
+// School trips' notices and follow-ups, at least once (the hub drops a notice it has for the same entity and
+// occurrence): a plan seeking a driver is offered to the free SCHOOL_TRIP drivers near home; matched, left and
+// cancelled plans tell the other side (and a plan losing its driver cancels its trips not yet under way); each trip's
+// step tells the parent (a skipped one, the driver).
+
+/** Free SCHOOL_TRIP drivers a new plan is offered to. */
+export const OFFERED_DRIVERS = 10;
+
+export interface PlanTriggerWork {
+  hub: Pick<Hub, 'dispatch'>;
+  nearbyDrivers(plan: PlanRecord): Promise<string[]>;
+  cancelScheduled(plan: PlanRecord, reason: string): Promise<number>;
+}
+
+const about = (p: PlanRecord) => ({ child: p.childName, school: p.schoolName });
+
+export const onPlanWritten = typedTrigger(
+  collectionRecords<PlanRecord>(planDocument),
+  async ({ before, after }, config: Readonly<AppConfig>, work?: PlanTriggerWork) => {
+    if (!after || before?.status === after.status) return 'nothing';
+    const w: PlanTriggerWork = work ?? {
+      hub: notificationHub(config),
+      nearbyDrivers: async (p) =>
+        (await jobPool.nearbyAvailable(p.home, OFFER_RADIUS_M, 'SCHOOL_TRIP', OFFERED_DRIVERS, Date.now(), { exclude: [p.parentId] })).map((d) => d.userId),
+      cancelScheduled: (p, reason) => createSchoolTripDays(config).cancelScheduled(p, reason),
+    };
+    const notice = (event: string, userIds: string[], surface: 'CON' | 'DRV', text: 'offered' | 'matched' | 'driverLeft' | 'planCancelled') =>
+      SCHOOL_EVENTS.notice({
+        event,
+        recipients: userIds.map((userId) => ({ userId, surface })),
+        entityId: after.id,
+        occurrence: String(after.updatedAt),
+        text: SCHOOL_TEXTS.text(text, about(after)),
+        params: { planId: after.id },
+      });
+    const notices: DispatchInput[] = [];
+    if (after.status === 'SEEKING_DRIVER') {
+      if (before?.driverId) {
+        notices.push(notice('school.trip.driverLeft', [after.parentId], 'CON', 'driverLeft'));
+        await w.cancelScheduled({ ...after, driverId: before.driverId }, 'The driver left the school run');
+      }
+      const drivers = (await w.nearbyDrivers(after)).filter((id) => id !== before?.driverId);
+      if (drivers.length) notices.push(notice('school.trip.offered', drivers, 'DRV', 'offered'));
+    } else if (after.status === 'MATCHED') notices.push(notice('school.trip.matched', [after.parentId], 'CON', 'matched'));
+    else if (after.status === 'CANCELLED') {
+      if (before?.driverId) notices.push(notice('school.trip.planCancelled', [before.driverId], 'DRV', 'planCancelled'));
+      await w.cancelScheduled(after, 'The school run was cancelled');
+    }
+    for (const n of notices) await w.hub.dispatch(n);
+    return `${after.status.toLowerCase()}, told ${notices.reduce((sum, n) => sum + n.recipients.length, 0)}`;
+  },
+);
+
+const TRIP_STEP = { EN_ROUTE: 'started', ON_BOARD: 'pickedUp', ARRIVED: 'droppedOff', SKIPPED: 'skipped', CANCELLED: 'cancelled' } as const;
+
+/** A trip's step as told: the parent hears the car set off, the child on board and arrived, a cancellation; the driver a skip. */
+export function tripNotice(t: TripRecord): DispatchInput | undefined {
+  if (t.status === 'SCHEDULED') return undefined;
+  const step = TRIP_STEP[t.status];
+  const toDriver = step === 'skipped';
+  return SCHOOL_EVENTS.notice({
+    event: `school.trip.${step}`,
+    recipients: [toDriver ? { userId: t.driverId, surface: 'DRV' as const } : { userId: t.parentId, surface: 'CON' as const }],
+    entityId: t.id,
+    text: SCHOOL_TEXTS.text(step, { child: t.childName, school: t.schoolName, leg: t.leg }),
+    params: { tripId: t.id, planId: t.planId },
+  });
+}
+
+export const onTripWritten = typedTrigger(
+  collectionRecords<TripRecord>(tripDocument),
+  async ({ before, after }, config: Readonly<AppConfig>, hub?: Pick<Hub, 'dispatch'>) => {
+    if (!after || before?.status === after.status) return 'nothing';
+    const n = tripNotice(after);
+    if (!n) return 'nothing';
+    await (hub ?? notificationHub(config)).dispatch(n);
+    return `${after.status.toLowerCase()}, told`;
+  },
+);
