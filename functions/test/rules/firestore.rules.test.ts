@@ -13,6 +13,7 @@ import { EVENTS } from '../../src/platform/kits/state-machine/state-machine';
 import { DRIVER_RATINGS, RIDER_RATINGS, RIDES, RIDE_DRIVER_RATINGS, RIDE_RIDER_RATINGS } from '../../src/modules/rides/rides.collections';
 import { DRIVER_LOCATIONS, DRIVER_PROFILES } from '../../src/modules/driver/driver.collections';
 import { ORDERS, ORDER_HANDOVERS, ORDER_RATINGS } from '../../src/modules/orders/orders.collections';
+import { SCHOOL_LEADS, SCHOOL_TRIP_PLANS, SCHOOL_TRIPS } from '../../src/modules/schools/schools.collections';
 import { APPLICATIONS, KYC_PAPERS } from '../../src/modules/kyc/applications.model';
 import { PARTNERS, PARTNER_MEMBERS } from '../../src/modules/partners/partners.model';
 import { PLACES } from '../../src/modules/places/places.collections';
@@ -126,6 +127,9 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), `${DRIVER_RATINGS}/bob`), { count: 1, sum: 1, average: 1 });
     // Orders: alice ordered, courier bob delivers it; carol (say, the store's staff) reads it through the API only.
     await setDoc(doc(ctx.firestore(), `${ORDERS}/o1`), { consumerId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'PICKED_UP' });
+    await setDoc(doc(ctx.firestore(), `${SCHOOL_TRIP_PLANS}/sp1`), { parentId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'MATCHED' });
+    await setDoc(doc(ctx.firestore(), `${SCHOOL_TRIPS}/st1`), { parentId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'EN_ROUTE' });
+    await setDoc(doc(ctx.firestore(), `${SCHOOL_LEADS}/l1`), { consumerId: 'alice', partnerId: 'p1', status: 'FOLLOWING_UP' });
     await setDoc(doc(ctx.firestore(), `${ORDER_HANDOVERS}/o1`), { code: '1234', attempts: 0 });
     await setDoc(doc(ctx.firestore(), `${ORDER_RATINGS}/o1`), { orderId: 'o1', consumerId: 'alice', driverId: 'bob', store: { stars: 5 } });
   });
@@ -397,6 +401,25 @@ describe('firestore.rules', () => {
           await assertFails(getDoc(doc(client(uid), `${ORDER_RATINGS}/o1`)));
           await assertFails(getDoc(doc(client(uid), `${ORDERS}/o1/${EVENTS}/e1`)));
         }
+      });
+    });
+
+    describe('school trips', () => {
+      it('the parent and the driver listen to a plan and its trips; nobody else, and nobody writes them', async () => {
+        const [alice, bob, carol] = [client('alice'), client('bob'), client('carol')];
+        for (const path of [`${SCHOOL_TRIP_PLANS}/sp1`, `${SCHOOL_TRIPS}/st1`]) {
+          await assertSucceeds(getDoc(doc(alice, path)));
+          await assertSucceeds(getDoc(doc(bob, path)));
+          await assertFails(getDoc(doc(carol, path)));
+          await assertFails(updateDoc(doc(bob, path), { status: 'ARRIVED' }));
+        }
+        await assertSucceeds(getDocs(query(collection(alice, SCHOOL_TRIPS), where('participants', 'array-contains', 'alice'))));
+        await assertFails(getDocs(collection(carol, SCHOOL_TRIP_PLANS)));
+        await assertFails(setDoc(doc(alice, `${SCHOOL_TRIP_PLANS}/sp2`), { parentId: 'alice', participants: ['alice'], status: 'MATCHED' }));
+      });
+
+      it("a school's follow-up of a family is read through the API only (the family never reads it)", async () => {
+        await assertFails(getDoc(doc(client('alice'), `${SCHOOL_LEADS}/l1`)));
       });
     });
 

@@ -151,14 +151,13 @@ export function createSchoolTripPlans(_config: Readonly<AppConfig>, now: () => n
       return found.items.map(({ item, distanceM }) => ({ plan: item, distanceM: Math.round(distanceM) }));
     },
 
-    /** A SCHOOL_TRIP driver takes the term (the first to accept; the others 409). */
+    /** A SCHOOL_TRIP driver takes the term (the first to accept; the others 409: any such driver may see offered plans). */
     async accept(v: Viewer, id: string): Promise<PlanRecord> {
       const at = now();
       const moved = await transition(planMachine, store(id), {
         action: 'accept',
         by: v.userId,
         rolesOf: () => ['DRIVER'],
-        visible: (p) => p.status === 'SEEKING_DRIVER' || p.driverId === v.userId || p.parentId === v.userId,
         read: async (tx) => ({ capabilities: await driverProfiles.txCapabilities(tx, v.userId), account: await accounts.get(v.userId, tx) }),
         guard: (p, { capabilities }) => {
           if (!capabilities.includes('SCHOOL_TRIP') || p.parentId === v.userId)
