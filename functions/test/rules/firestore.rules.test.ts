@@ -13,7 +13,7 @@ import { EVENTS } from '../../src/platform/kits/state-machine/state-machine';
 import { DRIVER_RATINGS, RIDER_RATINGS, RIDES, RIDE_DRIVER_RATINGS, RIDE_RIDER_RATINGS } from '../../src/modules/rides/rides.collections';
 import { DRIVER_LOCATIONS, DRIVER_PROFILES } from '../../src/modules/driver/driver.collections';
 import { ORDERS, ORDER_HANDOVERS, ORDER_RATINGS } from '../../src/modules/orders/orders.collections';
-import { SCHOOL_LEADS, SCHOOL_TRIP_PLANS, SCHOOL_TRIPS } from '../../src/modules/schools/schools.collections';
+import { SCHOOL_FOLLOW_UPS, SCHOOL_TRIP_PLANS, SCHOOL_TRIPS } from '../../src/modules/schools/schools.collections';
 import { APPLICATIONS, KYC_PAPERS } from '../../src/modules/kyc/applications.model';
 import { PARTNERS, PARTNER_MEMBERS } from '../../src/modules/partners/partners.model';
 import { PLACES } from '../../src/modules/places/places.collections';
@@ -129,7 +129,7 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), `${ORDERS}/o1`), { consumerId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'PICKED_UP' });
     await setDoc(doc(ctx.firestore(), `${SCHOOL_TRIP_PLANS}/sp1`), { parentId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'MATCHED' });
     await setDoc(doc(ctx.firestore(), `${SCHOOL_TRIPS}/st1`), { parentId: 'alice', driverId: 'bob', participants: ['alice', 'bob'], status: 'EN_ROUTE' });
-    await setDoc(doc(ctx.firestore(), `${SCHOOL_LEADS}/l1`), { consumerId: 'alice', partnerId: 'p1', status: 'FOLLOWING_UP' });
+    await setDoc(doc(ctx.firestore(), `${SCHOOL_FOLLOW_UPS}/l1`), { consumerId: 'alice', partnerId: 'p1', status: 'FOLLOWING_UP' });
     await setDoc(doc(ctx.firestore(), `${ORDER_HANDOVERS}/o1`), { code: '1234', attempts: 0 });
     await setDoc(doc(ctx.firestore(), `${ORDER_RATINGS}/o1`), { orderId: 'o1', consumerId: 'alice', driverId: 'bob', store: { stars: 5 } });
   });
@@ -419,7 +419,7 @@ describe('firestore.rules', () => {
       });
 
       it("a school's follow-up of a family is read through the API only (the family never reads it)", async () => {
-        await assertFails(getDoc(doc(client('alice'), `${SCHOOL_LEADS}/l1`)));
+        await assertFails(getDoc(doc(client('alice'), `${SCHOOL_FOLLOW_UPS}/l1`)));
       });
     });
 

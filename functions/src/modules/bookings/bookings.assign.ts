@@ -20,8 +20,7 @@ export async function assignBooking(id: string, caller: BookingCaller, assignee:
     if (!b || !sees(caller, b) || caller.role === 'CONSUMER') throw notFound();
     if (!ASSIGNABLE_VERTICALS.includes(b.vertical))
       throw new AppError(409, `A ${b.vertical} booking is not assigned to staff`, { vertical: b.vertical }).withCode('BOOKING_NOT_ASSIGNABLE');
-    if (!LIVE.includes(b.status))
-      throw new AppError(409, 'Only a live booking is assigned', { status: b.status, allowed: LIVE }).withCode('BOOKING_TRANSITION');
+    if (!LIVE.includes(b.status)) throw new AppError(409, 'Only a live booking is assigned', { status: b.status }).withCode('BOOKING_TRANSITION');
     const details = { ...b.details, assigneeName: assignee.name };
     tx.update(bookingsRepo.ref(id), { assigneeId: assignee.userId, 'details.assigneeName': assignee.name, updatedAt: at });
     recordNote<BookingStatus, BookingAction | 'assign'>(tx, bookingsRepo.ref(id), {

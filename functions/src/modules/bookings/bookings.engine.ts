@@ -357,7 +357,7 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
         inventory: 'release',
         guard: (b) => {
           notBefore((x) => x.startsAt, now)(b);
-          const path = VERTICAL_RULES[b.vertical].completedAt;
+          const path = VERTICAL_RULES[b.vertical].completeRoute;
           if (path && !details) throw new AppError(409, `Complete it with ${path}`, { path }).withCode('BOOKING_COMPLETE_WITH_DETAILS');
         },
         apply: (b, to, at) => ({ ...b, status: to, extraCharge: overstayOf(b, at), details: { ...b.details, ...details }, updatedAt: at }),

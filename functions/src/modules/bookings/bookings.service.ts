@@ -231,9 +231,12 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
       const caller = await asPartner(viewer, await load(id));
       return bookingView(await engine.begin(id, caller, move), caller.role);
     },
-    async complete(viewer: BookingViewer, id: string, details?: Record<string, unknown>): Promise<BookingView> {
-      const caller = await asPartner(viewer, await load(id));
-      return bookingView(await engine.complete(id, caller, details), caller.role);
+    /** Done; `completion`: a vertical completing through its own operation with its details (a home service's photos). */
+    async complete(viewer: BookingViewer, id: string, completion?: { vertical: BookingVertical; details: Record<string, unknown> }): Promise<BookingView> {
+      const b = await load(id);
+      if (completion && b.vertical !== completion.vertical) throw notFound();
+      const caller = await asPartner(viewer, b);
+      return bookingView(await engine.complete(id, caller, completion?.details), caller.role);
     },
     /** Its partner names who of its people serves it (a technician), a member of the partner (else 422). */
     async assign(viewer: BookingViewer, id: string, assignee: { userId: string; name: string | null }): Promise<BookingView> {

@@ -26,7 +26,7 @@ export interface VerticalRules {
   /** Staying past the end costs each unit begun after this grace, at the booking's price per unit (a parking space). */
   overstay?: { graceSec: number };
   /** Completed only through the vertical's own operation (this path), with its details (a home service's photos). */
-  completedAt?: string;
+  completeRoute?: string;
 }
 
 const HOUR = 3_600;
@@ -77,7 +77,7 @@ export const VERTICAL_RULES: Readonly<Record<BookingVertical, VerticalRules>> = 
   SCHOOL: { unitKind: 'SLOT', partnerAnswers: true, paymentMode: 'AT_VENUE', depositBp: 0, beginMove: 'start', beginAheadSec: HOUR, noShowAfterSec: HOUR / 2 },
   // A home service takes a deposit; the provider accepts and assigns someone, and completes it with photos.
   HOME_SERVICE: {
-    completedAt: '/home-services/bookings/{id}/complete',
+    completeRoute: '/home-services/bookings/{id}/complete',
     unitKind: 'HOUR',
     partnerAnswers: true,
     paymentMode: 'DEPOSIT',

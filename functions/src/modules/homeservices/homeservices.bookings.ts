@@ -5,8 +5,8 @@ import { DocumentIdSchema } from '../../platform/core/http/ids';
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
 import { DEFAULT_TIME_ZONE, type OpeningHours } from '../../platform/kits/catalog/hours';
 import { distanceMeters, LatLngSchema } from '../../platform/kits/geo/geo';
-import { openThroughout } from '../../platform/kits/inventory/slots';
-import { atLocal, hoursOf } from '../../platform/kits/inventory/units';
+import { openThroughout, slotStartsOfDay } from '../../platform/kits/inventory/slots';
+import { hoursOf } from '../../platform/kits/inventory/units';
 import { rangeProblemError } from '../../platform/kits/inventory/units.schemas';
 import { iso } from '../../platform/kits/time/time';
 import { BookingPaymentBodySchema, bookingsService, bookingViewerOf, type Booked, type BookingView, type PayBy } from '../bookings';
@@ -73,9 +73,7 @@ export function createHomeServiceBookings(config: Readonly<AppConfig>, now: () =
     /** The hours of a local day a visit may start in, each with the teams left (past and closed hours left out). */
     async availability(providerId: string, date: string) {
       const { hours, teams } = await openProvider(providerId);
-      const starts = Array.from({ length: 24 }, (_, h) => atLocal(date, `${String(h).padStart(2, '0')}:00`, zone)).filter(
-        (at) => at >= now() && openThroughout(hours, at, 60),
-      );
+      const starts = slotStartsOfDay(date, 60, hours, now(), zone);
       if (starts.length === 0) return { providerId, date, teams, hours: [] };
       const keys = hourKeys(starts[0], (starts.at(-1)! - starts[0]) / HOUR_MS + 1, 'query.date', { ...VISIT_RULES, maxUnits: 24 });
       const left = await bookings().engine.available('HOME_SERVICE', providerId, keys, () => teams);
@@ -100,7 +98,7 @@ export function createHomeServiceBookings(config: Readonly<AppConfig>, now: () =
       const startsAt = Date.parse(body.startsAt);
       const units = hourKeys(startsAt, body.hours, 'body.startsAt');
       if (!openThroughout(hours, startsAt, body.hours * 60))
-        throw new UnprocessableError('Outside the provider’s working hours', { from: body.startsAt }).withCode('HOME_SERVICE_CLOSED');
+        throw new UnprocessableError('Outside the provider’s working hours', { startsAt: body.startsAt }).withCode('HOME_SERVICE_CLOSED');
       const by: PayBy = { method: body.payment.method, provider: body.payment.provider, clientIp };
       return bookings().book(
         {
@@ -146,7 +144,10 @@ export function createHomeServiceBookings(config: Readonly<AppConfig>, now: () =
           return { id: photo.id, url: photo.url };
         }),
       );
-      return bookings().complete(bookingViewerOf(caller), bookingId, { completionPhotos: photos, completionNote: body.note ?? null });
+      return bookings().complete(bookingViewerOf(caller), bookingId, {
+        vertical: 'HOME_SERVICE',
+        details: { completionPhotos: photos, completionNote: body.note ?? null },
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdParamsSchema } from '../../platform/core/http/ids';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
@@ -22,7 +22,7 @@ const AvailabilitySchema = z
   .meta({ id: 'HomeServiceAvailability' });
 const AssignBodySchema = z
   .object({
-    userId: z.string().min(1).max(128).describe('One of the provider’s people (its owner or staff)'),
+    userId: DocumentIdSchema.describe('One of the provider’s people (its owner or staff)'),
     name: z.string().trim().min(1).max(80).optional().describe('The name the customer reads ("Anh Tuấn")'),
   })
   .meta({ id: 'HomeServiceAssignBody' });

@@ -7,7 +7,7 @@ import { SCHOOL_PROGRAMS, SCHOOLS } from './schools.collections';
 
 // Schools on the map (the catalog kit) and, under each, its programs (the kit's child items): level, ages, language
 // and tuition. Families book a consultation in the school's slots (schools.consultations.ts, the booking engine) and
-// the school follows them up (schools.leads.ts).
+// the school follows them up (schools.follow-ups.ts).
 
 export { SCHOOLS, SCHOOL_PROGRAMS };
 

@@ -3,8 +3,8 @@
 export const SCHOOLS = 'schools';
 /** `school_programs/{schoolId}_{programKey}`: a school's programs: level, ages, tuition. */
 export const SCHOOL_PROGRAMS = 'school_programs';
-/** `school_leads/{consultationId}`: the school's follow-up of a family after a consultation (its stages, history). */
-export const SCHOOL_LEADS = 'school_leads';
+/** `school_follow_ups/{consultationId}`: the school's follow-up of a family after a consultation (its stages, history). */
+export const SCHOOL_FOLLOW_UPS = 'school_follow_ups';
 /** `school_trip_plans/{id}`: a child's school run for a term (home ⇄ school, the weekdays, its driver); parent and driver listen. */
 export const SCHOOL_TRIP_PLANS = 'school_trip_plans';
 /** `school_trips/{planId}_{YYYYMMDD}_{AM|PM}`: one day's leg of a plan, followed live by the parent. */

@@ -11,7 +11,7 @@ import { schoolPrograms, schoolRecords } from './schools.catalog';
 // Consultations at a school on the booking engine: slots of the school's consultation length within its hours
 // (08:00–17:00 Monday to Saturday when it sets none), as many families at once as it has desks; the school confirms,
 // rejects or proposes another time, meets the family (start) and completes it, then follows the family up
-// (schools.leads.ts). Free: nothing paid, cancelled any time.
+// (schools.follow-ups.ts). Free: nothing paid, cancelled any time.
 
 export const CONSULTATION_RULES = { maxUnits: 1, maxDaysAhead: 45 } as const;
 export const DEFAULT_SCHOOL_HOURS: OpeningHours = {

@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/core/module/module';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
-import { SCHOOL_LEADS, SCHOOL_PROGRAMS, SCHOOL_TRIP_PLANS, SCHOOL_TRIPS, SCHOOLS } from './schools.collections';
+import { SCHOOL_FOLLOW_UPS, SCHOOL_PROGRAMS, SCHOOL_TRIP_PLANS, SCHOOL_TRIPS, SCHOOLS } from './schools.collections';
 import { SCHOOL_EVENTS } from './schools.events';
 import { SCHOOLS_ERROR_CODES } from './schools.errors';
 
@@ -38,8 +38,8 @@ export const schoolsModule = defineModule({
     { name: SCHOOLS },
     { name: EVENTS, parent: SCHOOLS },
     { name: SCHOOL_PROGRAMS },
-    { name: SCHOOL_LEADS },
-    { name: EVENTS, parent: SCHOOL_LEADS },
+    { name: SCHOOL_FOLLOW_UPS },
+    { name: EVENTS, parent: SCHOOL_FOLLOW_UPS },
     {
       name: SCHOOL_TRIP_PLANS,
       clientAccess: true,

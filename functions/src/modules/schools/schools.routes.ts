@@ -8,7 +8,7 @@ import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 import { BOOKING_LIMITS, BookingSchema, proposalRoute } from '../bookings';
 import { schools } from './schools.catalog';
 import { ConsultationBodySchema, CONSULTATION_RULES, createSchoolConsultations } from './schools.consultations';
-import { createSchoolLeads, LEAD_ACTIONS, LEAD_STATUSES, LeadFieldsSchema, LeadSchema } from './schools.leads';
+import { createSchoolFollowUps, FOLLOW_UP_ACTIONS, FOLLOW_UP_STATUSES, FollowUpFieldsSchema, FollowUpSchema } from './schools.follow-ups';
 
 // The schools' catalog routes (schools and their programs), consultations (a day's slots, asking for one, the school
 // proposing another time: its other answers are the shared /bookings moves) and the school's follow-ups of families.
@@ -22,22 +22,22 @@ const SlotsSchema = z
     slots: z.array(z.object({ startsAt: IsoTimeSchema, free: z.boolean() })),
   })
   .meta({ id: 'SchoolConsultationSlots' });
-const LeadPageSchema = z.object({ items: z.array(LeadSchema), nextCursor: z.string().nullable() }).meta({ id: 'SchoolLeadPage' });
-const LeadWithHistorySchema = LeadSchema.extend({
+const FollowUpPageSchema = z.object({ items: z.array(FollowUpSchema), nextCursor: z.string().nullable() }).meta({ id: 'SchoolFollowUpPage' });
+const FollowUpWithHistorySchema = FollowUpSchema.extend({
   history: z.array(z.object({ action: z.string(), from: z.string(), to: z.string(), by: z.string(), at: IsoTimeSchema, reason: z.string().nullable() })),
-}).meta({ id: 'SchoolLeadWithHistory' });
-const LeadMoveSchema = z
+}).meta({ id: 'SchoolFollowUpWithHistory' });
+const FollowUpMoveSchema = z
   .object({
-    action: z.enum(LEAD_ACTIONS).describe('trial: a trial class booked; apply: the family applied; enrol; decline; reopen a declined one'),
+    action: z.enum(FOLLOW_UP_ACTIONS).describe('trial: a trial class booked; apply: the family applied; enrol; decline; reopen a declined one'),
     note: z.string().trim().min(1).max(2_000).optional(),
   })
-  .meta({ id: 'SchoolLeadMove' });
+  .meta({ id: 'SchoolFollowUpMove' });
 const SCHOOL_STAFF = ['PARTNER_OWNER', 'PARTNER_STAFF'] as const;
-const LEAD_LIMIT = { scope: 'schools-leads', limit: 300, windowSec: 600, per: 'user' } as const;
+const FOLLOW_UP_LIMIT = { scope: 'schools-follow-ups', limit: 300, windowSec: 600, per: 'user' } as const;
 
 export function schoolsRoutes(ctx: AppContext): AnyRoute[] {
   const consultations = createSchoolConsultations(ctx.config);
-  const leads = createSchoolLeads(ctx.config);
+  const followUps = createSchoolFollowUps(ctx.config);
   return [
     ...schools.routes(ctx),
     defineRoute({
@@ -84,74 +84,74 @@ export function schoolsRoutes(ctx: AppContext): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/schools/consultations/:id/follow-up',
-      operationId: 'openSchoolLead',
+      operationId: 'openSchoolFollowUp',
       tag: 'schools',
       summary: 'School: start following up a family after their consultation',
       description:
-        'Once the consultation has begun or completed (else 409 SCHOOL_LEAD_NOT_READY): a follow-up (FOLLOWING_UP) with a note and the date to call next, moved on with POST /schools/consultations/{id}/follow-up/moves (trial class, applied, enrolled, declined). One per consultation: asked again, the same follow-up answers. The school’s owner and staff only (anyone else 404); the family never sees it.',
+        'Once the consultation has begun or completed (else 409 SCHOOL_FOLLOW_UP_NOT_READY): a follow-up (FOLLOWING_UP) with a note and the date to call next, moved on with POST /schools/consultations/{id}/follow-up/moves (trial class, applied, enrolled, declined). One per consultation: asked again, the same follow-up answers. The school’s owner and staff only (anyone else 404); the family never sees it.',
       auth: [...SCHOOL_STAFF],
-      rateLimit: LEAD_LIMIT,
+      rateLimit: FOLLOW_UP_LIMIT,
       errors: [404, 409],
-      codes: ['BOOKING_NOT_FOUND', 'SCHOOL_LEAD_NOT_READY'],
-      request: { params: IdParamsSchema, body: LeadFieldsSchema },
-      response: { status: 201, description: 'The follow-up.', schema: LeadSchema },
-      handler: ({ auth, params, body }) => leads.open(auth!, params.id, body),
+      codes: ['BOOKING_NOT_FOUND', 'SCHOOL_FOLLOW_UP_NOT_READY'],
+      request: { params: IdParamsSchema, body: FollowUpFieldsSchema },
+      response: { status: 201, description: 'The follow-up.', schema: FollowUpSchema },
+      handler: ({ auth, params, body }) => followUps.open(auth!, params.id, body),
     }),
     defineRoute({
       method: 'get',
       path: '/schools/:id/follow-ups',
-      operationId: 'listSchoolLeads',
+      operationId: 'listSchoolFollowUps',
       tag: 'schools',
       summary: 'School: its follow-ups, latest change first',
       description: 'The school’s owner and staff; administrators with bookings.manage; anyone else 404.',
       auth: [],
-      rateLimit: LEAD_LIMIT,
+      rateLimit: FOLLOW_UP_LIMIT,
       errors: [404],
-      request: { params: IdParamsSchema, query: PageQuerySchema.extend({ status: z.enum(LEAD_STATUSES).optional() }) },
-      response: { description: 'A page of follow-ups.', schema: LeadPageSchema },
-      handler: ({ auth, params, query }) => leads.list(auth!, params.id, query),
+      request: { params: IdParamsSchema, query: PageQuerySchema.extend({ status: z.enum(FOLLOW_UP_STATUSES).optional() }) },
+      response: { description: 'A page of follow-ups.', schema: FollowUpPageSchema },
+      handler: ({ auth, params, query }) => followUps.list(auth!, params.id, query),
     }),
     defineRoute({
       method: 'get',
       path: '/schools/consultations/:id/follow-up',
-      operationId: 'getSchoolLead',
+      operationId: 'getSchoolFollowUp',
       tag: 'schools',
       summary: 'School: one follow-up with its history',
       auth: [],
-      rateLimit: LEAD_LIMIT,
+      rateLimit: FOLLOW_UP_LIMIT,
       errors: [404],
       request: { params: z.object({ id: DocumentIdSchema }) },
-      response: { description: 'The follow-up and its moves, oldest first.', schema: LeadWithHistorySchema },
-      handler: ({ auth, params }) => leads.get(auth!, params.id),
+      response: { description: 'The follow-up and its moves, oldest first.', schema: FollowUpWithHistorySchema },
+      handler: ({ auth, params }) => followUps.get(auth!, params.id),
     }),
     defineRoute({
       method: 'post',
       path: '/schools/consultations/:id/follow-up/moves',
-      operationId: 'moveSchoolLead',
+      operationId: 'moveSchoolFollowUp',
       tag: 'schools',
       summary: 'School: move a follow-up to its next stage',
       description:
-        'FOLLOWING_UP → TRIAL_CLASS → APPLIED → ENROLLED, or DECLINED from any open stage (reopened to FOLLOWING_UP). A move its stage does not allow is 409 SCHOOL_LEAD_TRANSITION (see `allowed`). The school’s owner and staff only.',
+        'FOLLOWING_UP → TRIAL_CLASS → APPLIED → ENROLLED, or DECLINED from any open stage (reopened to FOLLOWING_UP). A move its stage does not allow is 409 SCHOOL_FOLLOW_UP_TRANSITION (see `allowed`). The school’s owner and staff only.',
       auth: [...SCHOOL_STAFF],
-      rateLimit: LEAD_LIMIT,
+      rateLimit: FOLLOW_UP_LIMIT,
       errors: [404, 409],
-      codes: ['SCHOOL_LEAD_TRANSITION'],
-      request: { params: IdParamsSchema, body: LeadMoveSchema },
-      response: { description: 'The follow-up after the move.', schema: LeadSchema },
-      handler: ({ auth, params, body }) => leads.move(auth!, params.id, body.action, body.note),
+      codes: ['SCHOOL_FOLLOW_UP_TRANSITION'],
+      request: { params: IdParamsSchema, body: FollowUpMoveSchema },
+      response: { description: 'The follow-up after the move.', schema: FollowUpSchema },
+      handler: ({ auth, params, body }) => followUps.move(auth!, params.id, body.action, body.note),
     }),
     defineRoute({
       method: 'patch',
       path: '/schools/consultations/:id/follow-up',
-      operationId: 'updateSchoolLead',
+      operationId: 'updateSchoolFollowUp',
       tag: 'schools',
       summary: 'School: change a follow-up’s note or next contact date',
       auth: [...SCHOOL_STAFF],
-      rateLimit: LEAD_LIMIT,
+      rateLimit: FOLLOW_UP_LIMIT,
       errors: [404],
-      request: { params: IdParamsSchema, body: LeadFieldsSchema },
-      response: { description: 'The follow-up.', schema: LeadSchema },
-      handler: ({ auth, params, body }) => leads.update(auth!, params.id, body),
+      request: { params: IdParamsSchema, body: FollowUpFieldsSchema },
+      response: { description: 'The follow-up.', schema: FollowUpSchema },
+      handler: ({ auth, params, body }) => followUps.update(auth!, params.id, body),
     }),
   ];
 }

@@ -3,14 +3,14 @@ import { collectionRecords, typedTrigger } from '../../platform/core/module/trig
 import { jobPool } from '../driver';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { OFFER_RADIUS_M } from './schools.trips';
-import { createSchoolTripDays } from './schools.trips.days';
+import { createSchoolTripDays, WITHDRAWN } from './schools.trips.days';
 import { planDocument, tripDocument, type PlanRecord, type TripRecord } from './schools.trips.model';
 import { SCHOOL_EVENTS } from './schools.events';
 import { SCHOOL_TEXTS } from './schools.texts';
 
 // School trips' notices and follow-ups, at least once (the hub drops a notice it has for the same entity and
 // occurrence): a plan seeking a driver is offered to the free SCHOOL_TRIP drivers near home; matched, left and
-// cancelled plans tell the other side (and a plan losing its driver cancels its trips not yet under way); each trip's
+// cancelled plans tell the other side (and a plan losing its driver withdraws that driver's trips not yet begun); each trip's
 // step tells the parent (a skipped one, the driver).
 
 /** Free SCHOOL_TRIP drivers a new plan is offered to. */
@@ -19,7 +19,7 @@ export const OFFERED_DRIVERS = 10;
 export interface PlanTriggerWork {
   hub: Pick<Hub, 'dispatch'>;
   nearbyDrivers(plan: PlanRecord): Promise<string[]>;
-  cancelScheduled(plan: PlanRecord, reason: string): Promise<number>;
+  withdrawFrom(planId: string, driverId: string): Promise<number>;
 }
 
 const about = (p: PlanRecord) => ({ child: p.childName, school: p.schoolName });
@@ -32,7 +32,7 @@ export const onPlanWritten = typedTrigger(
       hub: notificationHub(config),
       nearbyDrivers: async (p) =>
         (await jobPool.nearbyAvailable(p.home, OFFER_RADIUS_M, 'SCHOOL_TRIP', OFFERED_DRIVERS, Date.now(), { exclude: [p.parentId] })).map((d) => d.userId),
-      cancelScheduled: (p, reason) => createSchoolTripDays(config).cancelScheduled(p, reason),
+      withdrawFrom: (planId, driverId) => createSchoolTripDays(config).withdrawFrom(planId, driverId),
     };
     const notice = (event: string, userIds: string[], surface: 'CON' | 'DRV', text: 'offered' | 'matched' | 'driverLeft' | 'planCancelled') =>
       SCHOOL_EVENTS.notice({
@@ -47,14 +47,16 @@ export const onPlanWritten = typedTrigger(
     if (after.status === 'SEEKING_DRIVER') {
       if (before?.driverId) {
         notices.push(notice('school.trip.driverLeft', [after.parentId], 'CON', 'driverLeft'));
-        await w.cancelScheduled({ ...after, driverId: before.driverId }, 'The driver left the school run');
+        await w.withdrawFrom(after.id, before.driverId);
       }
       const drivers = (await w.nearbyDrivers(after)).filter((id) => id !== before?.driverId);
       if (drivers.length) notices.push(notice('school.trip.offered', drivers, 'DRV', 'offered'));
     } else if (after.status === 'MATCHED') notices.push(notice('school.trip.matched', [after.parentId], 'CON', 'matched'));
     else if (after.status === 'CANCELLED') {
-      if (before?.driverId) notices.push(notice('school.trip.planCancelled', [before.driverId], 'DRV', 'planCancelled'));
-      await w.cancelScheduled(after, 'The school run was cancelled');
+      if (before?.driverId) {
+        notices.push(notice('school.trip.planCancelled', [before.driverId], 'DRV', 'planCancelled'));
+        await w.withdrawFrom(after.id, before.driverId);
+      }
     }
     for (const n of notices) await w.hub.dispatch(n);
     return `${after.status.toLowerCase()}, told ${notices.reduce((sum, n) => sum + n.recipients.length, 0)}`;
@@ -63,9 +65,12 @@ export const onPlanWritten = typedTrigger(
 
 const TRIP_STEP = { EN_ROUTE: 'started', ON_BOARD: 'pickedUp', ARRIVED: 'droppedOff', SKIPPED: 'skipped', CANCELLED: 'cancelled' } as const;
 
-/** A trip's step as told: the parent hears the car set off, the child on board and arrived, a cancellation; the driver a skip. */
+/**
+ * A trip's step as told: the parent hears the car set off, the child on board and arrived, a cancellation (not each
+ * trip withdrawn with a driver who left: the plan's notice says it); the driver hears a skip.
+ */
 export function tripNotice(t: TripRecord): DispatchInput | undefined {
-  if (t.status === 'SCHEDULED') return undefined;
+  if (t.status === 'SCHEDULED' || t.reason === WITHDRAWN) return undefined;
   const step = TRIP_STEP[t.status];
   const toDriver = step === 'skipped';
   return SCHOOL_EVENTS.notice({

@@ -56,6 +56,33 @@ const TripSchema = z
   })
   .meta({ id: 'SchoolTrip' });
 
+/** An offered plan as a driver sees it before taking it: no child, parent or home address. */
+const OfferSchema = z
+  .object({
+    planId: z.string(),
+    schoolId: z.string(),
+    schoolName: z.string(),
+    school: Place,
+    distanceM: z.number().int().describe('From the driver to the pick-up area'),
+    tripDistanceM: z.number().int().describe('Home to school, straight line'),
+    term: z.object({ from: z.string().meta({ format: 'date' }), to: z.string().meta({ format: 'date' }) }),
+    weekdays: z.array(z.enum(WEEKDAYS)),
+    toSchoolPickup: z.string().nullable(),
+    fromSchoolPickup: z.string().nullable(),
+  })
+  .meta({ id: 'SchoolTripOffer' });
+const offerView = ({ plan: p, distanceM }: { plan: PlanRecord; distanceM: number }) => ({
+  planId: p.id,
+  schoolId: p.schoolId,
+  schoolName: p.schoolName,
+  school: p.school,
+  distanceM,
+  tripDistanceM: p.distanceM,
+  term: p.term,
+  weekdays: p.weekdays,
+  toSchoolPickup: p.toSchoolPickup,
+  fromSchoolPickup: p.fromSchoolPickup,
+});
 const planView = ({ participants: _p, geohash: _g, ...p }: PlanRecord) => ({ ...p, createdAt: iso(p.createdAt), updatedAt: iso(p.updatedAt) });
 const tripView = ({ participants: _p, createdAt: _c, updatedAt: _u, ...t }: TripRecord) => ({
   ...t,
@@ -187,19 +214,17 @@ function planMoves(plans: Plans): AnyRoute[] {
       operationId: 'listSchoolTripOffers',
       tag: 'schools',
       summary: 'Driver: plans seeking a driver near my last position',
-      description: `Within ${OFFER_RADIUS_M / 1000} km of the position the driver app last reported, nearest first (none before a first report). SCHOOL_TRIP drivers only (else 403 SCHOOL_TRIP_NOT_CAPABLE).`,
+      description: `Within ${OFFER_RADIUS_M / 1000} km of the position the driver app last reported, nearest first (none before a first report). What a driver needs to decide (the school, the days and times, how far); the child, the parent and the home’s address only once they take it. SCHOOL_TRIP drivers only (else 403 SCHOOL_TRIP_NOT_CAPABLE).`,
       auth: ['DRIVER'],
       rateLimit: LIMIT,
       errors: [403],
       codes: ['SCHOOL_TRIP_NOT_CAPABLE'],
       request: { query: z.object({ limit: z.coerce.number().int().min(1).max(50).default(20) }) },
       response: {
-        description: 'The plans, each with its distance from the driver.',
-        schema: z.object({ items: z.array(z.object({ plan: PlanSchema, distanceM: z.number().int() })) }).meta({ id: 'SchoolTripOffers' }),
+        description: 'The offers, nearest first.',
+        schema: z.object({ items: z.array(OfferSchema) }).meta({ id: 'SchoolTripOffers' }),
       },
-      handler: async ({ auth, query }) => ({
-        items: (await plans.offers(auth!, query.limit)).map((o) => ({ plan: planView(o.plan), distanceM: o.distanceM })),
-      }),
+      handler: async ({ auth, query }) => ({ items: (await plans.offers(auth!, query.limit)).map(offerView) }),
     }),
     planMove(
       '/school-trip-plans/:id/accept',
@@ -243,7 +268,7 @@ function tripRoutes(days: Days): AnyRoute[] {
       operationId,
       tag: 'schools',
       summary,
-      description: `${description} Its driver only (anyone else 404; its parent 409 SCHOOL_TRIP_NOT_ALLOWED); a move its status does not allow is 409 SCHOOL_TRIP_TRANSITION.`,
+      description: `${description} Its driver only (a stranger 404); a move its status does not allow is 409 SCHOOL_TRIP_TRANSITION.`,
       auth: ['DRIVER'],
       hat: 'DRV',
       idempotent: true,

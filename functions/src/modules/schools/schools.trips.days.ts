@@ -30,6 +30,10 @@ const zone = DEFAULT_TIME_ZONE;
 /** A trip may be started from this long before its pick-up. */
 export const START_AHEAD_MS = 60 * 60_000;
 const MAX_PLANS_PER_DAY = 20;
+/** A day's trips are set out from today to this many days ahead (further days: when they come near). */
+export const SET_OUT_DAYS = 14;
+/** The reason of a trip withdrawn from a former driver (the parent was told of the plan's change, not of each trip). */
+export const WITHDRAWN = 'The school run changed driver';
 
 export const trips = () => typedCollection<TripRecord>(SCHOOL_TRIPS, tripDocument);
 const notFound = () => new NotFoundError('No such school trip').withCode('NOT_FOUND');
@@ -43,22 +47,23 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
     ref: () => db().collection(SCHOOL_TRIPS).doc(id),
   });
 
-  /** A plan's trips of a day, the missing ones created while the plan is MATCHED and the day one of its school days. */
-  function setOut(planId: string, date: string): Promise<TripRecord[]> {
+  /**
+   * A plan's trips of a day set out: the missing ones created while the plan is MATCHED and the day one of its school
+   * days; one its former driver left (not begun, or withdrawn) given to its driver now.
+   */
+  function setOut(planId: string, date: string): Promise<void> {
     return inTransaction(async (tx) => {
       const plan = await readRecord(plans().doc(planId), tx);
-      if (!plan) return [];
+      if (!plan || plan.status !== 'MATCHED' || !plan.driverId) return;
       const legs = legsOn(plan, date, zone);
       const refs = legs.map((l) => trips().doc(tripIdOf(plan.id, date, l.leg)));
       const found = refs.length ? await tx.getAll(...refs) : [];
       const at = now();
-      return legs.flatMap((l, i) => {
+      legs.forEach((l, i) => {
         const existing = found[i].data();
-        if (existing) return [existing];
-        if (plan.status !== 'MATCHED' || !plan.driverId) return [];
-        const trip = newTrip(plan, date, l.leg, l.pickupAt, at);
-        tx.create(refs[i], trip);
-        return [trip];
+        if (!existing) tx.create(refs[i], newTrip(plan, date, l.leg, l.pickupAt, at));
+        else if (existing.driverId !== plan.driverId && (existing.status === 'SCHEDULED' || existing.reason === WITHDRAWN))
+          tx.set(refs[i], { ...newTrip(plan, date, l.leg, l.pickupAt, at), createdAt: existing.createdAt });
       });
     });
   }
@@ -70,23 +75,33 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
   }
 
   return {
-    /** The caller's trips of a day (today unless `date`), as the parent or the driver, soonest pick-up first. */
+    /**
+     * The caller's trips of a day (today unless `date`), as the parent or the driver, soonest pick-up first: the days
+     * from today to SET_OUT_DAYS ahead are set out first (one trip per leg of each matched plan).
+     */
     async day(v: Viewer, date?: string): Promise<TripRecord[]> {
-      const on = date ?? dayOf(now());
-      const [asParent, asDriver] = await Promise.all(
-        (['parentId', 'driverId'] as const).map((field) =>
-          plans().where(field, '==', v.userId).where('status', '==', 'MATCHED').limit(MAX_PLANS_PER_DAY).get(),
-        ),
-      );
-      const ids = [...new Set([...asParent.docs, ...asDriver.docs].map((d) => d.id))];
-      const all = (await Promise.all(ids.map((id) => setOut(id, on)))).flat();
-      return all.filter((t) => t.participants.includes(v.userId)).sort((a, b) => a.pickupAt - b.pickupAt);
+      const at = now();
+      const on = date ?? dayOf(at);
+      if (on >= dayOf(at) && on <= dayOf(at + SET_OUT_DAYS * 86_400_000)) {
+        const [asParent, asDriver] = await Promise.all(
+          (['parentId', 'driverId'] as const).map((field) =>
+            plans().where(field, '==', v.userId).where('status', '==', 'MATCHED').limit(MAX_PLANS_PER_DAY).get(),
+          ),
+        );
+        for (const id of new Set([...asParent.docs, ...asDriver.docs].map((d) => d.id))) await setOut(id, on);
+      }
+      const mine = await trips()
+        .where('participants', 'array-contains', v.userId)
+        .where('date', '==', on)
+        .limit(2 * MAX_PLANS_PER_DAY)
+        .get();
+      return mine.docs.map((d) => d.data()).sort((a, b) => a.pickupAt - b.pickupAt);
     },
 
     get: load,
 
     /** A driver's move on their trip: set off (claimed and shared with the parent), child on board, dropped off (freed), cancel. */
-    async move(v: Viewer, id: string, action: Exclude<TripAction, 'skip'>, reason: string | null): Promise<TripRecord> {
+    async move(v: Viewer, id: string, action: 'start' | 'pickUp' | 'dropOff' | 'cancel', reason: string | null): Promise<TripRecord> {
       const at = now();
       let loc: DriverLocation | undefined;
       const moved = await transition(
@@ -115,9 +130,13 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
           visible: (t) => t.participants.includes(v.userId),
           read: async (tx, t) => {
             loc = action === 'pickUp' ? undefined : await jobPool.txRead(tx, t.driverId);
+            return action === 'start' ? readRecord(plans().doc(t.planId), tx) : undefined;
           },
-          guard: (t) => {
+          guard: (t, plan) => {
             if (action !== 'start') return;
+            // Set off only on a school run still the driver's (a driver who left, or a cancelled plan, never does).
+            if (plan?.status !== 'MATCHED' || plan.driverId !== t.driverId)
+              throw new AppError(409, 'This school run is no longer yours', { status: plan?.status ?? null }).withCode('SCHOOL_TRIP_TRANSITION');
             if (t.date < dayOf(at)) throw new AppError(409, 'This trip’s day has passed', { status: t.status }).withCode('SCHOOL_TRIP_TRANSITION');
             if (at < t.pickupAt - START_AHEAD_MS)
               throw new ConflictError('Too early to set off', { notBefore: iso(t.pickupAt - START_AHEAD_MS) }).withCode('SCHOOL_TRIP_TOO_EARLY');
@@ -142,8 +161,15 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
       if (!plan || plan.parentId !== v.userId) throw new NotFoundError('No such school trip plan').withCode('NOT_FOUND');
       if (date < dayOf(now()) || legsOn(plan, date, zone).length === 0)
         throw new UnprocessableError('The plan runs no trip that day', { date }).withCode('SCHOOL_TRIP_NOT_A_SCHOOL_DAY');
-      const day = (await setOut(planId, date)).filter((t) => leg === undefined || t.leg === leg);
-      if (day.length === 0) throw new ConflictError('The plan has no driver for that day', { status: plan.status }).withCode('SCHOOL_TRIP_TRANSITION');
+      await setOut(planId, date);
+      const legs = legsOn(plan, date, zone).filter((l) => leg === undefined || l.leg === leg);
+      const found = await Promise.all(legs.map((l) => readRecord(trips().doc(tripIdOf(planId, date, l.leg)))));
+      // The legs not begun (or skipped already: asked again): a leg under way or done is left as it is.
+      const day = found.filter((t): t is TripRecord => t !== undefined && (t.status === 'SCHEDULED' || t.status === 'SKIPPED'));
+      if (day.length === 0)
+        throw new ConflictError('Nothing left to skip that day (no driver yet, or the trips have begun)', { status: plan.status }).withCode(
+          'SCHOOL_TRIP_TRANSITION',
+        );
       const at = now();
       const skipped: TripRecord[] = [];
       for (const t of day)
@@ -164,22 +190,26 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
       return skipped;
     },
 
-    /** The plan's trips not yet under way, cancelled (its driver left, or it was cancelled): from the plan's trigger, at least once. */
-    async cancelScheduled(plan: PlanRecord, reason: string): Promise<number> {
-      const waiting = await trips().where('planId', '==', plan.id).where('status', '==', 'SCHEDULED').limit(100).get();
-      const at = now();
-      for (const d of waiting.docs)
-        await transition(tripMachine, store(d.id), {
-          action: 'cancel',
-          by: 'system:schools',
-          reason,
-          rolesOf: () => ['SYSTEM'],
-          apply: (x, to) => ({ ...x, status: to, reason, updatedAt: at }),
-          now: at,
-          missing: notFound,
-          tolerant: 'refused',
-        });
-      return waiting.size;
+    /** A former driver's trips of the plan not yet begun, withdrawn (they left, or the plan was cancelled): from the plan's trigger, at least once. */
+    async withdrawFrom(planId: string, driverId: string): Promise<number> {
+      let withdrawn = 0;
+      for (;;) {
+        const waiting = await trips().where('planId', '==', planId).where('driverId', '==', driverId).where('status', '==', 'SCHEDULED').limit(100).get();
+        const at = now();
+        for (const d of waiting.docs)
+          await transition(tripMachine, store(d.id), {
+            action: 'withdraw',
+            by: 'system:schools',
+            reason: WITHDRAWN,
+            rolesOf: () => ['SYSTEM'],
+            apply: (x, to) => ({ ...x, status: to, reason: WITHDRAWN, updatedAt: at }),
+            now: at,
+            missing: notFound,
+            tolerant: 'refused',
+          });
+        withdrawn += waiting.size;
+        if (waiting.size < 100) return withdrawn;
+      }
     },
   };
 }

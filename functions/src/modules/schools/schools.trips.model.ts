@@ -28,7 +28,7 @@ export const planMachine = defineMachine<PlanStatus, PlanAction, PlanActor>({
 
 export const TRIP_STATUSES = ['SCHEDULED', 'EN_ROUTE', 'ON_BOARD', 'ARRIVED', 'SKIPPED', 'CANCELLED'] as const;
 export type TripStatus = (typeof TRIP_STATUSES)[number];
-export type TripAction = 'start' | 'pickUp' | 'dropOff' | 'skip' | 'cancel';
+export type TripAction = 'start' | 'pickUp' | 'dropOff' | 'skip' | 'cancel' | 'withdraw';
 export type TripActor = 'PARENT' | 'DRIVER' | 'SYSTEM';
 
 export const tripMachine = defineMachine<TripStatus, TripAction, TripActor>({
@@ -38,10 +38,12 @@ export const tripMachine = defineMachine<TripStatus, TripAction, TripActor>({
     start: { from: 'SCHEDULED', to: 'EN_ROUTE', by: 'DRIVER' },
     pickUp: { from: 'EN_ROUTE', to: 'ON_BOARD', by: 'DRIVER' },
     dropOff: { from: 'ON_BOARD', to: 'ARRIVED', by: 'DRIVER' },
-    // The child does not go today (the parent), or the driver cannot come (before the child is on board).
+    // The child does not go that day (the parent).
     skip: { from: 'SCHEDULED', to: 'SKIPPED', by: 'PARENT' },
-    // The system too: the plan's driver left or the plan was cancelled (only trips not under way).
-    cancel: { from: ['SCHEDULED', 'EN_ROUTE'], to: 'CANCELLED', by: ['DRIVER', 'SYSTEM'] },
+    // The driver cannot make it (before the child is on board).
+    cancel: { from: ['SCHEDULED', 'EN_ROUTE'], to: 'CANCELLED', by: 'DRIVER' },
+    // The plan lost its driver (left, or the plan cancelled): its trips not yet begun.
+    withdraw: { from: 'SCHEDULED', to: 'CANCELLED', by: 'SYSTEM' },
   },
   codes: { transition: 'SCHOOL_TRIP_TRANSITION', actor: 'SCHOOL_TRIP_NOT_ALLOWED' },
 });

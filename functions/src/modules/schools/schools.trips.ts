@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../../platform/core/config';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../platform/core/errors/app-error';
 import { db, firestoreApi, inTransaction } from '../../platform/core/firebase/firebase';
-import { holdsPermission } from '../../platform/core/auth/roles';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
 import { ClockTimeSchema, DEFAULT_TIME_ZONE, WEEKDAYS } from '../../platform/kits/catalog/hours';
 import { paginate } from '../../platform/kits/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
@@ -13,6 +13,7 @@ import { stableId } from '../../platform/kits/ids/stable-id';
 import { localTime } from '../../platform/kits/inventory/units';
 import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
 import { transition, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
+import { bookingViewerOf } from '../bookings';
 import { driverProfiles, jobPool } from '../driver';
 import { accounts } from '../users';
 import { schoolRecords } from './schools.catalog';
@@ -27,11 +28,10 @@ export const SCHOOL_TRIP_MAX_KM = 30;
 /** A driver sees plans whose home is this close to their last position. */
 export const OFFER_RADIUS_M = 10_000;
 const MAX_TERM_DAYS = 200;
-export const SCHOOL_TRIPS_PERMISSION = 'bookings.manage' as const;
 
 export const PlanBodySchema = z
   .object({
-    schoolId: z.string().min(1).max(128),
+    schoolId: DocumentIdSchema,
     childName: z.string().trim().min(1).max(80),
     home: LatLngSchema.extend({ address: z.string().trim().min(5).max(300) }),
     term: z.object({ from: CalendarDateSchema, to: CalendarDateSchema }).describe('First and last school day of the term (Vietnam time)'),
@@ -52,8 +52,12 @@ export const PlanBodySchema = z
 export const plans = () => typedCollection<PlanRecord>(SCHOOL_TRIP_PLANS, planDocument);
 const notFound = () => new NotFoundError('No such school trip plan').withCode('NOT_FOUND');
 type Viewer = { userId: string; roles: readonly string[]; permissions?: string[] };
-const isAdmin = (v: Viewer) => v.roles.includes('ADMIN') && holdsPermission(v.permissions, SCHOOL_TRIPS_PERMISSION);
+/** An administrator with bookings.manage (the booking verticals' permission). */
+const isAdmin = (v: Viewer) => bookingViewerOf(v).admin;
 const today = (at: number) => localTime(at, DEFAULT_TIME_ZONE).date;
+const fingerprint = (
+  p: Pick<PlanRecord, 'schoolId' | 'childName' | 'term' | 'weekdays' | 'toSchoolPickup' | 'fromSchoolPickup'> & { home: { lat: number; lng: number } },
+) => JSON.stringify([p.schoolId, p.childName, p.home.lat, p.home.lng, p.term.from, p.term.to, [...p.weekdays].sort(), p.toSchoolPickup, p.fromSchoolPickup]);
 
 export function createSchoolTripPlans(_config: Readonly<AppConfig>, now: () => number = Date.now) {
   const store = (id: string): TransitionStore<PlanRecord, PlanStatus, PlanAction> => ({
@@ -91,7 +95,8 @@ export function createSchoolTripPlans(_config: Readonly<AppConfig>, now: () => n
       return inTransaction(async (tx) => {
         const existing = await readRecord(plans().doc(id), tx);
         if (existing) {
-          if (existing.schoolId !== body.schoolId || existing.childName !== body.childName) throw new IdempotencyKeyReusedError();
+          // The same key with another plan (past the idempotency kit's window) is refused, never answered with the old one.
+          if (fingerprint(existing) !== fingerprint({ ...body, home: body.home })) throw new IdempotencyKeyReusedError();
           return existing;
         }
         const plan: PlanRecord = {
@@ -180,14 +185,15 @@ export function createSchoolTripPlans(_config: Readonly<AppConfig>, now: () => n
 
     /** The driver gives the rest of the term up (offered again), or the parent (an administrator) cancels the plan. */
     async move(v: Viewer, id: string, action: 'leave' | 'cancel', reason: string | null): Promise<PlanRecord> {
-      const plan = await load(v, id);
-      const actor = actorOf(v, plan);
+      await load(v, id);
       const at = now();
+      // Who the caller is, from the plan as the transaction reads it (a driver who left is no longer its driver).
       const moved = await transition(planMachine, store(id), {
         action,
         by: v.userId,
         reason,
-        rolesOf: () => [actor],
+        visible: (p) => p.parentId === v.userId || p.driverId === v.userId || isAdmin(v),
+        rolesOf: (p) => [actorOf(v, p)],
         apply: (p, to) =>
           action === 'leave'
             ? { ...p, status: to, driverId: null, driver: null, participants: [p.parentId], updatedAt: at }

@@ -146,4 +146,37 @@ describe('home services', () => {
     expect((await call('GET', `/bookings/${bookingId}`, { token: customer.accessToken })).body.details.completionPhotos).toHaveLength(1);
     expect((await complete(tech, [mine])).body.code).toBe('BOOKING_TRANSITION');
   });
+
+  it('a refused wallet payment leaves the visit HELD until paid with /pay; the provider calls a no-show an hour after the start', async () => {
+    const { id, here } = await provider();
+    const broke = await registerVerified();
+    const body = {
+      providerId: id,
+      serviceKey: 'don_nha',
+      startsAt: new Date(nextHour() + 48 * HOUR).toISOString(),
+      hours: 2,
+      address: { ...here.near(500), text: '7 Hai Bà Trưng, Quận 1' },
+      payment: { method: 'WALLET' },
+    };
+    expect((await book(broke, body)).body.code).toBe('WALLET_INSUFFICIENT_FUNDS');
+    const held = (await call('GET', '/bookings?vertical=HOME_SERVICE&status=HELD', { token: broke.accessToken })).body.items;
+    expect(held).toMatchObject([{ status: 'HELD', payment: { dueVnd: 60_000, paidVnd: 0 } }]);
+    await topUp(broke, 100_000);
+    const pay = (who: Tokens) =>
+      call('POST', `/bookings/${held[0].id}/pay`, { token: who.accessToken, headers: { 'idempotency-key': randomUUID() }, body: { method: 'WALLET' } });
+    expect((await pay(customer)).status).toBe(404);
+    const paid = await pay(broke);
+    expect(paid.body).toMatchObject({ booking: { status: 'PENDING_PARTNER', payment: { paidVnd: 60_000 } }, payment: { status: 'SUCCEEDED' } });
+    expect((await pay(broke)).body.code).toBe('BOOKING_TRANSITION');
+
+    expect((await call('POST', `/bookings/${held[0].id}/accept`, { token: owner.accessToken })).body.status).toBe('CONFIRMED');
+    const noShow = () => call('POST', `/bookings/${held[0].id}/no-show`, { token: owner.accessToken });
+    expect((await noShow()).body.code).toBe('BOOKING_TOO_EARLY');
+    // The start and the hour's wait have passed (its time moved back, as the clock would).
+    await db()
+      .collection(BOOKINGS)
+      .doc(held[0].id)
+      .update({ startsAt: Date.now() - 61 * 60_000 });
+    expect((await noShow()).body.status).toBe('NO_SHOW');
+  });
 });

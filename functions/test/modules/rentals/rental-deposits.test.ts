@@ -133,6 +133,16 @@ describe('rental deposits', () => {
     await topUp(admin, 2_000_000);
     const own = await pay(admin, listing);
     expect((await move(admin, `/admin/rentals/deposits/${own.body.id}/refund`, { reason: 'x' })).body.code).toBe('RENTAL_DEPOSIT_SELF_MANAGE');
+    // A dispute settled for the landlord: an administrator releases the deposit (less the commission).
+    await topUp(user, 1_000_000);
+    const disputed = await pay(user, listing);
+    const earnedBefore = await earnings(owner);
+    expect((await move(user, `/admin/rentals/deposits/${disputed.body.id}/release`, { reason: 'x' })).status).toBe(403);
+    expect((await move(admin, `/admin/rentals/deposits/${disputed.body.id}/release`, { reason: 'Đã ký hợp đồng' })).body).toMatchObject({
+      status: 'RELEASED',
+      settled: true,
+    });
+    expect(await earnings(owner)).toBe(earnedBefore + 900_000);
     const none = await listingWithDeposit(0);
     expect((await pay(user, none)).body.code).toBe('RENTAL_NO_DEPOSIT');
     expect((await pay(owner, listing)).body.code).toBe('RENTAL_OWN_LISTING');

@@ -90,7 +90,9 @@ describe('school trips', () => {
     expect(await inboxOf(plain.user.id, { entityId: planId })).toEqual([]);
 
     const offers = await call('GET', '/school-trip-plans/offers', { token: d1.accessToken });
-    expect(offers.body.items.map((o: { plan: { id: string } }) => o.plan.id)).toContain(planId);
+    const offered = offers.body.items.find((o: { planId: string }) => o.planId === planId);
+    expect(offered).toMatchObject({ schoolName: 'Trường Tiểu học Ánh Dương', weekdays: expect.any(Array) });
+    expect(offered.childName ?? offered.home ?? offered.parentId).toBeUndefined(); // the child and home only once taken
     expect((await call('GET', '/school-trip-plans/offers', { token: plain.accessToken })).body.code).toBe('SCHOOL_TRIP_NOT_CAPABLE');
     expect((await call('POST', `/school-trip-plans/${planId}/accept`, { token: plain.accessToken, body: {} })).body.code).toBe('SCHOOL_TRIP_NOT_CAPABLE');
 
@@ -157,6 +159,14 @@ describe('school trips', () => {
     expect((await call('GET', `/school-trips?date=${tomorrow}`, { token: winner.accessToken })).body.items).toMatchObject([{ status: 'SKIPPED' }]);
     expect((await skip(localDate(now + 60 * 24 * HOUR))).body.code).toBe('SCHOOL_TRIP_NOT_A_SCHOOL_DAY');
 
+    // The driver cannot make a trip three days on: cancelled with a reason, the parent told.
+    const third = (await call('GET', `/school-trips?date=${localDate(now + 72 * HOUR)}`, { token: winner.accessToken })).body.items[0];
+    const called = await call('POST', `/school-trips/${third.id}/cancel`, { token: winner.accessToken, body: { reason: 'Xe hỏng' } });
+    expect(called.body).toMatchObject({ status: 'CANCELLED', reason: 'Xe hỏng' });
+    await waitFor(async () => ((await inboxOf(parent.user.id, { entityId: third.id, event: 'school.trip.cancelled' })).length === 1 ? true : undefined), {
+      what: 'the parent told of the cancelled trip',
+    });
+
     // The driver leaves the term: the day after tomorrow's trip (set out already) is cancelled, the parent told.
     const later = await call('GET', `/school-trips?date=${localDate(now + 48 * HOUR)}`, { token: winner.accessToken });
     expect(later.body.items).toMatchObject([{ status: 'SCHEDULED' }]);
@@ -173,8 +183,22 @@ describe('school trips', () => {
     await waitFor(async () => ((await inboxOf(parent.user.id, { entityId: planId, event: 'school.trip.driverLeft' })).length === 1 ? true : undefined), {
       what: 'the parent told the driver left',
     });
+    // The other driver takes the term: the withdrawn day is theirs now, and no longer readable by the former driver.
+    expect((await call('POST', `/school-trip-plans/${planId}/accept`, { token: loser.accessToken, body: {} })).body.status).toBe('MATCHED');
+    const retaken = await call('GET', `/school-trips?date=${localDate(now + 48 * HOUR)}`, { token: loser.accessToken });
+    expect(retaken.body.items).toMatchObject([{ id: later.body.items[0].id, status: 'SCHEDULED', driverId: loser.user.id }]);
+    expect((await call('GET', `/school-trips/${later.body.items[0].id}`, { token: winner.accessToken })).status).toBe(404);
+
     const cancelled = await call('POST', `/school-trip-plans/${planId}/cancel`, { token: parent.accessToken, body: { reason: 'Chuyển trường' } });
     expect(cancelled.body.status).toBe('CANCELLED');
-    expect((await call('POST', `/school-trip-plans/${planId}/accept`, { token: loser.accessToken, body: {} })).body.code).toBe('SCHOOL_TRIP_TRANSITION');
+    await waitFor(async () => ((await inboxOf(loser.user.id, { entityId: planId, event: 'school.trip.planCancelled' })).length === 1 ? true : undefined), {
+      what: 'the driver told the plan was cancelled',
+    });
+    await waitFor(
+      async () =>
+        (await call('GET', `/school-trips/${later.body.items[0].id}`, { token: parent.accessToken })).body.status === 'CANCELLED' ? true : undefined,
+      { what: 'its trips withdrawn' },
+    );
+    expect((await call('POST', `/school-trip-plans/${planId}/accept`, { token: winner.accessToken, body: {} })).body.code).toBe('SCHOOL_TRIP_TRANSITION');
   });
 });

@@ -97,6 +97,17 @@ describe('school consultations', () => {
     const after = await call('GET', `/schools/${schoolId}/consultation-slots?date=${day}`, { token: parent.accessToken });
     expect(after.body.slots.map((s: { free: boolean }) => s.free)).toEqual([true, false, true]);
     expect((await call('GET', `/bookings?vertical=SCHOOL`, { token: third.accessToken })).body.items).toEqual([]);
+
+    // The school answers the first family with another time, which the family takes.
+    const propose = (who: Tokens, startsAt: string) =>
+      call('POST', `/schools/consultations/${first.body.id}/propose`, { token: who.accessToken, body: { startsAt, note: 'Buổi sáng đã kín' } });
+    expect((await propose(rival, at(day, '10:00'))).status).toBe(404);
+    const proposed = await propose(staff, at(day, '10:00'));
+    expect(proposed.body).toMatchObject({
+      rejected: { status: 'REJECTED', rejection: { proposalId: proposed.body.proposed.id } },
+      proposed: { status: 'HELD' },
+    });
+    expect((await call('POST', `/bookings/${proposed.body.proposed.id}/agree`, { token: parent.accessToken })).body.status).toBe('CONFIRMED');
   });
 
   it('the school meets the family and follows it up; the follow-up is the school’s alone', async () => {
@@ -108,7 +119,7 @@ describe('school consultations', () => {
     const id = asked.body.id as string;
     const followUp = (who: Tokens, body: Record<string, unknown> = {}) =>
       call('POST', `/schools/consultations/${id}/follow-up`, { token: who.accessToken, body });
-    expect((await followUp(staff)).body.code).toBe('SCHOOL_LEAD_NOT_READY');
+    expect((await followUp(staff)).body.code).toBe('SCHOOL_FOLLOW_UP_NOT_READY');
     expect((await call('POST', `/bookings/${id}/accept`, { token: staff.accessToken })).body.status).toBe('CONFIRMED');
     expect((await call('POST', `/bookings/${id}/start`, { token: staff.accessToken })).body.status).toBe('IN_PROGRESS');
 
@@ -130,13 +141,13 @@ describe('school consultations', () => {
 
     const move = (who: Tokens, action: string) =>
       call('POST', `/schools/consultations/${id}/follow-up/moves`, { token: who.accessToken, body: { action, note: action } });
-    expect((await move(staff, 'enrol')).body.code).toBe('SCHOOL_LEAD_TRANSITION');
+    expect((await move(staff, 'enrol')).body.code).toBe('SCHOOL_FOLLOW_UP_TRANSITION');
     expect((await move(rival, 'trial')).status).toBe(404);
     expect((await move(staff, 'trial')).body.status).toBe('TRIAL_CLASS');
     expect((await move(owner, 'apply')).body.status).toBe('APPLIED');
     const enrolled = await move(staff, 'enrol');
     expect(enrolled.body).toMatchObject({ status: 'ENROLLED', allowed: [] });
-    expect((await move(staff, 'decline')).body.code).toBe('SCHOOL_LEAD_TRANSITION');
+    expect((await move(staff, 'decline')).body.code).toBe('SCHOOL_FOLLOW_UP_TRANSITION');
 
     const patched = await call('PATCH', `/schools/consultations/${id}/follow-up`, {
       token: staff.accessToken,

@@ -10,20 +10,20 @@ import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 import { bookingsService, bookingViewerOf, type BookingView } from '../bookings';
 import { partnerRoleOf } from '../partners';
 import { schoolRecords } from './schools.catalog';
-import { SCHOOL_LEADS } from './schools.collections';
+import { SCHOOL_FOLLOW_UPS } from './schools.collections';
 
 // The school's follow-up of a family it has met (a consultation begun or completed): one lead per consultation, moved
 // through its stages by the school's people (state-machine kit, every move in the lead's history), with a note and the
 // next contact date. Internal to the school: the family never sees it; administrators with bookings.manage read it.
 
-export const LEAD_STATUSES = ['FOLLOWING_UP', 'TRIAL_CLASS', 'APPLIED', 'ENROLLED', 'DECLINED'] as const;
-export type LeadStatus = (typeof LEAD_STATUSES)[number];
-export const LEAD_ACTIONS = ['trial', 'apply', 'enrol', 'decline', 'reopen'] as const;
-export type LeadAction = (typeof LEAD_ACTIONS)[number];
+export const FOLLOW_UP_STATUSES = ['FOLLOWING_UP', 'TRIAL_CLASS', 'APPLIED', 'ENROLLED', 'DECLINED'] as const;
+export type FollowUpStatus = (typeof FOLLOW_UP_STATUSES)[number];
+export const FOLLOW_UP_ACTIONS = ['trial', 'apply', 'enrol', 'decline', 'reopen'] as const;
+export type FollowUpAction = (typeof FOLLOW_UP_ACTIONS)[number];
 
-export const leadMachine = defineMachine<LeadStatus, LeadAction, 'SCHOOL'>({
+export const followUpMachine = defineMachine<FollowUpStatus, FollowUpAction, 'SCHOOL'>({
   entity: 'follow-up',
-  states: LEAD_STATUSES,
+  states: FOLLOW_UP_STATUSES,
   moves: {
     trial: { from: 'FOLLOWING_UP', to: 'TRIAL_CLASS', by: 'SCHOOL' },
     apply: { from: ['FOLLOWING_UP', 'TRIAL_CLASS'], to: 'APPLIED', by: 'SCHOOL' },
@@ -31,12 +31,12 @@ export const leadMachine = defineMachine<LeadStatus, LeadAction, 'SCHOOL'>({
     decline: { from: ['FOLLOWING_UP', 'TRIAL_CLASS', 'APPLIED'], to: 'DECLINED', by: 'SCHOOL' },
     reopen: { from: 'DECLINED', to: 'FOLLOWING_UP', by: 'SCHOOL' },
   },
-  codes: { transition: 'SCHOOL_LEAD_TRANSITION', actor: 'SCHOOL_LEAD_NOT_ALLOWED' },
+  codes: { transition: 'SCHOOL_FOLLOW_UP_TRANSITION', actor: 'SCHOOL_FOLLOW_UP_NOT_ALLOWED' },
 });
 
-interface LeadRecord {
+interface FollowUpRecord {
   id: string;
-  status: LeadStatus;
+  status: FollowUpStatus;
   schoolId: string;
   partnerId: string;
   consumerId: string;
@@ -50,10 +50,10 @@ interface LeadRecord {
   updatedAt: number;
 }
 
-export const LeadSchema = z
+export const FollowUpSchema = z
   .object({
     id: z.string().describe('The consultation’s id (one follow-up each)'),
-    status: z.enum(LEAD_STATUSES),
+    status: z.enum(FOLLOW_UP_STATUSES),
     schoolId: z.string(),
     partnerId: z.string(),
     consumerId: z.string().describe('The family’s account'),
@@ -63,29 +63,29 @@ export const LeadSchema = z
     programName: z.string().nullable(),
     note: z.string().nullable(),
     nextContactAt: IsoTimeSchema.nullable(),
-    allowed: z.array(z.enum(LEAD_ACTIONS)).describe('The moves open from its stage'),
+    allowed: z.array(z.enum(FOLLOW_UP_ACTIONS)).describe('The moves open from its stage'),
     createdAt: IsoTimeSchema,
     updatedAt: IsoTimeSchema,
   })
-  .meta({ id: 'SchoolLead' });
-export type LeadView = z.output<typeof LeadSchema>;
+  .meta({ id: 'SchoolFollowUp' });
+export type FollowUpView = z.output<typeof FollowUpSchema>;
 
-export const LeadFieldsSchema = z
+export const FollowUpFieldsSchema = z
   .object({
     note: z.string().trim().max(2_000).optional(),
     nextContactAt: z.iso.datetime({ offset: true }).nullable().optional().describe('When to call the family next (null: clear it)'),
   })
-  .meta({ id: 'SchoolLeadFields' });
+  .meta({ id: 'SchoolFollowUpFields' });
 
-const leads = () => typedCollection<LeadRecord>(SCHOOL_LEADS);
+const followUps = () => typedCollection<FollowUpRecord>(SCHOOL_FOLLOW_UPS);
 const notFound = () => new NotFoundError('No such follow-up').withCode('NOT_FOUND');
 const MET = ['IN_PROGRESS', 'COMPLETED'];
 
-function leadView(l: LeadRecord): LeadView {
+function followUpView(l: FollowUpRecord): FollowUpView {
   return {
     ...l,
     nextContactAt: isoOrNull(l.nextContactAt),
-    allowed: leadMachine.allowed(l.status, ['SCHOOL']),
+    allowed: followUpMachine.allowed(l.status, ['SCHOOL']),
     createdAt: iso(l.createdAt),
     updatedAt: iso(l.updatedAt),
   };
@@ -94,35 +94,36 @@ function leadView(l: LeadRecord): LeadView {
 type Viewer = { userId: string; roles: readonly string[]; permissions?: string[] };
 const nextContact = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : Date.parse(v));
 
-export function createSchoolLeads(config: Readonly<AppConfig>, now: () => number = Date.now) {
+export function createSchoolFollowUps(config: Readonly<AppConfig>, now: () => number = Date.now) {
   const isMember = async (partnerId: string, userId: string) => (await partnerRoleOf(partnerId, userId)) !== undefined;
   /** The lead for the school's people; administrators with bookings.manage read it; anyone else 404. */
-  async function load(v: Viewer, id: string, write: boolean): Promise<LeadRecord> {
-    const lead = await readRecord(leads().doc(id));
+  async function load(v: Viewer, id: string, write: boolean): Promise<FollowUpRecord> {
+    const lead = await readRecord(followUps().doc(id));
     if (!lead) throw notFound();
     if (await isMember(lead.partnerId, v.userId)) return lead;
     if (!write && bookingViewerOf(v).admin) return lead;
     throw notFound();
   }
-  const store = (id: string): TransitionStore<LeadRecord, LeadStatus, LeadAction> => ({
-    load: (tx) => readRecord(leads().doc(id), tx),
-    save: (tx, next) => tx.set(leads().doc(id), next),
-    ref: () => db().collection(SCHOOL_LEADS).doc(id),
+  const store = (id: string): TransitionStore<FollowUpRecord, FollowUpStatus, FollowUpAction> => ({
+    load: (tx) => readRecord(followUps().doc(id), tx),
+    save: (tx, next) => tx.set(followUps().doc(id), next),
+    ref: () => db().collection(SCHOOL_FOLLOW_UPS).doc(id),
   });
 
   return {
     /** Opens the follow-up of a consultation the school has held (once: a second call answers the same lead). */
-    async open(v: Viewer, consultationId: string, fields: z.output<typeof LeadFieldsSchema>): Promise<LeadView> {
+    async open(v: Viewer, consultationId: string, fields: z.output<typeof FollowUpFieldsSchema>): Promise<FollowUpView> {
       // The booking's own access rule first (a stranger: 404), then its school's people only.
       const c: BookingView = await bookingsService(config).get(bookingViewerOf(v), consultationId);
       if (c.vertical !== 'SCHOOL' || !(await isMember(c.partnerId, v.userId))) throw new NotFoundError('No such consultation').withCode('BOOKING_NOT_FOUND');
-      if (!MET.includes(c.status)) throw new ConflictError('Follow a family up once you have met them', { status: c.status }).withCode('SCHOOL_LEAD_NOT_READY');
+      if (!MET.includes(c.status))
+        throw new ConflictError('Follow a family up once you have met them', { status: c.status }).withCode('SCHOOL_FOLLOW_UP_NOT_READY');
       const at = now();
       const d = c.details as Record<string, unknown>;
       const lead = await inTransaction(async (tx) => {
-        const existing = await readRecord(leads().doc(c.id), tx);
+        const existing = await readRecord(followUps().doc(c.id), tx);
         if (existing) return existing;
-        const created: LeadRecord = {
+        const created: FollowUpRecord = {
           id: c.id,
           status: 'FOLLOWING_UP',
           schoolId: String(d.schoolId),
@@ -137,8 +138,8 @@ export function createSchoolLeads(config: Readonly<AppConfig>, now: () => number
           createdAt: at,
           updatedAt: at,
         };
-        tx.create(leads().doc(c.id), created);
-        recordNote<LeadStatus, LeadAction | 'open'>(tx, leads().doc(c.id), {
+        tx.create(followUps().doc(c.id), created);
+        recordNote<FollowUpStatus, FollowUpAction | 'open'>(tx, followUps().doc(c.id), {
           action: 'open',
           status: 'FOLLOWING_UP',
           by: v.userId,
@@ -147,23 +148,23 @@ export function createSchoolLeads(config: Readonly<AppConfig>, now: () => number
         });
         return created;
       });
-      return leadView(lead);
+      return followUpView(lead);
     },
 
     async get(v: Viewer, id: string) {
       const lead = await load(v, id, false);
-      const history = await readHistory<LeadStatus, LeadAction | 'open'>(db().collection(SCHOOL_LEADS).doc(id));
+      const history = await readHistory<FollowUpStatus, FollowUpAction | 'open'>(db().collection(SCHOOL_FOLLOW_UPS).doc(id));
       return {
-        ...leadView(lead),
+        ...followUpView(lead),
         history: history.map((e) => ({ action: e.action, from: e.from, to: e.to, by: e.by, at: iso(e.at), reason: e.reason ?? null })),
       };
     },
 
     /** A move to another stage (the note, when given, kept with the move and on the lead). */
-    async move(v: Viewer, id: string, action: LeadAction, note: string | undefined): Promise<LeadView> {
+    async move(v: Viewer, id: string, action: FollowUpAction, note: string | undefined): Promise<FollowUpView> {
       await load(v, id, true);
       const at = now();
-      const moved = await transition(leadMachine, store(id), {
+      const moved = await transition(followUpMachine, store(id), {
         action,
         by: v.userId,
         rolesOf: () => ['SCHOOL'],
@@ -172,38 +173,38 @@ export function createSchoolLeads(config: Readonly<AppConfig>, now: () => number
         now: at,
         missing: notFound,
       });
-      return leadView(moved.after);
+      return followUpView(moved.after);
     },
 
     /** The note and the next contact date, changed alone (the stage is moved with `move`). */
-    async update(v: Viewer, id: string, fields: z.output<typeof LeadFieldsSchema>): Promise<LeadView> {
+    async update(v: Viewer, id: string, fields: z.output<typeof FollowUpFieldsSchema>): Promise<FollowUpView> {
       await load(v, id, true);
-      const patch: Partial<LeadRecord> = { updatedAt: now() };
+      const patch: Partial<FollowUpRecord> = { updatedAt: now() };
       if (fields.note !== undefined) patch.note = fields.note;
       const next = nextContact(fields.nextContactAt);
       if (next !== undefined) patch.nextContactAt = next;
       const lead = await inTransaction(async (tx) => {
-        const current = await readRecord(leads().doc(id), tx);
+        const current = await readRecord(followUps().doc(id), tx);
         if (!current) throw notFound();
-        tx.update(leads().doc(id), patch);
+        tx.update(followUps().doc(id), patch);
         return { ...current, ...patch };
       });
-      return leadView(lead);
+      return followUpView(lead);
     },
 
-    /** A school's follow-ups (its people; administrators with bookings.manage), next contact first, then newest. */
-    async list(v: Viewer, schoolId: string, q: { status?: LeadStatus; limit: number; cursor?: string }) {
+    /** A school's follow-ups (its people; administrators with bookings.manage), latest change first. */
+    async list(v: Viewer, schoolId: string, q: { status?: FollowUpStatus; limit: number; cursor?: string }) {
       const [school] = await schoolRecords().activeByIds([schoolId]);
       if (!school?.partnerId || (!(await isMember(school.partnerId, v.userId)) && !bookingViewerOf(v).admin)) throw new NotFoundError('No such school');
-      let query = leads().where('schoolId', '==', schoolId);
+      let query = followUps().where('schoolId', '==', schoolId);
       if (q.status) query = query.where('status', '==', q.status);
       const page = await paginate(
         query,
         [{ field: 'updatedAt', direction: 'desc' }],
-        { limit: q.limit, cursor: q.cursor, query: `schools:leads:${schoolId}:${q.status ?? ''}`, caller: v.userId },
+        { limit: q.limit, cursor: q.cursor, query: `schools:follow-ups:${schoolId}:${q.status ?? ''}`, caller: v.userId },
         (doc) => doc.data(),
       );
-      return { items: page.items.map(leadView), nextCursor: page.nextCursor };
+      return { items: page.items.map(followUpView), nextCursor: page.nextCursor };
     },
   };
 }
