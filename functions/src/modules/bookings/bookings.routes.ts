@@ -23,7 +23,7 @@ import { BOOKING_LIMITS } from './bookings.http';
 
 // The routes every booking vertical shares: a consumer's bookings, a partner's queue and its moves, the
 // administrators' list. Listed under each booking vertical's tag: hotels first, and each other vertical adds its tag
-// to `alsoTags` as its bookings land (parking, rentals, medical and schools).
+// to `alsoTags` as its bookings land (parking, rentals, medical and schools; home services have no tag of their own).
 const BOOKING_TAGS = { tag: 'hotels', alsoTags: ['parking', 'rentals', 'medical', 'schools'] } as const satisfies {
   tag: ApiTag;
   alsoTags: readonly ApiTag[];

@@ -146,7 +146,7 @@ export const CourierCurrentSchema = z
     job: z
       .object({ kind: z.enum(['ORDER', 'DELIVERY', 'SCHOOL_TRIP']), id: z.string() })
       .nullable()
-      .describe('The job I am on: an order (open it in the orders screen), a parcel, or a school trip (GET /schools/trips/{id})'),
+      .describe('The job I am on: an order (open it in the orders screen), a parcel, or a school trip (GET /school-trips/{id})'),
     delivery: DeliverySchema.nullable().describe('The parcel, when the job is one'),
   })
   .meta({ id: 'CourierCurrentJob' });

@@ -46,7 +46,7 @@ export interface JobClaim {
   shareAtOnce?: boolean;
 }
 
-/** What the orders and parcel delivery modules read and change of drivers, each in the caller's transaction where it says so. */
+/** What the orders, parcel delivery and schools modules read and change of drivers, each in the caller's transaction where it says so. */
 export const jobPool = {
   /**
    * ONLINE drivers with the capability, free (no ride, no job), heard from in the last 10 minutes, not cooling down

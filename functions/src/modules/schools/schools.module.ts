@@ -13,7 +13,9 @@ const model = () => require('./schools.trips.model') as typeof import('./schools
 export const schoolsModule = defineModule({
   name: 'schools',
   uses: ['bookings', 'driver', 'notifications', 'partners', 'users'],
-  apiTags: { schools: 'Schools, programs, consultations in slots and the school’s follow-ups, and every vertical’s bookings (listed here too).' },
+  apiTags: {
+    schools: 'Schools, programs, consultations in slots and the school’s follow-ups, school trips, and every vertical’s bookings (listed here too).',
+  },
   errorCodes: SCHOOLS_ERROR_CODES,
   events: SCHOOL_EVENTS.rows,
   targets: [{ type: 'SCHOOL', load: () => (require('./index') as typeof import('./index')).schoolsService() }],
