@@ -9,19 +9,15 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parseEnv } from 'node:util';
 import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
-import { stackEnv } from '../lib/profiles.mjs';
 import { createUser } from './realtime-accounts.mjs';
-import { aggregate, collectionOf, contentionOf, profileOf, recorded, startRecording, stopRecording } from './firestore-rpcs.mjs';
+import { aggregate, contentionOf, recorded, startRecording, stopRecording } from './firestore-rpcs.mjs';
+import { startApi, summaryOf, twinRounds } from './twin.mjs';
 import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
 const { db } = lib('platform/core/firebase/firebase.js');
-const { buildApp } = lib('app.js');
-const { parseConfig } = lib('platform/core/config/config.js');
-const { setLogSink } = lib('platform/core/logging/logger.js');
 const { createCatalogService } = lib('platform/kits/catalog/catalog.service.js');
 const { createCatalogItemsService } = lib('platform/kits/catalog/catalog.items.js');
 const { catalogSchemas } = lib('platform/kits/catalog/catalog.routes.js');
@@ -46,40 +42,6 @@ const ROUNDS = 40;
 const CROWD = 50;
 const SCARCE_PER_CART = 2; // the crowd's carts' last line (quantities alternate 1, 2, …: the tenth takes 2)
 const SCARCE = (CROWD - 5) * SCARCE_PER_CART; // units of the crowd's shared item: five buyers too many
-
-// ---- The API in this process, configured as the Functions emulator configures the `api` function. ----
-function envFile(name) {
-  const file = path.join(functionsDir, name);
-  return fs.existsSync(file) ? parseEnv(fs.readFileSync(file, 'utf8')) : {};
-}
-async function startApi() {
-  // The local stacks' request deadline (profiles.mjs): the emulator serialises contended transactions far more slowly
-  // than Firestore, and the crowd of 50 contends on the same ten items.
-  const env = { REQUEST_DEADLINE_MS: stackEnv('dev').REQUEST_DEADLINE_MS, ...process.env, ...envFile('.env'), ...envFile(`.env.${PROJECT_ID}`), ...envFile('.env.local'), ...envFile('.secret.local') };
-  env.JWT_SECRET ??= 'bench-access-secret-0123456789abcdef0123456789';
-  env.JWT_REFRESH_SECRET ??= 'bench-refresh-secret-0123456789abcdef01234567';
-  const errors = [];
-  setLogSink((entry) => (entry.severity === 'ERROR' || entry.severity === 'WARNING') && errors.push(entry));
-  const { app } = buildApp({ config: parseConfig(env) });
-  const server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  server.keepAliveTimeout = 1_000;
-  const base = `http://127.0.0.1:${server.address().port}/api/v1`;
-  const apiJson = async (method, p, body, token, headers = {}) => {
-    const res = await fetch(`${base}${p}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
-    const text = await res.text();
-    let parsed = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    return { status: res.status, body: parsed };
-  };
-  // Checkouts left running (a crowd that never settled) do not hold the bench up: their sockets are cut.
-  return { apiJson, errors, close: () => (server.close(), server.closeAllConnections()) };
-}
 
 // ---- Seeding: a partner's merchant and its menu through the merchants' seed path, consumers with money and carts. ----
 const SIZE = { key: 'size', name: 'Cỡ tô', required: true, max: 1, choices: [{ key: 'thuong', name: 'Tô thường' }, { key: 'lon', name: 'Tô lớn', priceDeltaVnd: 10_000 }] };
@@ -150,101 +112,24 @@ async function seedConsumers(apiJson, merchantId, count, tag, keys) {
 const checkoutOf = (apiJson, merchantId, user, key) =>
   apiJson('POST', '/cart/checkout', { seller: { kind: 'MERCHANT', id: merchantId }, address: DROPOFF, payment: { method: 'WALLET' } }, user.token, { 'idempotency-key': key });
 
-// ---- The raw transaction: the documents one checkout wrote, copied under bench_raw, read and written at once. ----
-const rawRef = (tag, p) => db().collection('bench_raw').doc(`${tag}~${p.replaceAll('/', '~')}`);
-
-/** What a checkout wrote, one entry per document (its last operation), with the content it left (or had, if deleted). */
-async function templateOf(rpcs, cartBefore) {
-  const last = new Map();
-  for (const w of rpcs.flatMap((e) => e.writes)) last.set(w.path, { ...(last.get(w.path) ?? { ops: [] }), path: w.path, op: w.op, ops: [...(last.get(w.path)?.ops ?? []), w.op] });
-  const docs = [...last.values()];
-  const snaps = await db().getAll(...docs.map((d) => db().doc(d.path)));
-  return docs.map((d, i) => ({ ...d, data: d.op === 'delete' ? cartBefore : snaps[i].data() }));
-}
-
-/** Untimed: the copies of the documents the checkout found in place (updated or deleted), as they were. */
-async function prepareRaw(template, round, shared, made) {
-  const batch = db().batch();
-  for (const d of template) {
-    if (shared.has(d.path)) {
-      if (!made.has(d.path)) batch.set(rawRef('shared', d.path), d.data);
-      made.add(d.path);
-    } else if (d.ops[0] === 'update' || d.ops[0] === 'delete') batch.set(rawRef(round, d.path), d.data);
-  }
-  await batch.commit();
-}
-
-/** Timed: one transaction reading every copy, then writing each once as the checkout left it. */
-function rawTransaction(template, round, shared) {
-  const refOf = (d) => rawRef(shared.has(d.path) ? 'shared' : round, d.path);
-  return db().runTransaction(async (tx) => {
-    await tx.getAll(...template.map(refOf));
-    for (const d of template) {
-      if (d.op === 'delete') tx.delete(refOf(d));
-      else if (shared.has(d.path) || d.ops[0] === 'update') tx.set(refOf(d), d.data);
-      else tx.create(refOf(d), d.data);
-    }
-  });
-}
-
-function summaryOf(template) {
-  const byCollection = {};
-  for (const d of template) {
-    const key = `${collectionOf(d.path)} (${d.ops.join(' → ')})`;
-    byCollection[key] = (byCollection[key] ?? 0) + 1;
-  }
-  return Object.entries(byCollection).map(([what, n]) => `${n}× ${what}`);
-}
-
 /** The rounds: a fresh consumer's checkout and the raw transaction of the documents a checkout wrote, in turns. */
 async function measureRounds(api, merchantId, consumers) {
   const ref = { kind: 'MERCHANT', id: merchantId };
-  const checkouts = [];
-  const raws = [];
-  let template;
-  const profiles = [];
-  const shared = new Set();
-  const seen = new Set();
-  const made = new Set();
-  for (let r = 0; r < consumers.length; r++) {
-    const user = consumers[r];
-    const runCheckout = async () => {
-      const cartBefore = (await db().collection('carts').doc(cartIdOf(user.id, ref)).get()).data();
+  const { requestMs, rawMs, profiles, template } = await twinRounds({
+    rounds: consumers.length,
+    warmup: WARMUP,
+    gapMs: 400,
+    request: async (r) => {
+      const user = consumers[r];
+      const deleted = (await db().collection('carts').doc(cartIdOf(user.id, ref)).get()).data();
       const res = await recorded(() => checkoutOf(api.apiJson, merchantId, user, `bench-round-${r}`));
       if (res.value.status !== 201) throw new Error(`POST /cart/checkout ${res.value.status}: ${JSON.stringify(res.value.body)}`);
-      // The documents written in every round (the items' stock) stay one set of copies; the others are per round.
-      const paths = new Set(res.rpcs.flatMap((e) => e.writes.map((w) => w.path)));
-      for (const p of paths) if (seen.has(p)) shared.add(p);
-      for (const p of paths) seen.add(p);
-      template = await templateOf(res.rpcs, cartBefore);
-      return res;
-    };
-    const runRaw = async () => {
-      await prepareRaw(template, r, shared, made);
-      const started = performance.now();
-      await rawTransaction(template, r, shared);
-      return performance.now() - started;
-    };
-    let c;
-    let rawMs;
-    if (r < 2 || r % 2 === 0) {
-      c = await runCheckout();
-      await sleep(400); // the deployed triggers react to the order and the hold; each side meets a settled emulator
-      rawMs = await runRaw();
-    } else {
-      rawMs = await runRaw();
-      await sleep(400);
-      c = await runCheckout();
-    }
-    if (r >= WARMUP) {
-      checkouts.push(c.ms);
-      raws.push(rawMs);
-      profiles.push(profileOf(c.rpcs, c.started, c.ms));
-    }
-    log(`P13 ${r < WARMUP ? 'warm-up' : `round ${r - WARMUP + 1}/${ROUNDS}`}: checkout ${c.ms.toFixed(0)} ms (${c.rpcs.length} Firestore RPCs), raw transaction ${rawMs.toFixed(0)} ms (${template.length} docs)`);
-    await sleep(400);
-  }
-  return { checkouts, raws, profiles, template };
+      return { res, deleted };
+    },
+    onRound: (r, c, raw, t) =>
+      log(`P13 ${r < WARMUP ? 'warm-up' : `round ${r - WARMUP + 1}/${ROUNDS}`}: checkout ${c.ms.toFixed(0)} ms (${c.rpcs.length} Firestore RPCs), raw transaction ${raw.toFixed(0)} ms (${t.length} docs)`),
+  });
+  return { checkouts: requestMs, raws: rawMs, profiles, template };
 }
 
 async function p13() {

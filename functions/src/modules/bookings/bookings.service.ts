@@ -13,7 +13,7 @@ import { bookingsRepo, type BookingFilter } from './bookings.repo';
 import { actorLabel, bookingView, type BookingAudience, type BookingView } from './bookings.schemas';
 import { assignBooking } from './bookings.assign';
 import { bookingDeadline } from './bookings.deadline';
-import type { BookingVertical } from './bookings.verticals';
+import { VERTICAL_RULES, type BookingVertical } from './bookings.verticals';
 
 // The booking engine as the API serves it: who the caller is to a booking (its consumer, a member of its partner, an
 // administrator with bookings.manage), the payment that secures a new booking, the lists, and the money when it ends.
@@ -30,13 +30,9 @@ export function bookingViewerOf(auth: { userId: string; roles: readonly string[]
   return { userId: auth.userId, admin: auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, BOOKINGS_PERMISSION) };
 }
 
-/**
- * The verticals whose bookings are a partner person's own (a clinic's appointments are its doctor's, with the
- * patient's symptoms): its staff see only those assigned to them; its owner sees all.
- */
-const ASSIGNED_TO_STAFF: readonly BookingVertical[] = ['MEDICAL'];
+/** A partner member's view of a vertical whose bookings are one staff member's (a doctor's): the owner sees all. */
 const memberSees = (role: 'OWNER' | 'STAFF', viewer: BookingViewer, b: BookingRecord) =>
-  role === 'OWNER' || !ASSIGNED_TO_STAFF.includes(b.vertical) || b.assigneeId === viewer.userId;
+  role === 'OWNER' || !VERTICAL_RULES[b.vertical].staffSeeOwnOnly || b.assigneeId === viewer.userId;
 
 /** A time a partner proposes, in its vertical's units. */
 export type ProposedTime = Parameters<BookingEngine['propose']>[2];
@@ -183,7 +179,7 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
       const member = role !== undefined;
       if (!member && !viewer.admin) throw new NotFoundError('No such partner');
       // A staff member's queue of a vertical assigned to staff (a doctor's appointments) is their own.
-      const assigneeId = role === 'STAFF' && q.vertical && ASSIGNED_TO_STAFF.includes(q.vertical) ? viewer.userId : undefined;
+      const assigneeId = role === 'STAFF' && q.vertical && VERTICAL_RULES[q.vertical].staffSeeOwnOnly ? viewer.userId : undefined;
 
       return list(
         { partnerId: q.partnerId, resourceId: q.resourceId, assigneeId, vertical: q.vertical, statuses: q.status, order: 'soonest' },

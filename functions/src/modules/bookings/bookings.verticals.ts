@@ -27,6 +27,10 @@ export interface VerticalRules {
   overstay?: { graceSec: number };
   /** Completed only through the vertical's own operation (this path), with its details (a home service's photos). */
   completeRoute?: string;
+  /** A booking is one staff member's from the start (a doctor's appointment): staff see only theirs, the owner all. */
+  staffSeeOwnOnly?: boolean;
+  /** The partner names who of its people serves a booking (a technician) while it is live. */
+  assignable?: boolean;
 }
 
 const HOUR = 3_600;
@@ -65,6 +69,7 @@ export const VERTICAL_RULES: Readonly<Record<BookingVertical, VerticalRules>> = 
   },
   // An appointment is paid at the clinic; the doctor confirms it; the patient checks in at the desk.
   MEDICAL: {
+    staffSeeOwnOnly: true,
     unitKind: 'SLOT',
     partnerAnswers: true,
     paymentMode: 'AT_VENUE',
@@ -78,6 +83,7 @@ export const VERTICAL_RULES: Readonly<Record<BookingVertical, VerticalRules>> = 
   // A home service takes a deposit; the provider accepts and assigns someone, and completes it with photos.
   HOME_SERVICE: {
     completeRoute: '/home-services/bookings/{id}/complete',
+    assignable: true,
     unitKind: 'HOUR',
     partnerAnswers: true,
     paymentMode: 'DEPOSIT',

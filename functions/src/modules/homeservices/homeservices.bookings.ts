@@ -3,7 +3,7 @@ import type { AppConfig } from '../../platform/core/config';
 import { NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
 import { DocumentIdSchema } from '../../platform/core/http/ids';
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
-import { DEFAULT_TIME_ZONE, type OpeningHours } from '../../platform/kits/catalog/hours';
+import { DEFAULT_TIME_ZONE, sameHours, WEEKDAYS } from '../../platform/kits/catalog/hours';
 import { distanceMeters, LatLngSchema } from '../../platform/kits/geo/geo';
 import { openThroughout, slotStartsOfDay } from '../../platform/kits/inventory/slots';
 import { hoursOf } from '../../platform/kits/inventory/units';
@@ -22,11 +22,7 @@ export const VISIT_RULES = { maxUnits: 12, maxDaysAhead: 30 } as const;
 /** Free until 12 hours before, then the deposit is kept (30% of the price: all of what was paid). */
 export const VISIT_POLICY = { freeUntilHours: 12, lateFeeBp: 3_000 } as const;
 export const MAX_COMPLETION_PHOTOS = 10;
-export const DEFAULT_WORKING_HOURS: OpeningHours = {
-  timeZone: DEFAULT_TIME_ZONE,
-  open24h: false,
-  weekly: (['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const).map((day) => ({ day, open: '07:00', close: '20:00' })),
-};
+export const DEFAULT_WORKING_HOURS = sameHours(WEEKDAYS, '07:00', '20:00');
 const HOUR_MS = 3_600_000;
 const HourSchema = z.iso.datetime({ offset: true }).describe('On a whole hour of Vietnam time, e.g. `2027-03-01T09:00:00+07:00`');
 

@@ -1,12 +1,12 @@
 import type { SeedContext } from '../../platform/core/module/maintenance';
 import { seedPartnerCatalog } from '../../platform/kits/catalog/catalog.seed';
 import { partnerCatalogDeps } from '../partners';
-import { providersCatalog } from './homeservices.catalog';
+import { HOME_SERVICE_CATEGORIES, providersCatalog } from './homeservices.catalog';
 
 // The demo home-service providers and their services (emulator only) of the demo partner: fixed ids, so every seed
 // writes the same documents; every hour is free for the days ahead until someone books.
 
-type Category = 'CLEANING' | 'DEEP_CLEANING' | 'AIRCON' | 'APPLIANCE_REPAIR' | 'PLUMBING' | 'ELECTRICAL';
+type Category = (typeof HOME_SERVICE_CATEGORIES)[number];
 // name, lat, lng, address, coverage (m), teams, [service name, category, VND an hour, min h, max h][]
 type Row = [string, number, number, string, number, number, Array<[string, Category, number, number, number]>];
 const ROWS: Row[] = [

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../platform/core/config';
 import { NotFoundError } from '../../platform/core/errors/app-error';
 import { DocumentIdSchema } from '../../platform/core/http/ids';
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
-import { DEFAULT_TIME_ZONE, type OpeningHours } from '../../platform/kits/catalog/hours';
+import { DEFAULT_TIME_ZONE, sameHours, WORKING_DAYS, type OpeningHours } from '../../platform/kits/catalog/hours';
 import { daySlots, slotWithin } from '../../platform/kits/inventory/slots';
 import { bookingsService, bookingViewerOf, type BookingView } from '../bookings';
 import { partnerRoleOf } from '../partners';
@@ -17,11 +17,7 @@ import { clinicDoctors, clinicRecords } from './medical.catalog';
 /** An appointment within 60 days; cancelled free until 2 hours before (nothing is paid through the app). */
 export const APPOINTMENT_RULES = { maxUnits: 1, maxDaysAhead: 60 } as const;
 export const APPOINTMENT_POLICY = { freeUntilHours: 2, lateFeeBp: 0 } as const;
-export const DEFAULT_CLINIC_HOURS: OpeningHours = {
-  timeZone: DEFAULT_TIME_ZONE,
-  open24h: false,
-  weekly: (['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const).map((day) => ({ day, open: '07:00', close: '17:00' })),
-};
+export const DEFAULT_CLINIC_HOURS = sameHours(WORKING_DAYS, '07:00', '17:00');
 
 export const AppointmentBodySchema = z
   .object({

@@ -1,12 +1,12 @@
 import type { SeedContext } from '../../platform/core/module/maintenance';
 import { seedPartnerCatalog } from '../../platform/kits/catalog/catalog.seed';
 import { partnerCatalogDeps } from '../partners';
-import { clinicsCatalog } from './medical.catalog';
+import { clinicsCatalog, SPECIALTIES } from './medical.catalog';
 
 // The demo clinics and their doctors (emulator only) of the demo partner: fixed ids, so every seed writes the same
 // documents. The doctors have no accounts of their own: the clinic's owner answers their appointments.
 
-type Specialty = 'GENERAL' | 'PEDIATRICS' | 'DENTISTRY' | 'DERMATOLOGY' | 'CARDIOLOGY' | 'ENT';
+type Specialty = (typeof SPECIALTIES)[number];
 // name, lat, lng, address, [doctor name, specialty, fee, minutes][]
 type Row = [string, number, number, string, Array<[string, Specialty, number, 15 | 20 | 30 | 60]>];
 const ROWS: Row[] = [

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../../platform/core/config';
 import { NotFoundError } from '../../platform/core/errors/app-error';
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
-import { DEFAULT_TIME_ZONE, type OpeningHours } from '../../platform/kits/catalog/hours';
+import { DEFAULT_TIME_ZONE, sameHours, WEEKDAYS, type OpeningHours } from '../../platform/kits/catalog/hours';
 import { daySlots, slotWithin } from '../../platform/kits/inventory/slots';
 import { bookingsService, bookingViewerOf, FREE_CANCELLATION, type BookingView } from '../bookings';
 import { rentalListings } from './rentals.catalog';
@@ -15,11 +15,7 @@ export const VIEWING_SLOT_MINUTES = 30;
 /** A viewing is booked at most 30 days ahead and lasts one slot. */
 export const VIEWING_RULES = { maxUnits: 1, maxDaysAhead: 30 } as const;
 /** The viewing hours of a listing without opening hours. */
-export const DEFAULT_VIEWING_HOURS: OpeningHours = {
-  timeZone: DEFAULT_TIME_ZONE,
-  open24h: false,
-  weekly: (['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const).map((day) => ({ day, open: '08:00', close: '20:00' })),
-};
+export const DEFAULT_VIEWING_HOURS = sameHours(WEEKDAYS, '08:00', '20:00');
 
 export const ViewingBodySchema = z
   .object({

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../platform/core/config';
 import { NotFoundError } from '../../platform/core/errors/app-error';
 import { DocumentIdSchema } from '../../platform/core/http/ids';
 import type { Caller } from '../../platform/kits/catalog/catalog.access';
-import { DEFAULT_TIME_ZONE, type OpeningHours } from '../../platform/kits/catalog/hours';
+import { DEFAULT_TIME_ZONE, sameHours, WORKING_DAYS, type OpeningHours } from '../../platform/kits/catalog/hours';
 import { daySlots, slotWithin } from '../../platform/kits/inventory/slots';
 import { bookingsService, bookingViewerOf, FREE_CANCELLATION, type BookingView } from '../bookings';
 import { schoolPrograms, schoolRecords } from './schools.catalog';
@@ -14,11 +14,7 @@ import { schoolPrograms, schoolRecords } from './schools.catalog';
 // (schools.follow-ups.ts). Free: nothing paid, cancelled any time.
 
 export const CONSULTATION_RULES = { maxUnits: 1, maxDaysAhead: 45 } as const;
-export const DEFAULT_SCHOOL_HOURS: OpeningHours = {
-  timeZone: DEFAULT_TIME_ZONE,
-  open24h: false,
-  weekly: (['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const).map((day) => ({ day, open: '08:00', close: '17:00' })),
-};
+export const DEFAULT_SCHOOL_HOURS = sameHours(WORKING_DAYS, '08:00', '17:00');
 
 export const ConsultationBodySchema = z
   .object({

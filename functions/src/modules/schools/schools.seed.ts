@@ -1,12 +1,12 @@
 import type { SeedContext } from '../../platform/core/module/maintenance';
 import { seedPartnerCatalog } from '../../platform/kits/catalog/catalog.seed';
 import { partnerCatalogDeps } from '../partners';
-import { schoolsCatalog } from './schools.catalog';
+import { SCHOOL_LEVELS, schoolsCatalog } from './schools.catalog';
 
 // The demo schools and their programs (emulator only) of the demo partner: fixed ids, so every seed writes the same
 // documents; consultation slots are free for the days ahead until someone books one.
 
-type Level = 'PRESCHOOL' | 'PRIMARY' | 'LOWER_SECONDARY' | 'LANGUAGE_CENTRE';
+type Level = (typeof SCHOOL_LEVELS)[number];
 // name, lat, lng, address, curriculum, school trips, [program name, level, ages, language, tuition][]
 type Row = [
   string,

@@ -158,6 +158,9 @@ export function createSchoolTripPlans(_config: Readonly<AppConfig>, now: () => n
 
     /** A SCHOOL_TRIP driver takes the term (the first to accept; the others 409: any such driver may see offered plans). */
     async accept(v: Viewer, id: string): Promise<PlanRecord> {
+      // A retry of the driver's own accept (its answer lost) answers the plan as it is.
+      const current = await readRecord(plans().doc(id));
+      if (current?.status === 'MATCHED' && current.driverId === v.userId) return current;
       const at = now();
       const moved = await transition(planMachine, store(id), {
         action: 'accept',

@@ -32,6 +32,13 @@ export const OpeningHoursSchema = z
   .meta({ id: 'OpeningHours' });
 export type OpeningHours = z.output<typeof OpeningHoursSchema>;
 
+/** The same hours on each of `days` (a vertical's hours for a record that sets none), in Vietnam time. */
+export function sameHours(days: readonly Weekday[], open: string, close: string): OpeningHours {
+  return { timeZone: DEFAULT_TIME_ZONE, open24h: false, weekly: days.map((day) => ({ day, open, close })) };
+}
+/** Monday to Saturday. */
+export const WORKING_DAYS: readonly Weekday[] = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function localClock(at: number, timeZone: string): { day: number; minute: number } {
   let format = formatters.get(timeZone);
