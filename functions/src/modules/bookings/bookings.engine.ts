@@ -179,8 +179,13 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
      * start). `already` for a booking secured before; `too-late` for one that expired or was cancelled meanwhile (a
      * payment for it is to be refunded).
      */
-    async paid(id: string, receipt?: { paymentId: string; amountVnd: number }): Promise<{ booking: BookingRecord; outcome: PaidOutcome }> {
-      const current = await load(id);
+    async paid(
+      id: string,
+      receipt?: { paymentId: string; amountVnd: number },
+      known?: BookingRecord,
+    ): Promise<{ booking: BookingRecord; outcome: PaidOutcome }> {
+      // `known`: the booking as its caller holds it (the move reads it again in its transaction; its due never changes).
+      const current = known ?? (await load(id));
       const due = current.payment.dueVnd;
       if (due > 0 ? receipt?.amountVnd !== due : receipt !== undefined)
         throw new Error(`bookings: booking ${id} is secured by a payment of ${due} ₫ (got ${receipt ? receipt.amountVnd : 'none'})`);

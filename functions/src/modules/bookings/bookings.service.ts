@@ -84,13 +84,14 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
   }
 
   /** A payment that succeeded for a booking: secures it, or gives the money back when it came too late or twice. */
-  async function secure(bookingId: string, receipt: { paymentId: string; amountVnd: number }): Promise<BookingRecord> {
-    const current = await load(bookingId);
+  async function secure(bookingId: string, receipt: { paymentId: string; amountVnd: number }, known?: BookingRecord): Promise<BookingRecord> {
+    // What is due never changes after the hold: a booking the caller holds already is not read again.
+    const current = known ?? (await load(bookingId));
     if (current.payment.dueVnd !== receipt.amountVnd) {
       await money.refundStray(bookingId, receipt);
       return current;
     }
-    const { booking, outcome } = await engine.paid(bookingId, receipt);
+    const { booking, outcome } = await engine.paid(bookingId, receipt, current);
     // A payment the booking never took (too late, or a second one) goes back; the one it took is settled with it.
     if (outcome !== 'secured' && booking.payment.paymentId !== receipt.paymentId) await money.refundStray(bookingId, receipt);
     return booking;
@@ -125,11 +126,11 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
         throw new ForbiddenError('You manage this place: book it through another account').withCode('BOOKING_OWN_RESOURCE');
       const { booking } = await engine.hold(request);
       if (booking.status !== 'HELD') return { booking: bookingView(booking, 'CONSUMER'), payment: null };
-      if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id)).booking, 'CONSUMER'), payment: null };
+      if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id, undefined, booking)).booking, 'CONSUMER'), payment: null };
       if (!by) throw new AppError(400, 'This booking is paid ahead: choose a payment method').withCode('BOOKING_PAYMENT_REQUIRED');
       const payment = await charge(booking, by, `booking-${booking.id}-${by.method}-${by.provider ?? ''}`);
       if (payment.status !== 'SUCCEEDED') return { booking: bookingView(booking, 'CONSUMER'), payment };
-      return { booking: bookingView(await secure(booking.id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd }), 'CONSUMER'), payment };
+      return { booking: bookingView(await secure(booking.id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd }, booking), 'CONSUMER'), payment };
     },
 
     /** Pays a HELD booking of the caller's (another method after a refusal, a gateway page again). */
@@ -138,10 +139,10 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
       if (current.consumerId !== viewer.userId) throw notFound();
       if (current.status !== 'HELD')
         throw new ConflictError('Only a booking waiting for its payment (HELD) is paid', { status: current.status }).withCode('BOOKING_TRANSITION');
-      if (current.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(id)).booking, 'CONSUMER'), payment: null };
+      if (current.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(id, undefined, current)).booking, 'CONSUMER'), payment: null };
       const payment = await charge(current, by, `booking-${id}-pay-${key}`);
       if (payment.status !== 'SUCCEEDED') return { booking: bookingView(current, 'CONSUMER'), payment };
-      return { booking: bookingView(await secure(id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd }), 'CONSUMER'), payment };
+      return { booking: bookingView(await secure(id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd }, current), 'CONSUMER'), payment };
     },
 
     /** A payment's outcome (at least once): a success secures its booking; nothing else changes it (its hold runs out). */

@@ -119,8 +119,7 @@ export function createHotelStays(config: Readonly<AppConfig>, now: () => number 
   return {
     /** A room type's nights from `from` to `to` (both included): rooms left and the price of one room each night. */
     async availability(hotelId: string, roomTypeId: string, q: { from: string; to: string }) {
-      const hotel = await openHotel(hotelId);
-      const room = await roomOf(hotelId, roomTypeId);
+      const [hotel, room] = await Promise.all([openHotel(hotelId), roomOf(hotelId, roomTypeId)]);
       if (q.to < q.from)
         throw new ValidationError('Validation failed: query.to: must not be before from', [{ field: 'query.to', message: 'must not be before from' }]);
       const dates = datesBetween(q.from, q.to);
@@ -192,8 +191,7 @@ export function createHotelStays(config: Readonly<AppConfig>, now: () => number 
       body: StayAsk & { hotelId: string; roomTypeId: string; note?: string; payment: PayBy },
       idempotencyKey: string,
     ): Promise<Booked> {
-      const hotel = await openHotel(body.hotelId);
-      const room = await roomOf(body.hotelId, body.roomTypeId);
+      const [hotel, room] = await Promise.all([openHotel(body.hotelId), roomOf(body.hotelId, body.roomTypeId)]);
       const nights = nightsOrThrow(body.checkIn, body.checkOut, 'body');
       if (room.maxGuests * body.rooms < body.guests)
         throw new UnprocessableError(`A room of this type takes ${room.maxGuests} guests`, { maxGuests: room.maxGuests, rooms: body.rooms }).withCode(
