@@ -11,6 +11,7 @@ import { installSwitches } from './platform/core/config/module-switches';
 import { MODULE_SWITCHES } from './module-switches.generated';
 import { API_CONCURRENCY, API_TIMEOUT_SECONDS, WORKER_CONCURRENCY, declaredSecrets, functionsRegion, instanceLimits } from './platform/core/deploy/settings';
 import type { TaskDefinition, TriggerDefinition } from './platform/core/module/module';
+import { platformTasks } from './platform/core/module/platform-tasks';
 
 // Every function below (HTTPS, tasks, triggers) runs in the one configured region, with a ceiling on instances
 // and a set concurrency (the `api` function overrides both).
@@ -118,7 +119,7 @@ function exportTask(name: string, task: TaskDefinition<never>): void {
 // the module definitions; discovery (no target) and task or trigger instances read them.
 const target = process.env.FUNCTION_TARGET;
 const needsModuleFunctions = !target || (target !== 'api' && target !== 'deliverMessage');
-for (const [name, task] of Object.entries(target === 'api' ? {} : deliveries().platformTasks())) exportTask(name, task);
+for (const [name, task] of Object.entries(target === 'api' ? {} : platformTasks())) exportTask(name, task);
 for (const definition of needsModuleFunctions ? loadModules() : []) {
   for (const [name, task] of Object.entries(definition.tasks ?? {})) exportTask(name, task);
   for (const [name, trigger] of Object.entries(definition.triggers ?? {})) lazyExport(name, () => firestoreTrigger(name, trigger));

@@ -26,7 +26,7 @@ function load(base) {
   return {
     MODULES: req('modules').MODULES,
     COLLECTIONS: req('modules').COLLECTIONS,
-    platformTasks: req('platform/core/module/runs').platformTasks,
+    platformTasks: req('platform/core/module/platform-tasks').platformTasks,
     renderOpenApiJson: req('platform/core/openapi/render').renderOpenApiJson,
     switches: req('platform/core/config/module-switches'),
     settings: req('platform/core/deploy/settings'),
@@ -74,7 +74,7 @@ function functionRows({ MODULES, platformTasks }) {
   const rows = entryFunctions();
   for (const [name, task] of Object.entries(platformTasks ? platformTasks() : {})) {
     const attempts = task.options?.retryConfig?.maxAttempts;
-    rows.push({ name, kind: `Cloud Tasks${attempts ? ` (${attempts} attempts)` : ''}`, source: 'platform (`platform/core/module/runs.ts`)' });
+    rows.push({ name, kind: `Cloud Tasks${attempts ? ` (${attempts} attempts)` : ''}`, source: 'platform (`platform/core/module/platform-tasks.ts`)' });
   }
   for (const m of MODULES) {
     for (const [name, task] of Object.entries(m.tasks ?? {})) {

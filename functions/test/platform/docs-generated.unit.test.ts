@@ -4,7 +4,7 @@ import path from 'node:path';
 import { configSchema } from '../../src/platform/core/config/config.schema';
 import { configSwitches } from '../../src/platform/core/config/module-switches';
 import { MODULES } from '../../src/modules';
-import { platformTasks } from '../../src/platform/core/module/runs';
+import { platformTasks } from '../../src/platform/core/module/platform-tasks';
 
 // The docs follow the code: the generated parts of docs/ (module table, function list, configuration, kit users,
 // latest benchmark figures) equal what scripts/lib/docs-render.cjs renders from src (`npm run openapi` rewrites

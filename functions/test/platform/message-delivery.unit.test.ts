@@ -8,7 +8,7 @@ import {
   type Senders,
 } from '../../src/platform/core/message-queue/message-queue';
 import { setLogSink } from '../../src/platform/core/logging/logger';
-import { platformTasks } from '../../src/platform/core/module/runs';
+import { platformTasks } from '../../src/platform/core/module/platform-tasks';
 import { testConfig } from '../helpers/config';
 
 function fakeSenders(opts: { mailOk?: boolean; smsOk?: boolean; mailConfigured?: boolean } = {}) {

@@ -1,25 +1,12 @@
-import * as z from 'zod/mini';
 import type { AppConfig } from '../config';
 import { logger } from '../logging/logger';
-import { defineTaskQueue, enqueue } from '../../kits/tasks/tasks';
-import type { Mailer, MailMessage } from '../mail/mailer';
-import type { SmsMessage, SmsSender } from '../sms/sms';
+import { enqueue } from '../../kits/tasks/tasks';
+import type { Mailer } from '../mail/mailer';
+import type { SmsSender } from '../sms/sms';
 
-export const DELIVERY_FUNCTION = 'deliverMessage';
+import { DELIVERY_QUEUE, type QueuedMessage } from './message-queue.queue';
 
-/** A mail or a text to send; `none` is a decoy that costs the same hand-over and sends nothing. */
-export type QueuedMessage = { channel: 'mail'; message: MailMessage } | { channel: 'sms'; message: SmsMessage } | { channel: 'none' };
-
-// The task payload, checked when handed over and again before sending.
-const to = z.string().check(z.minLength(3), z.maxLength(320));
-export const queuedMessageSchema: z.ZodMiniType<QueuedMessage> = z.discriminatedUnion('channel', [
-  z.object({ channel: z.literal('mail'), message: z.object({ to, subject: z.string().check(z.maxLength(500)), text: z.string().check(z.maxLength(20_000)) }) }),
-  z.object({ channel: z.literal('sms'), message: z.object({ to, text: z.string().check(z.maxLength(2_000)) }) }),
-  z.object({ channel: z.literal('none') }),
-]);
-
-/** The Cloud Tasks queue of the `deliverMessage` function (platform/kits/tasks; exported by platform/core/module/runs). */
-export const DELIVERY_QUEUE = defineTaskQueue<QueuedMessage>(DELIVERY_FUNCTION, queuedMessageSchema);
+export { DELIVERY_FUNCTION, DELIVERY_QUEUE, queuedMessageSchema, type QueuedMessage } from './message-queue.queue';
 
 export interface Senders {
   mailer: Mailer;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SAFE_REQUEST_ID } from '../http/request-context';
 import { logger, withLogFields } from '../logging/logger';
-import { defineTask, type TaskDefinition } from './module';
 
 // How the Cloud Functions entry runs a task or trigger handler: every line it logs (services, repositories
 // included) carries the run's id, as a request's lines carry its request id.
@@ -46,30 +45,4 @@ export async function runFunction(fields: { function: string } & Record<string, 
       throw err;
     }
   });
-}
-
-/**
- * The platform's own task functions, exported by the entry as the modules' are: `deliverMessage` sends the mails and
- * texts platform/core/message-queue hands over (OTP, password reset) through its queue; its senders are made once per instance.
- * A refused send throws (Cloud Tasks retries it); decoys send nothing.
- */
-export function platformTasks(): Record<string, TaskDefinition<never>> {
-  const delivery = require('../message-queue/message-queue') as typeof import('../message-queue/message-queue');
-  return {
-    [delivery.DELIVERY_QUEUE.name]: defineTask({
-      queue: delivery.DELIVERY_QUEUE,
-      options: { retryConfig: { maxAttempts: 5, minBackoffSeconds: 10 }, rateLimits: { maxConcurrentDispatches: 50 }, timeoutSeconds: 60, memory: '256MiB' },
-      load: () => {
-        let senders: import('../message-queue/message-queue').Senders | undefined;
-        return async (message, config) => {
-          if (!senders) {
-            const { createMailer } = require('../mail/mailer') as typeof import('../mail/mailer');
-            const { createSmsSender } = require('../sms/sms') as typeof import('../sms/sms');
-            senders = { mailer: createMailer(config), sms: createSmsSender(config) };
-          }
-          await delivery.deliverQueued(message, senders);
-        };
-      },
-    }),
-  };
 }
