@@ -7,7 +7,7 @@ export { cancellationFee, FREE_CANCELLATION, type CancellationPolicy } from './b
 export { actorLabel, BookedSchema, BookingPaymentBodySchema, BookingSchema, type BookingView } from './bookings.schemas';
 export { bookingViewerOf, type Booked, type PayBy, type ProposedTime } from './bookings.service';
 
-export { BOOKING_LIMITS } from './bookings.http';
+export { BOOKING_LIMITS, bookingRequest } from './bookings.http';
 export { proposalRoute } from './bookings.proposal-route';
 
 /** The bookings service of a configuration (loaded on first use: the face loads none of it at cold start). */

@@ -4,7 +4,7 @@ import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
-import { BOOKING_LIMITS, BookedSchema, BookingSchema } from '../bookings';
+import { BOOKING_LIMITS, bookingRequest, BookedSchema, BookingSchema } from '../bookings';
 import { providers } from './homeservices.catalog';
 import { CompletionBodySchema, createHomeServiceBookings, MAX_COMPLETION_PHOTOS, VISIT_POLICY, VISIT_RULES, VisitBodySchema } from './homeservices.bookings';
 
@@ -54,22 +54,7 @@ export function homeservicesRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'places',
       summary: 'Book a home service at your address for a window of whole hours, with a deposit',
       description: `Priced at the service’s hourly rate × hours (within its minHours–maxHours: else 422 HOME_SERVICE_HOURS), at an address within the provider’s coverage (422 HOME_SERVICE_OUT_OF_AREA) and working hours (422 HOME_SERVICE_CLOSED), starting within ${VISIT_RULES.maxDaysAhead} days. A 30% deposit secures it (WALLET at once, GATEWAY by \`payment.paymentUrl\`): then the provider accepts (POST /bookings/{id}/accept), rejects (the deposit refunded) or lets it expire; assigns a technician (POST /home-services/bookings/{id}/assign), starts (POST /bookings/{id}/start) and completes it with photos (POST /home-services/bookings/{id}/complete). The rest is paid at the door. Cancelled free until ${VISIT_POLICY.freeUntilHours} h before, then the deposit is kept. \`booking.homeservice.created\` to you and the provider. No team left in an hour: 409 BOOKING_UNAVAILABLE. Idempotency-Key required.`,
-      auth: [],
-      hat: 'CON',
-      idempotent: 'required',
-      rateLimit: BOOKING_LIMITS.book,
-      errors: [403, 404, 409, 422],
-      codes: [
-        'BOOKING_UNAVAILABLE',
-        'BOOKING_TOO_MANY_HOLDS',
-        'BOOKING_OWN_RESOURCE',
-        'HOME_SERVICE_NOT_FOUND',
-        'HOME_SERVICE_OUT_OF_AREA',
-        'HOME_SERVICE_CLOSED',
-        'HOME_SERVICE_HOURS',
-        'WALLET_INSUFFICIENT_FUNDS',
-        'IDEMPOTENCY_KEY_REUSED',
-      ],
+      ...bookingRequest(['HOME_SERVICE_NOT_FOUND', 'HOME_SERVICE_OUT_OF_AREA', 'HOME_SERVICE_CLOSED', 'HOME_SERVICE_HOURS', 'WALLET_INSUFFICIENT_FUNDS']),
       request: { body: VisitBodySchema },
       response: { status: 201, description: 'The booking and its deposit payment.', schema: BookedSchema },
       handler: ({ body, auth, idempotencyKey, req }) => visits.book(auth!, body, req.ip, idempotencyKey!),

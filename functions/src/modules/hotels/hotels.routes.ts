@@ -6,7 +6,7 @@ import { ItemKeySchema } from '../../platform/kits/catalog/catalog.items.routes'
 import { LatLngSchema } from '../../platform/kits/geo/geo';
 import { IsoDateSchema } from '../../platform/kits/time/time.schemas';
 import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
-import { BOOKING_LIMITS, BookedSchema, BookingPaymentBodySchema } from '../bookings';
+import { bookingRequest, BookedSchema, BookingPaymentBodySchema } from '../bookings';
 import { BED_TYPES, HOTEL_CITIES, hotels } from './hotels.catalog';
 import { AVAILABILITY_MAX_DAYS, CITY_RADIUS_M, createHotelStays, STAY_RULES } from './hotels.stays';
 
@@ -119,19 +119,7 @@ function stayRoutes({ config }: AppContext): { before: AnyRoute[]; after: AnyRou
         summary: 'Book a stay: rooms of a type for nights, paid ahead',
         description:
           'The nights are held for `holdUntil` (10 minutes, BOOKING_HOLD_MINUTES) and the stay is priced now. WALLET pays at once and the booking is CONFIRMED; GATEWAY answers `payment.paymentUrl` and confirms it when the gateway says paid (an unpaid hold EXPIRES and its nights go back). The last room raced by many: one booking, the others 409 BOOKING_UNAVAILABLE (`details.unit`, `details.available`). A refused wallet payment (409 WALLET_INSUFFICIENT_FUNDS) leaves the booking HELD: pay it with POST /bookings/{id}/pay. Cancelling (POST /bookings/{id}/cancel) follows the hotel’s policy. Idempotency-Key required: the same key answers the same booking.',
-        auth: [],
-        hat: 'CON',
-        idempotent: 'required',
-        rateLimit: BOOKING_LIMITS.book,
-        errors: [404, 409, 422],
-        codes: [
-          'BOOKING_UNAVAILABLE',
-          'BOOKING_TOO_MANY_HOLDS',
-          'HOTEL_ROOM_NOT_FOUND',
-          'HOTEL_TOO_MANY_GUESTS',
-          'WALLET_INSUFFICIENT_FUNDS',
-          'IDEMPOTENCY_KEY_REUSED',
-        ],
+        ...bookingRequest(['HOTEL_ROOM_NOT_FOUND', 'HOTEL_TOO_MANY_GUESTS', 'WALLET_INSUFFICIENT_FUNDS']),
         request: { body: BookBody },
         response: { status: 201, description: 'The booking (CONFIRMED, or HELD awaiting a gateway payment) and its payment.', schema: BookedSchema },
         handler: ({ body, auth, idempotencyKey, req }) => stays.book(auth!, { ...body, payment: { ...body.payment, clientIp: req.ip } }, idempotencyKey!),

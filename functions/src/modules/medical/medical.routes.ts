@@ -5,7 +5,7 @@ import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { ItemKeySchema } from '../../platform/kits/catalog/catalog.items.routes';
 import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
-import { BOOKING_LIMITS, BookingSchema, proposalRoute } from '../bookings';
+import { bookingRequest, BookingSchema, proposalRoute } from '../bookings';
 import { AppointmentBodySchema, APPOINTMENT_POLICY, APPOINTMENT_RULES, createMedicalAppointments } from './medical.appointments';
 import { clinics } from './medical.catalog';
 
@@ -53,19 +53,7 @@ export function medicalRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'medical',
       summary: 'Ask for an appointment with a doctor, with a symptoms note',
       description: `The slot is held and the doctor asked (PENDING_PARTNER, \`booking.medical.created\` to the patient and the clinic): the doctor or the clinic accepts (POST /bookings/{id}/accept), rejects with a reason, or proposes another time (POST /medical/appointments/{id}/propose), which the patient takes with POST /bookings/{id}/agree. The patient checks in at the desk (POST /bookings/{id}/check-in, by the clinic) and the visit completes. Within ${APPOINTMENT_RULES.maxDaysAhead} days, on the doctor’s grid inside the clinic’s hours (outside them: 422 MEDICAL_CLINIC_CLOSED); the fee is paid at the clinic; cancelled free until ${APPOINTMENT_POLICY.freeUntilHours} h before. A taken slot is 409 BOOKING_UNAVAILABLE. Idempotency-Key required.`,
-      auth: [],
-      hat: 'CON',
-      idempotent: 'required',
-      rateLimit: BOOKING_LIMITS.book,
-      errors: [403, 404, 409, 422],
-      codes: [
-        'BOOKING_UNAVAILABLE',
-        'BOOKING_TOO_MANY_HOLDS',
-        'BOOKING_OWN_RESOURCE',
-        'MEDICAL_DOCTOR_NOT_FOUND',
-        'MEDICAL_CLINIC_CLOSED',
-        'IDEMPOTENCY_KEY_REUSED',
-      ],
+      ...bookingRequest(['MEDICAL_DOCTOR_NOT_FOUND', 'MEDICAL_CLINIC_CLOSED']),
       request: { body: AppointmentBodySchema },
       response: { status: 201, description: 'The appointment request, PENDING_PARTNER.', schema: BookingSchema },
       handler: ({ body, auth, idempotencyKey }) => appointments.book(auth!, body, idempotencyKey!),

@@ -8,7 +8,7 @@ import type { Caller } from '../../platform/kits/catalog/catalog.access';
 import { DEFAULT_TIME_ZONE } from '../../platform/kits/catalog/hours';
 import { hoursOf } from '../../platform/kits/inventory/units';
 import { rangeProblemError } from '../../platform/kits/inventory/units.schemas';
-import { BOOKING_LIMITS, BookedSchema, BookingPaymentBodySchema, bookingsService, type Booked, type PayBy } from '../bookings';
+import { bookingRequest, BookedSchema, BookingPaymentBodySchema, bookingsService, type Booked, type PayBy } from '../bookings';
 import { PARKING_VEHICLES, parkingLots } from './parking.catalog';
 
 // Booking a space of a lot for a time window by vehicle type, on the booking engine: whole hours of the lot's zone,
@@ -143,19 +143,7 @@ export function parkingBookingRoutes({ config }: AppContext): AnyRoute[] {
       summary: 'Book a parking space for a time window, paid ahead',
       description:
         'Whole hours (`from`, `to` on the hour), priced at the lot’s hourly rate for the vehicle type, held 10 minutes for the payment: WALLET confirms at once, GATEWAY answers `payment.paymentUrl`. The operator checks the vehicle in at the gate (POST /bookings/{id}/check-in, from 30 minutes before) and out at the exit (POST /bookings/{id}/complete): each hour begun past the end and 15 minutes’ grace is charged from the wallet (`extraCharge`). The last space raced by many: one booking, the others 409 BOOKING_UNAVAILABLE. Cancelling follows the lot’s policy (free until 1 h before, then the whole price, when it sets none). Idempotency-Key required.',
-      auth: [],
-      hat: 'CON',
-      idempotent: 'required',
-      rateLimit: BOOKING_LIMITS.book,
-      errors: [403, 404, 409, 422],
-      codes: [
-        'BOOKING_UNAVAILABLE',
-        'BOOKING_TOO_MANY_HOLDS',
-        'BOOKING_OWN_RESOURCE',
-        'PARKING_NOT_BOOKABLE',
-        'WALLET_INSUFFICIENT_FUNDS',
-        'IDEMPOTENCY_KEY_REUSED',
-      ],
+      ...bookingRequest(['PARKING_NOT_BOOKABLE', 'WALLET_INSUFFICIENT_FUNDS']),
       request: { body: BookBody },
       response: { status: 201, description: 'The booking (CONFIRMED, or HELD awaiting a gateway payment) and its payment.', schema: BookedSchema },
       handler: ({ body, auth, idempotencyKey, req }) => parking.book(auth!, body, { ...body.payment, clientIp: req.ip }, idempotencyKey!),

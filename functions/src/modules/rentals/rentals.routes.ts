@@ -4,7 +4,7 @@ import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
-import { BOOKING_LIMITS, BookingSchema, proposalRoute } from '../bookings';
+import { BOOKING_LIMITS, bookingRequest, BookingSchema, proposalRoute } from '../bookings';
 import { rentals } from './rentals.catalog';
 import { createRentalViewings, VIEWING_RULES, VIEWING_SLOT_MINUTES, ViewingBodySchema } from './rentals.viewings';
 import { createRentalDeposits, DEPOSIT_FREE_WITHDRAW_HOURS, DEPOSIT_LEASE_DAYS, DEPOSITS_PERMISSION } from './rentals.deposits';
@@ -84,12 +84,7 @@ export function rentalsRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'rentals',
       summary: 'Ask to view a listing at a half-hour slot',
       description: `The slot is held and the landlord asked (PENDING_PARTNER, \`answerBy\` within BOOKING_ANSWER_HOURS and never past the start): they accept (POST /bookings/{id}/accept), reject with a reason, or propose another time (POST /rentals/viewings/{id}/propose), which you take with POST /bookings/{id}/agree. Within ${VIEWING_RULES.maxDaysAhead} days, on the ${VIEWING_SLOT_MINUTES}-minute grid of the viewing hours (outside them: 422 RENTAL_VIEWING_CLOSED). Free; cancel any time before it starts. A taken slot is 409 BOOKING_UNAVAILABLE. Idempotency-Key required: the same key answers the same request.`,
-      auth: [],
-      hat: 'CON',
-      idempotent: 'required',
-      rateLimit: BOOKING_LIMITS.book,
-      errors: [403, 404, 409, 422],
-      codes: ['BOOKING_UNAVAILABLE', 'BOOKING_TOO_MANY_HOLDS', 'BOOKING_OWN_RESOURCE', 'RENTAL_VIEWING_CLOSED', 'IDEMPOTENCY_KEY_REUSED'],
+      ...bookingRequest(['RENTAL_VIEWING_CLOSED']),
       request: { params: IdParamsSchema, body: ViewingBodySchema },
       response: { status: 201, description: 'The viewing request, PENDING_PARTNER.', schema: BookingSchema },
       handler: ({ params, body, auth, idempotencyKey }) => viewings.book(auth!, params.id, body, idempotencyKey!),

@@ -5,7 +5,7 @@ import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
 import { CalendarDateSchema } from '../../platform/kits/inventory/units.schemas';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
-import { BOOKING_LIMITS, BookingSchema, proposalRoute } from '../bookings';
+import { bookingRequest, BookingSchema, proposalRoute } from '../bookings';
 import { schools } from './schools.catalog';
 import { ConsultationBodySchema, CONSULTATION_RULES, createSchoolConsultations } from './schools.consultations';
 import { createSchoolFollowUps, FOLLOW_UP_ACTIONS, FOLLOW_UP_STATUSES, FollowUpFieldsSchema, FollowUpSchema } from './schools.follow-ups';
@@ -62,12 +62,7 @@ export function schoolsRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'schools',
       summary: 'Ask a school for a consultation about a child (and a program)',
       description: `A desk of the slot is held and the school asked (PENDING_PARTNER, \`booking.school.created\` to the family and the school): it accepts (POST /bookings/{id}/accept), rejects with a reason, or proposes another time (POST /schools/consultations/{id}/propose), which the family takes with POST /bookings/{id}/agree. The school starts the meeting (POST /bookings/{id}/start) and completes it, then follows the family up (POST /schools/consultations/{id}/follow-up). Within ${CONSULTATION_RULES.maxDaysAhead} days, on the school’s grid inside its hours (outside them: 422 SCHOOL_CLOSED). Free; cancel any time. A full slot is 409 BOOKING_UNAVAILABLE. Idempotency-Key required.`,
-      auth: [],
-      hat: 'CON',
-      idempotent: 'required',
-      rateLimit: BOOKING_LIMITS.book,
-      errors: [403, 404, 409, 422],
-      codes: ['BOOKING_UNAVAILABLE', 'BOOKING_TOO_MANY_HOLDS', 'BOOKING_OWN_RESOURCE', 'SCHOOL_PROGRAM_NOT_FOUND', 'SCHOOL_CLOSED', 'IDEMPOTENCY_KEY_REUSED'],
+      ...bookingRequest(['SCHOOL_PROGRAM_NOT_FOUND', 'SCHOOL_CLOSED']),
       request: { body: ConsultationBodySchema },
       response: { status: 201, description: 'The consultation request, PENDING_PARTNER.', schema: BookingSchema },
       handler: ({ body, auth, idempotencyKey }) => consultations.book(auth!, body, idempotencyKey!),
