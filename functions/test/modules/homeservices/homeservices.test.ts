@@ -50,8 +50,8 @@ async function provider() {
 }
 /** The next whole hour at least two minutes away (a provider may start a visit from two hours before). */
 const nextHour = () => Math.ceil((Date.now() + 120_000) / HOUR) * HOUR;
-const book = (who: Tokens, body: Record<string, unknown>) =>
-  call('POST', '/home-services/bookings', { token: who.accessToken, headers: { 'idempotency-key': randomUUID() }, body });
+const book = (who: Tokens, body: Record<string, unknown>, key = randomUUID()) =>
+  call('POST', '/home-services/bookings', { token: who.accessToken, headers: { 'idempotency-key': key }, body });
 
 describe('home services', () => {
   it('providers are found where they serve; a visit is refused outside the coverage, for other hours, or without a team left', async () => {
@@ -79,8 +79,17 @@ describe('home services', () => {
     expect((await book(customer, visit({ serviceKey: 'sua_may' }))).body.code).toBe('HOME_SERVICE_NOT_FOUND');
     expect((await book(customer, visit({ startsAt: new Date(nextHour() + 30 * 60_000).toISOString() }))).status).toBe(400); // not on the hour
 
-    const booked = await book(customer, visit());
+    const key = randomUUID();
+    const balanceBefore = (await call('GET', '/wallet', { token: customer.accessToken })).body.balance;
+    const booked = await book(customer, visit(), key);
     expect(booked.status).toBe(201);
+    // The same request again after a lost answer: the same booking, the deposit taken once.
+    const again = await book(customer, visit(), key);
+    expect([again.body.booking.id, again.body.payment?.paymentId ?? booked.body.payment.paymentId]).toEqual([
+      booked.body.booking.id,
+      booked.body.payment.paymentId,
+    ]);
+    expect((await call('GET', '/wallet', { token: customer.accessToken })).body.balance).toBe(balanceBefore - 90_000);
     expect(booked.body.booking).toMatchObject({
       vertical: 'HOME_SERVICE',
       status: 'PENDING_PARTNER',

@@ -102,6 +102,8 @@ describe('school trips', () => {
     const winner: Driver = race[0].status === 200 ? d1 : d2;
     const loser: Driver = winner === d1 ? d2 : d1;
     expect(race.find((r) => r.status === 409)!.body.code).toBe('SCHOOL_TRIP_TRANSITION');
+    // The winner's accept retried after a lost answer: the plan as it is, not a refusal.
+    expect((await call('POST', `/school-trip-plans/${planId}/accept`, { token: (race[0].status === 200 ? d1 : d2).accessToken, body: {} })).status).toBe(200);
     expect(race.find((r) => r.status === 200)!.body).toMatchObject({ status: 'MATCHED', driverId: winner.user.id, driver: { name: expect.any(String) } });
     await waitFor(async () => ((await inboxOf(parent.user.id, { entityId: planId, event: 'school.trip.matched' })).length === 1 ? true : undefined), {
       what: 'the parent told of the match',
@@ -124,6 +126,8 @@ describe('school trips', () => {
     // Setting off: the driver is on the trip as a job and shares the position with the parent.
     const started = await call('POST', `/school-trips/${trip.id}/start`, { token: winner.accessToken, body: {} });
     expect(started.body).toMatchObject({ status: 'EN_ROUTE', startedAt: expect.any(String) });
+    const restarted = await call('POST', `/school-trips/${trip.id}/start`, { token: winner.accessToken, body: {} }); // a retry
+    expect(restarted.body).toMatchObject({ status: 'EN_ROUTE', startedAt: started.body.startedAt });
     const located = async () => (await db().collection(DRIVER_LOCATIONS).doc(winner.user.id).get()).data()!;
     expect(await located()).toMatchObject({ currentJobId: trip.id, currentJobKind: 'SCHOOL_TRIP', sharedWithId: parent.user.id, dispatchKey: null });
     expect((await call('POST', `/school-trips/${trip.id}/pick-up`, { token: winner.accessToken, body: {} })).body.status).toBe('ON_BOARD');

@@ -143,7 +143,13 @@ describe('school consultations', () => {
       call('POST', `/schools/consultations/${id}/follow-up/moves`, { token: who.accessToken, body: { action, note: action } });
     expect((await move(staff, 'enrol')).body.code).toBe('SCHOOL_FOLLOW_UP_TRANSITION');
     expect((await move(rival, 'trial')).status).toBe(404);
-    expect((await move(staff, 'trial')).body.status).toBe('TRIAL_CLASS');
+    // A move and a note written at once: each keeps the other's change (no stale copy written back).
+    const [trial, noted] = await Promise.all([
+      move(staff, 'trial'),
+      call('PATCH', `/schools/consultations/${id}/follow-up`, { token: owner.accessToken, body: { note: 'Gọi lại thứ Hai' } }),
+    ]);
+    expect([trial.status, noted.status]).toEqual([200, 200]);
+    expect((await call('GET', `/schools/consultations/${id}/follow-up`, { token: staff.accessToken })).body).toMatchObject({ status: 'TRIAL_CLASS' });
     expect((await move(owner, 'apply')).body.status).toBe('APPLIED');
     const enrolled = await move(staff, 'enrol');
     expect(enrolled.body).toMatchObject({ status: 'ENROLLED', allowed: [] });
