@@ -873,8 +873,8 @@ export interface SchoolTripPlanDocument {
  */
 export interface SchoolTripDocument {
   planId: string;
-  /** SCHEDULED → EN_ROUTE (the driver set off: follow `driver_locations/{driverId}`) → ON_BOARD → ARRIVED; SKIPPED; CANCELLED. */
-  status: "SCHEDULED" | "EN_ROUTE" | "ON_BOARD" | "ARRIVED" | "SKIPPED" | "CANCELLED";
+  /** SCHEDULED → EN_ROUTE (the driver set off: follow `driver_locations/{driverId}`) → ON_BOARD → ARRIVED; SKIPPED; CANCELLED; EXPIRED (not set off within an hour of the pick-up, or not closed within four: `reason`). */
+  status: "SCHEDULED" | "EN_ROUTE" | "ON_BOARD" | "ARRIVED" | "SKIPPED" | "CANCELLED" | "EXPIRED";
   leg: "TO_SCHOOL" | "FROM_SCHOOL";
   /** The school day (YYYY-MM-DD). */
   date: string;

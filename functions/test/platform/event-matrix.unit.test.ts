@@ -32,7 +32,9 @@ const BEYOND_SPEC = [
     ),
   ),
   // School trips (the spec names none): a term's plan and each day's trip, to the parent or the driver.
-  ...['offered', 'matched', 'driverLeft', 'planCancelled', 'started', 'pickedUp', 'droppedOff', 'skipped', 'cancelled'].map((step) => `school.trip.${step}`),
+  ...['offered', 'matched', 'driverLeft', 'planCancelled', 'started', 'pickedUp', 'droppedOff', 'skipped', 'cancelled', 'expired'].map(
+    (step) => `school.trip.${step}`,
+  ),
 ];
 // Telemetry beyond the spec: realtime only, like the spec's ride:location (a courier's position for the customer).
 const TELEMETRY_BEYOND_SPEC = ['courier:location'];

@@ -1,3 +1,5 @@
+import { documentTaskQueue } from '../../platform/kits/tasks/tasks';
+
 // Collection names, apart from the schemas: the module definition (loaded at every cold start) needs only these.
 /** `schools/{id}`: schools on the map (a catalog of the platform kit), a partner each. */
 export const SCHOOLS = 'schools';
@@ -9,3 +11,5 @@ export const SCHOOL_FOLLOW_UPS = 'school_follow_ups';
 export const SCHOOL_TRIP_PLANS = 'school_trip_plans';
 /** `school_trips/{planId}_{YYYYMMDD}_{AM|PM}`: one day's leg of a plan, followed live by the parent. */
 export const SCHOOL_TRIPS = 'school_trips';
+/** The task queue of school trips' timers (tripDeadline): one task per trip and status. */
+export const SCHOOL_TRIP_QUEUE = documentTaskQueue('schoolTripExpiry', 'tripId');

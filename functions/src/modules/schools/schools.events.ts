@@ -31,4 +31,6 @@ export const SCHOOL_EVENTS = defineEvents([
   trip('school.trip.droppedOff', ['CON'], 'ride_trip_completed'),
   trip('school.trip.skipped', ['DRV']),
   trip('school.trip.cancelled', ['CON']),
+  // Its timer: not set off within an hour of the pick-up (missed), or not closed within four.
+  trip('school.trip.expired', ['CON', 'DRV']),
 ]);

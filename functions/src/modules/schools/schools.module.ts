@@ -1,6 +1,6 @@
-import { defineModule } from '../../platform/core/module/module';
+import { defineModule, defineTask } from '../../platform/core/module/module';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
-import { SCHOOL_FOLLOW_UPS, SCHOOL_PROGRAMS, SCHOOL_TRIP_PLANS, SCHOOL_TRIPS, SCHOOLS } from './schools.collections';
+import { SCHOOL_FOLLOW_UPS, SCHOOL_PROGRAMS, SCHOOL_TRIP_PLANS, SCHOOL_TRIP_QUEUE, SCHOOL_TRIPS, SCHOOLS } from './schools.collections';
 import { SCHOOL_EVENTS } from './schools.events';
 import { SCHOOLS_ERROR_CODES } from './schools.errors';
 
@@ -24,6 +24,18 @@ export const schoolsModule = defineModule({
     ...(require('./schools.routes') as typeof import('./schools.routes')).schoolsRoutes(ctx),
     ...(require('./schools.trip-routes') as typeof import('./schools.trip-routes')).schoolTripRoutes(ctx),
   ],
+  tasks: {
+    schoolTripExpiry: defineTask({
+      queue: SCHOOL_TRIP_QUEUE,
+      options: {
+        retryConfig: { maxAttempts: 20, minBackoffSeconds: 30, maxBackoffSeconds: 600 },
+        rateLimits: { maxConcurrentDispatches: 50 },
+        timeoutSeconds: 60,
+        memory: '256MiB',
+      },
+      load: () => (require('./schools.tasks') as typeof import('./schools.tasks')).onTripExpiry,
+    }),
+  },
   triggers: {
     schoolTripPlanChanged: {
       document: `${SCHOOL_TRIP_PLANS}/{planId}`,

@@ -52,4 +52,14 @@ export const SCHOOL_TEXTS = defineMessages({
     vi: (p) => ({ title: 'Chuyến đưa đón bị huỷ', body: `Chuyến ${p.leg === 'TO_SCHOOL' ? 'sáng' : 'chiều'} của ${p.child} đã huỷ` }),
     en: (p) => ({ title: 'School trip cancelled', body: `${p.child}’s ${p.leg === 'TO_SCHOOL' ? 'morning' : 'afternoon'} trip was cancelled` }),
   }),
+  missed: notice<Trip>({
+    example: EXAMPLE,
+    vi: (p) => ({ title: 'Chuyến đưa đón bị lỡ', body: `Tài xế không đến đón ${p.child} (chuyến ${p.leg === 'TO_SCHOOL' ? 'sáng' : 'chiều'})` }),
+    en: (p) => ({ title: 'School trip missed', body: `The driver did not come for ${p.child} (${p.leg === 'TO_SCHOOL' ? 'morning' : 'afternoon'} trip)` }),
+  }),
+  notClosed: notice<Trip>({
+    example: EXAMPLE,
+    vi: (p) => ({ title: 'Chuyến đưa đón đã đóng', body: `Chuyến ${p.leg === 'TO_SCHOOL' ? 'sáng' : 'chiều'} của ${p.child} chưa được báo đã đến nơi` }),
+    en: (p) => ({ title: 'School trip closed', body: `${p.child}’s ${p.leg === 'TO_SCHOOL' ? 'morning' : 'afternoon'} trip was never marked arrived` }),
+  }),
 });

@@ -1,10 +1,11 @@
 import type { AppConfig } from '../../platform/core/config';
 import { collectionRecords, typedTrigger } from '../../platform/core/module/triggers';
+import type { DeadlineScheduler } from '../../platform/kits/deadlines/deadlines';
 import { jobPool } from '../driver';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { OFFER_RADIUS_M } from './schools.trips';
 import { createSchoolTripDays, WITHDRAWN } from './schools.trips.days';
-import { planDocument, tripDocument, type PlanRecord, type TripRecord } from './schools.trips.model';
+import { planDocument, tripDeadline, tripDocument, type PlanRecord, type TripRecord } from './schools.trips.model';
 import { SCHOOL_EVENTS } from './schools.events';
 import { SCHOOL_TEXTS } from './schools.texts';
 
@@ -63,32 +64,44 @@ export const onPlanWritten = typedTrigger(
   },
 );
 
-const TRIP_STEP = { EN_ROUTE: 'started', ON_BOARD: 'pickedUp', ARRIVED: 'droppedOff', SKIPPED: 'skipped', CANCELLED: 'cancelled' } as const;
+const TRIP_STEP = { EN_ROUTE: 'started', ON_BOARD: 'pickedUp', ARRIVED: 'droppedOff', SKIPPED: 'skipped', CANCELLED: 'cancelled', EXPIRED: 'expired' } as const;
 
 /**
  * A trip's step as told: the parent hears the car set off, the child on board and arrived, a cancellation (not each
- * trip withdrawn with a driver who left: the plan's notice says it); the driver hears a skip.
+ * trip withdrawn with a driver who left: the plan's notice says it); the driver hears a skip; both hear a trip
+ * expired (missed: never set off; or closed: never dropped off).
  */
 export function tripNotice(t: TripRecord): DispatchInput | undefined {
   if (t.status === 'SCHEDULED' || t.reason === WITHDRAWN) return undefined;
   const step = TRIP_STEP[t.status];
-  const toDriver = step === 'skipped';
+  const parent = { userId: t.parentId, surface: 'CON' as const };
+  const driver = { userId: t.driverId, surface: 'DRV' as const };
+  const about = { child: t.childName, school: t.schoolName, leg: t.leg };
   return SCHOOL_EVENTS.notice({
     event: `school.trip.${step}`,
-    recipients: [toDriver ? { userId: t.driverId, surface: 'DRV' as const } : { userId: t.parentId, surface: 'CON' as const }],
+    recipients: step === 'skipped' ? [driver] : step === 'expired' ? [parent, driver] : [parent],
     entityId: t.id,
-    text: SCHOOL_TEXTS.text(step, { child: t.childName, school: t.schoolName, leg: t.leg }),
+    text: step === 'expired' ? SCHOOL_TEXTS.text(t.startedAt === null ? 'missed' : 'notClosed', about) : SCHOOL_TEXTS.text(step, about),
     params: { tripId: t.id, planId: t.planId },
   });
 }
 
+export interface TripTriggerWork {
+  hub: Pick<Hub, 'dispatch'>;
+  deadlines: DeadlineScheduler<{ tripId: string }>;
+  now: number;
+}
+
+/** At least once, on every status change of a trip: its timer armed (a status that has one), then its step told. */
 export const onTripWritten = typedTrigger(
   collectionRecords<TripRecord>(tripDocument),
-  async ({ before, after }, config: Readonly<AppConfig>, hub?: Pick<Hub, 'dispatch'>) => {
+  async ({ before, after }, config: Readonly<AppConfig>, work?: TripTriggerWork) => {
     if (!after || before?.status === after.status) return 'nothing';
+    const w: TripTriggerWork = work ?? { hub: notificationHub(config), deadlines: tripDeadline.scheduler, now: Date.now() };
+    await tripDeadline.arm(w.deadlines, after, w.now, after.status);
     const n = tripNotice(after);
-    if (!n) return 'nothing';
-    await (hub ?? notificationHub(config)).dispatch(n);
+    if (!n) return after.status === 'SCHEDULED' ? 'scheduled, timer armed' : 'nothing';
+    await w.hub.dispatch(n);
     return `${after.status.toLowerCase()}, told`;
   },
 );

@@ -39,7 +39,9 @@ const TripSchema = z
   .object({
     id: z.string(),
     planId: z.string(),
-    status: z.enum(TRIP_STATUSES),
+    status: z
+      .enum(TRIP_STATUSES)
+      .describe('EXPIRED: not set off within an hour of the pick-up (missed), or not dropped off within four (`reason` says which).'),
     leg: z.enum(LEGS),
     date: z.string().meta({ format: 'date' }),
     pickupAt: IsoTimeSchema,

@@ -13,6 +13,7 @@ import {
   legsOn,
   tripDocument,
   tripIdOf,
+  tripDeadline,
   tripMachine,
   type Leg,
   type PlanRecord,
@@ -71,8 +72,16 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
   async function load(v: Viewer, id: string) {
     const trip = await readRecord(trips().doc(id));
     if (!trip || !trip.participants.includes(v.userId)) throw notFound();
-    return trip;
+    return tripDeadline.settle(trip, now()).entity;
   }
+
+  /** The timer's move as `transition` makes it before any other: a trip under way frees its driver too. */
+  const expiry = () => ({
+    ...tripDeadline.expiry(),
+    alongside: async (tx: FirebaseFirestore.Transaction, expired: TripRecord, before: TripRecord) => {
+      if (before.status !== 'SCHEDULED') jobPool.txRelease(tx, await jobPool.txRead(tx, before.driverId), before.id, expired.updatedAt);
+    },
+  });
 
   return {
     /**
@@ -95,7 +104,7 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
         .where('date', '==', on)
         .limit(2 * MAX_PLANS_PER_DAY)
         .get();
-      return mine.docs.map((d) => d.data()).sort((a, b) => a.pickupAt - b.pickupAt);
+      return mine.docs.map((d) => tripDeadline.settle(d.data(), at).entity).sort((a, b) => a.pickupAt - b.pickupAt);
     },
 
     get: load,
@@ -150,6 +159,7 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
           }),
           now: at,
           missing: notFound,
+          deadline: expiry(),
           // A retry of a move that happened (its answer lost) answers the trip as it is.
           tolerant: 'target',
         },
@@ -165,14 +175,16 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
         throw new UnprocessableError('The plan runs no trip that day', { date }).withCode('SCHOOL_TRIP_NOT_A_SCHOOL_DAY');
       await setOut(planId, date);
       const legs = legsOn(plan, date, zone).filter((l) => leg === undefined || l.leg === leg);
+      const at = now();
       const found = await Promise.all(legs.map((l) => readRecord(trips().doc(tripIdOf(planId, date, l.leg)))));
-      // The legs not begun (or skipped already: asked again): a leg under way or done is left as it is.
-      const day = found.filter((t): t is TripRecord => t !== undefined && (t.status === 'SCHEDULED' || t.status === 'SKIPPED'));
+      // The legs not begun (or skipped already: asked again): a leg under way, done or expired is left as it is.
+      const day = found
+        .map((t) => t && tripDeadline.settle(t, at).entity)
+        .filter((t): t is TripRecord => t !== undefined && (t.status === 'SCHEDULED' || t.status === 'SKIPPED'));
       if (day.length === 0)
         throw new ConflictError('Nothing left to skip that day (no driver yet, or the trips have begun)', { status: plan.status }).withCode(
           'SCHOOL_TRIP_TRANSITION',
         );
-      const at = now();
       const skipped: TripRecord[] = [];
       for (const t of day)
         skipped.push(
@@ -185,12 +197,31 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
               apply: (x, to) => ({ ...x, status: to, reason, updatedAt: at }),
               now: at,
               missing: notFound,
+              deadline: expiry(),
               tolerant: 'target',
             })
           ).after,
         );
       return skipped;
     },
+
+    /** A trip's timer (its task, at least once): expired when still not set off, or not closed, by its due time. */
+    expire: (id: string) =>
+      tripDeadline.run(id, {
+        load: (tripId) => readRecord(trips().doc(tripId)),
+        expire: (tripId) =>
+          transition(tripMachine, store(tripId), {
+            action: 'expire',
+            by: tripDeadline.spec.expiry!.by,
+            rolesOf: () => ['SYSTEM'],
+            apply: (t) => t,
+            now: now(),
+            missing: notFound,
+            deadline: expiry(),
+            tolerant: 'refused',
+          }),
+        now,
+      }),
 
     /** A former driver's trips of the plan not yet begun, withdrawn (they left, or the plan was cancelled): from the plan's trigger, at least once. */
     async withdrawFrom(planId: string, driverId: string): Promise<number> {
@@ -207,6 +238,7 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
             apply: (x, to) => ({ ...x, status: to, reason: WITHDRAWN, updatedAt: at }),
             now: at,
             missing: notFound,
+            deadline: expiry(),
             tolerant: 'refused',
           });
         withdrawn += waiting.size;

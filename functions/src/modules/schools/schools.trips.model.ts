@@ -3,7 +3,9 @@ import { WEEKDAYS, type Weekday } from '../../platform/kits/catalog/hours';
 import { describe, lazySchema, nullableTimestamp, timestamp, type RecordOf } from '../../platform/kits/firestore/documents';
 import type { Identified } from '../../platform/kits/firestore/records';
 import { atLocal, datesBetween, weekdayOf } from '../../platform/kits/inventory/units';
+import { defineDeadline } from '../../platform/kits/deadlines/deadlines';
 import { defineMachine } from '../../platform/kits/state-machine/state-machine';
+import { SCHOOL_TRIP_QUEUE } from './schools.collections';
 
 // School trips: a parent subscribes a child to a term's pick-up and drop-off between home and school (a plan); a
 // driver with the SCHOOL_TRIP capability takes the plan for the term (offered on the dispatch pool, first to accept);
@@ -26,9 +28,9 @@ export const planMachine = defineMachine<PlanStatus, PlanAction, PlanActor>({
   codes: { transition: 'SCHOOL_TRIP_TRANSITION', actor: 'SCHOOL_TRIP_NOT_ALLOWED' },
 });
 
-export const TRIP_STATUSES = ['SCHEDULED', 'EN_ROUTE', 'ON_BOARD', 'ARRIVED', 'SKIPPED', 'CANCELLED'] as const;
+export const TRIP_STATUSES = ['SCHEDULED', 'EN_ROUTE', 'ON_BOARD', 'ARRIVED', 'SKIPPED', 'CANCELLED', 'EXPIRED'] as const;
 export type TripStatus = (typeof TRIP_STATUSES)[number];
-export type TripAction = 'start' | 'pickUp' | 'dropOff' | 'skip' | 'cancel' | 'withdraw';
+export type TripAction = 'start' | 'pickUp' | 'dropOff' | 'skip' | 'cancel' | 'withdraw' | 'expire';
 export type TripActor = 'PARENT' | 'DRIVER' | 'SYSTEM';
 
 export const tripMachine = defineMachine<TripStatus, TripAction, TripActor>({
@@ -44,6 +46,8 @@ export const tripMachine = defineMachine<TripStatus, TripAction, TripActor>({
     cancel: { from: ['SCHEDULED', 'EN_ROUTE'], to: 'CANCELLED', by: 'DRIVER' },
     // The plan lost its driver (left, or the plan cancelled): its trips not yet begun.
     withdraw: { from: 'SCHEDULED', to: 'CANCELLED', by: 'SYSTEM' },
+    // Its timer (tripDeadline): never set off within the pick-up window, or never closed by the driver.
+    expire: { from: ['SCHEDULED', 'EN_ROUTE', 'ON_BOARD'], to: 'EXPIRED', by: 'SYSTEM' },
   },
   codes: { transition: 'SCHOOL_TRIP_TRANSITION', actor: 'SCHOOL_TRIP_NOT_ALLOWED' },
 });
@@ -90,7 +94,7 @@ export const tripDocument = lazySchema(() =>
       planId: z.string(),
       status: describe(
         z.enum(TRIP_STATUSES),
-        'SCHEDULED → EN_ROUTE (the driver set off: follow `driver_locations/{driverId}`) → ON_BOARD → ARRIVED; SKIPPED; CANCELLED.',
+        'SCHEDULED → EN_ROUTE (the driver set off: follow `driver_locations/{driverId}`) → ON_BOARD → ARRIVED; SKIPPED; CANCELLED; EXPIRED (not set off within an hour of the pick-up, or not closed within four: `reason`).',
       ),
       leg: z.enum(LEGS),
       date: describe(z.string(), 'The school day (YYYY-MM-DD).'),
@@ -113,6 +117,30 @@ export const tripDocument = lazySchema(() =>
   ),
 );
 export type TripRecord = Identified & RecordOf<typeof tripDocument>;
+
+/** A trip not set off this long after its pick-up time expires (missed: the family has made other arrangements). */
+export const MISSED_AFTER_MS = 60 * 60_000;
+/** A trip under way but not closed this long after its pick-up time expires (the driver freed for other work). */
+export const CLOSED_AFTER_MS = 4 * 60 * 60_000;
+export const TRIP_EXPIRED_BY = 'system:school-trips';
+export const MISSED = 'The driver did not set off in time';
+export const NOT_CLOSED = 'The driver did not close the trip';
+
+/** A trip's timer: one task per status that has one (the phase), expired lazily on read as well. */
+export const tripDeadline = defineDeadline({
+  entity: 'school trip',
+  queue: SCHOOL_TRIP_QUEUE,
+  idField: 'tripId',
+  taskId: (id, phase) => `school-trip-${id}-${phase ?? 'SCHEDULED'}`,
+  dueAt: (t: TripRecord) =>
+    t.status === 'SCHEDULED' ? t.pickupAt + MISSED_AFTER_MS : t.status === 'EN_ROUTE' || t.status === 'ON_BOARD' ? t.pickupAt + CLOSED_AFTER_MS : null,
+  expiry: {
+    machine: tripMachine,
+    action: 'expire',
+    by: TRIP_EXPIRED_BY,
+    apply: (t, to, at) => ({ ...t, status: to, reason: t.status === 'SCHEDULED' ? MISSED : NOT_CLOSED, updatedAt: at }),
+  },
+});
 
 /** A trip's id: one per plan, day and leg, so setting a day out twice writes nothing new. */
 export const tripIdOf = (planId: string, date: string, leg: Leg) => `${planId}_${date.replaceAll('-', '')}_${leg === 'TO_SCHOOL' ? 'AM' : 'PM'}`;

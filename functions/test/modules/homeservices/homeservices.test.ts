@@ -127,6 +127,16 @@ describe('home services', () => {
     expect((await assign(owner, customer.user.id)).body.code).toBe('BOOKING_ASSIGNEE_NOT_MEMBER');
     expect((await assign(rival, rival.user.id)).status).toBe(404);
     expect((await assign(owner, tech.user.id)).body).toMatchObject({ assigneeId: tech.user.id, details: { assigneeName: 'Anh Tuấn' } });
+    // The same partner's booking of a vertical without staff to send (a hotel stay): refused, nothing written.
+    const stay = { ...(await db().collection(BOOKINGS).doc(bookingId).get()).data()!, vertical: 'HOTEL', assigneeId: null };
+    const stayId = `${bookingId}-stay`;
+    await db().collection(BOOKINGS).doc(stayId).set(stay);
+    const notAssignable = await call('POST', `/home-services/bookings/${stayId}/assign`, {
+      token: owner.accessToken,
+      body: { userId: tech.user.id, name: 'Anh Tuấn' },
+    });
+    expect([notAssignable.status, notAssignable.body.code]).toEqual([409, 'BOOKING_NOT_ASSIGNABLE']);
+    expect((await db().collection(BOOKINGS).doc(stayId).get()).data()!.assigneeId).toBeNull();
     const asCustomer = await call('GET', `/bookings/${bookingId}`, { token: customer.accessToken });
     expect(asCustomer.body).toMatchObject({ assigneeId: null, details: { assigneeName: 'Anh Tuấn' } });
 
