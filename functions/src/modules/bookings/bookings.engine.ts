@@ -16,6 +16,7 @@ import { VERTICAL_RULES, type BookingVertical } from './bookings.verticals';
 import {
   checkRequest,
   holdLost,
+  newHold,
   inventoryResourceOf,
   notFound,
   overstayOf,
@@ -27,8 +28,8 @@ import {
 } from './bookings.rules';
 
 export { inventoryResourceOf, overstayOf, sees, type BookingCaller, type HoldRequest, type PaidOutcome } from './bookings.rules';
-import { percentOf, vnd } from '../../platform/kits/money/money';
 import { bookingsRepo } from './bookings.repo';
+import { answerByOf, isPaymentRefusal, securedAtOnce, securedBy, type PayInHold } from './bookings.securing';
 
 // The booking engine every booking vertical runs on: a vertical works out what is booked (its resource, units,
 // quantity, price, policy) and the engine holds the capacity, moves the booking through the one table
@@ -120,38 +121,31 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
     /**
      * Holds the capacity for a new booking (HELD until `holdMinutes` from now), or answers the booking the same key
      * made already (`replayed`, as it stands now: an overdue hold reads EXPIRED). 409 BOOKING_UNAVAILABLE when a unit
-     * lacks room, BOOKING_TOO_MANY_HOLDS when the consumer has `maxLiveHolds` unpaid holds already.
+     * lacks room, BOOKING_TOO_MANY_HOLDS when the consumer has `maxLiveHolds` unpaid holds already. `pay`: paid in the
+     * same transaction (a wallet charge), secured at once; refused, HELD (`payRefused`). `check`: the caller's reads.
      */
-    async hold(request: HoldRequest): Promise<{ booking: BookingRecord; replayed: boolean }> {
+    async hold(
+      request: HoldRequest,
+      { pay, check }: { pay?: PayInHold; check?: (tx: Transaction) => Promise<void> } = {},
+    ): Promise<{ booking: BookingRecord; replayed: boolean; payRefused?: AppError }> {
       checkRequest(request);
-      const { idempotencyKey, capacityOf, ...fields } = request;
-      const id = stableId({ scope: `bookings.${request.vertical}`, caller: request.consumerId, key: idempotencyKey });
+      const id = stableId({ scope: `bookings.${request.vertical}`, caller: request.consumerId, key: request.idempotencyKey });
+      const count = (tx: Transaction, at: number) => bookingsRepo.txLiveHolds(tx, request.consumerId, at, settings.maxLiveHolds);
       return oneAtATime(resourceQueueKey(inventoryResourceOf(request)), busy, () =>
         inTransaction(
           async (tx) => {
             const at = now();
-            const rules = VERTICAL_RULES[request.vertical];
-            const dueVnd =
-              rules.paymentMode === 'PREPAY' ? request.priceVnd : rules.paymentMode === 'DEPOSIT' ? percentOf(vnd(request.priceVnd), rules.depositBp, 'up') : 0;
-            const record: BookingRecord = {
-              ...fields,
-              id,
-              status: 'HELD',
-              unitKind: rules.unitKind,
-              needsPartnerAnswer: rules.partnerAnswers,
-              payment: { mode: rules.paymentMode, dueVnd, paidVnd: 0, paymentId: null },
-              holdUntil: at + settings.holdMinutes * 60_000,
-              answerBy: null,
-              cancellation: null,
-              rejection: null,
-              createdAt: at,
-              updatedAt: at,
-            };
-            const inventory = { ...inventoryOf(record, at), capacityOf, qty: request.qty, until: record.holdUntil! };
-            const [existing, held, liveHolds] = await Promise.all([
+            const record = newHold(request, id, at, at + settings.holdMinutes * 60_000);
+            const inventory = { ...inventoryOf(record, at), capacityOf: request.capacityOf, qty: request.qty, until: record.holdUntil! };
+            const paysNow = pay !== undefined && record.payment.dueVnd > 0;
+            // Paid and confirmed at once, it never is an unpaid hold: the consumer's holds are counted only if the payment is refused.
+            const countLater = paysNow && !record.needsPartnerAnswer;
+            const [existing, held, counted, paying] = await Promise.all([
               bookingsRepo.get(id, tx),
               settled(bookingInventory.txHold(tx, inventory)),
-              bookingsRepo.txLiveHolds(tx, request.consumerId, at, settings.maxLiveHolds),
+              countLater ? undefined : count(tx, at),
+              paysNow ? settled(pay(tx, record)) : undefined,
+              check?.(tx),
             ]);
             if (existing) {
               // A key freed by a failed request and sent again with another booking is not that booking.
@@ -159,14 +153,19 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
                 throw new IdempotencyKeyReusedError();
               return { booking: bookingDeadline.settle(existing, at).entity, replayed: true };
             }
+            const paid = paying && 'value' in paying ? paying.value : undefined;
+            const refused = paying && 'err' in paying ? paying.err : undefined;
+            if (paying && !paid && !isPaymentRefusal(refused)) throw refused;
+            const liveHolds = paid && countLater ? 0 : (counted ?? (await count(tx, at)));
             if (liveHolds >= settings.maxLiveHolds)
               throw new AppError(409, `You have ${liveHolds} bookings waiting for payment: pay or cancel one first`, {
                 max: settings.maxLiveHolds,
               }).withCode('BOOKING_TOO_MANY_HOLDS');
             if ('err' in held) throw held.err;
+            if (paid) return { booking: await securedAtOnce(tx, record, held.value.write, paid, settings.answerHours), replayed: false };
             held.value.write();
             bookingsRepo.create(tx, record);
-            return { booking: record, replayed: false };
+            return { booking: record, replayed: false, ...(isPaymentRefusal(refused) ? { payRefused: refused } : {}) };
           },
           { readsTogether: true },
         ),
@@ -189,18 +188,11 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
       const due = current.payment.dueVnd;
       if (due > 0 ? receipt?.amountVnd !== due : receipt !== undefined)
         throw new Error(`bookings: booking ${id} is secured by a payment of ${due} ₫ (got ${receipt ? receipt.amountVnd : 'none'})`);
-      const answerByOf = (b: BookingRecord, at: number) => Math.max(at + 60_000, Math.min(at + settings.answerHours * 3_600_000, b.startsAt));
+      const answerBy = answerByOf(settings.answerHours);
       const moved = await move(current, 'SYSTEM', current.needsPartnerAnswer ? 'submit' : 'confirm', {
-        inventory: current.needsPartnerAnswer ? { holdUntil: answerByOf } : 'confirm',
+        inventory: current.needsPartnerAnswer ? { holdUntil: answerBy } : 'confirm',
         tolerant: 'refused',
-        apply: (b, to, at) => ({
-          ...b,
-          status: to,
-          payment: { ...b.payment, paidVnd: receipt?.amountVnd ?? 0, paymentId: receipt?.paymentId ?? null },
-          holdUntil: null,
-          answerBy: to === 'PENDING_PARTNER' ? answerByOf(b, at) : null,
-          updatedAt: at,
-        }),
+        apply: (b, to, at) => securedBy(b, to, at, receipt, answerBy(b, at)),
       });
       const outcome: PaidOutcome = moved.changed ? 'secured' : SECURED.includes(moved.after.status) ? 'already' : 'too-late';
       return { booking: moved.after, outcome };

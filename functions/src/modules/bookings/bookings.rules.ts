@@ -1,4 +1,5 @@
 import { AppError, NotFoundError } from '../../platform/core/errors/app-error';
+import { percentOf, vnd } from '../../platform/kits/money/money';
 import type { BookingActor, BookingStatus } from './bookings.machine';
 import type { BookingRecord } from './bookings.model';
 import { VERTICAL_RULES, type BookingVertical } from './bookings.verticals';
@@ -16,6 +17,28 @@ export type HoldRequest = Omit<
   /** The resource's capacity of each unit (rooms of the type, spaces, 1 for a slot). */
   capacityOf(unit: string): number;
 };
+
+/** A new booking as held for its payment (until `holdUntil`): what is due by its vertical's payment mode. */
+export function newHold(request: HoldRequest, id: string, at: number, holdUntil: number): BookingRecord {
+  const { idempotencyKey: _key, capacityOf: _capacity, ...fields } = request;
+  const rules = VERTICAL_RULES[request.vertical];
+  const dueVnd =
+    rules.paymentMode === 'PREPAY' ? request.priceVnd : rules.paymentMode === 'DEPOSIT' ? percentOf(vnd(request.priceVnd), rules.depositBp, 'up') : 0;
+  return {
+    ...fields,
+    id,
+    status: 'HELD',
+    unitKind: rules.unitKind,
+    needsPartnerAnswer: rules.partnerAnswers,
+    payment: { mode: rules.paymentMode, dueVnd, paidVnd: 0, paymentId: null },
+    holdUntil,
+    answerBy: null,
+    cancellation: null,
+    rejection: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
 
 /** Who acts on a booking: the consumer who made it, a partner (its owner or staff, checked by the vertical), an administrator. */
 export interface BookingCaller {

@@ -6,6 +6,7 @@ import { partnerRoleOf } from '../partners';
 import type { PaymentOutcome } from '../payments';
 import type { BookingSettings } from './bookings.config';
 import { createBookingEngine, type BookingCaller, type BookingEngine, type HoldRequest } from './bookings.engine';
+import type { PayInHold } from './bookings.securing';
 import type { BookingStatus } from './bookings.machine';
 import type { BookingRecord } from './bookings.model';
 import { createBookingMoney, type PaymentCommands } from './bookings.money';
@@ -68,20 +69,33 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
     return asPartner(viewer, b);
   }
 
+  const chargeOf = (b: BookingRecord, key: string) => ({
+    payerId: b.consumerId,
+    amount: vnd(b.payment.dueVnd),
+    purpose: 'BOOKING' as const,
+    ref: { type: 'BOOKING', id: b.id },
+    description: `${b.resource.parentName ?? b.resource.name}: ${b.resource.name}`,
+    idempotencyKey: key,
+  });
   async function charge(b: BookingRecord, by: PayBy, key: string): Promise<NonNullable<Booked['payment']>> {
     const payment = await deps.payments.charge({
-      payerId: b.consumerId,
-      amount: vnd(b.payment.dueVnd),
-      purpose: 'BOOKING',
-      ref: { type: 'BOOKING', id: b.id },
+      ...chargeOf(b, key),
       method: by.method,
       ...(by.method === 'GATEWAY' ? { provider: by.provider ?? 'VNPAY' } : {}),
-      description: `${b.resource.parentName ?? b.resource.name}: ${b.resource.name}`,
-      idempotencyKey: key,
       clientIp: by.clientIp,
     });
     return { paymentId: payment.id, status: payment.status, amountVnd: payment.amount, paymentUrl: payment.paymentUrl ?? null };
   }
+  const bookKey = (b: Pick<BookingRecord, 'id'>, by: PayBy) => `booking-${b.id}-${by.method}-${by.provider ?? ''}`;
+  /** A wallet payment made in the hold's own transaction (the same key, so the same payment, as `charge`). */
+  const walletInHold =
+    (by: PayBy): PayInHold =>
+    async (tx, b) => {
+      const { payment, write } = await deps.payments.txCharge(tx, chargeOf(b, bookKey(b, by)));
+      if (payment.status !== 'SUCCEEDED')
+        throw new ConflictError('The wallet payment did not go through', { status: payment.status }).withCode('BOOKING_TRANSITION');
+      return { receipt: { paymentId: payment.id, amountVnd: payment.amount }, write };
+    };
 
   /** A payment that succeeded for a booking: secures it, or gives the money back when it came too late or twice. */
   async function secure(bookingId: string, receipt: { paymentId: string; amountVnd: number }, known?: BookingRecord): Promise<BookingRecord> {
@@ -122,13 +136,23 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
      */
     async book(request: HoldRequest, by: PayBy | null): Promise<Booked> {
       // A partner's own people do not book its resources (money paid in would come out as the partner's earnings).
-      if (await memberOf(request.partnerId, request.consumerId))
-        throw new ForbiddenError('You manage this place: book it through another account').withCode('BOOKING_OWN_RESOURCE');
-      const { booking } = await engine.hold(request);
+      const { booking, replayed, payRefused } = await engine.hold(request, {
+        pay: by?.method === 'WALLET' ? walletInHold(by) : undefined,
+        check: async (tx) => {
+          if ((await partnerRoleOf(request.partnerId, request.consumerId, tx)) !== undefined)
+            throw new ForbiddenError('You manage this place: book it through another account').withCode('BOOKING_OWN_RESOURCE');
+        },
+      });
+      if (payRefused) throw payRefused;
+      if (!replayed && booking.payment.paymentId !== null)
+        return {
+          booking: bookingView(booking, 'CONSUMER'),
+          payment: { paymentId: booking.payment.paymentId, status: 'SUCCEEDED', amountVnd: booking.payment.paidVnd, paymentUrl: null },
+        };
       if (booking.status !== 'HELD') return { booking: bookingView(booking, 'CONSUMER'), payment: null };
       if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id, undefined, booking)).booking, 'CONSUMER'), payment: null };
       if (!by) throw new AppError(400, 'This booking is paid ahead: choose a payment method').withCode('BOOKING_PAYMENT_REQUIRED');
-      const payment = await charge(booking, by, `booking-${booking.id}-${by.method}-${by.provider ?? ''}`);
+      const payment = await charge(booking, by, bookKey(booking, by));
       if (payment.status !== 'SUCCEEDED') return { booking: bookingView(booking, 'CONSUMER'), payment };
       return { booking: bookingView(await secure(booking.id, { paymentId: payment.paymentId, amountVnd: payment.amountVnd }, booking), 'CONSUMER'), payment };
     },

@@ -43,6 +43,11 @@ export function paymentCommands(config: Readonly<AppConfig>) {
      * The same key makes the same payment as `hold`.
      */
     txHold: (tx: Transaction, input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>) => service(config).txHold(tx, input),
+    /**
+     * A WALLET `charge` in the caller's transaction, in the same two halves as `txHold` (reads and 409
+     * WALLET_INSUFFICIENT_FUNDS first, `write()` after every read). The same key makes the same payment as `charge`.
+     */
+    txCharge: (tx: Transaction, input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp' | 'countsTowardDailyLimit'>) => service(config).txCharge(tx, input),
     /** Takes up to the held amount for the payee and platform; the rest goes back to the wallet. */
     capture: (paymentId: string, input: { amount?: Vnd; payeeId?: string | null; feeBp?: number } = {}) => service(config).capture(paymentId, input),
     /** Gives the held money back (CANCELLED). */

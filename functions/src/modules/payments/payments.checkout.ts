@@ -134,19 +134,8 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
     if (input.countsTowardDailyLimit && input.method !== 'WALLET') throw new BadRequestError('Only a wallet charge counts toward the daily limit');
     const feeBp = input.feeBp ?? 0;
     const at = now();
-    const id = paymentIdFor(`payments.charge:${input.purpose}`, input.payerId, input.idempotencyKey);
-    const base = newRecord(id, at, {
-      payerId: input.payerId,
-      amount: input.amount,
-      purpose: input.purpose,
-      ref: input.ref,
-      description: input.description,
-      method: input.method,
-      provider: input.method === 'GATEWAY' ? input.provider! : null,
-      status: input.method === 'GATEWAY' ? 'PENDING' : 'SUCCEEDED',
-      payeeId: input.payeeId ?? null,
-      feeBp,
-    });
+    const base = chargeRecordOf(input, at);
+    const id = base.id;
     if (input.method === 'GATEWAY') {
       return paymentView(
         await openGatewayPayment(
@@ -173,6 +162,21 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
           : [];
     const guards: ChargeGuard[] = input.countsTowardDailyLimit ? [dailyLimitGuard(input.payerId, input.amount)] : [];
     return paymentView(await createOnce(record, legs, `${id}-charge`, guards));
+  }
+
+  function chargeRecordOf(input: ChargeInput, at: number): PaymentRecord {
+    return newRecord(paymentIdFor(`payments.charge:${input.purpose}`, input.payerId, input.idempotencyKey), at, {
+      payerId: input.payerId,
+      amount: input.amount,
+      purpose: input.purpose,
+      ref: input.ref,
+      description: input.description,
+      method: input.method,
+      provider: input.method === 'GATEWAY' ? input.provider! : null,
+      status: input.method === 'GATEWAY' ? 'PENDING' : 'SUCCEEDED',
+      payeeId: input.payeeId ?? null,
+      feeBp: input.feeBp ?? 0,
+    });
   }
 
   const dailyLimitGuard =
@@ -248,6 +252,22 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
    */
   async function txHold(tx: Transaction, input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>) {
     const { record, legs, operationId } = holdOf(input, now());
+    return prepareOnce(tx, record, legs, operationId);
+  }
+
+  /**
+   * `charge` by WALLET in the caller's transaction, in the same two halves as `txHold` (409 WALLET_INSUFFICIENT_FUNDS
+   * from the reads, nothing written). The same key makes the same payment as `charge`; one it made already is answered.
+   */
+  async function txCharge(tx: Transaction, input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp' | 'countsTowardDailyLimit'>) {
+    const at = now();
+    const record: PaymentRecord = { ...chargeRecordOf({ ...input, method: 'WALLET' }, at), succeededAt: at };
+    const legs = payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description);
+    return prepareOnce(tx, record, legs, `${record.id}-charge`);
+  }
+
+  /** A payment and its ledger legs prepared in the caller's transaction: reads and refusals now, `write()` after every read. */
+  async function prepareOnce(tx: Transaction, record: PaymentRecord, legs: Leg[], operationId: string) {
     const ctx = { operationId, by: record.payerId, now: record.createdAt, paymentId: record.id, ref: record.ref };
     const [existing, posted] = await Promise.all([
       paymentsRepo.get(record.id, tx),
@@ -342,5 +362,5 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
     return paymentView(after);
   }
 
-  return { openGatewayPayment, topup, charge, tip, hold, txHold, capture, release };
+  return { openGatewayPayment, topup, charge, tip, hold, txHold, txCharge, capture, release };
 }

@@ -75,7 +75,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     };
   }
 
-  const { topup, charge, tip, hold, txHold, capture, release } = checkout;
+  const { topup, charge, tip, hold, txHold, txCharge, capture, release } = checkout;
   const { handleNotice, handleMockNotice } = notices;
   const { refund, decideStaffRefund, staffRefunds, reverseFailedRefund, retryGatewayRefund } = refunds;
   const { expire } = expiry;
@@ -91,6 +91,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     tip,
     hold,
     txHold,
+    txCharge,
     capture,
     release,
     refund,

@@ -8,6 +8,7 @@ import { inventoryResourceOf } from '../../../src/modules/bookings/bookings.engi
 import { db } from '../../../src/platform/core/firebase/firebase';
 import type { DocumentEvent } from '../../../src/platform/core/module/module';
 import { iso } from '../../../src/platform/kits/time/time';
+import { AppError } from '../../../src/platform/core/errors/app-error';
 import { requireEmulators } from '../../helpers/emulators';
 
 // The booking engine against the emulator, as a vertical calls it: the last room raced, holds that run out, the
@@ -275,6 +276,39 @@ describe('administrators and overstays', () => {
     await expect(engine.hold(request(`listing-${randomUUID()}`, { consumerId, vertical: 'RENTAL_VIEWING', priceVnd: 0 }))).rejects.toMatchObject({
       code: 'BOOKING_TOO_MANY_HOLDS',
     });
+  });
+
+  it('paid in the hold’s transaction: CONFIRMED at once with its payment written beside it and never counted as a hold; refused, HELD and counted; a failure writes nothing', async () => {
+    const consumerId = `guest-${randomUUID().slice(0, 8)}`;
+    for (let i = 0; i < 5; i++) await engine.hold(request(`room-${randomUUID()}`, { consumerId }));
+    const markers = db().collection('test_markers');
+    const paying = (outcome: 'pay' | 'refuse' | 'fail') => async (tx: FirebaseFirestore.Transaction, b: { id: string; payment: { dueVnd: number } }) => {
+      if (outcome === 'refuse') throw new AppError(409, 'No money').withCode('WALLET_INSUFFICIENT_FUNDS');
+      if (outcome === 'fail') throw new Error('the ledger is down');
+      return { receipt: { paymentId: `pay-${b.id}`, amountVnd: b.payment.dueVnd }, write: () => tx.set(markers.doc(b.id), { paid: true }) };
+    };
+    // Five unpaid holds already: a booking paid at once is not one more.
+    const r = request(`room-${randomUUID()}`, { consumerId });
+    const paid = await engine.hold(r, { pay: paying('pay') });
+    expect(paid.booking).toMatchObject({ status: 'CONFIRMED', holdUntil: null, payment: { paidVnd: r.priceVnd, paymentId: `pay-${paid.booking.id}` } });
+    expect((await takenBy(r.resource.id))[paid.booking.id]).toMatchObject({ state: 'CONFIRMED' });
+    expect((await markers.doc(paid.booking.id).get()).exists).toBe(true);
+    const history = await db().collection('bookings').doc(paid.booking.id).collection('events').get();
+    expect(history.docs.map((d) => [d.get('action'), d.get('from'), d.get('to')])).toEqual([['confirm', 'HELD', 'CONFIRMED']]);
+    // Refused, it would be a sixth unpaid hold: 409, nothing written.
+    const refusedHold = request(`room-${randomUUID()}`, { consumerId });
+    await expect(engine.hold(refusedHold, { pay: paying('refuse') })).rejects.toMatchObject({ code: 'BOOKING_TOO_MANY_HOLDS' });
+    expect(await takenBy(refusedHold.resource.id)).toEqual({});
+    // Another guest's refused payment: HELD, the refusal answered with it.
+    const other = request(`room-${randomUUID()}`);
+    const held = await engine.hold(other, { pay: paying('refuse') });
+    expect([held.booking.status, held.payRefused?.code]).toEqual(['HELD', 'WALLET_INSUFFICIENT_FUNDS']);
+    // A failure (not a refusal), or the caller's own check refusing: nothing held, nothing paid.
+    for (const o of [{ pay: paying('fail') }, { check: async () => Promise.reject(new AppError(403, 'Yours').withCode('BOOKING_OWN_RESOURCE')) }]) {
+      const r2 = request(`room-${randomUUID()}`);
+      await expect(engine.hold(r2, o)).rejects.toBeDefined();
+      expect(await takenBy(r2.resource.id)).toEqual({});
+    }
   });
 });
 

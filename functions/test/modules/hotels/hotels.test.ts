@@ -86,6 +86,10 @@ describe('hotel stays', () => {
     expect(await balance(user)).toBe(wallet - priceOf(checkIn, 3));
     const after = await call('GET', `/hotels/${hotel.id}/rooms/deluxe_double/availability?from=${checkIn}&to=${dateIn(13)}`, { token: user.accessToken });
     expect(after.body.nights.map((n: { roomsLeft: number }) => n.roomsLeft)).toEqual([1, 1, 1, 2]);
+    // Held and paid in one transaction, its history says both: confirmed by the system, the payment its own.
+    const history = await call('GET', `/bookings/${booked.body.booking.id}/events`, { token: user.accessToken });
+    expect(history.body).toMatchObject([{ action: 'confirm', from: 'HELD', to: 'CONFIRMED', by: 'system:bookings' }]);
+    expect(booked.body.booking.payment.paymentId).toBe(booked.body.payment.paymentId);
 
     // Listed once among the guest's bookings.
     const mine = await call('GET', '/bookings?vertical=HOTEL', { token: user.accessToken });

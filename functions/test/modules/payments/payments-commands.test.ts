@@ -53,6 +53,46 @@ describe('charge', () => {
     expect((await ledgerCheck(taxi.user.id)).ok).toBe(true);
   });
 
+  it("WALLET in the caller's transaction: refused before any write; written with the caller's writes; the same payment as charge under its key", async () => {
+    const rider = await registerVerified();
+    await postTopUp(rider, 50_000);
+    const input = {
+      payerId: rider.user.id,
+      amount: vnd(30_000),
+      purpose: 'BOOKING' as const,
+      ref: { type: 'BOOKING', id: `b-${randomUUID()}` },
+      description: 'Stay',
+      idempotencyKey: key(),
+    };
+    const marker = db().collection('bench_raw').doc(`txcharge-${randomUUID()}`);
+    await expect(
+      db().runTransaction(async (tx) => {
+        const prepared = await payments.txCharge(tx, { ...input, amount: vnd(80_000), idempotencyKey: key() });
+        prepared.write();
+        tx.set(marker, { written: true });
+      }),
+    ).rejects.toMatchObject({ code: 'WALLET_INSUFFICIENT_FUNDS', statusCode: 409 });
+    expect((await marker.get()).exists).toBe(false);
+    const made = await db().runTransaction(async (tx) => {
+      const prepared = await payments.txCharge(tx, input);
+      prepared.write();
+      tx.set(marker, { written: true });
+      return prepared.payment;
+    });
+    expect(made).toMatchObject({ status: 'SUCCEEDED', method: 'WALLET', amount: 30_000 });
+    expect((await marker.get()).exists).toBe(true);
+    // `charge` under the same key answers that payment and takes nothing more; so does txCharge again.
+    expect((await payments.charge({ ...input, method: 'WALLET' })).id).toBe(made.id);
+    const again = await db().runTransaction(async (tx) => {
+      const prepared = await payments.txCharge(tx, input);
+      prepared.write();
+      return prepared.payment;
+    });
+    expect(again.id).toBe(made.id);
+    expect(await walletOf(rider)).toMatchObject({ balance: 20_000 });
+    expect((await ledgerCheck(rider.user.id)).ok).toBe(true);
+  });
+
   it("CASH: recorded as paid; the driver's earnings owe the commission (may go below zero)", async () => {
     const [rider, taxi] = [await registerVerified(), await driverAccount()];
     const paid = await payments.charge({

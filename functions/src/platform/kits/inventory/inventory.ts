@@ -167,10 +167,11 @@ export function defineInventory(spec: InventorySpec) {
 
     /**
      * Reads the units and refuses (409 with the spec's code) when one lacks `qty` beside the others' live entries;
-     * `write()` then holds them for the booking until `until` (after every read of the transaction). Holding again
-     * for the same booking replaces its hold.
+     * `write()` then holds them for the booking until `until` (after every read of the transaction), or takes them as
+     * `as` says (confirmed at once: a booking paid in the same transaction). Holding again for the same booking
+     * replaces its hold.
      */
-    async txHold(tx: Transaction, h: HoldRequest): Promise<{ write(): void }> {
+    async txHold(tx: Transaction, h: HoldRequest): Promise<{ write(as?: Pick<UnitEntry, 'state' | 'until'>): void }> {
       checkedBookingId(h.bookingId);
       checkedUnits(h.resourceId, h.units);
       if (!Number.isSafeInteger(h.qty) || h.qty < 1) throw invalid('a hold takes a whole quantity ≥ 1', h.qty);
@@ -183,7 +184,8 @@ export function defineInventory(spec: InventorySpec) {
           spec.unavailableCode,
         );
       return {
-        write: () => writeEntries(tx, { resourceId: h.resourceId, units: h.units, docs }, h.bookingId, { qty: h.qty, state: 'HELD', until: h.until }, h.now),
+        write: (as = { state: 'HELD', until: h.until }) =>
+          writeEntries(tx, { resourceId: h.resourceId, units: h.units, docs }, h.bookingId, { qty: h.qty, state: as.state, until: as.until }, h.now),
       };
     },
 
