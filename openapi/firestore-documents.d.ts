@@ -873,7 +873,7 @@ export interface SchoolTripPlanDocument {
  */
 export interface SchoolTripDocument {
   planId: string;
-  /** SCHEDULED → EN_ROUTE (the driver set off: follow `driver_locations/{driverId}`) → ON_BOARD → ARRIVED; SKIPPED; CANCELLED; EXPIRED (not set off within an hour of the pick-up, or not closed within four: `reason`). */
+  /** SCHEDULED → EN_ROUTE (the driver set off: follow `driver_locations/{driverId}`) → ON_BOARD → ARRIVED; SKIPPED; CANCELLED; EXPIRED (its timer: `reason` says which). */
   status: "SCHEDULED" | "EN_ROUTE" | "ON_BOARD" | "ARRIVED" | "SKIPPED" | "CANCELLED" | "EXPIRED";
   leg: "TO_SCHOOL" | "FROM_SCHOOL";
   /** The school day (YYYY-MM-DD). */
@@ -902,7 +902,7 @@ export interface SchoolTripDocument {
   pickedUpAt: Timestamp | null;
   /** Firestore Timestamp or null: when the child arrived. */
   droppedOffAt: Timestamp | null;
-  /** Why it was skipped or cancelled. */
+  /** Why it was skipped or cancelled; EXPIRED: "The driver did not set off in time" or "The driver did not close the trip". */
   reason: string | null;
   /** Firestore Timestamp: when the day’s trip was set out. */
   createdAt: Timestamp;

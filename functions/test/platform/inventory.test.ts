@@ -18,7 +18,11 @@ const unitDoc = async (resourceId: string, unit: string) =>
   (await db().collection(COLLECTION).doc(`${resourceId}_${unit}`).get()).data() as UnitDocument | undefined;
 
 /** One booking's hold in its own transaction, queued per resource as a booking engine runs it. */
-const hold = (resourceId: string, bookingId: string, opts: { qty?: number; capacity?: number; until?: number; now?: number } = {}) =>
+const hold = (
+  resourceId: string,
+  bookingId: string,
+  opts: { qty?: number; capacity?: number; until?: number; now?: number; as?: 'CONFIRMED' | { until: number } } = {},
+) =>
   oneAtATime(`inventory/${resourceId}`, busy, () =>
     inTransaction(async (tx) => {
       const now = opts.now ?? Date.now();
@@ -31,7 +35,7 @@ const hold = (resourceId: string, bookingId: string, opts: { qty?: number; capac
         until: opts.until ?? now + 600_000,
         now,
       });
-      held.write();
+      held.write(opts.as);
     }),
   );
 
@@ -61,6 +65,18 @@ describe('inventory kit', () => {
     expect(await inventory.available(resourceId, NIGHTS, () => 2, now + 2_000)).toEqual(NIGHTS.map((unit) => ({ unit, available: 1 })));
     await hold(resourceId, 'third', { capacity: 2, now: now + 2_000 });
     expect(Object.keys((await unitDoc(resourceId, NIGHTS[0]))!.entries).sort()).toEqual(['again', 'third']);
+  });
+
+  it('a hold written as taken at once (a booking paid in its transaction) is CONFIRMED; written until another time, held until then', async () => {
+    const resourceId = `room-${randomUUID()}`;
+    const now = Date.now();
+    await hold(resourceId, 'paid', { capacity: 3, now, as: 'CONFIRMED' });
+    await hold(resourceId, 'waiting', { capacity: 3, now, until: now + 1_000, as: { until: now + 86_400_000 } });
+    expect((await unitDoc(resourceId, NIGHTS[0]))!.entries).toEqual({
+      paid: { qty: 1, state: 'CONFIRMED', until: null },
+      waiting: { qty: 1, state: 'HELD', until: now + 86_400_000 },
+    });
+    expect(await inventory.available(resourceId, NIGHTS, () => 3, now + 3_600_000)).toEqual(NIGHTS.map((unit) => ({ unit, available: 1 })));
   });
 
   it('confirm turns a live hold into a take (not a hold run out); release gives either back; both are no-ops repeated', async () => {

@@ -121,13 +121,14 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
     /**
      * Holds the capacity for a new booking (HELD until `holdMinutes` from now), or answers the booking the same key
      * made already (`replayed`, as it stands now: an overdue hold reads EXPIRED). 409 BOOKING_UNAVAILABLE when a unit
-     * lacks room, BOOKING_TOO_MANY_HOLDS when the consumer has `maxLiveHolds` unpaid holds already. `pay`: paid in the
-     * same transaction (a wallet charge), secured at once; refused, HELD (`payRefused`). `check`: the caller's reads.
+     * lacks room, BOOKING_TOO_MANY_HOLDS when `maxLiveHolds` of the consumer's wait (a payment, a partner's answer).
+     * `pay`: paid in the same transaction and secured at once (`paidAtOnce`; not counted then); refused, HELD and
+     * `payRefused`. `check`: the caller's own reads and refusals, replays too (a throw aborts everything). `paid`'s twin.
      */
     async hold(
       request: HoldRequest,
       { pay, check }: { pay?: PayInHold; check?: (tx: Transaction) => Promise<void> } = {},
-    ): Promise<{ booking: BookingRecord; replayed: boolean; payRefused?: AppError }> {
+    ): Promise<{ booking: BookingRecord; replayed: boolean; paidAtOnce?: true; payRefused?: AppError }> {
       checkRequest(request);
       const id = stableId({ scope: `bookings.${request.vertical}`, caller: request.consumerId, key: request.idempotencyKey });
       const count = (tx: Transaction, at: number) => bookingsRepo.txLiveHolds(tx, request.consumerId, at, settings.maxLiveHolds);
@@ -162,7 +163,7 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
                 max: settings.maxLiveHolds,
               }).withCode('BOOKING_TOO_MANY_HOLDS');
             if ('err' in held) throw held.err;
-            if (paid) return { booking: await securedAtOnce(tx, record, held.value.write, paid, settings.answerHours), replayed: false };
+            if (paid) return { booking: await securedAtOnce(tx, record, held.value.write, paid, settings.answerHours), replayed: false, paidAtOnce: true };
             held.value.write();
             bookingsRepo.create(tx, record);
             return { booking: record, replayed: false, ...(isPaymentRefusal(refused) ? { payRefused: refused } : {}) };
@@ -176,7 +177,7 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
      * Paid what was due (`receipt`; none when nothing is due), at-least-once callers welcome: CONFIRMED, or
      * PENDING_PARTNER with its capacity held until the partner's answer is due (`answerHours`, and never past the
      * start). `already` for a booking secured before; `too-late` for one that expired or was cancelled meanwhile (a
-     * payment for it is to be refunded).
+     * payment for it is to be refunded). A payment made with the hold secures it there (`hold`'s `pay`, securedAtOnce).
      */
     async paid(
       id: string,
@@ -188,7 +189,7 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
       const due = current.payment.dueVnd;
       if (due > 0 ? receipt?.amountVnd !== due : receipt !== undefined)
         throw new Error(`bookings: booking ${id} is secured by a payment of ${due} ₫ (got ${receipt ? receipt.amountVnd : 'none'})`);
-      const answerBy = answerByOf(settings.answerHours);
+      const answerBy = (b: BookingRecord, at: number) => answerByOf(b.startsAt, at, settings.answerHours);
       const moved = await move(current, 'SYSTEM', current.needsPartnerAnswer ? 'submit' : 'confirm', {
         inventory: current.needsPartnerAnswer ? { holdUntil: answerBy } : 'confirm',
         tolerant: 'refused',
@@ -252,7 +253,7 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
           if (to.units.join() === current.units.join()) throw new AppError(422, 'Propose another time than the one asked for').withCode('BOOKING_SAME_TIME');
         },
         alongside: async (tx, previous, at) => {
-          const holdUntil = Math.max(at + 60_000, Math.min(at + settings.answerHours * 3_600_000, to.startsAt));
+          const holdUntil = answerByOf(to.startsAt, at, settings.answerHours);
           const record: BookingRecord = {
             ...previous,
             id: proposalId,

@@ -5,7 +5,7 @@ import type { BookingRecord } from './bookings.model';
 import { BOOKING_TEXTS } from './bookings.texts';
 
 // Who hears what when a booking's status changes: one builder per status (a table). A hold nobody paid for is never
-// news: a booking is "created" for its parties when it is secured (CONFIRMED or PENDING_PARTNER from HELD).
+// news: a booking is "created" for its parties when it is secured (CONFIRMED or PENDING_PARTNER from HELD, or written so: paid with its hold).
 
 type Recipient = DispatchInput['recipients'][number];
 type Parties = { consumer: Recipient[]; partner: Recipient[] };

@@ -129,14 +129,16 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
     engine,
 
     /**
-     * A vertical's new booking: its capacity held, then secured at once when nothing is due (paid at the venue) or
-     * paid through the wallet; a gateway payment leaves it HELD until its outcome (`payment.paymentUrl`). A retry with
-     * the same key answers the same booking (and the same payment). A refused wallet payment (409
-     * WALLET_INSUFFICIENT_FUNDS) leaves the booking HELD: pay it with `POST /bookings/{id}/pay` or let it expire.
+     * A vertical's new booking: held, charged to the wallet and secured in one transaction (the partner's own people
+     * refused in it too: 403 BOOKING_OWN_RESOURCE); held, then secured when nothing is due (paid at the venue); a
+     * gateway payment leaves it HELD until its outcome (`payment.paymentUrl`). A retry with the same key answers the
+     * same booking as it stands (`payment` null). A refused wallet payment (409 WALLET_INSUFFICIENT_FUNDS) leaves the
+     * booking HELD, unless it would be one hold too many (409 BOOKING_TOO_MANY_HOLDS, nothing held): pay it with
+     * `POST /bookings/{id}/pay` or let it expire.
      */
     async book(request: HoldRequest, by: PayBy | null): Promise<Booked> {
       // A partner's own people do not book its resources (money paid in would come out as the partner's earnings).
-      const { booking, replayed, payRefused } = await engine.hold(request, {
+      const { booking, paidAtOnce, payRefused } = await engine.hold(request, {
         pay: by?.method === 'WALLET' ? walletInHold(by) : undefined,
         check: async (tx) => {
           if ((await partnerRoleOf(request.partnerId, request.consumerId, tx)) !== undefined)
@@ -144,10 +146,10 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
         },
       });
       if (payRefused) throw payRefused;
-      if (!replayed && booking.payment.paymentId !== null)
+      if (paidAtOnce)
         return {
           booking: bookingView(booking, 'CONSUMER'),
-          payment: { paymentId: booking.payment.paymentId, status: 'SUCCEEDED', amountVnd: booking.payment.paidVnd, paymentUrl: null },
+          payment: { paymentId: booking.payment.paymentId!, status: 'SUCCEEDED', amountVnd: booking.payment.paidVnd, paymentUrl: null },
         };
       if (booking.status !== 'HELD') return { booking: bookingView(booking, 'CONSUMER'), payment: null };
       if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id, undefined, booking)).booking, 'CONSUMER'), payment: null };
@@ -171,7 +173,7 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
 
     /** A payment's outcome (at least once): a success secures its booking; nothing else changes it (its hold runs out). */
     async paymentOutcome(outcome: PaymentOutcome): Promise<string> {
-      // Wallet payments too: a request that died between its charge and securing the booking is finished here.
+      // Wallet payments too: a `pay` request that died between its charge and securing the booking is finished here.
       if (outcome.status !== 'SUCCEEDED') return 'nothing to do';
       if (!(await bookingsRepo.get(outcome.ref.id))) return 'no such booking';
       return (await secure(outcome.ref.id, { paymentId: outcome.paymentId, amountVnd: outcome.amount })).status;

@@ -132,8 +132,13 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
   async function charge(input: ChargeInput) {
     if (input.method === 'GATEWAY' && !input.provider) throw new BadRequestError('A gateway charge names its provider');
     if (input.countsTowardDailyLimit && input.method !== 'WALLET') throw new BadRequestError('Only a wallet charge counts toward the daily limit');
-    const feeBp = input.feeBp ?? 0;
     const at = now();
+    const guards: ChargeGuard[] = input.countsTowardDailyLimit ? [dailyLimitGuard(input.payerId, input.amount)] : [];
+    if (input.method === 'WALLET') {
+      const wallet = walletChargeOf(input, at);
+      return paymentView(await createOnce(wallet.record, wallet.legs, wallet.operationId, guards));
+    }
+    const feeBp = input.feeBp ?? 0;
     const base = chargeRecordOf(input, at);
     const id = base.id;
     if (input.method === 'GATEWAY') {
@@ -146,22 +151,19 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
     }
     const record: PaymentRecord = { ...base, succeededAt: at };
     const legs =
-      input.method === 'WALLET'
-        ? payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description)
-        : record.payeeId && feeBp > 0 && percentOf(input.amount, feeBp) > 0
-          ? [
-              {
-                kind: 'FEE' as const,
-                debit: userAccount('EARNINGS', record.payeeId),
-                credit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue),
-                amount: percentOf(input.amount, feeBp),
-                memo: `${input.description} (cash, fee)`,
-                allowOverdraft: true,
-              },
-            ]
-          : [];
-    const guards: ChargeGuard[] = input.countsTowardDailyLimit ? [dailyLimitGuard(input.payerId, input.amount)] : [];
-    return paymentView(await createOnce(record, legs, `${id}-charge`, guards));
+      record.payeeId && feeBp > 0 && percentOf(input.amount, feeBp) > 0
+        ? [
+            {
+              kind: 'FEE' as const,
+              debit: userAccount('EARNINGS', record.payeeId),
+              credit: systemAccount(SYSTEM_ACCOUNTS.platformRevenue),
+              amount: percentOf(input.amount, feeBp),
+              memo: `${input.description} (cash, fee)`,
+              allowOverdraft: true,
+            },
+          ]
+        : [];
+    return paymentView(await createOnce(record, legs, `${id}-charge`));
   }
 
   function chargeRecordOf(input: ChargeInput, at: number): PaymentRecord {
@@ -177,6 +179,13 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
       payeeId: input.payeeId ?? null,
       feeBp: input.feeBp ?? 0,
     });
+  }
+
+  /** A WALLET charge's payment (SUCCEEDED) and its ledger legs: what `charge` and `txCharge` write under the same key. */
+  function walletChargeOf(input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp'>, at: number) {
+    const record: PaymentRecord = { ...chargeRecordOf({ ...input, method: 'WALLET' }, at), succeededAt: at };
+    const legs = payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description);
+    return { record, legs, operationId: `${record.id}-charge` };
   }
 
   const dailyLimitGuard =
@@ -260,10 +269,8 @@ export function createCheckout(ctx: PaymentsContext, notices: Pick<ReturnType<ty
    * from the reads, nothing written). The same key makes the same payment as `charge`; one it made already is answered.
    */
   async function txCharge(tx: Transaction, input: Omit<ChargeInput, 'method' | 'provider' | 'clientIp' | 'countsTowardDailyLimit'>) {
-    const at = now();
-    const record: PaymentRecord = { ...chargeRecordOf({ ...input, method: 'WALLET' }, at), succeededAt: at };
-    const legs = payoutLegs('PAYMENT', userAccount('WALLET', input.payerId), record, input.amount, input.description);
-    return prepareOnce(tx, record, legs, `${record.id}-charge`);
+    const { record, legs, operationId } = walletChargeOf(input, now());
+    return prepareOnce(tx, record, legs, operationId);
   }
 
   /** A payment and its ledger legs prepared in the caller's transaction: reads and refusals now, `write()` after every read. */

@@ -5,7 +5,7 @@ import { jobPool } from '../driver';
 import { notificationHub, type DispatchInput, type Hub } from '../notifications';
 import { OFFER_RADIUS_M } from './schools.trips';
 import { createSchoolTripDays, WITHDRAWN } from './schools.trips.days';
-import { planDocument, tripDeadline, tripDocument, type PlanRecord, type TripRecord } from './schools.trips.model';
+import { MISSED, planDocument, tripDeadline, tripDocument, type PlanRecord, type TripRecord } from './schools.trips.model';
 import { SCHOOL_EVENTS } from './schools.events';
 import { SCHOOL_TEXTS } from './schools.texts';
 
@@ -81,14 +81,14 @@ export function tripNotice(t: TripRecord): DispatchInput | undefined {
     event: `school.trip.${step}`,
     recipients: step === 'skipped' ? [driver] : step === 'expired' ? [parent, driver] : [parent],
     entityId: t.id,
-    text: step === 'expired' ? SCHOOL_TEXTS.text(t.startedAt === null ? 'missed' : 'notClosed', about) : SCHOOL_TEXTS.text(step, about),
+    text: step === 'expired' ? SCHOOL_TEXTS.text(t.reason === MISSED ? 'missed' : 'notClosed', about) : SCHOOL_TEXTS.text(step, about),
     params: { tripId: t.id, planId: t.planId },
   });
 }
 
 export interface TripTriggerWork {
   hub: Pick<Hub, 'dispatch'>;
-  deadlines: DeadlineScheduler<{ tripId: string }>;
+  deadlines: DeadlineScheduler<{ tripId: string; armedFor?: string }>;
   now: number;
 }
 
@@ -98,7 +98,8 @@ export const onTripWritten = typedTrigger(
   async ({ before, after }, config: Readonly<AppConfig>, work?: TripTriggerWork) => {
     if (!after || before?.status === after.status) return 'nothing';
     const w: TripTriggerWork = work ?? { hub: notificationHub(config), deadlines: tripDeadline.scheduler, now: Date.now() };
-    await tripDeadline.arm(w.deadlines, after, w.now, after.status);
+    const due = tripDeadline.dueAt(after);
+    if (due !== null) await tripDeadline.arm(w.deadlines, after, w.now, String(due));
     const n = tripNotice(after);
     if (!n) return after.status === 'SCHEDULED' ? 'scheduled, timer armed' : 'nothing';
     await w.hub.dispatch(n);

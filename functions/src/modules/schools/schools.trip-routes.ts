@@ -9,7 +9,7 @@ import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 import { WEEKDAYS } from '../../platform/kits/catalog/hours';
 import { createSchoolTripPlans, OFFER_RADIUS_M, PlanBodySchema, SCHOOL_TRIP_MAX_KM } from './schools.trips';
 import { createSchoolTripDays, START_AHEAD_MS } from './schools.trips.days';
-import { LEGS, PLAN_STATUSES, TRIP_STATUSES, type PlanRecord, type TripRecord } from './schools.trips.model';
+import { LEGS, MISSED, NOT_CLOSED, PLAN_STATUSES, TRIP_STATUSES, type PlanRecord, type TripRecord } from './schools.trips.model';
 
 // School trips: a parent's plans for a term, drivers' offers and their terms, each day's trips and their moves.
 
@@ -41,7 +41,7 @@ const TripSchema = z
     planId: z.string(),
     status: z
       .enum(TRIP_STATUSES)
-      .describe('EXPIRED: not set off within an hour of the pick-up (missed), or not dropped off within four (`reason` says which).'),
+      .describe(`EXPIRED: \`reason\` "${MISSED}" (not set off within an hour of the pick-up) or "${NOT_CLOSED}" (not dropped off within four hours of it).`),
     leg: z.enum(LEGS),
     date: z.string().meta({ format: 'date' }),
     pickupAt: IsoTimeSchema,

@@ -13,6 +13,9 @@ import {
   legsOn,
   tripDocument,
   tripIdOf,
+  expiredTrip,
+  MISSED_AFTER_MS,
+  TRIP_EXPIRED_BY,
   tripDeadline,
   tripMachine,
   type Leg,
@@ -56,10 +59,10 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
     return inTransaction(async (tx) => {
       const plan = await readRecord(plans().doc(planId), tx);
       if (!plan || plan.status !== 'MATCHED' || !plan.driverId) return;
-      const legs = legsOn(plan, date, zone);
+      const at = now();
+      const legs = legsAhead(plan, date, at);
       const refs = legs.map((l) => trips().doc(tripIdOf(plan.id, date, l.leg)));
       const found = refs.length ? await tx.getAll(...refs) : [];
-      const at = now();
       legs.forEach((l, i) => {
         const existing = found[i].data();
         if (!existing) tx.create(refs[i], newTrip(plan, date, l.leg, l.pickupAt, at));
@@ -91,20 +94,22 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
     async day(v: Viewer, date?: string): Promise<TripRecord[]> {
       const at = now();
       const on = date ?? dayOf(at);
-      if (on >= dayOf(at) && on <= dayOf(at + SET_OUT_DAYS * 86_400_000)) {
-        const [asParent, asDriver] = await Promise.all(
-          (['parentId', 'driverId'] as const).map((field) =>
-            plans().where(field, '==', v.userId).where('status', '==', 'MATCHED').limit(MAX_PLANS_PER_DAY).get(),
-          ),
-        );
-        for (const id of new Set([...asParent.docs, ...asDriver.docs].map((d) => d.id))) await setOut(id, on);
-      }
-      const mine = await trips()
-        .where('participants', 'array-contains', v.userId)
-        .where('date', '==', on)
-        .limit(2 * MAX_PLANS_PER_DAY)
-        .get();
-      return mine.docs.map((d) => tripDeadline.settle(d.data(), at).entity).sort((a, b) => a.pickupAt - b.pickupAt);
+      const ofDay = async () =>
+        (
+          await trips()
+            .where('participants', 'array-contains', v.userId)
+            .where('date', '==', on)
+            .limit(2 * MAX_PLANS_PER_DAY)
+            .get()
+        ).docs.map((d) => d.data());
+      if (on < dayOf(at) || on > dayOf(at + SET_OUT_DAYS * 86_400_000)) return settledDay(await ofDay(), at);
+      const matched = (field: 'parentId' | 'driverId') => plans().where(field, '==', v.userId).where('status', '==', 'MATCHED').limit(MAX_PLANS_PER_DAY).get();
+      const [asParent, asDriver, found] = await Promise.all([matched('parentId'), matched('driverId'), ofDay()]);
+      // Only plans whose legs that day are not all set out for their driver now take a transaction.
+      const ready = (p: PlanRecord) => legsAhead(p, on, at).every((l) => found.some((t) => t.id === tripIdOf(p.id, on, l.leg) && t.driverId === p.driverId));
+      const pending = new Set([...asParent.docs, ...asDriver.docs].filter((d) => !ready(d.data())).map((d) => d.id));
+      for (const id of pending) await setOut(id, on);
+      return settledDay(pending.size > 0 ? await ofDay() : found, at);
     },
 
     get: load,
@@ -206,20 +211,23 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
     },
 
     /** A trip's timer (its task, at least once): expired when still not set off, or not closed, by its due time. */
-    expire: (id: string) =>
+    expire: (id: string, armedFor?: number) =>
       tripDeadline.run(id, {
         load: (tripId) => readRecord(trips().doc(tripId)),
-        expire: (tripId) =>
-          transition(tripMachine, store(tripId), {
+        expire: (tripId) => {
+          const at = now();
+          return transition(tripMachine, store(tripId), {
             action: 'expire',
-            by: tripDeadline.spec.expiry!.by,
+            by: TRIP_EXPIRED_BY,
             rolesOf: () => ['SYSTEM'],
-            apply: (t) => t,
-            now: now(),
+            apply: (t, to) => expiredTrip(t, to, at),
+            now: at,
             missing: notFound,
             deadline: expiry(),
             tolerant: 'refused',
-          }),
+          });
+        },
+        armedFor,
         now,
       }),
 
@@ -247,6 +255,12 @@ export function createSchoolTripDays(_config: Readonly<AppConfig>, now: () => nu
     },
   };
 }
+
+/** The legs of a plan's day still to be run at `at`: one whose window has passed is never set out (nor given to a new driver). */
+const legsAhead = (plan: PlanRecord, date: string, at: number) => legsOn(plan, date, zone).filter((l) => l.pickupAt + MISSED_AFTER_MS > at);
+
+/** A day's trips as they stand at `at` (a timer passed reads EXPIRED), soonest pick-up first. */
+const settledDay = (day: TripRecord[], at: number) => day.map((t) => tripDeadline.settle(t, at).entity).sort((a, b) => a.pickupAt - b.pickupAt);
 
 function newTrip(plan: PlanRecord, date: string, leg: Leg, pickupAt: number, at: number): TripRecord {
   const [from, to] = leg === 'TO_SCHOOL' ? [plan.home, plan.school] : [plan.school, plan.home];

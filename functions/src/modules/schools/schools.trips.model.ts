@@ -94,7 +94,7 @@ export const tripDocument = lazySchema(() =>
       planId: z.string(),
       status: describe(
         z.enum(TRIP_STATUSES),
-        'SCHEDULED → EN_ROUTE (the driver set off: follow `driver_locations/{driverId}`) → ON_BOARD → ARRIVED; SKIPPED; CANCELLED; EXPIRED (not set off within an hour of the pick-up, or not closed within four: `reason`).',
+        'SCHEDULED → EN_ROUTE (the driver set off: follow `driver_locations/{driverId}`) → ON_BOARD → ARRIVED; SKIPPED; CANCELLED; EXPIRED (its timer: `reason` says which).',
       ),
       leg: z.enum(LEGS),
       date: describe(z.string(), 'The school day (YYYY-MM-DD).'),
@@ -109,7 +109,7 @@ export const tripDocument = lazySchema(() =>
       startedAt: nullableTimestamp('when the driver set off.'),
       pickedUpAt: nullableTimestamp('when the child got in.'),
       droppedOffAt: nullableTimestamp('when the child arrived.'),
-      reason: describe(z.nullable(z.string()), 'Why it was skipped or cancelled.'),
+      reason: describe(z.nullable(z.string()), `Why it was skipped or cancelled; EXPIRED: "${MISSED}" or "${NOT_CLOSED}".`),
       createdAt: timestamp('when the day’s trip was set out.'),
       updatedAt: timestamp('last change.'),
     }),
@@ -123,23 +123,34 @@ export const MISSED_AFTER_MS = 60 * 60_000;
 /** A trip under way but not closed this long after its pick-up time expires (the driver freed for other work). */
 export const CLOSED_AFTER_MS = 4 * 60 * 60_000;
 export const TRIP_EXPIRED_BY = 'system:school-trips';
+/** An EXPIRED trip's `reason` when the driver never set off. */
 export const MISSED = 'The driver did not set off in time';
+/** An EXPIRED trip's `reason` when the driver set off but never dropped the child off. */
 export const NOT_CLOSED = 'The driver did not close the trip';
 
-/** A trip's timer: one task per status that has one (the phase), expired lazily on read as well. */
-export const tripDeadline = defineDeadline({
+const tripDueAt = (t: TripRecord) =>
+  t.status === 'SCHEDULED' ? t.pickupAt + MISSED_AFTER_MS : t.status === 'EN_ROUTE' || t.status === 'ON_BOARD' ? t.pickupAt + CLOSED_AFTER_MS : null;
+
+/** The trip expired by its timer: `reason` MISSED (never set off) or NOT_CLOSED (set off, never dropped off). */
+export const expiredTrip = (t: TripRecord, to: TripStatus, at: number): TripRecord => ({
+  ...t,
+  status: to,
+  reason: t.status === 'SCHEDULED' ? MISSED : NOT_CLOSED,
+  updatedAt: at,
+});
+
+/**
+ * A trip's timer: one task per due time (the phase: a trip set off and then on board keeps the one task), carrying
+ * the due time it was armed for (a task armed before the trip set off settles quietly); expired lazily on read too.
+ */
+export const tripDeadline = defineDeadline<TripRecord, TripStatus, TripAction, 'tripId', { tripId: string; armedFor?: string }>({
   entity: 'school trip',
   queue: SCHOOL_TRIP_QUEUE,
   idField: 'tripId',
-  taskId: (id, phase) => `school-trip-${id}-${phase ?? 'SCHEDULED'}`,
-  dueAt: (t: TripRecord) =>
-    t.status === 'SCHEDULED' ? t.pickupAt + MISSED_AFTER_MS : t.status === 'EN_ROUTE' || t.status === 'ON_BOARD' ? t.pickupAt + CLOSED_AFTER_MS : null,
-  expiry: {
-    machine: tripMachine,
-    action: 'expire',
-    by: TRIP_EXPIRED_BY,
-    apply: (t, to, at) => ({ ...t, status: to, reason: t.status === 'SCHEDULED' ? MISSED : NOT_CLOSED, updatedAt: at }),
-  },
+  payloadOf: (t) => ({ tripId: t.id, armedFor: String(tripDueAt(t)) }),
+  taskId: (id, phase) => `school-trip-${id}-${phase ?? 'due'}`,
+  dueAt: tripDueAt,
+  expiry: { machine: tripMachine, action: 'expire', by: TRIP_EXPIRED_BY, apply: expiredTrip },
 });
 
 /** A trip's id: one per plan, day and leg, so setting a day out twice writes nothing new. */

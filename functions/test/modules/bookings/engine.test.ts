@@ -303,12 +303,41 @@ describe('administrators and overstays', () => {
     const other = request(`room-${randomUUID()}`);
     const held = await engine.hold(other, { pay: paying('refuse') });
     expect([held.booking.status, held.payRefused?.code]).toEqual(['HELD', 'WALLET_INSUFFICIENT_FUNDS']);
-    // A failure (not a refusal), or the caller's own check refusing: nothing held, nothing paid.
-    for (const o of [{ pay: paying('fail') }, { check: async () => Promise.reject(new AppError(403, 'Yours').withCode('BOOKING_OWN_RESOURCE')) }]) {
+    // A failure (not a refusal), or the caller's own check refusing: nothing held, nothing paid, no booking.
+    const own = async () => Promise.reject(new AppError(403, 'Yours').withCode('BOOKING_OWN_RESOURCE'));
+    for (const [o, error] of [
+      [{ pay: paying('fail') }, { message: 'the ledger is down' }],
+      [{ pay: paying('pay'), check: own }, { code: 'BOOKING_OWN_RESOURCE' }],
+    ] as const) {
       const r2 = request(`room-${randomUUID()}`);
-      await expect(engine.hold(r2, o)).rejects.toBeDefined();
+      await expect(engine.hold(r2, o)).rejects.toMatchObject(error);
       expect(await takenBy(r2.resource.id)).toEqual({});
+      expect((await db().collection('bookings').where('consumerId', '==', r2.consumerId).get()).size).toBe(0);
     }
+  });
+
+  it('paid in the hold’s transaction where the partner answers: PENDING_PARTNER, its units held until the answer is due, still counted; nothing due, nothing paid; a replay pays nothing again', async () => {
+    const writes: string[] = [];
+    const pay = async (_tx: FirebaseFirestore.Transaction, b: { id: string; payment: { dueVnd: number } }) => ({
+      receipt: { paymentId: `pay-${b.id}`, amountVnd: b.payment.dueVnd },
+      write: () => void writes.push(b.id),
+    });
+    const consumerId = `guest-${randomUUID().slice(0, 8)}`;
+    const r = request(`visit-${randomUUID()}`, { consumerId, vertical: 'HOME_SERVICE', priceVnd: 1_000_000 });
+    const made = await engine.hold(r, { pay });
+    expect(made).toMatchObject({ paidAtOnce: true, booking: { status: 'PENDING_PARTNER', holdUntil: null, payment: { dueVnd: 300_000, paidVnd: 300_000 } } });
+    const entry = (await takenBy(r.resource.id, NIGHTS[0], 'HOME_SERVICE'))[made.booking.id] as unknown as { state: string; until: number };
+    expect(entry).toMatchObject({ state: 'HELD', until: made.booking.answerBy });
+    const replay = await engine.hold(r, { pay });
+    expect([replay.replayed, replay.paidAtOnce, writes]).toEqual([true, undefined, [made.booking.id]]);
+    // Four more waiting for their answers: the sixth is one too many, paid or not.
+    for (let i = 0; i < 4; i++) await engine.hold(request(`visit-${randomUUID()}`, { consumerId, vertical: 'HOME_SERVICE', priceVnd: 1_000_000 }), { pay });
+    await expect(engine.hold(request(`visit-${randomUUID()}`, { consumerId, vertical: 'HOME_SERVICE', priceVnd: 1_000_000 }), { pay })).rejects.toMatchObject({
+      code: 'BOOKING_TOO_MANY_HOLDS',
+    });
+    // Nothing due (a clinic): the payment is never asked for.
+    const free = await engine.hold(request(`doctor-${randomUUID()}`, { vertical: 'MEDICAL' }), { pay });
+    expect([free.booking.status, free.paidAtOnce, writes.includes(free.booking.id)]).toEqual(['HELD', undefined, false]);
   });
 });
 

@@ -64,7 +64,7 @@ describe('charge', () => {
       description: 'Stay',
       idempotencyKey: key(),
     };
-    const marker = db().collection('bench_raw').doc(`txcharge-${randomUUID()}`);
+    const marker = db().collection('test_markers').doc(`txcharge-${randomUUID()}`);
     await expect(
       db().runTransaction(async (tx) => {
         const prepared = await payments.txCharge(tx, { ...input, amount: vnd(80_000), idempotencyKey: key() });

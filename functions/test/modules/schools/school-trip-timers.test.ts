@@ -88,33 +88,37 @@ describe('school trip timers', () => {
     expect([busy.status, busy.body.code]).toEqual([409, 'SCHOOL_TRIP_DRIVER_BUSY']);
     expect((await stored(pm.id)).status).toBe('SCHEDULED');
 
-    // The first leg's timer delivered early: nothing changes (the queue retries later).
+    // The first leg, under way four hours after its pick-up: the driver's next move finds it EXPIRED (refused), the
+    // driver freed in the same transaction.
     const pickup = Date.parse(am.pickupAt);
-    await expect(createSchoolTripDays(testConfig(), () => pickup + HOUR).expire(am.id)).rejects.toThrow(/not due yet/);
-    expect((await stored(am.id)).status).toBe('EN_ROUTE');
-    // Due, delivered twice: expired once, the driver freed, parent and driver told once each.
     const late = createSchoolTripDays(testConfig(), () => pickup + CLOSED_AFTER_MS + MINUTE);
-    expect(await late.expire(am.id)).toBe('expired');
-    expect(await late.expire(am.id)).toBe('settled');
+    expect(await createSchoolTripDays(testConfig(), () => pickup + HOUR).get({ userId: parent.user.id }, am.id)).toMatchObject({ status: 'EN_ROUTE' });
+    await expect(late.move({ userId: driver.user.id }, am.id, 'pickUp', null)).rejects.toMatchObject({ code: 'SCHOOL_TRIP_TRANSITION' });
     expect(await stored(am.id)).toMatchObject({ status: 'EXPIRED', reason: NOT_CLOSED, droppedOffAt: null });
     const location = (await db().collection(DRIVER_LOCATIONS).doc(driver.user.id).get()).data()!;
     expect(location).toMatchObject({ currentJobId: null, sharedWithId: null });
+    expect(await late.expire(am.id)).toBe('settled'); // its task comes after: nothing left to do
     for (const who of [parent.user.id, driver.user.id])
       await waitFor(async () => ((await inboxOf(who, { entityId: am.id, event: 'school.trip.expired' })).length === 1 ? true : undefined), {
         what: 'parent and driver told the trip was closed',
       });
-    const events = await db().collection(SCHOOL_TRIPS).doc(am.id).collection('events').where('action', '==', 'expire').get();
-    expect(events.size).toBe(1);
 
     // The second leg, never set off: read past its window it shows EXPIRED (stored unchanged until moved or its task runs).
     const pmPickup = Date.parse(pm.pickupAt);
     const afterWindow = createSchoolTripDays(testConfig(), () => pmPickup + MISSED_AFTER_MS + MINUTE);
     expect(await afterWindow.get({ userId: parent.user.id }, pm.id)).toMatchObject({ status: 'EXPIRED', reason: MISSED });
     expect((await stored(pm.id)).status).toBe('SCHEDULED');
-    // The driver cancelling it then is refused, and the expiry stands.
-    await expect(afterWindow.move({ userId: driver.user.id }, pm.id, 'cancel', 'Kẹt xe')).rejects.toMatchObject({ code: 'SCHOOL_TRIP_TRANSITION' });
+    // Its task delivered early changes nothing (the queue retries later); one armed for an earlier due time settles.
+    await expect(createSchoolTripDays(testConfig(), () => pmPickup).expire(pm.id)).rejects.toThrow(/not due yet/);
+    expect(await afterWindow.expire(pm.id, pmPickup)).toBe('settled');
+    expect((await stored(pm.id)).status).toBe('SCHEDULED');
+    // Due, delivered twice: expired once (one event), the parent told.
+    expect(await afterWindow.expire(pm.id, pmPickup + MISSED_AFTER_MS)).toBe('expired');
+    expect(await afterWindow.expire(pm.id, pmPickup + MISSED_AFTER_MS)).toBe('settled');
     expect(await stored(pm.id)).toMatchObject({ status: 'EXPIRED', reason: MISSED });
-    expect(await afterWindow.expire(pm.id)).toBe('settled');
+    const events = await db().collection(SCHOOL_TRIPS).doc(pm.id).collection('events').where('action', '==', 'expire').get();
+    expect(events.size).toBe(1);
+    await expect(afterWindow.move({ userId: driver.user.id }, pm.id, 'cancel', 'Kẹt xe')).rejects.toMatchObject({ code: 'SCHOOL_TRIP_TRANSITION' });
     await waitFor(async () => ((await inboxOf(parent.user.id, { entityId: pm.id, event: 'school.trip.expired' })).length === 1 ? true : undefined), {
       what: 'the parent told the trip was missed',
     });
@@ -151,14 +155,29 @@ describe('school trip timers', () => {
       before: before ? { id: trip.id, data: before } : undefined,
       after: { id: trip.id, data: after },
     });
+    const enRoute = { ...data, status: 'EN_ROUTE', startedAt: data.pickupAt };
+    const onBoard = { ...enRoute, status: 'ON_BOARD', pickedUpAt: data.pickupAt };
     await onTripWritten(change(null, data), testConfig(), work(pickupAt - HOUR));
-    await onTripWritten(change(data, { ...data, status: 'EN_ROUTE', startedAt: data.pickupAt }), testConfig(), work(pickupAt));
-    await onTripWritten(change(data, { ...data, status: 'ARRIVED' }), testConfig(), work(pickupAt));
+    await onTripWritten(change(data, enRoute), testConfig(), work(pickupAt));
+    await onTripWritten(change(enRoute, onBoard), testConfig(), work(pickupAt + 10 * MINUTE));
+    await onTripWritten(change(onBoard, { ...onBoard, status: 'ARRIVED' }), testConfig(), work(pickupAt + 30 * MINUTE));
+    // One task per due time: set off and then on board keep the one the trip had under way.
     expect(scheduled).toEqual([
-      [trip.id, (HOUR + MISSED_AFTER_MS) / 1000, 'SCHEDULED'],
-      [trip.id, CLOSED_AFTER_MS / 1000, 'EN_ROUTE'],
+      [trip.id, (HOUR + MISSED_AFTER_MS) / 1000, String(pickupAt + MISSED_AFTER_MS)],
+      [trip.id, CLOSED_AFTER_MS / 1000, String(pickupAt + CLOSED_AFTER_MS)],
+      [trip.id, CLOSED_AFTER_MS / 1000 - 600, String(pickupAt + CLOSED_AFTER_MS)],
     ]);
-    expect(told).toEqual(['school.trip.started', 'school.trip.droppedOff']);
+    expect(told).toEqual(['school.trip.started', 'school.trip.pickedUp', 'school.trip.droppedOff']);
+    // A day whose pick-ups are past their window when first asked for is never set out (nobody can run it now).
+    const later = localDate(now + 72 * HOUR);
+    const times = (await call('GET', `/school-trip-plans/${planId}`, { token: parent.accessToken })).body as {
+      toSchoolPickup: string;
+      fromSchoolPickup: string;
+    };
+    const lastPickup = Math.max(...[times.toSchoolPickup, times.fromSchoolPickup].map((t) => Date.parse(`${later}T${t}:00+07:00`)));
+    const pastWindow = createSchoolTripDays(testConfig(), () => lastPickup + MISSED_AFTER_MS + MINUTE);
+    expect(await pastWindow.day({ userId: driver.user.id }, later)).toEqual([]);
+    expect((await call('GET', `/school-trips?date=${later}`, { token: driver.accessToken })).body.items).toHaveLength(2);
 
     // The plan's trigger delivered twice more for its match: the parent told once.
     const plan = (await db().collection(SCHOOL_TRIP_PLANS).doc(planId).get()).data()!;

@@ -167,11 +167,11 @@ export function defineInventory(spec: InventorySpec) {
 
     /**
      * Reads the units and refuses (409 with the spec's code) when one lacks `qty` beside the others' live entries;
-     * `write()` then holds them for the booking until `until` (after every read of the transaction), or takes them as
-     * `as` says (confirmed at once: a booking paid in the same transaction). Holding again for the same booking
-     * replaces its hold.
+     * `write()` then holds them for the booking until `until` (after every read of the transaction); `write({ until })`
+     * holds them until another time, `write('CONFIRMED')` takes them for good at once (a booking paid in the same
+     * transaction). Holding again for the same booking replaces its hold.
      */
-    async txHold(tx: Transaction, h: HoldRequest): Promise<{ write(as?: Pick<UnitEntry, 'state' | 'until'>): void }> {
+    async txHold(tx: Transaction, h: HoldRequest): Promise<{ write(as?: 'CONFIRMED' | { until: number }): void }> {
       checkedBookingId(h.bookingId);
       checkedUnits(h.resourceId, h.units);
       if (!Number.isSafeInteger(h.qty) || h.qty < 1) throw invalid('a hold takes a whole quantity ≥ 1', h.qty);
@@ -184,8 +184,14 @@ export function defineInventory(spec: InventorySpec) {
           spec.unavailableCode,
         );
       return {
-        write: (as = { state: 'HELD', until: h.until }) =>
-          writeEntries(tx, { resourceId: h.resourceId, units: h.units, docs }, h.bookingId, { qty: h.qty, state: as.state, until: as.until }, h.now),
+        write: (as = { until: h.until }) =>
+          writeEntries(
+            tx,
+            { resourceId: h.resourceId, units: h.units, docs },
+            h.bookingId,
+            as === 'CONFIRMED' ? { qty: h.qty, state: 'CONFIRMED', until: null } : { qty: h.qty, state: 'HELD', until: as.until },
+            h.now,
+          ),
       };
     },
 
