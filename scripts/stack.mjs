@@ -219,6 +219,9 @@ async function test() {
   // Every query shape the API, triggers and tasks send is recorded for deploy:check's index coverage.
   const queryLog = path.join(resultsDir, 'firestore-queries.jsonl');
   env.FIRESTORE_QUERY_LOG = queryLog;
+  // And what each API operation, trigger and task run costs in Firestore reads and writes, for the cost budgets.
+  const costLog = path.join(resultsDir, 'firestore-costs.jsonl');
+  env.FIRESTORE_COST_LOG = costLog;
   // The production smoke script runs against this stack too (through Hosting, as against a deployment).
   const smokeOut = path.join(resultsDir, 'smoke.txt');
   const smoke = `"${process.execPath}" "${path.join(repoRoot, 'scripts', 'smoke.mjs')}" --base-url ${BASE_URL} --otp-inbox ${env.SINKS_URL} --docs on > "${smokeOut}" 2>&1`;
@@ -269,19 +272,23 @@ async function test() {
   const deployOut = path.join(resultsDir, 'deploy-check.json');
   await clock.time('deploy:check', () => runLive(process.execPath, [path.join(repoRoot, 'scripts', 'deploy-check.mjs'), '--queries', queryLog, `--json=${deployOut}`]));
   const deploy = fs.existsSync(deployOut) ? JSON.parse(fs.readFileSync(deployOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'deploy:check did not finish' };
+  const costOut = path.join(resultsDir, 'cost-check.json');
+  await clock.time('cost budgets', () => runLive(process.execPath, [path.join(repoRoot, 'scripts', 'cost-check.mjs'), '--costs', costLog, `--json=${costOut}`]));
+  const costs = fs.existsSync(costOut) ? JSON.parse(fs.readFileSync(costOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'the cost check did not finish' };
 
   const sounds = fs.existsSync(soundsOut) ? JSON.parse(fs.readFileSync(soundsOut, 'utf8')) : { passed: 0, failed: 1, crashed: 'sound check did not run' };
   const unit = readJestResults(unitOut);
   const emu = readJestResults(emuOut);
   const serial = readJestResults(serialOut);
-  const passed = form.passed + sounds.passed + unit.passed + emu.passed + serial.passed + smokeResult.passed + deploy.passed;
-  const failed = form.failed + sounds.failed + unit.failed + emu.failed + serial.failed + smokeResult.failed + deploy.failed;
-  for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed, smokeResult.crashed, deploy.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
+  const passed = form.passed + sounds.passed + unit.passed + emu.passed + serial.passed + smokeResult.passed + deploy.passed + costs.passed;
+  const failed = form.failed + sounds.failed + unit.failed + emu.failed + serial.failed + smokeResult.failed + deploy.failed + costs.failed;
+  for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed, smokeResult.crashed, deploy.crashed, costs.crashed].filter(Boolean))
+    log(`test runner did not finish: ${crash}`);
   const durations = fileDurations([unitOut, emuOut, serialOut]);
   recordDurations(durations);
   printTiming(clock.tiers, durations, Date.now() - started);
   log(
-    `form: ${form.passed} passed, ${form.failed} failed; sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
+    `form: ${form.passed} passed, ${form.failed} failed; sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; cost budgets: ${costs.passed} passed, ${costs.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
   );
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -34,6 +34,9 @@ if (!discoveringFunctions) getConfig(); // throws ConfigError: the instance refu
 // npm test: triggers and tasks in the Functions emulator record their query shapes too (deploy:check).
 if (process.env.FIRESTORE_QUERY_LOG)
   (require('./platform/core/deploy/query-log') as typeof import('./platform/core/deploy/query-log')).recordQueriesTo(process.env.FIRESTORE_QUERY_LOG);
+// npm test: and what each of their runs costs in Firestore reads and writes (the cost budgets).
+if (process.env.FIRESTORE_COST_LOG)
+  (require('./platform/core/deploy/cost-log') as typeof import('./platform/core/deploy/cost-log')).recordCostsTo(process.env.FIRESTORE_COST_LOG);
 
 let app: Express | undefined;
 

@@ -37,6 +37,9 @@ export default async function startInProcessApi(): Promise<void> {
   // npm test records every query shape the API sends, for deploy:check's index coverage.
   if (env.FIRESTORE_QUERY_LOG)
     (runtime.load('platform/core/deploy/query-log') as typeof import('../../src/platform/core/deploy/query-log')).recordQueriesTo(env.FIRESTORE_QUERY_LOG);
+  // …and what each request costs in Firestore reads and writes, for the cost budgets.
+  if (env.FIRESTORE_COST_LOG)
+    (runtime.load('platform/core/deploy/cost-log') as typeof import('../../src/platform/core/deploy/cost-log')).recordCostsTo(env.FIRESTORE_COST_LOG);
   // Refusals (4xx) are what most tests provoke; only errors reach the log.
   setLogSink((entry) => {
     if (entry.severity === 'ERROR') process.stderr.write(`[api] ${JSON.stringify(entry)}\n`);

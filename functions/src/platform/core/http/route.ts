@@ -1,3 +1,4 @@
+import { costCountingMiddleware, countingCosts } from '../deploy/cost-log';
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { AccessTokenVerifier, AuthContext } from '../auth/access-token';
@@ -182,6 +183,8 @@ export function toExpressHandlers(
   },
 ): RequestHandler[] {
   const handlers: RequestHandler[] = [];
+  // npm test counts what each operation costs in Firestore reads and writes (the cost budgets), from its first step.
+  if (countingCosts()) handlers.push(costCountingMiddleware(route.operationId) as unknown as RequestHandler);
   // First: a request without an attested app costs no rate-limit write, session lookup or validation.
   if (deps.appCheck && deps.appCheck.mode !== 'off' && route.appCheck !== false)
     handlers.push(appCheckGuard(deps.appCheck.mode, deps.appCheck.verify, `${route.method.toUpperCase()} ${route.path}`));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SAFE_REQUEST_ID } from '../http/request-context';
+import { countingCosts, withCostCounted } from '../deploy/cost-log';
 import { logger, withLogFields } from '../logging/logger';
 
 // How the Cloud Functions entry runs a task or trigger handler: every line it logs (services, repositories
@@ -36,7 +37,8 @@ export function triggerRunFields(functionName: string, eventId: string): { funct
 export async function runFunction(fields: { function: string } & Record<string, unknown>, work: () => Promise<unknown>): Promise<void> {
   await withLogFields(fields, async () => {
     try {
-      await work();
+      if (countingCosts()) await withCostCounted(`${'eventId' in fields ? 'trigger' : 'task'}:${fields.function}`, work);
+      else await work();
     } catch (err) {
       const { sourceMappedStack } = require('../logging/stack') as typeof import('../logging/stack');
       logger.error('function failed; it will be retried', {
