@@ -103,7 +103,8 @@ async function withFault(
 
 /** The number of commits one run of a fresh attempt makes (the fault positions to try), after a warm-up run. */
 async function commitsOf(fresh: () => Promise<() => Promise<Answer>>): Promise<number> {
-  expect((await (await fresh())()).status).toBeLessThan(300); // loads the route's modules: a cold start is slow
+  // Loads the route's modules: a cold start on a busy machine may pass the deadline (503), retried with its key.
+  expect((await retryUntilAnswered(await fresh())).status).toBeLessThan(300);
   const attempt = await fresh();
   faults.count();
   const answer = await attempt();
