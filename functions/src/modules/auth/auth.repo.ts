@@ -43,6 +43,18 @@ export const authRepo = {
       .doc(id)
       .create({ ...data, expireAt: expireAt(session.refresh.exp * 1000) });
   },
+  /**
+   * Whether the user signed in before at all, and from this device (user agent and device name) before: two queries
+   * of at most one document each, however many sessions the account has had (all of them cost a read each before).
+   */
+  async deviceHistory(userId: string, device: { userAgent: string | null; deviceName: string | null }): Promise<{ any: boolean; known: boolean }> {
+    const mine = sessions().where('userId', '==', userId);
+    const [any, known] = await Promise.all([
+      mine.limit(1).get(),
+      mine.where('userAgent', '==', device.userAgent).where('deviceName', '==', device.deviceName).limit(1).get(),
+    ]);
+    return { any: !any.empty, known: !known.empty };
+  },
   async sessionsOf(userId: string): Promise<SessionRecord[]> {
     return (await sessions().where('userId', '==', userId).get()).docs.map((d) => d.data());
   },

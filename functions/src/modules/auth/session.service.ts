@@ -115,10 +115,9 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
         refresh: { ...pair.refresh, previousJti: null, rotatedAt: null },
         previousAccess: null,
       };
-      const previous = deps.onNewDevice ? await authRepo.sessionsOf(user.id) : [];
+      const history = deps.onNewDevice ? await authRepo.deviceHistory(user.id, client) : { any: false, known: true };
       await authRepo.createSession(session);
-      const known = previous.some((p) => p.userAgent === client.userAgent && p.deviceName === client.deviceName);
-      if (deps.onNewDevice && previous.length > 0 && !known) {
+      if (deps.onNewDevice && history.any && !history.known) {
         // An alert must never fail the sign-in it reports.
         await deps.onNewDevice(user, session).catch((err: Error) => logger.error('new-device alert failed', { userId: user.id, error: err.message }));
       }
