@@ -12,6 +12,7 @@ import { MODULE_SWITCHES } from './module-switches.generated';
 import { API_CONCURRENCY, API_TIMEOUT_SECONDS, WORKER_CONCURRENCY, declaredSecrets, functionsRegion, instanceLimits } from './platform/core/deploy/settings';
 import type { TaskDefinition, TriggerDefinition } from './platform/core/module/module';
 import { platformTasks } from './platform/core/module/platform-tasks';
+import { concerns, groupTriggers, type TriggerGroup } from './platform/core/module/trigger-groups';
 
 // Every function below (HTTPS, tasks, triggers) runs in the one configured region, with a ceiling on instances
 // and a set concurrency (the `api` function overrides both).
@@ -63,26 +64,26 @@ const deliveries = () => require('./platform/core/module/runs') as typeof import
 type Snapshot = { id: string; exists: boolean; data(): Record<string, unknown> | undefined };
 const side = (snap: Snapshot | undefined) => (snap?.exists ? { id: snap.id, data: snap.data() ?? {} } : undefined);
 
-// A definition as a Cloud Functions trigger: retried on failure (handlers are idempotent by the event id).
-function firestoreTrigger(name: string, trigger: TriggerDefinition) {
+// A group of handlers on one document path as a Cloud Functions trigger (platform/core/module/trigger-groups): retried
+// on failure, every handler idempotent by the event id. Each handler the change concerns runs under its own name; one
+// that fails does not keep the others from running (side by side), and fails the delivery after them.
+function firestoreTrigger(group: TriggerGroup) {
   const triggers = firestoreTriggers();
-  const options = {
-    document: trigger.document,
-    retry: true,
-    secrets,
-    memory: trigger.options?.memory ?? '256MiB',
-    timeoutSeconds: trigger.options?.timeoutSeconds ?? 60,
-  } as const;
-  let handler: ReturnType<TriggerDefinition['load']> | undefined;
+  const options = { document: group.document, retry: true, secrets, ...group.options } as const;
+  const loaded = new Map<string, ReturnType<TriggerDefinition['load']>>();
   const run = async (event: { id: string; time: string; params: Record<string, string> }, before: Snapshot | undefined, after: Snapshot | undefined) => {
-    handler ??= trigger.load();
-    const deliver = handler;
     const { runFunction, triggerRunFields } = deliveries();
-    await runFunction(triggerRunFields(name, event.id), () =>
-      deliver({ id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) }, getConfig()),
-    );
+    const change = { id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) };
+    const runs = group.handlers
+      .filter(({ trigger }) => concerns(trigger.on, { before: change.before !== undefined, after: change.after !== undefined }))
+      .map(({ name, trigger }) => {
+        const handler = loaded.get(name) ?? loaded.set(name, trigger.load()).get(name)!;
+        return runFunction(triggerRunFields(name, event.id), () => handler(change, getConfig()));
+      });
+    const failed = (await Promise.allSettled(runs)).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   };
-  switch (trigger.on) {
+  switch (group.on) {
     case 'created':
       return triggers.onDocumentCreated(options, (event) => run(event, undefined, event.data));
     case 'deleted':
@@ -123,7 +124,6 @@ function exportTask(name: string, task: TaskDefinition<never>): void {
 const target = process.env.FUNCTION_TARGET;
 const needsModuleFunctions = !target || (target !== 'api' && target !== 'deliverMessage');
 for (const [name, task] of Object.entries(target === 'api' ? {} : platformTasks())) exportTask(name, task);
-for (const definition of needsModuleFunctions ? loadModules() : []) {
-  for (const [name, task] of Object.entries(definition.tasks ?? {})) exportTask(name, task);
-  for (const [name, trigger] of Object.entries(definition.triggers ?? {})) lazyExport(name, () => firestoreTrigger(name, trigger));
-}
+const modules = needsModuleFunctions ? loadModules() : [];
+for (const definition of modules) for (const [name, task] of Object.entries(definition.tasks ?? {})) exportTask(name, task);
+for (const group of modules.length > 0 ? groupTriggers(modules) : []) lazyExport(group.name, () => firestoreTrigger(group));

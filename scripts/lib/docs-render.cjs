@@ -27,6 +27,7 @@ function load(base) {
     MODULES: req('modules').MODULES,
     COLLECTIONS: req('modules').COLLECTIONS,
     platformTasks: req('platform/core/module/platform-tasks').platformTasks,
+    groupTriggers: req('platform/core/module/trigger-groups').groupTriggers,
     renderOpenApiJson: req('platform/core/openapi/render').renderOpenApiJson,
     switches: req('platform/core/config/module-switches'),
     settings: req('platform/core/deploy/settings'),
@@ -70,7 +71,7 @@ function entryFunctions() {
   return [...source.matchAll(/^export const (\w+) = (onRequest|onTaskDispatched)\b/gm)].map((m) => ({ name: m[1], kind: kinds[m[2]], source: 'entry (`src/index.ts`)' }));
 }
 
-function functionRows({ MODULES, platformTasks }) {
+function functionRows({ MODULES, platformTasks, groupTriggers }) {
   const rows = entryFunctions();
   for (const [name, task] of Object.entries(platformTasks ? platformTasks() : {})) {
     const attempts = task.options?.retryConfig?.maxAttempts;
@@ -81,10 +82,15 @@ function functionRows({ MODULES, platformTasks }) {
       const attempts = task.options?.retryConfig?.maxAttempts;
       rows.push({ name, kind: `Cloud Tasks${attempts ? ` (${attempts} attempts)` : ''}`, source: `module ${code(m.name)}` });
     }
-    for (const [name, trigger] of Object.entries(m.triggers ?? {})) {
-      if (typeof trigger.document !== 'string' || typeof trigger.on !== 'string') throw new Error(`module ${m.name}: trigger ${name} has no document or on: update functionRows in scripts/lib/docs-render.cjs`);
-      rows.push({ name, kind: `Firestore trigger: ${trigger.on} ${code(trigger.document)}`, source: `module ${code(m.name)}` });
-    }
+  }
+  // Triggers on one document path share a function (platform/core/module/trigger-groups).
+  for (const group of groupTriggers(MODULES)) {
+    for (const { name, trigger } of group.handlers)
+      if (typeof trigger.document !== 'string' || typeof trigger.on !== 'string') throw new Error(`trigger ${name} has no document or on: update functionRows in scripts/lib/docs-render.cjs`);
+    const alone = group.handlers.length === 1;
+    const handlers = alone ? '' : ` (handlers ${group.handlers.map((h) => `${code(h.name)}: ${h.trigger.on}`).join(', ')})`;
+    const modules = [...new Set(group.handlers.map((h) => code(h.module)))];
+    rows.push({ name: group.name, kind: `Firestore trigger: ${group.on} ${code(group.document)}${handlers}`, source: `module${modules.length > 1 ? 's' : ''} ${modules.join(', ')}` });
   }
   return rows;
 }

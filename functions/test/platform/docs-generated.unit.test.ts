@@ -5,6 +5,7 @@ import { configSchema } from '../../src/platform/core/config/config.schema';
 import { configSwitches } from '../../src/platform/core/config/module-switches';
 import { MODULES } from '../../src/modules';
 import { platformTasks } from '../../src/platform/core/module/platform-tasks';
+import { groupTriggers } from '../../src/platform/core/module/trigger-groups';
 
 // The docs follow the code: the generated parts of docs/ (module table, function list, configuration, kit users,
 // latest benchmark figures) equal what scripts/lib/docs-render.cjs renders from src (`npm run openapi` rewrites
@@ -16,7 +17,11 @@ interface Renderer {
   TARGETS: Record<string, string[]>;
   renderDocs(base: string): Record<string, string>;
   applyBlocks(text: string, names: string[], blocks: Record<string, string>, file: string): string;
-  functionRows(loaded: { MODULES: typeof MODULES; platformTasks?: typeof platformTasks }): Array<{ name: string; kind: string; source: string }>;
+  functionRows(loaded: {
+    MODULES: typeof MODULES;
+    platformTasks?: typeof platformTasks;
+    groupTriggers: typeof groupTriggers;
+  }): Array<{ name: string; kind: string; source: string }>;
   platformKits(platformDir: string): string[];
 }
 const render = require(path.join(root, 'scripts', 'lib', 'docs-render.cjs')) as Renderer;
@@ -75,10 +80,12 @@ describe('docs follow the code', () => {
     const architecture = rendered['docs/architecture.md'];
     for (const m of MODULES) {
       expect(architecture).toContain(`| \`${m.name}\` |`);
-      for (const name of [...Object.keys(m.tasks ?? {}), ...Object.keys(m.triggers ?? {})]) expect(architecture).toContain(`| \`${name}\` |`);
+      for (const name of Object.keys(m.tasks ?? {})) expect(architecture).toContain(`| \`${name}\` |`);
+      for (const name of Object.keys(m.triggers ?? {})) expect(architecture).toContain(`\`${name}\``);
     }
-    const names = render.functionRows({ MODULES, platformTasks }).map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['api', 'deliverMessage']));
+    for (const group of groupTriggers(MODULES)) expect(architecture).toContain(`| \`${group.name}\` |`);
+    const names = render.functionRows({ MODULES, platformTasks, groupTriggers }).map((r) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['api', 'deliverMessage', 'usersChanged', 'paymentsChanged', 'callStatusChanged']));
     expect(new Set(names).size).toBe(names.length);
   });
 

@@ -8,6 +8,7 @@ import { PROMOTION_VERTICALS } from '../../src/modules/promotions';
 import { ADMIN_PERMISSIONS } from '../../src/platform/core/auth/roles';
 import { defineErrorCodes, ERROR_CODES, PLATFORM_ERROR_CODES, type ErrorCode } from '../../src/platform/core/errors/codes';
 import { defineModule, defineModules, renderModuleLists, renderModuleSwitches, type ModuleDefinition } from '../../src/platform/core/module/module';
+import { groupTriggers } from '../../src/platform/core/module/trigger-groups';
 
 // The module list against the files Firebase needs as single files: firestore.rules (default deny, a block
 // only for collections clients reach) and firestore.indexes.json (a TTL policy for every TTL field).
@@ -52,10 +53,12 @@ describe('module definitions', () => {
   });
 
   it('task and trigger function names are unique across modules, and each task consumes its own queue', () => {
-    const functions = ['api', 'deliverMessage', ...MODULES.flatMap((m) => [...Object.keys(m.tasks ?? {}), ...Object.keys(m.triggers ?? {})])];
+    const handlers = MODULES.flatMap((m) => Object.keys(m.triggers ?? {}));
+    expect(new Set(handlers).size).toBe(handlers.length);
+    const functions = ['api', 'deliverMessage', ...MODULES.flatMap((m) => Object.keys(m.tasks ?? {})), ...groupTriggers(MODULES).map((g) => g.name)];
     expect(new Set(functions).size).toBe(functions.length);
     for (const m of MODULES) for (const [name, task] of Object.entries(m.tasks ?? {})) expect(task.queue.name).toBe(name);
-    expect(functions).toEqual(expect.arrayContaining(['callRingTimeout', 'broadcastJob', 'callStatusChanged', 'userAuditTrail']));
+    expect(functions).toEqual(expect.arrayContaining(['callRingTimeout', 'broadcastJob', 'callStatusChanged', 'usersChanged']));
   });
 
   it('trigger documents name a declared collection', () => {

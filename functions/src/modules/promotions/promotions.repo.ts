@@ -106,6 +106,11 @@ export const promotionsRepo = {
     await batch.commit();
   },
 
+  /** Whether any shard has a use left: one document read at most (a query of one), not one per shard. */
+  async anyLeft(promotionId: string): Promise<boolean> {
+    const snap = await db().collection(PROMOTIONS).doc(promotionId).collection(PROMOTION_SHARDS).where('remaining', '>', 0).limit(1).select().get();
+    return !snap.empty;
+  },
   /** Uses left per shard, read outside a transaction (a hint of where to try). */
   async shardsLeft(promotionId: string, count: number): Promise<number[]> {
     if (count === 0) return [];

@@ -178,16 +178,16 @@ export function createPromotionsService(deps: PromotionsDeps) {
     async available(userId: string, vertical?: PromotionVertical) {
       const t = now();
       const open = (await promotionsRepo.activeEndingAfter(t, 200)).filter((p) => p.startsAt <= t && (!vertical || p.verticals.includes(vertical)));
-      const [used, left] = await Promise.all([
-        promotionsRepo.usagesOf(
-          open.map((p) => p.id),
-          userId,
-        ),
-        Promise.all(open.map((p) => promotionsRepo.shardsLeft(p.id, p.shardCount))),
-      ]);
-      return open
-        .map((p, i) => ({ ...promotionView(p), usesLeftForMe: p.perUserLimit - used[i], exhausted: p.totalLimit !== null && left[i].every((n) => n <= 0) }))
-        .filter((p) => p.usesLeftForMe > 0 && !p.exhausted);
+      const used = await promotionsRepo.usagesOf(
+        open.map((p) => p.id),
+        userId,
+      );
+      const mine = open
+        .map((p, i) => ({ ...promotionView(p), usesLeftForMe: p.perUserLimit - used[i], limited: p.totalLimit !== null }))
+        .filter((p) => p.usesLeftForMe > 0);
+      // A voucher with a total limit costs one read to tell it is not used up (its shards' query), not one per shard.
+      const left = await Promise.all(mine.map((p) => (p.limited ? promotionsRepo.anyLeft(p.id) : true)));
+      return mine.filter((_, i) => left[i]).map(({ limited: _limited, ...p }) => p);
     },
 
     async create(caller: Caller, body: z.output<typeof PromotionBodySchema>) {

@@ -195,7 +195,15 @@ export const ledgerRepo = {
     return Promise.all(
       ids.map(async (id) => {
         if (byId.has(id)) return { accountId: id, ...byId.get(id)! };
-        const shards = tx ? await tx.get(accountRef(id).collection(LEDGER_SHARDS)) : await accountRef(id).collection(LEDGER_SHARDS).get();
+        if (!tx) {
+          // Outside a transaction the shards are summed by an aggregation: one read per 1,000 shards, not one each.
+          const summed = await accountRef(id)
+            .collection(LEDGER_SHARDS)
+            .aggregate({ balance: firestoreApi().AggregateField.sum('balance') })
+            .get();
+          return { accountId: id, balance: summed.data().balance, reserved: 0 };
+        }
+        const shards = await tx.get(accountRef(id).collection(LEDGER_SHARDS));
         return { accountId: id, balance: shards.docs.reduce((sum, d) => sum + ((d.get('balance') as number | undefined) ?? 0), 0), reserved: 0 };
       }),
     );

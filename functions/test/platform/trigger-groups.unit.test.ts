@@ -1,0 +1,84 @@
+import { MODULES } from '../../src/modules';
+import type { TriggerDefinition } from '../../src/platform/core/module/module';
+import { concerns, groupFunctionName, groupTriggers } from '../../src/platform/core/module/trigger-groups';
+
+// Triggers of several modules on one document path are one Cloud Function (one invocation per write, not one each).
+const trigger = (document: string, on: TriggerDefinition['on'], options?: TriggerDefinition['options']): TriggerDefinition => ({
+  document,
+  on,
+  ...(options ? { options } : {}),
+  load: () => async () => undefined,
+});
+
+describe('trigger groups', () => {
+  it('a path with one handler keeps the handler’s name and settings', () => {
+    const [group] = groupTriggers([
+      { name: 'calls', triggers: { callStatusChanged: trigger('calls/{callId}', 'updated', { memory: '512MiB', timeoutSeconds: 120 }) } },
+    ]);
+    expect(group).toMatchObject({ name: 'callStatusChanged', document: 'calls/{callId}', on: 'updated', options: { memory: '512MiB', timeoutSeconds: 120 } });
+    expect(group.handlers.map((h) => h.name)).toEqual(['callStatusChanged']);
+  });
+
+  it('handlers of several modules on one path share a function named after the path, listening to what each needs', () => {
+    const groups = groupTriggers([
+      { name: 'payments', triggers: { paymentStatusChanged: trigger('payments/{paymentId}', 'written') } },
+      {
+        name: 'orders',
+        triggers: {
+          orderPaymentChanged: trigger('payments/{paymentId}', 'updated', { timeoutSeconds: 90 }),
+          orderStatusChanged: trigger('orders/{orderId}', 'updated'),
+        },
+      },
+      { name: 'users', triggers: { audit: trigger('users/{userId}', 'updated') } },
+      { name: 'driver', triggers: { pool: trigger('users/{userId}', 'updated', { memory: '512MiB' }) } },
+    ]);
+    expect(groups.map((g) => [g.name, g.on, g.handlers.map((h) => `${h.module}.${h.name}`)])).toEqual([
+      ['paymentsChanged', 'written', ['payments.paymentStatusChanged', 'orders.orderPaymentChanged']],
+      ['orderStatusChanged', 'updated', ['orders.orderStatusChanged']],
+      ['usersChanged', 'updated', ['users.audit', 'driver.pool']],
+    ]);
+    expect(groups[0].options).toEqual({ memory: '256MiB', timeoutSeconds: 90 });
+    expect(groups[2].options).toEqual({ memory: '512MiB', timeoutSeconds: 60 });
+  });
+
+  it('refuses a function name used twice', () => {
+    expect(() =>
+      groupTriggers([
+        { name: 'a', triggers: { usersChanged: trigger('profiles/{id}', 'written') } },
+        { name: 'b', triggers: { x: trigger('users/{userId}', 'written'), y: trigger('users/{userId}', 'created') } },
+      ]),
+    ).toThrow('usersChanged is used twice');
+  });
+
+  it('names a nested path after its collections', () => {
+    expect(groupFunctionName('conversations/{conversationId}/messages/{messageId}')).toBe('conversationsMessagesChanged');
+    expect(groupFunctionName('ride_sos/{sosId}')).toBe('rideSosChanged');
+  });
+
+  it.each([
+    ['created', { before: false, after: true }, true],
+    ['created', { before: true, after: true }, false],
+    ['updated', { before: true, after: true }, true],
+    ['updated', { before: false, after: true }, false],
+    ['updated', { before: true, after: false }, false],
+    ['deleted', { before: true, after: false }, true],
+    ['deleted', { before: true, after: true }, false],
+    ['written', { before: false, after: true }, true],
+    ['written', { before: true, after: false }, true],
+  ] as const)('a handler on %s is called for %j: %s', (on, change, called) => {
+    expect(concerns(on, change)).toBe(called);
+  });
+
+  it('the module list: payments (payments, orders, bookings) and users (users, driver) share functions; every other path has its own', () => {
+    const groups = groupTriggers(MODULES);
+    const shared = groups.filter((g) => g.handlers.length > 1).map((g) => [g.name, g.handlers.map((h) => h.name).sort()]);
+    expect(shared).toEqual(
+      expect.arrayContaining([
+        ['paymentsChanged', ['bookingPaymentChanged', 'orderPaymentChanged', 'paymentStatusChanged']],
+        ['usersChanged', ['driverAccountChanged', 'userAuditTrail']],
+      ]),
+    );
+    const handlers = MODULES.reduce((n, m) => n + Object.keys(m.triggers ?? {}).length, 0);
+    expect(groups.reduce((n, g) => n + g.handlers.length, 0)).toBe(handlers);
+  });
+});
