@@ -18,3 +18,12 @@ export async function attempt(name, fn, log = (m) => process.stdout.write(`[supe
     return { error: err.message };
   }
 }
+
+/** The spread of a measure over its rounds: the lowest, the quartiles and the highest (rounded to 3 places). */
+export function spread(values) {
+  const r = (x) => Math.round(x * 1000) / 1000;
+  return { min: r(Math.min(...values)), p25: r(percentile(values, 25)), p75: r(percentile(values, 75)), max: r(Math.max(...values)) };
+}
+
+/** `0.98× (0.95–1.01)`: a paired ratio with its interquartile range. */
+export const withSpread = (ratio, s) => `${ratio}× (${s.p25}–${s.p75})`;

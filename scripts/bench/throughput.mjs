@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, stopServer } from './server-process.mjs';
-import { median } from './stats.mjs';
+import { median, spread } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, '..', '..', 'functions', 'package.json'));
@@ -45,6 +45,9 @@ export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSe
     }
     const stack = median(rps.stack);
     const plain = median(rps.plain);
+    // Each round's own ratio (its two loads back to back): a busy machine slows both of a round alike, so the median
+    // of these holds where the ratio of the two medians moves with whichever rounds the load hit.
+    const paired = rps.stack.map((s, i) => s / rps.plain[i]);
     const stackPeakRssMb = await new Promise((resolve) => {
       servers.stack.once('message', (m) => resolve(m.peakRssMb));
       servers.stack.send('peak-rss');
@@ -53,7 +56,9 @@ export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSe
       stackPeakRssMb,
       stackMedianRps: Math.round(stack),
       plainMedianRps: Math.round(plain),
-      ratio: Math.round((stack / plain) * 1000) / 1000,
+      ratio: Math.round(median(paired) * 1000) / 1000,
+      ratioOfMedians: Math.round((stack / plain) * 1000) / 1000,
+      spread: spread(paired),
       roundsRps: rps,
       rounds,
       secondsPerRound: seconds,

@@ -15,6 +15,7 @@ const TARGETS = {
   'docs/configuration.md': ['switches', 'deploy-switches'],
   'docs/kits.md': ['kit-users'],
   'docs/benchmarks.md': ['bench-results'],
+  'docs/deploying.md': ['cost-model'],
 };
 
 const code = (s) => `\`${s}\``;
@@ -244,6 +245,16 @@ function renderBenchResults() {
   return text.replace(/^# [^\n]*\n+/, '').trim();
 }
 
+// The cost model of the last `npm run bench` (its "Firestore cost" section: the flows' table and the month's price).
+function renderCostModel() {
+  const text = fs.readFileSync(path.join(repoRoot, 'bench', 'results.md'), 'utf8');
+  const start = text.indexOf('## Firestore cost');
+  if (start < 0) return '(no cost model in bench/results.md yet: run `npm run bench`)';
+  const section = text.slice(start + '## Firestore cost'.length);
+  const end = section.indexOf('| operation of the profile');
+  return (end < 0 ? section : section.slice(0, end)).trim();
+}
+
 // --- assembling --------------------------------------------------------------------------------------------------
 
 function renderBlocks(base) {
@@ -255,6 +266,7 @@ function renderBlocks(base) {
     'deploy-switches': renderDeploySwitches(loaded),
     'kit-users': renderKitUsers(),
     'bench-results': renderBenchResults(),
+    'cost-model': renderCostModel(),
   };
 }
 
