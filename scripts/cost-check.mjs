@@ -11,17 +11,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { repoRoot } from './lib/util.mjs';
+import { option, repoRoot } from './lib/util.mjs';
 
 const { budgetOf, check, mergeBudgets, summarize } = createRequire(import.meta.url)('./lib/cost-budgets.cjs');
 
 const args = process.argv.slice(2);
-const option = (name) => {
-  const inline = args.find((a) => a.startsWith(`--${name}=`));
-  if (inline) return inline.slice(name.length + 3);
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const costsFile = path.resolve(option('costs') ?? path.join(repoRoot, '.cache', 'test-results', 'firestore-costs.jsonl'));
 const budgetsFile = path.join(repoRoot, 'functions', 'cost-budgets.json');
 const jsonOut = option('json');

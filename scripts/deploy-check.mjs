@@ -17,15 +17,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { functionsDir, repoRoot } from './lib/util.mjs';
+import { functionsDir, option, repoRoot } from './lib/util.mjs';
 
-const args = process.argv.slice(2);
-const option = (name) => {
-  const inline = args.find((a) => a.startsWith(`--${name}=`));
-  if (inline) return inline.slice(name.length + 3);
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const root = path.resolve(option('root') ?? repoRoot);
 const queriesFile = path.resolve(option('queries') ?? path.join(repoRoot, '.cache', 'test-results', 'firestore-queries.jsonl'));
 const jsonOut = option('json');

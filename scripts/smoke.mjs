@@ -10,14 +10,8 @@
 // reported, not asserted). Exit code 0 when every step passed.
 import { randomBytes } from 'node:crypto';
 import { DEV_SINKS } from './lib/profiles.mjs';
+import { option } from './lib/util.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const inline = args.find((a) => a.startsWith(`--${name}=`));
-  if (inline) return inline.slice(name.length + 3);
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : fallback;
-};
 const base = (option('base-url') ?? '').replace(/\/+$/, '');
 if (!/^https?:\/\//.test(base)) {
   process.stderr.write('usage: npm run smoke -- --base-url https://<host> [--otp-inbox <url>] [--docs on|off]\n');

@@ -12,7 +12,7 @@ import { MODULE_SWITCHES } from './module-switches.generated';
 import { API_CONCURRENCY, API_TIMEOUT_SECONDS, WORKER_CONCURRENCY, declaredSecrets, functionsRegion, instanceLimits } from './platform/core/deploy/settings';
 import type { TaskDefinition, TriggerDefinition } from './platform/core/module/module';
 import { platformTasks } from './platform/core/module/platform-tasks';
-import { concerns, groupTriggers, type TriggerGroup } from './platform/core/module/trigger-groups';
+import { groupTriggers, runGroup, type TriggerGroup } from './platform/core/module/trigger-groups';
 
 // Every function below (HTTPS, tasks, triggers) runs in the one configured region, with a ceiling on instances
 // and a set concurrency (the `api` function overrides both).
@@ -65,8 +65,8 @@ type Snapshot = { id: string; exists: boolean; data(): Record<string, unknown> |
 const side = (snap: Snapshot | undefined) => (snap?.exists ? { id: snap.id, data: snap.data() ?? {} } : undefined);
 
 // A group of handlers on one document path as a Cloud Functions trigger (platform/core/module/trigger-groups): retried
-// on failure, every handler idempotent by the event id. Each handler the change concerns runs under its own name; one
-// that fails does not keep the others from running (side by side), and fails the delivery after them.
+// on failure. Each handler the change concerns runs under its own name, side by side with the others; one that fails
+// does not keep the others from ending, and fails the delivery after them.
 function firestoreTrigger(group: TriggerGroup) {
   const triggers = firestoreTriggers();
   const options = { document: group.document, retry: true, secrets, ...group.options } as const;
@@ -74,14 +74,14 @@ function firestoreTrigger(group: TriggerGroup) {
   const run = async (event: { id: string; time: string; params: Record<string, string> }, before: Snapshot | undefined, after: Snapshot | undefined) => {
     const { runFunction, triggerRunFields } = deliveries();
     const change = { id: event.id, time: event.time, params: event.params, before: side(before), after: side(after) };
-    const runs = group.handlers
-      .filter(({ trigger }) => concerns(trigger.on, { before: change.before !== undefined, after: change.after !== undefined }))
-      .map(({ name, trigger }) => {
-        const handler = loaded.get(name) ?? loaded.set(name, trigger.load()).get(name)!;
-        return runFunction(triggerRunFields(name, event.id), () => handler(change, getConfig()));
-      });
-    const failed = (await Promise.allSettled(runs)).find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    // A handler's code loads inside its run: a load that throws fails that handler (logged as such), not the others.
+    await runGroup(group, change, ({ name, trigger }) =>
+      runFunction(triggerRunFields(name, event.id), () => {
+        let handler = loaded.get(name);
+        if (!handler) loaded.set(name, (handler = trigger.load()));
+        return handler(change, getConfig());
+      }),
+    );
   };
   switch (group.on) {
     case 'created':
@@ -126,4 +126,4 @@ const needsModuleFunctions = !target || (target !== 'api' && target !== 'deliver
 for (const [name, task] of Object.entries(target === 'api' ? {} : platformTasks())) exportTask(name, task);
 const modules = needsModuleFunctions ? loadModules() : [];
 for (const definition of modules) for (const [name, task] of Object.entries(definition.tasks ?? {})) exportTask(name, task);
-for (const group of modules.length > 0 ? groupTriggers(modules) : []) lazyExport(group.name, () => firestoreTrigger(group));
+for (const group of groupTriggers(modules)) lazyExport(group.name, () => firestoreTrigger(group));

@@ -97,7 +97,13 @@ async function seedConsumers(apiJson, merchantId, count, tag, keys) {
         // Money as the ledger bench funds its payers: an adjustment from the platform's adjustments account.
         await db().runTransaction((tx) => ledgerRepo.post(tx, [{ kind: 'ADJUSTMENT', debit: adjustments, credit: userAccount('WALLET', user.id), amount: FUNDS, memo: 'bench float' }], { operationId: `bench-fund-${user.id}`, by: 'bench', now: Date.now() }));
         for (const [n, itemKey] of keys.entries()) {
-          const added = await apiJson('POST', '/cart/items', { seller: { kind: 'MERCHANT', id: merchantId }, itemKey, quantity: 1 + (n % 2), ...(LINE_OPTIONS[itemKey] ? { options: LINE_OPTIONS[itemKey] } : {}) }, user.token, { 'idempotency-key': `bench-${user.id}-${itemKey}` });
+          const line = { seller: { kind: 'MERCHANT', id: merchantId }, itemKey, quantity: 1 + (n % 2), ...(LINE_OPTIONS[itemKey] ? { options: LINE_OPTIONS[itemKey] } : {}) };
+          // A 503 (the request's deadline on a busy machine) is sent again under the same key, as an app does.
+          let added = await apiJson('POST', '/cart/items', line, user.token, { 'idempotency-key': `bench-${user.id}-${itemKey}` });
+          for (let retry = 1; added.status === 503 && retry <= 5; retry++) {
+            await new Promise((resolve) => setTimeout(resolve, 500 * retry));
+            added = await apiJson('POST', '/cart/items', line, user.token, { 'idempotency-key': `bench-${user.id}-${itemKey}` });
+          }
           if (added.status !== 201) throw new Error(`POST /cart/items ${added.status}: ${JSON.stringify(added.body)}`);
         }
         return user;

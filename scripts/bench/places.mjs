@@ -15,6 +15,8 @@ import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
+// The modules' config switches, installed as the functions entry installs them (the catalog reads the configuration).
+lib('platform/core/config/module-switches.js').installSwitches(lib('module-switches.generated.js').MODULE_SWITCHES);
 const { db } = lib('platform/core/firebase/firebase.js');
 const { geohashOf, distanceMeters } = lib('platform/kits/geo/geo.js');
 const { foldText, searchTermsOf } = lib('platform/kits/text/text.js');

@@ -50,7 +50,12 @@ function summarize(lines) {
     }
     byOp.set(key, op);
   }
-  const stat = (runs, key) => ({ p50: median(runs.map((r) => r[key])), max: Math.max(...runs.map((r) => r[key])) });
+  const stat = (runs, key) => ({
+    p50: median(runs.map((r) => r[key])),
+    // The mean too: a trigger's median run is often one with nothing to do (the cost model prices triggers by it).
+    mean: Math.round((runs.reduce((n, r) => n + r[key], 0) / runs.length) * 10) / 10,
+    max: Math.max(...runs.map((r) => r[key])),
+  });
   return [...byOp.entries()]
     .map(([op, { runs, refused, by }]) => {
       const answered = runs.filter((r) => r.status === undefined || r.status < 400);

@@ -245,14 +245,10 @@ function renderBenchResults() {
   return text.replace(/^# [^\n]*\n+/, '').trim();
 }
 
-// The cost model of the last `npm run bench` (its "Firestore cost" section: the flows' table and the month's price).
+// The cost model of the last `npm run bench` (bench/cost-model.md: the flows' table and the month's price).
 function renderCostModel() {
-  const text = fs.readFileSync(path.join(repoRoot, 'bench', 'results.md'), 'utf8');
-  const start = text.indexOf('## Firestore cost');
-  if (start < 0) return '(no cost model in bench/results.md yet: run `npm run bench`)';
-  const section = text.slice(start + '## Firestore cost'.length);
-  const end = section.indexOf('| operation of the profile');
-  return (end < 0 ? section : section.slice(0, end)).trim();
+  const file = path.join(repoRoot, 'bench', 'cost-model.md');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '(no cost model yet: run `npm run bench`)';
 }
 
 // --- assembling --------------------------------------------------------------------------------------------------

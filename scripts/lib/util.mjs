@@ -10,6 +10,14 @@ export const functionsDir = path.join(repoRoot, 'functions');
 export const PROJECT_ID = 'demo-superapp';
 export const BASE_URL = 'http://127.0.0.1:5000';
 
+/** A command-line option's value, `--name value` or `--name=value` (`fallback` when absent). */
+export function option(name, fallback, args = process.argv.slice(2)) {
+  const inline = args.find((a) => a.startsWith(`--${name}=`));
+  if (inline) return inline.slice(name.length + 3);
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : fallback;
+}
+
 export function log(message) {
   process.stdout.write(`[superapp] ${message}\n`);
 }

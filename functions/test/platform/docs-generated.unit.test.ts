@@ -81,7 +81,9 @@ describe('docs follow the code', () => {
     for (const m of MODULES) {
       expect(architecture).toContain(`| \`${m.name}\` |`);
       for (const name of Object.keys(m.tasks ?? {})) expect(architecture).toContain(`| \`${name}\` |`);
-      for (const name of Object.keys(m.triggers ?? {})) expect(architecture).toContain(`\`${name}\``);
+      // A trigger's handler is named in its module's row (its function may be a shared one).
+      const row = architecture.split('\n').find((line) => line.startsWith(`| \`${m.name}\` |`)) ?? '';
+      for (const name of Object.keys(m.triggers ?? {})) expect([name, row.includes(`\`${name}\``)]).toEqual([name, true]);
     }
     for (const group of groupTriggers(MODULES)) expect(architecture).toContain(`| \`${group.name}\` |`);
     const names = render.functionRows({ MODULES, platformTasks, groupTriggers }).map((r) => r.name);

@@ -1,6 +1,6 @@
 import { MODULES } from '../../src/modules';
 import type { TriggerDefinition } from '../../src/platform/core/module/module';
-import { concerns, groupFunctionName, groupTriggers } from '../../src/platform/core/module/trigger-groups';
+import { concerns, groupFunctionName, groupTriggers, runGroup } from '../../src/platform/core/module/trigger-groups';
 
 // Triggers of several modules on one document path are one Cloud Function (one invocation per write, not one each).
 const trigger = (document: string, on: TriggerDefinition['on'], options?: TriggerDefinition['options']): TriggerDefinition => ({
@@ -50,6 +50,15 @@ describe('trigger groups', () => {
     ).toThrow('usersChanged is used twice');
   });
 
+  it('refuses two triggers of one path whose wildcards are named differently', () => {
+    expect(() =>
+      groupTriggers([
+        { name: 'a', triggers: { x: trigger('users/{userId}', 'updated') } },
+        { name: 'b', triggers: { y: trigger('users/{uid}', 'updated') } },
+      ]),
+    ).toThrow('y watches users/{uid}, another trigger users/{userId}');
+  });
+
   it('names a nested path after its collections', () => {
     expect(groupFunctionName('conversations/{conversationId}/messages/{messageId}')).toBe('conversationsMessagesChanged');
     expect(groupFunctionName('ride_sos/{sosId}')).toBe('rideSosChanged');
@@ -67,6 +76,51 @@ describe('trigger groups', () => {
     ['written', { before: true, after: false }, true],
   ] as const)('a handler on %s is called for %j: %s', (on, change, called) => {
     expect(concerns(on, change)).toBe(called);
+  });
+
+  it('runs the handlers the change concerns; one that fails keeps none of the others from ending, then fails the delivery', async () => {
+    const [group] = groupTriggers([
+      { name: 'a', triggers: { onCreate: trigger('things/{id}', 'created'), onUpdate: trigger('things/{id}', 'updated') } },
+      { name: 'b', triggers: { failing: trigger('things/{id}', 'written'), slow: trigger('things/{id}', 'written') } },
+    ]);
+    const created = { id: 'e1', time: '2026-11-29T00:00:00Z', params: { id: 't' }, before: undefined, after: { id: 't', data: {} } };
+    const ran: string[] = [];
+    const runOne = async ({ name }: { name: string }) => {
+      if (name === 'slow') await new Promise((resolve) => setTimeout(resolve, 20));
+      ran.push(name);
+      if (name === 'failing') throw new Error('boom');
+    };
+    await expect(runGroup(group, created, runOne)).rejects.toThrow('boom');
+    expect(ran.sort()).toEqual(['failing', 'onCreate', 'slow']);
+    ran.length = 0;
+    const updated = { ...created, before: { id: 't', data: {} } };
+    await expect(runGroup(group, updated, async ({ name }) => void ran.push(name))).resolves.toBe(3);
+    expect(ran.sort()).toEqual(['failing', 'onUpdate', 'slow']);
+  });
+
+  it('the trigger functions deployed (a rename is a deploy that deletes one and creates another: change this list on purpose)', () => {
+    expect(
+      groupTriggers(MODULES)
+        .map((g) => g.name)
+        .sort(),
+    ).toEqual([
+      'bookingStatusChanged',
+      'callStatusChanged',
+      'chatMessageCreated',
+      'deliveryStatusChanged',
+      'incidentStatusChanged',
+      'orderStatusChanged',
+      'paymentsChanged',
+      'rentalDepositChanged',
+      'reviewWritten',
+      'rideSosCreated',
+      'rideStatusChanged',
+      'schoolTripChanged',
+      'schoolTripPlanChanged',
+      'usersChanged',
+      'walletTransferCreated',
+      'walletWithdrawalChanged',
+    ]);
   });
 
   it('the module list: payments (payments, orders, bookings) and users (users, driver) share functions; every other path has its own', () => {

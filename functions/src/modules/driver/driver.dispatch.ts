@@ -13,6 +13,7 @@ import {
   driverLocationDocument,
   isFresh,
   jobKeysOf,
+  mayDrive,
   withKeys,
   positionCovers,
   sameLocationWindow,
@@ -22,6 +23,7 @@ import {
   type RideClass,
 } from './driver.model';
 import { driverRepo, locationsRepo } from './driver.repo';
+import { accounts } from '../users';
 
 // Where drivers are and which of them dispatch may give a ride to. Position reports (up to one a second per driver)
 // are the hot path: no transaction and no read in the steady state. The instance remembers the last version of each
@@ -185,13 +187,14 @@ export function createDispatchService(deps: { hub: Pick<Hub, 'dispatch'>; maxSpe
 
   /**
    * Takes a driver out of the pool at once (account locked, DRIVER role removed): OFFLINE on the profile and the
-   * position, so neither dispatch, the drivers map nor surge counts them. False when they were not ONLINE.
+   * position, so neither dispatch, the drivers map nor surge counts them. False when they were not ONLINE, or when
+   * the account may drive again by now (a late redelivery of the change must not take a driver let back in offline).
    */
   async function takeOffline(userId: string): Promise<boolean> {
     const at = now();
     const changed = await inTransaction(async (tx) => {
-      const loc = await locationsRepo.get(userId, tx);
-      if (!loc || loc.status !== 'ONLINE') return false;
+      const [loc, account] = await Promise.all([locationsRepo.get(userId, tx), accounts.get(userId, tx)]);
+      if (!loc || loc.status !== 'ONLINE' || mayDrive(account)) return false;
       locationsRepo.set(tx, withKeys({ ...loc, status: 'OFFLINE', updatedAt: at }));
       tx.update(driverRepo.ref(userId), { status: 'OFFLINE', updatedAt: at });
       return true;

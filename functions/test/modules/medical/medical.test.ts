@@ -72,6 +72,10 @@ describe('medical appointments', () => {
 
     const a = await ask(patient, clinicId, 'bs_an', at(day, '09:00'));
     expect(a.status).toBe(201);
+    // The day's slots read the doctor's booked units in one query: the one asked for is taken, its neighbours free.
+    const taken = await call('GET', `/medical/clinics/${clinicId}/doctors/bs_an/slots?date=${day}`, { token: patient.accessToken });
+    const freeAt = (time: string) => taken.body.slots.find((x: { startsAt: string }) => x.startsAt === new Date(at(day, time)).toISOString())?.free;
+    expect([freeAt('08:30'), freeAt('09:00'), freeAt('09:30')]).toEqual([true, false, true]);
     expect(a.body).toMatchObject({
       vertical: 'MEDICAL',
       status: 'PENDING_PARTNER',

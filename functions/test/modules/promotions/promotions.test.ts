@@ -66,6 +66,11 @@ describe('promotions', () => {
     expect(stored.data().count).toBe(10);
     const figures = await call('GET', `/promotions/manage/${made.body.id}`, { token: admin.accessToken });
     expect(figures.body.stats).toEqual({ redeemed: 10, remaining: 0 });
+    // Used up in all (one query of its shards tells), it is no longer offered, to someone who never used it either;
+    // one with uses left still is.
+    const open = await create(admin, voucher({ totalLimit: 10, perUserLimit: 1, minSpend: 0 }));
+    const offered = (await call('GET', '/promotions', { token: user.accessToken })).body.items.map((p: { id: string }) => p.id);
+    expect([offered.includes(made.body.id), offered.includes(open.body.id)]).toEqual([false, true]);
   });
 
   it('validates and redeems within the terms: cap, minimum, vertical, per-user uses, one use per reference, release', async () => {

@@ -96,6 +96,9 @@ describe('school consultations', () => {
     expect((await ask(staff, schoolId, at(day, '10:00'))).body.code).toBe('BOOKING_OWN_RESOURCE');
     const after = await call('GET', `/schools/${schoolId}/consultation-slots?date=${day}`, { token: parent.accessToken });
     expect(after.body.slots.map((s: { free: boolean }) => s.free)).toEqual([true, false, true]);
+    // The next day's units are not the booked day's (the slots read one day's span of the school's units).
+    const nextDay = await call('GET', `/schools/${schoolId}/consultation-slots?date=${dateIn(6)}`, { token: parent.accessToken });
+    expect(nextDay.body.slots.map((s: { free: boolean }) => s.free)).toEqual([true, true, true]);
     expect((await call('GET', `/bookings?vertical=SCHOOL`, { token: third.accessToken })).body.items).toEqual([]);
 
     // The school answers the first family with another time, which the family takes.

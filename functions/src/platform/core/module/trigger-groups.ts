@@ -1,10 +1,12 @@
-import type { DocumentChange, ModuleDefinition, TriggerDefinition } from './module';
+import type { DocumentChange, DocumentEvent, ModuleDefinition, TriggerDefinition } from './module';
 
 // Triggers of different modules on the same document path run as one Cloud Function: a payment's write was three
 // invocations (payments, orders, bookings), a user's update two, each billed and each a cold start of its own.
-// The function runs every handler the change concerns, one after another under the handler's own name (logs, cost
-// lines); one that fails fails the function after the others ran, and the redelivery runs them all again, which
-// handlers tolerate (every trigger is idempotent by the event id).
+// The function runs every handler the change concerns, side by side, each under its own name (logs, cost lines); one
+// that fails fails the delivery after the others ended, and the redelivery runs them all again: every handler must
+// tolerate a repeat of an event it already handled, and judge a late one against the current state (a driver let
+// back in is not taken offline by the redelivered lock). The handlers of a group see the same event id: one that
+// derives ids from it keeps them apart from the others' (the audit trail writes `audit_log/{eventId}`, no other).
 
 export interface TriggerHandler {
   name: string;
@@ -12,13 +14,17 @@ export interface TriggerHandler {
   trigger: TriggerDefinition;
 }
 
+type Memory = NonNullable<NonNullable<TriggerDefinition['options']>['memory']>;
+/** Every memory size a trigger may declare, in MiB: a group runs at its largest handler's. */
+const MEMORY_MIB: Record<Memory, number> = { '256MiB': 256, '512MiB': 512 };
+
 export interface TriggerGroup {
   /** The Cloud Function's name: the handler's own when it is alone on its path, else `<collections>Changed`. */
   name: string;
   document: string;
   /** The change the function listens to: the handlers' own when they agree, else every write. */
   on: DocumentChange;
-  options: { memory: '256MiB' | '512MiB'; timeoutSeconds: number };
+  options: { memory: Memory; timeoutSeconds: number };
   handlers: TriggerHandler[];
 }
 
@@ -46,11 +52,22 @@ export function groupFunctionName(document: string): string {
   return `${words.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('')}Changed`;
 }
 
-/** The Cloud Functions the modules' triggers make, in module order; throws on a name used twice. */
+/** `users/{userId}` → `users/{}`: paths that differ only in their wildcards' names watch the same documents. */
+const shapeOf = (document: string) => document.replace(/\{[^}]*\}/g, '{}');
+
+/**
+ * The Cloud Functions the modules' triggers make, in module order. Throws on a name used twice, and on two triggers
+ * of one path that name its wildcards differently (they would be two functions, and the handlers read `params`).
+ */
 export function groupTriggers(modules: readonly Pick<ModuleDefinition, 'name' | 'triggers'>[]): TriggerGroup[] {
   const byDocument = new Map<string, TriggerHandler[]>();
+  const spelled = new Map<string, string>();
   for (const m of modules)
     for (const [name, trigger] of Object.entries(m.triggers ?? {})) {
+      const first = spelled.get(shapeOf(trigger.document)) ?? trigger.document;
+      if (first !== trigger.document)
+        throw new Error(`trigger functions: ${name} watches ${trigger.document}, another trigger ${first}: name the wildcards alike`);
+      spelled.set(shapeOf(trigger.document), trigger.document);
       const handlers = byDocument.get(trigger.document) ?? [];
       byDocument.set(trigger.document, [...handlers, { name, module: m.name, trigger }]);
     }
@@ -61,7 +78,7 @@ export function groupTriggers(modules: readonly Pick<ModuleDefinition, 'name' | 
       document,
       on: ons.size === 1 ? handlers[0].trigger.on : 'written',
       options: {
-        memory: handlers.some((h) => h.trigger.options?.memory === '512MiB') ? '512MiB' : '256MiB',
+        memory: handlers.map((h) => h.trigger.options?.memory ?? '256MiB').reduce((a, b) => (MEMORY_MIB[b] > MEMORY_MIB[a] ? b : a)),
         timeoutSeconds: Math.max(...handlers.map((h) => h.trigger.options?.timeoutSeconds ?? 60)),
       },
       handlers,
@@ -71,4 +88,20 @@ export function groupTriggers(modules: readonly Pick<ModuleDefinition, 'name' | 
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice !== undefined) throw new Error(`trigger functions: the name ${twice} is used twice`);
   return groups;
+}
+
+/**
+ * Runs the group's handlers the change concerns side by side (`runOne` runs one, in its log fields); when one fails,
+ * the others still end, then the first failure is thrown (the delivery is retried). Answers how many ran.
+ */
+export async function runGroup(
+  group: Pick<TriggerGroup, 'handlers'>,
+  change: DocumentEvent,
+  runOne: (handler: TriggerHandler) => Promise<void>,
+): Promise<number> {
+  const side = { before: change.before !== undefined, after: change.after !== undefined };
+  const concerned = group.handlers.filter((h) => concerns(h.trigger.on, side));
+  const failed = (await Promise.allSettled(concerned.map(runOne))).find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return concerned.length;
 }

@@ -172,7 +172,10 @@ export function defineInventory(spec: InventorySpec) {
   };
 
   return {
-    /** Each unit's capacity left at `now` (no transaction: a view that may be a moment old). */
+    /**
+     * Each unit's capacity left at `now` (no transaction: a view that may be a moment old). For the units of one span
+     * (a day's slots, a stay's nights): it reads every booked unit between the first and the last, asked for or not.
+     */
     async available(resourceId: string, units: readonly string[], capacityOf: (unit: string) => number, now: number) {
       const docs = await readSpan(resourceId, checkedUnits(resourceId, units));
       const capacity = checkedCapacity(capacityOf);
