@@ -102,3 +102,11 @@ export function costModelMarkdown(model) {
     `A month (30 days): ${thousands(model.perMonth.reads)} reads, ${thousands(model.perMonth.writes)} writes, ${thousands(model.perMonth.deletes)} deletes → **US$${model.monthUsd.total}** at the ${model.prices.label} (US$${model.prices.readsPer100k} / ${model.prices.writesPer100k} / ${model.prices.deletesPer100k} per 100,000 reads / writes / deletes, after the daily free quota; reads US$${model.monthUsd.reads}, writes US$${model.monthUsd.writes}, deletes US$${model.monthUsd.deletes}). The largest flow: ${largest.name}. Counts: ${model.source}; the flows with listeners count a read per change a client receives.${model.missing.length ? ` Not measured, left out: ${model.missing.map((m) => `\`${m}\``).join(', ')}.` : ''}`,
   ].join('\n');
 }
+
+// `node scripts/bench/cost-model.mjs --write`: the model alone from the last `npm test`'s counts (no benchmark run),
+// written to bench/cost-model.md for the deploy guide (`npm run openapi` renders it).
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--write')) {
+  const model = costModel(measuredOperations());
+  fs.writeFileSync(path.join(repoRoot, 'bench', 'cost-model.md'), `${costModelMarkdown(model)}\n`);
+  process.stdout.write(`${costModelMarkdown(model)}\n\nwrote bench/cost-model.md\n`);
+}
