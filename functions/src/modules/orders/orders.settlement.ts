@@ -17,6 +17,8 @@ import { ordersRepo, type OrderSettlement } from './orders.repo';
 
 const CAPTURED: readonly string[] = ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
 const PAID: readonly string[] = ['SUCCEEDED', 'PARTIALLY_REFUNDED'];
+/** Settlements whose money was taken for the delivery (what a payout may come from). */
+const TAKEN: readonly string[] = ['PAID', 'CAPTURED', 'COLLECTED'];
 
 export function createOrderSettlement(core: OrdersCore) {
   const { deps, ports, settings, now } = core;
@@ -159,8 +161,9 @@ export function createOrderSettlement(core: OrdersCore) {
       settlement = { ...settlement, ...taken };
       await mark(order, taken);
     }
-    // NONE: no money was taken for this delivery (held above), so none is paid out.
-    if (!settlement.paidOut && settlement.payment !== 'NONE') {
+    // Paid out only from money taken for this delivery: not NONE (held above), nor money already given back (an order
+    // called off and refunded or released, whatever its status says now).
+    if (!settlement.paidOut && settlement.payment !== null && TAKEN.includes(settlement.payment)) {
       await payOut({ ...order, settlement });
       settlement = { ...settlement, paidOut: true };
     }
