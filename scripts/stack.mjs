@@ -214,6 +214,8 @@ async function test() {
   log('unit tests, while the emulators start (integration, smoke and rules tests wait for the unit tier) …');
   const sinks = await startSinks('test', { print: false });
   const env = { ...describeEnv(), ...stackEnv('test') };
+  // Tests' map spots: one grid cell per call across the run's jest processes (test/helpers/geo.ts).
+  env.TEST_GEO_CELLS = path.join(resultsDir, 'geo-cells');
   const emuOut = path.join(resultsDir, 'emulators.json');
   const serialOut = path.join(resultsDir, 'serial.json');
   // Every query shape the API, triggers and tasks send is recorded for deploy:check's index coverage.
@@ -471,7 +473,7 @@ async function testFiles() {
   const out = path.join(resultsDir, `files-${process.pid}.json`);
   const serialOut = path.join(resultsDir, `files-${process.pid}-serial.json`);
   const sinks = await startSinks('test', { print: false });
-  const env = { ...describeEnv(), ...stackEnv('test') };
+  const env = { ...describeEnv(), ...stackEnv('test'), TEST_GEO_CELLS: path.join(resultsDir, `geo-cells-${process.pid}`) };
   const quoted = patterns.map((p) => `"${p.replace(/"/g, '')}"`).join(' ');
   const jest = (projects, file, workers) =>
     `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects} ${workers} --passWithNoTests --json --outputFile "${file}" ${quoted}`;
@@ -481,6 +483,7 @@ async function testFiles() {
     run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [script]), { env });
   } finally {
     sinks?.kill();
+    fs.rmSync(env.TEST_GEO_CELLS, { recursive: true, force: true });
   }
   const [parallel, serial] = [readJestResults(out), readJestResults(serialOut)];
   for (const crash of [parallel.crashed, serial.crashed].filter(Boolean)) log(`test runner did not finish: ${crash}`);
