@@ -20,6 +20,7 @@ import { driverAccount } from './drivers';
 import { requireEmulators } from './emulators';
 import { activePartner, staffOf } from './partners';
 import { call as sharedCall, testIp, type ApiResponse } from './api';
+import { spotIn } from './geo';
 import { jpeg } from './images';
 import { listen } from './http';
 import { functionsEnv } from './functions-env';
@@ -42,15 +43,10 @@ export const nearStore = (dNorthM: number, dEastM = 0) => ({
 });
 
 /**
- * A random spot of its own for a store a test opens itself (like area(), with points around it), in the same far
- * region as the doubles' stores (Lai Châu, Sơn La), outside area()'s box: real couriers of other tests live in there.
+ * A spot of its own for a store a test opens itself (like area(), with points around it), in the same far region as
+ * the doubles' stores (Lai Châu, Sơn La), outside area()'s grid: real couriers of other tests live in there.
  */
-export function storeArea() {
-  const lat = 21.6 + Math.random() * 0.8;
-  const lng = 103.2 + Math.random() * 0.7;
-  const east = 111_320 * Math.cos((lat * Math.PI) / 180);
-  return { lat, lng, near: (dNorthM: number, dEastM = 0) => ({ lat: lat + dNorthM / 111_320, lng: lng + dEastM / east }) };
-}
+export const storeArea = () => spotIn('stores');
 
 /** Stock the sellers double keeps: `{storeId}_{itemKey}` → quantity given back. */
 export const TEST_STOCK = 'test_order_stock';
