@@ -81,5 +81,14 @@ const server = app.listen(Number(port), '127.0.0.1', () => process.send?.({ read
 process.on('message', (msg) => {
   if (msg === 'stop') server.close(() => process.exit(0));
   // The peak resident set of this process so far (kB → MiB): the API's memory under the load just run.
-  if (msg === 'peak-rss') process.send?.({ peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+  // The CPU time this process has used so far (user + system, µs): a round's share is its work, whatever time the
+  // machine gave to others meanwhile.
+  if (msg === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpuMicros: user + system });
+  }
+  if (msg === 'peak-rss') {
+    const heapLimitMb = Math.round(require('node:v8').getHeapStatistics().heap_size_limit / 2 ** 20);
+    process.send?.({ peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), heapLimitMb });
+  }
 });

@@ -21,6 +21,13 @@ function load(url, seconds, connections) {
   });
 }
 
+function cpuMicros(server) {
+  return new Promise((resolve) => {
+    server.once('message', (m) => resolve(m.cpuMicros));
+    server.send('cpu');
+  });
+}
+
 export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSeconds = 2, connections = 20, onProgress = () => {} }) {
   const servers = { stack: await startServer('stack', 18081, env), plain: await startServer('plain', 18082, env) };
   const urls = { stack: 'http://127.0.0.1:18081/api/v1/bench/echo', plain: 'http://127.0.0.1:18082/api/v1/bench/echo' };
@@ -33,13 +40,17 @@ export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSe
     }
     for (const kind of ['stack', 'plain']) await load(urls[kind], warmupSeconds, connections);
     const rps = { stack: [], plain: [] };
+    const perCpuSecond = { stack: [], plain: [] };
     for (let i = 0; i < rounds; i++) {
       // Alternate the order so drift over time hits both sides.
       const order = i % 2 === 0 ? ['stack', 'plain'] : ['plain', 'stack'];
       for (const kind of order) {
+        const cpuBefore = await cpuMicros(servers[kind]);
         const result = await load(urls[kind], seconds, connections);
+        const cpuUsed = (await cpuMicros(servers[kind])) - cpuBefore;
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
         rps[kind].push(result.requests.average);
+        perCpuSecond[kind].push(result.requests.total / (cpuUsed / 1e6));
       }
       onProgress(i + 1, rounds, rps);
     }
@@ -48,15 +59,23 @@ export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSe
     // Each round's own ratio (its two loads back to back): a busy machine slows both of a round alike, so the median
     // of these holds where the ratio of the two medians moves with whichever rounds the load hit.
     const paired = rps.stack.map((s, i) => s / rps.plain[i]);
-    const stackPeakRssMb = await new Promise((resolve) => {
-      servers.stack.once('message', (m) => resolve(m.peakRssMb));
+    // Requests per second of the server's own CPU time: what it serves with a core to itself. The machine's other
+    // tenants move wall-clock rounds by ±30 % here; they do not change the work a request costs.
+    const pairedCpu = perCpuSecond.stack.map((s, i) => s / perCpuSecond.plain[i]);
+    const { peakRssMb: stackPeakRssMb, heapLimitMb } = await new Promise((resolve) => {
+      servers.stack.once('message', resolve);
       servers.stack.send('peak-rss');
     });
     return {
       stackPeakRssMb,
+      heapLimitMb,
       stackMedianRps: Math.round(stack),
       plainMedianRps: Math.round(plain),
       ratio: Math.round(median(paired) * 1000) / 1000,
+      cpuRatio: Math.round(median(pairedCpu) * 1000) / 1000,
+      cpuSpread: spread(pairedCpu),
+      stackPerCpuSecond: Math.round(median(perCpuSecond.stack)),
+      plainPerCpuSecond: Math.round(median(perCpuSecond.plain)),
       ratioOfMedians: Math.round((stack / plain) * 1000) / 1000,
       spread: spread(paired),
       roundsRps: rps,

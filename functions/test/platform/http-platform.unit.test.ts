@@ -166,6 +166,11 @@ describe('error body shape', () => {
     const { res, body } = await call('/api/v1/probe/echo/7', json(raw));
     expect(res.status).toBe(400);
     expect(body.details).toEqual([expect.objectContaining({ field: 'body.name', code: 'invalid_text' })]);
+    // Found at any depth, in array items and in key names too.
+    const nested = await call('/api/v1/probe/echo/7', json('{"name":"ok","age":3,"extra":{"tags":["fine","\\udc00"]}}'));
+    expect([nested.res.status, nested.body.details?.[0]?.field]).toEqual([400, 'body.extra.tags.1']);
+    const key = await call('/api/v1/probe/echo/7', json('{"name":"ok","age":3,"extra":{"\\ud800":1}}'));
+    expect([key.res.status, key.body.details?.[0]?.field]).toEqual([400, 'body.extra.\ud800']);
     const emoji = await call('/api/v1/probe/echo/7', json({ name: '😀'.repeat(3), age: 3 }));
     expect(emoji.res.status).toBe(200);
   });

@@ -128,9 +128,11 @@ function malformedTextAt(value: unknown, path: string, depth = 0): string | unde
   if (typeof value === 'string') return isWellFormedText(value) ? undefined : path;
   if (value === null || typeof value !== 'object' || depth > 32) return undefined;
   const record = value as Record<string, unknown>;
-  // Paths are built only for what is descended into or reported: this runs on every request.
-  for (const key in record) {
-    if (!Object.hasOwn(record, key)) continue;
+  // Paths are built only for what is descended into or reported: this runs on every request (Object.keys, not
+  // for…in: a profile of the P2 load put the for…in walk at a tenth of the stack's time).
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     if (!isWellFormedText(key)) return `${path}.${key}`;
     const inner = record[key];
     if (typeof inner === 'string') {
