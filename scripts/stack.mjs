@@ -253,6 +253,7 @@ async function test() {
     await emulatorRun;
   } finally {
     sinks?.kill();
+    fs.rmSync(env.TEST_GEO_CELLS, { recursive: true, force: true });
   }
   const emulatorsEnded = Date.now();
   const at = (name) => markedAt(mark(name));

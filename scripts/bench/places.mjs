@@ -15,7 +15,10 @@ import { attempt, median, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
-// The modules' config switches, installed as the functions entry installs them (the catalog reads the configuration).
+// The modules' config switches, installed as the functions entry installs them (the catalog reads the configuration,
+// which needs the API's secrets: the bench's own, as in twin.mjs).
+process.env.JWT_SECRET ??= 'bench-access-secret-0123456789abcdef0123456789';
+process.env.JWT_REFRESH_SECRET ??= 'bench-refresh-secret-0123456789abcdef01234567';
 lib('platform/core/config/module-switches.js').installSwitches(lib('module-switches.generated.js').MODULE_SWITCHES);
 const { db } = lib('platform/core/firebase/firebase.js');
 const { geohashOf, distanceMeters } = lib('platform/kits/geo/geo.js');

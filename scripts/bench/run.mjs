@@ -29,8 +29,8 @@ export async function runBench(measureRealtime) {
   });
   log(`  entry ${p1.entryMedianMs} ms vs baseline ${p1.baselineMedianMs} ms → ${p1.ratio}×; gRPC at import: ${p1.grpcLoadedAtImport}; api instance ${p1.apiInstance.ratio}×; unbundled (lib) ${p1.unbundled.ratio}×`);
 
-  // Fifteen rounds: single rounds of either server moved by ±5 % on a quiet machine, by ±30 % on a busy one (the
-  // 29th: 0.65–1.3× between rounds a few seconds apart), far more than the gap being measured.
+  // Fifteen rounds: single rounds of either server moved by ±5 % on a quiet machine, by ±30 % on a busy one (on
+  // 2026-11-29: 0.65–1.3× between rounds a few seconds apart), far more than the gap being measured.
   log('P2: requests/s, full middleware stack vs plain Express (autocannon, 15 rounds × 5 s) …');
   const p2 = await measureThroughput({
     env,

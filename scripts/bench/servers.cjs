@@ -2,6 +2,7 @@
 // (request id, CORS, JSON limit, zod validation, response shaping, error handler); `plain` is
 // bare Express returning the same JSON. P5's `signin` and `signin-inline` are below.
 const path = require('node:path');
+const v8 = require('node:v8');
 
 const functionsDir = path.join(__dirname, '..', '..', 'functions');
 const fromFunctions = (id) => require(require.resolve(id, { paths: [functionsDir] }));
@@ -80,15 +81,15 @@ const app = kind === 'stack' ? stackApp() : kind === 'signin' ? signInApp(false)
 const server = app.listen(Number(port), '127.0.0.1', () => process.send?.({ ready: true }));
 process.on('message', (msg) => {
   if (msg === 'stop') server.close(() => process.exit(0));
-  // The peak resident set of this process so far (kB → MiB): the API's memory under the load just run.
   // The CPU time this process has used so far (user + system, µs): a round's share is its work, whatever time the
   // machine gave to others meanwhile.
   if (msg === 'cpu') {
     const { user, system } = process.cpuUsage();
-    process.send?.({ cpuMicros: user + system });
+    process.send?.({ answer: 'cpu', cpuMicros: user + system });
   }
+  // The peak resident set of this process so far (kB → MiB): the API's memory under the load just run.
   if (msg === 'peak-rss') {
-    const heapLimitMb = Math.round(require('node:v8').getHeapStatistics().heap_size_limit / 2 ** 20);
-    process.send?.({ peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), heapLimitMb });
+    const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
+    process.send?.({ answer: 'peak-rss', peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), heapLimitMb });
   }
 });

@@ -21,12 +21,27 @@ function load(url, seconds, connections) {
   });
 }
 
-function cpuMicros(server) {
-  return new Promise((resolve) => {
-    server.once('message', (m) => resolve(m.cpuMicros));
-    server.send('cpu');
+// A server's answer to one question ('cpu', 'peak-rss'): its reply tagged with the question, or an error when it
+// exits or does not answer within 10 s.
+function ask(server, question) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`the ${question} question got no answer in 10 s`)), 10_000);
+    const onMessage = (m) => m?.answer === question && done(null, m);
+    const onExit = (code) => done(new Error(`the server exited (${code}) before answering ${question}`));
+    const done = (err, m) => {
+      clearTimeout(timer);
+      server.off('message', onMessage);
+      server.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(m);
+    };
+    server.on('message', onMessage);
+    server.once('exit', onExit);
+    server.send(question);
   });
 }
+
+const cpuMicros = async (server) => (await ask(server, 'cpu')).cpuMicros;
 
 export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSeconds = 2, connections = 20, onProgress = () => {} }) {
   const servers = { stack: await startServer('stack', 18081, env), plain: await startServer('plain', 18082, env) };
@@ -47,8 +62,8 @@ export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSe
       for (const kind of order) {
         const cpuBefore = await cpuMicros(servers[kind]);
         const result = await load(urls[kind], seconds, connections);
-        const cpuUsed = (await cpuMicros(servers[kind])) - cpuBefore;
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+        const cpuUsed = (await cpuMicros(servers[kind])) - cpuBefore;
         rps[kind].push(result.requests.average);
         perCpuSecond[kind].push(result.requests.total / (cpuUsed / 1e6));
       }
@@ -59,13 +74,10 @@ export async function measureThroughput({ env, rounds = 5, seconds = 5, warmupSe
     // Each round's own ratio (its two loads back to back): a busy machine slows both of a round alike, so the median
     // of these holds where the ratio of the two medians moves with whichever rounds the load hit.
     const paired = rps.stack.map((s, i) => s / rps.plain[i]);
-    // Requests per second of the server's own CPU time: what it serves with a core to itself. The machine's other
-    // tenants move wall-clock rounds by ±30 % here; they do not change the work a request costs.
+    // Requests per second of the server's own CPU time: the work a request costs, which the machine's other tenants
+    // (moving wall-clock rounds by ±30 % here) change less than they change the time it takes.
     const pairedCpu = perCpuSecond.stack.map((s, i) => s / perCpuSecond.plain[i]);
-    const { peakRssMb: stackPeakRssMb, heapLimitMb } = await new Promise((resolve) => {
-      servers.stack.once('message', resolve);
-      servers.stack.send('peak-rss');
-    });
+    const { peakRssMb: stackPeakRssMb, heapLimitMb } = await ask(servers.stack, 'peak-rss');
     return {
       stackPeakRssMb,
       heapLimitMb,

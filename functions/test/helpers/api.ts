@@ -43,3 +43,17 @@ export async function call<T = any>( // eslint-disable-line @typescript-eslint/n
 
 export const uniqueEmail = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@example.com`;
 export const PASSWORD = 'correct horse battery';
+
+/**
+ * Sends `attempt` again while `busy` says its answer asks for a later retry (the same Idempotency-Key inside
+ * `attempt`, as apps retry), after the answer's Retry-After (1 s without one) and a little jitter; at most `times`
+ * retries, then the last answer.
+ */
+export async function retryWhile(attempt: () => Promise<ApiResponse>, busy: (res: ApiResponse) => boolean, times = 10): Promise<ApiResponse> {
+  for (let retries = 0; ; retries++) {
+    const res = await attempt();
+    if (!busy(res) || retries === times) return res;
+    const askedMs = Number(res.headers.get('retry-after') ?? 1) * 1000;
+    await new Promise((resolve) => setTimeout(resolve, askedMs * (1 + Math.random() / 2)));
+  }
+}

@@ -2,13 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-/**
- * A spot of its own for a test, with points around it. Test files run side by side and leave drivers online and stores
- * open, so each call gets a grid cell no other call of the run has: cells are half a degree apart (52 km or more), wider
- * than any search radius here (50 km at most), handed out through one directory per run (mkdir is atomic across jest
- * workers). The grid leaves out the fixed spots tests use (Ho Chi Minh City) and stays south of the order tests'
- * stores (21.4° N+); a run that used up every cell of a grid starts over on its oldest.
- */
+// Test files run side by side and leave drivers online and stores open, so each spot a test asks for is a grid cell
+// no other call of the run has, handed out through one directory per run (mkdir is atomic across jest processes).
+// Cells are half a degree apart (51 km or more); a test's points stay within 10 km of its spot, so two tests' points
+// are more than 30 km apart, beyond every search the tests make (3–6 km by default, 30 km at most). A run that asks
+// for more spots than a grid has fails loudly rather than sharing a cell: enlarge the grid.
 const CELL_DEG = 0.5;
 type Cell = { lat: number; lng: number };
 
@@ -30,35 +28,45 @@ const GRIDS = {
   stores: grid(21.9, 103.5, 3, 6),
 };
 
-// npm test and test:files name one directory for the whole run (both jest processes); run alone, jest's parent.
-const runDir = process.env.TEST_GEO_CELLS ?? path.join(os.tmpdir(), `superapp-geo-cells-${process.ppid}`);
-// Runs start at different cells, so a run on an emulator another run filled meets none of its records.
-const runSeed = [...path.basename(runDir)].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7);
-const nextClaim: Record<string, number> = {};
+type Grid = keyof typeof GRIDS;
 
-function claimCell(name: keyof typeof GRIDS): Cell {
-  const cells = GRIDS[name];
-  const dir = path.join(runDir, name);
+// The run's directory: npm test and test:files name one for both of their jest processes, the integration tier's
+// global setup makes one when jest runs alone; a process without either keeps its own.
+let runDir = process.env.TEST_GEO_CELLS || undefined;
+// test:files runs (and jest alone) start at different cells, so one on an emulator another run filled meets none of
+// its records (npm test starts fresh emulators).
+const seedOf = (dir: string) => [...path.basename(dir)].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7);
+const nextClaim: Partial<Record<Grid, number>> = {};
+
+function claimCell(grid: Grid): Cell {
+  runDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'superapp-geo-cells-'));
+  const cells = GRIDS[grid];
+  const dir = path.join(runDir, grid);
   fs.mkdirSync(dir, { recursive: true });
-  for (let claim = nextClaim[name] ?? 0; ; claim += 1) {
+  for (let claim = nextClaim[grid] ?? 0; ; claim += 1) {
     try {
       fs.mkdirSync(path.join(dir, String(claim)));
-      nextClaim[name] = claim + 1;
-      return cells[(runSeed + claim) % cells.length];
+      nextClaim[grid] = claim + 1;
+      if (claim >= cells.length) throw new Error(`test/helpers/geo.ts: all ${cells.length} cells of grid ${grid} are taken in this run: enlarge it`);
+      return cells[(seedOf(runDir) + claim) % cells.length];
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
 }
 
-/** A spot in a cell of the named grid no other call of the run has, with points `dNorthM` north and `dEastM` east of it. */
-export function spotIn(name: keyof typeof GRIDS) {
-  const cell = claimCell(name);
-  // A little play inside the cell keeps points off round numbers.
-  const lat = cell.lat + (Math.random() - 0.5) * 0.004;
-  const lng = cell.lng + (Math.random() - 0.5) * 0.004;
+/** A point and the points `dNorthM` metres north and `dEastM` east of it. */
+export function around(lat: number, lng: number) {
   const east = 111_320 * Math.cos((lat * Math.PI) / 180);
   return { lat, lng, near: (dNorthM: number, dEastM = 0) => ({ lat: lat + dNorthM / 111_320, lng: lng + dEastM / east }) };
 }
 
+/** A spot in a cell of the grid that no other call of the run has, with points around it. */
+export function spotIn(grid: Grid) {
+  const cell = claimCell(grid);
+  // A little play inside the cell keeps points off round numbers.
+  return around(cell.lat + (Math.random() - 0.5) * 0.004, cell.lng + (Math.random() - 0.5) * 0.004);
+}
+
+/** A spot of its own for a test (no other test's drivers, stores or places within any search of it), with points around it. */
 export const area = () => spotIn('area');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { functionsEnv } from './functions-env';
 
@@ -24,6 +25,12 @@ function newestMtime(dir: string): number {
 }
 
 export default async function startInProcessApi(): Promise<void> {
+  // Tests' map spots are handed out through one directory per run (test/helpers/geo.ts): npm test and test:files name
+  // it; jest run alone gets one here, which its workers (started after this) inherit.
+  if (!process.env.TEST_GEO_CELLS) {
+    process.env.TEST_GEO_CELLS = fs.mkdtempSync(path.join(os.tmpdir(), 'superapp-geo-cells-'));
+    (globalThis as { __superappGeoCells?: string }).__superappGeoCells = process.env.TEST_GEO_CELLS;
+  }
   if (process.env.TEST_BASE_URL) return; // an explicit target (e.g. a running stack) wins
   const dist = path.join(functionsDir, 'dist');
   if (!fs.existsSync(path.join(dist, 'runtime.js')) || newestMtime(path.join(functionsDir, 'src')) > newestMtime(dist)) {

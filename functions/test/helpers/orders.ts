@@ -20,7 +20,7 @@ import { driverAccount } from './drivers';
 import { requireEmulators } from './emulators';
 import { activePartner, staffOf } from './partners';
 import { call as sharedCall, testIp, type ApiResponse } from './api';
-import { spotIn } from './geo';
+import { around, spotIn } from './geo';
 import { jpeg } from './images';
 import { listen } from './http';
 import { functionsEnv } from './functions-env';
@@ -31,20 +31,18 @@ import { postTopUp } from './wallet';
 // while transactions, races and at-least-once work stay real (test/modules/commerce runs the real neighbours).
 
 /**
- * Where the doubles' stores stand (an order's pickup): Điện Biên Phủ, outside area()'s box (9–12° N, 104.5–107.5° E)
- * where other tests' real couriers live, and far from the demo cities' drivers. The deployed triggers run an order
- * of the doubles with the real ports too: their courier search finds nobody here to claim behind the test's back.
+ * Where the doubles' stores stand (an order's pickup): Điện Biên Phủ, north of area()'s grid (8–20.5° N, where other
+ * tests' real couriers live) and far from the demo cities' drivers. The deployed triggers run an order of the
+ * doubles with the real ports too: their courier search finds nobody here to claim behind the test's back.
  */
 export const STORE_AT = { lat: 21.386, lng: 103.023 };
 /** A point `dNorthM` metres north and `dEastM` east of the doubles' stores. */
-export const nearStore = (dNorthM: number, dEastM = 0) => ({
-  lat: STORE_AT.lat + dNorthM / 111_320,
-  lng: STORE_AT.lng + dEastM / (111_320 * Math.cos((STORE_AT.lat * Math.PI) / 180)),
-});
+export const nearStore = around(STORE_AT.lat, STORE_AT.lng).near;
 
 /**
- * A spot of its own for a store a test opens itself (like area(), with points around it), in the same far region as
- * the doubles' stores (Lai Châu, Sơn La), outside area()'s grid: real couriers of other tests live in there.
+ * A spot of its own for a store a test opens itself (like area(), with points around it), in the far north beside
+ * the doubles' stores (test/helpers/geo.ts, grid `stores`), away from area()'s grid: real couriers of other tests
+ * live in there.
  */
 export const storeArea = () => spotIn('stores');
 

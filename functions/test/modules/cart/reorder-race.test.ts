@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { registerVerified, type Tokens } from '../../helpers/accounts';
+import { retryWhile } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { storeArea } from '../../helpers/orders';
 import { cartApp, openStore, realOrders, send } from './doubles';
@@ -56,12 +57,12 @@ async function pastOrder() {
   expect((await add(user, { seller: store.ref, itemKey: 'tra', quantity: 3 })).status).toBe(201);
   const checkout = { seller: store.ref, address: { location: here.near(900), address: '3 Lò Văn Giá, Sơn La' }, payment: { method: 'CASH' } };
   const key = randomUUID();
-  let placed = await send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, key, body: checkout });
   // The store's queue is long on a loaded machine (several of these at once): retried with the key, as apps do.
-  for (let attempt = 0; placed.status === 409 && placed.body.code === 'CART_CHECKOUT_BUSY' && attempt < 5; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    placed = await send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, key, body: checkout });
-  }
+  const placed = await retryWhile(
+    () => send(app.url, 'POST', '/cart/checkout', { token: user.accessToken, key, body: checkout }),
+    (res) => res.status === 409 && res.body.code === 'CART_CHECKOUT_BUSY',
+    5,
+  );
   expect([placed.status, placed.body.code]).toEqual([201, undefined]);
   expect((await cartAt(user, store.ref)).lines).toEqual([]);
   return { user, seller: store.ref as Seller, orderId: placed.body.order.id as string };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { registerVerified, type Tokens } from '../../helpers/accounts';
-import { call } from '../../helpers/api';
+import { call, retryWhile } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { balance, ledgerCheck, topUp } from '../../helpers/wallet';
 
@@ -23,17 +23,15 @@ describe('transfers between users, one wallet under contention', () => {
   it('50 concurrent debits of 10,000 on a wallet of 200,000: exactly 20 succeed, the balance ends at 0, never below', async () => {
     const [payer, shop] = [await registerVerified(), await registerVerified()];
     await topUp(payer, 200_000);
-    const sendRetrying = async () => {
+    const sendRetrying = () => {
       const k = key();
-      for (let attempt = 0; ; attempt++) {
-        const res = await send(payer, shop, 10_000, k);
-        // Retried as apps do, with the same key: a 503 (CONTENDED, or DEADLINE_EXCEEDED while the work goes on), and
-        // the 409 IDEMPOTENCY_IN_PROGRESS that answers a retry while the first attempt still runs, after Retry-After.
-        const retry = res.status === 503 || (res.status === 409 && res.body.code === 'IDEMPOTENCY_IN_PROGRESS');
-        if (!retry || attempt === 40) return res;
-        const asked = Number(res.headers.get('retry-after') ?? 1) * 1000;
-        await new Promise((r) => setTimeout(r, asked * (1 + Math.random() / 2)));
-      }
+      // Retried as apps do, with the same key: a 503 (CONTENDED, or DEADLINE_EXCEEDED while the work goes on), and
+      // the 409 IDEMPOTENCY_IN_PROGRESS that answers a retry while the first attempt still runs, after Retry-After.
+      return retryWhile(
+        () => send(payer, shop, 10_000, k),
+        (res) => res.status === 503 || (res.status === 409 && res.body.code === 'IDEMPOTENCY_IN_PROGRESS'),
+        40,
+      );
     };
     const results = await Promise.all(Array.from({ length: 50 }, sendRetrying));
     const statuses = results.map((r) => r.status);
