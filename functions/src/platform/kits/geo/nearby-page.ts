@@ -15,6 +15,8 @@ const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
 const MAX_PRECISION = 9;
 /** Cells read at once (in parallel), nearest first. */
 const PARALLEL_CELLS = 4;
+/** Cells read at once when that many must be read before the page is settled (see `cellsToRead`). */
+const NEEDED_CELLS = 8;
 /** Entries a cursor's ring may hold (a forged or runaway one is refused). */
 const MAX_RING = 400;
 
@@ -266,6 +268,15 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
     for (const f of found.values()) if (isFinal(f, e) && ++n > limit) return true;
     return false;
   };
+  // Once more than `limit` records are found, every cell nearer than the (limit + 1)th must be read before the page
+  // is settled: up to NEEDED_CELLS of them go in one round trip instead of four at a time (a first page of 20 in a
+  // city of 10,000 places: 8 round trips instead of 13, the same reads). More at once, or larger shares, spend a tight
+  // budget before a dense area's nearest are settled (geo-paging.unit.test.ts).
+  const cellsToRead = () => {
+    if (!Number.isFinite(limit) || found.size <= limit) return PARALLEL_CELLS;
+    const nth = [...found.values()].map((f) => f.distanceM).sort((a, b) => a - b)[limit];
+    return Math.max(PARALLEL_CELLS, Math.min(NEEDED_CELLS, queue.filter((c) => c.minM <= nth).length));
+  };
   while (queue.length > 0) {
     if (enough()) break;
     const room = budget - reads;
@@ -274,7 +285,7 @@ export async function nearbyPage<T extends { id: string }>(options: NearbyPageOp
       break;
     }
     queue.sort((a, b) => a.minM - b.minM || (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
-    const batch = queue.splice(0, Math.min(PARALLEL_CELLS, room));
+    const batch = queue.splice(0, Math.min(cellsToRead(), room));
     // The cells of a batch share one page's worth of reads: a dense cell is found (and split) at a small cost.
     const share = Math.max(1, Math.min(chunk, Math.floor(room / batch.length), Math.max(4, Math.ceil(chunk / batch.length))));
     const pages = await Promise.all(batch.map((c) => options.read(c.from ?? c.hash, c.to ?? `${c.hash}~`, share, c.afterId, c.toId)));
