@@ -17,6 +17,7 @@ import { ordersSwitches } from './modules/orders/orders.config';
 import { cartSwitches } from './modules/cart/cart.config';
 import { deliverySwitches } from './modules/delivery/delivery.config';
 import { bookingsSwitches } from './modules/bookings/bookings.config';
+import { socialSwitches } from './modules/social/social.config';
 
 export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
   { module: 'health', switches: healthSwitches },
@@ -34,4 +35,5 @@ export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
   { module: 'cart', switches: cartSwitches },
   { module: 'delivery', switches: deliverySwitches },
   { module: 'bookings', switches: bookingsSwitches },
+  { module: 'social', switches: socialSwitches },
 ];

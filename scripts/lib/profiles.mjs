@@ -48,6 +48,8 @@ export function stackEnv(profile) {
     // npm test registers and signs in some two thousand accounts: at cost 10 their hashes were a tenth of the run's
     // CPU. The timing tests that need a real hash build their API at cost 10 (test/helpers/api.ts: apiWith).
     ...(profile === 'test' ? { BCRYPT_COST: '4' } : {}),
+    // A large account (posts merged into feeds at read time) in tests is one with more than 20 followers, not 5,000.
+    ...(profile === 'test' ? { SOCIAL_FANOUT_MAX: '20' } : {}),
     // The emulator serialises contended transactions far more slowly than Firestore on this 2-core machine (50
     // debits racing on one wallet take ~25 s): the local stacks answer 503 DEADLINE_EXCEEDED only past the
     // largest deadline the configuration allows, not the production default of 25 s.

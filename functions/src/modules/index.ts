@@ -35,6 +35,7 @@ import { rentalsModule } from './rentals/rentals.module';
 import { medicalModule } from './medical/medical.module';
 import { schoolsModule } from './schools/schools.module';
 import { homeServicesModule } from './homeservices/homeservices.module';
+import { socialModule } from './social/social.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -77,6 +78,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     medicalModule,
     schoolsModule,
     homeServicesModule,
+    socialModule,
   ]),
 );
 

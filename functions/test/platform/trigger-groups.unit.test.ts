@@ -117,6 +117,7 @@ describe('trigger groups', () => {
       'rideStatusChanged',
       'schoolTripChanged',
       'schoolTripPlanChanged',
+      'socialPostWritten',
       'usersChanged',
       'walletTransferCreated',
       'walletWithdrawalChanged',

@@ -146,6 +146,11 @@ export const conversationsRepo = {
     const [ab, ba] = tx ? await tx.getAll(...refs) : await db().getAll(...refs);
     return { aBlocksB: ab.exists, bBlocksA: ba.exists };
   },
+  /** Whom a person blocks (their list: one read); nobody when never set. */
+  async blockListOf(userId: string): Promise<ReadonlySet<string>> {
+    const snap = await blockLists().doc(userId).get();
+    return new Set(snap.exists ? (snap.data() as BlockListRecord).blockedIds : []);
+  },
   /** Whom each of `userIds` blocks, one document per person (in the transaction); nobody when never set. */
   async txBlockLists(tx: Transaction, userIds: string[]): Promise<Map<string, ReadonlySet<string>>> {
     const unique = [...new Set(userIds)];

@@ -30,3 +30,23 @@ export async function leaveContextConversation(context: { type: ContextType; id:
 export async function closeContextConversation(context: { type: ContextType; id: string }): Promise<void> {
   await server().close(context);
 }
+
+const blocks = () => (require('./conversations.repo') as typeof import('./conversations.repo')).conversationsRepo;
+
+// A block applies everywhere two users meet (chat, calls, the social tab): the modules there ask these.
+
+/** Whether either of two people blocks the other (in the caller's transaction when given, before its writes). */
+export async function eitherBlocks(a: string, b: string, tx?: FirebaseFirestore.Transaction): Promise<boolean> {
+  const state = await blocks().eitherBlocks(a, b, tx);
+  return state.aBlocksB || state.bBlocksA;
+}
+
+/** Whom a person blocks (one read). */
+export function blockListOf(userId: string): Promise<ReadonlySet<string>> {
+  return blocks().blockListOf(userId);
+}
+
+/** Which of `userIds` block `userId` (one read each). */
+export function blockersOf(userId: string, userIds: string[]): Promise<Set<string>> {
+  return blocks().blockersOf(userId, userIds);
+}

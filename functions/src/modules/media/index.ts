@@ -2,7 +2,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import type { AppConfig } from '../../platform/core/config';
 
-export { AUDIO_TYPES, IMAGE_TYPES, MEDIA_STATUSES, type MediaKind, type MediaStatus } from './media.model';
+export { AUDIO_TYPES, IMAGE_TYPES, MEDIA_KINDS, MEDIA_STATUSES, type MediaKind, type MediaStatus } from './media.model';
 import type { MediaKind } from './media.model';
 
 export interface Attachment {

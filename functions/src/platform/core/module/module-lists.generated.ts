@@ -46,5 +46,6 @@ export const MODULE_LISTS = {
     'rentals',
     'medical',
     'schools',
+    'social',
   ],
 } as const;

@@ -7,7 +7,6 @@ import { MODULE_LISTS } from '../module/module-lists.generated';
 export const PLANNED_TAGS = {
   assistant: 'In-app assistant: questions about orders, rides and bookings.',
   cms: 'Content managed by administrators: banners, pages, announcements.',
-  social: 'Posts, reels, feeds and social interactions.',
   support: 'Support tickets and conversations with the support team.',
 } as const;
 

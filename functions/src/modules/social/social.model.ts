@@ -1,0 +1,119 @@
+import type { RateLimitRule } from '../../platform/core/ratelimit/rate-limit';
+import { shardedCounter } from '../../platform/kits/counters/sharded-counter';
+import { foldText } from '../../platform/kits/text/text';
+import type { MediaKind } from '../media';
+
+export const POST_VISIBILITIES = ['PUBLIC', 'FOLLOWERS'] as const;
+export type PostVisibility = (typeof POST_VISIBILITIES)[number];
+export const POST_STATUSES = ['ACTIVE', 'HIDDEN', 'DELETED'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** Text limits in code points (what a person counts as characters: an emoji is one). */
+export const POST_TEXT_MAX = 2_200;
+export const BIO_MAX = 160;
+export const POST_IMAGES_MAX = 10;
+export const HASHTAGS_MAX = 30;
+export const MENTIONS_MAX = 20;
+/** Large accounts whose posts a person's feed merges at read time (in chunks of 30, Firestore's `in` limit). */
+export const MERGE_AUTHORS_MAX = 150;
+
+export interface PostMedia {
+  id: string;
+  kind: MediaKind;
+  mimeType: string;
+  url: string;
+}
+
+export interface PostRecord {
+  id: string;
+  authorId: string;
+  /** The author as they were when posting (name and handle, read with the post: no read per author in a feed). */
+  author: { name: string; handle: string | null };
+  type: 'POST';
+  text: string;
+  media: PostMedia[];
+  location: { lat: number; lng: number; name: string | null } | null;
+  visibility: PostVisibility;
+  /** Folded (lower case, no diacritics): `#PhởHàNội` is `phohanoi`, the hashtag page's key. */
+  hashtags: string[];
+  /** The people an @handle in the text named when it was posted. */
+  mentions: Array<{ userId: string; handle: string }>;
+  status: PostStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface FollowRecord {
+  followerId: string;
+  followeeId: string;
+  createdAt: number;
+}
+
+export interface ProfileRecord {
+  userId: string;
+  handle: string | null;
+  bio: string | null;
+  avatar: { id: string; url: string } | null;
+  /** More followers than SOCIAL_FANOUT_MAX once: posts are merged into feeds at read time from then on. */
+  large: boolean;
+  /** The large accounts this person follows (their posts are merged into this person's feed at read time). */
+  mergeAuthors: string[];
+  updatedAt: number;
+}
+
+export interface FeedItemRecord {
+  postId: string;
+  authorId: string;
+  type: 'POST';
+  /** The post's creation time: the feed's order. */
+  createdAt: number;
+}
+
+export interface LikeRecord {
+  postId: string;
+  userId: string;
+  createdAt: number;
+}
+
+export const followId = (followerId: string, followeeId: string) => `${followerId}_${followeeId}`;
+export const likeId = (postId: string, userId: string) => `${postId}_${userId}`;
+
+/** A post's counters (likes, comments, shares, views) and a profile's (posts, followers, following): ten shards each. */
+export const POST_COUNTS = shardedCounter({ fields: ['likes', 'comments', 'shares', 'views'] as const, shards: 10 });
+export const PROFILE_COUNTS = shardedCounter({ fields: ['posts', 'followers', 'following'] as const, shards: 10 });
+
+/** Handles: 3–30 of a–z, 0–9, `_` and `.`, not starting or ending with a dot (stored lower case). */
+export const HANDLE_PATTERN = /^(?!\.)[a-z0-9_.]{3,30}(?<!\.)$/;
+const HASHTAG = /#([\p{L}\p{N}_]{1,50})/gu;
+const MENTION = /(?<![\p{L}\p{N}_.])@([A-Za-z0-9_.]{3,30})/gu;
+
+/** The hashtags of a text, folded and unique, in order of appearance (at most HASHTAGS_MAX). */
+export function hashtagsOf(text: string): string[] {
+  const tags = [...text.matchAll(HASHTAG)].map((m) => foldText(m[1]));
+  return [...new Set(tags)].slice(0, HASHTAGS_MAX);
+}
+
+/** The @handles of a text, lower case and unique (at most MENTIONS_MAX); dots at a handle's end are punctuation. */
+export function mentionedHandles(text: string): string[] {
+  const handles = [...text.matchAll(MENTION)].map((m) => m[1].toLowerCase().replace(/\.+$/, '')).filter((h) => HANDLE_PATTERN.test(h));
+  return [...new Set(handles)].slice(0, MENTIONS_MAX);
+}
+
+/**
+ * A feed page's order: newest first, blended with engagement: a post moves up by up to six hours of recency for
+ * its likes, comments (twice) and shares (three times), on a log scale (ten likes an hour, a hundred two).
+ */
+export function blendScore(createdAt: number, counts: { likes: number; comments: number; shares: number }): number {
+  const engagement = Math.max(0, counts.likes) + 2 * Math.max(0, counts.comments) + 3 * Math.max(0, counts.shares);
+  return createdAt + Math.min(6, Math.log10(1 + engagement) * 1.2) * 3_600_000;
+}
+
+/**
+ * Per-user limits (scopes of RATE_LIMITS): posting more than 30 an hour is a script, not a person; follows and likes
+ * notify others, so they are held to what a person scrolling does in an hour.
+ */
+export const SOCIAL_RATE_LIMITS = {
+  post: { scope: 'social-post', limit: 30, windowSec: 3600, per: 'user' },
+  follow: { scope: 'social-follow', limit: 200, windowSec: 3600, per: 'user' },
+  like: { scope: 'social-like', limit: 600, windowSec: 3600, per: 'user' },
+} satisfies Record<string, RateLimitRule>;

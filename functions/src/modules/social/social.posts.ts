@@ -1,0 +1,246 @@
+import type { z } from 'zod';
+import type { AuthContext } from '../../platform/core/auth/access-token';
+import { ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
+import { inTransaction } from '../../platform/core/firebase/firebase';
+import type { Counts } from '../../platform/kits/counters/sharded-counter';
+import { decodeCursor, encodeCursor, invalidCursor, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { iso } from '../../platform/kits/time/time';
+import { blockersOf, blockListOf, eitherBlocks } from '../chat';
+import { attachableMedia } from '../media';
+import { accounts } from '../users';
+import {
+  blendScore,
+  hashtagsOf,
+  MERGE_AUTHORS_MAX,
+  mentionedHandles,
+  POST_COUNTS,
+  POST_IMAGES_MAX,
+  PROFILE_COUNTS,
+  type PostMedia,
+  type PostRecord,
+} from './social.model';
+import { socialRepo as repo, type FeedPosition } from './social.repo';
+import type { FeedQuerySchema, PostBodySchema, PostPatchSchema } from './social.schemas';
+
+// Posts, their likes and the posts feed. Who sees a post: its author; others while it is ACTIVE, PUBLIC or they follow
+// its author, and neither blocks the other. Anything else answers 404, the same as a post that never existed.
+
+type Caller = Pick<AuthContext, 'userId'>;
+type PostCounts = Counts<'likes' | 'comments' | 'shares' | 'views'>;
+const noSuchPost = () => new NotFoundError('No such post');
+const IN_QUERY_MAX = 30;
+
+export function postView(post: PostRecord, counts: PostCounts, likedByMe: boolean) {
+  return {
+    id: post.id,
+    type: post.type,
+    author: { id: post.authorId, name: post.author.name, handle: post.author.handle },
+    text: post.text,
+    media: post.media,
+    location: post.location,
+    visibility: post.visibility,
+    hashtags: post.hashtags,
+    mentions: post.mentions,
+    counts,
+    likedByMe,
+    createdAt: iso(post.createdAt),
+    updatedAt: iso(post.updatedAt),
+  };
+}
+
+/** Up to 10 images or one audio clip, all the author's READY uploads (422 naming the others). */
+async function mediaOf(userId: string, ids: readonly string[]): Promise<PostMedia[]> {
+  const unique = [...new Set(ids)];
+  const found = await Promise.all(unique.map((id) => attachableMedia(userId, id)));
+  const invalid = unique.filter((_, i) => !found[i]);
+  if (invalid.length > 0) throw new UnprocessableError('Media must be your READY uploads', { mediaIds: invalid }).withCode('SOCIAL_MEDIA_INVALID');
+  const media = found.map((m) => ({ id: m!.id, kind: m!.kind, mimeType: m!.mimeType, url: m!.url }));
+  const images = media.filter((m) => m.kind === 'IMAGE').length;
+  if (!(images === media.length && images <= POST_IMAGES_MAX) && !(media.length === 1 && media[0].kind === 'AUDIO'))
+    throw new UnprocessableError(`A post holds up to ${POST_IMAGES_MAX} images, or one audio clip`).withCode('SOCIAL_MEDIA_MIX');
+  return media;
+}
+
+/** The @handles of a text that name someone, with their owners. */
+async function mentionsOf(text: string): Promise<PostRecord['mentions']> {
+  const handles = mentionedHandles(text);
+  const owners = await repo.handleOwners(handles);
+  return handles.flatMap((handle) => (owners.has(handle) ? [{ userId: owners.get(handle)!, handle }] : []));
+}
+
+const chunks = <T>(list: readonly T[], size: number) => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+export function createPostsService(now: () => number = Date.now) {
+  /** Whether `viewer` may see the post now (blocks and follows read as needed). */
+  async function canSee(viewer: Caller, post: PostRecord): Promise<boolean> {
+    if (post.authorId === viewer.userId) return post.status !== 'DELETED';
+    if (post.status !== 'ACTIVE') return false;
+    const [blocked, follows] = await Promise.all([
+      eitherBlocks(viewer.userId, post.authorId),
+      post.visibility === 'FOLLOWERS' ? repo.followsAmong(viewer.userId, [post.authorId]) : Promise.resolve(undefined),
+    ]);
+    return !blocked && (follows === undefined || follows.has(post.authorId));
+  }
+
+  async function visiblePost(viewer: Caller, id: string): Promise<PostRecord> {
+    const post = await repo.post(id);
+    if (!post || !(await canSee(viewer, post))) throw noSuchPost();
+    return post;
+  }
+
+  /** Views of posts `viewer` may see, with their counts and whether the viewer likes each. */
+  async function views(viewer: Caller, posts: PostRecord[]) {
+    const [counts, liked] = await Promise.all([
+      POST_COUNTS.readMany(posts.map((p) => repo.postRef(p.id))),
+      repo.likedAmong(
+        viewer.userId,
+        posts.map((p) => p.id),
+      ),
+    ]);
+    return posts.map((p, i) => ({ post: p, counts: counts[i], view: postView(p, counts[i], liked.has(p.id)) }));
+  }
+
+  return {
+    async create(caller: Caller, body: z.output<typeof PostBodySchema>) {
+      const text = body.text ?? '';
+      const [media, account, profile, mentions] = await Promise.all([
+        mediaOf(caller.userId, body.mediaIds ?? []),
+        accounts.get(caller.userId),
+        repo.profile(caller.userId),
+        mentionsOf(text),
+      ]);
+      const t = now();
+      const post: PostRecord = {
+        id: repo.newPostId(),
+        authorId: caller.userId,
+        author: { name: account?.name ?? 'User', handle: profile?.handle ?? null },
+        type: 'POST',
+        text,
+        media,
+        location: body.location ? { lat: body.location.lat, lng: body.location.lng, name: body.location.name ?? null } : null,
+        visibility: body.visibility,
+        hashtags: hashtagsOf(text),
+        mentions,
+        status: 'ACTIVE',
+        createdAt: t,
+        updatedAt: t,
+      };
+      await inTransaction(async (tx) => {
+        repo.txCreatePost(tx, post);
+        PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { posts: 1 });
+      });
+      return postView(post, { likes: 0, comments: 0, shares: 0, views: 0 }, false);
+    },
+
+    async get(viewer: Caller, id: string) {
+      const [view] = await views(viewer, [await visiblePost(viewer, id)]);
+      return view.view;
+    },
+
+    async update(caller: Caller, id: string, patch: z.output<typeof PostPatchSchema>) {
+      const mentions = patch.text !== undefined ? await mentionsOf(patch.text) : undefined;
+      await inTransaction(async (tx) => {
+        const post = await repo.post(id, tx);
+        if (!post || post.status === 'DELETED' || !(await canSee(caller, post))) throw noSuchPost();
+        if (post.authorId !== caller.userId) throw new ForbiddenError('Only its author changes a post').withCode('SOCIAL_NOT_AUTHOR');
+        repo.txUpdatePost(tx, id, {
+          ...(patch.text !== undefined ? { text: patch.text, hashtags: hashtagsOf(patch.text), mentions } : {}),
+          ...(patch.visibility !== undefined ? { visibility: patch.visibility } : {}),
+          ...(patch.location !== undefined
+            ? { location: patch.location && { lat: patch.location.lat, lng: patch.location.lng, name: patch.location.name ?? null } }
+            : {}),
+          updatedAt: now(),
+        });
+      });
+      return this.get(caller, id);
+    },
+
+    /** Deletes one of my posts (it leaves every feed: the post trigger). */
+    async remove(caller: Caller, id: string) {
+      await inTransaction(async (tx) => {
+        const post = await repo.post(id, tx);
+        if (!post || post.status === 'DELETED' || !(await canSee(caller, post))) throw noSuchPost();
+        if (post.authorId !== caller.userId) throw new ForbiddenError('Only its author deletes a post').withCode('SOCIAL_NOT_AUTHOR');
+        repo.txUpdatePost(tx, id, { status: 'DELETED', updatedAt: now() });
+        PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { posts: -1 });
+      });
+      return { deleted: true as const };
+    },
+
+    /** A person's posts as `viewer` sees them: all of them to themselves and their followers, PUBLIC ones to others. */
+    async ofAuthor(viewer: Caller, authorId: string, request: Omit<PageRequest, 'query' | 'caller'>) {
+      const own = viewer.userId === authorId;
+      if (!own && (await eitherBlocks(viewer.userId, authorId))) throw new NotFoundError('No such user');
+      const all = own || (await repo.followsAmong(viewer.userId, [authorId])).has(authorId);
+      const page = await repo.postsOfAuthor(authorId, all ? 'all' : 'PUBLIC', { ...request, query: `social:posts:${authorId}:${all}`, caller: viewer.userId });
+      return { items: (await views(viewer, page.items)).map((v) => v.view), nextCursor: page.nextCursor };
+    },
+
+    /**
+     * The posts feed: the viewer's feed items (written by the fan-out) merged with the newest posts of the large
+     * accounts they follow, newest first by (createdAt, id); within a page, blended with engagement (blendScore).
+     * Posts deleted or hidden since, of someone either blocks, or FOLLOWERS posts of someone no longer followed
+     * are left out, so a page may hold fewer than `limit`: follow nextCursor.
+     */
+    async feed(viewer: Caller, query: z.output<typeof FeedQuerySchema>) {
+      const request = { query: 'social:feed', caller: viewer.userId };
+      let after: FeedPosition | undefined;
+      if (query.cursor) {
+        const { values, id } = decodeCursor(query.cursor, request, 1);
+        if (typeof values[0] !== 'number') throw invalidCursor();
+        after = { createdAt: values[0], id };
+      }
+      const profile = await repo.profile(viewer.userId);
+      const mergeAuthors = (profile?.mergeAuthors ?? []).slice(0, MERGE_AUTHORS_MAX);
+      const [items, ...merged] = await Promise.all([
+        repo.feedBefore(viewer.userId, after, query.limit),
+        ...chunks(mergeAuthors, IN_QUERY_MAX).map((authors) => repo.postsOfAuthorsBefore(authors, after, query.limit)),
+      ]);
+      const byId = new Map<string, { createdAt: number; post?: PostRecord }>();
+      for (const item of items) byId.set(item.postId, { createdAt: item.createdAt });
+      for (const post of merged.flat()) byId.set(post.id, { createdAt: post.createdAt, post });
+      const order = [...byId.entries()].sort(([aId, a], [bId, b]) => b.createdAt - a.createdAt || (aId < bId ? 1 : aId > bId ? -1 : 0)).slice(0, query.limit);
+      const more = items.length === query.limit || merged.some((m) => m.length === query.limit) || byId.size > query.limit;
+      const last = order.at(-1);
+      const nextCursor = more && last && order.length === query.limit ? encodeCursor([last[1].createdAt], last[0], request) : null;
+
+      const missing = order.filter(([, o]) => !o.post).map(([id]) => id);
+      const loaded = await repo.posts(missing);
+      const candidates = order.map(([id, o]) => o.post ?? loaded.get(id)).filter((p): p is PostRecord => p?.status === 'ACTIVE');
+      const authors = [...new Set(candidates.map((p) => p.authorId).filter((a) => a !== viewer.userId))];
+      const followersOnly = [...new Set(candidates.filter((p) => p.visibility === 'FOLLOWERS' && p.authorId !== viewer.userId).map((p) => p.authorId))];
+      const [blocked, blockers, followed] = await Promise.all([
+        blockListOf(viewer.userId),
+        blockersOf(viewer.userId, authors),
+        repo.followsAmong(viewer.userId, followersOnly),
+      ]);
+      const shown = candidates.filter(
+        (p) =>
+          p.authorId === viewer.userId || (!blocked.has(p.authorId) && !blockers.has(p.authorId) && (p.visibility === 'PUBLIC' || followed.has(p.authorId))),
+      );
+      const ranked = (await views(viewer, shown)).sort((a, b) => blendScore(b.post.createdAt, b.counts) - blendScore(a.post.createdAt, a.counts));
+      return { items: ranked.map((r) => r.view), nextCursor };
+    },
+
+    /** Likes a post I may see; a repeat changes nothing (one like per person: the like document). */
+    async like(caller: Caller, id: string) {
+      await visiblePost(caller, id);
+      await inTransaction(async (tx) => {
+        if (await repo.txLike(tx, id, caller.userId)) return;
+        repo.txCreateLike(tx, { postId: id, userId: caller.userId, createdAt: now() });
+        POST_COUNTS.txAdd(tx, repo.postRef(id), { likes: 1 }, caller.userId);
+      });
+      return { postId: id, liked: true, likes: (await POST_COUNTS.read(repo.postRef(id))).likes };
+    },
+
+    async unlike(caller: Caller, id: string) {
+      await visiblePost(caller, id);
+      await inTransaction(async (tx) => {
+        if (!(await repo.txLike(tx, id, caller.userId))) return;
+        repo.txDeleteLike(tx, id, caller.userId);
+        POST_COUNTS.txAdd(tx, repo.postRef(id), { likes: -1 }, caller.userId);
+      });
+      return { postId: id, liked: false, likes: (await POST_COUNTS.read(repo.postRef(id))).likes };
+    },
+  };
+}

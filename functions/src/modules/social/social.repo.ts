@@ -1,0 +1,158 @@
+import type { Transaction, WriteBatch } from 'firebase-admin/firestore';
+import { db, firestoreApi } from '../../platform/core/firebase/firebase';
+import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_HANDLES, SOCIAL_LIKES, SOCIAL_POSTS, SOCIAL_PROFILES } from './social.collections';
+import {
+  followId,
+  likeId,
+  type FeedItemRecord,
+  type FollowRecord,
+  type LikeRecord,
+  type PostRecord,
+  type PostVisibility,
+  type ProfileRecord,
+} from './social.model';
+
+const posts = () => typedCollection<PostRecord>(SOCIAL_POSTS);
+const follows = () => db().collection(SOCIAL_FOLLOWS) as FirebaseFirestore.CollectionReference<FollowRecord>;
+const profiles = () => db().collection(SOCIAL_PROFILES) as FirebaseFirestore.CollectionReference<ProfileRecord>;
+const handles = () => db().collection(SOCIAL_HANDLES) as FirebaseFirestore.CollectionReference<{ handle: string; userId: string }>;
+const likes = () => db().collection(SOCIAL_LIKES) as FirebaseFirestore.CollectionReference<LikeRecord>;
+const feedOf = (userId: string) => db().collection(SOCIAL_FEEDS).doc(userId).collection(FEED_ITEMS) as FirebaseFirestore.CollectionReference<FeedItemRecord>;
+const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
+const existing = <T>(snaps: Array<FirebaseFirestore.DocumentSnapshot<T>>) => snaps.filter((s) => s.exists).map((s) => s.data()!);
+
+/** Where a feed page resumes: after the post at (createdAt, id), newest first. */
+export interface FeedPosition {
+  createdAt: number;
+  id: string;
+}
+
+export const socialRepo = {
+  newPostId: () => db().collection(SOCIAL_POSTS).doc().id,
+  postRef: (id: string) => db().collection(SOCIAL_POSTS).doc(id),
+  profileRef: (userId: string) => db().collection(SOCIAL_PROFILES).doc(userId),
+
+  // Posts
+  post: (id: string, tx?: Transaction) => readRecord(posts().doc(id), tx),
+  async posts(ids: readonly string[]): Promise<Map<string, PostRecord>> {
+    if (ids.length === 0) return new Map();
+    return new Map((existing(await db().getAll(...ids.map((id) => posts().doc(id)))) as PostRecord[]).map((p) => [p.id, p]));
+  },
+  txCreatePost(tx: Transaction, record: PostRecord): void {
+    tx.create(posts().doc(record.id), record);
+  },
+  txUpdatePost(tx: Transaction, id: string, fields: Partial<Omit<PostRecord, 'id' | 'authorId'>>): void {
+    tx.update(db().collection(SOCIAL_POSTS).doc(id), fields);
+  },
+  /** An author's active posts, newest first; PUBLIC only unless `all`. Indexes (authorId, status[, visibility], createdAt desc). */
+  postsOfAuthor(authorId: string, visibilities: 'all' | PostVisibility, request: PageRequest) {
+    let query = posts().where('authorId', '==', authorId).where('status', '==', 'ACTIVE');
+    if (visibilities !== 'all') query = query.where('visibility', '==', visibilities);
+    return paginate(query, newestFirst, request, (d) => d.data());
+  },
+  /** The newest active posts of some authors (at most 30: Firestore's `in`) before a position. Index (authorId, status, createdAt desc). */
+  async postsOfAuthorsBefore(authorIds: readonly string[], before: FeedPosition | undefined, limit: number): Promise<PostRecord[]> {
+    if (authorIds.length === 0) return [];
+    const { FieldPath } = firestoreApi();
+    let query = posts()
+      .where('authorId', 'in', [...authorIds])
+      .where('status', '==', 'ACTIVE')
+      .orderBy('createdAt', 'desc')
+      .orderBy(FieldPath.documentId(), 'desc');
+    if (before) query = query.startAfter(before.createdAt, before.id);
+    return (await query.limit(limit).get()).docs.map((d) => d.data());
+  },
+
+  // Feeds
+  /** A feed's items, newest first, after a position. */
+  async feedBefore(userId: string, before: FeedPosition | undefined, limit: number): Promise<FeedItemRecord[]> {
+    const { FieldPath } = firestoreApi();
+    let query = feedOf(userId).orderBy('createdAt', 'desc').orderBy(FieldPath.documentId(), 'desc');
+    if (before) query = query.startAfter(before.createdAt, before.id);
+    return (await query.limit(limit).get()).docs.map((d) => d.data());
+  },
+  batchSetFeedItem(batch: WriteBatch, userId: string, item: FeedItemRecord): void {
+    batch.set(feedOf(userId).doc(item.postId), item);
+  },
+  /** Every feed item of a post (collection group `feed_items`, field postId), a page at a time. */
+  async feedItemRefsOfPost(postId: string, limit: number): Promise<FirebaseFirestore.DocumentReference[]> {
+    const snap = await db().collectionGroup(FEED_ITEMS).where('postId', '==', postId).limit(limit).get();
+    return snap.docs.map((d) => d.ref);
+  },
+
+  // Follows
+  txFollow: (tx: Transaction, followerId: string, followeeId: string) => readRecord(follows().doc(followId(followerId, followeeId)), tx),
+  txCreateFollow(tx: Transaction, record: FollowRecord): void {
+    tx.create(follows().doc(followId(record.followerId, record.followeeId)), record);
+  },
+  txDeleteFollow(tx: Transaction, followerId: string, followeeId: string): void {
+    tx.delete(follows().doc(followId(followerId, followeeId)));
+  },
+  /** Which of `followeeIds` `followerId` follows (one read each). */
+  async followsAmong(followerId: string, followeeIds: readonly string[]): Promise<Set<string>> {
+    const unique = [...new Set(followeeIds)];
+    if (unique.length === 0) return new Set();
+    return new Set(existing(await db().getAll(...unique.map((id) => follows().doc(followId(followerId, id))))).map((f) => f.followeeId));
+  },
+  /** Index (followeeId, createdAt desc). */
+  followersPage: (userId: string, request: PageRequest) => paginate(follows().where('followeeId', '==', userId), newestFirst, request, (d) => d.data()),
+  /** Index (followerId, createdAt desc). */
+  followingPage: (userId: string, request: PageRequest) => paginate(follows().where('followerId', '==', userId), newestFirst, request, (d) => d.data()),
+  /** A chunk of an account's followers by id (documents `{followerId}_{followeeId}`: id order is follower order). */
+  async followerIdsAfter(userId: string, afterDocId: string | undefined, limit: number): Promise<{ ids: string[]; last?: string }> {
+    const { FieldPath } = firestoreApi();
+    let query = follows().where('followeeId', '==', userId).orderBy(FieldPath.documentId());
+    if (afterDocId) query = query.startAfter(afterDocId);
+    const snap = await query.limit(limit).get();
+    return { ids: snap.docs.map((d) => d.data().followerId), last: snap.docs.at(-1)?.id };
+  },
+
+  // Profiles and handles
+  profile: (userId: string, tx?: Transaction) => readRecord(profiles().doc(userId), tx),
+  async profiles(userIds: readonly string[]): Promise<Map<string, ProfileRecord>> {
+    const unique = [...new Set(userIds)];
+    if (unique.length === 0) return new Map();
+    return new Map((existing(await db().getAll(...unique.map((id) => profiles().doc(id)))) as ProfileRecord[]).map((p) => [p.userId, p]));
+  },
+  txSetProfile(tx: Transaction, userId: string, fields: Partial<ProfileRecord>): void {
+    tx.set(profiles().doc(userId), { userId, ...fields }, { merge: true });
+  },
+  /** Adds or removes a large account in a person's merge list (a set operation: no read of the profile). */
+  changeMergeAuthors(target: Transaction | WriteBatch, userId: string, authorId: string, add: boolean): void {
+    const { FieldValue } = firestoreApi();
+    const change = add ? FieldValue.arrayUnion(authorId) : FieldValue.arrayRemove(authorId);
+    const ref = db().collection(SOCIAL_PROFILES).doc(userId);
+    if ('commit' in target) target.set(ref, { userId, mergeAuthors: change }, { merge: true });
+    else target.set(ref, { userId, mergeAuthors: change }, { merge: true });
+  },
+  txHandleOwner: async (tx: Transaction, handle: string) => (await readRecord(handles().doc(handle), tx))?.userId,
+  txClaimHandle(tx: Transaction, handle: string, userId: string): void {
+    tx.set(handles().doc(handle), { handle, userId });
+  },
+  txReleaseHandle(tx: Transaction, handle: string): void {
+    tx.delete(handles().doc(handle));
+  },
+  /** The owners of some handles (unclaimed ones left out). */
+  async handleOwners(names: readonly string[]): Promise<Map<string, string>> {
+    if (names.length === 0) return new Map();
+    return new Map(existing(await db().getAll(...names.map((h) => handles().doc(h)))).map((h) => [h.handle, h.userId]));
+  },
+
+  // Likes
+  txLike: (tx: Transaction, postId: string, userId: string) => readRecord(likes().doc(likeId(postId, userId)), tx),
+  txCreateLike(tx: Transaction, record: LikeRecord): void {
+    tx.create(likes().doc(likeId(record.postId, record.userId)), record);
+  },
+  txDeleteLike(tx: Transaction, postId: string, userId: string): void {
+    tx.delete(likes().doc(likeId(postId, userId)));
+  },
+  /** Which of the posts `userId` likes (one read each). */
+  async likedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>> {
+    if (postIds.length === 0) return new Set();
+    return new Set(existing(await db().getAll(...postIds.map((id) => likes().doc(likeId(id, userId))))).map((l) => l.postId));
+  },
+  /** Index (postId, createdAt desc). */
+  likersPage: (postId: string, request: PageRequest) => paginate(likes().where('postId', '==', postId), newestFirst, request, (d) => d.data()),
+};

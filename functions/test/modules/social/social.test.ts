@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { registerVerified, type Tokens } from '../../helpers/accounts';
+import { call } from '../../helpers/api';
+import { requireEmulators } from '../../helpers/emulators';
+import { png } from '../../helpers/images';
+import { waitFor } from '../../helpers/wait';
+import { db } from '../../../src/platform/core/firebase/firebase';
+import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_POSTS } from '../../../src/modules/social/social.collections';
+import { fanOut, onPostWritten } from '../../../src/modules/social/social.fanout';
+import type { PostRecord } from '../../../src/modules/social/social.model';
+
+// The social tab through the API (in-process, on the emulators; the fan-out trigger runs in the Functions emulator
+// with SOCIAL_FANOUT_MAX=20): posts and their bad input, who sees what, the feed's fan-out and read-time merge, likes.
+beforeAll(requireEmulators);
+
+type Person = Tokens;
+const post = (who: Person, body: Record<string, unknown>) =>
+  call('POST', '/social/posts', { token: who.accessToken, body, headers: { 'idempotency-key': randomUUID() } });
+const follow = (who: Person, whom: Person) => call('POST', `/social/users/${whom.user.id}/follow`, { token: who.accessToken });
+const feedIds = async (who: Person, limit = 50): Promise<string[]> =>
+  (await call('GET', `/social/posts/feed?limit=${limit}`, { token: who.accessToken })).body.items.map((p: { id: string }) => p.id);
+const feedDocs = async (userId: string, postId: string) => (await db().collection(SOCIAL_FEEDS).doc(userId).collection(FEED_ITEMS).doc(postId).get()).exists;
+/** Waits until the fan-out has run for a post (its author's own feed item is its first write, the followers' follow). */
+const inFeedOf = (who: Person, postId: string) =>
+  waitFor(async () => ((await feedIds(who)).includes(postId) ? true : undefined), { what: `post ${postId} in a feed` });
+const image = async (who: Person) => {
+  const form = new FormData();
+  form.append('file', new Blob([png()], { type: 'image/png' }), 'photo.png');
+  return (await call('POST', '/upload/image', { token: who.accessToken, form })).body as { id: string; publicUrl: string };
+};
+
+describe('social posts', () => {
+  it('posts text with #hashtags, @mentions and images, returned as plain data', async () => {
+    const [lan, minh] = await Promise.all([registerVerified({ name: 'Lan' }), registerVerified({ name: 'Minh' })]);
+    const handle = `minh_${randomUUID().slice(0, 8)}`;
+    const named = await call('PUT', '/social/profile', { token: minh.accessToken, body: { handle: handle.toUpperCase(), bio: 'Phở lover 🍜' } });
+    expect(named.status).toBe(200);
+    expect(named.body).toMatchObject({ userId: minh.user.id, handle, bio: 'Phở lover 🍜', counts: { posts: 0, followers: 0, following: 0 } });
+    const photo = await image(lan);
+    const text = `Ăn #PhởHàNội với @${handle}. <script>alert(1)</script> #pho @nobody_here_${randomUUID().slice(0, 6)}`;
+    const created = await post(lan, { text, mediaIds: [photo.id], location: { lat: 21.03, lng: 105.85, name: 'Hà Nội' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      author: { id: lan.user.id, name: 'Lan', handle: null },
+      text,
+      media: [{ id: photo.id, kind: 'IMAGE', mimeType: 'image/png', url: photo.publicUrl }],
+      location: { lat: 21.03, lng: 105.85, name: 'Hà Nội' },
+      visibility: 'PUBLIC',
+      hashtags: ['phohanoi', 'pho'],
+      mentions: [{ userId: minh.user.id, handle }],
+      counts: { likes: 0, comments: 0, shares: 0, views: 0 },
+      likedByMe: false,
+    });
+    const read = await call('GET', `/social/posts/${created.body.id}`, { token: minh.accessToken });
+    expect(read.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(read.body.text).toBe(text);
+    expect((await call('GET', `/social/users/${lan.user.id}`, { token: minh.accessToken })).body.counts.posts).toBe(1);
+  });
+
+  it('refuses oversized text (code points), too many or others’ media and empty posts, writing nothing', async () => {
+    const [me, other] = await Promise.all([registerVerified(), registerVerified()]);
+    const emoji = '😀'; // two UTF-16 units, one character
+    expect((await post(me, { text: emoji.repeat(2_200) })).status).toBe(201);
+    const tooLong = await post(me, { text: emoji.repeat(2_201) });
+    expect([tooLong.status, tooLong.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    const theirs = await image(other);
+    const mine = await image(me);
+    const foreign = await post(me, { text: 'x', mediaIds: [mine.id, theirs.id] });
+    expect([foreign.status, foreign.body.code, foreign.body.details]).toEqual([422, 'SOCIAL_MEDIA_INVALID', { mediaIds: [theirs.id] }]);
+    expect((await post(me, { text: 'x', mediaIds: Array.from({ length: 11 }, () => mine.id) })).status).toBe(400);
+    expect((await post(me, {})).status).toBe(400);
+    expect((await post(me, { text: '   ' })).status).toBe(400);
+    expect((await post(me, { text: 'x', visibility: 'FRIENDS' })).status).toBe(400);
+    expect((await post(me, { text: 'x', location: { lat: 91, lng: 0 } })).status).toBe(400);
+    const mine2 = await call('GET', `/social/users/${me.user.id}/posts`, { token: me.accessToken });
+    expect(mine2.body.items).toHaveLength(1);
+    expect((await call('GET', `/social/users/${me.user.id}`, { token: me.accessToken })).body.counts.posts).toBe(1);
+  });
+
+  it('a FOLLOWERS post is 404 to a non-follower; only its author changes or deletes it', async () => {
+    const [author, fan, stranger] = await Promise.all([registerVerified(), registerVerified(), registerVerified()]);
+    expect((await follow(fan, author)).body).toMatchObject({ userId: author.user.id, following: true, followers: 1 });
+    const secret = (await post(author, { text: 'for my followers', visibility: 'FOLLOWERS' })).body;
+    expect((await call('GET', `/social/posts/${secret.id}`, { token: fan.accessToken })).status).toBe(200);
+    expect((await call('GET', `/social/posts/${secret.id}`, { token: stranger.accessToken })).status).toBe(404);
+    expect((await call('POST', `/social/posts/${secret.id}/like`, { token: stranger.accessToken })).status).toBe(404);
+    const page = await call('GET', `/social/users/${author.user.id}/posts`, { token: stranger.accessToken });
+    expect(page.body.items).toEqual([]);
+    const edit = await call('PATCH', `/social/posts/${secret.id}`, { token: fan.accessToken, body: { text: 'mine now' } });
+    expect([edit.status, edit.body.code]).toEqual([403, 'SOCIAL_NOT_AUTHOR']);
+    expect((await call('DELETE', `/social/posts/${secret.id}`, { token: stranger.accessToken })).status).toBe(404);
+    const changed = await call('PATCH', `/social/posts/${secret.id}`, { token: author.accessToken, body: { text: 'now #public', visibility: 'PUBLIC' } });
+    expect(changed.body).toMatchObject({ text: 'now #public', hashtags: ['public'], visibility: 'PUBLIC' });
+    expect((await call('GET', `/social/posts/${secret.id}`, { token: stranger.accessToken })).status).toBe(200);
+    expect((await call('DELETE', `/social/posts/${secret.id}`, { token: author.accessToken })).status).toBe(200);
+    expect((await call('GET', `/social/posts/${secret.id}`, { token: author.accessToken })).status).toBe(404);
+    expect((await call('DELETE', `/social/posts/${secret.id}`, { token: author.accessToken })).status).toBe(404);
+  });
+
+  it('handles are unique: two people claiming one at once, one gets it', async () => {
+    const [a, b] = await Promise.all([registerVerified(), registerVerified()]);
+    const handle = `h${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const both = await Promise.all([a, b].map((p) => call('PUT', '/social/profile', { token: p.accessToken, body: { handle } })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(both.find((r) => r.status === 409)!.body.code).toBe('SOCIAL_HANDLE_TAKEN');
+    const winner = both[0].status === 200 ? a : b;
+    // Giving it up frees it.
+    expect((await call('PUT', '/social/profile', { token: winner.accessToken, body: { handle: null } })).body.handle).toBeNull();
+    const loser = winner === a ? b : a;
+    expect((await call('PUT', '/social/profile', { token: loser.accessToken, body: { handle } })).status).toBe(200);
+    expect((await call('PUT', '/social/profile', { token: loser.accessToken, body: { handle: '.bad' } })).status).toBe(400);
+  });
+});
+
+describe('social feed', () => {
+  it('fans a post out to followers: not to others, not after unfollowing, never across a block; a deleted post leaves', async () => {
+    const [author, fan, other, blocked] = await Promise.all([registerVerified(), registerVerified(), registerVerified(), registerVerified()]);
+    await Promise.all([follow(fan, author), follow(blocked, author)]);
+    const open = (await post(author, { text: 'hello followers' })).body;
+    const closed = (await post(author, { text: 'only followers', visibility: 'FOLLOWERS' })).body;
+    await inFeedOf(fan, closed.id);
+    expect(await feedIds(fan)).toEqual(expect.arrayContaining([open.id, closed.id]));
+    expect(await feedIds(author)).toEqual(expect.arrayContaining([open.id, closed.id]));
+    expect(await feedIds(other)).toEqual([]);
+    await inFeedOf(blocked, closed.id);
+
+    // The author blocks one follower: the next post does not reach them, nor do the earlier ones show.
+    expect((await call('POST', `/chat/blocks/${blocked.user.id}`, { token: author.accessToken })).status).toBeLessThan(300);
+    expect((await follow(blocked, author)).body.code).toBe('SOCIAL_BLOCKED');
+    const after = (await post(author, { text: 'after the block' })).body;
+    await inFeedOf(fan, after.id);
+    expect(await feedDocs(blocked.user.id, after.id)).toBe(false);
+    expect(await feedIds(blocked)).toEqual([]);
+    expect((await call('GET', `/social/posts/${open.id}`, { token: blocked.accessToken })).status).toBe(404);
+
+    // Unfollowing stops new posts; the FOLLOWERS one already delivered no longer shows.
+    expect((await call('DELETE', `/social/users/${author.user.id}/follow`, { token: fan.accessToken })).body).toMatchObject({ following: false });
+    const later = (await post(author, { text: 'later' })).body;
+    await inFeedOf(author, later.id);
+    expect(await feedDocs(fan.user.id, later.id)).toBe(false);
+    expect(await feedIds(fan)).not.toContain(closed.id);
+
+    expect((await call('DELETE', `/social/posts/${open.id}`, { token: author.accessToken })).status).toBe(200);
+    await waitFor(async () => ((await feedDocs(fan.user.id, open.id)) ? undefined : true), { what: 'the deleted post to leave the feed' });
+    expect(await feedIds(author)).not.toContain(open.id);
+  });
+
+  it('a redelivered post event writes the same feed documents again', async () => {
+    const [author, fan] = await Promise.all([registerVerified(), registerVerified()]);
+    await follow(fan, author);
+    const created = (await post(author, { text: 'once' })).body;
+    await inFeedOf(fan, created.id);
+    const data = (await db().collection(SOCIAL_POSTS).doc(created.id).get()).data()!;
+    const record = { ...data, id: created.id } as PostRecord;
+    const event = {
+      id: `evt-${randomUUID()}`,
+      time: new Date().toISOString(),
+      params: { postId: created.id },
+      before: undefined,
+      after: { id: created.id, data },
+    };
+    const config = { SOCIAL_FANOUT_MAX: 20 } as never;
+    const [first, second] = [await onPostWritten(event, config), await onPostWritten(event, config)];
+    expect(first).toEqual({ feeds: 2, large: false });
+    expect(second).toEqual(first);
+    expect((await feedIds(fan)).filter((id) => id === created.id)).toHaveLength(1);
+    expect(await fanOut(record, 20)).toEqual({ feeds: 2, large: false });
+    const items = await db().collectionGroup(FEED_ITEMS).where('postId', '==', created.id).get();
+    expect(items.size).toBe(2);
+  });
+
+  it('pages the feed by cursor without gaps or repeats', async () => {
+    const [author, fan] = await Promise.all([registerVerified(), registerVerified()]);
+    await follow(fan, author);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await post(author, { text: `post ${i}` })).body.id);
+    await inFeedOf(fan, ids[4]);
+    await waitFor(async () => ((await feedIds(fan)).length === 5 ? true : undefined), { what: 'all five in the feed' });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: Array<{ id: string }>; nextCursor: string | null } } = await call(
+        'GET',
+        `/social/posts/feed?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: fan.accessToken },
+      );
+      seen.push(...page.body.items.map((p) => p.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect([...seen].sort()).toEqual([...ids].sort());
+    const forged = await call('GET', '/social/posts/feed?cursor=abc', { token: fan.accessToken });
+    expect([forged.status, forged.body.code]).toEqual([400, 'INVALID_CURSOR']);
+  });
+});
+
+describe('social at scale: 50 people', () => {
+  let people: Person[];
+  beforeAll(async () => {
+    people = await Promise.all(Array.from({ length: 50 }, (_, i) => registerVerified({ name: `Fan ${i}` })));
+  }, 120_000);
+
+  it('50 parallel likes by 50 people count 50; three likes by one count once', async () => {
+    const [author, keen] = await Promise.all([registerVerified(), registerVerified()]);
+    const created = (await post(author, { text: 'like me' })).body;
+    const likes = await Promise.all(people.map((p) => call('POST', `/social/posts/${created.id}/like`, { token: p.accessToken })));
+    expect(likes.every((r) => r.status === 200 && r.body.liked === true)).toBe(true);
+    expect((await call('GET', `/social/posts/${created.id}`, { token: author.accessToken })).body.counts.likes).toBe(50);
+    const repeats = await Promise.all([1, 2, 3].map(() => call('POST', `/social/posts/${created.id}/like`, { token: keen.accessToken })));
+    expect(repeats.map((r) => r.status)).toEqual([200, 200, 200]);
+    const read = await call('GET', `/social/posts/${created.id}`, { token: keen.accessToken });
+    expect(read.body).toMatchObject({ likedByMe: true, counts: { likes: 51 } });
+    expect((await call('DELETE', `/social/posts/${created.id}/like`, { token: keen.accessToken })).body).toEqual({
+      postId: created.id,
+      liked: false,
+      likes: 50,
+    });
+    expect((await call('DELETE', `/social/posts/${created.id}/like`, { token: keen.accessToken })).body.likes).toBe(50);
+  });
+
+  it('an author past SOCIAL_FANOUT_MAX (20) is merged into feeds at read time, for later followers too', async () => {
+    const star = await registerVerified({ name: 'Star' });
+    const fans = people.slice(0, 25);
+    const follows = await Promise.all(fans.map((p) => follow(p, star)));
+    expect(follows.every((r) => r.status === 200)).toBe(true);
+    expect((await call('GET', `/social/users/${star.user.id}`, { token: star.accessToken })).body.counts.followers).toBe(25);
+    const first = (await post(star, { text: 'to my 25 fans' })).body;
+    // The first post marks the star large and puts them in each fan's merge list: no feed document per fan.
+    await waitFor(async () => ((await feedIds(fans[24])).includes(first.id) ? true : undefined), { what: 'the merged post' });
+    expect(await feedDocs(fans[0].user.id, first.id)).toBe(false);
+    expect(await feedIds(fans[0])).toContain(first.id);
+    const newcomer = people[30];
+    await follow(newcomer, star);
+    const second = (await post(star, { text: 'and one more' })).body;
+    await inFeedOf(star, second.id);
+    expect((await feedIds(newcomer)).slice(0, 2).sort()).toEqual([first.id, second.id].sort());
+    expect(await feedDocs(newcomer.user.id, second.id)).toBe(false);
+    // Unfollowing drops the star from the merge.
+    await call('DELETE', `/social/users/${star.user.id}/follow`, { token: newcomer.accessToken });
+    expect(await feedIds(newcomer)).not.toContain(second.id);
+    const list = await call('GET', `/social/users/${star.user.id}/followers?limit=10`, { token: fans[0].accessToken });
+    expect(list.body.items).toHaveLength(10);
+    expect(list.body.nextCursor).toEqual(expect.any(String));
+  });
+});
