@@ -22,7 +22,7 @@ process.env.JWT_SECRET ??= 'bench-access-secret-0123456789abcdef0123456789';
 process.env.JWT_REFRESH_SECRET ??= 'bench-refresh-secret-0123456789abcdef01234567';
 lib('platform/core/config/module-switches.js').installSwitches(lib('module-switches.generated.js').MODULE_SWITCHES);
 const { db } = lib('platform/core/firebase/firebase.js');
-const { geohashOf, distanceMeters } = lib('platform/kits/geo/geo.js');
+const { geohashOf } = lib('platform/kits/geo/geo.js');
 const { geohashDistance } = lib('platform/kits/geo/nearby-page.js');
 const { foldText, searchTermsOf } = lib('platform/kits/text/text.js');
 const { placesService } = lib('modules/places/places.catalog.js');
@@ -154,7 +154,7 @@ async function p12(n = 10_000, radiusM = 2_000, rounds = 60, warmup = 10) {
       queriesSum += queries;
       roundTripsSum += roundTrips;
       docsReadMax = Math.max(docsReadMax, page.reads);
-      inCircle += records.filter((r) => distanceMeters(c, r) <= radiusM).length;
+      inCircle += records.filter((r) => geohashDistance(c, geohashOf(r)) <= radiusM).length;
       rangeDocs += snap.size;
     }
   }

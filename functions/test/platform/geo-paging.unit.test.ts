@@ -126,7 +126,7 @@ describe('platform/kits/geo nearbyPage', () => {
       per.push({ rounds: counter.rounds - before.rounds, reads: counter.reads - before.reads });
     }
     expect(Math.max(...per.map((p) => p.rounds))).toBeLessThanOrEqual(9);
-    expect(Math.max(...per.map((p) => p.reads))).toBeLessThanOrEqual(130);
+    expect(Math.max(...per.map((p) => p.reads))).toBeLessThanOrEqual(120);
   });
 
   it('settles a full first page within a tight budget in a dense area (400 places within 400 m) at 50 spots', async () => {

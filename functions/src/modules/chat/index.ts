@@ -41,6 +41,11 @@ export async function eitherBlocks(a: string, b: string, tx?: FirebaseFirestore.
   return state.aBlocksB || state.bBlocksA;
 }
 
+/** Who blocks whom between two people (in the caller's transaction when given, before its writes). */
+export function blockState(a: string, b: string, tx?: FirebaseFirestore.Transaction): Promise<{ aBlocksB: boolean; bBlocksA: boolean }> {
+  return blocks().eitherBlocks(a, b, tx);
+}
+
 /** Whom a person blocks (one read). */
 export function blockListOf(userId: string): Promise<ReadonlySet<string>> {
   return blocks().blockListOf(userId);

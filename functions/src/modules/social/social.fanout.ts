@@ -3,7 +3,7 @@ import { logger } from '../../platform/core/logging/logger';
 import { collectionRecords, typedTrigger } from '../../platform/core/module/triggers';
 import type { AppConfig } from '../../platform/core/config';
 import { blockListOf } from '../chat';
-import { PROFILE_COUNTS, type PostRecord } from './social.model';
+import { FANOUT_CHUNK, PROFILE_COUNTS, type FeedItemRecord, type PostRecord } from './social.model';
 import { socialRepo as repo } from './social.repo';
 
 // Fan-out on write: a new post goes into its author's followers' feeds (`social_feeds/{follower}/feed_items/{post}`),
@@ -13,24 +13,31 @@ import { socialRepo as repo } from './social.repo';
 // it when they follow). Every write is a set or delete of a document named by the post and the person, so a
 // redelivered event writes the same documents again.
 
-const CHUNK = 400;
-
-/** Writes the post into its author's feed and their followers' (or marks the author large). */
+/** Writes the post into its author's feed and their followers' (or marks the author large), then checks it is still ACTIVE. */
 export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ feeds: number; large: boolean }> {
   const item = { postId: post.id, authorId: post.authorId, type: post.type, createdAt: post.createdAt };
   const own = db().batch();
   repo.batchSetFeedItem(own, post.authorId, item);
   await own.commit();
   const [profile, counts] = await Promise.all([repo.profile(post.authorId), PROFILE_COUNTS.read(repo.profileRef(post.authorId))]);
+  let result = { feeds: 1, large: true };
   if (profile?.large || counts.followers > fanoutMax) {
-    if (!profile?.large) await markLarge(post.authorId);
-    return { feeds: 1, large: true };
+    if (!profile?.largeMarked) await markLarge(post.authorId, profile?.large ? (profile.largeMarkedUpTo ?? undefined) : undefined);
+  } else {
+    result = { feeds: 1 + (await toFollowers(post, item)), large: false };
   }
+  // A delete (or hide) that ran while this wrote, or this event redelivered after it, must not leave items behind.
+  const now = await repo.post(post.id);
+  if (now?.status !== 'ACTIVE') await removeFromFeeds(post.id);
+  return result;
+}
+
+async function toFollowers(post: PostRecord, item: FeedItemRecord): Promise<number> {
   const blocked = await blockListOf(post.authorId);
-  let feeds = 1;
+  let written = 0;
   let after: string | undefined;
   for (;;) {
-    const chunk = await repo.followerIdsAfter(post.authorId, after, CHUNK);
+    const chunk = await repo.followerIdsAfter(post.authorId, after, FANOUT_CHUNK);
     const batch = db().batch();
     let writes = 0;
     for (const followerId of chunk.ids) {
@@ -39,43 +46,44 @@ export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ fee
       writes += 1;
     }
     if (writes > 0) await batch.commit();
-    feeds += writes;
-    if (chunk.ids.length < CHUNK) break;
+    written += writes;
+    if (chunk.ids.length < FANOUT_CHUNK) return written;
     after = chunk.last;
   }
-  return { feeds, large: false };
 }
 
-/** Marks an author large, then adds them to every follower's merge list (the mark first: a follow racing it retries). */
-async function markLarge(authorId: string): Promise<void> {
-  const mark = db().batch();
-  mark.set(repo.profileRef(authorId), { userId: authorId, large: true }, { merge: true });
-  await mark.commit();
-  let after: string | undefined;
+/**
+ * Marks an author large, then adds them to every follower's merge list, each batch with how far it got: a failure
+ * part-way resumes there on the event's redelivery (the mark comes first: a follow racing it retries and sees it).
+ */
+export async function markLarge(authorId: string, resumeAfter?: string): Promise<number> {
+  if (resumeAfter === undefined) {
+    const mark = db().batch();
+    repo.batchMarkLarge(mark, authorId, { upTo: null, done: false });
+    await mark.commit();
+  }
+  let after = resumeAfter;
   let followers = 0;
   for (;;) {
-    const chunk = await repo.followerIdsAfter(authorId, after, CHUNK);
+    const chunk = await repo.followerIdsAfter(authorId, after, FANOUT_CHUNK);
+    const done = chunk.ids.length < FANOUT_CHUNK;
     const batch = db().batch();
-    for (const followerId of chunk.ids) repo.changeMergeAuthors(batch, followerId, authorId, true);
-    if (chunk.ids.length > 0) await batch.commit();
+    for (const followerId of chunk.ids) repo.batchAddMergeAuthor(batch, followerId, authorId);
+    repo.batchMarkLarge(batch, authorId, { upTo: chunk.last ?? after ?? null, done });
+    await batch.commit();
     followers += chunk.ids.length;
-    if (chunk.ids.length < CHUNK) break;
+    if (done) break;
     after = chunk.last;
   }
   logger.info('social: author is large; posts merge into feeds at read time', { authorId, followers });
+  return followers;
 }
 
 /** Removes a post from every feed that holds it. */
 export async function removeFromFeeds(postId: string): Promise<number> {
   let removed = 0;
-  for (;;) {
-    const refs = await repo.feedItemRefsOfPost(postId, CHUNK);
-    if (refs.length === 0) return removed;
-    const batch = db().batch();
-    for (const ref of refs) batch.delete(ref);
-    await batch.commit();
-    removed += refs.length;
-  }
+  for (let n = await repo.deleteFeedItemsOfPost(postId, FANOUT_CHUNK); n > 0; n = await repo.deleteFeedItemsOfPost(postId, FANOUT_CHUNK)) removed += n;
+  return removed;
 }
 
 /** A post created ACTIVE or made ACTIVE again goes into the feeds; one that stops being ACTIVE leaves them. */

@@ -1,5 +1,5 @@
 import type { RateLimitRule } from '../../platform/core/ratelimit/rate-limit';
-import { shardedCounter } from '../../platform/kits/counters/sharded-counter';
+import { shardedCounter, type Counts } from '../../platform/kits/counters/sharded-counter';
 import { foldText } from '../../platform/kits/text/text';
 import type { MediaKind } from '../media';
 
@@ -16,6 +16,8 @@ export const HASHTAGS_MAX = 30;
 export const MENTIONS_MAX = 20;
 /** Large accounts whose posts a person's feed merges at read time (in chunks of 30, Firestore's `in` limit). */
 export const MERGE_AUTHORS_MAX = 150;
+/** Followers per batch of a fan-out or of marking an author large. */
+export const FANOUT_CHUNK = 400;
 
 export interface PostMedia {
   id: string;
@@ -56,6 +58,12 @@ export interface ProfileRecord {
   avatar: { id: string; url: string } | null;
   /** More followers than SOCIAL_FANOUT_MAX once: posts are merged into feeds at read time from then on. */
   large: boolean;
+  /**
+   * Marking an author large puts them in each follower's merge list, a batch at a time: the follow document id the
+   * last batch ended at, until every follower has them (then null). A redelivered post event resumes from there.
+   */
+  largeMarkedUpTo?: string | null;
+  largeMarked?: boolean;
   /** The large accounts this person follows (their posts are merged into this person's feed at read time). */
   mergeAuthors: string[];
   updatedAt: number;
@@ -79,17 +87,23 @@ export const followId = (followerId: string, followeeId: string) => `${followerI
 export const likeId = (postId: string, userId: string) => `${postId}_${userId}`;
 
 /** A post's counters (likes, comments, shares, views) and a profile's (posts, followers, following): ten shards each. */
-export const POST_COUNTS = shardedCounter({ fields: ['likes', 'comments', 'shares', 'views'] as const, shards: 10 });
+export const POST_COUNT_FIELDS = ['likes', 'comments', 'shares', 'views'] as const;
+export type PostCounts = Counts<(typeof POST_COUNT_FIELDS)[number]>;
+export const POST_COUNTS = shardedCounter({ fields: POST_COUNT_FIELDS, shards: 10 });
 export const PROFILE_COUNTS = shardedCounter({ fields: ['posts', 'followers', 'following'] as const, shards: 10 });
 
-/** Handles: 3–30 of a–z, 0–9, `_` and `.`, not starting or ending with a dot (stored lower case). */
-export const HANDLE_PATTERN = /^(?!\.)[a-z0-9_.]{3,30}(?<!\.)$/;
-const HASHTAG = /#([\p{L}\p{N}_]{1,50})/gu;
-const MENTION = /(?<![\p{L}\p{N}_.])@([A-Za-z0-9_.]{3,30})/gu;
+/**
+ * Handles: 3–30 of a–z, 0–9, `_` and `.`, starting with a letter or digit, not ending with a dot (stored lower case;
+ * a handle is a document id, and Firestore reserves ids like `__x__`).
+ */
+export const HANDLE_PATTERN = /^[a-z0-9][a-z0-9_.]{2,29}(?<!\.)$/;
+const HASHTAG = /#([\p{L}\p{M}\p{N}_]{1,50})/gu;
+// A whole handle: one longer than 30 characters names nobody (not the owner of its first 30).
+const MENTION = /(?<![\p{L}\p{N}_.])@([A-Za-z0-9_.]{3,31})(?![A-Za-z0-9_])/gu;
 
-/** The hashtags of a text, folded and unique, in order of appearance (at most HASHTAGS_MAX). */
+/** The hashtags of a text, folded and unique, in order of appearance (at most HASHTAGS_MAX); decomposed accents too. */
 export function hashtagsOf(text: string): string[] {
-  const tags = [...text.matchAll(HASHTAG)].map((m) => foldText(m[1]));
+  const tags = [...text.normalize('NFC').matchAll(HASHTAG)].map((m) => foldText(m[1]));
   return [...new Set(tags)].slice(0, HASHTAGS_MAX);
 }
 

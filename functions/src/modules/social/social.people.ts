@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { AuthContext } from '../../platform/core/auth/access-token';
 import { ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
-import { inTransaction } from '../../platform/core/firebase/firebase';
+import { db, inTransaction } from '../../platform/core/firebase/firebase';
 import type { PageRequest } from '../../platform/kits/firestore/paginate';
 import { iso } from '../../platform/kits/time/time';
-import { eitherBlocks } from '../chat';
+import { blockersOf, blockListOf, blockState, eitherBlocks } from '../chat';
 import { attachableImage } from '../media';
 import { accounts } from '../users';
 import { PROFILE_COUNTS, type FollowRecord } from './social.model';
@@ -19,50 +19,65 @@ import type { ProfileBodySchema } from './social.schemas';
 type Caller = Pick<AuthContext, 'userId'>;
 const noSuchUser = () => new NotFoundError('No such user');
 
-export function createPeopleService(now: () => number = Date.now) {
-  /** An active account (404 otherwise: locked and unknown accounts look the same). */
-  async function activeAccount(userId: string) {
-    const account = await accounts.get(userId);
-    if (!account || account.disabled || account.status !== 'ACTIVE') throw noSuchUser();
-    return account;
-  }
+/** The names of the active accounts among `ids` (locked, unverified and unknown ones left out), one getAll. */
+export async function activePeople(ids: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const snaps = await db().getAll(...unique.map((id) => accounts.ref(id)), { fieldMask: ['name', 'disabled', 'status'] });
+  return new Map(
+    snaps.filter((s) => s.exists && s.get('disabled') !== true && s.get('status') === 'ACTIVE').map((s) => [s.id, (s.get('name') as string) ?? 'User']),
+  );
+}
 
-  async function personPage(page: { items: FollowRecord[]; nextCursor: string | null }, side: 'followerId' | 'followeeId') {
+/** A person `viewer` meets in the social tab: active, and neither blocks the other (404 otherwise, the same for all). */
+export async function visiblePerson(viewer: Caller, userId: string): Promise<{ name: string }> {
+  const [people, blocked] = await Promise.all([activePeople([userId]), viewer.userId === userId ? false : eitherBlocks(viewer.userId, userId)]);
+  const name = people.get(userId);
+  if (name === undefined || blocked) throw noSuchUser();
+  return { name };
+}
+
+export function createPeopleService(now: () => number = Date.now) {
+  /** A page of follows as the people on one side, leaving out those `viewer` does not meet (locked, blocked). */
+  async function personPage(viewer: Caller, page: { items: FollowRecord[]; nextCursor: string | null }, side: 'followerId' | 'followeeId') {
     const ids = page.items.map((f) => f[side]);
-    const [names, profiles] = await Promise.all([Promise.all(ids.map((id) => accounts.get(id))), repo.profiles(ids)]);
+    const others = ids.filter((id) => id !== viewer.userId);
+    const [names, profiles, blocked, blockers] = await Promise.all([
+      activePeople(ids),
+      repo.profiles(ids),
+      blockListOf(viewer.userId),
+      blockersOf(viewer.userId, others),
+    ]);
+    const shown = page.items.filter((f) => names.has(f[side]) && !blocked.has(f[side]) && !blockers.has(f[side]));
     return {
-      items: page.items.map((f, i) => ({
-        userId: f[side],
-        name: names[i]?.name ?? 'User',
-        handle: profiles.get(f[side])?.handle ?? null,
-        since: iso(f.createdAt),
-      })),
+      items: shown.map((f) => ({ userId: f[side], name: names.get(f[side])!, handle: profiles.get(f[side])?.handle ?? null, since: iso(f.createdAt) })),
       nextCursor: page.nextCursor,
     };
   }
 
+  async function profile(viewer: Caller, userId: string) {
+    const { name } = await visiblePerson(viewer, userId);
+    const own = viewer.userId === userId;
+    const [stored, counts, following, followsYou] = await Promise.all([
+      repo.profile(userId),
+      PROFILE_COUNTS.read(repo.profileRef(userId)),
+      own ? Promise.resolve(new Set<string>()) : repo.followsAmong(viewer.userId, [userId]),
+      own ? Promise.resolve(new Set<string>()) : repo.followsAmong(userId, [viewer.userId]),
+    ]);
+    return {
+      userId,
+      name,
+      handle: stored?.handle ?? null,
+      bio: stored?.bio ?? null,
+      avatarUrl: stored?.avatar?.url ?? null,
+      counts,
+      following: following.has(userId),
+      followsYou: followsYou.has(viewer.userId),
+    };
+  }
+
   return {
-    /** A person's profile page as `viewer` sees it (404 when either blocks the other: they do not meet here). */
-    async profile(viewer: Caller, userId: string) {
-      const account = await activeAccount(userId);
-      if (viewer.userId !== userId && (await eitherBlocks(viewer.userId, userId))) throw noSuchUser();
-      const [profile, counts, following, followsYou] = await Promise.all([
-        repo.profile(userId),
-        PROFILE_COUNTS.read(repo.profileRef(userId)),
-        viewer.userId === userId ? Promise.resolve(new Set<string>()) : repo.followsAmong(viewer.userId, [userId]),
-        viewer.userId === userId ? Promise.resolve(new Set<string>()) : repo.followsAmong(userId, [viewer.userId]),
-      ]);
-      return {
-        userId,
-        name: account.name,
-        handle: profile?.handle ?? null,
-        bio: profile?.bio ?? null,
-        avatarUrl: profile?.avatar?.url ?? null,
-        counts,
-        following: following.has(userId),
-        followsYou: followsYou.has(viewer.userId),
-      };
-    },
+    profile,
 
     /** Sets a handle (unique: claimed in the same transaction), bio or avatar. */
     async updateProfile(caller: Caller, body: z.output<typeof ProfileBodySchema>) {
@@ -77,54 +92,58 @@ export function createPeopleService(now: () => number = Date.now) {
         if (body.handle !== undefined && current?.handle && current.handle !== body.handle) repo.txReleaseHandle(tx, current.handle);
         if (body.handle) repo.txClaimHandle(tx, body.handle, caller.userId);
         repo.txSetProfile(tx, caller.userId, {
-          ...(current ? {} : { handle: null, bio: null, avatar: null, large: false, mergeAuthors: [] }),
           ...(body.handle !== undefined ? { handle: body.handle } : {}),
           ...(body.bio !== undefined ? { bio: body.bio } : {}),
           ...(avatar !== undefined ? { avatar: avatar && { id: avatar.id, url: avatar.url } } : {}),
           updatedAt: now(),
         });
       });
-      return this.profile(caller, caller.userId);
+      return profile(caller, caller.userId);
     },
 
     async follow(caller: Caller, userId: string) {
       if (userId === caller.userId) throw new UnprocessableError('You cannot follow yourself').withCode('SOCIAL_FOLLOW_SELF');
-      await activeAccount(userId);
+      if (!(await activePeople([userId])).has(userId)) throw noSuchUser();
       await inTransaction(async (tx) => {
-        const [existing, blocked, followee] = await Promise.all([
+        const [existing, blocks, followee] = await Promise.all([
           repo.txFollow(tx, caller.userId, userId),
-          eitherBlocks(caller.userId, userId, tx),
+          blockState(caller.userId, userId, tx),
           repo.profile(userId, tx),
         ]);
-        if (blocked) throw new ForbiddenError('One of you blocks the other').withCode('SOCIAL_BLOCKED');
+        // Someone who blocks the caller is not there for them, as everywhere else; the caller's own block is named.
+        if (blocks.bBlocksA) throw noSuchUser();
+        if (blocks.aBlocksB) throw new ForbiddenError('You block this person: unblock them first').withCode('SOCIAL_BLOCKED');
         if (existing) return;
         repo.txCreateFollow(tx, { followerId: caller.userId, followeeId: userId, createdAt: now() });
         PROFILE_COUNTS.txAdd(tx, repo.profileRef(userId), { followers: 1 }, caller.userId);
         PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { following: 1 }, userId);
-        if (followee?.large) repo.changeMergeAuthors(tx, caller.userId, userId, true);
+        if (followee?.large) repo.txChangeMergeAuthors(tx, caller.userId, userId, true);
       });
       return { userId, following: true, followers: (await PROFILE_COUNTS.read(repo.profileRef(userId))).followers };
     },
 
+    /** Stops following (a locked account too: nobody is held to a follow). */
     async unfollow(caller: Caller, userId: string) {
+      if (!(await accounts.get(userId))) throw noSuchUser();
       await inTransaction(async (tx) => {
-        if (!(await repo.txFollow(tx, caller.userId, userId))) return;
+        const [existing, followee] = await Promise.all([repo.txFollow(tx, caller.userId, userId), repo.profile(userId, tx)]);
+        if (!existing) return;
         repo.txDeleteFollow(tx, caller.userId, userId);
         PROFILE_COUNTS.txAdd(tx, repo.profileRef(userId), { followers: -1 }, caller.userId);
         PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { following: -1 }, userId);
-        repo.changeMergeAuthors(tx, caller.userId, userId, false);
+        if (followee?.large) repo.txChangeMergeAuthors(tx, caller.userId, userId, false);
       });
       return { userId, following: false, followers: (await PROFILE_COUNTS.read(repo.profileRef(userId))).followers };
     },
 
     async followers(viewer: Caller, userId: string, request: Omit<PageRequest, 'query' | 'caller'>) {
-      await this.profile(viewer, userId);
-      return personPage(await repo.followersPage(userId, { ...request, query: `social:followers:${userId}`, caller: viewer.userId }), 'followerId');
+      await visiblePerson(viewer, userId);
+      return personPage(viewer, await repo.followersPage(userId, { ...request, query: `social:followers:${userId}`, caller: viewer.userId }), 'followerId');
     },
 
     async following(viewer: Caller, userId: string, request: Omit<PageRequest, 'query' | 'caller'>) {
-      await this.profile(viewer, userId);
-      return personPage(await repo.followingPage(userId, { ...request, query: `social:following:${userId}`, caller: viewer.userId }), 'followeeId');
+      await visiblePerson(viewer, userId);
+      return personPage(viewer, await repo.followingPage(userId, { ...request, query: `social:following:${userId}`, caller: viewer.userId }), 'followeeId');
     },
   };
 }

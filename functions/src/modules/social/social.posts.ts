@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import type { AuthContext } from '../../platform/core/auth/access-token';
 import { ForbiddenError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
-import { inTransaction } from '../../platform/core/firebase/firebase';
-import type { Counts } from '../../platform/kits/counters/sharded-counter';
+import { inTransaction, isAlreadyExists } from '../../platform/core/firebase/firebase';
 import { decodeCursor, encodeCursor, invalidCursor, type PageRequest } from '../../platform/kits/firestore/paginate';
+import { inQueryChunks } from '../../platform/kits/firestore/records';
 import { iso } from '../../platform/kits/time/time';
 import { blockersOf, blockListOf, eitherBlocks } from '../chat';
+import { stableId } from '../../platform/kits/ids/stable-id';
 import { attachableMedia } from '../media';
 import { accounts } from '../users';
 import {
@@ -16,9 +17,11 @@ import {
   POST_COUNTS,
   POST_IMAGES_MAX,
   PROFILE_COUNTS,
+  type PostCounts,
   type PostMedia,
   type PostRecord,
 } from './social.model';
+import { activePeople, visiblePerson } from './social.people';
 import { socialRepo as repo, type FeedPosition } from './social.repo';
 import type { FeedQuerySchema, PostBodySchema, PostPatchSchema } from './social.schemas';
 
@@ -26,9 +29,7 @@ import type { FeedQuerySchema, PostBodySchema, PostPatchSchema } from './social.
 // its author, and neither blocks the other. Anything else answers 404, the same as a post that never existed.
 
 type Caller = Pick<AuthContext, 'userId'>;
-type PostCounts = Counts<'likes' | 'comments' | 'shares' | 'views'>;
 const noSuchPost = () => new NotFoundError('No such post');
-const IN_QUERY_MAX = 30;
 
 export function postView(post: PostRecord, counts: PostCounts, likedByMe: boolean) {
   return {
@@ -68,18 +69,17 @@ async function mentionsOf(text: string): Promise<PostRecord['mentions']> {
   return handles.flatMap((handle) => (owners.has(handle) ? [{ userId: owners.get(handle)!, handle }] : []));
 }
 
-const chunks = <T>(list: readonly T[], size: number) => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
-
 export function createPostsService(now: () => number = Date.now) {
   /** Whether `viewer` may see the post now (blocks and follows read as needed). */
   async function canSee(viewer: Caller, post: PostRecord): Promise<boolean> {
     if (post.authorId === viewer.userId) return post.status !== 'DELETED';
     if (post.status !== 'ACTIVE') return false;
-    const [blocked, follows] = await Promise.all([
+    const [blocked, follows, active] = await Promise.all([
       eitherBlocks(viewer.userId, post.authorId),
       post.visibility === 'FOLLOWERS' ? repo.followsAmong(viewer.userId, [post.authorId]) : Promise.resolve(undefined),
+      activePeople([post.authorId]),
     ]);
-    return !blocked && (follows === undefined || follows.has(post.authorId));
+    return !blocked && active.has(post.authorId) && (follows === undefined || follows.has(post.authorId));
   }
 
   async function visiblePost(viewer: Caller, id: string): Promise<PostRecord> {
@@ -100,8 +100,14 @@ export function createPostsService(now: () => number = Date.now) {
     return posts.map((p, i) => ({ post: p, counts: counts[i], view: postView(p, counts[i], liked.has(p.id)) }));
   }
 
+  async function get(viewer: Caller, id: string) {
+    const [view] = await views(viewer, [await visiblePost(viewer, id)]);
+    return view.view;
+  }
+
   return {
-    async create(caller: Caller, body: z.output<typeof PostBodySchema>) {
+    /** `idempotencyKey` names the post: a retry the idempotency record no longer answers finds it instead of posting twice. */
+    async create(caller: Caller, body: z.output<typeof PostBodySchema>, idempotencyKey?: string) {
       const text = body.text ?? '';
       const [media, account, profile, mentions] = await Promise.all([
         mediaOf(caller.userId, body.mediaIds ?? []),
@@ -111,7 +117,7 @@ export function createPostsService(now: () => number = Date.now) {
       ]);
       const t = now();
       const post: PostRecord = {
-        id: repo.newPostId(),
+        id: idempotencyKey ? stableId({ scope: 'social.post', caller: caller.userId, key: idempotencyKey }) : repo.newPostId(),
         authorId: caller.userId,
         author: { name: account?.name ?? 'User', handle: profile?.handle ?? null },
         type: 'POST',
@@ -125,17 +131,19 @@ export function createPostsService(now: () => number = Date.now) {
         createdAt: t,
         updatedAt: t,
       };
-      await inTransaction(async (tx) => {
-        repo.txCreatePost(tx, post);
-        PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { posts: 1 });
-      });
+      try {
+        await inTransaction(async (tx) => {
+          repo.txCreatePost(tx, post);
+          PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { posts: 1 });
+        });
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+        return get(caller, post.id);
+      }
       return postView(post, { likes: 0, comments: 0, shares: 0, views: 0 }, false);
     },
 
-    async get(viewer: Caller, id: string) {
-      const [view] = await views(viewer, [await visiblePost(viewer, id)]);
-      return view.view;
-    },
+    get,
 
     async update(caller: Caller, id: string, patch: z.output<typeof PostPatchSchema>) {
       const mentions = patch.text !== undefined ? await mentionsOf(patch.text) : undefined;
@@ -152,7 +160,7 @@ export function createPostsService(now: () => number = Date.now) {
           updatedAt: now(),
         });
       });
-      return this.get(caller, id);
+      return get(caller, id);
     },
 
     /** Deletes one of my posts (it leaves every feed: the post trigger). */
@@ -170,7 +178,7 @@ export function createPostsService(now: () => number = Date.now) {
     /** A person's posts as `viewer` sees them: all of them to themselves and their followers, PUBLIC ones to others. */
     async ofAuthor(viewer: Caller, authorId: string, request: Omit<PageRequest, 'query' | 'caller'>) {
       const own = viewer.userId === authorId;
-      if (!own && (await eitherBlocks(viewer.userId, authorId))) throw new NotFoundError('No such user');
+      await visiblePerson(viewer, authorId);
       const all = own || (await repo.followsAmong(viewer.userId, [authorId])).has(authorId);
       const page = await repo.postsOfAuthor(authorId, all ? 'all' : 'PUBLIC', { ...request, query: `social:posts:${authorId}:${all}`, caller: viewer.userId });
       return { items: (await views(viewer, page.items)).map((v) => v.view), nextCursor: page.nextCursor };
@@ -191,10 +199,11 @@ export function createPostsService(now: () => number = Date.now) {
         after = { createdAt: values[0], id };
       }
       const profile = await repo.profile(viewer.userId);
-      const mergeAuthors = (profile?.mergeAuthors ?? []).slice(0, MERGE_AUTHORS_MAX);
+      // The newest follows of large accounts when there are more than a feed merges (arrayUnion appends).
+      const mergeAuthors = (profile?.mergeAuthors ?? []).slice(-MERGE_AUTHORS_MAX);
       const [items, ...merged] = await Promise.all([
         repo.feedBefore(viewer.userId, after, query.limit),
-        ...chunks(mergeAuthors, IN_QUERY_MAX).map((authors) => repo.postsOfAuthorsBefore(authors, after, query.limit)),
+        ...inQueryChunks(mergeAuthors).map((authors) => repo.postsOfAuthorsBefore(authors, after, query.limit)),
       ]);
       const byId = new Map<string, { createdAt: number; post?: PostRecord }>();
       for (const item of items) byId.set(item.postId, { createdAt: item.createdAt });
@@ -209,14 +218,16 @@ export function createPostsService(now: () => number = Date.now) {
       const candidates = order.map(([id, o]) => o.post ?? loaded.get(id)).filter((p): p is PostRecord => p?.status === 'ACTIVE');
       const authors = [...new Set(candidates.map((p) => p.authorId).filter((a) => a !== viewer.userId))];
       const followersOnly = [...new Set(candidates.filter((p) => p.visibility === 'FOLLOWERS' && p.authorId !== viewer.userId).map((p) => p.authorId))];
-      const [blocked, blockers, followed] = await Promise.all([
+      const [blocked, blockers, followed, active] = await Promise.all([
         blockListOf(viewer.userId),
         blockersOf(viewer.userId, authors),
         repo.followsAmong(viewer.userId, followersOnly),
+        activePeople(authors),
       ]);
       const shown = candidates.filter(
         (p) =>
-          p.authorId === viewer.userId || (!blocked.has(p.authorId) && !blockers.has(p.authorId) && (p.visibility === 'PUBLIC' || followed.has(p.authorId))),
+          p.authorId === viewer.userId ||
+          (active.has(p.authorId) && !blocked.has(p.authorId) && !blockers.has(p.authorId) && (p.visibility === 'PUBLIC' || followed.has(p.authorId))),
       );
       const ranked = (await views(viewer, shown)).sort((a, b) => blendScore(b.post.createdAt, b.counts) - blendScore(a.post.createdAt, a.counts));
       return { items: ranked.map((r) => r.view), nextCursor };
@@ -233,13 +244,15 @@ export function createPostsService(now: () => number = Date.now) {
       return { postId: id, liked: true, likes: (await POST_COUNTS.read(repo.postRef(id))).likes };
     },
 
+    /** Takes my like back, also of a post I can no longer see (answered 404 then: its figures are not mine to read). */
     async unlike(caller: Caller, id: string) {
-      await visiblePost(caller, id);
+      if (!(await repo.post(id))) throw noSuchPost();
       await inTransaction(async (tx) => {
         if (!(await repo.txLike(tx, id, caller.userId))) return;
         repo.txDeleteLike(tx, id, caller.userId);
         POST_COUNTS.txAdd(tx, repo.postRef(id), { likes: -1 }, caller.userId);
       });
+      await visiblePost(caller, id);
       return { postId: id, liked: false, likes: (await POST_COUNTS.read(repo.postRef(id))).likes };
     },
   };

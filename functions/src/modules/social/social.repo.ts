@@ -21,6 +21,10 @@ const handles = () => db().collection(SOCIAL_HANDLES) as FirebaseFirestore.Colle
 const likes = () => db().collection(SOCIAL_LIKES) as FirebaseFirestore.CollectionReference<LikeRecord>;
 const feedOf = (userId: string) => db().collection(SOCIAL_FEEDS).doc(userId).collection(FEED_ITEMS) as FirebaseFirestore.CollectionReference<FeedItemRecord>;
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
+const mergeChange = (userId: string, authorId: string, add: boolean) => {
+  const { FieldValue } = firestoreApi();
+  return { userId, mergeAuthors: add ? FieldValue.arrayUnion(authorId) : FieldValue.arrayRemove(authorId) };
+};
 const existing = <T>(snaps: Array<FirebaseFirestore.DocumentSnapshot<T>>) => snaps.filter((s) => s.exists).map((s) => s.data()!);
 
 /** Where a feed page resumes: after the post at (createdAt, id), newest first. */
@@ -76,10 +80,14 @@ export const socialRepo = {
   batchSetFeedItem(batch: WriteBatch, userId: string, item: FeedItemRecord): void {
     batch.set(feedOf(userId).doc(item.postId), item);
   },
-  /** Every feed item of a post (collection group `feed_items`, field postId), a page at a time. */
-  async feedItemRefsOfPost(postId: string, limit: number): Promise<FirebaseFirestore.DocumentReference[]> {
+  /** Deletes up to `limit` feed items of a post (collection group `feed_items`, field postId); how many it deleted. */
+  async deleteFeedItemsOfPost(postId: string, limit: number): Promise<number> {
     const snap = await db().collectionGroup(FEED_ITEMS).where('postId', '==', postId).limit(limit).get();
-    return snap.docs.map((d) => d.ref);
+    if (snap.empty) return 0;
+    const batch = db().batch();
+    for (const doc of snap.docs) batch.delete(doc.ref);
+    await batch.commit();
+    return snap.size;
   },
 
   // Follows
@@ -120,12 +128,19 @@ export const socialRepo = {
     tx.set(profiles().doc(userId), { userId, ...fields }, { merge: true });
   },
   /** Adds or removes a large account in a person's merge list (a set operation: no read of the profile). */
-  changeMergeAuthors(target: Transaction | WriteBatch, userId: string, authorId: string, add: boolean): void {
-    const { FieldValue } = firestoreApi();
-    const change = add ? FieldValue.arrayUnion(authorId) : FieldValue.arrayRemove(authorId);
-    const ref = db().collection(SOCIAL_PROFILES).doc(userId);
-    if ('commit' in target) target.set(ref, { userId, mergeAuthors: change }, { merge: true });
-    else target.set(ref, { userId, mergeAuthors: change }, { merge: true });
+  txChangeMergeAuthors(tx: Transaction, userId: string, authorId: string, add: boolean): void {
+    tx.set(db().collection(SOCIAL_PROFILES).doc(userId), mergeChange(userId, authorId, add), { merge: true });
+  },
+  batchAddMergeAuthor(batch: WriteBatch, userId: string, authorId: string): void {
+    batch.set(db().collection(SOCIAL_PROFILES).doc(userId), mergeChange(userId, authorId, true), { merge: true });
+  },
+  /** Marks an author large, or records how far the followers have been given them (in the batch that did it). */
+  batchMarkLarge(batch: WriteBatch, authorId: string, progress: { upTo: string | null; done: boolean }): void {
+    batch.set(
+      db().collection(SOCIAL_PROFILES).doc(authorId),
+      { userId: authorId, large: true, largeMarkedUpTo: progress.upTo, largeMarked: progress.done },
+      { merge: true },
+    );
   },
   txHandleOwner: async (tx: Transaction, handle: string) => (await readRecord(handles().doc(handle), tx))?.userId,
   txClaimHandle(tx: Transaction, handle: string, userId: string): void {
@@ -153,6 +168,4 @@ export const socialRepo = {
     if (postIds.length === 0) return new Set();
     return new Set(existing(await db().getAll(...postIds.map((id) => likes().doc(likeId(id, userId))))).map((l) => l.postId));
   },
-  /** Index (postId, createdAt desc). */
-  likersPage: (postId: string, request: PageRequest) => paginate(likes().where('postId', '==', postId), newestFirst, request, (d) => d.data()),
 };

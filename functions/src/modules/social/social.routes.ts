@@ -49,7 +49,7 @@ export function socialRoutes(): AnyRoute[] {
       codes: ['SOCIAL_MEDIA_INVALID', 'SOCIAL_MEDIA_MIX'],
       request: { body: PostBodySchema },
       response: { status: 201, description: 'The post.', schema: PostSchema },
-      handler: ({ auth, body }) => posts.create(auth!, body),
+      handler: ({ auth, body, idempotencyKey }) => posts.create(auth!, body, idempotencyKey),
     }),
     defineRoute({
       ...common,

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { registerVerified, type Tokens } from '../../helpers/accounts';
+import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { png } from '../../helpers/images';
+import { audioFixture } from '../../helpers/media-storage';
 import { waitFor } from '../../helpers/wait';
 import { db } from '../../../src/platform/core/firebase/firebase';
-import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_POSTS } from '../../../src/modules/social/social.collections';
+import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_POSTS, SOCIAL_PROFILES } from '../../../src/modules/social/social.collections';
 import { fanOut, onPostWritten } from '../../../src/modules/social/social.fanout';
 import type { PostRecord } from '../../../src/modules/social/social.model';
 
@@ -27,6 +28,12 @@ const image = async (who: Person) => {
   const form = new FormData();
   form.append('file', new Blob([png()], { type: 'image/png' }), 'photo.png');
   return (await call('POST', '/upload/image', { token: who.accessToken, form })).body as { id: string; publicUrl: string };
+};
+
+const audio = async (who: Person) => {
+  const form = new FormData();
+  form.append('file', new Blob([audioFixture('tone.mp3')], { type: 'audio/mpeg' }), 'tone.mp3');
+  return (await call('POST', '/upload/single', { token: who.accessToken, form })).body as { id: string };
 };
 
 describe('social posts', () => {
@@ -110,6 +117,55 @@ describe('social posts', () => {
     expect((await call('PUT', '/social/profile', { token: loser.accessToken, body: { handle } })).status).toBe(200);
     expect((await call('PUT', '/social/profile', { token: loser.accessToken, body: { handle: '.bad' } })).status).toBe(400);
   });
+
+  it('one Idempotency-Key posts once; images and an audio clip do not mix; profile input is checked', async () => {
+    const me = await registerVerified();
+    const key = randomUUID();
+    const send = () => call('POST', '/social/posts', { token: me.accessToken, body: { text: 'once' }, headers: { 'idempotency-key': key } });
+    const a = await send();
+    const b = await send();
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.body.id).toBe(b.body.id);
+    expect((await call('GET', `/social/users/${me.user.id}`, { token: me.accessToken })).body.counts.posts).toBe(1);
+    const [photo, clip] = await Promise.all([image(me), audio(me)]);
+    const mixed = await post(me, { text: 'x', mediaIds: [photo.id, clip.id] });
+    expect([mixed.status, mixed.body.code]).toEqual([422, 'SOCIAL_MEDIA_MIX']);
+    expect((await post(me, { mediaIds: [clip.id] })).body.media).toEqual([expect.objectContaining({ id: clip.id, kind: 'AUDIO' })]);
+    const avatar = await call('PUT', '/social/profile', { token: me.accessToken, body: { avatarMediaId: clip.id } });
+    expect([avatar.status, avatar.body.code]).toEqual([422, 'SOCIAL_MEDIA_INVALID']);
+    expect((await call('PUT', '/social/profile', { token: me.accessToken, body: { bio: 'é'.repeat(161) } })).status).toBe(400);
+    expect((await call('PUT', '/social/profile', { token: me.accessToken, body: { handle: '__ab__' } })).status).toBe(400);
+    expect((await call('PUT', '/social/profile', { token: me.accessToken, body: { avatarMediaId: photo.id } })).body.avatarUrl).toBe(photo.publicUrl);
+    const self = await follow(me, me);
+    expect([self.status, self.body.code]).toEqual([422, 'SOCIAL_FOLLOW_SELF']);
+  });
+
+  it('blocked or locked people are 404 everywhere; repeated follows in parallel count once', async () => {
+    const [a, b, c] = await Promise.all([registerVerified(), registerVerified(), registerVerified()]);
+    const follows = await Promise.all([1, 2, 3, 4].map(() => follow(a, c)));
+    expect(follows.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    await follow(b, c);
+    expect((await call('GET', `/social/users/${c.user.id}`, { token: c.accessToken })).body.counts).toEqual({ posts: 0, followers: 2, following: 0 });
+    expect((await call('GET', `/social/users/${a.user.id}/following`, { token: b.accessToken })).body.items.map((p: { userId: string }) => p.userId)).toEqual([
+      c.user.id,
+    ]);
+    // b blocks a: a finds no b (profile, posts, in c's followers); b's own block is named when b follows a.
+    await call('POST', `/chat/blocks/${a.user.id}`, { token: b.accessToken });
+    expect((await call('GET', `/social/users/${b.user.id}`, { token: a.accessToken })).status).toBe(404);
+    expect((await call('GET', `/social/users/${b.user.id}/posts`, { token: a.accessToken })).status).toBe(404);
+    expect((await follow(a, b)).status).toBe(404);
+    expect((await follow(b, a)).body.code).toBe('SOCIAL_BLOCKED');
+    const seen = (await call('GET', `/social/users/${c.user.id}/followers`, { token: a.accessToken })).body.items.map((p: { userId: string }) => p.userId);
+    expect(seen).toEqual([a.user.id]);
+    // An administrator locks c: c and c's posts are gone for others; a can still unfollow.
+    const created = (await post(c, { text: 'before the lock' })).body;
+    const admin = await adminTokens();
+    expect((await call('DELETE', `/users/admin/${c.user.id}`, { token: admin.accessToken })).status).toBe(200);
+    expect((await call('GET', `/social/users/${c.user.id}`, { token: a.accessToken })).status).toBe(404);
+    expect((await call('GET', `/social/posts/${created.id}`, { token: a.accessToken })).status).toBe(404);
+    expect((await call('DELETE', `/social/users/${c.user.id}/follow`, { token: a.accessToken })).body).toMatchObject({ following: false, followers: 1 });
+    expect((await call('DELETE', `/social/users/nobody-${randomUUID()}/follow`, { token: a.accessToken })).status).toBe(404);
+  });
 });
 
 describe('social feed', () => {
@@ -126,7 +182,7 @@ describe('social feed', () => {
 
     // The author blocks one follower: the next post does not reach them, nor do the earlier ones show.
     expect((await call('POST', `/chat/blocks/${blocked.user.id}`, { token: author.accessToken })).status).toBeLessThan(300);
-    expect((await follow(blocked, author)).body.code).toBe('SOCIAL_BLOCKED');
+    expect((await follow(blocked, author)).status).toBe(404);
     const after = (await post(author, { text: 'after the block' })).body;
     await inFeedOf(fan, after.id);
     expect(await feedDocs(blocked.user.id, after.id)).toBe(false);
@@ -190,6 +246,28 @@ describe('social feed', () => {
     expect([...seen].sort()).toEqual([...ids].sort());
     const forged = await call('GET', '/social/posts/feed?cursor=abc', { token: fan.accessToken });
     expect([forged.status, forged.body.code]).toEqual([400, 'INVALID_CURSOR']);
+  });
+
+  it('marking an author large resumes where a failed run stopped (a redelivered event)', async () => {
+    const [author, ...fans] = await Promise.all([registerVerified(), registerVerified(), registerVerified(), registerVerified()]);
+    await Promise.all(fans.map((f) => follow(f, author)));
+    const followIds = (await db().collection(SOCIAL_FOLLOWS).where('followeeId', '==', author.user.id).get()).docs.map((d) => d.id).sort();
+    // A run that stopped after the first follower: the author marked, the progress at the first follow.
+    await db()
+      .collection(SOCIAL_PROFILES)
+      .doc(author.user.id)
+      .set({ userId: author.user.id, large: true, largeMarked: false, largeMarkedUpTo: followIds[0] }, { merge: true });
+    const created = (await post(author, { text: 'large now' })).body;
+    await waitFor(async () => ((await db().collection(SOCIAL_PROFILES).doc(author.user.id).get()).get('largeMarked') === true ? true : undefined), {
+      what: 'the marking to finish',
+    });
+    const mergeOf = async (id: string) => ((await db().collection(SOCIAL_PROFILES).doc(id).get()).get('mergeAuthors') as string[] | undefined) ?? [];
+    const firstFan = followIds[0].split('_')[0];
+    expect(await mergeOf(firstFan)).toEqual([]);
+    for (const id of followIds.slice(1).map((f) => f.split('_')[0])) expect(await mergeOf(id)).toEqual([author.user.id]);
+    const later = fans.find((f) => f.user.id !== firstFan)!;
+    expect(await feedIds(later)).toContain(created.id);
+    expect(await feedDocs(later.user.id, created.id)).toBe(false);
   });
 });
 

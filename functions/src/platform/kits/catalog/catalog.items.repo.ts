@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { paginate, type Page, type PageRequest } from '../firestore/paginate';
-import { plainCollection, readRecord } from '../firestore/records';
+import { inQueryChunks, plainCollection, readRecord } from '../firestore/records';
 import type { CatalogPhoto } from './catalog.model';
 import type { CatalogItemsSpec } from './catalog.spec';
 
@@ -56,8 +56,7 @@ export function itemsRepo(items: CatalogItemsSpec) {
     /** The items of several records (30 records a query, read side by side; no order). */
     async ofParents(parentIds: readonly string[]): Promise<CatalogItemRecord[]> {
       const distinct = [...new Set(parentIds)];
-      const chunks = Array.from({ length: Math.ceil(distinct.length / 30) }, (_, i) => distinct.slice(i * 30, i * 30 + 30));
-      const snaps = await Promise.all(chunks.map((chunk) => docs().where(items.parentField, 'in', chunk).get()));
+      const snaps = await Promise.all(inQueryChunks(distinct).map((chunk) => docs().where(items.parentField, 'in', chunk).get()));
       return snaps.flatMap((snap) => snap.docs.map((d) => d.data()));
     },
     async count(parentId: string): Promise<number> {

@@ -7,7 +7,9 @@ import { sha256 } from '../ids/digest';
 // (`{document}/{subcollection}/{n}`), so the counter takes about `shards` writes a second; the count is their sum,
 // read with one aggregate query (billed as one read per 1,000 index entries: one read for a counter). A change rides
 // the caller's transaction together with the write that justifies it (the like, the follow), so a count is exact:
-// a repeated like that finds its like document there adds nothing.
+// a repeated like that finds its like document there adds nothing. A counter's fields are fixed once it counts:
+// every shard holds every field (an aggregate with several sums counts only the documents holding all of its
+// fields), so a field added later reads 0 everywhere until every existing shard is given it (a migration).
 
 export const COUNTER_SHARDS = 'counter_shards';
 

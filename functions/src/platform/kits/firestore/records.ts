@@ -45,3 +45,11 @@ export async function readRecord<T>(ref: DocumentReference<T>, tx?: Transaction)
   const snap = tx ? await tx.get(ref) : await ref.get();
   return snap.exists ? snap.data() : undefined;
 }
+
+/** Values an `in` (or `array-contains-any`) filter takes at most. */
+export const IN_QUERY_MAX = 30;
+
+/** `values` cut into lists of IN_QUERY_MAX: one `in` query each. */
+export function inQueryChunks<T>(values: readonly T[]): T[][] {
+  return Array.from({ length: Math.ceil(values.length / IN_QUERY_MAX) }, (_, i) => values.slice(i * IN_QUERY_MAX, (i + 1) * IN_QUERY_MAX));
+}
