@@ -7,6 +7,8 @@ export const SOCIAL_FOLLOWS = 'social_follows';
 // `social_profiles/{userId}`: handle, bio, avatar, the large-account mark and the large accounts one follows
 // (merged into the feed at read time); counters (posts, followers, following) in its shards.
 export const SOCIAL_PROFILES = 'social_profiles';
+// `social_large_marks/{authorId}`: how far marking an author large has got (kept off the author's busy profile).
+export const SOCIAL_LARGE_MARKS = 'social_large_marks';
 // `social_handles/{handle}`: one document per claimed handle (unique handles, @mentions).
 export const SOCIAL_HANDLES = 'social_handles';
 // `social_feeds/{userId}/feed_items/{postId}`: a person's feed, written by the fan-out trigger.

@@ -6,7 +6,7 @@ export const SOCIAL_ERROR_CODES = defineErrorCodes({
   SOCIAL_MEDIA_MIX: [422, 'A post holds up to 10 images, or one audio clip: not both.'],
   SOCIAL_HANDLE_TAKEN: [409, 'Someone else has this handle.'],
   SOCIAL_FOLLOW_SELF: [422, 'You cannot follow yourself.'],
-  SOCIAL_BLOCKED: [403, 'One of you blocks the other (chat blocks apply in the social tab too).'],
+  SOCIAL_BLOCKED: [403, 'You block this person (chat blocks apply in the social tab too): unblock them first.'],
   SOCIAL_NOT_AUTHOR: [403, 'Only its author changes or deletes a post.'],
 });
 

@@ -19,10 +19,14 @@ export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ fee
   const own = db().batch();
   repo.batchSetFeedItem(own, post.authorId, item);
   await own.commit();
-  const [profile, counts] = await Promise.all([repo.profile(post.authorId), PROFILE_COUNTS.read(repo.profileRef(post.authorId))]);
+  const [profile, counts, mark] = await Promise.all([
+    repo.profile(post.authorId),
+    PROFILE_COUNTS.read(repo.profileRef(post.authorId)),
+    repo.largeMark(post.authorId),
+  ]);
   let result = { feeds: 1, large: true };
   if (profile?.large || counts.followers > fanoutMax) {
-    if (!profile?.largeMarked) await markLarge(post.authorId, profile?.large ? (profile.largeMarkedUpTo ?? undefined) : undefined);
+    if (!mark?.done) await markLarge(post.authorId, mark ? (mark.upTo ?? undefined) : undefined);
   } else {
     result = { feeds: 1 + (await toFollowers(post, item)), large: false };
   }
@@ -58,8 +62,10 @@ async function toFollowers(post: PostRecord, item: FeedItemRecord): Promise<numb
  */
 export async function markLarge(authorId: string, resumeAfter?: string): Promise<number> {
   if (resumeAfter === undefined) {
+    // The profile is written once: follows read it in their transactions (the progress goes to its own document).
     const mark = db().batch();
-    repo.batchMarkLarge(mark, authorId, { upTo: null, done: false });
+    repo.batchSetLarge(mark, authorId);
+    repo.batchSetLargeMark(mark, { authorId, upTo: null, done: false });
     await mark.commit();
   }
   let after = resumeAfter;
@@ -69,7 +75,7 @@ export async function markLarge(authorId: string, resumeAfter?: string): Promise
     const done = chunk.ids.length < FANOUT_CHUNK;
     const batch = db().batch();
     for (const followerId of chunk.ids) repo.batchAddMergeAuthor(batch, followerId, authorId);
-    repo.batchMarkLarge(batch, authorId, { upTo: chunk.last ?? after ?? null, done });
+    repo.batchSetLargeMark(batch, { authorId, upTo: chunk.last ?? after ?? null, done });
     await batch.commit();
     followers += chunk.ids.length;
     if (done) break;
@@ -91,6 +97,7 @@ export const onPostWritten = typedTrigger(collectionRecords<PostRecord>(), async
   const was = before?.status === 'ACTIVE';
   const is = after?.status === 'ACTIVE';
   if (!was && is) return fanOut(after!, config.SOCIAL_FANOUT_MAX);
-  if (was && !is) return { removed: await removeFromFeeds((before ?? after)!.id) };
+  // Events may come out of order: a post made ACTIVE again since is left in the feeds (its own event fans it out).
+  if (was && !is) return (await repo.post(before!.id))?.status === 'ACTIVE' ? undefined : { removed: await removeFromFeeds(before!.id) };
   return undefined;
 });

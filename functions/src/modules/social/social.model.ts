@@ -58,15 +58,19 @@ export interface ProfileRecord {
   avatar: { id: string; url: string } | null;
   /** More followers than SOCIAL_FANOUT_MAX once: posts are merged into feeds at read time from then on. */
   large: boolean;
-  /**
-   * Marking an author large puts them in each follower's merge list, a batch at a time: the follow document id the
-   * last batch ended at, until every follower has them (then null). A redelivered post event resumes from there.
-   */
-  largeMarkedUpTo?: string | null;
-  largeMarked?: boolean;
   /** The large accounts this person follows (their posts are merged into this person's feed at read time). */
   mergeAuthors: string[];
   updatedAt: number;
+}
+
+/**
+ * Marking an author large puts them in each follower's merge list, a batch at a time: the follow document id the last
+ * batch ended at, and whether every follower has them. A redelivered post event resumes from there.
+ */
+export interface LargeMarkRecord {
+  authorId: string;
+  upTo: string | null;
+  done: boolean;
 }
 
 export interface FeedItemRecord {
@@ -97,9 +101,9 @@ export const PROFILE_COUNTS = shardedCounter({ fields: ['posts', 'followers', 'f
  * a handle is a document id, and Firestore reserves ids like `__x__`).
  */
 export const HANDLE_PATTERN = /^[a-z0-9][a-z0-9_.]{2,29}(?<!\.)$/;
-const HASHTAG = /#([\p{L}\p{M}\p{N}_]{1,50})/gu;
+const HASHTAG = /#([\p{L}\p{N}_][\p{L}\p{M}\p{N}_]{0,49})/gu;
 // A whole handle: one longer than 30 characters names nobody (not the owner of its first 30).
-const MENTION = /(?<![\p{L}\p{N}_.])@([A-Za-z0-9_.]{3,31})(?![A-Za-z0-9_])/gu;
+const MENTION = /(?<![\p{L}\p{N}_.])@([A-Za-z0-9_.]+)/gu;
 
 /** The hashtags of a text, folded and unique, in order of appearance (at most HASHTAGS_MAX); decomposed accents too. */
 export function hashtagsOf(text: string): string[] {
@@ -107,7 +111,7 @@ export function hashtagsOf(text: string): string[] {
   return [...new Set(tags)].slice(0, HASHTAGS_MAX);
 }
 
-/** The @handles of a text, lower case and unique (at most MENTIONS_MAX); dots at a handle's end are punctuation. */
+/** The @handles of a text, lower case and unique (at most MENTIONS_MAX); dots at a handle's end are punctuation, a run longer than a handle names nobody. */
 export function mentionedHandles(text: string): string[] {
   const handles = [...text.matchAll(MENTION)].map((m) => m[1].toLowerCase().replace(/\.+$/, '')).filter((h) => HANDLE_PATTERN.test(h));
   return [...new Set(handles)].slice(0, MENTIONS_MAX);

@@ -1,6 +1,15 @@
 import { defineModule } from '../../platform/core/module/module';
 import { COUNTER_SHARDS } from '../../platform/kits/counters/sharded-counter';
-import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_HANDLES, SOCIAL_LIKES, SOCIAL_POSTS, SOCIAL_PROFILES } from './social.collections';
+import {
+  FEED_ITEMS,
+  SOCIAL_FEEDS,
+  SOCIAL_FOLLOWS,
+  SOCIAL_HANDLES,
+  SOCIAL_LARGE_MARKS,
+  SOCIAL_LIKES,
+  SOCIAL_POSTS,
+  SOCIAL_PROFILES,
+} from './social.collections';
 import { socialSwitches } from './social.config';
 import { SOCIAL_ERROR_CODES } from './social.errors';
 
@@ -29,6 +38,7 @@ export const socialModule = defineModule({
     { name: SOCIAL_PROFILES },
     { name: COUNTER_SHARDS, parent: SOCIAL_PROFILES },
     { name: SOCIAL_HANDLES },
+    { name: SOCIAL_LARGE_MARKS },
     { name: SOCIAL_FEEDS },
     { name: FEED_ITEMS, parent: SOCIAL_FEEDS },
     { name: SOCIAL_LIKES },

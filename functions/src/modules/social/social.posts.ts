@@ -117,7 +117,7 @@ export function createPostsService(now: () => number = Date.now) {
       ]);
       const t = now();
       const post: PostRecord = {
-        id: idempotencyKey ? stableId({ scope: 'social.post', caller: caller.userId, key: idempotencyKey }) : repo.newPostId(),
+        id: idempotencyKey ? stableId({ scope: 'social.post', caller: caller.userId, key: idempotencyKey, prefix: 'p_' }) : repo.newPostId(),
         authorId: caller.userId,
         author: { name: account?.name ?? 'User', handle: profile?.handle ?? null },
         type: 'POST',
@@ -138,6 +138,10 @@ export function createPostsService(now: () => number = Date.now) {
         });
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
+        // The key posted before (its idempotency record expired since): that post, if it is this one and still there.
+        const stored = await repo.post(post.id);
+        if (!stored || stored.status === 'DELETED' || stored.text !== post.text || stored.media.length !== post.media.length)
+          throw new UnprocessableError('This Idempotency-Key posted another post').withCode('IDEMPOTENCY_KEY_REUSED');
         return get(caller, post.id);
       }
       return postView(post, { likes: 0, comments: 0, shares: 0, views: 0 }, false);
@@ -217,7 +221,10 @@ export function createPostsService(now: () => number = Date.now) {
       const loaded = await repo.posts(missing);
       const candidates = order.map(([id, o]) => o.post ?? loaded.get(id)).filter((p): p is PostRecord => p?.status === 'ACTIVE');
       const authors = [...new Set(candidates.map((p) => p.authorId).filter((a) => a !== viewer.userId))];
-      const followersOnly = [...new Set(candidates.filter((p) => p.visibility === 'FOLLOWERS' && p.authorId !== viewer.userId).map((p) => p.authorId))];
+      // Merged posts need a follow too: a merge list may briefly name someone just unfollowed (marking racing it).
+      const mergedIds = new Set(merged.flat().map((p) => p.id));
+      const needsFollow = (p: PostRecord) => p.visibility === 'FOLLOWERS' || mergedIds.has(p.id);
+      const followersOnly = [...new Set(candidates.filter((p) => needsFollow(p) && p.authorId !== viewer.userId).map((p) => p.authorId))];
       const [blocked, blockers, followed, active] = await Promise.all([
         blockListOf(viewer.userId),
         blockersOf(viewer.userId, authors),
@@ -227,7 +234,7 @@ export function createPostsService(now: () => number = Date.now) {
       const shown = candidates.filter(
         (p) =>
           p.authorId === viewer.userId ||
-          (active.has(p.authorId) && !blocked.has(p.authorId) && !blockers.has(p.authorId) && (p.visibility === 'PUBLIC' || followed.has(p.authorId))),
+          (active.has(p.authorId) && !blocked.has(p.authorId) && !blockers.has(p.authorId) && (!needsFollow(p) || followed.has(p.authorId))),
       );
       const ranked = (await views(viewer, shown)).sort((a, b) => blendScore(b.post.createdAt, b.counts) - blendScore(a.post.createdAt, a.counts));
       return { items: ranked.map((r) => r.view), nextCursor };

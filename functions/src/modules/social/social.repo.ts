@@ -2,12 +2,22 @@ import type { Transaction, WriteBatch } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
 import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
-import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_HANDLES, SOCIAL_LIKES, SOCIAL_POSTS, SOCIAL_PROFILES } from './social.collections';
+import {
+  FEED_ITEMS,
+  SOCIAL_FEEDS,
+  SOCIAL_FOLLOWS,
+  SOCIAL_HANDLES,
+  SOCIAL_LARGE_MARKS,
+  SOCIAL_LIKES,
+  SOCIAL_POSTS,
+  SOCIAL_PROFILES,
+} from './social.collections';
 import {
   followId,
   likeId,
   type FeedItemRecord,
   type FollowRecord,
+  type LargeMarkRecord,
   type LikeRecord,
   type PostRecord,
   type PostVisibility,
@@ -134,13 +144,13 @@ export const socialRepo = {
   batchAddMergeAuthor(batch: WriteBatch, userId: string, authorId: string): void {
     batch.set(db().collection(SOCIAL_PROFILES).doc(userId), mergeChange(userId, authorId, true), { merge: true });
   },
-  /** Marks an author large, or records how far the followers have been given them (in the batch that did it). */
-  batchMarkLarge(batch: WriteBatch, authorId: string, progress: { upTo: string | null; done: boolean }): void {
-    batch.set(
-      db().collection(SOCIAL_PROFILES).doc(authorId),
-      { userId: authorId, large: true, largeMarkedUpTo: progress.upTo, largeMarked: progress.done },
-      { merge: true },
-    );
+  batchSetLarge(batch: WriteBatch, authorId: string): void {
+    batch.set(db().collection(SOCIAL_PROFILES).doc(authorId), { userId: authorId, large: true }, { merge: true });
+  },
+  largeMark: (authorId: string) => readRecord(db().collection(SOCIAL_LARGE_MARKS).doc(authorId) as FirebaseFirestore.DocumentReference<LargeMarkRecord>),
+  /** How far the followers have been given a large author (in the batch that did it). */
+  batchSetLargeMark(batch: WriteBatch, mark: LargeMarkRecord): void {
+    batch.set(db().collection(SOCIAL_LARGE_MARKS).doc(mark.authorId), mark);
   },
   txHandleOwner: async (tx: Transaction, handle: string) => (await readRecord(handles().doc(handle), tx))?.userId,
   txClaimHandle(tx: Transaction, handle: string, userId: string): void {

@@ -64,7 +64,7 @@ export const ProfileBodySchema = z
       .string()
       .trim()
       .toLowerCase()
-      .regex(HANDLE_PATTERN, '3 to 30 of a-z, 0-9, _ and ., not starting or ending with a dot')
+      .regex(HANDLE_PATTERN, '3 to 30 of a-z, 0-9, _ and ., starting with a letter or digit, not ending with a dot')
       .nullable()
       .optional()
       .describe('Unique; how others @mention you. null gives it up'),

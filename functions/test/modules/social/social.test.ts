@@ -6,9 +6,10 @@ import { png } from '../../helpers/images';
 import { audioFixture } from '../../helpers/media-storage';
 import { waitFor } from '../../helpers/wait';
 import { db } from '../../../src/platform/core/firebase/firebase';
-import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_POSTS, SOCIAL_PROFILES } from '../../../src/modules/social/social.collections';
+import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_LARGE_MARKS, SOCIAL_POSTS, SOCIAL_PROFILES } from '../../../src/modules/social/social.collections';
 import { fanOut, onPostWritten } from '../../../src/modules/social/social.fanout';
 import type { PostRecord } from '../../../src/modules/social/social.model';
+import { createPostsService } from '../../../src/modules/social/social.posts';
 
 // The social tab through the API (in-process, on the emulators; the fan-out trigger runs in the Functions emulator
 // with SOCIAL_FANOUT_MAX=20): posts and their bad input, who sees what, the feed's fan-out and read-time merge, likes.
@@ -140,6 +141,18 @@ describe('social posts', () => {
     expect([self.status, self.body.code]).toEqual([422, 'SOCIAL_FOLLOW_SELF']);
   });
 
+  it('a key that posted before (its idempotency record gone) answers that post, or 422 for another body', async () => {
+    const me = await registerVerified();
+    const posts = createPostsService();
+    const key = randomUUID();
+    const caller = { userId: me.user.id };
+    const first = await posts.create(caller, { text: 'first', visibility: 'PUBLIC' }, key);
+    expect(first.id).toMatch(/^p_/);
+    expect((await posts.create(caller, { text: 'first', visibility: 'PUBLIC' }, key)).id).toBe(first.id);
+    await expect(posts.create(caller, { text: 'other', visibility: 'PUBLIC' }, key)).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await call('GET', `/social/users/${me.user.id}`, { token: me.accessToken })).body.counts.posts).toBe(1);
+  });
+
   it('blocked or locked people are 404 everywhere; repeated follows in parallel count once', async () => {
     const [a, b, c] = await Promise.all([registerVerified(), registerVerified(), registerVerified()]);
     const follows = await Promise.all([1, 2, 3, 4].map(() => follow(a, c)));
@@ -253,12 +266,10 @@ describe('social feed', () => {
     await Promise.all(fans.map((f) => follow(f, author)));
     const followIds = (await db().collection(SOCIAL_FOLLOWS).where('followeeId', '==', author.user.id).get()).docs.map((d) => d.id).sort();
     // A run that stopped after the first follower: the author marked, the progress at the first follow.
-    await db()
-      .collection(SOCIAL_PROFILES)
-      .doc(author.user.id)
-      .set({ userId: author.user.id, large: true, largeMarked: false, largeMarkedUpTo: followIds[0] }, { merge: true });
+    await db().collection(SOCIAL_PROFILES).doc(author.user.id).set({ userId: author.user.id, large: true }, { merge: true });
+    await db().collection(SOCIAL_LARGE_MARKS).doc(author.user.id).set({ authorId: author.user.id, upTo: followIds[0], done: false });
     const created = (await post(author, { text: 'large now' })).body;
-    await waitFor(async () => ((await db().collection(SOCIAL_PROFILES).doc(author.user.id).get()).get('largeMarked') === true ? true : undefined), {
+    await waitFor(async () => ((await db().collection(SOCIAL_LARGE_MARKS).doc(author.user.id).get()).get('done') === true ? true : undefined), {
       what: 'the marking to finish',
     });
     const mergeOf = async (id: string) => ((await db().collection(SOCIAL_PROFILES).doc(id).get()).get('mergeAuthors') as string[] | undefined) ?? [];

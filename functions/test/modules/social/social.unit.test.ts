@@ -7,7 +7,7 @@ describe('social text', () => {
   it('reads hashtags folded and unique, decomposed accents included', () => {
     expect(hashtagsOf('Ăn #PhởHàNội rồi #pho, #PHO và #phở_bò!')).toEqual(['phohanoi', 'pho', 'pho_bo']);
     expect(hashtagsOf('#Pho\u031b\u0309HàNội'.normalize('NFD'))).toEqual(['phohanoi']);
-    expect(hashtagsOf('no tags # here')).toEqual([]);
+    expect(hashtagsOf('no tags # here, #\u0301 either')).toEqual([]);
     expect(hashtagsOf(Array.from({ length: 40 }, (_, i) => `#t${i}`).join(' '))).toHaveLength(30);
   });
 
@@ -15,6 +15,7 @@ describe('social text', () => {
     expect(mentionedHandles('hi @Lan_99 and @minh.tran. and mail me@example.com')).toEqual(['lan_99', 'minh.tran']);
     expect(mentionedHandles(`@${'a'.repeat(31)} @${'b'.repeat(30)}`)).toEqual(['b'.repeat(30)]);
     expect(mentionedHandles('@ab @__x__ @.dot')).toEqual([]);
+    expect(mentionedHandles(`@${'a'.repeat(29)}.bc and @${'c'.repeat(29)}.`)).toEqual(['c'.repeat(29)]);
   });
 
   it('handles: 3 to 30 of a-z, 0-9, _ and ., starting with a letter or digit, not ending with a dot', () => {
