@@ -1,7 +1,7 @@
 import type { Transaction, WriteBatch } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
-import { readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import {
   FEED_ITEMS,
   SOCIAL_FEEDS,
@@ -25,11 +25,12 @@ import {
 } from './social.model';
 
 const posts = () => typedCollection<PostRecord>(SOCIAL_POSTS);
-const follows = () => db().collection(SOCIAL_FOLLOWS) as FirebaseFirestore.CollectionReference<FollowRecord>;
-const profiles = () => db().collection(SOCIAL_PROFILES) as FirebaseFirestore.CollectionReference<ProfileRecord>;
-const handles = () => db().collection(SOCIAL_HANDLES) as FirebaseFirestore.CollectionReference<{ handle: string; userId: string }>;
-const likes = () => db().collection(SOCIAL_LIKES) as FirebaseFirestore.CollectionReference<LikeRecord>;
-const feedOf = (userId: string) => db().collection(SOCIAL_FEEDS).doc(userId).collection(FEED_ITEMS) as FirebaseFirestore.CollectionReference<FeedItemRecord>;
+const follows = () => plainCollection<FollowRecord>(SOCIAL_FOLLOWS);
+const profiles = () => plainCollection<ProfileRecord>(SOCIAL_PROFILES);
+const handles = () => plainCollection<{ handle: string; userId: string }>(SOCIAL_HANDLES);
+const likes = () => plainCollection<LikeRecord>(SOCIAL_LIKES);
+const largeMarks = () => plainCollection<LargeMarkRecord>(SOCIAL_LARGE_MARKS);
+const feedOf = (userId: string) => plainCollection<FeedItemRecord>(`${SOCIAL_FEEDS}/${userId}/${FEED_ITEMS}`);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
 const mergeChange = (userId: string, authorId: string, add: boolean) => {
   const { FieldValue } = firestoreApi();
@@ -147,10 +148,10 @@ export const socialRepo = {
   batchSetLarge(batch: WriteBatch, authorId: string): void {
     batch.set(db().collection(SOCIAL_PROFILES).doc(authorId), { userId: authorId, large: true }, { merge: true });
   },
-  largeMark: (authorId: string) => readRecord(db().collection(SOCIAL_LARGE_MARKS).doc(authorId) as FirebaseFirestore.DocumentReference<LargeMarkRecord>),
+  largeMark: (authorId: string) => readRecord(largeMarks().doc(authorId)),
   /** How far the followers have been given a large author (in the batch that did it). */
   batchSetLargeMark(batch: WriteBatch, mark: LargeMarkRecord): void {
-    batch.set(db().collection(SOCIAL_LARGE_MARKS).doc(mark.authorId), mark);
+    batch.set(largeMarks().doc(mark.authorId), mark);
   },
   txHandleOwner: async (tx: Transaction, handle: string) => (await readRecord(handles().doc(handle), tx))?.userId,
   txClaimHandle(tx: Transaction, handle: string, userId: string): void {

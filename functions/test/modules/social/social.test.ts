@@ -100,7 +100,15 @@ describe('social posts', () => {
     const changed = await call('PATCH', `/social/posts/${secret.id}`, { token: author.accessToken, body: { text: 'now #public', visibility: 'PUBLIC' } });
     expect(changed.body).toMatchObject({ text: 'now #public', hashtags: ['public'], visibility: 'PUBLIC' });
     expect((await call('GET', `/social/posts/${secret.id}`, { token: stranger.accessToken })).status).toBe(200);
-    expect((await call('DELETE', `/social/posts/${secret.id}`, { token: author.accessToken })).status).toBe(200);
+    expect((await call('PATCH', `/social/posts/${secret.id}`, { token: author.accessToken, body: {} })).status).toBe(400);
+    // An edit racing the delete never brings the post back (each writes only its fields, in a transaction).
+    const [edited, deleted] = await Promise.all([
+      call('PATCH', `/social/posts/${secret.id}`, { token: author.accessToken, body: { text: 'last words' } }),
+      call('DELETE', `/social/posts/${secret.id}`, { token: author.accessToken }),
+    ]);
+    expect(deleted.status).toBe(200);
+    expect([200, 404]).toContain(edited.status);
+    expect((await db().collection(SOCIAL_POSTS).doc(secret.id).get()).get('status')).toBe('DELETED');
     expect((await call('GET', `/social/posts/${secret.id}`, { token: author.accessToken })).status).toBe(404);
     expect((await call('DELETE', `/social/posts/${secret.id}`, { token: author.accessToken })).status).toBe(404);
   });
@@ -178,6 +186,9 @@ describe('social posts', () => {
     expect((await call('GET', `/social/posts/${created.id}`, { token: a.accessToken })).status).toBe(404);
     expect((await call('DELETE', `/social/users/${c.user.id}/follow`, { token: a.accessToken })).body).toMatchObject({ following: false, followers: 1 });
     expect((await call('DELETE', `/social/users/nobody-${randomUUID()}/follow`, { token: a.accessToken })).status).toBe(404);
+    // Unfollows racing each other take one follower away, once.
+    const unfollows = await Promise.all([1, 2, 3].map(() => call('DELETE', `/social/users/${c.user.id}/follow`, { token: b.accessToken })));
+    expect(unfollows.map((r) => r.body.followers)).toEqual([0, 0, 0]);
   });
 });
 
@@ -259,6 +270,10 @@ describe('social feed', () => {
     expect([...seen].sort()).toEqual([...ids].sort());
     const forged = await call('GET', '/social/posts/feed?cursor=abc', { token: fan.accessToken });
     expect([forged.status, forged.body.code]).toEqual([400, 'INVALID_CURSOR']);
+    for (const bad of ['limit=0', 'limit=51', 'limit=x']) expect((await call('GET', `/social/posts/feed?${bad}`, { token: fan.accessToken })).status).toBe(400);
+    // Another person's cursor is refused too (cursors are bound to their caller).
+    const mine = (await call('GET', '/social/posts/feed?limit=2', { token: fan.accessToken })).body.nextCursor;
+    expect((await call('GET', `/social/posts/feed?cursor=${mine}`, { token: author.accessToken })).body.code).toBe('INVALID_CURSOR');
   });
 
   it('marking an author large resumes where a failed run stopped (a redelivered event)', async () => {
