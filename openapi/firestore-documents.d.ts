@@ -219,8 +219,17 @@ export interface InboxItemDocument {
   read: boolean;
   /** Firestore Timestamp or null: when it was marked read. */
   readAt: Timestamp | null;
-  /** Firestore Timestamp: when it was delivered: lists sort on it. */
+  /** Firestore Timestamp: when it was delivered (an aggregated item: when its latest actor joined): lists sort on it. */
   createdAt: Timestamp;
+  /** An aggregated item (social likes, comments, follows): the people it gathers ("Lan and 12 others liked your post"). */
+  group?: {
+    /** Who was counted already (the latest 100). */
+    actorIds: string[];
+    /** The newest actors’ names, newest first (up to 2). */
+    names: string[];
+    /** How many in all. */
+    count: number;
+  };
 }
 
 /**

@@ -153,15 +153,14 @@ describe('event table derived from the module list', () => {
 
 describe('event ownership', () => {
   const { CHAT_EVENTS } = require('../../src/modules/chat/chat.events') as typeof import('../../src/modules/chat/chat.events');
-  const { SPEC_EVENTS_AWAITING_MODULES } =
-    require('../../src/modules/notifications/spec-events') as typeof import('../../src/modules/notifications/spec-events');
+  const { SOCIAL_EVENTS } = require('../../src/modules/social/social.events') as typeof import('../../src/modules/social/social.events');
 
   it('a module builds dispatch inputs only for its own events (the type check of npm test fails otherwise)', () => {
     const own = CHAT_EVENTS.notice({ event: 'call.missed', entityId: 'c1' });
     // @ts-expect-error: ride.matched is not a chat event
     const foreign = CHAT_EVENTS.notice({ event: 'ride.matched', entityId: 'r1' });
     // A family row accepts its members: social.* → social.like.
-    const member = SPEC_EVENTS_AWAITING_MODULES.notice({ event: 'social.like', entityId: 'p1' });
+    const member = SOCIAL_EVENTS.notice({ event: 'social.like', entityId: 'p1' });
     expect([own.event, foreign.event, member.event]).toEqual(['call.missed', 'ride.matched', 'social.like']);
   });
 

@@ -136,6 +136,7 @@ describe('message catalogues', () => {
         'rentals/rentals.texts.ts',
         'rides/rides.texts.ts',
         'schools/schools.texts.ts',
+        'social/social.texts.ts',
         'wallet/wallet.texts.ts',
       ].map((f) => `modules/${f}`),
     );

@@ -51,8 +51,7 @@ export interface EventPolicy {
 // The event table is owned row by row: each module declares the events it sends in its `<m>.events.ts` with
 // `defineEvents` (registered when that file loads) and names those rows in its definition (`events`), so loading
 // the module list registers every row and refuses a pattern two modules claim; it gets a typed `notice()` builder:
-// an event name outside its rows does not compile. Rows of the spec whose modules are not built yet (orders,
-// bookings, rentals, social) wait in spec-events.ts (the notifications module's) and move with their module.
+// an event name outside its rows does not compile.
 const registry = new Map<string, EventPolicy>();
 
 /** Adds a module's rows to the hub's table; a second, different row for a pattern is a programming error. */

@@ -87,7 +87,17 @@ export const inboxDocument = lazySchema(() =>
       data: notificationPayload(),
       read: describe(z.boolean(), 'Read (PATCH /notifications).'),
       readAt: nullableTimestamp('when it was marked read.'),
-      createdAt: timestamp('when it was delivered: lists sort on it.'),
+      createdAt: timestamp('when it was delivered (an aggregated item: when its latest actor joined): lists sort on it.'),
+      group: z.optional(
+        describe(
+          z.object({
+            actorIds: describe(z.array(z.string()), 'Who was counted already (the latest 100).'),
+            names: describe(z.array(z.string()), 'The newest actors’ names, newest first (up to 2).'),
+            count: describe(z.number(), 'How many in all.'),
+          }),
+          'An aggregated item (social likes, comments, follows): the people it gathers ("Lan and 12 others liked your post").',
+        ),
+      ),
     }),
     'An inbox item.',
   ),

@@ -1,6 +1,5 @@
 import { defineModule, defineTask } from '../../platform/core/module/module';
 import { NOTIFICATIONS_EVENTS } from './notifications.events';
-import { SPEC_EVENTS_AWAITING_MODULES } from './spec-events';
 import { BROADCAST_QUEUE, BROADCASTS, INBOX, PREFERENCES, PRESENCE, PUSH_DEVICES, PUSH_TOKENS, REALTIME } from './notifications.collections';
 import { notificationsSwitches } from './notifications.config';
 
@@ -11,8 +10,7 @@ export const notificationsModule = defineModule({
   uses: ['users'],
   apiTags: { notifications: 'Inbox (app_notifications), read state, push preferences and push tokens.' },
   config: notificationsSwitches,
-  // The spec's rows whose modules are not built yet wait here (spec-events.ts) and move with their module.
-  events: [...NOTIFICATIONS_EVENTS.rows, ...SPEC_EVENTS_AWAITING_MODULES.rows],
+  events: NOTIFICATIONS_EVENTS.rows,
   routes: (ctx) => (require('./notifications.routes') as typeof import('./notifications.routes')).notificationsRoutes(ctx),
   tasks: {
     // admin.broadcast delivery: pages of accounts, resumable from the saved cursor; a busy or failed run is

@@ -183,6 +183,25 @@ export const notificationsRepo = {
     return created;
   },
 
+  /**
+   * Creates or rewrites an aggregated inbox item in a transaction: `change` sees the item as stored (undefined when
+   * there is none) and answers its new fields and whether to push, or undefined to leave it as it is.
+   */
+  async aggregateInbox(
+    id: string,
+    change: (current: FirebaseFirestore.DocumentData | undefined) => { fields: Record<string, unknown>; push: boolean } | undefined,
+    now: number,
+  ): Promise<'pushed' | 'written' | 'unchanged'> {
+    const ref = col(INBOX).doc(id);
+    return inTransaction(async (tx) => {
+      const snap = await tx.get(ref);
+      const next = change(snap.exists ? snap.data() : undefined);
+      if (!next) return 'unchanged';
+      tx.set(ref, { ...next.fields, read: false, readAt: null, createdAt: timestampOf(now) });
+      return next.push ? 'pushed' : 'written';
+    });
+  },
+
   /** The same documents as part of a caller's transaction. */
   txCreateDeliveries(tx: FirebaseFirestore.Transaction, deliveries: DeliveryDocs[], now: number): void {
     for (const d of deliveries) writeDelivery(tx, d, now);

@@ -27,7 +27,11 @@ export const InboxItemSchema = z
     data: NotificationPayloadSchema,
     read: z.boolean(),
     readAt: IsoTimeSchema.nullable(),
-    createdAt: IsoTimeSchema,
+    createdAt: IsoTimeSchema.describe('When it was delivered; an aggregated item: when its latest actor joined (it moves to the top)'),
+    group: z
+      .object({ names: z.array(z.string()).describe('The newest actors, newest first (up to 2)'), count: z.number().int().describe('How many in all') })
+      .optional()
+      .describe('An aggregated item ("Lan and 12 others liked your post"): one item per post and kind, updated as people join'),
   })
   .meta({ id: 'InboxItem' });
 

@@ -16,3 +16,12 @@ export const SOCIAL_FEEDS = 'social_feeds';
 export const FEED_ITEMS = 'feed_items';
 // `social_likes/{postId}_{userId}`: one like per person and post.
 export const SOCIAL_LIKES = 'social_likes';
+// `social_comments/{commentId}`: comments and their replies (one level).
+export const SOCIAL_COMMENTS = 'social_comments';
+// `social_saves/{postId}_{userId}`: a person's saved posts (private to them).
+export const SOCIAL_SAVES = 'social_saves';
+// `social_shares/{postId}_{userId}` and `social_views/{postId}_{userId}`: who shared or saw a post (counted once each).
+export const SOCIAL_SHARES = 'social_shares';
+export const SOCIAL_VIEWS = 'social_views';
+// `social_reports/{id}`: reported posts and comments (the moderation kit's queue).
+export const SOCIAL_REPORTS = 'social_reports';

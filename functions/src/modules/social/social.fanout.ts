@@ -3,6 +3,8 @@ import { logger } from '../../platform/core/logging/logger';
 import { collectionRecords, typedTrigger } from '../../platform/core/module/triggers';
 import type { AppConfig } from '../../platform/core/config';
 import { blockListOf } from '../chat';
+import { notificationHub, type Hub } from '../notifications';
+import { postMentions } from './social.notices';
 import { FANOUT_CHUNK, PROFILE_COUNTS, type FeedItemRecord, type PostRecord } from './social.model';
 import { socialRepo as repo } from './social.repo';
 
@@ -92,12 +94,22 @@ export async function removeFromFeeds(postId: string): Promise<number> {
   return removed;
 }
 
-/** A post created ACTIVE or made ACTIVE again goes into the feeds; one that stops being ACTIVE leaves them. */
-export const onPostWritten = typedTrigger(collectionRecords<PostRecord>(), async ({ before, after }, config: Readonly<AppConfig>) => {
-  const was = before?.status === 'ACTIVE';
-  const is = after?.status === 'ACTIVE';
-  if (!was && is) return fanOut(after!, config.SOCIAL_FANOUT_MAX);
-  // Events may come out of order: a post made ACTIVE again since is left in the feeds (its own event fans it out).
-  if (was && !is) return (await repo.post(before!.id))?.status === 'ACTIVE' ? undefined : { removed: await removeFromFeeds(before!.id) };
-  return undefined;
-});
+/**
+ * A post created ACTIVE or made ACTIVE again goes into the feeds (a new one tells the people it names); one that
+ * stops being ACTIVE leaves them.
+ */
+export const onPostWritten = typedTrigger(
+  collectionRecords<PostRecord>(),
+  async ({ before, after }, config: Readonly<AppConfig>, hub?: Pick<Hub, 'dispatch' | 'dispatchAggregated'>) => {
+    const was = before?.status === 'ACTIVE';
+    const is = after?.status === 'ACTIVE';
+    if (!was && is) {
+      const fanned = await fanOut(after!, config.SOCIAL_FANOUT_MAX);
+      const mentioned = before || after!.mentions.length === 0 ? 0 : await postMentions(after!, hub ?? notificationHub(config));
+      return { ...fanned, mentioned };
+    }
+    // Events may come out of order: a post made ACTIVE again since is left in the feeds (its own event fans it out).
+    if (was && !is) return (await repo.post(before!.id))?.status === 'ACTIVE' ? undefined : { removed: await removeFromFeeds(before!.id) };
+    return undefined;
+  },
+);

@@ -87,8 +87,48 @@ export interface LikeRecord {
   createdAt: number;
 }
 
+export const COMMENT_STATUSES = ['ACTIVE', 'HIDDEN', 'DELETED'] as const;
+export type CommentStatus = (typeof COMMENT_STATUSES)[number];
+export const COMMENT_TEXT_MAX = 1_000;
+
+/**
+ * A comment on a post, or a reply to one (one level: a reply to a reply joins its thread). The post's `comments`
+ * counter counts the active comments and the replies of active comments: deleting a comment takes its thread away.
+ */
+export interface CommentRecord {
+  id: string;
+  postId: string;
+  /** The post's author (who may delete any comment of it; who a comment notifies). */
+  postAuthorId: string;
+  /** The comment replied to (a top-level one); null for a top-level comment. */
+  parentId: string | null;
+  authorId: string;
+  author: { name: string; handle: string | null };
+  text: string;
+  mentions: Array<{ userId: string; handle: string }>;
+  status: CommentStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One per person and post, each kind: saved (private), shared and viewed (counted once per person). */
+export interface MarkRecord {
+  postId: string;
+  userId: string;
+  createdAt: number;
+}
+
+export const REPORT_REASONS = ['SPAM', 'HARASSMENT', 'HATE', 'VIOLENCE', 'NUDITY', 'SCAM', 'FALSE_INFORMATION', 'OTHER'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+/** HIDE: the post or comment is hidden for everyone but its author (every open report of it closes); DISMISS: this report. */
+export const REPORT_OUTCOMES = ['HIDE', 'DISMISS'] as const;
+export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
+export type ReportTargetType = 'POST' | 'COMMENT';
+
 export const followId = (followerId: string, followeeId: string) => `${followerId}_${followeeId}`;
 export const likeId = (postId: string, userId: string) => `${postId}_${userId}`;
+/** Saves, shares and views are keyed like likes: one document per post and person. */
+export const markId = likeId;
 
 /** A post's counters (likes, comments, shares, views) and a profile's (posts, followers, following): ten shards each. */
 export const POST_COUNT_FIELDS = ['likes', 'comments', 'shares', 'views'] as const;
@@ -134,4 +174,6 @@ export const SOCIAL_RATE_LIMITS = {
   post: { scope: 'social-post', limit: 30, windowSec: 3600, per: 'user' },
   follow: { scope: 'social-follow', limit: 200, windowSec: 3600, per: 'user' },
   like: { scope: 'social-like', limit: 600, windowSec: 3600, per: 'user' },
+  comment: { scope: 'social-comment', limit: 120, windowSec: 3600, per: 'user' },
+  report: { scope: 'social-report', limit: 30, windowSec: 3600, per: 'user' },
 } satisfies Record<string, RateLimitRule>;

@@ -1,5 +1,6 @@
 import { defineModule } from '../../platform/core/module/module';
 import { COUNTER_SHARDS } from '../../platform/kits/counters/sharded-counter';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import {
   FEED_ITEMS,
   SOCIAL_FEEDS,
@@ -7,20 +8,30 @@ import {
   SOCIAL_HANDLES,
   SOCIAL_LARGE_MARKS,
   SOCIAL_LIKES,
+  SOCIAL_COMMENTS,
   SOCIAL_POSTS,
   SOCIAL_PROFILES,
+  SOCIAL_REPORTS,
+  SOCIAL_SAVES,
+  SOCIAL_SHARES,
+  SOCIAL_VIEWS,
 } from './social.collections';
 import { socialSwitches } from './social.config';
 import { SOCIAL_ERROR_CODES } from './social.errors';
+import { SOCIAL_EVENTS } from './social.events';
 
-// The social tab: profiles, follows, posts, likes and the posts feed (fan-out on write by a trigger, large accounts
-// merged at read time).
+const notices = () => require('./social.notices') as typeof import('./social.notices');
+
+// The social tab: profiles, follows, posts, likes, comments, saves, shares and views, hashtag pages, the posts feed
+// (fan-out on write by a trigger, large accounts merged at read time), notices aggregated through the hub, and
+// moderation (reports, hide and restore).
 export const socialModule = defineModule({
   name: 'social',
-  uses: ['chat', 'media', 'users'],
+  uses: ['chat', 'media', 'notifications', 'users'],
   apiTags: { social: 'Posts, reels, feeds and social interactions.' },
   config: socialSwitches,
   errorCodes: SOCIAL_ERROR_CODES,
+  events: SOCIAL_EVENTS.rows,
   routes: () => (require('./social.routes') as typeof import('./social.routes')).socialRoutes(),
   triggers: {
     // Into the followers' feeds when a post is created (or made ACTIVE again); out of them when it stops being ACTIVE.
@@ -30,6 +41,11 @@ export const socialModule = defineModule({
       options: { timeoutSeconds: 300, memory: '512MiB' },
       load: () => (require('./social.fanout') as typeof import('./social.fanout')).onPostWritten,
     },
+    // Notices (social.like, .comment, .follow, .share aggregated; .mention): one trigger per act's document.
+    socialLikeCreated: { document: `${SOCIAL_LIKES}/{likeId}`, on: 'created', load: () => notices().onLikeCreated },
+    socialCommentCreated: { document: `${SOCIAL_COMMENTS}/{commentId}`, on: 'created', load: () => notices().onCommentCreated },
+    socialFollowCreated: { document: `${SOCIAL_FOLLOWS}/{followId}`, on: 'created', load: () => notices().onFollowCreated },
+    socialShareCreated: { document: `${SOCIAL_SHARES}/{shareId}`, on: 'created', load: () => notices().onShareCreated },
   },
   collections: [
     { name: SOCIAL_POSTS },
@@ -42,5 +58,12 @@ export const socialModule = defineModule({
     { name: SOCIAL_FEEDS },
     { name: FEED_ITEMS, parent: SOCIAL_FEEDS },
     { name: SOCIAL_LIKES },
+    { name: EVENTS, parent: SOCIAL_POSTS },
+    { name: SOCIAL_COMMENTS },
+    { name: EVENTS, parent: SOCIAL_COMMENTS },
+    { name: SOCIAL_SAVES },
+    { name: SOCIAL_SHARES },
+    { name: SOCIAL_VIEWS },
+    { name: SOCIAL_REPORTS },
   ],
 });

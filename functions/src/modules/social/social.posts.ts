@@ -63,7 +63,7 @@ async function mediaOf(userId: string, ids: readonly string[]): Promise<PostMedi
 }
 
 /** The @handles of a text that name someone, with their owners. */
-async function mentionsOf(text: string): Promise<PostRecord['mentions']> {
+export async function mentionsOf(text: string): Promise<PostRecord['mentions']> {
   const handles = mentionedHandles(text);
   const owners = await repo.handleOwners(handles);
   return handles.flatMap((handle) => (owners.has(handle) ? [{ userId: owners.get(handle)!, handle }] : []));
@@ -80,6 +80,35 @@ export function createPostsService(now: () => number = Date.now) {
       activePeople([post.authorId]),
     ]);
     return !blocked && active.has(post.authorId) && (follows === undefined || follows.has(post.authorId));
+  }
+
+  /**
+   * The posts among `candidates` the viewer may see, in order, with one read of each kind for all of them: their own
+   * (not deleted), others' ACTIVE ones by active authors neither blocks, those `needsFollow` only from people followed.
+   */
+  async function visibleAmong(
+    viewer: Caller,
+    candidates: readonly PostRecord[],
+    needsFollow: (post: PostRecord) => boolean = (p) => p.visibility === 'FOLLOWERS',
+  ): Promise<PostRecord[]> {
+    const others = candidates.filter((p) => p.authorId !== viewer.userId && p.status === 'ACTIVE');
+    const authors = [...new Set(others.map((p) => p.authorId))];
+    const followersOnly = [...new Set(others.filter(needsFollow).map((p) => p.authorId))];
+    const [blocked, blockers, followed, active] = await Promise.all([
+      authors.length > 0 ? blockListOf(viewer.userId) : new Set<string>(),
+      blockersOf(viewer.userId, authors),
+      repo.followsAmong(viewer.userId, followersOnly),
+      activePeople(authors),
+    ]);
+    return candidates.filter((p) =>
+      p.authorId === viewer.userId
+        ? p.status !== 'DELETED'
+        : p.status === 'ACTIVE' &&
+          active.has(p.authorId) &&
+          !blocked.has(p.authorId) &&
+          !blockers.has(p.authorId) &&
+          (!needsFollow(p) || followed.has(p.authorId)),
+    );
   }
 
   async function visiblePost(viewer: Caller, id: string): Promise<PostRecord> {
@@ -106,6 +135,11 @@ export function createPostsService(now: () => number = Date.now) {
   }
 
   return {
+    canSee,
+    visibleAmong,
+    visiblePost,
+    views,
+
     /** `idempotencyKey` names the post: a retry the idempotency record no longer answers finds it instead of posting twice. */
     async create(caller: Caller, body: z.output<typeof PostBodySchema>, idempotencyKey?: string) {
       const text = body.text ?? '';
@@ -220,22 +254,9 @@ export function createPostsService(now: () => number = Date.now) {
       const missing = order.filter(([, o]) => !o.post).map(([id]) => id);
       const loaded = await repo.posts(missing);
       const candidates = order.map(([id, o]) => o.post ?? loaded.get(id)).filter((p): p is PostRecord => p?.status === 'ACTIVE');
-      const authors = [...new Set(candidates.map((p) => p.authorId).filter((a) => a !== viewer.userId))];
       // Merged posts need a follow too: a merge list may briefly name someone just unfollowed (marking racing it).
       const mergedIds = new Set(merged.flat().map((p) => p.id));
-      const needsFollow = (p: PostRecord) => p.visibility === 'FOLLOWERS' || mergedIds.has(p.id);
-      const followersOnly = [...new Set(candidates.filter((p) => needsFollow(p) && p.authorId !== viewer.userId).map((p) => p.authorId))];
-      const [blocked, blockers, followed, active] = await Promise.all([
-        blockListOf(viewer.userId),
-        blockersOf(viewer.userId, authors),
-        repo.followsAmong(viewer.userId, followersOnly),
-        activePeople(authors),
-      ]);
-      const shown = candidates.filter(
-        (p) =>
-          p.authorId === viewer.userId ||
-          (active.has(p.authorId) && !blocked.has(p.authorId) && !blockers.has(p.authorId) && (!needsFollow(p) || followed.has(p.authorId))),
-      );
+      const shown = await visibleAmong(viewer, candidates, (p) => p.visibility === 'FOLLOWERS' || mergedIds.has(p.id));
       const ranked = (await views(viewer, shown)).sort((a, b) => blendScore(b.post.createdAt, b.counts) - blendScore(a.post.createdAt, a.counts));
       return { items: ranked.map((r) => r.view), nextCursor };
     },

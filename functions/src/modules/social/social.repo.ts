@@ -9,12 +9,19 @@ import {
   SOCIAL_HANDLES,
   SOCIAL_LARGE_MARKS,
   SOCIAL_LIKES,
+  SOCIAL_COMMENTS,
   SOCIAL_POSTS,
   SOCIAL_PROFILES,
+  SOCIAL_SAVES,
+  SOCIAL_SHARES,
+  SOCIAL_VIEWS,
 } from './social.collections';
 import {
   followId,
   likeId,
+  markId,
+  type CommentRecord,
+  type MarkRecord,
   type FeedItemRecord,
   type FollowRecord,
   type LargeMarkRecord,
@@ -29,6 +36,10 @@ const follows = () => plainCollection<FollowRecord>(SOCIAL_FOLLOWS);
 const profiles = () => plainCollection<ProfileRecord>(SOCIAL_PROFILES);
 const handles = () => plainCollection<{ handle: string; userId: string }>(SOCIAL_HANDLES);
 const likes = () => plainCollection<LikeRecord>(SOCIAL_LIKES);
+const comments = () => typedCollection<CommentRecord>(SOCIAL_COMMENTS);
+const MARKS = { save: SOCIAL_SAVES, share: SOCIAL_SHARES, view: SOCIAL_VIEWS } as const;
+export type MarkKind = keyof typeof MARKS;
+const marks = (kind: MarkKind) => plainCollection<MarkRecord>(MARKS[kind]);
 const largeMarks = () => plainCollection<LargeMarkRecord>(SOCIAL_LARGE_MARKS);
 const feedOf = (userId: string) => plainCollection<FeedItemRecord>(`${SOCIAL_FEEDS}/${userId}/${FEED_ITEMS}`);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
@@ -178,5 +189,59 @@ export const socialRepo = {
   async likedAmong(userId: string, postIds: readonly string[]): Promise<Set<string>> {
     if (postIds.length === 0) return new Set();
     return new Set(existing(await db().getAll(...postIds.map((id) => likes().doc(likeId(id, userId))))).map((l) => l.postId));
+  },
+
+  /** People who like a post, newest first. Index (postId, createdAt desc). */
+  likersPage: (postId: string, request: PageRequest) => paginate(likes().where('postId', '==', postId), newestFirst, request, (d) => d.data()),
+
+  // Saves, shares and views: one document per post and person
+  txMark: (tx: Transaction, kind: MarkKind, postId: string, userId: string) => readRecord(marks(kind).doc(markId(postId, userId)), tx),
+  txCreateMark(tx: Transaction, kind: MarkKind, record: MarkRecord): void {
+    tx.create(marks(kind).doc(markId(record.postId, record.userId)), record);
+  },
+  txDeleteMark(tx: Transaction, kind: MarkKind, postId: string, userId: string): void {
+    tx.delete(marks(kind).doc(markId(postId, userId)));
+  },
+  /** Which of the posts `userId` has marked (one read each). */
+  async markedAmong(kind: MarkKind, userId: string, postIds: readonly string[]): Promise<Set<string>> {
+    if (postIds.length === 0) return new Set();
+    return new Set(existing(await db().getAll(...postIds.map((id) => marks(kind).doc(markId(id, userId))))).map((m) => m.postId));
+  },
+  /** A person's saved posts, newest save first. Index (userId, createdAt desc). */
+  savedPage: (userId: string, request: PageRequest) => paginate(marks('save').where('userId', '==', userId), newestFirst, request, (d) => d.data()),
+
+  // Hashtags
+  /** Active PUBLIC posts with a hashtag, newest first. Index (hashtags array-contains, status, visibility, createdAt desc). */
+  hashtagPage: (tag: string, request: PageRequest) =>
+    paginate(posts().where('hashtags', 'array-contains', tag).where('status', '==', 'ACTIVE').where('visibility', '==', 'PUBLIC'), newestFirst, request, (d) =>
+      d.data(),
+    ),
+  /** How many active PUBLIC posts carry a hashtag (one aggregate query: a read per 1,000 index entries). */
+  async hashtagCount(tag: string): Promise<number> {
+    const query = posts().where('hashtags', 'array-contains', tag).where('status', '==', 'ACTIVE').where('visibility', '==', 'PUBLIC');
+    return (await query.count().get()).data().count;
+  },
+
+  // Comments
+  newCommentId: () => db().collection(SOCIAL_COMMENTS).doc().id,
+  comment: (id: string, tx?: Transaction) => readRecord(comments().doc(id), tx),
+  txCreateComment(tx: Transaction, record: CommentRecord): void {
+    tx.create(comments().doc(record.id), record);
+  },
+  txUpdateComment(tx: Transaction, id: string, fields: Partial<Pick<CommentRecord, 'text' | 'mentions' | 'status' | 'updatedAt'>>): void {
+    tx.update(db().collection(SOCIAL_COMMENTS).doc(id), fields);
+  },
+  /** A post's active top-level comments, newest first. Index (postId, parentId, status, createdAt desc). */
+  commentsPage: (postId: string, request: PageRequest) =>
+    paginate(comments().where('postId', '==', postId).where('parentId', '==', null).where('status', '==', 'ACTIVE'), newestFirst, request, (d) => d.data()),
+  /** A comment's active replies, oldest first (a conversation). Index (parentId, status, createdAt). */
+  repliesPage: (parentId: string, request: PageRequest) =>
+    paginate(comments().where('parentId', '==', parentId).where('status', '==', 'ACTIVE'), [{ field: 'createdAt', direction: 'asc' }], request, (d) =>
+      d.data(),
+    ),
+  /** How many active replies a comment has; in a transaction, the count is part of what it read. */
+  async replyCount(parentId: string, tx?: Transaction): Promise<number> {
+    const query = comments().where('parentId', '==', parentId).where('status', '==', 'ACTIVE').count();
+    return (tx ? await tx.get(query) : await query.get()).data().count;
   },
 };

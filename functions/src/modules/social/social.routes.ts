@@ -2,8 +2,9 @@ import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { DeletedSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
 import { SOCIAL_RATE_LIMITS } from './social.model';
-import { createPeopleService } from './social.people';
-import { createPostsService } from './social.posts';
+import { socialEngagementRoutes } from './social.engagement.routes';
+import { socialModerationRoutes } from './social.moderation.routes';
+import { createSocialServices, HIDDEN_TEXT as hidden, SOCIAL_COMMON as common } from './social.services';
 import {
   FeedQuerySchema,
   FollowResultSchema,
@@ -18,11 +19,8 @@ import {
 } from './social.schemas';
 
 export function socialRoutes(): AnyRoute[] {
-  const posts = createPostsService();
-  const people = createPeopleService();
-  // The consumer app's social tab (drivers get 403).
-  const common = { tag: 'social' as const, auth: [] as const, hat: 'CON' as const };
-  const hidden = 'Someone either of you blocks, a locked account, a FOLLOWERS post of someone you do not follow: 404, as if it did not exist.';
+  const services = createSocialServices();
+  const { posts, people } = services;
   return [
     defineRoute({
       ...common,
@@ -200,5 +198,7 @@ export function socialRoutes(): AnyRoute[] {
       response: { description: 'A page of people.', schema: PersonPageSchema },
       handler: ({ auth, params, query }) => people.following(auth!, params.id, query),
     }),
+    ...socialEngagementRoutes(services),
+    ...socialModerationRoutes(services),
   ];
 }

@@ -5,7 +5,7 @@ import { LatLngBodySchema } from '../../platform/kits/geo/geo';
 import { writtenText } from '../../platform/kits/text/text.schemas';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 import { MEDIA_KINDS } from '../media';
-import { BIO_MAX, HANDLE_PATTERN, POST_IMAGES_MAX, POST_TEXT_MAX, POST_VISIBILITIES } from './social.model';
+import { BIO_MAX, COMMENT_TEXT_MAX, HANDLE_PATTERN, POST_IMAGES_MAX, POST_TEXT_MAX, POST_VISIBILITIES, REPORT_OUTCOMES, REPORT_REASONS } from './social.model';
 
 const LocationSchema = LatLngBodySchema.extend({ name: writtenText(120).nullable().optional().describe('A place name shown with the post') });
 
@@ -101,3 +101,90 @@ export const PersonPageSchema = z
 export const LikeResultSchema = z
   .object({ postId: z.string(), liked: z.boolean(), likes: z.number().int().describe('The post’s likes now') })
   .meta({ id: 'SocialLikeResult' });
+
+export const CommentBodySchema = z
+  .object({
+    text: writtenText(COMMENT_TEXT_MAX).describe(`Up to ${COMMENT_TEXT_MAX} characters (code points); @handles are read from it. Plain text, never HTML.`),
+    parentId: DocumentIdSchema.optional().describe('The comment this replies to (a reply to a reply joins its thread: one level)'),
+  })
+  .meta({ id: 'SocialCommentBody' });
+
+export const CommentPatchSchema = z.object({ text: writtenText(COMMENT_TEXT_MAX) }).meta({ id: 'SocialCommentPatch' });
+
+export const CommentSchema = z
+  .object({
+    id: z.string(),
+    postId: z.string(),
+    parentId: z.string().nullable().describe('The thread’s top-level comment; null for a top-level comment'),
+    author: z.object({ id: z.string(), name: z.string(), handle: z.string().nullable() }),
+    text: z.string().describe('Plain text, as written'),
+    mentions: z.array(z.object({ userId: z.string(), handle: z.string() })),
+    replies: z.number().int().describe('Active replies (0 for a reply)'),
+    createdAt: IsoTimeSchema,
+    updatedAt: IsoTimeSchema,
+  })
+  .meta({ id: 'SocialComment' });
+
+export const CommentPageSchema = z.object({ items: z.array(CommentSchema), nextCursor: z.string().nullable() }).meta({ id: 'SocialCommentPage' });
+
+export const MarkResultSchema = z
+  .object({
+    postId: z.string(),
+    saved: z.boolean().optional(),
+    shared: z.boolean().optional(),
+    shares: z.number().int().optional().describe('The post’s shares now'),
+    shareUrl: z.string().optional().describe('The link to send (opens the post in the app)'),
+  })
+  .meta({ id: 'SocialMarkResult' });
+
+export const ViewsBodySchema = z
+  .object({ postIds: z.array(DocumentIdSchema).min(1).max(50).describe('Posts shown on screen (an app batches them); each person counts once per post') })
+  .meta({ id: 'SocialViewsBody' });
+
+export const ViewsResultSchema = z
+  .object({ counted: z.array(z.string()).describe('Posts this call counted a first view of (others: seen before, or not visible to you)') })
+  .meta({ id: 'SocialViewsResult' });
+
+export const HashtagParamsSchema = z.object({
+  tag: z.string().min(1).max(60).describe('With or without #, any case and accents: folded as posts fold them (#PhởHàNội is phohanoi)'),
+});
+
+export const HashtagSchema = z
+  .object({ tag: z.string().describe('Folded'), posts: z.number().int().describe('Active public posts carrying it') })
+  .meta({ id: 'SocialHashtag' });
+
+export const ReportBodySchema = z
+  .object({
+    reason: z.enum(REPORT_REASONS),
+    note: writtenText(500).optional().describe('What the moderators should know'),
+  })
+  .meta({ id: 'SocialReportBody' });
+
+export const ReportedSchema = z.object({ reported: z.literal(true) }).meta({ id: 'SocialReported' });
+
+export const ReportQueueQuerySchema = PageQuerySchema.extend({ status: z.enum(['OPEN', ...REPORT_OUTCOMES]).default('OPEN') });
+
+export const SocialReportSchema = z
+  .object({
+    id: z.string(),
+    targetType: z.enum(['POST', 'COMMENT']),
+    targetId: z.string(),
+    reportedBy: z.string(),
+    reason: z.enum(REPORT_REASONS),
+    note: z.string().nullable(),
+    excerpt: z.string().describe('The reported text as it was when reported (first 280 characters)'),
+    authorId: z.string(),
+    status: z.enum(['OPEN', ...REPORT_OUTCOMES]),
+    resolvedBy: z.string().nullable(),
+    resolvedAt: IsoTimeSchema.nullable(),
+    createdAt: IsoTimeSchema,
+  })
+  .meta({ id: 'SocialReport' });
+
+export const ReportPageSchema = z.object({ items: z.array(SocialReportSchema), nextCursor: z.string().nullable() }).meta({ id: 'SocialReportPage' });
+
+export const ResolveBodySchema = z.object({ action: z.enum(REPORT_OUTCOMES), note: writtenText(500).optional() }).meta({ id: 'SocialReportResolution' });
+
+export const ModerationResultSchema = z
+  .object({ targetType: z.enum(['POST', 'COMMENT']), targetId: z.string(), status: z.enum(['ACTIVE', 'HIDDEN', 'DELETED']), resolved: z.number().int() })
+  .meta({ id: 'SocialModerationResult' });

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { DocumentReference } from 'firebase-admin/firestore';
 import '../../../src/modules/chat/chat.events';
 import '../../../src/modules/auth/auth.events';
-import { createHub } from '../../../src/modules/notifications/hub';
+import { aggregateMilestone, createHub } from '../../../src/modules/notifications/hub';
+import { SOCIAL_TEXTS } from '../../../src/modules/social/social.texts';
+import '../../../src/modules/social/social.events';
 import { notificationsRepo } from '../../../src/modules/notifications/notifications.repo';
 import { createBroadcast, getBroadcast, runBroadcast } from '../../../src/modules/notifications/broadcast.job';
 import { db } from '../../../src/platform/core/firebase/firebase';
@@ -649,5 +651,59 @@ describe('broadcast job', () => {
     await expect(runBroadcast(broadcast.id, { hub })).rejects.toMatchObject({ statusCode: 409 });
     release();
     expect(await first).toBe('done');
+  });
+});
+
+describe('aggregated notices', () => {
+  const likeOf = (hub: ReturnType<typeof createHub>, recipientId: string, postId: string) => (actorId: string, name: string, total?: number) =>
+    hub.dispatchAggregated({
+      event: ev('social.like'),
+      recipients: [{ userId: recipientId, surface: 'CON' }],
+      entityId: postId,
+      params: { postId },
+      aggregate: { actor: { id: actorId, name }, total, text: (group) => SOCIAL_TEXTS.text('social.like', group) },
+    });
+  const english = async (ids: string[]) => new Map(ids.map((id): [string, Locale] => [id, 'en']));
+
+  it('one item per recipient and entity: names, count and text follow the people; a push when new or read since', async () => {
+    const { transport, sent } = recordingTransport();
+    const hub = createHub({ transport, localesOf: english });
+    const author = await userWithToken();
+    const like = likeOf(hub, author.userId, `post-${randomUUID()}`);
+    expect((await like('u1', 'Lan'))[0]).toMatchObject({ duplicate: false, inbox: true, realtime: false, push: { sent: 1 } });
+    // The same person again (a redelivered event, a like after an unlike): nothing changes.
+    expect((await like('u1', 'Lan'))[0]).toMatchObject({ duplicate: true, inbox: false });
+    await like('u2', 'Minh');
+    const [third] = await like('u3', 'Hoa');
+    expect(third).toMatchObject({ duplicate: false, inbox: true, push: { skipped: 'policy' } });
+    const items = await inboxOf(author.userId);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: 'SOCIAL_LIKE', body: 'Hoa and 2 others liked your post', read: false, group: { names: ['Hoa', 'Minh'], count: 3 } });
+    expect(sent).toHaveLength(1);
+    // Read since: the next person starts a new group (the caller's total still counts everyone) and pushes.
+    await db().collection(INBOX).doc(third.notificationId).update({ read: true });
+    await like('u4', 'Tuan', 4);
+    expect(await inboxOf(author.userId)).toMatchObject([{ body: 'Tuan and 3 others liked your post', read: false, group: { names: ['Tuan'], count: 4 } }]);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toMatchObject({ android: { notification: { body: 'Tuan and 3 others liked your post' } } });
+    // The same people in parallel: counted once each.
+    await Promise.all(['u5', 'u5', 'u6', 'u6'].map((id) => like(id, id)));
+    expect((await inboxOf(author.userId))[0].group.count).toBe(6);
+  });
+
+  it('past 20 people an item is rewritten only at milestones, so a popular post does not rewrite it each time', async () => {
+    const { transport } = recordingTransport();
+    const hub = createHub({ transport, localesOf: english });
+    const author = await userWithToken();
+    const like = likeOf(hub, author.userId, `post-${randomUUID()}`);
+    const counts: number[] = [];
+    for (let i = 1; i <= 27; i += 1) {
+      await like(`u${i}`, `P${i}`, i);
+      if ([20, 21, 24, 25, 27].includes(i)) counts.push((await inboxOf(author.userId))[0].group.count);
+    }
+    expect(counts).toEqual([20, 20, 20, 25, 25]);
+    expect([21, 24, 25, 26, 49, 50, 99, 100, 249, 250, 999, 1000, 2600].map(aggregateMilestone)).toEqual([
+      20, 20, 25, 25, 25, 50, 50, 100, 100, 250, 500, 1000, 2500,
+    ]);
   });
 });

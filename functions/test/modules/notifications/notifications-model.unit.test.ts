@@ -2,7 +2,7 @@ import { policyFor } from '../../../src/modules/notifications/events';
 import '../../../src/modules/chat/chat.events';
 import '../../../src/modules/auth/auth.events';
 import '../../../src/modules/notifications/notifications.events';
-import '../../../src/modules/notifications/spec-events';
+import '../../../src/modules/social/social.events';
 import {
   buildPushMessage,
   DEFAULT_PREFERENCES,

@@ -241,7 +241,7 @@ describe('social feed', () => {
     };
     const config = { SOCIAL_FANOUT_MAX: 20 } as never;
     const [first, second] = [await onPostWritten(event, config), await onPostWritten(event, config)];
-    expect(first).toEqual({ feeds: 2, large: false });
+    expect(first).toEqual({ feeds: 2, large: false, mentioned: 0 });
     expect(second).toEqual(first);
     expect((await feedIds(fan)).filter((id) => id === created.id)).toHaveLength(1);
     expect(await fanOut(record, 20)).toEqual({ feeds: 2, large: false });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SOCIAL_TEXTS } from '../../../src/modules/social/social.texts';
+import { hashtagKey } from '../../../src/modules/social/social.engagement';
 import { writtenText } from '../../../src/platform/kits/text/text.schemas';
 import { blendScore, HANDLE_PATTERN, hashtagsOf, mentionedHandles } from '../../../src/modules/social/social.model';
 
@@ -44,5 +46,23 @@ describe('feed blend', () => {
     // A day-old post with a million likes stays below this morning's post with none.
     expect(blendScore(t - 24 * hour, { likes: 1e6, comments: 0, shares: 0 })).toBeLessThan(blendScore(t, none));
     expect(blendScore(t, { likes: -5, comments: 0, shares: 0 })).toBe(t);
+  });
+});
+
+describe('aggregated notice texts', () => {
+  const body = (locale: 'vi' | 'en', names: string[], count: number) => SOCIAL_TEXTS.render('social.like', { names, count }, locale).body;
+
+  it('names one or two people and counts the rest, in each language', () => {
+    expect(body('en', ['Lan'], 1)).toBe('Lan liked your post');
+    expect(body('en', ['Lan', 'Minh'], 2)).toBe('Lan and Minh liked your post');
+    expect(body('en', ['Lan', 'Minh'], 3)).toBe('Lan and 2 others liked your post');
+    expect(body('en', ['Lan'], 2)).toBe('Lan and 1 other liked your post');
+    expect(body('en', ['Lan', 'Minh'], 1_201)).toBe('Lan and 1,200 others liked your post');
+    expect(body('vi', ['Lan', 'Minh'], 13)).toBe('Lan và 12 người khác đã thích bài viết của bạn');
+    expect(body('vi', ['Lan', 'Minh'], 2)).toBe('Lan và Minh đã thích bài viết của bạn');
+  });
+
+  it('a hashtag page key folds as posts do', () => {
+    expect(['#PhởHàNội', 'phohanoi', 'PHỞHÀNỘI', '#Pho\u031Bha'].map(hashtagKey)).toEqual(['phohanoi', 'phohanoi', 'phohanoi', 'phoha']);
   });
 });
