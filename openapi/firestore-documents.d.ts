@@ -221,13 +221,15 @@ export interface InboxItemDocument {
   readAt: Timestamp | null;
   /** Firestore Timestamp: when it was delivered (an aggregated item: when its latest actor joined): lists sort on it. */
   createdAt: Timestamp;
-  /** An aggregated item (social likes, comments, follows): the people it gathers ("Lan and 12 others liked your post"). */
+  /** An aggregated item (one per event, entity and recipient): the people it gathers ("Lan and 12 others liked your post"). */
   group?: {
-    /** Who was counted already (the latest 100). */
-    actorIds: string[];
+    /** The people of the group, hashed (the latest 100): someone counted already. */
+    actors: string[];
+    /** The acts counted (the latest 100): a redelivered one changes nothing. */
+    acts: string[];
     /** The newest actors’ names, newest first (up to 2). */
     names: string[];
-    /** How many in all. */
+    /** How many the text counts: the event’s total when its sender counts one, else the people since it was last read. */
     count: number;
   };
 }

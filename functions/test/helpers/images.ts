@@ -39,3 +39,29 @@ export const jpeg = (): Buffer => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 
 
 /** A RIFF/WEBP container header. */
 export const webp = (): Buffer => Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(24)]);
+
+/** The first boxes of an ISO-BMFF file of the given brand (`isom`: MP4, `qt  `: QuickTime), then some media data. */
+function isoMedia(brand: string): Buffer {
+  const ftyp = Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from(`ftyp${brand}`, 'latin1'),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from(`${brand}mp41`, 'latin1'),
+  ]);
+  const payload = Buffer.alloc(512, 7);
+  const mdatSize = Buffer.alloc(4);
+  mdatSize.writeUInt32BE(8 + payload.length);
+  return Buffer.concat([ftyp, mdatSize, Buffer.from('mdat', 'latin1'), payload]);
+}
+export const mp4 = () => isoMedia('isom');
+export const quicktime = () => isoMedia('qt  ');
+/** An EBML header whose DocType is webm, then some bytes. */
+export const webmVideo = () =>
+  Buffer.concat([
+    Buffer.from([
+      0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84,
+    ]),
+    Buffer.from('webm', 'latin1'),
+    Buffer.from([0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02]),
+    Buffer.alloc(256, 3),
+  ]);

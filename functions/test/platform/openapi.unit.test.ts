@@ -159,7 +159,8 @@ describe('OpenAPI generation', () => {
   it('documents media uploads: multipart fields file/files, the exact media item fields, and the refusals', () => {
     const schemas = doc.components.schemas;
     expect(Object.keys(schemas.MediaItem.properties)).toEqual(['id', 'objectKey', 'publicUrl', 'mimeType', 'sizeBytes', 'kind', 'status']);
-    // The spec's audio types on the audio routes; images only through /upload/image (kind IMAGE).
+    // The spec's audio types on the audio routes; images only through /upload/image (kind IMAGE); videos (reels) through
+    // /upload/video or a presigned upload (kind VIDEO).
     expect(schemas.MediaItem.properties.mimeType.enum).toEqual([
       'audio/mpeg',
       'audio/wav',
@@ -171,17 +172,32 @@ describe('OpenAPI generation', () => {
       'image/jpeg',
       'image/png',
       'image/webp',
+      'video/mp4',
+      'video/quicktime',
+      'video/webm',
     ]);
-    expect(schemas.MediaItem.properties.kind.enum).toEqual(['AUDIO', 'IMAGE']);
+    expect(schemas.MediaItem.properties.kind.enum).toEqual(['AUDIO', 'IMAGE', 'VIDEO']);
+    expect(doc.paths['/upload/video'].post.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/VideoUploadForm' });
     expect(doc.paths['/upload/image'].post.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/ImageUploadForm' });
     expect(doc.paths['/upload/single'].post.requestBody.content['multipart/form-data'].schema).toEqual({ $ref: '#/components/schemas/SingleUploadForm' });
     expect(schemas.MultipleUploadForm.properties.files.maxItems).toBe(10);
     for (const status of ['400', '401', '403', '413', '415']) expect(doc.paths['/upload/multiple'].post.responses[status]).toBeDefined();
     expect(doc.paths['/upload/presign'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PresignBody' });
-    // The presigned PUT: raw bytes of the presigned audio type; with Cloud Storage it goes to the bucket, as presign says.
+    // The presigned PUT: raw bytes of the presigned audio or video type; with Cloud Storage it goes to the bucket, as presign says.
     const put = doc.paths['/upload/presign/{id}/content'].put;
     expect(put.requestBody.required).toBe(true);
-    expect(Object.keys(put.requestBody.content)).toEqual(['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm']);
+    expect(Object.keys(put.requestBody.content)).toEqual([
+      'audio/mpeg',
+      'audio/wav',
+      'audio/x-wav',
+      'audio/ogg',
+      'audio/mp4',
+      'audio/aac',
+      'audio/webm',
+      'video/mp4',
+      'video/quicktime',
+      'video/webm',
+    ]);
     for (const media of Object.values(put.requestBody.content)) expect(media).toEqual({ schema: { type: 'string', format: 'binary' } });
     for (const status of ['413', '415']) expect(put.responses[status]).toBeDefined();
     expect(doc.paths['/upload/presign'].post.responses['201'].description).toMatch(

@@ -7,6 +7,11 @@ export const mediaSwitches = defineSwitches({
     schema: positiveInt(15 * 1024 * 1024, 32 * 1024 * 1024),
     effect: 'size limit of one uploaded file, 15 MB (413 beyond, enforced while streaming)',
   },
+  MEDIA_MAX_VIDEO_BYTES: {
+    schema: positiveInt(100 * 1024 * 1024, 1024 * 1024 * 1024),
+    effect:
+      'size limit of one video (reels), 100 MB: through a presigned upload (POST /upload/presign); POST /upload/video takes up to MEDIA_MAX_FILE_BYTES, as Cloud Functions caps a request at 32 MB',
+  },
   MEDIA_PRESIGN_TTL_SEC: { schema: positiveInt(15 * 60, 24 * 3600, 60), effect: 'lifetime of a presigned upload URL' },
 });
 

@@ -1,17 +1,20 @@
 // `media/{id}`: uploaded media items (API only; files in Cloud Storage).
 export const MEDIA = 'media';
 
-// Accepted upload types (spec: all give kind AUDIO) and what a byte sniffer may report for each.
+// Accepted upload types (spec: the audio routes give kind AUDIO) and what a byte sniffer may report for each.
 export const AUDIO_TYPES = ['audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/ogg', 'audio/mp4', 'audio/aac', 'audio/webm'] as const;
 export type AudioType = (typeof AUDIO_TYPES)[number];
 
 // Images (chat photos) come through their own route (POST /upload/image): the audio routes keep the spec's types.
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
-export type MediaType = AudioType | ImageType;
-export const MEDIA_KINDS = ['AUDIO', 'IMAGE'] as const;
+// Short videos (social reels): MP4 (H.264/HEVC from phones), QuickTime (iPhone .mov), WebM (Android, the web).
+export const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'] as const;
+export type VideoType = (typeof VIDEO_TYPES)[number];
+export type MediaType = AudioType | ImageType | VideoType;
+export const MEDIA_KINDS = ['AUDIO', 'IMAGE', 'VIDEO'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
-export const ACCEPTED_TYPES: Record<MediaKind, readonly MediaType[]> = { AUDIO: AUDIO_TYPES, IMAGE: IMAGE_TYPES };
+export const ACCEPTED_TYPES: Record<MediaKind, readonly MediaType[]> = { AUDIO: AUDIO_TYPES, IMAGE: IMAGE_TYPES, VIDEO: VIDEO_TYPES };
 
 const SNIFFED_AS: Record<MediaType, readonly string[]> = {
   'image/jpeg': ['image/jpeg'],
@@ -25,6 +28,10 @@ const SNIFFED_AS: Record<MediaType, readonly string[]> = {
   'audio/aac': ['audio/aac'],
   // WebM is one container for audio and video; sniffers report video/webm for both.
   'audio/webm': ['audio/webm', 'video/webm'],
+  // An MP4 whose brand says M4V (some Android encoders) is still an MP4 video.
+  'video/mp4': ['video/mp4', 'video/x-m4v'],
+  'video/quicktime': ['video/quicktime'],
+  'video/webm': ['video/webm'],
 };
 
 export const EXTENSION: Record<MediaType, string> = {
@@ -38,10 +45,20 @@ export const EXTENSION: Record<MediaType, string> = {
   'audio/mp4': 'm4a',
   'audio/aac': 'aac',
   'audio/webm': 'webm',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/webm': 'webm',
 };
 
 export function isAudioType(type: string): type is AudioType {
   return (AUDIO_TYPES as readonly string[]).includes(type);
+}
+
+/** The kind of a type a presigned upload may take (audio or video; images go through POST /upload/image). */
+export function presignKindOf(type: string): 'AUDIO' | 'VIDEO' | undefined {
+  if ((AUDIO_TYPES as readonly string[]).includes(type)) return 'AUDIO';
+  if ((VIDEO_TYPES as readonly string[]).includes(type)) return 'VIDEO';
+  return undefined;
 }
 
 /** Whether `type` is accepted for uploads of this kind. */

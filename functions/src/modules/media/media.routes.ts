@@ -6,7 +6,7 @@ import { sendFileStream } from '../../platform/core/http/send-file';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import type { RateLimitRule } from '../../platform/core/ratelimit/rate-limit';
 import { DeletedSchema } from '../../platform/core/http/ids';
-import { AUDIO_TYPES } from './media.model';
+import { AUDIO_TYPES, IMAGE_TYPES, VIDEO_TYPES } from './media.model';
 import {
   ImageUploadFormSchema,
   MediaFileParamsSchema,
@@ -19,6 +19,7 @@ import {
   ReceivedSchema,
   SingleUploadFormSchema,
   UploadTokenQuerySchema,
+  VideoUploadFormSchema,
 } from './media.schemas';
 import { mediaServicesFor } from './media.wiring';
 
@@ -71,6 +72,20 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
     }),
     defineRoute({
       method: 'post',
+      path: '/upload/video',
+      operationId: 'uploadVideo',
+      tag: 'media',
+      summary: 'Upload one short video (a reel)',
+      description: `MP4, QuickTime or WebM, kind VIDEO, up to MEDIA_MAX_FILE_BYTES (15 MB; Cloud Functions caps a request at 32 MB): larger videos, up to MEDIA_MAX_VIDEO_BYTES (100 MB), go through POST /upload/presign. ${uploadErrors}${retrySafe}`,
+      auth: UPLOADERS,
+      idempotent: true,
+      multipart: VideoUploadFormSchema,
+      response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
+      handler: async ({ req, auth, idempotencyKey }) =>
+        (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'VIDEO', retryOf('video', idempotencyKey)))[0],
+    }),
+    defineRoute({
+      method: 'post',
       path: '/upload/multiple',
       operationId: 'uploadAudioFiles',
       tag: 'media',
@@ -89,9 +104,9 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'presignUpload',
       tag: 'media',
       summary: 'Start a direct upload: get a URL to PUT the bytes to',
-      description: `contentType must be audio/* and one of ${AUDIO_TYPES.join(', ')} (415 otherwise). PUT the bytes to upload.url with the given headers before upload.expiresAt, then POST completeUrl.`,
+      description: `contentType must be one of ${[...AUDIO_TYPES, ...VIDEO_TYPES].join(', ')} (415 otherwise); a video gives a VIDEO item and takes up to MEDIA_MAX_VIDEO_BYTES (100 MB; an announced sizeBytes above its kind's limit is 413). PUT the bytes to upload.url with the given headers before upload.expiresAt, then POST completeUrl.`,
       auth: UPLOADERS,
-      errors: [415],
+      errors: [413, 415],
       request: { body: PresignBodySchema },
       response: {
         status: 201,
@@ -111,7 +126,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
         'The upload token in the URL authorises the request; the body is the raw file with the presigned Content-Type, at most upload.maxBytes (413, checked on Content-Length and while streaming). Writable only while the item is PENDING. With Cloud Storage the URL points at Google instead, signed with the content type, a size range and create-only.',
       auth: 'public',
       streamsBody: {
-        contentTypes: AUDIO_TYPES,
+        contentTypes: [...AUDIO_TYPES, ...VIDEO_TYPES],
         description: 'The raw bytes of the file, sent with the Content-Type given to POST /upload/presign (upload.headers), at most upload.maxBytes.',
       },
       errors: [404, 409, 413, 415],
@@ -185,7 +200,7 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       rateLimit: FILE_DOWNLOADS,
       request: { params: MediaFileParamsSchema, query: UploadTokenQuerySchema },
-      response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: AUDIO_TYPES },
+      response: { description: 'The exact bytes with their Content-Type.', schema: z.any(), binary: [...AUDIO_TYPES, ...IMAGE_TYPES, ...VIDEO_TYPES] },
       appCheck: false,
       handler: async ({ params, query, res }) => {
         const { temporary, ...file } = await media.file(params.ownerId, params.name, query.token);

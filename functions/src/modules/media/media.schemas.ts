@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
-import { AUDIO_TYPES, IMAGE_TYPES, MEDIA_KINDS, MEDIA_STATUSES } from './media.model';
+import { AUDIO_TYPES, IMAGE_TYPES, MEDIA_KINDS, MEDIA_STATUSES, VIDEO_TYPES } from './media.model';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 
 export const MediaItemSchema = z
@@ -8,9 +8,13 @@ export const MediaItemSchema = z
     id: z.string(),
     objectKey: z.string().describe('Storage key of the object'),
     publicUrl: z.string().describe('GET it for the exact bytes (local storage: served by this API; Cloud Storage: a download-token URL)'),
-    mimeType: z.enum([...AUDIO_TYPES, ...IMAGE_TYPES]),
+    mimeType: z.enum([...AUDIO_TYPES, ...IMAGE_TYPES, ...VIDEO_TYPES]),
     sizeBytes: z.number().int(),
-    kind: z.enum(MEDIA_KINDS).describe('AUDIO for every accepted audio type (the upload routes); IMAGE for POST /upload/image'),
+    kind: z
+      .enum(MEDIA_KINDS)
+      .describe(
+        'AUDIO for every accepted audio type (the audio upload routes); IMAGE for POST /upload/image; VIDEO for POST /upload/video and presigned videos',
+      ),
     status: z.enum(MEDIA_STATUSES).describe('READY after a successful upload; PENDING while a presigned upload is awaited; FAILED when its bytes were refused'),
   })
   .meta({ id: 'MediaItem' });
@@ -25,6 +29,14 @@ export const ImageUploadFormSchema = z
   .object({ file: binary(`One image: ${IMAGE_TYPES.join(', ')}; at most 15 MB. The bytes must be of the declared type.`) })
   .meta({ id: 'ImageUploadForm' });
 
+export const VideoUploadFormSchema = z
+  .object({
+    file: binary(
+      `One video: ${VIDEO_TYPES.join(', ')}; at most MEDIA_MAX_FILE_BYTES (15 MB) here, larger ones (up to MEDIA_MAX_VIDEO_BYTES, 100 MB) through POST /upload/presign. The bytes must be of the declared type.`,
+    ),
+  })
+  .meta({ id: 'VideoUploadForm' });
+
 export const MultipleUploadFormSchema = z
   .object({ files: z.array(binary('Audio file')).max(10).describe('Repeated field `files`, at most MEDIA_MAX_FILES (10)') })
   .meta({ id: 'MultipleUploadForm' });
@@ -35,15 +47,17 @@ export const PresignBodySchema = z
       .string()
       .min(1)
       .max(100)
-      .describe(`Must be audio/*, and one of ${AUDIO_TYPES.join(', ')}`),
+      .describe(`Must be one of ${[...AUDIO_TYPES, ...VIDEO_TYPES].join(', ')} (a video gives a VIDEO item)`),
     filename: z.string().trim().min(1).max(200).optional(),
     sizeBytes: z
       .number()
       .int()
       .min(1)
-      .max(15 * 1024 * 1024)
+      .max(1024 * 1024 * 1024)
       .optional()
-      .describe('Announced size; the real size is checked on completion'),
+      .describe(
+        'Announced size (413 when over the limit of its kind: MEDIA_MAX_FILE_BYTES, or MEDIA_MAX_VIDEO_BYTES for a video); the real size is checked on completion',
+      ),
   })
   .meta({ id: 'PresignBody' });
 

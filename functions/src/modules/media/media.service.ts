@@ -18,7 +18,8 @@ import {
   bytesMatch,
   EXTENSION,
   isAcceptedType,
-  isAudioType,
+  presignKindOf,
+  VIDEO_TYPES,
   toItem,
   type MediaKind,
   type MediaRecord,
@@ -89,6 +90,8 @@ const FILES_PATH = '/api/v1/media/files/';
 export function createMediaService(deps: {
   storage: ObjectStorage;
   maxFileBytes: number;
+  /** A video's limit, through a presigned upload (a direct one stays under maxFileBytes: the request cap). */
+  maxVideoBytes?: number;
   presignTtlSec: number;
   apiPublicUrl: string;
   /** Signs short-lived links (media.links). */
@@ -97,6 +100,8 @@ export function createMediaService(deps: {
 }) {
   const now = deps.now ?? Date.now;
   const { storage } = deps;
+  /** A presigned upload's size limit: its kind's. */
+  const presignLimitOf = (record: Pick<MediaRecord, 'kind'>) => (record.kind === 'VIDEO' ? (deps.maxVideoBytes ?? deps.maxFileBytes) : deps.maxFileBytes);
 
   // The declared type must be accepted and the bytes must be of that type.
   function acceptedType(declaredRaw: string, label: string, kind: MediaKind): MediaType {
@@ -107,7 +112,7 @@ export function createMediaService(deps: {
   }
   async function assertBytesMatch(declared: MediaType, head: Buffer, label: string): Promise<void> {
     const sniffed = await sniff(head);
-    const known = declared.startsWith('image/') ? 'not a known image format' : 'not a known audio format';
+    const known = `not a known ${declared.split('/')[0]} format`;
     if (!bytesMatch(declared, sniffed)) throw new UnsupportedMediaTypeError(`${label}: declared ${declared} but the bytes are ${sniffed ?? known}`);
   }
 
@@ -218,17 +223,21 @@ export function createMediaService(deps: {
 
     async presign(ownerId: string, body: { contentType: string; filename?: string; sizeBytes?: number }) {
       const type = baseType(body.contentType);
-      if (!type.startsWith('audio/')) throw new UnsupportedMediaTypeError('contentType must be audio/*');
-      if (!isAudioType(type)) throw new UnsupportedMediaTypeError(`${type} is not accepted (${AUDIO_TYPES.join(', ')})`);
+      const kind = presignKindOf(type);
+      if (!type.startsWith('audio/') && !type.startsWith('video/')) throw new UnsupportedMediaTypeError('contentType must be audio/* or video/*');
+      if (!kind) throw new UnsupportedMediaTypeError(`${type} is not accepted (${[...AUDIO_TYPES, ...VIDEO_TYPES].join(', ')})`);
       const uploadToken = token();
       const expiresAt = now() + deps.presignTtlSec * 1000;
       const record: MediaRecord = {
-        ...newRecord(ownerId, type, body.filename ?? 'upload', 'presign'),
+        ...newRecord(ownerId, type as MediaType, body.filename ?? 'upload', 'presign', kind),
         uploadTokenHash: sha256(uploadToken),
         uploadExpiresAt: expiresAt,
       };
+      const maxBytes = presignLimitOf(record);
+      if (body.sizeBytes !== undefined && body.sizeBytes > maxBytes)
+        throw new PayloadTooLargeError(`A ${kind.toLowerCase()} upload takes at most ${maxBytes} bytes`);
       const upload = storage.signedUploadUrl
-        ? await storage.signedUploadUrl(uploadKeyOf(record), type, expiresAt, deps.maxFileBytes)
+        ? await storage.signedUploadUrl(uploadKeyOf(record), type, expiresAt, maxBytes)
         : {
             url: `${deps.apiPublicUrl}/api/v1/upload/presign/${record.id}/content?token=${encodeURIComponent(uploadToken)}`,
             headers: { 'content-type': type },
@@ -236,7 +245,7 @@ export function createMediaService(deps: {
       await mediaRepo.create(record);
       return {
         media: toItem(record),
-        upload: { method: 'PUT' as const, url: upload.url, headers: upload.headers, maxBytes: deps.maxFileBytes, expiresAt: iso(expiresAt) },
+        upload: { method: 'PUT' as const, url: upload.url, headers: upload.headers, maxBytes, expiresAt: iso(expiresAt) },
         completeUrl: `${deps.apiPublicUrl}/api/v1/upload/presign/${record.id}/complete`,
       };
     },
@@ -250,9 +259,10 @@ export function createMediaService(deps: {
       if (record.status !== 'PENDING') throw new ConflictError(`The upload is already ${record.status}`).withCode('UPLOAD_STATE');
       if ((record.uploadExpiresAt ?? 0) < now()) throw new ConflictError('The upload URL has expired').withCode('UPLOAD_STATE');
       if (baseType(headers.contentType ?? '') !== record.mimeType) throw new UnsupportedMediaTypeError(`Content-Type must be ${record.mimeType}, as presigned`);
-      if (headers.contentLength !== undefined && Number(headers.contentLength) > deps.maxFileBytes)
-        throw new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`);
-      const inspect = inspector(deps.maxFileBytes);
+      const maxBytes = presignLimitOf(record);
+      if (headers.contentLength !== undefined && Number(headers.contentLength) > maxBytes)
+        throw new PayloadTooLargeError(`The upload exceeds ${maxBytes} bytes`);
+      const inspect = inspector(maxBytes);
       await storage.putStream(uploadKeyOf(record), through(body, inspect.stream), record.mimeType);
       const { size } = inspect.result();
       if (size === 0) {
@@ -283,7 +293,8 @@ export function createMediaService(deps: {
         if (ready) return ready;
         throw new ConflictError('Nothing was uploaded to the presigned URL yet').withCode('UPLOAD_STATE');
       }
-      if (uploaded.size > deps.maxFileBytes) await refuse(record, [uploadKey], new PayloadTooLargeError(`The upload exceeds ${deps.maxFileBytes} bytes`));
+      const maxBytes = presignLimitOf(record);
+      if (uploaded.size > maxBytes) await refuse(record, [uploadKey], new PayloadTooLargeError(`The upload exceeds ${maxBytes} bytes`));
       try {
         await storage.copy(uploadKey, record.objectKey, record.downloadToken);
       } catch (err) {
@@ -292,8 +303,8 @@ export function createMediaService(deps: {
         throw err;
       }
       const copied = await storage.stat(record.objectKey);
-      if (!copied || copied.size === 0 || copied.size > deps.maxFileBytes)
-        await refuse(record, [uploadKey, record.objectKey], new PayloadTooLargeError(`The upload must be 1 to ${deps.maxFileBytes} bytes`));
+      if (!copied || copied.size === 0 || copied.size > maxBytes)
+        await refuse(record, [uploadKey, record.objectKey], new PayloadTooLargeError(`The upload must be 1 to ${maxBytes} bytes`));
       await assertBytesMatch(record.mimeType, await storage.readHead(record.objectKey, SNIFF_BYTES), 'upload').catch((err: Error) =>
         refuse(record, [uploadKey, record.objectKey], err),
       );

@@ -8,6 +8,7 @@ export const mediaServicesFor = perConfig((config: Readonly<AppConfig>) => {
   const media = createMediaService({
     storage,
     maxFileBytes: config.MEDIA_MAX_FILE_BYTES,
+    maxVideoBytes: config.MEDIA_MAX_VIDEO_BYTES,
     presignTtlSec: config.MEDIA_PRESIGN_TTL_SEC,
     apiPublicUrl: config.API_PUBLIC_URL,
     linkSecret: config.JWT_SECRET,

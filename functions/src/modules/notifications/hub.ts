@@ -2,6 +2,7 @@ import { stableId } from '../../platform/kits/ids/stable-id';
 import { defaultLocale, type Locale, type LocalizedText, type NoticeText } from '../../platform/kits/i18n';
 import { logger } from '../../platform/core/logging/logger';
 import { FCM_BATCH, type PushResult, type PushTransport } from '../../platform/core/push/transport';
+import { nextGroup, type AggregateInput } from './aggregate';
 import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type KnownEvent, type Surface } from './events';
 import './notifications.events';
 import {
@@ -73,35 +74,8 @@ interface Delivery {
   text?: NoticeText;
 }
 
-/**
- * A notice that gathers the people who did the same thing to one entity ("Lan and 12 others liked your post"): one
- * inbox item per recipient and entity, updated as people join, instead of one item each.
- */
-export interface AggregateInput {
-  /** Who acted: counted once per item (a repeated delivery, or the same person again, changes nothing). */
-  actor: { id: string; name: string };
-  /** How many have acted in all when the caller counts them (a post's likes, read now); otherwise the item counts its actors. */
-  total?: number;
-  /** The item's text for the group: the newest actors' names (newest first, up to AGGREGATE_NAMES) and how many in all. */
-  text: (group: { names: string[]; count: number }) => LocalizedText<NoticeText>;
-}
+/** A notice gathering people who did the same thing to one entity (aggregate.ts): the act instead of a text. */
 export type AggregatedDispatchInput = Omit<DispatchInput, 'text' | 'occurrence'> & { aggregate: AggregateInput };
-
-/** Names an aggregated item keeps for its text; ids it keeps to know who was counted already. */
-export const AGGREGATE_NAMES = 2;
-export const AGGREGATE_ACTOR_IDS = 100;
-/**
- * Past this many actors an item is rewritten only when its count reaches the next milestone (25, 50, 100, 250, 500,
- * 1,000…): a post liked by many people a second would otherwise rewrite one inbox document faster than Firestore's
- * sustained write a second per document, and push its author each time.
- */
-export const AGGREGATE_EACH_UP_TO = 20;
-export function aggregateMilestone(count: number): number {
-  if (count <= AGGREGATE_EACH_UP_TO) return count;
-  let milestone = AGGREGATE_EACH_UP_TO;
-  for (let base = 25; base <= count; base *= 10) for (const step of [1, 2, 4]) if (base * step <= count) milestone = base * step;
-  return milestone;
-}
 
 /** Every recipient's language known: a dispatch inside a transaction cannot read the accounts. */
 export type DispatchInTransactionInput = Omit<DispatchInput, 'recipients'> & { recipients: Array<Recipient & { locale: Locale }> };
@@ -326,9 +300,9 @@ export function createHub(deps: { transport: PushTransport; now?: () => number; 
   /**
    * An aggregated notice (AggregateInput), in a transaction per recipient: the item is created for the first actor,
    * and for each later one its names, count and text change, it is unread again and moves to the top of the inbox
-   * (`createdAt` is the latest actor's time). It pushes when the item is new, or read since its last push: a group
-   * growing while unread is one push; once read, the next actor starts a new group. Aggregated events have no
-   * realtime event.
+   * (`createdAt` is the latest actor's time: an item may show twice while someone pages their inbox). It pushes when
+   * the item is new or read since: a group growing while unread is one push; once read, the next actor starts a new
+   * group in the same item. One item per event, entity and recipient; aggregated events have no realtime event.
    */
   async function dispatchAggregated(input: AggregatedDispatchInput): Promise<DeliveryReport[]> {
     const { aggregate } = input;
@@ -337,32 +311,17 @@ export function createHub(deps: { transport: PushTransport; now?: () => number; 
     const prep = prepare({ ...input, text: single }, locales);
     const kind = inboxKindOf(prep.policy, input.event);
     if (!kind) throw new Error(`Event ${input.event} has no inbox item to aggregate in`);
+    if (prep.policy.realtime) throw new Error(`Event ${input.event} has a realtime event: aggregated notices have none`);
     const inputs = readPushInputs(prep);
     const outcomes = await Promise.all(
       prep.deliveries.map((d, i) =>
         notificationsRepo.aggregateInbox(
           d.id,
           (current) => {
-            const group = current?.group as { actorIds: string[]; names: string[]; count: number } | undefined;
-            if (group?.actorIds.includes(aggregate.actor.id)) return undefined;
-            // A group read since starts again with the next actor (a caller's total still counts everyone).
-            const open = current?.read === true ? undefined : group;
-            // A caller's total is the truth when read (it may count people whose own events come later); else count here.
-            const count = aggregate.total !== undefined ? Math.max(1, aggregate.total) : (open?.count ?? 0) + 1;
-            if (open && count > AGGREGATE_EACH_UP_TO && aggregateMilestone(count) === aggregateMilestone(open.count)) return undefined;
-            const names = [aggregate.actor.name, ...(open?.names ?? []).filter((n) => n !== aggregate.actor.name)].slice(0, AGGREGATE_NAMES);
-            d.text = aggregate.text({ names, count }).render(locales.get(d.recipient.userId) ?? defaultLocale());
-            const item = prep.docs[i].inbox!.data;
-            return {
-              fields: {
-                ...item,
-                kind,
-                title: d.text.title,
-                body: d.text.body,
-                group: { actorIds: [...(group?.actorIds ?? []), aggregate.actor.id].slice(-AGGREGATE_ACTOR_IDS), names, count },
-              },
-              push: current === undefined || current.read === true,
-            };
+            const next = nextGroup(current, aggregate);
+            if (!next) return undefined;
+            d.text = aggregate.text(next.group).render(locales.get(d.recipient.userId) ?? defaultLocale());
+            return { fields: { ...prep.docs[i].inbox!.data, kind, title: d.text.title, body: d.text.body, group: next.group }, push: next.push };
           },
           prep.t,
         ),
@@ -373,7 +332,13 @@ export function createHub(deps: { transport: PushTransport; now?: () => number; 
       outcomes.map((o) => o === 'pushed'),
       inputs,
     );
-    return reports.map((r, i) => ({ ...r, duplicate: outcomes[i] === 'unchanged', inbox: outcomes[i] !== 'unchanged', realtime: false }));
+    return reports.map((r, i) => ({
+      ...r,
+      duplicate: outcomes[i] === 'unchanged',
+      inbox: outcomes[i] !== 'unchanged',
+      realtime: false,
+      ...(outcomes[i] === 'written' ? { push: { skipped: 'grouped' as const } } : {}),
+    }));
   }
 
   return {

@@ -4,7 +4,8 @@
 import type { AppConfig } from '../../platform/core/config';
 import type { Hub } from './hub';
 
-export type { Hub, DispatchInput } from './hub';
+export type { Hub, DispatchInput, AggregatedDispatchInput } from './hub';
+export type { AggregateInput } from './aggregate';
 export type { DeepLinkTarget, EventPolicy, KnownEvent, Surface } from './events';
 export { defineEvents, HOUR, link, SURFACES } from './events';
 

@@ -44,7 +44,8 @@ export function withDefaults(stored: Partial<Preferences> | undefined): Preferen
   };
 }
 
-export type PushSkip = 'policy' | 'preferences' | 'muted' | 'present';
+/** `grouped`: an aggregated item grew while unread (its first push stands for the group). */
+export type PushSkip = 'policy' | 'preferences' | 'muted' | 'present' | 'grouped';
 
 // The spec's step 4: push when the policy allows it AND (preferences on OR the policy forces it) AND the
 // conversation is not muted AND (chat, ride) the user is not in the room. Forced pushes (calls, security)
@@ -91,11 +92,12 @@ export const inboxDocument = lazySchema(() =>
       group: z.optional(
         describe(
           z.object({
-            actorIds: describe(z.array(z.string()), 'Who was counted already (the latest 100).'),
+            actors: describe(z.array(z.string()), 'The people of the group, hashed (the latest 100): someone counted already.'),
+            acts: describe(z.array(z.string()), 'The acts counted (the latest 100): a redelivered one changes nothing.'),
             names: describe(z.array(z.string()), 'The newest actors’ names, newest first (up to 2).'),
-            count: describe(z.number(), 'How many in all.'),
+            count: describe(z.number(), 'How many the text counts: the event’s total when its sender counts one, else the people since it was last read.'),
           }),
-          'An aggregated item (social likes, comments, follows): the people it gathers ("Lan and 12 others liked your post").',
+          'An aggregated item (one per event, entity and recipient): the people it gathers ("Lan and 12 others liked your post").',
         ),
       ),
     }),

@@ -29,9 +29,12 @@ export const InboxItemSchema = z
     readAt: IsoTimeSchema.nullable(),
     createdAt: IsoTimeSchema.describe('When it was delivered; an aggregated item: when its latest actor joined (it moves to the top)'),
     group: z
-      .object({ names: z.array(z.string()).describe('The newest actors, newest first (up to 2)'), count: z.number().int().describe('How many in all') })
+      .object({
+        names: z.array(z.string()).describe('The newest actors, newest first (up to 2)'),
+        count: z.number().int().describe('How many the text counts: all of them (likes, shares) or those since the item was last read'),
+      })
       .optional()
-      .describe('An aggregated item ("Lan and 12 others liked your post"): one item per post and kind, updated as people join'),
+      .describe('An aggregated item ("Lan and 12 others liked your post"): one per event, entity and recipient, updated as people join'),
   })
   .meta({ id: 'InboxItem' });
 

@@ -85,6 +85,7 @@ export function createCommentsService(posts: Posts, now: () => number = Date.now
         postId,
         postAuthorId: post.authorId,
         parentId: parent ? (parent.parentId ?? parent.id) : null,
+        replyTo: parent ? { commentId: parent.id, authorId: parent.authorId } : null,
         authorId: caller.userId,
         author: { name: account?.name ?? 'User', handle: profile?.handle ?? null },
         text: body.text,
@@ -105,7 +106,7 @@ export function createCommentsService(posts: Posts, now: () => number = Date.now
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
         const stored = await repo.comment(comment.id);
-        if (!stored || stored.status !== 'ACTIVE' || stored.postId !== postId || stored.text !== comment.text)
+        if (!stored || stored.status !== 'ACTIVE' || stored.postId !== postId || stored.text !== comment.text || stored.parentId !== comment.parentId)
           throw new UnprocessableError('This Idempotency-Key commented before, otherwise').withCode('IDEMPOTENCY_KEY_REUSED');
         return one(caller, comment.id);
       }
@@ -141,14 +142,20 @@ export function createCommentsService(posts: Posts, now: () => number = Date.now
       return one(caller, id);
     },
 
-    /** Deletes a comment (its author, or the post's author): its thread leaves the post's count with it. */
+    /**
+     * Deletes a comment (its author, or the post's author): its thread leaves the post's count with it. Neither needs
+     * to see the other: a post's author deletes the comment of someone they blocked, and someone who lost sight of a
+     * post still deletes their own comment on it.
+     */
     async remove(caller: Caller, id: string) {
-      await visibleComment(caller, id);
       await inTransaction(async (tx) => {
         const comment = await repo.comment(id, tx);
         if (comment?.status !== 'ACTIVE') throw noSuchComment();
-        if (comment.authorId !== caller.userId && comment.postAuthorId !== caller.userId)
+        if (comment.authorId !== caller.userId && comment.postAuthorId !== caller.userId) {
+          // Someone else's comment: 403 only where they see it (404 otherwise, as for a comment that does not exist).
+          await visibleComment(caller, id);
           throw new ForbiddenError('Only its author or the post’s author deletes a comment').withCode('SOCIAL_NOT_AUTHOR');
+        }
         const weight = await threadWeight(tx, comment);
         repo.txUpdateComment(tx, id, { status: 'DELETED', updatedAt: now() });
         POST_COUNTS.txAdd(tx, repo.postRef(comment.postId), { comments: -weight }, caller.userId);

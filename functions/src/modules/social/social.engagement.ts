@@ -3,10 +3,8 @@ import { UnprocessableError } from '../../platform/core/errors/app-error';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import type { PageRequest } from '../../platform/kits/firestore/paginate';
 import { foldText } from '../../platform/kits/text/text';
-import { iso } from '../../platform/kits/time/time';
-import { blockersOf, blockListOf } from '../chat';
 import { POST_COUNTS, type PostRecord } from './social.model';
-import { activePeople } from './social.people';
+import { peoplePage } from './social.people';
 import type { createPostsService } from './social.posts';
 import { socialRepo as repo, type MarkKind } from './social.repo';
 
@@ -15,6 +13,9 @@ import { socialRepo as repo, type MarkKind } from './social.repo';
 
 type Caller = Pick<AuthContext, 'userId'>;
 type Posts = ReturnType<typeof createPostsService>;
+
+/** A hashtag page counts its posts up to this (an app shows "10k+"): counting is billed per 1,000 index entries. */
+export const HASHTAG_COUNT_CAP = 10_000;
 
 /** A hashtag as posts store it: without `#`, folded (lower case, no diacritics). */
 export const hashtagKey = (tag: string) => foldText(tag.normalize('NFC').replace(/^#/, ''));
@@ -77,35 +78,26 @@ export function createEngagementService(posts: Posts, now: () => number = Date.n
       return { postId, shared: true, shares: (await POST_COUNTS.read(repo.postRef(postId))).shares, shareUrl: `app://social/posts/${postId}` };
     },
 
-    /** Counts a first view per person of each post shown; posts the caller may not see are skipped, not refused. */
+    /**
+     * Counts a first view per person of each post shown; posts the caller may not see are skipped, not refused, and
+     * so is a view whose counter was too busy to take it (a viral post): the app sends it again with its next batch.
+     */
     async view(caller: Caller, postIds: readonly string[]) {
       const visible = await visibleOf(caller, [...new Set(postIds)]);
-      const marked = await Promise.all(visible.map((p) => mark(caller, 'view', p.id)));
-      return { counted: visible.filter((_, i) => marked[i]).map((p) => p.id) };
+      const marked = await Promise.allSettled(visible.map((p) => mark(caller, 'view', p.id)));
+      return { counted: visible.filter((_, i) => marked[i].status === 'fulfilled' && marked[i].value).map((p) => p.id) };
     },
 
     /** People who like a post I see, newest first (those I do not meet left out). */
     async likers(viewer: Caller, postId: string, request: Omit<PageRequest, 'query' | 'caller'>) {
       await posts.visiblePost(viewer, postId);
       const page = await repo.likersPage(postId, { ...request, query: `social:likers:${postId}`, caller: viewer.userId });
-      const ids = page.items.map((l) => l.userId);
-      const others = ids.filter((id) => id !== viewer.userId);
-      const [names, profiles, blocked, blockers] = await Promise.all([
-        activePeople(ids),
-        repo.profiles(ids),
-        blockListOf(viewer.userId),
-        blockersOf(viewer.userId, others),
-      ]);
-      const shown = page.items.filter((l) => names.has(l.userId) && !blocked.has(l.userId) && !blockers.has(l.userId));
-      return {
-        items: shown.map((l) => ({ userId: l.userId, name: names.get(l.userId)!, handle: profiles.get(l.userId)?.handle ?? null, since: iso(l.createdAt) })),
-        nextCursor: page.nextCursor,
-      };
+      return peoplePage(viewer, page.items, page.nextCursor);
     },
 
     async hashtag(tag: string) {
       const key = hashtagKey(tag);
-      return { tag: key, posts: key ? await repo.hashtagCount(key) : 0 };
+      return { tag: key, posts: key ? await repo.hashtagCount(key, HASHTAG_COUNT_CAP) : 0 };
     },
 
     /** A hashtag's public posts, newest first (authors I do not meet left out). */

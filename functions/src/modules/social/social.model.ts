@@ -100,8 +100,10 @@ export interface CommentRecord {
   postId: string;
   /** The post's author (who may delete any comment of it; who a comment notifies). */
   postAuthorId: string;
-  /** The comment replied to (a top-level one); null for a top-level comment. */
+  /** The thread's top-level comment; null for a top-level comment. */
   parentId: string | null;
+  /** The comment answered (a reply to a reply answers that reply, in its thread) and its author: told of the reply. */
+  replyTo: { commentId: string; authorId: string } | null;
   authorId: string;
   author: { name: string; handle: string | null };
   text: string;
@@ -120,7 +122,7 @@ export interface MarkRecord {
 
 export const REPORT_REASONS = ['SPAM', 'HARASSMENT', 'HATE', 'VIOLENCE', 'NUDITY', 'SCAM', 'FALSE_INFORMATION', 'OTHER'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
-/** HIDE: the post or comment is hidden for everyone but its author (every open report of it closes); DISMISS: this report. */
+/** HIDE: the post or comment is hidden (a post stays visible to its author alone; every open report of it closes); DISMISS: this report. */
 export const REPORT_OUTCOMES = ['HIDE', 'DISMISS'] as const;
 export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 export type ReportTargetType = 'POST' | 'COMMENT';
@@ -174,6 +176,9 @@ export const SOCIAL_RATE_LIMITS = {
   post: { scope: 'social-post', limit: 30, windowSec: 3600, per: 'user' },
   follow: { scope: 'social-follow', limit: 200, windowSec: 3600, per: 'user' },
   like: { scope: 'social-like', limit: 600, windowSec: 3600, per: 'user' },
+  share: { scope: 'social-share', limit: 100, windowSec: 3600, per: 'user' },
+  // An app sends a batch of what it showed every few seconds while someone scrolls.
+  view: { scope: 'social-view', limit: 2_400, windowSec: 3600, per: 'user' },
   comment: { scope: 'social-comment', limit: 120, windowSec: 3600, per: 'user' },
   report: { scope: 'social-report', limit: 30, windowSec: 3600, per: 'user' },
 } satisfies Record<string, RateLimitRule>;

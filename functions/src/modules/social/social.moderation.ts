@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import type { AuthContext } from '../../platform/core/auth/access-token';
-import { NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
+import { ConflictError, NotFoundError, UnprocessableError } from '../../platform/core/errors/app-error';
 import { db } from '../../platform/core/firebase/firebase';
 import { assertModerator, defineReportQueue, OPEN, type Moderator, type Report } from '../../platform/kits/moderation/moderation';
 import { defineMachine, transition, type TransitionStore } from '../../platform/kits/state-machine/state-machine';
@@ -84,7 +84,7 @@ const commentStore = (id: string): TransitionStore<CommentRecord, PostStatus, Co
 };
 
 /** One move of a post or comment, in the caller's transaction when given; a repeat changes nothing. */
-function move(target: { type: ReportTargetType; id: string }, action: ContentAction, by: Caller, at: number, tx?: Transaction) {
+function moveContent(target: { type: ReportTargetType; id: string }, action: ContentAction, by: Caller, at: number, tx?: Transaction) {
   const request = {
     action,
     by: by.userId,
@@ -100,6 +100,7 @@ function move(target: { type: ReportTargetType; id: string }, action: ContentAct
     : transition(CONTENT_MACHINE, commentStore(target.id), request, tx);
 }
 
+const isConflict = (err: unknown) => err instanceof ConflictError;
 const excerptOf = (text: string) => [...text].slice(0, 280).join('');
 
 export function createModerationService(posts: Posts, comments: Comments, now: () => number = Date.now) {
@@ -121,13 +122,20 @@ export function createModerationService(posts: Posts, comments: Comments, now: (
   async function moderate(caller: Moderator, target: { type: ReportTargetType; id: string }, action: ContentAction) {
     assertModerator(caller, 'moderation');
     if (action === 'hide') {
-      const open = await db().collection(SOCIAL_REPORTS).where('targetId', '==', target.id).where('status', '==', OPEN).limit(1).get();
-      if (!open.empty) {
-        const outcome = await resolve(caller, open.docs[0].id, 'HIDE');
-        return { ...outcome, targetType: target.type, targetId: target.id };
-      }
+      const open = await db()
+        .collection(SOCIAL_REPORTS)
+        .where('targetId', '==', target.id)
+        .where('detail.targetType', '==', target.type)
+        .where('status', '==', OPEN)
+        .limit(1)
+        .get();
+      // Resolved meanwhile with DISMISS (409): the hide goes ahead on its own.
+      const outcome = open.empty
+        ? undefined
+        : await resolve(caller, open.docs[0].id, 'HIDE').catch((err: unknown) => (isConflict(err) ? undefined : Promise.reject(err)));
+      if (outcome) return outcome;
     }
-    const moved = await move(target, action, caller, now());
+    const moved = await moveContent(target, action, caller, now());
     return { targetType: target.type, targetId: target.id, status: moved.after.status, resolved: 0 };
   }
 
@@ -140,7 +148,7 @@ export function createModerationService(posts: Posts, comments: Comments, now: (
         // A target its author deleted meanwhile has nothing left to hide: the reports close all the same.
         const type = reported.detail.targetType;
         const current = type === 'POST' ? await repo.post(reported.targetId, tx) : await repo.comment(reported.targetId, tx);
-        if (current && current.status !== 'DELETED') await move({ type, id: reported.targetId }, 'hide', caller, resolution.at, tx);
+        if (current && current.status !== 'DELETED') await moveContent({ type, id: reported.targetId }, 'hide', caller, resolution.at, tx);
       },
     });
     const type = report.detail.targetType;

@@ -37,23 +37,34 @@ export async function visiblePerson(viewer: Caller, userId: string): Promise<{ n
   return { name };
 }
 
+/**
+ * A page of people `viewer` meets (a follow list, a post's likers): names and handles, leaving out locked accounts
+ * and people either of them blocks, so a page may hold fewer than it read. `since`: when they followed or liked.
+ */
+export async function peoplePage(viewer: Caller, entries: Array<{ userId: string; createdAt: number }>, nextCursor: string | null) {
+  const ids = entries.map((e) => e.userId);
+  const others = ids.filter((id) => id !== viewer.userId);
+  const [names, profiles, blocked, blockers] = await Promise.all([
+    activePeople(ids),
+    repo.profiles(ids),
+    blockListOf(viewer.userId),
+    blockersOf(viewer.userId, others),
+  ]);
+  const shown = entries.filter((e) => names.has(e.userId) && !blocked.has(e.userId) && !blockers.has(e.userId));
+  return {
+    items: shown.map((e) => ({ userId: e.userId, name: names.get(e.userId)!, handle: profiles.get(e.userId)?.handle ?? null, since: iso(e.createdAt) })),
+    nextCursor,
+  };
+}
+
 export function createPeopleService(now: () => number = Date.now) {
-  /** A page of follows as the people on one side, leaving out those `viewer` does not meet (locked, blocked). */
-  async function personPage(viewer: Caller, page: { items: FollowRecord[]; nextCursor: string | null }, side: 'followerId' | 'followeeId') {
-    const ids = page.items.map((f) => f[side]);
-    const others = ids.filter((id) => id !== viewer.userId);
-    const [names, profiles, blocked, blockers] = await Promise.all([
-      activePeople(ids),
-      repo.profiles(ids),
-      blockListOf(viewer.userId),
-      blockersOf(viewer.userId, others),
-    ]);
-    const shown = page.items.filter((f) => names.has(f[side]) && !blocked.has(f[side]) && !blockers.has(f[side]));
-    return {
-      items: shown.map((f) => ({ userId: f[side], name: names.get(f[side])!, handle: profiles.get(f[side])?.handle ?? null, since: iso(f.createdAt) })),
-      nextCursor: page.nextCursor,
-    };
-  }
+  /** A page of follows as the people on one side. */
+  const personPage = (viewer: Caller, page: { items: FollowRecord[]; nextCursor: string | null }, side: 'followerId' | 'followeeId') =>
+    peoplePage(
+      viewer,
+      page.items.map((f) => ({ userId: f[side], createdAt: f.createdAt })),
+      page.nextCursor,
+    );
 
   async function profile(viewer: Caller, userId: string) {
     const { name } = await visiblePerson(viewer, userId);

@@ -202,7 +202,7 @@ export const socialRepo = {
   txDeleteMark(tx: Transaction, kind: MarkKind, postId: string, userId: string): void {
     tx.delete(marks(kind).doc(markId(postId, userId)));
   },
-  /** Which of the posts `userId` has marked (one read each). */
+  /** Which of the posts `userId` has marked (one read each): a share of one's own post is left out of its count. */
   async markedAmong(kind: MarkKind, userId: string, postIds: readonly string[]): Promise<Set<string>> {
     if (postIds.length === 0) return new Set();
     return new Set(existing(await db().getAll(...postIds.map((id) => marks(kind).doc(markId(id, userId))))).map((m) => m.postId));
@@ -216,10 +216,13 @@ export const socialRepo = {
     paginate(posts().where('hashtags', 'array-contains', tag).where('status', '==', 'ACTIVE').where('visibility', '==', 'PUBLIC'), newestFirst, request, (d) =>
       d.data(),
     ),
-  /** How many active PUBLIC posts carry a hashtag (one aggregate query: a read per 1,000 index entries). */
-  async hashtagCount(tag: string): Promise<number> {
+  /**
+   * How many active PUBLIC posts carry a hashtag, up to `cap` (one aggregate query: a read per 1,000 index entries,
+   * so the cap bounds what a popular tag costs). Index (hashtags array-contains, status, visibility).
+   */
+  async hashtagCount(tag: string, cap: number): Promise<number> {
     const query = posts().where('hashtags', 'array-contains', tag).where('status', '==', 'ACTIVE').where('visibility', '==', 'PUBLIC');
-    return (await query.count().get()).data().count;
+    return (await query.limit(cap).count().get()).data().count;
   },
 
   // Comments

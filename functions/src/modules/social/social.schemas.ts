@@ -150,7 +150,7 @@ export const HashtagParamsSchema = z.object({
 });
 
 export const HashtagSchema = z
-  .object({ tag: z.string().describe('Folded'), posts: z.number().int().describe('Active public posts carrying it') })
+  .object({ tag: z.string().describe('Folded'), posts: z.number().int().describe('Active public posts carrying it, counted up to 10,000 (an app shows 10k+)') })
   .meta({ id: 'SocialHashtag' });
 
 export const ReportBodySchema = z

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DocumentReference } from 'firebase-admin/firestore';
 import '../../../src/modules/chat/chat.events';
 import '../../../src/modules/auth/auth.events';
-import { aggregateMilestone, createHub } from '../../../src/modules/notifications/hub';
+import { createHub } from '../../../src/modules/notifications/hub';
+import { aggregateMilestone } from '../../../src/modules/notifications/aggregate';
 import { SOCIAL_TEXTS } from '../../../src/modules/social/social.texts';
 import '../../../src/modules/social/social.events';
 import { notificationsRepo } from '../../../src/modules/notifications/notifications.repo';
@@ -655,14 +656,22 @@ describe('broadcast job', () => {
 });
 
 describe('aggregated notices', () => {
-  const likeOf = (hub: ReturnType<typeof createHub>, recipientId: string, postId: string) => (actorId: string, name: string, total?: number) =>
-    hub.dispatchAggregated({
-      event: ev('social.like'),
-      recipients: [{ userId: recipientId, surface: 'CON' }],
-      entityId: postId,
-      params: { postId },
-      aggregate: { actor: { id: actorId, name }, total, text: (group) => SOCIAL_TEXTS.text('social.like', group) },
-    });
+  /** One act per call: `act` names it (a redelivery repeats it), `total` is the caller's count when it has one. */
+  const likeOf =
+    (hub: ReturnType<typeof createHub>, recipientId: string, postId: string) =>
+    (actorId: string, name: string, opts: { total?: number; act?: string } = {}) =>
+      hub.dispatchAggregated({
+        event: ev('social.like'),
+        recipients: [{ userId: recipientId, surface: 'CON' }],
+        entityId: postId,
+        params: { postId },
+        aggregate: {
+          actor: { id: actorId, name },
+          occurrence: opts.act ?? `${actorId}-${randomUUID()}`,
+          total: opts.total,
+          text: (group) => SOCIAL_TEXTS.text('social.like', group),
+        },
+      });
   const english = async (ids: string[]) => new Map(ids.map((id): [string, Locale] => [id, 'en']));
 
   it('one item per recipient and entity: names, count and text follow the people; a push when new or read since', async () => {
@@ -670,38 +679,48 @@ describe('aggregated notices', () => {
     const hub = createHub({ transport, localesOf: english });
     const author = await userWithToken();
     const like = likeOf(hub, author.userId, `post-${randomUUID()}`);
-    expect((await like('u1', 'Lan'))[0]).toMatchObject({ duplicate: false, inbox: true, realtime: false, push: { sent: 1 } });
-    // The same person again (a redelivered event, a like after an unlike): nothing changes.
+    expect((await like('u1', 'Lan', { act: 'a1' }))[0]).toMatchObject({ duplicate: false, inbox: true, realtime: false, push: { sent: 1 } });
+    // The act redelivered, or the same person again while the group is unread: nothing changes.
+    expect((await like('u1', 'Lan', { act: 'a1' }))[0]).toMatchObject({ duplicate: true, inbox: false });
     expect((await like('u1', 'Lan'))[0]).toMatchObject({ duplicate: true, inbox: false });
     await like('u2', 'Minh');
     const [third] = await like('u3', 'Hoa');
-    expect(third).toMatchObject({ duplicate: false, inbox: true, push: { skipped: 'policy' } });
+    expect(third).toMatchObject({ duplicate: false, inbox: true, push: { skipped: 'grouped' } });
     const items = await inboxOf(author.userId);
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ kind: 'SOCIAL_LIKE', body: 'Hoa and 2 others liked your post', read: false, group: { names: ['Hoa', 'Minh'], count: 3 } });
+    expect(JSON.stringify(items[0].group)).not.toContain('u1');
     expect(sent).toHaveLength(1);
-    // Read since: the next person starts a new group (the caller's total still counts everyone) and pushes.
+    // Read since: the next person starts a new group (the caller's total still counts everyone) and pushes; an act
+    // counted before the read, redelivered after it, still changes nothing.
     await db().collection(INBOX).doc(third.notificationId).update({ read: true });
-    await like('u4', 'Tuan', 4);
+    expect((await like('u1', 'Lan', { act: 'a1' }))[0]).toMatchObject({ duplicate: true });
+    await like('u4', 'Tuan', { total: 4 });
     expect(await inboxOf(author.userId)).toMatchObject([{ body: 'Tuan and 3 others liked your post', read: false, group: { names: ['Tuan'], count: 4 } }]);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toMatchObject({ android: { notification: { body: 'Tuan and 3 others liked your post' } } });
+    // Someone of an earlier group acting again after the read is news again.
+    await db().collection(INBOX).doc(third.notificationId).update({ read: true });
+    await like('u1', 'Lan');
+    expect(await inboxOf(author.userId)).toMatchObject([{ body: 'Lan liked your post', group: { count: 1 } }]);
     // The same people in parallel: counted once each.
     await Promise.all(['u5', 'u5', 'u6', 'u6'].map((id) => like(id, id)));
-    expect((await inboxOf(author.userId))[0].group.count).toBe(6);
+    expect((await inboxOf(author.userId))[0].group.count).toBe(3);
   });
 
-  it('past 20 people an item is rewritten only at milestones, so a popular post does not rewrite it each time', async () => {
+  it('with a total, past 20 people an item is rewritten only at milestones; without one it counts on', async () => {
     const { transport } = recordingTransport();
     const hub = createHub({ transport, localesOf: english });
-    const author = await userWithToken();
-    const like = likeOf(hub, author.userId, `post-${randomUUID()}`);
+    const [counted, uncounted] = [await userWithToken(), await userWithToken()];
+    const withTotal = likeOf(hub, counted.userId, `post-${randomUUID()}`);
+    const withoutTotal = likeOf(hub, uncounted.userId, `post-${randomUUID()}`);
     const counts: number[] = [];
     for (let i = 1; i <= 27; i += 1) {
-      await like(`u${i}`, `P${i}`, i);
-      if ([20, 21, 24, 25, 27].includes(i)) counts.push((await inboxOf(author.userId))[0].group.count);
+      await Promise.all([withTotal(`u${i}`, `P${i}`, { total: i }), withoutTotal(`u${i}`, `P${i}`)]);
+      if ([20, 21, 24, 25, 27].includes(i)) counts.push((await inboxOf(counted.userId))[0].group.count);
     }
     expect(counts).toEqual([20, 20, 20, 25, 25]);
+    expect((await inboxOf(uncounted.userId))[0]).toMatchObject({ body: 'P27 and 26 others liked your post', group: { count: 27 } });
     expect([21, 24, 25, 26, 49, 50, 99, 100, 249, 250, 999, 1000, 2600].map(aggregateMilestone)).toEqual([
       20, 20, 25, 25, 25, 50, 50, 100, 100, 250, 500, 1000, 2500,
     ]);

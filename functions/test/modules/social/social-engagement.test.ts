@@ -75,7 +75,7 @@ describe('comments', () => {
     expect((await call('GET', `/social/comments/${nested.id}/replies`, { token: lan.accessToken })).status).toBe(404);
     expect((await comment(lan, postId, { text: 'late', parentId: top.body.id })).status).toBe(404);
     // Deleting the orphaned reply afterwards takes nothing more away.
-    expect((await call('DELETE', `/social/comments/${nested.id}`, { token: author.accessToken })).status).toBe(404);
+    expect((await call('DELETE', `/social/comments/${nested.id}`, { token: author.accessToken })).status).toBe(200);
     expect(await counts(author, postId)).toMatchObject({ comments: 1 });
   });
 
@@ -107,6 +107,20 @@ describe('comments', () => {
     const people = await Promise.all(Array.from({ length: 15 }, () => registerVerified()));
     await Promise.all(people.map((p) => comment(p, open, { text: 'cùng lúc' })));
     expect(await counts(author, open)).toMatchObject({ comments: 16 });
+  });
+
+  it('a block never keeps a comment on: the post’s author deletes a blocked person’s comment, and they their own', async () => {
+    const [author, troll, other] = await Promise.all([registerVerified(), registerVerified(), registerVerified()]);
+    const { id: postId } = await post(author, { text: 'mine' });
+    const [rude, own] = [(await comment(troll, postId, { text: 'rude' })).body, (await comment(troll, postId, { text: 'mine too' })).body];
+    const third = (await comment(other, postId, { text: 'hello' })).body;
+    await call('POST', `/chat/blocks/${troll.user.id}`, { token: author.accessToken });
+    expect((await call('GET', `/social/comments/${rude.id}`, { token: author.accessToken })).status).toBe(404);
+    expect((await call('DELETE', `/social/comments/${rude.id}`, { token: author.accessToken })).status).toBe(200);
+    expect((await call('DELETE', `/social/comments/${own.id}`, { token: troll.accessToken })).status).toBe(200);
+    // Someone else's comment stays 403 where seen, 404 where not.
+    expect((await call('DELETE', `/social/comments/${third.id}`, { token: troll.accessToken })).status).toBe(404);
+    expect(await counts(author, postId)).toMatchObject({ comments: 1 });
   });
 
   it('a reply racing the deletion of its thread is either refused or taken away with it', async () => {
@@ -219,6 +233,9 @@ describe('social notices', () => {
       after: { id: `${postId}_${userId}`, data: { postId, userId, createdAt: Date.now() } },
     });
     const config = {} as never;
+    // A like taken back (or never made) is not news.
+    expect(await onLikeCreated(likeEvent(fan.user.id), config, hub as never)).toBe('ignored');
+    await Promise.all([author, fan].map((p) => call('POST', `/social/posts/${postId}/like`, { token: p.accessToken })));
     expect(await onLikeCreated(likeEvent(author.user.id), config, hub as never)).toBe('skipped');
     expect(await onLikeCreated(likeEvent(fan.user.id), config, hub as never)).toBe('notified');
     await call('POST', `/chat/blocks/${fan.user.id}`, { token: author.accessToken });
