@@ -25,3 +25,5 @@ export const SOCIAL_SHARES = 'social_shares';
 export const SOCIAL_VIEWS = 'social_views';
 // `social_reports/{id}`: reported posts and comments (the moderation kit's queue).
 export const SOCIAL_REPORTS = 'social_reports';
+// `social_trending/reels`: the popular public reels of the last week, ranked (recomputed at most every 5 minutes).
+export const SOCIAL_TRENDING = 'social_trending';

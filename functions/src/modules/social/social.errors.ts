@@ -2,8 +2,11 @@ import { defineErrorCodes, type CodesOf } from '../../platform/core/errors/codes
 
 // The social module's error codes (code: [the status it comes with, what it means]).
 export const SOCIAL_ERROR_CODES = defineErrorCodes({
-  SOCIAL_MEDIA_INVALID: [422, 'A mediaId is not one of your READY uploads of a kind a post takes (`details.mediaIds`).'],
-  SOCIAL_MEDIA_MIX: [422, 'A post holds up to 10 images, or one audio clip: not both.'],
+  SOCIAL_MEDIA_INVALID: [
+    422,
+    'A mediaId is not one of your READY uploads of a kind it takes here (`details.mediaIds`): a reel takes a video and an image cover.',
+  ],
+  SOCIAL_MEDIA_MIX: [422, 'A post holds up to 10 images, or one video or audio clip: not a mix.'],
   SOCIAL_HANDLE_TAKEN: [409, 'Someone else has this handle.'],
   SOCIAL_FOLLOW_SELF: [422, 'You cannot follow yourself.'],
   SOCIAL_BLOCKED: [403, 'You block this person (chat blocks apply in the social tab too): unblock them first.'],

@@ -5,6 +5,8 @@ import type { MediaKind } from '../media';
 
 export const POST_VISIBILITIES = ['PUBLIC', 'FOLLOWERS'] as const;
 export type PostVisibility = (typeof POST_VISIBILITIES)[number];
+export const POST_TYPES = ['POST', 'REEL'] as const;
+export type PostType = (typeof POST_TYPES)[number];
 export const POST_STATUSES = ['ACTIVE', 'HIDDEN', 'DELETED'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
@@ -12,6 +14,24 @@ export type PostStatus = (typeof POST_STATUSES)[number];
 export const POST_TEXT_MAX = 2_200;
 export const BIO_MAX = 160;
 export const POST_IMAGES_MAX = 10;
+/** A reel's video length in seconds. */
+export const REEL_SECONDS_MAX = 180;
+/** The reels feed adds popular public reels for someone following fewer people than this. */
+export const REELS_FEW_FOLLOWS = 10;
+/** Popular reels: the public reels of the last week, ranked, recomputed at most every few minutes. */
+export const POPULAR_REELS_WINDOW_MS = 7 * 24 * 3600_000;
+export const POPULAR_REELS_CANDIDATES = 200;
+export const POPULAR_REELS_KEPT = 60;
+export const POPULAR_REELS_TTL_MS = 5 * 60_000;
+
+/**
+ * A reel's popularity: engagement (likes, comments twice, shares three times, every ten views once) over its age,
+ * so a new reel people take to rises above an old one with more likes (the age in hours plus two, to the power 1.5).
+ */
+export function reelPopularity(counts: PostCounts, ageMs: number): number {
+  const engagement = counts.likes + 2 * counts.comments + 3 * counts.shares + counts.views / 10;
+  return engagement / Math.pow(Math.max(0, ageMs) / 3_600_000 + 2, 1.5);
+}
 export const HASHTAGS_MAX = 30;
 export const MENTIONS_MAX = 20;
 /** Large accounts whose posts a person's feed merges at read time (in chunks of 30, Firestore's `in` limit). */
@@ -31,9 +51,13 @@ export interface PostRecord {
   authorId: string;
   /** The author as they were when posting (name and handle, read with the post: no read per author in a feed). */
   author: { name: string; handle: string | null };
-  type: 'POST';
+  type: PostType;
+  /** Text of a post, a reel's caption. */
   text: string;
+  /** A reel's: its one video. */
   media: PostMedia[];
+  /** A reel: the video's length and the image shown before it plays. */
+  reel?: { durationSec: number; cover: { id: string; url: string } | null };
   location: { lat: number; lng: number; name: string | null } | null;
   visibility: PostVisibility;
   /** Folded (lower case, no diacritics): `#PhởHàNội` is `phohanoi`, the hashtag page's key. */
@@ -76,7 +100,8 @@ export interface LargeMarkRecord {
 export interface FeedItemRecord {
   postId: string;
   authorId: string;
-  type: 'POST';
+  /** The posts feed shows both, the reels feed reels. */
+  type: PostType;
   /** The post's creation time: the feed's order. */
   createdAt: number;
 }

@@ -14,6 +14,7 @@ import {
   SOCIAL_REPORTS,
   SOCIAL_SAVES,
   SOCIAL_SHARES,
+  SOCIAL_TRENDING,
   SOCIAL_VIEWS,
 } from './social.collections';
 import { socialSwitches } from './social.config';
@@ -65,5 +66,6 @@ export const socialModule = defineModule({
     { name: SOCIAL_SHARES },
     { name: SOCIAL_VIEWS },
     { name: SOCIAL_REPORTS },
+    { name: SOCIAL_TRENDING },
   ],
 });

@@ -7,7 +7,7 @@ import { inQueryChunks } from '../../platform/kits/firestore/records';
 import { iso } from '../../platform/kits/time/time';
 import { blockersOf, blockListOf, eitherBlocks } from '../chat';
 import { stableId } from '../../platform/kits/ids/stable-id';
-import { attachableMedia } from '../media';
+import { attachableImage, attachableMedia } from '../media';
 import { accounts } from '../users';
 import {
   blendScore,
@@ -20,10 +20,11 @@ import {
   type PostCounts,
   type PostMedia,
   type PostRecord,
+  type PostType,
 } from './social.model';
 import { activePeople, visiblePerson } from './social.people';
 import { socialRepo as repo, type FeedPosition } from './social.repo';
-import type { FeedQuerySchema, PostBodySchema, PostPatchSchema } from './social.schemas';
+import type { FeedQuerySchema, PostBodySchema, PostPatchSchema, ReelBodySchema } from './social.schemas';
 
 // Posts, their likes and the posts feed. Who sees a post: its author; others while it is ACTIVE, PUBLIC or they follow
 // its author, and neither blocks the other. Anything else answers 404, the same as a post that never existed.
@@ -38,6 +39,7 @@ export function postView(post: PostRecord, counts: PostCounts, likedByMe: boolea
     author: { id: post.authorId, name: post.author.name, handle: post.author.handle },
     text: post.text,
     media: post.media,
+    reel: post.reel ?? null,
     location: post.location,
     visibility: post.visibility,
     hashtags: post.hashtags,
@@ -49,7 +51,7 @@ export function postView(post: PostRecord, counts: PostCounts, likedByMe: boolea
   };
 }
 
-/** Up to 10 images or one audio clip, all the author's READY uploads (422 naming the others). */
+/** Up to 10 images, or one video or audio clip, all the author's READY uploads (422 naming the others). */
 async function mediaOf(userId: string, ids: readonly string[]): Promise<PostMedia[]> {
   const unique = [...new Set(ids)];
   const found = await Promise.all(unique.map((id) => attachableMedia(userId, id)));
@@ -57,8 +59,8 @@ async function mediaOf(userId: string, ids: readonly string[]): Promise<PostMedi
   if (invalid.length > 0) throw new UnprocessableError('Media must be your READY uploads', { mediaIds: invalid }).withCode('SOCIAL_MEDIA_INVALID');
   const media = found.map((m) => ({ id: m!.id, kind: m!.kind, mimeType: m!.mimeType, url: m!.url }));
   const images = media.filter((m) => m.kind === 'IMAGE').length;
-  if (!(images === media.length && images <= POST_IMAGES_MAX) && !(media.length === 1 && media[0].kind === 'AUDIO'))
-    throw new UnprocessableError(`A post holds up to ${POST_IMAGES_MAX} images, or one audio clip`).withCode('SOCIAL_MEDIA_MIX');
+  if (!(images === media.length && images <= POST_IMAGES_MAX) && media.length !== 1)
+    throw new UnprocessableError(`A post holds up to ${POST_IMAGES_MAX} images, or one video or audio clip`).withCode('SOCIAL_MEDIA_MIX');
   return media;
 }
 
@@ -134,6 +136,46 @@ export function createPostsService(now: () => number = Date.now) {
     return view.view;
   }
 
+  type Draft = Pick<PostRecord, 'type' | 'text' | 'media' | 'visibility' | 'reel'> & {
+    location?: { lat: number; lng: number; name?: string | null } | null;
+  };
+
+  /** Stores a new post or reel with its author's post count; the Idempotency-Key's earlier post when it was this one. */
+  async function insert(caller: Caller, draft: Draft, idempotencyKey?: string) {
+    const [account, profile, mentions] = await Promise.all([accounts.get(caller.userId), repo.profile(caller.userId), mentionsOf(draft.text)]);
+    const t = now();
+    const post: PostRecord = {
+      id: idempotencyKey ? stableId({ scope: 'social.post', caller: caller.userId, key: idempotencyKey, prefix: 'p_' }) : repo.newPostId(),
+      authorId: caller.userId,
+      author: { name: account?.name ?? 'User', handle: profile?.handle ?? null },
+      type: draft.type,
+      text: draft.text,
+      media: draft.media,
+      ...(draft.reel ? { reel: draft.reel } : {}),
+      location: draft.location ? { lat: draft.location.lat, lng: draft.location.lng, name: draft.location.name ?? null } : null,
+      visibility: draft.visibility,
+      hashtags: hashtagsOf(draft.text),
+      mentions,
+      status: 'ACTIVE',
+      createdAt: t,
+      updatedAt: t,
+    };
+    try {
+      await inTransaction(async (tx) => {
+        repo.txCreatePost(tx, post);
+        PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { posts: 1 });
+      });
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+      // The key posted before (its idempotency record expired since): that post, if it is this one and still there.
+      const stored = await repo.post(post.id);
+      if (!stored || stored.status === 'DELETED' || stored.type !== post.type || stored.text !== post.text || stored.media.length !== post.media.length)
+        throw new UnprocessableError('This Idempotency-Key posted another post').withCode('IDEMPOTENCY_KEY_REUSED');
+      return get(caller, post.id);
+    }
+    return postView(post, { likes: 0, comments: 0, shares: 0, views: 0 }, false);
+  }
+
   return {
     canSee,
     visibleAmong,
@@ -142,43 +184,33 @@ export function createPostsService(now: () => number = Date.now) {
 
     /** `idempotencyKey` names the post: a retry the idempotency record no longer answers finds it instead of posting twice. */
     async create(caller: Caller, body: z.output<typeof PostBodySchema>, idempotencyKey?: string) {
-      const text = body.text ?? '';
-      const [media, account, profile, mentions] = await Promise.all([
-        mediaOf(caller.userId, body.mediaIds ?? []),
-        accounts.get(caller.userId),
-        repo.profile(caller.userId),
-        mentionsOf(text),
+      const media = await mediaOf(caller.userId, body.mediaIds ?? []);
+      return insert(caller, { type: 'POST', text: body.text ?? '', media, visibility: body.visibility, location: body.location }, idempotencyKey);
+    },
+
+    /** A reel: one of my READY videos, an optional cover image, its length and a caption. */
+    async createReel(caller: Caller, body: z.output<typeof ReelBodySchema>, idempotencyKey?: string) {
+      const [video, cover] = await Promise.all([
+        attachableMedia(caller.userId, body.videoMediaId),
+        body.coverMediaId ? attachableImage(caller.userId, body.coverMediaId) : Promise.resolve(null),
       ]);
-      const t = now();
-      const post: PostRecord = {
-        id: idempotencyKey ? stableId({ scope: 'social.post', caller: caller.userId, key: idempotencyKey, prefix: 'p_' }) : repo.newPostId(),
-        authorId: caller.userId,
-        author: { name: account?.name ?? 'User', handle: profile?.handle ?? null },
-        type: 'POST',
-        text,
-        media,
-        location: body.location ? { lat: body.location.lat, lng: body.location.lng, name: body.location.name ?? null } : null,
-        visibility: body.visibility,
-        hashtags: hashtagsOf(text),
-        mentions,
-        status: 'ACTIVE',
-        createdAt: t,
-        updatedAt: t,
-      };
-      try {
-        await inTransaction(async (tx) => {
-          repo.txCreatePost(tx, post);
-          PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { posts: 1 });
-        });
-      } catch (err) {
-        if (!isAlreadyExists(err)) throw err;
-        // The key posted before (its idempotency record expired since): that post, if it is this one and still there.
-        const stored = await repo.post(post.id);
-        if (!stored || stored.status === 'DELETED' || stored.text !== post.text || stored.media.length !== post.media.length)
-          throw new UnprocessableError('This Idempotency-Key posted another post').withCode('IDEMPOTENCY_KEY_REUSED');
-        return get(caller, post.id);
-      }
-      return postView(post, { likes: 0, comments: 0, shares: 0, views: 0 }, false);
+      const invalid = [...(video?.kind === 'VIDEO' ? [] : [body.videoMediaId]), ...(cover === undefined ? [body.coverMediaId!] : [])];
+      if (invalid.length > 0)
+        throw new UnprocessableError('A reel takes one of your READY videos and, as its cover, one of your READY images', { mediaIds: invalid }).withCode(
+          'SOCIAL_MEDIA_INVALID',
+        );
+      return insert(
+        caller,
+        {
+          type: 'REEL',
+          text: body.caption ?? '',
+          media: [{ id: video!.id, kind: video!.kind, mimeType: video!.mimeType, url: video!.url }],
+          reel: { durationSec: body.durationSec, cover: cover ? { id: cover.id, url: cover.url } : null },
+          visibility: body.visibility,
+          location: body.location,
+        },
+        idempotencyKey,
+      );
     },
 
     get,
@@ -214,11 +246,16 @@ export function createPostsService(now: () => number = Date.now) {
     },
 
     /** A person's posts as `viewer` sees them: all of them to themselves and their followers, PUBLIC ones to others. */
-    async ofAuthor(viewer: Caller, authorId: string, request: Omit<PageRequest, 'query' | 'caller'>) {
+    async ofAuthor(viewer: Caller, authorId: string, request: Omit<PageRequest, 'query' | 'caller'>, type?: PostType) {
       const own = viewer.userId === authorId;
       await visiblePerson(viewer, authorId);
       const all = own || (await repo.followsAmong(viewer.userId, [authorId])).has(authorId);
-      const page = await repo.postsOfAuthor(authorId, all ? 'all' : 'PUBLIC', { ...request, query: `social:posts:${authorId}:${all}`, caller: viewer.userId });
+      const page = await repo.postsOfAuthor(
+        authorId,
+        all ? 'all' : 'PUBLIC',
+        { ...request, query: `social:${type ?? 'posts'}:${authorId}:${all}`, caller: viewer.userId },
+        type,
+      );
       return { items: (await views(viewer, page.items)).map((v) => v.view), nextCursor: page.nextCursor };
     },
 
@@ -228,8 +265,8 @@ export function createPostsService(now: () => number = Date.now) {
      * Posts deleted or hidden since, of someone either blocks, or FOLLOWERS posts of someone no longer followed
      * are left out, so a page may hold fewer than `limit`: follow nextCursor.
      */
-    async feed(viewer: Caller, query: z.output<typeof FeedQuerySchema>) {
-      const request = { query: 'social:feed', caller: viewer.userId };
+    async feed(viewer: Caller, query: z.output<typeof FeedQuerySchema>, type?: PostType) {
+      const request = { query: type ? `social:feed:${type}` : 'social:feed', caller: viewer.userId };
       let after: FeedPosition | undefined;
       if (query.cursor) {
         const { values, id } = decodeCursor(query.cursor, request, 1);
@@ -240,8 +277,8 @@ export function createPostsService(now: () => number = Date.now) {
       // The newest follows of large accounts when there are more than a feed merges (arrayUnion appends).
       const mergeAuthors = (profile?.mergeAuthors ?? []).slice(-MERGE_AUTHORS_MAX);
       const [items, ...merged] = await Promise.all([
-        repo.feedBefore(viewer.userId, after, query.limit),
-        ...inQueryChunks(mergeAuthors).map((authors) => repo.postsOfAuthorsBefore(authors, after, query.limit)),
+        repo.feedBefore(viewer.userId, after, query.limit, type),
+        ...inQueryChunks(mergeAuthors).map((authors) => repo.postsOfAuthorsBefore(authors, after, query.limit, type)),
       ]);
       const byId = new Map<string, { createdAt: number; post?: PostRecord }>();
       for (const item of items) byId.set(item.postId, { createdAt: item.createdAt });

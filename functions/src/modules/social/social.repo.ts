@@ -14,6 +14,7 @@ import {
   SOCIAL_PROFILES,
   SOCIAL_SAVES,
   SOCIAL_SHARES,
+  SOCIAL_TRENDING,
   SOCIAL_VIEWS,
 } from './social.collections';
 import {
@@ -27,6 +28,7 @@ import {
   type LargeMarkRecord,
   type LikeRecord,
   type PostRecord,
+  type PostType,
   type PostVisibility,
   type ProfileRecord,
 } from './social.model';
@@ -40,6 +42,7 @@ const comments = () => typedCollection<CommentRecord>(SOCIAL_COMMENTS);
 const MARKS = { save: SOCIAL_SAVES, share: SOCIAL_SHARES, view: SOCIAL_VIEWS } as const;
 export type MarkKind = keyof typeof MARKS;
 const marks = (kind: MarkKind) => plainCollection<MarkRecord>(MARKS[kind]);
+const trending = () => plainCollection<PopularReels>(SOCIAL_TRENDING);
 const largeMarks = () => plainCollection<LargeMarkRecord>(SOCIAL_LARGE_MARKS);
 const feedOf = (userId: string) => plainCollection<FeedItemRecord>(`${SOCIAL_FEEDS}/${userId}/${FEED_ITEMS}`);
 const newestFirst = [{ field: 'createdAt', direction: 'desc' as const }];
@@ -72,30 +75,37 @@ export const socialRepo = {
   txUpdatePost(tx: Transaction, id: string, fields: Partial<Omit<PostRecord, 'id' | 'authorId'>>): void {
     tx.update(db().collection(SOCIAL_POSTS).doc(id), fields);
   },
-  /** An author's active posts, newest first; PUBLIC only unless `all`. Indexes (authorId, status[, visibility], createdAt desc). */
-  postsOfAuthor(authorId: string, visibilities: 'all' | PostVisibility, request: PageRequest) {
+  /**
+   * An author's active posts (or reels), newest first; PUBLIC only unless `all`. Indexes (authorId, status[,
+   * visibility][, type], createdAt desc).
+   */
+  postsOfAuthor(authorId: string, visibilities: 'all' | PostVisibility, request: PageRequest, type?: PostType) {
     let query = posts().where('authorId', '==', authorId).where('status', '==', 'ACTIVE');
     if (visibilities !== 'all') query = query.where('visibility', '==', visibilities);
+    if (type) query = query.where('type', '==', type);
     return paginate(query, newestFirst, request, (d) => d.data());
   },
-  /** The newest active posts of some authors (at most 30: Firestore's `in`) before a position. Index (authorId, status, createdAt desc). */
-  async postsOfAuthorsBefore(authorIds: readonly string[], before: FeedPosition | undefined, limit: number): Promise<PostRecord[]> {
+  /**
+   * The newest active posts (or reels) of some authors (at most 30: Firestore's `in`) before a position. Indexes
+   * (authorId, status[, type], createdAt desc).
+   */
+  async postsOfAuthorsBefore(authorIds: readonly string[], before: FeedPosition | undefined, limit: number, type?: PostType): Promise<PostRecord[]> {
     if (authorIds.length === 0) return [];
     const { FieldPath } = firestoreApi();
-    let query = posts()
+    let filtered = posts()
       .where('authorId', 'in', [...authorIds])
-      .where('status', '==', 'ACTIVE')
-      .orderBy('createdAt', 'desc')
-      .orderBy(FieldPath.documentId(), 'desc');
+      .where('status', '==', 'ACTIVE');
+    if (type) filtered = filtered.where('type', '==', type);
+    let query = filtered.orderBy('createdAt', 'desc').orderBy(FieldPath.documentId(), 'desc');
     if (before) query = query.startAfter(before.createdAt, before.id);
     return (await query.limit(limit).get()).docs.map((d) => d.data());
   },
 
   // Feeds
-  /** A feed's items, newest first, after a position. */
-  async feedBefore(userId: string, before: FeedPosition | undefined, limit: number): Promise<FeedItemRecord[]> {
+  /** A feed's items (or its reels), newest first, after a position. Index (type, createdAt desc) for reels. */
+  async feedBefore(userId: string, before: FeedPosition | undefined, limit: number, type?: PostType): Promise<FeedItemRecord[]> {
     const { FieldPath } = firestoreApi();
-    let query = feedOf(userId).orderBy('createdAt', 'desc').orderBy(FieldPath.documentId(), 'desc');
+    let query = (type ? feedOf(userId).where('type', '==', type) : feedOf(userId)).orderBy('createdAt', 'desc').orderBy(FieldPath.documentId(), 'desc');
     if (before) query = query.startAfter(before.createdAt, before.id);
     return (await query.limit(limit).get()).docs.map((d) => d.data());
   },
@@ -247,4 +257,28 @@ export const socialRepo = {
     const query = comments().where('parentId', '==', parentId).where('status', '==', 'ACTIVE').count();
     return (tx ? await tx.get(query) : await query.get()).data().count;
   },
+
+  // Popular reels
+  /** The newest active public reels since a time. Index (type, status, visibility, createdAt desc). */
+  async recentPublicReels(since: number, limit: number): Promise<PostRecord[]> {
+    const query = posts()
+      .where('type', '==', 'REEL')
+      .where('status', '==', 'ACTIVE')
+      .where('visibility', '==', 'PUBLIC')
+      .where('createdAt', '>=', since)
+      .orderBy('createdAt', 'desc')
+      .limit(limit);
+    return (await query.get()).docs.map((d) => d.data());
+  },
+  popularReels: (tx?: Transaction) => readRecord(trending().doc('reels'), tx),
+  txSetPopularReels(tx: Transaction, fields: Partial<PopularReels>): void {
+    tx.set(trending().doc('reels'), fields, { merge: true });
+  },
 };
+
+/** `social_trending/reels`: ranked reel ids, when they were ranked, and until when a reader is ranking them again. */
+export interface PopularReels {
+  ids: string[];
+  computedAt: number;
+  refreshingUntil: number;
+}

@@ -1,7 +1,7 @@
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { DeletedSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
-import { SOCIAL_RATE_LIMITS } from './social.model';
+import { REEL_SECONDS_MAX, REELS_FEW_FOLLOWS, SOCIAL_RATE_LIMITS } from './social.model';
 import { socialEngagementRoutes } from './social.engagement.routes';
 import { socialModerationRoutes } from './social.moderation.routes';
 import { createSocialServices, HIDDEN_TEXT as hidden, SOCIAL_COMMON as common } from './social.services';
@@ -15,12 +15,14 @@ import {
   PostPatchSchema,
   PostSchema,
   ProfileBodySchema,
+  ReelBodySchema,
+  ReelsFeedQuerySchema,
   ProfileSchema,
 } from './social.schemas';
 
 export function socialRoutes(): AnyRoute[] {
   const services = createSocialServices();
-  const { posts, people } = services;
+  const { posts, people, reels } = services;
   return [
     defineRoute({
       ...common,
@@ -41,13 +43,38 @@ export function socialRoutes(): AnyRoute[] {
       operationId: 'createSocialPost',
       summary: 'Post',
       description:
-        'Text (up to 2,200 characters, counted in code points), up to 10 images or one audio clip (your READY uploads), a location and a visibility. #hashtags and @handles are read from the text. It reaches my followers’ feeds within seconds (a trigger).',
+        'Text (up to 2,200 characters, counted in code points), up to 10 images or one video or audio clip (your READY uploads), a location and a visibility. #hashtags and @handles are read from the text. It reaches my followers’ feeds within seconds (a trigger).',
       idempotent: true,
       rateLimit: SOCIAL_RATE_LIMITS.post,
       codes: ['SOCIAL_MEDIA_INVALID', 'SOCIAL_MEDIA_MIX', 'IDEMPOTENCY_KEY_REUSED'],
       request: { body: PostBodySchema },
       response: { status: 201, description: 'The post.', schema: PostSchema },
       handler: ({ auth, body, idempotencyKey }) => posts.create(auth!, body, idempotencyKey),
+    }),
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/social/reels/feed',
+      operationId: 'getReelsFeed',
+      summary: 'My reels feed',
+      description: `Reels of the people I follow and my own, newest first, blended with engagement within a page, as the posts feed. Someone following fewer than ${REELS_FEW_FOLLOWS} people gets popular public reels of others once those run out (ranked by engagement over age from the last week's reels, re-ranked every five minutes); the cursor pages on through them. A page may hold fewer than \`limit\`: follow \`nextCursor\`.`,
+      request: { query: ReelsFeedQuerySchema },
+      response: { description: 'A page of reels.', schema: PostPageSchema },
+      handler: ({ auth, query }) => reels.feed(auth!, query),
+    }),
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: '/social/reels',
+      operationId: 'createSocialReel',
+      summary: 'Post a reel',
+      description: `One of my READY videos (POST /upload/video, or a presigned upload for larger ones), an optional cover image, its length (1 to ${REEL_SECONDS_MAX} s) and a caption (#hashtags and @handles read as in a post). It reaches my followers' reels and posts feeds within seconds (a trigger); everything a post takes (likes, comments, shares, views, reports) a reel takes too, through the post routes.`,
+      idempotent: true,
+      rateLimit: SOCIAL_RATE_LIMITS.post,
+      codes: ['SOCIAL_MEDIA_INVALID', 'IDEMPOTENCY_KEY_REUSED'],
+      request: { body: ReelBodySchema },
+      response: { status: 201, description: 'The reel (type REEL).', schema: PostSchema },
+      handler: ({ auth, body, idempotencyKey }) => posts.createReel(auth!, body, idempotencyKey),
     }),
     defineRoute({
       ...common,
@@ -146,6 +173,18 @@ export function socialRoutes(): AnyRoute[] {
       request: { params: IdParamsSchema, query: PageQuerySchema },
       response: { description: 'A page of posts.', schema: PostPageSchema },
       handler: ({ auth, params, query }) => posts.ofAuthor(auth!, params.id, query),
+    }),
+    defineRoute({
+      ...common,
+      method: 'get',
+      path: '/social/users/:id/reels',
+      operationId: 'listSocialReelsOfUser',
+      summary: 'A person’s reels, newest first',
+      description: `All of them to themselves and their followers; PUBLIC ones to others. ${hidden}`,
+      errors: [404],
+      request: { params: IdParamsSchema, query: PageQuerySchema },
+      response: { description: 'A page of reels.', schema: PostPageSchema },
+      handler: ({ auth, params, query }) => posts.ofAuthor(auth!, params.id, query, 'REEL'),
     }),
     defineRoute({
       ...common,

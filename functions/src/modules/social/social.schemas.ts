@@ -5,7 +5,18 @@ import { LatLngBodySchema } from '../../platform/kits/geo/geo';
 import { writtenText } from '../../platform/kits/text/text.schemas';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
 import { MEDIA_KINDS } from '../media';
-import { BIO_MAX, COMMENT_TEXT_MAX, HANDLE_PATTERN, POST_IMAGES_MAX, POST_TEXT_MAX, POST_VISIBILITIES, REPORT_OUTCOMES, REPORT_REASONS } from './social.model';
+import {
+  BIO_MAX,
+  COMMENT_TEXT_MAX,
+  HANDLE_PATTERN,
+  POST_IMAGES_MAX,
+  POST_TEXT_MAX,
+  POST_TYPES,
+  POST_VISIBILITIES,
+  REEL_SECONDS_MAX,
+  REPORT_OUTCOMES,
+  REPORT_REASONS,
+} from './social.model';
 
 const LocationSchema = LatLngBodySchema.extend({ name: writtenText(120).nullable().optional().describe('A place name shown with the post') });
 
@@ -18,12 +29,25 @@ export const PostBodySchema = z
       .array(DocumentIdSchema)
       .max(POST_IMAGES_MAX)
       .optional()
-      .describe(`Your READY uploads (POST /media): up to ${POST_IMAGES_MAX} images, or one audio clip`),
+      .describe(`Your READY uploads: up to ${POST_IMAGES_MAX} images, or one video or audio clip (a short video for the reels tab: POST /social/reels)`),
     location: LocationSchema.nullable().optional(),
     visibility: z.enum(POST_VISIBILITIES).default('PUBLIC').describe('FOLLOWERS: only your followers (and you) see it'),
   })
   .refine((b) => b.text !== undefined || (b.mediaIds?.length ?? 0) > 0, { message: 'a post needs text or media' })
   .meta({ id: 'SocialPostBody' });
+
+export const ReelBodySchema = z
+  .object({
+    videoMediaId: DocumentIdSchema.describe('One of your READY videos (POST /upload/video, or a presigned upload)'),
+    coverMediaId: DocumentIdSchema.optional().describe('One of your READY images, shown before the video plays'),
+    durationSec: z.number().int().min(1).max(REEL_SECONDS_MAX).describe(`The video's length, 1 to ${REEL_SECONDS_MAX} seconds`),
+    caption: writtenText(POST_TEXT_MAX).optional().describe('#hashtags and @handles are read from it, as from a post'),
+    location: LocationSchema.nullable().optional(),
+    visibility: z.enum(POST_VISIBILITIES).default('PUBLIC'),
+  })
+  .meta({ id: 'SocialReelBody' });
+
+export const ReelsFeedQuerySchema = PageQuerySchema.extend({ limit: z.coerce.number().int().min(1).max(30).default(10) });
 
 export const PostPatchSchema = z
   .object({
@@ -39,10 +63,14 @@ export const CountsSchema = z.object({ likes: z.number().int(), comments: z.numb
 export const PostSchema = z
   .object({
     id: z.string(),
-    type: z.literal('POST'),
+    type: z.enum(POST_TYPES).describe('REEL: a short video (`media` holds it, `reel` its length and cover)'),
     author: z.object({ id: z.string(), name: z.string(), handle: z.string().nullable() }).describe('As they were when posting'),
     text: z.string().describe('Plain text, as written'),
     media: z.array(z.object({ id: z.string(), kind: z.enum(MEDIA_KINDS), mimeType: z.string(), url: z.string() })),
+    reel: z
+      .object({ durationSec: z.number().int(), cover: z.object({ id: z.string(), url: z.string() }).nullable() })
+      .nullable()
+      .describe('A reel’s length and cover image; null for a post'),
     location: z.object({ lat: z.number(), lng: z.number(), name: z.string().nullable() }).nullable(),
     visibility: z.enum(POST_VISIBILITIES),
     hashtags: z.array(z.string()).describe('Folded: lower case, without diacritics (#PhởHàNội is phohanoi)'),

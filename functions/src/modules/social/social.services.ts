@@ -3,8 +3,9 @@ import { createEngagementService } from './social.engagement';
 import { createModerationService } from './social.moderation';
 import { createPeopleService } from './social.people';
 import { createPostsService } from './social.posts';
+import { createReelsService } from './social.reels';
 
-// The social module's services, built once for its routes (comments, engagement and moderation build on posts).
+// The social module's services, built once for its routes (comments, reels, engagement and moderation build on posts).
 export function createSocialServices() {
   const posts = createPostsService();
   const comments = createCommentsService(posts);
@@ -12,6 +13,7 @@ export function createSocialServices() {
     posts,
     people: createPeopleService(),
     comments,
+    reels: createReelsService(posts),
     engagement: createEngagementService(posts),
     moderation: createModerationService(posts, comments),
   };

@@ -5,6 +5,7 @@ import { requireEmulators } from '../../helpers/emulators';
 import { inboxOf } from '../../helpers/notifications';
 import { waitFor } from '../../helpers/wait';
 import { db } from '../../../src/platform/core/firebase/firebase';
+import { mp4, png } from '../../helpers/images';
 import { FEED_ITEMS, SOCIAL_FEEDS } from '../../../src/modules/social/social.collections';
 import { onLikeCreated } from '../../../src/modules/social/social.notices';
 
@@ -308,5 +309,66 @@ describe('moderation', () => {
     expect((await call('POST', `/social/admin/comments/${top.id}/restore`, { token: admin.accessToken })).body).toMatchObject({ status: 'ACTIVE' });
     expect(await counts(author, postId)).toMatchObject({ comments: 3 });
     expect((await call('POST', `/social/admin/comments/nope${randomUUID().slice(0, 8)}/hide`, { token: admin.accessToken })).status).toBe(404);
+  });
+});
+
+describe('reels', () => {
+  const upload = async (who: Person, route: string, data: Buffer, type: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([data], { type }), 'file');
+    return (await call('POST', route, { token: who.accessToken, form })).body as { id: string; publicUrl: string };
+  };
+  const reel = (who: Person, body: Record<string, unknown>) => call('POST', '/social/reels', { token: who.accessToken, body, headers: key() });
+
+  it('posts a reel from my video and cover; the reels feed holds reels of people I follow, then popular ones for newcomers', async () => {
+    const [author, fan, newcomer, other] = await Promise.all([registerVerified(), registerVerified(), registerVerified(), registerVerified()]);
+    await follow(fan, author);
+    const [video, cover, theirVideo] = await Promise.all([
+      upload(author, '/upload/video', mp4(), 'video/mp4'),
+      upload(author, '/upload/image', png(), 'image/png'),
+      upload(other, '/upload/video', mp4(), 'video/mp4'),
+    ]);
+    const created = await reel(author, { videoMediaId: video.id, coverMediaId: cover.id, durationSec: 42, caption: 'Hoàng hôn #SaiGon' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      type: 'REEL',
+      text: 'Hoàng hôn #SaiGon',
+      hashtags: ['saigon'],
+      media: [{ id: video.id, kind: 'VIDEO', mimeType: 'video/mp4' }],
+      reel: { durationSec: 42, cover: { id: cover.id, url: cover.publicUrl } },
+    });
+    for (const [body, status] of [
+      [{ videoMediaId: cover.id, durationSec: 5 }, 422],
+      [{ videoMediaId: theirVideo.id, durationSec: 5 }, 422],
+      [{ videoMediaId: video.id, coverMediaId: video.id, durationSec: 5 }, 422],
+      [{ videoMediaId: video.id, durationSec: 0 }, 400],
+      [{ videoMediaId: video.id, durationSec: 181 }, 400],
+    ] as const) {
+      expect((await reel(author, body)).status).toBe(status);
+    }
+    // A post may carry one video too; a text post never enters the reels feed.
+    const { id: textPost } = await post(author, { text: 'not a reel', mediaIds: [video.id] });
+    const reelsOf = async (who: Person, cursor?: string) =>
+      (await call('GET', `/social/reels/feed?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: who.accessToken })).body;
+    await waitFor(async () => ((await reelsOf(fan)).items.some((i: { id: string }) => i.id === created.body.id) ? true : undefined), {
+      what: 'the reel in the fan’s reels feed',
+    });
+    expect((await reelsOf(fan)).items.map((i: { id: string }) => i.id)).not.toContain(textPost);
+    expect(ids(await call('GET', `/social/users/${author.user.id}/reels`, { token: other.accessToken }))).toEqual([created.body.id]);
+
+    // A newcomer follows nobody: popular public reels of others (ranked again now), one page at a time.
+    const second = (await reel(other, { videoMediaId: theirVideo.id, durationSec: 9 })).body;
+    await reel(other, { videoMediaId: theirVideo.id, durationSec: 9, visibility: 'FOLLOWERS' });
+    await Promise.all([fan, newcomer].map((p) => call('POST', `/social/posts/${created.body.id}/like`, { token: p.accessToken })));
+    await db().collection('social_trending').doc('reels').delete();
+    const first = await reelsOf(newcomer);
+    expect(first.items.map((i: { id: string }) => i.id).slice(0, 2)).toEqual([created.body.id, second.id]);
+    const paged = (await call('GET', '/social/reels/feed?limit=1', { token: newcomer.accessToken })).body;
+    expect(paged.items.map((i: { id: string }) => i.id)).toEqual([created.body.id]);
+    expect(ids({ body: await reelsOf(newcomer, paged.nextCursor) })[0]).toBe(second.id);
+    expect((await call('GET', '/social/reels/feed?cursor=P~garbage', { token: newcomer.accessToken })).status).toBe(400);
+    // Someone the author blocks never gets the author's reels among the popular ones.
+    await call('POST', `/chat/blocks/${newcomer.user.id}`, { token: author.accessToken });
+    expect((await reelsOf(newcomer)).items.map((i: { id: string }) => i.id)).not.toContain(created.body.id);
   });
 });
