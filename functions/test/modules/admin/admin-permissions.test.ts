@@ -13,6 +13,7 @@ const OPEN_TO_EVERY_ADMIN = new Set([
   // Own media: an administrator uploads and manages its own files like any user.
   'POST /upload/single',
   'POST /upload/image',
+  'POST /upload/video',
   'POST /upload/multiple',
   'POST /upload/presign',
   'POST /upload/presign/{id}/complete',
