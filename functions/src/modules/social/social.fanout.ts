@@ -5,11 +5,12 @@ import type { AppConfig } from '../../platform/core/config';
 import { blockListOf } from '../chat';
 import { notificationHub, type Hub } from '../notifications';
 import { postMentions } from './social.notices';
-import { FANOUT_CHUNK, PROFILE_COUNTS, type FeedItemRecord, type PostRecord } from './social.model';
+import { FANOUT_BATCH, FANOUT_CHUNK, FANOUT_READ, PROFILE_COUNTS, type FeedItemRecord, type PostRecord } from './social.model';
 import { socialRepo as repo } from './social.repo';
 
 // Fan-out on write: a new post goes into its author's followers' feeds (`social_feeds/{follower}/feed_items/{post}`),
-// a few hundred a batch, and leaves them when it is deleted or hidden. An author with more than SOCIAL_FANOUT_MAX
+// a thousand followers read at a time and written in batches of 500 side by side, and leaves them when it is
+// deleted or hidden. An author with more than SOCIAL_FANOUT_MAX
 // followers is marked large once: from then on their posts are merged into feeds at read time (social.posts.ts),
 // and the followers they had then get the author in their merge list (one write each, once; later followers get
 // it when they follow). Every write is a set or delete of a document named by the post and the person, so a
@@ -20,17 +21,22 @@ export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ fee
   const item = { postId: post.id, authorId: post.authorId, type: post.type, createdAt: post.createdAt };
   const own = db().batch();
   repo.batchSetFeedItem(own, post.authorId, item);
-  await own.commit();
-  const [profile, counts, mark] = await Promise.all([
+  // The first followers are read beside the author's profile: fewer than a full read that are not more than the
+  // limit settle that the author is not large, without counting them (counted only past FANOUT_READ).
+  const [, profile, first] = await Promise.all([
+    own.commit(),
     repo.profile(post.authorId),
-    PROFILE_COUNTS.read(repo.profileRef(post.authorId)),
-    repo.largeMark(post.authorId),
+    Promise.all([repo.followerIdsAfter(post.authorId, undefined, FANOUT_READ), blockListOf(post.authorId)]),
   ]);
+  const large =
+    profile?.large === true ||
+    (first[0].ids.length < FANOUT_READ ? first[0].ids.length > fanoutMax : (await PROFILE_COUNTS.read(repo.profileRef(post.authorId))).followers > fanoutMax);
   let result = { feeds: 1, large: true };
-  if (profile?.large || counts.followers > fanoutMax) {
+  if (large) {
+    const mark = await repo.largeMark(post.authorId);
     if (!mark?.done) await markLarge(post.authorId, mark ? (mark.upTo ?? undefined) : undefined);
   } else {
-    result = { feeds: 1 + (await toFollowers(post, item)), large: false };
+    result = { feeds: 1 + (await toFollowers(post, item, ...first)), large: false };
   }
   // A delete (or hide) that ran while this wrote, or this event redelivered after it, must not leave items behind.
   const now = await repo.post(post.id);
@@ -38,24 +44,39 @@ export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ fee
   return result;
 }
 
-async function toFollowers(post: PostRecord, item: FeedItemRecord): Promise<number> {
-  const blocked = await blockListOf(post.authorId);
+/**
+ * The post into each follower's feed, FANOUT_CHUNK a batch: the next chunk of followers is read while the last batch
+ * commits (the reads follow each other by id; the commits overlap), all commits awaited before it answers.
+ */
+async function toFollowers(
+  post: PostRecord,
+  item: FeedItemRecord,
+  firstChunk: Awaited<ReturnType<typeof repo.followerIdsAfter>>,
+  blocked: ReadonlySet<string>,
+): Promise<number> {
+  const commits: Array<Promise<unknown>> = [];
   let written = 0;
-  let after: string | undefined;
-  for (;;) {
-    const chunk = await repo.followerIdsAfter(post.authorId, after, FANOUT_CHUNK);
-    const batch = db().batch();
-    let writes = 0;
-    for (const followerId of chunk.ids) {
-      if (blocked.has(followerId)) continue;
-      repo.batchSetFeedItem(batch, followerId, item);
-      writes += 1;
+  let readFailure: unknown;
+  try {
+    for (let chunk = firstChunk; ;) {
+      const ids = chunk.ids.filter((id) => !blocked.has(id));
+      for (let i = 0; i < ids.length; i += FANOUT_BATCH) {
+        const batch = db().batch();
+        for (const followerId of ids.slice(i, i + FANOUT_BATCH)) repo.batchSetFeedItem(batch, followerId, item);
+        commits.push(batch.commit());
+      }
+      written += ids.length;
+      if (chunk.ids.length < FANOUT_READ) break;
+      chunk = await repo.followerIdsAfter(post.authorId, chunk.last, FANOUT_READ);
     }
-    if (writes > 0) await batch.commit();
-    written += writes;
-    if (chunk.ids.length < FANOUT_CHUNK) return written;
-    after = chunk.last;
+  } catch (err) {
+    readFailure = err;
   }
+  // A failed read still waits for the batches already sent (each a set: the redelivered event writes them again).
+  const failed = (await Promise.allSettled(commits)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (readFailure !== undefined) throw readFailure;
+  if (failed) throw failed.reason;
+  return written;
 }
 
 /**

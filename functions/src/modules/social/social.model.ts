@@ -36,8 +36,11 @@ export const HASHTAGS_MAX = 30;
 export const MENTIONS_MAX = 20;
 /** Large accounts whose posts a person's feed merges at read time (in chunks of 30, Firestore's `in` limit). */
 export const MERGE_AUTHORS_MAX = 150;
-/** Followers per batch of a fan-out or of marking an author large. */
+/** Followers per batch of marking an author large (with its progress document: within a batch's 500 writes). */
 export const FANOUT_CHUNK = 400;
+/** Followers a fan-out reads at a time (ids only), written in batches of FANOUT_BATCH side by side. */
+export const FANOUT_READ = 1_000;
+export const FANOUT_BATCH = 500;
 
 export interface PostMedia {
   id: string;

@@ -30,6 +30,11 @@ import type { FeedQuerySchema, PostBodySchema, PostPatchSchema, ReelBodySchema }
 // its author, and neither blocks the other. Anything else answers 404, the same as a post that never existed.
 
 type Caller = Pick<AuthContext, 'userId'>;
+interface PeopleMet {
+  blocked: ReadonlySet<string>;
+  blockers: ReadonlySet<string>;
+  active: ReadonlyMap<string, string>;
+}
 const noSuchPost = () => new NotFoundError('No such post');
 
 export function postView(post: PostRecord, counts: PostCounts, likedByMe: boolean) {
@@ -84,6 +89,16 @@ export function createPostsService(now: () => number = Date.now) {
     return !blocked && active.has(post.authorId) && (follows === undefined || follows.has(post.authorId));
   }
 
+  /** What showing others' posts to `viewer` depends on: whom they block, who blocks them, which accounts are active. */
+  async function peopleMet(viewer: Caller, authors: string[]): Promise<PeopleMet> {
+    const [blocked, blockers, active] = await Promise.all([
+      authors.length > 0 ? blockListOf(viewer.userId) : new Set<string>(),
+      blockersOf(viewer.userId, authors),
+      activePeople(authors),
+    ]);
+    return { blocked, blockers, active };
+  }
+
   /**
    * The posts among `candidates` the viewer may see, in order, with one read of each kind for all of them: their own
    * (not deleted), others' ACTIVE ones by active authors neither blocks, those `needsFollow` only from people followed.
@@ -92,15 +107,13 @@ export function createPostsService(now: () => number = Date.now) {
     viewer: Caller,
     candidates: readonly PostRecord[],
     needsFollow: (post: PostRecord) => boolean = (p) => p.visibility === 'FOLLOWERS',
+    met?: Promise<PeopleMet>,
   ): Promise<PostRecord[]> {
     const others = candidates.filter((p) => p.authorId !== viewer.userId && p.status === 'ACTIVE');
-    const authors = [...new Set(others.map((p) => p.authorId))];
     const followersOnly = [...new Set(others.filter(needsFollow).map((p) => p.authorId))];
-    const [blocked, blockers, followed, active] = await Promise.all([
-      authors.length > 0 ? blockListOf(viewer.userId) : new Set<string>(),
-      blockersOf(viewer.userId, authors),
+    const [{ blocked, blockers, active }, followed] = await Promise.all([
+      met ?? peopleMet(viewer, [...new Set(others.map((p) => p.authorId))]),
       repo.followsAmong(viewer.userId, followersOnly),
-      activePeople(authors),
     ]);
     return candidates.filter((p) =>
       p.authorId === viewer.userId
@@ -119,15 +132,17 @@ export function createPostsService(now: () => number = Date.now) {
     return post;
   }
 
-  /** Views of posts `viewer` may see, with their counts and whether the viewer likes each. */
-  async function views(viewer: Caller, posts: PostRecord[]) {
-    const [counts, liked] = await Promise.all([
-      POST_COUNTS.readMany(posts.map((p) => repo.postRef(p.id))),
-      repo.likedAmong(
-        viewer.userId,
-        posts.map((p) => p.id),
-      ),
-    ]);
+  /** Views of posts `viewer` may see, with their counts and whether the viewer likes each (read unless given). */
+  async function views(viewer: Caller, posts: PostRecord[], known?: { counts: Map<string, PostCounts>; liked: Set<string> }) {
+    const [counts, liked] = known
+      ? [posts.map((p) => known.counts.get(p.id)!), known.liked]
+      : await Promise.all([
+          POST_COUNTS.readMany(posts.map((p) => repo.postRef(p.id))),
+          repo.likedAmong(
+            viewer.userId,
+            posts.map((p) => p.id),
+          ),
+        ]);
     return posts.map((p, i) => ({ post: p, counts: counts[i], view: postView(p, counts[i], liked.has(p.id)) }));
   }
 
@@ -273,28 +288,36 @@ export function createPostsService(now: () => number = Date.now) {
         if (typeof values[0] !== 'number') throw invalidCursor();
         after = { createdAt: values[0], id };
       }
-      const profile = await repo.profile(viewer.userId);
+      // Two round trips after the feed's own query: its posts, the people behind them, their counters and my likes
+      // are read together (the items name their authors), then only the follows FOLLOWERS posts need.
+      const [profile, ownItems] = await Promise.all([repo.profile(viewer.userId), repo.feedBefore(viewer.userId, after, query.limit, type)]);
       // The newest follows of large accounts when there are more than a feed merges (arrayUnion appends).
       const mergeAuthors = (profile?.mergeAuthors ?? []).slice(-MERGE_AUTHORS_MAX);
-      const [items, ...merged] = await Promise.all([
-        repo.feedBefore(viewer.userId, after, query.limit, type),
-        ...inQueryChunks(mergeAuthors).map((authors) => repo.postsOfAuthorsBefore(authors, after, query.limit, type)),
-      ]);
-      const byId = new Map<string, { createdAt: number; post?: PostRecord }>();
-      for (const item of items) byId.set(item.postId, { createdAt: item.createdAt });
-      for (const post of merged.flat()) byId.set(post.id, { createdAt: post.createdAt, post });
+      const merged = await Promise.all(inQueryChunks(mergeAuthors).map((authors) => repo.postsOfAuthorsBefore(authors, after, query.limit, type)));
+      const items = ownItems;
+      const byId = new Map<string, { createdAt: number; authorId: string; post?: PostRecord }>();
+      for (const item of items) byId.set(item.postId, { createdAt: item.createdAt, authorId: item.authorId });
+      for (const post of merged.flat()) byId.set(post.id, { createdAt: post.createdAt, authorId: post.authorId, post });
       const order = [...byId.entries()].sort(([aId, a], [bId, b]) => b.createdAt - a.createdAt || (aId < bId ? 1 : aId > bId ? -1 : 0)).slice(0, query.limit);
       const more = items.length === query.limit || merged.some((m) => m.length === query.limit) || byId.size > query.limit;
       const last = order.at(-1);
       const nextCursor = more && last && order.length === query.limit ? encodeCursor([last[1].createdAt], last[0], request) : null;
 
-      const missing = order.filter(([, o]) => !o.post).map(([id]) => id);
-      const loaded = await repo.posts(missing);
+      const ids = order.map(([id]) => id);
+      const authors = [...new Set(order.map(([, o]) => o.authorId).filter((a) => a !== viewer.userId))];
+      const met = peopleMet(viewer, authors);
+      const [loaded, counts, liked] = await Promise.all([
+        repo.posts(order.filter(([, o]) => !o.post).map(([id]) => id)),
+        POST_COUNTS.readMany(ids.map((id) => repo.postRef(id))),
+        repo.likedAmong(viewer.userId, ids),
+        met,
+      ]);
       const candidates = order.map(([id, o]) => o.post ?? loaded.get(id)).filter((p): p is PostRecord => p?.status === 'ACTIVE');
       // Merged posts need a follow too: a merge list may briefly name someone just unfollowed (marking racing it).
       const mergedIds = new Set(merged.flat().map((p) => p.id));
-      const shown = await visibleAmong(viewer, candidates, (p) => p.visibility === 'FOLLOWERS' || mergedIds.has(p.id));
-      const ranked = (await views(viewer, shown)).sort((a, b) => blendScore(b.post.createdAt, b.counts) - blendScore(a.post.createdAt, a.counts));
+      const shown = await visibleAmong(viewer, candidates, (p) => p.visibility === 'FOLLOWERS' || mergedIds.has(p.id), met);
+      const known = { counts: new Map(ids.map((id, i) => [id, counts[i]])), liked };
+      const ranked = (await views(viewer, shown, known)).sort((a, b) => blendScore(b.post.createdAt, b.counts) - blendScore(a.post.createdAt, a.counts));
       return { items: ranked.map((r) => r.view), nextCursor };
     },
 

@@ -143,10 +143,11 @@ export const socialRepo = {
   /** A chunk of an account's followers by id (documents `{followerId}_{followeeId}`: id order is follower order). */
   async followerIdsAfter(userId: string, afterDocId: string | undefined, limit: number): Promise<{ ids: string[]; last?: string }> {
     const { FieldPath } = firestoreApi();
-    let query = follows().where('followeeId', '==', userId).orderBy(FieldPath.documentId());
+    // Only the follower's id comes back (a projection): a fan-out reads thousands of these.
+    let query = db().collection(SOCIAL_FOLLOWS).where('followeeId', '==', userId).orderBy(FieldPath.documentId()).select('followerId');
     if (afterDocId) query = query.startAfter(afterDocId);
     const snap = await query.limit(limit).get();
-    return { ids: snap.docs.map((d) => d.data().followerId), last: snap.docs.at(-1)?.id };
+    return { ids: snap.docs.map((d) => d.get('followerId') as string), last: snap.docs.at(-1)?.id };
   },
 
   // Profiles and handles
