@@ -223,9 +223,9 @@ export interface InboxItemDocument {
   createdAt: Timestamp;
   /** An aggregated item (one per event, entity and recipient): the people it gathers ("Lan and 12 others liked your post"). */
   group?: {
-    /** The people of the group, hashed (the latest 100): someone counted already. */
+    /** The people of the group, as keyed hashes (the latest 100): someone counted already. */
     actors: string[];
-    /** The acts counted (the latest 100): a redelivered one changes nothing. */
+    /** The acts counted, as keyed hashes (the latest 100): a redelivered one changes nothing. */
     acts: string[];
     /** The newest actors’ names, newest first (up to 2). */
     names: string[];

@@ -1,5 +1,5 @@
 // P15, the social tab: (a) one post reaching 1,000 followers' feeds (the fan-out trigger's work, `fanOut`: its own
-// feed item, the author's profile and counters, the followers read 400 at a time while the batches commit, the post
+// feed item, the author's profile, the followers read 1,000 at a time (ids only) while batches of 500 commit, the post
 // read again) ÷ a raw batched write of the same 1,000 feed documents; (b) a feed page of 20 (`GET /social/posts/feed`'s
 // service: the feed's items, their posts, blocks, follows and authors, counters, likes) p95 ÷ one indexed query of
 // the same 20 feed documents. Run by `npm run bench` inside `firebase emulators:exec`; writes its figures as JSON to

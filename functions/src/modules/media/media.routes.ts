@@ -82,7 +82,14 @@ export function mediaRoutes({ config }: AppContext): AnyRoute[] {
       multipart: VideoUploadFormSchema,
       response: { status: 201, description: 'The stored item (READY).', schema: MediaItemSchema },
       handler: async ({ req, auth, idempotencyKey }) =>
-        (await media.upload(auth!.userId, (sink) => streamMultipart(req, limits('file', 1), sink), 'VIDEO', retryOf('video', idempotencyKey)))[0],
+        (
+          await media.upload(
+            auth!.userId,
+            (sink) => streamMultipart(req, { ...limits('file', 1), maxFileBytes: Math.min(config.MEDIA_MAX_FILE_BYTES, config.MEDIA_MAX_VIDEO_BYTES) }, sink),
+            'VIDEO',
+            retryOf('video', idempotencyKey),
+          )
+        )[0],
     }),
     defineRoute({
       method: 'post',

@@ -1,4 +1,4 @@
-import { sha256 } from '../../platform/kits/ids/digest';
+import { createHmac } from 'node:crypto';
 import type { LocalizedText, NoticeText } from '../../platform/kits/i18n';
 
 // Aggregated notices (hub.dispatchAggregated): what one item holds of its group, and how the next act changes it.
@@ -25,14 +25,16 @@ export interface AggregateInput {
 /** Names an aggregated item keeps for its text; people and acts it keeps (hashed) to know who was counted already. */
 export const AGGREGATE_NAMES = 2;
 export const AGGREGATE_ACTOR_IDS = 100;
-/** The group as stored on the item; recipients read their items directly, so people are kept as hashes, not ids. */
+/** The group as stored on the item; recipients read their items directly, so people and acts are kept as keyed hashes. */
 export interface StoredGroup {
   actors: string[];
   acts: string[];
   names: string[];
   count: number;
 }
-const actorKey = (userId: string) => sha256(`aggregate-actor:${userId}`).slice(0, 16);
+/** The key of an aggregated item's hashes, from a server secret: a recipient reading the item cannot test which user ids or acts it holds. */
+export const aggregateKey = (serverSecret: string) => createHmac('sha256', serverSecret).update('aggregated-notices').digest();
+const keyed = (key: Buffer, kind: 'actor' | 'act', value: string) => createHmac('sha256', key).update(`${kind}:${value}`).digest('base64url').slice(0, 16);
 /**
  * Past this many actors an item is rewritten only when its count reaches the next milestone (25, 50, 100, 250, 500,
  * 1,000…): a post liked by many people a second would otherwise rewrite one inbox document faster than Firestore's
@@ -54,10 +56,12 @@ export function aggregateMilestone(count: number): number {
 export function nextGroup(
   current: { read?: unknown; group?: unknown } | undefined,
   aggregate: Pick<AggregateInput, 'actor' | 'occurrence' | 'total'>,
+  key: Buffer,
 ): { group: StoredGroup; push: boolean } | undefined {
   const group = current?.group as StoredGroup | undefined;
-  const actor = actorKey(aggregate.actor.id);
-  if (group?.acts?.includes(aggregate.occurrence)) return undefined;
+  const actor = keyed(key, 'actor', aggregate.actor.id);
+  const act = keyed(key, 'act', aggregate.occurrence);
+  if (group?.acts?.includes(act)) return undefined;
   // Read since: the next actor starts a new group (the same people may be told of again).
   const open = current?.read === true ? undefined : group;
   if (open?.actors?.includes(actor)) return undefined;
@@ -68,7 +72,7 @@ export function nextGroup(
   return {
     group: {
       actors: [...(open?.actors ?? []), actor].slice(-AGGREGATE_ACTOR_IDS),
-      acts: [...(group?.acts ?? []), aggregate.occurrence].slice(-AGGREGATE_ACTOR_IDS),
+      acts: [...(group?.acts ?? []), act].slice(-AGGREGATE_ACTOR_IDS),
       names,
       count,
     },

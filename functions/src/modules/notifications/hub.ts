@@ -2,7 +2,8 @@ import { stableId } from '../../platform/kits/ids/stable-id';
 import { defaultLocale, type Locale, type LocalizedText, type NoticeText } from '../../platform/kits/i18n';
 import { logger } from '../../platform/core/logging/logger';
 import { FCM_BATCH, type PushResult, type PushTransport } from '../../platform/core/push/transport';
-import { nextGroup, type AggregateInput } from './aggregate';
+import { aggregateKey, nextGroup, type AggregateInput } from './aggregate';
+import { getConfig } from '../../platform/core/config';
 import { appLinkOf, inboxKindOf, policyFor, type EventPolicy, type KnownEvent, type Surface } from './events';
 import './notifications.events';
 import {
@@ -81,9 +82,16 @@ export type AggregatedDispatchInput = Omit<DispatchInput, 'text' | 'occurrence'>
 export type DispatchInTransactionInput = Omit<DispatchInput, 'recipients'> & { recipients: Array<Recipient & { locale: Locale }> };
 
 // The one way verticals notify: inbox, realtime event and push, decided by the event table.
-export function createHub(deps: { transport: PushTransport; now?: () => number; localesOf?: (userIds: string[]) => Promise<Map<string, Locale>> }) {
+export function createHub(deps: {
+  transport: PushTransport;
+  now?: () => number;
+  localesOf?: (userIds: string[]) => Promise<Map<string, Locale>>;
+  /** Keys aggregated items' hashes (aggregate.ts); the configuration's JWT_SECRET by default. */
+  serverSecret?: string;
+}) {
   const now = deps.now ?? Date.now;
   const localesOf = deps.localesOf ?? ((userIds: string[]) => accounts.localesOf(userIds));
+  let aggregateHashKey: Buffer | undefined;
 
   // The languages of recipients the caller did not name one for, read together (none for words sent as written).
   async function recipientLocales(input: DispatchInput): Promise<Map<string, Locale>> {
@@ -318,7 +326,7 @@ export function createHub(deps: { transport: PushTransport; now?: () => number; 
         notificationsRepo.aggregateInbox(
           d.id,
           (current) => {
-            const next = nextGroup(current, aggregate);
+            const next = nextGroup(current, aggregate, (aggregateHashKey ??= aggregateKey(deps.serverSecret ?? getConfig().JWT_SECRET)));
             if (!next) return undefined;
             d.text = aggregate.text(next.group).render(locales.get(d.recipient.userId) ?? defaultLocale());
             return { fields: { ...prep.docs[i].inbox!.data, kind, title: d.text.title, body: d.text.body, group: next.group }, push: next.push };

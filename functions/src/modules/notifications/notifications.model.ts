@@ -92,8 +92,8 @@ export const inboxDocument = lazySchema(() =>
       group: z.optional(
         describe(
           z.object({
-            actors: describe(z.array(z.string()), 'The people of the group, hashed (the latest 100): someone counted already.'),
-            acts: describe(z.array(z.string()), 'The acts counted (the latest 100): a redelivered one changes nothing.'),
+            actors: describe(z.array(z.string()), 'The people of the group, as keyed hashes (the latest 100): someone counted already.'),
+            acts: describe(z.array(z.string()), 'The acts counted, as keyed hashes (the latest 100): a redelivered one changes nothing.'),
             names: describe(z.array(z.string()), 'The newest actors’ names, newest first (up to 2).'),
             count: describe(z.number(), 'How many the text counts: the event’s total when its sender counts one, else the people since it was last read.'),
           }),

@@ -13,7 +13,7 @@ import { BROADCAST_QUEUE } from './notifications.model';
 
 // One hub per configuration, its push transport chosen by PUSH_TRANSPORT (auto: FCM in production, else the outbox).
 export const notificationHub: (config: Readonly<AppConfig>) => Hub = perConfig((config) =>
-  createHub({ transport: createPushTransport(config.PUSH_TRANSPORT, isProduction(config)) }),
+  createHub({ transport: createPushTransport(config.PUSH_TRANSPORT, isProduction(config)), serverSecret: config.JWT_SECRET }),
 );
 
 export interface BroadcastScheduler {

@@ -21,16 +21,18 @@ export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ fee
   const item = { postId: post.id, authorId: post.authorId, type: post.type, createdAt: post.createdAt };
   const own = db().batch();
   repo.batchSetFeedItem(own, post.authorId, item);
-  // The first followers are read beside the author's profile: fewer than a full read that are not more than the
-  // limit settle that the author is not large, without counting them (counted only past FANOUT_READ).
+  // The first followers are read beside the author's profile, at most one more than the limit: fewer than that
+  // settles that the author is not large without counting them (counted only when FANOUT_READ were read). For an
+  // author marked large already the read is for nothing.
+  const firstRead = Math.min(FANOUT_READ, fanoutMax + 1);
   const [, profile, first] = await Promise.all([
     own.commit(),
     repo.profile(post.authorId),
-    Promise.all([repo.followerIdsAfter(post.authorId, undefined, FANOUT_READ), blockListOf(post.authorId)]),
+    Promise.all([repo.followerIdsAfter(post.authorId, undefined, firstRead), blockListOf(post.authorId)]),
   ]);
   const large =
     profile?.large === true ||
-    (first[0].ids.length < FANOUT_READ ? first[0].ids.length > fanoutMax : (await PROFILE_COUNTS.read(repo.profileRef(post.authorId))).followers > fanoutMax);
+    (first[0].ids.length === firstRead && (firstRead > fanoutMax || (await PROFILE_COUNTS.read(repo.profileRef(post.authorId))).followers > fanoutMax));
   let result = { feeds: 1, large: true };
   if (large) {
     const mark = await repo.largeMark(post.authorId);
@@ -44,9 +46,11 @@ export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ fee
   return result;
 }
 
+const MAX_COMMITS_IN_FLIGHT = 8;
+
 /**
- * The post into each follower's feed, FANOUT_CHUNK a batch: the next chunk of followers is read while the last batch
- * commits (the reads follow each other by id; the commits overlap), all commits awaited before it answers.
+ * The post into each follower's feed: FANOUT_READ followers read at a time (by id), written in batches of
+ * FANOUT_BATCH that commit while the next followers are read; every commit awaited before it answers.
  */
 async function toFollowers(
   post: PostRecord,
@@ -54,28 +58,40 @@ async function toFollowers(
   firstChunk: Awaited<ReturnType<typeof repo.followerIdsAfter>>,
   blocked: ReadonlySet<string>,
 ): Promise<number> {
-  const commits: Array<Promise<unknown>> = [];
+  // Each commit's failure is caught as it happens (an unheard rejection would end the instance) and thrown at the
+  // end; at most MAX_COMMITS_IN_FLIGHT batches are out at once (an author near the limit has thousands).
+  let commits: Array<Promise<void>> = [];
+  let failure: unknown;
+  const send = (batch: FirebaseFirestore.WriteBatch) =>
+    batch.commit().then(
+      () => undefined,
+      (err: unknown) => {
+        failure ??= err;
+      },
+    );
   let written = 0;
-  let readFailure: unknown;
   try {
     for (let chunk = firstChunk; ;) {
       const ids = chunk.ids.filter((id) => !blocked.has(id));
       for (let i = 0; i < ids.length; i += FANOUT_BATCH) {
         const batch = db().batch();
         for (const followerId of ids.slice(i, i + FANOUT_BATCH)) repo.batchSetFeedItem(batch, followerId, item);
-        commits.push(batch.commit());
+        commits.push(send(batch));
       }
       written += ids.length;
-      if (chunk.ids.length < FANOUT_READ) break;
+      if (chunk.ids.length < FANOUT_READ || failure !== undefined) break;
+      if (commits.length >= MAX_COMMITS_IN_FLIGHT) {
+        await Promise.all(commits);
+        commits = [];
+      }
       chunk = await repo.followerIdsAfter(post.authorId, chunk.last, FANOUT_READ);
     }
   } catch (err) {
-    readFailure = err;
+    failure ??= err;
   }
   // A failed read still waits for the batches already sent (each a set: the redelivered event writes them again).
-  const failed = (await Promise.allSettled(commits)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (readFailure !== undefined) throw readFailure;
-  if (failed) throw failed.reason;
+  await Promise.all(commits);
+  if (failure !== undefined) throw failure;
   return written;
 }
 

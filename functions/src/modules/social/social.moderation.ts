@@ -100,7 +100,7 @@ function moveContent(target: { type: ReportTargetType; id: string }, action: Con
     : transition(CONTENT_MACHINE, commentStore(target.id), request, tx);
 }
 
-const isConflict = (err: unknown) => err instanceof ConflictError;
+const isResolvedAlready = (err: unknown) => err instanceof ConflictError && err.code === 'SOCIAL_REPORT_RESOLVED';
 const excerptOf = (text: string) => [...text].slice(0, 280).join('');
 
 export function createModerationService(posts: Posts, comments: Comments, now: () => number = Date.now) {
@@ -122,18 +122,19 @@ export function createModerationService(posts: Posts, comments: Comments, now: (
   async function moderate(caller: Moderator, target: { type: ReportTargetType; id: string }, action: ContentAction) {
     assertModerator(caller, 'moderation');
     if (action === 'hide') {
-      const open = await db()
-        .collection(SOCIAL_REPORTS)
-        .where('targetId', '==', target.id)
-        .where('detail.targetType', '==', target.type)
-        .where('status', '==', OPEN)
-        .limit(1)
-        .get();
-      // Resolved meanwhile with DISMISS (409): the hide goes ahead on its own.
-      const outcome = open.empty
-        ? undefined
-        : await resolve(caller, open.docs[0].id, 'HIDE').catch((err: unknown) => (isConflict(err) ? undefined : Promise.reject(err)));
-      if (outcome) return outcome;
+      // Through its open reports (each closed with HIDE); one dismissed meanwhile (409) is passed over for the next.
+      for (let tries = 0; tries < 3; tries += 1) {
+        const open = await db()
+          .collection(SOCIAL_REPORTS)
+          .where('targetId', '==', target.id)
+          .where('detail.targetType', '==', target.type)
+          .where('status', '==', OPEN)
+          .limit(1)
+          .get();
+        if (open.empty) break;
+        const outcome = await resolve(caller, open.docs[0].id, 'HIDE').catch((err: unknown) => (isResolvedAlready(err) ? undefined : Promise.reject(err)));
+        if (outcome) return outcome;
+      }
     }
     const moved = await moveContent(target, action, caller, now());
     return { targetType: target.type, targetId: target.id, status: moved.after.status, resolved: 0 };

@@ -1,5 +1,6 @@
 import type { AuthContext } from '../../platform/core/auth/access-token';
 import { inTransaction } from '../../platform/core/firebase/firebase';
+import { logger } from '../../platform/core/logging/logger';
 import { decodeCursor, encodeCursor, invalidCursor } from '../../platform/kits/firestore/paginate';
 import {
   POPULAR_REELS_CANDIDATES,
@@ -17,7 +18,8 @@ import { socialRepo as repo } from './social.repo';
 
 // The reels tab: reels of the people I follow (the posts feed's fan-out and read-time merge, reels only), then, for
 // someone following fewer than REELS_FEW_FOLLOWS people, popular public reels of others once those run out. The
-// popular ones are ranked (reelPopularity) from the public reels of the last week and kept in `social_trending/reels`;
+// popular ones are ranked (reelPopularity) from the newest public reels of the last week (POPULAR_REELS_CANDIDATES of
+// them: in a busy week, the newest days) and kept in `social_trending/reels`;
 // the first reader who finds the ranking older than five minutes ranks them again (a one-minute lease keeps a crowd
 // of readers from all doing it), the others read the stored one meanwhile.
 
@@ -37,21 +39,27 @@ export function createReelsService(posts: Posts, now: () => number = Date.now) {
       .map((r) => r.id);
   }
 
-  /** The popular reels' ids, best first. */
+  /** The popular reels' ids, best first (the stored ranking while another reader ranks them, or when ranking fails). */
   async function popularIds(): Promise<string[]> {
     const at = now();
     const stored = await repo.popularReels();
-    if (stored && at - stored.computedAt < POPULAR_REELS_TTL_MS) return stored.ids;
+    if (stored && (at - stored.computedAt < POPULAR_REELS_TTL_MS || stored.refreshingUntil > at)) return stored.ids;
     const claimed = await inTransaction(async (tx) => {
       const current = await repo.popularReels(tx);
       if (current && (at - current.computedAt < POPULAR_REELS_TTL_MS || current.refreshingUntil > at)) return false;
       repo.txSetPopularReels(tx, { refreshingUntil: at + 60_000, ...(current ? {} : { ids: [], computedAt: 0 }) });
       return true;
-    });
+    }).catch(() => false);
     if (!claimed) return stored?.ids ?? [];
-    const ids = await rank(at);
-    await inTransaction(async (tx) => repo.txSetPopularReels(tx, { ids, computedAt: at, refreshingUntil: 0 }));
-    return ids;
+    try {
+      const ids = await rank(at);
+      await inTransaction(async (tx) => repo.txSetPopularReels(tx, { ids, computedAt: at, refreshingUntil: 0 }));
+      return ids;
+    } catch (err) {
+      // The lease runs out in a minute: the next reader after it ranks them again.
+      logger.warn('social: ranking popular reels failed; the stored ranking stands', { error: err instanceof Error ? err.message : String(err) });
+      return stored?.ids ?? [];
+    }
   }
 
   /**

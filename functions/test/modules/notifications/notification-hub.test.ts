@@ -676,7 +676,7 @@ describe('aggregated notices', () => {
 
   it('one item per recipient and entity: names, count and text follow the people; a push when new or read since', async () => {
     const { transport, sent } = recordingTransport();
-    const hub = createHub({ transport, localesOf: english });
+    const hub = createHub({ transport, localesOf: english, serverSecret: 'hub-test-secret' });
     const author = await userWithToken();
     const like = likeOf(hub, author.userId, `post-${randomUUID()}`);
     expect((await like('u1', 'Lan', { act: 'a1' }))[0]).toMatchObject({ duplicate: false, inbox: true, realtime: false, push: { sent: 1 } });
@@ -710,7 +710,7 @@ describe('aggregated notices', () => {
 
   it('with a total, past 20 people an item is rewritten only at milestones; without one it counts on', async () => {
     const { transport } = recordingTransport();
-    const hub = createHub({ transport, localesOf: english });
+    const hub = createHub({ transport, localesOf: english, serverSecret: 'hub-test-secret' });
     const [counted, uncounted] = [await userWithToken(), await userWithToken()];
     const withTotal = likeOf(hub, counted.userId, `post-${randomUUID()}`);
     const withoutTotal = likeOf(hub, uncounted.userId, `post-${randomUUID()}`);
