@@ -9,39 +9,25 @@ export function socialModerationRoutes({ moderation }: Pick<SocialServices, 'mod
   const moderator = { tag: 'social' as const, auth: ['ADMIN'] as const, permission: 'moderation' as const };
   const target = (type: 'POST' | 'COMMENT', id: string) => ({ type, id });
   return [
-    defineRoute({
-      ...common,
-      method: 'post',
-      path: '/social/posts/:id/report',
-      operationId: 'reportSocialPost',
-      summary: 'Report a post to the moderators',
-      description: `One report per person and post: a repeat answers 200 with the first. ${hidden}`,
-      rateLimit: SOCIAL_RATE_LIMITS.report,
-      errors: [404],
-      codes: ['SOCIAL_OWN_CONTENT'],
-      request: { params: IdParamsSchema, body: ReportBodySchema },
-      response: { status: 201, description: 'Reported (201), or reported before (200).', schema: ReportedSchema },
-      handler: async ({ auth, params, body, status }) => {
-        if (!(await moderation.reportPost(auth!, params.id, body)).created) status(200);
-        return { reported: true as const };
-      },
-    }),
-    defineRoute({
-      ...common,
-      method: 'post',
-      path: '/social/comments/:id/report',
-      operationId: 'reportSocialComment',
-      summary: 'Report a comment to the moderators',
-      description: 'One report per person and comment: a repeat answers 200 with the first.',
-      rateLimit: SOCIAL_RATE_LIMITS.report,
-      errors: [404],
-      codes: ['SOCIAL_OWN_CONTENT'],
-      request: { params: IdParamsSchema, body: ReportBodySchema },
-      response: { status: 201, description: 'Reported (201), or reported before (200).', schema: ReportedSchema },
-      handler: async ({ auth, params, body, status }) => {
-        if (!(await moderation.reportComment(auth!, params.id, body)).created) status(200);
-        return { reported: true as const };
-      },
+    ...(['POST', 'COMMENT'] as const).map((type) => {
+      const noun = type === 'POST' ? 'post' : 'comment';
+      return defineRoute({
+        ...common,
+        method: 'post',
+        path: `/social/${noun}s/:id/report`,
+        operationId: `reportSocial${type === 'POST' ? 'Post' : 'Comment'}`,
+        summary: `Report a ${noun} to the moderators`,
+        description: `One report per person and ${noun}: a repeat answers 200 with the first.${type === 'POST' ? ` ${hidden}` : ''}`,
+        rateLimit: SOCIAL_RATE_LIMITS.report,
+        errors: [404],
+        codes: ['SOCIAL_OWN_CONTENT'],
+        request: { params: IdParamsSchema, body: ReportBodySchema },
+        response: { status: 201, description: 'Reported (201), or reported before (200).', schema: ReportedSchema },
+        handler: async ({ auth, params, body, status }) => {
+          if (!(await moderation.report(auth!, target(type, params.id), body)).created) status(200);
+          return { reported: true as const };
+        },
+      });
     }),
     defineRoute({
       ...moderator,

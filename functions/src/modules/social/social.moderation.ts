@@ -173,13 +173,13 @@ export function createModerationService(posts: Posts, comments: Comments, now: (
   });
 
   return {
-    /** One report per person and post; a repeat answers the first (200). */
-    async reportPost(caller: Caller, postId: string, body: { reason: ReportReason; note?: string }) {
-      const post = await posts.visiblePost(caller, postId);
-      return file(caller, { type: 'POST', id: post.id, authorId: post.authorId, text: post.text }, body);
-    },
-    async reportComment(caller: Caller, commentId: string, body: { reason: ReportReason; note?: string }) {
-      const comment = await comments.get(caller, commentId);
+    /** One report per person and post or comment they see; a repeat answers the first (200). */
+    async report(caller: Caller, target: { type: ReportTargetType; id: string }, body: { reason: ReportReason; note?: string }) {
+      if (target.type === 'POST') {
+        const post = await posts.visiblePost(caller, target.id);
+        return file(caller, { type: 'POST', id: post.id, authorId: post.authorId, text: post.text }, body);
+      }
+      const comment = await comments.get(caller, target.id);
       return file(caller, { type: 'COMMENT', id: comment.id, authorId: comment.author.id, text: comment.text }, body);
     },
     async queue(caller: Moderator, query: { status: 'OPEN' | ReportOutcome; limit: number; cursor?: string }) {

@@ -290,11 +290,10 @@ export function createPostsService(now: () => number = Date.now) {
       }
       // Two round trips after the feed's own query: its posts, the people behind them, their counters and my likes
       // are read together (the items name their authors), then only the follows FOLLOWERS posts need.
-      const [profile, ownItems] = await Promise.all([repo.profile(viewer.userId), repo.feedBefore(viewer.userId, after, query.limit, type)]);
+      const [profile, items] = await Promise.all([repo.profile(viewer.userId), repo.feedBefore(viewer.userId, after, query.limit, type)]);
       // The newest follows of large accounts when there are more than a feed merges (arrayUnion appends).
       const mergeAuthors = (profile?.mergeAuthors ?? []).slice(-MERGE_AUTHORS_MAX);
       const merged = await Promise.all(inQueryChunks(mergeAuthors).map((authors) => repo.postsOfAuthorsBefore(authors, after, query.limit, type)));
-      const items = ownItems;
       const byId = new Map<string, { createdAt: number; authorId: string; post?: PostRecord }>();
       for (const item of items) byId.set(item.postId, { createdAt: item.createdAt, authorId: item.authorId });
       for (const post of merged.flat()) byId.set(post.id, { createdAt: post.createdAt, authorId: post.authorId, post });

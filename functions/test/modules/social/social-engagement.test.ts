@@ -370,5 +370,13 @@ describe('reels', () => {
     // Someone the author blocks never gets the author's reels among the popular ones.
     await call('POST', `/chat/blocks/${newcomer.user.id}`, { token: author.accessToken });
     expect((await reelsOf(newcomer)).items.map((i: { id: string }) => i.id)).not.toContain(created.body.id);
+    // A retried reel (the same Idempotency-Key, after a lost answer) is the same reel.
+    const headers = key();
+    const again = await Promise.all(
+      [1, 2].map(() => call('POST', '/social/reels', { token: author.accessToken, body: { videoMediaId: video.id, durationSec: 7 }, headers })),
+    );
+    const retried = await call('POST', '/social/reels', { token: author.accessToken, body: { videoMediaId: video.id, durationSec: 7 }, headers });
+    expect(again.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    expect(again.filter((r) => r.status === 201).map((r) => r.body.id)).toEqual(again.filter((r) => r.status === 201).map(() => retried.body.id));
   });
 });
