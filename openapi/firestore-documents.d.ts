@@ -921,6 +921,37 @@ export interface SchoolTripDocument {
   updatedAt: Timestamp;
 }
 
+/**
+ * The live app config of one surface (minimum version, feature flags, maintenance), readable by anyone.
+ * Path: `app_config/{surface}`. Read by anyone, signed in or not. Written by the API only.
+ */
+export interface AppConfigDocument {
+  /** The app: CON consumer, PAR partner, DRV driver. */
+  surface: "CON" | "PAR" | "DRV";
+  /** The live version of this config. */
+  version: number;
+  /** MAJOR.MINOR.PATCH: an older app must update before it goes on. */
+  minVersion: string;
+  /** MAJOR.MINOR.PATCH: an older app may offer an update. */
+  latestVersion: string;
+  /** Feature flags (a flag absent is off). */
+  flags: {
+    [key: string]: boolean;
+  };
+  /** Maintenance: while active (and before `until`), show the message instead of the app. */
+  maintenance: {
+    active: boolean;
+    message: {
+      vi: string;
+      en: string;
+    } | null;
+    /** Firestore Timestamp or null: when maintenance is planned to end */
+    until: Timestamp | null;
+  };
+  /** Firestore Timestamp: when this version went live */
+  publishedAt: Timestamp;
+}
+
 export interface NotificationPayload {
   /** The event (e.g. `chat.message`, `ride.matched`). */
   event: string;
@@ -1022,4 +1053,5 @@ export interface FirestoreDocuments {
   "orders/{orderId}": OrderDocument;
   "school_trip_plans/{planId}": SchoolTripPlanDocument;
   "school_trips/{tripId}": SchoolTripDocument;
+  "app_config/{surface}": AppConfigDocument;
 }

@@ -36,6 +36,7 @@ import { medicalModule } from './medical/medical.module';
 import { schoolsModule } from './schools/schools.module';
 import { homeServicesModule } from './homeservices/homeservices.module';
 import { socialModule } from './social/social.module';
+import { cmsModule } from './cms/cms.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -79,6 +80,7 @@ export const REGISTRY: ModuleRegistry = installModules(
     schoolsModule,
     homeServicesModule,
     socialModule,
+    cmsModule,
   ]),
 );
 

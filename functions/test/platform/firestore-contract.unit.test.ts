@@ -165,7 +165,9 @@ describe('Firestore contract (listened documents)', () => {
       }
       if (/request\.auth\.uid == (?!resource)\w+Id\b/.test(condition))
         expect([document.name, document.readers]).toEqual([document.name, expect.stringContaining('document id')]);
-      if (!condition.includes('liveSession()')) expect(document.readers).toContain('signed-in');
+      // Open to everyone (`if true`): the readers line says so; otherwise signed-in clients at least.
+      if (/:\s*if true;\s*$/.test(condition)) expect(document.readers).toContain('anyone');
+      else if (!condition.includes('liveSession()')) expect(document.readers).toContain('signed-in');
     }
   });
 

@@ -50,14 +50,14 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('npm run new:module', () => {
   it.each([
-    ['catalog', 'cms', [], ['cms.catalog.ts', 'cms.wiring.ts', 'cms.routes.ts', 'cms.collections.ts']],
+    ['catalog', 'support', [], ['support.catalog.ts', 'support.wiring.ts', 'support.routes.ts', 'support.collections.ts']],
     [
       'lifecycle',
       'support',
       [],
       ['support.machine.ts', 'support.deadline.ts', 'support.lifecycle.ts', 'support.tasks.ts', 'support.triggers.ts', 'support.errors.ts', 'support.repo.ts'],
     ],
-    ['content', 'notes', ['--tag', 'cms'], ['notes.errors.ts', 'notes.repo.ts', 'notes.service.ts', 'notes.routes.ts', 'notes.schemas.ts']],
+    ['content', 'notes', ['--tag', 'support'], ['notes.errors.ts', 'notes.repo.ts', 'notes.service.ts', 'notes.routes.ts', 'notes.schemas.ts']],
   ])('%s: writes the folder, its test and API page, the module line and the index block; every file parses', (shape, name, extra, own) => {
     const dry = run(name, '--shape', shape, ...extra, '--dry-run', '--json');
     expect([dry.status, dry.stderr]).toEqual([0, '']);
@@ -118,14 +118,14 @@ describe('npm run new:module', () => {
 
   it.each([
     [['Bad_Name', '--shape', 'content'], /bad name "Bad_Name"/],
-    [['index', '--shape', 'content', '--tag', 'cms'], /bad name "index": reserved/],
+    [['index', '--shape', 'content', '--tag', 'support'], /bad name "index": reserved/],
     [['fuel', '--shape', 'catalog'], /module "fuel" exists already/],
-    [['cms', '--shape', 'shop'], /unknown shape "shop": one of catalog, lifecycle, content/],
-    [['cms'], /unknown shape ""/],
+    [['support', '--shape', 'shop'], /unknown shape "shop": one of catalog, lifecycle, content/],
+    [['support'], /unknown shape ""/],
     [['notes', '--shape', 'content'], /"notes" is not an API tag of the spec/],
-    [['cms', '--shape', 'catalog', '--collection', 'fuel_stations'], /collection "fuel_stations" belongs to another module/],
-    [['cms', 'surgeries', '--shape', 'catalog'], /one name only/],
-    [['cms', '--shape', 'catalog', '--force'], /unknown option --force/],
+    [['support', '--shape', 'catalog', '--collection', 'fuel_stations'], /collection "fuel_stations" belongs to another module/],
+    [['support', 'surgeries', '--shape', 'catalog'], /one name only/],
+    [['support', '--shape', 'catalog', '--force'], /unknown option --force/],
     [[], /usage: npm run new:module/],
   ])('refuses %j with exit 1, writing nothing', (args, message) => {
     const before = fs.readFileSync(path.join(tmp, 'functions/src/modules/index.ts'), 'utf8');
@@ -136,11 +136,11 @@ describe('npm run new:module', () => {
   });
 
   it('never overwrites a file in its way (the test file of an earlier attempt)', () => {
-    fs.mkdirSync(path.join(tmp, 'functions/test/modules/cms'), { recursive: true });
-    fs.writeFileSync(path.join(tmp, 'functions/test/modules/cms/cms.test.ts'), '// mine\n');
-    const res = run('cms', '--shape', 'catalog');
-    expect([res.status, res.stderr]).toEqual([1, '[new:module] refused: functions/test/modules/cms/cms.test.ts exists already: nothing written\n']);
-    expect(fs.existsSync(path.join(tmp, 'functions/src/modules/cms'))).toBe(false);
-    expect(fs.readFileSync(path.join(tmp, 'functions/test/modules/cms/cms.test.ts'), 'utf8')).toBe('// mine\n');
+    fs.mkdirSync(path.join(tmp, 'functions/test/modules/support'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'functions/test/modules/support/support.test.ts'), '// mine\n');
+    const res = run('support', '--shape', 'catalog');
+    expect([res.status, res.stderr]).toEqual([1, '[new:module] refused: functions/test/modules/support/support.test.ts exists already: nothing written\n']);
+    expect(fs.existsSync(path.join(tmp, 'functions/src/modules/support'))).toBe(false);
+    expect(fs.readFileSync(path.join(tmp, 'functions/test/modules/support/support.test.ts'), 'utf8')).toBe('// mine\n');
   });
 });

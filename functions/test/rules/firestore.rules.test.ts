@@ -22,6 +22,7 @@ import { PARKING_LOTS } from '../../src/modules/parking/parking.collections';
 import { ADDRESSES } from '../../src/modules/addresses/addresses.model';
 import { FAVORITES } from '../../src/modules/favorites/favorites.model';
 import { REVIEWS } from '../../src/modules/reviews/reviews.model';
+import { APP_CONFIG, CMS_AUDIT, CMS_BANNERS } from '../../src/modules/cms/cms.collections';
 import { PROMOTIONS, PROMOTION_REDEMPTIONS, PROMOTION_SHARDS, PROMOTION_USAGE } from '../../src/modules/promotions/promotions.model';
 
 // Denied writes are expected here; keep the client SDK's warnings out of the output.
@@ -132,6 +133,9 @@ beforeAll(async () => {
     await setDoc(doc(ctx.firestore(), `${SCHOOL_FOLLOW_UPS}/l1`), { consumerId: 'alice', partnerId: 'p1', status: 'FOLLOWING_UP' });
     await setDoc(doc(ctx.firestore(), `${ORDER_HANDOVERS}/o1`), { code: '1234', attempts: 0 });
     await setDoc(doc(ctx.firestore(), `${ORDER_RATINGS}/o1`), { orderId: 'o1', consumerId: 'alice', driverId: 'bob', store: { stars: 5 } });
+    await setDoc(doc(ctx.firestore(), `${APP_CONFIG}/CON`), { surface: 'CON', version: 3, minVersion: '2.0.0', flags: { wallet: true } });
+    await setDoc(doc(ctx.firestore(), `${CMS_BANNERS}/b1`), { status: 'DRAFT', draft: { title: { vi: 'Sắp ra mắt', en: 'Coming soon' } } });
+    await setDoc(doc(ctx.firestore(), `${CMS_AUDIT}/a1`), { kind: 'banner', entityId: 'b1', by: 'admin-1', action: 'CREATE' });
   });
 }, 30_000);
 
@@ -150,6 +154,18 @@ describe('firestore.rules', () => {
 
   it('nobody writes platform metadata from a client', async () => {
     await assertFails(setDoc(doc(env.authenticatedContext('alice', { roles: ['ADMIN'] }).firestore(), `${META}/seed`), { version: 2 }));
+  });
+
+  // The app config is read before sign-in (minimum version, maintenance): anyone reads it, nobody writes it.
+  it('anyone reads the live app config, signed in or not; nobody writes it; the drafts and the audit trail stay closed', async () => {
+    await assertSucceeds(getDoc(doc(env.unauthenticatedContext().firestore(), `${APP_CONFIG}/CON`)));
+    await assertSucceeds(getDocs(collection(env.unauthenticatedContext().firestore(), APP_CONFIG)));
+    await assertSucceeds(getDoc(doc(env.authenticatedContext('alice').firestore(), `${APP_CONFIG}/CON`)));
+    await assertFails(setDoc(doc(env.unauthenticatedContext().firestore(), `${APP_CONFIG}/CON`), { minVersion: '0.0.0' }));
+    await assertFails(updateDoc(doc(env.authenticatedContext('alice', { roles: ['ADMIN'] }).firestore(), `${APP_CONFIG}/CON`), { flags: {} }));
+    await assertFails(deleteDoc(doc(env.authenticatedContext('alice').firestore(), `${APP_CONFIG}/CON`)));
+    await assertFails(getDoc(doc(env.unauthenticatedContext().firestore(), `${CMS_BANNERS}/b1`)));
+    await assertFails(getDoc(doc(env.authenticatedContext('alice', { roles: ['ADMIN'] }).firestore(), `${CMS_AUDIT}/a1`)));
   });
 
   it('default deny: any other path is closed to reads and writes', async () => {

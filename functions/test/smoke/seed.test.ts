@@ -21,9 +21,10 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection(META).doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(11);
+    expect(snap.get('version')).toBe(12);
     // Version 9 added the demo merchants (the commerce walkthrough in the README orders from them), 10 the hotels,
-    // 11 the rental listings, clinics with their doctors, schools and home-service providers.
+    // 11 the rental listings, clinics with their doctors, schools and home-service providers, 12 the social tab's
+    // posts and the operators' content (tested below).
     const merchants = await getFirestore(app).getAll(
       ...Array.from({ length: 20 }, (_, i) => getFirestore(app).doc(`${MERCHANTS}/seed-merchant-${String(i + 1).padStart(2, '0')}`)),
     );
@@ -40,6 +41,20 @@ describe('emulator-data import', () => {
     expect(await count(SCHOOLS, 'seed-school', 4)).toBe(4);
     expect(await count(HOME_SERVICE_PROVIDERS, 'seed-homeservice', 4)).toBe(4);
     expect((await firestore.doc(`${MEDICAL_DOCTORS}/seed-clinic-01_bs_1`).get()).get('name')).toBe('BS. Nguyễn Văn An');
+  });
+
+  it("the demo consumers' social feeds and the published banners, pages and app configs are there", async () => {
+    const login = async (email: string) => (await call('POST', '/auth/login/password', { body: { email, password: 'superapp-demo-user' } })).body;
+    const lan = await login('lan@superapp.local');
+    const feed = (await call('GET', '/social/posts/feed', { token: lan.accessToken })).body.items as Array<{ id: string; text: string }>;
+    expect(feed.map((p) => p.id).sort()).toEqual(['seed-post-1', 'seed-post-2', 'seed-post-3', 'seed-post-4']);
+    expect((await call('GET', '/social/posts/seed-post-1', { token: lan.accessToken })).body).toMatchObject({ counts: { likes: 1 }, likedByMe: true });
+    const home = (await call('GET', '/cms/home?surface=CON&city=HO_CHI_MINH')).body;
+    expect(home.banners.map((b: { id: string }) => b.id)).toEqual(['seed-banner-ride-hcm', 'seed-banner-wallet']);
+    expect(home.sections.map((s: { id: string }) => s.id)).toEqual(['seed-section-services', 'seed-section-deals']);
+    expect((await call('GET', '/cms/pages')).body.items.map((p: { slug: string }) => p.slug)).toEqual(['faq', 'privacy', 'terms']);
+    expect((await call('GET', '/cms/pages/faq')).body.faq[0].question.vi).toBe('Hoàn tiền mất bao lâu?');
+    expect((await call('GET', '/cms/config/DRV?appVersion=1.0.0')).body).toMatchObject({ version: 1, flags: { cashPayouts: true }, update: 'REQUIRED' });
   });
 
   it('the local administrator signs in with its documented password', async () => {

@@ -32,6 +32,7 @@ export const socialModule = defineModule({
   apiTags: { social: 'Posts, reels, feeds and social interactions.' },
   config: socialSwitches,
   errorCodes: SOCIAL_ERROR_CODES,
+  seed: { load: () => (require('./social.seed') as typeof import('./social.seed')).seedSocial },
   events: SOCIAL_EVENTS.rows,
   routes: () => (require('./social.routes') as typeof import('./social.routes')).socialRoutes(),
   triggers: {

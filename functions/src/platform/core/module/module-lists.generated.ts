@@ -15,6 +15,7 @@ export const MODULE_LISTS = {
     'orders.manage',
     'delivery.manage',
     'bookings.manage',
+    'cms.manage',
   ],
   apiTags: [
     'health',
@@ -47,5 +48,6 @@ export const MODULE_LISTS = {
     'medical',
     'schools',
     'social',
+    'cms',
   ],
 } as const;

@@ -6,7 +6,6 @@ import { MODULE_LISTS } from '../module/module-lists.generated';
 // generated from the tags that have operations, in name order.
 export const PLANNED_TAGS = {
   assistant: 'In-app assistant: questions about orders, rides and bookings.',
-  cms: 'Content managed by administrators: banners, pages, announcements.',
   support: 'Support tickets and conversations with the support team.',
 } as const;
 

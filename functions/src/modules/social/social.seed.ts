@@ -1,0 +1,93 @@
+import type { SeedContext } from '../../platform/core/module/maintenance';
+import { COUNTER_SHARDS } from '../../platform/kits/counters/sharded-counter';
+import { FEED_ITEMS, SOCIAL_COMMENTS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_HANDLES, SOCIAL_LIKES, SOCIAL_POSTS, SOCIAL_PROFILES } from './social.collections';
+import { followId, hashtagsOf, likeId, type CommentRecord, type PostRecord } from './social.model';
+
+// The two demo consumers' social tab (emulator only): handles, following each other, a few posts with hashtags in
+// both feeds (no trigger runs while seeding: the fan-out's feed items are written here), a like and a comment with
+// the counters they would have set. Fixed ids: a second run rewrites the same documents.
+export async function seedSocial(ctx: SeedContext): Promise<void> {
+  const [lan, minh] = (ctx.fixtures as { DEMO_USERS: Array<{ id: string; name: string }> }).DEMO_USERS;
+  const hour = 3_600_000;
+  const people = [
+    { user: lan, handle: 'lan', bio: 'Sài Gòn · cà phê sữa đá mỗi sáng ☕' },
+    { user: minh, handle: 'minh', bio: 'Hà Nội · phở và những chuyến đi' },
+  ];
+  const script: Array<[{ id: string; name: string }, string, number]> = [
+    [minh, 'Phở bò sáng nay ở phố cổ, nước dùng trong veo 🍜 #PhởHàNội #AnSang', 20],
+    [lan, 'Hoàng hôn trên sông Sài Gòn hôm nay đẹp quá #SaiGon #HoangHon', 12],
+    [minh, 'Cuối tuần này ai vào Sài Gòn cùng mình không? @lan #DuLich', 6],
+    [lan, 'Cà phê sữa đá và một cuốn sách, thứ Bảy hoàn hảo #SaiGon', 2],
+  ];
+  const posts: PostRecord[] = script.map(([author, text, hoursAgo], i) => {
+    const at = ctx.now - hoursAgo * hour;
+    return {
+      id: `seed-post-${i + 1}`,
+      authorId: author.id,
+      author: { name: author.name, handle: people.find((p) => p.user.id === author.id)!.handle },
+      type: 'POST',
+      text,
+      media: [],
+      location: null,
+      visibility: 'PUBLIC',
+      hashtags: hashtagsOf(text),
+      mentions: text.includes('@lan') ? [{ userId: lan.id, handle: 'lan' }] : [],
+      status: 'ACTIVE',
+      createdAt: at,
+      updatedAt: at,
+    };
+  });
+  const comment: CommentRecord = {
+    id: 'seed-comment-1',
+    postId: posts[2].id,
+    postAuthorId: minh.id,
+    parentId: null,
+    replyTo: null,
+    authorId: lan.id,
+    author: { name: lan.name, handle: 'lan' },
+    text: 'Đi chứ anh! Em đặt xe đón anh ở Tân Sơn Nhất nhé.',
+    mentions: [],
+    status: 'ACTIVE',
+    createdAt: posts[2].createdAt + hour,
+    updatedAt: posts[2].createdAt + hour,
+  };
+  const record = <T extends { id: string }>({ id: _id, ...fields }: T) => fields;
+
+  await ctx.write(
+    SOCIAL_PROFILES,
+    Object.fromEntries(
+      people.map((p) => [p.user.id, { userId: p.user.id, handle: p.handle, bio: p.bio, avatar: null, large: false, mergeAuthors: [], updatedAt: ctx.now }]),
+    ),
+  );
+  await ctx.write(SOCIAL_HANDLES, Object.fromEntries(people.map((p) => [p.handle, { handle: p.handle, userId: p.user.id }])));
+  await ctx.write(
+    SOCIAL_FOLLOWS,
+    Object.fromEntries(
+      [
+        [lan, minh],
+        [minh, lan],
+      ].map(([a, b]) => [followId(a.id, b.id), { followerId: a.id, followeeId: b.id, createdAt: ctx.now - 30 * hour }]),
+    ),
+  );
+  for (const p of people) {
+    const own = posts.filter((post) => post.authorId === p.user.id).length;
+    await ctx.write(`${SOCIAL_PROFILES}/${p.user.id}/${COUNTER_SHARDS}`, { '0': { posts: own, followers: 1, following: 1 } });
+  }
+  await ctx.write(SOCIAL_POSTS, Object.fromEntries(posts.map((p) => [p.id, record(p)])));
+  // Each post in both feeds (they follow each other), as the fan-out would have written them.
+  for (const user of [lan, minh]) {
+    await ctx.write(
+      `${SOCIAL_FEEDS}/${user.id}/${FEED_ITEMS}`,
+      Object.fromEntries(posts.map((p) => [p.id, { postId: p.id, authorId: p.authorId, type: p.type, createdAt: p.createdAt }])),
+    );
+  }
+  // Lan likes Minh's phở and comments on his trip; the counters say so.
+  await ctx.write(SOCIAL_LIKES, { [likeId(posts[0].id, lan.id)]: { postId: posts[0].id, userId: lan.id, createdAt: posts[0].createdAt + hour } });
+  await ctx.write(SOCIAL_COMMENTS, { [comment.id]: record(comment) });
+  for (const p of posts) {
+    const likes = p.id === posts[0].id ? 1 : 0;
+    const comments = p.id === comment.postId ? 1 : 0;
+    await ctx.write(`${SOCIAL_POSTS}/${p.id}/${COUNTER_SHARDS}`, { '0': { likes, comments, shares: 0, views: likes + comments } });
+  }
+  ctx.log(`social: ${posts.length} posts, a like and a comment between the demo consumers`);
+}
