@@ -1,10 +1,10 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { ValidationError } from '../../platform/core/errors/app-error';
 import { plainCollection, readRecord } from '../../platform/kits/firestore/records';
-import { createPublisher, type ContentRecord } from '../../platform/kits/publishing/publishing';
+import { createPublisher } from '../../platform/kits/publishing/publishing';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { APP_CONFIG, CMS_APP_CONFIGS, CMS_AUDIT } from './cms.collections';
-import { CMS_CODES, type Editor } from './cms.kinds';
+import { CMS_CODES, defined, type Editor, type PublishedKind } from './cms.kinds';
 import { appConfigDocument, type AppConfigDocument } from './cms.model';
 import type { z } from 'zod';
 import type { AppConfigContent, AppConfigPatchSchema, CmsSurface } from './cms.schemas';
@@ -59,40 +59,18 @@ type Patch = z.output<typeof AppConfigPatchSchema>;
 
 export const appConfigKind = {
   publisher: appConfigs,
+  // Apps always have a config: no unpublish or archive (routes for publish and rollback only).
+  moves: ['publish', 'rollback'],
+  initial: () => DEFAULT_APP_CONFIG,
   toView: (c: AppConfigContent) => ({
     minVersion: c.minVersion,
     latestVersion: c.latestVersion,
     flags: c.flags,
     maintenance: { active: c.maintenance.active, message: c.maintenance.message, until: isoOrNull(c.maintenance.until) },
   }),
-  /** A surface's record; one never edited reads as the defaults at revision 1 (nothing stored until the first edit). */
-  async record(surface: CmsSurface, now: number): Promise<ContentRecord<AppConfigContent>> {
-    return (
-      (await appConfigs.get(surface)) ?? {
-        id: surface,
-        status: 'DRAFT',
-        draft: DEFAULT_APP_CONFIG,
-        revision: 1,
-        live: null,
-        liveVersion: null,
-        liveRevision: null,
-        latestVersion: 0,
-        index: null,
-        createdBy: 'system:defaults',
-        createdAt: now,
-        updatedBy: 'system:defaults',
-        updatedAt: now,
-        publishedBy: null,
-        publishedAt: null,
-      }
-    );
-  },
   edit: (editor: Editor, surface: CmsSurface, { revision, ...patch }: Patch, now: number) =>
-    appConfigs.edit(surface, { by: editor.userId, now, revision, initial: () => DEFAULT_APP_CONFIG }, (draft) => {
-      const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<AppConfigContent>;
-      return checked({ ...draft, ...set });
-    }),
-};
+    appConfigs.edit(surface, { by: editor.userId, now, revision, initial: () => DEFAULT_APP_CONFIG }, (draft) => checked({ ...draft, ...defined(patch) })),
+} satisfies PublishedKind<AppConfigContent> & Record<string, unknown>;
 
 /** What an app reads at start: the live config (the defaults, version 0, before the first publish). */
 export async function publicAppConfig(surface: CmsSurface, appVersion: string | undefined, now: number) {

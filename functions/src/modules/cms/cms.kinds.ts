@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { UnprocessableError, ValidationError } from '../../platform/core/errors/app-error';
 import { iso, isoOrNull } from '../../platform/kits/time/time';
-import { createPublisher, type ContentRecord, type Publisher, type PublisherSpec } from '../../platform/kits/publishing/publishing';
+import { createPublisher, type ContentRecord, type Publisher, type PublisherSpec, type PublishingAction } from '../../platform/kits/publishing/publishing';
 import { attachableImage } from '../media';
 import { CMS_AUDIT, CMS_BANNERS, CMS_PAGES, CMS_SECTIONS } from './cms.collections';
 import {
@@ -29,7 +29,7 @@ export const CMS_CODES: PublisherSpec<Record<string, unknown>>['codes'] = {
   status: 'CMS_STATUS_CONFLICT',
   revision: 'CMS_REVISION_CONFLICT',
   version: 'CMS_VERSION_NOT_FOUND',
-  exists: 'CMS_STATUS_CONFLICT',
+  exists: 'CMS_ID_TAKEN',
 };
 
 export interface Editor {
@@ -52,7 +52,7 @@ export interface ContentKind<C extends Record<string, unknown>, B, P, V extends 
   /** What a patch changes in a draft (reads the editor's images first; the change runs in the transaction). */
   change(editor: Editor, patch: P): Promise<(draft: C) => C>;
   toView(content: C): z.output<V>;
-  /** Draft fields the operators' list filters on. */
+  /** Whether its drafts have a `surface` (the operators' list filters on it). */
   surfaceField?: boolean;
 }
 
@@ -77,7 +77,7 @@ function scheduled<C extends { startsAt: number; endsAt: number | null }>(conten
 }
 
 /** The fields of `patch` that are set (a patch leaves the others as they are). */
-function defined<T extends object>(patch: T): Partial<T> {
+export function defined<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
@@ -172,8 +172,18 @@ export const pageKind: ContentKind<PageContent, PageBody, PagePatch, typeof Page
 export type AnyKind = ContentKind<any, any, any, z.ZodType>;
 export const CONTENT_KINDS: readonly AnyKind[] = [bannerKind, sectionKind, pageKind];
 
+/** What the publishing routes need of a kind (the three kinds and the app config). */
+export interface PublishedKind<C extends Record<string, unknown>> {
+  publisher: Publisher<C>;
+  toView(content: C): unknown;
+  /** The moves this kind has routes for (default: all); `allowed` lists only those. */
+  moves?: readonly PublishingAction[];
+  /** A singleton's defaults: read before its first edit, created by its first edit or publish. */
+  initial?: () => C;
+}
+
 /** The operator's view of a record (its draft and live content through the kind's view). */
-export function adminView<C extends Record<string, unknown>>(kind: { toView(c: C): unknown; publisher: Publisher<C> }, record: ContentRecord<C>) {
+export function adminView<C extends Record<string, unknown>>(kind: PublishedKind<C>, record: ContentRecord<C>) {
   return {
     id: record.id,
     status: record.status,
@@ -183,7 +193,7 @@ export function adminView<C extends Record<string, unknown>>(kind: { toView(c: C
     liveVersion: record.liveVersion,
     liveRevision: record.liveRevision,
     latestVersion: record.latestVersion,
-    allowed: kind.publisher.machine.allowed(record.status, ['EDITOR']),
+    allowed: kind.publisher.machine.allowed(record.status, ['EDITOR']).filter((move) => !kind.moves || kind.moves.includes(move)),
     createdBy: record.createdBy,
     createdAt: iso(record.createdAt),
     updatedBy: record.updatedBy,

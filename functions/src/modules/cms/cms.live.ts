@@ -39,7 +39,8 @@ export async function liveSections(surface: CmsSurface, city: string | undefined
 
 /** The published pages, by slug. */
 export async function livePages() {
-  const records = await pageKind.publisher.liveAll(LIVE_READ_MAX);
+  // Titles only: a page's body stays unread.
+  const records = await pageKind.publisher.liveAll(LIVE_READ_MAX, ['status', 'live.title', 'liveVersion', 'publishedAt']);
   return records
     .map(({ id, live, liveVersion, publishedAt }) => ({ slug: id, title: live!.title, version: liveVersion!, publishedAt: iso(publishedAt!) }))
     .sort((a, b) => a.slug.localeCompare(b.slug));

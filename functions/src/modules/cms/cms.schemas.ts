@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentIdSchema } from '../../platform/core/http/ids';
 import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
 import { writtenText } from '../../platform/kits/text/text.schemas';
 import { IsoTimeSchema } from '../../platform/kits/time/time.schemas';
@@ -41,7 +42,13 @@ export const LinkSchema = z
 export type CmsLink = z.output<typeof LinkSchema>;
 const ImageSchema = z.object({ id: z.string(), url: z.string() }).meta({ id: 'CmsImage' });
 
-const isoTime = () => z.iso.datetime({ offset: true }).transform((t) => Date.parse(t));
+// Times between 2000 and 2100: anything else is a typing mistake (and year 0 has no Firestore Timestamp).
+const [EARLIEST, LATEST] = [Date.UTC(2000, 0, 1), Date.UTC(2100, 0, 1)];
+const isoTime = () =>
+  z.iso
+    .datetime({ offset: true })
+    .transform((t) => Date.parse(t))
+    .refine((ms) => ms >= EARLIEST && ms < LATEST, 'must be between 2000 and 2100');
 const schedule = {
   cities: z.array(CitySchema).max(20).describe('Only in these cities (empty: everywhere)'),
   startsAt: isoTime().describe('Shown from (ISO time)'),
@@ -98,8 +105,8 @@ export interface AppConfigContent extends Record<string, unknown> {
 
 // ---- request bodies ----
 
-const Revision = z.number().int().min(1).optional().describe('The draft revision you edited from: 409 CMS_REVISION_CONFLICT if it moved on');
-const ImageId = z.string().min(1).max(128).describe('One of your READY image uploads (POST /upload/image)');
+const Revision = z.number().int().min(1).describe('The draft revision you read (`revision`): 409 CMS_REVISION_CONFLICT if someone edited it since');
+const ImageId = DocumentIdSchema.describe('One of your READY image uploads (POST /upload/image)');
 
 export const BannerBodySchema = z
   .object({
@@ -147,10 +154,10 @@ export const SectionPatchSchema = z
 export const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 const pageFields = {
   title: localized(120),
-  body: localized(50_000).describe('Plain text or markdown, both languages (up to 50,000 characters each)'),
+  body: localized(20_000).describe('Plain text or markdown, both languages (up to 20,000 characters each)'),
   faq: z
-    .array(z.object({ question: localized(300), answer: localized(5_000) }))
-    .max(200)
+    .array(z.object({ question: localized(300), answer: localized(2_000) }))
+    .max(100)
     .describe('Questions and answers (a FAQ page)'),
 };
 export const PageBodySchema = z
@@ -170,9 +177,9 @@ export const AppConfigPatchSchema = z
       .refine((f) => Object.keys(f).length <= 100, 'at most 100 flags')
       .describe('Feature flags: the whole set (a flag left out is gone)'),
     maintenance: z.object({ active: z.boolean(), message: localized(500).nullable(), until: isoTime().nullable() }),
-    revision: Revision,
   })
   .partial()
+  .extend({ revision: Revision })
   .meta({ id: 'CmsAppConfigPatch' });
 
 export const PublishBodySchema = z
@@ -182,7 +189,11 @@ export const PublishBodySchema = z
   })
   .meta({ id: 'CmsPublishBody' });
 export const RollbackBodySchema = z
-  .object({ version: z.number().int().min(1).describe('The version to make live again'), note: z.string().trim().max(500).optional() })
+  .object({
+    version: z.number().int().min(1).describe('The version to make live again'),
+    revision: z.number().int().min(1).optional().describe('Only if the draft is still at this revision (a rollback replaces the draft)'),
+    note: z.string().trim().max(500).optional(),
+  })
   .meta({ id: 'CmsRollbackBody' });
 export const NoteBodySchema = z.object({ note: z.string().trim().max(500).optional() }).meta({ id: 'CmsNoteBody' });
 
@@ -222,7 +233,9 @@ export function adminRecordSchema<V extends z.ZodType>(name: string, view: V) {
       liveVersion: z.number().int().nullable(),
       liveRevision: z.number().int().nullable().describe('The draft revision that is live: equal to `revision` when nothing is waiting to publish'),
       latestVersion: z.number().int(),
-      allowed: z.array(z.enum(['publish', 'rollback', 'unpublish', 'archive'])).describe('Moves the status allows now'),
+      allowed: z
+        .array(z.enum(['publish', 'rollback', 'unpublish', 'archive', 'restore']))
+        .describe('Moves the status allows now (the operations this kind has)'),
       createdBy: z.string(),
       createdAt: IsoTimeSchema,
       updatedBy: z.string(),

@@ -6,7 +6,7 @@ import { expectPublished } from '../../helpers/contract';
 import { requireEmulators } from '../../helpers/emulators';
 import { png } from '../../helpers/images';
 import { db } from '../../../src/platform/core/firebase/firebase';
-import { APP_CONFIG } from '../../../src/modules/cms/cms.collections';
+import { APP_CONFIG, CMS_APP_CONFIGS } from '../../../src/modules/cms/cms.collections';
 
 // The cms module through the API (in-process, on the emulators): banners, home sections and pages with drafts,
 // versions, publish, unpublish, rollback and archive; the app config per surface (public, mirrored into a document
@@ -97,6 +97,7 @@ describe('banners', () => {
     expect(back.body).toMatchObject({ liveVersion: 3, latestVersion: 3, revision: 3, liveRevision: 3, draft: { title: { en: '50% off your first ride' } } });
     expect((await post(`${path}/rollback`, { version: 1 })).body.latestVersion).toBe(3);
     expect((await post(`${path}/rollback`, { version: 9 })).body.code).toBe('CMS_VERSION_NOT_FOUND');
+    expect((await post(`${path}/rollback`, { version: 2, revision: 2 })).body).toMatchObject({ code: 'CMS_REVISION_CONFLICT', details: { revision: 3 } });
     const versions = await get(`${path}/versions`);
     expect(
       versions.body.items.map((v: { version: number; rollbackOf: number | null; revision: number | null }) => [v.version, v.rollbackOf, v.revision]),
@@ -113,8 +114,13 @@ describe('banners', () => {
     expect((await post(`${path}/unpublish`, {})).body.status).toBe('UNPUBLISHED');
     expect(await liveIds('CON', hanoi)).toEqual([]);
     expect((await call('DELETE', path, { token: admin.accessToken })).body.status).toBe('ARCHIVED');
-    expect((await call('PATCH', path, { token: admin.accessToken, body: { order: 1 } })).body.code).toBe('CMS_STATUS_CONFLICT');
+    expect((await call('PATCH', path, { token: admin.accessToken, body: { revision: 3, order: 1 } })).body.code).toBe('CMS_STATUS_CONFLICT');
     expect((await post(`${path}/publish`, {})).body.code).toBe('CMS_STATUS_CONFLICT');
+    // Restored: a draft again (versions kept), published again as version 4.
+    expect((await post(`${path}/restore`, {})).body).toMatchObject({ status: 'DRAFT', latestVersion: 3, allowed: ['publish', 'archive'] });
+    expect((await post(`${path}/restore`, {})).body.status).toBe('DRAFT');
+    expect((await post(`${path}/publish`, {})).body).toMatchObject({ status: 'PUBLISHED', liveVersion: 4 });
+    expect((await post(`/cms/admin/banners/nope/restore`, {})).status).toBe(404);
 
     const trail = await get(`/cms/admin/audit?kind=banner&entityId=${id}&limit=20`);
     expect(trail.body.items.map((e: { action: string }) => e.action).reverse()).toEqual([
@@ -125,6 +131,8 @@ describe('banners', () => {
       'ROLLBACK',
       'UNPUBLISH',
       'ARCHIVE',
+      'RESTORE',
+      'PUBLISH',
     ]);
     expect(trail.body.items.every((e: { by: string }) => e.by === admin.user.id)).toBe(true);
     expect(trail.body.items.find((e: { action: string }) => e.action === 'ROLLBACK')).toMatchObject({ version: 3, note: 'the 30% was a mistake' });
@@ -159,12 +167,28 @@ describe('banners', () => {
     expect(tries.every((t) => t.status === 201 || t.status === 409)).toBe(true);
     const retried = await post('/cms/admin/banners', body, admin, { 'idempotency-key': key });
     const id = retried.body.id as string;
+    expect([retried.status, tries.some((t) => t.status === 201)]).toEqual([201, true]);
     expect(tries.filter((t) => t.status === 201).map((t) => t.body.id)).toEqual(tries.filter((t) => t.status === 201).map(() => id));
     expect((await get(`/cms/admin/audit?kind=banner&entityId=${id}`)).body.items.map((e: { action: string }) => e.action)).toEqual(['CREATE']);
     const publishes = await Promise.all([1, 2, 3, 4, 5].map(() => post(`/cms/admin/banners/${id}/publish`, {})));
     expect(publishes.map((p) => p.status)).toEqual([200, 200, 200, 200, 200]);
     const versions = await get(`/cms/admin/banners/${id}/versions`);
     expect(versions.body.items.map((v: { version: number }) => v.version)).toEqual([1]);
+
+    // Two editors from the same revision: one edit lands, the other is told to read again.
+    const edits = await Promise.all(
+      [10, 20, 30].map((order) => call('PATCH', `/cms/admin/banners/${id}`, { token: admin.accessToken, body: { revision: 1, order } })),
+    );
+    expect(edits.map((e) => e.status).sort()).toEqual([200, 409, 409]);
+    // An edit that changes nothing writes nothing (no revision, no audit line).
+    const same = await call('PATCH', `/cms/admin/banners/${id}`, { token: admin.accessToken, body: { revision: 2, title: body.title } });
+    expect(same.body.revision).toBe(2);
+    expect((await get(`/cms/admin/audit?kind=banner&entityId=${id}`)).body.items.map((e: { action: string }) => e.action)).toEqual([
+      'EDIT',
+      'PUBLISH',
+      'CREATE',
+    ]);
+    expect((await call('PATCH', `/cms/admin/banners/${id}`, { token: admin.accessToken, body: { order: 5 } })).status).toBe(400);
   });
 
   it('bad input is 400 or 422 with nothing written; texts come back as plain data', async () => {
@@ -175,6 +199,9 @@ describe('banners', () => {
       banner({ link: { type: 'URL', url: 'http://example.com' } }),
       banner({ surface: 'ADM' }),
       banner({ cities: ['hà nội'] }),
+      banner({ imageId: 'a/b' }),
+      banner({ startsAt: '0000-01-01T00:00:00Z' }),
+      banner({ endsAt: '2100-01-01T00:00:00Z' }),
       banner({ link: { type: 'DEEP_LINK', tab: 'RideTab', screen: 'Book', params: Object.fromEntries([...Array(11).keys()].map((i) => [`p${i}`, 'v'])) } }),
     ];
     for (const body of bad) expect((await post('/cms/admin/banners', body)).status).toBe(400);
@@ -227,7 +254,7 @@ describe('home sections', () => {
     expect((await post('/cms/admin/sections', { ...section, items: [] })).status).toBe(400);
     const patched = await call('PATCH', `/cms/admin/sections/${later.id}`, {
       token: admin.accessToken,
-      body: { items: [{ title: { vi: 'Ví', en: 'Wallet' }, imageId: image.id }] },
+      body: { revision: 1, items: [{ title: { vi: 'Ví', en: 'Wallet' }, imageId: image.id }] },
     });
     expect(patched.body.draft.items).toEqual([
       { title: { vi: 'Ví', en: 'Wallet' }, subtitle: null, image: { id: image.id, url: expect.any(String) }, link: null },
@@ -240,7 +267,8 @@ describe('home sections', () => {
       [sooner.id, 'CARDS'],
       [later.id, 'SHORTCUTS'],
     ]);
-    expect(home.body.sections[1].items).toHaveLength(1);
+    expect(home.body.sections.find((s: { id: string }) => s.id === later.id).items).toHaveLength(1);
+    expect((await get(`/cms/admin/sections/${later.id}`)).body).toMatchObject({ id: later.id, status: 'PUBLISHED', revision: 2, liveVersion: 1 });
 
     await post(`/cms/admin/sections/${later.id}/unpublish`, { note: 'season over' });
     expect(own((await get(`/cms/home?surface=DRV&city=${where}`, undefined)).body.sections)).toEqual([sooner.id]);
@@ -248,6 +276,9 @@ describe('home sections', () => {
     expect(own((await get(`/cms/home?surface=DRV&city=${where}`, undefined)).body.sections)).toHaveLength(2);
     expect((await get(`/cms/admin/sections/${later.id}/versions`)).body.items.map((v: { version: number }) => v.version)).toEqual([2, 1]);
     expect((await call('DELETE', `/cms/admin/sections/${sooner.id}`, { token: admin.accessToken })).status).toBe(409);
+    await post(`/cms/admin/sections/${sooner.id}/unpublish`, {});
+    expect((await call('DELETE', `/cms/admin/sections/${sooner.id}`, { token: admin.accessToken })).body.status).toBe('ARCHIVED');
+    expect((await post(`/cms/admin/sections/${sooner.id}/restore`, {})).body).toMatchObject({ status: 'DRAFT', live: null });
     expect((await get('/cms/admin/sections?surface=DRV&limit=100')).body.items.map((s: { id: string }) => s.id)).toEqual(
       expect.arrayContaining([later.id, sooner.id]),
     );
@@ -270,7 +301,7 @@ describe('pages', () => {
     const again = await post('/cms/admin/pages', page);
     expect([again.status, again.body.code]).toEqual([409, 'CMS_SLUG_TAKEN']);
     expect((await post('/cms/admin/pages', { ...page, slug: 'Bad Slug' })).status).toBe(400);
-    expect((await post('/cms/admin/pages', { ...page, slug: `x-${slug}`, body: { vi: 'a'.repeat(50_001), en: 'b' } })).status).toBe(400);
+    expect((await post('/cms/admin/pages', { ...page, slug: `x-${slug}`, body: { vi: 'a'.repeat(20_001), en: 'b' } })).status).toBe(400);
     expect((await get(`/cms/pages/${slug}`, undefined)).status).toBe(404);
 
     await post(`/cms/admin/pages/${slug}/publish`, {});
@@ -278,33 +309,77 @@ describe('pages', () => {
     expect(pub.body).toMatchObject({ slug, version: 1, title: { vi: 'Câu hỏi thường gặp' }, faq: [{ answer: { en: '3–5 working days.' } }] });
     expect((await get('/cms/pages', undefined)).body.items).toEqual(expect.arrayContaining([expect.objectContaining({ slug, version: 1 })]));
 
-    await call('PATCH', `/cms/admin/pages/${slug}`, { token: admin.accessToken, body: { body: { vi: 'Mới.', en: 'New.' } } });
+    const patched = await call('PATCH', `/cms/admin/pages/${slug}`, { token: admin.accessToken, body: { revision: 1, body: { vi: 'Mới.', en: 'New.' } } });
+    expect(patched.body).toMatchObject({
+      revision: 2,
+      draft: { body: { en: 'New.' }, faq: [{ question: { en: 'How long does a refund take?' } }] },
+      live: { body: { en: 'About refunds.' } },
+    });
     await post(`/cms/admin/pages/${slug}/publish`, {});
     expect((await get(`/cms/pages/${slug}`, undefined)).body).toMatchObject({ version: 2, body: { en: 'New.' } });
     await post(`/cms/admin/pages/${slug}/rollback`, { version: 1 });
     expect((await get(`/cms/pages/${slug}`, undefined)).body).toMatchObject({ version: 3, body: { en: 'About refunds.' } });
     expect((await get(`/cms/admin/pages?status=PUBLISHED&limit=100`)).body.items.map((p: { id: string }) => p.id)).toContain(slug);
+    expect((await get(`/cms/admin/pages/${slug}`)).body).toMatchObject({ id: slug, liveVersion: 3, latestVersion: 3 });
+    expect(
+      (await get(`/cms/admin/pages/${slug}/versions?limit=2`)).body.items.map((v: { version: number; rollbackOf: number | null }) => [v.version, v.rollbackOf]),
+    ).toEqual([
+      [3, 1],
+      [2, null],
+    ]);
 
     await post(`/cms/admin/pages/${slug}/unpublish`, {});
     expect((await get(`/cms/pages/${slug}`, undefined)).status).toBe(404);
     expect((await call('DELETE', `/cms/admin/pages/${slug}`, { token: admin.accessToken })).body.status).toBe('ARCHIVED');
     expect((await post('/cms/admin/pages', page)).body).toMatchObject({ code: 'CMS_SLUG_TAKEN', details: { status: 'ARCHIVED' } });
+    // Archived by mistake: restored and published again.
+    await post(`/cms/admin/pages/${slug}/restore`, {});
+    await post(`/cms/admin/pages/${slug}/publish`, {});
+    expect((await get(`/cms/pages/${slug}`, undefined)).body.version).toBe(4);
   });
 });
 
 describe('app config', () => {
   it('readable without sign-in, edited as a draft, published into app_config/{surface}, rolled back', async () => {
     const surface = 'PAR';
-    const start = (await get(`/cms/admin/config/${surface}`)).body as { revision: number; liveVersion: number | null };
-    // Before the first publish the defaults (version 0); after, the live version.
-    const publicBefore = await get(`/cms/config/${surface}`, undefined);
-    expect([publicBefore.status, publicBefore.body.version]).toEqual([200, start.liveVersion ?? 0]);
+    // As on a fresh project (the seed published one): never edited, the defaults, nothing stored.
+    await Promise.all([db().recursiveDelete(db().doc(`${CMS_APP_CONFIGS}/${surface}`)), db().doc(`${APP_CONFIG}/${surface}`).delete()]);
+    const start = (await get(`/cms/admin/config/${surface}`)).body as { revision: number };
+    expect(start).toMatchObject({
+      status: 'DRAFT',
+      revision: 1,
+      live: null,
+      latestVersion: 0,
+      allowed: ['publish'],
+      draft: { minVersion: '0.0.0', flags: {} },
+    });
+    expect((await get(`/cms/config/${surface}?appVersion=1.0.0`, undefined)).body).toMatchObject({
+      version: 0,
+      flags: {},
+      maintenanceNow: false,
+      update: 'NONE',
+      publishedAt: null,
+    });
+    expect((await get(`/cms/admin/config/${surface}/versions`)).body.items).toEqual([]);
+    // An edit that changes nothing stores nothing.
+    expect((await call('PATCH', `/cms/admin/config/${surface}`, { token: admin.accessToken, body: { revision: 1, flags: {} } })).body.revision).toBe(1);
+    expect((await db().doc(`${CMS_APP_CONFIGS}/${surface}`).get()).exists).toBe(false);
+    // Published as it stands: the defaults become version 1, stored with their audit lines.
+    expect((await post(`/cms/admin/config/${surface}/publish`, {})).body).toMatchObject({
+      status: 'PUBLISHED',
+      liveVersion: 1,
+      createdBy: admin.user.id,
+      allowed: ['publish', 'rollback'],
+    });
+    expect((await get(`/cms/config/${surface}`, undefined)).body).toMatchObject({ version: 1, minVersion: '0.0.0' });
 
     const bad = [
-      { minVersion: '3.0.0', latestVersion: '2.0.0' },
-      { maintenance: { active: true, message: null, until: null } },
-      { minVersion: '2.0' },
-      { flags: { 'Bad Flag': true } },
+      { revision: 1, minVersion: '3.0.0', latestVersion: '2.0.0' },
+      { revision: 1, maintenance: { active: true, message: null, until: null } },
+      { revision: 1, maintenance: { active: false, message: null, until: '0000-01-01T00:00:00Z' } },
+      { revision: 1, minVersion: '2.0' },
+      { revision: 1, flags: { 'Bad Flag': true } },
+      { minVersion: '1.0.0' },
     ];
     for (const body of bad) expect((await call('PATCH', `/cms/admin/config/${surface}`, { token: admin.accessToken, body })).status).toBe(400);
 
@@ -326,6 +401,7 @@ describe('app config', () => {
 
     const published = await post(`/cms/admin/config/${surface}/publish`, { note: 'payouts on' });
     const version = published.body.liveVersion as number;
+    expect(version).toBe(2);
     const live = await get(`/cms/config/${surface}?appVersion=1.9.9`, undefined);
     expect(live.body).toMatchObject({ surface, version, minVersion: '2.0.0', flags: { [flag]: true }, maintenanceNow: true, update: 'REQUIRED' });
     expect(live.body.maintenance.until).toBe(until);
@@ -338,7 +414,10 @@ describe('app config', () => {
     const doc = await expectPublished('AppConfigDocument', `${APP_CONFIG}/${surface}`);
     expect(doc).toMatchObject({ surface, version, flags: { [flag]: true }, maintenance: { active: true } });
 
-    await call('PATCH', `/cms/admin/config/${surface}`, { token: admin.accessToken, body: { maintenance: { active: false, message: null, until: null } } });
+    await call('PATCH', `/cms/admin/config/${surface}`, {
+      token: admin.accessToken,
+      body: { revision: 2, maintenance: { active: false, message: null, until: null } },
+    });
     const next = await post(`/cms/admin/config/${surface}/publish`, {});
     expect((await get(`/cms/config/${surface}`, undefined)).body).toMatchObject({ version: next.body.liveVersion, maintenanceNow: false });
     const back = await post(`/cms/admin/config/${surface}/rollback`, { version });

@@ -7,7 +7,7 @@ import { VERSIONS } from './publishing.names';
 
 export const PUBLISHING_STATUSES = ['DRAFT', 'PUBLISHED', 'UNPUBLISHED', 'ARCHIVED'] as const;
 export type PublishingStatus = (typeof PUBLISHING_STATUSES)[number];
-export const AUDIT_ACTIONS = ['CREATE', 'EDIT', 'PUBLISH', 'UNPUBLISH', 'ROLLBACK', 'ARCHIVE'] as const;
+export const AUDIT_ACTIONS = ['CREATE', 'EDIT', 'PUBLISH', 'UNPUBLISH', 'ROLLBACK', 'ARCHIVE', 'RESTORE'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export { VERSIONS };
 
@@ -80,6 +80,8 @@ export interface PublisherSpec<C extends Content> {
     /** The id is taken (409). */
     exists: ErrorCode;
   };
+  /** The largest draft, as UTF-8 JSON (default 256 KiB): a record holds its draft and its live content in one document (1 MiB). */
+  maxDraftBytes?: number;
 }
 
 export interface Change {
@@ -94,22 +96,26 @@ export interface Changed<C extends Content> {
   changed: boolean;
 }
 
+// One role: whoever the module's routes let edit (a permission, a partner's staff) may make every move.
 export const EDITOR = ['EDITOR'] as const;
 
-export function publishingMachine(codes: PublisherSpec<Content>['codes']) {
+/** The status table; `entity` names the records in messages ("Cannot archive a banner that is PUBLISHED"). */
+export function publishingMachine(codes: PublisherSpec<Content>['codes'], entity: string) {
   return defineMachine({
-    entity: 'content',
+    entity,
     states: PUBLISHING_STATUSES,
     moves: {
       publish: { from: ['DRAFT', 'PUBLISHED', 'UNPUBLISHED'], to: 'PUBLISHED', by: 'EDITOR' },
       rollback: { from: ['PUBLISHED', 'UNPUBLISHED'], to: 'PUBLISHED', by: 'EDITOR' },
       unpublish: { from: 'PUBLISHED', to: 'UNPUBLISHED', by: 'EDITOR' },
       archive: { from: ['DRAFT', 'UNPUBLISHED'], to: 'ARCHIVED', by: 'EDITOR' },
+      restore: { from: 'ARCHIVED', to: 'DRAFT', by: 'EDITOR' },
     },
+    // Every move is an editor's, so the actor code is never answered; the status code stands in for it.
     codes: { transition: codes.status, actor: codes.status },
   } as const);
 }
-export type PublishingAction = 'publish' | 'rollback' | 'unpublish' | 'archive';
+export type PublishingAction = 'publish' | 'rollback' | 'unpublish' | 'archive' | 'restore';
 
 /** JSON with keys sorted: two contents compare equal however Firestore ordered their maps. */
 export function sameContent(a: unknown, b: unknown): boolean {

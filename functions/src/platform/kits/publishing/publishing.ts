@@ -1,5 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { ConflictError, NotFoundError } from '../../core/errors/app-error';
+import { ConflictError, NotFoundError, PayloadTooLargeError } from '../../core/errors/app-error';
+import { logger } from '../../core/logging/logger';
 import { db, inTransaction } from '../../core/firebase/firebase';
 import { paginate, type Page, type PageRequest } from '../firestore/paginate';
 import { readRecord, typedCollection } from '../firestore/records';
@@ -34,7 +35,7 @@ export function createPublisher<C extends Content>(spec: PublisherSpec<C>) {
   const records = () => typedCollection<ContentRecord<C>>(spec.collection);
   const audits = () => typedCollection<AuditRecord>(spec.audit);
   const versionsOf = (id: string) => db().collection(spec.collection).doc(id).collection(VERSIONS);
-  const machine: Machine<PublishingStatus, PublishingAction, 'EDITOR'> = publishingMachine(spec.codes);
+  const machine: Machine<PublishingStatus, PublishingAction, 'EDITOR'> = publishingMachine(spec.codes, spec.kind);
   const missing = () => new NotFoundError(`No such ${spec.kind}`);
 
   function audit(tx: Transaction, record: ContentRecord<C>, action: AuditAction, change: Change, version: number | null): void {
@@ -119,6 +120,33 @@ export function createPublisher<C extends Content>(spec: PublisherSpec<C>) {
     return record;
   }
 
+  const maxBytes = spec.maxDraftBytes ?? 256 * 1024;
+  /** Refuses a draft too large for its document (413, nothing written). */
+  function sized(draft: C): C {
+    const bytes = Buffer.byteLength(JSON.stringify(draft), 'utf8');
+    if (bytes > maxBytes) throw new PayloadTooLargeError(`The ${spec.kind} is ${bytes} bytes; at most ${maxBytes}`);
+    return draft;
+  }
+
+  /** A read that reached its budget may have left records out: said in the logs. */
+  function capped<T>(items: T[], max: number, what: string): T[] {
+    if (items.length >= max) logger.warn('publishing: read budget reached, records may be left out', { kind: spec.kind, what, max });
+    return items;
+  }
+
+  /** The stored record, or (a singleton never edited) the one `initial` would start: nothing written. */
+  async function orInitial(
+    id: string,
+    initial: (() => C) | undefined,
+    change: Change,
+    tx?: Transaction,
+  ): Promise<{ record: ContentRecord<C>; stored: boolean }> {
+    const stored = await readRecord(records().doc(id), tx);
+    if (stored) return { record: stored, stored: true };
+    if (!initial) throw missing();
+    return { record: fresh(id, initial(), { ...change, by: 'system:defaults' }), stored: false };
+  }
+
   function checkRevision(record: ContentRecord<C>, revision: number | undefined): void {
     if (revision !== undefined && revision !== record.revision)
       throw new ConflictError(`The ${spec.kind}'s draft changed since revision ${revision}: read it again`, { revision: record.revision }).withCode(
@@ -137,7 +165,7 @@ export function createPublisher<C extends Content>(spec: PublisherSpec<C>) {
           if (options.replayOwn && existing.createdBy === change.by) return existing;
           throw new ConflictError(`This ${spec.kind} exists already`, { id, status: existing.status }).withCode(spec.codes.exists);
         }
-        const record = fresh(id, content, change);
+        const record = fresh(id, sized(content), change);
         tx.create(ref, record);
         audit(tx, record, 'CREATE', change, null);
         return record;
@@ -146,36 +174,37 @@ export function createPublisher<C extends Content>(spec: PublisherSpec<C>) {
     /**
      * Changes the draft (audit EDIT, one more revision); an unchanged draft writes nothing. `revision`: refused (409)
      * unless the draft is still at it. `initial`: a missing record starts as that draft (singletons such as one app
-     * config per surface), created in the same transaction.
+     * config per surface), created with the edit (audit CREATE then EDIT).
      */
     edit: (id: string, change: Change & { revision?: number; initial?: () => C }, next: (draft: C) => C) =>
       inTransaction(async (tx) => {
-        const ref = records().doc(id);
-        const stored = await readRecord(ref, tx);
-        if (!stored && !change.initial) throw missing();
-        const record = stored ?? fresh(id, change.initial!(), change);
+        const { record, stored } = await orInitial(id, change.initial, change, tx);
         if (record.status === 'ARCHIVED')
-          throw new ConflictError(`An archived ${spec.kind} is not edited`, { status: record.status, allowed: [] }).withCode(spec.codes.status);
+          throw new ConflictError(`An archived ${spec.kind} is not edited: restore it first`, { status: record.status, allowed: ['restore'] }).withCode(
+            spec.codes.status,
+          );
         checkRevision(record, change.revision);
         const draft = next(record.draft);
-        if (sameContent(draft, record.draft)) {
-          if (!stored) {
-            tx.create(ref, record);
-            audit(tx, record, 'CREATE', change, null);
-          }
-          return record;
-        }
-        const updated: ContentRecord<C> = { ...record, draft, revision: record.revision + 1, updatedBy: change.by, updatedAt: change.now };
-        tx.set(ref, updated);
-        if (!stored) audit(tx, record, 'CREATE', change, null);
+        if (sameContent(draft, record.draft)) return record;
+        const created = stored ? record : { ...record, createdBy: change.by, updatedBy: change.by };
+        const updated: ContentRecord<C> = { ...created, draft: sized(draft), revision: record.revision + 1, updatedBy: change.by, updatedAt: change.now };
+        tx.set(records().doc(id), updated);
+        if (!stored) audit(tx, created, 'CREATE', change, null);
         audit(tx, updated, 'EDIT', change, null);
         return updated;
       }),
 
-    /** Makes the draft live as a new version; the draft already live (same revision) answers `changed: false`. */
-    publish: (id: string, change: Change & { revision?: number }) =>
+    /** The stored record, or the singleton `initial` would start (not stored: revision 1, nothing live). */
+    read: (id: string, initial?: () => C, now = Date.now()) => orInitial(id, initial, { by: 'system:defaults', now }).then((r) => r.record),
+
+    /**
+     * Makes the draft live as a new version; the draft already live (same revision) answers `changed: false`.
+     * `initial`: a singleton never edited is created with its first publish.
+     */
+    publish: (id: string, change: Change & { revision?: number; initial?: () => C }) =>
       inTransaction(async (tx): Promise<Changed<C>> => {
-        const record = await load(tx, id);
+        const found = await orInitial(id, change.initial, change, tx);
+        const record = found.stored ? found.record : { ...found.record, createdBy: change.by, updatedBy: change.by };
         checkRevision(record, change.revision);
         if (record.status === 'PUBLISHED' && record.liveRevision === record.revision) return { record, changed: false };
         const version = record.latestVersion + 1;
@@ -194,14 +223,16 @@ export function createPublisher<C extends Content>(spec: PublisherSpec<C>) {
             publishedBy: change.by,
             publishedAt: change.now,
           }),
-          (t, next) =>
+          (t, next) => {
+            if (!found.stored) audit(t, record, 'CREATE', change, null);
             liveAt(
               t,
               next,
               { version, content: next.draft, revision: next.revision, rollbackOf: null, by: change.by, at: change.now, note: change.note ?? null },
               'PUBLISH',
               change,
-            ),
+            );
+          },
         );
       }),
 
@@ -209,9 +240,10 @@ export function createPublisher<C extends Content>(spec: PublisherSpec<C>) {
      * Makes version `version`'s content live again, as a new version that names it (`rollbackOf`); the draft becomes
      * that content too. When that content is live already: `changed: false`.
      */
-    rollback: (id: string, target: number, change: Change) =>
+    rollback: (id: string, target: number, change: Change & { revision?: number }) =>
       inTransaction(async (tx): Promise<Changed<C>> => {
         const record = await load(tx, id);
+        checkRevision(record, change.revision);
         const old = (await tx.get(versionsOf(id).doc(versionId(target)))).data() as VersionRecord<C> | undefined;
         if (!old) throw new NotFoundError(`This ${spec.kind} has no version ${target}`).withCode(spec.codes.version);
         if (record.status === 'PUBLISHED' && sameContent(record.live, old.content)) return { record, changed: false };
@@ -275,6 +307,22 @@ export function createPublisher<C extends Content>(spec: PublisherSpec<C>) {
         ),
       ),
 
+    /** An archived record back to DRAFT (its versions and trail kept; nothing live); again: `changed: false`. */
+    restore: (id: string, change: Change) =>
+      inTransaction(async (tx) =>
+        move(
+          tx,
+          await load(tx, id),
+          'restore',
+          change,
+          (r) => r,
+          (t, next) => audit(t, next, 'RESTORE', change, null),
+          'target',
+        ),
+      ),
+
+    /** An id for a record made without a key. */
+    newId: () => records().doc().id,
     get: (id: string, tx?: Transaction) => readRecord(records().doc(id), tx),
     /** Several records by id, in order (undefined where missing). */
     async getAll(ids: readonly string[]): Promise<Array<ContentRecord<C> | undefined>> {
@@ -298,12 +346,15 @@ export function createPublisher<C extends Content>(spec: PublisherSpec<C>) {
       for (const [field, value] of Object.entries(equals)) query = query.where(`index.${field}`, '==', value);
       if (above) query = query.where(`index.${above.field}`, '>', above.value).orderBy(`index.${above.field}`);
       const snap = await query.limit(max).get();
-      return snap.docs.map((d) => d.data()).filter((r) => r.status === 'PUBLISHED' && r.live !== null);
+      return capped(snap.docs, max, 'liveWhere')
+        .map((d) => d.data())
+        .filter((r) => r.status === 'PUBLISHED' && r.live !== null);
     },
-    /** Every live record, at most `max` (a read budget). */
-    async liveAll(max: number): Promise<Array<ContentRecord<C>>> {
-      const snap = await records().where('status', '==', 'PUBLISHED').limit(max).get();
-      return snap.docs.map((d) => d.data()).filter((r) => r.live !== null);
+    /** Every live record by id, at most `max` (a read budget); `fields`: only those (a summary, fewer bytes read). */
+    async liveAll(max: number, fields?: readonly string[]): Promise<Array<ContentRecord<C>>> {
+      const query = records().where('status', '==', 'PUBLISHED');
+      const snap = await (fields ? query.select(...fields) : query).limit(max).get();
+      return capped(snap.docs, max, 'liveAll').map((d) => ({ ...(d.data() as ContentRecord<C>), id: d.id }));
     },
     /** A record's versions, newest first. */
     versions(id: string, request: PageRequest): Promise<Page<VersionRecord<C>>> {
