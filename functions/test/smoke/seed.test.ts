@@ -47,12 +47,21 @@ describe('emulator-data import', () => {
     const login = async (email: string) => (await call('POST', '/auth/login/password', { body: { email, password: 'superapp-demo-user' } })).body;
     const lan = await login('lan@superapp.local');
     const feed = (await call('GET', '/social/posts/feed', { token: lan.accessToken })).body.items as Array<{ id: string; text: string }>;
-    expect(feed.map((p) => p.id).sort()).toEqual(['seed-post-1', 'seed-post-2', 'seed-post-3', 'seed-post-4']);
+    expect(feed.map((p) => p.id).sort()).toEqual(['seed-post-1', 'seed-post-2', 'seed-post-3', 'seed-post-4', 'seed-reel-1', 'seed-reel-2']);
+    const reels = (await call('GET', '/social/reels/feed', { token: lan.accessToken })).body.items as Array<{ id: string; reel: { durationSec: number } }>;
+    // Her follows' reels first (popular public reels of others may follow them).
+    expect(reels.slice(0, 2).map((r) => [r.id, r.reel.durationSec])).toEqual([
+      ['seed-reel-2', 4],
+      ['seed-reel-1', 4],
+    ]);
     expect((await call('GET', '/social/posts/seed-post-1', { token: lan.accessToken })).body).toMatchObject({ counts: { likes: 1 }, likedByMe: true });
     const home = (await call('GET', '/cms/home?surface=CON&city=HO_CHI_MINH')).body;
-    expect(home.banners.map((b: { id: string }) => b.id)).toEqual(['seed-banner-ride-hcm', 'seed-banner-wallet']);
-    expect(home.sections.map((s: { id: string }) => s.id)).toEqual(['seed-section-services', 'seed-section-deals']);
-    expect((await call('GET', '/cms/pages')).body.items.map((p: { slug: string }) => p.slug)).toEqual(['faq', 'privacy', 'terms']);
+    // The seed's (the integration tests, run before, publish their own too).
+    const seeded = (items: Array<{ id?: string; slug?: string }>) =>
+      items.map((i) => i.id ?? i.slug!).filter((id) => id.startsWith('seed-') || ['faq', 'privacy', 'terms'].includes(id));
+    expect(seeded(home.banners)).toEqual(['seed-banner-ride-hcm', 'seed-banner-wallet']);
+    expect(seeded(home.sections)).toEqual(['seed-section-services', 'seed-section-deals']);
+    expect(seeded((await call('GET', '/cms/pages')).body.items)).toEqual(['faq', 'privacy', 'terms']);
     expect((await call('GET', '/cms/pages/faq')).body.faq[0].question.vi).toBe('Hoàn tiền mất bao lâu?');
     expect((await call('GET', '/cms/config/DRV?appVersion=1.0.0')).body).toMatchObject({ version: 1, flags: { cashPayouts: true }, update: 'REQUIRED' });
   });

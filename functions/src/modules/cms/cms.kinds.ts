@@ -69,6 +69,10 @@ const FOREVER = 8_640_000_000_000_000;
 /** What public reads query: the surface, and when it stops showing. */
 const liveIndex = (c: { surface: string; endsAt: number | null }) => ({ surface: c.surface, until: c.endsAt ?? FOREVER });
 
+/** Banners and sections: queried by surface among those not ended yet. */
+const scheduledPublisher = <C extends BannerContent | SectionContent>(kind: string, collection: string) =>
+  createPublisher<C>({ kind, collection, audit: CMS_AUDIT, indexOf: liveIndex, codes: CMS_CODES });
+
 /** Refuses a schedule that ends before it starts (400, nothing written). */
 function scheduled<C extends { startsAt: number; endsAt: number | null }>(content: C): C {
   if (content.endsAt !== null && content.endsAt <= content.startsAt)
@@ -94,13 +98,7 @@ export const bannerKind: ContentKind<BannerContent, BannerBody, BannerPatch, typ
   kind: 'banner',
   segment: 'banners',
   name: 'Banner',
-  publisher: createPublisher<BannerContent>({
-    kind: 'banner',
-    collection: CMS_BANNERS,
-    audit: CMS_AUDIT,
-    indexOf: liveIndex,
-    codes: CMS_CODES,
-  }),
+  publisher: scheduledPublisher<BannerContent>('banner', CMS_BANNERS),
   body: BannerBodySchema,
   patch: BannerPatchSchema,
   view: BannerViewSchema,
@@ -129,13 +127,7 @@ export const sectionKind: ContentKind<SectionContent, SectionBody, SectionPatch,
   kind: 'section',
   segment: 'sections',
   name: 'Section',
-  publisher: createPublisher<SectionContent>({
-    kind: 'section',
-    collection: CMS_SECTIONS,
-    audit: CMS_AUDIT,
-    indexOf: liveIndex,
-    codes: CMS_CODES,
-  }),
+  publisher: scheduledPublisher<SectionContent>('section', CMS_SECTIONS),
   body: SectionBodySchema,
   patch: SectionPatchSchema,
   view: SectionViewSchema,

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../platform/core/errors/app-error';
-import type { ContentRecord } from '../../platform/kits/publishing/publishing';
+import type { ContentRecord, Publisher } from '../../platform/kits/publishing/publishing';
 import { iso } from '../../platform/kits/time/time';
 import { bannerKind, pageKind, sectionKind } from './cms.kinds';
 import type { BannerContent, CmsSurface, PageContent, SectionContent } from './cms.schemas';
@@ -21,21 +21,22 @@ function showing<C extends Scheduled>(records: Array<ContentRecord<C>>, city: st
     .sort((a, b) => a.live!.order - b.live!.order || (b.publishedAt ?? 0) - (a.publishedAt ?? 0) || a.id.localeCompare(b.id));
 }
 
-export async function liveBanners(surface: CmsSurface, city: string | undefined, now: number) {
-  const records = showing<BannerContent>(await bannerKind.publisher.liveWhere({ surface }, LIVE_READ_MAX, { field: 'until', value: now }), city, now);
+/** A surface's live banners or sections showing now, in the app's order, without the targeting fields. */
+async function showingNow<C extends BannerContent | SectionContent, V extends { surface: unknown; cities: unknown }>(
+  kind: { publisher: Publisher<C>; toView(c: C): V },
+  surface: CmsSurface,
+  city: string | undefined,
+  now: number,
+) {
+  const records = showing(await kind.publisher.liveWhere({ surface }, LIVE_READ_MAX, { field: 'until', value: now }), city, now);
   return records.map(({ id, liveVersion, live }) => {
-    const { surface: _s, cities: _c, ...view } = bannerKind.toView(live!);
+    const { surface: _s, cities: _c, ...view } = kind.toView(live!);
     return { id, version: liveVersion!, ...view };
   });
 }
 
-export async function liveSections(surface: CmsSurface, city: string | undefined, now: number) {
-  const records = showing<SectionContent>(await sectionKind.publisher.liveWhere({ surface }, LIVE_READ_MAX, { field: 'until', value: now }), city, now);
-  return records.map(({ id, liveVersion, live }) => {
-    const { surface: _s, cities: _c, ...view } = sectionKind.toView(live!);
-    return { id, version: liveVersion!, ...view };
-  });
-}
+export const liveBanners = (surface: CmsSurface, city: string | undefined, now: number) => showingNow(bannerKind, surface, city, now);
+export const liveSections = (surface: CmsSurface, city: string | undefined, now: number) => showingNow(sectionKind, surface, city, now);
 
 /** The published pages, by slug. */
 export async function livePages() {

@@ -3,9 +3,11 @@ import { COUNTER_SHARDS } from '../../platform/kits/counters/sharded-counter';
 import { FEED_ITEMS, SOCIAL_COMMENTS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_HANDLES, SOCIAL_LIKES, SOCIAL_POSTS, SOCIAL_PROFILES } from './social.collections';
 import { followId, hashtagsOf, likeId, type CommentRecord, type PostRecord } from './social.model';
 
-// The two demo consumers' social tab (emulator only): handles, following each other, a few posts with hashtags in
+// The two demo consumers' social tab (emulator only): handles, following each other, a few posts and two reels in
 // both feeds (no trigger runs while seeding: the fan-out's feed items are written here), a like and a comment with
 // the counters they would have set. Fixed ids: a second run rewrites the same documents.
+const DEMO_MEDIA = 'http://127.0.0.1:5000/demo/social';
+
 export async function seedSocial(ctx: SeedContext): Promise<void> {
   const [lan, minh] = (ctx.fixtures as { DEMO_USERS: Array<{ id: string; name: string }> }).DEMO_USERS;
   const hour = 3_600_000;
@@ -37,6 +39,28 @@ export async function seedSocial(ctx: SeedContext): Promise<void> {
       updatedAt: at,
     };
   });
+  // Two short reels (the videos and covers are Hosting's demo files, openapi/demo/social).
+  const reel = (i: number, author: { id: string; name: string }, name: string, caption: string, hoursAgo: number): PostRecord => {
+    const at = ctx.now - hoursAgo * hour;
+    const file = `${DEMO_MEDIA}/${name}`;
+    return {
+      id: `seed-reel-${i}`,
+      authorId: author.id,
+      author: { name: author.name, handle: people.find((p) => p.user.id === author.id)!.handle },
+      type: 'REEL',
+      text: caption,
+      media: [{ id: `seed-${name}-video`, kind: 'VIDEO', mimeType: 'video/mp4', url: `${file}.mp4` }],
+      reel: { durationSec: 4, cover: { id: `seed-${name}-cover`, url: `${file}.jpg` } },
+      location: null,
+      visibility: 'PUBLIC',
+      hashtags: hashtagsOf(caption),
+      mentions: [],
+      status: 'ACTIVE',
+      createdAt: at,
+      updatedAt: at,
+    };
+  };
+  posts.push(reel(1, minh, 'reel-pho', 'Một tô phở trong 4 giây #PhởHàNội', 8), reel(2, lan, 'reel-saigon', 'Sài Gòn về đêm #SaiGon', 4));
   const comment: CommentRecord = {
     id: 'seed-comment-1',
     postId: posts[2].id,
