@@ -9,18 +9,9 @@
 // page of 100 and for every page of 20 followed by cursor through the circle.
 // Run by `npm run bench` inside `firebase emulators:exec`; writes its figures as JSON to the path given.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
+import { PROJECT_ID } from '../lib/util.mjs';
+import { functionsRequire as require, lib } from './functions-lib.mjs';
 import { attempt, median, percentile } from './stats.mjs';
-
-const require = createRequire(path.join(functionsDir, 'package.json'));
-const lib = (p) => require(path.join(functionsDir, 'lib', p));
-// The modules' config switches, installed as the functions entry installs them (the catalog reads the configuration,
-// which needs the API's secrets: the bench's own, as in twin.mjs).
-process.env.JWT_SECRET ??= 'bench-access-secret-0123456789abcdef0123456789';
-process.env.JWT_REFRESH_SECRET ??= 'bench-refresh-secret-0123456789abcdef01234567';
-lib('platform/core/config/module-switches.js').installSwitches(lib('module-switches.generated.js').MODULE_SWITCHES);
 const { db } = lib('platform/core/firebase/firebase.js');
 const { geohashOf } = lib('platform/kits/geo/geo.js');
 const { geohashDistance } = lib('platform/kits/geo/nearby-page.js');

@@ -5,16 +5,9 @@
 // the same 20 feed documents. Run by `npm run bench` inside `firebase emulators:exec`; writes its figures as JSON to
 // the path given.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
+import { PROJECT_ID } from '../lib/util.mjs';
+import { lib } from './functions-lib.mjs';
 import { attempt, median, percentile, spread } from './stats.mjs';
-
-const require = createRequire(path.join(functionsDir, 'package.json'));
-const lib = (p) => require(path.join(functionsDir, 'lib', p));
-process.env.JWT_SECRET ??= 'bench-access-secret-0123456789abcdef0123456789';
-process.env.JWT_REFRESH_SECRET ??= 'bench-refresh-secret-0123456789abcdef01234567';
-lib('platform/core/config/module-switches.js').installSwitches(lib('module-switches.generated.js').MODULE_SWITCHES);
 const { db } = lib('platform/core/firebase/firebase.js');
 const { fanOut } = lib('modules/social/social.fanout.js');
 const { createPostsService } = lib('modules/social/social.posts.js');
