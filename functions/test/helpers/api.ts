@@ -16,6 +16,15 @@ export function testIp(): string {
   return `198.18.${b[0]}.${b[1]}`;
 }
 
+/**
+ * For a test that counts an IP's requests against a limit: drawn from 198.19.0.0/16, where testIp() never lands, so
+ * the thousands of random testIp() calls of a run cannot share its bucket by chance.
+ */
+export function countedIp(): string {
+  const b = randomBytes(2);
+  return `198.19.${b[0]}.${b[1]}`;
+}
+
 export async function call<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
   method: string,
   path: string,

@@ -1,7 +1,7 @@
 import { getApps, initializeApp } from 'firebase-admin/app';
 import { getFirestore } from 'firebase-admin/firestore';
 import { ADMIN_EMAIL, adminTokens, registerVerified } from '../../helpers/accounts';
-import { call, PASSWORD, testIp, uniqueEmail } from '../../helpers/api';
+import { call, countedIp, PASSWORD, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { codeIn, inbox, mailedCode, waitForMail, waitForSms } from '../../helpers/sinks';
 import { USERS } from '../../../src/modules/users/users.model';
@@ -166,7 +166,7 @@ describe('ADMIN_EMAILS', () => {
 
 describe('per-IP rate limit', () => {
   it('answers 429 with Retry-After once an IP exceeds the register limit', async () => {
-    const ip = testIp();
+    const ip = countedIp();
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 11; i += 1) {
