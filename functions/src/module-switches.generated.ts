@@ -18,6 +18,8 @@ import { cartSwitches } from './modules/cart/cart.config';
 import { deliverySwitches } from './modules/delivery/delivery.config';
 import { bookingsSwitches } from './modules/bookings/bookings.config';
 import { socialSwitches } from './modules/social/social.config';
+import { supportSwitches } from './modules/support/support.config';
+import { assistantSwitches } from './modules/assistant/assistant.config';
 
 export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
   { module: 'health', switches: healthSwitches },
@@ -36,4 +38,6 @@ export const MODULE_SWITCHES: readonly ModuleSwitches[] = [
   { module: 'delivery', switches: deliverySwitches },
   { module: 'bookings', switches: bookingsSwitches },
   { module: 'social', switches: socialSwitches },
+  { module: 'support', switches: supportSwitches },
+  { module: 'assistant', switches: assistantSwitches },
 ];

@@ -37,6 +37,8 @@ import { schoolsModule } from './schools/schools.module';
 import { homeServicesModule } from './homeservices/homeservices.module';
 import { socialModule } from './social/social.module';
 import { cmsModule } from './cms/cms.module';
+import { supportModule } from './support/support.module';
+import { assistantModule } from './assistant/assistant.module';
 
 // The one list of modules. The API mounts their routes (in this order), the Cloud Functions entry exports
 // their task and trigger functions, and every central list (events, save and review targets, chat contexts,
@@ -81,6 +83,8 @@ export const REGISTRY: ModuleRegistry = installModules(
     homeServicesModule,
     socialModule,
     cmsModule,
+    supportModule,
+    assistantModule,
   ]),
 );
 

@@ -50,12 +50,20 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('npm run new:module', () => {
   it.each([
-    ['catalog', 'support', [], ['support.catalog.ts', 'support.wiring.ts', 'support.routes.ts', 'support.collections.ts']],
+    ['catalog', 'helpdesk', ['--tag', 'support'], ['helpdesk.catalog.ts', 'helpdesk.wiring.ts', 'helpdesk.routes.ts', 'helpdesk.collections.ts']],
     [
       'lifecycle',
-      'support',
-      [],
-      ['support.machine.ts', 'support.deadline.ts', 'support.lifecycle.ts', 'support.tasks.ts', 'support.triggers.ts', 'support.errors.ts', 'support.repo.ts'],
+      'helpdesk',
+      ['--tag', 'support'],
+      [
+        'helpdesk.machine.ts',
+        'helpdesk.deadline.ts',
+        'helpdesk.lifecycle.ts',
+        'helpdesk.tasks.ts',
+        'helpdesk.triggers.ts',
+        'helpdesk.errors.ts',
+        'helpdesk.repo.ts',
+      ],
     ],
     ['content', 'notes', ['--tag', 'support'], ['notes.errors.ts', 'notes.repo.ts', 'notes.service.ts', 'notes.routes.ts', 'notes.schemas.ts']],
   ])('%s: writes the folder, its test and API page, the module line and the index block; every file parses', (shape, name, extra, own) => {
@@ -120,12 +128,12 @@ describe('npm run new:module', () => {
     [['Bad_Name', '--shape', 'content'], /bad name "Bad_Name"/],
     [['index', '--shape', 'content', '--tag', 'support'], /bad name "index": reserved/],
     [['fuel', '--shape', 'catalog'], /module "fuel" exists already/],
-    [['support', '--shape', 'shop'], /unknown shape "shop": one of catalog, lifecycle, content/],
-    [['support'], /unknown shape ""/],
+    [['helpdesk', '--shape', 'shop', '--tag', 'support'], /unknown shape "shop": one of catalog, lifecycle, content/],
+    [['helpdesk', '--tag', 'support'], /unknown shape ""/],
     [['notes', '--shape', 'content'], /"notes" is not an API tag of the spec/],
-    [['support', '--shape', 'catalog', '--collection', 'fuel_stations'], /collection "fuel_stations" belongs to another module/],
-    [['support', 'surgeries', '--shape', 'catalog'], /one name only/],
-    [['support', '--shape', 'catalog', '--force'], /unknown option --force/],
+    [['helpdesk', '--shape', 'catalog', '--tag', 'support', '--collection', 'fuel_stations'], /collection "fuel_stations" belongs to another module/],
+    [['helpdesk', 'surgeries', '--shape', 'catalog', '--tag', 'support'], /one name only/],
+    [['helpdesk', '--shape', 'catalog', '--tag', 'support', '--force'], /unknown option --force/],
     [[], /usage: npm run new:module/],
   ])('refuses %j with exit 1, writing nothing', (args, message) => {
     const before = fs.readFileSync(path.join(tmp, 'functions/src/modules/index.ts'), 'utf8');
@@ -136,11 +144,11 @@ describe('npm run new:module', () => {
   });
 
   it('never overwrites a file in its way (the test file of an earlier attempt)', () => {
-    fs.mkdirSync(path.join(tmp, 'functions/test/modules/support'), { recursive: true });
-    fs.writeFileSync(path.join(tmp, 'functions/test/modules/support/support.test.ts'), '// mine\n');
-    const res = run('support', '--shape', 'catalog');
-    expect([res.status, res.stderr]).toEqual([1, '[new:module] refused: functions/test/modules/support/support.test.ts exists already: nothing written\n']);
-    expect(fs.existsSync(path.join(tmp, 'functions/src/modules/support'))).toBe(false);
-    expect(fs.readFileSync(path.join(tmp, 'functions/test/modules/support/support.test.ts'), 'utf8')).toBe('// mine\n');
+    fs.mkdirSync(path.join(tmp, 'functions/test/modules/helpdesk'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'functions/test/modules/helpdesk/helpdesk.test.ts'), '// mine\n');
+    const res = run('helpdesk', '--shape', 'catalog', '--tag', 'support');
+    expect([res.status, res.stderr]).toEqual([1, '[new:module] refused: functions/test/modules/helpdesk/helpdesk.test.ts exists already: nothing written\n']);
+    expect(fs.existsSync(path.join(tmp, 'functions/src/modules/helpdesk'))).toBe(false);
+    expect(fs.readFileSync(path.join(tmp, 'functions/test/modules/helpdesk/helpdesk.test.ts'), 'utf8')).toBe('// mine\n');
   });
 });

@@ -1,5 +1,7 @@
 // Public face of the booking engine: a vertical books through its service (the hold and the payment that secures
 // it) and shares its routes (modules/bookings/bookings.routes.ts); units and ranges come from platform/kits/inventory.
+import { ownRecord, type OwnRecords } from '../../platform/core/module/own-records';
+import type { BookingView as View } from './bookings.schemas';
 export { createBookingEngine, type BookingCaller, type BookingEngine, type HoldRequest } from './bookings.engine';
 export { BOOKING_STATUSES, type BookingStatus } from './bookings.machine';
 export { BOOKING_VERTICALS, type BookedResource, type BookingRecord, type BookingVertical } from './bookings.model';
@@ -13,4 +15,13 @@ export { proposalRoute } from './bookings.proposal-route';
 /** The bookings service of a configuration (loaded on first use: the face loads none of it at cold start). */
 export function bookingsService(config: Readonly<import('../../platform/core/config').AppConfig>) {
   return (require('./bookings.wiring') as typeof import('./bookings.wiring')).bookingsServiceFor(config);
+}
+
+/** The user's own bookings as their consumer app reads them (GET /bookings, GET /bookings/{id}); another's reads as absent. */
+export function bookingsOfConsumer(config: Readonly<import('../../platform/core/config').AppConfig>): OwnRecords<View> {
+  const viewer = (userId: string) => ({ userId, admin: false });
+  return {
+    recent: async (userId, limit) => (await bookingsService(config).mine(viewer(userId), { limit })).items as View[],
+    get: (userId, id) => ownRecord(id, () => bookingsService(config).get(viewer(userId), id)),
+  };
 }

@@ -2,6 +2,7 @@
 // transaction), the statuses, and the names other modules may show or link.
 import type { Transaction } from 'firebase-admin/firestore';
 import type { AppConfig } from '../../platform/core/config';
+import { ownRecord, type OwnRecords } from '../../platform/core/module/own-records';
 import type { OrderDraft } from './orders.place';
 
 export { ORDERS } from './orders.collections';
@@ -37,5 +38,16 @@ export function orderCommands(config: Readonly<AppConfig>) {
     view: (orderId: string, viewerId: string): Promise<unknown | undefined> => service(config).consumerView(orderId, viewerId),
     /** In the caller's transaction: whether an order with this id exists (checkout's idempotent replay). */
     txExists: (tx: Transaction, orderId: string): Promise<boolean> => service(config).txExists(tx, orderId),
+  };
+}
+
+export type ConsumerOrderView = Awaited<ReturnType<ReturnType<typeof service>['get']>>;
+
+/** The user's own orders as their consumer app reads them (GET /orders, GET /orders/{id}); another's reads as absent. */
+export function ordersOfConsumer(config: Readonly<AppConfig>): OwnRecords<ConsumerOrderView> {
+  const viewer = (userId: string) => ({ userId, admin: false });
+  return {
+    recent: async (userId, limit) => (await service(config).mine(viewer(userId), undefined, { limit })).items as ConsumerOrderView[],
+    get: (userId, id) => ownRecord(id, () => service(config).get(viewer(userId), id)),
   };
 }

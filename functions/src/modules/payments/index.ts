@@ -2,6 +2,7 @@
 // hold, capture, release and refund through these commands; the ledger moves happen here, in one transaction each.
 import type { Transaction } from 'firebase-admin/firestore';
 import type { AppConfig } from '../../platform/core/config';
+import { ownRecord, type OwnRecords } from '../../platform/core/module/own-records';
 import type { TriggerDefinition } from '../../platform/core/module/module';
 import type { Vnd } from '../../platform/kits/money/money';
 import { PAYMENTS } from './payments.collections';
@@ -56,5 +57,15 @@ export function paymentCommands(config: Readonly<AppConfig>) {
     refund: (paymentId: string, input: { amount?: Vnd; reason: string; by: string; idempotencyKey: string }) =>
       service(config).refund({ userId: input.by, staff: false, system: true }, { paymentId, amount: input.amount, reason: input.reason }, input.idempotencyKey),
     get: (paymentId: string) => service(config).get({ userId: 'system', staff: true }, paymentId),
+  };
+}
+
+export type PayerPaymentView = Awaited<ReturnType<PaymentsService['get']>>;
+
+/** The user's own payments as their app reads them (GET /payments, GET /payments/{id}); another's reads as absent. */
+export function paymentsOfPayer(config: Readonly<AppConfig>): OwnRecords<PayerPaymentView> {
+  return {
+    recent: async (userId, limit) => (await service(config).list({ payerId: userId }, { limit }, userId, 'payer')).items as PayerPaymentView[],
+    get: (userId, id) => ownRecord(id, () => service(config).get({ userId, staff: false }, id)),
   };
 }

@@ -1,5 +1,6 @@
 // Public face of the rides module: ride statuses for modules that show or link rides, and a ride as a payable.
 import type { AppConfig } from '../../platform/core/config';
+import { ownRecord, type OwnRecords } from '../../platform/core/module/own-records';
 import { paymentCommands } from '../payments';
 import type { RideStatus as Status } from './rides.model';
 
@@ -38,5 +39,18 @@ export async function ridePayable(config: Readonly<AppConfig>, rideId: string): 
     status: ride.status,
     voided,
     settled: ride.status === 'COMPLETED',
+  };
+}
+
+type RidesService = ReturnType<typeof import('./rides.wiring').ridesServiceFor>;
+export type RiderRideView = Awaited<ReturnType<RidesService['get']>>;
+
+/** The user's own rides as their rider reads them (GET /rides, GET /rides/{id}); another's ride reads as absent. */
+export function ridesOfRider(config: Readonly<AppConfig>): OwnRecords<RiderRideView> {
+  const service = () => (require('./rides.wiring') as typeof import('./rides.wiring')).ridesServiceFor(config);
+  return {
+    recent: async (userId, limit) => (await service().list({ riderId: userId }, { limit }, userId)).items as RiderRideView[],
+    // As a plain party: an administrator asking through the assistant or a ticket reads only their own rides.
+    get: (userId, id) => ownRecord(id, () => service().get({ userId, admin: false }, id)),
   };
 }

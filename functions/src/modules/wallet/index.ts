@@ -41,3 +41,10 @@ export const ledger = {
    */
   prepare: (tx: Transaction, legs: readonly Leg[], ctx: PostContext): Promise<() => TransferRecord[]> => repo().prepare(tx, legs, ctx),
 };
+
+/** The user's own wallet as GET /wallet answers it (balance and held, integer VND). */
+export function walletOf(userId: string): Promise<{ userId: string; currency: 'VND'; balance: number; held: number }> {
+  return (require('./ledger.repo') as typeof import('./ledger.repo')).ledgerRepo
+    .balances([userAccountId('WALLET', userId), userAccountId('HELD', userId)])
+    .then(([main, held]) => ({ userId, currency: 'VND' as const, balance: main.balance, held: held.balance }));
+}

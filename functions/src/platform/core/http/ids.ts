@@ -1,14 +1,7 @@
 import { z } from 'zod';
-import { isWellFormedText } from '../../kits/text/text';
+import { isDocumentId } from './document-id';
 
-// Firestore's rules for a document id: 1–1,500 bytes of UTF-8, no "/", not "." or "..", not __…__.
-// Anything else reaches Firestore as INVALID_ARGUMENT (a 500); checked at the edge instead.
-const MAX_ID_BYTES = 1500;
-
-export function isDocumentId(value: string): boolean {
-  if (value.length === 0 || value === '.' || value === '..' || value.includes('/') || /^__.*__$/s.test(value)) return false;
-  return isWellFormedText(value) && Buffer.byteLength(value, 'utf8') <= MAX_ID_BYTES;
-}
+export { isDocumentId };
 
 const DOCUMENT_ID_RULE = 'must be a valid id (1 to 1,500 bytes, no "/", not "." or "..", not __…__)';
 

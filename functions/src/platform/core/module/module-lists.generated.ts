@@ -16,6 +16,7 @@ export const MODULE_LISTS = {
     'delivery.manage',
     'bookings.manage',
     'cms.manage',
+    'support.manage',
   ],
   apiTags: [
     'health',
@@ -49,5 +50,7 @@ export const MODULE_LISTS = {
     'schools',
     'social',
     'cms',
+    'support',
+    'assistant',
   ],
 } as const;

@@ -4,10 +4,7 @@ import { MODULE_LISTS } from '../module/module-lists.generated';
 // (`apiTags` of its definition, module-lists.generated.ts lists their names); the areas no module serves yet wait
 // here with theirs, and a module that comes to serve one moves its row into its definition. The OpenAPI tag list is
 // generated from the tags that have operations, in name order.
-export const PLANNED_TAGS = {
-  assistant: 'In-app assistant: questions about orders, rides and bookings.',
-  support: 'Support tickets and conversations with the support team.',
-} as const;
+export const PLANNED_TAGS = {} as const;
 
 export type ApiTag = (typeof MODULE_LISTS.apiTags)[number] | keyof typeof PLANNED_TAGS;
 
