@@ -44,9 +44,9 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   },
 ];
 
-const IdArgs = z.object({ id: z.string().min(1).max(200).optional() });
+const IdArgs = z.strictObject({ id: z.string().min(1).max(200).optional() });
 const RangeArgs = IdArgs.extend({ from: z.iso.datetime({ offset: true }).optional(), to: z.iso.datetime({ offset: true }).optional() });
-const QueryArgs = z.object({ query: z.string().min(1).max(500) });
+const QueryArgs = z.strictObject({ query: z.string().min(1).max(500) });
 
 /** Runs one tool call for the caller, keeping the references of the records it returned. */
 export function toolRunner(tools: AssistantTools, lang: Lang, found: Reference[]) {

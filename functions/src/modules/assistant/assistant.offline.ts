@@ -1,3 +1,4 @@
+import { foldText } from '../../platform/kits/text/text';
 import type { Intent } from './assistant.intents';
 import type { AssistantAnswer, QuickReply, Reference } from './assistant.model';
 import type { Lang, Passage } from './assistant.retrieval';
@@ -17,10 +18,19 @@ export function pageAnswer(passage: Passage, lang: Lang): { text: string; refere
   };
 }
 
+// "How do I get a refund?" asks the help pages, not the status of a refund: a how-to question without a record id
+// is answered from them first when they have a passage for it.
+const HOW_TO = /\b(lam sao|lam the nao|nhu the nao|the nao|bao lau|cach nao|huong dan|chinh sach|how do|how can|how to|how long|policy)\b/;
+const isHowTo = (question: string) => HOW_TO.test(foldText(question));
+
 // The offline assistant: the intent picks one of the caller's tools (bound to them), the answer is a template over
 // what the tool returned. A question naming an id that is not the caller's is answered as if there were none.
 export async function answerOffline(intent: Intent, question: string, tools: AssistantTools): Promise<AssistantAnswer> {
   const { lang, ids } = intent;
+  if (intent.name !== 'faq' && ids.length === 0 && isHowTo(question)) {
+    const help = await faqAnswer(question, lang, false);
+    if (help) return help;
+  }
   const named = ids.length > 0;
   const id = ids[0];
   switch (intent.name) {
@@ -75,9 +85,11 @@ async function paymentAnswer(intent: Intent, tools: AssistantTools): Promise<Ass
   return answer(T.payment(chosen, lang), [references.payment(chosen)], quick(lang, 'handoff'));
 }
 
-async function faqAnswer(question: string, lang: Lang): Promise<AssistantAnswer> {
+async function faqAnswer(question: string, lang: Lang, orUnknown: false): Promise<AssistantAnswer | undefined>;
+async function faqAnswer(question: string, lang: Lang, orUnknown?: true): Promise<AssistantAnswer>;
+async function faqAnswer(question: string, lang: Lang, orUnknown = true): Promise<AssistantAnswer | undefined> {
   const [best] = await searchHelp(question, lang, 1);
-  if (!best) return answer(T.unknown(lang), [], quick(lang, 'ride', 'order', 'handoff'));
+  if (!best) return orUnknown ? answer(T.unknown(lang), [], quick(lang, 'ride', 'order', 'handoff')) : undefined;
   const { text, reference } = pageAnswer(best.passage, best.passage.lang);
   return answer(text, [reference], quick(lang, 'handoff'));
 }

@@ -330,6 +330,16 @@ describe('support tickets', () => {
     expect((await staffPost(agent, other, { cannedReplyId: cannedId })).body.code).toBe('SUPPORT_CANNED_NOT_FOUND');
     expect((await staffPost(agent, other, {})).status).toBe(400);
     expect((await call('GET', '/support/admin/canned-replies', { token: outsider.accessToken })).status).toBe(403);
+
+    // Staff's explicit moves, and one the status does not allow.
+    expect((await staffMove(agent, safety, 'start')).body.status).toBe('IN_PROGRESS');
+    expect((await staffMove(agent, safety, 'await-user')).body).toMatchObject({ status: 'WAITING_USER', allowed: ['start', 'resolve', 'close'] });
+    expect((await staffMove(agent, safety, 'start')).body.status).toBe('IN_PROGRESS');
+    expect((await staffMove(agent, safety, 'close')).body).toMatchObject({ status: 'CLOSED', closedAt: expect.any(String), allowed: [] });
+    const closedAgain = await staffMove(agent, safety, 'close');
+    expect([closedAgain.status, closedAgain.body.code]).toEqual([409, 'TICKET_TRANSITION']);
+    expect((await staffMove(outsider, safety, 'start')).body.code).toBe('PERMISSION_REQUIRED');
+    expect((await staffMove(agent, 'no-such-ticket', 'start')).status).toBe(404);
   });
 
   it('categories are public to signed-in users with their service levels', async () => {
