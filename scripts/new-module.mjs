@@ -34,9 +34,13 @@ export function singular(name) {
   return name;
 }
 
+// The spec's tags: those the modules serve (module-lists.generated.ts) and those still planned (tags.ts). A new
+// module may serve any of them (its routes name the tag; only a planned tag's first module claims it).
 function apiTags(root) {
-  const text = fs.readFileSync(path.join(root, 'functions/src/platform/core/openapi/tags.ts'), 'utf8');
-  return [...text.matchAll(/^ {2}([a-z]+): '/gm)].map((m) => m[1]);
+  const planned = fs.readFileSync(path.join(root, 'functions/src/platform/core/openapi/tags.ts'), 'utf8');
+  const lists = fs.readFileSync(path.join(root, 'functions/src/platform/core/module/module-lists.generated.ts'), 'utf8');
+  const served = /apiTags: \[([^\]]*)\]/.exec(lists)?.[1] ?? '';
+  return [...new Set([...[...served.matchAll(/'([a-z]+)'/g)].map((m) => m[1]), ...[...planned.matchAll(/^ {2}([a-z]+): '/gm)].map((m) => m[1])])].sort();
 }
 
 function knownCollections(root) {

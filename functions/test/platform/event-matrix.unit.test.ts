@@ -31,6 +31,8 @@ const BEYOND_SPEC = [
       (step) => `booking.${v}.${step}`,
     ),
   ),
+  // The help desk (the spec names none): staff's replies and a ticket's moves, to its owner.
+  'support.ticket.*',
   // School trips (the spec names none): a term's plan and each day's trip, to the parent or the driver.
   ...['offered', 'matched', 'driverLeft', 'planCancelled', 'started', 'pickedUp', 'droppedOff', 'skipped', 'cancelled', 'expired'].map(
     (step) => `school.trip.${step}`,

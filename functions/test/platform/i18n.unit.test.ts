@@ -137,6 +137,7 @@ describe('message catalogues', () => {
         'rides/rides.texts.ts',
         'schools/schools.texts.ts',
         'social/social.texts.ts',
+        'support/support.texts.ts',
         'wallet/wallet.texts.ts',
       ].map((f) => `modules/${f}`),
     );

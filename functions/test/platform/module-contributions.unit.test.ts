@@ -43,6 +43,7 @@ describe('module seeds', () => {
       'homeservices',
       'social',
       'cms',
+      'support',
     ]);
     for (const m of MODULES) if (m.seed) expect(typeof m.seed.load()).toBe('function');
   });

@@ -27,6 +27,7 @@ function copyRoot(): string {
     'functions/src/modules',
     'functions/src/module-switches.generated.ts',
     'functions/src/platform/core/openapi/tags.ts',
+    'functions/src/platform/core/module/module-lists.generated.ts',
   ])
     fs.cpSync(path.join(root, file), path.join(dir, file), { recursive: true });
   fs.mkdirSync(path.join(dir, 'docs', 'api'), { recursive: true });
@@ -98,8 +99,8 @@ describe('npm run new:module', () => {
       expect(plan.files[`${src}/${name}.triggers.ts`]).toContain('typedTrigger(');
       expect(plan.files[`${src}/${name}.deadline.ts`]).toContain('defineDeadline<');
       expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('transition(');
-      expect(plan.files[`${src}/${name}.config.ts`]).toContain(`export const ${name}Switches = defineSwitches({\n  SUPPORT_ACCEPT_WITHIN_SEC: {`);
-      expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('config.SUPPORT_ACCEPT_WITHIN_SEC * 1000');
+      expect(plan.files[`${src}/${name}.config.ts`]).toContain(`export const ${name}Switches = defineSwitches({\n  HELPDESK_ACCEPT_WITHIN_SEC: {`);
+      expect(plan.files[`${src}/${name}.lifecycle.ts`]).toContain('config.HELPDESK_ACCEPT_WITHIN_SEC * 1000');
       expect(definition).toContain(`  config: ${name}Switches,\n`);
       const switches = plan.edits[switchesFile];
       // After the last module's fragment, in the import block and in the list (its module is last in MODULES).

@@ -122,6 +122,8 @@ describe('trigger groups', () => {
       'socialLikeCreated',
       'socialPostWritten',
       'socialShareCreated',
+      'ticketMessageCreated',
+      'ticketStatusChanged',
       'usersChanged',
       'walletTransferCreated',
       'walletWithdrawalChanged',

@@ -21,10 +21,10 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection(META).doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(12);
+    expect(snap.get('version')).toBe(13);
     // Version 9 added the demo merchants (the commerce walkthrough in the README orders from them), 10 the hotels,
     // 11 the rental listings, clinics with their doctors, schools and home-service providers, 12 the social tab's
-    // posts and the operators' content (tested below).
+    // posts and the operators' content, 13 the help desk's canned replies and a ticket of Minh's (tested below).
     const merchants = await getFirestore(app).getAll(
       ...Array.from({ length: 20 }, (_, i) => getFirestore(app).doc(`${MERCHANTS}/seed-merchant-${String(i + 1).padStart(2, '0')}`)),
     );
@@ -64,6 +64,19 @@ describe('emulator-data import', () => {
     expect(seeded((await call('GET', '/cms/pages')).body.items)).toEqual(['faq', 'privacy', 'terms']);
     expect((await call('GET', '/cms/pages/faq')).body.faq[0].question.vi).toBe('Hoàn tiền mất bao lâu?');
     expect((await call('GET', '/cms/config/DRV?appVersion=1.0.0')).body).toMatchObject({ version: 1, flags: { cashPayouts: true }, update: 'REQUIRED' });
+  });
+
+  it("the help desk's canned replies and Minh's answered ticket are there; the assistant answers from the seeded FAQ", async () => {
+    const admin = (await call('POST', '/auth/login/password', { body: { email: 'admin@superapp.local', password: 'superapp-dev-admin' } })).body;
+    const canned = (await call('GET', '/support/admin/canned-replies?limit=100', { token: admin.accessToken })).body.items as Array<{ id: string }>;
+    expect(canned.map((c) => c.id).filter((id) => id.startsWith('seed-'))).toEqual(['seed-canned-receipt', 'seed-canned-driver', 'seed-canned-refund']);
+    const minh = (await call('POST', '/auth/login/password', { body: { email: 'minh@superapp.local', password: 'superapp-demo-user' } })).body;
+    const thread = (await call('GET', '/support/tickets/seed-ticket-minh-late-driver/messages', { token: minh.accessToken })).body.items;
+    expect(thread.map((m: { from: string }) => m.from)).toEqual(['USER', 'STAFF']);
+    const queue = (await call('GET', '/support/admin/tickets?status=IN_PROGRESS&category=RIDE&limit=100', { token: admin.accessToken })).body.items;
+    expect(queue.map((t: { id: string }) => t.id)).toContain('seed-ticket-minh-late-driver');
+    const answer = (await call('POST', '/assistant/messages', { token: minh.accessToken, body: { text: 'hoan tien mat bao lau?' } })).body.answer;
+    expect(answer.references.map((r: { type: string; id: string }) => [r.type, r.id])).toContainEqual(['PAGE', 'faq']);
   });
 
   it('the local administrator signs in with its documented password', async () => {

@@ -17,6 +17,7 @@ export const supportModule = defineModule({
   config: supportSwitches,
   errorCodes: SUPPORT_ERROR_CODES,
   permissions: ['support.manage'],
+  seed: { load: () => (require('./support.seed') as typeof import('./support.seed')).seedSupport },
   events: SUPPORT_EVENTS.rows,
   routes: (ctx) => [
     ...(require('./support.routes') as typeof import('./support.routes')).supportRoutes(ctx),

@@ -53,7 +53,8 @@ export function createThread(deps: SupportDeps, tickets: Tickets) {
         messageCount: x.messageCount + 1,
         updatedAt: t,
         firstResponseAt: staffAnswer ? (x.firstResponseAt ?? t) : x.firstResponseAt,
-        assigneeId: author.from === 'STAFF' ? (x.assigneeId ?? author.id) : x.assigneeId,
+        // Staff's first answer takes an unassigned ticket; a note alone does not.
+        assigneeId: staffAnswer ? (x.assigneeId ?? author.id) : x.assigneeId,
       });
       const action = moveOfMessage(r, author.from, { internal: draft.internal, awaitUser: opts.awaitUser });
       if (!action) {
