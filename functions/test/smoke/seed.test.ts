@@ -73,7 +73,7 @@ describe('emulator-data import', () => {
     const minh = (await call('POST', '/auth/login/password', { body: { email: 'minh@superapp.local', password: 'superapp-demo-user' } })).body;
     const thread = (await call('GET', '/support/tickets/seed-ticket-minh-late-driver/messages', { token: minh.accessToken })).body.items;
     expect(thread.map((m: { from: string }) => m.from)).toEqual(['USER', 'STAFF']);
-    const queue = (await call('GET', '/support/admin/tickets?status=IN_PROGRESS&category=RIDE&limit=100', { token: admin.accessToken })).body.items;
+    const queue = (await call('GET', '/support/admin/tickets?status=WAITING_USER&category=RIDE&limit=100', { token: admin.accessToken })).body.items;
     expect(queue.map((t: { id: string }) => t.id)).toContain('seed-ticket-minh-late-driver');
     const answer = (await call('POST', '/assistant/messages', { token: minh.accessToken, body: { text: 'hoan tien mat bao lau?' } })).body.answer;
     expect(answer.references.map((r: { type: string; id: string }) => [r.type, r.id])).toContainEqual(['PAGE', 'faq']);

@@ -4,9 +4,10 @@ import type { AssistantAnswer, QuickReply, Reference } from './assistant.model';
 import type { Lang, Passage } from './assistant.retrieval';
 import { ASSISTANT_TEXTS as T } from './assistant.texts';
 import { references, type AssistantTools } from './assistant.tools';
-import { searchHelp } from './assistant.faq';
+import { searchHelp } from './assistant.help-index';
 
-const quick = (lang: Lang, ...keys: Array<keyof typeof T.quick>): QuickReply[] =>
+/** Quick replies of the template table, in `lang`. */
+export const quick = (lang: Lang, ...keys: Array<keyof typeof T.quick>): QuickReply[] =>
   keys.map((k) => ({ text: T.quick[k][lang], action: k === 'handoff' ? 'HANDOFF' : 'SEND' }));
 const answer = (text: string, refs: Reference[], quickReplies: QuickReply[]): AssistantAnswer => ({ text, references: refs, quickReplies });
 
@@ -63,7 +64,7 @@ export async function answerOffline(intent: Intent, question: string, tools: Ass
       return paymentAnswer(intent, tools);
     case 'wallet_balance': {
       const wallet = await tools.wallet();
-      return answer(T.wallet(wallet.balance, wallet.held, lang), [references.wallet(wallet.userId, wallet.balance)], quick(lang, 'refund'));
+      return answer(T.wallet(wallet.balance, wallet.held, lang), [references.wallet(wallet.userId, wallet.balance, lang)], quick(lang, 'refund'));
     }
     case 'ticket_status': {
       const [ticket] = await tools.tickets(id);

@@ -67,7 +67,6 @@ type ChatMessage =
   | { role: 'tool'; tool_call_id: string; content: string };
 
 // Error messages go to logs: a server echoing the key (some quote it in a 401 body) must not put it there.
-const BODY_EXCERPT_CHARS = 200;
 function redacted(text: string, apiKey: string): string {
   return apiKey ? text.split(apiKey).join('[redacted]') : text;
 }
@@ -99,7 +98,8 @@ async function requestCompletion(
     clearTimeout(timer);
   }
   if (status < 200 || status > 299) {
-    throw new ProviderError(redacted(`chat completions: HTTP ${status}: ${text.slice(0, BODY_EXCERPT_CHARS)}`, settings.apiKey), 'http');
+    // The status only: a provider's error body may echo the key (partly masked) or the conversation.
+    throw new ProviderError(`chat completions: HTTP ${status}`, 'http');
   }
   return parseCompletion(text).choices[0].message;
 }

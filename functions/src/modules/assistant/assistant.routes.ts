@@ -12,13 +12,9 @@ import {
   SuggestionsQuerySchema,
   SuggestionsSchema,
 } from './assistant.schemas';
+import { ASSISTANT_RATE_LIMITS } from './assistant.limits';
 import { messageView } from './assistant.views';
 import { assistantFor } from './assistant.wiring';
-
-// Named scopes: each question costs reads of the caller's records (and, hosted, a model call); a hand-off opens a
-// ticket staff answer.
-const ASK_LIMIT = { scope: 'assistant-message', limit: 30, windowSec: 600, per: 'user' } as const;
-const HANDOFF_LIMIT = { scope: 'assistant-handoff', limit: 5, windowSec: 3600, per: 'user' } as const;
 
 export function assistantRoutes({ config }: AppContext): AnyRoute[] {
   const assistant = () => assistantFor(config);
@@ -33,7 +29,7 @@ export function assistantRoutes({ config }: AppContext): AnyRoute[] {
       description:
         'Answers from your own records only (the backend’s own reads, as you: someone else’s ride id answers as if it did not exist) and from the published help pages (BM25, Vietnamese and English, diacritics folded: "hoan tien" finds "hoàn tiền"). The answer carries `references` (each record it used, with its deep link) and `quickReplies`. Offline by default (ASSISTANT_PROVIDER); a hosted model answers when configured, the offline rules when it fails. Both messages are kept in your conversation. With an Idempotency-Key a retry answers the same exchange. Limit: `assistant-message`, 30 per user per 10 minutes.',
       idempotent: true,
-      rateLimit: ASK_LIMIT,
+      rateLimit: ASSISTANT_RATE_LIMITS.ask,
       request: { body: AskSchema },
       response: { status: 201, description: 'Your question and its answer.', schema: AskAnswerSchema },
       handler: async ({ auth, body }) => {
@@ -60,9 +56,10 @@ export function assistantRoutes({ config }: AppContext): AnyRoute[] {
       path: '/assistant/messages',
       operationId: 'clearAssistantMessages',
       summary: 'Delete my whole conversation with the assistant',
-      description: 'Tickets opened from it keep their transcript.',
+      description: 'Tickets opened from it keep their transcript. Limit: `assistant-clear`, 10 per user per hour.',
+      rateLimit: ASSISTANT_RATE_LIMITS.clear,
       response: { description: 'How many messages were deleted (0 when there were none).', schema: ClearedSchema },
-      handler: async ({ auth }) => ({ deleted: await assistant().clear(auth!.userId) }),
+      handler: ({ auth }) => assistant().clear(auth!.userId),
     }),
     defineRoute({
       ...base,
@@ -76,7 +73,7 @@ export function assistantRoutes({ config }: AppContext): AnyRoute[] {
       response: { description: 'Deleted.', schema: ClearedSchema },
       handler: async ({ auth, params }) => {
         await assistant().removeOne(auth!.userId, params.id);
-        return { deleted: 1 };
+        return { deleted: 1, more: false };
       },
     }),
     defineRoute({
@@ -86,9 +83,9 @@ export function assistantRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'handAssistantToSupport',
       summary: 'Hand my conversation to the support team as a ticket',
       description:
-        'Opens a support ticket (source ASSISTANT) whose description is the conversation’s last 20 messages, linked to the latest ride, order, booking or payment of yours an answer referred to; the conversation gets a message pointing at the ticket. 409 ASSISTANT_NOTHING_TO_HAND_OFF before any question. With an Idempotency-Key a retry answers the same ticket. Limit: `assistant-handoff`, 5 per user per hour.',
+        'Opens a support ticket (source ASSISTANT) whose description is the conversation’s last 20 messages (the newest kept within 4,000 characters), linked to the latest ride, order, booking or payment of yours an answer referred to; the conversation gets a message pointing at the ticket. One ticket per question handed off: a retry or a double tap answers the same ticket. 409 ASSISTANT_NOTHING_TO_HAND_OFF before any question. Limit: `assistant-handoff`, 5 per user per hour.',
       idempotent: true,
-      rateLimit: HANDOFF_LIMIT,
+      rateLimit: ASSISTANT_RATE_LIMITS.handoff,
       errors: [409],
       codes: ['ASSISTANT_NOTHING_TO_HAND_OFF'],
       request: { body: HandoffSchema },

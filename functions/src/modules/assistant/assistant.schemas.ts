@@ -49,7 +49,12 @@ export const AssistantMessageSchema = z
 export const AskAnswerSchema = z.object({ question: AssistantMessageSchema, answer: AssistantMessageSchema }).meta({ id: 'AssistantExchange' });
 export const HistorySchema = z.object({ items: z.array(AssistantMessageSchema), nextCursor: z.string().nullable() }).meta({ id: 'AssistantHistory' });
 export const HistoryQuerySchema = PageQuerySchema;
-export const ClearedSchema = z.object({ deleted: z.number().int().describe('How many messages were deleted') }).meta({ id: 'AssistantCleared' });
+export const ClearedSchema = z
+  .object({
+    deleted: z.number().int().describe('How many messages were deleted'),
+    more: z.boolean().describe('A very long conversation is deleted 4,000 messages per call: true means call again'),
+  })
+  .meta({ id: 'AssistantCleared' });
 export const SuggestionsSchema = z.object({ items: z.array(QuickReplySchema) }).meta({ id: 'AssistantSuggestions' });
 export const SuggestionsQuerySchema = z.object({ lang: Lang.optional() });
 
@@ -57,6 +62,7 @@ export const HandoffSchema = z
   .object({
     category: z.enum(TICKET_CATEGORIES).optional().describe('Default: from the last question (a ride → RIDE, a refund → PAYMENT…), else OTHER'),
     subject: writtenText(120, 3).optional().describe('Default: the last question'),
+    surface: z.enum(['CON', 'DRV', 'PAR']).default('CON').describe('The app you ask from: the ticket’s notices open there'),
   })
   .meta({ id: 'AssistantHandoff' });
 export const HandoffAnswerSchema = z.object({ ticket: TicketSchema, message: AssistantMessageSchema }).meta({ id: 'AssistantHandoffResult' });

@@ -1,17 +1,18 @@
 import type { z } from 'zod';
 import type { AppConfig } from '../../platform/core/config';
 import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
-import { truncateText } from '../../platform/kits/text/text';
+import { stableId } from '../../platform/kits/ids/stable-id';
+import { codePoints, truncateText } from '../../platform/kits/text/text';
 import { openTicketFor, type TicketCategory } from '../support';
 import { answerHosted } from './assistant.hosted';
 import { classify, type IntentName } from './assistant.intents';
 import { HANDOFF_TURNS, HISTORY_TURNS, type AssistantAnswer, type AssistantMessageRecord, type ProviderName } from './assistant.model';
-import { answerOffline } from './assistant.offline';
+import { answerOffline, quick } from './assistant.offline';
 import { assistantRepo as repo } from './assistant.repo';
 import type { Lang } from './assistant.retrieval';
 import type { AskSchema, HandoffSchema } from './assistant.schemas';
 import { ASSISTANT_TEXTS as T } from './assistant.texts';
-import { toolsFor } from './assistant.tools';
+import { references, toolsFor } from './assistant.tools';
 
 export interface AssistantDeps {
   config: Readonly<AppConfig>;
@@ -30,6 +31,25 @@ const CATEGORY_OF: Partial<Record<IntentName, TicketCategory>> = {
   wallet_balance: 'PAYMENT',
 };
 const LINKABLE = new Set(['RIDE', 'ORDER', 'BOOKING', 'PAYMENT']);
+/** Code points of a hand-off's transcript at most (a ticket's description). */
+const TRANSCRIPT_MAX = 4000;
+
+/** The conversation as staff read it, newest kept: older turns are dropped first when it is too long. */
+export function transcriptOf(turns: readonly AssistantMessageRecord[], lang: Lang, max: number): string {
+  const lines: string[] = [];
+  let used = 0;
+  for (const m of [...turns].reverse()) {
+    const line = `${T.speaker(m.role, lang)}: ${m.text}`;
+    const size = codePoints(line) + (lines.length > 0 ? 1 : 0);
+    if (used + size > max) {
+      if (lines.length === 0) lines.push(truncateText(line, max));
+      break;
+    }
+    lines.push(line);
+    used += size;
+  }
+  return lines.reverse().join('\n');
+}
 
 // One conversation per user: a question is classified, answered by the caller's tools (offline rules and templates, or
 // a hosted model when configured, the rules answering when it fails), and stored with its answer; a conversation
@@ -83,43 +103,41 @@ export function createAssistant(deps: AssistantDeps) {
     const asked = turns.filter((m) => m.role === 'user');
     if (asked.length === 0) throw new ConflictError('Ask the assistant something first').withCode('ASSISTANT_NOTHING_TO_HAND_OFF');
     const last = asked[asked.length - 1];
-    const lang = last.lang;
-    const transcript = turns
-      .map((m) => `${m.role === 'user' ? (lang === 'vi' ? 'Bạn' : 'You') : lang === 'vi' ? 'Trợ lý' : 'Assistant'}: ${m.text}`)
-      .join('\n');
+    const { lang } = last;
     const about = [...turns]
       .reverse()
       .flatMap((m) => m.references)
       .find((r) => LINKABLE.has(r.type));
-    const subject =
-      body.subject ?? (last.text.trim().length >= 3 ? truncateText(last.text, 120) : lang === 'vi' ? 'Trò chuyện với trợ lý' : 'Assistant conversation');
-    const ticket = await openTicketFor(config, userId, {
+    const ticket = {
+      // One ticket per question handed off: a retry, a double tap or a race opens it once.
+      id: stableId({ scope: 'assistant-handoff', caller: userId, key: last.id }),
       category: body.category ?? CATEGORY_OF[last.intent ?? 'faq'] ?? 'OTHER',
-      subject,
-      description: truncateText(transcript, 4000),
+      subject: body.subject ?? (codePoints(last.text.trim()) >= 3 ? truncateText(last.text, 120) : T.handoffSubject(lang)),
+      description: transcriptOf(turns, lang, TRANSCRIPT_MAX),
       link: about ? { type: about.type as 'RIDE' | 'ORDER' | 'BOOKING' | 'PAYMENT', id: about.id } : null,
+      surface: body.surface,
+    };
+    // A record no longer readable as the caller's (a ride since reassigned) does not stop the hand-off.
+    const opened = await openTicketFor(config, userId, ticket).catch((err: { code?: string }) => {
+      if (err.code === 'TICKET_LINK_NOT_FOUND') return openTicketFor(config, userId, { ...ticket, link: null });
+      throw err;
     });
     const t = now();
     const note: AssistantMessageRecord = {
-      id: repo.newId(userId),
+      id: `handoff-${opened.id}`,
       userId,
       role: 'assistant',
-      text:
-        lang === 'vi'
-          ? `Mình đã tạo yêu cầu hỗ trợ "${ticket.subject}". Nhân viên sẽ trả lời bạn sớm.`
-          : `I've opened the support ticket "${ticket.subject}". Our team will answer you soon.`,
+      text: T.handedOff(opened.subject, lang),
       lang,
       intent: 'human',
       replyTo: last.id,
-      references: [
-        { type: 'TICKET', id: ticket.id, label: ticket.status, deepLink: { tab: 'AccountTab', screen: 'SupportTicket', params: { id: ticket.id } } },
-      ],
+      references: [references.ticket({ id: opened.id, status: opened.status, subject: opened.subject, lastMessageAt: opened.lastMessageAt })],
       quickReplies: [],
       provider: 'offline',
       createdAt: t,
     };
     await repo.append(userId, [note], t);
-    return { ticket, message: note };
+    return { ticket: opened, message: note };
   }
 
   return {
@@ -132,10 +150,7 @@ export function createAssistant(deps: AssistantDeps) {
     clear: (userId: string) => repo.clear(userId),
     async suggestions(userId: string, lang?: Lang) {
       const l = lang ?? (await deps.localeOf(userId));
-      return (['ride', 'order', 'refund', 'bookings', 'wallet', 'handoff'] as const).map((k) => ({
-        text: T.quick[k][l],
-        action: k === 'handoff' ? 'HANDOFF' : 'SEND',
-      }));
+      return quick(l, 'ride', 'order', 'refund', 'bookings', 'wallet', 'handoff');
     },
   };
 }

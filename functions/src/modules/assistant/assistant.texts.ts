@@ -117,6 +117,13 @@ export const ASSISTANT_TEXTS = {
       vi: 'Mình có thể chuyển cuộc trò chuyện này cho nhân viên hỗ trợ: bấm "Tạo yêu cầu hỗ trợ".',
       en: 'I can hand this conversation to our support team: tap "Open a support ticket".',
     }),
+  speaker: (role: 'user' | 'assistant', lang: Lang) => (role === 'user' ? say(lang, { vi: 'Bạn', en: 'You' }) : say(lang, { vi: 'Trợ lý', en: 'Assistant' })),
+  handoffSubject: (lang: Lang) => say(lang, { vi: 'Trò chuyện với trợ lý', en: 'Assistant conversation' }),
+  handedOff: (subject: string, lang: Lang) =>
+    say(lang, {
+      vi: `Mình đã tạo yêu cầu hỗ trợ "${subject}". Nhân viên sẽ trả lời bạn sớm.`,
+      en: `I've opened the support ticket "${subject}". Our team will answer you soon.`,
+    }),
   faqIntro: (title: string, lang: Lang) => say(lang, { vi: `Theo trang "${title}":`, en: `From "${title}":` }),
   unknown: (lang: Lang) =>
     say(lang, {

@@ -1,19 +1,22 @@
 import type { AppConfig } from '../../platform/core/config';
 import type { OwnRecords } from '../../platform/core/module/own-records';
-import { bookingsOfConsumer, type BookingView } from '../bookings';
+import { bookingsOfConsumer, bookingsStartingWithin, type BookingView } from '../bookings';
 import { ordersOfConsumer, type ConsumerOrderView } from '../orders';
 import { paymentsOfPayer, type PayerPaymentView } from '../payments';
 import { ridesOfRider, type RiderRideView } from '../rides';
 import { ticketsOfOwner, type OwnerTicketView } from '../support';
 import { walletOf } from '../wallet';
+import { formatterFor } from '../../platform/kits/i18n';
 import type { Reference } from './assistant.model';
+import type { Lang } from './assistant.retrieval';
 
 // The assistant's tools: the backend's own owner-scoped reads (each module's public face, as its API answers the
 // owner), bound to the caller's id when the tools are made. No tool takes a user id: whatever a message or a model
 // asks, another user's record reads as absent, exactly as GET /rides/{id} answers a stranger (404).
 
 const RECENT = 5;
-const BOOKINGS_SCANNED = 20;
+/** Bookings an answer lists at most (one indexed query on the period). */
+const BOOKINGS_LISTED = 20;
 
 const BOOKING_SCREENS: Record<string, string> = {
   HOTEL: 'HotelBookings',
@@ -119,7 +122,7 @@ export const references = {
   order: (o: OrderFacts) => ref('ORDER', o.id, o.status, 'MapTab', 'OrderTrack'),
   booking: (b: BookingFacts) => ref('BOOKING', b.id, b.status, 'MapTab', BOOKING_SCREENS[b.vertical] ?? 'HotelBookings'),
   payment: (p: PaymentFacts) => ref('PAYMENT', p.id, p.status, 'AccountTab', 'PaymentDetail'),
-  wallet: (userId: string, balance: number) => ref('WALLET', userId, String(balance), 'AccountTab', 'Wallet'),
+  wallet: (userId: string, balance: number, lang: Lang) => ref('WALLET', userId, formatterFor(lang).vnd(balance), 'AccountTab', 'Wallet'),
   ticket: (t: TicketFacts) => ref('TICKET', t.id, t.status, 'AccountTab', 'SupportTicket'),
 };
 
@@ -141,12 +144,10 @@ export function toolsFor(config: Readonly<AppConfig>, userId: string) {
     tickets: (id?: string) => oneOrRecent(ticketsOfOwner(config), userId, id, ticketFacts),
     /** The caller's bookings starting in [from, to) (all recent ones without a range), soonest first. */
     async bookings(range?: { from: number; to: number }, id?: string): Promise<BookingFacts[]> {
-      if (id !== undefined) return oneOrRecent(bookingsOfConsumer(config), userId, id, bookingFacts);
-      const all = (await bookingsOfConsumer(config).recent(userId, BOOKINGS_SCANNED)).map(bookingFacts);
-      const within = range ? all.filter((b) => Date.parse(b.startsAt) >= range.from && Date.parse(b.startsAt) < range.to) : all;
-      return within.sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+      if (id !== undefined || !range) return oneOrRecent(bookingsOfConsumer(config), userId, id, bookingFacts);
+      return (await bookingsStartingWithin(config, userId, range, BOOKINGS_LISTED)).map(bookingFacts);
     },
-    wallet: () => walletOf(userId),
+    wallet: () => walletOf(config, userId),
   };
 }
 export type AssistantTools = ReturnType<typeof toolsFor>;

@@ -4,5 +4,5 @@ import { createAssistant } from './assistant.service';
 
 /** The assistant of a configuration. */
 export const assistantFor = perConfig((config: Readonly<AppConfig>) =>
-  createAssistant({ config, now: Date.now, localeOf: async (userId) => (localeOf(await accounts.get(userId)) === 'en' ? 'en' : 'vi') }),
+  createAssistant({ config, now: Date.now, localeOf: async (userId) => localeOf(await accounts.get(userId)) }),
 );

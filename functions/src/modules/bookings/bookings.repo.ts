@@ -20,6 +20,8 @@ export interface BookingFilter {
   assigneeId?: string;
   vertical?: BookingRecord['vertical'];
   statuses?: readonly BookingStatus[];
+  /** Starting at or after `from` and before `to` (epoch ms); with the `soonest` order only. */
+  starts?: { from: number; to: number };
   order: 'newest' | 'soonest';
 }
 
@@ -57,6 +59,7 @@ export const bookingsRepo = {
     if (filter.vertical) query = query.where('vertical', '==', filter.vertical);
     if (filter.statuses?.length === 1) query = query.where('status', '==', filter.statuses[0]);
     else if (filter.statuses && filter.statuses.length > 1) query = query.where('status', 'in', [...filter.statuses]);
+    if (filter.starts) query = query.where('startsAt', '>=', filter.starts.from).where('startsAt', '<', filter.starts.to);
     const order = filter.order === 'newest' ? { field: 'createdAt', direction: 'desc' as const } : { field: 'startsAt', direction: 'asc' as const };
     return paginate(query, [order], page, (d) => d.data());
   },

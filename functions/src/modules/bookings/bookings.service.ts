@@ -198,6 +198,16 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
         'CONSUMER',
       );
     },
+    /** The consumer's bookings starting within a period, soonest first (the assistant's "my bookings this week"). */
+    startingWithin(viewer: BookingViewer, starts: { from: number; to: number }, limit: number) {
+      return list(
+        { consumerId: viewer.userId, starts, order: 'soonest' },
+        { limit },
+        viewer.userId,
+        `bookings:mine:starting:${starts.from}:${starts.to}`,
+        'CONSUMER',
+      );
+    },
     async partnerQueue(
       viewer: BookingViewer,
       q: { partnerId: string; resourceId?: string; vertical?: BookingVertical; status?: BookingStatus[]; limit: number; cursor?: string },

@@ -22,6 +22,20 @@ export function bookingsOfConsumer(config: Readonly<import('../../platform/core/
   const viewer = (userId: string) => ({ userId, admin: false });
   return {
     recent: async (userId, limit) => (await bookingsService(config).mine(viewer(userId), { limit })).items as View[],
-    get: (userId, id) => ownRecord(id, () => bookingsService(config).get(viewer(userId), id)),
+    get: async (userId, id) => {
+      const booking = await ownRecord(id, () => bookingsService(config).get(viewer(userId), id));
+      // The consumer's own: the partner's staff may read it too, but it is not theirs.
+      return booking?.consumerId === userId ? booking : undefined;
+    },
   };
+}
+
+/** The user's own bookings starting within a period (epoch ms, end excluded), soonest first, at most `limit`. */
+export async function bookingsStartingWithin(
+  config: Readonly<import('../../platform/core/config').AppConfig>,
+  userId: string,
+  starts: { from: number; to: number },
+  limit: number,
+): Promise<View[]> {
+  return (await bookingsService(config).startingWithin({ userId, admin: false }, starts, limit)).items;
 }

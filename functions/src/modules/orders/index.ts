@@ -48,6 +48,10 @@ export function ordersOfConsumer(config: Readonly<AppConfig>): OwnRecords<Consum
   const viewer = (userId: string) => ({ userId, admin: false });
   return {
     recent: async (userId, limit) => (await service(config).mine(viewer(userId), undefined, { limit })).items as ConsumerOrderView[],
-    get: (userId, id) => ownRecord(id, () => service(config).get(viewer(userId), id)),
+    get: async (userId, id) => {
+      const order = await ownRecord(id, () => service(config).get(viewer(userId), id));
+      // The consumer's own: its store and courier may read it too, but it is not theirs.
+      return order?.consumerId === userId ? order : undefined;
+    },
   };
 }

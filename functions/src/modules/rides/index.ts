@@ -51,6 +51,10 @@ export function ridesOfRider(config: Readonly<AppConfig>): OwnRecords<RiderRideV
   return {
     recent: async (userId, limit) => (await service().list({ riderId: userId }, { limit }, userId)).items as RiderRideView[],
     // As a plain party: an administrator asking through the assistant or a ticket reads only their own rides.
-    get: (userId, id) => ownRecord(id, () => service().get({ userId, admin: false }, id)),
+    get: async (userId, id) => {
+      const ride = await ownRecord(id, () => service().get({ userId, admin: false }, id));
+      // The rider's own: its driver may read it too, but it is not theirs to link or ask about.
+      return ride?.riderId === userId ? ride : undefined;
+    },
   };
 }

@@ -28,10 +28,21 @@ export function ticketsOfOwner(config: Readonly<AppConfig>): OwnRecords<OwnerTic
 export async function openTicketFor(
   config: Readonly<AppConfig>,
   ownerId: string,
-  ticket: { category: TicketCategory; subject: string; description: string; link: { type: 'RIDE' | 'ORDER' | 'BOOKING' | 'PAYMENT'; id: string } | null },
+  ticket: {
+    /** Names the ticket: the same id again answers the ticket opened first (a retried hand-off opens one). */
+    id: string;
+    category: TicketCategory;
+    subject: string;
+    description: string;
+    link: { type: 'RIDE' | 'ORDER' | 'BOOKING' | 'PAYMENT'; id: string } | null;
+    surface: 'CON' | 'DRV' | 'PAR';
+  },
 ): Promise<OwnerTicketView> {
-  const record = await services(config).tickets.open(ownerId, { ...ticket, attachments: [], surface: 'CON' }, 'ASSISTANT');
-  return views().ownerTicketView(record);
+  const { id, ...fields } = ticket;
+  // Checked as the API checks a ticket opened by its owner (lengths, the link's and surface's form).
+  const body = TicketOpenSchema.parse({ ...fields, attachments: [] });
+  return views().ownerTicketView(await services(config).tickets.open(ownerId, body, 'ASSISTANT', id));
 }
 
 export { TicketSchema } from './support.schemas';
+import { TicketOpenSchema } from './support.schemas';

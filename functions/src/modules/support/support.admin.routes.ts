@@ -19,9 +19,8 @@ import {
   TicketHistorySchema,
   TicketPatchSchema,
 } from './support.schemas';
-import { historyItems } from './support.routes';
 import type { StaffAction } from './support.tickets';
-import { cannedView, staffMessageView, staffTicketView } from './support.views';
+import { cannedView, historyItems, staffMessageView, staffTicketView } from './support.views';
 import { supportServicesFor } from './support.wiring';
 
 const MOVE_PATHS: Record<StaffAction, string> = { start: 'start', awaitUser: 'await-user', resolve: 'resolve', close: 'close' };
@@ -100,7 +99,7 @@ export function supportAdminRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'adminPostTicketMessage',
       summary: 'Reply to a ticket, or add an internal note (ADMIN, support.manage)',
       description:
-        'A reply to an OPEN ticket starts it (IN_PROGRESS) and assigns it to you when unassigned; `awaitUser` asks the owner (WAITING_USER). `cannedReplyId` alone sends that canned text in the owner’s language. The owner is notified of replies, never of internal notes. A CLOSED ticket: 409 TICKET_CLOSED.',
+        'A reply to an OPEN ticket starts it (IN_PROGRESS) and assigns it to you when unassigned; `awaitUser` asks the owner (WAITING_USER). `cannedReplyId` alone sends that canned text in the owner’s language. The owner is notified of replies, never of internal notes, which change nothing the owner sees. A CLOSED ticket: 409 TICKET_CLOSED. A move’s `note` (below) is for staff: the owner’s history leaves it out.',
       idempotent: true,
       errors: [404, 409, 422],
       codes: ['TICKET_CLOSED', 'TICKET_ATTACHMENT_INVALID', 'SUPPORT_CANNED_NOT_FOUND', 'PERMISSION_REQUIRED'],
@@ -136,7 +135,7 @@ export function supportAdminRoutes({ config }: AppContext): AnyRoute[] {
       codes: ['TICKET_ASSIGNEE_INVALID', 'PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: AssignBodySchema },
       response: { description: 'The ticket.', schema: StaffTicketSchema },
-      handler: async ({ params, body }) => view(await services().desk.assign(params.id, body.assigneeId)),
+      handler: async ({ auth, params, body }) => view(await services().desk.assign(auth!.userId, params.id, body.assigneeId)),
     }),
     defineRoute({
       ...admin,
@@ -148,7 +147,7 @@ export function supportAdminRoutes({ config }: AppContext): AnyRoute[] {
       codes: ['PERMISSION_REQUIRED'],
       request: { params: IdParamsSchema, body: TicketPatchSchema },
       response: { description: 'The ticket.', schema: StaffTicketSchema },
-      handler: async ({ params, body }) => view(await services().desk.patch(params.id, body)),
+      handler: async ({ auth, params, body }) => view(await services().desk.patch(auth!.userId, params.id, body)),
     }),
     staffMove('start', 'Take up a ticket (ADMIN, support.manage)', 'OPEN or WAITING_USER → IN_PROGRESS.'),
     staffMove(

@@ -17,6 +17,7 @@ export interface SupportDeps {
 }
 
 export const noSuchTicket = () => new NotFoundError('No such ticket');
+export const noSuchCanned = () => new NotFoundError('No such canned reply').withCode('SUPPORT_CANNED_NOT_FOUND');
 
 /** The caller's own READY media items, in order; one that is not (someone else's, missing, not ready) is 422. */
 export async function attachmentsOf(deps: SupportDeps, ownerId: string, ids: readonly string[]): Promise<TicketAttachment[]> {

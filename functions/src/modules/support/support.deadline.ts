@@ -17,7 +17,7 @@ export const ticketDeadline = defineDeadline<TicketRecord, TicketStatus, TicketA
     machine: ticketMachine,
     action: 'autoClose',
     by: AUTO_CLOSED_BY,
-    apply: (r, _to, at) => ({ ...r, updatedAt: at, closedAt: at, closeAt: null }),
+    apply: (r, _to, at) => ({ ...r, updatedAt: at, closedAt: at, closeAt: null, lastMove: { action: 'autoClose', by: AUTO_CLOSED_BY, viaMessage: false } }),
   },
   entity: 'ticket',
 });

@@ -45,7 +45,7 @@ export const TICKET_SOURCES = ['APP', 'ASSISTANT'] as const;
 export type TicketSource = (typeof TICKET_SOURCES)[number];
 
 export const MAX_ATTACHMENTS = 5;
-/** Messages listed per page at most, and the thread a ticket holds at most (a flood is refused, not stored). */
+/** The owner's and staff's messages a thread holds at most: past it the owner's are refused (staff may still answer). */
 export const MAX_MESSAGES_PER_TICKET = 500;
 
 export interface TicketRecord {
@@ -73,8 +73,12 @@ export interface TicketRecord {
   /** A RESOLVED ticket closes by itself then, and may be reopened until then; null in other statuses. */
   closeAt: number | null;
   closedAt: number | null;
+  /** The last message the owner sees (internal notes move neither this nor `updatedAt`). */
   lastMessageAt: number;
+  /** Messages the owner sees. */
   messageCount: number;
+  /** Staff's internal notes. */
+  noteCount: number;
   rating: { score: number; comment: string | null; at: number } | null;
   createdAt: number;
   updatedAt: number;

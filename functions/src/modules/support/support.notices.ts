@@ -34,7 +34,8 @@ export const onTicketWritten = typedTrigger(
       SUPPORT_EVENTS.notice({
         event: 'support.ticket.status',
         recipients: [await recipient(after)],
-        entityId: `${after.id}@${after.updatedAt}`,
+        entityId: after.id,
+        occurrence: `${after.status}@${after.updatedAt}`,
         text: SUPPORT_TEXTS.text('support.ticket.status', { subject: after.subject, status: after.status }),
         params: { ticketId: after.id },
       }),
@@ -54,7 +55,8 @@ export const onTicketMessageCreated = typedTrigger(
       SUPPORT_EVENTS.notice({
         event: 'support.ticket.reply',
         recipients: [await recipient(ticket)],
-        entityId: message.id,
+        entityId: ticket.id,
+        occurrence: message.id,
         text: SUPPORT_TEXTS.text('support.ticket.reply', { subject: ticket.subject, preview: truncateText(message.body, PREVIEW_MAX) }),
         params: { ticketId: ticket.id },
       }),

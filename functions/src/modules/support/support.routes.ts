@@ -2,7 +2,6 @@ import type { AppContext } from '../../platform/core/http/module';
 import { defineRoute, type AnyRoute } from '../../platform/core/http/route';
 import { IdParamsSchema } from '../../platform/core/http/ids';
 import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
-import { iso } from '../../platform/kits/time/time';
 import { CATEGORY_POLICIES, TICKET_CATEGORIES } from './support.model';
 import {
   CategoriesSchema,
@@ -18,16 +17,9 @@ import {
   TicketSchema,
 } from './support.schemas';
 import type { OwnerAction } from './support.tickets';
-import { ownerMessageView, ownerTicketView } from './support.views';
+import { historyItems, ownerMessageView, ownerTicketView } from './support.views';
 import { supportServicesFor } from './support.wiring';
 import { SUPPORT_RATE_LIMITS } from './support.limits';
-
-export const historyItems = (
-  moves: Array<{ action: string; from?: string | null; to: string; by: string; at: number; reason?: string | null }>,
-  by: (id: string) => string,
-) => ({
-  items: moves.map((m) => ({ action: m.action, from: m.from ?? null, to: m.to, by: by(m.by), at: iso(m.at), reason: m.reason ?? null })),
-});
 
 // The owner's side of the help desk: open a ticket, follow it, write in its thread, resolve, reopen, close, rate.
 export function supportRoutes({ config }: AppContext): AnyRoute[] {
@@ -41,7 +33,8 @@ export function supportRoutes({ config }: AppContext): AnyRoute[] {
       path: `/support/tickets/:id/${action}`,
       operationId: `${action}Ticket`,
       summary,
-      description,
+      description: `${description} A retry of a move already made answers the ticket as it is. Limit: \`support-move\`, 30 per user per hour.`,
+      rateLimit: SUPPORT_RATE_LIMITS.move,
       errors: [404, 409],
       codes: ['TICKET_TRANSITION'],
       request: { params: IdParamsSchema, body: NoteBodySchema },
@@ -129,11 +122,11 @@ export function supportRoutes({ config }: AppContext): AnyRoute[] {
       operationId: 'postTicketMessage',
       summary: 'Write in one of my tickets',
       description:
-        'A ticket WAITING_USER goes back to IN_PROGRESS; a RESOLVED one is reopened (IN_PROGRESS). A CLOSED ticket takes nothing more (409 TICKET_CLOSED: open a new one). With an Idempotency-Key a retry answers the same message. Limit: `support-message`, 60 per user per hour.',
+        'A ticket WAITING_USER goes back to IN_PROGRESS; a RESOLVED one is reopened (IN_PROGRESS). A CLOSED ticket takes nothing more (409 TICKET_CLOSED: open a new one), nor does a thread of 500 messages (409 TICKET_THREAD_FULL). With an Idempotency-Key a retry answers the same message. Limit: `support-message`, 60 per user per hour.',
       idempotent: true,
       rateLimit: SUPPORT_RATE_LIMITS.message,
       errors: [404, 409, 422],
-      codes: ['TICKET_CLOSED', 'TICKET_ATTACHMENT_INVALID'],
+      codes: ['TICKET_CLOSED', 'TICKET_THREAD_FULL', 'TICKET_ATTACHMENT_INVALID'],
       request: { params: IdParamsSchema, body: MessageBodySchema },
       response: { status: 201, description: 'The message and the ticket after it.', schema: PostedMessageSchema },
       handler: async ({ auth, params, body }) => {
@@ -147,14 +140,18 @@ export function supportRoutes({ config }: AppContext): AnyRoute[] {
       path: '/support/tickets/:id/history',
       operationId: 'getTicketHistory',
       summary: 'The status moves of one of my tickets, oldest first',
-      description: '`by` is `you`, `support` (staff, never named) or `system`.',
+      description: '`by` is `you`, `support` (staff, never named) or `system`; `reason` is shown for your own moves only.',
       errors: [404],
       request: { params: IdParamsSchema },
       response: { description: 'Each move.', schema: TicketHistorySchema },
       handler: async ({ auth, params }) => {
         await services().tickets.read(params.id, { ownerId: auth!.userId });
         const me = auth!.userId;
-        return historyItems(await services().tickets.history(params.id), (by) => (by === me ? 'you' : by.startsWith('system:') ? 'system' : 'support'));
+        // Status moves only; a reason is shown for the owner's own (staff's notes on a move, assignment and triage are staff's).
+        const moves = (await services().tickets.history(params.id))
+          .filter((m) => m.from !== m.to)
+          .map((m) => ({ ...m, reason: m.by === me ? m.reason : null }));
+        return historyItems(moves, (by) => (by === me ? 'you' : by.startsWith('system:') ? 'system' : 'support'));
       },
     }),
     ownerMove(
@@ -174,7 +171,9 @@ export function supportRoutes({ config }: AppContext): AnyRoute[] {
       path: '/support/tickets/:id/rating',
       operationId: 'rateTicket',
       summary: 'Rate how my resolved ticket was handled (1–5)',
-      description: 'Once, on a RESOLVED or CLOSED ticket (409 TICKET_RATING_NOT_ALLOWED otherwise).',
+      description:
+        'Once, on a RESOLVED or CLOSED ticket (409 TICKET_RATING_NOT_ALLOWED otherwise; the same rating again answers the rated ticket). Limit: `support-move`, 30 per user per hour.',
+      rateLimit: SUPPORT_RATE_LIMITS.move,
       errors: [404, 409],
       codes: ['TICKET_RATING_NOT_ALLOWED'],
       request: { params: IdParamsSchema, body: RatingBodySchema },

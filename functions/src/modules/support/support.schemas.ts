@@ -13,7 +13,7 @@ const Attachments = z
   .array(DocumentIdSchema)
   .max(MAX_ATTACHMENTS)
   .default([])
-  .describe(`Ids of your own READY media items (POST /media), at most ${MAX_ATTACHMENTS}`);
+  .describe(`Ids of your own READY media items (POST /upload/image, /upload/single or /upload/presign), at most ${MAX_ATTACHMENTS}`);
 const LinkSchema = z
   .object({ type: z.enum(TICKET_LINK_TYPES), id: DocumentIdSchema })
   .meta({ id: 'TicketLink' })

@@ -1,13 +1,15 @@
 import type { SeedContext } from '../../platform/core/module/maintenance';
+import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { SUPPORT_CANNED_REPLIES, SUPPORT_TICKETS, TICKET_MESSAGES } from './support.collections';
 import { serviceLevelsOf, type CannedReplyRecord, type MessageRecord, type TicketRecord } from './support.model';
 import { queueKeysOf } from './support.repo';
 
 // The help desk's demo data (emulator only): canned replies staff insert, and one ticket of Minh's that staff have
-// answered (IN_PROGRESS), so the queue and a thread are there to look at. Fixed ids: a second run rewrites them.
+// answered with a question (WAITING_USER, its move in the history), so the queue and a thread are there to look at.
+// Fixed ids: a second run rewrites them.
 
 const text = (vi: string, en: string) => ({ vi, en });
-/** A record as the seed writer stores it (plain fields). */
+/** A typed record as the seed writer takes it (a plain object of its fields). */
 const fields = (record: object): Record<string, unknown> => Object.fromEntries(Object.entries(record));
 
 export async function seedSupport(ctx: SeedContext): Promise<void> {
@@ -55,8 +57,8 @@ export async function seedSupport(ctx: SeedContext): Promise<void> {
     link: null,
     source: 'APP',
     surface: 'CON',
-    status: 'IN_PROGRESS',
-    lastMove: { action: 'start', by: admin.id, viaMessage: true },
+    status: 'WAITING_USER',
+    lastMove: { action: 'awaitUser', by: admin.id, viaMessage: true },
     assigneeId: admin.id,
     ...serviceLevelsOf('RIDE', asked),
     firstResponseAt: answered,
@@ -65,6 +67,7 @@ export async function seedSupport(ctx: SeedContext): Promise<void> {
     closedAt: null,
     lastMessageAt: answered,
     messageCount: 2,
+    noteCount: 0,
     rating: null,
     createdAt: asked,
     updatedAt: answered,
@@ -91,5 +94,8 @@ export async function seedSupport(ctx: SeedContext): Promise<void> {
       message(2, 'STAFF', admin.id, 'Chúng tôi rất tiếc. Bạn cho biết mã chuyến xe để chúng tôi kiểm tra nhé.', answered),
     ]),
   );
-  ctx.log('seed: support: 3 canned replies, 1 ticket (Minh, IN_PROGRESS)');
+  await ctx.write(`${SUPPORT_TICKETS}/${id}/${EVENTS}`, {
+    'seed-event-1': { action: 'awaitUser', from: 'OPEN', to: 'WAITING_USER', by: admin.id, at: answered, reason: null },
+  });
+  ctx.log('seed: support: 3 canned replies, 1 ticket (Minh, WAITING_USER)');
 }

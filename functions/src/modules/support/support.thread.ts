@@ -1,15 +1,16 @@
 import type { z } from 'zod';
-import { ConflictError, NotFoundError } from '../../platform/core/errors/app-error';
+import { ConflictError } from '../../platform/core/errors/app-error';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { transition } from '../../platform/kits/state-machine/state-machine';
-import { attachmentsOf, noSuchTicket, type SupportDeps } from './support.context';
+import { attachmentsOf, noSuchCanned, noSuchTicket, type SupportDeps } from './support.context';
 import { ticketMachine, type TicketAction, type TicketActor } from './support.machine';
 import { MAX_MESSAGES_PER_TICKET, type MessageRecord, type TicketRecord } from './support.model';
 import { supportRepo as repo } from './support.repo';
 import type { MessageBodySchema, StaffMessageBodySchema } from './support.schemas';
-import { movedRecord, type Tickets } from './support.tickets';
+import type { Tickets } from './support.tickets';
 
 const closed = () => new ConflictError('This ticket is closed: open a new one').withCode('TICKET_CLOSED');
+const threadFull = () => new ConflictError('This ticket holds its most messages: open a new one').withCode('TICKET_THREAD_FULL');
 
 /** The move a message makes: the owner's answer to a waiting or resolved ticket, staff's first answer or question. */
 export function moveOfMessage(r: TicketRecord, from: 'USER' | 'STAFF', opts: { internal?: boolean; awaitUser?: boolean } = {}): TicketAction | null {
@@ -36,7 +37,8 @@ export function createThread(deps: SupportDeps, tickets: Tickets) {
       if (!found || (opts.ownerOnly && found.ownerId !== author.id)) throw noSuchTicket();
       const r = tickets.settle(found, t);
       if (r.status === 'CLOSED') throw closed();
-      if (r.messageCount >= MAX_MESSAGES_PER_TICKET) throw closed();
+      // Only the owner is held back by a full thread: staff can always answer it (and close it).
+      if (author.from === 'USER' && r.messageCount >= MAX_MESSAGES_PER_TICKET) throw threadFull();
       const message: MessageRecord = {
         ...draft,
         id: repo.newMessageId(ticketId),
@@ -47,15 +49,19 @@ export function createThread(deps: SupportDeps, tickets: Tickets) {
         createdAt: t,
       };
       const staffAnswer = author.from === 'STAFF' && !draft.internal;
-      const touch = (x: TicketRecord): TicketRecord => ({
-        ...x,
-        lastMessageAt: t,
-        messageCount: x.messageCount + 1,
-        updatedAt: t,
-        firstResponseAt: staffAnswer ? (x.firstResponseAt ?? t) : x.firstResponseAt,
-        // Staff's first answer takes an unassigned ticket; a note alone does not.
-        assigneeId: staffAnswer ? (x.assigneeId ?? author.id) : x.assigneeId,
-      });
+      // An internal note changes nothing the owner sees (not even when the ticket last changed).
+      const touch = (x: TicketRecord): TicketRecord =>
+        draft.internal
+          ? { ...x, noteCount: x.noteCount + 1 }
+          : {
+              ...x,
+              lastMessageAt: t,
+              messageCount: x.messageCount + 1,
+              updatedAt: t,
+              firstResponseAt: staffAnswer ? (x.firstResponseAt ?? t) : x.firstResponseAt,
+              // Staff's first answer takes an unassigned ticket.
+              assigneeId: staffAnswer ? (x.assigneeId ?? author.id) : x.assigneeId,
+            };
       const action = moveOfMessage(r, author.from, { internal: draft.internal, awaitUser: opts.awaitUser });
       if (!action) {
         repo.putMessage(tx, message);
@@ -66,7 +72,7 @@ export function createThread(deps: SupportDeps, tickets: Tickets) {
       const moved = await transition(
         ticketMachine,
         repo.store(ticketId, (inner) => repo.putMessage(inner, message)),
-        { ...base, apply: (x, to) => touch(movedRecord(x, to, t, deps.config.SUPPORT_AUTO_CLOSE_SEC, { action, by: author.id, viaMessage: true })) },
+        { ...base, apply: (x, to) => touch(base.apply(x, to, undefined)) },
         tx,
       );
       return { message, ticket: moved.after };
@@ -85,7 +91,7 @@ export function createThread(deps: SupportDeps, tickets: Tickets) {
       if (text === undefined) {
         const [canned, ticket] = await Promise.all([repo.canned.get(body.cannedReplyId!), repo.get(ticketId)]);
         if (!ticket) throw noSuchTicket();
-        if (!canned) throw new NotFoundError('No such canned reply').withCode('SUPPORT_CANNED_NOT_FOUND');
+        if (!canned) throw noSuchCanned();
         text = canned.body[await deps.localeOf(ticket.ownerId)];
       }
       return post(

@@ -55,7 +55,11 @@ export function createTickets(deps: SupportDeps) {
 
   return {
     request,
-    async open(ownerId: string, body: z.output<typeof TicketOpenSchema>, source: TicketSource = 'APP'): Promise<TicketRecord> {
+    /**
+     * Opens a ticket; `id` names it for a caller that must open it once (the assistant's hand-off): a repeat answers
+     * the ticket stored under it.
+     */
+    async open(ownerId: string, body: z.output<typeof TicketOpenSchema>, source: TicketSource = 'APP', id: string = repo.newId()): Promise<TicketRecord> {
       const link = body.link ?? null;
       const [attachments, linked] = await Promise.all([
         attachmentsOf(deps, ownerId, body.attachments),
@@ -63,7 +67,6 @@ export function createTickets(deps: SupportDeps) {
       ]);
       if (!linked) throw new UnprocessableError(`No ${link!.type.toLowerCase()} of yours has this id`).withCode('TICKET_LINK_NOT_FOUND');
       const t = now();
-      const id = repo.newId();
       const record: TicketRecord = {
         id,
         ownerId,
@@ -85,6 +88,7 @@ export function createTickets(deps: SupportDeps) {
         closedAt: null,
         lastMessageAt: t,
         messageCount: 1,
+        noteCount: 0,
         rating: null,
         createdAt: t,
         updatedAt: t,
@@ -100,8 +104,15 @@ export function createTickets(deps: SupportDeps) {
         internal: false,
         createdAt: t,
       };
-      await inTransaction(async (tx) => repo.create(tx, record, first));
-      return record;
+      return inTransaction(async (tx) => {
+        const existing = await repo.get(id, tx);
+        if (existing) {
+          if (existing.ownerId !== ownerId) throw new ConflictError('This ticket id is taken').withCode('TICKET_TRANSITION');
+          return existing;
+        }
+        repo.create(tx, record, first);
+        return record;
+      });
     },
 
     /** The ticket as it stands now (closed if its reopen window passed); its owner's only unless `staff`. */
@@ -121,22 +132,30 @@ export function createTickets(deps: SupportDeps) {
     async ownerMove(ownerId: string, id: string, action: OwnerAction, note: string | null) {
       const t = now();
       return (
-        await transition(ticketMachine, repo.store(id), { ...request(action, ownerId, ['OWNER'], t), visible: (r) => r.ownerId === ownerId, reason: note })
+        await transition(ticketMachine, repo.store(id), {
+          ...request(action, ownerId, ['OWNER'], t),
+          visible: (r) => r.ownerId === ownerId,
+          reason: note,
+          // A retry after a lost answer finds the move made: the ticket as it is, not 409.
+          tolerant: 'target',
+        })
       ).after;
     },
 
     async staffMove(adminId: string, id: string, action: StaffAction, note: string | null) {
       const t = now();
-      return (await transition(ticketMachine, repo.store(id), { ...request(action, adminId, ['STAFF'], t), reason: note })).after;
+      return (await transition(ticketMachine, repo.store(id), { ...request(action, adminId, ['STAFF'], t), reason: note, tolerant: 'target' })).after;
     },
 
-    /** The owner's rating of a RESOLVED or CLOSED ticket: once (409 TICKET_RATING_NOT_ALLOWED otherwise). */
+    /** The owner's rating of a RESOLVED or CLOSED ticket: once (another rating after it: 409 TICKET_RATING_NOT_ALLOWED). */
     async rate(ownerId: string, id: string, body: z.output<typeof RatingBodySchema>) {
       const t = now();
       return inTransaction(async (tx) => {
         const found = await repo.get(id, tx);
         if (!found || found.ownerId !== ownerId) throw noSuchTicket();
         const r = ticketDeadline.settle(found, t).entity;
+        // The same rating again (a retry) answers the ticket as rated.
+        if (r.rating && r.rating.score === body.score && r.rating.comment === (body.comment ?? null)) return r;
         if ((r.status !== 'RESOLVED' && r.status !== 'CLOSED') || r.rating !== null)
           throw new ConflictError('Only a resolved ticket is rated, once', { status: r.status, rated: r.rating !== null }).withCode(
             'TICKET_RATING_NOT_ALLOWED',

@@ -59,3 +59,11 @@ export function staffMessageView(m: MessageRecord) {
 export function cannedView(r: CannedReplyRecord) {
   return { ...r, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) };
 }
+
+/** A ticket's history as its reader sees it: `by` as `label` names it, each move's reason, and notes (`from` = `to`). */
+export const historyItems = (
+  moves: Array<{ action: string; from?: string | null; to: string; by: string; at: number; reason?: string | null }>,
+  by: (id: string) => string,
+) => ({
+  items: moves.map((m) => ({ action: m.action, from: m.from ?? null, to: m.to, by: by(m.by), at: iso(m.at), reason: m.reason ?? null })),
+});

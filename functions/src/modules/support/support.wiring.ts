@@ -31,7 +31,7 @@ export const supportServicesFor = perConfig((config: Readonly<AppConfig>) => {
       const user = await accounts.get(userId);
       return !!user && user.status === 'ACTIVE' && !user.disabled && user.roles.includes('ADMIN') && holdsPermission(user.permissions, SUPPORT_PERMISSION);
     },
-    localeOf: async (userId) => (localeOf(await accounts.get(userId)) === 'en' ? 'en' : 'vi'),
+    localeOf: async (userId) => localeOf(await accounts.get(userId)),
   };
   const tickets = createTickets(deps);
   return { deps, tickets, thread: createThread(deps, tickets), desk: createStaffDesk(deps, tickets) };

@@ -43,8 +43,6 @@ export const ledger = {
 };
 
 /** The user's own wallet as GET /wallet answers it (balance and held, integer VND). */
-export function walletOf(userId: string): Promise<{ userId: string; currency: 'VND'; balance: number; held: number }> {
-  return (require('./ledger.repo') as typeof import('./ledger.repo')).ledgerRepo
-    .balances([userAccountId('WALLET', userId), userAccountId('HELD', userId)])
-    .then(([main, held]) => ({ userId, currency: 'VND' as const, balance: main.balance, held: held.balance }));
+export function walletOf(config: Readonly<import('../../platform/core/config').AppConfig>, userId: string) {
+  return (require('./wallet.wiring') as typeof import('./wallet.wiring')).walletServiceFor(config).wallet(userId);
 }

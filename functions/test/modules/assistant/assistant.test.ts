@@ -74,7 +74,7 @@ beforeAll(async () => {
 
 describe('the assistant, offline', () => {
   it('answers "where is my ride?" from the caller’s ride, in Vietnamese without diacritics too; someone else naming that ride id gets nothing', async () => {
-    const { rider, rideId } = await riderWithRide();
+    const { rider, driver, rideId } = await riderWithRide();
     const en = await ask(rider, 'Where is my ride?');
     expect(en).toMatchObject({ intent: 'ride_status', lang: 'en', provider: 'offline' });
     expect(en.text).toContain('on the way to the pickup');
@@ -86,6 +86,9 @@ describe('the assistant, offline', () => {
     expect(vi.text).toContain('tài xế');
     expect(refsOf(vi)).toEqual([['RIDE', rideId]]);
 
+    // Its driver may read the ride, but it is the rider's: asked about it, the assistant finds nothing of theirs.
+    const asDriver = await ask(driver, `Where is ride ${rideId}?`);
+    expect([asDriver.references, asDriver.text]).toEqual([[], "I couldn't find a ride of yours with that id."]);
     const stranger = await registerVerified();
     for (const question of [
       `Where is ride ${rideId}?`,
@@ -168,11 +171,11 @@ describe('the assistant, offline', () => {
     const stranger = await registerVerified();
     const firstId = history.body.items[0].id as string;
     expect((await call('DELETE', `/assistant/messages/${firstId}`, { token: stranger.accessToken })).body.code).toBe('ASSISTANT_MESSAGE_NOT_FOUND');
-    expect((await call('DELETE', `/assistant/messages/${firstId}`, { token: user.accessToken })).body).toEqual({ deleted: 1 });
+    expect((await call('DELETE', `/assistant/messages/${firstId}`, { token: user.accessToken })).body).toEqual({ deleted: 1, more: false });
     expect((await call('DELETE', `/assistant/messages/${firstId}`, { token: user.accessToken })).status).toBe(404);
-    expect((await call('DELETE', '/assistant/messages', { token: user.accessToken })).body).toEqual({ deleted: 3 });
+    expect((await call('DELETE', '/assistant/messages', { token: user.accessToken })).body).toEqual({ deleted: 3, more: false });
     expect((await call('GET', '/assistant/messages', { token: user.accessToken })).body.items).toEqual([]);
-    expect((await call('DELETE', '/assistant/messages', { token: user.accessToken })).body).toEqual({ deleted: 0 });
+    expect((await call('DELETE', '/assistant/messages', { token: user.accessToken })).body).toEqual({ deleted: 0, more: false });
     const suggestions = await call('GET', '/assistant/suggestions?lang=vi', { token: user.accessToken });
     expect(suggestions.body.items[0]).toEqual({ text: 'Chuyến xe của tôi đâu?', action: 'SEND' });
   });
@@ -190,6 +193,16 @@ describe('the assistant, offline', () => {
     expect(handed.body.message.references).toEqual([expect.objectContaining({ type: 'TICKET', id: handed.body.ticket.id })]);
     const again = await call('POST', '/assistant/handoff', { token: rider.accessToken, body: {}, headers: { 'idempotency-key': key } });
     expect(again.body.ticket.id).toBe(handed.body.ticket.id);
+    // Without a key too (a double tap, two at once): one ticket per question handed off, one message about it.
+    const taps = await Promise.all([0, 1].map(() => call('POST', '/assistant/handoff', { token: rider.accessToken, body: {} })));
+    expect(taps.map((r) => [r.status, r.body.ticket.id])).toEqual([
+      [201, handed.body.ticket.id],
+      [201, handed.body.ticket.id],
+    ]);
+    const notes = (await call('GET', '/assistant/messages', { token: rider.accessToken })).body.items.filter((m: { references: Reference[] }) =>
+      m.references.some((r) => r.type === 'TICKET'),
+    );
+    expect(notes).toHaveLength(1);
     expect((await call('GET', '/support/tickets', { token: rider.accessToken })).body.items).toHaveLength(1);
     const stranger = await registerVerified();
     expect((await call('GET', `/support/tickets/${handed.body.ticket.id}`, { token: stranger.accessToken })).status).toBe(404);

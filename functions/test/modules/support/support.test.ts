@@ -3,7 +3,7 @@ import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { withStaff } from '../../helpers/admins';
 import { call } from '../../helpers/api';
 import { testConfig } from '../../helpers/config';
-import { area } from '../../helpers/geo';
+import { area, onlineDriver } from '../../helpers/drivers';
 import { requireEmulators } from '../../helpers/emulators';
 import { png } from '../../helpers/images';
 import { inboxOf } from '../../helpers/notifications';
@@ -32,7 +32,8 @@ const ticketBody = (over: Record<string, unknown> = {}) => ({
 const userPost = (who: Tokens, id: string, body: Record<string, unknown>) => call('POST', `/support/tickets/${id}/messages`, { token: who.accessToken, body });
 const staffPost = (who: Tokens, id: string, body: Record<string, unknown>) =>
   call('POST', `/support/admin/tickets/${id}/messages`, { token: who.accessToken, body });
-const staffMove = (who: Tokens, id: string, path: string) => call('POST', `/support/admin/tickets/${id}/${path}`, { token: who.accessToken, body: {} });
+const staffMove = (who: Tokens, id: string, path: string, body: Record<string, unknown> = {}) =>
+  call('POST', `/support/admin/tickets/${id}/${path}`, { token: who.accessToken, body });
 const threadOf = async (who: Tokens, id: string, admin = false) =>
   (await call('GET', `/support/${admin ? 'admin/' : ''}tickets/${id}/messages`, { token: who.accessToken })).body.items as Array<{
     from: string;
@@ -82,7 +83,10 @@ describe('support tickets', () => {
     expect(Date.parse(opened.body.replyExpectedBy) - Date.parse(opened.body.createdAt)).toBe(4 * 3_600_000);
 
     const note = await staffPost(agent, id, { body: 'Owner has two MOCK top-ups; check the gateway log.', internal: true });
-    expect([note.status, note.body.ticket.status, note.body.ticket.firstResponseAt]).toEqual([201, 'OPEN', null]);
+    // A note changes nothing the owner sees: not the status, the assignee, the answer times or when it last changed.
+    expect([note.status, note.body.ticket.status, note.body.ticket.firstResponseAt, note.body.ticket.assigneeId]).toEqual([201, 'OPEN', null, null]);
+    const seenByOwner = (await call('GET', `/support/tickets/${id}`, { token: owner.accessToken })).body;
+    expect([seenByOwner.updatedAt, seenByOwner.lastMessageAt]).toEqual([opened.body.updatedAt, opened.body.lastMessageAt]);
     const reply = await staffPost(agent, id, { body: 'Could you send the receipt?', awaitUser: true });
     expect(reply.body.ticket).toMatchObject({ status: 'WAITING_USER', assigneeId: agent.user.id, firstResponseAt: expect.any(String), priority: 'HIGH' });
 
@@ -102,7 +106,10 @@ describe('support tickets', () => {
     ]);
     expect((await threadOf(agent, id, true)).filter((m) => m.internal).map((m) => m.body)).toEqual(['Owner has two MOCK top-ups; check the gateway log.']);
 
-    expect((await staffMove(agent, id, 'resolve')).body).toMatchObject({ status: 'RESOLVED', reopenableUntil: expect.any(String) });
+    expect((await staffMove(agent, id, 'resolve', { note: 'Refunded by hand: suspected gateway fault' })).body).toMatchObject({
+      status: 'RESOLVED',
+      reopenableUntil: expect.any(String),
+    });
     const resolved = await call('GET', `/support/tickets/${id}`, { token: owner.accessToken });
     expect(Date.parse(resolved.body.reopenableUntil) - Date.parse(resolved.body.resolvedAt)).toBe(7 * 24 * 3_600_000);
     expect(resolved.body.allowed).toEqual(['reopen', 'close']);
@@ -112,6 +119,8 @@ describe('support tickets', () => {
     expect((await call('POST', `/support/tickets/${id}/resolve`, { token: owner.accessToken, body: {} })).body.status).toBe('RESOLVED');
     const rated = await call('POST', `/support/tickets/${id}/rating`, { token: owner.accessToken, body: { score: 5, comment: 'Quick' } });
     expect(rated.body.rating).toMatchObject({ score: 5, comment: 'Quick' });
+    // The same rating again (a retry) is the rated ticket; another is refused.
+    expect((await call('POST', `/support/tickets/${id}/rating`, { token: owner.accessToken, body: { score: 5, comment: 'Quick' } })).status).toBe(200);
     expect((await call('POST', `/support/tickets/${id}/rating`, { token: owner.accessToken, body: { score: 1 } })).body.code).toBe('TICKET_RATING_NOT_ALLOWED');
     expect((await call('POST', `/support/tickets/${id}/close`, { token: owner.accessToken, body: {} })).body.status).toBe('CLOSED');
     const late = await userPost(owner, id, { body: 'One more thing' });
@@ -119,16 +128,18 @@ describe('support tickets', () => {
     expect((await call('POST', `/support/tickets/${id}/reopen`, { token: owner.accessToken, body: {} })).body.code).toBe('TICKET_TRANSITION');
 
     const history = await call('GET', `/support/tickets/${id}/history`, { token: owner.accessToken });
-    expect(history.body.items.map((m: { action: string; by: string }) => [m.action, m.by])).toEqual([
-      ['awaitUser', 'support'],
-      ['userReplied', 'you'],
-      ['resolve', 'support'],
-      ['reopen', 'you'],
-      ['resolve', 'you'],
-      ['close', 'you'],
+    // Staff's note on a move is staff's: the owner sees their own reasons only.
+    expect(history.body.items.map((m: { action: string; by: string; reason: string | null }) => [m.action, m.by, m.reason])).toEqual([
+      ['awaitUser', 'support', null],
+      ['userReplied', 'you', null],
+      ['resolve', 'support', null],
+      ['reopen', 'you', 'Still charged twice'],
+      ['resolve', 'you', null],
+      ['close', 'you', null],
     ]);
     const staffHistory = await call('GET', `/support/admin/tickets/${id}/history`, { token: agent.accessToken });
     expect(staffHistory.body.items[0]).toMatchObject({ action: 'awaitUser', by: agent.user.id });
+    expect(staffHistory.body.items[2]).toMatchObject({ action: 'resolve', reason: 'Refunded by hand: suspected gateway fault' });
   });
 
   it('someone else’s ticket, thread and moves are 404; staff routes need support.manage; bad input is 400 or 422 with nothing written', async () => {
@@ -300,6 +311,12 @@ describe('support tickets', () => {
     expect(mineNow.body.items.map((t: { id: string }) => t.id)).toEqual([safety]);
     const patched = await call('PATCH', `/support/admin/tickets/${other}`, { token: agent.accessToken, body: { priority: 'HIGH' } });
     expect(patched.body).toMatchObject({ priority: 'HIGH', category: 'OTHER' });
+    // Who assigned and triaged is in staff's history (a line that moves no status), not in the owner's.
+    const trail = (await call('GET', `/support/admin/tickets/${safety}/history`, { token: agent.accessToken })).body.items;
+    expect(trail.map((m: { action: string; from: string; to: string; by: string; reason: string }) => [m.action, m.from, m.to, m.by, m.reason])).toEqual([
+      ['assign', 'OPEN', 'OPEN', agent.user.id, `assignee: ${agent.user.id}`],
+    ]);
+    expect((await call('GET', `/support/tickets/${safety}/history`, { token: owner.accessToken })).body.items).toEqual([]);
     expect(
       (await call('GET', '/support/admin/tickets?priority=HIGH&category=OTHER&limit=100', { token: agent.accessToken })).body.items.map(
         (t: { id: string }) => t.id,
@@ -336,10 +353,58 @@ describe('support tickets', () => {
     expect((await staffMove(agent, safety, 'await-user')).body).toMatchObject({ status: 'WAITING_USER', allowed: ['start', 'resolve', 'close'] });
     expect((await staffMove(agent, safety, 'start')).body.status).toBe('IN_PROGRESS');
     expect((await staffMove(agent, safety, 'close')).body).toMatchObject({ status: 'CLOSED', closedAt: expect.any(String), allowed: [] });
+    // A retried move finds it made (200, as it is); a move the status does not allow is 409.
     const closedAgain = await staffMove(agent, safety, 'close');
-    expect([closedAgain.status, closedAgain.body.code]).toEqual([409, 'TICKET_TRANSITION']);
+    expect([closedAgain.status, closedAgain.body.status]).toEqual([200, 'CLOSED']);
+    const late = await staffMove(agent, safety, 'start');
+    expect([late.status, late.body.code]).toEqual([409, 'TICKET_TRANSITION']);
     expect((await staffMove(outsider, safety, 'start')).body.code).toBe('PERMISSION_REQUIRED');
     expect((await staffMove(agent, 'no-such-ticket', 'start')).status).toBe(404);
+  });
+
+  it('a ride is its rider’s to link: its driver, who may read it, gets 422 TICKET_LINK_NOT_FOUND', async () => {
+    const here = area();
+    const driver = await onlineDriver(here.near(100));
+    const rider = await registerVerified();
+    const ride = await call('POST', '/rides', {
+      token: rider.accessToken,
+      body: { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(ride.body).toMatchObject({ status: 'CONFIRMED', driverId: driver.user.id });
+    expect((await call('GET', `/rides/${ride.body.id}`, { token: driver.accessToken })).status).toBe(200);
+    const refused = await open(driver, ticketBody({ category: 'RIDE', link: { type: 'RIDE', id: ride.body.id } }));
+    expect([refused.status, refused.body.code]).toEqual([422, 'TICKET_LINK_NOT_FOUND']);
+    expect((await open(rider, ticketBody({ category: 'RIDE', link: { type: 'RIDE', id: ride.body.id } }))).status).toBe(201);
+  });
+
+  it('a ticket its owner resolved and nobody reopened closes by itself, and the owner is told (delivered twice: once)', async () => {
+    const owner = await registerVerified();
+    const id = (await open(owner, ticketBody())).body.id as string;
+    await call('POST', `/support/tickets/${id}/resolve`, { token: owner.accessToken, body: {} });
+    await db()
+      .collection(SUPPORT_TICKETS)
+      .doc(id)
+      .update({ closeAt: Date.now() - 1_000 });
+    const before = await ticketDoc(id);
+    await onTicketAutoClose({ ticketId: id }, config);
+    const after = await ticketDoc(id);
+    expect(after).toMatchObject({ status: 'CLOSED', lastMove: { action: 'autoClose', by: 'system:ticket-auto-close' } });
+    expect(await deliverTicketWrite(before, after, id)).toBe('notified');
+    expect(await deliverTicketWrite(before, after, id)).toBe('notified');
+    const told = (await inboxOf(owner.user.id)).filter((n) => n.event === 'support.ticket.status');
+    expect(told.map((n) => n.body)).toEqual(['Your request "Charged twice" has been closed']);
+  });
+
+  it('a full thread refuses the owner’s messages (409 TICKET_THREAD_FULL); staff still answer and close it', async () => {
+    const agent = await staff.limitedAdmin(['support.manage']);
+    const owner = await registerVerified();
+    const id = (await open(owner, ticketBody())).body.id as string;
+    await db().collection(SUPPORT_TICKETS).doc(id).update({ messageCount: 500 });
+    const refused = await userPost(owner, id, { body: 'One more' });
+    expect([refused.status, refused.body.code]).toEqual([409, 'TICKET_THREAD_FULL']);
+    expect((await staffPost(agent, id, { body: 'Let us continue in a new ticket.' })).status).toBe(201);
+    expect((await staffMove(agent, id, 'close')).body.status).toBe('CLOSED');
   });
 
   it('categories are public to signed-in users with their service levels', async () => {

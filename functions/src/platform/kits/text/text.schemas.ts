@@ -1,10 +1,5 @@
 import { z } from 'zod';
-
-const codePoints = (s: string) => {
-  let n = 0;
-  for (const _ of s) n += 1;
-  return n;
-};
+import { codePoints } from './text';
 
 /**
  * Text a person writes (a post, a bio, a comment): trimmed, `min`..`max` characters counted in code points, as

@@ -1,3 +1,10 @@
+/** Characters as people count them: code points (an emoji is one; `.length` counts UTF-16 units, two for most). */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n += 1;
+  return n;
+}
+
 // Cuts text by code points, never inside a surrogate pair (half a pair is not valid UTF-8: Firestore refuses it).
 export function truncateText(text: string, maxCodePoints: number): string {
   if (text.length <= maxCodePoints) return text;
