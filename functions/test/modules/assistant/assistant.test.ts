@@ -146,8 +146,18 @@ describe('the assistant, offline', () => {
     expect(faq.references[0]).toMatchObject({ type: 'PAGE', deepLink: { tab: 'AccountTab', screen: 'HelpPage' } });
     const english = await ask(user, `how do I get a ${FAQ_WORD} refund`, { lang: 'en' });
     expect(english.text).toContain('within 3 days');
-    expect((await ask(user, 'xin chào')).quickReplies.length).toBeGreaterThan(2);
-    expect((await ask(user, 'zxqv wlorp')).references).toEqual([]);
+    const hello = await ask(user, 'xin chào');
+    expect([hello.intent, hello.lang, hello.quickReplies.map((q) => q.text)]).toEqual([
+      'greeting',
+      'vi',
+      ['Chuyến xe của tôi đâu?', 'Tình trạng hoàn tiền', 'Lịch đặt chỗ tuần này', 'Số dư ví'],
+    ]);
+    const unknown = await ask(user, 'zxqv wlorp');
+    expect([unknown.intent, unknown.references, unknown.text]).toEqual([
+      'faq',
+      [],
+      "Sorry, I didn't get that. You can ask about your rides, orders, bookings, payments or wallet, or talk to our support team.",
+    ]);
     expect((await ask(user, 'I want to talk to a human')).quickReplies).toEqual([{ text: 'Open a support ticket', action: 'HANDOFF' }]);
     const bookings = await ask(user, 'my bookings this week');
     expect([bookings.intent, bookings.text]).toEqual(['bookings', 'You have no bookings this week.']);
