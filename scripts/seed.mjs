@@ -14,7 +14,7 @@ if (!process.env.FIRESTORE_EMULATOR_HOST) {
   throw new Error('FIRESTORE_EMULATOR_HOST is not set: run this through `npm run seed:export`, never against a real project');
 }
 
-const SEED_VERSION = 13;
+const SEED_VERSION = 14;
 
 initializeApp({ projectId: PROJECT_ID });
 // The API's own Firestore handle (its settings), which the modules' services use too.

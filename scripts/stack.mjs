@@ -484,7 +484,7 @@ async function testFiles() {
   const jest = (projects, file, workers) =>
     `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects} ${workers} --passWithNoTests --json --outputFile "${file}" ${quoted}`;
   // As in npm test: the matching serial files (whole-database facts) run alone, after the others.
-  const script = `${jest('integration rules', out, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest('serial', serialOut, '--runInBand')}; second=$?; [ $first -eq 0 ] && [ $second -eq 0 ]`;
+  const script = `${jest('integration smoke rules', out, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest('serial', serialOut, '--runInBand')}; second=$?; [ $first -eq 0 ] && [ $second -eq 0 ]`;
   try {
     run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [script]), { env });
   } finally {

@@ -11,6 +11,7 @@ import { attempt, median, percentile, spread } from './stats.mjs';
 const { db } = lib('platform/core/firebase/firebase.js');
 const { fanOut } = lib('modules/social/social.fanout.js');
 const { createPostsService } = lib('modules/social/social.posts.js');
+const { socialRepo } = lib('modules/social/social.repo.js');
 
 const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
 const wipe = () => fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/emulator/v1/projects/${PROJECT_ID}/databases/(default)/documents`, { method: 'DELETE' });
@@ -28,7 +29,7 @@ async function commitAll(writes) {
   await Promise.all(batches);
 }
 
-function postRecord(id, createdAt) {
+function postRecord(id, createdAt, counts = { likes: 0, comments: 0, shares: 0, views: 0 }) {
   return {
     authorId: AUTHOR,
     author: { name: 'Bench Author', handle: null },
@@ -42,10 +43,12 @@ function postRecord(id, createdAt) {
     status: 'ACTIVE',
     createdAt,
     updatedAt: createdAt,
+    // The counters as rolled up into the post (what a feed reads).
+    counts: { ...counts, at: createdAt },
   };
 }
 
-async function p15fanout(followers = 1_000, rounds = 12) {
+async function p15fanout(followers = 1_000, rounds = 24) {
   await wipe();
   log(`P15: seeding an author with ${followers} followers …`);
   const t = Date.now();
@@ -55,6 +58,8 @@ async function p15fanout(followers = 1_000, rounds = 12) {
       db().collection('social_follows').doc(`${follower(i)}_${AUTHOR}`),
       { followerId: follower(i), followeeId: AUTHOR, createdAt: t + i },
     ]),
+    // The author's follower set, as the follows keep it.
+    ...Object.entries(socialRepo.followerSet.documentsOf(AUTHOR, Array.from({ length: followers }, (_, i) => follower(i)))).map(([path, data]) => [db().doc(path), data]),
   ]);
   const fanoutMs = [];
   const rawMs = [];
@@ -107,10 +112,11 @@ async function p15feed(posts = 30, rounds = 40, warmup = 5) {
   ];
   for (let i = 0; i < posts; i += 1) {
     const id = `bench-feed-post-${String(i).padStart(3, '0')}`;
-    writes.push([db().collection('social_posts').doc(id), postRecord(id, t - i * 60_000)]);
+    // Some engagement, as a feed has: on a shard and rolled up into the post.
+    const counts = { likes: i % 7, comments: i % 3, shares: 0, views: i };
+    writes.push([db().collection('social_posts').doc(id), postRecord(id, t - i * 60_000, counts)]);
     writes.push([db().collection('social_feeds').doc(viewer).collection('feed_items').doc(id), { postId: id, authorId: AUTHOR, type: 'POST', createdAt: t - i * 60_000 }]);
-    // Some engagement, as a feed has: a like on a shard.
-    writes.push([db().collection('social_posts').doc(id).collection('counter_shards').doc('0'), { likes: i % 7, comments: i % 3, shares: 0, views: i }]);
+    writes.push([db().collection('social_posts').doc(id).collection('counter_shards').doc('0'), counts]);
   }
   await commitAll(writes);
   const service = createPostsService();

@@ -120,6 +120,7 @@ describe('trigger groups', () => {
       'socialCommentCreated',
       'socialFollowCreated',
       'socialLikeCreated',
+      'socialPostCountsChanged',
       'socialPostWritten',
       'socialShareCreated',
       'ticketMessageCreated',

@@ -21,10 +21,11 @@ describe('emulator-data import', () => {
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     const snap = await getFirestore(app).collection(META).doc('seed').get();
     expect(snap.exists).toBe(true);
-    expect(snap.get('version')).toBe(13);
+    expect(snap.get('version')).toBe(14);
     // Version 9 added the demo merchants (the commerce walkthrough in the README orders from them), 10 the hotels,
     // 11 the rental listings, clinics with their doctors, schools and home-service providers, 12 the social tab's
-    // posts and the operators' content, 13 the help desk's canned replies and a ticket of Minh's (tested below).
+    // posts and the operators' content, 13 the help desk's canned replies and a ticket of Minh's (tested below), 14
+    // the posts' rolled-up counts and the demo consumers' follower sets.
     const merchants = await getFirestore(app).getAll(
       ...Array.from({ length: 20 }, (_, i) => getFirestore(app).doc(`${MERCHANTS}/seed-merchant-${String(i + 1).padStart(2, '0')}`)),
     );
@@ -46,8 +47,14 @@ describe('emulator-data import', () => {
   it("the demo consumers' social feeds and the published banners, pages and app configs are there", async () => {
     const login = async (email: string) => (await call('POST', '/auth/login/password', { body: { email, password: 'superapp-demo-user' } })).body;
     const lan = await login('lan@superapp.local');
-    const feed = (await call('GET', '/social/posts/feed', { token: lan.accessToken })).body.items as Array<{ id: string; text: string }>;
+    const feed = (await call('GET', '/social/posts/feed', { token: lan.accessToken })).body.items as Array<{
+      id: string;
+      text: string;
+      counts: { likes: number; comments: number };
+    }>;
     expect(feed.map((p) => p.id).sort()).toEqual(['seed-post-1', 'seed-post-2', 'seed-post-3', 'seed-post-4', 'seed-reel-1', 'seed-reel-2']);
+    // The feed reads the counts rolled up into the posts: the seed's like and comment.
+    expect(Object.fromEntries(feed.map((p) => [p.id, [p.counts.likes, p.counts.comments]]))).toMatchObject({ 'seed-post-1': [1, 0], 'seed-post-3': [0, 1] });
     const reels = (await call('GET', '/social/reels/feed', { token: lan.accessToken })).body.items as Array<{ id: string; reel: { durationSec: number } }>;
     // Her follows' reels first (popular public reels of others may follow them).
     expect(reels.slice(0, 2).map((r) => [r.id, r.reel.durationSec])).toEqual([

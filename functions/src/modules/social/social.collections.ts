@@ -1,3 +1,5 @@
+import { rollupTaskQueue } from '../../platform/kits/counters/rollup';
+
 // The social module's collections (API only: firestore.rules denies clients).
 // `social_posts/{postId}`: posts (reels later) with their author's name and handle as they were when posted; counters
 // (likes, comments, shares, views) in `social_posts/{id}/counter_shards/{n}` (platform/kits/counters).
@@ -7,6 +9,9 @@ export const SOCIAL_FOLLOWS = 'social_follows';
 // `social_profiles/{userId}`: handle, bio, avatar, the large-account mark and the large accounts one follows
 // (merged into the feed at read time); counters (posts, followers, following) in its shards.
 export const SOCIAL_PROFILES = 'social_profiles';
+// `social_follower_sets/{authorId}` and its `id_buckets/{n}`: the ids of an author's followers, kept with each follow
+// (platform/kits/id-sets) so a fan-out reads them with one getAll instead of a query over its follows.
+export const SOCIAL_FOLLOWER_SETS = 'social_follower_sets';
 // `social_large_marks/{authorId}`: how far marking an author large has got (kept off the author's busy profile).
 export const SOCIAL_LARGE_MARKS = 'social_large_marks';
 // `social_handles/{handle}`: one document per claimed handle (unique handles, @mentions).
@@ -27,3 +32,6 @@ export const SOCIAL_VIEWS = 'social_views';
 export const SOCIAL_REPORTS = 'social_reports';
 // `social_trending/reels`: the popular public reels of the last week, ranked (recomputed at most every 5 minutes).
 export const SOCIAL_TRENDING = 'social_trending';
+
+// A post's counters rolled up into the post at most once a second (the task function `socialPostCountsRollup`).
+export const POST_COUNTS_ROLLUP_QUEUE = rollupTaskQueue('socialPostCountsRollup', 'postId');

@@ -9,8 +9,8 @@ import { FANOUT_BATCH, FANOUT_CHUNK, FANOUT_READ, PROFILE_COUNTS, type FeedItemR
 import { socialRepo as repo } from './social.repo';
 
 // Fan-out on write: a new post goes into its author's followers' feeds (`social_feeds/{follower}/feed_items/{post}`),
-// a thousand followers read at a time and written in batches of 500 side by side, and leaves them when it is
-// deleted or hidden. An author with more than SOCIAL_FANOUT_MAX
+// their ids read from the author's follower set (kept with each follow; from the follows, a thousand at a time, where
+// none is kept), written in batches of 500 side by side; it leaves them when it is deleted or hidden. An author with more than SOCIAL_FANOUT_MAX
 // followers is marked large once: from then on their posts are merged into feeds at read time (social.posts.ts),
 // and the followers they had then get the author in their merge list (one write each, once; later followers get
 // it when they follow). Every write is a set or delete of a document named by the post and the person, so a
@@ -19,26 +19,26 @@ import { socialRepo as repo } from './social.repo';
 /** Writes the post into its author's feed and their followers' (or marks the author large), then checks it is still ACTIVE. */
 export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ feeds: number; large: boolean }> {
   const item = { postId: post.id, authorId: post.authorId, type: post.type, createdAt: post.createdAt };
-  const own = db().batch();
-  repo.batchSetFeedItem(own, post.authorId, item);
-  // The first followers are read beside the author's profile, at most one more than the limit: fewer than that
-  // settles that the author is not large without counting them (counted only when FANOUT_READ were read). For an
-  // author marked large already the read is for nothing.
-  const firstRead = Math.min(FANOUT_READ, fanoutMax + 1);
-  const [, profile, first] = await Promise.all([
-    own.commit(),
-    repo.profile(post.authorId),
-    Promise.all([repo.followerIdsAfter(post.authorId, undefined, firstRead), blockListOf(post.authorId)]),
-  ]);
-  const large =
-    profile?.large === true ||
-    (first[0].ids.length === firstRead && (firstRead > fanoutMax || (await PROFILE_COUNTS.read(repo.profileRef(post.authorId))).followers > fanoutMax));
+  // One round trip before the writes: the follower set with the author's profile (one getAll), and their blocks.
+  const [kept, blocked] = await Promise.all([repo.followerSet.read(post.authorId, [repo.profileRef(post.authorId)]), blockListOf(post.authorId)]);
+  const large = kept.alongside[0].get('large') === true;
+  const followers = large
+    ? undefined
+    : kept.ids
+      ? kept.ids.length > fanoutMax
+        ? undefined
+        : { ids: kept.ids, whole: true }
+      : await firstFollowers(post.authorId, fanoutMax);
   let result = { feeds: 1, large: true };
-  if (large) {
+  if (followers) {
+    // The author's own item rides the first batch.
+    result = { feeds: await toFollowers(post, item, { ...followers, ids: [post.authorId, ...followers.ids] }, blocked), large: false };
+  } else {
+    const own = db().batch();
+    repo.batchSetFeedItem(own, post.authorId, item);
+    await own.commit();
     const mark = await repo.largeMark(post.authorId);
     if (!mark?.done) await markLarge(post.authorId, mark ? (mark.upTo ?? undefined) : undefined);
-  } else {
-    result = { feeds: 1 + (await toFollowers(post, item, ...first)), large: false };
   }
   // A delete (or hide) that ran while this wrote, or this event redelivered after it, must not leave items behind.
   const now = await repo.post(post.id);
@@ -46,18 +46,33 @@ export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ fee
   return result;
 }
 
+/**
+ * Where no follower set is kept (follows stored before sets, or too many followers for one): the first followers
+ * from the follows, at most one more than the limit (fewer than a full read settles that the author is not large
+ * without counting them); undefined when the author has more than `fanoutMax` (large).
+ */
+async function firstFollowers(authorId: string, fanoutMax: number): Promise<FollowerChunk | undefined> {
+  const firstRead = Math.min(FANOUT_READ, fanoutMax + 1);
+  const first = await repo.followerIdsAfter(authorId, undefined, firstRead);
+  if (first.ids.length < firstRead) return { ...first, whole: true };
+  const large = firstRead > fanoutMax || (await PROFILE_COUNTS.read(repo.profileRef(authorId))).followers > fanoutMax;
+  return large ? undefined : { ...first, whole: false };
+}
+
+/** Followers' ids: all of them (`whole`), or a first chunk of the follows read on from `last`. */
+interface FollowerChunk {
+  ids: string[];
+  last?: string;
+  whole: boolean;
+}
+
 const MAX_COMMITS_IN_FLIGHT = 8;
 
 /**
- * The post into each follower's feed: FANOUT_READ followers read at a time (by id), written in batches of
- * FANOUT_BATCH that commit while the next followers are read; every commit awaited before it answers.
+ * The post into each follower's feed, in batches of FANOUT_BATCH side by side; read from the follows, FANOUT_READ
+ * followers at a time (by id), the batches commit while the next followers are read; every commit awaited before it answers.
  */
-async function toFollowers(
-  post: PostRecord,
-  item: FeedItemRecord,
-  firstChunk: Awaited<ReturnType<typeof repo.followerIdsAfter>>,
-  blocked: ReadonlySet<string>,
-): Promise<number> {
+async function toFollowers(post: PostRecord, item: FeedItemRecord, firstChunk: FollowerChunk, blocked: ReadonlySet<string>): Promise<number> {
   // Each commit's failure is caught as it happens (an unheard rejection would end the instance) and thrown at the
   // end; at most MAX_COMMITS_IN_FLIGHT batches are out at once (an author near the limit has thousands).
   let commits: Array<Promise<void>> = [];
@@ -71,7 +86,7 @@ async function toFollowers(
     );
   let written = 0;
   try {
-    for (let chunk = firstChunk; ;) {
+    for (let chunk: FollowerChunk = firstChunk; ;) {
       const ids = chunk.ids.filter((id) => !blocked.has(id));
       for (let i = 0; i < ids.length; i += FANOUT_BATCH) {
         const batch = db().batch();
@@ -79,12 +94,12 @@ async function toFollowers(
         commits.push(send(batch));
       }
       written += ids.length;
-      if (chunk.ids.length < FANOUT_READ || failure !== undefined) break;
+      if (chunk.whole || chunk.ids.length < FANOUT_READ || failure !== undefined) break;
       if (commits.length >= MAX_COMMITS_IN_FLIGHT) {
         await Promise.all(commits);
         commits = [];
       }
-      chunk = await repo.followerIdsAfter(post.authorId, chunk.last, FANOUT_READ);
+      chunk = { ...(await repo.followerIdsAfter(post.authorId, chunk.last, FANOUT_READ)), whole: false };
     }
   } catch (err) {
     failure ??= err;

@@ -1,5 +1,5 @@
 import type { RateLimitRule } from '../../platform/core/ratelimit/rate-limit';
-import { shardedCounter, type Counts } from '../../platform/kits/counters/sharded-counter';
+import { shardedCounter, type Counts, type CountsSummary } from '../../platform/kits/counters/sharded-counter';
 import { foldText } from '../../platform/kits/text/text';
 import type { MediaKind } from '../media';
 
@@ -38,7 +38,13 @@ export const MENTIONS_MAX = 20;
 export const MERGE_AUTHORS_MAX = 150;
 /** Followers per batch of marking an author large (with its progress document: within a batch's 500 writes). */
 export const FANOUT_CHUNK = 400;
-/** Followers a fan-out reads at a time (ids only), written in batches of FANOUT_BATCH side by side. */
+/**
+ * An author's followers' ids kept in 8 documents of at most 2,000 ids each (16,000 in all, past SOCIAL_FANOUT_MAX's
+ * default of 5,000): a fan-out reads 9 documents; a not yet large author takes about 8 follows a second.
+ */
+export const FOLLOWER_SET_BUCKETS = 8;
+export const FOLLOWER_SET_BUCKET_CAP = 2_000;
+/** Followers a fan-out reads at a time (ids only) where no follower set is kept, written in batches of FANOUT_BATCH side by side. */
 export const FANOUT_READ = 1_000;
 export const FANOUT_BATCH = 500;
 
@@ -48,6 +54,9 @@ export interface PostMedia {
   mimeType: string;
   url: string;
 }
+
+export const POST_COUNT_FIELDS = ['likes', 'comments', 'shares', 'views'] as const;
+export type PostCounts = Counts<(typeof POST_COUNT_FIELDS)[number]>;
 
 export interface PostRecord {
   id: string;
@@ -70,6 +79,8 @@ export interface PostRecord {
   status: PostStatus;
   createdAt: number;
   updatedAt: number;
+  /** The counters as last rolled up (a second or two behind; what lists show). Absent on posts stored before rollups. */
+  counts?: CountsSummary<(typeof POST_COUNT_FIELDS)[number]>;
 }
 
 export interface FollowRecord {
@@ -160,10 +171,11 @@ export const likeId = (postId: string, userId: string) => `${postId}_${userId}`;
 /** Saves, shares and views are keyed like likes: one document per post and person. */
 export const markId = likeId;
 
-/** A post's counters (likes, comments, shares, views) and a profile's (posts, followers, following): ten shards each. */
-export const POST_COUNT_FIELDS = ['likes', 'comments', 'shares', 'views'] as const;
-export type PostCounts = Counts<(typeof POST_COUNT_FIELDS)[number]>;
-export const POST_COUNTS = shardedCounter({ fields: POST_COUNT_FIELDS, shards: 10 });
+/**
+ * A post's counters (likes, comments, shares, views) and a profile's (posts, followers, following): ten shards each.
+ * A post's are also rolled up into its `counts` (platform/kits/counters/rollup.ts), which feeds and lists read.
+ */
+export const POST_COUNTS = shardedCounter({ fields: POST_COUNT_FIELDS, shards: 10, summary: 'counts' });
 export const PROFILE_COUNTS = shardedCounter({ fields: ['posts', 'followers', 'following'] as const, shards: 10 });
 
 /**

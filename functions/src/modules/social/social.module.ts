@@ -1,9 +1,11 @@
-import { defineModule } from '../../platform/core/module/module';
+import { defineModule, defineTask } from '../../platform/core/module/module';
 import { COUNTER_SHARDS } from '../../platform/kits/counters/sharded-counter';
+import { ID_BUCKETS } from '../../platform/kits/id-sets/id-set';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import {
   FEED_ITEMS,
   SOCIAL_FEEDS,
+  SOCIAL_FOLLOWER_SETS,
   SOCIAL_FOLLOWS,
   SOCIAL_HANDLES,
   SOCIAL_LARGE_MARKS,
@@ -16,12 +18,14 @@ import {
   SOCIAL_SHARES,
   SOCIAL_TRENDING,
   SOCIAL_VIEWS,
+  POST_COUNTS_ROLLUP_QUEUE,
 } from './social.collections';
 import { socialSwitches } from './social.config';
 import { SOCIAL_ERROR_CODES } from './social.errors';
 import { SOCIAL_EVENTS } from './social.events';
 
 const notices = () => require('./social.notices') as typeof import('./social.notices');
+const counts = () => require('./social.counts') as typeof import('./social.counts');
 
 // The social tab: profiles, follows, posts, likes, comments, saves, shares and views, hashtag pages, the posts feed
 // (fan-out on write by a trigger, large accounts merged at read time), notices aggregated through the hub, and
@@ -48,11 +52,27 @@ export const socialModule = defineModule({
     socialCommentCreated: { document: `${SOCIAL_COMMENTS}/{commentId}`, on: 'created', load: () => notices().onCommentCreated },
     socialFollowCreated: { document: `${SOCIAL_FOLLOWS}/{followId}`, on: 'created', load: () => notices().onFollowCreated },
     socialShareCreated: { document: `${SOCIAL_SHARES}/{shareId}`, on: 'created', load: () => notices().onShareCreated },
+    // A change to a post's counters asks for their rollup into the post (at most one a second: the task below).
+    socialPostCountsChanged: { document: `${SOCIAL_POSTS}/{postId}/${COUNTER_SHARDS}/{shard}`, on: 'written', load: () => counts().onPostCountsChanged },
+  },
+  tasks: {
+    socialPostCountsRollup: defineTask({
+      queue: POST_COUNTS_ROLLUP_QUEUE,
+      options: {
+        retryConfig: { maxAttempts: 10, minBackoffSeconds: 1, maxBackoffSeconds: 60 },
+        rateLimits: { maxConcurrentDispatches: 100 },
+        timeoutSeconds: 30,
+        memory: '256MiB',
+      },
+      load: () => counts().onPostCountsRollup,
+    }),
   },
   collections: [
     { name: SOCIAL_POSTS },
     { name: COUNTER_SHARDS, parent: SOCIAL_POSTS },
     { name: SOCIAL_FOLLOWS },
+    { name: SOCIAL_FOLLOWER_SETS },
+    { name: ID_BUCKETS, parent: SOCIAL_FOLLOWER_SETS },
     { name: SOCIAL_PROFILES },
     { name: COUNTER_SHARDS, parent: SOCIAL_PROFILES },
     { name: SOCIAL_HANDLES },

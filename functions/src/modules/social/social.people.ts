@@ -116,10 +116,11 @@ export function createPeopleService(now: () => number = Date.now) {
       if (userId === caller.userId) throw new UnprocessableError('You cannot follow yourself').withCode('SOCIAL_FOLLOW_SELF');
       if (!(await activePeople([userId])).has(userId)) throw noSuchUser();
       await inTransaction(async (tx) => {
-        const [existing, blocks, followee] = await Promise.all([
+        const [existing, blocks, followee, followers] = await Promise.all([
           repo.txFollow(tx, caller.userId, userId),
           blockState(caller.userId, userId, tx),
           repo.profile(userId, tx),
+          repo.followerSet.txRead(tx, userId, caller.userId),
         ]);
         // Someone who blocks the caller is not there for them, as everywhere else; the caller's own block is named.
         if (blocks.bBlocksA) throw noSuchUser();
@@ -128,7 +129,9 @@ export function createPeopleService(now: () => number = Date.now) {
         repo.txCreateFollow(tx, { followerId: caller.userId, followeeId: userId, createdAt: now() });
         PROFILE_COUNTS.txAdd(tx, repo.profileRef(userId), { followers: 1 }, caller.userId);
         PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { following: 1 }, userId);
+        // A large account's posts are merged at read time: its follower set is no longer read.
         if (followee?.large) repo.txChangeMergeAuthors(tx, caller.userId, userId, true);
+        else repo.followerSet.txAdd(tx, followers);
       });
       return { userId, following: true, followers: (await PROFILE_COUNTS.read(repo.profileRef(userId))).followers };
     },
@@ -137,12 +140,17 @@ export function createPeopleService(now: () => number = Date.now) {
     async unfollow(caller: Caller, userId: string) {
       if (!(await accounts.get(userId))) throw noSuchUser();
       await inTransaction(async (tx) => {
-        const [existing, followee] = await Promise.all([repo.txFollow(tx, caller.userId, userId), repo.profile(userId, tx)]);
+        const [existing, followee, followers] = await Promise.all([
+          repo.txFollow(tx, caller.userId, userId),
+          repo.profile(userId, tx),
+          repo.followerSet.txRead(tx, userId, caller.userId),
+        ]);
         if (!existing) return;
         repo.txDeleteFollow(tx, caller.userId, userId);
         PROFILE_COUNTS.txAdd(tx, repo.profileRef(userId), { followers: -1 }, caller.userId);
         PROFILE_COUNTS.txAdd(tx, repo.profileRef(caller.userId), { following: -1 }, userId);
         if (followee?.large) repo.txChangeMergeAuthors(tx, caller.userId, userId, false);
+        else repo.followerSet.txRemove(tx, followers);
       });
       return { userId, following: false, followers: (await PROFILE_COUNTS.read(repo.profileRef(userId))).followers };
     },

@@ -22,6 +22,7 @@ import {
   type PostRecord,
   type PostType,
 } from './social.model';
+import { listedCounts } from './social.counts';
 import { activePeople, visiblePerson } from './social.people';
 import { socialRepo as repo, type FeedPosition } from './social.repo';
 import type { FeedQuerySchema, PostBodySchema, PostPatchSchema, ReelBodySchema } from './social.schemas';
@@ -89,14 +90,17 @@ export function createPostsService(now: () => number = Date.now) {
     return !blocked && active.has(post.authorId) && (follows === undefined || follows.has(post.authorId));
   }
 
-  /** What showing others' posts to `viewer` depends on: whom they block, who blocks them, which accounts are active. */
-  async function peopleMet(viewer: Caller, authors: string[]): Promise<PeopleMet> {
-    const [blocked, blockers, active] = await Promise.all([
-      authors.length > 0 ? blockListOf(viewer.userId) : new Set<string>(),
+  /**
+   * What showing others' posts to `viewer` depends on: whom they block (`blocked` when read already), who blocks
+   * them, which accounts are active.
+   */
+  async function peopleMet(viewer: Caller, authors: string[], blocked?: ReadonlySet<string>): Promise<PeopleMet> {
+    const [blocks, blockers, active] = await Promise.all([
+      blocked ?? (authors.length > 0 ? blockListOf(viewer.userId) : new Set<string>()),
       blockersOf(viewer.userId, authors),
       activePeople(authors),
     ]);
-    return { blocked, blockers, active };
+    return { blocked: blocks, blockers, active };
   }
 
   /**
@@ -132,22 +136,24 @@ export function createPostsService(now: () => number = Date.now) {
     return post;
   }
 
-  /** Views of posts `viewer` may see, with their counts and whether the viewer likes each (read unless given). */
-  async function views(viewer: Caller, posts: PostRecord[], known?: { counts: Map<string, PostCounts>; liked: Set<string> }) {
-    const [counts, liked] = known
-      ? [posts.map((p) => known.counts.get(p.id)!), known.liked]
-      : await Promise.all([
-          POST_COUNTS.readMany(posts.map((p) => repo.postRef(p.id))),
-          repo.likedAmong(
-            viewer.userId,
-            posts.map((p) => p.id),
-          ),
-        ]);
+  /**
+   * Views of posts `viewer` may see, with their counts and whether the viewer likes each (read unless given): a
+   * list's counts as rolled up into the posts, one post's (`exact`) summed from its shards.
+   */
+  async function views(viewer: Caller, posts: PostRecord[], options: { liked?: Set<string>; exact?: boolean } = {}) {
+    const [counts, liked] = await Promise.all([
+      options.exact ? POST_COUNTS.readMany(posts.map((p) => repo.postRef(p.id))) : listedCounts(posts),
+      options.liked ??
+        repo.likedAmong(
+          viewer.userId,
+          posts.map((p) => p.id),
+        ),
+    ]);
     return posts.map((p, i) => ({ post: p, counts: counts[i], view: postView(p, counts[i], liked.has(p.id)) }));
   }
 
   async function get(viewer: Caller, id: string) {
-    const [view] = await views(viewer, [await visiblePost(viewer, id)]);
+    const [view] = await views(viewer, [await visiblePost(viewer, id)], { exact: true });
     return view.view;
   }
 
@@ -174,6 +180,7 @@ export function createPostsService(now: () => number = Date.now) {
       status: 'ACTIVE',
       createdAt: t,
       updatedAt: t,
+      ...POST_COUNTS.zeroSummary(t),
     };
     try {
       await inTransaction(async (tx) => {
@@ -288,9 +295,13 @@ export function createPostsService(now: () => number = Date.now) {
         if (typeof values[0] !== 'number') throw invalidCursor();
         after = { createdAt: values[0], id };
       }
-      // Two round trips after the feed's own query: its posts, the people behind them, their counters and my likes
-      // are read together (the items name their authors), then only the follows FOLLOWERS posts need.
-      const [profile, items] = await Promise.all([repo.profile(viewer.userId), repo.feedBefore(viewer.userId, after, query.limit, type)]);
+      // Two round trips after the feed's own query: its posts (their counts rolled up in them), the people behind
+      // them and my likes are read together (the items name their authors), then only the follows FOLLOWERS posts need.
+      const [profile, items, blocked] = await Promise.all([
+        repo.profile(viewer.userId),
+        repo.feedBefore(viewer.userId, after, query.limit, type),
+        blockListOf(viewer.userId),
+      ]);
       // The newest follows of large accounts when there are more than a feed merges (arrayUnion appends).
       const mergeAuthors = (profile?.mergeAuthors ?? []).slice(-MERGE_AUTHORS_MAX);
       const merged = await Promise.all(inQueryChunks(mergeAuthors).map((authors) => repo.postsOfAuthorsBefore(authors, after, query.limit, type)));
@@ -304,19 +315,13 @@ export function createPostsService(now: () => number = Date.now) {
 
       const ids = order.map(([id]) => id);
       const authors = [...new Set(order.map(([, o]) => o.authorId).filter((a) => a !== viewer.userId))];
-      const met = peopleMet(viewer, authors);
-      const [loaded, counts, liked] = await Promise.all([
-        repo.posts(order.filter(([, o]) => !o.post).map(([id]) => id)),
-        POST_COUNTS.readMany(ids.map((id) => repo.postRef(id))),
-        repo.likedAmong(viewer.userId, ids),
-        met,
-      ]);
+      const met = peopleMet(viewer, authors, blocked);
+      const [loaded, liked] = await Promise.all([repo.posts(order.filter(([, o]) => !o.post).map(([id]) => id)), repo.likedAmong(viewer.userId, ids), met]);
       const candidates = order.map(([id, o]) => o.post ?? loaded.get(id)).filter((p): p is PostRecord => p?.status === 'ACTIVE');
       // Merged posts need a follow too: a merge list may briefly name someone just unfollowed (marking racing it).
       const mergedIds = new Set(merged.flat().map((p) => p.id));
       const shown = await visibleAmong(viewer, candidates, (p) => p.visibility === 'FOLLOWERS' || mergedIds.has(p.id), met);
-      const known = { counts: new Map(ids.map((id, i) => [id, counts[i]])), liked };
-      const ranked = (await views(viewer, shown, known)).sort((a, b) => blendScore(b.post.createdAt, b.counts) - blendScore(a.post.createdAt, a.counts));
+      const ranked = (await views(viewer, shown, { liked })).sort((a, b) => blendScore(b.post.createdAt, b.counts) - blendScore(a.post.createdAt, a.counts));
       return { items: ranked.map((r) => r.view), nextCursor };
     },
 

@@ -7,13 +7,13 @@ import {
   POPULAR_REELS_KEPT,
   POPULAR_REELS_TTL_MS,
   POPULAR_REELS_WINDOW_MS,
-  POST_COUNTS,
   PROFILE_COUNTS,
   REELS_FEW_FOLLOWS,
   reelPopularity,
   type PostRecord,
 } from './social.model';
 import type { createPostsService } from './social.posts';
+import { listedCounts } from './social.counts';
 import { socialRepo as repo } from './social.repo';
 
 // The reels tab: reels of the people I follow (the posts feed's fan-out and read-time merge, reels only), then, for
@@ -31,7 +31,7 @@ const POPULAR = 'P~';
 export function createReelsService(posts: Posts, now: () => number = Date.now) {
   async function rank(at: number): Promise<string[]> {
     const candidates = await repo.recentPublicReels(at - POPULAR_REELS_WINDOW_MS, POPULAR_REELS_CANDIDATES);
-    const counts = await POST_COUNTS.readMany(candidates.map((c) => repo.postRef(c.id)));
+    const counts = await listedCounts(candidates);
     return candidates
       .map((c, i) => ({ id: c.id, score: reelPopularity(counts[i], at - c.createdAt) }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))

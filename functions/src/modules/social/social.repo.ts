@@ -2,9 +2,11 @@ import type { Transaction, WriteBatch } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { idSet } from '../../platform/kits/id-sets/id-set';
 import {
   FEED_ITEMS,
   SOCIAL_FEEDS,
+  SOCIAL_FOLLOWER_SETS,
   SOCIAL_FOLLOWS,
   SOCIAL_HANDLES,
   SOCIAL_LARGE_MARKS,
@@ -18,6 +20,8 @@ import {
   SOCIAL_VIEWS,
 } from './social.collections';
 import {
+  FOLLOWER_SET_BUCKET_CAP,
+  FOLLOWER_SET_BUCKETS,
   followId,
   likeId,
   markId,
@@ -58,7 +62,16 @@ export interface FeedPosition {
   id: string;
 }
 
+/** An author's followers' ids (the truth: their follows), for the fan-out. */
+const followerSet = idSet({
+  collection: SOCIAL_FOLLOWER_SETS,
+  buckets: FOLLOWER_SET_BUCKETS,
+  bucketCap: FOLLOWER_SET_BUCKET_CAP,
+  truthIsEmpty: async (tx, authorId) => (await tx.get(follows().where('followeeId', '==', authorId).limit(1))).empty,
+});
+
 export const socialRepo = {
+  followerSet,
   newPostId: () => db().collection(SOCIAL_POSTS).doc().id,
   postRef: (id: string) => db().collection(SOCIAL_POSTS).doc(id),
   profileRef: (userId: string) => db().collection(SOCIAL_PROFILES).doc(userId),

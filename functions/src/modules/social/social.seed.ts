@@ -2,6 +2,7 @@ import type { SeedContext } from '../../platform/core/module/maintenance';
 import { COUNTER_SHARDS } from '../../platform/kits/counters/sharded-counter';
 import { FEED_ITEMS, SOCIAL_COMMENTS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_HANDLES, SOCIAL_LIKES, SOCIAL_POSTS, SOCIAL_PROFILES } from './social.collections';
 import { followId, hashtagsOf, likeId, type CommentRecord, type PostRecord } from './social.model';
+import { socialRepo } from './social.repo';
 
 // The two demo consumers' social tab (emulator only): handles, following each other, a few posts and two reels in
 // both feeds (no trigger runs while seeding: the fan-out's feed items are written here), a like and a comment with
@@ -93,11 +94,27 @@ export async function seedSocial(ctx: SeedContext): Promise<void> {
       ].map(([a, b]) => [followId(a.id, b.id), { followerId: a.id, followeeId: b.id, createdAt: ctx.now - 30 * hour }]),
     ),
   );
+  // Each one's follower set, as the follows would have kept it.
+  for (const [owner, follower] of [
+    [minh, lan],
+    [lan, minh],
+  ]) {
+    for (const [path, data] of Object.entries(socialRepo.followerSet.documentsOf(owner.id, [follower.id]))) {
+      const at = path.lastIndexOf('/');
+      await ctx.write(path.slice(0, at), { [path.slice(at + 1)]: data });
+    }
+  }
   for (const p of people) {
     const own = posts.filter((post) => post.authorId === p.user.id).length;
     await ctx.write(`${SOCIAL_PROFILES}/${p.user.id}/${COUNTER_SHARDS}`, { '0': { posts: own, followers: 1, following: 1 } });
   }
-  await ctx.write(SOCIAL_POSTS, Object.fromEntries(posts.map((p) => [p.id, record(p)])));
+  // Lan likes Minh's phở and comments on his trip; the counters say so (in the shards and rolled up into the posts).
+  const countsOf = (p: PostRecord) => {
+    const likes = p.id === posts[0].id ? 1 : 0;
+    const comments = p.id === comment.postId ? 1 : 0;
+    return { likes, comments, shares: 0, views: likes + comments };
+  };
+  await ctx.write(SOCIAL_POSTS, Object.fromEntries(posts.map((p) => [p.id, { ...record(p), counts: { ...countsOf(p), at: ctx.now } }])));
   // Each post in both feeds (they follow each other), as the fan-out would have written them.
   for (const user of [lan, minh]) {
     await ctx.write(
@@ -105,13 +122,8 @@ export async function seedSocial(ctx: SeedContext): Promise<void> {
       Object.fromEntries(posts.map((p) => [p.id, { postId: p.id, authorId: p.authorId, type: p.type, createdAt: p.createdAt }])),
     );
   }
-  // Lan likes Minh's phở and comments on his trip; the counters say so.
   await ctx.write(SOCIAL_LIKES, { [likeId(posts[0].id, lan.id)]: { postId: posts[0].id, userId: lan.id, createdAt: posts[0].createdAt + hour } });
   await ctx.write(SOCIAL_COMMENTS, { [comment.id]: record(comment) });
-  for (const p of posts) {
-    const likes = p.id === posts[0].id ? 1 : 0;
-    const comments = p.id === comment.postId ? 1 : 0;
-    await ctx.write(`${SOCIAL_POSTS}/${p.id}/${COUNTER_SHARDS}`, { '0': { likes, comments, shares: 0, views: likes + comments } });
-  }
+  for (const p of posts) await ctx.write(`${SOCIAL_POSTS}/${p.id}/${COUNTER_SHARDS}`, { '0': countsOf(p) });
   ctx.log(`social: ${posts.length} posts, a like and a comment between the demo consumers`);
 }

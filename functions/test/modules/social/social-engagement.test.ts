@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { FieldValue } from 'firebase-admin/firestore';
 import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
@@ -6,7 +7,8 @@ import { inboxOf } from '../../helpers/notifications';
 import { waitFor } from '../../helpers/wait';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { mp4, png } from '../../helpers/images';
-import { FEED_ITEMS, SOCIAL_FEEDS } from '../../../src/modules/social/social.collections';
+import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_POSTS } from '../../../src/modules/social/social.collections';
+import { onPostCountsRollup } from '../../../src/modules/social/social.counts';
 import { onLikeCreated } from '../../../src/modules/social/social.notices';
 
 // The social tab's engagement through the API (in-process, on the emulators; notices come from triggers in the
@@ -181,6 +183,32 @@ describe('saves, shares, views, likers and hashtags', () => {
     await call('DELETE', `/social/posts/${postId}`, { token: author.accessToken });
     expect(ids(await call('GET', '/social/saved', { token: lan.accessToken }))).toEqual([]);
     expect((await call('DELETE', `/social/posts/${postId}/save`, { token: lan.accessToken })).body).toEqual({ postId, saved: false });
+  });
+
+  it('lists show the counters rolled up into the post within seconds; the post itself counts exactly', async () => {
+    const [author, lan, minh] = await Promise.all([registerVerified(), registerVerified(), registerVerified()]);
+    const postId = (await post(author, { text: `rolled up ${randomUUID().slice(0, 6)}` })).id;
+    const stored = async () => (await db().collection(SOCIAL_POSTS).doc(postId).get()).data()!;
+    expect((await stored()).counts).toEqual({ likes: 0, comments: 0, shares: 0, views: 0, at: expect.any(Number) });
+    await Promise.all([lan, minh].map((p) => call('POST', `/social/posts/${postId}/like`, { token: p.accessToken })));
+    expect((await comment(lan, postId, { text: 'hay quá' })).status).toBe(201);
+    expect(await counts(author, postId)).toMatchObject({ likes: 2, comments: 1 });
+    // The author's own posts page reads the rolled-up counts: the shards' trigger asks, the task stores them.
+    const listed = () => call('GET', `/social/users/${author.user.id}/posts`, { token: author.accessToken });
+    await waitFor(
+      async () => ((await listed()).body.items[0]?.counts.likes === 2 && (await listed()).body.items[0]?.counts.comments === 1 ? true : undefined),
+      {
+        what: 'the rolled-up counts in the list',
+      },
+    );
+    const rolled = (await stored()).counts;
+    // A redelivered task stores the same sum again.
+    await onPostCountsRollup({ postId, runAt: 0 });
+    expect((await stored()).counts).toMatchObject({ likes: 2, comments: 1, shares: 0, views: 0 });
+    expect((await stored()).counts.at).toBeGreaterThanOrEqual(rolled.at);
+    // A post stored before rollups (no counts on it) is counted from its shards.
+    await db().collection(SOCIAL_POSTS).doc(postId).update({ counts: FieldValue.delete() });
+    expect((await listed()).body.items[0].counts).toMatchObject({ likes: 2, comments: 1 });
   });
 
   it('a hashtag page folds the tag and shows public posts only', async () => {

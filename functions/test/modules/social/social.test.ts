@@ -6,10 +6,19 @@ import { png } from '../../helpers/images';
 import { audioFixture } from '../../helpers/media-storage';
 import { waitFor } from '../../helpers/wait';
 import { db } from '../../../src/platform/core/firebase/firebase';
-import { FEED_ITEMS, SOCIAL_FEEDS, SOCIAL_FOLLOWS, SOCIAL_LARGE_MARKS, SOCIAL_POSTS, SOCIAL_PROFILES } from '../../../src/modules/social/social.collections';
+import {
+  FEED_ITEMS,
+  SOCIAL_FEEDS,
+  SOCIAL_FOLLOWER_SETS,
+  SOCIAL_FOLLOWS,
+  SOCIAL_LARGE_MARKS,
+  SOCIAL_POSTS,
+  SOCIAL_PROFILES,
+} from '../../../src/modules/social/social.collections';
 import { fanOut, onPostWritten } from '../../../src/modules/social/social.fanout';
 import type { PostRecord } from '../../../src/modules/social/social.model';
 import { createPostsService } from '../../../src/modules/social/social.posts';
+import { socialRepo } from '../../../src/modules/social/social.repo';
 
 // The social tab through the API (in-process, on the emulators; the fan-out trigger runs in the Functions emulator
 // with SOCIAL_FANOUT_MAX=20): posts and their bad input, who sees what, the feed's fan-out and read-time merge, likes.
@@ -247,6 +256,47 @@ describe('social feed', () => {
     expect(await fanOut(record, 20)).toEqual({ feeds: 2, large: false });
     const items = await db().collectionGroup(FEED_ITEMS).where('postId', '==', created.id).get();
     expect(items.size).toBe(2);
+  });
+
+  it("keeps the author's follower set with each follow; where none is kept the fan-out reads the follows", async () => {
+    const [author, a, b, c, d] = await Promise.all(Array.from({ length: 5 }, () => registerVerified()));
+    const setOf = async () => (await socialRepo.followerSet.read(author.user.id)).ids?.sort();
+    await Promise.all([a, b, c].map((f) => follow(f, author)));
+    await follow(a, author);
+    expect(await setOf()).toEqual([a, b, c].map((f) => f.user.id).sort());
+    await call('DELETE', `/social/users/${author.user.id}/follow`, { token: b.accessToken });
+    await call('DELETE', `/social/users/${author.user.id}/follow`, { token: b.accessToken });
+    expect(await setOf()).toEqual([a, c].map((f) => f.user.id).sort());
+    // The fan-out writes to the set's people (and the author), and to nobody else.
+    const created = (await post(author, { text: 'from the set' })).body;
+    const record = { ...(await db().collection(SOCIAL_POSTS).doc(created.id).get()).data(), id: created.id } as PostRecord;
+    expect(await fanOut(record, 20)).toEqual({ feeds: 3, large: false });
+    expect(await Promise.all([a, b, c].map((f) => feedDocs(f.user.id, created.id)))).toEqual([true, false, true]);
+
+    // Follows stored before sets (no set's start): not kept, and a later follow does not start one (the truth has
+    // followers); the fan-out reads the follows and reaches the same people.
+    await db().collection(SOCIAL_FOLLOWER_SETS).doc(author.user.id).delete();
+    await follow(d, author);
+    expect(await setOf()).toBeUndefined();
+    const legacy = (await post(author, { text: 'from the follows' })).body;
+    const legacyRecord = { ...(await db().collection(SOCIAL_POSTS).doc(legacy.id).get()).data(), id: legacy.id } as PostRecord;
+    expect(await fanOut(legacyRecord, 20)).toEqual({ feeds: 4, large: false });
+    expect(await Promise.all([a, b, c, d].map((f) => feedDocs(f.user.id, legacy.id)))).toEqual([true, false, true, true]);
+  });
+
+  it('an author whose follower set holds more than SOCIAL_FANOUT_MAX is marked large, later posts merged at read time', async () => {
+    const [author, a, b] = await Promise.all(Array.from({ length: 3 }, () => registerVerified()));
+    await Promise.all([a, b].map((f) => follow(f, author)));
+    expect((await socialRepo.followerSet.read(author.user.id)).ids).toHaveLength(2);
+    const created = (await post(author, { text: 'one too many' })).body;
+    const record = { ...(await db().collection(SOCIAL_POSTS).doc(created.id).get()).data(), id: created.id } as PostRecord;
+    expect(await fanOut(record, 1)).toEqual({ feeds: 1, large: true });
+    expect((await db().collection(SOCIAL_PROFILES).doc(author.user.id).get()).get('large')).toBe(true);
+    // From then on (the trigger's own limit is 20) the author's posts are merged into feeds at read time.
+    const later = (await post(author, { text: 'merged at read time' })).body;
+    await waitFor(async () => ((await feedDocs(author.user.id, later.id)) ? true : undefined), { what: "the trigger's fan-out" });
+    expect(await feedDocs(a.user.id, later.id)).toBe(false);
+    expect(await feedIds(a)).toContain(later.id);
   });
 
   it('pages the feed by cursor without gaps or repeats', async () => {

@@ -1,5 +1,5 @@
 import type { DocumentReference, Transaction } from 'firebase-admin/firestore';
-import { firestoreApi } from '../../core/firebase/firebase';
+import { firestoreApi, inTransaction } from '../../core/firebase/firebase';
 import { sha256 } from '../ids/digest';
 
 // Counters a popular document takes faster than its one sustained write a second (likes of a post, followers of a
@@ -22,23 +22,33 @@ export interface ShardedCounter<F extends string> {
   read(parent: DocumentReference): Promise<Counts<F>>;
   /** The counts of several documents, read in parallel, in order. */
   readMany(parents: readonly DocumentReference[]): Promise<Array<Counts<F>>>;
+  /** The counts last rolled up into a counted document's data; undefined when it holds none (or `summary` is off). */
+  summaryIn(data: object | undefined): Counts<F> | undefined;
+  /** The summary field of a document created with nothing counted yet (stored with it). */
+  zeroSummary(at: number): Record<string, CountsSummary<F>>;
+  /** Rolls the shards' sum up into the counted document, in one transaction; undefined when the document is gone. */
+  rollUp(parent: DocumentReference): Promise<Counts<F> | undefined>;
 }
 
-export function shardedCounter<F extends string>(options: { fields: readonly F[]; shards: number }): ShardedCounter<F> {
-  const { fields, shards } = options;
+/** The rolled-up counts with `at`, the time the shards were summed (the aggregate's read time). */
+export type CountsSummary<F extends string> = Counts<F> & { at: number };
+
+export function shardedCounter<F extends string>(options: { fields: readonly F[]; shards: number; summary?: string }): ShardedCounter<F> {
+  const { fields, shards, summary } = options;
   if (!(Number.isInteger(shards) && shards >= 1 && shards <= 100)) throw new Error(`shardedCounter: shards must be 1..100 (got ${shards})`);
   const shardOf = (key: string | undefined) => (key === undefined ? Math.floor(Math.random() * shards) : parseInt(sha256(key).slice(0, 8), 16) % shards);
   const zero = () => Object.fromEntries(fields.map((f) => [f, 0])) as Counts<F>;
-  async function read(parent: DocumentReference): Promise<Counts<F>> {
+  const sums = (parent: DocumentReference) => {
     const { AggregateField } = firestoreApi();
-    const snap = await parent
-      .collection(COUNTER_SHARDS)
-      .aggregate(Object.fromEntries(fields.map((f) => [f, AggregateField.sum(f)])))
-      .get();
-    const data = snap.data() as Record<string, number | null>;
+    return parent.collection(COUNTER_SHARDS).aggregate(Object.fromEntries(fields.map((f) => [f, AggregateField.sum(f)])));
+  };
+  const countsOf = (data: Record<string, number | null>) => {
     const counts = zero();
     for (const f of fields) counts[f] = Math.round(data[f] ?? 0);
     return counts;
+  };
+  async function read(parent: DocumentReference): Promise<Counts<F>> {
+    return countsOf((await sums(parent).get()).data() as Record<string, number | null>);
   }
   return {
     txAdd(tx, parent, deltas, key) {
@@ -53,5 +63,27 @@ export function shardedCounter<F extends string>(options: { fields: readonly F[]
     },
     read,
     readMany: (parents) => Promise.all(parents.map((p) => read(p))),
+    summaryIn(data) {
+      const stored = summary === undefined || data === undefined ? undefined : (data as Record<string, unknown>)[summary];
+      if (typeof stored !== 'object' || stored === null) return undefined;
+      const values = stored as Record<string, unknown>;
+      if (!fields.every((f) => typeof values[f] === 'number')) return undefined;
+      return Object.fromEntries(fields.map((f) => [f, values[f]])) as Counts<F>;
+    },
+    zeroSummary(at) {
+      if (summary === undefined) throw new Error('shardedCounter: zeroSummary needs the summary option');
+      return { [summary]: { ...zero(), at } };
+    },
+    async rollUp(parent) {
+      if (summary === undefined) throw new Error('shardedCounter: rollUp needs the summary option');
+      // The sum is read in the transaction that writes it: two rollups at once never store an older sum last.
+      return inTransaction(async (tx) => {
+        const [doc, snap] = await Promise.all([tx.get(parent), tx.get(sums(parent))]);
+        if (!doc.exists) return undefined;
+        const counts = countsOf(snap.data() as Record<string, number | null>);
+        tx.update(parent, { [summary]: { ...counts, at: snap.readTime.toMillis() } });
+        return counts;
+      });
+    },
   };
 }
