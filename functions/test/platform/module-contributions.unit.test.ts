@@ -99,6 +99,7 @@ describe('maintenance commands', () => {
       'driver:drop-retired-cooldowns',
       'rides:migrate-ratings',
       'wallet:ledger-check',
+      'social:backfill-follower-sets',
     ]);
     for (const m of MODULES) for (const command of Object.values(m.commands ?? {})) expect(typeof command.load()).toBe('function');
   });

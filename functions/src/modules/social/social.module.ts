@@ -37,6 +37,12 @@ export const socialModule = defineModule({
   config: socialSwitches,
   errorCodes: SOCIAL_ERROR_CODES,
   seed: { load: () => (require('./social.seed') as typeof import('./social.seed')).seedSocial },
+  commands: {
+    'backfill-follower-sets': {
+      describe: 'writes the follower set of every author whose follows were stored before sets were kept',
+      load: () => (require('./social.commands') as typeof import('./social.commands')).backfillFollowerSetsCommand,
+    },
+  },
   events: SOCIAL_EVENTS.rows,
   routes: () => (require('./social.routes') as typeof import('./social.routes')).socialRoutes(),
   triggers: {

@@ -19,6 +19,7 @@ import { fanOut, onPostWritten } from '../../../src/modules/social/social.fanout
 import type { PostRecord } from '../../../src/modules/social/social.model';
 import { createPostsService } from '../../../src/modules/social/social.posts';
 import { socialRepo } from '../../../src/modules/social/social.repo';
+import { backfillFollowerSets } from '../../../src/modules/social/social.backfill';
 
 // The social tab through the API (in-process, on the emulators; the fan-out trigger runs in the Functions emulator
 // with SOCIAL_FANOUT_MAX=20): posts and their bad input, who sees what, the feed's fan-out and read-time merge, likes.
@@ -282,6 +283,25 @@ describe('social feed', () => {
     const legacyRecord = { ...(await db().collection(SOCIAL_POSTS).doc(legacy.id).get()).data(), id: legacy.id } as PostRecord;
     expect(await fanOut(legacyRecord, 20)).toEqual({ feeds: 4, large: false });
     expect(await Promise.all([a, b, c, d].map((f) => feedDocs(f.user.id, legacy.id)))).toEqual([true, false, true, true]);
+  });
+
+  it('the backfill writes the follower set of authors whose follows came before sets, once', async () => {
+    const [author, a, b] = await Promise.all(Array.from({ length: 3 }, () => registerVerified()));
+    await Promise.all([a, b].map((f) => follow(f, author)));
+    // As stored before sets were kept: the follows only.
+    const setDocs = db().collection(SOCIAL_FOLLOWER_SETS).doc(author.user.id);
+    for (const bucket of (await setDocs.collection('id_buckets').get()).docs) await bucket.ref.delete();
+    await setDocs.delete();
+    expect((await socialRepo.followerSet.read(author.user.id)).ids).toBeUndefined();
+    const progress: number[] = [];
+    const first = await backfillFollowerSets((authors) => progress.push(authors));
+    expect(first.written).toBeGreaterThanOrEqual(1);
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect((await socialRepo.followerSet.read(author.user.id)).ids?.sort()).toEqual([a.user.id, b.user.id].sort());
+    // A second run writes nothing (every followed author has a set now), and the set goes on with the follows.
+    expect((await backfillFollowerSets()).written).toBe(0);
+    await call('DELETE', `/social/users/${author.user.id}/follow`, { token: a.accessToken });
+    expect((await socialRepo.followerSet.read(author.user.id)).ids).toEqual([b.user.id]);
   });
 
   it('an author whose follower set holds more than SOCIAL_FANOUT_MAX is marked large, later posts merged at read time', async () => {

@@ -47,6 +47,8 @@ export interface IdSet {
    * truth then. `alongside`: other documents the caller needs, read in the same getAll (one round trip).
    */
   read(owner: string, alongside?: readonly DocumentReference[]): Promise<{ ids: string[] | undefined; alongside: DocumentSnapshot[] }>;
+  /** Whether `owner`'s set has started (read in the transaction): a backfill leaves a started set alone. */
+  txStarted(tx: Transaction, owner: string): Promise<boolean>;
   /** Writes `owner`'s whole set from the truth's ids, read in the same transaction (a backfill). */
   txReplace(tx: Transaction, owner: string, ids: readonly string[]): void;
   /** The documents of `owner`'s set holding `ids` (seed data: `{ path: data }`). */
@@ -98,6 +100,7 @@ export function idSet(options: IdSetOptions): IdSet {
       const kept = started.exists && !stored.some((b) => b.get('full') === true);
       return { ids: kept ? [...new Set(stored.flatMap(idsIn))] : undefined, alongside: rest.slice(buckets) };
     },
+    txStarted: async (tx, owner) => (await tx.get(start(owner))).exists,
     txReplace(tx, owner, ids) {
       tx.set(start(owner), { owner });
       for (const { path, data } of layout(owner, ids)) tx.set(db().doc(path), data);
