@@ -16,12 +16,25 @@ import { socialRepo as repo } from './social.repo';
 // it when they follow). Every write is a set or delete of a document named by the post and the person, so a
 // redelivered event writes the same documents again.
 
-/** Writes the post into its author's feed and their followers' (or marks the author large), then checks it is still ACTIVE. */
+/**
+ * Writes the post into its author's feed and their followers' (or marks the author large), unless it is no longer
+ * ACTIVE (a redelivered event after its deletion). A delete racing the writes runs its own removal; items it missed
+ * are dropped by the feed's readers (they show ACTIVE posts only) and deleted as they are met (social.posts.ts).
+ */
 export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ feeds: number; large: boolean }> {
   const item = { postId: post.id, authorId: post.authorId, type: post.type, createdAt: post.createdAt };
-  // One round trip before the writes: the follower set with the author's profile (one getAll), and their blocks.
-  const [kept, blocked] = await Promise.all([repo.followerSet.read(post.authorId, [repo.profileRef(post.authorId)]), blockListOf(post.authorId)]);
-  const large = kept.alongside[0].get('large') === true;
+  // One round trip before the followers' writes: the follower set with the author's profile and the post (one
+  // getAll), and the author's blocks.
+  const [kept, blocked] = await Promise.all([
+    repo.followerSet.read(post.authorId, [repo.profileRef(post.authorId), repo.postRef(post.id)]),
+    blockListOf(post.authorId),
+  ]);
+  const [profile, now] = kept.alongside;
+  if (now.get('status') !== 'ACTIVE') {
+    await removeFromFeeds(post.id);
+    return { feeds: 0, large: profile.get('large') === true };
+  }
+  const large = profile.get('large') === true;
   const followers = large
     ? undefined
     : kept.ids
@@ -29,21 +42,13 @@ export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ fee
         ? undefined
         : { ids: kept.ids, whole: true }
       : await firstFollowers(post.authorId, fanoutMax);
-  let result = { feeds: 1, large: true };
-  if (followers) {
-    // The author's own item rides the first batch.
-    result = { feeds: await toFollowers(post, item, { ...followers, ids: [post.authorId, ...followers.ids] }, blocked), large: false };
-  } else {
-    const own = db().batch();
-    repo.batchSetFeedItem(own, post.authorId, item);
-    await own.commit();
-    const mark = await repo.largeMark(post.authorId);
-    if (!mark?.done) await markLarge(post.authorId, mark ? (mark.upTo ?? undefined) : undefined);
-  }
-  // A delete (or hide) that ran while this wrote, or this event redelivered after it, must not leave items behind.
-  const now = await repo.post(post.id);
-  if (now?.status !== 'ACTIVE') await removeFromFeeds(post.id);
-  return result;
+  if (followers) return { feeds: await toFollowers(post, item, { ...followers, ids: [post.authorId, ...followers.ids] }, blocked), large: false };
+  const own = db().batch();
+  repo.batchSetFeedItem(own, post.authorId, item);
+  await own.commit();
+  const mark = await repo.largeMark(post.authorId);
+  if (!mark?.done) await markLarge(post.authorId, mark ? (mark.upTo ?? undefined) : undefined);
+  return { feeds: 1, large: true };
 }
 
 /**

@@ -320,7 +320,13 @@ export function createPostsService(now: () => number = Date.now) {
       const candidates = order.map(([id, o]) => o.post ?? loaded.get(id)).filter((p): p is PostRecord => p?.status === 'ACTIVE');
       // Merged posts need a follow too: a merge list may briefly name someone just unfollowed (marking racing it).
       const mergedIds = new Set(merged.flat().map((p) => p.id));
-      const shown = await visibleAmong(viewer, candidates, (p) => p.visibility === 'FOLLOWERS' || mergedIds.has(p.id), met);
+      // Items of posts no longer ACTIVE (a delete racing its fan-out leaves some behind) go as they are met.
+      const inPage = new Set(ids);
+      const stale = items.filter((i) => inPage.has(i.postId) && (byId.get(i.postId)?.post ?? loaded.get(i.postId))?.status !== 'ACTIVE');
+      const [shown] = await Promise.all([
+        visibleAmong(viewer, candidates, (p) => p.visibility === 'FOLLOWERS' || mergedIds.has(p.id), met),
+        stale.length > 0 ? repo.deleteStaleFeedItems(viewer.userId, stale) : 0,
+      ]);
       const ranked = (await views(viewer, shown, { liked })).sort((a, b) => blendScore(b.post.createdAt, b.counts) - blendScore(a.post.createdAt, a.counts));
       return { items: ranked.map((r) => r.view), nextCursor };
     },

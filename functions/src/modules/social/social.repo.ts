@@ -1,4 +1,4 @@
-import type { Transaction, WriteBatch } from 'firebase-admin/firestore';
+import type { Timestamp, Transaction, WriteBatch } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
@@ -55,6 +55,9 @@ const mergeChange = (userId: string, authorId: string, add: boolean) => {
   return { userId, mergeAuthors: add ? FieldValue.arrayUnion(authorId) : FieldValue.arrayRemove(authorId) };
 };
 const existing = <T>(snaps: Array<FirebaseFirestore.DocumentSnapshot<T>>) => snaps.filter((s) => s.exists).map((s) => s.data()!);
+
+/** A feed item as read, with its version (its update time). */
+export type StoredFeedItem = FeedItemRecord & { version: Timestamp };
 
 /** Where a feed page resumes: after the post at (createdAt, id), newest first. */
 export interface FeedPosition {
@@ -116,11 +119,19 @@ export const socialRepo = {
 
   // Feeds
   /** A feed's items (or its reels), newest first, after a position. Index (type, createdAt desc) for reels. */
-  async feedBefore(userId: string, before: FeedPosition | undefined, limit: number, type?: PostType): Promise<FeedItemRecord[]> {
+  async feedBefore(userId: string, before: FeedPosition | undefined, limit: number, type?: PostType): Promise<StoredFeedItem[]> {
     const { FieldPath } = firestoreApi();
     let query = (type ? feedOf(userId).where('type', '==', type) : feedOf(userId)).orderBy('createdAt', 'desc').orderBy(FieldPath.documentId(), 'desc');
     if (before) query = query.startAfter(before.createdAt, before.id);
-    return (await query.limit(limit).get()).docs.map((d) => d.data());
+    return (await query.limit(limit).get()).docs.map((d) => ({ ...d.data(), version: d.updateTime }));
+  },
+  /**
+   * Deletes feed items of posts that left the feeds (read as `version`): each only if unchanged since (a post made
+   * ACTIVE again and fanned out meanwhile rewrote it, and keeps it). How many were deleted.
+   */
+  async deleteStaleFeedItems(userId: string, items: readonly StoredFeedItem[]): Promise<number> {
+    const done = await Promise.allSettled(items.map((i) => feedOf(userId).doc(i.postId).delete({ lastUpdateTime: i.version })));
+    return done.filter((d) => d.status === 'fulfilled').length;
   },
   batchSetFeedItem(batch: WriteBatch, userId: string, item: FeedItemRecord): void {
     batch.set(feedOf(userId).doc(item.postId), item);

@@ -388,6 +388,10 @@ describe('reels', () => {
     const second = (await reel(other, { videoMediaId: theirVideo.id, durationSec: 9 })).body;
     await reel(other, { videoMediaId: theirVideo.id, durationSec: 9, visibility: 'FOLLOWERS' });
     await Promise.all([fan, newcomer].map((p) => call('POST', `/social/posts/${created.body.id}/like`, { token: p.accessToken })));
+    // The ranking reads the counts rolled up into the reels (a second or two behind the likes).
+    await waitFor(async () => ((await db().collection(SOCIAL_POSTS).doc(created.body.id).get()).get('counts.likes') === 2 ? true : undefined), {
+      what: 'the likes rolled up into the reel',
+    });
     await db().collection('social_trending').doc('reels').delete();
     const first = await reelsOf(newcomer);
     expect(first.items.map((i: { id: string }) => i.id).slice(0, 2)).toEqual([created.body.id, second.id]);
