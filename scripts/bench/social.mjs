@@ -1,7 +1,6 @@
 // P15, the social tab: (a) one post reaching 1,000 followers' feeds (the fan-out trigger's work, `fanOut`: the author's
-// follower set and profile in one getAll and their blocks, then batches of 500 side by side (the author's own item in
-// the first), then the post read again) ÷ a raw batched write of the same 1,000 feed documents, the median of 40 paired
-// rounds; (b) a feed page of 20 (`GET /social/posts/feed`'s service: the feed's items, the reader's profile and blocks,
+// follower set, profile and the post in one getAll and their blocks, then batches of 500 side by side, the author's
+// own item in the first) ÷ a raw batched write of the same 1,000 feed documents, the median of 40 paired rounds; (b) a feed page of 20 (`GET /social/posts/feed`'s service: the feed's items, the reader's profile and blocks,
 // then their posts (with their rolled-up counts), blocks, authors and likes) p95 ÷ one indexed query of the same 20
 // feed documents. Run by `npm run bench` inside `firebase emulators:exec`; writes its figures as JSON to the path given.
 import fs from 'node:fs';

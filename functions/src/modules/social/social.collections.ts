@@ -1,8 +1,9 @@
 import { rollupTaskQueue } from '../../platform/kits/counters/rollup';
 
 // The social module's collections (API only: firestore.rules denies clients).
-// `social_posts/{postId}`: posts (reels later) with their author's name and handle as they were when posted; counters
-// (likes, comments, shares, views) in `social_posts/{id}/counter_shards/{n}` (platform/kits/counters).
+// `social_posts/{postId}`: posts and reels with their author's name and handle as they were when posted; counters
+// (likes, comments, shares, views) in `social_posts/{id}/counter_shards/{n}` (platform/kits/counters), rolled up into
+// the post's `counts` at most once a second (what lists read).
 export const SOCIAL_POSTS = 'social_posts';
 // `social_follows/{followerId}_{followeeId}`: who follows whom.
 export const SOCIAL_FOLLOWS = 'social_follows';

@@ -8,7 +8,7 @@ import { socialRepo as repo } from './social.repo';
 // to a shard and run at most once a second per post; a post stored before rollups is counted from its shards.
 
 /** Trigger on `social_posts/{postId}/counter_shards/{shard}`: asks for the rollup of the change's second. */
-export const onPostCountsChanged = (event: DocumentEvent) => requestRollup(POST_COUNTS_ROLLUP_QUEUE, 'postId', event.params.postId, Date.parse(event.time));
+export const onPostCountsChanged = (event: DocumentEvent) => requestRollup(POST_COUNTS_ROLLUP_QUEUE, event.params.postId, Date.parse(event.time));
 
 /** The rollup task (at least once). */
 export async function onPostCountsRollup(payload: RollupPayload<'postId'>): Promise<void> {

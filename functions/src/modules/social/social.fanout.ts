@@ -22,26 +22,23 @@ import { socialRepo as repo } from './social.repo';
  * are dropped by the feed's readers (they show ACTIVE posts only) and deleted as they are met (social.posts.ts).
  */
 export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ feeds: number; large: boolean }> {
-  const item = { postId: post.id, authorId: post.authorId, type: post.type, createdAt: post.createdAt };
+  // `fannedAt` makes every fan-out's write a change (a rewrite of equal data keeps a document's update time), so a
+  // reader deleting an item it found stale never deletes one a later fan-out wrote.
+  const item = { postId: post.id, authorId: post.authorId, type: post.type, createdAt: post.createdAt, fannedAt: Date.now() };
   // One round trip before the followers' writes: the follower set with the author's profile and the post (one
   // getAll), and the author's blocks.
   const [kept, blocked] = await Promise.all([
     repo.followerSet.read(post.authorId, [repo.profileRef(post.authorId), repo.postRef(post.id)]),
     blockListOf(post.authorId),
   ]);
-  const [profile, now] = kept.alongside;
-  if (now.get('status') !== 'ACTIVE') {
-    await removeFromFeeds(post.id);
-    return { feeds: 0, large: profile.get('large') === true };
-  }
+  const [profile, current] = kept.alongside;
   const large = profile.get('large') === true;
-  const followers = large
-    ? undefined
-    : kept.ids
-      ? kept.ids.length > fanoutMax
-        ? undefined
-        : { ids: kept.ids, whole: true }
-      : await firstFollowers(post.authorId, fanoutMax);
+  if (current.get('status') !== 'ACTIVE') {
+    await removeFromFeeds(post.id);
+    return { feeds: 0, large };
+  }
+  const followers = large ? undefined : await followersToWrite(post.authorId, kept.ids, fanoutMax);
+  // The author's own item rides the first batch.
   if (followers) return { feeds: await toFollowers(post, item, { ...followers, ids: [post.authorId, ...followers.ids] }, blocked), large: false };
   const own = db().batch();
   repo.batchSetFeedItem(own, post.authorId, item);
@@ -49,6 +46,12 @@ export async function fanOut(post: PostRecord, fanoutMax: number): Promise<{ fee
   const mark = await repo.largeMark(post.authorId);
   if (!mark?.done) await markLarge(post.authorId, mark ? (mark.upTo ?? undefined) : undefined);
   return { feeds: 1, large: true };
+}
+
+/** The followers to write to: the kept set, or the first of the follows; undefined past `fanoutMax` (large). */
+async function followersToWrite(authorId: string, kept: string[] | undefined, fanoutMax: number): Promise<FollowerChunk | undefined> {
+  if (kept === undefined) return firstFollowers(authorId, fanoutMax);
+  return kept.length > fanoutMax ? undefined : { ids: kept, whole: true };
 }
 
 /**
@@ -97,13 +100,13 @@ async function toFollowers(post: PostRecord, item: FeedItemRecord, firstChunk: F
         const batch = db().batch();
         for (const followerId of ids.slice(i, i + FANOUT_BATCH)) repo.batchSetFeedItem(batch, followerId, item);
         commits.push(send(batch));
+        if (commits.length >= MAX_COMMITS_IN_FLIGHT) {
+          await Promise.all(commits);
+          commits = [];
+        }
       }
       written += ids.length;
       if (chunk.whole || chunk.ids.length < FANOUT_READ || failure !== undefined) break;
-      if (commits.length >= MAX_COMMITS_IN_FLIGHT) {
-        await Promise.all(commits);
-        commits = [];
-      }
       chunk = { ...(await repo.followerIdsAfter(post.authorId, chunk.last, FANOUT_READ)), whole: false };
     }
   } catch (err) {

@@ -40,7 +40,7 @@ export const MERGE_AUTHORS_MAX = 150;
 export const FANOUT_CHUNK = 400;
 /**
  * An author's followers' ids kept in 8 documents of at most 2,000 ids each (16,000 in all, past SOCIAL_FANOUT_MAX's
- * default of 5,000): a fan-out reads 9 documents; a not yet large author takes about 8 follows a second.
+ * default of 5,000): a fan-out reads them in one getAll; a not yet large author takes about 8 follows a second.
  */
 export const FOLLOWER_SET_BUCKETS = 8;
 export const FOLLOWER_SET_BUCKET_CAP = 2_000;
@@ -118,6 +118,8 @@ export interface FeedItemRecord {
   type: PostType;
   /** The post's creation time: the feed's order. */
   createdAt: number;
+  /** When a fan-out wrote it (each fan-out's write a change: see social.fanout.ts). */
+  fannedAt?: number;
 }
 
 export interface LikeRecord {

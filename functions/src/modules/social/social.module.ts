@@ -39,7 +39,7 @@ export const socialModule = defineModule({
   seed: { load: () => (require('./social.seed') as typeof import('./social.seed')).seedSocial },
   commands: {
     'backfill-follower-sets': {
-      describe: 'writes the follower set of every author whose follows were stored before sets were kept',
+      describe: "writes every followed author's follower set from their follows (after a deploy that changes how follows are kept)",
       load: () => (require('./social.commands') as typeof import('./social.commands')).backfillFollowerSetsCommand,
     },
   },

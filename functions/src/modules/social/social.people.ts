@@ -14,7 +14,8 @@ import type { ProfileBodySchema } from './social.schemas';
 // People in the social tab: profiles (handle, bio, avatar, counts) and follows. A follow and its two counters change
 // in one transaction (a repeated follow finds the follow there and changes nothing); following a large account adds
 // it to the follower's merge list in the same transaction, which reads the followee's profile: a profile marked large
-// meanwhile makes it retry and see the mark (social.fanout.ts).
+// meanwhile makes it retry and see the mark (social.fanout.ts). A follow and an unfollow of an author not marked large
+// also change the author's follower set (the ids the fan-out reads) in the same transaction.
 
 type Caller = Pick<AuthContext, 'userId'>;
 const noSuchUser = () => new NotFoundError('No such user');

@@ -94,13 +94,13 @@ export function createPostsService(now: () => number = Date.now) {
    * What showing others' posts to `viewer` depends on: whom they block (`blocked` when read already), who blocks
    * them, which accounts are active.
    */
-  async function peopleMet(viewer: Caller, authors: string[], blocked?: ReadonlySet<string>): Promise<PeopleMet> {
-    const [blocks, blockers, active] = await Promise.all([
-      blocked ?? (authors.length > 0 ? blockListOf(viewer.userId) : new Set<string>()),
+  async function peopleMet(viewer: Caller, authors: string[], knownBlocked?: ReadonlySet<string>): Promise<PeopleMet> {
+    const [blocked, blockers, active] = await Promise.all([
+      knownBlocked ?? (authors.length > 0 ? blockListOf(viewer.userId) : new Set<string>()),
       blockersOf(viewer.userId, authors),
       activePeople(authors),
     ]);
-    return { blocked: blocks, blockers, active };
+    return { blocked, blockers, active };
   }
 
   /**

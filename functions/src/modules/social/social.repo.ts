@@ -165,9 +165,22 @@ export const socialRepo = {
   /** Index (followerId, createdAt desc). */
   followingPage: (userId: string, request: PageRequest) => paginate(follows().where('followerId', '==', userId), newestFirst, request, (d) => d.data()),
   /** A chunk of an account's followers by id (documents `{followerId}_{followeeId}`: id order is follower order). */
+  /** The followed authors of a page of follows ordered by followee, after `after` (distinct, in order). */
+  async followedAuthorsAfter(after: string | undefined, limit: number): Promise<{ authors: string[]; more: boolean }> {
+    let query = db().collection(SOCIAL_FOLLOWS).orderBy('followeeId').select('followeeId');
+    if (after !== undefined) query = query.startAfter(after);
+    const snap = await query.limit(limit).get();
+    return { authors: [...new Set(snap.docs.map((d) => d.get('followeeId') as string))], more: snap.size === limit };
+  },
+  /** The ids of an author's followers (at most `limit`), read in the transaction. */
+  async txFollowerIds(tx: Transaction, userId: string, limit: number): Promise<string[]> {
+    return (await tx.get(db().collection(SOCIAL_FOLLOWS).where('followeeId', '==', userId).select('followerId').limit(limit))).docs.map(
+      (d) => d.get('followerId') as string,
+    );
+  },
   async followerIdsAfter(userId: string, afterDocId: string | undefined, limit: number): Promise<{ ids: string[]; last?: string }> {
     const { FieldPath } = firestoreApi();
-    // Only the follower's id comes back (a projection): a fan-out reads thousands of these.
+    // Only the follower's id comes back (a projection): a fan-out where no follower set is kept reads thousands.
     let query = db().collection(SOCIAL_FOLLOWS).where('followeeId', '==', userId).orderBy(FieldPath.documentId()).select('followerId');
     if (afterDocId) query = query.startAfter(afterDocId);
     const snap = await query.limit(limit).get();

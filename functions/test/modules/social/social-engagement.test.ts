@@ -196,7 +196,10 @@ describe('saves, shares, views, likers and hashtags', () => {
     // The author's own posts page reads the rolled-up counts: the shards' trigger asks, the task stores them.
     const listed = () => call('GET', `/social/users/${author.user.id}/posts`, { token: author.accessToken });
     await waitFor(
-      async () => ((await listed()).body.items[0]?.counts.likes === 2 && (await listed()).body.items[0]?.counts.comments === 1 ? true : undefined),
+      async () => {
+        const shown = (await listed()).body.items[0]?.counts;
+        return shown?.likes === 2 && shown?.comments === 1 ? true : undefined;
+      },
       {
         what: 'the rolled-up counts in the list',
       },

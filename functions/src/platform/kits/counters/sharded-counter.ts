@@ -1,6 +1,6 @@
 import type { DocumentReference, Transaction } from 'firebase-admin/firestore';
 import { firestoreApi, inTransaction } from '../../core/firebase/firebase';
-import { sha256 } from '../ids/digest';
+import { bucketOf } from '../ids/digest';
 
 // Counters a popular document takes faster than its one sustained write a second (likes of a post, followers of a
 // well-known account): each change lands on one of `shards` documents under the counted one
@@ -36,7 +36,7 @@ export type CountsSummary<F extends string> = Counts<F> & { at: number };
 export function shardedCounter<F extends string>(options: { fields: readonly F[]; shards: number; summary?: string }): ShardedCounter<F> {
   const { fields, shards, summary } = options;
   if (!(Number.isInteger(shards) && shards >= 1 && shards <= 100)) throw new Error(`shardedCounter: shards must be 1..100 (got ${shards})`);
-  const shardOf = (key: string | undefined) => (key === undefined ? Math.floor(Math.random() * shards) : parseInt(sha256(key).slice(0, 8), 16) % shards);
+  const shardOf = (key: string | undefined) => (key === undefined ? Math.floor(Math.random() * shards) : bucketOf(key, shards));
   const zero = () => Object.fromEntries(fields.map((f) => [f, 0])) as Counts<F>;
   const sums = (parent: DocumentReference) => {
     const { AggregateField } = firestoreApi();
@@ -47,6 +47,13 @@ export function shardedCounter<F extends string>(options: { fields: readonly F[]
     for (const f of fields) counts[f] = Math.round(data[f] ?? 0);
     return counts;
   };
+  function summaryOf(data: object | undefined): Counts<F> | undefined {
+    const stored = summary === undefined || data === undefined ? undefined : (data as Record<string, unknown>)[summary];
+    if (typeof stored !== 'object' || stored === null) return undefined;
+    const values = stored as Record<string, unknown>;
+    if (!fields.every((f) => typeof values[f] === 'number')) return undefined;
+    return Object.fromEntries(fields.map((f) => [f, values[f]])) as Counts<F>;
+  }
   async function read(parent: DocumentReference): Promise<Counts<F>> {
     return countsOf((await sums(parent).get()).data() as Record<string, number | null>);
   }
@@ -63,25 +70,24 @@ export function shardedCounter<F extends string>(options: { fields: readonly F[]
     },
     read,
     readMany: (parents) => Promise.all(parents.map((p) => read(p))),
-    summaryIn(data) {
-      const stored = summary === undefined || data === undefined ? undefined : (data as Record<string, unknown>)[summary];
-      if (typeof stored !== 'object' || stored === null) return undefined;
-      const values = stored as Record<string, unknown>;
-      if (!fields.every((f) => typeof values[f] === 'number')) return undefined;
-      return Object.fromEntries(fields.map((f) => [f, values[f]])) as Counts<F>;
-    },
+    summaryIn: summaryOf,
     zeroSummary(at) {
       if (summary === undefined) throw new Error('shardedCounter: zeroSummary needs the summary option');
       return { [summary]: { ...zero(), at } };
     },
     async rollUp(parent) {
       if (summary === undefined) throw new Error('shardedCounter: rollUp needs the summary option');
-      // The sum is read in the transaction that writes it: two rollups at once never store an older sum last.
+      // The sum is read outside the transaction (which would lock every shard against the changes it counts); the
+      // transaction on the document stores it unless a sum read later is there already (two rollups racing).
+      const snap = await sums(parent).get();
+      const counts = countsOf(snap.data() as Record<string, number | null>);
+      const at = snap.readTime.toMillis();
       return inTransaction(async (tx) => {
-        const [doc, snap] = await Promise.all([tx.get(parent), tx.get(sums(parent))]);
+        const doc = await tx.get(parent);
         if (!doc.exists) return undefined;
-        const counts = countsOf(snap.data() as Record<string, number | null>);
-        tx.update(parent, { [summary]: { ...counts, at: snap.readTime.toMillis() } });
+        const stored = doc.get(summary) as Partial<CountsSummary<F>> | undefined;
+        if (typeof stored?.at === 'number' && stored.at >= at) return summaryOf(doc.data()) ?? counts;
+        tx.update(parent, { [summary]: { ...counts, at } });
         return counts;
       });
     },

@@ -1,16 +1,16 @@
 import type { DocumentReference, DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../core/firebase/firebase';
-import { sha256 } from '../ids/digest';
+import { bucketOf as bucketNumber } from '../ids/digest';
 
-// A set of ids kept beside the documents that are its truth (an author's follows), for a reader that needs all of it
-// at once (a fan-out): one getAll of a few documents instead of a query over thousands. The ids are spread over
+// A set of ids kept beside the documents that are its truth (e.g. an author's follows), for a reader that needs all of
+// it at once (e.g. a fan-out): one getAll of a few documents instead of a query over thousands. The ids are spread over
 // `buckets` documents by a hash of the id (`{collection}/{owner}/id_buckets/{n}`), so the set takes about `buckets`
 // changes a second; each change rides the transaction that changes the truth, so the two never disagree.
 // Kept only where it can be whole:
 // - it starts with the owner's first member (the truth held nobody before): an owner whose members were stored
 //   before sets existed has none, and its readers go to the truth (a backfill may write it: `txReplace`);
 // - a bucket holds at most `bucketCap` ids: a member that finds its bucket full marks it, and from then on the set
-//   answers "not kept" (an owner that big is read from the truth, or, like a large account, not read whole at all).
+//   answers "not kept" for good (an owner that big is read from the truth, or not read whole at all).
 
 export const ID_BUCKETS = 'id_buckets';
 
@@ -47,8 +47,6 @@ export interface IdSet {
    * truth then. `alongside`: other documents the caller needs, read in the same getAll (one round trip).
    */
   read(owner: string, alongside?: readonly DocumentReference[]): Promise<{ ids: string[] | undefined; alongside: DocumentSnapshot[] }>;
-  /** Whether `owner`'s set has started (read in the transaction): a backfill leaves a started set alone. */
-  txStarted(tx: Transaction, owner: string): Promise<boolean>;
   /** Writes `owner`'s whole set from the truth's ids, read in the same transaction (a backfill). */
   txReplace(tx: Transaction, owner: string, ids: readonly string[]): void;
   /** The documents of `owner`'s set holding `ids` (seed data: `{ path: data }`). */
@@ -63,7 +61,7 @@ export function idSet(options: IdSetOptions): IdSet {
   const bucketOf = (owner: string, member: string) =>
     start(owner)
       .collection(ID_BUCKETS)
-      .doc(String(parseInt(sha256(member).slice(0, 8), 16) % buckets));
+      .doc(String(bucketNumber(member, buckets)));
   /** The set's documents holding `ids`, by path (every bucket, the empty ones too: a whole set). */
   const layout = (owner: string, ids: readonly string[]) => {
     const grouped = new Map<string, string[]>(allBuckets(owner).map((b) => [b.path, []]));
@@ -100,7 +98,6 @@ export function idSet(options: IdSetOptions): IdSet {
       const kept = started.exists && !stored.some((b) => b.get('full') === true);
       return { ids: kept ? [...new Set(stored.flatMap(idsIn))] : undefined, alongside: rest.slice(buckets) };
     },
-    txStarted: async (tx, owner) => (await tx.get(start(owner))).exists,
     txReplace(tx, owner, ids) {
       tx.set(start(owner), { owner });
       for (const { path, data } of layout(owner, ids)) tx.set(db().doc(path), data);

@@ -10,6 +10,11 @@ export function sha256(data: Buffer | string, encoding: DigestEncoding = 'hex'):
   return createHash('sha256').update(data).digest(encoding);
 }
 
+/** Which of `buckets` a key falls in (the first 32 bits of its sha256): the same key always lands in the same one. */
+export function bucketOf(key: string, buckets: number): number {
+  return parseInt(sha256(key).slice(0, 8), 16) % buckets;
+}
+
 /** sha256 of bytes arriving in chunks (a stream being written elsewhere): `update` each, `digest` once at the end. */
 export function sha256Digester(encoding: DigestEncoding = 'hex'): { update(chunk: Buffer): void; digest(): string } {
   const hash = createHash('sha256');
