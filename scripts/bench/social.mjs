@@ -58,7 +58,9 @@ async function p15fanout(followers = 1_000, rounds = 40) {
       { followerId: follower(i), followeeId: AUTHOR, createdAt: t + i },
     ]),
     // The author's follower set, as the follows keep it.
-    ...Object.entries(socialRepo.followerSet.documentsOf(AUTHOR, Array.from({ length: followers }, (_, i) => follower(i)))).map(([path, data]) => [db().doc(path), data]),
+    ...Object.entries(socialRepo.followerSet.documentsOf(AUTHOR, Array.from({ length: followers }, (_, i) => follower(i)))).flatMap(([collection, docs]) =>
+      Object.entries(docs).map(([id, data]) => [db().collection(collection).doc(id), data]),
+    ),
   ]);
   const fanoutMs = [];
   const rawMs = [];

@@ -90,9 +90,12 @@ describe('id sets', () => {
     // Seed documents for another owner, laid out as the joins would have kept them (the bucket is the member's).
     const seeded = `o-${randomUUID()}`;
     const laid = set.documentsOf(seeded, ['a', 'b']);
-    expect(Object.keys(laid)).toHaveLength(5);
+    const docs = Object.entries(laid).flatMap(([collection, byId]) =>
+      Object.entries(byId).map(([id, data]) => ({ ref: db().collection(collection).doc(id), data })),
+    );
+    expect(docs).toHaveLength(5);
     const batch = db().batch();
-    for (const [path, data] of Object.entries(laid)) batch.set(db().doc(path), data);
+    for (const { ref, data } of docs) batch.set(ref, data);
     await batch.commit();
     expect((await set.read(seeded)).ids?.sort()).toEqual(['a', 'b']);
     const bucketIds = async (o: string) =>

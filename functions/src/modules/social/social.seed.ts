@@ -99,10 +99,7 @@ export async function seedSocial(ctx: SeedContext): Promise<void> {
     [minh, lan],
     [lan, minh],
   ]) {
-    for (const [path, data] of Object.entries(socialRepo.followerSet.documentsOf(owner.id, [follower.id]))) {
-      const at = path.lastIndexOf('/');
-      await ctx.write(path.slice(0, at), { [path.slice(at + 1)]: data });
-    }
+    for (const [collection, docs] of Object.entries(socialRepo.followerSet.documentsOf(owner.id, [follower.id]))) await ctx.write(collection, docs);
   }
   for (const p of people) {
     const own = posts.filter((post) => post.authorId === p.user.id).length;

@@ -285,6 +285,16 @@ describe('social feed', () => {
     expect(await Promise.all([a, b, c, d].map((f) => feedDocs(f.user.id, legacy.id)))).toEqual([true, false, true, true]);
   });
 
+  it('follows and unfollows racing keep the follower set equal to the follows', async () => {
+    const [author, ...fans] = await Promise.all(Array.from({ length: 4 }, () => registerVerified()));
+    const unfollow = (who: Person) => call('DELETE', `/social/users/${author.user.id}/follow`, { token: who.accessToken });
+    await Promise.all(fans.map((f) => follow(f, author)));
+    // Each one takes the follow back, follows again and takes it back, all at once (some may answer 503: retry).
+    await Promise.all(fans.flatMap((f) => [unfollow(f), follow(f, author), unfollow(f), follow(f, author)]));
+    const truth = (await db().collection(SOCIAL_FOLLOWS).where('followeeId', '==', author.user.id).get()).docs.map((d) => d.get('followerId') as string).sort();
+    expect((await socialRepo.followerSet.read(author.user.id)).ids?.sort()).toEqual(truth);
+  });
+
   it('the backfill writes the follower sets of followed authors from their follows, again on a second run', async () => {
     const [author, a, b] = await Promise.all(Array.from({ length: 3 }, () => registerVerified()));
     await Promise.all([a, b].map((f) => follow(f, author)));

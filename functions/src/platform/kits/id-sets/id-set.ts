@@ -49,8 +49,8 @@ export interface IdSet {
   read(owner: string, alongside?: readonly DocumentReference[]): Promise<{ ids: string[] | undefined; alongside: DocumentSnapshot[] }>;
   /** Writes `owner`'s whole set from the truth's ids, read in the same transaction (a backfill). */
   txReplace(tx: Transaction, owner: string, ids: readonly string[]): void;
-  /** The documents of `owner`'s set holding `ids` (seed data: `{ path: data }`). */
-  documentsOf(owner: string, ids: readonly string[]): Record<string, Record<string, unknown>>;
+  /** The documents of `owner`'s set holding `ids`, by collection path and id (seed data: `{ collection: { id: data } }`). */
+  documentsOf(owner: string, ids: readonly string[]): Record<string, Record<string, Record<string, unknown>>>;
 }
 
 export function idSet(options: IdSetOptions): IdSet {
@@ -103,7 +103,8 @@ export function idSet(options: IdSetOptions): IdSet {
       for (const { path, data } of layout(owner, ids)) tx.set(db().doc(path), data);
     },
     documentsOf(owner, ids) {
-      return Object.fromEntries([[start(owner).path, { owner }], ...layout(owner, ids).map(({ path, data }) => [path, data])]);
+      const buckets = Object.fromEntries(layout(owner, ids).map(({ path, data }) => [path.slice(path.lastIndexOf('/') + 1), data]));
+      return { [collection]: { [owner]: { owner } }, [start(owner).collection(ID_BUCKETS).path]: buckets };
     },
   };
 }
