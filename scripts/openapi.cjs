@@ -24,3 +24,8 @@ for (const [name, render] of [[firestore.FIRESTORE_SCHEMA_FILE, firestore.render
   fs.writeFileSync(target, output);
   process.stdout.write(`[superapp] openapi/${name} ${previous === output ? 'unchanged' : 'written'}: ${LISTENED_DOCUMENTS.length} documents\n`);
 }
+
+// The typed client's generated half (web/client/generated) from the document just written.
+const { spawnSync } = require('node:child_process');
+const client = spawnSync(process.execPath, [path.join(root, 'web', 'scripts', 'client.mjs')], { stdio: 'inherit' });
+if (client.status !== 0) process.exit(client.status ?? 1);

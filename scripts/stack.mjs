@@ -13,6 +13,8 @@ import { BASE_URL, PROJECT_ID, fail, functionsDir, log, repoRoot } from './lib/u
 import { fileDurations, markedAt, printTiming, recordDurations, runLive, runQuiet, tierClock } from './lib/test-timing.mjs';
 
 const firebaseBin = path.join(repoRoot, 'node_modules', 'firebase-tools', 'lib', 'bin', 'firebase.js');
+// The typed API client and the admin console (its own package: browser code, its own dependencies).
+const webDir = path.join(repoRoot, 'web');
 const jestBin = path.join(functionsDir, 'node_modules', 'jest', 'bin', 'jest.js');
 const resultsDir = path.join(repoRoot, '.cache', 'test-results');
 // firebase-admin 14 loads ESM-only packages (jose) with require(); jest's module loader allows that only with the VM
@@ -89,8 +91,22 @@ function build({ typecheckTests = false } = {}) {
 function prepare(options) {
   ensureDeps(repoRoot);
   ensureDeps(functionsDir);
+  ensureDeps(webDir);
   ensureLocalSecrets();
   build(options);
+  buildConsole();
+}
+
+// The admin console into openapi/admin/ (Hosting serves it at /admin); fails over its size budget.
+function buildConsole(extra = []) {
+  mustRun(process.execPath, [path.join(webDir, 'scripts', 'build-console.mjs'), ...extra]);
+}
+
+// npm run build:console (and Hosting's predeploy): installs the web package when needed, then builds the console.
+function buildConsoleCommand() {
+  ensureDeps(repoRoot);
+  ensureDeps(webDir);
+  buildConsole();
 }
 
 // `npm start -- --keep-data`: the emulators' data is exported here on exit and imported at the next such start.
@@ -199,6 +215,7 @@ async function test() {
   const clock = tierClock();
   ensureDeps(repoRoot);
   ensureDeps(functionsDir);
+  ensureDeps(webDir);
   ensureLocalSecrets();
   fs.rmSync(resultsDir, { recursive: true, force: true });
   fs.mkdirSync(resultsDir, { recursive: true });
@@ -206,7 +223,7 @@ async function test() {
     `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects.join(' ')} ${workers} --json --outputFile "${out}"`;
 
   const soundsOut = path.join(resultsDir, 'sounds.json');
-  const { form } = await clock.time('build, type-check, sounds, form', () => checksSideBySide(soundsOut));
+  const { form, web } = await clock.time('build, type-check, sounds, form, web', () => checksSideBySide(soundsOut));
 
   const unitOut = path.join(resultsDir, 'unit.json');
   const unitDone = path.join(resultsDir, 'unit.done');
@@ -283,15 +300,15 @@ async function test() {
   const unit = readJestResults(unitOut);
   const emu = readJestResults(emuOut);
   const serial = readJestResults(serialOut);
-  const passed = form.passed + sounds.passed + unit.passed + emu.passed + serial.passed + smokeResult.passed + deploy.passed + costs.passed;
-  const failed = form.failed + sounds.failed + unit.failed + emu.failed + serial.failed + smokeResult.failed + deploy.failed + costs.failed;
+  const passed = form.passed + web.passed + sounds.passed + unit.passed + emu.passed + serial.passed + smokeResult.passed + deploy.passed + costs.passed;
+  const failed = form.failed + web.failed + sounds.failed + unit.failed + emu.failed + serial.failed + smokeResult.failed + deploy.failed + costs.failed;
   for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed, smokeResult.crashed, deploy.crashed, costs.crashed].filter(Boolean))
     log(`test runner did not finish: ${crash}`);
   const durations = fileDurations([unitOut, emuOut, serialOut]);
   recordDurations(durations);
   printTiming(clock.tiers, durations, Date.now() - started);
   log(
-    `form: ${form.passed} passed, ${form.failed} failed; sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; cost budgets: ${costs.passed} passed, ${costs.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
+    `form: ${form.passed} passed, ${form.failed} failed; web: ${web.passed} passed, ${web.failed} failed; sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; cost budgets: ${costs.passed} passed, ${costs.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
   );
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
@@ -309,18 +326,26 @@ async function checksSideBySide(soundsOut) {
     ['build bundle (esbuild)', runQuiet(process.execPath, [path.join(functionsDir, 'bundle.mjs')], inFunctions)],
     ['type-check (src and tests)', runQuiet(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], inFunctions)],
     ['sound pack check (re-measures assets/sounds)', runQuiet(process.execPath, [path.join(repoRoot, 'scripts', 'sounds', 'check.mjs'), `--json=${soundsOut}`])],
-    ['format (prettier --check)', runQuiet(process.execPath, [path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`)], inFunctions)],
+    ['format (prettier --check)', runQuiet(process.execPath, [path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', ...PRETTIER_TARGETS], inFunctions)],
     ['lint (eslint)', runQuiet(process.execPath, [path.join(functionsDir, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--max-warnings', '0', ...FORM_TARGETS], inFunctions)],
+    // The web package: the typed client matches openapi/openapi.json, it and the console type-check, the console
+    // builds within its size budget (the browser tests in the smoke tier load this build).
+    ['typed client is current (web/scripts/client.mjs --check)', runQuiet(process.execPath, [path.join(webDir, 'scripts', 'client.mjs'), '--check'])],
+    ['type-check web (client and console)', runQuiet(process.execPath, [path.join(webDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: webDir })],
+    ['build the admin console', runQuiet(process.execPath, [path.join(webDir, 'scripts', 'build-console.mjs'), `--json=${path.join(resultsDir, 'console-size.json')}`])],
   ];
   const results = await Promise.all(steps.map(([, p]) => p));
   steps.forEach(([name], i) => {
     log(`${name} (${results[i].ms} ms)`);
     process.stdout.write(results[i].output);
   });
-  const [lib, bundle, typecheck, , format, lint] = results;
+  const [lib, bundle, typecheck, , format, lint, ...webChecks] = results;
   for (const [name, r] of [['the lib build', lib], ['the bundle', bundle], ['the type-check', typecheck]]) if (r.status !== 0) fail(`${name} failed (exit ${r.status}); its output is above`);
   if (format.status !== 0) log('format: files above differ from prettier\'s layout; `npm run format` rewrites them');
-  return { form: { passed: (format.status === 0) + (lint.status === 0), failed: (format.status !== 0) + (lint.status !== 0) } };
+  return {
+    form: { passed: (format.status === 0) + (lint.status === 0), failed: (format.status !== 0) + (lint.status !== 0) },
+    web: { passed: webChecks.filter((r) => r.status === 0).length, failed: webChecks.filter((r) => r.status !== 0).length },
+  };
 }
 
 async function bench() {
@@ -432,11 +457,13 @@ function deployCheck() {
 
 // The form checks (functions/.prettierrc.json, functions/eslint.config.mjs): one check each, as `npm test` counts them.
 const FORM_TARGETS = ['src', 'test'];
+// Prettier's layout also covers the web package's sources (with the functions' config: one style).
+const PRETTIER_TARGETS = ['--config', '.prettierrc.json', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`), '../web/client/index.ts', '../web/console/**/*.{ts,tsx}', '../web/scripts/*.mjs'];
 function checkForm() {
   const prettier = path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
   const eslint = path.join(functionsDir, 'node_modules', 'eslint', 'bin', 'eslint.js');
   log('format (prettier --check) …');
-  const format = run(process.execPath, [prettier, '--check', '--log-level', 'warn', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`)], { cwd: functionsDir });
+  const format = run(process.execPath, [prettier, '--check', '--log-level', 'warn', ...PRETTIER_TARGETS], { cwd: functionsDir });
   if (format !== 0) log('format: files above differ from prettier\'s layout; `npm run format` rewrites them');
   log('lint (eslint) …');
   const lint = run(process.execPath, [eslint, '--max-warnings', '0', ...FORM_TARGETS], { cwd: functionsDir });
@@ -454,7 +481,7 @@ function lint() {
 // npm run format: rewrites the layout prettier owns (then `npm run lint` passes its format check).
 function format() {
   ensureDeps(functionsDir);
-  mustRun(process.execPath, [path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', '--log-level', 'warn', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`)], { cwd: functionsDir });
+  mustRun(process.execPath, [path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', '--log-level', 'warn', ...PRETTIER_TARGETS], { cwd: functionsDir });
 }
 
 // npm run test:unit: the unit tier only (no Java, no emulators), after the same install and build.
@@ -500,7 +527,7 @@ async function testFiles() {
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }
 
-const commands = { start, test, lint, format, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck, module: moduleCommand };
+const commands = { start, test, lint, format, 'build-console': buildConsoleCommand, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck, module: moduleCommand };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await ensureRuntimeNode({ install: () => ensureDeps(repoRoot), log, fail });

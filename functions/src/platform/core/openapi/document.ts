@@ -246,6 +246,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], version: strin
       tags: [route.tag, ...(route.alsoTags ?? [])],
       summary: route.summary,
       description,
+      // Machine-readable for clients (the admin console shows only what the administrator may press).
+      ...(route.permission ? { 'x-admin-permission': route.permission } : {}),
       // Optional: anonymous ({}) or with the bearer token.
       security: route.auth === 'public' ? [] : route.auth === 'optional' ? [{}, { [bearer.name]: [] }] : [{ [bearer.name]: [] }],
       request: {

@@ -1,0 +1,206 @@
+// The admin console in a real browser (headless Chromium) against the whole stack through Hosting: the console at
+// /admin on the API's origin, the `api` function, the task queues. Each flow is checked in the page and then through
+// the API.
+import type { Page } from 'playwright-core';
+import { adminTokens, codeSubject, registerVerified, type Tokens } from '../helpers/accounts';
+import { call, uniqueEmail } from '../helpers/api';
+import { CONSOLE_URL, withBrowser } from '../helpers/browser';
+import { requireEmulators } from '../helpers/emulators';
+import { png } from '../helpers/images';
+import { FIXTURES, uploadAll } from '../helpers/papers';
+import { mailedCode } from '../helpers/sinks';
+import { waitFor } from '../helpers/wait';
+import { postTopUp } from '../helpers/wallet';
+
+beforeAll(requireEmulators);
+const { inBrowser } = withBrowser();
+
+// The console's administrator: a fresh ADMIN (every permission) with its own mailbox, so its sign-in codes are
+// never another file's.
+let operator: Tokens & { email: string };
+beforeAll(async () => {
+  const admin = await adminTokens();
+  operator = await registerVerified({ name: 'Console Operator' });
+  const promoted = await call('PATCH', `/users/admin/${operator.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER', 'ADMIN'] } });
+  expect(promoted.status).toBe(200);
+});
+
+async function signInWithCode(page: Page, email: string) {
+  await page.goto(CONSOLE_URL);
+  await page.fill('input[name=email]', email);
+  const since = Date.now();
+  await page.click('[data-testid=signin-submit]');
+  const code = await mailedCode(email, { since, subject: codeSubject('LOGIN', 'en') });
+  await page.fill('input[name=code]', code);
+  await page.click('[data-testid=signin-submit]');
+}
+
+describe('admin console (Chromium, through Hosting)', () => {
+  inBrowser('an administrator signs in with the mailed code and sees the overview and the menu its permissions open', async (page) => {
+    await signInWithCode(page, operator.email);
+    await page.waitForSelector('[data-testid=page-overview] [data-testid=overview-total]');
+    const total = Number(await page.textContent('[data-testid=overview-total]'));
+    const overview = await call('GET', '/users/admin/overview', { token: operator.accessToken });
+    expect(Math.abs(total - overview.body.total)).toBeLessThan(50); // other files register accounts meanwhile
+    expect(await page.$$eval('[data-testid=menu] a', (links) => links.map((a) => a.getAttribute('data-area')))).toEqual([
+      'overview',
+      'users',
+      'applications',
+      'money',
+      'broadcasts',
+      'sessions',
+    ]);
+    await expect(page.textContent('[data-testid=me]')).resolves.toContain(operator.email);
+  });
+
+  inBrowser('the console speaks Vietnamese by default and English on request', async (page) => {
+    await page.goto(`${CONSOLE_URL}#/overview`);
+    await page.waitForSelector('[data-testid=page-overview]');
+    const label = async () => page.textContent('[data-area=users]');
+    if ((await page.getAttribute('html', 'lang')) === 'en') await page.click('[data-testid=lang]');
+    await expect(label()).resolves.toBe('Người dùng');
+    await page.click('[data-testid=lang]');
+    await expect(label()).resolves.toBe('Users');
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+  });
+
+  inBrowser('approves a driver application after viewing its papers; the driver gets the DRV app', async (page) => {
+    const email = uniqueEmail('console-driver');
+    const since = Date.now();
+    expect(
+      (await call('POST', '/driver/register', { body: { email, fullName: 'Console Driver', vehicle: { type: 'MOTORBIKE', plate: '59X1-555.55' } } })).status,
+    ).toBe(200);
+    const code = await mailedCode(email, { since, subject: 'Finish your driver registration' });
+    const driver = (await call<Tokens>('POST', '/auth/email/otp/verify', { body: { email, code, purpose: 'LOGIN', surface: 'DRV' } })).body;
+    const applicationId = (await call('GET', '/kyc/applications', { token: driver.accessToken })).body.applications[0].id as string;
+    await uploadAll(driver.accessToken, applicationId, [
+      ['IDENTITY', FIXTURES.jpeg, 'image/jpeg'],
+      ['DRIVER_LICENCE', png(), 'image/png'],
+      ['VEHICLE_REGISTRATION', FIXTURES.pdf, 'application/pdf'],
+    ]);
+
+    await page.goto(`${CONSOLE_URL}#/applications/driver`);
+    // The waiting list refreshes itself: the new application shows without a reload (newest first).
+    await page.waitForSelector(`[data-row="${applicationId}"]`, { timeout: 30_000 });
+    await page.click(`[data-row="${applicationId}"]`);
+    await page.waitForSelector('[data-testid=page-application]');
+    // The papers are in the page: the licence image decoded, the registration PDF framed.
+    const licence = page.locator('[data-paper=DRIVER_LICENCE] img');
+    await licence.waitFor();
+    await waitFor(
+      async () => ((await licence.evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth === 1)) ? true : undefined),
+      {
+        what: 'the licence image decoded in the page',
+      },
+    );
+    await page.waitForSelector('[data-paper=VEHICLE_REGISTRATION] iframe[src^="blob:"]');
+    await page.click('[data-testid=approve]');
+    await page.waitForSelector('[data-testid=page-application] .badge.s-approved');
+
+    const application = await call('GET', `/driver/admin/applications/${applicationId}`, { token: operator.accessToken });
+    expect([application.body.status, application.body.reviewedBy]).toEqual(['APPROVED', operator.user.id]);
+    const hats = await call('GET', '/users/me/hats', { token: driver.accessToken });
+    expect(hats.body.unlocked).toContain('DRV');
+  });
+
+  inBrowser('locks a user found by email; the API then refuses that user', async (page) => {
+    const victim = await registerVerified({ name: 'Console Lock Target' });
+    expect((await call('GET', '/users/me', { token: victim.accessToken })).status).toBe(200);
+    await page.goto(`${CONSOLE_URL}#/users`);
+    await page.fill('input[name=q]', victim.email);
+    await page.click('form.filters button[type=submit]');
+    await page.click(`[data-row="${victim.user.id}"]`);
+    await page.click('[data-testid=lock-user]');
+    await page.click('[data-testid=confirm]');
+    await page.waitForSelector('[data-testid=unlock-user]');
+
+    const refused = await call('GET', '/users/me', { token: victim.accessToken });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('TOKEN_REVOKED');
+    const login = await call('POST', '/auth/login/password', { body: { email: victim.email, password: victim.password } });
+    expect([login.status, login.body.code]).toEqual([403, 'ACCOUNT_DISABLED']);
+  });
+
+  inBrowser('refunds a mock top-up (a key is sent for the retry-safe refund) and the wallet shows the change', async (page) => {
+    const payer = await registerVerified({ name: 'Console Payer' });
+    const topUp = await postTopUp(payer, 20_000);
+    expect([topUp.status, topUp.body.status]).toEqual([201, 'SUCCEEDED']);
+    const paymentId = topUp.body.id as string;
+    let keys = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/payments/admin/refund') && /^[\x21-\x7e]{8,}$/.test(request.headers()['idempotency-key'] ?? '')) keys++;
+    });
+
+    await page.goto(`${CONSOLE_URL}#/money/payments`);
+    await page.fill('input[name=payerId]', payer.user.id);
+    await page.click('form.filters button[type=submit]');
+    await page.click(`[data-testid="refund-${paymentId}"]`);
+    await page.fill('textarea[name=reason]', 'Console test: topped up by mistake');
+    await page.click('[data-testid=confirm]');
+    await page.waitForSelector('[data-testid=toast-ok]');
+    expect(keys).toBe(1);
+
+    await page.goto(`${CONSOLE_URL}#/money/wallet/${payer.user.id}`);
+    await page.waitForSelector('[data-testid=wallet-balance]');
+    expect((await page.textContent('[data-testid=wallet-balance]'))?.replace(/\D/g, '')).toBe('0');
+    const wallet = await call('GET', '/wallet', { token: payer.accessToken });
+    expect(wallet.body.balance).toBe(0);
+    const payment = await call('GET', `/payments/${paymentId}`, { token: payer.accessToken });
+    expect(payment.body.status).toBe('REFUNDED');
+  });
+
+  inBrowser('sends a broadcast and follows it until it is done', async (page) => {
+    await page.goto(`${CONSOLE_URL}#/broadcasts`);
+    const title = `Console broadcast ${Date.now()}`;
+    await page.fill('input[name=title]', title);
+    await page.fill('textarea[name=body]', 'Bảo trì hệ thống lúc 23:00.');
+    // Partners only: a small audience in a shared test database.
+    for (const surface of ['CON', 'DRV']) await page.click(`label.check:has-text("${surface}") input`);
+    await page.click('[data-testid=send-broadcast]');
+    const card = page.locator('[data-broadcast]', { hasText: title });
+    await card.waitFor();
+    await page.waitForSelector(`[data-broadcast][data-status=DONE]:has-text("${title}")`, { timeout: 60_000 });
+    const id = await card.getAttribute('data-broadcast');
+    const job = await call('GET', `/notifications/broadcast/${id}`, { token: operator.accessToken });
+    expect([job.body.status, job.body.surfaces]).toEqual(['DONE', ['PAR']]);
+  });
+
+  inBrowser(
+    'a consumer is refused: signed out with a notice, and the API refuses its calls to admin operations',
+    async (page) => {
+      const consumer = await registerVerified({ name: 'Console Consumer' });
+      await page.goto(CONSOLE_URL);
+      await page.click('[role=tab]:nth-child(2)');
+      await page.fill('input[name=email]', consumer.email);
+      await page.fill('input[name=password]', consumer.password);
+      await page.click('[data-testid=signin-submit]');
+      await page.waitForSelector('[data-testid=signin] .error');
+      expect(await page.evaluate(() => localStorage.getItem('superapp.admin.session'))).toBeNull();
+      const refused = await call('GET', '/users/admin', { token: consumer.accessToken });
+      expect([refused.status, refused.body.code]).toEqual([403, 'ROLE_REQUIRED']);
+    },
+    { fresh: true },
+  );
+
+  inBrowser(
+    'an administrator without users.manage does not see the lock button (and the API refuses it anyway)',
+    async (page) => {
+      const admin = await adminTokens();
+      const narrow = await registerVerified({ name: 'Console Reader' });
+      await call('PATCH', `/users/admin/${narrow.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER', 'ADMIN'] } });
+      const set = await call('PATCH', `/users/admin/${narrow.user.id}`, { token: admin.accessToken, body: { permissions: ['applications.review'] } });
+      expect(set.body.permissions).toEqual(['applications.review']);
+      await page.goto(CONSOLE_URL);
+      await page.click('[role=tab]:nth-child(2)');
+      await page.fill('input[name=email]', narrow.email);
+      await page.fill('input[name=password]', narrow.password);
+      await page.click('[data-testid=signin-submit]');
+      await page.waitForSelector('[data-testid=menu]');
+      expect(await page.$$eval('[data-testid=menu] a', (links) => links.map((a) => a.getAttribute('data-area')))).toEqual(['applications', 'sessions']);
+      const refused = await call('PATCH', `/users/admin/${operator.user.id}`, { token: narrow.accessToken, body: { disabled: true } });
+      expect([refused.status, refused.body.code]).toEqual([403, 'PERMISSION_REQUIRED']);
+      await call('PATCH', `/users/admin/${narrow.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+    },
+    { fresh: true },
+  );
+});

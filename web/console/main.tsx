@@ -1,0 +1,75 @@
+// The admin console: sign-in, then one page per area, routed by the URL's hash (#/users/abc), so Hosting serves
+// one file at /admin.
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { lang, setLang, t, type TextKey } from './i18n';
+import { ApplicationsPage } from './pages/applications';
+import { BroadcastsPage } from './pages/broadcasts';
+import { MoneyPage } from './pages/money';
+import { OverviewPage } from './pages/overview';
+import { SessionsPage, UsersPage } from './pages/users';
+import { can, loadMe, me, signOut } from './session';
+import { SignIn } from './signin';
+import { useSignal } from './state';
+import { Dialogs, Toasts, href, route } from './ui';
+
+// Each area, the operation that opens it (an area the administrator cannot read is not in the menu), its page.
+const AREAS: { id: string; label: TextKey; op: [string, string]; page: (args: string[]) => preact.JSX.Element }[] = [
+  { id: 'overview', label: 'nav.overview', op: ['GET', '/users/admin/overview'], page: () => <OverviewPage /> },
+  { id: 'users', label: 'nav.users', op: ['GET', '/users/admin'], page: ([id]) => <UsersPage id={id} /> },
+  { id: 'applications', label: 'nav.applications', op: ['GET', '/driver/admin/applications'], page: ([kind, id]) => <ApplicationsPage kind={kind} id={id} /> },
+  { id: 'money', label: 'nav.money', op: ['GET', '/payments/admin'], page: ([tab, id]) => <MoneyPage tab={tab} id={id} /> },
+  { id: 'broadcasts', label: 'nav.broadcasts', op: ['POST', '/notifications/broadcast'], page: () => <BroadcastsPage /> },
+];
+
+function App() {
+  useSignal(lang);
+  const profile = useSignal(me);
+  const [path] = [useSignal(route)];
+  const [starting, setStarting] = useState(true);
+  useEffect(() => {
+    void loadMe().finally(() => setStarting(false));
+  }, []);
+  if (starting) return <p class="muted center">{t('common.loading')}</p>;
+  if (!profile) return <SignIn />;
+  const areas = AREAS.filter((a) => can(...a.op));
+  const [first = areas[0]?.id ?? 'sessions', ...rest] = path;
+  const area = areas.find((a) => a.id === first);
+  return (
+    <div class="shell">
+      <aside>
+        <h1>{t('app.title')}</h1>
+        <nav data-testid="menu">
+          {areas.map((a) => (
+            <a key={a.id} href={href(a.id)} class={a.id === first ? 'on' : ''} data-area={a.id}>
+              {t(a.label)}
+            </a>
+          ))}
+          <a href={href('sessions')} class={first === 'sessions' ? 'on' : ''} data-area="sessions">
+            {t('users.sessions')}
+          </a>
+        </nav>
+      </aside>
+      <div class="main">
+        <header class="top row">
+          <span data-testid="me">
+            {profile.name} · {profile.email}
+          </span>
+          <span class="grow" />
+          <button type="button" class="secondary" onClick={() => setLang(lang.get() === 'vi' ? 'en' : 'vi')} data-testid="lang">
+            {lang.get() === 'vi' ? 'English' : 'Tiếng Việt'}
+          </button>
+          <button type="button" class="secondary" onClick={() => void signOut()} data-testid="signout">
+            {t('signout')}
+          </button>
+        </header>
+        <main>{first === 'sessions' ? <SessionsPage /> : area ? area.page(rest) : <p class="error">{t('err.forbidden')}</p>}</main>
+      </div>
+      <Dialogs />
+      <Toasts />
+    </div>
+  );
+}
+
+document.documentElement.lang = lang.get();
+render(<App />, document.getElementById('app')!);

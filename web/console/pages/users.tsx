@@ -1,0 +1,217 @@
+// Users: find (text, role, app, locked), inspect, lock and unlock, roles and admin permissions; the administrator's
+// own sessions.
+import { useState } from 'preact/hooks';
+import { unwrap, type Schemas } from '../../client';
+import { t, when } from '../i18n';
+import { api, client, me } from '../session';
+import { Action, Badge, Facts, ListPage, Loaded, confirmDialog, go, href, toast, useLoad } from '../ui';
+
+type AdminUser = Schemas['AdminUser'];
+const ROLES: Schemas['Role'][] = ['USER', 'DRIVER', 'PARTNER_OWNER', 'PARTNER_STAFF', 'LANDLORD', 'DOCTOR', 'ADMIN'];
+const PERMISSIONS: Schemas['AdminPermission'][] = [
+  '*',
+  'users.manage',
+  'applications.review',
+  'kyc.read',
+  'rides.manage',
+  'payments.manage',
+  'promotions.manage',
+  'status.manage',
+  'orders.manage',
+  'delivery.manage',
+  'bookings.manage',
+  'cms.manage',
+  'support.manage',
+  'moderation',
+  'catalog.manage',
+];
+
+const fetchUsers = async (cursor: string | undefined, f: Record<string, string>) => {
+  const query = {
+    limit: 25,
+    ...(cursor ? { cursor } : {}),
+    ...(f.q ? { q: f.q } : {}),
+    ...(f.role ? { role: f.role as Schemas['Role'] } : {}),
+    ...(f.hat ? { hat: f.hat as Schemas['Surface'] } : {}),
+    ...(f.disabled ? { disabled: f.disabled as 'true' | 'false' } : {}),
+  };
+  const page = unwrap(await api.GET('/users/admin', { params: { query } }));
+  return { items: page.users, nextCursor: page.nextCursor };
+};
+
+export function UsersPage(props: { id?: string }) {
+  if (props.id) return <UserDetail id={props.id} />;
+  return (
+    <ListPage<AdminUser>
+      testid="page-users"
+      title={t('nav.users')}
+      rowKey={(u) => u.id}
+      fetchPage={fetchUsers}
+      onOpen={(u) => go('users', u.id)}
+      filters={[
+        { name: 'q', label: t('common.search'), placeholder: 'email, tên, số điện thoại' },
+        { name: 'role', label: t('users.role'), options: ROLES },
+        { name: 'hat', label: 'App', options: ['CON', 'PAR', 'DRV', 'ADM'] },
+        { name: 'disabled', label: t('users.state'), options: ['true', 'false'] },
+      ]}
+      columns={[
+        { label: t('users.name'), cell: (u) => u.name },
+        { label: t('users.email'), cell: (u) => u.email },
+        { label: t('users.roles'), cell: (u) => u.roles.join(', ') },
+        { label: t('users.state'), cell: (u) => <Badge value={u.disabled ? t('users.locked') : t('users.active')} /> },
+        { label: t('common.created'), cell: (u) => when(u.createdAt) },
+      ]}
+    />
+  );
+}
+
+function UserDetail(props: { id: string }) {
+  const state = useLoad(async () => unwrap(await api.GET('/users/admin/{id}', { params: { path: { id: props.id } } })), [props.id]);
+  const [user, setUser] = useState<AdminUser | undefined>();
+  const shown = user?.id === props.id ? user : state.data;
+  return (
+    <section data-testid="page-user">
+      <a href={href('users')}>← {t('common.back')}</a>
+      <Loaded state={{ data: shown, error: state.error }}>
+        {(u) => (
+          <>
+            <h2>
+              {u.name} <Badge value={u.disabled ? t('users.locked') : t('users.active')} />
+            </h2>
+            <Facts
+              rows={[
+                ['Id', <code>{u.id}</code>],
+                [t('users.email'), u.email],
+                ['Phone', u.phone],
+                [t('users.roles'), u.roles.join(', ')],
+                ['Apps', u.hats.join(', ')],
+                [t('users.permissions'), u.roles.includes('ADMIN') ? u.permissions.join(', ') || '—' : '—'],
+                ['2FA', u.twoFactorEnabled ? '✓' : '—'],
+                [t('common.created'), when(u.createdAt)],
+              ]}
+            />
+            <div class="row">
+              {u.disabled ? (
+                <Action
+                  op={['PATCH', '/users/admin/{id}']}
+                  testid="unlock-user"
+                  done={t('common.done')}
+                  run={async () => setUser(unwrap(await api.PATCH('/users/admin/{id}', { params: { path: { id: u.id } }, body: { disabled: false } })))}
+                >
+                  {t('users.unlock')}
+                </Action>
+              ) : (
+                u.id !== me.get()?.id && (
+                  <Action
+                    op={['PATCH', '/users/admin/{id}']}
+                    variant="danger"
+                    testid="lock-user"
+                    run={async () => {
+                      if (!(await confirmDialog(t('users.lockConfirm', { name: u.name })))) return;
+                      setUser(unwrap(await api.PATCH('/users/admin/{id}', { params: { path: { id: u.id } }, body: { disabled: true } })));
+                      toast(t('common.done'));
+                    }}
+                  >
+                    {t('users.lock')}
+                  </Action>
+                )
+              )}
+              <a class="button secondary" href={href('money', 'wallet', u.id)}>
+                {t('users.wallet')}
+              </a>
+            </div>
+            <RolesEditor user={u} onSaved={setUser} />
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
+function RolesEditor(props: { user: AdminUser; onSaved: (u: AdminUser) => void }) {
+  const [roles, setRoles] = useState<Schemas['Role'][]>(props.user.roles);
+  const [permissions, setPermissions] = useState<Schemas['AdminPermission'][]>(props.user.permissions);
+  const toggle = <T,>(list: T[], value: T): T[] => (list.includes(value) ? list.filter((x) => x !== value) : [...list, value]);
+  return (
+    <div class="cards">
+      <div class="card">
+        <h3>{t('users.setRoles')}</h3>
+        {ROLES.map((role) => (
+          <label key={role} class="check">
+            <input type="checkbox" checked={roles.includes(role)} disabled={role === 'USER'} onChange={() => setRoles(toggle(roles, role))} /> {role}
+          </label>
+        ))}
+        <Action
+          op={['PATCH', '/users/admin/{id}/roles']}
+          testid="save-roles"
+          done={t('common.done')}
+          run={async () => props.onSaved(unwrap(await api.PATCH('/users/admin/{id}/roles', { params: { path: { id: props.user.id } }, body: { roles } })))}
+        >
+          {t('common.save')}
+        </Action>
+      </div>
+      {props.user.roles.includes('ADMIN') && (
+        <div class="card">
+          <h3>{t('users.setPermissions')}</h3>
+          {PERMISSIONS.map((p) => (
+            <label key={p} class="check">
+              <input type="checkbox" checked={permissions.includes(p)} onChange={() => setPermissions(toggle(permissions, p))} /> {p}
+            </label>
+          ))}
+          <Action
+            op={['PATCH', '/users/admin/{id}']}
+            testid="save-permissions"
+            done={t('common.done')}
+            run={async () => props.onSaved(unwrap(await api.PATCH('/users/admin/{id}', { params: { path: { id: props.user.id } }, body: { permissions } })))}
+          >
+            {t('common.save')}
+          </Action>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The administrator's own sessions: sign out one device, or every other one. */
+export function SessionsPage() {
+  const state = useLoad(async () => unwrap(await api.GET('/auth/sessions')), []);
+  return (
+    <section data-testid="page-sessions">
+      <h2>{t('users.sessions')}</h2>
+      <Loaded state={state}>
+        {(data) => (
+          <table>
+            <tbody>
+              {data.sessions.map((s) => (
+                <tr key={s.id}>
+                  <td>{s.surface ?? '—'}</td>
+                  <td>{s.deviceName ?? s.userAgent ?? '—'}</td>
+                  <td>{when(s.lastUsedAt)}</td>
+                  <td>
+                    {s.current ? (
+                      <Badge value="current" />
+                    ) : (
+                      <Action
+                        op={['DELETE', '/auth/sessions/{id}']}
+                        variant="secondary"
+                        run={async () => {
+                          unwrap(await api.DELETE('/auth/sessions/{id}', { params: { path: { id: s.id } } }));
+                          state.reload();
+                        }}
+                      >
+                        {t('users.signOutSession')}
+                      </Action>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Loaded>
+      <button type="button" class="danger" onClick={() => void client.signOut({ allSessions: true }).then(() => location.reload())}>
+        {t('signout.everywhere')}
+      </button>
+    </section>
+  );
+}

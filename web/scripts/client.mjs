@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// Writes the typed client's generated half from openapi/openapi.json (run by `npm run openapi`, after the document):
+//   web/client/generated/openapi.d.ts  the paths, operations and schemas as TypeScript (openapi-typescript)
+//   web/client/generated/operations.ts one row per operation: what the wrapper needs at run time
+// `--check` writes nothing and exits 1 when a file differs from what the document gives (npm test runs it).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+
+const webDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const documentFile = path.join(webDir, '..', 'openapi', 'openapi.json');
+const outDir = path.join(webDir, 'client', 'generated');
+const HEADER = '// Generated from openapi/openapi.json by `npm run openapi` (web/scripts/client.mjs). Do not edit.\n';
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+
+// The run-time facts of each operation, keyed "METHOD /path" as openapi-fetch's middleware sees them.
+function operationTable(document) {
+  const rows = [];
+  for (const [route, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const key = (op.parameters ?? []).find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+      const row = { operationId: op.operationId };
+      if (key) row.idempotencyKey = key.required ? 'required' : 'optional';
+      if (op['x-admin-permission']) row.adminPermission = op['x-admin-permission'];
+      if (op.deprecated) row.deprecated = true;
+      rows.push([`${method.toUpperCase()} ${route}`, row]);
+    }
+  }
+  rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const lines = rows.map(
+    ([k, row]) =>
+      `  ${JSON.stringify(k)}: ${JSON.stringify(row)
+        .replace(/"(\w+)":/g, '$1: ')
+        .replace(/,(\w+: )/g, ', $1')},`,
+  );
+  return `${HEADER}
+export interface OperationFacts {
+  readonly operationId: string;
+  /** The operation takes an Idempotency-Key header (required: it refuses a call without one). */
+  readonly idempotencyKey?: 'required' | 'optional';
+  /** The admin permission an administrator needs for it (GET /users/me → permissions; "*" holds every one). */
+  readonly adminPermission?: string;
+  readonly deprecated?: true;
+}
+
+export const API_VERSION = ${JSON.stringify(document.info.version)};
+
+export const OPERATIONS: Readonly<Record<string, OperationFacts>> = {
+${lines.join('\n')}
+};
+`;
+}
+
+// The types leave the Idempotency-Key header optional everywhere: the client adds one when the app passes none
+// (an app retrying one action passes the key of its first try). operations.ts keeps what the API requires.
+function keysOptional(document) {
+  const copy = structuredClone(document);
+  for (const item of Object.values(copy.paths)) {
+    for (const method of METHODS) {
+      for (const p of item[method]?.parameters ?? []) if (p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') p.required = false;
+    }
+  }
+  return copy;
+}
+
+export async function renderClientFiles() {
+  const document = JSON.parse(fs.readFileSync(documentFile, 'utf8'));
+  const ast = await openapiTS(keysOptional(document), { alphabetize: false, exportType: false });
+  return {
+    'openapi.d.ts': HEADER + astToString(ast),
+    'operations.ts': operationTable(document),
+  };
+}
+
+const files = await renderClientFiles();
+const check = process.argv.includes('--check');
+const stale = [];
+for (const [name, text] of Object.entries(files)) {
+  const file = path.join(outDir, name);
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  if (before === text) continue;
+  stale.push(path.relative(path.join(webDir, '..'), file));
+  if (!check) {
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+}
+if (check) {
+  if (stale.length > 0) {
+    process.stderr.write(`typed client is stale: ${stale.join(', ')} differ from openapi/openapi.json; run \`npm run openapi\`\n`);
+    process.exit(1);
+  }
+  process.stdout.write('typed client matches openapi/openapi.json\n');
+} else {
+  process.stdout.write(`[superapp] web/client/generated ${stale.length ? `written (${stale.length} files)` : 'unchanged'}\n`);
+}
