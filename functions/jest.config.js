@@ -21,6 +21,14 @@ const inProcess = {
   setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'],
 };
 
+// Through Hosting and the Functions emulator, as apps reach a deployed backend.
+const smoke = {
+  ...base,
+  slowTestThreshold: 30,
+  setupFiles: ['<rootDir>/test/helpers/smoke-target.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'],
+};
+
 module.exports = {
   // The longest files first (recorded durations; see the file): no long file starts last and keeps a tier waiting.
   testSequencer: '<rootDir>/test/helpers/sequencer.js',
@@ -35,13 +43,14 @@ module.exports = {
     // Whole-database facts (account counts, the last administrator): run alone, after the parallel files.
     { ...inProcess, displayName: 'serial', testMatch: CODE_TESTS.map((d) => `${d}*.serial.test.ts`) },
     {
-      ...base,
+      ...smoke,
       displayName: 'smoke',
       testMatch: ['<rootDir>/test/smoke/**/*.test.ts'],
-      slowTestThreshold: 30,
-      setupFiles: ['<rootDir>/test/helpers/smoke-target.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'],
+      testPathIgnorePatterns: ['\\.browser\\.test\\.ts$'],
     },
+    // The admin console in Chromium: after the others, alone (a browser on the 2-core machine slowed the triggers
+    // other files wait for).
+    { ...smoke, displayName: 'browser', testMatch: ['<rootDir>/test/smoke/**/*.browser.test.ts'] },
     { ...base, displayName: 'rules', testMatch: ['<rootDir>/test/rules/**/*.test.ts'] },
   ],
 };

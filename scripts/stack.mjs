@@ -103,8 +103,8 @@ function buildConsole(extra = []) {
 }
 
 // npm run build:console (and Hosting's predeploy): installs the web package when needed, then builds the console.
+// Not the root's packages: a deploy runs from them (npm ci there would remove the running firebase-tools).
 function buildConsoleCommand() {
-  ensureDeps(repoRoot);
   ensureDeps(webDir);
   buildConsole();
 }
@@ -235,6 +235,7 @@ async function test() {
   env.TEST_GEO_CELLS = path.join(resultsDir, 'geo-cells');
   const emuOut = path.join(resultsDir, 'emulators.json');
   const serialOut = path.join(resultsDir, 'serial.json');
+  const browserOut = path.join(resultsDir, 'browser.json');
   // Every query shape the API, triggers and tasks send is recorded for deploy:check's index coverage.
   const queryLog = path.join(resultsDir, 'firestore-queries.jsonl');
   env.FIRESTORE_QUERY_LOG = queryLog;
@@ -254,10 +255,12 @@ async function test() {
     `${jest(['integration', 'smoke', 'rules'], emuOut, `--maxWorkers=${TEST_WORKERS}`)}; first=$?`,
     touch('serial'),
     `${jest(['serial'], serialOut)}; second=$?`,
+    touch('browser'),
+    `${jest(['browser'], browserOut)}; third=$?`,
     touch('smoke'),
     smoke,
     touch('stop'),
-    '[ $first -eq 0 ] && [ $second -eq 0 ]',
+    '[ $first -eq 0 ] && [ $second -eq 0 ] && [ $third -eq 0 ]',
   ].join('; ');
   const emulatorsStarted = Date.now();
   const emulatorRun = runLive(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [emulatorTests]), { env });
@@ -277,7 +280,8 @@ async function test() {
   if (at('ready')) clock.add('emulators start', at('ready') - emulatorsStarted);
   for (const [name, from, to] of [
     ['integration+smoke+rules', 'integration', 'serial'],
-    ['serial', 'serial', 'smoke'],
+    ['serial', 'serial', 'browser'],
+    ['browser', 'browser', 'smoke'],
     ['smoke script', 'smoke', 'stop'],
   ]) {
     if (at(from) && at(to)) clock.add(name, at(to) - at(from));
@@ -300,15 +304,16 @@ async function test() {
   const unit = readJestResults(unitOut);
   const emu = readJestResults(emuOut);
   const serial = readJestResults(serialOut);
-  const passed = form.passed + web.passed + sounds.passed + unit.passed + emu.passed + serial.passed + smokeResult.passed + deploy.passed + costs.passed;
-  const failed = form.failed + web.failed + sounds.failed + unit.failed + emu.failed + serial.failed + smokeResult.failed + deploy.failed + costs.failed;
-  for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed, smokeResult.crashed, deploy.crashed, costs.crashed].filter(Boolean))
+  const browser = readJestResults(browserOut);
+  const passed = form.passed + web.passed + sounds.passed + unit.passed + emu.passed + serial.passed + browser.passed + smokeResult.passed + deploy.passed + costs.passed;
+  const failed = form.failed + web.failed + sounds.failed + unit.failed + emu.failed + serial.failed + browser.failed + smokeResult.failed + deploy.failed + costs.failed;
+  for (const crash of [sounds.crashed, unit.crashed, emu.crashed, serial.crashed, browser.crashed, smokeResult.crashed, deploy.crashed, costs.crashed].filter(Boolean))
     log(`test runner did not finish: ${crash}`);
-  const durations = fileDurations([unitOut, emuOut, serialOut]);
+  const durations = fileDurations([unitOut, emuOut, serialOut, browserOut]);
   recordDurations(durations);
   printTiming(clock.tiers, durations, Date.now() - started);
   log(
-    `form: ${form.passed} passed, ${form.failed} failed; web: ${web.passed} passed, ${web.failed} failed; sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; cost budgets: ${costs.passed} passed, ${costs.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
+    `form: ${form.passed} passed, ${form.failed} failed; web: ${web.passed} passed, ${web.failed} failed; sounds: ${sounds.passed} passed, ${sounds.failed} failed; unit: ${unit.passed} passed, ${unit.failed} failed; emulators: ${emu.passed} passed, ${emu.failed} failed; serial: ${serial.passed} passed, ${serial.failed} failed; browser: ${browser.passed} passed, ${browser.failed} failed; smoke script: ${smokeResult.passed} passed, ${smokeResult.failed} failed; deploy:check: ${deploy.passed} passed, ${deploy.failed} failed; cost budgets: ${costs.passed} passed, ${costs.failed} failed; ${Math.round((Date.now() - started) / 1000)} s`,
   );
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
@@ -388,6 +393,7 @@ async function openapi() {
   prepare();
   mustRun(process.execPath, [path.join(repoRoot, 'scripts', 'openapi.cjs')]);
   mustRun(process.execPath, [path.join(repoRoot, 'scripts', 'docs.mjs')]); // the generated parts of docs/
+  buildConsole(); // again: it carries the operations table just written
 }
 
 async function seedExport() {
@@ -457,7 +463,8 @@ function deployCheck() {
 
 // The form checks (functions/.prettierrc.json, functions/eslint.config.mjs): one check each, as `npm test` counts them.
 const FORM_TARGETS = ['src', 'test'];
-// Prettier's layout also covers the web package's sources (with the functions' config: one style).
+// Prettier's layout also covers the web package's sources (with the functions' config: one layout; eslint's rules
+// are the functions' only, the web package is checked by its own type-check).
 const PRETTIER_TARGETS = ['--config', '.prettierrc.json', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`), '../web/client/index.ts', '../web/console/**/*.{ts,tsx}', '../web/scripts/*.mjs'];
 function checkForm() {
   const prettier = path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
@@ -511,7 +518,7 @@ async function testFiles() {
   const jest = (projects, file, workers) =>
     `"${process.execPath}" ${JEST_NODE_FLAGS} "${jestBin}" --config "${path.join(functionsDir, 'jest.config.js')}" --selectProjects ${projects} ${workers} --passWithNoTests --json --outputFile "${file}" ${quoted}`;
   // As in npm test: the matching serial files (whole-database facts) run alone, after the others.
-  const script = `${jest('integration smoke rules', out, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest('serial', serialOut, '--runInBand')}; second=$?; [ $first -eq 0 ] && [ $second -eq 0 ]`;
+  const script = `${jest('integration smoke rules', out, `--maxWorkers=${TEST_WORKERS}`)}; first=$?; ${jest('serial browser', serialOut, '--runInBand')}; second=$?; [ $first -eq 0 ] && [ $second -eq 0 ]`;
   try {
     run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [script]), { env });
   } finally {
@@ -527,7 +534,21 @@ async function testFiles() {
   process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
 }
 
-const commands = { start, test, lint, format, 'build-console': buildConsoleCommand, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck, module: moduleCommand };
+// npm run example -- <name> [args …]: runs web/examples/<name>.ts (bundled by esbuild for Node) against `npm start`.
+async function example() {
+  const [name, ...args] = process.argv.slice(3);
+  const available = fs.readdirSync(path.join(webDir, 'examples')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  if (!available.includes(name)) fail(`usage: npm run example -- <${available.join('|')}> [args …]`);
+  ensureDeps(webDir);
+  // The example's own files bundled, its packages loaded from web/node_modules as installed (a bundled Firestore SDK
+  // loses its gRPC files): so the output sits under web/node_modules.
+  const out = path.join(webDir, 'node_modules', '.cache', 'superapp-examples', `${name}.mjs`);
+  const { build: bundle } = await import(path.join(webDir, 'node_modules', 'esbuild', 'lib', 'main.js'));
+  await bundle({ entryPoints: [path.join(webDir, 'examples', `${name}.ts`)], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile: out, logLevel: 'warning' });
+  process.exit(run(process.execPath, [out, ...args]));
+}
+
+const commands = { start, test, lint, format, example, 'build-console': buildConsoleCommand, 'test-unit': testUnit, 'test-files': testFiles, bench, openapi, 'seed-export': seedExport, 'backfill-capabilities': backfillCapabilities, 'migrate-ride-ratings': migrateRideRatings, 'migrate-listened-times': migrateListenedTimes, 'ledger-check': ledgerCheck, 'deploy-check': deployCheck, module: moduleCommand };
 const name = process.argv[2];
 if (!commands[name]) fail(`usage: node scripts/stack.mjs <${Object.keys(commands).join('|')}>`);
 await ensureRuntimeNode({ install: () => ensureDeps(repoRoot), log, fail });

@@ -90,6 +90,9 @@ export async function* pages<P extends { nextCursor?: string | null }>(fetchPage
   } while (cursor);
 }
 
+/** A key for one action: pass it on every try of that action (`params: { header: { 'idempotency-key': key } }`). */
+export const idempotencyKey = (): string => globalThis.crypto.randomUUID();
+
 /** The facts of the operation a request is for (idempotency, admin permission), if it is one of the API's. */
 export function operationOf(method: string, schemaPath: string): OperationFacts | undefined {
   return OPERATIONS[`${method.toUpperCase()} ${schemaPath}`];
@@ -104,8 +107,10 @@ export function permits(permissions: readonly string[] | undefined, method: stri
   return permissions === undefined || permissions.includes('*') || permissions.includes(facts.adminPermission);
 }
 
-// Codes after which the session is over: the app signs in again.
-const SESSION_ENDED = new Set<string>(['TOKEN_REVOKED', 'REFRESH_TOKEN_REUSED', 'ACCOUNT_DISABLED']);
+// Codes that end the session on any request: the app signs in again.
+const SESSION_ENDED = new Set<string>(['TOKEN_REVOKED', 'REFRESH_TOKEN_REUSED']);
+// And what a refused refresh means the same (an App Check or rate-limit refusal does not: the session stands).
+const REFRESH_ENDED = new Set<string>([...SESSION_ENDED, 'TOKEN_INVALID', 'TOKEN_MISSING', 'ACCOUNT_DISABLED']);
 
 export interface SuperappClientOptions {
   /** The API's base, e.g. `https://host/api/v1` or `/api/v1` in a browser on the same origin. */
@@ -114,12 +119,16 @@ export interface SuperappClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Called once the session cannot go on (revoked, reused refresh token, locked account, refresh refused). */
   onSessionEnded?: (code: string) => void;
-  /** A new Idempotency-Key (default: a random UUID). Retries of one action must send the key of its first try. */
+  /**
+   * A new Idempotency-Key (default: a random UUID), added to the operations that require one when the app passes
+   * none. Where a key is optional the API has a keyless default of its own, kept; retries of one action must send
+   * the key of its first try (`idempotencyKey()` makes one).
+   */
   newIdempotencyKey?: () => string;
   /** Refresh this long before the access token ends (default 30 s). */
   refreshAheadMs?: number;
-  /** Headers sent on every request (App Check token, Accept-Language …). */
-  headers?: Record<string, string>;
+  /** Headers sent on every request (Accept-Language, an App Check token: a function is asked each time). */
+  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 }
 
 export interface SuperappClient {
@@ -131,7 +140,7 @@ export interface SuperappClient {
   session(): Promise<SessionTokens | null>;
   /** Rotates the pair now; concurrent callers share one refresh. */
   refresh(): Promise<SessionTokens | null>;
-  /** Ends this session on the server (best effort) and forgets it here. */
+  /** Forgets the session here and ends it on the server (throws ApiError when the server refused). */
   signOut(options?: { allSessions?: boolean }): Promise<void>;
 }
 
@@ -141,6 +150,8 @@ export function createSuperappClient(options: SuperappClientOptions): SuperappCl
   const refreshAheadMs = options.refreshAheadMs ?? 30_000;
   const newKey = options.newIdempotencyKey ?? (() => globalThis.crypto.randomUUID());
   const base = options.baseUrl.replace(/\/+$/, '');
+  const baseUrl = new URL(base, (globalThis as { location?: { href: string } }).location?.href ?? 'http://localhost/').href;
+  const extraHeaders = async (): Promise<Record<string, string>> => (typeof options.headers === 'function' ? options.headers() : (options.headers ?? {}));
   let inFlight: Promise<SessionTokens | null> | undefined;
   // Each request's first form, kept until its answer: replayed once with the new token after a refresh.
   const originals = new Map<string, Request>();
@@ -161,7 +172,7 @@ export function createSuperappClient(options: SuperappClientOptions): SuperappCl
       if (!current) return null;
       const res = await fetchImpl(`${base}/auth/refresh`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...options.headers },
+        headers: { 'content-type': 'application/json', ...(await extraHeaders()) },
         body: JSON.stringify({ refreshToken: current.refreshToken }),
       });
       const body: unknown = await res.json().catch(() => undefined);
@@ -170,7 +181,7 @@ export function createSuperappClient(options: SuperappClientOptions): SuperappCl
       // Another tab may have rotated the pair meanwhile: its tokens stand.
       const now = tokens.get();
       if (now && now.refreshToken !== current.refreshToken) return now;
-      if (res.status === 401 || res.status === 403) {
+      if (REFRESH_ENDED.has(error.code)) {
         end(error.code);
         return null;
       }
@@ -187,10 +198,12 @@ export function createSuperappClient(options: SuperappClientOptions): SuperappCl
 
   const middleware: Middleware = {
     async onRequest({ request, schemaPath, id }) {
-      for (const [name, value] of Object.entries(options.headers ?? {})) if (!request.headers.has(name)) request.headers.set(name, value);
+      for (const [name, value] of Object.entries(await extraHeaders())) if (!request.headers.has(name)) request.headers.set(name, value);
       const facts = operationOf(request.method, schemaPath);
-      if (facts?.idempotencyKey && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', newKey());
-      const current = schemaPath === '/auth/refresh' ? null : await session();
+      if (facts?.idempotencyKey === 'required' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', newKey());
+      // The token goes to this API only (a call given another baseUrl gets none).
+      const ours = request.url.startsWith(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+      const current = !ours || schemaPath === '/auth/refresh' ? null : await session();
       if (current && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${current.accessToken}`);
       // Uploads are not kept (their bytes would be held twice): a refused upload is sent again by the app.
       if (current && (!request.body || request.headers.get('content-type')?.includes('json'))) originals.set(id, request.clone());
@@ -232,14 +245,16 @@ export function createSuperappClient(options: SuperappClientOptions): SuperappCl
     session,
     refresh,
     async signOut({ allSessions = false } = {}) {
-      const current = tokens.get();
+      // A fresh access token first (an idle app's has ended), so the server really ends the session.
+      const current = await session().catch(() => tokens.get());
       tokens.set(null);
       if (!current) return;
-      await fetchImpl(`${base}/auth/logout`, {
+      const res = await fetchImpl(`${base}/auth/logout`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${current.accessToken}`, ...options.headers },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${current.accessToken}`, ...(await extraHeaders()) },
         body: JSON.stringify(allSessions ? { allSessions } : {}),
-      }).catch(() => undefined);
+      });
+      if (!res.ok && res.status !== 401) throw new ApiError(res.status, await res.json().catch(() => undefined));
     },
   };
 }

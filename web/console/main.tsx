@@ -11,7 +11,7 @@ import { SessionsPage, UsersPage } from './pages/users';
 import { can, loadMe, me, signOut } from './session';
 import { SignIn } from './signin';
 import { useSignal } from './state';
-import { Dialogs, Toasts, href, route } from './ui';
+import { Dialogs, Toasts, errorText, href, route } from './ui';
 
 // Each area, the operation that opens it (an area the administrator cannot read is not in the menu), its page.
 const AREAS: { id: string; label: TextKey; op: [string, string]; page: (args: string[]) => preact.JSX.Element }[] = [
@@ -25,12 +25,17 @@ const AREAS: { id: string; label: TextKey; op: [string, string]; page: (args: st
 function App() {
   useSignal(lang);
   const profile = useSignal(me);
-  const [path] = [useSignal(route)];
+  const path = useSignal(route);
   const [starting, setStarting] = useState(true);
+  const [failed, setFailed] = useState<unknown>();
   useEffect(() => {
-    void loadMe().finally(() => setStarting(false));
+    void loadMe()
+      .catch((error: unknown) => setFailed(error))
+      .finally(() => setStarting(false));
   }, []);
   if (starting) return <p class="muted center">{t('common.loading')}</p>;
+  // The API could not be reached: the stored session stays, a reload tries again.
+  if (failed && !profile) return <p class="error center">{errorText(failed)}</p>;
   if (!profile) return <SignIn />;
   const areas = AREAS.filter((a) => can(...a.op));
   const [first = areas[0]?.id ?? 'sessions', ...rest] = path;
@@ -63,7 +68,8 @@ function App() {
             {t('signout')}
           </button>
         </header>
-        <main>{first === 'sessions' ? <SessionsPage /> : area ? area.page(rest) : <p class="error">{t('err.forbidden')}</p>}</main>
+        {/* Keyed by the route: another record's page starts afresh (no state of the one before). */}
+        <main key={path.join('/')}>{first === 'sessions' ? <SessionsPage /> : area ? area.page(rest) : <p class="error">{t('err.forbidden')}</p>}</main>
       </div>
       <Dialogs />
       <Toasts />

@@ -1,6 +1,7 @@
 // The signed-in administrator: the typed client (tokens in localStorage, shared by the console's tabs), the profile
 // and what its permissions let it press.
 import { ApiError, createSuperappClient, localStorageTokenStore, permits, unwrap, type Schemas } from '../client';
+import { lang } from './i18n';
 import { signal } from './state';
 
 export type Me = Schemas['UserProfile'];
@@ -8,16 +9,36 @@ export type Me = Schemas['UserProfile'];
 export const me = signal<Me | null>(null);
 export const sessionNotice = signal<string | null>(null);
 
+const SESSION_KEY = 'superapp.admin.session';
+
 export const client = createSuperappClient({
   baseUrl: '/api/v1',
-  tokens: localStorageTokenStore('superapp.admin.session'),
+  tokens: localStorageTokenStore(SESSION_KEY),
   onSessionEnded: () => {
     me.set(null);
     sessionNotice.set('ended');
   },
-  headers: { 'accept-language': 'vi' },
+  // The API's messages (shown in errors) in the console's language.
+  headers: () => ({ 'accept-language': lang.get() }),
 });
 export const api = client.api;
+
+// Another tab signed out or signed in (perhaps as someone else): this tab follows. A refresh there changes only the
+// tokens of the same account, and needs nothing here.
+addEventListener('storage', (event) => {
+  if (event.key !== SESSION_KEY) return;
+  if (!event.newValue) return me.set(null);
+  const account = (raw: string | null) => (raw ? (JSON.parse(raw) as { accessToken?: string }).accessToken?.split('.')[1] : undefined);
+  const subject = (raw: string | null) => {
+    try {
+      const payload = account(raw);
+      return payload ? (JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: string }).sub : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  if (me.get() === null || subject(event.newValue) !== me.get()?.id) void loadMe();
+});
 
 /** Whether the signed-in administrator may call the operation: a button it may not use is not shown. */
 export function can(method: string, schemaPath: string): boolean {

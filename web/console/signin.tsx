@@ -53,7 +53,7 @@ export function SignIn() {
           setStep('twoFa');
         } else await finish(answer);
       } else {
-        await finish(unwrap(await api.POST('/auth/login/password/2fa', { body: { twoFaToken: twoFa!.token, code } })));
+        await finish(unwrap(await api.POST('/auth/login/password/2fa', { body: { twoFaToken: twoFa!.token, code, surface: 'ADM', deviceName: DEVICE } })));
       }
     });
   };

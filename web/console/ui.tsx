@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../client';
-import { t, type TextKey } from './i18n';
+import { t } from './i18n';
 import { can } from './session';
 import { signal, useSignal } from './state';
 
@@ -72,6 +72,7 @@ export function Dialogs() {
   return (
     <div class="backdrop">
       <form
+        key={ask.message}
         class="dialog"
         role="dialog"
         aria-modal="true"
@@ -140,6 +141,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
+    setState({}); // another record's data is never shown while this one loads
     load().then(
       (data) => live && setState({ data }),
       (error: unknown) => live && setState({ error }),
@@ -173,6 +175,10 @@ export interface Page<T> {
   nextCursor?: string | null;
 }
 
+/**
+ * A list operation as a page. `initialFilters` are read when the page mounts: give the page a `key` that changes
+ * with anything that should start it afresh (a tab, a kind).
+ */
 export function ListPage<T>(props: {
   title: string;
   columns: Column<T>[];
@@ -192,54 +198,69 @@ export function ListPage<T>(props: {
   const [cursor, setCursor] = useState<string | null | undefined>();
   const [error, setError] = useState<unknown>();
   const [fresh, setFresh] = useState<Set<string>>(new Set());
+  // Pages shown beyond the first: a live refresh of the first page would drop them, so it waits meanwhile.
+  const [morePages, setMorePages] = useState(0);
   const generation = useRef(0);
   const known = useRef<Set<string>>(new Set());
+  const loading = useRef(false);
+  // The latest props, read at call time: a page may pass new function objects on every render.
+  const latest = useRef(props);
+  latest.current = props;
 
   const loadFirst = useCallback(
     async (markNew: boolean) => {
       const mine = ++generation.current;
+      loading.current = true;
       try {
-        const page = await props.fetchPage(undefined, filters);
+        const page = await latest.current.fetchPage(undefined, filters);
         if (mine !== generation.current) return;
-        const keys = page.items.map(props.rowKey);
+        const keys = page.items.map(latest.current.rowKey);
         if (markNew) setFresh(new Set(keys.filter((k) => !known.current.has(k))));
         else setFresh(new Set());
         known.current = new Set(keys);
+        setMorePages(0);
         setRows(page.items);
         setCursor(page.nextCursor ?? null);
         setError(undefined);
       } catch (e) {
         if (mine === generation.current) setError(e);
+      } finally {
+        if (mine === generation.current) loading.current = false;
       }
     },
-    [filters, props.fetchPage],
+    [filters],
   );
 
   useEffect(() => {
     setRows(undefined);
+    setCursor(undefined);
     void loadFirst(false);
   }, [loadFirst]);
 
-  // Live: only while the first page alone is shown (a refresh must not drop rows paged in).
-  const pagedIn = cursor !== undefined && rows !== undefined && rows.length > 0 && known.current.size < rows.length;
+  // Live: only while the first page alone is shown.
   useEffect(() => {
-    if (!props.liveEverySec || pagedIn) return;
+    if (!props.liveEverySec || morePages > 0) return;
     const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void loadFirst(true);
+      // A slow answer is waited for rather than replaced by the next tick's.
+      if (document.visibilityState === 'visible' && !loading.current) void loadFirst(true);
     }, props.liveEverySec * 1000);
     return () => clearInterval(timer);
-  }, [props.liveEverySec, loadFirst, pagedIn]);
+  }, [props.liveEverySec, loadFirst, morePages]);
 
   const more = async () => {
-    if (!cursor) return;
+    if (!cursor || loading.current) return;
     const mine = generation.current;
+    loading.current = true;
     try {
       const page = await props.fetchPage(cursor, filters);
       if (mine !== generation.current) return;
-      setRows([...(rows ?? []), ...page.items]);
+      setRows((shown) => [...(shown ?? []), ...page.items]);
+      setMorePages((n) => n + 1);
       setCursor(page.nextCursor ?? null);
     } catch (e) {
       toast(errorText(e), 'error');
+    } finally {
+      if (mine === generation.current) loading.current = false;
     }
   };
   const reload = () => void loadFirst(false);
@@ -332,8 +353,9 @@ export function ListPage<T>(props: {
 }
 
 // ---- small pieces ----
-export function Badge(props: { value: string | null | undefined }) {
-  return <span class={`badge s-${(props.value ?? '').toLowerCase()}`}>{props.value ?? '—'}</span>;
+/** A status as a coloured pill: `value` is the API's status (it names the colour), `label` what is shown. */
+export function Badge(props: { value: string | null | undefined; label?: string }) {
+  return <span class={`badge s-${(props.value ?? '').toLowerCase()}`}>{props.label ?? props.value ?? '—'}</span>;
 }
 
 export function Tabs(props: { tabs: { id: string; label: string }[]; current: string; onChange: (id: string) => void }) {
@@ -355,7 +377,7 @@ export function Tabs(props: { tabs: { id: string; label: string }[]; current: st
   );
 }
 
-export function Facts(props: { rows: [TextKey | string, ComponentChildren][] }) {
+export function Facts(props: { rows: [label: string, value: ComponentChildren][] }) {
   return (
     <dl class="facts">
       {props.rows.map(([label, value]) => (

@@ -70,6 +70,14 @@ describe('typed client (web/client) through Hosting', () => {
     expect(wallet.balance).toBe(10_000);
     // The sign-in takes no key (it is not in the operation's contract); the top-ups did.
     expect(seen.keys).toEqual([null, key, key]);
+    // Where a key is optional the API's keyless default stands: none is added (the app passes one per action).
+    const other = appClient(memoryTokenStore(), { newIdempotencyKey: () => key });
+    await signIn(other.client, user.email, user.password);
+    const saved = await other.client.api.POST('/addresses', {
+      body: { label: 'OTHER', title: 'Chợ', address: 'Chợ Bến Thành, Quận 1', location: { lat: 10.7725, lng: 106.698 } },
+    });
+    expect(saved.response.status).toBe(201);
+    expect(other.seen.keys).toEqual([null, null]);
   });
 
   it('errors are ApiError with the stable code; permits() follows the admin permissions of the document', async () => {

@@ -97,7 +97,7 @@ function ApplicationDetail(props: { kind: Kind; id: string }) {
               rows={[
                 ['Id', <code>{a.id}</code>],
                 [t('apps.applicant'), <a href={href('users', a.userId)}>{a.userId}</a>],
-                ...Object.entries(a.details).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)] as [string, string]),
+                ...Object.entries(a.details).map(([k, v]) => [k, detailText(v)] as [string, string]),
                 [t('apps.missing'), a.missingPapers.join(', ') || '—'],
                 [t('common.reason'), a.reason],
               ]}
@@ -155,6 +155,20 @@ function ApplicationDetail(props: { kind: Kind; id: string }) {
   );
 }
 
+// A detail as text: nested records (a vehicle) as "key: value" pairs, empty values left out.
+const detailText = (value: unknown): string =>
+  value === null || value === undefined
+    ? '—'
+    : typeof value === 'object'
+      ? Object.entries(value as Record<string, unknown>)
+          .filter(([, v]) => v !== null && v !== undefined)
+          .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+          .join(' · ')
+      : String(value);
+
+// The kinds a paper may be (the API reads them from the bytes): anything else is offered as bytes, never rendered.
+const PAPER_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'application/pdf']);
+
 /** A paper shown in the page: fetched with the token (its file is not public), shown from a blob URL. */
 function Paper(props: { paper: Schemas['KycPaper'] }) {
   const [url, setUrl] = useState<string | undefined>();
@@ -166,7 +180,8 @@ function Paper(props: { paper: Schemas['KycPaper'] }) {
       const result = await api.GET('/kyc/papers/{id}/file', { params: { path: { id: props.paper.id } }, parseAs: 'blob' });
       if (!live) return;
       if (!result.response.ok || !result.data) return setError(`HTTP ${result.response.status}`);
-      created = URL.createObjectURL(new Blob([result.data as Blob], { type: props.paper.contentType }));
+      const type = PAPER_TYPES.has(props.paper.contentType) ? props.paper.contentType : 'application/octet-stream';
+      created = URL.createObjectURL(new Blob([result.data as Blob], { type }));
       setUrl(created);
     })().catch((e: unknown) => live && setError(String(e)));
     return () => {
@@ -183,9 +198,9 @@ function Paper(props: { paper: Schemas['KycPaper'] }) {
         <p class="muted">{t('common.loading')}</p>
       ) : paper.contentType === 'application/pdf' ? (
         <iframe src={url} title={paper.filename} />
-      ) : (
+      ) : PAPER_TYPES.has(paper.contentType) ? (
         <img src={url} alt={paper.kind} />
-      )}
+      ) : null}
       <figcaption>
         {paper.kind} · {paper.filename} · {Math.round(paper.sizeBytes / 1024)} KB{' '}
         {url && (

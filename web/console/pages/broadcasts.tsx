@@ -79,12 +79,15 @@ function BroadcastProgress(props: { id: string }) {
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let polls = 0;
     const poll = async () => {
+      polls++;
       const result = await api.GET('/notifications/broadcast/{id}', { params: { path: { id: props.id } } });
       if (!live) return;
       if (!result.data) return setError(`HTTP ${result.response.status}`);
       setJob(result.data);
-      if (result.data.status !== 'DONE') timer = setTimeout(poll, 1000);
+      // Once a second for two minutes, then every ten seconds (a big audience takes a while).
+      if (result.data.status !== 'DONE') timer = setTimeout(poll, polls < 120 ? 1000 : 10_000);
     };
     void poll().catch((e: unknown) => live && setError(String(e)));
     return () => {

@@ -1,7 +1,7 @@
 // Money: payments with refund (an Idempotency-Key is sent by the client; the API may hold a large refund for a
 // second administrator), withdrawals to approve or reject, a user's wallet with its ledger check, the system accounts.
-import { useState } from 'preact/hooks';
-import { unwrap, type Schemas } from '../../client';
+import { useRef, useState } from 'preact/hooks';
+import { idempotencyKey, unwrap, type Schemas } from '../../client';
 import { t, vnd, when } from '../i18n';
 import { api, can } from '../session';
 import { Action, Badge, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, toast, useLoad } from '../ui';
@@ -66,16 +66,16 @@ function Payments() {
           label: t('common.status'),
           options: ['PENDING', 'AUTHORIZED', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUNDED', 'PARTIALLY_REFUNDED'],
         },
-        { name: 'purpose', label: 'Purpose', options: ['RIDE', 'TOPUP', 'OTHER', 'ORDER', 'DELIVERY', 'BOOKING', 'RENTAL_DEPOSIT'] },
-        { name: 'method', label: 'Method', options: ['WALLET', 'CASH', 'GATEWAY'] },
+        { name: 'purpose', label: t('money.purpose'), options: ['RIDE', 'TOPUP', 'OTHER', 'ORDER', 'DELIVERY', 'BOOKING', 'RENTAL_DEPOSIT'] },
+        { name: 'method', label: t('money.method'), options: ['WALLET', 'CASH', 'GATEWAY'] },
         { name: 'payerId', label: t('money.userId') },
       ]}
       columns={[
         { label: 'Id', cell: (p) => <code>{p.id}</code> },
         { label: t('money.amount'), cell: (p) => vnd(p.amount) },
-        { label: 'Purpose', cell: (p) => `${p.purpose} · ${p.method}${p.provider ? ` · ${p.provider}` : ''}` },
+        { label: t('money.purpose'), cell: (p) => `${p.purpose} · ${p.method}${p.provider ? ` · ${p.provider}` : ''}` },
         { label: t('common.status'), cell: (p) => <Badge value={p.status} /> },
-        { label: 'Payer', cell: (p) => <a href={href('money', 'wallet', p.payerId)}>{p.payerId}</a> },
+        { label: t('money.payer'), cell: (p) => <a href={href('money', 'wallet', p.payerId)}>{p.payerId}</a> },
         { label: t('common.created'), cell: (p) => when(p.createdAt) },
       ]}
       actions={(p, reload) => p.refundable > 0 && <RefundButton payment={p} onDone={reload} />}
@@ -84,6 +84,9 @@ function Payments() {
 }
 
 function RefundButton(props: { payment: Payment; onDone: () => void }) {
+  // One key per refund asked (payment and reason): pressing again after a timeout or an error retries that refund,
+  // never a second one; a success forgets it.
+  const keys = useRef(new Map<string, string>());
   return (
     <Action
       op={['POST', '/payments/admin/refund']}
@@ -92,7 +95,16 @@ function RefundButton(props: { payment: Payment; onDone: () => void }) {
       run={async () => {
         const answer = await confirmDialog(`${t('money.refund')} ${vnd(props.payment.refundable)} · ${props.payment.id}`, 'required');
         if (!answer) return;
-        const result = unwrap(await api.POST('/payments/admin/refund', { body: { paymentId: props.payment.id, reason: answer.reason } }));
+        const action = `${props.payment.id}\n${answer.reason}`;
+        const key = keys.current.get(action) ?? idempotencyKey();
+        keys.current.set(action, key);
+        const result = unwrap(
+          await api.POST('/payments/admin/refund', {
+            params: { header: { 'idempotency-key': key } },
+            body: { paymentId: props.payment.id, reason: answer.reason },
+          }),
+        );
+        keys.current.delete(action);
         toast(t('money.refunded', { status: result.status }));
         props.onDone();
       }}
@@ -118,7 +130,7 @@ function Withdrawals() {
       columns={[
         { label: t('money.userId'), cell: (w) => <a href={href('money', 'wallet', w.userId)}>{w.userId}</a> },
         { label: t('money.amount'), cell: (w) => vnd(w.amount) },
-        { label: 'Bank', cell: (w) => `${w.bankAccount.bankCode} ${w.bankAccount.accountNumber}` },
+        { label: t('money.bank'), cell: (w) => `${w.bankAccount.bankCode} ${w.bankAccount.accountNumber}` },
         { label: t('common.status'), cell: (w) => <Badge value={w.status} /> },
         { label: t('common.created'), cell: (w) => when(w.createdAt) },
       ]}
@@ -186,7 +198,7 @@ function WalletCheck(props: { userId?: string }) {
                   rows={[
                     [t('money.userId'), <a href={href('users', w.userId)}>{w.userId}</a>],
                     [t('money.balance'), <span data-testid="wallet-balance">{vnd(w.balance)}</span>],
-                    ['Held', vnd(w.held)],
+                    [t('money.held'), vnd(w.held)],
                   ]}
                 />
                 <div class="row">

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { unwrap, type Schemas } from '../../client';
 import { t, when } from '../i18n';
 import { api, client, me } from '../session';
-import { Action, Badge, Facts, ListPage, Loaded, confirmDialog, go, href, toast, useLoad } from '../ui';
+import { Action, Badge, Facts, ListPage, Loaded, confirmDialog, errorText, go, href, toast, useLoad } from '../ui';
 
 type AdminUser = Schemas['AdminUser'];
 const ROLES: Schemas['Role'][] = ['USER', 'DRIVER', 'PARTNER_OWNER', 'PARTNER_STAFF', 'LANDLORD', 'DOCTOR', 'ADMIN'];
@@ -49,16 +49,16 @@ export function UsersPage(props: { id?: string }) {
       fetchPage={fetchUsers}
       onOpen={(u) => go('users', u.id)}
       filters={[
-        { name: 'q', label: t('common.search'), placeholder: 'email, tên, số điện thoại' },
+        { name: 'q', label: t('common.search'), placeholder: t('users.searchHint') },
         { name: 'role', label: t('users.role'), options: ROLES },
-        { name: 'hat', label: 'App', options: ['CON', 'PAR', 'DRV', 'ADM'] },
+        { name: 'hat', label: t('users.apps'), options: ['CON', 'PAR', 'DRV', 'ADM'] },
         { name: 'disabled', label: t('users.state'), options: ['true', 'false'] },
       ]}
       columns={[
         { label: t('users.name'), cell: (u) => u.name },
         { label: t('users.email'), cell: (u) => u.email },
         { label: t('users.roles'), cell: (u) => u.roles.join(', ') },
-        { label: t('users.state'), cell: (u) => <Badge value={u.disabled ? t('users.locked') : t('users.active')} /> },
+        { label: t('users.state'), cell: (u) => <Badge value={u.disabled ? 'LOCKED' : 'ACTIVE'} label={u.disabled ? t('users.locked') : t('users.active')} /> },
         { label: t('common.created'), cell: (u) => when(u.createdAt) },
       ]}
     />
@@ -76,15 +76,15 @@ function UserDetail(props: { id: string }) {
         {(u) => (
           <>
             <h2>
-              {u.name} <Badge value={u.disabled ? t('users.locked') : t('users.active')} />
+              {u.name} <Badge value={u.disabled ? 'LOCKED' : 'ACTIVE'} label={u.disabled ? t('users.locked') : t('users.active')} />
             </h2>
             <Facts
               rows={[
                 ['Id', <code>{u.id}</code>],
                 [t('users.email'), u.email],
-                ['Phone', u.phone],
+                [t('users.phone'), u.phone],
                 [t('users.roles'), u.roles.join(', ')],
-                ['Apps', u.hats.join(', ')],
+                [t('users.apps'), u.hats.join(', ')],
                 [t('users.permissions'), u.roles.includes('ADMIN') ? u.permissions.join(', ') || '—' : '—'],
                 ['2FA', u.twoFactorEnabled ? '✓' : '—'],
                 [t('common.created'), when(u.createdAt)],
@@ -209,7 +209,16 @@ export function SessionsPage() {
           </table>
         )}
       </Loaded>
-      <button type="button" class="danger" onClick={() => void client.signOut({ allSessions: true }).then(() => location.reload())}>
+      <button
+        type="button"
+        class="danger"
+        onClick={() =>
+          void client.signOut({ allSessions: true }).then(
+            () => location.reload(),
+            (error: unknown) => toast(errorText(error), 'error'),
+          )
+        }
+      >
         {t('signout.everywhere')}
       </button>
     </section>

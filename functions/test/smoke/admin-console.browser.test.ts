@@ -36,6 +36,23 @@ async function signInWithCode(page: Page, email: string) {
 }
 
 describe('admin console (Chromium, through Hosting)', () => {
+  it('is served at /admin with its security headers: the entry never cached, the hashed bundle for a year, a missing file 404', async () => {
+    for (const url of [CONSOLE_URL, `${CONSOLE_URL}/`, `${CONSOLE_URL}/index.html`]) {
+      const res = await fetch(url);
+      expect([url, res.status]).toEqual([url, 200]);
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      const html = await res.text();
+      const script = /src="(\/admin\/app-[0-9a-f]{12}\.js)"/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      const bundle = await fetch(`${CONSOLE_URL.replace(/\/admin$/, '')}${script}`);
+      expect([bundle.status, bundle.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+    }
+    expect((await fetch(`${CONSOLE_URL}/app-000000000000.js`)).status).toBe(404);
+  });
+
   inBrowser('an administrator signs in with the mailed code and sees the overview and the menu its permissions open', async (page) => {
     await signInWithCode(page, operator.email);
     await page.waitForSelector('[data-testid=page-overview] [data-testid=overview-total]');
@@ -55,9 +72,11 @@ describe('admin console (Chromium, through Hosting)', () => {
 
   inBrowser('the console speaks Vietnamese by default and English on request', async (page) => {
     await page.goto(`${CONSOLE_URL}#/overview`);
+    await page.evaluate(() => (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('superapp.lang'));
+    await page.reload();
     await page.waitForSelector('[data-testid=page-overview]');
     const label = async () => page.textContent('[data-area=users]');
-    if ((await page.getAttribute('html', 'lang')) === 'en') await page.click('[data-testid=lang]');
+    expect(await page.getAttribute('html', 'lang')).toBe('vi');
     await expect(label()).resolves.toBe('Người dùng');
     await page.click('[data-testid=lang]');
     await expect(label()).resolves.toBe('Users');
@@ -183,7 +202,7 @@ describe('admin console (Chromium, through Hosting)', () => {
   );
 
   inBrowser(
-    'an administrator without users.manage does not see the lock button (and the API refuses it anyway)',
+    'an administrator narrowed to applications.review sees only the areas it may open (and the API refuses the rest)',
     async (page) => {
       const admin = await adminTokens();
       const narrow = await registerVerified({ name: 'Console Reader' });
@@ -195,11 +214,14 @@ describe('admin console (Chromium, through Hosting)', () => {
       await page.fill('input[name=email]', narrow.email);
       await page.fill('input[name=password]', narrow.password);
       await page.click('[data-testid=signin-submit]');
-      await page.waitForSelector('[data-testid=menu]');
-      expect(await page.$$eval('[data-testid=menu] a', (links) => links.map((a) => a.getAttribute('data-area')))).toEqual(['applications', 'sessions']);
-      const refused = await call('PATCH', `/users/admin/${operator.user.id}`, { token: narrow.accessToken, body: { disabled: true } });
-      expect([refused.status, refused.body.code]).toEqual([403, 'PERMISSION_REQUIRED']);
-      await call('PATCH', `/users/admin/${narrow.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+      try {
+        await page.waitForSelector('[data-testid=menu]');
+        expect(await page.$$eval('[data-testid=menu] a', (links) => links.map((a) => a.getAttribute('data-area')))).toEqual(['applications', 'sessions']);
+        const refused = await call('PATCH', `/users/admin/${operator.user.id}`, { token: narrow.accessToken, body: { disabled: true } });
+        expect([refused.status, refused.body.code]).toEqual([403, 'PERMISSION_REQUIRED']);
+      } finally {
+        await call('PATCH', `/users/admin/${narrow.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+      }
     },
     { fresh: true },
   );
