@@ -362,7 +362,7 @@ async function bench() {
     fs.rmSync(out, { force: true });
     const uploadsOut = path.join(repoRoot, '.cache', 'bench-uploads.json');
     fs.rmSync(uploadsOut, { force: true });
-    log('P3, P4, P6, P7, P9, P10, P11, P12, P13, P14, P15, P16 on the emulators (hub fan-out, API-to-listener latency, 100 listeners, upload memory, ledger throughput, ride booking, driver positions, places nearby, checkout, hotel search and booking, social fan-out and feed, the assistant) …');
+    log('P3, P4, P6, P7, P9, P10, P11, P12, P13, P14, P15, P16, P17 on the emulators (hub fan-out, API-to-listener latency, 100 listeners, upload memory, ledger throughput, ride booking, driver positions, places nearby, checkout, hotel search and booking, social fan-out and feed, the assistant, the admin console\'s first page) …');
     const node = `"${process.execPath}"`;
     const ledgerOut = path.join(repoRoot, '.cache', 'bench-ledger.json');
     const ridesOut = path.join(repoRoot, '.cache', 'bench-rides.json');
@@ -372,18 +372,19 @@ async function bench() {
     const bookingsOut = path.join(repoRoot, '.cache', 'bench-bookings.json');
     const socialOut = path.join(repoRoot, '.cache', 'bench-social.json');
     const assistantOut = path.join(repoRoot, '.cache', 'bench-assistant.json');
-    for (const file of [ledgerOut, ridesOut, placesOut, memoryOut, checkoutOut, bookingsOut, socialOut, assistantOut]) fs.rmSync(file, { force: true });
+    const consoleOut = path.join(repoRoot, '.cache', 'bench-console.json');
+    for (const file of [ledgerOut, ridesOut, placesOut, memoryOut, checkoutOut, bookingsOut, socialOut, assistantOut, consoleOut]) fs.rmSync(file, { force: true });
     // Checkout and bookings first: their transactions query (pending orders, held units), and the emulator's queries
     // slow down with every document it has stored (after the fan-outs and driver pools of the others, P13's two
     // pending-order queries took 304 ms of a 340 ms checkout), while their raw twins read by id.
-    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${node} scripts/bench/checkout.mjs "${checkoutOut}"; ${node} scripts/bench/bookings.mjs "${bookingsOut}"; ${node} scripts/bench/assistant.mjs "${assistantOut}"; ${node} scripts/bench/realtime.mjs "${out}"; ${node} scripts/bench/uploads.mjs "${uploadsOut}"; ${node} scripts/bench/ledger.mjs "${ledgerOut}"; ${node} scripts/bench/rides.mjs "${ridesOut}"; ${node} scripts/bench/places.mjs "${placesOut}"; ${node} scripts/bench/social.mjs "${socialOut}"; ${node} scripts/bench/dispatch-memory.mjs "${memoryOut}"`]), {
+    run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${node} scripts/bench/checkout.mjs "${checkoutOut}"; ${node} scripts/bench/bookings.mjs "${bookingsOut}"; ${node} scripts/bench/assistant.mjs "${assistantOut}"; ${node} scripts/bench/console.mjs "${consoleOut}"; ${node} scripts/bench/realtime.mjs "${out}"; ${node} scripts/bench/uploads.mjs "${uploadsOut}"; ${node} scripts/bench/ledger.mjs "${ledgerOut}"; ${node} scripts/bench/rides.mjs "${ridesOut}"; ${node} scripts/bench/places.mjs "${placesOut}"; ${node} scripts/bench/social.mjs "${socialOut}"; ${node} scripts/bench/dispatch-memory.mjs "${memoryOut}"`]), {
       // The bench signs in far more accounts from one address than a person would (P6 alone: 100).
       env: { ...describeEnv(), RATE_LIMITS: DEV_RATE_LIMITS },
     });
     const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined);
     const realtime = read(out);
     const rides = read(ridesOut) ?? {};
-    return realtime ? { ...realtime, P7: read(uploadsOut) ?? { error: 'the upload memory run wrote nothing' }, P9: read(ledgerOut)?.P9, P10: rides.P10, P11: rides.P11, P12: read(placesOut)?.P12, dispatchMemory: read(memoryOut)?.dispatchMemory, P13: read(checkoutOut)?.P13, P14: read(bookingsOut)?.P14, P15: read(socialOut)?.P15, P16: read(assistantOut)?.P16 } : undefined;
+    return realtime ? { ...realtime, P7: read(uploadsOut) ?? { error: 'the upload memory run wrote nothing' }, P9: read(ledgerOut)?.P9, P10: rides.P10, P11: rides.P11, P12: read(placesOut)?.P12, dispatchMemory: read(memoryOut)?.dispatchMemory, P13: read(checkoutOut)?.P13, P14: read(bookingsOut)?.P14, P15: read(socialOut)?.P15, P16: read(assistantOut)?.P16, P17: read(consoleOut)?.P17 } : undefined;
   };
   const { runBench } = await import('./bench/run.mjs');
   await runBench(measureRealtime);

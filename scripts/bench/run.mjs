@@ -10,7 +10,7 @@ import { measureSignInStall } from './signins.mjs';
 import { costModel, costModelMarkdown, measuredOperations, profileOperations } from './cost-model.mjs';
 import { withSpread } from './stats.mjs';
 
-const TARGETS = { P1: { max: 1.3 }, P2: { min: 0.95 }, P3: { max: 1.2 }, P4: { max: 3 }, P6: { max: 2 }, P7: { max: 2 }, P7chat: { max: 2 }, P9: { min: 5 }, P10: { max: 3 }, P11: { minShare: 0.9 }, P12: { max: 2 }, P13: { max: 2 }, P14: { max: 2 }, P15: { max: 1.5 }, P15feed: { max: 2 }, P16: { max: 3 }, P5: { max: 2 }, MEMapi: { maxMb: 256 }, MEMdispatch: { maxMb: 512 } };
+const TARGETS = { P1: { max: 1.3 }, P2: { min: 0.95 }, P3: { max: 1.2 }, P4: { max: 3 }, P6: { max: 2 }, P7: { max: 2 }, P7chat: { max: 2 }, P9: { min: 5 }, P10: { max: 3 }, P11: { minShare: 0.9 }, P12: { max: 2 }, P13: { max: 2 }, P14: { max: 2 }, P15: { max: 1.5 }, P15feed: { max: 2 }, P16: { max: 3 }, P17: { maxMs: 2000, maxGzipKb: 300 }, P5: { max: 2 }, MEMapi: { maxMb: 256 }, MEMdispatch: { maxMb: 512 } };
 
 export async function runBench(measureRealtime) {
   const env = {
@@ -70,6 +70,7 @@ export async function runBench(measureRealtime) {
     P14: measured.P14 ?? notMeasured,
     P15: measured.P15 ?? { fanout: notMeasured, feed: notMeasured },
     P16: measured.P16 ?? notMeasured,
+    P17: measured.P17 ?? notMeasured,
   };
 
   const results = {
@@ -108,6 +109,13 @@ export async function runBench(measureRealtime) {
           P15: realtime.P15.fanout.error ? realtime.P15.fanout : { ...realtime.P15.fanout, target: `≤ ${TARGETS.P15.max}×`, pass: realtime.P15.fanout.ratio <= TARGETS.P15.max },
           P15feed: realtime.P15.feed.error ? realtime.P15.feed : { ...realtime.P15.feed, target: `p95 ≤ ${TARGETS.P15feed.max}×`, pass: realtime.P15.feed.ratioP95 <= TARGETS.P15feed.max },
           P16: realtime.P16.error ? realtime.P16 : { ...realtime.P16, target: `p95 ≤ ${TARGETS.P16.max}×`, pass: realtime.P16.ratioP95 <= TARGETS.P16.max },
+          P17: realtime.P17.error
+            ? realtime.P17
+            : {
+                ...realtime.P17,
+                target: `usable p95 ≤ ${TARGETS.P17.maxMs} ms, first page ≤ ${TARGETS.P17.maxGzipKb} KB gzip`,
+                pass: realtime.P17.usableP95Ms <= TARGETS.P17.maxMs && realtime.P17.firstPageGzipBytes <= TARGETS.P17.maxGzipKb * 1024,
+              },
           MEMdispatch: realtime.dispatchMemory?.error || !realtime.dispatchMemory
             ? { error: realtime.dispatchMemory?.error ?? 'not measured' }
             : { ...realtime.dispatchMemory, target: `< ${TARGETS.MEMdispatch.maxMb} MiB`, pass: realtime.dispatchMemory.peakRssMb < TARGETS.MEMdispatch.maxMb },
@@ -181,6 +189,9 @@ export async function runBench(measureRealtime) {
           results.P16.error
             ? `| P16 | failed: ${results.P16.error} | | | | | no |`
             : `| P16 | an assistant answer to "Where is my ride?" (POST /assistant/messages through the \`api\` function, offline provider: intent rules, the caller's latest ride read as GET /rides answers it, the template, both messages written) vs GET /rides/{id} of the same ride (p50 / p95 of ${results.P16.rounds} alternating rounds over ${results.P16.users} riders; p50 ratio ${results.P16.ratioP50}×, paired rounds ${withSpread(results.P16.ratioP50, results.P16.pairedSpread)}) | ${results.P16.askP50Ms} / ${results.P16.askP95Ms} ms | ${results.P16.getP50Ms} / ${results.P16.getP95Ms} ms | ${results.P16.ratioP95}× at p95 | ${results.P16.target} | ${results.P16.pass ? 'yes' : 'no'} |`,
+          results.P17.error
+            ? `| P17 | failed: ${results.P17.error} | | | | | no |`
+            : `| P17 | the admin console's first page: navigation to a usable sign-in form in a fresh headless Chromium context (cold cache) through Hosting, p50 / p95 of ${results.P17.rounds}; ${(results.P17.firstPageGzipBytes / 1024).toFixed(1)} KB gzipped (index.html, bundle, stylesheet) vs fetching the same files (p50 / p95) | ${results.P17.usableP50Ms} / ${results.P17.usableP95Ms} ms | ${results.P17.rawP50Ms} / ${results.P17.rawP95Ms} ms | ${results.P17.ratioP95}× at p95 | ${results.P17.target} | ${results.P17.pass ? 'yes' : 'no'} |`,
           results.chatGroupWrites?.error || !results.chatGroupWrites
             ? `| chat writes | failed: ${results.chatGroupWrites?.error ?? 'not measured'} | | | | | no |`
             : `| chat writes | writes of one message in a group of ${results.chatGroupWrites.members} (message, fan-out mark, member views; the hub's ${results.chatGroupWrites.hubInboxItems} inbox items apart) | ${results.chatGroupWrites.chatWrites} | | | ≤ ${results.chatGroupWrites.limit} | ${results.chatGroupWrites.pass ? 'yes' : 'no'} |`,
@@ -201,7 +212,7 @@ export async function runBench(measureRealtime) {
   fs.writeFileSync(path.join(dir, 'results.md'), md);
   // The deploy guide's estimate (docs/deploying.md renders this file).
   fs.writeFileSync(path.join(dir, 'cost-model.md'), `${costModelMarkdown(results.COST.model)}\n`);
-  const verdicts = ['P1', 'P2', 'MEMapi', 'P5', 'MEMdispatch', 'P4', 'P6', 'P7', 'P7chat', 'P9', 'P11', 'P12', 'P13', 'P13crowd', 'P14', 'P15', 'P15feed'].filter((k) => results[k]).map((k) => `${k} ${results[k].pass ? 'pass' : 'FAIL'}`);
+  const verdicts = ['P1', 'P2', 'MEMapi', 'P5', 'MEMdispatch', 'P4', 'P6', 'P7', 'P7chat', 'P9', 'P11', 'P12', 'P13', 'P13crowd', 'P14', 'P15', 'P15feed', 'P16', 'P17'].filter((k) => results[k]).map((k) => `${k} ${results[k].pass ? 'pass' : 'FAIL'}`);
   if (results.P3) verdicts.push(...results.P3.map((r) => `P3/${r.n} ${r.pass ? 'pass' : 'FAIL'}`));
   if (results.P10) verdicts.push(...results.P10.map((r) => `P10/${r.n ?? '?'} ${r.pass ? 'pass' : 'FAIL'}`));
   log(`wrote bench/results.json and bench/results.md (${verdicts.join(', ')})`);

@@ -5,6 +5,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { lang, setLang, t, type TextKey } from './i18n';
 import { ApplicationsPage } from './pages/applications';
 import { BroadcastsPage } from './pages/broadcasts';
+import { CatalogPage } from './pages/catalog';
+import { ModerationPage } from './pages/moderation';
 import { MoneyPage } from './pages/money';
 import { OverviewPage } from './pages/overview';
 import { SessionsPage, UsersPage } from './pages/users';
@@ -19,6 +21,8 @@ const AREAS: { id: string; label: TextKey; op: [string, string]; page: (args: st
   { id: 'users', label: 'nav.users', op: ['GET', '/users/admin'], page: ([id]) => <UsersPage id={id} /> },
   { id: 'applications', label: 'nav.applications', op: ['GET', '/driver/admin/applications'], page: ([kind, id]) => <ApplicationsPage kind={kind} id={id} /> },
   { id: 'money', label: 'nav.money', op: ['GET', '/payments/admin'], page: ([tab, id]) => <MoneyPage tab={tab} id={id} /> },
+  { id: 'moderation', label: 'nav.moderation', op: ['GET', '/chat/admin/reports'], page: ([tab]) => <ModerationPage tab={tab} /> },
+  { id: 'catalog', label: 'nav.catalog', op: ['GET', '/places/admin'], page: ([kind]) => <CatalogPage kind={kind} /> },
   { id: 'broadcasts', label: 'nav.broadcasts', op: ['POST', '/notifications/broadcast'], page: () => <BroadcastsPage /> },
 ];
 

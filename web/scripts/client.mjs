@@ -30,6 +30,10 @@ function operationTable(document) {
     }
   }
   rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // The document's named string enums, as values (a select's options, a checkbox list) to match the types.
+  const enums = Object.entries(document.components.schemas)
+    .filter(([, schema]) => schema.type === 'string' && Array.isArray(schema.enum))
+    .map(([name, schema]) => `  ${name}: ${JSON.stringify(schema.enum).replace(/,/g, ', ')},`);
   const lines = rows.map(
     ([k, row]) =>
       `  ${JSON.stringify(k)}: ${JSON.stringify(row)
@@ -51,6 +55,10 @@ export const API_VERSION = ${JSON.stringify(document.info.version)};
 export const OPERATIONS: Readonly<Record<string, OperationFacts>> = {
 ${lines.join('\n')}
 };
+
+export const ENUMS = {
+${enums.join('\n')}
+} as const;
 `;
 }
 

@@ -64,6 +64,8 @@ describe('admin console (Chromium, through Hosting)', () => {
       'users',
       'applications',
       'money',
+      'moderation',
+      'catalog',
       'broadcasts',
       'sessions',
     ]);
@@ -182,6 +184,36 @@ describe('admin console (Chromium, through Hosting)', () => {
     const id = await card.getAttribute('data-broadcast');
     const job = await call('GET', `/notifications/broadcast/${id}`, { token: operator.accessToken });
     expect([job.body.status, job.body.surfaces]).toEqual(['DONE', ['PAR']]);
+  });
+
+  inBrowser('a chat report appears in the moderation queue without a reload and is actioned from its row', async (page) => {
+    await page.goto(`${CONSOLE_URL}#/moderation/chat`);
+    await page.waitForSelector('[data-testid=page-chat-reports]');
+    const [sender, reporter] = [await registerVerified({ name: 'Spammer' }), await registerVerified({ name: 'Reporter' })];
+    const conversation = await call('POST', '/chat/conversations', { token: sender.accessToken, body: { type: 'DIRECT', userId: reporter.user.id } });
+    const message = await call('POST', `/chat/conversations/${conversation.body.id}/messages`, {
+      token: sender.accessToken,
+      body: { type: 'TEXT', text: 'Mua ngay thuốc giảm cân!!!' },
+    });
+    const report = await call('POST', `/chat/messages/${message.body.id}/report`, { token: reporter.accessToken, body: { reason: 'SPAM' } });
+    expect(report.status).toBe(201);
+    await page.waitForSelector(`tr.fresh[data-row="${report.body.id}"]`, { timeout: 30_000 });
+    await page.click(`[data-testid="action-${report.body.id}"]`);
+    await page.waitForSelector(`[data-row="${report.body.id}"]`, { state: 'detached' });
+    const actioned = await call('GET', '/chat/admin/reports?status=ACTIONED&limit=50', { token: operator.accessToken });
+    expect(actioned.body.items.find((r: { id: string }) => r.id === report.body.id)).toMatchObject({ status: 'ACTIONED', resolvedBy: operator.user.id });
+  });
+
+  inBrowser('the map records and vouchers pages list what the admin operations answer', async (page) => {
+    const places = await call('GET', '/places/admin?limit=25', { token: operator.accessToken });
+    await page.goto(`${CONSOLE_URL}#/catalog/places`);
+    expect(places.body.items.length).toBeGreaterThan(0); // the seed's places
+    await page.waitForSelector('[data-testid=page-catalog] tr[data-row]');
+    expect(await page.$$eval('[data-testid=page-catalog] tr[data-row]', (rows) => rows.map((r) => r.getAttribute('data-row')))).toEqual(
+      places.body.items.map((p: { id: string }) => p.id),
+    );
+    await page.click('[role=tab]:has-text("Vouchers"), [role=tab]:has-text("Mã giảm giá")');
+    await page.waitForSelector('[data-testid=page-vouchers]');
   });
 
   inBrowser(

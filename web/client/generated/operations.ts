@@ -609,3 +609,15 @@ export const OPERATIONS: Readonly<Record<string, OperationFacts>> = {
   "PUT /social/profile": {operationId: "updateSocialProfile"},
   "PUT /upload/presign/{id}/content": {operationId: "putPresignedUploadContent"},
 };
+
+export const ENUMS = {
+  Role: ["USER", "DRIVER", "PARTNER_OWNER", "PARTNER_STAFF", "LANDLORD", "DOCTOR", "ADMIN"],
+  AdminPermission: ["users.manage", "applications.review", "kyc.read", "rides.manage", "payments.manage", "promotions.manage", "status.manage", "orders.manage", "delivery.manage", "bookings.manage", "cms.manage", "support.manage", "moderation", "catalog.manage", "*"],
+  PaperKind: ["IDENTITY", "DRIVER_LICENCE", "VEHICLE_REGISTRATION", "VEHICLE_PHOTO", "BUSINESS_LICENCE", "PROFESSIONAL_LICENCE", "OTHER"],
+  ApplicationStatus: ["SUBMITTED", "NEEDS_INFO", "APPROVED", "REJECTED"],
+  DriverCapability: ["RIDE", "COURIER", "DELIVERY", "SCHOOL_TRIP"],
+  Surface: ["CON", "PAR", "DRV"],
+  TargetType: ["PLACE", "PHARMACY_STORE", "PARKING_LOT", "FUEL_STATION", "ATM", "MERCHANT", "HOTEL", "RENTAL_LISTING", "MEDICAL_CLINIC", "SCHOOL", "HOME_SERVICE_PROVIDER"],
+  PromotionVertical: ["RIDE", "PHARMACY", "PARKING", "BOOKING", "ORDER"],
+  CmsSurface: ["CON", "PAR", "DRV"],
+} as const;

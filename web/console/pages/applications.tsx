@@ -2,15 +2,15 @@
 // PDFs, fetched with the session's token) and the decision: approve (drivers: with capabilities), reject or ask
 // for information with a reason.
 import { useEffect, useState } from 'preact/hooks';
-import { unwrap, type Schemas } from '../../client';
+import { ENUMS, unwrap, type Schemas } from '../../client';
 import { t, when } from '../i18n';
 import { api } from '../session';
 import { Action, Badge, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, toast, useLoad } from '../ui';
 
 type Application = Schemas['Application'];
 type Kind = 'driver' | 'partner';
-const STATUSES: Schemas['ApplicationStatus'][] = ['SUBMITTED', 'NEEDS_INFO', 'APPROVED', 'REJECTED'];
-const CAPABILITIES: Schemas['DriverCapability'][] = ['RIDE', 'COURIER', 'DELIVERY', 'SCHOOL_TRIP'];
+const STATUSES = ENUMS.ApplicationStatus;
+const CAPABILITIES = ENUMS.DriverCapability;
 
 const listOf = (kind: Kind) => async (cursor: string | undefined, f: Record<string, string>) => {
   const query = { limit: 25, ...(cursor ? { cursor } : {}), ...(f.status ? { status: f.status as Schemas['ApplicationStatus'] } : {}) };

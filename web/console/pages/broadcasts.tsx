@@ -1,14 +1,14 @@
 // Broadcasts: compose a message to the chosen apps' accounts and follow the job live (its counters, polled once a
 // second until DONE). The API has no list of broadcasts: the ones sent from this browser are remembered here.
 import { useEffect, useState } from 'preact/hooks';
-import { unwrap, type Schemas } from '../../client';
+import { ENUMS, unwrap, type Schemas } from '../../client';
 import { t } from '../i18n';
 import { api } from '../session';
 import { Action, Badge, toast } from '../ui';
 
 type Broadcast = Schemas['Broadcast'];
 type Surface = Schemas['Surface'];
-const SURFACES: Surface[] = ['CON', 'PAR', 'DRV'];
+const SURFACES = ENUMS.Surface;
 const RECENT_KEY = 'superapp.admin.broadcasts';
 const recentIds = (): string[] => {
   try {

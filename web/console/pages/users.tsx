@@ -1,30 +1,14 @@
 // Users: find (text, role, app, locked), inspect, lock and unlock, roles and admin permissions; the administrator's
 // own sessions.
 import { useState } from 'preact/hooks';
-import { unwrap, type Schemas } from '../../client';
+import { ENUMS, unwrap, type Schemas } from '../../client';
 import { t, when } from '../i18n';
 import { api, client, me } from '../session';
 import { Action, Badge, Facts, ListPage, Loaded, confirmDialog, errorText, go, href, toast, useLoad } from '../ui';
 
 type AdminUser = Schemas['AdminUser'];
-const ROLES: Schemas['Role'][] = ['USER', 'DRIVER', 'PARTNER_OWNER', 'PARTNER_STAFF', 'LANDLORD', 'DOCTOR', 'ADMIN'];
-const PERMISSIONS: Schemas['AdminPermission'][] = [
-  '*',
-  'users.manage',
-  'applications.review',
-  'kyc.read',
-  'rides.manage',
-  'payments.manage',
-  'promotions.manage',
-  'status.manage',
-  'orders.manage',
-  'delivery.manage',
-  'bookings.manage',
-  'cms.manage',
-  'support.manage',
-  'moderation',
-  'catalog.manage',
-];
+const ROLES = ENUMS.Role;
+const PERMISSIONS = ENUMS.AdminPermission;
 
 const fetchUsers = async (cursor: string | undefined, f: Record<string, string>) => {
   const query = {

@@ -1,0 +1,188 @@
+// The map tab's records (places, pharmacies, parking lots, fuel stations, ATMs, home-service providers) to hide
+// (with a reason their managers see) or restore, and the vouchers (on or off).
+import { unwrap, type Schemas } from '../../client';
+import { t, vnd, when } from '../i18n';
+import { api } from '../session';
+import { Action, Badge, ListPage, Tabs, confirmDialog, go, toast, type Page } from '../ui';
+
+type Status = 'ACTIVE' | 'HIDDEN' | 'ARCHIVED';
+interface CatalogRow {
+  id: string;
+  name: string;
+  status: string;
+  address?: string | null;
+  partnerId: string | null;
+}
+type Query = { limit: number; cursor?: string; status?: Status; partnerId?: string };
+type Promotion = Schemas['ManagedPromotion'];
+
+// Each kind: its admin list, hide and restore operations (the paths typed by the client).
+const KINDS = {
+  places: {
+    base: '/places/admin',
+    list: async (query: Query) => unwrap(await api.GET('/places/admin', { params: { query } })),
+    hide: async (id: string, reason: string) => unwrap(await api.POST('/places/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id: string) => unwrap(await api.POST('/places/admin/{id}/restore', { params: { path: { id } } })),
+  },
+  pharmacy: {
+    base: '/pharmacy/stores/admin',
+    list: async (query: Query) => unwrap(await api.GET('/pharmacy/stores/admin', { params: { query } })),
+    hide: async (id: string, reason: string) => unwrap(await api.POST('/pharmacy/stores/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id: string) => unwrap(await api.POST('/pharmacy/stores/admin/{id}/restore', { params: { path: { id } } })),
+  },
+  parking: {
+    base: '/parking/lots/admin',
+    list: async (query: Query) => unwrap(await api.GET('/parking/lots/admin', { params: { query } })),
+    hide: async (id: string, reason: string) => unwrap(await api.POST('/parking/lots/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id: string) => unwrap(await api.POST('/parking/lots/admin/{id}/restore', { params: { path: { id } } })),
+  },
+  fuel: {
+    base: '/fuel/stations/admin',
+    list: async (query: Query) => unwrap(await api.GET('/fuel/stations/admin', { params: { query } })),
+    hide: async (id: string, reason: string) => unwrap(await api.POST('/fuel/stations/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id: string) => unwrap(await api.POST('/fuel/stations/admin/{id}/restore', { params: { path: { id } } })),
+  },
+  atm: {
+    base: '/atm/admin',
+    list: async (query: Query) => unwrap(await api.GET('/atm/admin', { params: { query } })),
+    hide: async (id: string, reason: string) => unwrap(await api.POST('/atm/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id: string) => unwrap(await api.POST('/atm/admin/{id}/restore', { params: { path: { id } } })),
+  },
+  'home-services': {
+    base: '/home-services/providers/admin',
+    list: async (query: Query) => unwrap(await api.GET('/home-services/providers/admin', { params: { query } })),
+    hide: async (id: string, reason: string) =>
+      unwrap(await api.POST('/home-services/providers/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id: string) => unwrap(await api.POST('/home-services/providers/admin/{id}/restore', { params: { path: { id } } })),
+  },
+} as const;
+type Kind = keyof typeof KINDS;
+const KIND_IDS = Object.keys(KINDS) as Kind[];
+const LABELS: Record<Kind | 'vouchers', Parameters<typeof t>[0]> = {
+  places: 'cat.places',
+  pharmacy: 'cat.pharmacy',
+  parking: 'cat.parking',
+  fuel: 'cat.fuel',
+  atm: 'cat.atm',
+  'home-services': 'cat.homeServices',
+  vouchers: 'cat.vouchers',
+};
+
+const fetchers = Object.fromEntries(
+  KIND_IDS.map((kind) => [
+    kind,
+    async (cursor: string | undefined, f: Record<string, string>): Promise<Page<CatalogRow>> =>
+      (await KINDS[kind].list({
+        limit: 25,
+        ...(cursor ? { cursor } : {}),
+        ...(f.status ? { status: f.status as Status } : {}),
+        ...(f.partnerId ? { partnerId: f.partnerId } : {}),
+      })) as Page<CatalogRow>,
+  ]),
+) as Record<Kind, (cursor: string | undefined, f: Record<string, string>) => Promise<Page<CatalogRow>>>;
+
+export function CatalogPage(props: { kind?: string }) {
+  const kind = props.kind === 'vouchers' || KIND_IDS.includes(props.kind as Kind) ? (props.kind as Kind | 'vouchers') : 'places';
+  return (
+    <>
+      <Tabs tabs={[...KIND_IDS, 'vouchers' as const].map((id) => ({ id, label: t(LABELS[id]) }))} current={kind} onChange={(id) => go('catalog', id)} />
+      {kind === 'vouchers' ? <Vouchers /> : <Records kind={kind} />}
+    </>
+  );
+}
+
+function Records(props: { kind: Kind }) {
+  const { kind } = props;
+  const spec = KINDS[kind];
+  return (
+    <ListPage<CatalogRow>
+      testid="page-catalog"
+      title={t(LABELS[kind])}
+      rowKey={(r) => r.id}
+      fetchPage={fetchers[kind]}
+      filters={[
+        { name: 'status', label: t('common.status'), options: ['ACTIVE', 'HIDDEN', 'ARCHIVED'] },
+        { name: 'partnerId', label: t('cat.partner') },
+      ]}
+      columns={[
+        { label: t('users.name'), cell: (r) => r.name },
+        { label: t('cat.address'), cell: (r) => r.address ?? '—' },
+        { label: t('cat.partner'), cell: (r) => (r.partnerId ? <code>{r.partnerId}</code> : t('cat.curated')) },
+        { label: t('common.status'), cell: (r) => <Badge value={r.status} /> },
+      ]}
+      actions={(r, reload) =>
+        r.status === 'ACTIVE' ? (
+          <Action
+            op={['POST', `${spec.base}/{id}/hide`]}
+            variant="danger"
+            testid={`hide-${r.id}`}
+            run={async () => {
+              const answer = await confirmDialog(`${t('cat.hide')}: ${r.name}`, 'required');
+              if (!answer) return;
+              await spec.hide(r.id, answer.reason);
+              toast(t('common.done'));
+              reload();
+            }}
+          >
+            {t('cat.hide')}
+          </Action>
+        ) : r.status === 'HIDDEN' ? (
+          <Action
+            op={['POST', `${spec.base}/{id}/restore`]}
+            variant="secondary"
+            testid={`restore-${r.id}`}
+            run={async () => {
+              await spec.restore(r.id);
+              toast(t('common.done'));
+              reload();
+            }}
+          >
+            {t('cat.restore')}
+          </Action>
+        ) : null
+      }
+    />
+  );
+}
+
+const fetchVouchers = async (cursor: string | undefined, f: Record<string, string>) =>
+  unwrap(
+    await api.GET('/promotions/manage', {
+      params: { query: { limit: 25, ...(cursor ? { cursor } : {}), ...(f.partnerId ? { partnerId: f.partnerId } : {}) } },
+    }),
+  );
+
+function Vouchers() {
+  return (
+    <ListPage<Promotion>
+      testid="page-vouchers"
+      title={t('cat.vouchers')}
+      rowKey={(p) => p.id}
+      fetchPage={fetchVouchers}
+      filters={[{ name: 'partnerId', label: t('cat.partner') }]}
+      columns={[
+        { label: 'Code', cell: (p) => <code>{p.code}</code> },
+        { label: t('bc.title'), cell: (p) => p.title },
+        { label: t('cat.value'), cell: (p) => (p.kind === 'PERCENT' ? `${p.value}%` : vnd(p.value)) },
+        { label: t('cat.used'), cell: (p) => `${p.stats.redeemed}${p.stats.remaining === null ? '' : ` / ${p.stats.redeemed + p.stats.remaining}`}` },
+        { label: t('cat.ends'), cell: (p) => when(p.endsAt) },
+        { label: t('common.status'), cell: (p) => <Badge value={p.status} /> },
+      ]}
+      actions={(p, reload) => (
+        <Action
+          op={['PATCH', '/promotions/manage/{id}']}
+          variant={p.status === 'ACTIVE' ? 'danger' : 'secondary'}
+          run={async () => {
+            unwrap(
+              await api.PATCH('/promotions/manage/{id}', { params: { path: { id: p.id } }, body: { status: p.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE' } }),
+            );
+            toast(t('common.done'));
+            reload();
+          }}
+        >
+          {p.status === 'ACTIVE' ? t('cat.deactivate') : t('cat.activate')}
+        </Action>
+      )}
+    />
+  );
+}
