@@ -2,7 +2,10 @@
 // Writes the typed client's generated half from openapi/openapi.json (run by `npm run openapi`, after the document):
 //   web/client/generated/openapi.d.ts  the paths, operations and schemas as TypeScript (openapi-typescript)
 //   web/client/generated/operations.ts one row per operation: what the wrapper needs at run time
+//   web/client/generated/source.json    the hashes of what they were made from (the document, this generator) and of
+//                                       them: `--check` compares those first (instant), and renders only on a mismatch
 // `--check` writes nothing and exits 1 when a file differs from what the document gives (npm test runs it).
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,8 +86,33 @@ export async function renderClientFiles() {
   };
 }
 
-const files = await renderClientFiles();
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+const stampFile = path.join(outDir, 'source.json');
+const generatorVersion = JSON.parse(fs.readFileSync(path.join(webDir, 'node_modules', 'openapi-typescript', 'package.json'), 'utf8')).version;
+const source = {
+  document: sha256(fs.readFileSync(documentFile)),
+  generator: sha256(`${fs.readFileSync(fileURLToPath(import.meta.url), 'utf8')}\nopenapi-typescript ${generatorVersion}`),
+};
+const stampOf = (files) =>
+  `${JSON.stringify({ ...source, files: Object.fromEntries(Object.entries(files).map(([name, text]) => [name, sha256(text)])) }, null, 2)}\n`;
 const check = process.argv.includes('--check');
+
+// The files as they stand, if the stamp says they were made from this document by this generator and are unchanged.
+function currentAndStamped() {
+  if (!fs.existsSync(stampFile)) return false;
+  const stamp = JSON.parse(fs.readFileSync(stampFile, 'utf8'));
+  if (stamp.document !== source.document || stamp.generator !== source.generator) return false;
+  return Object.entries(stamp.files ?? {}).every(
+    ([name, hash]) => fs.existsSync(path.join(outDir, name)) && sha256(fs.readFileSync(path.join(outDir, name), 'utf8')) === hash,
+  );
+}
+if (check && currentAndStamped()) {
+  process.stdout.write('typed client matches openapi/openapi.json (by the hashes in web/client/generated/source.json)\n');
+  process.exit(0);
+}
+
+const rendered = await renderClientFiles();
+const files = { ...rendered, 'source.json': stampOf(rendered) };
 const stale = [];
 for (const [name, text] of Object.entries(files)) {
   const file = path.join(outDir, name);
