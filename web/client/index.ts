@@ -172,7 +172,7 @@ export function createSuperappClient(options: SuperappClientOptions): SuperappCl
       if (!current) return null;
       const res = await fetchImpl(`${base}/auth/refresh`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(await extraHeaders()) },
+        headers: { ...(await extraHeaders()), 'content-type': 'application/json' },
         body: JSON.stringify({ refreshToken: current.refreshToken }),
       });
       const body: unknown = await res.json().catch(() => undefined);
@@ -198,11 +198,11 @@ export function createSuperappClient(options: SuperappClientOptions): SuperappCl
 
   const middleware: Middleware = {
     async onRequest({ request, schemaPath, id }) {
-      for (const [name, value] of Object.entries(await extraHeaders())) if (!request.headers.has(name)) request.headers.set(name, value);
+      // The token and the app's headers go to this API only (a call given another baseUrl gets none).
+      const ours = request.url.startsWith(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+      if (ours) for (const [name, value] of Object.entries(await extraHeaders())) if (!request.headers.has(name)) request.headers.set(name, value);
       const facts = operationOf(request.method, schemaPath);
       if (facts?.idempotencyKey === 'required' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', newKey());
-      // The token goes to this API only (a call given another baseUrl gets none).
-      const ours = request.url.startsWith(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
       const current = !ours || schemaPath === '/auth/refresh' ? null : await session();
       if (current && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${current.accessToken}`);
       // Uploads are not kept (their bytes would be held twice): a refused upload is sent again by the app.
@@ -218,7 +218,8 @@ export function createSuperappClient(options: SuperappClientOptions): SuperappCl
         .json()
         .catch(() => undefined)) as Partial<ApiErrorBody> | undefined;
       if (body?.code && SESSION_ENDED.has(body.code)) {
-        end(body.code);
+        // Only the session this request was sent with (another tab may have signed in since).
+        if (tokens.get() && `Bearer ${tokens.get()!.accessToken}` === request.headers.get('authorization')) end(body.code);
         return response;
       }
       // An access token that ended (or was retired by another tab's refresh): refresh once and send it again.
@@ -251,7 +252,7 @@ export function createSuperappClient(options: SuperappClientOptions): SuperappCl
       if (!current) return;
       const res = await fetchImpl(`${base}/auth/logout`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${current.accessToken}`, ...(await extraHeaders()) },
+        headers: { ...(await extraHeaders()), 'content-type': 'application/json', authorization: `Bearer ${current.accessToken}` },
         body: JSON.stringify(allSessions ? { allSessions } : {}),
       });
       if (!res.ok && res.status !== 401) throw new ApiError(res.status, await res.json().catch(() => undefined));

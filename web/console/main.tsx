@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { lang, setLang, t, type TextKey } from './i18n';
 import { ApplicationsPage } from './pages/applications';
 import { BroadcastsPage } from './pages/broadcasts';
-import { CatalogPage } from './pages/catalog';
+import { CatalogPage, catalogTabs } from './pages/catalog';
 import { ModerationPage } from './pages/moderation';
 import { MoneyPage } from './pages/money';
 import { OverviewPage } from './pages/overview';
@@ -15,14 +15,16 @@ import { SignIn } from './signin';
 import { useSignal } from './state';
 import { Dialogs, Toasts, errorText, href, route } from './ui';
 
-// Each area, the operation that opens it (an area the administrator cannot read is not in the menu), its page.
-const AREAS: { id: string; label: TextKey; op: [string, string]; page: (args: string[]) => preact.JSX.Element }[] = [
+// Each area, what opens it (an area the administrator cannot read is not in the menu: the operation its first page
+// calls, or a test of its own), its page.
+type Opens = [method: string, path: string] | (() => boolean);
+const AREAS: { id: string; label: TextKey; op: Opens; page: (args: string[]) => preact.JSX.Element }[] = [
   { id: 'overview', label: 'nav.overview', op: ['GET', '/users/admin/overview'], page: () => <OverviewPage /> },
   { id: 'users', label: 'nav.users', op: ['GET', '/users/admin'], page: ([id]) => <UsersPage id={id} /> },
   { id: 'applications', label: 'nav.applications', op: ['GET', '/driver/admin/applications'], page: ([kind, id]) => <ApplicationsPage kind={kind} id={id} /> },
   { id: 'money', label: 'nav.money', op: ['GET', '/payments/admin'], page: ([tab, id]) => <MoneyPage tab={tab} id={id} /> },
   { id: 'moderation', label: 'nav.moderation', op: ['GET', '/chat/admin/reports'], page: ([tab]) => <ModerationPage tab={tab} /> },
-  { id: 'catalog', label: 'nav.catalog', op: ['GET', '/places/admin'], page: ([kind]) => <CatalogPage kind={kind} /> },
+  { id: 'catalog', label: 'nav.catalog', op: () => catalogTabs().length > 0, page: ([kind]) => <CatalogPage kind={kind} /> },
   { id: 'broadcasts', label: 'nav.broadcasts', op: ['POST', '/notifications/broadcast'], page: () => <BroadcastsPage /> },
 ];
 
@@ -41,7 +43,7 @@ function App() {
   // The API could not be reached: the stored session stays, a reload tries again.
   if (failed && !profile) return <p class="error center">{errorText(failed)}</p>;
   if (!profile) return <SignIn />;
-  const areas = AREAS.filter((a) => can(...a.op));
+  const areas = AREAS.filter((a) => (typeof a.op === 'function' ? a.op() : can(...a.op)));
   const [first = areas[0]?.id ?? 'sessions', ...rest] = path;
   const area = areas.find((a) => a.id === first);
   return (

@@ -26,8 +26,9 @@ export const api = client.api;
 // Another tab signed out or signed in (perhaps as someone else): this tab follows. A refresh there changes only the
 // tokens of the same account, and needs nothing here.
 addEventListener('storage', (event) => {
-  if (event.key !== SESSION_KEY) return;
-  if (!event.newValue) return me.set(null);
+  if (event.key !== null && event.key !== SESSION_KEY) return;
+  // key null: the whole storage was cleared.
+  if (event.key === null || !event.newValue) return me.set(null);
   const account = (raw: string | null) => (raw ? (JSON.parse(raw) as { accessToken?: string }).accessToken?.split('.')[1] : undefined);
   const subject = (raw: string | null) => {
     try {
@@ -37,7 +38,9 @@ addEventListener('storage', (event) => {
       return undefined;
     }
   };
-  if (me.get() === null || subject(event.newValue) !== me.get()?.id) void loadMe();
+  // Someone else now: the page reloads (nothing of the previous administrator's stays on screen).
+  if (me.get() !== null && subject(event.newValue) !== me.get()?.id) location.reload();
+  else if (me.get() === null) void loadMe().catch(() => undefined);
 });
 
 /** Whether the signed-in administrator may call the operation: a button it may not use is not shown. */

@@ -53,11 +53,13 @@ export function Toasts() {
 interface Ask {
   message: string;
   reason: 'none' | 'optional' | 'required';
+  minLength: number;
   resolve: (answer: { reason: string } | null) => void;
 }
 const asking = signal<Ask | null>(null);
-export function confirmDialog(message: string, reason: Ask['reason'] = 'none'): Promise<{ reason: string } | null> {
-  return new Promise((resolve) => asking.set({ message, reason, resolve }));
+/** Asks before an action; a required reason has at least `minLength` characters (the API's own minimum). */
+export function confirmDialog(message: string, reason: Ask['reason'] = 'none', minLength = 1): Promise<{ reason: string } | null> {
+  return new Promise((resolve) => asking.set({ message, reason, minLength, resolve }));
 }
 export function Dialogs() {
   const ask = useSignal(asking);
@@ -68,7 +70,7 @@ export function Dialogs() {
     asking.set(null);
     ask.resolve(answer);
   };
-  const blocked = ask.reason === 'required' && reason.trim() === '';
+  const blocked = ask.reason === 'required' && reason.trim().length < ask.minLength;
   return (
     <div class="backdrop">
       <form
@@ -234,6 +236,7 @@ export function ListPage<T>(props: {
   useEffect(() => {
     setRows(undefined);
     setCursor(undefined);
+    setMorePages(0);
     void loadFirst(false);
   }, [loadFirst]);
 
@@ -258,7 +261,7 @@ export function ListPage<T>(props: {
       setMorePages((n) => n + 1);
       setCursor(page.nextCursor ?? null);
     } catch (e) {
-      toast(errorText(e), 'error');
+      if (mine === generation.current) toast(errorText(e), 'error');
     } finally {
       if (mine === generation.current) loading.current = false;
     }

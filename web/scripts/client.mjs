@@ -77,7 +77,7 @@ function keysOptional(document) {
   return copy;
 }
 
-export async function renderClientFiles() {
+async function renderClientFiles() {
   const document = JSON.parse(fs.readFileSync(documentFile, 'utf8'));
   const ast = await openapiTS(keysOptional(document), { alphabetize: false, exportType: false });
   return {
@@ -91,7 +91,10 @@ const stampFile = path.join(outDir, 'source.json');
 const generatorVersion = JSON.parse(fs.readFileSync(path.join(webDir, 'node_modules', 'openapi-typescript', 'package.json'), 'utf8')).version;
 const source = {
   document: sha256(fs.readFileSync(documentFile)),
-  generator: sha256(`${fs.readFileSync(fileURLToPath(import.meta.url), 'utf8')}\nopenapi-typescript ${generatorVersion}`),
+  // This script and the exact packages it runs (openapi-typescript, the TypeScript printer it uses: the lockfile).
+  generator: sha256(
+    `${fs.readFileSync(fileURLToPath(import.meta.url), 'utf8')}\nopenapi-typescript ${generatorVersion}\n${fs.readFileSync(path.join(webDir, 'package-lock.json'), 'utf8')}`,
+  ),
 };
 const stampOf = (files) =>
   `${JSON.stringify({ ...source, files: Object.fromEntries(Object.entries(files).map(([name, text]) => [name, sha256(text)])) }, null, 2)}\n`;
@@ -102,7 +105,9 @@ function currentAndStamped() {
   if (!fs.existsSync(stampFile)) return false;
   const stamp = JSON.parse(fs.readFileSync(stampFile, 'utf8'));
   if (stamp.document !== source.document || stamp.generator !== source.generator) return false;
-  return Object.entries(stamp.files ?? {}).every(
+  const names = Object.keys(stamp.files ?? {});
+  if (names.length !== 2 || !names.includes('openapi.d.ts') || !names.includes('operations.ts')) return false;
+  return Object.entries(stamp.files).every(
     ([name, hash]) => fs.existsSync(path.join(outDir, name)) && sha256(fs.readFileSync(path.join(outDir, name), 'utf8')) === hash,
   );
 }

@@ -11,10 +11,15 @@ beforeAll(requireEmulators);
 
 // A client whose fetch counts the refreshes it sends and comes from its own address (per-IP limits stay the file's).
 function appClient(tokens: TokenStore = memoryTokenStore(), options: { newIdempotencyKey?: () => string } = {}) {
-  const seen = { refreshes: 0, ended: [] as string[], keys: [] as (string | null)[] };
+  const seen = { refreshes: 0, ended: [] as string[], keys: [] as (string | null)[], foreign: [] as (string | null)[] };
   const ip = testIp();
   const fetchCounted: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
+    // Another host: answered here, with what it would have been sent.
+    if (!request.url.startsWith(API)) {
+      seen.foreign.push(request.headers.get('authorization'));
+      return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+    }
     request.headers.set('x-forwarded-for', ip);
     if (request.url.endsWith('/auth/refresh')) seen.refreshes++;
     if (request.method === 'POST') seen.keys.push(request.headers.get('idempotency-key'));
@@ -46,6 +51,15 @@ describe('typed client (web/client) through Hosting', () => {
     expect(seen.refreshes).toBe(1);
     expect(tokens.get()!.refreshToken).not.toBe(before.refreshToken);
     expect(tokens.get()!.expiresAt).toBeGreaterThan(Date.now() + 60_000);
+  });
+
+  it('the token goes to the configured API only, not to a call given another base URL', async () => {
+    const user = await registerVerified();
+    const { client, seen } = appClient();
+    await signIn(client, user.email, user.password);
+    await client.api.GET('/users/me', { baseUrl: 'https://elsewhere.example/api/v1' });
+    expect(seen.foreign).toEqual([null]);
+    expect((await client.api.GET('/users/me')).response.status).toBe(200);
   });
 
   it('an access token the API refuses as invalid is refreshed and the request sent again, once', async () => {

@@ -2,7 +2,7 @@
 // (with a reason their managers see) or restore, and the vouchers (on or off).
 import { unwrap, type Schemas } from '../../client';
 import { t, vnd, when } from '../i18n';
-import { api } from '../session';
+import { api, can } from '../session';
 import { Action, Badge, ListPage, Tabs, confirmDialog, go, toast, type Page } from '../ui';
 
 type Status = 'ACTIVE' | 'HIDDEN' | 'ARCHIVED';
@@ -81,11 +81,19 @@ const fetchers = Object.fromEntries(
   ]),
 ) as Record<Kind, (cursor: string | undefined, f: Record<string, string>) => Promise<Page<CatalogRow>>>;
 
+/** The tabs the administrator's permissions open (records need catalog.manage, vouchers promotions.manage). */
+export const catalogTabs = (): (Kind | 'vouchers')[] => [
+  ...KIND_IDS.filter((kind) => can('GET', KINDS[kind].base)),
+  ...(can('GET', '/promotions/manage') ? (['vouchers'] as const) : []),
+];
+
 export function CatalogPage(props: { kind?: string }) {
-  const kind = props.kind === 'vouchers' || KIND_IDS.includes(props.kind as Kind) ? (props.kind as Kind | 'vouchers') : 'places';
+  const tabs = catalogTabs();
+  const kind = tabs.includes(props.kind as Kind) ? (props.kind as Kind | 'vouchers') : tabs[0];
+  if (!kind) return <p class="error">{t('err.forbidden')}</p>;
   return (
     <>
-      <Tabs tabs={[...KIND_IDS, 'vouchers' as const].map((id) => ({ id, label: t(LABELS[id]) }))} current={kind} onChange={(id) => go('catalog', id)} />
+      <Tabs tabs={tabs.map((id) => ({ id, label: t(LABELS[id]) }))} current={kind} onChange={(id) => go('catalog', id)} />
       {kind === 'vouchers' ? <Vouchers /> : <Records kind={kind} />}
     </>
   );
@@ -117,7 +125,7 @@ function Records(props: { kind: Kind }) {
             variant="danger"
             testid={`hide-${r.id}`}
             run={async () => {
-              const answer = await confirmDialog(`${t('cat.hide')}: ${r.name}`, 'required');
+              const answer = await confirmDialog(`${t('cat.hide')}: ${r.name}`, 'required', 3);
               if (!answer) return;
               await spec.hide(r.id, answer.reason);
               toast(t('common.done'));
@@ -161,7 +169,7 @@ function Vouchers() {
       fetchPage={fetchVouchers}
       filters={[{ name: 'partnerId', label: t('cat.partner') }]}
       columns={[
-        { label: 'Code', cell: (p) => <code>{p.code}</code> },
+        { label: t('cat.code'), cell: (p) => <code>{p.code}</code> },
         { label: t('bc.title'), cell: (p) => p.title },
         { label: t('cat.value'), cell: (p) => (p.kind === 'PERCENT' ? `${p.value}%` : vnd(p.value)) },
         { label: t('cat.used'), cell: (p) => `${p.stats.redeemed}${p.stats.remaining === null ? '' : ` / ${p.stats.redeemed + p.stats.remaining}`}` },
