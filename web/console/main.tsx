@@ -9,6 +9,7 @@ import { CatalogPage, catalogTabs } from './pages/catalog';
 import { ModerationPage } from './pages/moderation';
 import { MoneyPage } from './pages/money';
 import { OverviewPage } from './pages/overview';
+import { RidesPage } from './pages/rides';
 import { SessionsPage, UsersPage } from './pages/users';
 import { can, loadMe, me, signOut } from './session';
 import { SignIn } from './signin';
@@ -23,6 +24,7 @@ const AREAS: { id: string; label: TextKey; op: Opens; page: (args: string[]) => 
   { id: 'users', label: 'nav.users', op: ['GET', '/users/admin'], page: ([id]) => <UsersPage id={id} /> },
   { id: 'applications', label: 'nav.applications', op: ['GET', '/driver/admin/applications'], page: ([kind, id]) => <ApplicationsPage kind={kind} id={id} /> },
   { id: 'money', label: 'nav.money', op: ['GET', '/payments/admin'], page: ([tab, id]) => <MoneyPage tab={tab} id={id} /> },
+  { id: 'rides', label: 'nav.rides', op: ['GET', '/rides/admin/sos'], page: () => <RidesPage /> },
   { id: 'moderation', label: 'nav.moderation', op: ['GET', '/chat/admin/reports'], page: ([tab]) => <ModerationPage tab={tab} /> },
   { id: 'catalog', label: 'nav.catalog', op: () => catalogTabs().length > 0, page: ([kind]) => <CatalogPage kind={kind} /> },
   { id: 'broadcasts', label: 'nav.broadcasts', op: ['POST', '/notifications/broadcast'], page: () => <BroadcastsPage /> },

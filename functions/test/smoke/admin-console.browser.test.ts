@@ -1,11 +1,14 @@
 // The admin console in a real browser (headless Chromium) against the whole stack through Hosting: the console at
 // /admin on the API's origin, the `api` function, the task queues. Each flow is checked in the page and then through
 // the API.
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { adminTokens, codeSubject, registerVerified, type Tokens } from '../helpers/accounts';
 import { call, uniqueEmail } from '../helpers/api';
 import { CONSOLE_URL, withBrowser } from '../helpers/browser';
+import { onlineDriver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
+import { area } from '../helpers/geo';
 import { png } from '../helpers/images';
 import { FIXTURES, uploadAll } from '../helpers/papers';
 import { mailedCode } from '../helpers/sinks';
@@ -64,6 +67,7 @@ describe('admin console (Chromium, through Hosting)', () => {
       'users',
       'applications',
       'money',
+      'rides',
       'moderation',
       'catalog',
       'broadcasts',
@@ -202,6 +206,53 @@ describe('admin console (Chromium, through Hosting)', () => {
     await page.waitForSelector(`[data-row="${report.body.id}"]`, { state: 'detached' });
     const actioned = await call('GET', '/chat/admin/reports?status=ACTIONED&limit=50', { token: operator.accessToken });
     expect(actioned.body.items.find((r: { id: string }) => r.id === report.body.id)).toMatchObject({ status: 'ACTIONED', resolvedBy: operator.user.id });
+  });
+
+  inBrowser('an SOS raised on a ride appears in the rides page without a reload and is resolved with a note', async (page) => {
+    await page.goto(`${CONSOLE_URL}#/rides`);
+    await page.waitForSelector('[data-testid=page-sos]');
+    const here = area();
+    await onlineDriver(here.near(100));
+    const rider = await registerVerified({ name: 'Console Rider' });
+    const ride = await call('POST', '/rides', {
+      token: rider.accessToken,
+      body: { pickup: here.near(0), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(ride.body.status).toBe('CONFIRMED');
+    const sos = await call('POST', `/rides/${ride.body.id}/sos`, {
+      token: rider.accessToken,
+      body: { message: 'Cứu với' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(sos.status).toBe(201);
+    await page.waitForSelector(`tr.fresh[data-row="${sos.body.id}"]`, { timeout: 30_000 });
+    await page.click(`[data-testid="resolve-sos-${sos.body.id}"]`);
+    await page.fill('textarea[name=reason]', 'Called the rider: safe');
+    await page.click('[data-testid=confirm]');
+    await page.waitForSelector(`[data-row="${sos.body.id}"]`, { state: 'detached' });
+    const resolved = await call('GET', '/rides/admin/sos?status=RESOLVED&limit=50', { token: operator.accessToken });
+    expect(resolved.body.items.find((x: { id: string }) => x.id === sos.body.id)).toMatchObject({
+      note: 'Called the rider: safe',
+      resolvedBy: operator.user.id,
+    });
+  });
+
+  inBrowser('a small wallet adjustment applies at once and the wallet shows it', async (page) => {
+    const user = await registerVerified({ name: 'Console Adjusted' });
+    await page.goto(`${CONSOLE_URL}#/money/adjustments`);
+    await page.fill('input[name=userId]', user.user.id);
+    await page.fill('input[name=amount]', '5000');
+    await page.fill('form.card input[name=reason]', 'Console test: goodwill credit');
+    await page.click('[data-testid=create-adjustment]');
+    await page.waitForSelector('[data-testid=toast-ok]');
+    expect((await call('GET', '/wallet', { token: user.accessToken })).body.balance).toBe(5_000);
+    const listed = await call('GET', '/wallet/admin/adjustments?limit=50', { token: operator.accessToken });
+    expect(listed.body.items.find((a: { userId: string }) => a.userId === user.user.id)).toMatchObject({
+      status: 'APPLIED',
+      amount: 5_000,
+      direction: 'CREDIT',
+    });
   });
 
   inBrowser('the map records and vouchers pages list what the admin operations answer', async (page) => {

@@ -8,7 +8,9 @@ import { Action, Badge, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, 
 
 type Payment = Schemas['Payment'];
 type Withdrawal = Schemas['Withdrawal'];
-const TABS = ['payments', 'withdrawals', 'wallet', 'system'] as const;
+type StaffRefund = Schemas['StaffRefund'];
+type Adjustment = Schemas['WalletAdjustmentRecord'];
+const TABS = ['payments', 'approvals', 'adjustments', 'withdrawals', 'wallet', 'system'] as const;
 
 const fetchPayments = async (cursor: string | undefined, f: Record<string, string>) => {
   const query = {
@@ -38,6 +40,8 @@ export function MoneyPage(props: { tab?: string; id?: string }) {
       <Tabs
         tabs={[
           { id: 'payments', label: t('money.payments') },
+          { id: 'approvals', label: t('money.approvals') },
+          { id: 'adjustments', label: t('money.adjustments') },
           { id: 'withdrawals', label: t('money.withdrawals') },
           { id: 'wallet', label: t('money.wallet') },
           { id: 'system', label: t('money.system') },
@@ -46,6 +50,8 @@ export function MoneyPage(props: { tab?: string; id?: string }) {
         onChange={(id) => go('money', id)}
       />
       {tab === 'payments' && <Payments />}
+      {tab === 'approvals' && <StaffRefunds />}
+      {tab === 'adjustments' && <Adjustments />}
       {tab === 'withdrawals' && <Withdrawals />}
       {tab === 'wallet' && <WalletCheck userId={props.id} />}
       {tab === 'system' && <SystemAccounts />}
@@ -236,5 +242,171 @@ function SystemAccounts() {
       <h2>{t('money.system')}</h2>
       <Loaded state={state}>{(data) => <Facts rows={data.accounts.map((a) => [a.accountId, vnd(a.balance)] as [string, string])} />}</Loaded>
     </section>
+  );
+}
+
+const fetchStaffRefunds = async (cursor: string | undefined, f: Record<string, string>) =>
+  unwrap(
+    await api.GET('/payments/admin/staff-refunds', {
+      params: { query: { limit: 25, ...(cursor ? { cursor } : {}), ...(f.status ? { status: f.status as StaffRefund['status'] } : {}) } },
+    }),
+  );
+
+/** Refunds held for a second administrator (four eyes): approve (the refund posts then) or reject. */
+function StaffRefunds() {
+  return (
+    <ListPage<StaffRefund>
+      testid="page-staff-refunds"
+      title={t('money.approvals')}
+      rowKey={(r) => r.id}
+      fetchPage={fetchStaffRefunds}
+      initialFilters={{ status: 'PENDING' }}
+      filters={[{ name: 'status', label: t('common.status'), options: ['PENDING', 'APPROVED', 'REJECTED'] }]}
+      liveEverySec={15}
+      columns={[
+        { label: t('money.payments'), cell: (r) => <code>{r.paymentId}</code> },
+        { label: t('money.amount'), cell: (r) => vnd(r.amount) },
+        { label: t('common.reason'), cell: (r) => `${r.reason}${r.causes.length ? ` (${r.causes.join(', ')})` : ''}` },
+        { label: t('money.requestedBy'), cell: (r) => <code>{r.requestedBy}</code> },
+        { label: t('common.status'), cell: (r) => <Badge value={r.status} /> },
+      ]}
+      actions={(r, reload) =>
+        r.status === 'PENDING' && (
+          <div class="row">
+            <Action
+              op={['POST', '/payments/admin/staff-refunds/{id}/approve']}
+              testid={`approve-refund-${r.id}`}
+              run={async () => {
+                unwrap(await api.POST('/payments/admin/staff-refunds/{id}/approve', { params: { path: { id: r.id } }, body: {} }));
+                toast(t('common.done'));
+                reload();
+              }}
+            >
+              {t('money.approve')}
+            </Action>
+            <Action
+              op={['POST', '/payments/admin/staff-refunds/{id}/reject']}
+              variant="danger"
+              run={async () => {
+                const answer = await confirmDialog(t('money.reject'), 'required');
+                if (!answer) return;
+                unwrap(await api.POST('/payments/admin/staff-refunds/{id}/reject', { params: { path: { id: r.id } }, body: { reason: answer.reason } }));
+                toast(t('common.done'));
+                reload();
+              }}
+            >
+              {t('money.reject')}
+            </Action>
+          </div>
+        )
+      }
+    />
+  );
+}
+
+const fetchAdjustments = async (cursor: string | undefined, f: Record<string, string>) =>
+  unwrap(
+    await api.GET('/wallet/admin/adjustments', {
+      params: { query: { limit: 25, ...(cursor ? { cursor } : {}), ...(f.status ? { status: f.status as Adjustment['status'] } : {}) } },
+    }),
+  );
+
+/** Credits and debits by staff: small ones apply at once, larger ones wait for a second administrator. */
+function Adjustments() {
+  const [form, setForm] = useState({ userId: '', amount: '', direction: 'CREDIT' as Adjustment['direction'], reason: '' });
+  const [version, setVersion] = useState(0);
+  // One key per adjustment asked: pressing again after a timeout retries it, never a second one.
+  const key = useRef<{ action: string; key: string } | undefined>(undefined);
+  const set = (field: keyof typeof form) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [field]: e.currentTarget.value });
+  return (
+    <>
+      <form class="card" onSubmit={(e) => e.preventDefault()}>
+        <h3>{t('money.newAdjustment')}</h3>
+        <div class="row">
+          <label>
+            {t('money.userId')}
+            <input name="userId" value={form.userId} onInput={set('userId')} />
+          </label>
+          <label>
+            {t('money.amount')}
+            <input name="amount" inputMode="numeric" value={form.amount} onInput={set('amount')} />
+          </label>
+          <label>
+            {t('money.direction')}
+            <select name="direction" value={form.direction} onChange={set('direction')}>
+              <option value="CREDIT">CREDIT</option>
+              <option value="DEBIT">DEBIT</option>
+            </select>
+          </label>
+        </div>
+        <label>
+          {t('common.reason')}
+          <input name="reason" maxLength={300} value={form.reason} onInput={set('reason')} />
+        </label>
+        <Action
+          op={['POST', '/wallet/admin/adjustments']}
+          testid="create-adjustment"
+          run={async () => {
+            const body = { userId: form.userId.trim(), amount: Number(form.amount), direction: form.direction, reason: form.reason.trim() };
+            if (!body.userId || !Number.isSafeInteger(body.amount) || body.amount < 1 || body.reason.length < 3)
+              return toast(t('err.generic', { code: 'VALIDATION_FAILED' }), 'error');
+            const action = JSON.stringify(body);
+            if (key.current?.action !== action) key.current = { action, key: idempotencyKey() };
+            const made = unwrap(await api.POST('/wallet/admin/adjustments', { params: { header: { 'idempotency-key': key.current.key } }, body }));
+            key.current = undefined;
+            toast(`${t('common.done')} ${made.status}`);
+            setForm({ userId: '', amount: '', direction: 'CREDIT', reason: '' });
+            setVersion((v) => v + 1);
+          }}
+        >
+          {t('common.save')}
+        </Action>
+      </form>
+      <ListPage<Adjustment>
+        key={version}
+        testid="page-adjustments"
+        title={t('money.adjustments')}
+        rowKey={(a) => a.id}
+        fetchPage={fetchAdjustments}
+        filters={[{ name: 'status', label: t('common.status'), options: ['APPLIED', 'PENDING', 'APPROVED', 'REJECTED'] }]}
+        columns={[
+          { label: t('money.userId'), cell: (a) => <a href={href('money', 'wallet', a.userId)}>{a.userId}</a> },
+          { label: t('money.amount'), cell: (a) => `${a.direction === 'DEBIT' ? '−' : '+'}${vnd(a.amount)}` },
+          { label: t('common.reason'), cell: (a) => a.reason },
+          { label: t('money.requestedBy'), cell: (a) => <code>{a.requestedBy}</code> },
+          { label: t('common.status'), cell: (a) => <Badge value={a.status} /> },
+          { label: t('common.created'), cell: (a) => when(a.createdAt) },
+        ]}
+        actions={(a, reload) =>
+          a.status === 'PENDING' && (
+            <div class="row">
+              <Action
+                op={['POST', '/wallet/admin/adjustments/{id}/approve']}
+                run={async () => {
+                  unwrap(await api.POST('/wallet/admin/adjustments/{id}/approve', { params: { path: { id: a.id } }, body: {} }));
+                  toast(t('common.done'));
+                  reload();
+                }}
+              >
+                {t('money.approve')}
+              </Action>
+              <Action
+                op={['POST', '/wallet/admin/adjustments/{id}/reject']}
+                variant="danger"
+                run={async () => {
+                  const answer = await confirmDialog(t('money.reject'), 'required');
+                  if (!answer) return;
+                  unwrap(await api.POST('/wallet/admin/adjustments/{id}/reject', { params: { path: { id: a.id } }, body: { reason: answer.reason } }));
+                  toast(t('common.done'));
+                  reload();
+                }}
+              >
+                {t('money.reject')}
+              </Action>
+            </div>
+          )
+        }
+      />
+    </>
   );
 }
