@@ -137,6 +137,47 @@ export function Action(props: {
   );
 }
 
+/** The approve / reject pair of a request waiting for a decision: a rejection asks for its reason. */
+export function Decision(props: {
+  approveOp: [method: string, path: string];
+  approve: () => Promise<unknown>;
+  rejectOp: [method: string, path: string];
+  reject: (reason: string) => Promise<unknown>;
+  onDone: () => void;
+  approveTestid?: string;
+}) {
+  const finish = () => {
+    toast(t('common.done'));
+    props.onDone();
+  };
+  return (
+    <div class="row">
+      <Action
+        op={props.approveOp}
+        testid={props.approveTestid}
+        run={async () => {
+          await props.approve();
+          finish();
+        }}
+      >
+        {t('money.approve')}
+      </Action>
+      <Action
+        op={props.rejectOp}
+        variant="danger"
+        run={async () => {
+          const answer = await confirmDialog(t('money.reject'), 'required');
+          if (!answer) return;
+          await props.reject(answer.reason);
+          finish();
+        }}
+      >
+        {t('money.reject')}
+      </Action>
+    </div>
+  );
+}
+
 // ---- loading data ----
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; reload: () => void } {
   const [state, setState] = useState<{ data?: T; error?: unknown }>({});

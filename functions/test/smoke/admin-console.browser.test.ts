@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { adminTokens, codeSubject, registerVerified, type Tokens } from '../helpers/accounts';
 import { call, uniqueEmail } from '../helpers/api';
 import { CONSOLE_URL, withBrowser } from '../helpers/browser';
+import { directBetween, sendText } from '../helpers/chat';
 import { onlineDriver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
 import { area } from '../helpers/geo';
@@ -194,11 +195,7 @@ describe('admin console (Chromium, through Hosting)', () => {
     await page.goto(`${CONSOLE_URL}#/moderation/chat`);
     await page.waitForSelector('[data-testid=page-chat-reports]');
     const [sender, reporter] = [await registerVerified({ name: 'Spammer' }), await registerVerified({ name: 'Reporter' })];
-    const conversation = await call('POST', '/chat/conversations', { token: sender.accessToken, body: { type: 'DIRECT', userId: reporter.user.id } });
-    const message = await call('POST', `/chat/conversations/${conversation.body.id}/messages`, {
-      token: sender.accessToken,
-      body: { type: 'TEXT', text: 'Mua ngay thuốc giảm cân!!!' },
-    });
+    const message = await sendText(sender, await directBetween(sender, reporter), 'Mua ngay thuốc giảm cân!!!');
     const report = await call('POST', `/chat/messages/${message.body.id}/report`, { token: reporter.accessToken, body: { reason: 'SPAM' } });
     expect(report.status).toBe(201);
     await page.waitForSelector(`tr.fresh[data-row="${report.body.id}"]`, { timeout: 30_000 });

@@ -4,7 +4,7 @@ import { useRef, useState } from 'preact/hooks';
 import { idempotencyKey, unwrap, type Schemas } from '../../client';
 import { t, vnd, when } from '../i18n';
 import { api, can } from '../session';
-import { Action, Badge, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, toast, useLoad } from '../ui';
+import { Action, Badge, Decision, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, toast, useLoad } from '../ui';
 
 type Payment = Schemas['Payment'];
 type Withdrawal = Schemas['Withdrawal'];
@@ -142,32 +142,14 @@ function Withdrawals() {
       ]}
       actions={(w, reload) =>
         w.status === 'PENDING' && (
-          <div class="row">
-            <Action
-              op={['POST', '/wallet/admin/withdrawals/{id}/approve']}
-              testid={`approve-${w.id}`}
-              run={async () => {
-                unwrap(await api.POST('/wallet/admin/withdrawals/{id}/approve', { params: { path: { id: w.id } }, body: {} }));
-                toast(t('common.done'));
-                reload();
-              }}
-            >
-              {t('money.approve')}
-            </Action>
-            <Action
-              op={['POST', '/wallet/admin/withdrawals/{id}/reject']}
-              variant="danger"
-              run={async () => {
-                const answer = await confirmDialog(t('money.reject'), 'required');
-                if (!answer) return;
-                unwrap(await api.POST('/wallet/admin/withdrawals/{id}/reject', { params: { path: { id: w.id } }, body: { reason: answer.reason } }));
-                toast(t('common.done'));
-                reload();
-              }}
-            >
-              {t('money.reject')}
-            </Action>
-          </div>
+          <Decision
+            approveOp={['POST', '/wallet/admin/withdrawals/{id}/approve']}
+            approve={async () => unwrap(await api.POST('/wallet/admin/withdrawals/{id}/approve', { params: { path: { id: w.id } }, body: {} }))}
+            rejectOp={['POST', '/wallet/admin/withdrawals/{id}/reject']}
+            reject={async (reason) => unwrap(await api.POST('/wallet/admin/withdrawals/{id}/reject', { params: { path: { id: w.id } }, body: { reason } }))}
+            onDone={reload}
+            approveTestid={`approve-${w.id}`}
+          />
         )
       }
     />
@@ -272,32 +254,14 @@ function StaffRefunds() {
       ]}
       actions={(r, reload) =>
         r.status === 'PENDING' && (
-          <div class="row">
-            <Action
-              op={['POST', '/payments/admin/staff-refunds/{id}/approve']}
-              testid={`approve-refund-${r.id}`}
-              run={async () => {
-                unwrap(await api.POST('/payments/admin/staff-refunds/{id}/approve', { params: { path: { id: r.id } }, body: {} }));
-                toast(t('common.done'));
-                reload();
-              }}
-            >
-              {t('money.approve')}
-            </Action>
-            <Action
-              op={['POST', '/payments/admin/staff-refunds/{id}/reject']}
-              variant="danger"
-              run={async () => {
-                const answer = await confirmDialog(t('money.reject'), 'required');
-                if (!answer) return;
-                unwrap(await api.POST('/payments/admin/staff-refunds/{id}/reject', { params: { path: { id: r.id } }, body: { reason: answer.reason } }));
-                toast(t('common.done'));
-                reload();
-              }}
-            >
-              {t('money.reject')}
-            </Action>
-          </div>
+          <Decision
+            approveOp={['POST', '/payments/admin/staff-refunds/{id}/approve']}
+            approve={async () => unwrap(await api.POST('/payments/admin/staff-refunds/{id}/approve', { params: { path: { id: r.id } }, body: {} }))}
+            rejectOp={['POST', '/payments/admin/staff-refunds/{id}/reject']}
+            reject={async (reason) => unwrap(await api.POST('/payments/admin/staff-refunds/{id}/reject', { params: { path: { id: r.id } }, body: { reason } }))}
+            onDone={reload}
+            approveTestid={`approve-refund-${r.id}`}
+          />
         )
       }
     />
@@ -379,31 +343,13 @@ function Adjustments() {
         ]}
         actions={(a, reload) =>
           a.status === 'PENDING' && (
-            <div class="row">
-              <Action
-                op={['POST', '/wallet/admin/adjustments/{id}/approve']}
-                run={async () => {
-                  unwrap(await api.POST('/wallet/admin/adjustments/{id}/approve', { params: { path: { id: a.id } }, body: {} }));
-                  toast(t('common.done'));
-                  reload();
-                }}
-              >
-                {t('money.approve')}
-              </Action>
-              <Action
-                op={['POST', '/wallet/admin/adjustments/{id}/reject']}
-                variant="danger"
-                run={async () => {
-                  const answer = await confirmDialog(t('money.reject'), 'required');
-                  if (!answer) return;
-                  unwrap(await api.POST('/wallet/admin/adjustments/{id}/reject', { params: { path: { id: a.id } }, body: { reason: answer.reason } }));
-                  toast(t('common.done'));
-                  reload();
-                }}
-              >
-                {t('money.reject')}
-              </Action>
-            </div>
+            <Decision
+              approveOp={['POST', '/wallet/admin/adjustments/{id}/approve']}
+              approve={async () => unwrap(await api.POST('/wallet/admin/adjustments/{id}/approve', { params: { path: { id: a.id } }, body: {} }))}
+              rejectOp={['POST', '/wallet/admin/adjustments/{id}/reject']}
+              reject={async (reason) => unwrap(await api.POST('/wallet/admin/adjustments/{id}/reject', { params: { path: { id: a.id } }, body: { reason } }))}
+              onDone={reload}
+            />
           )
         }
       />
