@@ -88,13 +88,15 @@ function build({ typecheckTests = false } = {}) {
   }
 }
 
-function prepare(options) {
+// `web`: the commands that serve or test the console (start, test, test:files, openapi, bench) also install the web
+// package and build the console; the others (a module's run, migrations, deploy:check) need neither.
+function prepare(options = {}) {
   ensureDeps(repoRoot);
   ensureDeps(functionsDir);
-  ensureDeps(webDir);
+  if (options.web) ensureDeps(webDir);
   ensureLocalSecrets();
   build(options);
-  buildConsole();
+  if (options.web) buildConsole();
 }
 
 // The admin console into openapi/admin/ (Hosting serves it at /admin); fails over its size budget.
@@ -150,7 +152,7 @@ async function waitForHealth(url, child, timeoutMs) {
 }
 
 async function start() {
-  prepare();
+  prepare({ web: true });
   // `--test-profile`: the environment `npm test` uses (test sinks, Google test client), for running tests by hand.
   const profile = process.argv.includes('--test-profile') ? 'test' : 'dev';
   const sinks = await startSinks(profile, { print: profile === 'dev' });
@@ -354,7 +356,7 @@ async function checksSideBySide(soundsOut) {
 }
 
 async function bench() {
-  prepare();
+  prepare({ web: true });
   // P3, P4, P6 need the emulators; they run after P1/P2, which are sensitive to a busy machine.
   const measureRealtime = () => {
     const out = path.join(repoRoot, '.cache', 'bench-realtime.json');
@@ -391,7 +393,7 @@ async function bench() {
 }
 
 async function openapi() {
-  prepare();
+  prepare({ web: true });
   mustRun(process.execPath, [path.join(repoRoot, 'scripts', 'openapi.cjs')]);
   mustRun(process.execPath, [path.join(repoRoot, 'scripts', 'docs.mjs')]); // the generated parts of docs/
   buildConsole(); // again: it carries the operations table just written
@@ -509,7 +511,7 @@ function testUnit() {
 async function testFiles() {
   const patterns = process.argv.slice(3);
   if (patterns.length === 0) fail('usage: npm run test:files -- <test path pattern …> (e.g. rides wallet)');
-  prepare();
+  prepare({ web: true });
   fs.mkdirSync(resultsDir, { recursive: true });
   const out = path.join(resultsDir, `files-${process.pid}.json`);
   const serialOut = path.join(resultsDir, `files-${process.pid}-serial.json`);

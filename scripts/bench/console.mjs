@@ -16,10 +16,11 @@ const BASE = process.env.BENCH_BASE_URL ?? 'http://127.0.0.1:5000';
 const ROUNDS = 20;
 const WARMUP = 3;
 const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => p && fs.existsSync(p));
+const { findChromium, INSTALL_HINT } = createRequire(import.meta.url)('../lib/chromium.cjs');
+const CHROMIUM = findChromium();
 
 async function p17() {
-  if (!CHROMIUM) return { error: 'no Chromium (apt-get install chromium, or CHROMIUM_PATH)' };
+  if (!CHROMIUM) return { error: `no Chromium: ${INSTALL_HINT}` };
   const { chromium } = require('playwright-core');
   const html = await (await fetch(`${BASE}/admin/`)).text();
   const assets = [...html.matchAll(/(?:src|href)="(\/admin\/app-[0-9a-f]{12}\.(?:js|css))"/g)].map((m) => m[1]);

@@ -7,13 +7,16 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { testIp } from './api';
 import { BASE_URL } from './emulators';
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter(Boolean) as string[];
+// The one list of Chromium paths, shared with the bench and .ci/run.
+const { findChromium, INSTALL_HINT } = require(path.join(__dirname, '..', '..', '..', 'scripts', 'lib', 'chromium.cjs')) as {
+  findChromium: () => string | undefined;
+  INSTALL_HINT: string;
+};
 export const SCREENSHOTS_DIR = path.join(__dirname, '..', '..', '..', '.cache', 'test-results', 'screenshots');
 
 export function chromiumPath(): string {
-  const found = CANDIDATES.find((p) => fs.existsSync(p));
-  if (!found)
-    throw new Error(`no Chromium found (${CANDIDATES.join(', ')}): install the operating system's package (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  const found = findChromium();
+  if (!found) throw new Error(`no Chromium found: ${INSTALL_HINT}`);
   return found;
 }
 
