@@ -4,12 +4,16 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { lang, setLang, t, type TextKey } from './i18n';
 import { ApplicationsPage } from './pages/applications';
+import { BookingsPage, bookingTabs } from './pages/bookings';
 import { BroadcastsPage } from './pages/broadcasts';
 import { CatalogPage, catalogTabs } from './pages/catalog';
+import { CmsPage, cmsTabs } from './pages/cms';
+import { CommercePage, commerceTabs } from './pages/commerce';
 import { ModerationPage } from './pages/moderation';
 import { MoneyPage } from './pages/money';
 import { OverviewPage } from './pages/overview';
-import { RidesPage } from './pages/rides';
+import { RidesPage, rideTabs } from './pages/rides';
+import { SupportPage, supportTabs } from './pages/support';
 import { SessionsPage, UsersPage } from './pages/users';
 import { can, loadMe, me, signOut } from './session';
 import { SignIn } from './signin';
@@ -24,9 +28,13 @@ const AREAS: { id: string; label: TextKey; op: Opens; page: (args: string[]) => 
   { id: 'users', label: 'nav.users', op: ['GET', '/users/admin'], page: ([id]) => <UsersPage id={id} /> },
   { id: 'applications', label: 'nav.applications', op: ['GET', '/driver/admin/applications'], page: ([kind, id]) => <ApplicationsPage kind={kind} id={id} /> },
   { id: 'money', label: 'nav.money', op: ['GET', '/payments/admin'], page: ([tab, id]) => <MoneyPage tab={tab} id={id} /> },
-  { id: 'rides', label: 'nav.rides', op: ['GET', '/rides/admin/sos'], page: () => <RidesPage /> },
+  { id: 'rides', label: 'nav.rides', op: () => rideTabs().length > 0, page: ([tab]) => <RidesPage tab={tab} /> },
+  { id: 'commerce', label: 'nav.commerce', op: () => commerceTabs().length > 0, page: ([tab, id]) => <CommercePage tab={tab} id={id} /> },
+  { id: 'bookings', label: 'nav.bookings', op: () => bookingTabs().length > 0, page: ([tab]) => <BookingsPage tab={tab} /> },
+  { id: 'support', label: 'nav.support', op: () => supportTabs().length > 0, page: ([tab, id]) => <SupportPage tab={tab} id={id} /> },
   { id: 'moderation', label: 'nav.moderation', op: ['GET', '/chat/admin/reports'], page: ([tab]) => <ModerationPage tab={tab} /> },
   { id: 'catalog', label: 'nav.catalog', op: () => catalogTabs().length > 0, page: ([kind]) => <CatalogPage kind={kind} /> },
+  { id: 'cms', label: 'nav.cms', op: () => cmsTabs().length > 0, page: ([tab, id]) => <CmsPage tab={tab} id={id} /> },
   { id: 'broadcasts', label: 'nav.broadcasts', op: ['POST', '/notifications/broadcast'], page: () => <BroadcastsPage /> },
 ];
 

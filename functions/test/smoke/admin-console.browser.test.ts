@@ -7,6 +7,7 @@ import { adminTokens, codeSubject, registerVerified, type Tokens } from '../help
 import { call, uniqueEmail } from '../helpers/api';
 import { CONSOLE_URL, withBrowser } from '../helpers/browser';
 import { directBetween, sendText } from '../helpers/chat';
+import { placeOrder, storeAt } from '../modules/commerce/setup';
 import { onlineDriver } from '../helpers/drivers';
 import { requireEmulators } from '../helpers/emulators';
 import { area } from '../helpers/geo';
@@ -69,8 +70,12 @@ describe('admin console (Chromium, through Hosting)', () => {
       'applications',
       'money',
       'rides',
+      'commerce',
+      'bookings',
+      'support',
       'moderation',
       'catalog',
+      'cms',
       'broadcasts',
       'sessions',
     ]);
@@ -262,6 +267,116 @@ describe('admin console (Chromium, through Hosting)', () => {
     );
     await page.click('[role=tab]:has-text("Vouchers"), [role=tab]:has-text("Mã giảm giá")');
     await page.waitForSelector('[data-testid=page-vouchers]');
+  });
+
+  inBrowser('a food order is found in the orders page, opened and cancelled with a reason; the API shows it cancelled by an administrator', async (page) => {
+    const here = area();
+    const { seller } = await storeAt(here, 'Console Phở');
+    const consumer = await registerVerified({ name: 'Console Diner' });
+    const { order } = await placeOrder(consumer, seller, here, { method: 'CASH' });
+    expect(order.status).toBe('PLACED');
+    await page.goto(`${CONSOLE_URL}#/commerce/orders`);
+    await page.fill('input[name=consumerId]', consumer.user.id);
+    await page.click('[data-testid=page-orders] form.filters button[type=submit]');
+    await page.click(`[data-testid=page-orders] tr[data-row="${order.id}"] td:first-child`);
+    await page.waitForSelector('[data-testid=order-detail] [data-testid=cancel-order]');
+    await page.click('[data-testid=cancel-order]');
+    await page.fill('textarea[name=reason]', 'Store reported out of stock by phone');
+    await page.click('[data-testid=confirm]');
+    await page.waitForSelector('[data-testid=order-detail] .badge.s-cancelled');
+    const seen = await call('GET', `/orders/${order.id}`, { token: consumer.accessToken });
+    expect(seen.body).toMatchObject({ status: 'CANCELLED', cancelledBy: 'ADMIN', cancelReason: 'Store reported out of stock by phone' });
+    expect(await page.$('[data-testid=cancel-order]')).toBeNull(); // an ended order offers no cancel
+  });
+
+  inBrowser('a support ticket is answered from its thread: the user sees the reply, never the internal note', async (page) => {
+    const user = await registerVerified({ name: 'Console Ticket' });
+    const opened = await call('POST', '/support/tickets', {
+      token: user.accessToken,
+      body: { category: 'PAYMENT', subject: 'Charged twice for a top-up', description: 'My 50,000 top-up shows twice.' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(opened.status).toBe(201);
+    const id = opened.body.id as string;
+    await page.goto(`${CONSOLE_URL}#/support/tickets`);
+    await page.waitForSelector(`[data-testid=page-tickets] tr[data-row="${id}"]`, { timeout: 30_000 });
+    await page.click(`[data-testid=page-tickets] tr[data-row="${id}"] td:first-child`);
+    await page.waitForSelector('[data-testid=ticket-detail] [data-testid=reply]');
+    await page.fill('[data-testid=reply] textarea[name=body]', 'Checked the ledger: one charge is being refunded.');
+    await page.click('[data-testid=send-reply]');
+    await page.waitForSelector('[data-testid=thread] .message.staff:has-text("one charge is being refunded")');
+    await page.check('[data-testid=reply] input[name=internal]');
+    await page.fill('[data-testid=reply] textarea[name=body]', 'Internal: gateway double-callback, see payment log');
+    await page.click('[data-testid=send-reply]');
+    await page.waitForSelector('[data-testid=thread] .message.internal');
+    const thread = await call('GET', `/support/tickets/${id}/messages?limit=50`, { token: user.accessToken });
+    const bodies = thread.body.items.map((m: { body: string }) => m.body);
+    expect(bodies).toContain('Checked the ledger: one charge is being refunded.');
+    expect(bodies.join('\n')).not.toContain('gateway double-callback');
+    const ticket = await call('GET', `/support/admin/tickets/${id}`, { token: operator.accessToken });
+    expect(ticket.body).toMatchObject({ status: 'IN_PROGRESS', assigneeId: operator.user.id });
+  });
+
+  inBrowser('an app config edited at a stale revision is refused, then saved and published; the app reads the new version', async (page) => {
+    const current = await call('GET', '/cms/admin/config/DRV', { token: operator.accessToken });
+    const [major, minor, patch] = String(current.body.draft.latestVersion).split('.').map(Number);
+    const theirs = `${major}.${minor}.${patch + 1}`;
+    const next = `${major}.${minor}.${patch + 2}`;
+    await page.goto(`${CONSOLE_URL}#/cms/config/DRV`);
+    await page.waitForSelector('[data-testid=config-form]');
+    // Another administrator edits the draft meanwhile: the form's revision is now stale.
+    const other = await call('PATCH', '/cms/admin/config/DRV', {
+      token: operator.accessToken,
+      body: { revision: current.body.revision, latestVersion: theirs },
+    });
+    expect(other.status).toBe(200);
+    await page.fill('input[name=latestVersion]', next);
+    await page.click('[data-testid=config-save]');
+    await expect(page.textContent('[data-testid=toast-error]')).resolves.toContain('CMS_REVISION_CONFLICT');
+    await page.reload();
+    await page.waitForSelector('[data-testid=config-form]');
+    expect(await page.inputValue('input[name=latestVersion]')).toBe(theirs); // the newer draft, read again
+    await page.fill('input[name=latestVersion]', next);
+    await page.click('[data-testid=config-save]');
+    const saved = await waitFor(async () => {
+      const draft = await call('GET', '/cms/admin/config/DRV', { token: operator.accessToken });
+      return draft.body.draft.latestVersion === next ? draft.body : undefined;
+    });
+    // Published from the form as read again after the save (its revision): an older form's publish would be refused.
+    await page.click(`[data-testid=config-form][data-revision="${saved.revision}"] [data-testid=config-publish]`);
+    await page.click('[data-testid=confirm]');
+    const live = await waitFor(async () => {
+      const res = await call('GET', '/cms/config/DRV');
+      return res.body.latestVersion === next ? res.body : undefined;
+    });
+    expect(live.minVersion).toBe(current.body.draft.minVersion);
+  });
+
+  inBrowser('the trips, disputes, bookings, listings, parcels, content and canned-reply pages list what the admin operations answer', async (page) => {
+    const pages: [route: string, testid: string, api: string][] = [
+      ['rides/trips', 'page-trips', '/rides/admin?limit=25'],
+      ['rides/disputes', 'page-disputes', '/rides/admin/disputes?limit=25'],
+      ['commerce/deliveries', 'page-deliveries', '/delivery/admin/orders?limit=25'],
+      ['commerce/merchants', 'page-catalog', '/merchants/admin?limit=25'],
+      ['bookings/bookings', 'page-bookings', '/admin/bookings?limit=25'],
+      ['bookings/hotels', 'page-catalog', '/hotels/admin?limit=25'],
+      ['bookings/schools', 'page-catalog', '/schools/admin?limit=25'],
+      ['cms/banners', 'page-cms', '/cms/admin/banners?limit=25'],
+      ['cms/pages', 'page-cms', '/cms/admin/pages?limit=25'],
+      ['support/canned', 'page-canned', '/support/admin/canned-replies?limit=25'],
+    ];
+    for (const [route, testid, path] of pages) {
+      const listed = await call('GET', path, { token: operator.accessToken });
+      expect([path, listed.status]).toEqual([path, 200]);
+      await page.goto(`${CONSOLE_URL}#/${route}`);
+      const ids = listed.body.items.map((x: { id: string }) => x.id);
+      if (ids.length === 0) {
+        await page.waitForSelector(`[data-testid=${testid}] p.muted:has-text("Nothing here"), [data-testid=${testid}] p.muted:has-text("Không có dữ liệu")`);
+        continue;
+      }
+      await page.waitForSelector(`[data-testid=${testid}] tr[data-row]`);
+      expect([route, await page.$$eval(`[data-testid=${testid}] tr[data-row]`, (rows) => rows.map((r) => r.getAttribute('data-row')))]).toEqual([route, ids]);
+    }
   });
 
   inBrowser(

@@ -3,61 +3,51 @@
 import { unwrap, type Schemas } from '../../client';
 import { t, vnd, when } from '../i18n';
 import { api, can } from '../session';
-import { Action, Badge, ListPage, Tabs, confirmDialog, go, toast, type Page } from '../ui';
+import { Action, Badge, ListPage, Tabs, go, toast } from '../ui';
+import { RecordsList, openKinds, type RecordKind } from './records';
 
-type Status = 'ACTIVE' | 'HIDDEN' | 'ARCHIVED';
-interface CatalogRow {
-  id: string;
-  name: string;
-  status: string;
-  address?: string | null;
-  partnerId: string | null;
-}
-type Query = { limit: number; cursor?: string; status?: Status; partnerId?: string };
 type Promotion = Schemas['ManagedPromotion'];
 
 // Each kind: its admin list, hide and restore operations (the paths typed by the client).
 const KINDS = {
   places: {
     base: '/places/admin',
-    list: async (query: Query) => unwrap(await api.GET('/places/admin', { params: { query } })),
-    hide: async (id: string, reason: string) => unwrap(await api.POST('/places/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
-    restore: async (id: string) => unwrap(await api.POST('/places/admin/{id}/restore', { params: { path: { id } } })),
+    list: async (query) => unwrap(await api.GET('/places/admin', { params: { query } })),
+    hide: async (id, reason) => unwrap(await api.POST('/places/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id) => unwrap(await api.POST('/places/admin/{id}/restore', { params: { path: { id } } })),
   },
   pharmacy: {
     base: '/pharmacy/stores/admin',
-    list: async (query: Query) => unwrap(await api.GET('/pharmacy/stores/admin', { params: { query } })),
-    hide: async (id: string, reason: string) => unwrap(await api.POST('/pharmacy/stores/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
-    restore: async (id: string) => unwrap(await api.POST('/pharmacy/stores/admin/{id}/restore', { params: { path: { id } } })),
+    list: async (query) => unwrap(await api.GET('/pharmacy/stores/admin', { params: { query } })),
+    hide: async (id, reason) => unwrap(await api.POST('/pharmacy/stores/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id) => unwrap(await api.POST('/pharmacy/stores/admin/{id}/restore', { params: { path: { id } } })),
   },
   parking: {
     base: '/parking/lots/admin',
-    list: async (query: Query) => unwrap(await api.GET('/parking/lots/admin', { params: { query } })),
-    hide: async (id: string, reason: string) => unwrap(await api.POST('/parking/lots/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
-    restore: async (id: string) => unwrap(await api.POST('/parking/lots/admin/{id}/restore', { params: { path: { id } } })),
+    list: async (query) => unwrap(await api.GET('/parking/lots/admin', { params: { query } })),
+    hide: async (id, reason) => unwrap(await api.POST('/parking/lots/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id) => unwrap(await api.POST('/parking/lots/admin/{id}/restore', { params: { path: { id } } })),
   },
   fuel: {
     base: '/fuel/stations/admin',
-    list: async (query: Query) => unwrap(await api.GET('/fuel/stations/admin', { params: { query } })),
-    hide: async (id: string, reason: string) => unwrap(await api.POST('/fuel/stations/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
-    restore: async (id: string) => unwrap(await api.POST('/fuel/stations/admin/{id}/restore', { params: { path: { id } } })),
+    list: async (query) => unwrap(await api.GET('/fuel/stations/admin', { params: { query } })),
+    hide: async (id, reason) => unwrap(await api.POST('/fuel/stations/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id) => unwrap(await api.POST('/fuel/stations/admin/{id}/restore', { params: { path: { id } } })),
   },
   atm: {
     base: '/atm/admin',
-    list: async (query: Query) => unwrap(await api.GET('/atm/admin', { params: { query } })),
-    hide: async (id: string, reason: string) => unwrap(await api.POST('/atm/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
-    restore: async (id: string) => unwrap(await api.POST('/atm/admin/{id}/restore', { params: { path: { id } } })),
+    list: async (query) => unwrap(await api.GET('/atm/admin', { params: { query } })),
+    hide: async (id, reason) => unwrap(await api.POST('/atm/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id) => unwrap(await api.POST('/atm/admin/{id}/restore', { params: { path: { id } } })),
   },
   'home-services': {
     base: '/home-services/providers/admin',
-    list: async (query: Query) => unwrap(await api.GET('/home-services/providers/admin', { params: { query } })),
-    hide: async (id: string, reason: string) =>
-      unwrap(await api.POST('/home-services/providers/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
-    restore: async (id: string) => unwrap(await api.POST('/home-services/providers/admin/{id}/restore', { params: { path: { id } } })),
+    list: async (query) => unwrap(await api.GET('/home-services/providers/admin', { params: { query } })),
+    hide: async (id, reason) => unwrap(await api.POST('/home-services/providers/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
+    restore: async (id) => unwrap(await api.POST('/home-services/providers/admin/{id}/restore', { params: { path: { id } } })),
   },
-} as const;
+} satisfies Record<string, RecordKind>;
 type Kind = keyof typeof KINDS;
-const KIND_IDS = Object.keys(KINDS) as Kind[];
 const LABELS: Record<Kind | 'vouchers', Parameters<typeof t>[0]> = {
   places: 'cat.places',
   pharmacy: 'cat.pharmacy',
@@ -68,24 +58,8 @@ const LABELS: Record<Kind | 'vouchers', Parameters<typeof t>[0]> = {
   vouchers: 'cat.vouchers',
 };
 
-const fetchers = Object.fromEntries(
-  KIND_IDS.map((kind) => [
-    kind,
-    async (cursor: string | undefined, f: Record<string, string>): Promise<Page<CatalogRow>> =>
-      (await KINDS[kind].list({
-        limit: 25,
-        ...(cursor ? { cursor } : {}),
-        ...(f.status ? { status: f.status as Status } : {}),
-        ...(f.partnerId ? { partnerId: f.partnerId } : {}),
-      })) as Page<CatalogRow>,
-  ]),
-) as Record<Kind, (cursor: string | undefined, f: Record<string, string>) => Promise<Page<CatalogRow>>>;
-
 /** The tabs the administrator's permissions open (records need catalog.manage, vouchers promotions.manage). */
-export const catalogTabs = (): (Kind | 'vouchers')[] => [
-  ...KIND_IDS.filter((kind) => can('GET', KINDS[kind].base)),
-  ...(can('GET', '/promotions/manage') ? (['vouchers'] as const) : []),
-];
+export const catalogTabs = (): (Kind | 'vouchers')[] => [...openKinds(KINDS), ...(can('GET', '/promotions/manage') ? (['vouchers'] as const) : [])];
 
 export function CatalogPage(props: { kind?: string }) {
   const tabs = catalogTabs();
@@ -94,62 +68,8 @@ export function CatalogPage(props: { kind?: string }) {
   return (
     <>
       <Tabs tabs={tabs.map((id) => ({ id, label: t(LABELS[id]) }))} current={kind} onChange={(id) => go('catalog', id)} />
-      {kind === 'vouchers' ? <Vouchers /> : <Records kind={kind} />}
+      {kind === 'vouchers' ? <Vouchers /> : <RecordsList key={kind} kind={KINDS[kind] as RecordKind} title={t(LABELS[kind])} />}
     </>
-  );
-}
-
-function Records(props: { kind: Kind }) {
-  const { kind } = props;
-  const spec = KINDS[kind];
-  return (
-    <ListPage<CatalogRow>
-      testid="page-catalog"
-      title={t(LABELS[kind])}
-      rowKey={(r) => r.id}
-      fetchPage={fetchers[kind]}
-      filters={[
-        { name: 'status', label: t('common.status'), options: ['ACTIVE', 'HIDDEN', 'ARCHIVED'] },
-        { name: 'partnerId', label: t('cat.partner') },
-      ]}
-      columns={[
-        { label: t('users.name'), cell: (r) => r.name },
-        { label: t('cat.address'), cell: (r) => r.address ?? '—' },
-        { label: t('cat.partner'), cell: (r) => (r.partnerId ? <code>{r.partnerId}</code> : t('cat.curated')) },
-        { label: t('common.status'), cell: (r) => <Badge value={r.status} /> },
-      ]}
-      actions={(r, reload) =>
-        r.status === 'ACTIVE' ? (
-          <Action
-            op={['POST', `${spec.base}/{id}/hide`]}
-            variant="danger"
-            testid={`hide-${r.id}`}
-            run={async () => {
-              const answer = await confirmDialog(`${t('cat.hide')}: ${r.name}`, 'required', 3);
-              if (!answer) return;
-              await spec.hide(r.id, answer.reason);
-              toast(t('common.done'));
-              reload();
-            }}
-          >
-            {t('cat.hide')}
-          </Action>
-        ) : r.status === 'HIDDEN' ? (
-          <Action
-            op={['POST', `${spec.base}/{id}/restore`]}
-            variant="secondary"
-            testid={`restore-${r.id}`}
-            run={async () => {
-              await spec.restore(r.id);
-              toast(t('common.done'));
-              reload();
-            }}
-          >
-            {t('cat.restore')}
-          </Action>
-        ) : null
-      }
-    />
   );
 }
 
