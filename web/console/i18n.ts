@@ -274,6 +274,8 @@ const en = {
   'sup.delete': 'Delete',
   'sup.deleteCanned': 'Delete the canned reply {title}?',
   'sup.newCanned': 'New canned reply',
+  'users.signOutAllAsk': 'Sign every device of this account out? It can sign in again.',
+  'users.signedOut': '{count} sessions ended.',
 };
 
 type Key = keyof typeof en;
@@ -549,6 +551,8 @@ const vi: Record<Key, string> = {
   'sup.delete': 'Xoá',
   'sup.deleteCanned': 'Xoá mẫu trả lời {title}?',
   'sup.newCanned': 'Mẫu trả lời mới',
+  'users.signOutAllAsk': 'Đăng xuất mọi thiết bị của tài khoản này? Tài khoản vẫn đăng nhập lại được.',
+  'users.signedOut': 'Đã kết thúc {count} phiên.',
 };
 
 const DICTIONARIES: Record<Lang, Record<Key, string>> = { vi, en };

@@ -3,7 +3,7 @@
 // the API.
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { adminTokens, codeSubject, registerVerified, type Tokens } from '../helpers/accounts';
+import { adminTokens, codeSubject, emailOtpLogin, registerVerified, type Tokens } from '../helpers/accounts';
 import { call, uniqueEmail } from '../helpers/api';
 import { CONSOLE_URL, withBrowser } from '../helpers/browser';
 import { directBetween, sendText } from '../helpers/chat';
@@ -132,6 +132,24 @@ describe('admin console (Chromium, through Hosting)', () => {
     expect([application.body.status, application.body.reviewedBy]).toEqual(['APPROVED', operator.user.id]);
     const hats = await call('GET', '/users/me/hats', { token: driver.accessToken });
     expect(hats.body.unlocked).toContain('DRV');
+  });
+
+  inBrowser('signs one of a user’s devices out from its page; a role list saved from an older read is refused, not written over', async (page) => {
+    const user = await registerVerified({ name: 'Console Two Phones' });
+    const second = await emailOtpLogin(user.email, 'CON');
+    await page.goto(`${CONSOLE_URL}#/users/${user.user.id}`);
+    await page.waitForSelector(`[data-testid=user-sessions] tr[data-row="${second.session.id}"]`);
+    expect(await page.$$eval('[data-testid=user-sessions] tr[data-row]', (rows) => rows.length)).toBe(2);
+    await page.click(`[data-testid="revoke-session-${second.session.id}"]`);
+    await page.waitForSelector(`[data-testid=user-sessions] tr[data-row="${second.session.id}"]`, { state: 'detached' });
+    expect((await call('GET', '/users/me', { token: second.accessToken })).body.code).toBe('TOKEN_REVOKED');
+    expect((await call('GET', '/users/me', { token: user.accessToken })).status).toBe(200);
+    // Another administrator changes the roles after this page was read: saving this page's list is refused.
+    const meanwhile = await call('PATCH', `/users/admin/${user.user.id}/roles`, { token: operator.accessToken, body: { roles: ['USER', 'DRIVER'] } });
+    expect(meanwhile.status).toBe(200);
+    await page.click('[data-testid=save-roles]');
+    await expect(page.textContent('[data-testid=toast-error]')).resolves.toContain('USER_CHANGED');
+    expect((await call('GET', `/users/admin/${user.user.id}`, { token: operator.accessToken })).body.roles).toEqual(['USER', 'DRIVER']);
   });
 
   inBrowser('locks a user found by email; the API then refuses that user', async (page) => {

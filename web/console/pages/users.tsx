@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { ENUMS, unwrap, type Schemas } from '../../client';
 import { t, when } from '../i18n';
-import { api, client, me } from '../session';
+import { api, can, client, me } from '../session';
 import { Action, Badge, Facts, ListPage, Loaded, confirmDialog, errorText, go, href, toast, useLoad } from '../ui';
 
 type AdminUser = Schemas['AdminUser'];
@@ -105,6 +105,7 @@ function UserDetail(props: { id: string }) {
               </a>
             </div>
             <RolesEditor user={u} onSaved={setUser} />
+            {can('GET', '/users/admin/{id}/sessions') && <UserSessions userId={u.id} />}
           </>
         )}
       </Loaded>
@@ -129,7 +130,17 @@ function RolesEditor(props: { user: AdminUser; onSaved: (u: AdminUser) => void }
           op={['PATCH', '/users/admin/{id}/roles']}
           testid="save-roles"
           done={t('common.done')}
-          run={async () => props.onSaved(unwrap(await api.PATCH('/users/admin/{id}/roles', { params: { path: { id: props.user.id } }, body: { roles } })))}
+          // At the account's time as read: another administrator's change made since is refused (USER_CHANGED), not overwritten.
+          run={async () =>
+            props.onSaved(
+              unwrap(
+                await api.PATCH('/users/admin/{id}/roles', {
+                  params: { path: { id: props.user.id } },
+                  body: { roles, expectedUpdatedAt: props.user.updatedAt },
+                }),
+              ),
+            )
+          }
         >
           {t('common.save')}
         </Action>
@@ -146,13 +157,85 @@ function RolesEditor(props: { user: AdminUser; onSaved: (u: AdminUser) => void }
             op={['PATCH', '/users/admin/{id}']}
             testid="save-permissions"
             done={t('common.done')}
-            run={async () => props.onSaved(unwrap(await api.PATCH('/users/admin/{id}', { params: { path: { id: props.user.id } }, body: { permissions } })))}
+            run={async () =>
+              props.onSaved(
+                unwrap(
+                  await api.PATCH('/users/admin/{id}', {
+                    params: { path: { id: props.user.id } },
+                    body: { permissions, expectedUpdatedAt: props.user.updatedAt },
+                  }),
+                ),
+              )
+            }
           >
             {t('common.save')}
           </Action>
         </div>
       )}
     </div>
+  );
+}
+
+/** An account's live sessions as an administrator sees them: sign one device out, or all of them (no lock). */
+function UserSessions(props: { userId: string }) {
+  const path = { params: { path: { id: props.userId } } };
+  const state = useLoad(async () => unwrap(await api.GET('/users/admin/{id}/sessions', path)), [props.userId]);
+  return (
+    <section class="card" data-testid="user-sessions">
+      <header class="row">
+        <h3>{t('users.sessions')}</h3>
+        <span class="grow" />
+        <Action
+          op={['DELETE', '/users/admin/{id}/sessions']}
+          variant="danger"
+          testid="revoke-all-sessions"
+          run={async () => {
+            if (!(await confirmDialog(t('users.signOutAllAsk')))) return;
+            const result = unwrap(await api.DELETE('/users/admin/{id}/sessions', path));
+            toast(t('users.signedOut', { count: result.revoked }));
+            state.reload();
+          }}
+        >
+          {t('signout.everywhere')}
+        </Action>
+      </header>
+      <Loaded state={state}>
+        {(data) =>
+          data.sessions.length === 0 ? (
+            <p class="muted">{t('common.empty')}</p>
+          ) : (
+            <table>
+              <tbody>
+                {data.sessions.map((s) => (
+                  <tr key={s.id} data-row={s.id}>
+                    <td>
+                      {s.surface ?? '—'} · {s.method}
+                    </td>
+                    <td>{s.deviceName ?? s.userAgent ?? '—'}</td>
+                    <td>{s.lastIp ?? s.ip ?? '—'}</td>
+                    <td>{when(s.lastUsedAt)}</td>
+                    <td>
+                      <Action
+                        op={['DELETE', '/users/admin/{id}/sessions/{sessionId}']}
+                        variant="secondary"
+                        testid={`revoke-session-${s.id}`}
+                        run={async () => {
+                          unwrap(await api.DELETE('/users/admin/{id}/sessions/{sessionId}', { params: { path: { id: props.userId, sessionId: s.id } } }));
+                          toast(t('common.done'));
+                          state.reload();
+                        }}
+                      >
+                        {t('users.signOutSession')}
+                      </Action>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Loaded>
+    </section>
   );
 }
 

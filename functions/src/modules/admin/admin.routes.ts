@@ -7,11 +7,13 @@ import {
   SetRolesBodySchema,
   UpdateUserBodySchema,
   UserIdParamsSchema,
+  UserSessionParamsSchema,
   UsersListQuerySchema,
   UsersListSchema,
   UsersOverviewSchema,
 } from './admin.schemas';
 import { adminServiceFor } from './admin.wiring';
+import { RevokedCountSchema, SessionsResponseSchema } from '../auth';
 
 // User administration. The paths stay under /users/admin (tag users), where clients know them.
 export function adminRoutes({ config }: AppContext): AnyRoute[] {
@@ -69,7 +71,7 @@ export function adminRoutes({ config }: AppContext): AnyRoute[] {
       summary: 'Update profile, permissions or the disabled flag',
       description: 'disabled=true locks sign-in and revokes every session at once. The last active ADMIN cannot be disabled (409).',
       errors: [404, 409],
-      codes: ['PHONE_TAKEN', 'LAST_ADMIN', 'PERMISSION_REQUIRED'],
+      codes: ['PHONE_TAKEN', 'LAST_ADMIN', 'PERMISSION_REQUIRED', 'USER_CHANGED'],
       request: { params: UserIdParamsSchema, body: UpdateUserBodySchema },
       response: { description: 'The account.', schema: AdminUserSchema },
       handler: ({ params, body, auth }) => admin.update(auth!, params.id, body),
@@ -83,10 +85,50 @@ export function adminRoutes({ config }: AppContext): AnyRoute[] {
       description:
         'Any value outside the 7 roles is a 400. Existing tokens carry the new roles on their next request. The last active ADMIN cannot be demoted (409).',
       errors: [404, 409],
-      codes: ['LAST_ADMIN', 'PERMISSION_REQUIRED'],
+      codes: ['LAST_ADMIN', 'PERMISSION_REQUIRED', 'USER_CHANGED'],
       request: { params: UserIdParamsSchema, body: SetRolesBodySchema },
       response: { description: 'The account.', schema: AdminUserSchema },
-      handler: ({ params, body, auth }) => admin.setRoles(auth!, params.id, body.roles),
+      handler: ({ params, body, auth }) => admin.setRoles(auth!, params.id, body.roles, body.expectedUpdatedAt),
+    }),
+    defineRoute({
+      ...adminRoute,
+      method: 'get',
+      path: '/users/admin/:id/sessions',
+      operationId: 'adminListUserSessions',
+      summary: 'An account’s live sessions (devices, sign-in method, addresses)',
+      description: 'The most recently used first. Another administrator’s only within your own permissions (403).',
+      errors: [404],
+      codes: ['PERMISSION_REQUIRED'],
+      request: { params: UserIdParamsSchema },
+      response: { description: 'Its live sessions.', schema: SessionsResponseSchema },
+      handler: ({ params, auth }) => admin.sessions(auth!, params.id),
+    }),
+    defineRoute({
+      ...adminRoute,
+      method: 'delete',
+      path: '/users/admin/:id/sessions/:sessionId',
+      operationId: 'adminRevokeUserSession',
+      summary: 'Sign one of an account’s devices out',
+      description:
+        'The session ends at once (its next request is 401 TOKEN_REVOKED; its device stops receiving push). A session that is not this account’s, or not live, is a 404. Another administrator’s: only with every permission (403).',
+      errors: [404],
+      codes: ['PERMISSION_REQUIRED'],
+      request: { params: UserSessionParamsSchema },
+      response: { description: 'Revoked.', schema: RevokedCountSchema },
+      handler: ({ params, auth }) => admin.revokeSessions(auth!, params.id, params.sessionId),
+    }),
+    defineRoute({
+      ...adminRoute,
+      method: 'delete',
+      path: '/users/admin/:id/sessions',
+      operationId: 'adminRevokeUserSessions',
+      summary: 'Sign every device of an account out (without locking it)',
+      description: 'The account may sign in again. Another administrator’s: only with every permission (403).',
+      errors: [404],
+      codes: ['PERMISSION_REQUIRED'],
+      request: { params: UserIdParamsSchema },
+      response: { description: 'How many sessions ended.', schema: RevokedCountSchema },
+      handler: ({ params, auth }) => admin.revokeSessions(auth!, params.id),
     }),
     defineRoute({
       ...adminRoute,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BooleanQuerySchema } from '../../platform/core/http/query';
 import { PageQuerySchema } from '../../platform/kits/firestore/paginate';
-import { IdParamsSchema } from '../../platform/core/http/ids';
+import { DocumentIdSchema, IdParamsSchema } from '../../platform/core/http/ids';
 import { HATS, ROLES } from '../../platform/core/auth/roles';
 import { AdminPermissionSchema, HatSchema, RoleSchema } from '../../platform/core/auth/roles.schemas';
 import { EmailSchema, PhoneSchema } from '../../platform/core/http/contact';
@@ -47,6 +47,13 @@ export const CreateUserBodySchema = z
   .refine((b) => b.email !== undefined || b.phone !== undefined, { message: 'email or phone is required', path: ['email'] })
   .meta({ id: 'AdminCreateUserBody', description: 'The account signs in with email OTP (or phone OTP); no password is set.' });
 
+// A whole list (roles, permissions) written from a page read earlier: with the account's `updatedAt` as read, a change
+// made meanwhile by another administrator is refused instead of silently overwritten.
+const ExpectedUpdatedAtSchema = z.iso
+  .datetime()
+  .optional()
+  .describe('The account’s `updatedAt` as you read it: if it changed since, 409 USER_CHANGED (read it again) instead of overwriting that change');
+
 export const UpdateUserBodySchema = z
   .object({
     fullName: z.string().trim().min(1).max(100).optional(),
@@ -56,14 +63,19 @@ export const UpdateUserBodySchema = z
       .optional()
       .describe('ADMIN accounts: ["*"] = every permission, [] = none. An administrator grants only permissions it holds (403), and never widens its own.'),
     disabled: z.boolean().optional().describe('true locks sign-in and revokes every session; false unlocks'),
+    expectedUpdatedAt: ExpectedUpdatedAtSchema,
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'at least one field is required' })
+  .refine(({ expectedUpdatedAt: _precondition, ...fields }) => Object.values(fields).some((v) => v !== undefined), {
+    message: 'at least one field is required',
+  })
   .meta({ id: 'AdminUpdateUserBody' });
 
 export const SetRolesBodySchema = z
-  .object({ roles: z.array(RoleSchema).min(1).max(ROLES.length) })
+  .object({ roles: z.array(RoleSchema).min(1).max(ROLES.length), expectedUpdatedAt: ExpectedUpdatedAtSchema })
   .meta({ id: 'AdminSetRolesBody', description: 'The complete role list (USER is always kept). Takes effect on the next request of every session.' });
 
 export const UserIdParamsSchema = IdParamsSchema;
+
+export const UserSessionParamsSchema = IdParamsSchema.extend({ sessionId: DocumentIdSchema });
 
 export const LockResultSchema = z.object({ user: AdminUserSchema, sessionsRevoked: z.number().int() }).meta({ id: 'AdminLockResult' });

@@ -1,10 +1,10 @@
-import { isoOrNull } from '../../platform/kits/time/time';
+import { iso, isoOrNull } from '../../platform/kits/time/time';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { HATS, ROLES, type Hat, type Role } from '../../platform/core/auth/roles';
 import type { AuthContext } from '../../platform/core/auth/access-token';
 import { coversPermissions } from '../../platform/core/auth/roles';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
-import { revokeUserSessions, setFirebaseUserDisabled } from '../auth';
+import { liveSessionsOf, revokeUserSession, revokeUserSessions, setFirebaseUserDisabled } from '../auth';
 import { driverProfiles } from '../driver';
 import { applications } from '../kyc';
 import { accountDirectory, accounts, changedFields, hatsFor, newUserRecord, normalizeRoles, toProfile, type UserListFilter, type UserRecord } from '../users';
@@ -51,11 +51,19 @@ async function assertNotLastAdmin(tx: FirebaseFirestore.Transaction, target: Use
 export function createAdminService(now: () => number = Date.now) {
   // One transaction per change: reads first (account, phone owner, remaining admins, driver profile), then writes.
   type Change = { next: UserRecord; writes?: (tx: FirebaseFirestore.Transaction) => void };
-  async function change(id: string, actor: AuthContext, apply: (user: UserRecord, tx: FirebaseFirestore.Transaction) => Promise<Change> | Change) {
+  async function change(
+    id: string,
+    actor: AuthContext,
+    apply: (user: UserRecord, tx: FirebaseFirestore.Transaction) => Promise<Change> | Change,
+    expectedUpdatedAt?: string,
+  ) {
     const actorId = actor.userId;
     return inTransaction(async (tx) => {
       const user = await accounts.get(id, tx);
       if (!user) throw new NotFoundError('User not found');
+      // Checked in the transaction: a whole list written from an older read never overwrites a change made since.
+      if (expectedUpdatedAt !== undefined && Date.parse(expectedUpdatedAt) !== user.updatedAt)
+        throw new ConflictError('The account changed since you read it', { updatedAt: iso(user.updatedAt) }).withCode('USER_CHANGED');
       // Before the change's own reads and refusals (a phone's owner is nobody else's business).
       assertMayChange(actor, user, false);
       const { next, writes } = await apply(user, tx);
@@ -142,55 +150,85 @@ export function createAdminService(now: () => number = Date.now) {
     async update(
       actor: AuthContext,
       id: string,
-      patch: { fullName?: string; phone?: string | null; permissions?: UserRecord['permissions']; disabled?: boolean },
+      patch: { fullName?: string; phone?: string | null; permissions?: UserRecord['permissions']; disabled?: boolean; expectedUpdatedAt?: string },
     ) {
       // An administrator grants only permissions it holds: it can narrow itself, never widen itself (or a proxy).
       if (patch.permissions !== undefined && !coversPermissions(actor.permissions, patch.permissions)) {
         throw new ForbiddenError('You can grant only permissions you hold yourself').withCode('PERMISSION_REQUIRED');
       }
-      const { before, after } = await change(id, actor, async (user, tx) => {
-        assertMayChange(
-          actor,
-          user,
-          (patch.phone !== undefined && patch.phone !== user.phone) || (patch.disabled !== undefined && patch.disabled !== user.disabled),
-        );
-        const next = { ...user };
-        let writes: Change['writes'];
-        if (patch.fullName !== undefined) next.name = patch.fullName;
-        if (patch.permissions !== undefined) next.permissions = [...new Set(patch.permissions)];
-        if (patch.disabled !== undefined) {
-          next.disabled = patch.disabled;
-          next.disabledAt = patch.disabled ? (user.disabledAt ?? now()) : null;
-        }
-        if (patch.phone !== undefined && patch.phone !== user.phone) {
-          const phone = patch.phone;
-          if (phone) {
-            const owner = await accounts.txPhoneOwner(tx, phone);
-            if (owner && owner !== id) throw new ConflictError('This phone number belongs to another account').withCode('PHONE_TAKEN');
-            writes = (w) => accounts.txClaimPhone(w, phone, id, user.phone, now());
-          } else if (user.phone) {
-            const previous = user.phone;
-            writes = (w) => accounts.txReleasePhone(w, previous);
+      const { before, after } = await change(
+        id,
+        actor,
+        async (user, tx) => {
+          assertMayChange(
+            actor,
+            user,
+            (patch.phone !== undefined && patch.phone !== user.phone) || (patch.disabled !== undefined && patch.disabled !== user.disabled),
+          );
+          const next = { ...user };
+          let writes: Change['writes'];
+          if (patch.fullName !== undefined) next.name = patch.fullName;
+          if (patch.permissions !== undefined) next.permissions = [...new Set(patch.permissions)];
+          if (patch.disabled !== undefined) {
+            next.disabled = patch.disabled;
+            next.disabledAt = patch.disabled ? (user.disabledAt ?? now()) : null;
           }
-          next.phone = phone;
-          next.phoneVerified = phone !== null;
-        }
-        return { next, writes };
-      });
+          if (patch.phone !== undefined && patch.phone !== user.phone) {
+            const phone = patch.phone;
+            if (phone) {
+              const owner = await accounts.txPhoneOwner(tx, phone);
+              if (owner && owner !== id) throw new ConflictError('This phone number belongs to another account').withCode('PHONE_TAKEN');
+              writes = (w) => accounts.txClaimPhone(w, phone, id, user.phone, now());
+            } else if (user.phone) {
+              const previous = user.phone;
+              writes = (w) => accounts.txReleasePhone(w, previous);
+            }
+            next.phone = phone;
+            next.phoneVerified = phone !== null;
+          }
+          return { next, writes };
+        },
+        patch.expectedUpdatedAt,
+      );
       await signOutIfLocked(before, after);
       return adminView(after);
     },
 
-    async setRoles(actor: AuthContext, id: string, roles: Role[]) {
-      const { after } = await change(id, actor, (user) => {
-        const next = { ...user, roles: normalizeRoles(roles) };
-        if (next.roles.includes('ADMIN') && !user.roles.includes('ADMIN')) {
-          assertGrantsAdmin(actor);
-          next.permissions = ['*'];
-        }
-        return { next };
-      });
+    async setRoles(actor: AuthContext, id: string, roles: Role[], expectedUpdatedAt?: string) {
+      const { after } = await change(
+        id,
+        actor,
+        (user) => {
+          const next = { ...user, roles: normalizeRoles(roles) };
+          if (next.roles.includes('ADMIN') && !user.roles.includes('ADMIN')) {
+            assertGrantsAdmin(actor);
+            next.permissions = ['*'];
+          }
+          return { next };
+        },
+        expectedUpdatedAt,
+      );
       return adminView(after);
+    },
+
+    // An account's live sessions (devices, sign-in method, addresses): another administrator's only within one's own
+    // permissions, as any change to it.
+    async sessions(actor: AuthContext, id: string) {
+      const user = await accounts.get(id);
+      if (!user) throw new NotFoundError('User not found');
+      assertMayChange(actor, user, false);
+      return { sessions: await liveSessionsOf(id, now(), actor.userId === id ? actor.sessionId : undefined) };
+    },
+
+    // Signs one device out, or every device (`sessionId` undefined) without locking the account: another
+    // administrator's sessions as its lock (every permission).
+    async revokeSessions(actor: AuthContext, id: string, sessionId?: string) {
+      const user = await accounts.get(id);
+      if (!user) throw new NotFoundError('User not found');
+      assertMayChange(actor, user, true);
+      if (sessionId === undefined) return { revoked: await revokeUserSessions(id, 'revoked_by_admin', now()) };
+      await revokeUserSession(id, sessionId, 'revoked_by_admin', now());
+      return { revoked: 1 };
     },
 
     // Locks sign-in; the record stays (and stays listed).

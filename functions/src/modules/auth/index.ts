@@ -4,4 +4,5 @@ export { authServicesFor, createRequestVerifier } from './auth.wiring';
 export { AUTH_LIMITS, AUTH_RATE_LIMITS } from './auth.model';
 export { codeMail } from './auth.mail';
 export type { OtpService } from './otp.service';
-export { revokeUserSessions, setFirebaseUserDisabled } from './session.service';
+export { liveSessionsOf, revokeUserSession, revokeUserSessions, setFirebaseUserDisabled } from './session.service';
+export { RevokedCountSchema, SessionsResponseSchema } from './auth.schemas';

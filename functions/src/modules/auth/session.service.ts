@@ -194,20 +194,8 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
       return authResult(outcome.pair, outcome.session, outcome.user);
     },
 
-    async list(userId: string, currentSessionId: string) {
-      const t = now();
-      const sessions = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, t));
-      sessions.sort((a, b) => b.lastUsedAt - a.lastUsedAt);
-      return sessions.map((s) => sessionView(s, currentSessionId));
-    },
-
-    async revoke(userId: string, sessionId: string, reason: string) {
-      const own = (await authRepo.sessionsOf(userId)).find((s) => s.id === sessionId && isLive(s, now()));
-      // Another user's session looks like a missing one.
-      if (!own) throw new NotFoundError('Session not found');
-      await authRepo.revokeSessions([sessionId], reason, now());
-      await removeSessionDevices([sessionId]);
-    },
+    list: (userId: string, currentSessionId: string) => liveSessionsOf(userId, now(), currentSessionId),
+    revoke: (userId: string, sessionId: string, reason: string) => revokeUserSession(userId, sessionId, reason, now()),
 
     revokeAll: (userId: string, reason: string, keepSessionId?: string) => revokeUserSessions(userId, reason, now(), keepSessionId),
   };
@@ -245,6 +233,21 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
 
 // Signs a user out of every live session (but `keepSessionId`); used by logout, password reset and admin
 // locks. Their Firebase clients are signed out too (the kept session's app mints a new custom token).
+/** An account's live sessions, the most recently used first (`currentSessionId`'s marked `current`). */
+export async function liveSessionsOf(userId: string, now: number, currentSessionId?: string) {
+  const sessions = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now));
+  sessions.sort((a, b) => b.lastUsedAt - a.lastUsedAt);
+  return sessions.map((s) => sessionView(s, currentSessionId));
+}
+
+/** Ends one live session of the account (its devices stop receiving push); another account's session is a 404. */
+export async function revokeUserSession(userId: string, sessionId: string, reason: string, now: number): Promise<void> {
+  const own = (await authRepo.sessionsOf(userId)).find((s) => s.id === sessionId && isLive(s, now));
+  if (!own) throw new NotFoundError('Session not found');
+  await authRepo.revokeSessions([sessionId], reason, now);
+  await removeSessionDevices([sessionId]);
+}
+
 export async function revokeUserSessions(userId: string, reason: string, now: number, keepSessionId?: string): Promise<number> {
   const ids = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now) && s.id !== keepSessionId).map((s) => s.id);
   await authRepo.revokeSessions(ids, reason, now);
