@@ -88,12 +88,13 @@ function build({ typecheckTests = false } = {}) {
   }
 }
 
-// `web`: the commands that serve or test the console (start, test, test:files, openapi, bench) also install the web
-// package and build the console; the others (a module's run, migrations, deploy:check) need neither.
+// `web`: the commands that serve or test the console (start, test:files, bench) also install the web package and
+// build the console; the tests' type-check needs the package (the typed client's test imports it); the others (a
+// module's run, migrations, deploy:check) need neither.
 function prepare(options = {}) {
   ensureDeps(repoRoot);
   ensureDeps(functionsDir);
-  if (options.web) ensureDeps(webDir);
+  if (options.web || options.typecheckTests) ensureDeps(webDir);
   ensureLocalSecrets();
   build(options);
   if (options.web) buildConsole();
@@ -393,10 +394,11 @@ async function bench() {
 }
 
 async function openapi() {
-  prepare({ web: true });
+  prepare();
+  ensureDeps(webDir); // the typed client's generator
   mustRun(process.execPath, [path.join(repoRoot, 'scripts', 'openapi.cjs')]);
   mustRun(process.execPath, [path.join(repoRoot, 'scripts', 'docs.mjs')]); // the generated parts of docs/
-  buildConsole(); // again: it carries the operations table just written
+  buildConsole(); // after the client: it carries the operations table just written
 }
 
 async function seedExport() {
@@ -466,9 +468,10 @@ function deployCheck() {
 
 // The form checks (functions/.prettierrc.json, functions/eslint.config.mjs): one check each, as `npm test` counts them.
 const FORM_TARGETS = ['src', 'test'];
-// Prettier's layout also covers the web package's sources (with the functions' config: one layout; eslint's rules
-// are the functions' only, the web package is checked by its own type-check).
-const PRETTIER_TARGETS = ['--config', '.prettierrc.json', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`), '../web/client/index.ts', '../web/console/**/*.{ts,tsx}', '../web/scripts/*.mjs'];
+const WEB_LINT_TARGETS = ['console', 'client', 'examples', 'scripts', 'eslint.config.mjs'];
+// Prettier's layout also covers the web package's sources (with the functions' config: one layout); ESLint checks the
+// web package with web/eslint.config.mjs.
+const PRETTIER_TARGETS = ['--config', '.prettierrc.json', ...FORM_TARGETS.map((t) => `${t}/**/*.ts`), '../web/client/index.ts', '../web/console/**/*.{ts,tsx}', '../web/scripts/*.mjs', '../web/eslint.config.mjs'];
 function checkForm() {
   const prettier = path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
   const eslint = path.join(functionsDir, 'node_modules', 'eslint', 'bin', 'eslint.js');
@@ -476,7 +479,10 @@ function checkForm() {
   const format = run(process.execPath, [prettier, '--check', '--log-level', 'warn', ...PRETTIER_TARGETS], { cwd: functionsDir });
   if (format !== 0) log('format: files above differ from prettier\'s layout; `npm run format` rewrites them');
   log('lint (eslint) …');
-  const lint = run(process.execPath, [eslint, '--max-warnings', '0', ...FORM_TARGETS], { cwd: functionsDir });
+  const lintFunctions = run(process.execPath, [eslint, '--max-warnings', '0', ...FORM_TARGETS], { cwd: functionsDir });
+  // The web package with its own config (the hooks rules), by the same ESLint.
+  const lintWeb = run(process.execPath, [eslint, '--max-warnings', '0', ...WEB_LINT_TARGETS], { cwd: webDir });
+  const lint = lintFunctions === 0 && lintWeb === 0 ? 0 : 1;
   return { passed: (format === 0) + (lint === 0), failed: (format !== 0) + (lint !== 0) };
 }
 

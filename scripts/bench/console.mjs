@@ -16,7 +16,7 @@ const BASE = process.env.BENCH_BASE_URL ?? 'http://127.0.0.1:5000';
 const ROUNDS = 20;
 const WARMUP = 3;
 const log = (m) => process.stdout.write(`[superapp]   ${m}\n`);
-const { findChromium, INSTALL_HINT } = createRequire(import.meta.url)('../lib/chromium.cjs');
+const { findChromium, INSTALL_HINT } = require(path.join(root, 'scripts', 'lib', 'chromium.cjs'));
 const CHROMIUM = findChromium();
 
 async function p17() {

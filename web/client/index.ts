@@ -8,7 +8,7 @@ import type { components, operations, paths } from './generated/openapi';
 import { OPERATIONS, type OperationFacts } from './generated/operations';
 
 export type { components, operations, paths };
-export { API_VERSION, ENUMS, OPERATIONS, type OperationFacts } from './generated/operations';
+export { API_VERSION, ENUMS, FIELD_ENUMS, OPERATIONS, type OperationFacts } from './generated/operations';
 export type Schemas = components['schemas'];
 export type ApiErrorBody = Schemas['Error'];
 export type ErrorCode = ApiErrorBody['code'];

@@ -244,6 +244,7 @@ const en = {
   'cms.at': 'When',
   'cms.action': 'Action',
   'cms.version': 'Version',
+  'cms.saveFirst': 'Save the changes before publishing them.',
   'sup.tickets': 'Tickets',
   'sup.canned': 'Canned replies',
   'sup.category': 'Category',
@@ -276,6 +277,7 @@ const en = {
   'sup.newCanned': 'New canned reply',
   'users.signOutAllAsk': 'Sign every device of this account out? It can sign in again.',
   'users.signedOut': '{count} sessions ended.',
+  'users.thisSession': 'this session',
 };
 
 type Key = keyof typeof en;
@@ -521,6 +523,7 @@ const vi: Record<Key, string> = {
   'cms.at': 'Lúc',
   'cms.action': 'Thao tác',
   'cms.version': 'Phiên bản',
+  'cms.saveFirst': 'Lưu thay đổi trước khi xuất bản.',
   'sup.tickets': 'Yêu cầu hỗ trợ',
   'sup.canned': 'Mẫu trả lời',
   'sup.category': 'Nhóm',
@@ -553,6 +556,7 @@ const vi: Record<Key, string> = {
   'sup.newCanned': 'Mẫu trả lời mới',
   'users.signOutAllAsk': 'Đăng xuất mọi thiết bị của tài khoản này? Tài khoản vẫn đăng nhập lại được.',
   'users.signedOut': 'Đã kết thúc {count} phiên.',
+  'users.thisSession': 'phiên này',
 };
 
 const DICTIONARIES: Record<Lang, Record<Key, string>> = { vi, en };

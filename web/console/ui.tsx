@@ -1,8 +1,8 @@
 // The console's building blocks: one list page, one detail layout, buttons that exist only for those allowed to
 // press them, a confirm dialog with an optional reason, toasts, and a hash router.
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../client';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, idempotencyKey } from '../client';
 import { t } from './i18n';
 import { can } from './session';
 import { signal, useSignal } from './state';
@@ -51,21 +51,28 @@ export function Toasts() {
 
 // ---- confirm dialog ----
 interface Ask {
+  id: number;
   message: string;
   reason: 'none' | 'optional' | 'required';
   minLength: number;
   resolve: (answer: { reason: string } | null) => void;
 }
 const asking = signal<Ask | null>(null);
+let askSeq = 0;
 /** Asks before an action; a required reason has at least `minLength` characters (the API's own minimum). */
 export function confirmDialog(message: string, reason: Ask['reason'] = 'none', minLength = 1): Promise<{ reason: string } | null> {
-  return new Promise((resolve) => asking.set({ message, reason, minLength, resolve }));
+  return new Promise((resolve) => asking.set({ id: ++askSeq, message, reason, minLength, resolve }));
 }
 export function Dialogs() {
   const ask = useSignal(asking);
-  const [reason, setReason] = useState('');
-  useEffect(() => setReason(''), [ask]);
   if (!ask) return null;
+  // A new form per question: its reason starts empty at once (reset by an effect, text typed before it ran was lost).
+  return <AskForm key={ask.id} ask={ask} />;
+}
+
+function AskForm(props: { ask: Ask }) {
+  const { ask } = props;
+  const [reason, setReason] = useState('');
   const close = (answer: { reason: string } | null) => {
     asking.set(null);
     ask.resolve(answer);
@@ -74,7 +81,6 @@ export function Dialogs() {
   return (
     <div class="backdrop">
       <form
-        key={ask.message}
         class="dialog"
         role="dialog"
         aria-modal="true"
@@ -137,6 +143,31 @@ export function Action(props: {
   );
 }
 
+/**
+ * One Idempotency-Key per action as asked (what it targets and the answers given, as one string): pressing again after
+ * a timeout retries that same action, a different answer is a new one; `settled` forgets it once the API answered.
+ */
+export function useActionKeys() {
+  const keys = useRef(new Map<string, string>());
+  return useMemo(
+    () => ({
+      keyFor(action: string): string {
+        const key = keys.current.get(action) ?? idempotencyKey();
+        keys.current.set(action, key);
+        return key;
+      },
+      settled(action: string): void {
+        keys.current.delete(action);
+      },
+    }),
+    [],
+  );
+}
+export type ActionKeys = ReturnType<typeof useActionKeys>;
+
+/** The tabs of an area the administrator's permissions open (each names the operation its page calls first). */
+export const openTabs = <T extends { op: readonly [method: string, path: string] }>(tabs: readonly T[]): T[] => tabs.filter((tab) => can(tab.op[0], tab.op[1]));
+
 /** The approve / reject pair of a request waiting for a decision: a rejection asks for its reason. */
 export function Decision(props: {
   approveOp: [method: string, path: string];
@@ -182,9 +213,13 @@ export function Decision(props: {
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; reload: () => void } {
   const [state, setState] = useState<{ data?: T; error?: unknown }>({});
   const [tick, setTick] = useState(0);
+  const loaded = useRef<unknown[]>(deps);
   useEffect(() => {
     let live = true;
-    setState({}); // another record's data is never shown while this one loads
+    // Another record's data is never shown while this one loads; a reload of the same one keeps it meanwhile.
+    const same = loaded.current.length === deps.length && loaded.current.every((d, i) => Object.is(d, deps[i]));
+    loaded.current = deps;
+    if (!same) setState({});
     load().then(
       (data) => live && setState({ data }),
       (error: unknown) => live && setState({ error }),
@@ -192,6 +227,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
     return () => {
       live = false;
     };
+    // The caller names what its load depends on (checked at each call: `useLoad` is one of the linted hooks).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   return { data: state.data, error: state.error, reload: useCallback(() => setTick((n) => n + 1), []) };
 }
@@ -356,7 +393,11 @@ export function ListPage<T>(props: {
       )}
       {error ? <p class="error">{errorText(error)}</p> : null}
       {rows === undefined && !error ? <p class="muted">{t('common.loading')}</p> : null}
-      {rows !== undefined && rows.length === 0 ? <p class="muted">{t('common.empty')}</p> : null}
+      {rows !== undefined && rows.length === 0 ? (
+        <p class="muted" data-testid="list-empty">
+          {t('common.empty')}
+        </p>
+      ) : null}
       {rows !== undefined && rows.length > 0 && (
         <table>
           <thead>

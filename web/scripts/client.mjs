@@ -37,6 +37,12 @@ function operationTable(document) {
   const enums = Object.entries(document.components.schemas)
     .filter(([, schema]) => schema.type === 'string' && Array.isArray(schema.enum))
     .map(([name, schema]) => `  ${name}: ${JSON.stringify(schema.enum).replace(/,/g, ', ')},`);
+  // And the string enums written inline on a named schema's fields ('Order.status'): a list page's status filter.
+  const fieldEnums = Object.entries(document.components.schemas).flatMap(([name, schema]) =>
+    Object.entries(schema.properties ?? {})
+      .filter(([, field]) => field.type === 'string' && Array.isArray(field.enum))
+      .map(([field, { enum: values }]) => `  ${JSON.stringify(`${name}.${field}`)}: ${JSON.stringify(values).replace(/,/g, ', ')},`),
+  );
   const lines = rows.map(
     ([k, row]) =>
       `  ${JSON.stringify(k)}: ${JSON.stringify(row)
@@ -61,6 +67,10 @@ ${lines.join('\n')}
 
 export const ENUMS = {
 ${enums.join('\n')}
+} as const;
+
+export const FIELD_ENUMS = {
+${fieldEnums.join('\n')}
 } as const;
 `;
 }

@@ -279,8 +279,8 @@ describe('admin console (Chromium, through Hosting)', () => {
     const places = await call('GET', '/places/admin?limit=25', { token: operator.accessToken });
     await page.goto(`${CONSOLE_URL}#/catalog/places`);
     expect(places.body.items.length).toBeGreaterThan(0); // the seed's places
-    await page.waitForSelector('[data-testid=page-catalog] tr[data-row]');
-    expect(await page.$$eval('[data-testid=page-catalog] tr[data-row]', (rows) => rows.map((r) => r.getAttribute('data-row')))).toEqual(
+    await page.waitForSelector('[data-testid=page-places] tr[data-row]');
+    expect(await page.$$eval('[data-testid=page-places] tr[data-row]', (rows) => rows.map((r) => r.getAttribute('data-row')))).toEqual(
       places.body.items.map((p: { id: string }) => p.id),
     );
     await page.click('[role=tab]:has-text("Vouchers"), [role=tab]:has-text("Mã giảm giá")');
@@ -317,6 +317,9 @@ describe('admin console (Chromium, through Hosting)', () => {
     expect(opened.status).toBe(201);
     const id = opened.body.id as string;
     await page.goto(`${CONSOLE_URL}#/support/tickets`);
+    // Newest first: other files' open tickets come earlier by due time.
+    await page.selectOption('[data-testid=page-tickets] select[name=order]', 'newest');
+    await page.click('[data-testid=page-tickets] form.filters button[type=submit]');
     await page.waitForSelector(`[data-testid=page-tickets] tr[data-row="${id}"]`, { timeout: 30_000 });
     await page.click(`[data-testid=page-tickets] tr[data-row="${id}"] td:first-child`);
     await page.waitForSelector('[data-testid=ticket-detail] [data-testid=reply]');
@@ -375,12 +378,12 @@ describe('admin console (Chromium, through Hosting)', () => {
       ['rides/trips', 'page-trips', '/rides/admin?limit=25'],
       ['rides/disputes', 'page-disputes', '/rides/admin/disputes?limit=25'],
       ['commerce/deliveries', 'page-deliveries', '/delivery/admin/orders?limit=25'],
-      ['commerce/merchants', 'page-catalog', '/merchants/admin?limit=25'],
+      ['commerce/merchants', 'page-merchants', '/merchants/admin?limit=25'],
       ['bookings/bookings', 'page-bookings', '/admin/bookings?limit=25'],
-      ['bookings/hotels', 'page-catalog', '/hotels/admin?limit=25'],
-      ['bookings/schools', 'page-catalog', '/schools/admin?limit=25'],
-      ['cms/banners', 'page-cms', '/cms/admin/banners?limit=25'],
-      ['cms/pages', 'page-cms', '/cms/admin/pages?limit=25'],
+      ['bookings/hotels', 'page-hotels', '/hotels/admin?limit=25'],
+      ['bookings/schools', 'page-schools', '/schools/admin?limit=25'],
+      ['cms/banners', 'page-cms-banners', '/cms/admin/banners?limit=25'],
+      ['cms/pages', 'page-cms-pages', '/cms/admin/pages?limit=25'],
       ['support/canned', 'page-canned', '/support/admin/canned-replies?limit=25'],
     ];
     for (const [route, testid, path] of pages) {
@@ -389,7 +392,7 @@ describe('admin console (Chromium, through Hosting)', () => {
       await page.goto(`${CONSOLE_URL}#/${route}`);
       const ids = listed.body.items.map((x: { id: string }) => x.id);
       if (ids.length === 0) {
-        await page.waitForSelector(`[data-testid=${testid}] p.muted:has-text("Nothing here"), [data-testid=${testid}] p.muted:has-text("Không có dữ liệu")`);
+        await page.waitForSelector(`[data-testid=${testid}] [data-testid=list-empty]`);
         continue;
       }
       await page.waitForSelector(`[data-testid=${testid}] tr[data-row]`);

@@ -59,15 +59,12 @@ export function ApplicationsPage(props: { kind?: string; id?: string }) {
 
 function ApplicationDetail(props: { kind: Kind; id: string }) {
   const path = { path: { id: props.id } };
-  const state = useLoad(
-    async () =>
-      unwrap(
-        props.kind === 'driver'
-          ? await api.GET('/driver/admin/applications/{id}', { params: path })
-          : await api.GET('/partners/admin/applications/{id}', { params: path }),
-      ),
-    [props.kind, props.id],
-  );
+  const state = useLoad(async () => {
+    const params = { path: { id: props.id } };
+    return unwrap(
+      props.kind === 'driver' ? await api.GET('/driver/admin/applications/{id}', { params }) : await api.GET('/partners/admin/applications/{id}', { params }),
+    );
+  }, [props.kind, props.id]);
   const [decided, setDecided] = useState<Application | undefined>();
   const [capabilities, setCapabilities] = useState<Schemas['DriverCapability'][]>(['RIDE', 'COURIER', 'DELIVERY']);
   const app = decided?.id === props.id ? decided : state.data;
@@ -188,7 +185,7 @@ function Paper(props: { paper: Schemas['KycPaper'] }) {
       live = false;
       if (created) URL.revokeObjectURL(created);
     };
-  }, [props.paper.id]);
+  }, [props.paper.id, props.paper.contentType]);
   const { paper } = props;
   return (
     <figure class="paper" data-paper={paper.kind}>

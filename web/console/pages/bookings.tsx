@@ -1,30 +1,18 @@
 // Bookings: every vertical's bookings (hotels, parking, rental viewings, clinics, schools, home services) to find and
 // cancel (everything paid is refunded by the bookings module), rental deposits in dispute settled for the landlord or
 // the tenant, and the bookable listings (hotels, rentals, clinics, schools) to hide or restore.
-import { unwrap, type Schemas } from '../../client';
+import { FIELD_ENUMS, unwrap, type Schemas } from '../../client';
 import { t, vnd, when } from '../i18n';
-import { api, can } from '../session';
-import { Action, Badge, ListPage, Tabs, confirmDialog, go, toast, type Page } from '../ui';
+import { api } from '../session';
+import { Action, Badge, ListPage, Tabs, confirmDialog, go, openTabs, toast, useActionKeys, type Page } from '../ui';
 import { RecordsList, type RecordKind } from './records';
 
 type Booking = Schemas['Booking'];
 type Deposit = Schemas['RentalDeposit'];
-const VERTICALS: Booking['vertical'][] = ['HOTEL', 'PARKING', 'RENTAL_VIEWING', 'MEDICAL', 'SCHOOL', 'HOME_SERVICE'];
-const STATUSES: Booking['status'][] = [
-  'HELD',
-  'PENDING_PARTNER',
-  'CONFIRMED',
-  'CHECKED_IN',
-  'IN_PROGRESS',
-  'COMPLETED',
-  'CANCELLED',
-  'REJECTED',
-  'NO_SHOW',
-  'EXPIRED',
-];
 const ENDED = new Set<string>(['COMPLETED', 'CANCELLED', 'REJECTED', 'NO_SHOW', 'EXPIRED']);
 
-const LISTINGS = {
+type ListingKind = 'hotels' | 'rentals' | 'clinics' | 'schools';
+const LISTINGS: Record<ListingKind, RecordKind> = {
   hotels: {
     base: '/hotels/admin',
     list: async (query) => unwrap(await api.GET('/hotels/admin', { params: { query } })),
@@ -49,8 +37,7 @@ const LISTINGS = {
     hide: async (id, reason) => unwrap(await api.POST('/schools/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
     restore: async (id) => unwrap(await api.POST('/schools/admin/{id}/restore', { params: { path: { id } } })),
   },
-} satisfies Record<string, RecordKind>;
-type ListingKind = keyof typeof LISTINGS;
+};
 
 const TABS = [
   { id: 'bookings', label: 'bk.bookings', op: ['GET', '/admin/bookings'] },
@@ -63,7 +50,7 @@ const TABS = [
 ] as const;
 
 /** The tabs the administrator's permissions open (bookings.manage, catalog.manage). */
-export const bookingTabs = () => TABS.filter((tab) => can(tab.op[0], tab.op[1]));
+export const bookingTabs = () => openTabs(TABS);
 
 export function BookingsPage(props: { tab?: string }) {
   const tabs = bookingTabs();
@@ -74,7 +61,7 @@ export function BookingsPage(props: { tab?: string }) {
       <Tabs tabs={tabs.map((x) => ({ id: x.id, label: t(x.label) }))} current={tab.id} onChange={(id) => go('bookings', id)} />
       {tab.id === 'bookings' && <Bookings />}
       {tab.id === 'deposits' && <Deposits />}
-      {tab.id in LISTINGS && <RecordsList key={tab.id} kind={LISTINGS[tab.id as ListingKind] as RecordKind} title={t(tab.label)} />}
+      {tab.id in LISTINGS && <RecordsList key={tab.id} kind={LISTINGS[tab.id as ListingKind]} title={t(tab.label)} testid={`page-${tab.id}`} />}
     </>
   );
 }
@@ -96,6 +83,7 @@ const fetchBookings = async (cursor: string | undefined, f: Record<string, strin
   );
 
 function Bookings() {
+  const keys = useActionKeys();
   return (
     <ListPage<Booking>
       testid="page-bookings"
@@ -104,8 +92,8 @@ function Bookings() {
       fetchPage={fetchBookings}
       liveEverySec={15}
       filters={[
-        { name: 'vertical', label: t('bk.vertical'), options: VERTICALS },
-        { name: 'status', label: t('common.status'), options: STATUSES },
+        { name: 'vertical', label: t('bk.vertical'), options: FIELD_ENUMS['Booking.vertical'] },
+        { name: 'status', label: t('common.status'), options: FIELD_ENUMS['Booking.status'] },
         { name: 'consumerId', label: t('com.consumer') },
         { name: 'partnerId', label: t('cat.partner') },
       ]}
@@ -126,7 +114,14 @@ function Bookings() {
             run={async () => {
               const answer = await confirmDialog(t('bk.cancel', { name: b.resource.name }), 'required');
               if (!answer) return;
-              unwrap(await api.POST('/admin/bookings/{id}/cancel', { params: { path: { id: b.id } }, body: { reason: answer.reason } }));
+              const action = `${b.id}\n${answer.reason}`;
+              unwrap(
+                await api.POST('/admin/bookings/{id}/cancel', {
+                  params: { path: { id: b.id }, header: { 'idempotency-key': keys.keyFor(action) } },
+                  body: { reason: answer.reason },
+                }),
+              );
+              keys.settled(action);
               toast(t('common.done'));
               reload();
             }}
@@ -152,11 +147,14 @@ const fetchDeposits = async (cursor: string | undefined, f: Record<string, strin
     : { items: [], nextCursor: null };
 
 function Deposits() {
+  const keys = useActionKeys();
   const settle = async (d: Deposit, to: 'release' | 'refund', reload: () => void) => {
     const answer = await confirmDialog(t(to === 'release' ? 'bk.release' : 'bk.refund', { amount: vnd(d.amountVnd) }), 'required');
     if (!answer) return;
-    const call = { params: { path: { id: d.id } }, body: { reason: answer.reason } };
+    const action = `${d.id}\n${to}\n${answer.reason}`;
+    const call = { params: { path: { id: d.id }, header: { 'idempotency-key': keys.keyFor(action) } }, body: { reason: answer.reason } };
     unwrap(to === 'release' ? await api.POST('/admin/rentals/deposits/{id}/release', call) : await api.POST('/admin/rentals/deposits/{id}/refund', call));
+    keys.settled(action);
     toast(t('common.done'));
     reload();
   };
@@ -170,7 +168,7 @@ function Deposits() {
         fetchPage={fetchDeposits}
         filters={[
           { name: 'partnerId', label: t('cat.partner') },
-          { name: 'status', label: t('common.status'), options: ['HELD', 'RELEASED', 'REFUNDED', 'FORFEITED'] },
+          { name: 'status', label: t('common.status'), options: FIELD_ENUMS['RentalDeposit.status'] },
         ]}
         columns={[
           { label: t('common.created'), cell: (d) => when(d.createdAt) },

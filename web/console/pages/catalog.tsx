@@ -8,8 +8,9 @@ import { RecordsList, openKinds, type RecordKind } from './records';
 
 type Promotion = Schemas['ManagedPromotion'];
 
+type Kind = 'places' | 'pharmacy' | 'parking' | 'fuel' | 'atm' | 'home-services';
 // Each kind: its admin list, hide and restore operations (the paths typed by the client).
-const KINDS = {
+const KINDS: Record<Kind, RecordKind> = {
   places: {
     base: '/places/admin',
     list: async (query) => unwrap(await api.GET('/places/admin', { params: { query } })),
@@ -46,8 +47,7 @@ const KINDS = {
     hide: async (id, reason) => unwrap(await api.POST('/home-services/providers/admin/{id}/hide', { params: { path: { id } }, body: { reason } })),
     restore: async (id) => unwrap(await api.POST('/home-services/providers/admin/{id}/restore', { params: { path: { id } } })),
   },
-} satisfies Record<string, RecordKind>;
-type Kind = keyof typeof KINDS;
+};
 const LABELS: Record<Kind | 'vouchers', Parameters<typeof t>[0]> = {
   places: 'cat.places',
   pharmacy: 'cat.pharmacy',
@@ -68,7 +68,7 @@ export function CatalogPage(props: { kind?: string }) {
   return (
     <>
       <Tabs tabs={tabs.map((id) => ({ id, label: t(LABELS[id]) }))} current={kind} onChange={(id) => go('catalog', id)} />
-      {kind === 'vouchers' ? <Vouchers /> : <RecordsList key={kind} kind={KINDS[kind] as RecordKind} title={t(LABELS[kind])} />}
+      {kind === 'vouchers' ? <Vouchers /> : <RecordsList key={kind} kind={KINDS[kind]} title={t(LABELS[kind])} testid={`page-${kind}`} />}
     </>
   );
 }

@@ -2,34 +2,23 @@
 // unpublish, archive, restore, and roll back to a published version), each app's config (versions, feature flags,
 // maintenance: edited at the revision read, so a newer edit is never overwritten, then published), and the audit.
 import { useState } from 'preact/hooks';
-import { unwrap, type Schemas } from '../../client';
+import { ENUMS, FIELD_ENUMS, unwrap, type Schemas } from '../../client';
 import { lang, t, when } from '../i18n';
 import { api, can } from '../session';
 import { Action, Badge, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, toast, useLoad } from '../ui';
 
 type Surface = Schemas['CmsSurface'];
 type Status = Schemas['CmsBannerRecord']['status'];
-type Move = Schemas['CmsBannerRecord']['allowed'][number];
 type Text = { vi: string; en: string };
-type Version = { version: number; revision: number | null; rollbackOf: number | null; by: string; at: string; note: string | null };
-/** What the list and detail show of a banner, a section or a page. */
-interface Content {
-  id: string;
-  status: Status;
-  draft: { title: Text; surface?: Surface };
-  revision: number;
-  liveVersion: number | null;
-  liveRevision: number | null;
-  latestVersion: number;
-  allowed: Move[];
-  updatedBy: string;
-  updatedAt: string;
-  publishedAt: string | null;
-}
+/** A published version as the versions lists give it (its content aside). */
+type Version = Omit<Schemas['CmsBannerVersion'], 'content'>;
+/** A banner, a section or a page as the admin operations give it. */
+type Content = Schemas['CmsBannerRecord'] | Schemas['CmsSectionRecord'] | Schemas['CmsPageRecord'];
+const surfaceOf = (r: Content): Surface | undefined => ('surface' in r.draft ? r.draft.surface : undefined);
 type Query = { limit: number; cursor?: string; status?: Status; surface?: Surface };
 type Path = { params: { path: { id: string } } };
-const SURFACES: Surface[] = ['CON', 'PAR', 'DRV'];
-const STATUSES: Status[] = ['DRAFT', 'PUBLISHED', 'UNPUBLISHED', 'ARCHIVED'];
+const SURFACES = ENUMS.CmsSurface;
+const STATUSES = FIELD_ENUMS['CmsBannerRecord.status'];
 const local = (text: Text | null | undefined) => (text ? text[lang.get()] || text.vi : '—');
 
 // Each kind's operations, typed by the client (the page kind has no surface filter).
@@ -37,41 +26,41 @@ const KINDS = {
   banners: {
     base: '/cms/admin/banners',
     list: async (query: Query) => unwrap(await api.GET('/cms/admin/banners', { params: { query } })),
-    get: async (id: string) => unwrap(await api.GET('/cms/admin/banners/{id}', at(id))),
+    get: async (id: string) => unwrap(await api.GET('/cms/admin/banners/{id}', idPath(id))),
     versions: async (id: string) => unwrap(await api.GET('/cms/admin/banners/{id}/versions', { params: { path: { id }, query: { limit: 50 } } })),
-    publish: async (id: string, revision: number) => unwrap(await api.POST('/cms/admin/banners/{id}/publish', { ...at(id), body: { revision } })),
-    unpublish: async (id: string) => unwrap(await api.POST('/cms/admin/banners/{id}/unpublish', { ...at(id), body: {} })),
-    archive: async (id: string) => unwrap(await api.DELETE('/cms/admin/banners/{id}', at(id))),
-    restore: async (id: string) => unwrap(await api.POST('/cms/admin/banners/{id}/restore', at(id))),
+    publish: async (id: string, revision: number) => unwrap(await api.POST('/cms/admin/banners/{id}/publish', { ...idPath(id), body: { revision } })),
+    unpublish: async (id: string) => unwrap(await api.POST('/cms/admin/banners/{id}/unpublish', { ...idPath(id), body: {} })),
+    archive: async (id: string) => unwrap(await api.DELETE('/cms/admin/banners/{id}', idPath(id))),
+    restore: async (id: string) => unwrap(await api.POST('/cms/admin/banners/{id}/restore', idPath(id))),
     rollback: async (id: string, version: number, revision: number) =>
-      unwrap(await api.POST('/cms/admin/banners/{id}/rollback', { ...at(id), body: { version, revision } })),
+      unwrap(await api.POST('/cms/admin/banners/{id}/rollback', { ...idPath(id), body: { version, revision } })),
   },
   sections: {
     base: '/cms/admin/sections',
     list: async (query: Query) => unwrap(await api.GET('/cms/admin/sections', { params: { query } })),
-    get: async (id: string) => unwrap(await api.GET('/cms/admin/sections/{id}', at(id))),
+    get: async (id: string) => unwrap(await api.GET('/cms/admin/sections/{id}', idPath(id))),
     versions: async (id: string) => unwrap(await api.GET('/cms/admin/sections/{id}/versions', { params: { path: { id }, query: { limit: 50 } } })),
-    publish: async (id: string, revision: number) => unwrap(await api.POST('/cms/admin/sections/{id}/publish', { ...at(id), body: { revision } })),
-    unpublish: async (id: string) => unwrap(await api.POST('/cms/admin/sections/{id}/unpublish', { ...at(id), body: {} })),
-    archive: async (id: string) => unwrap(await api.DELETE('/cms/admin/sections/{id}', at(id))),
-    restore: async (id: string) => unwrap(await api.POST('/cms/admin/sections/{id}/restore', at(id))),
+    publish: async (id: string, revision: number) => unwrap(await api.POST('/cms/admin/sections/{id}/publish', { ...idPath(id), body: { revision } })),
+    unpublish: async (id: string) => unwrap(await api.POST('/cms/admin/sections/{id}/unpublish', { ...idPath(id), body: {} })),
+    archive: async (id: string) => unwrap(await api.DELETE('/cms/admin/sections/{id}', idPath(id))),
+    restore: async (id: string) => unwrap(await api.POST('/cms/admin/sections/{id}/restore', idPath(id))),
     rollback: async (id: string, version: number, revision: number) =>
-      unwrap(await api.POST('/cms/admin/sections/{id}/rollback', { ...at(id), body: { version, revision } })),
+      unwrap(await api.POST('/cms/admin/sections/{id}/rollback', { ...idPath(id), body: { version, revision } })),
   },
   pages: {
     base: '/cms/admin/pages',
     list: async ({ surface: _surface, ...query }: Query) => unwrap(await api.GET('/cms/admin/pages', { params: { query } })),
-    get: async (id: string) => unwrap(await api.GET('/cms/admin/pages/{id}', at(id))),
+    get: async (id: string) => unwrap(await api.GET('/cms/admin/pages/{id}', idPath(id))),
     versions: async (id: string) => unwrap(await api.GET('/cms/admin/pages/{id}/versions', { params: { path: { id }, query: { limit: 50 } } })),
-    publish: async (id: string, revision: number) => unwrap(await api.POST('/cms/admin/pages/{id}/publish', { ...at(id), body: { revision } })),
-    unpublish: async (id: string) => unwrap(await api.POST('/cms/admin/pages/{id}/unpublish', { ...at(id), body: {} })),
-    archive: async (id: string) => unwrap(await api.DELETE('/cms/admin/pages/{id}', at(id))),
-    restore: async (id: string) => unwrap(await api.POST('/cms/admin/pages/{id}/restore', at(id))),
+    publish: async (id: string, revision: number) => unwrap(await api.POST('/cms/admin/pages/{id}/publish', { ...idPath(id), body: { revision } })),
+    unpublish: async (id: string) => unwrap(await api.POST('/cms/admin/pages/{id}/unpublish', { ...idPath(id), body: {} })),
+    archive: async (id: string) => unwrap(await api.DELETE('/cms/admin/pages/{id}', idPath(id))),
+    restore: async (id: string) => unwrap(await api.POST('/cms/admin/pages/{id}/restore', idPath(id))),
     rollback: async (id: string, version: number, revision: number) =>
-      unwrap(await api.POST('/cms/admin/pages/{id}/rollback', { ...at(id), body: { version, revision } })),
+      unwrap(await api.POST('/cms/admin/pages/{id}/rollback', { ...idPath(id), body: { version, revision } })),
   },
 };
-function at(id: string): Path {
+function idPath(id: string): Path {
   return { params: { path: { id } } };
 }
 type Kind = keyof typeof KINDS;
@@ -156,10 +145,10 @@ function ContentList(props: { kind: Kind }) {
       ...(cursor ? { cursor } : {}),
       ...(f.status ? { status: f.status as Status } : {}),
       ...(f.surface ? { surface: f.surface as Surface } : {}),
-    })) as { items: Content[]; nextCursor: string | null };
+    })) as { items: Content[]; nextCursor: string | null }; // the kind's own record type, one of the three
   return (
     <ListPage<Content>
-      testid="page-cms"
+      testid={`page-cms-${kind}`}
       title={t(LABELS[kind])}
       rowKey={(r) => r.id}
       fetchPage={fetchPage}
@@ -170,7 +159,7 @@ function ContentList(props: { kind: Kind }) {
       ]}
       columns={[
         { label: t('bc.title'), cell: (r) => local(r.draft.title) },
-        ...(kind === 'pages' ? [] : [{ label: t('bc.surfaces'), cell: (r: Content) => r.draft.surface ?? '—' }]),
+        ...(kind === 'pages' ? [] : [{ label: t('bc.surfaces'), cell: (r: Content) => surfaceOf(r) ?? '—' }]),
         { label: t('cms.live'), cell: (r) => (r.liveVersion === null ? '—' : `v${r.liveVersion}`) },
         { label: t('cms.draft'), cell: (r) => (r.liveRevision === r.revision ? t('cms.same') : t('cms.changed', { revision: r.revision })) },
         { label: t('cms.updated'), cell: (r) => `${when(r.updatedAt)} · ${r.updatedBy}` },
@@ -185,10 +174,10 @@ function ContentDetail(props: { kind: Kind; id: string }) {
   const { kind, id } = props;
   const spec = KINDS[kind];
   const state = useLoad(async () => {
-    const [record, versions] = await Promise.all([spec.get(id), spec.versions(id)]);
+    const [record, versions] = await Promise.all([KINDS[kind].get(id), KINDS[kind].versions(id)]);
     return {
-      record: record as unknown as Content & { draft: Record<string, unknown>; live: Record<string, unknown> | null },
-      versions: versions.items as Version[],
+      record: record as Content,
+      versions: versions.items,
     };
   }, [kind, id]);
   return (
@@ -220,42 +209,65 @@ function ContentDetail(props: { kind: Kind; id: string }) {
                 <pre class="content">{r.live ? JSON.stringify(r.live, null, 2) : '—'}</pre>
               </div>
             </div>
-            <h3>{t('cms.versions')}</h3>
-            <table data-testid="cms-versions">
-              <tbody>
-                {versions.map((v) => (
-                  <tr key={v.version}>
-                    <td>v{v.version}</td>
-                    <td>{when(v.at)}</td>
-                    <td>
-                      <code>{v.by}</code>
-                    </td>
-                    <td>{v.rollbackOf ? t('cms.rollbackOf', { version: v.rollbackOf }) : (v.note ?? '')}</td>
-                    <td>
-                      {r.allowed.includes('rollback') && v.version !== r.liveVersion && (
-                        <Action
-                          op={['POST', `${spec.base}/{id}/rollback`]}
-                          variant="secondary"
-                          testid={`rollback-${v.version}`}
-                          run={async () => {
-                            if (!(await confirmDialog(t('cms.rollbackAsk', { version: v.version })))) return;
-                            await spec.rollback(r.id, v.version, r.revision);
-                            toast(t('common.done'));
-                            state.reload();
-                          }}
-                        >
-                          {t('cms.rollback')}
-                        </Action>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Versions
+              versions={versions}
+              liveVersion={r.liveVersion}
+              canRollBack={r.allowed.includes('rollback')}
+              op={['POST', `${spec.base}/{id}/rollback`]}
+              rollBack={(version) => spec.rollback(r.id, version, r.revision)}
+              onDone={state.reload}
+            />
           </>
         )}
       </Loaded>
     </section>
+  );
+}
+
+/** The published versions, each but the live one offered to roll back to (at the draft's revision shown). */
+function Versions(props: {
+  versions: Version[];
+  liveVersion: number | null;
+  canRollBack: boolean;
+  op: [method: string, path: string];
+  rollBack: (version: number) => Promise<unknown>;
+  onDone: () => void;
+}) {
+  return (
+    <>
+      <h3>{t('cms.versions')}</h3>
+      <table data-testid="cms-versions">
+        <tbody>
+          {props.versions.map((v) => (
+            <tr key={v.version}>
+              <td>v{v.version}</td>
+              <td>{when(v.at)}</td>
+              <td>
+                <code>{v.by}</code>
+              </td>
+              <td>{v.rollbackOf ? t('cms.rollbackOf', { version: v.rollbackOf }) : (v.note ?? '')}</td>
+              <td>
+                {props.canRollBack && v.version !== props.liveVersion && (
+                  <Action
+                    op={props.op}
+                    variant="secondary"
+                    testid={`rollback-${v.version}`}
+                    run={async () => {
+                      if (!(await confirmDialog(t('cms.rollbackAsk', { version: v.version })))) return;
+                      await props.rollBack(v.version);
+                      toast(t('common.done'));
+                      props.onDone();
+                    }}
+                  >
+                    {t('cms.rollback')}
+                  </Action>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -269,7 +281,7 @@ function AppConfig(props: { surface: Surface }) {
       loadConfig(surface),
       api.GET('/cms/admin/config/{surface}/versions', { params: { path: { surface }, query: { limit: 20 } } }).then(unwrap),
     ]);
-    return { record, versions: versions.items as Version[] };
+    return { record, versions: versions.items };
   }, [surface]);
   return (
     <section data-testid="cms-config">
@@ -292,6 +304,14 @@ function ConfigEditor(props: { record: ConfigRecord; versions: Version[]; surfac
   const [messageEn, setMessageEn] = useState(r.draft.maintenance.message?.en ?? '');
   const [flags, setFlags] = useState<Record<string, boolean>>(r.draft.flags);
   const live = r.live as ConfigRecord['draft'] | null;
+  // Publish sends the saved draft: while the form holds unsaved edits, it is not offered (it would not publish them).
+  const dirty =
+    minVersion !== r.draft.minVersion ||
+    latestVersion !== r.draft.latestVersion ||
+    maintenance !== r.draft.maintenance.active ||
+    messageVi !== (r.draft.maintenance.message?.vi ?? '') ||
+    messageEn !== (r.draft.maintenance.message?.en ?? '') ||
+    JSON.stringify(flags) !== JSON.stringify(r.draft.flags);
   const path = { params: { path: { surface } } };
   const save = async () => {
     const message = messageVi.trim() || messageEn.trim() ? { vi: messageVi.trim() || messageEn.trim(), en: messageEn.trim() || messageVi.trim() } : null;
@@ -357,7 +377,8 @@ function ConfigEditor(props: { record: ConfigRecord; versions: Version[]; surfac
           <Action op={['PATCH', '/cms/admin/config/{surface}']} variant="secondary" testid="config-save" run={save}>
             {t('common.save')}
           </Action>
-          {r.allowed.includes('publish') && (
+          {dirty ? <span class="muted">{t('cms.saveFirst')}</span> : null}
+          {r.allowed.includes('publish') && !dirty && (
             <Action
               op={['POST', '/cms/admin/config/{surface}/publish']}
               testid="config-publish"
@@ -373,37 +394,14 @@ function ConfigEditor(props: { record: ConfigRecord; versions: Version[]; surfac
           )}
         </div>
       </form>
-      <h3>{t('cms.versions')}</h3>
-      <table data-testid="cms-versions">
-        <tbody>
-          {props.versions.map((v) => (
-            <tr key={v.version}>
-              <td>v{v.version}</td>
-              <td>{when(v.at)}</td>
-              <td>
-                <code>{v.by}</code>
-              </td>
-              <td>{v.rollbackOf ? t('cms.rollbackOf', { version: v.rollbackOf }) : (v.note ?? '')}</td>
-              <td>
-                {r.allowed.includes('rollback') && v.version !== r.liveVersion && (
-                  <Action
-                    op={['POST', '/cms/admin/config/{surface}/rollback']}
-                    variant="secondary"
-                    run={async () => {
-                      if (!(await confirmDialog(t('cms.rollbackAsk', { version: v.version })))) return;
-                      unwrap(await api.POST('/cms/admin/config/{surface}/rollback', { ...path, body: { version: v.version, revision: r.revision } }));
-                      toast(t('common.done'));
-                      props.onDone();
-                    }}
-                  >
-                    {t('cms.rollback')}
-                  </Action>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Versions
+        versions={props.versions}
+        liveVersion={r.liveVersion}
+        canRollBack={r.allowed.includes('rollback')}
+        op={['POST', '/cms/admin/config/{surface}/rollback']}
+        rollBack={async (version) => unwrap(await api.POST('/cms/admin/config/{surface}/rollback', { ...path, body: { version, revision: r.revision } }))}
+        onDone={props.onDone}
+      />
     </>
   );
 }

@@ -1,27 +1,14 @@
 // Commerce: food and pharmacy orders (find, inspect, cancel with a reason: the consumer is refunded by the orders
 // module), parcels (cancel with a reason, the history of moves), and the merchants (hide or restore, pause or resume
 // taking orders).
-import { unwrap, type Schemas } from '../../client';
+import { FIELD_ENUMS, unwrap, type Schemas } from '../../client';
 import { t, vnd, when } from '../i18n';
-import { api, can } from '../session';
-import { Action, Badge, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, toast, useLoad } from '../ui';
+import { api } from '../session';
+import { Action, Badge, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, openTabs, toast, useActionKeys, useLoad, type ActionKeys } from '../ui';
 import { RecordsList, type RecordKind } from './records';
 
 type Order = Schemas['Order'];
 type Delivery = Schemas['Delivery'];
-const ORDER_STATUSES: Order['status'][] = [
-  'AWAITING_PAYMENT',
-  'PLACED',
-  'CONFIRMED',
-  'REJECTED',
-  'PREPARING',
-  'READY_FOR_PICKUP',
-  'COURIER_ASSIGNED',
-  'PICKED_UP',
-  'DELIVERED',
-  'CANCELLED',
-];
-const DELIVERY_STATUSES: Delivery['status'][] = ['CREATED', 'DRIVER_ASSIGNED', 'PICKED_UP', 'DELIVERED', 'CANCELLED', 'NO_DRIVER'];
 const ORDER_ENDED = new Set<string>(['DELIVERED', 'CANCELLED', 'REJECTED']);
 const DELIVERY_ENDED = new Set<string>(['DELIVERED', 'CANCELLED', 'NO_DRIVER']);
 
@@ -39,7 +26,7 @@ const TABS = [
 ] as const;
 
 /** The tabs the administrator's permissions open (orders.manage, delivery.manage, catalog.manage). */
-export const commerceTabs = () => TABS.filter((tab) => can(tab.op[0], tab.op[1]));
+export const commerceTabs = () => openTabs(TABS);
 
 export function CommercePage(props: { tab?: string; id?: string }) {
   const tabs = commerceTabs();
@@ -71,15 +58,24 @@ const fetchOrders = async (cursor: string | undefined, f: Record<string, string>
     }),
   );
 
-async function cancelOrder(order: Order, done: () => void) {
+// With one key per cancellation asked: pressing again after a timeout answers the first result, not a 409.
+async function cancelOrder(order: Order, keys: ActionKeys, done: () => void) {
   const answer = await confirmDialog(t('com.cancelOrder', { id: order.id }), 'required');
   if (!answer) return;
-  unwrap(await api.POST('/orders/admin/{id}/cancel', { params: { path: { id: order.id } }, body: { reason: answer.reason } }));
+  const action = `${order.id}\n${answer.reason}`;
+  unwrap(
+    await api.POST('/orders/admin/{id}/cancel', {
+      params: { path: { id: order.id }, header: { 'idempotency-key': keys.keyFor(action) } },
+      body: { reason: answer.reason },
+    }),
+  );
+  keys.settled(action);
   toast(t('common.done'));
   done();
 }
 
 function Orders() {
+  const keys = useActionKeys();
   return (
     <ListPage<Order>
       testid="page-orders"
@@ -89,7 +85,7 @@ function Orders() {
       onOpen={(o) => go('commerce', 'orders', o.id)}
       liveEverySec={15}
       filters={[
-        { name: 'status', label: t('common.status'), options: ORDER_STATUSES },
+        { name: 'status', label: t('common.status'), options: FIELD_ENUMS['Order.status'] },
         { name: 'sellerKind', label: t('com.seller'), options: ['MERCHANT', 'PHARMACY'] },
         { name: 'consumerId', label: t('com.consumer') },
         { name: 'partnerId', label: t('cat.partner') },
@@ -104,7 +100,7 @@ function Orders() {
       ]}
       actions={(o, reload) =>
         !ORDER_ENDED.has(o.status) && (
-          <Action op={['POST', '/orders/admin/{id}/cancel']} variant="danger" testid={`cancel-order-${o.id}`} run={() => cancelOrder(o, reload)}>
+          <Action op={['POST', '/orders/admin/{id}/cancel']} variant="danger" testid={`cancel-order-${o.id}`} run={() => cancelOrder(o, keys, reload)}>
             {t('com.cancel')}
           </Action>
         )
@@ -115,6 +111,7 @@ function Orders() {
 
 function OrderDetail(props: { id: string }) {
   const state = useLoad(async () => unwrap(await api.GET('/orders/{id}', { params: { path: { id: props.id } } })), [props.id]);
+  const keys = useActionKeys();
   return (
     <section data-testid="order-detail">
       <a href={href('commerce', 'orders')}>← {t('common.back')}</a>
@@ -128,7 +125,7 @@ function OrderDetail(props: { id: string }) {
               <Badge value={o.status} />
               <span class="grow" />
               {!ORDER_ENDED.has(o.status) && (
-                <Action op={['POST', '/orders/admin/{id}/cancel']} variant="danger" testid="cancel-order" run={() => cancelOrder(o, state.reload)}>
+                <Action op={['POST', '/orders/admin/{id}/cancel']} variant="danger" testid="cancel-order" run={() => cancelOrder(o, keys, state.reload)}>
                   {t('com.cancel')}
                 </Action>
               )}
@@ -198,7 +195,7 @@ function Deliveries() {
       rowKey={(d) => d.id}
       fetchPage={fetchDeliveries}
       onOpen={(d) => go('commerce', 'deliveries', d.id)}
-      filters={[{ name: 'status', label: t('common.status'), options: DELIVERY_STATUSES }]}
+      filters={[{ name: 'status', label: t('common.status'), options: FIELD_ENUMS['Delivery.status'] }]}
       columns={[
         { label: t('common.created'), cell: (d) => when(d.createdAt) },
         { label: t('com.sender'), cell: (d) => <code>{d.senderId}</code> },
@@ -290,6 +287,7 @@ function Merchants() {
     <RecordsList
       kind={MERCHANTS}
       title={t('com.merchants')}
+      testid="page-merchants"
       extraColumns={[{ label: t('com.taking'), cell: (m) => (m.paused ? <Badge value="PAUSED" label={t('com.paused')} /> : t('com.open')) }]}
       extraActions={(r, reload) => {
         if (r.status !== 'ACTIVE') return null;

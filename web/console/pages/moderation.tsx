@@ -1,6 +1,6 @@
 // Moderation: the reports of chat messages, reviews and social posts and comments, each queue live (new reports
 // appear without a reload), resolved from the row.
-import { unwrap, type Schemas } from '../../client';
+import { FIELD_ENUMS, unwrap, type Schemas } from '../../client';
 import { t, when } from '../i18n';
 import { api } from '../session';
 import { Action, Badge, ListPage, Tabs, confirmDialog, go, toast } from '../ui';
@@ -58,7 +58,7 @@ function ChatReports() {
       rowKey={(r) => r.id}
       fetchPage={fetchChat}
       initialFilters={{ status: 'OPEN' }}
-      filters={[{ name: 'status', label: t('common.status'), options: ['OPEN', 'DISMISSED', 'ACTIONED'] }]}
+      filters={[{ name: 'status', label: t('common.status'), options: FIELD_ENUMS['ChatReport.status'] }]}
       liveEverySec={10}
       columns={[
         { label: t('mod.reason'), cell: (r) => `${r.reason}${r.note ? ` · ${r.note}` : ''}` },
@@ -96,7 +96,7 @@ function ReviewReports() {
       rowKey={(r) => r.id}
       fetchPage={fetchReviews}
       initialFilters={{ status: 'OPEN' }}
-      filters={[{ name: 'status', label: t('common.status'), options: ['OPEN', 'RESOLVED'] }]}
+      filters={[{ name: 'status', label: t('common.status'), options: FIELD_ENUMS['ReviewReport.status'] }]}
       liveEverySec={10}
       columns={[
         { label: t('mod.reason'), cell: (r) => `${r.reason}${r.note ? ` · ${r.note}` : ''}` },
@@ -141,7 +141,7 @@ function SocialReports() {
       rowKey={(r) => r.id}
       fetchPage={fetchSocial}
       initialFilters={{ status: 'OPEN' }}
-      filters={[{ name: 'status', label: t('common.status'), options: ['OPEN', 'HIDE', 'DISMISS'] }]}
+      filters={[{ name: 'status', label: t('common.status'), options: FIELD_ENUMS['SocialReport.status'] }]}
       liveEverySec={10}
       columns={[
         { label: t('mod.reason'), cell: (r) => `${r.targetType} · ${r.reason}${r.note ? ` · ${r.note}` : ''}` },

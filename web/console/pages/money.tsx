@@ -1,10 +1,10 @@
 // Money: payments with refund (an Idempotency-Key is sent by the client; the API may hold a large refund for a
 // second administrator), withdrawals to approve or reject, a user's wallet with its ledger check, the system accounts.
-import { useRef, useState } from 'preact/hooks';
-import { idempotencyKey, unwrap, type Schemas } from '../../client';
+import { useState } from 'preact/hooks';
+import { FIELD_ENUMS, unwrap, type Schemas } from '../../client';
 import { t, vnd, when } from '../i18n';
 import { api, can } from '../session';
-import { Action, Badge, Decision, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, toast, useLoad } from '../ui';
+import { Action, Badge, Decision, Facts, ListPage, Loaded, Tabs, confirmDialog, go, href, toast, useActionKeys, useLoad } from '../ui';
 
 type Payment = Schemas['Payment'];
 type Withdrawal = Schemas['Withdrawal'];
@@ -70,10 +70,10 @@ function Payments() {
         {
           name: 'status',
           label: t('common.status'),
-          options: ['PENDING', 'AUTHORIZED', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED', 'REFUNDED', 'PARTIALLY_REFUNDED'],
+          options: FIELD_ENUMS['Payment.status'],
         },
-        { name: 'purpose', label: t('money.purpose'), options: ['RIDE', 'TOPUP', 'OTHER', 'ORDER', 'DELIVERY', 'BOOKING', 'RENTAL_DEPOSIT'] },
-        { name: 'method', label: t('money.method'), options: ['WALLET', 'CASH', 'GATEWAY'] },
+        { name: 'purpose', label: t('money.purpose'), options: FIELD_ENUMS['Payment.purpose'] },
+        { name: 'method', label: t('money.method'), options: FIELD_ENUMS['Payment.method'] },
         { name: 'payerId', label: t('money.userId') },
       ]}
       columns={[
@@ -92,7 +92,7 @@ function Payments() {
 function RefundButton(props: { payment: Payment; onDone: () => void }) {
   // One key per refund asked (payment and reason): pressing again after a timeout or an error retries that refund,
   // never a second one; a success forgets it.
-  const keys = useRef(new Map<string, string>());
+  const keys = useActionKeys();
   return (
     <Action
       op={['POST', '/payments/admin/refund']}
@@ -102,15 +102,14 @@ function RefundButton(props: { payment: Payment; onDone: () => void }) {
         const answer = await confirmDialog(`${t('money.refund')} ${vnd(props.payment.refundable)} · ${props.payment.id}`, 'required');
         if (!answer) return;
         const action = `${props.payment.id}\n${answer.reason}`;
-        const key = keys.current.get(action) ?? idempotencyKey();
-        keys.current.set(action, key);
+        const key = keys.keyFor(action);
         const result = unwrap(
           await api.POST('/payments/admin/refund', {
             params: { header: { 'idempotency-key': key } },
             body: { paymentId: props.payment.id, reason: answer.reason },
           }),
         );
-        keys.current.delete(action);
+        keys.settled(action);
         toast(t('money.refunded', { status: result.status }));
         props.onDone();
       }}
@@ -130,7 +129,7 @@ function Withdrawals() {
       initialFilters={{ status: 'PENDING' }}
       liveEverySec={15}
       filters={[
-        { name: 'status', label: t('common.status'), options: ['PENDING', 'APPROVED', 'REJECTED', 'CANCELLED'] },
+        { name: 'status', label: t('common.status'), options: FIELD_ENUMS['Withdrawal.status'] },
         { name: 'userId', label: t('money.userId') },
       ]}
       columns={[
@@ -243,7 +242,7 @@ function StaffRefunds() {
       rowKey={(r) => r.id}
       fetchPage={fetchStaffRefunds}
       initialFilters={{ status: 'PENDING' }}
-      filters={[{ name: 'status', label: t('common.status'), options: ['PENDING', 'APPROVED', 'REJECTED'] }]}
+      filters={[{ name: 'status', label: t('common.status'), options: FIELD_ENUMS['StaffRefund.status'] }]}
       liveEverySec={15}
       columns={[
         { label: t('money.payments'), cell: (r) => <code>{r.paymentId}</code> },
@@ -280,7 +279,7 @@ function Adjustments() {
   const [form, setForm] = useState({ userId: '', amount: '', direction: 'CREDIT' as Adjustment['direction'], reason: '' });
   const [version, setVersion] = useState(0);
   // One key per adjustment asked: pressing again after a timeout retries it, never a second one.
-  const key = useRef<{ action: string; key: string } | undefined>(undefined);
+  const keys = useActionKeys();
   const set = (field: keyof typeof form) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [field]: e.currentTarget.value });
   return (
     <>
@@ -315,9 +314,8 @@ function Adjustments() {
             if (!body.userId || !Number.isSafeInteger(body.amount) || body.amount < 1 || body.reason.length < 3)
               return toast(t('err.generic', { code: 'VALIDATION_FAILED' }), 'error');
             const action = JSON.stringify(body);
-            if (key.current?.action !== action) key.current = { action, key: idempotencyKey() };
-            const made = unwrap(await api.POST('/wallet/admin/adjustments', { params: { header: { 'idempotency-key': key.current.key } }, body }));
-            key.current = undefined;
+            const made = unwrap(await api.POST('/wallet/admin/adjustments', { params: { header: { 'idempotency-key': keys.keyFor(action) } }, body }));
+            keys.settled(action);
             toast(`${t('common.done')} ${made.status}`);
             setForm({ userId: '', amount: '', direction: 'CREDIT', reason: '' });
             setVersion((v) => v + 1);
@@ -332,7 +330,7 @@ function Adjustments() {
         title={t('money.adjustments')}
         rowKey={(a) => a.id}
         fetchPage={fetchAdjustments}
-        filters={[{ name: 'status', label: t('common.status'), options: ['APPLIED', 'PENDING', 'APPROVED', 'REJECTED'] }]}
+        filters={[{ name: 'status', label: t('common.status'), options: FIELD_ENUMS['WalletAdjustmentRecord.status'] }]}
         columns={[
           { label: t('money.userId'), cell: (a) => <a href={href('money', 'wallet', a.userId)}>{a.userId}</a> },
           { label: t('money.amount'), cell: (a) => `${a.direction === 'DEBIT' ? '−' : '+'}${vnd(a.amount)}` },

@@ -1,6 +1,6 @@
 // Overview: the admin overview operation's counters (refreshed every 30 s; the session's samples drawn as a line)
 // and the rides of the last 24 hours when the administrator may see them.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { unwrap } from '../../client';
 import { t } from '../i18n';
 import { api, can } from '../session';
@@ -16,21 +16,26 @@ const readSamples = (): number[] => {
 };
 
 export function OverviewPage() {
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    const timer = setInterval(() => document.visibilityState === 'visible' && setTick((n) => n + 1), 30_000);
-    return () => clearInterval(timer);
-  }, []);
   const overview = useLoad(async () => {
     const data = unwrap(await api.GET('/users/admin/overview'));
     const samples = [...readSamples(), data.total].slice(-60);
     sessionStorage.setItem(SAMPLES_KEY, JSON.stringify(samples));
     return { data, samples };
-  }, [tick]);
+  }, []);
   const rides = useLoad(
     async () => (can('GET', '/rides/admin/stats') ? unwrap(await api.GET('/rides/admin/stats', { params: { query: { hours: 24 } } })) : null),
-    [tick],
+    [],
   );
+  const { reload: reloadOverview } = overview;
+  const { reload: reloadRides } = rides;
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'visible') return;
+      reloadOverview();
+      reloadRides();
+    }, 30_000);
+    return () => clearInterval(timer);
+  }, [reloadOverview, reloadRides]);
   return (
     <section data-testid="page-overview">
       <h2>{t('nav.overview')}</h2>

@@ -41,6 +41,7 @@ const fetcherOf =
 export function RecordsList<T extends RecordRow>(props: {
   kind: RecordKind<T>;
   title: string;
+  testid: string;
   /** More columns after the name (a hotel's stars, a merchant's pause). */
   extraColumns?: { label: string; cell: (row: T) => ComponentChildren }[];
   /** More actions before hide or restore. */
@@ -49,7 +50,7 @@ export function RecordsList<T extends RecordRow>(props: {
   const { kind } = props;
   return (
     <ListPage<T>
-      testid="page-catalog"
+      testid={props.testid}
       title={props.title}
       rowKey={(r) => r.id}
       fetchPage={fetcherOf(kind)}

@@ -1,15 +1,14 @@
 // Rides: the SOS queue (live every 5 s: someone on a trip asked for help), each alert with its ride and place,
 // resolved with a note; the trips (a started trip whose driver cannot end it is completed at the quote or the
-// distance driven); the riders' disputes, rejected or refunded (all the rider paid, or an amount).
-import { unwrap, type Schemas } from '../../client';
+// distance driven); the riders' disputes, rejected or refunded in full (the API's default: all the rider paid).
+import { FIELD_ENUMS, unwrap, type Schemas } from '../../client';
 import { t, vnd, when } from '../i18n';
-import { api, can } from '../session';
-import { Action, Badge, ListPage, Tabs, confirmDialog, go, toast } from '../ui';
+import { api } from '../session';
+import { Action, Badge, ListPage, Tabs, confirmDialog, go, openTabs, toast } from '../ui';
 
 type Sos = Schemas['RideSos'];
 type Ride = Schemas['Ride'];
 type Dispute = Schemas['RideDispute'];
-const RIDE_STATUSES: Ride['status'][] = ['CONFIRMED', 'ARRIVED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED', 'NO_DRIVER', 'EXPIRED'];
 
 const TABS = [
   { id: 'sos', label: 'rides.sos', op: ['GET', '/rides/admin/sos'] },
@@ -17,7 +16,7 @@ const TABS = [
   { id: 'disputes', label: 'rides.disputes', op: ['GET', '/rides/admin/disputes'] },
 ] as const;
 
-export const rideTabs = () => TABS.filter((tab) => can(tab.op[0], tab.op[1]));
+export const rideTabs = () => openTabs(TABS);
 
 export function RidesPage(props: { tab?: string }) {
   const tabs = rideTabs();
@@ -48,7 +47,7 @@ function SosQueue() {
       rowKey={(s) => s.id}
       fetchPage={fetchSos}
       initialFilters={{ status: 'OPEN' }}
-      filters={[{ name: 'status', label: t('common.status'), options: ['OPEN', 'RESOLVED'] }]}
+      filters={[{ name: 'status', label: t('common.status'), options: FIELD_ENUMS['RideSos.status'] }]}
       liveEverySec={5}
       columns={[
         { label: t('common.created'), cell: (s) => when(s.createdAt) },
@@ -119,7 +118,7 @@ function Trips() {
       rowKey={(r) => r.id}
       fetchPage={fetchRides}
       filters={[
-        { name: 'status', label: t('common.status'), options: RIDE_STATUSES },
+        { name: 'status', label: t('common.status'), options: FIELD_ENUMS['Ride.status'] },
         { name: 'riderId', label: t('rides.rider') },
         { name: 'driverId', label: t('rides.driver') },
       ]}
@@ -151,7 +150,7 @@ const fetchDisputes = async (cursor: string | undefined) =>
   unwrap(await api.GET('/rides/admin/disputes', { params: { query: { limit: 25, ...(cursor ? { cursor } : {}) } } }));
 
 function Disputes() {
-  const resolve = async (d: Dispute, outcome: Dispute['outcome'] & string, reload: () => void) => {
+  const resolve = async (d: Dispute, outcome: Schemas['RideDisputeResolve']['outcome'], reload: () => void) => {
     const answer = await confirmDialog(
       outcome === 'REFUNDED' ? t('rides.refundAll', { fare: d.fare === null ? '—' : vnd(d.fare) }) : t('rides.rejectDispute'),
       'required',
@@ -160,7 +159,7 @@ function Disputes() {
     unwrap(
       await api.POST('/rides/admin/disputes/{id}/resolve', {
         params: { path: { id: d.id } },
-        body: { outcome: outcome as 'REJECTED' | 'REFUNDED', note: answer.reason },
+        body: { outcome, note: answer.reason },
       }),
     );
     toast(t('common.done'));

@@ -1,19 +1,19 @@
 // Support: the ticket queue (live every 10 s, overdue ones marked, by due time or newest), a ticket's thread with
 // replies (typed or canned, public or internal notes; one Idempotency-Key per reply written, so pressing again after a
 // timeout never sends it twice) and its moves, and the canned replies.
-import { useRef, useState } from 'preact/hooks';
-import { idempotencyKey, unwrap, type Schemas } from '../../client';
+import { useState } from 'preact/hooks';
+import { FIELD_ENUMS, unwrap, type Schemas } from '../../client';
 import { lang, t, when } from '../i18n';
 import { api, can, me } from '../session';
-import { Action, Badge, Facts, ListPage, Loaded, Tabs, confirmDialog, errorText, go, href, toast, useLoad } from '../ui';
+import { Action, Badge, Facts, ListPage, Loaded, Tabs, confirmDialog, errorText, go, href, openTabs, toast, useActionKeys, useLoad } from '../ui';
 
 type Ticket = Schemas['StaffTicket'];
 type Message = Schemas['StaffTicketMessage'];
 type Canned = Schemas['CannedReply'];
 type Move = 'start' | 'awaitUser' | 'resolve' | 'close';
-const STATUSES: Ticket['status'][] = ['OPEN', 'IN_PROGRESS', 'WAITING_USER', 'RESOLVED', 'CLOSED'];
-const CATEGORIES: Ticket['category'][] = ['SAFETY', 'PAYMENT', 'RIDE', 'ORDER', 'BOOKING', 'ACCOUNT', 'OTHER'];
-const PRIORITIES: Ticket['priority'][] = ['LOW', 'NORMAL', 'HIGH', 'URGENT'];
+const STATUSES = FIELD_ENUMS['StaffTicket.status'];
+const CATEGORIES = FIELD_ENUMS['StaffTicket.category'];
+const PRIORITIES = FIELD_ENUMS['StaffTicket.priority'];
 const MOVES: { move: Move; label: 'sup.start' | 'sup.awaitUser' | 'sup.resolve' | 'sup.close'; path: string }[] = [
   { move: 'start', label: 'sup.start', path: '/support/admin/tickets/{id}/start' },
   { move: 'awaitUser', label: 'sup.awaitUser', path: '/support/admin/tickets/{id}/await-user' },
@@ -25,7 +25,7 @@ const TABS = [
   { id: 'tickets', label: 'sup.tickets', op: ['GET', '/support/admin/tickets'] },
   { id: 'canned', label: 'sup.canned', op: ['GET', '/support/admin/canned-replies'] },
 ] as const;
-export const supportTabs = () => TABS.filter((tab) => can(tab.op[0], tab.op[1]));
+export const supportTabs = () => openTabs(TABS);
 
 export function SupportPage(props: { tab?: string; id?: string }) {
   const tabs = supportTabs();
@@ -216,7 +216,7 @@ function Reply(props: { ticketId: string; canned: Canned[]; onDone: () => void }
   const [internal, setInternal] = useState(false);
   const [awaitUser, setAwaitUser] = useState(false);
   // One key per reply as written: pressing Send again after a timeout retries it; a changed reply is a new one.
-  const key = useRef<{ reply: string; key: string } | null>(null);
+  const keys = useActionKeys();
   const chosen = props.canned.find((c) => c.id === cannedId);
   const empty = !body.trim() && !cannedId;
   return (
@@ -257,14 +257,13 @@ function Reply(props: { ticketId: string; canned: Canned[]; onDone: () => void }
           run={async () => {
             const content = chosen ? { cannedReplyId: chosen.id } : { body: body.trim() };
             const reply = JSON.stringify({ ...content, internal, awaitUser: awaitUser && !internal });
-            if (key.current?.reply !== reply) key.current = { reply, key: idempotencyKey() };
             unwrap(
               await api.POST('/support/admin/tickets/{id}/messages', {
-                params: { path: { id: props.ticketId }, header: { 'idempotency-key': key.current.key } },
+                params: { path: { id: props.ticketId }, header: { 'idempotency-key': keys.keyFor(reply) } },
                 body: { ...content, attachments: [], internal, awaitUser: awaitUser && !internal },
               }),
             );
-            key.current = null;
+            keys.settled(reply);
             setBody('');
             setCannedId('');
             toast(t('sup.sent'));
@@ -327,7 +326,7 @@ function NewCannedReply(props: { onDone: () => void }) {
   const [vi, setVi] = useState('');
   const [en, setEn] = useState('');
   const [category, setCategory] = useState('');
-  const key = useRef<{ draft: string; key: string } | null>(null);
+  const keys = useActionKeys();
   if (!can('POST', '/support/admin/canned-replies')) return null;
   const ready = title.trim().length >= 2 && vi.trim() && en.trim();
   return (
@@ -363,9 +362,8 @@ function NewCannedReply(props: { onDone: () => void }) {
           run={async () => {
             const body = { title: title.trim(), body: { vi: vi.trim(), en: en.trim() }, category: category ? (category as Ticket['category']) : null };
             const draft = JSON.stringify(body);
-            if (key.current?.draft !== draft) key.current = { draft, key: idempotencyKey() };
-            unwrap(await api.POST('/support/admin/canned-replies', { params: { header: { 'idempotency-key': key.current.key } }, body }));
-            key.current = null;
+            unwrap(await api.POST('/support/admin/canned-replies', { params: { header: { 'idempotency-key': keys.keyFor(draft) } }, body }));
+            keys.settled(draft);
             setTitle('');
             setVi('');
             setEn('');

@@ -104,7 +104,8 @@ function UserDetail(props: { id: string }) {
                 {t('users.wallet')}
               </a>
             </div>
-            <RolesEditor user={u} onSaved={setUser} />
+            {/* Afresh with every newer copy of the account (a lock, another save): its lists are never older than its time. */}
+            <RolesEditor key={`${u.id}:${u.updatedAt}`} user={u} onSaved={setUser} />
             {can('GET', '/users/admin/{id}/sessions') && <UserSessions userId={u.id} />}
           </>
         )}
@@ -179,7 +180,7 @@ function RolesEditor(props: { user: AdminUser; onSaved: (u: AdminUser) => void }
 /** An account's live sessions as an administrator sees them: sign one device out, or all of them (no lock). */
 function UserSessions(props: { userId: string }) {
   const path = { params: { path: { id: props.userId } } };
-  const state = useLoad(async () => unwrap(await api.GET('/users/admin/{id}/sessions', path)), [props.userId]);
+  const state = useLoad(async () => unwrap(await api.GET('/users/admin/{id}/sessions', { params: { path: { id: props.userId } } })), [props.userId]);
   return (
     <section class="card" data-testid="user-sessions">
       <header class="row">
@@ -200,42 +201,49 @@ function UserSessions(props: { userId: string }) {
         </Action>
       </header>
       <Loaded state={state}>
-        {(data) =>
-          data.sessions.length === 0 ? (
-            <p class="muted">{t('common.empty')}</p>
-          ) : (
-            <table>
-              <tbody>
-                {data.sessions.map((s) => (
-                  <tr key={s.id} data-row={s.id}>
-                    <td>
-                      {s.surface ?? '—'} · {s.method}
-                    </td>
-                    <td>{s.deviceName ?? s.userAgent ?? '—'}</td>
-                    <td>{s.lastIp ?? s.ip ?? '—'}</td>
-                    <td>{when(s.lastUsedAt)}</td>
-                    <td>
-                      <Action
-                        op={['DELETE', '/users/admin/{id}/sessions/{sessionId}']}
-                        variant="secondary"
-                        testid={`revoke-session-${s.id}`}
-                        run={async () => {
-                          unwrap(await api.DELETE('/users/admin/{id}/sessions/{sessionId}', { params: { path: { id: props.userId, sessionId: s.id } } }));
-                          toast(t('common.done'));
-                          state.reload();
-                        }}
-                      >
-                        {t('users.signOutSession')}
-                      </Action>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
+        {(data) => (
+          <SessionsTable
+            sessions={data.sessions}
+            op={['DELETE', '/users/admin/{id}/sessions/{sessionId}']}
+            signOut={async (sessionId) => {
+              unwrap(await api.DELETE('/users/admin/{id}/sessions/{sessionId}', { params: { path: { id: props.userId, sessionId } } }));
+              toast(t('common.done'));
+              state.reload();
+            }}
+          />
+        )}
       </Loaded>
     </section>
+  );
+}
+
+/** Live sessions, each but the one in use with a sign-out button. */
+function SessionsTable(props: { sessions: Schemas['Session'][]; op: [method: string, path: string]; signOut: (sessionId: string) => Promise<void> }) {
+  if (props.sessions.length === 0) return <p class="muted">{t('common.empty')}</p>;
+  return (
+    <table>
+      <tbody>
+        {props.sessions.map((s) => (
+          <tr key={s.id} data-row={s.id}>
+            <td>
+              {s.surface ?? '—'} · {s.method}
+            </td>
+            <td>{s.deviceName ?? s.userAgent ?? '—'}</td>
+            <td>{s.lastIp ?? s.ip ?? '—'}</td>
+            <td>{when(s.lastUsedAt)}</td>
+            <td>
+              {s.current ? (
+                <Badge value="current" label={t('users.thisSession')} />
+              ) : (
+                <Action op={props.op} variant="secondary" testid={`revoke-session-${s.id}`} run={() => props.signOut(s.id)}>
+                  {t('users.signOutSession')}
+                </Action>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -247,33 +255,14 @@ export function SessionsPage() {
       <h2>{t('users.sessions')}</h2>
       <Loaded state={state}>
         {(data) => (
-          <table>
-            <tbody>
-              {data.sessions.map((s) => (
-                <tr key={s.id}>
-                  <td>{s.surface ?? '—'}</td>
-                  <td>{s.deviceName ?? s.userAgent ?? '—'}</td>
-                  <td>{when(s.lastUsedAt)}</td>
-                  <td>
-                    {s.current ? (
-                      <Badge value="current" />
-                    ) : (
-                      <Action
-                        op={['DELETE', '/auth/sessions/{id}']}
-                        variant="secondary"
-                        run={async () => {
-                          unwrap(await api.DELETE('/auth/sessions/{id}', { params: { path: { id: s.id } } }));
-                          state.reload();
-                        }}
-                      >
-                        {t('users.signOutSession')}
-                      </Action>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SessionsTable
+            sessions={data.sessions}
+            op={['DELETE', '/auth/sessions/{id}']}
+            signOut={async (id) => {
+              unwrap(await api.DELETE('/auth/sessions/{id}', { params: { path: { id } } }));
+              state.reload();
+            }}
+          />
         )}
       </Loaded>
       <button

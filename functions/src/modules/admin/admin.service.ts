@@ -1,4 +1,5 @@
 import { iso, isoOrNull } from '../../platform/kits/time/time';
+import { logger } from '../../platform/core/logging/logger';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { HATS, ROLES, type Hat, type Role } from '../../platform/core/auth/roles';
 import type { AuthContext } from '../../platform/core/auth/access-token';
@@ -61,11 +62,11 @@ export function createAdminService(now: () => number = Date.now) {
     return inTransaction(async (tx) => {
       const user = await accounts.get(id, tx);
       if (!user) throw new NotFoundError('User not found');
+      // Before the change's own reads and refusals (a phone's owner is nobody else's business).
+      assertMayChange(actor, user, false);
       // Checked in the transaction: a whole list written from an older read never overwrites a change made since.
       if (expectedUpdatedAt !== undefined && Date.parse(expectedUpdatedAt) !== user.updatedAt)
         throw new ConflictError('The account changed since you read it', { updatedAt: iso(user.updatedAt) }).withCode('USER_CHANGED');
-      // Before the change's own reads and refusals (a phone's owner is nobody else's business).
-      assertMayChange(actor, user, false);
       const { next, writes } = await apply(user, tx);
       assertMayChange(actor, user, next.phone !== user.phone || next.email !== user.email || next.disabled !== user.disabled);
       await assertNotLastAdmin(tx, user, next);
@@ -212,7 +213,7 @@ export function createAdminService(now: () => number = Date.now) {
     },
 
     // An account's live sessions (devices, sign-in method, addresses): another administrator's only within one's own
-    // permissions, as any change to it.
+    // permissions (the rule of a change to it, applied to this read).
     async sessions(actor: AuthContext, id: string) {
       const user = await accounts.get(id);
       if (!user) throw new NotFoundError('User not found');
@@ -221,14 +222,18 @@ export function createAdminService(now: () => number = Date.now) {
     },
 
     // Signs one device out, or every device (`sessionId` undefined) without locking the account: another
-    // administrator's sessions as its lock (every permission).
+    // administrator's sessions as its lock (every permission). On one's own account, every device but this one.
     async revokeSessions(actor: AuthContext, id: string, sessionId?: string) {
       const user = await accounts.get(id);
       if (!user) throw new NotFoundError('User not found');
       assertMayChange(actor, user, true);
-      if (sessionId === undefined) return { revoked: await revokeUserSessions(id, 'revoked_by_admin', now()) };
-      await revokeUserSession(id, sessionId, 'revoked_by_admin', now());
-      return { revoked: 1 };
+      const keep = actor.userId === id ? actor.sessionId : undefined;
+      let revoked = 1;
+      if (sessionId === undefined) revoked = await revokeUserSessions(id, 'revoked_by_admin', now(), keep);
+      else await revokeUserSession(id, sessionId, 'revoked_by_admin', now());
+      // The sessions keep only a reason: who ended them goes to the log.
+      logger.info('sessions revoked by an administrator', { by: actor.userId, userId: id, sessionId: sessionId ?? null, revoked });
+      return { revoked };
     },
 
     // Locks sign-in; the record stays (and stays listed).

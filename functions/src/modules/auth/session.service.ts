@@ -231,8 +231,6 @@ export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: 
   };
 }
 
-// Signs a user out of every live session (but `keepSessionId`); used by logout, password reset and admin
-// locks. Their Firebase clients are signed out too (the kept session's app mints a new custom token).
 /** An account's live sessions, the most recently used first (`currentSessionId`'s marked `current`). */
 export async function liveSessionsOf(userId: string, now: number, currentSessionId?: string) {
   const sessions = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now));
@@ -248,6 +246,8 @@ export async function revokeUserSession(userId: string, sessionId: string, reaso
   await removeSessionDevices([sessionId]);
 }
 
+// Signs a user out of every live session (but `keepSessionId`); used by logout, password reset and admin
+// locks. Their Firebase clients are signed out too (the kept session's app mints a new custom token).
 export async function revokeUserSessions(userId: string, reason: string, now: number, keepSessionId?: string): Promise<number> {
   const ids = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now) && s.id !== keepSessionId).map((s) => s.id);
   await authRepo.revokeSessions(ids, reason, now);

@@ -66,8 +66,13 @@ describe('GET/DELETE /users/admin/:id/sessions', () => {
     expect((await sessionsOf(user.user.id, consumer)).status).toBe(403);
     expect((await call('DELETE', `/users/admin/${user.user.id}/sessions`, { token: consumer.accessToken })).status).toBe(403);
     const manager = await narrowedAdmin(['users.manage']);
+    const peer = await narrowedAdmin(['users.manage']);
     const wider = await narrowedAdmin(['users.manage', 'payments.manage']);
     try {
+      // A peer within the manager's permissions: listed, but ended only by an administrator holding every permission.
+      expect((await sessionsOf(peer.user.id, manager)).status).toBe(200);
+      expect((await call('DELETE', `/users/admin/${peer.user.id}/sessions`, { token: manager.accessToken })).body.code).toBe('PERMISSION_REQUIRED');
+      expect((await me(peer)).status).toBe(200);
       expect((await sessionsOf(user.user.id, manager)).body.sessions).toHaveLength(1);
       expect(await sessionsOf(wider.user.id, manager)).toMatchObject({ status: 403, body: { code: 'PERMISSION_REQUIRED' } });
       expect((await call('DELETE', `/users/admin/${wider.user.id}/sessions`, { token: manager.accessToken })).body.code).toBe('PERMISSION_REQUIRED');
@@ -77,7 +82,24 @@ describe('GET/DELETE /users/admin/:id/sessions', () => {
       expect((await me(wider)).status).toBe(200);
       expect((await call('DELETE', `/users/admin/${user.user.id}/sessions`, { token: manager.accessToken })).body.revoked).toBe(1);
     } finally {
-      for (const a of [manager, wider]) await call('PATCH', `/users/admin/${a.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+      for (const a of [manager, peer, wider]) await call('PATCH', `/users/admin/${a.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+    }
+  });
+});
+
+describe('an administrator’s own sessions', () => {
+  it('signing every device out keeps the session that asks; the list marks it current', async () => {
+    const self = await registerVerified();
+    await call('PATCH', `/users/admin/${self.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER', 'ADMIN'] } });
+    const other = await passwordLogin(self);
+    try {
+      const res = await call('DELETE', `/users/admin/${self.user.id}/sessions`, { token: self.accessToken });
+      expect(res).toMatchObject({ status: 200, body: { revoked: 1 } });
+      expect((await me(self)).status).toBe(200);
+      expect((await me(other)).body.code).toBe('TOKEN_REVOKED');
+      expect((await sessionsOf(self.user.id, self)).body.sessions).toEqual([expect.objectContaining({ id: self.session.id, current: true })]);
+    } finally {
+      await call('PATCH', `/users/admin/${self.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
     }
   });
 });
@@ -127,9 +149,11 @@ describe('expectedUpdatedAt on PATCH /users/admin/:id and /roles', () => {
 
   it('refuses a malformed time (400) and a body of nothing but the precondition (400)', async () => {
     const target = await registerVerified();
-    for (const body of [{ roles: ['USER'], expectedUpdatedAt: 'yesterday' }]) {
-      expect((await call('PATCH', `/users/admin/${target.user.id}/roles`, { token: admin.accessToken, body })).status).toBe(400);
-    }
+    const malformed = await call('PATCH', `/users/admin/${target.user.id}/roles`, {
+      token: admin.accessToken,
+      body: { roles: ['USER'], expectedUpdatedAt: 'yesterday' },
+    });
+    expect(malformed.status).toBe(400);
     const read = (await call('GET', `/users/admin/${target.user.id}`, { token: admin.accessToken })).body;
     expect((await call('PATCH', `/users/admin/${target.user.id}`, { token: admin.accessToken, body: { expectedUpdatedAt: read.updatedAt } })).status).toBe(400);
   });
