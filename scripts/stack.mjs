@@ -337,10 +337,11 @@ async function checksSideBySide(soundsOut) {
     ['format (prettier --check)', runQuiet(process.execPath, [path.join(functionsDir, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', ...PRETTIER_TARGETS], inFunctions)],
     ['lint (eslint)', runQuiet(process.execPath, [path.join(functionsDir, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--max-warnings', '0', ...FORM_TARGETS], inFunctions)],
     // The web package: the typed client matches openapi/openapi.json, it and the console type-check, the console
-    // builds within its size budget (the browser tests in the smoke tier load this build).
+    // builds within its size budget (the browser tests in the smoke tier load this build), its lint.
     ['typed client is current (web/scripts/client.mjs --check)', runQuiet(process.execPath, [path.join(webDir, 'scripts', 'client.mjs'), '--check'])],
     ['type-check web (client and console)', runQuiet(process.execPath, [path.join(webDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: webDir })],
     ['build the admin console', runQuiet(process.execPath, [path.join(webDir, 'scripts', 'build-console.mjs'), `--json=${path.join(resultsDir, 'console-size.json')}`])],
+    ['lint web (eslint: the hooks rules)', runQuiet(process.execPath, [path.join(functionsDir, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--max-warnings', '0', ...WEB_LINT_TARGETS], { cwd: webDir })],
   ];
   const results = await Promise.all(steps.map(([, p]) => p));
   steps.forEach(([name], i) => {

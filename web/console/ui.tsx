@@ -61,6 +61,8 @@ const asking = signal<Ask | null>(null);
 let askSeq = 0;
 /** Asks before an action; a required reason has at least `minLength` characters (the API's own minimum). */
 export function confirmDialog(message: string, reason: Ask['reason'] = 'none', minLength = 1): Promise<{ reason: string } | null> {
+  // A question still open is answered "cancel" (its button would otherwise wait forever).
+  asking.get()?.resolve(null);
   return new Promise((resolve) => asking.set({ id: ++askSeq, message, reason, minLength, resolve }));
 }
 export function Dialogs() {
@@ -145,7 +147,7 @@ export function Action(props: {
 
 /**
  * One Idempotency-Key per action as asked (what it targets and the answers given, as one string): pressing again after
- * a timeout retries that same action, a different answer is a new one; `settled` forgets it once the API answered.
+ * a timeout retries that same action, a different answer is a new one; `settled` forgets it once the action succeeded.
  */
 export function useActionKeys() {
   const keys = useRef(new Map<string, string>());

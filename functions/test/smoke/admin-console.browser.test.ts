@@ -150,6 +150,19 @@ describe('admin console (Chromium, through Hosting)', () => {
     await page.click('[data-testid=save-roles]');
     await expect(page.textContent('[data-testid=toast-error]')).resolves.toContain('USER_CHANGED');
     expect((await call('GET', `/users/admin/${user.user.id}`, { token: operator.accessToken })).body.roles).toEqual(['USER', 'DRIVER']);
+    // A newer copy of the account reaches the page (its lock): the roles card, with no edits, takes its list and time;
+    // saving then keeps the other administrator's DRIVER instead of writing the page's older list over it.
+    await page.click('[data-testid=lock-user]');
+    await page.click('[data-testid=confirm]');
+    await page.waitForSelector('[data-testid=unlock-user]');
+    const locked = (await call('GET', `/users/admin/${user.user.id}`, { token: operator.accessToken })).body.updatedAt;
+    await page.click('[data-testid=save-roles]');
+    // The save applied (a refused one would leave the account's time as the lock left it).
+    await waitFor(async () =>
+      (await call('GET', `/users/admin/${user.user.id}`, { token: operator.accessToken })).body.updatedAt !== locked ? true : undefined,
+    );
+    const after = await call('GET', `/users/admin/${user.user.id}`, { token: operator.accessToken });
+    expect(after.body).toMatchObject({ roles: ['USER', 'DRIVER'], disabled: true });
   });
 
   inBrowser('locks a user found by email; the API then refuses that user', async (page) => {

@@ -104,8 +104,7 @@ function UserDetail(props: { id: string }) {
                 {t('users.wallet')}
               </a>
             </div>
-            {/* Afresh with every newer copy of the account (a lock, another save): its lists are never older than its time. */}
-            <RolesEditor key={`${u.id}:${u.updatedAt}`} user={u} onSaved={setUser} />
+            <RolesEditor user={u} onSaved={setUser} />
             {can('GET', '/users/admin/{id}/sessions') && <UserSessions userId={u.id} />}
           </>
         )}
@@ -115,64 +114,77 @@ function UserDetail(props: { id: string }) {
 }
 
 function RolesEditor(props: { user: AdminUser; onSaved: (u: AdminUser) => void }) {
-  const [roles, setRoles] = useState<Schemas['Role'][]>(props.user.roles);
-  const [permissions, setPermissions] = useState<Schemas['AdminPermission'][]>(props.user.permissions);
-  const toggle = <T,>(list: T[], value: T): T[] => (list.includes(value) ? list.filter((x) => x !== value) : [...list, value]);
+  const { user } = props;
   return (
     <div class="cards">
-      <div class="card">
-        <h3>{t('users.setRoles')}</h3>
-        {ROLES.map((role) => (
-          <label key={role} class="check">
-            <input type="checkbox" checked={roles.includes(role)} disabled={role === 'USER'} onChange={() => setRoles(toggle(roles, role))} /> {role}
-          </label>
-        ))}
-        <Action
-          op={['PATCH', '/users/admin/{id}/roles']}
-          testid="save-roles"
-          done={t('common.done')}
-          // At the account's time as read: another administrator's change made since is refused (USER_CHANGED), not overwritten.
-          run={async () =>
-            props.onSaved(
-              unwrap(
-                await api.PATCH('/users/admin/{id}/roles', {
-                  params: { path: { id: props.user.id } },
-                  body: { roles, expectedUpdatedAt: props.user.updatedAt },
-                }),
-              ),
-            )
+      <ListEditor
+        title={t('users.setRoles')}
+        options={ROLES}
+        fixed={['USER']}
+        saved={user.roles}
+        savedAt={user.updatedAt}
+        op={['PATCH', '/users/admin/{id}/roles']}
+        testid="save-roles"
+        save={async (roles, expectedUpdatedAt) =>
+          props.onSaved(unwrap(await api.PATCH('/users/admin/{id}/roles', { params: { path: { id: user.id } }, body: { roles, expectedUpdatedAt } })))
+        }
+      />
+      {user.roles.includes('ADMIN') && (
+        <ListEditor
+          title={t('users.setPermissions')}
+          options={PERMISSIONS}
+          saved={user.permissions}
+          savedAt={user.updatedAt}
+          op={['PATCH', '/users/admin/{id}']}
+          testid="save-permissions"
+          save={async (permissions, expectedUpdatedAt) =>
+            props.onSaved(unwrap(await api.PATCH('/users/admin/{id}', { params: { path: { id: user.id } }, body: { permissions, expectedUpdatedAt } })))
           }
-        >
-          {t('common.save')}
-        </Action>
-      </div>
-      {props.user.roles.includes('ADMIN') && (
-        <div class="card">
-          <h3>{t('users.setPermissions')}</h3>
-          {PERMISSIONS.map((p) => (
-            <label key={p} class="check">
-              <input type="checkbox" checked={permissions.includes(p)} onChange={() => setPermissions(toggle(permissions, p))} /> {p}
-            </label>
-          ))}
-          <Action
-            op={['PATCH', '/users/admin/{id}']}
-            testid="save-permissions"
-            done={t('common.done')}
-            run={async () =>
-              props.onSaved(
-                unwrap(
-                  await api.PATCH('/users/admin/{id}', {
-                    params: { path: { id: props.user.id } },
-                    body: { permissions, expectedUpdatedAt: props.user.updatedAt },
-                  }),
-                ),
-              )
-            }
-          >
-            {t('common.save')}
-          </Action>
-        </div>
+        />
       )}
+    </div>
+  );
+}
+
+/**
+ * A whole list (roles, permissions) edited as checkboxes and saved at the account's time it was read from: a newer
+ * copy of the account replaces the list only while it has no unsaved edits; with edits, the save keeps the older time,
+ * so a change made meanwhile is refused (USER_CHANGED) rather than overwritten or silently dropped here.
+ */
+function ListEditor<T extends string>(props: {
+  title: string;
+  options: readonly T[];
+  fixed?: readonly T[];
+  saved: T[];
+  savedAt: string;
+  op: [method: string, path: string];
+  testid: string;
+  save: (list: T[], expectedUpdatedAt: string) => Promise<void>;
+}) {
+  const [edit, setEdit] = useState({ list: props.saved, base: props.saved, at: props.savedAt });
+  const unsaved = (e: typeof edit) => e.list.length !== e.base.length || e.list.some((x) => !e.base.includes(x));
+  if (props.savedAt !== edit.at && !unsaved(edit)) setEdit({ list: props.saved, base: props.saved, at: props.savedAt });
+  const toggle = (value: T) => setEdit({ ...edit, list: edit.list.includes(value) ? edit.list.filter((x) => x !== value) : [...edit.list, value] });
+  return (
+    <div class="card">
+      <h3>{props.title}</h3>
+      {props.options.map((option) => (
+        <label key={option} class="check">
+          <input type="checkbox" checked={edit.list.includes(option)} disabled={props.fixed?.includes(option)} onChange={() => toggle(option)} /> {option}
+        </label>
+      ))}
+      <Action
+        op={props.op}
+        testid={props.testid}
+        done={t('common.done')}
+        run={async () => {
+          await props.save(edit.list, edit.at);
+          // Saved: no unsaved edits left, so the account's new copy (and its time) is taken at the next render.
+          setEdit((e) => ({ ...e, base: e.list }));
+        }}
+      >
+        {t('common.save')}
+      </Action>
     </div>
   );
 }

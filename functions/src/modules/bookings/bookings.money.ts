@@ -117,6 +117,13 @@ export function createBookingMoney(payments: PaymentCommands, commissionBp: numb
     });
   }
 
+  async function markNone(id: string, none: Partial<BookingSettlement>): Promise<void> {
+    if (Object.keys(none).length === 0) return;
+    await inTransaction(async (tx) => {
+      if (await bookingsRepo.get(id, tx)) bookingsRepo.markSettled(tx, id, none, now());
+    });
+  }
+
   return {
     /**
      * Settles an ended booking's money, each step once (the refund by its key, the payout by its mark in the
@@ -126,22 +133,19 @@ export function createBookingMoney(payments: PaymentCommands, commissionBp: numb
       // The marks as they stand now, not as the trigger's snapshot saw them (a rerun after a step).
       const marks: Partial<BookingSettlement> = (await bookingsRepo.get(b.id))?.settlement ?? {};
       const { refundVnd, earnedVnd } = settlementOf({ ...b, settlement: marks });
-      const none: Partial<BookingSettlement> = {};
-      if (refundVnd > 0 && b.payment.paymentId !== null) {
-        if (marks.refund === undefined) await refund(b, refundVnd);
-      } else if (marks.refund === undefined) none.refund = 'NONE';
-      let earned = earnedVnd;
+      const refundDue = refundVnd > 0 && b.payment.paymentId !== null;
       const extra = b.extraCharge?.feeVnd ?? 0;
-      if (extra > 0) {
-        if (marks.extra === undefined && (await chargeExtra(b))) earned = vnd(earned + extra);
-      } else if (marks.extra === undefined) none.extra = 'NONE';
+      // The steps nothing is due for are marked first: a reader who sees the payout DONE sees every other mark too.
+      const none: Partial<BookingSettlement> = {};
+      if (!refundDue && marks.refund === undefined) none.refund = 'NONE';
+      if (extra <= 0 && marks.extra === undefined) none.extra = 'NONE';
+      await markNone(b.id, none);
+      if (refundDue && marks.refund === undefined) await refund(b, refundVnd);
+      let earned = earnedVnd;
+      if (extra > 0 && marks.extra === undefined && (await chargeExtra(b))) earned = vnd(earned + extra);
       if (earned > 0) {
         if (marks.payout === undefined) await payOut(b, earned);
-      } else if (marks.payout === undefined) none.payout = 'NONE';
-      if (Object.keys(none).length > 0)
-        await inTransaction(async (tx) => {
-          if (await bookingsRepo.get(b.id, tx)) bookingsRepo.markSettled(tx, b.id, none, now());
-        });
+      } else if (marks.payout === undefined) await markNone(b.id, { payout: 'NONE' });
       return { refundVnd, earnedVnd: earned };
     },
     /** A payment that came too late for its booking (expired, cancelled) or for one paid already: all of it back. */

@@ -134,6 +134,21 @@ describe('expectedUpdatedAt on PATCH /users/admin/:id and /roles', () => {
     expect((await call('PATCH', `/users/admin/${target.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } })).status).toBe(200);
   });
 
+  it('an administrator refused the change is refused for that, not told the account’s time', async () => {
+    const manager = await narrowedAdmin(['users.manage']);
+    const wider = await narrowedAdmin(['users.manage', 'payments.manage']);
+    try {
+      const stale = await call('PATCH', `/users/admin/${wider.user.id}/roles`, {
+        token: manager.accessToken,
+        body: { roles: ['USER'], expectedUpdatedAt: '2020-01-01T00:00:00.000Z' },
+      });
+      expect(stale).toMatchObject({ status: 403, body: { code: 'PERMISSION_REQUIRED' } });
+      expect(stale.body.details?.updatedAt).toBeUndefined();
+    } finally {
+      for (const a of [manager, wider]) await call('PATCH', `/users/admin/${a.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
+    }
+  });
+
   it('two saves racing from one read: one applies, the other is refused', async () => {
     const target = await registerVerified();
     const read = (await call('GET', `/users/admin/${target.user.id}`, { token: admin.accessToken })).body;
