@@ -1,5 +1,5 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db } from '../../platform/core/firebase/firebase';
+import { db, firestoreApi } from '../../platform/core/firebase/firebase';
 import { paginate, type PageRequest } from '../../platform/kits/firestore/paginate';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import {
@@ -110,6 +110,17 @@ export const promotionsRepo = {
   async anyLeft(promotionId: string): Promise<boolean> {
     const snap = await db().collection(PROMOTIONS).doc(promotionId).collection(PROMOTION_SHARDS).where('remaining', '>', 0).limit(1).select().get();
     return !snap.empty;
+  },
+  /** Uses left over every shard: one aggregate query (billed a read per 1,000 shards), not a read per shard. */
+  async remainingTotal(promotionId: string): Promise<number> {
+    const { AggregateField } = firestoreApi();
+    const snap = await db()
+      .collection(PROMOTIONS)
+      .doc(promotionId)
+      .collection(PROMOTION_SHARDS)
+      .aggregate({ left: AggregateField.sum('remaining') })
+      .get();
+    return Math.round(snap.data().left ?? 0);
   },
   /** Uses left per shard, read outside a transaction (a hint of where to try). */
   async shardsLeft(promotionId: string, count: number): Promise<number[]> {
