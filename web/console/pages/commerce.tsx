@@ -291,31 +291,21 @@ function Merchants() {
       extraColumns={[{ label: t('com.taking'), cell: (m) => (m.paused ? <Badge value="PAUSED" label={t('com.paused')} /> : t('com.open')) }]}
       extraActions={(r, reload) => {
         if (r.status !== 'ACTIVE') return null;
-        return r.paused ? (
+        // A paused store takes no orders until resumed: one button, the move the store's state allows.
+        const move = r.paused ? 'resume' : 'pause';
+        return (
           <Action
-            op={['POST', '/merchants/{id}/resume']}
+            op={['POST', `/merchants/{id}/${move}`]}
             variant="secondary"
-            testid={`resume-${r.id}`}
+            testid={`${move}-${r.id}`}
             run={async () => {
-              unwrap(await api.POST('/merchants/{id}/resume', { params: { path: { id: r.id } } }));
+              const call = { params: { path: { id: r.id } } };
+              unwrap(move === 'resume' ? await api.POST('/merchants/{id}/resume', call) : await api.POST('/merchants/{id}/pause', call));
               toast(t('common.done'));
               reload();
             }}
           >
-            {t('com.resume')}
-          </Action>
-        ) : (
-          <Action
-            op={['POST', '/merchants/{id}/pause']}
-            variant="secondary"
-            testid={`pause-${r.id}`}
-            run={async () => {
-              unwrap(await api.POST('/merchants/{id}/pause', { params: { path: { id: r.id } } }));
-              toast(t('common.done'));
-              reload();
-            }}
-          >
-            {t('com.pause')}
+            {t(move === 'resume' ? 'com.resume' : 'com.pause')}
           </Action>
         );
       }}
