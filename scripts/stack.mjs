@@ -21,8 +21,8 @@ const resultsDir = path.join(repoRoot, '.cache', 'test-results');
 // modules flag (plain Node 24 needs none).
 const JEST_NODE_FLAGS = '--experimental-vm-modules --no-warnings=ExperimentalWarning';
 // Jest workers for the emulator tiers (override with TEST_WORKERS; 1 runs them in band).
-// Six on the 2-core CI machine: the files mostly wait on the emulators; four left 23 % of the CPU idle (the parallel
-// tier 400 s, npm test 581 s; six: 324 s and 465 s, 8 % idle, on the same machine the same hour; docs/testing.md).
+// Six on the 2-core CI machine: the files mostly wait on the emulators, and four left a quarter of the CPU idle
+// (docs/testing.md, "Time budget").
 const TEST_WORKERS = Number(process.env.TEST_WORKERS) || 6;
 
 function run(cmd, args, options = {}) {
@@ -248,7 +248,7 @@ async function test() {
   // The production smoke script runs against this stack too (through Hosting, as against a deployment).
   const smokeOut = path.join(resultsDir, 'smoke.txt');
   const smoke = `"${process.execPath}" "${path.join(repoRoot, 'scripts', 'smoke.mjs')}" --base-url ${BASE_URL} --otp-inbox ${env.SINKS_URL} --docs on > "${smokeOut}" 2>&1`;
-  // Test files mostly wait on the emulators, so six workers share two cores well; the serial project (files
+  // Test files mostly wait on the emulators, so more workers than cores pay off (TEST_WORKERS); the serial project (files
   // asserting whole-database facts) runs alone afterwards, whatever the first run's outcome. The markers time the tiers.
   const touch = (name) => `touch "${mark(name)}"`;
   const emulatorTests = [

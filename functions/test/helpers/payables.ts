@@ -6,9 +6,12 @@ import { RIDES } from '../../src/modules/rides/rides.collections';
 
 // Rides as the rides module stores them, for the tests of what uses a ride as a payable (vouchers): its rider, status,
 // quote and final fare. The ride flow itself is rides.test.ts's.
-export async function seedRide(riderId: string, opts: { status?: RideStatus; quote?: number; fare?: number | null } = {}): Promise<string> {
+export async function seedRide(
+  riderId: string,
+  opts: { status?: RideStatus; quote?: number; fare?: number | null; pickupCell?: string; createdAt?: Timestamp } = {},
+): Promise<string> {
   const id = `ride-${randomUUID().slice(0, 12)}`;
-  const t = Timestamp.now();
+  const t = opts.createdAt ?? Timestamp.now();
   const at = { lat: 10.7769, lng: 106.7009 };
   await db()
     .collection(RIDES)
@@ -22,7 +25,7 @@ export async function seedRide(riderId: string, opts: { status?: RideStatus; quo
       rideClass: 'MOTORBIKE',
       pickup: at,
       dropoff: at,
-      pickupCell: 'w3gv',
+      pickupCell: opts.pickupCell ?? 'w3gv',
       quote: { fare: opts.quote ?? 100_000, distanceM: 5_000, durationSec: 900, surgeBp: 10_000 },
       paymentMethod: 'CASH',
       holdPaymentId: null,

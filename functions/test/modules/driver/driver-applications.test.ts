@@ -163,12 +163,21 @@ describe('the driver profile', () => {
     await decide(driver.applicationId, { status: 'APPROVED' });
     const token = driver.tokens.accessToken;
     expect((await call('PATCH', '/driver/me/status', { token, body: { status: 'ONLINE' } })).body.status).toBe('ONLINE');
-    // Writes go by clock second: start early in one so that both reports below fall in it.
-    while (Date.now() % 1000 > 300) await new Promise((r) => setTimeout(r, 20));
-    const located = await call('POST', '/driver/me/location', { token, body: { lat: 10.7769, lng: 106.7009, heading: 90 } });
-    expect(located.body).toMatchObject({ accepted: true, coalesced: false });
-    // A second report within the second is coalesced: answered, not written.
-    expect((await call('POST', '/driver/me/location', { token, body: { lat: 10.78, lng: 106.71 } })).body.coalesced).toBe(true);
+    // Writes go by clock second: start early in one so that both reports below fall in it, and try again when a loaded
+    // machine let the pair straddle two seconds (the API shares this clock).
+    for (let attempt = 1; ; attempt++) {
+      // A retry starts in a second no report has touched yet.
+      if (attempt > 1) await new Promise((r) => setTimeout(r, 1_005 - (Date.now() % 1000)));
+      while (Date.now() % 1000 > 300) await new Promise((r) => setTimeout(r, 20));
+      const started = Date.now();
+      const located = await call('POST', '/driver/me/location', { token, body: { lat: 10.7769, lng: 106.7009, heading: 90 } });
+      expect(located.body).toMatchObject({ accepted: true, coalesced: false });
+      const again = await call('POST', '/driver/me/location', { token, body: { lat: 10.78, lng: 106.71 } });
+      if (Math.floor(started / 1000) !== Math.floor(Date.now() / 1000) && attempt < 5) continue;
+      // A second report within the second is coalesced: answered, not written.
+      expect(again.body.coalesced).toBe(true);
+      break;
+    }
     const me = (await call('GET', '/driver/me', { token })).body;
     expect(me.lastLocation).toMatchObject({ lat: 10.7769, lng: 106.7009, heading: 90, speedKmh: null });
     expect((await call('POST', '/driver/me/location', { token, body: { lat: 91, lng: 0 } })).status).toBe(400);

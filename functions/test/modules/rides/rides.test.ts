@@ -10,7 +10,7 @@ import { expectAllPublished, expectPublished } from '../../helpers/contract';
 import { area, drive, onlineDriver, type Driver } from '../../helpers/drivers';
 import { localSecret, requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
-import { deleteAll } from '../../helpers/cleanup';
+import { seedRide } from '../../helpers/payables';
 import { INBOX, REALTIME } from '../../../src/modules/notifications/notifications.collections';
 import { DRIVER_LOCATIONS } from '../../../src/modules/driver/driver.collections';
 import { RIDES } from '../../../src/modules/rides/rides.collections';
@@ -76,23 +76,11 @@ describe('quotes', () => {
     const crowded = area();
     const cell = geohashOf(crowded.near(0)).slice(0, 5);
     const recent = Timestamp.fromMillis(Date.now() - 60_000);
-    const batch = db().batch();
-    const demand = Array.from({ length: 12 }, () => db().collection(RIDES).doc(`surge-${randomUUID()}`));
-    for (const [i, ride] of demand.entries())
-      batch.set(ride, {
-        riderId: `r-${i}`,
-        participants: [`r-${i}`],
-        status: 'NO_DRIVER',
-        pickupCell: cell,
-        createdAt: recent,
-        updatedAt: recent,
-      });
-    await batch.commit();
+    // Whole rides as the module stores them (the admin ride list shows them), only created within the surge's window.
+    await Promise.all(Array.from({ length: 12 }, (_, i) => seedRide(`r-${i}`, { status: 'NO_DRIVER', pickupCell: cell, createdAt: recent })));
     const surged = (
       await call('POST', '/rides/quote', { token: busy.accessToken, body: { ...trip, pickup: crowded.near(0), dropoff: crowded.near(3_000, 2_000) } })
     ).body.quotes[0];
-    // The demand rides are partial documents (only what the surge counts): the admin's ride list could not answer them.
-    await deleteAll(demand);
     expect(calmQuote.surge).toBe(1);
     expect(surged.surge).toBe(2);
     expect(surged.fare).toBeGreaterThanOrEqual(calmQuote.fare * 2 - 1_000);
