@@ -104,19 +104,26 @@ export const onSosCreated = typedTrigger(
   collectionRecords<SosRecord>(),
   async ({ after: sos }, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) => {
     if (!sos) return 0;
-    const { users } = await accountDirectory.list({ role: 'ADMIN', limit: 100 }, 'system:sos');
-    const admins = users.filter((u) => !u.disabled).map((u) => ({ userId: u.id, surface: 'CON' as const, locale: localeOf(u) }));
-    if (admins.length === 0) return 0;
-    await hub.dispatch(
-      RIDE_EVENTS.notice({
-        event: 'ride.sos',
-        recipients: admins,
-        entityId: sos.rideId,
-        occurrence: sos.id,
-        text: RIDE_TEXTS.text('ride.sos', { role: sos.role, message: sos.message }),
-        params: { rideId: sos.rideId, sosId: sos.id },
-      }),
-    );
-    return admins.length;
+    // Page by page through every administrator (the list is newest first: one page alone missed the oldest).
+    let heard = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await accountDirectory.list({ role: 'ADMIN', limit: 100, cursor }, 'system:sos');
+      const admins = page.users.filter((u) => !u.disabled).map((u) => ({ userId: u.id, surface: 'CON' as const, locale: localeOf(u) }));
+      if (admins.length > 0)
+        await hub.dispatch(
+          RIDE_EVENTS.notice({
+            event: 'ride.sos',
+            recipients: admins,
+            entityId: sos.rideId,
+            occurrence: sos.id,
+            text: RIDE_TEXTS.text('ride.sos', { role: sos.role, message: sos.message }),
+            params: { rideId: sos.rideId, sosId: sos.id },
+          }),
+        );
+      heard += admins.length;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    return heard;
   },
 );

@@ -11,6 +11,8 @@ import { area, drive, onlineDriver, type Driver } from '../../helpers/drivers';
 import { localSecret, requireEmulators } from '../../helpers/emulators';
 import { waitFor } from '../../helpers/wait';
 import { seedRide } from '../../helpers/payables';
+import { deleteAll } from '../../helpers/cleanup';
+import { newUserRecord, USERS } from '../../../src/modules/users/users.model';
 import { INBOX, REALTIME } from '../../../src/modules/notifications/notifications.collections';
 import { DRIVER_LOCATIONS } from '../../../src/modules/driver/driver.collections';
 import { RIDES } from '../../../src/modules/rides/rides.collections';
@@ -490,5 +492,45 @@ describe('around the trip', () => {
     const resolved = await call('POST', `/rides/admin/sos/${raised.body.id}/resolve`, { token: admin.accessToken, body: { note: 'Called the rider: safe' } });
     expect(resolved.body).toMatchObject({ status: 'RESOLVED', resolvedBy: admin.user.id, note: 'Called the rider: safe' });
     expect((await call('POST', `/rides/admin/sos/${raised.body.id}/resolve`, { token: driver.accessToken, body: {} })).status).toBe(403);
+  });
+
+  it('an SOS reaches every administrator past the first hundred (the oldest included)', async () => {
+    const admin = await adminTokens();
+    // A hundred newer administrators: the admin list is newest first, so the run's first administrator is past them.
+    const newer = Array.from({ length: 100 }, (_, i) => ({
+      ...newUserRecord({
+        id: `sos-admin-${randomUUID()}`,
+        email: null,
+        name: `SOS admin ${i}`,
+        passwordHash: null,
+        emailVerified: true,
+        provider: null,
+        now: Date.now(),
+      }),
+      roles: ['USER', 'ADMIN'],
+    }));
+    const batch = db().batch();
+    for (const user of newer) batch.set(db().collection(USERS).doc(user.id), user);
+    await batch.commit();
+    try {
+      const here = area();
+      await onlineDriver(here.near(300));
+      const rider = await registerVerified();
+      const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
+      const raised = await call('POST', `/rides/${ride.id}/sos`, {
+        token: rider.accessToken,
+        body: { message: 'Help' },
+        headers: { 'idempotency-key': key() },
+      });
+      expect(raised.status).toBe(201);
+      const heardBy = async (userId: string) =>
+        (await db().collection(INBOX).where('recipientId', '==', userId).where('event', '==', 'ride.sos').get()).docs.some(
+          (d) => d.get('data.deepLink.params.sosId') === raised.body.id,
+        ) || undefined;
+      await waitFor(() => heardBy(admin.user.id), { timeoutMs: 30_000, what: "the SOS notice to the run's first administrator" });
+      expect(await heardBy(newer[0].id)).toBe(true);
+    } finally {
+      await deleteAll(newer.map((u) => db().collection(USERS).doc(u.id)));
+    }
   });
 });
