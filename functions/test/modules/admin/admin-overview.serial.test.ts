@@ -33,10 +33,16 @@ describe('overview', () => {
 
 describe('the last ADMIN', () => {
   it('cannot be demoted or locked; once another admin exists it can', async () => {
-    // Leave exactly one active admin: demote every other one (restored at the end).
-    const others = (await call('GET', '/users/admin?role=ADMIN&disabled=false&limit=100', { token: admin.accessToken })).body.users
-      .map((u: { id: string }) => u.id)
-      .filter((id: string) => id !== admin.user.id);
+    // Leave exactly one active admin: demote every other one, every page of them (restored at the end).
+    const others: string[] = [];
+    for (let cursor = ''; ;) {
+      const page = (
+        await call('GET', `/users/admin?role=ADMIN&disabled=false&limit=100${cursor && `&cursor=${encodeURIComponent(cursor)}`}`, { token: admin.accessToken })
+      ).body;
+      others.push(...page.users.map((u: { id: string }) => u.id).filter((id: string) => id !== admin.user.id));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
     for (const id of others) await call('PATCH', `/users/admin/${id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } });
     try {
       expect((await call('PATCH', `/users/admin/${admin.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER'] } })).status).toBe(409);
