@@ -1,6 +1,6 @@
 import { timestampOf } from '../../platform/kits/time/time';
 import type { Transaction } from 'firebase-admin/firestore';
-import { db, firestoreApi, isAlreadyExists } from '../../platform/core/firebase/firebase';
+import { db, firestoreApi, inTransaction, isAlreadyExists } from '../../platform/core/firebase/firebase';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
 import {
   AUTH_DAILY_SENDS,
@@ -58,13 +58,24 @@ export const authRepo = {
   async sessionsOf(userId: string): Promise<SessionRecord[]> {
     return (await sessions().where('userId', '==', userId).get()).docs.map((d) => d.data());
   },
-  // Batches of at most 500 writes: an account may have more sessions than one batch takes.
-  async revokeSessions(ids: string[], reason: string, now: number): Promise<void> {
+  /**
+   * Ends the sessions among `ids` that are still unrevoked when a transaction reads them (one ended meanwhile keeps its
+   * time and reason, and is not counted twice): how many it ended. At most 500 a transaction: an account may have more.
+   */
+  async revokeSessions(ids: string[], reason: string, now: number): Promise<number> {
+    let ended = 0;
     for (let i = 0; i < ids.length; i += 500) {
-      const writer = db().batch();
-      for (const id of ids.slice(i, i + 500)) writer.update(col(AUTH_SESSIONS).doc(id), { revokedAt: now, revokeReason: reason });
-      await writer.commit();
+      const refs = ids.slice(i, i + 500).map((id) => sessions().doc(id));
+      ended += await inTransaction(async (tx) => {
+        const unrevoked = (await tx.getAll(...refs)).map((snap) => snap.data()).filter((s): s is SessionRecord => s !== undefined && s.revokedAt === null);
+        for (const s of unrevoked) this.txRevokeSession(tx, s.id, reason, now);
+        return unrevoked.length;
+      });
     }
+    return ended;
+  },
+  txRevokeSession(tx: Tx, id: string, reason: string, now: number): void {
+    tx.update(col(AUTH_SESSIONS).doc(id), { revokedAt: now, revokeReason: reason });
   },
   async touchSession(id: string, now: number): Promise<void> {
     await col(AUTH_SESSIONS).doc(id).update({ lastUsedAt: now });

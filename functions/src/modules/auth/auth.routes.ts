@@ -314,8 +314,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       response: { description: 'Number of sessions revoked.', schema: RevokedCountSchema },
       handler: async ({ body, auth: a }) => {
         if (body.allSessions) return { revoked: await sessions.revokeAll(me(a).userId, 'logout_all') };
-        await sessions.revoke(me(a).userId, me(a).sessionId, 'logout');
-        return { revoked: 1 };
+        return { revoked: await sessions.signOut(me(a).userId, me(a).sessionId) };
       },
     }),
   ];

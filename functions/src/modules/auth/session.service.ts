@@ -196,6 +196,8 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
 
     list: (userId: string, currentSessionId: string) => liveSessionsOf(userId, now(), currentSessionId),
     revoke: (userId: string, sessionId: string, reason: string) => revokeUserSession(userId, sessionId, reason, now()),
+    /** The caller's own session signed out: 0 when a racing sign-out ended it first. */
+    signOut: (userId: string, sessionId: string) => endSession(userId, sessionId, 'logout', now()),
 
     revokeAll: (userId: string, reason: string, keepSessionId?: string) => revokeUserSessions(userId, reason, now(), keepSessionId),
   };
@@ -238,21 +240,36 @@ export async function liveSessionsOf(userId: string, now: number, currentSession
   return sessions.map((s) => sessionView(s, currentSessionId));
 }
 
-/** Ends one live session of the account (its devices stop receiving push); another account's session is a 404. */
+/**
+ * Ends one live session of the account (its devices stop receiving push): 1, or 0 when it is not the account's or not
+ * live. Read and ended in one transaction, so of racing calls one ends it and the others change nothing.
+ */
+async function endSession(userId: string, sessionId: string, reason: string, now: number): Promise<0 | 1> {
+  const outcome = await inTransaction(async (tx) => {
+    const session = await authRepo.txGetSession(tx, sessionId);
+    if (!session || session.userId !== userId) return 'not-theirs' as const;
+    if (!isLive(session, now)) return 'ended-before' as const;
+    authRepo.txRevokeSession(tx, sessionId, reason, now);
+    return 'ended' as const;
+  });
+  // Its devices go whoever ended it (again: the call that did may have died before removing them).
+  if (outcome !== 'not-theirs') await removeSessionDevices([sessionId]);
+  return outcome === 'ended' ? 1 : 0;
+}
+
+/** Ends one live session of the account; another account's session, or one ended already, is a 404. */
 export async function revokeUserSession(userId: string, sessionId: string, reason: string, now: number): Promise<void> {
-  const own = (await authRepo.sessionsOf(userId)).find((s) => s.id === sessionId && isLive(s, now));
-  if (!own) throw new NotFoundError('Session not found');
-  await authRepo.revokeSessions([sessionId], reason, now);
-  await removeSessionDevices([sessionId]);
+  if (!(await endSession(userId, sessionId, reason, now))) throw new NotFoundError('Session not found');
 }
 
 // Signs a user out of every live session (but `keepSessionId`); used by logout, password reset and admin
 // locks. Their Firebase clients are signed out too (the kept session's app mints a new custom token).
 export async function revokeUserSessions(userId: string, reason: string, now: number, keepSessionId?: string): Promise<number> {
-  const ids = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now) && s.id !== keepSessionId).map((s) => s.id);
-  await authRepo.revokeSessions(ids, reason, now);
-  // Signed-out devices stop receiving push.
-  await removeSessionDevices(ids);
+  const live = (await authRepo.sessionsOf(userId)).filter((s) => isLive(s, now) && s.id !== keepSessionId).map((s) => s.id);
+  // Only those this call ended count (a racing sign-out may have ended some).
+  const ended = await authRepo.revokeSessions(live, reason, now);
+  // Signed-out devices stop receiving push (all of them again: a racing call may have died before its removal).
+  await removeSessionDevices(live);
   await revokeFirebaseSignIns(userId);
-  return ids.length;
+  return ended;
 }

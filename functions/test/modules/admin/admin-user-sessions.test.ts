@@ -50,6 +50,23 @@ describe('GET/DELETE /users/admin/:id/sessions', () => {
     expect((await call('GET', `/users/admin/${user.user.id}`, { token: admin.accessToken })).body.disabled).toBe(false);
   });
 
+  it('three revokes of one session racing: one ends it, the others are 404; two “every device” racing end each session once', async () => {
+    const user = await registerVerified();
+    const [phone, tablet] = [await passwordLogin(user), await passwordLogin(user)];
+    const one = () => call('DELETE', `/users/admin/${user.user.id}/sessions/${phone.session.id}`, { token: admin.accessToken });
+    const raced = await Promise.all([one(), one(), one()]);
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 404, 404]);
+    expect(await me(phone)).toMatchObject({ status: 401, body: { code: 'TOKEN_REVOKED' } });
+    expect((await me(tablet)).status).toBe(200);
+
+    const all = () => call('DELETE', `/users/admin/${user.user.id}/sessions`, { token: admin.accessToken });
+    const ended = await Promise.all([all(), all()]);
+    expect(ended.map((r) => r.status)).toEqual([200, 200]);
+    // The two live sessions (the first sign-in and the tablet), each counted by the call that ended it.
+    expect(ended[0].body.revoked + ended[1].body.revoked).toBe(2);
+    expect((await sessionsOf(user.user.id)).body.sessions).toEqual([]);
+  });
+
   it('another account’s session id is a 404 and ends nothing; unknown accounts and malformed ids 404 (as every path id)', async () => {
     const [owner, other] = [await registerVerified(), await registerVerified()];
     const res = await call('DELETE', `/users/admin/${other.user.id}/sessions/${owner.session.id}`, { token: admin.accessToken });
