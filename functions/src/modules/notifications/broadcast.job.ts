@@ -11,7 +11,7 @@ import type { Hub } from './hub';
 import { BROADCAST_PAGE_SIZE, BROADCASTS, INBOX } from './notifications.model';
 import { typedCollection } from '../../platform/kits/firestore/records';
 import { NOTIFICATIONS_EVENTS } from './notifications.events';
-import { accountsWithHatPage } from '../users';
+import { activeAccountsPage } from '../users';
 
 // admin.broadcast as a resumable job: `broadcasts/{id}` holds the message and the progress (which app,
 // the last account id done, counts). Each page of accounts is dispatched through the hub (inbox items
@@ -153,7 +153,7 @@ export async function runBroadcast(id: string, opts: RunOptions): Promise<'done'
       if (opts.budgetMs !== undefined && now() - started >= opts.budgetMs) return 'more';
       const surface = current.surfaces[current.surfaceIndex];
       const earlierSurfaces = current.surfaces.slice(0, current.surfaceIndex);
-      const accounts = await accountsWithHatPage(surface, current.cursor, pageSize);
+      const accounts = await activeAccountsPage({ hat: surface }, current.cursor, pageSize);
       const ids = accounts.map((a) => a.id);
       // This page's items: its accounts not reached on an earlier app of the list (one item per account,
       // its id has no surface), whether created now or by a run that died before saving this page.

@@ -6,7 +6,7 @@ import { ACTIVE_STATUSES, rideChatContext, rideDocument, type RideRecord } from 
 import { RIDE_TEXTS, type CancelReason } from './rides.texts';
 import { closeContextConversation } from '../chat';
 import type { SosRecord } from './rides.repo';
-import { accountDirectory, localeOf } from '../users';
+import { activeAccountsPage } from '../users';
 import { ridesServiceFor } from './rides.wiring';
 
 // The service's own reasons (by their code, which only the service sets) are said in the reader's language; a
@@ -99,31 +99,34 @@ export const onRideWritten = typedTrigger(
   },
 );
 
+// Administrators per hub dispatch of an SOS (a broadcast's audience page is as large).
+const SOS_PAGE_SIZE = 500;
+
 /** Every administrator hears an SOS (at least once; ids derive from the alert, so a repeat adds nothing). */
 export const onSosCreated = typedTrigger(
   collectionRecords<SosRecord>(),
-  async ({ after: sos }, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config)) => {
+  async ({ after: sos }, config: Readonly<AppConfig>, hub: Pick<Hub, 'dispatch'> = notificationHub(config), pageSize: number = SOS_PAGE_SIZE) => {
     if (!sos) return 0;
-    // Page by page through every administrator (the list is newest first: one page alone missed the oldest).
+    // Every administrator, a page at a time (ordered by id, so accounts made meanwhile move no boundary).
     let heard = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await accountDirectory.list({ role: 'ADMIN', limit: 100, cursor }, 'system:sos');
-      const admins = page.users.filter((u) => !u.disabled).map((u) => ({ userId: u.id, surface: 'CON' as const, locale: localeOf(u) }));
-      if (admins.length > 0)
+    let afterId: string | null = null;
+    for (;;) {
+      const page = await activeAccountsPage({ role: 'ADMIN' }, afterId, pageSize);
+      if (page.length > 0)
         await hub.dispatch(
           RIDE_EVENTS.notice({
             event: 'ride.sos',
-            recipients: admins,
+            recipients: page.map((admin) => ({ userId: admin.id, surface: 'CON' as const, locale: admin.locale })),
             entityId: sos.rideId,
             occurrence: sos.id,
             text: RIDE_TEXTS.text('ride.sos', { role: sos.role, message: sos.message }),
             params: { rideId: sos.rideId, sosId: sos.id },
           }),
         );
-      heard += admins.length;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+      heard += page.length;
+      if (page.length < pageSize) break;
+      afterId = page[page.length - 1].id;
+    }
     return heard;
   },
 );

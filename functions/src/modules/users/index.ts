@@ -5,7 +5,7 @@ import { usersAdminRepo, usersRepo } from './users.repo';
 export type { UserRecord, AuthProvider, AccountStatus } from './users.model';
 export type { UserPatch, UserListFilter } from './users.repo';
 export { newUserRecord, normalizeRoles, toProfile, hatsFor, unlockedHats, localeOf } from './users.model';
-export { changedFields, accountsWithHatPage, accountReader } from './users.repo';
+export { changedFields, activeAccountsPage, accountReader } from './users.repo';
 export { UserProfileSchema } from './users.schemas';
 
 /**

@@ -7,6 +7,7 @@ import { collectionRecords } from '../../platform/core/module/triggers';
 import { phoneLookupKeys } from '../../platform/core/http/contact';
 import { localeOf, queryFields, USER_EMAILS, USER_PHONES, USERS, type UserRecord } from './users.model';
 import type { Locale } from '../../platform/kits/i18n';
+import type { Hat, Role } from '../../platform/core/auth/roles';
 
 export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
 // The account fields the stored query fields (hats, search prefixes) derive from.
@@ -208,10 +209,22 @@ export const usersAdminRepo = {
   },
 };
 
-// One page of the accounts that hold a hat and can sign in (broadcasts), ordered by id, after `afterId`:
-// ids and hats only (select), not whole accounts.
-export async function accountsWithHatPage(hat: string, afterId: string | null, limit: number): Promise<Array<{ id: string; hats: string[] }>> {
-  let query = users().where('hats', 'array-contains', hat).where('disabled', '==', false).orderBy('__name__').select('hats').limit(limit);
+/**
+ * One page of the accounts not disabled that hold a hat or a role, ordered by id, after `afterId`: ids, hats and
+ * language only (select), not whole accounts. System fan-outs (broadcasts, an SOS to every administrator) page with
+ * it: by id, so a page boundary stays put while accounts are added.
+ */
+export async function activeAccountsPage(
+  holding: { hat: Hat } | { role: Role },
+  afterId: string | null,
+  limit: number,
+): Promise<Array<{ id: string; hats: string[]; locale: Locale }>> {
+  const [field, value] = 'hat' in holding ? ['hats', holding.hat] : ['roles', holding.role];
+  let query = users().where(field, 'array-contains', value).where('disabled', '==', false).orderBy('__name__').select('hats', 'locale').limit(limit);
   if (afterId) query = query.startAfter(afterId);
-  return (await query.get()).docs.map((d) => ({ id: d.id, hats: (d.get('hats') as string[] | undefined) ?? [] }));
+  return (await query.get()).docs.map((d) => ({
+    id: d.id,
+    hats: (d.get('hats') as string[] | undefined) ?? [],
+    locale: localeOf({ locale: d.get('locale') as Locale | undefined }),
+  }));
 }

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Timestamp } from 'firebase-admin/firestore';
 import { RIDE_SYSTEM_REASONS, signQuote } from '../../../src/modules/rides/rides.model';
+import { onSosCreated } from '../../../src/modules/rides/rides.triggers';
+import type { DispatchInput } from '../../../src/modules/notifications/hub';
+import type { DocumentEvent } from '../../../src/platform/core/module/module';
+import { testConfig } from '../../helpers/config';
 import { quoteKeyOf } from '../../../src/modules/rides/rides.service';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { geohashOf } from '../../../src/platform/kits/geo/geo';
@@ -494,43 +498,51 @@ describe('around the trip', () => {
     expect((await call('POST', `/rides/admin/sos/${raised.body.id}/resolve`, { token: driver.accessToken, body: {} })).status).toBe(403);
   });
 
-  it('an SOS reaches every administrator past the first hundred (the oldest included)', async () => {
+  it('an SOS reaches every active administrator page by page, in id order (both ends of the id space, not the disabled)', async () => {
     const admin = await adminTokens();
-    // A hundred newer administrators: the admin list is newest first, so the run's first administrator is past them.
-    const newer = Array.from({ length: 100 }, (_, i) => ({
-      ...newUserRecord({
-        id: `sos-admin-${randomUUID()}`,
-        email: null,
-        name: `SOS admin ${i}`,
-        passwordHash: null,
-        emailVerified: true,
-        provider: null,
-        now: Date.now(),
-      }),
+    const adminRecord = (id: string, disabled = false) => ({
+      ...newUserRecord({ id, email: null, name: 'SOS admin', passwordHash: null, emailVerified: true, provider: null, now: Date.now() }),
       roles: ['USER', 'ADMIN'],
-    }));
+      disabled,
+    });
+    // Ids that sort before and after any other account's, and a disabled administrator.
+    const [first, last, disabled] = [adminRecord(`000sos-${randomUUID()}`), adminRecord(`zzzsos-${randomUUID()}`), adminRecord(`zzzsos-${randomUUID()}`, true)];
     const batch = db().batch();
-    for (const user of newer) batch.set(db().collection(USERS).doc(user.id), user);
+    for (const { id, ...user } of [first, last, disabled]) batch.set(db().collection(USERS).doc(id), user);
     await batch.commit();
     try {
-      const here = area();
-      await onlineDriver(here.near(300));
-      const rider = await registerVerified();
-      const ride = (await book(rider, { pickup: here.near(0), dropoff: here.near(2_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' })).body;
-      const raised = await call('POST', `/rides/${ride.id}/sos`, {
-        token: rider.accessToken,
-        body: { message: 'Help' },
-        headers: { 'idempotency-key': key() },
-      });
-      expect(raised.status).toBe(201);
-      const heardBy = async (userId: string) =>
-        (await db().collection(INBOX).where('recipientId', '==', userId).where('event', '==', 'ride.sos').get()).docs.some(
-          (d) => d.get('data.deepLink.params.sosId') === raised.body.id,
-        ) || undefined;
-      await waitFor(() => heardBy(admin.user.id), { timeoutMs: 30_000, what: "the SOS notice to the run's first administrator" });
-      expect(await heardBy(newer[0].id)).toBe(true);
+      const pages: string[][] = [];
+      const hub = { dispatch: async (input: DispatchInput) => (pages.push(input.recipients.map((r) => r.userId)), []) };
+      const sos = {
+        rideId: `R-${randomUUID()}`,
+        raisedBy: admin.user.id,
+        role: 'RIDER',
+        message: 'Help',
+        location: null,
+        status: 'OPEN',
+        note: null,
+        resolvedBy: null,
+        resolvedAt: null,
+        createdAt: Date.now(),
+      };
+      const event: DocumentEvent = {
+        id: `evt-${randomUUID()}`,
+        time: new Date().toISOString(),
+        params: {},
+        before: undefined,
+        after: { id: `S-${randomUUID()}`, data: sos },
+      };
+      const heard = await onSosCreated(event, testConfig(), hub, 2);
+      const ids = pages.flat();
+      expect(pages.length).toBeGreaterThan(1);
+      expect(pages.every((page) => page.length > 0 && page.length <= 2)).toBe(true);
+      expect(ids).toEqual([...new Set(ids)].sort());
+      expect(heard).toBe(ids.length);
+      expect(ids).toEqual(expect.arrayContaining([first.id, admin.user.id, last.id]));
+      expect(ids).not.toContain(disabled.id);
+      expect([ids[0], ids.at(-1)]).toEqual([first.id, last.id]);
     } finally {
-      await deleteAll(newer.map((u) => db().collection(USERS).doc(u.id)));
+      await deleteAll([first, last, disabled].map((u) => db().collection(USERS).doc(u.id)));
     }
   });
 });
