@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { BOOKINGS } from '../../../src/modules/bookings/bookings.collections';
+import { onBookingWritten } from '../../../src/modules/bookings/bookings.triggers';
+import { db } from '../../../src/platform/core/firebase/firebase';
+import type { DocumentEvent } from '../../../src/platform/core/module/module';
 import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
+import { testConfig } from '../../helpers/config';
 import { requireEmulators } from '../../helpers/emulators';
 import { area } from '../../helpers/geo';
 import { inboxOf } from '../../helpers/notifications';
@@ -150,6 +155,40 @@ describe('hotel stays', () => {
     const nights = await call('GET', `/hotels/${hotel.id}/rooms/deluxe_double/availability?from=${dateIn(1)}&to=${dateIn(1)}`, { token: user.accessToken });
     expect(nights.body.nights[0].roomsLeft).toBe(2);
     expect((await call('POST', `/bookings/${booked.body.booking.id}/cancel`, { token: user.accessToken, body: {} })).body.code).toBe('BOOKING_TRANSITION');
+  });
+
+  it('a cancellation’s settlement delivered three times at once refunds and pays out once', async () => {
+    const hotel = await hotelWith(2, { cancellation: { freeUntilHours: 72, lateFeeBp: 5_000 } });
+    const booked = await book(user, hotel.id, { checkIn: dateIn(1), checkOut: dateIn(2) });
+    const id = booked.body.booking.id as string;
+    const price = booked.body.booking.priceVnd as number;
+    const [wallet, earned] = [await balance(user), await earnings(owner)];
+    const confirmed = (await db().collection(BOOKINGS).doc(id).get()).data()!;
+    const cancelled = await call('POST', `/bookings/${id}/cancel`, { token: user.accessToken, body: {} });
+    expect(cancelled.status).toBe(200);
+    const stored = (await db().collection(BOOKINGS).doc(id).get()).data()!;
+    // The change as the trigger first sees it (no settlement mark yet), delivered twice more beside the real delivery.
+    const event = (): DocumentEvent => ({
+      id: `evt-${id}`,
+      time: new Date().toISOString(),
+      params: { bookingId: id },
+      before: { id, data: confirmed },
+      after: { id, data: { ...stored, settlement: {} } },
+    });
+    await Promise.all([onBookingWritten(event(), testConfig()), onBookingWritten(event(), testConfig())]);
+    const settled = await waitFor(
+      async () => {
+        const seen = await call('GET', `/bookings/${id}`, { token: user.accessToken });
+        return seen.body.settlement.payout === 'DONE' ? seen.body : undefined;
+      },
+      { what: 'the settlement' },
+    );
+    expect(settled.settlement).toEqual({ refund: 'DONE', extra: 'NONE', payout: 'DONE' });
+    // Past the real delivery too: nothing more moves.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect([await balance(user), await earnings(owner)]).toEqual([wallet + price / 2, earned + (price / 2) * 0.9]);
+    expect((await ledgerCheck(user.user.id)).ok).toBe(true);
+    expect((await ledgerCheck(owner.user.id)).ok).toBe(true);
   });
 
   it('the partner’s queue and moves: its staff see and check in; another partner and another guest get 404; a consumer cannot check in; too early is 409', async () => {
