@@ -6,7 +6,7 @@ import { listen } from './http';
 /**
  * The API in-process with the in-process API's configuration (test/helpers/inprocess-api.ts) and `overrides`, on its own port: for the few tests that
  * need another switch than npm test's (the timing tests need real password hashes: BCRYPT_COST 10, where npm test
- * runs at 4). Pass `api` to `call` or `registerVerified`; `close()` when done.
+ * runs at 4). Pass `api` to `call` or `signUpByMail` (whose hash the API makes); `close()` when done.
  */
 export async function apiWith(overrides: Record<string, string>): Promise<{ api: string; close(): Promise<void> }> {
   const config = parseConfig({ ...functionsEnv(), ...overrides });

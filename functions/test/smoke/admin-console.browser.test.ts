@@ -3,7 +3,7 @@
 // the API.
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { adminTokens, codeSubject, emailOtpLogin, registerVerified, type Tokens } from '../helpers/accounts';
+import { adminTokens, codeSubject, emailOtpLogin, signUpByMail, type Tokens } from '../helpers/accounts';
 import { call, uniqueEmail } from '../helpers/api';
 import { CONSOLE_URL, withBrowser } from '../helpers/browser';
 import { directBetween, sendText } from '../helpers/chat';
@@ -25,7 +25,7 @@ const { inBrowser } = withBrowser();
 let operator: Tokens & { email: string };
 beforeAll(async () => {
   const admin = await adminTokens();
-  operator = await registerVerified({ name: 'Console Operator' });
+  operator = await signUpByMail({ name: 'Console Operator' });
   const promoted = await call('PATCH', `/users/admin/${operator.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER', 'ADMIN'] } });
   expect(promoted.status).toBe(200);
 });
@@ -135,7 +135,7 @@ describe('admin console (Chromium, through Hosting)', () => {
   });
 
   inBrowser('signs one of a user’s devices out from its page; a role list saved from an older read is refused, not written over', async (page) => {
-    const user = await registerVerified({ name: 'Console Two Phones' });
+    const user = await signUpByMail({ name: 'Console Two Phones' });
     const second = await emailOtpLogin(user.email, 'CON');
     await page.goto(`${CONSOLE_URL}#/users/${user.user.id}`);
     await page.waitForSelector(`[data-testid=user-sessions] tr[data-row="${second.session.id}"]`);
@@ -166,7 +166,7 @@ describe('admin console (Chromium, through Hosting)', () => {
   });
 
   inBrowser('locks a user found by email; the API then refuses that user', async (page) => {
-    const victim = await registerVerified({ name: 'Console Lock Target' });
+    const victim = await signUpByMail({ name: 'Console Lock Target' });
     expect((await call('GET', '/users/me', { token: victim.accessToken })).status).toBe(200);
     await page.goto(`${CONSOLE_URL}#/users`);
     await page.fill('input[name=q]', victim.email);
@@ -184,7 +184,7 @@ describe('admin console (Chromium, through Hosting)', () => {
   });
 
   inBrowser('refunds a mock top-up (a key is sent for the retry-safe refund) and the wallet shows the change', async (page) => {
-    const payer = await registerVerified({ name: 'Console Payer' });
+    const payer = await signUpByMail({ name: 'Console Payer' });
     const topUp = await postTopUp(payer, 20_000);
     expect([topUp.status, topUp.body.status]).toEqual([201, 'SUCCEEDED']);
     const paymentId = topUp.body.id as string;
@@ -230,7 +230,7 @@ describe('admin console (Chromium, through Hosting)', () => {
   inBrowser('a chat report appears in the moderation queue without a reload and is actioned from its row', async (page) => {
     await page.goto(`${CONSOLE_URL}#/moderation/chat`);
     await page.waitForSelector('[data-testid=page-chat-reports]');
-    const [sender, reporter] = [await registerVerified({ name: 'Spammer' }), await registerVerified({ name: 'Reporter' })];
+    const [sender, reporter] = [await signUpByMail({ name: 'Spammer' }), await signUpByMail({ name: 'Reporter' })];
     const message = await sendText(sender, await directBetween(sender, reporter), 'Mua ngay thuốc giảm cân!!!');
     const report = await call('POST', `/chat/messages/${message.body.id}/report`, { token: reporter.accessToken, body: { reason: 'SPAM' } });
     expect(report.status).toBe(201);
@@ -246,7 +246,7 @@ describe('admin console (Chromium, through Hosting)', () => {
     await page.waitForSelector('[data-testid=page-sos]');
     const here = area();
     await onlineDriver(here.near(100));
-    const rider = await registerVerified({ name: 'Console Rider' });
+    const rider = await signUpByMail({ name: 'Console Rider' });
     const ride = await call('POST', '/rides', {
       token: rider.accessToken,
       body: { pickup: here.near(0), dropoff: here.near(3_000), vehicleType: 'MOTORBIKE', paymentMethod: 'CASH' },
@@ -272,7 +272,7 @@ describe('admin console (Chromium, through Hosting)', () => {
   });
 
   inBrowser('a small wallet adjustment applies at once and the wallet shows it', async (page) => {
-    const user = await registerVerified({ name: 'Console Adjusted' });
+    const user = await signUpByMail({ name: 'Console Adjusted' });
     await page.goto(`${CONSOLE_URL}#/money/adjustments`);
     await page.fill('input[name=userId]', user.user.id);
     await page.fill('input[name=amount]', '5000');
@@ -303,7 +303,7 @@ describe('admin console (Chromium, through Hosting)', () => {
   inBrowser('a food order is found in the orders page, opened and cancelled with a reason; the API shows it cancelled by an administrator', async (page) => {
     const here = area();
     const { seller } = await storeAt(here, 'Console Phở');
-    const consumer = await registerVerified({ name: 'Console Diner' });
+    const consumer = await signUpByMail({ name: 'Console Diner' });
     const { order } = await placeOrder(consumer, seller, here, { method: 'CASH' });
     expect(order.status).toBe('PLACED');
     await page.goto(`${CONSOLE_URL}#/commerce/orders`);
@@ -321,7 +321,7 @@ describe('admin console (Chromium, through Hosting)', () => {
   });
 
   inBrowser('a support ticket is answered from its thread: the user sees the reply, never the internal note', async (page) => {
-    const user = await registerVerified({ name: 'Console Ticket' });
+    const user = await signUpByMail({ name: 'Console Ticket' });
     const opened = await call('POST', '/support/tickets', {
       token: user.accessToken,
       body: { category: 'PAYMENT', subject: 'Charged twice for a top-up', description: 'My 50,000 top-up shows twice.' },
@@ -416,7 +416,7 @@ describe('admin console (Chromium, through Hosting)', () => {
   inBrowser(
     'a consumer is refused: signed out with a notice, and the API refuses its calls to admin operations',
     async (page) => {
-      const consumer = await registerVerified({ name: 'Console Consumer' });
+      const consumer = await signUpByMail({ name: 'Console Consumer' });
       await page.goto(CONSOLE_URL);
       await page.click('[role=tab]:nth-child(2)');
       await page.fill('input[name=email]', consumer.email);
@@ -434,7 +434,7 @@ describe('admin console (Chromium, through Hosting)', () => {
     'an administrator narrowed to applications.review sees only the areas it may open (and the API refuses the rest)',
     async (page) => {
       const admin = await adminTokens();
-      const narrow = await registerVerified({ name: 'Console Reader' });
+      const narrow = await signUpByMail({ name: 'Console Reader' });
       await call('PATCH', `/users/admin/${narrow.user.id}/roles`, { token: admin.accessToken, body: { roles: ['USER', 'ADMIN'] } });
       const set = await call('PATCH', `/users/admin/${narrow.user.id}`, { token: admin.accessToken, body: { permissions: ['applications.review'] } });
       expect(set.body.permissions).toEqual(['applications.review']);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { API, localSecret, requireEmulators } from '../helpers/emulators';
 import { signAccessToken } from '../helpers/tokens';
-import { adminTokens, registerVerified } from '../helpers/accounts';
+import { adminTokens, signUpByMail } from '../helpers/accounts';
 
 beforeAll(requireEmulators);
 
@@ -59,7 +59,7 @@ describe('health on the emulator stack (hosting → functions → firestore/auth
       expect((await get(path)).status).toBe(401);
       // Well signed, ADMIN in the claims, but no session behind it: refused.
       expect((await get(path, signAccessToken(secret, { roles: ['USER', 'ADMIN'] }))).status).toBe(401);
-      const user = await registerVerified();
+      const user = await signUpByMail();
       expect((await get(path, user.accessToken)).status).toBe(403);
       const admin = await adminTokens();
       expect((await get(path, admin.accessToken)).status).toBe(200);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { adminTokens, registerVerified, type Tokens } from '../helpers/accounts';
+import { adminTokens, signUpByMail, type Tokens } from '../helpers/accounts';
 import { call, uniqueEmail } from '../helpers/api';
 import { BASE_URL, requireEmulators } from '../helpers/emulators';
 import { mailedCode } from '../helpers/sinks';
@@ -13,7 +13,7 @@ let user: Tokens;
 let admin: Tokens;
 beforeAll(async () => {
   expect(BASE_URL).toBe(process.env.SMOKE_BASE_URL ?? 'http://127.0.0.1:5000');
-  [user, admin] = await Promise.all([registerVerified(), adminTokens()]);
+  [user, admin] = await Promise.all([signUpByMail(), adminTokens()]);
 });
 
 describe('smoke: one flow per module through Hosting and the Functions emulator', () => {
@@ -58,7 +58,7 @@ describe('smoke: one flow per module through Hosting and the Functions emulator'
   });
 
   it('notifications + chat: a call rings the callee (inbox item through the hub) and can be cancelled', async () => {
-    const callee = await registerVerified();
+    const callee = await signUpByMail();
     const started = await call('POST', '/chat/calls', { token: user.accessToken, body: { calleeId: callee.user.id } });
     expect([started.status, started.body.status]).toEqual([201, 'RINGING']);
     const inbox = await call('GET', '/notifications?limit=10', { token: callee.accessToken });
@@ -68,7 +68,7 @@ describe('smoke: one flow per module through Hosting and the Functions emulator'
   });
 
   it('chat: a message through the API reaches the other member as an unread count and a CHAT_MESSAGE item (message trigger)', async () => {
-    const other = await registerVerified();
+    const other = await signUpByMail();
     const conversation = await call('POST', '/chat/conversations', { token: user.accessToken, body: { type: 'DIRECT', userId: other.user.id } });
     expect(conversation.status).toBe(201);
     const sent = await call('POST', `/chat/conversations/${conversation.body.id}/messages`, {

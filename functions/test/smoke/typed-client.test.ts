@@ -3,7 +3,7 @@
 // errors as ApiError with the API's code, cursor paging, and the end of a revoked session.
 import { randomUUID } from 'node:crypto';
 import { ApiError, createSuperappClient, memoryTokenStore, pages, permits, unwrap, type SuperappClient, type TokenStore } from '../../../web/client';
-import { adminTokens, registerVerified } from '../helpers/accounts';
+import { adminTokens, signUpByMail } from '../helpers/accounts';
 import { call, testIp } from '../helpers/api';
 import { API, requireEmulators } from '../helpers/emulators';
 
@@ -38,7 +38,7 @@ async function signIn(client: SuperappClient, email: string, password: string) {
 
 describe('typed client (web/client) through Hosting', () => {
   it('signs in, sends the bearer token, and refreshes ahead of the end once for many requests at once', async () => {
-    const user = await registerVerified();
+    const user = await signUpByMail();
     const { client, tokens, seen } = appClient();
     await signIn(client, user.email, user.password);
     const me = unwrap(await client.api.GET('/users/me'));
@@ -54,7 +54,7 @@ describe('typed client (web/client) through Hosting', () => {
   });
 
   it('the token goes to the configured API only, not to a call given another base URL', async () => {
-    const user = await registerVerified();
+    const user = await signUpByMail();
     const { client, seen } = appClient();
     await signIn(client, user.email, user.password);
     await client.api.GET('/users/me', { baseUrl: 'https://elsewhere.example/api/v1' });
@@ -63,7 +63,7 @@ describe('typed client (web/client) through Hosting', () => {
   });
 
   it('an access token the API refuses as invalid is refreshed and the request sent again, once', async () => {
-    const user = await registerVerified();
+    const user = await signUpByMail();
     const { client, tokens, seen } = appClient();
     await signIn(client, user.email, user.password);
     tokens.set({ ...tokens.get()!, accessToken: 'not.a.token' });
@@ -73,7 +73,7 @@ describe('typed client (web/client) through Hosting', () => {
   });
 
   it('adds an Idempotency-Key where the operation takes one: a retry with the same key gets the first answer', async () => {
-    const user = await registerVerified();
+    const user = await signUpByMail();
     const key = randomUUID();
     const { client, seen } = appClient(memoryTokenStore(), { newIdempotencyKey: () => key });
     await signIn(client, user.email, user.password);
@@ -95,7 +95,7 @@ describe('typed client (web/client) through Hosting', () => {
   });
 
   it('errors are ApiError with the stable code; permits() follows the admin permissions of the document', async () => {
-    const user = await registerVerified();
+    const user = await signUpByMail();
     const { client } = appClient();
     await signIn(client, user.email, user.password);
     const refused = await client.api.GET('/users/admin', { params: { query: {} } });
@@ -134,7 +134,7 @@ describe('typed client (web/client) through Hosting', () => {
   });
 
   it('a session revoked elsewhere ends here: tokens forgotten, onSessionEnded called with the code', async () => {
-    const user = await registerVerified();
+    const user = await signUpByMail();
     const { client, tokens, seen } = appClient();
     await signIn(client, user.email, user.password);
     const other = await call('POST', '/auth/login/password', { body: { email: user.email, password: user.password } });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getApps, initializeApp } from 'firebase-admin/app';
 import { getFirestore } from 'firebase-admin/firestore';
-import { registerVerified } from '../../helpers/accounts';
+import { signUpByMail } from '../../helpers/accounts';
 import { call, PASSWORD, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { googleIdToken, googleKey, publishGoogleKeys } from '../../helpers/google';
@@ -31,7 +31,7 @@ describe('POST /auth/google', () => {
   });
 
   it('never takes over an existing account by email alone (409); its owner links Google while signed in', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const sub = randomUUID();
     const token = googleIdToken(key, { sub, email: account.email, email_verified: true });
     const res = await google(token);
@@ -43,14 +43,14 @@ describe('POST /auth/google', () => {
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user.id).toBe(account.user.id);
     // The subject cannot be linked to a second account.
-    const other = await registerVerified();
+    const other = await signUpByMail();
     expect((await call('POST', '/auth/google/link', { token: other.accessToken, body: { idToken: token } })).status).toBe(409);
   });
 
   it('an unverified Google email creates nothing and links nothing (403)', async () => {
     const email = uniqueEmail('unverified');
     expect((await google(googleIdToken(key, { sub: randomUUID(), email, email_verified: false }))).status).toBe(403);
-    const account = await registerVerified();
+    const account = await signUpByMail();
     expect((await google(googleIdToken(key, { sub: randomUUID(), email: account.email, email_verified: false }))).status).toBe(403);
   });
 
@@ -82,7 +82,7 @@ describe('POST /auth/google', () => {
 
 describe('password recovery', () => {
   it('forgot: same status and body for known and unknown emails; only the known one gets a mail', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const ghost = uniqueEmail('ghost');
     const since = Date.now();
     const known = await call('POST', '/auth/password/forgot', { body: { email: account.email } });
@@ -96,7 +96,7 @@ describe('password recovery', () => {
   });
 
   it('reset sets the new password and signs out every session', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const since = Date.now();
     await call('POST', '/auth/password/forgot', { body: { email: account.email } });
     const code = await mailedCode(account.email, { since, subject: 'Reset your password' });
@@ -113,7 +113,7 @@ describe('password recovery', () => {
 
 describe('a disabled account', () => {
   it('cannot sign in and its existing access token is refused at once', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const app = getApps()[0] ?? initializeApp({ projectId: 'demo-superapp' });
     await getFirestore(app).collection(USERS).doc(account.user.id).update({ disabled: true });
     expect((await call('GET', '/users/me', { token: account.accessToken })).status).toBe(401);

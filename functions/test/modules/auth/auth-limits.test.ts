@@ -8,7 +8,7 @@ import { buildApp } from '../../../src/app';
 import { parseConfig } from '../../../src/platform/core/config';
 import { createRateLimiter, memoryRateLimitStore } from '../../../src/platform/core/ratelimit/rate-limit';
 import { call, uniqueEmail } from '../../helpers/api';
-import { registerVerified } from '../../helpers/accounts';
+import { signUpByMail } from '../../helpers/accounts';
 import { testConfig } from '../../helpers/config';
 import { localSecret, requireEmulators } from '../../helpers/emulators';
 import { listen } from '../../helpers/http';
@@ -115,7 +115,7 @@ describe('limits of a destination, whichever account asks (SMS pumping)', () => 
   });
 
   it('the same through the API: a second account is refused with 429 and no text is sent', async () => {
-    const [a, b] = [await registerVerified(), await registerVerified()];
+    const [a, b] = [await signUpByMail(), await signUpByMail()];
     const phone = randomPhone();
     const since = Date.now();
     expect((await call('POST', '/auth/otp/send', { token: a.accessToken, body: { phone, purpose: 'VERIFY_PHONE' } })).status).toBe(200);
@@ -150,8 +150,8 @@ describe('limits of a destination, whichever account asks (SMS pumping)', () => 
 
   it('a phone verified by one account is refused to another (409), once the resend gap allows the other a code', async () => {
     const { auth, textsTo, advance } = setup();
-    const owner = await registerVerified();
-    const other = await registerVerified();
+    const owner = await signUpByMail();
+    const other = await signUpByMail();
     const phone = randomPhone();
     const as = (id: string) => ({ userId: id, roles: ['USER' as const], sessionId: 's', tokenId: 't' });
     await auth.sendPhoneOtp({ phone, purpose: 'VERIFY_PHONE' }, as(owner.user.id));

@@ -1,4 +1,4 @@
-import { registerVerified } from '../../helpers/accounts';
+import { signUpByMail } from '../../helpers/accounts';
 import { call, testIp, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { apiWith } from '../../helpers/api-with';
@@ -15,7 +15,7 @@ describe('password login timing (POST /auth/login/password)', () => {
     const real = await apiWith({ BCRYPT_COST: '10' });
     try {
       // Alternating pairs; wrong passwords on 4 known accounts (below their lock threshold) vs fresh unknown emails.
-      const known = await Promise.all([1, 2, 3, 4].map(() => registerVerified({ api: real.api })));
+      const known = await Promise.all([1, 2, 3, 4].map(() => signUpByMail({ api: real.api })));
       const hashMs: number[] = [];
       const gaps: number[] = [];
       for (let i = 0; i < 16; i += 1) {

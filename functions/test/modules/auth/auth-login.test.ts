@@ -1,4 +1,4 @@
-import { registerVerified } from '../../helpers/accounts';
+import { signUpByMail } from '../../helpers/accounts';
 import { call, PASSWORD, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { mailedCode } from '../../helpers/sinks';
@@ -9,7 +9,7 @@ const login = (body: Record<string, unknown>, path = '/auth/login/password') => 
 
 describe('password login and its aliases', () => {
   it.each(['/auth/login/password', '/auth/login', '/login'])('%s accepts email or identifier and creates a session', async (path) => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const byEmail = await login({ email: account.email, password: PASSWORD }, path);
     const byIdentifier = await login({ identifier: account.email.toUpperCase(), password: PASSWORD }, path);
     for (const res of [byEmail, byIdentifier]) {
@@ -20,7 +20,7 @@ describe('password login and its aliases', () => {
   });
 
   it('answers unknown accounts and wrong passwords alike (401, same body)', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const wrong = await login({ email: account.email, password: 'wrong password' });
     const unknown = await login({ email: uniqueEmail('nobody'), password: 'wrong password' });
     expect(wrong.status).toBe(401);
@@ -38,7 +38,7 @@ describe('password login and its aliases', () => {
 
 describe('email two-factor', () => {
   it('enable → password login answers requiresTwoFa without tokens → the mailed code completes it', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     expect((await call('GET', '/auth/2fa/status', { token: account.accessToken })).body).toEqual({ enabled: false, method: null, enabledAt: null });
     expect((await call('POST', '/auth/2fa/email/enable', { token: account.accessToken, body: { password: 'wrong password' } })).status).toBe(403);
     const enabled = await call('POST', '/auth/2fa/email/enable', { token: account.accessToken, body: { password: PASSWORD } });
@@ -68,7 +68,7 @@ describe('email two-factor', () => {
 
 describe('account lock after repeated failures', () => {
   it('wrong passwords on 2FA enable/disable count toward the account lock (a stolen token cannot guess freely)', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const statuses: number[] = [];
     for (let i = 0; i < 10; i += 1) {
       const path = i % 2 === 0 ? '/auth/2fa/email/enable' : '/auth/2fa/email/disable';
@@ -82,7 +82,7 @@ describe('account lock after repeated failures', () => {
   });
 
   it('locks sign-in after 10 failures from many IPs, refuses even the right password, and password reset still works and lifts it', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const statuses: number[] = [];
     for (let i = 0; i < 10; i += 1) statuses.push((await login({ email: account.email, password: `wrong ${i}` })).status);
     expect(statuses.slice(0, 9)).toEqual(Array(9).fill(401));

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { parsePhone } from '../../../src/platform/core/http/contact';
-import { adminTokens, registerVerified } from '../../helpers/accounts';
+import { adminTokens, signUpByMail } from '../../helpers/accounts';
 import { call, testIp, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { codeIn, inbox, mailedCode, waitForMail, waitForSms } from '../../helpers/sinks';
@@ -16,7 +16,7 @@ const wrongCode = (code: string) => (code === '000000' ? '111111' : '000000');
 
 describe('email OTP sign-in (PAR, DRV and ADM apps: no phone involved)', () => {
   it('LOGIN code signs in with a session tagged with the surface', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const since = Date.now();
     const sent = await call('POST', '/auth/email/otp/send', { body: { email: account.email, purpose: 'LOGIN' } });
     expect(sent.status).toBe(200);
@@ -28,7 +28,7 @@ describe('email OTP sign-in (PAR, DRV and ADM apps: no phone involved)', () => {
   });
 
   it('answers an unknown email exactly like a known one, and mails nothing', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const ghost = uniqueEmail('ghost');
     const known = await call('POST', '/auth/email/otp/send', { body: { email: account.email, purpose: 'LOGIN' } });
     const unknown = await call('POST', '/auth/email/otp/send', { body: { email: ghost, purpose: 'LOGIN' } });
@@ -39,8 +39,8 @@ describe('email OTP sign-in (PAR, DRV and ADM apps: no phone involved)', () => {
   });
 
   it('binds a code to its purpose and account, and refuses a resend within 60 s', async () => {
-    const a = await registerVerified();
-    const b = await registerVerified();
+    const a = await signUpByMail();
+    const b = await signUpByMail();
     const since = Date.now();
     await call('POST', '/auth/email/otp/send', { body: { email: a.email, purpose: 'LOGIN' } });
     const code = await mailedCode(a.email, { since, subject: 'Your sign-in code' });
@@ -55,7 +55,7 @@ describe('email OTP sign-in (PAR, DRV and ADM apps: no phone involved)', () => {
   });
 
   it('caps 50 parallel wrong codes: none succeeds, and the right code then fails too', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const since = Date.now();
     await call('POST', '/auth/email/otp/send', { body: { email: account.email, purpose: 'LOGIN' } });
     const code = await mailedCode(account.email, { since, subject: 'Your sign-in code' });
@@ -81,7 +81,7 @@ describe('email OTP sign-in (PAR, DRV and ADM apps: no phone involved)', () => {
 
 describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
   it('VERIFY_PHONE attaches a phone to the signed-in account; LOGIN then signs in with a texted code', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const phone = randomPhone();
     expect((await call('POST', '/auth/otp/send', { body: { phone, purpose: 'VERIFY_PHONE' } })).body).toMatchObject({ statusCode: 401, code: 'TOKEN_MISSING' });
     let since = Date.now();
@@ -116,7 +116,7 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
   });
 
   it('takes a number as Vietnamese type it and texts its E.164 form; signs in with it typed either way', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const local = `091 ${String(randomInt(0, 1000)).padStart(3, '0')} ${String(randomInt(0, 10_000)).padStart(4, '0')}`;
     const phone = `+84${local.replace(/\D/g, '').slice(1)}`;
     let since = Date.now();
@@ -144,7 +144,7 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
   });
 
   it('a valid number of a country outside SMS_COUNTRIES: 400 PHONE_COUNTRY_NOT_ALLOWED, and nothing is texted', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const phone = `+1415555${String(randomInt(0, 10_000)).padStart(4, '0')}`;
     for (const [token, purpose] of [
       [undefined, 'LOGIN'],
@@ -159,7 +159,7 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
   });
 
   it('a number no SMS should go to (premium-rate 1900…, toll-free 1800…, a fixed line): 400 PHONE_NOT_MOBILE, and nothing is texted', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const digits = (n: number) => String(randomInt(0, 10 ** n)).padStart(n, '0');
     const numbers: Array<[string, string]> = [
       [`1900 ${digits(4)}`, 'PREMIUM_RATE'],
@@ -186,7 +186,7 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
   });
 
   it('an account stored before with the trunk 0 after +84 (+840912…) is still found when the number is typed', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const national = `91${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
     const legacy = `+840${national}`;
     await db().collection(USERS).doc(account.user.id).update({ phone: legacy, phoneVerified: true });
@@ -198,13 +198,13 @@ describe('phone OTP (SMS, login only) through the http SMS adapter', () => {
     const res = await call('POST', '/auth/otp/verify', { body: { phone: `0${national}`, code } });
     expect(res.body.user?.id).toBe(account.user.id);
     // Nobody else is given the number meanwhile.
-    const other = await registerVerified();
+    const other = await signUpByMail();
     const taken = await call('PATCH', `/users/admin/${other.user.id}`, { token: (await adminTokens()).accessToken, body: { phone: `0${national}` } });
     expect(taken).toMatchObject({ status: 409, body: { code: 'PHONE_TAKEN' } });
   });
 
   it('a wrong code is refused', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const phone = randomPhone();
     const since = Date.now();
     await call('POST', '/auth/otp/send', { token: account.accessToken, body: { phone, purpose: 'VERIFY_PHONE' } });

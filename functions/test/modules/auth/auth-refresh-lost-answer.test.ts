@@ -2,7 +2,7 @@ import { createJwtAccessTokenVerifier } from '../../../src/platform/core/auth/ac
 import { createSessionAwareVerifier, createSessionService } from '../../../src/modules/auth/session.service';
 import { createTokenSigner } from '../../../src/modules/auth/tokens';
 import { accounts } from '../../../src/modules/users';
-import { registerVerified } from '../../helpers/accounts';
+import { signUpByMail } from '../../helpers/accounts';
 import { requireEmulators } from '../../helpers/emulators';
 
 // A refresh whose answer never reached the client must not cost the session (within REFRESH_LOST_ANSWER_SEC); a
@@ -26,7 +26,7 @@ function harness() {
     verify,
     advance: (ms: number) => (clock += ms),
     async signIn() {
-      const account = await registerVerified();
+      const account = await signUpByMail();
       const user = await accounts.get(account.user.id);
       return sessions.start(user!, 'password', CLIENT);
     },

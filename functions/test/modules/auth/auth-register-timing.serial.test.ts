@@ -1,4 +1,4 @@
-import { registerVerified } from '../../helpers/accounts';
+import { signUpByMail } from '../../helpers/accounts';
 import { call, PASSWORD, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { apiWith } from '../../helpers/api-with';
@@ -12,7 +12,7 @@ describe('registration timing (POST /auth/register)', () => {
     // At production's cost (npm test's API hashes at 4, where a hash is too quick to hide a gap behind).
     const real = await apiWith({ BCRYPT_COST: '10' });
     try {
-      const active = await Promise.all([1, 2, 3, 4].map(() => registerVerified({ api: real.api })));
+      const active = await Promise.all([1, 2, 3, 4].map(() => signUpByMail({ api: real.api })));
       const pending = [1, 2, 3, 4].map(() => uniqueEmail('pending-t'));
       for (const email of pending) await call('POST', '/auth/register', { body: { email, password: PASSWORD, name: 'P' }, api: real.api });
       const register = (email: string) => call('POST', '/auth/register', { body: { email, password: 'another password', name: 'T' }, api: real.api });

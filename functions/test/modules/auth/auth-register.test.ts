@@ -1,6 +1,6 @@
 import { getApps, initializeApp } from 'firebase-admin/app';
 import { getFirestore } from 'firebase-admin/firestore';
-import { ADMIN_EMAIL, adminTokens, registerVerified } from '../../helpers/accounts';
+import { ADMIN_EMAIL, adminTokens, signUpByMail } from '../../helpers/accounts';
 import { call, countedIp, PASSWORD, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { codeIn, inbox, mailedCode, waitForMail, waitForSms } from '../../helpers/sinks';
@@ -124,17 +124,17 @@ describe('registration (POST /auth/register and alias /register)', () => {
 
   it('keeps passwords exactly as typed (no trimming), up to 72 bytes', async () => {
     const password = '  spaced out  ';
-    const account = await registerVerified({ password });
+    const account = await signUpByMail({ password });
     expect((await call('POST', '/auth/login/password', { body: { email: account.email, password: password.trim() } })).status).toBe(401);
     expect((await call('POST', '/auth/login/password', { body: { email: account.email, password } })).status).toBe(200);
     const longest = 'a'.repeat(72);
-    expect((await registerVerified({ password: longest })).accessToken).toBeDefined();
+    expect((await signUpByMail({ password: longest })).accessToken).toBeDefined();
   });
 });
 
 describe('profile', () => {
   it('GET /users/me and its alias /auth/me return the same canonical profile; PATCH renames', async () => {
-    const account = await registerVerified({ name: 'Before' });
+    const account = await signUpByMail({ name: 'Before' });
     const me = await call('GET', '/users/me', { token: account.accessToken });
     const alias = await call('GET', '/auth/me', { token: account.accessToken });
     expect(me.status).toBe(200);
@@ -159,7 +159,7 @@ describe('ADMIN_EMAILS', () => {
     const hats = await call('GET', '/users/me/hats', { token: admin.accessToken });
     expect(hats.body.unlocked).toEqual(['CON', 'ADM']);
     expect((await call('GET', '/health/admin/env', { token: admin.accessToken })).status).toBe(200);
-    const user = await registerVerified();
+    const user = await signUpByMail();
     expect((await call('GET', '/health/admin/env', { token: user.accessToken })).status).toBe(403);
   });
 });
@@ -226,7 +226,7 @@ describe("the account's language (locale)", () => {
   });
 
   it('is changed on the profile (alone or with the name): the next mail and text are in it; anything but vi or en is 400 VALIDATION_FAILED', async () => {
-    const account = await registerVerified({ language: 'vi', name: 'Lan' });
+    const account = await signUpByMail({ language: 'vi', name: 'Lan' });
     const token = account.accessToken;
     expect((await call('GET', '/auth/me', { token })).body.locale).toBe('vi');
     const phone = `+8493${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
@@ -257,8 +257,8 @@ describe("the account's language (locale)", () => {
   });
 
   it('a name change and a language change racing both land (neither writes the other back); fields beyond name and locale are ignored', async () => {
-    const account = await registerVerified({ language: 'vi', name: 'Lan' });
-    const other = await registerVerified({ language: 'vi', name: 'Minh' });
+    const account = await signUpByMail({ language: 'vi', name: 'Lan' });
+    const other = await signUpByMail({ language: 'vi', name: 'Minh' });
     const token = account.accessToken;
     const [byName, byLocale] = await Promise.all([
       call('PATCH', '/users/me', { token, body: { name: 'Lan Tran' } }),

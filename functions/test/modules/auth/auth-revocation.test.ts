@@ -1,5 +1,5 @@
 import { collection, doc, getDoc, getDocs, query, setLogLevel, where } from 'firebase/firestore';
-import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
+import { adminTokens, signUpByMail, type Tokens } from '../../helpers/accounts';
 import { call, PASSWORD } from '../../helpers/api';
 import { deleteAll } from '../../helpers/cleanup';
 import { requireEmulators } from '../../helpers/emulators';
@@ -35,7 +35,7 @@ const denied = (p: Promise<unknown>) => expect(p).rejects.toMatchObject({ code: 
 
 describe('a Firebase client ends with its API session', () => {
   it('logout: the same client is denied at once, while another live session of the account still reads', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const second = await call<Tokens>('POST', '/auth/login/password', { body: { email: account.email, password: PASSWORD } });
     const first = await listener(account);
     try {
@@ -52,7 +52,7 @@ describe('a Firebase client ends with its API session', () => {
   });
 
   it('an administrator lock: the client is denied, the Firebase user is disabled and its refresh tokens revoked; unlocking enables it', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const client = await listener(account);
     try {
       await client.readInbox();
@@ -71,7 +71,7 @@ describe('a Firebase client ends with its API session', () => {
   });
 
   it('a password reset: every older session and its client end, in the same write as the new password', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const client = await listener(account);
     try {
       await client.readInbox();
@@ -95,7 +95,7 @@ describe('a Firebase client ends with its API session', () => {
   });
 
   it('refresh-token reuse: the session ends, its push tokens are removed and its client is denied', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const pushToken = `fcm-reuse-${Date.now()}-${'t'.repeat(40)}`;
     expect(
       (await call('POST', '/push-tokens', { token: account.accessToken, body: { token: pushToken, surface: 'CON', platform: 'android', deviceId: 'p' } }))
@@ -119,9 +119,22 @@ describe('a Firebase client ends with its API session', () => {
   }, 60_000);
 });
 
+describe('racing sign-outs', () => {
+  it('two logouts of one session at once both answer 200; one of them ended it, and it keeps that reason', async () => {
+    const account = await signUpByMail();
+    const raced = await Promise.all([1, 2].map(() => call('POST', '/auth/logout', { token: account.accessToken, body: {} })));
+    expect(raced.map((r) => r.status)).toEqual([200, 200]);
+    // A logout whose token check passed before the other's write answers 0; one that came after is refused as revoked.
+    expect(raced.map((r) => r.body.revoked).sort()).toEqual([0, 1]);
+    const session = (await db().collection(AUTH_SESSIONS).doc(account.session.id).get()).data()!;
+    expect(session.revokeReason).toBe('logout');
+    expect((await call('GET', '/users/me', { token: account.accessToken })).body.code).toBe('TOKEN_REVOKED');
+  });
+});
+
 describe('sessions beyond one batch', () => {
   it('revoking more than 500 sessions revokes them all', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const now = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < 620; i += 500) {

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { registerVerified } from '../../helpers/accounts';
+import { signUpByMail } from '../../helpers/accounts';
 import { call, PASSWORD } from '../../helpers/api';
 import { localSecret, requireEmulators } from '../../helpers/emulators';
 import { signAccessToken, unsignedToken } from '../../helpers/tokens';
@@ -11,7 +11,7 @@ const me = (token: string) => call('GET', '/users/me', { token });
 
 describe('refresh rotation', () => {
   it('rotates on every use: the new pair works, the old access token works until the new pair is used, then is revoked', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const next = await refresh(account.refreshToken);
     expect(next.status).toBe(200);
     expect(next.body.refreshToken).not.toBe(account.refreshToken);
@@ -23,7 +23,7 @@ describe('refresh rotation', () => {
   });
 
   it('refreshing with the new pair retires the pair before it', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const gen1 = await refresh(account.refreshToken);
     const gen2 = await refresh(gen1.body.refreshToken);
     expect(gen2.status).toBe(200);
@@ -32,7 +32,7 @@ describe('refresh rotation', () => {
   });
 
   it('a retry of the immediate parent within the grace window gets the same current pair', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const first = await refresh(account.refreshToken);
     const retry = await refresh(account.refreshToken);
     expect(retry.status).toBe(200);
@@ -41,7 +41,7 @@ describe('refresh rotation', () => {
   });
 
   it('replaying an older refresh token revokes the whole family', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const gen1 = await refresh(account.refreshToken);
     const gen2 = await refresh(gen1.body.refreshToken);
     expect(gen2.status).toBe(200);
@@ -54,7 +54,7 @@ describe('refresh rotation', () => {
   });
 
   it('10 concurrent refreshes of one token leave exactly one live refresh token', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const results = await Promise.all(Array.from({ length: 10 }, () => refresh(account.refreshToken)));
     const ok = results.filter((r) => r.status === 200);
     expect(ok.length).toBeGreaterThan(0);
@@ -69,7 +69,7 @@ describe('refresh rotation', () => {
     ['an access token', 'ACCESS'],
     ['a token signed with the access secret', 'WRONG_SECRET'],
   ])('401 for %s', async (_label, kind) => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const token =
       kind === 'ACCESS'
         ? account.accessToken
@@ -102,7 +102,7 @@ describe('protected routes refuse bad tokens (401)', () => {
   });
 
   it('a tampered token (roles raised) is refused', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const [h, p, s] = account.accessToken.split('.');
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, roles: ['ADMIN'] })).toString('base64url');
@@ -112,7 +112,7 @@ describe('protected routes refuse bad tokens (401)', () => {
 
 describe('sessions', () => {
   it('lists live sessions with device info; revoking one signs that device out at once', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const phone = await call('POST', '/auth/login/password', {
       body: { email: account.email, password: PASSWORD, surface: 'CON', deviceName: 'Phone' },
       headers: { 'user-agent': 'SuperApp/2.0 (iOS)' },
@@ -132,14 +132,14 @@ describe('sessions', () => {
   });
 
   it("another user's session is 404, and stays alive", async () => {
-    const a = await registerVerified();
-    const b = await registerVerified();
+    const a = await signUpByMail();
+    const b = await signUpByMail();
     expect((await call('DELETE', `/auth/sessions/${b.session.id}`, { token: a.accessToken })).status).toBe(404);
     expect((await me(b.accessToken)).status).toBe(200);
   });
 
   it('DELETE /auth/sessions signs out every other session; logout {allSessions} signs out everywhere', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const second = await call('POST', '/auth/login/password', { body: { email: account.email, password: PASSWORD } });
     const third = await call('POST', '/auth/login/password', { body: { email: account.email, password: PASSWORD } });
     const others = await call('DELETE', '/auth/sessions', { token: account.accessToken });
@@ -156,7 +156,7 @@ describe('sessions', () => {
   });
 
   it('logout without a body revokes just this session', async () => {
-    const account = await registerVerified();
+    const account = await signUpByMail();
     const other = await call('POST', '/auth/login/password', { body: { email: account.email, password: PASSWORD } });
     const out = await call('POST', '/auth/logout', { token: account.accessToken });
     expect(out.status).toBe(200);

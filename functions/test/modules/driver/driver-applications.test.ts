@@ -1,4 +1,4 @@
-import { adminTokens, registerVerified, type Tokens } from '../../helpers/accounts';
+import { adminTokens, registerVerified, signUpByMail, type Tokens } from '../../helpers/accounts';
 import { call, uniqueEmail } from '../../helpers/api';
 import { requireEmulators } from '../../helpers/emulators';
 import { DRIVER_PAPERS, uploadAll } from '../../helpers/papers';
@@ -54,9 +54,9 @@ describe('driver registration and review', () => {
   });
 
   it('attaches nothing to an existing account until its owner signs in with the mailed code; the answer reveals nothing', async () => {
-    const user = await registerVerified();
+    // Signed up by mail: REGISTER's resend gap is per purpose, so LOGIN codes to this mailbox are free to go at once.
+    const user = await signUpByMail();
     const fresh = uniqueEmail('new-driver');
-    // REGISTER's resend gap is per purpose: LOGIN codes to this mailbox are free to go.
     const since = Date.now();
     const forExisting = await call('POST', '/driver/register', { body: { email: user.email, fullName: 'Someone Else', vehicle: VEHICLE } });
     const forNew = await call('POST', '/driver/register', { body: { email: fresh, fullName: 'Someone Else', vehicle: VEHICLE } });
