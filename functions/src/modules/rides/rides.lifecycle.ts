@@ -34,10 +34,10 @@ async function driverCard(driverId: string) {
 }
 
 /**
- * Whether the account may drive now, read in the claiming transaction: a lock or a lost DRIVER role takes the
- * driver out of dispatch at once (their location document says available until it goes stale).
+ * Whether the account may drive now (not locked, DRIVER) with the profile's RIDE capability, read in the claiming
+ * transaction: a lock or a lost role takes the driver out of dispatch at once (the location document catches up by
+ * trigger and says available until then).
  */
-/** Allowed to take a ride now: the account (not locked, DRIVER) and the profile's RIDE capability, read in the claim's transaction (the location document catches up by trigger). */
 async function txMayDrive(tx: FirebaseFirestore.Transaction, driverId: string): Promise<boolean> {
   const [account, capabilities] = await Promise.all([accounts.get(driverId, tx), driverProfiles.txCapabilities(tx, driverId)]);
   return !!account && !account.disabled && account.roles.includes('DRIVER') && capabilities.includes('RIDE');
@@ -134,11 +134,12 @@ export function createRideLifecycle(
    */
   async function assign(base: RideRecord, candidates: Array<{ userId: string; lat: number; lng: number }>, at: number): Promise<RideRecord | undefined> {
     for (const candidate of candidates) {
-      const [eta, card] = await Promise.all([
-        deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined),
-        driverCard(candidate.userId),
-      ]);
-      if (!card) continue;
+      // The ETA and the driver's card are read beside the claiming transaction (not in it: nothing to lock there) and
+      // awaited in its read step, one round trip fewer than reading them first.
+      const beside = Promise.all([deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined), driverCard(candidate.userId)]);
+      beside.catch(() => undefined);
+      let eta: Awaited<typeof beside>[0];
+      let card: Awaited<typeof beside>[1] = null;
       let driverLoc: DriverLocation | undefined;
       const store: TransitionStore<Booking, Booking['status'], 'assign'> = {
         load: async (tx) => (await ridesRepo.get(base.id, tx)) ?? { ...base, status: 'NEW' },
@@ -158,13 +159,15 @@ export function createRideLifecycle(
           missing: noSuchRide,
           rolesOf: () => ['system'],
           async read(tx) {
-            const [active, loc, mayDrive] = await Promise.all([
+            const [active, loc, mayDrive, [routed, readCard]] = await Promise.all([
               ridesRepo.activeOf(base.riderId, tx),
               dispatchPool.txRead(tx, candidate.userId),
               txMayDrive(tx, candidate.userId),
+              beside,
             ]);
-            driverLoc = loc;
-            return { active, mayDrive };
+            [driverLoc, eta, card] = [loc, routed, readCard];
+            // No card: the profile has no RIDE capability (the next candidate is tried, as for a driver taken).
+            return { active, mayDrive: mayDrive && card !== null };
           },
           guard(ride, { active, mayDrive }) {
             if (ride.status !== 'NEW') return; // stored already: given back as it is (tolerant)
