@@ -60,10 +60,19 @@ const bookingMachine = defineMachine<Booking['status'], 'assign', RideActor>({
 
 /** The driver was taken meanwhile (or may not drive): thrown inside the move to drop it, and the next candidate is tried. */
 class DriverTaken extends Error {}
+/**
+ * A read made beside a move's transaction that failed: carries its error out of the transaction without a gRPC code,
+ * so the SDK does not run the transaction again on a promise that would fail the same way; unwrapped after it.
+ */
+class BesideReadFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super('a read beside the transaction failed');
+  }
+}
 const unlessTaken = <T>(moved: Promise<T>): Promise<T | undefined> =>
   moved.catch((err: unknown) => {
     if (err instanceof DriverTaken) return undefined;
-    throw err;
+    throw err instanceof BesideReadFailed ? err.failure : err;
   });
 
 /** A stored ride's moves: read and written through the repository, events under `rides/{id}/events`. */
@@ -134,12 +143,15 @@ export function createRideLifecycle(
    */
   async function assign(base: RideRecord, candidates: Array<{ userId: string; lat: number; lng: number }>, at: number): Promise<RideRecord | undefined> {
     for (const candidate of candidates) {
-      // The ETA and the driver's card are read beside the claiming transaction (not in it: nothing to lock there) and
-      // awaited in its read step, one round trip fewer than reading them first.
-      const beside = Promise.all([deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined), driverCard(candidate.userId)]);
-      beside.catch(() => undefined);
-      let eta: Awaited<typeof beside>[0];
-      let card: Awaited<typeof beside>[1] = null;
+      // The ETA before the transaction (a routing service's answer never holds its locks); the driver's card beside it
+      // (outside it: nothing to lock there), awaited in its read step: one round trip fewer than reading it first. A
+      // failed card read leaves the transaction as an error it does not retry (the same promise would fail again).
+      const eta = await deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined);
+      const cardRead = driverCard(candidate.userId).catch((err: unknown) => {
+        throw new BesideReadFailed(err);
+      });
+      cardRead.catch(() => undefined);
+      let card: Awaited<typeof cardRead> = null;
       let driverLoc: DriverLocation | undefined;
       const store: TransitionStore<Booking, Booking['status'], 'assign'> = {
         load: async (tx) => (await ridesRepo.get(base.id, tx)) ?? { ...base, status: 'NEW' },
@@ -159,13 +171,13 @@ export function createRideLifecycle(
           missing: noSuchRide,
           rolesOf: () => ['system'],
           async read(tx) {
-            const [active, loc, mayDrive, [routed, readCard]] = await Promise.all([
+            const [active, loc, mayDrive, readCard] = await Promise.all([
               ridesRepo.activeOf(base.riderId, tx),
               dispatchPool.txRead(tx, candidate.userId),
               txMayDrive(tx, candidate.userId),
-              beside,
+              cardRead,
             ]);
-            [driverLoc, eta, card] = [loc, routed, readCard];
+            [driverLoc, card] = [loc, readCard];
             // No card: the profile has no RIDE capability (the next candidate is tried, as for a driver taken).
             return { active, mayDrive: mayDrive && card !== null };
           },
