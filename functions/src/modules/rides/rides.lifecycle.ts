@@ -60,19 +60,10 @@ const bookingMachine = defineMachine<Booking['status'], 'assign', RideActor>({
 
 /** The driver was taken meanwhile (or may not drive): thrown inside the move to drop it, and the next candidate is tried. */
 class DriverTaken extends Error {}
-/**
- * A read made beside a move's transaction that failed: carries its error out of the transaction without a gRPC code,
- * so the SDK does not run the transaction again on a promise that would fail the same way; unwrapped after it.
- */
-class BesideReadFailed extends Error {
-  constructor(readonly failure: unknown) {
-    super('a read beside the transaction failed');
-  }
-}
 const unlessTaken = <T>(moved: Promise<T>): Promise<T | undefined> =>
   moved.catch((err: unknown) => {
     if (err instanceof DriverTaken) return undefined;
-    throw err instanceof BesideReadFailed ? err.failure : err;
+    throw err;
   });
 
 /** A stored ride's moves: read and written through the repository, events under `rides/{id}/events`. */
@@ -144,14 +135,9 @@ export function createRideLifecycle(
   async function assign(base: RideRecord, candidates: Array<{ userId: string; lat: number; lng: number }>, at: number): Promise<RideRecord | undefined> {
     for (const candidate of candidates) {
       // The ETA before the transaction (a routing service's answer never holds its locks); the driver's card beside it
-      // (outside it: nothing to lock there), awaited in its read step: one round trip fewer than reading it first. A
-      // failed card read leaves the transaction as an error it does not retry (the same promise would fail again).
+      // (outside it: nothing to lock there): one round trip fewer than reading it first.
       const eta = await deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined);
-      const cardRead = driverCard(candidate.userId).catch((err: unknown) => {
-        throw new BesideReadFailed(err);
-      });
-      cardRead.catch(() => undefined);
-      let card: Awaited<typeof cardRead> = null;
+      let card: Awaited<ReturnType<typeof driverCard>> = null;
       let driverLoc: DriverLocation | undefined;
       const store: TransitionStore<Booking, Booking['status'], 'assign'> = {
         load: async (tx) => (await ridesRepo.get(base.id, tx)) ?? { ...base, status: 'NEW' },
@@ -170,7 +156,8 @@ export function createRideLifecycle(
           reason: `driver ${candidate.userId}`,
           missing: noSuchRide,
           rolesOf: () => ['system'],
-          async read(tx) {
+          beside: () => driverCard(candidate.userId),
+          async read(tx, _ride, cardRead) {
             const [active, loc, mayDrive, readCard] = await Promise.all([
               ridesRepo.activeOf(base.riderId, tx),
               dispatchPool.txRead(tx, candidate.userId),

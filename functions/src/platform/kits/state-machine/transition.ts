@@ -4,7 +4,8 @@ import { recordTransition, type TransitionEvent } from './history';
 import type { Machine } from './machine';
 
 // One move of an entity in a Firestore transaction. In order: read the entity (missing or hidden: `missing()`), read
-// what the move depends on (`read`: the payment's order, the call's line…), check the actor, expire the entity if its
+// what the move depends on (`read`: the payment's order, the call's line…, with what `beside` read outside the
+// transaction meanwhile), check the actor, expire the entity if its
 // deadline passed (`deadline`: lazy expiry), run the caller's own checks (`guard`), check the move (or, `tolerant`,
 // answer `changed: false`), then write: `alongside` (its reads come first: every write follows every read), the
 // entity, and one event per move. An expiry commits even when the move it preceded is refused (the refusal is
@@ -40,7 +41,7 @@ export interface Expiry<T, S extends string, A extends string> {
  */
 export type Tolerance = 'target' | 'refused';
 
-export interface TransitionRequest<T extends { status: S }, S extends string, A extends string, R extends string, X = undefined> {
+export interface TransitionRequest<T extends { status: S }, S extends string, A extends string, R extends string, X = undefined, B = undefined> {
   action: A;
   /** Who acts, as stored in the event. */
   by: string;
@@ -54,8 +55,17 @@ export interface TransitionRequest<T extends { status: S }, S extends string, A 
   missing(): Error;
   /** False hides the entity from this actor: answered as `missing()`. */
   visible?(entity: T): boolean;
-  /** Related reads in the transaction, before any check or write (the documents the move depends on). */
-  read?(tx: FirebaseFirestore.Transaction, entity: T): Promise<X>;
+  /**
+   * Related reads in the transaction, before any check or write (the documents the move depends on). `beside` is
+   * what `request.beside` reads: await it together with these reads.
+   */
+  read?(tx: FirebaseFirestore.Transaction, entity: T, beside: Promise<B>): Promise<X>;
+  /**
+   * A read the move needs but does not lock (a profile's card): started once before the transaction, and awaited in
+   * its read step beside the transaction's own reads, so it costs no round trip of its own; a retried transaction
+   * gets the same answer. Its failure fails the move with the read's own error (the transaction is not run again).
+   */
+  beside?(): Promise<B>;
   /** Checks beyond the table (blocks, amounts), on the entity as it stands after a lazy expiry; throws to refuse. */
   guard?(entity: T, related: X): void;
   /** The entity's deadline: past it, the entity is expired before the move (which the machine may then refuse). */
@@ -90,41 +100,63 @@ type Outcome<T, S extends string, A extends string> = TransitionResult<T, S, A> 
  * Runs one move in a transaction (the caller's, when given) and returns the entity before and after. Without
  * `tolerant` the move happens or throws; with it, `changed: false` says there was nothing to do.
  */
-export async function transition<T extends { status: S }, S extends string, A extends string, R extends string, X = undefined>(
+export async function transition<T extends { status: S }, S extends string, A extends string, R extends string, X = undefined, B = undefined>(
   machine: Machine<S, A, R>,
   store: TransitionStore<T, S, A>,
-  request: TransitionRequest<T, S, A, R, X> & { tolerant?: undefined },
+  request: TransitionRequest<T, S, A, R, X, B> & { tolerant?: undefined },
   tx?: FirebaseFirestore.Transaction,
 ): Promise<Moved<T, S, A>>;
-export async function transition<T extends { status: S }, S extends string, A extends string, R extends string, X = undefined>(
+export async function transition<T extends { status: S }, S extends string, A extends string, R extends string, X = undefined, B = undefined>(
   machine: Machine<S, A, R>,
   store: TransitionStore<T, S, A>,
-  request: TransitionRequest<T, S, A, R, X>,
+  request: TransitionRequest<T, S, A, R, X, B>,
   tx?: FirebaseFirestore.Transaction,
 ): Promise<TransitionResult<T, S, A>>;
-export async function transition<T extends { status: S }, S extends string, A extends string, R extends string, X = undefined>(
+export async function transition<T extends { status: S }, S extends string, A extends string, R extends string, X = undefined, B = undefined>(
   machine: Machine<S, A, R>,
   store: TransitionStore<T, S, A>,
-  request: TransitionRequest<T, S, A, R, X>,
+  request: TransitionRequest<T, S, A, R, X, B>,
   tx?: FirebaseFirestore.Transaction,
 ): Promise<TransitionResult<T, S, A>> {
+  const beside = request.beside?.().catch((err: unknown) => {
+    throw new BesideReadFailed(err);
+  });
+  beside?.catch(() => undefined); // awaited in the read step; this keeps a failure before it from going unhandled
   // An expiry commits even when the move it preceded is refused, in the kit's own transaction. In a caller's
   // transaction the refusal is thrown inside it and rolls the expiry back too: the deadline's task (or the next
   // read) expires the entity then. Prefer the kit's transaction for moves with a deadline.
-  const outcome = await (tx ? runMove(machine, store, request, tx) : inTransaction((t) => runMove(machine, store, request, t)));
+  let outcome: Outcome<T, S, A>;
+  try {
+    outcome = await (tx ? runMove(machine, store, request, tx, beside) : inTransaction((t) => runMove(machine, store, request, t, beside)));
+  } catch (err) {
+    throw err instanceof BesideReadFailed ? err.failure : err;
+  }
   if ('refused' in outcome) throw outcome.refused;
   return outcome;
 }
 
-async function runMove<T extends { status: S }, S extends string, A extends string, R extends string, X>(
+/**
+ * A failed `beside` read, carried through the transaction without a gRPC code: the SDK would otherwise run the
+ * transaction again on a promise that fails the same way (up to its attempts). Unwrapped once out of it.
+ */
+class BesideReadFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super('a read beside the transaction failed');
+  }
+}
+
+async function runMove<T extends { status: S }, S extends string, A extends string, R extends string, X, B>(
   machine: Machine<S, A, R>,
   store: TransitionStore<T, S, A>,
-  request: TransitionRequest<T, S, A, R, X>,
+  request: TransitionRequest<T, S, A, R, X, B>,
   tx: FirebaseFirestore.Transaction,
+  beside: Promise<B> | undefined,
 ): Promise<Outcome<T, S, A>> {
   const before = await store.load(tx);
   if (!before || request.visible?.(before) === false) throw request.missing();
-  const related = (request.read ? await request.read(tx, before) : undefined) as X;
+  const besideRead = (beside ?? Promise.resolve(undefined)) as Promise<B>;
+  // `beside` is awaited here too: its failure fails the move even where `read` did not await it.
+  const [related] = (await Promise.all([request.read ? request.read(tx, before, besideRead) : undefined, besideRead])) as [X, B];
   const roles = request.rolesOf(before, related);
   machine.checkActor(request.action, roles);
   const lapse = lapsed(machine, request.deadline, before, request.now);
