@@ -1,10 +1,12 @@
 // The transition kit's `beside` read: started once before the transaction, awaited in its read step, never the cause
-// of another attempt. The kit's own transaction is a stand-in that, like the Firestore SDK, runs the function again
-// (up to 5 attempts) after an error carrying a retryable gRPC code, and gives up on any other error.
+// of another attempt. The kit's own transaction is a stand-in that, like the Firestore SDK (transaction.ts,
+// isRetryableTransactionError), runs the function again after an error carrying a retryable gRPC code (CANCELLED 1,
+// UNKNOWN 2, DEADLINE_EXCEEDED 4, RESOURCE_EXHAUSTED 8, ABORTED 10, INTERNAL 13, UNAVAILABLE 14, UNAUTHENTICATED 16)
+// and gives up on any other error; 5 attempts here (the project's inTransaction allows 25).
 const attempts: number[] = [];
 jest.mock('../../src/platform/core/firebase/firebase', () => ({
   inTransaction: async (fn: (tx: unknown) => Promise<unknown>) => {
-    const retryable = new Set([1, 2, 4, 10, 13, 14]);
+    const retryable = new Set([1, 2, 4, 8, 10, 13, 14, 16]);
     for (let attempt = 1; ; attempt++) {
       attempts.push(attempt);
       try {
@@ -27,10 +29,10 @@ const machine = defineMachine<Status, 'take', 'system'>({
   codes: { transition: 'CALL_TRANSITION', actor: 'CALL_NOT_ALLOWED' },
 });
 
-function store(log: string[], saved: Item[]): TransitionStore<Item, Status, 'take'> {
+function store(log: string[], saved: Item[], stored: Item | null = { id: 'i1', status: 'NEW' }): TransitionStore<Item, Status, 'take'> {
   const ref = { collection: () => ({ doc: () => ({ id: 'e' }) }) } as unknown as FirebaseFirestore.DocumentReference;
   return {
-    load: async () => (log.push('load'), { id: 'i1', status: 'NEW' }),
+    load: async () => (log.push('load'), stored ?? undefined),
     save: (_tx, next) => void (log.push('save'), saved.push(next)),
     ref: () => ref,
   };
@@ -112,5 +114,37 @@ describe('platform/kits/state-machine transition: a read beside the transaction'
       apply: (item, to, related) => ({ ...item, status: to, card: related.card }),
     });
     expect({ attempts, reads, card: result.after.card }).toEqual({ attempts: [1, 2], reads: 1, card: 'card-1' });
+  });
+
+  it("a missing entity is the move's answer, and the read beside it failing meanwhile goes nowhere (nothing unhandled)", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await expect(
+        transition(machine, store([], [], null), {
+          ...base,
+          beside: async () => {
+            throw new Error('no card');
+          },
+          read: async (_tx, _item, card) => ({ card: await card }),
+          apply: (item, to) => ({ ...item, status: to }),
+        }),
+      ).rejects.toThrow('missing');
+      await new Promise((r) => setImmediate(r));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it("is refused in a caller's transaction, before anything is read", async () => {
+    const log: string[] = [];
+    let reads = 0;
+    const tx = { create: () => undefined } as unknown as FirebaseFirestore.Transaction;
+    await expect(
+      transition(machine, store(log, []), { ...base, beside: async () => ++reads, read: async () => ({}), apply: (item, to) => ({ ...item, status: to }) }, tx),
+    ).rejects.toThrow("`beside` runs in the kit's own transaction only");
+    expect({ log, reads }).toEqual({ log: [], reads: 0 });
   });
 });

@@ -34,6 +34,11 @@ export {
 export const driverProfiles = {
   /** The profile's capabilities as an administrator last set them ([] without a profile), in the caller's transaction. */
   txCapabilities: async (tx: FirebaseFirestore.Transaction, userId: string) => (await driverRepo.get(userId, tx))?.capabilities ?? [],
+  /** The profile's capabilities and vehicle (undefined without a profile), in the caller's transaction. */
+  txProfile: async (tx: FirebaseFirestore.Transaction, userId: string) => {
+    const profile = await driverRepo.get(userId, tx);
+    return profile ? { capabilities: profile.capabilities ?? [], vehicle: profile.vehicle ?? null } : undefined;
+  },
   /** Gives an account a driver profile if it has none (an administrator granting DRIVER). Reads, then writes. */
   txEnsure: (tx: FirebaseFirestore.Transaction, userId: string, now: number) => driverRepo.txOpenProfile(tx, userId, { now }),
 };

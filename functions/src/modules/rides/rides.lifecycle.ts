@@ -25,22 +25,22 @@ import type { RideSettlement } from './rides.settlement';
 // of the ride and its driver's state), `assign` (a driver claimed for a new ride), `handOver` (a driver's
 // cancellation: the next driver, or NO_DRIVER), and the expiry the timer (or a read past the deadline) triggers.
 
-/** The driver's card for the rider; null when the driver may not take rides now (no RIDE capability on the profile). */
-async function driverCard(driverId: string) {
-  const [account, profile, rating] = await Promise.all([accounts.get(driverId), dispatchPool.profile(driverId), ridesRepo.averageRating(driverId)]);
-  if (!profile?.capabilities?.includes('RIDE')) return null;
-  const v = profile.vehicle ?? null;
-  return { name: account?.name ?? 'Driver', vehicle: v ? { type: v.type, plate: v.plate, model: v.model ?? null, color: v.color ?? null } : null, rating };
-}
-
 /**
- * Whether the account may drive now (not locked, DRIVER) with the profile's RIDE capability, read in the claiming
- * transaction: a lock or a lost role takes the driver out of dispatch at once (the location document catches up by
- * trigger and says available until then).
+ * The driver as the claiming transaction reads them: whether the account may drive now (not locked, DRIVER, with the
+ * profile's RIDE capability: a lock or a lost role takes the driver out of dispatch at once, where the location
+ * document catches up by trigger) and the card the rider sees, from the same reads. The rating (a summary nobody
+ * needs locked) comes from beside the transaction.
  */
-async function txMayDrive(tx: FirebaseFirestore.Transaction, driverId: string): Promise<boolean> {
-  const [account, capabilities] = await Promise.all([accounts.get(driverId, tx), driverProfiles.txCapabilities(tx, driverId)]);
-  return !!account && !account.disabled && account.roles.includes('DRIVER') && capabilities.includes('RIDE');
+async function txDriver(tx: FirebaseFirestore.Transaction, driverId: string, rating: Promise<number | null>) {
+  const [account, profile, average] = await Promise.all([accounts.get(driverId, tx), driverProfiles.txProfile(tx, driverId), rating]);
+  const mayDrive = !!account && !account.disabled && account.roles.includes('DRIVER') && (profile?.capabilities.includes('RIDE') ?? false);
+  const v = profile?.vehicle ?? null;
+  const card = {
+    name: account?.name ?? 'Driver',
+    vehicle: v ? { type: v.type, plate: v.plate, model: v.model ?? null, color: v.color ?? null } : null,
+    rating: average,
+  };
+  return { mayDrive, card };
 }
 
 const EXPIRY_REASONS: Partial<Record<RideRecord['status'], RideSystemReason>> = {
@@ -134,10 +134,9 @@ export function createRideLifecycle(
    */
   async function assign(base: RideRecord, candidates: Array<{ userId: string; lat: number; lng: number }>, at: number): Promise<RideRecord | undefined> {
     for (const candidate of candidates) {
-      // The ETA before the transaction (a routing service's answer never holds its locks); the driver's card beside it
-      // (outside it: nothing to lock there): one round trip fewer than reading it first.
+      // The ETA before the transaction (a routing service's answer never holds its locks); the driver's rating beside it
+      // (outside it: nothing to lock there), so it costs no round trip of its own.
       const eta = await deps.router.route(candidate, base.pickup, base.rideClass, at).catch(() => undefined);
-      let card: Awaited<ReturnType<typeof driverCard>> = null;
       let driverLoc: DriverLocation | undefined;
       const store: TransitionStore<Booking, Booking['status'], 'assign'> = {
         load: async (tx) => (await ridesRepo.get(base.id, tx)) ?? { ...base, status: 'NEW' },
@@ -156,24 +155,23 @@ export function createRideLifecycle(
           reason: `driver ${candidate.userId}`,
           missing: noSuchRide,
           rolesOf: () => ['system'],
-          beside: () => driverCard(candidate.userId),
-          async read(tx, _ride, cardRead) {
-            const [active, loc, mayDrive, readCard] = await Promise.all([
+          beside: () => ridesRepo.averageRating(candidate.userId),
+          async read(tx, _ride, rating) {
+            const [active, loc, { mayDrive, card }] = await Promise.all([
               ridesRepo.activeOf(base.riderId, tx),
               dispatchPool.txRead(tx, candidate.userId),
-              txMayDrive(tx, candidate.userId),
-              cardRead,
+              txDriver(tx, candidate.userId, rating),
             ]);
-            [driverLoc, card] = [loc, readCard];
-            // No card: the profile has no RIDE capability (the next candidate is tried, as for a driver taken).
-            return { active, mayDrive: mayDrive && card !== null };
+            driverLoc = loc;
+            // One who may not drive now is passed over as a driver taken: the next candidate is tried.
+            return { active, mayDrive, card };
           },
           guard(ride, { active, mayDrive }) {
             if (ride.status !== 'NEW') return; // stored already: given back as it is (tolerant)
             if (active) throw new ConflictError('You already have a ride in progress', { rideId: active }).withCode('RIDE_ACTIVE');
             if (!mayDrive) throw new DriverTaken();
           },
-          apply: (ride, to) => ({
+          apply: (ride, to, { card }) => ({
             ...ride,
             driverId: candidate.userId,
             participants: [base.riderId, candidate.userId],
@@ -204,8 +202,6 @@ export function createRideLifecycle(
     reason: string | null,
     at: number,
   ): Promise<RideRecord | undefined> {
-    const card = candidate ? await driverCard(candidate.userId) : null;
-    if (candidate && !card) return undefined;
     let drivers: { leaving?: DriverLocation; arriving?: DriverLocation; mayDrive: boolean } = { mayDrive: false };
     const store = rideStore(ride.id, (tx, next) => {
       const claimed =
@@ -222,17 +218,20 @@ export function createRideLifecycle(
         reason: reason ?? `driver ${ride.driverId} cancelled`,
         missing: noSuchRide,
         rolesOf: (current) => rolesOf(current, actor),
-        async read(tx, current) {
+        // The candidate's rating beside the transaction (nothing to lock there): no round trip of its own.
+        beside: async () => (candidate ? ridesRepo.averageRating(candidate.userId) : null),
+        async read(tx, current, rating) {
           // Before the machine's check: the driver who cancelled is no longer this ride's.
           if (current.driverId !== ride.driverId) throw new ConflictError('The ride has another driver now').withCode('RIDE_NOT_ALLOWED');
-          const [leaving, arriving, mayDrive] = await Promise.all([
+          const [leaving, arriving, arrivingDriver] = await Promise.all([
             dispatchPool.txRead(tx, ride.driverId!),
             candidate ? dispatchPool.txRead(tx, candidate.userId) : undefined,
-            candidate ? txMayDrive(tx, candidate.userId) : true,
+            candidate ? txDriver(tx, candidate.userId, rating) : undefined,
           ]);
-          drivers = { leaving, arriving, mayDrive };
+          drivers = { leaving, arriving, mayDrive: arrivingDriver?.mayDrive ?? true };
+          return { card: arrivingDriver?.card ?? null };
         },
-        apply: (current, to): RideRecord =>
+        apply: (current, to, { card }): RideRecord =>
           candidate
             ? {
                 ...current,

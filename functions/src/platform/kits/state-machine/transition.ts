@@ -3,12 +3,11 @@ import { inTransaction } from '../../core/firebase/firebase';
 import { recordTransition, type TransitionEvent } from './history';
 import type { Machine } from './machine';
 
-// One move of an entity in a Firestore transaction. In order: read the entity (missing or hidden: `missing()`), read
-// what the move depends on (`read`: the payment's order, the call's line…, with what `beside` read outside the
-// transaction meanwhile), check the actor, expire the entity if its
-// deadline passed (`deadline`: lazy expiry), run the caller's own checks (`guard`), check the move (or, `tolerant`,
-// answer `changed: false`), then write: `alongside` (its reads come first: every write follows every read), the
-// entity, and one event per move. An expiry commits even when the move it preceded is refused (the refusal is
+// One move of an entity in a Firestore transaction. In order: start `beside` (a read outside the transaction), read
+// the entity (missing or hidden: `missing()`), read what the move depends on (`read`: the payment's order, the call's
+// line…, and await `beside` there), check the actor, expire the entity if its deadline passed (`deadline`: lazy
+// expiry), run the caller's own checks (`guard`), check the move (or, `tolerant`, answer `changed: false`), then
+// write: `alongside` (its reads come first: every write follows every read), the entity, and one event per move. An expiry commits even when the move it preceded is refused (the refusal is
 // thrown after the commit). Effects that must not run twice or hold the transaction (push, tasks) follow it.
 
 export interface TransitionStore<T, S extends string, A extends string> {
@@ -56,14 +55,16 @@ export interface TransitionRequest<T extends { status: S }, S extends string, A 
   /** False hides the entity from this actor: answered as `missing()`. */
   visible?(entity: T): boolean;
   /**
-   * Related reads in the transaction, before any check or write (the documents the move depends on). `beside` is
-   * what `request.beside` reads: await it together with these reads.
+   * Related reads in the transaction, before any check or write (the documents the move depends on). `besideRead` is
+   * what `request.beside` reads (undefined without one): await it together with these reads. It rejects with the
+   * kit's own wrapper; the move then fails with the read's error.
    */
-  read?(tx: FirebaseFirestore.Transaction, entity: T, beside: Promise<B>): Promise<X>;
+  read?(tx: FirebaseFirestore.Transaction, entity: T, besideRead: Promise<B>): Promise<X>;
   /**
    * A read the move needs but does not lock (a profile's card): started once before the transaction, and awaited in
    * its read step beside the transaction's own reads, so it costs no round trip of its own; a retried transaction
    * gets the same answer. Its failure fails the move with the read's own error (the transaction is not run again).
+   * Only in the kit's own transaction: in a caller's it would start on every attempt and hold the caller's locks.
    */
   beside?(): Promise<B>;
   /** Checks beyond the table (blocks, amounts), on the entity as it stands after a lazy expiry; throws to refuse. */
@@ -118,10 +119,13 @@ export async function transition<T extends { status: S }, S extends string, A ex
   request: TransitionRequest<T, S, A, R, X, B>,
   tx?: FirebaseFirestore.Transaction,
 ): Promise<TransitionResult<T, S, A>> {
+  if (tx && request.beside) throw new Error(`${machine.definition.entity} ${request.action}: \`beside\` runs in the kit's own transaction only`);
   const beside = request.beside?.().catch((err: unknown) => {
     throw new BesideReadFailed(err);
   });
-  beside?.catch(() => undefined); // awaited in the read step; this keeps a failure before it from going unhandled
+  // Awaited in the read step; this keeps its failure from going unhandled when the move ends before it (a missing
+  // entity, a failed load).
+  beside?.catch(() => undefined);
   // An expiry commits even when the move it preceded is refused, in the kit's own transaction. In a caller's
   // transaction the refusal is thrown inside it and rolls the expiry back too: the deadline's task (or the next
   // read) expires the entity then. Prefer the kit's transaction for moves with a deadline.
@@ -154,9 +158,10 @@ async function runMove<T extends { status: S }, S extends string, A extends stri
 ): Promise<Outcome<T, S, A>> {
   const before = await store.load(tx);
   if (!before || request.visible?.(before) === false) throw request.missing();
+  // Without `beside`, B is undefined (its default).
   const besideRead = (beside ?? Promise.resolve(undefined)) as Promise<B>;
-  // `beside` is awaited here too: its failure fails the move even where `read` did not await it.
-  const [related] = (await Promise.all([request.read ? request.read(tx, before, besideRead) : undefined, besideRead])) as [X, B];
+  // Awaited here too: its failure fails the move even where `read` did not await it.
+  const [related] = (await Promise.all([request.read ? request.read(tx, before, besideRead) : undefined, besideRead])) as [X, unknown];
   const roles = request.rolesOf(before, related);
   machine.checkActor(request.action, roles);
   const lapse = lapsed(machine, request.deadline, before, request.now);
