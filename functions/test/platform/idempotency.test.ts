@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { buildApp } from '../../src/app';
-import { db } from '../../src/platform/core/firebase/firebase';
+import { db, inTransaction } from '../../src/platform/core/firebase/firebase';
 import { ConflictError } from '../../src/platform/core/errors/app-error';
 import { createJwtAccessTokenVerifier } from '../../src/platform/core/auth/access-token';
 import {
@@ -11,6 +11,7 @@ import {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
   memoryIdempotencyStore,
+  recordId,
   type IdempotencyStore,
 } from '../../src/platform/kits/idempotency/idempotency';
 import { defineRoute } from '../../src/platform/core/http/route';
@@ -274,5 +275,109 @@ describe('Firestore idempotency store: the round trips', () => {
     } finally {
       transactions.mockRestore();
     }
+  });
+});
+
+// A handler storing its answer in its own transaction (ctx.answerInCommit): no write after the commit.
+describe("Idempotency-Key: the answer stored in the handler's commit", () => {
+  const store = firestoreIdempotencyStore();
+  const tickets = () => db().collection('probe_tickets');
+  const module = {
+    name: 'probe',
+    routes: () => [
+      defineRoute({
+        method: 'post',
+        path: '/probe/tickets',
+        operationId: 'postProbeTickets',
+        tag: 'health',
+        summary: 'writes in a transaction, its answer with it',
+        auth: [],
+        idempotent: 'required',
+        request: { body: z.object({ item: z.string(), returns: z.enum(['stored', 'another']), renewFirst: z.boolean() }) },
+        response: { status: 201, description: 'created', schema: z.object({ id: z.string(), item: z.string() }) },
+        handler: ({ body, auth, idempotencyKey, answerInCommit }) =>
+          inTransaction(async (tx) => {
+            const id = `ticket-${randomUUID()}`;
+            // As a renewal of the claim would, between the claim and the commit.
+            if (body.renewFirst)
+              await db()
+                .collection(IDEMPOTENCY_COLLECTION)
+                .doc(recordId(auth!.userId, 'post /probe/tickets', idempotencyKey!))
+                .update({ leaseUntil: Date.now() + IDEMPOTENCY_LEASE_MS });
+            tx.create(tickets().doc(id), { item: body.item });
+            const result = { id, item: body.item, internal: 'not answered' };
+            answerInCommit!(tx, result);
+            return body.returns === 'stored' ? result : { ...result, item: `${body.item} (after)` };
+          }),
+      }),
+    ],
+  };
+  const { app } = buildApp({
+    config,
+    modules: [module],
+    idempotency: store,
+    verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
+    rateLimiter: createRateLimiter(memoryRateLimitStore()),
+  });
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = await listen(app);
+  });
+  afterAll(() => server.close());
+  const post = async (key: string, body: { item: string; returns: 'stored' | 'another'; renewFirst: boolean }) => {
+    const res = await fetch(`${server.url}/api/v1/probe/tickets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token('alice')}`, 'idempotency-key': key },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown>, replayed: res.headers.get('idempotent-replayed') };
+  };
+  const entry = async (key: string) =>
+    (
+      await db()
+        .collection(IDEMPOTENCY_COLLECTION)
+        .doc(recordId('alice', 'post /probe/tickets', key))
+        .get()
+    ).data();
+
+  it("the answer commits with the handler's writes: nothing is written after, and the retry replays it", async () => {
+    const completions = jest.spyOn(store, 'complete');
+    try {
+      const key = `k-${randomUUID()}`;
+      const first = await post(key, { item: 've', returns: 'stored', renewFirst: false });
+      expect(first).toMatchObject({ status: 201, body: { id: expect.any(String), item: 've' }, replayed: null });
+      expect(first.body).not.toHaveProperty('internal'); // shaped by the response schema, as a stored answer always is
+      expect(completions).not.toHaveBeenCalled();
+      expect(await entry(key)).toMatchObject({ state: 'DONE', answer: { status: 201, body: JSON.stringify(first.body) } });
+      expect(
+        (
+          await tickets()
+            .doc(first.body.id as string)
+            .get()
+        ).data(),
+      ).toEqual({ item: 've' });
+      expect(await post(key, { item: 've', returns: 'stored', renewFirst: false })).toEqual({ ...first, replayed: 'true' });
+    } finally {
+      completions.mockRestore();
+    }
+  });
+
+  it('a handler returning anything else has that stored after its commit, as without', async () => {
+    const key = `k-${randomUUID()}`;
+    const first = await post(key, { item: 'xoi', returns: 'another', renewFirst: false });
+    expect(first.body.item).toBe('xoi (after)');
+    expect(await post(key, { item: 'xoi', returns: 'another', renewFirst: false })).toEqual({ ...first, replayed: 'true' });
+  });
+
+  it('a claim written since (a renewal) fails the commit whole: nothing kept, the key freed, the retry runs', async () => {
+    const key = `k-${randomUUID()}`;
+    const before = (await tickets().where('item', '==', 'che').get()).size;
+    const failed = await post(key, { item: 'che', returns: 'stored', renewFirst: true });
+    expect(failed.status).toBe(500);
+    expect((await tickets().where('item', '==', 'che').get()).size).toBe(before);
+    expect(await entry(key)).toBeUndefined();
+    const retry = await post(key, { item: 'che', returns: 'stored', renewFirst: false });
+    expect(retry).toMatchObject({ status: 201, replayed: null, body: { item: 'che' } });
+    expect((await tickets().where('item', '==', 'che').get()).size).toBe(before + 1);
   });
 });

@@ -1,3 +1,4 @@
+import type { Transaction } from 'firebase-admin/firestore';
 import { AppError } from '../../platform/core/errors/app-error';
 import { vnd } from '../../platform/kits/money/money';
 import type { PaymentView } from '../payments';
@@ -16,7 +17,8 @@ import type { Assessment, UnpricedAssessment } from './cart.pricing';
 
 /** What the transaction did: placed now (with what it wrote), or found placed by an earlier request with the key. */
 export type Once =
-  { outcome: 'placed'; record: CheckoutRecord; order: unknown; payment: PaymentView | null } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
+  | { outcome: 'placed'; record: CheckoutRecord; order: unknown; payment: PaymentView | null; answer?: unknown }
+  | { outcome: 'replayed'; record: CheckoutRecord | undefined };
 
 export const busy = () =>
   new AppError(409, 'An earlier attempt of this checkout is being undone: retry in a few seconds', undefined, { 'Retry-After': '5' }).withCode(
@@ -27,7 +29,14 @@ export function createPlaceAtOnce(ctx: CartContext) {
   const { payments, now } = ctx;
   const placeCart = createCartPlacing(ctx);
 
-  return async function placeAtOnce(orderId: string, userId: string, input: CheckoutInput, assessed: UnpricedAssessment & { cart: CartRecord }): Promise<Once> {
+  /** `answerInCommit`: the route's, to store the request's answer in the placing's commit. */
+  return async function placeAtOnce(
+    orderId: string,
+    userId: string,
+    input: CheckoutInput,
+    assessed: UnpricedAssessment & { cart: CartRecord },
+    answerInCommit?: (tx: Transaction, result: unknown) => void,
+  ): Promise<Once> {
     const at = now();
     const key = `${orderId}:${at}`;
     const hold = (a: Assessment) => ({
@@ -70,13 +79,27 @@ export function createPlaceAtOnce(ctx: CartContext) {
         };
         return { draft: draftOf(orderId, userId, input, a, { lines, pricing: a.pricing, voucher: null, payment, at }), record };
       },
+      // The answer as written (writtenAnswer's), stored with the order: no write after the commit.
+      answer: answerInCommit
+        ? (tx, { order, side: held }) => {
+            if (order === undefined) return undefined;
+            const answer = answerOf(order, held?.payment ?? null);
+            answerInCommit(tx, answer);
+            return answer;
+          }
+        : undefined,
     });
     return placed.outcome === 'placed' ? { ...placed, payment: placed.side?.payment ?? null } : placed;
   };
 }
 
-/** The answer of a placing: the order and payment as written (null: read them back). */
-export const writtenAnswer = (placed: Extract<Once, { outcome: 'placed' }>) =>
-  placed.order === undefined
-    ? null
-    : { order: placed.order as { id: string; status: string } & Record<string, unknown>, payment: paymentAnswer(placed.payment) };
+/**
+ * The answer of a placing: the order and payment as written (null: read them back); the one stored in its commit when
+ * there is one (that very object: the route knows it by it).
+ */
+export const writtenAnswer = (placed: Pick<Extract<Once, { outcome: 'placed' }>, 'order' | 'payment' | 'answer'>) =>
+  (placed.answer as ReturnType<typeof answerOf> | undefined) ?? (placed.order === undefined ? null : answerOf(placed.order, placed.payment));
+const answerOf = (order: unknown, payment: PaymentView | null) => ({
+  order: order as { id: string; status: string } & Record<string, unknown>,
+  payment: paymentAnswer(payment),
+});

@@ -48,10 +48,15 @@ export interface CartPlacing<S> {
   admit(record: CheckoutRecord | undefined): void;
   /** Writes the caller's own (a hold) and answers the order's draft and the attempt record to store. */
   write(step: PlacingStep<S>): { draft: OrderDraft; record: CheckoutRecord };
+  /**
+   * The request's answer made from what this transaction writes, stored in it (the route's `answerInCommit`);
+   * undefined where it cannot be (the order needs a read to show). Returned as the placing's `answer`.
+   */
+  answer?(tx: Transaction, written: { order: unknown; side: S | null }): unknown;
 }
 
 export type CartPlaced<S> =
-  { outcome: 'placed'; record: CheckoutRecord; order: unknown; side: S | null } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
+  { outcome: 'placed'; record: CheckoutRecord; order: unknown; side: S | null; answer?: unknown } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
 
 /** The lines, priced inside the placing transaction, stood in the way (the seller's refusal or the assessment's first problem). */
 export class LinesRefused extends Error {
@@ -106,7 +111,8 @@ export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers' | 
           const order = orders.txPlace(tx, draft);
           cartRepo.remove(tx, cart.id);
           cartRepo.putCheckout(tx, record);
-          return { outcome: 'placed', record, order, side: side.value };
+          const answer = p.answer?.(tx, { order, side: side.value });
+          return { outcome: 'placed', record, order, side: side.value, ...(answer !== undefined ? { answer } : {}) };
         },
         { readsTogether: true },
       ),

@@ -1,3 +1,4 @@
+import type { Transaction } from 'firebase-admin/firestore';
 import { AppError } from '../../platform/core/errors/app-error';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { logger } from '../../platform/core/logging/logger';
@@ -161,8 +162,18 @@ export function createCheckout(ctx: CartContext) {
     }
   }
 
-  /** `claimed`: resolves once the request holds its Idempotency-Key (the route's claim runs beside the reads). */
-  async function checkout(userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string, claimed: () => Promise<void>) {
+  /**
+   * `claimed`: resolves once the request holds its Idempotency-Key (the route's claim runs beside the reads);
+   * `answerInCommit`: the route's, to store the answer with the order when it is placed at once.
+   */
+  async function checkout(
+    userId: string,
+    idempotencyKey: string,
+    input: CheckoutInput,
+    clientIp: string,
+    claimed: () => Promise<void>,
+    answerInCommit?: (tx: Transaction, result: unknown) => void,
+  ) {
     const orderId = stableId({ scope: 'cart.checkout', caller: userId, key: idempotencyKey });
     // The store is read beside the replay check and the cart (one round trip less); a replay does not wait for it.
     const seller = sellers.get(input.seller);
@@ -181,7 +192,7 @@ export function createCheckout(ctx: CartContext) {
       const unpriced = await assessUnpriced(ctx, userId, assessInput, seller);
       if (refusedUnpriced(unpriced) || !cart) throw refusalOf((await completeAssessment(ctx, input.seller, unpriced)).problems[0]);
       await claimed();
-      const once = await placeAtOnce(orderId, userId, input, { ...unpriced, cart }).catch(async (err: unknown) => {
+      const once = await placeAtOnce(orderId, userId, input, { ...unpriced, cart }, answerInCommit).catch(async (err: unknown) => {
         if (!(err instanceof LinesRefused)) throw err;
         throw await explained(input.seller, unpriced, err.refusal);
       });
@@ -266,8 +277,8 @@ export function createCheckout(ctx: CartContext) {
     });
 
   return {
-    checkout: (userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string, claimed: () => Promise<void>) =>
-      checkout(userId, idempotencyKey, input, clientIp, claimed).catch((err: unknown) => {
+    checkout: (...args: Parameters<typeof checkout>) =>
+      checkout(...args).catch((err: unknown) => {
         throw asCartRefusal(err);
       }),
     runCheck,

@@ -157,7 +157,8 @@ export function cartRoutes({ config }: AppContext, services: CartServices = cart
       ],
       request: { body: CheckoutBodySchema },
       response: { status: 201, description: 'The order placed, with its payment.', schema: CheckoutResultSchema },
-      handler: ({ auth, body, idempotencyKey, req, claimed }) => checkout.checkout(auth!.userId, idempotencyKey!, body, clientIp(req), claimed!),
+      handler: ({ auth, body, idempotencyKey, req, claimed, answerInCommit }) =>
+        checkout.checkout(auth!.userId, idempotencyKey!, body, clientIp(req), claimed!, answerInCommit),
     }),
   ];
 }

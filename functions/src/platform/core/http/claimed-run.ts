@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { keepClaimed, recordId, requestHashOf, type IdempotencyStore } from '../../kits/idempotency/idempotency';
+import { keepClaimed, recordId, requestHashOf, type IdempotencyStore, type StoredAnswer } from '../../kits/idempotency/idempotency';
 import { clientIp } from './client-ip';
 import { answeredAtDeadline } from './deadline';
 import { sendJson } from './send-json';
@@ -24,6 +24,7 @@ interface ClaimedContext {
   body: unknown;
   idempotencyKey?: string;
   claimed?: () => Promise<void>;
+  answerInCommit?: (tx: FirebaseFirestore.Transaction, result: unknown) => void;
 }
 
 /** What `ctx.claimed()` rejects with when the request does not hold its key's claim (never answered to the client). */
@@ -48,6 +49,25 @@ export async function runClaimed(
     requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]),
     Date.now(),
   );
+  const answerOf = (result: unknown): StoredAnswer => ({ status: statusOverride() ?? route.response.status ?? 200, body: route.response.schema.parse(result) });
+  // The claim this request holds, known before anything awaiting the claim resumes (the handler's `claimed()` included).
+  let heldClaim: { id: string; token: string } | undefined;
+  claiming.then(
+    (c) => {
+      if (c.kind === 'run') heldClaim = c;
+    },
+    () => undefined,
+  );
+  // The answer a handler stored in its transaction, with the result it was made of (the last attempt's).
+  let inCommit: { result: unknown; answer: StoredAnswer } | undefined;
+  if (store.txComplete) {
+    const txComplete = store.txComplete.bind(store);
+    ctx.answerInCommit = (tx, result) => {
+      if (!heldClaim) return; // not this request's run (the handler must not write before `claimed()`)
+      const answer = answerOf(result);
+      if (txComplete(tx, heldClaim.id, heldClaim.token, answer, Date.now())) inCommit = { result, answer };
+    };
+  }
   // A handler started beside the claim waits at `claimed()` for a claim this request holds, still held at its
   // deadline check below; its outcome is never answered otherwise.
   let running: Promise<unknown> | undefined;
@@ -76,8 +96,12 @@ export async function runClaimed(
   const stopRenewing = keepClaimed(store, claimed.id, claimed.token);
   try {
     const result = await (running ?? route.handler(ctx as never));
-    const body = route.response.schema.parse(result);
-    const status = statusOverride() ?? route.response.status ?? 200;
+    if (inCommit && inCommit.result === result) {
+      store.completedInCommit?.(claimed.token);
+      sendJson(res, inCommit.answer.status, inCommit.answer.body);
+      return;
+    }
+    const { status, body } = answerOf(result);
     await store.complete(claimed.id, claimed.token, { status, body }, Date.now());
     sendJson(res, status, body);
   } catch (err) {

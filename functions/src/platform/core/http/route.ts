@@ -43,6 +43,13 @@ export interface HandlerContext<TBody, TQuery, TParams> {
    * run: a replay, 409, 422 or a deadline answer, whose handler's outcome is dropped.
    */
   claimed?: () => Promise<void>;
+  /**
+   * Idempotent runs (an Idempotency-Key, claimed fresh): stores `result`, as the route answers it, as the key's answer
+   * in the handler's own transaction, so nothing is written after its commit. The handler then returns that very
+   * object (each attempt of a transaction builds its own): that return is the sign its transaction committed. Any
+   * other return is stored after, as usual. Absent without a key; a no-op where the claim was not a fresh create.
+   */
+  answerInCommit?: (tx: FirebaseFirestore.Transaction, result: unknown) => void;
 }
 
 export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = unknown, TResult = unknown> {

@@ -1,6 +1,6 @@
 import { IDEMPOTENCY_COLLECTION } from '../firestore/collections';
 import { randomBytes } from 'node:crypto';
-import type { Timestamp } from 'firebase-admin/firestore';
+import type { Timestamp, Transaction } from 'firebase-admin/firestore';
 import { z } from 'zod';
 import { AppError } from '../../core/errors/app-error';
 import { API_TIMEOUT_SECONDS } from '../../core/deploy/settings';
@@ -51,6 +51,14 @@ export interface IdempotencyStore {
   claim(id: string, requestHash: string, now: number): Promise<Claim>;
   /** Stores the answer of the run that holds the claim. */
   complete(id: string, token: string, answer: StoredAnswer, now: number): Promise<void>;
+  /**
+   * Stores the answer in the run's own transaction (no write after its commit), on the condition that nothing wrote
+   * the claim since this instance created it (a renewal, a take-over: the commit then fails, and nothing of it is
+   * kept). False, with nothing written, when the claim was not such a create (a key seen before): complete it after.
+   */
+  txComplete?(tx: Transaction, id: string, token: string, answer: StoredAnswer, now: number): boolean;
+  /** The answer of `token`'s run was committed by `txComplete`. */
+  completedInCommit?(token: string): void;
   /** Frees the claim after a failed run. */
   release(id: string, token: string): Promise<void>;
   /** Extends the lease of a claim still running; false (nothing done) when `token` no longer holds it. */
@@ -122,7 +130,7 @@ export { IDEMPOTENCY_COLLECTION };
 
 // `idempotency_keys/{id}`; `expireAt` is the field of the collection's TTL policy. Most keys are new: the claim is
 // one `create` and the completion one update on the condition that nothing wrote the entry since (two round trips,
-// not four). A key seen before (a retry, a race, an expired entry the TTL has not removed yet) is claimed in a
+// not four; one, when the run stores its answer in its own transaction's commit: `txComplete`). A key seen before (a retry, a race, an expired entry the TTL has not removed yet) is claimed in a
 // transaction (two racing requests: one runs, one gets 409), and a completion whose condition failed (a renewal
 // wrote the entry) is done in one.
 export function firestoreIdempotencyStore(): IdempotencyStore {
@@ -183,6 +191,15 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
         if (!(err instanceof AppError)) await release(id, fresh.token).catch(() => undefined);
         throw err;
       }
+    },
+    txComplete(tx, id, token, answer, now) {
+      const writeTime = claimWriteTimes.get(token);
+      if (!writeTime) return false;
+      tx.update(ref(id), doneFields(answer, now), { lastUpdateTime: writeTime });
+      return true;
+    },
+    completedInCommit(token) {
+      claimWriteTimes.delete(token);
     },
     async complete(id, token, answer, now) {
       const writeTime = claimWriteTimes.get(token);
