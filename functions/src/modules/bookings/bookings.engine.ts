@@ -124,11 +124,16 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
      * lacks room, BOOKING_TOO_MANY_HOLDS when `maxLiveHolds` of the consumer's wait (a payment, a partner's answer).
      * `pay`: paid in the same transaction and secured at once (`paidAtOnce`; not counted then); refused, HELD and
      * `payRefused`. `check`: the caller's own reads and refusals, replays too (a throw aborts everything). `paid`'s twin.
+     * `answerPaid`: the request's answer made from a booking paid at once, written in the same commit (`answer`).
      */
     async hold(
       request: HoldRequest,
-      { pay, check }: { pay?: PayInHold; check?: (tx: Transaction) => Promise<void> } = {},
-    ): Promise<{ booking: BookingRecord; replayed: boolean; paidAtOnce?: true; payRefused?: AppError }> {
+      {
+        pay,
+        check,
+        answerPaid,
+      }: { pay?: PayInHold; check?: (tx: Transaction) => Promise<void>; answerPaid?: (tx: Transaction, booking: BookingRecord) => unknown } = {},
+    ): Promise<{ booking: BookingRecord; replayed: boolean; paidAtOnce?: true; payRefused?: AppError; answer?: unknown }> {
       checkRequest(request);
       const id = stableId({ scope: `bookings.${request.vertical}`, caller: request.consumerId, key: request.idempotencyKey });
       const count = (tx: Transaction, at: number) => bookingsRepo.txLiveHolds(tx, request.consumerId, at, settings.maxLiveHolds);
@@ -163,7 +168,12 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
                 max: settings.maxLiveHolds,
               }).withCode('BOOKING_TOO_MANY_HOLDS');
             if ('err' in held) throw held.err;
-            if (paid) return { booking: await securedAtOnce(tx, record, held.value.write, paid, settings.answerHours), replayed: false, paidAtOnce: true };
+            if (paid) {
+              const booking = await securedAtOnce(tx, record, held.value.write, paid, settings.answerHours);
+              // The request's answer, stored in this commit (answerPaid: the route's answerInCommit).
+              const answer = answerPaid?.(tx, booking);
+              return { booking, replayed: false, paidAtOnce: true as const, ...(answer !== undefined ? { answer } : {}) };
+            }
             held.value.write();
             bookingsRepo.create(tx, record);
             return { booking: record, replayed: false, ...(isPaymentRefusal(refused) ? { payRefused: refused } : {}) };

@@ -15,6 +15,7 @@ import { actorLabel, bookingView, type BookingAudience, type BookingView } from 
 import { assignBooking } from './bookings.assign';
 import { bookingDeadline } from './bookings.deadline';
 import { VERTICAL_RULES, type BookingVertical } from './bookings.verticals';
+import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency';
 
 // The booking engine as the API serves it: who the caller is to a booking (its consumer, a member of its partner, an
 // administrator with bookings.manage), the payment that secures a new booking, the lists, and the money when it ends.
@@ -136,21 +137,29 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
      * booking HELD, unless it would be one hold too many (409 BOOKING_TOO_MANY_HOLDS, nothing held): pay it with
      * `POST /bookings/{id}/pay` or let it expire.
      */
-    async book(request: HoldRequest, by: PayBy | null): Promise<Booked> {
+    async book(request: HoldRequest, by: PayBy | null, answerInCommit?: AnswerInCommit): Promise<Booked> {
+      const paidAnswer = (booking: BookingRecord): Booked => ({
+        booking: bookingView(booking, 'CONSUMER'),
+        payment: { paymentId: booking.payment.paymentId!, status: 'SUCCEEDED', amountVnd: booking.payment.paidVnd, paymentUrl: null },
+      });
       // A partner's own people do not book its resources (money paid in would come out as the partner's earnings).
-      const { booking, paidAtOnce, payRefused } = await engine.hold(request, {
+      const { booking, paidAtOnce, payRefused, answer } = await engine.hold(request, {
         pay: by?.method === 'WALLET' ? walletInHold(by) : undefined,
         check: async (tx) => {
           if ((await partnerRoleOf(request.partnerId, request.consumerId, tx)) !== undefined)
             throw new ForbiddenError('You manage this place: book it through another account').withCode('BOOKING_OWN_RESOURCE');
         },
+        // Paid at once: the answer goes in the booking's commit (nothing written after it).
+        answerPaid: answerInCommit
+          ? (tx, paidBooking) => {
+              const answered = paidAnswer(paidBooking);
+              answerInCommit(tx, answered);
+              return answered;
+            }
+          : undefined,
       });
       if (payRefused) throw payRefused;
-      if (paidAtOnce)
-        return {
-          booking: bookingView(booking, 'CONSUMER'),
-          payment: { paymentId: booking.payment.paymentId!, status: 'SUCCEEDED', amountVnd: booking.payment.paidVnd, paymentUrl: null },
-        };
+      if (paidAtOnce) return (answer as Booked | undefined) ?? paidAnswer(booking);
       if (booking.status !== 'HELD') return { booking: bookingView(booking, 'CONSUMER'), payment: null };
       if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id, undefined, booking)).booking, 'CONSUMER'), payment: null };
       if (!by) throw new AppError(400, 'This booking is paid ahead: choose a payment method').withCode('BOOKING_PAYMENT_REQUIRED');

@@ -1,4 +1,3 @@
-import type { Transaction } from 'firebase-admin/firestore';
 import { AppError } from '../../platform/core/errors/app-error';
 import { vnd } from '../../platform/kits/money/money';
 import type { PaymentView } from '../payments';
@@ -9,6 +8,7 @@ import { SWEEP_LEASE_MS } from './cart.leftovers';
 import type { CheckoutPayment, CheckoutRecord } from './cart.model';
 import type { CartRecord } from './cart.model';
 import type { Assessment, UnpricedAssessment } from './cart.pricing';
+import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency';
 
 // Checkout in one transaction, when nothing it takes could outlive a failure: CASH or WALLET, no voucher. The lines
 // are priced in it and the wallet hold of the total is written with the order (the placing transaction's own read and
@@ -35,7 +35,7 @@ export function createPlaceAtOnce(ctx: CartContext) {
     userId: string,
     input: CheckoutInput,
     assessed: UnpricedAssessment & { cart: CartRecord },
-    answerInCommit?: (tx: Transaction, result: unknown) => void,
+    answerInCommit?: AnswerInCommit,
   ): Promise<Once> {
     const at = now();
     const key = `${orderId}:${at}`;

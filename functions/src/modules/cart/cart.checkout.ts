@@ -1,4 +1,3 @@
-import type { Transaction } from 'firebase-admin/firestore';
 import { AppError } from '../../platform/core/errors/app-error';
 import { inTransaction } from '../../platform/core/firebase/firebase';
 import { logger } from '../../platform/core/logging/logger';
@@ -16,6 +15,7 @@ import { asCartRefusal, changed, draftOf, paymentAnswer, type CheckoutInput } fr
 import { busy, createPlaceAtOnce, writtenAnswer } from './cart.checkout.once';
 import { createCartPlacing, LinesRefused, type CartPlaced } from './cart.checkout.placing';
 import { settled } from '../../platform/core/errors/settled';
+import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency';
 
 export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 
@@ -172,7 +172,7 @@ export function createCheckout(ctx: CartContext) {
     input: CheckoutInput,
     clientIp: string,
     claimed: () => Promise<void>,
-    answerInCommit?: (tx: Transaction, result: unknown) => void,
+    answerInCommit?: AnswerInCommit,
   ) {
     const orderId = stableId({ scope: 'cart.checkout', caller: userId, key: idempotencyKey });
     // The store is read beside the replay check and the cart (one round trip less); a replay does not wait for it.

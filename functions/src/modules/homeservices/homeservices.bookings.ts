@@ -12,6 +12,7 @@ import { iso } from '../../platform/kits/time/time';
 import { BookingPaymentBodySchema, bookingsService, bookingViewerOf, type Booked, type BookingView, type PayBy } from '../bookings';
 import { attachableImage } from '../media';
 import { providerRecords, providerServices } from './homeservices.catalog';
+import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency';
 
 // A home service booked on the booking engine: a window of whole hours at the consumer's address, within the
 // provider's coverage and working hours (07:00–20:00 every day when it sets none), as many visits at once as it has
@@ -78,7 +79,13 @@ export function createHomeServiceBookings(config: Readonly<AppConfig>, now: () =
     },
 
     /** A visit asked for: its hours held and the deposit paid; the provider then answers (PENDING_PARTNER). */
-    async book(caller: Caller, body: z.output<typeof VisitBodySchema>, clientIp: string | undefined, idempotencyKey: string): Promise<Booked> {
+    async book(
+      caller: Caller,
+      body: z.output<typeof VisitBodySchema>,
+      clientIp: string | undefined,
+      idempotencyKey: string,
+      answerInCommit?: AnswerInCommit,
+    ): Promise<Booked> {
       const { provider, partnerId, hours, teams } = await openProvider(body.providerId);
       const service = (await providerServices().read(provider.id, [body.serviceKey])).get(body.serviceKey);
       if (!service) throw new NotFoundError('No such service at this provider').withCode('HOME_SERVICE_NOT_FOUND');
@@ -123,6 +130,7 @@ export function createHomeServiceBookings(config: Readonly<AppConfig>, now: () =
           },
         },
         by,
+        answerInCommit,
       );
     },
 

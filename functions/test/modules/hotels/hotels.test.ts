@@ -116,6 +116,9 @@ describe('hotel stays', () => {
     const [first, again] = [await book(user, hotel.id, body, headers), await book(user, hotel.id, body, headers)];
     expect(first.status).toBe(201);
     expect(again.body.booking.id).toBe(first.body.booking.id);
+    // Paid from the wallet at once, its answer was stored with the booking in one commit: replayed whole.
+    expect([again.headers.get('idempotent-replayed'), again.body]).toEqual(['true', first.body]);
+    expect(first.body.payment).toMatchObject({ status: 'SUCCEEDED', paymentUrl: null });
     expect((await book(user, hotel.id, { ...body, checkOut: dateIn(22) }, headers)).status).toBe(422);
     expect(await balance(user)).toBe(wallet - priceOf(body.checkIn, 1));
   });

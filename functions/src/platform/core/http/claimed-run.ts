@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { keepClaimed, recordId, requestHashOf, type IdempotencyStore, type StoredAnswer } from '../../kits/idempotency/idempotency';
+import { keepClaimed, recordId, requestHashOf, type AnswerInCommit, type IdempotencyStore, type StoredAnswer } from '../../kits/idempotency/idempotency';
 import { clientIp } from './client-ip';
 import { answeredAtDeadline } from './deadline';
 import { sendJson } from './send-json';
@@ -24,7 +24,7 @@ interface ClaimedContext {
   body: unknown;
   idempotencyKey?: string;
   claimed?: () => Promise<void>;
-  answerInCommit?: (tx: FirebaseFirestore.Transaction, result: unknown) => void;
+  answerInCommit?: AnswerInCommit;
 }
 
 /** What `ctx.claimed()` rejects with when the request does not hold its key's claim (never answered to the client). */

@@ -16,6 +16,7 @@ import { clientEdge, clientIp, ipRateLimitSubject } from './client-ip';
 import { appCheckGuard, type AppCheckMode, type AppCheckVerifier } from '../auth/app-check';
 import { answeredAtDeadline, handlerStarted, useUploadDeadline } from './deadline';
 import type { ApiTag } from '../openapi/tags';
+import type { AnswerInCommit } from '../../kits/idempotency/idempotency';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -49,7 +50,7 @@ export interface HandlerContext<TBody, TQuery, TParams> {
    * object (each attempt of a transaction builds its own): that return is the sign its transaction committed. Any
    * other return is stored after, as usual. Absent without a key; a no-op where the claim was not a fresh create.
    */
-  answerInCommit?: (tx: FirebaseFirestore.Transaction, result: unknown) => void;
+  answerInCommit?: AnswerInCommit;
 }
 
 export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = unknown, TResult = unknown> {

@@ -46,6 +46,9 @@ export interface StoredAnswer {
 
 export type Claim = { kind: 'run'; id: string; token: string } | { kind: 'replay'; answer: StoredAnswer };
 
+/** A route's `ctx.answerInCommit` (platform/core/http/route.ts): stores `result` as the answer in `tx`'s commit. */
+export type AnswerInCommit = (tx: Transaction, result: unknown) => void;
+
 export interface IdempotencyStore {
   /** Claims `id` for a new run, or returns the stored answer; throws 422 (other body) or 409 (running). */
   claim(id: string, requestHash: string, now: number): Promise<Claim>;
