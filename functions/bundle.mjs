@@ -24,7 +24,7 @@ const EXTERNAL = ['firebase-admin', 'firebase-functions', '@google-cloud/storage
 const external = EXTERNAL.flatMap((name) => [name, `${name}/*`]);
 
 // Tools (tests in-process, benchmarks) load these from the runtime bundle by the same ids.
-const TOOLING_IDS = ['app', 'modules/index', 'platform/core/config/config', 'platform/core/logging/logger', 'platform/core/http/route', 'modules/auth/passwords', 'platform/core/deploy/query-log'];
+const TOOLING_IDS = ['app', 'modules/index', 'platform/core/config/config', 'platform/core/logging/logger', 'platform/core/http/route', 'modules/auth/passwords', 'platform/core/deploy/query-log', 'platform/core/deploy/v8-tuning'];
 
 // zod's namespace (`z`) keeps all of zod in a bundle. Three parts the code never calls are left out: the
 // locales but English (zod installs English itself), `z.fromJSONSchema` (its module builds a copy of the whole

@@ -13,6 +13,10 @@ import { API_CONCURRENCY, API_TIMEOUT_SECONDS, WORKER_CONCURRENCY, declaredSecre
 import type { TaskDefinition, TriggerDefinition } from './platform/core/module/module';
 import { platformTasks } from './platform/core/module/platform-tasks';
 import { groupTriggers, runGroup, type TriggerGroup } from './platform/core/module/trigger-groups';
+import { tuneV8 } from './platform/core/deploy/v8-tuning';
+
+// Before anything allocates much: V8 pretenuring off (platform/core/deploy/v8-tuning.ts says why).
+tuneV8();
 
 // Every function below (HTTPS, tasks, triggers) runs in the one configured region, with a ceiling on instances
 // and a set concurrency (the `api` function overrides both).

@@ -29,7 +29,6 @@ export function createDeliveryDispatch({ deps, now, schedulers }: DeliveryCore, 
 
   /** One attempt to give the parcel to `driverId`; undefined when the driver was taken meanwhile. */
   async function assignTo(id: string, driverId: string, at: number): Promise<TransitionResult<DeliveryRecord, DeliveryStatus, DeliveryAction> | undefined> {
-    const card = await driverCard(driverId);
     let loc: DriverState | undefined;
     const store = deliveryRepo.store(id, (tx, next) => {
       if (!jobs.txClaim(tx, loc, { kind: 'DELIVERY', jobId: id, customerId: next.senderId, capability: 'DELIVERY', at })) throw new DriverTaken();
@@ -42,17 +41,24 @@ export function createDeliveryDispatch({ deps, now, schedulers }: DeliveryCore, 
         reason: `driver ${driverId}`,
         missing: noSuchDelivery,
         rolesOf: () => ['SYSTEM'],
-        async read(tx, d) {
-          loc = await jobs.txRead(tx, driverId);
+        // The driver's card beside the transaction (nothing to lock there): no round trip of its own.
+        beside: () => driverCard(driverId),
+        async read(tx, d, cardRead) {
           // Cash the driver collects for the sender (and at most a cash fee's commission) is owed from their earnings.
           const owed = d.codVnd + (d.payment.method === 'CASH' ? d.feeVnd : 0);
-          if (!(await ledger.txMayOweCash(tx, driverId, owed, settings.cashDebtLimitVnd))) loc = undefined;
+          const [state, mayOwe, card] = await Promise.all([
+            jobs.txRead(tx, driverId),
+            ledger.txMayOweCash(tx, driverId, owed, settings.cashDebtLimitVnd),
+            cardRead,
+          ]);
+          loc = mayOwe ? state : undefined;
+          return { card };
         },
         // A driver who left it meanwhile (a give-up racing this search) is not given it back.
         guard: (d) => {
           if ((d.formerDriverIds ?? []).includes(driverId)) throw new DriverTaken();
         },
-        apply: (d, to) => ({
+        apply: (d, to, { card }) => ({
           ...d,
           status: to,
           driverId,
