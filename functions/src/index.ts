@@ -1,6 +1,8 @@
 // Cloud Functions entry: the HTTPS function `api`, every module's task functions and Firestore triggers,
 // and the message queue's `deliverMessage`.
 // Kept light on purpose: Express, the routes and firebase-admin load on the first request.
+// First, before the imports below run: V8's pretenuring off (platform/core/deploy/v8-tuning.ts says why).
+import './platform/core/deploy/v8-tuning';
 import type { Express } from 'express';
 import { onRequest } from 'firebase-functions/https';
 import { onTaskDispatched } from 'firebase-functions/tasks';
@@ -13,10 +15,6 @@ import { API_CONCURRENCY, API_TIMEOUT_SECONDS, WORKER_CONCURRENCY, declaredSecre
 import type { TaskDefinition, TriggerDefinition } from './platform/core/module/module';
 import { platformTasks } from './platform/core/module/platform-tasks';
 import { groupTriggers, runGroup, type TriggerGroup } from './platform/core/module/trigger-groups';
-import { tuneV8 } from './platform/core/deploy/v8-tuning';
-
-// Before anything allocates much: V8 pretenuring off (platform/core/deploy/v8-tuning.ts says why).
-tuneV8();
 
 // Every function below (HTTPS, tasks, triggers) runs in the one configured region, with a ceiling on instances
 // and a set concurrency (the `api` function overrides both).

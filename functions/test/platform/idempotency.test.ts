@@ -14,6 +14,7 @@ import {
   recordId,
   type IdempotencyStore,
 } from '../../src/platform/kits/idempotency/idempotency';
+import type { ApiModule } from '../../src/platform/core/http/module';
 import { defineRoute } from '../../src/platform/core/http/route';
 import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
 import { testConfig } from '../helpers/config';
@@ -26,6 +27,16 @@ beforeAll(requireEmulators);
 const config = testConfig();
 const token = (sub: string) =>
   jwt.sign({ sub, jti: randomUUID(), sid: 's', typ: 'access', roles: ['USER'] }, config.JWT_SECRET, { algorithm: 'HS256', expiresIn: 600 });
+
+/** The app of one probe module, with the idempotency store given (its other stores in memory). */
+const probeApp = (module: ApiModule, store: IdempotencyStore) =>
+  buildApp({
+    config,
+    modules: [module],
+    idempotency: store,
+    verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
+    rateLimiter: createRateLimiter(memoryRateLimitStore()),
+  }).app;
 
 function probe(store: IdempotencyStore) {
   let runs = 0;
@@ -81,13 +92,7 @@ function probe(store: IdempotencyStore) {
       }),
     ],
   };
-  const { app } = buildApp({
-    config,
-    modules: [module],
-    idempotency: store,
-    verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
-    rateLimiter: createRateLimiter(memoryRateLimitStore()),
-  });
+  const app = probeApp(module, store);
   return {
     app,
     runs: () => runs,
@@ -253,6 +258,18 @@ describe('Firestore idempotency store: the round trips', () => {
   const id = () => `probe-${randomUUID()}`;
   const answer = (n: number) => ({ status: 201, body: { n } });
 
+  it("an answer goes in a run's commit only well before the claim's first renewal; later it is stored after", async () => {
+    const key = id();
+    const claim = await store.claim(key, 'h', Date.now());
+    if (claim.kind !== 'run') throw new Error('expected a run');
+    // 16 s after the claim (its renewal comes at 20 s): not in the commit, nothing written.
+    expect(await inTransaction(async (tx) => store.txComplete!(tx, key, claim.token, answer(1), Date.now() + 16_000))).toBe(false);
+    expect((await db().collection(IDEMPOTENCY_COLLECTION).doc(key).get()).get('state')).toBe('RUNNING');
+    expect(await inTransaction(async (tx) => store.txComplete!(tx, key, claim.token, answer(2), Date.now()))).toBe(true);
+    store.completedInCommit!(claim.token);
+    expect(await store.claim(key, 'h', Date.now())).toEqual({ kind: 'replay', answer: answer(2) });
+  });
+
   it('a new key is claimed and completed without a transaction; a completion after another write of the entry falls back to one', async () => {
     const transactions = jest.spyOn(db(), 'runTransaction');
     try {
@@ -312,13 +329,7 @@ describe("Idempotency-Key: the answer stored in the handler's commit", () => {
       }),
     ],
   };
-  const { app } = buildApp({
-    config,
-    modules: [module],
-    idempotency: store,
-    verifyAccessToken: createJwtAccessTokenVerifier(config.JWT_SECRET),
-    rateLimiter: createRateLimiter(memoryRateLimitStore()),
-  });
+  const app = probeApp(module, store);
   let server: { url: string; close(): Promise<void> };
   beforeAll(async () => {
     server = await listen(app);

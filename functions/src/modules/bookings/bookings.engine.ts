@@ -126,14 +126,14 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
      * `payRefused`. `check`: the caller's own reads and refusals, replays too (a throw aborts everything). `paid`'s twin.
      * `answerPaid`: the request's answer made from a booking paid at once, written in the same commit (`answer`).
      */
-    async hold(
+    async hold<A = never>(
       request: HoldRequest,
       {
         pay,
         check,
         answerPaid,
-      }: { pay?: PayInHold; check?: (tx: Transaction) => Promise<void>; answerPaid?: (tx: Transaction, booking: BookingRecord) => unknown } = {},
-    ): Promise<{ booking: BookingRecord; replayed: boolean; paidAtOnce?: true; payRefused?: AppError; answer?: unknown }> {
+      }: { pay?: PayInHold; check?: (tx: Transaction) => Promise<void>; answerPaid?: (tx: Transaction, booking: BookingRecord) => A } = {},
+    ): Promise<{ booking: BookingRecord; replayed: boolean; paidAtOnce?: true; payRefused?: AppError; answer?: A }> {
       checkRequest(request);
       const id = stableId({ scope: `bookings.${request.vertical}`, caller: request.consumerId, key: request.idempotencyKey });
       const count = (tx: Transaction, at: number) => bookingsRepo.txLiveHolds(tx, request.consumerId, at, settings.maxLiveHolds);

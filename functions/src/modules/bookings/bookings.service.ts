@@ -28,6 +28,12 @@ export interface BookingViewer {
   admin: boolean;
 }
 
+/** The answer to a booking paid from the wallet as it was asked (secured at once). */
+const paidAnswer = (booking: BookingRecord): Booked => ({
+  booking: bookingView(booking, 'CONSUMER'),
+  payment: { paymentId: booking.payment.paymentId!, status: 'SUCCEEDED', amountVnd: booking.payment.paidVnd, paymentUrl: null },
+});
+
 export function bookingViewerOf(auth: { userId: string; roles: readonly string[]; permissions?: string[] }): BookingViewer {
   return { userId: auth.userId, admin: auth.roles.includes('ADMIN') && holdsPermission(auth.permissions, BOOKINGS_PERMISSION) };
 }
@@ -138,10 +144,6 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
      * `POST /bookings/{id}/pay` or let it expire.
      */
     async book(request: HoldRequest, by: PayBy | null, answerInCommit?: AnswerInCommit): Promise<Booked> {
-      const paidAnswer = (booking: BookingRecord): Booked => ({
-        booking: bookingView(booking, 'CONSUMER'),
-        payment: { paymentId: booking.payment.paymentId!, status: 'SUCCEEDED', amountVnd: booking.payment.paidVnd, paymentUrl: null },
-      });
       // A partner's own people do not book its resources (money paid in would come out as the partner's earnings).
       const { booking, paidAtOnce, payRefused, answer } = await engine.hold(request, {
         pay: by?.method === 'WALLET' ? walletInHold(by) : undefined,
@@ -150,16 +152,10 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
             throw new ForbiddenError('You manage this place: book it through another account').withCode('BOOKING_OWN_RESOURCE');
         },
         // Paid at once: the answer goes in the booking's commit (nothing written after it).
-        answerPaid: answerInCommit
-          ? (tx, paidBooking) => {
-              const answered = paidAnswer(paidBooking);
-              answerInCommit(tx, answered);
-              return answered;
-            }
-          : undefined,
+        answerPaid: answerInCommit ? (tx, paidBooking) => answerInCommit(tx, paidAnswer(paidBooking)) : undefined,
       });
       if (payRefused) throw payRefused;
-      if (paidAtOnce) return (answer as Booked | undefined) ?? paidAnswer(booking);
+      if (paidAtOnce) return answer ?? paidAnswer(booking);
       if (booking.status !== 'HELD') return { booking: bookingView(booking, 'CONSUMER'), payment: null };
       if (booking.payment.dueVnd === 0) return { booking: bookingView((await engine.paid(booking.id, undefined, booking)).booking, 'CONSUMER'), payment: null };
       if (!by) throw new AppError(400, 'This booking is paid ahead: choose a payment method').withCode('BOOKING_PAYMENT_REQUIRED');

@@ -17,7 +17,7 @@ import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency
 
 /** What the transaction did: placed now (with what it wrote), or found placed by an earlier request with the key. */
 export type Once =
-  | { outcome: 'placed'; record: CheckoutRecord; order: unknown; payment: PaymentView | null; answer?: unknown }
+  | { outcome: 'placed'; record: CheckoutRecord; order: unknown; payment: PaymentView | null; answer?: ReturnType<typeof placedBody> }
   | { outcome: 'replayed'; record: CheckoutRecord | undefined };
 
 export const busy = () =>
@@ -81,12 +81,7 @@ export function createPlaceAtOnce(ctx: CartContext) {
       },
       // The answer as written (writtenAnswer's), stored with the order: no write after the commit.
       answer: answerInCommit
-        ? (tx, { order, side: held }) => {
-            if (order === undefined) return undefined;
-            const answer = answerOf(order, held?.payment ?? null);
-            answerInCommit(tx, answer);
-            return answer;
-          }
+        ? (tx, { order, side: held }) => (order === undefined ? undefined : answerInCommit(tx, placedBody(order, held?.payment ?? null)))
         : undefined,
     });
     return placed.outcome === 'placed' ? { ...placed, payment: placed.side?.payment ?? null } : placed;
@@ -98,8 +93,9 @@ export function createPlaceAtOnce(ctx: CartContext) {
  * there is one (that very object: the route knows it by it).
  */
 export const writtenAnswer = (placed: Pick<Extract<Once, { outcome: 'placed' }>, 'order' | 'payment' | 'answer'>) =>
-  (placed.answer as ReturnType<typeof answerOf> | undefined) ?? (placed.order === undefined ? null : answerOf(placed.order, placed.payment));
-const answerOf = (order: unknown, payment: PaymentView | null) => ({
+  placed.answer ?? (placed.order === undefined ? null : placedBody(placed.order, placed.payment));
+/** The checkout's answer body for an order as written. */
+const placedBody = (order: unknown, payment: PaymentView | null) => ({
   order: order as { id: string; status: string } & Record<string, unknown>,
   payment: paymentAnswer(payment),
 });

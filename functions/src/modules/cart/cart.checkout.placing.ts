@@ -30,7 +30,7 @@ export interface PlacingStep<S> {
   side: S | null;
 }
 
-export interface CartPlacing<S> {
+export interface CartPlacing<S, A = never> {
   orderId: string;
   userId: string;
   input: CheckoutInput;
@@ -52,11 +52,11 @@ export interface CartPlacing<S> {
    * The request's answer made from what this transaction writes, stored in it (the route's `answerInCommit`);
    * undefined where it cannot be (the order needs a read to show). Returned as the placing's `answer`.
    */
-  answer?(tx: Transaction, written: { order: unknown; side: S | null }): unknown;
+  answer?(tx: Transaction, written: { order: unknown; side: S | null }): A | undefined;
 }
 
-export type CartPlaced<S> =
-  { outcome: 'placed'; record: CheckoutRecord; order: unknown; side: S | null; answer?: unknown } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
+export type CartPlaced<S, A = never> =
+  { outcome: 'placed'; record: CheckoutRecord; order: unknown; side: S | null; answer?: A } | { outcome: 'replayed'; record: CheckoutRecord | undefined };
 
 /** The lines, priced inside the placing transaction, stood in the way (the seller's refusal or the assessment's first problem). */
 export class LinesRefused extends Error {
@@ -67,12 +67,12 @@ export class LinesRefused extends Error {
 
 export function createCartPlacing(ctx: Pick<CartContext, 'orders' | 'sellers' | 'settings'>) {
   const { orders, sellers, settings } = ctx;
-  return function placeCart<S = null>(p: CartPlacing<S>): Promise<CartPlaced<S>> {
+  return function placeCart<S = null, A = never>(p: CartPlacing<S, A>): Promise<CartPlaced<S, A>> {
     const pricedHere = p.pricing === 'here';
     const asked = p.assessed.cart;
     return oneAtATime(sellerQueueKey(p.input.seller), storeBusy, () =>
       inTransaction(
-        async (tx): Promise<CartPlaced<S>> => {
+        async (tx): Promise<CartPlaced<S, A>> => {
           // The stock for the lines of the cart read before, in the first round trip with the other reads, then assessed.
           const priced = (async () => {
             const taking = sellers.txTake(tx, p.input.seller, asked.lines.map(lineRequestOf));

@@ -109,7 +109,7 @@ describe('POST /cart/checkout', () => {
     // The same key: the first answer again; past the idempotency answer's life, the same order still.
     const again = await checkout(user, body, key);
     expect([again.status, again.body.order.id, again.headers.get('idempotent-replayed')]).toEqual([201, placed.body.order.id, 'true']);
-    // The answer stored with the order in its commit is the one the first request got, whole.
+    // The stored answer is the one the first request got, whole (commerce-e2e: stored in the order's commit).
     expect(again.body).toEqual(placed.body);
     const late = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1', async () => undefined);
     expect(late.order.id).toBe(placed.body.order.id);

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ORDERS } from '../../../src/modules/orders/orders.collections';
+import { db } from '../../../src/platform/core/firebase/firebase';
+import { IDEMPOTENCY_COLLECTION, recordId } from '../../../src/platform/kits/idempotency/idempotency';
 import { registerVerified } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { area, onlineCourier } from '../../helpers/drivers';
@@ -35,13 +38,24 @@ it('browse → cart → checkout → store confirms → courier delivers, with t
   expect(quote.body).toMatchObject({ canCheckout: true, problems: [] });
   // Two large bowls: (55,000 + 10,000) × 2 from the stored menu.
   expect(quote.body.pricing.itemsVnd).toBe(130_000);
+  const key = randomUUID();
   const checkout = await call('POST', '/cart/checkout', {
     token: consumer.accessToken,
-    headers: { 'idempotency-key': randomUUID() },
+    headers: { 'idempotency-key': key },
     body: { seller, address, payment: { method: 'WALLET' } },
   });
   expect(checkout.status).toBe(201);
   const order = checkout.body.order;
+  // Placed at once, its answer was stored with the order, in its commit (the same write time): nothing written after.
+  const [entry, placed] = await Promise.all([
+    db()
+      .collection(IDEMPOTENCY_COLLECTION)
+      .doc(recordId(consumer.user.id, 'post /cart/checkout', key))
+      .get(),
+    db().collection(ORDERS).doc(order.id).get(),
+  ]);
+  expect([entry.get('state'), entry.updateTime!.isEqual(placed.createTime!)]).toEqual(['DONE', true]);
+  expect(JSON.parse(entry.get('answer').body)).toEqual(checkout.body);
   expect(order).toMatchObject({ status: 'PLACED' });
   const total = checkout.body.payment.amount as number;
   expect(total).toBe(quote.body.pricing.totalVnd);

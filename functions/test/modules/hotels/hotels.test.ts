@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BOOKINGS } from '../../../src/modules/bookings/bookings.collections';
 import { onBookingWritten } from '../../../src/modules/bookings/bookings.triggers';
 import { db } from '../../../src/platform/core/firebase/firebase';
+import { IDEMPOTENCY_COLLECTION, recordId } from '../../../src/platform/kits/idempotency/idempotency';
 import type { DocumentEvent } from '../../../src/platform/core/module/module';
 import { registerVerified, type Tokens } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
@@ -116,7 +117,15 @@ describe('hotel stays', () => {
     const [first, again] = [await book(user, hotel.id, body, headers), await book(user, hotel.id, body, headers)];
     expect(first.status).toBe(201);
     expect(again.body.booking.id).toBe(first.body.booking.id);
-    // Paid from the wallet at once, its answer was stored with the booking in one commit: replayed whole.
+    // Paid from the wallet at once, its answer was stored with the booking in its commit (the same write time).
+    const [entry, booking] = await Promise.all([
+      db()
+        .collection(IDEMPOTENCY_COLLECTION)
+        .doc(recordId(user.user.id, 'post /hotels/bookings', headers['idempotency-key']))
+        .get(),
+      db().collection(BOOKINGS).doc(first.body.booking.id).get(),
+    ]);
+    expect([entry.get('state'), entry.updateTime!.isEqual(booking.createTime!)]).toEqual(['DONE', true]);
     expect([again.headers.get('idempotent-replayed'), again.body]).toEqual(['true', first.body]);
     expect(first.body.payment).toMatchObject({ status: 'SUCCEEDED', paymentUrl: null });
     expect((await book(user, hotel.id, { ...body, checkOut: dateIn(22) }, headers)).status).toBe(422);

@@ -49,7 +49,10 @@ export async function runClaimed(
     requestHashOf(route.multipart ? [ctx.params, ctx.body, req.get('content-length') ?? null] : [ctx.params, ctx.body]),
     Date.now(),
   );
-  const answerOf = (result: unknown): StoredAnswer => ({ status: statusOverride() ?? route.response.status ?? 200, body: route.response.schema.parse(result) });
+  const storedAnswerOf = (result: unknown): StoredAnswer => ({
+    status: statusOverride() ?? route.response.status ?? 200,
+    body: route.response.schema.parse(result),
+  });
   // The claim this request holds, known before anything awaiting the claim resumes (the handler's `claimed()` included).
   let heldClaim: { id: string; token: string } | undefined;
   claiming.then(
@@ -63,9 +66,12 @@ export async function runClaimed(
   if (store.txComplete) {
     const txComplete = store.txComplete.bind(store);
     ctx.answerInCommit = (tx, result) => {
-      if (!heldClaim) return; // not this request's run (the handler must not write before `claimed()`)
-      const answer = answerOf(result);
+      // Each attempt of the transaction starts over: only what the last one stored can have committed.
+      inCommit = undefined;
+      if (!heldClaim) return result; // not this request's run (the handler must not write before `claimed()`)
+      const answer = storedAnswerOf(result);
       if (txComplete(tx, heldClaim.id, heldClaim.token, answer, Date.now())) inCommit = { result, answer };
+      return result;
     };
   }
   // A handler started beside the claim waits at `claimed()` for a claim this request holds, still held at its
@@ -101,7 +107,7 @@ export async function runClaimed(
       sendJson(res, inCommit.answer.status, inCommit.answer.body);
       return;
     }
-    const { status, body } = answerOf(result);
+    const { status, body } = storedAnswerOf(result);
     await store.complete(claimed.id, claimed.token, { status, body }, Date.now());
     sendJson(res, status, body);
   } catch (err) {

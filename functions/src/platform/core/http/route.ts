@@ -45,10 +45,13 @@ export interface HandlerContext<TBody, TQuery, TParams> {
    */
   claimed?: () => Promise<void>;
   /**
-   * Idempotent runs (an Idempotency-Key, claimed fresh): stores `result`, as the route answers it, as the key's answer
-   * in the handler's own transaction, so nothing is written after its commit. The handler then returns that very
-   * object (each attempt of a transaction builds its own): that return is the sign its transaction committed. Any
-   * other return is stored after, as usual. Absent without a key; a no-op where the claim was not a fresh create.
+   * Idempotent runs (an Idempotency-Key, claimed fresh): stores `result`, as the route answers it (its schema, and the
+   * status as set by then), as the key's answer in the handler's own transaction, so nothing is written after its
+   * commit; `return answerInCommit(tx, result)` from the transaction and return that very object from the handler
+   * (each attempt builds its own): that return is the sign its transaction committed. Any other return is stored after,
+   * as usual (a failed conditional update, then a transaction). A claim written since (a renewal, 20 s into a run)
+   * fails the commit whole (a 500; nothing kept, the key freed). Absent without a key or with a store that cannot (the
+   * memory store); a no-op where the claim was not a fresh create.
    */
   answerInCommit?: AnswerInCommit;
 }

@@ -19,6 +19,9 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 // handler renews it every IDEMPOTENCY_RENEW_EVERY_MS, so a slow one (past its deadline answer) is never run twice.
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 export const IDEMPOTENCY_RENEW_EVERY_MS = 20_000;
+// An answer goes in a run's commit only this long before the claim's first renewal could write it (clock skew, a slow
+// commit): later, it is stored after the commit.
+const IN_COMMIT_MARGIN_MS = 5_000;
 // What a 409 IDEMPOTENCY_IN_PROGRESS asks the client to wait (most runs end within a second or two).
 const IN_PROGRESS_RETRY_AFTER_SEC = 2;
 // No run outlives the function's timeout: renewing past it (plus a margin for a slow last commit) would only keep a
@@ -46,8 +49,11 @@ export interface StoredAnswer {
 
 export type Claim = { kind: 'run'; id: string; token: string } | { kind: 'replay'; answer: StoredAnswer };
 
-/** A route's `ctx.answerInCommit` (platform/core/http/route.ts): stores `result` as the answer in `tx`'s commit. */
-export type AnswerInCommit = (tx: Transaction, result: unknown) => void;
+/**
+ * A route's `ctx.answerInCommit` (platform/core/http/route.ts): stores `result` as the answer in `tx`'s commit and
+ * gives it back, to be returned as it is.
+ */
+export type AnswerInCommit = <T>(tx: Transaction, result: T) => T;
 
 export interface IdempotencyStore {
   /** Claims `id` for a new run, or returns the stored answer; throws 422 (other body) or 409 (running). */
@@ -57,7 +63,8 @@ export interface IdempotencyStore {
   /**
    * Stores the answer in the run's own transaction (no write after its commit), on the condition that nothing wrote
    * the claim since this instance created it (a renewal, a take-over: the commit then fails, and nothing of it is
-   * kept). False, with nothing written, when the claim was not such a create (a key seen before): complete it after.
+   * kept). False, with nothing written, when the claim was not such a create (a key seen before) or its first renewal
+   * is near: complete it after.
    */
   txComplete?(tx: Transaction, id: string, token: string, answer: StoredAnswer, now: number): boolean;
   /** The answer of `token`'s run was committed by `txComplete`. */
@@ -197,7 +204,8 @@ export function firestoreIdempotencyStore(): IdempotencyStore {
     },
     txComplete(tx, id, token, answer, now) {
       const writeTime = claimWriteTimes.get(token);
-      if (!writeTime) return false;
+      // Not once the claim's first renewal is near (it would fail the commit whole): stored after the commit then.
+      if (!writeTime || now - writeTime.toMillis() > IDEMPOTENCY_RENEW_EVERY_MS - IN_COMMIT_MARGIN_MS) return false;
       tx.update(ref(id), doneFields(answer, now), { lastUpdateTime: writeTime });
       return true;
     },
