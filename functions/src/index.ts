@@ -1,8 +1,6 @@
 // Cloud Functions entry: the HTTPS function `api`, every module's task functions and Firestore triggers,
 // and the message queue's `deliverMessage`.
 // Kept light on purpose: Express, the routes and firebase-admin load on the first request.
-// First, before the imports below run: V8's pretenuring off (platform/core/deploy/v8-tuning.ts says why).
-import './platform/core/deploy/v8-tuning';
 import type { Express } from 'express';
 import { onRequest } from 'firebase-functions/https';
 import { onTaskDispatched } from 'firebase-functions/tasks';
@@ -42,11 +40,17 @@ if (process.env.FIRESTORE_COST_LOG)
   (require('./platform/core/deploy/cost-log') as typeof import('./platform/core/deploy/cost-log')).recordCostsTo(process.env.FIRESTORE_COST_LOG);
 
 let app: Express | undefined;
+// V8's pretenuring off before the app is built and the requests come (platform/core/deploy/v8-tuning.ts says why;
+// on the first request, not at load: loading `node:v8` costs the cold start 1-4 ms).
+function firstApp(): Express {
+  (require('./platform/core/deploy/v8-tuning') as typeof import('./platform/core/deploy/v8-tuning')).tuneV8();
+  return (require('./app') as typeof import('./app')).createApp();
+}
 
 export const api = onRequest(
   { secrets, invoker: 'public', memory: '512MiB', timeoutSeconds: API_TIMEOUT_SECONDS, concurrency: API_CONCURRENCY, maxInstances: maxInstances.api },
   (req, res) => {
-    app ??= (require('./app') as typeof import('./app')).createApp();
+    app ??= firstApp();
     app(req, res);
   },
 );

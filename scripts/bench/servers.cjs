@@ -77,9 +77,9 @@ function signInApp(inline) {
 }
 
 const [kind, port] = process.argv.slice(2);
-// Our servers run as the `api` instance does, with its V8 tuning (applied as the module loads, as functions/src/index.ts
-// loads it first); plain Express as it comes.
-if (kind !== 'plain') fromBundle('platform/core/deploy/v8-tuning');
+// Our servers run as the `api` instance does, with its V8 tuning (set before the app is built, as functions/src/index.ts
+// does on the first request); plain Express as it comes.
+if (kind !== 'plain') fromBundle('platform/core/deploy/v8-tuning').tuneV8();
 const app = kind === 'stack' ? stackApp() : kind === 'signin' ? signInApp(false) : kind === 'signin-inline' ? signInApp(true) : plainApp();
 const server = app.listen(Number(port), '127.0.0.1', () => process.send?.({ ready: true }));
 process.on('message', (msg) => {

@@ -140,9 +140,9 @@ export { IDEMPOTENCY_COLLECTION };
 
 // `idempotency_keys/{id}`; `expireAt` is the field of the collection's TTL policy. Most keys are new: the claim is
 // one `create` and the completion one update on the condition that nothing wrote the entry since (two round trips,
-// not four; one, when the run stores its answer in its own transaction's commit: `txComplete`). A key seen before (a retry, a race, an expired entry the TTL has not removed yet) is claimed in a
-// transaction (two racing requests: one runs, one gets 409), and a completion whose condition failed (a renewal
-// wrote the entry) is done in one.
+// not four; one, when the run stores its answer in its own transaction's commit: `txComplete`). A key seen before (a
+// retry, a race, an expired entry the TTL has not removed yet) is claimed in a transaction (two racing requests: one
+// runs, one gets 409), and a completion whose condition failed (a renewal wrote the entry) is done in one.
 export function firestoreIdempotencyStore(): IdempotencyStore {
   const { db, inTransaction, isAlreadyExists, isFailedPrecondition, isNotFound } =
     require('../../core/firebase/firebase') as typeof import('../../core/firebase/firebase');
