@@ -20,6 +20,8 @@ export function bookingRequest(codes: ErrorCode[]) {
     auth: [] as Role[],
     hat: 'CON' as const,
     idempotent: 'required' as const,
+    // The vertical's reads of what is booked overlap the key's claim; bookings' `book` waits for it (ClaimedRun).
+    claimBeside: true,
     rateLimit: BOOKING_LIMITS.book,
     errors: [403, 404, 409, 422],
     codes: [...BOOKING_REQUEST_CODES, ...codes],

@@ -15,7 +15,7 @@ import { actorLabel, bookingView, type BookingAudience, type BookingView } from 
 import { assignBooking } from './bookings.assign';
 import { bookingDeadline } from './bookings.deadline';
 import { VERTICAL_RULES, type BookingVertical } from './bookings.verticals';
-import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency';
+import type { ClaimedRun } from '../../platform/core/http/route';
 
 // The booking engine as the API serves it: who the caller is to a booking (its consumer, a member of its partner, an
 // administrator with bookings.manage), the payment that secures a new booking, the lists, and the money when it ends.
@@ -143,7 +143,10 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
      * booking HELD, unless it would be one hold too many (409 BOOKING_TOO_MANY_HOLDS, nothing held): pay it with
      * `POST /bookings/{id}/pay` or let it expire.
      */
-    async book(request: HoldRequest, by: PayBy | null, answerInCommit?: AnswerInCommit): Promise<Booked> {
+    async book(request: HoldRequest, by: PayBy | null, run: ClaimedRun): Promise<Booked> {
+      // Routes with claimBeside (bookingRequest) read what they book beside the key's claim: nothing is written before it.
+      await run.claimed?.();
+      const { answerInCommit } = run;
       // A partner's own people do not book its resources (money paid in would come out as the partner's earnings).
       const { booking, paidAtOnce, payRefused, answer } = await engine.hold(request, {
         pay: by?.method === 'WALLET' ? walletInHold(by) : undefined,

@@ -12,7 +12,7 @@ import { iso } from '../../platform/kits/time/time';
 import { BookingPaymentBodySchema, bookingsService, bookingViewerOf, type Booked, type BookingView, type PayBy } from '../bookings';
 import { attachableImage } from '../media';
 import { providerRecords, providerServices } from './homeservices.catalog';
-import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency';
+import type { ClaimedRun } from '../../platform/core/http/route';
 
 // A home service booked on the booking engine: a window of whole hours at the consumer's address, within the
 // provider's coverage and working hours (07:00–20:00 every day when it sets none), as many visits at once as it has
@@ -79,13 +79,7 @@ export function createHomeServiceBookings(config: Readonly<AppConfig>, now: () =
     },
 
     /** A visit asked for: its hours held and the deposit paid; the provider then answers (PENDING_PARTNER). */
-    async book(
-      caller: Caller,
-      body: z.output<typeof VisitBodySchema>,
-      clientIp: string | undefined,
-      idempotencyKey: string,
-      answerInCommit?: AnswerInCommit,
-    ): Promise<Booked> {
+    async book(caller: Caller, body: z.output<typeof VisitBodySchema>, clientIp: string | undefined, idempotencyKey: string, run: ClaimedRun): Promise<Booked> {
       const { provider, partnerId, hours, teams } = await openProvider(body.providerId);
       const service = (await providerServices().read(provider.id, [body.serviceKey])).get(body.serviceKey);
       if (!service) throw new NotFoundError('No such service at this provider').withCode('HOME_SERVICE_NOT_FOUND');
@@ -130,7 +124,7 @@ export function createHomeServiceBookings(config: Readonly<AppConfig>, now: () =
           },
         },
         by,
-        answerInCommit,
+        run,
       );
     },
 

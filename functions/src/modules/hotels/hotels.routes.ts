@@ -122,8 +122,8 @@ function stayRoutes({ config }: AppContext): { before: AnyRoute[]; after: AnyRou
         ...bookingRequest(['HOTEL_ROOM_NOT_FOUND', 'HOTEL_TOO_MANY_GUESTS', 'WALLET_INSUFFICIENT_FUNDS']),
         request: { body: BookBody },
         response: { status: 201, description: 'The booking (CONFIRMED, or HELD awaiting a gateway payment) and its payment.', schema: BookedSchema },
-        handler: ({ body, auth, idempotencyKey, req, answerInCommit }) =>
-          stays.book(auth!, { ...body, payment: { ...body.payment, clientIp: req.ip } }, idempotencyKey!, answerInCommit),
+        handler: ({ body, auth, idempotencyKey, req, claimed, answerInCommit }) =>
+          stays.book(auth!, { ...body, payment: { ...body.payment, clientIp: req.ip } }, idempotencyKey!, { claimed, answerInCommit }),
       }),
     ],
     after: [

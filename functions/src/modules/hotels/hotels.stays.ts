@@ -7,7 +7,7 @@ import { atLocal, datesBetween, nightsOf, weekdayOf } from '../../platform/kits/
 import { rangeProblemError } from '../../platform/kits/inventory/units.schemas';
 import { bookingsService, FREE_CANCELLATION, type Booked, type PayBy } from '../bookings';
 import { DEFAULT_POLICY, DEFAULT_TIMES, HOTEL_CITIES, hotelRecords, hotelRooms, type HotelDetails, type RoomTypeBody } from './hotels.catalog';
-import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency';
+import type { ClaimedRun } from '../../platform/core/http/route';
 
 // A stay: the nights from check-in to check-out in the hotel's zone, priced night by night (the room type's weekday,
 // weekend or holiday rate) and held on the booking engine, one inventory document per room type and night.
@@ -191,7 +191,7 @@ export function createHotelStays(config: Readonly<AppConfig>, now: () => number 
       caller: Caller,
       body: StayAsk & { hotelId: string; roomTypeId: string; note?: string; payment: PayBy },
       idempotencyKey: string,
-      answerInCommit?: AnswerInCommit,
+      run: ClaimedRun,
     ): Promise<Booked> {
       const [hotel, room] = await Promise.all([openHotel(body.hotelId), roomOf(body.hotelId, body.roomTypeId)]);
       const nights = nightsOrThrow(body.checkIn, body.checkOut, 'body');
@@ -228,7 +228,7 @@ export function createHotelStays(config: Readonly<AppConfig>, now: () => number 
           },
         },
         body.payment,
-        answerInCommit,
+        run,
       );
     },
   };

@@ -8,6 +8,7 @@ import { daySlots, slotWithin } from '../../platform/kits/inventory/slots';
 import { bookingsService, bookingViewerOf, type BookingView } from '../bookings';
 import { partnerRoleOf } from '../partners';
 import { clinicDoctors, clinicRecords } from './medical.catalog';
+import type { ClaimedRun } from '../../platform/core/http/route';
 
 // Appointments with a clinic's doctors on the booking engine: slots of the doctor's appointment length within the
 // clinic's opening hours (07:00–17:00 when it sets none), one patient each; the doctor (or the clinic) confirms,
@@ -60,7 +61,7 @@ export function createMedicalAppointments(config: Readonly<AppConfig>, now: () =
     },
 
     /** An appointment asked for: the slot held and the doctor asked (PENDING_PARTNER); the fee is paid at the clinic. */
-    async book(caller: Caller, body: z.output<typeof AppointmentBodySchema>, idempotencyKey: string): Promise<BookingView> {
+    async book(caller: Caller, body: z.output<typeof AppointmentBodySchema>, idempotencyKey: string, run: ClaimedRun): Promise<BookingView> {
       const { clinic, partnerId, doctor, hours, resourceId } = await doctorAt(body.clinicId, body.doctorKey);
       const slot = slotAt(body.startsAt, doctor.appointmentMinutes, hours);
       // The doctor's own account sees it among theirs when it belongs to the clinic (anyone else named sees nothing).
@@ -91,6 +92,7 @@ export function createMedicalAppointments(config: Readonly<AppConfig>, now: () =
           },
         },
         null,
+        run,
       );
       return booking;
     },

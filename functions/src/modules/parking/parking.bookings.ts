@@ -10,7 +10,7 @@ import { hoursOf } from '../../platform/kits/inventory/units';
 import { rangeProblemError } from '../../platform/kits/inventory/units.schemas';
 import { bookingRequest, BookedSchema, BookingPaymentBodySchema, bookingsService, type Booked, type PayBy } from '../bookings';
 import { PARKING_VEHICLES, parkingLots } from './parking.catalog';
-import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency';
+import type { ClaimedRun } from '../../platform/core/http/route';
 
 // Booking a space of a lot for a time window by vehicle type, on the booking engine: whole hours of the lot's zone,
 // one inventory document per lot, vehicle type and hour, capacity the lot's `bookableSpaces` of that type. The
@@ -88,7 +88,7 @@ export function createParkingBookings(config: Readonly<AppConfig>, now: () => nu
       };
     },
 
-    async book(caller: Caller, body: z.output<typeof BookBody>, payment: PayBy, idempotencyKey: string, answerInCommit?: AnswerInCommit): Promise<Booked> {
+    async book(caller: Caller, body: z.output<typeof BookBody>, payment: PayBy, idempotencyKey: string, run: ClaimedRun): Promise<Booked> {
       const { lot, spaces, price, partnerId } = await bookableLot(body.lotId, body.vehicleType);
       const hours = hoursOrThrow(body.from, body.to, 'body');
       const startsAt = Date.parse(body.from);
@@ -110,7 +110,7 @@ export function createParkingBookings(config: Readonly<AppConfig>, now: () => nu
           details: { lotId: lot.id, vehicleType: body.vehicleType, plate: body.plate, pricePerHourVnd: price, address: lot.address },
         },
         payment,
-        answerInCommit,
+        run,
       );
     },
   };
@@ -148,8 +148,8 @@ export function parkingBookingRoutes({ config }: AppContext): AnyRoute[] {
       ...bookingRequest(['PARKING_NOT_BOOKABLE', 'WALLET_INSUFFICIENT_FUNDS']),
       request: { body: BookBody },
       response: { status: 201, description: 'The booking (CONFIRMED, or HELD awaiting a gateway payment) and its payment.', schema: BookedSchema },
-      handler: ({ body, auth, idempotencyKey, req, answerInCommit }) =>
-        parking.book(auth!, body, { ...body.payment, clientIp: req.ip }, idempotencyKey!, answerInCommit),
+      handler: ({ body, auth, idempotencyKey, req, claimed, answerInCommit }) =>
+        parking.book(auth!, body, { ...body.payment, clientIp: req.ip }, idempotencyKey!, { claimed, answerInCommit }),
     }),
   ];
 }

@@ -87,7 +87,8 @@ export function rentalsRoutes(ctx: AppContext): AnyRoute[] {
       ...bookingRequest(['RENTAL_VIEWING_CLOSED']),
       request: { params: IdParamsSchema, body: ViewingBodySchema },
       response: { status: 201, description: 'The viewing request, PENDING_PARTNER.', schema: BookingSchema },
-      handler: ({ params, body, auth, idempotencyKey }) => viewings.book(auth!, params.id, body, idempotencyKey!),
+      handler: ({ params, body, auth, idempotencyKey, claimed, answerInCommit }) =>
+        viewings.book(auth!, params.id, body, idempotencyKey!, { claimed, answerInCommit }),
     }),
     defineRoute({
       method: 'post',

@@ -6,6 +6,7 @@ import { DEFAULT_TIME_ZONE, sameHours, WEEKDAYS, type OpeningHours } from '../..
 import { daySlots, slotWithin } from '../../platform/kits/inventory/slots';
 import { bookingsService, bookingViewerOf, FREE_CANCELLATION, type BookingView } from '../bookings';
 import { rentalListings } from './rentals.catalog';
+import type { ClaimedRun } from '../../platform/core/http/route';
 
 // Viewings of a listing on the booking engine: half-hour slots within the listing's viewing hours (its opening
 // hours, 08:00–20:00 when it sets none), one party per slot; the landlord confirms, rejects or proposes another
@@ -55,7 +56,7 @@ export function createRentalViewings(config: Readonly<AppConfig>, now: () => num
     },
 
     /** A viewing asked for: the slot held and sent to the landlord (PENDING_PARTNER) at once; nothing to pay. */
-    async book(caller: Caller, listingId: string, body: z.output<typeof ViewingBodySchema>, idempotencyKey: string): Promise<BookingView> {
+    async book(caller: Caller, listingId: string, body: z.output<typeof ViewingBodySchema>, idempotencyKey: string, run: ClaimedRun): Promise<BookingView> {
       const { listing, partnerId, hours } = await openListing(listingId);
       const slot = slotAt(body.startsAt, hours, 'body.startsAt');
       const { booking } = await bookings().book(
@@ -76,6 +77,7 @@ export function createRentalViewings(config: Readonly<AppConfig>, now: () => num
           details: { listingId: listing.id, address: listing.address, note: body.note ?? null },
         },
         null,
+        run,
       );
       return booking;
     },

@@ -7,6 +7,7 @@ import { DEFAULT_TIME_ZONE, sameHours, WORKING_DAYS, type OpeningHours } from '.
 import { daySlots, slotWithin } from '../../platform/kits/inventory/slots';
 import { bookingsService, bookingViewerOf, FREE_CANCELLATION, type BookingView } from '../bookings';
 import { schoolPrograms, schoolRecords } from './schools.catalog';
+import type { ClaimedRun } from '../../platform/core/http/route';
 
 // Consultations at a school on the booking engine: slots of the school's consultation length within its hours
 // (08:00–17:00 Monday to Saturday when it sets none), as many families at once as it has desks; the school confirms,
@@ -55,7 +56,7 @@ export function createSchoolConsultations(config: Readonly<AppConfig>, now: () =
     },
 
     /** A consultation asked for: a desk of the slot held and the school asked (PENDING_PARTNER). */
-    async book(caller: Caller, body: z.output<typeof ConsultationBodySchema>, idempotencyKey: string): Promise<BookingView> {
+    async book(caller: Caller, body: z.output<typeof ConsultationBodySchema>, idempotencyKey: string, run: ClaimedRun): Promise<BookingView> {
       const { school, partnerId, hours, minutes, desks } = await openSchool(body.schoolId);
       const program = body.programKey ? (await schoolPrograms().read(school.id, [body.programKey])).get(body.programKey) : undefined;
       if (body.programKey && !program) throw new NotFoundError('No such program at this school').withCode('SCHOOL_PROGRAM_NOT_FOUND');
@@ -87,6 +88,7 @@ export function createSchoolConsultations(config: Readonly<AppConfig>, now: () =
           },
         },
         null,
+        run,
       );
       return booking;
     },

@@ -132,6 +132,21 @@ describe('hotel stays', () => {
     expect(await balance(user)).toBe(wallet - priceOf(body.checkIn, 1));
   });
 
+  it('the same key sent three times at once (the route reads beside its claim): one booking, one charge, the others a 409 in progress or the replay', async () => {
+    const hotel = await hotelWith(3);
+    const headers = key();
+    const body = { checkIn: dateIn(24), checkOut: dateIn(26) };
+    const wallet = await balance(user);
+    const tries = await Promise.all([1, 2, 3].map(() => book(user, hotel.id, body, headers)));
+    const made = tries.filter((t) => t.status === 201 && t.headers.get('idempotent-replayed') !== 'true');
+    expect(made).toHaveLength(1);
+    for (const t of tries.filter((x) => x !== made[0]))
+      expect(t.status === 409 ? t.body.code : t.body.booking.id).toBe(t.status === 409 ? 'IDEMPOTENCY_IN_PROGRESS' : made[0].body.booking.id);
+    const stays = await db().collection(BOOKINGS).where('consumerId', '==', user.user.id).where('details.checkIn', '==', body.checkIn).get();
+    expect(stays.size).toBe(1);
+    expect(await balance(user)).toBe(wallet - priceOf(body.checkIn, 2));
+  });
+
   it('thirty guests racing for the last room: one booking, 29 × 409 BOOKING_UNAVAILABLE, one payment', async () => {
     const hotel = await hotelWith(1);
     const guests = await Promise.all(Array.from({ length: 30 }, () => registerVerified()));

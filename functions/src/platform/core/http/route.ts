@@ -56,6 +56,12 @@ export interface HandlerContext<TBody, TQuery, TParams> {
   answerInCommit?: AnswerInCommit;
 }
 
+/**
+ * What a service needs of an idempotent request's run, handed on from the handler as one object (`{ claimed,
+ * answerInCommit }` of its context): wait for the claim before the first write, store the answer in the commit.
+ */
+export type ClaimedRun = Pick<HandlerContext<unknown, unknown, unknown>, 'claimed' | 'answerInCommit'>;
+
 export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = unknown, TResult = unknown> {
   method: HttpMethod;
   /** Express-style path under /api/v1, e.g. `/users/admin/:id`. */
