@@ -380,8 +380,8 @@ async function bench() {
     const only = process.env.BENCH_ONLY?.split(',');
     for (const file of [ledgerOut, ridesOut, placesOut, memoryOut, checkoutOut, bookingsOut, socialOut, assistantOut, consoleOut]) fs.rmSync(file, { force: true });
     // Checkout and bookings first: their transactions query (pending orders, held units), and the emulator's queries
-    // slow down with every document it has stored (after the fan-outs and driver pools of the others, P13's two
-    // pending-order queries took 304 ms of a 340 ms checkout), while their raw twins read by id.
+    // slow down with every document it has stored (on 2026-11-29, after the others' writes, P13's two pending-order
+    // queries took 304 ms of a 340 ms checkout), while their raw twins read by id.
     // P10 and P11 on an emulator of their own, for the same reason: a booking's search is four range queries and the
     // assignment's reads, its baseline one range query; last in the shared run (2026-12-01) the booking took 188 ms at
     // p50 against 47 ms on a fresh emulator, the query 88 against 26.
@@ -390,11 +390,8 @@ async function bench() {
       run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${node} scripts/bench/rides.mjs "${ridesOut}"`]), {
         env: { ...describeEnv(), RATE_LIMITS: DEV_RATE_LIMITS },
       });
-    // The hub's fan-outs (P3, P6) on an emulator of their own too: from 500 recipients the hub counts the device
-    // documents in the recipients' id range, and that count over an empty range took 8 ms on a fresh emulator, 20 ms
-    // after 100,000 documents written elsewhere and wiped, 54 ms after 400,000 (2026-12-01); P3 at 1,000 measured
-    // 1.19x on a fresh emulator and 4.45x on the same one two P3 runs later. A production count reads its range's
-    // index entries only. P6's listeners are served in the commit, each re-running its query.
+    // The realtime measures (P3, P4, P6, chat) on an emulator of their own too: the hub's large fan-outs count the
+    // recipients' device range, a query that slows with everything the emulator has stored (docs/benchmarks.md).
     run(process.execPath, emulatorArgs('emulators:exec', CORE_EMULATORS, [`${node} scripts/bench/realtime.mjs "${out}"`]), {
       // The bench signs in far more accounts from one address than a person would (P6 alone: 100).
       env: { ...describeEnv(), RATE_LIMITS: DEV_RATE_LIMITS },

@@ -12,15 +12,17 @@ export const BOOKING_LIMITS = {
 const BOOKING_REQUEST_CODES = ['BOOKING_UNAVAILABLE', 'BOOKING_TOO_MANY_HOLDS', 'BOOKING_OWN_RESOURCE', 'IDEMPOTENCY_KEY_REUSED'] as const;
 
 /**
- * What every vertical's route asking for a new booking shares: a consumer's (CON), Idempotency-Key required, the
- * booking limit, and the engine's refusals beside the vertical's own `codes`.
+ * What every vertical's route asking for a new booking shares: a consumer's (CON), Idempotency-Key required and read
+ * beside (the handler hands `{ claimed }` on to bookings' `book`), the booking limit, and the engine's refusals beside
+ * the vertical's own `codes`.
  */
 export function bookingRequest(codes: ErrorCode[]) {
   return {
     auth: [] as Role[],
     hat: 'CON' as const,
     idempotent: 'required' as const,
-    // The vertical's reads of what is booked overlap the key's claim; bookings' `book` waits for it (ClaimedRun).
+    // The vertical's catalog reads overlap the key's claim; bookings' `book` awaits `claimed` before the hold. A replay
+    // or a refused key costs those few reads, already under the booking limit.
     claimBeside: true,
     rateLimit: BOOKING_LIMITS.book,
     errors: [403, 404, 409, 422],

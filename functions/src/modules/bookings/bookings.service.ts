@@ -141,11 +141,12 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
      * gateway payment leaves it HELD until its outcome (`payment.paymentUrl`). A retry with the same key answers the
      * same booking as it stands (`payment` null). A refused wallet payment (409 WALLET_INSUFFICIENT_FUNDS) leaves the
      * booking HELD, unless it would be one hold too many (409 BOOKING_TOO_MANY_HOLDS, nothing held): pay it with
-     * `POST /bookings/{id}/pay` or let it expire.
+     * `POST /bookings/{id}/pay` or let it expire. `run`: the route's claim, awaited before anything is written, and its
+     * `answerInCommit` (a booking paid at once answers in its own commit).
      */
     async book(request: HoldRequest, by: PayBy | null, run: ClaimedRun): Promise<Booked> {
-      // Routes with claimBeside (bookingRequest) read what they book beside the key's claim: nothing is written before it.
-      await run.claimed?.();
+      // The vertical's catalog reads overlapped the key's claim (claimBeside in bookingRequest): nothing is written before it.
+      await run.claimed();
       const { answerInCommit } = run;
       // A partner's own people do not book its resources (money paid in would come out as the partner's earnings).
       const { booking, paidAtOnce, payRefused, answer } = await engine.hold(request, {

@@ -15,7 +15,7 @@ import { asCartRefusal, changed, draftOf, paymentAnswer, type CheckoutInput } fr
 import { busy, createPlaceAtOnce, writtenAnswer } from './cart.checkout.once';
 import { createCartPlacing, LinesRefused, type CartPlaced } from './cart.checkout.placing';
 import { settled } from '../../platform/core/errors/settled';
-import type { AnswerInCommit } from '../../platform/kits/idempotency/idempotency';
+import type { ClaimedRun } from '../../platform/core/http/route';
 
 export type { CheckoutInput, PaymentChoice } from './cart.checkout.parts';
 
@@ -163,17 +163,11 @@ export function createCheckout(ctx: CartContext) {
   }
 
   /**
-   * `claimed`: resolves once the request holds its Idempotency-Key (the route's claim runs beside the reads);
-   * `answerInCommit`: the route's, to store the answer with the order when it is placed at once.
+   * `run.claimed`: resolves once the request holds its Idempotency-Key (the route's claim runs beside the reads);
+   * `run.answerInCommit`: the route's, to store the answer with the order when it is placed at once.
    */
-  async function checkout(
-    userId: string,
-    idempotencyKey: string,
-    input: CheckoutInput,
-    clientIp: string,
-    claimed: () => Promise<void>,
-    answerInCommit?: AnswerInCommit,
-  ) {
+  async function checkout(userId: string, idempotencyKey: string, input: CheckoutInput, clientIp: string, run: ClaimedRun) {
+    const { claimed, answerInCommit } = run;
     const orderId = stableId({ scope: 'cart.checkout', caller: userId, key: idempotencyKey });
     // The store is read beside the replay check and the cart (one round trip less); a replay does not wait for it.
     const seller = sellers.get(input.seller);

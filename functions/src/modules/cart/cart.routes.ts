@@ -158,7 +158,7 @@ export function cartRoutes({ config }: AppContext, services: CartServices = cart
       request: { body: CheckoutBodySchema },
       response: { status: 201, description: 'The order placed, with its payment.', schema: CheckoutResultSchema },
       handler: ({ auth, body, idempotencyKey, req, claimed, answerInCommit }) =>
-        checkout.checkout(auth!.userId, idempotencyKey!, body, clientIp(req), claimed!, answerInCommit),
+        checkout.checkout(auth!.userId, idempotencyKey!, body, clientIp(req), { claimed: claimed!, answerInCommit }),
     }),
   ];
 }

@@ -57,7 +57,8 @@ export function homeservicesRoutes(ctx: AppContext): AnyRoute[] {
       ...bookingRequest(['HOME_SERVICE_NOT_FOUND', 'HOME_SERVICE_OUT_OF_AREA', 'HOME_SERVICE_CLOSED', 'HOME_SERVICE_HOURS', 'WALLET_INSUFFICIENT_FUNDS']),
       request: { body: VisitBodySchema },
       response: { status: 201, description: 'The booking and its deposit payment.', schema: BookedSchema },
-      handler: ({ body, auth, idempotencyKey, req, claimed, answerInCommit }) => visits.book(auth!, body, req.ip, idempotencyKey!, { claimed, answerInCommit }),
+      handler: ({ body, auth, idempotencyKey, req, claimed, answerInCommit }) =>
+        visits.book(auth!, body, req.ip, idempotencyKey!, { claimed: claimed!, answerInCommit }),
     }),
     defineRoute({
       method: 'post',

@@ -123,7 +123,7 @@ function stayRoutes({ config }: AppContext): { before: AnyRoute[]; after: AnyRou
         request: { body: BookBody },
         response: { status: 201, description: 'The booking (CONFIRMED, or HELD awaiting a gateway payment) and its payment.', schema: BookedSchema },
         handler: ({ body, auth, idempotencyKey, req, claimed, answerInCommit }) =>
-          stays.book(auth!, { ...body, payment: { ...body.payment, clientIp: req.ip } }, idempotencyKey!, { claimed, answerInCommit }),
+          stays.book(auth!, { ...body, payment: { ...body.payment, clientIp: req.ip } }, idempotencyKey!, { claimed: claimed!, answerInCommit }),
       }),
     ],
     after: [

@@ -56,7 +56,7 @@ export function medicalRoutes(ctx: AppContext): AnyRoute[] {
       ...bookingRequest(['MEDICAL_DOCTOR_NOT_FOUND', 'MEDICAL_CLINIC_CLOSED']),
       request: { body: AppointmentBodySchema },
       response: { status: 201, description: 'The appointment request, PENDING_PARTNER.', schema: BookingSchema },
-      handler: ({ body, auth, idempotencyKey, claimed, answerInCommit }) => appointments.book(auth!, body, idempotencyKey!, { claimed, answerInCommit }),
+      handler: ({ body, auth, idempotencyKey, claimed }) => appointments.book(auth!, body, idempotencyKey!, { claimed: claimed! }),
     }),
     proposalRoute({
       path: '/medical/appointments/:id/propose',

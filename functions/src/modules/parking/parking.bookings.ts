@@ -149,7 +149,7 @@ export function parkingBookingRoutes({ config }: AppContext): AnyRoute[] {
       request: { body: BookBody },
       response: { status: 201, description: 'The booking (CONFIRMED, or HELD awaiting a gateway payment) and its payment.', schema: BookedSchema },
       handler: ({ body, auth, idempotencyKey, req, claimed, answerInCommit }) =>
-        parking.book(auth!, body, { ...body.payment, clientIp: req.ip }, idempotencyKey!, { claimed, answerInCommit }),
+        parking.book(auth!, body, { ...body.payment, clientIp: req.ip }, idempotencyKey!, { claimed: claimed!, answerInCommit }),
     }),
   ];
 }

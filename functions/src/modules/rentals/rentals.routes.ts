@@ -87,8 +87,7 @@ export function rentalsRoutes(ctx: AppContext): AnyRoute[] {
       ...bookingRequest(['RENTAL_VIEWING_CLOSED']),
       request: { params: IdParamsSchema, body: ViewingBodySchema },
       response: { status: 201, description: 'The viewing request, PENDING_PARTNER.', schema: BookingSchema },
-      handler: ({ params, body, auth, idempotencyKey, claimed, answerInCommit }) =>
-        viewings.book(auth!, params.id, body, idempotencyKey!, { claimed, answerInCommit }),
+      handler: ({ params, body, auth, idempotencyKey, claimed }) => viewings.book(auth!, params.id, body, idempotencyKey!, { claimed: claimed! }),
     }),
     defineRoute({
       method: 'post',

@@ -65,7 +65,7 @@ export function schoolsRoutes(ctx: AppContext): AnyRoute[] {
       ...bookingRequest(['SCHOOL_PROGRAM_NOT_FOUND', 'SCHOOL_CLOSED']),
       request: { body: ConsultationBodySchema },
       response: { status: 201, description: 'The consultation request, PENDING_PARTNER.', schema: BookingSchema },
-      handler: ({ body, auth, idempotencyKey, claimed, answerInCommit }) => consultations.book(auth!, body, idempotencyKey!, { claimed, answerInCommit }),
+      handler: ({ body, auth, idempotencyKey, claimed }) => consultations.book(auth!, body, idempotencyKey!, { claimed: claimed! }),
     }),
     proposalRoute({
       path: '/schools/consultations/:id/propose',

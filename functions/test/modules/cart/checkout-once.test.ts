@@ -119,8 +119,10 @@ describe('checkout in one transaction', () => {
   // store changes there (before, such a change was CART_CHANGED: the lines were priced before the transaction).
   const checkoutChangingFirst = (who: Tokens, body: Record<string, unknown>, change: () => Promise<unknown>) =>
     app.services.checkout
-      .checkout(who.user.id, randomUUID(), body as never, '127.0.0.1', async () => {
-        await change();
+      .checkout(who.user.id, randomUUID(), body as never, '127.0.0.1', {
+        claimed: async () => {
+          await change();
+        },
       })
       .then(
         (answer) => ({ status: 201, placed: answer as unknown as Placed, body: { code: undefined as string | undefined, details: undefined as unknown } }),

@@ -148,7 +148,7 @@ describe('the checkout check', () => {
     await db().collection(CART_CHECKOUTS).doc(placed.body.order.id).delete();
     await send(app.url, 'POST', '/cart/items', { token: user.accessToken, body: { seller: store.ref, itemKey: 'pho', quantity: 1 } });
     // The Idempotency-Key's own record is gone by then too: the service is called as the route calls it.
-    const again = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1', async () => undefined);
+    const again = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1', { claimed: async () => undefined });
     expect(again.order.id).toBe(placed.body.order.id);
     expect(await stats()).toBe(1);
     expect(await walletOf(user)).toEqual(expect.objectContaining({ balance: 300_000 - total, held: total }));

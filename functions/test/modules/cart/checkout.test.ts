@@ -111,7 +111,7 @@ describe('POST /cart/checkout', () => {
     expect([again.status, again.body.order.id, again.headers.get('idempotent-replayed')]).toEqual([201, placed.body.order.id, 'true']);
     // The stored answer is the one the first request got, whole (commerce-e2e: stored in the order's commit).
     expect(again.body).toEqual(placed.body);
-    const late = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1', async () => undefined);
+    const late = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1', { claimed: async () => undefined });
     expect(late.order.id).toBe(placed.body.order.id);
     expect((await store.read()).items.pho.stock).toBe(8);
     expect((await checkout(user, body)).body.code).toBe('CART_EMPTY');
@@ -138,7 +138,7 @@ describe('POST /cart/checkout', () => {
 
     const retries = await Promise.all([checkout(user, body, key), checkout(user, body, key)]);
     for (const r of retries.filter((res) => res.status === 201)) expect(r.body.order.id).toBe(placed.body.order.id);
-    const late = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1', async () => undefined);
+    const late = await app.services.checkout.checkout(user.user.id, key, body as never, '127.0.0.1', { claimed: async () => undefined });
     expect(late.payment).toMatchObject({ id: placed.body.payment.id });
     expect(await walletOf(user)).toEqual(expect.objectContaining({ held: total }));
     expect(await redeemed(v)).toBe(1);

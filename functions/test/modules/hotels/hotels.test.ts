@@ -132,7 +132,7 @@ describe('hotel stays', () => {
     expect(await balance(user)).toBe(wallet - priceOf(body.checkIn, 1));
   });
 
-  it('the same key sent three times at once (the route reads beside its claim): one booking, one charge, the others a 409 in progress or the replay', async () => {
+  it('the same key sent three times at once: one booking, one charge, the others a 409 in progress or the replay', async () => {
     const hotel = await hotelWith(3);
     const headers = key();
     const body = { checkIn: dateIn(24), checkOut: dateIn(26) };
@@ -145,6 +145,23 @@ describe('hotel stays', () => {
     const stays = await db().collection(BOOKINGS).where('consumerId', '==', user.user.id).where('details.checkIn', '==', body.checkIn).get();
     expect(stays.size).toBe(1);
     expect(await balance(user)).toBe(wallet - priceOf(body.checkIn, 2));
+  });
+
+  it('a key used before with another body: 422, and the handler that started beside the claim books and charges nothing', async () => {
+    const hotel = await hotelWith(3);
+    const headers = key();
+    await db()
+      .collection(IDEMPOTENCY_COLLECTION)
+      .doc(recordId(user.user.id, 'post /hotels/bookings', headers['idempotency-key']))
+      .set({ requestHash: 'another body', state: 'DONE', token: 't', leaseUntil: 0, answer: { status: 201, body: '{}' }, expiresAt: Date.now() + 60_000 });
+    const wallet = await balance(user);
+    const body = { checkIn: dateIn(27), checkOut: dateIn(28) };
+    const refused = await book(user, hotel.id, body, headers);
+    expect([refused.status, refused.body.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    // Its handler went on reading the hotel and the room after the answer; it must stop at the claim, not hold.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const stays = await db().collection(BOOKINGS).where('consumerId', '==', user.user.id).where('details.checkIn', '==', body.checkIn).get();
+    expect([stays.size, await balance(user)]).toEqual([0, wallet]);
   });
 
   it('thirty guests racing for the last room: one booking, 29 × 409 BOOKING_UNAVAILABLE, one payment', async () => {

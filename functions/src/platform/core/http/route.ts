@@ -57,10 +57,11 @@ export interface HandlerContext<TBody, TQuery, TParams> {
 }
 
 /**
- * What a service needs of an idempotent request's run, handed on from the handler as one object (`{ claimed,
- * answerInCommit }` of its context): wait for the claim before the first write, store the answer in the commit.
+ * What a service called by a `claimBeside` route needs of the request's run, handed on as one object: `claimed` to
+ * await before its first write (required, so no caller can forget it), and the context's `answerInCommit` if any.
  */
-export type ClaimedRun = Pick<HandlerContext<unknown, unknown, unknown>, 'claimed' | 'answerInCommit'>;
+export type ClaimedRun = Required<Pick<HandlerContext<unknown, unknown, unknown>, 'claimed'>> &
+  Pick<HandlerContext<unknown, unknown, unknown>, 'answerInCommit'>;
 
 export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = unknown, TResult = unknown> {
   method: HttpMethod;
