@@ -12,9 +12,12 @@ export function ensureFfmpeg() {
   if (outcome !== 'installed' || !has('ffmpeg')) throw new Error(hint);
 }
 
+// A stuck ffmpeg fails its file after two minutes (one measure takes under a second) instead of holding npm test.
+const RUN_TIMEOUT_MS = 120_000;
+
 export function run(bin, args, opts = {}) {
-  const res = spawnSync(bin, args, { maxBuffer: 256 * 1024 * 1024, ...opts });
-  if (res.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed:\n${res.stderr?.toString().slice(-2000)}`);
+  const res = spawnSync(bin, args, { maxBuffer: 256 * 1024 * 1024, timeout: RUN_TIMEOUT_MS, ...opts });
+  if (res.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed${res.error ? ` (${res.error.message})` : ''}:\n${res.stderr?.toString().slice(-2000)}`);
   return res;
 }
 
