@@ -16,7 +16,7 @@ export function ensureFfmpeg() {
 const RUN_TIMEOUT_MS = 120_000;
 
 export function run(bin, args, opts = {}) {
-  const res = spawnSync(bin, args, { maxBuffer: 256 * 1024 * 1024, timeout: RUN_TIMEOUT_MS, ...opts });
+  const res = spawnSync(bin, args, { maxBuffer: 256 * 1024 * 1024, timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL', ...opts });
   if (res.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed${res.error ? ` (${res.error.message})` : ''}:\n${res.stderr?.toString().slice(-2000)}`);
   return res;
 }

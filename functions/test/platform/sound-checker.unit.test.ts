@@ -9,10 +9,13 @@ const root = path.join(__dirname, '..', '..', '..');
 const pack = path.join(root, 'assets', 'sounds');
 const checker = path.join(root, 'scripts', 'sounds', 'check.mjs');
 
-// Bounded: on 2026-12-01 a run of the checker sat idle for 16 minutes (in libuv's io_uring wait) and held npm test;
-// without io_uring, and killed after five minutes, such a run fails here instead.
+// Bounded: on 2026-12-01 a run of the checker sat idle for 16 minutes and held npm test; killed after five minutes,
+// such a run fails here, saying so (its own ffmpeg runs time out after two: scripts/sounds/audio.mjs).
+const BOUNDED = { timeout: 300_000, killSignal: 'SIGKILL' } as const;
 function check(dir: string) {
-  return spawnSync(process.execPath, [checker], { env: { ...process.env, SOUNDS_DIR: dir, UV_USE_IO_URING: '0' }, encoding: 'utf8', timeout: 300_000 });
+  const res = spawnSync(process.execPath, [checker], { env: { ...process.env, SOUNDS_DIR: dir }, encoding: 'utf8', ...BOUNDED });
+  if (res.error) throw new Error(`the checker did not finish: ${res.error.message}`);
+  return res;
 }
 
 describe('sounds:check', () => {
@@ -25,8 +28,12 @@ describe('sounds:check', () => {
 
   it('fails on a mono, too-quiet file, a missing file, a wrong manifest value and a stray file', () => {
     const quiet = path.join(dir, 'ui_success.mp3');
-    const remix = spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', quiet, '-ac', '1', '-af', 'volume=-12dB', '-c:a', 'libmp3lame', path.join(dir, 'tmp.mp3')]);
-    expect(remix.status).toBe(0);
+    const remix = spawnSync(
+      'ffmpeg',
+      ['-v', 'error', '-y', '-i', quiet, '-ac', '1', '-af', 'volume=-12dB', '-c:a', 'libmp3lame', path.join(dir, 'tmp.mp3')],
+      BOUNDED,
+    );
+    expect([remix.error?.message, remix.status]).toEqual([undefined, 0]);
     fs.renameSync(path.join(dir, 'tmp.mp3'), quiet);
     fs.rmSync(path.join(dir, 'ui_scan_qr.mp3'));
     const manifest = path.join(dir, 'manifest.csv');
