@@ -64,50 +64,53 @@ export function createCallsService(deps: { hub: Hub; scheduler: RingScheduler; r
     async start(callerId: string, body: { calleeId: string; type: 'audio' | 'video'; conversationId?: string }) {
       if (body.calleeId === callerId) throw new BadRequestError('You cannot call yourself', [{ field: 'body.calleeId', message: 'must be another user' }]);
       const t = now();
-      const outcome = await inTransaction(async (tx) => {
-        // One read for the account and both lines: this is the hot path of a ring.
-        const [{ callee, callerCalls, calleeCalls }, blocks] = await Promise.all([
-          callsRepo.txStartState(tx, callerId, body.calleeId),
-          conversationsRepo.eitherBlocks(callerId, body.calleeId, tx),
-        ]);
-        if (!callee || callee.disabled || callee.status !== 'ACTIVE') throw new NotFoundError('User not found');
-        if (blocks.aBlocksB || blocks.bBlocksA) throw new ForbiddenError('You cannot call this person').withCode('CHAT_BLOCKED');
-        // Rings past their deadline are settled here too, so a lost timeout task never blocks a line.
-        const settledCalls = new Map([...callerCalls, ...calleeCalls].map((c) => [c.id, RING_DEADLINE.settle(c, t)]));
-        const expired = [...settledCalls.values()].filter((s) => s.expired).map((s) => s.entity);
-        const live = (list: CallRecord[]) => list.map((c) => settledCalls.get(c.id)!.entity).filter((c) => c.status === 'RINGING' || c.status === 'ACTIVE');
-        const mine = live(callerCalls);
-        const same = mine.find((c) => c.status === 'RINGING' && c.callerId === callerId && c.calleeId === body.calleeId);
-        if (same) return { call: same, created: false, expired: [], pushRing: undefined };
-        if (mine.length > 0) throw new ConflictError('You are already in a call', { callId: mine[0].id }).withCode('CALL_BUSY');
-        for (const call of expired) callsRepo.txSave(tx, call);
-        const busy = live(calleeCalls).some((c) => c.status === 'ACTIVE');
-        const call: CallRecord = {
-          id: callsRepo.newId(),
-          callerId,
-          calleeId: body.calleeId,
-          participants: [callerId, body.calleeId],
-          type: body.type,
-          conversationId: body.conversationId ?? null,
-          status: busy ? 'DECLINED' : 'RINGING',
-          endReason: busy ? 'busy' : null,
-          endedBy: null,
-          ringExpiresAt: t + deps.ringTimeoutSec * 1000,
-          createdAt: t,
-          answeredAt: null,
-          endedAt: busy ? t : null,
-          updatedAt: t,
-        };
-        callsRepo.txSave(tx, call);
-        // The ring (call:ring and the CALL_INCOMING item) commits with the call: no ringing call without it. Its
-        // text is in the callee's language, from the account this transaction read.
-        const ring = calleeNotice(call, 'call.incoming');
-        const pushRing =
-          call.status === 'RINGING'
-            ? deps.hub.dispatchInTransaction(tx, { ...ring, recipients: ring.recipients.map((r) => ({ ...r, locale: localeOf(callee) })) })
-            : undefined;
-        return { call, created: true, expired, pushRing };
-      });
+      const outcome = await inTransaction(
+        async (tx) => {
+          // One read for the account, both lines and the blocks (read together: the hot path of a ring).
+          const [{ callee, callerCalls, calleeCalls }, blocks] = await Promise.all([
+            callsRepo.txStartState(tx, callerId, body.calleeId),
+            conversationsRepo.eitherBlocks(callerId, body.calleeId, tx),
+          ]);
+          if (!callee || callee.disabled || callee.status !== 'ACTIVE') throw new NotFoundError('User not found');
+          if (blocks.aBlocksB || blocks.bBlocksA) throw new ForbiddenError('You cannot call this person').withCode('CHAT_BLOCKED');
+          // Rings past their deadline are settled here too, so a lost timeout task never blocks a line.
+          const settledCalls = new Map([...callerCalls, ...calleeCalls].map((c) => [c.id, RING_DEADLINE.settle(c, t)]));
+          const expired = [...settledCalls.values()].filter((s) => s.expired).map((s) => s.entity);
+          const live = (list: CallRecord[]) => list.map((c) => settledCalls.get(c.id)!.entity).filter((c) => c.status === 'RINGING' || c.status === 'ACTIVE');
+          const mine = live(callerCalls);
+          const same = mine.find((c) => c.status === 'RINGING' && c.callerId === callerId && c.calleeId === body.calleeId);
+          if (same) return { call: same, created: false, expired: [], pushRing: undefined };
+          if (mine.length > 0) throw new ConflictError('You are already in a call', { callId: mine[0].id }).withCode('CALL_BUSY');
+          for (const call of expired) callsRepo.txSave(tx, call);
+          const busy = live(calleeCalls).some((c) => c.status === 'ACTIVE');
+          const call: CallRecord = {
+            id: callsRepo.newId(),
+            callerId,
+            calleeId: body.calleeId,
+            participants: [callerId, body.calleeId],
+            type: body.type,
+            conversationId: body.conversationId ?? null,
+            status: busy ? 'DECLINED' : 'RINGING',
+            endReason: busy ? 'busy' : null,
+            endedBy: null,
+            ringExpiresAt: t + deps.ringTimeoutSec * 1000,
+            createdAt: t,
+            answeredAt: null,
+            endedAt: busy ? t : null,
+            updatedAt: t,
+          };
+          callsRepo.txSave(tx, call);
+          // The ring (call:ring and the CALL_INCOMING item) commits with the call: no ringing call without it. Its
+          // text is in the callee's language, from the account this transaction read.
+          const ring = calleeNotice(call, 'call.incoming');
+          const pushRing =
+            call.status === 'RINGING'
+              ? deps.hub.dispatchInTransaction(tx, { ...ring, recipients: ring.recipients.map((r) => ({ ...r, locale: localeOf(callee) })) })
+              : undefined;
+          return { call, created: true, expired, pushRing };
+        },
+        { readsTogether: true },
+      );
       const { call } = outcome;
       if (outcome.created && call.status === 'RINGING') {
         // The timeout first: it must not depend on push. The ring itself committed with the call.
