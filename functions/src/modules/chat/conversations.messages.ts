@@ -1,6 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/core/errors/app-error';
-import { db } from '../../platform/core/firebase/firebase';
+import { db, inTransaction } from '../../platform/core/firebase/firebase';
 import { isoOrNull } from '../../platform/kits/time/time';
 import { notFound, toMessage, writable, type ConversationsCommon } from './conversations.common';
 import { CHAT_LIMITS, messageIdFor, previewOf, type MessageRecord } from './conversations.model';
@@ -10,8 +10,21 @@ import type { SendMessageBody } from './conversations.schemas';
 // Messages of a conversation: send (a keyed send makes one message however often it is retried), list, edit and
 // delete within the window, and the read and delivered markers.
 
+// The other member of a direct conversation as a sender last found it, per conversation and sender: the send then
+// reads the two members' blocks with the conversation (one round trip less). Only a hint: the conversation read in
+// the transaction decides, and blocks are always read there. Bounded; the oldest entry goes first.
+const DIRECT_PEER_HINTS_MAX = 10_000;
+type Blocks = { aBlocksB: boolean; bBlocksA: boolean };
+
 export function messagesPart(shared: ConversationsCommon) {
   const { deps, now, memberView, messageIn } = shared;
+  const directPeerHints = new Map<string, string>();
+  const rememberPeer = (key: string, peer: string) => {
+    if (directPeerHints.get(key) === peer) return;
+    directPeerHints.delete(key);
+    if (directPeerHints.size >= DIRECT_PEER_HINTS_MAX) directPeerHints.delete(directPeerHints.keys().next().value!);
+    directPeerHints.set(key, peer);
+  };
 
   async function ownRecentMessage(callerId: string, conversationId: string, messageId: string, tx: Transaction): Promise<MessageRecord> {
     const current = await repo.message(conversationId, messageId, tx);
@@ -38,13 +51,14 @@ export function messagesPart(shared: ConversationsCommon) {
     conversation: { id: string; type: string; memberIds: string[] },
     messageId: string,
     body: SendMessageBody,
+    hinted?: { peer: string; blocks: Blocks },
   ): Promise<MessageRecord> {
     const id = conversation.id;
     // A block stops a direct conversation both ways (groups and ride, order or booking threads go on; the
     // blocker is not notified of the blocked person's messages there).
     if (conversation.type === 'DIRECT') {
       const other = conversation.memberIds.find((m) => m !== callerId) ?? callerId;
-      const blocks = await repo.eitherBlocks(callerId, other, tx);
+      const blocks = hinted?.peer === other ? hinted.blocks : await repo.eitherBlocks(callerId, other, tx);
       if (blocks.aBlocksB || blocks.bBlocksA) throw new ForbiddenError('You cannot message this person').withCode('CHAT_BLOCKED');
     }
     const media = body.type === 'AUDIO' || body.type === 'IMAGE' ? await deps.attachableMedia(callerId, body.mediaId, tx) : undefined;
@@ -77,16 +91,26 @@ export function messagesPart(shared: ConversationsCommon) {
     /** `idempotencyKey`: the route's Idempotency-Key; a keyed send names its message, so a retry finds it. */
     async send(callerId: string, id: string, body: SendMessageBody, idempotencyKey: string | undefined) {
       const messageId = idempotencyKey ? messageIdFor(id, callerId, idempotencyKey) : repo.newId();
-      const message = await db().runTransaction(async (tx) => {
-        // One read: the conversation and, for a keyed send, the message a lost first answer may have made.
-        const [conversation, existing] = await repo.txConversationAndMessage(tx, id, idempotencyKey ? messageId : undefined);
-        if (!conversation || !conversation.memberIds.includes(callerId)) throw notFound();
-        if (existing && existing.senderId === callerId) return existing;
-        writable(conversation);
-        const record = await composed(tx, callerId, conversation, messageId, body);
-        repo.txCreateMessage(tx, record);
-        return record;
-      });
+      const hintKey = `${id}/${callerId}`;
+      const peer = directPeerHints.get(hintKey);
+      const message = await inTransaction(
+        async (tx) => {
+          // One read: the conversation, for a keyed send the message a lost first answer may have made, and the two
+          // members' blocks when the other member is known from an earlier send.
+          const [[conversation, existing], peerBlocks] = await Promise.all([
+            repo.txConversationAndMessage(tx, id, idempotencyKey ? messageId : undefined),
+            peer === undefined ? undefined : repo.eitherBlocks(callerId, peer, tx),
+          ]);
+          if (!conversation || !conversation.memberIds.includes(callerId)) throw notFound();
+          if (existing && existing.senderId === callerId) return existing;
+          writable(conversation);
+          if (conversation.type === 'DIRECT') rememberPeer(hintKey, conversation.memberIds.find((m) => m !== callerId) ?? callerId);
+          const record = await composed(tx, callerId, conversation, messageId, body, peerBlocks && { peer: peer!, blocks: peerBlocks });
+          repo.txCreateMessage(tx, record);
+          return record;
+        },
+        { readsTogether: true },
+      );
       return toMessage(message);
     },
 
