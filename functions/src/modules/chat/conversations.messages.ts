@@ -12,7 +12,7 @@ import type { SendMessageBody } from './conversations.schemas';
 
 // The other member of a direct conversation as a sender last found it, per conversation and sender: the send then
 // reads the two members' blocks with the conversation (one round trip less). Only a hint: the conversation read in
-// the transaction decides, and blocks are always read there. Bounded; the oldest entry goes first.
+// the transaction decides, and blocks are always read there. Bounded; the first inserted goes first.
 const DIRECT_PEER_HINTS_MAX = 10_000;
 type Blocks = { aBlocksB: boolean; bBlocksA: boolean };
 
