@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { buildApp } from '../../src/app';
 import { parseConfig } from '../../src/platform/core/config';
 import { defineRoute } from '../../src/platform/core/http/route';
-import { createRateLimiter, memoryRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit';
+import { createRateLimiter, memoryRateLimitStore, type RateLimiter } from '../../src/platform/core/ratelimit/rate-limit';
+import { memoryIdempotencyStore, type IdempotencyStore } from '../../src/platform/kits/idempotency/idempotency';
 import { registerVerified } from '../helpers/accounts';
 import { call } from '../helpers/api';
 import { localSecret, requireEmulators } from '../helpers/emulators';
@@ -67,5 +68,115 @@ describe('per-user rate limit beside the session check', () => {
     expect((await call('POST', '/auth/logout', { token: ana.accessToken })).status).toBe(200);
     expect(await hit(ana.accessToken)).toMatchObject({ status: 401, code: 'TOKEN_REVOKED' });
     expect(await hit('not-a-token')).toMatchObject({ status: 401 });
+  });
+});
+
+// Keyed requests of an idempotent route await the limit's verdict with their claim, not before it (one round trip
+// less): the claim is made while the verdict is pending, and a refused request frees it and writes nothing.
+describe('per-user rate limit of keyed requests, awaited with the claim', () => {
+  const events: string[] = [];
+  const written: string[] = [];
+  let clockMs = Date.UTC(2026, 0, 1, 10, 0, 5);
+  const store = memoryIdempotencyStore();
+  const claims: IdempotencyStore = {
+    ...store,
+    claim: (id, hash, now) => {
+      events.push('claim');
+      return store.claim(id, hash, now);
+    },
+  };
+  const inner = createRateLimiter(
+    memoryRateLimitStore(() => clockMs),
+    () => clockMs,
+  );
+  // The verdict comes 150 ms after the hit (a slow count read), so a claim waiting for it would come after it.
+  const slowLimiter: RateLimiter = {
+    hit: (rule, subject, aggregate) =>
+      new Promise((resolve) => setTimeout(resolve, 150)).then(() => {
+        events.push('verdict');
+        return inner.hit(rule, subject, aggregate);
+      }),
+  };
+  const keyed = {
+    name: 'keyed',
+    routes: () => [
+      defineRoute({
+        method: 'post',
+        path: '/probe/keyed',
+        operationId: 'postProbeKeyed',
+        tag: 'health',
+        summary: 'per-user limited, keyed, run beside its claim',
+        auth: [],
+        idempotent: 'required',
+        claimBeside: true,
+        rateLimit: { scope: 'probe-keyed', limit: 2, windowSec: 600, per: 'user' },
+        response: { status: 201, description: 'ok', schema: z.object({ key: z.string() }) },
+        handler: async (ctx) => {
+          await ctx.claimed!();
+          events.push('write');
+          written.push(ctx.idempotencyKey!);
+          return { key: ctx.idempotencyKey! };
+        },
+      }),
+    ],
+  };
+  let app: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    app = await listen(buildApp({ config, modules: [keyed], rateLimiter: slowLimiter, idempotency: claims }).app);
+  });
+  afterAll(() => app.close());
+  const send = async (token: string, key: string) => {
+    const res = await fetch(`${app.url}/api/v1/probe/keyed`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'idempotency-key': key } });
+    const body = (await res.json()) as { code?: string; key?: string };
+    return {
+      status: res.status,
+      code: body.code,
+      key: body.key,
+      limit: res.headers.get('ratelimit'),
+      retryAfter: res.headers.get('retry-after'),
+      replayed: res.headers.get('idempotent-replayed'),
+    };
+  };
+
+  it('the claim is made while the verdict is pending; admitted, the request runs once and carries its RateLimit headers', async () => {
+    const dan = await registerVerified();
+    events.length = 0;
+    expect(await send(dan.accessToken, 'order-1')).toMatchObject({ status: 201, key: 'order-1', limit: expect.stringMatching(/^"probe-keyed";r=1;/) });
+    expect(events).toEqual(['claim', 'verdict', 'write']);
+    expect(await send(dan.accessToken, 'order-1')).toMatchObject({ status: 201, key: 'order-1', replayed: 'true', limit: expect.stringMatching(/;r=0;/) });
+    expect(written.filter((k) => k === 'order-1')).toHaveLength(1);
+  });
+
+  it('over the limit: 429 with Retry-After, nothing written, a replay refused too, and the key free for the next window', async () => {
+    const eve = await registerVerified();
+    written.length = 0;
+    expect((await send(eve.accessToken, 'a')).status).toBe(201);
+    expect((await send(eve.accessToken, 'b')).status).toBe(201);
+    events.length = 0;
+    const refused = await send(eve.accessToken, 'c');
+    expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', limit: expect.stringMatching(/;r=0;/) });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    // The first refusal on this instance had claimed its key beside the verdict, and freed it.
+    expect(events).toEqual(['claim', 'verdict']);
+    expect(await send(eve.accessToken, 'a')).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect(written).toEqual(['a', 'b']);
+    clockMs += 600_000;
+    expect(await send(eve.accessToken, 'c')).toMatchObject({ status: 201, key: 'c', replayed: null });
+    expect(written).toEqual(['a', 'b', 'c']);
+  });
+
+  it('once refused, the caller waits for the verdict before claiming: a flood over the limit claims nothing', async () => {
+    const fay = await registerVerified();
+    for (const key of ['a', 'b']) expect((await send(fay.accessToken, key)).status).toBe(201);
+    expect((await send(fay.accessToken, 'c')).status).toBe(429);
+    events.length = 0;
+    const flood = await Promise.all(['d', 'e', 'f', 'g'].map((key) => send(fay.accessToken, key)));
+    expect(flood.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+    expect(events).toEqual(['verdict', 'verdict', 'verdict', 'verdict']);
+    // Another caller is not slowed by that memory.
+    const gia = await registerVerified();
+    events.length = 0;
+    expect((await send(gia.accessToken, 'a')).status).toBe(201);
+    expect(events).toEqual(['claim', 'verdict', 'write']);
   });
 });

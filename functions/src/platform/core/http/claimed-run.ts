@@ -42,6 +42,8 @@ export async function runClaimed(
   res: Response,
   ctx: ClaimedContext,
   statusOverride: () => number | undefined,
+  /** A per-user limit's verdict not awaited before the claim (route.ts's perUserLimit): it rejects with the 429. */
+  limitVerdict?: Promise<void>,
 ): Promise<void> {
   const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
   const claiming = store.claim(
@@ -77,8 +79,9 @@ export async function runClaimed(
   // A handler started beside the claim waits at `claimed()` for a claim this request holds, still held at its
   // deadline check below; its outcome is never answered otherwise.
   let running: Promise<unknown> | undefined;
+  const admitted = limitVerdict ?? Promise.resolve();
   if (route.claimBeside) {
-    const held = claiming.then((c) => {
+    const held = Promise.all([claiming, admitted]).then(([c]) => {
       if (c.kind !== 'run' || answeredAtDeadline(res)) throw new ClaimNotHeldError();
     });
     held.catch(() => undefined);
@@ -87,6 +90,13 @@ export async function runClaimed(
     running.catch(() => undefined);
   }
   const claimed = await claiming;
+  try {
+    await admitted;
+  } catch (err) {
+    // Refused by the limit: the key is freed (nothing ran) and a replay is not answered either.
+    if (claimed.kind === 'run') await store.release(claimed.id, claimed.token).catch(() => undefined);
+    throw err;
+  }
   if (claimed.kind === 'run' && answeredAtDeadline(res)) {
     // The claim itself stalled past the deadline: nothing ran yet, so the key is freed for the retry.
     await store.release(claimed.id, claimed.token).catch(() => undefined);

@@ -10,6 +10,7 @@ import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../../kits/text/text';
 import { IdempotencyKeySchema, type IdempotencyStore } from '../../kits/idempotency/idempotency';
 import { runClaimed } from './claimed-run';
+import { deferredLimitVerdict, perUserLimit } from './per-user-limit';
 import { sendJson } from './send-json';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientEdge, clientIp, ipRateLimitSubject } from './client-ip';
@@ -40,8 +41,9 @@ export interface HandlerContext<TBody, TQuery, TParams> {
   idempotencyKey?: string;
   /**
    * Routes with `claimBeside`: resolves once this request holds its key's claim (at once without an idempotency
-   * store); the handler awaits it before its first write. It rejects (ClaimNotHeldError) when the request does not
-   * run: a replay, 409, 422 or a deadline answer, whose handler's outcome is dropped.
+   * store) and its per-user limit admitted it; the handler awaits it before its first write. It rejects when the
+   * request does not run: a replay, 409, 422 or a deadline answer (ClaimNotHeldError), or the limit's 429; the
+   * handler's outcome is dropped.
    */
   claimed?: () => Promise<void>;
   /**
@@ -236,11 +238,7 @@ export function toExpressHandlers(
   // check; a revoked session's request (401) takes its hit back, a refused role's (403) keeps it.
   if (rule && limiter && rule.per === 'user' && !Array.isArray(route.auth))
     throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
-  const perUser =
-    rule && limiter && rule.per === 'user'
-      ? (caller: { userId: string }, res: Response) =>
-          limiter.hit(rule, `user:${caller.userId}`).then((hit) => ({ admitted: () => sendRateLimitHeaders(res, hit), refused: hit.giveBack }))
-      : undefined;
+  const perUser = rule && limiter && rule.per === 'user' ? perUserLimit(route, rule, limiter, deps.idempotency !== undefined) : undefined;
   if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
   else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth, perUser));
   handlers.push((req, res, next) => {
@@ -265,41 +263,66 @@ export function toExpressHandlers(
     };
     const settled = handlerStarted(res);
     if (route.claimBeside) ctx.claimed = () => Promise.resolve();
+    const verdict = deferredLimitVerdict(res);
     if (ctx.idempotencyKey !== undefined && deps.idempotency) {
-      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride).then(settled, (err: unknown) => {
+      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride, verdict).then(settled, (err: unknown) => {
         settled();
         next(err);
       });
       return;
     }
-    // Synchronous handlers answer without a promise hop; asynchronous ones once they settle.
-    try {
-      const result = route.handler(ctx);
-      if (isPromiseLike(result)) {
-        result.then(
-          (value) => {
-            settled();
-            try {
-              respond(value);
-            } catch (err) {
-              next(err);
-            }
-          },
-          (err: unknown) => {
-            settled();
-            next(err);
-          },
-        );
-      } else {
-        settled();
-        respond(result);
-      }
-    } catch (err) {
-      settled();
-      next(err);
+    // Only keyed requests defer the verdict; should one arrive here without its key, the handler waits for it.
+    if (verdict) {
+      verdict.then(
+        () => {
+          if (answeredAtDeadline(res)) settled();
+          else runHandler(route, ctx, respond, settled, next);
+        },
+        (err: unknown) => {
+          settled();
+          next(err);
+        },
+      );
+      return;
     }
+    runHandler(route, ctx, respond, settled, next);
   });
   return handlers;
+}
+
+function runHandler(
+  route: AnyRoute,
+  ctx: HandlerContext<unknown, unknown, unknown>,
+  respond: (result: unknown) => void,
+  settled: () => void,
+  next: (err?: unknown) => void,
+): void {
+  // Synchronous handlers answer without a promise hop; asynchronous ones once they settle.
+  try {
+    const result = route.handler(ctx);
+    if (isPromiseLike(result)) {
+      result.then(
+        (value) => {
+          settled();
+          try {
+            respond(value);
+          } catch (err) {
+            next(err);
+          }
+        },
+        (err: unknown) => {
+          settled();
+          next(err);
+        },
+      );
+    } else {
+      settled();
+      respond(result);
+    }
+  } catch (err) {
+    settled();
+    next(err);
+  }
 }
 
 // application/json or application/<x>+json, parameters aside: what the JSON body parser accepted. A string test,
