@@ -23,7 +23,7 @@ const USES = Object.fromEntries(
 );
 const MODULE_NAMES = Object.keys(USES);
 // The kits platform/core may load (see the rule `core-below-vertical-kits`).
-const CORE_KITS = ['firestore', 'time', 'text', 'ids', 'tasks', 'idempotency', 'i18n'];
+const CORE_KITS = ['firestore', 'time', 'text', 'ids', 'tasks', 'idempotency', 'i18n', 'memo'];
 
 const layerRules = MODULE_NAMES.map((module) => {
   const allowed = [module, ...USES[module]];

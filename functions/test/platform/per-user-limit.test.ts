@@ -78,10 +78,12 @@ describe('per-user rate limit of keyed requests, awaited with the claim', () => 
   const written: string[] = [];
   let clockMs = Date.UTC(2026, 0, 1, 10, 0, 5);
   const store = memoryIdempotencyStore();
+  let claimMade: (() => void)[] = [];
   const claims: IdempotencyStore = {
     ...store,
     claim: (id, hash, now) => {
       events.push('claim');
+      for (const resolve of claimMade.splice(0)) resolve();
       return store.claim(id, hash, now);
     },
   };
@@ -89,10 +91,16 @@ describe('per-user rate limit of keyed requests, awaited with the claim', () => 
     memoryRateLimitStore(() => clockMs),
     () => clockMs,
   );
-  // The verdict comes 150 ms after the hit (a slow count read), so a claim waiting for it would come after it.
-  const slowLimiter: RateLimiter = {
+  // The verdict waits for the next claim (at most a second): a request that awaited it before claiming shows
+  // 'verdict' before 'claim', whatever the machine's speed.
+  const afterNextClaim = () =>
+    new Promise<void>((resolve) => {
+      claimMade.push(resolve);
+      setTimeout(resolve, 1_000);
+    });
+  const limiter: RateLimiter = {
     hit: (rule, subject, aggregate) =>
-      new Promise((resolve) => setTimeout(resolve, 150)).then(() => {
+      afterNextClaim().then(() => {
         events.push('verdict');
         return inner.hit(rule, subject, aggregate);
       }),
@@ -122,9 +130,14 @@ describe('per-user rate limit of keyed requests, awaited with the claim', () => 
   };
   let app: { url: string; close(): Promise<void> };
   beforeAll(async () => {
-    app = await listen(buildApp({ config, modules: [keyed], rateLimiter: slowLimiter, idempotency: claims }).app);
+    app = await listen(buildApp({ config, modules: [keyed], rateLimiter: limiter, idempotency: claims }).app);
   });
   afterAll(() => app.close());
+  beforeEach(() => {
+    events.length = 0;
+    written.length = 0;
+    claimMade = [];
+  });
   const send = async (token: string, key: string) => {
     const res = await fetch(`${app.url}/api/v1/probe/keyed`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'idempotency-key': key } });
     const body = (await res.json()) as { code?: string; key?: string };
@@ -137,46 +150,62 @@ describe('per-user rate limit of keyed requests, awaited with the claim', () => 
       replayed: res.headers.get('idempotent-replayed'),
     };
   };
+  const fresh = async (token: string, keys: string[]) => {
+    for (const key of keys) expect((await send(token, key)).status).toBe(201);
+    events.length = 0;
+  };
 
   it('the claim is made while the verdict is pending; admitted, the request runs once and carries its RateLimit headers', async () => {
     const dan = await registerVerified();
-    events.length = 0;
     expect(await send(dan.accessToken, 'order-1')).toMatchObject({ status: 201, key: 'order-1', limit: expect.stringMatching(/^"probe-keyed";r=1;/) });
     expect(events).toEqual(['claim', 'verdict', 'write']);
     expect(await send(dan.accessToken, 'order-1')).toMatchObject({ status: 201, key: 'order-1', replayed: 'true', limit: expect.stringMatching(/;r=0;/) });
-    expect(written.filter((k) => k === 'order-1')).toHaveLength(1);
+    expect(written).toEqual(['order-1']);
   });
 
-  it('over the limit: 429 with Retry-After, nothing written, a replay refused too, and the key free for the next window', async () => {
+  it('over the limit: 429 with Retry-After, nothing written, and the key it claimed free again (it runs in the next window)', async () => {
     const eve = await registerVerified();
-    written.length = 0;
-    expect((await send(eve.accessToken, 'a')).status).toBe(201);
-    expect((await send(eve.accessToken, 'b')).status).toBe(201);
-    events.length = 0;
+    await fresh(eve.accessToken, ['a', 'b']);
     const refused = await send(eve.accessToken, 'c');
     expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', limit: expect.stringMatching(/;r=0;/) });
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-    // The first refusal on this instance had claimed its key beside the verdict, and freed it.
     expect(events).toEqual(['claim', 'verdict']);
-    expect(await send(eve.accessToken, 'a')).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
     expect(written).toEqual(['a', 'b']);
     clockMs += 600_000;
     expect(await send(eve.accessToken, 'c')).toMatchObject({ status: 201, key: 'c', replayed: null });
     expect(written).toEqual(['a', 'b', 'c']);
   });
 
-  it('once refused, the caller waits for the verdict before claiming: a flood over the limit claims nothing', async () => {
+  it('a replay over the limit is refused too: its stored answer is not sent', async () => {
+    const hal = await registerVerified();
+    await fresh(hal.accessToken, ['a', 'b']);
+    expect(await send(hal.accessToken, 'a')).toMatchObject({ status: 429, code: 'RATE_LIMITED', key: undefined, replayed: null });
+    expect(events).toEqual(['claim', 'verdict']);
+  });
+
+  it('once refused, the caller waits for the verdict before claiming: a flood over the limit claims nothing; others are not slowed', async () => {
     const fay = await registerVerified();
-    for (const key of ['a', 'b']) expect((await send(fay.accessToken, key)).status).toBe(201);
+    await fresh(fay.accessToken, ['a', 'b']);
     expect((await send(fay.accessToken, 'c')).status).toBe(429);
     events.length = 0;
     const flood = await Promise.all(['d', 'e', 'f', 'g'].map((key) => send(fay.accessToken, key)));
     expect(flood.map((r) => r.status)).toEqual([429, 429, 429, 429]);
     expect(events).toEqual(['verdict', 'verdict', 'verdict', 'verdict']);
-    // Another caller is not slowed by that memory.
     const gia = await registerVerified();
     events.length = 0;
     expect((await send(gia.accessToken, 'a')).status).toBe(201);
     expect(events).toEqual(['claim', 'verdict', 'write']);
+  });
+
+  it('a revoked token is 401 and gives its hit back; a malformed key is 400 and keeps it, or 429 over the limit (nothing written)', async () => {
+    const ivy = await registerVerified();
+    expect((await call('POST', '/auth/logout', { token: ivy.accessToken })).status).toBe(200);
+    for (const key of ['a', 'b', 'c']) expect(await send(ivy.accessToken, key)).toMatchObject({ status: 401, code: 'TOKEN_REVOKED' });
+    const again = await call<{ accessToken: string }>('POST', '/auth/login', { body: { email: ivy.email, password: ivy.password } });
+    expect(await send(again.body.accessToken, 'x'.repeat(201))).toMatchObject({ status: 400 });
+    expect(await send(again.body.accessToken, 'a')).toMatchObject({ status: 201, limit: expect.stringMatching(/;r=0;/) });
+    // Over the limit, a malformed key is refused as over the limit, as any request's input is judged after its count.
+    expect(await send(again.body.accessToken, 'x'.repeat(201))).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect(written).toEqual(['a']);
   });
 });

@@ -29,7 +29,7 @@ import {
 
 export { inventoryResourceOf, overstayOf, sees, type BookingCaller, type HoldRequest, type PaidOutcome } from './bookings.rules';
 import { bookingsRepo } from './bookings.repo';
-import { answerByOf, isPaymentRefusal, securedAtOnce, securedBy, type HoldOptions } from './bookings.securing';
+import { answerByOf, isPaymentRefusal, securedAtOnce, securedBy, type PayInHold } from './bookings.securing';
 
 // The booking engine every booking vertical runs on: a vertical works out what is booked (its resource, units,
 // quantity, price, policy) and the engine holds the capacity, moves the booking through the one table
@@ -125,12 +125,14 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
      * `pay`: paid in the same transaction and secured at once (`paidAtOnce`; not counted then); refused, HELD and
      * `payRefused`. `check`: the caller's own reads and refusals, replays too (a throw aborts everything). `paid`'s twin.
      * `answerPaid`: the request's answer made from a booking paid at once, written in the same commit (`answer`).
-     * `claimed`: the request's hold on its Idempotency-Key, awaited with the transaction's reads: they overlap the
-     * claim, and nothing commits unless it is held (a replay, 409, 422 or 429 aborts the transaction).
      */
     async hold<A = never>(
       request: HoldRequest,
-      { pay, check, answerPaid, claimed }: HoldOptions<A> = {},
+      {
+        pay,
+        check,
+        answerPaid,
+      }: { pay?: PayInHold; check?: (tx: Transaction) => Promise<void>; answerPaid?: (tx: Transaction, booking: BookingRecord) => A } = {},
     ): Promise<{ booking: BookingRecord; replayed: boolean; paidAtOnce?: true; payRefused?: AppError; answer?: A }> {
       checkRequest(request);
       const id = stableId({ scope: `bookings.${request.vertical}`, caller: request.consumerId, key: request.idempotencyKey });
@@ -150,7 +152,6 @@ export function createBookingEngine(settings: EngineSettings, now: () => number 
               countLater ? undefined : count(tx, at),
               paysNow ? settled(pay(tx, record)) : undefined,
               check?.(tx),
-              claimed?.(),
             ]);
             if (existing) {
               // A key freed by a failed request and sent again with another booking is not that booking.

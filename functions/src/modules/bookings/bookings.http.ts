@@ -21,8 +21,8 @@ export function bookingRequest(codes: ErrorCode[]) {
     auth: [] as Role[],
     hat: 'CON' as const,
     idempotent: 'required' as const,
-    // The vertical's catalog reads overlap the key's claim; bookings' `book` awaits `claimed` before the hold. A replay
-    // or a refused key costs those few reads, already under the booking limit.
+    // The vertical's catalog reads overlap the key's claim and the booking limit's verdict; bookings' `book` awaits
+    // `claimed` (both) before the hold. A replay, a refused key or a request over the limit costs those few reads.
     claimBeside: true,
     rateLimit: BOOKING_LIMITS.book,
     errors: [403, 404, 409, 422],

@@ -23,14 +23,6 @@ export interface PreparedPayment {
 /** Paying in the hold's transaction: the payment for the new booking prepared (refusing throws, nothing written). */
 export type PayInHold = (tx: Transaction, booking: BookingRecord) => Promise<PreparedPayment>;
 
-/** `hold`'s options (see the engine's `hold`). */
-export type HoldOptions<A> = {
-  pay?: PayInHold;
-  check?: (tx: Transaction) => Promise<void>;
-  answerPaid?: (tx: Transaction, b: BookingRecord) => A;
-  claimed?: () => Promise<void>;
-};
-
 /** When the partner's answer is due: `answerHours` from `at`, never past the start, at least a minute away. */
 export const answerByOf = (startsAt: number, at: number, answerHours: number) => Math.max(at + 60_000, Math.min(at + answerHours * 3_600_000, startsAt));
 

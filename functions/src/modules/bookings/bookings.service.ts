@@ -145,9 +145,9 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
      * `answerInCommit` (a booking paid at once answers in its own commit).
      */
     async book(request: HoldRequest, by: PayBy | null, run: ClaimedRun): Promise<Booked> {
-      // The vertical's catalog reads and the hold's own overlap the key's claim (claimBeside in bookingRequest): the
-      // hold's transaction awaits it with its reads, so nothing is written before it.
-      const { claimed, answerInCommit } = run;
+      // The vertical's catalog reads overlapped the key's claim (claimBeside in bookingRequest): nothing is written before it.
+      await run.claimed();
+      const { answerInCommit } = run;
       // A partner's own people do not book its resources (money paid in would come out as the partner's earnings).
       const { booking, paidAtOnce, payRefused, answer } = await engine.hold(request, {
         pay: by?.method === 'WALLET' ? walletInHold(by) : undefined,
@@ -157,7 +157,6 @@ export function createBookingsService(deps: { settings: BookingSettings; payment
         },
         // Paid at once: the answer goes in the booking's commit (nothing written after it).
         answerPaid: answerInCommit ? (tx, paidBooking) => answerInCommit(tx, paidAnswer(paidBooking)) : undefined,
-        claimed,
       });
       if (payRefused) throw payRefused;
       if (paidAtOnce) return answer ?? paidAnswer(booking);

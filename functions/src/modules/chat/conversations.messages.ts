@@ -6,24 +6,22 @@ import { notFound, toMessage, writable, type ConversationsCommon } from './conve
 import { CHAT_LIMITS, messageIdFor, previewOf, type MessageRecord } from './conversations.model';
 import { conversationsRepo as repo } from './conversations.repo';
 import type { SendMessageBody } from './conversations.schemas';
+import { BoundedMap } from '../../platform/kits/memo/bounded-map';
 
 // Messages of a conversation: send (a keyed send makes one message however often it is retried), list, edit and
 // delete within the window, and the read and delivered markers.
 
 // The other member of a direct conversation as a sender last found it, per conversation and sender: the send then
 // reads the two members' blocks with the conversation (one round trip less). Only a hint: the conversation read in
-// the transaction decides, and blocks are always read there. Bounded; the first inserted goes first.
+// the transaction decides, and blocks are always read there. Bounded: the hint set longest ago goes first.
 const DIRECT_PEER_HINTS_MAX = 10_000;
 type Blocks = { aBlocksB: boolean; bBlocksA: boolean };
 
 export function messagesPart(shared: ConversationsCommon) {
   const { deps, now, memberView, messageIn } = shared;
-  const directPeerHints = new Map<string, string>();
+  const directPeerHints = new BoundedMap<string, string>(DIRECT_PEER_HINTS_MAX);
   const rememberPeer = (key: string, peer: string) => {
-    if (directPeerHints.get(key) === peer) return;
-    directPeerHints.delete(key);
-    if (directPeerHints.size >= DIRECT_PEER_HINTS_MAX) directPeerHints.delete(directPeerHints.keys().next().value!);
-    directPeerHints.set(key, peer);
+    if (directPeerHints.get(key) !== peer) directPeerHints.set(key, peer);
   };
 
   async function ownRecentMessage(callerId: string, conversationId: string, messageId: string, tx: Transaction): Promise<MessageRecord> {

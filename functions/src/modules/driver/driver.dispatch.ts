@@ -24,6 +24,7 @@ import {
 } from './driver.model';
 import { driverRepo, locationsRepo } from './driver.repo';
 import { accounts } from '../users';
+import { BoundedMap } from '../../platform/kits/memo/bounded-map';
 
 // Where drivers are and which of them dispatch may give a ride to. Position reports (up to one a second per driver)
 // are the hot path: no transaction and no read in the steady state. The instance remembers the last version of each
@@ -36,8 +37,7 @@ interface KnownVersion {
   loc: DriverLocation;
   version: Timestamp;
 }
-const known = new Map<string, KnownVersion>();
-const KNOWN_CAP = 20_000;
+const known = new BoundedMap<string, KnownVersion>(20_000);
 /** Reports of this instance being written now, by driver: a second one within the second is coalesced at once. */
 const writing = new Map<string, number>();
 const positions = createBatchedWrites();
@@ -48,7 +48,6 @@ export const forget = (userId: string): void => remember(userId, undefined);
 
 function remember(userId: string, entry: KnownVersion | undefined): void {
   if (!entry) return void known.delete(userId);
-  if (known.size >= KNOWN_CAP && !known.has(userId)) known.clear();
   known.set(userId, entry);
 }
 

@@ -7,6 +7,7 @@ import { dispatchPool } from '../driver';
 import { fareCapOf, fareOf, QUOTE_TTL_MS, readQuote, RIDE_CLASSES, signQuote, surgeOf, type QuoteTerms, type RideClass, type RideRecord } from './rides.model';
 import { ridesRepo } from './rides.repo';
 import { CELL_PRECISION, type CreateRide, type RidesCore } from './rides.context';
+import { BoundedMap } from '../../platform/kits/memo/bounded-map';
 
 // Quotes (signed, honoured at booking), surge, the final fare and the late-cancel fee.
 
@@ -19,13 +20,12 @@ export const quoteKeyOf = (serverSecret: string): Buffer => purposeKey(serverSec
 export function createRidePricing({ deps, now }: RidesCore) {
   // Surge per cell and class, remembered for SURGE_TTL_MS: two count queries per cell every half minute on an
   // instance, not two per quote and booking.
-  const surgeCache = new Map<string, { bp: Promise<number>; until: number }>();
+  const surgeCache = new BoundedMap<string, { bp: Promise<number>; until: number }>(5_000);
 
   function surgeIn(cell: string, rideClass: RideClass, at: number): Promise<number> {
     const key = `${cell}:${rideClass}`;
     const cached = surgeCache.get(key);
     if (cached && cached.until > at) return cached.bp;
-    if (surgeCache.size > 5_000) surgeCache.clear();
     const bp = Promise.all([ridesRepo.demandInCell(cell, at - 10 * 60_000), dispatchPool.countAvailableInCell(rideClass, cell)]).then(([demand, supply]) =>
       surgeOf(demand, supply),
     );

@@ -14,7 +14,10 @@ export function authOf(res: { locals: Record<string, unknown> }): AuthContext | 
   return res.locals.auth as AuthContext | undefined;
 }
 
-/** What a `beside` leaves for after the session check: for a caller let in, and for one refused (401). */
+/**
+ * What a `beside` leaves for after the session check: for a caller let in, and for one refused (401). A per-user rate
+ * limit may let a keyed request in before its verdict, which the request then awaits with its claim (per-user-limit.ts).
+ */
 export interface BesideOutcome {
   admitted(): void;
   refused(): Promise<void>;

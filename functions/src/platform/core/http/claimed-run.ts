@@ -42,7 +42,7 @@ export async function runClaimed(
   res: Response,
   ctx: ClaimedContext,
   statusOverride: () => number | undefined,
-  /** A per-user limit's verdict not awaited before the claim (route.ts's perUserLimit): it rejects with the 429. */
+  /** A per-user rate limit's verdict the guard let the request on without (per-user-limit.ts): it rejects with the 429. */
   limitVerdict?: Promise<void>,
 ): Promise<void> {
   const caller = ctx.auth?.userId ?? `ip:${clientIp(req)}`;
@@ -93,7 +93,7 @@ export async function runClaimed(
   try {
     await admitted;
   } catch (err) {
-    // Refused by the limit: the key is freed (nothing ran) and a replay is not answered either.
+    // Refused by the limit: the key is freed (nothing was written) and a replay is not answered either.
     if (claimed.kind === 'run') await store.release(claimed.id, claimed.token).catch(() => undefined);
     throw err;
   }

@@ -10,7 +10,7 @@ import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../../kits/text/text';
 import { IdempotencyKeySchema, type IdempotencyStore } from '../../kits/idempotency/idempotency';
 import { runClaimed } from './claimed-run';
-import { deferredLimitVerdict, perUserLimit } from './per-user-limit';
+import { perUserRateLimit } from './per-user-limit';
 import { sendJson } from './send-json';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientEdge, clientIp, ipRateLimitSubject } from './client-ip';
@@ -41,9 +41,9 @@ export interface HandlerContext<TBody, TQuery, TParams> {
   idempotencyKey?: string;
   /**
    * Routes with `claimBeside`: resolves once this request holds its key's claim (at once without an idempotency
-   * store) and its per-user limit admitted it; the handler awaits it before its first write. It rejects when the
-   * request does not run: a replay, 409, 422 or a deadline answer (ClaimNotHeldError), or the limit's 429; the
-   * handler's outcome is dropped.
+   * store) and its per-user rate limit admitted it; the handler awaits it before its first write. It rejects when the
+   * request does not run, and the handler's outcome is dropped: a replay or a deadline answer (ClaimNotHeldError),
+   * the claim's 409 or 422, or the limit's 429.
    */
   claimed?: () => Promise<void>;
   /**
@@ -238,9 +238,10 @@ export function toExpressHandlers(
   // check; a revoked session's request (401) takes its hit back, a refused role's (403) keeps it.
   if (rule && limiter && rule.per === 'user' && !Array.isArray(route.auth))
     throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
-  const perUser = rule && limiter && rule.per === 'user' ? perUserLimit(route, rule, limiter, deps.idempotency !== undefined) : undefined;
+  // Keyed requests await its verdict with their claim (per-user-limit.ts).
+  const perUser = rule && limiter && rule.per === 'user' ? perUserRateLimit(route, rule, limiter, deps.idempotency !== undefined) : undefined;
   if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
-  else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth, perUser));
+  else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth, perUser?.beside));
   handlers.push((req, res, next) => {
     // A guard that stalled past the deadline (rate limiter, session lookup): the 503 went out, so work that had
     // not started never starts (the client's retry runs it).
@@ -252,7 +253,10 @@ export function toExpressHandlers(
         statusOverride = code;
       });
     } catch (err) {
-      next(err);
+      // Over its limit, a request is refused as such before its input is judged (a keyed one learns it only now).
+      const verdict = perUser?.verdictOf(res);
+      if (verdict) verdict.then(() => next(err), next);
+      else next(err);
       return;
     }
     const respond = (result: unknown) => {
@@ -263,66 +267,41 @@ export function toExpressHandlers(
     };
     const settled = handlerStarted(res);
     if (route.claimBeside) ctx.claimed = () => Promise.resolve();
-    const verdict = deferredLimitVerdict(res);
     if (ctx.idempotencyKey !== undefined && deps.idempotency) {
-      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride, verdict).then(settled, (err: unknown) => {
+      runClaimed(route, deps.idempotency, req, res, ctx, () => statusOverride, perUser?.verdictOf(res)).then(settled, (err: unknown) => {
         settled();
         next(err);
       });
       return;
     }
-    // Only keyed requests defer the verdict; should one arrive here without its key, the handler waits for it.
-    if (verdict) {
-      verdict.then(
-        () => {
-          if (answeredAtDeadline(res)) settled();
-          else runHandler(route, ctx, respond, settled, next);
-        },
-        (err: unknown) => {
-          settled();
-          next(err);
-        },
-      );
-      return;
+    // Synchronous handlers answer without a promise hop; asynchronous ones once they settle.
+    try {
+      const result = route.handler(ctx);
+      if (isPromiseLike(result)) {
+        result.then(
+          (value) => {
+            settled();
+            try {
+              respond(value);
+            } catch (err) {
+              next(err);
+            }
+          },
+          (err: unknown) => {
+            settled();
+            next(err);
+          },
+        );
+      } else {
+        settled();
+        respond(result);
+      }
+    } catch (err) {
+      settled();
+      next(err);
     }
-    runHandler(route, ctx, respond, settled, next);
   });
   return handlers;
-}
-
-function runHandler(
-  route: AnyRoute,
-  ctx: HandlerContext<unknown, unknown, unknown>,
-  respond: (result: unknown) => void,
-  settled: () => void,
-  next: (err?: unknown) => void,
-): void {
-  // Synchronous handlers answer without a promise hop; asynchronous ones once they settle.
-  try {
-    const result = route.handler(ctx);
-    if (isPromiseLike(result)) {
-      result.then(
-        (value) => {
-          settled();
-          try {
-            respond(value);
-          } catch (err) {
-            next(err);
-          }
-        },
-        (err: unknown) => {
-          settled();
-          next(err);
-        },
-      );
-    } else {
-      settled();
-      respond(result);
-    }
-  } catch (err) {
-    settled();
-    next(err);
-  }
 }
 
 // application/json or application/<x>+json, parameters aside: what the JSON body parser accepted. A string test,
