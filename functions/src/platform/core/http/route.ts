@@ -238,7 +238,7 @@ export function toExpressHandlers(
   // check; a revoked session's request (401) takes its hit back, a refused role's (403) keeps it.
   if (rule && limiter && rule.per === 'user' && !Array.isArray(route.auth))
     throw new Error(`${route.method.toUpperCase()} ${route.path}: a per-user rate limit needs an authenticated route`);
-  // Keyed requests await its verdict with their claim (per-user-limit.ts).
+  // A keyed request awaits the limit's verdict with its claim (per-user-limit.ts).
   const perUser = rule && limiter && rule.per === 'user' ? perUserRateLimit(route, rule, limiter, deps.idempotency !== undefined) : undefined;
   if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
   else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth, perUser?.beside));
