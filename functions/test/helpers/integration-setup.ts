@@ -1,2 +1,2 @@
 // Integration tests go through the emulators (HTTP, Firestore transactions, bcrypt): allow them time.
-jest.setTimeout(60_000);
+jest.setTimeout(120_000); // past waitFor's 60 s (helpers/wait.ts)

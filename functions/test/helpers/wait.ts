@@ -1,7 +1,9 @@
 // Polls `probe` until it returns something other than undefined, or fails after `timeoutMs`. The first polls come
-// quickly (most triggers and mails land within a few hundred ms), then back off to one every `everyMs`.
+// quickly (most triggers and mails land within a few hundred ms), then back off to one every `everyMs`. The default
+// wait is long (60 s) because a loaded 2-core machine queued triggers and tasks past 30 s (2026-12-01); a passing
+// test does not wait it.
 export async function waitFor<T>(probe: () => Promise<T | undefined>, opts: { what?: string; timeoutMs?: number; everyMs?: number } = {}): Promise<T> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   const every = opts.everyMs ?? 250;
   for (let pause = Math.min(25, every); ; pause = Math.min(every, pause * 1.5)) {
     const value = await probe();
