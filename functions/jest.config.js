@@ -51,6 +51,7 @@ module.exports = {
     // The admin console in Chromium: after the others, alone (a browser on the 2-core machine slowed the triggers
     // other files wait for).
     { ...smoke, displayName: 'browser', testMatch: ['<rootDir>/test/smoke/**/*.browser.test.ts'] },
-    { ...base, displayName: 'rules', testMatch: ['<rootDir>/test/rules/**/*.test.ts'] },
+    // The emulator's time for their hooks (clearing data, signing in test contexts) too, not jest's 5 s.
+    { ...base, displayName: 'rules', testMatch: ['<rootDir>/test/rules/**/*.test.ts'], setupFilesAfterEnv: ['<rootDir>/test/helpers/integration-setup.ts'] },
   ],
 };

@@ -38,7 +38,7 @@ export interface Listening<T> {
 export async function listenInSync<T>(
   q: Query<DocumentData>,
   pick: (snap: QuerySnapshot<DocumentData>) => T | undefined,
-  { syncMs = 30_000, timeoutMs = 20_000 } = {},
+  { syncMs = 60_000, timeoutMs = 60_000 } = {},
 ): Promise<Listening<T>> {
   let synced!: () => void;
   let failed!: (err: Error) => void;

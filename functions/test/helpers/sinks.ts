@@ -22,7 +22,7 @@ export async function inbox(to: string): Promise<{ mails: Mail[]; sms: Sms[] }> 
 }
 
 // Generous: a mail goes through the Cloud Tasks queue and a cold worker on a busy machine.
-const waitFor = <T>(find: () => Promise<T | undefined>, what: string) => waitUntil(find, { what, timeoutMs: 30_000, everyMs: 100 });
+const waitFor = <T>(find: () => Promise<T | undefined>, what: string) => waitUntil(find, { what, everyMs: 100 });
 
 // The newest mail to `to` received after `since` (epoch ms), optionally with a subject.
 export function waitForMail(to: string, opts: { since?: number; subject?: string } = {}): Promise<Mail> {

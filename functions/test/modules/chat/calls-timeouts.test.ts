@@ -23,7 +23,7 @@ const act = (who: Tokens, id: string, action: string) => call('POST', `/chat/cal
 // duplicate show up.
 async function missedNoticesSettle(calleeId: string): Promise<string[]> {
   const read = async () => (await inboxOf(calleeId, { kind: 'CALL_MISSED' })).map((item) => item.entityId as string);
-  await waitFor(async () => ((await read()).length > 0 ? true : undefined), { timeoutMs: 40_000 });
+  await waitFor(async () => ((await read()).length > 0 ? true : undefined));
   await new Promise((r) => setTimeout(r, 1500));
   return read();
 }
@@ -32,7 +32,7 @@ describe('the ring timeout', () => {
   it('no answer: the ring timeout makes it MISSED with CALL_MISSED and call:ended for the callee', async () => {
     const [a, b] = [await registerVerified(), await registerVerified()];
     const ringing = (await start(a, b)).body;
-    const missed = await waitFor(async () => (await inboxPage(b)).find((i) => i.kind === 'CALL_MISSED' && i.entityId === ringing.id), { timeoutMs: 40_000 });
+    const missed = await waitFor(async () => (await inboxPage(b)).find((i) => i.kind === 'CALL_MISSED' && i.entityId === ringing.id));
     expect(missed.event).toBe('call.missed');
     expect((await call('GET', '/chat/calls', { token: a.accessToken })).body.calls[0]).toMatchObject({
       id: ringing.id,
@@ -59,7 +59,7 @@ describe('many unanswered rings on the emulator stack', () => {
     expect((await act(callee, ninth.id, 'answer')).body.status).toBe('ACTIVE');
     const statuses = async () => (await db().getAll(...waiting.map((id) => db().collection(CALLS).doc(id)))).map((d) => d.get('status') as string);
     expect(await statuses()).toEqual(Array(8).fill('RINGING'));
-    await waitFor(async () => ((await statuses()).every((s) => s === 'MISSED') ? true : undefined), { timeoutMs: 50_000 });
+    await waitFor(async () => ((await statuses()).every((s) => s === 'MISSED') ? true : undefined));
     await act(caller, ninth.id, 'end');
   }, 120_000);
 });

@@ -154,9 +154,7 @@ describe('calls', () => {
     const busy = await start(c, b);
     expect(busy.body).toMatchObject({ status: 'DECLINED', endReason: 'busy' });
     // The missed-call notice comes from the trigger on the call's status change.
-    await waitFor(async () => ((await inboxPage(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined), {
-      timeoutMs: 40_000,
-    });
+    await waitFor(async () => ((await inboxPage(b)).some((i) => i.kind === 'CALL_MISSED' && i.entityId === busy.body.id) ? true : undefined));
     expect((await start(a, c)).body).toMatchObject({ statusCode: 409, code: 'CALL_BUSY' });
     // Calling the same person again while your call still rings returns that call.
     const [x, y] = [await registerVerified(), await registerVerified()];

@@ -36,10 +36,7 @@ const messageCount = async (conversationId: string) => (await db().collection(`$
 async function fannedOut(conversationId: string, messageId: string) {
   await waitFor(
     async () => ((await db().doc(`${CONVERSATIONS}/${conversationId}/${MESSAGES}/${messageId}`).get()).get('fannedOut') === true ? true : undefined),
-    {
-      timeoutMs: 30_000,
-      what: 'the message trigger',
-    },
+    { what: 'the message trigger' },
   );
 }
 

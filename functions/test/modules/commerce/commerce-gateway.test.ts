@@ -78,7 +78,7 @@ describe('GATEWAY checkout', () => {
     expect((await storeMove(consumer, waiting.order.id, 'cancel')).status).toBe('CANCELLED');
     expect((await deliverMomoIpn(momoNotice(await momoCreateRequestOf(waiting.payment!.id)))).status).toBe(204);
     const payment = () => call('GET', `/payments/${waiting.payment!.id}`, { token: consumer.accessToken });
-    await waitFor(async () => ((await payment()).body.status === 'REFUNDED' ? true : undefined), { what: 'the refund', timeoutMs: 20_000 });
+    await waitFor(async () => ((await payment()).body.status === 'REFUNDED' ? true : undefined), { what: 'the refund' });
     const refunded = await orderUntil(consumer, waiting.order.id, (o) => o.payment.settled === 'REFUNDED', 'the refund on the order');
     expect(refunded).toMatchObject({ status: 'CANCELLED', cancelledBy: 'CONSUMER' });
   });

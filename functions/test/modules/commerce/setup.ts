@@ -108,7 +108,7 @@ export const orderUntil = (who: Tokens, id: string, done: (order: Json) => boole
       const seen = await getOrder(who, id);
       return seen.status === 200 && done(seen.body) ? (seen.body as Json) : undefined;
     },
-    { what, timeoutMs: 20_000 },
+    { what },
   );
 
 /** Units left of a store's counted item (merchant item or pharmacy product), as its managers read its list. */

@@ -24,7 +24,7 @@ const locationOf = async (driver: Driver) =>
 const onMap = async (here: ReturnType<typeof area>) =>
   (await call('GET', `/rides/drivers/nearby?lat=${here.lat}&lng=${here.lng}&radiusM=1000`, { token: rider.accessToken })).body.count as number;
 const offlineSoon = (driver: Driver) =>
-  waitFor(async () => ((await locationOf(driver)).status === 'OFFLINE' ? true : undefined), { what: 'the driver taken offline', timeoutMs: 20_000 });
+  waitFor(async () => ((await locationOf(driver)).status === 'OFFLINE' ? true : undefined), { what: 'the driver taken offline' });
 
 it('a driver locked by an administrator is OFFLINE and off the drivers map within seconds', async () => {
   const here = area();

@@ -244,7 +244,7 @@ describe('withdrawals', () => {
         const items = await inboxOf(taxi.user.id, { kind: 'WALLET' });
         return items.length >= 2 ? items : undefined;
       },
-      { timeoutMs: 30_000, what: 'the withdrawal notices' },
+      { what: 'the withdrawal notices' },
     );
     expect(notices.map((n) => n.event).sort()).toEqual(['wallet.withdrawal.approved', 'wallet.withdrawal.rejected']);
     expect(notices[0].data).toMatchObject({ surface: 'DRV', deepLink: { tab: 'AccountTab', screen: 'Earnings' } });

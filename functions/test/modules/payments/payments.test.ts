@@ -75,7 +75,7 @@ describe('VNPay top-up', () => {
     expect(back.body).toEqual({ paymentId: opened.body.id, verified: true, status: 'SUCCEEDED', gatewaySuccess: true });
     expect((await call('GET', `/payments/vnpay/return?${tampered}`)).body).toMatchObject({ verified: false, status: null });
 
-    const notice = await waitFor(async () => (await inboxOf(an.user.id, { entityId: opened.body.id }))[0], { timeoutMs: 30_000, what: 'the top-up notice' });
+    const notice = await waitFor(async () => (await inboxOf(an.user.id, { entityId: opened.body.id }))[0], { what: 'the top-up notice' });
     expect(notice).toMatchObject({
       kind: 'WALLET',
       event: 'wallet.topup.succeeded',
@@ -91,7 +91,6 @@ describe('VNPay top-up', () => {
     expect((await deliverVnpayIpn(vnpayNotice(declined.body.paymentUrl))).body.RspCode).toBe('02');
     expect(await balance(an)).toBe(0);
     await waitFor(async () => (await inboxOf(an.user.id, { entityId: declined.body.id })).find((n) => n.event === 'wallet.topup.failed'), {
-      timeoutMs: 30_000,
       what: 'the failure notice',
     });
 
@@ -196,10 +195,7 @@ describe('refunds', () => {
     expect((await refund(an, { paymentId: second.id, reason: 'full refund' }, k)).body.refunds).toHaveLength(1);
     expect((await refund(an, { paymentId: second.id, reason: 'again' })).body.code).toBe('PAYMENT_TRANSITION');
     expect(await balance(an)).toBe(0);
-    await waitFor(async () => (await inboxOf(an.user.id, { entityId: second.id })).find((n) => n.event === 'payment.refunded'), {
-      timeoutMs: 30_000,
-      what: 'the refund notice',
-    });
+    await waitFor(async () => (await inboxOf(an.user.id, { entityId: second.id })).find((n) => n.event === 'payment.refunded'), { what: 'the refund notice' });
     // Without a key the refund runs too (one refund per payment still guards it): nothing is left to refund here.
     expect((await call('POST', '/payments/refund', { token: an.accessToken, body: { paymentId: second.id, reason: 'no key' } })).body.code).toBe(
       'PAYMENT_TRANSITION',

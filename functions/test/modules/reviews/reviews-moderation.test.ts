@@ -47,13 +47,10 @@ const visibleAuthors = async (placeId: string, who: Tokens) =>
     .map((r: { author: { id: string } }) => r.author.id)
     .sort();
 const settlesAt = (placeId: string, expected: { average: number; count: number }) =>
-  waitFor(
-    async () => {
-      const now = (await call('GET', `/places/${placeId}`, { token: admin.accessToken })).body.rating;
-      return now.average === expected.average && now.count === expected.count ? now : undefined;
-    },
-    { timeoutMs: 20_000 },
-  );
+  waitFor(async () => {
+    const now = (await call('GET', `/places/${placeId}`, { token: admin.accessToken })).body.rating;
+    return now.average === expected.average && now.count === expected.count ? now : undefined;
+  });
 
 describe('a hidden review stays hidden', () => {
   it('deleting it and posting again: the new review of that author on that record is created HIDDEN (not listed, not counted)', async () => {

@@ -33,13 +33,10 @@ const review = (who: Tokens, targetId: string, body: Record<string, unknown>) =>
   call('POST', '/reviews', { token: who.accessToken, body: { targetType: 'PLACE', targetId, ...body } });
 const rating = async (placeId: string) => (await call('GET', `/places/${placeId}`, { token: admin.accessToken })).body.rating;
 const settlesAt = (placeId: string, expected: { average: number; count: number }) =>
-  waitFor(
-    async () => {
-      const now = await rating(placeId);
-      return now.average === expected.average && now.count === expected.count ? now : undefined;
-    },
-    { timeoutMs: 20_000 },
-  );
+  waitFor(async () => {
+    const now = await rating(placeId);
+    return now.average === expected.average && now.count === expected.count ? now : undefined;
+  });
 
 describe('reviews', () => {
   it('the record’s average and count follow creation, edits, deletion and hiding (trigger)', async () => {

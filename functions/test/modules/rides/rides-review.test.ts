@@ -91,7 +91,7 @@ describe('no-shows (item 5) and disputes of their fee (item 6)', () => {
         (await db().collection(INBOX).where('recipientId', '==', rider.user.id).where('entityId', '==', ride.id).get()).docs
           .map((d) => d.data())
           .find((n) => n.event === 'ride.cancelled'),
-      { timeoutMs: 30_000, what: 'the no-show notice' },
+      { what: 'the no-show notice' },
     );
     expect(notice.body).toBe('Khách không đến điểm đón');
 

@@ -178,7 +178,7 @@ describe('administrators end a started trip', () => {
     );
     expect((await call('POST', path, { token: admin.accessToken, body: { fare: 'QUOTE', reason: 'again' } })).body.code).toBe('RIDE_TRANSITION');
     // The lock took the driver out of the pool (driverAccountChanged)…
-    await waitFor(async () => ((await driverDoc(driver)).dispatchKey === null ? true : undefined), { what: 'the locked driver offline', timeoutMs: 20_000 });
+    await waitFor(async () => ((await driverDoc(driver)).dispatchKey === null ? true : undefined), { what: 'the locked driver offline' });
     // …and should that trigger be late or lost (put back ONLINE and free here), dispatch still skips the locked account.
     await db().collection(DRIVER_LOCATIONS).doc(driver.user.id).update({ status: 'ONLINE', dispatchKey: 'MOTORBIKE' });
     expect((await book(rider, trip(here))).body.status).toBe('NO_DRIVER');

@@ -134,13 +134,10 @@ describe('a transfer’s note', () => {
       headers: { 'idempotency-key': key() },
     });
     expect(sent.status).toBe(201);
-    const item = await waitFor(async () => (await inboxOf(binh.user.id, { entityId: sent.body.id }))[0], { timeoutMs: 30_000, what: 'the transfer notice' });
+    const item = await waitFor(async () => (await inboxOf(binh.user.id, { entityId: sent.body.id }))[0], { what: 'the transfer notice' });
     expect([item.title, item.body]).toEqual(['Money received', 'An Nguyen sent you ₫12,000']); // an English account: English text and amount
     expect(JSON.stringify(item)).not.toContain('vi-lua');
-    const pushed = await waitFor(async () => (await outboxFor(fcm))[0], {
-      timeoutMs: 30_000,
-      what: 'the push',
-    });
+    const pushed = await waitFor(async () => (await outboxFor(fcm))[0], { what: 'the push' });
     expect(pushed.notification ?? {}).not.toEqual(expect.objectContaining({ body: expect.stringContaining('vi-lua') }));
     expect(JSON.stringify(pushed)).not.toContain('vi-lua');
     expect(JSON.stringify(pushed)).toContain('₫12,000');

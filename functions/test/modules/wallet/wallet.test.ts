@@ -79,7 +79,7 @@ describe('transfers between users', () => {
       body: { kind: 'P2P', direction: 'OUT', amount: 40_000, balanceAfter: 60_000, toUserId: binh.user.id, memo: 'Tiền cơm' },
     });
     expect([await balance(an), await balance(binh)]).toEqual([60_000, 40_000]);
-    const item = await waitFor(async () => (await inboxOf(binh.user.id, { entityId: sent.body.id }))[0], { timeoutMs: 30_000, what: 'the transfer notice' });
+    const item = await waitFor(async () => (await inboxOf(binh.user.id, { entityId: sent.body.id }))[0], { what: 'the transfer notice' });
     expect(item).toMatchObject({
       kind: 'WALLET',
       event: 'wallet.transfer.received',
