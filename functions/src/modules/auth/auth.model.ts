@@ -10,7 +10,6 @@ export const OTP_USES = 'uses';
 export const AUTH_FAILURES = 'auth_failures';
 export const AUTH_DAILY_SENDS = 'auth_daily_sends';
 export const AUTH_LOCKS = 'auth_locks';
-export const REVOKED_TOKENS = 'auth_revoked_tokens';
 export const USER_IDENTITIES = 'user_identities';
 import type { Role } from '../../platform/core/auth/roles';
 

@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/core/module/module';
 import { AUTH_ERROR_CODES } from './auth.errors';
 import { AUTH_EVENTS } from './auth.events';
-import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, REVOKED_TOKENS, USER_IDENTITIES } from './auth.model';
+import { AUTH_DAILY_SENDS, AUTH_FAILURES, AUTH_LOCKS, AUTH_OTPS, AUTH_SESSIONS, OTP_USES, USER_IDENTITIES } from './auth.model';
 import { authSwitches } from './auth.config';
 
 const ttl = 'expireAt';
@@ -22,7 +22,6 @@ export const authModule = defineModule({
     { name: AUTH_FAILURES, ttlField: ttl },
     { name: AUTH_DAILY_SENDS, ttlField: ttl },
     { name: AUTH_LOCKS, ttlField: ttl },
-    { name: REVOKED_TOKENS, ttlField: ttl },
     { name: USER_IDENTITIES },
   ],
 });

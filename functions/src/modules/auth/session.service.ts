@@ -43,15 +43,24 @@ export function newPairUnused(session: Pick<SessionRecord, 'previousAccess'>): b
   return Boolean(session.previousAccess);
 }
 
-// The first use of a new pair's access token: the previous access token is revoked and the previous refresh token
-// loses its lost-answer allowance. Once per pair; a pair already moved on (a later refresh) is left alone.
+// The first use of a new pair's access token: the previous access token is revoked (the session no longer names it)
+// and the previous refresh token loses its lost-answer allowance. Once per pair; a pair already moved on (a later
+// refresh) is left alone.
 async function markPairUsed(sessionId: string, accessJti: string): Promise<void> {
   await inTransaction(async (tx) => {
     const session = await authRepo.txGetSession(tx, sessionId);
     if (!session || !session.previousAccess || session.access.jti !== accessJti) return;
-    authRepo.txRevokeToken(tx, session.previousAccess.jti, session.previousAccess.exp);
     authRepo.txSetSession(tx, { ...session, previousAccess: null });
   });
+}
+
+/**
+ * The access tokens a session honours are the ones it names: its current pair's, and the pair before it while the
+ * new one is unused (`previousAccess`). Every other token of the session was revoked when a rotation, a retirement or
+ * the new pair's first use replaced it in the session document.
+ */
+export function honoursAccessToken(session: Pick<SessionRecord, 'access' | 'previousAccess'>, tokenId: string): boolean {
+  return session.access?.jti === tokenId || session.previousAccess?.jti === tokenId;
 }
 
 export function isLive(session: SessionRecord, now: number): boolean {
@@ -141,9 +150,8 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
         if (!user || user.disabled || user.status !== 'ACTIVE' || !survivesAccount(session, user)) return { kind: 'invalid' as const };
         if (claims.jti === session.refresh.jti) {
           const pair = signer.newPair(user.id, session.id, user.roles, t);
-          // The client holds the pair it refreshed with, so the one before it is spent; the pair it refreshed
-          // with stays valid until the new one is used (its answer may be lost on the way).
-          if (session.previousAccess) authRepo.txRevokeToken(tx, session.previousAccess.jti, session.previousAccess.exp);
+          // The client holds the pair it refreshed with, so the one before it is spent (no longer named by the
+          // session); the pair it refreshed with stays valid until the new one is used (its answer may be lost).
           const next: SessionRecord = {
             ...session,
             lastUsedAt: t,
@@ -163,8 +171,8 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
         }
         const retryUntil = session.refresh.retryUntil ?? (rotatedAt ?? 0) + lostAnswerMs;
         if (ofParent && newPairUnused(session) && t < retryUntil) {
+          // The unused pair is retired: its access token is no longer named by the session.
           const pair = signer.newPair(user.id, session.id, user.roles, t);
-          authRepo.txRevokeToken(tx, session.access.jti, session.access.exp);
           const next: SessionRecord = {
             ...session,
             lastUsedAt: t,
@@ -203,19 +211,19 @@ export function createSessionService(deps: { signer: TokenSigner; now: () => num
   };
 }
 
-// Signature, type and expiry (jwtVerify), then on every request: the session is live, the token
-// id is not revoked, the account is active; roles come from the account as it is now.
+// Signature, type and expiry (jwtVerify), then on every request: the session is live and honours the token id, the
+// account is active; roles come from the account as it is now.
 export function createSessionAwareVerifier(jwtVerify: AccessTokenVerifier, now: () => number = Date.now): AccessTokenVerifier {
   return async (token, beside) => {
     const claims = await jwtVerify(token);
     // The session read and the caller's `beside` (a per-user rate limit) side by side: one round trip, not two.
     const [state, besideOutcome] = await Promise.all([
-      authRepo.requestState(claims.userId, claims.sessionId, claims.tokenId),
+      authRepo.requestState(claims.userId, claims.sessionId),
       beside ? settled(beside({ userId: claims.userId })) : null,
     ]);
     const user = state.user as Omit<UserRecord, 'id'> | undefined;
     const t = now();
-    if (!state.session || state.session.userId !== claims.userId || !isLive(state.session, t) || state.tokenRevoked) {
+    if (!state.session || state.session.userId !== claims.userId || !isLive(state.session, t) || !honoursAccessToken(state.session, claims.tokenId)) {
       throw new UnauthorizedError('Access token revoked').withCode('TOKEN_REVOKED');
     }
     if (!user || user.disabled || user.status !== 'ACTIVE') throw new UnauthorizedError('Account is disabled').withCode('TOKEN_REVOKED');

@@ -101,6 +101,20 @@ describe('protected routes refuse bad tokens (401)', () => {
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
+  it('a well-signed token of a live session that the session does not name (a pair minted but never saved) is refused', async () => {
+    const account = await signUpByMail();
+    const unsaved = jwt.sign({ roles: ['USER'], typ: 'access', sid: account.session.id }, secret(), {
+      algorithm: 'HS256',
+      subject: account.user.id,
+      jwtid: 'never-saved',
+      expiresIn: 600,
+    });
+    const res = await me(unsaved);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('TOKEN_REVOKED');
+    expect((await me(account.accessToken)).status).toBe(200);
+  });
+
   it('a tampered token (roles raised) is refused', async () => {
     const account = await signUpByMail();
     const [h, p, s] = account.accessToken.split('.');
