@@ -17,26 +17,33 @@ const NIGHTS = ['2027-01-01', '2027-01-02'];
 const unitDoc = async (resourceId: string, unit: string) =>
   (await db().collection(COLLECTION).doc(`${resourceId}_${unit}`).get()).data() as UnitDocument | undefined;
 
-/** One booking's hold in its own transaction, queued per resource as a booking engine runs it. */
+/**
+ * One booking's hold in its own transaction, queued per resource as a booking engine runs it (the queue's wait capped at
+ * a minute, not 5 s: thirty transactions on a loaded machine outlast that, and the cap is not what is tested here).
+ */
 const hold = (
   resourceId: string,
   bookingId: string,
   opts: { qty?: number; capacity?: number; until?: number; now?: number; as?: 'CONFIRMED' | { until: number } } = {},
 ) =>
-  oneAtATime(`inventory/${resourceId}`, busy, () =>
-    inTransaction(async (tx) => {
-      const now = opts.now ?? Date.now();
-      const held = await inventory.txHold(tx, {
-        resourceId,
-        units: NIGHTS,
-        capacityOf: () => opts.capacity ?? 1,
-        bookingId,
-        qty: opts.qty ?? 1,
-        until: opts.until ?? now + 600_000,
-        now,
-      });
-      held.write(opts.as);
-    }),
+  oneAtATime(
+    `inventory/${resourceId}`,
+    busy,
+    () =>
+      inTransaction(async (tx) => {
+        const now = opts.now ?? Date.now();
+        const held = await inventory.txHold(tx, {
+          resourceId,
+          units: NIGHTS,
+          capacityOf: () => opts.capacity ?? 1,
+          bookingId,
+          qty: opts.qty ?? 1,
+          until: opts.until ?? now + 600_000,
+          now,
+        });
+        held.write(opts.as);
+      }),
+    60_000,
   );
 
 describe('inventory kit', () => {

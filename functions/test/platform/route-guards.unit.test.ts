@@ -98,6 +98,11 @@ describe('per-user rate limits', () => {
     expect(buildWithRoute({ claimBeside: true })).toThrow(/claimBeside needs idempotent: 'required'/);
   });
 
+  it('besideGuard on a public route, or with a required key, is refused when the app is built', () => {
+    expect(buildWithRoute({ method: 'get', auth: 'public', besideGuard: true })).toThrow(/besideGuard needs an authenticated JSON route/);
+    expect(buildWithRoute({ besideGuard: true, idempotent: 'required' })).toThrow(/besideGuard needs an authenticated JSON route/);
+  });
+
   it('a per-user limit on a public route is refused when the app is built', () => {
     expect(buildWithRoute({ method: 'get', auth: 'public', rateLimit: { scope: 'bad', limit: 1, windowSec: 1, per: 'user' } })).toThrow(
       /per-user rate limit needs an authenticated route/,

@@ -86,8 +86,11 @@ export function messagesPart(shared: ConversationsCommon) {
   }
 
   return {
-    /** `idempotencyKey`: the route's Idempotency-Key; a keyed send names its message, so a retry finds it. */
-    async send(callerId: string, id: string, body: SendMessageBody, idempotencyKey: string | undefined) {
+    /**
+     * `idempotencyKey`: the route's Idempotency-Key; a keyed send names its message, so a retry finds it. `admitted`:
+     * resolves once the caller is let in (the send starts beside the guards): awaited before any write.
+     */
+    async send(callerId: string, id: string, body: SendMessageBody, idempotencyKey: string | undefined, admitted: () => Promise<unknown>) {
       const messageId = idempotencyKey ? messageIdFor(id, callerId, idempotencyKey) : repo.newId();
       const hintKey = `${id}/${callerId}`;
       const peer = directPeerHints.get(hintKey);
@@ -104,6 +107,7 @@ export function messagesPart(shared: ConversationsCommon) {
           writable(conversation);
           if (conversation.type === 'DIRECT') rememberPeer(hintKey, conversation.memberIds.find((m) => m !== callerId) ?? callerId);
           const record = await composed(tx, callerId, conversation, messageId, body, peerBlocks && { peer: peer!, blocks: peerBlocks });
+          await admitted();
           repo.txCreateMessage(tx, record);
           return record;
         },

@@ -156,10 +156,12 @@ export function conversationsRoutes({ config }: AppContext): AnyRoute[] {
       errors: [404],
       codes: ['CHAT_CLOSED', 'CHAT_ATTACHMENT_INVALID', 'CHAT_REPLY_NOT_FOUND', 'CHAT_BLOCKED'],
       idempotent: true,
+      // The send's reads overlap the session check and the limit (one round trip less; P7 chat in the bench).
+      besideGuard: true,
       rateLimit: CHAT_RATE_LIMITS.message,
       request: { params: ConversationParamsSchema, body: SendMessageBodySchema },
       response: { status: 201, description: 'The message.', schema: MessageSchema },
-      handler: ({ params, body, auth, idempotencyKey }) => chat().send(auth!.userId, params.id, body, idempotencyKey),
+      handler: ({ params, body, caller, admitted, idempotencyKey }) => chat().send(caller!.userId, params.id, body, idempotencyKey, admitted!),
     }),
     defineRoute({
       method: 'get',

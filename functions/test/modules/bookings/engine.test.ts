@@ -181,11 +181,9 @@ describe('booking engine', () => {
     expect(Object.keys(await takenBy(resourceId))).toEqual([booking.id]);
     expect((await engine.complete(booking.id, partnerOf(r))).status).toBe('COMPLETED');
     expect(await takenBy(resourceId)).toEqual({});
-    expect((await db().collection('bookings').doc(booking.id).collection('events').get()).docs.map((d) => d.get('action')).sort()).toEqual([
-      'checkIn',
-      'complete',
-      'confirm',
-    ]);
+    // The moves' lines; the deployed settlement trigger may add its own notes (this test's partner has no owner to pay).
+    const moves = (await db().collection('bookings').doc(booking.id).collection('events').get()).docs.filter((d) => d.get('action') !== 'settlementFailed');
+    expect(moves.map((d) => d.get('action')).sort()).toEqual(['checkIn', 'complete', 'confirm']);
   });
 
   it('what is due follows the vertical: a hotel prepays the price (no other amount secures it), a clinic takes nothing ahead, so its late cancel costs nothing', async () => {

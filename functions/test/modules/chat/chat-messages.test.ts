@@ -186,6 +186,17 @@ describe('sending and receiving', () => {
     expect((await call('POST', `/chat/conversations/${id}/messages`, { body: { type: 'TEXT', text: 'x' } })).status).toBe(401);
     expect(await messageCount(id)).toBe(0);
   });
+
+  it('a member signed out is 401 and writes nothing (the send starts beside the session check, its write waits for it)', async () => {
+    const [a, b] = [await registerVerified(), await registerVerified()];
+    const id = await directBetween(a, b);
+    expect((await call('POST', '/auth/logout', { token: a.accessToken })).status).toBe(200);
+    const refused = await text(a, id, 'after logout');
+    expect([refused.status, refused.body.code]).toEqual([401, 'TOKEN_REVOKED']);
+    // The early send settles after the 401 went out: give it the time a write would take, then count.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await messageCount(id)).toBe(0);
+  });
 });
 
 describe('history, edits and deletion', () => {

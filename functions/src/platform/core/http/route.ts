@@ -9,6 +9,7 @@ import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationEr
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../../kits/text/text';
 import { IdempotencyKeySchema, type IdempotencyStore } from '../../kits/idempotency/idempotency';
+import { besideGuard, earlyRunOf } from './beside-guard';
 import { runClaimed } from './claimed-run';
 import { perUserRateLimit } from './per-user-limit';
 import { sendJson } from './send-json';
@@ -46,6 +47,14 @@ export interface HandlerContext<TBody, TQuery, TParams> {
    * the claim's 409 or 422, or the limit's 429.
    */
   claimed?: () => Promise<void>;
+  /** The caller the token names (authenticated routes): with `besideGuard`, known before the session is checked. */
+  caller?: { userId: string };
+  /**
+   * Routes with `besideGuard`: resolves with the caller's AuthContext once every guard let the request in; the handler
+   * awaits it before its first write. It rejects (NotAdmittedError) when the request was refused or answered first, and
+   * the handler's outcome is then dropped (beside-guard.ts).
+   */
+  admitted?: () => Promise<AuthContext>;
   /**
    * Idempotent runs (an Idempotency-Key, claimed fresh): stores `result`, as the route answers it (its schema, and the
    * status as set by then), as the key's answer in the handler's own transaction, so nothing is written after its
@@ -119,6 +128,12 @@ export interface RouteDefinition<TBody = unknown, TQuery = unknown, TParams = un
    * claim's round trip. Its answer counts only when the claim is held.
    */
   claimBeside?: boolean;
+  /**
+   * The handler starts once the token's signature is verified, beside the session check and the per-user limit (its
+   * first reads overlap theirs); it gets `ctx.caller`, not `ctx.auth`, and must await `ctx.admitted()` before its first
+   * write (nothing checks that it does: review it like a transaction). A keyed request starts after its claim as usual.
+   */
+  besideGuard?: boolean;
   /** Per-client-IP (or, with `per: 'user'`, per-caller) limit, checked before validation and the handler. */
   rateLimit?: RateLimitRule;
   /** `false`: not called by our apps (probes, gateways, links opened in a browser), so no App Check token (APP_CHECK). */
@@ -220,6 +235,11 @@ export function toExpressHandlers(
   // claimBeside: every request has a key (so `ctx.claimed` is always there); an idempotent binary answer is never stored.
   if (route.claimBeside && route.idempotent !== 'required')
     throw new Error(`${route.method.toUpperCase()} ${route.path}: claimBeside needs idempotent: 'required'`);
+  if (
+    route.besideGuard &&
+    (!Array.isArray(route.auth) || route.claimBeside || route.idempotent === 'required' || route.multipart || route.streamsBody || route.response.binary)
+  )
+    throw new Error(`${route.method.toUpperCase()} ${route.path}: besideGuard needs an authenticated JSON route whose key is not required`);
   if (route.idempotent && route.response.binary) throw new Error(`${route.method.toUpperCase()} ${route.path}: a binary answer cannot be idempotent`);
   const rule = route.rateLimit;
   const edgeFactor = deps.edgeLimitFactor ?? 0;
@@ -241,12 +261,53 @@ export function toExpressHandlers(
   // A keyed request awaits the limit's verdict with its claim (per-user-limit.ts).
   const perUser = rule && limiter && rule.per === 'user' ? perUserRateLimit(route, rule, limiter, deps.idempotency !== undefined) : undefined;
   if (route.auth === 'optional') handlers.push(optionalAuth(deps.verifyAccessToken));
-  else if (route.auth !== 'public') handlers.push(requireAuth(deps.verifyAccessToken, route.auth, perUser?.beside));
+  else if (route.auth !== 'public') {
+    // The early start's context takes a status the handler sets (e.g. a 503 probe) from where the answer reads it.
+    const early = route.besideGuard
+      ? besideGuard(
+          {
+            idempotent: route.idempotent,
+            context: (req, res) => handlerContext(route, req, res, (code) => void (res.locals.earlyStatus = code)),
+            handler: route.handler,
+          },
+          perUser?.beside,
+        )
+      : perUser?.beside;
+    handlers.push(requireAuth(deps.verifyAccessToken, route.auth, early));
+  }
   handlers.push((req, res, next) => {
     // A guard that stalled past the deadline (rate limiter, session lookup): the 503 went out, so work that had
     // not started never starts (the client's retry runs it).
     if (answeredAtDeadline(res)) return;
     let statusOverride: number | undefined;
+    const respond = (result: unknown) => {
+      if (route.response.binary) return;
+      // The response schema strips anything the contract does not name (e.g. internal fields).
+      const body = route.response.schema.parse(result);
+      sendJson(res, statusOverride ?? (res.locals.earlyStatus as number | undefined) ?? route.response.status ?? 200, body);
+    };
+    const early = route.besideGuard ? earlyRunOf<HandlerContext<unknown, unknown, unknown>>(res) : undefined;
+    if (early) {
+      // Started beside the guards, which all let the caller in: the last checks, then its writes may go.
+      const auth = res.locals.auth as AuthContext;
+      try {
+        assertAccess(route, auth);
+      } catch (err) {
+        early.refuse();
+        next(err);
+        return;
+      }
+      early.ctx.auth = auth;
+      early.open(auth);
+      early.result.then((value) => {
+        try {
+          respond(value);
+        } catch (err) {
+          next(err);
+        }
+      }, next);
+      return;
+    }
     let ctx: HandlerContext<unknown, unknown, unknown>;
     try {
       ctx = handlerContext(route, req, res, (code) => {
@@ -259,12 +320,6 @@ export function toExpressHandlers(
       else next(err);
       return;
     }
-    const respond = (result: unknown) => {
-      if (route.response.binary) return;
-      // The response schema strips anything the contract does not name (e.g. internal fields).
-      const body = route.response.schema.parse(result);
-      sendJson(res, statusOverride ?? route.response.status ?? 200, body);
-    };
     const settled = handlerStarted(res);
     if (route.claimBeside) ctx.claimed = () => Promise.resolve();
     if (ctx.idempotencyKey !== undefined && deps.idempotency) {
@@ -319,6 +374,12 @@ function actsInAnotherRole(route: AnyRoute, auth: AuthContext): boolean {
   return Array.isArray(route.auth) && route.auth.some((role) => role !== 'ADMIN' && auth.roles.includes(role));
 }
 
+// The route's permission and hat, for a caller the guard let in.
+function assertAccess(route: AnyRoute, auth: AuthContext): void {
+  if (route.permission && !actsInAnotherRole(route, auth)) assertPermission(auth, route.permission);
+  if (route.hat) assertHat(auth, route.hat);
+}
+
 // Validates the request and builds what the handler receives (throws the 4xx errors).
 function handlerContext(route: AnyRoute, req: Request, res: Response, status: (code: number) => void): HandlerContext<unknown, unknown, unknown> {
   if (route.request?.body && req.method !== 'GET') {
@@ -327,9 +388,10 @@ function handlerContext(route: AnyRoute, req: Request, res: Response, status: (c
     else if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaTypeError('Content-Type must be application/json');
   }
   const auth = res.locals.auth as AuthContext | undefined;
-  if (route.permission && auth && !actsInAnotherRole(route, auth)) assertPermission(auth, route.permission);
-  if (route.hat && auth) assertHat(auth, route.hat);
+  if (auth) assertAccess(route, auth);
   const ctx: HandlerContext<unknown, unknown, unknown> = { ...parseRequest(route, req), auth, req, res, status };
+  if (auth) ctx.caller = { userId: auth.userId };
+  if (auth && route.besideGuard) ctx.admitted = () => Promise.resolve(auth);
   const key = route.idempotent ? req.get('idempotency-key') : undefined;
   if (key === undefined && route.idempotent === 'required') {
     throw new BadRequestError('This operation moves money: send an Idempotency-Key header (any unique string, reused on retries)', [
