@@ -20,7 +20,7 @@ const resultsDir = path.join(repoRoot, '.cache', 'test-results');
 // firebase-admin 14 loads ESM-only packages (jose) with require(); jest's module loader allows that only with the VM
 // modules flag (plain Node 24 needs none).
 const JEST_NODE_FLAGS = '--experimental-vm-modules --no-warnings=ExperimentalWarning';
-// The emulator tiers' jest runs at a lower CPU priority than the emulators: on two busy cores the tests (and the API in
+// Every jest run of npm test and test:files is at a lower CPU priority than the emulators: on two busy cores the tests (and the API in
 // process) wait their turn, while the Firestore emulator, the triggers and the Functions emulator's `api` answer first.
 // At equal priority a run on a slow machine queued triggers past the tests' waits and a request through Hosting past
 // its 60 s (2026-12-01).

@@ -85,7 +85,7 @@ export async function runBench(measureRealtime) {
       ? {
           P3: realtime.P3.map((r) => ({ ...r, target: `≤ ${TARGETS.P3.max}×`, pass: !r.error && r.ratio <= TARGETS.P3.max })),
           P4: { ...realtime.P4, target: `warm p50 ≤ ${TARGETS.P4.max}×`, pass: !realtime.P4.error && realtime.P4.ratio <= TARGETS.P4.max },
-          P6: { ...realtime.P6, target: `≤ ${TARGETS.P6.max}×`, pass: !realtime.P6.error && realtime.P6.ratio <= TARGETS.P6.max, manyOverOnePass: !realtime.P6.error && realtime.P6.hubManyOverOne <= TARGETS.P6.max },
+          P6: { ...realtime.P6, target: `≤ ${TARGETS.P6.max}×`, pass: !realtime.P6.error && realtime.P6.ratio <= TARGETS.P6.max, p6bPass: !realtime.P6.error && realtime.P6.hubManyOverOne <= TARGETS.P6.max },
           P7: { ...realtime.P7, target: `< ${TARGETS.P7.max}×`, pass: !realtime.P7.error && realtime.P7.ratio < TARGETS.P7.max },
           // Chat's P7 (named by the chat issue; the upload P7 above came first) and P8 (reported, no target).
           P7chat: { ...realtime.P7chat, target: `p50 and p95 ≤ ${TARGETS.P7chat.max}×`, pass: !realtime.P7chat?.error && realtime.P7chat?.ratioP50 <= TARGETS.P7chat.max && realtime.P7chat?.ratioP95 <= TARGETS.P7chat.max },
@@ -153,7 +153,7 @@ export async function runBench(measureRealtime) {
             ? [`| P6 | failed: ${results.P6.error} | | | | | no |`]
             : [
                 `| P6 | p95 delivery of one dispatch (group message:new) to ${results.P6.listeners} listeners, each its own signed-in client, vs a direct batched write of the same events to the same listeners (paired rounds; ratio with the quartiles of the rounds' own) | ${results.P6.p95ManyMs} ms | ${results.P6.directP95ManyMs} ms | ${withSpread(results.P6.ratio, results.P6.spread)} | ${results.P6.target} | ${results.P6.pass ? 'yes' : 'no'} |`,
-                `| P6b | through the hub, to ${results.P6.listeners} listeners vs to 1: issue 6's target, which the emulator's own fan-out (P6c) keeps out of reach (docs/benchmarks.md, "Reading the figures") | ${results.P6.p95ManyMs} ms | ${results.P6.p95OneMs} ms | ${results.P6.hubManyOverOne}× | ≤ ${TARGETS.P6.max}× (issue 6) | ${results.P6.manyOverOnePass ? 'yes' : 'no'} |`,
+                `| P6b | through the hub, to ${results.P6.listeners} listeners vs to 1: issue 6's target, which the emulator's own fan-out (P6c) keeps out of reach (docs/benchmarks.md, "Reading the figures") | ${results.P6.p95ManyMs} ms | ${results.P6.p95OneMs} ms | ${results.P6.hubManyOverOne}× | ≤ ${TARGETS.P6.max}× (issue 6) | ${results.P6.p6bPass ? 'yes' : 'no'} |`,
                 `| P6c | for information: the direct write to ${results.P6.listeners} listeners vs to 1: the emulator's own cost of serving them | ${results.P6.directP95ManyMs} ms | ${results.P6.directP95OneMs} ms | ${results.P6.directRatio}× | | |`,
               ]),
           results.P7.error
@@ -213,7 +213,7 @@ export async function runBench(measureRealtime) {
   // The deploy guide's estimate (docs/deploying.md renders this file).
   fs.writeFileSync(path.join(dir, 'cost-model.md'), `${costModelMarkdown(results.COST.model)}\n`);
   const verdicts = ['P1', 'P2', 'MEMapi', 'P5', 'MEMdispatch', 'P4', 'P6', 'P7', 'P7chat', 'P9', 'P11', 'P12', 'P13', 'P13crowd', 'P14', 'P15', 'P15feed', 'P16', 'P17'].filter((k) => results[k]).map((k) => `${k} ${results[k].pass ? 'pass' : 'FAIL'}`);
-  if (results.P6 && !results.P6.error) verdicts.push(`P6b (issue 6, the emulator's fan-out) ${results.P6.manyOverOnePass ? 'pass' : 'FAIL'}`);
+  if (results.P6 && !results.P6.error) verdicts.push(`P6b (issue 6, the emulator's fan-out) ${results.P6.p6bPass ? 'pass' : 'FAIL'}`);
   if (results.P3) verdicts.push(...results.P3.map((r) => `P3/${r.n} ${r.pass ? 'pass' : 'FAIL'}`));
   if (results.P10) verdicts.push(...results.P10.map((r) => `P10/${r.n ?? '?'} ${r.pass ? 'pass' : 'FAIL'}`));
   log(`wrote bench/results.json and bench/results.md (${verdicts.join(', ')})`);

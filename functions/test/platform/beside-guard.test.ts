@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildApp } from '../../src/app';
 import { parseConfig } from '../../src/platform/core/config';
+import { NotFoundError } from '../../src/platform/core/errors/app-error';
 import { NotAdmittedError } from '../../src/platform/core/http/beside-guard';
 import { defineRoute } from '../../src/platform/core/http/route';
 import { createRateLimiter, memoryRateLimitStore, type RateLimiter } from '../../src/platform/core/ratelimit/rate-limit';
@@ -64,7 +65,19 @@ const route = (path: string, operationId: string, extra: Partial<Parameters<type
   });
 const probe = {
   name: 'probe',
-  routes: () => [route('/probe/early', 'postProbeEarly'), route('/probe/early-admin', 'postProbeEarlyAdmin', { auth: ['ADMIN'] })],
+  routes: () => [
+    route('/probe/early', 'postProbeEarly'),
+    route('/probe/early-admin', 'postProbeEarlyAdmin', { auth: ['ADMIN'] }),
+    route('/probe/early-driver', 'postProbeEarlyDriver', { hat: 'DRV' }),
+    // Refuses before its first write, as a send to a conversation of others does (404).
+    route('/probe/early-missing', 'postProbeEarlyMissing', {
+      handler: async () => {
+        events.push('start');
+        for (const resolve of started.splice(0)) resolve();
+        throw new NotFoundError('No such thing').withCode('NOT_FOUND');
+      },
+    }),
+  ],
 };
 const config = parseConfig({ ...process.env, JWT_SECRET: localSecret('JWT_SECRET'), JWT_REFRESH_SECRET: localSecret('JWT_REFRESH_SECRET') });
 let server: { url: string; close(): Promise<void> };
@@ -110,6 +123,10 @@ describe('a handler started beside the guards', () => {
     expect(events).toContain('start');
     expect(written).toEqual([]);
     expect(dropped).toEqual([expect.any(NotAdmittedError)]);
+    // Refused once, the caller is not started early again for a while: a revoked token's flood costs no reads.
+    events.length = 0;
+    expect((await post('/probe/early', bao.accessToken, { note: 'again' })).status).toBe(401);
+    expect(events).not.toContain('start');
   });
 
   it('over the limit is 429 and a refused role 403: nothing written either time', async () => {
@@ -126,6 +143,28 @@ describe('a handler started beside the guards', () => {
     await settledDrop();
     expect(written).toEqual([]);
     expect(dropped).toHaveLength(1);
+    dropped.length = 0;
+    expect(await post('/probe/early-driver', cam.accessToken, { note: 'e' })).toMatchObject({ status: 403, body: { code: 'HAT_LOCKED' } });
+    await settledDrop();
+    expect(written).toEqual([]);
+    expect(dropped).toHaveLength(1);
+  });
+
+  it('a caller this instance refused in the window is not started early again: its next 429 costs the handler nothing', async () => {
+    const hoa = await registerVerified();
+    for (const note of ['a', 'b']) expect((await post('/probe/early', hoa.accessToken, { note })).status).toBe(201);
+    expect((await post('/probe/early', hoa.accessToken, { note: 'c' })).status).toBe(429);
+    events.length = 0;
+    expect((await post('/probe/early', hoa.accessToken, { note: 'd' })).status).toBe(429);
+    expect(events).toEqual(['verdict']);
+  });
+
+  it('a refusal thrown before the write is the answer for a caller let in, once; a revoked caller gets its 401', async () => {
+    const gia = await registerVerified();
+    expect(await post('/probe/early-missing', gia.accessToken, { note: 'x' })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(events).toEqual(['start', 'verdict']);
+    expect((await call('POST', '/auth/logout', { token: gia.accessToken })).status).toBe(200);
+    expect(await post('/probe/early-missing', gia.accessToken, { note: 'x' })).toMatchObject({ status: 401, body: { code: 'TOKEN_REVOKED' } });
   });
 
   it('bad input is judged after the guards and never starts the handler: 401 for a revoked token, else 400', async () => {

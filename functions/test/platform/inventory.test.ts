@@ -8,7 +8,6 @@ import { requireEmulators } from '../helpers/emulators';
 // The inventory kit against the emulator: holds, confirmations and releases of a resource's units in transactions,
 // the last unit raced by thirty bookings, a hold that runs out freeing its capacity without a write.
 beforeAll(requireEmulators);
-jest.setTimeout(60_000);
 
 const COLLECTION = 'test_inventory_units';
 const inventory = defineInventory({ collection: COLLECTION, unavailableCode: 'CONFLICT' });

@@ -105,9 +105,9 @@ export function messagesPart(shared: ConversationsCommon) {
           if (!conversation || !conversation.memberIds.includes(callerId)) throw notFound();
           if (existing && existing.senderId === callerId) return existing;
           writable(conversation);
-          if (conversation.type === 'DIRECT') rememberPeer(hintKey, conversation.memberIds.find((m) => m !== callerId) ?? callerId);
           const record = await composed(tx, callerId, conversation, messageId, body, peerBlocks && { peer: peer!, blocks: peerBlocks });
           await admitted();
+          if (conversation.type === 'DIRECT') rememberPeer(hintKey, conversation.memberIds.find((m) => m !== callerId) ?? callerId);
           repo.txCreateMessage(tx, record);
           return record;
         },

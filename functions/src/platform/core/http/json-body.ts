@@ -22,3 +22,17 @@ export function jsonBody(limitBytes: number): RequestHandler {
     parse(req, res, next);
   };
 }
+
+// application/json or application/<x>+json, parameters aside: what the JSON body parser accepted. A string test,
+// not req.is(): the body parser has parsed the header already, and a second full parse per request shows in P2.
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const semicolon = header.indexOf(';');
+  return JSON_MEDIA_TYPE.test((semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase());
+}
+
+export function hasBody(req: express.Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}

@@ -39,6 +39,8 @@ export function perUserRateLimit(route: { idempotent?: boolean | 'required' }, r
   };
   return {
     beside,
+    /** This instance refused the caller in the limit's current window (a hint: the limiter decides). */
+    refusedNow: (userId: string): boolean => (refusedUntil.get(`${rule.scope}:${userId}`) ?? 0) > Date.now(),
     /** The verdict a keyed request awaits with its claim (it rejects with the 429); none when the guard awaited it. */
     verdictOf: (res: Response): Promise<void> | undefined => verdicts.get(res),
   };

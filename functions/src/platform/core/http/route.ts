@@ -9,9 +9,10 @@ import { BadRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationEr
 import type { ErrorCode } from '../errors/codes';
 import { isWellFormedText } from '../../kits/text/text';
 import { IdempotencyKeySchema, type IdempotencyStore } from '../../kits/idempotency/idempotency';
-import { besideGuard, earlyRunOf } from './beside-guard';
+import { answerEarly, besideGuard, earlyRunOf } from './beside-guard';
 import { runClaimed } from './claimed-run';
 import { perUserRateLimit } from './per-user-limit';
+import { hasBody, isJsonContentType } from './json-body';
 import { sendJson } from './send-json';
 import { validationErrorFromZod } from '../errors/zod-problems';
 import { clientEdge, clientIp, ipRateLimitSubject } from './client-ip';
@@ -50,8 +51,8 @@ export interface HandlerContext<TBody, TQuery, TParams> {
   /** The caller the token names (authenticated routes): with `besideGuard`, known before the session is checked. */
   caller?: { userId: string };
   /**
-   * Routes with `besideGuard`: resolves with the caller's AuthContext once every guard let the request in; the handler
-   * awaits it before its first write. It rejects (NotAdmittedError) when the request was refused or answered first, and
+   * Authenticated routes: resolves with the caller's AuthContext once every guard let the request in (at once unless
+   * the handler started beside the guards: `besideGuard`), which awaits it before its first write. It rejects (NotAdmittedError) when the request was refused or answered first, and
    * the handler's outcome is then dropped (beside-guard.ts).
    */
   admitted?: () => Promise<AuthContext>;
@@ -266,7 +267,9 @@ export function toExpressHandlers(
     const early = route.besideGuard
       ? besideGuard(
           {
-            idempotent: route.idempotent,
+            // Without a store of keys, a keyed request runs as any other (no claim decides it).
+            idempotent: deps.idempotency !== undefined && route.idempotent,
+            holdBack: perUser && ((caller) => perUser.refusedNow(caller.userId)),
             context: (req, res) => handlerContext(route, req, res, (code) => void (res.locals.earlyStatus = code)),
             handler: route.handler,
           },
@@ -278,7 +281,10 @@ export function toExpressHandlers(
   handlers.push((req, res, next) => {
     // A guard that stalled past the deadline (rate limiter, session lookup): the 503 went out, so work that had
     // not started never starts (the client's retry runs it).
-    if (answeredAtDeadline(res)) return;
+    if (answeredAtDeadline(res)) {
+      earlyRunOf(res)?.refuse();
+      return;
+    }
     let statusOverride: number | undefined;
     const respond = (result: unknown) => {
       if (route.response.binary) return;
@@ -286,28 +292,8 @@ export function toExpressHandlers(
       const body = route.response.schema.parse(result);
       sendJson(res, statusOverride ?? (res.locals.earlyStatus as number | undefined) ?? route.response.status ?? 200, body);
     };
-    const early = route.besideGuard ? earlyRunOf<HandlerContext<unknown, unknown, unknown>>(res) : undefined;
-    if (early) {
-      // Started beside the guards, which all let the caller in: the last checks, then its writes may go.
-      const auth = res.locals.auth as AuthContext;
-      try {
-        assertAccess(route, auth);
-      } catch (err) {
-        early.refuse();
-        next(err);
-        return;
-      }
-      early.ctx.auth = auth;
-      early.open(auth);
-      early.result.then((value) => {
-        try {
-          respond(value);
-        } catch (err) {
-          next(err);
-        }
-      }, next);
-      return;
-    }
+    // Started beside the guards, which all let the caller in: the route's last checks, then its writes may go.
+    if (route.besideGuard && answerEarly(res, (auth) => assertAccess(route, auth), respond, next)) return;
     let ctx: HandlerContext<unknown, unknown, unknown>;
     try {
       ctx = handlerContext(route, req, res, (code) => {
@@ -359,15 +345,6 @@ export function toExpressHandlers(
   return handlers;
 }
 
-// application/json or application/<x>+json, parameters aside: what the JSON body parser accepted. A string test,
-// not req.is(): the body parser has parsed the header already, and a second full parse per request shows in P2.
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
-export function isJsonContentType(header: string | undefined): boolean {
-  if (!header) return false;
-  const semicolon = header.indexOf(';');
-  return JSON_MEDIA_TYPE.test((semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase());
-}
-
 // A route open to partners (or users) and administrators guards only its admin path with the permission: a caller
 // holding one of the route's other roles passes here, and the service checks the permission where it acts as admin.
 function actsInAnotherRole(route: AnyRoute, auth: AuthContext): boolean {
@@ -389,9 +366,11 @@ function handlerContext(route: AnyRoute, req: Request, res: Response, status: (c
   }
   const auth = res.locals.auth as AuthContext | undefined;
   if (auth) assertAccess(route, auth);
-  const ctx: HandlerContext<unknown, unknown, unknown> = { ...parseRequest(route, req), auth, req, res, status };
+  // `besideGuard` handlers learn the AuthContext from `admitted()` alone, however they were started.
+  const ctx: HandlerContext<unknown, unknown, unknown> = { ...parseRequest(route, req), auth: route.besideGuard ? undefined : auth, req, res, status };
   if (auth) ctx.caller = { userId: auth.userId };
-  if (auth && route.besideGuard) ctx.admitted = () => Promise.resolve(auth);
+  // Let in already: a handler written for `besideGuard` runs the same without it (or for a keyed request).
+  if (auth) ctx.admitted = () => Promise.resolve(auth);
   const key = route.idempotent ? req.get('idempotency-key') : undefined;
   if (key === undefined && route.idempotent === 'required') {
     throw new BadRequestError('This operation moves money: send an Idempotency-Key header (any unique string, reused on retries)', [
@@ -408,11 +387,6 @@ function handlerContext(route: AnyRoute, req: Request, res: Response, status: (c
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
-}
-
-function hasBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 export function toOpenApiPath(expressPath: string): string {
