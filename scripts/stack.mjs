@@ -452,16 +452,17 @@ function moduleCommand(name = commandName(), project = optionValue('--project'))
   }
   if (name) log(`${name} in ${project ? `project ${project}` : `the emulator at ${env.FIRESTORE_EMULATOR_HOST}`} …`);
   const script = `
-    const { LISTENED_DOCUMENTS, MODULES } = require('./lib/modules/index.js');
+    const { COLLECTIONS, LISTENED_DOCUMENTS, MODULES } = require('./lib/modules/index.js');
     const { PLATFORM_COMMANDS, commandList, runCommand } = require('./lib/platform/core/module/maintenance.js');
-    const owners = [PLATFORM_COMMANDS, ...MODULES];
+    const { GEO_COMMANDS } = require('./lib/platform/kits/geo/geo.commands.js');
+    const owners = [PLATFORM_COMMANDS, GEO_COMMANDS, ...MODULES];
     const name = process.argv[1];
     if (!name) {
       console.log('usage: npm run module -- <module>:<command> [--project <id>]');
       for (const c of commandList(owners)) console.log('  ' + c.name + ': ' + c.describe);
       process.exit(0);
     }
-    runCommand(owners, name, { log: (m) => console.log('[superapp] ' + m), listened: LISTENED_DOCUMENTS })
+    runCommand(owners, name, { log: (m) => console.log('[superapp] ' + m), listened: LISTENED_DOCUMENTS, collections: COLLECTIONS })
       .then((code) => process.exit(code), (e) => { console.error('[superapp] ERROR: ' + e.message); process.exit(1); });`;
   mustRun(process.execPath, ['-e', script, ...(name ? [name] : [])], { cwd: functionsDir, env });
 }

@@ -1,3 +1,4 @@
+import { GEO_COMMANDS } from '../../src/platform/kits/geo/geo.commands';
 import { Timestamp } from 'firebase-admin/firestore';
 import { MODULES } from '../../src/modules';
 import { API_TAGS } from '../../src/modules';
@@ -90,18 +91,19 @@ describe('module seeds', () => {
 });
 
 describe('maintenance commands', () => {
-  const ctx: CommandContext = { log: () => undefined, listened: [] };
+  const ctx: CommandContext = { log: () => undefined, listened: [], collections: [] };
 
-  it('are listed as <module>:<command>, the platform first', () => {
-    expect(commandList([PLATFORM_COMMANDS, ...MODULES]).map((c) => c.name)).toEqual([
+  it('are listed as <module>:<command>, the platform and its kits first', () => {
+    expect(commandList([PLATFORM_COMMANDS, GEO_COMMANDS, ...MODULES]).map((c) => c.name)).toEqual([
       'platform:migrate-listened-times',
+      'geo:index-nearby-cells',
       'driver:backfill-capabilities',
       'driver:drop-retired-cooldowns',
       'rides:migrate-ratings',
       'wallet:ledger-check',
       'social:backfill-follower-sets',
     ]);
-    for (const m of MODULES) for (const command of Object.values(m.commands ?? {})) expect(typeof command.load()).toBe('function');
+    for (const m of [GEO_COMMANDS, ...MODULES]) for (const command of Object.values(m.commands ?? {})) expect(typeof command.load()).toBe('function');
   });
 
   it('an unknown name is refused with the list; a command resolves to its exit status, 1 when it throws', async () => {

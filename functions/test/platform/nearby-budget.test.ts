@@ -1,4 +1,5 @@
-import type { DocumentReference } from 'firebase-admin/firestore';
+import type { DocumentReference, WriteBatch } from 'firebase-admin/firestore';
+import { writeCellIndex } from '../../src/platform/kits/geo/cell-index';
 import { db } from '../../src/platform/core/firebase/firebase';
 import { geohashOf, type LatLng } from '../../src/platform/kits/geo/geo';
 import { geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/kits/geo/nearby-page';
@@ -29,7 +30,30 @@ beforeAll(async () => {
 });
 // Thousands of places: removed when done (test/helpers/cleanup.ts says why).
 const written: DocumentReference[] = [];
-afterAll(() => deleteAll(written));
+// The cell index entries of the ACTIVE ones written here (what the catalog's transactions write), taken out after.
+const indexed: Array<{ collection: string; id: string; geohash: string }> = [];
+/** Indexes the ACTIVE records a batch writes (one write per cell document: call once per batch and collection). */
+function index(batch: WriteBatch, collection: string, records: Array<{ id: string; geohash: string }>) {
+  indexed.push(...records.map((r) => ({ collection, ...r })));
+  writeCellIndex(
+    batch,
+    collection,
+    records.map((r) => ({ id: r.id, after: r.geohash })),
+  );
+}
+afterAll(async () => {
+  for (let i = 0; i < indexed.length; i += 100) {
+    const batch = db().batch();
+    for (const collection of new Set(indexed.map((x) => x.collection)))
+      writeCellIndex(
+        batch,
+        collection,
+        indexed.slice(i, i + 100).flatMap((x) => (x.collection === collection ? [{ id: x.id, before: x.geohash }] : [])),
+      );
+    await batch.commit();
+  }
+  await deleteAll(written);
+});
 
 /** n ACTIVE places in a disc of `spreadM` around `center`, written straight to Firestore (ids fixed by `tag`). */
 async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: string, options: { status?: string; stacked?: boolean } = {}) {
@@ -37,6 +61,7 @@ async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: strin
   const points: Array<LatLng & { id: string }> = [];
   for (let i = 0; i < n; i += 400) {
     const batch = db().batch();
+    const active: Array<{ id: string; geohash: string }> = [];
     for (let j = i; j < Math.min(n, i + 400); j++) {
       const r = options.stacked ? spreadM : spreadM * Math.sqrt((j + 0.5) / n);
       const a = options.stacked ? 0 : j * 2.399963;
@@ -44,6 +69,7 @@ async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: strin
       const id = `${tag}-${String(j).padStart(4, '0')}`;
       points.push({ id, ...at });
       written.push(db().collection(PLACES).doc(id));
+      if ((options.status ?? 'ACTIVE') === 'ACTIVE') active.push({ id, geohash: geohashOf(at) });
       batch.set(db().collection(PLACES).doc(id), {
         partnerId: null,
         name: `Quán ${j}`,
@@ -66,6 +92,7 @@ async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: strin
         updatedAt: t,
       });
     }
+    index(batch, PLACES, active);
     await batch.commit();
   }
   return points;
@@ -142,7 +169,7 @@ describe('nearby under a read budget', () => {
     expect(second.items.map((p) => p.id)).toEqual(expected.slice(10, 20));
   });
 
-  it('archived records stacked at one spot cost no read (status, geohash index), and active ones stacked there page through a budget below their number', async () => {
+  it('archived records stacked at one spot cost no read (the cell index lists ACTIVE ones only), and active ones stacked there page through a budget below their number', async () => {
     const here = area();
     const tag = `stack${Math.floor(Math.random() * 1e6)}`;
     const spot = { lat: here.lat + 100 / 111_320, lng: here.lng };
@@ -161,7 +188,7 @@ describe('nearby under a read budget', () => {
       cursor = found.nextCursor;
     }
     expect(ids).toEqual(expected);
-    // One page of the 360 archived alone (no active record there): the query reads none of them.
+    // One page of the 360 archived alone (no active record there): the search reads none of them.
     const lone = area();
     await seedPlaces(lone, 360, 0, `${tag}-lone`, { status: 'ARCHIVED', stacked: true });
     const empty = await service.nearby({ lat: lone.lat, lng: lone.lng, radiusM: 50, limit: 20 }, caller, { budget: 400 });
@@ -210,8 +237,10 @@ describe('nearby under a read budget', () => {
       updatedAt: t,
     });
     const batch = db().batch();
+    const stores: Array<{ id: string; geohash: string }> = [];
     const put = (collection: string, id: string, data: Record<string, unknown>) => {
       written.push(db().collection(collection).doc(id));
+      if (collection === PHARMACY_STORES) stores.push({ id, geohash: data.geohash as string });
       batch.set(db().collection(collection).doc(id), data);
     };
     const far = { lat: here.lat + 20_000 / 111_320, lng: here.lng };
@@ -226,6 +255,7 @@ describe('nearby under a read budget', () => {
       put(PHARMACY_STORES, `${tag}-near-${n}`, store(`${tag}-near-${n}`, { lat: here.lat + north / 111_320, lng: here.lng }));
       put(PHARMACY_PRODUCTS, `${tag}-near-${n}_P0`, line(`${tag}-near-${n}`, 'P0'));
     }
+    index(batch, PHARMACY_STORES, stores);
     await batch.commit();
     const caller = { userId: user.user.id, roles: ['USER' as const] };
     const found = await pharmacyProducts().searchNearby({ q: `panadol ${tag}`, lat: here.lat, lng: here.lng, radiusM: 3_000, limit: 10 }, caller, {

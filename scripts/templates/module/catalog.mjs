@@ -58,6 +58,7 @@ export function ${name}Routes(ctx: AppContext): AnyRoute[] {
 }
 `,
     [`${name}.module.ts`]: `import { defineModule } from '../../platform/core/module/module';
+import { cellIndexOf } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { ${COLLECTION} } from './${name}.collections';
 
@@ -66,7 +67,7 @@ export const ${name}Module = defineModule({
   name: '${name}',
   uses: ['partners'],
   routes: (ctx) => (require('./${name}.routes') as typeof import('./${name}.routes')).${name}Routes(ctx),
-  collections: [{ name: ${COLLECTION} }, { name: EVENTS, parent: ${COLLECTION} }],
+  collections: [{ name: ${COLLECTION} }, { name: EVENTS, parent: ${COLLECTION} }, { name: cellIndexOf(${COLLECTION}) }],
 });
 `,
   };
@@ -75,9 +76,8 @@ export const ${name}Module = defineModule({
   const desc = (fieldPath) => ({ fieldPath, order: 'DESCENDING' });
   return {
     files,
-    // The catalog kit's queries (nearby, search, mine, admin list): the same five indexes every catalog has.
+    // The catalog kit's queries (search, mine, admin list; nearby reads the cell index by id): the same four indexes every catalog has.
     indexes: [
-      index([asc('status'), asc('geohash'), asc('__name__')]),
       index([asc('status'), { fieldPath: 'terms', arrayConfig: 'CONTAINS' }, asc('nameFolded')]),
       index([asc('partnerId'), desc('updatedAt')]),
       index([asc('status'), desc('updatedAt')]),

@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
+import { cellIndexOf } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { HOME_SERVICE_PROVIDERS, HOME_SERVICES } from './homeservices.collections';
 import { HOME_SERVICES_ERROR_CODES } from './homeservices.errors';
@@ -13,5 +14,10 @@ export const homeServicesModule = defineModule({
   targets: [{ type: 'HOME_SERVICE_PROVIDER', load: () => (require('./index') as typeof import('./index')).homeServiceProviders() }],
   seed: { load: () => (require('./homeservices.seed') as typeof import('./homeservices.seed')).seedHomeServices },
   routes: (ctx) => (require('./homeservices.routes') as typeof import('./homeservices.routes')).homeservicesRoutes(ctx),
-  collections: [{ name: HOME_SERVICE_PROVIDERS }, { name: EVENTS, parent: HOME_SERVICE_PROVIDERS }, { name: HOME_SERVICES }],
+  collections: [
+    { name: HOME_SERVICE_PROVIDERS },
+    { name: EVENTS, parent: HOME_SERVICE_PROVIDERS },
+    { name: cellIndexOf(HOME_SERVICE_PROVIDERS) },
+    { name: HOME_SERVICES },
+  ],
 });

@@ -1,4 +1,5 @@
 import { defineModule, defineTask } from '../../platform/core/module/module';
+import { cellIndexOf } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { RENTAL_DEPOSIT_QUEUE, RENTAL_DEPOSITS, RENTAL_LISTINGS } from './rentals.collections';
 import { RENTALS_ERROR_CODES } from './rentals.errors';
@@ -38,5 +39,11 @@ export const rentalsModule = defineModule({
   targets: [{ type: 'RENTAL_LISTING', load: () => (require('./index') as typeof import('./index')).rentalListingsService() }],
   seed: { load: () => (require('./rentals.seed') as typeof import('./rentals.seed')).seedRentals },
   routes: (ctx) => (require('./rentals.routes') as typeof import('./rentals.routes')).rentalsRoutes(ctx),
-  collections: [{ name: RENTAL_LISTINGS }, { name: EVENTS, parent: RENTAL_LISTINGS }, { name: RENTAL_DEPOSITS }, { name: EVENTS, parent: RENTAL_DEPOSITS }],
+  collections: [
+    { name: RENTAL_LISTINGS },
+    { name: EVENTS, parent: RENTAL_LISTINGS },
+    { name: cellIndexOf(RENTAL_LISTINGS) },
+    { name: RENTAL_DEPOSITS },
+    { name: EVENTS, parent: RENTAL_DEPOSITS },
+  ],
 });

@@ -1,3 +1,4 @@
+import type { CollectionDefinition } from '../../kits/firestore/collections';
 import type { ListenedDocument } from '../../kits/firestore/documents';
 
 // What a module contributes besides the running backend: its demo data for the emulator (`seed`, run by
@@ -26,6 +27,8 @@ export interface CommandContext {
   log(message: string): void;
   /** The documents apps listen to (the backend's collections, platform's and modules'). */
   listened: readonly ListenedDocument[];
+  /** Every declared collection, platform's and modules'. */
+  collections: readonly CollectionDefinition[];
 }
 
 export interface CommandDefinition {
@@ -69,7 +72,7 @@ export async function runSeeds(modules: readonly SeedOwner[], ctx: SeedContext):
   for (const m of seedOrder(modules)) await m.seed!.load()(ctx);
 }
 
-interface CommandOwner {
+export interface CommandOwner {
   name: string;
   commands?: Record<string, CommandDefinition>;
 }

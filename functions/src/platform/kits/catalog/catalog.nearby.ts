@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { UnprocessableError } from '../../core/errors/app-error';
 import { decodeCursor, encodeCursor, invalidCursor, type Page } from '../firestore/paginate';
 import type { NearbyQuery } from '../geo/geo';
-import { isNearbyRing, nearbyPage, type NearbyPosition } from '../geo/nearby-page';
+import { nearbyByCells } from '../geo/cell-index';
+import { isNearbyRing, type NearbyPosition } from '../geo/nearby-page';
 import type { Caller } from './catalog.access';
 import type { CatalogRepo, NearbyFields } from './catalog.repo';
 import type { CatalogSpec } from './catalog.spec';
@@ -11,8 +12,8 @@ import { isOpenAt } from './hours';
 export type NearbyQueryOf<F extends z.ZodObject> = NearbyQuery & { openNow?: boolean; cursor?: string } & z.output<F>;
 
 /**
- * A catalog's `nearby`: active records within the radius that pass the filters, nearest first (the geo kit's paging
- * by distance under the read budget; the cursor holds the last item's distance and id). With a rank (e.g. price), the
+ * A catalog's `nearby`: active records within the radius that pass the filters, nearest first (the geo kit's cell
+ * index, read by id under the read budget; the cursor holds the last record read's distance and id). With a rank (e.g. price), the
  * circle is read within the budget and ranked, then distance, then id: in an area denser than the budget, the ranking
  * covers the records up to the distance the budget reached. `reads` (documents read) is for the bench, not the API.
  */
@@ -31,12 +32,12 @@ export function catalogNearby<D extends z.ZodObject, F extends z.ZodObject, V>(
       center: query,
       radiusM: query.radiusM,
       budget: options.budget,
-      read: (s: string, e: string, max: number, afterId?: string, endId?: string) => repo.inRange(s, e, max, afterId, endId),
-      pointOf: (r: Near) => r,
+      readCells: repo.cells,
+      readRecords: (ids: readonly string[]) => repo.nearbyByIds(ids),
       keep: (r: Near) => r.status === 'ACTIVE' && (!query.openNow || isOpenAt(r.hours, t) === true) && (spec.keep?.(r, query) ?? true),
     };
     if (!rank) {
-      const found = await nearbyPage({ ...scan, limit, after: cursor ? nearbyPosition(cursor, request) : undefined });
+      const found = await nearbyByCells({ ...scan, limit, after: cursor ? nearbyPosition(cursor, request) : undefined });
       if (found.stuck) throw tooDense();
       return {
         items: found.items.map((f) => view(f.item, t, f.distanceM)),
@@ -44,7 +45,7 @@ export function catalogNearby<D extends z.ZodObject, F extends z.ZodObject, V>(
         reads: found.reads,
       };
     }
-    const found = await nearbyPage({ ...scan, limit: Number.POSITIVE_INFINITY });
+    const found = await nearbyByCells({ ...scan, limit: Number.POSITIVE_INFINITY });
     const ranked = found.items
       .map((f) => ({ ...f, keys: [rank(f.item.details), f.distanceM] }))
       .filter((f): f is typeof f & { keys: number[] } => f.keys.every((k) => typeof k === 'number'))
@@ -72,7 +73,7 @@ const tooDense = () =>
     'NEARBY_TOO_DENSE',
   );
 
-/** A nearby cursor's position: [distance, the ring left to read] and the last id (400 when forged). */
+/** A nearby cursor's position: [distance, a ring (cursors from before the cell index; now empty)] and the last id (400 when forged). */
 function nearbyPosition(cursor: string, request: { query: string; caller: string }): NearbyPosition {
   const { values, id } = decodeCursor(cursor, request, 2);
   const [distanceM, ring] = values;

@@ -1,5 +1,7 @@
 import type { Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../core/firebase/firebase';
+import { cellIndexOf } from '../firestore/collections';
+import { readCells, writeCellIndex, type IndexedChange } from '../geo/cell-index';
 import { paginate, type Page, type PageRequest } from '../firestore/paginate';
 import { readRecord, typedCollection } from '../firestore/records';
 import { EVENTS, type TransitionEvent } from '../state-machine/state-machine';
@@ -29,8 +31,8 @@ export type NearbyFields<D> = Pick<CatalogRecord<D>, 'id' | (typeof NEARBY_FIELD
 
 const newestFirst = [{ field: 'updatedAt', direction: 'desc' as const }];
 
-// One repo per catalog collection. Queries and their composite indexes (firestore.indexes.json, per collection):
-// nearby (status, geohash, __name__), search (status, terms array-contains, nameFolded), a partner's list (partnerId,
+// One repo per catalog collection. `nearby` reads its cell index by id. Queries and their composite indexes
+// (firestore.indexes.json, per collection): search (status, terms array-contains, nameFolded), a partner's list (partnerId,
 // updatedAt desc), moderation (status, updatedAt desc) and (status, partnerId, updatedAt desc).
 export function catalogRepo<D>(collection: string) {
   const records = () => typedCollection<CatalogRecord<D>>(collection);
@@ -50,21 +52,23 @@ export function catalogRepo<D>(collection: string) {
     update(tx: Transaction, id: string, fields: Record<string, unknown>): void {
       tx.update(db().collection(collection).doc(id), fields);
     },
-    /**
-     * At most `max` ACTIVE records in one geohash range, by geohash then id (the geo kit pages by distance over these),
-     * without their search terms (the largest field); `afterId` / `endId` resume or stop inside a geohash (records
-     * stacked at one spot page through). Index (status, geohash, __name__): hidden and archived records cost no read.
-     */
-    async inRange(start: string, end: string, max: number, afterId?: string, endId?: string): Promise<Array<NearbyFields<D>>> {
-      const { FieldPath } = firestoreApi();
-      const ordered = db().collection(collection).where('status', '==', 'ACTIVE').orderBy('geohash').orderBy(FieldPath.documentId());
-      const started = afterId !== undefined ? ordered.startAfter(start, afterId) : ordered.startAt(start);
-      const ended = endId !== undefined ? started.endAt(end, endId) : started.endAt(end);
-      const snap = await ended
-        .limit(max)
-        .select(...NEARBY_FIELDS)
-        .get();
-      return snap.docs.map((d) => ({ ...(d.data() as Omit<NearbyFields<D>, 'id'>), id: d.id }));
+    /** Records by id with what `nearby` shows (not their search terms, the largest field); gone: undefined. */
+    async nearbyByIds(ids: readonly string[]): Promise<Array<NearbyFields<D> | undefined>> {
+      if (ids.length === 0) return [];
+      const snaps = await db().getAll(...ids.map((id) => db().collection(collection).doc(id)), { fieldMask: [...NEARBY_FIELDS] });
+      return snaps.map((d) => (d.exists ? { ...(d.data() as Omit<NearbyFields<D>, 'id'>), id: d.id } : undefined));
+    },
+    /** The geohash cell index of the ACTIVE records (geo/cell-index.ts) that `nearby` reads. */
+    cells: (hashes: readonly string[]) => readCells(collection, hashes),
+    /** Where the cell index lists the record now (its cell read in the transaction): undefined when it does not. */
+    async listedAt(tx: Transaction, record: { id: string; geohash: string }): Promise<string | undefined> {
+      const cell = await tx.get(db().collection(cellIndexOf(collection)).doc(record.geohash.slice(0, 6)));
+      const at = cell.get(new (firestoreApi().FieldPath)('e', record.id)) as unknown;
+      return typeof at === 'string' ? at : undefined;
+    },
+    /** Keeps the cell index in step, in the transaction that writes the records' status or position. */
+    index(tx: Transaction, changes: readonly IndexedChange[]): void {
+      writeCellIndex(tx, collection, changes);
     },
     searchActive(term: string, request: PageRequest): Promise<Page<CatalogRecord<D>>> {
       const query = records().where('status', '==', 'ACTIVE').where('terms', 'array-contains', term);

@@ -66,11 +66,18 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
   const pickDetails = (body: Record<string, unknown>, skip: ReadonlySet<string> = new Set()) =>
     Object.fromEntries(detailKeys.filter((k) => body[k] !== undefined && !skip.has(k)).map((k) => [k, body[k]]));
 
+  /**
+   * Where the cell index should list a record: ACTIVE ones only. A change takes out what the index lists (read in
+   * the transaction), not what the record says, so a record written before the index never makes a count negative.
+   */
+  const indexedAt = (r: Pick<Rec, 'status' | 'geohash'>) => (r.status === 'ACTIVE' ? r.geohash : undefined);
+
   async function move(id: string, caller: Caller, action: CatalogAction, reason: string | null) {
     const t = now();
     const { after } = await inTransaction(async (tx) => {
       const record = await repo.get(id, tx);
       if (!record) return access.refuse(record, caller);
+      const listed = await repo.listedAt(tx, record);
       const roles: CatalogActor[] = [];
       if (isAdmin(caller)) roles.push('ADMIN');
       if (action === 'archive') {
@@ -81,7 +88,10 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         catalogMachine,
         {
           load: async () => record,
-          save: (t2, next) => repo.update(t2, id, { status: next.status, statusReason: next.statusReason, updatedAt: next.updatedAt }),
+          save: (t2, next) => {
+            repo.update(t2, id, { status: next.status, statusReason: next.statusReason, updatedAt: next.updatedAt });
+            repo.index(t2, [{ id, before: listed, after: indexedAt(next) }]);
+          },
           ref: () => repo.ref(id),
         },
         {
@@ -144,6 +154,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
           updatedAt: t,
         };
         repo.create(tx, created);
+        repo.index(tx, [{ id: created.id, after: indexedAt(created) }]);
         return created;
       });
       return view(record, t);
@@ -160,6 +171,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       const after = await inTransaction(async (tx) => {
         const record = await managed(id, caller, tx);
         editable(record);
+        const listed = patch.location ? await repo.listedAt(tx, record) : undefined;
         const fields: Record<string, unknown> = { updatedAt: t };
         if (patch.name !== undefined) Object.assign(fields, { name: patch.name, nameFolded: foldText(patch.name), terms: searchTermsOf(patch.name) });
         if (patch.description !== undefined) fields.description = patch.description;
@@ -173,6 +185,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         spec.check?.(details);
         for (const [key, value] of Object.entries(changed)) fields[`details.${key}`] = value;
         repo.update(tx, id, fields);
+        if (patch.location) repo.index(tx, [{ id, before: listed, after: indexedAt({ ...record, geohash: fields.geohash as string }) }]);
         const { hours, ...plain } = fields;
         return { ...record, ...plain, ...(hours !== undefined ? { hours: hours as OpeningHours | null } : {}), details } as Rec;
       });

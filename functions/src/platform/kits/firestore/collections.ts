@@ -17,6 +17,9 @@ export const RATE_LIMIT_COLLECTION = 'rate_limits';
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
 export const PUSH_OUTBOX = 'push_outbox';
 
+/** The geohash cell index beside a collection whose records are found nearby (geo/cell-index.ts). */
+export const cellIndexOf = (collection: string) => `${collection}_cells`;
+
 /** `meta/{docId}`: public platform metadata (seed version, maintenance banner), read by signed-in clients. */
 export const META = 'meta';
 

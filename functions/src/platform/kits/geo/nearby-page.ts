@@ -10,7 +10,7 @@ import { distanceMeters, geofire, type LatLng, type Located } from './geo';
 // A record's distance is that of its geohash cell's centre (10 characters: within a metre): the records of one geohash
 // share it and come in id order, the order they are read in. No request reads more than `budget` documents.
 
-const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
+export const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
 /** Finest precision a cell is split to: records store 10 characters. */
 const MAX_PRECISION = 9;
 /** Cells read at once (in parallel), nearest first. */
@@ -88,19 +88,22 @@ function cellOf(center: LatLng, hash: string, at: Omit<Cell, 'hash' | 'minM' | '
   return { hash, ...at, minM: distanceMeters(center, nearest), maxM: Math.max(...corners.map((c) => distanceMeters(center, c))) };
 }
 
-/** The cells (of one precision, at most about 16) that cover the circle's bounding box. */
-function coverCells(center: LatLng, radiusM: number): string[] {
+/**
+ * The cells (of one precision, at most about 16) that cover the circle's bounding box: the finest precision from
+ * `finest` down to `coarsest` that needs no more than 16 (at `coarsest`, as many as it takes).
+ */
+export function coverCells(center: LatLng, radiusM: number, finest = MAX_PRECISION, coarsest = 1): string[] {
   const dLat = radiusM / 111_320;
   const dLng = radiusM / (111_320 * Math.max(Math.cos((center.lat * Math.PI) / 180), 0.01));
   const box = { latMin: Math.max(center.lat - dLat, -90), latMax: Math.min(center.lat + dLat, 90), lngMin: center.lng - dLng, lngMax: center.lng + dLng };
-  for (let precision = MAX_PRECISION; precision >= 1; precision--) {
+  for (let precision = finest; precision >= coarsest; precision--) {
     const lngBits = Math.ceil((5 * precision) / 2);
     const latBits = Math.floor((5 * precision) / 2);
     const w = 360 / 2 ** lngBits;
     const h = 180 / 2 ** latBits;
     const across = Math.floor(box.lngMax / w) - Math.floor(box.lngMin / w) + 1;
     const down = Math.floor(box.latMax / h) - Math.floor(box.latMin / h) + 1;
-    if (across * down > 16 && precision > 1) continue;
+    if (across * down > 16 && precision > coarsest) continue;
     const hashes = new Set<string>();
     for (let i = 0; i < down; i++) {
       for (let j = 0; j < across; j++) {
