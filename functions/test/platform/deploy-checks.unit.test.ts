@@ -100,6 +100,17 @@ describe('deploy:check — collections and indexes', () => {
     ]);
   });
 
+  it('fails on a field kept out of every index without its exemption (the maps of a cell index)', () => {
+    const collections = [{ name: 'places_cells', unindexed: ['c', 'e'] }];
+    const rules = 'match /{document=**} { allow read, write: if false; }';
+    expect(collectionProblems(collections, rules, [{ collectionGroup: 'places_cells', fieldPath: 'c', indexes: [] }])).toEqual([
+      'collection places_cells keeps e out of every index but firestore.indexes.json has no fieldOverrides entry with "indexes": [] for it',
+    ]);
+    const exempt = ['c', 'e'].map((fieldPath) => ({ collectionGroup: 'places_cells', fieldPath, indexes: [] }));
+    expect(collectionProblems(collections, rules, exempt)).toEqual([]);
+    expect(collectionProblems(collections, rules, [{ ...exempt[0], indexes: [{ order: 'ASCENDING' }] }, exempt[1]])).toHaveLength(1);
+  });
+
   const q = (filters: QueryShape['filters'], orderBy: QueryShape['orderBy'] = [], collection = 'rides'): QueryShape => ({
     collection,
     collectionGroup: false,

@@ -198,6 +198,20 @@ describe('geo cell index: nearby pages', () => {
     expect(tiny.stuck).toBe(true);
   });
 
+  test('a record just inside the radius, beyond a cell edge the circle barely crosses, is found', async () => {
+    // The circle's top lies just past a 5-character cell's edge: metres per degree as geofire measures (6,371 km),
+    // not 111,320, decide whether the covering cells reach it.
+    const height = 180 / 2 ** 12;
+    const edge = Math.ceil((HCMC.lat + 90) / height) * height - 90;
+    const center = { lat: edge - 3000 / 111_320 - 1e-6, lng: HCMC.lng };
+    const top = { lat: center.lat + 2997.2 / 111_195, lng: center.lng };
+    const points = [{ id: 'edge', ...top, geohash: geohashOf(top), tag: '' }, ...scatter(50, center, 2500)];
+    expect(brute(points, center, 3000)).toContain('edge');
+    const s = store(points);
+    const page = await nearbyByCells({ center, radiusM: 3000, limit: 100, budget: 400, readCells: s.readCells, readRecords: s.readRecords });
+    expect(page.items.map((f) => f.item.id)).toEqual(brute(points, center, 3000));
+  });
+
   test('sparse and far: a 50 km radius with a few records reads only the counted cells', async () => {
     const few = scatter(12, metres(HCMC, 30_000, 20_000), 8000, 'f');
     const s = store(few);
@@ -212,11 +226,14 @@ describe('geo cell index: nearby pages', () => {
     const stacked = Array.from({ length: 150 }, (_, i) => ({ id: `s${String(i).padStart(3, '0')}`, ...spot, geohash: geohashOf(spot), tag: 'odd' }));
     const s = store([...stacked, ...scatter(300, HCMC, 2000)]);
     s.records.delete('s010');
+    // s020 moved behind the index's back: listed at the spot, it is there no more (its new cell does not list it).
+    const elsewhere = metres(HCMC, -1500, 0);
+    s.records.set('s020', { ...s.records.get('s020')!, ...elsewhere, geohash: geohashOf(elsewhere) });
     const { ids } = await pageThrough(s, HCMC, 2000, 20, 400);
-    expect(ids).toEqual(brute([...stacked, ...scatter(300, HCMC, 2000)], HCMC, 2000).filter((id) => id !== 's010'));
+    expect(ids).toEqual(brute([...stacked, ...scatter(300, HCMC, 2000)], HCMC, 2000).filter((id) => id !== 's010' && id !== 's020'));
   });
 
-  test('moves and removals written through the index are seen by the next page', async () => {
+  test('after moves and removals written through the index, pages find records where they are now', async () => {
     const points = scatter(500, HCMC, 2000);
     const s = store(points);
     const moved = { ...points[0], ...metres(HCMC, 1900, 0) };

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { ATMS } from './atm.collections';
 
@@ -11,5 +11,5 @@ export const atmModule = defineModule({
   seed: { load: () => (require('./atm.seed') as typeof import('./atm.seed')).seedAtm },
   targets: [{ type: 'ATM', load: () => (require('./index') as typeof import('./index')).atmsService() }],
   routes: (ctx) => (require('./atm.catalog') as typeof import('./atm.catalog')).atm.routes(ctx),
-  collections: [{ name: ATMS }, { name: EVENTS, parent: ATMS }, { name: cellIndexOf(ATMS) }],
+  collections: [{ name: ATMS }, { name: EVENTS, parent: ATMS }, cellIndexCollection(ATMS)],
 });

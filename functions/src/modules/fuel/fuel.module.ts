@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { FUEL_ERROR_CODES } from './fuel.errors';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { FUEL_PRICE_CHANGES, FUEL_STATIONS } from './fuel.collections';
@@ -13,5 +13,5 @@ export const fuelModule = defineModule({
   errorCodes: FUEL_ERROR_CODES,
   targets: [{ type: 'FUEL_STATION', load: () => (require('./index') as typeof import('./index')).fuelStationsService() }],
   routes: (ctx) => (require('./fuel.catalog') as typeof import('./fuel.catalog')).fuel.routes(ctx),
-  collections: [{ name: FUEL_STATIONS }, { name: EVENTS, parent: FUEL_STATIONS }, { name: cellIndexOf(FUEL_STATIONS) }, { name: FUEL_PRICE_CHANGES }],
+  collections: [{ name: FUEL_STATIONS }, { name: EVENTS, parent: FUEL_STATIONS }, cellIndexCollection(FUEL_STATIONS), { name: FUEL_PRICE_CHANGES }],
 });

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { HOME_SERVICE_PROVIDERS, HOME_SERVICES } from './homeservices.collections';
 import { HOME_SERVICES_ERROR_CODES } from './homeservices.errors';
@@ -17,7 +17,7 @@ export const homeServicesModule = defineModule({
   collections: [
     { name: HOME_SERVICE_PROVIDERS },
     { name: EVENTS, parent: HOME_SERVICE_PROVIDERS },
-    { name: cellIndexOf(HOME_SERVICE_PROVIDERS) },
+    cellIndexCollection(HOME_SERVICE_PROVIDERS),
     { name: HOME_SERVICES },
   ],
 });

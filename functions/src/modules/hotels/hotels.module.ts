@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { HOTEL_ROOMS, HOTELS } from './hotels.collections';
 import { HOTELS_ERROR_CODES } from './hotels.errors';
@@ -14,5 +14,5 @@ export const hotelsModule = defineModule({
   seed: { load: () => (require('./hotels.seed') as typeof import('./hotels.seed')).seedHotels },
   targets: [{ type: 'HOTEL', load: () => (require('./index') as typeof import('./index')).hotelsService() }],
   routes: (ctx) => (require('./hotels.routes') as typeof import('./hotels.routes')).hotelsRoutes(ctx),
-  collections: [{ name: HOTELS }, { name: EVENTS, parent: HOTELS }, { name: cellIndexOf(HOTELS) }, { name: HOTEL_ROOMS }],
+  collections: [{ name: HOTELS }, { name: EVENTS, parent: HOTELS }, cellIndexCollection(HOTELS), { name: HOTEL_ROOMS }],
 });

@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { MEDICAL_CLINICS, MEDICAL_DOCTORS } from './medical.collections';
 import { MEDICAL_ERROR_CODES } from './medical.errors';
@@ -14,5 +14,5 @@ export const medicalModule = defineModule({
   targets: [{ type: 'MEDICAL_CLINIC', load: () => (require('./index') as typeof import('./index')).clinicsService() }],
   seed: { load: () => (require('./medical.seed') as typeof import('./medical.seed')).seedClinics },
   routes: (ctx) => (require('./medical.routes') as typeof import('./medical.routes')).medicalRoutes(ctx),
-  collections: [{ name: MEDICAL_CLINICS }, { name: EVENTS, parent: MEDICAL_CLINICS }, { name: cellIndexOf(MEDICAL_CLINICS) }, { name: MEDICAL_DOCTORS }],
+  collections: [{ name: MEDICAL_CLINICS }, { name: EVENTS, parent: MEDICAL_CLINICS }, cellIndexCollection(MEDICAL_CLINICS), { name: MEDICAL_DOCTORS }],
 });

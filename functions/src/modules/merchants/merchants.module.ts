@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { MERCHANT_ITEMS, MERCHANTS } from './merchants.collections';
 import { MERCHANTS_ERROR_CODES } from './merchants.errors';
@@ -14,5 +14,5 @@ export const merchantsModule = defineModule({
   errorCodes: MERCHANTS_ERROR_CODES,
   targets: [{ type: 'MERCHANT', load: () => (require('./index') as typeof import('./index')).merchantsCatalogService() }],
   routes: (ctx) => (require('./merchants.catalog') as typeof import('./merchants.catalog')).merchants.routes(ctx),
-  collections: [{ name: MERCHANTS }, { name: EVENTS, parent: MERCHANTS }, { name: cellIndexOf(MERCHANTS) }, { name: MERCHANT_ITEMS }],
+  collections: [{ name: MERCHANTS }, { name: EVENTS, parent: MERCHANTS }, cellIndexCollection(MERCHANTS), { name: MERCHANT_ITEMS }],
 });

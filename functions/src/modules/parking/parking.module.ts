@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { PARKING_ERROR_CODES } from './parking.errors';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { PARKING_LOTS } from './parking.collections';
@@ -17,5 +17,5 @@ export const parkingModule = defineModule({
     ...(require('./parking.catalog') as typeof import('./parking.catalog')).parking.routes(ctx),
     ...(require('./parking.bookings') as typeof import('./parking.bookings')).parkingBookingRoutes(ctx),
   ],
-  collections: [{ name: PARKING_LOTS }, { name: EVENTS, parent: PARKING_LOTS }, { name: cellIndexOf(PARKING_LOTS) }],
+  collections: [{ name: PARKING_LOTS }, { name: EVENTS, parent: PARKING_LOTS }, cellIndexCollection(PARKING_LOTS)],
 });

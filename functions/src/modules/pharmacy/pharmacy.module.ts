@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { PHARMACY_PRODUCTS, PHARMACY_STORES } from './pharmacy.collections';
 
@@ -12,5 +12,5 @@ export const pharmacyModule = defineModule({
   targets: [{ type: 'PHARMACY_STORE', load: () => (require('./index') as typeof import('./index')).pharmacyStoresService() }],
   promotionVerticals: ['PHARMACY'],
   routes: (ctx) => (require('./pharmacy.catalog') as typeof import('./pharmacy.catalog')).pharmacy.routes(ctx),
-  collections: [{ name: PHARMACY_STORES }, { name: EVENTS, parent: PHARMACY_STORES }, { name: cellIndexOf(PHARMACY_STORES) }, { name: PHARMACY_PRODUCTS }],
+  collections: [{ name: PHARMACY_STORES }, { name: EVENTS, parent: PHARMACY_STORES }, cellIndexCollection(PHARMACY_STORES), { name: PHARMACY_PRODUCTS }],
 });

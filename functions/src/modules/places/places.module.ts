@@ -1,5 +1,5 @@
 import { defineModule } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { PLACES } from './places.collections';
 
@@ -11,5 +11,5 @@ export const placesModule = defineModule({
   seed: { load: () => (require('./places.seed') as typeof import('./places.seed')).seedPlaces },
   targets: [{ type: 'PLACE', load: () => (require('./index') as typeof import('./index')).placesCatalogService() }],
   routes: (ctx) => (require('./places.catalog') as typeof import('./places.catalog')).places.routes(ctx),
-  collections: [{ name: PLACES }, { name: EVENTS, parent: PLACES }, { name: cellIndexOf(PLACES) }],
+  collections: [{ name: PLACES }, { name: EVENTS, parent: PLACES }, cellIndexCollection(PLACES)],
 });

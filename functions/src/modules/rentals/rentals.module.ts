@@ -1,5 +1,5 @@
 import { defineModule, defineTask } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { RENTAL_DEPOSIT_QUEUE, RENTAL_DEPOSITS, RENTAL_LISTINGS } from './rentals.collections';
 import { RENTALS_ERROR_CODES } from './rentals.errors';
@@ -42,7 +42,7 @@ export const rentalsModule = defineModule({
   collections: [
     { name: RENTAL_LISTINGS },
     { name: EVENTS, parent: RENTAL_LISTINGS },
-    { name: cellIndexOf(RENTAL_LISTINGS) },
+    cellIndexCollection(RENTAL_LISTINGS),
     { name: RENTAL_DEPOSITS },
     { name: EVENTS, parent: RENTAL_DEPOSITS },
   ],

@@ -1,5 +1,5 @@
 import { defineModule, defineTask } from '../../platform/core/module/module';
-import { cellIndexOf } from '../../platform/kits/firestore/collections';
+import { cellIndexCollection } from '../../platform/kits/firestore/collections';
 import { EVENTS } from '../../platform/kits/state-machine/state-machine';
 import { SCHOOL_FOLLOW_UPS, SCHOOL_PROGRAMS, SCHOOL_TRIP_PLANS, SCHOOL_TRIP_QUEUE, SCHOOL_TRIPS, SCHOOLS } from './schools.collections';
 import { SCHOOL_EVENTS } from './schools.events';
@@ -51,7 +51,7 @@ export const schoolsModule = defineModule({
   },
   collections: [
     { name: SCHOOLS },
-    { name: cellIndexOf(SCHOOLS) },
+    cellIndexCollection(SCHOOLS),
     { name: EVENTS, parent: SCHOOLS },
     { name: SCHOOL_PROGRAMS },
     { name: SCHOOL_FOLLOW_UPS },

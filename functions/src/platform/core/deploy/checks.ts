@@ -74,11 +74,11 @@ export function functionRegionProblems(functionRegions: Record<string, string[]>
     .map(([name, regions]) => `function ${name} runs in ${regions.join(', ') || 'no region'}, not ${region}`);
 }
 
-/** Rules deny by default (so every declared collection is covered) and every TTL field has its TTL policy. */
+/** Rules deny by default (so every declared collection is covered), every TTL field has its TTL policy, unindexed fields are exempt. */
 export function collectionProblems(
   collections: readonly CollectionDefinition[],
   rules: string,
-  fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean }>,
+  fieldOverrides: Array<{ collectionGroup: string; fieldPath: string; ttl?: boolean; indexes?: unknown[] }>,
 ): string[] {
   const problems: string[] = [];
   if (!/match \/\{document=\*\*\} \{\s*allow read, write: if false;\s*\}/.test(rules))
@@ -88,6 +88,11 @@ export function collectionProblems(
     if (c.clientAccess && !c.parent && !blocks.has(c.name)) problems.push(`collection ${c.name} is read by clients but has no rules block`);
     if (c.ttlField && !fieldOverrides.some((f) => f.ttl && f.collectionGroup === c.name && f.fieldPath === c.ttlField))
       problems.push(`collection ${c.name} expires documents by ${c.ttlField} but firestore.indexes.json has no TTL policy for it`);
+    for (const field of c.unindexed ?? [])
+      if (!fieldOverrides.some((f) => f.collectionGroup === c.name && f.fieldPath === field && f.indexes?.length === 0))
+        problems.push(
+          `collection ${c.name} keeps ${field} out of every index but firestore.indexes.json has no fieldOverrides entry with "indexes": [] for it`,
+        );
   }
   return problems;
 }

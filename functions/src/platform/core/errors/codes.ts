@@ -43,7 +43,7 @@ export const PLATFORM_ERROR_CODES = {
   CATALOG_NOT_ALLOWED: [409, "Hiding and restoring are for administrators, archiving for the record's managers."],
   NEARBY_TOO_DENSE: [
     422,
-    "More records lie at the cursor's distance than one request may read (NEARBY_READ_BUDGET): the list cannot go further from this point.",
+    'The area is too dense for one request (NEARBY_READ_BUDGET): the search spent its reads before reaching the next record. Narrow the radius.',
   ],
   CATALOG_PHOTO_INVALID: [422, 'A photoId is not one of your READY image uploads.'],
   // Idempotency and jobs

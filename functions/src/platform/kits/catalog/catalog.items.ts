@@ -154,7 +154,7 @@ export function createCatalogItemsService<B extends z.ZodObject, V extends z.Zod
         const page = await records.nearby(
           { lat: query.lat, lng: query.lng, radiusM: query.radiusM, limit: 20, ...(cursor ? { cursor } : {}) } as never,
           caller,
-          { budget: options.budget - reads },
+          { budget: options.budget - reads, stuckEnds: true },
         );
         reads += page.reads;
         // The page's records in parallel, each within an equal share of what is left (a record costs at least one read).

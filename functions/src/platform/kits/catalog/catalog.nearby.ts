@@ -23,7 +23,11 @@ export function catalogNearby<D extends z.ZodObject, F extends z.ZodObject, V>(
   view: (record: NearbyFields<z.output<D>>, at: number, distanceM?: number) => V,
 ) {
   type Near = NearbyFields<z.output<D>>;
-  return async function nearby(query: NearbyQueryOf<F>, caller: Caller, options: { budget: number; at: number }): Promise<Page<V> & { reads: number }> {
+  return async function nearby(
+    query: NearbyQueryOf<F>,
+    caller: Caller,
+    options: { budget: number; at: number; stuckEnds?: boolean },
+  ): Promise<Page<V> & { reads: number }> {
     const t = options.at;
     const { cursor, limit, ...shape } = query;
     const request = { query: `${spec.collection}:nearby:${JSON.stringify(shape)}`, caller: caller.userId };
@@ -38,6 +42,8 @@ export function catalogNearby<D extends z.ZodObject, F extends z.ZodObject, V>(
     };
     if (!rank) {
       const found = await nearbyByCells({ ...scan, limit, after: cursor ? nearbyPosition(cursor, request) : undefined });
+      // A caller paging with what is left of its own budget (an items search) ends its list there instead.
+      if (found.stuck && options.stuckEnds) return { items: [], nextCursor: null, reads: found.reads };
       if (found.stuck) throw tooDense();
       return {
         items: found.items.map((f) => view(f.item, t, f.distanceM)),
@@ -69,9 +75,7 @@ export function catalogNearby<D extends z.ZodObject, F extends z.ZodObject, V>(
 }
 
 const tooDense = () =>
-  new UnprocessableError('More records lie at this distance than one request may read: the list cannot go further from this point').withCode(
-    'NEARBY_TOO_DENSE',
-  );
+  new UnprocessableError('The area is too dense for one request: the search spent its reads before reaching the next record').withCode('NEARBY_TOO_DENSE');
 
 /** A nearby cursor's position: [distance, a ring (cursors from before the cell index; now empty)] and the last id (400 when forged). */
 function nearbyPosition(cursor: string, request: { query: string; caller: string }): NearbyPosition {

@@ -1,7 +1,6 @@
 import type { Transaction } from 'firebase-admin/firestore';
-import { db, firestoreApi } from '../../core/firebase/firebase';
-import { cellIndexOf } from '../firestore/collections';
-import { readCells, writeCellIndex, type IndexedChange } from '../geo/cell-index';
+import { db } from '../../core/firebase/firebase';
+import { listedGeohash, readCells, writeCellIndex, type IndexedChange } from '../geo/cell-index';
 import { paginate, type Page, type PageRequest } from '../firestore/paginate';
 import { readRecord, typedCollection } from '../firestore/records';
 import { EVENTS, type TransitionEvent } from '../state-machine/state-machine';
@@ -61,13 +60,9 @@ export function catalogRepo<D>(collection: string) {
     /** The geohash cell index of the ACTIVE records (geo/cell-index.ts) that `nearby` reads. */
     cells: (hashes: readonly string[]) => readCells(collection, hashes),
     /** Where the cell index lists the record now (its cell read in the transaction): undefined when it does not. */
-    async listedAt(tx: Transaction, record: { id: string; geohash: string }): Promise<string | undefined> {
-      const cell = await tx.get(db().collection(cellIndexOf(collection)).doc(record.geohash.slice(0, 6)));
-      const at = cell.get(new (firestoreApi().FieldPath)('e', record.id)) as unknown;
-      return typeof at === 'string' ? at : undefined;
-    },
+    listedGeohash: (tx: Transaction, record: { id: string; geohash: string }) => listedGeohash(tx, collection, record),
     /** Keeps the cell index in step, in the transaction that writes the records' status or position. */
-    index(tx: Transaction, changes: readonly IndexedChange[]): void {
+    writeCells(tx: Transaction, changes: readonly IndexedChange[]): void {
       writeCellIndex(tx, collection, changes);
     },
     searchActive(term: string, request: PageRequest): Promise<Page<CatalogRecord<D>>> {

@@ -11,6 +11,7 @@ import { catalogAccess, isAdmin, refuseNarrowedAdmin, type Caller, type CatalogD
 import { catalogMachine, type CatalogAction, type CatalogActor, type CatalogPhoto, type CatalogRecord, type CatalogStatus } from './catalog.model';
 import { catalogNearby, type NearbyQueryOf } from './catalog.nearby';
 import { catalogRepo, type NearbyFields } from './catalog.repo';
+import { isIndexable } from '../geo/cell-index';
 import type { CatalogSpec } from './catalog.spec';
 import type { CatalogBaseBodySchema, CatalogBasePatchSchema } from './catalog.schemas';
 import { isOpenAt, type OpeningHours } from './hours';
@@ -70,27 +71,28 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
    * Where the cell index should list a record: ACTIVE ones only. A change takes out what the index lists (read in
    * the transaction), not what the record says, so a record written before the index never makes a count negative.
    */
-  const indexedAt = (r: Pick<Rec, 'status' | 'geohash'>) => (r.status === 'ACTIVE' ? r.geohash : undefined);
+  const indexGeohashOf = (r: Pick<Rec, 'status' | 'geohash'>) => (r.status === 'ACTIVE' && isIndexable(r.geohash) ? r.geohash : undefined);
 
   async function move(id: string, caller: Caller, action: CatalogAction, reason: string | null) {
     const t = now();
     const { after } = await inTransaction(async (tx) => {
       const record = await repo.get(id, tx);
       if (!record) return access.refuse(record, caller);
-      const listed = await repo.listedAt(tx, record);
       const roles: CatalogActor[] = [];
       if (isAdmin(caller)) roles.push('ADMIN');
       if (action === 'archive') {
         if (await manages(record, caller, tx)) roles.push('MANAGER');
         else access.refuse(record, caller);
       }
+      // What the index lists (a transition refused for want of a role reads nothing more).
+      const listed = roles.length > 0 ? await repo.listedGeohash(tx, record) : undefined;
       return transition(
         catalogMachine,
         {
           load: async () => record,
           save: (t2, next) => {
             repo.update(t2, id, { status: next.status, statusReason: next.statusReason, updatedAt: next.updatedAt });
-            repo.index(t2, [{ id, before: listed, after: indexedAt(next) }]);
+            repo.writeCells(t2, [{ id, before: listed, after: indexGeohashOf(next) }]);
           },
           ref: () => repo.ref(id),
         },
@@ -154,7 +156,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
           updatedAt: t,
         };
         repo.create(tx, created);
-        repo.index(tx, [{ id: created.id, after: indexedAt(created) }]);
+        repo.writeCells(tx, [{ id: created.id, after: indexGeohashOf(created) }]);
         return created;
       });
       return view(record, t);
@@ -171,7 +173,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
       const after = await inTransaction(async (tx) => {
         const record = await managed(id, caller, tx);
         editable(record);
-        const listed = patch.location ? await repo.listedAt(tx, record) : undefined;
+        const listed = patch.location ? await repo.listedGeohash(tx, record) : undefined;
         const fields: Record<string, unknown> = { updatedAt: t };
         if (patch.name !== undefined) Object.assign(fields, { name: patch.name, nameFolded: foldText(patch.name), terms: searchTermsOf(patch.name) });
         if (patch.description !== undefined) fields.description = patch.description;
@@ -185,7 +187,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
         spec.check?.(details);
         for (const [key, value] of Object.entries(changed)) fields[`details.${key}`] = value;
         repo.update(tx, id, fields);
-        if (patch.location) repo.index(tx, [{ id, before: listed, after: indexedAt({ ...record, geohash: fields.geohash as string }) }]);
+        if (patch.location) repo.writeCells(tx, [{ id, before: listed, after: indexGeohashOf({ ...record, geohash: fields.geohash as string }) }]);
         const { hours, ...plain } = fields;
         return { ...record, ...plain, ...(hours !== undefined ? { hours: hours as OpeningHours | null } : {}), details } as Rec;
       });
@@ -197,8 +199,11 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
     restore: (id: string, caller: Caller) => move(id, caller, 'restore', null),
 
     /** Active records within the radius that pass the filters, nearest first (catalog.nearby.ts). */
-    nearby: (query: NearbyQueryOf<F>, caller: Caller, options: { budget: number }): Promise<Page<ReturnType<typeof view>> & { reads: number }> =>
-      nearby(query, caller, { ...options, at: now() }),
+    nearby: (
+      query: NearbyQueryOf<F>,
+      caller: Caller,
+      options: { budget: number; stuckEnds?: boolean },
+    ): Promise<Page<ReturnType<typeof view>> & { reads: number }> => nearby(query, caller, { ...options, at: now() }),
 
     /** Name search: the longest word narrows the query (array-contains), the others filter the page. */
     async search(query: { q: string; lat?: number; lng?: number; limit: number; cursor?: string }, caller: Caller) {

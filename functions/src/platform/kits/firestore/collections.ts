@@ -6,6 +6,8 @@ export interface CollectionDefinition {
   parent?: string;
   /** Field of a Firestore TTL policy, declared in firestore.indexes.json `fieldOverrides`. */
   ttlField?: string;
+  /** Map fields exempt from indexing (a `fieldOverrides` entry with no index in firestore.indexes.json, checked). */
+  unindexed?: readonly string[];
   /** Clients reach some documents directly under firestore.rules (the default is deny: the API only). */
   clientAccess?: boolean;
   /** The documents clients read with listeners: their published schema, path and readers (the Firestore contract). */
@@ -19,6 +21,8 @@ export const PUSH_OUTBOX = 'push_outbox';
 
 /** The geohash cell index beside a collection whose records are found nearby (geo/cell-index.ts). */
 export const cellIndexOf = (collection: string) => `${collection}_cells`;
+/** Its declaration: its count and entry maps are read by id only, never queried, so nothing indexes them. */
+export const cellIndexCollection = (collection: string): CollectionDefinition => ({ name: cellIndexOf(collection), unindexed: ['c', 'e'] });
 
 /** `meta/{docId}`: public platform metadata (seed version, maintenance banner), read by signed-in clients. */
 export const META = 'meta';

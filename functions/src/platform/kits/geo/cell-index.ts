@@ -10,8 +10,10 @@ import { BASE32, cellBox, coverCells, geohashDistance, type NearbyPageResult, ty
 // a cell of 6 characters (about 1.2 × 0.6 km) names its records with their geohash (`e`, id → geohash). A page reads
 // the cells covering the circle, then, nearest first, the sub-cells that may hold one of the records wanted (the
 // counts say how many each holds), then the nearest records by id: three round trips for a first page in a city.
-// The index is written in the records' own transactions with blind writes (increments and merged map keys): it is
-// never out of step with the records, and writers never read it, so they never contend on it.
+// The index is written in the records' own transactions: increments and merged map keys, after reading only the
+// record's own 6-character cell (what it lists is what is taken out). Every catalog write in a 3-character cell
+// (about 156 km, a city) increments that cell's document: fine for partners' and administrators' edits, too many for
+// a bulk import at more than about one record a second (batch those with `writeCellIndex`, one write per document).
 
 /** The coarsest cells kept (about 156 km): a circle of up to 50 km is covered by at most 16 of them. */
 const TOP_PRECISION = 3;
@@ -45,7 +47,7 @@ export function cellIndexWrites(changes: readonly IndexedChange[]): Map<string, 
       const counts = doc(geohash.slice(0, p)).c;
       counts[geohash[p]] = (counts[geohash[p]] ?? 0) + sign;
     }
-    doc(geohash.slice(0, LEAF_PRECISION)).e[id] = sign > 0 ? geohash : null;
+    doc(leafCellOf(geohash)).e[id] = sign > 0 ? geohash : null;
   };
   for (const change of changes) {
     if (change.before === change.after) continue;
@@ -69,6 +71,22 @@ export function writeCellIndex(writer: Transaction | WriteBatch, collection: str
     if (Object.keys(w.e).length > 0) data.e = Object.fromEntries(Object.entries(w.e).map(([id, g]) => [id, g ?? FieldValue.delete()]));
     (writer as WriteBatch).set(cells.doc(hash), data, { merge: true });
   }
+}
+
+/** The cell that lists a record at this geohash. */
+export const leafCellOf = (geohash: string) => geohash.slice(0, LEAF_PRECISION);
+/** Whether a record's geohash is precise enough to be indexed (the records' own are 10 characters). */
+export const isIndexable = (geohash: unknown): geohash is string => typeof geohash === 'string' && geohash.length > LEAF_PRECISION;
+/** Whether a cell document lists records (the others count). */
+export const isLeafCell = (hash: string) => hash.length === LEAF_PRECISION;
+
+/** Where the index lists the record now (its cell read in the transaction); undefined when it does not. */
+export async function listedGeohash(tx: Transaction, collection: string, record: { id: string; geohash: string }): Promise<string | undefined> {
+  if (!isIndexable(record.geohash)) return undefined;
+  const { FieldPath } = firestoreApi();
+  const cell = await tx.get(db().collection(cellIndexOf(collection)).doc(leafCellOf(record.geohash)));
+  const at = cell.get(new FieldPath('e', record.id)) as unknown;
+  return typeof at === 'string' ? at : undefined;
 }
 
 /** The index's cell documents by geohash, in order (missing: undefined); each counts as one read. */
@@ -104,6 +122,7 @@ interface Node {
 }
 interface Entry {
   id: string;
+  geohash: string;
   distanceM: number;
 }
 
@@ -133,7 +152,7 @@ function reachFor(need: number, known: readonly Entry[], nodes: readonly Node[],
  * then id), reading at most `budget` documents. Each round trip reads the records certain to come next and, beside
  * them, the cells that may hold nearer ones than those still wanted. The next page goes on after the last record read.
  */
-export async function nearbyByCells<T extends { id: string }>(options: CellNearbyOptions<T>): Promise<NearbyPageResult<T>> {
+export async function nearbyByCells<T extends { id: string; geohash?: string }>(options: CellNearbyOptions<T>): Promise<NearbyPageResult<T>> {
   const { center, radiusM, limit, budget, after } = options;
   const beyond = (distanceM: number, id: string) => !after || distanceM > after.distanceM || (distanceM === after.distanceM && id > after.id);
   const wanted = (n: Node) => n.minM <= radiusM && (!after || n.maxM >= after.distanceM);
@@ -177,7 +196,9 @@ export async function nearbyByCells<T extends { id: string }>(options: CellNearb
     fetch.forEach((entry, i) => {
       last = entry;
       const record = records[i];
-      if (record && (!options.keep || options.keep(record))) items.push({ item: record, distanceM: entry.distanceM });
+      // A record listed where it no longer is (moved behind the index's back) comes from its own cell, not this one.
+      const there = record !== undefined && (record.geohash === undefined || record.geohash === entry.geohash);
+      if (there && (!options.keep || options.keep(record))) items.push({ item: record, distanceM: entry.distanceM });
     });
     expand.forEach((node, i) => {
       const cell = cells[i];
@@ -187,7 +208,7 @@ export async function nearbyByCells<T extends { id: string }>(options: CellNearb
           const distanceM = geohashDistance(center, geohash);
           if (distanceM <= radiusM && beyond(distanceM, id) && !listed.has(id)) {
             listed.add(id);
-            pending.push({ id, distanceM });
+            pending.push({ id, geohash, distanceM });
           }
         }
         return;

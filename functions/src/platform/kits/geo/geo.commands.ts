@@ -13,8 +13,10 @@ export const GEO_COMMANDS: CommandOwner = {
         const { rebuildCellIndex } = require('./cell-index.rebuild') as typeof import('./cell-index.rebuild');
         const indexed = ctx.collections.filter((c) => !c.parent && ctx.collections.some((x) => x.name === cellIndexOf(c.name)));
         for (const { name } of indexed) {
-          const done = await rebuildCellIndex(name, (p) => ctx.log(`  ${name}: page ${p.pages}, ${p.read} read, ${p.fixed} indexed or taken out so far`));
-          ctx.log(`${name}: ${done.read} records read, ${done.fixed} indexed or taken out`);
+          const [sweep, add] = await rebuildCellIndex(name, (p) =>
+            ctx.log(`  ${name}: ${p.pass === 1 ? 'cells' : 'records'} page ${p.pages}, ${p.read} read, ${p.fixed} fixed so far`),
+          );
+          ctx.log(`${name}: ${sweep.fixed} stale entries taken out of ${sweep.read} cells, ${add.fixed} of ${add.read} records indexed`);
         }
       },
     },

@@ -11,6 +11,7 @@ import { distanceMeters, geofire, type LatLng, type Located } from './geo';
 // share it and come in id order, the order they are read in. No request reads more than `budget` documents.
 
 export const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
+const METRES_PER_DEGREE = (Math.PI * 6_371_000) / 180;
 /** Finest precision a cell is split to: records store 10 characters. */
 const MAX_PRECISION = 9;
 /** Cells read at once (in parallel), nearest first. */
@@ -93,8 +94,11 @@ function cellOf(center: LatLng, hash: string, at: Omit<Cell, 'hash' | 'minM' | '
  * `finest` down to `coarsest` that needs no more than 16 (at `coarsest`, as many as it takes).
  */
 export function coverCells(center: LatLng, radiusM: number, finest = MAX_PRECISION, coarsest = 1): string[] {
-  const dLat = radiusM / 111_320;
-  const dLng = radiusM / (111_320 * Math.max(Math.cos((center.lat * Math.PI) / 180), 0.01));
+  // Metres per degree on geofire's sphere (6,371 km, as distanceMeters measures), with a margin for the circle's
+  // widest longitude lying off the centre's latitude: a record just inside the radius is never left uncovered.
+  const reach = radiusM * 1.005 + 1;
+  const dLat = reach / METRES_PER_DEGREE;
+  const dLng = reach / (METRES_PER_DEGREE * Math.max(Math.cos((center.lat * Math.PI) / 180), 0.01));
   const box = { latMin: Math.max(center.lat - dLat, -90), latMax: Math.min(center.lat + dLat, 90), lngMin: center.lng - dLng, lngMax: center.lng + dLng };
   for (let precision = finest; precision >= coarsest; precision--) {
     const lngBits = Math.ceil((5 * precision) / 2);
