@@ -10,6 +10,7 @@ import { call } from '../helpers/api';
 import { requireEmulators } from '../helpers/emulators';
 import { area } from '../helpers/geo';
 import { partnerCast, type PartnerOwner } from '../helpers/partners';
+import { placeDocument } from '../helpers/points';
 
 beforeAll(requireEmulators);
 
@@ -74,31 +75,7 @@ describe('the cell index beside a catalog', () => {
     const at = here.near(300);
     const g = geohashOf(at);
     const id = db().collection(PLACES).doc().id;
-    const t = Date.now();
-    await db()
-      .collection(PLACES)
-      .doc(id)
-      .set({
-        partnerId: null,
-        name: 'Quán cũ',
-        nameFolded: 'quan cu',
-        terms: ['quan'],
-        description: null,
-        address: null,
-        phone: null,
-        ...at,
-        geohash: g,
-        photos: [],
-        hours: null,
-        status: 'ACTIVE',
-        statusReason: null,
-        ratingAvg: 0,
-        ratingCount: 0,
-        details: { category: 'CAFE' },
-        createdBy: 'test',
-        createdAt: t,
-        updatedAt: t,
-      });
+    await db().collection(PLACES).doc(id).set(placeDocument('Quán cũ', at));
     const counts = await countsAt(PLACES, g);
     expect((await call('POST', `/places/admin/${id}/hide`, { token: admin.accessToken, body: { reason: 'Quán đã đóng cửa' } })).status).toBe(200);
     expect(await countsAt(PLACES, g)).toEqual(counts);

@@ -1,6 +1,7 @@
 import { geohashOf, type LatLng } from '../../src/platform/kits/geo/geo';
 import { cellIndexWrites, nearbyByCells, type CellDocument, type IndexedChange } from '../../src/platform/kits/geo/cell-index';
 import { geohashDistance, type NearbyPosition } from '../../src/platform/kits/geo/nearby-page';
+import { HCMC, metres, scatter as spread } from '../helpers/points';
 
 // The geo kit's cell index over an in-memory store: the index is built only from `cellIndexWrites` (what the
 // records' transactions write), read by id with every document counted, and `nearbyByCells` is checked against a
@@ -12,19 +13,8 @@ interface Point extends LatLng {
   tag: string;
 }
 
-const HCMC = { lat: 10.7769, lng: 106.7009 };
-const metres = (center: LatLng, north: number, east: number): LatLng => ({
-  lat: center.lat + north / 111_320,
-  lng: center.lng + east / (111_320 * Math.cos((center.lat * Math.PI) / 180)),
-});
-
-function scatter(n: number, center: LatLng, radiusM: number, prefix = 'p'): Point[] {
-  return Array.from({ length: n }, (_, i) => {
-    const r = radiusM * Math.sqrt((i + 0.5) / n);
-    const at = metres(center, r * Math.cos(i * 2.399963), r * Math.sin(i * 2.399963));
-    return { id: `${prefix}${String(i).padStart(5, '0')}`, ...at, geohash: geohashOf(at), tag: i % 3 === 0 ? 'odd' : 'even' };
-  });
-}
+const scatter = (n: number, center: LatLng, radiusM: number, prefix = 'p'): Point[] =>
+  spread(n, center, radiusM, prefix).map((p, i) => ({ ...p, tag: i % 3 === 0 ? 'odd' : 'even' }));
 
 /** An in-memory Firestore of records and their index: cell writes applied as the merge with increments would be. */
 function store(points: Point[]) {

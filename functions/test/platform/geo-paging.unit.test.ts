@@ -10,6 +10,7 @@ import { listen } from '../helpers/http';
 import { signAccessToken } from '../helpers/tokens';
 import { blurredForMap, distanceMeters, geohashOf, radiusQuerySchema, type LatLng } from '../../src/platform/kits/geo/geo';
 import { cellBox, geohashDistance, nearbyPage, type NearbyPosition } from '../../src/platform/kits/geo/nearby-page';
+import { HCMC, metres, scatter } from '../helpers/points';
 
 // The geo kit's paging by distance under a read budget, over an in-memory "collection" (records sorted by geohash
 // then id, as the Firestore range query returns them) whose reader counts every record it hands out.
@@ -17,21 +18,6 @@ import { cellBox, geohashDistance, nearbyPage, type NearbyPosition } from '../..
 interface Point extends LatLng {
   id: string;
   geohash: string;
-}
-
-const HCMC = { lat: 10.7769, lng: 106.7009 };
-const metres = (center: LatLng, north: number, east: number): LatLng => ({
-  lat: center.lat + north / 111_320,
-  lng: center.lng + east / (111_320 * Math.cos((center.lat * Math.PI) / 180)),
-});
-
-function scatter(n: number, center: LatLng, radiusM: number, prefix = 'p'): Point[] {
-  return Array.from({ length: n }, (_, i) => {
-    const r = radiusM * Math.sqrt((i + 0.5) / n);
-    const a = i * 2.399963;
-    const at = metres(center, r * Math.cos(a), r * Math.sin(a));
-    return { id: `${prefix}${String(i).padStart(5, '0')}`, ...at, geohash: geohashOf(at) };
-  });
 }
 
 function collection(points: Point[]) {

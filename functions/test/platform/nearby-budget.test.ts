@@ -14,6 +14,7 @@ import { useCursorSecret } from '../../src/platform/kits/firestore/paginate';
 import { area } from '../helpers/geo';
 import { partnerCast } from '../helpers/partners';
 import { PLACES } from '../../src/modules/places/places.collections';
+import { catalogDocument, placeDocument } from '../helpers/points';
 import { PHARMACY_PRODUCTS, PHARMACY_STORES } from '../../src/modules/pharmacy/pharmacy.collections';
 
 beforeAll(requireEmulators);
@@ -70,27 +71,7 @@ async function seedPlaces(center: LatLng, n: number, spreadM: number, tag: strin
       points.push({ id, ...at });
       written.push(db().collection(PLACES).doc(id));
       if ((options.status ?? 'ACTIVE') === 'ACTIVE') active.push({ id, geohash: geohashOf(at) });
-      batch.set(db().collection(PLACES).doc(id), {
-        partnerId: null,
-        name: `Quán ${j}`,
-        nameFolded: `quan ${j}`,
-        terms: ['quan'],
-        description: null,
-        address: null,
-        phone: null,
-        ...at,
-        geohash: geohashOf(at),
-        photos: [],
-        hours: null,
-        status: options.status ?? 'ACTIVE',
-        statusReason: null,
-        ratingAvg: 0,
-        ratingCount: 0,
-        details: { category: 'CAFE' },
-        createdBy: 'test',
-        createdAt: t,
-        updatedAt: t,
-      });
+      batch.set(db().collection(PLACES).doc(id), placeDocument(`Quán ${j}`, at, { status: options.status, at: t }));
     }
     index(batch, PLACES, active);
     await batch.commit();
@@ -201,27 +182,7 @@ describe('nearby under a read budget', () => {
     const tag = `pz${Math.floor(Math.random() * 1e6)}`;
     const t = Date.now();
     // 600 matching lines in 30 stores 20 km away (the old search read up to 1,000 lines first), and 2 stores nearby.
-    const store = (id: string, at: LatLng) => ({
-      partnerId: null,
-      name: `Nhà thuốc ${id}`,
-      nameFolded: `nha thuoc ${id}`,
-      terms: ['nha'],
-      description: null,
-      address: null,
-      phone: null,
-      ...at,
-      geohash: geohashOf(at),
-      photos: [],
-      hours: null,
-      status: 'ACTIVE',
-      statusReason: null,
-      ratingAvg: 0,
-      ratingCount: 0,
-      details: { open24h: false },
-      createdBy: 'test',
-      createdAt: t,
-      updatedAt: t,
-    });
+    const store = (id: string, at: LatLng) => catalogDocument(`Nhà thuốc ${id}`, at, { open24h: false }, { at: t });
     const line = (storeId: string, sku: string) => ({
       storeId,
       sku,
