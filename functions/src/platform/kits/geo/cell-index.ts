@@ -1,8 +1,8 @@
 import type { Transaction, WriteBatch } from 'firebase-admin/firestore';
 import { db, firestoreApi } from '../../core/firebase/firebase';
 import { cellIndexOf } from '../firestore/collections';
-import { distanceMeters, type LatLng, type Located } from './geo';
-import { BASE32, cellBox, coverCells, geohashDistance, type NearbyPageResult, type NearbyPosition } from './nearby-page';
+import type { LatLng, Located } from './geo';
+import { BASE32, cellSpan, coverCells, geohashDistance, type NearbyPageResult, type NearbyPosition } from './nearby-page';
 
 // A geohash cell index beside a collection, so that a nearby page reads documents by id instead of range queries
 // (each a round trip of its own, and on the emulator a scan of the collection). `<collection>_cells/{geohash}`:
@@ -126,12 +126,7 @@ interface Entry {
   distanceM: number;
 }
 
-function nodeOf(center: LatLng, hash: string, count: number): Node {
-  const b = cellBox(hash);
-  const nearest = { lat: Math.min(Math.max(center.lat, b.latMin), b.latMax), lng: Math.min(Math.max(center.lng, b.lngMin), b.lngMax) };
-  const corners = [b.latMin, b.latMax].flatMap((lat) => [b.lngMin, b.lngMax].map((lng) => distanceMeters(center, { lat, lng })));
-  return { hash, count, minM: distanceMeters(center, nearest), maxM: Math.max(...corners) };
-}
+const nodeOf = (center: LatLng, hash: string, count: number): Node => ({ hash, count, ...cellSpan(center, hash) });
 
 const byDistance = (a: Entry, b: Entry) => a.distanceM - b.distanceM || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 

@@ -73,20 +73,20 @@ interface Cell {
 /** A cell finer than any split holds one geohash: its records are all at one distance, those after `afterId` unread. */
 const isStack = (c: Cell) => c.hash.length > MAX_PRECISION;
 
+/** How near and how far from `center` a geohash cell's records may lie: its nearest point and its farthest corner. */
+export function cellSpan(center: LatLng, hash: string): { minM: number; maxM: number } {
+  const b = cellBox(hash);
+  const nearest = { lat: Math.min(Math.max(center.lat, b.latMin), b.latMax), lng: Math.min(Math.max(center.lng, b.lngMin), b.lngMax) };
+  const corners = [b.latMin, b.latMax].flatMap((lat) => [b.lngMin, b.lngMax].map((lng) => distanceMeters(center, { lat, lng })));
+  return { minM: distanceMeters(center, nearest), maxM: Math.max(...corners) };
+}
+
 function cellOf(center: LatLng, hash: string, at: Omit<Cell, 'hash' | 'minM' | 'maxM'> = {}): Cell {
   if (hash.length > MAX_PRECISION) {
     const d = geohashDistance(center, hash);
     return { hash, ...at, minM: d, maxM: d };
   }
-  const b = cellBox(hash);
-  const nearest = { lat: Math.min(Math.max(center.lat, b.latMin), b.latMax), lng: Math.min(Math.max(center.lng, b.lngMin), b.lngMax) };
-  const corners = [
-    { lat: b.latMin, lng: b.lngMin },
-    { lat: b.latMin, lng: b.lngMax },
-    { lat: b.latMax, lng: b.lngMin },
-    { lat: b.latMax, lng: b.lngMax },
-  ];
-  return { hash, ...at, minM: distanceMeters(center, nearest), maxM: Math.max(...corners.map((c) => distanceMeters(center, c))) };
+  return { hash, ...at, ...cellSpan(center, hash) };
 }
 
 /**
