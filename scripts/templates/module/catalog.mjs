@@ -5,7 +5,7 @@
 export function catalogFiles(n) {
   const { name, Name, entity, Entity, COLLECTION, collection, tag } = n;
   const files = {
-    "index.ts": `// Public face of the ${name} module: the collection and the catalog service (favorites and reviews may check
+    'index.ts': `// Public face of the ${name} module: the collection and the catalog service (favorites and reviews may check
 // references through it once the module declares a target).
 export { ${COLLECTION} } from './${name}.collections';
 export function ${name}Service() {
@@ -71,81 +71,38 @@ export const ${name}Module = defineModule({
 });
 `,
   };
-  const index = (fields) => ({
-    collectionGroup: collection,
-    queryScope: "COLLECTION",
-    fields,
-  });
-  const asc = (fieldPath) => ({ fieldPath, order: "ASCENDING" });
-  const desc = (fieldPath) => ({ fieldPath, order: "DESCENDING" });
+  const index = (fields) => ({ collectionGroup: collection, queryScope: 'COLLECTION', fields });
+  const asc = (fieldPath) => ({ fieldPath, order: 'ASCENDING' });
+  const desc = (fieldPath) => ({ fieldPath, order: 'DESCENDING' });
   return {
     files,
     // The catalog kit's queries (search, mine, admin list; nearby reads the cell index by id): the same four indexes every catalog has.
     indexes: [
-      index([
-        asc("status"),
-        { fieldPath: "terms", arrayConfig: "CONTAINS" },
-        asc("nameFolded"),
-      ]),
-      index([asc("partnerId"), desc("updatedAt")]),
-      index([asc("status"), desc("updatedAt")]),
-      index([asc("status"), asc("partnerId"), desc("updatedAt")]),
+      index([asc('status'), { fieldPath: 'terms', arrayConfig: 'CONTAINS' }, asc('nameFolded')]),
+      index([asc('partnerId'), desc('updatedAt')]),
+      index([asc('status'), desc('updatedAt')]),
+      index([asc('status'), asc('partnerId'), desc('updatedAt')]),
     ],
     // The cell index nearby reads (cellIndexCollection): its maps are never queried, so nothing indexes them.
-    fieldOverrides: ["c", "e"].map((fieldPath) => ({
-      collectionGroup: `${collection}_cells`,
-      fieldPath,
-      indexes: [],
-    })),
+    fieldOverrides: ['c', 'e'].map((fieldPath) => ({ collectionGroup: `${collection}_cells`, fieldPath, indexes: [] })),
     notes: [
-      "replace the details and filters of the catalog spec with the module's own",
-      "to let users save and review its records, declare a target (`targets` in the definition; the module-definitions test lists them)",
+      'replace the details and filters of the catalog spec with the module\'s own',
+      'to let users save and review its records, declare a target (`targets` in the definition; the module-definitions test lists them)',
     ],
     summary: `A catalog on the platform's catalog kit: ${entity} records found nearby and by name, managed by partners' staff or administrators (\`catalog.manage\`).`,
     endpoints: [
-      {
-        method: "GET",
-        path: `/${name}/nearby`,
-        who: "signed in",
-        what: "nearby, nearest first (`lat`, `lng`, `radiusM`, `accessible`)",
-      },
-      {
-        method: "GET",
-        path: `/${name}/search`,
-        who: "signed in",
-        what: "by name",
-      },
-      {
-        method: "GET",
-        path: `/${name}/{id}`,
-        who: "signed in",
-        what: "one record",
-      },
-      {
-        method: "POST",
-        path: `/${name}`,
-        who: "partner staff, ADMIN",
-        what: "add one",
-      },
-      {
-        method: "PATCH",
-        path: `/${name}/{id}`,
-        who: "its managers",
-        what: "change one",
-      },
-      {
-        method: "POST",
-        path: `/${name}/admin/{id}/hide|restore`,
-        who: "ADMIN",
-        what: "hide or restore one",
-      },
+      { method: 'GET', path: `/${name}/nearby`, who: 'signed in', what: 'nearby, nearest first (`lat`, `lng`, `radiusM`, `accessible`)' },
+      { method: 'GET', path: `/${name}/search`, who: 'signed in', what: 'by name' },
+      { method: 'GET', path: `/${name}/{id}`, who: 'signed in', what: 'one record' },
+      { method: 'POST', path: `/${name}`, who: 'partner staff, ADMIN', what: 'add one' },
+      { method: 'PATCH', path: `/${name}/{id}`, who: 'its managers', what: 'change one' },
+      { method: 'POST', path: `/${name}/admin/{id}/hide|restore`, who: 'ADMIN', what: 'hide or restore one' },
     ],
     testImports: `import { randomUUID } from 'node:crypto';
 import { adminTokens, registerVerified } from '../../helpers/accounts';
 import { call } from '../../helpers/api';
 import { area } from '../../helpers/geo';`,
-    testSummary:
-      "added by an administrator, found nearby with its filter, refused to users.",
+    testSummary: 'added by an administrator, found nearby with its filter, refused to users.',
     testBody: `describe('${name}', () => {
   it('an administrator adds records; users find them nearby, filtered; users cannot add one', async () => {
     const admin = await adminTokens();
