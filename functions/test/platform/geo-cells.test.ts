@@ -36,25 +36,43 @@ describe('the cell index beside a catalog', () => {
   it('follows a record through create, hide, restore, a move and archive: listed exactly while ACTIVE, counted once', async () => {
     const here = area();
     const from = here.near(200);
-    const made = await call('POST', '/places', {
+    // Bad input writes nothing, the index included.
+    const refused = await call('POST', '/places', {
       token: owner.accessToken,
-      body: { partnerId: owner.partnerId, name: 'Bún bò Ô', category: 'RESTAURANT', location: from },
+      body: { partnerId: owner.partnerId, name: 'Bún bò Ô', category: 'RESTAURANT', location: { lat: from.lat, lng: 181 } },
       headers: { 'idempotency-key': randomUUID() },
     });
-    expect(made.status).toBe(201);
-    const id = made.body.id as string;
+    expect(refused.status).toBe(400);
     const g1 = geohashOf(from);
-    const base = (await countsAt(PLACES, g1)).map((n) => n - 1);
+    const base = await countsAt(PLACES, g1);
+    // Created twice with one key (a retry after a lost answer), racing: one record, counted once.
+    const key = randomUUID();
+    const create = () =>
+      call('POST', '/places', {
+        token: owner.accessToken,
+        body: { partnerId: owner.partnerId, name: 'Bún bò Ô', category: 'RESTAURANT', location: from },
+        headers: { 'idempotency-key': key },
+      });
+    const [made, again] = await Promise.all([create(), create()]);
+    expect(made.status).toBe(201);
+    // The racing twin is answered the same record, or told the first is still running (409): never a second one.
+    if (again.status === 409) expect(again.body.code).toBe('IDEMPOTENCY_IN_PROGRESS');
+    else expect(again.body.id).toBe(made.body.id);
+    expect((await create()).body.id).toBe(made.body.id);
+    const id = made.body.id as string;
+    expect(await countsAt(PLACES, g1)).toEqual(base.map((n) => n + 1));
     expect((await leafOf(PLACES, g1))?.e?.[id]).toBe(g1);
     expect(await nearbyIds(here)).toEqual([id]);
+    expect((await call('PATCH', `/places/${id}`, { token: owner.accessToken, body: { location: { lat: 91, lng: from.lng } } })).status).toBe(400);
+    expect((await leafOf(PLACES, g1))?.e?.[id]).toBe(g1);
 
     expect((await call('POST', `/places/admin/${id}/hide`, { token: admin.accessToken, body: { reason: 'Sai địa chỉ' } })).status).toBe(200);
     expect((await leafOf(PLACES, g1))?.e?.[id]).toBeUndefined();
     expect(await countsAt(PLACES, g1)).toEqual(base);
     expect(await nearbyIds(here)).toEqual([]);
-    // Restoring lists it again, once (a second restore is refused and writes nothing).
-    expect((await call('POST', `/places/admin/${id}/restore`, { token: admin.accessToken })).status).toBe(200);
-    expect((await call('POST', `/places/admin/${id}/restore`, { token: admin.accessToken })).status).toBe(409);
+    // Two restores racing: one lists it again, the other is refused and writes nothing.
+    const restores = await Promise.all([0, 1].map(() => call('POST', `/places/admin/${id}/restore`, { token: admin.accessToken })));
+    expect(restores.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(await countsAt(PLACES, g1)).toEqual(base.map((n) => n + 1));
 
     const to = here.near(2_000);
