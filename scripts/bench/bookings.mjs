@@ -10,7 +10,7 @@ import path from 'node:path';
 import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
 import { createUser } from './realtime-accounts.mjs';
 import { aggregate, recorded } from './firestore-rpcs.mjs';
-import { attempt, median, percentile } from './stats.mjs';
+import { attempt, median, pairedSpread, percentile } from './stats.mjs';
 import { startApi, summaryOf, twinRounds } from './twin.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
@@ -127,6 +127,7 @@ async function measureBookings(api, hotelIds, consumers) {
     raw,
     ratioP50: +(booking.p50Ms / raw.p50Ms).toFixed(2),
     ratioP95: +(booking.p95Ms / raw.p95Ms).toFixed(2),
+    pairedSpread: pairedSpread(books, raws),
     documents: template.length,
     written: summaryOf(template),
     profile,

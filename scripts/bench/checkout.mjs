@@ -13,7 +13,7 @@ import { functionsDir, PROJECT_ID } from '../lib/util.mjs';
 import { createUser } from './realtime-accounts.mjs';
 import { aggregate, contentionOf, recorded, startRecording, stopRecording } from './firestore-rpcs.mjs';
 import { startApi, summaryOf, twinRounds } from './twin.mjs';
-import { attempt, median, percentile } from './stats.mjs';
+import { attempt, median, pairedSpread, percentile } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
@@ -163,6 +163,8 @@ async function p13() {
       raw,
       ratioP50: +(checkout.p50Ms / raw.p50Ms).toFixed(2),
       ratioP95: +(checkout.p95Ms / raw.p95Ms).toFixed(2),
+      // Each round's own ratio (the checkout and its twin side by side): what one busy moment does to both.
+      pairedSpread: pairedSpread(checkouts, raws),
       documents: template.length,
       written: summaryOf(template),
       rawReads: template.length,

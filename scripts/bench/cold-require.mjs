@@ -3,7 +3,7 @@
 // (discovery and task or trigger instances read every module definition); the `api` instance and the
 // unbundled tsc output (lib/) are measured beside it for reference.
 import { spawnSync } from 'node:child_process';
-import { median } from './stats.mjs';
+import { median, pairedSpread } from './stats.mjs';
 
 const probe = (target) => `
 const t = process.hrtime.bigint();
@@ -36,6 +36,8 @@ function measureEntry(functionsDir, entryFile, env, rounds, onProgress) {
     entryMedianMs: round(entryMs),
     baselineMedianMs: round(baseMs),
     ratio: round(entryMs / baseMs, 3),
+    // Each pair of processes side by side (one after the other).
+    spread: pairedSpread(entry.map((r) => r.ms), base.map((r) => r.ms)),
     grpcLoadedAtImport: entry.some((r) => r.grpc),
     entryModules: entry[0].modules,
     baselineModules: base[0].modules,

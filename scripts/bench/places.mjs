@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import { PROJECT_ID } from '../lib/util.mjs';
 import { functionsRequire as require, lib } from './functions-lib.mjs';
-import { attempt, median, percentile } from './stats.mjs';
+import { attempt, median, pairedSpread, percentile } from './stats.mjs';
 const { db } = lib('platform/core/firebase/firebase.js');
 const { geohashOf } = lib('platform/kits/geo/geo.js');
 const { geohashDistance } = lib('platform/kits/geo/nearby-page.js');
@@ -179,6 +179,7 @@ async function p12(n = 10_000, radiusM = 2_000, rounds = 60, warmup = 10) {
   };
   result.ratioP50 = +(result.nearbyP50Ms / result.rangeP50Ms).toFixed(2);
   result.ratioP95 = +(result.nearbyP95Ms / result.rangeP95Ms).toFixed(2);
+  result.spread = pairedSpread(times, raw);
   result.ratioToLargestRangeP50 = +(result.nearbyP50Ms / result.largestRangeP50Ms).toFixed(2);
   log(`  nearby p50 ${result.nearbyP50Ms} ms, p95 ${result.nearbyP95Ms} ms (${result.docsReadAvg} docs read per request, at most ${docsReadMax}, budget ${BUDGET}, in ${result.queriesAvg} queries and ${result.lookupsAvg} reads by id over ${result.roundTripsAvg} round trips; ${result.inCircleAvg} in the circle; paging through: at most ${pagedReadsMax}); one range of as many docs p50 ${result.rangeP50Ms} ms, p95 ${result.rangeP95Ms} ms → ${result.ratioP50}× / ${result.ratioP95}×; ÷ the largest range alone (${result.largestRangeDocsAvg} docs, p50 ${result.largestRangeP50Ms} ms) ${result.ratioToLargestRangeP50}×; brute force identical at ${identical}/20 centres, paged through identical at ${pagedIdentical}/5`);
   return result;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { functionsDir, functionsRegion, PROJECT_ID } from '../lib/util.mjs';
-import { attempt, median, percentile, spread } from './stats.mjs';
+import { attempt, median, pairedSpread, percentile, spread } from './stats.mjs';
 
 const require = createRequire(path.join(functionsDir, 'package.json'));
 const lib = (p) => require(path.join(functionsDir, 'lib', p));
@@ -194,7 +194,7 @@ async function p4(rounds = 15) {
   const apiP50 = median(api);
   const directP50 = median(direct);
   log(`P4: API → snapshot p50 ${apiP50.toFixed(1)} ms, direct write → snapshot p50 ${directP50.toFixed(1)} ms`);
-  return { rounds, apiP50Ms: Math.round(apiP50 * 10) / 10, directP50Ms: Math.round(directP50 * 10) / 10, ratio: Math.round((apiP50 / directP50) * 1000) / 1000 };
+  return { rounds, apiP50Ms: Math.round(apiP50 * 10) / 10, directP50Ms: Math.round(directP50 * 10) / 10, ratio: Math.round((apiP50 / directP50) * 1000) / 1000, spread: pairedSpread(api, direct) };
 }
 
 // P6: p95 delivery latency of one dispatch (a group chat message, message:new) to 100 listeners against its nearest
@@ -294,7 +294,8 @@ const until = async (probe, what, timeoutMs = 30_000) => {
 // P7 (chat): POST /chat/conversations/{id}/messages → the other member's snapshot listener on the messages, vs a
 // direct write of a message document → the same listener. P8 (chat): the POST → the CHAT_MESSAGE inbox item
 // (the message trigger's path: counters, then the hub), seen by the recipient's inbox listener.
-async function chatLatency(rounds = 20, warmup = 3) {
+// 40 rounds, not 20: the target is at p95, which of 20 is the second-highest round.
+async function chatLatency(rounds = 40, warmup = 3) {
   await wipe();
   const { createUser } = await import('./realtime-accounts.mjs');
   const a = await createUser(apiJson, 'chat-a');
@@ -351,6 +352,7 @@ async function chatLatency(rounds = 20, warmup = 3) {
   const p7 = { rounds, apiP50Ms: r1(median(api)), apiP95Ms: r1(percentile(api, 95)), directP50Ms: r1(median(direct)), directP95Ms: r1(percentile(direct, 95)) };
   p7.ratioP50 = Math.round((p7.apiP50Ms / p7.directP50Ms) * 1000) / 1000;
   p7.ratioP95 = Math.round((p7.apiP95Ms / p7.directP95Ms) * 1000) / 1000;
+  p7.spread = pairedSpread(api, direct);
   const p8 = { rounds, p50Ms: r1(median(trigger)), p95Ms: r1(percentile(trigger, 95)) };
   log(`P7 (chat): POST → listener p50 ${p7.apiP50Ms} ms / p95 ${p7.apiP95Ms} ms; direct write p50 ${p7.directP50Ms} ms / p95 ${p7.directP95Ms} ms`);
   log(`P8 (chat): POST → CHAT_MESSAGE inbox item p50 ${p8.p50Ms} ms / p95 ${p8.p95Ms} ms`);

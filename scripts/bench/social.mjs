@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { PROJECT_ID } from '../lib/util.mjs';
 import { lib } from './functions-lib.mjs';
-import { attempt, median, percentile, spread } from './stats.mjs';
+import { attempt, median, pairedSpread, percentile, spread } from './stats.mjs';
 const { db } = lib('platform/core/firebase/firebase.js');
 const { fanOut } = lib('modules/social/social.fanout.js');
 const { createPostsService } = lib('modules/social/social.posts.js');
@@ -163,6 +163,7 @@ async function p15feed(posts = 30, rounds = 40, warmup = 5) {
     rawP95Ms: Math.round(p95Raw),
     ratioP95: r3(p95Feed / p95Raw),
     ratioP50: r3(median(feedMs) / median(rawMs)),
+    spread: pairedSpread(feedMs, rawMs),
   };
 }
 

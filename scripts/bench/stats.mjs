@@ -25,5 +25,8 @@ export function spread(values) {
   return { min: r(Math.min(...values)), p25: r(percentile(values, 25)), p75: r(percentile(values, 75)), max: r(Math.max(...values)) };
 }
 
+/** The spread of paired rounds' own ratios, `ours[i] ÷ base[i]`. */
+export const pairedSpread = (ours, base) => spread(ours.map((x, i) => x / base[i]));
+
 /** `0.98× (0.95–1.01)`: a paired ratio with its interquartile range. */
 export const withSpread = (ratio, s) => `${ratio}× (${s.p25}–${s.p75})`;

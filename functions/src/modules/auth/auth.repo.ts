@@ -2,6 +2,7 @@ import { timestampOf } from '../../platform/kits/time/time';
 import type { Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi, inTransaction, isAlreadyExists } from '../../platform/core/firebase/firebase';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
+import { incrementAndCount } from '../../platform/kits/firestore/counters';
 import {
   AUTH_DAILY_SENDS,
   AUTH_FAILURES,
@@ -107,12 +108,9 @@ export const authRepo = {
   async getOtp(id: string): Promise<OtpRecord | undefined> {
     return readRecord(otps().doc(id));
   },
-  // Atomic: each caller gets its own attempt number (or a higher one under contention, never lower).
-  async reserveOtpAttempt(id: string): Promise<number> {
-    const { FieldValue } = firestoreApi();
-    const ref = col(AUTH_OTPS).doc(id);
-    await ref.update({ attempts: FieldValue.increment(1) });
-    return (await ref.get()).get('attempts') as number;
+  // Atomic: each caller gets its own attempt number.
+  reserveOtpAttempt(id: string): Promise<number> {
+    return incrementAndCount(col(AUTH_OTPS).doc(id), 'attempts', { mustExist: true });
   },
   // Single use: only the first create() of the challenge's use marker succeeds.
   async consumeOtp(id: string, challengeId: string, now: number): Promise<boolean> {
@@ -131,11 +129,8 @@ export const authRepo = {
   },
 
   // Failed sign-ins per account: `auth_failures/{key}:{window}` counters and `auth_locks/{key}`.
-  async countFailure(key: string, window: number, windowEndMs: number): Promise<number> {
-    const { FieldValue } = firestoreApi();
-    const ref = col(AUTH_FAILURES).doc(`${key}:${window}`);
-    await ref.set({ count: FieldValue.increment(1), expireAt: expireAt(windowEndMs + 60_000) }, { merge: true });
-    return ((await ref.get()).get('count') as number | undefined) ?? 1;
+  countFailure(key: string, window: number, windowEndMs: number): Promise<number> {
+    return incrementAndCount(col(AUTH_FAILURES).doc(`${key}:${window}`), 'count', { extra: { expireAt: expireAt(windowEndMs + 60_000) } });
   },
   async lock(key: string, untilMs: number, window: number): Promise<void> {
     const batch = db().batch();

@@ -2,18 +2,15 @@ import { RATE_LIMIT_COLLECTION } from '../../kits/firestore/collections';
 import { db, firestoreApi, isNotFound } from '../firebase/firebase';
 import type { RateLimitStore } from './rate-limit';
 import { timestampOf } from '../../kits/time/time';
+import { incrementAndCount } from '../../kits/firestore/counters';
 
 // One document per scope, subject and window; `expireAt` is the field of the collection's TTL policy.
-// An atomic increment, then a read: under a burst the read may include later hits, so the limiter
-// errs on refusing, and no request waits on a transaction lock.
+// An atomic increment whose commit answers the count it reached (one round trip): each hit gets its own count, and
+// no request waits on a transaction lock.
 export function firestoreRateLimitStore(): RateLimitStore {
   return {
-    async increment(key, expiresAtMs) {
-      const { FieldValue } = firestoreApi();
-      const ref = db().collection(RATE_LIMIT_COLLECTION).doc(key);
-      await ref.set({ count: FieldValue.increment(1), expireAt: timestampOf(expiresAtMs) }, { merge: true });
-      return ((await ref.get()).get('count') as number | undefined) ?? 1;
-    },
+    increment: (key, expiresAtMs) =>
+      incrementAndCount(db().collection(RATE_LIMIT_COLLECTION).doc(key), 'count', { extra: { expireAt: timestampOf(expiresAtMs) } }),
     // An update, not a set: a counter its TTL removed meanwhile stays removed.
     async giveBack(key) {
       const { FieldValue } = firestoreApi();
