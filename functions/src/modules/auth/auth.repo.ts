@@ -2,7 +2,7 @@ import { timestampOf } from '../../platform/kits/time/time';
 import type { Transaction } from 'firebase-admin/firestore';
 import { db, firestoreApi, inTransaction, isAlreadyExists } from '../../platform/core/firebase/firebase';
 import { plainCollection, readRecord, typedCollection } from '../../platform/kits/firestore/records';
-import { incrementAndCount } from '../../platform/kits/firestore/counters';
+import { incrementAndCount } from '../../platform/kits/counters/increment-and-count';
 import {
   AUTH_DAILY_SENDS,
   AUTH_FAILURES,

@@ -4,12 +4,12 @@ import { TooManyRequestsError } from '../errors/app-error';
 import { BoundedMap } from '../../kits/memo/bounded-map';
 import { sendRateLimitHeaders, type RateLimiter, type RateLimitRule } from '../ratelimit/rate-limit';
 
-// A per-user rate limit's hit runs beside the session check (guard.ts's `beside`): an increment, then a read of the
-// count. A keyed request (an Idempotency-Key on an idempotent route) does not wait for that read before its claim: the
-// guard lets it on, and its verdict is awaited with the claim (claimed-run.ts: before the handler runs, before a
-// claimBeside handler's first write, before a replay is answered). One round trip less; a refused request frees the
-// claim it made and writes nothing else. A caller this instance refused in the window's scope waits for the verdict
-// first, so a flood over the limit costs no claims.
+// A per-user rate limit's hit runs beside the session check (guard.ts's `beside`): an increment whose commit answers
+// the count (kits/counters/increment-and-count.ts). A keyed request (an Idempotency-Key on an idempotent route) does
+// not wait for that verdict before its claim: the guard lets it on, and the verdict is awaited with the claim
+// (claimed-run.ts: before the handler runs, before a claimBeside handler's first write, before a replay is answered).
+// A refused request frees the claim it made and writes nothing else. A caller this instance refused in the window's
+// scope waits for the verdict first, so a flood over the limit costs no claims.
 
 /** Callers refused, by scope and user, until their window ends: a hint (the limiter decides), bounded. */
 const refusedUntil = new BoundedMap<string, number>(10_000);

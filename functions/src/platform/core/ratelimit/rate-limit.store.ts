@@ -2,7 +2,7 @@ import { RATE_LIMIT_COLLECTION } from '../../kits/firestore/collections';
 import { db, firestoreApi, isNotFound } from '../firebase/firebase';
 import type { RateLimitStore } from './rate-limit';
 import { timestampOf } from '../../kits/time/time';
-import { incrementAndCount } from '../../kits/firestore/counters';
+import { incrementAndCount } from '../../kits/counters/increment-and-count';
 
 // One document per scope, subject and window; `expireAt` is the field of the collection's TTL policy.
 // An atomic increment whose commit answers the count it reached (one round trip): each hit gets its own count, and

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentReference, WriteBatch } from 'firebase-admin/firestore';
 import { db } from '../../src/platform/core/firebase/firebase';
-import { incrementAndCount } from '../../src/platform/kits/firestore/counters';
+import { incrementAndCount } from '../../src/platform/kits/counters/increment-and-count';
 import { firestoreRateLimitStore } from '../../src/platform/core/ratelimit/rate-limit.store';
 import { requireEmulators } from '../helpers/emulators';
 
