@@ -127,7 +127,7 @@ async function measureBookings(api, hotelIds, consumers) {
     raw,
     ratioP50: +(booking.p50Ms / raw.p50Ms).toFixed(2),
     ratioP95: +(booking.p95Ms / raw.p95Ms).toFixed(2),
-    pairedSpread: pairedSpread(books, raws),
+    spread: pairedSpread(books, raws),
     documents: template.length,
     written: summaryOf(template),
     profile,

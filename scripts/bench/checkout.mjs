@@ -164,7 +164,7 @@ async function p13() {
       ratioP50: +(checkout.p50Ms / raw.p50Ms).toFixed(2),
       ratioP95: +(checkout.p95Ms / raw.p95Ms).toFixed(2),
       // Each round's own ratio (the checkout and its twin side by side): what one busy moment does to both.
-      pairedSpread: pairedSpread(checkouts, raws),
+      spread: pairedSpread(checkouts, raws),
       documents: template.length,
       written: summaryOf(template),
       rawReads: template.length,

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { median, percentile } from './stats.mjs';
+import { median, pairedSpread, percentile } from './stats.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(path.join(root, 'functions', 'package.json'));
@@ -59,6 +59,7 @@ async function p17() {
     rawP50Ms: round1(median(raw)),
     rawP95Ms: round1(percentile(raw, 95)),
     firstPageGzipBytes,
+    spread: pairedSpread(usable, raw),
   };
   result.ratioP95 = round1(result.usableP95Ms / result.rawP95Ms);
   log(`P17: first page usable p50 ${result.usableP50Ms} ms, p95 ${result.usableP95Ms} ms (raw fetch of its ${files.length} files p95 ${result.rawP95Ms} ms); ${(firstPageGzipBytes / 1024).toFixed(1)} KB gzipped`);

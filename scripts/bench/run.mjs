@@ -8,7 +8,7 @@ import { measureThroughput } from './throughput.mjs';
 import { measureBcrypt } from './bcrypt.mjs';
 import { measureSignInStall } from './signins.mjs';
 import { costModel, costModelMarkdown, measuredOperations, profileOperations } from './cost-model.mjs';
-import { withSpread } from './stats.mjs';
+import { pairedText, withSpread } from './stats.mjs';
 
 const TARGETS = { P1: { max: 1.3 }, P2: { min: 0.95 }, P3: { max: 1.2 }, P4: { max: 3 }, P6: { max: 2 }, P7: { max: 2 }, P7chat: { max: 2 }, P9: { min: 5 }, P10: { max: 3 }, P11: { minShare: 0.9 }, P12: { max: 2 }, P13: { max: 2 }, P14: { max: 2 }, P15: { max: 1.5 }, P15feed: { max: 2 }, P16: { max: 3 }, P17: { maxMs: 2000, maxGzipKb: 300 }, P5: { max: 2 }, MEMapi: { maxMb: 256 }, MEMdispatch: { maxMb: 512 } };
 
@@ -168,7 +168,7 @@ export async function runBench(measureRealtime) {
           results.P9.error
             ? `| P9 | failed: ${results.P9.error} | | | | | no |`
             : `| P9 | ledger transfers per second, ${results.P9.payers} concurrent payers × ${results.P9.perPayer} into one sharded account (16 shards, blind increments) vs into one plain document (read–check–write); p95 ${results.P9.sharded.p95Ms} ms vs ${results.P9.single.p95Ms} ms per transfer; transfers sent again after the SDK's attempts ran out: ${results.P9.sharded.sentAgain ?? 0} vs ${results.P9.single.sentAgain ?? 0}; books balanced after: ${results.P9.ledgerBalanced} | ${results.P9.sharded.perSecond}/s | ${results.P9.single.perSecond}/s | ${results.P9.ratio}× | ${results.P9.target} | ${results.P9.pass ? 'yes' : 'no'} |`,
-          ...results.P10.map((r) => (r.error ? `| P10 | failed: ${r.error} | | | | | no |` : `| P10 | POST /rides (auth, quote, search, assignment) with ${r.n} free drivers within 3 km vs one geohash range query of the search (${r.rangeDocs} docs), p50 / p95 of ${r.rounds} rounds, each the booking then the query, ${r.settleMs} ms apart (the rounds' own ratios: quartiles ${r.spread.p25}–${r.spread.p75}×, highest ${r.spread.max}×) | ${r.apiP50Ms} / ${r.apiP95Ms} ms | ${r.rangeP50Ms} / ${r.rangeP95Ms} ms | ${r.ratioP50}× / ${r.ratioP95}× | ${r.target} | ${r.pass ? 'yes' : 'no'} |`)),
+          ...results.P10.map((r) => (r.error ? `| P10 | failed: ${r.error} | | | | | no |` : `| P10 | POST /rides (auth, quote, search, assignment) with ${r.n} free drivers within 3 km vs one geohash range query of the search (${r.rangeDocs} docs), p50 / p95 of ${r.rounds} rounds, each the booking then the query, ${r.settleMs} ms apart${pairedText(r.spread)} | ${r.apiP50Ms} / ${r.apiP95Ms} ms | ${r.rangeP50Ms} / ${r.rangeP95Ms} ms | ${r.ratioP50}× / ${r.ratioP95}× | ${r.target} | ${r.pass ? 'yes' : 'no'} |`)),
           results.P11.error
             ? `| P11 | failed: ${results.P11.error} | | | | | no |`
             : `| P11 | driver position reports with ${results.P11.drivers} drivers each reporting twice a second for ${results.P11.seconds} s (dispatch service: one write per driver and second, conditional on the version known, batched across drivers; the second of each second coalesced) | ${results.P11.writtenPerSec} written/s, ${results.P11.acceptedPerSec} accepted/s | ${results.P11.drivers}/s wanted | | ${results.P11.target} | ${results.P11.pass ? 'yes' : 'no'} |`,
@@ -191,7 +191,7 @@ export async function runBench(measureRealtime) {
             : `| P16 | an assistant answer to "Where is my ride?" (POST /assistant/messages through the \`api\` function, offline provider: intent rules, the caller's latest ride read as GET /rides answers it, the template, both messages written) vs GET /rides/{id} of the same ride (p50 / p95 of ${results.P16.rounds} alternating rounds over ${results.P16.users} riders; p50 ratio ${results.P16.ratioP50}×, paired rounds ${withSpread(results.P16.ratioP50, results.P16.pairedSpread)}) | ${results.P16.askP50Ms} / ${results.P16.askP95Ms} ms | ${results.P16.getP50Ms} / ${results.P16.getP95Ms} ms | ${results.P16.ratioP95}× at p95 | ${results.P16.target} | ${results.P16.pass ? 'yes' : 'no'} |`,
           results.P17.error
             ? `| P17 | failed: ${results.P17.error} | | | | | no |`
-            : `| P17 | the admin console's first page: navigation to a usable sign-in form in a fresh headless Chromium context (cold cache) through Hosting, p50 / p95 of ${results.P17.rounds}; ${(results.P17.firstPageGzipBytes / 1024).toFixed(1)} KB gzipped (index.html, bundle, stylesheet) vs fetching the same files (p50 / p95) | ${results.P17.usableP50Ms} / ${results.P17.usableP95Ms} ms | ${results.P17.rawP50Ms} / ${results.P17.rawP95Ms} ms | ${results.P17.ratioP95}× at p95 | ${results.P17.target} | ${results.P17.pass ? 'yes' : 'no'} |`,
+            : `| P17 | the admin console's first page: navigation to a usable sign-in form in a fresh headless Chromium context (cold cache) through Hosting, p50 / p95 of ${results.P17.rounds}; ${(results.P17.firstPageGzipBytes / 1024).toFixed(1)} KB gzipped (index.html, bundle, stylesheet) vs fetching the same files (p50 / p95${pairedText(results.P17.spread)}) | ${results.P17.usableP50Ms} / ${results.P17.usableP95Ms} ms | ${results.P17.rawP50Ms} / ${results.P17.rawP95Ms} ms | ${results.P17.ratioP95}× at p95 | ${results.P17.target} | ${results.P17.pass ? 'yes' : 'no'} |`,
           results.chatGroupWrites?.error || !results.chatGroupWrites
             ? `| chat writes | failed: ${results.chatGroupWrites?.error ?? 'not measured'} | | | | | no |`
             : `| chat writes | writes of one message in a group of ${results.chatGroupWrites.members} (message, fan-out mark, member views; the hub's ${results.chatGroupWrites.hubInboxItems} inbox items apart) | ${results.chatGroupWrites.chatWrites} | | | ≤ ${results.chatGroupWrites.limit} | ${results.chatGroupWrites.pass ? 'yes' : 'no'} |`,
@@ -254,16 +254,13 @@ function p13Rows(results) {
   return [
     r.error
       ? `| P13 | failed: ${r.error} | | | | | no |`
-      : `| P13 | POST /cart/checkout of a ${r.lines}-line cart, WALLET (API in process: auth, rate limit, idempotency claim and answer, pricing, checkout record, hold, order transaction; ${r.profile.sequentialSteps} sequential Firestore round trips) vs one transaction reading and writing the same ${r.documents} documents (${r.written.join('; ')}); p50 / p95 of ${r.rounds} after ${r.warmup} warm-up, spread ${r.checkout.minMs}–${r.checkout.maxMs} vs ${r.raw.minMs}–${r.raw.maxMs} ms${pairedText(r.pairedSpread)} | ${r.checkout.p50Ms} / ${r.checkout.p95Ms} ms | ${r.raw.p50Ms} / ${r.raw.p95Ms} ms | ${r.ratioP50}× / ${r.ratioP95}× | ${r.target} | ${yes(r)} |`,
+      : `| P13 | POST /cart/checkout of a ${r.lines}-line cart, WALLET (API in process: auth, rate limit, idempotency claim and answer, pricing, checkout record, hold, order transaction; ${r.profile.sequentialSteps} sequential Firestore round trips) vs one transaction reading and writing the same ${r.documents} documents (${r.written.join('; ')}); p50 / p95 of ${r.rounds} after ${r.warmup} warm-up, spread ${r.checkout.minMs}–${r.checkout.maxMs} vs ${r.raw.minMs}–${r.raw.maxMs} ms${pairedText(r.spread)} | ${r.checkout.p50Ms} / ${r.checkout.p95Ms} ms | ${r.raw.p50Ms} / ${r.raw.p95Ms} ms | ${r.ratioP50}× / ${r.ratioP95}× | ${r.target} | ${yes(r)} |`,
     crowdRow('P13 (crowd)', 'every item counting its stock', c, yes),
     ...(r.concurrentOneCounted ? [crowdRow('P13 (crowd b)', 'for information: only the short item counting its stock', { ...r.concurrentOneCounted, target: '' }, () => '')] : []),
   ];
 }
 
 // P14 (scripts/bench/bookings.mjs): a hotel search over 30 nights and 200 hotels, and a booking ÷ one transaction of the same documents.
-/** `; the rounds' own ratios: quartiles 1.6–2.1×, highest 2.9×` (older results without them: nothing). */
-const pairedText = (s) => (s ? `; the rounds' own ratios: quartiles ${s.p25}–${s.p75}×, highest ${s.max}×` : '');
-
 function p14Rows(results) {
   const r = results.P14;
   if (!r) return [];
@@ -271,7 +268,7 @@ function p14Rows(results) {
   const s = r.search;
   return [
     `| P14 (search) | GET /hotels/search of a ${s.nights}-night stay in a city of ${s.hotels} hotels (3 room types each): one page of ${s.page.hotels} hotels, priced and checked night by night (${s.page.rpcs} RPCs, ${s.page.docsRead} documents read); p50 / p95 of ${s.rounds} after ${s.warmup} warm-up, spread ${s.minMs}–${s.maxMs} ms | ${s.p50Ms} / ${s.p95Ms} ms | | | for information | |`,
-    `| P14 | POST /hotels/bookings of a ${r.nights}-night stay, WALLET (API in process: auth, rate limit, idempotency, the hold's transaction over the inventory, the wallet charge, the securing transaction; ${r.profile.sequentialSteps} sequential Firestore round trips) vs one transaction reading and writing the same ${r.documents} documents (${r.written.join('; ')}); p50 / p95 of ${r.rounds} after ${r.warmup} warm-up, spread ${r.booking.minMs}–${r.booking.maxMs} vs ${r.raw.minMs}–${r.raw.maxMs} ms${pairedText(r.pairedSpread)} | ${r.booking.p50Ms} / ${r.booking.p95Ms} ms | ${r.raw.p50Ms} / ${r.raw.p95Ms} ms | ${r.ratioP50}× / ${r.ratioP95}× | ${r.target} | ${r.pass ? 'yes' : 'no'} |`,
+    `| P14 | POST /hotels/bookings of a ${r.nights}-night stay, WALLET (API in process: auth, rate limit, idempotency, the hold's transaction over the inventory, the wallet charge, the securing transaction; ${r.profile.sequentialSteps} sequential Firestore round trips) vs one transaction reading and writing the same ${r.documents} documents (${r.written.join('; ')}); p50 / p95 of ${r.rounds} after ${r.warmup} warm-up, spread ${r.booking.minMs}–${r.booking.maxMs} vs ${r.raw.minMs}–${r.raw.maxMs} ms${pairedText(r.spread)} | ${r.booking.p50Ms} / ${r.booking.p95Ms} ms | ${r.raw.p50Ms} / ${r.raw.p95Ms} ms | ${r.ratioP50}× / ${r.ratioP95}× | ${r.target} | ${r.pass ? 'yes' : 'no'} |`,
   ];
 }
 

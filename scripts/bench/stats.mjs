@@ -26,7 +26,13 @@ export function spread(values) {
 }
 
 /** The spread of paired rounds' own ratios, `ours[i] ÷ base[i]`. */
-export const pairedSpread = (ours, base) => spread(ours.map((x, i) => x / base[i]));
+export function pairedSpread(ours, base) {
+  if (ours.length !== base.length) throw new Error(`pairedSpread: ${ours.length} rounds against ${base.length}`);
+  return spread(ours.map((x, i) => x / base[i]));
+}
+
+/** `; the rounds' own ratios: quartiles 1.6–2.1×, highest 2.9×` (a result without them: nothing). */
+export const pairedText = (s) => (s ? `; the rounds' own ratios: quartiles ${s.p25}–${s.p75}×, highest ${s.max}×` : '');
 
 /** `0.98× (0.95–1.01)`: a paired ratio with its interquartile range. */
 export const withSpread = (ratio, s) => `${ratio}× (${s.p25}–${s.p75})`;
