@@ -105,12 +105,18 @@ async function withFault(
 async function commitsOf(fresh: () => Promise<() => Promise<Answer>>): Promise<number> {
   // Loads the route's modules: a cold start on a busy machine may pass the deadline (503), retried with its key.
   expect((await retryUntilAnswered(await fresh())).status).toBeLessThan(300);
-  const attempt = await fresh();
-  faults.count();
-  const answer = await attempt();
-  expect(answer.status).toBeLessThan(300);
-  await pause(200); // writes after the answer count too
-  return faults.commits();
+  // A run the deadline cut on a busy machine (503) made fewer commits than a whole one: counted again, fresh.
+  for (let tries = 1; ; tries++) {
+    const attempt = await fresh();
+    faults.count();
+    const answer = await attempt();
+    await pause(200); // writes after the answer count too
+    if (answer.status !== 503 || tries === 3) {
+      expect(answer.status).toBeLessThan(300);
+      return faults.commits();
+    }
+    await pause(2_000); // the cut run's handler finishes its writes before the next count starts
+  }
 }
 
 describe('a ledger transfer (POST /wallet/transfers) under database faults', () => {
