@@ -83,10 +83,13 @@ export function createHotelStays(config: Readonly<AppConfig>, now: () => number 
     if (!hotel || !hotel.partnerId) throw new NotFoundError('No such hotel');
     return hotel;
   }
-  async function roomOf(hotelId: string, roomTypeId: string): Promise<RoomType> {
-    const room = (await hotelRooms().read(hotelId, [roomTypeId])).get(roomTypeId);
+  /** The open hotel and its room type, in one read (404 for either). */
+  async function hotelAndRoom(hotelId: string, roomTypeId: string): Promise<[Hotel, RoomType]> {
+    const { record: hotel, items } = await hotelRooms().activeWithItems<CatalogRecord<HotelDetails>>(hotelId, [roomTypeId]);
+    if (!hotel || !hotel.partnerId) throw new NotFoundError('No such hotel');
+    const room = items.get(roomTypeId);
     if (!room) throw new NotFoundError('No such room type in this hotel').withCode('HOTEL_ROOM_NOT_FOUND');
-    return asRoom(room);
+    return [hotel, asRoom(room)];
   }
   const availableOf = async (room: RoomType, nights: readonly string[]) => bookings().engine.available('HOTEL', resourceIdOf(room), nights, () => room.rooms);
 
@@ -120,7 +123,7 @@ export function createHotelStays(config: Readonly<AppConfig>, now: () => number 
   return {
     /** A room type's nights from `from` to `to` (both included): rooms left and the price of one room each night. */
     async availability(hotelId: string, roomTypeId: string, q: { from: string; to: string }) {
-      const [hotel, room] = await Promise.all([openHotel(hotelId), roomOf(hotelId, roomTypeId)]);
+      const [hotel, room] = await hotelAndRoom(hotelId, roomTypeId);
       if (q.to < q.from)
         throw new ValidationError('Validation failed: query.to: must not be before from', [{ field: 'query.to', message: 'must not be before from' }]);
       const dates = datesBetween(q.from, q.to);
@@ -193,7 +196,7 @@ export function createHotelStays(config: Readonly<AppConfig>, now: () => number 
       idempotencyKey: string,
       run: ClaimedRun,
     ): Promise<Booked> {
-      const [hotel, room] = await Promise.all([openHotel(body.hotelId), roomOf(body.hotelId, body.roomTypeId)]);
+      const [hotel, room] = await hotelAndRoom(body.hotelId, body.roomTypeId);
       const nights = nightsOrThrow(body.checkIn, body.checkOut, 'body');
       if (room.maxGuests * body.rooms < body.guests)
         throw new UnprocessableError(`A room of this type takes ${room.maxGuests} guests`, { maxGuests: room.maxGuests, rooms: body.rooms }).withCode(

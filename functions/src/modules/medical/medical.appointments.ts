@@ -7,7 +7,7 @@ import { DEFAULT_TIME_ZONE, sameHours, WORKING_DAYS, type OpeningHours } from '.
 import { daySlots, slotWithin } from '../../platform/kits/inventory/slots';
 import { bookingsService, bookingViewerOf, type BookingView } from '../bookings';
 import { partnerRoleOf } from '../partners';
-import { clinicDoctors, clinicRecords } from './medical.catalog';
+import { clinicDoctors } from './medical.catalog';
 import type { ClaimedRun } from '../../platform/core/http/route';
 
 // Appointments with a clinic's doctors on the booking engine: slots of the doctor's appointment length within the
@@ -35,9 +35,10 @@ export function createMedicalAppointments(config: Readonly<AppConfig>, now: () =
   const bookings = () => bookingsService(config);
 
   async function doctorAt(clinicId: string, doctorKey: string) {
-    const [clinic] = await clinicRecords().activeByIds([clinicId]);
+    // The clinic and the doctor in one read.
+    const { record: clinic, items } = await clinicDoctors().activeWithItems(clinicId, [doctorKey]);
     if (!clinic || !clinic.partnerId) throw new NotFoundError('No such clinic');
-    const doctor = (await clinicDoctors().read(clinicId, [doctorKey])).get(doctorKey);
+    const doctor = items.get(doctorKey);
     if (!doctor) throw new NotFoundError('No such doctor at this clinic').withCode('MEDICAL_DOCTOR_NOT_FOUND');
     return {
       clinic,

@@ -260,7 +260,8 @@ describe('a lock is never undone by a racing profile update', () => {
     const lock = call('DELETE', `/users/admin/${target.user.id}`, { token: admin.accessToken });
     const results = await Promise.all([...patches, lock]);
     expect(results.at(-1)!.status).toBe(200);
-    expect(results.slice(0, 50).every((r) => r.status === 200 || r.status === 401)).toBe(true);
+    // 503: a patch that lost every race or met the deadline on a busy machine (apps retry it); none undoes the lock.
+    expect(results.slice(0, 50).filter((r) => ![200, 401, 503].includes(r.status))).toEqual([]);
     const after = await call('GET', `/users/admin/${target.user.id}`, { token: admin.accessToken });
     expect(after.body.disabled).toBe(true);
     expect(after.body.roles).toEqual(['USER']);

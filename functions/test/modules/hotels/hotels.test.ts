@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BOOKINGS } from '../../../src/modules/bookings/bookings.collections';
+import { HOTELS } from '../../../src/modules/hotels/hotels.collections';
 import { onBookingWritten } from '../../../src/modules/bookings/bookings.triggers';
 import { db } from '../../../src/platform/core/firebase/firebase';
 import { IDEMPOTENCY_COLLECTION, recordId } from '../../../src/platform/kits/idempotency/idempotency';
@@ -321,6 +322,17 @@ describe('hotel stays', () => {
     }
     expect((await book(user, hotel.id, { checkIn: dateIn(5), checkOut: dateIn(6), guests: 3 })).body.code).toBe('HOTEL_TOO_MANY_GUESTS');
     expect((await book(user, hotel.id, { checkIn: dateIn(5), checkOut: dateIn(6), roomTypeId: 'suite' })).body.code).toBe('HOTEL_ROOM_NOT_FOUND');
+    // The hotel and the room type are read together: an unknown or hidden hotel is 404 whatever the room type (a new
+    // guest: this one has used up its booking limit).
+    const guest = await registerVerified();
+    const unknown = await book(guest, `no-such-${randomUUID()}`, { checkIn: dateIn(5), checkOut: dateIn(6) });
+    expect([unknown.status, unknown.body.message]).toEqual([404, 'No such hotel']);
+    const hidden = await hotelWith(1);
+    await db().collection(HOTELS).doc(hidden.id).update({ status: 'HIDDEN' });
+    for (const roomTypeId of ['deluxe_double', 'suite']) {
+      const res = await book(guest, hidden.id, { checkIn: dateIn(5), checkOut: dateIn(6), roomTypeId });
+      expect([res.status, res.body.message]).toEqual([404, 'No such hotel']);
+    }
     expect((await call('GET', `/hotels/stays/search?checkIn=${dateIn(5)}&checkOut=${dateIn(6)}`, { token: user.accessToken })).status).toBe(400);
     const left = await call('GET', `/hotels/${hotel.id}/rooms/deluxe_double/availability?from=${dateIn(5)}&to=${dateIn(5)}`, { token: user.accessToken });
     expect(left.body.nights[0].roomsLeft).toBe(1);

@@ -1,4 +1,4 @@
-import type { Transaction } from 'firebase-admin/firestore';
+import type { DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
 import { paginate, type Page, type PageRequest } from '../firestore/paginate';
 import { inQueryChunks, plainCollection, readRecord } from '../firestore/records';
 import type { CatalogPhoto } from './catalog.model';
@@ -35,16 +35,24 @@ export function inStockOf(
 export function itemsRepo(items: CatalogItemsSpec) {
   const docs = () => plainCollection<CatalogItemRecord>(items.collection);
   const idOf = (parentId: string, key: string) => `${parentId}_${key}`;
+  /** The references of a record's items by key, and the map of those found from their snapshots (read elsewhere). */
+  const byKeys = (parentId: string, keys: readonly string[]) => {
+    const distinct = [...new Set(keys)];
+    return {
+      refs: distinct.map((key) => docs().doc(idOf(parentId, key))),
+      found: (snaps: readonly DocumentSnapshot[]) =>
+        new Map(snaps.flatMap((snap, i) => (snap.exists ? [[distinct[i], snap.data() as CatalogItemRecord] as const] : []))),
+    };
+  };
   return {
     get: (parentId: string, key: string, tx?: Transaction) => readRecord(docs().doc(idOf(parentId, key)), tx),
     /** Items by key (one read of them all, in the transaction when given); missing keys are absent from the map. */
     async getMany(parentId: string, keys: readonly string[], tx?: Transaction): Promise<Map<string, CatalogItemRecord>> {
-      const distinct = [...new Set(keys)];
-      if (distinct.length === 0) return new Map();
-      const refs = distinct.map((key) => docs().doc(idOf(parentId, key)));
-      const snaps = tx ? await tx.getAll(...refs) : await docs().firestore.getAll(...refs);
-      return new Map(snaps.flatMap((snap, i) => (snap.exists ? [[distinct[i], snap.data() as CatalogItemRecord] as const] : [])));
+      const { refs, found } = byKeys(parentId, keys);
+      if (refs.length === 0) return new Map();
+      return found(tx ? await tx.getAll(...refs) : await docs().firestore.getAll(...refs));
     },
+    byKeys,
     update(tx: Transaction, parentId: string, key: string, fields: Record<string, unknown>): void {
       tx.update(docs().doc(idOf(parentId, key)), fields);
     },

@@ -6,6 +6,7 @@ import type { NearbyQuery } from '../geo/geo';
 import { foldText, matchesSearch, searchTermOf, searchTermsOf } from '../text/text';
 import { iso } from '../time/time';
 import type { Caller } from './catalog.access';
+import type { CatalogRecord } from './catalog.model';
 import { inStockOf, itemsRepo, type CatalogItemRecord } from './catalog.items.repo';
 import { itemsStock } from './catalog.items.stock';
 import type { CatalogService } from './catalog.service';
@@ -58,6 +59,17 @@ export function createCatalogItemsService<B extends z.ZodObject, V extends z.Zod
     ...itemsStock(items, repo),
     /** Items of a record by key, in the transaction when given (one read of them all); missing keys are absent. */
     read: (parentId: string, keys: readonly string[], tx?: Transaction) => repo.getMany(parentId, keys, tx) as Promise<Map<string, StoredItem<B>>>,
+
+    /**
+     * An active record (missing or not active: undefined) and its items by key, in one read of them all: a booking's
+     * record and the item it books (a clinic and its doctor, a hotel and its room type). `R`: the vertical's record
+     * type, as its own catalog service reads the same documents.
+     */
+    async activeWithItems<R extends CatalogRecord<unknown> = CatalogRecord<Record<string, unknown>>>(parentId: string, keys: readonly string[]) {
+      const { refs, found } = repo.byKeys(parentId, keys);
+      const [record, snaps] = await records.activeWith(parentId, refs);
+      return { record: record as R | undefined, items: found(snaps) as Map<string, StoredItem<B>> };
+    },
 
     /** The items of several records at once (a search answering each record's items): every item, no order. */
     ofRecords: (parentIds: readonly string[]) => repo.ofParents(parentIds) as Promise<Array<StoredItem<B>>>,

@@ -1,4 +1,4 @@
-import type { Transaction } from 'firebase-admin/firestore';
+import type { DocumentReference, DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
 import { db } from '../../core/firebase/firebase';
 import { listedGeohash, readCells, writeCellIndex, type IndexedChange } from '../geo/cell-index';
 import { paginate, type Page, type PageRequest } from '../firestore/paginate';
@@ -43,6 +43,11 @@ export function catalogRepo<D>(collection: string) {
       if (ids.length === 0) return [];
       const snaps = await db().getAll(...ids.map((id) => records().doc(id)));
       return snaps.map((s) => (s.exists ? (s.data() as CatalogRecord<D>) : undefined));
+    },
+    /** The record and the documents of `also` in one getAll (each snapshot keeps its reference's converter). */
+    async getWith(id: string, also: readonly DocumentReference[]): Promise<[CatalogRecord<D> | undefined, DocumentSnapshot[]]> {
+      const [snap, ...rest] = await db().getAll(records().doc(id), ...also);
+      return [snap.exists ? (snap.data() as CatalogRecord<D>) : undefined, rest];
     },
     create(tx: Transaction, record: CatalogRecord<D>): void {
       tx.create(records().doc(record.id), record);

@@ -1,4 +1,4 @@
-import type { Transaction } from 'firebase-admin/firestore';
+import type { DocumentReference, DocumentSnapshot, Transaction } from 'firebase-admin/firestore';
 import type { z } from 'zod';
 import { ForbiddenError, UnprocessableError, ValidationError } from '../../core/errors/app-error';
 import { inTransaction } from '../../core/firebase/firebase';
@@ -71,6 +71,7 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
    * Where the cell index should list a record: ACTIVE ones only. A change takes out what the index lists (read in
    * the transaction), not what the record says, so a record written before the index never makes a count negative.
    */
+  const activeOnly = (r: Rec | undefined) => (r?.status === 'ACTIVE' ? r : undefined);
   const indexGeohashOf = (r: Pick<Rec, 'status' | 'geohash'>) => (r.status === 'ACTIVE' && isIndexable(r.geohash) ? r.geohash : undefined);
 
   async function move(id: string, caller: Caller, action: CatalogAction, reason: string | null) {
@@ -297,7 +298,12 @@ export function createCatalogService<D extends z.ZodObject, F extends z.ZodObjec
 
     /** Active records by id (missing or not active: undefined), for other modules' references. */
     async activeByIds(ids: readonly string[]): Promise<Array<Rec | undefined>> {
-      return (await repo.getMany(ids)).map((r) => (r?.status === 'ACTIVE' ? r : undefined));
+      return (await repo.getMany(ids)).map(activeOnly);
+    },
+    /** An active record (missing or not active: undefined) read with the documents of `also`, in one round trip. */
+    async activeWith(id: string, also: readonly DocumentReference[]): Promise<[Rec | undefined, DocumentSnapshot[]]> {
+      const [record, rest] = await repo.getWith(id, also);
+      return [activeOnly(record), rest];
     },
     getRecord: (id: string, tx?: Transaction) => repo.get(id, tx),
     /**
